@@ -1,0 +1,145 @@
+# gpulearn — one Makefile for the whole tree.
+#
+#   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan)
+#   make run             build, then start the TUI
+#   make check           build and run every test (Check suites and shell tests)
+#   make bench           simulator benchmarks
+#   make install PREFIX=/usr/local DESTDIR=
+#   make format          clang-format every C file
+#
+# Dependencies come from Debian's packages through pkg-config: ncursesw, libcjson,
+# check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
+# `dpkg -x` (for machines without a package registry). CUDA_HOME locates cuda.h and
+# nvrtc.h; without them the GPU back end and NVRTC are built as "unavailable" stubs.
+
+MODE       ?= debug
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CUDA_HOME  ?= /usr/local/cuda
+DEPS_PREFIX ?=
+
+CC ?= cc
+BUILD ?= build/$(MODE)
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -Wno-format-nonliteral -Wvla
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+
+ifeq ($(MODE),release)
+  OPT := -O2 -g -DNDEBUG
+else ifeq ($(MODE),asan)
+  OPT := -O1 -g -fsanitize=address -fno-omit-frame-pointer
+  SANFLAGS := -fsanitize=address
+else ifeq ($(MODE),ubsan)
+  OPT := -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+  SANFLAGS := -fsanitize=undefined
+else ifeq ($(MODE),debug)
+  OPT := -O1 -g
+else
+  $(error MODE must be debug, release, asan or ubsan)
+endif
+
+ifneq ($(DEPS_PREFIX),)
+  MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+  export PKG_CONFIG_SYSROOT_DIR := $(DEPS_PREFIX)
+  export PKG_CONFIG_LIBDIR := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH)/pkgconfig:$(DEPS_PREFIX)/usr/share/pkgconfig
+  DEPS_LDFLAGS := -L$(DEPS_PREFIX)/usr/lib/$(MULTIARCH) -L$(DEPS_PREFIX)/lib/$(MULTIARCH) \
+                  -Wl,-rpath,$(DEPS_PREFIX)/usr/lib/$(MULTIARCH) -Wl,-rpath,$(DEPS_PREFIX)/lib/$(MULTIARCH)
+endif
+
+PKGS       := ncursesw libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+ifneq ($(wildcard $(CUDA_HOME)/include/cuda.h),)
+  CUDA_CFLAGS := -DGL_HAVE_CUDA_H -isystem $(CUDA_HOME)/include
+endif
+
+LESSONS_DIR := $(abspath lessons)
+PRELUDE_DIR := $(abspath runtime/prelude)
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
+            -DGL_LESSONS_DIR='"$(LESSONS_DIR)"' -DGL_PRELUDE_DIR='"$(PRELUDE_DIR)"'
+CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS)
+LDFLAGS  += $(SANFLAGS) $(DEPS_LDFLAGS)
+LDLIBS   += $(PKG_LIBS) -ldl -lm
+
+SIM_SRC     := $(wildcard sim/*.c)
+RUNTIME_SRC := $(wildcard runtime/*.c)
+TUI_SRC     := $(wildcard tui/*.c)
+CLI_SRC     := $(wildcard cli/*.c)
+TEST_SRC    := $(wildcard tests/test_*.c)
+BENCH_SRC   := $(wildcard bench/*.c)
+
+SIM_OBJ     := $(SIM_SRC:%.c=$(BUILD)/%.o)
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ     := $(TUI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_BIN   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+LIBSIM     := $(BUILD)/libsim.a
+LIBRUNTIME := $(BUILD)/libruntime.a
+LIBTUI     := $(BUILD)/libtui.a
+BIN        := $(BUILD)/gpulearn
+
+.PHONY: all run check bench install format clean deps
+all: deps $(BIN)
+
+# Say exactly what is missing (and install it where we may).
+deps:
+	@sh tools/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
+
+$(LIBSIM): $(SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+$(LIBRUNTIME): $(RUNTIME_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+$(LIBTUI): $(TUI_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Every tests/test_*.c is its own Check program. test_ptx*/test_sim* test sim/ alone
+# and link only libsim; the others link every library.
+SIM_TEST_BIN   := $(filter $(BUILD)/tests/test_ptx% $(BUILD)/tests/test_sim%,$(TEST_BIN))
+OTHER_TEST_BIN := $(filter-out $(SIM_TEST_BIN),$(TEST_BIN))
+$(SIM_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+$(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBRUNTIME) $(LIBSIM)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+run: all
+	$(BIN)
+
+check: deps $(BIN) $(TEST_BIN)
+	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+
+bench: deps $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpulearn
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpulearn
+	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
+
+format:
+	clang-format -i $(SIM_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) $(wildcard */*.h)
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,107 @@
+/* backend.h — one interface over the two back ends (the simulator and the GPU), and
+ * the "run a launch spec" pipeline built on it: compile, load, allocate, copy, launch,
+ * copy back. */
+#ifndef GL_BACKEND_H
+#define GL_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/compile.h"
+#include "runtime/gl.h"
+#include "runtime/spec.h"
+#include "sim/sim.h"
+
+typedef enum gl_backend_kind { GL_BACKEND_AUTO, GL_BACKEND_SIM, GL_BACKEND_GPU } gl_backend_kind;
+const char *gl_backend_name(gl_backend_kind k); /* "auto", "sim", "gpu" */
+
+/* Properties of a device, real or modelled (lesson 0 and `gpulearn info`). */
+typedef struct gl_device_info {
+    char name[256];
+    int is_simulator;
+    int compute_major, compute_minor;
+    int sm_count;
+    int warp_size;                  /* lanes */
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    int regs_per_block;
+    size_t shared_bytes_per_block;  /* default limit, bytes */
+    size_t shared_bytes_per_sm;     /* bytes */
+    size_t global_bytes;            /* total global memory, bytes */
+    size_t l2_bytes;
+    int clock_khz;                  /* SM clock */
+    int mem_clock_khz;
+    int mem_bus_bits;
+    double peak_bandwidth_gbs;      /* 2 * mem_clock * bus_bits / 8, GB/s (1e9 B/s) */
+    char driver[64];                /* driver version "13.0", or "" */
+} gl_device_info;
+
+/* ------------------------------------------------------------ GPU back end (gpu.c) */
+
+/* Opaque GPU session: one context on device 0, driver loaded with dlopen. */
+typedef struct gpu gpu_t;
+
+/* Opens the GPU: dlopen("libcuda.so.1"), cuGetProcAddress at the CUDA version built
+ * against, cuInit, device 0, its primary context. GL_ERR_NODEVICE ("no NVIDIA driver
+ * found (libcuda.so.1: ...)" / "no CUDA device") or GL_ERR_CUDA (CUDA's error name). */
+gl_status gpu_open(gpu_t **out, gl_error *err);
+void gpu_close(gpu_t *g);
+gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err);
+/* cuModuleLoadData on PTX text; errors include the JIT log. */
+gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err);
+gl_status gpu_malloc(gpu_t *g, size_t bytes, uint64_t *dptr, gl_error *err);
+gl_status gpu_htod(gpu_t *g, uint64_t dst, const void *src, size_t bytes, gl_error *err);
+gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *err);
+/* Launches `kernel` of the loaded module and synchronises. Device printf output is
+ * captured (malloc'd into *printf_out, caller frees) rather than left on stdout.
+ * *elapsed_ms gets the kernel time from CUDA events (may be NULL). */
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                     const unsigned block[3], unsigned dynamic_shared, void **params,
+                     char **printf_out, double *elapsed_ms, gl_error *err);
+
+/* --------------------------------------------------------- running a spec (run.c) */
+
+typedef struct gl_run_opts {
+    gl_backend_kind backend;  /* AUTO: the GPU when one works, else the simulator */
+    gl_compile_opts compile;
+    const char *source_override; /* compile this .cu instead of spec->source, or NULL */
+    uint64_t step_limit;         /* simulator; 0 = default */
+} gl_run_opts;
+
+/* Everything one run produced. Free with gl_run_result_free. */
+typedef struct gl_run_result {
+    gl_backend_kind backend;  /* SIM or GPU: what actually ran */
+    char note[512];           /* e.g. "no NVIDIA driver found: running on the simulator" */
+    gl_compiler compiler;     /* which compiler produced the PTX */
+    gl_buffer *buffers;       /* after the kernel, one per arg (scalars: NULL data) */
+    int nargs;
+    char *stdout_text;        /* device printf output ("" if none) */
+    sim_fault fault;          /* simulator fault record, kind NONE if none */
+    sim_stats stats;          /* simulator counters (zero on the GPU) */
+    double elapsed_ms;        /* GPU kernel time, 0 on the simulator */
+    char *ptx;                /* the PTX that ran */
+} gl_run_result;
+void gl_run_result_free(gl_run_result *r);
+
+/* Compiles spec->source (or opts->source_override), allocates and initialises the
+ * buffers, launches on the chosen back end and copies every buffer back.
+ * Returns GL_OK, GL_ERR_FAULT (res->fault and err->msg say where: "kernel.cu:5: block
+ * (3,0,0) thread (232,0,0): out-of-bounds store ..."), GL_ERR_COMPILE, GL_ERR_LAUNCH
+ * (argument count or sizes do not match the kernel), GL_ERR_NODEVICE (backend GPU
+ * with no GPU), GL_ERR_CUDA, GL_ERR_UNSUPPORTED. res is initialised in every case and
+ * keeps what was produced (buffers after a fault, stdout). */
+gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_result *res,
+                      gl_error *err);
+
+/* Same with already-compiled PTX (the grader compiles each file once). */
+gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,
+                     gl_run_result *res, gl_error *err);
+
+/* Device properties of the back end `kind` would run on (AUTO: GPU if present, else
+ * the simulator's model; note says which). */
+gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
+                          size_t note_len, gl_error *err);
+
+#endif

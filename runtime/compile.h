@@ -1,0 +1,38 @@
+/* compile.h — CUDA C to PTX: NVRTC (dlopen), then nvcc, then clang's NVPTX back end. */
+#ifndef GL_COMPILE_H
+#define GL_COMPILE_H
+
+#include "runtime/gl.h"
+
+typedef enum gl_compiler { GL_CC_AUTO, GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG } gl_compiler;
+
+/* Name of a compiler ("nvrtc", "nvcc", "clang"; "auto"). */
+const char *gl_compiler_name(gl_compiler c);
+
+/* Options of one compilation. Zero-initialise for defaults. */
+typedef struct gl_compile_opts {
+    gl_compiler compiler; /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
+                             in CUDA_HOME, else clang; env GPULEARN_COMPILER overrides */
+    const char *arch;     /* virtual architecture, default "compute_75" */
+    int verbose;          /* print the compiler and options used to stderr */
+} gl_compile_opts;
+
+/* What a compilation produced. Free with gl_compiled_free. */
+typedef struct gl_compiled {
+    char *ptx;            /* PTX text, NUL-terminated */
+    char *log;            /* warnings (compile errors go to err instead), may be NULL */
+    gl_compiler used;     /* which compiler ran */
+    char command[512];    /* the command line / options used, for --verbose and the TUI */
+} gl_compiled;
+void gl_compiled_free(gl_compiled *c);
+
+/* Compiles the CUDA C file `path` to PTX with line info (-lineinfo), for opts->arch.
+ * Kernels may use threadIdx, blockIdx, blockDim, gridDim, __syncthreads, atomicAdd and
+ * printf without includes (clang gets our prelude, runtime/prelude/gpulearn_prelude.h).
+ * Errors: GL_ERR_INPUT (file unreadable), GL_ERR_COMPILE with the compiler's messages
+ * rewritten as "path:line:col: error: ..." (path as given), GL_ERR_TOOL when no
+ * compiler is available (the message says what to install). */
+gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_compiled *out,
+                          gl_error *err);
+
+#endif

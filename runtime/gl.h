@@ -1,0 +1,44 @@
+/* gl.h — status codes and the error struct shared by every runtime/ boundary. */
+#ifndef GL_GL_H
+#define GL_GL_H
+
+/* Status at runtime/ boundaries. gl_exit_code() maps each to ARCHITECTURE.md's exit
+ * codes: 0 ok, 1 the kernel or the check failed, 2 bad usage or bad input files. */
+typedef enum gl_status {
+    GL_OK = 0,
+    GL_ERR_USAGE,       /* bad command line                                  -> 2 */
+    GL_ERR_INPUT,       /* bad spec / lesson / PTX file, unreadable file     -> 2 */
+    GL_ERR_COMPILE,     /* the learner's CUDA C does not compile             -> 1 */
+    GL_ERR_UNSUPPORTED, /* PTX the simulator does not implement              -> 1 */
+    GL_ERR_LAUNCH,      /* illegal launch configuration                      -> 2 */
+    GL_ERR_FAULT,       /* kernel fault: out of bounds, deadlock, step limit -> 1 */
+    GL_ERR_CHECK,       /* a grading check failed                            -> 1 */
+    GL_ERR_NODEVICE,    /* no NVIDIA driver / GPU                            -> 1 */
+    GL_ERR_CUDA,        /* a CUDA driver call failed (message has its name)  -> 1 */
+    GL_ERR_TOOL,        /* no compiler found, a tool failed to start         -> 1 */
+    GL_ERR_NOMEM,       /* out of memory                                     -> 1 */
+} gl_status;
+
+/* Details of a failure, owned by the caller. msg is one or more complete lines
+ * formatted as "file:line: message" where a place is known (no "gpulearn: " prefix). */
+typedef struct gl_error {
+    gl_status status;
+    char msg[4096];
+} gl_error;
+
+/* Sets err (if non-NULL) to status and a printf-formatted message; returns status. */
+gl_status gl_fail(gl_error *err, gl_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Exit code for a status (0, 1 or 2). */
+int gl_exit_code(gl_status s);
+
+/* Reads a whole file (NUL-terminated; *len may be NULL). Returns NULL and sets err
+ * (GL_ERR_INPUT, "path: strerror") on failure. Caller frees. */
+char *gl_read_file(const char *path, size_t *len, gl_error *err);
+
+/* Writes data to path atomically: a temporary file in the same folder, fsync, rename.
+ * GL_ERR_INPUT with the reason on failure. */
+gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err);
+
+#endif

@@ -1,0 +1,49 @@
+/* grade.h — grading an exercise: run the learner's kernel and the hidden reference on
+ * every size with seeded random inputs, and apply the lesson's checks. */
+#ifndef GL_GRADE_H
+#define GL_GRADE_H
+
+#include <stdio.h>
+
+#include "runtime/backend.h"
+#include "runtime/lesson.h"
+
+/* Verdict of one check. detail is plain language: what happened and where (source
+ * line, block, thread, first differing index with expected and actual values). */
+typedef struct gl_check_result {
+    char name[64];
+    int passed;
+    char detail[2048];
+} gl_check_result;
+
+/* A whole grading. Free with grade_report_free. */
+typedef struct gl_grade_report {
+    char lesson[64];
+    char submission[1024];
+    char backend[8];         /* what ran the submission: "sim" or "gpu" */
+    int passed;              /* every check passed */
+    int compiled;            /* 0: the submission did not compile (see compile_log) */
+    char *compile_log;
+    gl_check_result *checks;
+    int nchecks;
+} gl_grade_report;
+void grade_report_free(gl_grade_report *r);
+
+typedef struct gl_grade_opts {
+    gl_backend_kind backend; /* default (AUTO) grades on the simulator */
+    gl_compile_opts compile;
+} gl_grade_opts;
+
+/* Grades `submission` (a .cu file; NULL = the exercise's starter) against lesson l.
+ * Returns GL_OK when grading ran (rep->passed says the verdict), GL_ERR_INPUT if the
+ * lesson has no exercise or its reference fails (a broken lesson), other errors when
+ * grading could not run. A submission that does not compile is a failed grade
+ * (GL_OK, rep->compiled == 0), not an error. */
+gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
+                         gl_grade_report *rep, gl_error *err);
+
+/* Writes the report as text (for people) or JSON (for autograders). */
+void grade_report_write_text(FILE *f, const gl_grade_report *r);
+void grade_report_write_json(FILE *f, const gl_grade_report *r);
+
+#endif

@@ -1,0 +1,121 @@
+/* spec.h — launch specs (ARCHITECTURE.md "Launch spec") and their host buffers. */
+#ifndef GL_SPEC_H
+#define GL_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runtime/gl.h"
+
+struct cJSON;
+
+/* Element types of arguments: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64. */
+typedef enum gl_type {
+    GL_I8, GL_U8, GL_I16, GL_U16, GL_I32, GL_U32, GL_I64, GL_U64, GL_F32, GL_F64,
+} gl_type;
+
+/* Size of one element in bytes; its spelling ("f32"). */
+size_t gl_type_size(gl_type t);
+const char *gl_type_name(gl_type t);
+bool gl_type_is_float(gl_type t);
+bool gl_type_is_signed(gl_type t);
+
+/* A scalar value of any gl_type, exactly: integers as 64-bit, floats as double
+ * (an f32 value is exactly representable as a double). */
+typedef union gl_value {
+    int64_t i;
+    uint64_t u;
+    double f;
+} gl_value;
+
+typedef enum gl_init_kind { GL_INIT_ZERO, GL_INIT_VALUES, GL_INIT_FILL, GL_INIT_IOTA,
+                            GL_INIT_RANDOM } gl_init_kind;
+
+/* How a pointer argument's buffer starts out. values: `count` values (the rest of the
+ * buffer is zero; count > len is an error). fill: every element = a. iota: element i =
+ * a + i*b. random: seed, inclusive range [a, b] (see gl_random_fill). */
+typedef struct gl_init {
+    gl_init_kind kind;
+    gl_value a, b;
+    uint64_t seed;
+    gl_value *values;
+    size_t count;
+} gl_init;
+
+/* One kernel argument: a pointer (a buffer of len elements) or a scalar (value). */
+typedef struct gl_arg {
+    char *name;
+    gl_type type;
+    bool is_ptr;
+    size_t len;      /* elements, pointers only (> 0) */
+    gl_init init;    /* pointers only */
+    gl_value value;  /* scalars only */
+} gl_arg;
+
+/* A launch spec. Paths are resolved: source is relative to the spec's folder. */
+typedef struct gl_spec {
+    char *file;      /* the spec's path as given (for messages), or "<lesson>.json" */
+    char *source;    /* path of the .cu file, resolved against the spec's folder */
+    char *kernel;    /* kernel name (extern "C" or mangled) */
+    unsigned grid[3], block[3];
+    unsigned dynamic_shared_bytes;
+    gl_arg *args;
+    int nargs;
+} gl_spec;
+
+/* Variables a spec's numbers may be written in terms of (lesson exercises use "n"):
+ * a numeric field may then be a string expression such as "n", "n*n" or
+ * "(n + 255) / 256" (integer + - * / % and parentheses). */
+typedef struct gl_vars {
+    const char *names[4];
+    int64_t values[4];
+    int count;
+} gl_vars;
+
+/* Loads and validates a spec file. On error returns GL_ERR_INPUT (or GL_ERR_LAUNCH for
+ * an illegal launch configuration) with err->msg naming the file and field, e.g.
+ * "k.json: args[2].len: must be > 0". */
+gl_status spec_load_file(const char *path, gl_spec *out, gl_error *err);
+
+/* Same, from parsed JSON. file: name for messages; base_dir: folder `source` is
+ * relative to; vars may be NULL. */
+gl_status spec_from_json(const struct cJSON *json, const char *file, const char *base_dir,
+                         const gl_vars *vars, gl_spec *out, gl_error *err);
+void spec_free(gl_spec *s);
+
+/* Index of the argument called name, or -1. */
+int spec_find_arg(const gl_spec *s, const char *name);
+
+/* Host copy of every pointer argument's buffer, in argument order (scalars have
+ * data == NULL). */
+typedef struct gl_buffer {
+    void *data;
+    size_t bytes;
+} gl_buffer;
+
+/* Allocates and initialises buffers[nargs] per each argument's init. Caller frees with
+ * spec_buffers_free. GL_ERR_NOMEM on failure. */
+gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err);
+void spec_buffers_free(gl_buffer *b, int nargs);
+
+/* The documented generator behind "random": splitmix64 from seed; integers uniform in
+ * [min, max] inclusive, floats min + (max - min) * u with u in [0, 1). Identical on every
+ * back end because buffers are filled on the host. */
+void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min,
+                    gl_value max);
+
+/* Element i of a buffer of type t as a gl_value. */
+gl_value gl_buffer_get(const void *data, gl_type t, size_t i);
+
+/* Writes one value exactly as JSON: integers as integers (64-bit too), floats in the
+ * shortest round-trip form with a '.' or exponent ("-0.0", "0.1", "1e+30"); NaN and
+ * infinities as the strings "nan", "inf", "-inf". */
+void gl_json_write_value(FILE *f, gl_type t, gl_value v);
+
+/* Writes {"buffers": {"<ptr arg>": [...]}, "stdout": "..."} per ARCHITECTURE.md. */
+gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
+                               const char *stdout_text, gl_error *err);
+
+#endif
