@@ -2,6 +2,8 @@
 #ifndef GL_GL_H
 #define GL_GL_H
 
+#include <stddef.h> /* size_t */
+
 /* Status at runtime/ boundaries. gl_exit_code() maps each to ARCHITECTURE.md's exit
  * codes: 0 ok, 1 the kernel or the check failed, 2 bad usage or bad input files. */
 typedef enum gl_status {

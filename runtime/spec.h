@@ -23,7 +23,8 @@ bool gl_type_is_float(gl_type t);
 bool gl_type_is_signed(gl_type t);
 
 /* A scalar value of any gl_type, exactly: integers as 64-bit, floats as double
- * (an f32 value is exactly representable as a double). */
+ * (an f32 value is exactly representable as a double). Signed types use .i, unsigned
+ * types .u, f32/f64 .f. */
 typedef union gl_value {
     int64_t i;
     uint64_t u;
@@ -35,7 +36,8 @@ typedef enum gl_init_kind { GL_INIT_ZERO, GL_INIT_VALUES, GL_INIT_FILL, GL_INIT_
 
 /* How a pointer argument's buffer starts out. values: `count` values (the rest of the
  * buffer is zero; count > len is an error). fill: every element = a. iota: element i =
- * a + i*b. random: seed, inclusive range [a, b] (see gl_random_fill). */
+ * a + i*b (for integer types b is .i, possibly negative; for floats computed in double,
+ * then rounded). random: seed, inclusive range [a, b] (see gl_random_fill). */
 typedef struct gl_init {
     gl_init_kind kind;
     gl_value a, b;

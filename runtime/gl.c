@@ -1,0 +1,176 @@
+/* gl.c — status codes, error messages and whole-file I/O shared by runtime/. */
+#include "runtime/gl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+gl_status gl_fail(gl_error *err, gl_status status, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->status = status;
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+int gl_exit_code(gl_status s)
+{
+    switch (s) {
+    case GL_OK:
+        return 0;
+    case GL_ERR_USAGE:
+    case GL_ERR_INPUT:
+    case GL_ERR_LAUNCH:
+        return 2;
+    case GL_ERR_COMPILE:
+    case GL_ERR_UNSUPPORTED:
+    case GL_ERR_FAULT:
+    case GL_ERR_CHECK:
+    case GL_ERR_NODEVICE:
+    case GL_ERR_CUDA:
+    case GL_ERR_TOOL:
+    case GL_ERR_NOMEM:
+        return 1;
+    }
+    return 1;
+}
+
+char *gl_read_file(const char *path, size_t *len, gl_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(EISDIR));
+        return NULL;
+    }
+    /* st_size is only a hint (pipes and /proc files report 0): read until EOF. */
+    size_t cap = (fstat(fd, &st) == 0 && st.st_size > 0) ? (size_t)st.st_size + 1 : 4096;
+    size_t n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        goto nomem;
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                goto nomem;
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - n - 1);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            close(fd);
+            gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
+            return NULL;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+nomem:
+    free(buf);
+    close(fd);
+    gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
+    return NULL;
+}
+
+/* The folder part of path ("." when it has none); caller frees. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err)
+{
+    static unsigned counter;
+    size_t tn = strlen(path) + 48;
+    char *tmp = malloc(tn);
+    if (!tmp)
+        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
+    int fd = -1;
+    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+        snprintf(tmp, tn, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+        /* 0666 so the process umask applies, as it would to a plain fopen. */
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        (void)fchmod(fd, st.st_mode & 07777); /* keep an existing file's permissions */
+
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            goto fail;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0)
+        goto fail;
+    free(tmp);
+    /* Make the rename itself durable (best effort: not every file system allows it). */
+    char *dir = dir_of(path);
+    if (dir) {
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
+    }
+    return GL_OK;
+fail : {
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(tmp);
+    return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
+}
+}

@@ -1,0 +1,1501 @@
+/* spec.c — launch specs (ARCHITECTURE.md "Launch spec"): loading and validating the
+ * JSON, host buffers and their initialisers, the documented random generator, and the
+ * exact JSON writer behind `gpulearn run --dump-json`.
+ *
+ * Conventions for gl_value (the union in spec.h): signed integer types use .i, unsigned
+ * ones .u, f32/f64 use .f. Scalar f32 values and f32 "values"/"fill" entries are rounded
+ * to float when loaded; iota start/step and random min/max stay as parsed doubles (the
+ * buffer is computed in double, then rounded once per element). An integer iota step is
+ * .i (it may be negative for unsigned types too).
+ *
+ * Validation reports every problem it finds, one line each ("k.json: grid[1]: ..."); the
+ * status is the first problem's (GL_ERR_INPUT, or GL_ERR_LAUNCH for an illegal launch
+ * configuration). */
+#include "runtime/spec.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ------------------------------------------------------------------------- types */
+
+static const struct {
+    const char *name;
+    size_t size;
+    bool is_float, is_signed;
+    unsigned bits;
+} type_info[] = {
+    [GL_I8] = {"i8", 1, false, true, 8},      [GL_U8] = {"u8", 1, false, false, 8},
+    [GL_I16] = {"i16", 2, false, true, 16},   [GL_U16] = {"u16", 2, false, false, 16},
+    [GL_I32] = {"i32", 4, false, true, 32},   [GL_U32] = {"u32", 4, false, false, 32},
+    [GL_I64] = {"i64", 8, false, true, 64},   [GL_U64] = {"u64", 8, false, false, 64},
+    [GL_F32] = {"f32", 4, true, true, 32},    [GL_F64] = {"f64", 8, true, true, 64},
+};
+#define NTYPES ((int)(sizeof type_info / sizeof type_info[0]))
+
+size_t gl_type_size(gl_type t) { return type_info[t].size; }
+const char *gl_type_name(gl_type t) { return type_info[t].name; }
+bool gl_type_is_float(gl_type t) { return type_info[t].is_float; }
+bool gl_type_is_signed(gl_type t) { return type_info[t].is_signed; }
+
+/* Two's-complement reinterpretation without implementation-defined conversions. */
+static int64_t i64_of(uint64_t u)
+{
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+/* ------------------------------------------------------------ C numeric locale */
+
+/* The TUI calls setlocale(LC_ALL, ""), which may make printf/strtod use ','. JSON and
+ * our messages always use '.': switch this thread to the C numeric locale meanwhile. */
+typedef struct cloc {
+    locale_t c, old;
+} cloc;
+
+static void cloc_enter(cloc *l)
+{
+    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+static void cloc_leave(cloc *l)
+{
+    if (l->c) {
+        uselocale(l->old);
+        freelocale(l->c);
+    }
+}
+
+/* Shortest text that reads back as the same float (f32: strtof) or double, always with
+ * a '.' or an exponent so that readers see a float: "-0.0", "0.1", "1e+30". NaN and
+ * infinities give "nan", "inf", "-inf" (without quotes). Needs the C numeric locale. */
+static void fmt_float(char *buf, size_t n, double v, bool f32)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, n, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (f32) {
+        float x = (float)v;
+        for (int p = 1; p <= 9; p++) {
+            snprintf(buf, n, "%.*g", p, (double)x);
+            if (strtof(buf, NULL) == x)
+                break;
+        }
+    } else {
+        for (int p = 1; p <= 17; p++) {
+            snprintf(buf, n, "%.*g", p, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+    }
+    if (!strpbrk(buf, ".e")) {
+        size_t l = strlen(buf);
+        if (l + 3 <= n)
+            memcpy(buf + l, ".0", 3);
+    }
+}
+
+/* ------------------------------------------------------------- error collection */
+
+typedef struct ctx {
+    const char *file;
+    const gl_vars *vars;
+    gl_error *err;
+    gl_status status; /* the first problem's status */
+    int nerr;
+    size_t used;      /* bytes of err->msg in use */
+} ctx;
+
+/* Adds the line "file: path: message" (or "file: message" with no path). */
+__attribute__((format(printf, 4, 5))) static void cfail(ctx *c, gl_status st, const char *path,
+                                                        const char *fmt, ...)
+{
+    if (c->nerr++ == 0)
+        c->status = st;
+    if (!c->err)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    char full[1400];
+    if (path && *path)
+        snprintf(full, sizeof full, "%s: %s: %s", c->file, path, line);
+    else
+        snprintf(full, sizeof full, "%s: %s", c->file, line);
+    size_t cap = sizeof c->err->msg;
+    size_t need = strlen(full) + (c->used ? 1 : 0);
+    if (c->used + need + 1 > cap)
+        return; /* the first lines say enough */
+    if (c->used)
+        c->err->msg[c->used++] = '\n';
+    memcpy(c->err->msg + c->used, full, strlen(full) + 1);
+    c->used += strlen(full);
+    c->err->status = c->status;
+}
+
+static const char *json_kind(const cJSON *j)
+{
+    if (cJSON_IsNull(j))
+        return "null";
+    if (cJSON_IsBool(j))
+        return cJSON_IsTrue(j) ? "true" : "false";
+    if (cJSON_IsNumber(j))
+        return "a number";
+    if (cJSON_IsString(j))
+        return "a string";
+    if (cJSON_IsArray(j))
+        return "an array";
+    if (cJSON_IsObject(j))
+        return "an object";
+    return "an unknown value";
+}
+
+/* Levenshtein distance of two short keys (capped), for "did you mean". */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    int d[32][32];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* Reports keys of obj not in allowed (NULL-terminated), and keys given twice. */
+static bool check_keys(ctx *c, const cJSON *obj, const char *path, const char *const *allowed)
+{
+    bool ok = true;
+    for (const cJSON *k = obj->child; k; k = k->next) {
+        const char *key = k->string ? k->string : "";
+        bool known = false;
+        for (int i = 0; allowed[i]; i++)
+            known |= strcmp(key, allowed[i]) == 0;
+        if (!known) {
+            const char *close = NULL;
+            int best = 3;
+            for (int i = 0; allowed[i]; i++) {
+                size_t la = strlen(allowed[i]), lk = strlen(key);
+                int dist = edit_distance(key, allowed[i]);
+                /* "lenght" for "len", "dynamic_shared" for "dynamic_shared_bytes" */
+                if (lk >= 3 && la >= 3 && strncmp(key, allowed[i], lk < la ? lk : la) == 0)
+                    dist = 0;
+                if (dist < best) {
+                    best = dist;
+                    close = allowed[i];
+                }
+            }
+            if (close) {
+                cfail(c, GL_ERR_INPUT, path, "unknown key '%s' (did you mean '%s'?)", key, close);
+            } else {
+                char list[256] = "";
+                for (int i = 0; allowed[i]; i++) {
+                    size_t l = strlen(list);
+                    snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", allowed[i]);
+                }
+                cfail(c, GL_ERR_INPUT, path, "unknown key '%s' (expected %s)", key, list);
+            }
+            ok = false;
+            continue;
+        }
+        for (const cJSON *e = obj->child; e != k; e = e->next)
+            if (e->string && strcmp(e->string, key) == 0) {
+                cfail(c, GL_ERR_INPUT, path, "key '%s' is given twice", key);
+                ok = false;
+                break;
+            }
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+/* Integer expressions over gl_vars: + - * / % (C semantics: truncating division),
+ * parentheses, unary minus and plus; literals are decimal or 0x hex. 64-bit overflow,
+ * division by zero and unknown variables are errors. */
+typedef struct expr {
+    const char *src, *p;
+    const gl_vars *vars;
+    char msg[256];
+    bool failed;
+} expr;
+
+__attribute__((format(printf, 2, 3))) static void ex_fail(expr *e, const char *fmt, ...)
+{
+    if (e->failed)
+        return;
+    e->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+static void ex_space(expr *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static int64_t ex_sum(expr *e);
+
+static int64_t ex_primary(expr *e)
+{
+    ex_space(e);
+    const char *s = e->p;
+    if (*s == '(') {
+        e->p++;
+        int64_t v = ex_sum(e);
+        ex_space(e);
+        if (*e->p != ')') {
+            ex_fail(e, "expected ')' at column %d of \"%s\"", (int)(e->p - e->src) + 1, e->src);
+            return 0;
+        }
+        e->p++;
+        return v;
+    }
+    if (isdigit((unsigned char)*s)) {
+        int base = 10;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+            base = 16;
+            s += 2;
+        }
+        uint64_t v = 0;
+        bool over = false;
+        for (; isxdigit((unsigned char)*s); s++) {
+            int d = isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10);
+            if (d >= base)
+                break;
+            if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+                over = true;
+            v = v * (uint64_t)base + (uint64_t)d;
+        }
+        if (over || v > (uint64_t)INT64_MAX)
+            ex_fail(e, "a number in \"%s\" does not fit in 64 bits", e->src);
+        e->p = s;
+        return (int64_t)(v & (uint64_t)INT64_MAX);
+    }
+    if (isalpha((unsigned char)*s) || *s == '_') {
+        while (isalnum((unsigned char)*e->p) || *e->p == '_')
+            e->p++;
+        size_t n = (size_t)(e->p - s);
+        if (e->vars)
+            for (int i = 0; i < e->vars->count; i++)
+                if (strlen(e->vars->names[i]) == n && strncmp(e->vars->names[i], s, n) == 0)
+                    return e->vars->values[i];
+        if (!e->vars || e->vars->count == 0) {
+            ex_fail(e, "\"%s\" is not a number (no variables are defined here)", e->src);
+        } else {
+            char names[128] = "";
+            for (int i = 0; i < e->vars->count; i++) {
+                size_t l = strlen(names);
+                snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", e->vars->names[i]);
+            }
+            ex_fail(e, "unknown variable '%.*s' in \"%s\" (variables: %s)", (int)n, s, e->src,
+                    names);
+        }
+        return 0;
+    }
+    if (*s == '\0')
+        ex_fail(e, "\"%s\" ends early: expected a number, a variable or '('", e->src);
+    else
+        ex_fail(e, "unexpected '%c' at column %d of \"%s\"", *s, (int)(s - e->src) + 1, e->src);
+    return 0;
+}
+
+static int64_t ex_unary(expr *e)
+{
+    ex_space(e);
+    if (*e->p == '-' || *e->p == '+') {
+        bool neg = *e->p++ == '-';
+        int64_t v = ex_unary(e);
+        if (neg) {
+            if (v == INT64_MIN) {
+                ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
+                return 0;
+            }
+            return -v;
+        }
+        return v;
+    }
+    return ex_primary(e);
+}
+
+static int64_t ex_product(expr *e)
+{
+    int64_t v = ex_unary(e);
+    for (;;) {
+        ex_space(e);
+        char op = *e->p;
+        if (e->failed || (op != '*' && op != '/' && op != '%'))
+            return v;
+        e->p++;
+        int64_t r = ex_unary(e);
+        if (e->failed)
+            return 0;
+        if (op == '*') {
+            if (__builtin_mul_overflow(v, r, &v))
+                ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
+        } else if (r == 0) {
+            ex_fail(e, "division by zero in \"%s\"", e->src);
+        } else if (v == INT64_MIN && r == -1) {
+            ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
+        } else {
+            v = op == '/' ? v / r : v % r;
+        }
+    }
+}
+
+static int64_t ex_sum(expr *e)
+{
+    int64_t v = ex_product(e);
+    for (;;) {
+        ex_space(e);
+        char op = *e->p;
+        if (e->failed || (op != '+' && op != '-'))
+            return v;
+        e->p++;
+        int64_t r = ex_product(e);
+        if (e->failed)
+            return 0;
+        bool over = op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v);
+        if (over)
+            ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
+    }
+}
+
+/* --------------------------------------------------------------------- numbers */
+
+/* A number as written: an exact integer (sign and magnitude, so both INT64_MIN and
+ * UINT64_MAX fit) or a double. */
+typedef struct num {
+    bool is_float;
+    bool neg;
+    uint64_t mag;
+    double f;
+} num;
+
+static num num_int(bool neg, uint64_t mag)
+{
+    num n = {false, neg && mag != 0, mag, 0};
+    return n;
+}
+
+static double num_double(num n)
+{
+    if (n.is_float)
+        return n.f;
+    return n.neg ? -(double)n.mag : (double)n.mag;
+}
+
+static void num_str(num n, char *buf, size_t sz)
+{
+    if (n.is_float) {
+        cloc l;
+        cloc_enter(&l);
+        if (isfinite(n.f) && n.f == trunc(n.f) && fabs(n.f) < 1e21)
+            snprintf(buf, sz, "%.0f", n.f); /* as the integer JSON read: 2^64 in full */
+        else
+            fmt_float(buf, sz, n.f, false);
+        cloc_leave(&l);
+    } else {
+        snprintf(buf, sz, "%s%" PRIu64, n.neg ? "-" : "", n.mag);
+    }
+}
+
+#define TWO53 9007199254740992.0
+
+/* Whole-string integer literal: [+-] then decimal digits or 0x hex. Returns false if s
+ * is not one; *over when it is one but beyond 64 bits. */
+static bool parse_int_literal(const char *s, num *out, bool *over)
+{
+    *over = false;
+    bool neg = false;
+    if (*s == '+' || *s == '-')
+        neg = *s++ == '-';
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    if (!*s)
+        return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        int d;
+        if (isdigit((unsigned char)*s))
+            d = *s - '0';
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = tolower((unsigned char)*s) - 'a' + 10;
+        else
+            return false;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            *over = true;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = num_int(neg, v);
+    return true;
+}
+
+/* Reads a numeric field: a JSON number, or a string holding an integer literal (exact,
+ * 64-bit), "nan"/"inf"/"-inf", a decimal float literal, or an integer expression over
+ * the spec's variables. Reports and returns false on failure. */
+static bool get_num(ctx *c, const cJSON *j, const char *path, num *out)
+{
+    if (cJSON_IsNumber(j)) {
+        double v = j->valuedouble;
+        if (isfinite(v) && v == trunc(v) && fabs(v) < TWO53 && !(v == 0 && signbit(v)))
+            *out = num_int(v < 0, (uint64_t)fabs(v));
+        else
+            *out = (num){true, false, 0, v};
+        return true;
+    }
+    if (!cJSON_IsString(j)) {
+        cfail(c, GL_ERR_INPUT, path, "must be a number, not %s", json_kind(j));
+        return false;
+    }
+    /* Trim surrounding blanks into a bounded copy. */
+    const char *s = j->valuestring;
+    while (isspace((unsigned char)*s))
+        s++;
+    char buf[256];
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n >= sizeof buf) {
+        cfail(c, GL_ERR_INPUT, path, "expression is too long (%zu characters)", n);
+        return false;
+    }
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (n == 0) {
+        cfail(c, GL_ERR_INPUT, path, "must be a number, not an empty string");
+        return false;
+    }
+    bool over;
+    if (parse_int_literal(buf, out, &over)) {
+        if (over) {
+            cfail(c, GL_ERR_INPUT, path, "%s does not fit in 64 bits", buf);
+            return false;
+        }
+        return true;
+    }
+    const char *b = buf + (buf[0] == '+' || buf[0] == '-');
+    if (strcmp(b, "nan") == 0 || strcmp(b, "inf") == 0 || strcmp(b, "infinity") == 0) {
+        double v = b[0] == 'n' ? NAN : INFINITY;
+        *out = (num){true, false, 0, buf[0] == '-' ? -v : v};
+        return true;
+    }
+    if (strpbrk(buf, ".eE") && (isdigit((unsigned char)*b) || *b == '.')) {
+        cloc l;
+        cloc_enter(&l);
+        char *end;
+        double v = strtod(buf, &end);
+        cloc_leave(&l);
+        if (*end == '\0') {
+            *out = (num){true, false, 0, v};
+            return true;
+        }
+    }
+    expr e = {.src = buf, .p = buf, .vars = c->vars};
+    int64_t v = ex_sum(&e);
+    ex_space(&e);
+    if (!e.failed && *e.p)
+        ex_fail(&e, "unexpected '%c' at column %d of \"%s\"", *e.p, (int)(e.p - buf) + 1, buf);
+    if (e.failed) {
+        cfail(c, GL_ERR_INPUT, path, "%s", e.msg);
+        return false;
+    }
+    *out = num_int(v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    return true;
+}
+
+/* Converts n to type t exactly, reporting values that are not integers or out of
+ * range. round: f32 values become the nearest float (else kept as the double). */
+static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_value *out)
+{
+    char s[64];
+    if (type_info[t].is_float) {
+        double d = num_double(n);
+        if (t == GL_F32 && isfinite(d) && isinf((float)d)) {
+            num_str(n, s, sizeof s);
+            cfail(c, GL_ERR_INPUT, path, "%s is out of range for f32", s);
+            return false;
+        }
+        out->f = (t == GL_F32 && round) ? (double)(float)d : d;
+        return true;
+    }
+    if (n.is_float && isfinite(n.f) && n.f == trunc(n.f) && fabs(n.f) < TWO53)
+        n = num_int(n.f < 0, (uint64_t)fabs(n.f)); /* -0.0, or "1e3" as a string */
+    if (n.is_float) {
+        num_str(n, s, sizeof s);
+        if (!isfinite(n.f) || n.f != trunc(n.f)) {
+            cfail(c, GL_ERR_INPUT, path, "must be an integer, got %s", s);
+            return false;
+        }
+        /* UINT64_MAX written as a JSON number reads as 2^64: not "out of range" yet. */
+        if (fabs(n.f) > 0x1p64) {
+            cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s", s, type_info[t].name);
+            return false;
+        }
+        cfail(c, GL_ERR_INPUT, path,
+              "a JSON number this large (%s) may not be exact: write integers beyond 2^53 as "
+              "strings (e.g. \"18446744073709551615\")",
+              s);
+        return false;
+    }
+    unsigned bits = type_info[t].bits;
+    bool ok;
+    char lo[32], hi[32];
+    if (type_info[t].is_signed) {
+        uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
+        ok = n.neg ? n.mag <= lim : n.mag < lim;
+        snprintf(lo, sizeof lo, "-%" PRIu64, lim);
+        snprintf(hi, sizeof hi, "%" PRIu64, lim - 1);
+        out->i = n.neg ? i64_of(0 - n.mag) : (int64_t)(n.mag & (uint64_t)INT64_MAX);
+    } else {
+        uint64_t max = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+        ok = !n.neg && n.mag <= max;
+        snprintf(lo, sizeof lo, "0");
+        snprintf(hi, sizeof hi, "%" PRIu64, max);
+        out->u = n.mag;
+    }
+    if (!ok) {
+        num_str(n, s, sizeof s);
+        cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s (%s to %s)", s, type_info[t].name,
+              lo, hi);
+    }
+    return ok;
+}
+
+/* get_num + num_to. */
+static bool get_value(ctx *c, const cJSON *j, gl_type t, const char *path, bool round,
+                      gl_value *out)
+{
+    num n;
+    return get_num(c, j, path, &n) && num_to(c, n, t, path, round, out);
+}
+
+/* ----------------------------------------------------------------- launch shape */
+
+/* Limits from the CUDA C++ Programming Guide, "Compute Capabilities", table
+ * "Technical Specifications per Compute Capability" (the same for every compute
+ * capability since 3.0): grid x <= 2^31-1, grid y/z <= 65535, block x/y <= 1024,
+ * block z <= 64, at most 1024 threads per block; and 48 KiB of shared memory per block
+ * unless the kernel opts in with cudaFuncSetAttribute (ibid., "Shared Memory" of
+ * compute capabilities 7.x and later). */
+#define GL_MAX_THREADS_PER_BLOCK 1024u
+#define GL_MAX_DYNAMIC_SHARED 49152u
+static const uint64_t grid_limit[3] = {2147483647u, 65535u, 65535u};
+static const uint64_t block_limit[3] = {1024u, 1024u, 64u};
+
+static bool get_dims(ctx *c, const cJSON *root, const char *key, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!j) {
+        cfail(c, GL_ERR_INPUT, key, "missing (an array of 1 to 3 positive integers)");
+        return false;
+    }
+    const cJSON *items[3];
+    int n = 0;
+    bool scalar = false;
+    if (cJSON_IsArray(j)) {
+        for (const cJSON *e = j->child; e; e = e->next)
+            if (n++ < 3)
+                items[n - 1] = e;
+    } else if (cJSON_IsNumber(j) || cJSON_IsString(j)) {
+        items[n++] = j;
+        scalar = true;
+    }
+    if (n < 1 || n > 3) {
+        cfail(c, GL_ERR_INPUT, key, "must be an array of 1 to 3 positive integers");
+        return false;
+    }
+    const uint64_t *lim = strcmp(key, "grid") == 0 ? grid_limit : block_limit;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        char path[32];
+        if (scalar)
+            snprintf(path, sizeof path, "%s", key);
+        else
+            snprintf(path, sizeof path, "%s[%d]", key, i);
+        num v;
+        if (!cJSON_IsNumber(items[i]) && !cJSON_IsString(items[i])) {
+            cfail(c, GL_ERR_INPUT, path, "must be a positive integer");
+            ok = false;
+            continue;
+        }
+        if (!get_num(c, items[i], path, &v)) {
+            ok = false;
+            continue;
+        }
+        if (v.is_float || v.neg) {
+            cfail(c, GL_ERR_INPUT, path, "must be a positive integer");
+            ok = false;
+        } else if (v.mag == 0) {
+            cfail(c, GL_ERR_LAUNCH, path,
+                  "0 is not a legal launch dimension (every dimension must be at least 1)");
+            ok = false;
+        } else if (v.mag > lim[i]) {
+            cfail(c, GL_ERR_LAUNCH, path, "%" PRIu64 " is over the limit of %" PRIu64, v.mag,
+                  lim[i]);
+            ok = false;
+        } else {
+            out[i] = (unsigned)v.mag;
+        }
+    }
+    return ok;
+}
+
+/* -------------------------------------------------------------------- arguments */
+
+static bool parse_type(const char *s, gl_type *t, bool *is_ptr)
+{
+    size_t n = strlen(s);
+    *is_ptr = n > 0 && s[n - 1] == '*';
+    if (*is_ptr)
+        n--;
+    for (int i = 0; i < NTYPES; i++)
+        if (strlen(type_info[i].name) == n && strncmp(type_info[i].name, s, n) == 0) {
+            *t = (gl_type)i;
+            return true;
+        }
+    return false;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '$'))
+            return false;
+    return true;
+}
+
+/* Checks that every element of an integer iota lies in t's range: the sequence is
+ * linear, so checking the last element is enough. */
+static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
+{
+    uint64_t last_i = a->len - 1;
+    int64_t step = a->init.b.i;
+    unsigned bits = type_info[a->type].bits;
+    bool ok;
+    num last = {0};
+    if (type_info[a->type].is_signed) {
+        int64_t prod, v;
+        ok = last_i <= (uint64_t)INT64_MAX &&
+             !__builtin_mul_overflow((int64_t)last_i, step, &prod) &&
+             !__builtin_add_overflow(a->init.a.i, prod, &v);
+        if (ok) {
+            int64_t lim = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+            ok = v <= lim && v >= -lim - 1;
+            last = num_int(v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+        }
+    } else {
+        uint64_t mag = step < 0 ? 0 - (uint64_t)step : (uint64_t)step, prod, v = 0;
+        ok = !__builtin_mul_overflow(last_i, mag, &prod);
+        if (ok && step >= 0) {
+            ok = !__builtin_add_overflow(a->init.a.u, prod, &v);
+            last = num_int(false, v);
+        } else if (ok) {
+            ok = prod <= a->init.a.u;
+            last = num_int(!ok, ok ? a->init.a.u - prod : prod - a->init.a.u);
+        }
+        if (ok)
+            ok = bits == 64 || v <= ((uint64_t)1 << bits) - 1;
+    }
+    if (!ok) {
+        char s[64];
+        num_str(last, s, sizeof s);
+        if (last.mag == 0 && !last.neg)
+            snprintf(s, sizeof s, "beyond 64 bits");
+        cfail(c, GL_ERR_INPUT, path, "element %" PRIu64 " would be %s, out of range for %s",
+              last_i, s, type_info[a->type].name);
+    }
+    return ok;
+}
+
+static const char *const init_keys[] = {"values", "fill", "iota", "random", NULL};
+static const char *const iota_keys[] = {"start", "step", NULL};
+static const char *const random_keys[] = {"seed", "min", "max", NULL};
+
+static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
+{
+    char path[96], sub[128];
+    snprintf(path, sizeof path, "%s.init", apath);
+    if (!cJSON_IsObject(j)) {
+        cfail(c, GL_ERR_INPUT, path, "must be an object with one of values, fill, iota, random");
+        return false;
+    }
+    if (!check_keys(c, j, path, init_keys))
+        return false;
+    if (!j->child) {
+        cfail(c, GL_ERR_INPUT, path, "empty: give one of values, fill, iota, random");
+        return false;
+    }
+    if (j->child->next) {
+        cfail(c, GL_ERR_INPUT, path, "give only one of values, fill, iota, random (got %s and %s)",
+              j->child->string, j->child->next->string);
+        return false;
+    }
+    const cJSON *v = j->child;
+    const char *kind = v->string;
+    gl_type t = a->type;
+    bool is_f = type_info[t].is_float;
+    snprintf(sub, sizeof sub, "%s.%s", path, kind);
+    if (strcmp(kind, "values") == 0) {
+        a->init.kind = GL_INIT_VALUES;
+        if (!cJSON_IsArray(v)) {
+            cfail(c, GL_ERR_INPUT, sub, "must be an array, not %s", json_kind(v));
+            return false;
+        }
+        size_t n = (size_t)cJSON_GetArraySize(v);
+        if (n > a->len) {
+            cfail(c, GL_ERR_INPUT, sub, "%zu values for a buffer of len %zu", n, a->len);
+            return false;
+        }
+        a->init.values = calloc(n ? n : 1, sizeof *a->init.values);
+        if (!a->init.values) {
+            cfail(c, GL_ERR_NOMEM, sub, "out of memory");
+            return false;
+        }
+        a->init.count = n;
+        bool ok = true;
+        size_t i = 0;
+        for (const cJSON *e = v->child; e; e = e->next, i++) {
+            char ep[160];
+            snprintf(ep, sizeof ep, "%s[%zu]", sub, i);
+            ok &= get_value(c, e, t, ep, true, &a->init.values[i]);
+        }
+        return ok;
+    }
+    if (strcmp(kind, "fill") == 0) {
+        a->init.kind = GL_INIT_FILL;
+        return get_value(c, v, t, sub, true, &a->init.a);
+    }
+    if (strcmp(kind, "iota") == 0) {
+        a->init.kind = GL_INIT_IOTA;
+        if (!cJSON_IsObject(v)) {
+            cfail(c, GL_ERR_INPUT, sub, "must be an object {\"start\": ..., \"step\": ...}");
+            return false;
+        }
+        if (!check_keys(c, v, sub, iota_keys))
+            return false;
+        /* start defaults to 0 and step to 1 */
+        if (is_f) {
+            a->init.a.f = 0;
+            a->init.b.f = 1;
+        } else {
+            a->init.a.u = 0;
+            a->init.b.i = 1;
+        }
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(v, "start");
+        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(v, "step");
+        char p1[160], p2[160];
+        snprintf(p1, sizeof p1, "%s.start", sub);
+        snprintf(p2, sizeof p2, "%s.step", sub);
+        bool ok = true;
+        if (st)
+            ok &= get_value(c, st, t, p1, false, &a->init.a);
+        if (sp)
+            ok &= get_value(c, sp, is_f ? t : GL_I64, p2, false, &a->init.b);
+        if (!ok)
+            return false;
+        if (!is_f)
+            return iota_int_in_range(c, a, sub);
+        double last = a->init.a.f + (double)(a->len - 1) * a->init.b.f;
+        if (!isfinite(a->init.a.f) || !isfinite(a->init.b.f) || !isfinite(last) ||
+            (t == GL_F32 && isinf((float)last))) {
+            char s[64];
+            num_str((num){true, false, 0, last}, s, sizeof s);
+            cfail(c, GL_ERR_INPUT, sub, "element %zu would be %s, out of range for %s",
+                  a->len - 1, s, type_info[t].name);
+            return false;
+        }
+        return true;
+    }
+    /* random */
+    a->init.kind = GL_INIT_RANDOM;
+    if (!cJSON_IsObject(v)) {
+        cfail(c, GL_ERR_INPUT, sub, "must be an object {\"seed\": ..., \"min\": ..., \"max\": ...}");
+        return false;
+    }
+    if (!check_keys(c, v, sub, random_keys))
+        return false;
+    bool ok = true;
+    gl_value seed = {0};
+    for (int k = 0; k < 3; k++) {
+        const char *key = random_keys[k];
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(v, key);
+        char p[160];
+        snprintf(p, sizeof p, "%s.%s", sub, key);
+        if (!e) {
+            cfail(c, GL_ERR_INPUT, p, "missing");
+            ok = false;
+            continue;
+        }
+        gl_value *dst = k == 0 ? &seed : k == 1 ? &a->init.a : &a->init.b;
+        if (!get_value(c, e, k == 0 ? GL_U64 : t, p, false, dst)) {
+            ok = false;
+        } else if (k > 0 && is_f && !isfinite(dst->f)) {
+            cfail(c, GL_ERR_INPUT, p, "must be finite");
+            ok = false;
+        }
+    }
+    if (!ok)
+        return false;
+    a->init.seed = seed.u;
+    bool gt = is_f                        ? a->init.a.f > a->init.b.f
+              : type_info[t].is_signed ? a->init.a.i > a->init.b.i
+                                       : a->init.a.u > a->init.b.u;
+    if (gt) {
+        cfail(c, GL_ERR_INPUT, sub, "min is greater than max");
+        return false;
+    }
+    if (is_f && !isfinite(a->init.b.f - a->init.a.f)) {
+        cfail(c, GL_ERR_INPUT, sub, "max - min is too large for f64");
+        return false;
+    }
+    return true;
+}
+
+static const char *const arg_keys[] = {"name", "type", "len", "value", "init", NULL};
+
+/* Largest buffer a spec may ask for (bytes): a guard against typos like len 1e12. */
+#define GL_MAX_BUFFER_BYTES ((uint64_t)1 << 32)
+
+static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
+{
+    gl_arg *a = &s->args[idx];
+    char apath[32], path[64];
+    snprintf(apath, sizeof apath, "args[%d]", idx);
+    if (!cJSON_IsObject(j)) {
+        cfail(c, GL_ERR_INPUT, apath, "must be an object {\"name\", \"type\", ...}, not %s",
+              json_kind(j));
+        return false;
+    }
+    bool ok = check_keys(c, j, apath, arg_keys);
+
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+    snprintf(path, sizeof path, "%s.name", apath);
+    if (!name) {
+        cfail(c, GL_ERR_INPUT, path, "missing");
+        ok = false;
+    } else if (!cJSON_IsString(name)) {
+        cfail(c, GL_ERR_INPUT, path, "must be a string, not %s", json_kind(name));
+        ok = false;
+    } else if (!is_identifier(name->valuestring)) {
+        cfail(c, GL_ERR_INPUT, path, "'%s' is not a name (letters, digits and _)",
+              name->valuestring);
+        ok = false;
+    } else {
+        for (int k = 0; k < idx; k++)
+            if (s->args[k].name && strcmp(s->args[k].name, name->valuestring) == 0) {
+                cfail(c, GL_ERR_INPUT, path, "'%s' is already the name of args[%d]",
+                      name->valuestring, k);
+                ok = false;
+            }
+        a->name = strdup(name->valuestring);
+        if (!a->name) {
+            cfail(c, GL_ERR_NOMEM, path, "out of memory");
+            return false;
+        }
+    }
+
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(j, "type");
+    snprintf(path, sizeof path, "%s.type", apath);
+    if (!type) {
+        cfail(c, GL_ERR_INPUT, path, "missing (one of i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, "
+                                     "with * for a pointer)");
+        return false;
+    }
+    if (!cJSON_IsString(type)) {
+        cfail(c, GL_ERR_INPUT, path, "must be a string, not %s", json_kind(type));
+        return false;
+    }
+    if (!parse_type(type->valuestring, &a->type, &a->is_ptr)) {
+        cfail(c, GL_ERR_INPUT, path,
+              "unknown type '%s' (expected i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, with * for a "
+              "pointer)",
+              type->valuestring);
+        return false;
+    }
+
+    const cJSON *len = cJSON_GetObjectItemCaseSensitive(j, "len");
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(j, "value");
+    const cJSON *init = cJSON_GetObjectItemCaseSensitive(j, "init");
+    if (!a->is_ptr) {
+        snprintf(path, sizeof path, "%s.value", apath);
+        if (len) {
+            cfail(c, GL_ERR_INPUT, apath, "'len' is for pointer arguments; %s is a scalar %s",
+                  a->name ? a->name : "this", type_info[a->type].name);
+            ok = false;
+        }
+        if (init) {
+            cfail(c, GL_ERR_INPUT, apath, "'init' is for pointer arguments; a scalar takes 'value'");
+            ok = false;
+        }
+        if (!value) {
+            cfail(c, GL_ERR_INPUT, path, "missing (a scalar argument needs a value)");
+            return false;
+        }
+        return get_value(c, value, a->type, path, true, &a->value) && ok;
+    }
+    if (value) {
+        cfail(c, GL_ERR_INPUT, apath,
+              "'value' is for scalar arguments; a pointer takes 'len' and 'init'");
+        ok = false;
+    }
+    snprintf(path, sizeof path, "%s.len", apath);
+    if (!len) {
+        cfail(c, GL_ERR_INPUT, path, "missing (a pointer argument needs a length in elements)");
+        return false;
+    }
+    num n;
+    if (!get_num(c, len, path, &n))
+        return false;
+    if (n.is_float) {
+        char sv[64];
+        num_str(n, sv, sizeof sv);
+        cfail(c, GL_ERR_INPUT, path, "must be an integer, got %s", sv);
+        return false;
+    }
+    if (n.neg || n.mag == 0) {
+        cfail(c, GL_ERR_INPUT, path, "must be > 0");
+        return false;
+    }
+    if (n.mag > GL_MAX_BUFFER_BYTES / type_info[a->type].size) {
+        cfail(c, GL_ERR_INPUT, path, "%" PRIu64 " elements of %s is over the 4 GiB limit per buffer",
+              n.mag, type_info[a->type].name);
+        return false;
+    }
+    a->len = (size_t)n.mag;
+    a->init.kind = GL_INIT_ZERO;
+    if (init && !parse_init(c, init, a, apath))
+        return false;
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ specs */
+
+static const char *const spec_keys[] = {"source", "kernel", "grid", "block",
+                                        "dynamic_shared_bytes", "args", NULL};
+
+static char *join_path(const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir || !*dir || strcmp(dir, ".") == 0)
+        return strdup(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", rel);
+    return p;
+}
+
+gl_status spec_from_json(const struct cJSON *json, const char *file, const char *base_dir,
+                         const gl_vars *vars, gl_spec *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ctx c = {.file = file ? file : "<spec>", .vars = vars, .err = err, .status = GL_OK};
+    if (err) {
+        err->msg[0] = '\0';
+        err->status = GL_OK;
+    }
+    out->file = strdup(c.file);
+    if (!out->file)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    if (!cJSON_IsObject(json)) {
+        cfail(&c, GL_ERR_INPUT, NULL, "a launch spec must be a JSON object, not %s",
+              json ? json_kind(json) : "nothing");
+        goto done;
+    }
+    check_keys(&c, json, NULL, spec_keys);
+
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(json, "source");
+    if (!src) {
+        cfail(&c, GL_ERR_INPUT, "source", "missing (the .cu file, relative to the spec)");
+    } else if (!cJSON_IsString(src) || !*src->valuestring) {
+        cfail(&c, GL_ERR_INPUT, "source", "must be a file name (a non-empty string)");
+    } else {
+        out->source = join_path(base_dir, src->valuestring);
+        struct stat st;
+        if (!out->source)
+            cfail(&c, GL_ERR_NOMEM, "source", "out of memory");
+        else if (stat(out->source, &st) != 0)
+            cfail(&c, GL_ERR_INPUT, "source", "cannot read '%s': %s", out->source,
+                  strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            cfail(&c, GL_ERR_INPUT, "source", "'%s' is a folder, not a .cu file", out->source);
+    }
+
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(json, "kernel");
+    if (!kernel) {
+        cfail(&c, GL_ERR_INPUT, "kernel", "missing (the name of the __global__ function)");
+    } else if (!cJSON_IsString(kernel)) {
+        cfail(&c, GL_ERR_INPUT, "kernel", "must be a string, not %s", json_kind(kernel));
+    } else if (!is_identifier(kernel->valuestring)) {
+        cfail(&c, GL_ERR_INPUT, "kernel", "'%s' is not a function name", kernel->valuestring);
+    } else if (!(out->kernel = strdup(kernel->valuestring))) {
+        cfail(&c, GL_ERR_NOMEM, "kernel", "out of memory");
+    }
+
+    bool gok = get_dims(&c, json, "grid", out->grid);
+    bool bok = get_dims(&c, json, "block", out->block);
+    if (bok) {
+        uint64_t threads = (uint64_t)out->block[0] * out->block[1] * out->block[2];
+        if (threads > GL_MAX_THREADS_PER_BLOCK)
+            cfail(&c, GL_ERR_LAUNCH, "block",
+                  "%u x %u x %u = %" PRIu64 " threads, over the limit of %u threads per block",
+                  out->block[0], out->block[1], out->block[2], threads, GL_MAX_THREADS_PER_BLOCK);
+    }
+    (void)gok;
+
+    const cJSON *dyn = cJSON_GetObjectItemCaseSensitive(json, "dynamic_shared_bytes");
+    if (dyn) {
+        num n;
+        const char *p = "dynamic_shared_bytes";
+        if (get_num(&c, dyn, p, &n)) {
+            if (n.is_float || n.neg)
+                cfail(&c, GL_ERR_INPUT, p, "must be an integer >= 0");
+            else if (n.mag > GL_MAX_DYNAMIC_SHARED)
+                cfail(&c, GL_ERR_LAUNCH, p,
+                      "%" PRIu64 " is over %u bytes (48 KiB), the default limit per block", n.mag,
+                      GL_MAX_DYNAMIC_SHARED);
+            else
+                out->dynamic_shared_bytes = (unsigned)n.mag;
+        }
+    }
+
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(json, "args");
+    if (args && !cJSON_IsArray(args)) {
+        cfail(&c, GL_ERR_INPUT, "args", "must be an array, not %s", json_kind(args));
+    } else if (args) {
+        int n = cJSON_GetArraySize(args);
+        out->args = calloc(n ? (size_t)n : 1, sizeof *out->args);
+        if (!out->args) {
+            cfail(&c, GL_ERR_NOMEM, "args", "out of memory");
+        } else {
+            out->nargs = n;
+            int i = 0;
+            for (const cJSON *a = args->child; a; a = a->next, i++)
+                parse_arg(&c, a, i, out);
+        }
+    }
+
+done:
+    if (c.nerr) {
+        spec_free(out);
+        return c.status;
+    }
+    return GL_OK;
+}
+
+/* Line and column (from 1) of pos in text. */
+static void line_col(const char *text, const char *pos, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < pos && *p; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+gl_status spec_load_file(const char *path, gl_spec *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t len;
+    char *text = gl_read_file(path, &len, err);
+    if (!text)
+        return err ? err->status : GL_ERR_INPUT;
+    const char *end = NULL;
+    /* return_parse_end is where cJSON stopped, the same as cJSON_GetErrorPtr() but not
+     * a global. Requiring the NUL catches trailing garbage. */
+    cJSON *json = cJSON_ParseWithOpts(text, &end, 1);
+    if (!json) {
+        int line, col;
+        if (!end)
+            end = text;
+        if (end > text + len)
+            end = text + len;
+        line_col(text, end, &line, &col);
+        /* cJSON often stops just past the offending character: show the line up to
+         * where it stopped and a little after. */
+        const char *ls = end, *le = end;
+        while (ls > text && ls[-1] != '\n' && end - ls < 32)
+            ls--;
+        while (*ls == ' ' || *ls == '\t')
+            ls++;
+        while (*le && *le != '\n' && le - end < 8)
+            le++;
+        char near[48];
+        size_t k = 0;
+        for (const char *p = ls; p < le && k < sizeof near - 1; p++)
+            near[k++] = isprint((unsigned char)*p) ? *p : '?';
+        while (k > 0 && near[k - 1] == ' ')
+            k--;
+        near[k] = '\0';
+        gl_status st;
+        if (k == 0 && strspn(end, " \t\r\n") == strlen(end))
+            st = gl_fail(err, GL_ERR_INPUT, "%s:%d:%d: malformed JSON: unexpected end of file",
+                         path, line, col);
+        else
+            st = gl_fail(err, GL_ERR_INPUT, "%s:%d:%d: malformed JSON near '%s'", path, line, col,
+                         near);
+        free(text);
+        return st;
+    }
+    free(text);
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    gl_status st;
+    if (!dir)
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    else
+        st = spec_from_json(json, path, dir, NULL, out, err);
+    free(dir);
+    cJSON_Delete(json);
+    return st;
+}
+
+void spec_free(gl_spec *s)
+{
+    if (!s)
+        return;
+    free(s->file);
+    free(s->source);
+    free(s->kernel);
+    for (int i = 0; i < s->nargs; i++) {
+        free(s->args[i].name);
+        free(s->args[i].init.values);
+    }
+    free(s->args);
+    memset(s, 0, sizeof *s);
+}
+
+int spec_find_arg(const gl_spec *s, const char *name)
+{
+    for (int i = 0; i < s->nargs; i++)
+        if (s->args[i].name && strcmp(s->args[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---------------------------------------------------------------------- buffers */
+
+/* Stores the low bits of an integer (two's complement) as element i. */
+static void store_bits(void *dst, gl_type t, size_t i, uint64_t v)
+{
+    unsigned char *p = (unsigned char *)dst + i * type_info[t].size;
+    switch (type_info[t].size) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* Stores a double as element i of a float buffer (rounded to nearest for f32). */
+static void store_float(void *dst, gl_type t, size_t i, double d)
+{
+    if (t == GL_F32) {
+        float x = (float)d;
+        memcpy((unsigned char *)dst + i * 4, &x, 4);
+    } else {
+        memcpy((unsigned char *)dst + i * 8, &d, 8);
+    }
+}
+
+static void store_value(void *dst, gl_type t, size_t i, gl_value v)
+{
+    if (type_info[t].is_float)
+        store_float(dst, t, i, v.f);
+    else
+        store_bits(dst, t, i, v.u);
+}
+
+gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
+{
+    gl_value v = {0};
+    const unsigned char *p = (const unsigned char *)data + i * type_info[t].size;
+    switch (t) {
+    case GL_I8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
+    case GL_U8: { uint8_t x; memcpy(&x, p, 1); v.u = x; break; }
+    case GL_I16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
+    case GL_U16: { uint16_t x; memcpy(&x, p, 2); v.u = x; break; }
+    case GL_I32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
+    case GL_U32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
+    case GL_I64: memcpy(&v.i, p, 8); break;
+    case GL_U64: memcpy(&v.u, p, 8); break;
+    case GL_F32: { float x; memcpy(&x, p, 4); v.f = x; break; }
+    case GL_F64: memcpy(&v.f, p, 8); break;
+    }
+    return v;
+}
+
+/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014; the constants of Vigna's splitmix64.c). Per output, with 64-bit
+ * wrapping arithmetic:
+ *     state += 0x9E3779B97F4A7C15;
+ *     z = state;
+ *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+ *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+ *     return z ^ (z >> 31);
+ * The state starts at the seed, so seed 0 gives 0xE220A8397B1DCDAF first. One output r
+ * per element, in order:
+ *   integers: min + (r % (max - min + 1)) in 64-bit wrapping arithmetic (r itself when
+ *             the range is all 2^64 values), then the low bits of the type;
+ *   f32:      u = (r >> 40) * 2^-24, value = (float)(min + (max - min) * u);
+ *   f64:      u = (r >> 11) * 2^-53, value = min + (max - min) * u;
+ * with min + (max - min) * u computed in double, so u is in [0, 1) but rounding may give
+ * max itself. min/max use .i for signed types, .u for unsigned ones, .f for floats. */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max)
+{
+    uint64_t state = seed;
+    if (type_info[t].is_float) {
+        double span = max.f - min.f;
+        for (size_t i = 0; i < len; i++) {
+            uint64_t r = splitmix64(&state);
+            double u = t == GL_F32 ? (double)(r >> 40) * 0x1p-24 : (double)(r >> 11) * 0x1p-53;
+            store_float(dst, t, i, min.f + span * u);
+        }
+        return;
+    }
+    /* For signed types .i and .u share their bits: the same wrapping arithmetic works. */
+    uint64_t range = max.u - min.u;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t r = splitmix64(&state);
+        uint64_t off = range == UINT64_MAX ? r : r % (range + 1);
+        store_bits(dst, t, i, min.u + off);
+    }
+}
+
+gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
+{
+    *out = NULL;
+    gl_buffer *b = calloc(s->nargs ? (size_t)s->nargs : 1, sizeof *b);
+    if (!b)
+        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", s->file);
+    for (int k = 0; k < s->nargs; k++) {
+        const gl_arg *a = &s->args[k];
+        if (!a->is_ptr)
+            continue;
+        gl_type t = a->type;
+        size_t bytes = a->len * type_info[t].size;
+        b[k].data = calloc(bytes ? bytes : 1, 1);
+        if (!b[k].data) {
+            spec_buffers_free(b, s->nargs);
+            return gl_fail(err, GL_ERR_NOMEM, "%s: args[%d] (%s): out of memory for %zu bytes",
+                           s->file, k, a->name, bytes);
+        }
+        b[k].bytes = bytes;
+        const gl_init *in = &a->init;
+        bool is_f = type_info[t].is_float;
+        switch (in->kind) {
+        case GL_INIT_ZERO:
+            break;
+        case GL_INIT_VALUES:
+            for (size_t i = 0; i < in->count && i < a->len; i++)
+                store_value(b[k].data, t, i, in->values[i]);
+            break;
+        case GL_INIT_FILL:
+            for (size_t i = 0; i < a->len; i++)
+                store_value(b[k].data, t, i, in->a);
+            break;
+        case GL_INIT_IOTA:
+            for (size_t i = 0; i < a->len; i++) {
+                if (is_f)
+                    store_float(b[k].data, t, i, in->a.f + (double)i * in->b.f);
+                else
+                    store_bits(b[k].data, t, i, in->a.u + (uint64_t)i * in->b.u);
+            }
+            break;
+        case GL_INIT_RANDOM:
+            gl_random_fill(b[k].data, t, a->len, in->seed, in->a, in->b);
+            break;
+        }
+    }
+    *out = b;
+    return GL_OK;
+}
+
+void spec_buffers_free(gl_buffer *b, int nargs)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < nargs; i++)
+        free(b[i].data);
+    free(b);
+}
+
+/* ------------------------------------------------------------------ JSON output */
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF), or 0 if s does not start one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    if (c < 0x80)
+        return 1;
+    unsigned lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* Writes s as a JSON string: '"' and '\' escaped, \n \t \r \b \f by name, other
+ * control characters (and DEL) as \u00XX, valid UTF-8 as is, and each byte that is not
+ * part of valid UTF-8 as \ufffd (U+FFFD REPLACEMENT CHARACTER), so the output is
+ * always valid JSON and valid UTF-8. */
+static void write_json_string(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', f);
+    while (*s) {
+        unsigned c = *s;
+        switch (c) {
+        case '"': fputs("\\\"", f); s++; continue;
+        case '\\': fputs("\\\\", f); s++; continue;
+        case '\n': fputs("\\n", f); s++; continue;
+        case '\t': fputs("\\t", f); s++; continue;
+        case '\r': fputs("\\r", f); s++; continue;
+        case '\b': fputs("\\b", f); s++; continue;
+        case '\f': fputs("\\f", f); s++; continue;
+        default: break;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            fprintf(f, "\\u%04x", c);
+            s++;
+            continue;
+        }
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+        } else {
+            fwrite(s, 1, n, f);
+            s += n;
+        }
+    }
+    fputc('"', f);
+}
+
+/* gl_json_write_value in the C numeric locale (the caller switched). */
+static void write_value(FILE *f, gl_type t, gl_value v)
+{
+    if (!type_info[t].is_float) {
+        if (type_info[t].is_signed)
+            fprintf(f, "%" PRId64, v.i);
+        else
+            fprintf(f, "%" PRIu64, v.u);
+        return;
+    }
+    char buf[40];
+    fmt_float(buf, sizeof buf, v.f, t == GL_F32);
+    if (isnan(v.f) || isinf(v.f))
+        fprintf(f, "\"%s\"", buf);
+    else
+        fputs(buf, f);
+}
+
+void gl_json_write_value(FILE *f, gl_type t, gl_value v)
+{
+    cloc l;
+    cloc_enter(&l);
+    write_value(f, t, v);
+    cloc_leave(&l);
+}
+
+gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
+                               const char *stdout_text, gl_error *err)
+{
+    cloc l;
+    cloc_enter(&l);
+    fputs("{\n  \"buffers\": {", f);
+    bool first = true;
+    for (int k = 0; k < s->nargs; k++) {
+        const gl_arg *a = &s->args[k];
+        if (!a->is_ptr)
+            continue;
+        fputs(first ? "\n    " : ",\n    ", f);
+        first = false;
+        write_json_string(f, a->name ? a->name : "");
+        fputs(": [", f);
+        size_t n = buffers && buffers[k].data ? buffers[k].bytes / type_info[a->type].size : 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                fputs(", ", f);
+            write_value(f, a->type, gl_buffer_get(buffers[k].data, a->type, i));
+        }
+        fputc(']', f);
+    }
+    fputs(first ? "},\n" : "\n  },\n", f);
+    fputs("  \"stdout\": ", f);
+    write_json_string(f, stdout_text ? stdout_text : "");
+    fputs("\n}\n", f);
+    cloc_leave(&l);
+    if (fflush(f) != 0 || ferror(f))
+        return gl_fail(err, GL_ERR_INPUT, "writing JSON: %s", strerror(errno));
+    return GL_OK;
+}

@@ -1,0 +1,548 @@
+/* test_spec.c — launch specs: loading, validation messages, buffers, the random
+ * generator and the exact JSON writer. Run from the repository root. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/gl.h"
+#include "runtime/spec.h"
+
+#define FIX "tests/fixtures/specs/"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* What gl_json_write_value writes for one value. Caller frees. */
+static char *value_json(gl_type t, gl_value v)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    gl_json_write_value(f, t, v);
+    fclose(f);
+    return buf;
+}
+
+static void assert_value_json(gl_type t, gl_value v, const char *want)
+{
+    char *got = value_json(t, v);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+static gl_value F(double d)
+{
+    gl_value v = {.f = d};
+    return v;
+}
+
+/* Parses text and runs spec_from_json with file "k.json", base dir FIX. */
+static gl_status from_text(const char *text, const gl_vars *vars, gl_spec *s, gl_error *err)
+{
+    cJSON *j = cJSON_Parse(text);
+    ck_assert_msg(j != NULL, "test JSON does not parse: %s", text);
+    gl_status st = spec_from_json(j, "k.json", FIX, vars, s, err);
+    cJSON_Delete(j);
+    return st;
+}
+
+/* A test's buffer as the JSON array gl_json_write_result writes for it. */
+static char *result_json(const gl_spec *s, const gl_buffer *b, const char *out)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    gl_error err;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gl_json_write_result(f, s, b, out, &err), GL_OK);
+    fclose(f);
+    return buf;
+}
+
+/* ------------------------------------------------------------ good specs */
+
+START_TEST(test_saxpy_spec_loads_with_defaults_and_resolved_source)
+{
+    gl_spec s;
+    gl_error err = {0};
+    gl_status st = spec_load_file(FIX "saxpy.json", &s, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(s.file, FIX "saxpy.json");
+    ck_assert_str_eq(s.source, FIX "saxpy.cu");
+    ck_assert_str_eq(s.kernel, "saxpy");
+    ck_assert_uint_eq(s.grid[0], 4);
+    ck_assert_uint_eq(s.grid[1], 1);
+    ck_assert_uint_eq(s.grid[2], 1);
+    ck_assert_uint_eq(s.block[0], 256);
+    ck_assert_uint_eq(s.block[1], 1);
+    ck_assert_uint_eq(s.block[2], 1);
+    ck_assert_uint_eq(s.dynamic_shared_bytes, 0);
+    ck_assert_int_eq(s.nargs, 4);
+    ck_assert_int_eq(spec_find_arg(&s, "y"), 2);
+    ck_assert_int_eq(spec_find_arg(&s, "z"), -1);
+    ck_assert(!s.args[0].is_ptr);
+    ck_assert_int_eq(s.args[0].type, GL_F32);
+    ck_assert(s.args[0].value.f == 2.5);
+    ck_assert(s.args[1].is_ptr);
+    ck_assert_uint_eq(s.args[1].len, 1000);
+    ck_assert_int_eq(s.args[1].init.kind, GL_INIT_IOTA);
+    ck_assert_int_eq(s.args[3].value.i, 1000);
+
+    gl_buffer *b;
+    ck_assert_int_eq(spec_buffers_new(&s, &b, &err), GL_OK);
+    ck_assert_ptr_null(b[0].data);
+    ck_assert_uint_eq(b[1].bytes, 4000);
+    const float *x = b[1].data, *y = b[2].data;
+    ck_assert(x[0] == 0.0f && x[999] == 999.0f && y[0] == 1.0f && y[999] == 1.0f);
+    spec_buffers_free(b, s.nargs);
+    spec_free(&s);
+    ck_assert_ptr_null(s.args);
+}
+END_TEST
+
+START_TEST(test_every_type_and_init_kind_fills_exact_buffers)
+{
+    gl_spec s;
+    gl_error err = {0};
+    gl_status st = spec_load_file(FIX "all_types.json", &s, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_uint_eq(s.grid[0], 2);
+    ck_assert_uint_eq(s.grid[1], 3);
+    ck_assert_uint_eq(s.grid[2], 1);
+    ck_assert_uint_eq(s.block[2], 2);
+    ck_assert_uint_eq(s.dynamic_shared_bytes, 1024);
+    gl_buffer *b;
+    ck_assert_int_eq(spec_buffers_new(&s, &b, &err), GL_OK);
+
+    const int8_t *i8 = b[0].data;
+    ck_assert_int_eq(i8[0], -128);
+    ck_assert_int_eq(i8[1], 127);
+    ck_assert_int_eq(i8[2], -1);
+    ck_assert_int_eq(i8[3], 0); /* values shorter than len: the rest is zero */
+    const uint8_t *u8 = b[1].data;
+    ck_assert(u8[0] == 255 && u8[2] == 255);
+    const int16_t *i16 = b[2].data;
+    ck_assert(i16[0] == -2 && i16[1] == 1 && i16[2] == 4 && i16[3] == 7);
+    const uint16_t *u16 = b[3].data;
+    ck_assert(u16[0] == 10 && u16[1] == 5 && u16[2] == 0);
+    const uint32_t *u32 = b[5].data;
+    ck_assert(u32[0] == 0 && u32[1] == 0);
+    const int64_t *i64 = b[6].data;
+    ck_assert(i64[0] == INT64_MIN && i64[1] == INT64_MAX && i64[2] == 9007199254740991);
+    const float *b32 = b[10].data;
+    ck_assert(b32[0] == 0.0f && signbit(b32[0]) && isnan(b32[1]) && isinf(b32[2]) &&
+              b32[2] < 0 && b32[3] == 1e30f);
+
+    /* Scalars: signed in .i, unsigned in .u, floats in .f (f32 rounded to float). */
+    ck_assert_int_eq(s.args[13].value.i, -5);
+    ck_assert(s.args[14].value.u == UINT64_MAX);
+    ck_assert(s.args[15].value.f == (double)0.1f);
+    ck_assert(s.args[16].value.f == 16777217.0);
+
+    /* Every buffer, exactly, as gpulearn run --dump-json writes it. Random values were
+     * computed independently with the splitmix64 reference (Python) from the doc
+     * comment of gl_random_fill. */
+    char *json = result_json(&s, b, "hi \"there\"\n");
+    const char *want =
+        "{\n"
+        "  \"buffers\": {\n"
+        "    \"a_i8\": [-128, 127, -1, 0],\n"
+        "    \"a_u8\": [255, 255, 255],\n"
+        "    \"a_i16\": [-2, 1, 4, 7],\n"
+        "    \"a_u16\": [10, 5, 0],\n"
+        "    \"a_i32\": [-8, -3, 5, 4],\n"
+        "    \"a_u32\": [0, 0],\n"
+        "    \"a_i64\": [-9223372036854775808, 9223372036854775807, 9007199254740991],\n"
+        "    \"a_u64\": [16490336266968443936, 16834447057089888969, 4048727598324417001],\n"
+        "    \"a_f32\": [0.0, 0.1, 0.2, 0.3],\n"
+        "    \"a_f64\": [0.4831297575436466, -0.6801792142461598, -0.4427977394897227],\n"
+        "    \"b_f32\": [-0.0, \"nan\", \"-inf\", 1e+30],\n"
+        "    \"b_u8\": [253, 250, 250, 253, 254],\n"
+        "    \"b_f32r\": [0.11345029, 0.7002935]\n"
+        "  },\n"
+        "  \"stdout\": \"hi \\\"there\\\"\\n\"\n"
+        "}\n";
+    ck_assert_str_eq(json, want);
+    free(json);
+    spec_buffers_free(b, s.nargs);
+    spec_free(&s);
+}
+END_TEST
+
+START_TEST(test_string_expressions_use_vars)
+{
+    const char *text =
+        "{\"source\": \"saxpy.cu\", \"kernel\": \"k\", \"grid\": [\"(n + 255) / 256\", \"m\"],"
+        " \"block\": \"256\", \"dynamic_shared_bytes\": \"4 * (m + 1)\", \"args\": ["
+        "  {\"name\": \"x\", \"type\": \"i32*\", \"len\": \"n\","
+        "   \"init\": {\"iota\": {\"start\": \"-n\", \"step\": \"m % 2 - 1 + 2\"}}},"
+        "  {\"name\": \"y\", \"type\": \"u64*\", \"len\": \"n*n\","
+        "   \"init\": {\"fill\": \"0x10 * -(-m)\"}},"
+        "  {\"name\": \"z\", \"type\": \"f64*\", \"len\": 2,"
+        "   \"init\": {\"values\": [\"n / 3\", \"1.5e3\"]}},"
+        "  {\"name\": \"n\", \"type\": \"i32\", \"value\": \" n - 1 \"}]}";
+    gl_vars vars = {.names = {"n", "m"}, .values = {1000, 3}, .count = 2};
+    gl_spec s;
+    gl_error err = {0};
+    gl_status st = from_text(text, &vars, &s, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(s.source, FIX "saxpy.cu");
+    ck_assert_uint_eq(s.grid[0], 4);
+    ck_assert_uint_eq(s.grid[1], 3);
+    ck_assert_uint_eq(s.block[0], 256);
+    ck_assert_uint_eq(s.dynamic_shared_bytes, 16);
+    ck_assert_uint_eq(s.args[0].len, 1000);
+    ck_assert_uint_eq(s.args[1].len, 1000000);
+    ck_assert_int_eq(s.args[3].value.i, 999);
+    gl_buffer *b;
+    ck_assert_int_eq(spec_buffers_new(&s, &b, &err), GL_OK);
+    const int32_t *x = b[0].data;
+    ck_assert_int_eq(x[0], -1000);
+    ck_assert_int_eq(x[999], -1000 + 999 * 2);
+    const uint64_t *y = b[1].data;
+    ck_assert(y[0] == 48 && y[999999] == 48);
+    const double *z = b[2].data;
+    ck_assert(z[0] == 333.0 && z[1] == 1500.0);
+    spec_buffers_free(b, s.nargs);
+    spec_free(&s);
+}
+END_TEST
+
+/* ------------------------------------------------------------- bad specs */
+
+static gl_status status_named(const char *name)
+{
+    if (strcmp(name, "INPUT") == 0)
+        return GL_ERR_INPUT;
+    if (strcmp(name, "LAUNCH") == 0)
+        return GL_ERR_LAUNCH;
+    ck_abort_msg("unknown status '%s' in an .expect file", name);
+    return GL_OK;
+}
+
+/* Every tests/fixtures/specs/bad/NAME.json fails with NAME.expect: the status (INPUT or
+ * LAUNCH) on the first line, then the exact message. Adding a case needs no C code.
+ * Malformed JSON (malformed, truncated, trailing_garbage) is reported at file:line:col. */
+START_TEST(test_bad_specs_fail_with_the_expected_status_and_message)
+{
+    DIR *d = opendir(FIX "bad");
+    ck_assert_ptr_nonnull(d);
+    int checked = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        char spec[512], expect[512];
+        snprintf(spec, sizeof spec, FIX "bad/%s", e->d_name);
+        snprintf(expect, sizeof expect, FIX "bad/%.*s.expect", (int)(n - 5), e->d_name);
+        gl_error err = {0};
+        char *want = gl_read_file(expect, NULL, &err);
+        ck_assert_msg(want != NULL, "%s", err.msg);
+        char *nl = strchr(want, '\n');
+        ck_assert_ptr_nonnull(nl);
+        *nl = '\0';
+        char *msg = nl + 1;
+        size_t ml = strlen(msg);
+        while (ml > 0 && msg[ml - 1] == '\n')
+            msg[--ml] = '\0';
+        gl_spec s;
+        gl_status st = spec_load_file(spec, &s, &err);
+        ck_assert_msg(st == status_named(want), "%s: status %d, message: %s", spec, st, err.msg);
+        ck_assert_int_eq(err.status, st);
+        ck_assert_msg(strcmp(err.msg, msg) == 0, "%s:\n got: %s\nwant: %s", spec, err.msg, msg);
+        ck_assert_int_eq(gl_exit_code(st), 2);
+        ck_assert_ptr_null(s.args);
+        free(want);
+        checked++;
+    }
+    closedir(d);
+    ck_assert_int_ge(checked, 40);
+}
+END_TEST
+
+START_TEST(test_missing_spec_file_names_the_file)
+{
+    gl_spec s;
+    gl_error err = {0};
+    ck_assert_int_eq(spec_load_file(FIX "nope.json", &s, &err), GL_ERR_INPUT);
+    ck_assert_str_eq(err.msg, FIX "nope.json: No such file or directory");
+}
+END_TEST
+
+static void assert_var_error(const char *field_json, const char *want)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"source\": \"saxpy.cu\", \"kernel\": \"k\", \"grid\": [1], \"block\": [32],"
+             " \"args\": [{\"name\": \"x\", \"type\": \"i32*\", \"len\": %s}]}",
+             field_json);
+    gl_vars vars = {.names = {"n"}, .values = {100}, .count = 1};
+    gl_spec s;
+    gl_error err = {0};
+    ck_assert_int_eq(from_text(text, &vars, &s, &err), GL_ERR_INPUT);
+    ck_assert_str_eq(err.msg, want);
+}
+
+START_TEST(test_expression_errors_name_the_field)
+{
+    assert_var_error("\"m * 2\"", "k.json: args[0].len: unknown variable 'm' in \"m * 2\" (variables: n)");
+    assert_var_error("\"n / (n - 100)\"", "k.json: args[0].len: division by zero in \"n / (n - 100)\"");
+    assert_var_error("\"n % 0\"", "k.json: args[0].len: division by zero in \"n % 0\"");
+    assert_var_error("\"(n + 1\"", "k.json: args[0].len: expected ')' at column 7 of \"(n + 1\"");
+    assert_var_error("\"n +\"", "k.json: args[0].len: \"n +\" ends early: expected a number, a variable or '('");
+    assert_var_error("\"n ^ 2\"", "k.json: args[0].len: unexpected '^' at column 3 of \"n ^ 2\"");
+    assert_var_error("\"n * 9223372036854775807\"",
+                     "k.json: args[0].len: \"n * 9223372036854775807\" overflows 64-bit integers");
+    assert_var_error("\"n - 200\"", "k.json: args[0].len: must be > 0");
+    assert_var_error("\"\"", "k.json: args[0].len: must be a number, not an empty string");
+    assert_var_error("null", "k.json: args[0].len: must be a number, not null");
+    assert_var_error("2.5", "k.json: args[0].len: must be an integer, got 2.5");
+}
+END_TEST
+
+START_TEST(test_spec_from_json_rejects_non_object)
+{
+    gl_spec s;
+    gl_error err = {0};
+    ck_assert_int_eq(spec_from_json(NULL, "k.json", ".", NULL, &s, &err), GL_ERR_INPUT);
+    ck_assert_str_eq(err.msg, "k.json: a launch spec must be a JSON object, not nothing");
+}
+END_TEST
+
+/* ------------------------------------------------------------ JSON writer */
+
+START_TEST(test_json_floats_are_shortest_round_trip_with_a_point)
+{
+    assert_value_json(GL_F32, F(-0.0), "-0.0");
+    assert_value_json(GL_F64, F(-0.0), "-0.0");
+    assert_value_json(GL_F32, F(0.0), "0.0");
+    assert_value_json(GL_F32, F(1.0), "1.0");
+    assert_value_json(GL_F32, F(0.1f), "0.1");
+    assert_value_json(GL_F64, F(0.1f), "0.10000000149011612");
+    assert_value_json(GL_F64, F(0.1), "0.1");
+    assert_value_json(GL_F32, F(1e30f), "1e+30");
+    assert_value_json(GL_F64, F(1e30), "1e+30");
+    assert_value_json(GL_F32, F(16777217.0), "16777216.0"); /* rounds to the float */
+    assert_value_json(GL_F64, F(16777217.0), "16777217.0");
+    assert_value_json(GL_F32, F(3.4028234663852886e38), "3.4028235e+38");
+    assert_value_json(GL_F32, F(1.401298464324817e-45), "1e-45");
+    assert_value_json(GL_F64, F(5e-324), "5e-324");
+    assert_value_json(GL_F64, F(1.0 / 3.0), "0.3333333333333333");
+    assert_value_json(GL_F32, F(NAN), "\"nan\"");
+    assert_value_json(GL_F64, F(-NAN), "\"nan\"");
+    assert_value_json(GL_F32, F(INFINITY), "\"inf\"");
+    assert_value_json(GL_F64, F(-INFINITY), "\"-inf\"");
+}
+END_TEST
+
+START_TEST(test_json_integers_are_exact_at_64_bits)
+{
+    gl_value v;
+    v.i = INT64_MIN;
+    assert_value_json(GL_I64, v, "-9223372036854775808");
+    v.u = UINT64_MAX;
+    assert_value_json(GL_U64, v, "18446744073709551615");
+    v.i = -1;
+    assert_value_json(GL_I8, v, "-1");
+    v.u = 4294967295u;
+    assert_value_json(GL_U32, v, "4294967295");
+}
+END_TEST
+
+START_TEST(test_json_strings_escape_controls_and_invalid_utf8)
+{
+    gl_spec s = {0};
+    char *json = result_json(&s, NULL, "a\tb\x01\x7f\"\\ caf\xc3\xa9 \xe2\x82\xac \xff\xc0\xafz"
+                                       " \xed\xa0\x80!");
+    ck_assert_str_eq(json, "{\n  \"buffers\": {},\n  \"stdout\": "
+                           "\"a\\tb\\u0001\\u007f\\\"\\\\ caf\xc3\xa9 \xe2\x82\xac "
+                           "\\ufffd\\ufffd\\ufffdz \\ufffd\\ufffd\\ufffd!\"\n}\n");
+    free(json);
+    json = result_json(&s, NULL, NULL);
+    ck_assert_str_eq(json, "{\n  \"buffers\": {},\n  \"stdout\": \"\"\n}\n");
+    free(json);
+}
+END_TEST
+
+START_TEST(test_json_result_parses_back_with_cjson)
+{
+    gl_spec s;
+    gl_error err = {0};
+    ck_assert_int_eq(spec_load_file(FIX "saxpy.json", &s, &err), GL_OK);
+    gl_buffer *b;
+    ck_assert_int_eq(spec_buffers_new(&s, &b, &err), GL_OK);
+    char *json = result_json(&s, b, "x");
+    cJSON *j = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(j);
+    cJSON *x = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "buffers"), "x");
+    ck_assert_int_eq(cJSON_GetArraySize(x), 1000);
+    ck_assert(cJSON_GetArrayItem(x, 999)->valuedouble == 999.0);
+    ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "buffers"), "a"));
+    cJSON_Delete(j);
+    free(json);
+    spec_buffers_free(b, s.nargs);
+    spec_free(&s);
+}
+END_TEST
+
+/* ------------------------------------------------------------ random */
+
+START_TEST(test_random_is_splitmix64_with_known_first_values)
+{
+    /* Seed 0: splitmix64's first outputs are 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4,
+     * 0x06C45D188009454F (Vigna's reference splitmix64.c). */
+    uint64_t out[3];
+    gl_value lo = {.u = 0}, hi = {.u = UINT64_MAX};
+    gl_random_fill(out, GL_U64, 3, 0, lo, hi);
+    ck_assert(out[0] == 0xE220A8397B1DCDAFu);
+    ck_assert(out[1] == 0x6E789E6AA1B965F4u);
+    ck_assert(out[2] == 0x06C45D188009454Fu);
+
+    /* Full signed range: min + r, wrapping. */
+    int64_t sout[3];
+    gl_value slo = {.i = INT64_MIN}, shi = {.i = INT64_MAX};
+    gl_random_fill(sout, GL_I64, 3, 0, slo, shi);
+    ck_assert((uint64_t)sout[0] == 0xE220A8397B1DCDAFu + 0x8000000000000000u);
+
+    /* Small range: min + r % (max - min + 1). */
+    int32_t d[3];
+    gl_value dlo = {.i = 1}, dhi = {.i = 6};
+    gl_random_fill(d, GL_I32, 3, 0, dlo, dhi);
+    ck_assert_int_eq(d[0], 1 + (int)(0xE220A8397B1DCDAFu % 6));
+    ck_assert_int_eq(d[1], 1 + (int)(0x6E789E6AA1B965F4u % 6));
+    ck_assert_int_eq(d[2], 1 + (int)(0x06C45D188009454Fu % 6));
+
+    /* Floats: f32 uses the top 24 bits, f64 the top 53. */
+    float f[1];
+    double g[1];
+    gl_random_fill(f, GL_F32, 1, 0, F(0), F(1));
+    gl_random_fill(g, GL_F64, 1, 0, F(0), F(1));
+    ck_assert(f[0] == (float)((double)(0xE220A8397B1DCDAFu >> 40) * 0x1p-24));
+    ck_assert(g[0] == (double)(0xE220A8397B1DCDAFu >> 11) * 0x1p-53);
+}
+END_TEST
+
+START_TEST(test_random_is_deterministic_and_in_range)
+{
+    enum { N = 10000 };
+    static int16_t a[N], b[N];
+    gl_value lo = {.i = -3}, hi = {.i = 3};
+    gl_random_fill(a, GL_I16, N, 12345, lo, hi);
+    gl_random_fill(b, GL_I16, N, 12345, lo, hi);
+    ck_assert(memcmp(a, b, sizeof a) == 0);
+    int seen[7] = {0};
+    for (int i = 0; i < N; i++) {
+        ck_assert(a[i] >= -3 && a[i] <= 3);
+        seen[a[i] + 3]++;
+    }
+    for (int k = 0; k < 7; k++)
+        ck_assert_int_gt(seen[k], N / 7 / 2);
+    gl_random_fill(b, GL_I16, N, 12346, lo, hi);
+    ck_assert(memcmp(a, b, sizeof a) != 0);
+
+    static float f[N];
+    gl_random_fill(f, GL_F32, N, 9, F(-2.0), F(2.0));
+    for (int i = 0; i < N; i++)
+        ck_assert(f[i] >= -2.0f && f[i] <= 2.0f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ gl.c */
+
+START_TEST(test_exit_codes_follow_the_architecture)
+{
+    ck_assert_int_eq(gl_exit_code(GL_OK), 0);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_USAGE), 2);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_INPUT), 2);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_LAUNCH), 2);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_COMPILE), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_UNSUPPORTED), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_FAULT), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_CHECK), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_NODEVICE), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_CUDA), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_TOOL), 1);
+    ck_assert_int_eq(gl_exit_code(GL_ERR_NOMEM), 1);
+    gl_error err;
+    ck_assert_int_eq(gl_fail(&err, GL_ERR_CHECK, "k.cu:%d: %s", 5, "wrong"), GL_ERR_CHECK);
+    ck_assert_int_eq(err.status, GL_ERR_CHECK);
+    ck_assert_str_eq(err.msg, "k.cu:5: wrong");
+    ck_assert_int_eq(gl_fail(NULL, GL_ERR_FAULT, "x"), GL_ERR_FAULT);
+}
+END_TEST
+
+START_TEST(test_atomic_write_then_read_round_trips)
+{
+    char dir[] = "/tmp/gl_test_spec_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    gl_error err = {0};
+    ck_assert_int_eq(gl_write_file_atomic(path, "first", 5, &err), GL_OK);
+    ck_assert_int_eq(gl_write_file_atomic(path, "second\0x", 8, &err), GL_OK);
+    size_t len;
+    char *text = gl_read_file(path, &len, &err);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(len, 8);
+    ck_assert(memcmp(text, "second\0x", 9) == 0);
+    free(text);
+    /* No temporary file is left behind. */
+    DIR *d = opendir(dir);
+    int files = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        files += e->d_name[0] != '.';
+    closedir(d);
+    ck_assert_int_eq(files, 1);
+    unlink(path);
+
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/no/such/dir/x.json", dir);
+    ck_assert_int_eq(gl_write_file_atomic(bad, "x", 1, &err), GL_ERR_INPUT);
+    ck_assert(strstr(err.msg, "x.json: No such file or directory") != NULL);
+    ck_assert_ptr_null(gl_read_file(dir, NULL, &err));
+    char want[300];
+    snprintf(want, sizeof want, "%s: Is a directory", dir);
+    ck_assert_str_eq(err.msg, want);
+    rmdir(dir);
+}
+END_TEST
+
+static Suite *spec_suite(void)
+{
+    Suite *s = suite_create("spec");
+    TCase *tc = tcase_create("spec");
+    tcase_add_test(tc, test_saxpy_spec_loads_with_defaults_and_resolved_source);
+    tcase_add_test(tc, test_every_type_and_init_kind_fills_exact_buffers);
+    tcase_add_test(tc, test_string_expressions_use_vars);
+    tcase_add_test(tc, test_bad_specs_fail_with_the_expected_status_and_message);
+    tcase_add_test(tc, test_missing_spec_file_names_the_file);
+    tcase_add_test(tc, test_expression_errors_name_the_field);
+    tcase_add_test(tc, test_spec_from_json_rejects_non_object);
+    tcase_add_test(tc, test_json_floats_are_shortest_round_trip_with_a_point);
+    tcase_add_test(tc, test_json_integers_are_exact_at_64_bits);
+    tcase_add_test(tc, test_json_strings_escape_controls_and_invalid_utf8);
+    tcase_add_test(tc, test_json_result_parses_back_with_cjson);
+    tcase_add_test(tc, test_random_is_splitmix64_with_known_first_values);
+    tcase_add_test(tc, test_random_is_deterministic_and_in_range);
+    tcase_add_test(tc, test_exit_codes_follow_the_architecture);
+    tcase_add_test(tc, test_atomic_write_then_read_round_trips);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(spec_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
