@@ -1,0 +1,367 @@
+/* main.c — the gpulearn command line: the TUI and its non-interactive siblings. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/backend.h"
+#include "runtime/grade.h"
+#include "runtime/lesson.h"
+#include "tui/tui.h"
+
+static const char usage[] =
+    "usage: gpulearn [--backend auto|sim|gpu] [LESSON]\n"
+    "       gpulearn list [--json]\n"
+    "       gpulearn run SPEC.json [--backend auto|sim|gpu] [--dump-json OUT.json]\n"
+    "                              [--compiler auto|nvrtc|nvcc|clang] [--verbose]\n"
+    "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json]\n"
+    "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
+    "       gpulearn --help | --version\n"
+    "\n"
+    "With no command, gpulearn opens the interactive lessons (LESSON opens one directly).\n"
+    "  list    the lessons: number, id, title (--json: id, title, dir of each)\n"
+    "  run     compile and run a launch spec; --dump-json writes the buffers and the\n"
+    "          device printf output as JSON ('-' for stdout)\n"
+    "  grade   grade an exercise: FILE.cu (default: the exercise's starter) against the\n"
+    "          lesson's checks; runs on the simulator unless --backend gpu\n"
+    "  info    the GPU's properties, or the simulator's model of one\n"
+    "\n"
+    "--backend auto (default) uses the GPU when one works and says so when it falls back\n"
+    "to the simulator. Exit codes: 0 ok, 1 the kernel or a check failed, 2 bad usage or\n"
+    "bad input files.\n";
+
+static int die(gl_status st, const char *msg)
+{
+    fprintf(stderr, "gpulearn: %s\n", msg);
+    return gl_exit_code(st);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpulearn: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(gpulearn --help shows the usage)\n");
+    return 2;
+}
+
+static int parse_backend(const char *s, gl_backend_kind *out)
+{
+    if (strcmp(s, "auto") == 0)
+        *out = GL_BACKEND_AUTO;
+    else if (strcmp(s, "sim") == 0)
+        *out = GL_BACKEND_SIM;
+    else if (strcmp(s, "gpu") == 0)
+        *out = GL_BACKEND_GPU;
+    else
+        return 0;
+    return 1;
+}
+
+static int parse_compiler(const char *s, gl_compiler *out)
+{
+    static const gl_compiler all[] = {GL_CC_AUTO, GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (strcmp(s, gl_compiler_name(all[i])) == 0) {
+            *out = all[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* Options shared by the commands; each command accepts the subset it documents. */
+typedef struct cli {
+    gl_backend_kind backend;
+    gl_compiler compiler;
+    const char *dump_json;
+    const char *format;
+    int json, verbose;
+    const char *pos[4];
+    int npos;
+} cli;
+
+static int parse_args(int argc, char **argv, cli *c, const char *allowed)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+#define TAKES(opt)                                                                        \
+    (strcmp(a, opt) == 0 && strstr(allowed, opt) &&                                       \
+     (i + 1 < argc ? (val = argv[++i], 1) : (usage_error("%s needs a value", opt), 0)))
+        if (strcmp(a, "--backend") == 0 && !strstr(allowed, "--backend"))
+            return usage_error("this command has no --backend option", a);
+        if (TAKES("--backend")) {
+            if (!parse_backend(val, &c->backend))
+                return usage_error("--backend must be auto, sim or gpu, not '%s'", val);
+        } else if (TAKES("--compiler")) {
+            if (!parse_compiler(val, &c->compiler))
+                return usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'", val);
+        } else if (TAKES("--dump-json")) {
+            c->dump_json = val;
+        } else if (TAKES("--format")) {
+            if (strcmp(val, "text") && strcmp(val, "json"))
+                return usage_error("--format must be text or json, not '%s'", val);
+            c->format = val;
+        } else if (strcmp(a, "--json") == 0 && strstr(allowed, "--json")) {
+            c->json = 1;
+        } else if (strcmp(a, "--verbose") == 0 && strstr(allowed, "--verbose")) {
+            c->verbose = 1;
+        } else if (val == NULL && a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (val == NULL) {
+            if (c->npos == 4)
+                return usage_error("too many arguments ('%s')", a);
+            c->pos[c->npos++] = a;
+        } else {
+            return 2; /* TAKES printed the error */
+        }
+#undef TAKES
+    }
+    return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    cli c = {0};
+    int rc = parse_args(argc, argv, &c, "--json");
+    if (rc)
+        return rc;
+    if (c.npos)
+        return usage_error("list takes no arguments ('%s')", c.pos[0]);
+    gl_lesson *ls = NULL;
+    int n = 0;
+    gl_error err = {0};
+    gl_status st = lesson_list(&ls, &n, &err);
+    if (st != GL_OK)
+        return die(st, err.msg);
+    if (c.json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int i = 0; i < n; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", ls[i].id);
+            cJSON_AddNumberToObject(o, "number", ls[i].number);
+            cJSON_AddStringToObject(o, "title", ls[i].title);
+            cJSON_AddStringToObject(o, "dir", ls[i].dir);
+            cJSON_AddBoolToObject(o, "exercise", ls[i].exercise != NULL);
+            cJSON_AddItemToArray(arr, o);
+        }
+        char *text = cJSON_Print(arr);
+        printf("%s\n", text);
+        free(text);
+        cJSON_Delete(arr);
+    } else {
+        for (int i = 0; i < n; i++)
+            printf("%2d  %-12s %s%s\n", ls[i].number, ls[i].id, ls[i].title,
+                   ls[i].exercise ? "" : "  (no exercise)");
+    }
+    lesson_list_free(ls, n);
+    return 0;
+}
+
+/* A short human-readable preview of a buffer: its first and last elements. */
+static void print_buffer(const gl_arg *a, const gl_buffer *b)
+{
+    printf("%s (%s[%zu]):", a->name, gl_type_name(a->type), a->len);
+    size_t show = a->len <= 16 ? a->len : 8;
+    for (size_t i = 0; i < show; i++) {
+        putchar(' ');
+        gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
+    }
+    if (show < a->len) {
+        printf(" ...");
+        for (size_t i = a->len - 4; i < a->len; i++) {
+            putchar(' ');
+            gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
+        }
+    }
+    putchar('\n');
+}
+
+static int write_dump(const char *path, const gl_spec *spec, const gl_run_result *res)
+{
+    gl_error err = {0};
+    if (strcmp(path, "-") == 0) {
+        gl_json_write_result(stdout, spec, res->buffers, res->stdout_text, &err);
+        return 0;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&data, &len);
+    if (!mem)
+        return die(GL_ERR_NOMEM, "out of memory");
+    gl_json_write_result(mem, spec, res->buffers, res->stdout_text, &err);
+    fclose(mem);
+    gl_status st = gl_write_file_atomic(path, data, len, &err);
+    free(data);
+    return st == GL_OK ? 0 : die(st, err.msg);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    cli c = {0};
+    int rc = parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
+    if (rc)
+        return rc;
+    if (c.npos != 1)
+        return usage_error("run needs exactly one launch spec (gpulearn run SPEC.json)%s", "");
+    gl_spec spec;
+    gl_error err = {0};
+    gl_status st = spec_load_file(c.pos[0], &spec, &err);
+    if (st != GL_OK)
+        return die(st, err.msg);
+    gl_run_opts opts = {.backend = c.backend,
+                        .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+    gl_run_result res;
+    st = gl_run_spec(&spec, &opts, &res, &err);
+    if (res.note[0])
+        fprintf(stderr, "gpulearn: %s\n", res.note);
+    int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
+    if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
+        if (c.dump_json)
+            rc = write_dump(c.dump_json, &spec, &res);
+        if (!dumped) {
+            printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>> ran on the %s (compiled with %s)\n",
+                   spec.kernel, spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0],
+                   spec.block[1], spec.block[2],
+                   res.backend == GL_BACKEND_GPU ? "GPU" : "simulator",
+                   gl_compiler_name(res.compiler));
+            if (res.stdout_text && *res.stdout_text)
+                fputs(res.stdout_text, stdout);
+            for (int i = 0; i < spec.nargs; i++)
+                if (spec.args[i].is_ptr)
+                    print_buffer(&spec.args[i], &res.buffers[i]);
+        }
+    }
+    if (st != GL_OK)
+        rc = die(st, err.msg);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+    return rc;
+}
+
+static int cmd_grade(int argc, char **argv)
+{
+    cli c = {0};
+    int rc = parse_args(argc, argv, &c, "--backend --format --compiler --verbose");
+    if (rc)
+        return rc;
+    if (c.npos < 1 || c.npos > 2)
+        return usage_error("grade needs a lesson and optionally a .cu file "
+                           "(gpulearn grade LESSON [FILE.cu])%s", "");
+    gl_lesson l;
+    gl_error err = {0};
+    gl_status st = lesson_find(c.pos[0], &l, &err);
+    if (st != GL_OK)
+        return die(st, err.msg);
+    if (!l.exercise) {
+        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to grade\n", l.id);
+        lesson_free(&l);
+        return 2;
+    }
+    gl_grade_opts opts = {.backend = c.backend,
+                          .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+    gl_grade_report rep;
+    st = grade_exercise(&l, c.npos == 2 ? c.pos[1] : NULL, &opts, &rep, &err);
+    if (st == GL_OK) {
+        if (c.format && strcmp(c.format, "json") == 0)
+            grade_report_write_json(stdout, &rep);
+        else
+            grade_report_write_text(stdout, &rep);
+        rc = rep.passed ? 0 : 1;
+    } else {
+        rc = die(st, err.msg);
+    }
+    grade_report_free(&rep);
+    lesson_free(&l);
+    return rc;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    cli c = {0};
+    int rc = parse_args(argc, argv, &c, "--backend --json");
+    if (rc)
+        return rc;
+    gl_device_info d;
+    char note[512];
+    gl_error err = {0};
+    gl_status st = gl_device_query(c.backend, &d, note, sizeof note, &err);
+    if (st != GL_OK)
+        return die(st, err.msg);
+    if (note[0])
+        fprintf(stderr, "gpulearn: %s\n", note);
+    if (c.json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", d.name);
+        cJSON_AddBoolToObject(o, "simulator", d.is_simulator);
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", d.compute_major, d.compute_minor);
+        cJSON_AddStringToObject(o, "compute_capability", cc);
+        cJSON_AddNumberToObject(o, "sm_count", d.sm_count);
+        cJSON_AddNumberToObject(o, "warp_size", d.warp_size);
+        cJSON_AddNumberToObject(o, "max_threads_per_block", d.max_threads_per_block);
+        cJSON_AddNumberToObject(o, "max_threads_per_sm", d.max_threads_per_sm);
+        cJSON_AddNumberToObject(o, "shared_bytes_per_block", (double)d.shared_bytes_per_block);
+        cJSON_AddNumberToObject(o, "shared_bytes_per_sm", (double)d.shared_bytes_per_sm);
+        cJSON_AddNumberToObject(o, "global_bytes", (double)d.global_bytes);
+        cJSON_AddNumberToObject(o, "l2_bytes", (double)d.l2_bytes);
+        cJSON_AddNumberToObject(o, "clock_khz", d.clock_khz);
+        cJSON_AddNumberToObject(o, "mem_clock_khz", d.mem_clock_khz);
+        cJSON_AddNumberToObject(o, "mem_bus_bits", d.mem_bus_bits);
+        cJSON_AddNumberToObject(o, "peak_bandwidth_gbs", d.peak_bandwidth_gbs);
+        char *text = cJSON_Print(o);
+        printf("%s\n", text);
+        free(text);
+        cJSON_Delete(o);
+        return 0;
+    }
+    printf("%s%s\n", d.name, d.is_simulator ? " (the simulator's model of a GPU)" : "");
+    printf("  compute capability      %d.%d\n", d.compute_major, d.compute_minor);
+    printf("  SMs                     %d\n", d.sm_count);
+    printf("  warp size               %d threads\n", d.warp_size);
+    printf("  max threads per block   %d\n", d.max_threads_per_block);
+    printf("  max block dimensions    %d x %d x %d\n", d.max_block_dim[0], d.max_block_dim[1],
+           d.max_block_dim[2]);
+    printf("  shared memory per block %zu KiB\n", d.shared_bytes_per_block / 1024);
+    if (!d.is_simulator) {
+        printf("  max threads per SM      %d\n", d.max_threads_per_sm);
+        printf("  shared memory per SM    %zu KiB\n", d.shared_bytes_per_sm / 1024);
+        printf("  global memory           %.1f GiB\n", (double)d.global_bytes / (1 << 30));
+        printf("  L2 cache                %zu MiB\n", d.l2_bytes >> 20);
+        printf("  SM clock                %d MHz\n", d.clock_khz / 1000);
+        printf("  memory bus              %d bits at %d MHz\n", d.mem_bus_bits,
+               d.mem_clock_khz / 1000);
+        printf("  theoretical bandwidth   %.0f GB/s\n", d.peak_bandwidth_gbs);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                      strcmp(argv[1], "help") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("gpulearn %s\n", GL_VERSION);
+        return 0;
+    }
+    if (argc >= 2) {
+        if (strcmp(argv[1], "list") == 0)
+            return cmd_list(argc - 2, argv + 2);
+        if (strcmp(argv[1], "run") == 0)
+            return cmd_run(argc - 2, argv + 2);
+        if (strcmp(argv[1], "grade") == 0)
+            return cmd_grade(argc - 2, argv + 2);
+        if (strcmp(argv[1], "info") == 0)
+            return cmd_info(argc - 2, argv + 2);
+    }
+    cli c = {0};
+    int rc = parse_args(argc - 1, argv + 1, &c, "--backend");
+    if (rc)
+        return rc;
+    if (c.npos > 1)
+        return usage_error("unknown command '%s'", c.pos[0]);
+    tui_opts opts = {.backend = c.backend, .lesson = c.npos ? c.pos[0] : NULL};
+    return tui_run(&opts);
+}

@@ -1,0 +1,603 @@
+/* lesson.c — loading lesson format v1 (see lesson.h and the README). */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/lesson.h"
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *lesson_root(void)
+{
+    static char root[PATH_MAX + 64];
+    const char *env = getenv("GPULEARN_LESSONS");
+    if (env && *env)
+        return env;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(root, sizeof root, "%s/../share/gpulearn/lessons", exe);
+            if (is_dir(root))
+                return root;
+        }
+    }
+    return GL_LESSONS_DIR;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+/* ---------------------------------------------------------------- JSON helpers */
+
+typedef struct ctx {
+    const char *file;
+    gl_error *err;
+} ctx;
+
+static gl_status bad(ctx *c, const char *field, const char *what)
+{
+    return gl_fail(c->err, GL_ERR_INPUT, "%s: %s: %s", c->file, field, what);
+}
+
+/* Fails on keys not in `allowed` (NULL-terminated), to catch typos. */
+static gl_status only_keys(ctx *c, const cJSON *obj, const char *field, const char *const *allowed)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; a++)
+            ok |= strcmp(*a, it->string) == 0;
+        if (!ok) {
+            char f[256];
+            snprintf(f, sizeof f, "%s%s%s", field, *field ? "." : "", it->string);
+            return bad(c, f, "unknown key");
+        }
+    }
+    return GL_OK;
+}
+
+/* A string, or an array of strings joined with newlines (for long texts). */
+static gl_status get_text(ctx *c, const cJSON *obj, const char *key, const char *field,
+                          int required, char **out)
+{
+    *out = NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char f[256];
+    snprintf(f, sizeof f, "%s%s%s", field, *field ? "." : "", key);
+    if (!v)
+        return required ? bad(c, f, "missing") : GL_OK;
+    if (cJSON_IsString(v)) {
+        *out = strdup(v->valuestring);
+        return GL_OK;
+    }
+    if (!cJSON_IsArray(v))
+        return bad(c, f, "must be a string or an array of strings");
+    size_t len = 1;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v)
+    {
+        if (!cJSON_IsString(it))
+            return bad(c, f, "must be a string or an array of strings");
+        len += strlen(it->valuestring) + 1;
+    }
+    char *s = calloc(1, len);
+    if (!s)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    cJSON_ArrayForEach(it, v)
+    {
+        if (*s)
+            strcat(s, "\n");
+        strcat(s, it->valuestring);
+    }
+    *out = s;
+    return GL_OK;
+}
+
+/* A file named relative to the lesson folder, which must exist. */
+static gl_status get_path(ctx *c, const char *dir, const cJSON *obj, const char *key,
+                          const char *field, int required, char **out)
+{
+    *out = NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char f[256];
+    snprintf(f, sizeof f, "%s%s%s", field, *field ? "." : "", key);
+    if (!v)
+        return required ? bad(c, f, "missing") : GL_OK;
+    if (!cJSON_IsString(v) || !*v->valuestring)
+        return bad(c, f, "must be a file name relative to the lesson folder");
+    char *p = v->valuestring[0] == '/' ? strdup(v->valuestring) : join(dir, v->valuestring);
+    if (!p)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    if (!is_file(p)) {
+        char what[PATH_MAX + 32];
+        snprintf(what, sizeof what, "no such file '%s'", p);
+        free(p);
+        return bad(c, f, what);
+    }
+    *out = p;
+    return GL_OK;
+}
+
+static gl_status get_sizes(ctx *c, const cJSON *v, const char *field, int64_t **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        return bad(c, field, "must be a non-empty array of positive integers");
+    int count = cJSON_GetArraySize(v);
+    int64_t *s = calloc((size_t)count, sizeof *s);
+    if (!s)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < count; i++) {
+        const cJSON *it = cJSON_GetArrayItem(v, i);
+        if (!cJSON_IsNumber(it) || it->valuedouble < 1 || it->valuedouble > 1e9 ||
+            it->valuedouble != (double)(int64_t)it->valuedouble) {
+            free(s);
+            char f[256];
+            snprintf(f, sizeof f, "%s[%d]", field, i);
+            return bad(c, f, "must be a positive integer");
+        }
+        s[i] = (int64_t)it->valuedouble;
+    }
+    *out = s;
+    *n = count;
+    return GL_OK;
+}
+
+static const char *const k_views[] = {"text", "device", "grid_map", "buffers", NULL};
+static const char *const k_map_values[] = {"global_index", "block", "thread", "warp", "lane",
+                                           NULL};
+
+static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
+{
+    char field[32];
+    snprintf(field, sizeof field, "steps[%d]", i);
+    if (!cJSON_IsObject(js))
+        return bad(c, field, "must be an object");
+    static const char *const keys[] = {"title", "text", "kernel", "launch", "view", "map", NULL};
+    gl_status st = only_keys(c, js, field, keys);
+    if (st == GL_OK)
+        st = get_text(c, js, "title", field, 1, &s->title);
+    if (st == GL_OK)
+        st = get_text(c, js, "text", field, 1, &s->text);
+    if (st == GL_OK)
+        st = get_path(c, dir, js, "kernel", field, 0, &s->kernel);
+    if (st != GL_OK)
+        return st;
+    const cJSON *view = cJSON_GetObjectItemCaseSensitive(js, "view");
+    const char *vname = s->kernel ? "grid_map" : "text";
+    if (view) {
+        int ok = cJSON_IsString(view);
+        for (const char *const *v = k_views; ok && *v && strcmp(*v, view->valuestring); v++)
+            ok = v[1] != NULL;
+        if (!ok)
+            return bad(c, strcat(field, ".view"),
+                       "must be one of \"text\", \"device\", \"grid_map\", \"buffers\"");
+        vname = view->valuestring;
+    }
+    s->view = strdup(vname);
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(js, "map");
+    if (map) {
+        int ok = cJSON_IsString(map) && strncmp(map->valuestring, "buffer:", 7) == 0 &&
+                 map->valuestring[7];
+        for (const char *const *v = k_map_values; !ok && *v && cJSON_IsString(map); v++)
+            ok = strcmp(*v, map->valuestring) == 0;
+        if (!ok)
+            return bad(c, strcat(field, ".map"),
+                       "must be \"global_index\", \"block\", \"thread\", \"warp\", \"lane\" "
+                       "or \"buffer:NAME\"");
+        s->map_value = strdup(map->valuestring);
+    }
+    const cJSON *launch = cJSON_GetObjectItemCaseSensitive(js, "launch");
+    if (launch) {
+        if (!cJSON_IsObject(launch))
+            return bad(c, strcat(field, ".launch"), "must be a launch spec object");
+        if (!s->kernel && !cJSON_GetObjectItemCaseSensitive(launch, "source"))
+            return bad(c, strcat(field, ".launch"), "needs the step's \"kernel\" or a \"source\"");
+        s->launch = cJSON_Duplicate(launch, 1);
+    } else if (s->kernel) {
+        return bad(c, strcat(field, ".launch"), "missing (a step with a kernel runs it)");
+    }
+    return GL_OK;
+}
+
+static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
+{
+    char field[32];
+    snprintf(field, sizeof field, "exercise.checks[%d]", i);
+    if (!cJSON_IsObject(js))
+        return bad(c, field, "must be an object");
+    static const char *const keys[] = {"kind", "sizes", "outputs", "tolerance", NULL};
+    gl_status st = only_keys(c, js, field, keys);
+    if (st != GL_OK)
+        return st;
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(js, "kind");
+    char f[64];
+    snprintf(f, sizeof f, "%s.kind", field);
+    if (!cJSON_IsString(kind))
+        return bad(c, f, "missing (\"matches_reference\" or \"no_out_of_bounds\")");
+    if (strcmp(kind->valuestring, "matches_reference") == 0)
+        k->kind = GL_CHECK_MATCHES_REFERENCE;
+    else if (strcmp(kind->valuestring, "no_out_of_bounds") == 0)
+        k->kind = GL_CHECK_NO_FAULT;
+    else
+        return bad(c, f, "unknown check (expected \"matches_reference\" or \"no_out_of_bounds\")");
+    k->name = strdup(kind->valuestring);
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(js, "sizes");
+    if (sizes) {
+        snprintf(f, sizeof f, "%s.sizes", field);
+        if ((st = get_sizes(c, sizes, f, &k->sizes, &k->nsizes)) != GL_OK)
+            return st;
+    }
+    const cJSON *outs = cJSON_GetObjectItemCaseSensitive(js, "outputs");
+    if (outs) {
+        snprintf(f, sizeof f, "%s.outputs", field);
+        if (!cJSON_IsArray(outs) || cJSON_GetArraySize(outs) == 0)
+            return bad(c, f, "must be a non-empty array of buffer names");
+        k->noutputs = cJSON_GetArraySize(outs);
+        k->outputs = calloc((size_t)k->noutputs, sizeof *k->outputs);
+        for (int j = 0; j < k->noutputs; j++) {
+            const cJSON *o = cJSON_GetArrayItem(outs, j);
+            if (!cJSON_IsString(o))
+                return bad(c, f, "must be a non-empty array of buffer names");
+            k->outputs[j] = strdup(o->valuestring);
+        }
+    }
+    const cJSON *tol = cJSON_GetObjectItemCaseSensitive(js, "tolerance");
+    if (tol) {
+        snprintf(f, sizeof f, "%s.tolerance", field);
+        if (!cJSON_IsNumber(tol) || tol->valuedouble < 0)
+            return bad(c, f, "must be a number >= 0");
+        k->tolerance = tol->valuedouble;
+    }
+    return GL_OK;
+}
+
+static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exercise *e)
+{
+    if (!cJSON_IsObject(js))
+        return bad(c, "exercise", "must be an object");
+    static const char *const keys[] = {"title", "text", "starter", "reference", "launch",
+                                       "sizes", "checks", "hints", NULL};
+    gl_status st = only_keys(c, js, "exercise", keys);
+    if (st == GL_OK)
+        st = get_text(c, js, "title", "exercise", 0, &e->title);
+    if (st == GL_OK)
+        st = get_text(c, js, "text", "exercise", 1, &e->text);
+    if (st == GL_OK)
+        st = get_path(c, dir, js, "starter", "exercise", 1, &e->starter);
+    if (st == GL_OK)
+        st = get_path(c, dir, js, "reference", "exercise", 1, &e->reference);
+    if (st != GL_OK)
+        return st;
+    const cJSON *launch = cJSON_GetObjectItemCaseSensitive(js, "launch");
+    if (!cJSON_IsObject(launch))
+        return bad(c, "exercise.launch", "missing (a launch spec object; numbers may use n)");
+    e->launch = cJSON_Duplicate(launch, 1);
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(js, "sizes");
+    if (!sizes)
+        return bad(c, "exercise.sizes", "missing (the values of n to grade with)");
+    if ((st = get_sizes(c, sizes, "exercise.sizes", &e->sizes, &e->nsizes)) != GL_OK)
+        return st;
+    const cJSON *checks = cJSON_GetObjectItemCaseSensitive(js, "checks");
+    if (!cJSON_IsArray(checks) || cJSON_GetArraySize(checks) == 0)
+        return bad(c, "exercise.checks", "must be a non-empty array of checks");
+    e->nchecks = cJSON_GetArraySize(checks);
+    e->checks = calloc((size_t)e->nchecks, sizeof *e->checks);
+    if (!e->checks)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < e->nchecks; i++)
+        if ((st = load_check(c, cJSON_GetArrayItem(checks, i), i, &e->checks[i])) != GL_OK)
+            return st;
+    const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");
+    if (hints) {
+        if (!cJSON_IsArray(hints))
+            return bad(c, "exercise.hints", "must be an array of strings");
+        e->nhints = cJSON_GetArraySize(hints);
+        e->hints = calloc((size_t)e->nhints + 1, sizeof *e->hints);
+        for (int i = 0; i < e->nhints; i++) {
+            const cJSON *h = cJSON_GetArrayItem(hints, i);
+            if (!cJSON_IsString(h))
+                return bad(c, "exercise.hints", "must be an array of strings");
+            e->hints[i] = strdup(h->valuestring);
+        }
+    }
+    return GL_OK;
+}
+
+static int number_of(const char *dir)
+{
+    const char *base = strrchr(dir, '/');
+    base = base ? base + 1 : dir;
+    if (!isdigit((unsigned char)*base))
+        return -1;
+    return atoi(base);
+}
+
+gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *path = join(dir, "lesson.json");
+    if (!path)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    ctx c = {path, err};
+    size_t len = 0;
+    char *text = gl_read_file(path, &len, err);
+    if (!text) {
+        free(path);
+        return GL_ERR_INPUT;
+    }
+    gl_status st = GL_OK;
+    const char *end = NULL;
+    cJSON *js = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!js) {
+        int line = 1, col = 1;
+        for (const char *p = text; end && p < end; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        st = gl_fail(err, GL_ERR_INPUT, "%s:%d:%d: malformed JSON", path, line, col);
+        goto done;
+    }
+    static const char *const keys[] = {"format", "id", "title", "summary", "steps", "exercise",
+                                       NULL};
+    if (!cJSON_IsObject(js)) {
+        st = bad(&c, "(top level)", "must be an object");
+        goto done;
+    }
+    if ((st = only_keys(&c, js, "", keys)) != GL_OK)
+        goto done;
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(js, "format");
+    if (!cJSON_IsNumber(fmt) || fmt->valuedouble != 1) {
+        st = bad(&c, "format", "must be 1 (lesson format v1)");
+        goto done;
+    }
+    out->dir = strdup(dir);
+    out->number = number_of(dir);
+    if ((st = get_text(&c, js, "id", "", 1, &out->id)) != GL_OK ||
+        (st = get_text(&c, js, "title", "", 1, &out->title)) != GL_OK ||
+        (st = get_text(&c, js, "summary", "", 1, &out->summary)) != GL_OK)
+        goto done;
+    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(js, "steps");
+    if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) == 0) {
+        st = bad(&c, "steps", "must be a non-empty array of steps");
+        goto done;
+    }
+    out->nsteps = cJSON_GetArraySize(steps);
+    out->steps = calloc((size_t)out->nsteps, sizeof *out->steps);
+    if (!out->steps) {
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < out->nsteps && st == GL_OK; i++)
+        st = load_step(&c, dir, cJSON_GetArrayItem(steps, i), i, &out->steps[i]);
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(js, "exercise");
+    if (st == GL_OK && ex) {
+        out->exercise = calloc(1, sizeof *out->exercise);
+        st = out->exercise ? load_exercise(&c, dir, ex, out->exercise)
+                           : gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
+done:
+    cJSON_Delete(js);
+    free(text);
+    free(path);
+    if (st != GL_OK)
+        lesson_free(out);
+    return st;
+}
+
+static void free_strings(char **s, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+void lesson_free(gl_lesson *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; l->steps && i < l->nsteps; i++) {
+        gl_step *s = &l->steps[i];
+        free(s->title);
+        free(s->text);
+        free(s->kernel);
+        free(s->view);
+        free(s->map_value);
+        cJSON_Delete(s->launch);
+    }
+    free(l->steps);
+    gl_exercise *e = l->exercise;
+    if (e) {
+        free(e->title);
+        free(e->text);
+        free(e->starter);
+        free(e->reference);
+        cJSON_Delete(e->launch);
+        free(e->sizes);
+        for (int i = 0; e->checks && i < e->nchecks; i++) {
+            free(e->checks[i].name);
+            free(e->checks[i].sizes);
+            free_strings(e->checks[i].outputs, e->checks[i].noutputs);
+        }
+        free(e->checks);
+        free_strings(e->hints, e->nhints);
+        free(e);
+    }
+    free(l->dir);
+    free(l->id);
+    free(l->title);
+    free(l->summary);
+    memset(l, 0, sizeof *l);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+gl_status lesson_list(gl_lesson **out, int *count, gl_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    const char *root = lesson_root();
+    struct dirent **names = NULL;
+    int n = scandir(root, &names, NULL, by_name);
+    if (n < 0)
+        return gl_fail(err, GL_ERR_INPUT, "%s: cannot read the lessons folder (set GPULEARN_LESSONS)",
+                       root);
+    gl_lesson *ls = calloc((size_t)n + 1, sizeof *ls);
+    gl_status st = ls ? GL_OK : gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (st == GL_OK && isdigit((unsigned char)names[i]->d_name[0])) {
+            char *dir = join(root, names[i]->d_name);
+            char *json = dir ? join(dir, "lesson.json") : NULL;
+            if (json && is_file(json)) {
+                st = lesson_load(dir, &ls[k], err);
+                if (st == GL_OK)
+                    k++;
+            }
+            free(json);
+            free(dir);
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (st != GL_OK) {
+        lesson_list_free(ls, k);
+        return st;
+    }
+    *out = ls;
+    *count = k;
+    return GL_OK;
+}
+
+void lesson_list_free(gl_lesson *ls, int count)
+{
+    for (int i = 0; ls && i < count; i++)
+        lesson_free(&ls[i]);
+    free(ls);
+}
+
+gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strchr(name, '/') || (is_dir(name) && !isdigit((unsigned char)name[0]))) {
+        char *json = join(name, "lesson.json");
+        int ok = json && is_file(json);
+        free(json);
+        if (ok)
+            return lesson_load(name, out, err);
+        if (strchr(name, '/'))
+            return gl_fail(err, GL_ERR_USAGE, "%s: not a lesson folder (no lesson.json)", name);
+    }
+    gl_lesson *ls = NULL;
+    int n = 0;
+    gl_status st = lesson_list(&ls, &n, err);
+    if (st != GL_OK)
+        return st;
+    int all_digits = *name != '\0';
+    for (const char *p = name; *p; p++)
+        all_digits &= isdigit((unsigned char)*p) != 0;
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++) {
+        const char *base = strrchr(ls[i].dir, '/');
+        base = base ? base + 1 : ls[i].dir;
+        if ((all_digits && ls[i].number == atoi(name)) || strcmp(ls[i].id, name) == 0 ||
+            strcmp(base, name) == 0)
+            found = i;
+    }
+    if (found >= 0) {
+        *out = ls[found];
+        memset(&ls[found], 0, sizeof ls[found]);
+    } else {
+        st = gl_fail(err, GL_ERR_USAGE, "no lesson '%s' (gpulearn list shows them)", name);
+    }
+    lesson_list_free(ls, n);
+    return st;
+}
+
+gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (step < 0 || step >= l->nsteps || !l->steps[step].launch)
+        return gl_fail(err, GL_ERR_USAGE, "%s: step %d has no kernel to run", l->dir, step + 1);
+    const gl_step *s = &l->steps[step];
+    cJSON *js = cJSON_Duplicate(s->launch, 1);
+    if (!js)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    /* A "source" in the launch is relative to the lesson folder; the step's kernel
+     * path is already resolved. */
+    const char *base = l->dir;
+    if (!cJSON_GetObjectItemCaseSensitive(js, "source")) {
+        cJSON_AddStringToObject(js, "source", s->kernel);
+        base = NULL;
+    }
+    char file[PATH_MAX];
+    snprintf(file, sizeof file, "%s/lesson.json: steps[%d].launch", l->dir, step);
+    gl_status st = spec_from_json(js, file, base, NULL, out, err);
+    cJSON_Delete(js);
+    return st;
+}
+
+gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
+                               const char *source_path, gl_spec *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!l->exercise)
+        return gl_fail(err, GL_ERR_USAGE, "lesson '%s' has no exercise", l->id);
+    cJSON *js = cJSON_Duplicate(l->exercise->launch, 1);
+    if (!js)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    cJSON_DeleteItemFromObjectCaseSensitive(js, "source");
+    cJSON_AddStringToObject(js, "source", source_path);
+    /* Different inputs at every size: offset each "random" seed. */
+    cJSON *arg;
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(js, "args"))
+    {
+        cJSON *rnd = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(arg, "init"), "random");
+        cJSON *seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
+        if (cJSON_IsNumber(seed))
+            cJSON_SetNumberValue(seed, seed->valuedouble + (double)seed_offset);
+    }
+    gl_vars vars = {.names = {"n"}, .values = {n}, .count = 1};
+    char file[PATH_MAX];
+    snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", l->dir,
+             (long long)n);
+    gl_status st = spec_from_json(js, file, NULL, &vars, out, err); /* source_path as given */
+    cJSON_Delete(js);
+    return st;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Command-line contract tests: exit codes, messages, and `run --dump-json` against
+# golden outputs recorded on an NVIDIA H100 (tests/cli/*.golden.json, see README).
+# Runs from the repo root with $GPULEARN = the binary. Without a GPU, the GPU cases
+# check the "no driver" path instead and print SKIP for the GPU comparison.
+G=${GPULEARN:?set GPULEARN to the gpulearn binary}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fails=0; n=0
+ok()   { n=$((n+1)); echo "ok   $1"; }
+bad()  { n=$((n+1)); fails=$((fails+1)); echo "FAIL $1"; [ -f "$T/err" ] && sed 's/^/     stderr: /' "$T/err" | head -20; [ -f "$T/out" ] && sed 's/^/     stdout: /' "$T/out" | head -20; }
+# expect NAME RC CMD...: runs CMD, stdout to $T/out, stderr to $T/err, checks the exit code.
+expect() { name=$1 want=$2; shift 2; "$@" >"$T/out" 2>"$T/err"; rc=$?
+  if [ "$rc" = "$want" ]; then ok "$name (exit $rc)"; else bad "$name: exit $rc, expected $want"; fi; }
+has()    { if grep -q -- "$2" "$T/$1"; then ok "$1 has '$2'"; else bad "$1 lacks '$2'"; fi; }
+
+expect "--version" 0 "$G" --version;            has out "gpulearn [0-9]"
+expect "--help" 0 "$G" --help;                  has out "gpulearn run SPEC.json"
+expect "unknown option" 2 "$G" run --bogus;     has err "unknown option '--bogus'"
+expect "run without spec" 2 "$G" run;           has err "exactly one launch spec"
+expect "bad --backend" 2 "$G" run tests/cli/saxpy.json --backend tpu; has err "auto, sim or gpu"
+expect "missing spec file" 2 "$G" run tests/cli/nope.json; has err "nope.json"
+expect "malformed spec" 2 "$G" run tests/cli/malformed.json; has err "malformed.json:"
+
+# The simulator against the goldens recorded on a GPU: exact, byte for byte.
+for k in saxpy types; do
+  expect "run $k on the simulator" 0 "$G" run tests/cli/$k.json --backend sim --dump-json "$T/$k.json"
+  if cmp -s "$T/$k.json" tests/cli/$k.golden.json; then ok "$k: simulator output equals the GPU golden"
+  else bad "$k: simulator output differs from tests/cli/$k.golden.json"; diff "$T/$k.json" tests/cli/$k.golden.json | head -10; fi
+done
+expect "dump to stdout" 0 "$G" run tests/cli/saxpy.json --backend sim --dump-json -
+has out '"buffers"'; has out '"y": \[-1.0, 0.25, 1.5,'
+
+expect "out-of-bounds write is a fault" 1 "$G" run tests/cli/oob.json --backend sim
+has err "oob.cu:6: block (3,0,0) thread (232,0,0)"; has err "out-of-bounds"
+
+expect "list" 0 "$G" list;                      has out "Threads, blocks, grids"
+expect "list --json" 0 "$G" list --json;        has out '"id": "threads"'; has out '"dir":'
+expect "grade the reference" 0 "$G" grade 1 lessons/01-threads/solution.cu; has out "PASSED"
+expect "grade the starter" 1 "$G" grade threads; has out "FAIL  no_out_of_bounds"; has out "out-of-bounds"
+expect "grade a file that does not compile" 1 "$G" grade 1 tests/cli/bad_compile.cu
+has out "bad_compile.cu:[45]:"
+expect "grade --format json" 1 "$G" grade 01-threads --format json; has out '"passed": false'
+expect "grade an unknown lesson" 2 "$G" grade 99; has err "no lesson '99'"
+expect "info on the simulator" 0 "$G" info --backend sim; has out "warp size"
+
+if GPULEARN_NO_GPU= "$G" info --backend gpu >/dev/null 2>&1; then
+  for k in saxpy types; do
+    expect "run $k on the GPU" 0 "$G" run tests/cli/$k.json --backend gpu --dump-json "$T/$k.gpu.json"
+    if cmp -s "$T/$k.gpu.json" tests/cli/$k.golden.json; then ok "$k: GPU output equals the golden"
+    else bad "$k: GPU output differs from the golden"; diff "$T/$k.gpu.json" tests/cli/$k.golden.json | head; fi
+  done
+  expect "auto runs on the GPU" 0 "$G" run tests/cli/saxpy.json; has out "ran on the GPU"
+  echo "GPU: ran the GPU cases"
+else
+  expect "--backend gpu without a GPU" 1 "$G" run tests/cli/saxpy.json --backend gpu
+  has err "no NVIDIA driver found\|no CUDA device\|without cuda.h"
+  expect "auto falls back to the simulator" 0 "$G" run tests/cli/saxpy.json
+  has err "running on the simulator"; has out "ran on the simulator"
+  echo "SKIP: no GPU: GPU-vs-golden comparison not run"
+fi
+echo "cli: $((n-fails)) passed, $fails failed"
+[ $fails = 0 ]
