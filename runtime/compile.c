@@ -1,0 +1,932 @@
+/* compile.c — CUDA C to PTX with whichever compiler this machine has: NVRTC (loaded with
+ * dlopen, so gpulearn never links against the CUDA Toolkit), then nvcc, then clang's
+ * NVPTX back end with our prelude (runtime/prelude/gpulearn_prelude.h) standing in for the
+ * CUDA headers. Every compiler is asked for line info, and its diagnostics are rewritten
+ * to one form, "path:line:col: error: message", with the path as the caller gave it. */
+#include "runtime/compile.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef GL_HAVE_CUDA_H
+#include <nvrtc.h>
+#endif
+
+extern char **environ;
+
+#ifndef GL_PRELUDE_DIR
+#define GL_PRELUDE_DIR "runtime/prelude"
+#endif
+#define PRELUDE_NAME "gpulearn_prelude.h"
+
+const char *gl_compiler_name(gl_compiler c)
+{
+    switch (c) {
+    case GL_CC_AUTO: return "auto";
+    case GL_CC_NVRTC: return "nvrtc";
+    case GL_CC_NVCC: return "nvcc";
+    case GL_CC_CLANG: return "clang";
+    }
+    return "?";
+}
+
+void gl_compiled_free(gl_compiled *c)
+{
+    if (!c)
+        return;
+    free(c->ptx);
+    free(c->log);
+    c->ptx = NULL;
+    c->log = NULL;
+}
+
+/* ------------------------------------------------------------------ growable string */
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} strbuf;
+
+static void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        sb_putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* ------------------------------------------------------------------ file names */
+
+/* Whether the name a compiler printed (`name`, maybe absolute) is the caller's `path`. */
+static int same_file(const char *name, const char *path)
+{
+    if (strcmp(name, path) == 0)
+        return 1;
+    struct stat a, b;
+    return stat(name, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* Rewrites every `.file N "name"` of the PTX that names the learner's file to `path`, so
+ * that line info (and simulator faults) say "kernel.cu:5", not a temporary or absolute
+ * name. PTX ISA §11.1.3 (.file). Returns a new string (caller frees) or NULL (no memory). */
+static char *ptx_fix_file_names(const char *ptx, const char *path)
+{
+    strbuf b = {0};
+    const char *p = ptx;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+        const char *q = p;
+        while (q < p + n && (*q == ' ' || *q == '\t'))
+            q++;
+        const char *open = NULL, *close = NULL;
+        if (strncmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
+            open = memchr(q, '"', n - (size_t)(q - p));
+            if (open)
+                close = memchr(open + 1, '"', n - (size_t)(open + 1 - p));
+        }
+        if (open && close) {
+            char name[PATH_MAX];
+            size_t len = (size_t)(close - open - 1);
+            if (len < sizeof name) {
+                memcpy(name, open + 1, len);
+                name[len] = '\0';
+            }
+            if (len < sizeof name && same_file(name, path)) {
+                sb_putn(&b, p, (size_t)(open + 1 - p));
+                for (const char *c = path; *c; c++) {
+                    if (*c == '"' || *c == '\\')
+                        sb_putn(&b, "\\", 1);
+                    sb_putn(&b, c, 1);
+                }
+                sb_putn(&b, close, n - (size_t)(close - p));
+                p += n;
+                continue;
+            }
+        }
+        sb_putn(&b, p, n);
+        p += n;
+    }
+    if (!b.s && !b.oom)
+        sb_puts(&b, "");
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* ------------------------------------------------------------------ diagnostics */
+
+/* Whether `s` (up to n bytes) is a caret line: blanks and one '^'. Returns the '^' index
+ * or -1. */
+static int caret_index(const char *s, size_t n)
+{
+    int at = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '^' && at < 0)
+            at = (int)i;
+        else if (s[i] != ' ' && s[i] != '\t' && s[i] != '~' && s[i] != '\r')
+            return -1;
+    }
+    return at;
+}
+
+/* Whether the n bytes at s contain the string w. */
+static int mem_has(const char *s, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++)
+        if (memcmp(s + i, w, wl) == 0)
+            return 1;
+    return 0;
+}
+
+/* One line of a compiler's output, split from the log. */
+typedef struct line {
+    const char *s;
+    size_t n;
+} line;
+
+/* Parses a diagnostic header. nvcc/NVRTC: "file(12): error: msg" (no column; the
+ * caret line two lines below gives it); clang: "file:12:5: error: msg". Fills file (as a
+ * pointer and length), line, col (0 if unknown) and rest (the text after "N: " / "): ").
+ * Returns 1 if the line is a header. */
+static int diag_header(const line *l, const char **file, size_t *file_len, long *lineno,
+                       long *col, const char **rest)
+{
+    const char *s = l->s, *end = l->s + l->n;
+    for (const char *p = s; p < end; p++) {
+        if (*p == '(' && p > s) { /* nvcc: file(12): */
+            const char *d = p + 1;
+            long v = 0;
+            while (d < end && *d >= '0' && *d <= '9')
+                v = v * 10 + (*d++ - '0');
+            if (d > p + 1 && d + 2 < end && d[0] == ')' && d[1] == ':' && d[2] == ' ') {
+                *file = s;
+                *file_len = (size_t)(p - s);
+                *lineno = v;
+                *col = 0;
+                *rest = d + 3;
+                return 1;
+            }
+        }
+        if (*p == ':' && p > s) { /* clang: file:12:5: */
+            const char *d = p + 1;
+            long v = 0, c = 0;
+            while (d < end && *d >= '0' && *d <= '9')
+                v = v * 10 + (*d++ - '0');
+            if (d == p + 1 || d >= end || *d != ':')
+                continue;
+            const char *e = ++d;
+            while (e < end && *e >= '0' && *e <= '9')
+                c = c * 10 + (*e++ - '0');
+            if (e > d && e + 1 < end && e[0] == ':' && e[1] == ' ') {
+                *file = s;
+                *file_len = (size_t)(p - s);
+                *lineno = v;
+                *col = c;
+                *rest = e + 2;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Rewrites a compiler's log into "path:line:col: severity: message" diagnostics, each
+ * followed by its context lines (source line, caret, notes). Errors go to errs, warnings
+ * and remarks to warns. Summary lines ("2 errors generated") are dropped. */
+static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf *warns)
+{
+    if (!log)
+        return;
+    size_t nlines = 0, cap = 64;
+    line *lines = malloc(cap * sizeof *lines);
+    if (!lines) {
+        errs->oom = 1;
+        return;
+    }
+    for (const char *p = log; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (nlines == cap) {
+            line *nl = realloc(lines, 2 * cap * sizeof *lines);
+            if (!nl) {
+                free(lines);
+                errs->oom = 1;
+                return;
+            }
+            lines = nl;
+            cap *= 2;
+        }
+        lines[nlines++] = (line){p, n};
+        p += eol ? n + 1 : n;
+    }
+
+    strbuf *cur = NULL;   /* bucket of the current diagnostic */
+    strbuf pending = {0}; /* "In file included from" lines, for the next diagnostic */
+    for (size_t i = 0; i < nlines; i++) {
+        const line *l = &lines[i];
+        const char *file, *rest;
+        size_t flen;
+        long ln, col;
+        if (l->n == 0 || strncmp(l->s, "Remark: The warnings can be suppressed", 38) == 0)
+            continue;
+        if (mem_has(l->s, l->n, " detected in the compilation of") ||
+            (l->n > 10 && memcmp(l->s + l->n - 10, "generated.", 10) == 0) ||
+            mem_has(l->s, l->n, " generated when compiling for "))
+            continue;
+        if (strncmp(l->s, "In file included from ", 22) == 0) {
+            sb_putn(&pending, l->s, l->n);
+            sb_puts(&pending, "\n");
+            continue;
+        }
+        if (diag_header(l, &file, &flen, &ln, &col, &rest)) {
+            const char *end = l->s + l->n;
+            const char *colon = memchr(rest, ':', (size_t)(end - rest));
+            size_t sevlen = colon ? (size_t)(colon - rest) : 0;
+            int is_note = sevlen >= 4 && memcmp(rest, "note", 4) == 0;
+            int is_error = colon && (mem_has(rest, sevlen, "error") ||
+                                     mem_has(rest, sevlen, "fatal"));
+            if (!is_note || !cur)
+                cur = is_error ? errs : warns;
+            if (col == 0 && i + 2 < nlines) { /* nvcc: "  source" then "  ^" */
+                int at = caret_index(lines[i + 2].s, lines[i + 2].n);
+                if (at >= 2)
+                    col = at - 1;
+            }
+            sb_putn(cur, pending.s ? pending.s : "", pending.len);
+            pending.len = 0;
+            char name[PATH_MAX];
+            int ours = 0;
+            if (flen < sizeof name) {
+                memcpy(name, file, flen);
+                name[flen] = '\0';
+                ours = same_file(name, path);
+            }
+            if (ours)
+                sb_puts(cur, path);
+            else
+                sb_putn(cur, file, flen);
+            sb_printf(cur, ":%ld:%ld: ", ln, col ? col : 1);
+            if (colon && sevlen > 0) {
+                /* "warning #177-D: msg" -> "warning: msg [#177-D]";
+                 * "catastrophic error: msg" -> "fatal error: msg" */
+                const char *hash = memchr(rest, '#', sevlen);
+                size_t word = hash ? (size_t)(hash - rest) : sevlen;
+                while (word > 0 && rest[word - 1] == ' ')
+                    word--;
+                if (word == 18 && memcmp(rest, "catastrophic error", 18) == 0)
+                    sb_puts(cur, "fatal error");
+                else
+                    sb_putn(cur, rest, word);
+                sb_puts(cur, ":");
+                const char *msg = colon + 1;
+                sb_putn(cur, msg, (size_t)(end - msg));
+                if (hash) {
+                    sb_puts(cur, " [");
+                    sb_putn(cur, hash, sevlen - (size_t)(hash - rest));
+                    sb_puts(cur, "]");
+                }
+            } else {
+                sb_putn(cur, rest, (size_t)(end - rest));
+            }
+            sb_puts(cur, "\n");
+            continue;
+        }
+        /* Not a header: context of the current diagnostic, or a driver message such as
+         * "nvcc fatal   : ..." / "clang: error: ..." (an error without a place). */
+        int driver_error = mem_has(l->s, l->n, "error") || mem_has(l->s, l->n, "fatal");
+        if (!cur || (driver_error && l->s[0] != ' '))
+            cur = driver_error ? errs : warns;
+        sb_putn(cur, l->s, l->n);
+        sb_puts(cur, "\n");
+    }
+    free(pending.s);
+    free(lines);
+}
+
+/* Sets err to GL_ERR_COMPILE with the errors of `log` (or the whole log when no line
+ * parsed as an error), cut at a line boundary to fit err->msg. Warnings go to *warn_log
+ * (malloc'd, may stay NULL). */
+static gl_status compile_failed(const char *log, const char *path, const char *tool,
+                                char **warn_log, gl_error *err)
+{
+    strbuf errs = {0}, warns = {0};
+    diag_rewrite(log, path, &errs, &warns);
+    if (warns.len && !warns.oom && warn_log) {
+        free(*warn_log);
+        *warn_log = warns.s;
+        warns.s = NULL;
+    }
+    free(warns.s);
+    const char *text = errs.len && !errs.oom ? errs.s : (log && *log ? log : NULL);
+    if (!text) {
+        free(errs.s);
+        return gl_fail(err, GL_ERR_COMPILE, "%s: %s failed without a message", path, tool);
+    }
+    size_t len = strlen(text);
+    const size_t room = sizeof err->msg - 64;
+    if (len > room) {
+        len = room;
+        while (len > 0 && text[len - 1] != '\n')
+            len--;
+    }
+    while (len > 0 && text[len - 1] == '\n')
+        len--;
+    gl_fail(err, GL_ERR_COMPILE, "%.*s%s", (int)len, text,
+            len < strlen(text) && strlen(text) - len > 1 ? "\n(more errors not shown)" : "");
+    free(errs.s);
+    return GL_ERR_COMPILE;
+}
+
+/* Rewrites a successful compilation's log into out->log (NULL when empty). */
+static void keep_warnings(const char *log, const char *path, gl_compiled *out)
+{
+    if (!log || !*log)
+        return;
+    strbuf errs = {0}, warns = {0};
+    diag_rewrite(log, path, &errs, &warns);
+    if (errs.len)
+        sb_putn(&warns, errs.s, errs.len);
+    free(errs.s);
+    if (warns.oom || !warns.len) {
+        free(warns.s);
+        return;
+    }
+    out->log = warns.s;
+}
+
+/* ------------------------------------------------------------------ architecture */
+
+/* "compute_75" / "sm_75" / "75" -> the number part in num (digits and an optional
+ * letter suffix such as "90a"). Returns 0 when arch is not of that form. */
+static int arch_number(const char *arch, char *num, size_t n)
+{
+    const char *p = arch;
+    if (strncmp(p, "compute_", 8) == 0)
+        p += 8;
+    else if (strncmp(p, "sm_", 3) == 0)
+        p += 3;
+    size_t len = strlen(p);
+    if (len == 0 || len >= n || p[0] < '1' || p[0] > '9')
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((p[i] >= '0' && p[i] <= '9') || (i == len - 1 && p[i] >= 'a' && p[i] <= 'z')))
+            return 0;
+    memcpy(num, p, len + 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ running tools */
+
+/* Searches PATH for an executable called `name`; fills buf. Returns 1 if found. */
+static int find_on_path(const char *name, char *buf, size_t n)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        int w = len ? snprintf(buf, n, "%.*s/%s", (int)len, path, name)
+                    : snprintf(buf, n, "./%s", name);
+        if (w > 0 && (size_t)w < n && access(buf, X_OK) == 0) {
+            struct stat st;
+            if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+                return 1;
+        }
+        path += len + (colon ? 1 : 0);
+    }
+    return 0;
+}
+
+/* A temporary folder for one compilation, removed with everything in it. */
+static int tmpdir_make(char *dir, size_t n)
+{
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t)
+        t = "/tmp";
+    int w = snprintf(dir, n, "%s/gpulearn-cc-XXXXXX", t);
+    return w > 0 && (size_t)w < n && mkdtemp(dir) ? 0 : -1;
+}
+
+static void tmpdir_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char p[PATH_MAX];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
+                unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* Runs argv (argv[0] a path, no shell) with stdin from /dev/null and stdout+stderr into
+ * logpath. Returns the exit status, or -1 when it could not start or died of a signal
+ * (why says which). */
+static int tool_run(char *const argv[], const char *logpath, char *why, size_t whylen)
+{
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        snprintf(why, whylen, "posix_spawn_file_actions_init failed");
+        return -1;
+    }
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    fflush(NULL);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        snprintf(why, whylen, "%s: %s", argv[0], strerror(rc));
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            snprintf(why, whylen, "%s: waitpid: %s", argv[0], strerror(errno));
+            return -1;
+        }
+    }
+    if (WIFEXITED(status)) {
+        if (WEXITSTATUS(status) == 127)
+            snprintf(why, whylen, "%s: could not be started (exit status 127)", argv[0]);
+        return WEXITSTATUS(status);
+    }
+    snprintf(why, whylen, "%s: killed by signal %d", argv[0],
+             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return -1;
+}
+
+/* Joins argv into out->command, replacing tmp (the temporary folder) with "$TMP". */
+static void set_command(gl_compiled *out, char *const argv[], const char *tmp)
+{
+    strbuf b = {0};
+    size_t tlen = tmp ? strlen(tmp) : 0;
+    for (int i = 0; argv[i]; i++) {
+        if (i)
+            sb_puts(&b, " ");
+        if (tlen && strncmp(argv[i], tmp, tlen) == 0) {
+            sb_puts(&b, "$TMP");
+            sb_puts(&b, argv[i] + tlen);
+        } else {
+            sb_puts(&b, argv[i]);
+        }
+    }
+    snprintf(out->command, sizeof out->command, "%s", b.s ? b.s : "");
+    free(b.s);
+}
+
+/* Outcome of one compiler: ok, a compile error (report it), or the tool itself is not
+ * there / did not work (try the next one in AUTO mode). */
+typedef enum try_result { TRY_OK, TRY_COMPILE_ERROR, TRY_UNAVAILABLE } try_result;
+
+/* Runs an external compiler (nvcc or clang) whose argv writes PTX to ptxpath; the common
+ * part of try_nvcc and try_clang. */
+static try_result run_external(char *const argv[], const char *tmp, const char *ptxpath,
+                               const char *path, const char *tool, gl_compiled *out,
+                               char *why, size_t whylen, gl_error *err)
+{
+    char logpath[PATH_MAX];
+    snprintf(logpath, sizeof logpath, "%s/log.txt", tmp);
+    set_command(out, argv, tmp);
+    int rc = tool_run(argv, logpath, why, whylen);
+    if (rc < 0 || rc == 127)
+        return TRY_UNAVAILABLE;
+    gl_error ignored;
+    char *log = gl_read_file(logpath, NULL, &ignored);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (rc != 0 && (!log || !strstr(log, base))) {
+        /* Not a word about the learner's file: the tool itself failed (nvcc without a
+         * host compiler: "nvcc fatal : Failed to preprocess host compiler properties"). */
+        size_t n = log ? strcspn(log, "\n") : 0;
+        snprintf(why, whylen, "%s failed (exit status %d)%s%.*s", tool, rc, n ? ": " : "",
+                 (int)(n < 400 ? n : 400), log ? log : "");
+        free(log);
+        return TRY_UNAVAILABLE;
+    }
+    if (rc != 0) {
+        compile_failed(log, path, tool, &out->log, err);
+        free(log);
+        return TRY_COMPILE_ERROR;
+    }
+    char *ptx = gl_read_file(ptxpath, NULL, &ignored);
+    if (!ptx) {
+        snprintf(why, whylen, "%s exited 0 but wrote no PTX", tool);
+        free(log);
+        return TRY_UNAVAILABLE;
+    }
+    keep_warnings(log, path, out);
+    free(log);
+    out->ptx = ptx;
+    return TRY_OK;
+}
+
+/* ------------------------------------------------------------------ nvcc */
+
+/* Finds nvcc: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
+static int find_nvcc(char *buf, size_t n)
+{
+    if (find_on_path("nvcc", buf, n))
+        return 1;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home && snprintf(buf, n, "%s/bin/nvcc", home) < (int)n &&
+        access(buf, X_OK) == 0)
+        return 1;
+    snprintf(buf, n, "/usr/local/cuda/bin/nvcc");
+    return access(buf, X_OK) == 0;
+}
+
+static try_result try_nvcc(const char *path, const char *archnum, gl_compiled *out,
+                           char *why, size_t whylen, gl_error *err)
+{
+    char nvcc[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64];
+    if (!find_nvcc(nvcc, sizeof nvcc)) {
+        snprintf(why, whylen, "nvcc: not on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
+        return TRY_UNAVAILABLE;
+    }
+    if (tmpdir_make(tmp, sizeof tmp) != 0) {
+        snprintf(why, whylen, "nvcc: cannot create a temporary folder: %s", strerror(errno));
+        return TRY_UNAVAILABLE;
+    }
+    snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
+    snprintf(arch, sizeof arch, "-arch=compute_%s", archnum);
+    char *argv[] = {nvcc, "-ptx", arch, "-lineinfo", "-o", ptxpath, "-x", "cu",
+                    (char *)path, NULL};
+    try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
+    tmpdir_remove(tmp);
+    return r;
+}
+
+/* ------------------------------------------------------------------ clang */
+
+/* Finds the prelude: $GPULEARN_PRELUDE_DIR, the source tree's runtime/prelude
+ * (GL_PRELUDE_DIR), then <exe>/../share/gpulearn/prelude for installs. */
+static int find_prelude(char *buf, size_t n)
+{
+    const char *env = getenv("GPULEARN_PRELUDE_DIR");
+    if (env && *env) {
+        snprintf(buf, n, "%s/" PRELUDE_NAME, env);
+        return access(buf, R_OK) == 0;
+    }
+    if (snprintf(buf, n, "%s/" PRELUDE_NAME, GL_PRELUDE_DIR) < (int)n &&
+        access(buf, R_OK) == 0)
+        return 1;
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if (snprintf(buf, n, "%s/../share/gpulearn/prelude/" PRELUDE_NAME, exe) <
+                    (int)n &&
+                access(buf, R_OK) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
+static int find_clang(char *buf, size_t n)
+{
+    if (find_on_path("clang", buf, n))
+        return 1;
+    for (int v = 19; v >= 14; v--) {
+        char name[32];
+        snprintf(name, sizeof name, "clang-%d", v);
+        if (find_on_path(name, buf, n))
+            return 1;
+    }
+    return 0;
+}
+
+static try_result try_clang(const char *path, const char *archnum, gl_compiled *out,
+                            char *why, size_t whylen, gl_error *err)
+{
+    char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16],
+        arch[64];
+    if (!find_clang(clang, sizeof clang)) {
+        snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
+        return TRY_UNAVAILABLE;
+    }
+    if (!find_prelude(prelude, sizeof prelude)) {
+        snprintf(why, whylen,
+                 "clang: %s not found (set GPULEARN_PRELUDE_DIR to the folder holding it)",
+                 PRELUDE_NAME);
+        return TRY_UNAVAILABLE;
+    }
+    if (tmpdir_make(tmp, sizeof tmp) != 0) {
+        snprintf(why, whylen, "clang: cannot create a temporary folder: %s", strerror(errno));
+        return TRY_UNAVAILABLE;
+    }
+    snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
+    snprintf(arch, sizeof arch, "--cuda-gpu-arch=sm_%s", archnum);
+    char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
+                    "-Wno-unknown-cuda-version", "-S", "-O2", "-gline-tables-only",
+                    "-fno-color-diagnostics", "-include", prelude, "-x", "cuda", "-o",
+                    ptxpath, (char *)path, NULL};
+    try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
+    tmpdir_remove(tmp);
+    return r;
+}
+
+/* ------------------------------------------------------------------ NVRTC */
+
+#ifdef GL_HAVE_CUDA_H
+/* The NVRTC entry points we use (NVRTC User Guide §3, "Compilation"). */
+#define NVRTC_SYMBOLS(X)                                                                 \
+    X(nvrtcGetErrorString)                                                               \
+    X(nvrtcCreateProgram)                                                                \
+    X(nvrtcDestroyProgram)                                                               \
+    X(nvrtcCompileProgram)                                                               \
+    X(nvrtcGetPTXSize)                                                                   \
+    X(nvrtcGetPTX)                                                                       \
+    X(nvrtcGetProgramLogSize)                                                            \
+    X(nvrtcGetProgramLog)
+
+/* libnvrtc, loaded once on first use and kept for the life of the process. */
+static struct {
+    int tried;
+    void *handle;
+    char why[1024];
+    char soname[512];
+#define X(name) __typeof__(&name) p_##name;
+    NVRTC_SYMBOLS(X)
+#undef X
+} nvrtc;
+
+/* dlopen's libnvrtc: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's path
+ * (.so.13, .so.12, .so). Returns 1 when every symbol resolved; nvrtc.why says why not. */
+static int nvrtc_load(void)
+{
+    if (nvrtc.tried)
+        return nvrtc.handle != NULL;
+    nvrtc.tried = 1;
+    char cands[5][512];
+    int nc = 0;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home)
+        snprintf(cands[nc++], sizeof cands[0], "%s/lib64/libnvrtc.so", home);
+    snprintf(cands[nc++], sizeof cands[0], "/usr/local/cuda/lib64/libnvrtc.so");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.13");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.12");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so");
+    const char *first_err = NULL;
+    char first[512] = "";
+    for (int i = 0; i < nc && !nvrtc.handle; i++) {
+        nvrtc.handle = dlopen(cands[i], RTLD_NOW | RTLD_LOCAL);
+        if (nvrtc.handle) {
+            memcpy(nvrtc.soname, cands[i], sizeof nvrtc.soname);
+        } else if (!first_err) {
+            first_err = dlerror();
+            snprintf(first, sizeof first, "%.500s", first_err ? first_err : cands[i]);
+        }
+    }
+    if (!nvrtc.handle) {
+        snprintf(nvrtc.why, sizeof nvrtc.why, "nvrtc: libnvrtc.so not found (%s)", first);
+        return 0;
+    }
+#define resolve(name)                                                                    \
+    do {                                                                                 \
+        nvrtc.p_##name = (__typeof__(nvrtc.p_##name))dlsym(nvrtc.handle, #name);        \
+        if (!nvrtc.p_##name) {                                                           \
+            snprintf(nvrtc.why, sizeof nvrtc.why, "nvrtc: %.512s has no %s", nvrtc.soname,  \
+                     #name);                                                             \
+            goto fail;                                                                   \
+        }                                                                                \
+    } while (0)
+#define X(name) resolve(name);
+    NVRTC_SYMBOLS(X)
+#undef X
+#undef resolve
+    return 1;
+fail:
+    dlclose(nvrtc.handle);
+    nvrtc.handle = NULL;
+    return 0;
+}
+
+static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
+                            gl_compiled *out, char *why, size_t whylen, gl_error *err)
+{
+    if (!nvrtc_load()) {
+        snprintf(why, whylen, "%s", nvrtc.why);
+        return TRY_UNAVAILABLE;
+    }
+    char arch[64];
+    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%s", archnum);
+    const char *options[] = {arch, "-lineinfo"};
+    snprintf(out->command, sizeof out->command, "nvrtc %s %s (%.400s)", options[0], options[1],
+             nvrtc.soname);
+
+    nvrtcProgram prog;
+    /* The program name is the path, so diagnostics and .file carry it. */
+    nvrtcResult r = nvrtc.p_nvrtcCreateProgram(&prog, src, path, 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS) {
+        snprintf(why, whylen, "nvrtc: nvrtcCreateProgram: %s",
+                 nvrtc.p_nvrtcGetErrorString(r));
+        return TRY_UNAVAILABLE;
+    }
+    try_result result = TRY_UNAVAILABLE;
+    char *log = NULL;
+    nvrtcResult rc = nvrtc.p_nvrtcCompileProgram(prog, 2, options);
+    size_t logsize = 0;
+    if (nvrtc.p_nvrtcGetProgramLogSize(prog, &logsize) == NVRTC_SUCCESS && logsize > 1) {
+        log = malloc(logsize + 1);
+        if (log && nvrtc.p_nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+            log[logsize] = '\0';
+        else {
+            free(log);
+            log = NULL;
+        }
+    }
+    if (rc == NVRTC_ERROR_COMPILATION) {
+        compile_failed(log, path, "nvrtc", &out->log, err);
+        result = TRY_COMPILE_ERROR;
+    } else if (rc != NVRTC_SUCCESS) {
+        snprintf(why, whylen, "nvrtc: nvrtcCompileProgram: %s%s%.300s",
+                 nvrtc.p_nvrtcGetErrorString(rc), log ? ": " : "", log ? log : "");
+    } else {
+        size_t n = 0;
+        if (nvrtc.p_nvrtcGetPTXSize(prog, &n) == NVRTC_SUCCESS && n > 0 &&
+            (out->ptx = malloc(n + 1)) != NULL &&
+            nvrtc.p_nvrtcGetPTX(prog, out->ptx) == NVRTC_SUCCESS) {
+            out->ptx[n] = '\0';
+            keep_warnings(log, path, out);
+            result = TRY_OK;
+        } else {
+            free(out->ptx);
+            out->ptx = NULL;
+            snprintf(why, whylen, "nvrtc: nvrtcGetPTX failed");
+        }
+    }
+    free(log);
+    nvrtc.p_nvrtcDestroyProgram(&prog);
+    return result;
+}
+#else
+static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
+                            gl_compiled *out, char *why, size_t whylen, gl_error *err)
+{
+    (void)path, (void)archnum, (void)src, (void)out, (void)err;
+    snprintf(why, whylen, "nvrtc: gpulearn was built without nvrtc.h (CUDA Toolkit)");
+    return TRY_UNAVAILABLE;
+}
+#endif
+
+/* ------------------------------------------------------------------ entry point */
+
+/* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
+ * runs (a compile error from NVRTC is reported, not retried with nvcc). On failure *out
+ * owns no memory; out->used and out->command say what ran. */
+gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_compiled *out,
+                          gl_error *err)
+{
+    gl_compile_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    memset(out, 0, sizeof *out);
+
+    gl_compiler want = opts->compiler;
+    if ((int)want < GL_CC_AUTO || want > GL_CC_CLANG)
+        return gl_fail(err, GL_ERR_USAGE, "unknown compiler %d", (int)want);
+    const char *env = getenv("GPULEARN_COMPILER");
+    if (want == GL_CC_AUTO && env && *env && strcmp(env, "auto") != 0) {
+        if (strcmp(env, "nvrtc") == 0)
+            want = GL_CC_NVRTC;
+        else if (strcmp(env, "nvcc") == 0)
+            want = GL_CC_NVCC;
+        else if (strcmp(env, "clang") == 0)
+            want = GL_CC_CLANG;
+        else
+            return gl_fail(err, GL_ERR_USAGE,
+                           "GPULEARN_COMPILER=%s: unknown compiler (nvrtc, nvcc, clang or "
+                           "auto)",
+                           env);
+    }
+    char archnum[16];
+    const char *arch = opts->arch && *opts->arch ? opts->arch : "compute_75";
+    if (!arch_number(arch, archnum, sizeof archnum))
+        return gl_fail(err, GL_ERR_USAGE,
+                       "%s: not a GPU architecture (expected e.g. compute_75 or sm_75)", arch);
+
+    char *src = gl_read_file(path, NULL, err);
+    if (!src)
+        return GL_ERR_INPUT;
+
+    static const gl_compiler order[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
+    strbuf whys = {0};
+    try_result r = TRY_UNAVAILABLE;
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && r == TRY_UNAVAILABLE; i++) {
+        gl_compiler c = order[i];
+        if (want != GL_CC_AUTO && want != c)
+            continue;
+        char why[1024] = "";
+        gl_error cerr = {0};
+        out->used = c;
+        if (c == GL_CC_NVRTC)
+            r = try_nvrtc(path, archnum, src, out, why, sizeof why, &cerr);
+        else if (c == GL_CC_NVCC)
+            r = try_nvcc(path, archnum, out, why, sizeof why, &cerr);
+        else
+            r = try_clang(path, archnum, out, why, sizeof why, &cerr);
+        if (opts->verbose && r != TRY_UNAVAILABLE)
+            fprintf(stderr, "gpulearn: %s: %s\n", gl_compiler_name(c), out->command);
+        if (r == TRY_COMPILE_ERROR && err)
+            *err = cerr;
+        if (r == TRY_UNAVAILABLE) {
+            if (opts->verbose)
+                fprintf(stderr, "gpulearn: %s\n", why);
+            sb_printf(&whys, "\n  %s", why);
+            out->command[0] = '\0';
+            gl_compiled_free(out);
+        }
+    }
+    free(src);
+
+    if (r == TRY_UNAVAILABLE) {
+        out->used = want;
+        if (want == GL_CC_AUTO)
+            gl_fail(err, GL_ERR_TOOL,
+                    "no CUDA compiler found: install clang (`apt-get install clang`) or the "
+                    "CUDA Toolkit (nvcc and NVRTC; set CUDA_HOME if it is not in "
+                    "/usr/local/cuda)%s",
+                    whys.s ? whys.s : "");
+        else
+            gl_fail(err, GL_ERR_TOOL, "%s is not available:%s\n  install %s",
+                    gl_compiler_name(want), whys.s ? whys.s : "",
+                    want == GL_CC_CLANG ? "clang (`apt-get install clang`)"
+                    : want == GL_CC_NVCC
+                        ? "the CUDA Toolkit (set CUDA_HOME if it is not in /usr/local/cuda) "
+                          "and a host C++ compiler for nvcc (`apt-get install g++`)"
+                        : "the CUDA Toolkit (set CUDA_HOME if it is not in /usr/local/cuda)");
+        free(whys.s);
+        return GL_ERR_TOOL;
+    }
+    free(whys.s);
+    if (r == TRY_COMPILE_ERROR) {
+        gl_compiled_free(out); /* nothing to free on failure; command and used stay */
+        return GL_ERR_COMPILE;
+    }
+
+    char *fixed = ptx_fix_file_names(out->ptx, path);
+    if (!fixed) {
+        gl_compiled_free(out);
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
+    free(out->ptx);
+    out->ptx = fixed;
+    return GL_OK;
+}

@@ -1,0 +1,527 @@
+/* gpu.c — the GPU back end: the CUDA driver API, loaded at run time with dlopen so that
+ * gpulearn starts (and teaches, on the simulator) on machines without an NVIDIA driver.
+ *
+ * Only libcuda.so.1's cuGetProcAddress is looked up with dlsym; every other entry point
+ * comes from cuGetProcAddress at CUDA_VERSION, the API version of the cuda.h we were
+ * built against, and is stored in a pointer of the type cuda.h's own prototype gives it
+ * (several names are macros for _v2 entry points, e.g. cuMemAlloc -> cuMemAlloc_v2;
+ * asking for the base name at CUDA_VERSION returns exactly the version cuda.h declares).
+ * CUDA Driver API §6.2 (error handling), §6.8 (primary context), §6.11 (modules),
+ * §6.13 (memory), §6.19 (events), §6.22 (execution), §6.33 (driver entry point access). */
+#include "runtime/backend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef GL_HAVE_CUDA_H
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+/* The driver entry points gpulearn uses, resolved at CUDA_VERSION. */
+#define CU_SYMBOLS(X)                                                                    \
+    X(cuGetErrorName)                                                                    \
+    X(cuGetErrorString)                                                                  \
+    X(cuInit)                                                                            \
+    X(cuDriverGetVersion)                                                                \
+    X(cuDeviceGetCount)                                                                  \
+    X(cuDeviceGet)                                                                       \
+    X(cuDeviceGetName)                                                                   \
+    X(cuDeviceGetAttribute)                                                              \
+    X(cuDeviceTotalMem)                                                                  \
+    X(cuDevicePrimaryCtxRetain)                                                          \
+    X(cuDevicePrimaryCtxRelease)                                                         \
+    X(cuCtxSetCurrent)                                                                   \
+    X(cuCtxSynchronize)                                                                  \
+    X(cuModuleLoadDataEx)                                                                \
+    X(cuModuleUnload)                                                                    \
+    X(cuModuleGetFunction)                                                               \
+    X(cuMemAlloc)                                                                        \
+    X(cuMemFree)                                                                         \
+    X(cuMemcpyHtoD)                                                                      \
+    X(cuMemcpyDtoH)                                                                      \
+    X(cuLaunchKernel)                                                                    \
+    X(cuEventCreate)                                                                     \
+    X(cuEventRecord)                                                                     \
+    X(cuEventSynchronize)                                                                \
+    X(cuEventElapsedTime)                                                                \
+    X(cuEventDestroy)
+
+/* cuGetProcAddress since CUDA 12.0 (with a status out-parameter), and before. */
+typedef CUresult (*getproc_v2_fn)(const char *, void **, int, cuuint64_t,
+                                  CUdriverProcAddressQueryResult *);
+typedef CUresult (*getproc_v1_fn)(const char *, void **, int, cuuint64_t);
+
+struct gpu {
+    void *lib;                /* libcuda.so.1 (never dlclose'd: the driver keeps threads) */
+    getproc_v2_fn getproc_v2; /* one of these two is set */
+    getproc_v1_fn getproc_v1;
+    CUdevice dev;
+    CUcontext ctx;            /* the primary context of dev, retained */
+    CUmodule module;          /* the module of the last gpu_load_ptx, or NULL */
+    int driver_version;       /* e.g. 13000 */
+    CUdeviceptr *allocs;      /* every gpu_malloc, freed by gpu_close */
+    size_t nallocs, cap_allocs;
+#define X(name) __typeof__(&name) p_##name;
+    CU_SYMBOLS(X)
+#undef X
+};
+
+/* Looks up one driver entry point by its base name at CUDA_VERSION; NULL if absent. */
+static void *cu_proc(gpu_t *g, const char *name)
+{
+    void *fn = NULL;
+    CUresult r;
+    if (g->getproc_v2) {
+        CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
+        r = g->getproc_v2(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+        if (status != CU_GET_PROC_ADDRESS_SUCCESS)
+            fn = NULL;
+    } else {
+        r = g->getproc_v1(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT);
+    }
+    return r == CUDA_SUCCESS ? fn : NULL;
+}
+
+/* Sets err to `status` with CUDA's error name and text, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS:
+ * an illegal memory access was encountered (cuCtxSynchronize)". Returns status. */
+static gl_status cu_fail(gpu_t *g, gl_status status, CUresult r, const char *call,
+                         gl_error *err)
+{
+    const char *name = NULL, *text = NULL;
+    if (!g->p_cuGetErrorName || g->p_cuGetErrorName(r, &name) != CUDA_SUCCESS)
+        name = NULL;
+    if (!g->p_cuGetErrorString || g->p_cuGetErrorString(r, &text) != CUDA_SUCCESS)
+        text = NULL;
+    if (name)
+        return gl_fail(err, status, "%s: %s (%s)", name, text ? text : "?", call);
+    return gl_fail(err, status, "CUDA error %d (%s)", (int)r, call);
+}
+
+/* Makes the primary context current on the calling thread (cheap; lets the TUI call
+ * from another thread than the one that opened the GPU). */
+static gl_status gpu_enter(gpu_t *g, gl_error *err)
+{
+    if (!g)
+        return gl_fail(err, GL_ERR_NODEVICE, "no GPU session");
+    CUresult r = g->p_cuCtxSetCurrent(g->ctx);
+    return r == CUDA_SUCCESS ? GL_OK : cu_fail(g, GL_ERR_CUDA, r, "cuCtxSetCurrent", err);
+}
+
+gl_status gpu_open(gpu_t **out, gl_error *err)
+{
+    *out = NULL;
+    gpu_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    gl_status st = GL_OK;
+    const char *missing = NULL;
+    CUresult r;
+
+    g->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!g->lib) {
+        const char *why = dlerror(); /* usually "libcuda.so.1: cannot open ..." */
+        if (why && strncmp(why, "libcuda.so.1: ", 14) == 0)
+            why += 14;
+        st = gl_fail(err, GL_ERR_NODEVICE, "no NVIDIA driver found (libcuda.so.1: %s)",
+                     why ? why : "cannot be loaded");
+        goto fail;
+    }
+    g->getproc_v2 = (getproc_v2_fn)dlsym(g->lib, "cuGetProcAddress_v2");
+    if (!g->getproc_v2)
+        g->getproc_v1 = (getproc_v1_fn)dlsym(g->lib, "cuGetProcAddress");
+    if (!g->getproc_v2 && !g->getproc_v1) {
+        st = gl_fail(err, GL_ERR_NODEVICE,
+                     "NVIDIA driver too old: libcuda.so.1 has no cuGetProcAddress (gpulearn "
+                     "needs a driver for CUDA %d.%d or newer)",
+                     CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+        goto fail;
+    }
+#define resolve(name)                                                                    \
+    do {                                                                                 \
+        void *fn_ = cu_proc(g, #name);                                                   \
+        if (!fn_) {                                                                      \
+            missing = #name;                                                             \
+            goto missing_symbol;                                                         \
+        }                                                                                \
+        g->p_##name = (__typeof__(g->p_##name))fn_;                                      \
+    } while (0);
+    CU_SYMBOLS(resolve)
+#undef resolve
+
+    if ((r = g->p_cuInit(0)) != CUDA_SUCCESS) {
+        st = cu_fail(g,
+                     r == CUDA_ERROR_NO_DEVICE || r == CUDA_ERROR_STUB_LIBRARY ||
+                             r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
+                             r == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE
+                         ? GL_ERR_NODEVICE
+                         : GL_ERR_CUDA,
+                     r, "cuInit", err);
+        goto fail;
+    }
+    int count = 0;
+    if ((r = g->p_cuDeviceGetCount(&count)) != CUDA_SUCCESS) {
+        st = cu_fail(g, GL_ERR_CUDA, r, "cuDeviceGetCount", err);
+        goto fail;
+    }
+    if (count == 0) {
+        st = gl_fail(err, GL_ERR_NODEVICE, "no CUDA device (the NVIDIA driver sees none)");
+        goto fail;
+    }
+    if ((r = g->p_cuDeviceGet(&g->dev, 0)) != CUDA_SUCCESS) {
+        st = cu_fail(g, GL_ERR_CUDA, r, "cuDeviceGet", err);
+        goto fail;
+    }
+    if ((r = g->p_cuDevicePrimaryCtxRetain(&g->ctx, g->dev)) != CUDA_SUCCESS) {
+        g->ctx = NULL;
+        st = cu_fail(g, GL_ERR_CUDA, r, "cuDevicePrimaryCtxRetain", err);
+        goto fail;
+    }
+    if ((st = gpu_enter(g, err)) != GL_OK)
+        goto fail;
+    if (g->p_cuDriverGetVersion(&g->driver_version) != CUDA_SUCCESS)
+        g->driver_version = 0;
+    *out = g;
+    return GL_OK;
+
+missing_symbol:
+    st = gl_fail(err, GL_ERR_NODEVICE,
+                 "NVIDIA driver too old: no %s for CUDA %d.%d (update the driver)", missing,
+                 CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+fail:
+    gpu_close(g);
+    return st;
+}
+
+void gpu_close(gpu_t *g)
+{
+    if (!g)
+        return;
+    if (g->ctx && g->p_cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS) {
+        for (size_t i = 0; i < g->nallocs; i++)
+            g->p_cuMemFree(g->allocs[i]);
+        if (g->module)
+            g->p_cuModuleUnload(g->module);
+        g->p_cuCtxSetCurrent(NULL);
+    }
+    if (g->ctx)
+        g->p_cuDevicePrimaryCtxRelease(g->dev);
+    free(g->allocs);
+    free(g);
+}
+
+/* One integer device attribute, 0 when the driver does not report it (CUDA 13
+ * deprecates some, e.g. the clock rates). */
+static int attr(gpu_t *g, CUdevice_attribute a)
+{
+    int v = 0;
+    return g->p_cuDeviceGetAttribute(&v, a, g->dev) == CUDA_SUCCESS ? v : 0;
+}
+
+gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
+{
+    memset(info, 0, sizeof *info);
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    CUresult r = g->p_cuDeviceGetName(info->name, (int)sizeof info->name - 1, g->dev);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_CUDA, r, "cuDeviceGetName", err);
+    info->is_simulator = 0;
+    info->compute_major = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    info->compute_minor = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    info->sm_count = attr(g, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info->warp_size = attr(g, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    info->max_threads_per_block = attr(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    info->max_threads_per_sm = attr(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    info->max_block_dim[0] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+    info->max_block_dim[1] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+    info->max_block_dim[2] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+    info->max_grid_dim[0] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+    info->max_grid_dim[1] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+    info->max_grid_dim[2] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+    info->regs_per_block = attr(g, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    info->shared_bytes_per_block =
+        (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    info->shared_bytes_per_sm =
+        (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    size_t total = 0;
+    if (g->p_cuDeviceTotalMem(&total, g->dev) == CUDA_SUCCESS)
+        info->global_bytes = total;
+    info->l2_bytes = (size_t)attr(g, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    info->clock_khz = attr(g, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    info->mem_clock_khz = attr(g, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    info->mem_bus_bits = attr(g, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    /* Double data rate: two transfers per memory clock. */
+    info->peak_bandwidth_gbs =
+        2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
+    if (g->driver_version > 0)
+        snprintf(info->driver, sizeof info->driver, "%d.%d", g->driver_version / 1000,
+                 g->driver_version % 1000 / 10);
+    return GL_OK;
+}
+
+gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err)
+{
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (g->module) {
+        g->p_cuModuleUnload(g->module);
+        g->module = NULL;
+    }
+    char log[8192];
+    log[0] = '\0';
+    CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                          CU_JIT_GENERATE_LINE_INFO};
+    void *val[] = {log, (void *)(uintptr_t)sizeof log, (void *)(uintptr_t)1};
+    CUresult r = g->p_cuModuleLoadDataEx(&g->module, ptx, 3, opt, val);
+    if (r != CUDA_SUCCESS) {
+        g->module = NULL;
+        log[sizeof log - 1] = '\0';
+        gl_error e;
+        cu_fail(g, GL_ERR_CUDA, r, "cuModuleLoadDataEx", &e);
+        return gl_fail(err, GL_ERR_CUDA, "%s%s%.3500s", e.msg, log[0] ? "\n" : "", log);
+    }
+    return GL_OK;
+}
+
+gl_status gpu_malloc(gpu_t *g, size_t bytes, uint64_t *dptr, gl_error *err)
+{
+    *dptr = 0;
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (g->nallocs == g->cap_allocs) {
+        size_t cap = g->cap_allocs ? 2 * g->cap_allocs : 16;
+        CUdeviceptr *a = realloc(g->allocs, cap * sizeof *a);
+        if (!a)
+            return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+        g->allocs = a;
+        g->cap_allocs = cap;
+    }
+    CUdeviceptr d = 0;
+    /* cuMemAlloc rejects 0 bytes; an empty buffer still needs a valid pointer. */
+    CUresult r = g->p_cuMemAlloc(&d, bytes ? bytes : 1);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, r == CUDA_ERROR_OUT_OF_MEMORY ? GL_ERR_NOMEM : GL_ERR_CUDA, r,
+                       "cuMemAlloc", err);
+    g->allocs[g->nallocs++] = d;
+    *dptr = (uint64_t)d;
+    return GL_OK;
+}
+
+gl_status gpu_htod(gpu_t *g, uint64_t dst, const void *src, size_t bytes, gl_error *err)
+{
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK || bytes == 0)
+        return st;
+    CUresult r = g->p_cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
+    return r == CUDA_SUCCESS ? GL_OK : cu_fail(g, GL_ERR_CUDA, r, "cuMemcpyHtoD", err);
+}
+
+gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *err)
+{
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK || bytes == 0)
+        return st;
+    CUresult r = g->p_cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes);
+    return r == CUDA_SUCCESS ? GL_OK : cu_fail(g, GL_ERR_CUDA, r, "cuMemcpyDtoH", err);
+}
+
+/* Redirection of fd 1 into an unlinked temporary file, so that the driver's device
+ * printf output (written to the process's stdout when the kernel synchronises, CUDA C++
+ * Programming Guide §7.33.2) can be read back instead of reaching the terminal. */
+typedef struct capture {
+    int saved; /* dup of the real fd 1, or -1 when not capturing */
+    int file;  /* the temporary file */
+} capture;
+
+static void capture_begin(capture *c)
+{
+    c->saved = c->file = -1;
+    const char *t = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gpulearn-printf-XXXXXX", t && *t ? t : "/tmp");
+    c->file = mkstemp(path);
+    if (c->file < 0)
+        return;
+    unlink(path);
+    fflush(stdout);
+    c->saved = dup(1);
+    if (c->saved < 0 || dup2(c->file, 1) < 0) {
+        if (c->saved >= 0)
+            close(c->saved);
+        close(c->file);
+        c->saved = c->file = -1;
+    }
+}
+
+/* Restores fd 1 and returns what was written (malloc'd, "" if nothing; NULL only when
+ * out of memory). */
+static char *capture_end(capture *c)
+{
+    if (c->saved < 0)
+        return calloc(1, 1);
+    fflush(stdout);
+    dup2(c->saved, 1);
+    close(c->saved);
+    off_t len = lseek(c->file, 0, SEEK_END);
+    char *text = malloc(len > 0 ? (size_t)len + 1 : 1);
+    size_t got = 0;
+    if (text && len > 0 && lseek(c->file, 0, SEEK_SET) == 0) {
+        while (got < (size_t)len) {
+            ssize_t n = read(c->file, text + got, (size_t)len - got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+    }
+    if (text)
+        text[got] = '\0';
+    close(c->file);
+    c->saved = c->file = -1;
+    return text;
+}
+
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                     const unsigned block[3], unsigned dynamic_shared, void **params,
+                     char **printf_out, double *elapsed_ms, gl_error *err)
+{
+    if (printf_out)
+        *printf_out = NULL;
+    if (elapsed_ms)
+        *elapsed_ms = 0;
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (!g->module)
+        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
+    CUfunction f;
+    CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return gl_fail(err, GL_ERR_LAUNCH,
+                       "no kernel named %s in the PTX (C++ kernels need extern \"C\")",
+                       kernel);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_CUDA, r, "cuModuleGetFunction", err);
+
+    CUevent start = NULL, stop = NULL;
+    if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
+        (r = g->p_cuEventCreate(&stop, CU_EVENT_DEFAULT)) != CUDA_SUCCESS) {
+        st = cu_fail(g, GL_ERR_CUDA, r, "cuEventCreate", err);
+        goto out;
+    }
+
+    capture cap;
+    capture_begin(&cap);
+    const char *call = "cuEventRecord";
+    r = g->p_cuEventRecord(start, NULL);
+    if (r == CUDA_SUCCESS) {
+        call = "cuLaunchKernel";
+        r = g->p_cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                dynamic_shared, NULL, params, NULL);
+        if (r == CUDA_SUCCESS) {
+            call = "cuEventRecord";
+            r = g->p_cuEventRecord(stop, NULL);
+        }
+        /* Synchronise even after a failed launch, so printf output reaches us. */
+        CUresult s = g->p_cuCtxSynchronize();
+        if (r == CUDA_SUCCESS && s != CUDA_SUCCESS) {
+            r = s;
+            call = "cuCtxSynchronize";
+        }
+    }
+    char *text = capture_end(&cap);
+    if (printf_out)
+        *printf_out = text;
+    else
+        free(text);
+    if (r != CUDA_SUCCESS) {
+        /* A bad configuration is the launch's fault; anything after it is the kernel's
+         * (sticky errors such as CUDA_ERROR_ILLEGAL_ADDRESS leave the context unusable:
+         * gpu_close and gpu_open again). */
+        int bad_config = strcmp(call, "cuLaunchKernel") == 0 &&
+                         (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+        st = cu_fail(g, bad_config ? GL_ERR_LAUNCH : GL_ERR_CUDA, r, call, err);
+        goto out;
+    }
+    float ms = 0;
+    if (elapsed_ms && g->p_cuEventElapsedTime(&ms, start, stop) == CUDA_SUCCESS)
+        *elapsed_ms = ms;
+out:
+    if (start)
+        g->p_cuEventDestroy(start);
+    if (stop)
+        g->p_cuEventDestroy(stop);
+    return st;
+}
+
+#else /* !GL_HAVE_CUDA_H: every entry point says how to get a GPU build. */
+
+struct gpu {
+    int unused;
+};
+
+#define NO_CUDA_H                                                                        \
+    "gpulearn was built without cuda.h: install the CUDA Toolkit (or Debian's "          \
+    "nvidia-cuda-dev) and rebuild"
+
+gl_status gpu_open(gpu_t **out, gl_error *err)
+{
+    *out = NULL;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+void gpu_close(gpu_t *g) { (void)g; }
+
+gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
+{
+    (void)g;
+    memset(info, 0, sizeof *info);
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err)
+{
+    (void)g, (void)ptx;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_malloc(gpu_t *g, size_t bytes, uint64_t *dptr, gl_error *err)
+{
+    (void)g, (void)bytes;
+    *dptr = 0;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_htod(gpu_t *g, uint64_t dst, const void *src, size_t bytes, gl_error *err)
+{
+    (void)g, (void)dst, (void)src, (void)bytes;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *err)
+{
+    (void)g, (void)dst, (void)src, (void)bytes;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                     const unsigned block[3], unsigned dynamic_shared, void **params,
+                     char **printf_out, double *elapsed_ms, gl_error *err)
+{
+    (void)g, (void)kernel, (void)grid, (void)block, (void)dynamic_shared, (void)params;
+    if (printf_out)
+        *printf_out = NULL;
+    if (elapsed_ms)
+        *elapsed_ms = 0;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+#endif

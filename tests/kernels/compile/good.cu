@@ -1,0 +1,8 @@
+// Vector addition: one thread per element (tests/test_compile.c compiles it with every
+// compiler and runs it on the GPU when there is one).
+extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}

@@ -1,0 +1,350 @@
+/* test_compile.c — CUDA C to PTX with every compiler this machine has (NVRTC, nvcc,
+ * clang + prelude), diagnostics in "path:line:col:" form, and the GPU back end (the
+ * no-driver path here; a real run where a GPU is present). Run from the repository root.
+ * A compiler that is not installed prints "SKIP: <name> not available" and passes. */
+#include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/backend.h"
+#include "runtime/compile.h"
+
+#define KDIR "tests/kernels/compile/"
+
+static const gl_compiler compilers[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
+#define NCOMPILERS ((int)(sizeof compilers / sizeof compilers[0]))
+
+/* Compiles `path` with compiler c. Returns 0 (after printing SKIP) when c is not
+ * installed here, else 1 with *st set. */
+static int compile_with(gl_compiler c, const char *path, gl_compiled *out, gl_error *err,
+                        gl_status *st)
+{
+    gl_compile_opts opts = {.compiler = c};
+    *st = gl_compile_cuda(path, &opts, out, err);
+    if (*st == GL_ERR_TOOL) {
+        printf("SKIP: %s not available (%s)\n", gl_compiler_name(c), err->msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* The 1-based line of `path` holding `marker`, or 0. */
+static int line_of(const char *path, const char *marker)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char buf[512];
+    int n = 0, found = 0;
+    while (!found && fgets(buf, sizeof buf, f)) {
+        n++;
+        if (strstr(buf, marker))
+            found = n;
+    }
+    fclose(f);
+    return found;
+}
+
+START_TEST(test_good_kernel_compiles_to_ptx_with_entry_and_line_info)
+{
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, KDIR "good.cu", &out, &err, &st))
+        return;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    ck_assert_int_eq(out.used, c);
+    ck_assert_ptr_nonnull(out.ptx);
+    ck_assert_msg(strstr(out.ptx, ".entry vec_add("), "%s: no .entry vec_add",
+                  gl_compiler_name(c));
+    ck_assert_msg(strstr(out.ptx, ".loc"), "%s: no .loc line info", gl_compiler_name(c));
+    /* .file names the file as we gave it, not an absolute or temporary path */
+    ck_assert_msg(strstr(out.ptx, "\"" KDIR "good.cu\""), "%s: .file is not %s",
+                  gl_compiler_name(c), KDIR "good.cu");
+    ck_assert_msg(strstr(out.command, c == GL_CC_CLANG ? "sm_75" : "compute_75"),
+                  "command: %s", out.command);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_syntax_error_reports_path_line_and_column)
+{
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, KDIR "bad.cu", &out, &err, &st))
+        return;
+    int line = line_of(KDIR "bad.cu", "expect: error");
+    ck_assert_int_gt(line, 0);
+    char want[128];
+    /* "    out[x] = y + 1;": y is column 14 for every compiler */
+    snprintf(want, sizeof want, KDIR "bad.cu:%d:14: error: ", line);
+    ck_assert_int_eq(st, GL_ERR_COMPILE);
+    ck_assert_int_eq(err.status, GL_ERR_COMPILE);
+    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s: got \"%s\", want \"%s...\"",
+                  gl_compiler_name(c), err.msg, want);
+    ck_assert_msg(strstr(err.msg, "\"y\"") || strstr(err.msg, "'y'"), "%s", err.msg);
+    /* no compiler summary lines survive the rewrite */
+    ck_assert_ptr_null(strstr(err.msg, "detected in the compilation"));
+    ck_assert_ptr_null(strstr(err.msg, "generated"));
+    ck_assert_ptr_null(out.ptx);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_printf_atomics_and_syncthreads_compile_without_includes)
+{
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, KDIR "features.cu", &out, &err, &st))
+        return;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    const char *p = out.ptx;
+    ck_assert(strstr(p, ".entry features("));
+    ck_assert_msg(strstr(p, "atom.global.add.f32") || strstr(p, "red.global.add.f32"),
+                  "%s: no float atomic add", gl_compiler_name(c));
+    ck_assert_msg(strstr(p, "atom.global.add.u32") || strstr(p, "red.global.add.u32") ||
+                      strstr(p, "atom.global.add.s32") || strstr(p, "red.global.add.s32"),
+                  "%s: no int atomic add", gl_compiler_name(c));
+    ck_assert_msg(strstr(p, "bar.sync") || strstr(p, "barrier.sync"), "%s: no barrier",
+                  gl_compiler_name(c));
+    ck_assert_msg(strstr(p, "vprintf"), "%s: no vprintf", gl_compiler_name(c));
+    ck_assert(strstr(p, "%tid.x"));
+    ck_assert(strstr(p, ".shared"));
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_warnings_go_to_log_not_error)
+{
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, KDIR "warn.cu", &out, &err, &st))
+        return;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    int line = line_of(KDIR "warn.cu", "expect: warning");
+    char want[128];
+    snprintf(want, sizeof want, KDIR "warn.cu:%d:", line);
+    ck_assert_msg(out.log && strstr(out.log, want) && strstr(out.log, "warning:"),
+                  "%s: log \"%s\" lacks %s", gl_compiler_name(c), out.log ? out.log : "(null)",
+                  want);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_unknown_compiler_in_env_fails_cleanly)
+{
+    setenv("GPULEARN_COMPILER", "fortran", 1);
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st = gl_compile_cuda(KDIR "good.cu", NULL, &out, &err);
+    unsetenv("GPULEARN_COMPILER");
+    ck_assert_int_eq(st, GL_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "GPULEARN_COMPILER=fortran"));
+    ck_assert_ptr_null(out.ptx);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_env_forces_one_compiler)
+{
+    setenv("GPULEARN_COMPILER", "clang", 1);
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st = gl_compile_cuda(KDIR "good.cu", NULL, &out, &err);
+    unsetenv("GPULEARN_COMPILER");
+    if (st == GL_ERR_TOOL) {
+        printf("SKIP: clang not available\n");
+        return;
+    }
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(out.used, GL_CC_CLANG);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+START_TEST(test_missing_compiler_says_what_to_install)
+{
+    char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "/nonexistent-gpulearn", 1);
+    gl_compile_opts opts = {.compiler = GL_CC_CLANG};
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st = gl_compile_cuda(KDIR "good.cu", &opts, &out, &err);
+    if (path) {
+        setenv("PATH", path, 1);
+        free(path);
+    }
+    ck_assert_int_eq(st, GL_ERR_TOOL);
+    ck_assert_msg(strstr(err.msg, "apt-get install clang"), "%s", err.msg);
+    ck_assert_ptr_null(out.ptx);
+}
+END_TEST
+
+START_TEST(test_unreadable_file_is_input_error)
+{
+    gl_compiled out;
+    gl_error err = {0};
+    ck_assert_int_eq(gl_compile_cuda(KDIR "no-such-file.cu", NULL, &out, &err), GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "no-such-file.cu"));
+}
+END_TEST
+
+START_TEST(test_bad_arch_is_usage_error)
+{
+    gl_compile_opts opts = {.arch = "compute_x; rm -rf"};
+    gl_compiled out;
+    gl_error err = {0};
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", &opts, &out, &err), GL_ERR_USAGE);
+}
+END_TEST
+
+/* Runs vec_add and features on the GPU: exact values and captured printf output. */
+static void gpu_run(gpu_t *g)
+{
+    gl_error err = {0};
+    gl_device_info info;
+    ck_assert_msg(gpu_device_info(g, &info, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(info.warp_size, 32);
+    ck_assert_int_gt(info.sm_count, 0);
+    ck_assert_int_gt((int)strlen(info.name), 0);
+    ck_assert(info.global_bytes > 0);
+    printf("GPU: %s, CC %d.%d, %d SMs, driver %s, %.0f GB/s\n", info.name,
+           info.compute_major, info.compute_minor, info.sm_count, info.driver,
+           info.peak_bandwidth_gbs);
+
+    gl_compiled out;
+    gl_status st = gl_compile_cuda(KDIR "good.cu", NULL, &out, &err);
+    if (st == GL_ERR_TOOL) {
+        printf("SKIP: no compiler for the GPU test\n");
+        return;
+    }
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_msg(gpu_load_ptx(g, out.ptx, &err) == GL_OK, "%s", err.msg);
+    gl_compiled_free(&out);
+
+    enum { N = 1000 };
+    static float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i;
+        b[i] = 2.0f * (float)i;
+        c[i] = -1.0f;
+    }
+    uint64_t da, db, dc;
+    ck_assert(gpu_malloc(g, sizeof a, &da, &err) == GL_OK);
+    ck_assert(gpu_malloc(g, sizeof b, &db, &err) == GL_OK);
+    ck_assert(gpu_malloc(g, sizeof c, &dc, &err) == GL_OK);
+    ck_assert(gpu_htod(g, da, a, sizeof a, &err) == GL_OK);
+    ck_assert(gpu_htod(g, db, b, sizeof b, &err) == GL_OK);
+    ck_assert(gpu_htod(g, dc, c, sizeof c, &err) == GL_OK);
+    int n = N;
+    void *params[] = {&da, &db, &dc, &n};
+    unsigned grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+    char *text = NULL;
+    double ms = -1;
+    st = gpu_launch(g, "vec_add", grid, block, 0, params, &text, &ms, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(text, "");
+    free(text);
+    ck_assert(ms >= 0);
+    ck_assert(gpu_dtoh(g, c, dc, sizeof c, &err) == GL_OK);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(c[i] == 3.0f * (float)i, "c[%d] = %g", i, (double)c[i]);
+
+    st = gpu_launch(g, "no_such_kernel", grid, block, 0, params, NULL, NULL, &err);
+    ck_assert_int_eq(st, GL_ERR_LAUNCH);
+
+    /* printf capture, atomics, shared memory and __syncthreads */
+    st = gl_compile_cuda(KDIR "features.cu", NULL, &out, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_msg(gpu_load_ptx(g, out.ptx, &err) == GL_OK, "%s", err.msg);
+    gl_compiled_free(&out);
+    int zero = 0;
+    float fzero = 0, sum = 0;
+    int count = 0, order[128];
+    uint64_t dcount, dsum, dorder;
+    ck_assert(gpu_malloc(g, sizeof count, &dcount, &err) == GL_OK);
+    ck_assert(gpu_malloc(g, sizeof sum, &dsum, &err) == GL_OK);
+    ck_assert(gpu_malloc(g, sizeof order, &dorder, &err) == GL_OK);
+    ck_assert(gpu_htod(g, dcount, &zero, sizeof zero, &err) == GL_OK);
+    ck_assert(gpu_htod(g, dsum, &fzero, sizeof fzero, &err) == GL_OK);
+    void *fparams[] = {&dcount, &dsum, &dorder};
+    unsigned g2[3] = {2, 1, 1}, b64[3] = {64, 1, 1};
+    st = gpu_launch(g, "features", g2, b64, 0, fparams, &text, NULL, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_msg(strstr(text, "block 0 of 2\n") && strstr(text, "block 1 of 2\n"),
+                  "printf output: \"%s\"", text);
+    ck_assert_int_eq((int)strlen(text), 2 * (int)strlen("block 0 of 2\n"));
+    free(text);
+    ck_assert(gpu_dtoh(g, &count, dcount, sizeof count, &err) == GL_OK);
+    ck_assert(gpu_dtoh(g, &sum, dsum, sizeof sum, &err) == GL_OK);
+    ck_assert(gpu_dtoh(g, order, dorder, sizeof order, &err) == GL_OK);
+    ck_assert_int_eq(count, 128);
+    ck_assert(sum == 64.0f);
+    for (int i = 0; i < 128; i++)
+        ck_assert_int_eq(order[i], (63 - i % 64) * 2);
+    printf("GPU: ran\n");
+}
+
+START_TEST(test_gpu_runs_vec_add_or_reports_no_driver)
+{
+    gpu_t *g = NULL;
+    gl_error err = {0};
+    gl_status st = gpu_open(&g, &err);
+    if (st == GL_ERR_NODEVICE) {
+        ck_assert_ptr_null(g);
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            ck_assert_msg(strncmp(err.msg, "no NVIDIA driver found (libcuda.so.1: ", 38) == 0 ||
+                              strstr(err.msg, "built without cuda.h"),
+                          "%s", err.msg);
+        else
+            dlclose(h);
+        printf("SKIP: no GPU (%s)\n", err.msg);
+        return;
+    }
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    gpu_run(g);
+    gpu_close(g);
+}
+END_TEST
+
+static Suite *compile_suite(void)
+{
+    Suite *s = suite_create("compile");
+    TCase *tc = tcase_create("compilers");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_good_kernel_compiles_to_ptx_with_entry_and_line_info, 0,
+                        NCOMPILERS);
+    tcase_add_loop_test(tc, test_syntax_error_reports_path_line_and_column, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_printf_atomics_and_syncthreads_compile_without_includes, 0,
+                        NCOMPILERS);
+    tcase_add_loop_test(tc, test_warnings_go_to_log_not_error, 0, NCOMPILERS);
+    tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
+    tcase_add_test(tc, test_env_forces_one_compiler);
+    tcase_add_test(tc, test_missing_compiler_says_what_to_install);
+    tcase_add_test(tc, test_unreadable_file_is_input_error);
+    tcase_add_test(tc, test_bad_arch_is_usage_error);
+    suite_add_tcase(s, tc);
+    TCase *gpu = tcase_create("gpu");
+    tcase_set_timeout(gpu, 120);
+    tcase_add_test(gpu, test_gpu_runs_vec_add_or_reports_no_driver);
+    suite_add_tcase(s, gpu);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(compile_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
