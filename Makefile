@@ -40,18 +40,22 @@ else
 endif
 
 ifneq ($(DEPS_PREFIX),)
+  # Packages unpacked with dpkg -x: no pkg-config needed (a bare machine may lack it).
   MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-  export PKG_CONFIG_SYSROOT_DIR := $(DEPS_PREFIX)
-  export PKG_CONFIG_LIBDIR := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH)/pkgconfig:$(DEPS_PREFIX)/usr/share/pkgconfig
-  DEPS_LDFLAGS := -L$(DEPS_PREFIX)/usr/lib/$(MULTIARCH) -L$(DEPS_PREFIX)/lib/$(MULTIARCH) \
-                  -Wl,-rpath,$(DEPS_PREFIX)/usr/lib/$(MULTIARCH) -Wl,-rpath,$(DEPS_PREFIX)/lib/$(MULTIARCH)
+  DEPS_LIBDIRS := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH) $(DEPS_PREFIX)/lib/$(MULTIARCH)
+  PKG_CFLAGS   := -isystem $(DEPS_PREFIX)/usr/include -isystem $(DEPS_PREFIX)/usr/include/cjson \
+                  -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
+  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson
+  CHECK_CFLAGS := -pthread
+  CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
+  export GPULEARN_DEPS_PREFIX := $(DEPS_PREFIX)
+else
+  PKGS         := ncursesw libcjson
+  PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+  PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+  CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+  CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 endif
-
-PKGS       := ncursesw libcjson
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
-CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 ifneq ($(wildcard $(CUDA_HOME)/include/cuda.h),)
   CUDA_CFLAGS := -DGL_HAVE_CUDA_H -isystem $(CUDA_HOME)/include
@@ -63,8 +67,8 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
             -DGL_LESSONS_DIR='"$(LESSONS_DIR)"' -DGL_PRELUDE_DIR='"$(PRELUDE_DIR)"'
-CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS)
-LDFLAGS  += $(SANFLAGS) $(DEPS_LDFLAGS)
+CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
 SIM_SRC     := $(wildcard sim/*.c)
