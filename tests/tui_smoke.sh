@@ -1,0 +1,112 @@
+#!/bin/sh
+# tui_smoke.sh — drives the TUI under tmux: lesson list, lesson 1, a run on the
+# simulator, the help overlay, resizes (including "terminal too small"), quit, and
+# checks that the terminal settings were restored. Runs at 80x24 and at 200x60.
+#
+# Env: GPULEARN = absolute path of the built binary (make check sets it).
+# Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "tui_smoke: tmux not found: skipping"; exit 77; }
+GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
+[ -x "$GPULEARN" ] || { echo "tui_smoke: no binary at $GPULEARN"; exit 1; }
+
+SOCK="gltui$$"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_smoke.XXXXXX") || exit 1
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+
+# The pane runs this: record the tty settings, run the TUI, compare them after.
+cat >"$TMP/pane.sh" <<'EOF'
+before=$(stty -g)
+GPULEARN_NO_GPU=1 "$GPULEARN"
+rc=$?
+after=$(stty -g)
+[ "$before" = "$after" ] && echo "TTY-RESTORED"
+echo "GPULEARN-EXIT=$rc"
+sleep 600
+EOF
+
+T() { tmux -L "$SOCK" "$@"; }
+screen() { T capture-pane -p -t smoke; }
+
+fail() {
+  echo "tui_smoke: FAIL ($SIZE): $1"
+  echo "---- screen ----"
+  screen
+  echo "----------------"
+  exit 1
+}
+
+# wait_for PATTERN [TENTHS]: polls the screen until grep finds PATTERN.
+wait_for() {
+  n=0; limit=${2:-50}
+  while [ "$n" -lt "$limit" ]; do
+    screen | grep -q -- "$1" && return 0
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+
+keys() { T send-keys -t smoke "$@"; }
+
+smoke() {
+  W=$1; H=$2; SIZE="${W}x$H"
+  T kill-server >/dev/null 2>&1
+  T -f /dev/null new-session -d -s smoke -x "$W" -y "$H" \
+    "env GPULEARN='$GPULEARN' sh '$TMP/pane.sh'" || fail "tmux could not start"
+  T set-option -t smoke status off >/dev/null 2>&1
+
+  wait_for "Lessons" || fail "no lesson list"
+  wait_for "Threads, blocks" || fail "lesson 1 not in the list"
+
+  # Move the selection to lesson 1 (rows are sorted by number).
+  first=$(screen | grep -n '^. *[0-9][0-9]*  [A-Z]' | head -1 | cut -d: -f1)
+  target=$(screen | grep -n '^. *1  Threads' | head -1 | cut -d: -f1)
+  [ -n "$first" ] && [ -n "$target" ] || fail "cannot find lesson rows"
+  i=$first
+  while [ "$i" -lt "$target" ]; do keys Down; i=$((i + 1)); done
+  keys Enter
+  wait_for "lesson 1 . step 1/" || fail "lesson 1 did not open"
+
+  # Find a step with a kernel to run.
+  k=1
+  while ! screen | grep -q "press r to run"; do
+    [ "$k" -ge 10 ] && fail "no step with a kernel"
+    keys n; k=$((k + 1))
+    wait_for "step $k/" 20 || fail "n did not move to step $k"
+  done
+
+  keys r
+  wait_for "ran on the simulator" 600 || fail "no run result"
+  wait_for "printf output" 20 || fail "no printf output shown"
+  screen | grep -q "Hello\|hello\|thread" || fail "no printf line"
+
+  keys '?'
+  wait_for "Help: keys" || fail "no help overlay"
+  wait_for "next step" || fail "help overlay lacks the key table"
+
+  T resize-window -t smoke -x 50 -y 12
+  wait_for "terminal too small" || fail "no 'terminal too small' at 50x12"
+  T resize-window -t smoke -x $((W + 10)) -y $((H + 6))
+  n=0
+  while [ $n -lt 50 ]; do
+    last=$(screen | sed -n "$((H + 6))p")
+    case "$last" in *"lesson 1 "*) break ;; esac
+    sleep 0.1; n=$((n + 1))
+  done
+  [ $n -lt 50 ] || fail "did not redraw after resizing to $((W + 10))x$((H + 6))"
+  screen | grep -q "terminal too small" && fail "stale 'too small' message after growing"
+
+  keys q
+  wait_for "GPULEARN-EXIT=" || fail "the TUI did not exit on q"
+  screen | grep -q "GPULEARN-EXIT=0" || fail "nonzero exit status"
+  screen | grep -q "TTY-RESTORED" || fail "terminal settings not restored"
+  screen | grep -q "Help: keys\|Lessons" && fail "the TUI's screen was left behind"
+  T kill-server >/dev/null 2>&1
+  echo "tui_smoke: ok at $SIZE"
+}
+
+smoke 80 24
+smoke 200 60
+exit 0

@@ -1,0 +1,445 @@
+/* map.c — the grid/block/thread map: a few blocks drawn as boxes of cells, one cell
+ * per thread, coloured by a per-thread value (CUDA C++ Programming Guide §5.2 "Thread
+ * Hierarchy": threads of a block indexed by threadIdx, x fastest; warps are 32
+ * consecutive linear thread ids, §7.1 "SIMT Architecture"). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/term.h"
+
+enum { WARP = 32 };
+
+static uint64_t threads_per_block(const gl_spec *s)
+{
+    return (uint64_t)s->block[0] * s->block[1] * s->block[2];
+}
+
+static uint64_t block_count(const gl_spec *s)
+{
+    return (uint64_t)s->grid[0] * s->grid[1] * s->grid[2];
+}
+
+static uint64_t linear_block(const gl_spec *s, const unsigned b[3])
+{
+    return b[0] + (uint64_t)b[1] * s->grid[0] + (uint64_t)b[2] * s->grid[0] * s->grid[1];
+}
+
+static uint64_t linear_thread(const gl_spec *s, const unsigned t[3])
+{
+    return t[0] + (uint64_t)t[1] * s->block[0] + (uint64_t)t[2] * s->block[0] * s->block[1];
+}
+
+/* The buffer a MAP_BUFFER mode reads: after the last run, else the initial values. */
+static const void *mode_buffer(const app *a, const map_mode *m, size_t *len, gl_type *type)
+{
+    if (!a->have_spec || m->arg < 0 || m->arg >= a->spec.nargs) return NULL;
+    const gl_arg *arg = &a->spec.args[m->arg];
+    const void *data = NULL;
+    if (a->have_run && a->run.buffers && m->arg < a->run.nargs) data = a->run.buffers[m->arg].data;
+    else if (a->init_buffers) data = a->init_buffers[m->arg].data;
+    *len = arg->len;
+    *type = arg->type;
+    return data;
+}
+
+bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
+               double *out, bool *is_float)
+{
+    const gl_spec *s = &a->spec;
+    uint64_t lb = linear_block(s, b), lt = linear_thread(s, t);
+    uint64_t global = lb * threads_per_block(s) + lt;
+    *is_float = false;
+    switch (m->kind) {
+    case MAP_GLOBAL_INDEX: *out = (double)global; return true;
+    case MAP_BLOCK: *out = (double)lb; return true;
+    case MAP_THREAD: *out = (double)lt; return true;
+    case MAP_WARP: *out = (double)(lt / WARP); return true;
+    case MAP_LANE: *out = (double)(lt % WARP); return true;
+    case MAP_BUFFER: {
+        size_t len;
+        gl_type type;
+        const void *data = mode_buffer(a, m, &len, &type);
+        if (!data || global >= len) return false;
+        gl_value v = gl_buffer_get(data, type, (size_t)global);
+        *is_float = gl_type_is_float(type);
+        if (*is_float) *out = v.f;
+        else if (gl_type_is_signed(type)) *out = (double)v.i;
+        else *out = (double)v.u;
+        return true;
+    }
+    }
+    return false;
+}
+
+void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
+{
+    const gl_spec *s = &a->spec;
+    bool grid1d = s->grid[1] == 1 && s->grid[2] == 1;
+    bool block1d = s->block[1] == 1 && s->block[2] == 1;
+    switch (m->kind) {
+    case MAP_GLOBAL_INDEX:
+        snprintf(buf, len, "%s", (grid1d && block1d) ? "global index = blockIdx.x*blockDim.x + threadIdx.x"
+                                                     : "global linear thread index");
+        return;
+    case MAP_BLOCK:
+        snprintf(buf, len, "%s", grid1d ? "blockIdx.x" : "block id (x + y*gridDim.x + ...)");
+        return;
+    case MAP_THREAD:
+        snprintf(buf, len, "%s", block1d ? "threadIdx.x" : "thread id in block (x + y*blockDim.x + ...)");
+        return;
+    case MAP_WARP: snprintf(buf, len, "warp in block (thread id / 32)"); return;
+    case MAP_LANE: snprintf(buf, len, "lane (thread id %% 32)"); return;
+    case MAP_BUFFER: {
+        const char *name = (m->arg >= 0 && m->arg < s->nargs) ? s->args[m->arg].name : "?";
+        snprintf(buf, len, "%s[global index]%s", name,
+                 a->have_run ? "" : " (initial values; r runs)");
+        return;
+    }
+    }
+    snprintf(buf, len, "?");
+}
+
+/* How values become palette entries: categorical (value mod palette) or ranges. */
+typedef struct colouring {
+    bool categorical;
+    bool is_float;
+    double lo, hi;   /* value range */
+    double width;    /* range bucket width */
+    int nb;          /* buckets used */
+    int text_w;      /* columns the widest value needs */
+} colouring;
+
+static void fmt_value(double v, bool is_float, char *buf, size_t len)
+{
+    if (!is_float) snprintf(buf, len, "%.0f", v);
+    else if (isnan(v)) snprintf(buf, len, "nan");
+    else snprintf(buf, len, "%.3g", v);
+}
+
+static int text_width(double v, bool is_float)
+{
+    char tmp[64];
+    fmt_value(v, is_float, tmp, sizeof tmp);
+    return (int)strlen(tmp);
+}
+
+static colouring make_colouring(const app *a, const map_mode *m)
+{
+    const gl_spec *s = &a->spec;
+    int pal = term_palette_size();
+    colouring c = {.categorical = true, .lo = 0, .hi = 0, .width = 1, .nb = pal};
+    uint64_t T = threads_per_block(s), B = block_count(s);
+    switch (m->kind) {
+    case MAP_GLOBAL_INDEX: c.hi = (double)(B * T - 1); c.categorical = false; break;
+    case MAP_BLOCK: c.hi = (double)(B - 1); break;
+    case MAP_THREAD: c.hi = (double)(T - 1); break;
+    case MAP_WARP: c.hi = (double)((T - 1) / WARP); break;
+    case MAP_LANE: c.hi = (double)((T < WARP ? T : WARP) - 1); break;
+    case MAP_BUFFER: {
+        size_t len;
+        gl_type type;
+        const void *data = mode_buffer(a, m, &len, &type);
+        c.categorical = false;
+        c.is_float = gl_type_is_float(type);
+        uint64_t n = B * T < len ? B * T : len;
+        bool any = false, all_int = true;
+        for (uint64_t i = 0; data && i < n && i < (1u << 22); i++) {
+            gl_value v = gl_buffer_get(data, type, (size_t)i);
+            double d = c.is_float ? v.f : gl_type_is_signed(type) ? (double)v.i : (double)v.u;
+            if (isnan(d)) continue;
+            if (!any || d < c.lo) c.lo = d;
+            if (!any || d > c.hi) c.hi = d;
+            if (d != floor(d) || isinf(d)) all_int = false;
+            any = true;
+        }
+        if (all_int && isfinite(c.lo) && isfinite(c.hi) && c.hi - c.lo + 1 <= pal) {
+            c.categorical = true; /* few distinct integers: one colour each */
+            c.is_float = false;
+        }
+        if (!isfinite(c.lo)) c.lo = -1e300;
+        if (!isfinite(c.hi)) c.hi = 1e300;
+        int w1 = text_width(c.lo, c.is_float), w2 = text_width(c.hi, c.is_float);
+        c.text_w = w1 > w2 ? w1 : w2;
+        if (c.is_float) c.text_w = c.text_w < 5 ? c.text_w : 5;
+        break;
+    }
+    }
+    if (m->kind != MAP_BUFFER) c.text_w = text_width(c.hi, false);
+    if (!c.categorical) {
+        double span = c.hi - c.lo;
+        if (!c.is_float) {
+            c.width = ceil((span + 1) / pal);
+            if (c.width < 1) c.width = 1;
+            c.nb = (int)ceil((span + 1) / c.width);
+        } else {
+            c.width = span > 0 ? span / pal : 1;
+            c.nb = span > 0 ? pal : 1;
+        }
+    } else if (m->kind == MAP_BUFFER) {
+        c.nb = (int)(c.hi - c.lo + 1);
+    }
+    return c;
+}
+
+static int colour_index(const colouring *c, const map_mode *m, double v)
+{
+    int pal = term_palette_size();
+    if (c->categorical) {
+        long long k = (long long)(m->kind == MAP_BUFFER ? v - c->lo : v);
+        return (int)(((k % pal) + pal) % pal);
+    }
+    if (isnan(v)) return 0;
+    int k = (int)floor((v - c->lo) / c->width);
+    if (k < 0) k = 0;
+    if (k >= c->nb) k = c->nb - 1;
+    return k % pal;
+}
+
+/* Draws one palette swatch with text at (y, x); returns columns used. */
+static int swatch(WINDOW *win, int y, int x, int maxx, int idx, const char *text)
+{
+    int n = (int)strlen(text) + 2;
+    if (x + n > maxx) return -1;
+    wattron(win, term_palette_attr(idx));
+    mvwprintw(win, y, x, " %s ", text);
+    wattroff(win, term_palette_attr(idx));
+    return n + 1;
+}
+
+static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colouring *c, int y,
+                        int x, int w)
+{
+    char label[160];
+    map_mode_label(a, m, label, sizeof label);
+    wattron(win, term_attr(TC_HEADING));
+    mvwaddnstr(win, y, x, "colour = ", w);
+    wattroff(win, term_attr(TC_HEADING));
+    if (w > 9) waddnstr(win, label, w - 9);
+    int pal = term_palette_size(), cx = x, maxx = x + w;
+    char text[80];
+    if (c->categorical) {
+        int n = (int)(c->hi - (m->kind == MAP_BUFFER ? c->lo : 0) + 1);
+        for (int i = 0; i < n && i < pal; i++) {
+            double v = (m->kind == MAP_BUFFER ? c->lo : 0) + i;
+            fmt_value(v, false, text, sizeof text);
+            int used = swatch(win, y + 1, cx, maxx, i, text);
+            if (used < 0) break;
+            cx += used;
+        }
+        if (n > pal && cx + 22 <= maxx)
+            mvwprintw(win, y + 1, cx, "(colours repeat every %d)", pal);
+    } else {
+        for (int i = 0; i < c->nb; i++) {
+            double lo = c->lo + i * c->width;
+            double hi = c->is_float ? lo + c->width : lo + c->width - 1;
+            if (!c->is_float && hi > c->hi) hi = c->hi;
+            char l1[32], l2[32];
+            fmt_value(lo, c->is_float, l1, sizeof l1);
+            fmt_value(hi, c->is_float, l2, sizeof l2);
+            if (!c->is_float && lo == hi) snprintf(text, sizeof text, "%s", l1);
+            else snprintf(text, sizeof text, "%s-%s", l1, l2);
+            int used = swatch(win, y + 1, cx, maxx, i, text);
+            if (used < 0) break;
+            cx += used;
+        }
+    }
+}
+
+/* Thread of cell (row r, column col) of a block drawn rows x cols; false if none. */
+static bool thread_at(const gl_spec *s, bool block1d, int r, int col, unsigned t[3])
+{
+    if (block1d) {
+        uint64_t lt = (uint64_t)r * WARP + (uint64_t)col;
+        if (lt >= s->block[0]) return false;
+        t[0] = (unsigned)lt, t[1] = 0, t[2] = 0;
+    } else {
+        t[0] = (unsigned)col;
+        t[1] = (unsigned)r % s->block[1];
+        t[2] = (unsigned)r / s->block[1];
+    }
+    return true;
+}
+
+/* Draws one thread's cell (cw columns, the last a gap when cw > 1). */
+static void draw_cell(WINDOW *win, const app *a, const map_mode *m, const colouring *c,
+                      const unsigned b[3], const unsigned t[3], int cy, int cx, int cw,
+                      bool show_text)
+{
+    double v;
+    bool is_float;
+    if (!map_value(a, m, b, t, &v, &is_float)) {
+        wattron(win, term_attr(TC_DIM));
+        mvwaddstr(win, cy, cx + (cw > 1 ? cw - 2 : 0), term_glyph()->dot);
+        wattroff(win, term_attr(TC_DIM));
+        return;
+    }
+    int idx = colour_index(c, m, v);
+    int cell = cw > 1 ? cw - 1 : 1;
+    char text[64], padded[80];
+    if (show_text) fmt_value(v, is_float && !c->categorical, text, sizeof text);
+    else if (!term_has_color()) snprintf(text, sizeof text, "%c", term_palette_char(idx));
+    else text[0] = '\0';
+    snprintf(padded, sizeof padded, "%*s", cell, text);
+    wattron(win, term_palette_attr(idx));
+    mvwaddnstr(win, cy, cx, padded, cell);
+    wattroff(win, term_palette_attr(idx));
+}
+
+static void block_of(const gl_spec *s, uint64_t bi, unsigned b[3])
+{
+    b[0] = (unsigned)(bi % s->grid[0]);
+    b[1] = (unsigned)((bi / s->grid[0]) % s->grid[1]);
+    b[2] = (unsigned)(bi / ((uint64_t)s->grid[0] * s->grid[1]));
+}
+
+static void block_label(const gl_spec *s, const unsigned b[3], bool short_form, char *buf, size_t len)
+{
+    bool grid1d = s->grid[1] == 1 && s->grid[2] == 1;
+    if (grid1d) snprintf(buf, len, short_form ? "%u" : "block %u", b[0]);
+    else snprintf(buf, len, short_form ? "%u,%u,%u" : "block (%u,%u,%u)", b[0], b[1], b[2]);
+}
+
+/* The widest cell (value + gap, else 2, else 1 column) with which `cols` cells and
+ * `extra` columns fit in w. */
+static int pick_cell_width(int cols, int extra, int text_w, int w)
+{
+    const int cands[3] = {text_w + 1, 2, 1};
+    for (int i = 0; i < 3; i++)
+        if (cols * cands[i] - (cands[i] > 1) + extra <= w) return cands[i];
+    return 1;
+}
+
+static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
+{
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s %llu more block%s", term_glyph()->ellipsis, (unsigned long long)more,
+             more == 1 ? "" : "s");
+    wattron(win, term_attr(TC_DIM));
+    mvwaddnstr(win, y, x, buf, w);
+    wattroff(win, term_attr(TC_DIM));
+}
+
+void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    if (!a->have_spec || h < 3 || w < 12) return;
+    const gl_spec *s = &a->spec;
+    const map_mode *m = &a->modes[a->mode];
+    colouring c = make_colouring(a, m);
+    draw_legend(win, a, m, &c, y, x, w);
+
+    uint64_t T = threads_per_block(s), B = block_count(s);
+    bool block1d = s->block[1] == 1 && s->block[2] == 1;
+    int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
+    int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
+
+    int top = y + 2;
+    if (h >= 9) { /* room for the shape line */
+        char shape[200];
+        snprintf(shape, sizeof shape, "grid (%u,%u,%u) x block (%u,%u,%u) = %llu threads%s",
+                 s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],
+                 (unsigned long long)(B * T),
+                 block1d ? (T > WARP ? "; a row = a warp" : "")
+                         : "; rows = threadIdx.y, columns = threadIdx.x");
+        wattron(win, term_attr(TC_DIM));
+        mvwaddnstr(win, top, x, shape, w);
+        wattroff(win, term_attr(TC_DIM));
+        top++;
+    }
+    int avail_h = y + h - top;
+    if (avail_h < 1) return;
+    const term_glyphs *g = term_glyph();
+
+    /* Boxes: each block a bordered box of rows x cols cells. */
+    int cw = pick_cell_width(cols, 2, c.text_w, w);
+    int shown_cols = cols, inner_w = cols * cw - (cw > 1);
+    if (inner_w + 2 > w) {
+        shown_cols = (w - 2 + (cw > 1)) / cw;
+        inner_w = shown_cols * cw - (cw > 1);
+    }
+    int box_w = inner_w + 2;
+    {   /* widen narrow boxes to fit "block N" when there is room */
+        char label[64];
+        block_label(s, (unsigned[3]){s->grid[0] - 1, s->grid[1] - 1, s->grid[2] - 1}, false, label, sizeof label);
+        int want = (int)strlen(label) + 6;
+        if (box_w < want && want <= w) box_w = want;
+    }
+    int per_row = (w + 1) / (box_w + 1);
+    if (per_row < 1) per_row = 1;
+    int box_rows_fit = avail_h / (rows + 2);
+    uint64_t box_cap = (uint64_t)per_row * (uint64_t)box_rows_fit;
+
+    /* One-row blocks that do not all fit as boxes: one line per block instead
+     * ("block 3 [cells]"), which shows far more of the grid. */
+    if (rows == 1 && box_cap < B) {
+        char label[64];
+        const unsigned *last = (unsigned[3]){s->grid[0] - 1, s->grid[1] - 1, s->grid[2] - 1};
+        block_label(s, last, false, label, sizeof label);
+        int long_w = (int)strlen(label) + 1;
+        block_label(s, last, true, label, sizeof label);
+        int short_w = (int)strlen(label) + 1;
+        /* the values with a long label, with a short one, else colours only */
+        bool short_labels = false;
+        int lw = long_w, ccw = c.text_w + 1;
+        if (long_w + cols * ccw - 1 > w) {
+            if (short_w + cols * ccw - 1 <= w) short_labels = true, lw = short_w;
+            else ccw = pick_cell_width(cols, long_w, c.text_w, w);
+        }
+        int line_w = lw + cols * ccw;
+        int per_line = (w + 2) / (line_w + 2);
+        if (per_line < 1) per_line = 1;
+        int lines = (uint64_t)per_line * (uint64_t)avail_h >= B ? avail_h : avail_h - 1;
+        if (lines < 1) lines = 1;
+        uint64_t nshow = (uint64_t)per_line * (uint64_t)lines;
+        if (nshow > B) nshow = B;
+        for (uint64_t bi = 0; bi < nshow; bi++) {
+            unsigned b[3], t[3];
+            block_of(s, bi, b);
+            block_label(s, b, short_labels, label, sizeof label);
+            int ly = top + (int)(bi / (uint64_t)per_line), lx = x + (int)(bi % (uint64_t)per_line) * (line_w + 2);
+            wattron(win, term_attr(TC_DIM));
+            mvwaddnstr(win, ly, lx, label, w);
+            wattroff(win, term_attr(TC_DIM));
+            for (int col = 0; col < cols && lx + lw + col * ccw < x + w; col++)
+                if (thread_at(s, block1d, 0, col, t))
+                    draw_cell(win, a, m, &c, b, t, ly, lx + lw + col * ccw, ccw, ccw == c.text_w + 1);
+        }
+        if (nshow < B) draw_more(win, top + lines, x, w, B - nshow);
+        return;
+    }
+
+    int shown_rows = rows;
+    if (box_rows_fit < 1) shown_rows = avail_h - 3 > 0 ? avail_h - 3 : (avail_h - 2 > 0 ? avail_h - 2 : 0);
+    if (shown_rows <= 0) return;
+    int box_h = shown_rows + 2;
+    uint64_t nshow = (uint64_t)per_row * (uint64_t)(avail_h / box_h);
+    if (nshow < B) /* keep a line for "… N more blocks" */
+        nshow = (uint64_t)per_row * (uint64_t)((avail_h - 1) / box_h > 0 ? (avail_h - 1) / box_h : 1);
+    if (nshow > B) nshow = B;
+    bool show_text = cw == c.text_w + 1;
+    for (uint64_t bi = 0; bi < nshow; bi++) {
+        unsigned b[3], t[3];
+        block_of(s, bi, b);
+        int by = top + (int)(bi / (uint64_t)per_row) * box_h;
+        int bx = x + (int)(bi % (uint64_t)per_row) * (box_w + 1);
+        char label[64];
+        block_label(s, b, false, label, sizeof label);
+        if ((int)strlen(label) + 2 > box_w - 4) { /* too narrow: the short form */
+            block_label(s, b, true, label, sizeof label);
+            if ((int)strlen(label) + 2 > box_w - 4) label[0] = '\0';
+        }
+        view_box(win, by, bx, box_h, box_w, label);
+        for (int r = 0; r < shown_rows; r++) {
+            for (int col = 0; col < shown_cols; col++)
+                if (thread_at(s, block1d, r, col, t))
+                    draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw, show_text);
+            if (shown_cols < cols) mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
+        }
+        if (shown_rows < rows) mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
+    }
+    if (nshow < B) {
+        int ly = top + (int)((nshow + (uint64_t)per_row - 1) / (uint64_t)per_row) * box_h;
+        if (ly < y + h) draw_more(win, ly, x, w, B - nshow);
+    }
+}
