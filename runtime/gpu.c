@@ -22,6 +22,19 @@
 #include <dlfcn.h>
 
 /* The driver entry points gpulearn uses, resolved at CUDA_VERSION. */
+/* cuda.h maps most names to the entry point of the API version it describes (e.g.
+ * cuMemAlloc -> cuMemAlloc_v2), and cuGetProcAddress at CUDA_VERSION returns those.
+ * cuCtxSynchronize is the exception: cuda.h 13.0 still declares the 2.0 prototype under
+ * the plain name, but at version 13000 the driver returns cuCtxSynchronize_v2, which
+ * takes the context (cudaTypedefs.h: PFN_cuCtxSynchronize_v13000). Name it so the
+ * pointer gets that prototype; #name below still asks for "cuCtxSynchronize". */
+#if CUDA_VERSION >= 13000
+#define cuCtxSynchronize cuCtxSynchronize_v2
+#define CTX_SYNCHRONIZE(g) (g)->p_cuCtxSynchronize((g)->ctx)
+#else
+#define CTX_SYNCHRONIZE(g) (g)->p_cuCtxSynchronize()
+#endif
+
 #define CU_SYMBOLS(X)                                                                    \
     X(cuGetErrorName)                                                                    \
     X(cuGetErrorString)                                                                  \
@@ -431,7 +444,7 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
             r = g->p_cuEventRecord(stop, NULL);
         }
         /* Synchronise even after a failed launch, so printf output reaches us. */
-        CUresult s = g->p_cuCtxSynchronize();
+        CUresult s = CTX_SYNCHRONIZE(g);
         if (r == CUDA_SUCCESS && s != CUDA_SUCCESS) {
             r = s;
             call = "cuCtxSynchronize";

@@ -26,9 +26,13 @@ typedef struct size_run {
     int64_t n;
     gl_spec spec;         /* the submission's spec at this n (args, for comparing) */
     gl_run_result expect; /* reference */
-    gl_run_result got;    /* submission */
+    gl_run_result got;    /* submission, on the simulator (memory checks need it) */
     gl_status status;     /* of the submission's run */
     char error[4096];     /* its error message, if any */
+    int on_gpu;           /* --backend gpu: the submission also ran on the GPU */
+    gl_run_result got_gpu;
+    gl_status gpu_status;
+    char gpu_error[4096];
 } size_run;
 
 static void add_detail(gl_check_result *c, const char *fmt, ...)
@@ -89,7 +93,8 @@ static int uses_size(const gl_check *k, const gl_exercise *e, int64_t n)
 }
 
 /* Compares the submission's outputs with the reference's at one size. */
-static int compare_outputs(const gl_check *k, const size_run *r, gl_check_result *c)
+static int compare_outputs(const gl_check *k, const size_run *r, const gl_run_result *got,
+                           const char *where, gl_check_result *c)
 {
     int ok = 1;
     for (int a = 0; a < r->spec.nargs; a++) {
@@ -99,8 +104,8 @@ static int compare_outputs(const gl_check *k, const size_run *r, gl_check_result
         size_t first = SIZE_MAX, wrong = 0;
         for (size_t i = 0; i < arg->len; i++) {
             gl_value want = gl_buffer_get(r->expect.buffers[a].data, arg->type, i);
-            gl_value got = gl_buffer_get(r->got.buffers[a].data, arg->type, i);
-            if (!values_equal(arg->type, want, got, k->tolerance)) {
+            gl_value have = gl_buffer_get(got->buffers[a].data, arg->type, i);
+            if (!values_equal(arg->type, want, have, k->tolerance)) {
                 if (first == SIZE_MAX)
                     first = i;
                 wrong++;
@@ -111,9 +116,9 @@ static int compare_outputs(const gl_check *k, const size_run *r, gl_check_result
             format_value(w, sizeof w, arg->type,
                          gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
             format_value(g, sizeof g, arg->type,
-                         gl_buffer_get(r->got.buffers[a].data, arg->type, first));
-            add_detail(c, "n = %lld: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
-                       (long long)r->n, arg->name, first, g, w, wrong, arg->len);
+                         gl_buffer_get(got->buffers[a].data, arg->type, first));
+            add_detail(c, "n = %lld%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
+                       (long long)r->n, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
         }
     }
@@ -151,7 +156,15 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             ok = 0;
             add_detail(out, "n = %lld: the kernel did not finish: %s", (long long)r->n, r->error);
         } else {
-            ok = compare_outputs(k, r, out);
+            ok = compare_outputs(k, r, &r->got, "", out);
+        }
+        if (ok && k->kind == GL_CHECK_MATCHES_REFERENCE && r->on_gpu) {
+            if (r->gpu_status != GL_OK) {
+                ok = 0;
+                add_detail(out, "n = %lld, on the GPU: %s", (long long)r->n, r->gpu_error);
+            } else {
+                ok = compare_outputs(k, r, &r->got_gpu, ", on the GPU", out);
+            }
         }
         if (!ok) {
             if (failed >= GRADE_DETAILED_SIZES)
@@ -214,6 +227,13 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     gl_backend_kind backend = opts->backend == GL_BACKEND_GPU ? GL_BACKEND_GPU : GL_BACKEND_SIM;
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
 
+    if (backend == GL_BACKEND_GPU) {
+        gl_device_info info;
+        char note[256];
+        gl_status gs = gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
+        if (gs != GL_OK)
+            return gs;
+    }
     char *sub_path = strdup(rep->submission);
     gl_compiled ref = {0}, sub = {0};
     size_run *runs = NULL;
@@ -285,15 +305,32 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             nruns++;
             goto done;
         }
-        gl_run_opts so = {.backend = backend, .step_limit = GRADE_STEP_LIMIT};
+        /* The simulator always runs the submission: only it sees out-of-bounds
+         * accesses that a GPU lets pass. */
+        gl_run_opts so = {.backend = GL_BACKEND_SIM, .step_limit = GRADE_STEP_LIMIT};
         gl_error serr = {0};
         r->status = gl_run_ptx(&r->spec, sub.ptx, &so, &r->got, &serr);
         if (r->status != GL_OK)
             snprintf(r->error, sizeof r->error, "%s", serr.msg);
-        if (r->status == GL_ERR_NODEVICE || r->status == GL_ERR_INPUT) {
+        if (r->status == GL_ERR_INPUT) {
             st = gl_fail(err, r->status, "%s", serr.msg);
             nruns++;
             goto done;
+        }
+        /* On the GPU only a kernel the simulator ran cleanly: a faulting one could
+         * corrupt GPU memory or hang. */
+        if (backend == GL_BACKEND_GPU && r->status == GL_OK) {
+            gl_run_opts go = {.backend = GL_BACKEND_GPU};
+            gl_error gerr = {0};
+            r->on_gpu = 1;
+            r->gpu_status = gl_run_ptx(&r->spec, sub.ptx, &go, &r->got_gpu, &gerr);
+            if (r->gpu_status != GL_OK)
+                snprintf(r->gpu_error, sizeof r->gpu_error, "%s", gerr.msg);
+            if (r->gpu_status == GL_ERR_NODEVICE) {
+                st = gl_fail(err, r->gpu_status, "%s", gerr.msg);
+                nruns++;
+                goto done;
+            }
         }
     }
     for (int i = 0; i < e->nchecks; i++)
@@ -307,6 +344,7 @@ done:
         spec_free(&runs[i].spec);
         gl_run_result_free(&runs[i].expect);
         gl_run_result_free(&runs[i].got);
+        gl_run_result_free(&runs[i].got_gpu);
     }
     free(runs);
     gl_compiled_free(&ref);
@@ -319,7 +357,7 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
 {
     int passed = 0;
     fprintf(f, "Grading %s for lesson '%s' (on the %s)\n", r->submission, r->lesson,
-            strcmp(r->backend, "gpu") == 0 ? "GPU" : "simulator");
+            strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator");
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
         passed += c->passed;

@@ -20,7 +20,7 @@ typedef struct gl_check_result {
 typedef struct gl_grade_report {
     char lesson[64];
     char submission[1024];
-    char backend[8];         /* what ran the submission: "sim" or "gpu" */
+    char backend[8];         /* "sim", or "gpu": the submission also ran on the GPU */
     int passed;              /* every check passed */
     int compiled;            /* 0: the submission did not compile (see compile_log) */
     char *compile_log;
@@ -30,7 +30,9 @@ typedef struct gl_grade_report {
 void grade_report_free(gl_grade_report *r);
 
 typedef struct gl_grade_opts {
-    gl_backend_kind backend; /* default (AUTO) grades on the simulator */
+    gl_backend_kind backend; /* SIM or AUTO: the simulator only. GPU: also on the GPU
+                                (outputs must match there too); memory checks always
+                                come from the simulator, which sees every access */
     gl_compile_opts compile;
 } gl_grade_opts;
 

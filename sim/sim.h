@@ -4,7 +4,7 @@
  * CUDA driver API (load a module, allocate, copy, launch with kernelParams) so that the
  * runtime can drive the simulator and the GPU through one back-end interface.
  *
- * Ownership: every *_new/*_parse result is freed by the matching *_free. Strings
+ * Ownership: what sim_new or ptx_parse returns is freed by the matching _free. Strings
  * returned through char ** are malloc'd and freed by the caller.
  */
 #ifndef GL_SIM_H
@@ -78,6 +78,12 @@ typedef struct sim sim_t;
 /* Knobs of one simulator instance. Zero-initialise for defaults. */
 typedef struct sim_config {
     uint64_t step_limit; /* max warp instructions per launch; 0 = default (2^32) */
+    /* Added by the sim/ owner: barrier semantics. 0 (default, strict, like
+     * compute-sanitizer synccheck): a bar.sync is released only when every thread of
+     * the CTA waits at the same bar.sync; a thread that exited while others wait is a
+     * deadlock. 1 (Volta+ hardware, CUDA C++ Programming Guide "Independent Thread
+     * Scheduling"): release once all non-exited threads wait at the same barrier id. */
+    int barrier_counts_exited;
 } sim_config;
 
 /* A new simulator with empty global memory; cfg may be NULL. NULL on out of memory. */

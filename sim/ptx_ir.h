@@ -1,0 +1,231 @@
+/* ptx_ir.h — private to sim/: the decoded PTX module.
+ *
+ * ptx_parse() turns PTX text into this form once; the interpreter (sim_exec.c) never
+ * touches strings or hash tables. Every instruction of every function lives in one
+ * array (ptx_module.code); a PC is an index into it. Registers are dense 64-bit slots
+ * per function; predicates are slots holding 0 or 1.
+ */
+#ifndef GL_PTX_IR_H
+#define GL_PTX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* Opcodes, from ptx_ops.def. */
+typedef enum ptx_op {
+#define BIN(n, i, f, d) PTX_OP_##n,
+#define UN(n, i, f, d) PTX_OP_##n,
+#define OP(n, k) PTX_OP_##n,
+#include "sim/ptx_ops.def"
+#undef BIN
+#undef UN
+#undef OP
+    PTX_OP_COUNT
+} ptx_op;
+
+/* Instruction types (PTX ISA §5.2 fundamental types). Low nibble: size in bytes
+ * (pred: 1); high nibble: class. */
+enum {
+    PTX_TC_B = 0x00, PTX_TC_U = 0x10, PTX_TC_S = 0x20, PTX_TC_F = 0x30, PTX_TC_PRED = 0x40
+};
+typedef enum ptx_type {
+    PTX_T_NONE = 0,
+    PTX_T_B8 = 0x01, PTX_T_B16 = 0x02, PTX_T_B32 = 0x04, PTX_T_B64 = 0x08,
+    PTX_T_U8 = 0x11, PTX_T_U16 = 0x12, PTX_T_U32 = 0x14, PTX_T_U64 = 0x18,
+    PTX_T_S8 = 0x21, PTX_T_S16 = 0x22, PTX_T_S32 = 0x24, PTX_T_S64 = 0x28,
+    PTX_T_F16 = 0x32, PTX_T_F32 = 0x34, PTX_T_F64 = 0x38,
+    PTX_T_PRED = 0x41,
+} ptx_type;
+#define PTX_TSIZE(t) ((unsigned)((t)&0x0f))
+#define PTX_TCLASS(t) ((t)&0xf0)
+
+/* Operand kinds. */
+enum {
+    PTX_OPK_NONE = 0,
+    PTX_OPK_REG,  /* reg: slot */
+    PTX_OPK_IMM,  /* imm: bits (floats already converted to the instruction type) */
+    PTX_OPK_SREG, /* sub: special register id (PTX_SREG_*) */
+    PTX_OPK_SYM,  /* sym: symbol index; value is the symbol's address */
+    PTX_OPK_ADDR, /* [reg + sym + imm]; reg == PTX_NOREG / sym < 0 when absent */
+    PTX_OPK_VEC,  /* sub: count; imm: up to 4 register slots, 16 bits each */
+};
+#define PTX_NOREG 0xffffu
+
+/* Special registers (PTX ISA §10). */
+enum {
+    PTX_SREG_TID_X, PTX_SREG_TID_Y, PTX_SREG_TID_Z,
+    PTX_SREG_NTID_X, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z,
+    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
+    PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NCTAID_Z,
+    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID,
+    PTX_SREG_CLOCK, PTX_SREG_CLOCK64, PTX_SREG_LANEMASK_EQ, PTX_SREG_GRIDID,
+};
+
+typedef struct ptx_operand {
+    uint8_t kind;
+    uint8_t sub;
+    uint16_t reg;
+    int32_t sym;
+    uint64_t imm;
+} ptx_operand;
+
+/* Instruction modifiers (flags). */
+enum {
+    PTX_F_HI = 1u << 0, PTX_F_LO = 1u << 1, PTX_F_WIDE = 1u << 2, PTX_F_SAT = 1u << 3,
+    PTX_F_FTZ = 1u << 4, PTX_F_APPROX = 1u << 5, PTX_F_UNI = 1u << 6,
+    PTX_F_VOLATILE = 1u << 7, PTX_F_TO = 1u << 8, PTX_F_GUARD_NEG = 1u << 9,
+    PTX_F_NC = 1u << 10, PTX_F_FULL = 1u << 11, PTX_F_SHIFTAMT = 1u << 12,
+};
+/* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
+enum { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
+       PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };
+/* Comparison operators of setp/set (PTX ISA §9.7.1.x, Table "comparison operators"). */
+enum { PTX_CMP_EQ = 1, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+       PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
+       PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+       PTX_CMP_NUM, PTX_CMP_NAN };
+/* atom/red operations (PTX ISA §9.7.12.x atom). */
+enum { PTX_ATOM_ADD = 1, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_AND, PTX_ATOM_OR,
+       PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS, PTX_ATOM_INC, PTX_ATOM_DEC };
+
+/* One decoded instruction: fixed size, no pointers into strings. */
+typedef struct ptx_insn {
+    uint8_t op;       /* ptx_op */
+    uint8_t type;     /* ptx_type of the operation (destination type for cvt) */
+    uint8_t type2;    /* cvt: source type; setp/set: compared type */
+    uint8_t space;    /* sim_space for ld/st/atom/cvta */
+    uint8_t rnd;      /* PTX_RND_* */
+    uint8_t cmp;      /* PTX_CMP_*, or PTX_ATOM_* for atom/red */
+    uint8_t vec;      /* 1, 2 or 4 */
+    uint8_t nopnd;    /* operands used */
+    uint16_t flags;   /* PTX_F_* */
+    uint16_t guard;   /* predicate slot or PTX_NOREG */
+    int32_t target;   /* bra: target PC; call: index into ptx_module.calls */
+    int32_t ptx_line; /* line in the PTX text, 1-based */
+    int32_t src_line; /* CUDA source line from .loc, 0 unknown */
+    int32_t src_file; /* .file index from .loc, 0 unknown */
+    int32_t func;     /* index of the function holding it */
+    ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
+} ptx_insn;
+_Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
+
+/* Symbols that instructions refer to, resolved at parse time. */
+typedef enum ptx_sym_kind {
+    PTX_SYM_GLOBAL,   /* module .global/.const variable: value is var index */
+    PTX_SYM_SHARED,   /* static shared: offset in the CTA's shared memory */
+    PTX_SYM_DYNSHARED,/* extern .shared: at the end of the kernel's static shared */
+    PTX_SYM_LOCAL,    /* .local: offset in the function's local frame */
+    PTX_SYM_KPARAM,   /* kernel .param: offset in the launch's parameter buffer */
+    PTX_SYM_FPARAM,   /* .func param / return / call-sequence .param: frame offset */
+    PTX_SYM_FUNC,     /* a function (call target) */
+} ptx_sym_kind;
+
+typedef struct ptx_sym {
+    uint8_t kind;
+    uint8_t owned; /* parse-time only: shared owned by an entry */
+    int64_t value;
+} ptx_sym;
+
+/* A module-level .global or .const variable. */
+typedef struct ptx_var {
+    char *name;
+    int is_const;
+    unsigned align;
+    size_t size;
+    unsigned char *init; /* size bytes, or NULL for zeros */
+} ptx_var;
+
+typedef struct ptx_param {
+    char name[64];
+    unsigned size, align, offset;
+} ptx_param;
+
+/* A call site: the callee and where its arguments and return value live in the
+ * caller's parameter frame. */
+typedef struct ptx_call {
+    int callee;     /* function index */
+    int nargs;
+    int ret_off;    /* caller frame offset of the return .param, -1 none */
+    int arg_off[8]; /* caller frame offsets of the argument .params */
+} ptx_call;
+
+typedef struct ptx_func {
+    char *name;
+    int is_entry;
+    int is_extern;     /* declared only (vprintf, malloc, ...) */
+    int builtin;       /* PTX_BUILTIN_* for extern functions we implement */
+    int entry_pc;      /* first instruction, -1 when no body */
+    int end_pc;
+    int nregs;         /* register slots */
+    ptx_param *params; /* .entry: kernel params; .func: in the frame after rets */
+    int nparams;
+    ptx_param *rets;   /* .func return params, at frame offset 0.. */
+    int nrets;
+    unsigned kparam_size;   /* .entry: bytes of the parameter buffer */
+    unsigned frame_size;    /* bytes of the param frame (params, rets, call .params) */
+    unsigned local_size;    /* bytes of .local declared in the function */
+    unsigned shared_size;   /* .entry: static shared bytes (module + own) */
+    unsigned dynshared_off; /* .entry: where extern .shared starts */
+} ptx_func;
+
+enum { PTX_BUILTIN_NONE, PTX_BUILTIN_VPRINTF };
+
+typedef struct ptx_module ptx_module;
+struct ptx_module {
+    uint64_t id; /* unique per parsed module, so a sim can tell modules apart */
+    char *name;
+    ptx_insn *code;
+    int ncode;
+    ptx_func *funcs;
+    int nfuncs;
+    ptx_sym *syms;
+    int nsyms;
+    ptx_var *vars;
+    int nvars;
+    ptx_call *calls;
+    int ncalls;
+    char **files; /* .file index -> name (index 0 unused) */
+    int nfiles;
+    unsigned module_shared; /* bytes of module-scope .shared */
+    unsigned max_frame, max_local, max_regs, sum_frame, sum_local, sum_regs;
+};
+
+/* ------------------------------------------------------------------ lexer */
+typedef enum ptx_tok_kind {
+    PTX_TOK_EOF, PTX_TOK_IDENT, PTX_TOK_INT, PTX_TOK_FLOAT, PTX_TOK_STRING, PTX_TOK_PUNCT,
+} ptx_tok_kind;
+
+typedef struct ptx_tok {
+    ptx_tok_kind kind;
+    const char *p; /* start in the source text */
+    size_t len;
+    int line, col;
+    uint64_t ival;  /* PTX_TOK_INT; also the bits of 0f/0d literals (PTX_TOK_FLOAT) */
+    double fval;    /* PTX_TOK_FLOAT */
+    int fbits;      /* PTX_TOK_FLOAT: 32 for 0fXXXXXXXX, 64 for 0d..., 0 decimal */
+} ptx_tok;
+
+typedef struct ptx_lexer {
+    const char *src, *end, *cur;
+    int line;
+    const char *line_start;
+} ptx_lexer;
+
+/* Initialises a lexer over src[0..len). */
+void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
+/* Reads the next token, skipping whitespace and comments. Returns 0 on a character
+ * that starts no token (*t then describes it, as a one-byte PTX_TOK_PUNCT). */
+int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
+
+/* ------------------------------------------------------------- internals */
+/* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
+ * fmt is the format string, args the packed argument buffer (each argument aligned to
+ * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns the number of
+ * arguments consumed. Errors reading memory are reported by the callbacks. */
+typedef int (*sim_read_fn)(void *ctx, uint64_t addr, void *dst, unsigned size);
+int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
+                       size_t *len, size_t *cap);
+
+#endif

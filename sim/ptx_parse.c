@@ -1,0 +1,1625 @@
+/* ptx_parse.c — PTX text to the decoded module of ptx_ir.h (PTX ISA §4–§11).
+ *
+ * One pass over the tokens builds functions, symbols and instructions; branch labels
+ * are resolved at the end of each function. Errors are collected as
+ * "name:line:col: message" lines and parsing goes on, so one run reports them all.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/ptx_ir.h"
+
+/* ------------------------------------------------------------ small helpers */
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        /* Out of memory while parsing: nothing sensible to recover; keep the old block
+         * and let the caller see a failed grow through the size it asked for. */
+        return NULL;
+    }
+    return q;
+}
+
+#define GROW(arr, n, cap)                                                                 \
+    do {                                                                                  \
+        if ((n) >= (cap)) {                                                               \
+            size_t nc_ = (cap) ? (size_t)(cap)*2 : 16;                                    \
+            void *np_ = xrealloc((arr), nc_ * sizeof *(arr));                             \
+            if (!np_) {                                                                   \
+                P->oom = 1;                                                               \
+                break;                                                                    \
+            }                                                                             \
+            (arr) = np_;                                                                  \
+            (cap) = (int)nc_;                                                             \
+        }                                                                                 \
+    } while (0)
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* A string -> int map (open addressing) used only while parsing. */
+typedef struct smap {
+    char **keys;
+    int *vals;
+    size_t cap, n;
+} smap;
+
+static uint64_t hash_str(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void smap_free(smap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static int smap_get(const smap *m, const char *k, size_t n, int *val)
+{
+    if (!m->cap)
+        return 0;
+    size_t i = hash_str(k, n) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (strlen(m->keys[i]) == n && memcmp(m->keys[i], k, n) == 0) {
+            *val = m->vals[i];
+            return 1;
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+    return 0;
+}
+
+static int smap_put(smap *m, const char *k, size_t n, int val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        smap old = *m;
+        size_t nc = old.cap ? old.cap * 2 : 64;
+        m->keys = calloc(nc, sizeof *m->keys);
+        m->vals = calloc(nc, sizeof *m->vals);
+        if (!m->keys || !m->vals) {
+            free(m->keys);
+            free(m->vals);
+            *m = old;
+            return 0;
+        }
+        m->cap = nc;
+        m->n = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.keys[i]) {
+                smap_put(m, old.keys[i], strlen(old.keys[i]), old.vals[i]);
+                free(old.keys[i]);
+            }
+        free(old.keys);
+        free(old.vals);
+    }
+    size_t i = hash_str(k, n) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (strlen(m->keys[i]) == n && memcmp(m->keys[i], k, n) == 0) {
+            m->vals[i] = val;
+            return 1;
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+    m->keys[i] = xstrndup(k, n);
+    if (!m->keys[i])
+        return 0;
+    m->vals[i] = val;
+    m->n++;
+    return 1;
+}
+
+/* ------------------------------------------------------------ parser state */
+
+typedef struct fixup {
+    int pc;
+    char *label;
+    int line, col;
+} fixup;
+
+typedef struct parser {
+    ptx_lexer lx;
+    ptx_tok t;
+    const char *name;
+    char *diag;
+    size_t dlen, dcap;
+    int nerr, unsupported, oom;
+    ptx_module *m;
+    int ccap, fcap, scap, vcap, callcap, filecap;
+    smap gsyms; /* module scope: name -> sym index */
+    /* current function */
+    int fn;
+    smap regs, lsyms, labels;
+    fixup *fix;
+    int nfix, fixcap;
+    int cur_file, cur_line;
+} parser;
+
+static void diag(parser *P, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void diag(parser *P, int line, int col, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char head[600];
+    int n = snprintf(head, sizeof head, "%s:%d:%d: %s\n", P->name, line, col, msg);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof head)
+        n = (int)sizeof head - 1;
+    if (P->dlen + (size_t)n + 1 > P->dcap) {
+        size_t nc = (P->dcap + (size_t)n + 1) * 2;
+        char *d = realloc(P->diag, nc);
+        if (!d) {
+            P->oom = 1;
+            return;
+        }
+        P->diag = d;
+        P->dcap = nc;
+    }
+    memcpy(P->diag + P->dlen, head, (size_t)n + 1);
+    P->dlen += (size_t)n;
+    P->nerr++;
+}
+
+static void next(parser *P)
+{
+    if (!ptx_lex_next(&P->lx, &P->t))
+        diag(P, P->t.line, P->t.col, "unexpected character '%c'", *P->t.p);
+}
+
+static int is_punct(const parser *P, char c)
+{
+    return P->t.kind == PTX_TOK_PUNCT && *P->t.p == c;
+}
+static int is_ident(const parser *P, const char *s)
+{
+    return P->t.kind == PTX_TOK_IDENT && P->t.len == strlen(s) &&
+           memcmp(P->t.p, s, P->t.len) == 0;
+}
+static int accept(parser *P, char c)
+{
+    if (is_punct(P, c)) {
+        next(P);
+        return 1;
+    }
+    return 0;
+}
+static int expect(parser *P, char c)
+{
+    if (accept(P, c))
+        return 1;
+    diag(P, P->t.line, P->t.col, "expected '%c' but found '%.*s'", c, (int)P->t.len,
+         P->t.p);
+    return 0;
+}
+
+/* Skips to just past the next ';' (or to a '}' / EOF) to resynchronise after an error. */
+static void skip_stmt(parser *P)
+{
+    while (P->t.kind != PTX_TOK_EOF && !is_punct(P, ';') && !is_punct(P, '}'))
+        next(P);
+    accept(P, ';');
+}
+
+static int tok_eq(const ptx_tok *t, const char *s)
+{
+    return t->len == strlen(s) && memcmp(t->p, s, t->len) == 0;
+}
+
+/* A type suffix name (without the dot) -> ptx_type, or PTX_T_NONE. */
+static ptx_type type_of(const char *s, size_t n)
+{
+    static const struct { const char *s; ptx_type t; } tab[] = {
+        {"b8", PTX_T_B8},   {"b16", PTX_T_B16}, {"b32", PTX_T_B32}, {"b64", PTX_T_B64},
+        {"u8", PTX_T_U8},   {"u16", PTX_T_U16}, {"u32", PTX_T_U32}, {"u64", PTX_T_U64},
+        {"s8", PTX_T_S8},   {"s16", PTX_T_S16}, {"s32", PTX_T_S32}, {"s64", PTX_T_S64},
+        {"f16", PTX_T_F16}, {"f32", PTX_T_F32}, {"f64", PTX_T_F64}, {"pred", PTX_T_PRED},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0)
+            return tab[i].t;
+    return PTX_T_NONE;
+}
+
+/* ------------------------------------------------------------ module building */
+
+static int add_sym(parser *P, int kind, int64_t value)
+{
+    ptx_module *m = P->m;
+    GROW(m->syms, m->nsyms, P->scap);
+    if (P->oom)
+        return -1;
+    m->syms[m->nsyms].kind = (uint8_t)kind;
+    m->syms[m->nsyms].value = value;
+    return m->nsyms++;
+}
+
+static int find_sym(parser *P, const char *s, size_t n)
+{
+    int v;
+    if (P->fn >= 0 && smap_get(&P->lsyms, s, n, &v))
+        return v;
+    if (smap_get(&P->gsyms, s, n, &v))
+        return v;
+    return -1;
+}
+
+static unsigned align_up(unsigned x, unsigned a)
+{
+    return a ? (x + a - 1) / a * a : x;
+}
+
+static int parse_uint(parser *P, uint64_t *v)
+{
+    if (P->t.kind != PTX_TOK_INT) {
+        diag(P, P->t.line, P->t.col, "expected a number but found '%.*s'", (int)P->t.len,
+             P->t.p);
+        return 0;
+    }
+    *v = P->t.ival;
+    next(P);
+    return 1;
+}
+
+/* Declaration attributes shared by variables and parameters:
+ * [.align N] [.vN] [.ptr] [.space] .type name [N]... */
+typedef struct decl {
+    ptx_type type;
+    unsigned align, vec;
+    size_t count; /* elements (1 for scalars); 0 for `[]` */
+    int unsized;
+    const char *name;
+    size_t nlen;
+    int line, col;
+} decl;
+
+static int parse_decl(parser *P, decl *d)
+{
+    memset(d, 0, sizeof *d);
+    d->vec = 1;
+    d->count = 1;
+    for (;;) {
+        if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '.')
+            break;
+        if (is_ident(P, ".align")) {
+            uint64_t a;
+            next(P);
+            if (!parse_uint(P, &a))
+                return 0;
+            d->align = (unsigned)a;
+        } else if (is_ident(P, ".v2") || is_ident(P, ".v4")) {
+            d->vec = P->t.p[2] - '0';
+            next(P);
+        } else if (is_ident(P, ".ptr") || is_ident(P, ".global") || is_ident(P, ".shared") ||
+                   is_ident(P, ".const") || is_ident(P, ".local")) {
+            next(P);
+        } else {
+            ptx_type t = type_of(P->t.p + 1, P->t.len - 1);
+            if (t == PTX_T_NONE) {
+                diag(P, P->t.line, P->t.col, "unknown declaration attribute '%.*s'",
+                     (int)P->t.len, P->t.p);
+                return 0;
+            }
+            d->type = t;
+            next(P);
+        }
+    }
+    if (d->type == PTX_T_NONE) {
+        diag(P, P->t.line, P->t.col, "declaration without a type");
+        return 0;
+    }
+    if (P->t.kind != PTX_TOK_IDENT) {
+        diag(P, P->t.line, P->t.col, "expected a name but found '%.*s'", (int)P->t.len,
+             P->t.p);
+        return 0;
+    }
+    d->name = P->t.p;
+    d->nlen = P->t.len;
+    d->line = P->t.line;
+    d->col = P->t.col;
+    next(P);
+    while (accept(P, '[')) {
+        if (accept(P, ']')) {
+            d->unsized = 1;
+            d->count = 0;
+            continue;
+        }
+        uint64_t n;
+        if (!parse_uint(P, &n))
+            return 0;
+        d->count *= (size_t)n;
+        if (!expect(P, ']'))
+            return 0;
+    }
+    unsigned esize = PTX_TSIZE(d->type) * d->vec;
+    if (!d->align)
+        d->align = esize;
+    return 1;
+}
+
+static size_t decl_size(const decl *d)
+{
+    return (size_t)PTX_TSIZE(d->type) * d->vec * d->count;
+}
+
+/* The value of a numeric token as a double (0f/0d literals are bit patterns). */
+static double tk_double(const ptx_tok *tk)
+{
+    if (tk->kind == PTX_TOK_INT)
+        return (double)tk->ival;
+    if (tk->fbits == 32) {
+        uint32_t u = (uint32_t)tk->ival;
+        float f;
+        memcpy(&f, &u, 4);
+        return (double)f;
+    }
+    if (tk->fbits == 64) {
+        double d;
+        memcpy(&d, &tk->ival, 8);
+        return d;
+    }
+    return tk->fval;
+}
+
+/* Writes an initializer value of type t at dst. */
+static void put_init(unsigned char *dst, ptx_type t, const ptx_tok *tk, int neg)
+{
+    uint64_t bits;
+    unsigned sz = PTX_TSIZE(t);
+    if (PTX_TCLASS(t) == PTX_TC_F) {
+        double v = tk_double(tk);
+        if (neg)
+            v = -v;
+        if (sz == 4) {
+            float f = (float)v;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            bits = u;
+        } else {
+            memcpy(&bits, &v, 8);
+        }
+    } else {
+        bits = tk->ival;
+        if (neg)
+            bits = (uint64_t)0 - bits;
+    }
+    memcpy(dst, &bits, sz); /* little-endian host assumed (x86-64, aarch64) */
+}
+
+static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size)
+{
+    size_t esz = PTX_TSIZE(d->type), pos = 0;
+    int depth = 0;
+    do {
+        if (accept(P, '{')) {
+            depth++;
+            continue;
+        }
+        if (accept(P, '}')) {
+            depth--;
+            if (depth > 0)
+                accept(P, ',');
+            continue;
+        }
+        int neg = accept(P, '-');
+        if (P->t.kind != PTX_TOK_INT && P->t.kind != PTX_TOK_FLOAT) {
+            diag(P, P->t.line, P->t.col,
+                 "unsupported initializer '%.*s' (only numbers are supported)",
+                 (int)P->t.len, P->t.p);
+            P->unsupported = 1;
+            skip_stmt(P);
+            return;
+        }
+        if (pos + esz <= size)
+            put_init(buf + pos, d->type, &P->t, neg);
+        pos += esz;
+        next(P);
+        if (depth > 0)
+            accept(P, ',');
+    } while (depth > 0 && P->t.kind != PTX_TOK_EOF);
+}
+
+/* A variable declaration after its state space: module scope or inside a function. */
+static void parse_var(parser *P, sim_space space, int is_extern)
+{
+    decl d;
+    if (!parse_decl(P, &d)) {
+        skip_stmt(P);
+        return;
+    }
+    ptx_module *m = P->m;
+    size_t size = decl_size(&d);
+    int sym = -1;
+    int in_fn = P->fn >= 0;
+    ptx_func *f = in_fn ? &m->funcs[P->fn] : NULL;
+    if (space == SIM_SPACE_GLOBAL || space == SIM_SPACE_CONST) {
+        GROW(m->vars, m->nvars, P->vcap);
+        if (P->oom)
+            return;
+        ptx_var *v = &m->vars[m->nvars];
+        memset(v, 0, sizeof *v);
+        v->name = xstrndup(d.name, d.nlen);
+        v->is_const = space == SIM_SPACE_CONST;
+        v->align = d.align;
+        v->size = size;
+        if (accept(P, '=')) {
+            v->init = calloc(1, size ? size : 1);
+            if (v->init)
+                parse_init(P, &d, v->init, size);
+        }
+        sym = add_sym(P, PTX_SYM_GLOBAL, m->nvars);
+        m->nvars++;
+    } else if (space == SIM_SPACE_SHARED) {
+        if (is_extern || d.unsized) {
+            sym = add_sym(P, PTX_SYM_DYNSHARED, d.align);
+        } else if (in_fn && f->is_entry) {
+            f->shared_size = align_up(f->shared_size, d.align);
+            sym = add_sym(P, PTX_SYM_SHARED, f->shared_size);
+            if (sym >= 0)
+                m->syms[sym].owned = 1; /* shifted past module shared at the end */
+            f->shared_size += (unsigned)size;
+        } else {
+            m->module_shared = align_up(m->module_shared, d.align);
+            sym = add_sym(P, PTX_SYM_SHARED, m->module_shared);
+            m->module_shared += (unsigned)size;
+        }
+    } else if (space == SIM_SPACE_LOCAL) {
+        if (!in_fn) {
+            diag(P, d.line, d.col, "module-scope .local variables are not supported");
+            P->unsupported = 1;
+        } else {
+            f->local_size = align_up(f->local_size, d.align);
+            sym = add_sym(P, PTX_SYM_LOCAL, f->local_size);
+            f->local_size += (unsigned)size;
+        }
+    } else if (space == SIM_SPACE_PARAM) {
+        if (!in_fn) {
+            diag(P, d.line, d.col, ".param outside a function");
+        } else {
+            f->frame_size = align_up(f->frame_size, d.align);
+            sym = add_sym(P, PTX_SYM_FPARAM, f->frame_size);
+            f->frame_size += (unsigned)size;
+        }
+    }
+    if (sym >= 0) {
+        if (in_fn && space != SIM_SPACE_GLOBAL && space != SIM_SPACE_CONST)
+            smap_put(&P->lsyms, d.name, d.nlen, sym);
+        else
+            smap_put(&P->gsyms, d.name, d.nlen, sym);
+    }
+    if (!expect(P, ';'))
+        skip_stmt(P);
+}
+
+/* .reg .type %name, %name<N>, ... ; */
+static void parse_reg(parser *P)
+{
+    next(P);
+    int is_vec = 0;
+    if (is_ident(P, ".v2") || is_ident(P, ".v4")) {
+        is_vec = 1;
+        next(P);
+    }
+    if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '.' ||
+        type_of(P->t.p + 1, P->t.len - 1) == PTX_T_NONE) {
+        diag(P, P->t.line, P->t.col, "expected a register type but found '%.*s'",
+             (int)P->t.len, P->t.p);
+        skip_stmt(P);
+        return;
+    }
+    if (is_vec) {
+        diag(P, P->t.line, P->t.col, "vector registers are not supported");
+        P->unsupported = 1;
+    }
+    next(P);
+    ptx_func *f = &P->m->funcs[P->fn];
+    do {
+        if (P->t.kind != PTX_TOK_IDENT) {
+            diag(P, P->t.line, P->t.col, "expected a register name");
+            skip_stmt(P);
+            return;
+        }
+        const char *nm = P->t.p;
+        size_t nl = P->t.len;
+        next(P);
+        if (accept(P, '<')) {
+            uint64_t n = 0;
+            parse_uint(P, &n);
+            expect(P, '>');
+            char buf[160];
+            for (uint64_t i = 0; i < n && nl < 120; i++) {
+                int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm,
+                                 (unsigned long long)i);
+                int dummy;
+                if (!smap_get(&P->regs, buf, (size_t)k, &dummy))
+                    smap_put(&P->regs, buf, (size_t)k, f->nregs++);
+            }
+        } else {
+            int dummy;
+            if (!smap_get(&P->regs, nm, nl, &dummy))
+                smap_put(&P->regs, nm, nl, f->nregs++);
+        }
+        if (f->nregs >= (int)PTX_NOREG) {
+            diag(P, P->t.line, P->t.col, "too many registers in one function");
+            f->nregs = 0;
+        }
+    } while (accept(P, ','));
+    expect(P, ';');
+}
+
+/* ------------------------------------------------------------ instructions */
+
+static const struct { const char *name; int nopnd; } op_tab[PTX_OP_COUNT] = {
+#define BIN(n, i, f, d) {#n, 3},
+#define UN(n, i, f, d) {#n, 2},
+#define OP(n, k) {#n, k},
+#include "sim/ptx_ops.def"
+#undef BIN
+#undef UN
+#undef OP
+};
+
+static const struct { const char *name; int id; } sreg_tab[] = {
+    {"%tid.x", PTX_SREG_TID_X},       {"%tid.y", PTX_SREG_TID_Y},
+    {"%tid.z", PTX_SREG_TID_Z},       {"%ntid.x", PTX_SREG_NTID_X},
+    {"%ntid.y", PTX_SREG_NTID_Y},     {"%ntid.z", PTX_SREG_NTID_Z},
+    {"%ctaid.x", PTX_SREG_CTAID_X},   {"%ctaid.y", PTX_SREG_CTAID_Y},
+    {"%ctaid.z", PTX_SREG_CTAID_Z},   {"%nctaid.x", PTX_SREG_NCTAID_X},
+    {"%nctaid.y", PTX_SREG_NCTAID_Y}, {"%nctaid.z", PTX_SREG_NCTAID_Z},
+    {"%laneid", PTX_SREG_LANEID},     {"%warpid", PTX_SREG_WARPID},
+    {"%nwarpid", PTX_SREG_NWARPID},   {"%smid", PTX_SREG_SMID},
+    {"%nsmid", PTX_SREG_NSMID},       {"%clock", PTX_SREG_CLOCK},
+    {"%clock64", PTX_SREG_CLOCK64},   {"%lanemask_eq", PTX_SREG_LANEMASK_EQ},
+    {"%gridid", PTX_SREG_GRIDID},
+};
+
+/* Converts a literal to the bits of an immediate of type t. */
+static uint64_t imm_bits(const ptx_tok *tk, ptx_type t, int neg)
+{
+    unsigned char buf[8] = {0};
+    ptx_type tt = t;
+    if (PTX_TCLASS(t) == PTX_TC_F && PTX_TSIZE(t) == 2)
+        tt = PTX_T_B16;
+    if (PTX_TCLASS(t) == PTX_TC_F || tk->kind == PTX_TOK_FLOAT) {
+        if (PTX_TCLASS(tt) != PTX_TC_F)
+            tt = (tk->fbits == 32 || (tk->fbits == 0 && PTX_TSIZE(t) == 4)) ? PTX_T_F32
+                                                                           : PTX_T_F64;
+        put_init(buf, tt, tk, neg);
+        uint64_t v;
+        memcpy(&v, buf, 8);
+        return v;
+    }
+    return neg ? (uint64_t)0 - tk->ival : tk->ival;
+}
+
+static int lookup_reg(parser *P, uint16_t *slot)
+{
+    int v;
+    if (!smap_get(&P->regs, P->t.p, P->t.len, &v)) {
+        diag(P, P->t.line, P->t.col, "unknown register '%.*s'", (int)P->t.len, P->t.p);
+        return 0;
+    }
+    *slot = (uint16_t)v;
+    return 1;
+}
+
+static void add_fixup(parser *P, int pc)
+{
+    GROW(P->fix, P->nfix, P->fixcap);
+    if (P->oom)
+        return;
+    P->fix[P->nfix].pc = pc;
+    P->fix[P->nfix].label = xstrndup(P->t.p, P->t.len);
+    P->fix[P->nfix].line = P->t.line;
+    P->fix[P->nfix].col = P->t.col;
+    P->nfix++;
+}
+
+/* Parses one operand into *o. imm_t: the type literals are converted to. */
+static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t)
+{
+    memset(o, 0, sizeof *o);
+    o->reg = PTX_NOREG;
+    o->sym = -1;
+    if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+        for (size_t i = 0; i < sizeof sreg_tab / sizeof sreg_tab[0]; i++)
+            if (tok_eq(&P->t, sreg_tab[i].name)) {
+                o->kind = PTX_OPK_SREG;
+                o->sub = (uint8_t)sreg_tab[i].id;
+                next(P);
+                return 1;
+            }
+        o->kind = PTX_OPK_REG;
+        if (!lookup_reg(P, &o->reg))
+            return 0;
+        next(P);
+        return 1;
+    }
+    if (P->t.kind == PTX_TOK_INT || P->t.kind == PTX_TOK_FLOAT || is_punct(P, '-')) {
+        int neg = accept(P, '-');
+        if (P->t.kind != PTX_TOK_INT && P->t.kind != PTX_TOK_FLOAT) {
+            diag(P, P->t.line, P->t.col, "expected a number after '-'");
+            return 0;
+        }
+        o->kind = PTX_OPK_IMM;
+        o->imm = imm_bits(&P->t, imm_t, neg);
+        next(P);
+        return 1;
+    }
+    if (accept(P, '[')) {
+        o->kind = PTX_OPK_ADDR;
+        int have = 0;
+        while (!is_punct(P, ']') && P->t.kind != PTX_TOK_EOF) {
+            int neg = 0;
+            if (have) {
+                if (accept(P, '-'))
+                    neg = 1;
+                else if (!expect(P, '+'))
+                    return 0;
+            }
+            if (P->t.kind == PTX_TOK_INT) {
+                o->imm += neg ? (uint64_t)0 - P->t.ival : P->t.ival;
+            } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+                if (o->reg != PTX_NOREG || !lookup_reg(P, &o->reg)) {
+                    diag(P, P->t.line, P->t.col, "bad address expression");
+                    return 0;
+                }
+            } else if (P->t.kind == PTX_TOK_IDENT) {
+                int s = find_sym(P, P->t.p, P->t.len);
+                if (s < 0 || o->sym >= 0) {
+                    diag(P, P->t.line, P->t.col, "unknown symbol '%.*s' in address",
+                         (int)P->t.len, P->t.p);
+                    return 0;
+                }
+                o->sym = s;
+            } else {
+                diag(P, P->t.line, P->t.col, "bad address expression at '%.*s'",
+                     (int)P->t.len, P->t.p);
+                return 0;
+            }
+            next(P);
+            have = 1;
+        }
+        return expect(P, ']');
+    }
+    if (accept(P, '{')) {
+        o->kind = PTX_OPK_VEC;
+        int n = 0;
+        do {
+            uint16_t r = PTX_NOREG;
+            if (P->t.kind == PTX_TOK_IDENT && tok_eq(&P->t, "_")) {
+                /* sink */
+            } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+                if (!lookup_reg(P, &r))
+                    return 0;
+            } else {
+                diag(P, P->t.line, P->t.col,
+                     "unsupported vector element '%.*s' (registers only)", (int)P->t.len,
+                     P->t.p);
+                P->unsupported = 1;
+                return 0;
+            }
+            next(P);
+            if (n < 4)
+                o->imm |= (uint64_t)r << (16 * n);
+            n++;
+        } while (accept(P, ','));
+        if (n != 2 && n != 4) {
+            diag(P, P->t.line, P->t.col, "vector operand of %d elements", n);
+            return 0;
+        }
+        o->sub = (uint8_t)n;
+        return expect(P, '}');
+    }
+    if (P->t.kind == PTX_TOK_IDENT) {
+        if (in->op == PTX_OP_bra) {
+            o->kind = PTX_OPK_NONE;
+            add_fixup(P, P->m->ncode);
+            next(P);
+            return 1;
+        }
+        int s = find_sym(P, P->t.p, P->t.len);
+        if (s < 0) {
+            diag(P, P->t.line, P->t.col, "unknown symbol '%.*s'", (int)P->t.len, P->t.p);
+            return 0;
+        }
+        o->kind = PTX_OPK_SYM;
+        o->sym = s;
+        next(P);
+        return 1;
+    }
+    diag(P, P->t.line, P->t.col, "unexpected '%.*s' in operands", (int)P->t.len, P->t.p);
+    return 0;
+}
+
+/* call[.uni] [(ret),] func[, (args...)][, proto]; */
+static int parse_call(parser *P, ptx_insn *in, int line, int col)
+{
+    ptx_module *m = P->m;
+    ptx_call c;
+    memset(&c, 0, sizeof c);
+    c.ret_off = -1;
+    if (accept(P, '(')) {
+        if (P->t.kind == PTX_TOK_IDENT) {
+            int s = find_sym(P, P->t.p, P->t.len);
+            if (s < 0 || m->syms[s].kind != PTX_SYM_FPARAM) {
+                diag(P, P->t.line, P->t.col, "call return '%.*s' is not a .param",
+                     (int)P->t.len, P->t.p);
+                return 0;
+            }
+            c.ret_off = (int)m->syms[s].value;
+            next(P);
+        }
+        if (!expect(P, ')') || !expect(P, ','))
+            return 0;
+    }
+    if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] == '%') {
+        diag(P, P->t.line, P->t.col, "indirect calls are not supported");
+        P->unsupported = 1;
+        return 0;
+    }
+    int s = find_sym(P, P->t.p, P->t.len);
+    if (s < 0 || m->syms[s].kind != PTX_SYM_FUNC) {
+        diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len,
+             P->t.p);
+        return 0;
+    }
+    c.callee = (int)m->syms[s].value;
+    ptx_func *callee = &m->funcs[c.callee];
+    if (callee->is_extern && callee->builtin == PTX_BUILTIN_NONE) {
+        diag(P, line, col, "unsupported instruction: call of external function '%s'",
+             callee->name);
+        P->unsupported = 1;
+    }
+    next(P);
+    if (accept(P, ',')) {
+        if (accept(P, '(')) {
+            while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF) {
+                int a = P->t.kind == PTX_TOK_IDENT ? find_sym(P, P->t.p, P->t.len) : -1;
+                if (a < 0 || m->syms[a].kind != PTX_SYM_FPARAM) {
+                    diag(P, P->t.line, P->t.col, "call argument '%.*s' is not a .param",
+                         (int)P->t.len, P->t.p);
+                    return 0;
+                }
+                if (c.nargs >= 8) {
+                    diag(P, P->t.line, P->t.col, "more than 8 call arguments");
+                    P->unsupported = 1;
+                    return 0;
+                }
+                c.arg_off[c.nargs++] = (int)m->syms[a].value;
+                next(P);
+                if (!accept(P, ','))
+                    break;
+            }
+            if (!expect(P, ')'))
+                return 0;
+        }
+        if (accept(P, ','))
+            next(P); /* prototype name */
+    }
+    if (c.nargs != callee->nparams && !callee->is_extern) {
+        diag(P, line, col, "call of '%s' with %d arguments; it takes %d", callee->name,
+             c.nargs, callee->nparams);
+        return 0;
+    }
+    GROW(m->calls, m->ncalls, P->callcap);
+    if (P->oom)
+        return 0;
+    m->calls[m->ncalls] = c;
+    in->target = m->ncalls++;
+    return 1;
+}
+
+static int mod_space(const char *s, size_t n)
+{
+    static const char *names[] = {"generic", "global", "shared", "local", "const", "param"};
+    for (int i = 0; i < 6; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+static int lookup_mod(const char *const *names, int count, const char *s, size_t n)
+{
+    for (int i = 0; i < count; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
+            return i + 1;
+    return 0;
+}
+
+/* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
+static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+    static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls",
+                                            "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
+                                            "geu", "num", "nan"};
+    static const char *const atom_names[] = {"add", "min", "max", "and", "or",
+                                             "xor", "exch", "cas", "inc", "dec"};
+    static const char *const ignored[] = {
+        "sync", "aligned", "relaxed", "acquire", "release", "acq_rel", "sc", "sys", "gpu",
+        "cta", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1", "L2", "noftz", "weak"};
+    const char *s = mt->p, *end = mt->p + mt->len;
+    const char *dot = memchr(s, '.', mt->len);
+    size_t blen = dot ? (size_t)(dot - s) : mt->len;
+    int op = -1;
+    for (int i = 0; i < PTX_OP_COUNT; i++)
+        if (strlen(op_tab[i].name) == blen && memcmp(op_tab[i].name, s, blen) == 0)
+            op = i;
+    if (op < 0) {
+        diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    in->op = (uint8_t)op;
+    in->vec = 1;
+    int ntypes = 0;
+    const char *p = dot;
+    while (p && p < end) {
+        const char *q = p + 1;
+        const char *e = memchr(q, '.', (size_t)(end - q));
+        if (!e)
+            e = end;
+        size_t n = (size_t)(e - q);
+        ptx_type t = type_of(q, n);
+        int k;
+        if (t != PTX_T_NONE) {
+            if (ntypes == 0)
+                in->type = (uint8_t)t;
+            else
+                in->type2 = (uint8_t)t;
+            ntypes++;
+        } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
+                   (k = lookup_mod(cmp_names, 18, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if ((op == PTX_OP_atom || op == PTX_OP_red) &&
+                   (k = lookup_mod(atom_names, 10, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if ((k = mod_space(q, n)) >= 0) {
+            in->space = (uint8_t)k;
+        } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
+            in->rnd = (uint8_t)k;
+        } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
+            in->vec = (uint8_t)(q[1] - '0');
+        } else if (n == 2 && !memcmp(q, "hi", 2)) {
+            in->flags |= PTX_F_HI;
+        } else if (n == 2 && !memcmp(q, "lo", 2)) {
+            in->flags |= PTX_F_LO;
+        } else if (n == 4 && !memcmp(q, "wide", 4)) {
+            in->flags |= PTX_F_WIDE;
+        } else if ((n == 3 && !memcmp(q, "sat", 3)) || (n == 6 && !memcmp(q, "satfinite", 6))) {
+            in->flags |= PTX_F_SAT;
+        } else if (n == 3 && !memcmp(q, "ftz", 3)) {
+            in->flags |= PTX_F_FTZ;
+        } else if (n == 6 && !memcmp(q, "approx", 6)) {
+            in->flags |= PTX_F_APPROX;
+        } else if (n == 4 && !memcmp(q, "full", 4)) {
+            in->flags |= PTX_F_FULL;
+        } else if (n == 3 && !memcmp(q, "uni", 3)) {
+            in->flags |= PTX_F_UNI;
+        } else if (n == 8 && !memcmp(q, "volatile", 8)) {
+            in->flags |= PTX_F_VOLATILE;
+        } else if (n == 2 && !memcmp(q, "to", 2)) {
+            in->flags |= PTX_F_TO;
+        } else if (n == 2 && !memcmp(q, "nc", 2)) {
+            in->flags |= PTX_F_NC;
+        } else if (n == 8 && !memcmp(q, "shiftamt", 8)) {
+            in->flags |= PTX_F_SHIFTAMT;
+        } else if (lookup_mod(ignored, (int)(sizeof ignored / sizeof ignored[0]), q, n)) {
+            /* ordering, scope and cache hints: no effect in a sequential simulator */
+        } else {
+            diag(P, mt->line, mt->col, "unsupported modifier '.%.*s' in '%.*s'", (int)n, q,
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        p = e;
+    }
+    if ((op == PTX_OP_bar || op == PTX_OP_barrier) && dot &&
+        (tok_eq(mt, "bar.arrive") || tok_eq(mt, "barrier.arrive") ||
+         (mt->len > 7 && (!memcmp(mt->p, "bar.red", 7) || !memcmp(mt->p, "barrier.red", 7))))) {
+        diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    if (op == PTX_OP_cvt && ntypes != 2) {
+        diag(P, mt->line, mt->col, "cvt needs two types");
+        return 0;
+    }
+    if ((op == PTX_OP_atom || op == PTX_OP_red) && !in->cmp) {
+        diag(P, mt->line, mt->col, "unsupported atomic '%.*s'", (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    if ((op == PTX_OP_setp || op == PTX_OP_set) && !in->cmp) {
+        diag(P, mt->line, mt->col, "comparison operator missing in '%.*s'", (int)mt->len,
+             mt->p);
+        return 0;
+    }
+    if (op == PTX_OP_set && ntypes == 2) {
+        /* set.CmpOp.dtype.stype: keep the compared type in type2 */
+    } else if (op == PTX_OP_setp) {
+        in->type2 = in->type;
+    }
+    if (PTX_TCLASS(in->type) == PTX_TC_F && PTX_TSIZE(in->type) == 2) {
+        diag(P, mt->line, mt->col, "unsupported type .f16 in '%.*s'", (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void parse_insn(parser *P, int guard, int gneg)
+{
+    ptx_module *m = P->m;
+    ptx_tok mt = P->t;
+    ptx_insn in;
+    memset(&in, 0, sizeof in);
+    in.guard = (uint16_t)guard;
+    if (gneg)
+        in.flags |= PTX_F_GUARD_NEG;
+    in.ptx_line = mt.line;
+    in.src_line = P->cur_line;
+    in.src_file = P->cur_file;
+    in.func = P->fn;
+    in.target = -1;
+    next(P);
+    if (!decode_mnemonic(P, &in, &mt)) {
+        skip_stmt(P);
+        return;
+    }
+    if (in.op == PTX_OP_call) {
+        if (!parse_call(P, &in, mt.line, mt.col)) {
+            skip_stmt(P);
+            return;
+        }
+    } else {
+        int n = 0;
+        while (!is_punct(P, ';') && P->t.kind != PTX_TOK_EOF) {
+            if (n >= 4) {
+                diag(P, P->t.line, P->t.col, "too many operands");
+                skip_stmt(P);
+                return;
+            }
+            ptx_type it = (ptx_type)in.type;
+            if ((in.op == PTX_OP_cvt || in.op == PTX_OP_set) && n >= 1)
+                it = (ptx_type)in.type2;
+            if (in.op == PTX_OP_selp && n == 3)
+                it = PTX_T_PRED;
+            if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr) && n == 2)
+                it = PTX_T_U32;
+            if (!parse_operand(P, &in, &in.o[n], it)) {
+                skip_stmt(P);
+                return;
+            }
+            n++;
+            if (!accept(P, ','))
+                break;
+            if (is_punct(P, ';')) {
+                diag(P, P->t.line, P->t.col, "expected an operand after ','");
+                skip_stmt(P);
+                return;
+            }
+        }
+        in.nopnd = (uint8_t)n;
+        int want = op_tab[in.op].nopnd;
+        if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
+            want = (n == 1 || n == 2) ? n : 1;
+        if (in.op == PTX_OP_atom)
+            want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (in.op == PTX_OP_ret || in.op == PTX_OP_exit) {
+            /* no operands */
+        }
+        if (n != want) {
+            diag(P, mt.line, mt.col, "'%.*s' takes %d operands, found %d", (int)mt.len, mt.p,
+                 want, n);
+            skip_stmt(P);
+            return;
+        }
+        int writes = !(in.op == PTX_OP_st || in.op == PTX_OP_red || in.op == PTX_OP_bar ||
+                       in.op == PTX_OP_barrier || in.op == PTX_OP_bra ||
+                       in.op == PTX_OP_prefetch || n == 0);
+        int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov;
+        if (writes && !(in.o[0].kind == PTX_OPK_REG ||
+                        (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
+            diag(P, mt.line, mt.col, "'%.*s' needs a register as its destination",
+                 (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if ((in.op == PTX_OP_ld || in.op == PTX_OP_ldu) && in.o[1].kind != PTX_OPK_ADDR) {
+            diag(P, mt.line, mt.col, "'%.*s' needs an address operand [..]", (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if ((in.op == PTX_OP_st || in.op == PTX_OP_red) && in.o[0].kind != PTX_OPK_ADDR) {
+            diag(P, mt.line, mt.col, "'%.*s' needs an address operand [..]", (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if (in.op == PTX_OP_atom && in.o[1].kind != PTX_OPK_ADDR) {
+            diag(P, mt.line, mt.col, "'%.*s' needs an address operand [..]", (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if ((in.o[0].kind == PTX_OPK_VEC && in.o[0].sub != in.vec && in.op != PTX_OP_mov) ||
+            (in.o[1].kind == PTX_OPK_VEC && in.o[1].sub != in.vec && in.op != PTX_OP_mov)) {
+            diag(P, mt.line, mt.col, "vector operand does not match '%.*s'", (int)mt.len,
+                 mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if (in.type == PTX_T_NONE && in.op != PTX_OP_bra && in.op != PTX_OP_ret &&
+            in.op != PTX_OP_exit && in.op != PTX_OP_bar && in.op != PTX_OP_barrier &&
+            in.op != PTX_OP_membar && in.op != PTX_OP_fence && in.op != PTX_OP_trap &&
+            in.op != PTX_OP_brkpt && in.op != PTX_OP_prefetch) {
+            diag(P, mt.line, mt.col, "'%.*s' has no type", (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+    }
+    if (!expect(P, ';'))
+        skip_stmt(P);
+    GROW(m->code, m->ncode, P->ccap);
+    if (P->oom)
+        return;
+    m->code[m->ncode++] = in;
+}
+
+/* ------------------------------------------------------------ functions */
+
+static void begin_func(parser *P, int fi)
+{
+    P->fn = fi;
+    smap_free(&P->regs);
+    smap_free(&P->lsyms);
+    smap_free(&P->labels);
+    P->nfix = 0;
+}
+
+static void end_func(parser *P)
+{
+    ptx_module *m = P->m;
+    ptx_func *f = &m->funcs[P->fn];
+    for (int i = 0; i < P->nfix; i++) {
+        int pc;
+        if (!smap_get(&P->labels, P->fix[i].label, strlen(P->fix[i].label), &pc))
+            diag(P, P->fix[i].line, P->fix[i].col, "unknown label '%s'", P->fix[i].label);
+        else
+            m->code[P->fix[i].pc].target = pc;
+        free(P->fix[i].label);
+    }
+    P->nfix = 0;
+    f->end_pc = m->ncode;
+    /* A function that falls off its end returns (PTX ISA §9.7.12.x ret). */
+    if (f->entry_pc == m->ncode || m->code[m->ncode - 1].op != PTX_OP_ret) {
+        ptx_insn in;
+        memset(&in, 0, sizeof in);
+        in.op = PTX_OP_ret;
+        in.guard = PTX_NOREG;
+        in.func = P->fn;
+        in.target = -1;
+        in.ptx_line = P->t.line;
+        in.src_line = P->cur_line;
+        in.src_file = P->cur_file;
+        GROW(m->code, m->ncode, P->ccap);
+        if (!P->oom)
+            m->code[m->ncode++] = in;
+        f->end_pc = m->ncode;
+    }
+    f->frame_size = align_up(f->frame_size, 8);
+    f->local_size = align_up(f->local_size, 16);
+    P->fn = -1;
+}
+
+static void parse_body(parser *P)
+{
+    ptx_module *m = P->m;
+    int depth = 1;
+    while (depth > 0 && P->t.kind != PTX_TOK_EOF && !P->oom) {
+        if (accept(P, '{')) {
+            depth++;
+            continue;
+        }
+        if (accept(P, '}')) {
+            depth--;
+            continue;
+        }
+        if (accept(P, ';'))
+            continue;
+        if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '.') {
+            if (is_ident(P, ".reg")) {
+                parse_reg(P);
+            } else if (is_ident(P, ".loc")) {
+                int line = P->t.line;
+                next(P);
+                uint64_t f = 0, l = 0, c = 0;
+                parse_uint(P, &f);
+                parse_uint(P, &l);
+                if (P->t.kind == PTX_TOK_INT)
+                    parse_uint(P, &c);
+                if (l != 0) {
+                    P->cur_file = (int)f;
+                    P->cur_line = (int)l;
+                }
+                while (P->t.line == line && P->t.kind != PTX_TOK_EOF)
+                    next(P);
+            } else if (is_ident(P, ".pragma")) {
+                skip_stmt(P);
+            } else if (is_ident(P, ".local")) {
+                next(P);
+                parse_var(P, SIM_SPACE_LOCAL, 0);
+            } else if (is_ident(P, ".shared")) {
+                next(P);
+                parse_var(P, SIM_SPACE_SHARED, 0);
+            } else if (is_ident(P, ".param")) {
+                next(P);
+                parse_var(P, SIM_SPACE_PARAM, 0);
+            } else if (is_ident(P, ".global")) {
+                next(P);
+                parse_var(P, SIM_SPACE_GLOBAL, 0);
+            } else if (is_ident(P, ".const")) {
+                next(P);
+                parse_var(P, SIM_SPACE_CONST, 0);
+            } else if (is_ident(P, ".extern")) {
+                next(P);
+                if (is_ident(P, ".shared")) {
+                    next(P);
+                    parse_var(P, SIM_SPACE_SHARED, 1);
+                } else {
+                    diag(P, P->t.line, P->t.col, "unsupported .extern declaration");
+                    skip_stmt(P);
+                }
+            } else {
+                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len,
+                     P->t.p);
+                P->unsupported = 1;
+                skip_stmt(P);
+            }
+            continue;
+        }
+        if (accept(P, '@')) {
+            int neg = accept(P, '!');
+            uint16_t g = PTX_NOREG;
+            if (P->t.kind != PTX_TOK_IDENT || !lookup_reg(P, &g)) {
+                skip_stmt(P);
+                continue;
+            }
+            next(P);
+            parse_insn(P, g, neg);
+            continue;
+        }
+        if (P->t.kind == PTX_TOK_IDENT) {
+            /* label? */
+            ptx_lexer save = P->lx;
+            ptx_tok lt = P->t, nt;
+            ptx_lex_next(&P->lx, &nt);
+            P->lx = save;
+            if (nt.kind == PTX_TOK_PUNCT && *nt.p == ':') {
+                int dummy;
+                if (smap_get(&P->labels, lt.p, lt.len, &dummy))
+                    diag(P, lt.line, lt.col, "label '%.*s' defined twice", (int)lt.len, lt.p);
+                smap_put(&P->labels, lt.p, lt.len, m->ncode);
+                next(P);
+                next(P);
+                continue;
+            }
+            parse_insn(P, PTX_NOREG, 0);
+            continue;
+        }
+        diag(P, P->t.line, P->t.col, "unexpected '%.*s'", (int)P->t.len, P->t.p);
+        skip_stmt(P);
+    }
+}
+
+/* ( .param ... , .param ... ) into params[]; is_kernel lays them into the kernel
+ * parameter buffer, else into the frame starting at *frame. */
+static void parse_params(parser *P, ptx_param **out, int *count, unsigned *frame,
+                         int is_kernel, int fi)
+{
+    ptx_module *m = P->m;
+    int cap = 0;
+    if (!expect(P, '('))
+        return;
+    while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF) {
+        if (!is_ident(P, ".param") && !is_ident(P, ".reg")) {
+            diag(P, P->t.line, P->t.col, "expected .param but found '%.*s'", (int)P->t.len,
+                 P->t.p);
+            while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF)
+                next(P);
+            break;
+        }
+        if (is_ident(P, ".reg")) {
+            diag(P, P->t.line, P->t.col, ".reg parameters are not supported");
+            P->unsupported = 1;
+        }
+        next(P);
+        decl d;
+        if (!parse_decl(P, &d)) {
+            while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF)
+                next(P);
+            break;
+        }
+        GROW(*out, *count, cap);
+        if (P->oom)
+            return;
+        ptx_param *pp = &(*out)[*count];
+        memset(pp, 0, sizeof *pp);
+        snprintf(pp->name, sizeof pp->name, "%.*s", (int)d.nlen, d.name);
+        pp->size = (unsigned)decl_size(&d);
+        pp->align = d.align ? d.align : 1;
+        *frame = align_up(*frame, pp->align);
+        pp->offset = *frame;
+        *frame += pp->size;
+        (*count)++;
+        if (fi >= 0) {
+            int s = add_sym(P, is_kernel ? PTX_SYM_KPARAM : PTX_SYM_FPARAM, pp->offset);
+            (void)m;
+            if (s >= 0)
+                smap_put(&P->lsyms, d.name, d.nlen, s);
+        }
+        if (!accept(P, ','))
+            break;
+    }
+    expect(P, ')');
+}
+
+static int find_or_add_func(parser *P, const ptx_tok *nt)
+{
+    ptx_module *m = P->m;
+    int s = find_sym(P, nt->p, nt->len);
+    if (s >= 0 && m->syms[s].kind == PTX_SYM_FUNC)
+        return (int)m->syms[s].value;
+    GROW(m->funcs, m->nfuncs, P->fcap);
+    if (P->oom)
+        return -1;
+    ptx_func *f = &m->funcs[m->nfuncs];
+    memset(f, 0, sizeof *f);
+    f->name = xstrndup(nt->p, nt->len);
+    f->entry_pc = -1;
+    s = add_sym(P, PTX_SYM_FUNC, m->nfuncs);
+    smap_put(&P->gsyms, nt->p, nt->len, s);
+    return m->nfuncs++;
+}
+
+static void parse_function(parser *P, int is_entry, int is_extern)
+{
+    ptx_module *m = P->m;
+    next(P); /* .entry / .func */
+    /* return parameters of a .func come before the name; parse them into a scratch
+     * list, then attach. */
+    ptx_param *rets = NULL;
+    int nrets = 0;
+    unsigned frame = 0;
+    begin_func(P, -1);
+    if (!is_entry && is_punct(P, '('))
+        parse_params(P, &rets, &nrets, &frame, 0, -1);
+    if (P->t.kind != PTX_TOK_IDENT) {
+        diag(P, P->t.line, P->t.col, "expected a function name");
+        free(rets);
+        skip_stmt(P);
+        return;
+    }
+    ptx_tok nt = P->t;
+    next(P);
+    int fi = find_or_add_func(P, &nt);
+    if (fi < 0) {
+        free(rets);
+        return;
+    }
+    begin_func(P, fi);
+    ptx_func *f = &m->funcs[fi];
+    int redefinition = f->entry_pc >= 0;
+    f->is_entry = is_entry;
+    free(f->rets);
+    free(f->params);
+    f->rets = rets;
+    f->nrets = nrets;
+    f->params = NULL;
+    f->nparams = 0;
+    f->frame_size = 0;
+    f->local_size = 0;
+    f->nregs = 0;
+    f->shared_size = 0;
+    /* return params are frame symbols at their offsets */
+    for (int i = 0; i < nrets; i++) {
+        int s = add_sym(P, PTX_SYM_FPARAM, rets[i].offset);
+        if (s >= 0)
+            smap_put(&P->lsyms, rets[i].name, strlen(rets[i].name), s);
+    }
+    if (is_punct(P, '(')) {
+        unsigned kframe = 0;
+        parse_params(P, &f->params, &f->nparams, is_entry ? &kframe : &frame, is_entry, fi);
+        f = &m->funcs[fi];
+        if (is_entry)
+            f->kparam_size = kframe;
+    }
+    f->frame_size = frame;
+    /* performance directives (.maxntid 256, 1, 1 / .noreturn / ...) */
+    while (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '.') {
+        next(P);
+        while (P->t.kind == PTX_TOK_INT || is_punct(P, ','))
+            next(P);
+    }
+    if (accept(P, ';')) {
+        f->is_extern = 1;
+        if (!strcmp(f->name, "vprintf"))
+            f->builtin = PTX_BUILTIN_VPRINTF;
+        P->fn = -1;
+        return;
+    }
+    (void)is_extern;
+    if (redefinition)
+        diag(P, nt.line, nt.col, "function '%s' defined twice", f->name);
+    if (!expect(P, '{')) {
+        skip_stmt(P);
+        P->fn = -1;
+        return;
+    }
+    f->is_extern = 0;
+    f->entry_pc = m->ncode;
+    parse_body(P);
+    end_func(P);
+}
+
+static void parse_module(parser *P)
+{
+    next(P);
+    while (P->t.kind != PTX_TOK_EOF && !P->oom) {
+        if (accept(P, ';'))
+            continue;
+        if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '.') {
+            diag(P, P->t.line, P->t.col, "unexpected '%.*s' at module scope", (int)P->t.len,
+                 P->t.p);
+            skip_stmt(P);
+            if (accept(P, '}'))
+                continue;
+            continue;
+        }
+        int line = P->t.line;
+        if (is_ident(P, ".version") || is_ident(P, ".target") || is_ident(P, ".address_size")) {
+            int is_as = is_ident(P, ".address_size");
+            next(P);
+            if (is_as && P->t.kind == PTX_TOK_INT && P->t.ival != 64) {
+                diag(P, P->t.line, P->t.col, "only .address_size 64 is supported");
+                P->unsupported = 1;
+            }
+            while (P->t.line == line && P->t.kind != PTX_TOK_EOF)
+                next(P);
+        } else if (is_ident(P, ".file")) {
+            next(P);
+            uint64_t idx = 0;
+            if (!parse_uint(P, &idx) || P->t.kind != PTX_TOK_STRING) {
+                skip_stmt(P);
+                continue;
+            }
+            ptx_module *m = P->m;
+            if (idx < 100000) {
+                if ((int)idx >= m->nfiles) {
+                    char **nf = realloc(m->files, (idx + 1) * sizeof *nf);
+                    if (!nf) {
+                        P->oom = 1;
+                        return;
+                    }
+                    for (int i = m->nfiles; i <= (int)idx; i++)
+                        nf[i] = NULL;
+                    m->files = nf;
+                    m->nfiles = (int)idx + 1;
+                }
+                free(m->files[idx]);
+                m->files[idx] = xstrndup(P->t.p + 1, P->t.len >= 2 ? P->t.len - 2 : 0);
+            }
+            while (P->t.line == line && P->t.kind != PTX_TOK_EOF)
+                next(P);
+        } else if (is_ident(P, ".section")) {
+            next(P);
+            while (!is_punct(P, '{') && P->t.kind != PTX_TOK_EOF)
+                next(P);
+            int depth = 0;
+            do {
+                if (is_punct(P, '{'))
+                    depth++;
+                else if (is_punct(P, '}'))
+                    depth--;
+                next(P);
+            } while (depth > 0 && P->t.kind != PTX_TOK_EOF);
+        } else if (is_ident(P, ".pragma")) {
+            skip_stmt(P);
+        } else {
+            int is_extern = 0;
+            while (is_ident(P, ".visible") || is_ident(P, ".extern") || is_ident(P, ".weak") ||
+                   is_ident(P, ".common")) {
+                if (is_ident(P, ".extern"))
+                    is_extern = 1;
+                next(P);
+            }
+            if (is_ident(P, ".entry") || is_ident(P, ".func")) {
+                parse_function(P, is_ident(P, ".entry"), is_extern);
+            } else if (is_ident(P, ".global")) {
+                next(P);
+                parse_var(P, SIM_SPACE_GLOBAL, is_extern);
+            } else if (is_ident(P, ".const")) {
+                next(P);
+                parse_var(P, SIM_SPACE_CONST, is_extern);
+            } else if (is_ident(P, ".shared")) {
+                next(P);
+                parse_var(P, SIM_SPACE_SHARED, is_extern);
+            } else {
+                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len,
+                     P->t.p);
+                P->unsupported = 1;
+                skip_stmt(P);
+            }
+        }
+    }
+}
+
+static void finish_module(parser *P)
+{
+    ptx_module *m = P->m;
+    for (int i = 0; i < m->nfuncs; i++) {
+        ptx_func *f = &m->funcs[i];
+        unsigned fs = f->frame_size, ls = f->local_size;
+        unsigned nr = (unsigned)f->nregs;
+        m->sum_frame += fs;
+        m->sum_local += ls;
+        m->sum_regs += nr;
+        if (fs > m->max_frame)
+            m->max_frame = fs;
+        if (ls > m->max_local)
+            m->max_local = ls;
+        if (nr > m->max_regs)
+            m->max_regs = nr;
+    }
+    /* entry-owned shared offsets were counted from 0: shift them past module shared */
+    unsigned base = align_up(m->module_shared, 16);
+    for (int i = 0; i < m->nsyms; i++)
+        if (m->syms[i].owned)
+            m->syms[i].value += base;
+    for (int i = 0; i < m->nfuncs; i++) {
+        ptx_func *f = &m->funcs[i];
+        if (f->is_entry) {
+            f->shared_size = align_up(m->module_shared, 16) + f->shared_size;
+            f->dynshared_off = align_up(f->shared_size, 16);
+        }
+    }
+}
+
+static uint64_t next_module_id = 1;
+
+sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_t **out,
+                     char **diag_out)
+{
+    *out = NULL;
+    if (diag_out)
+        *diag_out = NULL;
+    parser Pv;
+    parser *P = &Pv;
+    memset(P, 0, sizeof *P);
+    P->name = name ? name : "<ptx>";
+    P->fn = -1;
+    P->m = calloc(1, sizeof *P->m);
+    if (!P->m)
+        return SIM_ERR_NOMEM;
+    P->m->id = __atomic_fetch_add(&next_module_id, 1, __ATOMIC_RELAXED);
+    P->m->name = xstrndup(P->name, strlen(P->name));
+    ptx_lex_init(&P->lx, text, len);
+    parse_module(P);
+    smap_free(&P->regs);
+    smap_free(&P->lsyms);
+    smap_free(&P->labels);
+    smap_free(&P->gsyms);
+    for (int i = 0; i < P->nfix; i++)
+        free(P->fix[i].label);
+    free(P->fix);
+    finish_module(P);
+    sim_status st = SIM_OK;
+    if (P->oom)
+        st = SIM_ERR_NOMEM;
+    else if (P->unsupported)
+        st = SIM_ERR_UNSUPPORTED;
+    else if (P->nerr)
+        st = SIM_ERR_PARSE;
+    if (st != SIM_OK) {
+        ptx_module_free(P->m);
+        if (diag_out)
+            *diag_out = P->diag;
+        else
+            free(P->diag);
+        return st;
+    }
+    free(P->diag);
+    *out = P->m;
+    return SIM_OK;
+}
+
+void ptx_module_free(ptx_module_t *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->nfuncs; i++) {
+        free(m->funcs[i].name);
+        free(m->funcs[i].params);
+        free(m->funcs[i].rets);
+    }
+    for (int i = 0; i < m->nvars; i++) {
+        free(m->vars[i].name);
+        free(m->vars[i].init);
+    }
+    for (int i = 0; i < m->nfiles; i++)
+        free(m->files[i]);
+    free(m->files);
+    free(m->funcs);
+    free(m->vars);
+    free(m->syms);
+    free(m->calls);
+    free(m->code);
+    free(m->name);
+    free(m);
+}
+
+int ptx_entry_count(const ptx_module_t *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->nfuncs; i++)
+        n += m->funcs[i].is_entry && m->funcs[i].entry_pc >= 0;
+    return n;
+}
+
+const char *ptx_entry_name(const ptx_module_t *m, int i)
+{
+    for (int k = 0; k < m->nfuncs; k++)
+        if (m->funcs[k].is_entry && m->funcs[k].entry_pc >= 0 && i-- == 0)
+            return m->funcs[k].name;
+    return NULL;
+}
+
+sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel,
+                            ptx_param_info *params, int max, int *count)
+{
+    for (int k = 0; k < m->nfuncs; k++) {
+        const ptx_func *f = &m->funcs[k];
+        if (!f->is_entry || f->entry_pc < 0 || strcmp(f->name, kernel) != 0)
+            continue;
+        for (int i = 0; i < f->nparams && i < max; i++) {
+            memcpy(params[i].name, f->params[i].name, sizeof params[i].name);
+            params[i].size = f->params[i].size;
+            params[i].align = f->params[i].align;
+        }
+        if (count)
+            *count = f->nparams;
+        return SIM_OK;
+    }
+    if (count)
+        *count = 0;
+    return SIM_ERR_NOT_FOUND;
+}
+
+const char *ptx_source_file(const ptx_module_t *m, int file)
+{
+    if (!m || file <= 0 || file >= m->nfiles)
+        return NULL;
+    return m->files[file];
+}

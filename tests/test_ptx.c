@@ -1,0 +1,232 @@
+/* test_ptx.c — the PTX front end: every fixture from nvcc and clang parses, entries and
+ * parameters are reported, source files are mapped, and malformed or unsupported PTX is
+ * reported as "name:line:col: message" with every error found. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+static const char *const fixtures[] = {"vec_add", "saxpy",   "mat_add", "reduce",
+                                       "hello",   "devfunc", "diverge", "oob",
+                                       "deadlock", "endless"};
+static const char *const kernels[] = {"vec_add", "saxpy",   "mat_add",   "reduce_sum",
+                                      "hello",   "apply_poly", "diverge", "oob_write",
+                                      "bar_divergent", "spin"};
+enum { NFIX = sizeof fixtures / sizeof fixtures[0] };
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+START_TEST(test_every_fixture_parses_with_its_entry_and_source_file)
+{
+    const char *comp = _i < NFIX ? "nvcc" : "clang";
+    int k = _i % NFIX;
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", fixtures[k], comp);
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, len, path, &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s:\n%s", path, diag ? diag : "");
+    ck_assert_ptr_null(diag);
+    ck_assert_int_eq(ptx_entry_count(m), 1);
+    ck_assert_str_eq(ptx_entry_name(m, 0), kernels[k]);
+    ck_assert_ptr_null(ptx_entry_name(m, 1));
+    char want[64];
+    snprintf(want, sizeof want, "/%s.cu", fixtures[k]);
+    ck_assert_ptr_nonnull(ptx_source_file(m, 1));
+    ck_assert_ptr_nonnull(strstr(ptx_source_file(m, 1), want));
+    ck_assert_ptr_null(ptx_source_file(m, 99));
+    ptx_module_free(m);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_entry_params_give_sizes_and_alignment_in_order)
+{
+    const char *path = _i ? "tests/fixtures/ptx/vec_add.clang.ptx"
+                          : "tests/fixtures/ptx/vec_add.nvcc.ptx";
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_ptr_nonnull(text);
+    ptx_module_t *m = NULL;
+    ck_assert_int_eq(ptx_parse(text, len, path, &m, NULL), SIM_OK);
+    ptx_param_info p[8];
+    int count = 0;
+    ck_assert_int_eq(ptx_entry_params(m, "vec_add", p, 8, &count), SIM_OK);
+    ck_assert_int_eq(count, 4);
+    unsigned sizes[4] = {8, 8, 8, 4};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(p[i].size, sizes[i]);
+        ck_assert_uint_eq(p[i].align, sizes[i]);
+        char nm[32];
+        snprintf(nm, sizeof nm, "vec_add_param_%d", i);
+        ck_assert_str_eq(p[i].name, nm);
+    }
+    ck_assert_int_eq(ptx_entry_params(m, "nope", p, 8, &count), SIM_ERR_NOT_FOUND);
+    ptx_module_free(m);
+    free(text);
+}
+END_TEST
+
+static const char bad_ptx[] =
+    ".version 7.0\n"                       /* 1 */
+    ".target sm_75\n"                      /* 2 */
+    ".address_size 64\n"                   /* 3 */
+    ".visible .entry k(.param .u64 p)\n"   /* 4 */
+    "{\n"                                  /* 5 */
+    "  .reg .b32 %r<4>;\n"                 /* 6 */
+    "  add.s32 %r1, %r2, ;\n"              /* 7: missing operand */
+    "  mov.u32 %r9, 1;\n"                  /* 8: unknown register */
+    "  bra NOWHERE;\n"                     /* 9: unknown label */
+    "  ret;\n"                             /* 10 */
+    "}\n";
+
+START_TEST(test_parse_errors_name_line_and_column_and_report_all)
+{
+    ptx_module_t *m = (ptx_module_t *)1;
+    char *diag = NULL;
+    sim_status st = ptx_parse(bad_ptx, strlen(bad_ptx), "bad.ptx", &m, &diag);
+    ck_assert_int_eq(st, SIM_ERR_PARSE);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(diag);
+    ck_assert_msg(strstr(diag, "bad.ptx:7:21: expected an operand") != NULL, "%s", diag);
+    ck_assert_msg(strstr(diag, "bad.ptx:8:11: unknown register '%r9'") != NULL, "%s", diag);
+    ck_assert_msg(strstr(diag, "bad.ptx:9:7: unknown label 'NOWHERE'") != NULL, "%s", diag);
+    free(diag);
+}
+END_TEST
+
+static const char unsupported_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, 1;\n"                                   /* 7 */
+    "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"           /* 8 */
+    "  tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r1}, [t, {%r1}];\n" /* 9 */
+    "  ret;\n}\n";
+
+START_TEST(test_unsupported_instruction_is_named_with_its_line)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(unsupported_ptx, strlen(unsupported_ptx), "u.ptx", &m, &diag);
+    ck_assert_int_eq(st, SIM_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(diag);
+    ck_assert_msg(strstr(diag, "u.ptx:8:3: unsupported instruction 'shfl.sync.down.b32'"),
+                  "%s", diag);
+    ck_assert_msg(strstr(diag, "u.ptx:9:3: unsupported instruction 'tex.1d.v4.f32.s32'"),
+                  "%s", diag);
+    free(diag);
+}
+END_TEST
+
+static const char module_ptx[] =
+    "// a hand-written module: globals with initializers, .const, a .func with two\n"
+    "/* params and a return value, scoped blocks, .pragma and debug sections */\n"
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".global .align 4 .u32 table[4] = {10, 20, 30, 40};\n"
+    ".const .align 4 .f32 scale = 0f40000000;\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".func (.param .b32 ret) twice(.param .b32 x)\n{\n"
+    "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  add.s32 %r2, %r1, %r1;\n"
+    "  st.param.b32 [ret], %r2;\n  ret;\n}\n"
+    ".visible .entry k(.param .u64 out, .param .align 8 .b8 pad[16]) .maxntid 64, 1, 1\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<3>;\n  .reg .b64 %rd<6>;\n"
+    "  .pragma \"nounroll\";\n"
+    "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  mov.u64 %rd3, table;\n  add.s64 %rd4, %rd3, %rd2;\n  ld.global.u32 %r2, [%rd4];\n"
+    "  ld.const.f32 %f1, [scale];\n  cvt.rzi.s32.f32 %r3, %f1;\n  mul.lo.s32 %r2, %r2, %r3;\n"
+    "  mov.u32 %r5, dyn;\n  shl.b32 %r6, %r1, 2;\n  add.s32 %r5, %r5, %r6;\n"
+    "  st.shared.u32 [%r5], %r2;\n  bar.sync 0;\n"
+    "  xor.b32 %r6, %r6, 4;\n  mov.u32 %r5, dyn;\n  add.s32 %r5, %r5, %r6;\n"
+    "  ld.shared.u32 %r2, [%r5];\n"
+    "  { // callseq\n  .reg .b32 tmp;\n  .param .b32 a0;\n  st.param.b32 [a0+0], %r2;\n"
+    "  .param .b32 rv;\n  call.uni (rv), twice, (a0);\n  ld.param.b32 %r7, [rv+0];\n  }\n"
+    "  add.s64 %rd5, %rd1, %rd2;\n  st.global.u32 [%rd5], %r7;\n  ret;\n}\n"
+    "\t.section\t.debug_str\n\t{\n$L__info_string0:\n.b8 95,90,0\n\t}\n";
+
+START_TEST(test_module_variables_func_calls_and_dynamic_shared_run)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(module_ptx, strlen(module_ptx), "mod.ptx", &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+    ptx_param_info p[4];
+    int count = 0;
+    ck_assert_int_eq(ptx_entry_params(m, "k", p, 4, &count), SIM_OK);
+    ck_assert_int_eq(count, 2);
+    ck_assert_uint_eq(p[1].size, 16);
+    ck_assert_uint_eq(p[1].align, 8);
+    sim_t *s = sim_new(NULL);
+    uint64_t d = 0;
+    ck_assert_int_eq(sim_malloc(s, 16, "out", &d), SIM_OK);
+    char pad[16] = {0};
+    void *params[] = {&d, pad};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {4, 1, 1};
+    sim_result r;
+    st = sim_launch(s, m, "k", grid, block, 16, params, &r);
+    ck_assert_msg(st == SIM_OK, "%s", r.fault.message);
+    int out[4];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
+    /* thread t reads table[t^1] * 2 from its neighbour's shared slot, then twice() */
+    ck_assert_int_eq(out[0], 80);
+    ck_assert_int_eq(out[1], 40);
+    ck_assert_int_eq(out[2], 160);
+    ck_assert_int_eq(out[3], 120);
+    /* too little dynamic shared memory: the neighbour's slot is out of bounds */
+    st = sim_launch(s, m, "k", grid, block, 8, params, &r);
+    ck_assert_int_eq(st, SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(r.fault.space, SIM_SPACE_SHARED);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+static Suite *ptx_suite(void)
+{
+    Suite *s = suite_create("ptx");
+    TCase *tc = tcase_create("parse");
+    tcase_add_loop_test(tc, test_every_fixture_parses_with_its_entry_and_source_file, 0,
+                        2 * NFIX);
+    tcase_add_loop_test(tc, test_entry_params_give_sizes_and_alignment_in_order, 0, 2);
+    tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
+    tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
+    tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(ptx_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
