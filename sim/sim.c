@@ -4,11 +4,10 @@
  * issued round-robin, one warp instruction each turn (sim_warp_step in sim_exec.c).
  * Barriers (PTX ISA §9.7.13.x bar/barrier): a thread that executes bar.sync waits;
  * when no warp of the CTA can issue, the waiting threads are released if every
- * non-exited thread waits at the same barrier; otherwise the CTA is deadlocked. By
- * default the simulator is stricter than Volta hardware (CUDA C++ Programming Guide,
- * "Independent Thread Scheduling": barriers wait for all non-exited threads): threads
- * that exited while others wait also count as a deadlock, as compute-sanitizer's
- * synccheck would flag them, unless sim_config.barrier_counts_exited is set.
+ * non-exited thread waits at the same barrier id, as on Volta and later GPUs (verified
+ * on an H200: tests/cli/bar_divergent.golden.json); otherwise the CTA is deadlocked.
+ * sim_config.barrier_strict makes it stricter, like compute-sanitizer's synccheck:
+ * every thread must wait at the same bar.sync, and exited threads make a deadlock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -395,7 +394,7 @@ static int resolve_barrier(sim_ctx *c)
             } else if (c->bar_pc[t] != pc0) {
                 const ptx_insn *a = &c->code[pc0], *b = &c->code[c->bar_pc[t]];
                 uint64_t ida = a->nopnd ? a->o[0].imm : 0, idb = b->nopnd ? b->o[0].imm : 0;
-                if (!c->s->cfg.barrier_counts_exited || ida != idb)
+                if (c->s->cfg.barrier_strict || ida != idb)
                     same = 0;
             }
             waiting++;
@@ -404,7 +403,7 @@ static int resolve_barrier(sim_ctx *c)
     if (waiting == 0)
         return 0;
     int ok = same && waiting + exited == c->nthreads &&
-             (exited == 0 || c->s->cfg.barrier_counts_exited);
+             (exited == 0 || !c->s->cfg.barrier_strict);
     if (ok) {
         for (unsigned t = 0; t < c->nthreads; t++)
             if (c->state[t] == SIM_T_BAR)

@@ -78,12 +78,13 @@ typedef struct sim sim_t;
 /* Knobs of one simulator instance. Zero-initialise for defaults. */
 typedef struct sim_config {
     uint64_t step_limit; /* max warp instructions per launch; 0 = default (2^32) */
-    /* Added by the sim/ owner: barrier semantics. 0 (default, strict, like
-     * compute-sanitizer synccheck): a bar.sync is released only when every thread of
-     * the CTA waits at the same bar.sync; a thread that exited while others wait is a
-     * deadlock. 1 (Volta+ hardware, CUDA C++ Programming Guide "Independent Thread
-     * Scheduling"): release once all non-exited threads wait at the same barrier id. */
-    int barrier_counts_exited;
+    /* Barrier semantics. 0 (default, as Volta and later GPUs behave; ARCHITECTURE.md):
+     * a barrier is released once every non-exited thread of the CTA waits at the same
+     * barrier id, so a bar.sync that only part of the block reaches completes when the
+     * rest has exited. 1 (strict, like compute-sanitizer synccheck): released only when
+     * every thread of the CTA waits at the same bar.sync instruction; threads that
+     * exited while others wait make it a deadlock. */
+    int barrier_strict;
 } sim_config;
 
 /* A new simulator with empty global memory; cfg may be NULL. NULL on out of memory. */

@@ -302,10 +302,11 @@ START_TEST(test_out_of_bounds_store_reports_block_thread_line_and_allocation)
 }
 END_TEST
 
-START_TEST(test_bar_sync_in_divergent_branch_reports_deadlock)
+START_TEST(test_strict_bar_sync_in_divergent_branch_reports_deadlock)
 {
     ptx_module_t *m = load("deadlock", _i);
-    sim_t *s = sim_new(NULL);
+    sim_config cfg = {.barrier_strict = 1};
+    sim_t *s = sim_new(&cfg);
     uint64_t dout = upload(s, NULL, 64 * sizeof(int), "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
@@ -323,11 +324,10 @@ START_TEST(test_bar_sync_in_divergent_branch_reports_deadlock)
 }
 END_TEST
 
-START_TEST(test_bar_sync_counting_exited_threads_releases_like_volta)
+START_TEST(test_bar_sync_in_divergent_branch_releases_when_the_rest_exited_like_volta)
 {
     ptx_module_t *m = load("deadlock", _i);
-    sim_config cfg = {.barrier_counts_exited = 1};
-    sim_t *s = sim_new(&cfg);
+    sim_t *s = sim_new(NULL);
     int out[64];
     uint64_t dout = upload(s, NULL, sizeof out, "out");
     void *params[] = {&dout};
@@ -520,8 +520,8 @@ static Suite *sim_suite(void)
     tcase_add_loop_test(tc, test_divergent_if_else_runs_both_sides_and_reconverges, 0, 2);
     tcase_add_loop_test(tc, test_out_of_bounds_store_reports_block_thread_line_and_allocation,
                         0, 2);
-    tcase_add_loop_test(tc, test_bar_sync_in_divergent_branch_reports_deadlock, 0, 2);
-    tcase_add_loop_test(tc, test_bar_sync_counting_exited_threads_releases_like_volta, 0, 2);
+    tcase_add_loop_test(tc, test_strict_bar_sync_in_divergent_branch_reports_deadlock, 0, 2);
+    tcase_add_loop_test(tc, test_bar_sync_in_divergent_branch_releases_when_the_rest_exited_like_volta, 0, 2);
     tcase_add_loop_test(tc, test_endless_loop_hits_step_limit_naming_the_loop_line, 0, 2);
     tcase_add_loop_test(tc, test_launch_rejects_blocks_over_1024_threads, 0, 2);
     tcase_add_test(tc, test_device_model_is_the_documented_one);

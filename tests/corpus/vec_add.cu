@@ -1,0 +1,7 @@
+// Vector add with a guard: c[i] = a[i] + b[i] for i < n.
+extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
