@@ -97,34 +97,51 @@ all: deps $(BIN)
 deps:
 	@sh tools/deps.sh
 
+# V=1 shows the full commands.
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-4s %s\n'
+endif
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
 
 $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 $(LIBRUNTIME): $(RUNTIME_OBJ)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 $(LIBTUI): $(TUI_OBJ)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Every tests/test_*.c is its own Check program. test_ptx*/test_sim* test sim/ alone
 # and link only libsim; the others link every library.
 SIM_TEST_BIN   := $(filter $(BUILD)/tests/test_ptx% $(BUILD)/tests/test_sim%,$(TEST_BIN))
 OTHER_TEST_BIN := $(filter-out $(SIM_TEST_BIN),$(TEST_BIN))
 $(SIM_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBRUNTIME) $(LIBSIM)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 run: all
 	$(BIN)

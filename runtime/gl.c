@@ -174,3 +174,14 @@ fail : {
     return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
 }
 }
+
+const char *gl_display_path(const char *path)
+{
+    char cwd[4096];
+    if (!path || path[0] != '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    size_t n = strlen(cwd);
+    if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1])
+        return path + n + 1;
+    return path;
+}

@@ -43,4 +43,8 @@ char *gl_read_file(const char *path, size_t *len, gl_error *err);
  * GL_ERR_INPUT with the reason on failure. */
 gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err);
 
+/* path shortened for messages: relative to the current directory when it lies inside
+ * it ("lessons/01-threads/exercise.cu"), else unchanged. Points into path. */
+const char *gl_display_path(const char *path);
+
 #endif

@@ -223,7 +223,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     if (!e)
         return gl_fail(err, GL_ERR_INPUT, "lesson '%s' has no exercise to grade", l->id);
     snprintf(rep->lesson, sizeof rep->lesson, "%s", l->id);
-    snprintf(rep->submission, sizeof rep->submission, "%s", submission ? submission : e->starter);
+    snprintf(rep->submission, sizeof rep->submission, "%s",
+             gl_display_path(submission ? submission : e->starter));
     gl_backend_kind backend = opts->backend == GL_BACKEND_GPU ? GL_BACKEND_GPU : GL_BACKEND_SIM;
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
 

@@ -131,11 +131,12 @@ static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *er
 {
     char where[1200];
     if (f->src_file && f->src_line > 0)
-        snprintf(where, sizeof where, "%s:%d", f->src_file, f->src_line);
+        snprintf(where, sizeof where, "%s:%d", gl_display_path(f->src_file), f->src_line);
     else if (f->ptx_line > 0)
-        snprintf(where, sizeof where, "%s (PTX line %d)", spec->source, f->ptx_line);
+        snprintf(where, sizeof where, "%s (PTX line %d)", gl_display_path(spec->source),
+                 f->ptx_line);
     else
-        snprintf(where, sizeof where, "%s", spec->source);
+        snprintf(where, sizeof where, "%s", gl_display_path(spec->source));
     if (f->kind == SIM_FAULT_DEADLOCK || f->kind == SIM_FAULT_UNSUPPORTED)
         gl_fail(err, GL_ERR_FAULT, "%s: %s", where, f->message);
     else

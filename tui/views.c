@@ -311,10 +311,15 @@ static void draw_list(const app *a, int y, int h)
 
 /* ------------------------------------------------------------ lesson panes */
 
-static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metrics *m)
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? (hi < lo ? lo : hi) : v;
+}
+
+/* The step's (or the exercise's) text wrapped to cols columns. */
+static void text_lines(const app *a, int cols, tlines *out)
 {
     tlines L = {0};
-    int cols = w - 4;
     if (app_on_exercise(a)) {
         const gl_exercise *ex = a->lesson->exercise;
         tl_wrap(&L, ex->title ? ex->title : "Exercise", cols, term_attr(TC_HEADING));
@@ -334,6 +339,14 @@ static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metri
         tl_add(&L, "", 0, 0);
         tl_wrap(&L, st ? st->text : "", cols, PLAIN);
     }
+    *out = L;
+}
+
+static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metrics *m)
+{
+    tlines L;
+    int cols = w - 4;
+    text_lines(a, cols, &L);
     m->text_lines = L.n;
     m->text_rows = h - 2;
     int top = tl_draw(win, &L, a->text_top, 1, 2, h - 2, cols);
@@ -402,7 +415,6 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             snprintf(extra, sizeof extra, " (%llu warp instructions)", (unsigned long long)a->run.stats.warp_instructions);
         tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s%s%s", backend, extra,
                   a->run_status == GL_OK ? "" : " - failed");
-        if (a->run.note[0]) tl_wrap(L, a->run.note, cols, term_attr(TC_WARN));
         if (a->run_status != GL_OK) tl_wrap(L, a->run_error[0] ? a->run_error : "the run failed", cols, term_attr(TC_BAD));
         const char *out = a->run.stdout_text;
         if (out && *out) {
@@ -454,6 +466,8 @@ static void build_run_lines(const app *a, tlines *L, int cols)
     } else if (a->spec_error[0]) {
         tl_wrap(L, a->spec_error, cols, term_attr(TC_BAD));
     }
+    /* Why it ran where it ran: last, after what the kernel did. */
+    if (a->have_run && a->run.note[0]) tl_wrap(L, a->run.note, cols, term_attr(TC_DIM));
 }
 
 static void build_grade_lines(const app *a, tlines *L, int cols)
@@ -614,9 +628,16 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         if (r) draw_result(a, r, h - mh, COLS - lw, m), pane_show(r);
         return;
     }
-    int th = h * 3 / 10 > 5 ? h * 3 / 10 : 5;
-    int rh = has_result ? (h * 3 / 10 > 6 ? h * 3 / 10 : 6) : 0;
-    int mh = h - th - rh;
+    /* Narrow layout: the text gets the rows it needs (up to 45%), the source/map row
+     * what the kernel needs, the result the rest (at least 6 rows). */
+    tlines need;
+    text_lines(a, COLS - 4, &need);
+    /* Once the step has run, the result matters more than the text. */
+    int th = clampi(need.n + 2, 5, a->have_run ? h / 4 : h * 45 / 100);
+    tl_free(&need);
+    int rmin = has_result ? 6 : 0;
+    int mh = has_result ? clampi((has_src ? a->src.nlines : 6) + 2, 8, h - th - rmin) : h - th;
+    int rh = h - th - mh;
     WINDOW *t = pane(W_TEXT, y, 0, th, COLS, step_title);
     if (t) draw_text(a, t, th, COLS, m), pane_show(t);
     int sw = has_map ? (has_src ? COLS * 11 / 20 : 0) : COLS;
