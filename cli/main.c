@@ -1,11 +1,10 @@
-/* main.c — the gpulearn command line: the TUI and its non-interactive siblings. */
+/* main.c — the gpulearn command line: dispatch, usage, option parsing, list, info. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/backend.h"
-#include "runtime/grade.h"
+#include "cli/cli.h"
 #include "runtime/lesson.h"
 #include "tui/tui.h"
 
@@ -30,13 +29,13 @@ static const char usage[] =
     "to the simulator. Exit codes: 0 ok, 1 the kernel or a check failed, 2 bad usage or\n"
     "bad input files.\n";
 
-static int die(gl_status st, const char *msg)
+int cli_die(gl_status st, const char *msg)
 {
     fprintf(stderr, "gpulearn: %s\n", msg);
     return gl_exit_code(st);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+int cli_usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "gpulearn: ");
     fprintf(stderr, fmt, arg);
@@ -68,48 +67,37 @@ static int parse_compiler(const char *s, gl_compiler *out)
     return 0;
 }
 
-/* Options shared by the commands; each command accepts the subset it documents. */
-typedef struct cli {
-    gl_backend_kind backend;
-    gl_compiler compiler;
-    const char *dump_json;
-    const char *format;
-    int json, verbose;
-    const char *pos[4];
-    int npos;
-} cli;
-
-static int parse_args(int argc, char **argv, cli *c, const char *allowed)
+int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
 {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
 #define TAKES(opt)                                                                        \
     (strcmp(a, opt) == 0 && strstr(allowed, opt) &&                                       \
-     (i + 1 < argc ? (val = argv[++i], 1) : (usage_error("%s needs a value", opt), 0)))
+     (i + 1 < argc ? (val = argv[++i], 1) : (cli_usage_error("%s needs a value", opt), 0)))
         if (strcmp(a, "--backend") == 0 && !strstr(allowed, "--backend"))
-            return usage_error("this command has no --backend option", a);
+            return cli_usage_error("this command has no --backend option", a);
         if (TAKES("--backend")) {
             if (!parse_backend(val, &c->backend))
-                return usage_error("--backend must be auto, sim or gpu, not '%s'", val);
+                return cli_usage_error("--backend must be auto, sim or gpu, not '%s'", val);
         } else if (TAKES("--compiler")) {
             if (!parse_compiler(val, &c->compiler))
-                return usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'", val);
+                return cli_usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'", val);
         } else if (TAKES("--dump-json")) {
             c->dump_json = val;
         } else if (TAKES("--format")) {
             if (strcmp(val, "text") && strcmp(val, "json"))
-                return usage_error("--format must be text or json, not '%s'", val);
+                return cli_usage_error("--format must be text or json, not '%s'", val);
             c->format = val;
         } else if (strcmp(a, "--json") == 0 && strstr(allowed, "--json")) {
             c->json = 1;
         } else if (strcmp(a, "--verbose") == 0 && strstr(allowed, "--verbose")) {
             c->verbose = 1;
         } else if (val == NULL && a[0] == '-' && a[1] != '\0') {
-            return usage_error("unknown option '%s'", a);
+            return cli_usage_error("unknown option '%s'", a);
         } else if (val == NULL) {
             if (c->npos == 4)
-                return usage_error("too many arguments ('%s')", a);
+                return cli_usage_error("too many arguments ('%s')", a);
             c->pos[c->npos++] = a;
         } else {
             return 2; /* TAKES printed the error */
@@ -119,20 +107,20 @@ static int parse_args(int argc, char **argv, cli *c, const char *allowed)
     return 0;
 }
 
-static int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv)
 {
     cli c = {0};
-    int rc = parse_args(argc, argv, &c, "--json");
+    int rc = cli_parse_args(argc, argv, &c, "--json");
     if (rc)
         return rc;
     if (c.npos)
-        return usage_error("list takes no arguments ('%s')", c.pos[0]);
+        return cli_usage_error("list takes no arguments ('%s')", c.pos[0]);
     gl_lesson *ls = NULL;
     int n = 0;
     gl_error err = {0};
     gl_status st = lesson_list(&ls, &n, &err);
     if (st != GL_OK)
-        return die(st, err.msg);
+        return cli_die(st, err.msg);
     if (c.json) {
         cJSON *arr = cJSON_CreateArray();
         for (int i = 0; i < n; i++) {
@@ -157,128 +145,10 @@ static int cmd_list(int argc, char **argv)
     return 0;
 }
 
-/* A short human-readable preview of a buffer: its first and last elements. */
-static void print_buffer(const gl_arg *a, const gl_buffer *b)
-{
-    printf("%s (%s[%zu]):", a->name, gl_type_name(a->type), a->len);
-    size_t show = a->len <= 16 ? a->len : 8;
-    for (size_t i = 0; i < show; i++) {
-        putchar(' ');
-        gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
-    }
-    if (show < a->len) {
-        printf(" ...");
-        for (size_t i = a->len - 4; i < a->len; i++) {
-            putchar(' ');
-            gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
-        }
-    }
-    putchar('\n');
-}
-
-static int write_dump(const char *path, const gl_spec *spec, const gl_run_result *res)
-{
-    gl_error err = {0};
-    if (strcmp(path, "-") == 0) {
-        gl_json_write_result(stdout, spec, res->buffers, res->stdout_text, &err);
-        return 0;
-    }
-    char *data = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&data, &len);
-    if (!mem)
-        return die(GL_ERR_NOMEM, "out of memory");
-    gl_json_write_result(mem, spec, res->buffers, res->stdout_text, &err);
-    fclose(mem);
-    gl_status st = gl_write_file_atomic(path, data, len, &err);
-    free(data);
-    return st == GL_OK ? 0 : die(st, err.msg);
-}
-
-static int cmd_run(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
     cli c = {0};
-    int rc = parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
-    if (rc)
-        return rc;
-    if (c.npos != 1)
-        return usage_error("run needs exactly one launch spec (gpulearn run SPEC.json)%s", "");
-    gl_spec spec;
-    gl_error err = {0};
-    gl_status st = spec_load_file(c.pos[0], &spec, &err);
-    if (st != GL_OK)
-        return die(st, err.msg);
-    gl_run_opts opts = {.backend = c.backend,
-                        .compile = {.compiler = c.compiler, .verbose = c.verbose}};
-    gl_run_result res;
-    st = gl_run_spec(&spec, &opts, &res, &err);
-    if (res.note[0])
-        fprintf(stderr, "gpulearn: %s\n", res.note);
-    int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
-    if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
-        if (c.dump_json)
-            rc = write_dump(c.dump_json, &spec, &res);
-        if (!dumped) {
-            printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>> ran on the %s (compiled with %s)\n",
-                   spec.kernel, spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0],
-                   spec.block[1], spec.block[2],
-                   res.backend == GL_BACKEND_GPU ? "GPU" : "simulator",
-                   gl_compiler_name(res.compiler));
-            if (res.stdout_text && *res.stdout_text)
-                fputs(res.stdout_text, stdout);
-            for (int i = 0; i < spec.nargs; i++)
-                if (spec.args[i].is_ptr)
-                    print_buffer(&spec.args[i], &res.buffers[i]);
-        }
-    }
-    if (st != GL_OK)
-        rc = die(st, err.msg);
-    gl_run_result_free(&res);
-    spec_free(&spec);
-    return rc;
-}
-
-static int cmd_grade(int argc, char **argv)
-{
-    cli c = {0};
-    int rc = parse_args(argc, argv, &c, "--backend --format --compiler --verbose");
-    if (rc)
-        return rc;
-    if (c.npos < 1 || c.npos > 2)
-        return usage_error("grade needs a lesson and optionally a .cu file "
-                           "(gpulearn grade LESSON [FILE.cu])%s", "");
-    gl_lesson l;
-    gl_error err = {0};
-    gl_status st = lesson_find(c.pos[0], &l, &err);
-    if (st != GL_OK)
-        return die(st, err.msg);
-    if (!l.exercise) {
-        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to grade\n", l.id);
-        lesson_free(&l);
-        return 2;
-    }
-    gl_grade_opts opts = {.backend = c.backend,
-                          .compile = {.compiler = c.compiler, .verbose = c.verbose}};
-    gl_grade_report rep;
-    st = grade_exercise(&l, c.npos == 2 ? c.pos[1] : NULL, &opts, &rep, &err);
-    if (st == GL_OK) {
-        if (c.format && strcmp(c.format, "json") == 0)
-            grade_report_write_json(stdout, &rep);
-        else
-            grade_report_write_text(stdout, &rep);
-        rc = rep.passed ? 0 : 1;
-    } else {
-        rc = die(st, err.msg);
-    }
-    grade_report_free(&rep);
-    lesson_free(&l);
-    return rc;
-}
-
-static int cmd_info(int argc, char **argv)
-{
-    cli c = {0};
-    int rc = parse_args(argc, argv, &c, "--backend --json");
+    int rc = cli_parse_args(argc, argv, &c, "--backend --json");
     if (rc)
         return rc;
     gl_device_info d;
@@ -286,7 +156,7 @@ static int cmd_info(int argc, char **argv)
     gl_error err = {0};
     gl_status st = gl_device_query(c.backend, &d, note, sizeof note, &err);
     if (st != GL_OK)
-        return die(st, err.msg);
+        return cli_die(st, err.msg);
     if (note[0])
         fprintf(stderr, "gpulearn: %s\n", note);
     if (c.json) {
@@ -357,11 +227,11 @@ int main(int argc, char **argv)
             return cmd_info(argc - 2, argv + 2);
     }
     cli c = {0};
-    int rc = parse_args(argc - 1, argv + 1, &c, "--backend");
+    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend");
     if (rc)
         return rc;
     if (c.npos > 1)
-        return usage_error("unknown command '%s'", c.pos[0]);
+        return cli_usage_error("unknown command '%s'", c.pos[0]);
     tui_opts opts = {.backend = c.backend, .lesson = c.npos ? c.pos[0] : NULL};
     return tui_run(&opts);
 }

@@ -1,0 +1,36 @@
+/* cli.h — shared pieces of the command line: option parsing and error reporting.
+ * Each command lives in its own file (cmd_*.c); main.c dispatches. */
+#ifndef GL_CLI_H
+#define GL_CLI_H
+
+#include "runtime/backend.h"
+
+/* Options shared by the commands; each command accepts the subset it documents. */
+typedef struct cli {
+    gl_backend_kind backend;
+    gl_compiler compiler;
+    const char *dump_json;
+    const char *format;
+    int json, verbose;
+    const char *pos[4];
+    int npos;
+} cli;
+
+/* Parses argv into c, accepting only the options named in `allowed` (a space-separated
+ * list such as "--backend --json"). Returns 0, or the exit code (2) after printing a
+ * usage error. */
+int cli_parse_args(int argc, char **argv, cli *c, const char *allowed);
+
+/* Prints "gpulearn: msg" to stderr; returns the exit code for st. */
+int cli_die(gl_status st, const char *msg);
+
+/* Prints "gpulearn: <fmt with arg>" and a pointer to --help; returns 2. */
+int cli_usage_error(const char *fmt, const char *arg);
+
+/* The commands: each takes the arguments after its name; returns the exit code. */
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_grade(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif
