@@ -32,5 +32,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
+int cmd_reset(int argc, char **argv); /* cmd_reset.c */
 
 #endif

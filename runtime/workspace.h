@@ -1,0 +1,43 @@
+/* workspace.h — the learner's own files: a copy of each exercise they edit, and their
+ * progress. Both live under $XDG_DATA_HOME/gpulearn (default ~/.local/share/gpulearn),
+ * never in the installed lessons, and are written atomically (temp file + rename). */
+#ifndef GL_WORKSPACE_H
+#define GL_WORKSPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/gl.h"
+#include "runtime/lesson.h"
+
+/* The folder: $XDG_DATA_HOME/gpulearn, or $HOME/.local/share/gpulearn. Static storage. */
+const char *workspace_root(void);
+
+/* Path of the learner's copy of lesson l's exercise kernel
+ * (<root>/<lesson id>/<starter's file name>), copied from the starter the first time.
+ * GL_ERR_INPUT if the lesson has no exercise or the copy cannot be made. */
+gl_status workspace_exercise_path(const gl_lesson *l, char *path, size_t len, gl_error *err);
+
+/* Replaces the learner's copy with the starter (the caller asks for confirmation first).
+ * The previous copy is kept as <file>.bak. */
+gl_status workspace_reset(const gl_lesson *l, gl_error *err);
+
+/* What a learner has done in one lesson. */
+typedef struct gl_lesson_progress {
+    char id[64];          /* lesson id */
+    unsigned steps_seen;  /* bit i: step i was shown */
+    bool passed;          /* the exercise passed all checks once */
+} gl_lesson_progress;
+
+/* Progress of every lesson, in <root>/progress.json. A missing file is empty progress; a
+ * corrupt one is renamed to progress.json.corrupt-<time> with a warning in *warning
+ * (may be NULL) and treated as empty. Caller frees *out. */
+gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
+                        gl_error *err);
+
+/* Records that step `step` of lesson `id` was seen / that its exercise passed, and saves
+ * atomically. */
+gl_status progress_mark_step(const char *id, int step, gl_error *err);
+gl_status progress_mark_passed(const char *id, gl_error *err);
+
+#endif
