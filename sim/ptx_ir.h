@@ -37,7 +37,11 @@ typedef enum ptx_type {
     PTX_T_S8 = 0x21, PTX_T_S16 = 0x22, PTX_T_S32 = 0x24, PTX_T_S64 = 0x28,
     PTX_T_F16 = 0x32, PTX_T_F32 = 0x34, PTX_T_F64 = 0x38,
     PTX_T_PRED = 0x41,
+    /* Half-precision extras (PTX ISA §5.2.1, §9.7.4 half precision): bf16 is its own
+     * class; the packed pairs f16x2/bf16x2 are 4-byte values of class PTX_TC_H2/BH2. */
+    PTX_T_BF16 = 0x52, PTX_T_F16X2 = 0x64, PTX_T_BF16X2 = 0x74,
 } ptx_type;
+enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70 };
 #define PTX_TSIZE(t) ((unsigned)((t)&0x0f))
 #define PTX_TCLASS(t) ((t)&0xf0)
 
@@ -52,6 +56,9 @@ enum {
     PTX_OPK_VEC,  /* sub: count; imm: up to 4 register slots, 16 bits each */
 };
 #define PTX_NOREG 0xffffu
+/* Deepest call chain a thread may have (the simulator's frame stack; recursion deeper
+ * than this is reported as a call-stack overflow). */
+#define PTX_MAX_CALL_DEPTH 32
 
 /* Special registers (PTX ISA §10). */
 enum {
@@ -61,8 +68,16 @@ enum {
     PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NCTAID_Z,
     PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID,
     PTX_SREG_CLOCK, PTX_SREG_CLOCK64, PTX_SREG_LANEMASK_EQ, PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
+    PTX_SREG_GLOBALTIMER, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_WARPSZ,
+    PTX_SREG_CLOCK_HI,
 };
 
+/* sub: PTX_OPK_SREG: the register id; PTX_OPK_VEC: the element count; PTX_OPK_REG:
+ * 1 when written `!%p` (a negated predicate source, vote/setp/selp, PTX ISA §9.7.6);
+ * for the first operand of setp/shfl.sync/match.all `d|p` (two destinations): 2, with
+ * the second register slot in imm. */
 typedef struct ptx_operand {
     uint8_t kind;
     uint8_t sub;
@@ -77,7 +92,22 @@ enum {
     PTX_F_FTZ = 1u << 4, PTX_F_APPROX = 1u << 5, PTX_F_UNI = 1u << 6,
     PTX_F_VOLATILE = 1u << 7, PTX_F_TO = 1u << 8, PTX_F_GUARD_NEG = 1u << 9,
     PTX_F_NC = 1u << 10, PTX_F_FULL = 1u << 11, PTX_F_SHIFTAMT = 1u << 12,
+    PTX_F_NAN = 1u << 13,   /* min/max.NaN: NaN if either input is NaN */
+    PTX_F_CC = 1u << 14,    /* add.cc/sub.cc/mad.cc write the carry flag (§9.7.2) */
+    PTX_F_CLAMP = 1u << 15, /* shf.clamp (else .wrap) */
 };
+/* Second-level modes kept in ptx_insn.cmp for ops that have no comparison:
+ * shfl.sync mode, vote.sync mode, match mode, redux/atom operation, prmt mode (0 =
+ * default, 1..6 = f4e b4e rc8 ecl ecr rc16), shf direction, testp property, bop of
+ * setp/set (in ptx_insn.bop), lop3's immLut (in cmp), bfind/shf/... flags above. */
+enum { PTX_SHFL_UP = 1, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX };
+enum { PTX_VOTE_ALL = 1, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT };
+enum { PTX_MATCH_ANY = 1, PTX_MATCH_ALL };
+enum { PTX_SHF_L = 1, PTX_SHF_R };
+enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOTANUMBER,
+       PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
+/* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
+enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
 enum { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
        PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };
@@ -102,11 +132,17 @@ typedef struct ptx_insn {
     uint8_t nopnd;    /* operands used */
     uint16_t flags;   /* PTX_F_* */
     uint16_t guard;   /* predicate slot or PTX_NOREG */
-    int32_t target;   /* bra: target PC; call: index into ptx_module.calls */
+    int32_t target;   /* bra: target PC; call: index into ptx_module.calls; a fifth
+                         operand's register slot or 32-bit immediate (see o4kind);
+                         add.cc/addc/...: the function's hidden carry register slot */
     int32_t ptx_line; /* line in the PTX text, 1-based */
     int32_t src_line; /* CUDA source line from .loc, 0 unknown */
-    int32_t src_file; /* .file index from .loc, 0 unknown */
-    int32_t func;     /* index of the function holding it */
+    int16_t src_file; /* .file index from .loc, 0 unknown */
+    int16_t func;     /* index of the function holding it */
+    uint8_t bop;      /* setp/set: PTX_BOP_* combining with the predicate operand */
+    uint8_t o4kind;   /* fifth operand (bfi len, shfl.sync membermask, lop3 immLut):
+                         PTX_OPK_NONE, PTX_OPK_REG or PTX_OPK_IMM; value in target */
+    uint16_t spare;
     ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
 } ptx_insn;
 _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
@@ -149,6 +185,7 @@ typedef struct ptx_call {
     int nargs;
     int ret_off;    /* caller frame offset of the return .param, -1 none */
     int arg_off[8]; /* caller frame offsets of the argument .params */
+    int line, col;  /* of the call in the PTX text (for messages) */
 } ptx_call;
 
 typedef struct ptx_func {

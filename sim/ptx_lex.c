@@ -150,8 +150,13 @@ int ptx_lex_next(ptx_lexer *lx, ptx_tok *t)
         lex_number(lx, t);
     } else if (is_ident_start(c)) {
         lx->cur++;
-        while (lx->cur < lx->end && is_ident_char((unsigned char)*lx->cur))
-            lx->cur++;
+        /* `::` joins the parts of a qualifier inside a mnemonic (ld.global.L1::no_allocate,
+         * ld.shared::cta, PTX ISA §9.7.9.8): part of the identifier when a letter follows */
+        while (lx->cur < lx->end &&
+               (is_ident_char((unsigned char)*lx->cur) ||
+                (*lx->cur == ':' && lx->cur + 2 < lx->end && lx->cur[1] == ':' &&
+                 isalnum((unsigned char)lx->cur[2]) && lx->cur[-1] != ':')))
+            lx->cur += *lx->cur == ':' ? 2 : 1;
         t->kind = PTX_TOK_IDENT;
     } else if (c == '"') {
         lx->cur++;

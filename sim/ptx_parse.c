@@ -236,6 +236,7 @@ static ptx_type type_of(const char *s, size_t n)
         {"u8", PTX_T_U8},   {"u16", PTX_T_U16}, {"u32", PTX_T_U32}, {"u64", PTX_T_U64},
         {"s8", PTX_T_S8},   {"s16", PTX_T_S16}, {"s32", PTX_T_S32}, {"s64", PTX_T_S64},
         {"f16", PTX_T_F16}, {"f32", PTX_T_F32}, {"f64", PTX_T_F64}, {"pred", PTX_T_PRED},
+        {"bf16", PTX_T_BF16}, {"f16x2", PTX_T_F16X2}, {"bf16x2", PTX_T_BF16X2},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0)
@@ -593,6 +594,13 @@ static const struct { const char *name; int id; } sreg_tab[] = {
     {"%nsmid", PTX_SREG_NSMID},       {"%clock", PTX_SREG_CLOCK},
     {"%clock64", PTX_SREG_CLOCK64},   {"%lanemask_eq", PTX_SREG_LANEMASK_EQ},
     {"%gridid", PTX_SREG_GRIDID},
+    {"%lanemask_le", PTX_SREG_LANEMASK_LE}, {"%lanemask_lt", PTX_SREG_LANEMASK_LT},
+    {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%lanemask_gt", PTX_SREG_LANEMASK_GT},
+    {"%globaltimer", PTX_SREG_GLOBALTIMER}, {"%globaltimer_lo", PTX_SREG_GLOBALTIMER_LO},
+    {"%globaltimer_hi", PTX_SREG_GLOBALTIMER_HI},
+    {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE},
+    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE}, {"WARP_SZ", PTX_SREG_WARPSZ},
+    {"%clock_hi", PTX_SREG_CLOCK_HI},
 };
 
 /* Converts a literal to the bits of an immediate of type t. */
@@ -643,7 +651,20 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
     memset(o, 0, sizeof *o);
     o->reg = PTX_NOREG;
     o->sym = -1;
-    if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+    if (is_punct(P, '!')) { /* negated predicate source: vote, setp's c, selp */
+        next(P);
+        if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '%') {
+            diag(P, P->t.line, P->t.col, "expected a predicate register after '!'");
+            return 0;
+        }
+        o->kind = PTX_OPK_REG;
+        o->sub = 1;
+        if (!lookup_reg(P, &o->reg))
+            return 0;
+        next(P);
+        return 1;
+    }
+    if (P->t.kind == PTX_TOK_IDENT && (P->t.p[0] == '%' || tok_eq(&P->t, "WARP_SZ"))) {
         for (size_t i = 0; i < sizeof sreg_tab / sizeof sreg_tab[0]; i++)
             if (tok_eq(&P->t, sreg_tab[i].name)) {
                 o->kind = PTX_OPK_SREG;
@@ -655,6 +676,19 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
         if (!lookup_reg(P, &o->reg))
             return 0;
         next(P);
+        if (is_punct(P, '|')) { /* d|p: a second destination (setp, shfl, match.all) */
+            next(P);
+            uint16_t q = PTX_NOREG;
+            if (P->t.kind == PTX_TOK_IDENT && tok_eq(&P->t, "_")) {
+                /* sink */
+            } else if (P->t.kind != PTX_TOK_IDENT || !lookup_reg(P, &q)) {
+                diag(P, P->t.line, P->t.col, "expected a register after '|'");
+                return 0;
+            }
+            next(P);
+            o->sub = 2;
+            o->imm = q;
+        }
         return 1;
     }
     if (P->t.kind == PTX_TOK_INT || P->t.kind == PTX_TOK_FLOAT || is_punct(P, '-')) {
@@ -678,6 +712,10 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
                     neg = 1;
                 else if (!expect(P, '+'))
                     return 0;
+                else if (accept(P, '-')) /* `[%r5+-4]`, as nvcc writes it */
+                    neg = 1;
+            } else if (accept(P, '-')) {
+                neg = 1;
             }
             if (P->t.kind == PTX_TOK_INT) {
                 o->imm += neg ? (uint64_t)0 - P->t.ival : P->t.ival;
@@ -734,6 +772,23 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
         return expect(P, '}');
     }
     if (P->t.kind == PTX_TOK_IDENT) {
+        int rs;
+        if (in->op != PTX_OP_bra && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+            /* a register named without '%' (inline asm: `{ .reg .pred p; ... }`) */
+            o->kind = PTX_OPK_REG;
+            o->reg = (uint16_t)rs;
+            next(P);
+            if (is_punct(P, '|')) {
+                next(P);
+                uint16_t q = PTX_NOREG;
+                if (P->t.kind != PTX_TOK_IDENT || !lookup_reg(P, &q))
+                    return 0;
+                next(P);
+                o->sub = 2;
+                o->imm = q;
+            }
+            return 1;
+        }
         if (in->op == PTX_OP_bra) {
             o->kind = PTX_OPK_NONE;
             add_fixup(P, P->m->ncode);
@@ -788,11 +843,8 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
     }
     c.callee = (int)m->syms[s].value;
     ptx_func *callee = &m->funcs[c.callee];
-    if (callee->is_extern && callee->builtin == PTX_BUILTIN_NONE) {
-        diag(P, line, col, "unsupported instruction: call of external function '%s'",
-             callee->name);
-        P->unsupported = 1;
-    }
+    c.line = line; /* a callee without a body is reported at the end (finish_module) */
+    c.col = col;
     next(P);
     if (accept(P, ',')) {
         if (accept(P, '(')) {
@@ -849,6 +901,16 @@ static int lookup_mod(const char *const *names, int count, const char *s, size_t
     return 0;
 }
 
+/* Whether the mnemonic token contains s. */
+static int has_sub(const ptx_tok *mt, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= mt->len; i++)
+        if (memcmp(mt->p + i, s, n) == 0)
+            return 1;
+    return 0;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -860,7 +922,16 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                                              "xor", "exch", "cas", "inc", "dec"};
     static const char *const ignored[] = {
         "sync", "aligned", "relaxed", "acquire", "release", "acq_rel", "sc", "sys", "gpu",
-        "cta", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1", "L2", "noftz", "weak"};
+        "cta", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1", "L2", "noftz", "weak",
+        "mmio", "cluster", "proxy", "async", "alias"};
+    static const char *const shfl_names[] = {"up", "down", "bfly", "idx"};
+    static const char *const vote_names[] = {"all", "any", "uni", "ballot"};
+    static const char *const match_names[] = {"any", "all"};
+    static const char *const prmt_names[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    static const char *const shf_names[] = {"l", "r"};
+    static const char *const testp_names[] = {"finite", "infinite", "number", "notanumber",
+                                              "normal", "subnormal"};
+    static const char *const bop_names[] = {"and", "or", "xor"};
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
     size_t blen = dot ? (size_t)(dot - s) : mt->len;
@@ -894,11 +965,51 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
                    (k = lookup_mod(cmp_names, 18, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
-        } else if ((op == PTX_OP_atom || op == PTX_OP_red) &&
+        } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux) &&
                    (k = lookup_mod(atom_names, 10, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
+        } else if ((op == PTX_OP_setp || op == PTX_OP_set) && in->cmp &&
+                   (k = lookup_mod(bop_names, 3, q, n)) && !in->bop) {
+            in->bop = (uint8_t)k;
+        } else if (op == PTX_OP_shfl && (k = lookup_mod(shfl_names, 4, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_vote && (k = lookup_mod(vote_names, 4, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_match && (k = lookup_mod(match_names, 2, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_prmt && (k = lookup_mod(prmt_names, 6, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_shf && (k = lookup_mod(shf_names, 2, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_shf && n == 4 && !memcmp(q, "wrap", 4)) {
+            /* the default */
+        } else if (op == PTX_OP_shf && n == 5 && !memcmp(q, "clamp", 5)) {
+            in->flags |= PTX_F_CLAMP;
+        } else if (op == PTX_OP_testp && (k = lookup_mod(testp_names, 6, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k;
+        } else if (op == PTX_OP_bar && n == 4 && !memcmp(q, "warp", 4)) {
+            op = PTX_OP_bar_warp;
+            in->op = (uint8_t)op;
+        } else if (n == 3 && !memcmp(q, "NaN", 3)) {
+            in->flags |= PTX_F_NAN;
+        } else if (n == 2 && !memcmp(q, "cc", 2) &&
+                   (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mad ||
+                    op == PTX_OP_addc || op == PTX_OP_subc || op == PTX_OP_madc)) {
+            in->flags |= PTX_F_CC; /* carry-out (PTX ISA §9.7.2) */
+        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 2 &&
+                   !memcmp(q, "gl", 2)) {
+            /* membar.gl: device scope */
         } else if ((k = mod_space(q, n)) >= 0) {
             in->space = (uint8_t)k;
+        } else if (n == 11 && !memcmp(q, "shared::cta", 11)) {
+            in->space = SIM_SPACE_SHARED;
+        } else if (n > 4 && (!memcmp(q, "L1::", 4) || !memcmp(q, "L2::", 4)) &&
+                   !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
+            /* cache eviction and prefetch-size hints: no effect in the simulator */
+        } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
+            in->bop = 1; /* cvt .satfinite: clamp to the largest finite value */
+        } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "relu", 4)) {
+            in->bop = 2; /* cvt .relu: negative results become +0 */
         } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
@@ -963,9 +1074,33 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     } else if (op == PTX_OP_setp) {
         in->type2 = in->type;
     }
-    if (PTX_TCLASS(in->type) == PTX_TC_F && PTX_TSIZE(in->type) == 2) {
-        diag(P, mt->line, mt->col, "unsupported type .f16 in '%.*s'", (int)mt->len, mt->p);
+    if (op == PTX_OP_shfl && !in->cmp) {
+        diag(P, mt->line, mt->col, "shfl needs a mode (.up/.down/.bfly/.idx) in '%.*s'",
+             (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((op == PTX_OP_vote || op == PTX_OP_match || op == PTX_OP_redux) && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs a mode", (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((op == PTX_OP_shfl || op == PTX_OP_vote) && !has_sub(mt, ".sync")) {
+        diag(P, mt->line, mt->col,
+             "unsupported instruction '%.*s': only the .sync form (sm_70+) is supported",
+             (int)mt->len, mt->p);
         P->unsupported = 1;
+        return 0;
+    }
+    if (op == PTX_OP_vote && in->cmp != PTX_VOTE_BALLOT)
+        in->type = PTX_T_PRED;
+    if ((op == PTX_OP_bar_warp || op == PTX_OP_activemask || op == PTX_OP_nanosleep) &&
+        in->type == PTX_T_NONE)
+        in->type = PTX_T_B32;
+    if (op == PTX_OP_shf && !in->cmp) {
+        diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
+        return 0;
+    }
+    if (op == PTX_OP_testp && !in->cmp) {
+        diag(P, mt->line, mt->col, "testp needs a property in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
     return 1;
@@ -982,8 +1117,8 @@ static void parse_insn(parser *P, int guard, int gneg)
         in.flags |= PTX_F_GUARD_NEG;
     in.ptx_line = mt.line;
     in.src_line = P->cur_line;
-    in.src_file = P->cur_file;
-    in.func = P->fn;
+    in.src_file = (int16_t)P->cur_file;
+    in.func = (int16_t)P->fn;
     in.target = -1;
     next(P);
     if (!decode_mnemonic(P, &in, &mt)) {
@@ -998,6 +1133,29 @@ static void parse_insn(parser *P, int guard, int gneg)
     } else {
         int n = 0;
         while (!is_punct(P, ';') && P->t.kind != PTX_TOK_EOF) {
+            if (n == 4 && (in.op == PTX_OP_bfi || in.op == PTX_OP_lop3 ||
+                           in.op == PTX_OP_shfl)) {
+                /* the fifth operand lives in target/o4kind (ptx_ir.h) */
+                ptx_operand o5;
+                if (!parse_operand(P, &in, &o5, PTX_T_U32)) {
+                    skip_stmt(P);
+                    return;
+                }
+                if (o5.kind == PTX_OPK_REG) {
+                    in.o4kind = PTX_OPK_REG;
+                    in.target = o5.reg;
+                } else if (o5.kind == PTX_OPK_IMM) {
+                    in.o4kind = PTX_OPK_IMM;
+                    in.target = (int32_t)(uint32_t)o5.imm;
+                } else {
+                    diag(P, mt.line, mt.col, "bad fifth operand of '%.*s'", (int)mt.len,
+                         mt.p);
+                    skip_stmt(P);
+                    return;
+                }
+                n++;
+                break;
+            }
             if (n >= 4) {
                 diag(P, P->t.line, P->t.col, "too many operands");
                 skip_stmt(P);
@@ -1006,10 +1164,24 @@ static void parse_insn(parser *P, int guard, int gneg)
             ptx_type it = (ptx_type)in.type;
             if ((in.op == PTX_OP_cvt || in.op == PTX_OP_set) && n >= 1)
                 it = (ptx_type)in.type2;
-            if (in.op == PTX_OP_selp && n == 3)
+            if ((in.op == PTX_OP_selp && n == 3) ||
+                ((in.op == PTX_OP_setp || in.op == PTX_OP_set) && n == 3))
                 it = PTX_T_PRED;
-            if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr) && n == 2)
+            if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr || in.op == PTX_OP_shf ||
+                 in.op == PTX_OP_bfe || in.op == PTX_OP_bfi || in.op == PTX_OP_shfl ||
+                 in.op == PTX_OP_prmt) && n >= 2)
                 it = PTX_T_U32;
+            if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) &&
+                n == 2)
+                it = PTX_T_U32;
+            if (in.op == PTX_OP_slct && n == 3)
+                it = (ptx_type)in.type2;
+            if ((in.op == PTX_OP_mul24 || in.op == PTX_OP_mad24 || in.op == PTX_OP_bfind ||
+                 in.op == PTX_OP_clz || in.op == PTX_OP_popc || in.op == PTX_OP_brev) &&
+                n >= 1)
+                it = (ptx_type)in.type;
+            if (in.op == PTX_OP_testp && n == 1)
+                it = (ptx_type)in.type;
             if (!parse_operand(P, &in, &in.o[n], it)) {
                 skip_stmt(P);
                 return;
@@ -1029,6 +1201,22 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = (n == 1 || n == 2) ? n : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (in.op == PTX_OP_setp || in.op == PTX_OP_set)
+            want = in.bop ? 4 : 3;
+        if (in.op == PTX_OP_vote && n == 2)
+            want = 2; /* vote without membermask is pre-Volta; rejected by has_sub */
+        if (in.op == PTX_OP_match && n == 3)
+            want = 3;
+        if (in.op == PTX_OP_shfl)
+            want = 5;
+        if (in.op == PTX_OP_bar_warp && n == 0)
+            want = 0;
+        if ((in.op == PTX_OP_nanosleep) && n == 1)
+            want = 1;
+        if (in.op == PTX_OP_mad && (in.flags & PTX_F_CC))
+            want = 4;
+        if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
+            want = 3;
         if (in.op == PTX_OP_ret || in.op == PTX_OP_exit) {
             /* no operands */
         }
@@ -1040,7 +1228,31 @@ static void parse_insn(parser *P, int guard, int gneg)
         }
         int writes = !(in.op == PTX_OP_st || in.op == PTX_OP_red || in.op == PTX_OP_bar ||
                        in.op == PTX_OP_barrier || in.op == PTX_OP_bra ||
-                       in.op == PTX_OP_prefetch || n == 0);
+                       in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
+                       in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || n == 0);
+        if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
+            diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len,
+                 mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if (in.o[0].sub == 2 && in.o[0].kind == PTX_OPK_REG &&
+            !(in.op == PTX_OP_setp || in.op == PTX_OP_shfl || in.op == PTX_OP_match)) {
+            diag(P, mt.line, mt.col, "'%.*s' has one destination, not d|p", (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
+        if (in.flags & PTX_F_CC || in.op == PTX_OP_addc || in.op == PTX_OP_subc ||
+            in.op == PTX_OP_madc) {
+            /* the carry flag: one hidden register per function (PTX ISA §9.7.2) */
+            int slot;
+            if (!smap_get(&P->regs, "%%cc", 4, &slot)) {
+                ptx_func *cf = &m->funcs[P->fn];
+                slot = cf->nregs++;
+                smap_put(&P->regs, "%%cc", 4, slot);
+            }
+            in.target = slot;
+        }
         int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov;
         if (writes && !(in.o[0].kind == PTX_OPK_REG ||
                         (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
@@ -1074,7 +1286,8 @@ static void parse_insn(parser *P, int guard, int gneg)
         if (in.type == PTX_T_NONE && in.op != PTX_OP_bra && in.op != PTX_OP_ret &&
             in.op != PTX_OP_exit && in.op != PTX_OP_bar && in.op != PTX_OP_barrier &&
             in.op != PTX_OP_membar && in.op != PTX_OP_fence && in.op != PTX_OP_trap &&
-            in.op != PTX_OP_brkpt && in.op != PTX_OP_prefetch) {
+            in.op != PTX_OP_brkpt && in.op != PTX_OP_prefetch && in.op != PTX_OP_prefetchu &&
+            in.op != PTX_OP_isspacep) {
             diag(P, mt.line, mt.col, "'%.*s' has no type", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
@@ -1119,11 +1332,11 @@ static void end_func(parser *P)
         memset(&in, 0, sizeof in);
         in.op = PTX_OP_ret;
         in.guard = PTX_NOREG;
-        in.func = P->fn;
+        in.func = (int16_t)P->fn;
         in.target = -1;
         in.ptx_line = P->t.line;
         in.src_line = P->cur_line;
-        in.src_file = P->cur_file;
+        in.src_file = (int16_t)P->cur_file;
         GROW(m->code, m->ncode, P->ccap);
         if (!P->oom)
             m->code[m->ncode++] = in;
@@ -1476,9 +1689,49 @@ static void parse_module(parser *P)
     }
 }
 
+/* Whether function f can reach itself through calls (DFS over the call graph; state:
+ * 0 unvisited, 1 on the stack, 2 done). */
+static int reaches_cycle(const ptx_module *m, int f, unsigned char *state)
+{
+    if (state[f] == 1)
+        return 1;
+    if (state[f] == 2)
+        return 0;
+    state[f] = 1;
+    const ptx_func *fn = &m->funcs[f];
+    for (int pc = fn->entry_pc; pc >= 0 && pc < fn->end_pc; pc++)
+        if (m->code[pc].op == PTX_OP_call && m->code[pc].target >= 0 &&
+            m->code[pc].target < m->ncalls &&
+            reaches_cycle(m, m->calls[m->code[pc].target].callee, state))
+            return 1;
+    state[f] = 2;
+    return 0;
+}
+
 static void finish_module(parser *P)
 {
     ptx_module *m = P->m;
+    /* calls of functions that were only declared (a prototype may come before the
+     * body, as nvcc -G writes them) and that the simulator does not provide */
+    for (int i = 0; i < m->ncalls; i++) {
+        const ptx_func *cf = &m->funcs[m->calls[i].callee];
+        if (cf->entry_pc < 0 && cf->builtin == PTX_BUILTIN_NONE) {
+            diag(P, m->calls[i].line, m->calls[i].col,
+                 "unsupported instruction: call of external function '%s'", cf->name);
+            P->unsupported = 1;
+        }
+    }
+    /* Recursion (PTX ISA §9.7.12.x call; `nvcc -G` and recursive device functions):
+     * the simulator sizes each thread's register, parameter and local stacks from
+     * sum_*; with a cycle in the call graph, leave room for PTX_MAX_CALL_DEPTH frames
+     * of the largest function. */
+    int recursive = 0;
+    unsigned char *state = calloc((size_t)m->nfuncs + 1, 1);
+    if (state) {
+        for (int i = 0; i < m->nfuncs && !recursive; i++)
+            recursive = reaches_cycle(m, i, state);
+        free(state);
+    }
     for (int i = 0; i < m->nfuncs; i++) {
         ptx_func *f = &m->funcs[i];
         unsigned fs = f->frame_size, ls = f->local_size;
@@ -1492,6 +1745,11 @@ static void finish_module(parser *P)
             m->max_local = ls;
         if (nr > m->max_regs)
             m->max_regs = nr;
+    }
+    if (recursive) {
+        m->sum_frame += m->max_frame * PTX_MAX_CALL_DEPTH;
+        m->sum_local += m->max_local * PTX_MAX_CALL_DEPTH;
+        m->sum_regs += m->max_regs * PTX_MAX_CALL_DEPTH;
     }
     /* entry-owned shared offsets were counted from 0: shift them past module shared */
     unsigned base = align_up(m->module_shared, 16);

@@ -8,6 +8,27 @@
  * on an H200: tests/cli/bar_divergent.golden.json); otherwise the CTA is deadlocked.
  * sim_config.barrier_strict makes it stricter, like compute-sanitizer's synccheck:
  * every thread must wait at the same bar.sync, and exited threads make a deadlock.
+ *
+ * sim_config.schedule_random: blocks in a seeded random order, and in each round the
+ * block's warps in a random order, each issuing a random burst of 1..8 instructions.
+ *
+ * Checkers (findings in sim_result; sim_mem runs them on every access):
+ *  - memcheck: out-of-bounds and misaligned accesses in every space end the launch.
+ *    Local memory is bounded by the thread's stack: its frames up to the end of the
+ *    current function's .local data.
+ *  - initcheck: global allocations keep one bit per byte written (sim_memcpy_htod or a
+ *    kernel store/atomic); shared memory one byte per byte, per block. Loads of unwritten
+ *    bytes are warnings.
+ *  - racecheck: a shadow per shared byte holds the last writer and the readers since,
+ *    tagged with the block's barrier epoch (incremented at each release), so hazards
+ *    between threads with no barrier between them are found without clearing anything.
+ *    Different warps: an error; lanes of one warp with no __syncwarp between: a
+ *    warning (a race under independent thread scheduling). Atomics are checked against
+ *    plain accesses of other threads, not against each other.
+ *  - synccheck: a release where threads waited at different bar.sync instructions is a
+ *    warning; a barrier that can never be released is the deadlock fault.
+ * Tracing (sim_config.trace): sim_trace_issue is the one hook in the interpreter;
+ * memory requests are gathered lane by lane in sim_mem and emitted at the next issue.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +36,21 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+
+#define SIM_DEFAULT_MAX_FINDINGS 100
+
+/* Racecheck shadow of one shared-memory byte (like compute-sanitizer racecheck): the
+ * last writer and the readers since, in the current barrier interval (epoch). Entries
+ * of an older epoch are empty, so a barrier costs one increment. Readers: the first
+ * (r), one in another warp than the first (rx), one other in the first's warp (ro);
+ * 0xffff = none. wsync: the warp's __syncwarp count at the access, so lanes of one
+ * warp ordered by __syncwarp are not a hazard. */
+struct sim_shadow {
+    uint32_t w_epoch, r_epoch;
+    int32_t w_pc, r_pc, rx_pc, ro_pc;
+    uint16_t w_tid, r_tid, rx_tid, ro_tid;
+    uint16_t w_wsync, r_wsync, ro_wsync;
+};
 
 static const sim_device_model device_model = {
     .name = "gpulearn SIMT simulator",
@@ -48,8 +84,10 @@ void sim_free(sim_t *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->nallocs; i++)
+    for (int i = 0; i < s->nallocs; i++) {
         free(s->allocs[i].data);
+        free(s->allocs[i].written);
+    }
     free(s->allocs);
     free(s->var_addr);
     free(s);
@@ -72,12 +110,17 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
         s->cap = nc;
     }
     unsigned char *data = calloc(1, bytes ? bytes : 1);
-    if (!data)
+    unsigned char *written = calloc(1, bytes / 8 + 1);
+    if (!data || !written) {
+        free(data);
+        free(written);
         return SIM_ERR_NOMEM;
+    }
     sim_alloc *a = &s->allocs[s->nallocs++];
     a->base = base;
     a->size = bytes;
     a->data = data;
+    a->written = written;
     snprintf(a->label, sizeof a->label, "%s", label ? label : "");
     /* an unmapped gap of at least 256 bytes after every allocation */
     s->next = base + bytes + 256;
@@ -117,6 +160,22 @@ static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
     return a;
 }
 
+/* Sets or clears the initcheck bits of bytes [off, off+n) of allocation a. */
+static void mark_written(sim_alloc *a, uint64_t off, size_t n, int on)
+{
+    uint64_t i = off, end = off + n;
+    for (; i < end && (i & 7); i++)
+        a->written[i >> 3] = on ? a->written[i >> 3] | (unsigned char)(1u << (i & 7))
+                                : a->written[i >> 3] & (unsigned char)~(1u << (i & 7));
+    if (end - i >= 8) {
+        memset(a->written + (i >> 3), on ? 0xff : 0, (end - i) >> 3);
+        i += (end - i) & ~(uint64_t)7;
+    }
+    for (; i < end; i++)
+        a->written[i >> 3] = on ? a->written[i >> 3] | (unsigned char)(1u << (i & 7))
+                                : a->written[i >> 3] & (unsigned char)~(1u << (i & 7));
+}
+
 sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes)
 {
     sim_alloc *a = find_alloc(s, dst, bytes);
@@ -124,6 +183,16 @@ sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes
         return SIM_ERR_LAUNCH;
     if (bytes)
         memcpy(a->data + (dst - a->base), src, bytes);
+    mark_written(a, dst - a->base, bytes, 1);
+    return SIM_OK;
+}
+
+sim_status sim_set_written(sim_t *s, uint64_t dptr, size_t bytes, int written)
+{
+    sim_alloc *a = find_alloc(s, dptr, bytes);
+    if (!a)
+        return SIM_ERR_LAUNCH;
+    mark_written(a, dptr - a->base, bytes, written);
     return SIM_OK;
 }
 
@@ -144,6 +213,9 @@ void sim_result_free(sim_result *r)
     free(r->printf_out);
     r->printf_out = NULL;
     r->printf_len = 0;
+    free(r->findings);
+    r->findings = NULL;
+    r->nfindings = 0;
 }
 
 /* ------------------------------------------------------------------ faults */
@@ -242,6 +314,461 @@ static void describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, s
     }
 }
 
+/* ------------------------------------------------------------------ findings */
+
+static void fill_access(const sim_ctx *c, sim_access *a, unsigned t, int32_t pc, int op)
+{
+    memset(a, 0, sizeof *a);
+    a->op = op;
+    memcpy(a->block, c->bid, sizeof a->block);
+    thread_idx(c, t, a->thread);
+    if (pc >= 0) {
+        const ptx_insn *in = &c->code[pc];
+        a->ptx_line = in->ptx_line;
+        a->src_file = ptx_source_file(c->m, in->src_file);
+        a->src_line = in->src_line;
+    }
+}
+
+/* Records a finding, or counts it when one of the same kind already names the same
+ * lines (and hazard). Returns the new finding to fill in (its message), or NULL when it
+ * was merged or dropped. */
+static sim_finding *add_finding(sim_ctx *c, sim_finding_kind kind, int is_error, sim_space sp,
+                                uint64_t addr, unsigned size, sim_hazard hz, unsigned t,
+                                int32_t pc, int op, int other_t, int32_t other_pc,
+                                int other_op)
+{
+    sim_result *r = c->res;
+    if (is_error)
+        r->nerrors++;
+    else
+        r->nwarnings++;
+    int ptx_line = pc >= 0 ? c->code[pc].ptx_line : 0;
+    int optx_line = other_pc >= 0 ? c->code[other_pc].ptx_line : 0;
+    for (int i = 0; i < r->nfindings; i++) {
+        sim_finding *f = &r->findings[i];
+        if (f->kind == kind && f->hazard == hz && f->access.ptx_line == ptx_line &&
+            f->other.ptx_line == optx_line) {
+            f->count++;
+            return NULL;
+        }
+    }
+    int max = c->s->cfg.max_findings > 0 ? c->s->cfg.max_findings : SIM_DEFAULT_MAX_FINDINGS;
+    if (r->nfindings >= max) {
+        r->findings_dropped++;
+        return NULL;
+    }
+    if (!r->findings) {
+        r->findings = calloc((size_t)max, sizeof *r->findings);
+        if (!r->findings) {
+            r->findings_dropped++;
+            return NULL;
+        }
+    }
+    sim_finding *f = &r->findings[r->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->is_error = is_error;
+    f->space = sp;
+    f->address = addr;
+    f->size = size;
+    f->hazard = hz;
+    f->count = 1;
+    fill_access(c, &f->access, t, pc, op);
+    if (other_t >= 0)
+        fill_access(c, &f->other, (unsigned)other_t, other_pc, other_op);
+    return f;
+}
+
+/* "thread (x,y,z) of block (x,y,z)" */
+static void who(const sim_ctx *c, unsigned t, char *buf, size_t n)
+{
+    unsigned th[3];
+    thread_idx(c, t, th);
+    snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)", th[0], th[1], th[2], c->bid[0],
+             c->bid[1], c->bid[2]);
+}
+
+static const char *op_verb(int op, int past)
+{
+    if (op == 1)
+        return past ? "wrote" : "writes";
+    if (op == 2)
+        return past ? "updated atomically" : "updates atomically";
+    return past ? "read" : "reads";
+}
+
+/* ------------------------------------------------------------------ racecheck */
+
+static const char *hazard_name(sim_hazard h)
+{
+    return h == SIM_HAZ_RAW ? "read after write"
+           : h == SIM_HAZ_WAR ? "write after read"
+                              : "write after write";
+}
+
+static void report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
+                        unsigned size, sim_hazard hz, unsigned ot, int32_t opc, int oop)
+{
+    int32_t pc = (int32_t)(in - c->code);
+    int same_warp = t / 32 == ot / 32;
+    sim_finding *f = add_finding(c, same_warp ? SIM_FIND_WARP_RACE : SIM_FIND_RACE,
+                                 !same_warp, SIM_SPACE_SHARED, addr, size, hz, t, pc, op,
+                                 (int)ot, opc, oop);
+    if (!f)
+        return;
+    char a[200], b[200], wa[80], wb[80];
+    sim_where(c, in, a, sizeof a);
+    sim_where(c, &c->code[opc], b, sizeof b);
+    who(c, t, wa, sizeof wa);
+    who(c, ot, wb, sizeof wb);
+    if (!same_warp)
+        snprintf(f->message, sizeof f->message,
+                 "shared-memory race (%s hazard): %s (warp %u) %s %u bytes at shared offset "
+                 "0x%llx at %s, which %s (warp %u) %s at %s, with no __syncthreads() "
+                 "between them",
+                 hazard_name(hz), wa, t / 32, op_verb(op, 0), size, (unsigned long long)addr,
+                 a, wb, ot / 32, op_verb(oop, 1), b);
+    else
+        snprintf(f->message, sizeof f->message,
+                 "race under independent thread scheduling (%s hazard inside warp %u): %s "
+                 "(lane %u) %s %u bytes at shared offset 0x%llx at %s, which lane %u %s at "
+                 "%s, with no __syncwarp() between them; it works only while the warp runs "
+                 "in lockstep, which Volta and later GPUs do not promise",
+                 hazard_name(hz), t / 32, wa, t % 32, op_verb(op, 0), size,
+                 (unsigned long long)addr, a, ot % 32, op_verb(oop, 1), b);
+}
+
+/* Checks and records an access of thread t to shared bytes [a, a+size). op: 0 load,
+ * 1 store, 2 atomic (atomics are checked against plain accesses of other threads, not
+ * against each other, and are not recorded). At most one report per access. */
+static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op,
+                       const ptx_insn *in)
+{
+    const uint32_t E = c->epoch;
+    const unsigned w = t / 32;
+    const uint16_t ws = c->wsync[w];
+    const int32_t pc = (int32_t)(in - c->code);
+    int reported = 0;
+    for (unsigned i = 0; i < size; i++) {
+        struct sim_shadow *sh = &c->shadow[a + i];
+        if (!reported) {
+            int ot = -1; /* the earlier access this one conflicts with */
+            int32_t opc = 0;
+            int oop = 0;
+            sim_hazard hz = SIM_HAZ_NONE;
+            if (sh->w_epoch == E && sh->w_tid != t &&
+                !(sh->w_tid / 32u == w && sh->w_wsync != ws)) {
+                ot = sh->w_tid;
+                opc = sh->w_pc;
+                oop = 1;
+                hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
+            } else if (op != 0 && sh->r_epoch == E) {
+                /* a reader in another warp first (an error), then one in this warp */
+                if (sh->r_tid / 32u != w) {
+                    ot = sh->r_tid;
+                    opc = sh->r_pc;
+                } else if (sh->rx_tid != 0xffff) {
+                    ot = sh->rx_tid;
+                    opc = sh->rx_pc;
+                } else if (sh->r_tid != t && sh->r_wsync == ws) {
+                    ot = sh->r_tid;
+                    opc = sh->r_pc;
+                } else if (sh->ro_tid != 0xffff && sh->ro_tid != t && sh->ro_wsync == ws) {
+                    ot = sh->ro_tid;
+                    opc = sh->ro_pc;
+                }
+                hz = SIM_HAZ_WAR;
+            }
+            if (ot >= 0) {
+                report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);
+                reported = 1;
+            }
+        }
+        if (op == 1) {
+            sh->w_epoch = E;
+            sh->w_tid = (uint16_t)t;
+            sh->w_pc = pc;
+            sh->w_wsync = ws;
+            sh->r_epoch = 0;
+        } else if (op == 0) {
+            if (sh->r_epoch != E) {
+                sh->r_epoch = E;
+                sh->r_tid = (uint16_t)t;
+                sh->r_pc = pc;
+                sh->r_wsync = ws;
+                sh->rx_tid = sh->ro_tid = 0xffff;
+            } else if (sh->r_tid == t) {
+                sh->r_pc = pc;
+                sh->r_wsync = ws;
+            } else if (sh->r_tid / 32u != w) {
+                sh->rx_tid = (uint16_t)t;
+                sh->rx_pc = pc;
+            } else {
+                sh->ro_tid = (uint16_t)t;
+                sh->ro_pc = pc;
+                sh->ro_wsync = ws;
+            }
+        }
+    }
+}
+
+void sim_check_warp_sync(sim_ctx *c, unsigned w)
+{
+    if (c->wsync)
+        c->wsync[w]++;
+}
+
+/* ------------------------------------------------------------------ initcheck */
+
+static int all_written(const unsigned char *bits, uint64_t off, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        if (!(bits[(off + i) >> 3] & (1u << ((off + i) & 7))))
+            return 0;
+    return 1;
+}
+
+static void report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
+                          uint64_t addr, unsigned size, const char *what)
+{
+    int32_t pc = (int32_t)(in - c->code);
+    sim_finding *f = add_finding(c, SIM_FIND_UNINIT_READ, 0, sp, addr, size, SIM_HAZ_NONE, t,
+                                 pc, 0, -1, -1, 0);
+    if (!f)
+        return;
+    char where[200], wa[80];
+    sim_where(c, in, where, sizeof where);
+    who(c, t, wa, sizeof wa);
+    snprintf(f->message, sizeof f->message,
+             "read of uninitialised memory: %s reads %u bytes at %s address 0x%llx (%s) at "
+             "%s, but nothing wrote them: %s",
+             wa, size, sp == SIM_SPACE_SHARED ? "shared" : "global", (unsigned long long)addr,
+             what, where,
+             sp == SIM_SPACE_SHARED
+                 ? "shared memory starts with arbitrary values on a GPU (the simulator has "
+                   "zeros, so the result may differ)"
+                 : "it was neither copied from the host nor stored by a kernel");
+}
+
+static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
+                              unsigned size, int kind, const ptx_insn *in)
+{
+    uint64_t off = a - al->base;
+    if ((off & 7) + size <= 8) { /* the common case: all bits in one byte */
+        unsigned char bits = (unsigned char)(((1u << size) - 1) << (off & 7));
+        if (kind != 0) {
+            al->written[off >> 3] |= bits;
+            return;
+        }
+        if ((al->written[off >> 3] & bits) == bits)
+            return;
+    }
+    if (kind == 0) {
+        if (!all_written(al->written, off, size)) {
+            char what[120];
+            snprintf(what, sizeof what, "byte offset %llu of '%s'", (unsigned long long)off,
+                     al->label);
+            report_uninit(c, t, in, SIM_SPACE_GLOBAL, a, size, what);
+        }
+    } else {
+        for (unsigned i = 0; i < size; i++)
+            al->written[(off + i) >> 3] |= (unsigned char)(1u << ((off + i) & 7));
+    }
+}
+
+/* ------------------------------------------------------------------ tracing */
+
+static int is_mem_op(int op)
+{
+    return op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st || op == PTX_OP_atom ||
+           op == PTX_OP_red;
+}
+
+/* Adds lane t's address to the pending memory request of instruction in. */
+static void mreq_add(sim_ctx *c, unsigned t, int sp, uint64_t a, unsigned size, int kind,
+                     const ptx_insn *in)
+{
+    if (sp == SIM_SPACE_PARAM || !is_mem_op(in->op))
+        return;
+    if (c->mreq_in != in) {
+        c->mreq_in = in;
+        c->mreq_warp = t / 32;
+        c->mreq_mask = 0;
+        memset(c->mreq_addr, 0, sizeof c->mreq_addr);
+        c->mreq_space = (uint8_t)sp;
+        c->mreq_op = (uint8_t)kind;
+        c->mreq_width = (uint8_t)(size > 255 ? 255 : size);
+    }
+    c->mreq_mask |= 1u << (t % 32);
+    c->mreq_addr[t % 32] = a;
+}
+
+/* Emits the pending memory request and printf output of the last issued instruction. */
+static void trace_flush(sim_ctx *c)
+{
+    if (!c->trace)
+        return;
+    if (c->mreq_in) {
+        trace_event ev = {0};
+        ev.kind = TRACE_EV_MEM;
+        ev.space = c->mreq_space;
+        ev.op = c->mreq_op;
+        ev.width = c->mreq_width;
+        ev.warp = (uint16_t)c->mreq_warp;
+        ev.block = c->block_linear;
+        ev.mask = c->mreq_mask;
+        ev.pc = (int32_t)(c->mreq_in - c->code);
+        ev.time = c->steps;
+        trace_append(c->trace, &ev, c->mreq_addr);
+        c->mreq_in = NULL;
+    }
+    if (c->res->printf_len > c->printf_seen) {
+        size_t n = c->res->printf_len - c->printf_seen;
+        trace_event ev = {0};
+        ev.kind = TRACE_EV_PRINTF;
+        ev.warp = (uint16_t)c->last_warp;
+        ev.block = c->block_linear;
+        ev.mask = c->last_mask;
+        ev.pc = c->last_pc;
+        ev.aux = trace_add_text(c->trace, c->res->printf_out + c->printf_seen, n);
+        ev.barrier = (uint16_t)(n > 65535 ? 65535 : n);
+        ev.time = c->steps;
+        trace_append(c->trace, &ev, NULL);
+        c->printf_seen = c->res->printf_len;
+    }
+}
+
+static uint16_t barrier_id(const ptx_insn *in)
+{
+    return in->nopnd && in->o[0].kind == PTX_OPK_IMM ? (uint16_t)in->o[0].imm : 0;
+}
+
+void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
+{
+    trace_flush(c);
+    trace_event ev = {0};
+    ev.kind = TRACE_EV_ISSUE;
+    ev.warp = (uint16_t)w;
+    ev.block = c->block_linear;
+    ev.mask = mask;
+    ev.pc = (int32_t)pc;
+    ev.aux = pred;
+    ev.time = c->steps;
+    trace_append(c->trace, &ev, NULL);
+    const ptx_insn *in = &c->code[pc];
+    if ((in->op == PTX_OP_bar || in->op == PTX_OP_barrier) && pred) {
+        ev.kind = TRACE_EV_BAR_ARRIVE;
+        ev.mask = pred;
+        ev.aux = 0;
+        ev.barrier = barrier_id(in);
+        trace_append(c->trace, &ev, NULL);
+    }
+    c->last_pc = (int32_t)pc;
+    c->last_warp = w;
+    c->last_mask = mask;
+}
+
+static void trace_block(sim_ctx *c, int kind)
+{
+    if (!c->trace)
+        return;
+    trace_flush(c);
+    trace_event ev = {0};
+    ev.kind = (uint8_t)kind;
+    ev.block = c->block_linear;
+    ev.aux = c->block_linear % (uint32_t)sim_device()->sm_count;
+    ev.pc = -1;
+    ev.time = c->steps;
+    trace_append(c->trace, &ev, NULL);
+}
+
+/* The static instruction table of the trace (trace.h trace_insn). */
+static const char *const op_names[] = {
+#define BIN(n, i, f, d) #n,
+#define UN(n, i, f, d) #n,
+#define OP(n, k) #n,
+#include "sim/ptx_ops.def"
+#undef BIN
+#undef UN
+#undef OP
+};
+
+static int insn_class(const char *op)
+{
+    static const struct { const char *name; int cls; } map[] = {
+        {"add", TRACE_CLASS_ADD},       {"sub", TRACE_CLASS_ADD},
+        {"mad", TRACE_CLASS_FMA},       {"fma", TRACE_CLASS_FMA},
+        {"ld", TRACE_CLASS_LOAD},       {"ldu", TRACE_CLASS_LOAD},
+        {"st", TRACE_CLASS_STORE},      {"atom", TRACE_CLASS_ATOMIC},
+        {"red", TRACE_CLASS_ATOMIC},    {"bra", TRACE_CLASS_BRANCH},
+        {"call", TRACE_CLASS_BRANCH},   {"ret", TRACE_CLASS_BRANCH},
+        {"exit", TRACE_CLASS_BRANCH},   {"bar", TRACE_CLASS_BARRIER},
+        {"barrier", TRACE_CLASS_BARRIER}, {"shfl", TRACE_CLASS_WARP},
+        {"vote", TRACE_CLASS_WARP},     {"match", TRACE_CLASS_WARP},
+        {"redux", TRACE_CLASS_WARP},    {"activemask", TRACE_CLASS_WARP},
+        {"mul", TRACE_CLASS_MUL},       {"div", TRACE_CLASS_MUL},
+        {"rem", TRACE_CLASS_MUL},       {"bar_warp", TRACE_CLASS_WARP},
+        {"addc", TRACE_CLASS_ADD},      {"subc", TRACE_CLASS_ADD},
+        {"madc", TRACE_CLASS_FMA},      {"mad24", TRACE_CLASS_FMA},
+        {"mul24", TRACE_CLASS_MUL},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i].name, op) == 0)
+            return map[i].cls;
+    return TRACE_CLASS_OTHER;
+}
+
+static void type_suffix(int ty, char *buf, size_t n)
+{
+    static const char cls[] = {'b', 'u', 's', 'f', 0};
+    int tc = PTX_TCLASS(ty) >> 4;
+    if (ty == PTX_T_NONE || tc > 3)
+        buf[0] = 0;
+    else
+        snprintf(buf, n, ".%c%u", cls[tc], PTX_TSIZE(ty) * 8);
+}
+
+int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
+{
+    trace_insn *ti = calloc((size_t)m->ncode + 1, sizeof *ti);
+    const char **files = calloc((size_t)m->nfiles + 1, sizeof *files);
+    if (!ti || !files) {
+        free(ti);
+        free(files);
+        return -1;
+    }
+    for (int pc = 0; pc < m->ncode; pc++) {
+        const ptx_insn *in = &m->code[pc];
+        const char *name = in->op < sizeof op_names / sizeof *op_names ? op_names[in->op] : "?";
+        ti[pc].src_line = in->src_line;
+        ti[pc].src_file = (int16_t)in->src_file;
+        ti[pc].ptx_line = in->ptx_line;
+        ti[pc].cls = (uint8_t)insn_class(name);
+        ti[pc].is_float = PTX_TCLASS(in->type) == PTX_TC_F;
+        char ty[8];
+        type_suffix(in->type, ty, sizeof ty);
+        const char *sp = is_mem_op(in->op) && in->space != SIM_SPACE_GENERIC
+                             ? trace_space_name(in->space)
+                             : NULL;
+        snprintf(ti[pc].mnemonic, sizeof ti[pc].mnemonic, "%s%s%s%s", name, sp ? "." : "",
+                 sp ? sp : "", ty);
+    }
+    for (int i = 0; i < m->nfiles; i++)
+        files[i] = m->files ? m->files[i] : NULL;
+    int r = trace_set_insns(tr, ti, m->ncode, files, m->nfiles);
+    free(ti);
+    free(files);
+    return r;
+}
+
+static int trace_setup(sim_ctx *c, const char *kernel)
+{
+    if (trace_begin_launch(c->trace, kernel, c->grid, c->block) < 0)
+        return -1;
+    return sim_trace_describe(c->m, c->trace);
+}
+
 void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, int kind,
               const ptx_insn *in)
 {
@@ -277,23 +804,51 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
     case SIM_SPACE_GLOBAL:
     case SIM_SPACE_CONST: {
         sim_alloc *al = find_alloc(c->s, a, size);
-        if (al)
+        if (al) {
+            if ((c->checks & SIM_CHECK_INIT) && sp == SIM_SPACE_GLOBAL)
+                global_init_check(c, t, al, a, size, kind, in);
+            if (c->trace_mem)
+                mreq_add(c, t, sp, a, size, kind, in);
             return al->data + (a - al->base);
+        }
         describe_global(c->s, a, size, why, sizeof why);
         break;
     }
     case SIM_SPACE_SHARED:
-        if (a <= c->shared_size && size <= c->shared_size - a)
+        if (a <= c->shared_size && size <= c->shared_size - a) {
+            if (c->checks & SIM_CHECK_RACE)
+                race_check(c, t, a, size, kind, in);
+            if (c->checks & SIM_CHECK_INIT) {
+                if (kind == 0) {
+                    if (memchr(c->shared_written + a, 0, size))
+                        report_uninit(c, t, in, SIM_SPACE_SHARED, a, size,
+                                      "never stored by this block");
+                } else {
+                    memset(c->shared_written + a, 1, size);
+                }
+            }
+            if (c->trace_mem)
+                mreq_add(c, t, sp, a, size, kind, in);
             return c->shared + a;
+        }
         snprintf(why, sizeof why, "outside the block's %zu bytes of shared memory",
                  c->shared_size);
         break;
-    case SIM_SPACE_LOCAL:
-        if (a <= c->localcap && size <= c->localcap - a)
+    case SIM_SPACE_LOCAL: {
+        /* the thread's stack: its frames up to the end of the current function's */
+        uint64_t top = c->lbase[t] + (uint64_t)c->m->funcs[in->func].local_size;
+        if (top > c->localcap)
+            top = c->localcap;
+        if (a <= top && size <= top - a) {
+            if (c->trace_mem)
+                mreq_add(c, t, sp, a, size, kind, in);
             return c->local + (size_t)t * c->localcap + a;
-        snprintf(why, sizeof why, "outside the thread's %zu bytes of local memory",
-                 c->localcap);
+        }
+        snprintf(why, sizeof why,
+                 "outside the thread's %llu bytes of local memory (its local arrays and "
+                 "spilled variables)", (unsigned long long)top);
         break;
+    }
     case SIM_SPACE_PARAM:
         if (a >= SIM_PARAM_FRAME) {
             uint64_t o = a - SIM_PARAM_FRAME;
@@ -345,6 +900,7 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m)
         }
         if (v->init)
             sim_memcpy_htod(s, va[i], v->init, v->size);
+        sim_set_written(s, va[i], v->size, 1); /* module variables start as zeros */
     }
     free(s->var_addr);
     s->var_addr = va;
@@ -369,6 +925,19 @@ static void ctx_free(sim_ctx *c)
     free(c->loop_pc);
     free(c->shared);
     free(c->kparams);
+    free(c->wsync);
+    free(c->shadow);
+    free(c->shared_written);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 static sim_status launch_error(sim_result *res, sim_status st, const char *msg)
@@ -377,13 +946,47 @@ static sim_status launch_error(sim_result *res, sim_status st, const char *msg)
     return st;
 }
 
+/* Lists the groups of waiting threads, one per barrier instruction: "16 thread(s) wait
+ * at a.cu:5 (PTX line 40); 16 thread(s) wait at a.cu:9 (PTX line 52)". Returns the
+ * number of groups. */
+static int barrier_groups(const sim_ctx *c, char *lines, size_t cap)
+{
+    size_t len = 0;
+    int listed[8], nlisted = 0, ngroups = 0;
+    lines[0] = 0;
+    for (unsigned t = 0; t < c->nthreads; t++) {
+        if (c->state[t] != SIM_T_BAR)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < nlisted; i++)
+            seen |= listed[i] == c->bar_pc[t];
+        if (seen)
+            continue;
+        ngroups++;
+        if (nlisted == 8)
+            continue;
+        listed[nlisted++] = c->bar_pc[t];
+        unsigned n = 0;
+        for (unsigned u = 0; u < c->nthreads; u++)
+            n += c->state[u] == SIM_T_BAR && c->bar_pc[u] == c->bar_pc[t];
+        char where[160];
+        sim_where(c, &c->code[c->bar_pc[t]], where, sizeof where);
+        const ptx_insn *b = &c->code[c->bar_pc[t]];
+        int k = snprintf(lines + len, cap - len, "%s%u thread(s) wait at %s (barrier %u)",
+                         len ? "; " : "", n, where, (unsigned)barrier_id(b));
+        if (k > 0 && (size_t)k < cap - len)
+            len += (size_t)k;
+    }
+    return ngroups;
+}
+
 /* Releases the CTA's waiting threads or reports a deadlock; called when no warp can
  * issue. Returns 1 when threads were released, 0 when the block is finished, -1 on
  * deadlock (fault recorded). */
 static int resolve_barrier(sim_ctx *c)
 {
     unsigned waiting = 0, exited = 0, first = 0;
-    int same = 1, pc0 = -1;
+    int same = 1, same_pc = 1, pc0 = -1;
     for (unsigned t = 0; t < c->nthreads; t++) {
         if (c->state[t] == SIM_T_EXIT) {
             exited++;
@@ -392,9 +995,9 @@ static int resolve_barrier(sim_ctx *c)
                 pc0 = c->bar_pc[t];
                 first = t;
             } else if (c->bar_pc[t] != pc0) {
-                const ptx_insn *a = &c->code[pc0], *b = &c->code[c->bar_pc[t]];
-                uint64_t ida = a->nopnd ? a->o[0].imm : 0, idb = b->nopnd ? b->o[0].imm : 0;
-                if (c->s->cfg.barrier_strict || ida != idb)
+                same_pc = 0;
+                if (c->s->cfg.barrier_strict ||
+                    barrier_id(&c->code[pc0]) != barrier_id(&c->code[c->bar_pc[t]]))
                     same = 0;
             }
             waiting++;
@@ -405,42 +1008,71 @@ static int resolve_barrier(sim_ctx *c)
     int ok = same && waiting + exited == c->nthreads &&
              (exited == 0 || !c->s->cfg.barrier_strict);
     if (ok) {
+        if (!same_pc && (c->checks & SIM_CHECK_SYNC)) {
+            /* synccheck: released, but threads waited at different bar.sync */
+            char lines[400];
+            barrier_groups(c, lines, sizeof lines);
+            sim_finding *f =
+                add_finding(c, SIM_FIND_DIVERGENT_BARRIER, 0, SIM_SPACE_GENERIC, 0, 0,
+                            SIM_HAZ_NONE, first, pc0, 0, -1, -1, 0);
+            if (f)
+                snprintf(f->message, sizeof f->message,
+                         "barrier in divergent code: in block (%u,%u,%u) threads waited at "
+                         "different __syncthreads(): %s. Volta and later GPUs release them "
+                         "together because they count arrivals per barrier id, but each "
+                         "group went past a different barrier, so the code around them is "
+                         "not synchronised as written (compute-sanitizer synccheck reports "
+                         "this)",
+                         c->bid[0], c->bid[1], c->bid[2], lines);
+        }
+        c->epoch++; /* racecheck: a new barrier interval */
+        if (c->trace) {
+            trace_flush(c);
+            trace_event ev = {0};
+            ev.kind = TRACE_EV_BAR_RELEASE;
+            ev.block = c->block_linear;
+            ev.pc = pc0;
+            ev.barrier = barrier_id(&c->code[pc0]);
+            ev.time = c->steps;
+            ev.aux = trace_add_snapshot(c->trace, c->block_linear, pc0, c->steps, c->shared,
+                                        c->shared_size);
+            trace_append(c->trace, &ev, NULL);
+        }
         for (unsigned t = 0; t < c->nthreads; t++)
             if (c->state[t] == SIM_T_BAR)
                 c->state[t] = SIM_T_RUN;
         return 1;
     }
     /* deadlock: name the barriers threads wait at */
-    char lines[300] = "";
-    size_t len = 0;
-    int listed[8], nlisted = 0;
-    for (unsigned t = 0; t < c->nthreads && nlisted < 8; t++) {
-        if (c->state[t] != SIM_T_BAR)
-            continue;
-        int seen = 0;
-        for (int i = 0; i < nlisted; i++)
-            seen |= listed[i] == c->bar_pc[t];
-        if (seen)
-            continue;
-        listed[nlisted++] = c->bar_pc[t];
-        unsigned n = 0;
-        for (unsigned u = 0; u < c->nthreads; u++)
-            n += c->state[u] == SIM_T_BAR && c->bar_pc[u] == c->bar_pc[t];
-        char where[160];
-        sim_where(c, &c->code[c->bar_pc[t]], where, sizeof where);
-        int k = snprintf(lines + len, sizeof lines - len, "%s%u thread(s) wait at %s",
-                         len ? "; " : "", n, where);
-        if (k > 0 && (size_t)k < sizeof lines - len)
-            len += (size_t)k;
-    }
+    char lines[400];
+    int groups = barrier_groups(c, lines, sizeof lines);
+    char why[200] = "";
+    if (groups > 1)
+        snprintf(why, sizeof why, "threads wait at %d different barriers", groups);
+    else if (exited)
+        snprintf(why, sizeof why,
+                 "%u thread(s) exited without reaching it (strict barrier mode)", exited);
     sim_fault_at(c, first, &c->code[pc0], SIM_FAULT_DEADLOCK,
-                 "deadlock: a barrier can never be released: %s; %u thread(s) exited and "
-                 "%u are still running elsewhere", lines, exited,
-                 c->nthreads - waiting - exited);
+                 "deadlock: a barrier can never be released (%s): %s; %u thread(s) exited",
+                 why, lines, exited);
     return -1;
 }
 
-static int run_block(sim_ctx *c)
+/* schedule_random: splitmix64 (Steele, Lea, Flood 2014); deterministic per seed. */
+static uint64_t rng_next(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned rng_below(uint64_t *st, unsigned n)
+{
+    return (unsigned)(rng_next(st) % n);
+}
+
+static int run_block(sim_ctx *c, unsigned *order)
 {
     const ptx_func *f = c->entry;
     for (unsigned t = 0; t < c->nthreads; t++) {
@@ -456,19 +1088,98 @@ static int run_block(sim_ctx *c)
     memset(c->params, 0, c->nthreads * c->paramcap);
     memset(c->local, 0, c->nthreads * c->localcap);
     memset(c->shared, 0, c->shared_size);
-    for (;;) {
-        int progressed = 0;
-        for (unsigned w = 0; w < c->nwarps; w++) {
-            progressed |= sim_warp_step(c, w);
-            if (c->faulted)
-                return -1;
-        }
-        if (!progressed) {
-            int r = resolve_barrier(c);
-            if (r <= 0)
-                return r;
+    if (c->shared_written)
+        memset(c->shared_written, 0, c->shared_size);
+    c->epoch++;
+    trace_block(c, TRACE_EV_BLOCK_START);
+    int r = 0;
+    if (!order) {
+        for (;;) {
+            int progressed = 0;
+            for (unsigned w = 0; w < c->nwarps; w++) {
+                progressed |= sim_warp_step(c, w);
+                if (c->faulted) {
+                    r = -1;
+                    goto out;
+                }
+            }
+            if (!progressed && (r = resolve_barrier(c)) <= 0)
+                goto out;
         }
     }
+    /* random: each round visits the warps in a fresh random order; each issues a
+     * random burst of 1..8 instructions */
+    for (;;) {
+        for (unsigned i = 0; i < c->nwarps; i++)
+            order[i] = i;
+        for (unsigned i = c->nwarps; i > 1; i--) {
+            unsigned j = rng_below(&c->rng, i), tmp = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = tmp;
+        }
+        int progressed = 0;
+        for (unsigned i = 0; i < c->nwarps; i++) {
+            unsigned burst = 1 + rng_below(&c->rng, 8);
+            for (unsigned k = 0; k < burst; k++) {
+                int p = sim_warp_step(c, order[i]);
+                if (c->faulted) {
+                    r = -1;
+                    goto out;
+                }
+                if (!p)
+                    break;
+                progressed = 1;
+            }
+        }
+        if (!progressed && (r = resolve_barrier(c)) <= 0)
+            goto out;
+    }
+out:
+    trace_block(c, TRACE_EV_BLOCK_END);
+    return r;
+}
+
+/* Turns the fault that ended the launch into a finding (findings list every error). */
+static void fault_finding(sim_ctx *c)
+{
+    const sim_fault *ft = &c->res->fault;
+    sim_finding_kind k = ft->kind == SIM_FAULT_OUT_OF_BOUNDS ? SIM_FIND_OUT_OF_BOUNDS
+                         : ft->kind == SIM_FAULT_MISALIGNED  ? SIM_FIND_MISALIGNED
+                         : ft->kind == SIM_FAULT_DEADLOCK    ? SIM_FIND_DEADLOCK
+                         : ft->kind == SIM_FAULT_STEP_LIMIT  ? SIM_FIND_STEP_LIMIT
+                                                             : SIM_FIND_OTHER;
+    sim_result *r = c->res;
+    int max = c->s->cfg.max_findings > 0 ? c->s->cfg.max_findings : SIM_DEFAULT_MAX_FINDINGS;
+    r->nerrors++;
+    if (!r->findings)
+        r->findings = calloc((size_t)max, sizeof *r->findings);
+    if (!r->findings || r->nfindings >= max) {
+        r->findings_dropped++;
+        return;
+    }
+    sim_finding *f = &r->findings[r->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = k;
+    f->is_error = 1;
+    f->space = ft->space;
+    f->address = ft->address;
+    f->size = ft->size;
+    f->count = 1;
+    f->access.op = ft->is_store;
+    memcpy(f->access.thread, ft->thread, sizeof f->access.thread);
+    memcpy(f->access.block, ft->block, sizeof f->access.block);
+    f->access.ptx_line = ft->ptx_line;
+    f->access.src_file = ft->src_file;
+    f->access.src_line = ft->src_line;
+    if (ft->src_file && ft->src_line > 0)
+        snprintf(f->message, sizeof f->message, "%s:%d: block (%u,%u,%u) thread (%u,%u,%u): %s",
+                 base_name(ft->src_file), ft->src_line, ft->block[0], ft->block[1],
+                 ft->block[2], ft->thread[0], ft->thread[1], ft->thread[2], ft->message);
+    else
+        snprintf(f->message, sizeof f->message,
+                 "PTX line %d: block (%u,%u,%u) thread (%u,%u,%u): %s", ft->ptx_line,
+                 ft->block[0], ft->block[1], ft->block[2], ft->thread[0], ft->thread[1],
+                 ft->thread[2], ft->message);
 }
 
 sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
@@ -566,16 +1277,77 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         }
         memcpy(c->kparams + f->params[i].offset, params[i], f->params[i].size);
     }
+    /* checkers (sim_config.checks_off) */
+    c->checks = (SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC) & ~s->cfg.checks_off;
+    c->wsync = calloc(c->nwarps, sizeof *c->wsync);
+    if (c->checks & SIM_CHECK_RACE)
+        c->shadow = calloc(shared ? shared : 1, sizeof *c->shadow);
+    if (c->checks & SIM_CHECK_INIT)
+        c->shared_written = calloc(1, shared ? shared : 1);
+    /* scheduling */
+    uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    unsigned *worder = NULL;
+    uint32_t *border = NULL;
+    if (s->cfg.schedule_random) {
+        c->rng = s->cfg.schedule_seed;
+        worder = calloc(c->nwarps, sizeof *worder);
+        if (nblocks <= (1u << 24))
+            border = calloc(nblocks, sizeof *border);
+    }
+    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && !c->shadow) ||
+        ((c->checks & SIM_CHECK_INIT) && !c->shared_written) ||
+        (s->cfg.schedule_random && !worder)) {
+        free(worder);
+        free(border);
+        ctx_free(c);
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
+    }
+    /* tracing */
+    c->last_pc = -1;
+    if (s->cfg.trace && s->cfg.trace->level != TRACE_OFF) {
+        c->trace = s->cfg.trace;
+        if (trace_setup(c, kernel) < 0) {
+            free(worder);
+            free(border);
+            ctx_free(c);
+            return launch_error(res, SIM_ERR_NOMEM, "out of memory for the trace");
+        }
+        c->trace = s->cfg.trace;
+        c->trace_mem = c->trace->level >= TRACE_MEMORY;
+    }
+    /* blocks: linear order (x fastest), or a random permutation (Fisher-Yates; past
+     * 2^24 blocks an affine permutation i -> (a*i + b) mod n with a coprime to n) */
+    uint64_t pa = 1, pb = 0;
+    if (border) {
+        for (uint64_t i = 0; i < nblocks; i++)
+            border[i] = (uint32_t)i;
+        for (uint64_t i = nblocks; i > 1; i--) {
+            uint64_t j = rng_next(&c->rng) % i;
+            uint32_t tmp = border[i - 1];
+            border[i - 1] = border[j];
+            border[j] = tmp;
+        }
+    } else if (s->cfg.schedule_random) {
+        pb = rng_next(&c->rng) % nblocks;
+        do {
+            pa = rng_next(&c->rng) % nblocks | 1;
+        } while (gcd64(pa, nblocks) != 1);
+    }
     st = SIM_OK;
-    for (unsigned z = 0; z < grid[2] && st == SIM_OK; z++)
-        for (unsigned y = 0; y < grid[1] && st == SIM_OK; y++)
-            for (unsigned x = 0; x < grid[0] && st == SIM_OK; x++) {
-                c->bid[0] = x;
-                c->bid[1] = y;
-                c->bid[2] = z;
-                if (run_block(c) < 0)
-                    st = SIM_ERR_FAULT;
-            }
+    for (uint64_t i = 0; i < nblocks && st == SIM_OK; i++) {
+        uint64_t b = border ? border[i]
+                            : (uint64_t)(((unsigned __int128)pa * i + pb) % nblocks);
+        c->block_linear = (uint32_t)b;
+        c->bid[0] = (unsigned)(b % grid[0]);
+        c->bid[1] = (unsigned)(b / grid[0] % grid[1]);
+        c->bid[2] = (unsigned)(b / ((uint64_t)grid[0] * grid[1]));
+        if (run_block(c, worder) < 0)
+            st = SIM_ERR_FAULT;
+    }
+    if (res->fault.kind != SIM_FAULT_NONE)
+        fault_finding(c);
+    free(worder);
+    free(border);
     ctx_free(c);
     return st;
 }

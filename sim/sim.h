@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/trace.h"
+
 /* Status at every sim/ boundary. Details go into the out-parameters named per call. */
 typedef enum sim_status {
     SIM_OK = 0,
@@ -85,7 +87,30 @@ typedef struct sim_config {
      * every thread of the CTA waits at the same bar.sync instruction; threads that
      * exited while others wait make it a deadlock. */
     int barrier_strict;
+    /* Trace of each launch (sim/trace.h), or NULL for none. Not owned: the caller
+     * creates it with trace_new, sets its level (and sink), and reads it after
+     * sim_launch; every launch starts it afresh (trace_begin_launch). */
+    trace_t *trace;
+    /* Scheduling (--schedule). 0 (default): deterministic, blocks in linear order,
+     * warps round-robin one instruction each. 1: seeded random: blocks in a random
+     * order, and in each round the block's warps in a random order, each issuing a
+     * random burst of 1..8 instructions. The same seed gives the same run. */
+    int schedule_random;
+    uint64_t schedule_seed;
+    /* Checkers to turn off (SIM_CHECK_* bits; 0 = every checker on). Out-of-bounds
+     * and misaligned accesses are always checked. */
+    unsigned checks_off;
+    /* Most findings kept in sim_result.findings; 0 = default (100). */
+    int max_findings;
 } sim_config;
+
+/* Checkers (sim_config.checks_off). */
+enum {
+    SIM_CHECK_RACE = 1u << 0,   /* shared-memory hazards between threads (racecheck) */
+    SIM_CHECK_INIT = 1u << 1,   /* reads of never-written global or shared memory
+                                   (initcheck) */
+    SIM_CHECK_SYNC = 1u << 2,   /* barriers reached by part of a block (synccheck) */
+};
 
 /* A new simulator with empty global memory; cfg may be NULL. NULL on out of memory. */
 sim_t *sim_new(const sim_config *cfg);
@@ -99,6 +124,11 @@ sim_status sim_malloc(sim_t *s, size_t bytes, const char *label, uint64_t *dptr)
  * SIM_ERR_LAUNCH if the range is not inside one allocation. */
 sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes);
 sim_status sim_memcpy_dtoh(sim_t *s, void *dst, uint64_t src, size_t bytes);
+/* initcheck: marks bytes [dptr, dptr+bytes) of one allocation as written (written=1) or
+ * never written (0). sim_memcpy_htod marks what it copies; sim_malloc'd memory starts
+ * unwritten (its bytes are zeros, but a load of them is a SIM_FIND_UNINIT_READ
+ * warning). SIM_ERR_LAUNCH if the range is not inside one allocation. */
+sim_status sim_set_written(sim_t *s, uint64_t dptr, size_t bytes, int written);
 
 /* What went wrong in a launch, as a value (the process never aborts). */
 typedef enum sim_fault_kind {
@@ -133,6 +163,56 @@ typedef struct sim_fault {
                                past the end of 'c' (4000 bytes)" */
 } sim_fault;
 
+/* A checker finding, reported like compute-sanitizer (kind, address, size, space,
+ * block, thread, source line) and, for hazards, the other access too. Errors end the
+ * launch only where noted; warnings never do. */
+typedef enum sim_finding_kind {
+    SIM_FIND_OUT_OF_BOUNDS = 1, /* error, ends the launch (= the fault) */
+    SIM_FIND_MISALIGNED,        /* error, ends the launch (= the fault) */
+    SIM_FIND_UNINIT_READ,       /* warning, the launch goes on: a load of global bytes
+                                   nothing wrote (not sim_memcpy_htod, not a kernel),
+                                   or of shared bytes no thread of the block stored
+                                   (zeros here, arbitrary values on a GPU) */
+    SIM_FIND_RACE,              /* error, the launch goes on: threads of different
+                                   warps touch the same shared bytes, at least one
+                                   writes, with no barrier between (RAW/WAR/WAW) */
+    SIM_FIND_WARP_RACE,         /* warning: the same between lanes of one warp with no
+                                   __syncwarp between: a race under independent thread
+                                   scheduling (Volta+), harmless only in lockstep */
+    SIM_FIND_DIVERGENT_BARRIER, /* warning: threads of a block waited at different
+                                   bar.sync instructions (same id) and were released
+                                   together; synccheck reports it */
+    SIM_FIND_DEADLOCK,          /* error (= the fault) */
+    SIM_FIND_STEP_LIMIT,        /* error (= the fault) */
+    SIM_FIND_OTHER,             /* error (= the fault): trap, unsupported, ... */
+} sim_finding_kind;
+
+typedef enum sim_hazard { SIM_HAZ_NONE, SIM_HAZ_RAW, SIM_HAZ_WAR, SIM_HAZ_WAW } sim_hazard;
+
+/* One access of a finding. */
+typedef struct sim_access {
+    int op;                /* 0 load, 1 store, 2 atomic */
+    unsigned thread[3];    /* threadIdx */
+    unsigned block[3];     /* blockIdx */
+    int ptx_line;          /* 0 unknown */
+    const char *src_file;  /* owned by the module, or NULL */
+    int src_line;          /* 0 unknown */
+} sim_access;
+
+typedef struct sim_finding {
+    sim_finding_kind kind;
+    int is_error;          /* 1 error, 0 warning */
+    sim_space space;
+    uint64_t address;      /* as accessed: global absolute, shared/local offsets */
+    unsigned size;         /* bytes of the access */
+    sim_hazard hazard;     /* races: which order */
+    sim_access access;     /* the access that found it (the later one for races) */
+    sim_access other;      /* races: the earlier access; zero otherwise */
+    uint64_t count;        /* times seen (findings with the same kind and lines are
+                              reported once and counted) */
+    char message[1024];    /* a complete sentence for learners, naming both lines */
+} sim_finding;
+
 /* Counters collected during a launch (always on; cheap). */
 typedef struct sim_stats {
     uint64_t warp_instructions;   /* warp-level instructions issued */
@@ -145,6 +225,13 @@ typedef struct sim_result {
     char *printf_out; /* device printf output, in issue order (malloc'd, may be NULL) */
     size_t printf_len;
     sim_stats stats;
+    sim_finding *findings; /* errors and warnings in the order found (malloc'd) */
+    int nfindings;
+    int findings_dropped;  /* occurrences not kept: new findings past
+                              sim_config.max_findings */
+    int nerrors, nwarnings;/* occurrences of error / warning findings (merged and
+                              dropped ones included); nerrors > 0 means the kernel is
+                              wrong even when it completed */
 } sim_result;
 void sim_result_free(sim_result *r);
 
@@ -158,5 +245,12 @@ void sim_result_free(sim_result *r);
 sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
                       const unsigned grid[3], const unsigned block[3],
                       unsigned dynamic_shared, void **params, sim_result *res);
+
+/* Fills the trace's static instruction table (trace.h trace_insn: source line, class,
+ * mnemonic per PC) and file names from a parsed module. The simulator does it at each
+ * traced launch (after trace_begin_launch); the GPU back end calls it for the PTX it
+ * instruments, so that events from both back ends refer to the same PCs. 0, or -1 on
+ * no memory. */
+int sim_trace_describe(const ptx_module_t *m, trace_t *t);
 
 #endif

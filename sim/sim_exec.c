@@ -2,10 +2,19 @@
  *
  * Execution model (PTX ISA §3.1 "SIMT architecture"; CUDA C++ Programming Guide,
  * "Independent Thread Scheduling"): every thread has its own PC. A warp issues one
- * decoded instruction for the runnable lanes that share the smallest PC, which
- * reconverges structured code where the PCs meet; the instruction's guard predicate is
- * then evaluated per lane. Handlers loop over the active lanes (decode cost is paid
- * once per warp) and are grouped by family below, each citing its PTX ISA section.
+ * decoded instruction for the runnable lanes that share the chosen PC: the smallest,
+ * which reconverges structured code where the PCs meet, except that lanes spinning in
+ * a loop while others wait yield to them (forward progress) and warp-synchronous
+ * instructions wait for the lanes of their membermask; sim_warp_step at the end of
+ * this file states the policy. The instruction's guard predicate is then evaluated
+ * per lane. Handlers loop over the active lanes (decode cost is paid once per warp)
+ * and are grouped by family below, each citing its PTX ISA section.
+ *
+ * Families: integer (§9.7.1), extended precision (§9.7.2), float (§9.7.3), half
+ * precision (§9.7.4), comparison and selection (§9.7.6), logic and shift (§9.7.7),
+ * data movement and conversion (§9.7.8, §9.7.9), control flow (§9.7.12), parallel
+ * synchronization and communication (§9.7.13: atom, red, bar, membar, vote, match,
+ * redux, shfl, activemask, nanosleep). Section numbers follow PTX ISA 8.x.
  */
 #include <fenv.h>
 #include <math.h>
@@ -79,6 +88,201 @@ static int round_begin(int rnd)
     return old;
 }
 
+/* ------------------------------------------------------------ float helpers */
+
+/* The canonical NaN the GPU produces for single precision (CUDA C++ Programming
+ * Guide, "Floating-Point Standard": f32 arithmetic has one canonical NaN, 0x7fffffff,
+ * and no payloads); x86 would give 0xffc00000, so every f32 result that is a NaN is
+ * canonicalised. Double precision propagates NaN payloads like the host, so f64
+ * results are left as the host computes them; NAN64 is what min/max.f64 return for
+ * two NaNs (to be confirmed on the GPU: see the lead's GPU run list). */
+#define NAN32 0x7fffffffu
+#define NAN64 0x7fffffffffffffffull
+static inline uint64_t canon32(float f)
+{
+    return f != f ? NAN32 : bf32(f);
+}
+
+/* min/max with the PTX NaN rules (PTX ISA §9.7.3.10 min, §9.7.3.11 max): one NaN
+ * operand gives the other operand; two give the canonical NaN; with .NaN (nanmode)
+ * any NaN gives the canonical NaN. -0.0 counts as smaller than +0.0. */
+static inline float ptx_fminf(float a, float b, int nanmode)
+{
+    if (a != a || b != b) {
+        if (nanmode || (a != a && b != b))
+            return f32(NAN32);
+        return a != a ? b : a;
+    }
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline float ptx_fmaxf(float a, float b, int nanmode)
+{
+    if (a != a || b != b) {
+        if (nanmode || (a != a && b != b))
+            return f32(NAN32);
+        return a != a ? b : a;
+    }
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+static inline double ptx_fmin(double a, double b, int nanmode)
+{
+    if (a != a || b != b) {
+        if (nanmode || (a != a && b != b))
+            return f64(NAN64);
+        return a != a ? b : a;
+    }
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline double ptx_fmax(double a, double b, int nanmode)
+{
+    if (a != a || b != b) {
+        if (nanmode || (a != a && b != b))
+            return f64(NAN64);
+        return a != a ? b : a;
+    }
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+/* The .approx functions (PTX ISA §9.7.3.16 rcp ... §9.7.3.22 tanh) run on the GPU's
+ * multi-function unit, whose exact bits NVIDIA does not document. The simulator
+ * computes each in double precision and rounds once to f32, so its results are within
+ * the error bounds the PTX ISA gives for the GPU (stated per function); tests compare
+ * them with those ulp bounds, never bit for bit:
+ *   ex2.approx.f32   max relative error 2 ulp (PTX: "2 ulp across the full range")
+ *   lg2.approx.f32   max absolute error 2^-22.6 for inputs in [0.5, 2], else 2^-22 rel
+ *   sin/cos.approx   max absolute error 2^-20.9 in [-pi, pi]; like the GPU the argument
+ *                    is first scaled by 1/(2 pi) in f32, so large arguments lose
+ *                    accuracy the way they do on the GPU (sin(1e7f) is not libm's)
+ *   tanh.approx.f32  max relative error 2^-10.987 on the GPU; here correctly rounded
+ *   rsqrt/sqrt/rcp.approx.f32  1 ulp (GPU) versus correctly rounded here
+ * Special values follow the PTX tables: ex2(-inf) = +0, ex2(+inf) = +inf, lg2(+0) =
+ * -inf, lg2(x<0) = NaN, sin/cos(+-inf) = NaN. */
+static float approx_ex2(float x)
+{
+    return (float)exp2((double)x);
+}
+static float approx_lg2(float x)
+{
+    return (float)log2((double)x);
+}
+static float approx_sin(float x)
+{
+    if (isinf(x))
+        return f32(NAN32);
+    volatile float t = x * 0.15915494309189535f; /* turns, rounded like the GPU's RRO */
+    return (float)sin((double)t * 6.283185307179586476925);
+}
+static float approx_cos(float x)
+{
+    if (isinf(x))
+        return f32(NAN32);
+    volatile float t = x * 0.15915494309189535f;
+    return (float)cos((double)t * 6.283185307179586476925);
+}
+static float approx_tanh(float x)
+{
+    return (float)tanh((double)x);
+}
+/* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.4.x) keeps only
+ * about 20 bits: the GPU's result has a relative error up to 2^-19ish. We truncate the
+ * exact reciprocal's mantissa to 20 bits, flush subnormal inputs and results. */
+static double rcp_f64(double x, const ptx_insn *in)
+{
+    if (!(in->flags & PTX_F_APPROX))
+        return 1.0 / x;
+    if (fpclassify(x) == FP_SUBNORMAL)
+        x = copysign(0.0, x);
+    double r = 1.0 / x;
+    if (!isfinite(r) || r == 0)
+        return r;
+    if (fpclassify(r) == FP_SUBNORMAL)
+        return copysign(0.0, r);
+    uint64_t b = bf64(r) & ~((1ull << 32) - 1);
+    return f64(b);
+}
+
+/* ---- half precision (PTX ISA §5.2.1 .f16 / .bf16; §9.7.4 half precision ops) ---- */
+
+/* Rounds x to a binary format with ebits exponent and mbits mantissa bits (f16: 5, 10;
+ * bf16: 8, 7) in rounding mode rnd (PTX_RND_*; NONE = RN); satfinite clamps
+ * infinities to the largest finite value. NaN gives the canonical 0x7fff. */
+static uint32_t small_float(double x, int ebits, int mbits, int rnd, int satfinite)
+{
+    uint32_t sign = signbit(x) ? 1u << (ebits + mbits) : 0;
+    const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
+    const uint32_t maxfin = ((uint32_t)((1 << ebits) - 2) << mbits) | ((1u << mbits) - 1);
+    const uint32_t inf = (uint32_t)((1 << ebits) - 1) << mbits;
+    if (x != x)
+        return 0x7fffu;
+    double a = fabs(x);
+    if (a == 0)
+        return sign;
+    if (isinf(a))
+        return sign | (satfinite ? maxfin : inf);
+    int e;
+    (void)frexp(a, &e);
+    int E = e - 1 < emin ? emin : e - 1;
+    double n = ldexp(a, mbits - E);
+    int neg = sign != 0;
+    switch (rnd) {
+    case PTX_RND_RZ: case PTX_RND_RZI: n = trunc(n); break;
+    case PTX_RND_RM: case PTX_RND_RMI: n = neg ? ceil(n) : floor(n); break;
+    case PTX_RND_RP: case PTX_RND_RPI: n = neg ? floor(n) : ceil(n); break;
+    default: {
+        double f = floor(n), r = n - f;
+        n = r > 0.5 ? f + 1 : r < 0.5 ? f : (fmod(f, 2.0) == 0 ? f : f + 1);
+    }
+    }
+    if (n >= ldexp(1.0, mbits + 1)) {
+        n /= 2;
+        E++;
+    }
+    if (E > bias) {
+        int to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN ||
+                     (rnd == PTX_RND_RP && !neg) || (rnd == PTX_RND_RM && neg);
+        return sign | (to_inf && !satfinite ? inf : maxfin);
+    }
+    uint32_t m = (uint32_t)n;
+    if (m < (1u << mbits))
+        return sign | m; /* subnormal (or zero) */
+    return sign | ((uint32_t)(E + bias) << mbits) | (m - (1u << mbits));
+}
+static double small_float_val(uint32_t b, int ebits, int mbits)
+{
+    const int bias = (1 << (ebits - 1)) - 1;
+    uint32_t sign = (b >> (ebits + mbits)) & 1, ex = (b >> mbits) & ((1u << ebits) - 1),
+             m = b & ((1u << mbits) - 1);
+    double v;
+    if (ex == (1u << ebits) - 1)
+        v = m ? NAN : INFINITY;
+    else if (ex == 0)
+        v = ldexp((double)m, 1 - bias - mbits);
+    else
+        v = ldexp((double)(m | (1u << mbits)), (int)ex - bias - mbits);
+    return sign ? -v : v;
+}
+/* The value of a 16-bit half of class tc (PTX_TC_F: f16, PTX_TC_BF: bf16). */
+static inline double half_val(uint32_t b, int is_bf)
+{
+    return is_bf ? small_float_val(b & 0xffff, 8, 7) : small_float_val(b & 0xffff, 5, 10);
+}
+static inline uint32_t half_bits(double x, int is_bf, int rnd, int sat)
+{
+    return is_bf ? small_float(x, 8, 7, rnd, sat) : small_float(x, 5, 10, rnd, sat);
+}
+static inline int half_subnormal(uint32_t b, int is_bf)
+{
+    return is_bf ? ((b >> 7) & 0xff) == 0 : ((b >> 10) & 0x1f) == 0;
+}
+
 /* ------------------------------------------------------------ operands */
 
 /* Special registers, PTX ISA §10. */
@@ -108,6 +312,20 @@ static uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_CLOCK: return c->steps & 0xffffffffu;
     case PTX_SREG_CLOCK64: return c->steps;
     case PTX_SREG_LANEMASK_EQ: return 1u << (t % 32);
+    case PTX_SREG_LANEMASK_LE: return 0xffffffffu >> (31 - t % 32);
+    case PTX_SREG_LANEMASK_LT: return (1u << (t % 32)) - 1;
+    case PTX_SREG_LANEMASK_GE: return 0xffffffffu << (t % 32);
+    case PTX_SREG_LANEMASK_GT: return t % 32 == 31 ? 0 : 0xffffffffu << (t % 32 + 1);
+    /* Simulated time: one warp instruction of the launch is one clock cycle and one
+     * nanosecond, so %clock, %clock64 and %globaltimer are monotonic (PTX ISA §10.17,
+     * §10.19) and deterministic; they are not real durations. */
+    case PTX_SREG_CLOCK_HI: return (c->steps >> 32) & 0xffffffffu;
+    case PTX_SREG_GLOBALTIMER: return c->steps;
+    case PTX_SREG_GLOBALTIMER_LO: return c->steps & 0xffffffffu;
+    case PTX_SREG_GLOBALTIMER_HI: return c->steps >> 32;
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: return c->shared_size - c->dynshared_off;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
+    case PTX_SREG_WARPSZ: return 32;
     case PTX_SREG_GRIDID: return 1;
     default: return 0;
     }
@@ -142,7 +360,7 @@ static inline uint64_t opval(const sim_ctx *c, const ptx_operand *o, const uint6
                              unsigned t)
 {
     switch (o->kind) {
-    case PTX_OPK_REG: return R[o->reg];
+    case PTX_OPK_REG: return R[o->reg] ^ (o->sub & 1); /* sub 1: `!%p` */
     case PTX_OPK_IMM: return o->imm;
     case PTX_OPK_SREG: return sreg(c, o->sub, t);
     case PTX_OPK_SYM: return sym_addr(c, o->sym, t);
@@ -171,8 +389,10 @@ static inline uint64_t load_val(const unsigned char *p, unsigned sz, int is_sign
 static int compare(int op, ptx_type ty, uint64_t x, uint64_t y)
 {
     unsigned sz = PTX_TSIZE(ty);
-    if (PTX_TCLASS(ty) == PTX_TC_F) {
-        double a = sz == 4 ? (double)f32(x) : f64(x), b = sz == 4 ? (double)f32(y) : f64(y);
+    if (PTX_TCLASS(ty) == PTX_TC_F || PTX_TCLASS(ty) == PTX_TC_BF) {
+        int bf = PTX_TCLASS(ty) == PTX_TC_BF;
+        double a = sz == 2 ? half_val((uint32_t)x, bf) : sz == 4 ? (double)f32(x) : f64(x);
+        double b = sz == 2 ? half_val((uint32_t)y, bf) : sz == 4 ? (double)f32(y) : f64(y);
         int un = isnan(a) || isnan(b);
         switch (op) {
         case PTX_CMP_EQ: return !un && a == b;
@@ -216,6 +436,11 @@ static int compare(int op, ptx_type ty, uint64_t x, uint64_t y)
     }
 }
 
+static inline uint64_t combine(int bop, uint64_t x, uint64_t y)
+{
+    return bop == PTX_BOP_AND ? (x & y) : bop == PTX_BOP_OR ? (x | y) : (x ^ y);
+}
+
 /* ------------------------------------------------------------ conversion */
 
 static uint64_t float_to_int(double x, int rnd, ptx_type dt)
@@ -256,6 +481,29 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
     ptx_type dt = (ptx_type)in->type, st = (ptx_type)in->type2;
     unsigned dsz = PTX_TSIZE(dt), ssz = PTX_TSIZE(st);
     int sat = (in->flags & PTX_F_SAT) != 0, ftz = (in->flags & PTX_F_FTZ) != 0;
+    if (st == PTX_T_F16 || st == PTX_T_BF16 || dt == PTX_T_F16 || dt == PTX_T_BF16) {
+        /* half precision (PTX ISA §9.7.9.21 cvt, "Floating Point Conversion"): one
+         * rounding, from the exact value of the source */
+        double x;
+        if (st == PTX_T_F16 || st == PTX_T_BF16)
+            x = half_val((uint32_t)v, st == PTX_T_BF16);
+        else if (PTX_TCLASS(st) == PTX_TC_F)
+            x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
+        else if (PTX_TCLASS(st) == PTX_TC_S)
+            x = (double)sx(v, ssz);
+        else
+            x = (double)zx(v, ssz);
+        if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
+            if (in->bop == 2 && x < 0) /* .relu: negatives to +0 (NaN stays NaN) */
+                x = 0;
+            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd, in->bop == 1);
+        }
+        if (PTX_TCLASS(dt) != PTX_TC_F)
+            return float_to_int(x, in->rnd, dt);
+        if (sat)
+            x = satd(x);
+        return dsz == 4 ? canon32(ftz ? ftzf((float)x) : (float)x) : bf64(x);
+    }
     if (PTX_TCLASS(st) == PTX_TC_F) {
         double x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
         if (PTX_TCLASS(dt) != PTX_TC_F)
@@ -275,7 +523,7 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
             volatile float f = (float)vx;
             fesetround(old);
             float r = f;
-            return bf32(ftz ? ftzf(r) : r);
+            return canon32(ftz ? ftzf(r) : r);
         }
         return bf64(x);
     }
@@ -325,13 +573,31 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
 #define A(i) opval(c, &in->o[i], R, t)
 #define D R[in->o[0].reg]
 #define ISS (tc == PTX_TC_S)
+#define O4 (in->o4kind == PTX_OPK_REG ? R[in->target] : (uint64_t)(uint32_t)in->target)
 #define UNSUP (unsup = 1, 0)
+
+static const char *type_name(unsigned t)
+{
+    switch (t) {
+    case PTX_T_B8: return "b8"; case PTX_T_B16: return "b16"; case PTX_T_B32: return "b32";
+    case PTX_T_B64: return "b64"; case PTX_T_U8: return "u8"; case PTX_T_U16: return "u16";
+    case PTX_T_U32: return "u32"; case PTX_T_U64: return "u64"; case PTX_T_S8: return "s8";
+    case PTX_T_S16: return "s16"; case PTX_T_S32: return "s32"; case PTX_T_S64: return "s64";
+    case PTX_T_F16: return "f16"; case PTX_T_F32: return "f32"; case PTX_T_F64: return "f64";
+    case PTX_T_PRED: return "pred"; case PTX_T_BF16: return "bf16";
+    case PTX_T_F16X2: return "f16x2"; case PTX_T_BF16X2: return "bf16x2";
+    default: return "?";
+    }
+}
+
+static const char *op_name(unsigned op);
 
 static void unsupported(sim_ctx *c, unsigned t, const ptx_insn *in)
 {
     sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED,
-                 "unsupported operation %u with type 0x%02x (not implemented)", in->op,
-                 in->type);
+                 "unsupported instruction '%s' with type .%s at PTX line %d (the simulator "
+                 "does not implement this form)", op_name(in->op), type_name(in->type),
+                 in->ptx_line);
 }
 
 /* vprintf support: reads simulated memory for sim_vprintf_format. */
@@ -457,13 +723,189 @@ static uint64_t atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t 
     }
 }
 
+/* The membermask operand of a warp-synchronous instruction, read in thread t's frame
+ * (shfl.sync: the fifth operand; vote/match/redux: the third; bar.warp.sync: the
+ * first). */
+static uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigned t)
+{
+    const uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
+    switch ((ptx_op)in->op) {
+    case PTX_OP_shfl:
+        return in->o4kind == PTX_OPK_REG ? (uint32_t)R[in->target] : (uint32_t)in->target;
+    case PTX_OP_vote:
+    case PTX_OP_match:
+    case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
+    case PTX_OP_bar_warp: return in->nopnd ? (uint32_t)opval(c, &in->o[0], R, t) : 0xffffffffu;
+    default: return 0;
+    }
+}
+
+static inline int is_warp_sync(const ptx_insn *in)
+{
+    return in->op == PTX_OP_shfl || in->op == PTX_OP_vote || in->op == PTX_OP_match ||
+           in->op == PTX_OP_redux || in->op == PTX_OP_bar_warp;
+}
+
+/* Lanes `lanes` of warp w let the warp's other lanes run first (see sim_warp_step). */
+static void its_yield_now(sim_ctx *c, unsigned w, uint32_t lanes)
+{
+    if (c->its_block[w] != c->block_linear + 1) {
+        c->its_block[w] = c->block_linear + 1;
+        c->its_yield[w] = 0;
+        c->its_spin[w] = 0;
+    }
+    c->its_yield[w] |= lanes;
+    c->its_spin[w] = 0;
+}
+
+/* Extended-precision integer arithmetic (PTX ISA §9.7.2: add.cc, addc, sub.cc, subc,
+ * mad.cc, madc). The carry flag CC.CF is a hidden register of the function
+ * (ptx_insn.target); for subtraction it holds the borrow. */
+static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const unsigned sz = PTX_TSIZE(in->type), bits = sz * 8;
+    const int is_s = PTX_TCLASS(in->type) == PTX_TC_S;
+    const int cin = in->op == PTX_OP_addc || in->op == PTX_OP_subc || in->op == PTX_OP_madc;
+    const int cout = (in->flags & PTX_F_CC) != 0;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
+        unsigned __int128 cf = cin ? (R[in->target] & 1) : 0;
+        uint64_t a = zx(opval(c, &in->o[1], R, t), sz), b = zx(opval(c, &in->o[2], R, t), sz);
+        unsigned __int128 r;
+        uint64_t carry;
+        if (in->op == PTX_OP_sub || in->op == PTX_OP_subc) {
+            r = (unsigned __int128)a - b - cf;
+            carry = (unsigned __int128)b + cf > a;
+        } else {
+            unsigned __int128 p = (unsigned __int128)a + 0;
+            if (in->op == PTX_OP_mad || in->op == PTX_OP_madc) {
+                __int128 full = is_s ? (__int128)sx(a, sz) * sx(b, sz)
+                                     : (__int128)((unsigned __int128)a * b);
+                p = (in->flags & PTX_F_HI) ? (unsigned __int128)(full >> bits)
+                                           : (unsigned __int128)full;
+                p &= bits == 64 ? (unsigned __int128)UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
+                b = zx(opval(c, &in->o[3], R, t), sz);
+            }
+            r = p + b + cf;
+            carry = (uint64_t)(r >> bits) & 1;
+        }
+        R[in->o[0].reg] = zx((uint64_t)r, sz);
+        if (cout)
+            R[in->target] = carry;
+    }
+}
+
+/* Mnemonics for messages, from ptx_ops.def. */
+static const char *const op_names[PTX_OP_COUNT] = {
+#define BIN(n, i, f, d) #n,
+#define UN(n, i, f, d) #n,
+#define OP(n, k) #n,
+#include "sim/ptx_ops.def"
+#undef BIN
+#undef UN
+#undef OP
+};
+
+static const char *op_name(unsigned op)
+{
+    return op < PTX_OP_COUNT ? op_names[op] : "?";
+}
+
+/* Half-precision arithmetic (PTX ISA §9.7.4: add/sub/mul/fma/min/max/neg/abs on .f16,
+ * .bf16, .f16x2, .bf16x2). Each half is computed exactly in double and rounded once
+ * (.rn unless another rounding is given); .ftz flushes subnormal inputs and results;
+ * .sat clamps to [0, 1]. fma is exact for every pair of f16 products and addends whose
+ * exponents lie within 53 bits of each other (all but extreme cases). */
+static void exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const int tc = PTX_TCLASS(in->type);
+    const int bf = tc == PTX_TC_BF || tc == PTX_TC_BH2;
+    const int pairs = tc == PTX_TC_H2 || tc == PTX_TC_BH2 ? 2 : 1;
+    const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+    const int nanmode = (in->flags & PTX_F_NAN) != 0;
+    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad ? 3
+                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1 : 2;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
+        uint64_t src[3] = {0, 0, 0};
+        for (int k = 0; k < nsrc; k++)
+            src[k] = opval(c, &in->o[k + 1], R, t);
+        uint32_t out = 0;
+        for (int h = 0; h < pairs; h++) {
+            uint32_t b[3];
+            double x[3];
+            for (int k = 0; k < 3; k++) {
+                b[k] = (uint32_t)(src[k] >> (16 * h)) & 0xffff;
+                if (ftz && half_subnormal(b[k], bf))
+                    b[k] &= 0x8000;
+                x[k] = half_val(b[k], bf);
+            }
+            uint32_t r;
+            switch ((ptx_op)in->op) {
+            case PTX_OP_neg: r = b[0] ^ 0x8000; break; /* sign flip, NaN included */
+            case PTX_OP_abs: r = b[0] & 0x7fff; break;
+            case PTX_OP_min:
+            case PTX_OP_max: {
+                double v = in->op == PTX_OP_min ? ptx_fmin(x[0], x[1], nanmode)
+                                                : ptx_fmax(x[0], x[1], nanmode);
+                r = v != v ? 0x7fffu : half_bits(v, bf, PTX_RND_RN, 0);
+                break;
+            }
+            default: {
+                double v = in->op == PTX_OP_add   ? x[0] + x[1]
+                           : in->op == PTX_OP_sub ? x[0] - x[1]
+                           : in->op == PTX_OP_mul ? x[0] * x[1]
+                                                  : fma(x[0], x[1], x[2]);
+                if (sat)
+                    v = satd(v);
+                r = half_bits(v, bf, in->rnd, 0);
+                if (ftz && half_subnormal(r, bf))
+                    r &= 0x8000;
+            }
+            }
+            out |= (r & 0xffff) << (16 * h);
+        }
+        R[in->o[0].reg] = out;
+    }
+}
+
 static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
-                      uint32_t pc)
+                      uint32_t pc, uint32_t mask)
 {
     const int tc = PTX_TCLASS(in->type);
     const unsigned sz = PTX_TSIZE(in->type);
     const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+    const int nanmode = (in->flags & PTX_F_NAN) != 0;
     int unsup = 0;
+    (void)nanmode;
+    if (tc >= PTX_TC_BF || (tc == PTX_TC_F && sz == 2)) {
+        switch ((ptx_op)in->op) {
+        case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul: case PTX_OP_fma:
+        case PTX_OP_mad: case PTX_OP_min: case PTX_OP_max: case PTX_OP_neg:
+        case PTX_OP_abs:
+            exec_half(c, in, base, em);
+            return;
+        default: break; /* moves, loads, conversions: handled below by size */
+        }
+    }
+    if (in->flags & PTX_F_CC) {
+        exec_carry(c, in, base, em);
+        return;
+    }
+    if (tc == PTX_TC_F && (in->op == PTX_OP_neg || in->op == PTX_OP_abs)) {
+        /* neg/abs.f32/.f64 (PTX ISA §9.7.3.9, §9.7.3.8) change only the sign bit (NaN
+         * payloads kept); .ftz flushes a subnormal input first */
+        const uint64_t sign = sz == 4 ? 0x80000000u : 0x8000000000000000ull;
+        FOR_LANES
+            uint64_t v = zx(A(1), sz);
+            if (ftz && sz == 4)
+                v = bf32(ftzf(f32(v)));
+            D = in->op == PTX_OP_neg ? v ^ sign : v & ~sign;
+        END_LANES
+        return;
+    }
     switch ((ptx_op)in->op) {
     /* ---- integer and float arithmetic (PTX ISA §9.7.1, §9.7.3, §9.7.4, §9.7.7) ---- */
 #define FLOAT_CASE(FE, DE, NSRC)                                                          \
@@ -480,7 +922,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             float r_ = (float)(FE);                                                       \
             if (sat)                                                                      \
                 r_ = satf(r_);                                                            \
-            D = bf32(ftz ? ftzf(r_) : r_);                                                \
+            D = canon32(ftz ? ftzf(r_) : r_);                                             \
         END_LANES                                                                         \
         fesetround(old_);                                                                 \
     } else if (tc == PTX_TC_F) {                                                          \
@@ -545,7 +987,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                     float r = is_mad ? fmaf(fa, fb, fc) : fa * fb;
                     if (sat)
                         r = satf(r);
-                    D = bf32(ftz ? ftzf(r) : r);
+                    D = canon32(ftz ? ftzf(r) : r);
                 } else {
                     double da = f64(A(1)), db = f64(A(2));
                     double r = is_mad ? fma(da, db, f64(A(3))) : da * db;
@@ -602,8 +1044,21 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                         fa = ftzf(fa);
                         fb = ftzf(fb);
                     }
-                    float r = fa / fb;
-                    D = bf32(ftz ? ftzf(r) : r);
+                    float r;
+                    if (in->flags & PTX_F_APPROX) {
+                        /* div.approx.f32 (PTX ISA §9.7.3.8): a * (1/b), max 2 ulp; for
+                         * 2^126 < |b| < 2^128 the GPU returns 0 for finite a */
+                        float ab = fabsf(fb);
+                        if (ab > 0x1p126f && ab < INFINITY && isfinite(fa))
+                            r = copysignf(0.0f, fa) * copysignf(1.0f, fb);
+                        else
+                            r = fa * (1.0f / fb);
+                    } else {
+                        /* .rn: IEEE division; .full: within 2 ulp on the GPU, correctly
+                         * rounded here */
+                        r = fa / fb;
+                    }
+                    D = canon32(ftz ? ftzf(r) : r);
                 } else {
                     D = bf64(f64(A(1)) / f64(A(2)));
                 }
@@ -680,14 +1135,24 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         break;
 
     /* ---- comparison and selection (PTX ISA §9.7.6) ---- */
-    case PTX_OP_setp:
+    case PTX_OP_setp: /* PTX ISA §9.7.6.2: p[|q] = (a CMP b) [BOP c]; q uses !(a CMP b) */
         FOR_LANES
-            D = (uint64_t)compare(in->cmp, (ptx_type)in->type2, A(1), A(2));
+            uint64_t r = (uint64_t)compare(in->cmp, (ptx_type)in->type2, A(1), A(2)), nr = !r;
+            if (in->bop) {
+                uint64_t cp = A(3) & 1;
+                r = combine(in->bop, r, cp);
+                nr = combine(in->bop, nr, cp);
+            }
+            D = r;
+            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+                R[in->o[0].imm] = nr;
         END_LANES
         break;
-    case PTX_OP_set:
+    case PTX_OP_set: /* PTX ISA §9.7.6.1: 1.0f / all ones when (a CMP b) [BOP c] */
         FOR_LANES
             int r = compare(in->cmp, (ptx_type)in->type2, A(1), A(2));
+            if (in->bop)
+                r = (int)combine(in->bop, (uint64_t)r, A(3) & 1);
             if (tc == PTX_TC_F)
                 D = r ? bf32(1.0f) : 0;
             else
@@ -731,8 +1196,28 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         }
         break;
     case PTX_OP_cvt:
+        if (in->type == PTX_T_F16X2 || in->type == PTX_T_BF16X2) {
+            /* cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) in the upper half, cvt(b) lower} */
+            const int bf = in->type == PTX_T_BF16X2;
+            FOR_LANES
+                double xa = (double)f32(A(1)), xb = (double)f32(A(2));
+                if (in->bop == 2) { /* .relu */
+                    xa = xa < 0 ? 0 : xa;
+                    xb = xb < 0 ? 0 : xb;
+                }
+                uint32_t hi = half_bits(xa, bf, in->rnd, in->bop == 1),
+                         lo = half_bits(xb, bf, in->rnd, in->bop == 1);
+                D = (hi << 16) | (lo & 0xffff);
+            END_LANES
+            break;
+        }
         FOR_LANES
-            D = do_cvt(in, A(1));
+            uint64_t r = do_cvt(in, A(1));
+            /* a signed result narrower than 32 bits is sign-extended in its register
+             * (PTX ISA §9.7.9.21 cvt) */
+            if (tc == PTX_TC_S && sz < 4)
+                r = zx((uint64_t)sx(r, sz), 4);
+            D = r;
         END_LANES
         break;
     case PTX_OP_cvta: /* PTX ISA §9.7.9.x cvta: between generic and state-space addresses */
@@ -849,6 +1334,323 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_membar:
     case PTX_OP_fence:
         break; /* one instruction at a time: memory is always coherent */
+    /* ---- bit manipulation and extended integer ops (PTX ISA §9.7.1, §9.7.2, §9.7.8) ---- */
+    case PTX_OP_bfi: /* PTX ISA §9.7.8.x bfi: insert a[len-1:0] into b at pos */
+        FOR_LANES
+            uint64_t a = A(1), b = zx(A(2), sz);
+            unsigned pos = (unsigned)(A(3) & 0xff), len = (unsigned)(O4 & 0xff), bits = sz * 8;
+            if (len && pos < bits) {
+                if (pos + len > bits)
+                    len = bits - pos;
+                uint64_t fm = (len >= 64 ? UINT64_MAX : ((1ull << len) - 1)) << pos;
+                b = (b & ~fm) | ((a << pos) & fm);
+            }
+            D = zx(b, sz);
+        END_LANES
+        break;
+    case PTX_OP_bfind: /* PTX ISA §9.7.1.x bfind: MSB not equal to the sign (.s) or 1 */
+        FOR_LANES
+            uint64_t a = zx(A(1), sz);
+            if (ISS && (a >> (sz * 8 - 1)) & 1)
+                a = zx(~a, sz);
+            uint64_t r = a == 0 ? 0xffffffffu : (uint64_t)(63 - __builtin_clzll(a));
+            if (a != 0 && (in->flags & PTX_F_SHIFTAMT))
+                r = sz * 8 - 1 - r;
+            D = r;
+        END_LANES
+        break;
+    case PTX_OP_prmt: { /* PTX ISA §9.7.8.7 prmt: byte permute of {b, a} */
+        static const uint8_t modes[6][4][4] = {
+            /* f4e */ {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+            /* b4e */ {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+            /* rc8 */ {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+            /* ecl */ {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+            /* ecr */ {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+            /* rc16 */ {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+        };
+        FOR_LANES
+            uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
+            uint32_t sel = (uint32_t)A(3), r = 0;
+            for (unsigned i = 0; i < 4; i++) {
+                uint32_t byte;
+                if (in->cmp == 0) {
+                    unsigned s4 = (sel >> (4 * i)) & 0xf;
+                    byte = (uint32_t)(v >> (8 * (s4 & 7))) & 0xff;
+                    if (s4 & 8)
+                        byte = (byte & 0x80) ? 0xff : 0;
+                } else {
+                    byte = (uint32_t)(v >> (8 * modes[in->cmp - 1][sel & 3][i])) & 0xff;
+                }
+                r |= byte << (8 * i);
+            }
+            D = r;
+        END_LANES
+        break;
+    }
+    case PTX_OP_shf: /* PTX ISA §9.7.8.6 shf: funnel shift of {b, a} */
+        FOR_LANES
+            uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
+            uint32_t n = (uint32_t)A(3);
+            n = (in->flags & PTX_F_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
+            D = in->cmp == PTX_SHF_L ? zx((v << n) >> 32, 4) : zx(v >> n, 4);
+        END_LANES
+        break;
+    case PTX_OP_lop3: { /* PTX ISA §9.7.8.5 lop3: any function of a, b, c by its LUT */
+        FOR_LANES
+            uint64_t a = A(1), b = A(2), cc = A(3), r = 0;
+            uint32_t lut = (uint32_t)O4;
+            for (unsigned i = 0; i < 8; i++)
+                if ((lut >> i) & 1)
+                    r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
+            D = zx(r, sz);
+        END_LANES
+        break;
+    }
+    case PTX_OP_sad: /* PTX ISA §9.7.1.x sad: d = c + |a - b| */
+        FOR_LANES
+            uint64_t d;
+            if (ISS) {
+                int64_t a = sx(A(1), sz), b = sx(A(2), sz);
+                d = a < b ? (uint64_t)(b - a) : (uint64_t)(a - b);
+            } else {
+                uint64_t a = zx(A(1), sz), b = zx(A(2), sz);
+                d = a < b ? b - a : a - b;
+            }
+            D = zx(A(3) + d, sz);
+        END_LANES
+        break;
+    case PTX_OP_mul24: /* PTX ISA §9.7.1.x mul24/mad24: 24-bit operands, 48-bit product */
+    case PTX_OP_mad24:
+        FOR_LANES
+            int64_t a = ISS ? sx(A(1), 3) : (int64_t)zx(A(1), 3);
+            int64_t b = ISS ? sx(A(2), 3) : (int64_t)zx(A(2), 3);
+            uint64_t p = (uint64_t)(a * b);
+            uint64_t r = (in->flags & PTX_F_HI) ? p >> 16 : p;
+            if (in->op == PTX_OP_mad24)
+                r += A(3);
+            D = zx(r, 4);
+        END_LANES
+        break;
+    case PTX_OP_addc: /* PTX ISA §9.7.2: add/sub/mad with carry in and (.cc) out */
+    case PTX_OP_subc:
+    case PTX_OP_madc:
+        exec_carry(c, in, base, em);
+        break;
+    case PTX_OP_dp4a: /* PTX ISA §9.7.1.x dp4a: 4-way byte dot product plus c */
+    case PTX_OP_dp2a: /* dp2a.lo/.hi: 2-way, 16-bit halves of a times bytes of b */
+        FOR_LANES
+            uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2);
+            int as = PTX_TCLASS(in->type) == PTX_TC_S, bs = PTX_TCLASS(in->type2) == PTX_TC_S;
+            int64_t acc = 0;
+            if (in->op == PTX_OP_dp4a) {
+                for (unsigned i = 0; i < 4; i++)
+                    acc += (as ? sx(a >> (8 * i), 1) : (int64_t)((a >> (8 * i)) & 0xff)) *
+                           (bs ? sx(b >> (8 * i), 1) : (int64_t)((b >> (8 * i)) & 0xff));
+            } else {
+                unsigned off = (in->flags & PTX_F_HI) ? 2 : 0;
+                for (unsigned i = 0; i < 2; i++)
+                    acc += (as ? sx(a >> (16 * i), 2) : (int64_t)((a >> (16 * i)) & 0xffff)) *
+                           (bs ? sx(b >> (8 * (i + off)), 1)
+                               : (int64_t)((b >> (8 * (i + off))) & 0xff));
+            }
+            D = zx(A(3) + (uint64_t)acc, 4);
+        END_LANES
+        break;
+    case PTX_OP_fns: /* PTX ISA §9.7.8.x fns: the offset-th set bit of mask from base
+                      * (towards the msb for offset > 0, the lsb for < 0; 0: base itself) */
+        FOR_LANES
+            uint32_t msk = (uint32_t)A(1), bse = (uint32_t)A(2) & 31;
+            int32_t off = (int32_t)A(3);
+            uint32_t r = 0xffffffffu;
+            if (off == 0) {
+                r = (msk >> bse) & 1 ? bse : 0xffffffffu;
+            } else {
+                int cnt = 0, step = off > 0 ? 1 : -1, need = off > 0 ? off : -off;
+                for (int i = (int)bse; i >= 0 && i < 32; i += step)
+                    if (((msk >> i) & 1) && ++cnt == need) {
+                        r = (uint32_t)i;
+                        break;
+                    }
+            }
+            D = r;
+        END_LANES
+        break;
+    case PTX_OP_testp: /* PTX ISA §9.7.3.x testp */
+        FOR_LANES
+            double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));
+            int k = sz == 4 ? fpclassify(f32(A(1))) : fpclassify(x), r = 0;
+            switch (in->cmp) {
+            case PTX_TESTP_FINITE: r = isfinite(x); break;
+            case PTX_TESTP_INFINITE: r = isinf(x) != 0; break;
+            case PTX_TESTP_NUMBER: r = !isnan(x); break;
+            case PTX_TESTP_NOTANUMBER: r = isnan(x) != 0; break;
+            case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
+            case PTX_TESTP_SUBNORMAL: r = k == FP_SUBNORMAL; break;
+            default: break;
+            }
+            D = (uint64_t)r;
+        END_LANES
+        break;
+    case PTX_OP_slct: /* PTX ISA §9.7.6.x slct: d = (c >= 0) ? a : b */
+        FOR_LANES
+            uint64_t cv = A(3);
+            int ge = PTX_TCLASS(in->type2) == PTX_TC_F ? f32(cv) >= 0.0f : (int32_t)cv >= 0;
+            uint64_t r = ge ? A(1) : A(2);
+            if (tc == PTX_TC_F && (in->flags & PTX_F_FTZ))
+                r = bf32(ftzf(f32(r)));
+            D = zx(r, sz);
+        END_LANES
+        break;
+    case PTX_OP_isspacep: /* PTX ISA §9.7.9.x isspacep: is a generic address in space */
+        FOR_LANES
+            uint64_t a = A(1);
+            int r = 0;
+            switch (in->space) {
+            case SIM_SPACE_GLOBAL: r = a >= SIM_GLOBAL_BASE && a < SIM_SHARED_WIN; break;
+            case SIM_SPACE_SHARED: r = a >= SIM_SHARED_WIN && a - SIM_SHARED_WIN < SIM_WIN_SIZE; break;
+            case SIM_SPACE_LOCAL: r = a >= SIM_LOCAL_WIN && a - SIM_LOCAL_WIN < SIM_WIN_SIZE; break;
+            default: break;
+            }
+            D = (uint64_t)r;
+        END_LANES
+        break;
+    case PTX_OP_prefetchu:
+        break;
+    case PTX_OP_nanosleep: /* PTX ISA §9.7.13.x: a hint to let the warp's other lanes run */
+        if (w < SIM_ITS_WARPS)
+            its_yield_now(c, w, em);
+        break;
+
+    /* ---- warp-level (PTX ISA §9.7.8.6 shfl.sync, §9.7.13.x vote.sync, match.sync,
+     *      redux.sync, activemask, bar.warp.sync). sim_warp_step issues these only
+     *      when every live lane named in membermask is at the instruction; the
+     *      participating lanes are those executing it (em) and named in membermask. */
+    case PTX_OP_shfl: {
+        const unsigned l0 = (unsigned)__builtin_ctz(em);
+        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint64_t val[32];
+        uint32_t src[32];
+        uint8_t pv[32];
+        FOR_LANES
+            unsigned lane = t - base;
+            uint32_t b = (uint32_t)A(2) & 31, cv = (uint32_t)A(3);
+            uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
+            int maxl = (int)((lane & seg) | (clamp & ~seg)), minl = (int)(lane & seg), j;
+            int ok;
+            switch (in->cmp) {
+            case PTX_SHFL_UP: j = (int)lane - (int)b; ok = j >= maxl; break;
+            case PTX_SHFL_DOWN: j = (int)lane + (int)b; ok = j <= maxl; break;
+            case PTX_SHFL_BFLY: j = (int)(lane ^ b); ok = j <= maxl; break;
+            default: j = minl | (int)(b & ~seg); ok = j <= maxl; break;
+            }
+            if (!ok || j < 0 || j > 31)
+                j = (int)lane;
+            src[lane] = (uint32_t)j;
+            pv[lane] = (uint8_t)ok;
+        END_LANES
+        FOR_LANES
+            unsigned lane = t - base, st = base + src[lane];
+            /* the source lane's value of a; a lane outside the warp, not
+             * participating, or exited gives an undefined value on the GPU: here
+             * the source lane's register as it is */
+            if (st < c->nthreads && ((part >> src[lane]) & 1) && in->o[1].kind == PTX_OPK_REG)
+                val[lane] = c->regs[(size_t)st * c->regcap + c->rbase[st] + in->o[1].reg];
+            else
+                val[lane] = A(1);
+        END_LANES
+        FOR_LANES
+            unsigned lane = t - base;
+            D = zx(val[lane], 4);
+            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+                R[in->o[0].imm] = pv[lane];
+        END_LANES
+        break;
+    }
+    case PTX_OP_vote: {
+        const unsigned l0 = (unsigned)__builtin_ctz(em);
+        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint32_t ballot = 0;
+        FOR_LANES
+            if ((t - base < 32) && ((part >> (t - base)) & 1) && (A(1) & 1))
+                ballot |= 1u << (t - base);
+        END_LANES
+        FOR_LANES
+            switch (in->cmp) {
+            case PTX_VOTE_ALL: D = ballot == part; break;
+            case PTX_VOTE_ANY: D = ballot != 0; break;
+            case PTX_VOTE_UNI: D = ballot == 0 || ballot == part; break;
+            default: D = ballot; break;
+            }
+        END_LANES
+        break;
+    }
+    case PTX_OP_match: {
+        const unsigned l0 = (unsigned)__builtin_ctz(em);
+        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint64_t val[32];
+        FOR_LANES
+            val[t - base] = zx(A(1), sz);
+        END_LANES
+        int all = 1;
+        for (uint32_t m_ = part; m_; m_ &= m_ - 1)
+            all &= val[__builtin_ctz(m_)] == val[l0];
+        FOR_LANES
+            unsigned lane = t - base;
+            if (in->cmp == PTX_MATCH_ALL) {
+                D = all ? part : 0;
+                if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+                    R[in->o[0].imm] = (uint64_t)all;
+            } else {
+                uint32_t r = 0;
+                for (uint32_t pm = part; pm; pm &= pm - 1)
+                    if (val[__builtin_ctz(pm)] == val[lane])
+                        r |= 1u << __builtin_ctz(pm);
+                D = r;
+            }
+        END_LANES
+        break;
+    }
+    case PTX_OP_redux: {
+        const unsigned l0 = (unsigned)__builtin_ctz(em);
+        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint32_t acc = 0;
+        int first = 1;
+        FOR_LANES
+            if ((part >> (t - base)) & 1) {
+                uint32_t v = (uint32_t)A(1);
+                if (first) {
+                    acc = v;
+                    first = 0;
+                    continue;
+                }
+                switch (in->cmp) {
+                case PTX_ATOM_ADD: acc += v; break;
+                case PTX_ATOM_AND: acc &= v; break;
+                case PTX_ATOM_OR: acc |= v; break;
+                case PTX_ATOM_XOR: acc ^= v; break;
+                case PTX_ATOM_MIN:
+                    acc = ISS ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+                    break;
+                case PTX_ATOM_MAX:
+                    acc = ISS ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+                    break;
+                default: break;
+                }
+            }
+        END_LANES
+        FOR_LANES
+            D = acc;
+        END_LANES
+        break;
+    }
+    case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
+        FOR_LANES
+            D = mask;
+        END_LANES
+        break;
+    case PTX_OP_bar_warp: /* waiting for membermask is done by sim_warp_step */
+        sim_check_warp_sync(c, w);
+        break;
     case PTX_OP_COUNT:
         unsup = 1;
         break;
@@ -862,22 +1664,157 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 #undef A
 #undef D
 #undef ISS
+#undef O4
 #undef UNSUP
+
+/* Warp issue and independent thread scheduling (CUDA C++ Programming Guide, "Independent
+ * Thread Scheduling"; PTX ISA §3.1, §9.7.8.6 shfl.sync "wait for all lanes in
+ * membermask").
+ *
+ * Policy:
+ *  - Default: issue the runnable lanes at the smallest PC. Structured divergent code
+ *    reconverges where the PCs meet, as on pre-Volta hardware; branch efficiency and
+ *    the trace show ordinary divergence exactly as before.
+ *  - Forward progress: when a group of lanes takes a backward branch while other lanes
+ *    of the warp are runnable elsewhere, that counts as one spin; after SIM_ITS_SPIN
+ *    spins (or at once on nanosleep) the looping lanes yield: they are not issued
+ *    again until every other runnable lane of the warp has yielded, exited, or is
+ *    waiting (barrier, warp-sync). Then the yields are forgotten and min-PC resumes.
+ *    Each group thus gets its turn (fair rotation), and an intra-warp spin lock built
+ *    on atom.cas terminates: the lane holding the lock runs its critical section and
+ *    releases while the others are yielded.
+ *  - Warp-synchronous instructions (shfl/vote/match/redux .sync, bar.warp.sync) wait
+ *    for every live lane named in membermask to reach the same instruction, as on
+ *    Volta and later; a group that must wait is skipped and another group issues.
+ *    Lanes that have exited are not waited for (the GPU leaves their values
+ *    undefined). If every runnable group waits and no lane of the warp is at a CTA
+ *    barrier, the warp can never proceed: a deadlock fault names the instruction,
+ *    its membermask and the lanes missing (what compute-sanitizer's synccheck would
+ *    report).
+ * The step cost in converged code is unchanged: one scan of the lanes, one compare. */
+#define SIM_ITS_SPIN 64
+
+/* Whether the group g of warp lanes at instruction in must wait for other lanes. */
+static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t g,
+                         uint32_t live, uint32_t *missing)
+{
+    uint32_t need = member_mask(c, in, base + (unsigned)__builtin_ctz(g)) & live;
+    *missing = need & ~g;
+    return *missing != 0;
+}
 
 int sim_warp_step(sim_ctx *c, unsigned w)
 {
     const unsigned base = w * 32;
     const unsigned n = c->nthreads - base < 32 ? c->nthreads - base : 32;
-    uint32_t best = UINT32_MAX, mask = 0;
-    for (unsigned l = 0; l < n; l++)
-        if (c->state[base + l] == SIM_T_RUN && c->pc[base + l] < best)
-            best = c->pc[base + l];
-    if (best == UINT32_MAX)
+    uint32_t best = UINT32_MAX, mask = 0, run = 0;
+    const uint8_t *st = c->state + base;
+    const uint32_t *pcs = c->pc + base;
+    for (unsigned l = 0; l < n; l++) { /* one pass: runnable lanes, min PC, lanes at it */
+        if (st[l] != SIM_T_RUN)
+            continue;
+        uint32_t bit = 1u << l, p = pcs[l];
+        run |= bit;
+        if (p < best) {
+            best = p;
+            mask = bit;
+        } else if (p == best) {
+            mask |= bit;
+        }
+    }
+    if (!run)
         return 0;
-    for (unsigned l = 0; l < n; l++)
-        if (c->state[base + l] == SIM_T_RUN && c->pc[base + l] == best)
-            mask |= 1u << l;
     const ptx_insn *in = &c->code[best];
+    const int its = w < SIM_ITS_WARPS;
+    if (its && c->its_block[w] != c->block_linear + 1) {
+        c->its_block[w] = c->block_linear + 1;
+        c->its_yield[w] = 0;
+        c->its_spin[w] = 0;
+    }
+    if (mask != run || is_warp_sync(in)) {
+        /* diverged, or a warp-synchronous instruction: choose the group to issue */
+        uint32_t live = 0, missing = 0, yielded = its ? c->its_yield[w] & run : 0;
+        for (unsigned l = 0; l < n; l++)
+            if (c->state[base + l] != SIM_T_EXIT)
+                live |= 1u << l;
+        if (its && (run & ~yielded) == 0) {
+            c->its_yield[w] = 0;
+            yielded = 0;
+        }
+        const ptx_insn *blocked_at = NULL;
+        uint32_t blocked_missing = 0, chosen = 0;
+        /* pass 0: lanes that have not yielded; pass 1: all of them */
+        for (int pass = 0; pass < 2 && !chosen; pass++) {
+            uint32_t cand = run & ~yielded;
+            if (pass == 1) {
+                if (!yielded)
+                    break;
+                /* no lane that has not yielded can issue: forget the yields */
+                if (its)
+                    c->its_yield[w] = 0;
+                cand = run;
+            }
+            while (cand && !chosen) {
+                uint32_t p = UINT32_MAX, g = 0;
+                for (uint32_t m = cand; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    if (c->pc[base + l] < p)
+                        p = c->pc[base + l];
+                }
+                for (uint32_t m = cand; m; m &= m - 1) {
+                    unsigned l = (unsigned)__builtin_ctz(m);
+                    if (c->pc[base + l] == p)
+                        g |= 1u << l;
+                }
+                const ptx_insn *pi = &c->code[p];
+                if (is_warp_sync(pi) && wsync_blocked(c, pi, base, g, live, &missing)) {
+                    /* bar.warp.sync at different PCs synchronise with each other
+                     * (PTX ISA §9.7.13.x bar.warp.sync, sm_70+): release them together */
+                    uint32_t co = 0;
+                    if (pi->op == PTX_OP_bar_warp && (missing & ~run) == 0) {
+                        for (uint32_t m = missing; m; m &= m - 1) {
+                            unsigned l = (unsigned)__builtin_ctz(m);
+                            if (c->code[c->pc[base + l]].op == PTX_OP_bar_warp)
+                                co |= 1u << l;
+                        }
+                    }
+                    if (co && co == missing) {
+                        for (uint32_t m = co; m; m &= m - 1)
+                            c->pc[base + (unsigned)__builtin_ctz(m)]++;
+                        chosen = g;
+                        best = p;
+                        break;
+                    }
+                    if (!blocked_at) {
+                        blocked_at = pi;
+                        blocked_missing = missing;
+                    }
+                    cand &= ~g;
+                    continue;
+                }
+                chosen = g;
+                best = p;
+            }
+        }
+        if (!chosen) {
+            /* every runnable group waits at a warp-synchronous instruction */
+            for (unsigned l = 0; l < n; l++)
+                if (c->state[base + l] == SIM_T_BAR)
+                    return 0; /* lanes at a CTA barrier: resolve_barrier decides */
+            char where[200];
+            sim_where(c, blocked_at, where, sizeof where);
+            sim_fault_at(c, base + (unsigned)__builtin_ctz(run), blocked_at,
+                         SIM_FAULT_DEADLOCK,
+                         "deadlock in warp %u: %s.sync at %s waits for lanes 0x%08x named "
+                         "in its membermask, which never reach it (they wait at another "
+                         "warp-synchronous instruction; the simulator needs the lanes of "
+                         "a shfl/vote/match/redux .sync to meet at the same one)",
+                         w, op_name(blocked_at->op), where, blocked_missing);
+            return 1;
+        }
+        mask = chosen;
+        in = &c->code[best];
+    }
     if (++c->steps > c->step_limit) {
         const ptx_insn *at = c->loop_pc[w] >= 0 ? &c->code[c->loop_pc[w]] : in;
         char where[200];
@@ -902,7 +1839,14 @@ int sim_warp_step(sim_ctx *c, unsigned w)
                 em |= 1u << l;
         }
     }
-    if (em)
-        exec_insn(c, in, w, base, em, best);
+    if (c->trace) /* trace hook (sim.c): one predictable branch when tracing is off */
+        sim_trace_issue(c, w, best, mask, em);
+    if (em) {
+        exec_insn(c, in, w, base, em, best, mask);
+        /* a backward branch taken while other lanes of the warp wait: a spin */
+        if (its && in->op == PTX_OP_bra && (uint32_t)in->target <= best && (run & ~em) &&
+            ++c->its_spin[w] >= SIM_ITS_SPIN)
+            its_yield_now(c, w, em);
+    }
     return 1;
 }

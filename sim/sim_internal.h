@@ -19,6 +19,7 @@
 #define SIM_WIN_SIZE 0x0000000100000000ull
 #define SIM_PARAM_FRAME 0x0000010000000000ull
 #define SIM_MAX_DEPTH 32
+#define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
 
 /* One global allocation (sim_malloc or a module variable). */
 typedef struct sim_alloc {
@@ -26,6 +27,7 @@ typedef struct sim_alloc {
     size_t size;
     char label[64];
     unsigned char *data;
+    unsigned char *written; /* initcheck: 1 bit per byte written (htod or kernel) */
 } sim_alloc;
 
 struct sim {
@@ -79,7 +81,43 @@ typedef struct sim_ctx {
     int faulted;
     sim_result *res;
     size_t printf_cap;
+    /* ---- trace, checkers, scheduling (helper B; sim.c) ---- */
+    trace_t *trace;        /* non-NULL while tracing: the issue hook's one branch */
+    int trace_mem;         /* TRACE_MEMORY: sim_mem collects lane addresses */
+    uint32_t block_linear; /* current block, x fastest */
+    const ptx_insn *mreq_in; /* pending memory request of the last issued instruction */
+    unsigned mreq_warp;
+    uint32_t mreq_mask;
+    uint8_t mreq_space, mreq_op, mreq_width;
+    uint64_t mreq_addr[32];
+    int32_t last_pc;       /* last issued instruction (printf attribution) */
+    unsigned last_warp;
+    uint32_t last_mask;
+    size_t printf_seen;    /* printf bytes already turned into PRINTF events */
+    unsigned checks;       /* SIM_CHECK_* bits that are on */
+    struct sim_shadow *shadow; /* racecheck: one per shared byte */
+    unsigned char *shared_written; /* initcheck for shared: 1 per byte */
+    uint32_t epoch;        /* barrier interval of the CTA (racecheck) */
+    uint16_t *wsync;       /* per warp: __syncwarp count (racecheck) */
+    uint64_t rng;          /* schedule_random state */
+    /* ---- independent thread scheduling (helper A; sim_exec.c sim_warp_step) ----
+     * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
+     * allocation; its_block says which block the state belongs to (block_linear + 1,
+     * 0 never), so a new block starts with no yields. */
+    uint32_t its_yield[SIM_ITS_WARPS]; /* lanes that yielded to the warp's other lanes */
+    uint32_t its_spin[SIM_ITS_WARPS];  /* backward branches taken while lanes waited */
+    uint32_t its_block[SIM_ITS_WARPS];
 } sim_ctx;
+
+/* Trace hook, called by sim_warp_step for each issued warp instruction when c->trace
+ * is set, after the guard predicate is evaluated and before the instruction runs:
+ * flushes the previous instruction's memory request and printf, then records the issue
+ * (and a barrier arrival). mask: lanes at pc; pred: those whose guard is true. */
+void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred);
+
+/* Racecheck hook for bar.warp.sync (__syncwarp): hazards between lanes of warp w
+ * before this point and after it are ordered. */
+void sim_check_warp_sync(sim_ctx *c, unsigned w);
 
 /* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */

@@ -2,6 +2,7 @@
  * "Formatted Output": the format string is a generic address; the arguments are packed
  * into a buffer, each aligned to its own size, float arguments promoted to double.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +66,45 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
         spec[sl++] = '%';
         while (j < fl && strchr("-+ #0", f[j]) && sl < 40)
             spec[sl++] = f[j++];
-        while (j < fl && f[j] >= '0' && f[j] <= '9' && sl < 48)
-            spec[sl++] = f[j++];
-        if (j < fl && f[j] == '.') {
-            spec[sl++] = f[j++];
-            while (j < fl && f[j] >= '0' && f[j] <= '9' && sl < 56)
+        /* width and precision: digits, or `*` taking an int argument */
+        for (int part = 0; part < 2; part++) {
+            if (part == 1) {
+                if (j >= fl || f[j] != '.')
+                    break;
                 spec[sl++] = f[j++];
+            }
+            if (j < fl && f[j] == '*') {
+                ap = (ap + 3) / 4 * 4;
+                int32_t wv = 0;
+                if (!rd(ctx, ap, &wv, 4))
+                    return -1;
+                ap += 4;
+                nargs++;
+                if (part == 0 && wv < 0 && sl < 40) { /* negative width: left-justify */
+                    spec[sl++] = '-';
+                    wv = wv == INT32_MIN ? INT32_MAX : -wv;
+                }
+                if (part == 1 && wv < 0) { /* negative precision: as if omitted */
+                    sl--;
+                    wv = -1;
+                }
+                if (wv > 4096) /* the output buffer is bounded */
+                    wv = 4096;
+                if (wv >= 0)
+                    sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", (int)wv);
+                j++;
+            } else {
+                while (j < fl && f[j] >= '0' && f[j] <= '9' && sl < 56)
+                    spec[sl++] = f[j++];
+            }
         }
-        int longs = 0;
+        int longs = 0, shorts = 0;
         while (j < fl && strchr("hlLqjzt", f[j])) {
             if (f[j] == 'l' || f[j] == 'L' || f[j] == 'q' || f[j] == 'j' || f[j] == 'z' ||
                 f[j] == 't')
                 longs++;
+            if (f[j] == 'h')
+                shorts++;
             j++;
         }
         if (j >= fl) {
@@ -93,7 +121,12 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
             return -1;
         ap += size;
         nargs++;
-        char buf[512];
+        /* h / hh: the int argument is converted to short / char before printing */
+        if (!longs && shorts == 1)
+            v = strchr("di", conv) ? (uint64_t)(int64_t)(int16_t)v : (uint64_t)(uint16_t)v;
+        else if (!longs && shorts >= 2)
+            v = strchr("di", conv) ? (uint64_t)(int64_t)(int8_t)v : (uint64_t)(uint8_t)v;
+        char buf[4200];
         int n = 0;
         switch (conv) {
         case 'd':
@@ -103,7 +136,7 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
             spec[sl++] = conv;
             spec[sl] = 0;
             n = snprintf(buf, sizeof buf, spec,
-                         size == 8 ? (long long)(int64_t)v : (long long)(int32_t)v);
+                         size == 8 || shorts ? (long long)(int64_t)v : (long long)(int32_t)v);
             break;
         case 'u':
         case 'x':
@@ -114,7 +147,8 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
             spec[sl++] = conv;
             spec[sl] = 0;
             n = snprintf(buf, sizeof buf, spec,
-                         size == 8 ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
+                         size == 8 || shorts ? (unsigned long long)v
+                                             : (unsigned long long)(uint32_t)v);
             break;
         case 'c':
             spec[sl++] = 'c';

@@ -1,20 +1,46 @@
 #!/bin/sh
-# Regenerates tests/fixtures/ptx/NAME.{nvcc,clang}.ptx from tests/kernels/sim/NAME.cu.
-# The fixtures are checked in so tests need no compiler. Run from the repo root:
+# Regenerates the PTX fixtures the simulator tests use; they are checked in so tests
+# need no compiler. Run from the repo root:
 #   sh tools/gen_ptx_fixtures.sh            (uses runtime/prelude/gpulearn_prelude.h)
 #   PRELUDE=/path/to/prelude.h sh tools/gen_ptx_fixtures.sh
+#   ONLY=ops sh tools/gen_ptx_fixtures.sh   (only tests/kernels/ops; ONLY=sim: only sim)
+#
+# tests/kernels/sim/NAME.cu -> tests/fixtures/ptx/NAME.{nvcc,clang}.ptx (sm_75)
+# tests/kernels/ops/NAME.cu -> tests/fixtures/ptx/NAME.{nvcc,nvccG,clang}.ptx (sm_80):
+#   nvcc -O3, nvcc -G (debug: device functions stay calls, locals on the stack) and
+#   clang -O2 with the prelude. A kernel whose source says "Needs CUDA headers (nvcc)"
+#   uses intrinsics the prelude lacks and gets no clang fixture.
 set -eu
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 CLANG=${CLANG:-clang}
 PRELUDE=${PRELUDE:-runtime/prelude/gpulearn_prelude.h}
+ONLY=${ONLY:-all}
 out=tests/fixtures/ptx
 mkdir -p "$out"
-for cu in tests/kernels/sim/*.cu; do
-    name=$(basename "$cu" .cu)
-    "$NVCC" -ptx -arch=compute_75 -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
-    "$CLANG" --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_75 \
-        -Wno-unknown-cuda-version -S -O2 -gline-tables-only -include "$PRELUDE" \
-        "$cu" -o "$out/$name.clang.ptx"
-    echo "wrote $out/$name.nvcc.ptx $out/$name.clang.ptx"
-done
+if [ "$ONLY" != ops ]; then
+    for cu in tests/kernels/sim/*.cu; do
+        name=$(basename "$cu" .cu)
+        "$NVCC" -ptx -arch=compute_75 -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
+        "$CLANG" --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_75 \
+            -Wno-unknown-cuda-version -S -O2 -gline-tables-only -include "$PRELUDE" \
+            "$cu" -o "$out/$name.clang.ptx"
+        echo "wrote $out/$name.nvcc.ptx $out/$name.clang.ptx"
+    done
+fi
+if [ "$ONLY" != sim ]; then
+    for cu in tests/kernels/ops/*.cu; do
+        name=$(basename "$cu" .cu)
+        "$NVCC" -ptx -arch=compute_80 -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
+        "$NVCC" -ptx -arch=compute_80 -G "$cu" -o "$out/$name.nvccG.ptx"
+        if grep -q "Needs CUDA headers (nvcc)" "$cu"; then
+            rm -f "$out/$name.clang.ptx"
+            echo "wrote $out/$name.nvcc.ptx $out/$name.nvccG.ptx"
+            continue
+        fi
+        "$CLANG" --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80 \
+            -Wno-unknown-cuda-version -S -O2 -gline-tables-only -include "$PRELUDE" \
+            "$cu" -o "$out/$name.clang.ptx"
+        echo "wrote $out/$name.nvcc.ptx $out/$name.nvccG.ptx $out/$name.clang.ptx"
+    done
+fi

@@ -1,0 +1,193 @@
+/* trace.h — the trace of one kernel launch: one event format for every back end.
+ *
+ * The simulator records it while it runs (sim_config.trace); the GPU back end will
+ * produce the same events from instrumented PTX (per-warp SM id and clock, per memory
+ * instruction the lane addresses and activemask). Everything a learner sees or is
+ * graded on (runtime/analysis.h, the TUI views) is computed from these events and the
+ * static instruction table, never from back-end internals (ARCHITECTURE.md "Trace").
+ *
+ * Levels: TRACE_OFF records nothing; TRACE_ISSUE records warp instruction issue,
+ * barriers, blocks and printf; TRACE_MEMORY adds one memory-request event per warp
+ * memory instruction with the 32 lane addresses.
+ *
+ * Storage: events are kept up to max_events (then `truncated` is set and later events
+ * are only counted in `dropped`); a sink callback, when set, sees every event, stored
+ * or not, so that streaming analyses (analysis.h) stay exact on long runs.
+ *
+ * Ownership: trace_new returns a trace the caller frees with trace_free. A back end
+ * fills it (trace_begin_launch, then trace_append*); it never frees it.
+ */
+#ifndef GL_TRACE_H
+#define GL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How much is recorded. */
+typedef enum trace_level {
+    TRACE_OFF = 0,    /* nothing (the default; costs one branch per warp instruction) */
+    TRACE_ISSUE = 1,  /* issue, barrier, block and printf events */
+    TRACE_MEMORY = 2, /* TRACE_ISSUE plus memory requests with lane addresses */
+} trace_level;
+
+typedef enum trace_kind {
+    TRACE_EV_ISSUE = 1,       /* a warp issued an instruction */
+    TRACE_EV_MEM,             /* a warp memory instruction (one request, 32 lanes) */
+    TRACE_EV_BAR_ARRIVE,      /* lanes of a warp arrived at a barrier */
+    TRACE_EV_BAR_RELEASE,     /* a CTA's barrier released its waiting threads */
+    TRACE_EV_BLOCK_START,     /* a block started on an SM */
+    TRACE_EV_BLOCK_END,       /* a block finished (or the launch stopped in it) */
+    TRACE_EV_PRINTF,          /* device printf output of one warp instruction */
+} trace_kind;
+
+/* Memory operation of a TRACE_EV_MEM event. */
+typedef enum trace_mem_op { TRACE_LOAD = 0, TRACE_STORE = 1, TRACE_ATOMIC = 2 } trace_mem_op;
+
+/* State space of a TRACE_EV_MEM event; the values equal sim_space (sim.h). Generic
+ * accesses are recorded in the space the address resolved to. */
+enum { TRACE_SPACE_GLOBAL = 1, TRACE_SPACE_SHARED = 2, TRACE_SPACE_LOCAL = 3,
+       TRACE_SPACE_CONST = 4, TRACE_SPACE_PARAM = 5 };
+
+/* One event (32 bytes). Which fields mean something depends on kind:
+ *   all:            kind, block (linear block index, x fastest), time
+ *   ISSUE:          warp, pc, mask (lanes at the PC: the active threads), aux = the
+ *                   lanes of mask whose guard predicate is true (= mask if none)
+ *   MEM:            warp, pc, mask (lanes that accessed memory), space, op,
+ *                   width (bytes per lane; .v4.f32 is 16), aux = index of the 32 lane
+ *                   addresses in trace.addrs (aux*32 .. aux*32+31; inactive lanes 0)
+ *   BAR_ARRIVE:     warp, pc, mask (arriving lanes), barrier (id)
+ *   BAR_RELEASE:    pc (the barrier of the first waiting thread), barrier,
+ *                   aux = snapshot index in trace.snaps, or UINT32_MAX for none
+ *   BLOCK_START/END: aux = SM id
+ *   PRINTF:         warp, pc, mask, aux = offset of the text in trace.text,
+ *                   barrier = its length in bytes (capped at 65535)
+ * Addresses: global as the kernel saw them; shared and local relative to the start of
+ * the block's shared memory / the thread's local memory.
+ * time: the back end's clock; on the simulator the number of warp instructions issued
+ * so far in the launch (the same clock %clock64 reads). */
+typedef struct trace_event {
+    uint8_t kind;     /* trace_kind */
+    uint8_t space;    /* MEM: TRACE_SPACE_* */
+    uint8_t op;       /* MEM: trace_mem_op */
+    uint8_t width;    /* MEM: bytes per lane */
+    uint16_t warp;    /* warp index within the block */
+    uint16_t barrier; /* BAR_*: barrier id; PRINTF: text length */
+    uint32_t block;   /* linear block index */
+    uint32_t mask;    /* active lanes */
+    int32_t pc;       /* instruction index (trace.insns), -1 none */
+    uint32_t aux;     /* see above */
+    uint64_t time;
+} trace_event;
+_Static_assert(sizeof(trace_event) == 32, "trace_event is meant to stay 32 bytes");
+
+/* What an instruction is, for per-line analyses: filled once per launch by the back end
+ * from the PTX it ran (both back ends run the same PTX). */
+enum {
+    TRACE_CLASS_OTHER = 0,
+    TRACE_CLASS_ADD,     /* add / sub (integer or float): the scan lesson's "additions" */
+    TRACE_CLASS_FMA,     /* mad / fma (float or integer) */
+    TRACE_CLASS_MUL,     /* mul, div, rem and the rest of arithmetic */
+    TRACE_CLASS_LOAD,    /* ld, ldu */
+    TRACE_CLASS_STORE,   /* st */
+    TRACE_CLASS_ATOMIC,  /* atom, red */
+    TRACE_CLASS_BRANCH,  /* bra, call, ret, exit */
+    TRACE_CLASS_BARRIER, /* bar, barrier */
+    TRACE_CLASS_WARP,    /* shfl, vote, match, redux, activemask, bar.warp.sync */
+};
+
+/* One static instruction (pc = index). */
+typedef struct trace_insn {
+    int32_t src_line;  /* CUDA source line, 0 unknown */
+    int16_t src_file;  /* index into trace.files, 0 unknown */
+    uint8_t cls;       /* TRACE_CLASS_* */
+    uint8_t is_float;  /* the operation's type is a float type */
+    int32_t ptx_line;  /* line in the PTX text */
+    char mnemonic[20]; /* e.g. "ld.global.f32" (may be truncated) */
+} trace_insn;
+
+/* The block's shared memory as it was when a barrier released (reduction/scan views). */
+typedef struct trace_snapshot {
+    uint32_t block;   /* linear block index */
+    int32_t pc;       /* the barrier */
+    uint64_t time;    /* when it released */
+    uint64_t offset;  /* into trace.snap_bytes */
+    uint32_t size;    /* bytes (the block's whole shared memory, or cut at the cap) */
+} trace_snapshot;
+
+typedef struct trace trace_t;
+
+/* Called for every event, stored or not (addrs: the 32 lane addresses of a MEM event,
+ * else NULL). ctx is trace.sink_ctx. */
+typedef void (*trace_sink_fn)(void *ctx, const trace_t *t, const trace_event *ev,
+                              const uint64_t *addrs);
+
+struct trace {
+    trace_level level;
+    /* launch */
+    char kernel[128];
+    unsigned grid[3], block[3];
+    unsigned nwarps_per_block;
+    /* static instructions (pc -> info), files (index -> path; [0] = NULL) */
+    trace_insn *insns;
+    int ninsns;
+    char **files;
+    int nfiles;
+    /* events */
+    trace_event *events;
+    size_t nevents, cap_events;
+    size_t max_events;   /* 0 = default (1 Mi events: 32 MiB, plus 256 bytes of lane
+                            addresses per stored memory event) */
+    int truncated;       /* 1 when events were dropped (counted in dropped) */
+    uint64_t dropped;
+    uint64_t *addrs;     /* 32 per stored MEM event */
+    size_t naddrs, cap_addrs; /* in units of 32 addresses */
+    char *text;          /* printf output referenced by PRINTF events */
+    size_t ntext, cap_text;
+    /* shared-memory snapshots at barrier releases */
+    size_t snap_max_bytes; /* 0 = none taken; otherwise total cap on snap_bytes */
+    trace_snapshot *snaps;
+    size_t nsnaps, cap_snaps;
+    unsigned char *snap_bytes;
+    size_t nsnap_bytes, cap_snap_bytes;
+    int snaps_truncated;   /* 1 when a snapshot did not fit under snap_max_bytes */
+    /* streaming consumer (optional) */
+    trace_sink_fn sink;
+    void *sink_ctx;
+};
+
+/* A new empty trace recording at `level`; max_events 0 = default. NULL on no memory. */
+trace_t *trace_new(trace_level level, size_t max_events);
+void trace_free(trace_t *t);
+
+/* Clears events, instructions, text and snapshots (keeps level, caps and sink) and
+ * records the launch. Returns 0, or -1 on no memory. */
+int trace_begin_launch(trace_t *t, const char *kernel, const unsigned grid[3],
+                       const unsigned block[3]);
+/* Sets the static instruction table (copied) and file names (copied). -1 no memory. */
+int trace_set_insns(trace_t *t, const trace_insn *insns, int n, const char *const *files,
+                    int nfiles);
+
+/* Appends an event (passes it to the sink first). addrs: 32 lane addresses for a MEM
+ * event, else NULL. When the event cap is reached, sets truncated and counts it in
+ * dropped. Returns 0, or -1 when memory ran out (the trace is then truncated). */
+int trace_append(trace_t *t, const trace_event *ev, const uint64_t *addrs);
+/* Appends printf text; returns its offset in t->text (text beyond 64 MiB is dropped). */
+uint32_t trace_add_text(trace_t *t, const char *s, size_t n);
+/* Appends a snapshot of `n` shared bytes; returns its index, or UINT32_MAX when
+ * snapshots are off or over snap_max_bytes (snaps_truncated is then set). */
+uint32_t trace_add_snapshot(trace_t *t, uint32_t block, int32_t pc, uint64_t time,
+                            const void *bytes, size_t n);
+
+/* The 32 lane addresses of a stored MEM event. */
+static inline const uint64_t *trace_event_addrs(const trace_t *t, const trace_event *ev)
+{
+    return t->addrs + (size_t)ev->aux * 32;
+}
+
+/* Names for messages and JSON: "issue", "mem", ...; "load", "store", "atomic";
+ * "global", "shared", ... */
+const char *trace_kind_name(int kind);
+const char *trace_op_name(int op);
+const char *trace_space_name(int space);
+
+#endif

@@ -1,0 +1,673 @@
+/* test_sim_check.c — the simulator's checkers (memcheck, initcheck, racecheck,
+ * synccheck), its trace and its random schedule, on real kernels compiled from CUDA C
+ * (tests/kernels/check/NAME.cu → tests/fixtures/ptx/NAME.{nvcc,clang}.ptx, same
+ * commands as tools/gen_ptx_fixtures.sh). Source lines asserted here are the lines of
+ * those .cu files. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "sim/trace.h"
+
+static const char *const compilers[] = {"nvcc", "clang"};
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+static ptx_module_t *load(const char *name, int ci)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", name, compilers[ci]);
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s (run tests from the repo root)", path);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, len, path, &m, &diag);
+    ck_assert_msg(st == SIM_OK, "parse of %s failed:\n%s", path, diag ? diag : "");
+    free(text);
+    free(diag);
+    return m;
+}
+
+static uint64_t upload(sim_t *s, const void *data, size_t bytes, const char *label)
+{
+    uint64_t d = 0;
+    ck_assert_int_eq(sim_malloc(s, bytes, label, &d), SIM_OK);
+    if (data)
+        ck_assert_int_eq(sim_memcpy_htod(s, d, data, bytes), SIM_OK);
+    return d;
+}
+
+/* The first finding of `kind`, or NULL. */
+static const sim_finding *find(const sim_result *r, sim_finding_kind kind)
+{
+    for (int i = 0; i < r->nfindings; i++)
+        if (r->findings[i].kind == kind)
+            return &r->findings[i];
+    return NULL;
+}
+
+static void dump(const sim_result *r)
+{
+    for (int i = 0; i < r->nfindings; i++)
+        fprintf(stderr, "  finding %d (kind %d, x%llu): %s\n", i, r->findings[i].kind,
+                (unsigned long long)r->findings[i].count, r->findings[i].message);
+}
+
+/* Runs a kernel over one block of `threads` with two int buffers (in: 0..n-1, copied;
+ * out: written). */
+static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsigned threads,
+                             int *out, sim_result *r)
+{
+    int in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = i;
+    uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, out, 256 * sizeof *out, "out");
+    void *params[] = {&din, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
+    sim_status st = sim_launch(s, m, kernel, grid, block, 0, params, r);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, 256 * sizeof *out), SIM_OK);
+    return st;
+}
+
+/* ------------------------------------------------------------------ racecheck */
+
+START_TEST(test_reverse_without_syncthreads_reports_race_naming_both_lines)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256] = {0};
+    sim_result r;
+    sim_status st = run_in_out(s, m, "reverse_racy", 256, out, &r);
+    ck_assert_int_eq(st, SIM_OK); /* a race is reported, the launch goes on */
+    const sim_finding *f = find(&r, SIM_FIND_RACE);
+    if (!f)
+        dump(&r);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->is_error, 1);
+    ck_assert_int_eq(f->space, SIM_SPACE_SHARED);
+    ck_assert_int_eq(f->hazard, SIM_HAZ_RAW);
+    ck_assert_int_eq(f->size, 4);
+    ck_assert_int_eq(f->access.op, 0);
+    ck_assert_int_eq(f->access.src_line, 8); /* out[t] = s[blockDim.x - 1 - t]; */
+    ck_assert_int_eq(f->other.op, 1);
+    ck_assert_int_eq(f->other.src_line, 7); /* s[t] = in[t]; */
+    ck_assert_uint_ne(f->access.thread[0] / 32, f->other.thread[0] / 32);
+    ck_assert_msg(strstr(f->message, "races.cu:8") && strstr(f->message, "races.cu:7") &&
+                      strstr(f->message, "__syncthreads()"),
+                  "%s", f->message);
+    ck_assert_int_gt(r.nerrors, 0);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_reverse_with_syncthreads_reports_nothing)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_in_out(s, m, "reverse_fixed", 256, out, &r), SIM_OK);
+    if (r.nfindings)
+        dump(&r);
+    ck_assert_int_eq(r.nfindings, 0);
+    ck_assert_int_eq(r.nerrors + r.nwarnings, 0);
+    for (int i = 0; i < 256; i++)
+        ck_assert_int_eq(out[i], 255 - i);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_hazard_inside_one_warp_is_a_warning_not_an_error)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_in_out(s, m, "swap_in_warp", 64, out, &r), SIM_OK);
+    const sim_finding *f = find(&r, SIM_FIND_WARP_RACE);
+    if (!f)
+        dump(&r);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->is_error, 0);
+    ck_assert_int_eq(f->access.src_line, 26);
+    ck_assert_int_eq(f->other.src_line, 25);
+    ck_assert_uint_eq(f->access.thread[0] / 32, f->other.thread[0] / 32);
+    ck_assert_msg(strstr(f->message, "independent thread scheduling") != NULL, "%s",
+                  f->message);
+    ck_assert_ptr_null(find(&r, SIM_FIND_RACE));
+    ck_assert_int_eq(r.nerrors, 0);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(out[i], i ^ 1);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_overwriting_what_another_warp_read_is_a_write_after_read_race)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_t *s = sim_new(NULL);
+    int data[256];
+    for (int i = 0; i < 256; i++)
+        data[i] = i;
+    uint64_t d = upload(s, data, sizeof data, "data");
+    void *params[] = {&d};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "rotate_by_a_warp", grid, block, 0, params, &r), SIM_OK);
+    const sim_finding *f = find(&r, SIM_FIND_RACE);
+    if (!f)
+        dump(&r);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->hazard, SIM_HAZ_WAR);
+    ck_assert_int_eq(f->access.op, 1);
+    ck_assert_int_eq(f->access.src_line, 56); /* s[t] = v; */
+    ck_assert_int_eq(f->other.op, 0);
+    ck_assert_int_eq(f->other.src_line, 55); /* int v = s[(t + 32) % blockDim.x]; */
+    ck_assert_msg(strstr(f->message, "write after read") != NULL, "%s", f->message);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_checks_off_silences_racecheck)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_config cfg = {.checks_off = SIM_CHECK_RACE};
+    sim_t *s = sim_new(&cfg);
+    int out[256] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_in_out(s, m, "reverse_racy", 256, out, &r), SIM_OK);
+    ck_assert_int_eq(r.nfindings, 0);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ initcheck */
+
+START_TEST(test_read_of_unwritten_shared_memory_warns)
+{
+    ptx_module_t *m = load("races", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256] = {0};
+    uint64_t dout = upload(s, out, sizeof out, "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "half_filled", grid, block, 0, params, &r), SIM_OK);
+    const sim_finding *f = find(&r, SIM_FIND_UNINIT_READ);
+    if (!f)
+        dump(&r);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->is_error, 0);
+    ck_assert_int_eq(f->space, SIM_SPACE_SHARED);
+    ck_assert_int_eq(f->access.src_line, 37);
+    ck_assert_uint_ge(f->access.thread[0], 32);
+    ck_assert_uint_eq(f->count, 32); /* threads 32..63, one report */
+    ck_assert_ptr_null(find(&r, SIM_FIND_RACE));
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_read_of_never_written_global_memory_warns_and_runs_on)
+{
+    ptx_module_t *m = load("races", _i);
+    for (int copied = 0; copied < 2; copied++) {
+        sim_t *s = sim_new(NULL);
+        float in[64], out[64];
+        for (int i = 0; i < 64; i++)
+            in[i] = (float)i;
+        uint64_t din = upload(s, copied ? in : NULL, sizeof in, "in");
+        uint64_t dout = upload(s, NULL, sizeof out, "out");
+        void *params[] = {&din, &dout};
+        unsigned grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "copy_in", grid, block, 0, params, &r), SIM_OK);
+        const sim_finding *f = find(&r, SIM_FIND_UNINIT_READ);
+        if (copied) {
+            ck_assert_ptr_null(f);
+            ck_assert_int_eq(r.nwarnings, 0);
+        } else {
+            ck_assert_ptr_nonnull(f);
+            ck_assert_int_eq(f->space, SIM_SPACE_GLOBAL);
+            ck_assert_uint_eq(f->address, din);
+            ck_assert_int_eq(f->access.src_line, 44);
+            ck_assert_uint_eq(f->count, 64);
+            ck_assert_msg(strstr(f->message, "'in'") != NULL, "%s", f->message);
+            ck_assert_int_eq(r.nerrors, 0);
+        }
+        /* what the kernel stored counts as written */
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ memcheck */
+
+START_TEST(test_shared_overrun_faults_with_its_line)
+{
+    ptx_module_t *m = load("faults", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256];
+    uint64_t dout = upload(s, NULL, sizeof out, "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "shared_overrun", grid, block, 0, params, &r),
+                     SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(r.fault.space, SIM_SPACE_SHARED);
+    ck_assert_int_eq(r.fault.src_line, 6);
+    ck_assert_uint_eq(r.fault.thread[0], 64);
+    ck_assert_msg(strstr(r.fault.message, "256 bytes of shared memory") != NULL, "%s",
+                  r.fault.message);
+    const sim_finding *f = find(&r, SIM_FIND_OUT_OF_BOUNDS);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->is_error, 1);
+    ck_assert_int_eq(f->access.src_line, 6);
+    ck_assert_msg(strstr(f->message, "faults.cu:6: block (0,0,0) thread (64,0,0)") != NULL,
+                  "%s", f->message);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_local_array_overrun_faults_with_its_line)
+{
+    ptx_module_t *m = load("faults", _i);
+    sim_t *s = sim_new(NULL);
+    int idx[32], out[32];
+    for (int i = 0; i < 32; i++) {
+        idx[i] = i == 5 ? 100 : i % 8;
+        out[i] = 1;
+    }
+    uint64_t didx = upload(s, idx, sizeof idx, "idx"), dout = upload(s, out, sizeof out, "out");
+    void *params[] = {&didx, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "local_overrun", grid, block, 0, params, &r),
+                     SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(r.fault.space, SIM_SPACE_LOCAL);
+    ck_assert_int_eq(r.fault.src_line, 18);
+    ck_assert_uint_eq(r.fault.thread[0], 5);
+    ck_assert_msg(strstr(r.fault.message, "local memory") != NULL, "%s", r.fault.message);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ synccheck */
+
+START_TEST(test_threads_at_different_named_barriers_deadlock_naming_both_lines)
+{
+    ptx_module_t *m = load("faults", _i);
+    sim_t *s = sim_new(NULL);
+    uint64_t dout = upload(s, NULL, 64 * sizeof(int), "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "two_barriers", grid, block, 0, params, &r),
+                     SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_DEADLOCK);
+    ck_assert_msg(strstr(r.fault.message, "32 thread(s) wait at faults.cu:27") &&
+                      strstr(r.fault.message, "32 thread(s) wait at faults.cu:29") &&
+                      strstr(r.fault.message, "(barrier 1)") &&
+                      strstr(r.fault.message, "(barrier 2)"),
+                  "%s", r.fault.message);
+    ck_assert_ptr_nonnull(find(&r, SIM_FIND_DEADLOCK));
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_syncthreads_in_both_arms_of_an_if_warns_but_completes)
+{
+    ptx_module_t *m = load("faults", _i);
+    sim_t *s = sim_new(NULL);
+    int out[256] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_in_out(s, m, "split_barrier", 32, out, &r), SIM_OK);
+    const sim_finding *f = find(&r, SIM_FIND_DIVERGENT_BARRIER);
+    if (_i == 0) { /* nvcc keeps the two barriers */
+        if (!f)
+            dump(&r);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(f->is_error, 0);
+        ck_assert_msg(strstr(f->message, "16 thread(s) wait at faults.cu:41") &&
+                          strstr(f->message, "16 thread(s) wait at faults.cu:44"),
+                      "%s", f->message);
+    } else { /* clang hoists one __syncthreads() above the if */
+        ck_assert_ptr_null(f);
+    }
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ schedule */
+
+static char *hello_blocks(const ptx_module_t *m, int random, uint64_t seed)
+{
+    sim_config cfg = {.schedule_random = random, .schedule_seed = seed};
+    sim_t *s = sim_new(&cfg);
+    uint64_t dout = upload(s, NULL, 8 * sizeof(int), "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {8, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "hello_blocks", grid, block, 0, params, &r), SIM_OK);
+    char *text = strndup(r.printf_out ? r.printf_out : "", r.printf_len);
+    int out[8];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(out[i], i);
+    sim_result_free(&r);
+    sim_free(s);
+    return text;
+}
+
+START_TEST(test_racecheck_finds_the_race_under_every_schedule)
+{
+    ptx_module_t *m = load("races", _i);
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = seed};
+        sim_t *s = sim_new(&cfg);
+        int out[256] = {0};
+        sim_result r;
+        ck_assert_int_eq(run_in_out(s, m, "reverse_racy", 256, out, &r), SIM_OK);
+        const sim_finding *f = find(&r, SIM_FIND_RACE);
+        ck_assert_msg(f != NULL, "seed %llu: no race found", (unsigned long long)seed);
+        /* whichever access came second names the other */
+        ck_assert(f->access.src_line + f->other.src_line == 15);
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_random_schedule_changes_printf_order_between_seeds)
+{
+    ptx_module_t *m = load("faults", _i);
+    char *def = hello_blocks(m, 0, 0);
+    ck_assert_str_eq(def, "block 0\nblock 1\nblock 2\nblock 3\nblock 4\nblock 5\nblock 6\n"
+                          "block 7\n");
+    char *a = hello_blocks(m, 1, 1), *a2 = hello_blocks(m, 1, 1), *b = hello_blocks(m, 1, 2);
+    ck_assert_str_eq(a, a2); /* deterministic per seed */
+    ck_assert_str_ne(a, b);
+    ck_assert_str_ne(a, def);
+    ck_assert_uint_eq(strlen(a), strlen(def)); /* the same lines, in another order */
+    for (int i = 0; i < 8; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "block %d\n", i);
+        ck_assert_ptr_nonnull(strstr(a, line));
+        ck_assert_ptr_nonnull(strstr(b, line));
+    }
+    free(def);
+    free(a);
+    free(a2);
+    free(b);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_random_schedule_keeps_a_correct_reduction_exact)
+{
+    ptx_module_t *m = load("reduce", _i);
+    enum { N = 3000 };
+    int in[N];
+    long long want = 0;
+    for (int i = 0; i < N; i++) {
+        in[i] = (i * 37) % 101 - 50;
+        want += in[i];
+    }
+    for (uint64_t seed = 0; seed < 6; seed++) {
+        sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = seed};
+        sim_t *s = sim_new(&cfg);
+        int zero = 0, got = -1, n = N;
+        uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, &zero, 4, "out");
+        void *params[] = {&din, &dout, &n};
+        unsigned grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "reduce_sum", grid, block, 0, params, &r), SIM_OK);
+        ck_assert_int_eq(sim_memcpy_dtoh(s, &got, dout, 4), SIM_OK);
+        ck_assert_int_eq(got, (int)want);
+        if (r.nerrors)
+            dump(&r);
+        ck_assert_int_eq(r.nerrors, 0);
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ trace */
+
+static int count_kind(const trace_t *t, int kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < t->nevents; i++)
+        n += t->events[i].kind == kind;
+    return n;
+}
+
+START_TEST(test_trace_levels_record_issue_and_memory_events)
+{
+    ptx_module_t *m = load("races", _i);
+    for (int level = TRACE_OFF; level <= TRACE_MEMORY; level++) {
+        trace_t *tr = trace_new((trace_level)level, 0);
+        sim_config cfg = {.trace = tr};
+        sim_t *s = sim_new(&cfg);
+        int out[256] = {0};
+        sim_result r;
+        ck_assert_int_eq(run_in_out(s, m, "reverse_fixed", 64, out, &r), SIM_OK);
+        if (level == TRACE_OFF) {
+            ck_assert_uint_eq(tr->nevents, 0);
+        } else {
+            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE),
+                              r.stats.warp_instructions);
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_BLOCK_START), 1);
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_BLOCK_END), 1);
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_BAR_ARRIVE), 2); /* 2 warps */
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_BAR_RELEASE), 1);
+            ck_assert_int_gt(tr->ninsns, 0);
+            ck_assert_int_eq(tr->truncated, 0);
+        }
+        if (level == TRACE_MEMORY) {
+            /* per warp: ld.global, st.shared, ld.shared, st.global */
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_MEM), 8);
+            int shared_loads = 0;
+            for (size_t i = 0; i < tr->nevents; i++) {
+                const trace_event *e = &tr->events[i];
+                if (e->kind != TRACE_EV_MEM)
+                    continue;
+                ck_assert_uint_eq(e->mask, 0xffffffffu);
+                ck_assert_uint_eq(e->width, 4);
+                ck_assert_int_eq(tr->insns[e->pc].src_line, e->space == TRACE_SPACE_SHARED
+                                                                 ? (e->op ? 15 : 17)
+                                                                 : (e->op ? 17 : 15));
+                if (e->space == TRACE_SPACE_SHARED && e->op == TRACE_LOAD) {
+                    const uint64_t *a = trace_event_addrs(tr, e);
+                    for (unsigned l = 0; l < 32; l++) /* s[63 - t], relative to shared */
+                        ck_assert_uint_eq(a[l], 4u * (63 - (e->warp * 32 + l)));
+                    shared_loads++;
+                }
+            }
+            ck_assert_int_eq(shared_loads, 2);
+        } else {
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_MEM), 0);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+        trace_free(tr);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_cap_sets_truncated_and_counts_dropped)
+{
+    ptx_module_t *m = load("races", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 10);
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    int out[256] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_in_out(s, m, "reverse_fixed", 64, out, &r), SIM_OK);
+    ck_assert_uint_eq(tr->nevents, 10);
+    ck_assert_int_eq(tr->truncated, 1);
+    ck_assert_uint_gt(tr->dropped, 0);
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_snapshots_shared_memory_at_each_barrier)
+{
+    ptx_module_t *m = load("metrics", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    tr->snap_max_bytes = 1 << 20;
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    float in[32], out[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = (float)(i + 1);
+    uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, NULL, sizeof out, "out");
+    void *params[] = {&din, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "scan32", grid, block, 0, params, &r), SIM_OK);
+    ck_assert_int_eq(r.nfindings, 0);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+    for (int i = 0; i < 32; i++)
+        ck_assert_float_eq(out[i], (float)((i + 1) * (i + 2) / 2));
+    /* 1 + 2 per step * 5 steps = 11 barriers */
+    ck_assert_uint_eq(tr->nsnaps, 11);
+    ck_assert_int_eq(count_kind(tr, TRACE_EV_BAR_RELEASE), 11);
+    const trace_snapshot *last = &tr->snaps[10];
+    ck_assert_uint_eq(last->size, 128);
+    float v[32];
+    memcpy(v, tr->snap_bytes + last->offset, sizeof v);
+    for (int i = 0; i < 32; i++)
+        ck_assert_float_eq(v[i], (float)((i + 1) * (i + 2) / 2));
+    /* after the first barrier: the input as loaded */
+    memcpy(v, tr->snap_bytes + tr->snaps[0].offset, sizeof v);
+    for (int i = 0; i < 32; i++)
+        ck_assert_float_eq(v[i], (float)(i + 1));
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_records_printf_text_with_its_warp)
+{
+    ptx_module_t *m = load("faults", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    uint64_t dout = upload(s, NULL, 8 * sizeof(int), "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {3, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "hello_blocks", grid, block, 0, params, &r), SIM_OK);
+    ck_assert_int_eq(count_kind(tr, TRACE_EV_PRINTF), 3);
+    for (size_t i = 0, k = 0; i < tr->nevents; i++) {
+        const trace_event *e = &tr->events[i];
+        if (e->kind != TRACE_EV_PRINTF)
+            continue;
+        char want[32];
+        snprintf(want, sizeof want, "block %zu\n", k++);
+        ck_assert_uint_eq(e->barrier, strlen(want));
+        ck_assert_int_eq(memcmp(tr->text + e->aux, want, e->barrier), 0);
+        ck_assert_uint_eq(e->mask, 1);
+    }
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("sim_check");
+    TCase *tc = tcase_create("checkers");
+    tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines,
+                        0, 2);
+    tcase_add_loop_test(tc, test_reverse_with_syncthreads_reports_nothing, 0, 2);
+    tcase_add_loop_test(tc, test_hazard_inside_one_warp_is_a_warning_not_an_error, 0, 2);
+    tcase_add_loop_test(tc, test_overwriting_what_another_warp_read_is_a_write_after_read_race,
+                        0, 2);
+    tcase_add_loop_test(tc, test_checks_off_silences_racecheck, 0, 2);
+    tcase_add_loop_test(tc, test_read_of_unwritten_shared_memory_warns, 0, 2);
+    tcase_add_loop_test(tc, test_read_of_never_written_global_memory_warns_and_runs_on, 0, 2);
+    tcase_add_loop_test(tc, test_shared_overrun_faults_with_its_line, 0, 2);
+    tcase_add_loop_test(tc, test_local_array_overrun_faults_with_its_line, 0, 2);
+    tcase_add_loop_test(tc, test_threads_at_different_named_barriers_deadlock_naming_both_lines,
+                        0, 2);
+    tcase_add_loop_test(tc, test_syncthreads_in_both_arms_of_an_if_warns_but_completes, 0, 2);
+    suite_add_tcase(s, tc);
+    TCase *ts = tcase_create("schedule");
+    tcase_add_loop_test(ts, test_random_schedule_changes_printf_order_between_seeds, 0, 2);
+    tcase_add_loop_test(ts, test_random_schedule_keeps_a_correct_reduction_exact, 0, 2);
+    tcase_add_loop_test(ts, test_racecheck_finds_the_race_under_every_schedule, 0, 2);
+    suite_add_tcase(s, ts);
+    TCase *tt = tcase_create("trace");
+    tcase_add_loop_test(tt, test_trace_levels_record_issue_and_memory_events, 0, 2);
+    tcase_add_loop_test(tt, test_trace_cap_sets_truncated_and_counts_dropped, 0, 2);
+    tcase_add_loop_test(tt, test_trace_snapshots_shared_memory_at_each_barrier, 0, 2);
+    tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
+    suite_add_tcase(s, tt);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
