@@ -36,6 +36,10 @@ typedef struct gl_device_info {
     int mem_bus_bits;
     double peak_bandwidth_gbs;      /* 2 * mem_clock * bus_bits / 8, GB/s (1e9 B/s) */
     char driver[64];                /* driver version "13.0", or "" */
+    /* GPU: device properties (issue 4) */
+    int regs_per_sm;                /* 32-bit registers per SM */
+    int max_blocks_per_sm;          /* resident blocks per SM */
+    size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
 } gl_device_info;
 
 /* ------------------------------------------------------------ GPU back end (gpu.c) */
@@ -43,8 +47,10 @@ typedef struct gl_device_info {
 /* Opaque GPU session: one context on device 0, driver loaded with dlopen. */
 typedef struct gpu gpu_t;
 
-/* Opens the GPU: dlopen("libcuda.so.1"), cuGetProcAddress at the CUDA version built
- * against, cuInit, device 0, its primary context. GL_ERR_NODEVICE ("no NVIDIA driver
+/* Opens the GPU: dlopen("libcuda.so.1", or $GPULEARN_LIBCUDA), cuGetProcAddress at the
+ * CUDA version built against, cuInit, device 0, its primary context. gpulearn calls it
+ * only in the GPU worker process (runtime/worker.h): CUDA initialised in a process
+ * before fork() is unusable in the child. GL_ERR_NODEVICE ("no NVIDIA driver
  * found (libcuda.so.1: ...)" / "no CUDA device") or GL_ERR_CUDA (CUDA's error name). */
 gl_status gpu_open(gpu_t **out, gl_error *err);
 void gpu_close(gpu_t *g);
@@ -60,6 +66,34 @@ gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *er
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                      const unsigned block[3], unsigned dynamic_shared, void **params,
                      char **printf_out, double *elapsed_ms, gl_error *err);
+/* One launch timed by CUDA events recorded just before and after it on the default
+ * stream (CUDA Driver API §6.19): *elapsed_ms, milliseconds (resolution about 0.5 us).
+ * No printf capture (timing runs discard device printf). Errors as gpu_launch. */
+gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                          const unsigned block[3], unsigned dynamic_shared, void **params,
+                          double *elapsed_ms, gl_error *err);
+
+/* Kernel timing of `gpulearn run --time` (issue 4): CUDA events around the
+ * uninstrumented kernel, after warm-up runs. Each timed run starts from the spec's
+ * initial buffers (copied in again before it, outside the timed interval), so kernels
+ * that accumulate (atomicAdd into an output) time the same work every run; the buffers
+ * a run returns are those of the first, untimed run. */
+typedef struct gl_timing {
+    int reps, warmup;         /* timed runs and warm-up runs; reps 0: not timed */
+    double median_ms, min_ms, max_ms, q1_ms, q3_ms; /* kernel time, milliseconds */
+    double bytes_moved;       /* declared in the spec ("bytes_moved"), else estimated */
+    int bytes_estimated;      /* 1: bytes_moved is the sum of the pointer buffers' sizes */
+    double gbs;               /* achieved bandwidth: bytes_moved / median, GB/s (1e9 B/s) */
+    double peak_gbs;          /* the device's theoretical bandwidth, 0 if unknown */
+    double pct_of_peak;       /* 100 * gbs / peak_gbs, 0 if unknown */
+    double flops;             /* declared in the spec ("flops"), 0 if not */
+    double gflops;            /* flops / median / 1e9, 0 if not declared */
+    char device[256];         /* the GPU's name */
+} gl_timing;
+
+/* Fills t's bandwidth and FLOP/s from t->median_ms, the spec's declared "bytes_moved"
+ * and "flops" (else the buffers' total size, marked estimated) and peak_gbs. */
+void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
 
 /* --------------------------------------------------------- running a spec (run.c) */
 
@@ -68,6 +102,27 @@ typedef struct gl_run_opts {
     gl_compile_opts compile;
     const char *source_override; /* compile this .cu instead of spec->source, or NULL */
     uint64_t step_limit;         /* simulator; 0 = default */
+    /* GPU: isolation, timing (issue 4) */
+    double timeout_s;            /* kernel time limit on the GPU, seconds; 0 = 10 s. The
+                                    worker running a kernel past it is killed */
+    int time_reps;               /* > 0: time the kernel over this many runs (--time) */
+    int time_warmup;             /* warm-up runs before the timed ones */
+    /* end GPU (issue 4) */
+    /* trace, checkers, metrics (issue 3) */
+    trace_level trace_level;     /* simulator trace kept in res->trace: TRACE_OFF (none),
+                                    TRACE_ISSUE or TRACE_MEMORY (sim/trace.h) */
+    size_t trace_max_events;     /* cap on stored events; 0 = default (1 Mi) */
+    size_t snapshot_bytes;       /* shared-memory snapshots at each barrier release, cap
+                                    on their total bytes; 0 = none */
+    int metrics;                 /* 1: res->metrics from a memory-level trace, streamed
+                                    (exact even when the stored trace is capped) */
+    int schedule_random;         /* --schedule random:SEED (sim_config.schedule_random) */
+    uint64_t schedule_seed;
+    unsigned checks_off;         /* SIM_CHECK_* bits to turn off; 0 = every checker */
+    int uninit_zero_buffers;     /* initcheck: buffers whose spec has no "init" count as
+                                    never written (loads of them are warnings); default 0:
+                                    they are zeros copied in, as on the GPU */
+    /* end trace, checkers, metrics (issue 3) */
 } gl_run_opts;
 
 /* Everything one run produced. Free with gl_run_result_free. */
@@ -82,8 +137,29 @@ typedef struct gl_run_result {
     sim_stats stats;          /* simulator counters (zero on the GPU) */
     double elapsed_ms;        /* GPU kernel time, 0 on the simulator */
     char *ptx;                /* the PTX that ran */
+    /* GPU: isolation, timing (issue 4) */
+    int gpu_fault;            /* GPU runs: 0 none, 1 the kernel faulted (cuda_error names
+                                 it), 2 it ran past opts.timeout_s and was killed, 3 the
+                                 worker died; the TUI offers a re-run on the simulator */
+    char cuda_error[64];      /* e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
+    int cached;               /* the PTX came from the compilation cache */
+    char compile_command[512];/* the compiler's command line / options (gl_compiled) */
+    gl_timing timing;         /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
+    /* end GPU (issue 4) */
+    /* trace, checkers, metrics (issue 3) */
+    trace_t *trace;           /* opts.trace_level != OFF, or NULL (freed by
+                                 gl_run_result_free_trace) */
+    struct gl_metrics *metrics; /* opts.metrics, or NULL (runtime/analysis.h) */
+    sim_finding *findings;    /* checker errors and warnings (sim.h), or NULL */
+    int nfindings, findings_dropped;
+    int nerrors, nwarnings;   /* occurrences; nerrors > 0: the kernel is wrong even when
+                                 it completed (a race) */
+    /* end trace, checkers, metrics (issue 3) */
 } gl_run_result;
 void gl_run_result_free(gl_run_result *r);
+/* Frees the issue-3 parts of r (trace, metrics, findings) and clears them; to be called
+ * from gl_run_result_free. */
+void gl_run_result_free_trace(gl_run_result *r);
 
 /* Compiles spec->source (or opts->source_override), allocates and initialises the
  * buffers, launches on the chosen back end and copies every buffer back.

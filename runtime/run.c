@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "runtime/analysis.h"
 #include "runtime/backend.h"
+#include "runtime/worker.h"
 
 const char *gl_backend_name(gl_backend_kind k)
 {
@@ -22,6 +25,7 @@ void gl_run_result_free(gl_run_result *r)
     spec_buffers_free(r->buffers, r->nargs);
     free(r->stdout_text);
     free(r->ptx);
+    gl_run_result_free_trace(r);
     memset(r, 0, sizeof *r);
 }
 
@@ -32,12 +36,13 @@ static int gpu_disabled(void)
     return e && *e && strcmp(e, "0") != 0;
 }
 
-/* Opens the GPU for `kind`; *g stays NULL when the simulator should run instead
- * (AUTO without a working GPU: note says why). */
-static gl_status choose_backend(gl_backend_kind kind, gpu_t **g, char *note, size_t note_len,
-                                gl_error *err)
+/* Whether `kind` should try the GPU (*use_gpu). The GPU is opened only in the worker
+ * process (runtime/worker.h), never in this one: CUDA initialised before fork() is
+ * unusable in the child. AUTO falls back to the simulator when the worker could not
+ * open the GPU (no driver, no device), see gl_run_ptx; note says why. */
+static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, size_t note_len)
 {
-    *g = NULL;
+    *use_gpu = 0;
     if (note_len)
         note[0] = '\0';
     if (kind == GL_BACKEND_SIM)
@@ -46,17 +51,7 @@ static gl_status choose_backend(gl_backend_kind kind, gpu_t **g, char *note, siz
         snprintf(note, note_len, "GPU disabled by GPULEARN_NO_GPU: running on the simulator");
         return GL_OK;
     }
-    gl_error e = {0};
-    gl_status st = gpu_open(g, &e);
-    if (st == GL_OK)
-        return GL_OK;
-    *g = NULL;
-    if (kind == GL_BACKEND_GPU) {
-        if (err)
-            *err = e;
-        return st;
-    }
-    snprintf(note, note_len, "%s: running on the simulator", e.msg);
+    *use_gpu = 1;
     return GL_OK;
 }
 
@@ -148,10 +143,38 @@ static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *er
 static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                             const gl_run_opts *opts, gl_run_result *res, gl_error *err)
 {
-    sim_config cfg = {.step_limit = opts ? opts->step_limit : 0};
+    gl_run_opts none = {0};
+    if (!opts)
+        opts = &none;
+    /* trace, checkers, metrics (issue 3): a trace when asked for one or for metrics;
+     * metrics are streamed from it so they stay exact past the stored-event cap */
+    trace_t *tr = NULL;
+    trace_level level = opts->trace_level;
+    if (opts->metrics && level < TRACE_MEMORY)
+        level = TRACE_MEMORY;
+    if (level != TRACE_OFF) {
+        tr = trace_new(level, opts->trace_level != TRACE_OFF ? opts->trace_max_events : 1);
+        res->metrics = opts->metrics ? calloc(1, sizeof *res->metrics) : NULL;
+        if (!tr || (opts->metrics && !res->metrics)) {
+            trace_free(tr);
+            return gl_fail(err, GL_ERR_NOMEM, "out of memory for the trace");
+        }
+        tr->snap_max_bytes = opts->snapshot_bytes;
+        if (res->metrics) {
+            tr->sink = gl_metrics_sink;
+            tr->sink_ctx = res->metrics;
+        }
+    }
+    sim_config cfg = {.step_limit = opts->step_limit,
+                      .trace = tr,
+                      .schedule_random = opts->schedule_random,
+                      .schedule_seed = opts->schedule_seed,
+                      .checks_off = opts->checks_off};
     sim_t *s = sim_new(&cfg);
-    if (!s)
+    if (!s) {
+        trace_free(tr);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory creating the simulator");
+    }
     gl_status st = GL_OK;
     uint64_t *dptr = calloc((size_t)spec->nargs + 1, sizeof *dptr);
     uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
@@ -170,6 +193,8 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
                              spec->file, i, res->buffers[i].bytes);
                 goto done;
             }
+            if (opts->uninit_zero_buffers && a->init.kind == GL_INIT_ZERO)
+                sim_set_written(s, dptr[i], res->buffers[i].bytes, 0);
             slots[i] = dptr[i];
         } else {
             scalar_bytes(a, &slots[i]);
@@ -183,7 +208,27 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
     res->stats = sr.stats;
     free(res->stdout_text);
     res->stdout_text = sr.printf_out ? strndup(sr.printf_out, sr.printf_len) : strdup("");
+    /* findings: src_file points into the module, which is freed after the run */
+    res->findings = sr.findings;
+    res->nfindings = sr.nfindings;
+    res->findings_dropped = sr.findings_dropped;
+    res->nerrors = sr.nerrors;
+    res->nwarnings = sr.nwarnings;
+    for (int i = 0; i < res->nfindings; i++)
+        res->findings[i].access.src_file = res->findings[i].other.src_file = NULL;
+    sr.findings = NULL;
+    sr.nfindings = 0;
     sim_result_free(&sr);
+    if (tr) {
+        if (res->metrics && gl_metrics_finish(res->metrics, tr) < 0)
+            res->metrics->incomplete = 1;
+        tr->sink = NULL;
+        tr->sink_ctx = NULL;
+        if (opts->trace_level != TRACE_OFF) {
+            res->trace = tr;
+            tr = NULL;
+        }
+    }
     for (int i = 0; i < spec->nargs; i++)
         if (spec->args[i].is_ptr)
             sim_memcpy_dtoh(s, res->buffers[i].data, dptr[i], res->buffers[i].bytes);
@@ -209,47 +254,107 @@ done:
     free(slots);
     free(params);
     sim_free(s);
+    trace_free(tr);
     return st;
 }
 
-static gl_status run_on_gpu(gpu_t *g, const gl_spec *spec, const char *ptx, const char *kernel,
-                            gl_run_result *res, gl_error *err)
+void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
 {
-    gl_status st = gpu_load_ptx(g, ptx, err);
-    if (st != GL_OK)
-        return st;
+    t->bytes_estimated = 0;
+    t->bytes_moved = spec->bytes_moved;
+    if (t->bytes_moved <= 0) {
+        /* Every buffer read or written once: a fair guess for streaming kernels. */
+        double sum = 0;
+        for (int i = 0; i < spec->nargs; i++)
+            if (spec->args[i].is_ptr)
+                sum += (double)spec->args[i].len * (double)gl_type_size(spec->args[i].type);
+        t->bytes_moved = sum;
+        t->bytes_estimated = 1;
+    }
+    t->flops = spec->flops;
+    double s = t->median_ms / 1e3;
+    t->gbs = s > 0 ? t->bytes_moved / s / 1e9 : 0;
+    t->gflops = s > 0 && t->flops > 0 ? t->flops / s / 1e9 : 0;
+    t->peak_gbs = peak_gbs;
+    t->pct_of_peak = peak_gbs > 0 ? 100.0 * t->gbs / peak_gbs : 0;
+}
+
+/* Runs the launch in the GPU worker (worker.h). *opened: whether the worker got as far
+ * as opening the GPU (AUTO falls back to the simulator when it did not). A kernel fault
+ * or time-out is GL_ERR_FAULT with the advice to re-run on the simulator. */
+static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *kernel,
+                            const gl_run_opts *opts, gl_run_result *res, int *opened,
+                            gl_error *err)
+{
+    *opened = 0;
     uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
-    void **params = calloc((size_t)spec->nargs + 1, sizeof *params);
-    if (!slots || !params) {
-        free(slots);
-        free(params);
+    if (!slots)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
-    }
-    for (int i = 0; i < spec->nargs && st == GL_OK; i++) {
-        const gl_arg *a = &spec->args[i];
-        if (a->is_ptr) {
-            st = gpu_malloc(g, res->buffers[i].bytes, &slots[i], err);
-            if (st == GL_OK)
-                st = gpu_htod(g, slots[i], res->buffers[i].data, res->buffers[i].bytes, err);
-        } else {
-            scalar_bytes(a, &slots[i]);
-        }
-        params[i] = &slots[i];
-    }
-    char *out = NULL;
-    if (st == GL_OK)
-        st = gpu_launch(g, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params,
-                        &out, &res->elapsed_ms, err);
-    if (out) {
-        free(res->stdout_text);
-        res->stdout_text = out;
-    }
-    for (int i = 0; i < spec->nargs && st == GL_OK; i++)
-        if (spec->args[i].is_ptr)
-            st = gpu_dtoh(g, res->buffers[i].data, slots[i], res->buffers[i].bytes, err);
+    for (int i = 0; i < spec->nargs; i++)
+        if (!spec->args[i].is_ptr)
+            scalar_bytes(&spec->args[i], &slots[i]);
+    int reps = opts->time_reps > 0 ? opts->time_reps : 0;
+    gl_worker_job job = {.spec = spec,
+                         .ptx = ptx,
+                         .kernel = kernel,
+                         .buffers = res->buffers,
+                         .slots = slots,
+                         .timeout_s = opts->timeout_s,
+                         .warmup = reps && opts->time_warmup > 0 ? opts->time_warmup : 0,
+                         .reps = reps,
+                         .want_info = reps > 0};
+    gl_worker_result wr;
+    gl_error e = {0};
+    gl_status st = gl_worker_run(&job, &wr, &e);
     free(slots);
-    free(params);
-    return st;
+    *opened = wr.opened;
+    if (wr.stdout_text) {
+        free(res->stdout_text);
+        res->stdout_text = wr.stdout_text;
+        wr.stdout_text = NULL;
+    }
+    res->elapsed_ms = wr.elapsed_ms;
+    res->gpu_fault = (int)wr.fault;
+    snprintf(res->cuda_error, sizeof res->cuda_error, "%s", wr.cuda_error);
+    if (st == GL_OK && reps > 0 && wr.ntimes == reps) {
+        gl_timing *t = &res->timing;
+        gl_time_stats ts;
+        gl_time_stats_of(wr.times_ms, wr.ntimes, &ts);
+        t->reps = reps;
+        t->warmup = job.warmup;
+        t->median_ms = ts.median_ms;
+        t->min_ms = ts.min_ms;
+        t->max_ms = ts.max_ms;
+        t->q1_ms = ts.q1_ms;
+        t->q3_ms = ts.q3_ms;
+        snprintf(t->device, sizeof t->device, "%s", wr.have_info ? wr.info.name : "");
+        gl_timing_rates(spec, wr.have_info ? wr.info.peak_bandwidth_gbs : 0, t);
+    }
+    gl_worker_result_free(&wr);
+    if (st != GL_ERR_FAULT) {
+        if (st != GL_OK && err)
+            *err = e;
+        return st;
+    }
+    /* The spec's own command line where the spec is a file (lessons embed theirs). */
+    char again[1200];
+    if (spec->file && access(spec->file, R_OK) == 0)
+        snprintf(again, sizeof again, ": gpulearn run %s --backend sim",
+                 gl_display_path(spec->file));
+    else
+        snprintf(again, sizeof again, " (--backend sim)");
+    const char *src = gl_display_path(spec->source);
+    if (res->gpu_fault == GL_WORKER_TIMEOUT)
+        return gl_fail(err, GL_ERR_FAULT,
+                       "%s: kernel '%s' ran longer than %g s on the GPU and was stopped: an "
+                       "endless loop?\nRun it on the simulator to see where it loops%s",
+                       src, spec->kernel,
+                       opts->timeout_s > 0 ? opts->timeout_s : GL_WORKER_DEFAULT_TIMEOUT_S,
+                       again);
+    return gl_fail(err, GL_ERR_FAULT,
+                   "%s: kernel '%s' faulted on the GPU: %s\nRe-run it on the simulator to find "
+                   "the faulting access%s",
+                   src, spec->kernel, e.msg, again);
 }
 
 gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,
@@ -262,18 +367,18 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
     res->stdout_text = strdup("");
     res->ptx = strdup(ptx);
 
-    gpu_t *g = NULL;
-    gl_status st = choose_backend(opts->backend, &g, res->note, sizeof res->note, err);
+    int use_gpu = 0;
+    gl_status st = choose_backend(opts->backend, &use_gpu, res->note, sizeof res->note);
     if (st != GL_OK)
         return st;
-    res->backend = g ? GL_BACKEND_GPU : GL_BACKEND_SIM;
+    res->backend = use_gpu ? GL_BACKEND_GPU : GL_BACKEND_SIM;
 
     /* The simulator's parser also tells which kernels exist and their parameters, so the
      * spec is checked against the kernel before either back end runs it. */
     ptx_module_t *m = NULL;
     char *diag = NULL;
     sim_status ps = ptx_parse(ptx, strlen(ptx), spec->source, &m, &diag);
-    if (ps != SIM_OK && !g) {
+    if (ps != SIM_OK && !use_gpu) {
         st = gl_fail(err, ps == SIM_ERR_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_INPUT,
                      "%s", diag ? diag : "PTX could not be parsed");
         free(diag);
@@ -301,11 +406,33 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
         goto out;
     res->nargs = spec->nargs;
 
-    st = g ? run_on_gpu(g, spec, ptx, kernel, res, err)
-           : run_on_sim(spec, m, kernel, opts, res, err);
+    if (use_gpu) {
+        /* GPU: isolation, timing (issue 4). AUTO runs on the simulator when the worker
+         * could not open the GPU. */
+        gl_error ge = {0};
+        int opened = 0;
+        st = run_on_gpu(spec, ptx, kernel, opts, res, &opened, &ge);
+        if (st != GL_OK && !opened && opts->backend == GL_BACKEND_AUTO && m) {
+            snprintf(res->note, sizeof res->note, "%.400s: running on the simulator", ge.msg);
+            res->backend = GL_BACKEND_SIM;
+            res->gpu_fault = 0;
+            res->cuda_error[0] = '\0';
+            st = run_on_sim(spec, m, kernel, opts, res, err);
+        } else if (st != GL_OK && err) {
+            *err = ge;
+        }
+    } else {
+        st = run_on_sim(spec, m, kernel, opts, res, err);
+    }
+    if (res->backend == GL_BACKEND_SIM && opts->time_reps > 0) {
+        size_t used = strlen(res->note);
+        snprintf(res->note + used, sizeof res->note - used,
+                 "%stiming needs a GPU (the simulator's speed says nothing about a GPU's): "
+                 "not timed",
+                 used ? "; " : "");
+    }
 out:
     ptx_module_free(m);
-    gpu_close(g);
     return st;
 }
 
@@ -323,6 +450,8 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
         return st;
     st = gl_run_ptx(spec, c.ptx, opts, res, err);
     res->compiler = c.used;
+    res->cached = c.cached;
+    snprintf(res->compile_command, sizeof res->compile_command, "%s", c.command);
     gl_compiled_free(&c);
     return st;
 }
@@ -331,14 +460,30 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
                           size_t note_len, gl_error *err)
 {
     memset(info, 0, sizeof *info);
-    gpu_t *g = NULL;
-    gl_status st = choose_backend(kind, &g, note, note_len, err);
+    int use_gpu = 0;
+    gl_status st = choose_backend(kind, &use_gpu, note, note_len);
     if (st != GL_OK)
         return st;
-    if (g) {
-        st = gpu_device_info(g, info, err);
-        gpu_close(g);
-        return st;
+    if (use_gpu) {
+        /* In a short-lived worker: this process stays free of CUDA (worker.h). */
+        gl_worker_job job = {.info_only = 1};
+        gl_worker_result wr;
+        gl_error ge = {0};
+        st = gl_worker_run(&job, &wr, &ge);
+        int opened = wr.opened;
+        if (st == GL_OK && wr.have_info)
+            *info = wr.info;
+        else if (st == GL_OK)
+            st = gl_fail(&ge, GL_ERR_CUDA, "the GPU worker sent no device properties");
+        gl_worker_result_free(&wr);
+        if (st == GL_OK)
+            return GL_OK;
+        if (kind == GL_BACKEND_GPU || opened) {
+            if (err)
+                *err = ge;
+            return st;
+        }
+        snprintf(note, note_len, "%s: showing the simulator's model", ge.msg);
     }
     const sim_device_model *d = sim_device();
     snprintf(info->name, sizeof info->name, "%s", d->name);

@@ -1,0 +1,628 @@
+/* analysis.c — metrics from a trace (analysis.h): per instruction while events
+ * stream in, then folded into source lines. */
+#include "runtime/analysis.h"
+#include "runtime/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One atomic address (open-addressing hash; count 0 = empty slot). */
+typedef struct atom_slot {
+    uint64_t address;
+    uint64_t count;
+    int space;
+} atom_slot;
+
+/* A barrier arrival waiting for its release. */
+typedef struct arrival {
+    uint32_t block;
+    uint16_t barrier;
+    int32_t pc;
+    uint64_t time;
+} arrival;
+
+struct gl_metrics_acc {
+    gl_counts *pc;      /* per instruction; [npc] gathers unknown PCs */
+    int npc;
+    atom_slot *atoms;
+    size_t natoms, cap_atoms;
+    arrival *arr;
+    size_t narr, cap_arr;
+    int nomem;
+};
+
+double gl_branch_efficiency(const gl_counts *c)
+{
+    return c->inst_executed ? (double)c->thread_inst_executed / (double)c->inst_executed / 32.0
+                            : 0.0;
+}
+
+double gl_gld_sectors_per_request(const gl_counts *c)
+{
+    return c->gld_requests ? (double)c->gld_sectors / (double)c->gld_requests : 0.0;
+}
+
+double gl_gst_sectors_per_request(const gl_counts *c)
+{
+    return c->gst_requests ? (double)c->gst_sectors / (double)c->gst_requests : 0.0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+unsigned gl_request_sectors(const uint64_t *addrs, uint32_t mask, unsigned width)
+{
+    uint64_t sec[64];
+    unsigned n = 0;
+    if (width == 0)
+        width = 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addrs[__builtin_ctz(m)];
+        for (uint64_t s = a / 32; s <= (a + width - 1) / 32 && n < 64; s++)
+            sec[n++] = s;
+    }
+    qsort(sec, n, sizeof *sec, cmp_u64);
+    unsigned distinct = 0;
+    for (unsigned i = 0; i < n; i++)
+        distinct += i == 0 || sec[i] != sec[i - 1];
+    return distinct;
+}
+
+unsigned gl_request_wavefronts(const uint64_t *addrs, uint32_t mask, unsigned width,
+                               unsigned *groups)
+{
+    if (width == 0)
+        width = 1;
+    unsigned per = width <= 4 ? 32 : width >= 128 ? 1 : 128 / width; /* lanes per group */
+    unsigned total = 0, ngroups = 0;
+    for (unsigned g = 0; g < 32; g += per) {
+        uint32_t gm = mask & (per >= 32 ? 0xffffffffu : ((1u << per) - 1) << g);
+        if (!gm)
+            continue;
+        ngroups++;
+        uint64_t words[32 * 9]; /* distinct 4-byte words the group touches */
+        unsigned n = 0;
+        for (uint32_t m = gm; m; m &= m - 1) {
+            uint64_t a = addrs[__builtin_ctz(m)];
+            for (uint64_t w = a / 4; w <= (a + width - 1) / 4 && n < sizeof words / sizeof *words;
+                 w++)
+                words[n++] = w;
+        }
+        qsort(words, n, sizeof *words, cmp_u64);
+        unsigned per_bank[32] = {0}, worst = 1;
+        for (unsigned i = 0; i < n; i++) {
+            if (i > 0 && words[i] == words[i - 1])
+                continue; /* the same word: a broadcast */
+            unsigned b = (unsigned)(words[i] % 32);
+            if (++per_bank[b] > worst)
+                worst = per_bank[b];
+        }
+        total += worst;
+    }
+    if (groups)
+        *groups = ngroups;
+    return total;
+}
+
+static gl_metrics_acc *acc_get(gl_metrics *m, const trace_t *t)
+{
+    if (m->acc)
+        return m->acc;
+    gl_metrics_acc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->npc = t->ninsns;
+    a->pc = calloc((size_t)a->npc + 1, sizeof *a->pc);
+    if (!a->pc) {
+        free(a);
+        return NULL;
+    }
+    m->acc = a;
+    m->level = t->level;
+    snprintf(m->kernel, sizeof m->kernel, "%s", t->kernel);
+    return a;
+}
+
+static void atom_add(gl_metrics_acc *a, int space, uint64_t address)
+{
+    if ((a->natoms + 1) * 2 > a->cap_atoms) {
+        size_t nc = a->cap_atoms ? a->cap_atoms * 2 : 256;
+        atom_slot *ns = calloc(nc, sizeof *ns);
+        if (!ns) {
+            a->nomem = 1;
+            return;
+        }
+        for (size_t i = 0; i < a->cap_atoms; i++) {
+            if (!a->atoms[i].count)
+                continue;
+            size_t h = (size_t)((a->atoms[i].address * 0x9e3779b97f4a7c15ull) >> 20) & (nc - 1);
+            while (ns[h].count)
+                h = (h + 1) & (nc - 1);
+            ns[h] = a->atoms[i];
+        }
+        free(a->atoms);
+        a->atoms = ns;
+        a->cap_atoms = nc;
+    }
+    size_t h = (size_t)((address * 0x9e3779b97f4a7c15ull) >> 20) & (a->cap_atoms - 1);
+    while (a->atoms[h].count && !(a->atoms[h].address == address && a->atoms[h].space == space))
+        h = (h + 1) & (a->cap_atoms - 1);
+    if (!a->atoms[h].count) {
+        a->atoms[h].address = address;
+        a->atoms[h].space = space;
+        a->natoms++;
+    }
+    a->atoms[h].count++;
+}
+
+static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev,
+                      const uint64_t *addrs)
+{
+    unsigned lanes = (unsigned)__builtin_popcount(ev->mask);
+    if (ev->space == TRACE_SPACE_GLOBAL) {
+        if (ev->op == TRACE_LOAD) {
+            c->gld_requests++;
+            c->gld_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
+        } else if (ev->op == TRACE_STORE) {
+            c->gst_requests++;
+            c->gst_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
+        } else {
+            c->global_atom_requests++;
+            c->global_atom_threads += lanes;
+            for (uint32_t m = ev->mask; m; m &= m - 1)
+                atom_add(a, TRACE_SPACE_GLOBAL, addrs[__builtin_ctz(m)]);
+        }
+    } else if (ev->space == TRACE_SPACE_SHARED) {
+        if (ev->op == TRACE_ATOMIC) {
+            c->shared_atom_requests++;
+            c->shared_atom_threads += lanes;
+            for (uint32_t m = ev->mask; m; m &= m - 1)
+                atom_add(a, TRACE_SPACE_SHARED, addrs[__builtin_ctz(m)]);
+            return;
+        }
+        unsigned groups = 0, wf = gl_request_wavefronts(addrs, ev->mask, ev->width, &groups);
+        if (ev->op == TRACE_LOAD) {
+            c->shld_requests++;
+            c->shld_wavefronts += wf;
+            c->shld_bank_conflicts += wf - groups;
+        } else {
+            c->shst_requests++;
+            c->shst_wavefronts += wf;
+            c->shst_bank_conflicts += wf - groups;
+        }
+    } else if (ev->space == TRACE_SPACE_LOCAL) {
+        if (ev->op == TRACE_LOAD)
+            c->local_ld_requests++;
+        else
+            c->local_st_requests++;
+    }
+}
+
+void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev,
+                     const uint64_t *addrs)
+{
+    gl_metrics *m = ctx;
+    gl_metrics_acc *a = acc_get(m, t);
+    if (!a)
+        return;
+    int pc = ev->pc >= 0 && ev->pc < a->npc ? ev->pc : a->npc;
+    gl_counts *c = &a->pc[pc];
+    switch (ev->kind) {
+    case TRACE_EV_ISSUE: {
+        unsigned on = (unsigned)__builtin_popcount(ev->aux);
+        c->inst_executed++;
+        c->thread_inst_executed += (unsigned)__builtin_popcount(ev->mask);
+        c->thread_inst_pred_on += on;
+        if (pc < a->npc) {
+            const trace_insn *ti = &t->insns[pc];
+            if (ti->cls == TRACE_CLASS_ADD) {
+                c->thread_adds += on;
+                if (ti->is_float)
+                    c->thread_fadds += on;
+            } else if (ti->cls == TRACE_CLASS_FMA) {
+                c->thread_fmas += on;
+            }
+        }
+        break;
+    }
+    case TRACE_EV_MEM:
+        if (addrs)
+            mem_event(a, c, ev, addrs);
+        break;
+    case TRACE_EV_BAR_ARRIVE:
+        c->barrier_arrivals++;
+        if (a->narr == a->cap_arr) {
+            size_t nc = a->cap_arr ? a->cap_arr * 2 : 64;
+            arrival *na = realloc(a->arr, nc * sizeof *na);
+            if (!na) {
+                a->nomem = 1;
+                break;
+            }
+            a->arr = na;
+            a->cap_arr = nc;
+        }
+        a->arr[a->narr++] = (arrival){ev->block, ev->barrier, pc, ev->time};
+        break;
+    case TRACE_EV_BAR_RELEASE:
+        c->barrier_releases++;
+        for (size_t i = 0; i < a->narr;) {
+            arrival *r = &a->arr[i];
+            if (r->block == ev->block && r->barrier == ev->barrier) {
+                a->pc[r->pc].barrier_wait_time += ev->time >= r->time ? ev->time - r->time : 0;
+                *r = a->arr[--a->narr];
+            } else {
+                i++;
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+static void counts_add(gl_counts *d, const gl_counts *s)
+{
+#define GL_ADD(f, key) d->f += s->f;
+    GL_COUNTS_LIST(GL_ADD)
+#undef GL_ADD
+}
+
+static int counts_empty(const gl_counts *c)
+{
+#define GL_NZ(f, key) if (c->f) return 0;
+    GL_COUNTS_LIST(GL_NZ)
+#undef GL_NZ
+    return 1;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    const gl_line_counts *x = a, *y = b;
+    if (x->src_file != y->src_file)
+        return x->src_file < y->src_file ? -1 : 1;
+    return (x->src_line > y->src_line) - (x->src_line < y->src_line);
+}
+
+static int cmp_atom(const void *a, const void *b)
+{
+    const atom_slot *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return (x->address > y->address) - (x->address < y->address);
+}
+
+int gl_metrics_finish(gl_metrics *m, const trace_t *t)
+{
+    gl_metrics_acc *a = acc_get(m, t);
+    if (!a)
+        return -1;
+    memset(&m->total, 0, sizeof m->total);
+    free(m->lines);
+    m->lines = NULL;
+    m->nlines = 0;
+    gl_line_counts *lines = calloc((size_t)a->npc + 1, sizeof *lines);
+    if (!lines)
+        return -1;
+    int n = 0;
+    for (int pc = 0; pc <= a->npc; pc++) {
+        const gl_counts *c = &a->pc[pc];
+        if (counts_empty(c))
+            continue;
+        counts_add(&m->total, c);
+        int file = pc < a->npc && pc < t->ninsns ? t->insns[pc].src_file : 0;
+        int line = pc < a->npc && pc < t->ninsns ? t->insns[pc].src_line : 0;
+        lines[n].src_file = file;
+        lines[n].src_line = line;
+        lines[n].c = *c;
+        n++;
+    }
+    qsort(lines, (size_t)n, sizeof *lines, cmp_line);
+    int k = 0; /* merge instructions of the same line */
+    for (int i = 0; i < n; i++) {
+        if (k > 0 && lines[k - 1].src_file == lines[i].src_file &&
+            lines[k - 1].src_line == lines[i].src_line)
+            counts_add(&lines[k - 1].c, &lines[i].c);
+        else
+            lines[k++] = lines[i];
+    }
+    m->lines = lines;
+    m->nlines = k;
+    m->ntop_atomics = 0;
+    if (a->natoms) {
+        atom_slot *tmp = malloc(a->natoms * sizeof *tmp);
+        if (!tmp)
+            return -1;
+        size_t j = 0;
+        for (size_t i = 0; i < a->cap_atoms; i++)
+            if (a->atoms[i].count)
+                tmp[j++] = a->atoms[i];
+        qsort(tmp, j, sizeof *tmp, cmp_atom);
+        for (size_t i = 0; i < j && i < GL_METRICS_TOP_ATOMICS; i++) {
+            m->top_atomics[i].space = tmp[i].space;
+            m->top_atomics[i].address = tmp[i].address;
+            m->top_atomics[i].count = tmp[i].count;
+            m->ntop_atomics++;
+        }
+        free(tmp);
+    }
+    if (a->nomem)
+        m->incomplete = 1;
+    return 0;
+}
+
+int gl_metrics_from_trace(const trace_t *t, gl_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!acc_get(m, t))
+        return -1;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *ev = &t->events[i];
+        gl_metrics_sink(m, t, ev, ev->kind == TRACE_EV_MEM ? trace_event_addrs(t, ev) : NULL);
+    }
+    int r = gl_metrics_finish(m, t);
+    if (t->truncated)
+        m->incomplete = 1;
+    return r;
+}
+
+void gl_metrics_free(gl_metrics *m)
+{
+    if (!m)
+        return;
+    if (m->acc) {
+        free(m->acc->pc);
+        free(m->acc->atoms);
+        free(m->acc->arr);
+        free(m->acc);
+        m->acc = NULL;
+    }
+    free(m->lines);
+    m->lines = NULL;
+    m->nlines = 0;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_counts(FILE *f, const gl_counts *c, const char *indent)
+{
+    fprintf(f, "{\n");
+#define GL_JSON(fl, key) fprintf(f, "%s  \"%s\": %llu,\n", indent, key, (unsigned long long)c->fl);
+    GL_COUNTS_LIST(GL_JSON)
+#undef GL_JSON
+    fprintf(f, "%s  \"smsp__thread_inst_executed_per_inst_executed.ratio\": %.6g,\n", indent,
+            gl_branch_efficiency(c) * 32.0);
+    fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio\": "
+               "%.6g,\n", indent, gl_gld_sectors_per_request(c));
+    fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio\": "
+               "%.6g,\n", indent, gl_gst_sectors_per_request(c));
+    fprintf(f, "%s  \"branch_efficiency\": %.6g\n%s}", indent, gl_branch_efficiency(c), indent);
+}
+
+int gl_metrics_write_json(const gl_metrics *m, const trace_t *t, FILE *f)
+{
+    static const char *const level_names[] = {"off", "issue", "memory"};
+    fprintf(f, "{\n  \"kernel\": ");
+    json_str(f, m->kernel);
+    fprintf(f, ",\n  \"trace_level\": \"%s\",\n  \"incomplete\": %s,\n",
+            m->level >= 0 && m->level <= 2 ? level_names[m->level] : "?",
+            m->incomplete ? "true" : "false");
+    fprintf(f, "  \"definitions\": {\n"
+               "    \"branch_efficiency\": \"average active threads per warp instruction / 32 "
+               "(smsp__thread_inst_executed.sum / smsp__inst_executed.sum / 32)\",\n"
+               "    \"sectors\": \"distinct 32-byte sectors touched by the active lanes of one "
+               "warp request\",\n"
+               "    \"wavefronts\": \"32 banks of 4 bytes; per group of lanes moving at most 128 "
+               "bytes, the most distinct words one bank delivers; a broadcast is not a "
+               "conflict; bank conflicts = wavefronts - groups\",\n"
+               "    \"gpulearn__barrier_wait_time.sum\": \"sum over warp arrivals of release "
+               "time - arrival time, in the back end's clock (simulator: warp instructions "
+               "issued)\"\n  },\n");
+    fprintf(f, "  \"metrics\": ");
+    json_counts(f, &m->total, "  ");
+    fprintf(f, ",\n  \"lines\": [");
+    for (int i = 0; i < m->nlines; i++) {
+        const gl_line_counts *l = &m->lines[i];
+        const char *file = t && l->src_file > 0 && l->src_file < t->nfiles ? t->files[l->src_file]
+                                                                          : NULL;
+        fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
+        if (file)
+            json_str(f, file);
+        else
+            fprintf(f, "null");
+        fprintf(f, ", \"line\": %d, \"metrics\": ", l->src_line);
+        json_counts(f, &l->c, "    ");
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s],\n  \"atomic_addresses\": [", m->nlines ? "\n  " : "");
+    for (int i = 0; i < m->ntop_atomics; i++)
+        fprintf(f, "%s\n    {\"space\": \"%s\", \"address\": %llu, \"count\": %llu}", i ? "," : "",
+                trace_space_name(m->top_atomics[i].space),
+                (unsigned long long)m->top_atomics[i].address,
+                (unsigned long long)m->top_atomics[i].count);
+    fprintf(f, "%s]\n}\n", m->ntop_atomics ? "\n  " : "");
+    return ferror(f) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ run results */
+
+void gl_run_result_free_trace(gl_run_result *r)
+{
+    if (!r)
+        return;
+    trace_free(r->trace);
+    r->trace = NULL;
+    if (r->metrics) {
+        gl_metrics_free(r->metrics);
+        free(r->metrics);
+        r->metrics = NULL;
+    }
+    free(r->findings);
+    r->findings = NULL;
+    r->nfindings = 0;
+}
+
+/* ------------------------------------------------------------------ Chrome trace */
+
+/* The open slice of one warp: consecutive issues on one source line. */
+typedef struct open_slice {
+    int32_t line, file;
+    uint64_t start, end;
+    int open;
+} open_slice;
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "?";
+}
+
+static void chrome_slice(FILE *f, const trace_t *t, uint32_t block, unsigned warp,
+                         const open_slice *o, int *first)
+{
+    const char *file = o->file > 0 && o->file < t->nfiles ? t->files[o->file] : NULL;
+    fprintf(f, "%s\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":",
+            *first ? "" : ",", block, warp, (unsigned long long)o->start,
+            (unsigned long long)(o->end - o->start + 1));
+    char name[256];
+    if (o->line > 0)
+        snprintf(name, sizeof name, "%s:%d", base_name(file), o->line);
+    else
+        snprintf(name, sizeof name, "(no line)");
+    json_str(f, name);
+    fputc('}', f);
+    *first = 0;
+}
+
+int gl_trace_write_chrome(const trace_t *t, FILE *f)
+{
+    unsigned nw = t->nwarps_per_block ? t->nwarps_per_block : 1;
+    /* open slices and pending barrier arrivals, per warp of the block that runs; a
+     * block's state is created at its BLOCK_START (the simulator runs one at a time;
+     * events of other blocks are written without merging) */
+    open_slice *os = calloc(nw, sizeof *os);
+    uint64_t *arrive = calloc(nw, sizeof *arrive);
+    int *waiting = calloc(nw, sizeof *waiting);
+    if (!os || !arrive || !waiting) {
+        free(os);
+        free(arrive);
+        free(waiting);
+        return -1;
+    }
+    uint32_t cur = UINT32_MAX;
+    int first = 1;
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"kernel\":");
+    json_str(f, t->kernel);
+    fprintf(f, ",\"time_unit\":\"trace clock (simulator: warp instructions issued)\","
+               "\"truncated\":%s},\n\"traceEvents\":[",
+            t->truncated ? "true" : "false");
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        unsigned w = e->warp < nw ? e->warp : nw - 1;
+        if (e->block != cur && (e->kind == TRACE_EV_BLOCK_START || cur == UINT32_MAX)) {
+            for (unsigned k = 0; k < nw; k++)
+                if (os[k].open)
+                    chrome_slice(f, t, cur, k, &os[k], &first);
+            memset(os, 0, nw * sizeof *os);
+            memset(waiting, 0, nw * sizeof *waiting);
+            cur = e->block;
+        }
+        switch (e->kind) {
+        case TRACE_EV_BLOCK_START: {
+            uint64_t b = e->block;
+            unsigned bx = (unsigned)(b % t->grid[0]),
+                     by = (unsigned)(b / t->grid[0] % (t->grid[1] ? t->grid[1] : 1)),
+                     bz = (unsigned)(b / ((uint64_t)t->grid[0] * (t->grid[1] ? t->grid[1] : 1)));
+            fprintf(f, "%s\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":"
+                       "{\"name\":\"block (%u,%u,%u) on SM %u\"}}",
+                    first ? "" : ",", e->block, bx, by, bz, e->aux);
+            first = 0;
+            for (unsigned k = 0; k < nw; k++)
+                fprintf(f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\","
+                           "\"args\":{\"name\":\"warp %u\"}}",
+                        e->block, k, k);
+            break;
+        }
+        case TRACE_EV_ISSUE: {
+            int32_t line = 0, file = 0;
+            if (e->pc >= 0 && e->pc < t->ninsns) {
+                line = t->insns[e->pc].src_line;
+                file = t->insns[e->pc].src_file;
+            }
+            open_slice *o = &os[w];
+            if (e->block == cur && o->open && o->line == line && o->file == file) {
+                o->end = e->time;
+                break;
+            }
+            if (e->block == cur && o->open)
+                chrome_slice(f, t, cur, w, o, &first);
+            open_slice n = {line, file, e->time, e->time, 1};
+            if (e->block == cur)
+                *o = n;
+            else
+                chrome_slice(f, t, e->block, w, &n, &first);
+            break;
+        }
+        case TRACE_EV_BAR_ARRIVE:
+            if (e->block == cur && !waiting[w]) {
+                waiting[w] = 1;
+                arrive[w] = e->time;
+            }
+            break;
+        case TRACE_EV_BAR_RELEASE:
+            if (e->block != cur)
+                break;
+            for (unsigned k = 0; k < nw; k++) {
+                if (!waiting[k])
+                    continue;
+                waiting[k] = 0;
+                fprintf(f, "%s\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,"
+                           "\"name\":\"barrier wait\",\"cname\":\"grey\"}",
+                        first ? "" : ",", cur, k, (unsigned long long)arrive[k],
+                        (unsigned long long)(e->time - arrive[k]));
+                first = 0;
+            }
+            break;
+        case TRACE_EV_PRINTF: {
+            char text[512];
+            size_t n = e->barrier < sizeof text - 1 ? e->barrier : sizeof text - 1;
+            if (e->aux + n > t->ntext)
+                n = e->aux < t->ntext ? t->ntext - e->aux : 0;
+            memcpy(text, t->text ? t->text + e->aux : "", n);
+            text[n] = 0;
+            fprintf(f, "%s\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,"
+                       "\"name\":\"printf\",\"args\":{\"text\":",
+                    first ? "" : ",", e->block, w, (unsigned long long)e->time);
+            json_str(f, text);
+            fprintf(f, "}}");
+            first = 0;
+            break;
+        }
+        default: break;
+        }
+    }
+    for (unsigned k = 0; k < nw; k++)
+        if (os[k].open)
+            chrome_slice(f, t, cur, k, &os[k], &first);
+    fprintf(f, "\n]}\n");
+    free(os);
+    free(arrive);
+    free(waiting);
+    return ferror(f) ? -1 : 0;
+}

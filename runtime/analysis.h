@@ -1,0 +1,167 @@
+/* analysis.h — metrics computed from a launch's trace (sim/trace.h), per kernel and per
+ * CUDA source line, in Nsight Compute's vocabulary so that what a learner reads here
+ * carries over to the real profiler (ARCHITECTURE.md "Trace").
+ *
+ * Only trace events and the trace's static instruction table are used, never back-end
+ * internals, so a GPU trace gives the same numbers as a simulator trace.
+ *
+ * Definitions (the names in quotes are the keys of gl_metrics_write_json):
+ *  - "smsp__inst_executed.sum": warp instructions issued (ISSUE events).
+ *  - "smsp__thread_inst_executed.sum": the sum over issued warp instructions of the
+ *    lanes at the instruction (before its guard predicate);
+ *    "smsp__thread_inst_executed_pred_on.sum": only lanes whose guard is true.
+ *  - "branch_efficiency": here DEFINED AS the average active threads per warp
+ *    instruction divided by 32 (thread_inst_executed / inst_executed / 32; nvprof
+ *    called it warp execution efficiency; Nsight reports the ratio before the /32 as
+ *    smsp__thread_inst_executed_per_inst_executed.ratio). 1.0 = no divergence; a warp
+ *    split evenly by an if/else runs both halves at 0.5.
+ *  - Global memory (MEM events, space global): a warp load/store instruction is one
+ *    request; its sectors are the distinct 32-byte aligned sectors its active lanes
+ *    touch (each lane [addr, addr+width)). Keys
+ *    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+ *    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", the same with _op_st, and
+ *    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio" (/_op_st).
+ *    Coalesced f32: 4 sectors per request; a stride of 32 floats: 32.
+ *  - Shared memory: 32 banks of 4 bytes. A request is split into groups of lanes that
+ *    move at most 128 bytes (all 32 lanes for widths up to 4 bytes, half-warps for 8,
+ *    quarter-warps for 16); a group's wavefronts are the largest number of DISTINCT
+ *    4-byte words any one bank must deliver (the same word to many lanes is a
+ *    broadcast, not a conflict); bank conflicts = wavefronts - groups with active
+ *    lanes. Keys "smsp__inst_executed_op_shared_ld.sum" (requests),
+ *    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+ *    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", and _op_st.
+ *    A conflict-free request is 1 wavefront; stride-2 f32 access is 2 (a 2-way
+ *    conflict); padding the row removes it.
+ *  - Atomics: "smsp__inst_executed_op_global_atom.sum" / "_shared_atom.sum" (warp
+ *    atom/red instructions), "gpulearn__thread_atomics_global.sum" / "_shared.sum"
+ *    (lane-level operations), and the addresses with the most lane-level atomics
+ *    ("atomic_addresses", top GL_METRICS_TOP_ATOMICS).
+ *  - Local memory: "smsp__inst_executed_op_local_ld.sum" / "_st.sum".
+ *  - Barriers: "gpulearn__barrier_arrivals.sum" (warp-level arrivals: a warp whose
+ *    lanes arrive in two groups counts twice), "gpulearn__barrier_releases.sum",
+ *    "gpulearn__barrier_wait_time.sum" (sum over arrivals of release time - arrival
+ *    time, in trace time units: warp instructions issued on the simulator; a
+ *    warp-cycle count on the GPU).
+ *  - Arithmetic (lanes whose guard predicate is true):
+ *    "gpulearn__thread_inst_executed_add.sum": add/sub of any type, index and address
+ *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
+ *    only, which for a float scan or reduction is exactly the "additions performed";
+ *    "gpulearn__thread_inst_executed_fma.sum": mad/fma.
+ * Keys with the gpulearn__ prefix have no Nsight Compute counterpart.
+ */
+#ifndef GL_ANALYSIS_H
+#define GL_ANALYSIS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/trace.h"
+
+#define GL_METRICS_TOP_ATOMICS 10
+
+/* Every counter: X(field, "json key"). The JSON writer and views iterate this list. */
+#define GL_COUNTS_LIST(X)                                                                 \
+    X(inst_executed, "smsp__inst_executed.sum")                                           \
+    X(thread_inst_executed, "smsp__thread_inst_executed.sum")                             \
+    X(thread_inst_pred_on, "smsp__thread_inst_executed_pred_on.sum")                      \
+    X(gld_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                    \
+    X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                      \
+    X(gst_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                    \
+    X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                      \
+    X(shld_requests, "smsp__inst_executed_op_shared_ld.sum")                              \
+    X(shld_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")            \
+    X(shld_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")    \
+    X(shst_requests, "smsp__inst_executed_op_shared_st.sum")                              \
+    X(shst_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")            \
+    X(shst_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")    \
+    X(local_ld_requests, "smsp__inst_executed_op_local_ld.sum")                           \
+    X(local_st_requests, "smsp__inst_executed_op_local_st.sum")                           \
+    X(global_atom_requests, "smsp__inst_executed_op_global_atom.sum")                     \
+    X(shared_atom_requests, "smsp__inst_executed_op_shared_atom.sum")                     \
+    X(global_atom_threads, "gpulearn__thread_atomics_global.sum")                         \
+    X(shared_atom_threads, "gpulearn__thread_atomics_shared.sum")                         \
+    X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                              \
+    X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                            \
+    X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                              \
+    X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                 \
+    X(barrier_releases, "gpulearn__barrier_releases.sum")                                 \
+    X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")
+
+/* Counters for a kernel or one source line (meanings above). */
+typedef struct gl_counts {
+#define GL_COUNTS_FIELD(f, key) uint64_t f;
+    GL_COUNTS_LIST(GL_COUNTS_FIELD)
+#undef GL_COUNTS_FIELD
+} gl_counts;
+
+/* The counters of one CUDA source line (file index into trace.files; line 0 gathers
+ * instructions without line information). */
+typedef struct gl_line_counts {
+    int src_file;
+    int src_line;
+    gl_counts c;
+} gl_line_counts;
+
+/* A heavily used atomic address. */
+typedef struct gl_atomic_addr {
+    int space;       /* TRACE_SPACE_GLOBAL or TRACE_SPACE_SHARED */
+    uint64_t address;
+    uint64_t count;  /* lane-level atomics */
+} gl_atomic_addr;
+
+typedef struct gl_metrics_acc gl_metrics_acc; /* streaming state (private) */
+
+/* Metrics of one launch. Free with gl_metrics_free. */
+typedef struct gl_metrics {
+    char kernel[128];
+    gl_counts total;
+    gl_line_counts *lines;  /* sorted by (file, line); nlines entries */
+    int nlines;
+    gl_atomic_addr top_atomics[GL_METRICS_TOP_ATOMICS];
+    int ntop_atomics;
+    int level;              /* trace_level the metrics came from: memory metrics are
+                               zero below TRACE_MEMORY */
+    int incomplete;         /* 1 when events were missing (a truncated trace analysed
+                               without a sink) */
+    gl_metrics_acc *acc;    /* streaming state while gl_metrics_sink is fed */
+} gl_metrics;
+
+/* Derived ratios (0 when the denominator is 0). */
+double gl_branch_efficiency(const gl_counts *c);    /* thread_inst / inst / 32 */
+double gl_gld_sectors_per_request(const gl_counts *c);
+double gl_gst_sectors_per_request(const gl_counts *c);
+
+/* Streaming use: set trace.sink = gl_metrics_sink, trace.sink_ctx = m (a zeroed
+ * gl_metrics) before the launch; after it, call gl_metrics_finish(m, trace). Exact even
+ * when the stored trace was truncated. */
+void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev,
+                     const uint64_t *addrs);
+/* Builds lines and top_atomics from the streamed counters. 0, or -1 on no memory. */
+int gl_metrics_finish(gl_metrics *m, const trace_t *t);
+
+/* Computes m from the events stored in t (m is overwritten). 0, or -1 on no memory.
+ * Sets m->incomplete when t->truncated. */
+int gl_metrics_from_trace(const trace_t *t, gl_metrics *m);
+void gl_metrics_free(gl_metrics *m);
+
+/* Writes {"kernel", "trace_level", "incomplete", "definitions", "metrics": {key: n},
+ * "lines": [{"file", "line", "metrics": {...}}], "atomic_addresses": [...]} with the
+ * keys documented above. Returns 0, or -1 on a write error. */
+int gl_metrics_write_json(const gl_metrics *m, const trace_t *t, FILE *f);
+
+/* Writes the stored events as a Chrome/Perfetto trace (JSON "traceEvents"; open in
+ * ui.perfetto.dev or chrome://tracing): one process per block ("block (x,y,z) on SM
+ * n"), one thread per warp; consecutive issues of a warp on the same source line
+ * become one slice named "file:line"; a barrier wait is a slice from arrival to
+ * release; printf is an instant event with its text. Timestamps are trace time units
+ * shown as microseconds. Returns 0, or -1 on a write error. */
+int gl_trace_write_chrome(const trace_t *t, FILE *f);
+
+/* Cost of one memory request, the same arithmetic the metrics use (for views that
+ * show a single request): distinct 32-byte sectors of global lanes, and shared-memory
+ * wavefronts. addrs: 32 lane addresses; mask: active lanes; width: bytes per lane. */
+unsigned gl_request_sectors(const uint64_t *addrs, uint32_t mask, unsigned width);
+unsigned gl_request_wavefronts(const uint64_t *addrs, uint32_t mask, unsigned width,
+                               unsigned *groups);
+
+#endif

@@ -1,0 +1,523 @@
+/* test_analysis.c — Nsight-style metrics computed from simulator traces
+ * (runtime/analysis.h) on real kernels: tests/kernels/check/metrics.cu compiled by nvcc
+ * and clang (tests/fixtures/ptx/metrics.{nvcc,clang}.ptx). Source lines asserted here
+ * are lines of metrics.cu. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/analysis.h"
+#include "runtime/backend.h"
+#include "runtime/spec.h"
+#include "sim/sim.h"
+#include "sim/trace.h"
+
+static const char *const compilers[] = {"nvcc", "clang"};
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+static ptx_module_t *load(int ci)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/metrics.%s.ptx", compilers[ci]);
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s (run tests from the repo root)", path);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, len, path, &m, &diag);
+    ck_assert_msg(st == SIM_OK, "parse of %s failed:\n%s", path, diag ? diag : "");
+    free(text);
+    free(diag);
+    return m;
+}
+
+/* One launch with a memory-level trace; metrics computed from the stored trace. */
+typedef struct run {
+    sim_t *s;
+    trace_t *tr;
+    gl_metrics met;
+    sim_result r;
+} run;
+
+static uint64_t buf(run *R, const void *data, size_t bytes, const char *label)
+{
+    uint64_t d = 0;
+    ck_assert_int_eq(sim_malloc(R->s, bytes, label, &d), SIM_OK);
+    if (data)
+        ck_assert_int_eq(sim_memcpy_htod(R->s, d, data, bytes), SIM_OK);
+    return d;
+}
+
+static void begin(run *R)
+{
+    memset(R, 0, sizeof *R);
+    R->tr = trace_new(TRACE_MEMORY, 0);
+    sim_config cfg = {.trace = R->tr};
+    R->s = sim_new(&cfg);
+}
+
+static void launch(run *R, const ptx_module_t *m, const char *kernel, unsigned grid,
+                   unsigned block, void **params)
+{
+    unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+    sim_status st = sim_launch(R->s, m, kernel, g, b, 0, params, &R->r);
+    ck_assert_msg(st == SIM_OK, "%s: %s", kernel, R->r.fault.message);
+    ck_assert_int_eq(gl_metrics_from_trace(R->tr, &R->met), 0);
+    ck_assert_int_eq(R->met.incomplete, 0);
+}
+
+static void end(run *R)
+{
+    gl_metrics_free(&R->met);
+    sim_result_free(&R->r);
+    sim_free(R->s);
+    trace_free(R->tr);
+}
+
+/* The counters of source line `line` (zeros if it has none). */
+static gl_counts line_counts(const gl_metrics *m, int line)
+{
+    gl_counts c;
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < m->nlines; i++)
+        if (m->lines[i].src_line == line)
+            return m->lines[i].c;
+    return c;
+}
+
+START_TEST(test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32)
+{
+    ptx_module_t *m = load(_i);
+    static float in[32 * 128];
+    for (int i = 0; i < 32 * 128; i++)
+        in[i] = (float)i;
+    /* 2 blocks of 64: 4 warps, each one request */
+    run R;
+    begin(&R);
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, 128 * 4, "out");
+    void *params[] = {&din, &dout};
+    launch(&R, m, "copy_coalesced", 2, 64, params);
+    const gl_counts *c = &R.met.total;
+    ck_assert_uint_eq(c->gld_requests, 4);
+    ck_assert_uint_eq(c->gld_sectors, 16);
+    ck_assert_uint_eq(c->gst_requests, 4);
+    ck_assert_uint_eq(c->gst_sectors, 16);
+    ck_assert_double_eq(gl_gld_sectors_per_request(c), 4.0);
+    ck_assert_double_eq(gl_branch_efficiency(c), 1.0);
+    gl_counts l6 = line_counts(&R.met, 6); /* out[i] = in[i]; */
+    ck_assert_uint_eq(l6.gld_sectors, 16);
+    ck_assert_uint_eq(l6.gst_sectors, 16);
+    end(&R);
+
+    begin(&R);
+    din = buf(&R, in, sizeof in, "in");
+    dout = buf(&R, NULL, 128 * 4, "out");
+    void *params2[] = {&din, &dout};
+    launch(&R, m, "copy_strided", 2, 64, params2);
+    c = &R.met.total;
+    ck_assert_uint_eq(c->gld_requests, 4);
+    ck_assert_uint_eq(c->gld_sectors, 128);
+    ck_assert_double_eq(gl_gld_sectors_per_request(c), 32.0);
+    ck_assert_double_eq(gl_gst_sectors_per_request(c), 4.0);
+    ck_assert_uint_eq(line_counts(&R.met, 12).gld_sectors, 128);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_stride_2_shared_access_is_a_2_way_bank_conflict)
+{
+    ptx_module_t *m = load(_i);
+    run R;
+    begin(&R);
+    uint64_t dout = buf(&R, NULL, 32 * 4, "out");
+    void *params[] = {&dout};
+    launch(&R, m, "shared_stride2", 1, 32, params);
+    gl_counts st = line_counts(&R.met, 20), ld = line_counts(&R.met, 22);
+    ck_assert_uint_eq(st.shst_requests, 1);
+    ck_assert_uint_eq(st.shst_wavefronts, 2);
+    ck_assert_uint_eq(st.shst_bank_conflicts, 1);
+    ck_assert_uint_eq(ld.shld_requests, 1);
+    ck_assert_uint_eq(ld.shld_wavefronts, 2);
+    ck_assert_uint_eq(ld.shld_bank_conflicts, 1);
+    ck_assert_uint_eq(R.met.total.shld_bank_conflicts, 1);
+    ck_assert_uint_eq(R.met.total.shst_bank_conflicts, 1);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_column_reads_conflict_32_ways_and_padding_removes_it)
+{
+    ptx_module_t *m = load(_i);
+    run R;
+    begin(&R);
+    uint64_t dout = buf(&R, NULL, 32 * 4, "out");
+    void *params[] = {&dout};
+    launch(&R, m, "tile_column", 1, 32, params);
+    gl_counts col = line_counts(&R.met, 36), pad = line_counts(&R.met, 37),
+              bc = line_counts(&R.met, 38);
+    ck_assert_uint_eq(col.shld_requests, 1);
+    ck_assert_uint_eq(col.shld_wavefronts, 32); /* tile[t][0]: every lane in bank 0 */
+    ck_assert_uint_eq(col.shld_bank_conflicts, 31);
+    ck_assert_uint_eq(pad.shld_requests, 1);
+    ck_assert_uint_eq(pad.shld_wavefronts, 1); /* padded[t][0]: bank t */
+    ck_assert_uint_eq(pad.shld_bank_conflicts, 0);
+    ck_assert_uint_eq(bc.shld_wavefronts, 1); /* tile[0][0]: a broadcast */
+    ck_assert_uint_eq(bc.shld_bank_conflicts, 0);
+    /* row writes in the loop: 32 + 32 requests, conflict-free */
+    gl_counts w1 = line_counts(&R.met, 32), w2 = line_counts(&R.met, 33);
+    ck_assert_uint_eq(w1.shst_requests, 32);
+    ck_assert_uint_eq(w1.shst_wavefronts, 32);
+    ck_assert_uint_eq(w2.shst_requests, 32);
+    ck_assert_uint_eq(w2.shst_bank_conflicts, 0);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_divergent_if_else_halves_branch_efficiency)
+{
+    ptx_module_t *m = load(_i);
+    float in[1000];
+    for (int i = 0; i < 1000; i++)
+        in[i] = 1.0f;
+    run R;
+    begin(&R);
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, 32 * 4, "out");
+    int n = 1000;
+    void *params[] = {&din, &dout, &n};
+    launch(&R, m, "divergent_loops", 1, 32, params);
+    gl_counts a = line_counts(&R.met, 50), b = line_counts(&R.met, 53);
+    ck_assert_uint_gt(a.inst_executed, 1000);
+    ck_assert_uint_gt(b.inst_executed, 1000);
+    ck_assert_double_eq(gl_branch_efficiency(&a), 0.5);
+    ck_assert_double_eq(gl_branch_efficiency(&b), 0.5);
+    double k = gl_branch_efficiency(&R.met.total);
+    ck_assert_msg(k > 0.5 && k < 0.51, "kernel branch efficiency %f", k);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_atomics_per_address_name_the_hot_counters)
+{
+    ptx_module_t *m = load(_i);
+    int zero[4] = {0};
+    run R;
+    begin(&R);
+    uint64_t dbins = buf(&R, zero, sizeof zero, "bins");
+    void *params[] = {&dbins};
+    launch(&R, m, "four_counters", 1, 64, params);
+    ck_assert_uint_eq(R.met.total.global_atom_requests, 2);
+    ck_assert_uint_eq(R.met.total.global_atom_threads, 64);
+    ck_assert_int_eq(R.met.ntop_atomics, 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(R.met.top_atomics[i].count, 16);
+        ck_assert_uint_eq(R.met.top_atomics[i].address, dbins + 4u * (unsigned)i);
+        ck_assert_int_eq(R.met.top_atomics[i].space, TRACE_SPACE_GLOBAL);
+    }
+    int bins[4];
+    ck_assert_int_eq(sim_memcpy_dtoh(R.s, bins, dbins, sizeof bins), SIM_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(bins[i], 16);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_scan_counts_the_additions_it_performs)
+{
+    ptx_module_t *m = load(_i);
+    float in[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = 1.0f;
+    run R;
+    begin(&R);
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, sizeof in, "out");
+    void *params[] = {&din, &dout};
+    launch(&R, m, "scan32", 1, 32, params);
+    /* Hillis-Steele over 32 values: sum over off = 1, 2, 4, 8, 16 of (32 - off) */
+    ck_assert_uint_eq(line_counts(&R.met, 75).thread_fadds, 129);
+    ck_assert_uint_eq(R.met.total.thread_fadds, 129);
+    /* 11 barriers, one warp (whose lanes may arrive in more than one group) */
+    ck_assert_uint_ge(R.met.total.barrier_arrivals, 11);
+    ck_assert_uint_eq(R.met.total.barrier_releases, 11);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated)
+{
+    ptx_module_t *m = load(_i);
+    float in[1000];
+    for (int i = 0; i < 1000; i++)
+        in[i] = 1.0f;
+    int n = 1000;
+    gl_metrics full, streamed;
+    for (int pass = 0; pass < 2; pass++) {
+        trace_t *tr = trace_new(TRACE_MEMORY, pass ? 100 : 0);
+        gl_metrics *gm = pass ? &streamed : &full;
+        memset(gm, 0, sizeof *gm);
+        if (pass) {
+            tr->sink = gl_metrics_sink;
+            tr->sink_ctx = gm;
+        }
+        sim_config cfg = {.trace = tr};
+        sim_t *s = sim_new(&cfg);
+        uint64_t din, dout;
+        ck_assert_int_eq(sim_malloc(s, sizeof in, "in", &din), SIM_OK);
+        ck_assert_int_eq(sim_memcpy_htod(s, din, in, sizeof in), SIM_OK);
+        ck_assert_int_eq(sim_malloc(s, 64 * 4, "out", &dout), SIM_OK);
+        void *params[] = {&din, &dout, &n};
+        unsigned g[3] = {2, 1, 1}, b[3] = {32, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "divergent_loops", g, b, 0, params, &r), SIM_OK);
+        if (pass) {
+            ck_assert_int_eq(tr->truncated, 1);
+            ck_assert_int_eq(gl_metrics_finish(gm, tr), 0);
+        } else {
+            ck_assert_int_eq(gl_metrics_from_trace(tr, gm), 0);
+        }
+        ck_assert_uint_eq(gm->total.inst_executed, r.stats.warp_instructions);
+        ck_assert_uint_eq(gm->total.thread_inst_executed, r.stats.thread_instructions);
+        sim_result_free(&r);
+        sim_free(s);
+        trace_free(tr);
+    }
+    ck_assert_int_eq(memcmp(&full.total, &streamed.total, sizeof full.total), 0);
+    ck_assert_int_eq(full.nlines, streamed.nlines);
+    gl_metrics_free(&full);
+    gl_metrics_free(&streamed);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_metrics_json_uses_nsight_names)
+{
+    ptx_module_t *m = load(_i);
+    static float in[32 * 128];
+    run R;
+    begin(&R);
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, 128 * 4, "out");
+    void *params[] = {&din, &dout};
+    launch(&R, m, "copy_strided", 2, 64, params);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(gl_metrics_write_json(&R.met, R.tr, f), 0);
+    fclose(f);
+    cJSON *j = cJSON_Parse(text);
+    ck_assert_msg(j != NULL, "invalid JSON:\n%s", text);
+    ck_assert_str_eq(cJSON_GetObjectItem(j, "kernel")->valuestring, "copy_strided");
+    cJSON *mt = cJSON_GetObjectItem(j, "metrics");
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")->valuedouble,
+        128);
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")->valuedouble,
+        4);
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld"
+                                ".ratio")->valuedouble,
+        32);
+    ck_assert_double_eq(cJSON_GetObjectItem(mt, "branch_efficiency")->valuedouble, 1.0);
+    ck_assert_ptr_nonnull(
+        cJSON_GetObjectItem(mt, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+    cJSON *lines = cJSON_GetObjectItem(j, "lines");
+    ck_assert_int_gt(cJSON_GetArraySize(lines), 0);
+    int found = 0;
+    for (int i = 0; i < cJSON_GetArraySize(lines); i++) {
+        cJSON *l = cJSON_GetArrayItem(lines, i);
+        if (cJSON_GetObjectItem(l, "line")->valueint == 12) {
+            found = 1;
+            ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(l, "file")->valuestring,
+                                         "metrics.cu"));
+        }
+    }
+    ck_assert_int_eq(found, 1);
+    cJSON_Delete(j);
+    free(text);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+
+/* ------------------------------------------------------------ through the runtime */
+
+/* Runs fixture NAME.COMPILER.ptx with a launch spec given as JSON text. */
+static gl_status run_spec(const char *fixture, int ci, const char *json, const gl_run_opts *o,
+                          gl_run_result *res, gl_spec *spec)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", fixture, compilers[ci]);
+    size_t len;
+    char *ptx = read_file(path, &len);
+    ck_assert_ptr_nonnull(ptx);
+    cJSON *j = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(j);
+    gl_error err;
+    memset(&err, 0, sizeof err);
+    gl_status sst = spec_from_json(j, "test.json", "tests/kernels/check", NULL, spec, &err);
+    ck_assert_msg(sst == GL_OK, "%s", err.msg);
+    cJSON_Delete(j);
+    gl_run_opts opts = *o;
+    opts.backend = GL_BACKEND_SIM;
+    gl_status st = gl_run_ptx(spec, ptx, &opts, res, &err);
+    free(ptx);
+    return st;
+}
+
+START_TEST(test_run_returns_metrics_trace_and_findings)
+{
+    const char *json =
+        "{\"source\": \"metrics.cu\", \"kernel\": \"copy_strided\", \"grid\": [2,1,1], "
+        "\"block\": [64,1,1], \"args\": ["
+        "{\"name\": \"in\", \"type\": \"f32*\", \"len\": 4096, "
+        "\"init\": {\"iota\": {\"start\": 0, \"step\": 1}}},"
+        "{\"name\": \"out\", \"type\": \"f32*\", \"len\": 128}]}";
+    gl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.metrics = 1;
+    o.trace_level = TRACE_ISSUE;
+    gl_run_result res;
+    gl_spec spec;
+    ck_assert_int_eq(run_spec("metrics", _i, json, &o, &res, &spec), GL_OK);
+    ck_assert_ptr_nonnull(res.metrics);
+    ck_assert_uint_eq(res.metrics->total.gld_sectors, 128);
+    ck_assert_uint_eq(res.metrics->total.inst_executed, res.stats.warp_instructions);
+    ck_assert_ptr_nonnull(res.trace);
+    ck_assert_int_eq(res.trace->level, TRACE_MEMORY); /* metrics need memory events */
+    ck_assert_int_eq(res.nfindings, 0);
+    gl_run_result_free_trace(&res);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+}
+END_TEST
+
+START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
+{
+    const char *json =
+        "{\"source\": \"races.cu\", \"kernel\": \"reverse_racy\", \"grid\": [1,1,1], "
+        "\"block\": [256,1,1], \"args\": ["
+        "{\"name\": \"in\", \"type\": \"i32*\", \"len\": 256},"
+        "{\"name\": \"out\", \"type\": \"i32*\", \"len\": 256}]}";
+    gl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.uninit_zero_buffers = 1;
+    gl_run_result res;
+    gl_spec spec;
+    ck_assert_int_eq(run_spec("races", _i, json, &o, &res, &spec), GL_OK);
+    ck_assert_ptr_null(res.trace);
+    ck_assert_ptr_null(res.metrics);
+    ck_assert_int_gt(res.nerrors, 0);
+    ck_assert_int_gt(res.nwarnings, 0);
+    int race = 0, uninit = 0;
+    for (int i = 0; i < res.nfindings; i++) {
+        race |= res.findings[i].kind == SIM_FIND_RACE;
+        uninit |= res.findings[i].kind == SIM_FIND_UNINIT_READ;
+        ck_assert_ptr_null(res.findings[i].access.src_file);
+    }
+    ck_assert_int_eq(race, 1);
+    ck_assert_int_eq(uninit, 1);
+    gl_run_result_free_trace(&res);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+}
+END_TEST
+
+START_TEST(test_chrome_trace_has_line_slices_and_barrier_waits)
+{
+    ptx_module_t *m = load(_i);
+    float in[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = 1.0f;
+    run R;
+    begin(&R);
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, sizeof in, "out");
+    void *params[] = {&din, &dout};
+    launch(&R, m, "scan32", 1, 32, params);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(gl_trace_write_chrome(R.tr, f), 0);
+    fclose(f);
+    cJSON *j = cJSON_Parse(text);
+    ck_assert_msg(j != NULL, "invalid JSON:\n%s", text);
+    cJSON *evs = cJSON_GetObjectItem(j, "traceEvents");
+    int slices75 = 0, waits = 0, names = 0;
+    for (int i = 0; i < cJSON_GetArraySize(evs); i++) {
+        cJSON *e = cJSON_GetArrayItem(evs, i);
+        const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
+        const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
+        if (strcmp(ph, "X") == 0 && strcmp(name, "metrics.cu:75") == 0)
+            slices75++;
+        if (strcmp(ph, "X") == 0 && strcmp(name, "barrier wait") == 0)
+            waits++;
+        if (strcmp(ph, "M") == 0)
+            names++;
+    }
+    ck_assert_int_ge(slices75, 5); /* one per step of the scan at least */
+    ck_assert_int_ge(waits, 11);
+    ck_assert_int_eq(names, 2); /* the block, its one warp */
+    cJSON_Delete(j);
+    free(text);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("analysis");
+    TCase *tc = tcase_create("metrics");
+    tcase_add_loop_test(tc, test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32,
+                        0, 2);
+    tcase_add_loop_test(tc, test_stride_2_shared_access_is_a_2_way_bank_conflict, 0, 2);
+    tcase_add_loop_test(tc, test_column_reads_conflict_32_ways_and_padding_removes_it, 0, 2);
+    tcase_add_loop_test(tc, test_divergent_if_else_halves_branch_efficiency, 0, 2);
+    tcase_add_loop_test(tc, test_atomics_per_address_name_the_hot_counters, 0, 2);
+    tcase_add_loop_test(tc, test_scan_counts_the_additions_it_performs, 0, 2);
+    tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated,
+                        0, 2);
+    tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
+    tcase_add_loop_test(tc, test_chrome_trace_has_line_slices_and_barrier_waits, 0, 2);
+    suite_add_tcase(s, tc);
+    TCase *tr = tcase_create("runtime");
+    tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);
+    tcase_add_loop_test(tr, test_run_reports_a_race_and_an_unwritten_buffer_as_findings, 0, 2);
+    suite_add_tcase(s, tr);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
