@@ -21,6 +21,7 @@ int cmd_info(int argc, char **argv)
     if (note[0])
         fprintf(stderr, "gpulearn: %s\n", note);
     if (c.json) {
+        /* Every field of gl_device_info (backend.h), sizes in bytes, clocks in kHz. */
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", d.name);
         cJSON_AddBoolToObject(o, "simulator", d.is_simulator);
@@ -31,7 +32,14 @@ int cmd_info(int argc, char **argv)
         cJSON_AddNumberToObject(o, "warp_size", d.warp_size);
         cJSON_AddNumberToObject(o, "max_threads_per_block", d.max_threads_per_block);
         cJSON_AddNumberToObject(o, "max_threads_per_sm", d.max_threads_per_sm);
+        cJSON_AddNumberToObject(o, "max_blocks_per_sm", d.max_blocks_per_sm);
+        cJSON_AddItemToObject(o, "max_block_dim", cJSON_CreateIntArray(d.max_block_dim, 3));
+        cJSON_AddItemToObject(o, "max_grid_dim", cJSON_CreateIntArray(d.max_grid_dim, 3));
+        cJSON_AddNumberToObject(o, "regs_per_block", d.regs_per_block);
+        cJSON_AddNumberToObject(o, "regs_per_sm", d.regs_per_sm);
         cJSON_AddNumberToObject(o, "shared_bytes_per_block", (double)d.shared_bytes_per_block);
+        cJSON_AddNumberToObject(o, "shared_bytes_per_block_optin",
+                                (double)d.shared_bytes_per_block_optin);
         cJSON_AddNumberToObject(o, "shared_bytes_per_sm", (double)d.shared_bytes_per_sm);
         cJSON_AddNumberToObject(o, "global_bytes", (double)d.global_bytes);
         cJSON_AddNumberToObject(o, "l2_bytes", (double)d.l2_bytes);
@@ -39,30 +47,54 @@ int cmd_info(int argc, char **argv)
         cJSON_AddNumberToObject(o, "mem_clock_khz", d.mem_clock_khz);
         cJSON_AddNumberToObject(o, "mem_bus_bits", d.mem_bus_bits);
         cJSON_AddNumberToObject(o, "peak_bandwidth_gbs", d.peak_bandwidth_gbs);
+        cJSON_AddStringToObject(o, "driver", d.driver);
         char *text = cJSON_Print(o);
         printf("%s\n", text);
         free(text);
         cJSON_Delete(o);
         return 0;
     }
+    /* A value the driver did not report (0) is shown as "not reported". */
+#define KNOWN(v) ((v) > 0)
     printf("%s%s\n", d.name, d.is_simulator ? " (the simulator's model of a GPU)" : "");
+    if (d.driver[0])
+        printf("  driver                  CUDA %s\n", d.driver);
     printf("  compute capability      %d.%d\n", d.compute_major, d.compute_minor);
     printf("  SMs                     %d\n", d.sm_count);
     printf("  warp size               %d threads\n", d.warp_size);
     printf("  max threads per block   %d\n", d.max_threads_per_block);
     printf("  max block dimensions    %d x %d x %d\n", d.max_block_dim[0], d.max_block_dim[1],
            d.max_block_dim[2]);
-    printf("  shared memory per block %zu KiB\n", d.shared_bytes_per_block / 1024);
+    printf("  max grid dimensions     %d x %d x %d\n", d.max_grid_dim[0], d.max_grid_dim[1],
+           d.max_grid_dim[2]);
+    printf("  shared memory per block %zu KiB", d.shared_bytes_per_block / 1024);
+    if (KNOWN(d.shared_bytes_per_block_optin))
+        printf(" (up to %zu KiB opted in)", d.shared_bytes_per_block_optin / 1024);
+    printf("\n");
     if (!d.is_simulator) {
         printf("  max threads per SM      %d\n", d.max_threads_per_sm);
+        if (KNOWN(d.max_blocks_per_sm))
+            printf("  max blocks per SM       %d\n", d.max_blocks_per_sm);
+        printf("  registers               %d per block, %d per SM\n", d.regs_per_block,
+               d.regs_per_sm);
         printf("  shared memory per SM    %zu KiB\n", d.shared_bytes_per_sm / 1024);
         printf("  global memory           %.1f GiB\n", (double)d.global_bytes / (1 << 30));
-        printf("  L2 cache                %zu MiB\n", d.l2_bytes >> 20);
-        printf("  SM clock                %d MHz\n", d.clock_khz / 1000);
-        printf("  memory bus              %d bits at %d MHz\n", d.mem_bus_bits,
-               d.mem_clock_khz / 1000);
-        printf("  theoretical bandwidth   %.0f GB/s\n", d.peak_bandwidth_gbs);
+        printf("  L2 cache                %.1f MiB\n", (double)d.l2_bytes / (1 << 20));
+        if (KNOWN(d.clock_khz))
+            printf("  SM clock                %d MHz\n", d.clock_khz / 1000);
+        else
+            printf("  SM clock                not reported by the driver\n");
+        if (KNOWN(d.mem_clock_khz) && KNOWN(d.mem_bus_bits)) {
+            printf("  memory bus              %d bits at %d MHz\n", d.mem_bus_bits,
+                   d.mem_clock_khz / 1000);
+            printf("  theoretical bandwidth   %.0f GB/s (2 transfers per clock x %d MHz x "
+                   "%d bits / 8)\n",
+                   d.peak_bandwidth_gbs, d.mem_clock_khz / 1000, d.mem_bus_bits);
+        } else {
+            printf("  memory bus              not reported by the driver (no theoretical "
+                   "bandwidth)\n");
+        }
     }
+#undef KNOWN
     return 0;
 }
-

@@ -1,9 +1,14 @@
-/* cmd_run.c — `gpulearn run SPEC.json`: compile, run, print or dump the buffers. */
+/* cmd_run.c — `gpulearn run SPEC.json`: compile, run, print or dump the buffers.
+ * Options of its own (issue 4): --time [--reps N] [--warmup N] (kernel time on the GPU:
+ * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
+ * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
+ * trace as Chrome Trace Event JSON for Perfetto). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "runtime/perfetto.h"
 
 /* A short human-readable preview of a buffer: its first and last elements. */
 static void print_buffer(const gl_arg *a, const gl_buffer *b)
@@ -43,12 +48,135 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }
 
+/* Options of `run` only (issue 4), taken out of argv before cli_parse_args sees it:
+ * --time, --reps N, --warmup N, --timeout SECONDS. */
+typedef struct run_extra {
+    int time, reps, warmup;
+    double timeout_s;
+    const char *trace_json; /* --trace-json FILE */
+} run_extra;
+
+static int parse_count(const char *opt, const char *val, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(val, &end, 10);
+    if (!*val || *end || v < lo || v > hi) {
+        fprintf(stderr, "gpulearn: %s must be a whole number from %d to %d, not '%s'\n"
+                        "(gpulearn --help shows the usage)\n",
+                opt, lo, hi, val);
+        return 2;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* Removes run's own options from argv (compacting it); returns 0 or the exit code 2. */
+static int take_run_options(int *argc, char **argv, run_extra *x)
+{
+    int n = 0, rc = 0;
+    x->reps = 20;
+    x->warmup = 1;
+    for (int i = 0; i < *argc && !rc; i++) {
+        const char *a = argv[i];
+        int takes = strcmp(a, "--reps") == 0 || strcmp(a, "--warmup") == 0 ||
+                    strcmp(a, "--timeout") == 0 || strcmp(a, "--trace-json") == 0;
+        if (takes && i + 1 >= *argc)
+            return cli_usage_error("%s needs a value", a);
+        if (strcmp(a, "--time") == 0) {
+            x->time = 1;
+        } else if (strcmp(a, "--reps") == 0) {
+            rc = parse_count(a, argv[++i], 1, 100000, &x->reps);
+        } else if (strcmp(a, "--warmup") == 0) {
+            rc = parse_count(a, argv[++i], 0, 100000, &x->warmup);
+        } else if (strcmp(a, "--trace-json") == 0) {
+            x->trace_json = argv[++i];
+        } else if (strcmp(a, "--timeout") == 0) {
+            const char *v = argv[++i];
+            char *end;
+            double t = strtod(v, &end);
+            if (!*v || *end || !(t > 0 && t <= 86400))
+                return cli_usage_error("--timeout must be a number of seconds (> 0), not '%s'",
+                                       v);
+            x->timeout_s = t;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    *argc = n;
+    return rc;
+}
+
+/* Writes the run's trace as Chrome Trace Event JSON to path ("-": stdout). */
+static int write_trace_json(const char *path, const gl_run_result *res)
+{
+    gl_error err = {0};
+    if (!res->trace)
+        return cli_die(GL_ERR_INPUT, "--trace-json: this run recorded no trace");
+    if (strcmp(path, "-") == 0) {
+        gl_status st = gl_perfetto_write(stdout, res->trace, NULL, &err);
+        return st == GL_OK ? 0 : cli_die(st, err.msg);
+    }
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&data, &len);
+    if (!mem)
+        return cli_die(GL_ERR_NOMEM, "out of memory");
+    gl_status st = gl_perfetto_write(mem, res->trace, NULL, &err);
+    fclose(mem);
+    if (st == GL_OK)
+        st = gl_write_file_atomic(path, data, len, &err);
+    free(data);
+    return st == GL_OK ? 0 : cli_die(st, err.msg);
+}
+
+/* The --time report: median and spread, bandwidth against the peak, FLOP/s. */
+static void print_timing(FILE *f, const gl_timing *t)
+{
+    fprintf(f, "time: median %.4g ms (min %.4g, max %.4g; middle half %.4g to %.4g ms) over "
+           "%d run%s after %d warm-up%s\n",
+           t->median_ms, t->min_ms, t->max_ms, t->q1_ms, t->q3_ms, t->reps,
+           t->reps == 1 ? "" : "s", t->warmup, t->warmup == 1 ? "" : "s");
+    fprintf(f, "bandwidth: %.1f GB/s for %.0f bytes%s", t->gbs, t->bytes_moved,
+           t->bytes_estimated ? " (estimated: the buffers' total size; declare "
+                                "\"bytes_moved\" in the spec)"
+                              : " (declared in the spec)");
+    if (t->peak_gbs > 0)
+        fprintf(f, ", %.1f%% of the %s's theoretical %.0f GB/s\n", t->pct_of_peak,
+               t->device[0] ? t->device : "GPU", t->peak_gbs);
+    else
+        fprintf(f, " (the GPU's theoretical bandwidth is unknown)\n");
+    if (t->flops > 0)
+        fprintf(f, "compute: %.2f GFLOP/s for %.0f floating-point operations\n", t->gflops,
+               t->flops);
+}
+
 int cmd_run(int argc, char **argv)
 {
     cli c = {0};
-    int rc = cli_parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
+    run_extra x = {0};
+    int rc = take_run_options(&argc, argv, &x);
     if (rc)
         return rc;
+    rc = cli_parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
+    if (rc)
+        return rc;
+    if (x.trace_json && x.time)
+        return cli_usage_error("--trace-json and --time do not go together: timing needs the "
+                               "GPU, traces come from the simulator%s",
+                               "");
+    if (x.trace_json && c.backend == GL_BACKEND_GPU)
+        return cli_usage_error("--trace-json: GPU traces (instrumented PTX) are not available "
+                               "yet; trace on the simulator (--backend sim)%s",
+                               "");
+    if (x.trace_json && c.backend == GL_BACKEND_AUTO) {
+        fprintf(stderr, "gpulearn: --trace-json: tracing on the simulator (GPU traces are "
+                        "not available yet)\n");
+        c.backend = GL_BACKEND_SIM;
+    }
+    if (x.time && c.backend == GL_BACKEND_SIM)
+        return cli_usage_error("--time needs a GPU: the simulator's speed says nothing "
+                               "about a GPU's (drop --backend sim)%s",
+                               "");
     if (c.npos != 1)
         return cli_usage_error("run needs exactly one launch spec (gpulearn run SPEC.json)%s", "");
     gl_spec spec;
@@ -57,21 +185,30 @@ int cmd_run(int argc, char **argv)
     if (st != GL_OK)
         return cli_die(st, err.msg);
     gl_run_opts opts = {.backend = c.backend,
-                        .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+                        .compile = {.compiler = c.compiler, .verbose = c.verbose},
+                        .timeout_s = x.timeout_s,
+                        .time_reps = x.time ? x.reps : 0,
+                        .time_warmup = x.warmup};
+    if (x.trace_json)
+        opts.trace_level = TRACE_ISSUE;
     gl_run_result res;
     st = gl_run_spec(&spec, &opts, &res, &err);
     if (res.note[0])
         fprintf(stderr, "gpulearn: %s\n", res.note);
     int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
-    if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
+    if (res.gpu_fault) {
+        /* The GPU's buffers are lost with its context: show only the printf output. */
+        if (!dumped && res.stdout_text && *res.stdout_text)
+            fputs(res.stdout_text, stdout);
+    } else if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
         if (c.dump_json)
             rc = write_dump(c.dump_json, &spec, &res);
         if (!dumped) {
-            printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>> ran on the %s (compiled with %s)\n",
+            printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>> ran on the %s (compiled with %s%s)\n",
                    spec.kernel, spec.grid[0], spec.grid[1], spec.grid[2], spec.block[0],
                    spec.block[1], spec.block[2],
                    res.backend == GL_BACKEND_GPU ? "GPU" : "simulator",
-                   gl_compiler_name(res.compiler));
+                   gl_compiler_name(res.compiler), res.cached ? ", cached" : "");
             if (res.stdout_text && *res.stdout_text)
                 fputs(res.stdout_text, stdout);
             for (int i = 0; i < spec.nargs; i++)
@@ -79,8 +216,16 @@ int cmd_run(int argc, char **argv)
                     print_buffer(&spec.args[i], &res.buffers[i]);
         }
     }
+    if (x.trace_json && res.trace && (st == GL_OK || st == GL_ERR_FAULT)) {
+        int trc = write_trace_json(x.trace_json, &res);
+        if (trc && !rc)
+            rc = trc;
+    }
+    if (st == GL_OK && res.timing.reps > 0) /* with --dump-json -, stdout is the JSON */
+        print_timing(dumped ? stderr : stdout, &res.timing);
     if (st != GL_OK)
         rc = cli_die(st, err.msg);
+    gl_run_result_free_trace(&res); /* idempotent: safe if gl_run_result_free does it too */
     gl_run_result_free(&res);
     spec_free(&spec);
     return rc;

@@ -5,6 +5,8 @@
  * to one form, "path:line:col: error: message", with the path as the caller gave it. */
 #include "runtime/compile.h"
 
+#include "runtime/cache.h"
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,6 +32,13 @@ extern char **environ;
 #define GL_PRELUDE_DIR "runtime/prelude"
 #endif
 #define PRELUDE_NAME "gpulearn_prelude.h"
+
+/* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
+#ifdef GL_VERSION
+#define GL_CACHE_VERSION GL_VERSION " cache 1"
+#else
+#define GL_CACHE_VERSION "cache 1"
+#endif
 
 const char *gl_compiler_name(gl_compiler c)
 {
@@ -694,7 +703,8 @@ static try_result try_clang(const char *path, const char *archnum, gl_compiled *
     X(nvrtcGetPTXSize)                                                                   \
     X(nvrtcGetPTX)                                                                       \
     X(nvrtcGetProgramLogSize)                                                            \
-    X(nvrtcGetProgramLog)
+    X(nvrtcGetProgramLog)                                                                \
+    X(nvrtcVersion)
 
 /* libnvrtc, loaded once on first use and kept for the life of the process. */
 static struct {
@@ -826,6 +836,113 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
 }
 #endif
 
+/* ------------------------------------------------------------------ cache key */
+
+/* The options each compiler is run with, as try_nvrtc/try_nvcc/try_clang pass them
+ * (compute_N / sm_N stand for the architecture, which is hashed separately). Part of the
+ * cache key: change this string whenever those options change. */
+static const char cache_options[] =
+    "nvrtc: --gpu-architecture=compute_N -lineinfo | "
+    "nvcc: -ptx -arch=compute_N -lineinfo -x cu | "
+    "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
+    "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
+    "-include gpulearn_prelude.h -x cuda | file names rewritten to the path as given";
+
+/* Adds an executable's identity (path, size, modification time) to the key: a new
+ * compiler version is a new binary. */
+static void key_binary(gl_sha256 *h, const char *name, const char *path)
+{
+    struct stat st;
+    char id[PATH_MAX + 128];
+    if (stat(path, &st) != 0)
+        memset(&st, 0, sizeof st);
+    int n = snprintf(id, sizeof id, "%s %lld %lld.%09ld", path, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+    gl_sha256_field(h, name, id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+}
+
+/* Whether the source #includes a file of its own ("..."), whose bytes the key would
+ * not see. */
+static int has_quoted_include(const char *src)
+{
+    for (const char *p = src; (p = strchr(p, '#')) != NULL; p++) {
+        const char *q = p + 1;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "include", 7) != 0)
+            continue;
+        q += 7;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '"')
+            return 1;
+    }
+    return 0;
+}
+
+/* Computes the cache key of compiling src (the bytes of `path`) for `want` and archnum:
+ * the source and its path, gpulearn's version, the options, and the name and version of
+ * every compiler `want` could end up running (AUTO: each one installed, in order), with
+ * the prelude's bytes when clang is among them. Returns 0, or -1 when this compilation
+ * must not be cached. */
+static int cache_key(const char *path, const char *src, gl_compiler want, const char *archnum,
+                     char key[65])
+{
+    if (has_quoted_include(src))
+        return -1;
+    gl_sha256 h;
+    gl_sha256_init(&h);
+    gl_sha256_field(&h, "gpulearn", GL_CACHE_VERSION, strlen(GL_CACHE_VERSION));
+    gl_sha256_field(&h, "path", path, strlen(path));
+    gl_sha256_field(&h, "source", src, strlen(src));
+    gl_sha256_field(&h, "want", gl_compiler_name(want), strlen(gl_compiler_name(want)));
+    gl_sha256_field(&h, "arch", archnum, strlen(archnum));
+    gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
+    char buf[PATH_MAX];
+#ifdef GL_HAVE_CUDA_H
+    if ((want == GL_CC_AUTO || want == GL_CC_NVRTC) && nvrtc_load()) {
+        int major = 0, minor = 0;
+        nvrtc.p_nvrtcVersion(&major, &minor);
+        char id[600];
+        int n = snprintf(id, sizeof id, "%d.%d %s", major, minor, nvrtc.soname);
+        gl_sha256_field(&h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+    }
+#endif
+    if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && find_nvcc(buf, sizeof buf))
+        key_binary(&h, "nvcc", buf);
+    if (want == GL_CC_AUTO || want == GL_CC_CLANG) {
+        if (find_clang(buf, sizeof buf))
+            key_binary(&h, "clang", buf);
+        gl_error ignored;
+        size_t n = 0;
+        char *prelude = find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
+        gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
+        free(prelude);
+    }
+    gl_sha256_hex(&h, key);
+    return 0;
+}
+
+/* Fills out from a cache hit. Returns 1 on a hit. */
+static int cache_lookup(const char *key, gl_compiled *out)
+{
+    gl_cache_entry e;
+    if (!gl_cache_get(key, &e))
+        return 0;
+    static const gl_compiler all[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(e.compiler, gl_compiler_name(all[i])) == 0) {
+            out->used = all[i];
+            out->ptx = e.ptx;
+            out->log = e.log;
+            snprintf(out->command, sizeof out->command, "%s", e.command);
+            out->cached = 1;
+            return 1;
+        }
+    gl_cache_entry_free(&e);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ entry point */
 
 /* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
@@ -865,6 +982,16 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     char *src = gl_read_file(path, NULL, err);
     if (!src)
         return GL_ERR_INPUT;
+
+    char key[65];
+    int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, key) == 0;
+    if (cacheable && cache_lookup(key, out)) {
+        free(src);
+        if (opts->verbose)
+            fprintf(stderr, "gpulearn: %s: %s (cached)\n", gl_compiler_name(out->used),
+                    out->command);
+        return GL_OK;
+    }
 
     static const gl_compiler order[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
     strbuf whys = {0};
@@ -928,5 +1055,13 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     }
     free(out->ptx);
     out->ptx = fixed;
+    if (cacheable) {
+        gl_cache_entry e = {.ptx = out->ptx, .log = out->log};
+        snprintf(e.compiler, sizeof e.compiler, "%s", gl_compiler_name(out->used));
+        snprintf(e.command, sizeof e.command, "%s", out->command);
+        gl_error cerr = {0};
+        if (gl_cache_put(key, &e, &cerr) != GL_OK && opts->verbose)
+            fprintf(stderr, "gpulearn: not cached: %s\n", cerr.msg);
+    }
     return GL_OK;
 }

@@ -15,6 +15,9 @@ typedef struct gl_compile_opts {
                              in CUDA_HOME, else clang; env GPULEARN_COMPILER overrides */
     const char *arch;     /* virtual architecture, default "compute_75" */
     int verbose;          /* print the compiler and options used to stderr */
+    /* Compilation cache (issue 4): the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
+     * the source, its path, the options and the compilers' versions (runtime/cache.h). */
+    int no_cache;         /* always compile; neither read nor write the cache */
 } gl_compile_opts;
 
 /* What a compilation produced. Free with gl_compiled_free. */
@@ -23,6 +26,7 @@ typedef struct gl_compiled {
     char *log;            /* warnings (compile errors go to err instead), may be NULL */
     gl_compiler used;     /* which compiler ran */
     char command[512];    /* the command line / options used, for --verbose and the TUI */
+    int cached;           /* 1: taken from the compilation cache, no compiler ran (issue 4) */
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 
@@ -31,7 +35,11 @@ void gl_compiled_free(gl_compiled *c);
  * printf without includes (clang gets our prelude, runtime/prelude/gpulearn_prelude.h).
  * Errors: GL_ERR_INPUT (file unreadable), GL_ERR_COMPILE with the compiler's messages
  * rewritten as "path:line:col: error: ..." (path as given), GL_ERR_TOOL when no
- * compiler is available (the message says what to install). */
+ * compiler is available (the message says what to install).
+ * A successful compilation is cached (see gl_compile_opts.no_cache); a cache hit sets
+ * out->cached and out->used/command/log as they were. Sources that #include "files" are
+ * never cached (their headers are not part of the key). GPULEARN_NO_CACHE=1 turns the
+ * cache off. */
 gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_compiled *out,
                           gl_error *err);
 

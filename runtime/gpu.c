@@ -134,12 +134,18 @@ gl_status gpu_open(gpu_t **out, gl_error *err)
     const char *missing = NULL;
     CUresult r;
 
-    g->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    /* GPULEARN_LIBCUDA names another driver library: an unusual install, or the tests'
+     * fake driver (tests/gpu/fake_libcuda.c). */
+    const char *libname = getenv("GPULEARN_LIBCUDA");
+    if (!libname || !*libname)
+        libname = "libcuda.so.1";
+    g->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL);
     if (!g->lib) {
         const char *why = dlerror(); /* usually "libcuda.so.1: cannot open ..." */
-        if (why && strncmp(why, "libcuda.so.1: ", 14) == 0)
-            why += 14;
-        st = gl_fail(err, GL_ERR_NODEVICE, "no NVIDIA driver found (libcuda.so.1: %s)",
+        size_t ln = strlen(libname);
+        if (why && strncmp(why, libname, ln) == 0 && strncmp(why + ln, ": ", 2) == 0)
+            why += ln + 2;
+        st = gl_fail(err, GL_ERR_NODEVICE, "no NVIDIA driver found (%s: %s)", libname,
                      why ? why : "cannot be loaded");
         goto fail;
     }
@@ -257,6 +263,10 @@ gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
     info->max_grid_dim[1] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
     info->max_grid_dim[2] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
     info->regs_per_block = attr(g, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    info->regs_per_sm = attr(g, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    info->max_blocks_per_sm = attr(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    info->shared_bytes_per_block_optin =
+        (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     info->shared_bytes_per_block =
         (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
     info->shared_bytes_per_sm =
@@ -475,6 +485,44 @@ out:
     return st;
 }
 
+gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                          const unsigned block[3], unsigned dynamic_shared, void **params,
+                          double *elapsed_ms, gl_error *err)
+{
+    *elapsed_ms = 0;
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (!g->module)
+        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
+    CUfunction f;
+    CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
+    CUevent start = NULL, stop = NULL;
+    const char *call = "cuEventCreate";
+    if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
+        (r = g->p_cuEventCreate(&stop, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
+        (call = "cuEventRecord", r = g->p_cuEventRecord(start, NULL)) == CUDA_SUCCESS &&
+        (call = "cuLaunchKernel",
+         r = g->p_cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                 dynamic_shared, NULL, params, NULL)) == CUDA_SUCCESS &&
+        (call = "cuEventRecord", r = g->p_cuEventRecord(stop, NULL)) == CUDA_SUCCESS &&
+        (call = "cuEventSynchronize", r = g->p_cuEventSynchronize(stop)) == CUDA_SUCCESS) {
+        float ms = 0;
+        call = "cuEventElapsedTime";
+        if ((r = g->p_cuEventElapsedTime(&ms, start, stop)) == CUDA_SUCCESS)
+            *elapsed_ms = ms;
+    }
+    if (r != CUDA_SUCCESS)
+        st = cu_fail(g, GL_ERR_CUDA, r, call, err);
+    if (start)
+        g->p_cuEventDestroy(start);
+    if (stop)
+        g->p_cuEventDestroy(stop);
+    return st;
+}
+
 #else /* !GL_HAVE_CUDA_H: every entry point says how to get a GPU build. */
 
 struct gpu {
@@ -534,6 +582,15 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
         *printf_out = NULL;
     if (elapsed_ms)
         *elapsed_ms = 0;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
+                          const unsigned block[3], unsigned dynamic_shared, void **params,
+                          double *elapsed_ms, gl_error *err)
+{
+    (void)g, (void)kernel, (void)grid, (void)block, (void)dynamic_shared, (void)params;
+    *elapsed_ms = 0;
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
 }
 

@@ -1007,7 +1007,8 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 /* ------------------------------------------------------------------------ specs */
 
 static const char *const spec_keys[] = {"source", "kernel", "grid", "block",
-                                        "dynamic_shared_bytes", "args", NULL};
+                                        "dynamic_shared_bytes", "args", "bytes_moved",
+                                        "flops", NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -1092,6 +1093,21 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
             else
                 out->dynamic_shared_bytes = (unsigned)n.mag;
         }
+    }
+
+    /* Declared work for timing (issue 4): >= 0, integers or floats or expressions. */
+    static const char *const work_keys[] = {"bytes_moved", "flops"};
+    double *work_out[] = {&out->bytes_moved, &out->flops};
+    for (int w = 0; w < 2; w++) {
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(json, work_keys[w]);
+        num n;
+        if (!j || !get_num(&c, j, work_keys[w], &n))
+            continue;
+        if (n.neg || (n.is_float && !(isfinite(n.f) && n.f >= 0)))
+            cfail(&c, GL_ERR_INPUT, work_keys[w], "must be a number >= 0 (%s of one launch)",
+                  w == 0 ? "bytes read and written" : "floating-point operations");
+        else
+            *work_out[w] = n.is_float ? n.f : (double)n.mag;
     }
 
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(json, "args");

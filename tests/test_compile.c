@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "runtime/backend.h"
+#include "runtime/cache.h"
 #include "runtime/compile.h"
 
 #define KDIR "tests/kernels/compile/"
@@ -316,6 +319,205 @@ START_TEST(test_gpu_runs_vec_add_or_reports_no_driver)
 }
 END_TEST
 
+/* ------------------------------------------------------------ compilation cache */
+
+static char cache_root[256]; /* a temporary folder for the whole program, see main */
+
+/* Points XDG_CACHE_HOME at a fresh folder; returns the cache folder path in dir
+ * ("<fresh>/gpulearn", not created: the cache creates it). */
+static void fresh_cache(char *dir, size_t n)
+{
+    char tmpl[300];
+    snprintf(tmpl, sizeof tmpl, "%s/c-XXXXXX", cache_root);
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    setenv("XDG_CACHE_HOME", tmpl, 1);
+    unsetenv("GPULEARN_NO_CACHE");
+    snprintf(dir, n, "%s/gpulearn", tmpl);
+}
+
+/* Number of files in dir whose name ends with `suffix` (0 if dir is absent). */
+static int count_files(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name), sl = strlen(suffix);
+        if (e->d_name[0] != '.' && l >= sl && strcmp(e->d_name + l - sl, suffix) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Writes text to path. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(test_sha256_matches_fips_180_vectors)
+{
+    gl_sha256 h;
+    char hex[65];
+    gl_sha256_init(&h);
+    gl_sha256_update(&h, "abc", 3);
+    gl_sha256_hex(&h, hex);
+    ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    gl_sha256_init(&h);
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    gl_sha256_update(&h, two, 20); /* in pieces across the 64-byte block boundary */
+    gl_sha256_update(&h, two + 20, strlen(two) - 20);
+    gl_sha256_hex(&h, hex);
+    ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    gl_sha256_init(&h);
+    gl_sha256_hex(&h, hex);
+    ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+END_TEST
+
+START_TEST(test_second_compile_comes_from_cache_without_recompiling)
+{
+    char dir[400];
+    fresh_cache(dir, sizeof dir);
+    gl_compiled a, b;
+    gl_error err = {0};
+    ck_assert_msg(gl_compile_cuda(KDIR "good.cu", NULL, &a, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(a.cached, 0);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 1);
+    ck_assert_int_eq(count_files(dir, ""), 1); /* written atomically: no temporary left */
+    ck_assert_msg(gl_compile_cuda(KDIR "good.cu", NULL, &b, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(b.cached, 1);
+    ck_assert_str_eq(a.ptx, b.ptx);
+    ck_assert_int_eq(a.used, b.used);
+    ck_assert_str_eq(a.command, b.command);
+    gl_compiled_free(&a);
+    gl_compiled_free(&b);
+}
+END_TEST
+
+START_TEST(test_changed_source_or_arch_or_compiler_misses_the_cache)
+{
+    char dir[400], src[500];
+    fresh_cache(dir, sizeof dir);
+    snprintf(src, sizeof src, "%.*s/k.cu", (int)(strlen(dir) - 9), dir);
+    write_text(src, "extern \"C\" __global__ void k(int *p) { p[threadIdx.x] = 1; }\n");
+    gl_compiled c;
+    gl_error err = {0};
+    ck_assert_msg(gl_compile_cuda(src, NULL, &c, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(c.cached, 0);
+    gl_compiled_free(&c);
+    write_text(src, "extern \"C\" __global__ void k(int *p) { p[threadIdx.x] = 2; }\n");
+    ck_assert_msg(gl_compile_cuda(src, NULL, &c, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(c.cached, 0);
+    ck_assert_ptr_nonnull(strstr(c.ptx, "2"));
+    gl_compiled_free(&c);
+    gl_compile_opts arch = {.arch = "compute_80"};
+    ck_assert_msg(gl_compile_cuda(src, &arch, &c, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(c.cached, 0);
+    ck_assert_ptr_nonnull(strstr(c.ptx, ".target sm_80"));
+    gl_compiled_free(&c);
+    gl_compile_opts clang = {.compiler = GL_CC_CLANG};
+    gl_status st = gl_compile_cuda(src, &clang, &c, &err);
+    if (st == GL_OK) {
+        ck_assert_int_eq(c.cached, 0);
+        ck_assert_int_eq(c.used, GL_CC_CLANG);
+        gl_compiled_free(&c);
+        ck_assert_int_eq(gl_compile_cuda(src, &clang, &c, &err), GL_OK);
+        ck_assert_int_eq(c.cached, 1);
+        ck_assert_int_eq(c.used, GL_CC_CLANG);
+        gl_compiled_free(&c);
+        ck_assert_int_eq(count_files(dir, ".ptx"), 4);
+    }
+}
+END_TEST
+
+START_TEST(test_cache_off_and_quoted_includes_always_compile)
+{
+    char dir[400], src[500], hdr[500];
+    fresh_cache(dir, sizeof dir);
+    gl_compiled c;
+    gl_error err = {0};
+    gl_compile_opts off = {.no_cache = 1};
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", &off, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 0);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 0);
+    setenv("GPULEARN_NO_CACHE", "1", 1);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 0);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 0);
+    unsetenv("GPULEARN_NO_CACHE");
+    /* A header of the learner's own is not in the key: never cached. */
+    snprintf(hdr, sizeof hdr, "%.*s/k.h", (int)(strlen(dir) - 9), dir);
+    snprintf(src, sizeof src, "%.*s/k.cu", (int)(strlen(dir) - 9), dir);
+    write_text(hdr, "#define VALUE 1\n");
+    write_text(src, "#include \"k.h\"\nextern \"C\" __global__ void k(int *p) { p[0] = VALUE; }\n");
+    ck_assert_msg(gl_compile_cuda(src, NULL, &c, &err) == GL_OK, "%s", err.msg);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(gl_compile_cuda(src, NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 0);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 0);
+}
+END_TEST
+
+START_TEST(test_damaged_cache_entry_is_a_miss_and_is_replaced)
+{
+    char dir[400];
+    fresh_cache(dir, sizeof dir);
+    gl_compiled c;
+    gl_error err = {0};
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    char *good = strdup(c.ptx);
+    gl_compiled_free(&c);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    char path[800] = "";
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    closedir(d);
+    write_text(path, "gpulearn-ptx-cache 1\ncompiler nvrtc\ncommand x\nlog 0\nptx 99999\n.ver");
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 0);
+    ck_assert_str_eq(c.ptx, good);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 1);
+    ck_assert_str_eq(c.ptx, good);
+    gl_compiled_free(&c);
+    free(good);
+}
+END_TEST
+
+START_TEST(test_cache_keeps_the_compilers_warnings)
+{
+    char dir[400];
+    fresh_cache(dir, sizeof dir);
+    gl_compiled a, b;
+    gl_error err = {0};
+    ck_assert_int_eq(gl_compile_cuda(KDIR "warn.cu", NULL, &a, &err), GL_OK);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "warn.cu", NULL, &b, &err), GL_OK);
+    ck_assert_int_eq(b.cached, 1);
+    if (a.log)
+        ck_assert_str_eq(a.log, b.log);
+    else
+        ck_assert_ptr_null(b.log);
+    gl_compiled_free(&a);
+    gl_compiled_free(&b);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
     Suite *s = suite_create("compile");
@@ -333,6 +535,15 @@ static Suite *compile_suite(void)
     tcase_add_test(tc, test_unreadable_file_is_input_error);
     tcase_add_test(tc, test_bad_arch_is_usage_error);
     suite_add_tcase(s, tc);
+    TCase *cache = tcase_create("cache");
+    tcase_set_timeout(cache, 120);
+    tcase_add_test(cache, test_sha256_matches_fips_180_vectors);
+    tcase_add_test(cache, test_second_compile_comes_from_cache_without_recompiling);
+    tcase_add_test(cache, test_changed_source_or_arch_or_compiler_misses_the_cache);
+    tcase_add_test(cache, test_cache_off_and_quoted_includes_always_compile);
+    tcase_add_test(cache, test_damaged_cache_entry_is_a_miss_and_is_replaced);
+    tcase_add_test(cache, test_cache_keeps_the_compilers_warnings);
+    suite_add_tcase(s, cache);
     TCase *gpu = tcase_create("gpu");
     tcase_set_timeout(gpu, 120);
     tcase_add_test(gpu, test_gpu_runs_vec_add_or_reports_no_driver);
@@ -342,9 +553,22 @@ static Suite *compile_suite(void)
 
 int main(void)
 {
+    /* Never touch the user's ~/.cache: every compilation here caches into a temporary
+     * folder, removed at the end. */
+    const char *t = getenv("TMPDIR");
+    snprintf(cache_root, sizeof cache_root, "%s/gpulearn-test-cache-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(cache_root)) {
+        perror("mkdtemp");
+        return EXIT_FAILURE;
+    }
+    setenv("XDG_CACHE_HOME", cache_root, 1);
     SRunner *sr = srunner_create(compile_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", cache_root);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,0 +1,51 @@
+/* cache.h — the compiled-PTX cache: PTX text keyed by a SHA-256 of everything that
+ * decides it (source bytes and path, options, compiler name and version, the clang
+ * prelude), kept as one file per key under $XDG_CACHE_HOME/gpulearn (default
+ * ~/.cache/gpulearn). Entries are written atomically (a temporary file and rename), so a
+ * crash or a second gpulearn at the same time never leaves half an entry. A damaged or
+ * unreadable entry is a miss. GPULEARN_NO_CACHE=1 turns the cache off. */
+#ifndef GL_CACHE_H
+#define GL_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/gl.h"
+
+/* Incremental SHA-256 (FIPS 180-4). */
+typedef struct gl_sha256 {
+    uint32_t h[8];
+    uint64_t bytes; /* message length so far */
+    unsigned char block[64];
+    size_t used;    /* bytes in block */
+} gl_sha256;
+void gl_sha256_init(gl_sha256 *s);
+void gl_sha256_update(gl_sha256 *s, const void *data, size_t len);
+/* Adds a length-prefixed field, so that ("ab","c") and ("a","bc") hash differently. */
+void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t len);
+/* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]. */
+void gl_sha256_hex(gl_sha256 *s, char hex[65]);
+
+/* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created).
+ * Returns 0, or -1 when neither variable is set, GPULEARN_NO_CACHE is set, or the path
+ * does not fit. */
+int gl_cache_dir(char *buf, size_t n);
+
+/* One cached compilation. */
+typedef struct gl_cache_entry {
+    char *ptx;         /* PTX text (caller frees) */
+    char *log;         /* the compiler's warnings, or NULL (caller frees) */
+    char compiler[16]; /* "nvrtc", "nvcc", "clang" */
+    char command[512]; /* the command line that produced it */
+} gl_cache_entry;
+void gl_cache_entry_free(gl_cache_entry *e);
+
+/* Looks up `key` (64 hex digits). Returns 1 and fills e on a hit, 0 on a miss (absent,
+ * unreadable or damaged entry; e is left empty). */
+int gl_cache_get(const char *key, gl_cache_entry *e);
+
+/* Stores e under key, creating the folder. GL_OK, or GL_ERR_INPUT with the reason (the
+ * caller treats a failure to cache as harmless). */
+gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* perfetto.h — a launch trace (sim/trace.h) as Chrome Trace Event JSON, which Perfetto
+ * (ui.perfetto.dev) and chrome://tracing open (`gpulearn run --trace-json FILE`).
+ *
+ * Layout: one process per SM ("SM 0"), in it one track per block ("block (x,y,z)", a
+ * slice from its start to its end) and one per warp of the block ("block (x,y,z) warp
+ * w"), whose slices are the warp running (from an instruction issue to the next barrier
+ * arrival, with the number of instructions and the source lines) and waiting at a
+ * barrier ("bar.sync wait, line N", from arrival to release). Device printf output is
+ * an instant event on its warp's track. A truncated trace says so with a global instant
+ * event "trace truncated".
+ *
+ * Time: the trace's clock as microseconds. On the simulator that clock counts warp
+ * instructions issued in the launch, so "1 us" reads "1 warp instruction" (otherData
+ * says so). Format: "Trace Event Format" (Google, 2016), events of phase X (complete),
+ * i (instant) and M (metadata). */
+#ifndef GL_PERFETTO_H
+#define GL_PERFETTO_H
+
+#include <stdio.h>
+
+#include "runtime/gl.h"
+#include "sim/trace.h"
+
+/* Writes t as Chrome Trace Event JSON to f. clock_note describes the time unit for
+ * otherData (NULL: the simulator's). GL_ERR_INPUT when t has no block events (a trace
+ * level of TRACE_OFF), GL_ERR_NOMEM. */
+gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, gl_error *err);
+
+#endif

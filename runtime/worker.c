@@ -1,0 +1,563 @@
+/* worker.c — GPU work in a forked worker process; see worker.h for the protocol.
+ *
+ * The parent side is plain POSIX (fork, pipe, poll, kill, waitpid); only the child's
+ * body touches the CUDA driver, through gpu.c. */
+#include "runtime/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct gl_worker_chan {
+    int fd; /* write end of the pipe */
+};
+
+typedef struct msg_header {
+    uint32_t type, arg;
+    uint64_t len;
+} msg_header;
+
+static gl_worker_body_fn body_override;
+
+void gl_worker_set_body(gl_worker_body_fn fn) { body_override = fn; }
+
+void gl_worker_result_free(gl_worker_result *r)
+{
+    if (!r)
+        return;
+    free(r->stdout_text);
+    free(r->times_ms);
+    memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------------ child side */
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data,
+                   size_t len)
+{
+    msg_header h = {type, arg, len};
+    if (write_all(ch->fd, &h, sizeof h) != 0)
+        return -1;
+    return len ? write_all(ch->fd, data, len) : 0;
+}
+
+int gl_worker_is_kernel_fault(const char *name)
+{
+    /* CUresult values that mean the kernel itself went wrong (the context is then
+     * unusable, CUDA Driver API §6.1), plus the display watchdog's time-out. */
+    static const char *const faults[] = {
+        "CUDA_ERROR_ILLEGAL_ADDRESS",     "CUDA_ERROR_MISALIGNED_ADDRESS",
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+        "CUDA_ERROR_INVALID_PC",          "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "CUDA_ERROR_ASSERT",              "CUDA_ERROR_LAUNCH_FAILED",
+        "CUDA_ERROR_LAUNCH_TIMEOUT",      "CUDA_ERROR_TENSOR_MEMORY_LEAK",
+        "CUDA_ERROR_CONTRACTED",
+    };
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        if (strcmp(name, faults[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* "CUDA_ERROR_X: text (call)" -> "CUDA_ERROR_X" into name ("" if msg is not of that
+ * form). */
+static void cuda_error_name(const char *msg, char *name, size_t n)
+{
+    name[0] = '\0';
+    if (strncmp(msg, "CUDA_ERROR_", 11) != 0)
+        return;
+    size_t len = strcspn(msg, ": \n");
+    if (len < n) {
+        memcpy(name, msg, len);
+        name[len] = '\0';
+    }
+}
+
+/* Sends an error and DONE with its status. A CUDA fault of the kernel is GL_ERR_FAULT. */
+static void send_error(gl_worker_chan *ch, gl_status st, const gl_error *e)
+{
+    char name[64];
+    cuda_error_name(e->msg, name, sizeof name);
+    if (st == GL_ERR_CUDA && name[0] && gl_worker_is_kernel_fault(name))
+        st = GL_ERR_FAULT;
+    gl_worker_send(ch, GL_WORKER_MSG_ERROR, (uint32_t)st, e->msg, strlen(e->msg));
+    gl_worker_send(ch, GL_WORKER_MSG_DONE, (uint32_t)st, NULL, 0);
+}
+
+/* The real job: runs in the child only. */
+static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
+{
+    gl_error e = {0};
+    gpu_t *g = NULL;
+    const gl_spec *spec = job->spec;
+    uint64_t *slots = NULL;
+    void **params = NULL;
+    void *scratch = NULL;
+    size_t biggest = 0;
+    gl_status st = gpu_open(&g, &e);
+    if (st != GL_OK) {
+        send_error(ch, st, &e);
+        return;
+    }
+    gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_OPENED, NULL, 0);
+    if (job->info_only || job->want_info) {
+        gl_device_info info;
+        if ((st = gpu_device_info(g, &info, &e)) != GL_OK)
+            goto fail;
+        gl_worker_send(ch, GL_WORKER_MSG_INFO, 0, &info, sizeof info);
+        if (job->info_only) {
+            gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
+            gpu_close(g);
+            return;
+        }
+    }
+    int n = spec->nargs;
+    slots = calloc((size_t)n + 1, sizeof *slots);
+    params = calloc((size_t)n + 1, sizeof *params);
+    if (!slots || !params) {
+        st = gl_fail(&e, GL_ERR_NOMEM, "out of memory in the GPU worker");
+        goto fail;
+    }
+    if ((st = gpu_load_ptx(g, job->ptx, &e)) != GL_OK)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        slots[i] = job->slots[i];
+        params[i] = &slots[i];
+        if (!spec->args[i].is_ptr)
+            continue;
+        const gl_buffer *b = &job->buffers[i];
+        if ((st = gpu_malloc(g, b->bytes, &slots[i], &e)) != GL_OK ||
+            (st = gpu_htod(g, slots[i], b->data, b->bytes, &e)) != GL_OK)
+            goto fail;
+        if (b->bytes > biggest)
+            biggest = b->bytes;
+    }
+
+    char *out = NULL;
+    double ms = 0;
+    gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes,
+                    params, &out, &ms, &e);
+    gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
+    if (out && *out)
+        gl_worker_send(ch, GL_WORKER_MSG_STDOUT, 0, out, strlen(out));
+    free(out);
+    if (st != GL_OK)
+        goto fail;
+    gl_worker_send(ch, GL_WORKER_MSG_ELAPSED, 0, &ms, sizeof ms);
+
+    /* Copy back through one scratch buffer, so job->buffers keep the initial values the
+     * timed runs start from. */
+    if (biggest && !(scratch = malloc(biggest))) {
+        st = gl_fail(&e, GL_ERR_NOMEM, "out of memory in the GPU worker");
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!spec->args[i].is_ptr)
+            continue;
+        size_t bytes = job->buffers[i].bytes;
+        if ((st = gpu_dtoh(g, scratch, slots[i], bytes, &e)) != GL_OK)
+            goto fail;
+        gl_worker_send(ch, GL_WORKER_MSG_BUFFER, (uint32_t)i, scratch, bytes);
+    }
+
+    if (job->reps > 0) {
+        int total = job->warmup + job->reps;
+        double *times = calloc((size_t)job->reps, sizeof *times);
+        if (!times) {
+            st = gl_fail(&e, GL_ERR_NOMEM, "out of memory in the GPU worker");
+            goto fail;
+        }
+        /* Device printf of the repetitions is dropped (fd 1 to /dev/null). */
+        fflush(stdout);
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, 1);
+            close(devnull);
+        }
+        for (int r = 0; r < total && st == GL_OK; r++) {
+            for (int i = 0; i < n && st == GL_OK; i++)
+                if (spec->args[i].is_ptr)
+                    st = gpu_htod(g, slots[i], job->buffers[i].data, job->buffers[i].bytes,
+                                  &e);
+            if (st != GL_OK)
+                break;
+            gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+            st = gpu_time_launch(g, job->kernel, spec->grid, spec->block,
+                                 spec->dynamic_shared_bytes, params, &ms, &e);
+            gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
+            if (r >= job->warmup)
+                times[r - job->warmup] = ms;
+        }
+        if (st == GL_OK)
+            gl_worker_send(ch, GL_WORKER_MSG_TIMES, 0, times, (size_t)job->reps * sizeof *times);
+        free(times);
+        if (st != GL_OK)
+            goto fail;
+    }
+    gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
+    free(scratch);
+    free(slots);
+    free(params);
+    gpu_close(g);
+    return;
+fail:
+    send_error(ch, st, &e);
+    free(scratch);
+    free(slots);
+    free(params);
+    /* After a kernel fault the context is unusable; the process is about to exit and the
+     * driver frees everything with it, so skip gpu_close's calls into a broken context. */
+    if (st != GL_ERR_FAULT)
+        gpu_close(g);
+}
+
+/* ------------------------------------------------------------------ parent side */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Children killed whose exit we could not wait for yet (a process in the middle of a
+ * driver call can take a moment to die); reaped by later calls. */
+static pid_t unreaped[16];
+
+static void reap_old(void)
+{
+    for (size_t i = 0; i < sizeof unreaped / sizeof unreaped[0]; i++)
+        if (unreaped[i] > 0 && waitpid(unreaped[i], NULL, WNOHANG) != 0)
+            unreaped[i] = 0;
+}
+
+/* Waits up to `patience` seconds for pid. Returns 1 with *status; -1 when the child is
+ * already gone (a SIGCHLD handler elsewhere reaped it: status unknown); 0 when it still
+ * runs (the pid is remembered for reap_old). */
+static int reap(pid_t pid, double patience, int *status)
+{
+    double until = now_s() + patience;
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (now_s() > until)
+            break;
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    for (size_t i = 0; i < sizeof unreaped / sizeof unreaped[0]; i++)
+        if (unreaped[i] <= 0) {
+            unreaped[i] = pid;
+            break;
+        }
+    return 0;
+}
+
+typedef enum rd { RD_OK, RD_EOF, RD_TIMEOUT, RD_ERROR } rd;
+
+/* Reads exactly len bytes (into buf, or discarded when buf is NULL) before `deadline`
+ * (now_s() time). */
+static rd read_full(int fd, void *buf, size_t len, const double *deadline)
+{
+    char sink[4096];
+    char *p = buf;
+    while (len > 0) {
+        double left = *deadline - now_s();
+        if (left <= 0)
+            return RD_TIMEOUT;
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int timeout_ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+        int pr = poll(&pfd, 1, timeout_ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            return RD_ERROR;
+        if (pr == 0)
+            continue; /* the loop re-checks the deadline */
+        size_t want = p ? len : (len < sizeof sink ? len : sizeof sink);
+        ssize_t n = read(fd, p ? p : sink, want);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n < 0)
+            return RD_ERROR;
+        if (n == 0)
+            return RD_EOF;
+        if (p)
+            p += n;
+        len -= (size_t)n;
+    }
+    return RD_OK;
+}
+
+gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_error *err)
+{
+    memset(res, 0, sizeof *res);
+    reap_old();
+    double limit = job->timeout_s > 0 ? job->timeout_s : GL_WORKER_DEFAULT_TIMEOUT_S;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: pipe: %s",
+                       strerror(errno));
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fflush(NULL); /* or the child's exit path could write the parent's buffers twice */
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: fork: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        /* The parent's handlers (the TUI restores the terminal on a fatal signal) are not
+         * the worker's: a crash here is reported by the parent from the exit status. */
+        static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM,
+                                    SIGINT,  SIGQUIT, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+            signal(fatal[i], SIG_DFL);
+        signal(SIGPIPE, SIG_IGN); /* a parent that gave up: writes fail, we exit */
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive gpulearn (a hung kernel) */
+        if (getppid() != parent) /* it died before prctl */
+            _exit(1);
+#else
+        (void)parent;
+#endif
+        gl_worker_chan ch = {fds[1]};
+        (body_override ? body_override : gpu_body)(&ch, job);
+        close(fds[1]);
+        _exit(0); /* no atexit handlers, no stdio flush of the parent's buffers */
+    }
+    close(fds[1]);
+    int fd = fds[0];
+
+    gl_status st = GL_OK, done_status = GL_OK;
+    int done = 0, killed = 0, phase = GL_WORKER_PHASE_HOST;
+    char errmsg[sizeof err->msg] = "";
+    gl_status err_status = GL_OK;
+    double deadline = now_s() + GL_WORKER_SETUP_LIMIT_S;
+    while (!done) {
+        msg_header h;
+        rd r = read_full(fd, &h, sizeof h, &deadline);
+        if (r == RD_TIMEOUT) {
+            kill(pid, SIGKILL);
+            killed = 1;
+            if (phase == GL_WORKER_PHASE_KERNEL) {
+                res->fault = GL_WORKER_TIMEOUT;
+                st = gl_fail(err, GL_ERR_FAULT, "the kernel ran longer than %g s and was stopped",
+                             limit);
+            } else {
+                res->fault = GL_WORKER_DIED;
+                st = gl_fail(err, GL_ERR_CUDA,
+                             "the GPU worker did not answer for %g s (driver start, PTX load "
+                             "or copies) and was stopped",
+                             GL_WORKER_SETUP_LIMIT_S);
+            }
+            break;
+        }
+        if (r != RD_OK)
+            break; /* EOF or error: judged below from the exit status */
+        int bad = 0;
+        switch (h.type) {
+        case GL_WORKER_MSG_PHASE:
+            if (h.arg == GL_WORKER_PHASE_OPENED)
+                res->opened = 1;
+            phase = h.arg == GL_WORKER_PHASE_KERNEL ? GL_WORKER_PHASE_KERNEL
+                                                     : GL_WORKER_PHASE_HOST;
+            deadline = now_s() + (phase == GL_WORKER_PHASE_KERNEL ? limit
+                                                                   : GL_WORKER_SETUP_LIMIT_S);
+            bad = h.len != 0;
+            break;
+        case GL_WORKER_MSG_BUFFER: {
+            const gl_spec *spec = job->spec;
+            if (!spec || h.arg >= (uint32_t)spec->nargs || !spec->args[h.arg].is_ptr ||
+                h.len != job->buffers[h.arg].bytes) {
+                bad = 1;
+                break;
+            }
+            r = read_full(fd, job->buffers[h.arg].data, h.len, &deadline);
+            res->buffers_back++;
+            break;
+        }
+        case GL_WORKER_MSG_STDOUT: {
+            if (h.len > (64u << 20)) {
+                bad = 1;
+                break;
+            }
+            char *text = malloc(h.len + 1);
+            if (!text) {
+                r = read_full(fd, NULL, h.len, &deadline);
+                break;
+            }
+            r = read_full(fd, text, h.len, &deadline);
+            text[r == RD_OK ? h.len : 0] = '\0';
+            free(res->stdout_text);
+            res->stdout_text = text;
+            break;
+        }
+        case GL_WORKER_MSG_TIMES: {
+            if (h.len % sizeof(double) || h.len > sizeof(double) * 1000000 || h.len == 0) {
+                bad = 1;
+                break;
+            }
+            double *t = malloc(h.len);
+            if (!t) {
+                r = read_full(fd, NULL, h.len, &deadline);
+                break;
+            }
+            r = read_full(fd, t, h.len, &deadline);
+            free(res->times_ms);
+            res->times_ms = t;
+            res->ntimes = r == RD_OK ? (int)(h.len / sizeof(double)) : 0;
+            break;
+        }
+        case GL_WORKER_MSG_INFO:
+            if (h.len != sizeof res->info) {
+                bad = 1;
+                break;
+            }
+            r = read_full(fd, &res->info, h.len, &deadline);
+            res->info.name[sizeof res->info.name - 1] = '\0';
+            res->info.driver[sizeof res->info.driver - 1] = '\0';
+            res->have_info = r == RD_OK;
+            break;
+        case GL_WORKER_MSG_ERROR: {
+            size_t keep = h.len < sizeof errmsg - 1 ? h.len : sizeof errmsg - 1;
+            r = read_full(fd, errmsg, keep, &deadline);
+            errmsg[r == RD_OK ? keep : 0] = '\0';
+            if (r == RD_OK && h.len > keep)
+                r = read_full(fd, NULL, h.len - keep, &deadline);
+            err_status = (gl_status)h.arg;
+            break;
+        }
+        case GL_WORKER_MSG_ELAPSED:
+            if (h.len != sizeof res->elapsed_ms) {
+                bad = 1;
+                break;
+            }
+            r = read_full(fd, &res->elapsed_ms, h.len, &deadline);
+            break;
+        case GL_WORKER_MSG_DONE:
+            done = 1;
+            done_status = (gl_status)h.arg;
+            bad = h.len != 0;
+            break;
+        default: bad = 1; break;
+        }
+        if (bad) {
+            kill(pid, SIGKILL);
+            killed = 1;
+            res->fault = GL_WORKER_DIED;
+            st = gl_fail(err, GL_ERR_CUDA,
+                         "the GPU worker sent a message gpulearn does not understand (type "
+                         "%u, %llu bytes) and was stopped",
+                         h.type, (unsigned long long)h.len);
+            break;
+        }
+        if (r == RD_TIMEOUT) {
+            kill(pid, SIGKILL);
+            killed = 1;
+            res->fault = GL_WORKER_DIED;
+            st = gl_fail(err, GL_ERR_CUDA, "the GPU worker stopped sending its results");
+            break;
+        }
+        if (r != RD_OK)
+            break;
+    }
+    close(fd);
+
+    int status = 0;
+    int reaped = reap(pid, killed ? 10.0 : 5.0, &status);
+    if (reaped == 0 && !killed) { /* finished talking but will not exit: stop it */
+        kill(pid, SIGKILL);
+        reaped = reap(pid, 10.0, &status);
+    }
+    reaped = reaped == 1;
+    if (st != GL_OK)
+        return st;
+    if (!done) {
+        res->fault = GL_WORKER_DIED;
+        if (reaped && WIFSIGNALED(status))
+            return gl_fail(err, GL_ERR_CUDA, "the GPU worker died (signal %d, %s)",
+                           WTERMSIG(status), strsignal(WTERMSIG(status)));
+        if (reaped && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+            return gl_fail(err, GL_ERR_CUDA, "the GPU worker exited with status %d",
+                           WEXITSTATUS(status));
+        return gl_fail(err, GL_ERR_CUDA, "the GPU worker stopped before it finished");
+    }
+    if (done_status != GL_OK) {
+        cuda_error_name(errmsg, res->cuda_error, sizeof res->cuda_error);
+        if (done_status == GL_ERR_FAULT)
+            res->fault = GL_WORKER_CUDA_FAULT;
+        if (!errmsg[0])
+            snprintf(errmsg, sizeof errmsg, "the GPU worker failed (status %d)",
+                     (int)done_status);
+        (void)err_status;
+        return gl_fail(err, done_status, "%s", errmsg);
+    }
+    return GL_OK;
+}
+
+/* ------------------------------------------------------------------ timing */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Quantile q of sorted v[n] with linear interpolation (the "type 7" definition, as
+ * numpy's default). */
+static double quantile(const double *v, int n, double q)
+{
+    double pos = q * (n - 1);
+    int lo = (int)pos;
+    if (lo >= n - 1)
+        return v[n - 1];
+    return v[lo] + (pos - lo) * (v[lo + 1] - v[lo]);
+}
+
+void gl_time_stats_of(double *ms, int n, gl_time_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0)
+        return;
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    out->n = n;
+    out->min_ms = ms[0];
+    out->max_ms = ms[n - 1];
+    out->median_ms = quantile(ms, n, 0.5);
+    out->q1_ms = quantile(ms, n, 0.25);
+    out->q3_ms = quantile(ms, n, 0.75);
+}
