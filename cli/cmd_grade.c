@@ -1,21 +1,301 @@
-/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu]`. */
+/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]` and
+ * `gpulearn grade LESSON --batch DIR [--out PREFIX]`. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
+#include "runtime/workspace.h"
+
+/* Wall-clock limit for grading one submission of a batch, seconds. The simulator's
+ * step limit stops endless loops long before; this catches anything else. */
+#define BATCH_SUBMISSION_SECONDS 300
+
+/* Grades one file into a JSON report in a child process, so that nothing one
+ * submission does (a crash, a hang) reaches the others. Returns the report's JSON text
+ * (caller frees), or NULL with *why set. */
+static char *grade_in_child(const gl_lesson *l, const char *path, const gl_grade_opts *opts,
+                            char *why, size_t why_len)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(why, why_len, "cannot create a pipe: %s", strerror(errno));
+        return NULL;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, why_len, "cannot fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        FILE *f = fdopen(fds[1], "w");
+        gl_grade_report rep;
+        gl_error err = {0};
+        gl_status st = grade_exercise(l, path, opts, &rep, &err);
+        if (f && st == GL_OK)
+            grade_report_write_json(f, &rep);
+        else if (f) {
+            cJSON *js = cJSON_CreateObject();
+            cJSON_AddStringToObject(js, "error", err.msg);
+            char *t = cJSON_PrintUnformatted(js);
+            fputs(t ? t : "{}", f);
+            free(t);
+            cJSON_Delete(js);
+        }
+        if (f)
+            fclose(f);
+        _exit(st == GL_OK ? 0 : 3);
+    }
+    close(fds[1]);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    time_t start = time(NULL);
+    int timed_out = 0;
+    for (;;) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        int r = poll(&p, 1, 1000);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (time(NULL) - start > BATCH_SUBMISSION_SECONDS) {
+            timed_out = 1;
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (r == 0)
+            continue;
+        if (len + 2048 > cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                break;
+            buf = nb;
+        }
+        ssize_t got = read(fds[0], buf + len, cap - len - 1);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (buf)
+        buf[len] = '\0';
+    if (timed_out) {
+        snprintf(why, why_len, "grading took longer than %d seconds and was stopped",
+                 BATCH_SUBMISSION_SECONDS);
+    } else if (WIFSIGNALED(status)) {
+        snprintf(why, why_len, "the grader crashed on this submission (signal %d)",
+                 WTERMSIG(status));
+    } else if (len == 0) {
+        snprintf(why, why_len, "the grader produced no report");
+    } else {
+        return buf;
+    }
+    free(buf);
+    return NULL;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_cu(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 3 && strcmp(d->d_name + n - 3, ".cu") == 0;
+}
+
+/* A CSV field, quoted when it needs to be. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
+                       const gl_grade_opts *opts)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, is_cu, by_name);
+    if (n < 0) {
+        fprintf(stderr, "gpulearn: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    char def[PATH_MAX];
+    if (!prefix) {
+        snprintf(def, sizeof def, "grades-%s", l->id);
+        prefix = def;
+    }
+    char csv_path[PATH_MAX + 8], json_path[PATH_MAX + 8];
+    snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
+    snprintf(json_path, sizeof json_path, "%s.json", prefix);
+    FILE *csv = fopen(csv_path, "w");
+    if (!csv) {
+        fprintf(stderr, "gpulearn: %s: %s\n", csv_path, strerror(errno));
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return 2;
+    }
+    /* Header: the lesson's checks, in order. */
+    fputs("submission,verdict,checks_passed,checks_total", csv);
+    fputs(",compiles", csv);
+    for (int c = 0; c < l->exercise->nchecks; c++) {
+        fputc(',', csv);
+        csv_field(csv, l->exercise->checks[c].name);
+    }
+    fputs(",first_failure\n", csv);
+
+    cJSON *summary = cJSON_CreateObject();
+    cJSON_AddStringToObject(summary, "lesson", l->id);
+    cJSON_AddStringToObject(summary, "folder", dir);
+    cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
+    int npassed = 0, nfailed = 0, nerrors = 0;
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        char why[512] = "";
+        char *text = grade_in_child(l, path, opts, why, sizeof why);
+        cJSON *rep = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        if (rep && cJSON_GetObjectItemCaseSensitive(rep, "error")) {
+            snprintf(why, sizeof why, "%s",
+                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rep, "error")));
+            cJSON_Delete(rep);
+            rep = NULL;
+        } else if (!rep && !why[0]) {
+            snprintf(why, sizeof why, "the grader's report could not be read");
+        }
+        csv_field(csv, names[i]->d_name);
+        if (!rep) {
+            nerrors++;
+            fprintf(csv, ",error,0,%d", l->exercise->nchecks + 1);
+            for (int c = 0; c <= l->exercise->nchecks; c++)
+                fputs(",", csv);
+            fputc(',', csv);
+            csv_field(csv, why);
+            fputc('\n', csv);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "file", names[i]->d_name);
+            cJSON_AddStringToObject(o, "verdict", "error");
+            cJSON_AddStringToObject(o, "error", why);
+            cJSON_AddItemToArray(subs, o);
+            printf("%-32s ERROR  %s\n", names[i]->d_name, why);
+            continue;
+        }
+        int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "passed"));
+        const cJSON *checks = cJSON_GetObjectItemCaseSensitive(rep, "checks");
+        int total = cJSON_GetArraySize(checks), ok = 0;
+        const cJSON *c;
+        const char *first = "";
+        cJSON_ArrayForEach(c, checks)
+        {
+            int p = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+            ok += p;
+            if (!p && !*first)
+                first = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+        }
+        fprintf(csv, ",%s,%d,%d", passed ? "pass" : "fail", ok, total);
+        cJSON_ArrayForEach(c, checks)
+        fprintf(csv, ",%s",
+                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed")) ? "pass" : "fail");
+        fputc(',', csv);
+        csv_field(csv, first ? first : "");
+        fputc('\n', csv);
+        npassed += passed;
+        nfailed += !passed;
+        printf("%-32s %s  %d of %d checks%s%s\n", names[i]->d_name, passed ? "PASS " : "FAIL ",
+               ok, total, *first ? "; first failure: " : "", first);
+        cJSON_AddStringToObject(rep, "file", names[i]->d_name);
+        cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
+        cJSON_AddItemToArray(subs, rep);
+    }
+    cJSON_AddNumberToObject(summary, "passed", npassed);
+    cJSON_AddNumberToObject(summary, "failed", nfailed);
+    cJSON_AddNumberToObject(summary, "errors", nerrors);
+    int rc = fclose(csv) == 0 ? 0 : 2;
+    char *js = cJSON_Print(summary);
+    cJSON_Delete(summary);
+    gl_error err = {0};
+    if (!js || gl_write_file_atomic(json_path, js, strlen(js), &err) != GL_OK) {
+        fprintf(stderr, "gpulearn: %s\n", js ? err.msg : "out of memory");
+        rc = 2;
+    }
+    free(js);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    printf("%d submissions: %d passed, %d failed, %d could not be graded\n", n, npassed,
+           nfailed, nerrors);
+    printf("wrote %s and %s\n", csv_path, json_path);
+    if (rc)
+        return rc;
+    return nfailed || nerrors ? 1 : 0;
+}
 
 int cmd_grade(int argc, char **argv)
 {
+    /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
+     * --format junit. */
+    const char *batch = NULL, *out = NULL, *format = NULL;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = strcmp(a, "--batch") == 0 ? &batch
+                            : strcmp(a, "--out") == 0  ? &out
+                            : strcmp(a, "--format") == 0 ? &format
+                                                         : NULL;
+        if (slot) {
+            if (i + 1 >= argc) {
+                free(rest);
+                return cli_usage_error("%s needs a value", a);
+            }
+            *slot = argv[++i];
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    if (format && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "junit")) {
+        free(rest);
+        return cli_usage_error("--format must be text, json or junit, not '%s'", format);
+    }
     cli c = {0};
-    int rc = cli_parse_args(argc, argv, &c, "--backend --format --compiler --verbose");
+    int rc = cli_parse_args(nrest, rest, &c, "--backend --compiler --verbose");
+    free(rest);
     if (rc)
         return rc;
-    if (c.npos < 1 || c.npos > 2)
+    if (c.npos < 1 || c.npos > 2 || (batch && c.npos != 1))
         return cli_usage_error("grade needs a lesson and optionally a .cu file "
-                           "(gpulearn grade LESSON [FILE.cu])%s", "");
+                               "(gpulearn grade LESSON [FILE.cu] or "
+                               "gpulearn grade LESSON --batch DIR)%s", "");
+    if (out && !batch)
+        return cli_usage_error("--out goes with --batch%s", "");
     gl_lesson l;
     gl_error err = {0};
     gl_status st = lesson_find(c.pos[0], &l, &err);
@@ -28,14 +308,31 @@ int cmd_grade(int argc, char **argv)
     }
     gl_grade_opts opts = {.backend = c.backend,
                           .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+    if (batch) {
+        rc = grade_batch(&l, batch, out, &opts);
+        lesson_free(&l);
+        return rc;
+    }
+    /* No file: the learner's copy when there is one, else the starter. */
+    char copy[PATH_MAX];
+    const char *file = c.npos == 2 ? c.pos[1] : NULL;
+    if (!file && workspace_has_copy(&l, copy, sizeof copy))
+        file = copy;
     gl_grade_report rep;
-    st = grade_exercise(&l, c.npos == 2 ? c.pos[1] : NULL, &opts, &rep, &err);
+    st = grade_exercise(&l, file, &opts, &rep, &err);
     if (st == GL_OK) {
-        if (c.format && strcmp(c.format, "json") == 0)
+        if (format && strcmp(format, "json") == 0)
             grade_report_write_json(stdout, &rep);
+        else if (format && strcmp(format, "junit") == 0)
+            grade_report_write_junit(stdout, &rep);
         else
             grade_report_write_text(stdout, &rep);
         rc = rep.passed ? 0 : 1;
+        if (rep.passed && file == copy) {
+            gl_error perr = {0};
+            if (progress_mark_passed(l.id, &perr) != GL_OK)
+                fprintf(stderr, "gpulearn: warning: progress not saved: %s\n", perr.msg);
+        }
     } else {
         rc = cli_die(st, err.msg);
     }
@@ -43,4 +340,3 @@ int cmd_grade(int argc, char **argv)
     lesson_free(&l);
     return rc;
 }
-

@@ -1,12 +1,66 @@
-/* cmd_reset.c — `gpulearn reset LESSON`: restores the exercise's starter (issue 5). */
+/* cmd_reset.c — `gpulearn reset LESSON [--yes]`: restores the exercise's starter in the
+ * learner's workspace after confirmation (issue 5). */
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "runtime/lesson.h"
+#include "runtime/workspace.h"
 
 int cmd_reset(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "gpulearn: reset is not implemented yet\n");
-    return 2;
+    int yes = 0;
+    char *rest[8];
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--yes") == 0 || strcmp(argv[i], "-y") == 0)
+            yes = 1;
+        else if (nrest < 8)
+            rest[nrest++] = argv[i];
+        else
+            return cli_usage_error("too many arguments ('%s')", argv[i]);
+    }
+    cli c = {0};
+    int rc = cli_parse_args(nrest, rest, &c, "");
+    if (rc)
+        return rc;
+    if (c.npos != 1)
+        return cli_usage_error("reset needs one lesson (gpulearn reset LESSON [--yes])%s", "");
+    gl_lesson l;
+    gl_error err = {0};
+    gl_status st = lesson_find(c.pos[0], &l, &err);
+    if (st != GL_OK)
+        return cli_die(st, err.msg);
+    if (!l.exercise) {
+        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to reset\n", l.id);
+        lesson_free(&l);
+        return 2;
+    }
+    char path[PATH_MAX];
+    if (!workspace_has_copy(&l, path, sizeof path)) {
+        /* Nothing to lose: make the copy from the starter. */
+        st = workspace_exercise_path(&l, path, sizeof path, &err);
+        if (st == GL_OK)
+            printf("%s is the starter of lesson '%s'\n", path, l.id);
+        lesson_free(&l);
+        return st == GL_OK ? 0 : cli_die(st, err.msg);
+    }
+    if (!yes) {
+        printf("Replace %s with the starter of lesson '%s'? Your version is kept as %s.bak. "
+               "[y/N] ",
+               path, l.id, path);
+        fflush(stdout);
+        char answer[64] = "";
+        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
+            printf("\nnot reset\n");
+            lesson_free(&l);
+            return 1;
+        }
+    }
+    st = workspace_reset(&l, &err);
+    if (st == GL_OK)
+        printf("%s restored from the starter (previous version: %s.bak)\n", path, path);
+    lesson_free(&l);
+    return st == GL_OK ? 0 : cli_die(st, err.msg);
 }

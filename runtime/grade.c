@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/analysis.h"
 #include "runtime/grade.h"
 
-/* Warp instructions one graded launch may issue before it counts as an endless loop.
- * Lesson kernels need a tiny fraction of this. */
-#define GRADE_STEP_LIMIT (UINT64_C(1) << 26)
+/* Warp instructions one graded launch may issue before it counts as an endless loop
+ * (lesson.json "step_limit" overrides it). The largest exercise launch of lessons 1-10
+ * issues under 10^5; this leaves a margin of 40x and stops an endless loop in seconds. */
+#define GRADE_STEP_LIMIT (UINT64_C(1) << 22)
 
 void grade_report_free(gl_grade_report *r)
 {
@@ -21,15 +23,39 @@ void grade_report_free(gl_grade_report *r)
     memset(r, 0, sizeof *r);
 }
 
-/* One size's runs: the reference's (on the simulator) and the submission's. */
+/* One run of a kernel on the simulator, as the grader needs it: buffers, the fault,
+ * the checkers' findings and the trace's counters. */
+typedef struct sim_run {
+    gl_status status;      /* GL_OK, GL_ERR_FAULT, GL_ERR_UNSUPPORTED, ... */
+    char error[4096];      /* what went wrong, with where */
+    gl_buffer *buffers;    /* one per arg */
+    int nargs;
+    sim_fault fault;
+    sim_finding *findings; /* errors and warnings (malloc'd) */
+    int nfindings;
+    sim_stats stats;
+    gl_counts counts;      /* trace counters (when traced) */
+    uint64_t global_load_lanes; /* lane-level global loads (when traced) */
+    int traced;
+} sim_run;
+
+static void sim_run_free(sim_run *r)
+{
+    spec_buffers_free(r->buffers, r->nargs);
+    free(r->findings);
+    memset(r, 0, sizeof *r);
+}
+
+/* One size's runs: the reference's and the submission's, on the simulator. */
 typedef struct size_run {
     int64_t n;
-    gl_spec spec;         /* the submission's spec at this n (args, for comparing) */
-    gl_run_result expect; /* reference */
-    gl_run_result got;    /* submission, on the simulator (memory checks need it) */
-    gl_status status;     /* of the submission's run */
-    char error[4096];     /* its error message, if any */
-    int on_gpu;           /* --backend gpu: the submission also ran on the GPU */
+    gl_spec spec;          /* the submission's spec at this n */
+    sim_run expect;        /* reference */
+    sim_run got;           /* submission, deterministic schedule */
+    sim_run *sched;        /* submission under seeded random schedules (nsched) */
+    int nsched;
+    int skipped;           /* not run: a smaller size already hit the step limit */
+    int on_gpu;            /* --backend gpu: the submission also ran on the GPU */
     gl_run_result got_gpu;
     gl_status gpu_status;
     char gpu_error[4096];
@@ -92,8 +118,186 @@ static int uses_size(const gl_check *k, const gl_exercise *e, int64_t n)
     return 0;
 }
 
+/* ------------------------------------------------------------ running on the simulator */
+
+/* Raw bytes of a scalar argument, in its type's width (little-endian host = device). */
+static void scalar_bytes(const gl_arg *a, uint64_t *slot)
+{
+    *slot = 0;
+    switch (a->type) {
+    case GL_I8: { int8_t v = (int8_t)a->value.i; memcpy(slot, &v, 1); break; }
+    case GL_U8: { uint8_t v = (uint8_t)a->value.u; memcpy(slot, &v, 1); break; }
+    case GL_I16: { int16_t v = (int16_t)a->value.i; memcpy(slot, &v, 2); break; }
+    case GL_U16: { uint16_t v = (uint16_t)a->value.u; memcpy(slot, &v, 2); break; }
+    case GL_I32: { int32_t v = (int32_t)a->value.i; memcpy(slot, &v, 4); break; }
+    case GL_U32: { uint32_t v = (uint32_t)a->value.u; memcpy(slot, &v, 4); break; }
+    case GL_I64: case GL_U64: memcpy(slot, &a->value.u, 8); break;
+    case GL_F32: { float v = (float)a->value.f; memcpy(slot, &v, 4); break; }
+    case GL_F64: memcpy(slot, &a->value.f, 8); break;
+    }
+}
+
+/* "kernel.cu:5: block (3,0,0) thread (232,0,0)" for an access. */
+static void where_of(char *buf, size_t len, const char *src_file, int src_line, int ptx_line,
+                     const char *source, const unsigned block[3], const unsigned thread[3])
+{
+    int n;
+    if (src_file && src_line > 0)
+        n = snprintf(buf, len, "%s:%d", gl_display_path(src_file), src_line);
+    else if (ptx_line > 0)
+        n = snprintf(buf, len, "%s (PTX line %d)", gl_display_path(source), ptx_line);
+    else
+        n = snprintf(buf, len, "%s", gl_display_path(source));
+    if (block && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ": block (%u,%u,%u) thread (%u,%u,%u)", block[0],
+                 block[1], block[2], thread[0], thread[1], thread[2]);
+}
+
+/* Streams the trace into the metrics and counts lane-level global loads. */
+typedef struct grade_sink {
+    gl_metrics metrics;
+    uint64_t global_load_lanes;
+} grade_sink;
+
+static void grade_sink_fn(void *ctx, const trace_t *t, const trace_event *ev,
+                          const uint64_t *addrs)
+{
+    grade_sink *g = ctx;
+    gl_metrics_sink(&g->metrics, t, ev, addrs);
+    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
+        g->global_load_lanes += (uint64_t)__builtin_popcount(ev->mask);
+}
+
+typedef struct run_cfg {
+    uint64_t step_limit;
+    int trace;            /* collect metrics */
+    uint64_t seed;        /* 0: deterministic schedule, else this random schedule */
+} run_cfg;
+
+/* Runs spec on the simulator with module m (already parsed). The result is always
+ * initialised; r->status says how the kernel ended. Returns GL_OK unless the run could
+ * not be set up (then err says why: a spec that does not fit the kernel). */
+static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run_cfg *rc,
+                           sim_run *r, gl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    const char *kernel = NULL;
+    for (int i = 0; i < ptx_entry_count(m) && !kernel; i++)
+        if (strcmp(ptx_entry_name(m, i), spec->kernel) == 0)
+            kernel = ptx_entry_name(m, i);
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "_Z%zu%s", strlen(spec->kernel), spec->kernel);
+    for (int i = 0; i < ptx_entry_count(m) && !kernel; i++)
+        if (strncmp(ptx_entry_name(m, i), prefix, strlen(prefix)) == 0)
+            kernel = ptx_entry_name(m, i);
+    if (!kernel)
+        return gl_fail(err, GL_ERR_INPUT, "%s: there is no kernel named '%s' (did you rename it?)",
+                       gl_display_path(spec->source), spec->kernel);
+    ptx_param_info params[64];
+    int count = 0;
+    ptx_entry_params(m, kernel, params, 64, &count);
+    if (count != spec->nargs)
+        return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the exercise "
+                       "passes %d (keep the starter's parameter list)",
+                       gl_display_path(spec->source), spec->kernel, count, spec->nargs);
+    for (int i = 0; i < count && i < 64; i++) {
+        const gl_arg *a = &spec->args[i];
+        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type)))
+            return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
+                           "(the exercise passes %s%s '%s')",
+                           gl_display_path(spec->source), i, spec->kernel,
+                           gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
+    }
+    gl_status st = spec_buffers_new(spec, &r->buffers, err);
+    if (st != GL_OK)
+        return st;
+    r->nargs = spec->nargs;
+
+    grade_sink sink;
+    memset(&sink, 0, sizeof sink);
+    trace_t *trace = NULL;
+    if (rc->trace) {
+        trace = trace_new(TRACE_MEMORY, 1); /* the sink sees every event; store none */
+        if (!trace)
+            return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+        trace->sink = grade_sink_fn;
+        trace->sink_ctx = &sink;
+    }
+    sim_config cfg = {.step_limit = rc->step_limit, .trace = trace,
+                      .schedule_random = rc->seed != 0, .schedule_seed = rc->seed};
+    sim_t *s = sim_new(&cfg);
+    uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
+    void **pp = calloc((size_t)spec->nargs + 1, sizeof *pp);
+    if (!s || !slots || !pp) {
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < spec->nargs; i++) {
+        const gl_arg *a = &spec->args[i];
+        if (a->is_ptr) {
+            if (sim_malloc(s, r->buffers[i].bytes, a->name, &slots[i]) != SIM_OK ||
+                sim_memcpy_htod(s, slots[i], r->buffers[i].data, r->buffers[i].bytes) != SIM_OK) {
+                st = gl_fail(err, GL_ERR_NOMEM, "cannot allocate %zu bytes for '%s'",
+                             r->buffers[i].bytes, a->name);
+                goto done;
+            }
+        } else {
+            scalar_bytes(a, &slots[i]);
+        }
+        pp[i] = &slots[i];
+    }
+    sim_result sr;
+    sim_status ss = sim_launch(s, m, kernel, spec->grid, spec->block,
+                               spec->dynamic_shared_bytes, pp, &sr);
+    r->fault = sr.fault;
+    r->stats = sr.stats;
+    if (sr.nfindings > 0) {
+        r->findings = malloc((size_t)sr.nfindings * sizeof *r->findings);
+        if (r->findings) {
+            memcpy(r->findings, sr.findings, (size_t)sr.nfindings * sizeof *r->findings);
+            r->nfindings = sr.nfindings;
+        }
+    }
+    /* findings point at file names owned by the module, which outlives the run */
+    sim_result_free(&sr);
+    for (int i = 0; i < spec->nargs; i++)
+        if (spec->args[i].is_ptr)
+            sim_memcpy_dtoh(s, r->buffers[i].data, slots[i], r->buffers[i].bytes);
+    if (ss == SIM_OK) {
+        r->status = GL_OK;
+    } else if (ss == SIM_ERR_FAULT) {
+        const sim_fault *f = &r->fault;
+        char where[1400];
+        int with_thread = f->kind != SIM_FAULT_DEADLOCK && f->kind != SIM_FAULT_UNSUPPORTED;
+        where_of(where, sizeof where, f->src_file, f->src_line, f->ptx_line, spec->source,
+                 with_thread ? f->block : NULL, f->thread);
+        snprintf(r->error, sizeof r->error, "%s: %s", where, f->message);
+        r->status = f->kind == SIM_FAULT_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_FAULT;
+    } else {
+        snprintf(r->error, sizeof r->error, "%s: the launch failed: %s",
+                 gl_display_path(spec->source), r->fault.message);
+        r->status = ss == SIM_ERR_NOMEM ? GL_ERR_NOMEM : GL_ERR_LAUNCH;
+    }
+    if (trace) {
+        if (gl_metrics_finish(&sink.metrics, trace) == 0) {
+            r->counts = sink.metrics.total;
+            r->global_load_lanes = sink.global_load_lanes;
+            r->traced = 1;
+        }
+        gl_metrics_free(&sink.metrics);
+    }
+done:
+    free(slots);
+    free(pp);
+    sim_free(s);
+    trace_free(trace);
+    return st;
+}
+
+/* ------------------------------------------------------------------------- checks */
+
 /* Compares the submission's outputs with the reference's at one size. */
-static int compare_outputs(const gl_check *k, const size_run *r, const gl_run_result *got,
+static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer *got,
                            const char *where, gl_check_result *c)
 {
     int ok = 1;
@@ -104,7 +308,7 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_run_re
         size_t first = SIZE_MAX, wrong = 0;
         for (size_t i = 0; i < arg->len; i++) {
             gl_value want = gl_buffer_get(r->expect.buffers[a].data, arg->type, i);
-            gl_value have = gl_buffer_get(got->buffers[a].data, arg->type, i);
+            gl_value have = gl_buffer_get(got[a].data, arg->type, i);
             if (!values_equal(arg->type, want, have, k->tolerance)) {
                 if (first == SIZE_MAX)
                     first = i;
@@ -115,8 +319,7 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_run_re
             char w[64], g[64];
             format_value(w, sizeof w, arg->type,
                          gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
-            format_value(g, sizeof g, arg->type,
-                         gl_buffer_get(got->buffers[a].data, arg->type, first));
+            format_value(g, sizeof g, arg->type, gl_buffer_get(got[a].data, arg->type, first));
             add_detail(c, "n = %lld%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
                        (long long)r->n, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
@@ -130,43 +333,206 @@ static int is_memory_fault(const sim_fault *f)
     return f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED;
 }
 
+/* The first finding of `kind` (SIM_FIND_RACE...): its message, which names the
+ * threads and source lines involved; 0 if there is none. */
+static int describe_finding(const sim_run *r, sim_finding_kind kind, char *buf, size_t len)
+{
+    for (int i = 0; i < r->nfindings; i++) {
+        const sim_finding *f = &r->findings[i];
+        if (f->kind != kind)
+            continue;
+        int more = 0;
+        for (int j = i + 1; j < r->nfindings; j++)
+            more += r->findings[j].kind == kind;
+        snprintf(buf, len, "%s%s", f->message, more ? " (and more like it)" : "");
+        return 1;
+    }
+    return 0;
+}
+
+/* Value of a metric check at one run, and what it measures (for messages). */
+static double metric_value(const gl_check *k, const gl_check *outputs_from, const size_run *r,
+                           const char **what)
+{
+    const gl_counts *c = &r->got.counts;
+    const char *m = k->metric;
+    if (strcmp(m, "branch_efficiency") == 0) {
+        *what = "branch efficiency (average active lanes per warp instruction / 32)";
+        return gl_branch_efficiency(c);
+    }
+    if (strcmp(m, "sectors_per_request") == 0) {
+        *what = "global memory sectors per request (loads and stores)";
+        uint64_t req = c->gld_requests + c->gst_requests;
+        return req ? (double)(c->gld_sectors + c->gst_sectors) / (double)req : 0;
+    }
+    if (strcmp(m, "bank_conflicts") == 0) {
+        *what = "shared-memory bank conflicts (extra wavefronts)";
+        return (double)(c->shld_bank_conflicts + c->shst_bank_conflicts);
+    }
+    if (strcmp(m, "global_atomics") == 0) {
+        *what = "global atomic operations (one per thread that performs one)";
+        return (double)c->global_atom_threads;
+    }
+    if (strcmp(m, "float_additions") == 0) {
+        *what = "floating-point additions performed (lane-level add/sub on floats: the "
+                "algorithm's additions, without index arithmetic)";
+        return (double)c->thread_fadds;
+    }
+    if (strcmp(m, "additions") == 0) {
+        *what = "additions performed (lane-level add/sub instructions, index arithmetic "
+                "included)";
+        return (double)c->thread_adds;
+    }
+    /* global_loads_per_output */
+    *what = "global loads per output element (lane-level loads / output elements)";
+    size_t outs = 0;
+    const gl_check *ok = k->outputs ? k : outputs_from;
+    for (int a = 0; a < r->spec.nargs; a++)
+        if (r->spec.args[a].is_ptr && (!ok || is_output(ok, r->spec.args[a].name)))
+            outs += r->spec.args[a].len;
+    return outs ? (double)r->got.global_load_lanes / (double)outs : 0;
+}
+
 /* Sizes whose failure is described in full; the rest are only counted. */
 #define GRADE_DETAILED_SIZES 3
+
+static const char *k_metric_advice[][2] = {
+    {"branch_efficiency", "Lanes of a warp that take different sides of a branch run one "
+                          "side after the other. Make the condition the same for all 32 "
+                          "lanes of a warp (it may differ between warps)."},
+    {"sectors_per_request", "Consecutive lanes should touch consecutive addresses: a warp "
+                            "reading 32 consecutive floats needs 4 sectors of 32 bytes."},
+    {"bank_conflicts", "Lanes of a warp that touch different words in the same bank (word "
+                       "index mod 32) are served one after the other."},
+    {"global_atomics", "Accumulate in shared memory first and add each block's result to "
+                       "global memory once."},
+    {"global_loads_per_output", "Load each input element into shared memory once per "
+                                "block and read the neighbours from there."},
+    {"additions", "A work-efficient algorithm does O(n) additions; one that adds at every "
+                  "step for every element does O(n log n)."},
+    {"float_additions", "A work-efficient scan (Blelloch: an up-sweep and a down-sweep) does "
+                        "about 2n additions; Hillis-Steele adds at every step for almost every "
+                        "element, about n log2 n."},
+};
 
 static void run_check(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
                       gl_check_result *c)
 {
     snprintf(c->name, sizeof c->name, "%s", k->name);
     c->passed = 1;
-    int failed = 0;
-    char more[256] = "";
+    int failed = 0, skipped = 0;
+    char more[256] = "", not_run[256] = "";
+    const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
+    for (int i = 0; i < e->nchecks; i++)
+        if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
+            ref_check = &e->checks[i];
+    const char *metric_what = "";
     for (int i = 0; i < nruns; i++) {
         const size_run *r = &runs[i];
         if (!uses_size(k, e, r->n))
             continue;
         int ok = 1;
         gl_check_result scratch = {0};
-        gl_check_result *out = failed < GRADE_DETAILED_SIZES ? c : &scratch;
-        if (k->kind == GL_CHECK_NO_FAULT) {
+        gl_check_result *out = failed < GRADE_DETAILED_SIZES && !r->skipped ? c : &scratch;
+        char buf[4096];
+        switch (k->kind) {
+        case GL_CHECK_NO_FAULT:
             if (is_memory_fault(&r->got.fault)) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, r->error);
+                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
             }
-        } else if (r->status != GL_OK) {
-            ok = 0;
-            add_detail(out, "n = %lld: the kernel did not finish: %s", (long long)r->n, r->error);
-        } else {
-            ok = compare_outputs(k, r, &r->got, "", out);
-        }
-        if (ok && k->kind == GL_CHECK_MATCHES_REFERENCE && r->on_gpu) {
-            if (r->gpu_status != GL_OK) {
+            break;
+        case GL_CHECK_NO_RACES:
+            if (describe_finding(&r->got, SIM_FIND_RACE, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %lld, on the GPU: %s", (long long)r->n, r->gpu_error);
-            } else {
-                ok = compare_outputs(k, r, &r->got_gpu, ", on the GPU", out);
+                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
             }
+            for (int s = 0; ok && s < r->nsched; s++)
+                if (describe_finding(&r->sched[s], SIM_FIND_RACE, buf, sizeof buf)) {
+                    ok = 0;
+                    add_detail(out, "n = %lld, random schedule %d: %s", (long long)r->n, s + 1,
+                               buf);
+                }
+            break;
+        case GL_CHECK_NO_DEADLOCK:
+            if (r->got.fault.kind == SIM_FAULT_DEADLOCK) {
+                ok = 0;
+                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
+            } else if (describe_finding(&r->got, SIM_FIND_DIVERGENT_BARRIER, buf, sizeof buf)) {
+                ok = 0;
+                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
+            }
+            break;
+        case GL_CHECK_TIME_LIMIT:
+            if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
+                ok = 0;
+                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
+            } else if (r->got.stats.warp_instructions > k->max_steps) {
+                ok = 0;
+                add_detail(out, "n = %lld: the kernel issued %llu warp instructions; the "
+                                "limit is %llu", (long long)r->n,
+                           (unsigned long long)r->got.stats.warp_instructions,
+                           (unsigned long long)k->max_steps);
+            }
+            break;
+        case GL_CHECK_METRIC:
+            if (r->got.status != GL_OK) {
+                ok = 0;
+                add_detail(out, "n = %lld: not measured, the kernel did not finish: %s",
+                           (long long)r->n, r->got.error);
+            } else if (!r->got.traced) {
+                ok = 0;
+                add_detail(out, "n = %lld: not measured (no trace)", (long long)r->n);
+            } else {
+                double v = metric_value(k, ref_check, r, &metric_what);
+                if ((k->has_min && v < k->min) || (k->has_max && v > k->max)) {
+                    ok = 0;
+                    char bound[64];
+                    if (k->has_min)
+                        snprintf(bound, sizeof bound, "at least %g", k->min);
+                    else
+                        snprintf(bound, sizeof bound, "at most %g", k->max);
+                    add_detail(out, "n = %lld: %s is %.4g; it must be %s", (long long)r->n,
+                               metric_what, v, bound);
+                }
+            }
+            break;
+        case GL_CHECK_RANDOM_SCHEDULE:
+            for (int s = 0; ok && s < r->nsched; s++) {
+                const sim_run *sr = &r->sched[s];
+                char where[64];
+                snprintf(where, sizeof where, ", random schedule %d", s + 1);
+                if (sr->status != GL_OK) {
+                    ok = 0;
+                    add_detail(out, "n = %lld%s: %s", (long long)r->n, where, sr->error);
+                } else {
+                    ok = compare_outputs(k, r, sr->buffers, where, out);
+                }
+            }
+            break;
+        case GL_CHECK_MATCHES_REFERENCE:
+            if (r->got.status != GL_OK) {
+                ok = 0;
+                add_detail(out, "n = %lld: the kernel did not finish: %s", (long long)r->n,
+                           r->got.error);
+            } else {
+                ok = compare_outputs(k, r, r->got.buffers, "", out);
+            }
+            if (ok && r->on_gpu) {
+                if (r->gpu_status != GL_OK) {
+                    ok = 0;
+                    add_detail(out, "n = %lld, on the GPU: %s", (long long)r->n, r->gpu_error);
+                } else {
+                    ok = compare_outputs(k, r, r->got_gpu.buffers, ", on the GPU", out);
+                }
+            }
+            break;
         }
-        if (!ok) {
+        if (!ok && r->skipped) {
+            snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%lld",
+                     skipped++ ? ", " : "", (long long)r->n);
+            c->passed = 0;
+        } else if (!ok) {
             if (failed >= GRADE_DETAILED_SIZES)
                 snprintf(more + strlen(more), sizeof more - strlen(more), "%s%lld",
                          failed > GRADE_DETAILED_SIZES ? ", " : "", (long long)r->n);
@@ -176,21 +542,69 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     }
     if (failed > GRADE_DETAILED_SIZES)
         add_detail(c, "also fails for n = %s", more);
+    if (skipped)
+        add_detail(c, "not run for n = %s: the kernel already reached the step limit at a "
+                      "smaller size", not_run);
+    char sizes[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < nruns && used < sizeof sizes - 24; i++)
+        if (uses_size(k, e, runs[i].n) && !runs[i].skipped)
+            used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld",
+                                     used ? ", " : "", (long long)runs[i].n);
     if (c->passed) {
-        char sizes[256] = "";
-        size_t used = 0;
-        for (int i = 0; i < nruns && used < sizeof sizes - 24; i++)
-            if (uses_size(k, e, runs[i].n))
-                used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld",
-                                         used ? ", " : "", (long long)runs[i].n);
-        add_detail(c, k->kind == GL_CHECK_NO_FAULT
-                          ? "no out-of-bounds or misaligned access for n = %s"
-                          : "output matches the reference for n = %s",
-                   sizes);
+        switch (k->kind) {
+        case GL_CHECK_NO_FAULT:
+            add_detail(c, "no out-of-bounds or misaligned access for n = %s", sizes);
+            break;
+        case GL_CHECK_NO_RACES: add_detail(c, "no data races for n = %s", sizes); break;
+        case GL_CHECK_NO_DEADLOCK:
+            add_detail(c, "every barrier was reached by the whole block for n = %s", sizes);
+            break;
+        case GL_CHECK_TIME_LIMIT:
+            add_detail(c, "finished within %llu warp instructions for n = %s",
+                       (unsigned long long)k->max_steps, sizes);
+            break;
+        case GL_CHECK_METRIC: {
+            const char *what = "";
+            double v = 0;
+            for (int i = nruns - 1; i >= 0; i--)
+                if (uses_size(k, e, runs[i].n)) {
+                    v = metric_value(k, ref_check, &runs[i], &what);
+                    add_detail(c, "n = %lld: %s is %.4g (%s %g)", (long long)runs[i].n, what, v,
+                               k->has_min ? "at least" : "at most",
+                               k->has_min ? k->min : k->max);
+                    break;
+                }
+            break;
+        }
+        case GL_CHECK_RANDOM_SCHEDULE:
+            add_detail(c, "output matches the reference under %d random schedules for n = %s",
+                       k->seeds, sizes);
+            break;
+        case GL_CHECK_MATCHES_REFERENCE:
+            add_detail(c, "output matches the reference for n = %s", sizes);
+            break;
+        }
     } else if (k->kind == GL_CHECK_NO_FAULT) {
         add_detail(c, "A thread accessed memory outside its buffer. When n is not a "
                       "multiple of the block size, the last block has threads whose "
                       "index is >= n: they must not touch the arrays.");
+    } else if (k->kind == GL_CHECK_NO_RACES) {
+        add_detail(c, "Two threads touched the same memory, at least one writing, with no "
+                      "__syncthreads() between the accesses: the result depends on which "
+                      "warp runs first.");
+    } else if (k->kind == GL_CHECK_NO_DEADLOCK) {
+        add_detail(c, "__syncthreads() must be reached by every thread of the block, at the "
+                      "same call: do not put it inside a branch that only some threads take.");
+    } else if (k->kind == GL_CHECK_TIME_LIMIT) {
+        add_detail(c, "Does a loop ever end? Check its condition and its step.");
+    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
+        add_detail(c, "The result depends on the order in which warps and blocks run: some "
+                      "thread reads a value before another has written it.");
+    } else if (k->kind == GL_CHECK_METRIC) {
+        for (size_t i = 0; i < sizeof k_metric_advice / sizeof *k_metric_advice; i++)
+            if (strcmp(k_metric_advice[i][0], k->metric) == 0)
+                add_detail(c, "%s", k_metric_advice[i][1]);
     }
 }
 
@@ -212,6 +626,29 @@ static int collect_sizes(const gl_exercise *e, int64_t *out, int max)
     return n;
 }
 
+/* Does any check of kind `kind` use size n? */
+static int wanted(const gl_exercise *e, gl_check_kind kind, int64_t n, int *seeds)
+{
+    int yes = 0;
+    for (int i = 0; i < e->nchecks; i++)
+        if (e->checks[i].kind == kind && uses_size(&e->checks[i], e, n)) {
+            yes = 1;
+            if (seeds && e->checks[i].seeds > *seeds)
+                *seeds = e->checks[i].seeds;
+        }
+    return yes;
+}
+
+static ptx_module_t *parse_ptx(const char *ptx, const char *name, char *diag_out, size_t len)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    if (ptx_parse(ptx, strlen(ptx), name, &m, &diag) != SIM_OK)
+        snprintf(diag_out, len, "%s", diag ? diag : "the PTX could not be parsed");
+    free(diag);
+    return m;
+}
+
 gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                          gl_grade_report *rep, gl_error *err)
 {
@@ -227,6 +664,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              gl_display_path(submission ? submission : e->starter));
     gl_backend_kind backend = opts->backend == GL_BACKEND_GPU ? GL_BACKEND_GPU : GL_BACKEND_SIM;
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
+    uint64_t step_limit = e->step_limit ? e->step_limit : GRADE_STEP_LIMIT;
 
     if (backend == GL_BACKEND_GPU) {
         gl_device_info info;
@@ -235,16 +673,26 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         if (gs != GL_OK)
             return gs;
     }
-    char *sub_path = strdup(rep->submission);
+    char *sub_path = strdup(submission ? submission : e->starter);
     gl_compiled ref = {0}, sub = {0};
+    ptx_module_t *ref_m = NULL, *sub_m = NULL;
     size_run *runs = NULL;
     int nruns = 0;
+    int traced = 0;
+    for (int i = 0; i < e->nchecks; i++)
+        traced |= e->checks[i].kind == GL_CHECK_METRIC;
     gl_status st = gl_compile_cuda(e->reference, &opts->compile, &ref, err);
     if (st != GL_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution does not compile:\n%s",
                      l->dir, msg);
+        goto done;
+    }
+    char diag[2048] = "";
+    ref_m = parse_ptx(ref.ptx, e->reference, diag, sizeof diag);
+    if (!ref_m) {
+        st = gl_fail(err, GL_ERR_INPUT, "%s: the reference's PTX does not load: %s", l->dir, diag);
         goto done;
     }
 
@@ -256,7 +704,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     }
     gl_check_result *compiles = &rep->checks[0];
     snprintf(compiles->name, sizeof compiles->name, "compiles");
+    for (int i = 0; i < e->nchecks; i++)
+        snprintf(rep->checks[i + 1].name, sizeof rep->checks[i + 1].name, "%s", e->checks[i].name);
     gl_error cerr = {0};
+    const char *not_run = NULL;
     if (gl_compile_cuda(sub_path, &opts->compile, &sub, &cerr) != GL_OK) {
         if (cerr.status != GL_ERR_COMPILE) {
             st = gl_fail(err, cerr.status, "%s", cerr.msg);
@@ -264,12 +715,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         }
         rep->compile_log = strdup(cerr.msg);
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
-        for (int i = 0; i < e->nchecks; i++) {
-            snprintf(rep->checks[i + 1].name, sizeof rep->checks[i + 1].name, "%s",
-                     e->checks[i].name);
-            snprintf(rep->checks[i + 1].detail, sizeof rep->checks[i + 1].detail,
-                     "not run: the kernel does not compile");
-        }
+        not_run = "not run: the kernel does not compile";
+    } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
+        rep->compile_log = strdup(diag);
+        snprintf(compiles->detail, sizeof compiles->detail,
+                 "the simulator cannot run this kernel's PTX: %.1900s", diag);
+        not_run = "not run: the simulator cannot load the kernel";
+    }
+    if (not_run) {
+        for (int i = 0; i < e->nchecks; i++)
+            snprintf(rep->checks[i + 1].detail, sizeof rep->checks[i + 1].detail, "%s", not_run);
         goto done;
     }
     rep->compiled = 1;
@@ -284,43 +739,80 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
         goto done;
     }
-    for (int i = 0; i < nsizes; i++, nruns++) {
+    for (int i = 0; i < nsizes; i++) {
         size_run *r = &runs[i];
+        nruns++;
         r->n = sizes[i];
+        int metric_here = 0;
+        for (int k = 0; k < e->nchecks; k++)
+            metric_here |= e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
         gl_spec ref_spec;
         st = lesson_exercise_spec(l, r->n, (uint64_t)i, e->reference, &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        gl_run_opts ro = {.backend = GL_BACKEND_SIM, .step_limit = GRADE_STEP_LIMIT};
+        run_cfg ref_cfg = {.step_limit = step_limit};
         gl_error rerr = {0};
-        gl_status rs = gl_run_ptx(&ref_spec, ref.ptx, &ro, &r->expect, &rerr);
+        st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
-        if (rs != GL_OK) {
+        if (st != GL_OK || r->expect.status != GL_OK) {
             st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution fails at n = %lld: %s",
-                         l->dir, (long long)r->n, rerr.msg);
-            nruns++;
+                         l->dir, (long long)r->n, st != GL_OK ? rerr.msg : r->expect.error);
             goto done;
         }
         st = lesson_exercise_spec(l, r->n, (uint64_t)i, sub_path, &r->spec, err);
-        if (st != GL_OK) {
-            nruns++;
+        if (st != GL_OK)
             goto done;
-        }
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        gl_run_opts so = {.backend = GL_BACKEND_SIM, .step_limit = GRADE_STEP_LIMIT};
+        run_cfg sub_cfg = {.step_limit = step_limit, .trace = traced && metric_here};
         gl_error serr = {0};
-        r->status = gl_run_ptx(&r->spec, sub.ptx, &so, &r->got, &serr);
-        if (r->status != GL_OK)
-            snprintf(r->error, sizeof r->error, "%s", serr.msg);
-        if (r->status == GL_ERR_INPUT) {
-            st = gl_fail(err, r->status, "%s", serr.msg);
-            nruns++;
+        if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
+            /* The submission does not fit the exercise (renamed kernel, changed
+             * parameters): a failed grade, reported under "compiles". */
+            compiles->passed = 0;
+            snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", serr.msg);
+            for (int k = 0; k < e->nchecks; k++)
+                snprintf(rep->checks[k + 1].detail, sizeof rep->checks[k + 1].detail,
+                         "not run: the kernel does not match the exercise");
             goto done;
+        }
+        if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
+            /* An endless loop: larger sizes would only loop longer. Their checks fail
+             * with the same message. */
+            for (int j = i + 1; j < nsizes; j++) {
+                size_run *q = &runs[j];
+                nruns++;
+                q->n = sizes[j];
+                if (lesson_exercise_spec(l, q->n, (uint64_t)j, sub_path, &q->spec, err) != GL_OK ||
+                    spec_buffers_new(&q->spec, &q->expect.buffers, err) != GL_OK ||
+                    spec_buffers_new(&q->spec, &q->got.buffers, err) != GL_OK) {
+                    st = err->status;
+                    goto done;
+                }
+                q->expect.nargs = q->got.nargs = q->spec.nargs;
+                q->skipped = 1;
+                q->got.fault = r->got.fault;
+                q->got.status = r->got.status;
+                snprintf(q->got.error, sizeof q->got.error, "not run: the kernel already "
+                         "exceeded the step limit at n = %lld", (long long)r->n);
+            }
+            break;
+        }
+        int seeds = 0;
+        if (r->got.status == GL_OK &&
+            (wanted(e, GL_CHECK_RANDOM_SCHEDULE, r->n, &seeds) ||
+             (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
+            r->sched = calloc((size_t)seeds, sizeof *r->sched);
+            for (int s = 0; r->sched && s < seeds; s++) {
+                run_cfg rc = {.step_limit = step_limit, .seed = 0x9e3779b9u + (uint64_t)s * 7919u};
+                if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
+                    break;
+                r->nsched++;
+            }
         }
         /* On the GPU only a kernel the simulator ran cleanly: a faulting one could
          * corrupt GPU memory or hang. */
-        if (backend == GL_BACKEND_GPU && r->status == GL_OK) {
+        if (backend == GL_BACKEND_GPU && r->got.status == GL_OK) {
             gl_run_opts go = {.backend = GL_BACKEND_GPU};
             gl_error gerr = {0};
             r->on_gpu = 1;
@@ -329,7 +821,6 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 snprintf(r->gpu_error, sizeof r->gpu_error, "%s", gerr.msg);
             if (r->gpu_status == GL_ERR_NODEVICE) {
                 st = gl_fail(err, r->gpu_status, "%s", gerr.msg);
-                nruns++;
                 goto done;
             }
         }
@@ -343,11 +834,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
 done:
     for (int i = 0; i < nruns; i++) {
         spec_free(&runs[i].spec);
-        gl_run_result_free(&runs[i].expect);
-        gl_run_result_free(&runs[i].got);
+        sim_run_free(&runs[i].expect);
+        sim_run_free(&runs[i].got);
+        for (int s = 0; s < runs[i].nsched; s++)
+            sim_run_free(&runs[i].sched[s]);
+        free(runs[i].sched);
         gl_run_result_free(&runs[i].got_gpu);
     }
     free(runs);
+    ptx_module_free(ref_m);
+    ptx_module_free(sub_m);
     gl_compiled_free(&ref);
     gl_compiled_free(&sub);
     free(sub_path);
@@ -396,4 +892,139 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
         fprintf(f, "%s\n", text);
     free(text);
     cJSON_Delete(js);
+}
+
+/* XML text with &, <, >, " escaped and control characters other than tab/newline
+ * dropped (they are not allowed in XML 1.0). */
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '&')
+            fputs("&amp;", f);
+        else if (ch == '<')
+            fputs("&lt;", f);
+        else if (ch == '>')
+            fputs("&gt;", f);
+        else if (ch == '"')
+            fputs("&quot;", f);
+        else if (ch >= 0x20 || ch == '\n' || ch == '\t')
+            fputc(ch, f);
+    }
+}
+
+void grade_report_write_junit(FILE *f, const gl_grade_report *r)
+{
+    int failures = 0;
+    for (int i = 0; i < r->nchecks; i++)
+        failures += !r->checks[i].passed;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", f);
+    fputs("  <testsuite name=\"gpulearn.", f);
+    xml_text(f, r->lesson);
+    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\">\n", r->nchecks, failures);
+    fputs("    <properties><property name=\"submission\" value=\"", f);
+    xml_text(f, r->submission);
+    fputs("\"/><property name=\"backend\" value=\"", f);
+    xml_text(f, r->backend);
+    fputs("\"/></properties>\n", f);
+    for (int i = 0; i < r->nchecks; i++) {
+        const gl_check_result *c = &r->checks[i];
+        fputs("    <testcase classname=\"gpulearn.", f);
+        xml_text(f, r->lesson);
+        fputs("\" name=\"", f);
+        xml_text(f, c->name);
+        if (c->passed) {
+            fputs("\"/>\n", f);
+            continue;
+        }
+        fputs("\">\n      <failure message=\"", f);
+        const char *nl = strchr(c->detail, '\n');
+        char first[512];
+        snprintf(first, sizeof first, "%.*s", nl ? (int)(nl - c->detail) : (int)strlen(c->detail),
+                 c->detail);
+        xml_text(f, first);
+        fputs("\">", f);
+        xml_text(f, c->detail);
+        fputs("</failure>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+int grade_lint(const char *dir, FILE *out)
+{
+    gl_lesson l;
+    gl_error err = {0};
+    if (lesson_load(dir, &l, &err) != GL_OK) {
+        fprintf(out, "%s\n%s: FAILED (the lesson does not load)\n", err.msg, dir);
+        return 1;
+    }
+    int problems = 0;
+    for (int s = 0; s < l.nsteps; s++) {
+        const gl_step *step = &l.steps[s];
+        if (!step->launch)
+            continue;
+        gl_spec spec;
+        gl_error e = {0};
+        if (lesson_step_spec(&l, s, &spec, &e) != GL_OK) {
+            fprintf(out, "%s/lesson.json: steps[%d]: %s\n", dir, s, e.msg);
+            problems++;
+            continue;
+        }
+        if (step->map_value && strncmp(step->map_value, "buffer:", 7) == 0) {
+            int a = spec_find_arg(&spec, step->map_value + 7);
+            if (a < 0 || !spec.args[a].is_ptr) {
+                fprintf(out, "%s/lesson.json: steps[%d].map: no pointer argument named '%s'\n",
+                        dir, s, step->map_value + 7);
+                problems++;
+            }
+        }
+        gl_run_opts ro = {.backend = GL_BACKEND_SIM};
+        gl_run_result res;
+        if (gl_run_spec(&spec, &ro, &res, &e) != GL_OK) {
+            fprintf(out, "%s/lesson.json: steps[%d]: the step's kernel does not run on the "
+                         "simulator: %s\n", dir, s, e.msg);
+            problems++;
+        }
+        gl_run_result_free(&res);
+        spec_free(&spec);
+    }
+    const gl_exercise *ex = l.exercise;
+    if (ex) {
+        if (ex->nhints < 2 || ex->nhints > 3) {
+            fprintf(out, "%s/lesson.json: exercise.hints: %d hints; a lesson gives 2 or 3\n",
+                    dir, ex->nhints);
+            problems++;
+        }
+        gl_grade_report rep;
+        gl_error e = {0};
+        if (grade_exercise(&l, ex->reference, NULL, &rep, &e) != GL_OK) {
+            fprintf(out, "%s\n", e.msg);
+            problems++;
+        } else if (!rep.passed) {
+            fprintf(out, "%s: the reference fails its checks:\n", gl_display_path(ex->reference));
+            grade_report_write_text(out, &rep);
+            problems++;
+        }
+        grade_report_free(&rep);
+        if (grade_exercise(&l, NULL, NULL, &rep, &e) != GL_OK) {
+            fprintf(out, "%s\n", e.msg);
+            problems++;
+        } else if (!rep.compiled) {
+            fprintf(out, "%s: the starter does not compile:\n%s\n", gl_display_path(ex->starter),
+                    rep.compile_log ? rep.compile_log : "");
+            problems++;
+        } else if (rep.passed) {
+            fprintf(out, "%s: the starter passes every check: it gives the exercise away\n",
+                    gl_display_path(ex->starter));
+            problems++;
+        }
+        grade_report_free(&rep);
+    }
+    if (problems)
+        fprintf(out, "%s: FAILED: %d problem%s\n", dir, problems, problems == 1 ? "" : "s");
+    else
+        fprintf(out, "%s: ok (%d step%s%s)\n", dir, l.nsteps, l.nsteps == 1 ? "" : "s",
+                ex ? "; the reference passes every check, the starter fails" : "; no exercise");
+    lesson_free(&l);
+    return problems;
 }

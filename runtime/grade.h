@@ -47,5 +47,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
 /* Writes the report as text (for people) or JSON (for autograders). */
 void grade_report_write_text(FILE *f, const gl_grade_report *r);
 void grade_report_write_json(FILE *f, const gl_grade_report *r);
+/* JUnit XML (one <testsuite> "gpulearn.<lesson>", one <testcase> per check, a
+ * <failure> with the detail for each failed check), for CI autograders. */
+void grade_report_write_junit(FILE *f, const gl_grade_report *r);
+
+/* Lints the lesson in folder dir (`gpulearn lint`): lesson.json against the schema and
+ * its files (lesson_load), every step's launch runs on the simulator, a "buffer:NAME"
+ * map names a pointer argument, and for the exercise: the reference passes every check,
+ * the starter compiles and fails at least one, 2-3 hints. Writes one line per problem
+ * ("dir/lesson.json: steps[2]: ...") and a closing verdict to out. Returns the number
+ * of problems (0 = clean). */
+int grade_lint(const char *dir, FILE *out);
 
 #endif

@@ -171,7 +171,8 @@ static gl_status get_sizes(ctx *c, const cJSON *v, const char *field, int64_t **
     return GL_OK;
 }
 
-static const char *const k_views[] = {"text", "device", "grid_map", "buffers", NULL};
+static const char *const k_views[] = {"text",  "device", "grid_map", "buffers", "warps",
+                                      "memory", "banks", "barriers", "atomics", "tree", NULL};
 static const char *const k_map_values[] = {"global_index", "block", "thread", "warp", "lane",
                                            NULL};
 
@@ -199,7 +200,8 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
             ok = v[1] != NULL;
         if (!ok)
             return bad(c, strcat(field, ".view"),
-                       "must be one of \"text\", \"device\", \"grid_map\", \"buffers\"");
+                       "must be one of \"text\", \"device\", \"grid_map\", \"buffers\", "
+                       "\"warps\", \"memory\", \"banks\", \"barriers\", \"atomics\", \"tree\"");
         vname = view->valuestring;
     }
     s->view = strdup(vname);
@@ -228,27 +230,118 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     return GL_OK;
 }
 
+/* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
+const char *const lesson_metric_names[] = {"branch_efficiency",      "sectors_per_request",
+                                           "bank_conflicts",         "global_atomics",
+                                           "global_loads_per_output", "additions",
+                                           "float_additions",        NULL};
+
+static const char k_check_kinds[] =
+    "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
+    "\"time_limit\", \"random_schedule\", \"branch_efficiency\", \"sectors_per_request\", "
+    "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\" or "
+    "\"float_additions\"";
+
+static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key,
+                            double lo, double *out, int *has)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(js, key);
+    if (!v)
+        return GL_OK;
+    char f[96];
+    snprintf(f, sizeof f, "%s.%s", field, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble < lo) {
+        char what[64];
+        snprintf(what, sizeof what, "must be a number >= %g", lo);
+        return bad(c, f, what);
+    }
+    *out = v->valuedouble;
+    if (has)
+        *has = 1;
+    return GL_OK;
+}
+
 static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
 {
     char field[32];
     snprintf(field, sizeof field, "exercise.checks[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"kind", "sizes", "outputs", "tolerance", NULL};
+    static const char *const keys[] = {"kind", "sizes", "outputs", "tolerance", "min",
+                                       "max",  "max_steps", "seeds", NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st != GL_OK)
         return st;
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(js, "kind");
     char f[64];
     snprintf(f, sizeof f, "%s.kind", field);
-    if (!cJSON_IsString(kind))
-        return bad(c, f, "missing (\"matches_reference\" or \"no_out_of_bounds\")");
-    if (strcmp(kind->valuestring, "matches_reference") == 0)
+    char what[512];
+    if (!cJSON_IsString(kind)) {
+        snprintf(what, sizeof what, "missing (%s)", k_check_kinds);
+        return bad(c, f, what);
+    }
+    const char *kn = kind->valuestring;
+    int metric = 0;
+    for (const char *const *m = lesson_metric_names; *m; m++)
+        metric |= strcmp(*m, kn) == 0;
+    if (strcmp(kn, "matches_reference") == 0)
         k->kind = GL_CHECK_MATCHES_REFERENCE;
-    else if (strcmp(kind->valuestring, "no_out_of_bounds") == 0)
+    else if (strcmp(kn, "no_out_of_bounds") == 0)
         k->kind = GL_CHECK_NO_FAULT;
-    else
-        return bad(c, f, "unknown check (expected \"matches_reference\" or \"no_out_of_bounds\")");
+    else if (strcmp(kn, "no_races") == 0)
+        k->kind = GL_CHECK_NO_RACES;
+    else if (strcmp(kn, "no_deadlock") == 0)
+        k->kind = GL_CHECK_NO_DEADLOCK;
+    else if (strcmp(kn, "time_limit") == 0)
+        k->kind = GL_CHECK_TIME_LIMIT;
+    else if (strcmp(kn, "random_schedule") == 0)
+        k->kind = GL_CHECK_RANDOM_SCHEDULE;
+    else if (metric)
+        k->kind = GL_CHECK_METRIC;
+    else {
+        snprintf(what, sizeof what, "unknown check (expected %s)", k_check_kinds);
+        return bad(c, f, what);
+    }
+    /* Keys that only some kinds take. */
+    const char *only_for[][2] = {{"tolerance", "matches_reference or random_schedule"},
+                                 {"min", "metric"},
+                                 {"max", "metric"},
+                                 {"max_steps", "time_limit"},
+                                 {"seeds", "random_schedule"}};
+    int takes[] = {k->kind == GL_CHECK_MATCHES_REFERENCE || k->kind == GL_CHECK_RANDOM_SCHEDULE,
+                   metric, metric, k->kind == GL_CHECK_TIME_LIMIT,
+                   k->kind == GL_CHECK_RANDOM_SCHEDULE};
+    for (size_t j = 0; j < sizeof takes / sizeof *takes; j++)
+        if (!takes[j] && cJSON_GetObjectItemCaseSensitive(js, only_for[j][0])) {
+            snprintf(f, sizeof f, "%s.%s", field, only_for[j][0]);
+            snprintf(what, sizeof what, "only %s checks take this key", only_for[j][1]);
+            return bad(c, f, what);
+        }
+    if (metric) {
+        if ((st = get_number(c, js, field, "min", -1e300, &k->min, &k->has_min)) != GL_OK ||
+            (st = get_number(c, js, field, "max", -1e300, &k->max, &k->has_max)) != GL_OK)
+            return st;
+        if (!k->has_min && !k->has_max)
+            return bad(c, field, "a metric check needs \"min\" or \"max\"");
+        k->metric = strdup(kn);
+    }
+    if (k->kind == GL_CHECK_TIME_LIMIT) {
+        double ms = 0;
+        int has = 0;
+        if ((st = get_number(c, js, field, "max_steps", 1, &ms, &has)) != GL_OK)
+            return st;
+        if (!has)
+            return bad(c, field, "a time_limit check needs \"max_steps\" (warp instructions)");
+        k->max_steps = (uint64_t)ms;
+    }
+    if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
+        double seeds = 3;
+        if ((st = get_number(c, js, field, "seeds", 1, &seeds, NULL)) != GL_OK)
+            return st;
+        if (seeds > 64 || seeds != (double)(int)seeds)
+            return bad(c, strcat(strcpy(f, field), ".seeds"), "must be an integer from 1 to 64");
+        k->seeds = (int)seeds;
+    }
     k->name = strdup(kind->valuestring);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(js, "sizes");
     if (sizes) {
@@ -285,7 +378,7 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
     static const char *const keys[] = {"title", "text", "starter", "reference", "launch",
-                                       "sizes", "checks", "hints", NULL};
+                                       "sizes", "checks", "hints", "step_limit", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);
@@ -316,6 +409,10 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     for (int i = 0; i < e->nchecks; i++)
         if ((st = load_check(c, cJSON_GetArrayItem(checks, i), i, &e->checks[i])) != GL_OK)
             return st;
+    double limit = 0;
+    if ((st = get_number(c, js, "exercise", "step_limit", 1000, &limit, NULL)) != GL_OK)
+        return st;
+    e->step_limit = (uint64_t)limit;
     const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");
     if (hints) {
         if (!cJSON_IsArray(hints))
@@ -448,6 +545,7 @@ void lesson_free(gl_lesson *l)
         free(e->sizes);
         for (int i = 0; e->checks && i < e->nchecks; i++) {
             free(e->checks[i].name);
+            free(e->checks[i].metric);
             free(e->checks[i].sizes);
             free_strings(e->checks[i].outputs, e->checks[i].noutputs);
         }

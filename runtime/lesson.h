@@ -14,17 +14,33 @@ typedef struct gl_step {
     char *title;
     char *text;
     char *kernel;          /* path of the step's .cu (resolved), or NULL for text-only */
-    char *view;            /* "text", "device", "grid_map", "buffers" */
+    char *view;            /* "text", "device", "grid_map", "buffers"; and views the TUI
+                              adds later (until then it shows the grid map): "warps",
+                              "memory", "banks", "barriers", "atomics", "tree" */
     char *map_value;       /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
     struct cJSON *launch;  /* launch spec object (owned), or NULL */
 } gl_step;
 
-/* One automated check of an exercise. */
+/* One automated check of an exercise ("kind" in lesson.json). */
 typedef enum gl_check_kind {
-    GL_CHECK_MATCHES_REFERENCE, /* outputs equal the reference's on every size */
-    GL_CHECK_NO_FAULT,          /* no out-of-bounds/misaligned access, no deadlock */
+    GL_CHECK_MATCHES_REFERENCE, /* "matches_reference": outputs equal the reference's */
+    GL_CHECK_NO_FAULT,          /* "no_out_of_bounds": no out-of-bounds/misaligned access */
+    GL_CHECK_NO_RACES,          /* "no_races": no shared/global hazard between threads
+                                   without a barrier between them (racecheck) */
+    GL_CHECK_NO_DEADLOCK,       /* "no_deadlock": every barrier released, no barrier
+                                   misuse (synccheck) */
+    GL_CHECK_TIME_LIMIT,        /* "time_limit": finishes within max_steps warp
+                                   instructions (an endless loop fails here) */
+    GL_CHECK_METRIC,            /* a metric threshold: "branch_efficiency" (min),
+                                   "sectors_per_request", "bank_conflicts",
+                                   "global_atomics", "global_loads_per_output",
+                                   "additions", "float_additions" (max); see
+                                   runtime/analysis.h */
+    GL_CHECK_RANDOM_SCHEDULE,   /* "random_schedule": the outputs still match and no
+                                   fault or race appears under `seeds` seeded random
+                                   warp/block schedules */
 } gl_check_kind;
 
 typedef struct gl_check {
@@ -35,6 +51,11 @@ typedef struct gl_check {
     char **outputs;        /* buffers compared; NULL = every pointer argument */
     int noutputs;
     double tolerance;      /* max |expected - actual| for floats (0 = bit-exact) */
+    char *metric;          /* GL_CHECK_METRIC: the metric's name (= name) */
+    double min, max;       /* GL_CHECK_METRIC: bounds; has_min/has_max say which apply */
+    int has_min, has_max;
+    uint64_t max_steps;    /* GL_CHECK_TIME_LIMIT: warp instructions per launch */
+    int seeds;             /* GL_CHECK_RANDOM_SCHEDULE: schedules tried (default 3) */
 } gl_check;
 
 typedef struct gl_exercise {
@@ -49,6 +70,8 @@ typedef struct gl_exercise {
     int nchecks;
     char **hints;
     int nhints;
+    uint64_t step_limit;   /* "step_limit": warp instructions one graded launch may
+                              issue before it counts as an endless loop (0 = default) */
 } gl_exercise;
 
 typedef struct gl_lesson {
@@ -86,5 +109,8 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
  * each size gets different inputs; source = source_path. */
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                const char *source_path, gl_spec *out, gl_error *err);
+
+/* The metric check names lesson.json accepts, NULL-terminated (for lint and docs). */
+extern const char *const lesson_metric_names[];
 
 #endif

@@ -18,6 +18,10 @@ const char *workspace_root(void);
  * GL_ERR_INPUT if the lesson has no exercise or the copy cannot be made. */
 gl_status workspace_exercise_path(const gl_lesson *l, char *path, size_t len, gl_error *err);
 
+/* 1 when the learner already has a copy of lesson l's exercise (its path in path);
+ * makes no copy. 0 when there is none or the lesson has no exercise. */
+int workspace_has_copy(const gl_lesson *l, char *path, size_t len);
+
 /* Replaces the learner's copy with the starter (the caller asks for confirmation first).
  * The previous copy is kept as <file>.bak. */
 gl_status workspace_reset(const gl_lesson *l, gl_error *err);

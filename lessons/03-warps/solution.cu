@@ -1,0 +1,8 @@
+// Reference solution (hidden from learners): the linear thread id in a 2D block.
+extern "C" __global__ void warp_lane(int *warp, int *lane)
+{
+    int t = threadIdx.y * blockDim.x + threadIdx.x;
+    int g = blockIdx.x * (blockDim.x * blockDim.y) + t;
+    warp[g] = t / 32;
+    lane[g] = t % 32;
+}

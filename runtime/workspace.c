@@ -1,0 +1,243 @@
+/* workspace.c — the learner's copies of exercises and their progress (see workspace.h). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "runtime/workspace.h"
+
+const char *workspace_root(void)
+{
+    static char root[PATH_MAX];
+    const char *xdg = getenv("XDG_DATA_HOME");
+    if (xdg && xdg[0] == '/') {
+        snprintf(root, sizeof root, "%s/gpulearn", xdg);
+    } else {
+        const char *home = getenv("HOME");
+        snprintf(root, sizeof root, "%s/.local/share/gpulearn", home && *home ? home : ".");
+    }
+    return root;
+}
+
+/* mkdir -p for path (every component). */
+static gl_status make_dirs(const char *path, gl_error *err)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot create folder: %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return gl_fail(err, GL_ERR_INPUT, "%s: cannot create folder: %s", buf, strerror(errno));
+    return GL_OK;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* <root>/<id>/<starter's base name>. */
+static gl_status copy_path(const gl_lesson *l, char *path, size_t len, gl_error *err)
+{
+    if (!l->exercise)
+        return gl_fail(err, GL_ERR_INPUT, "lesson '%s' has no exercise", l->id);
+    const char *base = strrchr(l->exercise->starter, '/');
+    base = base ? base + 1 : l->exercise->starter;
+    int n = snprintf(path, len, "%s/%s/%s", workspace_root(), l->id, base);
+    if (n < 0 || (size_t)n >= len)
+        return gl_fail(err, GL_ERR_INPUT, "%s: path too long", workspace_root());
+    return GL_OK;
+}
+
+/* Copies the starter to path atomically. */
+static gl_status copy_starter(const gl_lesson *l, const char *path, gl_error *err)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    gl_status st = make_dirs(dir, err);
+    if (st != GL_OK)
+        return st;
+    size_t len = 0;
+    char *text = gl_read_file(l->exercise->starter, &len, err);
+    if (!text)
+        return GL_ERR_INPUT;
+    st = gl_write_file_atomic(path, text, len, err);
+    free(text);
+    return st;
+}
+
+gl_status workspace_exercise_path(const gl_lesson *l, char *path, size_t len, gl_error *err)
+{
+    gl_status st = copy_path(l, path, len, err);
+    if (st != GL_OK || exists(path))
+        return st;
+    return copy_starter(l, path, err);
+}
+
+/* Whether the learner already has a copy (no copy is made). */
+int workspace_has_copy(const gl_lesson *l, char *path, size_t len)
+{
+    gl_error err = {0};
+    return copy_path(l, path, len, &err) == GL_OK && exists(path);
+}
+
+gl_status workspace_reset(const gl_lesson *l, gl_error *err)
+{
+    char path[PATH_MAX];
+    gl_status st = copy_path(l, path, sizeof path, err);
+    if (st != GL_OK)
+        return st;
+    if (exists(path)) {
+        char bak[PATH_MAX + 8];
+        snprintf(bak, sizeof bak, "%s.bak", path);
+        if (rename(path, bak) != 0)
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path,
+                           strerror(errno));
+    }
+    return copy_starter(l, path, err);
+}
+
+/* ------------------------------------------------------------------------ progress */
+
+static void progress_path(char *path, size_t len)
+{
+    snprintf(path, len, "%s/progress.json", workspace_root());
+}
+
+gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
+                        gl_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    if (warning && warning_len)
+        warning[0] = '\0';
+    char path[PATH_MAX];
+    progress_path(path, sizeof path);
+    if (!exists(path))
+        return GL_OK;
+    size_t len = 0;
+    gl_error rerr = {0};
+    char *text = gl_read_file(path, &len, &rerr);
+    cJSON *js = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    const cJSON *lessons = cJSON_GetObjectItemCaseSensitive(js, "lessons");
+    int ok = js && cJSON_IsObject(lessons);
+    const cJSON *it;
+    if (ok)
+        cJSON_ArrayForEach(it, lessons)
+        {
+            const cJSON *seen = cJSON_GetObjectItemCaseSensitive(it, "steps_seen");
+            const cJSON *passed = cJSON_GetObjectItemCaseSensitive(it, "passed");
+            ok &= cJSON_IsObject(it) && strlen(it->string) < 64 &&
+                  (!seen || (cJSON_IsNumber(seen) && seen->valuedouble >= 0 &&
+                             seen->valuedouble <= 4294967295.0)) &&
+                  (!passed || cJSON_IsBool(passed));
+        }
+    if (!ok) {
+        cJSON_Delete(js);
+        char aside[PATH_MAX + 64];
+        snprintf(aside, sizeof aside, "%s.corrupt-%lld", path, (long long)time(NULL));
+        int moved = rename(path, aside) == 0;
+        if (warning && warning_len)
+            snprintf(warning, warning_len,
+                     "%s is not valid progress; %s and starting from empty progress",
+                     gl_display_path(path),
+                     moved ? "set it aside as progress.json.corrupt-<time>"
+                           : "could not set it aside");
+        return GL_OK;
+    }
+    int n = cJSON_GetArraySize(lessons);
+    gl_lesson_progress *p = calloc((size_t)n + 1, sizeof *p);
+    if (!p) {
+        cJSON_Delete(js);
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
+    int k = 0;
+    cJSON_ArrayForEach(it, lessons)
+    {
+        const cJSON *seen = cJSON_GetObjectItemCaseSensitive(it, "steps_seen");
+        snprintf(p[k].id, sizeof p[k].id, "%s", it->string);
+        p[k].steps_seen = seen ? (unsigned)seen->valuedouble : 0;
+        p[k].passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "passed"));
+        k++;
+    }
+    cJSON_Delete(js);
+    *out = p;
+    *count = k;
+    return GL_OK;
+}
+
+/* Loads, lets `update` change the entry for id, and saves atomically. */
+static gl_status progress_update(const char *id, int step, int passed, gl_error *err)
+{
+    if (strlen(id) >= 64)
+        return gl_fail(err, GL_ERR_INPUT, "lesson id '%s' is too long", id);
+    gl_lesson_progress *p = NULL;
+    int n = 0;
+    char warning[PATH_MAX + 128];
+    gl_status st = progress_load(&p, &n, warning, sizeof warning, err);
+    if (st != GL_OK)
+        return st;
+    if (warning[0])
+        fprintf(stderr, "gpulearn: warning: %s\n", warning);
+    cJSON *js = cJSON_CreateObject();
+    cJSON_AddNumberToObject(js, "format", 1);
+    cJSON *lessons = cJSON_AddObjectToObject(js, "lessons");
+    int found = 0;
+    for (int i = 0; i <= n; i++) {
+        gl_lesson_progress e = {0};
+        if (i < n) {
+            e = p[i];
+        } else if (!found) {
+            snprintf(e.id, sizeof e.id, "%s", id);
+        } else {
+            break;
+        }
+        if (strcmp(e.id, id) == 0) {
+            found = 1;
+            if (step >= 0 && step < 32)
+                e.steps_seen |= 1u << step;
+            if (passed)
+                e.passed = true;
+        }
+        cJSON *o = cJSON_AddObjectToObject(lessons, e.id);
+        cJSON_AddNumberToObject(o, "steps_seen", e.steps_seen);
+        cJSON_AddBoolToObject(o, "passed", e.passed);
+    }
+    free(p);
+    char *text = cJSON_Print(js);
+    cJSON_Delete(js);
+    if (!text)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    st = make_dirs(workspace_root(), err);
+    char path[PATH_MAX];
+    progress_path(path, sizeof path);
+    if (st == GL_OK)
+        st = gl_write_file_atomic(path, text, strlen(text), err);
+    free(text);
+    return st;
+}
+
+gl_status progress_mark_step(const char *id, int step, gl_error *err)
+{
+    return progress_update(id, step, 0, err);
+}
+
+gl_status progress_mark_passed(const char *id, gl_error *err)
+{
+    return progress_update(id, -1, 1, err);
+}

@@ -1,0 +1,8 @@
+// Wrong: loops over x but not over y.
+extern "C" __global__ void add2d(const float *a, float *c, int w, int h)
+{
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (y < h)
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += gridDim.x * blockDim.x)
+            c[y * w + x] += 2.0f * a[y * w + x];
+}

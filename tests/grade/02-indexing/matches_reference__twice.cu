@@ -1,0 +1,7 @@
+// Wrong: the stride is one block, so blocks overlap and elements are updated twice.
+extern "C" __global__ void add2d(const float *a, float *c, int w, int h)
+{
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < h; y += blockDim.y)
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += blockDim.x)
+            c[y * w + x] += 2.0f * a[y * w + x];
+}

@@ -1,0 +1,8 @@
+// Wrong: guards the flat index only; x >= w wraps into the next row, and the last rows
+// run past the end.
+extern "C" __global__ void add2d(const float *a, float *c, int w, int h)
+{
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < h + 16; y += gridDim.y * blockDim.y)
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += gridDim.x * blockDim.x)
+            c[y * w + x] += 2.0f * a[y * w + x];
+}

@@ -1,0 +1,25 @@
+// Wrong: the halo past the end of the array is left as whatever shared memory held
+// (and the left halo of block 0 reads in[-3..-1] is skipped, leaving garbage).
+#define R 3
+#define B 128
+extern "C" __global__ void stencil(const int *in, int *out, int n)
+{
+    __shared__ int tile[B + 2 * R];
+    int i = blockIdx.x * B + threadIdx.x;
+    int t = threadIdx.x + R;
+    tile[t] = i < n ? in[i] : 0;
+    if (threadIdx.x < R) {
+        int l = i - R, r = i + B;
+        if (l >= 0)
+            tile[t - R] = in[l];
+        if (r < n)
+            tile[t + B] = in[r];
+    }
+    __syncthreads();
+    if (i < n) {
+        int s = 0;
+        for (int k = -R; k <= R; k++)
+            s += tile[t + k];
+        out[i] = s + (blockIdx.x == 0 && threadIdx.x < R ? 1 : 0);
+    }
+}

@@ -1,0 +1,27 @@
+// Wrong: threads with i >= n return before the shuffles, so the last warp's
+// __shfl_down_sync reads lanes that have exited (undefined; the sum is wrong).
+__device__ int warp_sum(int v)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, off);
+    return v;
+}
+extern "C" __global__ void block_sum(const int *in, int *partial, int n)
+{
+    __shared__ int warps[8];
+    int t = threadIdx.x, i = blockIdx.x * 256 + t;
+    if (t < 8)
+        warps[t] = 0;
+    __syncthreads();
+    if (i >= n)
+        return;
+    int v = warp_sum(in[i]);
+    if (t % 32 == 0)
+        warps[t / 32] = v;
+    __syncthreads();
+    if (t < 32) {
+        v = warp_sum(t < 8 ? warps[t] : 0);
+        if (t == 0)
+            partial[blockIdx.x] = v;
+    }
+}

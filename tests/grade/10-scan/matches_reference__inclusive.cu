@@ -1,0 +1,15 @@
+// Wrong: an inclusive scan (double-buffered Hillis-Steele).
+extern "C" __global__ void block_exclusive_scan(const float *in, float *out, int n)
+{
+    __shared__ float buf[2][256];
+    int t = threadIdx.x, i = blockIdx.x * 256 + t, src = 0;
+    buf[0][t] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (int d = 1; d < 256; d *= 2) {
+        buf[1 - src][t] = t >= d ? buf[src][t] + buf[src][t - d] : buf[src][t];
+        src = 1 - src;
+        __syncthreads();
+    }
+    if (i < n)
+        out[i] = buf[src][t];
+}

@@ -1,0 +1,5 @@
+extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int n)
+{
+    if (i < n)
+        c[i] = a[i] + b[i];
+}

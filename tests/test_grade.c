@@ -1,0 +1,458 @@
+/* test_grade.c — the grader rejects wrong solutions with the right check
+ * (tests/grade/NN-lesson/<check>__<what>.cu must fail <check>), `gpulearn grade --batch`
+ * gives every submission of tests/grade/batch its verdict (pass_* pass, fail_* fail)
+ * whatever the others do, JSON and JUnit outputs parse, lesson.json check declarations
+ * are validated, and the learner's workspace and progress behave. Runs from the repo
+ * root; the CLI cases use $GPULEARN (set by make check). */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/grade.h"
+#include "runtime/lesson.h"
+#include "runtime/workspace.h"
+
+static void env(void)
+{
+    setenv("GPULEARN_LESSONS", "lessons", 1);
+    setenv("GPULEARN_NO_GPU", "1", 1);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Grades every tests/grade/<lesson>/<check>__*.cu and checks <check> failed. */
+START_TEST(test_wrong_solutions_fail_the_expected_check)
+{
+    env();
+    DIR *root = opendir("tests/grade");
+    ck_assert_ptr_nonnull(root);
+    struct dirent *d;
+    int graded = 0, bad = 0;
+    static char problems[16384];
+    problems[0] = '\0';
+    while ((d = readdir(root))) {
+        if (d->d_name[0] < '0' || d->d_name[0] > '9')
+            continue;
+        char ldir[512], sdir[512];
+        snprintf(ldir, sizeof ldir, "lessons/%s", d->d_name);
+        snprintf(sdir, sizeof sdir, "tests/grade/%s", d->d_name);
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_msg(lesson_load(ldir, &l, &err) == GL_OK, "%s", err.msg);
+        DIR *sub = opendir(sdir);
+        struct dirent *f;
+        while (sub && (f = readdir(sub))) {
+            const char *sep = strstr(f->d_name, "__");
+            if (!ends_with(f->d_name, ".cu") || !sep)
+                continue;
+            char check[64], path[1024];
+            snprintf(check, sizeof check, "%.*s", (int)(sep - f->d_name), f->d_name);
+            snprintf(path, sizeof path, "%s/%s", sdir, f->d_name);
+            gl_grade_report rep;
+            char why[1024] = "";
+            if (grade_exercise(&l, path, NULL, &rep, &err) != GL_OK) {
+                snprintf(why, sizeof why, "%.900s", err.msg);
+            } else if (!rep.compiled) {
+                snprintf(why, sizeof why, "does not compile: %.900s",
+                         rep.compile_log ? rep.compile_log : "");
+            } else if (rep.passed) {
+                snprintf(why, sizeof why, "passes every check");
+            } else {
+                snprintf(why, sizeof why, "lesson %s has no check '%s'", l.id, check);
+                for (int i = 0; i < rep.nchecks; i++)
+                    if (strcmp(rep.checks[i].name, check) == 0)
+                        snprintf(why, sizeof why, "%s",
+                                 rep.checks[i].passed ? "passes the check it must fail"
+                                 : strlen(rep.checks[i].detail) < 20 ? "no detail" : "");
+            }
+            if (why[0]) {
+                bad++;
+                size_t used = strlen(problems);
+                snprintf(problems + used, sizeof problems - used, "%s (%s): %s\n", path, check,
+                         why);
+            }
+            grade_report_free(&rep);
+            graded++;
+        }
+        if (sub)
+            closedir(sub);
+        lesson_free(&l);
+    }
+    closedir(root);
+    ck_assert_int_ge(graded, 20);
+    ck_assert_msg(bad == 0, "%d of %d wrong solutions are not rejected as expected:\n%s", bad,
+                  graded, problems);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+    gl_error err = {0};
+    return gl_read_file(path, NULL, &err);
+}
+
+/* Runs a shell command; returns its exit status. */
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+START_TEST(test_batch_gives_each_submission_its_verdict)
+{
+    env();
+    const char *g = getenv("GPULEARN");
+    if (!g) {
+        fprintf(stderr, "GPULEARN not set: batch test skipped\n");
+        return;
+    }
+    char dir[] = "/tmp/gl_batchXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' grade 1 --batch tests/grade/batch --out %s/grades >%s/log 2>&1",
+             g, dir, dir);
+    ck_assert_int_eq(sh(cmd), 1); /* some failed */
+    char path[512];
+    snprintf(path, sizeof path, "%s/grades.json", dir);
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    cJSON *js = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(js);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(js, "lesson")), "threads");
+    const cJSON *subs = cJSON_GetObjectItem(js, "submissions");
+    ck_assert_int_ge(cJSON_GetArraySize(subs), 30);
+    const cJSON *s;
+    int pass = 0, fail = 0;
+    cJSON_ArrayForEach(s, subs)
+    {
+        const char *file = cJSON_GetStringValue(cJSON_GetObjectItem(s, "file"));
+        const char *verdict = cJSON_GetStringValue(cJSON_GetObjectItem(s, "verdict"));
+        ck_assert_ptr_nonnull(file);
+        ck_assert_ptr_nonnull(verdict);
+        const char *want = strncmp(file, "pass_", 5) == 0 ? "pass" : "fail";
+        ck_assert_msg(strcmp(verdict, want) == 0, "%s: %s, expected %s", file, verdict, want);
+        pass += strcmp(verdict, "pass") == 0;
+        fail += strcmp(verdict, "fail") == 0;
+    }
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(js, "passed")), pass);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(js, "failed")), fail);
+    ck_assert_int_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(js, "errors")), 0);
+    /* The endless loop, the out-of-bounds writer and the compile error say why. */
+    cJSON_ArrayForEach(s, subs)
+    {
+        const char *file = cJSON_GetStringValue(cJSON_GetObjectItem(s, "file"));
+        char *one = cJSON_PrintUnformatted(s);
+        if (strstr(file, "endless_loop"))
+            ck_assert_msg(strstr(one, "step limit") || strstr(one, "endless"), "%s", one);
+        if (strstr(file, "oob_writer"))
+            ck_assert_msg(strstr(one, "out-of-bounds"), "%s", one);
+        if (strstr(file, "compile_error"))
+            ck_assert_msg(strstr(one, "\"compiled\":false"), "%s", one);
+        free(one);
+    }
+    cJSON_Delete(js);
+    free(text);
+    /* CSV: a header and one row per submission, the verdict in column 2. */
+    snprintf(path, sizeof path, "%s/grades.csv", dir);
+    text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert(strncmp(text, "submission,verdict,", 19) == 0);
+    ck_assert_ptr_nonnull(strstr(text, "\npass_01_guard.cu,pass,"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,"));
+    int rows = 0;
+    for (const char *p = text; *p; p++)
+        rows += *p == '\n';
+    ck_assert_int_ge(rows, 33);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+END_TEST
+
+START_TEST(test_json_and_junit_reports_parse)
+{
+    env();
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_int_eq(lesson_find("1", &l, &err), GL_OK);
+    gl_grade_report rep;
+    ck_assert_int_eq(grade_exercise(&l, NULL, NULL, &rep, &err), GL_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    grade_report_write_json(f, &rep);
+    fclose(f);
+    cJSON *js = cJSON_Parse(buf);
+    ck_assert_ptr_nonnull(js);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(js, "passed")));
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(js, "checks")), rep.nchecks);
+    cJSON_Delete(js);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    grade_report_write_junit(f, &rep);
+    fclose(f);
+    ck_assert(strncmp(buf, "<?xml version=\"1.0\"", 19) == 0);
+    ck_assert_ptr_nonnull(strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"3\" failures=\"2\""));
+    ck_assert_ptr_nonnull(strstr(buf, "<testcase classname=\"gpulearn.threads\" name=\"compiles\"/>"));
+    ck_assert_ptr_nonnull(strstr(buf, "<failure message=\"n = 1: "));
+    ck_assert_ptr_nonnull(strstr(buf, "</testsuites>\n"));
+    /* Balanced: as many <testcase as checks, no raw '<' inside text. */
+    int cases = 0;
+    for (const char *p = buf; (p = strstr(p, "<testcase")); p++)
+        cases++;
+    ck_assert_int_eq(cases, rep.nchecks);
+    free(buf);
+    grade_report_free(&rep);
+    lesson_free(&l);
+}
+END_TEST
+
+/* Writes a lesson folder with the given exercise checks JSON; loads it. */
+static gl_status load_with_checks(const char *checks, gl_error *err)
+{
+    char dir[] = "/tmp/gl_lessonXXXXXX";
+    if (!mkdtemp(dir))
+        return GL_ERR_INPUT;
+    char path[256];
+    snprintf(path, sizeof path, "%s/k.cu", dir);
+    FILE *f = fopen(path, "w");
+    fputs("extern \"C\" __global__ void k(int *o) { o[0] = 1; }\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/lesson.json", dir);
+    f = fopen(path, "w");
+    fprintf(f,
+            "{\"format\": 1, \"id\": \"t\", \"title\": \"t\", \"summary\": \"s\",\n"
+            " \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"banks\"}],\n"
+            " \"exercise\": {\"text\": \"x\", \"starter\": \"k.cu\", \"reference\": \"k.cu\",\n"
+            "  \"launch\": {\"kernel\": \"k\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": []},\n"
+            "  \"sizes\": [1], \"checks\": %s}}\n",
+            checks);
+    fclose(f);
+    gl_lesson l;
+    gl_status st = lesson_load(dir, &l, err);
+    if (st == GL_OK)
+        lesson_free(&l);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+    return st;
+}
+
+START_TEST(test_lesson_json_validates_check_declarations)
+{
+    gl_error err = {0};
+    ck_assert_msg(load_with_checks("[{\"kind\": \"no_races\"}, {\"kind\": \"no_deadlock\"},"
+                                   " {\"kind\": \"branch_efficiency\", \"min\": 0.9},"
+                                   " {\"kind\": \"bank_conflicts\", \"max\": 0, \"sizes\": [1]},"
+                                   " {\"kind\": \"time_limit\", \"max_steps\": 1000},"
+                                   " {\"kind\": \"random_schedule\", \"seeds\": 4}]",
+                                   &err) == GL_OK,
+                  "%s", err.msg);
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"fast\"}]", &err), GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].kind: unknown check"));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"sectors_per_request\"}]", &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "needs \"min\" or \"max\""));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"no_races\", \"max\": 3}]", &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].max: only metric checks"));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"time_limit\"}]", &err), GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "max_steps"));
+}
+END_TEST
+
+START_TEST(test_workspace_copy_reset_and_progress)
+{
+    env();
+    char root[] = "/tmp/gl_xdgXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    setenv("XDG_DATA_HOME", root, 1);
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_int_eq(lesson_find("1", &l, &err), GL_OK);
+    char path[1024], want[1024];
+    ck_assert_int_eq(workspace_has_copy(&l, path, sizeof path), 0);
+    ck_assert_int_eq(workspace_exercise_path(&l, path, sizeof path, &err), GL_OK);
+    snprintf(want, sizeof want, "%s/gpulearn/threads/exercise.cu", root);
+    ck_assert_str_eq(path, want);
+    char *starter = slurp(l.exercise->starter), *copy = slurp(path);
+    ck_assert_str_eq(copy, starter);
+    free(copy);
+    FILE *f = fopen(path, "w");
+    fputs("// my edit\n", f);
+    fclose(f);
+    /* A second call keeps the learner's edit. */
+    ck_assert_int_eq(workspace_exercise_path(&l, path, sizeof path, &err), GL_OK);
+    copy = slurp(path);
+    ck_assert_str_eq(copy, "// my edit\n");
+    free(copy);
+    ck_assert_int_eq(workspace_reset(&l, &err), GL_OK);
+    copy = slurp(path);
+    ck_assert_str_eq(copy, starter);
+    free(copy);
+    char bak[1100];
+    snprintf(bak, sizeof bak, "%s.bak", path);
+    copy = slurp(bak);
+    ck_assert_str_eq(copy, "// my edit\n");
+    free(copy);
+    free(starter);
+
+    ck_assert_int_eq(progress_mark_step("threads", 0, &err), GL_OK);
+    ck_assert_int_eq(progress_mark_step("threads", 2, &err), GL_OK);
+    ck_assert_int_eq(progress_mark_passed("indexing", &err), GL_OK);
+    gl_lesson_progress *p = NULL;
+    int n = 0;
+    char warning[512];
+    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_str_eq(warning, "");
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(p[0].id, "threads");
+    ck_assert_uint_eq(p[0].steps_seen, 5u);
+    ck_assert(!p[0].passed);
+    ck_assert_str_eq(p[1].id, "indexing");
+    ck_assert(p[1].passed);
+    free(p);
+
+    /* A corrupt file is set aside with a warning, and progress starts empty. */
+    char prog[1100];
+    snprintf(prog, sizeof prog, "%s/gpulearn/progress.json", root);
+    f = fopen(prog, "w");
+    fputs("{\"lessons\": {\"threads\": {\"steps_seen\": \"lots\"", f);
+    fclose(f);
+    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_ptr_nonnull(strstr(warning, "set it aside"));
+    free(p);
+    struct stat st;
+    ck_assert_int_ne(stat(prog, &st), 0);
+    ck_assert_int_eq(progress_mark_step("threads", 1, &err), GL_OK);
+    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_uint_eq(p[0].steps_seen, 2u);
+    free(p);
+    lesson_free(&l);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    sh(cmd);
+    unsetenv("XDG_DATA_HOME");
+}
+END_TEST
+
+/* `gpulearn reset` asks first (N by default, --yes skips); `gpulearn grade LESSON`
+ * grades the learner's copy when there is one. */
+START_TEST(test_reset_asks_and_grade_uses_the_learners_copy)
+{
+    env();
+    const char *g = getenv("GPULEARN");
+    if (!g) {
+        fprintf(stderr, "GPULEARN not set: CLI test skipped\n");
+        return;
+    }
+    char root[] = "/tmp/gl_xdgXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char cmd[2048], copy[512];
+    snprintf(copy, sizeof copy, "%s/gpulearn/threads/exercise.cu", root);
+    /* No copy yet: grade uses the starter, which fails. */
+    snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' grade 1 >/dev/null 2>&1", root, g);
+    ck_assert_int_eq(sh(cmd), 1);
+    /* The learner's copy holds the solution: grade passes and progress records it. */
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/gpulearn/threads && cp lessons/01-threads/solution.cu %s",
+             root, copy);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' grade 1 >%s/out 2>&1", root, g, root);
+    ck_assert_int_eq(sh(cmd), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/gpulearn/progress.json", root);
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "\"passed\":\ttrue"));
+    free(text);
+    /* reset: "n" (or nothing) keeps the copy, exit 1; "y" restores the starter. */
+    snprintf(cmd, sizeof cmd, "echo n | XDG_DATA_HOME=%s '%s' reset 1 >/dev/null 2>&1", root, g);
+    ck_assert_int_eq(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd, "cmp -s %s lessons/01-threads/solution.cu", copy);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' reset 1 </dev/null >/dev/null 2>&1", root, g);
+    ck_assert_int_eq(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd, "echo y | XDG_DATA_HOME=%s '%s' reset 1 >/dev/null 2>&1", root, g);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "cmp -s %s lessons/01-threads/exercise.cu && cmp -s %s.bak "
+             "lessons/01-threads/solution.cu", copy, copy);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' reset 1 --yes </dev/null >/dev/null 2>&1",
+             root, g);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' reset 0 --yes >/dev/null 2>&1", g);
+    ck_assert_int_eq(sh(cmd), 2); /* lesson 0 has no exercise */
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    sh(cmd);
+}
+END_TEST
+
+/* `gpulearn lint`: 0 for a shipped lesson, 1 for a lesson whose starter is its
+ * reference (it would pass), 2 for a folder without lesson.json. */
+START_TEST(test_lint_exit_codes)
+{
+    env();
+    const char *g = getenv("GPULEARN");
+    if (!g) {
+        fprintf(stderr, "GPULEARN not set: CLI test skipped\n");
+        return;
+    }
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' lint lessons/01-threads >/dev/null 2>&1", g);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' lint tests >/dev/null 2>&1", g);
+    ck_assert_int_eq(sh(cmd), 2);
+    char dir[] = "/tmp/gl_lintXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cp lessons/01-threads/*.cu %s/ && sed 's/\"exercise.cu\"/\"solution.cu\"/' "
+             "lessons/01-threads/lesson.json >%s/lesson.json && '%s' lint %s >%s/out 2>&1",
+             dir, dir, g, dir, dir);
+    ck_assert_int_eq(sh(cmd), 1);
+    char path[256];
+    snprintf(path, sizeof path, "%s/out", dir);
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "the starter passes every check") != NULL, "%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+END_TEST
+
+static Suite *grade_suite(void)
+{
+    Suite *s = suite_create("grade");
+    TCase *tc = tcase_create("grade");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_lesson_json_validates_check_declarations);
+    tcase_add_test(tc, test_workspace_copy_reset_and_progress);
+    tcase_add_test(tc, test_json_and_junit_reports_parse);
+    tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
+    tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
+    tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
+    tcase_add_test(tc, test_lint_exit_codes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(grade_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
