@@ -13,17 +13,28 @@ static const char usage[] =
     "       gpulearn list [--json]\n"
     "       gpulearn run SPEC.json [--backend auto|sim|gpu] [--dump-json OUT.json]\n"
     "                              [--compiler auto|nvrtc|nvcc|clang] [--verbose]\n"
-    "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json]\n"
+    "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
+    "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu]\n"
+    "       gpulearn lint LESSON_DIR...\n"
+    "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
+    "       gpulearn demo LESSON [--auto SECONDS] [--backend auto|sim|gpu]\n"
     "       gpulearn --help | --version\n"
     "\n"
     "With no command, gpulearn opens the interactive lessons (LESSON opens one directly).\n"
     "  list    the lessons: number, id, title (--json: id, title, dir of each)\n"
     "  run     compile and run a launch spec; --dump-json writes the buffers and the\n"
     "          device printf output as JSON ('-' for stdout)\n"
-    "  grade   grade an exercise: FILE.cu (default: the exercise's starter) against the\n"
-    "          lesson's checks; runs on the simulator unless --backend gpu\n"
+    "  grade   grade an exercise: FILE.cu (default: your copy in the workspace, else the\n"
+    "          starter) against the lesson's checks; runs on the simulator unless\n"
+    "          --backend gpu. --batch grades every .cu in DIR (one per learner) into\n"
+    "          PREFIX.csv and PREFIX.json (default grades-<lesson>)\n"
+    "  lint    check lesson folders: schema, files, every step runs, the reference\n"
+    "          passes and the starter fails\n"
+    "  reset   restore your copy of a lesson's exercise to the starter (asks first)\n"
     "  info    the GPU's properties, or the simulator's model of one\n"
+    "  demo    a lesson in a large layout for a projector: Space runs each step's kernel\n"
+    "          and moves on; --auto advances every SECONDS (a pauses, +/- change it)\n"
     "\n"
     "--backend auto (default) uses the GPU when one works and says so when it falls back\n"
     "to the simulator. Exit codes: 0 ok, 1 the kernel or a check failed, 2 bad usage or\n"
@@ -169,6 +180,8 @@ int main(int argc, char **argv)
             return cmd_lint(argc - 2, argv + 2);
         if (strcmp(argv[1], "reset") == 0)
             return cmd_reset(argc - 2, argv + 2);
+        if (strcmp(argv[1], "demo") == 0)
+            return tui_demo_main(argc - 2, argv + 2);
     }
     cli c = {0};
     int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend");

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tui_smoke.sh — drives the TUI under tmux: lesson list, lesson 1, a run on the
 # simulator, the help overlay, resizes (including "terminal too small"), quit, and
-# checks that the terminal settings were restored. Runs at 80x24 and at 200x60.
+# checks that the terminal settings were restored. Runs at 80x24 and at 200x60, with a
+# private XDG_DATA_HOME (the learner's real files are never touched).
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
@@ -15,11 +16,15 @@ SOCK="gltui$$"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_smoke.XXXXXX") || exit 1
 cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
+# Only lessons 0 and 1 (copied): the test does not depend on the other lessons' state.
+mkdir -p "$TMP/lessons"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+for d in "$ROOT"/lessons/00-* "$ROOT"/lessons/01-*; do [ -d "$d" ] && cp -R "$d" "$TMP/lessons/"; done
 
 # The pane runs this: record the tty settings, run the TUI, compare them after.
 cat >"$TMP/pane.sh" <<'EOF'
 before=$(stty -g)
-GPULEARN_NO_GPU=1 "$GPULEARN"
+XDG_DATA_HOME="$TUI_XDG" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN"
 rc=$?
 after=$(stty -g)
 [ "$before" = "$after" ] && echo "TTY-RESTORED"
@@ -53,8 +58,9 @@ keys() { T send-keys -t smoke "$@"; }
 smoke() {
   W=$1; H=$2; SIZE="${W}x$H"
   T kill-server >/dev/null 2>&1
+  sleep 0.2 # let a previous server finish exiting
   T -f /dev/null new-session -d -s smoke -x "$W" -y "$H" \
-    "env GPULEARN='$GPULEARN' sh '$TMP/pane.sh'" || fail "tmux could not start"
+    "env GPULEARN='$GPULEARN' TUI_LESSONS='$TMP/lessons' TUI_XDG='$TMP/xdg' sh '$TMP/pane.sh'" || fail "tmux could not start"
   T set-option -t smoke status off >/dev/null 2>&1
 
   wait_for "Lessons" || fail "no lesson list"

@@ -1,11 +1,21 @@
 /* app.c — the TUI's state, its one input loop and its one key table. Input handlers
  * return HANDLED | REDRAW | QUIT flags (htop's HandlerResult) and the loop acts on
- * them; the help overlay is generated from the same table. */
+ * them; the help overlay is generated from the same table.
+ *
+ * Runs and gradings happen in a worker process (job.h): the loop keeps reading keys
+ * while one is under way, Ctrl-C / Esc / c cancel it, and the result is collected when
+ * the worker finishes. The learner's editor runs with the terminal handed over
+ * (term_suspend/term_resume); on return the kernel is recompiled and re-run. */
+#include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "sim/trace.h"
 #include "tui/app.h"
 #include "tui/term.h"
 #include "tui/tui.h"
@@ -36,6 +46,30 @@ const gl_step *app_cur_step(const app *a)
     return &a->lesson->steps[a->step];
 }
 
+bool app_busy(const app *a) { return a->job.kind != JOB_NONE; }
+
+const gl_lesson_progress *app_progress(const app *a, const gl_lesson *l)
+{
+    for (int i = 0; l && l->id && i < a->nprogress; i++)
+        if (strcmp(a->progress[i].id, l->id) == 0) return &a->progress[i];
+    return NULL;
+}
+
+int app_steps_seen(const app *a, const gl_lesson *l)
+{
+    const gl_lesson_progress *p = app_progress(a, l);
+    int n = 0, total = l->nsteps + (l->exercise ? 1 : 0);
+    for (int i = 0; p && i < total && i < 32; i++) n += (p->steps_seen >> i) & 1u;
+    return n;
+}
+
+const app_diag *app_diag_at(const app *a, int line)
+{
+    for (int i = 0; i < a->ndiags; i++)
+        if (a->diags[i].line == line) return &a->diags[i];
+    return NULL;
+}
+
 void app_backend_label(const app *a, char *buf, size_t len)
 {
     if (a->opts.backend == GL_BACKEND_SIM) snprintf(buf, len, "simulator");
@@ -56,6 +90,48 @@ static void msgcpy(char *dst, size_t n, const char *src)
     memcpy(dst, src, len);
     dst[len] = '\0';
 }
+
+static void set_flash(app *a, const char *msg) { snprintf(a->flash, sizeof a->flash, "%s", msg); }
+
+static const char *base_name(const char *path)
+{
+    if (!path) return "";
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* ------------------------------------------------------------- progress */
+
+static void progress_reload(app *a)
+{
+    free(a->progress);
+    a->progress = NULL;
+    a->nprogress = 0;
+    gl_error err = {0};
+    if (progress_load(&a->progress, &a->nprogress, a->progress_warning, sizeof a->progress_warning, &err) != GL_OK) {
+        a->progress = NULL;
+        a->nprogress = 0;
+    }
+}
+
+/* Records the current step as seen (once per step and lesson). */
+static void progress_step(app *a)
+{
+    if (!a->lesson || !a->lesson->id || a->opts.demo || a->step >= 32) return;
+    const gl_lesson_progress *p = app_progress(a, a->lesson);
+    if (p && (p->steps_seen >> a->step) & 1u) return;
+    gl_error err = {0};
+    if (progress_mark_step(a->lesson->id, a->step, &err) == GL_OK) progress_reload(a);
+}
+
+static void progress_passed(app *a)
+{
+    if (!a->lesson || !a->lesson->id || a->opts.demo) return;
+    gl_error err = {0};
+    if (progress_mark_passed(a->lesson->id, &err) == GL_OK) progress_reload(a);
+}
+
+static int clamp_top(int top, int lines, int rows);
 
 /* ------------------------------------------------------------ step state */
 
@@ -109,25 +185,154 @@ static void source_load(app_source *s, const char *path)
     free(raw);
 }
 
+/* Collects "path:line:col: error: msg" lines of a compiler's output that name the
+ * shown source (same file name) into a->diags. */
+static void parse_diags(app *a, const char *text)
+{
+    a->ndiags = 0;
+    if (!text || !a->src.path) return;
+    const char *want = base_name(a->src.path);
+    const char *p = text;
+    while (*p && a->ndiags < APP_MAX_DIAGS) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[1024];
+        if (len >= sizeof line) len = sizeof line - 1;
+        memcpy(line, p, len);
+        line[len] = '\0';
+        /* find ":<digits>:" after the path */
+        for (char *c = strchr(line, ':'); c; c = strchr(c + 1, ':')) {
+            char *d = c + 1;
+            if (!isdigit((unsigned char)*d)) continue;
+            long ln = strtol(d, &d, 10);
+            if (*d != ':') continue;
+            long col = 0;
+            char *q = d + 1;
+            if (isdigit((unsigned char)*q)) {
+                col = strtol(q, &q, 10);
+                if (*q != ':') break;
+                q++;
+            }
+            while (*q == ' ') q++;
+            bool err = strncmp(q, "error", 5) == 0 || strncmp(q, "fatal error", 11) == 0;
+            bool warn = strncmp(q, "warning", 7) == 0;
+            if (!err && !warn) break;
+            *c = '\0';
+            if (strcmp(base_name(line), want) != 0) break;
+            if (app_diag_at(a, (int)ln)) break; /* the first message of a line */
+            app_diag *g = &a->diags[a->ndiags++];
+            memset(g, 0, sizeof *g);
+            g->line = (int)ln;
+            g->col = (int)col;
+            g->is_error = err;
+            snprintf(g->msg, sizeof g->msg, "%s", q);
+            break;
+        }
+        if (!e) break;
+        p = e + 1;
+    }
+}
+
+/* Short name of a checker finding, for the source pane. */
+const char *app_finding_name(int kind)
+{
+    switch (kind) {
+    case SIM_FIND_OUT_OF_BOUNDS: return "out-of-bounds access";
+    case SIM_FIND_MISALIGNED: return "misaligned access";
+    case SIM_FIND_UNINIT_READ: return "read of uninitialised memory";
+    case SIM_FIND_RACE: return "race";
+    case SIM_FIND_WARP_RACE: return "race within a warp";
+    case SIM_FIND_DIVERGENT_BARRIER: return "barrier in divergent code";
+    case SIM_FIND_DEADLOCK: return "deadlock";
+    case SIM_FIND_STEP_LIMIT: return "endless loop?";
+    default: return "checker error";
+    }
+}
+
+static void add_diag(app *a, int line, bool is_error, const char *msg)
+{
+    if (line <= 0 || a->ndiags >= APP_MAX_DIAGS || app_diag_at(a, line)) return;
+    app_diag *g = &a->diags[a->ndiags++];
+    memset(g, 0, sizeof *g);
+    g->line = line;
+    g->is_error = is_error;
+    g->is_finding = true;
+    snprintf(g->msg, sizeof g->msg, "%s", msg);
+}
+
+static int diag_cmp(const void *x, const void *y)
+{
+    const app_diag *p = x, *q = y;
+    return (p->line > q->line) - (p->line < q->line);
+}
+
+/* The checkers' findings of the last run, marked at their source lines: a race at
+ * both accesses, naming the other line. */
+static void add_findings(app *a)
+{
+    a->ndiags = 0;
+    for (int i = 0; i < a->run.nfindings; i++) {
+        const sim_finding *f = &a->run.findings[i];
+        const char *name = app_finding_name((int)f->kind);
+        char msg[240];
+        int l1 = f->access.src_line, l2 = f->other.src_line;
+        if (l2 > 0 && l2 != l1) {
+            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning", name,
+                     f->access.op == 1 ? "(this write)" : f->access.op == 2 ? "(this atomic)" : "(this read)", l2);
+            add_diag(a, l1, f->is_error, msg);
+            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning", name,
+                     f->other.op == 1 ? "(this write)" : f->other.op == 2 ? "(this atomic)" : "(this read)", l1);
+            add_diag(a, l2, f->is_error, msg);
+        } else {
+            snprintf(msg, sizeof msg, "%s: %s by thread (%u,%u,%u) of block (%u,%u,%u)", f->is_error ? "error" : "warning",
+                     name, f->access.thread[0], f->access.thread[1], f->access.thread[2], f->access.block[0],
+                     f->access.block[1], f->access.block[2]);
+            add_diag(a, l1, f->is_error, msg);
+        }
+    }
+    qsort(a->diags, (size_t)a->ndiags, sizeof a->diags[0], diag_cmp);
+}
+
+/* Frees a run result with its trace, metrics and findings (gl_run_result_free does
+ * not free those yet; both calls are safe together: the second sees NULLs). */
+static void run_result_free(gl_run_result *r)
+{
+    gl_run_result_free_trace(r);
+    gl_run_result_free(r);
+}
+
+/* Drops the results of the last run and grading (not the step itself). */
+static void results_clear(app *a)
+{
+    if (a->have_run) run_result_free(&a->run);
+    a->have_run = false;
+    free(a->run_chatter);
+    a->run_chatter = NULL;
+    a->run_error[0] = '\0';
+    a->fault_file[0] = '\0';
+    if (a->have_grade) grade_report_free(&a->grade);
+    a->have_grade = false;
+    a->grade_error[0] = '\0';
+    a->ndiags = 0;
+}
+
 /* Drops everything derived from the current step (spec, source, run, grade). */
 static void step_clear(app *a)
 {
+    job_cancel(&a->job);
     if (a->init_buffers) spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
     if (a->have_spec) spec_free(&a->spec);
     a->have_spec = false;
     memset(&a->spec, 0, sizeof a->spec);
     a->spec_error[0] = '\0';
     source_free(&a->src);
-    if (a->have_run) gl_run_result_free(&a->run);
-    a->have_run = false;
-    free(a->run_chatter);
-    a->run_chatter = NULL;
-    a->run_error[0] = '\0';
-    if (a->have_grade) grade_report_free(&a->grade);
-    a->have_grade = false;
-    a->grade_error[0] = '\0';
+    results_clear(a);
     a->nmodes = a->mode = 0;
     a->text_top = a->src_top = a->res_top = 0;
+    a->sel_on = false;
+    a->map_focus = false;
+    a->show_warps = false;
+    a->confirm = CONFIRM_NONE;
 }
 
 static void build_modes(app *a, const char *map_value)
@@ -150,6 +355,48 @@ static void build_modes(app *a, const char *map_value)
     }
 }
 
+/* The exercise's source as the learner works on it: their copy, made from the starter
+ * the first time (demo mode shows the starter itself). */
+static const char *exercise_source(app *a)
+{
+    const gl_exercise *ex = a->lesson->exercise;
+    a->ex_error[0] = '\0';
+    if (a->opts.demo) return ex->starter;
+    gl_error err = {0};
+    if (workspace_exercise_path(a->lesson, a->ex_path, sizeof a->ex_path, &err) != GL_OK) {
+        a->ex_path[0] = '\0';
+        snprintf(a->ex_error, sizeof a->ex_error, "cannot make your copy of the exercise: %.900s", err.msg);
+        return ex->starter;
+    }
+    return a->ex_path;
+}
+
+/* A file with several kernels: start the source pane at the one this step launches
+ * (with the comment lines just above it). */
+static void scroll_to_kernel(app *a)
+{
+    if (!a->have_spec || !a->spec.kernel || !a->src.lines) return;
+    size_t kl = strlen(a->spec.kernel);
+    for (int i = 0; i < a->src.nlines; i++) {
+        const char *l = a->src.lines[i];
+        const char *k = strstr(l, a->spec.kernel);
+        if (!k || !strstr(l, "__global__")) continue;
+        const char *after = k + kl;
+        while (*after == ' ') after++;
+        if (*after != '(' || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_'))) continue;
+        int top = i;
+        while (top > 0 && top > i - 4) {
+            const char *p = a->src.lines[top - 1];
+            while (*p == ' ') p++;
+            if (strncmp(p, "//", 2) != 0 && strncmp(p, "/*", 2) != 0 && *p != '*') break;
+            top--;
+        }
+        /* a kernel near the top of the file: show the file from its start */
+        a->src_top = top <= 6 ? 0 : top;
+        return;
+    }
+}
+
 /* Enters step i of the open lesson (nsteps = the exercise): loads its launch spec,
  * kernel source and initial buffers. Problems become messages in the panes. */
 static void step_enter(app *a, int i)
@@ -162,16 +409,17 @@ static void step_enter(app *a, int i)
     bool want_spec = false;
     if (app_on_exercise(a)) {
         const gl_exercise *ex = a->lesson->exercise;
-        source = ex->starter;
+        source = exercise_source(a);
         if (ex->launch) {
             want_spec = true;
             int64_t n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
-            st = lesson_exercise_spec(a->lesson, n, 0, ex->starter, &a->spec, &err);
+            st = lesson_exercise_spec(a->lesson, n, 0, source, &a->spec, &err);
         }
     } else {
         const gl_step *step = app_cur_step(a);
         source = step->kernel;
         map_value = step->map_value;
+        a->show_warps = step->view && strcmp(step->view, "warps") == 0;
         if (step->launch) {
             want_spec = true;
             st = lesson_step_spec(a->lesson, i, &a->spec, &err);
@@ -193,6 +441,8 @@ static void step_enter(app *a, int i)
         }
     }
     source_load(&a->src, source);
+    scroll_to_kernel(a);
+    progress_step(a);
 }
 
 static void lesson_close(app *a)
@@ -223,9 +473,103 @@ static void probe_backend(app *a)
     a->backend_known = true;
 }
 
-/* --------------------------------------------------------------- actions */
+/* ------------------------------------------------------------ jobs */
 
-static void set_flash(app *a, const char *msg) { snprintf(a->flash, sizeof a->flash, "%s", msg); }
+static void scroll_source_to(app *a, int line)
+{
+    a->src_top = line - 1 - a->metrics.src_rows / 3;
+    if (a->src_top < 0) a->src_top = 0;
+}
+
+/* Starts the current step's launch in a worker. */
+static handler_result start_run(app *a)
+{
+    if (!a->have_spec) {
+        set_flash(a, a->spec_error[0] ? "this step's launch spec has an error" : "nothing to run on this step");
+        return H_REDRAW;
+    }
+    if (app_busy(a)) return H_HANDLED;
+    /* the trace (warp timeline) and metrics (branch efficiency per line) of the run */
+    gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_ISSUE, .trace_max_events = 1u << 18, .metrics = 1};
+    char msg[256];
+    if (!job_start_run(&a->job, &a->spec, &o, msg, sizeof msg)) {
+        set_flash(a, msg);
+        return H_REDRAW;
+    }
+    snprintf(a->busy_msg, sizeof a->busy_msg, "compiling and running %s", base_name(a->spec.source));
+    return H_REDRAW;
+}
+
+static handler_result start_grade(app *a)
+{
+    if (app_busy(a)) return H_HANDLED;
+    const char *sub = a->ex_path[0] ? a->ex_path : NULL;
+    gl_grade_opts o = {.backend = a->opts.backend};
+    char msg[256];
+    if (!job_start_grade(&a->job, a->lesson, sub, &o, msg, sizeof msg)) {
+        set_flash(a, msg);
+        return H_REDRAW;
+    }
+    snprintf(a->busy_msg, sizeof a->busy_msg, "grading %s on every size", sub ? base_name(sub) : "the starter");
+    return H_REDRAW;
+}
+
+static void finish_job(app *a)
+{
+    job_kind kind = a->job.kind;
+    if (kind == JOB_RUN) {
+        if (a->have_run) run_result_free(&a->run);
+        free(a->run_chatter);
+        job_finish_run(&a->job, &a->run_status, &a->run, a->run_error, sizeof a->run_error, &a->run_chatter,
+                       a->fault_file, sizeof a->fault_file);
+        a->have_run = true;
+        a->res_top = 0;
+        a->ndiags = 0;
+        if (a->run_status == GL_ERR_COMPILE) parse_diags(a, a->run_error);
+        else add_findings(a);
+        if (a->ndiags) scroll_source_to(a, a->diags[0].line);
+        else if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0) scroll_source_to(a, a->run.fault.src_line);
+        /* a memory fault: select the faulting thread in the map (its index and values) */
+        if ((a->run.fault.kind == SIM_FAULT_OUT_OF_BOUNDS || a->run.fault.kind == SIM_FAULT_MISALIGNED) && a->have_spec &&
+            a->run.fault.block[0] < a->spec.grid[0] && a->run.fault.block[1] < a->spec.grid[1] &&
+            a->run.fault.block[2] < a->spec.grid[2] && a->run.fault.thread[0] < a->spec.block[0] &&
+            a->run.fault.thread[1] < a->spec.block[1] && a->run.fault.thread[2] < a->spec.block[2]) {
+            memcpy(a->sel_block, a->run.fault.block, sizeof a->sel_block);
+            memcpy(a->sel_thread, a->run.fault.thread, sizeof a->sel_thread);
+            a->sel_on = true;
+        }
+        probe_backend(a);
+        if (a->run_status == GL_OK && a->run.nerrors > 0) set_flash(a, "ran, but the checkers found errors: see Result");
+        else if (a->run_status == GL_OK && a->run.nwarnings > 0) set_flash(a, "ran, with warnings: see Result");
+        else
+            set_flash(a, a->run_status == GL_OK ? "ran" : a->run_status == GL_ERR_COMPILE ? "it did not compile: errors are marked in the source"
+                                                                                            : "the run failed: see Result");
+    } else if (kind == JOB_GRADE) {
+        if (a->have_grade) grade_report_free(&a->grade);
+        job_finish_grade(&a->job, &a->grade_status, &a->grade, a->grade_error, sizeof a->grade_error);
+        a->have_grade = true;
+        a->res_top = 0;
+        a->ndiags = 0;
+        if (a->grade_status == GL_OK && !a->grade.compiled) {
+            parse_diags(a, a->grade.compile_log);
+            if (a->ndiags) scroll_source_to(a, a->diags[0].line);
+        }
+        if (a->grade_status == GL_OK && a->grade.passed) progress_passed(a);
+        set_flash(a, a->grade_status != GL_OK ? "grading could not run" : a->grade.passed ? "passed!" : "not yet: see the checks");
+    }
+    if (a->opts.demo && a->opts.auto_seconds > 0) a->auto_next = job_now() + a->opts.auto_seconds;
+}
+
+static handler_result act_cancel(app *a)
+{
+    if (!app_busy(a)) return H_IGNORED;
+    bool grading = a->job.kind == JOB_GRADE;
+    job_cancel(&a->job);
+    set_flash(a, grading ? "grading cancelled" : "run cancelled");
+    return H_REDRAW;
+}
+
+/* --------------------------------------------------------------- actions */
 
 static handler_result act_quit(app *a)
 {
@@ -236,6 +580,7 @@ static handler_result act_quit(app *a)
 static handler_result act_help(app *a)
 {
     a->help = !a->help;
+    a->help_top = 0;
     return H_REDRAW;
 }
 
@@ -280,6 +625,7 @@ static handler_result act_open(app *a)
 
 static handler_result act_back(app *a)
 {
+    if (a->opts.demo) return H_QUIT;
     if (a->lesson) {
         for (int i = 0; i < a->nlessons; i++)
             if (a->lesson == &a->lessons[i]) a->list_sel = i;
@@ -293,6 +639,7 @@ static handler_result act_next(app *a)
 {
     if (a->step + 1 >= app_nsteps(a)) {
         set_flash(a, "last step");
+        a->auto_next = 0;
         return H_REDRAW;
     }
     step_enter(a, a->step + 1);
@@ -309,31 +656,7 @@ static handler_result act_prev(app *a)
     return H_REDRAW;
 }
 
-static handler_result act_run(app *a)
-{
-    if (!a->have_spec) {
-        set_flash(a, a->spec_error[0] ? "this step's launch spec has an error" : "nothing to run on this step");
-        return H_REDRAW;
-    }
-    view_busy("compiling and running the kernel...");
-    if (a->have_run) gl_run_result_free(&a->run);
-    free(a->run_chatter);
-    gl_run_opts o = {.backend = a->opts.backend};
-    gl_error err = {0};
-    term_quiet_begin();
-    a->run_status = gl_run_spec(&a->spec, &o, &a->run, &err);
-    a->run_chatter = term_quiet_end();
-    a->have_run = true;
-    snprintf(a->run_error, sizeof a->run_error, "%s", a->run_status == GL_OK ? "" : err.msg);
-    a->res_top = 0;
-    if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0) {
-        a->src_top = a->run.fault.src_line - 1 - a->metrics.src_rows / 2;
-        if (a->src_top < 0) a->src_top = 0;
-    }
-    probe_backend(a);
-    set_flash(a, a->run_status == GL_OK ? "ran" : "the run failed: see Result");
-    return H_REDRAW;
-}
+static handler_result act_run(app *a) { return start_run(a); }
 
 static handler_result act_grade(app *a)
 {
@@ -342,18 +665,7 @@ static handler_result act_grade(app *a)
         return H_REDRAW;
     }
     if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
-    view_busy("grading: running your kernel and the reference on several sizes...");
-    if (a->have_grade) grade_report_free(&a->grade);
-    gl_grade_opts o = {.backend = a->opts.backend};
-    gl_error err = {0};
-    term_quiet_begin();
-    a->grade_status = grade_exercise(a->lesson, NULL, &o, &a->grade, &err);
-    free(term_quiet_end());
-    a->have_grade = true;
-    snprintf(a->grade_error, sizeof a->grade_error, "%s", a->grade_status == GL_OK ? "" : err.msg);
-    a->res_top = 0;
-    set_flash(a, a->grade_status != GL_OK ? "grading could not run" : a->grade.passed ? "passed!" : "not yet: see the checks");
-    return H_REDRAW;
+    return start_grade(a);
 }
 
 static handler_result act_hint(app *a)
@@ -368,6 +680,150 @@ static handler_result act_hint(app *a)
     return H_REDRAW;
 }
 
+/* The editor to run: $VISUAL, $EDITOR, else nano or vi from PATH. */
+static bool find_editor(char *buf, size_t len)
+{
+    const char *vars[] = {"VISUAL", "EDITOR"};
+    for (int i = 0; i < 2; i++) {
+        const char *e = getenv(vars[i]);
+        if (e && *e) {
+            snprintf(buf, len, "%s", e);
+            return true;
+        }
+    }
+    const char *path = getenv("PATH");
+    const char *names[] = {"nano", "vi"};
+    for (int i = 0; i < 2 && path; i++) {
+        const char *p = path;
+        while (*p) {
+            const char *c = strchr(p, ':');
+            size_t n = c ? (size_t)(c - p) : strlen(p);
+            char cand[1100];
+            snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", names[i]);
+            if (access(cand, X_OK) == 0) {
+                snprintf(buf, len, "%s", names[i]);
+                return true;
+            }
+            if (!c) break;
+            p = c + 1;
+        }
+    }
+    return false;
+}
+
+/* Runs `editor file` with the terminal handed over; returns the wait status or -1. As
+ * git does, the editor string may hold arguments ("code -w"): it is run by sh with the
+ * file as "$1". */
+static int run_editor(const char *editor, const char *file)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "%s \"$1\"", editor);
+    term_suspend();
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, "sh", file, (char *)NULL);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    term_resume();
+    term_take_interrupt(); /* a Ctrl-C meant for the editor does not quit gpulearn */
+    return pid > 0 ? status : -1;
+}
+
+static handler_result act_edit(app *a)
+{
+    if (!a->lesson->exercise) {
+        set_flash(a, "this lesson has no exercise to edit");
+        return H_REDRAW;
+    }
+    if (a->opts.demo) return H_IGNORED;
+    if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
+    if (!a->ex_path[0]) {
+        set_flash(a, "no copy of the exercise to edit (see the text)");
+        return H_REDRAW;
+    }
+    char editor[512];
+    if (!find_editor(editor, sizeof editor)) {
+        set_flash(a, "no editor: set $EDITOR (nano and vi are not on PATH)");
+        return H_REDRAW;
+    }
+    view_free();
+    /* the text before the edit (its lines are NUL-separated in src.text) */
+    size_t before_len = a->src.text && a->src.nlines > 0
+                            ? (size_t)(a->src.lines[a->src.nlines - 1] - a->src.text) +
+                                  strlen(a->src.lines[a->src.nlines - 1]) + 1
+                            : 0;
+    char *before = before_len ? malloc(before_len) : NULL;
+    if (before) memcpy(before, a->src.text, before_len);
+    int status = run_editor(editor, a->ex_path);
+    source_load(&a->src, a->ex_path);
+    results_clear(a);
+    /* show the first line that changed */
+    if (before && a->src.text) {
+        int line = 0;
+        const char *p = before;
+        while (line < a->src.nlines && p < before + before_len && strcmp(p, a->src.lines[line]) == 0) {
+            p += strlen(p) + 1;
+            line++;
+        }
+        if (line < a->src.nlines) scroll_source_to(a, line + 1);
+    }
+    free(before);
+    char msg[256];
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) {
+        snprintf(msg, sizeof msg, "could not start the editor '%.200s' (set $EDITOR)", editor);
+        set_flash(a, msg);
+        return H_REDRAW;
+    }
+    if (WEXITSTATUS(status) != 0) {
+        snprintf(msg, sizeof msg, "the editor exited with status %d: not re-running", WEXITSTATUS(status));
+        set_flash(a, msg);
+        return H_REDRAW;
+    }
+    return start_run(a);
+}
+
+static handler_result act_reset(app *a)
+{
+    if (!a->lesson->exercise || a->opts.demo) {
+        set_flash(a, "this lesson has no exercise");
+        return H_REDRAW;
+    }
+    if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
+    a->confirm = CONFIRM_RESET;
+    return H_REDRAW;
+}
+
+static handler_result confirm_answer(app *a, int ch)
+{
+    app_confirm c = a->confirm;
+    a->confirm = CONFIRM_NONE;
+    if (ch != 'y' && ch != 'Y') {
+        set_flash(a, "kept your version");
+        return H_REDRAW;
+    }
+    if (c == CONFIRM_RESET) {
+        gl_error err = {0};
+        if (workspace_reset(a->lesson, &err) != GL_OK) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "could not restore: %.200s", err.msg);
+            set_flash(a, msg);
+            return H_REDRAW;
+        }
+        int step = a->step;
+        step_enter(a, step);
+        char msg[256];
+        snprintf(msg, sizeof msg, "restored the starter (your version is in %.180s.bak)", base_name(a->ex_path));
+        set_flash(a, msg);
+    }
+    return H_REDRAW;
+}
+
 static handler_result act_map(app *a, int d)
 {
     if (a->nmodes == 0) {
@@ -375,6 +831,17 @@ static handler_result act_map(app *a, int d)
         return H_REDRAW;
     }
     a->mode = (a->mode + d + a->nmodes) % a->nmodes;
+    return H_REDRAW;
+}
+
+static handler_result act_warps(app *a)
+{
+    if (!a->have_spec) {
+        set_flash(a, "no kernel launch on this step");
+        return H_REDRAW;
+    }
+    a->show_warps = !a->show_warps;
+    if (a->show_warps && !a->have_run) set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
     return H_REDRAW;
 }
 
@@ -426,9 +893,109 @@ static handler_result act_res_down(app *a)
     return H_REDRAW;
 }
 
+/* --------------------------------------------------- thread selection */
+
+/* Moves the selection by dt threads (linear id, crossing into neighbouring blocks) or
+ * db blocks. */
+static void select_move(app *a, long long dt, long long db)
+{
+    const gl_spec *s = &a->spec;
+    long long T = (long long)s->block[0] * s->block[1] * s->block[2];
+    long long B = (long long)s->grid[0] * s->grid[1] * s->grid[2];
+    long long lb = a->sel_block[0] + (long long)a->sel_block[1] * s->grid[0] +
+                   (long long)a->sel_block[2] * s->grid[0] * s->grid[1];
+    long long lt = a->sel_thread[0] + (long long)a->sel_thread[1] * s->block[0] +
+                   (long long)a->sel_thread[2] * s->block[0] * s->block[1];
+    long long g = lb * T + lt + dt + db * T;
+    if (g < 0) g = 0;
+    if (g >= B * T) g = B * T - 1;
+    lb = g / T, lt = g % T;
+    a->sel_block[0] = (unsigned)(lb % s->grid[0]);
+    a->sel_block[1] = (unsigned)((lb / s->grid[0]) % s->grid[1]);
+    a->sel_block[2] = (unsigned)(lb / ((long long)s->grid[0] * s->grid[1]));
+    a->sel_thread[0] = (unsigned)(lt % s->block[0]);
+    a->sel_thread[1] = (unsigned)((lt / s->block[0]) % s->block[1]);
+    a->sel_thread[2] = (unsigned)(lt / ((long long)s->block[0] * s->block[1]));
+    a->sel_on = true;
+}
+
+static handler_result act_map_focus(app *a)
+{
+    if (!a->have_spec) {
+        set_flash(a, "no thread map on this step");
+        return H_REDRAW;
+    }
+    a->map_focus = !a->map_focus;
+    if (a->map_focus && !a->sel_on) select_move(a, 0, 0);
+    set_flash(a, a->map_focus ? "map: arrows pick a thread, [ ] change block, m or Esc leaves" : "source: arrows scroll");
+    return H_REDRAW;
+}
+
+/* A row in the map: 32 threads (1D blocks) or blockDim.x (2D/3D blocks). */
+static long long map_row(const app *a)
+{
+    bool block1d = a->spec.block[1] == 1 && a->spec.block[2] == 1;
+    return block1d ? (a->spec.block[0] < 32 ? a->spec.block[0] : 32) : a->spec.block[0];
+}
+
+static handler_result act_sel_left(app *a) { select_move(a, -1, 0); return H_REDRAW; }
+static handler_result act_sel_right(app *a) { select_move(a, 1, 0); return H_REDRAW; }
+static handler_result act_sel_up(app *a) { select_move(a, -map_row(a), 0); return H_REDRAW; }
+static handler_result act_sel_down(app *a) { select_move(a, map_row(a), 0); return H_REDRAW; }
+static handler_result act_sel_pblock(app *a) { select_move(a, 0, -1); return H_REDRAW; }
+static handler_result act_sel_nblock(app *a) { select_move(a, 0, 1); return H_REDRAW; }
+
+static handler_result act_map_leave(app *a)
+{
+    a->map_focus = false;
+    return H_REDRAW;
+}
+
+/* ------------------------------------------------------------ demo */
+
+/* Space in demo mode: run the step's kernel if it has one that has not run yet, else
+ * go to the next step. */
+static handler_result act_demo_advance(app *a)
+{
+    if (app_busy(a)) return H_HANDLED;
+    if (a->have_spec && !a->have_run && !app_on_exercise(a)) return start_run(a);
+    return act_next(a);
+}
+
+static handler_result act_demo_auto(app *a)
+{
+    if (a->opts.auto_seconds <= 0) a->opts.auto_seconds = 8;
+    a->auto_paused = !a->auto_paused && a->auto_next != 0;
+    a->auto_next = a->auto_paused ? 0 : job_now() + a->opts.auto_seconds;
+    char msg[96];
+    snprintf(msg, sizeof msg, a->auto_paused ? "auto-advance paused (a resumes)" : "auto-advance every %.0f s", a->opts.auto_seconds);
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+
+static handler_result demo_speed(app *a, double f)
+{
+    if (a->opts.auto_seconds <= 0) a->opts.auto_seconds = 8;
+    a->opts.auto_seconds *= f;
+    if (a->opts.auto_seconds < 1) a->opts.auto_seconds = 1;
+    if (a->opts.auto_seconds > 120) a->opts.auto_seconds = 120;
+    if (a->auto_next) a->auto_next = job_now() + a->opts.auto_seconds;
+    char msg[96];
+    snprintf(msg, sizeof msg, "auto-advance every %.0f s%s", a->opts.auto_seconds, a->auto_next ? "" : " (a starts it)");
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+
+static handler_result act_demo_faster(app *a) { return demo_speed(a, 1 / 1.5); }
+static handler_result act_demo_slower(app *a) { return demo_speed(a, 1.5); }
+
 /* ------------------------------------------------------------- key table */
 
-enum { ON_LIST = 1, ON_LESSON = 2, ON_ALL = ON_LIST | ON_LESSON };
+/* Where a binding applies: the lesson list, a lesson page, the map when it has the
+ * focus (checked before ON_LESSON), demo mode (checked instead of ON_LESSON), and
+ * while a run is under way. */
+enum { ON_LIST = 1, ON_LESSON = 2, ON_MAP = 4, ON_DEMO = 8, ON_BUSY = 16,
+       ON_ALL = ON_LIST | ON_LESSON | ON_DEMO };
 enum { KEY_ESC = 27, KEY_DEL = 127, KEY_CTRL_H = 8, MAX_KEYS = 4 };
 
 /* One binding: where it applies, its keys (0-terminated), how the help names them
@@ -442,16 +1009,34 @@ typedef struct key_binding {
 } key_binding;
 
 static const key_binding k_keys[] = {
+    {ON_BUSY, {KEY_ESC, 'c', 3}, "Ctrl-C / Esc / c", "cancel the run or grading under way", act_cancel},
     {ON_LIST, {KEY_UP, 'k'}, "Up / k", "previous lesson", act_list_up},
     {ON_LIST, {KEY_DOWN, 'j'}, "Down / j", "next lesson", act_list_down},
-    {ON_LIST, {'\n', '\r', KEY_ENTER}, "Enter", "open the lesson", act_open},
+    {ON_LIST, {'\n', '\r', KEY_ENTER}, "Enter / click", "open the lesson", act_open},
+    {ON_MAP, {KEY_LEFT, 'h'}, "Left / Right", "map: previous / next thread", act_sel_left},
+    {ON_MAP, {KEY_RIGHT, 'l'}, NULL, NULL, act_sel_right},
+    {ON_MAP, {KEY_UP, 'k'}, "Up / Down", "map: the thread a row above / below", act_sel_up},
+    {ON_MAP, {KEY_DOWN, 'j'}, NULL, NULL, act_sel_down},
+    {ON_MAP, {'[', KEY_PPAGE}, "[ / ]", "map: same thread, previous / next block", act_sel_pblock},
+    {ON_MAP, {']', KEY_NPAGE}, NULL, NULL, act_sel_nblock},
+    {ON_MAP, {KEY_ESC, 'm'}, "m / Esc", "map: give the arrows back to the source", act_map_leave},
+    {ON_DEMO, {' ', '\n', '\r', KEY_RIGHT}, "Space / Enter / Right", "run this step's kernel, then the next step", act_demo_advance},
+    {ON_DEMO, {'n', KEY_NPAGE}, "n / PgDn", "next step", act_next},
+    {ON_DEMO, {'p', KEY_LEFT, KEY_PPAGE, KEY_BACKSPACE}, "p / Left / PgUp", "previous step", act_prev},
+    {ON_DEMO, {'a'}, "a", "start or pause auto-advance", act_demo_auto},
+    {ON_DEMO, {'+', '='}, "+ / -", "auto-advance faster / slower", act_demo_faster},
+    {ON_DEMO, {'-', '_'}, NULL, NULL, act_demo_slower},
     {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step", act_next},
     {ON_LESSON, {'p', KEY_LEFT}, "p / Left", "previous step", act_prev},
-    {ON_LESSON, {'r'}, "r", "run this step's kernel", act_run},
-    {ON_LESSON, {'g'}, "g", "grade the exercise (your kernel file)", act_grade},
+    {ON_LESSON | ON_DEMO, {'r'}, "r", "run this step's kernel (Ctrl-C cancels)", act_run},
+    {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
+    {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},
+    {ON_LESSON, {'R'}, "R", "restore the exercise's starter (asks first)", act_reset},
     {ON_LESSON, {'h'}, "h", "reveal the next hint (exercise)", act_hint},
-    {ON_LESSON, {'\t'}, "Tab", "change what the thread map's colours show", act_map_next},
-    {ON_LESSON, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
+    {ON_LESSON | ON_DEMO, {'\t'}, "Tab", "change what the thread map's colours show", act_map_next},
+    {ON_LESSON | ON_DEMO, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
+    {ON_LESSON | ON_DEMO, {'m'}, "m / click", "select a thread in the map (its index and values)", act_map_focus},
+    {ON_LESSON | ON_DEMO, {'w'}, "w", "warp timeline (what each warp issued) / thread map", act_warps},
     {ON_LESSON, {KEY_UP, 'k'}, "Up / k", "scroll the kernel source up", act_src_up},
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
@@ -465,15 +1050,58 @@ static const key_binding k_keys[] = {
 };
 enum { NKEYS = sizeof k_keys / sizeof k_keys[0] };
 
-static int where_now(const app *a) { return a->screen == SCREEN_LESSON ? ON_LESSON : ON_LIST; }
+/* The contexts that apply now, in the order they are searched. */
+static int where_now(const app *a)
+{
+    if (a->screen != SCREEN_LESSON) return ON_LIST;
+    int w = a->opts.demo ? ON_DEMO : ON_LESSON;
+    if (a->map_focus) w |= ON_MAP;
+    if (app_busy(a)) w |= ON_BUSY;
+    return w;
+}
 
 int app_help_lines(const app *a, app_help_line *out, int max)
 {
-    int n = 0;
-    for (int i = 0; i < NKEYS && n < max; i++)
-        if ((k_keys[i].where & where_now(a)) && k_keys[i].names)
-            out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
+    /* the page's keys first, then the map's, then those of a run under way */
+    static const int order[] = {ON_LIST, ON_DEMO, ON_LESSON, ON_MAP, ON_BUSY};
+    int n = 0, w = where_now(a) | ON_BUSY | (a->screen == SCREEN_LESSON ? ON_MAP : 0), seen = 0;
+    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+        int ctx = order[o] & w;
+        if (!ctx) continue;
+        for (int i = 0; i < NKEYS && n < max; i++)
+            if ((k_keys[i].where & ctx) && !(k_keys[i].where & seen) && k_keys[i].names)
+                out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
+        seen |= ctx;
+    }
     return n;
+}
+
+/* A mouse click: a lesson in the list, a step in the step bar, a thread in the map. */
+static handler_result on_mouse(app *a)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return H_IGNORED;
+    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) return H_IGNORED;
+    view_hit h = view_hit_test(ev.y, ev.x);
+    switch (h.kind) {
+    case HIT_LESSON:
+        if (h.index < 0 || h.index >= a->nlessons) return H_IGNORED;
+        a->list_sel = h.index;
+        list_clamp(a);
+        return act_open(a);
+    case HIT_STEP:
+        if (h.index < 0 || h.index >= app_nsteps(a) || app_busy(a)) return H_IGNORED;
+        if (h.index != a->step) step_enter(a, h.index);
+        return H_REDRAW;
+    case HIT_THREAD:
+        memcpy(a->sel_block, h.block, sizeof a->sel_block);
+        memcpy(a->sel_thread, h.thread, sizeof a->sel_thread);
+        a->sel_on = true;
+        return H_REDRAW;
+    case HIT_SOURCE:
+    case HIT_NONE: break;
+    }
+    return H_IGNORED;
 }
 
 static handler_result dispatch(app *a, int ch)
@@ -482,16 +1110,36 @@ static handler_result dispatch(app *a, int ch)
         a->help = false;
         return H_REDRAW;
     }
+    if (a->help && (ch == KEY_DOWN || ch == KEY_UP || ch == KEY_NPAGE || ch == KEY_PPAGE || ch == 'j' || ch == 'k')) {
+        int d = (ch == KEY_DOWN || ch == 'j') ? 1 : (ch == KEY_UP || ch == 'k') ? -1 : ch == KEY_NPAGE ? a->metrics.help_rows : -a->metrics.help_rows;
+        a->help_top = clamp_top(a->help_top + d, a->metrics.help_lines, a->metrics.help_rows);
+        return H_REDRAW;
+    }
     bool too_small = LINES < 16 || COLS < 60;
-    if (too_small && ch != 'q' && ch != 'Q' && ch != KEY_RESIZE) return H_IGNORED;
+    if (a->opts.demo) too_small = LINES < 12 || COLS < 40;
+    if (too_small && ch != 'q' && ch != 'Q' && ch != KEY_RESIZE && !(app_busy(a) && (ch == KEY_ESC || ch == 'c')))
+        return H_IGNORED;
+    if (a->confirm != CONFIRM_NONE && ch != KEY_RESIZE && ch != KEY_MOUSE) return confirm_answer(a, ch);
+    if (ch == KEY_MOUSE) return on_mouse(a);
+    int where = where_now(a);
     handler_result r = H_IGNORED;
-    for (int i = 0; i < NKEYS && r == H_IGNORED; i++) {
-        if (!(k_keys[i].where & where_now(a))) continue;
-        for (int k = 0; k < MAX_KEYS && k_keys[i].keys[k]; k++)
-            if (k_keys[i].keys[k] == ch) {
-                r = k_keys[i].fn(a) | H_HANDLED;
-                break;
-            }
+    /* busy first, then the map, then the page */
+    static const int order[] = {ON_BUSY, ON_MAP, ON_DEMO, ON_LESSON, ON_LIST};
+    for (size_t o = 0; o < sizeof order / sizeof order[0] && r == H_IGNORED; o++) {
+        if (!(where & order[o])) continue;
+        for (int i = 0; i < NKEYS && r == H_IGNORED; i++) {
+            if (!(k_keys[i].where & order[o])) continue;
+            for (int k = 0; k < MAX_KEYS && k_keys[i].keys[k]; k++)
+                if (k_keys[i].keys[k] == ch) {
+                    r = k_keys[i].fn(a);
+                    if (r != H_IGNORED) r |= H_HANDLED;
+                    break;
+                }
+        }
+    }
+    if (app_busy(a) && r == H_IGNORED && ch != KEY_RESIZE) {
+        set_flash(a, "busy: Ctrl-C, Esc or c cancels");
+        r = H_REDRAW;
     }
     if (a->help && r != H_IGNORED && ch != '?' && ch != KEY_RESIZE) {
         a->help = false; /* any other action closes the overlay */
@@ -504,9 +1152,12 @@ static handler_result dispatch(app *a, int ch)
 
 static void app_free(app *a)
 {
+    job_cancel(&a->job);
     lesson_close(a);
     if (a->have_found) lesson_free(&a->found);
     if (a->lessons) lesson_list_free(a->lessons, a->nlessons);
+    free(a->progress);
+    a->progress = NULL;
 }
 
 static bool same_lesson(const gl_lesson *x, const gl_lesson *y)
@@ -514,11 +1165,19 @@ static bool same_lesson(const gl_lesson *x, const gl_lesson *y)
     return x->number == y->number && x->id && y->id && strcmp(x->id, y->id) == 0;
 }
 
+/* Demo auto-advance: due now? */
+static bool auto_due(app *a)
+{
+    if (!a->opts.demo || a->auto_next == 0 || app_busy(a) || a->help) return false;
+    return job_now() >= a->auto_next;
+}
+
 int tui_run(const tui_opts *opts)
 {
     static app a; /* large (error buffers); one TUI per process */
     memset(&a, 0, sizeof a);
     a.opts = *opts;
+    a.job.fd = -1;
     gl_error err = {0};
     if (lesson_list(&a.lessons, &a.nlessons, &err) != GL_OK) {
         snprintf(a.list_error, sizeof a.list_error, "cannot list the lessons in %.200s:", lesson_root());
@@ -545,29 +1204,96 @@ int tui_run(const tui_opts *opts)
                 break;
             }
     }
+    if (!opts->demo) progress_reload(&a);
     char msg[512];
     if (!term_init(msg, sizeof msg)) {
         fprintf(stderr, "gpulearn: %s\n", msg);
         app_free(&a);
         return 2;
     }
-    wtimeout(stdscr, 250); /* wake up now and then to notice SIGINT/SIGTERM */
     if (start) lesson_open(&a, start);
+    if (opts->demo && opts->auto_seconds > 0) a.auto_next = job_now() + opts->auto_seconds;
     view_draw(&a, &a.metrics);
     probe_backend(&a);
     view_draw(&a, &a.metrics);
+    int sig = 0;
     for (;;) {
+        /* short waits while a job runs (spinner, collecting its output) or a demo
+         * auto-advances; otherwise wake up now and then to notice signals */
+        wtimeout(stdscr, app_busy(&a) ? 80 : a.auto_next ? 200 : 250);
         int ch = wgetch(stdscr);
-        if (term_quit_signal()) break;
-        if (ch == ERR) continue;
-        a.flash[0] = '\0';
-        handler_result r = dispatch(&a, ch);
-        if (r & H_QUIT) break;
-        if (r & (H_REDRAW | H_HANDLED) || a.flash[0]) view_draw(&a, &a.metrics);
+        handler_result r = H_IGNORED;
+        if (term_quit_signal()) {
+            if (app_busy(&a) && term_take_interrupt()) {
+                a.flash[0] = '\0';
+                r = act_cancel(&a); /* Ctrl-C cancels the run instead of quitting */
+            } else {
+                sig = term_quit_signal();
+                break;
+            }
+        }
+        if (ch != ERR) {
+            a.flash[0] = '\0';
+            r |= dispatch(&a, ch);
+            if (r & H_QUIT) break;
+        }
+        if (app_busy(&a) && job_poll(&a.job)) {
+            finish_job(&a);
+            r |= H_REDRAW;
+        }
+        if (auto_due(&a)) {
+            a.auto_next = job_now() + a.opts.auto_seconds;
+            r |= act_demo_advance(&a);
+        }
+        if (r & (H_REDRAW | H_HANDLED) || (ch != ERR && a.flash[0])) view_draw(&a, &a.metrics);
+        else if (app_busy(&a)) view_busy_tick(&a);
     }
-    int sig = term_quit_signal();
     view_free();
     term_end();
     app_free(&a);
     return (sig && sig != SIGINT) ? 128 + sig : 0;
+}
+
+/* ------------------------------------------------------------------ demo */
+
+int tui_demo_main(int argc, char **argv)
+{
+    tui_opts o = {.backend = GL_BACKEND_AUTO, .demo = true};
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        if ((strcmp(s, "--auto") == 0 || strcmp(s, "--backend") == 0) && i + 1 >= argc) {
+            fprintf(stderr, "gpulearn: %s needs a value\n(gpulearn --help shows the usage)\n", s);
+            return 2;
+        }
+        if (strcmp(s, "--auto") == 0) {
+            char *end;
+            o.auto_seconds = strtod(argv[++i], &end);
+            if (*end || !(o.auto_seconds >= 1 && o.auto_seconds <= 3600)) {
+                fprintf(stderr, "gpulearn: --auto takes seconds between 1 and 3600, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(s, "--backend") == 0) {
+            const char *v = argv[++i];
+            if (strcmp(v, "auto") == 0) o.backend = GL_BACKEND_AUTO;
+            else if (strcmp(v, "sim") == 0) o.backend = GL_BACKEND_SIM;
+            else if (strcmp(v, "gpu") == 0) o.backend = GL_BACKEND_GPU;
+            else {
+                fprintf(stderr, "gpulearn: --backend must be auto, sim or gpu, not '%s'\n", v);
+                return 2;
+            }
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "gpulearn: unknown option '%s'\n(gpulearn --help shows the usage)\n", s);
+            return 2;
+        } else if (!o.lesson) {
+            o.lesson = s;
+        } else {
+            fprintf(stderr, "gpulearn: too many arguments ('%s')\n", s);
+            return 2;
+        }
+    }
+    if (!o.lesson) {
+        fprintf(stderr, "gpulearn: demo needs a lesson: gpulearn demo LESSON [--auto SECONDS]\n");
+        return 2;
+    }
+    return tui_run(&o);
 }

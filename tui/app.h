@@ -10,6 +10,8 @@
 #include "runtime/backend.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
+#include "runtime/workspace.h"
+#include "tui/job.h"
 #include "tui/tui.h"
 
 typedef enum app_screen { SCREEN_LIST, SCREEN_LESSON } app_screen;
@@ -25,6 +27,19 @@ typedef struct map_mode {
 } map_mode;
 
 enum { APP_MAX_MODES = 16 };
+
+/* One compiler diagnostic placed on a source line ("k.cu:7:5: error: ..."). */
+typedef struct app_diag {
+    int line, col;        /* 1-based */
+    bool is_error;        /* error (else warning) */
+    bool is_finding;      /* from the simulator's checkers (a race...), else the compiler */
+    char msg[240];
+} app_diag;
+
+enum { APP_MAX_DIAGS = 32 };
+
+/* A question waiting for y/n in the status bar. */
+typedef enum app_confirm { CONFIRM_NONE, CONFIRM_RESET } app_confirm;
 
 /* The kernel source shown in the source pane, split into lines (NUL-terminated,
  * pointing into text). */
@@ -69,6 +84,35 @@ typedef struct app {
     char run_error[4096];
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
 
+    /* the exercise: the learner's own copy (workspace_exercise_path) */
+    char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */
+    char ex_error[1024];
+    app_diag diags[APP_MAX_DIAGS]; /* compile errors of the last run/grade, by line */
+    int ndiags;
+    char fault_file[1024];         /* file of the last run's fault ("" if none) */
+
+    /* a run or grading in a worker process (job.h); busy while job.kind != JOB_NONE */
+    job job;
+    char busy_msg[160];
+
+    /* the selected thread in the map (click, or arrows after m) */
+    bool sel_on;
+    unsigned sel_block[3], sel_thread[3];
+    bool map_focus;       /* arrows move the selection instead of scrolling */
+    bool show_warps;      /* the map's slot shows the warp timeline (w; steps with
+                             view "warps" open on it) */
+
+    app_confirm confirm;  /* pending y/n question */
+
+    /* progress (workspace.h), loaded at start and updated as it is recorded */
+    gl_lesson_progress *progress;
+    int nprogress;
+    char progress_warning[512];
+
+    /* demo mode (gpulearn demo): big uncluttered layout, auto-advance */
+    double auto_next;     /* monotonic time of the next auto step, 0 = none */
+    bool auto_paused;
+
     /* last grading (exercise) */
     bool have_grade;
     gl_status grade_status;
@@ -83,12 +127,14 @@ typedef struct app {
     char device_error[4096];
 
     bool help;
+    int help_top;         /* first line shown in the help overlay */
     char flash[256];      /* one-off message in the status bar */
     int res_top;          /* first line shown in the result pane */
     struct view_metrics {
         int text_lines, text_rows;  /* wrapped lines of the text pane; rows shown */
         int src_rows;               /* source lines shown */
         int res_lines, res_rows;    /* result pane */
+        int help_lines, help_rows;  /* help overlay (per column) */
     } metrics;            /* what the last frame drew, for scrolling limits */
 } app;
 
@@ -107,6 +153,16 @@ bool app_on_exercise(const app *a);
 int app_nsteps(const app *a);
 /* The current step, or NULL on the exercise. */
 const gl_step *app_cur_step(const app *a);
+/* Progress of lesson l (NULL if none recorded). */
+const gl_lesson_progress *app_progress(const app *a, const gl_lesson *l);
+/* Number of steps of l seen (bits of steps_seen within app_nsteps). */
+int app_steps_seen(const app *a, const gl_lesson *l);
+/* Whether a run or grading is in progress. */
+bool app_busy(const app *a);
+/* A checker finding's kind in words ("race", "out-of-bounds access"). */
+const char *app_finding_name(int kind);
+/* The diagnostic on source line `line`, or NULL. */
+const app_diag *app_diag_at(const app *a, int line);
 /* "simulator (no GPU found)", "GPU: NVIDIA H100 ..." or "back end: not probed yet". */
 void app_backend_label(const app *a, char *buf, size_t len);
 
@@ -115,12 +171,28 @@ void app_backend_label(const app *a, char *buf, size_t len);
 /* Draws the whole frame for the current state (every pane, status bar, help overlay)
  * with wnoutrefresh on each window and a single doupdate; *m gets the sizes drawn. */
 void view_draw(const app *a, struct view_metrics *m);
-/* Draws a one-line "busy" message in the status bar at once (before a slow call). */
-void view_busy(const char *msg);
+/* Redraws only the status bar while a run is under way (spinner, seconds, how to
+ * cancel). */
+void view_busy_tick(const app *a);
 /* Frees the windows the views keep (on exit or before a full repaint). */
 void view_free(void);
 /* Draws a box (border in term glyphs) with a label in its top border. */
 void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
+
+/* What is under screen cell (y, x), from the last frame drawn (mouse clicks). */
+typedef enum view_hit_kind { HIT_NONE, HIT_LESSON, HIT_STEP, HIT_THREAD, HIT_SOURCE } view_hit_kind;
+typedef struct view_hit {
+    view_hit_kind kind;
+    int index;                 /* HIT_LESSON: lesson; HIT_STEP: step; HIT_SOURCE: line */
+    unsigned block[3], thread[3]; /* HIT_THREAD */
+} view_hit;
+view_hit view_hit_test(int y, int x);
+
+/* The CUDA C highlighter: draws one source line at (y, x), at most maxcols columns,
+ * starting at column `skip` of the line; *in_comment carries a block comment from
+ * line to line. Returns the columns drawn. (Exported for the demo layout.) */
+int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int skip,
+                   bool *in_comment);
 
 /* ------------------------------------------------------------------- map.c */
 
@@ -130,7 +202,27 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
                double *out, bool *is_float);
 /* A short description of the mode for the legend ("blockIdx.x", "c[global index]"). */
 void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len);
-/* Draws the grid map of the current spec into w's rectangle (y, x, h, w). */
+/* Draws the grid map of the current spec into w's rectangle (y, x, h, w); the selected
+ * thread (a->sel_on) is marked and described on the last line. */
 void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
+/* The thread drawn at screen cell (y, x) by the last map_draw; false if none. */
+bool map_hit(int y, int x, unsigned b[3], unsigned t[3]);
+/* ----------------------------------------------------------------- warps.c */
+
+/* Draws the warp timeline of the last run's trace into (y, x, h, w). */
+void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
+/* Rows the timeline would like. */
+int warps_natural_height(const app *a);
+/* Share of lanes active per source line of the last run's trace: out[line - 1] in
+ * [0, 1], or -1 for lines that issued nothing. Returns the lines with a value. */
+int warps_line_active(const app *a, double *out, int nlines);
+
+/* Rows the map would like at width w (legend, shape line, blocks, info line). */
+int map_natural_height(const app *a, int w);
+/* Columns the map would like (its natural width) for the current spec and mode. */
+int map_natural_width(const app *a);
+/* Describes thread (b, t): "block (1,0,0) thread (5,0,0) | global 13 | warp 0 lane 5 |
+ * in=13 out=169" (values of every pointer argument at the global index). */
+void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
  * consecutive linear thread ids, §7.1 "SIMT Architecture"). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/app.h"
@@ -262,17 +263,62 @@ static bool thread_at(const gl_spec *s, bool block1d, int r, int col, unsigned t
     return true;
 }
 
+/* Where the last map_draw put each thread's cell, in screen coordinates (clicks). */
+typedef struct cell_pos {
+    int y, x, w;
+    unsigned b[3], t[3];
+} cell_pos;
+static cell_pos *g_cells;
+static int g_ncells, g_cells_cap;
+
+static void cell_record(WINDOW *win, int cy, int cx, int w, const unsigned b[3], const unsigned t[3])
+{
+    if (g_ncells == g_cells_cap) {
+        int cap = g_cells_cap ? g_cells_cap * 2 : 1024;
+        if (cap > (1 << 20)) return;
+        cell_pos *p = realloc(g_cells, (size_t)cap * sizeof *p);
+        if (!p) return;
+        g_cells = p, g_cells_cap = cap;
+    }
+    int by, bx;
+    getbegyx(win, by, bx);
+    cell_pos *c = &g_cells[g_ncells++];
+    c->y = by + cy, c->x = bx + cx, c->w = w;
+    memcpy(c->b, b, sizeof c->b);
+    memcpy(c->t, t, sizeof c->t);
+}
+
+bool map_hit(int y, int x, unsigned b[3], unsigned t[3])
+{
+    for (int i = 0; i < g_ncells; i++)
+        if (g_cells[i].y == y && x >= g_cells[i].x && x < g_cells[i].x + g_cells[i].w) {
+            memcpy(b, g_cells[i].b, sizeof g_cells[i].b);
+            memcpy(t, g_cells[i].t, sizeof g_cells[i].t);
+            return true;
+        }
+    return false;
+}
+
+static bool is_selected(const app *a, const unsigned b[3], const unsigned t[3])
+{
+    return a->sel_on && memcmp(a->sel_block, b, sizeof a->sel_block) == 0 &&
+           memcmp(a->sel_thread, t, sizeof a->sel_thread) == 0;
+}
+
 /* Draws one thread's cell (cw columns, the last a gap when cw > 1). */
 static void draw_cell(WINDOW *win, const app *a, const map_mode *m, const colouring *c,
                       const unsigned b[3], const unsigned t[3], int cy, int cx, int cw,
                       bool show_text)
 {
+    cell_record(win, cy, cx, cw, b, t);
+    bool sel = is_selected(a, b, t);
     double v;
     bool is_float;
     if (!map_value(a, m, b, t, &v, &is_float)) {
-        wattron(win, term_attr(TC_DIM));
+        int at = sel ? term_attr(TC_MAPSEL) : term_attr(TC_DIM);
+        wattron(win, at);
         mvwaddstr(win, cy, cx + (cw > 1 ? cw - 2 : 0), term_glyph()->dot);
-        wattroff(win, term_attr(TC_DIM));
+        wattroff(win, at);
         return;
     }
     int idx = colour_index(c, m, v);
@@ -281,10 +327,12 @@ static void draw_cell(WINDOW *win, const app *a, const map_mode *m, const colour
     if (show_text) fmt_value(v, is_float && !c->categorical, text, sizeof text);
     else if (!term_has_color()) snprintf(text, sizeof text, "%c", term_palette_char(idx));
     else text[0] = '\0';
+    if (sel && !show_text) snprintf(text, sizeof text, "%s", "@");
     snprintf(padded, sizeof padded, "%*s", cell, text);
-    wattron(win, term_palette_attr(idx));
+    int at = sel ? term_attr(TC_MAPSEL) : term_palette_attr(idx);
+    wattron(win, at);
     mvwaddnstr(win, cy, cx, padded, cell);
-    wattroff(win, term_palette_attr(idx));
+    wattroff(win, at);
 }
 
 static void block_of(const gl_spec *s, uint64_t bi, unsigned b[3])
@@ -323,11 +371,56 @@ static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
 
 void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
+    g_ncells = 0;
     if (!a->have_spec || h < 3 || w < 12) return;
     const gl_spec *s = &a->spec;
     const map_mode *m = &a->modes[a->mode];
     colouring c = make_colouring(a, m);
     draw_legend(win, a, m, &c, y, x, w);
+    if (h >= 6) { /* the last lines describe the selected thread */
+        char info[1024];
+        if (a->sel_on) {
+            /* pack the " | "-separated parts into lines of w columns */
+            map_thread_info(a, a->sel_block, a->sel_thread, info, sizeof info);
+            if (h - 5 < 2 && (int)strlen(info) > w) { /* one short line: shorter names */
+                char tmp[1024];
+                size_t o = 0;
+                for (const char *p = info; *p && o + 8 < sizeof tmp; ) {
+                    if (strncmp(p, "blockIdx.x=", 11) == 0) o += (size_t)snprintf(tmp + o, sizeof tmp - o, "b"), p += 11;
+                    else if (strncmp(p, "threadIdx.x=", 12) == 0) o += (size_t)snprintf(tmp + o, sizeof tmp - o, "t"), p += 12;
+                    else if (strncmp(p, " | ", 3) == 0) tmp[o++] = ' ', p += 3;
+                    else tmp[o++] = *p++;
+                }
+                tmp[o] = '\0';
+                snprintf(info, sizeof info, "%s", tmp);
+            }
+            char lines[4][512];
+            int nl = 0, maxl = h - 5 < 1 ? 1 : h - 5 > 4 ? 4 : h - 5;
+            lines[0][0] = '\0';
+            for (char *part = strtok(info, "|"); part && nl < maxl; part = strtok(NULL, "|")) {
+                while (*part == ' ') part++;
+                size_t pl = strlen(part);
+                while (pl && part[pl - 1] == ' ') part[--pl] = '\0';
+                size_t cur = strlen(lines[nl]);
+                if (cur && cur + 3 + pl > (size_t)w) {
+                    if (nl + 1 >= maxl) break;
+                    lines[++nl][0] = '\0';
+                    cur = 0;
+                }
+                snprintf(lines[nl] + cur, sizeof lines[nl] - cur, "%s%s", cur ? " | " : "", part);
+            }
+            nl++;
+            h -= nl;
+            wattron(win, term_attr(TC_HEADING));
+            for (int i = 0; i < nl; i++) mvwaddnstr(win, y + h + i, x, lines[i], w);
+            wattroff(win, term_attr(TC_HEADING));
+        } else {
+            h--;
+            wattron(win, term_attr(TC_DIM));
+            mvwaddnstr(win, y + h, x, a->opts.demo ? "" : "m or click: pick a thread", w);
+            wattroff(win, term_attr(TC_DIM));
+        }
+    }
 
     uint64_t T = threads_per_block(s), B = block_count(s);
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
@@ -418,6 +511,13 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         nshow = (uint64_t)per_row * (uint64_t)((avail_h - 1) / box_h > 0 ? (avail_h - 1) / box_h : 1);
     if (nshow > B) nshow = B;
     bool show_text = cw == c.text_w + 1;
+    /* rows cut off: start at the one that holds the selected thread */
+    int row0 = 0;
+    if (a->sel_on && shown_rows < rows) {
+        int sel_row = block1d ? (int)(linear_thread(s, a->sel_thread) / WARP)
+                              : (int)(a->sel_thread[1] + a->sel_thread[2] * s->block[1]);
+        if (sel_row >= shown_rows) row0 = sel_row - shown_rows + 1;
+    }
     for (uint64_t bi = 0; bi < nshow; bi++) {
         unsigned b[3], t[3];
         block_of(s, bi, b);
@@ -432,7 +532,7 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         view_box(win, by, bx, box_h, box_w, label);
         for (int r = 0; r < shown_rows; r++) {
             for (int col = 0; col < shown_cols; col++)
-                if (thread_at(s, block1d, r, col, t))
+                if (thread_at(s, block1d, r + row0, col, t))
                     draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw, show_text);
             if (shown_cols < cols) mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
         }
@@ -442,4 +542,76 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         int ly = top + (int)((nshow + (uint64_t)per_row - 1) / (uint64_t)per_row) * box_h;
         if (ly < y + h) draw_more(win, ly, x, w, B - nshow);
     }
+}
+
+void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len)
+{
+    const gl_spec *s = &a->spec;
+    uint64_t lt = linear_thread(s, t);
+    uint64_t global = linear_block(s, b) * threads_per_block(s) + lt;
+    bool grid1d = s->grid[1] == 1 && s->grid[2] == 1, block1d = s->block[1] == 1 && s->block[2] == 1;
+    int n;
+    if (grid1d && block1d)
+        n = snprintf(buf, len, "blockIdx.x=%u threadIdx.x=%u | i=%llu", b[0], t[0], (unsigned long long)global);
+    else
+        n = snprintf(buf, len, "blockIdx=(%u,%u,%u) threadIdx=(%u,%u,%u) | linear id %llu", b[0], b[1], b[2], t[0],
+                     t[1], t[2], (unsigned long long)global);
+    /* the buffers at the thread's global index: what it reads and writes */
+    for (int i = 0; i < s->nargs && n > 0 && (size_t)n < len; i++) {
+        if (!s->args[i].is_ptr) continue;
+        map_mode mm = {MAP_BUFFER, i};
+        double v;
+        bool is_float;
+        if (!map_value(a, &mm, b, t, &v, &is_float)) {
+            n += snprintf(buf + n, len - (size_t)n, " | %s[%s]: past its end (%zu element%s)", s->args[i].name,
+                          grid1d && block1d ? "i" : "id", s->args[i].len, s->args[i].len == 1 ? "" : "s");
+            continue;
+        }
+        char val[64];
+        if (is_float && !isnan(v)) snprintf(val, sizeof val, "%g", v);
+        else fmt_value(v, is_float, val, sizeof val);
+        n += snprintf(buf + n, len - (size_t)n, " | %s[%s]=%s", s->args[i].name, grid1d && block1d ? "i" : "id", val);
+    }
+    if (n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " | warp %llu lane %llu", (unsigned long long)(lt / WARP),
+                 (unsigned long long)(lt % WARP));
+}
+
+int map_natural_width(const app *a)
+{
+    if (!a->have_spec || a->nmodes == 0) return 0;
+    const gl_spec *s = &a->spec;
+    colouring c = make_colouring(a, &a->modes[a->mode]);
+    bool block1d = s->block[1] == 1 && s->block[2] == 1;
+    int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
+    int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
+    uint64_t B = block_count(s);
+    int cw = c.text_w + 1;
+    int box = cols * cw + 1;
+    if (box > 48) box = cols * 2 + 1;
+    if (box > 48) box = cols + 2;
+    if (box < 14) box = 14;
+    int per_row = rows == 1 ? 1 : (B >= 2 ? 2 : 1);
+    if (rows == 1 && box < 20 && B > 2) per_row = 2;
+    return per_row * (box + 1) + 4;
+}
+
+int map_natural_height(const app *a, int w)
+{
+    if (!a->have_spec || a->nmodes == 0) return 0;
+    const gl_spec *s = &a->spec;
+    colouring c = make_colouring(a, &a->modes[a->mode]);
+    bool block1d = s->block[1] == 1 && s->block[2] == 1;
+    int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
+    int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
+    uint64_t B = block_count(s);
+    int cw = pick_cell_width(cols, 2, c.text_w, w);
+    int box_w = cols * cw - (cw > 1) + 2;
+    if (box_w < 14) box_w = 14;
+    uint64_t per_row = (uint64_t)((w + 1) / (box_w + 1));
+    if (per_row < 1) per_row = 1;
+    uint64_t box_rows = (B + per_row - 1) / per_row;
+    if (rows == 1) box_rows = (B + per_row - 1) / per_row, rows = -1; /* one line per block */
+    uint64_t h = 4 + box_rows * (uint64_t)(rows + 2);
+    return h > 200 ? 200 : (int)h;
 }

@@ -15,6 +15,7 @@ static bool g_active;
 static bool g_color;
 static int g_palette_n;
 static volatile sig_atomic_t g_quit_signal;
+static bool g_mouse;
 
 /* Fatal and quit signals whose previous actions we restore at the end. */
 static const int k_quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -81,6 +82,15 @@ static void setup_colors(void)
         g_role_attr[TC_WARN] = A_UNDERLINE;
         g_role_attr[TC_FAULTLINE] = A_REVERSE;
         g_role_attr[TC_KEY] = A_BOLD;
+        g_role_attr[TC_CODE_KW] = A_BOLD;
+        g_role_attr[TC_CODE_TYPE] = A_BOLD;
+        g_role_attr[TC_CODE_BUILTIN] = A_UNDERLINE;
+        g_role_attr[TC_CODE_COMMENT] = A_DIM;
+        g_role_attr[TC_CODE_STRING] = A_NORMAL;
+        g_role_attr[TC_CODE_NUMBER] = A_NORMAL;
+        g_role_attr[TC_CODE_PREPROC] = A_BOLD;
+        g_role_attr[TC_ERRMARK] = A_BOLD | A_REVERSE;
+        g_role_attr[TC_MAPSEL] = A_BOLD | A_UNDERLINE | A_REVERSE;
         g_palette_n = 8;
         for (int i = 0; i < g_palette_n; i++)
             g_pal_attr[i] = (i % 2) ? A_REVERSE : A_NORMAL;
@@ -100,6 +110,15 @@ static void setup_colors(void)
         {TC_WARN, COLOR_YELLOW, -1, 0},
         {TC_FAULTLINE, COLOR_WHITE, COLOR_RED, A_BOLD},
         {TC_KEY, COLOR_YELLOW, -1, A_BOLD},
+        {TC_CODE_KW, COLOR_MAGENTA, -1, A_BOLD},
+        {TC_CODE_TYPE, COLOR_CYAN, -1, 0},
+        {TC_CODE_BUILTIN, COLOR_YELLOW, -1, 0},
+        {TC_CODE_COMMENT, COLOR_GREEN, -1, 0},
+        {TC_CODE_STRING, COLOR_RED, -1, 0},
+        {TC_CODE_NUMBER, COLOR_BLUE, -1, A_BOLD},
+        {TC_CODE_PREPROC, COLOR_MAGENTA, -1, 0},
+        {TC_ERRMARK, COLOR_WHITE, COLOR_RED, A_BOLD},
+        {TC_MAPSEL, COLOR_WHITE, COLOR_BLACK, A_BOLD | A_UNDERLINE},
     };
     g_role_attr[TC_NORMAL] = A_NORMAL;
     for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++) {
@@ -157,6 +176,10 @@ bool term_init(char *msg, size_t msg_len)
     curs_set(0);
     set_escdelay(25);
     setup_colors();
+    const char *nm = getenv("GPULEARN_NO_MOUSE");
+    g_mouse = !(nm && *nm && strcmp(nm, "0") != 0) &&
+              mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL) != 0;
+    if (g_mouse) mouseinterval(0); /* report presses at once, no click detection delay */
     install_signals();
     return true;
 }
@@ -186,6 +209,32 @@ _Noreturn void term_fail(const char *fmt, ...)
 }
 
 int term_quit_signal(void) { return (int)g_quit_signal; }
+bool term_has_mouse(void) { return g_mouse; }
+
+bool term_take_interrupt(void)
+{
+    if (g_quit_signal != SIGINT) return false;
+    g_quit_signal = 0;
+    return true;
+}
+
+void term_suspend(void)
+{
+    if (!g_active) return;
+    def_prog_mode();
+    endwin();
+    fflush(stdout);
+}
+
+void term_resume(void)
+{
+    if (!g_active) return;
+    reset_prog_mode();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    clearok(curscr, TRUE);
+    refresh();
+}
 int term_attr(term_color c) { return (c >= 0 && c < TC__COUNT) ? g_role_attr[c] : (int)A_NORMAL; }
 bool term_has_color(void) { return g_color; }
 int term_palette_size(void) { return g_palette_n > 0 ? g_palette_n : 8; }

@@ -22,6 +22,15 @@ typedef enum term_color {
     TC_WARN,      /* notes (fell back to the simulator) */
     TC_FAULTLINE, /* the source line of a fault */
     TC_KEY,       /* key names in the help overlay */
+    TC_CODE_KW,      /* CUDA C keywords and qualifiers (if, for, __global__) */
+    TC_CODE_TYPE,    /* types (int, float, unsigned, dim3) */
+    TC_CODE_BUILTIN, /* built-ins (threadIdx, __syncthreads, atomicAdd, printf) */
+    TC_CODE_COMMENT, /* comments */
+    TC_CODE_STRING,  /* string and character literals */
+    TC_CODE_NUMBER,  /* numbers */
+    TC_CODE_PREPROC, /* #include, #define */
+    TC_ERRMARK,      /* a line with a compile error: gutter mark and message */
+    TC_MAPSEL,       /* the selected thread's cell in the map */
     TC__COUNT
 } term_color;
 
@@ -51,6 +60,18 @@ _Noreturn void term_fail(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* Non-zero after SIGINT/SIGTERM/SIGHUP: the signal number; the loop should quit. */
 int term_quit_signal(void);
+
+/* True (once) when the pending quit signal is SIGINT, which is then cleared: a running
+ * launch takes Ctrl-C as "cancel" instead of "quit". */
+bool term_take_interrupt(void);
+
+/* Hands the terminal to another program (the learner's editor): saves the curses
+ * modes and calls endwin. term_resume takes it back and forces a full repaint. */
+void term_suspend(void);
+void term_resume(void);
+
+/* Whether mouse clicks are reported (KEY_MOUSE); off with GPULEARN_NO_MOUSE=1. */
+bool term_has_mouse(void);
 
 /* The attribute (colour pair or monochrome attribute) of a colour role. */
 int term_attr(term_color c);

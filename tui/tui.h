@@ -1,17 +1,26 @@
-/* tui.h — the interactive front end. */
+/* tui.h — the interactive front end, and its projector layout (gpulearn demo). */
 #ifndef GL_TUI_H
 #define GL_TUI_H
 
+#include <stdbool.h>
+
 #include "runtime/backend.h"
 
-/* What `gpulearn` with no arguments was asked for. */
+/* What `gpulearn` (or `gpulearn demo`) was asked for. */
 typedef struct tui_opts {
     gl_backend_kind backend;   /* AUTO: GPU when one works, else the simulator */
     const char *lesson;        /* open this lesson directly (name as lesson_find takes), or NULL */
+    bool demo;                 /* demo mode: large uncluttered layout for a projector */
+    double auto_seconds;       /* demo: advance every this many seconds (0 = on keypress) */
 } tui_opts;
 
 /* Runs the TUI until the user quits. Returns a process exit code (0; 2 if the terminal
  * cannot be initialised or the lesson is unknown, with a message on stderr). */
 int tui_run(const tui_opts *opts);
+
+/* `gpulearn demo LESSON [--auto SECONDS] [--backend auto|sim|gpu]`: parses the
+ * arguments after "demo" and runs the TUI in demo mode. Returns the exit code (2 on bad
+ * usage, with a message on stderr). */
+int tui_demo_main(int argc, char **argv);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <wchar.h>
 
 #include "tui/app.h"
@@ -166,6 +167,37 @@ static WINDOW *pane_win(int slot, int y, int x, int h, int w)
     return win;
 }
 
+/* ------------------------------------------------------------ hit regions */
+
+/* Clickable regions of the last frame, in screen coordinates. */
+typedef struct hit_region {
+    int y, x0, x1; /* row, columns [x0, x1) */
+    view_hit_kind kind;
+    int index;
+} hit_region;
+enum { MAX_HITS = 256 };
+static hit_region g_hits[MAX_HITS];
+static int g_nhits;
+
+static void hit_add(int y, int x0, int x1, view_hit_kind kind, int index)
+{
+    if (g_nhits < MAX_HITS) g_hits[g_nhits++] = (hit_region){y, x0, x1, kind, index};
+}
+
+view_hit view_hit_test(int y, int x)
+{
+    view_hit h;
+    memset(&h, 0, sizeof h);
+    for (int i = 0; i < g_nhits; i++)
+        if (g_hits[i].y == y && x >= g_hits[i].x0 && x < g_hits[i].x1) {
+            h.kind = g_hits[i].kind;
+            h.index = g_hits[i].index;
+            return h;
+        }
+    if (map_hit(y, x, h.block, h.thread)) h.kind = HIT_THREAD;
+    return h;
+}
+
 static void pane_show(WINDOW *win)
 {
     if (!win) return;
@@ -236,10 +268,32 @@ static void draw_bar(int slot, int y, int attr, const char *left, const char *ri
     pane_show(win);
 }
 
+static void draw_demo_status(const app *a);
+
+static const char *spinner(void)
+{
+    static const char *utf8[] = {"\u280b", "\u2819", "\u2839", "\u2838", "\u283c", "\u2834", "\u2826", "\u2827", "\u2807", "\u280f"};
+    static const char *ascii[] = {"|", "/", "-", "\\"};
+    long t = (long)(job_now() * 10);
+    if (strcmp(term_glyph()->h, "-") == 0) return ascii[t % 4];
+    return utf8[t % 10];
+}
+
 static void draw_status(const app *a)
 {
     char backend[300], left[700];
     app_backend_label(a, backend, sizeof backend);
+    if (a->confirm == CONFIRM_RESET) {
+        draw_bar(W_STATUS, LINES - 1, term_attr(TC_WARN) | A_REVERSE,
+                 "Restore the starter? Your version is kept as a .bak file. (y/n)", "");
+        return;
+    }
+    if (app_busy(a)) {
+        snprintf(left, sizeof left, "%s %s%s %.0f s", spinner(), a->busy_msg, term_glyph()->ellipsis,
+                 job_now() - a->job.started);
+        draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), left, a->flash[0] ? a->flash : "Ctrl-C/Esc: cancel");
+        return;
+    }
     if (a->screen == SCREEN_LESSON && a->lesson) {
         snprintf(left, sizeof left, "lesson %d %s step %d/%d %s %s", a->lesson->number,
                  term_glyph()->dot, a->step + 1, app_nsteps(a), term_glyph()->dot, backend);
@@ -248,7 +302,58 @@ static void draw_status(const app *a)
                  term_glyph()->dot, backend);
     }
     const char *right = a->flash[0] ? a->flash : "?:help  q:quit";
+    if (a->flash[0]) { /* a message matters more than the back end's name */
+        if (a->screen == SCREEN_LESSON && a->lesson)
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d", a->lesson->number, term_glyph()->dot, a->step + 1,
+                     app_nsteps(a));
+        else left[0] = '\0';
+        int lw, rw;
+        mb_fit(left, strlen(left), 1 << 20, &lw);
+        mb_fit(right, strlen(right), 1 << 20, &rw);
+        if (lw + rw + 4 >= COLS) {
+            draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), right, "");
+            return;
+        }
+    }
     draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), left, right);
+}
+
+void view_busy_tick(const app *a)
+{
+    if (LINES < 12 || COLS < 40) return;
+    if (a->opts.demo) draw_demo_status(a);
+    else draw_status(a);
+    doupdate();
+}
+
+/* The step bar: " 1 2 3 4 Ex " with the current step highlighted and seen steps
+ * marked; each chip is clickable. Drawn right-aligned in the title bar. */
+static void draw_step_chips(const app *a, WINDOW *win, int y, int right_edge, int attr, int min_x)
+{
+    int n = app_nsteps(a);
+    if (n <= 0) return;
+    const gl_lesson_progress *p = app_progress(a, a->lesson);
+    int width = 0;
+    for (int i = 0; i < n; i++) width += (a->lesson->exercise && i == n - 1) ? 4 : (i + 1 >= 10 ? 3 : 2) + 1;
+    int x = right_edge - width;
+    if (x < min_x) return;
+    int bx, by;
+    getbegyx(win, by, bx);
+    for (int i = 0; i < n; i++) {
+        char chip[8];
+        bool ex = a->lesson->exercise && i == n - 1;
+        snprintf(chip, sizeof chip, ex ? " Ex" : " %d", i + 1);
+        bool seen = p && i < 32 && ((p->steps_seen >> i) & 1u);
+        int cattr = attr;
+        if (i == a->step) cattr = term_attr(TC_SELECTED) | A_BOLD | A_REVERSE;
+        else if (!seen && !a->opts.demo) cattr = attr | A_DIM;
+        int w = (int)strlen(chip);
+        put(win, y, x, w, chip, cattr);
+        hit_add(by + y, bx + x, bx + x + w + 1, HIT_STEP, i);
+        x += w;
+        if (i == a->step) put(win, y, x, 1, " ", cattr);
+        x += 1;
+    }
 }
 
 static void draw_title(const app *a)
@@ -259,10 +364,13 @@ static void draw_title(const app *a)
                  strcmp(term_glyph()->h, "-") ? "\u2014" : "-", a->lesson->number,
                  a->lesson->title ? a->lesson->title : "");
     else snprintf(left, sizeof left, "gpulearn %s learn CUDA by running it", strcmp(term_glyph()->h, "-") ? "\u2014" : "-");
-    char right[64] = "";
-    const gl_step *st = app_cur_step(a);
-    if (a->screen == SCREEN_LESSON) snprintf(right, sizeof right, "%s", st ? (st->title ? st->title : "") : "Exercise");
-    draw_bar(W_TITLE, 0, term_attr(TC_TITLE), left, right);
+    draw_bar(W_TITLE, 0, term_attr(TC_TITLE), left, "");
+    if (a->screen == SCREEN_LESSON && a->lesson && g_win[W_TITLE]) {
+        int lw;
+        mb_fit(left, strlen(left), COLS, &lw);
+        draw_step_chips(a, g_win[W_TITLE], 0, COLS - 1, term_attr(TC_TITLE), lw + 3);
+        wnoutrefresh(g_win[W_TITLE]);
+    }
 }
 
 /* ------------------------------------------------------------ lesson list */
@@ -288,6 +396,8 @@ static void draw_list(const app *a, int y, int h)
         mb_fit(t, strlen(t), 60, &w);
         if (w > title_w) title_w = w;
     }
+    /* narrow screens: summaries go under the list (selected lesson only) */
+    bool detail = COLS < 140 && a->nlessons + 6 <= rows;
     for (int r = 0; r < rows && a->list_top + r < a->nlessons; r++) {
         int i = a->list_top + r;
         const gl_lesson *l = &a->lessons[i];
@@ -301,15 +411,57 @@ static void draw_list(const app *a, int y, int h)
         char num[16];
         snprintf(num, sizeof num, "%2d", l->number);
         int x = 2;
+        int by, bx;
+        getbegyx(win, by, bx);
+        hit_add(by + 1 + r, bx + 1, bx + COLS - 1, HIT_LESSON, i);
         x += put(win, 1 + r, x, cols, num, sel ? attr : term_attr(TC_HEADING)) + 2;
         int tw = put(win, 1 + r, x, COLS - 2 - x, l->title ? l->title : "", attr | A_BOLD);
-        x += (title_w > tw ? title_w : tw) + 3;
-        if (x < COLS - 3) put(win, 1 + r, x, COLS - 2 - x, l->summary ? l->summary : "", sel ? attr : term_attr(TC_DIM));
+        x += (title_w > tw ? title_w : tw) + 2;
+        /* progress: a tick once the exercise passed, else steps seen */
+        const gl_lesson_progress *pg = app_progress(a, l);
+        int total = l->nsteps + (l->exercise ? 1 : 0);
+        char mark[32] = "";
+        bool passed = pg && pg->passed;
+        if (passed) snprintf(mark, sizeof mark, "%s", strcmp(term_glyph()->h, "-") ? "\u2713 passed" : "ok passed");
+        else if (pg && app_steps_seen(a, l) > 0) snprintf(mark, sizeof mark, "%d/%d seen", app_steps_seen(a, l), total);
+        if (x + 11 < COLS - 3) put(win, 1 + r, x, 10, mark, sel ? attr : passed ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+        x += 12;
+        if (x < COLS - 3 && !detail) put(win, 1 + r, x, COLS - 2 - x, l->summary ? l->summary : "", sel ? attr : term_attr(TC_DIM));
+    }
+    /* Under the list, when there is room: the selected lesson's summary in full. */
+    if (detail && a->list_sel >= 0 && a->list_sel < a->nlessons) {
+        const gl_lesson *l = &a->lessons[a->list_sel];
+        int y0 = a->nlessons + 2;
+        wattron(win, term_attr(TC_BORDER));
+        for (int i = 1; i < COLS - 1; i++) mvwaddstr(win, y0, i, term_glyph()->h);
+        wattroff(win, term_attr(TC_BORDER));
+        tlines L = {0};
+        tl_printf(&L, cols, term_attr(TC_HEADING), "%d %s %s", l->number, term_glyph()->dot, l->title ? l->title : "");
+        tl_wrap(&L, l->summary ? l->summary : "", cols, PLAIN);
+        const gl_lesson_progress *pg = app_progress(a, l);
+        int total = l->nsteps + (l->exercise ? 1 : 0);
+        tl_printf(&L, cols, term_attr(TC_DIM), "%d step%s%s %s %d of %d seen%s%s", l->nsteps, l->nsteps == 1 ? "" : "s",
+                  l->exercise ? " and an exercise" : "", term_glyph()->dot, pg ? app_steps_seen(a, l) : 0, total,
+                  pg && pg->passed ? " " : "", pg && pg->passed ? "- exercise passed" : "");
+        tl_draw(win, &L, 0, y0 + 1, 2, rows - y0, cols);
+        tl_free(&L);
     }
     pane_show(win);
 }
 
 /* ------------------------------------------------------------ lesson panes */
+
+/* The map's slot: the thread map, or the warp timeline (w). */
+static void slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    if (a->show_warps) warps_draw(win, a, y, x, h, w);
+    else map_draw(win, a, y, x, h, w);
+}
+
+static int slot_natural_height(const app *a, int w)
+{
+    return a->show_warps ? warps_natural_height(a) : map_natural_height(a, w);
+}
 
 static int clampi(int v, int lo, int hi)
 {
@@ -326,7 +478,13 @@ static void text_lines(const app *a, int cols, tlines *out)
         tl_add(&L, "", 0, 0);
         tl_wrap(&L, ex->text, cols, PLAIN);
         tl_add(&L, "", 0, 0);
-        tl_printf(&L, cols, term_attr(TC_DIM), "Your kernel: %s (g grades it)", ex->starter ? ex->starter : "?");
+        if (a->opts.demo)
+            tl_printf(&L, cols, term_attr(TC_DIM), "Starter: %s", base_name(ex->starter));
+        else if (a->ex_path[0])
+            tl_printf(&L, cols, term_attr(TC_DIM), "Your copy: %s %s e edits it, g grades it, R restores the starter",
+                      gl_display_path(a->ex_path), term_glyph()->dot);
+        else
+            tl_printf(&L, cols, term_attr(TC_BAD), "%s", a->ex_error[0] ? a->ex_error : "no copy of the exercise");
         for (int i = 0; i < a->hints_shown && i < ex->nhints; i++) {
             tl_add(&L, "", 0, 0);
             tl_printf(&L, cols, term_attr(TC_WARN), "Hint %d: %s", i + 1, ex->hints[i]);
@@ -357,48 +515,352 @@ static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metri
 static bool fault_in_source(const app *a, int *line)
 {
     if (!a->have_run || a->run.fault.kind == SIM_FAULT_NONE || a->run.fault.src_line <= 0) return false;
-    if (a->run.fault.src_file && a->src.path &&
-        strcmp(base_name(a->run.fault.src_file), base_name(a->src.path)) != 0)
+    if (a->fault_file[0] && a->src.path && strcmp(base_name(a->fault_file), base_name(a->src.path)) != 0)
         return false;
     *line = a->run.fault.src_line;
     return true;
 }
 
+/* ----------------------------------------------------------- CUDA C highlighting */
+
+static bool word_in(const char *w, size_t n, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && memcmp(list[i], w, n) == 0) return true;
+    return false;
+}
+
+static const char *const k_kw[] = {
+    "if", "else", "for", "while", "do", "return", "break", "continue", "switch", "case", "default",
+    "goto", "sizeof", "struct", "union", "enum", "typedef", "const", "volatile", "static", "extern",
+    "inline", "__forceinline__", "template", "typename", "namespace", "using", "constexpr", "auto",
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "__restrict__",
+    "__launch_bounds__", "__noinline__", "true", "false", "nullptr", NULL};
+static const char *const k_types[] = {
+    "void", "char", "short", "int", "long", "float", "double", "unsigned", "signed", "bool", "size_t",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+    "dim3", "float2", "float3", "float4", "int2", "int3", "int4", "uint2", "uint3", "uint4",
+    "double2", "half", "__half", "__half2", NULL};
+static const char *const k_builtins[] = {
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads", "__syncwarp",
+    "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__threadfence",
+    "__threadfence_block", "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
+    "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "__shfl_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__activemask", "__popc", "__clz", "__ffs", "__ldg", "printf", "assert",
+    "min", "max", "sqrtf", "expf", "fabsf", "fmaf", NULL};
+
+/* Colour role of every byte of line (attrs[0..strlen)), given whether the line starts
+ * inside a block comment; *in_comment gets the state at its end. */
+static void code_attrs(const char *line, int *attrs, bool *in_comment)
+{
+    size_t n = strlen(line), i = 0;
+    bool preproc = false;
+    for (size_t k = 0; k < n && (line[k] == ' '); k++) {}
+    {
+        size_t k = 0;
+        while (k < n && line[k] == ' ') k++;
+        preproc = !*in_comment && k < n && line[k] == '#';
+    }
+    while (i < n) {
+        if (*in_comment) {
+            size_t s0 = i;
+            while (i < n && !(line[i] == '*' && i + 1 < n && line[i + 1] == '/')) i++;
+            if (i < n) i += 2, *in_comment = false;
+            for (size_t k = s0; k < i; k++) attrs[k] = term_attr(TC_CODE_COMMENT);
+            continue;
+        }
+        char c = line[i];
+        if (c == '/' && i + 1 < n && line[i + 1] == '/') {
+            for (size_t k = i; k < n; k++) attrs[k] = term_attr(TC_CODE_COMMENT);
+            return;
+        }
+        if (c == '/' && i + 1 < n && line[i + 1] == '*') {
+            *in_comment = true;
+            attrs[i] = attrs[i + 1] = term_attr(TC_CODE_COMMENT);
+            i += 2;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            size_t s0 = i++;
+            while (i < n && line[i] != c) i += (line[i] == '\\' && i + 1 < n) ? 2 : 1;
+            if (i < n) i++;
+            for (size_t k = s0; k < i && k < n; k++) attrs[k] = term_attr(TC_CODE_STRING);
+            continue;
+        }
+        if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && line[i + 1] >= '0' && line[i + 1] <= '9')) {
+            size_t s0 = i;
+            while (i < n && (isalnum((unsigned char)line[i]) || line[i] == '.' ||
+                             ((line[i] == '+' || line[i] == '-') && (line[i - 1] == 'e' || line[i - 1] == 'E'))))
+                i++;
+            for (size_t k = s0; k < i; k++) attrs[k] = term_attr(TC_CODE_NUMBER);
+            continue;
+        }
+        if (isalpha((unsigned char)c) || c == '_') {
+            size_t s0 = i;
+            while (i < n && (isalnum((unsigned char)line[i]) || line[i] == '_')) i++;
+            int at = preproc ? term_attr(TC_CODE_PREPROC) : PLAIN;
+            if (!preproc) {
+                if (word_in(line + s0, i - s0, k_kw)) at = term_attr(TC_CODE_KW);
+                else if (word_in(line + s0, i - s0, k_types)) at = term_attr(TC_CODE_TYPE);
+                else if (word_in(line + s0, i - s0, k_builtins)) at = term_attr(TC_CODE_BUILTIN);
+            }
+            for (size_t k = s0; k < i; k++) attrs[k] = at;
+            continue;
+        }
+        attrs[i++] = preproc ? term_attr(TC_CODE_PREPROC) : PLAIN;
+    }
+}
+
+/* Draws bytes [from, to) of line at (y, x) with the attributes in attrs (or `over`
+ * for every byte when over != -1). Returns the columns drawn. */
+static int draw_attr_run(WINDOW *win, int y, int x, const char *line, const int *attrs, size_t from,
+                         size_t to, int over)
+{
+    int cols = 0;
+    wmove(win, y, x);
+    size_t i = from;
+    while (i < to) {
+        int at = over != -1 ? over : attrs[i];
+        size_t j = i + 1;
+        while (j < to && (over != -1 || attrs[j] == at)) j++;
+        int c;
+        mb_fit(line + i, j - i, 1 << 20, &c);
+        wattron(win, at);
+        waddnstr(win, line + i, (int)(j - i));
+        wattroff(win, at);
+        cols += c;
+        i = j;
+    }
+    return cols;
+}
+
+int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int skip, bool *in_comment)
+{
+    size_t n = strlen(line);
+    int stackbuf[512];
+    int *attrs = n <= 512 ? stackbuf : malloc(n * sizeof *attrs);
+    if (!attrs) return 0;
+    code_attrs(line, attrs, in_comment);
+    int c0;
+    size_t from = mb_fit(line, n, skip, &c0);
+    size_t to = from + mb_fit(line + from, n - from, maxcols, NULL);
+    int cols = draw_attr_run(win, y, x, line, attrs, from, to, -1);
+    if (attrs != stackbuf) free(attrs);
+    return cols;
+}
+
+/* Block-comment state at the start of line `upto` (0-based). */
+static bool comment_state_before(const app *a, int upto)
+{
+    bool inc = false;
+    int scratch[512];
+    for (int i = 0; i < upto && i < a->src.nlines; i++) {
+        size_t n = strlen(a->src.lines[i]);
+        int *attrs = n <= 512 ? scratch : malloc(n * sizeof *attrs);
+        if (!attrs) continue;
+        code_attrs(a->src.lines[i], attrs, &inc);
+        if (attrs != scratch) free(attrs);
+    }
+    return inc;
+}
+
+/* Rows source line li (0-based) takes in draw_source_region at width w: its wrapped
+ * rows and its diagnostic's. Mirrors the wrapping there. */
+static int line_rows(const app *a, int li, int w, bool big_gutter)
+{
+    int digits = 1;
+    for (int n = a->src.nlines; n >= 10; n /= 10) digits++;
+    if (digits > 9) digits = 9;
+    int textw = w - digits - (big_gutter ? 3 : 2);
+    if (textw < 8) textw = 8;
+    const char *line = a->src.lines[li];
+    size_t n = strlen(line), pos = 0;
+    int indent = 0;
+    while (line[indent] == ' ') indent++;
+    if (indent > textw / 2) indent = textw / 2;
+    int rows = 0;
+    bool first = true;
+    do {
+        int avail = first ? textw : textw - indent - 2;
+        if (avail < 4) avail = 4;
+        size_t take = mb_fit(line + pos, n - pos, avail, NULL);
+        if (take < n - pos) {
+            size_t cut = take;
+            while (cut > 0 && line[pos + cut] != ' ') cut--;
+            if (cut > (size_t)avail / 3) take = cut + 1;
+        }
+        if (take == 0 && pos < n) take = 1;
+        pos += take;
+        rows++;
+        first = false;
+    } while (pos < n);
+    const app_diag *dg = app_diag_at(a, li + 1);
+    if (dg) {
+        tlines M = {0};
+        char msg[300];
+        snprintf(msg, sizeof msg, "%*s%s", dg->col > 1 && dg->col < textw / 2 ? dg->col - 1 : 0, "", dg->msg);
+        tl_wrap(&M, msg, textw, PLAIN);
+        rows += M.n;
+        tl_free(&M);
+    }
+    return rows;
+}
+
+/* The source with highlighting, soft-wrapped to the width (continuation rows are
+ * indented under the code), compile errors marked in the gutter with their message
+ * on the rows below, and the fault line highlighted. Region (y, x, rows, w). Returns
+ * the number of source lines fully shown. */
+static int draw_source_region(const app *a, WINDOW *win, int y, int x, int rows, int w, int top, bool big_gutter)
+{
+    int digits = 1;
+    for (int n = a->src.nlines; n >= 10; n /= 10) digits++;
+    if (digits > 9) digits = 9;
+    int gutter = digits + (big_gutter ? 3 : 2);
+    int textw = w - gutter;
+    if (textw < 8) textw = 8;
+    int fault_line = 0;
+    bool fault = fault_in_source(a, &fault_line);
+    bool inc = comment_state_before(a, top);
+    int r = 0, shown = 0;
+    /* with the warp timeline: each line's share of active lanes, right-aligned */
+    double *active = NULL;
+    if (a->show_warps && a->have_run && a->src.nlines > 0) {
+        active = malloc((size_t)a->src.nlines * sizeof *active);
+        if (active && warps_line_active(a, active, a->src.nlines) == 0) free(active), active = NULL;
+        if (active) textw -= 5;
+    }
+    for (int li = top; li < a->src.nlines && r < rows; li++) {
+        const char *line = a->src.lines[li];
+        int ln = li + 1;
+        const app_diag *dg = app_diag_at(a, ln);
+        bool hl = fault && ln == fault_line;
+        size_t n = strlen(line);
+        int stackbuf[512];
+        int *attrs = n <= 512 ? stackbuf : malloc((n + 1) * sizeof *attrs);
+        if (!attrs) break;
+        code_attrs(line, attrs, &inc);
+        size_t pos = 0;
+        int indent = 0;
+        while (line[indent] == ' ') indent++;
+        if (indent > textw / 2) indent = textw / 2;
+        bool first = true;
+        do {
+            if (r >= rows) break;
+            int avail = first ? textw : textw - indent - 2;
+            if (avail < 4) avail = 4;
+            size_t take = mb_fit(line + pos, n - pos, avail, NULL);
+            if (take < n - pos) { /* break at a space when there is one */
+                size_t cut = take;
+                while (cut > 0 && line[pos + cut] != ' ') cut--;
+                if (cut > (size_t)avail / 3) take = cut + 1;
+            }
+            if (take == 0 && pos < n) take = 1;
+            if (hl) {
+                wattron(win, term_attr(TC_FAULTLINE));
+                mvwhline(win, y + r, x, ' ', w);
+                wattroff(win, term_attr(TC_FAULTLINE));
+            }
+            char num[32];
+            if (first) snprintf(num, sizeof num, "%*d%s", digits, ln % 1000000000, dg ? (strcmp(term_glyph()->h, "-") ? "\u25b6" : ">") : " ");
+            else snprintf(num, sizeof num, "%*s", digits + 1, "");
+            int gattr = dg ? term_attr(TC_ERRMARK) : hl ? term_attr(TC_FAULTLINE) : term_attr(TC_DIM);
+            put(win, y + r, x, gutter, num, gattr);
+            int cx = x + gutter + (first ? 0 : indent + 2);
+            if (!first) put(win, y + r, cx - 2, 2, strcmp(term_glyph()->h, "-") ? "\u21aa " : "+ ", term_attr(TC_DIM));
+            draw_attr_run(win, y + r, cx, line, attrs, pos, pos + take, hl ? term_attr(TC_FAULTLINE) : -1);
+            if (first && active && active[li] >= 0) {
+                char pct[8];
+                snprintf(pct, sizeof pct, "%3.0f%%", 100.0 * active[li]);
+                int pa = active[li] >= 0.999 ? term_attr(TC_DIM) : active[li] >= 0.5 ? term_attr(TC_WARN) : term_attr(TC_BAD);
+                put(win, y + r, x + w - 4, 4, pct, pa);
+            }
+            pos += take;
+            r++;
+            first = false;
+        } while (pos < n);
+        if (attrs != stackbuf) free(attrs);
+        if (pos >= n) shown++;
+        if (dg && r < rows) { /* the message under its line, wrapped */
+            tlines M = {0};
+            char msg[300];
+            snprintf(msg, sizeof msg, "%*s%s", dg->col > 1 && dg->col < textw / 2 ? dg->col - 1 : 0, "", dg->msg);
+            tl_wrap(&M, msg, textw, term_attr(TC_BAD));
+            for (int k = 0; k < M.n && r < rows; k++, r++) {
+                put(win, y + r, x, gutter, "", PLAIN);
+                put(win, y + r, x + gutter, textw, M.v[k].s, dg->is_error ? term_attr(TC_BAD) : term_attr(TC_WARN));
+            }
+            tl_free(&M);
+        }
+    }
+    free(active);
+    return shown;
+}
+
 static void draw_source(const app *a, WINDOW *win, int h, int w, struct view_metrics *m)
 {
     int rows = h - 2;
-    m->src_rows = rows;
     if (!a->src.text) {
+        m->src_rows = rows;
         put(win, 1, 2, w - 4, "(no kernel source)", term_attr(TC_DIM));
         return;
     }
-    int digits = 1;
-    for (int n = a->src.nlines; n >= 10; n /= 10) digits++;
-    int fault_line = 0;
-    bool fault = fault_in_source(a, &fault_line);
     int top = a->src_top;
-    if (top > a->src.nlines - rows) top = a->src.nlines - rows;
+    if (top > a->src.nlines - 1) top = a->src.nlines - 1;
     if (top < 0) top = 0;
-    for (int r = 0; r < rows && top + r < a->src.nlines; r++) {
-        int ln = top + r + 1;
-        char num[32];
-        snprintf(num, sizeof num, "%*d ", digits > 9 ? 9 : digits, ln % 1000000000);
-        bool hl = fault && ln == fault_line;
-        if (hl) {
-            wattron(win, term_attr(TC_FAULTLINE));
-            mvwhline(win, 1 + r, 1, ' ', w - 2);
-            wattroff(win, term_attr(TC_FAULTLINE));
-        }
-        int x = 1 + put(win, 1 + r, 1, w - 2, num, hl ? term_attr(TC_FAULTLINE) : term_attr(TC_DIM));
-        put(win, 1 + r, x, w - 1 - x, a->src.lines[top + r], hl ? term_attr(TC_FAULTLINE) : PLAIN);
-    }
-    if (fault) {
-        char msg[64];
+    /* no empty rows at the bottom while lines above the top are hidden */
+    int below = 0;
+    for (int i = top; i < a->src.nlines; i++) below += line_rows(a, i, w - 3, false);
+    while (top > 0 && below + line_rows(a, top - 1, w - 3, false) <= rows) below += line_rows(a, --top, w - 3, false);
+    int shown = draw_source_region(a, win, 1, 1, rows, w - 3, top, false);
+    m->src_rows = shown > 0 ? shown : 1;
+    int fault_line = 0;
+    char msg[96];
+    if (a->ndiags && a->diags[0].is_finding) {
+        snprintf(msg, sizeof msg, " checkers: line%s", a->ndiags == 1 ? "" : "s");
+        for (int i = 0; i < a->ndiags && strlen(msg) < 60; i++)
+            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s %d", i ? "," : "", a->diags[i].line);
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " ");
+        put(win, h - 1, 2, w - 4, msg, a->diags[0].is_error ? term_attr(TC_BAD) : term_attr(TC_WARN));
+    } else if (a->ndiags) {
+        snprintf(msg, sizeof msg, " %d compile error%s: line %d ", a->ndiags, a->ndiags == 1 ? "" : "s", a->diags[0].line);
+        put(win, h - 1, 2, w - 4, msg, term_attr(TC_BAD));
+    } else if (fault_in_source(a, &fault_line)) {
         snprintf(msg, sizeof msg, " fault at line %d ", fault_line);
         put(win, h - 1, 2, w - 4, msg, term_attr(TC_BAD));
-    } else if (top + rows < a->src.nlines) {
+    } else if (top + shown < a->src.nlines || top > 0) {
         put(win, h - 1, 2, w - 4, " Up/Down scroll ", term_attr(TC_DIM));
     }
+}
+
+/* Rows the source takes when wrapped to w columns (gutter included), with the rows of
+ * its compile errors' messages. */
+static int source_rows_needed(const app *a, int w)
+{
+    int rows = 0;
+    for (int i = 0; i < a->src.nlines; i++) rows += line_rows(a, i, w, false);
+    return rows;
+}
+
+static int source_rows_needed_big(const app *a, int w)
+{
+    int rows = 0;
+    for (int i = 0; i < a->src.nlines; i++) rows += line_rows(a, i, w, true);
+    return rows;
+}
+
+/* Columns the source wants: gutter, its longest line, borders. */
+static int source_natural_width(const app *a)
+{
+    int longest = 0;
+    for (int i = 0; i < a->src.nlines; i++) {
+        int c;
+        mb_fit(a->src.lines[i], strlen(a->src.lines[i]), 400, &c);
+        if (c > longest) longest = c;
+    }
+    int digits = 1;
+    for (int n = a->src.nlines; n >= 10; n /= 10) digits++;
+    return longest + digits + 2 + 3;
 }
 
 static void build_run_lines(const app *a, tlines *L, int cols)
@@ -413,9 +875,30 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
         else if (a->run.stats.warp_instructions)
             snprintf(extra, sizeof extra, " (%llu warp instructions)", (unsigned long long)a->run.stats.warp_instructions);
-        tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s%s%s", backend, extra,
-                  a->run_status == GL_OK ? "" : " - failed");
-        if (a->run_status != GL_OK) tl_wrap(L, a->run_error[0] ? a->run_error : "the run failed", cols, term_attr(TC_BAD));
+        if (a->run_status == GL_ERR_COMPILE)
+            tl_printf(L, cols, term_attr(TC_BAD), "it did not compile%s", a->ndiags ? " (the errors are marked in the source):" : ":");
+        else
+            tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s%s%s", backend, extra,
+                      a->run_status == GL_OK ? "" : " - failed");
+        if (a->run_status != GL_OK && a->run_status != GL_ERR_COMPILE)
+            tl_wrap(L, a->run_error[0] ? a->run_error : "the run failed", cols, term_attr(TC_BAD));
+        else if (a->run_status == GL_ERR_COMPILE)
+            tl_wrap(L, a->run_error, cols, PLAIN);
+        /* what the simulator's checkers found (racecheck, memcheck, synccheck, initcheck) */
+        if (a->run.nfindings > 0) {
+            tl_printf(L, cols, a->run.nerrors ? term_attr(TC_BAD) : term_attr(TC_WARN),
+                      "the checkers found %d error%s and %d warning%s (marked in the source):", a->run.nerrors,
+                      a->run.nerrors == 1 ? "" : "s", a->run.nwarnings, a->run.nwarnings == 1 ? "" : "s");
+            for (int i = 0; i < a->run.nfindings; i++) {
+                const sim_finding *f = &a->run.findings[i];
+                char cnt[48] = "";
+                if (f->count > 1) snprintf(cnt, sizeof cnt, " (seen %llu times)", (unsigned long long)f->count);
+                tl_printf(L, cols, f->is_error ? term_attr(TC_BAD) : term_attr(TC_WARN), "%s %s: %s%s",
+                          term_glyph()->dot, app_finding_name((int)f->kind), f->message, cnt);
+            }
+            if (a->run.findings_dropped)
+                tl_printf(L, cols, term_attr(TC_DIM), "(%d more not shown)", a->run.findings_dropped);
+        }
         const char *out = a->run.stdout_text;
         if (out && *out) {
             int n = 0;
@@ -589,6 +1072,9 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     if (app_on_exercise(a)) snprintf(step_title, sizeof step_title, "Exercise");
     else snprintf(step_title, sizeof step_title, "Step %d/%d", a->step + 1, app_nsteps(a));
     snprintf(src_title, sizeof src_title, "%s", has_src ? base_name(a->src.path) : "kernel");
+    if (app_on_exercise(a) && a->ex_path[0] && has_src)
+        snprintf(src_title, sizeof src_title, "your copy: %.200s %s e edit %s g grade", base_name(a->src.path),
+                 term_glyph()->dot, term_glyph()->dot);
     const char *res_title = app_on_exercise(a) ? "Result / grade" : "Result";
 
     if (device) {
@@ -615,14 +1101,20 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     bool wide = COLS >= WIDE_COLS && h >= WIDE_ROWS - 2;
     if (wide) {
         int lw = COLS * 9 / 20;
-        int th = h * 2 / 5, mh = has_map ? h * 11 / 20 : 0;
+        /* the text and the map take what they need (up to 40% / 55%), the source and
+         * the result the rest */
+        tlines need;
+        text_lines(a, lw - 4, &need);
+        int th = clampi(need.n + 2, 6, h * 2 / 5);
+        tl_free(&need);
+        int mh = has_map ? clampi(slot_natural_height(a, COLS - lw - 4) + 2, 12, h * 11 / 20) : 0;
         WINDOW *t = pane(W_TEXT, y, 0, th, lw, step_title);
         if (t) draw_text(a, t, th, lw, m), pane_show(t);
         WINDOW *s = pane(W_SOURCE, y + th, 0, h - th, lw, src_title);
         if (s) draw_source(a, s, h - th, lw, m), pane_show(s);
         if (has_map) {
-            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, "Threads");
-            if (mp) map_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4), pane_show(mp);
+            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, a->show_warps ? "Warps (w: map)" : "Threads (w: warps)");
+            if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4), pane_show(mp);
         }
         WINDOW *r = pane(W_RESULT, y + mh, lw, h - mh, COLS - lw, res_title);
         if (r) draw_result(a, r, h - mh, COLS - lw, m), pane_show(r);
@@ -633,21 +1125,44 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     tlines need;
     text_lines(a, COLS - 4, &need);
     /* Once the step has run, the result matters more than the text. */
-    int th = clampi(need.n + 2, 5, a->have_run ? h / 4 : h * 45 / 100);
+    int th = clampi(need.n + 2, 5, a->have_run || a->have_grade ? h / 4 : h * 45 / 100);
     tl_free(&need);
+    /* Source and map side by side: the map gets what it needs (its natural width,
+     * at most 45%), the source the rest; a source that needs less gives it back. */
+    int sw = COLS;
+    /* On the exercise, when both do not fit side by side, the slot shows the source
+     * (what the learner works on); m (map focus) shows the map there instead. */
+    if (has_map && has_src && app_on_exercise(a) && source_natural_width(a) + map_natural_width(a) > COLS) {
+        /* (the exercise: see above) */
+        if (a->map_focus) has_src = false;
+        else has_map = false;
+    }
+    if (has_map && has_src) {
+        int mapw = clampi(a->show_warps ? COLS * 45 / 100 : map_natural_width(a), 30, COLS * 45 / 100);
+        sw = COLS - mapw;
+        int want = source_natural_width(a);
+        if (want < sw && COLS - want <= COLS * 60 / 100) sw = want;
+        if (sw < COLS / 3) sw = COLS / 3;
+    } else if (has_map) {
+        sw = 0;
+    }
     int rmin = has_result ? 6 : 0;
-    int mh = has_result ? clampi((has_src ? a->src.nlines : 6) + 2, 8, h - th - rmin) : h - th;
+    int need_rows = has_src && sw > 0 ? source_rows_needed(a, sw - 3) : 6;
+    if (has_map) {
+        int mrows = slot_natural_height(a, COLS - sw - 4);
+        if (mrows > need_rows) need_rows = mrows;
+    }
+    int mh = has_result ? clampi(need_rows + 2, 8, h - th - rmin) : h - th;
     int rh = h - th - mh;
     WINDOW *t = pane(W_TEXT, y, 0, th, COLS, step_title);
     if (t) draw_text(a, t, th, COLS, m), pane_show(t);
-    int sw = has_map ? (has_src ? COLS * 11 / 20 : 0) : COLS;
     if (has_src && sw > 0) {
         WINDOW *s = pane(W_SOURCE, y + th, 0, mh, sw, src_title);
         if (s) draw_source(a, s, mh, sw, m), pane_show(s);
     }
     if (has_map) {
-        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, "Threads");
-        if (mp) map_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4), pane_show(mp);
+        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, a->show_warps ? "Warps (w: map)" : "Threads (w: warps)");
+        if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4), pane_show(mp);
     }
     if (rh > 0) {
         WINDOW *r = pane(W_RESULT, y + th + mh, 0, rh, COLS, res_title);
@@ -655,43 +1170,198 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     }
 }
 
-static void draw_help(const app *a)
+
+/* ------------------------------------------------------------------ demo */
+
+/* The demo's bottom line: what is happening and the few keys a presenter needs. */
+static void draw_demo_status(const app *a)
+{
+    char left[400], right[200];
+    if (app_busy(a))
+        snprintf(left, sizeof left, "%s %s%s %.0f s   (Esc cancels)", spinner(), a->busy_msg, term_glyph()->ellipsis,
+                 job_now() - a->job.started);
+    else if (a->flash[0])
+        snprintf(left, sizeof left, "%s", a->flash);
+    else if (a->have_spec && !a->have_run && !app_on_exercise(a))
+        snprintf(left, sizeof left, "Space: run the kernel");
+    else
+        snprintf(left, sizeof left, "%s", a->step + 1 < app_nsteps(a) ? "Space: next step" : "end of the lesson");
+    if (a->auto_next)
+        snprintf(right, sizeof right, "auto %.0f s %s ?:keys q:quit", a->opts.auto_seconds, term_glyph()->dot);
+    else
+        snprintf(right, sizeof right, "%s", COLS >= 70 ? "p:back  a:auto  ?:keys  q:quit" : "?:keys q:quit");
+    draw_bar(W_STATUS, LINES - 1, term_attr(TC_DIM), left, right);
+}
+
+/* Projector layout: no borders, a large title, the text in wide margins, then the
+ * kernel and the thread map side by side (stacked when narrow), the result last. */
+static void draw_demo(const app *a, struct view_metrics *m)
+{
+    WINDOW *win = pane_win(W_FULL, 0, 0, LINES - 1, COLS);
+    if (!win) return;
+    int H = LINES - 1;
+    int mx = COLS >= 160 ? COLS / 10 : COLS >= 110 ? COLS / 16 : 2;
+    int width = COLS - 2 * mx;
+    const gl_step *st = app_cur_step(a);
+    /* header: lesson, step chips */
+    char head[300];
+    snprintf(head, sizeof head, "Lesson %d %s %s", a->lesson->number, term_glyph()->dot,
+             a->lesson->title ? a->lesson->title : "");
+    int hw = put(win, 0, mx, width, head, term_attr(TC_DIM));
+    draw_step_chips(a, win, 0, COLS - mx, term_attr(TC_DIM), mx + hw + 2);
+    /* title, centred, underlined by a rule */
+    const char *title = st ? (st->title ? st->title : "") : (a->lesson->exercise->title ? a->lesson->exercise->title : "Exercise");
+    int big = LINES >= 40 && COLS >= 150;
+    int y = big ? 3 : 2;
+    int tw;
+    mb_fit(title, strlen(title), width, &tw);
+    put(win, y, (COLS - tw) / 2, width, title, term_attr(TC_HEADING) | A_BOLD);
+    wattron(win, term_attr(TC_BORDER));
+    for (int i = 0; i < tw; i++) mvwaddstr(win, y + 1, (COLS - tw) / 2 + i, term_glyph()->h);
+    wattroff(win, term_attr(TC_BORDER));
+    y += big ? 3 : 2;
+    /* text */
+    int textw = width < 110 ? width : 110;
+    if (big && textw > 100) textw = 100;
+    tlines L = {0};
+    const char *text = st ? st->text : a->lesson->exercise->text;
+    tl_wrap(&L, text ? text : "", textw, PLAIN);
+    bool device = st && st->view && strcmp(st->view, "device") == 0;
+    bool has_src = a->src.text != NULL, has_map = a->have_spec;
+    int rest = H - y;
+    /* once the step ran, its result matters more than the text (already read) */
+    int text_rows = (has_src || has_map || device) ? clampi(L.n, 1, a->have_run ? rest / 5 : rest * 2 / 5) : rest;
+    m->text_lines = L.n;
+    m->text_rows = text_rows;
+    int ttop = tl_draw(win, &L, a->text_top, y, (COLS - textw) / 2, text_rows, textw);
+    if (ttop + text_rows < L.n) put(win, y + text_rows - 1, (COLS + textw) / 2 + 1, 3, term_glyph()->ellipsis, term_attr(TC_DIM));
+    tl_free(&L);
+    y += text_rows + 1;
+    rest = H - y;
+    if (rest < 3) return;
+    if (device) {
+        pane_show(win); /* first: the device window lies on top of it */
+        WINDOW *d = pane_win(W_MAP, y, mx, rest, width);
+        if (d) draw_device(a, d, rest + 1, width), pane_show(d);
+        return;
+    }
+    if (!has_src && !has_map) {
+        pane_show(win);
+        return;
+    }
+    /* result rows: what the run printed or produced, under the kernel and map */
+    tlines R = {0};
+    if (a->have_run) build_run_lines(a, &R, width);
+    int rrows = a->have_run ? clampi(R.n, 1, rest / 2) : 0;
+    int crows = rest - rrows - (rrows ? 1 : 0);
+    /* kernel | map */
+    int gap = 4;
+    int sw = has_src ? source_natural_width(a) : 0;
+    bool stacked = has_src && has_map && width - sw - gap < 30 && crows >= 14;
+    if (has_src && has_map && !stacked) {
+        int maxs = width * 55 / 100;
+        if (sw > maxs) sw = maxs;
+        if (width - sw - gap < 30) sw = width - gap - 30;
+        if (sw < width / 3) sw = width / 3;
+    } else if (has_src) {
+        sw = width;
+    }
+    /* content rows: what the source and the map need, not more (the result follows) */
+    {
+        int need_src = has_src ? 1 + source_rows_needed_big(a, has_map && !stacked ? sw : width) : 0;
+        int need_map = has_map ? slot_natural_height(a, has_src && !stacked ? width - sw - gap : width) : 0;
+        if (has_map && need_map < 9) need_map = 9;
+        int need = stacked ? need_src + need_map + 1 : (need_src > need_map ? need_src : need_map);
+        if (need < crows) crows = need;
+        if (a->have_run) rrows = clampi(R.n, 1, rest - crows - 1);
+    }
+    int sy = y, srows = crows;
+    if (stacked) srows = crows / 2;
+    if (has_src) {
+        char lbl[300];
+        snprintf(lbl, sizeof lbl, "%s", base_name(a->src.path));
+        put(win, sy, mx, sw, lbl, term_attr(TC_DIM) | A_BOLD);
+        int top = a->src_top;
+        if (top > a->src.nlines - 1) top = a->src.nlines - 1;
+        if (top < 0) top = 0;
+        m->src_rows = draw_source_region(a, win, sy + 1, mx, srows - 1, sw, top, true);
+    }
+    if (has_map) {
+        int mxx = has_src && !stacked ? mx + sw + gap : mx;
+        int my = stacked ? sy + srows + 1 : sy;
+        int mh = stacked ? crows - srows - 1 : crows;
+        int mw = has_src && !stacked ? width - sw - gap : width;
+        if (mh >= 3) {
+            WINDOW *mp = pane_win(W_MAP, my, mxx, mh, mw);
+            if (mp) slot_draw(mp, a, 0, 0, mh, mw), pane_show(mp);
+        }
+    }
+    if (rrows) {
+        int ry = y + crows + 1;
+        m->res_lines = R.n;
+        m->res_rows = rrows;
+        tl_draw(win, &R, a->res_top, ry, mx, rrows, width);
+    }
+    tl_free(&R);
+    /* the map window sits on top of the full window: show the full one first */
+    touchwin(win);
+    wnoutrefresh(win);
+    if (has_map && g_win[W_MAP]) pane_show(g_win[W_MAP]);
+}
+
+/* The help overlay, generated from app.c's key table: one column, two when the
+ * terminal is wide enough and one does not fit; Up/Down scroll what does not fit. */
+static void draw_help(const app *a, struct view_metrics *m)
 {
     app_help_line lines[64];
     int n = app_help_lines(a, lines, 64);
-    int kw = 0;
+    int kw = 0, hw = 0;
     for (int i = 0; i < n; i++) {
         int w;
         mb_fit(lines[i].keys, strlen(lines[i].keys), 40, &w);
         if (w > kw) kw = w;
+        mb_fit(lines[i].help, strlen(lines[i].help), 80, &w);
+        if (w > hw) hw = w;
     }
-    int w = COLS - 8 < 72 ? COLS - 8 : 72;
-    int h = n + 4 < LINES - 2 ? n + 4 : LINES - 2;
+    int colw = kw + 3 + hw;
+    int ncol = (n + 4 > LINES - 2 && COLS - 8 >= 2 * colw + 8) ? 2 : 1;
+    int per_col = (n + ncol - 1) / ncol;
+    int w = ncol * colw + (ncol - 1) * 4 + 6;
+    if (w > COLS - 4) w = COLS - 4;
+    int h = per_col + 4 < LINES - 2 ? per_col + 4 : LINES - 2;
+    int rows = h - 4;
+    int top = a->help_top;
+    if (top > per_col - rows) top = per_col - rows;
+    if (top < 0) top = 0;
+    m->help_lines = per_col;
+    m->help_rows = rows;
     WINDOW *win = pane(W_HELP, (LINES - h) / 2, (COLS - w) / 2, h, w, "Help: keys");
     if (!win) return;
-    for (int i = 0; i < n && i < h - 4; i++) {
-        put(win, 2 + i, 3, kw, lines[i].keys, term_attr(TC_KEY));
-        put(win, 2 + i, 3 + kw + 3, w - kw - 8, lines[i].help, PLAIN);
+    for (int c = 0; c < ncol; c++) {
+        int x = 3 + c * (colw + 4);
+        for (int r = 0; r < rows; r++) {
+            int i = c * per_col + top + r;
+            if (i >= n || top + r >= per_col) break;
+            put(win, 2 + r, x, kw, lines[i].keys, term_attr(TC_KEY));
+            put(win, 2 + r, x + kw + 3, w - x - kw - 5, lines[i].help, PLAIN);
+        }
     }
-    put(win, h - 1, 3, w - 6, " ? or Esc closes this ", term_attr(TC_DIM));
+    const char *foot = top + rows < per_col ? " Down: more  ? or Esc closes this " : top > 0 ? " Up: back  ? or Esc closes this "
+                                                                                           : " ? or Esc closes this ";
+    put(win, h - 1, 3, w - 6, foot, term_attr(TC_DIM));
     pane_show(win);
-}
-
-void view_busy(const char *msg)
-{
-    if (LINES < MIN_ROWS || COLS < MIN_COLS) return;
-    draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), msg, "");
-    doupdate();
 }
 
 void view_draw(const app *a, struct view_metrics *m)
 {
     memset(m, 0, sizeof *m);
-    if (LINES < MIN_ROWS || COLS < MIN_COLS) {
+    bool demo = a->opts.demo && a->screen == SCREEN_LESSON;
+    if (demo ? (LINES < 12 || COLS < 40) : (LINES < MIN_ROWS || COLS < MIN_COLS)) {
         view_free();
         werase(stdscr);
         char msg[128];
-        snprintf(msg, sizeof msg, "terminal too small (%dx%d); need at least %dx%d", COLS, LINES, MIN_COLS, MIN_ROWS);
+        snprintf(msg, sizeof msg, "terminal too small (%dx%d); need at least %dx%d", COLS, LINES, demo ? 40 : MIN_COLS,
+                 demo ? 12 : MIN_ROWS);
         int len = (int)strlen(msg);
         mvwaddnstr(stdscr, LINES / 2, len < COLS ? (COLS - len) / 2 : 0, msg, COLS);
         if (LINES > 2) mvwaddnstr(stdscr, LINES / 2 + 1, COLS > 10 ? (COLS - 10) / 2 : 0, "q: quit", COLS);
@@ -700,13 +1370,21 @@ void view_draw(const app *a, struct view_metrics *m)
         doupdate();
         return;
     }
+    g_nhits = 0;
     /* stdscr underneath: blank, so nothing stale shows between panes */
     werase(stdscr);
     wnoutrefresh(stdscr);
+    if (a->opts.demo && a->screen == SCREEN_LESSON && a->lesson) {
+        draw_demo(a, m);
+        draw_demo_status(a);
+        if (a->confirm == CONFIRM_NONE && a->help) draw_help(a, m);
+        doupdate();
+        return;
+    }
     draw_title(a);
     if (a->screen == SCREEN_LESSON && a->lesson) draw_lesson(a, 1, LINES - 2, m);
     else draw_list(a, 1, LINES - 2);
     draw_status(a);
-    if (a->help) draw_help(a);
+    if (a->help) draw_help(a, m);
     doupdate();
 }

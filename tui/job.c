@@ -1,0 +1,538 @@
+/* job.c — launches and gradings in a worker process (design in job.h). */
+#include "tui/job.h"
+
+#include "runtime/analysis.h"
+#include "sim/trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+double job_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --------------------------------------------------------------- the wire */
+
+/* The child writes: a fixed header, then length-prefixed blobs. Everything is read
+ * back by the same executable, so structs travel as bytes. */
+typedef struct wbuf {
+    int fd;
+    bool ok;
+} wbuf;
+
+static void w_bytes(wbuf *w, const void *p, size_t n)
+{
+    const char *c = p;
+    while (w->ok && n > 0) {
+        ssize_t k = write(w->fd, c, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            w->ok = false;
+            return;
+        }
+        c += k, n -= (size_t)k;
+    }
+}
+
+static void w_u64(wbuf *w, uint64_t v) { w_bytes(w, &v, sizeof v); }
+
+/* A blob: length then bytes; NULL is length UINT64_MAX. */
+static void w_blob(wbuf *w, const void *p, size_t n)
+{
+    if (!p) {
+        w_u64(w, UINT64_MAX);
+        return;
+    }
+    w_u64(w, n);
+    w_bytes(w, p, n);
+}
+
+static void w_str(wbuf *w, const char *s) { w_blob(w, s, s ? strlen(s) : 0); }
+
+typedef struct rbuf {
+    const char *p, *end;
+    bool ok;
+} rbuf;
+
+static void r_bytes(rbuf *r, void *dst, size_t n)
+{
+    if (!r->ok || (size_t)(r->end - r->p) < n) {
+        r->ok = false;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, r->p, n);
+    r->p += n;
+}
+
+static uint64_t r_u64(rbuf *r)
+{
+    uint64_t v;
+    r_bytes(r, &v, sizeof v);
+    return v;
+}
+
+/* A blob as a malloc'd, NUL-terminated copy (NULL for a NULL blob or on error). */
+static char *r_blob(rbuf *r, size_t *len)
+{
+    uint64_t n = r_u64(r);
+    if (len) *len = 0;
+    if (!r->ok || n == UINT64_MAX) return NULL;
+    if (n > (uint64_t)(r->end - r->p)) {
+        r->ok = false;
+        return NULL;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        r->ok = false;
+        return NULL;
+    }
+    memcpy(s, r->p, (size_t)n);
+    s[n] = '\0';
+    r->p += n;
+    if (len) *len = (size_t)n;
+    return s;
+}
+
+/* ----------------------------------------------------------- the worker */
+
+/* Reads back (at most 64 KiB of) what the child's tools wrote to stdout/stderr. */
+static char *read_capture(FILE *f)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (!f) return NULL;
+    long len = (fseek(f, 0, SEEK_END) == 0) ? ftell(f) : -1;
+    if (len <= 0 || fseek(f, 0, SEEK_SET) != 0) return NULL;
+    if (len > 65536) len = 65536;
+    char *text = malloc((size_t)len + 1);
+    if (!text) return NULL;
+    size_t got = fread(text, 1, (size_t)len, f);
+    text[got] = '\0';
+    return text;
+}
+
+/* Common start: pipe, fork. Returns the write end in the child (>= 0), -1 in the
+ * parent (success, j filled in), -2 on failure (msg set). */
+static int spawn(job *j, job_kind kind, char *msg, size_t msg_len, FILE **capture)
+{
+    memset(j, 0, sizeof *j);
+    j->fd = -1;
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(msg, msg_len, "cannot start a worker: pipe: %s", strerror(errno));
+        return -2;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(msg, msg_len, "cannot start a worker: fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -2;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        setpgid(0, 0); /* Ctrl-C in the terminal goes to the TUI only */
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        /* the TUI's signal handlers must not run here */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        *capture = tmpfile();
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, STDIN_FILENO), close(devnull);
+        if (*capture) {
+            dup2(fileno(*capture), STDOUT_FILENO);
+            dup2(fileno(*capture), STDERR_FILENO);
+        }
+        return p[1];
+    }
+    close(p[1]);
+    setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    j->kind = kind;
+    j->pid = pid;
+    j->fd = p[0];
+    j->started = job_now();
+    return -1;
+}
+
+/* gl_run_result travels field by field: every pointer's contents are sent, pointers
+ * into the child's modules (fault and finding source files) are dropped, and fields
+ * added to the struct later are left zero in the parent (safe) until listed here. */
+static void write_result(wbuf *w, const gl_run_result *r)
+{
+    w_bytes(w, &r->backend, sizeof r->backend);
+    w_bytes(w, r->note, sizeof r->note);
+    w_bytes(w, &r->compiler, sizeof r->compiler);
+    w_u64(w, (uint64_t)(r->buffers ? r->nargs : 0));
+    for (int i = 0; r->buffers && i < r->nargs; i++) w_blob(w, r->buffers[i].data, r->buffers[i].bytes);
+    w_str(w, r->stdout_text);
+    sim_fault f = r->fault;
+    f.src_file = NULL; /* points into a module gl_run_spec has freed */
+    w_bytes(w, &f, sizeof f);
+    w_bytes(w, &r->stats, sizeof r->stats);
+    w_bytes(w, &r->elapsed_ms, sizeof r->elapsed_ms);
+    w_str(w, r->ptx);
+    w_bytes(w, &r->gpu_fault, sizeof r->gpu_fault);
+    w_bytes(w, r->cuda_error, sizeof r->cuda_error);
+    w_bytes(w, &r->cached, sizeof r->cached);
+    w_bytes(w, &r->timing, sizeof r->timing);
+    /* checker findings (POD but for two source-file pointers) */
+    w_u64(w, (uint64_t)(r->findings ? r->nfindings : 0));
+    for (int i = 0; r->findings && i < r->nfindings; i++) {
+        sim_finding fi = r->findings[i];
+        fi.access.src_file = fi.other.src_file = NULL;
+        w_bytes(w, &fi, sizeof fi);
+    }
+    w_bytes(w, &r->findings_dropped, sizeof r->findings_dropped);
+    w_bytes(w, &r->nerrors, sizeof r->nerrors);
+    w_bytes(w, &r->nwarnings, sizeof r->nwarnings);
+    /* the trace (views), when one was asked for */
+    const trace_t *t = r->trace;
+    w_u64(w, t ? 1 : 0);
+    if (t) {
+        w_bytes(w, &t->level, sizeof t->level);
+        w_bytes(w, t->kernel, sizeof t->kernel);
+        w_bytes(w, t->grid, sizeof t->grid);
+        w_bytes(w, t->block, sizeof t->block);
+        w_bytes(w, &t->nwarps_per_block, sizeof t->nwarps_per_block);
+        w_blob(w, t->insns, (size_t)t->ninsns * sizeof *t->insns);
+        w_u64(w, (uint64_t)t->nfiles);
+        for (int i = 0; i < t->nfiles; i++) w_str(w, t->files ? t->files[i] : NULL);
+        w_blob(w, t->events, t->nevents * sizeof *t->events);
+        w_bytes(w, &t->truncated, sizeof t->truncated);
+        w_bytes(w, &t->dropped, sizeof t->dropped);
+        w_blob(w, t->addrs, t->naddrs * 32 * sizeof *t->addrs);
+        w_blob(w, t->text, t->ntext);
+        w_blob(w, t->snaps, t->nsnaps * sizeof *t->snaps);
+        w_blob(w, t->snap_bytes, t->nsnap_bytes);
+        w_bytes(w, &t->snaps_truncated, sizeof t->snaps_truncated);
+    }
+    /* metrics */
+    const gl_metrics *m = r->metrics;
+    w_u64(w, m ? 1 : 0);
+    if (m) {
+        w_bytes(w, m->kernel, sizeof m->kernel);
+        w_bytes(w, &m->total, sizeof m->total);
+        w_blob(w, m->lines, (size_t)m->nlines * sizeof *m->lines);
+        w_bytes(w, m->top_atomics, sizeof m->top_atomics);
+        w_bytes(w, &m->ntop_atomics, sizeof m->ntop_atomics);
+        w_bytes(w, &m->level, sizeof m->level);
+        w_bytes(w, &m->incomplete, sizeof m->incomplete);
+    }
+}
+
+/* Reads a blob of n elements of `size` bytes into *out (malloc'd, NULL when empty). */
+static bool r_array(rbuf *r, void **out, size_t *n, size_t size)
+{
+    size_t len = 0;
+    char *b = r_blob(r, &len);
+    *out = NULL;
+    *n = 0;
+    if (!r->ok) return false;
+    if (!b) return true;
+    if (size == 0 || len % size != 0) {
+        free(b);
+        r->ok = false;
+        return false;
+    }
+    *out = b;
+    *n = len / size;
+    return true;
+}
+
+/* The parent's side of write_result; *res is zeroed first, partial results are freed
+ * on error (false). */
+static bool read_result(rbuf *r, gl_run_result *res)
+{
+    memset(res, 0, sizeof *res);
+    r_bytes(r, &res->backend, sizeof res->backend);
+    r_bytes(r, res->note, sizeof res->note);
+    res->note[sizeof res->note - 1] = '\0';
+    r_bytes(r, &res->compiler, sizeof res->compiler);
+    uint64_t nargs = r_u64(r);
+    if (r->ok && nargs > 0 && nargs < 4096) {
+        res->buffers = calloc((size_t)nargs, sizeof *res->buffers);
+        if (!res->buffers) r->ok = false;
+        else res->nargs = (int)nargs;
+        for (int i = 0; r->ok && i < res->nargs; i++) {
+            size_t n;
+            res->buffers[i].data = r_blob(r, &n);
+            res->buffers[i].bytes = n;
+        }
+    } else if (nargs != 0) {
+        r->ok = false;
+    }
+    res->stdout_text = r_blob(r, NULL);
+    r_bytes(r, &res->fault, sizeof res->fault);
+    res->fault.src_file = NULL;
+    r_bytes(r, &res->stats, sizeof res->stats);
+    r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
+    res->ptx = r_blob(r, NULL);
+    r_bytes(r, &res->gpu_fault, sizeof res->gpu_fault);
+    r_bytes(r, res->cuda_error, sizeof res->cuda_error);
+    res->cuda_error[sizeof res->cuda_error - 1] = '\0';
+    r_bytes(r, &res->cached, sizeof res->cached);
+    r_bytes(r, &res->timing, sizeof res->timing);
+    uint64_t nf = r_u64(r);
+    if (r->ok && nf > 0 && nf < 100000) {
+        res->findings = calloc((size_t)nf, sizeof *res->findings);
+        if (!res->findings) r->ok = false;
+        else res->nfindings = (int)nf;
+        for (int i = 0; r->ok && i < res->nfindings; i++) r_bytes(r, &res->findings[i], sizeof res->findings[i]);
+    } else if (nf != 0) {
+        r->ok = false;
+    }
+    r_bytes(r, &res->findings_dropped, sizeof res->findings_dropped);
+    r_bytes(r, &res->nerrors, sizeof res->nerrors);
+    r_bytes(r, &res->nwarnings, sizeof res->nwarnings);
+    if (r_u64(r) == 1 && r->ok) {
+        trace_level level;
+        r_bytes(r, &level, sizeof level);
+        trace_t *t = trace_new(level, 0);
+        if (!t) r->ok = false;
+        res->trace = t;
+        if (t) {
+            r_bytes(r, t->kernel, sizeof t->kernel);
+            t->kernel[sizeof t->kernel - 1] = '\0';
+            r_bytes(r, t->grid, sizeof t->grid);
+            r_bytes(r, t->block, sizeof t->block);
+            r_bytes(r, &t->nwarps_per_block, sizeof t->nwarps_per_block);
+            size_t n;
+            void *p;
+            if (r_array(r, &p, &n, sizeof *t->insns)) t->insns = p, t->ninsns = (int)n;
+            uint64_t nfiles = r_u64(r);
+            if (r->ok && nfiles < 4096) {
+                t->files = nfiles ? calloc((size_t)nfiles, sizeof *t->files) : NULL;
+                if (nfiles && !t->files) r->ok = false;
+                else t->nfiles = (int)nfiles;
+                for (int i = 0; r->ok && i < t->nfiles; i++) t->files[i] = r_blob(r, NULL);
+            } else {
+                r->ok = false;
+            }
+            if (r_array(r, &p, &n, sizeof *t->events)) t->events = p, t->nevents = t->cap_events = n;
+            r_bytes(r, &t->truncated, sizeof t->truncated);
+            r_bytes(r, &t->dropped, sizeof t->dropped);
+            if (r_array(r, &p, &n, 32 * sizeof *t->addrs)) t->addrs = p, t->naddrs = t->cap_addrs = n;
+            if (r_array(r, &p, &n, 1)) t->text = p, t->ntext = t->cap_text = n;
+            if (r_array(r, &p, &n, sizeof *t->snaps)) t->snaps = p, t->nsnaps = t->cap_snaps = n;
+            if (r_array(r, &p, &n, 1)) t->snap_bytes = p, t->nsnap_bytes = t->cap_snap_bytes = n;
+            r_bytes(r, &t->snaps_truncated, sizeof t->snaps_truncated);
+        }
+    }
+    if (r->ok && r_u64(r) == 1 && r->ok) {
+        gl_metrics *m = calloc(1, sizeof *m);
+        if (!m) r->ok = false;
+        res->metrics = m;
+        if (m) {
+            r_bytes(r, m->kernel, sizeof m->kernel);
+            m->kernel[sizeof m->kernel - 1] = '\0';
+            r_bytes(r, &m->total, sizeof m->total);
+            size_t n;
+            void *p;
+            if (r_array(r, &p, &n, sizeof *m->lines)) m->lines = p, m->nlines = (int)n;
+            r_bytes(r, m->top_atomics, sizeof m->top_atomics);
+            r_bytes(r, &m->ntop_atomics, sizeof m->ntop_atomics);
+            r_bytes(r, &m->level, sizeof m->level);
+            r_bytes(r, &m->incomplete, sizeof m->incomplete);
+        }
+    }
+    if (!r->ok) {
+        gl_run_result_free_trace(res); /* not (yet) freed by gl_run_result_free */
+        gl_run_result_free(res);
+        return false;
+    }
+    return true;
+}
+
+bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *msg, size_t msg_len)
+{
+    FILE *capture = NULL;
+    int fd = spawn(j, JOB_RUN, msg, msg_len, &capture);
+    if (fd == -2) return false;
+    if (fd == -1) return true;
+    /* child */
+    gl_run_result res;
+    gl_error err = {0};
+    gl_status st = gl_run_spec(spec, opts, &res, &err);
+    char *chatter = read_capture(capture);
+    wbuf w = {fd, true};
+    w_u64(&w, (uint64_t)st);
+    w_str(&w, err.msg);
+    write_result(&w, &res);
+    w_str(&w, chatter);
+    _exit(w.ok ? 0 : 3);
+}
+
+bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
+                     char *msg, size_t msg_len)
+{
+    FILE *capture = NULL;
+    int fd = spawn(j, JOB_GRADE, msg, msg_len, &capture);
+    if (fd == -2) return false;
+    if (fd == -1) return true;
+    gl_grade_report rep;
+    memset(&rep, 0, sizeof rep);
+    gl_error err = {0};
+    gl_status st = grade_exercise(l, submission, opts, &rep, &err);
+    wbuf w = {fd, true};
+    w_u64(&w, (uint64_t)st);
+    w_str(&w, err.msg);
+    w_bytes(&w, &rep, sizeof rep);
+    w_str(&w, rep.compile_log);
+    w_blob(&w, rep.checks, rep.checks ? (size_t)rep.nchecks * sizeof *rep.checks : 0);
+    _exit(w.ok ? 0 : 3);
+}
+
+/* ------------------------------------------------------------ the parent */
+
+int job_fd(const job *j) { return j->kind != JOB_NONE && !j->eof ? j->fd : -1; }
+
+bool job_poll(job *j)
+{
+    if (j->kind == JOB_NONE) return false;
+    while (!j->eof) {
+        if (j->cap - j->len < 65536) {
+            size_t cap = j->cap ? j->cap * 2 : 131072;
+            char *b = realloc(j->buf, cap);
+            if (!b) break; /* try again next time */
+            j->buf = b, j->cap = cap;
+        }
+        ssize_t k = read(j->fd, j->buf + j->len, j->cap - j->len);
+        if (k > 0) {
+            j->len += (size_t)k;
+            continue;
+        }
+        if (k == 0) j->eof = true;
+        else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) j->eof = true;
+        if (k < 0 && errno == EINTR) continue;
+        break;
+    }
+    return j->eof;
+}
+
+/* Closes the pipe, reaps the child; returns its wait status (or -1). */
+static int job_reap(job *j, bool kill_it)
+{
+    int status = -1;
+    if (j->pid > 0) {
+        if (kill_it) {
+            kill(-j->pid, SIGKILL);
+            kill(j->pid, SIGKILL);
+        }
+        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
+    }
+    if (j->fd >= 0) close(j->fd);
+    free(j->buf);
+    memset(j, 0, sizeof *j);
+    j->fd = -1;
+    return status;
+}
+
+void job_cancel(job *j)
+{
+    if (j->kind == JOB_NONE) return;
+    job_reap(j, true);
+}
+
+static void how_it_died(int status, char *msg, size_t len, const char *what)
+{
+    if (status != -1 && WIFSIGNALED(status))
+        snprintf(msg, len, "the %s's worker process died (signal %d, %s) before it answered", what,
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(msg, len, "the %s's worker process ended (status %d) before it answered", what,
+                 status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* "file.cu:12: ..." -> "file.cu" in out (the fault's place as run.c writes it). */
+static void fault_file_of(const char *msg, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *c = strchr(msg, ':');
+    while (c) {
+        const char *d = c + 1;
+        while (*d >= '0' && *d <= '9') d++;
+        if (d > c + 1 && *d == ':') {
+            size_t n = (size_t)(c - msg);
+            if (n >= len) n = len - 1;
+            memcpy(out, msg, n);
+            out[n] = '\0';
+            return;
+        }
+        c = strchr(c + 1, ':');
+    }
+}
+
+void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                    char **chatter, char *fault_file, size_t fault_file_len)
+{
+    memset(res, 0, sizeof *res);
+    *chatter = NULL;
+    fault_file[0] = '\0';
+    errmsg[0] = '\0';
+    rbuf r = {j->buf, j->buf + j->len, j->len > 0};
+    *st = (gl_status)r_u64(&r);
+    char *msg = r_blob(&r, NULL);
+    bool ok = r.ok && read_result(&r, res);
+    if (ok) *chatter = r_blob(&r, NULL);
+    if (ok) {
+        snprintf(errmsg, errlen, "%s", msg ? msg : "");
+        if (res->fault.kind != SIM_FAULT_NONE) fault_file_of(errmsg, fault_file, fault_file_len);
+        job_reap(j, false);
+    } else {
+        memset(res, 0, sizeof *res);
+        *st = GL_ERR_TOOL;
+        how_it_died(job_reap(j, false), errmsg, errlen, "run");
+    }
+    if (!res->stdout_text) res->stdout_text = strdup("");
+    free(msg);
+}
+
+void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen)
+{
+    memset(rep, 0, sizeof *rep);
+    errmsg[0] = '\0';
+    rbuf r = {j->buf, j->buf + j->len, j->len > 0};
+    *st = (gl_status)r_u64(&r);
+    char *msg = r_blob(&r, NULL);
+    gl_grade_report got;
+    r_bytes(&r, &got, sizeof got);
+    if (r.ok) {
+        got.compile_log = r_blob(&r, NULL);
+        size_t n = 0;
+        got.checks = (gl_check_result *)(void *)r_blob(&r, &n);
+        if (n != (size_t)got.nchecks * sizeof *got.checks) r.ok = false;
+        if (!r.ok) free(got.compile_log), free(got.checks);
+    }
+    if (r.ok) {
+        *rep = got;
+        snprintf(errmsg, errlen, "%s", msg ? msg : "");
+        job_reap(j, false);
+    } else {
+        *st = GL_ERR_TOOL;
+        how_it_died(job_reap(j, false), errmsg, errlen, "grading");
+    }
+    free(msg);
+}

@@ -1,0 +1,67 @@
+/* job.h — runs a launch or a grading in a worker process so the TUI stays responsive
+ * and a run can be cancelled (Ctrl-C, Esc, c).
+ *
+ * Design: job_start_* fork()s. The child puts itself in its own process group (so
+ * terminal signals such as the SIGINT of Ctrl-C reach only the TUI, which decides),
+ * asks to be killed if the TUI dies (Linux PR_SET_PDEATHSIG), points its stdout and
+ * stderr at a temporary file (a compiler's chatter must not scribble on the screen),
+ * calls gl_run_spec or grade_exercise exactly as the TUI would have, and writes the
+ * result to a pipe in a private binary format (same executable image on both sides, so
+ * plain structs are copied as bytes and only the pointers' contents are sent after
+ * them); then _exit(0) — never exit(), whose atexit handlers would reset the terminal
+ * the parent still owns. The parent polls the pipe from its input loop (job_poll) and
+ * rebuilds the result once the child closes it (job_finish_*). Cancelling kills the
+ * whole process group (the compiler a child may have started included) with SIGKILL
+ * and reaps it. A child that crashes is reported as such; the TUI is untouched. */
+#ifndef GL_TUI_JOB_H
+#define GL_TUI_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "runtime/backend.h"
+#include "runtime/grade.h"
+
+typedef enum job_kind { JOB_NONE, JOB_RUN, JOB_GRADE } job_kind;
+
+/* A running (or finished, not yet collected) job. Zero-initialise. */
+typedef struct job {
+    job_kind kind;
+    pid_t pid;
+    int fd;            /* read end of the result pipe, -1 when closed */
+    char *buf;         /* bytes received so far */
+    size_t len, cap;
+    bool eof;          /* the child closed the pipe: finished or died */
+    double started;    /* monotonic seconds, for "running for 3 s" */
+} job;
+
+/* Seconds on a monotonic clock. */
+double job_now(void);
+
+/* Starts gl_run_spec(spec, opts) in a worker. false with a message in msg when the
+ * worker cannot be started (fork or pipe failed). */
+bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *msg, size_t msg_len);
+/* Starts grade_exercise(l, submission, opts) in a worker. */
+bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
+                     char *msg, size_t msg_len);
+
+/* Reads what the worker has written so far without blocking. Returns true once the
+ * worker has finished (the result can be collected). */
+bool job_poll(job *j);
+/* The file descriptor to wait on (poll) while the job runs, or -1. */
+int job_fd(const job *j);
+
+/* Kills the worker and its children and forgets the job. */
+void job_cancel(job *j);
+
+/* Collects a finished run: *st, *res (initialised in every case; caller frees with
+ * gl_run_result_free; res->fault.src_file is NULL: the fault's file is in fault_file),
+ * the error message, the tools' chatter (*chatter malloc'd or NULL). A worker that died
+ * without answering gives GL_ERR_TOOL and a message saying how it died. */
+void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                    char **chatter, char *fault_file, size_t fault_file_len);
+/* Collects a finished grading (rep freed with grade_report_free). */
+void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen);
+
+#endif

@@ -1,0 +1,274 @@
+/* warps.c — the warp timeline: one row per warp, one cell per warp instruction it
+ * issued, in issue order, drawn by how many of the warp's lanes were active (the
+ * instruction's active mask, sim/trace.h TRACE_EV_ISSUE). A warp that diverges issues
+ * both sides of a branch with part of its lanes each: more cells, thinner glyphs
+ * (CUDA C++ Programming Guide §7.1 "SIMT Architecture"). Under the rows, the share of
+ * lanes active per source line (branch efficiency, Nsight Compute's
+ * smsp__thread_inst_executed_per_inst_executed / 32, here divided by the lanes that
+ * exist in each warp so that a block of 8 threads is not "divergent"). Reads only the
+ * trace (and the metrics when the stored trace was cut). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/analysis.h"
+#include "sim/trace.h"
+#include "tui/app.h"
+#include "tui/term.h"
+
+enum { WARP = 32 };
+
+static int popcount32(uint32_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* Lanes that exist in warp w of a block of T threads. */
+static int warp_lanes(uint64_t T, unsigned w)
+{
+    uint64_t first = (uint64_t)w * WARP;
+    if (first >= T) return 0;
+    return T - first >= WARP ? WARP : (int)(T - first);
+}
+
+/* Glyph and attribute for an instruction with `active` of `lanes` lanes. */
+static void cell_style(int active, int lanes, const char **glyph, int *attr)
+{
+    bool utf8 = strcmp(term_glyph()->h, "-") != 0;
+    if (lanes <= 0) lanes = WARP;
+    if (active >= lanes) *glyph = utf8 ? "\u2588" : "#", *attr = term_attr(TC_GOOD);
+    else if (active * 4 >= lanes * 3) *glyph = utf8 ? "\u2593" : "+", *attr = term_attr(TC_WARN);
+    else if (active * 2 >= lanes) *glyph = utf8 ? "\u2592" : "=", *attr = term_attr(TC_WARN);
+    else *glyph = utf8 ? "\u2591" : ".", *attr = term_attr(TC_BAD);
+}
+
+/* The source text of line `line` (1-based) of the shown source, trimmed, or "". */
+static const char *source_text(const app *a, int line)
+{
+    if (line < 1 || line > a->src.nlines) return "";
+    const char *s = a->src.lines[line - 1];
+    while (*s == ' ') s++;
+    return s;
+}
+
+typedef struct line_eff {
+    int line;
+    double eff;
+    uint64_t inst;
+} line_eff;
+
+static int eff_cmp(const void *x, const void *y)
+{
+    const line_eff *p = x, *q = y;
+    if (p->eff != q->eff) return p->eff < q->eff ? -1 : 1;
+    return p->line - q->line;
+}
+
+void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    if (h < 3 || w < 16) return;
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t || t->nevents == 0) {
+        wattron(win, term_attr(TC_DIM));
+        mvwaddnstr(win, y, x, a->have_run ? "no trace of this run (the GPU back end records none yet)"
+                                          : "press r: the timeline shows what every warp issued", w);
+        mvwaddnstr(win, y + 1, x, "w: back to the thread map", w);
+        wattroff(win, term_attr(TC_DIM));
+        return;
+    }
+    uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
+    uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+    unsigned wpb = t->nwarps_per_block ? t->nwarps_per_block : (unsigned)((T + WARP - 1) / WARP);
+    uint64_t nwarps = B * wpb;
+
+    /* legend */
+    const char *g_full, *g_34, *g_12, *g_few;
+    int at;
+    cell_style(32, 32, &g_full, &at);
+    cell_style(24, 32, &g_34, &at);
+    cell_style(16, 32, &g_12, &at);
+    cell_style(1, 32, &g_few, &at);
+    char legend[256];
+    if (w >= 70)
+        snprintf(legend, sizeof legend, "one cell per warp instruction: %s all lanes %s >=3/4 %s >=1/2 %s fewer", g_full,
+                 g_34, g_12, g_few);
+    else
+        snprintf(legend, sizeof legend, "lanes on: %s all %s 3/4 %s 1/2 %s less", g_full, g_34, g_12, g_few);
+    wattron(win, term_attr(TC_HEADING));
+    mvwaddnstr(win, y, x, w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions", w);
+    wattroff(win, term_attr(TC_HEADING));
+    wattron(win, term_attr(TC_DIM));
+    mvwaddnstr(win, y + 1, x, legend, w);
+    wattroff(win, term_attr(TC_DIM));
+
+    /* per-line efficiency under the rows: up to 5 lines, the least efficient first */
+    /* From the trace: active lanes / lanes that exist in the warp, so that blocks
+     * smaller than a warp are not counted as divergent. A cut trace falls back to the
+     * metrics (streamed, exact; their definition divides by 32). */
+    line_eff lines[64];
+    int nl = 0;
+    double kernel_eff = -1;
+    const gl_metrics *m = a->run.metrics;
+    int maxline = 0;
+    for (int i = 0; i < t->ninsns; i++)
+        if (t->insns[i].src_line > maxline) maxline = t->insns[i].src_line;
+    uint64_t *act = (!t->truncated && maxline > 0 && maxline < 100000) ? calloc((size_t)maxline + 1, 3 * sizeof *act) : NULL;
+    if (act) {
+        uint64_t ta = 0, tl = 0;
+        for (size_t i = 0; i < t->nevents; i++) {
+            const trace_event *ev = &t->events[i];
+            if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
+            int ln = t->insns[ev->pc].src_line;
+            int on = popcount32(ev->mask), lanes = warp_lanes(T, ev->warp);
+            ta += (uint64_t)on, tl += (uint64_t)lanes;
+            if (ln <= 0) continue;
+            act[3 * (size_t)ln] += (uint64_t)on;
+            act[3 * (size_t)ln + 1] += (uint64_t)lanes;
+            act[3 * (size_t)ln + 2]++;
+        }
+        kernel_eff = tl ? (double)ta / (double)tl : 1.0;
+        for (int ln = 1; ln <= maxline && nl < 64; ln++)
+            if (act[3 * (size_t)ln + 2])
+                lines[nl++] = (line_eff){ln, (double)act[3 * (size_t)ln] / (double)act[3 * (size_t)ln + 1],
+                                         act[3 * (size_t)ln + 2]};
+        free(act);
+    } else {
+        for (int i = 0; m && i < m->nlines && nl < 64; i++) {
+            const gl_line_counts *lc = &m->lines[i];
+            if (lc->src_line <= 0 || lc->c.inst_executed == 0) continue;
+            lines[nl++] = (line_eff){lc->src_line, gl_branch_efficiency(&lc->c), lc->c.inst_executed};
+        }
+        if (m) kernel_eff = gl_branch_efficiency(&m->total);
+    }
+    qsort(lines, (size_t)nl, sizeof lines[0], eff_cmp);
+    int eff_rows = nl == 0 ? 0 : (nl < 5 ? nl : 5) + 1;
+    if (eff_rows > h - 4) eff_rows = h - 4 > 0 ? h - 4 : 0;
+    int rows = h - 2 - eff_rows;
+    if (rows < 1) rows = 1, eff_rows = h - 3 > 0 ? h - 3 : 0;
+
+    /* which warps: from the selected thread's warp when there is a selection */
+    uint64_t first = 0;
+    if (a->sel_on && a->have_spec) {
+        const gl_spec *s = &a->spec;
+        uint64_t lb = a->sel_block[0] + (uint64_t)a->sel_block[1] * s->grid[0] +
+                      (uint64_t)a->sel_block[2] * s->grid[0] * s->grid[1];
+        uint64_t lt = a->sel_thread[0] + (uint64_t)a->sel_thread[1] * s->block[0] +
+                      (uint64_t)a->sel_thread[2] * s->block[0] * s->block[1];
+        uint64_t sel = lb * wpb + lt / WARP;
+        if (sel >= (uint64_t)rows) first = sel - (uint64_t)rows / 2;
+    }
+    if (first + (uint64_t)rows > nwarps) first = nwarps > (uint64_t)rows ? nwarps - (uint64_t)rows : 0;
+    uint64_t shown = nwarps - first < (uint64_t)rows ? nwarps - first : (uint64_t)rows;
+
+    char label[32];
+    snprintf(label, sizeof label, "b%llu w%u ", (unsigned long long)(B - 1), wpb - 1);
+    int lw = (int)strlen(label);
+    int cols = w - lw - 8; /* room for "+N" at the end */
+    if (cols < 4) cols = 4;
+    uint64_t *count = calloc(shown ? shown : 1, sizeof *count);
+    if (!count) return;
+    for (uint64_t r = 0; r < shown; r++) {
+        uint64_t gw = first + r;
+        unsigned b = (unsigned)(gw / wpb), wi = (unsigned)(gw % wpb);
+        bool sel = false;
+        if (a->sel_on && a->have_spec) {
+            const gl_spec *s = &a->spec;
+            uint64_t lb = a->sel_block[0] + (uint64_t)a->sel_block[1] * s->grid[0] +
+                          (uint64_t)a->sel_block[2] * s->grid[0] * s->grid[1];
+            uint64_t lt = a->sel_thread[0] + (uint64_t)a->sel_thread[1] * s->block[0] +
+                          (uint64_t)a->sel_thread[2] * s->block[0] * s->block[1];
+            sel = lb == b && lt / WARP == wi;
+        }
+        snprintf(label, sizeof label, "b%u w%u", b, wi);
+        int la = sel ? term_attr(TC_MAPSEL) : term_attr(TC_DIM);
+        wattron(win, la);
+        mvwaddnstr(win, y + 2 + (int)r, x, label, lw);
+        wattroff(win, la);
+    }
+    /* one pass over the events: each ISSUE event of a shown warp is its next cell */
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *ev = &t->events[i];
+        if (ev->kind != TRACE_EV_ISSUE) continue;
+        uint64_t gw = (uint64_t)ev->block * wpb + ev->warp;
+        if (gw < first || gw >= first + shown) continue;
+        uint64_t r = gw - first;
+        if (count[r] < (uint64_t)cols) {
+            const char *glyph;
+            int attr;
+            cell_style(popcount32(ev->mask), warp_lanes(T, ev->warp), &glyph, &attr);
+            wattron(win, attr);
+            mvwaddstr(win, y + 2 + (int)r, x + lw + (int)count[r], glyph);
+            wattroff(win, attr);
+        }
+        count[r]++;
+    }
+    for (uint64_t r = 0; r < shown; r++) {
+        char more[32];
+        if (count[r] > (uint64_t)cols) snprintf(more, sizeof more, " +%llu", (unsigned long long)(count[r] - (uint64_t)cols));
+        else snprintf(more, sizeof more, " %llu", (unsigned long long)count[r]);
+        wattron(win, term_attr(TC_DIM));
+        mvwaddnstr(win, y + 2 + (int)r, x + lw + (int)(count[r] < (uint64_t)cols ? count[r] : (uint64_t)cols), more, 8);
+        wattroff(win, term_attr(TC_DIM));
+    }
+    free(count);
+    if (t->truncated) {
+        wattron(win, term_attr(TC_WARN));
+        mvwaddnstr(win, y + 2 + (int)shown - 1 + (shown < (uint64_t)rows), x, "(trace cut: the first events only)", w);
+        wattroff(win, term_attr(TC_WARN));
+    }
+    /* branch efficiency per line */
+    if (eff_rows > 0) {
+        int ey = y + h - eff_rows;
+        char head[128];
+        snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
+                 kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+        wattron(win, term_attr(TC_HEADING));
+        mvwaddnstr(win, ey, x, head, w);
+        wattroff(win, term_attr(TC_HEADING));
+        for (int i = 0; i < nl && i < eff_rows - 1; i++) {
+            char row[512];
+            snprintf(row, sizeof row, "line %3d %4.0f%%  %s", lines[i].line, 100.0 * lines[i].eff,
+                     source_text(a, lines[i].line));
+            int ra = lines[i].eff >= 0.999 ? 0 : lines[i].eff >= 0.5 ? term_attr(TC_WARN) : term_attr(TC_BAD);
+            wattron(win, ra);
+            mvwaddnstr(win, ey + 1 + i, x, row, w);
+            wattroff(win, ra);
+        }
+    }
+}
+
+int warps_natural_height(const app *a)
+{
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t) return 4;
+    uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
+    uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+    uint64_t nw = B * ((T + WARP - 1) / WARP);
+    int lines = a->run.metrics ? (a->run.metrics->nlines < 5 ? a->run.metrics->nlines : 5) + 1 : 0;
+    return 2 + (nw > 24 ? 24 : (int)nw) + lines;
+}
+
+int warps_line_active(const app *a, double *out, int nlines)
+{
+    for (int i = 0; i < nlines; i++) out[i] = -1;
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t || t->truncated || nlines <= 0) return 0;
+    uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
+    uint64_t *acc = calloc((size_t)nlines, 2 * sizeof *acc);
+    if (!acc) return 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *ev = &t->events[i];
+        if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
+        int ln = t->insns[ev->pc].src_line;
+        if (ln <= 0 || ln > nlines) continue;
+        acc[2 * (size_t)(ln - 1)] += (uint64_t)popcount32(ev->mask);
+        acc[2 * (size_t)(ln - 1) + 1] += (uint64_t)warp_lanes(T, ev->warp);
+    }
+    int n = 0;
+    for (int i = 0; i < nlines; i++)
+        if (acc[2 * (size_t)i + 1]) out[i] = (double)acc[2 * (size_t)i] / (double)acc[2 * (size_t)i + 1], n++;
+    free(acc);
+    return n;
+}
