@@ -86,7 +86,8 @@ typedef struct ptx_operand {
     uint64_t imm;
 } ptx_operand;
 
-/* Instruction modifiers (flags). */
+/* Instruction modifiers (flags). PTX_F_VOLATILE: .volatile, or a strong ld/st
+ * (.relaxed/.acquire/.release/.sc: the memory-model forms, PTX ISA §8). */
 enum {
     PTX_F_HI = 1u << 0, PTX_F_LO = 1u << 1, PTX_F_WIDE = 1u << 2, PTX_F_SAT = 1u << 3,
     PTX_F_FTZ = 1u << 4, PTX_F_APPROX = 1u << 5, PTX_F_UNI = 1u << 6,

@@ -253,6 +253,7 @@ static int add_sym(parser *P, int kind, int64_t value)
     if (P->oom)
         return -1;
     m->syms[m->nsyms].kind = (uint8_t)kind;
+    m->syms[m->nsyms].owned = 0; /* realloc'ed memory: set every field */
     m->syms[m->nsyms].value = value;
     return m->nsyms++;
 }
@@ -747,11 +748,17 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
         int n = 0;
         do {
             uint16_t r = PTX_NOREG;
+            int rs;
             if (P->t.kind == PTX_TOK_IDENT && tok_eq(&P->t, "_")) {
                 /* sink */
             } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
                 if (!lookup_reg(P, &r))
                     return 0;
+            } else if (P->t.kind == PTX_TOK_IDENT && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+                r = (uint16_t)rs; /* named without '%' (inline asm) */
+            } else if (P->t.kind == PTX_TOK_INT && P->t.ival == 0) {
+                /* a zero element of a pack (cuda_fp16's `mov.b32 %f1, {0, %rs1}`):
+                 * packs as 0, like a sink */
             } else {
                 diag(P, P->t.line, P->t.col,
                      "unsupported vector element '%.*s' (registers only)", (int)P->t.len,
@@ -1030,7 +1037,12 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->flags |= PTX_F_FULL;
         } else if (n == 3 && !memcmp(q, "uni", 3)) {
             in->flags |= PTX_F_UNI;
-        } else if (n == 8 && !memcmp(q, "volatile", 8)) {
+        } else if ((n == 8 && !memcmp(q, "volatile", 8)) ||
+                   ((op == PTX_OP_ld || op == PTX_OP_st) &&
+                    ((n == 7 && !memcmp(q, "relaxed", 7)) || (n == 7 && !memcmp(q, "acquire", 7)) ||
+                     (n == 7 && !memcmp(q, "release", 7)) || (n == 2 && !memcmp(q, "sc", 2))))) {
+            /* volatile, and the strong (memory-model) forms: loads the simulator treats
+             * as polling memory for forward progress (sim_warp_step) */
             in->flags |= PTX_F_VOLATILE;
         } else if (n == 2 && !memcmp(q, "to", 2)) {
             in->flags |= PTX_F_TO;

@@ -697,10 +697,23 @@ static uint64_t atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t 
 {
     unsigned sz = PTX_TSIZE(ty);
     int tc = PTX_TCLASS(ty);
+    if (tc >= PTX_TC_BF || (tc == PTX_TC_F && sz == 2)) {
+        /* atom/red.add.noftz.f16/.bf16/.f16x2/.bf16x2 (PTX ISA §9.7.13.5): per half, .rn */
+        if (op != PTX_ATOM_ADD)
+            return old;
+        const int bf = tc == PTX_TC_BF || tc == PTX_TC_BH2;
+        uint64_t r = 0;
+        for (unsigned h = 0; h < sz / 2; h++) {
+            double x = half_val((uint32_t)(old >> (16 * h)), bf) +
+                       half_val((uint32_t)(b >> (16 * h)), bf);
+            r |= (uint64_t)(half_bits(x, bf, PTX_RND_RN, 0) & 0xffff) << (16 * h);
+        }
+        return r;
+    }
     switch (op) {
     case PTX_ATOM_ADD:
         if (tc == PTX_TC_F)
-            return sz == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
+            return sz == 4 ? canon32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
         return zx(old + b, sz);
     case PTX_ATOM_MIN:
     case PTX_ATOM_MAX: {
@@ -753,6 +766,7 @@ static void its_yield_now(sim_ctx *c, unsigned w, uint32_t lanes)
         c->its_block[w] = c->block_linear + 1;
         c->its_yield[w] = 0;
         c->its_spin[w] = 0;
+        c->its_syncmem[w] = 0;
     }
     c->its_yield[w] |= lanes;
     c->its_spin[w] = 0;
@@ -1232,6 +1246,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_ldu: {
         const unsigned n = in->vec;
         const int is_s = tc == PTX_TC_S;
+        if ((in->flags & PTX_F_VOLATILE) && w < SIM_ITS_WARPS)
+            c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
         FOR_LANES
             uint64_t addr = addr_of(c, &in->o[1], R, t);
             const unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 0, in);
@@ -1272,6 +1288,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_atom:
     case PTX_OP_red: {
         const int is_atom = in->op == PTX_OP_atom;
+        if (w < SIM_ITS_WARPS)
+            c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
         const ptx_operand *ao = &in->o[is_atom ? 1 : 0];
         FOR_LANES
             uint64_t addr = addr_of(c, ao, R, t);
@@ -1677,7 +1695,9 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
  *    the trace show ordinary divergence exactly as before.
  *  - Forward progress: when a group of lanes takes a backward branch while other lanes
  *    of the warp are runnable elsewhere, that counts as one spin; after SIM_ITS_SPIN
- *    spins (or at once on nanosleep) the looping lanes yield: they are not issued
+ *    spins of loops that poll memory (an atomic or a volatile/relaxed/acquire load in
+ *    the iteration: how CUDA spin loops are written), after SIM_ITS_SPIN_PLAIN spins of
+ *    other loops, or at once on nanosleep, the looping lanes yield: they are not issued
  *    again until every other runnable lane of the warp has yielded, exited, or is
  *    waiting (barrier, warp-sync). Then the yields are forgotten and min-PC resumes.
  *    Each group thus gets its turn (fair rotation), and an intra-warp spin lock built
@@ -1692,7 +1712,9 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
  *    its membermask and the lanes missing (what compute-sanitizer's synccheck would
  *    report).
  * The step cost in converged code is unchanged: one scan of the lanes, one compare. */
-#define SIM_ITS_SPIN 64
+#define SIM_ITS_SPIN 64         /* loops that poll memory (atom, ld.volatile/.relaxed/...) */
+#define SIM_ITS_SPIN_PLAIN 4096 /* any other loop: late, so data-dependent loops keep the
+                                   min-PC picture (lanes that finish early wait) */
 
 /* Whether the group g of warp lanes at instruction in must wait for other lanes. */
 static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t g,
@@ -1730,6 +1752,7 @@ int sim_warp_step(sim_ctx *c, unsigned w)
         c->its_block[w] = c->block_linear + 1;
         c->its_yield[w] = 0;
         c->its_spin[w] = 0;
+        c->its_syncmem[w] = 0;
     }
     if (mask != run || is_warp_sync(in)) {
         /* diverged, or a warp-synchronous instruction: choose the group to issue */
@@ -1814,6 +1837,8 @@ int sim_warp_step(sim_ctx *c, unsigned w)
         }
         mask = chosen;
         in = &c->code[best];
+    } else if (its && c->its_spin[w]) {
+        c->its_spin[w] = 0; /* converged again: spins count from zero */
     }
     if (++c->steps > c->step_limit) {
         const ptx_insn *at = c->loop_pc[w] >= 0 ? &c->code[c->loop_pc[w]] : in;
@@ -1844,9 +1869,12 @@ int sim_warp_step(sim_ctx *c, unsigned w)
     if (em) {
         exec_insn(c, in, w, base, em, best, mask);
         /* a backward branch taken while other lanes of the warp wait: a spin */
-        if (its && in->op == PTX_OP_bra && (uint32_t)in->target <= best && (run & ~em) &&
-            ++c->its_spin[w] >= SIM_ITS_SPIN)
-            its_yield_now(c, w, em);
+        if (its && in->op == PTX_OP_bra && (uint32_t)in->target <= best && (run & ~em)) {
+            c->its_spin[w] += c->its_syncmem[w] ? SIM_ITS_SPIN_PLAIN / SIM_ITS_SPIN : 1;
+            c->its_syncmem[w] = 0;
+            if (c->its_spin[w] >= SIM_ITS_SPIN_PLAIN)
+                its_yield_now(c, w, em);
+        }
     }
     return 1;
 }

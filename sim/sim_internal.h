@@ -107,6 +107,8 @@ typedef struct sim_ctx {
     uint32_t its_yield[SIM_ITS_WARPS]; /* lanes that yielded to the warp's other lanes */
     uint32_t its_spin[SIM_ITS_WARPS];  /* backward branches taken while lanes waited */
     uint32_t its_block[SIM_ITS_WARPS];
+    uint8_t its_syncmem[SIM_ITS_WARPS]; /* an atomic or volatile/strong load since the
+                                           warp's last backward branch (a spin loop) */
 } sim_ctx;
 
 /* Trace hook, called by sim_warp_step for each issued warp instruction when c->trace

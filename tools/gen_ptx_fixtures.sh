@@ -10,6 +10,8 @@
 #   nvcc -O3, nvcc -G (debug: device functions stay calls, locals on the stack) and
 #   clang -O2 with the prelude. A kernel whose source says "Needs CUDA headers (nvcc)"
 #   uses intrinsics the prelude lacks and gets no clang fixture.
+# tests/kernels/ops/NAME.json are launch specs for the same kernels, so that they also
+# run on a GPU: gpulearn run tests/kernels/ops/NAME.json --backend gpu|sim --dump-json F
 set -eu
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc

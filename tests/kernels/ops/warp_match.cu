@@ -9,10 +9,14 @@ extern "C" __global__ void warp_match(const unsigned *in, unsigned *out)
     int pred;
     o[1] = __match_all_sync(0xffffffffu, v & 0x10000, &pred);
     o[2] = (unsigned)pred;
+#if __CUDA_ARCH__ >= 800 /* redux.sync; gpulearn run may compile for an older arch */
     o[3] = __reduce_add_sync(0xffffffffu, v);
     o[4] = __reduce_min_sync(0xffffffffu, v);
     o[5] = __reduce_max_sync(0xffffffffu, (int)v - 40);
     o[6] = __reduce_or_sync(0xffffffffu, v);
+#else
+    o[3] = o[4] = o[5] = o[6] = 0;
+#endif
     if (i % 3 == 0)
         o[7] = __activemask();
     else
