@@ -768,8 +768,8 @@ fail:
     return 0;
 }
 
-static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
-                            gl_compiled *out, char *why, size_t whylen, gl_error *err)
+static try_result nvrtc_compile_here(const char *path, const char *archnum, const char *src,
+                                     gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
     if (!nvrtc_load()) {
         snprintf(why, whylen, "%s", nvrtc.why);
@@ -825,6 +825,129 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
     free(log);
     nvrtc.p_nvrtcDestroyProgram(&prog);
     return result;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *data, size_t len)
+{
+    char *p = data;
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Child-to-parent transfer of one compilation: length-prefixed blobs over a pipe. */
+static int put_blob(int fd, const void *data, uint64_t len)
+{
+    if (write_all(fd, &len, sizeof len) != 0)
+        return -1;
+    return len ? write_all(fd, data, (size_t)len) : 0;
+}
+
+static int get_blob(int fd, char **out)
+{
+    uint64_t len = 0;
+    *out = NULL;
+    if (read_all(fd, &len, sizeof len) != 0 || len > (UINT64_C(1) << 32))
+        return -1;
+    char *p = malloc((size_t)len + 1);
+    if (!p || (len && read_all(fd, p, (size_t)len) != 0)) {
+        free(p);
+        return -1;
+    }
+    p[len] = '\0';
+    *out = p;
+    return 0;
+}
+
+/* NVRTC runs in a child process. libnvrtc (CUDA 13) may load libcuda and call cuInit;
+ * a process that initialised CUDA cannot fork a working GPU worker (cuInit then fails
+ * with CUDA_ERROR_NOT_INITIALIZED in the child, seen on an H200 with driver 580), and
+ * the parent must stay CUDA-free (runtime/worker.h). The child compiles and sends back
+ * the result, the messages and the PTX. */
+static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
+                            gl_compiled *out, char *why, size_t whylen, gl_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return nvrtc_compile_here(path, archnum, src, out, why, whylen, err);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return nvrtc_compile_here(path, archnum, src, out, why, whylen, err);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        gl_error e = {0};
+        char w[1024] = "";
+        try_result r = nvrtc_compile_here(path, archnum, src, out, w, sizeof w, &e);
+        int32_t head[2] = {(int32_t)r, (int32_t)e.status};
+        int ok = write_all(fds[1], head, sizeof head) == 0 &&
+                 put_blob(fds[1], w, strlen(w)) == 0 &&
+                 put_blob(fds[1], e.msg, strlen(e.msg)) == 0 &&
+                 put_blob(fds[1], out->command, strlen(out->command)) == 0 &&
+                 put_blob(fds[1], out->ptx, out->ptx ? strlen(out->ptx) : 0) == 0 &&
+                 put_blob(fds[1], out->log, out->log ? strlen(out->log) : 0) == 0;
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    int32_t head[2];
+    char *w = NULL, *msg = NULL, *cmd = NULL, *ptx = NULL, *log = NULL;
+    int ok = read_all(fds[0], head, sizeof head) == 0 && get_blob(fds[0], &w) == 0 &&
+             get_blob(fds[0], &msg) == 0 && get_blob(fds[0], &cmd) == 0 &&
+             get_blob(fds[0], &ptx) == 0 && get_blob(fds[0], &log) == 0;
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    try_result r = TRY_UNAVAILABLE;
+    if (!ok) {
+        snprintf(why, whylen, "nvrtc: the compiler process failed (%s)",
+                 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no result");
+    } else {
+        r = (try_result)head[0];
+        snprintf(why, whylen, "%s", w);
+        snprintf(out->command, sizeof out->command, "%s", cmd);
+        if (r == TRY_COMPILE_ERROR)
+            gl_fail(err, (gl_status)head[1], "%s", msg);
+        if (r == TRY_OK) {
+            out->ptx = ptx;
+            ptx = NULL;
+        }
+        if (*log) {
+            out->log = log;
+            log = NULL;
+        }
+    }
+    free(w);
+    free(msg);
+    free(cmd);
+    free(ptx);
+    free(log);
+    return r;
 }
 #else
 static try_result try_nvrtc(const char *path, const char *archnum, const char *src,

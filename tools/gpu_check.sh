@@ -24,5 +24,50 @@ $G run tests/cli/oob.json --backend gpu; echo "oob on the GPU: exit $?"
 for f in lessons/01-threads/solution.cu lessons/01-threads/exercise.cu; do
   $G grade 1 $f --backend gpu | tail -4; echo "grade $f on the GPU: exit $?"
 done
-make check DEPS_PREFIX=/tmp/deps EXTRA_CFLAGS="$EXTRA_CFLAGS" 2>&1 | grep -v '^cc \|^ar ' >"$out/check.log"
+make -j"$(nproc)" check DEPS_PREFIX=/tmp/deps EXTRA_CFLAGS="$EXTRA_CFLAGS" 2>&1 | grep -v '^cc \|^ar ' >"$out/check.log"
 grep -E "Checks|passed|FAIL|SKIP|GPU" "$out/check.log"
+
+# GPU back end: faults, timeouts, timing, cache (issue 4).
+$G info --json >"$out/info.json"
+$G run tests/gpu/oob_far.json --backend gpu; echo "oob_far: exit $? (expect 1)"
+$G run tests/gpu/endless.json --backend gpu --timeout 2; echo "endless: exit $? (expect 1 after ~2 s)"
+$G run tests/cli/saxpy.json --backend gpu >/dev/null; echo "next launch: exit $? (expect 0)"
+$G run tests/gpu/reduce_big.json --backend gpu --time
+$G run tests/cli/saxpy.json --backend gpu --verbose >/dev/null; $G run tests/cli/saxpy.json --backend gpu --verbose >/dev/null
+
+# Lessons on the GPU: every reference passes, every starter fails; every demo runs.
+for d in lessons/0[1-9]-* lessons/10-*; do
+  n=$(basename "$d" | cut -c1-2); n=${n#0}
+  $G grade "$n" "$d/solution.cu" --backend gpu >"$out/grade.tmp" 2>&1; r1=$?
+  $G grade "$n" "$d/exercise.cu" --backend gpu >"$out/grade.tmp" 2>&1; r2=$?
+  echo "lesson $n on the GPU: reference exit $r1 (expect 0), starter exit $r2 (expect 1)"
+  [ $r1 = 0 ] || cat "$out/grade.tmp"
+done
+rm -f "$out/grade.tmp"
+
+# Metrics against Nsight Compute, racecheck against compute-sanitizer (issue 3).
+if command -v ncu >/dev/null; then
+  for k in copy_strided tile_column; do
+    ncu --target-processes all --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
+      $G run tests/kernels/check/$k.json --backend gpu 2>&1 | grep -E "l1tex|==PROF==|Error" | head -20
+    $G run tests/kernels/check/$k.json --backend sim --metrics-json /tmp/$k.metrics.json >/dev/null 2>&1 && head -c 1500 /tmp/$k.metrics.json
+  done >"$out/ncu.txt" 2>&1
+fi
+
+# Corpus candidates (tests/corpus_new): record goldens with NVRTC, compare other compilers.
+if [ -d tests/corpus_new ]; then
+  mkdir -p /tmp/g
+  for spec in tests/corpus_new/*.json tests/corpus_new/approx/*.json; do
+    case $spec in *.golden.json) continue;; esac
+    n=$(basename "$spec" .json); cc=nvrtc; [ "$n" = half_types ] && cc=nvcc
+    $G run "$spec" --backend gpu --compiler $cc --dump-json /tmp/g/$n.golden.json >/dev/null 2>/tmp/g/$n.err || { echo "GPU: $n failed: $(head -2 /tmp/g/$n.err)"; }
+    $G run "$spec" --backend gpu --compiler $cc --dump-json /tmp/g/$n.again.json >/dev/null 2>&1
+    cmp -s /tmp/g/$n.golden.json /tmp/g/$n.again.json || echo "GPU: $n: not deterministic"
+    for c in nvcc clang; do
+      $G run "$spec" --backend gpu --compiler $c --dump-json /tmp/g/$n.$c.json >/dev/null 2>&1 &&
+        { cmp -s /tmp/g/$n.golden.json /tmp/g/$n.$c.json || echo "GPU: $n: $c differs from $cc"; }
+    done
+  done
+  command -v python3 >/dev/null && python3 tests/corpus_new/reference.py /tmp/g 2>&1 | tail -15
+  (cd /tmp/g && tar cf "$out/goldens_new.tar" *.golden.json)
+fi
