@@ -8,7 +8,37 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "runtime/analysis.h"
 #include "runtime/perfetto.h"
+
+/* One element for people: exact like the JSON dump, but 160.0 rather than 1.6e+02 for
+ * floats whose exponent is small. */
+static void print_value(gl_type t, gl_value v)
+{
+    char buf[64];
+    FILE *m = fmemopen(buf, sizeof buf, "w");
+    if (!m)
+        return;
+    gl_json_write_value(m, t, v);
+    long n = ftell(m);
+    fclose(m);
+    buf[n < 0 ? 0 : n < (long)sizeof buf ? n : (long)sizeof buf - 1] = '\0';
+    const char *e = strchr(buf, 'e');
+    if (gl_type_is_float(t) && e && buf[0] != '"') {
+        int exp = atoi(e + 1), digits = 0;
+        for (const char *p = buf; p < e; p++)
+            digits += *p >= '0' && *p <= '9';
+        if (exp >= -4 && exp < 16) {
+            int decimals = digits - 1 - exp;
+            printf("%.*f%s", decimals > 0 ? decimals : 0, v.f, decimals > 0 ? "" : ".0");
+            return;
+        }
+    }
+    if (buf[0] == '"') /* "nan", "inf", "-inf": quoted in JSON only */
+        printf("%.*s", (int)strlen(buf) - 2, buf + 1);
+    else
+        fputs(buf, stdout);
+}
 
 /* A short human-readable preview of a buffer: its first and last elements. */
 static void print_buffer(const gl_arg *a, const gl_buffer *b)
@@ -17,13 +47,13 @@ static void print_buffer(const gl_arg *a, const gl_buffer *b)
     size_t show = a->len <= 16 ? a->len : 8;
     for (size_t i = 0; i < show; i++) {
         putchar(' ');
-        gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
+        print_value(a->type, gl_buffer_get(b->data, a->type, i));
     }
     if (show < a->len) {
         printf(" ...");
         for (size_t i = a->len - 4; i < a->len; i++) {
             putchar(' ');
-            gl_json_write_value(stdout, a->type, gl_buffer_get(b->data, a->type, i));
+            print_value(a->type, gl_buffer_get(b->data, a->type, i));
         }
     }
     putchar('\n');
@@ -53,7 +83,10 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
 typedef struct run_extra {
     int time, reps, warmup;
     double timeout_s;
-    const char *trace_json; /* --trace-json FILE */
+    const char *trace_json;   /* --trace-json FILE */
+    const char *metrics_json; /* --metrics-json FILE */
+    int schedule_random;      /* --schedule random:SEED */
+    uint64_t schedule_seed;
 } run_extra;
 
 static int parse_count(const char *opt, const char *val, int lo, int hi, int *out)
@@ -79,7 +112,8 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
     for (int i = 0; i < *argc && !rc; i++) {
         const char *a = argv[i];
         int takes = strcmp(a, "--reps") == 0 || strcmp(a, "--warmup") == 0 ||
-                    strcmp(a, "--timeout") == 0 || strcmp(a, "--trace-json") == 0;
+                    strcmp(a, "--timeout") == 0 || strcmp(a, "--trace-json") == 0 ||
+                    strcmp(a, "--metrics-json") == 0 || strcmp(a, "--schedule") == 0;
         if (takes && i + 1 >= *argc)
             return cli_usage_error("%s needs a value", a);
         if (strcmp(a, "--time") == 0) {
@@ -90,6 +124,21 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
             rc = parse_count(a, argv[++i], 0, 100000, &x->warmup);
         } else if (strcmp(a, "--trace-json") == 0) {
             x->trace_json = argv[++i];
+        } else if (strcmp(a, "--metrics-json") == 0) {
+            x->metrics_json = argv[++i];
+        } else if (strcmp(a, "--schedule") == 0) {
+            const char *v = argv[++i];
+            char *end = NULL;
+            if (strcmp(v, "deterministic") == 0) {
+                x->schedule_random = 0;
+            } else if (strncmp(v, "random:", 7) == 0 && v[7] &&
+                       (x->schedule_seed = strtoull(v + 7, &end, 10), *end == '\0')) {
+                x->schedule_random = 1;
+            } else {
+                return cli_usage_error("--schedule must be deterministic or random:SEED (a "
+                                       "whole number), not '%s'",
+                                       v);
+            }
         } else if (strcmp(a, "--timeout") == 0) {
             const char *v = argv[++i];
             char *end;
@@ -127,6 +176,48 @@ static int write_trace_json(const char *path, const gl_run_result *res)
         st = gl_write_file_atomic(path, data, len, &err);
     free(data);
     return st == GL_OK ? 0 : cli_die(st, err.msg);
+}
+
+/* Writes the run's metrics (Nsight Compute names, runtime/analysis.h) to path. */
+static int write_metrics_json(const char *path, const gl_run_result *res)
+{
+    if (!res->metrics)
+        return cli_die(GL_ERR_INPUT, "--metrics-json: this run computed no metrics");
+    if (strcmp(path, "-") == 0)
+        return gl_metrics_write_json(res->metrics, res->trace, stdout) == 0
+                   ? 0
+                   : cli_die(GL_ERR_NOMEM, "--metrics-json: cannot write the metrics");
+    char *data = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&data, &len);
+    if (!mem)
+        return cli_die(GL_ERR_NOMEM, "out of memory");
+    int wr = gl_metrics_write_json(res->metrics, res->trace, mem);
+    fclose(mem);
+    gl_error err = {0};
+    gl_status st = wr == 0 ? gl_write_file_atomic(path, data, len, &err)
+                           : gl_fail(&err, GL_ERR_NOMEM, "--metrics-json: cannot write");
+    free(data);
+    return st == GL_OK ? 0 : cli_die(st, err.msg);
+}
+
+/* The checkers' findings (races, reads of unwritten memory, barrier misuse), like
+ * compute-sanitizer: "gpulearn: error: ..." / "gpulearn: warning: ...". */
+static void print_findings(const gl_run_result *res)
+{
+    for (int i = 0; i < res->nfindings; i++) {
+        const sim_finding *f = &res->findings[i];
+        if (f->kind == SIM_FIND_OUT_OF_BOUNDS || f->kind == SIM_FIND_MISALIGNED ||
+            f->kind == SIM_FIND_DEADLOCK || f->kind == SIM_FIND_STEP_LIMIT ||
+            f->kind == SIM_FIND_OTHER)
+            continue; /* the fault that ended the launch: reported as the run's error */
+        fprintf(stderr, "gpulearn: %s: %s", f->is_error ? "error" : "warning", f->message);
+        if (f->count > 1)
+            fprintf(stderr, " (%llu times)", (unsigned long long)f->count);
+        fputc('\n', stderr);
+    }
+    if (res->findings_dropped)
+        fprintf(stderr, "gpulearn: %d more findings not shown\n", res->findings_dropped);
 }
 
 /* The --time report: median and spread, bandwidth against the peak, FLOP/s. */
@@ -191,6 +282,9 @@ int cmd_run(int argc, char **argv)
                         .time_warmup = x.warmup};
     if (x.trace_json)
         opts.trace_level = TRACE_ISSUE;
+    opts.metrics = x.metrics_json != NULL;
+    opts.schedule_random = x.schedule_random;
+    opts.schedule_seed = x.schedule_seed;
     gl_run_result res;
     st = gl_run_spec(&spec, &opts, &res, &err);
     if (res.note[0])
@@ -221,6 +315,14 @@ int cmd_run(int argc, char **argv)
         if (trc && !rc)
             rc = trc;
     }
+    if (x.metrics_json && res.metrics && (st == GL_OK || st == GL_ERR_FAULT)) {
+        int mrc = write_metrics_json(x.metrics_json, &res);
+        if (mrc && !rc)
+            rc = mrc;
+    }
+    print_findings(&res);
+    if (st == GL_OK && res.nerrors > 0 && !rc)
+        rc = 1; /* completed, but wrong: a race is an error */
     if (st == GL_OK && res.timing.reps > 0) /* with --dump-json -, stdout is the JSON */
         print_timing(dumped ? stderr : stdout, &res.timing);
     if (st != GL_OK)

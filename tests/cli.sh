@@ -26,6 +26,24 @@ has out '"buffers"'; has out '"y": \[-1.0, 0.25, 1.5,'
 expect "out-of-bounds write is a fault" 1 "$G" run tests/cli/oob.json --backend sim
 has err "oob.cu:6: block (3,0,0) thread (232,0,0)"; has err "out-of-bounds"
 
+# Metrics: the simulator's numbers equal what Nsight Compute measured on an H200
+# (ncu --metrics ... on the same kernels, driver 580, see tools/gpu_check.sh).
+metric() { grep -m1 "\"$1\"" "$T/out" | sed 's/.*: *\([0-9.]*\).*/\1/'; }
+is_metric() { v=$(metric "$1"); if [ "$v" = "$2" ]; then ok "$1 = $2"; else bad "$1 = '$v', Nsight Compute measured $2"; fi; }
+expect "metrics of a strided copy" 0 "$G" run tests/kernels/check/copy_strided.json --backend sim --metrics-json -
+is_metric l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum 4
+is_metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 128
+expect "metrics of a column read of a shared tile" 0 "$G" run tests/kernels/check/tile_column.json --backend sim --metrics-json -
+is_metric l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum 34
+is_metric l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum 31
+is_metric l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum 64
+is_metric l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum 0
+expect "a race is an error" 1 "$G" run tests/kernels/check/reverse_racy.json --backend sim
+has err "error: shared-memory race (read after write hazard)"; has err "races.cu:8"; has err "races.cu:7"
+expect "random schedule" 0 "$G" run tests/corpus/reduce.json --backend sim --schedule random:7 --dump-json "$T/r7.json"
+if cmp -s "$T/r7.json" tests/corpus/reduce.golden.json; then ok "a correct kernel gives the same result under a random schedule"; else bad "reduce differs under --schedule random:7"; fi
+expect "bad --schedule" 2 "$G" run tests/cli/saxpy.json --schedule sometimes; has err "deterministic or random:SEED"
+
 expect "list" 0 "$G" list;                      has out "Threads, blocks, grids"
 expect "list --json" 0 "$G" list --json;        has out '"id":[[:space:]]*"threads"'; has out '"dir":'
 expect "grade the reference" 0 "$G" grade 1 lessons/01-threads/solution.cu; has out "PASSED"
