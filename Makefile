@@ -3,7 +3,8 @@
 #   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan)
 #   make run             build, then start the TUI
 #   make check           build and run every test (Check suites and shell tests)
-#   make bench           simulator benchmarks
+#   make bench           simulator benchmarks (release build; see bench/README.md)
+#   make fuzz            fuzz the PTX parser and spec loader (clang, FUZZ_SECONDS=60 each)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make format          clang-format every C file
 #
@@ -90,7 +91,7 @@ LIBRUNTIME := $(BUILD)/libruntime.a
 LIBTUI     := $(BUILD)/libtui.a
 BIN        := $(BUILD)/gpulearn
 
-.PHONY: all run check bench install format clean deps
+.PHONY: all run check bench bench-run fuzz fuzz-build install format clean deps
 all: deps $(BIN)
 
 # Say exactly what is missing (and install it where we may).
@@ -139,7 +140,13 @@ $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) 
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBRUNTIME) $(LIBSIM)
+# Benchmarks drive sim/ directly (sim.h), so they link libsim alone. They measure
+# memory-level tracing once sim_config has a trace (sim/trace.h).
+BENCH_HAVE_TRACE := $(shell grep -qs 'trace_t *\*trace;' sim/sim.h && echo -DBENCH_HAVE_TRACE)
+BENCH_HAVE_CHECKS := $(shell grep -qs 'checks_off;' sim/sim.h && echo -DBENCH_HAVE_CHECKS)
+$(BUILD)/bench/%.o: CFLAGS += $(BENCH_HAVE_TRACE) $(BENCH_HAVE_CHECKS)
+.SECONDARY: $(BENCH_BIN:%=%.o)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -149,8 +156,41 @@ run: all
 check: deps $(BIN) $(TEST_BIN)
 	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
 
-bench: deps $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+# `make bench` measures a release build unless MODE is given on the command line (or in
+# the environment): it re-runs make with MODE=release. Exit 1 only if a kernel's result
+# is wrong; missed speed targets are reported, not failed.
+BENCH_MODE := $(if $(filter command line environment,$(origin MODE)),$(MODE),release)
+bench:
+	@$(MAKE) --no-print-directory MODE=$(BENCH_MODE) bench-run
+bench-run: deps $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b bench/ptx || exit 1; done
+
+# `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` never builds these).
+# Runs fuzz_ptx (ptx_parse) and fuzz_spec (spec_from_json) for FUZZ_SECONDS each and
+# prints executions and crashes; new crashing inputs land in $(FUZZ_BUILD)/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame-pointer \
+                $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS)
+FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
+FUZZ_SPEC_OBJ := $(FUZZ_BUILD)/runtime/spec.o $(FUZZ_BUILD)/runtime/gl.o \
+                 $(FUZZ_BUILD)/fuzz/fuzz_spec.o
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(say) FZCC $<
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/fuzz_ptx: $(FUZZ_PTX_OBJ)
+	$(say) LD $@
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm
+$(FUZZ_BUILD)/fuzz_spec: $(FUZZ_SPEC_OBJ)
+	$(say) LD $@
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -lm
+fuzz-build: $(FUZZ_BUILD)/fuzz_ptx $(FUZZ_BUILD)/fuzz_spec
+fuzz: fuzz-build
+	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_ptx ptx $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/ptx.dict
+	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_spec spec $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/json.dict
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpulearn

@@ -1,0 +1,656 @@
+/* bench.c — `make bench`: simulator speed (issue 3 item 6).
+ *
+ * For each kernel of bench/ptx (vector add, shared-memory reduction, tiled 16x16
+ * SGEMM, block scan; PTX from `nvcc -O3 -arch=compute_75 -lineinfo`, see
+ * bench/README.md) this program parses the PTX once, runs the kernel on the simulator
+ * through sim.h (sim_new / sim_malloc / sim_launch) and runs the same computation as a
+ * plain C loop compiled into this binary (-O2 in MODE=release). Both are timed in this
+ * one run, each repeated, and the median is kept; only ratios measured here are
+ * compared. Reported: simulated warp instructions per second, threads per second, the
+ * slowdown against the C loop and, where the simulator can trace
+ * (BENCH_HAVE_TRACE, set by the Makefile when sim_config has a trace), the cost of
+ * memory-level tracing. A table compares each figure with the issue's targets.
+ *
+ * Exit status: 0 when every kernel's result is right (targets missed are reported, not
+ * failed), 1 when a result is wrong or a launch fails, 2 on bad usage or a missing
+ * PTX file. Usage: bench [PTX_DIR] [--quick | --full]. Sizes: the issue's, unless the
+ * launches of a kernel would take over BENCH_BUDGET seconds (default 20; estimated from
+ * a calibration launch at the smallest size), then the largest size that fits, marked
+ * '*' in the table. --quick (or BENCH_QUICK=1): smallest sizes, one rep; --full (or
+ * BENCH_FULL=1): the issue's sizes whatever the time. BENCH_BUDGET=S sets the budget,
+ * BENCH_ONLY=name runs one kernel (for perf record). See bench/README.md.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/sim.h"
+#ifdef BENCH_HAVE_TRACE
+#include "sim/trace.h"
+#endif
+
+/* ------------------------------------------------------------------ helpers */
+
+/* CPU seconds used by this process (all its threads): what "on one core" measures, and
+ * robust against other processes sharing the machine, unlike wall time. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Deterministic small integers (xorshift), so that float sums are exact. */
+static uint32_t rng_state = 12345;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+/* Keeps the optimiser from dropping a C loop whose result is checked later anyway. */
+static volatile uint32_t bench_sink;
+
+/* ------------------------------------------------------------------ kernels */
+
+/* One benchmark: its host data, the C loop and the check. */
+typedef struct bench_case {
+    const char *name;     /* kernel and PTX file name */
+    char size_label[32];  /* e.g. "2^24", "512^3" */
+    unsigned grid[3], block[3];
+    int nbufs;            /* device buffers: inputs first, then outputs */
+    int ninputs;
+    size_t bytes[3];
+    void *host[3];        /* inputs (and, after the sim run, the sim's outputs) */
+    void *ref;            /* the C loop's output (same layout as the first output) */
+    size_t ref_bytes;
+    int n;                /* the kernel's int parameter */
+    void (*c_loop)(struct bench_case *b);
+    int target_c;         /* 1: the issue sets a slowdown target (vec_add, reduce) */
+} bench_case;
+
+static void c_vec_add(bench_case *b)
+{
+    const float *x = b->host[0], *y = b->host[1];
+    float *z = b->ref;
+    for (int i = 0; i < b->n; i++)
+        z[i] = x[i] + y[i];
+    bench_sink = (uint32_t)z[b->n / 2];
+}
+
+static void c_reduce(bench_case *b)
+{
+    const uint32_t *in = b->host[0];
+    uint32_t *out = b->ref;
+    int nb = (b->n + 255) / 256;
+    for (int blk = 0; blk < nb; blk++) {
+        uint32_t s = 0;
+        for (int i = blk * 256; i < blk * 256 + 256 && i < b->n; i++)
+            s += in[i];
+        out[blk] = s;
+    }
+    bench_sink = out[0];
+}
+
+static void c_sgemm(bench_case *b)
+{
+    const float *A = b->host[0], *B = b->host[1];
+    float *C = b->ref;
+    int n = b->n;
+    memset(C, 0, (size_t)n * (size_t)n * sizeof *C);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            float a = A[(size_t)i * (size_t)n + (size_t)k];
+            for (int j = 0; j < n; j++)
+                C[(size_t)i * (size_t)n + (size_t)j] += a * B[(size_t)k * (size_t)n + (size_t)j];
+        }
+    bench_sink = (uint32_t)C[0];
+}
+
+static void c_scan(bench_case *b)
+{
+    const uint32_t *in = b->host[0];
+    uint32_t *out = b->ref;
+    uint32_t s = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (i % 1024 == 0)
+            s = 0;
+        s += in[i];
+        out[i] = s;
+    }
+    bench_sink = out[b->n - 1];
+}
+
+/* Problem sizes: log2 of the element count (SGEMM: of n), from the smallest
+ * (calibration) to the issue's size; work grows as 2^(lg * work_exp). */
+typedef struct bench_size {
+    const char *name;
+    int min_lg, max_lg, work_exp;
+} bench_size;
+static const bench_size sizes[] = {
+    {"vec_add", 16, 24, 1}, /* issue: 2^24 elements */
+    {"reduce", 16, 24, 1},  /* issue: 2^24 */
+    {"sgemm", 6, 9, 3},     /* issue: 512^3 */
+    {"scan", 14, 22, 1},    /* issue: 2^22 */
+};
+
+/* Sets up one case at size lg (log2 of the element count, or of n for SGEMM). */
+static int case_init(bench_case *b, const char *name, int lg)
+{
+    memset(b, 0, sizeof *b);
+    b->name = name;
+    b->block[1] = b->block[2] = b->grid[1] = b->grid[2] = 1;
+    if (strcmp(name, "vec_add") == 0) {
+        b->n = 1 << lg;
+        snprintf(b->size_label, sizeof b->size_label, "2^%d", lg);
+        b->block[0] = 256;
+        b->grid[0] = (unsigned)(b->n + 255) / 256;
+        b->nbufs = 3, b->ninputs = 2;
+        for (int i = 0; i < 3; i++)
+            b->bytes[i] = (size_t)b->n * 4;
+        b->ref_bytes = b->bytes[2];
+        b->c_loop = c_vec_add;
+        b->target_c = 1;
+    } else if (strcmp(name, "reduce") == 0) {
+        b->n = 1 << lg;
+        snprintf(b->size_label, sizeof b->size_label, "2^%d", lg);
+        b->block[0] = 256;
+        b->grid[0] = (unsigned)(b->n + 255) / 256;
+        b->nbufs = 2, b->ninputs = 1;
+        b->bytes[0] = (size_t)b->n * 4;
+        b->bytes[1] = (size_t)b->grid[0] * 4;
+        b->ref_bytes = b->bytes[1];
+        b->c_loop = c_reduce;
+        b->target_c = 1;
+    } else if (strcmp(name, "sgemm") == 0) {
+        b->n = 1 << lg;
+        snprintf(b->size_label, sizeof b->size_label, "%d^3", b->n);
+        b->block[0] = b->block[1] = 16;
+        b->grid[0] = b->grid[1] = (unsigned)b->n / 16;
+        b->nbufs = 3, b->ninputs = 2;
+        for (int i = 0; i < 3; i++)
+            b->bytes[i] = (size_t)b->n * (size_t)b->n * 4;
+        b->ref_bytes = b->bytes[2];
+        b->c_loop = c_sgemm;
+    } else if (strcmp(name, "scan") == 0) {
+        b->n = 1 << lg;
+        snprintf(b->size_label, sizeof b->size_label, "2^%d", lg);
+        b->block[0] = 1024;
+        b->grid[0] = (unsigned)(b->n + 1023) / 1024;
+        b->nbufs = 2, b->ninputs = 1;
+        b->bytes[0] = b->bytes[1] = (size_t)b->n * 4;
+        b->ref_bytes = b->bytes[1];
+        b->c_loop = c_scan;
+    } else {
+        return -1;
+    }
+    for (int i = 0; i < b->nbufs; i++) {
+        b->host[i] = calloc(1, b->bytes[i]);
+        if (!b->host[i])
+            return -1;
+    }
+    b->ref = calloc(1, b->ref_bytes);
+    if (!b->ref)
+        return -1;
+    /* Inputs: small integers, exact in float and in any summation order. */
+    for (int i = 0; i < b->ninputs; i++) {
+        size_t cnt = b->bytes[i] / 4;
+        if (strcmp(name, "vec_add") == 0 || strcmp(name, "sgemm") == 0) {
+            float *f = b->host[i];
+            for (size_t j = 0; j < cnt; j++)
+                f[j] = (float)((int)(rnd() % 7) - 3);
+        } else {
+            uint32_t *u = b->host[i];
+            for (size_t j = 0; j < cnt; j++)
+                u[j] = rnd() % 1000;
+        }
+    }
+    return 0;
+}
+
+static void case_free(bench_case *b)
+{
+    for (int i = 0; i < b->nbufs; i++)
+        free(b->host[i]);
+    free(b->ref);
+}
+
+/* ------------------------------------------------------------------ runs */
+
+typedef struct bench_result {
+    int ok;
+    double c_s;            /* median seconds of the C loop */
+    double sim_s;          /* median seconds of one untraced launch */
+    double trace_s;        /* median seconds of one launch traced at memory level; 0 none */
+    uint64_t warp_insns;   /* per launch */
+    uint64_t threads;
+    uint64_t trace_events; /* events seen by the trace sink in one traced launch */
+    double nocheck_s;      /* median seconds of one launch with every optional checker
+                              off (racecheck, initcheck, synccheck); 0 not measured */
+} bench_result;
+
+#ifdef BENCH_HAVE_TRACE
+/* Streaming consumer: counts events (what an analysis would do in one pass). */
+static void count_sink(void *ctx, const trace_t *t, const trace_event *ev,
+                       const uint64_t *addrs)
+{
+    (void)t;
+    (void)ev;
+    (void)addrs;
+    (*(uint64_t *)ctx)++;
+}
+#endif
+
+/* How a launch is configured. */
+enum run_mode {
+    RUN_PLAIN = 0,   /* defaults: untraced, every checker on */
+    RUN_TRACED = 1,  /* memory-level trace */
+    RUN_NOCHECK = 2, /* untraced, racecheck / initcheck / synccheck off */
+};
+
+/* One launch on a fresh simulator sharing nothing with other runs; outputs are copied
+ * back into b->host[ninputs..]. Returns seconds for sim_launch alone, or -1. */
+static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
+                      uint64_t *warp_insns, uint64_t *events)
+{
+    sim_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+#ifdef BENCH_HAVE_CHECKS
+    if (mode == RUN_NOCHECK)
+        cfg.checks_off = SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC;
+#endif
+#ifdef BENCH_HAVE_TRACE
+    trace_t *tr = NULL;
+    uint64_t nev = 0;
+    if (mode == RUN_TRACED) {
+        /* Store up to 1 Mi events (as a view would), stream every event to the sink. */
+        tr = trace_new(TRACE_MEMORY, (size_t)1 << 20);
+        if (!tr)
+            return -1;
+        tr->sink = count_sink;
+        tr->sink_ctx = &nev;
+        cfg.trace = tr;
+    }
+#endif
+    (void)mode;
+    (void)events;
+    sim_t *s = sim_new(&cfg);
+    double t = -1;
+    uint64_t d[3] = {0, 0, 0};
+    void *params[4];
+    if (!s)
+        goto out;
+    for (int i = 0; i < b->nbufs; i++) {
+        if (sim_malloc(s, b->bytes[i], "buf", &d[i]) != SIM_OK)
+            goto out;
+        if (i < b->ninputs && sim_memcpy_htod(s, d[i], b->host[i], b->bytes[i]) != SIM_OK)
+            goto out;
+    }
+    for (int i = 0; i < b->nbufs; i++)
+        params[i] = &d[i];
+    params[b->nbufs] = &b->n;
+    sim_result res;
+    double t0 = now_s();
+    sim_status st = sim_launch(s, m, b->name, b->grid, b->block, 0, params, &res);
+    double t1 = now_s();
+    if (st != SIM_OK) {
+        fprintf(stderr, "bench: %s: launch failed (status %d): %s\n", b->name, (int)st,
+                res.fault.message);
+        sim_result_free(&res);
+        goto out;
+    }
+    *warp_insns = res.stats.warp_instructions;
+    sim_result_free(&res);
+    for (int i = b->ninputs; i < b->nbufs; i++)
+        if (sim_memcpy_dtoh(s, b->host[i], d[i], b->bytes[i]) != SIM_OK)
+            goto out;
+    t = t1 - t0;
+out:
+    sim_free(s);
+#ifdef BENCH_HAVE_TRACE
+    if (tr) {
+        if (events)
+            *events = nev;
+        trace_free(tr);
+    }
+#endif
+    return t;
+}
+
+/* Compares the simulator's output with the C loop's: exact (inputs are small integers,
+ * so every sum is exact in float too). Prints the first mismatch. */
+static int check(const bench_case *b)
+{
+    const uint32_t *got = b->host[b->ninputs], *want = b->ref;
+    size_t n = b->ref_bytes / 4;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            fprintf(stderr, "bench: %s: wrong result at element %zu: 0x%08x, expected 0x%08x\n",
+                    b->name, i, got[i], want[i]);
+            return 0;
+        }
+    return 1;
+}
+
+static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->threads = (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] *
+                 b->block[2];
+    double ts[16], tc[16];
+    int creps = reps * 2 + 1;
+    for (int i = 0; i < creps; i++) {
+        double t0 = now_s();
+        b->c_loop(b);
+        tc[i] = now_s() - t0;
+    }
+    r->c_s = median(tc, creps);
+    r->ok = 1;
+    for (int i = 0; i < reps; i++) {
+        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
+        ts[i] = sim_run(b, m, RUN_PLAIN, &r->warp_insns, NULL);
+        if (ts[i] < 0 || !check(b)) {
+            r->ok = 0;
+            return;
+        }
+    }
+    r->sim_s = median(ts, reps);
+#ifdef BENCH_HAVE_TRACE
+    for (int i = 0; i < reps; i++) {
+        uint64_t wi = 0;
+        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
+        ts[i] = sim_run(b, m, RUN_TRACED, &wi, &r->trace_events);
+        if (ts[i] < 0 || !check(b)) {
+            r->ok = 0;
+            return;
+        }
+    }
+    r->trace_s = median(ts, reps);
+#endif
+#ifdef BENCH_HAVE_CHECKS
+    for (int i = 0; i < reps; i++) {
+        uint64_t wi = 0;
+        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
+        ts[i] = sim_run(b, m, RUN_NOCHECK, &wi, NULL);
+        if (ts[i] < 0 || !check(b)) {
+            r->ok = 0;
+            return;
+        }
+    }
+    r->nocheck_s = median(ts, reps);
+#endif
+}
+
+/* ------------------------------------------------------------------ report */
+
+static const char *yes_no(int met)
+{
+    return met ? "met" : "NOT met";
+}
+
+/* Picks the size of case k: the issue's size unless the estimated time of all its
+ * launches (from a calibration launch at the smallest size, untraced and traced, which
+ * also checks the result) is over budget_s; then the largest size that fits. */
+static int pick_size(int k, const ptx_module_t *m, int reps, double budget_s, int *ok)
+{
+    const bench_size *z = &sizes[k];
+    bench_case b;
+    *ok = 0;
+    if (case_init(&b, z->name, z->min_lg) != 0)
+        return z->min_lg;
+    uint64_t wi = 0, ev = 0;
+    b.c_loop(&b);
+    double tu = sim_run(&b, m, RUN_PLAIN, &wi, NULL);
+    int good = tu >= 0 && check(&b);
+    double tt = 0;
+#ifdef BENCH_HAVE_TRACE
+    if (good) {
+        memset(b.host[b.ninputs], 0xff, b.bytes[b.ninputs]);
+        tt = sim_run(&b, m, RUN_TRACED, &wi, &ev);
+        good = tt >= 0 && check(&b);
+    }
+#endif
+    double tn = 0;
+#ifdef BENCH_HAVE_CHECKS
+    if (good) {
+        memset(b.host[b.ninputs], 0xff, b.bytes[b.ninputs]);
+        tn = sim_run(&b, m, RUN_NOCHECK, &wi, NULL);
+        good = tn >= 0 && check(&b);
+    }
+#endif
+    case_free(&b);
+    if (!good)
+        return z->min_lg;
+    *ok = 1;
+    double per = (double)reps * (tu + tt + tn);
+    int lg = z->min_lg;
+    while (lg < z->max_lg && per * (double)(1u << ((lg + 1 - z->min_lg) * z->work_exp)) <= budget_s)
+        lg++;
+    return lg;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = "bench/ptx";
+    int quick = 0, full = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            quick = 1;
+        else if (strcmp(argv[i], "--full") == 0)
+            full = 1;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: bench [PTX_DIR] [--quick | --full]\n");
+            return 2;
+        } else
+            dir = argv[i];
+    }
+    const char *env = getenv("BENCH_QUICK");
+    if (env && *env && strcmp(env, "0") != 0)
+        quick = 1;
+    env = getenv("BENCH_FULL");
+    if (env && *env && strcmp(env, "0") != 0)
+        full = 1;
+    double budget = 20.0;
+    env = getenv("BENCH_BUDGET");
+    if (env && atof(env) > 0)
+        budget = atof(env);
+    int reps = quick ? 1 : 3;
+    double wall0 = wall_s(), cpu0 = now_s();
+    enum { NCASES = 4 };
+    bench_case cases[NCASES];
+    bench_result res[NCASES];
+    int ran[NCASES] = {0};
+    int all_ok = 1;
+
+    printf("gpulearn simulator benchmark (issue 3 item 6): one core, median of %d simulator "
+           "launches and %d C loops;\n",
+           reps, reps * 2 + 1);
+    if (quick)
+        printf("sizes: --quick (the smallest of each kernel)\n");
+    else if (full)
+        printf("sizes: --full (the issue's sizes)\n");
+    else
+        printf("sizes: the issue's, scaled down (marked *) where all launches of a kernel "
+               "would take over %.0f s (BENCH_BUDGET; --full forces them)\n",
+               budget);
+    fflush(stdout);
+    const char *only = getenv("BENCH_ONLY"); /* one kernel, e.g. for perf record */
+    for (int k = 0; k < NCASES; k++) {
+        const char *name = sizes[k].name;
+        char path[1024];
+        if (only && *only && strcmp(only, name) != 0) {
+            memset(&res[k], 0, sizeof res[k]);
+            res[k].ok = 1; /* skipped, not failed */
+            ran[k] = 0;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s.ptx", dir, name);
+        size_t len = 0;
+        char *text = read_text(path, &len);
+        if (!text) {
+            fprintf(stderr, "bench: cannot read %s\n", path);
+            return 2;
+        }
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        if (ptx_parse(text, len, path, &m, &diag) != SIM_OK) {
+            fprintf(stderr, "bench: %s: the simulator cannot load nvcc's PTX:\n%s", name,
+                    diag ? diag : "parse error\n");
+            free(diag);
+            free(text);
+            all_ok = 0;
+            continue;
+        }
+        free(text);
+        int lg = quick ? sizes[k].min_lg : sizes[k].max_lg, ok = 1;
+        if (!quick && !full)
+            lg = pick_size(k, m, reps, budget, &ok);
+        if (ok && case_init(&cases[k], name, lg) != 0) {
+            fprintf(stderr, "bench: %s: out of memory\n", name);
+            return 1;
+        }
+        if (ok) {
+            if (lg < sizes[k].max_lg) {
+                size_t l = strlen(cases[k].size_label);
+                snprintf(cases[k].size_label + l, sizeof cases[k].size_label - l, "*");
+            }
+            run_case(&cases[k], m, reps, &res[k]);
+        } else {
+            memset(&res[k], 0, sizeof res[k]);
+            cases[k].name = name;
+            snprintf(cases[k].size_label, sizeof cases[k].size_label, "-");
+        }
+        ran[k] = ok;
+        ptx_module_free(m);
+        if (!ok || !res[k].ok)
+            all_ok = 0;
+    }
+
+    printf("\n%-8s %-7s %12s %9s %9s %10s %9s %9s %9s %9s\n", "kernel", "size", "warp insns",
+           "sim ms", "Mwi/s", "Mthreads/s", "C ms", "slowdown", "traced/x", "nochk/x");
+    for (int k = 0; k < NCASES; k++) {
+        bench_case *b = &cases[k];
+        bench_result *r = &res[k];
+        if (!ran[k] && r->ok)
+            continue; /* BENCH_ONLY skipped it */
+        if (!ran[k] && !r->ok) {
+            printf("%-8s %-7s  not run: PTX did not load, or a wrong result (see above)\n",
+                   sizes[k].name, "-");
+            continue;
+        }
+        if (!r->ok) {
+            printf("%-8s %-7s  WRONG RESULT or launch failure (see above)\n", b->name,
+                   b->size_label);
+            continue;
+        }
+        char tr[32] = "n/a", nc[32] = "n/a";
+        if (r->trace_s > 0)
+            snprintf(tr, sizeof tr, "%.2f", r->trace_s / r->sim_s);
+        if (r->nocheck_s > 0)
+            snprintf(nc, sizeof nc, "%.2f", r->nocheck_s / r->sim_s);
+        printf("%-8s %-7s %12llu %9.1f %9.1f %10.2f %9.2f %8.0fx %9s %9s\n", b->name,
+               b->size_label, (unsigned long long)r->warp_insns, r->sim_s * 1e3,
+               (double)r->warp_insns / r->sim_s / 1e6, (double)r->threads / r->sim_s / 1e6,
+               r->c_s * 1e3, r->sim_s / r->c_s, tr, nc);
+    }
+    printf("Mwi/s: million simulated warp instructions per second. slowdown: simulator time / "
+           "plain C -O2 time.\ntraced/x: time with a memory-level trace / untraced time. "
+           "nochk/x: time with racecheck,\ninitcheck and synccheck off / time with every "
+           "checker on (the default, used everywhere else).\n* scaled down from the "
+           "issue's size.\n");
+    double load = 0;
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf) {
+        if (fscanf(lf, "%lf", &load) != 1)
+            load = 0;
+        fclose(lf);
+    }
+    printf("Times are CPU seconds of this process. The run took %.1f s of CPU, %.1f s of wall "
+           "time;\nload average %.2f (wall >> CPU: other processes shared the machine).\n",
+           now_s() - cpu0, wall_s() - wall0, load);
+#ifndef BENCH_HAVE_TRACE
+    printf("trace: not available yet (sim_config has no trace; memory-level tracing not "
+           "measured)\n");
+#endif
+
+    printf("\ntargets (issue 3 item 6):\n");
+    for (int k = 0; k < NCASES; k++) {
+        bench_case *b = &cases[k];
+        bench_result *r = &res[k];
+        if (!r->ok || !ran[k])
+            continue;
+        double wis = (double)r->warp_insns / r->sim_s;
+        printf("  %-8s >= 100M warp insns/s untraced : %7.1fM  %s\n", b->name, wis / 1e6,
+               yes_no(wis >= 100e6));
+        if (b->target_c)
+            printf("  %-8s within 10x of plain C -O2     : %7.1fx  %s\n", b->name,
+                   r->sim_s / r->c_s, yes_no(r->sim_s / r->c_s <= 10.0));
+        if (r->trace_s > 0)
+            printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n",
+                   b->name, r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
+                   (unsigned long long)r->trace_events);
+        else
+            printf("  %-8s memory trace within 3x        :     n/a  trace: not available yet\n",
+                   b->name);
+    }
+    for (int k = 0; k < NCASES; k++)
+        if (ran[k])
+            case_free(&cases[k]);
+    if (!all_ok) {
+        printf("\nbench: FAILED: a kernel did not load or gave a wrong result (see above)\n");
+        return 1;
+    }
+    return 0;
+}
