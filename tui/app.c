@@ -46,7 +46,17 @@ const gl_step *app_cur_step(const app *a)
     return &a->lesson->steps[a->step];
 }
 
-bool app_busy(const app *a) { return a->job.kind != JOB_NONE; }
+/* The reference's run for the buffer diff happens in the background: it does not make
+ * the TUI busy, and any run or grading the learner starts replaces it. */
+bool app_busy(const app *a) { return a->job.kind != JOB_NONE && !a->ref_job; }
+
+/* Drops a background reference run (before starting another job). */
+static void ref_cancel(app *a)
+{
+    if (!a->ref_job) return;
+    job_cancel(&a->job);
+    a->ref_job = false;
+}
 
 const gl_lesson_progress *app_progress(const app *a, const gl_lesson *l)
 {
@@ -331,7 +341,12 @@ static void step_clear(app *a)
     a->text_top = a->src_top = a->res_top = 0;
     a->sel_on = false;
     a->map_focus = false;
-    a->show_warps = false;
+    a->view = VIEW_MAP;
+    a->tpos = 0;
+    if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
+    a->ref_buffers = NULL;
+    a->ref_nargs = 0;
+    a->ref_job = false;
     a->confirm = CONFIRM_NONE;
 }
 
@@ -419,7 +434,7 @@ static void step_enter(app *a, int i)
         const gl_step *step = app_cur_step(a);
         source = step->kernel;
         map_value = step->map_value;
-        a->show_warps = step->view && strcmp(step->view, "warps") == 0;
+        a->view = tv_view_of_step(step->view);
         if (step->launch) {
             want_spec = true;
             st = lesson_step_spec(a->lesson, i, &a->spec, &err);
@@ -489,8 +504,12 @@ static handler_result start_run(app *a)
         return H_REDRAW;
     }
     if (app_busy(a)) return H_HANDLED;
-    /* the trace (warp timeline) and metrics (branch efficiency per line) of the run */
-    gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_ISSUE, .trace_max_events = 1u << 18, .metrics = 1};
+    ref_cancel(a);
+    /* the trace (warp timeline, memory requests with lane addresses, shared memory at
+     * each barrier for the tree views) and metrics (per line) of the run */
+    gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
+                     .snapshot_bytes = 1u << 20, .metrics = 1};
+    a->ref_job = false;
     char msg[256];
     if (!job_start_run(&a->job, &a->spec, &o, msg, sizeof msg)) {
         set_flash(a, msg);
@@ -500,9 +519,39 @@ static handler_result start_run(app *a)
     return H_REDRAW;
 }
 
+/* Runs the exercise's reference solution (same spec, the reference's source) in a
+ * worker; finish_job keeps its buffers. */
+static void start_ref_run(app *a)
+{
+    const gl_exercise *ex = a->lesson->exercise;
+    int64_t n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
+    gl_spec ref;
+    gl_error err = {0};
+    if (lesson_exercise_spec(a->lesson, n, 0, ex->reference, &ref, &err) != GL_OK) return;
+    gl_run_opts o = {.backend = GL_BACKEND_SIM};
+    char msg[256];
+    if (job_start_run(&a->job, &ref, &o, msg, sizeof msg)) a->ref_job = true;
+    spec_free(&ref);
+}
+
+/* After a GPU fault: the same launch on the simulator, whose checkers show where. */
+static handler_result act_rerun_sim(app *a)
+{
+    if (!a->have_run || !a->run.gpu_fault) {
+        set_flash(a, "S re-runs on the simulator after the GPU reported a fault");
+        return H_REDRAW;
+    }
+    gl_backend_kind keep = a->opts.backend;
+    a->opts.backend = GL_BACKEND_SIM;
+    handler_result r = start_run(a);
+    a->opts.backend = keep;
+    return r;
+}
+
 static handler_result start_grade(app *a)
 {
     if (app_busy(a)) return H_HANDLED;
+    ref_cancel(a);
     const char *sub = a->ex_path[0] ? a->ex_path : NULL;
     gl_grade_opts o = {.backend = a->opts.backend};
     char msg[256];
@@ -517,6 +566,24 @@ static handler_result start_grade(app *a)
 static void finish_job(app *a)
 {
     job_kind kind = a->job.kind;
+    if (kind == JOB_RUN && a->ref_job) {
+        /* the reference's run (exercise): keep its buffers for the buffer diff */
+        gl_status st;
+        gl_run_result res;
+        char msg[512], ff[64], *chatter = NULL;
+        job_finish_run(&a->job, &st, &res, msg, sizeof msg, &chatter, ff, sizeof ff);
+        free(chatter);
+        a->ref_job = false;
+        if (st == GL_OK && res.buffers) {
+            if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
+            a->ref_buffers = res.buffers;
+            a->ref_nargs = res.nargs;
+            res.buffers = NULL;
+            res.nargs = 0;
+        }
+        run_result_free(&res);
+        return;
+    }
     if (kind == JOB_RUN) {
         if (a->have_run) run_result_free(&a->run);
         free(a->run_chatter);
@@ -527,6 +594,12 @@ static void finish_job(app *a)
         a->ndiags = 0;
         if (a->run_status == GL_ERR_COMPILE) parse_diags(a, a->run_error);
         else add_findings(a);
+        if (a->run.fault.kind == SIM_FAULT_DEADLOCK) {
+            /* every barrier the stuck warps wait at, not just the first */
+            int lines[8], n = tv_deadlock_lines(a, lines, 8);
+            for (int i = 0; i < n; i++) add_diag(a, lines[i], true, "deadlock: warps wait here, others at another barrier");
+            qsort(a->diags, (size_t)a->ndiags, sizeof a->diags[0], diag_cmp);
+        }
         if (a->ndiags) scroll_source_to(a, a->diags[0].line);
         else if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0) scroll_source_to(a, a->run.fault.src_line);
         /* a memory fault: select the faulting thread in the map (its index and values) */
@@ -539,7 +612,16 @@ static void finish_job(app *a)
             a->sel_on = true;
         }
         probe_backend(a);
-        if (a->run_status == GL_OK && a->run.nerrors > 0) set_flash(a, "ran, but the checkers found errors: see Result");
+        a->tpos = tv_initial_pos(a);
+        /* an error opens on its picture */
+        if (tv_has_error_picture(a)) a->view = VIEW_ERROR;
+        else if (a->view == VIEW_ERROR) a->view = VIEW_MAP;
+        /* the exercise: run the reference at the same size for the buffer diff */
+        if (app_on_exercise(a) && !a->ref_buffers && a->lesson->exercise->reference && a->run_status == GL_OK)
+            start_ref_run(a);
+        if (a->run_status == GL_OK && a->run.gpu_fault)
+            set_flash(a, "the kernel failed on the GPU: press S to re-run it on the simulator, which shows where");
+        else if (a->run_status == GL_OK && a->run.nerrors > 0) set_flash(a, "ran, but the checkers found errors: see Result");
         else if (a->run_status == GL_OK && a->run.nwarnings > 0) set_flash(a, "ran, with warnings: see Result");
         else
             set_flash(a, a->run_status == GL_OK ? "ran" : a->run_status == GL_ERR_COMPILE ? "it did not compile: errors are marked in the source"
@@ -840,8 +922,76 @@ static handler_result act_warps(app *a)
         set_flash(a, "no kernel launch on this step");
         return H_REDRAW;
     }
-    a->show_warps = !a->show_warps;
-    if (a->show_warps && !a->have_run) set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
+    a->view = a->view == VIEW_WARPS ? VIEW_MAP : VIEW_WARPS;
+    if (a->view == VIEW_WARPS && !a->have_run) set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
+    return H_REDRAW;
+}
+
+/* ------------------------------------------------------ views and time travel */
+
+static handler_result set_view(app *a, app_view v)
+{
+    if (!a->have_spec) {
+        set_flash(a, "no kernel launch on this step");
+        return H_REDRAW;
+    }
+    a->view = v;
+    if (v == VIEW_MEMORY || v == VIEW_BANKS) a->tpos = tv_initial_pos(a);
+    char msg[160];
+    if (!a->have_run && v != VIEW_MAP)
+        snprintf(msg, sizeof msg, "%s view: r runs the kernel and records what it did", tv_view_name(v));
+    else
+        snprintf(msg, sizeof msg, "%s view", tv_view_name(v));
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+
+static handler_result act_view1(app *a) { return set_view(a, VIEW_MAP); }
+static handler_result act_view2(app *a) { return set_view(a, VIEW_WARPS); }
+static handler_result act_view3(app *a) { return set_view(a, VIEW_MEMORY); }
+static handler_result act_view4(app *a) { return set_view(a, VIEW_BANKS); }
+static handler_result act_view5(app *a) { return set_view(a, VIEW_BARRIERS); }
+static handler_result act_view6(app *a) { return set_view(a, VIEW_ATOMICS); }
+static handler_result act_view7(app *a) { return set_view(a, VIEW_BUFFERS); }
+static handler_result act_view8(app *a) { return set_view(a, VIEW_TREE); }
+static handler_result act_view9(app *a) { return set_view(a, VIEW_ERROR); }
+static handler_result act_view_next(app *a) { return set_view(a, (app_view)((a->view + 1) % VIEW__COUNT)); }
+
+static handler_result time_move(app *a, tv_unit unit, int dir)
+{
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t) {
+        set_flash(a, a->have_run ? "this run has no trace to step through" : "r runs the kernel first: then step through what it did");
+        return H_REDRAW;
+    }
+    bool moved = false;
+    a->tpos = tv_step_pos(a, unit, dir, &moved);
+    int line = tv_current_line(a);
+    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows)) scroll_source_to(a, line);
+    if (!moved)
+        set_flash(a, dir > 0 ? (unit == TV_BARRIER ? "no later barrier in this block" : "the selected warp issues nothing later")
+                             : (unit == TV_BARRIER ? "no earlier barrier in this block" : "at the start of the selected warp"));
+    return H_REDRAW;
+}
+
+static handler_result act_step_fwd(app *a) { return time_move(a, TV_INSN, 1); }
+static handler_result act_step_back(app *a) { return time_move(a, TV_INSN, -1); }
+static handler_result act_bar_fwd(app *a) { return time_move(a, TV_BARRIER, 1); }
+static handler_result act_bar_back(app *a) { return time_move(a, TV_BARRIER, -1); }
+
+static handler_result act_time_start(app *a)
+{
+    if (!a->have_run || !a->run.trace) return time_move(a, TV_INSN, -1);
+    a->tpos = 0;
+    set_flash(a, "start of the launch");
+    return H_REDRAW;
+}
+
+static handler_result act_time_end(app *a)
+{
+    if (!a->have_run || !a->run.trace) return time_move(a, TV_INSN, 1);
+    a->tpos = a->run.trace->nevents;
+    set_flash(a, "end of the launch");
     return H_REDRAW;
 }
 
@@ -918,6 +1068,18 @@ static void select_move(app *a, long long dt, long long db)
     a->sel_thread[2] = (unsigned)(lt / ((long long)s->block[0] * s->block[1]));
     a->sel_on = true;
 }
+
+static handler_result warp_move(app *a, int d)
+{
+    if (!a->have_spec) return H_IGNORED;
+    if (!a->sel_on) select_move(a, 0, 0);
+    select_move(a, 32LL * d, 0);
+    if (a->view == VIEW_MEMORY || a->view == VIEW_BANKS) a->tpos = tv_initial_pos(a);
+    return H_REDRAW;
+}
+
+static handler_result act_warp_prev(app *a) { return warp_move(a, -1); }
+static handler_result act_warp_next(app *a) { return warp_move(a, 1); }
 
 static handler_result act_map_focus(app *a)
 {
@@ -1037,6 +1199,25 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
     {ON_LESSON | ON_DEMO, {'m'}, "m / click", "select a thread in the map (its index and values)", act_map_focus},
     {ON_LESSON | ON_DEMO, {'w'}, "w", "warp timeline (what each warp issued) / thread map", act_warps},
+    {ON_LESSON | ON_DEMO, {'1'}, "1-5", "views: 1 threads 2 warps 3 memory 4 banks 5 barriers", act_view1},
+    {ON_LESSON | ON_DEMO, {'2'}, NULL, NULL, act_view2},
+    {ON_LESSON | ON_DEMO, {'3'}, NULL, NULL, act_view3},
+    {ON_LESSON | ON_DEMO, {'4'}, NULL, NULL, act_view4},
+    {ON_LESSON | ON_DEMO, {'5'}, NULL, NULL, act_view5},
+    {ON_LESSON | ON_DEMO, {'6'}, "6-9", "views: 6 atomics 7 buffers 8 tree 9 error picture", act_view6},
+    {ON_LESSON | ON_DEMO, {'7'}, NULL, NULL, act_view7},
+    {ON_LESSON | ON_DEMO, {'8'}, NULL, NULL, act_view8},
+    {ON_LESSON | ON_DEMO, {'9'}, NULL, NULL, act_view9},
+    {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
+    {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back", act_step_fwd},
+    {ON_LESSON | ON_DEMO, {','}, NULL, NULL, act_step_back},
+    {ON_LESSON | ON_DEMO, {'>'}, "> / <", "next / previous barrier of the block", act_bar_fwd},
+    {ON_LESSON | ON_DEMO, {'<'}, NULL, NULL, act_bar_back},
+    {ON_LESSON | ON_DEMO, {KEY_HOME, '^'}, "Home / End", "jump to the launch's start / run to its end", act_time_start},
+    {ON_LESSON | ON_DEMO, {KEY_END, '$'}, NULL, NULL, act_time_end},
+    {ON_LESSON | ON_DEMO, {'('}, "( / )", "select the previous / next warp", act_warp_prev},
+    {ON_LESSON | ON_DEMO, {')'}, NULL, NULL, act_warp_next},
+    {ON_LESSON, {'S'}, "S", "after a GPU fault: re-run on the simulator", act_rerun_sim},
     {ON_LESSON, {KEY_UP, 'k'}, "Up / k", "scroll the kernel source up", act_src_up},
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
@@ -1220,7 +1401,7 @@ int tui_run(const tui_opts *opts)
     for (;;) {
         /* short waits while a job runs (spinner, collecting its output) or a demo
          * auto-advances; otherwise wake up now and then to notice signals */
-        wtimeout(stdscr, app_busy(&a) ? 80 : a.auto_next ? 200 : 250);
+        wtimeout(stdscr, a.job.kind != JOB_NONE ? 80 : a.auto_next ? 200 : 250);
         int ch = wgetch(stdscr);
         handler_result r = H_IGNORED;
         if (term_quit_signal()) {
@@ -1237,7 +1418,7 @@ int tui_run(const tui_opts *opts)
             r |= dispatch(&a, ch);
             if (r & H_QUIT) break;
         }
-        if (app_busy(&a) && job_poll(&a.job)) {
+        if (a.job.kind != JOB_NONE && job_poll(&a.job)) {
             finish_job(&a);
             r |= H_REDRAW;
         }

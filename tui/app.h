@@ -28,6 +28,21 @@ typedef struct map_mode {
 
 enum { APP_MAX_MODES = 16 };
 
+/* What the map's slot shows (keys 1-9, v cycles): the thread map, the warp timeline,
+ * and the trace views of trace_views.c. Lesson steps name them in "view". */
+typedef enum app_view {
+    VIEW_MAP,      /* grid/block/thread map */
+    VIEW_WARPS,    /* warp timeline (warps.c) */
+    VIEW_MEMORY,   /* one global request: lanes -> 32-byte sectors, 128-byte lines */
+    VIEW_BANKS,    /* one shared request: lanes -> 32 banks, conflicts, wavefronts */
+    VIEW_BARRIERS, /* warps arriving at and waiting on each barrier of a block */
+    VIEW_ATOMICS,  /* atomic operations per address */
+    VIEW_BUFFERS,  /* buffers against the expected output, first difference first */
+    VIEW_TREE,     /* shared memory per barrier epoch (reduction / scan trees) */
+    VIEW_ERROR,    /* the picture of a race, an out-of-bounds access or a deadlock */
+    VIEW__COUNT
+} app_view;
+
 /* One compiler diagnostic placed on a source line ("k.cu:7:5: error: ..."). */
 typedef struct app_diag {
     int line, col;        /* 1-based */
@@ -99,8 +114,15 @@ typedef struct app {
     bool sel_on;
     unsigned sel_block[3], sel_thread[3];
     bool map_focus;       /* arrows move the selection instead of scrolling */
-    bool show_warps;      /* the map's slot shows the warp timeline (w; steps with
-                             view "warps" open on it) */
+    app_view view;        /* what the map's slot shows (steps open on their "view") */
+    /* time travel over the last run's trace: events [0, tpos) have happened; stepping
+     * moves it (trace_views.c computes where to) */
+    size_t tpos;
+    /* the exercise: the reference's buffers at the same size, for the buffer diff
+     * (run in a worker after the learner's run; ref_job says the job is that one) */
+    bool ref_job;
+    gl_buffer *ref_buffers;
+    int ref_nargs;
 
     app_confirm confirm;  /* pending y/n question */
 
@@ -207,6 +229,42 @@ void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len);
 void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
 /* The thread drawn at screen cell (y, x) by the last map_draw; false if none. */
 bool map_hit(int y, int x, unsigned b[3], unsigned t[3]);
+/* ----------------------------------------------------------- trace_views.c */
+
+/* Short name ("memory") and the lesson.json value a step uses ("memory"); the view a
+ * step's "view" names (VIEW_MAP for others). */
+const char *tv_view_name(app_view v);
+app_view tv_view_of_step(const char *view);
+/* The selected warp: linear block index, warp within the block, lane (the map's
+ * selected thread, else block 0 thread 0). */
+void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane);
+/* Units of time travel. */
+typedef enum tv_unit {
+    TV_INSN,    /* one warp instruction of the selected warp (in memory / bank / atomic
+                   views: one memory request of the kind shown) */
+    TV_BARRIER, /* one barrier release of the selected block */
+} tv_unit;
+/* Where the cursor goes stepping one unit forward (dir 1) or back (-1) from a->tpos;
+ * returns a->tpos when there is nothing further (and sets *moved false). */
+size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved);
+/* Where a view opens: memory and bank views just after the selected warp's costliest
+ * request of their kind (most sectors / wavefronts; the first of those), the others
+ * at the trace's end. */
+size_t tv_initial_pos(const app *a);
+/* The source line the selected warp was on at the cursor (its last issued
+ * instruction), 0 if none. */
+int tv_current_line(const app *a);
+/* Draws the current trace view (VIEW_MEMORY .. VIEW_ERROR) into (y, x, h, w), with a
+ * time/selection line at the bottom. */
+void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
+/* Rows the current trace view would like. */
+int tv_natural_height(const app *a);
+/* The distinct source lines warps of the first stuck block wait at when the trace
+ * ends (a deadlock's barriers), at most max; returns how many. */
+int tv_deadlock_lines(const app *a, int *lines, int max);
+/* Whether the last run has something VIEW_ERROR draws (a fault or an error finding). */
+bool tv_has_error_picture(const app *a);
+
 /* ----------------------------------------------------------------- warps.c */
 
 /* Draws the warp timeline of the last run's trace into (y, x, h, w). */

@@ -197,6 +197,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, &r->gpu_fault, sizeof r->gpu_fault);
     w_bytes(w, r->cuda_error, sizeof r->cuda_error);
     w_bytes(w, &r->cached, sizeof r->cached);
+    w_bytes(w, r->compile_command, sizeof r->compile_command);
     w_bytes(w, &r->timing, sizeof r->timing);
     /* checker findings (POD but for two source-file pointers) */
     w_u64(w, (uint64_t)(r->findings ? r->nfindings : 0));
@@ -294,6 +295,8 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, res->cuda_error, sizeof res->cuda_error);
     res->cuda_error[sizeof res->cuda_error - 1] = '\0';
     r_bytes(r, &res->cached, sizeof res->cached);
+    r_bytes(r, res->compile_command, sizeof res->compile_command);
+    res->compile_command[sizeof res->compile_command - 1] = '\0';
     r_bytes(r, &res->timing, sizeof res->timing);
     uint64_t nf = r_u64(r);
     if (r->ok && nf > 0 && nf < 100000) {

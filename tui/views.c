@@ -454,13 +454,25 @@ static void draw_list(const app *a, int y, int h)
 /* The map's slot: the thread map, or the warp timeline (w). */
 static void slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
-    if (a->show_warps) warps_draw(win, a, y, x, h, w);
-    else map_draw(win, a, y, x, h, w);
+    if (a->view == VIEW_WARPS) warps_draw(win, a, y, x, h, w);
+    else if (a->view == VIEW_MAP) map_draw(win, a, y, x, h, w);
+    else tv_draw(win, a, y, x, h, w);
 }
 
 static int slot_natural_height(const app *a, int w)
 {
-    return a->show_warps ? warps_natural_height(a) : map_natural_height(a, w);
+    if (a->view == VIEW_WARPS) return warps_natural_height(a);
+    if (a->view == VIEW_MAP) return map_natural_height(a, w);
+    return tv_natural_height(a);
+}
+
+/* The slot's pane title: the view's name and how to change it. */
+static const char *slot_title(const app *a, char *buf, size_t len)
+{
+    if (a->view == VIEW_MAP) snprintf(buf, len, "Threads (w: warps)");
+    else if (a->view == VIEW_WARPS) snprintf(buf, len, "Warps (w: map)");
+    else snprintf(buf, len, "%c %s (v: next view)", (char)('1' + (int)a->view), tv_view_name(a->view));
+    return buf;
 }
 
 static int clampi(int v, int lo, int hi)
@@ -723,9 +735,11 @@ static int draw_source_region(const app *a, WINDOW *win, int y, int x, int rows,
     bool fault = fault_in_source(a, &fault_line);
     bool inc = comment_state_before(a, top);
     int r = 0, shown = 0;
+    /* time travel: the line the selected warp is on at the cursor */
+    int cur_line = a->view != VIEW_MAP && a->have_run ? tv_current_line(a) : 0;
     /* with the warp timeline: each line's share of active lanes, right-aligned */
     double *active = NULL;
-    if (a->show_warps && a->have_run && a->src.nlines > 0) {
+    if (a->view == VIEW_WARPS && a->have_run && a->src.nlines > 0) {
         active = malloc((size_t)a->src.nlines * sizeof *active);
         if (active && warps_line_active(a, active, a->src.nlines) == 0) free(active), active = NULL;
         if (active) textw -= 5;
@@ -765,6 +779,10 @@ static int draw_source_region(const app *a, WINDOW *win, int y, int x, int rows,
             if (first) snprintf(num, sizeof num, "%*d%s", digits, ln % 1000000000, dg ? (strcmp(term_glyph()->h, "-") ? "\u25b6" : ">") : " ");
             else snprintf(num, sizeof num, "%*s", digits + 1, "");
             int gattr = dg ? term_attr(TC_ERRMARK) : hl ? term_attr(TC_FAULTLINE) : term_attr(TC_DIM);
+            if (first && ln == cur_line) {
+                snprintf(num, sizeof num, "%*d%s", digits, ln % 1000000000, strcmp(term_glyph()->h, "-") ? "\u2192" : ">");
+                gattr = term_attr(TC_SELECTED);
+            }
             put(win, y + r, x, gutter, num, gattr);
             int cx = x + gutter + (first ? 0 : indent + 2);
             if (!first) put(win, y + r, cx - 2, 2, strcmp(term_glyph()->h, "-") ? "\u21aa " : "+ ", term_attr(TC_DIM));
@@ -1113,7 +1131,8 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         WINDOW *s = pane(W_SOURCE, y + th, 0, h - th, lw, src_title);
         if (s) draw_source(a, s, h - th, lw, m), pane_show(s);
         if (has_map) {
-            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, a->show_warps ? "Warps (w: map)" : "Threads (w: warps)");
+            char stl[96];
+            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, slot_title(a, stl, sizeof stl));
             if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4), pane_show(mp);
         }
         WINDOW *r = pane(W_RESULT, y + mh, lw, h - mh, COLS - lw, res_title);
@@ -1132,17 +1151,21 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     int sw = COLS;
     /* On the exercise, when both do not fit side by side, the slot shows the source
      * (what the learner works on); m (map focus) shows the map there instead. */
-    if (has_map && has_src && app_on_exercise(a) && source_natural_width(a) + map_natural_width(a) > COLS) {
+    if (has_map && has_src && app_on_exercise(a) && a->view == VIEW_MAP &&
+        source_natural_width(a) + map_natural_width(a) > COLS) {
         /* (the exercise: see above) */
         if (a->map_focus) has_src = false;
         else has_map = false;
     }
     if (has_map && has_src) {
-        int mapw = clampi(a->show_warps ? COLS * 45 / 100 : map_natural_width(a), 30, COLS * 45 / 100);
+        /* the trace views need room: 55% (the source wraps) */
+        bool wide_view = a->view == VIEW_MEMORY || a->view == VIEW_BANKS || a->view == VIEW_BARRIERS || a->view == VIEW_TREE;
+        int maxw = wide_view ? COLS / 2 : COLS * 45 / 100;
+        int mapw = clampi(a->view != VIEW_MAP ? maxw : map_natural_width(a), 30, maxw);
         sw = COLS - mapw;
         int want = source_natural_width(a);
         if (want < sw && COLS - want <= COLS * 60 / 100) sw = want;
-        if (sw < COLS / 3) sw = COLS / 3;
+        if (sw < COLS / 3 && a->view <= VIEW_WARPS) sw = COLS / 3;
     } else if (has_map) {
         sw = 0;
     }
@@ -1161,7 +1184,8 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         if (s) draw_source(a, s, mh, sw, m), pane_show(s);
     }
     if (has_map) {
-        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, a->show_warps ? "Warps (w: map)" : "Threads (w: warps)");
+        char stl[96];
+        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, slot_title(a, stl, sizeof stl));
         if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4), pane_show(mp);
     }
     if (rh > 0) {

@@ -18,6 +18,22 @@
 
 enum { WARP = 32 };
 
+static uint32_t tv_cur_block(const app *a)
+{
+    uint32_t b;
+    unsigned w, l;
+    tv_selected(a, &b, &w, &l);
+    return b;
+}
+
+static unsigned tv_cur_warp(const app *a)
+{
+    uint32_t b;
+    unsigned w, l;
+    tv_selected(a, &b, &w, &l);
+    return w;
+}
+
 static int popcount32(uint32_t m)
 {
     int n = 0;
@@ -96,8 +112,14 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
                  g_34, g_12, g_few);
     else
         snprintf(legend, sizeof legend, "lanes on: %s all %s 3/4 %s 1/2 %s less", g_full, g_34, g_12, g_few);
+    char title[160];
+    if (a->tpos < t->nevents) /* stepping: where the cursor is */
+        snprintf(title, sizeof title, "t=%llu (%zu/%zu) b%u w%u on line %d  . , step", (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0),
+                 a->tpos, t->nevents, tv_cur_block(a), tv_cur_warp(a), tv_current_line(a));
+    else
+        snprintf(title, sizeof title, "%s", w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions");
     wattron(win, term_attr(TC_HEADING));
-    mvwaddnstr(win, y, x, w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions", w);
+    mvwaddnstr(win, y, x, title, w);
     wattroff(win, term_attr(TC_HEADING));
     wattron(win, term_attr(TC_DIM));
     mvwaddnstr(win, y + 1, x, legend, w);
@@ -187,6 +209,17 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         mvwaddnstr(win, y + 2 + (int)r, x, label, lw);
         wattroff(win, la);
     }
+    /* time travel: instructions after the cursor (a->tpos) are dim, the selected
+     * warp's last one before it is reversed */
+    uint32_t sb;
+    unsigned swp, sln;
+    tv_selected(a, &sb, &swp, &sln);
+    size_t cur = SIZE_MAX;
+    for (size_t i = a->tpos < t->nevents ? a->tpos : t->nevents; i > 0 && a->tpos < t->nevents; i--)
+        if (t->events[i - 1].kind == TRACE_EV_ISSUE && t->events[i - 1].block == sb && t->events[i - 1].warp == swp) {
+            cur = i - 1;
+            break;
+        }
     /* one pass over the events: each ISSUE event of a shown warp is its next cell */
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *ev = &t->events[i];
@@ -198,6 +231,8 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
             const char *glyph;
             int attr;
             cell_style(popcount32(ev->mask), warp_lanes(T, ev->warp), &glyph, &attr);
+            if (i >= a->tpos) attr = term_attr(TC_DIM);
+            else if (i == cur) attr |= A_REVERSE;
             wattron(win, attr);
             mvwaddstr(win, y + 2 + (int)r, x + lw + (int)count[r], glyph);
             wattroff(win, attr);

@@ -1,0 +1,213 @@
+#!/bin/sh
+# tui_views.sh — the trace views, time travel and errors as pictures (issue 6 items
+# 1-3), walked as a learner under tmux at 80x24 and 200x60:
+#  - lesson 5 opens on the memory view: the coalesced copy is 4 sectors, the strided
+#    one 32 and "not coalesced"; stepping forward changes the screen and stepping
+#    back returns it exactly;
+#  - lesson 6's bank steps: stride 2 is a 2-way conflict (2 wavefronts), padding none;
+#  - lesson 7: the race opens on its picture (the two threads, both lines); the barrier
+#    step shows the barrier view, and < / > move between barrier epochs;
+#  - lesson 9 opens on the tree view; < goes back one barrier epoch, > forward again;
+#  - lesson 4 (warps): stepping marks the selected warp's line in the source;
+#  - a fixture lesson: an out-of-bounds load is drawn against the buffer's bounds, a
+#    deadlock as the warps waiting at two different barriers;
+#  - the help overlay lists the view keys (generated from the key table).
+#
+# Env: GPULEARN = absolute path of the built binary (make check sets it).
+# Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "tui_views: tmux not found: skipping"; exit 77; }
+GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
+[ -x "$GPULEARN" ] || { echo "tui_views: no binary at $GPULEARN"; exit 1; }
+LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
+
+SOCK="glviews$$"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_views.XXXXXX") || exit 1
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+mkdir -p "$TMP/xdg" "$TMP/fix/01-errors"
+FIX="$TMP/fix/01-errors"
+
+cat >"$FIX/oob.cu" <<'EOF'
+extern "C" __global__ void square(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] * in[i];
+}
+EOF
+cat >"$FIX/dead.cu" <<'EOF'
+extern "C" __global__ void stuck(int *out)
+{
+    int t = threadIdx.x;
+    if (t < 32)
+        asm volatile("bar.sync 1;" ::: "memory");
+    else
+        asm volatile("bar.sync 2;" ::: "memory");
+    out[t] = t;
+}
+EOF
+cat >"$FIX/lesson.json" <<'EOF'
+{
+  "format": 1, "id": "errors", "title": "Errors as pictures",
+  "summary": "Fixture for tests/tui_views.sh.",
+  "steps": [
+    {"title": "Out of bounds", "text": ["The guard is missing."], "kernel": "oob.cu",
+     "launch": {"kernel": "square", "grid": [2, 1, 1], "block": [64, 1, 1],
+       "args": [{"name": "in", "type": "f32*", "len": 100, "init": {"iota": {"start": 0, "step": 1}}},
+                {"name": "out", "type": "f32*", "len": 100}, {"name": "n", "type": "i32", "value": 100}]}},
+    {"title": "Deadlock", "text": ["The two warps wait at different barriers."], "kernel": "dead.cu",
+     "launch": {"kernel": "stuck", "grid": [1, 1, 1], "block": [64, 1, 1],
+       "args": [{"name": "out", "type": "i32*", "len": 64}]}}
+  ]
+}
+EOF
+
+cat >"$TMP/pane.sh" <<'EOF'
+XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
+echo "GPULEARN-EXIT=$?"
+sleep 600
+EOF
+
+T() { tmux -L "$SOCK" "$@"; }
+screen() { T capture-pane -p -t views; }
+fail() {
+  echo "tui_views: FAIL ($SIZE, lesson $LESSON): $1"
+  echo "---- screen ----"
+  screen
+  echo "----------------"
+  exit 1
+}
+wait_for() {
+  n=0; limit=${2:-50}
+  while [ "$n" -lt "$limit" ]; do
+    screen | grep -q -- "$1" && return 0
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+keys() { T send-keys -t views "$@"; }
+# The screen without its status bar (one-off messages live there).
+body() { screen | sed '$d'; }
+
+# open W H LESSONS_DIR LESSON: a fresh TUI on that lesson.
+open() {
+  SIZE="$1x$2"; LESSON="$4"
+  T kill-server >/dev/null 2>&1
+  sleep 0.2
+  T -f /dev/null new-session -d -s views -x "$1" -y "$2" \
+    "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$3' TUI_LESSON='$4' sh '$TMP/pane.sh'" ||
+    fail "tmux could not start"
+  T set-option -t views status off >/dev/null 2>&1
+  wait_for "step 1/" || fail "the lesson did not open"
+}
+
+# Steps forward with $1 and back with $2: the screen must change, then return.
+forth_and_back() {
+  keys "$1"; keys "$2"; sleep 0.3
+  before=$(body)
+  keys "$1"; sleep 0.3
+  after=$(body)
+  [ "$before" != "$after" ] || fail "'$1' did not change the screen"
+  keys "$2"; sleep 0.3
+  back=$(body)
+  [ "$before" = "$back" ] || fail "'$2' after '$1' did not return to the same screen"
+}
+
+walk() {
+  W=$1; H=$2
+
+  # Lesson 5: the memory view, coalesced and strided.
+  open "$W" "$H" "$LESSONS" 5
+  wait_for "3 memory" 20 || fail "the coalescing step does not open on the memory view"
+  keys r
+  wait_for "ideal 4): coalesced\|ideal 4: coalesced" 600 || fail "the coalesced copy is not 4 sectors, coalesced"
+  screen | grep -q "\[0: 8\] \[1: 8\] \[2: 8\] \[3: 8\]" || fail "the 128-byte line does not show 4 sectors of 8 lanes"
+  forth_and_back . ,
+  keys n
+  wait_for "step 2/" 20 || fail "n did not move to step 2"
+  keys r
+  wait_for "32 sectors.*not coalesced" 600 || fail "the strided copy is not 32 sectors, not coalesced"
+
+  # Lesson 6: banks, a 2-way conflict, then padding.
+  open "$W" "$H" "$LESSONS" 6
+  keys n n
+  wait_for "step 3/" 20 || fail "no step 3"
+  wait_for "4 banks" 20 || fail "the bank step does not open on the bank view"
+  keys r
+  wait_for "2 wavefronts.*ideal 1.*conflict" 600 || fail "stride 2 is not a 2-way conflict"
+  wait_for "lanes 0 16" 20 || fail "bank 0 does not list lanes 0 and 16"
+  keys n
+  wait_for "step 4/" 20 || fail "no step 4"
+  keys r
+  wait_for "1 wavefront (ideal 1): no conflict" 600 || fail "the padded tile has a conflict"
+
+  # Lesson 7: the race as a picture, then the barrier view.
+  open "$W" "$H" "$LESSONS" 7
+  keys r
+  wait_for "race on shared" 600 || fail "the race does not open on its picture"
+  screen | grep -q "A writes: .*thread (63,0,0)\|A writes: thread (63,0,0)" || fail "the writing thread is not shown"
+  screen | grep -q "B reads: .*thread (0,0,0)\|B reads: thread (0,0,0)" || fail "the reading thread is not shown"
+  screen | grep -q "warp 1 lane 31" || fail "the writer's warp and lane are not shown"
+  screen | grep -q "line 8: s\[t\]" || fail "the write's line is not shown"
+  screen | grep -q "line 9: out" || fail "the read's line is not shown"
+  keys n
+  wait_for "step 2/" 20 || fail "no step 2"
+  wait_for "5 barriers" 20 || fail "the barrier step does not open on the barrier view"
+  keys r
+  wait_for "released t=" 600 || fail "the barrier view lists no release"
+  keys '<'
+  wait_for "later .*line 17" 20 || fail "< did not go back before the barrier's release"
+  keys '>'
+  wait_for "released t=.*line 17" 20 || fail "> did not come back to the release"
+  forth_and_back '>' '<'
+
+  # Lesson 9: the tree view, one barrier epoch back and forth.
+  open "$W" "$H" "$LESSONS" 9
+  wait_for "8 tree" 20 || fail "the reduction step does not open on the tree view"
+  keys r
+  wait_for "after barrier 8/8" 600 || fail "the tree view does not show the last of 8 barriers"
+  keys '<'
+  wait_for "after barrier 7/8" 20 || fail "< did not step back one barrier epoch"
+  keys '>'
+  wait_for "after barrier 8/8" 20 || fail "> did not step forward again"
+  forth_and_back '<' '>'
+  keys '^'
+  wait_for "after barrier 0/8" 20 || fail "Home (^) did not go to the start"
+  keys '$'
+  wait_for "after barrier 8/8" 20 || fail "End ($) did not run to the end"
+
+  # Lesson 4: the warp timeline; stepping marks the warp's line in the source.
+  open "$W" "$H" "$LESSONS" 4
+  keys r
+  wait_for "active lanes: kernel" 600 || fail "the warp timeline has no branch efficiency"
+  keys '^' .
+  sleep 0.3
+  screen | grep -q "[0-9]→" || fail "stepping does not mark the selected warp's line"
+  forth_and_back . ,
+
+  # The fixture: out of bounds against the buffer's bounds; a deadlock.
+  open "$W" "$H" "$TMP/fix" 1
+  keys r
+  wait_for "out-of-bounds access" 600 || fail "no out-of-bounds picture"
+  wait_for "'in': 400 bytes" 20 || fail "the buffer's bounds are not shown"
+  screen | grep -q "element \[100\] of 100" || fail "the faulting index is not set against the bounds"
+  screen | grep -q "byte 400" || fail "the access is not marked at byte 400"
+  screen | grep -q "warp 1 lane 4" || fail "the faulting lane is not named"
+  keys n r
+  wait_for "deadlock: warps wait" 600 || fail "no deadlock picture"
+  wait_for "warp 0: wait at line 5" 20 || fail "warp 0 is not shown waiting at line 5"
+  screen | grep -q "warp 1: wait at line 7" || fail "warp 1 is not shown waiting at line 7"
+  screen | grep -q "checkers: lines 5, 7" || fail "both barriers are not marked in the source"
+
+  # Help lists the views.
+  keys '?'
+  wait_for "views: 1 threads 2 warps 3 memory" 20 || fail "the help does not list the view keys"
+  keys q
+  wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
+  echo "tui_views: ok at ${W}x${H}"
+}
+
+walk 80 24
+walk 200 60
+exit 0

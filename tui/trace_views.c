@@ -1,0 +1,1098 @@
+/* trace_views.c — the views drawn from the last run's trace (sim/trace.h), time
+ * travel over it, and errors as pictures:
+ *  - memory: one warp's global request, lane -> 32-byte sector -> 128-byte line,
+ *    sectors per request (the metric of runtime/analysis.h, CUDA C++ Best Practices
+ *    Guide §10.2.1 "Coalesced Access to Global Memory");
+ *  - banks: one shared request, lanes per bank, distinct words per bank = wavefronts
+ *    (CUDA C++ Programming Guide §16.4.3 "Shared Memory", 32 banks of 4 bytes);
+ *  - barriers: per warp of the selected block, running / waiting over time, each
+ *    barrier's release (PTX ISA §9.7.13.4 bar.sync);
+ *  - atomics: lane-level atomic operations per address;
+ *  - buffers: each output against the expected one (the exercise's reference, else
+ *    the values before the launch), the first differing index first;
+ *  - tree: the block's shared memory after each barrier (snapshots), changed cells
+ *    bright: a reduction or scan tree, one level per barrier epoch;
+ *  - error: a race's two threads and lines, an out-of-bounds lane against the
+ *    buffer's bounds, a deadlock's groups of warps waiting at different barriers.
+ * The cursor a->tpos says which events have happened: every view shows the state at
+ * that point. Only the trace, the findings and the fault are read. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/analysis.h"
+#include "sim/trace.h"
+#include "tui/app.h"
+#include "tui/term.h"
+
+enum { WARP = 32, PLAIN = 0 };
+
+static const char *const k_names[VIEW__COUNT] = {"threads", "warps", "memory", "banks", "barriers",
+                                                 "atomics", "buffers", "tree", "error"};
+
+const char *tv_view_name(app_view v) { return v < VIEW__COUNT ? k_names[v] : "?"; }
+
+app_view tv_view_of_step(const char *view)
+{
+    for (int i = 1; view && i < VIEW__COUNT; i++)
+        if (strcmp(view, k_names[i]) == 0) return (app_view)i;
+    return VIEW_MAP;
+}
+
+static int popc(uint32_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+static const trace_t *trace_of(const app *a) { return a->have_run ? a->run.trace : NULL; }
+
+void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane)
+{
+    *block = 0, *warp = 0, *lane = 0;
+    if (!a->sel_on || !a->have_spec) return;
+    const gl_spec *s = &a->spec;
+    uint64_t lb = a->sel_block[0] + (uint64_t)a->sel_block[1] * s->grid[0] +
+                  (uint64_t)a->sel_block[2] * s->grid[0] * s->grid[1];
+    uint64_t lt = a->sel_thread[0] + (uint64_t)a->sel_thread[1] * s->block[0] +
+                  (uint64_t)a->sel_thread[2] * s->block[0] * s->block[1];
+    *block = (uint32_t)lb;
+    *warp = (unsigned)(lt / WARP);
+    *lane = (unsigned)(lt % WARP);
+}
+
+/* Whether event e is one the current view steps over with TV_INSN. */
+static bool insn_match(const app *a, const trace_event *e, uint32_t b, unsigned w)
+{
+    if (e->block != b || e->warp != w) return false;
+    if (a->view == VIEW_MEMORY) return e->kind == TRACE_EV_MEM && e->space == TRACE_SPACE_GLOBAL;
+    if (a->view == VIEW_BANKS) return e->kind == TRACE_EV_MEM && e->space == TRACE_SPACE_SHARED;
+    return e->kind == TRACE_EV_ISSUE;
+}
+
+static bool unit_match(const app *a, tv_unit u, const trace_event *e, uint32_t b, unsigned w)
+{
+    if (u == TV_BARRIER) return e->kind == TRACE_EV_BAR_RELEASE && e->block == b;
+    return insn_match(a, e, b, w);
+}
+
+size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved)
+{
+    const trace_t *t = trace_of(a);
+    *moved = false;
+    if (!t) return a->tpos;
+    uint32_t b;
+    unsigned w, l;
+    tv_selected(a, &b, &w, &l);
+    size_t n = t->nevents, pos = a->tpos > n ? n : a->tpos;
+    if (dir > 0) {
+        for (size_t i = pos; i < n; i++)
+            if (unit_match(a, unit, &t->events[i], b, w)) {
+                *moved = true;
+                return i + 1;
+            }
+        return pos;
+    }
+    /* back: the event before the current one (the last matching one before pos) */
+    size_t cur = pos;
+    while (cur > 0 && !unit_match(a, unit, &t->events[cur - 1], b, w)) cur--;
+    if (cur == 0) return pos;
+    for (size_t i = cur - 1; i > 0; i--)
+        if (unit_match(a, unit, &t->events[i - 1], b, w)) {
+            *moved = true;
+            return i;
+        }
+    *moved = pos != 0;
+    return 0;
+}
+
+size_t tv_initial_pos(const app *a)
+{
+    const trace_t *t = trace_of(a);
+    if (!t) return 0;
+    if (a->view == VIEW_MEMORY || a->view == VIEW_BANKS) {
+        uint32_t b;
+        unsigned w, l;
+        tv_selected(a, &b, &w, &l);
+        /* the costliest request (most sectors / wavefronts), the first of those */
+        size_t best = SIZE_MAX;
+        unsigned cost = 0;
+        for (size_t i = 0; i < t->nevents; i++) {
+            const trace_event *e = &t->events[i];
+            if (!insn_match(a, e, b, w)) continue;
+            unsigned g, c = a->view == VIEW_MEMORY ? gl_request_sectors(trace_event_addrs(t, e), e->mask, e->width)
+                                                   : gl_request_wavefronts(trace_event_addrs(t, e), e->mask, e->width, &g);
+            if (best == SIZE_MAX || c > cost) best = i, cost = c;
+        }
+        if (best != SIZE_MAX) return best + 1;
+    }
+    return t->nevents;
+}
+
+int tv_current_line(const app *a)
+{
+    const trace_t *t = trace_of(a);
+    if (!t) return 0;
+    uint32_t b;
+    unsigned w, l;
+    tv_selected(a, &b, &w, &l);
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    for (size_t i = pos; i > 0; i--) {
+        const trace_event *e = &t->events[i - 1];
+        if ((e->kind == TRACE_EV_ISSUE || e->kind == TRACE_EV_MEM) && e->block == b && e->warp == w && e->pc >= 0 &&
+            e->pc < t->ninsns)
+            return t->insns[e->pc].src_line;
+    }
+    return 0;
+}
+
+bool tv_has_error_picture(const app *a)
+{
+    if (!a->have_run) return false;
+    if (a->run.fault.kind != SIM_FAULT_NONE) return true;
+    for (int i = 0; i < a->run.nfindings; i++)
+        if (a->run.findings[i].is_error) return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- drawing aids */
+
+static int put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
+{
+    if (maxcols <= 0) return 0;
+    if (attr) wattron(win, attr);
+    mvwaddnstr(win, y, x, s, maxcols);
+    if (attr) wattroff(win, attr);
+    int n = (int)strlen(s);
+    return n < maxcols ? n : maxcols;
+}
+
+/* One glyph (possibly several bytes) at (y, x). */
+static void glyph(WINDOW *win, int y, int x, const char *g, int attr)
+{
+    if (attr) wattron(win, attr);
+    mvwaddstr(win, y, x, g);
+    if (attr) wattroff(win, attr);
+}
+
+static bool utf8(void) { return strcmp(term_glyph()->h, "-") != 0; }
+static const char *g_block(void) { return utf8() ? "\u2588" : "#"; }
+
+/* The source text of line `line`, trimmed ("" if none). */
+static const char *src_text(const app *a, int line)
+{
+    if (line < 1 || line > a->src.nlines) return "";
+    const char *s = a->src.lines[line - 1];
+    while (*s == ' ') s++;
+    return s;
+}
+
+static int line_of_pc(const trace_t *t, int32_t pc)
+{
+    return pc >= 0 && pc < t->ninsns ? t->insns[pc].src_line : 0;
+}
+
+/* The status line at the bottom of every trace view: time, selection, keys. */
+static void draw_time_line(WINDOW *win, const app *a, const trace_t *t, int y, int x, int w)
+{
+    uint32_t b;
+    unsigned wp, l;
+    tv_selected(a, &b, &wp, &l);
+    char buf[256];
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    uint64_t time = pos > 0 ? t->events[pos - 1].time : 0;
+    snprintf(buf, sizeof buf, "t=%" PRIu64 " (%zu/%zu) b%u w%u lane %u%s", time, pos, t->nevents, b, wp, l,
+             w >= 60 ? "  . , step  < > barrier  ( ) warp" : "  .,<>()");
+    put(win, y, x, w, buf, term_attr(TC_DIM));
+}
+
+/* The current request of the selected warp for the memory views: the last one before
+ * the cursor, else the first after it; NULL if none. */
+static const trace_event *current_request(const app *a, const trace_t *t)
+{
+    uint32_t b;
+    unsigned w, l;
+    tv_selected(a, &b, &w, &l);
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    for (size_t i = pos; i > 0; i--)
+        if (insn_match(a, &t->events[i - 1], b, w)) return &t->events[i - 1];
+    for (size_t i = pos; i < t->nevents; i++)
+        if (insn_match(a, &t->events[i], b, w)) return &t->events[i];
+    return NULL;
+}
+
+static void request_heading(WINDOW *win, const app *a, const trace_t *t, const trace_event *e, int y, int x, int w)
+{
+    char buf[300];
+    int line = line_of_pc(t, e->pc);
+    const char *mn = e->pc >= 0 && e->pc < t->ninsns ? t->insns[e->pc].mnemonic : "?";
+    if (w >= 56)
+        snprintf(buf, sizeof buf, "b%u w%u line %d: %.20s, %u B x %d lanes", e->block, e->warp, line, mn, e->width,
+                 popc(e->mask));
+    else
+        snprintf(buf, sizeof buf, "b%u w%u L%d %.20s %uBx%d", e->block, e->warp, line, mn, e->width, popc(e->mask));
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    put(win, y + 1, x, w, src_text(a, line), term_attr(TC_DIM));
+}
+
+/* ------------------------------------------------------------------ memory */
+
+static void draw_memory(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    const trace_event *e = current_request(a, t);
+    if (!e) {
+        put(win, y, x, w, "the selected warp made no global memory request", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "( ) selects another warp; 2 shows the warp timeline", term_attr(TC_DIM));
+        return;
+    }
+    const uint64_t *ad = trace_event_addrs(t, e);
+    uint32_t b;
+    unsigned sw, sl;
+    tv_selected(a, &b, &sw, &sl);
+    request_heading(win, a, t, e, y, x, w);
+    /* distinct sectors in order of address */
+    uint64_t sec[WARP * 2];
+    int ns = 0;
+    for (int l = 0; l < WARP; l++) {
+        if (!((e->mask >> l) & 1u)) continue;
+        uint64_t lo = ad[l] / 32, hi = (ad[l] + (e->width ? e->width : 1) - 1) / 32;
+        for (uint64_t s = lo; s <= hi && ns < WARP * 2; s++) {
+            bool seen = false;
+            for (int k = 0; k < ns; k++) seen |= sec[k] == s;
+            if (!seen) sec[ns++] = s;
+        }
+    }
+    for (int i = 1; i < ns; i++) /* insertion sort */
+        for (int k = i; k > 0 && sec[k - 1] > sec[k]; k--) {
+            uint64_t tmp = sec[k];
+            sec[k] = sec[k - 1], sec[k - 1] = tmp;
+        }
+    int pal = term_palette_size();
+    /* lane -> sector row */
+    int r = y + 2;
+    int lx = w >= 44 ? put(win, r, x, w, "lane>sector ", PLAIN) : w >= 38 ? put(win, r, x, w, "lanes ", PLAIN) : 0;
+    for (int l = 0; l < WARP && lx + l < w; l++) {
+        if (!((e->mask >> l) & 1u)) {
+            glyph(win, r, x + lx + l, term_glyph()->dot, term_attr(TC_DIM));
+            continue;
+        }
+        int k = 0;
+        while (k < ns && sec[k] != ad[l] / 32) k++;
+        char c[2] = {k < 10 ? (char)('0' + k) : k < 36 ? (char)('a' + k - 10) : '+', 0};
+        int at = term_has_color() ? term_palette_attr(k % pal) : 0;
+        if (l == (int)sl && e->block == b && e->warp == sw) at = term_attr(TC_MAPSEL);
+        put(win, r, x + lx + l, 1, c, at);
+    }
+    r++;
+    unsigned sectors = gl_request_sectors(ad, e->mask, e->width);
+    unsigned bytes = (unsigned)popc(e->mask) * e->width;
+    unsigned ideal = (bytes + 31) / 32;
+    char buf[256];
+    const char *verdict = sectors <= ideal ? "coalesced" : sectors <= ideal + 1 ? "one sector more than ideal (misaligned)"
+                                                                                : "not coalesced";
+    if (w >= 56)
+        snprintf(buf, sizeof buf, "%u sector%s for %u bytes (ideal %u): %s", sectors, sectors == 1 ? "" : "s", bytes,
+                 ideal, verdict);
+    else
+        snprintf(buf, sizeof buf, "%u sector%s, ideal %u: %s", sectors, sectors == 1 ? "" : "s", ideal,
+                 sectors <= ideal ? "coalesced" : sectors <= ideal + 1 ? "misaligned" : "not coalesced");
+    put(win, r++, x, w, buf, sectors <= ideal ? term_attr(TC_GOOD) : sectors <= ideal + 1 ? term_attr(TC_WARN) : term_attr(TC_BAD));
+    /* the selected thread's lane in this request (what the trace has for a thread) */
+    if (e->block == b && e->warp == sw && r < y + h - 2) {
+        if ((e->mask >> sl) & 1u)
+            snprintf(buf, sizeof buf, "lane %u @0x%" PRIx64 " sector %" PRIu64 " of its line", sl, ad[sl], ad[sl] / 32 % 4);
+        else
+            snprintf(buf, sizeof buf, "lane %u: inactive in this instruction", sl);
+        put(win, r++, x, w, buf, term_attr(TC_MAPSEL));
+    }
+    /* one row per 128-byte line: its four sectors, with the lanes in each */
+    int rows_left = h - (r - y);
+    int nlines = 0;
+    for (int i = 0; i < ns; i++)
+        if (i == 0 || sec[i] / 4 != sec[i - 1] / 4) nlines++;
+    snprintf(buf, sizeof buf, "%d line%s of 128 B:", nlines, nlines == 1 ? "" : "s");
+    if (rows_left > 0) put(win, r++, x, w, buf, term_attr(TC_HEADING)), rows_left--;
+    int shown = 0, avail = rows_left;
+    for (int i = 0; i < ns && rows_left > 0;) {
+        uint64_t line = sec[i] / 4;
+        if (shown == avail - 1 && nlines - shown > 1) {
+            snprintf(buf, sizeof buf, "... %d more lines", nlines - shown);
+            put(win, r++, x, w, buf, term_attr(TC_DIM));
+            break;
+        }
+        if (w >= 40) snprintf(buf, sizeof buf, "%09" PRIx64 " ", (uint64_t)(line * 128 & 0xfffffffffull));
+        else snprintf(buf, sizeof buf, "%06" PRIx64 " ", (uint64_t)(line * 128 & 0xffffffull));
+        int cx = put(win, r, x, w, buf, term_attr(TC_DIM));
+        for (int s = 0; s < 4 && cx + 7 <= w; s++) {
+            uint64_t sid = line * 4 + (uint64_t)s;
+            int k = 0;
+            while (k < ns && sec[k] != sid) k++;
+            int lanes = 0;
+            for (int l = 0; l < WARP; l++)
+                if (((e->mask >> l) & 1u) && ad[l] / 32 == sid) lanes++;
+            if (k < ns) snprintf(buf, sizeof buf, "[%c:%2d]", k < 10 ? '0' + k : k < 36 ? 'a' + k - 10 : '+', lanes);
+            else snprintf(buf, sizeof buf, "[    ]");
+            cx += put(win, r, x + cx, w - cx, buf, k < ns && term_has_color() ? term_palette_attr(k % pal) : term_attr(TC_DIM));
+            cx++;
+        }
+        r++, rows_left--, shown++;
+        while (i < ns && sec[i] / 4 == line) i++;
+    }
+}
+
+/* ------------------------------------------------------------------- banks */
+
+static void draw_banks(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    const trace_event *e = current_request(a, t);
+    if (!e) {
+        put(win, y, x, w, "the selected warp made no shared-memory request", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "( ) selects another warp", term_attr(TC_DIM));
+        return;
+    }
+    const uint64_t *ad = trace_event_addrs(t, e);
+    request_heading(win, a, t, e, y, x, w);
+    /* distinct 4-byte words per bank */
+    uint64_t words[32][WARP];
+    int nw[32] = {0};
+    uint32_t lanes_of[32] = {0};
+    unsigned width = e->width ? e->width : 4;
+    for (int l = 0; l < WARP; l++) {
+        if (!((e->mask >> l) & 1u)) continue;
+        for (unsigned off = 0; off < width; off += 4) {
+            uint64_t wd = (ad[l] + off) / 4;
+            int bk = (int)(wd % 32);
+            lanes_of[bk] |= 1u << l;
+            bool seen = false;
+            for (int k = 0; k < nw[bk]; k++) seen |= words[bk][k] == wd;
+            if (!seen && nw[bk] < WARP) words[bk][nw[bk]++] = wd;
+        }
+    }
+    int maxd = 0;
+    for (int k = 0; k < 32; k++) maxd = nw[k] > maxd ? nw[k] : maxd;
+    unsigned groups = 0, wf = gl_request_wavefronts(ad, e->mask, e->width, &groups);
+    int r = y + 2;
+    char buf[256];
+    if (wf <= groups) snprintf(buf, sizeof buf, "%u wavefront%s (ideal %u): no conflict", wf, wf == 1 ? "" : "s", groups);
+    else if (w >= 44) snprintf(buf, sizeof buf, "%u wavefronts (ideal %u): %d-way bank conflict", wf, groups, maxd);
+    else snprintf(buf, sizeof buf, "%u wavefronts, ideal %u: conflict", wf, groups);
+    put(win, r++, x, w, buf, wf > groups ? term_attr(TC_BAD) : term_attr(TC_GOOD));
+    int bx = w >= 38 ? 6 : w > 32 ? w - 32 : 0;
+    if (bx >= 4) put(win, r, x, w, bx >= 6 ? "bank" : "bk", term_attr(TC_DIM));
+    for (int k = 0; k < 32 && bx + k < w; k++) {
+        char c[2] = {(char)('0' + k % 10), 0};
+        put(win, r, x + bx + k, 1, c, k % 10 == 0 ? term_attr(TC_HEADING) : term_attr(TC_DIM));
+    }
+    r++;
+    int bars = maxd < h - 8 ? maxd : h - 8;
+    if (bars < 1) bars = 1;
+    for (int d = bars; d >= 1; d--, r++) {
+        snprintf(buf, sizeof buf, "%3d", d);
+        if (bx >= 4) put(win, r, x, 4, buf, term_attr(TC_DIM));
+        for (int k = 0; k < 32 && bx + k < w; k++) {
+            if (nw[k] >= d) glyph(win, r, x + bx + k, g_block(), nw[k] > 1 ? term_attr(TC_BAD) : term_attr(TC_GOOD));
+        }
+    }
+    put(win, r++, x, w, "(rows: distinct words a bank must deliver)", term_attr(TC_DIM));
+    /* the conflicting banks with their lanes */
+    for (int k = 0; k < 32 && r < y + h - 1; k++) {
+        if (nw[k] <= 1) continue;
+        int n = snprintf(buf, sizeof buf, "bank %2d: %d words, lanes", k, nw[k]);
+        for (int l = 0; l < WARP && n < (int)sizeof buf - 8; l++)
+            if ((lanes_of[k] >> l) & 1u) n += snprintf(buf + n, sizeof buf - (size_t)n, " %d", l);
+        put(win, r++, x, w, buf, term_attr(TC_WARN));
+    }
+    /* per line: wavefronts per request (the effect of padding shows as 1.0) */
+    const gl_metrics *m = a->run.metrics;
+    for (int i = 0; m && i < m->nlines && r < y + h - 1; i++) {
+        const gl_counts *c = &m->lines[i].c;
+        uint64_t req = c->shld_requests + c->shst_requests, wv = c->shld_wavefronts + c->shst_wavefronts;
+        if (!req || m->lines[i].src_line <= 0) continue;
+        snprintf(buf, sizeof buf, "line %d: %.2f wavefronts/request", m->lines[i].src_line, (double)wv / (double)req);
+        put(win, r++, x, w, buf, wv > req ? term_attr(TC_WARN) : term_attr(TC_DIM));
+    }
+}
+
+/* ---------------------------------------------------------------- barriers */
+
+/* Per warp of block b: where it waits at the end of the trace (pc of an arrival not
+ * followed by a release of its block), -1 if not waiting. out[wpb]. */
+static void waiting_at(const trace_t *t, size_t upto, uint32_t b, int32_t *out, unsigned wpb)
+{
+    for (unsigned i = 0; i < wpb; i++) out[i] = -1;
+    for (size_t i = 0; i < upto; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b) continue;
+        if (e->kind == TRACE_EV_BAR_ARRIVE && e->warp < wpb) out[e->warp] = e->pc;
+        else if (e->kind == TRACE_EV_BAR_RELEASE)
+            for (unsigned k = 0; k < wpb; k++) out[k] = -1;
+    }
+}
+
+static unsigned warps_per_block(const trace_t *t)
+{
+    uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
+    return t->nwarps_per_block ? t->nwarps_per_block : (unsigned)((T + WARP - 1) / WARP);
+}
+
+static void draw_barriers(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    uint32_t b;
+    unsigned sw, sl;
+    tv_selected(a, &b, &sw, &sl);
+    unsigned wpb = warps_per_block(t);
+    /* the block's time span */
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    int nrel = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b) continue;
+        if (e->time < t0) t0 = e->time;
+        if (e->time > t1) t1 = e->time;
+        nrel += e->kind == TRACE_EV_BAR_RELEASE;
+    }
+    char buf[300];
+    snprintf(buf, sizeof buf, "block %u: %d barrier%s, warps over time", b, nrel, nrel == 1 ? "" : "s");
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    const char *run = utf8() ? "\u2500" : "-", *wait = utf8() ? "\u00b7" : ".", *rel = utf8() ? "\u2502" : "|";
+    snprintf(buf, sizeof buf, "%s issuing  %s waiting at a barrier  %s released", run, wait, rel);
+    put(win, y + 1, x, w, buf, term_attr(TC_DIM));
+    if (t0 == UINT64_MAX) return;
+    int lw = 5, cols = w - lw - 1;
+    if (cols < 8) return;
+    double span = (double)(t1 - t0 + 1);
+#define COL(tm) ((int)((double)((tm) - t0) * cols / span))
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    uint64_t now = pos > 0 ? t->events[pos - 1].time : t0;
+    int rows = (int)wpb < h - 5 ? (int)wpb : h - 5;
+    if (rows < 1) rows = 1;
+    unsigned wfirst = sw >= (unsigned)rows ? sw - (unsigned)rows + 1 : 0;
+    int *arrive = calloc(wpb, sizeof *arrive);
+    if (!arrive) return;
+    for (int r = 0; r < rows && wfirst + (unsigned)r < wpb; r++) {
+        unsigned wi = wfirst + (unsigned)r;
+        snprintf(buf, sizeof buf, "w%-3u", wi);
+        put(win, y + 2 + r, x, lw, buf, wi == sw ? term_attr(TC_MAPSEL) : term_attr(TC_DIM));
+    }
+    for (unsigned k = 0; k < wpb; k++) arrive[k] = -1;
+    for (size_t i = 0; i < pos; i++) { /* first what issued, then the waits over it */
+        const trace_event *e = &t->events[i];
+        if (e->block == b && e->kind == TRACE_EV_ISSUE && e->warp >= wfirst && e->warp < wfirst + (unsigned)rows)
+            glyph(win, y + 2 + (int)(e->warp - wfirst), x + lw + COL(e->time), run, term_attr(TC_GOOD));
+    }
+    for (size_t i = 0; i < pos; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b) continue;
+        if (e->kind == TRACE_EV_BAR_ARRIVE && e->warp < wpb)
+            arrive[e->warp] = COL(e->time);
+        else if (e->kind == TRACE_EV_BAR_RELEASE) {
+            int c = COL(e->time);
+            for (unsigned k = wfirst; k < wpb && k < wfirst + (unsigned)rows; k++) {
+                for (int q = arrive[k] + 1; arrive[k] >= 0 && q < c; q++)
+                    glyph(win, y + 2 + (int)(k - wfirst), x + lw + q, wait, term_attr(TC_WARN));
+                glyph(win, y + 2 + (int)(k - wfirst), x + lw + c, rel, term_attr(TC_HEADING));
+                arrive[k] = -1;
+            }
+        }
+    }
+    /* still waiting at the cursor */
+    int cnow = COL(now);
+    for (unsigned k = wfirst; k < wpb && k < wfirst + (unsigned)rows; k++)
+        for (int q = arrive[k] + 1; arrive[k] >= 0 && q <= cnow && q < cols; q++)
+            glyph(win, y + 2 + (int)(k - wfirst), x + lw + q, wait, term_attr(TC_BAD));
+    free(arrive);
+#undef COL
+    int r = y + 2 + rows;
+    /* the barriers: line, release time */
+    int shown = 0;
+    for (size_t i = 0; i < t->nevents && r < y + h - 1 && shown < 4; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_BAR_RELEASE || e->block != b) continue;
+        int line = line_of_pc(t, e->pc);
+        snprintf(buf, sizeof buf, "%s t=%" PRIu64 " line %d %s", i < pos ? "released" : "later   ", e->time, line,
+                 src_text(a, line));
+        put(win, r++, x, w, buf, i < pos ? PLAIN : term_attr(TC_DIM));
+        shown++;
+    }
+}
+
+/* ----------------------------------------------------------------- atomics */
+
+typedef struct addr_count {
+    uint64_t addr;
+    int space;
+    uint64_t n;
+} addr_count;
+
+static int by_count(const void *p, const void *q)
+{
+    const addr_count *x = p, *y = q;
+    if (x->n != y->n) return x->n < y->n ? 1 : -1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void draw_atomics(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    size_t cap = 4096, n = 0;
+    addr_count *ac = malloc(cap * sizeof *ac);
+    if (!ac) return;
+    uint64_t total = 0;
+    for (size_t i = 0; i < pos; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_MEM || e->op != TRACE_ATOMIC) continue;
+        const uint64_t *ad = trace_event_addrs(t, e);
+        for (int l = 0; l < WARP; l++) {
+            if (!((e->mask >> l) & 1u)) continue;
+            total++;
+            size_t k = 0;
+            while (k < n && !(ac[k].addr == ad[l] && ac[k].space == e->space)) k++;
+            if (k < n) ac[k].n++;
+            else if (n < cap) ac[n++] = (addr_count){ad[l], e->space, 1};
+        }
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "%" PRIu64 " atomic op%s on %zu address%s so far", total, total == 1 ? "" : "s", n,
+             n == 1 ? "" : "es");
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    if (total == 0) {
+        put(win, y + 1, x, w, pos < t->nevents ? "none yet: End runs to the end" : "this kernel made no atomic operation",
+            term_attr(TC_DIM));
+        free(ac);
+        return;
+    }
+    put(win, y + 1, x, w, w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
+                                   : "busiest first, +words from the lowest", term_attr(TC_DIM));
+    uint64_t lo = UINT64_MAX;
+    for (size_t k = 0; k < n; k++) lo = ac[k].addr < lo ? ac[k].addr : lo;
+    qsort(ac, n, sizeof *ac, by_count);
+    int lw = w >= 50 ? 20 : 13, bw = w - lw - 8;
+    if (bw < 4) bw = 4;
+    for (size_t k = 0; k < n && (int)k < h - 3; k++) {
+        /* the address, and its offset from the lowest one in 4-byte words (bins[k]) */
+        if (w >= 50)
+            snprintf(buf, sizeof buf, "%s +%-4" PRIu64 "%08" PRIx64, ac[k].space == TRACE_SPACE_SHARED ? "sh" : "gl",
+                     (ac[k].addr - lo) / 4, (uint64_t)(ac[k].addr & 0xffffffffull));
+        else
+            snprintf(buf, sizeof buf, "%s +%-4" PRIu64, ac[k].space == TRACE_SPACE_SHARED ? "shared" : "global",
+                     (ac[k].addr - lo) / 4);
+        put(win, y + 2 + (int)k, x, lw, buf, term_attr(TC_DIM));
+        int len = (int)((double)ac[k].n * bw / (double)ac[0].n);
+        if (len < 1) len = 1;
+        double heat = (double)ac[k].n / (double)ac[0].n;
+        int at = heat > 0.66 ? term_attr(TC_BAD) : heat > 0.33 ? term_attr(TC_WARN) : term_attr(TC_GOOD);
+        for (int q = 0; q < len; q++) glyph(win, y + 2 + (int)k, x + lw + q, g_block(), at);
+        snprintf(buf, sizeof buf, " %" PRIu64, ac[k].n);
+        put(win, y + 2 + (int)k, x + lw + len, w - lw - len, buf, PLAIN);
+    }
+    free(ac);
+}
+
+/* ----------------------------------------------------------------- buffers */
+
+static bool value_eq(const gl_arg *arg, const void *x, const void *y, size_t k)
+{
+    gl_value u = gl_buffer_get(x, arg->type, k), v = gl_buffer_get(y, arg->type, k);
+    if (gl_type_is_float(arg->type)) {
+        double d = u.f - v.f;
+        return (d < 0 ? -d : d) <= 1e-3 * (1 + (v.f < 0 ? -v.f : v.f));
+    }
+    return memcmp(&u, &v, sizeof u) == 0;
+}
+
+static int fmt_value(char *buf, size_t len, const gl_arg *arg, const void *data, size_t k)
+{
+    gl_value v = gl_buffer_get(data, arg->type, k);
+    if (gl_type_is_float(arg->type)) return snprintf(buf, len, "%g", v.f);
+    if (gl_type_is_signed(arg->type)) return snprintf(buf, len, "%lld", (long long)v.i);
+    return snprintf(buf, len, "%llu", (unsigned long long)v.u);
+}
+
+static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    bool ref = app_on_exercise(a) && a->ref_buffers;
+    put(win, y, x, w, ref ? "against the reference solution's output:" : "against the values before the launch:",
+        term_attr(TC_HEADING));
+    int r = y + 1;
+    char buf[512];
+    for (int i = 0; i < a->spec.nargs && i < a->run.nargs && r < y + h; i++) {
+        const gl_arg *arg = &a->spec.args[i];
+        const gl_buffer *got = &a->run.buffers[i];
+        const gl_buffer *exp = ref && i < a->ref_nargs ? &a->ref_buffers[i] : a->init_buffers ? &a->init_buffers[i] : NULL;
+        if (!arg->is_ptr || !got->data) continue;
+        size_t n = arg->len, ndiff = 0, first = n;
+        bool can = exp && exp->data && exp->bytes == got->bytes;
+        for (size_t k = 0; can && k < n; k++)
+            if (!value_eq(arg, got->data, exp->data, k)) {
+                if (first == n) first = k;
+                ndiff++;
+            }
+        if (!can) snprintf(buf, sizeof buf, "%s[%zu]: nothing to compare with", arg->name, n);
+        else if (ndiff == 0) snprintf(buf, sizeof buf, "%s[%zu]: %s", arg->name, n, ref ? "all match" : "unchanged");
+        else if (ref) {
+            int q = snprintf(buf, sizeof buf, "%s: %zu of %zu differ, first [%zu]: expected ", arg->name, ndiff, n, first);
+            q += fmt_value(buf + q, sizeof buf - (size_t)q, arg, exp->data, first);
+            q += snprintf(buf + q, sizeof buf - (size_t)q, " got ");
+            fmt_value(buf + q, sizeof buf - (size_t)q, arg, got->data, first);
+        } else
+            snprintf(buf, sizeof buf, "%s: the kernel changed %zu of %zu, first [%zu]", arg->name, ndiff, n, first);
+        put(win, r++, x, w, buf, can && ndiff && ref ? term_attr(TC_BAD) : can && ndiff ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+        /* the values from the first difference on (ref: wrong ones red; else changed bright) */
+        size_t from = can && ndiff ? first : 0;
+        for (int row = 0; row < 2 && r < y + h && from < n; row++, r++) {
+            int cx = snprintf(buf, sizeof buf, "[%zu]", from);
+            put(win, r, x, w, buf, term_attr(TC_DIM));
+            cx++;
+            while (from < n && cx < w) {
+                char v[64];
+                int vl = fmt_value(v, sizeof v, arg, got->data, from);
+                if (cx + vl >= w) break;
+                bool diff = can && !value_eq(arg, got->data, exp->data, from);
+                put(win, r, x + cx, vl, v, diff ? (ref ? term_attr(TC_BAD) : term_attr(TC_HEADING)) : PLAIN);
+                cx += vl + 1;
+                from++;
+            }
+        }
+    }
+    if (app_on_exercise(a) && !a->ref_buffers && r < y + h)
+        put(win, r, x, w, a->ref_job ? "running the reference..." : "(no reference output yet: r runs both)", term_attr(TC_DIM));
+}
+
+/* -------------------------------------------------------------------- tree */
+
+/* The shared array's element: from the first shared access instruction's mnemonic. */
+static void shared_elem(const trace_t *t, unsigned *size, bool *is_float)
+{
+    *size = 4, *is_float = false;
+    for (int i = 0; i < t->ninsns; i++) {
+        const char *m = t->insns[i].mnemonic;
+        if (!strstr(m, ".shared")) continue;
+        *is_float = t->insns[i].is_float;
+        const char *d = strrchr(m, '.');
+        if (d && (d[1] == 'f' || d[1] == 's' || d[1] == 'u' || d[1] == 'b')) {
+            int bits = atoi(d + 2);
+            if (bits == 64) *size = 8;
+            else if (bits == 16) *size = 2;
+            else if (bits == 8) *size = 1;
+        }
+        return;
+    }
+}
+
+static double snap_value(const unsigned char *p, unsigned size, bool is_float)
+{
+    if (is_float && size == 8) { double d; memcpy(&d, p, 8); return d; }
+    if (is_float) { float f; memcpy(&f, p, 4); return f; }
+    if (size == 8) { int64_t v; memcpy(&v, p, 8); return (double)v; }
+    if (size == 2) { int16_t v; memcpy(&v, p, 2); return v; }
+    if (size == 1) return (signed char)p[0];
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The shared stores of block b between events from and to (one barrier epoch),
+ * grouped by warp and instruction: "w1 line 14: lanes 0-15 wrote [0..30]". */
+static void draw_epoch_writers(WINDOW *win, const app *a, const trace_t *t, uint32_t b, size_t from, size_t to,
+                               unsigned es, int y, int x, int h, int w)
+{
+    if (h < 1) return;
+    typedef struct grp { unsigned warp; int32_t pc; uint32_t lanes; uint64_t lo, hi; } grp;
+    grp g[16];
+    int ng = 0;
+    for (size_t i = from; i < to && i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_MEM || e->block != b || e->space != TRACE_SPACE_SHARED || e->op == TRACE_LOAD) continue;
+        const uint64_t *ad = trace_event_addrs(t, e);
+        int k = 0;
+        while (k < ng && !(g[k].warp == e->warp && g[k].pc == e->pc)) k++;
+        if (k == ng) {
+            if (ng == 16) continue;
+            g[ng++] = (grp){e->warp, e->pc, 0, UINT64_MAX, 0};
+        }
+        for (int l = 0; l < WARP; l++) {
+            if (!((e->mask >> l) & 1u)) continue;
+            g[k].lanes |= 1u << l;
+            uint64_t el = ad[l] / es;
+            if (el < g[k].lo) g[k].lo = el;
+            if (el > g[k].hi) g[k].hi = el;
+        }
+    }
+    char buf[200];
+    put(win, y, x, w, ng ? "written in this epoch (shared stores):" : "no shared store in this epoch", term_attr(TC_HEADING));
+    for (int k = 0; k < ng && k + 1 < h; k++) {
+        int lo = 0, hi = 31;
+        while (lo < 32 && !((g[k].lanes >> lo) & 1u)) lo++;
+        while (hi > 0 && !((g[k].lanes >> hi) & 1u)) hi--;
+        int nl = popc(g[k].lanes);
+        char who[40];
+        if (nl == 1) snprintf(who, sizeof who, "lane %d", lo);
+        else snprintf(who, sizeof who, "%d lanes (%d-%d)", nl, lo, hi);
+        if (g[k].lo == g[k].hi)
+            snprintf(buf, sizeof buf, "w%u line %d: %s wrote [%" PRIu64 "]", g[k].warp, line_of_pc(t, g[k].pc), who, g[k].lo);
+        else
+            snprintf(buf, sizeof buf, "w%u line %d: %s wrote [%" PRIu64 "..%" PRIu64 "]", g[k].warp, line_of_pc(t, g[k].pc),
+                     who, g[k].lo, g[k].hi);
+        put(win, y + 1 + k, x, w, buf, PLAIN);
+    }
+    (void)a;
+}
+
+static void draw_tree(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    uint32_t b;
+    unsigned sw, sl;
+    tv_selected(a, &b, &sw, &sl);
+    if (t->nsnaps == 0) {
+        put(win, y, x, w, "no shared-memory snapshots: this kernel has no barrier", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "(or uses no shared memory)", term_attr(TC_DIM));
+        return;
+    }
+    unsigned es;
+    bool fl;
+    shared_elem(t, &es, &fl);
+    /* the snapshots of block b released before the cursor, via the release events */
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    enum { MAXR = 64 };
+    uint32_t idx[MAXR];
+    size_t at[MAXR]; /* event index of each release */
+    int n = 0, total = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_BAR_RELEASE || e->block != b || e->aux == UINT32_MAX || e->aux >= t->nsnaps) continue;
+        total++;
+        if (i >= pos) continue;
+        if (n == MAXR) memmove(idx, idx + 1, (MAXR - 1) * sizeof *idx), memmove(at, at + 1, (MAXR - 1) * sizeof *at), n--;
+        at[n] = i;
+        idx[n++] = e->aux;
+    }
+    int cw = fl ? 7 : 5, lw = 6;
+    int ncols = (w - lw) / cw;
+    if (ncols < 1) ncols = 1;
+    char buf[256];
+    uint32_t elems = n ? t->snaps[idx[0]].size / es : 0;
+    snprintf(buf, sizeof buf, "block %u after barrier %d/%d: shared memory", b, n, total);
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    snprintf(buf, sizeof buf, "[0..%d] of %u, one row per barrier; bright: changed", ncols - 1, elems);
+    put(win, y + 1, x, w, buf, term_attr(TC_DIM));
+    if (n == 0) {
+        put(win, y + 2, x, w, "> steps to the first barrier", term_attr(TC_DIM));
+        return;
+    }
+    /* who wrote what in the last epoch shown (between the two last barriers) */
+    int who_rows = h >= 9 ? (h >= 16 ? 4 : 2) : 0;
+    int rows = h - 2 - who_rows;
+    int start = n > rows ? n - rows : 0;
+    for (int r = start; r < n; r++) {
+        const trace_snapshot *s = &t->snaps[idx[r]];
+        const trace_snapshot *p = r > 0 ? &t->snaps[idx[r - 1]] : NULL;
+        int line = line_of_pc(t, s->pc);
+        snprintf(buf, sizeof buf, "L%-4d", line);
+        put(win, y + 2 + r - start, x, lw, buf, r == n - 1 ? term_attr(TC_SELECTED) : term_attr(TC_DIM));
+        for (int c = 0; c < ncols && (uint32_t)c < s->size / es; c++) {
+            size_t off = (size_t)c * es;
+            double v = snap_value(t->snap_bytes + s->offset + off, es, fl);
+            bool changed = p && off + es <= p->size &&
+                           memcmp(t->snap_bytes + s->offset + off, t->snap_bytes + p->offset + off, es) != 0;
+            if (fl) snprintf(buf, sizeof buf, "%*.*g", cw - 1, 4, v);
+            else snprintf(buf, sizeof buf, "%*.0f", cw - 1, v);
+            put(win, y + 2 + r - start, x + lw + c * cw, cw, buf, changed ? term_attr(TC_GOOD) | A_BOLD : PLAIN);
+        }
+    }
+    if (who_rows > 0) draw_epoch_writers(win, a, t, b, n >= 2 ? at[n - 2] + 1 : 0, at[n - 1], es, y + 2 + (n - start), x,
+                                         y + h - (y + 2 + (n - start)), w);
+}
+
+/* ------------------------------------------------------------------- error */
+
+/* Who did an access: block, thread, warp and lane, and its source line. Two rows, or
+ * three when narrow. Returns the rows used. */
+static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const char *what, int y, int x, int w, int attr)
+{
+    char buf[400];
+    unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
+    unsigned lt = ac->thread[0] + ac->thread[1] * T0 + ac->thread[2] * T0 * T1;
+    int r = 0;
+    if (w >= 64) {
+        snprintf(buf, sizeof buf, "%s: block (%u,%u,%u) thread (%u,%u,%u) = warp %u lane %u", what, ac->block[0],
+                 ac->block[1], ac->block[2], ac->thread[0], ac->thread[1], ac->thread[2], lt / WARP, lt % WARP);
+        put(win, y + r++, x, w, buf, attr);
+    } else {
+        snprintf(buf, sizeof buf, "%s: thread (%u,%u,%u)", what, ac->thread[0], ac->thread[1], ac->thread[2]);
+        put(win, y + r++, x, w, buf, attr);
+        snprintf(buf, sizeof buf, "  block (%u,%u,%u) warp %u lane %u", ac->block[0], ac->block[1], ac->block[2], lt / WARP,
+                 lt % WARP);
+        put(win, y + r++, x, w, buf, attr);
+    }
+    snprintf(buf, sizeof buf, "  line %d: %s", ac->src_line, src_text(a, ac->src_line));
+    put(win, y + r++, x, w, buf, PLAIN);
+    return r;
+}
+
+/* The warps of a block as rows of lanes, threads p and q marked. */
+static void lanes_picture(WINDOW *win, const app *a, const sim_access *p, const sim_access *q, int y, int x, int h, int w)
+{
+    unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
+    uint64_t T = (uint64_t)T0 * T1 * a->spec.block[2];
+    unsigned lp = p->thread[0] + p->thread[1] * T0 + p->thread[2] * T0 * T1;
+    unsigned lq = q ? q->thread[0] + q->thread[1] * T0 + q->thread[2] * T0 * T1 : UINT32_MAX;
+    unsigned wpb = (unsigned)((T + WARP - 1) / WARP);
+    unsigned wp = lp / WARP, wq = q ? lq / WARP : wp;
+    int r = 0;
+    for (unsigned wi = 0; wi < wpb && r < h; wi++) {
+        if (wpb > (unsigned)h && wi != wp && wi != wq) continue;
+        char lbl[16];
+        snprintf(lbl, sizeof lbl, "w%-3u", wi);
+        put(win, y + r, x, 5, lbl, term_attr(TC_DIM));
+        for (unsigned l = 0; l < WARP && 5 + (int)l < w; l++) {
+            uint64_t id = (uint64_t)wi * WARP + l;
+            if (id >= T) break;
+            const char *g = term_glyph()->dot;
+            int at = term_attr(TC_DIM);
+            if (id == lp) g = "A", at = term_attr(TC_BAD) | A_REVERSE;
+            else if (id == lq) g = "B", at = term_attr(TC_WARN) | A_REVERSE;
+            glyph(win, y + r, x + 5 + (int)l, g, at);
+        }
+        r++;
+    }
+}
+
+/* "N bytes past the end of 'c' (4000 bytes)" in a fault message. */
+static bool parse_bounds(const char *msg, unsigned long long *dist, bool *after, char *name, size_t nlen,
+                         unsigned long long *size)
+{
+    const char *p = strstr(msg, " bytes past the end of '");
+    *after = true;
+    if (!p) p = strstr(msg, " bytes before the start of '"), *after = false;
+    if (!p) return false;
+    const char *d = p;
+    while (d > msg && d[-1] >= '0' && d[-1] <= '9') d--;
+    *dist = strtoull(d, NULL, 10);
+    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
+    if (!e) return false;
+    snprintf(name, nlen, "%.*s", (int)(e - q), q);
+    const char *s = strchr(e, '(');
+    if (!s) return false;
+    *size = strtoull(s + 1, NULL, 10);
+    return true;
+}
+
+static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    const sim_fault *f = &a->run.fault;
+    char buf[600];
+    sim_access ac = {0};
+    ac.op = f->is_store;
+    memcpy(ac.thread, f->thread, sizeof ac.thread);
+    memcpy(ac.block, f->block, sizeof ac.block);
+    ac.src_line = f->src_line;
+    put(win, y, x, w, f->kind == SIM_FAULT_MISALIGNED ? "misaligned access" : "out-of-bounds access", term_attr(TC_BAD) | A_BOLD);
+    int r = y + 1 + thread_box(win, a, &ac, f->is_store == 1 ? "store by" : f->is_store == 2 ? "atomic by" : "load by", y + 1,
+                               x, w, term_attr(TC_BAD));
+    unsigned long long dist = 0, size = 0;
+    bool after = true;
+    char name[128];
+    if (parse_bounds(f->message, &dist, &after, name, sizeof name, &size) && r + 3 < y + h) {
+        /* the bar: the allocation, then the gap and the access past it */
+        int bw = w - 2 < 60 ? w - 2 : 60;
+        unsigned long long span = size + dist + f->size;
+        int alloc = (int)((double)size * bw / (double)span);
+        if (alloc < 4) alloc = 4;
+        if (alloc > bw - 3) alloc = bw - 3;
+        snprintf(buf, sizeof buf, "'%s': %llu bytes%s", name, size, after ? "" : " (the access is before it)");
+        put(win, r++, x, w, buf, term_attr(TC_HEADING));
+        if (after) {
+            for (int i = 0; i < alloc; i++) glyph(win, r, x + i, g_block(), term_attr(TC_GOOD));
+            int gap = dist > 0 ? 1 : 0;
+            for (int i = 0; i < gap; i++) glyph(win, r, x + alloc + i, term_glyph()->dot, term_attr(TC_DIM));
+            glyph(win, r, x + alloc + gap, "X", term_attr(TC_BAD) | A_REVERSE);
+            r++;
+            if (alloc + gap + 12 <= w) snprintf(buf, sizeof buf, "0%*s^ byte %llu", alloc + gap - 1, "", size + dist);
+            else snprintf(buf, sizeof buf, "0%*sbyte %llu ^", alloc + gap - 11 > 0 ? alloc + gap - 11 : 0, "", size + dist);
+            put(win, r++, x, w, buf, term_attr(TC_DIM));
+        } else {
+            glyph(win, r, x, "X", term_attr(TC_BAD) | A_REVERSE);
+            for (int i = 0; i < alloc; i++) glyph(win, r, x + 2 + i, g_block(), term_attr(TC_GOOD));
+            r++;
+        }
+        snprintf(buf, sizeof buf, "%u-byte %s, %llu B %s", f->size, f->is_store == 1 ? "store" : "load", dist,
+                 after ? "past the end" : "before the start");
+        put(win, r++, x, w, buf, term_attr(TC_BAD));
+        if (size && f->size) {
+            snprintf(buf, sizeof buf, "element [%llu] of %llu (0..%llu)", after ? (size + dist) / f->size : 0,
+                     size / f->size, size / f->size - 1);
+            if (after) put(win, r++, x, w, buf, PLAIN);
+        }
+    } else {
+        put(win, r++, x, w, f->message, PLAIN);
+    }
+    if (r + 1 < y + h) lanes_picture(win, a, &ac, NULL, r + 1, x, y + h - r - 1, w);
+}
+
+int tv_deadlock_lines(const app *a, int *lines, int max)
+{
+    const trace_t *t = trace_of(a);
+    if (!t) return 0;
+    unsigned wpb = warps_per_block(t);
+    int32_t *at = malloc(wpb * sizeof *at);
+    if (!at) return 0;
+    uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+    int n = 0;
+    for (uint32_t b = 0; b < B && n == 0; b++) {
+        waiting_at(t, t->nevents, b, at, wpb);
+        for (unsigned k = 0; k < wpb && n < max; k++) {
+            int line = at[k] >= 0 ? line_of_pc(t, at[k]) : 0;
+            bool seen = line <= 0;
+            for (int q = 0; q < n; q++) seen |= lines[q] == line;
+            if (!seen) lines[n++] = line;
+        }
+    }
+    free(at);
+    return n;
+}
+
+static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    put(win, y, x, w, "deadlock: warps wait at different barriers", term_attr(TC_BAD) | A_BOLD);
+    int r = y + 1;
+    char buf[400];
+    if (!t) {
+        put(win, r, x, w, a->run.fault.message, PLAIN);
+        return;
+    }
+    unsigned wpb = warps_per_block(t);
+    int32_t *at = malloc(wpb * sizeof *at);
+    if (!at) return;
+    uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+    for (uint32_t b = 0; b < B && r < y + h; b++) {
+        waiting_at(t, t->nevents, b, at, wpb);
+        bool any = false;
+        for (unsigned k = 0; k < wpb; k++) any |= at[k] >= 0;
+        if (!any) continue;
+        snprintf(buf, sizeof buf, "block %u:", b);
+        put(win, r++, x, w, buf, term_attr(TC_HEADING));
+        /* group warps by the line they wait at; the others have finished */
+        bool done[1024] = {false};
+        for (unsigned k = 0; k < wpb && k < 1024 && r < y + h; k++) {
+            if (done[k]) continue;
+            int line = at[k] >= 0 ? line_of_pc(t, at[k]) : -1;
+            int n = snprintf(buf, sizeof buf, "  warp");
+            for (unsigned q = k; q < wpb && q < 1024 && n < (int)sizeof buf - 16; q++) {
+                int lq = at[q] >= 0 ? line_of_pc(t, at[q]) : -1;
+                if (lq == line) done[q] = true, n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %u", q > k ? "," : "", q);
+            }
+            if (line >= 0) snprintf(buf + n, sizeof buf - (size_t)n, ": wait at line %d %s", line, src_text(a, line));
+            else snprintf(buf + n, sizeof buf - (size_t)n, ": finished (never reach it)");
+            put(win, r++, x, w, buf, line >= 0 ? term_attr(TC_WARN) : term_attr(TC_DIM));
+        }
+        break; /* the first stuck block is the picture */
+    }
+    free(at);
+    if (r < y + h) put(win, r, x, w, a->run.fault.message, term_attr(TC_DIM));
+}
+
+static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    if (!tv_has_error_picture(a)) {
+        put(win, y, x, w, a->have_run ? "no error in this run: nothing to picture" : "no run yet", term_attr(TC_GOOD));
+        put(win, y + 1, x, w, "races, out-of-bounds accesses and deadlocks open here", term_attr(TC_DIM));
+        return;
+    }
+    const sim_fault *f = &a->run.fault;
+    if (f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED) {
+        draw_oob(win, a, y, x, h, w);
+        return;
+    }
+    for (int i = 0; i < a->run.nfindings; i++) {
+        const sim_finding *fi = &a->run.findings[i];
+        if (fi->kind == SIM_FIND_DEADLOCK) {
+            draw_deadlock(win, a, t, y, x, h, w);
+            return;
+        }
+    }
+    for (int i = 0; i < a->run.nfindings; i++) {
+        const sim_finding *fi = &a->run.findings[i];
+        if (!fi->is_error || (fi->kind != SIM_FIND_RACE && fi->kind != SIM_FIND_WARP_RACE)) continue;
+        char buf[300];
+        static const char *const haz[] = {"", "read after write", "write after read", "write after write"};
+        if (w >= 50)
+            snprintf(buf, sizeof buf, "race on %s bytes at 0x%" PRIx64 " (%s)", fi->space == SIM_SPACE_SHARED ? "shared" : "global",
+                     fi->address, fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
+        else
+            snprintf(buf, sizeof buf, "race on %s 0x%" PRIx64, fi->space == SIM_SPACE_SHARED ? "shared" : "global", fi->address);
+        put(win, y, x, w, buf, term_attr(TC_BAD) | A_BOLD);
+        const char *opn[] = {"A reads", "A writes", "A atomic"};
+        const char *opm[] = {"B reads", "B writes", "B atomic"};
+        int r = y + 1;
+        r += thread_box(win, a, &fi->other, opn[fi->other.op >= 0 && fi->other.op < 3 ? fi->other.op : 0], r, x, w,
+                        term_attr(TC_BAD));
+        r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x, w,
+                        term_attr(TC_WARN));
+        put(win, r++, x, w, "and no __syncthreads() between", term_attr(TC_DIM));
+        if (y + h - r >= 1) lanes_picture(win, a, &fi->other, &fi->access, r, x, y + h - r, w);
+        return;
+    }
+    put(win, y, x, w, f->kind != SIM_FAULT_NONE ? f->message : a->run.findings[0].message, term_attr(TC_BAD));
+}
+
+/* ------------------------------------------------------------------ entry */
+
+void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+{
+    if (h < 3 || w < 16) return;
+    const trace_t *t = trace_of(a);
+    if (a->view == VIEW_BUFFERS && a->have_run && a->have_spec) {
+        draw_buffers(win, a, y, x, h, w);
+        return;
+    }
+    if (a->view == VIEW_ERROR && a->have_run) {
+        draw_error(win, a, t, y, x, h, w);
+        return;
+    }
+    if (!t || t->nevents == 0) {
+        put(win, y, x, w, a->have_run ? "no trace of this run (the GPU records none: run on the simulator)"
+                                      : "press r: this view shows what the kernel did", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "1 thread map, 2 warps, v next view, ? help", term_attr(TC_DIM));
+        return;
+    }
+    int ch = h - 1;
+    switch (a->view) {
+    case VIEW_MEMORY: draw_memory(win, a, t, y, x, ch, w); break;
+    case VIEW_BANKS: draw_banks(win, a, t, y, x, ch, w); break;
+    case VIEW_BARRIERS: draw_barriers(win, a, t, y, x, ch, w); break;
+    case VIEW_ATOMICS: draw_atomics(win, a, t, y, x, ch, w); break;
+    case VIEW_TREE: draw_tree(win, a, t, y, x, ch, w); break;
+    default: break;
+    }
+    draw_time_line(win, a, t, y + h - 1, x, w);
+}
+
+int tv_natural_height(const app *a)
+{
+    const trace_t *t = trace_of(a);
+    switch (a->view) {
+    case VIEW_MEMORY: {
+        /* heading, lanes, verdict, selected lane, lines header, one row per line */
+        const trace_event *e = t ? current_request(a, t) : NULL;
+        int nlines = 0;
+        if (e) {
+            const uint64_t *ad = trace_event_addrs(t, e);
+            uint64_t seen[WARP];
+            for (int l = 0; l < WARP; l++) {
+                if (!((e->mask >> l) & 1u)) continue;
+                bool dup = false;
+                for (int k = 0; k < nlines; k++) dup |= seen[k] == ad[l] / 128;
+                if (!dup) seen[nlines++] = ad[l] / 128;
+            }
+        }
+        return 7 + (nlines > 1 ? nlines : 1);
+    }
+    case VIEW_BANKS: return 14;
+    case VIEW_BARRIERS: return t ? 8 + (int)(warps_per_block(t) < 12 ? warps_per_block(t) : 12) : 8;
+    case VIEW_TREE: return 20;
+    case VIEW_ERROR: return 14;
+    default: return 12;
+    }
+}
