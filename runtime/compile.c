@@ -768,6 +768,35 @@ fail:
     return 0;
 }
 
+/* The CUDA Toolkit's include directory, where cuda_fp16.h and cuda_bf16.h live, for
+ * NVRTC's --include-path (NVRTC has no default search path for them: "could not open
+ * source file cuda_fp16.h (no directories in search list)"; nvcc adds it itself):
+ * $CUDA_HOME/include, the include/ beside the libnvrtc loaded, /usr/local/cuda/include.
+ * Returns 1 with buf set, 0 when none has cuda_fp16.h. */
+static int nvrtc_include_dir(char *buf, size_t n)
+{
+    char cands[3][600];
+    int nc = 0;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home)
+        snprintf(cands[nc++], sizeof cands[0], "%.500s/include", home);
+    const char *slash = strrchr(nvrtc.soname, '/');
+    if (slash) /* <root>/lib64/libnvrtc.so -> <root>/lib64/../include */
+        snprintf(cands[nc++], sizeof cands[0], "%.*s/../include", (int)(slash - nvrtc.soname),
+                 nvrtc.soname);
+    snprintf(cands[nc++], sizeof cands[0], "/usr/local/cuda/include");
+    for (int i = 0; i < nc; i++) {
+        char probe[640];
+        snprintf(probe, sizeof probe, "%.580s/cuda_fp16.h", cands[i]);
+        size_t len = strlen(cands[i]);
+        if (access(probe, R_OK) == 0 && len < n) {
+            memcpy(buf, cands[i], len + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static try_result nvrtc_compile_here(const char *path, const char *archnum, const char *src,
                                      gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
@@ -777,9 +806,13 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
     }
     char arch[64];
     snprintf(arch, sizeof arch, "--gpu-architecture=compute_%s", archnum);
-    const char *options[] = {arch, "-lineinfo"};
-    snprintf(out->command, sizeof out->command, "nvrtc %s %s (%.400s)", options[0], options[1],
-             nvrtc.soname);
+    char incdir[600], incopt[640] = "";
+    if (nvrtc_include_dir(incdir, sizeof incdir))
+        snprintf(incopt, sizeof incopt, "--include-path=%s", incdir);
+    const char *options[] = {arch, "-lineinfo", incopt};
+    int noptions = incopt[0] ? 3 : 2;
+    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.200s (%.200s)", options[0],
+             options[1], incopt, nvrtc.soname);
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */
@@ -791,7 +824,7 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
     }
     try_result result = TRY_UNAVAILABLE;
     char *log = NULL;
-    nvrtcResult rc = nvrtc.p_nvrtcCompileProgram(prog, 2, options);
+    nvrtcResult rc = nvrtc.p_nvrtcCompileProgram(prog, noptions, options);
     size_t logsize = 0;
     if (nvrtc.p_nvrtcGetProgramLogSize(prog, &logsize) == NVRTC_SUCCESS && logsize > 1) {
         log = malloc(logsize + 1);
@@ -965,7 +998,7 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
  * (compute_N / sm_N stand for the architecture, which is hashed separately). Part of the
  * cache key: change this string whenever those options change. */
 static const char cache_options[] =
-    "nvrtc: --gpu-architecture=compute_N -lineinfo | "
+    "nvrtc: --gpu-architecture=compute_N -lineinfo --include-path=CUDA/include | "
     "nvcc: -ptx -arch=compute_N -lineinfo -x cu | "
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "

@@ -109,6 +109,12 @@ enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOT
        PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
+/* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation
+ * in ptx_insn.bop (PTX_BOP_AND, PTX_BOP_OR or PTX_BAR_POPC). Operands: sync and arrive:
+ * o[0] barrier id a, o[1] thread count b (PTX_OPK_NONE: all threads of the CTA); red:
+ * o[0] destination d, o[1] a, o[2] b (or PTX_OPK_NONE), o[3] the predicate c. */
+enum { PTX_BAR_SYNC = 0, PTX_BAR_ARRIVE, PTX_BAR_RED };
+enum { PTX_BAR_POPC = 4 };
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
 enum { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
        PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };
@@ -143,7 +149,7 @@ typedef struct ptx_insn {
     uint8_t bop;      /* setp/set: PTX_BOP_* combining with the predicate operand */
     uint8_t o4kind;   /* fifth operand (bfi len, shfl.sync membermask, lop3 immLut):
                          PTX_OPK_NONE, PTX_OPK_REG or PTX_OPK_IMM; value in target */
-    uint16_t spare;
+    uint16_t fast;    /* sim_exec.c fast-path kind, set by sim_exec_classify (0 none) */
     ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
 } ptx_insn;
 _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
@@ -258,12 +264,19 @@ void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
 int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
 
 /* ------------------------------------------------------------- internals */
+/* Sets in->fast: the specialised lane loop sim_exec.c runs for this instruction (0: the
+ * general one). Called by ptx_parse for every decoded instruction (decode once). */
+void sim_exec_classify(ptx_insn *in);
 /* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
  * fmt is the format string, args the packed argument buffer (each argument aligned to
- * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns the number of
- * arguments consumed. Errors reading memory are reported by the callbacks. */
+ * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns
+ * the number of arguments consumed; -1 when reading memory failed (the callback reported
+ * it); -2 when the format uses what CUDA's device printf does not support (the Guide's
+ * grammar: flags "#0+- ", width digits or '*', precision digits, size h/l/ll, type one of
+ * "cdiouxXpeEfgGaAs"), with the reason in why (whylen bytes). Specifiers past the 32nd
+ * argument are printed as written, as the Guide says. */
 typedef int (*sim_read_fn)(void *ctx, uint64_t addr, void *dst, unsigned size);
 int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
-                       size_t *len, size_t *cap);
+                       size_t *len, size_t *cap, char *why, size_t whylen);
 
 #endif

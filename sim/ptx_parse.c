@@ -548,8 +548,15 @@ static void parse_reg(parser *P)
         next(P);
         if (accept(P, '<')) {
             uint64_t n = 0;
+            int nline = P->t.line, ncol = P->t.col;
             parse_uint(P, &n);
             expect(P, '>');
+            if (n >= (uint64_t)PTX_NOREG - (uint64_t)f->nregs) { /* before the loop: a huge
+                                                                  count must not run it */
+                diag(P, nline, ncol, "too many registers in one function (%llu)",
+                     (unsigned long long)n);
+                n = 0;
+            }
             char buf[160];
             for (uint64_t i = 0; i < n && nl < 120; i++) {
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm,
@@ -705,7 +712,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
     }
     if (accept(P, '[')) {
         o->kind = PTX_OPK_ADDR;
-        int have = 0;
+        int have = 0, ignored;
         while (!is_punct(P, ']') && P->t.kind != PTX_TOK_EOF) {
             int neg = 0;
             if (have) {
@@ -720,7 +727,10 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             }
             if (P->t.kind == PTX_TOK_INT) {
                 o->imm += neg ? (uint64_t)0 - P->t.ival : P->t.ival;
-            } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+            } else if (P->t.kind == PTX_TOK_IDENT &&
+                       (P->t.p[0] == '%' || smap_get(&P->regs, P->t.p, P->t.len, &ignored))) {
+                /* a register; names without '%' are legal too (`.reg .u64 g;` in an
+                 * inline-asm block, PTX ISA §4.4 identifiers) */
                 if (o->reg != PTX_NOREG || !lookup_reg(P, &o->reg)) {
                     diag(P, P->t.line, P->t.col, "bad address expression");
                     return 0;
@@ -994,6 +1004,21 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->flags |= PTX_F_CLAMP;
         } else if (op == PTX_OP_testp && (k = lookup_mod(testp_names, 6, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 6 &&
+                   !memcmp(q, "arrive", 6) && !in->cmp) {
+            in->cmp = PTX_BAR_ARRIVE; /* PTX ISA §9.7.13.1: arrive without waiting */
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 &&
+                   !memcmp(q, "red", 3) && !in->cmp) {
+            in->cmp = PTX_BAR_RED;
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
+                   !in->bop && (k = lookup_mod(bop_names, 2, q, n))) {
+            in->bop = (uint8_t)k; /* bar.red.and / .or */
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
+                   !in->bop && n == 4 && !memcmp(q, "popc", 4)) {
+            in->bop = PTX_BAR_POPC;
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 &&
+                   !memcmp(q, "all", 3)) {
+            /* barrier.red...all (PTX 8.x spelling of the CTA-wide form): the default */
         } else if (op == PTX_OP_bar && n == 4 && !memcmp(q, "warp", 4)) {
             op = PTX_OP_bar_warp;
             in->op = (uint8_t)op;
@@ -1060,11 +1085,11 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         }
         p = e;
     }
-    if ((op == PTX_OP_bar || op == PTX_OP_barrier) && dot &&
-        (tok_eq(mt, "bar.arrive") || tok_eq(mt, "barrier.arrive") ||
-         (mt->len > 7 && (!memcmp(mt->p, "bar.red", 7) || !memcmp(mt->p, "barrier.red", 7))))) {
-        diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
-        P->unsupported = 1;
+    if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
+        (!in->bop || (in->bop == PTX_BAR_POPC ? in->type != PTX_T_U32
+                                              : in->type != PTX_T_PRED))) {
+        diag(P, mt->line, mt->col, "'%.*s': bar.red needs .popc.u32, .and.pred or .or.pred",
+             (int)mt->len, mt->p);
         return 0;
     }
     if (op == PTX_OP_cvt && ntypes != 2) {
@@ -1210,7 +1235,10 @@ static void parse_insn(parser *P, int guard, int gneg)
         in.nopnd = (uint8_t)n;
         int want = op_tab[in.op].nopnd;
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
-            want = (n == 1 || n == 2) ? n : 1;
+            want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
+                   : in.cmp == PTX_BAR_ARRIVE ? 2
+                   : (n == 1 || n == 2)       ? n
+                                              : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
         if (in.op == PTX_OP_setp || in.op == PTX_OP_set)
@@ -1238,8 +1266,15 @@ static void parse_insn(parser *P, int guard, int gneg)
             skip_stmt(P);
             return;
         }
-        int writes = !(in.op == PTX_OP_st || in.op == PTX_OP_red || in.op == PTX_OP_bar ||
-                       in.op == PTX_OP_barrier || in.op == PTX_OP_bra ||
+        if ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp == PTX_BAR_RED &&
+            n == 3) { /* bar.red d, a, c: no thread count */
+            in.o[3] = in.o[2];
+            memset(&in.o[2], 0, sizeof in.o[2]);
+        }
+        int writes = !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
+                       ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) &&
+                        in.cmp != PTX_BAR_RED) ||
+                       in.op == PTX_OP_bra ||
                        in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
                        in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
@@ -1821,6 +1856,8 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
         return st;
     }
     free(P->diag);
+    for (int i = 0; i < P->m->ncode; i++) /* decode once: the interpreter's fast paths */
+        sim_exec_classify(&P->m->code[i]);
     *out = P->m;
     return SIM_OK;
 }

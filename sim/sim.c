@@ -639,9 +639,12 @@ static void trace_flush(sim_ctx *c)
     }
 }
 
+/* The barrier id operand a of bar/barrier (PTX ISA §9.7.13.1) when it is an immediate;
+ * 0 otherwise (a register id is read per thread by sim_barrier_exec). */
 static uint16_t barrier_id(const ptx_insn *in)
 {
-    return in->nopnd && in->o[0].kind == PTX_OPK_IMM ? (uint16_t)in->o[0].imm : 0;
+    const ptx_operand *a = &in->o[in->cmp == PTX_BAR_RED ? 1 : 0];
+    return in->nopnd && a->kind == PTX_OPK_IMM ? (uint16_t)(a->imm & 15) : 0;
 }
 
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
@@ -881,6 +884,112 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
     return NULL;
 }
 
+/* Warp-level fast path of sim_mem (see sim_internal.h): the common case of a warp's
+ * request, every lane's access aligned and inside one global allocation or inside the
+ * CTA's shared memory, with one allocation lookup for the warp. Nothing is changed
+ * until every lane is known to pass; then the checkers and the trace see the lanes in
+ * lane order, exactly as per-lane sim_mem calls would. */
+int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64_t *addr,
+                 unsigned size, int kind, const ptx_insn *in, unsigned char **ptr)
+{
+    if (!em)
+        return 1;
+    const unsigned l0 = (unsigned)__builtin_ctz(em);
+    uint64_t orv = 0;
+    for (uint32_t m = em; m; m &= m - 1)
+        orv |= addr[__builtin_ctz(m)];
+    if (size > 1 && (orv & (size - 1)) != 0)
+        return 0; /* misaligned: sim_mem reports it for the right lane */
+    int sp = space;
+    uint64_t off = 0; /* generic address - state-space address */
+    if (sp == SIM_SPACE_GENERIC) {
+        const uint64_t a0 = addr[l0];
+        if (a0 >= SIM_SHARED_WIN && a0 - SIM_SHARED_WIN < SIM_WIN_SIZE) {
+            sp = SIM_SPACE_SHARED;
+            off = SIM_SHARED_WIN;
+        } else if (a0 >= SIM_LOCAL_WIN && a0 - SIM_LOCAL_WIN < SIM_WIN_SIZE) {
+            return 0;
+        } else {
+            sp = SIM_SPACE_GLOBAL;
+        }
+        /* every lane in the same window */
+        for (uint32_t m = em; m; m &= m - 1) {
+            const uint64_t a = addr[__builtin_ctz(m)];
+            const int sh = a >= SIM_SHARED_WIN && a - SIM_SHARED_WIN < SIM_WIN_SIZE;
+            const int lo = a >= SIM_LOCAL_WIN && a - SIM_LOCAL_WIN < SIM_WIN_SIZE;
+            if (lo || sh != (sp == SIM_SPACE_SHARED))
+                return 0;
+        }
+    }
+    if (sp == SIM_SPACE_GLOBAL) {
+        sim_alloc *al = find_alloc(c->s, addr[l0], size);
+        if (!al)
+            return 0;
+        const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
+        for (uint32_t m = em; m; m &= m - 1) {
+            const uint64_t a = addr[__builtin_ctz(m)];
+            if (a < lo || a - lo > span)
+                return 0;
+        }
+        const int init = (c->checks & SIM_CHECK_INIT) != 0;
+        for (uint32_t m = em; m; m &= m - 1) {
+            const unsigned l = (unsigned)__builtin_ctz(m);
+            const uint64_t a = addr[l];
+            if (init) {
+                /* the common case inline: all bits in one byte, already written (a
+                 * load) or being written (a store); else global_init_check */
+                const uint64_t o = a - lo;
+                if ((o & 7) + size <= 8) {
+                    unsigned char *wb = &al->written[o >> 3];
+                    const unsigned char bits =
+                        (unsigned char)(((1u << size) - 1) << (o & 7));
+                    if (kind != 0)
+                        *wb |= bits;
+                    else if ((*wb & bits) != bits)
+                        global_init_check(c, base + l, al, a, size, kind, in);
+                } else {
+                    global_init_check(c, base + l, al, a, size, kind, in);
+                }
+            }
+            if (c->trace_mem)
+                mreq_add(c, base + l, sp, a, size, kind, in);
+            ptr[l] = al->data + (a - lo);
+        }
+        return 1;
+    }
+    if (sp != SIM_SPACE_SHARED)
+        return 0;
+    const uint64_t ssz = c->shared_size;
+    for (uint32_t m = em; m; m &= m - 1) {
+        const uint64_t a = addr[__builtin_ctz(m)] - off;
+        if (a > ssz || size > ssz - a)
+            return 0;
+    }
+    for (uint32_t m = em; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
+        const uint64_t a = addr[l] - off;
+        if (c->checks & SIM_CHECK_RACE)
+            race_check(c, t, a, size, kind, in);
+        if (c->checks & SIM_CHECK_INIT) {
+            unsigned char *sw = c->shared_written + a;
+            if (kind == 0) {
+                uint32_t u = 0;
+                if (size == 4)
+                    memcpy(&u, sw, 4);
+                if (size == 4 ? u != 0x01010101u : memchr(sw, 0, size) != NULL)
+                    report_uninit(c, t, in, SIM_SPACE_SHARED, a, size,
+                                  "never stored by this block");
+            } else {
+                memset(sw, 1, size);
+            }
+        }
+        if (c->trace_mem)
+            mreq_add(c, t, sp, a, size, kind, in);
+        ptr[l] = c->shared + a;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ launch */
 
 /* Instantiates the module's .global/.const variables in s (once per module). */
@@ -972,21 +1081,153 @@ static int barrier_groups(const sim_ctx *c, char *lines, size_t cap)
         char where[160];
         sim_where(c, &c->code[c->bar_pc[t]], where, sizeof where);
         const ptx_insn *b = &c->code[c->bar_pc[t]];
+        (void)b;
         int k = snprintf(lines + len, cap - len, "%s%u thread(s) wait at %s (barrier %u)",
-                         len ? "; " : "", n, where, (unsigned)barrier_id(b));
+                         len ? "; " : "", n, where, (unsigned)c->bar_id[t]);
         if (k > 0 && (size_t)k < cap - len)
             len += (size_t)k;
     }
     return ngroups;
 }
 
+/* The value of a bar/barrier operand for thread t (an immediate or a register). */
+static uint64_t bar_operand(const sim_ctx *c, const ptx_operand *o, unsigned t)
+{
+    if (o->kind == PTX_OPK_IMM)
+        return o->imm;
+    if (o->kind == PTX_OPK_REG)
+        return *sim_reg(c, t, o->reg) ^ (o->sub & 1);
+    return 0;
+}
+
+/* Releases the threads waiting at barrier id (PTX ISA §9.7.13.1): bar.red writes each
+ * waiting thread's result (popc: the number of waiting threads whose predicate c is
+ * true; and/or of those predicates), synccheck warns when they waited at different
+ * instructions, and racecheck starts a new barrier interval. */
+static void release_barrier(sim_ctx *c, unsigned id)
+{
+    unsigned first = 0, popc = 0, all = 1, any = 0, n = 0;
+    int pc0 = -1, same_pc = 1;
+    for (unsigned t = 0; t < c->nthreads; t++) {
+        if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
+            continue;
+        if (pc0 < 0) {
+            pc0 = c->bar_pc[t];
+            first = t;
+        } else if (c->bar_pc[t] != pc0) {
+            same_pc = 0;
+        }
+        const ptx_insn *in = &c->code[c->bar_pc[t]];
+        if (in->cmp == PTX_BAR_RED) {
+            unsigned p = (unsigned)(bar_operand(c, &in->o[3], t) & 1);
+            popc += p;
+            all &= p;
+            any |= p;
+        }
+        n++;
+    }
+    if (pc0 < 0)
+        return;
+    if (!same_pc && (c->checks & SIM_CHECK_SYNC)) {
+        /* synccheck: released, but threads waited at different bar.sync */
+        char lines[400];
+        barrier_groups(c, lines, sizeof lines);
+        sim_finding *f = add_finding(c, SIM_FIND_DIVERGENT_BARRIER, 0, SIM_SPACE_GENERIC, 0, 0,
+                                     SIM_HAZ_NONE, first, pc0, 0, -1, -1, 0);
+        if (f)
+            snprintf(f->message, sizeof f->message,
+                     "barrier in divergent code: in block (%u,%u,%u) threads waited at "
+                     "different __syncthreads(): %s. Volta and later GPUs release them "
+                     "together because they count arrivals per barrier id, but each "
+                     "group went past a different barrier, so the code around them is "
+                     "not synchronised as written (compute-sanitizer synccheck reports "
+                     "this)",
+                     c->bid[0], c->bid[1], c->bid[2], lines);
+    }
+    c->epoch++; /* racecheck: a new barrier interval */
+    if (c->trace) {
+        trace_flush(c);
+        trace_event ev = {0};
+        ev.kind = TRACE_EV_BAR_RELEASE;
+        ev.block = c->block_linear;
+        ev.pc = pc0;
+        ev.barrier = (uint16_t)id;
+        ev.time = c->steps;
+        ev.aux = trace_add_snapshot(c->trace, c->block_linear, pc0, c->steps, c->shared,
+                                    c->shared_size);
+        trace_append(c->trace, &ev, NULL);
+    }
+    for (unsigned t = 0; t < c->nthreads; t++) {
+        if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
+            continue;
+        const ptx_insn *in = &c->code[c->bar_pc[t]];
+        if (in->cmp == PTX_BAR_RED && in->o[0].kind == PTX_OPK_REG)
+            *sim_reg(c, t, in->o[0].reg) =
+                in->bop == PTX_BAR_POPC ? popc : in->bop == PTX_BOP_AND ? all : any;
+        c->state[t] = SIM_T_RUN;
+    }
+    /* arrivals past the thread count belong to the next phase */
+    uint32_t total = n + c->bar_arrived[id], want = c->bar_expect[id];
+    c->bar_arrived[id] = want && total > want ? (total - want < c->bar_arrived[id]
+                                                     ? total - want : c->bar_arrived[id])
+                                              : 0;
+    c->bar_waiting[id] = 0;
+    c->bar_expect[id] = 0;
+}
+
+void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base, uint32_t em)
+{
+    const int red = in->cmp == PTX_BAR_RED;
+    const ptx_operand *a = &in->o[red ? 1 : 0], *b = &in->o[red ? 2 : 1];
+    unsigned t0 = base + (unsigned)__builtin_ctz(em);
+    /* a and b are the same for every lane (PTX ISA: "should be warp-uniform") */
+    unsigned id = (unsigned)bar_operand(c, a, t0);
+    if (id > 15) {
+        sim_fault_at(c, t0, in, SIM_FAULT_TRAP,
+                     "barrier id %u is out of range: a CTA has barriers 0 to 15", id);
+        return;
+    }
+    uint32_t count = b->kind != PTX_OPK_NONE ? (uint32_t)bar_operand(c, b, t0) : 0;
+    if (b->kind != PTX_OPK_NONE && (count == 0 || count % 32)) {
+        sim_fault_at(c, t0, in, SIM_FAULT_TRAP,
+                     "barrier thread count %u is not a positive multiple of the warp size "
+                     "(PTX ISA bar/barrier)",
+                     count);
+        return;
+    }
+    /* a count of exactly the whole CTA means every thread: the scheduler's rule (exited
+     * threads do not hold the barrier back) applies */
+    if (count == c->nthreads)
+        count = 0;
+    if (count && !c->bar_expect[id])
+        c->bar_expect[id] = count;
+    unsigned k = (unsigned)__builtin_popcount(em);
+    if (in->cmp == PTX_BAR_ARRIVE) {
+        c->bar_arrived[id] += k;
+    } else {
+        for (uint32_t m = em; m; m &= m - 1) {
+            unsigned t = base + (unsigned)__builtin_ctz(m);
+            c->state[t] = SIM_T_BAR;
+            c->bar_pc[t] = (int32_t)pc;
+            c->bar_id[t] = (uint8_t)id;
+        }
+        c->bar_waiting[id] += k;
+    }
+    if (c->bar_expect[id] && c->bar_waiting[id] &&
+        c->bar_waiting[id] + c->bar_arrived[id] >= c->bar_expect[id])
+        release_barrier(c, id);
+}
+
 /* Releases the CTA's waiting threads or reports a deadlock; called when no warp can
- * issue. Returns 1 when threads were released, 0 when the block is finished, -1 on
- * deadlock (fault recorded). */
+ * issue. A barrier with a thread count is released once that many threads arrived
+ * (sim_barrier_exec does it at once); one without, when every thread that has not
+ * exited waits at it (or arrived), as on Volta and later GPUs; barrier_strict (synccheck)
+ * also wants them at one instruction and no thread exited. Returns 1 when threads were
+ * released, 0 when the block is finished, -1 on deadlock (fault recorded). */
 static int resolve_barrier(sim_ctx *c)
 {
     unsigned waiting = 0, exited = 0, first = 0;
-    int same = 1, same_pc = 1, pc0 = -1;
+    int pc0 = -1;
     for (unsigned t = 0; t < c->nthreads; t++) {
         if (c->state[t] == SIM_T_EXIT) {
             exited++;
@@ -994,64 +1235,54 @@ static int resolve_barrier(sim_ctx *c)
             if (pc0 < 0) {
                 pc0 = c->bar_pc[t];
                 first = t;
-            } else if (c->bar_pc[t] != pc0) {
-                same_pc = 0;
-                if (c->s->cfg.barrier_strict ||
-                    barrier_id(&c->code[pc0]) != barrier_id(&c->code[c->bar_pc[t]]))
-                    same = 0;
             }
             waiting++;
         }
     }
     if (waiting == 0)
         return 0;
-    int ok = same && waiting + exited == c->nthreads &&
-             (exited == 0 || !c->s->cfg.barrier_strict);
-    if (ok) {
-        if (!same_pc && (c->checks & SIM_CHECK_SYNC)) {
-            /* synccheck: released, but threads waited at different bar.sync */
-            char lines[400];
-            barrier_groups(c, lines, sizeof lines);
-            sim_finding *f =
-                add_finding(c, SIM_FIND_DIVERGENT_BARRIER, 0, SIM_SPACE_GENERIC, 0, 0,
-                            SIM_HAZ_NONE, first, pc0, 0, -1, -1, 0);
-            if (f)
-                snprintf(f->message, sizeof f->message,
-                         "barrier in divergent code: in block (%u,%u,%u) threads waited at "
-                         "different __syncthreads(): %s. Volta and later GPUs release them "
-                         "together because they count arrivals per barrier id, but each "
-                         "group went past a different barrier, so the code around them is "
-                         "not synchronised as written (compute-sanitizer synccheck reports "
-                         "this)",
-                         c->bid[0], c->bid[1], c->bid[2], lines);
+    int released = 0;
+    for (unsigned id = 0; id < 16; id++) {
+        uint32_t w = c->bar_waiting[id], arrived = c->bar_arrived[id];
+        if (!w)
+            continue;
+        int ok;
+        if (c->bar_expect[id]) {
+            ok = w + arrived >= c->bar_expect[id];
+        } else {
+            ok = w + arrived + exited == c->nthreads;
+            if (ok && c->s->cfg.barrier_strict) {
+                int pc1 = -1;
+                ok = exited == 0;
+                for (unsigned t = 0; ok && t < c->nthreads; t++) {
+                    if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
+                        continue;
+                    if (pc1 < 0)
+                        pc1 = c->bar_pc[t];
+                    ok = c->bar_pc[t] == pc1;
+                }
+            }
         }
-        c->epoch++; /* racecheck: a new barrier interval */
-        if (c->trace) {
-            trace_flush(c);
-            trace_event ev = {0};
-            ev.kind = TRACE_EV_BAR_RELEASE;
-            ev.block = c->block_linear;
-            ev.pc = pc0;
-            ev.barrier = barrier_id(&c->code[pc0]);
-            ev.time = c->steps;
-            ev.aux = trace_add_snapshot(c->trace, c->block_linear, pc0, c->steps, c->shared,
-                                        c->shared_size);
-            trace_append(c->trace, &ev, NULL);
+        if (ok) {
+            release_barrier(c, id);
+            released = 1;
         }
-        for (unsigned t = 0; t < c->nthreads; t++)
-            if (c->state[t] == SIM_T_BAR)
-                c->state[t] = SIM_T_RUN;
-        return 1;
     }
+    if (released)
+        return 1;
     /* deadlock: name the barriers threads wait at */
     char lines[400];
     int groups = barrier_groups(c, lines, sizeof lines);
     char why[200] = "";
     if (groups > 1)
         snprintf(why, sizeof why, "threads wait at %d different barriers", groups);
-    else if (exited)
+    else if (exited && c->s->cfg.barrier_strict)
         snprintf(why, sizeof why,
                  "%u thread(s) exited without reaching it (strict barrier mode)", exited);
+    else if (c->bar_expect[c->bar_id[first]])
+        snprintf(why, sizeof why, "%u of the %u threads it counts arrived",
+                 c->bar_waiting[c->bar_id[first]] + c->bar_arrived[c->bar_id[first]],
+                 c->bar_expect[c->bar_id[first]]);
     sim_fault_at(c, first, &c->code[pc0], SIM_FAULT_DEADLOCK,
                  "deadlock: a barrier can never be released (%s): %s; %u thread(s) exited",
                  why, lines, exited);
@@ -1082,10 +1313,15 @@ static int run_block(sim_ctx *c, unsigned *order)
         c->rbase[t] = c->pbase[t] = c->lbase[t] = 0;
         c->bar_pc[t] = -1;
     }
+    memset(c->bar_waiting, 0, sizeof c->bar_waiting);
+    memset(c->bar_arrived, 0, sizeof c->bar_arrived);
+    memset(c->bar_expect, 0, sizeof c->bar_expect);
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
-    memset(c->regs, 0, c->nthreads * c->regcap * sizeof *c->regs);
-    memset(c->params, 0, c->nthreads * c->paramcap);
+    memset(c->w_called, 0, sizeof c->w_called);
+    memset(c->regs, 0, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs);
+    if (c->m->sum_frame) /* without parameter frames nothing uses c->params */
+        memset(c->params, 0, c->nthreads * c->paramcap);
     memset(c->local, 0, c->nthreads * c->localcap);
     memset(c->shared, 0, c->shared_size);
     if (c->shared_written)
@@ -1258,7 +1494,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     c->lbase = calloc(n, sizeof *c->lbase);
     c->bar_pc = calloc(n, sizeof *c->bar_pc);
     c->frames = calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
-    c->regs = calloc(n * c->regcap, sizeof *c->regs);
+    c->regs = calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
     c->params = calloc(n, c->paramcap);
     c->local = calloc(n, c->localcap);
     c->loop_pc = calloc(c->nwarps, sizeof *c->loop_pc);

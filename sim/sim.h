@@ -253,4 +253,13 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
  * no memory. */
 int sim_trace_describe(const ptx_module_t *m, trace_t *t);
 
+/* Checks the printf format strings of a PTX module's text (the byte arrays of a module
+ * that calls vprintf) against what CUDA's device printf supports (CUDA C++ Programming
+ * Guide, "Formatted Output": flags #0+- and space, width digits or '*', precision digits,
+ * sizes h l ll, types cdiouxXpeEfgGaAs). Anything else takes the GPU's arguments out of
+ * step: wrong output, CUDA_ERROR_ILLEGAL_ADDRESS, or a crash of the host process that
+ * formats the output. The GPU back end calls it before loading PTX; the simulator faults
+ * on the same formats when the printf runs. Returns 0, or -1 with the reason in why. */
+int sim_printf_check_ptx(const char *ptx, char *why, size_t whylen);
+
 #endif

@@ -23,6 +23,10 @@
 
 #include "sim/sim_internal.h"
 
+/* Register slot r of the current lane, R being its frame base (sim_lane_regs): lanes
+ * of a warp are adjacent (sim_internal.h, lane-major registers). */
+#define RG(r) R[(size_t)(r) << 5]
+
 /* ------------------------------------------------------------ value helpers */
 
 static inline uint64_t zx(uint64_t v, unsigned sz)
@@ -350,7 +354,7 @@ static inline uint64_t addr_of(const sim_ctx *c, const ptx_operand *o, const uin
 {
     uint64_t a = o->imm;
     if (o->reg != PTX_NOREG)
-        a += R[o->reg];
+        a += RG(o->reg);
     if (o->sym >= 0)
         a += sym_addr(c, o->sym, t);
     return a;
@@ -360,7 +364,7 @@ static inline uint64_t opval(const sim_ctx *c, const ptx_operand *o, const uint6
                              unsigned t)
 {
     switch (o->kind) {
-    case PTX_OPK_REG: return R[o->reg] ^ (o->sub & 1); /* sub 1: `!%p` */
+    case PTX_OPK_REG: return RG(o->reg) ^ (o->sub & 1); /* sub 1: `!%p` */
     case PTX_OPK_IMM: return o->imm;
     case PTX_OPK_SREG: return sreg(c, o->sub, t);
     case PTX_OPK_SYM: return sym_addr(c, o->sym, t);
@@ -443,12 +447,19 @@ static inline uint64_t combine(int bop, uint64_t x, uint64_t y)
 
 /* ------------------------------------------------------------ conversion */
 
-static uint64_t float_to_int(double x, int rnd, ptx_type dt)
+/* A float-to-integer cvt (PTX ISA §9.7.9.21 cvt: rounded with .rni/.rzi/.rmi/.rpi, then
+ * clamped to the destination's range). The PTX ISA does not say what a NaN source gives;
+ * verified on an H200 (tests/corpus/cvt_float_int, cvt_double): f32 (or f16/bf16) to a
+ * 32-bit or narrower integer gives 0; a 64-bit destination gives 0x8000000000000000 for
+ * .s64 and .u64 alike; f64 to .s32 gives 0x80000000. f64 to .u32 and f64 to 8/16-bit are
+ * taken to follow f64 to .s32 (the sign bit of the destination alone): not yet seen on a
+ * GPU (tests/kernels/ops/cvt_nan_probe.cu records them). ssz: the source size in bytes. */
+static uint64_t float_to_int(double x, int rnd, ptx_type dt, unsigned ssz)
 {
     unsigned dsz = PTX_TSIZE(dt);
     int is_s = PTX_TCLASS(dt) == PTX_TC_S;
     if (isnan(x))
-        return 0;
+        return dsz == 8 || ssz == 8 ? (uint64_t)1 << (dsz * 8 - 1) : 0;
     switch (rnd) {
     case PTX_RND_RNI: case PTX_RND_RN: x = nearbyint(x); break;
     case PTX_RND_RMI: case PTX_RND_RM: x = floor(x); break;
@@ -499,7 +510,7 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
             return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd, in->bop == 1);
         }
         if (PTX_TCLASS(dt) != PTX_TC_F)
-            return float_to_int(x, in->rnd, dt);
+            return float_to_int(x, in->rnd, dt, ssz);
         if (sat)
             x = satd(x);
         return dsz == 4 ? canon32(ftz ? ftzf((float)x) : (float)x) : bf64(x);
@@ -507,7 +518,7 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
     if (PTX_TCLASS(st) == PTX_TC_F) {
         double x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
         if (PTX_TCLASS(dt) != PTX_TC_F)
-            return float_to_int(x, in->rnd, dt);
+            return float_to_int(x, in->rnd, dt, ssz);
         switch (in->rnd) {
         case PTX_RND_RNI: x = nearbyint(x); break;
         case PTX_RND_RZI: x = trunc(x); break;
@@ -567,13 +578,13 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
 #define FOR_LANES                                                                         \
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                            \
         unsigned t = base + (unsigned)__builtin_ctz(m_);                                  \
-        uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];                      \
+        uint64_t *R = sim_lane_regs(c, t);                      \
         (void)R;
 #define END_LANES }
 #define A(i) opval(c, &in->o[i], R, t)
-#define D R[in->o[0].reg]
+#define D RG(in->o[0].reg)
 #define ISS (tc == PTX_TC_S)
-#define O4 (in->o4kind == PTX_OPK_REG ? R[in->target] : (uint64_t)(uint32_t)in->target)
+#define O4 (in->o4kind == PTX_OPK_REG ? RG(in->target) : (uint64_t)(uint32_t)in->target)
 #define UNSUP (unsup = 1, 0)
 
 static const char *type_name(unsigned t)
@@ -633,8 +644,13 @@ static void do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc
         if (cl->nargs >= 2)
             memcpy(&args, pm + c->pbase[t] + cl->arg_off[1], 8);
         rd_ctx r = {c, t, in};
+        char why[400] = "";
         int n = sim_vprintf_format(&r, rd_generic, fmt, args, &c->res->printf_out,
-                                   &c->res->printf_len, &c->printf_cap);
+                                   &c->res->printf_len, &c->printf_cap, why, sizeof why);
+        if (n == -2) { /* a format the GPU cannot print: see sim_printf.c */
+            sim_fault_at(c, t, in, SIM_FAULT_TRAP, "%s", why);
+            return;
+        }
         if (cl->ret_off >= 0) {
             int32_t rv = n;
             memcpy(pm + c->pbase[t] + cl->ret_off, &rv, 4);
@@ -663,6 +679,8 @@ static void do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc
     fr->pbase = c->pbase[t];
     fr->lbase = c->lbase[t];
     c->depth[t] = (uint8_t)(d + 1);
+    if (d == 0 && t / 32 < SIM_ITS_WARPS)
+        c->w_called[t / 32]++;
     c->rbase[t] = nr;
     c->pbase[t] = np;
     c->lbase[t] = nl;
@@ -690,6 +708,8 @@ static void do_ret(sim_ctx *c, const ptx_insn *in, unsigned t)
     c->lbase[t] = fr->lbase;
     c->pc[t] = (uint32_t)fr->ret_pc;
     c->depth[t] = (uint8_t)(d - 1);
+    if (d == 1 && t / 32 < SIM_ITS_WARPS)
+        c->w_called[t / 32]--;
 }
 
 /* atom / red, PTX ISA §9.7.13.x (atom, red): lanes are applied in lane order. */
@@ -741,10 +761,10 @@ static uint64_t atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t 
  * first). */
 static uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigned t)
 {
-    const uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
+    const uint64_t *R = sim_lane_regs(c, t);
     switch ((ptx_op)in->op) {
     case PTX_OP_shfl:
-        return in->o4kind == PTX_OPK_REG ? (uint32_t)R[in->target] : (uint32_t)in->target;
+        return in->o4kind == PTX_OPK_REG ? (uint32_t)RG(in->target) : (uint32_t)in->target;
     case PTX_OP_vote:
     case PTX_OP_match:
     case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
@@ -783,8 +803,8 @@ static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
     const int cout = (in->flags & PTX_F_CC) != 0;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         unsigned t = base + (unsigned)__builtin_ctz(m_);
-        uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
-        unsigned __int128 cf = cin ? (R[in->target] & 1) : 0;
+        uint64_t *R = sim_lane_regs(c, t);
+        unsigned __int128 cf = cin ? (RG(in->target) & 1) : 0;
         uint64_t a = zx(opval(c, &in->o[1], R, t), sz), b = zx(opval(c, &in->o[2], R, t), sz);
         unsigned __int128 r;
         uint64_t carry;
@@ -804,9 +824,9 @@ static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
             r = p + b + cf;
             carry = (uint64_t)(r >> bits) & 1;
         }
-        R[in->o[0].reg] = zx((uint64_t)r, sz);
+        RG(in->o[0].reg) = zx((uint64_t)r, sz);
         if (cout)
-            R[in->target] = carry;
+            RG(in->target) = carry;
     }
 }
 
@@ -842,7 +862,7 @@ static void exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em
                      : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1 : 2;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         unsigned t = base + (unsigned)__builtin_ctz(m_);
-        uint64_t *R = c->regs + (size_t)t * c->regcap + c->rbase[t];
+        uint64_t *R = sim_lane_regs(c, t);
         uint64_t src[3] = {0, 0, 0};
         for (int k = 0; k < nsrc; k++)
             src[k] = opval(c, &in->o[k + 1], R, t);
@@ -881,7 +901,7 @@ static void exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em
             }
             out |= (r & 0xffff) << (16 * h);
         }
-        R[in->o[0].reg] = out;
+        RG(in->o[0].reg) = out;
     }
 }
 
@@ -906,6 +926,16 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     }
     if (in->flags & PTX_F_CC) {
         exec_carry(c, in, base, em);
+        return;
+    }
+    if (tc == PTX_TC_F && in->op == PTX_OP_copysign) {
+        /* copysign.f32/.f64 d, a, b (PTX ISA §9.7.3.x copysign): b with a's sign bit, a
+         * bit operation: a NaN b keeps its payload (verified on an H200:
+         * copysignf(NaN 0x7fc00000, -0.0) gives 0xffc00000, not the canonical NaN) */
+        const uint64_t sign = sz == 4 ? 0x80000000u : 0x8000000000000000ull;
+        FOR_LANES
+            D = (zx(A(2), sz) & ~sign) | (zx(A(1), sz) & sign);
+        END_LANES
         return;
     }
     if (tc == PTX_TC_F && (in->op == PTX_OP_neg || in->op == PTX_OP_abs)) {
@@ -1159,7 +1189,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             }
             D = r;
             if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                R[in->o[0].imm] = nr;
+                RG(in->o[0].imm) = nr;
         END_LANES
         break;
     case PTX_OP_set: /* PTX ISA §9.7.6.1: 1.0f / all ones when (a CMP b) [BOP c] */
@@ -1188,7 +1218,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                 for (unsigned i = 0; i < n; i++) {
                     uint16_t rg = vec_reg(&in->o[1], i);
                     if (rg != PTX_NOREG)
-                        r |= zx(R[rg], esz) << (i * esz * 8);
+                        r |= zx(RG(rg), esz) << (i * esz * 8);
                 }
                 D = zx(r, sz);
             END_LANES
@@ -1199,7 +1229,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                 for (unsigned i = 0; i < n; i++) {
                     uint16_t rg = vec_reg(&in->o[0], i);
                     if (rg != PTX_NOREG)
-                        R[rg] = zx(v >> (i * esz * 8), esz);
+                        RG(rg) = zx(v >> (i * esz * 8), esz);
                 }
             END_LANES
         } else {
@@ -1257,7 +1287,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                 for (unsigned i = 0; i < n; i++) {
                     uint16_t rg = vec_reg(&in->o[0], i);
                     if (rg != PTX_NOREG)
-                        R[rg] = load_val(p + i * sz, sz, is_s);
+                        RG(rg) = load_val(p + i * sz, sz, is_s);
                 }
             } else {
                 D = load_val(p, sz, is_s);
@@ -1275,7 +1305,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             if (in->o[1].kind == PTX_OPK_VEC) {
                 for (unsigned i = 0; i < n; i++) {
                     uint16_t rg = vec_reg(&in->o[1], i);
-                    uint64_t v = rg != PTX_NOREG ? R[rg] : 0;
+                    uint64_t v = rg != PTX_NOREG ? RG(rg) : 0;
                     memcpy(p + i * sz, &v, sz);
                 }
             } else {
@@ -1342,12 +1372,9 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         return;
 
     /* ---- synchronization (PTX ISA §9.7.13) ---- */
-    case PTX_OP_bar:
+    case PTX_OP_bar: /* PTX ISA §9.7.13.1 bar/barrier .sync/.arrive/.red (sim.c) */
     case PTX_OP_barrier:
-        FOR_LANES
-            c->state[t] = SIM_T_BAR;
-            c->bar_pc[t] = (int32_t)pc;
-        END_LANES
+        sim_barrier_exec(c, in, pc, base, em);
         break;
     case PTX_OP_membar:
     case PTX_OP_fence:
@@ -1572,7 +1599,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
              * participating, or exited gives an undefined value on the GPU: here
              * the source lane's register as it is */
             if (st < c->nthreads && ((part >> src[lane]) & 1) && in->o[1].kind == PTX_OPK_REG)
-                val[lane] = c->regs[(size_t)st * c->regcap + c->rbase[st] + in->o[1].reg];
+                val[lane] = *sim_reg(c, st, in->o[1].reg);
             else
                 val[lane] = A(1);
         END_LANES
@@ -1580,7 +1607,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             unsigned lane = t - base;
             D = zx(val[lane], 4);
             if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                R[in->o[0].imm] = pv[lane];
+                RG(in->o[0].imm) = pv[lane];
         END_LANES
         break;
     }
@@ -1617,7 +1644,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             if (in->cmp == PTX_MATCH_ALL) {
                 D = all ? part : 0;
                 if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                    R[in->o[0].imm] = (uint64_t)all;
+                    RG(in->o[0].imm) = (uint64_t)all;
             } else {
                 uint32_t r = 0;
                 for (uint32_t pm = part; pm; pm &= pm - 1)
@@ -1685,6 +1712,477 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 #undef O4
 #undef UNSUP
 
+/* ------------------------------------------------------------ fast paths
+ * Decode once (STYLE.md "Interpreter core"): sim_exec_classify gives the common forms
+ * of the hot instructions (integer add/sub/mul/mad/logic/shift/mov/selp/setp/cvt,
+ * f32 add/sub/mul/fma with the default rounding, all with register or immediate
+ * sources) a fast-path kind, and exec_fast runs them with the operands resolved once
+ * per warp instruction instead of once per lane, and the switch outside the lane loop.
+ * Each kind computes exactly what the general handler in exec_insn computes for that
+ * form (the same PTX ISA sections); anything else keeps in->fast == 0. */
+enum {
+    FK_NONE,
+    FK_ADD, FK_SUB, FK_AND, FK_OR, FK_XOR, FK_MULLO, FK_MADLO,
+    FK_MULWIDE_U, FK_MULWIDE_S, FK_MADWIDE_U, FK_MADWIDE_S,
+    FK_SHL, FK_SHR_U, FK_SHR_S, FK_MOV, FK_SELP, FK_CVT_II,
+    FK_SETP_U, FK_SETP_S, FK_SETP_F32,
+    FK_FADD, FK_FSUB, FK_FMUL, FK_FFMA, FK_CVTA,
+    /* the kinds below have no register or immediate sources (exec_fast's P[]) */
+    FK_LD, FK_ST, FK_MOV_SREG, FK_MOV_SYM, FK_BRA, FK_EXIT,
+};
+
+static int fast_src(const ptx_operand *o)
+{
+    return (o->kind == PTX_OPK_REG && o->sub == 0) || o->kind == PTX_OPK_IMM;
+}
+
+void sim_exec_classify(ptx_insn *in)
+{
+    in->fast = FK_NONE;
+    const int tc = PTX_TCLASS(in->type);
+    const unsigned sz = PTX_TSIZE(in->type);
+    const int intc = tc == PTX_TC_B || tc == PTX_TC_U || tc == PTX_TC_S;
+    const unsigned nsrc = in->nopnd > 0 ? in->nopnd - 1u : 0;
+    if (in->op == PTX_OP_bra && in->o4kind == PTX_OPK_NONE) {
+        in->fast = FK_BRA;
+        return;
+    }
+    if (in->op == PTX_OP_exit || in->op == PTX_OP_ret) {
+        in->fast = FK_EXIT; /* ret: in the kernel's own frame (exec_fast checks) */
+        return;
+    }
+    if (in->nopnd < 2 || in->o4kind != PTX_OPK_NONE)
+        return;
+    if ((in->op == PTX_OP_ld || in->op == PTX_OP_ldu || in->op == PTX_OP_st) &&
+        in->nopnd == 2 && (in->flags & ~PTX_F_NC) == 0 && (in->vec == 1 || in->vec == 2 ||
+        in->vec == 4) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+        /* ld/st (PTX ISA §9.7.9.8-10) of global, shared, generic or kernel-parameter
+         * space; .volatile and the memory-model forms keep the general path */
+        const int st = in->op == PTX_OP_st;
+        const ptx_operand *a = &in->o[st ? 0 : 1], *v = &in->o[st ? 1 : 0];
+        const int vok = v->kind == PTX_OPK_VEC ? v->sub == in->vec
+                        : in->vec == 1 && v->kind == PTX_OPK_REG && v->sub == 0 ? 1
+                        : st && in->vec == 1 && v->kind == PTX_OPK_IMM;
+        const int sok = in->space == SIM_SPACE_GLOBAL || in->space == SIM_SPACE_SHARED ||
+                        in->space == SIM_SPACE_GENERIC ||
+                        (in->space == SIM_SPACE_PARAM && !st);
+        if (a->kind == PTX_OPK_ADDR && vok && sok)
+            in->fast = st ? FK_ST : FK_LD;
+        return;
+    }
+    if (in->nopnd > 4 || in->vec > 1)
+        return;
+    if (in->op == PTX_OP_mov && in->nopnd == 2 && in->o[0].kind == PTX_OPK_REG &&
+        in->o[0].sub == 0 && in->o[1].kind == PTX_OPK_SREG && in->flags == 0 &&
+        (intc || tc == PTX_TC_PRED) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+        in->fast = FK_MOV_SREG;
+        return;
+    }
+    if (in->op == PTX_OP_mov && in->nopnd == 2 && in->o[0].kind == PTX_OPK_REG &&
+        in->o[0].sub == 0 && in->o[1].kind == PTX_OPK_SYM && in->flags == 0 && intc &&
+        (sz == 4 || sz == 8)) {
+        in->fast = FK_MOV_SYM; /* a symbol's address (shared, global, kernel param) */
+        return;
+    }
+    if (in->o[0].kind != PTX_OPK_REG || (in->o[0].sub != 0 && in->op != PTX_OP_setp))
+        return;
+    for (unsigned i = 1; i <= nsrc; i++)
+        if (!fast_src(&in->o[i]))
+            return;
+    if (in->flags & (PTX_F_CC | PTX_F_SAT | PTX_F_FTZ))
+        return;
+    const unsigned mod = in->flags & (PTX_F_HI | PTX_F_LO | PTX_F_WIDE);
+    int k = FK_NONE;
+    switch ((ptx_op)in->op) {
+    case PTX_OP_add:
+    case PTX_OP_sub:
+        if (nsrc != 2)
+            return;
+        if (intc && (sz == 4 || sz == 8) && in->flags == 0)
+            k = in->op == PTX_OP_add ? FK_ADD : FK_SUB;
+        else if (tc == PTX_TC_F && sz == 4 && (in->flags & ~PTX_F_APPROX) == 0 &&
+                 (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
+            k = in->op == PTX_OP_add ? FK_FADD : FK_FSUB;
+        break;
+    case PTX_OP_and:
+    case PTX_OP_or:
+    case PTX_OP_xor:
+        if (nsrc == 2 && intc && (sz == 4 || sz == 8) && in->flags == 0)
+            k = in->op == PTX_OP_and ? FK_AND : in->op == PTX_OP_or ? FK_OR : FK_XOR;
+        break;
+    case PTX_OP_mul:
+    case PTX_OP_mad:
+    case PTX_OP_fma: {
+        const int is_mad = in->op != PTX_OP_mul;
+        if (nsrc != (is_mad ? 3u : 2u))
+            return;
+        if (tc == PTX_TC_F) {
+            if (sz == 4 && (in->flags & ~PTX_F_APPROX) == 0 &&
+                (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
+                k = is_mad ? FK_FFMA : FK_FMUL;
+            break;
+        }
+        if (in->op == PTX_OP_fma || !intc || (in->flags & ~mod) != 0)
+            break;
+        if ((mod == PTX_F_LO || mod == 0) && (sz == 4 || sz == 8))
+            k = is_mad ? FK_MADLO : FK_MULLO;
+        else if (mod == PTX_F_WIDE && sz == 4)
+            k = tc == PTX_TC_S ? (is_mad ? FK_MADWIDE_S : FK_MULWIDE_S)
+                               : (is_mad ? FK_MADWIDE_U : FK_MULWIDE_U);
+        break;
+    }
+    case PTX_OP_shl:
+    case PTX_OP_shr:
+        if (nsrc == 2 && intc && (sz == 4 || sz == 8) && in->flags == 0)
+            k = in->op == PTX_OP_shl ? FK_SHL : tc == PTX_TC_S ? FK_SHR_S : FK_SHR_U;
+        break;
+    case PTX_OP_mov:
+        if (nsrc == 1 && in->flags == 0 && (intc || tc == PTX_TC_F || tc == PTX_TC_PRED) &&
+            (sz == 1 || sz == 2 || sz == 4 || sz == 8))
+            k = FK_MOV;
+        break;
+    case PTX_OP_cvta:
+        if (nsrc == 1 && (in->flags & ~PTX_F_TO) == 0 && (sz == 4 || sz == 8))
+            k = FK_CVTA;
+        break;
+    case PTX_OP_selp:
+        if (nsrc == 3 && in->flags == 0 && (intc || tc == PTX_TC_F) &&
+            (sz == 2 || sz == 4 || sz == 8))
+            k = FK_SELP;
+        break;
+    case PTX_OP_cvt: {
+        const int sc = PTX_TCLASS(in->type2);
+        const unsigned ssz = PTX_TSIZE(in->type2);
+        if (nsrc == 1 && in->flags == 0 && in->rnd == PTX_RND_NONE && in->bop == 0 &&
+            intc && (sz == 4 || sz == 8) &&
+            (sc == PTX_TC_B || sc == PTX_TC_U || sc == PTX_TC_S) && (ssz == 4 || ssz == 8))
+            k = FK_CVT_II;
+        break;
+    }
+    case PTX_OP_setp: {
+        const int sc = PTX_TCLASS(in->type2);
+        const unsigned ssz = PTX_TSIZE(in->type2);
+        if (nsrc != 2 || in->bop != PTX_BOP_NONE || (in->flags & ~PTX_F_FTZ) != 0)
+            return;
+        if (in->o[0].sub != 0 && in->o[0].sub != 2)
+            return;
+        if (sc == PTX_TC_F && ssz == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_NAN &&
+            !(in->cmp >= PTX_CMP_LO && in->cmp <= PTX_CMP_HS))
+            k = FK_SETP_F32;
+        else if (sc == PTX_TC_S && (ssz == 4 || ssz == 8) && in->cmp >= PTX_CMP_EQ &&
+                 in->cmp <= PTX_CMP_GE)
+            k = FK_SETP_S;
+        else if ((sc == PTX_TC_U || sc == PTX_TC_B || sc == PTX_TC_S) &&
+                 (ssz == 4 || ssz == 8) && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS)
+            k = FK_SETP_U; /* .s with lo/ls/hi/hs compares unsigned, as compare() does */
+        break;
+    }
+    default: break;
+    }
+    in->fast = (uint16_t)k;
+}
+
+/* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
+ * every lane of the warp is in the kernel's own frame (no device-function call under
+ * way, the common case): the warp's registers are then one lane-major block, operand
+ * k is a pointer P[k] to 32 lane values (a register's row, or the immediate repeated),
+ * and each kind is one loop over the lanes with its switch outside. Otherwise, and for
+ * the forms found uncommon only here, exec_insn runs it (same arguments). */
+static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
+                      uint32_t em, uint32_t pc, uint32_t mask)
+{
+    if (w >= SIM_ITS_WARPS || c->w_called[w]) {
+        exec_insn(c, in, w, base, em, pc, mask);
+        return;
+    }
+    uint64_t *const W = c->regs + (((size_t)w * c->regcap) << 5);
+    const unsigned sz = PTX_TSIZE(in->type);
+    const uint64_t dm = sz >= 8 ? UINT64_MAX : (1ull << (sz * 8)) - 1;
+    const int pred = PTX_TCLASS(in->type) == PTX_TC_PRED;
+    uint64_t *const Dp = W + ((size_t)in->o[0].reg << 5);
+    const uint64_t *P[4] = {NULL, NULL, NULL, NULL};
+    uint64_t imm[3][32];
+    if (in->fast < FK_LD) {
+        for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
+            const ptx_operand *o = &in->o[k];
+            if (o->kind == PTX_OPK_REG) {
+                P[k] = W + ((size_t)o->reg << 5);
+            } else {
+                for (unsigned l = 0; l < 32; l++)
+                    imm[k - 1][l] = o->imm;
+                P[k] = imm[k - 1];
+            }
+        }
+    }
+    const uint64_t *const P1 = P[1], *const P2 = P[2], *const P3 = P[3];
+    const int full = em == UINT32_MAX;
+/* LANES(stmt): stmt for each lane l of em; the full warp as a plain counted loop */
+#define LANES(STMT)                                                                       \
+    do {                                                                                  \
+        if (full) {                                                                       \
+            for (unsigned l = 0; l < 32; l++) {                                           \
+                STMT;                                                                     \
+            }                                                                             \
+        } else {                                                                          \
+            for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                    \
+                const unsigned l = (unsigned)__builtin_ctz(m_);                           \
+                STMT;                                                                     \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+    switch (in->fast) {
+#define FAST_BIN(K, EXPR)                                                                 \
+    case K:                                                                               \
+        LANES(const uint64_t a = P1[l]; const uint64_t b = P2[l]; Dp[l] = (EXPR) & dm);   \
+        break;
+    FAST_BIN(FK_ADD, a + b)
+    FAST_BIN(FK_SUB, a - b)
+    FAST_BIN(FK_AND, a & b)
+    FAST_BIN(FK_OR, a | b)
+    FAST_BIN(FK_XOR, a ^ b)
+    FAST_BIN(FK_MULLO, a * b)
+    /* .wide: a 64-bit result, not masked to the source size */
+    case FK_MULWIDE_U:
+        LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l]);
+        break;
+    case FK_MULWIDE_S:
+        LANES(Dp[l] = (uint64_t)((int64_t)(int32_t)P1[l] * (int32_t)P2[l]));
+        break;
+    /* shift amounts over the width give 0 (shr.s: the sign), PTX ISA §9.7.7 */
+    FAST_BIN(FK_SHL, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) << (b & 0xffffffffu))
+    FAST_BIN(FK_SHR_U, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) >> (b & 0xffffffffu))
+    FAST_BIN(FK_SHR_S, (uint64_t)((b & 0xffffffffu) >= sz * 8 ? (sx(a, sz) < 0 ? -1 : 0)
+                                                               : sx(a, sz) >> (b & 0xffffffffu)))
+#undef FAST_BIN
+    case FK_MADLO:
+        LANES(Dp[l] = (P1[l] * P2[l] + P3[l]) & dm);
+        break;
+    case FK_MADWIDE_U:
+        LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l] + P3[l]);
+        break;
+    case FK_MADWIDE_S:
+        LANES(Dp[l] = (uint64_t)((int64_t)(int32_t)P1[l] * (int32_t)P2[l]) + P3[l]);
+        break;
+    case FK_MOV:
+        if (pred)
+            LANES(Dp[l] = P1[l] & 1);
+        else
+            LANES(Dp[l] = P1[l] & dm);
+        break;
+    case FK_SELP:
+        LANES(Dp[l] = ((P3[l] & 1) ? P1[l] : P2[l]) & dm);
+        break;
+    case FK_CVT_II: { /* PTX ISA §9.7.9.21 cvt between integer types, no .sat */
+        const unsigned ssz = PTX_TSIZE(in->type2);
+        if (PTX_TCLASS(in->type2) == PTX_TC_S)
+            LANES(Dp[l] = (uint64_t)sx(P1[l], ssz) & dm);
+        else
+            LANES(Dp[l] = zx(P1[l], ssz) & dm);
+        break;
+    }
+    case FK_SETP_U:
+    case FK_SETP_S:
+    case FK_SETP_F32: { /* PTX ISA §9.7.6.2 setp, as compare() */
+        const unsigned ssz = PTX_TSIZE(in->type2);
+        const int cmp = in->cmp;
+        uint64_t *const D2 = in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
+                                 ? W + ((size_t)in->o[0].imm << 5)
+                                 : NULL;
+        uint64_t r[32];
+        if (in->fast == FK_SETP_F32) {
+            switch (cmp) {
+#define FCMP(C, E)                                                                        \
+    case C:                                                                               \
+        LANES(const float a = f32(P1[l]); const float b = f32(P2[l]);                     \
+              const int un = a != a || b != b; (void)un; r[l] = (uint64_t)(E));           \
+        break;
+            FCMP(PTX_CMP_EQ, !un && a == b)
+            FCMP(PTX_CMP_NE, !un && a != b)
+            FCMP(PTX_CMP_LT, !un && a < b)
+            FCMP(PTX_CMP_LE, !un && a <= b)
+            FCMP(PTX_CMP_GT, !un && a > b)
+            FCMP(PTX_CMP_GE, !un && a >= b)
+            FCMP(PTX_CMP_EQU, un || a == b)
+            FCMP(PTX_CMP_NEU, un || a != b)
+            FCMP(PTX_CMP_LTU, un || a < b)
+            FCMP(PTX_CMP_LEU, un || a <= b)
+            FCMP(PTX_CMP_GTU, un || a > b)
+            FCMP(PTX_CMP_GEU, un || a >= b)
+            FCMP(PTX_CMP_NUM, !un)
+            default: FCMP(PTX_CMP_NAN, un)
+#undef FCMP
+            }
+        } else if (in->fast == FK_SETP_S) {
+            switch (cmp) {
+#define SCMP(C, E)                                                                        \
+    case C:                                                                               \
+        LANES(const int64_t a = sx(P1[l], ssz); const int64_t b = sx(P2[l], ssz);         \
+              r[l] = (uint64_t)(E));                                                      \
+        break;
+            SCMP(PTX_CMP_EQ, a == b)
+            SCMP(PTX_CMP_NE, a != b)
+            SCMP(PTX_CMP_LT, a < b)
+            SCMP(PTX_CMP_LE, a <= b)
+            SCMP(PTX_CMP_GT, a > b)
+            default: SCMP(PTX_CMP_GE, a >= b)
+#undef SCMP
+            }
+        } else {
+            switch (cmp) {
+#define UCMP(C, E)                                                                        \
+    case C:                                                                               \
+        LANES(const uint64_t a = zx(P1[l], ssz); const uint64_t b = zx(P2[l], ssz);       \
+              r[l] = (uint64_t)(E));                                                      \
+        break;
+            UCMP(PTX_CMP_EQ, a == b)
+            UCMP(PTX_CMP_NE, a != b)
+            case PTX_CMP_LO: UCMP(PTX_CMP_LT, a < b)
+            case PTX_CMP_LS: UCMP(PTX_CMP_LE, a <= b)
+            case PTX_CMP_HI: UCMP(PTX_CMP_GT, a > b)
+            default: UCMP(PTX_CMP_GE, a >= b) /* GE, HS */
+#undef UCMP
+            }
+        }
+        LANES(Dp[l] = r[l]);
+        if (D2)
+            LANES(D2[l] = !r[l]);
+        break;
+    }
+    /* f32 with the default rounding (PTX ISA §9.7.3): NaN results canonical (canon32) */
+    case FK_FADD:
+        LANES(Dp[l] = canon32(f32(P1[l]) + f32(P2[l])));
+        break;
+    case FK_FSUB:
+        LANES(Dp[l] = canon32(f32(P1[l]) - f32(P2[l])));
+        break;
+    case FK_FMUL:
+        LANES(Dp[l] = canon32(f32(P1[l]) * f32(P2[l])));
+        break;
+    case FK_FFMA:
+        LANES(Dp[l] = canon32(fmaf(f32(P1[l]), f32(P2[l]), f32(P3[l]))));
+        break;
+    case FK_MOV_SYM: { /* one address for the warp unless it is in a thread's frame */
+        const int sk = c->m->syms[in->o[1].sym].kind;
+        if (sk == PTX_SYM_LOCAL || sk == PTX_SYM_FPARAM) {
+            exec_insn(c, in, w, base, em, pc, mask);
+            break;
+        }
+        const uint64_t v = sym_addr(c, in->o[1].sym, base) & dm;
+        LANES(Dp[l] = v);
+        break;
+    }
+    case FK_BRA: /* as exec_insn's bra (PTX ISA §9.7.8.x bra) */
+        LANES(c->pc[base + l] = (uint32_t)in->target);
+        if ((uint32_t)in->target <= pc)
+            c->loop_pc[w] = (int32_t)pc;
+        break;
+    case FK_EXIT: /* exit, or ret from the kernel itself (do_ret at depth 0) */
+        LANES(c->state[base + l] = SIM_T_EXIT);
+        break;
+    case FK_CVTA: { /* as exec_insn's cvta */
+        const uint64_t win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
+                             : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
+                                                            : 0;
+        if (in->flags & PTX_F_TO)
+            LANES(Dp[l] = (P1[l] - win) & dm);
+        else
+            LANES(Dp[l] = (P1[l] + win) & dm);
+        break;
+    }
+    case FK_MOV_SREG: { /* special registers, PTX ISA §10 (sreg) */
+        const unsigned id = in->o[1].sub;
+        const int per_lane = id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID ||
+                             id == PTX_SREG_WARPID || id == PTX_SREG_LANEMASK_EQ ||
+                             (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT);
+        const uint64_t vm = pred ? 1 : dm;
+        if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads) {
+            LANES(Dp[l] = (base + l) & vm); /* one-dimensional block: the thread index */
+        } else if (per_lane) {
+            LANES(Dp[l] = sreg(c, id, base + l) & vm);
+        } else {
+            const uint64_t v = sreg(c, id, base) & vm;
+            LANES(Dp[l] = v);
+        }
+        break;
+    }
+    case FK_LD:
+    case FK_ST: {
+        const int st = in->fast == FK_ST;
+        const ptx_operand *ao = &in->o[st ? 0 : 1], *vo = &in->o[st ? 1 : 0];
+        const unsigned n = in->vec, bytes = sz * n;
+        const int is_s = PTX_TCLASS(in->type) == PTX_TC_S;
+        uint64_t off = ao->imm;
+        if (ao->sym >= 0) {
+            const int sk = c->m->syms[ao->sym].kind;
+            if (sk == PTX_SYM_LOCAL || sk == PTX_SYM_FPARAM)
+                goto general; /* per-thread frames */
+            off += sym_addr(c, ao->sym, base);
+        }
+        unsigned char *ptr[32];
+        if (in->space == SIM_SPACE_PARAM) {
+            /* ld.param of a kernel parameter: one value for the warp */
+            if (ao->reg != PTX_NOREG)
+                goto general;
+            unsigned char *p =
+                sim_mem(c, base + (unsigned)__builtin_ctz(em), in->space, off, bytes, 0, in);
+            if (!p)
+                return;
+            if (vo->kind != PTX_OPK_VEC) {
+                const uint64_t v = load_val(p, sz, is_s);
+                LANES(Dp[l] = v);
+                break;
+            }
+            LANES(ptr[l] = p);
+        } else {
+            uint64_t addr[32];
+            if (ao->reg != PTX_NOREG) {
+                const uint64_t *const A = W + ((size_t)ao->reg << 5);
+                LANES(addr[l] = off + A[l]);
+            } else {
+                LANES(addr[l] = off);
+            }
+            if (!sim_mem_warp(c, base, em, in->space, addr, bytes, st, in, ptr))
+                goto general;
+        }
+        if (vo->kind == PTX_OPK_VEC) {
+            for (unsigned i = 0; i < n; i++) {
+                const uint16_t rg = vec_reg(vo, i);
+                uint64_t *const V = rg != PTX_NOREG ? W + ((size_t)rg << 5) : NULL;
+                if (st && rg != PTX_NOREG) {
+                    LANES(memcpy(ptr[l] + i * sz, &V[l], sz));
+                } else if (st) {
+                    const uint64_t z = 0;
+                    LANES(memcpy(ptr[l] + i * sz, &z, sz));
+                } else if (rg != PTX_NOREG) {
+                    LANES(V[l] = load_val(ptr[l] + i * sz, sz, is_s));
+                }
+            }
+        } else if (st && vo->kind == PTX_OPK_REG) {
+            const uint64_t *const V = W + ((size_t)vo->reg << 5);
+            if (sz == 4)
+                LANES(const uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
+            else
+                LANES(memcpy(ptr[l], &V[l], sz));
+        } else if (st) {
+            const uint64_t v = vo->imm;
+            LANES(memcpy(ptr[l], &v, sz));
+        } else if (sz == 4 && !is_s) {
+            LANES(uint32_t v; memcpy(&v, ptr[l], 4); Dp[l] = v);
+        } else if (sz == 8) {
+            LANES(uint64_t v; memcpy(&v, ptr[l], 8); Dp[l] = v);
+        } else {
+            LANES(Dp[l] = load_val(ptr[l], sz, is_s));
+        }
+        break;
+    general:
+        exec_insn(c, in, w, base, em, pc, mask);
+        break;
+    }
+    default: break;
+    }
+#undef LANES
+}
+
 /* Warp issue and independent thread scheduling (CUDA C++ Programming Guide, "Independent
  * Thread Scheduling"; PTX ISA §3.1, §9.7.8.6 shfl.sync "wait for all lanes in
  * membermask").
@@ -1725,6 +2223,35 @@ static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, ui
     return *missing != 0;
 }
 
+/* 32 lanes' PCs four at a time (GCC/Clang vector extensions; plain SSE2 on x86-64). */
+typedef uint32_t sim_u32x4 __attribute__((vector_size(16)));
+static inline int pcs_all_equal(const uint32_t *pcs, uint32_t p)
+{
+    const sim_u32x4 pv = {p, p, p, p};
+    sim_u32x4 diff = {0, 0, 0, 0};
+    for (unsigned i = 0; i < 32; i += 4) {
+        sim_u32x4 v;
+        memcpy(&v, pcs + i, sizeof v);
+        diff |= v ^ pv;
+    }
+    return (diff[0] | diff[1] | diff[2] | diff[3]) == 0;
+}
+static inline void pcs_set(uint32_t *pcs, uint32_t p)
+{
+    const sim_u32x4 pv = {p, p, p, p};
+    for (unsigned i = 0; i < 32; i += 4)
+        memcpy(pcs + i, &pv, sizeof pv);
+}
+
+/* Population count without a libgcc call (the build targets baseline x86-64). */
+static inline unsigned pop32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 int sim_warp_step(sim_ctx *c, unsigned w)
 {
     const unsigned base = w * 32;
@@ -1732,20 +2259,39 @@ int sim_warp_step(sim_ctx *c, unsigned w)
     uint32_t best = UINT32_MAX, mask = 0, run = 0;
     const uint8_t *st = c->state + base;
     const uint32_t *pcs = c->pc + base;
-    for (unsigned l = 0; l < n; l++) { /* one pass: runnable lanes, min PC, lanes at it */
-        if (st[l] != SIM_T_RUN)
-            continue;
-        uint32_t bit = 1u << l, p = pcs[l];
-        run |= bit;
-        if (p < best) {
-            best = p;
-            mask = bit;
-        } else if (p == best) {
-            mask |= bit;
+    if (n == 32) {
+        /* whole warp: 8 lane states per 64-bit word (SIM_T_RUN is 0) */
+        uint64_t sw[4], any_run = 0, not_run = 0;
+        memcpy(sw, st, sizeof sw);
+        for (int i = 0; i < 4; i++) {
+            /* a byte of sw[i] that is zero (a runnable lane) */
+            any_run |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
+            not_run |= sw[i];
+        }
+        if (!any_run)
+            return 0; /* every lane exited or waits at a barrier */
+        if (!not_run) { /* every lane runnable: converged when all PCs are equal */
+            const uint32_t p0 = pcs[0];
+            if (pcs_all_equal(pcs, p0)) {
+                best = p0;
+                mask = run = UINT32_MAX;
+                goto scanned;
+            }
         }
     }
-    if (!run)
+    /* branch-free passes: the smallest PC of a runnable lane, then the runnable lanes
+     * and those at that PC */
+    for (unsigned l = 0; l < n; l++) {
+        const uint32_t p = st[l] == SIM_T_RUN ? pcs[l] : UINT32_MAX;
+        best = p < best ? p : best;
+    }
+    if (best == UINT32_MAX)
         return 0;
+    for (unsigned l = 0; l < n; l++) {
+        run |= (uint32_t)(st[l] == SIM_T_RUN) << l;
+        mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
+    }
+scanned:;
     const ptx_insn *in = &c->code[best];
     const int its = w < SIM_ITS_WARPS;
     if (its && c->its_block[w] != c->block_linear + 1) {
@@ -1851,23 +2397,38 @@ int sim_warp_step(sim_ctx *c, unsigned w)
         return 1;
     }
     c->res->stats.warp_instructions++;
-    c->res->stats.thread_instructions += (uint64_t)__builtin_popcount(mask);
-    for (uint32_t m = mask; m; m &= m - 1)
-        c->pc[base + (unsigned)__builtin_ctz(m)] = best + 1;
+    c->res->stats.thread_instructions += pop32(mask);
+    if (mask == UINT32_MAX) { /* converged: every lane */
+        pcs_set(c->pc + base, best + 1);
+    } else {
+        for (uint32_t m = mask; m; m &= m - 1)
+            c->pc[base + (unsigned)__builtin_ctz(m)] = best + 1;
+    }
     uint32_t em = mask;
     if (in->guard != PTX_NOREG) {
         const uint64_t neg = (in->flags & PTX_F_GUARD_NEG) ? 1 : 0;
         em = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
-            if ((c->regs[(size_t)t * c->regcap + c->rbase[t] + in->guard] & 1) ^ neg)
-                em |= 1u << l;
+        if (w < SIM_ITS_WARPS && !c->w_called[w]) { /* one lane-major row (exec_fast) */
+            const uint64_t *G = c->regs + (((size_t)w * c->regcap + in->guard) << 5);
+            uint32_t g = 0;
+            for (unsigned l = 0; l < 32; l++)
+                g |= (uint32_t)((G[l] ^ neg) & 1) << l;
+            em = g & mask;
+        } else {
+            for (uint32_t m = mask; m; m &= m - 1) {
+                unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
+                if ((*sim_reg(c, t, in->guard) & 1) ^ neg)
+                    em |= 1u << l;
+            }
         }
     }
     if (c->trace) /* trace hook (sim.c): one predictable branch when tracing is off */
         sim_trace_issue(c, w, best, mask, em);
     if (em) {
-        exec_insn(c, in, w, base, em, best, mask);
+        if (in->fast)
+            exec_fast(c, in, w, base, em, best, mask);
+        else
+            exec_insn(c, in, w, base, em, best, mask);
         /* a backward branch taken while other lanes of the warp wait: a spin */
         if (its && in->op == PTX_OP_bra && (uint32_t)in->target <= best && (run & ~em)) {
             c->its_spin[w] += c->its_syncmem[w] ? SIM_ITS_SPIN_PLAIN / SIM_ITS_SPIN : 1;

@@ -64,7 +64,7 @@ typedef struct sim_ctx {
     uint32_t *rbase, *pbase, *lbase;
     int32_t *bar_pc;
     sim_frame *frames; /* nthreads * SIM_MAX_DEPTH */
-    uint64_t *regs;    /* nthreads * regcap */
+    uint64_t *regs;    /* lane-major per warp: nwarps * regcap * 32, see sim_reg */
     unsigned char *params; /* nthreads * paramcap */
     unsigned char *local;  /* nthreads * localcap */
     size_t regcap, paramcap, localcap;
@@ -109,7 +109,32 @@ typedef struct sim_ctx {
     uint32_t its_block[SIM_ITS_WARPS];
     uint8_t its_syncmem[SIM_ITS_WARPS]; /* an atomic or volatile/strong load since the
                                            warp's last backward branch (a spin loop) */
+    /* ---- interpreter fast paths (sim_exec.c exec_fast) ---- */
+    uint8_t w_called[SIM_ITS_WARPS]; /* per warp: lanes inside a device-function call
+                                        (depth > 0); 0: the warp's registers are one
+                                        lane-major block (every rbase is 0) */
+    /* ---- CTA barriers (helper H; sim.c sim_barrier_exec, resolve_barrier), PTX ISA
+     * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
+     * phase. Reset at each block start. */
+    uint8_t bar_id[SIM_ITS_WARPS * 32]; /* per thread: the barrier it waits at */
+    uint32_t bar_waiting[16];  /* threads waiting (bar.sync/bar.red) in this phase */
+    uint32_t bar_arrived[16];  /* threads that executed bar.arrive in this phase */
+    uint32_t bar_expect[16];   /* the phase's thread count b; 0: every thread */
 } sim_ctx;
+
+/* Registers are stored lane-major per warp (STYLE.md "Interpreter core": the loop over
+ * a warp's lanes reads and writes contiguous memory): slot r of the frame of thread t
+ * (absolute slot rbase[t] + r) is regs[((t/32) * regcap + rbase[t] + r) * 32 + t%32].
+ * sim_lane_regs gives thread t's frame base, whose slot r is at [r * 32] (RG(r) in
+ * sim_exec.c); sim_reg gives one register. */
+static inline uint64_t *sim_lane_regs(const sim_ctx *c, unsigned t)
+{
+    return c->regs + (((size_t)(t >> 5) * c->regcap + c->rbase[t]) << 5) + (t & 31);
+}
+static inline uint64_t *sim_reg(const sim_ctx *c, unsigned t, unsigned r)
+{
+    return sim_lane_regs(c, t) + ((size_t)r << 5);
+}
 
 /* Trace hook, called by sim_warp_step for each issued warp instruction when c->trace
  * is set, after the guard predicate is evaluated and before the instruction runs:
@@ -121,6 +146,13 @@ void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_
  * before this point and after it are ordered. */
 void sim_check_warp_sync(sim_ctx *c, unsigned w);
 
+/* bar/barrier .sync/.arrive/.red (PTX ISA §9.7.13.1) executed by the lanes em of the
+ * warp whose first thread is base, at instruction pc (sim.c): the waiting lanes block,
+ * and a barrier with a thread count is released as soon as that many threads arrived
+ * (one without is released by the scheduler when the CTA can make no other progress). */
+void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base,
+                      uint32_t em);
+
 /* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
@@ -129,6 +161,15 @@ int sim_warp_step(sim_ctx *c, unsigned w);
  * of `space`, or NULL after recording a fault. kind: 0 load, 1 store, 2 atomic. */
 void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, int kind,
               const ptx_insn *in);
+
+/* Warp-level sim_mem for the lanes em of the warp whose first thread is base: addr[l]
+ * is lane l's address; on success fills ptr[l] (host pointers to `size` bytes) for
+ * every lane of em and returns 1, having run the checkers and the trace for each lane
+ * in lane order as sim_mem does. Returns 0, having changed nothing, when the request
+ * is not the common case (a lane misaligned or out of bounds, local or parameter
+ * space, generic addresses in several windows): the caller then uses sim_mem. */
+int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64_t *addr,
+                 unsigned size, int kind, const ptx_insn *in, unsigned char **ptr);
 
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,

@@ -32,8 +32,145 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
     return 1;
 }
 
+/* Checks one conversion specification f[0..n) ("%...X") against the grammar of the CUDA
+ * C++ Programming Guide, "Formatted Output" > "Format Specifiers": %[flags][width]
+ * [.precision][size]type with flags "#0+- ", width '*' or digits, precision digits only,
+ * size h, l or ll, type one of "cdiouxXpeEfgGaAs". The device packs the arguments by
+ * this grammar and the host formats them with its C library, so anything else takes
+ * the arguments out of step: wrong output, or a fault where a later %s reads a value
+ * that is not a pointer (an H200 gave CUDA_ERROR_ILLEGAL_ADDRESS for a "%.*f" followed
+ * by "%s", tests/kernels/ops/printf_all.cu before it was fixed). Returns 1 when
+ * supported, else 0 with the reason in why. */
+static int spec_supported(const char *f, size_t n, char *why, size_t whylen)
+{
+    size_t j = 1;
+    while (j < n && strchr("-+ #0", f[j]))
+        j++;
+    if (j < n && f[j] == '*')
+        j++;
+    else
+        while (j < n && f[j] >= '0' && f[j] <= '9')
+            j++;
+    if (j < n && f[j] == '.') {
+        j++;
+        if (j < n && f[j] == '*') {
+            snprintf(why, whylen,
+                     "printf format \"%.*s\": CUDA's device printf has no '*' precision "
+                     "(CUDA C++ Programming Guide, Formatted Output: the precision is digits "
+                     "only); on the GPU the arguments after it go out of step (write the "
+                     "precision as a number)",
+                     (int)n, f);
+            return 0;
+        }
+        while (j < n && f[j] >= '0' && f[j] <= '9')
+            j++;
+    }
+    size_t s0 = j;
+    while (j < n - 1)
+        j++;
+    size_t sl = j - s0; /* the size letters */
+    char type = f[n - 1];
+    int size_ok = sl == 0 || (sl == 1 && (f[s0] == 'h' || f[s0] == 'l')) ||
+                  (sl == 2 && f[s0] == 'l' && f[s0 + 1] == 'l');
+    if (!size_ok) {
+        snprintf(why, whylen,
+                 "printf format \"%.*s\": CUDA's device printf supports only the sizes h, l "
+                 "and ll (CUDA C++ Programming Guide, Formatted Output), not \"%.*s\"; on the "
+                 "GPU the arguments after it go out of step (for a char, print it as an int "
+                 "with %%d)",
+                 (int)n, f, (int)sl, f + s0);
+        return 0;
+    }
+    if (!strchr("cdiouxXpeEfgGaAs", type)) {
+        snprintf(why, whylen,
+                 "printf format \"%.*s\": CUDA's device printf has no '%%%c' conversion (CUDA "
+                 "C++ Programming Guide, Formatted Output: the types are %%c %%d %%i %%o %%u "
+                 "%%x %%X %%p %%e %%E %%f %%g %%G %%a %%A %%s)",
+                 (int)n, f, type);
+        return 0;
+    }
+    if (sl && (type == 's' || type == 'c')) {
+        snprintf(why, whylen,
+                 "printf format \"%.*s\": a wide %s is not supported by CUDA's device printf "
+                 "(the host would read the argument as wchar_t)",
+                 (int)n, f, type == 's' ? "string (%ls)" : "character (%lc)");
+        return 0;
+    }
+    return 1;
+}
+
+/* The length of the conversion specification at f[i] ('%'), up to and including its type
+ * letter (the first character that is not a flag, digit, '*', '.' or size letter); 0
+ * when the format ends first. */
+static size_t spec_length(const char *f, size_t i, size_t fl)
+{
+    size_t j = i + 1;
+    while (j < fl && strchr("-+ #0123456789*.hlLqjzt", f[j]))
+        j++;
+    return j < fl ? j + 1 - i : 0;
+}
+
+/* Checks every conversion of the format f[0..fl) with spec_supported. */
+static int format_supported(const char *f, size_t fl, char *why, size_t whylen)
+{
+    for (size_t i = 0; i < fl; i++) {
+        if (f[i] != '%')
+            continue;
+        if (i + 1 < fl && f[i + 1] == '%') {
+            i++;
+            continue;
+        }
+        size_t n = spec_length(f, i, fl);
+        if (n == 0)
+            break;
+        if (!spec_supported(f + i, n, why, whylen))
+            return 0;
+        i += n - 1;
+    }
+    return 1;
+}
+
+int sim_printf_check_ptx(const char *ptx, char *why, size_t whylen)
+{
+    if (!strstr(ptx, "vprintf"))
+        return 0;
+    /* string literals: ".global .align 1 .b8 $str$1[N] = {104, 101, ...};" (nvcc and
+     * NVRTC name them $str..., clang _$_str...); other byte arrays (a lesson's tables)
+     * are not formats, and neither is one holding a byte that is not text */
+    for (const char *p = strstr(ptx, ".b8 "); p; p = strstr(p + 1, ".b8 ")) {
+        const char *eol = strchr(p, '\n');
+        const char *open = strstr(p, "= {");
+        const char *bol = p;
+        while (bol > ptx && bol[-1] != '\n')
+            bol--;
+        const char *name = strstr(p, "str");
+        if (!open || (eol && open > eol) || !name || name > open ||
+            strncmp(bol, ".global", 7) != 0)
+            continue;
+        char f[1024];
+        size_t fl = 0;
+        int text = 1;
+        const char *q = open + 3;
+        while (*q && *q != '}' && fl + 1 < sizeof f) {
+            char *end;
+            long v = strtol(q, &end, 10);
+            if (end == q || v == 0)
+                break;
+            text &= (v >= 32 && v < 256) || v == 9 || v == 10 || v == 13;
+            f[fl++] = (char)v;
+            q = end;
+            while (*q == ',' || *q == ' ')
+                q++;
+        }
+        f[fl] = 0;
+        if (text && memchr(f, '%', fl) && !format_supported(f, fl, why, whylen))
+            return -1;
+    }
+    return 0;
+}
+
 int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
-                       size_t *len, size_t *cap)
+                       size_t *len, size_t *cap, char *why, size_t whylen)
 {
     char f[1024];
     size_t fl = 0;
@@ -47,6 +184,10 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
         f[fl++] = ch;
     }
     f[fl] = 0;
+    /* the whole format is checked first: the GPU's output is undefined past an
+     * unsupported specification, so none of this call's output is kept */
+    if (!format_supported(f, fl, why, whylen))
+        return -2;
     uint64_t ap = args;
     int nargs = 0;
     for (size_t i = 0; i < fl;) {
@@ -62,6 +203,15 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
         if (f[i + 1] == '%') {
             append(out, len, cap, "%", 1);
             i += 2;
+            continue;
+        }
+        /* "at most 32 arguments in addition to the format string. Additional arguments
+         * beyond this will be ignored, and the format specifier output as-is" (CUDA C++
+         * Programming Guide, Formatted Output, Limitations) */
+        size_t whole = spec_length(f, i, fl);
+        if (nargs >= 32 && whole) {
+            append(out, len, cap, f + i, whole);
+            i += whole;
             continue;
         }
         /* %[flags][width][.precision][length]conversion */

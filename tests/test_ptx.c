@@ -143,6 +143,41 @@ START_TEST(test_unsupported_instruction_is_named_with_its_line)
 }
 END_TEST
 
+/* bar/barrier forms (PTX ISA §9.7.13.1): sync/arrive with a thread count, red with and
+ * without one, negated predicates; a register named without '%' inside a scoped block
+ * (as inline asm writes `.reg .u64 g;`) used as an address. */
+static const char barrier_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 40;\n"
+    "  bar.arrive 1, 64;\n  barrier.sync.aligned 1, 64;\n  bar.sync 2, %r1;\n"
+    "  bar.red.popc.u32 %r2, 0, %p1;\n  bar.red.and.pred %p2, 3, 64, !%p1;\n"
+    "  barrier.red.or.pred %p3, 0, %p1;\n  barrier.cta.sync.aligned 0;\n"
+    "  { .reg .u64 g; cvta.to.global.u64 g, %rd1; ld.global.nc.u32 %r3, [g+4]; }\n"
+    "  ret;\n}\n";
+
+START_TEST(test_barrier_forms_and_scoped_registers_in_addresses_parse)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(barrier_ptx, strlen(barrier_ptx), "b.ptx", &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+    ptx_module_free(m);
+    free(diag);
+    static const char bad[] =
+        ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+        "  .reg .pred %p<2>;\n  bar.red.popc.pred %p1, 0, %p0;\n  ret;\n}\n";
+    m = NULL;
+    diag = NULL;
+    st = ptx_parse(bad, strlen(bad), "r.ptx", &m, &diag);
+    ck_assert_int_ne(st, SIM_OK);
+    ck_assert_msg(diag && strstr(diag, "r.ptx:7:3:") && strstr(diag, ".popc.u32"), "%s",
+                  diag ? diag : "");
+    free(diag);
+}
+END_TEST
+
 static const char module_ptx[] =
     "// a hand-written module: globals with initializers, .const, a .func with two\n"
     "/* params and a return value, scoped blocks, .pragma and debug sections */\n"
@@ -217,6 +252,7 @@ static Suite *ptx_suite(void)
     tcase_add_loop_test(tc, test_entry_params_give_sizes_and_alignment_in_order, 0, 2);
     tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
+    tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);
     tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);
     suite_add_tcase(s, tc);
     return s;

@@ -718,6 +718,14 @@ static const op_case cases[] = {
     {"copysign.f32 takes a's sign",
      "copysign.f32 %f0, %f1, %f2;",
      'f', 0xbf800000ull, 0x40400000ull, 0x0ull, 0xc0400000ull, 0},
+    /* copysign is a bit operation: a NaN keeps its payload, verified on H200
+     * (tests/corpus/float_special: copysignf(0x7fc00000, -0.0f) is 0xffc00000) */
+    {"copysign.f32 keeps a NaN's payload (verified on H200)",
+     "copysign.f32 %f0, %f1, %f2;",
+     'f', 0x80000000ull, 0x7fc00000ull, 0x0ull, 0xffc00000ull, 0},
+    {"copysign.f32 of a NaN with a positive sign (verified on H200)",
+     "copysign.f32 %f0, %f1, %f2;",
+     'f', 0x3f800000ull, 0x7fc00000ull, 0x0ull, 0x7fc00000ull, 0},
     {"copysign.f64",
      "copysign.f64 %fd0, %fd1, %fd2;",
      'F', 0x3ff0000000000000ull, 0xc008000000000000ull, 0x0ull, 0x4008000000000000ull, 0},
@@ -793,6 +801,27 @@ static const op_case cases[] = {
     {"cvt.rzi.s32.f32 of NaN is 0",
      "cvt.rzi.s32.f32 %r0, %f1;",
      'r', 0x7fc00000ull, 0x0ull, 0x0ull, 0x0ull, 0},
+    /* NaN to integer: the PTX ISA leaves it open; verified on H200
+     * (tests/corpus/cvt_float_int, cvt_double): f32 to a 32-bit integer gives 0, any
+     * 64-bit destination its sign bit alone (.u64 too), f64 to .s32 0x80000000 */
+    {"cvt.rni.u32.f32 of NaN is 0 (verified on H200)",
+     "cvt.rni.u32.f32 %r0, %f1;",
+     'r', 0x7fc00000ull, 0x0ull, 0x0ull, 0x0ull, 0},
+    {"cvt.rzi.s64.f32 of NaN is 0x8000000000000000 (verified on H200)",
+     "cvt.rzi.s64.f32 %rd0, %f1;",
+     'd', 0x7fc00000ull, 0x0ull, 0x0ull, 0x8000000000000000ull, 0},
+    {"cvt.rzi.u64.f32 of NaN is 0x8000000000000000 (verified on H200)",
+     "cvt.rzi.u64.f32 %rd0, %f1;",
+     'd', 0x7fc00000ull, 0x0ull, 0x0ull, 0x8000000000000000ull, 0},
+    {"cvt.rni.s32.f64 of NaN is 0x80000000 (verified on H200)",
+     "cvt.rni.s32.f64 %r0, %fd1;",
+     'r', 0x7ff8000000000000ull, 0x0ull, 0x0ull, 0x80000000ull, 0},
+    {"cvt.rzi.s64.f64 of NaN is 0x8000000000000000 (verified on H200)",
+     "cvt.rzi.s64.f64 %rd0, %fd1;",
+     'd', 0x7ff8000000000000ull, 0x0ull, 0x0ull, 0x8000000000000000ull, 0},
+    {"cvt.rzi.u64.f64 of NaN is 0x8000000000000000 (verified on H200)",
+     "cvt.rzi.u64.f64 %rd0, %fd1;",
+     'd', 0x7ff8000000000000ull, 0x0ull, 0x0ull, 0x8000000000000000ull, 0},
     {"cvt.rzi.u32.f32 of a negative is 0",
      "cvt.rzi.u32.f32 %r0, %f1;",
      'r', 0xbf800000ull, 0x0ull, 0x0ull, 0x0ull, 0},
@@ -1183,6 +1212,39 @@ static const char warp_tail[] =
     "  st.global.u32 [%rd11+128], %r9;\n  ret;\n}\n";
 
 static const warp_case warp_cases[] = {
+    /* bar.red (PTX ISA §9.7.13.1): every thread of the barrier gets the reduction of
+     * the predicates c of all of them (__syncthreads_count/_and/_or) */
+    {"bar.red.popc.u32 counts the threads whose predicate is true",
+     "setp.lt.u32 %p1, %r1, 10;\nbar.red.popc.u32 %r0, 0, %p1;",
+     32, {1, 20, 3, 40, 5, 60, 7, 80, 9, 100, 11, 120, 13, 140, 15, 160, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20},
+     {0}, 0, NULL},
+    {"bar.red.popc.u32 with a negated predicate and a thread count",
+     "setp.lt.u32 %p1, %r1, 10;\nbar.red.popc.u32 %r0, 3, 32, !%p1;",
+     32, {1, 20, 3, 40, 5, 60, 7, 80, 9, 100, 11, 120, 13, 140, 15, 160, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12},
+     {0}, 0, NULL},
+    {"bar.red.and.pred is true only if every predicate is",
+     "setp.lt.u32 %p1, %r1, 1000;\nbar.red.and.pred %p0, 0, %p1;\nsetp.lt.u32 %p2, %r1, 10;\nbar.red.and.pred %p3, 0, %p2;\nselp.u32 %r0, 1, 0, %p3;",
+     32, {1, 20, 3, 40, 5, 60, 7, 80, 9, 100, 11, 120, 13, 140, 15, 160, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0},
+     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1, NULL},
+    {"bar.red.or.pred is true if any predicate is",
+     "setp.eq.u32 %p1, %r1, 160;\nbarrier.red.or.pred %p0, 0, %p1;\nsetp.eq.u32 %p2, %r1, 999;\nbar.red.or.pred %p3, 0, %p2;\nselp.u32 %r0, 1, 0, %p3;",
+     32, {1, 20, 3, 40, 5, 60, 7, 80, 9, 100, 11, 120, 13, 140, 15, 160, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+     {0},
+     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1, NULL},
+    {"bar.sync with a thread count no warp can complete is a deadlock",
+     "bar.sync 1, 64;\nmov.u32 %r0, 1;",
+     32, {0}, {0}, {0}, 0, "32 of the 64 threads it counts arrived"},
+    {"bar.sync with a thread count that is not a multiple of 32 faults",
+     "bar.sync 1, 48;",
+     32, {0}, {0}, {0}, 0, "not a positive multiple of the warp size"},
+    {"bar.arrive then bar.sync on one warp: the arrivals count toward the phase",
+     "bar.arrive 2, 64;\nbar.sync 2, 64;\nmov.u32 %r0, 7;",
+     32, {0},
+     {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7},
+     {0}, 0, NULL},
     {"shfl.sync.down b=1 c=0x1f",
      "shfl.sync.down.b32 %r0|%p0, %r1, 1, 0x1f, 0xffffffff;",
      32, {0x3, 0xa, 0x11, 0x18, 0x1f, 0x26, 0x2d, 0x34, 0x3b, 0x42, 0x49, 0x50, 0x57, 0x5e, 0x65, 0x6c, 0x73, 0x7a, 0x81, 0x88, 0x8f, 0x96, 0x9d, 0xa4, 0xab, 0xb2, 0xb9, 0xc0, 0xc7, 0xce, 0xd5, 0xdc},
@@ -1943,6 +2005,117 @@ START_TEST(test_module_scope_shared_does_not_shift_kernel_parameters)
 }
 END_TEST
 
+/* printf formats CUDA's device printf cannot print (CUDA C++ Programming Guide,
+ * "Formatted Output": flags #0+- and space, width digits or '*', precision digits, sizes
+ * h l ll, types cdiouxXpeEfgGaAs): on the GPU the arguments go out of step (an H200
+ * faulted with CUDA_ERROR_ILLEGAL_ADDRESS on "%.*f" before a "%s"), so the simulator
+ * reports them as a fault; supported ones print, and past 32 arguments a specifier is
+ * printed as written. Arguments: int 2 at offset 0, double 2.0 at 8, then 34 ints 7. */
+typedef struct printf_case {
+    const char *name, *fmt, *want, *fault;
+} printf_case;
+
+static const printf_case printf_cases[] = {
+    {"%.*f: no '*' precision on the GPU", "x=%.*f\n", NULL, "no '*' precision"},
+    {"%hhd: no hh size on the GPU", "%hhd\n", NULL, "only the sizes h, l"},
+    {"%n: not a conversion of CUDA's printf", "%n\n", NULL, "no '%n' conversion"},
+    {"%F: not a conversion of CUDA's printf", "%F\n", NULL, "no '%F' conversion"},
+    {"%ls: no wide strings", "%ls\n", NULL, "wide string"},
+    {"%*d takes its width from an int argument", "[%*d]\n", "[ 0]\n", NULL},
+    {"past 32 arguments the specifier is printed as written",
+     "%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d|%d|%x\n",
+     /* the ints at offsets 0, 4, 8, 12 (2, 0, and the two halves of 2.0), then 7s */
+     "2001073741824" "7777777777777777777777777777" "|%d|%x\n", NULL},
+};
+
+START_TEST(test_printf_rejects_what_the_gpu_cannot_print)
+{
+    const printf_case *pc = &printf_cases[_i];
+    char fmtinit[600] = "";
+    size_t fl = strlen(pc->fmt), k = 0;
+    for (size_t i = 0; i <= fl; i++)
+        k += (size_t)snprintf(fmtinit + k, sizeof fmtinit - k, "%s%u", i ? ", " : "",
+                              (unsigned)(unsigned char)pc->fmt[i]);
+    char text[4000];
+    snprintf(text, sizeof text,
+             ".version 7.8\n.target sm_80\n.address_size 64\n"
+             ".extern .func (.param .b32 func_retval0) vprintf\n"
+             "(\n.param .b64 vprintf_param_0,\n.param .b64 vprintf_param_1\n);\n"
+             ".global .align 1 .b8 fmtstr[%zu] = {%s};\n"
+             ".visible .entry k(.param .u64 args)\n{\n"
+             "  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<8>;\n"
+             "  ld.param.u64 %%rd1, [args];\n  cvta.to.global.u64 %%rd2, %%rd1;\n"
+             "  mov.u64 %%rd3, fmtstr;\n  cvta.global.u64 %%rd4, %%rd3;\n"
+             "  {\n  .param .b64 param0;\n  st.param.b64 [param0], %%rd4;\n"
+             "  .param .b64 param1;\n  st.param.b64 [param1], %%rd1;\n"
+             "  .param .b32 retval0;\n"
+             "  call.uni (retval0), vprintf, (param0, param1);\n"
+             "  ld.param.b32 %%r1, [retval0];\n  }\n  ret;\n}\n",
+             fl + 1, fmtinit);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(text, strlen(text), "printf", &m, &diag) == SIM_OK, "%s\n%s",
+                  diag ? diag : "", text);
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    unsigned char args[8 + 8 + 34 * 4];
+    int32_t two = 2, seven = 7;
+    double d2 = 2.0;
+    memcpy(args, &two, 4);
+    memset(args + 4, 0, 4);
+    memcpy(args + 8, &d2, 8);
+    for (int i = 0; i < 34; i++)
+        memcpy(args + 16 + 4 * i, &seven, 4);
+    uint64_t da = dev(s, args, sizeof args);
+    void *p[] = {&da};
+    unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+    sim_result res;
+    sim_status st = sim_launch(s, m, "k", g, b, 0, p, &res);
+    if (pc->fault) {
+        ck_assert_msg(st != SIM_OK && strstr(res.fault.message, pc->fault),
+                      "%s: want a fault with \"%s\", got status %d: %s", pc->name, pc->fault,
+                      (int)st, res.fault.message);
+    } else {
+        ck_assert_msg(st == SIM_OK, "%s: %s", pc->name, res.fault.message);
+        ck_assert_msg(res.printf_out && strcmp(res.printf_out, pc->want) == 0,
+                      "%s: got \"%s\", want \"%s\"", pc->name,
+                      res.printf_out ? res.printf_out : "(none)", pc->want);
+    }
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_printf_check_of_ptx_text_refuses_unsupported_formats_before_a_gpu_launch)
+{
+    char why[400] = "";
+    static const char bad[] =
+        ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 a, .param .b64 b);\n"
+        ".global .align 1 .b8 $str[8] = {120, 61, 37, 46, 42, 102, 10, 0};\n";
+    ck_assert_int_eq(sim_printf_check_ptx(bad, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "\"%.*f\"") && strstr(why, "no '*' precision"), "%s", why);
+    static const char good[] =
+        ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 a, .param .b64 b);\n"
+        ".global .align 1 .b8 $str[9] = {120, 61, 37, 45, 53, 46, 50, 102, 0};\n";
+    ck_assert_int_eq(sim_printf_check_ptx(good, why, sizeof why), 0);
+    static const char table[] = /* a byte table is not a format */
+        ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 a, .param .b64 b);\n"
+        ".global .align 1 .b8 lut[4] = {37, 200, 3, 0};\n"
+        ".global .align 1 .b8 $str[3] = {37, 100, 0};\n";
+    ck_assert_int_eq(sim_printf_check_ptx(table, why, sizeof why), 0);
+    for (int ci = 0; ci < 3; ci++) { /* the fixed printf_all kernel, every compiler */
+        char path[128];
+        snprintf(path, sizeof path, "tests/fixtures/ptx/printf_all.%s.ptx", kcompilers[ci]);
+        size_t len;
+        char *text = slurp(path, &len);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_msg(sim_printf_check_ptx(text, why, sizeof why) == 0, "%s: %s", path, why);
+        free(text);
+    }
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -1963,6 +2136,9 @@ static Suite *ops_suite(void)
     tcase_add_loop_test(tc, test_recursive_device_functions_use_a_call_stack, 0, 3);
     tcase_add_loop_test(tc, test_every_atomic_op_on_global_and_shared_memory, 0, 3);
     tcase_add_loop_test(tc, test_printf_formats_every_conversion, 0, 3);
+    tcase_add_test(tc, test_printf_check_of_ptx_text_refuses_unsupported_formats_before_a_gpu_launch);
+    tcase_add_loop_test(tc, test_printf_rejects_what_the_gpu_cannot_print, 0,
+                        (int)(sizeof printf_cases / sizeof printf_cases[0]));
     tcase_add_loop_test(tc, test_integer_and_float_intrinsics, 0, 3);
     tcase_add_loop_test(tc, test_match_reduce_and_activemask_intrinsics, 0, 3);
     suite_add_tcase(s, tc);

@@ -71,3 +71,11 @@ if [ -d tests/corpus_new ]; then
   command -v python3 >/dev/null && python3 tests/corpus_new/reference.py /tmp/g 2>&1 | tail -15
   (cd /tmp/g && tar cf "$out/goldens_new.tar" *.golden.json)
 fi
+
+# Instruction kernels (tests/kernels/ops): GPU vs simulator, nvcc PTX.
+mkdir -p /tmp/ops
+for s in tests/kernels/ops/*.json; do n=$(basename $s .json)
+  $G run $s --backend gpu --compiler nvcc --dump-json /tmp/ops/$n.gpu.json >/dev/null 2>/tmp/ops/err || { echo "ops GPU $n failed: $(head -2 /tmp/ops/err)"; continue; }
+  $G run $s --backend sim --compiler nvcc --dump-json /tmp/ops/$n.sim.json >/dev/null 2>&1
+  cmp -s /tmp/ops/$n.gpu.json /tmp/ops/$n.sim.json && echo "ops $n: same" || { echo "ops $n: differs"; diff /tmp/ops/$n.gpu.json /tmp/ops/$n.sim.json | head -20; }
+done

@@ -71,13 +71,37 @@ GL_DEV void __syncwarp(unsigned mask = 0xffffffffu)
 {
     asm volatile("bar.warp.sync %0;" : : "r"(mask) : "memory");
 }
-GL_DEV void __threadfence_block(void) { __nvvm_membar_cta(); }
-GL_DEV void __threadfence(void) { __nvvm_membar_gl(); }
-GL_DEV void __threadfence_system(void) { __nvvm_membar_sys(); }
-GL_DEV int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
-GL_DEV int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
-GL_DEV int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
-/* __syncthreads() is a clang builtin (bar.sync 0). */
+/* Barriers and fences are inline PTX with a "memory" clobber, not clang 14's builtins
+ * (__syncthreads, __nvvm_bar0_*, __nvvm_membar_*): with those, LLVM's alias analysis
+ * assumes a barrier cannot touch a __shared__ variable whose address never escapes and
+ * moves its loads above the barrier (seen in tests/corpus/scan_multiblock_chained: every
+ * thread read `blk` before thread 0 had stored it). */
+GL_DEV void gl_syncthreads(void) { asm volatile("bar.sync 0;" : : : "memory"); }
+#define __syncthreads() gl_syncthreads()
+GL_DEV void __threadfence_block(void) { asm volatile("membar.cta;" : : : "memory"); }
+GL_DEV void __threadfence(void) { asm volatile("membar.gl;" : : : "memory"); }
+GL_DEV void __threadfence_system(void) { asm volatile("membar.sys;" : : : "memory"); }
+GL_DEV int __syncthreads_count(int p)
+{
+    int r;
+    asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.popc.u32 %0, 0, p; }"
+                 : "=r"(r) : "r"(p) : "memory");
+    return r;
+}
+GL_DEV int __syncthreads_and(int p)
+{
+    int r;
+    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; bar.red.and.pred q, 0, p;\n\t"
+                 "selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p) : "memory");
+    return r;
+}
+GL_DEV int __syncthreads_or(int p)
+{
+    int r;
+    asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; bar.red.or.pred q, 0, p;\n\t"
+                 "selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p) : "memory");
+    return r;
+}
 
 /* ------------------------------------------------- atomics (§7.14, PTX §9.7.13.5) */
 /* Every atomic returns the old value. Generic addressing: works on global and shared. */
@@ -150,6 +174,21 @@ GL_DEV unsigned long long atomicCAS(unsigned long long *p, unsigned long long cm
     GL_DEV float name(unsigned m, float v, L l, int w = 32)                              \
     {                                                                                    \
         return __builtin_bit_cast(float, name(m, __builtin_bit_cast(unsigned, v), l, w)); \
+    }                                                                                    \
+    /* 64-bit values: two 32-bit shuffles, as CUDA's headers do */                      \
+    GL_DEV unsigned long long name(unsigned m, unsigned long long v, L l, int w = 32)    \
+    {                                                                                    \
+        unsigned lo = name(m, (unsigned)v, l, w), hi = name(m, (unsigned)(v >> 32), l, w); \
+        return ((unsigned long long)hi << 32) | lo;                                      \
+    }                                                                                    \
+    GL_DEV long long name(unsigned m, long long v, L l, int w = 32)                      \
+    {                                                                                    \
+        return (long long)name(m, (unsigned long long)v, l, w);                          \
+    }                                                                                    \
+    GL_DEV double name(unsigned m, double v, L l, int w = 32)                            \
+    {                                                                                    \
+        return __builtin_bit_cast(double,                                                \
+                                  name(m, __builtin_bit_cast(unsigned long long, v), l, w)); \
     }
 GL_SHFL(__shfl_sync, "idx", 0x1f, int)
 GL_SHFL(__shfl_up_sync, "up", 0, unsigned)
@@ -183,6 +222,68 @@ GL_DEV unsigned __activemask(void)
     return m;
 }
 GL_DEV unsigned __lanemask_lt(void) { return __nvvm_read_ptx_sreg_lanemask_lt(); }
+/* match.sync (§7.23, PTX §9.7.8.x match.sync, sm_70+) */
+GL_DEV unsigned __match_any_sync(unsigned m, unsigned v)
+{
+    unsigned r;
+    asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(m));
+    return r;
+}
+GL_DEV unsigned __match_any_sync(unsigned m, int v) { return __match_any_sync(m, (unsigned)v); }
+GL_DEV unsigned __match_all_sync(unsigned m, unsigned v, int *pred)
+{
+    unsigned r;
+    int p;
+    asm volatile("{ .reg .pred q; match.all.sync.b32 %0|q, %2, %3; selp.s32 %1, 1, 0, q; }"
+                 : "=r"(r), "=r"(p) : "r"(v), "r"(m));
+    *pred = p;
+    return r;
+}
+GL_DEV unsigned __match_all_sync(unsigned m, int v, int *pred)
+{
+    return __match_all_sync(m, (unsigned)v, pred);
+}
+
+/* -------------------------------------- read-only loads and timers (§7.10, §7.11) */
+/* __ldg: ld.global.nc of a generic pointer converted to the global window */
+#define GL_LDG(T, ptype, cons)                                                           \
+    GL_DEV T __ldg(const T *p)                                                           \
+    {                                                                                    \
+        T r;                                                                             \
+        asm("{ .reg .u64 gl_g; cvta.to.global.u64 gl_g, %1; ld.global.nc." ptype " %0, [gl_g]; }" \
+            : "=" cons(r) : "l"(p));                                                     \
+        return r;                                                                        \
+    }
+GL_LDG(int, "s32", "r")
+GL_LDG(unsigned, "u32", "r")
+GL_LDG(long long, "s64", "l")
+GL_LDG(unsigned long long, "u64", "l")
+GL_LDG(float, "f32", "f")
+GL_LDG(double, "f64", "d")
+#undef GL_LDG
+GL_DEV float2 __ldg(const float2 *p)
+{
+    float2 r;
+    asm("{ .reg .u64 gl_g; cvta.to.global.u64 gl_g, %2; ld.global.nc.v2.f32 {%0, %1}, [gl_g]; }"
+        : "=f"(r.x), "=f"(r.y) : "l"(p));
+    return r;
+}
+GL_DEV int2 __ldg(const int2 *p)
+{
+    int2 r;
+    asm("{ .reg .u64 gl_g; cvta.to.global.u64 gl_g, %2; ld.global.nc.v2.s32 {%0, %1}, [gl_g]; }"
+        : "=r"(r.x), "=r"(r.y) : "l"(p));
+    return r;
+}
+GL_DEV float4 __ldg(const float4 *p)
+{
+    float4 r;
+    asm("{ .reg .u64 gl_g; cvta.to.global.u64 gl_g, %4; ld.global.nc.v4.f32 {%0, %1, %2, %3}, [gl_g]; }"
+        : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
+    return r;
+}
+GL_DEV long long clock64(void) { return (long long)__nvvm_read_ptx_sreg_clock64(); }
+GL_DEV int clock(void) { return __nvvm_read_ptx_sreg_clock(); }
 
 /* ----------------------------------------------------- integer intrinsics (§13.2) */
 GL_DEV int __popc(unsigned x) { return __builtin_popcount(x); }
@@ -193,6 +294,31 @@ GL_DEV unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
 GL_DEV int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
 GL_DEV unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
 GL_DEV int __mul24(int a, int b) { return __nvvm_mul24_i(a, b); }
+GL_DEV unsigned __umul24(unsigned a, unsigned b) { return __nvvm_mul24_ui(a, b); }
+GL_DEV long long __mul64hi(long long a, long long b) { return __nvvm_mulhi_ll(a, b); }
+GL_DEV unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return __nvvm_mulhi_ull(a, b);
+}
+GL_DEV int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+GL_DEV int __ffsll(long long x) { return __builtin_ffsll(x); }
+GL_DEV unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+GL_DEV unsigned __byte_perm(unsigned x, unsigned y, unsigned s) { return __nvvm_prmt(x, y, s); }
+GL_DEV unsigned __sad(int x, int y, unsigned z) { return __nvvm_sad_i(x, y, (int)z); }
+GL_DEV unsigned __usad(unsigned x, unsigned y, unsigned z) { return __nvvm_sad_ui(x, y, z); }
+/* funnel shifts (PTX §9.7.8.x shf): lo and hi form a 64-bit value hi:lo */
+#define GL_SHF(name, dir, mode)                                                          \
+    GL_DEV unsigned name(unsigned lo, unsigned hi, unsigned s)                           \
+    {                                                                                    \
+        unsigned r;                                                                      \
+        asm("shf." dir "." mode ".b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); \
+        return r;                                                                        \
+    }
+GL_SHF(__funnelshift_l, "l", "wrap")
+GL_SHF(__funnelshift_lc, "l", "clamp")
+GL_SHF(__funnelshift_r, "r", "wrap")
+GL_SHF(__funnelshift_rc, "r", "clamp")
+#undef GL_SHF
 
 /* --------------------------------------------------------------- math (§13.1, §13.3) */
 GL_DEV int min(int a, int b) { return a < b ? a : b; }
@@ -203,7 +329,33 @@ GL_DEV long long min(long long a, long long b) { return a < b ? a : b; }
 GL_DEV long long max(long long a, long long b) { return a > b ? a : b; }
 GL_DEV float min(float a, float b) { return __builtin_fminf(a, b); }
 GL_DEV float max(float a, float b) { return __builtin_fmaxf(a, b); }
-GL_DEV int abs(int a) { return a < 0 ? -a : a; }
+GL_DEV unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+GL_DEV unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+GL_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
+GL_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+/* abs.s32/.s64 semantics: the most negative value stays itself (no signed overflow) */
+GL_DEV int abs(int a) { return (int)(a < 0 ? 0u - (unsigned)a : (unsigned)a); }
+GL_DEV long long llabs(long long a)
+{
+    return (long long)(a < 0 ? 0ull - (unsigned long long)a : (unsigned long long)a);
+}
+GL_DEV long labs(long a) { return (long)llabs(a); }
+/* classification (§13.1): true/false as int */
+GL_DEV int isnan(float a) { return __builtin_isnan(a); }
+GL_DEV int isnan(double a) { return __builtin_isnan(a); }
+GL_DEV int isinf(float a) { return __builtin_isinf(a); }
+GL_DEV int isinf(double a) { return __builtin_isinf(a); }
+GL_DEV int isfinite(float a) { return __builtin_isfinite(a); }
+GL_DEV int isfinite(double a) { return __builtin_isfinite(a); }
+GL_DEV int signbit(float a) { return __builtin_signbit(a); }
+GL_DEV int signbit(double a) { return __builtin_signbit(a); }
+GL_DEV float roundf(float a) { return __builtin_roundf(a); } /* half away from zero */
+GL_DEV double round(double a) { return __builtin_round(a); }
+GL_DEV double floor(double a) { return __builtin_floor(a); }
+GL_DEV double ceil(double a) { return __builtin_ceil(a); }
+GL_DEV double trunc(double a) { return __builtin_trunc(a); }
+GL_DEV double rint(double a) { return __builtin_rint(a); }
+GL_DEV double copysign(double a, double b) { return __builtin_copysign(a, b); }
 GL_DEV float fminf(float a, float b) { return __builtin_fminf(a, b); }
 GL_DEV float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
 GL_DEV float fabsf(float a) { return __builtin_fabsf(a); }
@@ -236,6 +388,100 @@ GL_DEV float expf(float a) { return __expf(a); }
 GL_DEV float exp2f(float a) { return __exp2f(a); }
 GL_DEV float logf(float a) { return __logf(a); }
 GL_DEV float log2f(float a) { return __log2f(a); }
+/* Correctly rounded arithmetic in a chosen rounding mode (§13.2 "Single/Double Precision
+ * Intrinsics"; PTX §9.7.3 add/sub/mul/fma/div/rcp/sqrt with .rn/.rz/.rm/.rp): CUDA's
+ * _rn/_rz/_rd/_ru are PTX's .rn/.rz/.rm/.rp */
+#define GL_ROUNDED(sfx, nv)                                                              \
+    GL_DEV float __fadd_##sfx(float a, float b) { return __nvvm_add_##nv##_f(a, b); }    \
+    GL_DEV float __fsub_##sfx(float a, float b) { return __nvvm_add_##nv##_f(a, -b); }   \
+    GL_DEV float __fmul_##sfx(float a, float b) { return __nvvm_mul_##nv##_f(a, b); }    \
+    GL_DEV float __fmaf_##sfx(float a, float b, float c) { return __nvvm_fma_##nv##_f(a, b, c); } \
+    GL_DEV float __fdiv_##sfx(float a, float b) { return __nvvm_div_##nv##_f(a, b); }    \
+    GL_DEV float __frcp_##sfx(float a) { return __nvvm_rcp_##nv##_f(a); }                \
+    GL_DEV float __fsqrt_##sfx(float a) { return __nvvm_sqrt_##nv##_f(a); }              \
+    GL_DEV double __dadd_##sfx(double a, double b) { return __nvvm_add_##nv##_d(a, b); } \
+    GL_DEV double __dsub_##sfx(double a, double b) { return __nvvm_add_##nv##_d(a, -b); } \
+    GL_DEV double __dmul_##sfx(double a, double b) { return __nvvm_mul_##nv##_d(a, b); } \
+    GL_DEV double __fma_##sfx(double a, double b, double c) { return __nvvm_fma_##nv##_d(a, b, c); } \
+    GL_DEV double __ddiv_##sfx(double a, double b) { return __nvvm_div_##nv##_d(a, b); } \
+    GL_DEV double __drcp_##sfx(double a) { return __nvvm_rcp_##nv##_d(a); }              \
+    GL_DEV double __dsqrt_##sfx(double a) { return __nvvm_sqrt_##nv##_d(a); }            \
+    GL_DEV int __float2int_##sfx(float a) { return __nvvm_f2i_##nv(a); }                 \
+    GL_DEV unsigned __float2uint_##sfx(float a) { return __nvvm_f2ui_##nv(a); }          \
+    GL_DEV long long __float2ll_##sfx(float a) { return __nvvm_f2ll_##nv(a); }           \
+    GL_DEV unsigned long long __float2ull_##sfx(float a) { return __nvvm_f2ull_##nv(a); } \
+    GL_DEV int __double2int_##sfx(double a) { return __nvvm_d2i_##nv(a); }               \
+    GL_DEV unsigned __double2uint_##sfx(double a) { return __nvvm_d2ui_##nv(a); }        \
+    GL_DEV long long __double2ll_##sfx(double a) { return __nvvm_d2ll_##nv(a); }         \
+    GL_DEV unsigned long long __double2ull_##sfx(double a) { return __nvvm_d2ull_##nv(a); } \
+    GL_DEV float __double2float_##sfx(double a) { return __nvvm_d2f_##nv(a); }           \
+    /* integer to float through inline PTX: clang 14 folds __nvvm_i2f_rz into a      \
+     * round-to-nearest sitofp */                                                      \
+    GL_DEV float __int2float_##sfx(int a)                                               \
+    {                                                                                    \
+        float r;                                                                         \
+        asm("cvt." #nv ".f32.s32 %0, %1;" : "=f"(r) : "r"(a));                           \
+        return r;                                                                        \
+    }                                                                                    \
+    GL_DEV float __uint2float_##sfx(unsigned a)                                         \
+    {                                                                                    \
+        float r;                                                                         \
+        asm("cvt." #nv ".f32.u32 %0, %1;" : "=f"(r) : "r"(a));                           \
+        return r;                                                                        \
+    }                                                                                    \
+    GL_DEV float __ll2float_##sfx(long long a)                                          \
+    {                                                                                    \
+        float r;                                                                         \
+        asm("cvt." #nv ".f32.s64 %0, %1;" : "=f"(r) : "l"(a));                           \
+        return r;                                                                        \
+    }                                                                                    \
+    GL_DEV float __ull2float_##sfx(unsigned long long a)                                \
+    {                                                                                    \
+        float r;                                                                         \
+        asm("cvt." #nv ".f32.u64 %0, %1;" : "=f"(r) : "l"(a));                           \
+        return r;                                                                        \
+    }                                                                                    \
+    GL_DEV double __ll2double_##sfx(long long a)                                        \
+    {                                                                                    \
+        double r;                                                                        \
+        asm("cvt." #nv ".f64.s64 %0, %1;" : "=d"(r) : "l"(a));                           \
+        return r;                                                                        \
+    }                                                                                    \
+    GL_DEV double __ull2double_##sfx(unsigned long long a)                              \
+    {                                                                                    \
+        double r;                                                                        \
+        asm("cvt." #nv ".f64.u64 %0, %1;" : "=d"(r) : "l"(a));                           \
+        return r;                                                                        \
+    }
+GL_ROUNDED(rn, rn)
+GL_ROUNDED(rz, rz)
+GL_ROUNDED(rd, rm)
+GL_ROUNDED(ru, rp)
+#undef GL_ROUNDED
+GL_DEV double __int2double_rn(int a) { return (double)a; }
+GL_DEV double __uint2double_rn(unsigned a) { return (double)a; }
+GL_DEV int __double2hiint(double a) { return __nvvm_d2i_hi(a); }
+GL_DEV int __double2loint(double a) { return __nvvm_d2i_lo(a); }
+GL_DEV double __hiloint2double(int hi, int lo) { return __nvvm_lohi_i2d(lo, hi); }
+GL_DEV long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+GL_DEV double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+/* more fast approximations (§13.2): ex2/lg2/sin/cos/tanh .approx */
+GL_DEV float __exp10f(float a) { return __nvvm_ex2_approx_f(a * 3.3219280948873623f); }
+GL_DEV float __log10f(float a) { return __nvvm_lg2_approx_f(a) * 0.3010299956639812f; }
+GL_DEV float __powf(float a, float b) { return __nvvm_ex2_approx_f(b * __nvvm_lg2_approx_f(a)); }
+GL_DEV float __tanf(float a) { return __fdividef(__sinf(a), __cosf(a)); }
+GL_DEV float __tanhf(float a) /* tanh.approx.f32 (PTX §9.7.3.x, sm_75+) */
+{
+    float r;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(a));
+    return r;
+}
+/* 1/sqrt(x) rounded to nearest: computed in double and rounded once more to float (CUDA's
+ * libdevice version is correctly rounded; this one can differ in rare ties) */
+GL_DEV float __frsqrt_rn(float a)
+{
+    return __nvvm_d2f_rn(__nvvm_rcp_rn_d(__nvvm_sqrt_rn_d((double)a)));
+}
 GL_DEV float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
 GL_DEV int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 GL_DEV unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
