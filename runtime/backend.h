@@ -107,6 +107,18 @@ typedef struct gl_run_opts {
                                     worker running a kernel past it is killed */
     int time_reps;               /* > 0: time the kernel over this many runs (--time) */
     int time_warmup;             /* warm-up runs before the timed ones */
+    /* GPU traces (runtime/instrument.h): gpu_trace = 1 with trace_level != OFF or
+     * metrics on the GPU: an instrumented copy of the kernel runs once after the result
+     * run (and after the timed runs, which use the uninstrumented kernel) and its trace
+     * lands in res->trace / res->metrics like the simulator's: memory requests and block
+     * start/end with SM id and %globaltimer, no issue/barrier/printf events (so
+     * instruction counts and branch efficiency stay 0). 0 (default): GPU runs carry no
+     * trace, as before. */
+    int gpu_trace;
+    size_t gpu_trace_records;    /* capacity of the device trace buffer in records (320
+                                    bytes each; a warp memory instruction or a block start
+                                    or end is one); 0 = GL_ITRACE_DEFAULT_RECORDS (256 Ki);
+                                    past it the trace is marked truncated */
     /* end GPU (issue 4) */
     /* trace, checkers, metrics (issue 3) */
     trace_level trace_level;     /* simulator trace kept in res->trace: TRACE_OFF (none),

@@ -9,6 +9,7 @@
  * CUDA Driver API §6.2 (error handling), §6.8 (primary context), §6.11 (modules),
  * §6.13 (memory), §6.19 (events), §6.22 (execution), §6.33 (driver entry point access). */
 #include "runtime/backend.h"
+#include "sim/sim.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -296,6 +297,12 @@ gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err)
         g->p_cuModuleUnload(g->module);
         g->module = NULL;
     }
+    /* a printf format the device printf cannot print desynchronises its arguments: the
+     * kernel may fault, and the driver's host-side formatting can crash this process
+     * (seen on an H200), so it is refused before loading (sim/sim.h) */
+    char why[400];
+    if (sim_printf_check_ptx(ptx, why, sizeof why) != 0)
+        return gl_fail(err, GL_ERR_FAULT, "%s", why);
     char log[8192];
     log[0] = '\0';
     CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,

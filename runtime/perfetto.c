@@ -18,6 +18,7 @@ typedef struct warp_state {
 typedef struct block_state {
     uint64_t start;
     uint32_t sm;
+    uint64_t mem;         /* memory requests seen (GPU traces) */
     warp_state *warps;
 } block_state;
 
@@ -30,7 +31,31 @@ typedef struct writer {
     block_state **blocks; /* by linear block index, NULL when not running */
     unsigned char *sm_named;
     size_t nsm_named;
+    int gpu;              /* a GPU trace (instrument.h): time is %globaltimer ns */
+    uint64_t t0;          /* GPU: the earliest time, shown as 0 */
 } writer;
+
+/* A time for "ts": the simulator's clock as is; GPU nanoseconds since t0 as
+ * microseconds with three decimals. */
+static const char *fmt_ts(const writer *w, uint64_t t, char *buf, size_t n)
+{
+    if (!w->gpu)
+        snprintf(buf, n, "%" PRIu64, t);
+    else
+        snprintf(buf, n, "%.3f", (double)(t > w->t0 ? t - w->t0 : 0) / 1000.0);
+    return buf;
+}
+
+/* A duration for "dur" (at least one clock unit). */
+static const char *fmt_dur(const writer *w, uint64_t from, uint64_t to, char *buf, size_t n)
+{
+    uint64_t d = to > from ? to - from : 1;
+    if (!w->gpu)
+        snprintf(buf, n, "%" PRIu64, d);
+    else
+        snprintf(buf, n, "%.3f", (double)d / 1000.0);
+    return buf;
+}
 
 /* JSON string body (without quotes) of s[0..n). */
 static void json_text(FILE *f, const char *s, size_t n)
@@ -180,15 +205,17 @@ static void block_end(writer *w, uint64_t b, uint64_t time)
         close_running(w, b, i, ws->last + 1);
         close_wait(w, b, i, time);
     }
-    char xyz[96];
+    char xyz[96], ts[32], dur[32];
     block_coords(w->t, b, xyz, sizeof xyz);
     sep(w);
     fprintf(w->f,
             "{\"name\":\"block %s\",\"cat\":\"block\",\"ph\":\"X\",\"pid\":%" PRIu32
-            ",\"tid\":%" PRIu64 ",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"args\":{\"sm\":%" PRIu32 "}}",
-            xyz, bs->sm + 1, tid_block(w, b), bs->start, end > bs->start ? end - bs->start : 1,
-            bs->sm);
+            ",\"tid\":%" PRIu64 ",\"ts\":%s,\"dur\":%s,\"args\":{\"sm\":%" PRIu32,
+            xyz, bs->sm + 1, tid_block(w, b), fmt_ts(w, bs->start, ts, sizeof ts),
+            fmt_dur(w, bs->start, end, dur, sizeof dur), bs->sm);
+    if (w->gpu)
+        fprintf(w->f, ",\"memory_requests\":%" PRIu64, bs->mem);
+    fputs("}}", w->f);
     free(bs->warps);
     free(bs);
     w->blocks[b] = NULL;
@@ -203,6 +230,24 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
     if (w.nwarps == 0) {
         uint64_t threads = (uint64_t)t->block[0] * t->block[1] * t->block[2];
         w.nwarps = (unsigned)((threads + 31) / 32);
+    }
+    /* A GPU trace (runtime/instrument.h) has block and memory events but no issue
+     * events: blocks on SMs over %globaltimer time, no warp tracks. */
+    w.gpu = t->nevents > 0;
+    w.t0 = UINT64_MAX;
+    for (size_t i = 0; i < t->nevents && w.gpu; i++) {
+        if (t->events[i].kind == TRACE_EV_ISSUE)
+            w.gpu = 0;
+        else if (t->events[i].time < w.t0)
+            w.t0 = t->events[i].time;
+    }
+    if (w.gpu) {
+        w.nwarps = 0;
+        if (!clock_note)
+            clock_note = "GPU %globaltimer: microseconds since the first traced event "
+                         "(the instrumented kernel's run; timing uses the uninstrumented one)";
+    } else {
+        w.t0 = 0;
     }
     w.nblocks = (uint64_t)(t->grid[0] ? t->grid[0] : 1) * (t->grid[1] ? t->grid[1] : 1) *
                 (t->grid[2] ? t->grid[2] : 1);
@@ -239,6 +284,8 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
         block_state *bs = w.blocks[b];
         if (!bs) /* a trace cut before its BLOCK_START */
             continue;
+        if (ev->kind == TRACE_EV_MEM)
+            bs->mem++;
         unsigned warp = ev->warp;
         warp_state *ws = warp < w.nwarps ? &bs->warps[warp] : NULL;
         switch (ev->kind) {
@@ -294,12 +341,12 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
         if (w.blocks[b])
             block_end(&w, b, last_time + 1);
     if (t->truncated) {
+        char ts[32];
         sep(&w);
         fprintf(f,
                 "{\"name\":\"trace truncated: %" PRIu64
-                " events dropped\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%" PRIu64
-                "}",
-                t->dropped, last_time);
+                " events dropped\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%s}",
+                t->dropped, fmt_ts(&w, last_time, ts, sizeof ts));
     }
     fputs("\n]}\n", f);
     free(w.blocks);

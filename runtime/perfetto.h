@@ -11,7 +11,10 @@
  *
  * Time: the trace's clock as microseconds. On the simulator that clock counts warp
  * instructions issued in the launch, so "1 us" reads "1 warp instruction" (otherData
- * says so). Format: "Trace Event Format" (Google, 2016), events of phase X (complete),
+ * says so). A GPU trace (runtime/instrument.h: block and memory events, no issue
+ * events) shows blocks on SMs over %globaltimer time instead: ts in microseconds since
+ * the first event, each block slice with its SM and its count of memory requests, no
+ * warp tracks. Format: "Trace Event Format" (Google, 2016), events of phase X (complete),
  * i (instant) and M (metadata). */
 #ifndef GL_PERFETTO_H
 #define GL_PERFETTO_H

@@ -7,6 +7,7 @@
 
 #include "runtime/analysis.h"
 #include "runtime/backend.h"
+#include "runtime/instrument.h"
 #include "runtime/worker.h"
 
 const char *gl_backend_name(gl_backend_kind k)
@@ -282,14 +283,102 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
 /* Runs the launch in the GPU worker (worker.h). *opened: whether the worker got as far
  * as opening the GPU (AUTO falls back to the simulator when it did not). A kernel fault
  * or time-out is GL_ERR_FAULT with the advice to re-run on the simulator. */
+/* GPU traces (instrument.h): the trace decoded from the instrumented run's buffer into
+ * res->trace (trace_level != OFF) and res->metrics (metrics), with a note when it was cut
+ * short or could not be made. */
+static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m,
+                             const gl_instrumented *ins, const gl_run_opts *opts,
+                             const gl_worker_result *wr, gl_run_result *res)
+{
+    char why[700] = "";
+    if (!wr->trace_buf) {
+        snprintf(why, sizeof why, "no GPU trace: %s",
+                 wr->trace_error[0] ? wr->trace_error : "the instrumented kernel did not run");
+        goto note;
+    }
+    trace_t *tr = trace_new(TRACE_MEMORY, opts->trace_level != TRACE_OFF ? opts->trace_max_events
+                                                                          : 1);
+    gl_metrics *met = opts->metrics ? calloc(1, sizeof *met) : NULL;
+    if (!tr || (opts->metrics && !met)) {
+        trace_free(tr);
+        free(met);
+        snprintf(why, sizeof why, "no GPU trace: out of memory");
+        goto note;
+    }
+    if (met) {
+        tr->sink = gl_metrics_sink;
+        tr->sink_ctx = met;
+    }
+    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr) <
+        0) {
+        trace_free(tr);
+        gl_metrics_free(met);
+        free(met);
+        snprintf(why, sizeof why, "no GPU trace: the trace buffer came back malformed");
+        goto note;
+    }
+    if (met && gl_metrics_finish(met, tr) < 0)
+        met->incomplete = 1;
+    tr->sink = NULL;
+    tr->sink_ctx = NULL;
+    uint64_t over = tr->dropped;
+    int truncated = tr->truncated;
+    res->metrics = met;
+    if (met && truncated)
+        met->incomplete = 1;
+    if (opts->trace_level != TRACE_OFF)
+        res->trace = tr;
+    else
+        trace_free(tr);
+    if (truncated)
+        snprintf(why, sizeof why,
+                 "GPU trace truncated: %llu records did not fit in %llu (raise "
+                 "gpu_trace_records)",
+                 (unsigned long long)over,
+                 (unsigned long long)(opts->gpu_trace_records ? opts->gpu_trace_records
+                                                              : GL_ITRACE_DEFAULT_RECORDS));
+    else if (met)
+        snprintf(why, sizeof why,
+                 "GPU metrics cover memory requests and atomics; instruction counts and "
+                 "branch efficiency come from the simulator (--backend sim)");
+    else
+        return;
+note:;
+    size_t used = strlen(res->note);
+    snprintf(res->note + used, sizeof res->note - used, "%s%s", used ? "; " : "", why);
+}
+
 static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *kernel,
-                            const gl_run_opts *opts, gl_run_result *res, int *opened,
-                            gl_error *err)
+                            const ptx_module_t *m, const gl_run_opts *opts,
+                            gl_run_result *res, int *opened, gl_error *err)
 {
     *opened = 0;
+    /* GPU traces: the instrumented copy of the kernel, when a trace or metrics are
+     * wanted and the simulator's parser could number the PTX's instructions */
+    gl_instrumented ins = {0};
+    int want_trace = opts->gpu_trace && (opts->trace_level != TRACE_OFF || opts->metrics);
+    if (want_trace && !m) {
+        want_trace = 0;
+        size_t used = strlen(res->note);
+        snprintf(res->note + used, sizeof res->note - used,
+                 "%sno GPU trace: the simulator's PTX parser, which numbers the "
+                 "instructions, cannot read this PTX",
+                 used ? "; " : "");
+    }
+    if (want_trace) {
+        gl_error ie = {0};
+        if (gl_instrument_ptx(ptx, kernel, 0, &ins, &ie) != GL_OK) {
+            want_trace = 0;
+            size_t used = strlen(res->note);
+            snprintf(res->note + used, sizeof res->note - used, "%sno GPU trace: %.300s",
+                     used ? "; " : "", ie.msg);
+        }
+    }
     uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
-    if (!slots)
+    if (!slots) {
+        gl_instrumented_free(&ins);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
     for (int i = 0; i < spec->nargs; i++)
         if (!spec->args[i].is_ptr)
             scalar_bytes(&spec->args[i], &slots[i]);
@@ -302,11 +391,16 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                          .timeout_s = opts->timeout_s,
                          .warmup = reps && opts->time_warmup > 0 ? opts->time_warmup : 0,
                          .reps = reps,
-                         .want_info = reps > 0};
+                         .want_info = reps > 0,
+                         .trace_ptx = want_trace ? ins.ptx : NULL,
+                         .trace_records = opts->gpu_trace_records};
     gl_worker_result wr;
     gl_error e = {0};
     gl_status st = gl_worker_run(&job, &wr, &e);
     free(slots);
+    if (st == GL_OK && want_trace)
+        gpu_trace_result(spec, m, &ins, opts, &wr, res);
+    gl_instrumented_free(&ins);
     *opened = wr.opened;
     if (wr.stdout_text) {
         free(res->stdout_text);
@@ -411,7 +505,7 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
          * could not open the GPU. */
         gl_error ge = {0};
         int opened = 0;
-        st = run_on_gpu(spec, ptx, kernel, opts, res, &opened, &ge);
+        st = run_on_gpu(spec, ptx, kernel, m, opts, res, &opened, &ge);
         if (st != GL_OK && !opened && opts->backend == GL_BACKEND_AUTO && m) {
             snprintf(res->note, sizeof res->note, "%.400s: running on the simulator", ge.msg);
             res->backend = GL_BACKEND_SIM;

@@ -3,6 +3,7 @@
  * The parent side is plain POSIX (fork, pipe, poll, kill, waitpid); only the child's
  * body touches the CUDA driver, through gpu.c. */
 #include "runtime/worker.h"
+#include "runtime/instrument.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@ void gl_worker_result_free(gl_worker_result *r)
         return;
     free(r->stdout_text);
     free(r->times_ms);
+    free(r->trace_buf);
     memset(r, 0, sizeof *r);
 }
 
@@ -108,6 +110,65 @@ static void send_error(gl_worker_chan *ch, gl_status st, const gl_error *e)
         st = GL_ERR_FAULT;
     gl_worker_send(ch, GL_WORKER_MSG_ERROR, (uint32_t)st, e->msg, strlen(e->msg));
     gl_worker_send(ch, GL_WORKER_MSG_DONE, (uint32_t)st, NULL, 0);
+}
+
+/* GPU traces (instrument.h): one launch of the instrumented kernel from the initial
+ * buffers; sends TRACE (arg 0 with the buffer, or 1 with why it failed). slots hold the
+ * device pointers of the result run. Returns 1 when the launch failed (the context may
+ * be unusable), else 0. */
+static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uint64_t *slots,
+                      void **params)
+{
+    const gl_spec *spec = job->spec;
+    gl_error e = {0};
+    uint64_t nblocks = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
+    unsigned wpb = (spec->block[0] * spec->block[1] * spec->block[2] + 31) / 32;
+    uint64_t records = job->trace_records ? job->trace_records : GL_ITRACE_DEFAULT_RECORDS;
+    size_t bytes = gl_itrace_bytes(nblocks, wpb, records);
+    void *host = calloc(1, bytes);
+    void **tparams = calloc((size_t)spec->nargs + 2, sizeof *tparams);
+    uint64_t tptr = 0;
+    char *out = NULL;
+    gl_status st = GL_OK;
+    int launched_bad = 0;
+    if (!host || !tparams) {
+        st = gl_fail(&e, GL_ERR_NOMEM, "out of memory for a %zu-byte GPU trace buffer", bytes);
+        goto done;
+    }
+    gl_itrace_init(host, nblocks, wpb, records);
+    if ((st = gpu_load_ptx(g, job->trace_ptx, &e)) != GL_OK)
+        goto done;
+    for (int i = 0; i < spec->nargs && st == GL_OK; i++) {
+        tparams[i] = params[i];
+        if (spec->args[i].is_ptr)
+            st = gpu_htod(g, slots[i], job->buffers[i].data, job->buffers[i].bytes, &e);
+    }
+    if (st != GL_OK || (st = gpu_malloc(g, bytes, &tptr, &e)) != GL_OK ||
+        (st = gpu_htod(g, tptr, host, bytes, &e)) != GL_OK)
+        goto done;
+    tparams[spec->nargs] = &tptr;
+    gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes,
+                    tparams, &out, NULL, &e);
+    gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
+    launched_bad = st != GL_OK;
+    if (st == GL_OK)
+        st = gpu_dtoh(g, host, tptr, bytes, &e);
+done:
+    if (st == GL_OK) {
+        /* only the records written: the header's counter says how many */
+        uint64_t count, roff;
+        memcpy(&count, host, 8);
+        memcpy(&roff, (unsigned char *)host + 16, 8);
+        uint64_t used = roff + (count < records ? count : records) * GL_ITRACE_RECORD_BYTES;
+        gl_worker_send(ch, GL_WORKER_MSG_TRACE, 0, host, used < bytes ? (size_t)used : bytes);
+    }
+    else
+        gl_worker_send(ch, GL_WORKER_MSG_TRACE, 1, e.msg, strlen(e.msg));
+    free(out);
+    free(host);
+    free(tparams);
+    return launched_bad;
 }
 
 /* The real job: runs in the child only. */
@@ -221,11 +282,13 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         if (st != GL_OK)
             goto fail;
     }
+    int broken = job->trace_ptx ? trace_run(ch, g, job, slots, params) : 0;
     gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
     free(scratch);
     free(slots);
     free(params);
-    gpu_close(g);
+    if (!broken) /* after a faulting instrumented run, as after a fault below */
+        gpu_close(g);
     return;
 fail:
     send_error(ch, st, &e);
@@ -468,6 +531,36 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             r = read_full(fd, &res->elapsed_ms, h.len, &deadline);
             break;
+        case GL_WORKER_MSG_TRACE: {
+            if (h.arg == 1) {
+                size_t keep = h.len < sizeof res->trace_error - 1 ? h.len
+                                                                  : sizeof res->trace_error - 1;
+                r = read_full(fd, res->trace_error, keep, &deadline);
+                res->trace_error[r == RD_OK ? keep : 0] = '\0';
+                if (r == RD_OK && h.len > keep)
+                    r = read_full(fd, NULL, h.len - keep, &deadline);
+                break;
+            }
+            if (h.arg != 0 || h.len > ((uint64_t)16 << 30)) {
+                bad = 1;
+                break;
+            }
+            void *tb = malloc(h.len ? h.len : 1);
+            if (!tb) {
+                r = read_full(fd, NULL, h.len, &deadline);
+                snprintf(res->trace_error, sizeof res->trace_error,
+                         "out of memory for the GPU trace (%llu bytes)",
+                         (unsigned long long)h.len);
+                break;
+            }
+            r = read_full(fd, tb, h.len, &deadline);
+            free(res->trace_buf);
+            res->trace_buf = r == RD_OK ? tb : NULL;
+            res->trace_bytes = r == RD_OK ? h.len : 0;
+            if (r != RD_OK)
+                free(tb);
+            break;
+        }
         case GL_WORKER_MSG_DONE:
             done = 1;
             done_status = (gl_status)h.arg;

@@ -19,6 +19,8 @@
  *   ERROR   arg = gl_status, payload = "CUDA_ERROR_NAME\n" then the message
  *   DONE    arg = gl_status of the whole job; the last message
  *   ELAPSED payload = double, milliseconds of the first (untimed, result) run
+ *   TRACE   (GPU traces, runtime/instrument.h) arg 0: payload = the trace buffer the
+ *           instrumented kernel filled; arg 1: it could not run, payload = the message
  */
 #ifndef GL_WORKER_H
 #define GL_WORKER_H
@@ -47,6 +49,7 @@ enum {
     GL_WORKER_MSG_ERROR,
     GL_WORKER_MSG_DONE,
     GL_WORKER_MSG_ELAPSED,
+    GL_WORKER_MSG_TRACE, /* GPU traces (instrument.h) */
 };
 
 /* What the worker is asked to do. The child sees the parent's memory as it was at
@@ -62,6 +65,14 @@ typedef struct gl_worker_job {
     double timeout_s;       /* kernel time limit; <= 0: GL_WORKER_DEFAULT_TIMEOUT_S */
     int warmup, reps;       /* timing: warm-up runs, then reps timed runs (reps 0: none) */
     int want_info;          /* also send gl_device_info (timing needs the peak) */
+    /* GPU traces (runtime/instrument.h): after the result run and the timed runs, load
+     * trace_ptx (the instrumented PTX, whose entry `kernel` takes one more parameter),
+     * copy the initial buffers in again, launch it once with a zeroed trace buffer of
+     * gl_itrace_bytes(blocks, warps per block, trace_records) bytes and send it back
+     * (TRACE). NULL: no trace. A failure of this run is sent as TRACE arg 1 and does
+     * not fail the job (the results were already sent). */
+    const char *trace_ptx;
+    uint64_t trace_records;
 } gl_worker_job;
 
 /* How a job ended when it did not end well. */
@@ -85,6 +96,11 @@ typedef struct gl_worker_result {
     int buffers_back;       /* how many BUFFER messages arrived */
     int opened;             /* the worker opened the GPU (PHASE OPENED arrived) */
     double elapsed_ms;      /* the first run's kernel time from CUDA events, or 0 */
+    /* GPU traces: the trace buffer (malloc'd, trace_bytes long) or NULL; trace_error:
+     * why the instrumented run failed, or "" */
+    void *trace_buf;
+    size_t trace_bytes;
+    char trace_error[512];
 } gl_worker_result;
 void gl_worker_result_free(gl_worker_result *r);
 

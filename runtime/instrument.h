@@ -1,0 +1,114 @@
+/* instrument.h — GPU traces in the simulator's format (issue 4 item 5): PTX
+ * instrumentation, the device trace buffer it fills, and its decoding into a trace_t
+ * (sim/trace.h) so that runtime/analysis.h computes the same metrics from a GPU run as
+ * from a simulator run.
+ *
+ * The instrumented kernel takes one extra trailing .param (u64: a pointer to the trace
+ * buffer). The buffer is a header (GL_ITRACE_HEADER_BYTES), one u32 counter per block,
+ * then fixed-size records (GL_ITRACE_RECORD_BYTES):
+ *   - at block start, thread 0 of the block writes a block-start record (block, %smid,
+ *     %globaltimer); the last thread of the block to reach `ret`/`exit` of the entry
+ *     writes the block-end record;
+ *   - before every ld/ldu/st/atom/red on .global, .shared, .local or generic addresses
+ *     (not .const/.param), each warp writes one memory record: the lowest lane whose
+ *     guard is true (vote.sync.ballot over the guard among activemask, PTX ISA §9.7.13
+ *     vote, activemask) reserves a record with atom.global.add on the header's counter
+ *     (GPU mode; see gl_instrument_ptx for the simulator's), broadcasts its index with
+ *     shfl.sync.idx (§9.7.8.6), and every lane whose guard is true stores its address
+ *     into slot[%laneid]. Generic addresses are classified like the simulator's
+ *     windows (isspacep.shared / .local, §9.7.9 isspacep) and shared/local ones
+ *     recorded as offsets in their window (§9.7.9 cvta.to).
+ * Records past the capacity are not written but are counted, so the decoded trace is
+ * marked truncated. Memory instructions in the module's .func bodies are recorded too:
+ * the entry publishes the buffer in a module variable `.global .u64 __glx_trace_ptr`
+ * that each function reads in its own prologue (a function called from another,
+ * untraced kernel of the module finds 0 there and records nothing).
+ * Limits: one instruction per line (as nvcc, NVRTC and clang emit PTX); at most
+ * GL_ITRACE_MAX_SHARED_SYMS shared variables are translated; `.shared::cluster`
+ * accesses are recorded as shared.
+ */
+#ifndef GL_INSTRUMENT_H
+#define GL_INSTRUMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/gl.h"
+#include "sim/sim.h"
+#include "sim/trace.h"
+
+/* Buffer layout. Header (byte offsets, u64 unless said): 0 records reserved (GPU mode),
+ * 8 capacity in records, 16 offset of the records, 24 GL_ITRACE_MAGIC, 32 + 8*i the
+ * address of shared variable i of gl_instrumented.syms (written by block 0), 232 warps
+ * in the grid, 240 offset of the per-warp u32 counters (simulator mode), 248 warps per
+ * block. A record: u32 kind at 0, pc 4 (-1 for block records), block 8, warp 12,
+ * active mask 16, u32 at 20 = space | op << 8 | width << 16, %smid 24, %globaltimer
+ * (u64) 32, the 32 lane addresses (u64) from 64. */
+#define GL_ITRACE_HEADER_BYTES 256u
+#define GL_ITRACE_RECORD_BYTES 320u
+#define GL_ITRACE_MAGIC 0x474c5854u /* "GLXT" */
+#define GL_ITRACE_MAX_SHARED_SYMS 24
+#define GL_ITRACE_DEFAULT_RECORDS (256u * 1024) /* 80 MiB of records */
+
+/* Record kinds (record byte 0..3). */
+enum { GL_ITRACE_MEM = 1, GL_ITRACE_BLOCK_START = 2, GL_ITRACE_BLOCK_END = 3 };
+
+/* One .shared variable the instrumented kernel can see: where the simulator places it
+ * (its layout rules: module variables first, then the entry's own at a 16-byte aligned
+ * base, extern/dynamic shared after both) so that GPU shared addresses, whose layout
+ * ptxas chooses, can be translated into the simulator's offsets. */
+typedef struct gl_ishared_sym {
+    char name[128];
+    uint64_t sim_offset; /* offset in the block's shared memory on the simulator */
+    uint64_t size;       /* bytes; 0 for extern (dynamic) shared */
+} gl_ishared_sym;
+
+/* What instrumenting produced. Free with gl_instrumented_free. */
+typedef struct gl_instrumented {
+    char *ptx;             /* the instrumented PTX (malloc'd) */
+    char kernel[256];      /* the entry instrumented */
+    int nmem;              /* memory instructions instrumented */
+    int nskipped;          /* memory instructions whose address could not be evaluated
+                              (a base register of unknown width) and were left alone */
+    gl_ishared_sym syms[GL_ITRACE_MAX_SHARED_SYMS];
+    int nsyms;             /* the header's shared-address table holds these, in order */
+    int sim_mode;          /* instrumented for the simulator (see gl_instrument_ptx) */
+    int pc_first, pc_last; /* the instrumented instructions (the entry's and the
+                              functions') in the original module, lowest and highest PC */
+} gl_instrumented;
+void gl_instrumented_free(gl_instrumented *ins);
+
+/* Instruments entry `kernel` of `ptx` (text as nvcc, NVRTC or clang emit it). The
+ * original PTX is parsed with the simulator's parser (ptx_parse) to number its
+ * instructions: records carry the ORIGINAL instruction index, so a decoded trace uses
+ * the instruction table sim_trace_describe gives for the original module. Returns
+ * GL_OK; GL_ERR_INPUT when the PTX does not parse or has no such entry (err says why);
+ * GL_ERR_NOMEM.
+ * sim_mode 0 (the GPU): a record is reserved with atom.global.add on one counter, so the
+ * capacity is shared by every warp. sim_mode 1 (running instrumented PTX on the
+ * simulator, as the tests do): each warp counts its own records with plain loads and
+ * stores, record n of global warp w at n * warps + w (an atomic inside a loop makes the
+ * simulator treat the loop as a spin loop and yield, which changes where divergent
+ * lanes reconverge); the capacity is then shared out evenly between warps. */
+gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode,
+                            gl_instrumented *out, gl_error *err);
+
+/* Bytes of a trace buffer for `nblocks` blocks of `warps_per_block` warps and
+ * `records` records. */
+size_t gl_itrace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records);
+/* Writes the header of a zeroed buffer of gl_itrace_bytes(...) bytes. */
+void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint64_t records);
+
+/* Decodes a trace buffer the instrumented kernel filled (buf, bytes: as copied back; in
+ * GPU mode it may end after the last record written)
+ * into t: trace_begin_launch(kernel, grid, block), the instruction table of the
+ * ORIGINAL module `orig` (sim_trace_describe), then block start/end and memory events
+ * in record order; GPU shared addresses are translated to the simulator's layout
+ * with ins->syms. t->truncated is set and t->dropped counts the records that did not
+ * fit. time: %globaltimer in ns; GPU-mode traces are ordered by time (the sink, if
+ * set, saw them in record order). 0, or -1 on a malformed buffer or no memory. */
+int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
+                     const ptx_module_t *orig, const unsigned grid[3],
+                     const unsigned block[3], trace_t *t);
+
+#endif
