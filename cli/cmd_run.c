@@ -251,19 +251,6 @@ int cmd_run(int argc, char **argv)
     rc = cli_parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
     if (rc)
         return rc;
-    if (x.trace_json && x.time)
-        return cli_usage_error("--trace-json and --time do not go together: timing needs the "
-                               "GPU, traces come from the simulator%s",
-                               "");
-    if (x.trace_json && c.backend == GL_BACKEND_GPU)
-        return cli_usage_error("--trace-json: GPU traces (instrumented PTX) are not available "
-                               "yet; trace on the simulator (--backend sim)%s",
-                               "");
-    if (x.trace_json && c.backend == GL_BACKEND_AUTO) {
-        fprintf(stderr, "gpulearn: --trace-json: tracing on the simulator (GPU traces are "
-                        "not available yet)\n");
-        c.backend = GL_BACKEND_SIM;
-    }
     if (x.time && c.backend == GL_BACKEND_SIM)
         return cli_usage_error("--time needs a GPU: the simulator's speed says nothing "
                                "about a GPU's (drop --backend sim)%s",
@@ -283,6 +270,9 @@ int cmd_run(int argc, char **argv)
     if (x.trace_json)
         opts.trace_level = TRACE_ISSUE;
     opts.metrics = x.metrics_json != NULL;
+    /* On the GPU, traces and metrics come from an instrumented second launch
+     * (runtime/instrument.h): memory requests and block start/end. */
+    opts.gpu_trace = x.trace_json != NULL || x.metrics_json != NULL;
     opts.schedule_random = x.schedule_random;
     opts.schedule_seed = x.schedule_seed;
     gl_run_result res;
