@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent host references for the corpus kernels (pure Python, no numpy).
 
-Usage: python3 tests/corpus_new/reference.py DIR_WITH_RESULTS [NAME...]
+Usage: python3 tools/corpus_reference.py DIR_WITH_RESULTS [NAME...]
 DIR holds NAME.golden.json or NAME.json files written by `gpulearn run SPEC --dump-json`
 (a GPU golden or simulator output). Each case with a reference below is recomputed on the host from the
 spec's initial buffers (the generator of runtime/spec.c: splitmix64, iota, values) and
@@ -14,7 +14,7 @@ import os
 import struct
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'corpus')
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 
 
