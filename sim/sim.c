@@ -442,16 +442,15 @@ static void report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint
 /* Checks and records an access of thread t to shared bytes [a, a+size). op: 0 load,
  * 1 store, 2 atomic (atomics are checked against plain accesses of other threads, not
  * against each other, and are not recorded). At most one report per access. */
-static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op,
-                       const ptx_insn *in)
+static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size, uint64_t from,
+                      unsigned n, int op, const ptx_insn *in, int reported)
 {
     const uint32_t E = c->epoch;
     const unsigned w = t / 32;
     const uint16_t ws = c->wsync[w];
     const int32_t pc = (int32_t)(in - c->code);
-    int reported = 0;
-    for (unsigned i = 0; i < size; i++) {
-        struct sim_shadow *sh = &c->shadow[a + i];
+    for (unsigned i = 0; i < n; i++) {
+        struct sim_shadow *sh = &c->shadow[from + i];
         if (!reported) {
             int ot = -1; /* the earlier access this one conflicts with */
             int32_t opc = 0;
@@ -511,6 +510,46 @@ static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op
             }
         }
     }
+    return reported;
+}
+
+/* race_bytes for an access of thread t to shared bytes [a, a+size), one report at
+ * most. A word (4 aligned bytes) whose flag in c->shadow_same is set has four shadow
+ * bytes that every check treats alike: they agree in each field that is live (the
+ * w_ fields when w_epoch is the current epoch, the r_ ones likewise; the others are
+ * never read), so byte 0 stands for all four, and whole-word accesses check and
+ * update it alone. Flags are set at block start (a new epoch: nothing is live) and by
+ * a store of the whole word (it sets the w_ fields alike and ends the reads); an access
+ * to part of a word first copies byte 0's shadow to the others and clears the flag. */
+static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op,
+                       const ptx_insn *in)
+{
+    uint8_t *same = c->shadow_same;
+    if (!same || size == 0) {
+        race_bytes(c, t, a, size, a, size, op, in, 0);
+        return;
+    }
+    if ((a & 3) == 0 && (size & 3) == 0) {
+        int reported = 0;
+        for (uint64_t k = a >> 2; k < (a + size) >> 2; k++) {
+            if (same[k]) {
+                reported = race_bytes(c, t, a, size, k << 2, 1, op, in, reported);
+            } else {
+                reported = race_bytes(c, t, a, size, k << 2, 4, op, in, reported);
+                if (op == 1)
+                    same[k] = 1;
+            }
+        }
+        return;
+    }
+    for (uint64_t k = a >> 2; k <= (a + size - 1) >> 2; k++) {
+        if (same[k]) {
+            struct sim_shadow *sh = &c->shadow[k << 2];
+            sh[1] = sh[2] = sh[3] = sh[0];
+            same[k] = 0;
+        }
+    }
+    race_bytes(c, t, a, size, a, size, op, in, 0);
 }
 
 void sim_check_warp_sync(sim_ctx *c, unsigned w)
@@ -895,9 +934,24 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     if (!em)
         return 1;
     const unsigned l0 = (unsigned)__builtin_ctz(em);
-    uint64_t orv = 0;
-    for (uint32_t m = em; m; m &= m - 1)
-        orv |= addr[__builtin_ctz(m)];
+    /* one pass: the lanes' address bits (alignment) and their smallest and largest
+     * address (bounds, checked once for the warp) */
+    uint64_t orv = 0, amin = UINT64_MAX, amax = 0;
+    if (em == UINT32_MAX) {
+        for (unsigned l = 0; l < 32; l++) {
+            const uint64_t a = addr[l];
+            orv |= a;
+            amin = a < amin ? a : amin;
+            amax = a > amax ? a : amax;
+        }
+    } else {
+        for (uint32_t m = em; m; m &= m - 1) {
+            const uint64_t a = addr[__builtin_ctz(m)];
+            orv |= a;
+            amin = a < amin ? a : amin;
+            amax = a > amax ? a : amax;
+        }
+    }
     if (size > 1 && (orv & (size - 1)) != 0)
         return 0; /* misaligned: sim_mem reports it for the right lane */
     int sp = space;
@@ -926,11 +980,8 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         if (!al)
             return 0;
         const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
-        for (uint32_t m = em; m; m &= m - 1) {
-            const uint64_t a = addr[__builtin_ctz(m)];
-            if (a < lo || a - lo > span)
-                return 0;
-        }
+        if (amin < lo || amax - lo > span) /* every lane inside al */
+            return 0;
         const int init = (c->checks & SIM_CHECK_INIT) != 0;
         for (uint32_t m = em; m; m &= m - 1) {
             const unsigned l = (unsigned)__builtin_ctz(m);
@@ -960,11 +1011,8 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     if (sp != SIM_SPACE_SHARED)
         return 0;
     const uint64_t ssz = c->shared_size;
-    for (uint32_t m = em; m; m &= m - 1) {
-        const uint64_t a = addr[__builtin_ctz(m)] - off;
-        if (a > ssz || size > ssz - a)
-            return 0;
-    }
+    if (amin < off || amin - off > ssz || amax - off > ssz || size > ssz - (amax - off))
+        return 0; /* every lane inside the shared memory */
     for (uint32_t m = em; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
         const uint64_t a = addr[l] - off;
@@ -1036,6 +1084,7 @@ static void ctx_free(sim_ctx *c)
     free(c->kparams);
     free(c->wsync);
     free(c->shadow);
+    free(c->shadow_same);
     free(c->shared_written);
 }
 
@@ -1319,6 +1368,9 @@ static int run_block(sim_ctx *c, unsigned *order)
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
     memset(c->w_called, 0, sizeof c->w_called);
+    memset(c->wconv, 0, sizeof c->wconv);
+    if (c->shadow_same) /* a new epoch below: no shadow field is live (race_check) */
+        memset(c->shadow_same, 1, (c->shared_size + 3) / 4 + 1);
     memset(c->regs, 0, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs);
     if (c->m->sum_frame) /* without parameter frames nothing uses c->params */
         memset(c->params, 0, c->nthreads * c->paramcap);
@@ -1516,8 +1568,12 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     /* checkers (sim_config.checks_off) */
     c->checks = (SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC) & ~s->cfg.checks_off;
     c->wsync = calloc(c->nwarps, sizeof *c->wsync);
-    if (c->checks & SIM_CHECK_RACE)
-        c->shadow = calloc(shared ? shared : 1, sizeof *c->shadow);
+    if (c->checks & SIM_CHECK_RACE) {
+        /* whole words, so that a word's four shadow bytes always exist */
+        const size_t words = ((size_t)shared + 3) / 4 + 1;
+        c->shadow = calloc(words * 4, sizeof *c->shadow);
+        c->shadow_same = calloc(words, 1);
+    }
     if (c->checks & SIM_CHECK_INIT)
         c->shared_written = calloc(1, shared ? shared : 1);
     /* scheduling */
@@ -1530,7 +1586,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         if (nblocks <= (1u << 24))
             border = calloc(nblocks, sizeof *border);
     }
-    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && !c->shadow) ||
+    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same)) ||
         ((c->checks & SIM_CHECK_INIT) && !c->shared_written) ||
         (s->cfg.schedule_random && !worder)) {
         free(worder);

@@ -2259,6 +2259,13 @@ int sim_warp_step(sim_ctx *c, unsigned w)
     uint32_t best = UINT32_MAX, mask = 0, run = 0;
     const uint8_t *st = c->state + base;
     const uint32_t *pcs = c->pc + base;
+    if (w < SIM_ITS_WARPS && c->wconv[w]) {
+        /* still converged after a straight-line instruction: no scan */
+        best = c->wconv[w] - 1;
+        mask = run = UINT32_MAX;
+        c->wconv[w] = 0;
+        goto scanned;
+    }
     if (n == 32) {
         /* whole warp: 8 lane states per 64-bit word (SIM_T_RUN is 0) */
         uint64_t sw[4], any_run = 0, not_run = 0;
@@ -2425,10 +2432,15 @@ scanned:;
     if (c->trace) /* trace hook (sim.c): one predictable branch when tracing is off */
         sim_trace_issue(c, w, best, mask, em);
     if (em) {
-        if (in->fast)
+        if (in->fast) {
             exec_fast(c, in, w, base, em, best, mask);
-        else
+            /* a straight-line instruction issued to the whole warp leaves every lane
+             * runnable at the next PC: the next step needs no scan */
+            if (mask == UINT32_MAX && in->fast < FK_BRA && w < SIM_ITS_WARPS && !c->faulted)
+                c->wconv[w] = best + 2;
+        } else {
             exec_insn(c, in, w, base, em, best, mask);
+        }
         /* a backward branch taken while other lanes of the warp wait: a spin */
         if (its && in->op == PTX_OP_bra && (uint32_t)in->target <= best && (run & ~em)) {
             c->its_spin[w] += c->its_syncmem[w] ? SIM_ITS_SPIN_PLAIN / SIM_ITS_SPIN : 1;

@@ -95,7 +95,9 @@ typedef struct sim_ctx {
     uint32_t last_mask;
     size_t printf_seen;    /* printf bytes already turned into PRINTF events */
     unsigned checks;       /* SIM_CHECK_* bits that are on */
-    struct sim_shadow *shadow; /* racecheck: one per shared byte */
+    struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */
+    uint8_t *shadow_same;      /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
+                                  race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
     uint32_t epoch;        /* barrier interval of the CTA (racecheck) */
     uint16_t *wsync;       /* per warp: __syncwarp count (racecheck) */
@@ -110,6 +112,9 @@ typedef struct sim_ctx {
     uint8_t its_syncmem[SIM_ITS_WARPS]; /* an atomic or volatile/strong load since the
                                            warp's last backward branch (a spin loop) */
     /* ---- interpreter fast paths (sim_exec.c exec_fast) ---- */
+    uint32_t wconv[SIM_ITS_WARPS];   /* per warp: PC + 1 at which all 32 lanes are
+                                        runnable after a straight-line instruction
+                                        (sim_warp_step skips its scan); 0 unknown */
     uint8_t w_called[SIM_ITS_WARPS]; /* per warp: lanes inside a device-function call
                                         (depth > 0); 0: the warp's registers are one
                                         lane-major block (every rbase is 0) */
