@@ -167,6 +167,13 @@ typedef struct gl_run_result {
     int nerrors, nwarnings;   /* occurrences; nerrors > 0: the kernel is wrong even when
                                  it completed (a race) */
     /* end trace, checkers, metrics (issue 3) */
+    /* buffer addresses: the device address each argument's buffer had in the run, one
+     * per arg (0 for scalars; nargs entries, malloc'd, or NULL when nothing was
+     * allocated). Simulator: sim_malloc's addresses; GPU: cuMemAlloc's, sent back by
+     * the worker (the instrumented trace run uses the same buffers). Lets traces of the
+     * two back ends be compared as (argument, offset) and views name the buffer. */
+    uint64_t *dptr;
+    /* end buffer addresses */
 } gl_run_result;
 void gl_run_result_free(gl_run_result *r);
 /* Frees the issue-3 parts of r (trace, metrics, findings) and clears them; to be called

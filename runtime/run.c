@@ -26,6 +26,7 @@ void gl_run_result_free(gl_run_result *r)
     spec_buffers_free(r->buffers, r->nargs);
     free(r->stdout_text);
     free(r->ptx);
+    free(r->dptr);
     gl_run_result_free_trace(r);
     memset(r, 0, sizeof *r);
 }
@@ -251,6 +252,11 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
         break;
     }
 done:
+    if (dptr && spec->nargs > 0) { /* buffer addresses: kept in res (a GPU attempt's go) */
+        free(res->dptr);
+        res->dptr = dptr;
+        dptr = NULL;
+    }
     free(dptr);
     free(slots);
     free(params);
@@ -406,6 +412,11 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         free(res->stdout_text);
         res->stdout_text = wr.stdout_text;
         wr.stdout_text = NULL;
+    }
+    if (wr.dptr && wr.ndptr == spec->nargs) { /* buffer addresses */
+        free(res->dptr);
+        res->dptr = wr.dptr;
+        wr.dptr = NULL;
     }
     res->elapsed_ms = wr.elapsed_ms;
     res->gpu_fault = (int)wr.fault;

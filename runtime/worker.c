@@ -40,6 +40,7 @@ void gl_worker_result_free(gl_worker_result *r)
     free(r->stdout_text);
     free(r->times_ms);
     free(r->trace_buf);
+    free(r->dptr);
     memset(r, 0, sizeof *r);
 }
 
@@ -218,6 +219,15 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
             goto fail;
         if (b->bytes > biggest)
             biggest = b->bytes;
+    }
+    { /* buffer addresses: slots hold the scalars' bytes too, so zero those */
+        uint64_t *dp = calloc((size_t)n + 1, sizeof *dp);
+        if (dp && n > 0) {
+            for (int i = 0; i < n; i++)
+                dp[i] = spec->args[i].is_ptr ? slots[i] : 0;
+            gl_worker_send(ch, GL_WORKER_MSG_DPTR, 0, dp, (size_t)n * sizeof *dp);
+        }
+        free(dp);
     }
 
     char *out = NULL;
@@ -559,6 +569,26 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             res->trace_bytes = r == RD_OK ? h.len : 0;
             if (r != RD_OK)
                 free(tb);
+            break;
+        }
+        case GL_WORKER_MSG_DPTR: { /* buffer addresses */
+            const gl_spec *spec = job->spec;
+            if (!spec || h.arg != 0 || spec->nargs <= 0 ||
+                h.len != (uint64_t)spec->nargs * sizeof(uint64_t)) {
+                bad = 1;
+                break;
+            }
+            uint64_t *dp = malloc(h.len);
+            if (!dp) {
+                r = read_full(fd, NULL, h.len, &deadline);
+                break;
+            }
+            r = read_full(fd, dp, h.len, &deadline);
+            free(res->dptr);
+            res->dptr = r == RD_OK ? dp : NULL;
+            res->ndptr = r == RD_OK ? spec->nargs : 0;
+            if (r != RD_OK)
+                free(dp);
             break;
         }
         case GL_WORKER_MSG_DONE:

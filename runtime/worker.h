@@ -21,6 +21,8 @@
  *   ELAPSED payload = double, milliseconds of the first (untimed, result) run
  *   TRACE   (GPU traces, runtime/instrument.h) arg 0: payload = the trace buffer the
  *           instrumented kernel filled; arg 1: it could not run, payload = the message
+ *   DPTR    (buffer addresses) payload = uint64[nargs], the device address of each
+ *           argument's buffer (0 for scalars), sent once they are all allocated
  */
 #ifndef GL_WORKER_H
 #define GL_WORKER_H
@@ -50,6 +52,7 @@ enum {
     GL_WORKER_MSG_DONE,
     GL_WORKER_MSG_ELAPSED,
     GL_WORKER_MSG_TRACE, /* GPU traces (instrument.h) */
+    GL_WORKER_MSG_DPTR,  /* buffer addresses */
 };
 
 /* What the worker is asked to do. The child sees the parent's memory as it was at
@@ -101,6 +104,10 @@ typedef struct gl_worker_result {
     void *trace_buf;
     size_t trace_bytes;
     char trace_error[512];
+    /* buffer addresses: the DPTR message, ndptr (= spec->nargs) device addresses (0 for
+     * scalars), malloc'd, or NULL if it did not arrive */
+    uint64_t *dptr;
+    int ndptr;
 } gl_worker_result;
 void gl_worker_result_free(gl_worker_result *r);
 

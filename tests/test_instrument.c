@@ -68,6 +68,38 @@ static trace_t **keep_trace;    /* set: compare_spec hands its decoded trace ove
 /* set: changes the trace buffer before it is decoded (what a GPU would write) */
 static void (*mutate_ibuf)(void *buf, size_t bytes, const gl_instrumented *ins);
 
+/* buffer addresses: requests() with norm_res set maps every global address inside one
+ * of norm_res's buffers (norm_res->dptr, buffers[].bytes) to NORM_TAG | arg << 40 |
+ * offset, so traces of runs whose buffers lie at different device addresses (the
+ * simulator's 0x700000000000 + gaps, cudaMalloc's) compare equal; an address in no
+ * buffer stays raw and is counted in norm_unmapped. */
+#define NORM_TAG (1ull << 63)
+static const gl_run_result *norm_res;
+static size_t norm_unmapped;
+
+static uint64_t norm_addr(const gl_run_result *res, uint64_t a)
+{
+    for (int i = 0; res && res->dptr && i < res->nargs; i++) {
+        uint64_t base = res->dptr[i];
+        if (base && a >= base && a - base < res->buffers[i].bytes)
+            return NORM_TAG | (uint64_t)i << 40 | (a - base);
+    }
+    return a;
+}
+
+/* "arg 1 + 0x40" for a normalised address, "0x7fe7abe01000 (in no buffer)" for a raw
+ * one; into buf (returned). */
+static const char *addr_str(uint64_t a, char *buf, size_t n)
+{
+    if (a & NORM_TAG)
+        snprintf(buf, n, "arg %u + 0x%llx", (unsigned)((a >> 40) & 0xffff),
+                 (unsigned long long)(a & ((1ull << 40) - 1)));
+    else
+        snprintf(buf, n, "%llx%s", (unsigned long long)a,
+                 norm_res && a ? " (in no buffer)" : "");
+    return buf;
+}
+
 /* The traced memory requests of t (global, shared and local) of instructions
  * pc_first..pc_last, sorted. */
 static req *requests(const trace_t *t, size_t *n)
@@ -90,6 +122,13 @@ static req *requests(const trace_t *t, size_t *n)
         q->width = e->width;
         if (!(ignore_local_addrs && e->space == TRACE_SPACE_LOCAL))
             memcpy(q->a, trace_event_addrs(t, e), sizeof q->a);
+        if (norm_res && e->space == TRACE_SPACE_GLOBAL)
+            for (int l = 0; l < 32; l++) {
+                if (!(e->mask >> l & 1))
+                    continue;
+                q->a[l] = norm_addr(norm_res, q->a[l]);
+                norm_unmapped += !(q->a[l] & NORM_TAG);
+            }
     }
     qsort(r, k, sizeof *r, req_cmp);
     *n = k;
@@ -727,15 +766,15 @@ START_TEST(test_every_fixture_entry_instruments_parses_and_assembles)
 }
 END_TEST
 
-/* Every launch spec of tests/corpus and tests/corpus_new, compiled by the default
+/* Every launch spec of tests/corpus, compiled by the default
  * compiler: where the original kernel runs on the simulator, the instrumented one gives
  * the same buffers and a trace equal to the simulator's (memory requests, metrics). */
 START_TEST(test_corpus_instrumented_traces_equal_simulator_traces)
 {
-    static const char *const dirs[] = {"tests/corpus", "tests/corpus_new"};
+    static const char *const dirs[] = {"tests/corpus"};
     int compared = 0, skipped = 0, nondet = 0, assembled = 0;
     const char *ptxas = ptxas_path();
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < (int)(sizeof dirs / sizeof *dirs); d++) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "ls %s/*.json | grep -v golden", dirs[d]);
         FILE *ls = popen(cmd, "r");
@@ -793,6 +832,107 @@ START_TEST(test_corpus_instrumented_traces_equal_simulator_traces)
 }
 END_TEST
 
+/* buffer addresses: two simulator runs of one kernel, the second's buffers moved
+ * (every global address of its trace and its dptr shifted by a different amount per
+ * buffer, as cudaMalloc places them elsewhere): raw, the traces differ; as (argument,
+ * offset) they are equal, no address is left unmapped, and an address just past a
+ * buffer stays raw. */
+static const char *const norm_specs[] = {"tests/corpus/vec_add.json",
+                                         "tests/corpus/reduce.json"};
+
+START_TEST(test_traces_with_moved_buffers_compare_equal_as_argument_and_offset)
+{
+    const char *path = norm_specs[_i];
+    gl_spec spec;
+    gl_error err = {0};
+    ck_assert_msg(spec_load_file(path, &spec, &err) == GL_OK, "%s", err.msg);
+    gl_compile_opts co = {0};
+    gl_compiled c = {0};
+    ck_assert_msg(gl_compile_cuda(spec.source, &co, &c, &err) == GL_OK, "%s", err.msg);
+    gl_run_opts so = {.backend = GL_BACKEND_SIM, .trace_level = TRACE_MEMORY};
+    gl_run_result a, b;
+    ck_assert_msg(gl_run_ptx(&spec, c.ptx, &so, &a, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(gl_run_ptx(&spec, c.ptx, &so, &b, &err) == GL_OK, "%s", err.msg);
+    ck_assert_ptr_nonnull(a.dptr);
+    ck_assert_ptr_nonnull(a.trace);
+    int nptr = 0;
+    for (int i = 0; i < spec.nargs; i++) {
+        ck_assert_msg((a.dptr[i] != 0) == spec.args[i].is_ptr, "%s: arg %d dptr %llx", path,
+                      i, (unsigned long long)a.dptr[i]);
+        ck_assert_uint_eq(a.dptr[i], b.dptr[i]); /* the simulator places them alike */
+        nptr += spec.args[i].is_ptr;
+    }
+    ck_assert_int_ge(nptr, 2);
+    /* move b's buffers: 0x7fe7abe00000-like bases, a different shift for each */
+    uint64_t shift[64] = {0};
+    for (int i = 0; i < spec.nargs && i < 64; i++)
+        shift[i] = 0xfe7abe00000ull + (uint64_t)i * 0x10200;
+    size_t moved = 0;
+    for (size_t k = 0; k < b.trace->nevents; k++) {
+        const trace_event *e = &b.trace->events[k];
+        if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL)
+            continue;
+        uint64_t *ad = b.trace->addrs + (size_t)e->aux * 32;
+        for (int l = 0; l < 32; l++) {
+            if (!(e->mask >> l & 1))
+                continue;
+            uint64_t t = norm_addr(&b, ad[l]);
+            ck_assert_msg(t & NORM_TAG, "%s: address %llx in no buffer", path,
+                          (unsigned long long)ad[l]);
+            ad[l] += shift[(t >> 40) & 0xffff];
+            moved++;
+        }
+    }
+    ck_assert_uint_gt(moved, 0);
+    for (int i = 0; i < spec.nargs; i++)
+        if (b.dptr[i])
+            b.dptr[i] += shift[i];
+    size_t na = 0, nb = 0;
+    norm_res = NULL;
+    req *ra = requests(a.trace, &na), *rb = requests(b.trace, &nb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_uint_gt(na, 0);
+    int differ = 0;
+    for (size_t i = 0; i < na; i++)
+        differ += req_cmp(&ra[i], &rb[i]) != 0;
+    ck_assert_msg(differ > 0, "%s: moving the buffers changed no raw address", path);
+    free(ra);
+    free(rb);
+    norm_unmapped = 0;
+    norm_res = &a;
+    ra = requests(a.trace, &na);
+    norm_res = &b;
+    rb = requests(b.trace, &nb);
+    ck_assert_uint_eq(norm_unmapped, 0);
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        char sa[64], sb[64];
+        ck_assert_msg(req_cmp(&ra[i], &rb[i]) == 0, "%s: request %zu: a0 %s / moved a0 %s",
+                      path, i, addr_str(ra[i].a[0], sa, sizeof sa),
+                      addr_str(rb[i].a[0], sb, sizeof sb));
+    }
+    /* an address in no buffer stays raw and says so */
+    int p0 = 0;
+    while (!spec.args[p0].is_ptr)
+        p0++;
+    uint64_t past = b.dptr[p0] + b.buffers[p0].bytes + 0x100000000ull;
+    char s[64];
+    ck_assert_uint_eq(norm_addr(&b, past), past);
+    ck_assert_msg(strstr(addr_str(past, s, sizeof s), "in no buffer"), "%s", s);
+    ck_assert_uint_eq(norm_addr(&b, b.dptr[p0] + 4), NORM_TAG | (uint64_t)p0 << 40 | 4);
+    char want[64];
+    snprintf(want, sizeof want, "arg %d + 0x4", p0);
+    ck_assert_str_eq(addr_str(NORM_TAG | (uint64_t)p0 << 40 | 4, s, sizeof s), want);
+    norm_res = NULL;
+    free(ra);
+    free(rb);
+    gl_run_result_free(&a);
+    gl_run_result_free(&b);
+    gl_compiled_free(&c);
+    spec_free(&spec);
+}
+END_TEST
+
 /* ------------------------------------------------------------ GPU back end */
 
 static char tmp_root[256]; /* this program's temporary folder (cache, fake driver) */
@@ -831,6 +971,15 @@ START_TEST(test_fake_driver_gpu_trace_travels_back_from_the_worker)
         ck_assert_int_eq(r.trace->truncated, 0);
         ck_assert_int_gt(r.trace->ninsns, 0); /* the original module's instruction table */
         ck_assert_ptr_nonnull(r.metrics);
+        /* buffer addresses: the worker's allocations (the fake driver's mallocs) came
+         * back, one per pointer argument, 0 for scalars, all different */
+        ck_assert_ptr_nonnull(r.dptr);
+        for (int i = 0; i < spec.nargs; i++) {
+            ck_assert_msg((r.dptr[i] != 0) == spec.args[i].is_ptr, "arg %d dptr %llx", i,
+                          (unsigned long long)r.dptr[i]);
+            for (int k = 0; k < i; k++)
+                ck_assert(!r.dptr[i] || r.dptr[i] != r.dptr[k]);
+        }
         /* without gpu_trace a GPU run carries no trace, as before */
         gl_run_result_free(&r);
         opts.gpu_trace = 0;
@@ -850,8 +999,8 @@ static const char *const gpu_specs[] = {
     "tests/corpus/vec_add.json",        "tests/corpus/saxpy.json",
     "tests/corpus/mat_add.json",        "tests/corpus/reduce.json",
     "tests/kernels/check/copy_strided.json", "tests/kernels/check/tile_column.json",
-    "tests/corpus_new/dyn_shared.json", "tests/corpus_new/idx3d.json",
-    "tests/corpus_new/ldg_restrict.json", "tests/corpus_new/local_array.json",
+    "tests/corpus/dyn_shared.json",     "tests/corpus/idx3d.json",
+    "tests/corpus/ldg_restrict.json",   "tests/corpus/local_array.json",
 };
 
 /* On a real GPU: the trace of the instrumented kernel equals the simulator's trace of
@@ -912,16 +1061,29 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     ck_assert_int_eq(g.trace->truncated, 0);
     ck_assert_uint_eq(count_kind(g.trace, TRACE_EV_BLOCK_START), nb);
     ck_assert_uint_eq(count_kind(g.trace, TRACE_EV_BLOCK_END), nb);
+    /* buffer addresses: global addresses as (argument, offset) in both traces */
+    ck_assert_msg(g.dptr && r.dptr, "%s: no buffer addresses (gpu %p sim %p)", path,
+                  (void *)g.dptr, (void *)r.dptr);
     size_t na = 0, nbq = 0;
-    req *ra = requests(r.trace, &na), *rb = requests(g.trace, &nbq);
+    norm_res = &r;
+    req *ra = requests(r.trace, &na);
+    norm_res = &g;
+    req *rb = requests(g.trace, &nbq);
     ck_assert_msg(nbq == na, "%s: GPU %zu requests, simulator %zu", path, nbq, na);
-    for (size_t i = 0; i < na; i++)
-        ck_assert_msg(req_cmp(&ra[i], &rb[i]) == 0,
-                      "%s: request %zu: sim block %u warp %u pc %d mask %08x a0 %llx / gpu "
-                      "block %u warp %u pc %d mask %08x a0 %llx",
-                      path, i, ra[i].block, ra[i].warp, ra[i].pc, ra[i].mask,
-                      (unsigned long long)ra[i].a[0], rb[i].block, rb[i].warp, rb[i].pc,
-                      rb[i].mask, (unsigned long long)rb[i].a[0]);
+    for (size_t i = 0; i < na; i++) {
+        if (req_cmp(&ra[i], &rb[i]) == 0)
+            continue;
+        int l = 0; /* the first lane that differs */
+        while (l < 31 && ra[i].a[l] == rb[i].a[l])
+            l++;
+        char sa[64], sb[64];
+        ck_abort_msg("%s: request %zu: sim block %u warp %u pc %d mask %08x a%d %s / gpu "
+                     "block %u warp %u pc %d mask %08x a%d %s",
+                     path, i, ra[i].block, ra[i].warp, ra[i].pc, ra[i].mask, l,
+                     addr_str(ra[i].a[l], sa, sizeof sa), rb[i].block, rb[i].warp, rb[i].pc,
+                     rb[i].mask, l, addr_str(rb[i].a[l], sb, sizeof sb));
+    }
+    norm_res = NULL;
     const gl_counts *x = &r.metrics->total, *y = &g.metrics->total;
 #define SAME(f) ck_assert_msg(x->f == y->f, "%s: " #f " sim %llu gpu %llu", path,        \
                               (unsigned long long)x->f, (unsigned long long)y->f);
@@ -987,6 +1149,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_gpu_shared_layout_is_translated_to_the_simulators, 0, 2);
     tcase_add_loop_test(tc, test_gpu_mode_instrumentation_gives_the_same_trace_on_the_simulator,
                         0, 2);
+    tcase_add_loop_test(tc, test_traces_with_moved_buffers_compare_equal_as_argument_and_offset,
+                        0, (int)(sizeof norm_specs / sizeof *norm_specs));
     TCase *tg = tcase_create("gpu");
     tcase_set_timeout(tg, 120);
     tcase_add_test(tg, test_fake_driver_gpu_trace_travels_back_from_the_worker);

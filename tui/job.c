@@ -242,6 +242,8 @@ static void write_result(wbuf *w, const gl_run_result *r)
         w_bytes(w, &m->level, sizeof m->level);
         w_bytes(w, &m->incomplete, sizeof m->incomplete);
     }
+    /* buffer addresses: nargs device addresses (an empty blob when none) */
+    w_blob(w, r->buffers ? r->dptr : NULL, r->dptr ? (size_t)r->nargs * sizeof *r->dptr : 0);
 }
 
 /* Reads a blob of n elements of `size` bytes into *out (malloc'd, NULL when empty). */
@@ -359,6 +361,14 @@ static bool read_result(rbuf *r, gl_run_result *res)
             r_bytes(r, &m->ntop_atomics, sizeof m->ntop_atomics);
             r_bytes(r, &m->level, sizeof m->level);
             r_bytes(r, &m->incomplete, sizeof m->incomplete);
+        }
+    }
+    if (r->ok) { /* buffer addresses */
+        size_t n;
+        void *p;
+        if (r_array(r, &p, &n, sizeof *res->dptr)) {
+            if (n == (size_t)res->nargs && n > 0) res->dptr = p;
+            else free(p);
         }
     }
     if (!r->ok) {

@@ -533,6 +533,28 @@ static int by_count(const void *p, const void *q)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* A global address as the spec's buffer and element, "hist[17]" ("hist[17]+2" inside an
+ * element), from the run's buffer addresses (gl_run_result.dptr). false: in no buffer,
+ * or the run has none (buf untouched). */
+static bool buffer_elem(const app *a, uint64_t addr, char *buf, size_t n)
+{
+    const gl_run_result *r = &a->run;
+    if (!a->have_spec || !r->dptr || !r->buffers || r->nargs != a->spec.nargs) return false;
+    for (int i = 0; i < r->nargs; i++) {
+        uint64_t base = r->dptr[i];
+        if (!base || addr < base || addr - base >= r->buffers[i].bytes) continue;
+        const gl_arg *arg = &a->spec.args[i];
+        uint64_t off = addr - base, es = gl_type_size(arg->type);
+        if (es == 0) es = 1;
+        if (off % es)
+            snprintf(buf, n, "%s[%" PRIu64 "]+%" PRIu64, arg->name ? arg->name : "?", off / es, off % es);
+        else
+            snprintf(buf, n, "%s[%" PRIu64 "]", arg->name ? arg->name : "?", off / es);
+        return true;
+    }
+    return false;
+}
+
 static void draw_atomics(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
 {
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
@@ -563,16 +585,30 @@ static void draw_atomics(WINDOW *win, const app *a, const trace_t *t, int y, int
         free(ac);
         return;
     }
-    put(win, y + 1, x, w, w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
-                                   : "busiest first, +words from the lowest", term_attr(TC_DIM));
+    /* buffer addresses: global ones are named by buffer and element where the run says
+     * where its buffers were; others as +words from the lowest of them */
+    char name[64];
+    bool named = true;
     uint64_t lo = UINT64_MAX;
-    for (size_t k = 0; k < n; k++) lo = ac[k].addr < lo ? ac[k].addr : lo;
+    for (size_t k = 0; k < n; k++) {
+        if (ac[k].space == TRACE_SPACE_GLOBAL && buffer_elem(a, ac[k].addr, name, sizeof name)) continue;
+        named = false;
+        lo = ac[k].addr < lo ? ac[k].addr : lo;
+    }
+    put(win, y + 1, x, w,
+        named ? (w >= 60 ? "busiest first, by buffer element; they serialise:" : "busiest first")
+              : (w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
+                         : "busiest first, +words from the lowest"),
+        term_attr(TC_DIM));
     qsort(ac, n, sizeof *ac, by_count);
     int lw = w >= 50 ? 20 : 13, bw = w - lw - 8;
     if (bw < 4) bw = 4;
     for (size_t k = 0; k < n && (int)k < h - 3; k++) {
-        /* the address, and its offset from the lowest one in 4-byte words (bins[k]) */
-        if (w >= 50)
+        /* the buffer element, or the address and its offset from the lowest one in 4-byte
+         * words */
+        if (ac[k].space == TRACE_SPACE_GLOBAL && buffer_elem(a, ac[k].addr, name, sizeof name))
+            snprintf(buf, sizeof buf, "gl %s", name);
+        else if (w >= 50)
             snprintf(buf, sizeof buf, "%s +%-4" PRIu64 "%08" PRIx64, ac[k].space == TRACE_SPACE_SHARED ? "sh" : "gl",
                      (ac[k].addr - lo) / 4, (uint64_t)(ac[k].addr & 0xffffffffull));
         else
