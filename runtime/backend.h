@@ -190,6 +190,14 @@ void gl_run_result_free_trace(gl_run_result *r);
 gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_result *res,
                       gl_error *err);
 
+/* The .entry of m that a spec's "kernel" names: the exact name, else a C++ mangled
+ * name _Z<len><name>... (a kernel declared without extern "C"). NULL if none. */
+const char *gl_resolve_kernel(const ptx_module_t *m, const char *name);
+
+/* A scalar argument's value as the kernel receives it: its type's width of raw bytes
+ * (little-endian on host and device) at the start of *slot, the rest zero. */
+void gl_scalar_bytes(const gl_arg *a, uint64_t *slot);
+
 /* Same with already-compiled PTX (the grader compiles each file once). */
 gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,
                      gl_run_result *res, gl_error *err);

@@ -120,23 +120,6 @@ static int uses_size(const gl_check *k, const gl_exercise *e, int64_t n)
 
 /* ------------------------------------------------------------ running on the simulator */
 
-/* Raw bytes of a scalar argument, in its type's width (little-endian host = device). */
-static void scalar_bytes(const gl_arg *a, uint64_t *slot)
-{
-    *slot = 0;
-    switch (a->type) {
-    case GL_I8: { int8_t v = (int8_t)a->value.i; memcpy(slot, &v, 1); break; }
-    case GL_U8: { uint8_t v = (uint8_t)a->value.u; memcpy(slot, &v, 1); break; }
-    case GL_I16: { int16_t v = (int16_t)a->value.i; memcpy(slot, &v, 2); break; }
-    case GL_U16: { uint16_t v = (uint16_t)a->value.u; memcpy(slot, &v, 2); break; }
-    case GL_I32: { int32_t v = (int32_t)a->value.i; memcpy(slot, &v, 4); break; }
-    case GL_U32: { uint32_t v = (uint32_t)a->value.u; memcpy(slot, &v, 4); break; }
-    case GL_I64: case GL_U64: memcpy(slot, &a->value.u, 8); break;
-    case GL_F32: { float v = (float)a->value.f; memcpy(slot, &v, 4); break; }
-    case GL_F64: memcpy(slot, &a->value.f, 8); break;
-    }
-}
-
 /* "kernel.cu:5: block (3,0,0) thread (232,0,0)" for an access. */
 static void where_of(char *buf, size_t len, const char *src_file, int src_line, int ptx_line,
                      const char *source, const unsigned block[3], const unsigned thread[3])
@@ -181,15 +164,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run
                            sim_run *r, gl_error *err)
 {
     memset(r, 0, sizeof *r);
-    const char *kernel = NULL;
-    for (int i = 0; i < ptx_entry_count(m) && !kernel; i++)
-        if (strcmp(ptx_entry_name(m, i), spec->kernel) == 0)
-            kernel = ptx_entry_name(m, i);
-    char prefix[300];
-    snprintf(prefix, sizeof prefix, "_Z%zu%s", strlen(spec->kernel), spec->kernel);
-    for (int i = 0; i < ptx_entry_count(m) && !kernel; i++)
-        if (strncmp(ptx_entry_name(m, i), prefix, strlen(prefix)) == 0)
-            kernel = ptx_entry_name(m, i);
+    const char *kernel = gl_resolve_kernel(m, spec->kernel);
     if (!kernel)
         return gl_fail(err, GL_ERR_INPUT, "%s: there is no kernel named '%s' (did you rename it?)",
                        gl_display_path(spec->source), spec->kernel);
@@ -242,7 +217,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run
                 goto done;
             }
         } else {
-            scalar_bytes(a, &slots[i]);
+            gl_scalar_bytes(a, &slots[i]);
         }
         pp[i] = &slots[i];
     }

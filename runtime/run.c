@@ -57,8 +57,8 @@ static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, 
     return GL_OK;
 }
 
-/* Finds the .entry the spec names: exact, else a C++ mangled name _Z<len><name>... */
-static const char *resolve_kernel(const ptx_module_t *m, const char *want)
+/* See backend.h. */
+const char *gl_resolve_kernel(const ptx_module_t *m, const char *want)
 {
     int n = ptx_entry_count(m);
     for (int i = 0; i < n; i++)
@@ -106,8 +106,8 @@ static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const 
     return GL_OK;
 }
 
-/* Raw bytes of a scalar argument, in its type's width (little-endian host = device). */
-static void scalar_bytes(const gl_arg *a, uint64_t *slot)
+/* See backend.h. */
+void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
 {
     *slot = 0;
     switch (a->type) {
@@ -199,7 +199,7 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
                 sim_set_written(s, dptr[i], res->buffers[i].bytes, 0);
             slots[i] = dptr[i];
         } else {
-            scalar_bytes(a, &slots[i]);
+            gl_scalar_bytes(a, &slots[i]);
         }
         params[i] = &slots[i];
     }
@@ -387,7 +387,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     for (int i = 0; i < spec->nargs; i++)
         if (!spec->args[i].is_ptr)
-            scalar_bytes(&spec->args[i], &slots[i]);
+            gl_scalar_bytes(&spec->args[i], &slots[i]);
     int reps = opts->time_reps > 0 ? opts->time_reps : 0;
     gl_worker_job job = {.spec = spec,
                          .ptx = ptx,
@@ -493,7 +493,7 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
 
     const char *kernel = spec->kernel;
     if (m) {
-        kernel = resolve_kernel(m, spec->kernel);
+        kernel = gl_resolve_kernel(m, spec->kernel);
         if (!kernel) {
             char names[1024];
             list_entries(m, names, sizeof names);
