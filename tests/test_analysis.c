@@ -13,43 +13,11 @@
 #include "runtime/spec.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
-
-static const char *const compilers[] = {"nvcc", "clang"};
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
+#include "tests/fixture.h"
 
 static ptx_module_t *load(int ci)
 {
-    char path[256];
-    snprintf(path, sizeof path, "tests/fixtures/ptx/metrics.%s.ptx", compilers[ci]);
-    size_t len;
-    char *text = read_file(path, &len);
-    ck_assert_msg(text != NULL, "cannot read %s (run tests from the repo root)", path);
-    ptx_module_t *m = NULL;
-    char *diag = NULL;
-    sim_status st = ptx_parse(text, len, path, &m, &diag);
-    ck_assert_msg(st == SIM_OK, "parse of %s failed:\n%s", path, diag ? diag : "");
-    free(text);
-    free(diag);
-    return m;
+    return fixture_load("metrics", ci);
 }
 
 /* One launch with a memory-level trace; metrics computed from the stored trace. */
@@ -373,9 +341,9 @@ static gl_status run_spec(const char *fixture, int ci, const char *json, const g
                           gl_run_result *res, gl_spec *spec)
 {
     char path[256];
-    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", fixture, compilers[ci]);
+    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", fixture, fixture_compilers[ci]);
     size_t len;
-    char *ptx = read_file(path, &len);
+    char *ptx = fixture_read(path, &len);
     ck_assert_ptr_nonnull(ptx);
     cJSON *j = cJSON_Parse(json);
     ck_assert_ptr_nonnull(j);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "tests/fixture.h"
 
 static const char *const fixtures[] = {"vec_add", "saxpy",   "mat_add", "reduce",
                                        "hello",   "devfunc", "diverge", "oob",
@@ -16,26 +17,6 @@ static const char *const kernels[] = {"vec_add", "saxpy",   "mat_add",   "reduce
                                       "bar_divergent", "spin"};
 enum { NFIX = sizeof fixtures / sizeof fixtures[0] };
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
-
 START_TEST(test_every_fixture_parses_with_its_entry_and_source_file)
 {
     const char *comp = _i < NFIX ? "nvcc" : "clang";
@@ -43,7 +24,7 @@ START_TEST(test_every_fixture_parses_with_its_entry_and_source_file)
     char path[256];
     snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", fixtures[k], comp);
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = fixture_read(path, &len);
     ck_assert_msg(text != NULL, "cannot read %s", path);
     ptx_module_t *m = NULL;
     char *diag = NULL;
@@ -68,7 +49,7 @@ START_TEST(test_entry_params_give_sizes_and_alignment_in_order)
     const char *path = _i ? "tests/fixtures/ptx/vec_add.clang.ptx"
                           : "tests/fixtures/ptx/vec_add.nvcc.ptx";
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = fixture_read(path, &len);
     ck_assert_ptr_nonnull(text);
     ptx_module_t *m = NULL;
     ck_assert_int_eq(ptx_parse(text, len, path, &m, NULL), SIM_OK);

@@ -9,54 +9,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
-
-static const char *const compilers[] = {"nvcc", "clang"};
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
-
-/* Parses tests/fixtures/ptx/NAME.COMPILER.ptx; fails the test on errors. */
-static ptx_module_t *load(const char *name, int ci)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", name, compilers[ci]);
-    size_t len;
-    char *text = read_file(path, &len);
-    ck_assert_msg(text != NULL, "cannot read %s (run tests from the repo root)", path);
-    ptx_module_t *m = NULL;
-    char *diag = NULL;
-    sim_status st = ptx_parse(text, len, path, &m, &diag);
-    ck_assert_msg(st == SIM_OK, "parse of %s failed:\n%s", path, diag ? diag : "");
-    free(text);
-    free(diag);
-    return m;
-}
-
-static uint64_t upload(sim_t *s, const void *data, size_t bytes, const char *label)
-{
-    uint64_t d = 0;
-    ck_assert_int_eq(sim_malloc(s, bytes, label, &d), SIM_OK);
-    if (data)
-        ck_assert_int_eq(sim_memcpy_htod(s, d, data, bytes), SIM_OK);
-    return d;
-}
+#include "tests/fixture.h"
 
 static void assert_f32_bits(float got, float want, int i)
 {
@@ -70,15 +23,15 @@ static void assert_f32_bits(float got, float want, int i)
 START_TEST(test_vec_add_computes_every_element_and_guards_the_tail)
 {
     enum { N = 1000 };
-    ptx_module_t *m = load("vec_add", _i);
+    ptx_module_t *m = fixture_load("vec_add", _i);
     sim_t *s = sim_new(NULL);
     static float a[N], b[N], c[N];
     for (int i = 0; i < N; i++) {
         a[i] = (float)i * 0.5f + 0.1f;
         b[i] = 1000.0f - (float)i * 0.25f;
     }
-    uint64_t da = upload(s, a, sizeof a, "a"), db = upload(s, b, sizeof b, "b");
-    uint64_t dc = upload(s, NULL, sizeof c, "c");
+    uint64_t da = fixture_upload(s, a, sizeof a, "a"), db = fixture_upload(s, b, sizeof b, "b");
+    uint64_t dc = fixture_upload(s, NULL, sizeof c, "c");
     int n = N;
     void *params[] = {&da, &db, &dc, &n};
     unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
@@ -101,7 +54,7 @@ END_TEST
 START_TEST(test_saxpy_is_fused_multiply_add_bit_exact)
 {
     enum { N = 300 };
-    ptx_module_t *m = load("saxpy", _i);
+    ptx_module_t *m = fixture_load("saxpy", _i);
     sim_t *s = sim_new(NULL);
     float x[N], y[N], want[N];
     float alpha = 1.7f;
@@ -110,7 +63,7 @@ START_TEST(test_saxpy_is_fused_multiply_add_bit_exact)
         y[i] = (float)i * 0.3f - 7.0f;
         want[i] = fmaf(alpha, x[i], y[i]); /* both compilers contract to fma.rn.f32 */
     }
-    uint64_t dx = upload(s, x, sizeof x, "x"), dy = upload(s, y, sizeof y, "y");
+    uint64_t dx = fixture_upload(s, x, sizeof x, "x"), dy = fixture_upload(s, y, sizeof y, "y");
     int n = N;
     void *params[] = {&n, &alpha, &dx, &dy};
     unsigned grid[3] = {3, 1, 1}, block[3] = {128, 1, 1};
@@ -128,15 +81,15 @@ END_TEST
 START_TEST(test_mat_add_2d_indexing_guards_rows_and_columns)
 {
     enum { ROWS = 37, COLS = 50 };
-    ptx_module_t *m = load("mat_add", _i);
+    ptx_module_t *m = fixture_load("mat_add", _i);
     sim_t *s = sim_new(NULL);
     static int A[ROWS * COLS], B[ROWS * COLS], C[ROWS * COLS];
     for (int i = 0; i < ROWS * COLS; i++) {
         A[i] = i * 7 - 3000;
         B[i] = (i % 13) - 6;
     }
-    uint64_t dA = upload(s, A, sizeof A, "A"), dB = upload(s, B, sizeof B, "B");
-    uint64_t dC = upload(s, NULL, sizeof C, "C");
+    uint64_t dA = fixture_upload(s, A, sizeof A, "A"), dB = fixture_upload(s, B, sizeof B, "B");
+    uint64_t dC = fixture_upload(s, NULL, sizeof C, "C");
     int rows = ROWS, cols = COLS;
     void *params[] = {&dA, &dB, &dC, &rows, &cols};
     unsigned block[3] = {16, 16, 1}, grid[3] = {(COLS + 15) / 16, (ROWS + 15) / 16, 1};
@@ -158,7 +111,7 @@ END_TEST
 START_TEST(test_shared_memory_reduction_with_barriers_and_atomic_add)
 {
     enum { N = 1000 };
-    ptx_module_t *m = load("reduce", _i);
+    ptx_module_t *m = fixture_load("reduce", _i);
     sim_t *s = sim_new(NULL);
     int in[N], out = 5;
     long long want = 5;
@@ -166,7 +119,7 @@ START_TEST(test_shared_memory_reduction_with_barriers_and_atomic_add)
         in[i] = (i * 37) % 101 - 50;
         want += in[i];
     }
-    uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, &out, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, &out, sizeof out, "out");
     int n = N;
     void *params[] = {&din, &dout, &n};
     unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
@@ -183,7 +136,7 @@ END_TEST
 
 START_TEST(test_printf_from_threads_in_issue_order)
 {
-    ptx_module_t *m = load("hello", _i);
+    ptx_module_t *m = fixture_load("hello", _i);
     sim_t *s = sim_new(NULL);
     float scale = 0.5f;
     void *params[] = {&scale};
@@ -212,12 +165,12 @@ END_TEST
 START_TEST(test_device_function_call_passes_params_and_return_value)
 {
     enum { N = 70 };
-    ptx_module_t *m = load("devfunc", _i);
+    ptx_module_t *m = fixture_load("devfunc", _i);
     sim_t *s = sim_new(NULL);
     int x[N], y[N];
     for (int i = 0; i < N; i++)
         x[i] = i - 20;
-    uint64_t dx = upload(s, x, sizeof x, "x"), dy = upload(s, NULL, sizeof y, "y");
+    uint64_t dx = fixture_upload(s, x, sizeof x, "x"), dy = fixture_upload(s, NULL, sizeof y, "y");
     int n = N;
     void *params[] = {&dx, &dy, &n};
     unsigned grid[3] = {2, 1, 1}, block[3] = {64, 1, 1};
@@ -236,10 +189,10 @@ END_TEST
 START_TEST(test_divergent_if_else_runs_both_sides_and_reconverges)
 {
     enum { N = 100 };
-    ptx_module_t *m = load("diverge", _i);
+    ptx_module_t *m = fixture_load("diverge", _i);
     sim_t *s = sim_new(NULL);
     int out[N + 28];
-    uint64_t dout = upload(s, NULL, sizeof out, "out");
+    uint64_t dout = fixture_upload(s, NULL, sizeof out, "out");
     int n = N;
     void *params[] = {&dout, &n};
     unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
@@ -270,9 +223,9 @@ END_TEST
 
 START_TEST(test_out_of_bounds_store_reports_block_thread_line_and_allocation)
 {
-    ptx_module_t *m = load("oob", _i);
+    ptx_module_t *m = fixture_load("oob", _i);
     sim_t *s = sim_new(NULL);
-    uint64_t dc = upload(s, NULL, 100 * sizeof(float), "c");
+    uint64_t dc = fixture_upload(s, NULL, 100 * sizeof(float), "c");
     int n = 100;
     void *params[] = {&dc, &n};
     unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
@@ -304,10 +257,10 @@ END_TEST
 
 START_TEST(test_strict_bar_sync_in_divergent_branch_reports_deadlock)
 {
-    ptx_module_t *m = load("deadlock", _i);
+    ptx_module_t *m = fixture_load("deadlock", _i);
     sim_config cfg = {.barrier_strict = 1};
     sim_t *s = sim_new(&cfg);
-    uint64_t dout = upload(s, NULL, 64 * sizeof(int), "out");
+    uint64_t dout = fixture_upload(s, NULL, 64 * sizeof(int), "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
@@ -326,10 +279,10 @@ END_TEST
 
 START_TEST(test_bar_sync_in_divergent_branch_releases_when_the_rest_exited_like_volta)
 {
-    ptx_module_t *m = load("deadlock", _i);
+    ptx_module_t *m = fixture_load("deadlock", _i);
     sim_t *s = sim_new(NULL);
     int out[64];
-    uint64_t dout = upload(s, NULL, sizeof out, "out");
+    uint64_t dout = fixture_upload(s, NULL, sizeof out, "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
@@ -346,10 +299,10 @@ END_TEST
 
 START_TEST(test_endless_loop_hits_step_limit_naming_the_loop_line)
 {
-    ptx_module_t *m = load("endless", _i);
+    ptx_module_t *m = fixture_load("endless", _i);
     sim_config cfg = {.step_limit = 20000};
     sim_t *s = sim_new(&cfg);
-    uint64_t dflag = upload(s, NULL, 4, "flag"), dout = upload(s, NULL, 32 * 4, "out");
+    uint64_t dflag = fixture_upload(s, NULL, 4, "flag"), dout = fixture_upload(s, NULL, 32 * 4, "out");
     void *params[] = {&dflag, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -366,7 +319,7 @@ END_TEST
 
 START_TEST(test_launch_rejects_blocks_over_1024_threads)
 {
-    ptx_module_t *m = load("vec_add", _i);
+    ptx_module_t *m = fixture_load("vec_add", _i);
     sim_t *s = sim_new(NULL);
     uint64_t d = 0;
     int n = 0;
@@ -490,7 +443,7 @@ START_TEST(test_instruction_semantics_table)
     ck_assert_msg(st == SIM_OK, "%s: %s", row->insn, diag ? diag : "");
     sim_t *s = sim_new(NULL);
     uint32_t io[4] = {row->a, row->b, 0, 0};
-    uint64_t d = upload(s, io, sizeof io, "io");
+    uint64_t d = fixture_upload(s, io, sizeof io, "io");
     void *params[] = {&d};
     unsigned one[3] = {1, 1, 1};
     sim_result r;

@@ -9,54 +9,8 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "tests/fixture.h"
 #include "sim/trace.h"
-
-static const char *const compilers[] = {"nvcc", "clang"};
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
-
-static ptx_module_t *load(const char *name, int ci)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/fixtures/ptx/%s.%s.ptx", name, compilers[ci]);
-    size_t len;
-    char *text = read_file(path, &len);
-    ck_assert_msg(text != NULL, "cannot read %s (run tests from the repo root)", path);
-    ptx_module_t *m = NULL;
-    char *diag = NULL;
-    sim_status st = ptx_parse(text, len, path, &m, &diag);
-    ck_assert_msg(st == SIM_OK, "parse of %s failed:\n%s", path, diag ? diag : "");
-    free(text);
-    free(diag);
-    return m;
-}
-
-static uint64_t upload(sim_t *s, const void *data, size_t bytes, const char *label)
-{
-    uint64_t d = 0;
-    ck_assert_int_eq(sim_malloc(s, bytes, label, &d), SIM_OK);
-    if (data)
-        ck_assert_int_eq(sim_memcpy_htod(s, d, data, bytes), SIM_OK);
-    return d;
-}
 
 /* The first finding of `kind`, or NULL. */
 static const sim_finding *find(const sim_result *r, sim_finding_kind kind)
@@ -82,7 +36,7 @@ static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsi
     int in[256];
     for (int i = 0; i < 256; i++)
         in[i] = i;
-    uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, out, 256 * sizeof *out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, out, 256 * sizeof *out, "out");
     void *params[] = {&din, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
     sim_status st = sim_launch(s, m, kernel, grid, block, 0, params, r);
@@ -94,7 +48,7 @@ static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsi
 
 START_TEST(test_reverse_without_syncthreads_reports_race_naming_both_lines)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_t *s = sim_new(NULL);
     int out[256] = {0};
     sim_result r;
@@ -125,7 +79,7 @@ END_TEST
 
 START_TEST(test_reverse_with_syncthreads_reports_nothing)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_t *s = sim_new(NULL);
     int out[256] = {0};
     sim_result r;
@@ -144,7 +98,7 @@ END_TEST
 
 START_TEST(test_hazard_inside_one_warp_is_a_warning_not_an_error)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_t *s = sim_new(NULL);
     int out[256] = {0};
     sim_result r;
@@ -171,12 +125,12 @@ END_TEST
 
 START_TEST(test_overwriting_what_another_warp_read_is_a_write_after_read_race)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_t *s = sim_new(NULL);
     int data[256];
     for (int i = 0; i < 256; i++)
         data[i] = i;
-    uint64_t d = upload(s, data, sizeof data, "data");
+    uint64_t d = fixture_upload(s, data, sizeof data, "data");
     void *params[] = {&d};
     unsigned grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
     sim_result r;
@@ -199,7 +153,7 @@ END_TEST
 
 START_TEST(test_checks_off_silences_racecheck)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_config cfg = {.checks_off = SIM_CHECK_RACE};
     sim_t *s = sim_new(&cfg);
     int out[256] = {0};
@@ -216,10 +170,10 @@ END_TEST
 
 START_TEST(test_read_of_unwritten_shared_memory_warns)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     sim_t *s = sim_new(NULL);
     int out[256] = {0};
-    uint64_t dout = upload(s, out, sizeof out, "out");
+    uint64_t dout = fixture_upload(s, out, sizeof out, "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
@@ -242,14 +196,14 @@ END_TEST
 
 START_TEST(test_read_of_never_written_global_memory_warns_and_runs_on)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     for (int copied = 0; copied < 2; copied++) {
         sim_t *s = sim_new(NULL);
         float in[64], out[64];
         for (int i = 0; i < 64; i++)
             in[i] = (float)i;
-        uint64_t din = upload(s, copied ? in : NULL, sizeof in, "in");
-        uint64_t dout = upload(s, NULL, sizeof out, "out");
+        uint64_t din = fixture_upload(s, copied ? in : NULL, sizeof in, "in");
+        uint64_t dout = fixture_upload(s, NULL, sizeof out, "out");
         void *params[] = {&din, &dout};
         unsigned grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
         sim_result r;
@@ -279,10 +233,10 @@ END_TEST
 
 START_TEST(test_shared_overrun_faults_with_its_line)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     sim_t *s = sim_new(NULL);
     int out[256];
-    uint64_t dout = upload(s, NULL, sizeof out, "out");
+    uint64_t dout = fixture_upload(s, NULL, sizeof out, "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
     sim_result r;
@@ -308,14 +262,14 @@ END_TEST
 
 START_TEST(test_local_array_overrun_faults_with_its_line)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     sim_t *s = sim_new(NULL);
     int idx[32], out[32];
     for (int i = 0; i < 32; i++) {
         idx[i] = i == 5 ? 100 : i % 8;
         out[i] = 1;
     }
-    uint64_t didx = upload(s, idx, sizeof idx, "idx"), dout = upload(s, out, sizeof out, "out");
+    uint64_t didx = fixture_upload(s, idx, sizeof idx, "idx"), dout = fixture_upload(s, out, sizeof out, "out");
     void *params[] = {&didx, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -336,9 +290,9 @@ END_TEST
 
 START_TEST(test_threads_at_different_named_barriers_deadlock_naming_both_lines)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     sim_t *s = sim_new(NULL);
-    uint64_t dout = upload(s, NULL, 64 * sizeof(int), "out");
+    uint64_t dout = fixture_upload(s, NULL, 64 * sizeof(int), "out");
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
@@ -359,7 +313,7 @@ END_TEST
 
 START_TEST(test_syncthreads_in_both_arms_of_an_if_warns_but_completes)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     sim_t *s = sim_new(NULL);
     int out[256] = {0};
     sim_result r;
@@ -388,7 +342,7 @@ static char *hello_blocks(const ptx_module_t *m, int random, uint64_t seed)
 {
     sim_config cfg = {.schedule_random = random, .schedule_seed = seed};
     sim_t *s = sim_new(&cfg);
-    uint64_t dout = upload(s, NULL, 8 * sizeof(int), "out");
+    uint64_t dout = fixture_upload(s, NULL, 8 * sizeof(int), "out");
     void *params[] = {&dout};
     unsigned grid[3] = {8, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -405,7 +359,7 @@ static char *hello_blocks(const ptx_module_t *m, int random, uint64_t seed)
 
 START_TEST(test_racecheck_finds_the_race_under_every_schedule)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     for (uint64_t seed = 0; seed < 4; seed++) {
         sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = seed};
         sim_t *s = sim_new(&cfg);
@@ -425,7 +379,7 @@ END_TEST
 
 START_TEST(test_random_schedule_changes_printf_order_between_seeds)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     char *def = hello_blocks(m, 0, 0);
     ck_assert_str_eq(def, "block 0\nblock 1\nblock 2\nblock 3\nblock 4\nblock 5\nblock 6\n"
                           "block 7\n");
@@ -450,7 +404,7 @@ END_TEST
 
 START_TEST(test_random_schedule_keeps_a_correct_reduction_exact)
 {
-    ptx_module_t *m = load("reduce", _i);
+    ptx_module_t *m = fixture_load("reduce", _i);
     enum { N = 3000 };
     int in[N];
     long long want = 0;
@@ -462,7 +416,7 @@ START_TEST(test_random_schedule_keeps_a_correct_reduction_exact)
         sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = seed};
         sim_t *s = sim_new(&cfg);
         int zero = 0, got = -1, n = N;
-        uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, &zero, 4, "out");
+        uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, &zero, 4, "out");
         void *params[] = {&din, &dout, &n};
         unsigned grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
         sim_result r;
@@ -491,7 +445,7 @@ static int count_kind(const trace_t *t, int kind)
 
 START_TEST(test_trace_levels_record_issue_and_memory_events)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     for (int level = TRACE_OFF; level <= TRACE_MEMORY; level++) {
         trace_t *tr = trace_new((trace_level)level, 0);
         sim_config cfg = {.trace = tr};
@@ -545,7 +499,7 @@ END_TEST
 
 START_TEST(test_trace_cap_sets_truncated_and_counts_dropped)
 {
-    ptx_module_t *m = load("races", _i);
+    ptx_module_t *m = fixture_load("races", _i);
     trace_t *tr = trace_new(TRACE_ISSUE, 10);
     sim_config cfg = {.trace = tr};
     sim_t *s = sim_new(&cfg);
@@ -564,7 +518,7 @@ END_TEST
 
 START_TEST(test_trace_snapshots_shared_memory_at_each_barrier)
 {
-    ptx_module_t *m = load("metrics", _i);
+    ptx_module_t *m = fixture_load("metrics", _i);
     trace_t *tr = trace_new(TRACE_ISSUE, 0);
     tr->snap_max_bytes = 1 << 20;
     sim_config cfg = {.trace = tr};
@@ -572,7 +526,7 @@ START_TEST(test_trace_snapshots_shared_memory_at_each_barrier)
     float in[32], out[32];
     for (int i = 0; i < 32; i++)
         in[i] = (float)(i + 1);
-    uint64_t din = upload(s, in, sizeof in, "in"), dout = upload(s, NULL, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, sizeof out, "out");
     void *params[] = {&din, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -603,11 +557,11 @@ END_TEST
 
 START_TEST(test_trace_records_printf_text_with_its_warp)
 {
-    ptx_module_t *m = load("faults", _i);
+    ptx_module_t *m = fixture_load("faults", _i);
     trace_t *tr = trace_new(TRACE_ISSUE, 0);
     sim_config cfg = {.trace = tr};
     sim_t *s = sim_new(&cfg);
-    uint64_t dout = upload(s, NULL, 8 * sizeof(int), "out");
+    uint64_t dout = fixture_upload(s, NULL, 8 * sizeof(int), "out");
     void *params[] = {&dout};
     unsigned grid[3] = {3, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
