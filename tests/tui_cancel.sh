@@ -64,24 +64,8 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t cancel; }
-fail() {
-  echo "tui_cancel: FAIL: $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-keys() { T send-keys -t cancel "$@"; }
+NAME=tui_cancel; SESSION=cancel
+. "$(dirname "$0")/lib/tmux.sh"
 # processes running the TUI (its worker is a fork: same command line)
 nproc_tui() { pgrep -f -- "$GPULEARN $LESSON" | wc -l; }
 wait_nproc() {

@@ -78,24 +78,9 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t checks; }
-fail() {
-  echo "tui_checks: FAIL ($SIZE): $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-keys() { T send-keys -t checks "$@"; }
+NAME=tui_checks; SESSION=checks
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($SIZE)"; }
 
 walk() {
   SIZE="$1x$2"

@@ -33,24 +33,9 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t demo; }
-fail() {
-  echo "tui_demo: FAIL ($WHAT): $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-keys() { T send-keys -t demo "$@"; }
+NAME=tui_demo; SESSION=demo
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($WHAT)"; }
 click() {
   x=$(printf '%x' $(($1 + 33))); y=$(printf '%x' $(($2 + 33)))
   T send-keys -t demo -H 1b 5b 4d 20 "$x" "$y"

@@ -51,24 +51,8 @@ sleep 600
 EOF
 use_editor() { cp "$TMP/$1" "$TMP/editor.sh"; chmod +x "$TMP/editor.sh"; }
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t edit; }
-fail() {
-  echo "tui_edit: FAIL: $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-keys() { T send-keys -t edit "$@"; }
+NAME=tui_edit; SESSION=edit
+. "$(dirname "$0")/lib/tmux.sh"
 # click X Y: a left-button press and release at column X, row Y (0-based), in the X10
 # mouse encoding the terminal's kmous capability names.
 click() {

@@ -32,28 +32,9 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t smoke; }
-
-fail() {
-  echo "tui_smoke: FAIL ($SIZE): $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-
-# wait_for PATTERN [TENTHS]: polls the screen until grep finds PATTERN.
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-
-keys() { T send-keys -t smoke "$@"; }
+NAME=tui_smoke; SESSION=smoke
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($SIZE)"; }
 
 smoke() {
   W=$1; H=$2; SIZE="${W}x$H"

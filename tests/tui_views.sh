@@ -69,24 +69,9 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t views; }
-fail() {
-  echo "tui_views: FAIL ($SIZE, lesson $LESSON): $1"
-  echo "---- screen ----"
-  screen
-  echo "----------------"
-  exit 1
-}
-wait_for() {
-  n=0; limit=${2:-50}
-  while [ "$n" -lt "$limit" ]; do
-    screen | grep -q -- "$1" && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-keys() { T send-keys -t views "$@"; }
+NAME=tui_views; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 # The screen without its status bar (one-off messages live there).
 body() { screen | sed '$d'; }
 
