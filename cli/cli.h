@@ -21,7 +21,8 @@ typedef struct cli {
  * usage error. */
 int cli_parse_args(int argc, char **argv, cli *c, const char *allowed);
 
-/* Prints "gpulearn: msg" to stderr; returns the exit code for st. */
+/* Prints msg to stderr, "gpulearn: " before each line (indented excerpt lines as they
+ * are); returns the exit code for st. */
 int cli_die(gl_status st, const char *msg);
 
 /* Prints "gpulearn: <fmt with arg>" and a pointer to --help; returns 2. */

@@ -51,7 +51,15 @@ static const char usage[] =
 
 int cli_die(gl_status st, const char *msg)
 {
-    fprintf(stderr, "gpulearn: %s\n", msg);
+    /* Every message line gets the prefix; indented lines (a compiler's source excerpt
+     * and caret) are printed as they are, so the caret stays under its column. */
+    while (*msg) {
+        const char *nl = strchr(msg, '\n');
+        int len = nl ? (int)(nl - msg) : (int)strlen(msg);
+        fprintf(stderr, "%s%.*s\n", msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", len,
+                msg);
+        msg += len + (nl ? 1 : 0);
+    }
     return gl_exit_code(st);
 }
 
