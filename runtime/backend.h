@@ -126,6 +126,10 @@ typedef struct gl_run_opts {
     size_t trace_max_events;     /* cap on stored events; 0 = default (1 Mi) */
     size_t snapshot_bytes;       /* shared-memory snapshots at each barrier release, cap
                                     on their total bytes; 0 = none */
+    int trace_regs;              /* 1 (with trace_level != OFF): the simulator also records
+                                    the register values each warp instruction wrote
+                                    (TRACE_EV_REG, sim/trace.h); 32 values per
+                                    destination, so keep launches small */
     int metrics;                 /* 1: res->metrics from a memory-level trace, streamed
                                     (exact even when the stored trace is capped) */
     int schedule_random;         /* --schedule random:SEED (sim_config.schedule_random) */

@@ -162,6 +162,7 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
             return gl_fail(err, GL_ERR_NOMEM, "out of memory for the trace");
         }
         tr->snap_max_bytes = opts->snapshot_bytes;
+        tr->record_regs = opts->trace_regs && opts->trace_level != TRACE_OFF;
         if (res->metrics) {
             tr->sink = gl_metrics_sink;
             tr->sink_ctx = res->metrics;

@@ -195,6 +195,12 @@ typedef struct ptx_call {
     int line, col;  /* of the call in the PTX text (for messages) */
 } ptx_call;
 
+/* A register slot's declaration, for the registers view (trace.h TRACE_EV_REG). */
+typedef struct ptx_reginfo {
+    char name[31]; /* as declared: "%r12", "%fd3", "%p1" (longer names truncated) */
+    uint8_t type;  /* ptx_type of its .reg declaration (the carry flag: PTX_T_B32) */
+} ptx_reginfo;
+
 typedef struct ptx_func {
     char *name;
     int is_entry;
@@ -203,6 +209,10 @@ typedef struct ptx_func {
     int entry_pc;      /* first instruction, -1 when no body */
     int end_pc;
     int nregs;         /* register slots */
+    ptx_reginfo *reginfo; /* nregs declarations (slot -> name, type) */
+    int reginfo_cap;
+    int reg_base;      /* this function's first slot in the module-wide numbering of
+                          trace.regs (the sum of nregs of the functions before it) */
     ptx_param *params; /* .entry: kernel params; .func: in the frame after rets */
     int nparams;
     ptx_param *rets;   /* .func return params, at frame offset 0.. */

@@ -515,17 +515,40 @@ static void parse_var(parser *P, sim_space space, int is_extern)
         skip_stmt(P);
 }
 
+/* A new register slot of f named nm[0..nl) of type ty; returns the slot, or -1 when
+ * memory ran out (a diagnostic is recorded). */
+static int reg_new(parser *P, ptx_func *f, const char *nm, size_t nl, int ty)
+{
+    if (f->nregs >= f->reginfo_cap) {
+        int cap = f->reginfo_cap ? f->reginfo_cap * 2 : 16;
+        ptx_reginfo *ri = realloc(f->reginfo, (size_t)cap * sizeof *ri);
+        if (!ri) {
+            diag(P, P->t.line, P->t.col, "out of memory");
+            return -1;
+        }
+        f->reginfo = ri;
+        f->reginfo_cap = cap;
+    }
+    ptx_reginfo *r = &f->reginfo[f->nregs];
+    size_t n = nl < sizeof r->name - 1 ? nl : sizeof r->name - 1;
+    memcpy(r->name, nm, n);
+    r->name[n] = 0;
+    r->type = (uint8_t)ty;
+    return f->nregs++;
+}
+
 /* .reg .type %name, %name<N>, ... ; */
 static void parse_reg(parser *P)
 {
     next(P);
     int is_vec = 0;
+    ptx_type rty = PTX_T_NONE;
     if (is_ident(P, ".v2") || is_ident(P, ".v4")) {
         is_vec = 1;
         next(P);
     }
     if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '.' ||
-        type_of(P->t.p + 1, P->t.len - 1) == PTX_T_NONE) {
+        (rty = type_of(P->t.p + 1, P->t.len - 1)) == PTX_T_NONE) {
         diag(P, P->t.line, P->t.col, "expected a register type but found '%.*s'",
              (int)P->t.len, P->t.p);
         skip_stmt(P);
@@ -562,13 +585,16 @@ static void parse_reg(parser *P)
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm,
                                  (unsigned long long)i);
                 int dummy;
-                if (!smap_get(&P->regs, buf, (size_t)k, &dummy))
-                    smap_put(&P->regs, buf, (size_t)k, f->nregs++);
+                int slot;
+                if (!smap_get(&P->regs, buf, (size_t)k, &dummy) &&
+                    (slot = reg_new(P, f, buf, (size_t)k, rty)) >= 0)
+                    smap_put(&P->regs, buf, (size_t)k, slot);
             }
         } else {
             int dummy;
-            if (!smap_get(&P->regs, nm, nl, &dummy))
-                smap_put(&P->regs, nm, nl, f->nregs++);
+            int slot;
+            if (!smap_get(&P->regs, nm, nl, &dummy) && (slot = reg_new(P, f, nm, nl, rty)) >= 0)
+                smap_put(&P->regs, nm, nl, slot);
         }
         if (f->nregs >= (int)PTX_NOREG) {
             diag(P, P->t.line, P->t.col, "too many registers in one function");
@@ -1294,9 +1320,9 @@ static void parse_insn(parser *P, int guard, int gneg)
             /* the carry flag: one hidden register per function (PTX ISA §9.7.2) */
             int slot;
             if (!smap_get(&P->regs, "%%cc", 4, &slot)) {
-                ptx_func *cf = &m->funcs[P->fn];
-                slot = cf->nregs++;
-                smap_put(&P->regs, "%%cc", 4, slot);
+                slot = reg_new(P, &m->funcs[P->fn], "%cc", 3, PTX_T_B32);
+                if (slot >= 0)
+                    smap_put(&P->regs, "%%cc", 4, slot);
             }
             in.target = slot;
         }
@@ -1783,6 +1809,7 @@ static void finish_module(parser *P)
         ptx_func *f = &m->funcs[i];
         unsigned fs = f->frame_size, ls = f->local_size;
         unsigned nr = (unsigned)f->nregs;
+        f->reg_base = (int)m->sum_regs;
         m->sum_frame += fs;
         m->sum_local += ls;
         m->sum_regs += nr;
@@ -1870,6 +1897,7 @@ void ptx_module_free(ptx_module_t *m)
         free(m->funcs[i].name);
         free(m->funcs[i].params);
         free(m->funcs[i].rets);
+        free(m->funcs[i].reginfo);
     }
     for (int i = 0; i < m->nvars; i++) {
         free(m->vars[i].name);

@@ -643,7 +643,73 @@ static void mreq_add(sim_ctx *c, unsigned t, int sp, uint64_t a, unsigned size, 
     c->mreq_addr[t % 32] = a;
 }
 
-/* Emits the pending memory request and printf output of the last issued instruction. */
+/* The register slots instruction in writes (its destinations), at most 4 in out;
+ * returns how many. No registers for stores, branches, barriers (bar.red's result
+ * arrives at the release, after the issue: not recorded) and the like. */
+static int insn_dests(const ptx_insn *in, uint16_t out[4])
+{
+    switch (in->op) {
+    case PTX_OP_st: case PTX_OP_red: case PTX_OP_bar: case PTX_OP_barrier:
+    case PTX_OP_bra: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit:
+    case PTX_OP_trap: case PTX_OP_brkpt: case PTX_OP_membar: case PTX_OP_fence:
+    case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_nanosleep:
+    case PTX_OP_bar_warp:
+        return 0;
+    default:
+        break;
+    }
+    const ptx_operand *d = &in->o[0];
+    int n = 0;
+    if (in->nopnd == 0)
+        return 0;
+    if (d->kind == PTX_OPK_REG) {
+        out[n++] = d->reg;
+        if (d->sub == 2 && (uint16_t)d->imm != PTX_NOREG)
+            out[n++] = (uint16_t)d->imm;
+    } else if (d->kind == PTX_OPK_VEC) {
+        for (unsigned i = 0; i < d->sub && i < 4; i++) {
+            uint16_t r = (uint16_t)(d->imm >> (16 * i));
+            if (r != PTX_NOREG)
+                out[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* Records the registers the last issued instruction wrote (TRACE_EV_REG): one event
+ * per destination with the 32 lanes' values, for the lanes that ran it. */
+static void trace_regs(sim_ctx *c)
+{
+    c->reg_pending = 0;
+    const ptx_insn *in = &c->code[c->last_pc];
+    uint16_t dst[4];
+    int nd = insn_dests(in, dst);
+    const ptx_func *f = &c->m->funcs[in->func];
+    for (int i = 0; i < nd; i++) {
+        if (dst[i] >= f->nregs || f->reg_base + dst[i] >= 0xffff)
+            continue;
+        uint64_t vals[32] = {0};
+        const unsigned base = c->last_warp * 32;
+        for (uint32_t m = c->last_pred; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            vals[l] = *sim_reg(c, base + l, dst[i]);
+        }
+        trace_event ev = {0};
+        ev.kind = TRACE_EV_REG;
+        ev.warp = (uint16_t)c->last_warp;
+        ev.block = c->block_linear;
+        ev.mask = c->last_pred;
+        ev.pc = c->last_pc;
+        ev.barrier = (uint16_t)(f->reg_base + dst[i]);
+        unsigned sz = PTX_TSIZE(f->reginfo[dst[i]].type);
+        ev.width = (uint8_t)(sz ? sz : 8);
+        ev.time = c->steps;
+        trace_append(c->trace, &ev, vals);
+    }
+}
+
+/* Emits the pending memory request, printf output and register values of the last
+ * issued instruction. */
 static void trace_flush(sim_ctx *c)
 {
     if (!c->trace)
@@ -676,6 +742,8 @@ static void trace_flush(sim_ctx *c)
         trace_append(c->trace, &ev, NULL);
         c->printf_seen = c->res->printf_len;
     }
+    if (c->reg_pending)
+        trace_regs(c);
 }
 
 /* The barrier id operand a of bar/barrier (PTX ISA §9.7.13.1) when it is an immediate;
@@ -709,6 +777,8 @@ void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_
     c->last_pc = (int32_t)pc;
     c->last_warp = w;
     c->last_mask = mask;
+    c->last_pred = pred;
+    c->reg_pending = c->trace->record_regs && pred != 0;
 }
 
 static void trace_block(sim_ctx *c, int kind)
@@ -771,6 +841,46 @@ static void type_suffix(int ty, char *buf, size_t n)
         snprintf(buf, n, ".%c%u", cls[tc], PTX_TSIZE(ty) * 8);
 }
 
+/* trace.regs: every function's registers in module-wide numbering (reg_base + slot;
+ * the kernel's numbering starts wherever its function is in the module). */
+static int describe_regs(const ptx_module_t *m, trace_t *tr)
+{
+    size_t n = 0;
+    for (int i = 0; i < m->nfuncs; i++)
+        n += (size_t)m->funcs[i].nregs;
+    if (n > 0xffff)
+        n = 0xffff;
+    trace_reg *regs = calloc(n + 1, sizeof *regs);
+    if (!regs)
+        return -1;
+    for (int i = 0; i < m->nfuncs; i++) {
+        const ptx_func *f = &m->funcs[i];
+        for (int r = 0; r < f->nregs && f->reginfo; r++) {
+            size_t k = (size_t)f->reg_base + (size_t)r;
+            if (k >= n)
+                break;
+            trace_reg *tr_r = &regs[k];
+            char full[200];
+            snprintf(full, sizeof full, "%.100s%s%s", f->is_entry ? "" : f->name,
+                     f->is_entry ? "" : ":", f->reginfo[r].name);
+            size_t len = strlen(full);
+            if (len >= sizeof tr_r->name)
+                len = sizeof tr_r->name - 1;
+            memcpy(tr_r->name, full, len);
+            int ty = f->reginfo[r].type;
+            static const uint8_t cls[] = {TRACE_REG_B, TRACE_REG_U, TRACE_REG_S,
+                                          TRACE_REG_F, TRACE_REG_PRED};
+            int tc = PTX_TCLASS(ty) >> 4;
+            tr_r->cls = tc < 5 ? cls[tc] : TRACE_REG_B; /* f16/bf16 pairs: bits */
+            tr_r->size = (uint8_t)(PTX_TSIZE(ty) ? PTX_TSIZE(ty) : 8);
+            tr_r->func = f->is_entry ? 0 : i + 1;
+        }
+    }
+    int r = trace_set_regs(tr, regs, (int)n);
+    free(regs);
+    return r;
+}
+
 int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
 {
     trace_insn *ti = calloc((size_t)m->ncode + 1, sizeof *ti);
@@ -801,6 +911,8 @@ int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
     int r = trace_set_insns(tr, ti, m->ncode, files, m->nfiles);
     free(ti);
     free(files);
+    if (r == 0 && tr->record_regs)
+        r = describe_regs(m, tr);
     return r;
 }
 

@@ -93,6 +93,9 @@ typedef struct sim_ctx {
     int32_t last_pc;       /* last issued instruction (printf attribution) */
     unsigned last_warp;
     uint32_t last_mask;
+    uint32_t last_pred;    /* its lanes whose guard was true (they ran it) */
+    int reg_pending;       /* trace->record_regs and it writes registers: trace_flush
+                              records their values (TRACE_EV_REG) */
     size_t printf_seen;    /* printf bytes already turned into PRINTF events */
     unsigned checks;       /* SIM_CHECK_* bits that are on */
     struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */

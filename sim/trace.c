@@ -30,11 +30,19 @@ static void free_static(trace_t *t)
     t->nfiles = 0;
 }
 
+static void free_regs(trace_t *t)
+{
+    free(t->regs);
+    t->regs = NULL;
+    t->nregs = 0;
+}
+
 void trace_free(trace_t *t)
 {
     if (!t)
         return;
     free_static(t);
+    free_regs(t);
     free(t->events);
     free(t->addrs);
     free(t->text);
@@ -47,6 +55,7 @@ int trace_begin_launch(trace_t *t, const char *kernel, const unsigned grid[3],
                        const unsigned block[3])
 {
     free_static(t);
+    free_regs(t);
     t->nevents = 0;
     t->naddrs = 0;
     t->ntext = 0;
@@ -89,6 +98,19 @@ int trace_set_insns(trace_t *t, const trace_insn *insns, int n, const char *cons
     return 0;
 }
 
+int trace_set_regs(trace_t *t, const trace_reg *regs, int n)
+{
+    free_regs(t);
+    if (n <= 0)
+        return 0;
+    t->regs = malloc((size_t)n * sizeof *regs);
+    if (!t->regs)
+        return -1;
+    memcpy(t->regs, regs, (size_t)n * sizeof *regs);
+    t->nregs = n;
+    return 0;
+}
+
 /* Grows *p (elements of size sz) to hold at least need; 0 or -1. */
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
 {
@@ -116,7 +138,7 @@ int trace_append(trace_t *t, const trace_event *ev, const uint64_t *addrs)
         goto drop_nomem;
     trace_event *e = &t->events[t->nevents];
     *e = *ev;
-    if (ev->kind == TRACE_EV_MEM) {
+    if (ev->kind == TRACE_EV_MEM || ev->kind == TRACE_EV_REG) {
         if (grow((void **)&t->addrs, &t->cap_addrs, t->naddrs + 1, 32 * sizeof *t->addrs) < 0)
             goto drop_nomem;
         if (addrs)
@@ -178,7 +200,7 @@ uint32_t trace_add_snapshot(trace_t *t, uint32_t block, int32_t pc, uint64_t tim
 const char *trace_kind_name(int kind)
 {
     static const char *n[] = {"?",         "issue",     "mem",    "bar_arrive",
-                              "bar_release", "block_start", "block_end", "printf"};
+                              "bar_release", "block_start", "block_end", "printf",    "reg"};
     return kind >= 0 && kind < (int)(sizeof n / sizeof *n) ? n[kind] : "?";
 }
 

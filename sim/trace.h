@@ -8,7 +8,9 @@
  *
  * Levels: TRACE_OFF records nothing; TRACE_ISSUE records warp instruction issue,
  * barriers, blocks and printf; TRACE_MEMORY adds one memory-request event per warp
- * memory instruction with the 32 lane addresses.
+ * memory instruction with the 32 lane addresses. Independently of the level,
+ * record_regs = 1 adds the register values each warp instruction wrote (TRACE_EV_REG;
+ * the simulator only: the registers view of the TUI).
  *
  * Storage: events are kept up to max_events (then `truncated` is set and later events
  * are only counted in `dropped`); a sink callback, when set, sees every event, stored
@@ -38,6 +40,7 @@ typedef enum trace_kind {
     TRACE_EV_BLOCK_START,     /* a block started on an SM */
     TRACE_EV_BLOCK_END,       /* a block finished (or the launch stopped in it) */
     TRACE_EV_PRINTF,          /* device printf output of one warp instruction */
+    TRACE_EV_REG,             /* the values one warp instruction wrote to a register */
 } trace_kind;
 
 /* Memory operation of a TRACE_EV_MEM event. */
@@ -61,6 +64,12 @@ enum { TRACE_SPACE_GLOBAL = 1, TRACE_SPACE_SHARED = 2, TRACE_SPACE_LOCAL = 3,
  *   BLOCK_START/END: aux = SM id
  *   PRINTF:         warp, pc, mask, aux = offset of the text in trace.text,
  *                   barrier = its length in bytes (capped at 65535)
+ *   REG:            warp, pc, mask (lanes that wrote: those issued whose guard was
+ *                   true), barrier = the register (index into trace.regs), width =
+ *                   its size in bytes, aux = index of the 32 lane values in
+ *                   trace.addrs (trace_event_values; lanes not in mask 0). One event
+ *                   per destination register (ld.v4: four), after the instruction ran
+ *                   and after its MEM and PRINTF events.
  * Addresses: global as the kernel saw them; shared and local relative to the start of
  * the block's shared memory / the thread's local memory.
  * time: the back end's clock; on the simulator the number of warp instructions issued
@@ -105,6 +114,16 @@ typedef struct trace_insn {
     char mnemonic[20]; /* e.g. "ld.global.f32" (may be truncated) */
 } trace_insn;
 
+/* A register of the PTX the back end ran, for TRACE_EV_REG (index = trace.regs slot). */
+enum { TRACE_REG_B = 0, TRACE_REG_U, TRACE_REG_S, TRACE_REG_F, TRACE_REG_PRED };
+typedef struct trace_reg {
+    char name[30];  /* "%r3", "%f1", "%p2"; registers of a called device function are
+                       prefixed with it ("_Z3addii:%r1"; truncated) */
+    uint8_t cls;    /* TRACE_REG_*: how a value is shown */
+    uint8_t size;   /* bytes: 1 (pred), 2, 4 or 8 */
+    int32_t func;   /* the function declaring it: 0 = the kernel, 1.. = device functions */
+} trace_reg;
+
 /* The block's shared memory as it was when a barrier released (reduction/scan views). */
 typedef struct trace_snapshot {
     uint32_t block;   /* linear block index */
@@ -132,6 +151,10 @@ struct trace {
     int ninsns;
     char **files;
     int nfiles;
+    /* registers (for TRACE_EV_REG; filled when record_regs is set) */
+    trace_reg *regs;
+    int nregs;
+    int record_regs;     /* set by the caller: 1 = record TRACE_EV_REG events */
     /* events */
     trace_event *events;
     size_t nevents, cap_events;
@@ -139,7 +162,7 @@ struct trace {
                             addresses per stored memory event) */
     int truncated;       /* 1 when events were dropped (counted in dropped) */
     uint64_t dropped;
-    uint64_t *addrs;     /* 32 per stored MEM event */
+    uint64_t *addrs;     /* 32 per stored MEM and REG event */
     size_t naddrs, cap_addrs; /* in units of 32 addresses */
     char *text;          /* printf output referenced by PRINTF events */
     size_t ntext, cap_text;
@@ -167,8 +190,11 @@ int trace_begin_launch(trace_t *t, const char *kernel, const unsigned grid[3],
 int trace_set_insns(trace_t *t, const trace_insn *insns, int n, const char *const *files,
                     int nfiles);
 
+/* Sets the register table (copied; trace_begin_launch clears it). -1 no memory. */
+int trace_set_regs(trace_t *t, const trace_reg *regs, int n);
+
 /* Appends an event (passes it to the sink first). addrs: 32 lane addresses for a MEM
- * event, else NULL. When the event cap is reached, sets truncated and counts it in
+ * event, 32 lane values for a REG event, else NULL. When the event cap is reached, sets truncated and counts it in
  * dropped. Returns 0, or -1 when memory ran out (the trace is then truncated). */
 int trace_append(trace_t *t, const trace_event *ev, const uint64_t *addrs);
 /* Appends printf text; returns its offset in t->text (text beyond 64 MiB is dropped). */
@@ -180,6 +206,13 @@ uint32_t trace_add_snapshot(trace_t *t, uint32_t block, int32_t pc, uint64_t tim
 
 /* The 32 lane addresses of a stored MEM event. */
 static inline const uint64_t *trace_event_addrs(const trace_t *t, const trace_event *ev)
+{
+    return t->addrs + (size_t)ev->aux * 32;
+}
+
+/* The 32 lane values of a stored REG event (the low `width` bytes of each mean
+ * something). */
+static inline const uint64_t *trace_event_values(const trace_t *t, const trace_event *ev)
 {
     return t->addrs + (size_t)ev->aux * 32;
 }

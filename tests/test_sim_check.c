@@ -584,6 +584,141 @@ START_TEST(test_trace_records_printf_text_with_its_warp)
 }
 END_TEST
 
+/* The REG events of a trace with record_regs: every lane value of a register as the
+ * simulator computed it, named as the PTX declares it. */
+static const trace_event *reg_event_with(const trace_t *tr, uint32_t block, const uint32_t *want,
+                                         uint32_t mask, int size, int cls, int callee)
+{
+    for (size_t i = 0; i < tr->nevents; i++) {
+        const trace_event *e = &tr->events[i];
+        if (e->kind != TRACE_EV_REG || e->block != block || e->mask != mask)
+            continue;
+        const trace_reg *R = &tr->regs[e->barrier];
+        if (R->size != size || R->cls != cls || (R->func != 0) != callee)
+            continue;
+        const uint64_t *v = trace_event_values(tr, e);
+        int same = 1;
+        for (unsigned l = 0; l < 32 && same; l++)
+            if ((mask >> l) & 1)
+                same = (uint32_t)v[l] == want[l];
+        if (same)
+            return e;
+    }
+    return NULL;
+}
+
+START_TEST(test_trace_records_register_values_of_every_lane)
+{
+    ptx_module_t *m = fixture_load("vec_add", _i);
+    for (int regs = 0; regs < 2; regs++) {
+        trace_t *tr = trace_new(TRACE_ISSUE, 0);
+        tr->record_regs = regs;
+        sim_config cfg = {.trace = tr};
+        sim_t *s = sim_new(&cfg);
+        enum { N = 40 };
+        float a[N], b[N], c[N];
+        for (int i = 0; i < N; i++)
+            a[i] = (float)i * 0.5f, b[i] = (float)(100 - i);
+        uint64_t da = fixture_upload(s, a, sizeof a, "a"), db = fixture_upload(s, b, sizeof b, "b"),
+                 dc = fixture_upload(s, NULL, sizeof c, "c");
+        int n = N;
+        void *params[] = {&da, &db, &dc, &n};
+        unsigned grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "vec_add", grid, block, 0, params, &r), SIM_OK);
+        if (!regs) {
+            ck_assert_int_eq(count_kind(tr, TRACE_EV_REG), 0);
+        } else {
+            ck_assert_int_gt(tr->nregs, 0);
+            /* block 1: the global index 32..63 in some 32-bit register, every lane */
+            uint32_t idx[32], sum[32], pred[32];
+            for (unsigned l = 0; l < 32; l++) {
+                idx[l] = 32 + l;
+                float f = a[32 + l < N ? 32 + l : 0] + b[32 + l < N ? 32 + l : 0];
+                memcpy(&sum[l], &f, 4);
+                pred[l] = 32 + l >= N; /* the guard's "i >= n" */
+            }
+            const trace_event *e = reg_event_with(tr, 1, idx, 0xffffffffu, 4, TRACE_REG_B, 0);
+            if (!e)
+                e = reg_event_with(tr, 1, idx, 0xffffffffu, 4, TRACE_REG_S, 0);
+            ck_assert_msg(e != NULL, "no register holds the global index in block 1");
+            ck_assert_int_eq(tr->regs[e->barrier].name[0], '%');
+            /* the float sum, by the 8 lanes below n only */
+            e = reg_event_with(tr, 1, sum, 0xffu, 4, TRACE_REG_F, 0);
+            ck_assert_msg(e != NULL, "no .f32 register holds a[i] + b[i] for lanes 0-7 of block 1");
+            ck_assert_str_eq(tr->insns[e->pc].mnemonic, "add.f32");
+            /* the bounds predicate, every lane */
+            int found_pred = 0;
+            for (size_t i = 0; i < tr->nevents; i++) {
+                const trace_event *p = &tr->events[i];
+                if (p->kind != TRACE_EV_REG || p->block != 1 || tr->regs[p->barrier].cls != TRACE_REG_PRED)
+                    continue;
+                ck_assert_uint_eq(p->width, 1);
+                const uint64_t *v = trace_event_values(tr, p);
+                int same = 1; /* equal where the guard is equal, different elsewhere */
+                for (unsigned l = 1; l < 32; l++)
+                    same &= (v[l] & 1) == (v[0] & 1) ? pred[l] == pred[0] : pred[l] != pred[0];
+                found_pred |= same;
+            }
+            ck_assert_msg(found_pred, "no predicate register holds i < n / i >= n");
+            /* each REG event follows the ISSUE of its instruction by the same warp */
+            for (size_t i = 0; i < tr->nevents; i++) {
+                const trace_event *p = &tr->events[i];
+                if (p->kind != TRACE_EV_REG)
+                    continue;
+                size_t k = i;
+                while (k > 0 && tr->events[k - 1].kind != TRACE_EV_ISSUE)
+                    k--;
+                ck_assert_uint_gt(k, 0);
+                ck_assert_int_eq(tr->events[k - 1].pc, p->pc);
+                ck_assert_uint_eq(tr->events[k - 1].warp, p->warp);
+                ck_assert_uint_eq(tr->events[k - 1].aux, p->mask);
+            }
+        }
+        sim_result_free(&r);
+        sim_free(s);
+        trace_free(tr);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+START_TEST(test_trace_names_registers_of_a_called_device_function)
+{
+    ptx_module_t *m = fixture_load("devfunc", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    tr->record_regs = 1;
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    int x[32], y[32];
+    for (int i = 0; i < 32; i++)
+        x[i] = i - 5;
+    uint64_t dx = fixture_upload(s, x, sizeof x, "x"), dy = fixture_upload(s, NULL, sizeof y, "y");
+    int n = 32;
+    void *params[] = {&dx, &dy, &n};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "apply_poly", grid, block, 0, params, &r), SIM_OK);
+    /* poly(x, y) = x * x + 3 * y - 7: its result lives in a register of poly's own */
+    uint32_t want[32];
+    for (int i = 0; i < 32; i++)
+        want[i] = (uint32_t)(x[i] * x[i] + 3 * i - 7);
+    const trace_event *e = reg_event_with(tr, 0, want, 0xffffffffu, 4, TRACE_REG_B, 1);
+    if (!e)
+        e = reg_event_with(tr, 0, want, 0xffffffffu, 4, TRACE_REG_S, 1);
+    if (!e)
+        e = reg_event_with(tr, 0, want, 0xffffffffu, 4, TRACE_REG_U, 1);
+    ck_assert_msg(e != NULL, "no register of poly holds x*x + 3*y - 7");
+    ck_assert_msg(strstr(tr->regs[e->barrier].name, "poly") != NULL &&
+                      strchr(tr->regs[e->barrier].name, ':') != NULL,
+                  "callee register named %s", tr->regs[e->barrier].name);
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim_check");
@@ -613,6 +748,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tt, test_trace_cap_sets_truncated_and_counts_dropped, 0, 2);
     tcase_add_loop_test(tt, test_trace_snapshots_shared_memory_at_each_barrier, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
+    tcase_add_loop_test(tt, test_trace_records_register_values_of_every_lane, 0, 2);
+    tcase_add_loop_test(tt, test_trace_names_registers_of_a_called_device_function, 0, 2);
     suite_add_tcase(s, tt);
     return s;
 }

@@ -8,6 +8,8 @@
 #  - lesson 7: the race opens on its picture (the two threads, both lines); the barrier
 #    step shows the barrier view, and < / > move between barrier epochs;
 #  - lesson 9 opens on the tree view; < goes back one barrier epoch, > forward again;
+#    the registers view (0) steps thread 0 through its load of in[0], marks the
+#    register written, and } moves to thread 1;
 #  - lesson 4 (warps): stepping marks the selected warp's line in the source;
 #  - a fixture lesson: an out-of-bounds load is drawn against the buffer's bounds, a
 #    deadlock as the warps waiting at two different barriers;
@@ -161,6 +163,18 @@ walk() {
   wait_for "after barrier 0/8" 20 || fail "Home (^) did not go to the start"
   keys '$'
   wait_for "after barrier 8/8" 20 || fail "End ($) did not run to the end"
+  # The registers view: thread 0's registers as its warp steps, the one just written
+  # marked; its load of in[0] = 11, then thread 1's of in[1] = -31 at the same point.
+  keys 0 '^'
+  wait_for "0 registers" 20 || fail "0 does not open the registers view"
+  wait_for "nothing ran yet" 20 || fail "Home does not show the registers before the launch"
+  n=0
+  while [ "$n" -lt 60 ] && ! screen | grep -Eq "wrote: [^ ]+ = 11( |$)"; do keys .; sleep 0.1; n=$((n + 1)); done
+  screen | grep -Eq "wrote: [^ ]+ = 11( |$)" || fail "stepping thread 0 never shows its load of in[0] = 11"
+  [ "$H" -lt 60 ] || screen | grep -Eq ">%[a-z]+[0-9]+ +11( |$)" || fail "the register just written is not marked"
+  keys '}'
+  wait_for "wrote: [^ ]* = -31" 20 || fail "} did not select thread 1 (its load of in[1] = -31)"
+  forth_and_back . ,
 
   # Lesson 4: the warp timeline; stepping marks the warp's line in the source.
   open "$W" "$H" "$LESSONS" 4
@@ -188,6 +202,7 @@ walk() {
   # Help lists the views.
   keys '?'
   wait_for "views: 1 threads 2 warps 3 memory" 20 || fail "the help does not list the view keys"
+  screen | grep -q "selected thread.s registers" || fail "the help does not list the registers view"
   keys q
   wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
   echo "tui_views: ok at ${W}x${H}"

@@ -508,7 +508,7 @@ static handler_result start_run(app *a)
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
     gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
-                     .snapshot_bytes = 1u << 20, .metrics = 1};
+                     .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1};
     a->ref_job = false;
     char msg[256];
     if (!job_start_run(&a->job, &a->spec, &o, msg, sizeof msg)) {
@@ -955,6 +955,7 @@ static handler_result act_view6(app *a) { return set_view(a, VIEW_ATOMICS); }
 static handler_result act_view7(app *a) { return set_view(a, VIEW_BUFFERS); }
 static handler_result act_view8(app *a) { return set_view(a, VIEW_TREE); }
 static handler_result act_view9(app *a) { return set_view(a, VIEW_ERROR); }
+static handler_result act_view0(app *a) { return set_view(a, VIEW_REGS); }
 static handler_result act_view_next(app *a) { return set_view(a, (app_view)((a->view + 1) % VIEW__COUNT)); }
 
 static handler_result time_move(app *a, tv_unit unit, int dir)
@@ -1080,6 +1081,17 @@ static handler_result warp_move(app *a, int d)
 
 static handler_result act_warp_prev(app *a) { return warp_move(a, -1); }
 static handler_result act_warp_next(app *a) { return warp_move(a, 1); }
+
+/* The previous / next thread (the registers view follows it). */
+static handler_result thread_move(app *a, int d)
+{
+    if (!a->have_spec) return H_IGNORED;
+    if (!a->sel_on) select_move(a, 0, 0);
+    select_move(a, d, 0);
+    return H_REDRAW;
+}
+static handler_result act_thread_prev(app *a) { return thread_move(a, -1); }
+static handler_result act_thread_next(app *a) { return thread_move(a, 1); }
 
 static handler_result act_map_focus(app *a)
 {
@@ -1208,6 +1220,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {'7'}, NULL, NULL, act_view7},
     {ON_LESSON | ON_DEMO, {'8'}, NULL, NULL, act_view8},
     {ON_LESSON | ON_DEMO, {'9'}, NULL, NULL, act_view9},
+    {ON_LESSON | ON_DEMO, {'0'}, "0", "view: the selected thread's registers", act_view0},
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
     {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back", act_step_fwd},
     {ON_LESSON | ON_DEMO, {','}, NULL, NULL, act_step_back},
@@ -1217,6 +1230,8 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {KEY_END, '$'}, NULL, NULL, act_time_end},
     {ON_LESSON | ON_DEMO, {'('}, "( / )", "select the previous / next warp", act_warp_prev},
     {ON_LESSON | ON_DEMO, {')'}, NULL, NULL, act_warp_next},
+    {ON_LESSON | ON_DEMO, {'{'}, "{ / }", "select the previous / next thread (lane)", act_thread_prev},
+    {ON_LESSON | ON_DEMO, {'}'}, NULL, NULL, act_thread_next},
     {ON_LESSON, {'S'}, "S", "after a GPU fault: re-run on the simulator", act_rerun_sim},
     {ON_LESSON, {KEY_UP, 'k'}, "Up / k", "scroll the kernel source up", act_src_up},
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},

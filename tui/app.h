@@ -40,6 +40,7 @@ typedef enum app_view {
     VIEW_BUFFERS,  /* buffers against the expected output, first difference first */
     VIEW_TREE,     /* shared memory per barrier epoch (reduction / scan trees) */
     VIEW_ERROR,    /* the picture of a race, an out-of-bounds access or a deadlock */
+    VIEW_REGS,     /* the selected thread's registers at the cursor (key 0) */
     VIEW__COUNT
 } app_view;
 

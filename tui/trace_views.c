@@ -13,7 +13,10 @@
  *  - tree: the block's shared memory after each barrier (snapshots), changed cells
  *    bright: a reduction or scan tree, one level per barrier epoch;
  *  - error: a race's two threads and lines, an out-of-bounds lane against the
- *    buffer's bounds, a deadlock's groups of warps waiting at different barriers.
+ *    buffer's bounds, a deadlock's groups of warps waiting at different barriers;
+ *  - registers: the selected thread's PTX registers at the cursor (TRACE_EV_REG
+ *    events), those its warp's last instruction wrote highlighted with their old
+ *    values.
  * The cursor a->tpos says which events have happened: every view shows the state at
  * that point. Only the trace, the findings and the fault are read. */
 #include <inttypes.h>
@@ -29,7 +32,8 @@
 enum { WARP = 32, PLAIN = 0 };
 
 static const char *const k_names[VIEW__COUNT] = {"threads", "warps", "memory", "banks", "barriers",
-                                                 "atomics", "buffers", "tree", "error"};
+                                                 "atomics", "buffers", "tree", "error",
+                                                 "registers"};
 
 const char *tv_view_name(app_view v) { return v < VIEW__COUNT ? k_names[v] : "?"; }
 
@@ -1073,6 +1077,174 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
     put(win, y, x, w, f->kind != SIM_FAULT_NONE ? f->message : a->run.findings[0].message, term_attr(TC_BAD));
 }
 
+/* --------------------------------------------------------------- registers */
+
+/* A register value as PTX declares it: pred true/false, floats %g, integers in
+ * decimal (32-bit ones with the top bit set as negative), 64-bit values past 2^32
+ * (addresses) in hex. */
+static void fmt_reg(char *buf, size_t n, const trace_reg *r, uint64_t v)
+{
+    if (r->size < 8) v &= (UINT64_C(1) << (r->size * 8)) - 1;
+    if (r->cls == TRACE_REG_PRED) {
+        snprintf(buf, n, "%s", (v & 1) ? "true" : "false");
+    } else if (r->cls == TRACE_REG_F && r->size == 4) {
+        float f;
+        uint32_t u = (uint32_t)v;
+        memcpy(&f, &u, sizeof f);
+        snprintf(buf, n, "%.7g", (double)f);
+    } else if (r->cls == TRACE_REG_F && r->size == 8) {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        snprintf(buf, n, "%.10g", d);
+    } else if (r->cls == TRACE_REG_S || (r->size == 4 && v >= 0x80000000u)) {
+        /* .s32, and .b32/.u32 with the top bit set: CUDA C's ints are mostly signed
+         * (nvcc declares every 32-bit integer register .b32) */
+        int64_t sv = r->size < 8 && (v >> (r->size * 8 - 1)) & 1 ? (int64_t)(v - (UINT64_C(1) << (r->size * 8)))
+                                                                  : (int64_t)v;
+        snprintf(buf, n, "%" PRId64, sv);
+    } else if (r->size == 8 && v > UINT32_MAX) {
+        snprintf(buf, n, "0x%" PRIx64, v);
+    } else if (r->cls == TRACE_REG_B && r->size == 2) {
+        snprintf(buf, n, "0x%04" PRIx64, v); /* .b16 / .f16: bits */
+    } else {
+        snprintf(buf, n, "%" PRIu64, v);
+    }
+}
+
+static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+{
+    uint32_t b;
+    unsigned wp, l;
+    tv_selected(a, &b, &wp, &l);
+    char buf[300];
+    if (!t->regs || t->nregs == 0) {
+        put(win, y, x, w, "no register values in this trace", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "the simulator records them (the GPU cannot): run with the simulator back end",
+            term_attr(TC_DIM));
+        return;
+    }
+    int nr = t->nregs;
+    uint64_t *val = calloc((size_t)nr, sizeof *val), *old = calloc((size_t)nr, sizeof *old);
+    unsigned char *st = calloc((size_t)nr, 1); /* bit 0 ever written, 1 written by now, 2 just now, 3 had old */
+    if (!val || !old || !st) {
+        free(val), free(old), free(st);
+        return;
+    }
+    size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
+    /* the cursor's last instruction's memory, printf and register events follow its
+     * issue: they have happened too */
+    size_t end = pos;
+    while (end < t->nevents && end > 0 &&
+           (t->events[end].kind == TRACE_EV_MEM || t->events[end].kind == TRACE_EV_PRINTF ||
+            t->events[end].kind == TRACE_EV_REG))
+        end++;
+    size_t last_issue = SIZE_MAX;
+    bool lane_ran = false;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b || e->warp != wp) continue;
+        if (e->kind == TRACE_EV_ISSUE && i < end) {
+            last_issue = i;
+            lane_ran = (e->aux >> l) & 1u;
+            for (int r = 0; r < nr; r++) st[r] &= (unsigned char)~4u;
+        }
+        if (e->kind != TRACE_EV_REG || !((e->mask >> l) & 1u) || e->barrier >= nr) continue;
+        st[e->barrier] |= 1;
+        if (i >= end) continue;
+        if (st[e->barrier] & 2) old[e->barrier] = val[e->barrier], st[e->barrier] |= 8;
+        else st[e->barrier] &= (unsigned char)~8u;
+        val[e->barrier] = trace_event_values(t, e)[l];
+        st[e->barrier] |= 2 | 4;
+    }
+    /* heading: the thread and the instruction its warp issued last */
+    const gl_spec *sp = &a->spec;
+    unsigned lt = wp * WARP + l, tx = lt % sp->block[0], ty = lt / sp->block[0] % sp->block[1],
+             tz = lt / (sp->block[0] * sp->block[1]);
+    unsigned bx = b % sp->grid[0], by = b / sp->grid[0] % sp->grid[1], bz = b / (sp->grid[0] * sp->grid[1]);
+    if (w >= 56)
+        snprintf(buf, sizeof buf, "thread (%u,%u,%u) of block (%u,%u,%u): warp %u lane %u", tx, ty, tz, bx, by, bz, wp, l);
+    else
+        snprintf(buf, sizeof buf, "t(%u,%u,%u) b(%u,%u,%u) w%u lane %u", tx, ty, tz, bx, by, bz, wp, l);
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    int row = y + 1;
+    if (last_issue == SIZE_MAX) {
+        put(win, row++, x, w, pos == 0 ? "nothing ran yet (. steps)" : "its warp has issued nothing yet",
+            term_attr(TC_DIM));
+    } else {
+        const trace_event *e = &t->events[last_issue];
+        int line = line_of_pc(t, e->pc);
+        const char *mn = e->pc >= 0 && e->pc < t->ninsns ? t->insns[e->pc].mnemonic : "?";
+        if (!((e->mask >> l) & 1u))
+            snprintf(buf, sizeof buf, "line %d %s: lane inactive (on another path)", line, mn);
+        else if (!lane_ran)
+            snprintf(buf, sizeof buf, "line %d %s: guard false, lane skipped", line, mn);
+        else
+            snprintf(buf, sizeof buf, "line %d %s: %s", line, mn, src_text(a, line));
+        put(win, row++, x, w, buf, lane_ran ? PLAIN : term_attr(TC_WARN));
+    }
+    /* what the last instruction changed, with the old values */
+    if (row < y + h && last_issue != SIZE_MAX && lane_ran) {
+        int n = snprintf(buf, sizeof buf, "wrote:");
+        bool any = false;
+        for (int r = 0; r < nr && n < (int)sizeof buf - 60; r++) {
+            if (!(st[r] & 4)) continue;
+            char v[40], o[40];
+            fmt_reg(v, sizeof v, &t->regs[r], val[r]);
+            if (st[r] & 8) fmt_reg(o, sizeof o, &t->regs[r], old[r]);
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %s = %s%s%s%s", t->regs[r].name, v, st[r] & 8 ? " (was " : "",
+                          st[r] & 8 ? o : "", st[r] & 8 ? ")" : "");
+            any = true;
+        }
+        if (!any) snprintf(buf + n, sizeof buf - (size_t)n, " no register (a store, branch or barrier)");
+        put(win, row++, x, w, buf, term_attr(TC_GOOD));
+    }
+    /* the registers this thread writes at some point, in declaration order: predicates
+     * flowed on lines of their own ("%p1 F"), the others in columns */
+    int namew = 3, shown = 0, total = 0, cx = x;
+    for (int r = 0; r < nr; r++) {
+        if (!(st[r] & 1)) continue;
+        total++;
+        int len = (int)strlen(t->regs[r].name);
+        if (t->regs[r].cls != TRACE_REG_PRED && len > namew) namew = len < 16 ? len : 16;
+    }
+    const char *unset = utf8() ? "\u00b7" : ".";
+    for (int r = 0; r < nr && row < y + h; r++) {
+        if (!(st[r] & 1) || t->regs[r].cls != TRACE_REG_PRED) continue;
+        bool now = (st[r] & 4) != 0 && lane_ran;
+        snprintf(buf, sizeof buf, "%s%s %s", now ? ">" : " ", t->regs[r].name,
+                 !(st[r] & 2) ? unset : (val[r] & 1) ? "T" : "F");
+        int len = (int)strlen(t->regs[r].name) + 3;
+        if (cx > x && cx + len > x + w) cx = x, row++;
+        if (row >= y + h) break;
+        put(win, row, cx, x + w - cx, buf, now ? (int)(term_attr(TC_GOOD) | A_BOLD) : (st[r] & 2) ? PLAIN : (int)term_attr(TC_DIM));
+        cx += len + 1;
+        shown++;
+    }
+    if (cx > x) row++;
+    int cellw = namew + 16, cols = (w + 1) / (cellw + 1) > 0 ? (w + 1) / (cellw + 1) : 1, k = 0;
+    for (int r = 0; r < nr && row < y + h; r++) {
+        if (!(st[r] & 1) || t->regs[r].cls == TRACE_REG_PRED) continue;
+        const trace_reg *R = &t->regs[r];
+        char v[40];
+        if (st[r] & 2) fmt_reg(v, sizeof v, R, val[r]);
+        else snprintf(v, sizeof v, "%s", unset);
+        bool now = (st[r] & 4) != 0 && lane_ran;
+        int attr = now ? (int)(term_attr(TC_GOOD) | A_BOLD) : (st[r] & 2) ? PLAIN : (int)term_attr(TC_DIM);
+        snprintf(buf, sizeof buf, "%s%-*.*s %s", now ? ">" : " ", namew, namew, R->name, v);
+        put(win, row, x + (k % cols) * (cellw + 1), cellw, buf, attr);
+        shown++;
+        if (++k % cols == 0) row++;
+    }
+    if (k % cols) row++;
+    if (row < y + h && shown < total) {
+        snprintf(buf, sizeof buf, "(%d more registers: a taller terminal shows them)", total - shown);
+        put(win, row++, x, w, buf, term_attr(TC_DIM));
+    }
+    if (row < y + h && total == 0)
+        put(win, row++, x, w, "this thread wrote no register in the trace", term_attr(TC_DIM));
+    free(val), free(old), free(st);
+}
+
 /* ------------------------------------------------------------------ entry */
 
 void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
@@ -1100,6 +1272,7 @@ void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     case VIEW_BARRIERS: draw_barriers(win, a, t, y, x, ch, w); break;
     case VIEW_ATOMICS: draw_atomics(win, a, t, y, x, ch, w); break;
     case VIEW_TREE: draw_tree(win, a, t, y, x, ch, w); break;
+    case VIEW_REGS: draw_regs(win, a, t, y, x, ch, w); break;
     default: break;
     }
     draw_time_line(win, a, t, y + h - 1, x, w);
@@ -1129,6 +1302,13 @@ int tv_natural_height(const app *a)
     case VIEW_BARRIERS: return t ? 8 + (int)(warps_per_block(t) < 12 ? warps_per_block(t) : 12) : 8;
     case VIEW_TREE: return 20;
     case VIEW_ERROR: return 14;
+    case VIEW_REGS: {
+        /* heading, instruction, two columns of registers, "wrote:", time line */
+        int n = 0;
+        for (int r = 0; t && r < t->nregs; r++) n++;
+        int rows = n > 0 ? (n + 1) / 2 : 1;
+        return 5 + (rows < 14 ? rows : 14);
+    }
     default: return 12;
     }
 }

@@ -471,7 +471,8 @@ static const char *slot_title(const app *a, char *buf, size_t len)
 {
     if (a->view == VIEW_MAP) snprintf(buf, len, "Threads (w: warps)");
     else if (a->view == VIEW_WARPS) snprintf(buf, len, "Warps (w: map)");
-    else snprintf(buf, len, "%c %s (v: next view)", (char)('1' + (int)a->view), tv_view_name(a->view));
+    else snprintf(buf, len, "%c %s (v: next view)", a->view == VIEW_REGS ? '0' : (char)('1' + (int)a->view),
+                  tv_view_name(a->view));
     return buf;
 }
 
