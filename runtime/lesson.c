@@ -175,7 +175,7 @@ static const char *const k_views[] = {"text",  "device", "grid_map", "buffers", 
                                       "memory", "banks", "barriers", "atomics", "tree",
                                       "registers", NULL};
 static const char *const k_map_values[] = {"global_index", "block", "thread", "warp", "lane",
-                                           NULL};
+                                           "sm", NULL};
 
 static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
 {

@@ -89,7 +89,7 @@ walk() {
   T resize-window -t demo -x $((W + 20)) -y $((H + 4))
   sleep 0.3
   keys n
-  wait_for "When n is not a multiple" 30 || fail "no redraw or n after resizing"
+  wait_for "Every thread has its own registers" 30 || fail "no redraw or n after resizing"
   quit_ok
   echo "tui_demo: ok at $WHAT"
 }

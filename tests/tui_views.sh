@@ -10,6 +10,7 @@
 #  - lesson 9 opens on the tree view; < goes back one barrier epoch, > forward again;
 #    the registers view (0) steps thread 0 through its load of in[0], marks the
 #    register written, and } moves to thread 1;
+#  - lesson 1: Tab colours the map by SM; its registers step opens on that view;
 #  - lesson 4 (warps): stepping marks the selected warp's line in the source;
 #  - a fixture lesson: an out-of-bounds load is drawn against the buffer's bounds, a
 #    deadlock as the warps waiting at two different barriers;
@@ -175,6 +176,23 @@ walk() {
   keys '}'
   wait_for "wrote: [^ ]* = -31" 20 || fail "} did not select thread 1 (its load of in[1] = -31)"
   forth_and_back . ,
+
+  # Lesson 1: the map coloured by SM; the registers step opens on the registers view.
+  open "$W" "$H" "$LESSONS" 1
+  keys n
+  wait_for "step 2/" 20 || fail "no step 2"
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 1 step 2 did not run"
+  n=0
+  while [ "$n" -lt 10 ] && ! screen | grep -q "colour = SM"; do keys Tab; sleep 0.1; n=$((n + 1)); done
+  wait_for "colour = SM (simulated" 20 || fail "Tab never colours the map by SM"
+  keys n n
+  wait_for "step 4/" 20 || fail "no step 4"
+  wait_for "0 registers" 20 || fail "the registers step does not open on the registers view"
+  keys r
+  wait_for "thread (0,0,0) of block (0,0,0)\|t(0,0,0) b(0,0,0)" 600 || fail "the registers view shows no thread"
+  keys '^' . . .
+  wait_for "wrote: [^ ]* = " 20 || fail "stepping shows no register written"
 
   # Lesson 4: the warp timeline; stepping marks the warp's line in the source.
   open "$W" "$H" "$LESSONS" 4

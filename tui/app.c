@@ -89,7 +89,8 @@ void app_backend_label(const app *a, char *buf, size_t len)
     else snprintf(buf, len, "GPU: %s", a->device.name);
     if (a->have_run && a->run.backend == GL_BACKEND_SIM && a->backend_known && !a->device.is_simulator &&
         a->opts.backend != GL_BACKEND_SIM)
-        snprintf(buf + strlen(buf), len - strlen(buf), " (last run fell back to the simulator)");
+        snprintf(buf + strlen(buf), len - strlen(buf), a->sim_replay ? " (last run replayed on the simulator)"
+                                                                     : " (last run fell back to the simulator)");
 }
 
 /* Copies a message, cut to fit dst (always NUL-terminated). */
@@ -355,6 +356,7 @@ static void build_modes(app *a, const char *map_value)
     static const struct { const char *name; map_kind kind; } fixed[] = {
         {"global_index", MAP_GLOBAL_INDEX}, {"block", MAP_BLOCK}, {"thread", MAP_THREAD},
         {"warp", MAP_WARP},                 {"lane", MAP_LANE},
+        {"sm", MAP_SM},
     };
     a->nmodes = 0;
     a->mode = 0;
@@ -508,7 +510,8 @@ static handler_result start_run(app *a)
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
     gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
-                     .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1};
+                     .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1,
+                     .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
     a->ref_job = false;
     char msg[256];
     if (!job_start_run(&a->job, &a->spec, &o, msg, sizeof msg)) {
@@ -537,14 +540,15 @@ static void start_ref_run(app *a)
 /* After a GPU fault: the same launch on the simulator, whose checkers show where. */
 static handler_result act_rerun_sim(app *a)
 {
-    if (!a->have_run || !a->run.gpu_fault) {
-        set_flash(a, "S re-runs on the simulator after the GPU reported a fault");
+    if (!a->have_run || a->run.backend == GL_BACKEND_SIM) {
+        set_flash(a, a->have_run ? "this run was on the simulator already" : "S replays a GPU run on the simulator");
         return H_REDRAW;
     }
     gl_backend_kind keep = a->opts.backend;
     a->opts.backend = GL_BACKEND_SIM;
     handler_result r = start_run(a);
     a->opts.backend = keep;
+    a->sim_replay = true;
     return r;
 }
 
@@ -738,7 +742,11 @@ static handler_result act_prev(app *a)
     return H_REDRAW;
 }
 
-static handler_result act_run(app *a) { return start_run(a); }
+static handler_result act_run(app *a)
+{
+    a->sim_replay = false;
+    return start_run(a);
+}
 
 static handler_result act_grade(app *a)
 {
@@ -1232,7 +1240,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {')'}, NULL, NULL, act_warp_next},
     {ON_LESSON | ON_DEMO, {'{'}, "{ / }", "select the previous / next thread (lane)", act_thread_prev},
     {ON_LESSON | ON_DEMO, {'}'}, NULL, NULL, act_thread_next},
-    {ON_LESSON, {'S'}, "S", "after a GPU fault: re-run on the simulator", act_rerun_sim},
+    {ON_LESSON | ON_DEMO, {'S'}, "S", "replay a GPU run on the simulator (faults, warps, registers)", act_rerun_sim},
     {ON_LESSON, {KEY_UP, 'k'}, "Up / k", "scroll the kernel source up", act_src_up},
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},

@@ -18,7 +18,10 @@ typedef enum app_screen { SCREEN_LIST, SCREEN_LESSON } app_screen;
 
 /* Map colourings Tab cycles through: the fixed ones, then one per pointer argument. */
 typedef enum map_kind {
-    MAP_GLOBAL_INDEX, MAP_BLOCK, MAP_THREAD, MAP_WARP, MAP_LANE, MAP_BUFFER,
+    MAP_GLOBAL_INDEX, MAP_BLOCK, MAP_THREAD, MAP_WARP, MAP_LANE,
+    MAP_SM,       /* the SM the thread's block ran on (the last run's BLOCK_START events:
+                     %smid on the GPU, the simulator's block % SMs assignment) */
+    MAP_BUFFER,
 } map_kind;
 
 typedef struct map_mode {
@@ -99,6 +102,7 @@ typedef struct app {
     gl_run_result run;
     char run_error[4096];
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
+    bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
 
     /* the exercise: the learner's own copy (workspace_exercise_path) */
     char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */

@@ -45,6 +45,38 @@ static const void *mode_buffer(const app *a, const map_mode *m, size_t *len, gl_
     return data;
 }
 
+/* The SM each block of the last run started on, from its trace's BLOCK_START events
+ * (-1: not recorded); cached per trace. Returns NULL when the run has no trace. */
+static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
+{
+    static const trace_t *cached;
+    static size_t cached_n;
+    static int32_t *sm;
+    static uint64_t n;
+    static int hi;
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t) return NULL;
+    if (t != cached || t->nevents != cached_n) {
+        free(sm);
+        n = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+        sm = n && n < (1u << 24) ? malloc(n * sizeof *sm) : NULL;
+        hi = 0;
+        cached = sm ? t : NULL;
+        cached_n = t->nevents;
+        if (!sm) return NULL;
+        for (uint64_t i = 0; i < n; i++) sm[i] = -1;
+        for (size_t i = 0; i < t->nevents; i++) {
+            const trace_event *e = &t->events[i];
+            if (e->kind != TRACE_EV_BLOCK_START || e->block >= n || sm[e->block] >= 0) continue;
+            sm[e->block] = (int32_t)e->aux;
+            if ((int)e->aux > hi) hi = (int)e->aux;
+        }
+    }
+    *nblocks = n;
+    *max_sm = hi;
+    return sm;
+}
+
 bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
                double *out, bool *is_float)
 {
@@ -58,6 +90,14 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
     case MAP_THREAD: *out = (double)lt; return true;
     case MAP_WARP: *out = (double)(lt / WARP); return true;
     case MAP_LANE: *out = (double)(lt % WARP); return true;
+    case MAP_SM: {
+        uint64_t n;
+        int hi;
+        const int32_t *sm = block_sms(a, &n, &hi);
+        if (!sm || lb >= n || sm[lb] < 0) return false;
+        *out = (double)sm[lb];
+        return true;
+    }
     case MAP_BUFFER: {
         size_t len;
         gl_type type;
@@ -92,6 +132,14 @@ void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
         return;
     case MAP_WARP: snprintf(buf, len, "warp in block (thread id / 32)"); return;
     case MAP_LANE: snprintf(buf, len, "lane (thread id %% 32)"); return;
+    case MAP_SM:
+        if (!a->have_run || !a->run.trace)
+            snprintf(buf, len, "SM the block ran on (%s)", a->have_run ? "this run recorded none" : "r runs");
+        else if (a->run.backend == GL_BACKEND_SIM)
+            snprintf(buf, len, "SM (simulated: block %% %u SMs)", sim_device()->sm_count);
+        else
+            snprintf(buf, len, "SM the block ran on (%%smid)");
+        return;
     case MAP_BUFFER: {
         const char *name = (m->arg >= 0 && m->arg < s->nargs) ? s->args[m->arg].name : "?";
         snprintf(buf, len, "%s[global index]%s", name,
@@ -138,6 +186,13 @@ static colouring make_colouring(const app *a, const map_mode *m)
     case MAP_THREAD: c.hi = (double)(T - 1); break;
     case MAP_WARP: c.hi = (double)((T - 1) / WARP); break;
     case MAP_LANE: c.hi = (double)((T < WARP ? T : WARP) - 1); break;
+    case MAP_SM: {
+        uint64_t n;
+        int hi = 0;
+        block_sms(a, &n, &hi);
+        c.hi = hi;
+        break;
+    }
     case MAP_BUFFER: {
         size_t len;
         gl_type type;

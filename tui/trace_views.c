@@ -1260,9 +1260,17 @@ void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         return;
     }
     if (!t || t->nevents == 0) {
-        put(win, y, x, w, a->have_run ? "no trace of this run (the GPU records none: run on the simulator)"
-                                      : "press r: this view shows what the kernel did", term_attr(TC_DIM));
+        put(win, y, x, w, !a->have_run ? "press r: this view shows what the kernel did"
+                          : a->run.backend != GL_BACKEND_SIM ? "no trace of this GPU run: S replays it on the simulator"
+                                                             : "no trace of this run", term_attr(TC_DIM));
         put(win, y + 1, x, w, "1 thread map, 2 warps, v next view, ? help", term_attr(TC_DIM));
+        return;
+    }
+    if (a->run.backend != GL_BACKEND_SIM &&
+        (a->view == VIEW_BARRIERS || a->view == VIEW_TREE || a->view == VIEW_REGS)) {
+        /* GPU traces hold memory requests and block starts/ends (runtime/instrument.h) */
+        put(win, y, x, w, "the GPU's trace has memory requests and blocks only", term_attr(TC_DIM));
+        put(win, y + 1, x, w, "S replays this launch on the simulator, which records this view", term_attr(TC_DIM));
         return;
     }
     int ch = h - 1;

@@ -86,10 +86,11 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
     if (h < 3 || w < 16) return;
     const trace_t *t = a->have_run ? a->run.trace : NULL;
-    if (!t || t->nevents == 0) {
+    if (!t || t->nevents == 0 || a->run.backend != GL_BACKEND_SIM) {
         wattron(win, term_attr(TC_DIM));
-        mvwaddnstr(win, y, x, a->have_run ? "no trace of this run (the GPU back end records none yet)"
-                                          : "press r: the timeline shows what every warp issued", w);
+        mvwaddnstr(win, y, x, !a->have_run ? "press r: the timeline shows what every warp issued"
+                              : a->run.backend != GL_BACKEND_SIM ? "the GPU traces memory requests, not issues: S replays on the simulator"
+                                                                 : "no trace of this run", w);
         mvwaddnstr(win, y + 1, x, "w: back to the thread map", w);
         wattroff(win, term_attr(TC_DIM));
         return;
