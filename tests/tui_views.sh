@@ -8,7 +8,7 @@
 #  - lesson 7: the race opens on its picture (the two threads, both lines); the barrier
 #    step shows the barrier view, and < / > move between barrier epochs;
 #  - lesson 9 opens on the tree view; < goes back one barrier epoch, > forward again;
-#    the registers view (0) steps thread 0 through its load of in[0], marks the
+#    P plays the tree from the start to the end; the registers view (0) steps thread 0 through its load of in[0], marks the
 #    register written, and } moves to thread 1;
 #  - lesson 1: Tab colours the map by SM; its registers step opens on that view;
 #  - lesson 4 (warps): stepping marks the selected warp's line in the source;
@@ -164,6 +164,12 @@ walk() {
   wait_for "after barrier 0/8" 20 || fail "Home (^) did not go to the start"
   keys '$'
   wait_for "after barrier 8/8" 20 || fail "End ($) did not run to the end"
+  # Playback: from the start, P plays the tree one barrier at a time to the end.
+  keys '^' P
+  wait_for "playing: one barrier every" 20 || fail "P did not start playback"
+  keys + + +
+  wait_for "after barrier 8/8" 150 || fail "playback did not reach the last barrier"
+  wait_for "playback: end of the launch" 50 || fail "playback did not stop at the end"
   # The registers view: thread 0's registers as its warp steps, the one just written
   # marked; its load of in[0] = 11, then thread 1's of in[1] = -31 at the same point.
   keys 0 '^'

@@ -317,6 +317,7 @@ static void results_clear(app *a)
 {
     if (a->have_run) run_result_free(&a->run);
     a->have_run = false;
+    a->play_next = 0;
     free(a->run_chatter);
     a->run_chatter = NULL;
     a->run_error[0] = '\0';
@@ -983,6 +984,70 @@ static handler_result time_move(app *a, tv_unit unit, int dir)
     return H_REDRAW;
 }
 
+/* The unit playback steps by: a barrier where the view is about barriers. */
+static tv_unit play_unit(const app *a) { return a->view == VIEW_TREE || a->view == VIEW_BARRIERS ? TV_BARRIER : TV_INSN; }
+
+static handler_result act_play(app *a)
+{
+    if (a->play_next) {
+        a->play_next = 0;
+        set_flash(a, "playback paused (P resumes)");
+        return H_REDRAW;
+    }
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t || t->nevents == 0) {
+        set_flash(a, a->have_run ? "this run has no trace to play" : "r runs the kernel first: then P plays what it did");
+        return H_REDRAW;
+    }
+    bool moved = false;
+    tv_step_pos(a, play_unit(a), 1, &moved);
+    if (!moved) a->tpos = 0; /* at the end: play from the start */
+    if (a->play_interval <= 0) a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
+    a->play_next = job_now() + a->play_interval;
+    char msg[96];
+    snprintf(msg, sizeof msg, "playing: one %s every %.2g s (+ / - speed, P pauses)",
+             play_unit(a) == TV_BARRIER ? "barrier" : "instruction", a->play_interval);
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+
+/* One playback step when due; stops at the end of the trace. */
+static bool play_tick(app *a)
+{
+    if (!a->play_next || job_now() < a->play_next || app_busy(a)) return false;
+    if (!a->have_run || !a->run.trace) {
+        a->play_next = 0;
+        return false;
+    }
+    bool moved = false;
+    size_t pos = tv_step_pos(a, play_unit(a), 1, &moved);
+    if (!moved) {
+        a->play_next = 0;
+        set_flash(a, "playback: end of the launch");
+        return true;
+    }
+    a->tpos = pos;
+    int line = tv_current_line(a);
+    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows)) scroll_source_to(a, line);
+    a->play_next = job_now() + a->play_interval;
+    return true;
+}
+
+static handler_result play_speed(app *a, double f)
+{
+    if (a->play_interval <= 0) a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
+    a->play_interval *= f;
+    if (a->play_interval < 0.05) a->play_interval = 0.05;
+    if (a->play_interval > 10) a->play_interval = 10;
+    if (a->play_next) a->play_next = job_now() + a->play_interval;
+    char msg[96];
+    snprintf(msg, sizeof msg, "playback: one step every %.2g s%s", a->play_interval, a->play_next ? "" : " (P plays)");
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+static handler_result act_play_faster(app *a) { return play_speed(a, 1 / 1.5); }
+static handler_result act_play_slower(app *a) { return play_speed(a, 1.5); }
+
 static handler_result act_step_fwd(app *a) { return time_move(a, TV_INSN, 1); }
 static handler_result act_step_back(app *a) { return time_move(a, TV_INSN, -1); }
 static handler_result act_bar_fwd(app *a) { return time_move(a, TV_BARRIER, 1); }
@@ -1168,8 +1233,9 @@ static handler_result demo_speed(app *a, double f)
     return H_REDRAW;
 }
 
-static handler_result act_demo_faster(app *a) { return demo_speed(a, 1 / 1.5); }
-static handler_result act_demo_slower(app *a) { return demo_speed(a, 1.5); }
+/* + / - in demo mode: the playback's speed while a trace plays, else auto-advance's. */
+static handler_result act_demo_faster(app *a) { return a->play_next ? act_play_faster(a) : demo_speed(a, 1 / 1.5); }
+static handler_result act_demo_slower(app *a) { return a->play_next ? act_play_slower(a) : demo_speed(a, 1.5); }
 
 /* ------------------------------------------------------------- key table */
 
@@ -1206,7 +1272,7 @@ static const key_binding k_keys[] = {
     {ON_DEMO, {'n', KEY_NPAGE}, "n / PgDn", "next step", act_next},
     {ON_DEMO, {'p', KEY_LEFT, KEY_PPAGE, KEY_BACKSPACE}, "p / Left / PgUp", "previous step", act_prev},
     {ON_DEMO, {'a'}, "a", "start or pause auto-advance", act_demo_auto},
-    {ON_DEMO, {'+', '='}, "+ / -", "auto-advance faster / slower", act_demo_faster},
+    {ON_DEMO, {'+', '='}, "+ / -", "playback (while P plays) or auto-advance faster / slower", act_demo_faster},
     {ON_DEMO, {'-', '_'}, NULL, NULL, act_demo_slower},
     {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step", act_next},
     {ON_LESSON, {'p', KEY_LEFT}, "p / Left", "previous step", act_prev},
@@ -1232,6 +1298,9 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
     {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back", act_step_fwd},
     {ON_LESSON | ON_DEMO, {','}, NULL, NULL, act_step_back},
+    {ON_LESSON | ON_DEMO, {'P'}, "P", "play / pause the trace (the tree and barrier views by barrier)", act_play},
+    {ON_LESSON, {'+', '='}, "+ / -", "playback faster / slower", act_play_faster},
+    {ON_LESSON, {'-', '_'}, NULL, NULL, act_play_slower},
     {ON_LESSON | ON_DEMO, {'>'}, "> / <", "next / previous barrier of the block", act_bar_fwd},
     {ON_LESSON | ON_DEMO, {'<'}, NULL, NULL, act_bar_back},
     {ON_LESSON | ON_DEMO, {KEY_HOME, '^'}, "Home / End", "jump to the launch's start / run to its end", act_time_start},
@@ -1372,7 +1441,7 @@ static bool same_lesson(const gl_lesson *x, const gl_lesson *y)
 /* Demo auto-advance: due now? */
 static bool auto_due(app *a)
 {
-    if (!a->opts.demo || a->auto_next == 0 || app_busy(a) || a->help) return false;
+    if (!a->opts.demo || a->auto_next == 0 || app_busy(a) || a->help || a->play_next) return false;
     return job_now() >= a->auto_next;
 }
 
@@ -1424,7 +1493,7 @@ int tui_run(const tui_opts *opts)
     for (;;) {
         /* short waits while a job runs (spinner, collecting its output) or a demo
          * auto-advances; otherwise wake up now and then to notice signals */
-        wtimeout(stdscr, a.job.kind != JOB_NONE ? 80 : a.auto_next ? 200 : 250);
+        wtimeout(stdscr, a.job.kind != JOB_NONE ? 80 : a.play_next ? 40 : a.auto_next ? 200 : 250);
         int ch = wgetch(stdscr);
         handler_result r = H_IGNORED;
         if (term_quit_signal()) {
@@ -1445,6 +1514,7 @@ int tui_run(const tui_opts *opts)
             finish_job(&a);
             r |= H_REDRAW;
         }
+        if (play_tick(&a)) r |= H_REDRAW;
         if (auto_due(&a)) {
             a.auto_next = job_now() + a.opts.auto_seconds;
             r |= act_demo_advance(&a);

@@ -136,6 +136,11 @@ typedef struct app {
     int nprogress;
     char progress_warning[512];
 
+    /* trace playback (P): the cursor steps on its own, one unit (a barrier in the
+     * barrier and tree views, else an instruction of the selected warp) per interval */
+    double play_next;     /* monotonic time of the next playback step, 0 = stopped */
+    double play_interval; /* seconds per unit (+ / - change it) */
+
     /* demo mode (gpulearn demo): big uncluttered layout, auto-advance */
     double auto_next;     /* monotonic time of the next auto step, 0 = none */
     bool auto_paused;
