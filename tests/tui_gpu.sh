@@ -49,7 +49,7 @@ wait_for "colour = SM the block ran on (%smid)" 20 || fail "Tab never colours th
 keys 2
 wait_for "the GPU traces memory requests, not issues" 20 || fail "the warp view does not say the GPU records no issues"
 keys S
-wait_for "replayed on the simulator" 600 || fail "S did not replay the launch on the simulator"
+wait_for "replayed on the simulator (" 600 || fail "S did not replay the launch on the simulator"
 wait_for "active lanes: kernel" 600 || fail "after S the warp timeline is empty"
 keys 0
 wait_for "thread (0,0,0) of block (0,0,0)" 20 || fail "after S the registers view shows no thread"

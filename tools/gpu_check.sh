@@ -9,6 +9,7 @@ for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
 # tmux (and its libraries) from .debs, for the TUI tests (tests/tui_gpu.sh needs the GPU)
 export PATH="/tmp/deps/usr/bin:$PATH"
 export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TERMINFO_DIRS="/tmp/deps/usr/share/terminfo:/tmp/deps/lib/terminfo:/usr/share/terminfo:/lib/terminfo"
 command -v tmux && tmux -V
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 make -j"$(nproc)" DEPS_PREFIX=/tmp/deps EXTRA_CFLAGS="$EXTRA_CFLAGS" all >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }

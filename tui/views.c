@@ -888,7 +888,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
     if (a->have_run) {
         if (a->run.backend == GL_BACKEND_GPU)
             snprintf(backend, sizeof backend, "ran on %s", a->backend_known && !a->device.is_simulator ? a->device.name : "the GPU");
-        else snprintf(backend, sizeof backend, "ran on the simulator");
+        else snprintf(backend, sizeof backend, a->sim_replay ? "replayed on the simulator" : "ran on the simulator");
         char extra[160] = "";
         if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0)
             snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
