@@ -384,6 +384,10 @@ static int check(const bench_case *b)
     return 1;
 }
 
+/* BENCH_PLAIN_ONLY=1: untraced launches with every checker on only (one kind of launch,
+ * e.g. for instruction counts per launch under callgrind). */
+static int plain_only;
+
 static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -407,6 +411,8 @@ static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_resul
         }
     }
     r->sim_s = median(ts, reps);
+    if (plain_only)
+        return;
 #ifdef BENCH_HAVE_TRACE
     for (int i = 0; i < reps; i++) {
         uint64_t wi = 0;
@@ -503,6 +509,9 @@ int main(int argc, char **argv)
     if (env && *env && strcmp(env, "0") != 0)
         full = 1;
     double budget = 20.0;
+    env = getenv("BENCH_PLAIN_ONLY");
+    if (env && *env && strcmp(env, "0") != 0)
+        plain_only = 1;
     env = getenv("BENCH_BUDGET");
     if (env && atof(env) > 0)
         budget = atof(env);
@@ -641,6 +650,9 @@ int main(int argc, char **argv)
             printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n",
                    b->name, r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
                    (unsigned long long)r->trace_events);
+        else if (plain_only)
+            printf("  %-8s memory trace within 3x        :     n/a  not measured "
+                   "(BENCH_PLAIN_ONLY)\n", b->name);
         else
             printf("  %-8s memory trace within 3x        :     n/a  trace: not available yet\n",
                    b->name);

@@ -109,12 +109,20 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
         s->allocs = na;
         s->cap = nc;
     }
-    unsigned char *data = calloc(1, bytes ? bytes : 1);
-    unsigned char *written = calloc(1, bytes / 8 + 1);
+    /* zeros; up to 256 MiB written now, which maps the pages (as cudaMalloc commits
+     * device memory) so that a launch does not pay for first touches; calloc keeps huge
+     * allocations lazy */
+    const int eager = bytes <= ((size_t)1 << 28);
+    unsigned char *data = eager ? malloc(bytes ? bytes : 1) : calloc(1, bytes ? bytes : 1);
+    unsigned char *written = eager ? malloc(bytes / 8 + 1) : calloc(1, bytes / 8 + 1);
     if (!data || !written) {
         free(data);
         free(written);
         return SIM_ERR_NOMEM;
+    }
+    if (eager) {
+        memset(data, 0, bytes ? bytes : 1);
+        memset(written, 0, bytes / 8 + 1);
     }
     sim_alloc *a = &s->allocs[s->nallocs++];
     a->base = base;
@@ -407,7 +415,8 @@ static const char *hazard_name(sim_hazard h)
                               : "write after write";
 }
 
-static void report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
+static __attribute__((cold, noinline)) void
+report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
                         unsigned size, sim_hazard hz, unsigned ot, int32_t opc, int oop)
 {
     int32_t pc = (int32_t)(in - c->code);
@@ -439,77 +448,89 @@ static void report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint
                  (unsigned long long)addr, a, ot % 32, op_verb(oop, 1), b);
 }
 
-/* Checks and records an access of thread t to shared bytes [a, a+size). op: 0 load,
- * 1 store, 2 atomic (atomics are checked against plain accesses of other threads, not
- * against each other, and are not recorded). At most one report per access. */
-static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size, uint64_t from,
-                      unsigned n, int op, const ptx_insn *in, int reported)
+/* Checks and records, in one shadow sh (a shared byte, or a whole word whose shadows
+ * agree), an access of thread t of warp w (its __syncwarp count ws, at pc = in; E the
+ * current epoch) to shared bytes [a, a+size). op: 0 load, 1 store, 2 atomic (atomics
+ * are checked against plain accesses of other threads, not against each other, and are
+ * not recorded). Reports only when !reported (one report per access); returns whether
+ * the access has been reported. */
+static inline __attribute__((always_inline)) int
+race_one(sim_ctx *c, struct sim_shadow *sh, unsigned t, unsigned w, uint16_t ws, uint32_t E,
+         int32_t pc, int op, const ptx_insn *in, uint64_t a, unsigned size, int reported)
+{
+    if (!reported) {
+        int ot = -1; /* the earlier access this one conflicts with */
+        int32_t opc = 0;
+        int oop = 0;
+        sim_hazard hz = SIM_HAZ_NONE;
+        if (sh->w_epoch == E && sh->w_tid != t &&
+            !(sh->w_tid / 32u == w && sh->w_wsync != ws)) {
+            ot = sh->w_tid;
+            opc = sh->w_pc;
+            oop = 1;
+            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
+        } else if (op != 0 && sh->r_epoch == E) {
+            /* a reader in another warp first (an error), then one in this warp */
+            if (sh->r_tid / 32u != w) {
+                ot = sh->r_tid;
+                opc = sh->r_pc;
+            } else if (sh->rx_tid != 0xffff) {
+                ot = sh->rx_tid;
+                opc = sh->rx_pc;
+            } else if (sh->r_tid != t && sh->r_wsync == ws) {
+                ot = sh->r_tid;
+                opc = sh->r_pc;
+            } else if (sh->ro_tid != 0xffff && sh->ro_tid != t && sh->ro_wsync == ws) {
+                ot = sh->ro_tid;
+                opc = sh->ro_pc;
+            }
+            hz = SIM_HAZ_WAR;
+        }
+        if (ot >= 0) {
+            report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);
+            reported = 1;
+        }
+    }
+    if (op == 1) {
+        sh->w_epoch = E;
+        sh->w_tid = (uint16_t)t;
+        sh->w_pc = pc;
+        sh->w_wsync = ws;
+        sh->r_epoch = 0;
+    } else if (op == 0) {
+        if (sh->r_epoch != E) {
+            sh->r_epoch = E;
+            sh->r_tid = (uint16_t)t;
+            sh->r_pc = pc;
+            sh->r_wsync = ws;
+            sh->rx_tid = sh->ro_tid = 0xffff;
+        } else if (sh->r_tid == t) {
+            sh->r_pc = pc;
+            sh->r_wsync = ws;
+        } else if (sh->r_tid / 32u != w) {
+            sh->rx_tid = (uint16_t)t;
+            sh->rx_pc = pc;
+        } else {
+            sh->ro_tid = (uint16_t)t;
+            sh->ro_pc = pc;
+            sh->ro_wsync = ws;
+        }
+    }
+    return reported;
+}
+
+/* Checks and records an access of thread t to shared bytes [a, a+size) in the n
+ * shadows from sh (race_one each), one report at most. */
+static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size,
+                      struct sim_shadow *sh, unsigned n, int op, const ptx_insn *in,
+                      int reported)
 {
     const uint32_t E = c->epoch;
     const unsigned w = t / 32;
     const uint16_t ws = c->wsync[w];
     const int32_t pc = (int32_t)(in - c->code);
-    for (unsigned i = 0; i < n; i++) {
-        struct sim_shadow *sh = &c->shadow[from + i];
-        if (!reported) {
-            int ot = -1; /* the earlier access this one conflicts with */
-            int32_t opc = 0;
-            int oop = 0;
-            sim_hazard hz = SIM_HAZ_NONE;
-            if (sh->w_epoch == E && sh->w_tid != t &&
-                !(sh->w_tid / 32u == w && sh->w_wsync != ws)) {
-                ot = sh->w_tid;
-                opc = sh->w_pc;
-                oop = 1;
-                hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
-            } else if (op != 0 && sh->r_epoch == E) {
-                /* a reader in another warp first (an error), then one in this warp */
-                if (sh->r_tid / 32u != w) {
-                    ot = sh->r_tid;
-                    opc = sh->r_pc;
-                } else if (sh->rx_tid != 0xffff) {
-                    ot = sh->rx_tid;
-                    opc = sh->rx_pc;
-                } else if (sh->r_tid != t && sh->r_wsync == ws) {
-                    ot = sh->r_tid;
-                    opc = sh->r_pc;
-                } else if (sh->ro_tid != 0xffff && sh->ro_tid != t && sh->ro_wsync == ws) {
-                    ot = sh->ro_tid;
-                    opc = sh->ro_pc;
-                }
-                hz = SIM_HAZ_WAR;
-            }
-            if (ot >= 0) {
-                report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);
-                reported = 1;
-            }
-        }
-        if (op == 1) {
-            sh->w_epoch = E;
-            sh->w_tid = (uint16_t)t;
-            sh->w_pc = pc;
-            sh->w_wsync = ws;
-            sh->r_epoch = 0;
-        } else if (op == 0) {
-            if (sh->r_epoch != E) {
-                sh->r_epoch = E;
-                sh->r_tid = (uint16_t)t;
-                sh->r_pc = pc;
-                sh->r_wsync = ws;
-                sh->rx_tid = sh->ro_tid = 0xffff;
-            } else if (sh->r_tid == t) {
-                sh->r_pc = pc;
-                sh->r_wsync = ws;
-            } else if (sh->r_tid / 32u != w) {
-                sh->rx_tid = (uint16_t)t;
-                sh->rx_pc = pc;
-            } else {
-                sh->ro_tid = (uint16_t)t;
-                sh->ro_pc = pc;
-                sh->ro_wsync = ws;
-            }
-        }
-    }
+    for (unsigned i = 0; i < n; i++)
+        reported = race_one(c, &sh[i], t, w, ws, E, pc, op, in, a, size, reported);
     return reported;
 }
 
@@ -517,27 +538,31 @@ static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size, uint64_
  * most. A word (4 aligned bytes) whose flag in c->shadow_same is set has four shadow
  * bytes that every check treats alike: they agree in each field that is live (the
  * w_ fields when w_epoch is the current epoch, the r_ ones likewise; the others are
- * never read), so byte 0 stands for all four, and whole-word accesses check and
- * update it alone. Flags are set at block start (a new epoch: nothing is live) and by
- * a store of the whole word (it sets the w_ fields alike and ends the reads); an access
- * to part of a word first copies byte 0's shadow to the others and clears the flag. */
+ * never read), so one shadow stands for all four, the word's own in c->wshadow (a
+ * compact array: whole-word accesses touch a quarter of the memory), and whole-word
+ * accesses check and update it alone. Flags are set at block start (a new epoch:
+ * nothing is live) and by a store of the whole word (it sets the w_ fields alike and
+ * ends the reads; its byte 0's shadow becomes the word's); an access to part of a word
+ * first copies the word's shadow to its four bytes and clears the flag. */
 static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op,
                        const ptx_insn *in)
 {
     uint8_t *same = c->shadow_same;
     if (!same || size == 0) {
-        race_bytes(c, t, a, size, a, size, op, in, 0);
+        race_bytes(c, t, a, size, &c->shadow[a], size, op, in, 0);
         return;
     }
     if ((a & 3) == 0 && (size & 3) == 0) {
         int reported = 0;
         for (uint64_t k = a >> 2; k < (a + size) >> 2; k++) {
             if (same[k]) {
-                reported = race_bytes(c, t, a, size, k << 2, 1, op, in, reported);
+                reported = race_bytes(c, t, a, size, &c->wshadow[k], 1, op, in, reported);
             } else {
-                reported = race_bytes(c, t, a, size, k << 2, 4, op, in, reported);
-                if (op == 1)
+                reported = race_bytes(c, t, a, size, &c->shadow[k << 2], 4, op, in, reported);
+                if (op == 1) {
                     same[k] = 1;
+                    c->wshadow[k] = c->shadow[k << 2];
+                }
             }
         }
         return;
@@ -545,11 +570,11 @@ static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op
     for (uint64_t k = a >> 2; k <= (a + size - 1) >> 2; k++) {
         if (same[k]) {
             struct sim_shadow *sh = &c->shadow[k << 2];
-            sh[1] = sh[2] = sh[3] = sh[0];
+            sh[0] = sh[1] = sh[2] = sh[3] = c->wshadow[k];
             same[k] = 0;
         }
     }
-    race_bytes(c, t, a, size, a, size, op, in, 0);
+    race_bytes(c, t, a, size, &c->shadow[a], size, op, in, 0);
 }
 
 void sim_check_warp_sync(sim_ctx *c, unsigned w)
@@ -560,6 +585,29 @@ void sim_check_warp_sync(sim_ctx *c, unsigned w)
 
 /* ------------------------------------------------------------------ initcheck */
 
+/* Whether the n bits from bit o of the initcheck bitmap b are all set. */
+static int bits_all_set(const unsigned char *b, uint64_t o, uint64_t n)
+{
+    uint64_t i = o;
+    const uint64_t end = o + n;
+    for (; i < end && (i & 7); i++)
+        if (!((b[i >> 3] >> (i & 7)) & 1))
+            return 0;
+    for (; i + 64 <= end; i += 64) {
+        uint64_t v;
+        memcpy(&v, b + (i >> 3), 8);
+        if (v != UINT64_MAX)
+            return 0;
+    }
+    for (; i + 8 <= end; i += 8)
+        if (b[i >> 3] != 0xff)
+            return 0;
+    for (; i < end; i++)
+        if (!((b[i >> 3] >> (i & 7)) & 1))
+            return 0;
+    return 1;
+}
+
 static int all_written(const unsigned char *bits, uint64_t off, unsigned size)
 {
     for (unsigned i = 0; i < size; i++)
@@ -568,7 +616,8 @@ static int all_written(const unsigned char *bits, uint64_t off, unsigned size)
     return 1;
 }
 
-static void report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
+static __attribute__((cold, noinline)) void
+report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
                           uint64_t addr, unsigned size, const char *what)
 {
     int32_t pc = (int32_t)(in - c->code);
@@ -1035,6 +1084,75 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
     return NULL;
 }
 
+/* The shared-memory lanes of sim_mem_warp for the common request: a plain load (op 0)
+ * or store (op 1) of one aligned word per lane, no memory trace; race and sinit say
+ * which checkers are on. Constant arguments give a loop without their branches; it does
+ * exactly what the general loop in sim_mem_warp does for these requests. */
+static inline __attribute__((always_inline)) void
+shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint64_t off,
+             const ptx_insn *in, unsigned char **ptr, const int op, const int race,
+             const int sinit)
+{
+    const uint8_t *const same = c->shadow_same;
+    struct sim_shadow *const wshadow = c->wshadow;
+    unsigned char *const shm = c->shared, *const written = c->shared_written;
+    const unsigned w = base / 32;
+    const uint16_t ws = race ? c->wsync[w] : 0;
+    const uint32_t E = c->epoch;
+    const int32_t pc = (int32_t)(in - c->code);
+    for (uint32_t m = em; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
+        const uint64_t a = addr[l] - off;
+        if (race) {
+            if (same[a >> 2])
+                race_one(c, &wshadow[a >> 2], t, w, ws, E, pc, op, in, a, 4, 0);
+            else
+                race_check(c, t, a, 4, op, in);
+        }
+        if (sinit) {
+            unsigned char *sw = written + a;
+            if (op == 0) {
+                uint32_t u;
+                memcpy(&u, sw, 4);
+                if (u != 0x01010101u)
+                    report_uninit(c, t, in, SIM_SPACE_SHARED, a, 4,
+                                  "never stored by this block");
+            } else {
+                memcpy(sw, &(const uint32_t){0x01010101u}, 4);
+            }
+        }
+        ptr[l] = shm + a;
+    }
+}
+
+/* Whether the n bytes at p (a multiple of 8) all hold v. */
+static inline int bytes_all(const uint8_t *p, unsigned n, uint8_t v)
+{
+    const uint64_t want = 0x0101010101010101ull * v;
+    uint64_t diff = 0;
+    for (unsigned i = 0; i < n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        diff |= x ^ want;
+    }
+    return diff == 0;
+}
+
+/* racecheck of a full warp's plain load (op 0) or store (op 1) of the 32 words from
+ * shared byte a0 (lane l: a0 + 4 * l), every word's shadow_same flag set: race_one on
+ * each word's shadow in lane order, as shared_words does. */
+static inline __attribute__((always_inline)) void
+shared_range(sim_ctx *c, unsigned base, uint64_t a0, const ptx_insn *in, const int op)
+{
+    struct sim_shadow *const ws0 = c->wshadow + (a0 >> 2);
+    const unsigned w = base / 32;
+    const uint16_t ws = c->wsync[w];
+    const uint32_t E = c->epoch;
+    const int32_t pc = (int32_t)(in - c->code);
+    for (unsigned l = 0; l < 32; l++)
+        race_one(c, &ws0[l], base + l, w, ws, E, pc, op, in, a0 + 4 * l, 4, 0);
+}
+
 /* Warp-level fast path of sim_mem (see sim_internal.h): the common case of a warp's
  * request, every lane's access aligned and inside one global allocation or inside the
  * CTA's shared memory, with one allocation lookup for the warp. Nothing is changed
@@ -1048,13 +1166,16 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     const unsigned l0 = (unsigned)__builtin_ctz(em);
     /* one pass: the lanes' address bits (alignment) and their smallest and largest
      * address (bounds, checked once for the warp) */
-    uint64_t orv = 0, amin = UINT64_MAX, amax = 0;
+    uint64_t orv = 0, amin = UINT64_MAX, amax = 0, stride = 1;
     if (em == UINT32_MAX) {
+        /* stride: 0 when lane l's address is lane 0's + l * size for every lane */
+        stride = 0;
         for (unsigned l = 0; l < 32; l++) {
             const uint64_t a = addr[l];
             orv |= a;
             amin = a < amin ? a : amin;
             amax = a > amax ? a : amax;
+            stride |= a ^ (addr[0] + (uint64_t)l * size);
         }
     } else {
         for (uint32_t m = em; m; m &= m - 1) {
@@ -1094,7 +1215,27 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
         if (amin < lo || amax - lo > span) /* every lane inside al */
             return 0;
-        const int init = (c->checks & SIM_CHECK_INIT) != 0;
+        const int init = (c->checks & SIM_CHECK_INIT) != 0, tmem = c->trace_mem;
+        unsigned char *const data = al->data;
+        if (stride == 0 && !tmem) {
+            /* a full warp's unit-stride request: one range for the initcheck bits (a load
+             * with a byte never written takes the per-lane loop, which reports it) */
+            const uint64_t o = addr[0] - lo;
+            if (!init || kind != 0 || bits_all_set(al->written, o, 32 * (uint64_t)size)) {
+                if (init && kind != 0)
+                    mark_written(al, o, 32 * (size_t)size, 1);
+                for (unsigned l = 0; l < 32; l++)
+                    ptr[l] = data + o + (size_t)l * size;
+                return 2;
+            }
+        }
+        if (!init && !tmem) {
+            for (uint32_t m = em; m; m &= m - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(m);
+                ptr[l] = data + (addr[l] - lo);
+            }
+            return 1;
+        }
         for (uint32_t m = em; m; m &= m - 1) {
             const unsigned l = (unsigned)__builtin_ctz(m);
             const uint64_t a = addr[l];
@@ -1114,9 +1255,9 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
                     global_init_check(c, base + l, al, a, size, kind, in);
                 }
             }
-            if (c->trace_mem)
+            if (tmem)
                 mreq_add(c, base + l, sp, a, size, kind, in);
-            ptr[l] = al->data + (a - lo);
+            ptr[l] = data + (a - lo);
         }
         return 1;
     }
@@ -1125,12 +1266,56 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     const uint64_t ssz = c->shared_size;
     if (amin < off || amin - off > ssz || amax - off > ssz || size > ssz - (amax - off))
         return 0; /* every lane inside the shared memory */
+    const int race = (c->checks & SIM_CHECK_RACE) != 0, sinit = (c->checks & SIM_CHECK_INIT) != 0;
+    const int tmem = c->trace_mem;
+    if (size == 4 && (kind == 0 || kind == 1) && !tmem && stride == 0 &&
+        (!race || bytes_all(c->shadow_same + ((addr[0] - off) >> 2), 32, 1)) &&
+        (!sinit || kind == 1 || bytes_all(c->shared_written + (addr[0] - off), 128, 1))) {
+        /* a full warp's unit-stride words, every word's shadow in c->wshadow, every byte
+         * of a load written before: one range (what the per-lane loop below does) */
+        const uint64_t a0 = addr[0] - off;
+        if (race)
+            kind == 0 ? shared_range(c, base, a0, in, 0) : shared_range(c, base, a0, in, 1);
+        if (sinit && kind == 1)
+            memset(c->shared_written + a0, 1, 128);
+        for (unsigned l = 0; l < 32; l++)
+            ptr[l] = c->shared + a0 + 4 * l;
+        return 2;
+    }
+    if (size == 4 && (kind == 0 || kind == 1) && !tmem) {
+#define SHARED_WORDS(OP, RACE, SINIT) \
+    shared_words(c, base, em, addr, off, in, ptr, OP, RACE, SINIT)
+        if (kind == 0) {
+            if (race)
+                sinit ? SHARED_WORDS(0, 1, 1) : SHARED_WORDS(0, 1, 0);
+            else
+                sinit ? SHARED_WORDS(0, 0, 1) : SHARED_WORDS(0, 0, 0);
+        } else {
+            if (race)
+                sinit ? SHARED_WORDS(1, 1, 1) : SHARED_WORDS(1, 1, 0);
+            else
+                sinit ? SHARED_WORDS(1, 0, 1) : SHARED_WORDS(1, 0, 0);
+        }
+#undef SHARED_WORDS
+        return 1;
+    }
+    const uint8_t *const same = c->shadow_same;
+    unsigned char *const shm = c->shared;
+    const unsigned w = base / 32;
+    const uint16_t ws = c->wsync ? c->wsync[w] : 0;
+    const uint32_t E = c->epoch;
+    const int32_t pc = (int32_t)(in - c->code);
     for (uint32_t m = em; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m), t = base + l;
         const uint64_t a = addr[l] - off;
-        if (c->checks & SIM_CHECK_RACE)
-            race_check(c, t, a, size, kind, in);
-        if (c->checks & SIM_CHECK_INIT) {
+        if (race) {
+            /* the common case inline: a whole word whose shadow bytes agree */
+            if (size == 4 && kind != 2 && same && same[a >> 2])
+                race_one(c, &c->wshadow[a >> 2], t, w, ws, E, pc, kind, in, a, 4, 0);
+            else
+                race_check(c, t, a, size, kind, in);
+        }
+        if (sinit) {
             unsigned char *sw = c->shared_written + a;
             if (kind == 0) {
                 uint32_t u = 0;
@@ -1139,13 +1324,15 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
                 if (size == 4 ? u != 0x01010101u : memchr(sw, 0, size) != NULL)
                     report_uninit(c, t, in, SIM_SPACE_SHARED, a, size,
                                   "never stored by this block");
+            } else if (size == 4) {
+                memcpy(sw, &(const uint32_t){0x01010101u}, 4);
             } else {
                 memset(sw, 1, size);
             }
         }
-        if (c->trace_mem)
+        if (tmem)
             mreq_add(c, t, sp, a, size, kind, in);
-        ptr[l] = c->shared + a;
+        ptr[l] = shm + a;
     }
     return 1;
 }
@@ -1196,8 +1383,10 @@ static void ctx_free(sim_ctx *c)
     free(c->kparams);
     free(c->wsync);
     free(c->shadow);
+    free(c->wshadow);
     free(c->shadow_same);
     free(c->shared_written);
+    free(c->zero_regs);
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -1268,27 +1457,50 @@ static uint64_t bar_operand(const sim_ctx *c, const ptx_operand *o, unsigned t)
 static void release_barrier(sim_ctx *c, unsigned id)
 {
     unsigned first = 0, popc = 0, all = 1, any = 0, n = 0;
-    int pc0 = -1, same_pc = 1;
-    for (unsigned t = 0; t < c->nthreads; t++) {
-        if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
+    int pc0 = -1;
+    const int same_pc = !c->bar_mixed[id];
+    uint32_t *const lanes = c->bar_lanes[id]; /* the waiting threads, per warp */
+    const unsigned nw = c->nwarps < SIM_ITS_WARPS ? c->nwarps : SIM_ITS_WARPS;
+    for (unsigned w = 0; w < nw; w++) {
+        if (!lanes[w])
             continue;
         if (pc0 < 0) {
-            pc0 = c->bar_pc[t];
-            first = t;
-        } else if (c->bar_pc[t] != pc0) {
-            same_pc = 0;
+            first = w * 32 + (unsigned)__builtin_ctz(lanes[w]);
+            pc0 = c->bar_pc[first];
         }
-        const ptx_insn *in = &c->code[c->bar_pc[t]];
-        if (in->cmp == PTX_BAR_RED) {
-            unsigned p = (unsigned)(bar_operand(c, &in->o[3], t) & 1);
-            popc += p;
-            all &= p;
-            any |= p;
-        }
-        n++;
+        n += sim_pop32(lanes[w]);
     }
+#ifndef NDEBUG
+    { /* the bookkeeping agrees with the threads' states (debug builds) */
+        unsigned nn = 0, mixed = 0;
+        for (unsigned t = 0; t < c->nthreads; t++) {
+            const int at = c->state[t] == SIM_T_BAR && c->bar_id[t] == id;
+            nn += (unsigned)at;
+            mixed |= at && c->bar_pc[t] != pc0;
+            if (at != (int)((lanes[t / 32] >> (t % 32)) & 1))
+                abort();
+        }
+        if (nn != n || (n && nn != c->bar_waiting[id]) || (int)mixed == same_pc)
+            abort();
+    }
+#endif
     if (pc0 < 0)
         return;
+    /* bar.red: reduce the waiting threads' predicates */
+    const int red = !same_pc || c->code[pc0].cmp == PTX_BAR_RED;
+    if (red) {
+        for (unsigned w = 0; w < nw; w++)
+            for (uint32_t m = lanes[w]; m; m &= m - 1) {
+                const unsigned t = w * 32 + (unsigned)__builtin_ctz(m);
+                const ptx_insn *in = &c->code[c->bar_pc[t]];
+                if (in->cmp == PTX_BAR_RED) {
+                    unsigned p = (unsigned)(bar_operand(c, &in->o[3], t) & 1);
+                    popc += p;
+                    all &= p;
+                    any |= p;
+                }
+            }
+    }
     if (!same_pc && (c->checks & SIM_CHECK_SYNC)) {
         /* synccheck: released, but threads waited at different bar.sync */
         char lines[400];
@@ -1318,15 +1530,29 @@ static void release_barrier(sim_ctx *c, unsigned id)
                                     c->shared_size);
         trace_append(c->trace, &ev, NULL);
     }
-    for (unsigned t = 0; t < c->nthreads; t++) {
-        if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
+    for (unsigned w = 0; w < nw; w++) {
+        const uint32_t lm = lanes[w];
+        if (!lm)
             continue;
-        const ptx_insn *in = &c->code[c->bar_pc[t]];
-        if (in->cmp == PTX_BAR_RED && in->o[0].kind == PTX_OPK_REG)
-            *sim_reg(c, t, in->o[0].reg) =
-                in->bop == PTX_BAR_POPC ? popc : in->bop == PTX_BOP_AND ? all : any;
-        c->state[t] = SIM_T_RUN;
+        if (red) {
+            for (uint32_t m = lm; m; m &= m - 1) {
+                const unsigned t = w * 32 + (unsigned)__builtin_ctz(m);
+                const ptx_insn *in = &c->code[c->bar_pc[t]];
+                if (in->cmp == PTX_BAR_RED && in->o[0].kind == PTX_OPK_REG)
+                    *sim_reg(c, t, in->o[0].reg) =
+                        in->bop == PTX_BAR_POPC ? popc : in->bop == PTX_BOP_AND ? all : any;
+            }
+        }
+        c->wdone[w] = 0; /* lanes can run again */
+        if (lm == UINT32_MAX) {
+            memset(c->state + w * 32, SIM_T_RUN, 32);
+        } else {
+            for (uint32_t m = lm; m; m &= m - 1)
+                c->state[w * 32 + (unsigned)__builtin_ctz(m)] = SIM_T_RUN;
+        }
+        lanes[w] = 0;
     }
+    c->bar_mixed[id] = 0;
     /* arrivals past the thread count belong to the next phase */
     uint32_t total = n + c->bar_arrived[id], want = c->bar_expect[id];
     c->bar_arrived[id] = want && total > want ? (total - want < c->bar_arrived[id]
@@ -1362,15 +1588,32 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
         count = 0;
     if (count && !c->bar_expect[id])
         c->bar_expect[id] = count;
-    unsigned k = (unsigned)__builtin_popcount(em);
+    unsigned k = sim_pop32(em);
     if (in->cmp == PTX_BAR_ARRIVE) {
         c->bar_arrived[id] += k;
     } else {
-        for (uint32_t m = em; m; m &= m - 1) {
-            unsigned t = base + (unsigned)__builtin_ctz(m);
-            c->state[t] = SIM_T_BAR;
-            c->bar_pc[t] = (int32_t)pc;
-            c->bar_id[t] = (uint8_t)id;
+        /* bookkeeping for release_barrier: the lanes per warp, whether the
+         * waiting threads are at one instruction */
+        if (c->bar_waiting[id] == 0) {
+            c->bar_pc_any[id] = (int32_t)pc;
+            c->bar_mixed[id] = 0;
+        } else if (c->bar_pc_any[id] != (int32_t)pc) {
+            c->bar_mixed[id] = 1;
+        }
+        c->bar_lanes[id][base / 32] |= em;
+        if (em == UINT32_MAX) {
+            int32_t *const bp = c->bar_pc + base;
+            memset(c->state + base, SIM_T_BAR, 32);
+            memset(c->bar_id + base, (int)id, 32);
+            for (unsigned l = 0; l < 32; l++)
+                bp[l] = (int32_t)pc;
+        } else {
+            for (uint32_t m = em; m; m &= m - 1) {
+                unsigned t = base + (unsigned)__builtin_ctz(m);
+                c->state[t] = SIM_T_BAR;
+                c->bar_pc[t] = (int32_t)pc;
+                c->bar_id[t] = (uint8_t)id;
+            }
         }
         c->bar_waiting[id] += k;
     }
@@ -1387,19 +1630,22 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
  * released, 0 when the block is finished, -1 on deadlock (fault recorded). */
 static int resolve_barrier(sim_ctx *c)
 {
-    unsigned waiting = 0, exited = 0, first = 0;
+    /* counted as threads wait and exit (sim_barrier_exec, the exit paths) */
+    unsigned waiting = 0, exited = c->nexited, first = 0;
     int pc0 = -1;
-    for (unsigned t = 0; t < c->nthreads; t++) {
-        if (c->state[t] == SIM_T_EXIT) {
-            exited++;
-        } else if (c->state[t] == SIM_T_BAR) {
-            if (pc0 < 0) {
-                pc0 = c->bar_pc[t];
-                first = t;
-            }
-            waiting++;
+    for (unsigned id = 0; id < 16; id++)
+        waiting += c->bar_waiting[id];
+#ifndef NDEBUG
+    { /* the counts agree with the threads' states (debug builds) */
+        unsigned nw = 0, ne = 0;
+        for (unsigned t = 0; t < c->nthreads; t++) {
+            ne += c->state[t] == SIM_T_EXIT;
+            nw += c->state[t] == SIM_T_BAR;
         }
+        if (nw != waiting || ne != exited)
+            abort();
     }
+#endif
     if (waiting == 0)
         return 0;
     int released = 0;
@@ -1412,17 +1658,8 @@ static int resolve_barrier(sim_ctx *c)
             ok = w + arrived >= c->bar_expect[id];
         } else {
             ok = w + arrived + exited == c->nthreads;
-            if (ok && c->s->cfg.barrier_strict) {
-                int pc1 = -1;
-                ok = exited == 0;
-                for (unsigned t = 0; ok && t < c->nthreads; t++) {
-                    if (c->state[t] != SIM_T_BAR || c->bar_id[t] != id)
-                        continue;
-                    if (pc1 < 0)
-                        pc1 = c->bar_pc[t];
-                    ok = c->bar_pc[t] == pc1;
-                }
-            }
+            if (ok && c->s->cfg.barrier_strict) /* and all at one instruction */
+                ok = exited == 0 && !c->bar_mixed[id];
         }
         if (ok) {
             release_barrier(c, id);
@@ -1431,7 +1668,13 @@ static int resolve_barrier(sim_ctx *c)
     }
     if (released)
         return 1;
-    /* deadlock: name the barriers threads wait at */
+    /* deadlock: name the barriers threads wait at, the first waiting thread's first */
+    for (unsigned t = 0; t < c->nthreads; t++)
+        if (c->state[t] == SIM_T_BAR) {
+            pc0 = c->bar_pc[t];
+            first = t;
+            break;
+        }
     char lines[400];
     int groups = barrier_groups(c, lines, sizeof lines);
     char why[200] = "";
@@ -1467,26 +1710,63 @@ static unsigned rng_below(uint64_t *st, unsigned n)
 static int run_block(sim_ctx *c, unsigned *order)
 {
     const ptx_func *f = c->entry;
-    for (unsigned t = 0; t < c->nthreads; t++) {
+    const size_t nt = c->nthreads;
+    for (unsigned t = 0; t < c->nthreads; t++)
         c->pc[t] = (uint32_t)f->entry_pc;
-        c->state[t] = SIM_T_RUN;
-        c->depth[t] = 0;
-        c->rbase[t] = c->pbase[t] = c->lbase[t] = 0;
-        c->bar_pc[t] = -1;
-    }
+    memset(c->state, SIM_T_RUN, nt);
+    memset(c->depth, 0, nt);
+    memset(c->rbase, 0, nt * sizeof *c->rbase);
+    memset(c->pbase, 0, nt * sizeof *c->pbase);
+    memset(c->lbase, 0, nt * sizeof *c->lbase);
+    memset(c->bar_pc, 0xff, nt * sizeof *c->bar_pc); /* -1: at no barrier */
     memset(c->bar_waiting, 0, sizeof c->bar_waiting);
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expect, 0, sizeof c->bar_expect);
+    memset(c->bar_lanes, 0, sizeof c->bar_lanes);
+    memset(c->bar_mixed, 0, sizeof c->bar_mixed);
+    c->nexited = 0;
+    memset(c->wdone, 0, sizeof c->wdone);
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
     memset(c->w_called, 0, sizeof c->w_called);
     memset(c->wconv, 0, sizeof c->wconv);
+    /* independent thread scheduling: no yields, spins or polls yet (sim_warp_step) */
+    for (unsigned w = 0; w < c->nwarps && w < SIM_ITS_WARPS; w++) {
+        c->its_block[w] = c->block_linear + 1;
+        c->its_yield[w] = 0;
+        c->its_spin[w] = 0;
+        c->its_syncmem[w] = 0;
+    }
     if (c->shadow_same) /* a new epoch below: no shadow field is live (race_check) */
         memset(c->shadow_same, 1, (c->shared_size + 3) / 4 + 1);
-    memset(c->regs, 0, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs);
+    /* registers start as zeros: only the slots a thread may read before writing them
+     * need clearing (sim_regs_read_first); the others are written before any read */
+#ifndef NDEBUG
+    if (!c->zero_all) {
+        /* debug builds: the kernel's other slots get a poison value instead of what the
+         * previous block left there, so that a read-before-write the analysis missed
+         * changes results (make check runs debug builds) */
+        for (unsigned w = 0; w < c->nwarps; w++)
+            for (size_t k = 0; k < ((size_t)f->nregs << 5); k++)
+                c->regs[(((size_t)w * c->regcap) << 5) + k] = 0xdeadbeefdeadbeefull;
+        c->regs_clean = 0;
+    }
+#endif
+    if (c->regs_clean) {
+        /* the fresh allocation of the launch's first block */
+    } else if (c->zero_all) {
+        memset(c->regs, 0, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs);
+    } else {
+        for (unsigned w = 0; w < c->nwarps; w++)
+            for (unsigned k = 0; k < c->nzero_regs; k++)
+                memset(c->regs + (((size_t)w * c->regcap + c->zero_regs[k]) << 5), 0,
+                       32 * sizeof *c->regs);
+    }
+    c->regs_clean = 0;
     if (c->m->sum_frame) /* without parameter frames nothing uses c->params */
         memset(c->params, 0, c->nthreads * c->paramcap);
-    memset(c->local, 0, c->nthreads * c->localcap);
+    if (c->m->sum_local) /* without .local data no access to local memory is in bounds */
+        memset(c->local, 0, c->nthreads * c->localcap);
     memset(c->shared, 0, c->shared_size);
     if (c->shared_written)
         memset(c->shared_written, 0, c->shared_size);
@@ -1495,13 +1775,10 @@ static int run_block(sim_ctx *c, unsigned *order)
     int r = 0;
     if (!order) {
         for (;;) {
-            int progressed = 0;
-            for (unsigned w = 0; w < c->nwarps; w++) {
-                progressed |= sim_warp_step(c, w);
-                if (c->faulted) {
-                    r = -1;
-                    goto out;
-                }
+            const int progressed = sim_warp_round(c);
+            if (c->faulted) {
+                r = -1;
+                goto out;
             }
             if (!progressed && (r = resolve_barrier(c)) <= 0)
                 goto out;
@@ -1670,6 +1947,12 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         ctx_free(c);
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
+    c->regs_clean = 1; /* calloc */
+    {
+        const int nz = sim_regs_read_first(m, f, &c->zero_regs);
+        c->zero_all = nz < 0;
+        c->nzero_regs = nz > 0 ? (unsigned)nz : 0;
+    }
     for (int i = 0; i < f->nparams; i++) {
         if (!params || !params[i]) {
             ctx_free(c);
@@ -1685,6 +1968,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         const size_t words = ((size_t)shared + 3) / 4 + 1;
         c->shadow = calloc(words * 4, sizeof *c->shadow);
         c->shadow_same = calloc(words, 1);
+        c->wshadow = calloc(words, sizeof *c->wshadow);
     }
     if (c->checks & SIM_CHECK_INIT)
         c->shared_written = calloc(1, shared ? shared : 1);
@@ -1698,7 +1982,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         if (nblocks <= (1u << 24))
             border = calloc(nblocks, sizeof *border);
     }
-    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same)) ||
+    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same || !c->wshadow)) ||
         ((c->checks & SIM_CHECK_INIT) && !c->shared_written) ||
         (s->cfg.schedule_random && !worder)) {
         free(worder);

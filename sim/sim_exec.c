@@ -19,6 +19,7 @@
 #include <fenv.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
@@ -693,6 +694,7 @@ static void do_ret(sim_ctx *c, const ptx_insn *in, unsigned t)
     unsigned d = c->depth[t];
     if (d == 0) {
         c->state[t] = SIM_T_EXIT;
+        c->nexited++;
         return;
     }
     const ptx_module *m = c->m;
@@ -773,10 +775,15 @@ static uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigned t)
     }
 }
 
+_Static_assert(PTX_OP_vote == PTX_OP_shfl + 1 && PTX_OP_match == PTX_OP_shfl + 2 &&
+                   PTX_OP_redux == PTX_OP_shfl + 3 && PTX_OP_activemask == PTX_OP_shfl + 4 &&
+                   PTX_OP_bar_warp == PTX_OP_shfl + 5,
+               "is_warp_sync relies on the order of ptx_ops.def");
 static inline int is_warp_sync(const ptx_insn *in)
 {
-    return in->op == PTX_OP_shfl || in->op == PTX_OP_vote || in->op == PTX_OP_match ||
-           in->op == PTX_OP_redux || in->op == PTX_OP_bar_warp;
+    /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask) */
+    const unsigned k = (unsigned)in->op - PTX_OP_shfl;
+    return k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
 }
 
 /* Lanes `lanes` of warp w let the warp's other lanes run first (see sim_warp_step). */
@@ -1363,6 +1370,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_exit:
         FOR_LANES
             c->state[t] = SIM_T_EXIT;
+            c->nexited++;
         END_LANES
         break;
     case PTX_OP_trap:
@@ -1882,14 +1890,411 @@ void sim_exec_classify(ptx_insn *in)
     in->fast = (uint16_t)k;
 }
 
+/* ------------------------------------------------------------ registers read first
+ * (sim_regs_read_first, sim_internal.h). A slot is "written" at a PC when every path
+ * from the kernel's entry to it passes an unguarded instruction that surely writes it:
+ * a fast-path kind other than st/bra/exit (their destinations are written for every
+ * lane that issues them, exec_fast or its exec_insn fallback alike). Every other use of
+ * a slot counts as a read (conservative: also other instructions' destinations). */
+
+/* Adds the slot r to bits; 0 when it is not a slot of the function. */
+static int slot_add(uint64_t *bits, unsigned nregs, unsigned r)
+{
+    if (r == PTX_NOREG)
+        return 1;
+    if (r >= nregs)
+        return 0;
+    bits[r >> 6] |= 1ull << (r & 63);
+    return 1;
+}
+
+/* The slots instruction in reads (skip_dest: not o[0] and setp's second destination,
+ * which it writes). Returns 0 on a slot outside the function. */
+static int insn_reads(const ptx_insn *in, int skip_dest, uint64_t *bits, unsigned nregs)
+{
+    int ok = slot_add(bits, nregs, in->guard);
+    if (in->o4kind == PTX_OPK_REG)
+        ok &= slot_add(bits, nregs, (unsigned)in->target);
+    if ((in->flags & PTX_F_CC) || in->op == PTX_OP_addc || in->op == PTX_OP_subc ||
+        in->op == PTX_OP_madc)
+        ok &= in->target >= 0 && slot_add(bits, nregs, (unsigned)in->target);
+    for (unsigned k = skip_dest ? 1 : 0; k < in->nopnd && k < 4; k++) {
+        const ptx_operand *o = &in->o[k];
+        if (o->kind == PTX_OPK_REG || o->kind == PTX_OPK_ADDR)
+            ok &= slot_add(bits, nregs, o->reg);
+        if (o->kind == PTX_OPK_REG && o->sub == 2)
+            ok &= slot_add(bits, nregs, (uint16_t)o->imm);
+        if (o->kind == PTX_OPK_VEC)
+            for (unsigned i = 0; i < o->sub && i < 4; i++)
+                ok &= slot_add(bits, nregs, vec_reg(o, i));
+    }
+    return ok;
+}
+
+/* The slots instruction in surely writes (see above); 0 when it writes none. */
+static int insn_writes(const ptx_insn *in, uint64_t *bits, unsigned nregs)
+{
+    const int k = in->fast;
+    if (in->guard != PTX_NOREG || k == FK_NONE || k == FK_ST || k == FK_BRA ||
+        k == FK_EXIT)
+        return 0;
+    const ptx_operand *d = &in->o[0];
+    if (d->kind == PTX_OPK_VEC) {
+        for (unsigned i = 0; i < d->sub && i < 4; i++)
+            slot_add(bits, nregs, vec_reg(d, i));
+        return 1;
+    }
+    if (d->kind != PTX_OPK_REG)
+        return 0;
+    slot_add(bits, nregs, d->reg);
+    if (d->sub == 2)
+        slot_add(bits, nregs, (uint16_t)d->imm);
+    return 1;
+}
+
+int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out)
+{
+    *out = NULL;
+    const int pc0 = f->entry_pc, pc1 = f->end_pc;
+    const unsigned nregs = (unsigned)f->nregs;
+    if (pc0 < 0 || pc1 <= pc0 || pc1 > m->ncode || f->nregs < 0 || nregs >= PTX_NOREG)
+        return -1;
+    const size_t n = (size_t)(pc1 - pc0), nw = (nregs + 63) / 64 + 1;
+    /* per PC: the slots written on entry (in), read and written by the instruction */
+    uint64_t *in = malloc(n * nw * sizeof *in), *rd = calloc(n * nw, sizeof *rd),
+             *wr = calloc(n * nw, sizeof *wr), *need = calloc(nw, sizeof *need);
+    int r = -1;
+    if (!in || !rd || !wr || !need)
+        goto out;
+    memset(in, 0xff, n * nw * sizeof *in);
+    memset(in, 0, nw * sizeof *in); /* nothing is written at the entry */
+    for (size_t i = 0; i < n; i++) {
+        const ptx_insn *ins = &m->code[pc0 + (int)i];
+        if (ins->op == PTX_OP_call)
+            goto out; /* frames of device functions: clear everything */
+        const int w = insn_writes(ins, wr + i * nw, nregs);
+        if (!insn_reads(ins, w, rd + i * nw, nregs))
+            goto out;
+        if (ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
+            ins->op == PTX_OP_redux || ins->op == PTX_OP_activemask) {
+            /* reads lanes that may not have written the slot */
+            if (!insn_reads(ins, 0, need, nregs))
+                goto out;
+        }
+        if (ins->op == PTX_OP_bra &&
+            (ins->target < pc0 || ins->target >= pc1))
+            goto out;
+    }
+    /* forward must-analysis to a fixed point: in[s] &= in[pc] | wr[pc] */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            const ptx_insn *ins = &m->code[pc0 + (int)i];
+            size_t succ[2];
+            int ns = 0;
+            const int guarded = ins->guard != PTX_NOREG;
+            if (ins->op == PTX_OP_bra) {
+                succ[ns++] = (size_t)(ins->target - pc0);
+                if (guarded || ins->o4kind != PTX_OPK_NONE)
+                    succ[ns++] = i + 1;
+            } else if (ins->op == PTX_OP_exit || ins->op == PTX_OP_ret) {
+                if (guarded)
+                    succ[ns++] = i + 1;
+            } else {
+                succ[ns++] = i + 1;
+            }
+            for (int s = 0; s < ns; s++) {
+                if (succ[s] >= n)
+                    continue;
+                uint64_t *is = in + succ[s] * nw;
+                const uint64_t *ip = in + i * nw, *wp = wr + i * nw;
+                for (size_t k = 0; k < nw; k++) {
+                    const uint64_t v = is[k] & (ip[k] | wp[k]);
+                    changed |= v != is[k];
+                    is[k] = v;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < nw; k++)
+            need[k] |= rd[i * nw + k] & ~in[i * nw + k];
+    unsigned cnt = 0;
+    for (unsigned s = 0; s < nregs; s++)
+        cnt += (need[s >> 6] >> (s & 63)) & 1;
+    r = (int)cnt;
+    if (cnt) {
+        *out = malloc(cnt * sizeof **out);
+        if (!*out) {
+            r = -1;
+            goto out;
+        }
+        cnt = 0;
+        for (unsigned s = 0; s < nregs; s++)
+            if ((need[s >> 6] >> (s & 63)) & 1)
+                (*out)[cnt++] = (uint16_t)s;
+    }
+out:
+    free(in);
+    free(rd);
+    free(wr);
+    free(need);
+    return r;
+}
+
+/* 32 lanes' PCs four at a time (GCC/Clang vector extensions; plain SSE2 on x86-64). */
+typedef uint32_t sim_u32x4 __attribute__((vector_size(16)));
+static inline int pcs_all_equal(const uint32_t *pcs, uint32_t p)
+{
+    const sim_u32x4 pv = {p, p, p, p};
+    sim_u32x4 diff = {0, 0, 0, 0};
+    for (unsigned i = 0; i < 32; i += 4) {
+        sim_u32x4 v;
+        memcpy(&v, pcs + i, sizeof v);
+        diff |= v ^ pv;
+    }
+    return (diff[0] | diff[1] | diff[2] | diff[3]) == 0;
+}
+static inline void pcs_set(uint32_t *pcs, uint32_t p)
+{
+    const sim_u32x4 pv = {p, p, p, p};
+    memcpy(pcs, &pv, sizeof pv);
+    memcpy(pcs + 4, &pv, sizeof pv);
+    memcpy(pcs + 8, &pv, sizeof pv);
+    memcpy(pcs + 12, &pv, sizeof pv);
+    memcpy(pcs + 16, &pv, sizeof pv);
+    memcpy(pcs + 20, &pv, sizeof pv);
+    memcpy(pcs + 24, &pv, sizeof pv);
+    memcpy(pcs + 28, &pv, sizeof pv);
+}
+
+/* Full-warp kernels of exec_fast (every lane of the warp, registers one lane-major
+ * block): GCC/Clang vector extensions, two lanes per 16-byte vector (SSE2 on x86-64,
+ * NEON on aarch64). A 32-bit operation works on the vector's 32-bit elements: the even
+ * ones are the lanes' low halves, the odd ones (the high halves) are cleared, which
+ * gives exactly the zero-extended results of the per-lane code (the low 32 bits of
+ * add/sub/mul/logic/shift results and of 32-bit compares depend only on the sources'
+ * low halves). */
+typedef uint64_t sim_v64 __attribute__((vector_size(16)));
+typedef int64_t sim_vs64 __attribute__((vector_size(16)));
+typedef uint32_t sim_v32 __attribute__((vector_size(16)));
+typedef int32_t sim_vs32 __attribute__((vector_size(16)));
+typedef float sim_vf32 __attribute__((vector_size(16)));
+typedef uint32_t sim_v32x2 __attribute__((vector_size(8))); /* two lanes' low halves */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_convertvector)
+#define SIM_HAVE_CONVERTVECTOR 1
+#endif
+#endif
+#ifndef SIM_HAVE_CONVERTVECTOR
+#define SIM_HAVE_CONVERTVECTOR 0
+#endif
+
+static inline sim_v64 vld64(const uint64_t *p)
+{
+    sim_v64 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline sim_v32 vld32(const uint64_t *p)
+{
+    sim_v32 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline sim_vs32 vlds32(const uint64_t *p)
+{
+    sim_vs32 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline sim_vf32 vldf32(const uint64_t *p)
+{
+    sim_vf32 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void vst64(uint64_t *p, sim_v64 v)
+{
+    memcpy(p, &v, sizeof v);
+}
+static inline void vst32(uint64_t *p, sim_v32 v)
+{
+    memcpy(p, &v, sizeof v);
+}
+/* the low halves (even 32-bit elements) */
+#define VLO ((sim_v32){0xffffffffu, 0, 0xffffffffu, 0})
+/* for every pair of lanes l, l+1 of the warp */
+#define VPAIRS(STMT)                                                                      \
+    do {                                                                                  \
+        for (unsigned l = 0; l < 32; l += 2) {                                            \
+            STMT;                                                                         \
+        }                                                                                 \
+    } while (0)
+
+/* f32 results with NaNs canonical (canon32), in the low halves */
+static inline sim_v32 vcanon32(sim_vf32 r)
+{
+    sim_v32 u;
+    memcpy(&u, &r, sizeof u);
+    const sim_v32 nan = (sim_v32)(r != r);
+    return ((nan & NAN32) | (~nan & u)) & VLO;
+}
+
+/* Runs instruction in (fast-path kind k, operand rows P1..P3, destination rows Dp and
+ * D2 of setp's second destination or NULL) for all 32 lanes when it has a vector kernel;
+ * returns 0 (having done nothing) otherwise. As exec_fast's per-lane code. */
+static int exec_full(const ptx_insn *in, unsigned k, unsigned sz, uint64_t *Dp, uint64_t *D2,
+                     const uint64_t *P1, const uint64_t *P2, const uint64_t *P3)
+{
+    /* a shift by an immediate amount (PTX ISA §9.7.7 shl/shr; over the width: 0, shr.s
+     * the sign) */
+    const int imm2 = in->nopnd > 2 && in->o[2].kind == PTX_OPK_IMM;
+    const unsigned sa = imm2 ? (unsigned)(in->o[2].imm & 0xffffffffu) : 0;
+    if ((k == FK_SETP_U || k == FK_SETP_S) && PTX_TSIZE(in->type2) == 4) {
+        const int s = k == FK_SETP_S;
+#define VCMP(C, EXPR)                                                                     \
+    case C:                                                                               \
+        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);          \
+               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b;           \
+               (void)as; (void)bs; vst32(Dp + l, (sim_v32)(EXPR) & 1 & VLO));             \
+        break;
+        if (s) { /* EQ..GE (sim_exec_classify) */
+            switch (in->cmp) {
+            VCMP(PTX_CMP_EQ, a == b)
+            VCMP(PTX_CMP_NE, a != b)
+            VCMP(PTX_CMP_LT, as < bs)
+            VCMP(PTX_CMP_LE, as <= bs)
+            VCMP(PTX_CMP_GT, as > bs)
+            VCMP(PTX_CMP_GE, as >= bs)
+            default: return 0;
+            }
+        } else {
+            switch (in->cmp) {
+            VCMP(PTX_CMP_EQ, a == b)
+            VCMP(PTX_CMP_NE, a != b)
+            case PTX_CMP_LO: VCMP(PTX_CMP_LT, a < b)
+            case PTX_CMP_LS: VCMP(PTX_CMP_LE, a <= b)
+            case PTX_CMP_HI: VCMP(PTX_CMP_GT, a > b)
+            case PTX_CMP_HS: VCMP(PTX_CMP_GE, a >= b)
+            default: return 0;
+            }
+        }
+#undef VCMP
+        if (D2) /* the negation: a 0 or 1 in each low half */
+            VPAIRS(vst32(D2 + l, vld32(Dp + l) ^ (sim_v32){1, 0, 1, 0}));
+        return 1;
+    }
+    if (sz == 4) {
+        switch (k) {
+        case FK_ADD: VPAIRS(vst32(Dp + l, (vld32(P1 + l) + vld32(P2 + l)) & VLO)); return 1;
+        case FK_SUB: VPAIRS(vst32(Dp + l, (vld32(P1 + l) - vld32(P2 + l)) & VLO)); return 1;
+        case FK_AND: VPAIRS(vst32(Dp + l, vld32(P1 + l) & vld32(P2 + l) & VLO)); return 1;
+        case FK_OR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) | vld32(P2 + l)) & VLO)); return 1;
+        case FK_XOR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) ^ vld32(P2 + l)) & VLO)); return 1;
+        case FK_MULLO: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return 1;
+        case FK_MADLO:
+            VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l) + vld32(P3 + l)) & VLO));
+            return 1;
+        case FK_MULWIDE_U: /* 32 x 32 -> 64 bits */
+            VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu)));
+            return 1;
+        case FK_MADWIDE_U:
+            VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu) +
+                                     vld64(P3 + l)));
+            return 1;
+        case FK_SHL:
+            if (!imm2)
+                return 0;
+            if (sa >= 32)
+                VPAIRS(vst32(Dp + l, (sim_v32){0, 0, 0, 0}));
+            else
+                VPAIRS(vst32(Dp + l, (vld32(P1 + l) << sa) & VLO));
+            return 1;
+        case FK_SHR_U:
+            if (!imm2)
+                return 0;
+            if (sa >= 32)
+                VPAIRS(vst32(Dp + l, (sim_v32){0, 0, 0, 0}));
+            else
+                VPAIRS(vst32(Dp + l, (vld32(P1 + l) >> sa) & VLO));
+            return 1;
+        case FK_SHR_S:
+            if (!imm2)
+                return 0;
+            VPAIRS(vst32(Dp + l, (sim_v32)(vlds32(P1 + l) >> (sa >= 32 ? 31 : sa)) & VLO));
+            return 1;
+        case FK_FADD:
+            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) + vldf32(P2 + l))));
+            return 1;
+        case FK_FSUB:
+            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) - vldf32(P2 + l))));
+            return 1;
+        case FK_FMUL:
+            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) * vldf32(P2 + l))));
+            return 1;
+        default: return 0;
+        }
+    }
+    if (sz == 8) {
+        switch (k) {
+        case FK_ADD: VPAIRS(vst64(Dp + l, vld64(P1 + l) + vld64(P2 + l))); return 1;
+        case FK_SUB: VPAIRS(vst64(Dp + l, vld64(P1 + l) - vld64(P2 + l))); return 1;
+        case FK_AND: VPAIRS(vst64(Dp + l, vld64(P1 + l) & vld64(P2 + l))); return 1;
+        case FK_OR: VPAIRS(vst64(Dp + l, vld64(P1 + l) | vld64(P2 + l))); return 1;
+        case FK_XOR: VPAIRS(vst64(Dp + l, vld64(P1 + l) ^ vld64(P2 + l))); return 1;
+        case FK_SHL:
+            if (!imm2)
+                return 0;
+            if (sa >= 64)
+                VPAIRS(vst64(Dp + l, (sim_v64){0, 0}));
+            else
+                VPAIRS(vst64(Dp + l, vld64(P1 + l) << sa));
+            return 1;
+        case FK_SHR_U:
+            if (!imm2)
+                return 0;
+            if (sa >= 64)
+                VPAIRS(vst64(Dp + l, (sim_v64){0, 0}));
+            else
+                VPAIRS(vst64(Dp + l, vld64(P1 + l) >> sa));
+            return 1;
+        default: return 0;
+        }
+    }
+    return 0;
+}
+
+/* fma.rn.f32 for a full warp with the FMA instructions of x86-64 CPUs that have them
+ * (a fused multiply-add rounds once, exactly as fmaf; the build targets baseline x86-64,
+ * where fmaf is a library call per lane). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIM_X86_FMA 1
+static inline int have_fma(void)
+{
+    return __builtin_cpu_supports("fma"); /* libgcc's CPU model, set up at start-up */
+}
+__attribute__((target("fma"))) static void ffma_full_fma3(uint64_t *D, const uint64_t *A,
+                                                         const uint64_t *B, const uint64_t *C)
+{
+    uint64_t r[32];
+    for (unsigned l = 0; l < 32; l++)
+        r[l] = canon32(__builtin_fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
+    memcpy(D, r, sizeof r);
+}
+#else
+#define SIM_X86_FMA 0
+#endif
+
 /* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
  * every lane of the warp is in the kernel's own frame (no device-function call under
  * way, the common case): the warp's registers are then one lane-major block, operand
  * k is a pointer P[k] to 32 lane values (a register's row, or the immediate repeated),
  * and each kind is one loop over the lanes with its switch outside. Otherwise, and for
  * the forms found uncommon only here, exec_insn runs it (same arguments). */
-static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
-                      uint32_t em, uint32_t pc, uint32_t mask)
+static inline __attribute__((always_inline)) void
+exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em, uint32_t pc,
+          uint32_t mask)
 {
     if (w >= SIM_ITS_WARPS || c->w_called[w]) {
         exec_insn(c, in, w, base, em, pc, mask);
@@ -1908,14 +2313,22 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             if (o->kind == PTX_OPK_REG) {
                 P[k] = W + ((size_t)o->reg << 5);
             } else {
-                for (unsigned l = 0; l < 32; l++)
-                    imm[k - 1][l] = o->imm;
+                const sim_v64 iv = {o->imm, o->imm};
+                VPAIRS(vst64(imm[k - 1] + l, iv));
                 P[k] = imm[k - 1];
             }
         }
     }
     const uint64_t *const P1 = P[1], *const P2 = P[2], *const P3 = P[3];
     const int full = em == UINT32_MAX;
+    if (full && in->fast < FK_LD) {
+        uint64_t *const D2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S) &&
+                                     in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
+                                 ? W + ((size_t)in->o[0].imm << 5)
+                                 : NULL;
+        if (exec_full(in, in->fast, sz, Dp, D2, P1, P2, P3))
+            return;
+    }
 /* LANES(stmt): stmt for each lane l of em; the full warp as a plain counted loop */
 #define LANES(STMT)                                                                       \
     do {                                                                                  \
@@ -1929,6 +2342,15 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                 STMT;                                                                     \
             }                                                                             \
         }                                                                                 \
+    } while (0)
+/* LANESV(vstmt, stmt): vstmt for each pair of lanes l, l + 1 of the full warp (sim_v64
+ * vectors), else stmt for each lane l of em */
+#define LANESV(VSTMT, STMT)                                                               \
+    do {                                                                                  \
+        if (full)                                                                         \
+            VPAIRS(VSTMT);                                                                \
+        else                                                                              \
+            LANES(STMT);                                                                  \
     } while (0)
     switch (in->fast) {
 #define FAST_BIN(K, EXPR)                                                                 \
@@ -1965,12 +2387,14 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         break;
     case FK_MOV:
         if (pred)
-            LANES(Dp[l] = P1[l] & 1);
+            LANESV(vst64(Dp + l, vld64(P1 + l) & 1), Dp[l] = P1[l] & 1);
         else
-            LANES(Dp[l] = P1[l] & dm);
+            LANESV(vst64(Dp + l, vld64(P1 + l) & dm), Dp[l] = P1[l] & dm);
         break;
     case FK_SELP:
-        LANES(Dp[l] = ((P3[l] & 1) ? P1[l] : P2[l]) & dm);
+        LANESV(const sim_v64 sel = -(vld64(P3 + l) & 1);
+               vst64(Dp + l, ((vld64(P1 + l) & sel) | (vld64(P2 + l) & ~sel)) & dm),
+               Dp[l] = ((P3[l] & 1) ? P1[l] : P2[l]) & dm);
         break;
     case FK_CVT_II: { /* PTX ISA §9.7.9.21 cvt between integer types, no .sat */
         const unsigned ssz = PTX_TSIZE(in->type2);
@@ -2043,9 +2467,9 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 #undef UCMP
             }
         }
-        LANES(Dp[l] = r[l]);
+        LANESV(vst64(Dp + l, vld64(r + l)), Dp[l] = r[l]);
         if (D2)
-            LANES(D2[l] = !r[l]);
+            LANESV(vst64(D2 + l, vld64(r + l) ^ 1), D2[l] = !r[l]);
         break;
     }
     /* f32 with the default rounding (PTX ISA §9.7.3): NaN results canonical (canon32) */
@@ -2059,6 +2483,12 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         LANES(Dp[l] = canon32(f32(P1[l]) * f32(P2[l])));
         break;
     case FK_FFMA:
+#if SIM_X86_FMA
+        if (full && have_fma()) {
+            ffma_full_fma3(Dp, P1, P2, P3);
+            break;
+        }
+#endif
         LANES(Dp[l] = canon32(fmaf(f32(P1[l]), f32(P2[l]), f32(P3[l]))));
         break;
     case FK_MOV_SYM: { /* one address for the warp unless it is in a thread's frame */
@@ -2068,25 +2498,32 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             break;
         }
         const uint64_t v = sym_addr(c, in->o[1].sym, base) & dm;
-        LANES(Dp[l] = v);
+        LANESV(vst64(Dp + l, (sim_v64){v, v}), Dp[l] = v);
         break;
     }
     case FK_BRA: /* as exec_insn's bra (PTX ISA §9.7.8.x bra) */
-        LANES(c->pc[base + l] = (uint32_t)in->target);
+        if (full)
+            pcs_set(c->pc + base, (uint32_t)in->target);
+        else
+            LANES(c->pc[base + l] = (uint32_t)in->target);
         if ((uint32_t)in->target <= pc)
             c->loop_pc[w] = (int32_t)pc;
         break;
     case FK_EXIT: /* exit, or ret from the kernel itself (do_ret at depth 0) */
-        LANES(c->state[base + l] = SIM_T_EXIT);
+        if (full)
+            memset(c->state + base, SIM_T_EXIT, 32);
+        else
+            LANES(c->state[base + l] = SIM_T_EXIT);
+        c->nexited += sim_pop32(em);
         break;
     case FK_CVTA: { /* as exec_insn's cvta */
         const uint64_t win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
                              : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
                                                             : 0;
         if (in->flags & PTX_F_TO)
-            LANES(Dp[l] = (P1[l] - win) & dm);
+            LANESV(vst64(Dp + l, (vld64(P1 + l) - win) & dm), Dp[l] = (P1[l] - win) & dm);
         else
-            LANES(Dp[l] = (P1[l] + win) & dm);
+            LANESV(vst64(Dp + l, (vld64(P1 + l) + win) & dm), Dp[l] = (P1[l] + win) & dm);
         break;
     }
     case FK_MOV_SREG: { /* special registers, PTX ISA §10 (sreg) */
@@ -2096,12 +2533,14 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                              (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT);
         const uint64_t vm = pred ? 1 : dm;
         if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads) {
-            LANES(Dp[l] = (base + l) & vm); /* one-dimensional block: the thread index */
+            /* one-dimensional block: the thread index */
+            LANESV(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & vm),
+                   Dp[l] = (base + l) & vm);
         } else if (per_lane) {
             LANES(Dp[l] = sreg(c, id, base + l) & vm);
         } else {
             const uint64_t v = sreg(c, id, base) & vm;
-            LANES(Dp[l] = v);
+            LANESV(vst64(Dp + l, (sim_v64){v, v}), Dp[l] = v);
         }
         break;
     }
@@ -2119,6 +2558,7 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             off += sym_addr(c, ao->sym, base);
         }
         unsigned char *ptr[32];
+        int mr = 1; /* sim_mem_warp: 2 when the warp's accesses are one range */
         if (in->space == SIM_SPACE_PARAM) {
             /* ld.param of a kernel parameter: one value for the warp */
             if (ao->reg != PTX_NOREG)
@@ -2129,7 +2569,7 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                 return;
             if (vo->kind != PTX_OPK_VEC) {
                 const uint64_t v = load_val(p, sz, is_s);
-                LANES(Dp[l] = v);
+                LANESV(vst64(Dp + l, (sim_v64){v, v}), Dp[l] = v);
                 break;
             }
             LANES(ptr[l] = p);
@@ -2137,12 +2577,43 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             uint64_t addr[32];
             if (ao->reg != PTX_NOREG) {
                 const uint64_t *const A = W + ((size_t)ao->reg << 5);
-                LANES(addr[l] = off + A[l]);
+                LANESV(vst64(addr + l, vld64(A + l) + off), addr[l] = off + A[l]);
             } else {
-                LANES(addr[l] = off);
+                LANESV(vst64(addr + l, (sim_v64){off, off}), addr[l] = off);
             }
-            if (!sim_mem_warp(c, base, em, in->space, addr, bytes, st, in, ptr))
+            mr = sim_mem_warp(c, base, em, in->space, addr, bytes, st, in, ptr);
+            if (!mr)
                 goto general;
+        }
+        if (mr == 2 && vo->kind == PTX_OPK_REG && (sz == 8 || (sz == 4 && (st || !is_s)))) {
+            /* the 32 lanes' values are one range of memory: whole rows */
+            uint64_t *const V = W + ((size_t)vo->reg << 5);
+            if (sz == 8 && st) {
+                memcpy(ptr[0], V, 32 * 8);
+            } else if (sz == 8) {
+                memcpy(V, ptr[0], 32 * 8);
+            } else if (st) {
+                uint32_t v32[32];
+#if SIM_HAVE_CONVERTVECTOR
+                VPAIRS(const sim_v32x2 h = __builtin_convertvector(vld64(V + l), sim_v32x2);
+                       memcpy(v32 + l, &h, sizeof h));
+#else
+                for (unsigned l = 0; l < 32; l++)
+                    v32[l] = (uint32_t)V[l];
+#endif
+                memcpy(ptr[0], v32, sizeof v32);
+            } else {
+                uint32_t v32[32];
+                memcpy(v32, ptr[0], sizeof v32);
+#if SIM_HAVE_CONVERTVECTOR
+                VPAIRS(sim_v32x2 h; memcpy(&h, v32 + l, sizeof h);
+                       vst64(V + l, __builtin_convertvector(h, sim_v64)));
+#else
+                for (unsigned l = 0; l < 32; l++)
+                    V[l] = v32[l];
+#endif
+            }
+            break;
         }
         if (vo->kind == PTX_OPK_VEC) {
             for (unsigned i = 0; i < n; i++) {
@@ -2180,6 +2651,7 @@ static void exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     }
     default: break;
     }
+#undef LANESV
 #undef LANES
 }
 
@@ -2223,42 +2695,14 @@ static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, ui
     return *missing != 0;
 }
 
-/* 32 lanes' PCs four at a time (GCC/Clang vector extensions; plain SSE2 on x86-64). */
-typedef uint32_t sim_u32x4 __attribute__((vector_size(16)));
-static inline int pcs_all_equal(const uint32_t *pcs, uint32_t p)
-{
-    const sim_u32x4 pv = {p, p, p, p};
-    sim_u32x4 diff = {0, 0, 0, 0};
-    for (unsigned i = 0; i < 32; i += 4) {
-        sim_u32x4 v;
-        memcpy(&v, pcs + i, sizeof v);
-        diff |= v ^ pv;
-    }
-    return (diff[0] | diff[1] | diff[2] | diff[3]) == 0;
-}
-static inline void pcs_set(uint32_t *pcs, uint32_t p)
-{
-    const sim_u32x4 pv = {p, p, p, p};
-    for (unsigned i = 0; i < 32; i += 4)
-        memcpy(pcs + i, &pv, sizeof pv);
-}
-
-/* Population count without a libgcc call (the build targets baseline x86-64). */
-static inline unsigned pop32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (x * 0x01010101u) >> 24;
-}
-
-int sim_warp_step(sim_ctx *c, unsigned w)
+static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned w)
 {
     const unsigned base = w * 32;
-    const unsigned n = c->nthreads - base < 32 ? c->nthreads - base : 32;
     uint32_t best = UINT32_MAX, mask = 0, run = 0;
     const uint8_t *st = c->state + base;
     const uint32_t *pcs = c->pc + base;
+    if (w < SIM_ITS_WARPS && c->wdone[w])
+        return 0; /* every lane exited or waits at a barrier (release_barrier clears) */
     if (w < SIM_ITS_WARPS && c->wconv[w]) {
         /* still converged after a straight-line instruction: no scan */
         best = c->wconv[w] - 1;
@@ -2266,6 +2710,7 @@ int sim_warp_step(sim_ctx *c, unsigned w)
         c->wconv[w] = 0;
         goto scanned;
     }
+    const unsigned n = c->nthreads - base < 32 ? c->nthreads - base : 32;
     if (n == 32) {
         /* whole warp: 8 lane states per 64-bit word (SIM_T_RUN is 0) */
         uint64_t sw[4], any_run = 0, not_run = 0;
@@ -2275,8 +2720,10 @@ int sim_warp_step(sim_ctx *c, unsigned w)
             any_run |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
             not_run |= sw[i];
         }
-        if (!any_run)
+        if (!any_run) {
+            c->wdone[w] = 1;
             return 0; /* every lane exited or waits at a barrier */
+        }
         if (!not_run) { /* every lane runnable: converged when all PCs are equal */
             const uint32_t p0 = pcs[0];
             if (pcs_all_equal(pcs, p0)) {
@@ -2292,8 +2739,11 @@ int sim_warp_step(sim_ctx *c, unsigned w)
         const uint32_t p = st[l] == SIM_T_RUN ? pcs[l] : UINT32_MAX;
         best = p < best ? p : best;
     }
-    if (best == UINT32_MAX)
+    if (best == UINT32_MAX) {
+        if (w < SIM_ITS_WARPS)
+            c->wdone[w] = 1;
         return 0;
+    }
     for (unsigned l = 0; l < n; l++) {
         run |= (uint32_t)(st[l] == SIM_T_RUN) << l;
         mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
@@ -2301,16 +2751,15 @@ int sim_warp_step(sim_ctx *c, unsigned w)
 scanned:;
     const ptx_insn *in = &c->code[best];
     const int its = w < SIM_ITS_WARPS;
-    if (its && c->its_block[w] != c->block_linear + 1) {
-        c->its_block[w] = c->block_linear + 1;
-        c->its_yield[w] = 0;
-        c->its_spin[w] = 0;
-        c->its_syncmem[w] = 0;
-    }
-    if (mask != run || is_warp_sync(in)) {
+    /* (run_block starts every block with no yields, spins or polls: its_block) */
+    if ((mask != run && its && !(c->its_yield[w] & run) && !is_warp_sync(in))) {
+        /* diverged, no lane has yielded, not warp-synchronous: the group below would
+         * be the runnable lanes at the smallest PC, which the scan found */
+    } else if (mask != run || is_warp_sync(in)) {
         /* diverged, or a warp-synchronous instruction: choose the group to issue */
+        const unsigned nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
         uint32_t live = 0, missing = 0, yielded = its ? c->its_yield[w] & run : 0;
-        for (unsigned l = 0; l < n; l++)
+        for (unsigned l = 0; l < nl; l++)
             if (c->state[base + l] != SIM_T_EXIT)
                 live |= 1u << l;
         if (its && (run & ~yielded) == 0) {
@@ -2374,7 +2823,7 @@ scanned:;
         }
         if (!chosen) {
             /* every runnable group waits at a warp-synchronous instruction */
-            for (unsigned l = 0; l < n; l++)
+            for (unsigned l = 0; l < nl; l++)
                 if (c->state[base + l] == SIM_T_BAR)
                     return 0; /* lanes at a CTA barrier: resolve_barrier decides */
             char where[200];
@@ -2404,10 +2853,11 @@ scanned:;
         return 1;
     }
     c->res->stats.warp_instructions++;
-    c->res->stats.thread_instructions += pop32(mask);
     if (mask == UINT32_MAX) { /* converged: every lane */
+        c->res->stats.thread_instructions += 32;
         pcs_set(c->pc + base, best + 1);
     } else {
+        c->res->stats.thread_instructions += sim_pop32(mask);
         for (uint32_t m = mask; m; m &= m - 1)
             c->pc[base + (unsigned)__builtin_ctz(m)] = best + 1;
     }
@@ -2417,9 +2867,13 @@ scanned:;
         em = 0;
         if (w < SIM_ITS_WARPS && !c->w_called[w]) { /* one lane-major row (exec_fast) */
             const uint64_t *G = c->regs + (((size_t)w * c->regcap + in->guard) << 5);
-            uint32_t g = 0;
-            for (unsigned l = 0; l < 32; l++)
-                g |= (uint32_t)((G[l] ^ neg) & 1) << l;
+            /* two lanes per vector: element 0 gathers the even lanes' bits, element 1
+             * the odd ones' (one place to the right) */
+            const sim_v64 nv = {neg, neg};
+            sim_v64 acc = {0, 0};
+            for (unsigned l = 0; l < 32; l += 2)
+                acc |= ((vld64(G + l) ^ nv) & 1) << l;
+            const uint32_t g = (uint32_t)(acc[0] | (acc[1] << 1));
             em = g & mask;
         } else {
             for (uint32_t m = mask; m; m &= m - 1) {
@@ -2431,13 +2885,21 @@ scanned:;
     }
     if (c->trace) /* trace hook (sim.c): one predictable branch when tracing is off */
         sim_trace_issue(c, w, best, mask, em);
-    if (em) {
+    if (!em && mask == UINT32_MAX && its) {
+        /* the whole warp skipped it (guard false): every lane runnable at the next PC */
+        c->wconv[w] = best + 2;
+    } else if (em) {
         if (in->fast) {
             exec_fast(c, in, w, base, em, best, mask);
             /* a straight-line instruction issued to the whole warp leaves every lane
-             * runnable at the next PC: the next step needs no scan */
-            if (mask == UINT32_MAX && in->fast < FK_BRA && w < SIM_ITS_WARPS && !c->faulted)
-                c->wconv[w] = best + 2;
+             * runnable at the next PC, a branch taken by every lane at its target:
+             * the next step needs no scan */
+            if (mask == UINT32_MAX && its && !c->faulted) {
+                if (in->fast < FK_BRA)
+                    c->wconv[w] = best + 2;
+                else if (in->fast == FK_BRA && em == UINT32_MAX)
+                    c->wconv[w] = (uint32_t)in->target + 1;
+            }
         } else {
             exec_insn(c, in, w, base, em, best, mask);
         }
@@ -2450,4 +2912,20 @@ scanned:;
         }
     }
     return 1;
+}
+
+int sim_warp_step(sim_ctx *c, unsigned w)
+{
+    return warp_step(c, w);
+}
+
+int sim_warp_round(sim_ctx *c)
+{
+    int progressed = 0;
+    for (unsigned w = 0; w < c->nwarps; w++) {
+        progressed |= warp_step(c, w);
+        if (c->faulted)
+            break;
+    }
+    return progressed;
 }

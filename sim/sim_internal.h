@@ -99,6 +99,8 @@ typedef struct sim_ctx {
     size_t printf_seen;    /* printf bytes already turned into PRINTF events */
     unsigned checks;       /* SIM_CHECK_* bits that are on */
     struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */
+    struct sim_shadow *wshadow; /* racecheck: one per word, standing for its four bytes
+                                   while its shadow_same flag is set (sim.c race_check) */
     uint8_t *shadow_same;      /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
@@ -128,7 +130,30 @@ typedef struct sim_ctx {
     uint32_t bar_waiting[16];  /* threads waiting (bar.sync/bar.red) in this phase */
     uint32_t bar_arrived[16];  /* threads that executed bar.arrive in this phase */
     uint32_t bar_expect[16];   /* the phase's thread count b; 0: every thread */
+    /* ---- speed bookkeeping (sim.c run_block, release_barrier, resolve_barrier) ---- */
+    uint32_t bar_lanes[16][SIM_ITS_WARPS]; /* per barrier id and warp: the lanes waiting
+                                              there (state SIM_T_BAR, bar_id == id) */
+    int32_t bar_pc_any[16];    /* per barrier id: the PC of one waiting thread */
+    uint8_t bar_mixed[16];     /* per barrier id: threads wait at different PCs */
+    unsigned nexited;          /* threads of the block in state SIM_T_EXIT */
+    int zero_all;              /* run_block clears the whole register file per block */
+    uint16_t *zero_regs;       /* else: the kernel's slots that a thread may read before
+                                  writing them (sim_regs_read_first), nzero_regs of them */
+    unsigned nzero_regs;
+    int regs_clean;            /* the register file is all zeros (fresh allocation) */
+    uint8_t wdone[SIM_ITS_WARPS]; /* per warp: no lane can run until a barrier releases
+                                     some (every lane exited or waits at a barrier);
+                                     sim_warp_step returns 0 at once */
 } sim_ctx;
+
+/* Population count without a libgcc call (the build targets baseline x86-64). */
+static inline unsigned sim_pop32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
 
 /* Registers are stored lane-major per warp (STYLE.md "Interpreter core": the loop over
  * a warp's lanes reads and writes contiguous memory): slot r of the frame of thread t
@@ -161,9 +186,23 @@ void sim_check_warp_sync(sim_ctx *c, unsigned w);
 void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base,
                       uint32_t em);
 
+/* The register slots of kernel f that a thread may read before it has written them on
+ * every path from the kernel's entry (a forward must-be-written data-flow over the
+ * kernel's control flow), plus every slot a cross-lane instruction (shfl, vote, match,
+ * redux) reads, since it reads lanes that may not have written it. Only these need to
+ * be zero when a block starts (registers start as zeros in the simulator). Returns their
+ * number with a malloc'ed list in *out (NULL when 0), or -1 when the kernel is beyond
+ * the analysis (device-function calls, unknown slots, no memory): clear them all. */
+int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out);
+
 /* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
+
+/* One round of the deterministic schedule (sim.c run_block): sim_warp_step for warps
+ * 0, 1, ... in order, stopping after a step that faulted. Returns whether any warp
+ * issued an instruction. */
+int sim_warp_round(sim_ctx *c);
 
 /* Checked memory access for thread t (sim.c): a host pointer to `size` bytes at `addr`
  * of `space`, or NULL after recording a fault. kind: 0 load, 1 store, 2 atomic. */
@@ -173,7 +212,9 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
 /* Warp-level sim_mem for the lanes em of the warp whose first thread is base: addr[l]
  * is lane l's address; on success fills ptr[l] (host pointers to `size` bytes) for
  * every lane of em and returns 1, having run the checkers and the trace for each lane
- * in lane order as sim_mem does. Returns 0, having changed nothing, when the request
+ * in lane order as sim_mem does; 2 instead when every lane of the warp takes part and
+ * the 32 accesses are one range of host memory (ptr[l] = ptr[0] + l * size). Returns
+ * 0, having changed nothing, when the request
  * is not the common case (a lane misaligned or out of bounds, local or parameter
  * space, generic addresses in several windows): the caller then uses sim_mem. */
 int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64_t *addr,
