@@ -52,7 +52,8 @@ keys S
 wait_for "replayed on the simulator (" 600 || fail "S did not replay the launch on the simulator"
 wait_for "active lanes: kernel" 600 || fail "after S the warp timeline is empty"
 keys 0
-wait_for "thread (0,0,0) of block (0,0,0)" 20 || fail "after S the registers view shows no thread"
+wait_for "thread (0,0,0) of block (0,0,0)\|t(0,0,0) b(0,0,0)" 20 || fail "after S the registers view shows no thread"
+screen | grep -q "%rd[0-9]* *0x" || fail "after S the registers view shows no 64-bit address register"
 keys q
 wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
 echo "tui_gpu: ok"
