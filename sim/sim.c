@@ -52,6 +52,78 @@ struct sim_shadow {
     uint16_t w_wsync, r_wsync, ro_wsync;
 };
 
+/* The word shadows of racecheck (sim_ctx.wshadow, see race_check): struct sim_shadow's
+ * fields, all 32-bit (the tid and wsync fields hold their 16-bit values, the pc fields
+ * their int32_t ones), in blocks of four words: field f of word k is
+ * mem[(k / 4) * 4 * SIM_WSH_FIELDS + f * 4 + k % 4] (WSH). One word's fields are at
+ * fixed offsets from one pointer (race_word), and four consecutive words' values of a
+ * field are one vector (shared_range checks and updates a warp's 32 words with vector
+ * operations). */
+struct sim_wshadow {
+    uint32_t *mem;
+};
+enum {
+    WSF_w_epoch, WSF_r_epoch, WSF_w_pc, WSF_r_pc, WSF_rx_pc, WSF_ro_pc, WSF_w_tid,
+    WSF_r_tid, WSF_rx_tid, WSF_ro_tid, WSF_w_wsync, WSF_r_wsync, WSF_ro_wsync,
+    SIM_WSH_FIELDS
+};
+/* Pointer to field f of word k in the blocks M (for k % 4 == 0, to the four words from k). */
+#define WSH(M, f, k) ((M) + ((k) >> 2) * (4 * SIM_WSH_FIELDS) + WSF_##f * 4 + ((k) & 3))
+
+static struct sim_wshadow *wshadow_new(size_t n)
+{
+    struct sim_wshadow *S = calloc(1, sizeof *S);
+    uint32_t *mem = S ? calloc((n / 4 + 1) * 4 * SIM_WSH_FIELDS, sizeof *mem) : NULL;
+    if (!mem) {
+        free(S);
+        return NULL;
+    }
+    S->mem = mem;
+    return S;
+}
+
+static void wshadow_free(struct sim_wshadow *S)
+{
+    if (S)
+        free(S->mem);
+    free(S);
+}
+
+/* Word k's shadow as a struct sim_shadow (wshadow_get) and back (wshadow_set). */
+static void wshadow_get(const struct sim_wshadow *S, uint64_t k, struct sim_shadow *o)
+{
+    o->w_epoch = *WSH(S->mem, w_epoch, k);
+    o->r_epoch = *WSH(S->mem, r_epoch, k);
+    o->w_pc = *WSH(S->mem, w_pc, k);
+    o->r_pc = *WSH(S->mem, r_pc, k);
+    o->rx_pc = *WSH(S->mem, rx_pc, k);
+    o->ro_pc = *WSH(S->mem, ro_pc, k);
+    o->w_tid = (uint16_t)*WSH(S->mem, w_tid, k);
+    o->r_tid = (uint16_t)*WSH(S->mem, r_tid, k);
+    o->rx_tid = (uint16_t)*WSH(S->mem, rx_tid, k);
+    o->ro_tid = (uint16_t)*WSH(S->mem, ro_tid, k);
+    o->w_wsync = (uint16_t)*WSH(S->mem, w_wsync, k);
+    o->r_wsync = (uint16_t)*WSH(S->mem, r_wsync, k);
+    o->ro_wsync = (uint16_t)*WSH(S->mem, ro_wsync, k);
+}
+
+static void wshadow_set(struct sim_wshadow *S, uint64_t k, const struct sim_shadow *i)
+{
+    *WSH(S->mem, w_epoch, k) = i->w_epoch;
+    *WSH(S->mem, r_epoch, k) = i->r_epoch;
+    *WSH(S->mem, w_pc, k) = i->w_pc;
+    *WSH(S->mem, r_pc, k) = i->r_pc;
+    *WSH(S->mem, rx_pc, k) = i->rx_pc;
+    *WSH(S->mem, ro_pc, k) = i->ro_pc;
+    *WSH(S->mem, w_tid, k) = i->w_tid;
+    *WSH(S->mem, r_tid, k) = i->r_tid;
+    *WSH(S->mem, rx_tid, k) = i->rx_tid;
+    *WSH(S->mem, ro_tid, k) = i->ro_tid;
+    *WSH(S->mem, w_wsync, k) = i->w_wsync;
+    *WSH(S->mem, r_wsync, k) = i->r_wsync;
+    *WSH(S->mem, ro_wsync, k) = i->ro_wsync;
+}
+
 static const sim_device_model device_model = {
     .name = "gpulearn SIMT simulator",
     .sm_count = 4,
@@ -454,69 +526,87 @@ report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
  * are checked against plain accesses of other threads, not against each other, and are
  * not recorded). Reports only when !reported (one report per access); returns whether
  * the access has been reported. */
+/* The body of race_one and race_word, SH_(field) naming the shadow's field. */
+#define RACE_ONE_BODY                                                                    \
+    if (!reported) {                                                                     \
+        int ot = -1; /* the earlier access this one conflicts with */                    \
+        int32_t opc = 0;                                                                 \
+        int oop = 0;                                                                     \
+        sim_hazard hz = SIM_HAZ_NONE;                                                    \
+        if (SH_(w_epoch) == E && SH_(w_tid) != t &&                                      \
+            !(SH_(w_tid) / 32u == w && SH_(w_wsync) != ws)) {                            \
+            ot = SH_(w_tid);                                                             \
+            opc = SH_(w_pc);                                                             \
+            oop = 1;                                                                     \
+            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;                                    \
+        } else if (op != 0 && SH_(r_epoch) == E) {                                       \
+            /* a reader in another warp first (an error), then one in this warp */       \
+            if (SH_(r_tid) / 32u != w) {                                                 \
+                ot = SH_(r_tid);                                                         \
+                opc = SH_(r_pc);                                                         \
+            } else if (SH_(rx_tid) != 0xffff) {                                          \
+                ot = SH_(rx_tid);                                                        \
+                opc = SH_(rx_pc);                                                        \
+            } else if (SH_(r_tid) != t && SH_(r_wsync) == ws) {                          \
+                ot = SH_(r_tid);                                                         \
+                opc = SH_(r_pc);                                                         \
+            } else if (SH_(ro_tid) != 0xffff && SH_(ro_tid) != t && SH_(ro_wsync) == ws) {\
+                ot = SH_(ro_tid);                                                        \
+                opc = SH_(ro_pc);                                                        \
+            }                                                                            \
+            hz = SIM_HAZ_WAR;                                                            \
+        }                                                                                \
+        if (ot >= 0) {                                                                   \
+            report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);              \
+            reported = 1;                                                                \
+        }                                                                                \
+    }                                                                                    \
+    if (op == 1) {                                                                       \
+        SH_(w_epoch) = E;                                                                \
+        SH_(w_tid) = (uint16_t)t;                                                        \
+        SH_(w_pc) = pc;                                                                  \
+        SH_(w_wsync) = ws;                                                               \
+        SH_(r_epoch) = 0;                                                                \
+    } else if (op == 0) {                                                                \
+        if (SH_(r_epoch) != E) {                                                         \
+            SH_(r_epoch) = E;                                                            \
+            SH_(r_tid) = (uint16_t)t;                                                    \
+            SH_(r_pc) = pc;                                                              \
+            SH_(r_wsync) = ws;                                                           \
+            SH_(rx_tid) = SH_(ro_tid) = 0xffff;                                          \
+        } else if (SH_(r_tid) == t) {                                                    \
+            SH_(r_pc) = pc;                                                              \
+            SH_(r_wsync) = ws;                                                           \
+        } else if (SH_(r_tid) / 32u != w) {                                              \
+            SH_(rx_tid) = (uint16_t)t;                                                   \
+            SH_(rx_pc) = pc;                                                             \
+        } else {                                                                         \
+            SH_(ro_tid) = (uint16_t)t;                                                   \
+            SH_(ro_pc) = pc;                                                             \
+            SH_(ro_wsync) = ws;                                                          \
+        }                                                                                \
+    }                                                                                    \
+    return reported;
+
 static inline __attribute__((always_inline)) int
 race_one(sim_ctx *c, struct sim_shadow *sh, unsigned t, unsigned w, uint16_t ws, uint32_t E,
          int32_t pc, int op, const ptx_insn *in, uint64_t a, unsigned size, int reported)
 {
-    if (!reported) {
-        int ot = -1; /* the earlier access this one conflicts with */
-        int32_t opc = 0;
-        int oop = 0;
-        sim_hazard hz = SIM_HAZ_NONE;
-        if (sh->w_epoch == E && sh->w_tid != t &&
-            !(sh->w_tid / 32u == w && sh->w_wsync != ws)) {
-            ot = sh->w_tid;
-            opc = sh->w_pc;
-            oop = 1;
-            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
-        } else if (op != 0 && sh->r_epoch == E) {
-            /* a reader in another warp first (an error), then one in this warp */
-            if (sh->r_tid / 32u != w) {
-                ot = sh->r_tid;
-                opc = sh->r_pc;
-            } else if (sh->rx_tid != 0xffff) {
-                ot = sh->rx_tid;
-                opc = sh->rx_pc;
-            } else if (sh->r_tid != t && sh->r_wsync == ws) {
-                ot = sh->r_tid;
-                opc = sh->r_pc;
-            } else if (sh->ro_tid != 0xffff && sh->ro_tid != t && sh->ro_wsync == ws) {
-                ot = sh->ro_tid;
-                opc = sh->ro_pc;
-            }
-            hz = SIM_HAZ_WAR;
-        }
-        if (ot >= 0) {
-            report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);
-            reported = 1;
-        }
-    }
-    if (op == 1) {
-        sh->w_epoch = E;
-        sh->w_tid = (uint16_t)t;
-        sh->w_pc = pc;
-        sh->w_wsync = ws;
-        sh->r_epoch = 0;
-    } else if (op == 0) {
-        if (sh->r_epoch != E) {
-            sh->r_epoch = E;
-            sh->r_tid = (uint16_t)t;
-            sh->r_pc = pc;
-            sh->r_wsync = ws;
-            sh->rx_tid = sh->ro_tid = 0xffff;
-        } else if (sh->r_tid == t) {
-            sh->r_pc = pc;
-            sh->r_wsync = ws;
-        } else if (sh->r_tid / 32u != w) {
-            sh->rx_tid = (uint16_t)t;
-            sh->rx_pc = pc;
-        } else {
-            sh->ro_tid = (uint16_t)t;
-            sh->ro_pc = pc;
-            sh->ro_wsync = ws;
-        }
-    }
-    return reported;
+#define SH_(f) sh->f
+    RACE_ONE_BODY
+#undef SH_
+}
+
+/* race_one on word k's shadow in the word shadows' blocks M (sim_wshadow.mem). */
+static inline __attribute__((always_inline)) int
+race_word(sim_ctx *c, uint32_t *M, uint64_t k, unsigned t, unsigned w, uint16_t ws,
+          uint32_t E, int32_t pc, int op, const ptx_insn *in, uint64_t a, unsigned size,
+          int reported)
+{
+    uint32_t *const P_ = WSH(M, w_epoch, k);
+#define SH_(f) P_[WSF_##f * 4]
+    RACE_ONE_BODY
+#undef SH_
 }
 
 /* Checks and records an access of thread t to shared bytes [a, a+size) in the n
@@ -538,8 +628,8 @@ static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size,
  * most. A word (4 aligned bytes) whose flag in c->shadow_same is set has four shadow
  * bytes that every check treats alike: they agree in each field that is live (the
  * w_ fields when w_epoch is the current epoch, the r_ ones likewise; the others are
- * never read), so one shadow stands for all four, the word's own in c->wshadow (a
- * compact array: whole-word accesses touch a quarter of the memory), and whole-word
+ * never read), so one shadow stands for all four, the word's own in c->wshadow (struct
+ * sim_wshadow: whole-word accesses touch a quarter of the memory), and whole-word
  * accesses check and update it alone. Flags are set at block start (a new epoch:
  * nothing is live) and by a store of the whole word (it sets the w_ fields alike and
  * ends the reads; its byte 0's shadow becomes the word's); an access to part of a word
@@ -556,12 +646,14 @@ static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op
         int reported = 0;
         for (uint64_t k = a >> 2; k < (a + size) >> 2; k++) {
             if (same[k]) {
-                reported = race_bytes(c, t, a, size, &c->wshadow[k], 1, op, in, reported);
+                reported = race_word(c, c->wshadow->mem, k, t, t / 32, c->wsync[t / 32],
+                                     c->epoch, (int32_t)(in - c->code), op, in, a, size,
+                                     reported);
             } else {
                 reported = race_bytes(c, t, a, size, &c->shadow[k << 2], 4, op, in, reported);
                 if (op == 1) {
                     same[k] = 1;
-                    c->wshadow[k] = c->shadow[k << 2];
+                    wshadow_set(c->wshadow, k, &c->shadow[k << 2]);
                 }
             }
         }
@@ -570,7 +662,8 @@ static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op
     for (uint64_t k = a >> 2; k <= (a + size - 1) >> 2; k++) {
         if (same[k]) {
             struct sim_shadow *sh = &c->shadow[k << 2];
-            sh[0] = sh[1] = sh[2] = sh[3] = c->wshadow[k];
+            wshadow_get(c->wshadow, k, &sh[0]);
+            sh[1] = sh[2] = sh[3] = sh[0];
             same[k] = 0;
         }
     }
@@ -1094,7 +1187,7 @@ shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
              const int sinit)
 {
     const uint8_t *const same = c->shadow_same;
-    struct sim_shadow *const wshadow = c->wshadow;
+    uint32_t *const wmem = race ? c->wshadow->mem : NULL;
     unsigned char *const shm = c->shared, *const written = c->shared_written;
     const unsigned w = base / 32;
     const uint16_t ws = race ? c->wsync[w] : 0;
@@ -1105,7 +1198,7 @@ shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
         const uint64_t a = addr[l] - off;
         if (race) {
             if (same[a >> 2])
-                race_one(c, &wshadow[a >> 2], t, w, ws, E, pc, op, in, a, 4, 0);
+                race_word(c, wmem, a >> 2, t, w, ws, E, pc, op, in, a, 4, 0);
             else
                 race_check(c, t, a, 4, op, in);
         }
@@ -1125,6 +1218,113 @@ shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
     }
 }
 
+/* shared_words for a load (op 0) with racecheck on, in the common case where no lane
+ * can report: every word read has its shadow in c->wshadow (shadow_same), none was
+ * written in this epoch (race_one reports a load only against a write of the epoch),
+ * and with initcheck (sinit) all its bytes were stored. Every lane's address must be
+ * 4-byte aligned; the bounds are checked here (each lane inside the shared memory, as
+ * sim_mem_warp requires). The lanes are grouped by word, the words within 64 of word
+ * k0: race_one's updates of one word by its lanes in lane order come to a closed form
+ * (see below), made once per word. Returns 0, having changed no state, when a word lies
+ * outside that window or the shared memory, or fails the test (the caller then goes on
+ * as without this path). */
+static inline __attribute__((always_inline)) int
+shared_loads(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint64_t off,
+             uint64_t k0, const ptx_insn *in, unsigned char **ptr, const int sinit)
+{
+    uint32_t lanes[64] = {0}; /* per word from k0: its lanes */
+    uint8_t words[32];        /* the words read (from k0), in first-lane order */
+    unsigned n = 0;
+    uint64_t out = 0;         /* a lane's word outside the window: bit 6 up set */
+    unsigned char *const shm = c->shared;
+#define GROUP_LANE(L)                                                                     \
+    do {                                                                                  \
+        const uint64_t a = addr[L] - off, s = (a >> 2) - k0;                              \
+        out |= s;                                                                         \
+        if (s < 64) {                                                                     \
+            if (!lanes[s])                                                                \
+                words[n++] = (uint8_t)s;                                                  \
+            lanes[s] |= 1u << (L);                                                        \
+        }                                                                                 \
+        ptr[L] = shm + a;                                                                 \
+    } while (0)
+    if (em == UINT32_MAX) {
+        for (unsigned l = 0; l < 32; l++)
+            GROUP_LANE(l);
+    } else {
+        for (uint32_t m = em; m; m &= m - 1)
+            GROUP_LANE((unsigned)__builtin_ctz(m));
+    }
+#undef GROUP_LANE
+    if (out >= 64)
+        return 0;
+    const uint64_t words_in = c->shared_size / 4; /* whole words inside the memory */
+    const uint8_t *const same = c->shadow_same;
+    uint32_t *const M = c->wshadow->mem;
+    const unsigned char *const written = c->shared_written;
+    const uint32_t E = c->epoch;
+    for (unsigned i = 0; i < n; i++) {
+        const uint64_t k = k0 + words[i];
+        if (k >= words_in || !same[k] || *WSH(M, w_epoch, k) == E)
+            return 0;
+        if (sinit) {
+            uint32_t u;
+            memcpy(&u, written + 4 * k, 4);
+            if (u != 0x01010101u)
+                return 0;
+        }
+    }
+    const unsigned w = base / 32;
+    const uint16_t ws = c->wsync[w];
+    const uint32_t pc = (uint32_t)(in - c->code);
+    for (unsigned i = 0; i < n; i++) {
+        const uint64_t k = k0 + words[i];
+        const uint32_t g = lanes[words[i]];
+        uint32_t *const P = WSH(M, w_epoch, k);
+#define F_(f) P[WSF_##f * 4]
+        if (F_(r_epoch) != E) {
+            /* the first lane becomes the epoch's first reader; each later one (same
+             * warp, another thread) becomes the other reader in its warp: the last */
+            F_(r_epoch) = E;
+            F_(r_tid) = base + (unsigned)__builtin_ctz(g);
+            F_(r_pc) = pc;
+            F_(r_wsync) = ws;
+            F_(rx_tid) = 0xffff;
+            if (g & (g - 1)) {
+                F_(ro_tid) = base + 31 - (unsigned)__builtin_clz(g);
+                F_(ro_pc) = pc;
+                F_(ro_wsync) = ws;
+            } else {
+                F_(ro_tid) = 0xffff;
+            }
+        } else {
+            /* the first reader R stays: R itself refreshes r_pc and r_wsync; each other
+             * lane becomes the reader in another warp than R's (rx) or the other one in
+             * R's warp (ro): the last */
+            const uint32_t R = F_(r_tid);
+            uint32_t rest = g;
+            if (R - base < 32 && ((g >> (R - base)) & 1)) {
+                F_(r_pc) = pc;
+                F_(r_wsync) = ws;
+                rest &= ~(1u << (R - base));
+            }
+            if (rest) {
+                const uint32_t t = base + 31 - (unsigned)__builtin_clz(rest);
+                if (R / 32u != w) {
+                    F_(rx_tid) = t;
+                    F_(rx_pc) = pc;
+                } else {
+                    F_(ro_tid) = t;
+                    F_(ro_pc) = pc;
+                    F_(ro_wsync) = ws;
+                }
+            }
+        }
+#undef F_
+    }
+    return 1;
+}
+
 /* Whether the n bytes at p (a multiple of 8) all hold v. */
 static inline int bytes_all(const uint8_t *p, unsigned n, uint8_t v)
 {
@@ -1138,19 +1338,124 @@ static inline int bytes_all(const uint8_t *p, unsigned n, uint8_t v)
     return diff == 0;
 }
 
+/* Four consecutive word shadows' values of one field (shared_range). */
+typedef uint32_t sim_wv __attribute__((vector_size(16)));
+typedef int32_t sim_wm __attribute__((vector_size(16))); /* a comparison: 0 or -1 */
+static inline sim_wv wv_ld(const void *p)
+{
+    sim_wv v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void wv_st(void *p, sim_wv v)
+{
+    memcpy(p, &v, sizeof v);
+}
+#define WV(x) ((sim_wv){(x), (x), (x), (x)})
+/* m ? x : y in each element */
+#define WV_SEL(m, x, y) (((sim_wv)(m) & (x)) | (~(sim_wv)(m) & (y)))
+
 /* racecheck of a full warp's plain load (op 0) or store (op 1) of the 32 words from
- * shared byte a0 (lane l: a0 + 4 * l), every word's shadow_same flag set: race_one on
- * each word's shadow in lane order, as shared_words does. */
+ * shared byte a0 (lane l: a0 + 4 * l), every word's shadow_same flag set: race_word on
+ * each word's shadow in lane order, as shared_words does. The words are distinct, so
+ * when no lane conflicts with an earlier access (race_one's tests, on four words at a
+ * time when a0 is 16-byte aligned) the lanes' updates are independent and are made
+ * four words at a time too. */
 static inline __attribute__((always_inline)) void
 shared_range(sim_ctx *c, unsigned base, uint64_t a0, const ptx_insn *in, const int op)
 {
-    struct sim_shadow *const ws0 = c->wshadow + (a0 >> 2);
+    uint32_t *const S = c->wshadow->mem;
+    const uint64_t k0 = a0 >> 2;
     const unsigned w = base / 32;
     const uint16_t ws = c->wsync[w];
     const uint32_t E = c->epoch;
     const int32_t pc = (int32_t)(in - c->code);
-    for (unsigned l = 0; l < 32; l++)
-        race_one(c, &ws0[l], base + l, w, ws, E, pc, op, in, a0 + 4 * l, 4, 0);
+    const sim_wv Ev = WV(E), Wv = WV(w), WSv = WV(ws), NONE = WV(0xffffu);
+    const sim_wv PCv = WV((uint32_t)pc);
+    if (k0 & 3) {
+        /* the words straddle blocks of four: each lane in order */
+        for (unsigned l = 0; l < 32; l++)
+            race_word(c, S, k0 + l, base + l, w, ws, E, pc, op, in, a0 + 4 * l, 4, 0);
+        return;
+    }
+    /* live fields: a write in this epoch (any store or load may conflict with it), a
+     * read in this epoch (a store may conflict with it; a load updates it) */
+    sim_wm wlive = {0, 0, 0, 0}, rlive = {0, 0, 0, 0};
+    for (unsigned l = 0; l < 32; l += 4) {
+        wlive |= wv_ld(WSH(S, w_epoch, k0 + l)) == Ev;
+        rlive |= wv_ld(WSH(S, r_epoch, k0 + l)) == Ev;
+    }
+    uint64_t wl[2], rl[2];
+    memcpy(wl, &wlive, sizeof wl);
+    memcpy(rl, &rlive, sizeof rl);
+    const int any_w = (wl[0] | wl[1]) != 0, any_r = (rl[0] | rl[1]) != 0;
+    if (any_w || (op == 1 && any_r)) {
+        sim_wm bad = {0, 0, 0, 0};
+        for (unsigned l = 0; l < 32; l += 4) {
+            const uint64_t k = k0 + l;
+            const sim_wv tv = {base + l, base + l + 1, base + l + 2, base + l + 3};
+            const sim_wv wt = wv_ld(WSH(S, w_tid, k));
+            bad |= (wv_ld(WSH(S, w_epoch, k)) == Ev) & (wt != tv) &
+                   ~(((wt >> 5) == Wv) & (wv_ld(WSH(S, w_wsync, k)) != WSv));
+            if (op == 1) {
+                const sim_wv rt = wv_ld(WSH(S, r_tid, k)), rot = wv_ld(WSH(S, ro_tid, k));
+                bad |= (wv_ld(WSH(S, r_epoch, k)) == Ev) &
+                       (((rt >> 5) != Wv) | (wv_ld(WSH(S, rx_tid, k)) != NONE) |
+                        ((rt != tv) & (wv_ld(WSH(S, r_wsync, k)) == WSv)) |
+                        ((rot != NONE) & (rot != tv) & (wv_ld(WSH(S, ro_wsync, k)) == WSv)));
+            }
+        }
+        uint64_t any[2];
+        memcpy(any, &bad, sizeof any);
+        if (any[0] | any[1]) {
+            /* a lane reports: each lane in order, as race_one would */
+            for (unsigned l = 0; l < 32; l++)
+                race_word(c, S, k0 + l, base + l, w, ws, E, pc, op, in, a0 + 4 * l, 4, 0);
+            return;
+        }
+    }
+    if (op == 0 && !any_r) {
+        /* every lane the first reader of its word in this epoch (race_one's load) */
+        for (unsigned l = 0; l < 32; l += 4) {
+            const uint64_t k = k0 + l;
+            const sim_wv tv = {base + l, base + l + 1, base + l + 2, base + l + 3};
+            wv_st(WSH(S, r_epoch, k), Ev);
+            wv_st(WSH(S, r_tid, k), tv);
+            wv_st(WSH(S, r_pc, k), PCv);
+            wv_st(WSH(S, r_wsync, k), WSv);
+            wv_st(WSH(S, rx_tid, k), NONE);
+            wv_st(WSH(S, ro_tid, k), NONE);
+        }
+        return;
+    }
+    for (unsigned l = 0; l < 32; l += 4) {
+        const uint64_t k = k0 + l;
+        const sim_wv tv = {base + l, base + l + 1, base + l + 2, base + l + 3};
+        if (op == 1) { /* race_one's store: the last writer, no readers */
+            wv_st(WSH(S, w_epoch, k), Ev);
+            wv_st(WSH(S, w_tid, k), tv);
+            wv_st(WSH(S, w_pc, k), PCv);
+            wv_st(WSH(S, w_wsync, k), WSv);
+            wv_st(WSH(S, r_epoch, k), WV(0));
+            continue;
+        }
+        /* race_one's load: A the first reader of the epoch, B the first again, C one
+         * in another warp than the first, D another in the first's warp */
+        const sim_wv rt = wv_ld(WSH(S, r_tid, k));
+        const sim_wm A = wv_ld(WSH(S, r_epoch, k)) != Ev;
+        const sim_wm B = ~A & (rt == tv);
+        const sim_wm C = ~A & ~B & ((rt >> 5) != Wv);
+        const sim_wm D = ~A & ~B & ~C;
+        wv_st(WSH(S, r_epoch, k), Ev);
+        wv_st(WSH(S, r_tid, k), WV_SEL(A, tv, rt));
+        wv_st(WSH(S, r_pc, k), WV_SEL(A | B, PCv, wv_ld(WSH(S, r_pc, k))));
+        wv_st(WSH(S, r_wsync, k), WV_SEL(A | B, WSv, wv_ld(WSH(S, r_wsync, k))));
+        wv_st(WSH(S, rx_tid, k), WV_SEL(A, NONE, WV_SEL(C, tv, wv_ld(WSH(S, rx_tid, k)))));
+        wv_st(WSH(S, rx_pc, k), WV_SEL(C, PCv, wv_ld(WSH(S, rx_pc, k))));
+        wv_st(WSH(S, ro_tid, k), WV_SEL(A, NONE, WV_SEL(D, tv, wv_ld(WSH(S, ro_tid, k)))));
+        wv_st(WSH(S, ro_pc, k), WV_SEL(D, PCv, wv_ld(WSH(S, ro_pc, k))));
+        wv_st(WSH(S, ro_wsync, k), WV_SEL(D, WSv, wv_ld(WSH(S, ro_wsync, k))));
+    }
 }
 
 /* Warp-level fast path of sim_mem (see sim_internal.h): the common case of a warp's
@@ -1167,15 +1472,37 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     /* one pass: the lanes' address bits (alignment) and their smallest and largest
      * address (bounds, checked once for the warp) */
     uint64_t orv = 0, amin = UINT64_MAX, amax = 0, stride = 1;
+    int minmax = 0; /* amin and amax still to be found (a full warp's lanes) */
     if (em == UINT32_MAX) {
-        /* stride: 0 when lane l's address is lane 0's + l * size for every lane */
-        stride = 0;
-        for (unsigned l = 0; l < 32; l++) {
-            const uint64_t a = addr[l];
-            orv |= a;
-            amin = a < amin ? a : amin;
-            amax = a > amax ? a : amax;
-            stride |= a ^ (addr[0] + (uint64_t)l * size);
+        /* stride: 0 when lane l's address is lane 0's + l * size for every lane (two
+         * lanes per vector); then lane 0's address has the lanes' alignment (size a
+         * power of two) and lanes 0 and 31 the smallest and largest address (no wrap) */
+        typedef uint64_t u64x2 __attribute__((vector_size(16)));
+        const uint64_t a0 = addr[0];
+        u64x2 sv = {0, 0}, want = {a0, a0 + size};
+        const u64x2 step = {2 * (uint64_t)size, 2 * (uint64_t)size};
+        for (unsigned l = 0; l < 32; l += 2) {
+            u64x2 v;
+            memcpy(&v, addr + l, sizeof v);
+            sv |= v ^ want;
+            want += step;
+        }
+        stride = sv[0] | sv[1];
+        if (stride == 0 && (size & (size - 1)) == 0 && a0 <= UINT64_MAX - 31 * (uint64_t)size) {
+            orv = a0;
+            amin = a0;
+            amax = a0 + 31 * (uint64_t)size;
+        } else {
+            /* the lanes' address bits; their smallest and largest address only when a
+             * path below needs them (minmax) */
+            u64x2 ov = {0, 0};
+            for (unsigned l = 0; l < 32; l += 2) {
+                u64x2 v;
+                memcpy(&v, addr + l, sizeof v);
+                ov |= v;
+            }
+            orv = ov[0] | ov[1];
+            minmax = 1;
         }
     } else {
         for (uint32_t m = em; m; m &= m - 1) {
@@ -1208,7 +1535,18 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
                 return 0;
         }
     }
+#define WARP_MINMAX()                                                                     \
+    do {                                                                                  \
+        for (unsigned l = 0; l < 32; l++) {                                               \
+            const uint64_t a = addr[l];                                                   \
+            amin = a < amin ? a : amin;                                                   \
+            amax = a > amax ? a : amax;                                                   \
+        }                                                                                 \
+        minmax = 0;                                                                       \
+    } while (0)
     if (sp == SIM_SPACE_GLOBAL) {
+        if (minmax)
+            WARP_MINMAX();
         sim_alloc *al = find_alloc(c->s, addr[l0], size);
         if (!al)
             return 0;
@@ -1224,8 +1562,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             if (!init || kind != 0 || bits_all_set(al->written, o, 32 * (uint64_t)size)) {
                 if (init && kind != 0)
                     mark_written(al, o, 32 * (size_t)size, 1);
-                for (unsigned l = 0; l < 32; l++)
-                    ptr[l] = data + o + (size_t)l * size;
+                ptr[0] = data + o; /* the caller fills the other lanes if it needs them */
                 return 2;
             }
         }
@@ -1263,11 +1600,22 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     }
     if (sp != SIM_SPACE_SHARED)
         return 0;
+    const int race = (c->checks & SIM_CHECK_RACE) != 0, sinit = (c->checks & SIM_CHECK_INIT) != 0;
+    const int tmem = c->trace_mem;
+    if (minmax) {
+        /* a full warp's words not one range (broadcasts, a tile's column): a load
+         * around lane 0's word needs no smallest and largest address */
+        const uint64_t kl = (addr[0] - off) >> 2, k0 = kl >= 32 ? kl - 32 : 0;
+        if (size == 4 && kind == 0 && race && !tmem && addr[0] >= off &&
+            (sinit ? shared_loads(c, base, em, addr, off, k0, in, ptr, 1)
+                   : shared_loads(c, base, em, addr, off, k0, in, ptr, 0)))
+            return 1;
+        WARP_MINMAX();
+    }
+#undef WARP_MINMAX
     const uint64_t ssz = c->shared_size;
     if (amin < off || amin - off > ssz || amax - off > ssz || size > ssz - (amax - off))
         return 0; /* every lane inside the shared memory */
-    const int race = (c->checks & SIM_CHECK_RACE) != 0, sinit = (c->checks & SIM_CHECK_INIT) != 0;
-    const int tmem = c->trace_mem;
     if (size == 4 && (kind == 0 || kind == 1) && !tmem && stride == 0 &&
         (!race || bytes_all(c->shadow_same + ((addr[0] - off) >> 2), 32, 1)) &&
         (!sinit || kind == 1 || bytes_all(c->shared_written + (addr[0] - off), 128, 1))) {
@@ -1278,14 +1626,17 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             kind == 0 ? shared_range(c, base, a0, in, 0) : shared_range(c, base, a0, in, 1);
         if (sinit && kind == 1)
             memset(c->shared_written + a0, 1, 128);
-        for (unsigned l = 0; l < 32; l++)
-            ptr[l] = c->shared + a0 + 4 * l;
+        ptr[0] = c->shared + a0; /* the caller fills the other lanes if it needs them */
         return 2;
     }
     if (size == 4 && (kind == 0 || kind == 1) && !tmem) {
 #define SHARED_WORDS(OP, RACE, SINIT) \
     shared_words(c, base, em, addr, off, in, ptr, OP, RACE, SINIT)
         if (kind == 0) {
+            const uint64_t k0 = (amin - off) >> 2;
+            if (race && (sinit ? shared_loads(c, base, em, addr, off, k0, in, ptr, 1)
+                               : shared_loads(c, base, em, addr, off, k0, in, ptr, 0)))
+                return 1;
             if (race)
                 sinit ? SHARED_WORDS(0, 1, 1) : SHARED_WORDS(0, 1, 0);
             else
@@ -1300,6 +1651,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         return 1;
     }
     const uint8_t *const same = c->shadow_same;
+    uint32_t *const wmem = c->wshadow ? c->wshadow->mem : NULL;
     unsigned char *const shm = c->shared;
     const unsigned w = base / 32;
     const uint16_t ws = c->wsync ? c->wsync[w] : 0;
@@ -1311,7 +1663,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         if (race) {
             /* the common case inline: a whole word whose shadow bytes agree */
             if (size == 4 && kind != 2 && same && same[a >> 2])
-                race_one(c, &c->wshadow[a >> 2], t, w, ws, E, pc, kind, in, a, 4, 0);
+                race_word(c, wmem, a >> 2, t, w, ws, E, pc, kind, in, a, 4, 0);
             else
                 race_check(c, t, a, size, kind, in);
         }
@@ -1383,10 +1735,12 @@ static void ctx_free(sim_ctx *c)
     free(c->kparams);
     free(c->wsync);
     free(c->shadow);
-    free(c->wshadow);
+    wshadow_free(c->wshadow);
     free(c->shadow_same);
     free(c->shared_written);
     free(c->zero_regs);
+    free(c->imm_slot);
+    free(c->imm_rows);
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -1914,6 +2268,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     c->m = m;
     c->entry = f;
     c->code = m->code;
+    sim_imm_rows(c, m->ncode);
     c->res = res;
     memcpy(c->grid, grid, sizeof c->grid);
     memcpy(c->block, block, sizeof c->block);
@@ -1968,7 +2323,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         const size_t words = ((size_t)shared + 3) / 4 + 1;
         c->shadow = calloc(words * 4, sizeof *c->shadow);
         c->shadow_same = calloc(words, 1);
-        c->wshadow = calloc(words, sizeof *c->wshadow);
+        c->wshadow = wshadow_new(words);
     }
     if (c->checks & SIM_CHECK_INIT)
         c->shared_written = calloc(1, shared ? shared : 1);

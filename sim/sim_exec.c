@@ -24,6 +24,10 @@
 
 #include "sim/sim_internal.h"
 
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h> /* SSE2: part of the baseline x86-64 target */
+#endif
+
 /* Register slot r of the current lane, R being its frame base (sim_lane_regs): lanes
  * of a warp are adjacent (sim_internal.h, lane-major registers). */
 #define RG(r) R[(size_t)(r) << 5]
@@ -2308,10 +2312,13 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     const uint64_t *P[4] = {NULL, NULL, NULL, NULL};
     uint64_t imm[3][32];
     if (in->fast < FK_LD) {
+        const int32_t slot = c->imm_slot ? c->imm_slot[pc] : -1;
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
             if (o->kind == PTX_OPK_REG) {
                 P[k] = W + ((size_t)o->reg << 5);
+            } else if (slot >= 0) { /* expanded once per launch (sim_imm_rows) */
+                P[k] = c->imm_rows + ((size_t)slot * 3 + k - 1) * 32;
             } else {
                 const sim_v64 iv = {o->imm, o->imm};
                 VPAIRS(vst64(imm[k - 1] + l, iv));
@@ -2593,6 +2600,15 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             } else if (sz == 8) {
                 memcpy(V, ptr[0], 32 * 8);
             } else if (st) {
+#if defined(__x86_64__) && defined(__SSE2__)
+                /* four lanes per step: their low halves side by side (SSE2 shufps) */
+                for (unsigned l = 0; l < 32; l += 4) {
+                    const __m128 a = _mm_loadu_ps((const float *)(const void *)(V + l));
+                    const __m128 b = _mm_loadu_ps((const float *)(const void *)(V + l + 2));
+                    _mm_storeu_ps((float *)(void *)(ptr[0] + 4 * l),
+                                  _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+                }
+#else
                 uint32_t v32[32];
 #if SIM_HAVE_CONVERTVECTOR
                 VPAIRS(const sim_v32x2 h = __builtin_convertvector(vld64(V + l), sim_v32x2);
@@ -2602,7 +2618,18 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                     v32[l] = (uint32_t)V[l];
 #endif
                 memcpy(ptr[0], v32, sizeof v32);
+#endif
             } else {
+#if defined(__x86_64__) && defined(__SSE2__)
+                /* four lanes per step, zero-extended (SSE2 punpckldq, punpckhdq) */
+                const __m128i z = _mm_setzero_si128();
+                for (unsigned l = 0; l < 32; l += 4) {
+                    const __m128i v =
+                        _mm_loadu_si128((const __m128i *)(const void *)(ptr[0] + 4 * l));
+                    _mm_storeu_si128((__m128i *)(void *)(V + l), _mm_unpacklo_epi32(v, z));
+                    _mm_storeu_si128((__m128i *)(void *)(V + l + 2), _mm_unpackhi_epi32(v, z));
+                }
+#else
                 uint32_t v32[32];
                 memcpy(v32, ptr[0], sizeof v32);
 #if SIM_HAVE_CONVERTVECTOR
@@ -2612,9 +2639,13 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                 for (unsigned l = 0; l < 32; l++)
                     V[l] = v32[l];
 #endif
+#endif
             }
             break;
         }
+        if (mr == 2) /* sim_mem_warp gave lane 0's pointer only */
+            for (unsigned l = 1; l < 32; l++)
+                ptr[l] = ptr[0] + (size_t)l * bytes;
         if (vo->kind == PTX_OPK_VEC) {
             for (unsigned i = 0; i < n; i++) {
                 const uint16_t rg = vec_reg(vo, i);
@@ -2655,6 +2686,48 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
 #undef LANES
 }
 
+/* Whether exec_fast reads an immediate operand of in (operands 1..3, not registers). */
+static int imm_operands(const ptx_insn *in)
+{
+    if (!in->fast || in->fast >= FK_LD)
+        return 0;
+    for (unsigned k = 1; k < in->nopnd && k < 4; k++)
+        if (in->o[k].kind != PTX_OPK_REG)
+            return 1;
+    return 0;
+}
+
+void sim_imm_rows(sim_ctx *c, int ncode)
+{
+    size_t n = 0;
+    for (int pc = 0; pc < ncode; pc++)
+        n += (size_t)imm_operands(&c->code[pc]);
+    if (!n)
+        return;
+    c->imm_slot = malloc((size_t)ncode * sizeof *c->imm_slot);
+    c->imm_rows = calloc(n * 3 * 32, sizeof *c->imm_rows);
+    if (!c->imm_slot || !c->imm_rows) {
+        free(c->imm_slot);
+        free(c->imm_rows);
+        c->imm_slot = NULL;
+        c->imm_rows = NULL;
+        return;
+    }
+    int32_t slot = 0;
+    for (int pc = 0; pc < ncode; pc++) {
+        const ptx_insn *in = &c->code[pc];
+        if (!imm_operands(in)) {
+            c->imm_slot[pc] = -1;
+            continue;
+        }
+        for (unsigned k = 1; k < in->nopnd && k < 4; k++)
+            if (in->o[k].kind != PTX_OPK_REG)
+                for (unsigned l = 0; l < 32; l++)
+                    c->imm_rows[((size_t)slot * 3 + k - 1) * 32 + l] = in->o[k].imm;
+        c->imm_slot[pc] = slot++;
+    }
+}
+
 /* Warp issue and independent thread scheduling (CUDA C++ Programming Guide, "Independent
  * Thread Scheduling"; PTX ISA §3.1, §9.7.8.6 shfl.sync "wait for all lanes in
  * membermask").
@@ -2693,6 +2766,31 @@ static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, ui
     uint32_t need = member_mask(c, in, base + (unsigned)__builtin_ctz(g)) & live;
     *missing = need & ~g;
     return *missing != 0;
+}
+
+/* The lanes whose row value G[l] has bit 0 set (neg: clear): a guard predicate's row. */
+static inline uint32_t guard_bits(const uint64_t *G, uint64_t neg)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    /* four lanes per step: their low 32-bit halves side by side, bit 0 moved to the
+     * sign bit, the four sign bits (SSE2 shufps, pslld, movmskps) */
+    uint32_t g = 0;
+    for (unsigned l = 0; l < 32; l += 4) {
+        const __m128 a = _mm_loadu_ps((const float *)(const void *)(G + l));
+        const __m128 b = _mm_loadu_ps((const float *)(const void *)(G + l + 2));
+        const __m128i lo = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+        g |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32(lo, 31))) << l;
+    }
+    return neg ? ~g : g;
+#else
+    /* two lanes per vector: element 0 gathers the even lanes' bits, element 1 the odd
+     * ones' (one place to the right) */
+    const sim_v64 nv = {neg, neg};
+    sim_v64 acc = {0, 0};
+    for (unsigned l = 0; l < 32; l += 2)
+        acc |= ((vld64(G + l) ^ nv) & 1) << l;
+    return (uint32_t)(acc[0] | (acc[1] << 1));
+#endif
 }
 
 static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned w)
@@ -2867,14 +2965,7 @@ scanned:;
         em = 0;
         if (w < SIM_ITS_WARPS && !c->w_called[w]) { /* one lane-major row (exec_fast) */
             const uint64_t *G = c->regs + (((size_t)w * c->regcap + in->guard) << 5);
-            /* two lanes per vector: element 0 gathers the even lanes' bits, element 1
-             * the odd ones' (one place to the right) */
-            const sim_v64 nv = {neg, neg};
-            sim_v64 acc = {0, 0};
-            for (unsigned l = 0; l < 32; l += 2)
-                acc |= ((vld64(G + l) ^ nv) & 1) << l;
-            const uint32_t g = (uint32_t)(acc[0] | (acc[1] << 1));
-            em = g & mask;
+            em = guard_bits(G, neg) & mask;
         } else {
             for (uint32_t m = mask; m; m &= m - 1) {
                 unsigned l = (unsigned)__builtin_ctz(m), t = base + l;

@@ -99,8 +99,10 @@ typedef struct sim_ctx {
     size_t printf_seen;    /* printf bytes already turned into PRINTF events */
     unsigned checks;       /* SIM_CHECK_* bits that are on */
     struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */
-    struct sim_shadow *wshadow; /* racecheck: one per word, standing for its four bytes
-                                   while its shadow_same flag is set (sim.c race_check) */
+    struct sim_wshadow *wshadow; /* racecheck: one per word, standing for its four bytes
+                                    while its shadow_same flag is set (sim.c race_check);
+                                    fields of four words side by side, so that a warp's
+                                    unit-stride access is checked with vector operations */
     uint8_t *shadow_same;      /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
@@ -144,6 +146,10 @@ typedef struct sim_ctx {
     uint8_t wdone[SIM_ITS_WARPS]; /* per warp: no lane can run until a barrier releases
                                      some (every lane exited or waits at a barrier);
                                      sim_warp_step returns 0 at once */
+    int32_t *imm_slot;         /* per PC: its rows in imm_rows (sim_imm_rows), -1 none;
+                                  NULL: exec_fast expands immediates itself */
+    uint64_t *imm_rows;        /* 3 rows of 32 lanes per slot: operands 1..3, the
+                                  immediate ones repeated in every lane */
 } sim_ctx;
 
 /* Population count without a libgcc call (the build targets baseline x86-64). */
@@ -195,6 +201,12 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
  * the analysis (device-function calls, unknown slots, no memory): clear them all. */
 int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out);
 
+/* Fills c->imm_slot and c->imm_rows for the module's ncode instructions: each
+ * fast-path ALU instruction's immediate operands as 32-lane rows, once per launch,
+ * which exec_fast then reads as it reads a register's row. Leaves both NULL when no
+ * instruction has one, or without memory (exec_fast then expands them per issue). */
+void sim_imm_rows(sim_ctx *c, int ncode);
+
 /* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
@@ -213,7 +225,8 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
  * is lane l's address; on success fills ptr[l] (host pointers to `size` bytes) for
  * every lane of em and returns 1, having run the checkers and the trace for each lane
  * in lane order as sim_mem does; 2 instead when every lane of the warp takes part and
- * the 32 accesses are one range of host memory (ptr[l] = ptr[0] + l * size). Returns
+ * the 32 accesses are one range of host memory, having filled ptr[0] only (lane l's
+ * pointer is ptr[0] + l * size; the caller fills ptr[1..31] if it needs them). Returns
  * 0, having changed nothing, when the request
  * is not the common case (a lane misaligned or out of bounds, local or parameter
  * space, generic addresses in several windows): the caller then uses sim_mem. */
