@@ -818,6 +818,19 @@ static int insn_dests(const ptx_insn *in, uint16_t out[4])
     return n;
 }
 
+/* An event of `kind` about the last issued instruction: its warp, block, PC and time. */
+static trace_event last_insn_event(const sim_ctx *c, int kind, uint32_t mask)
+{
+    trace_event ev = {0};
+    ev.kind = (uint8_t)kind;
+    ev.warp = (uint16_t)c->last_warp;
+    ev.block = c->block_linear;
+    ev.mask = mask;
+    ev.pc = c->last_pc;
+    ev.time = c->steps;
+    return ev;
+}
+
 /* Records the registers the last issued instruction wrote (TRACE_EV_REG): one event
  * per destination with the 32 lanes' values, for the lanes that ran it. */
 static void trace_regs(sim_ctx *c)
@@ -836,16 +849,10 @@ static void trace_regs(sim_ctx *c)
             unsigned l = (unsigned)__builtin_ctz(m);
             vals[l] = *sim_reg(c, base + l, dst[i]);
         }
-        trace_event ev = {0};
-        ev.kind = TRACE_EV_REG;
-        ev.warp = (uint16_t)c->last_warp;
-        ev.block = c->block_linear;
-        ev.mask = c->last_pred;
-        ev.pc = c->last_pc;
+        trace_event ev = last_insn_event(c, TRACE_EV_REG, c->last_pred);
         ev.barrier = (uint16_t)(f->reg_base + dst[i]);
         unsigned sz = PTX_TSIZE(f->reginfo[dst[i]].type);
         ev.width = (uint8_t)(sz ? sz : 8);
-        ev.time = c->steps;
         trace_append(c->trace, &ev, vals);
     }
 }
@@ -872,15 +879,9 @@ static void trace_flush(sim_ctx *c)
     }
     if (c->res->printf_len > c->printf_seen) {
         size_t n = c->res->printf_len - c->printf_seen;
-        trace_event ev = {0};
-        ev.kind = TRACE_EV_PRINTF;
-        ev.warp = (uint16_t)c->last_warp;
-        ev.block = c->block_linear;
-        ev.mask = c->last_mask;
-        ev.pc = c->last_pc;
+        trace_event ev = last_insn_event(c, TRACE_EV_PRINTF, c->last_mask);
         ev.aux = trace_add_text(c->trace, c->res->printf_out + c->printf_seen, n);
         ev.barrier = (uint16_t)(n > 65535 ? 65535 : n);
-        ev.time = c->steps;
         trace_append(c->trace, &ev, NULL);
         c->printf_seen = c->res->printf_len;
     }
