@@ -1214,7 +1214,8 @@ static void draw_demo_status(const app *a)
     if (a->auto_next)
         snprintf(right, sizeof right, "auto %.0f s %s ?:keys q:quit", a->opts.auto_seconds, term_glyph()->dot);
     else
-        snprintf(right, sizeof right, "%s", COLS >= 70 ? "p:back  a:auto  ?:keys  q:quit" : "?:keys q:quit");
+        snprintf(right, sizeof right, "%s%s", COLS >= 80 && a->have_run && a->run.trace ? "P:play  " : "",
+                 COLS >= 70 ? "p:back  a:auto  ?:keys  q:quit" : "?:keys q:quit");
     draw_bar(W_STATUS, LINES - 1, term_attr(TC_DIM), left, right);
 }
 
