@@ -564,7 +564,9 @@ static handler_result start_grade(app *a)
         set_flash(a, msg);
         return H_REDRAW;
     }
-    snprintf(a->busy_msg, sizeof a->busy_msg, "grading %s on every size", sub ? base_name(sub) : "the starter");
+    /* a long file name is cut to fit the status line */
+    snprintf(a->busy_msg, sizeof a->busy_msg, "grading %.120s on every size",
+             sub ? base_name(sub) : "the starter");
     return H_REDRAW;
 }
 
