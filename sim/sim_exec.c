@@ -2131,7 +2131,7 @@ static inline void vst32(uint64_t *p, sim_v32 v)
 /* for every pair of lanes l, l+1 of the warp */
 #define VPAIRS(STMT)                                                                      \
     do {                                                                                  \
-        for (unsigned l = 0; l < 32; l += 2) {                                            \
+        _Pragma("GCC unroll 16") for (unsigned l = 0; l < 32; l += 2) {                   \
             STMT;                                                                         \
         }                                                                                 \
     } while (0)
@@ -2143,6 +2143,26 @@ static inline sim_v32 vcanon32(sim_vf32 r)
     memcpy(&u, &r, sizeof u);
     const sim_v32 nan = (sim_v32)(r != r);
     return ((nan & NAN32) | (~nan & u)) & VLO;
+}
+
+/* mul.wide.s32 of two lanes (PTX ISA §9.7.1.3): the unsigned product of the low halves
+ * less 2^32 times each source whose sign bit is set times the other (mod 2^64), so that
+ * SSE2's unsigned 32 x 32 -> 64-bit multiply (pmuludq) serves. */
+static inline sim_v64 vmulwide_s(sim_v64 a, sim_v64 b)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    const __m128i A = (__m128i)a, B = (__m128i)b;
+    /* each lane's low-half sign as a 64-bit mask (pshufd, psrad) */
+    const __m128i an = _mm_srai_epi32(_mm_shuffle_epi32(A, _MM_SHUFFLE(2, 2, 0, 0)), 31);
+    const __m128i bn = _mm_srai_epi32(_mm_shuffle_epi32(B, _MM_SHUFFLE(2, 2, 0, 0)), 31);
+    const __m128i corr = _mm_add_epi64(_mm_and_si128(_mm_slli_epi64(B, 32), an),
+                                       _mm_and_si128(_mm_slli_epi64(A, 32), bn));
+    return (sim_v64)_mm_sub_epi64(_mm_mul_epu32(A, B), corr);
+#else
+    a &= 0xffffffffu;
+    b &= 0xffffffffu;
+    return a * b - ((b << 32) & -((a >> 31) & 1)) - ((a << 32) & -((b >> 31) & 1));
+#endif
 }
 
 /* Runs instruction in (fast-path kind k, operand rows P1..P3, destination rows Dp and
@@ -2206,6 +2226,12 @@ static int exec_full(const ptx_insn *in, unsigned k, unsigned sz, uint64_t *Dp, 
         case FK_MADWIDE_U:
             VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu) +
                                      vld64(P3 + l)));
+            return 1;
+        case FK_MULWIDE_S:
+            VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l))));
+            return 1;
+        case FK_MADWIDE_S:
+            VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)) + vld64(P3 + l)));
             return 1;
         case FK_SHL:
             if (!imm2)
@@ -2570,9 +2596,12 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             /* ld.param of a kernel parameter: one value for the warp */
             if (ao->reg != PTX_NOREG)
                 goto general;
-            unsigned char *p =
-                sim_mem(c, base + (unsigned)__builtin_ctz(em), in->space, off, bytes, 0, in);
-            if (!p)
+            unsigned char *p;
+            if (off < c->kparam_size && bytes <= c->kparam_size - off &&
+                (bytes <= 1 || (off & (bytes - 1)) == 0))
+                p = c->kparams + off; /* what sim_mem gives: aligned, in bounds */
+            else if (!(p = sim_mem(c, base + (unsigned)__builtin_ctz(em), in->space, off,
+                                   bytes, 0, in)))
                 return;
             if (vo->kind != PTX_OPK_VEC) {
                 const uint64_t v = load_val(p, sz, is_s);
@@ -2793,8 +2822,178 @@ static inline uint32_t guard_bits(const uint64_t *G, uint64_t neg)
 #endif
 }
 
+/* ------------------------------------------------------------------ run-ahead
+ * A warp whose 32 lanes are converged runs the register-only instructions after the
+ * one it issued at once (run_ahead), up to SIM_AHEAD_MAX, instead of one per turn of
+ * the round-robin: the scheduling work of each is saved. Its next turns count them
+ * (ahead_turn: the step, the statistics and, while tracing, the issue event with its
+ * time) instead of issuing, so that everything another warp or the host can observe —
+ * memory, barriers, printf, atomics, findings, the trace and the step limit — happens
+ * at the same step as without it. Register-only: what reads and writes only the warp's
+ * own registers and cannot fault (ahead_ok). */
+
+/* Whether in reads and writes nothing but the warp's registers, needs no other lane
+ * state than a converged warp has, and cannot fault: fast-path ALU kinds, uniform or
+ * divergent branches, special registers but the clocks (their value is the step),
+ * addresses of symbols outside thread frames, and in-bounds aligned loads of kernel
+ * parameters (read-only while the kernel runs). */
+static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
+{
+    switch (in->fast) {
+    case FK_NONE: case FK_ST: case FK_EXIT:
+        return 0;
+    case FK_BRA:
+        return 1;
+    case FK_MOV_SREG: {
+        const unsigned id = in->o[1].sub;
+        return id != PTX_SREG_CLOCK && id != PTX_SREG_CLOCK64 && id != PTX_SREG_CLOCK_HI &&
+               id != PTX_SREG_GLOBALTIMER && id != PTX_SREG_GLOBALTIMER_LO &&
+               id != PTX_SREG_GLOBALTIMER_HI;
+    }
+    case FK_MOV_SYM: {
+        const int sk = c->m->syms[in->o[1].sym].kind;
+        return sk != PTX_SYM_LOCAL && sk != PTX_SYM_FPARAM;
+    }
+    case FK_LD: { /* exec_fast's ld.param of a kernel parameter */
+        const ptx_operand *ao = &in->o[1];
+        if (in->space != SIM_SPACE_PARAM || ao->reg != PTX_NOREG)
+            return 0;
+        uint64_t off = ao->imm;
+        if (ao->sym >= 0) {
+            if (c->m->syms[ao->sym].kind != PTX_SYM_KPARAM)
+                return 0;
+            off += sym_addr(c, ao->sym, 0);
+        }
+        const uint64_t bytes = (uint64_t)PTX_TSIZE(in->type) * in->vec;
+        return off < c->kparam_size && bytes <= c->kparam_size - off &&
+               (bytes <= 1 || (off & (bytes - 1)) == 0);
+    }
+    default:
+        return in->fast < FK_LD;
+    }
+}
+
+/* Warp w's turn while it has instructions run ahead: counts the oldest as issued now
+ * (as warp_step would have: one step, 32 threads, its issue event). Returns 1. */
+static inline int ahead_turn(sim_ctx *c, unsigned w)
+{
+    c->ahead[w]--;
+    ++c->steps; /* run_ahead keeps every such step below the step limit */
+    c->res->stats.warp_instructions++;
+    c->res->stats.thread_instructions += 32;
+    if (c->trace) {
+        const uint32_t *q = c->ahead_q[w][c->ahead_head[w]];
+        c->ahead_head[w] = (uint8_t)((c->ahead_head[w] + 1) % SIM_AHEAD_MAX);
+        sim_trace_issue(c, w, q[0], UINT32_MAX, q[1]);
+    }
+    return 1;
+}
+
+/* Runs warp w's register-only instructions from its converged PC (c->wconv[w] - 1)
+ * ahead of its turns, as warp_step's converged path would run them (guard, exec_fast,
+ * the next converged PC), stopping at the first other instruction, a divergent branch
+ * or SIM_AHEAD_MAX. Its lanes' PCs are set once at the end. Nothing runs while the
+ * registers view records register values (their events follow each issue), or when a
+ * step-limit fault could fall among the turns that count these (every warp's turns
+ * could take up to 8 steps each under --schedule random: the margin covers that). */
+static void run_ahead(sim_ctx *c, unsigned w)
+{
+    if ((c->trace && c->trace->record_regs) ||
+        c->steps + (uint64_t)(SIM_AHEAD_MAX + 1) * 8 * c->nwarps >= c->step_limit)
+        return;
+    const unsigned base = w * 32;
+    uint32_t *const pcs = c->pc + base;
+    const uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
+    while (c->ahead[w] < SIM_AHEAD_MAX) {
+        const uint32_t p = c->wconv[w] - 1;
+        const ptx_insn *in = &c->code[p];
+        if (!ahead_ok(c, in))
+            break;
+        c->wconv[w] = 0;
+        c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
+        uint32_t em = UINT32_MAX;
+        if (in->guard != PTX_NOREG)
+            em = guard_bits(R + ((size_t)in->guard << 5), (in->flags & PTX_F_GUARD_NEG) ? 1 : 0);
+        if (c->trace) {
+            uint32_t *q = c->ahead_q[w][(c->ahead_head[w] + c->ahead[w]) % SIM_AHEAD_MAX];
+            q[0] = p;
+            q[1] = em;
+        }
+        c->ahead[w]++;
+        if (!em) { /* the whole warp skipped it (guard false) */
+            c->wconv[w] = p + 2;
+            continue;
+        }
+        if (in->fast == FK_BRA && em != UINT32_MAX) {
+            /* divergent: the lanes that do not branch go on at p + 1 */
+            pcs_set(pcs, p + 1);
+            exec_fast(c, in, w, base, em, p, UINT32_MAX);
+            if ((uint32_t)in->target <= p) { /* a backward branch some lanes take: a spin */
+                c->its_spin[w] += c->its_syncmem[w] ? SIM_ITS_SPIN_PLAIN / SIM_ITS_SPIN : 1;
+                c->its_syncmem[w] = 0;
+                if (c->its_spin[w] >= SIM_ITS_SPIN_PLAIN)
+                    its_yield_now(c, w, em);
+            }
+            return;
+        }
+        exec_fast(c, in, w, base, em, p, UINT32_MAX);
+        c->wconv[w] = in->fast == FK_BRA ? (uint32_t)in->target + 1 : p + 2;
+    }
+    pcs_set(pcs, c->wconv[w] - 1);
+}
+
+#if defined(__x86_64__) && defined(__SSE2__)
+/* warp_step's scan of a whole warp (32 lanes, state st, PCs pcs) four lanes at a time
+ * (SSE2): the smallest PC of a runnable lane (state SIM_T_RUN, which is 0), with the
+ * runnable lanes in *run and those at that PC in *mask; UINT32_MAX when no lane is
+ * runnable. PCs are instruction indices, below 2^31, so signed compares order them. */
+static inline uint32_t scan_warp(const uint8_t *st, const uint32_t *pcs, uint32_t *run,
+                                 uint32_t *mask)
+{
+    const __m128i z = _mm_setzero_si128();
+    const __m128i s0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)st), z);
+    const __m128i s1 =
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(st + 16)), z);
+    *run = (uint32_t)_mm_movemask_epi8(s0) | ((uint32_t)_mm_movemask_epi8(s1) << 16);
+    *mask = 0;
+    if (!*run)
+        return UINT32_MAX;
+    /* the byte masks widened to one 32-bit mask per lane, four lanes per vector */
+    const __m128i h[4] = {_mm_unpacklo_epi8(s0, s0), _mm_unpackhi_epi8(s0, s0),
+                          _mm_unpacklo_epi8(s1, s1), _mm_unpackhi_epi8(s1, s1)};
+    __m128i m[8], v[8];
+    const __m128i none = _mm_set1_epi32(INT32_MAX);
+    __m128i best = none;
+    for (unsigned i = 0; i < 8; i++) {
+        m[i] = (i & 1) ? _mm_unpackhi_epi16(h[i / 2], h[i / 2])
+                       : _mm_unpacklo_epi16(h[i / 2], h[i / 2]);
+        v[i] = _mm_loadu_si128((const __m128i *)(const void *)(pcs + 4 * i));
+        const __m128i p = _mm_or_si128(_mm_and_si128(m[i], v[i]), _mm_andnot_si128(m[i], none));
+        const __m128i gt = _mm_cmpgt_epi32(best, p);
+        best = _mm_or_si128(_mm_and_si128(gt, p), _mm_andnot_si128(gt, best));
+    }
+    for (int sh = 0; sh < 2; sh++) { /* the smallest of the four */
+        const __m128i o = sh ? _mm_shuffle_epi32(best, _MM_SHUFFLE(2, 3, 0, 1))
+                             : _mm_shuffle_epi32(best, _MM_SHUFFLE(1, 0, 3, 2));
+        const __m128i gt = _mm_cmpgt_epi32(best, o);
+        best = _mm_or_si128(_mm_and_si128(gt, o), _mm_andnot_si128(gt, best));
+    }
+    const uint32_t b = (uint32_t)_mm_cvtsi128_si32(best);
+    const __m128i bv = _mm_set1_epi32((int)b);
+    uint32_t at = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        const __m128i hit = _mm_and_si128(_mm_cmpeq_epi32(v[i], bv), m[i]);
+        at |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(hit)) << (4 * i);
+    }
+    *mask = at;
+    return b;
+}
+#endif
+
 static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned w)
 {
+    if (w < SIM_ITS_WARPS && c->ahead[w])
+        return ahead_turn(c, w);
     const unsigned base = w * 32;
     uint32_t best = UINT32_MAX, mask = 0, run = 0;
     const uint8_t *st = c->state + base;
@@ -2833,6 +3032,17 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
     }
     /* branch-free passes: the smallest PC of a runnable lane, then the runnable lanes
      * and those at that PC */
+#if defined(__x86_64__) && defined(__SSE2__)
+    if (n == 32) {
+        best = scan_warp(st, pcs, &run, &mask);
+        if (best == UINT32_MAX) {
+            if (w < SIM_ITS_WARPS)
+                c->wdone[w] = 1;
+            return 0;
+        }
+        goto scanned;
+    }
+#endif
     for (unsigned l = 0; l < n; l++) {
         const uint32_t p = st[l] == SIM_T_RUN ? pcs[l] : UINT32_MAX;
         best = p < best ? p : best;
@@ -3002,6 +3212,8 @@ scanned:;
                 its_yield_now(c, w, em);
         }
     }
+    if (its && c->wconv[w] && !c->w_called[w] && !c->faulted)
+        run_ahead(c, w);
     return 1;
 }
 

@@ -20,6 +20,7 @@
 #define SIM_PARAM_FRAME 0x0000010000000000ull
 #define SIM_MAX_DEPTH 32
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
+#define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
 /* One global allocation (sim_malloc or a module variable). */
 typedef struct sim_alloc {
@@ -150,6 +151,15 @@ typedef struct sim_ctx {
                                   NULL: exec_fast expands immediates itself */
     uint64_t *imm_rows;        /* 3 rows of 32 lanes per slot: operands 1..3, the
                                   immediate ones repeated in every lane */
+    /* ---- run-ahead (sim_exec.c warp_step): a converged warp runs the register-only
+     * instructions that follow its issued one at once; its next turns then count them
+     * (steps, stats, their trace issue events) instead of issuing, so every event others
+     * can see keeps its place in the schedule. */
+    uint8_t ahead[SIM_ITS_WARPS];      /* per warp: instructions run ahead, not yet counted */
+    uint8_t ahead_head[SIM_ITS_WARPS]; /* per warp: the oldest of them in ahead_q */
+    uint32_t ahead_q[SIM_ITS_WARPS][SIM_AHEAD_MAX][2]; /* while tracing: each one's PC and
+                                                          guard-true lanes, oldest first
+                                                          from ahead_head (a ring) */
 } sim_ctx;
 
 /* Population count without a libgcc call (the build targets baseline x86-64). */

@@ -497,6 +497,68 @@ START_TEST(test_trace_levels_record_issue_and_memory_events)
 }
 END_TEST
 
+/* The round-robin schedule (ARCHITECTURE.md "Simulator"): warp 0 runs a long loop of
+ * register-only instructions, which the simulator runs ahead of its turns; every event
+ * others can see must still come at its round-robin step. Traced, the issue events are
+ * one per step and alternate warp 0, warp 1 while both run; warp 1, on the shorter path,
+ * takes the first ticket; each warp's clock read returns the step of its issue; and
+ * tickets and clocks are the same untraced. */
+START_TEST(test_round_robin_schedule_holds_across_long_register_only_runs)
+{
+    ptx_module_t *m = fixture_load("schedule", _i);
+    unsigned order[2][2], when[2][2];
+    for (int traced = 0; traced < 2; traced++) {
+        trace_t *tr = traced ? trace_new(TRACE_ISSUE, 0) : NULL;
+        sim_config cfg = {.trace = tr};
+        sim_t *s = sim_new(&cfg);
+        uint64_t dorder = fixture_upload(s, NULL, 8, "order");
+        uint64_t dwhen = fixture_upload(s, NULL, 8, "when");
+        uint64_t dcount = fixture_upload(s, NULL, 4, "counter");
+        uint64_t dsink = fixture_upload(s, NULL, 64 * 4, "sink");
+        int rounds = 50;
+        void *params[] = {&dorder, &dwhen, &dcount, &dsink, &rounds};
+        unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "arrive", grid, block, 0, params, &r), SIM_OK);
+        ck_assert_int_eq(sim_memcpy_dtoh(s, order[traced], dorder, 8), SIM_OK);
+        ck_assert_int_eq(sim_memcpy_dtoh(s, when[traced], dwhen, 8), SIM_OK);
+        ck_assert_uint_eq(order[traced][0], 1);
+        ck_assert_uint_eq(order[traced][1], 0);
+        ck_assert_uint_lt(when[traced][0] + 20, when[traced][1]); /* the loop: later */
+        if (tr) {
+            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE),
+                              r.stats.warp_instructions);
+            size_t last1 = 0; /* warp 1's last issue */
+            for (size_t i = 0; i < tr->nevents; i++)
+                if (tr->events[i].kind == TRACE_EV_ISSUE && tr->events[i].warp == 1)
+                    last1 = i;
+            uint64_t step = 0;
+            int32_t clock_pc[2] = {-1, -1};
+            for (size_t i = 0; i < tr->nevents; i++) {
+                const trace_event *e = &tr->events[i];
+                if (e->kind != TRACE_EV_ISSUE)
+                    continue;
+                ck_assert_uint_eq(e->time, ++step);
+                if (i <= last1)
+                    ck_assert_msg(e->warp == (step - 1) % 2, "step %llu issued by warp %u",
+                                  (unsigned long long)step, e->warp);
+                for (int k = 0; k < 2; k++)
+                    if (e->warp == order[1][k] && e->time == when[1][k])
+                        clock_pc[k] = e->pc;
+            }
+            ck_assert_int_ge(clock_pc[0], 0);
+            ck_assert_int_eq(clock_pc[0], clock_pc[1]); /* the same mov of %clock64 */
+        }
+        sim_result_free(&r);
+        sim_free(s);
+        trace_free(tr);
+    }
+    ck_assert_mem_eq(order[0], order[1], sizeof order[0]);
+    ck_assert_mem_eq(when[0], when[1], sizeof when[0]);
+    ptx_module_free(m);
+}
+END_TEST
+
 START_TEST(test_trace_cap_sets_truncated_and_counts_dropped)
 {
     ptx_module_t *m = fixture_load("races", _i);
@@ -746,6 +808,8 @@ static Suite *suite(void)
     TCase *tt = tcase_create("trace");
     tcase_add_loop_test(tt, test_trace_levels_record_issue_and_memory_events, 0, 2);
     tcase_add_loop_test(tt, test_trace_cap_sets_truncated_and_counts_dropped, 0, 2);
+    tcase_add_loop_test(tt, test_round_robin_schedule_holds_across_long_register_only_runs, 0,
+                        2);
     tcase_add_loop_test(tt, test_trace_snapshots_shared_memory_at_each_barrier, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_register_values_of_every_lane, 0, 2);
