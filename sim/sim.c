@@ -1742,6 +1742,7 @@ static void ctx_free(sim_ctx *c)
     free(c->zero_regs);
     free(c->imm_slot);
     free(c->imm_rows);
+    free(c->fops);
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)

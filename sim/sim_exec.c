@@ -2216,10 +2216,24 @@ static int exec_full(const ptx_insn *in, unsigned k, unsigned sz, uint64_t *Dp, 
         case FK_AND: VPAIRS(vst32(Dp + l, vld32(P1 + l) & vld32(P2 + l) & VLO)); return 1;
         case FK_OR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) | vld32(P2 + l)) & VLO)); return 1;
         case FK_XOR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) ^ vld32(P2 + l)) & VLO)); return 1;
+#if defined(__x86_64__) && defined(__SSE2__)
+        /* the low 32 bits of the lanes' 64-bit products of their low halves (pmuludq:
+         * SSE2 has no 32-bit multiply) */
+        case FK_MULLO:
+            VPAIRS(vst32(Dp + l, (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
+                                                        (__m128i)vld32(P2 + l)) & VLO));
+            return 1;
+        case FK_MADLO:
+            VPAIRS(vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
+                                                         (__m128i)vld32(P2 + l)) +
+                                  vld32(P3 + l)) & VLO));
+            return 1;
+#else
         case FK_MULLO: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return 1;
         case FK_MADLO:
             VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l) + vld32(P3 + l)) & VLO));
             return 1;
+#endif
         case FK_MULWIDE_U: /* 32 x 32 -> 64 bits */
             VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu)));
             return 1;
@@ -2337,7 +2351,16 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     uint64_t *const Dp = W + ((size_t)in->o[0].reg << 5);
     const uint64_t *P[4] = {NULL, NULL, NULL, NULL};
     uint64_t imm[3][32];
-    if (in->fast < FK_LD) {
+    if (in->fast < FK_LD && c->fops) { /* decoded once per launch (sim_imm_rows) */
+        const struct sim_fops *F = &c->fops[pc];
+        for (unsigned k = 1; k < 4; k++)
+            P[k] = (F->src[k - 1] & SIM_FOP_IMM) ? c->imm_rows + (F->src[k - 1] & ~SIM_FOP_IMM)
+                                                 : W + F->src[k - 1];
+        if (em == UINT32_MAX &&
+            exec_full(in, in->fast, sz, Dp, F->d2 != UINT32_MAX ? W + F->d2 : NULL, P[1],
+                      P[2], P[3]))
+            return;
+    } else if (in->fast < FK_LD) {
         const int32_t slot = c->imm_slot ? c->imm_slot[pc] : -1;
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
@@ -2354,7 +2377,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     }
     const uint64_t *const P1 = P[1], *const P2 = P[2], *const P3 = P[3];
     const int full = em == UINT32_MAX;
-    if (full && in->fast < FK_LD) {
+    if (full && in->fast < FK_LD && !c->fops) {
         uint64_t *const D2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S) &&
                                      in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
                                  ? W + ((size_t)in->o[0].imm << 5)
@@ -2731,13 +2754,16 @@ void sim_imm_rows(sim_ctx *c, int ncode)
     size_t n = 0;
     for (int pc = 0; pc < ncode; pc++)
         n += (size_t)imm_operands(&c->code[pc]);
-    if (!n)
-        return;
-    c->imm_slot = malloc((size_t)ncode * sizeof *c->imm_slot);
-    c->imm_rows = calloc(n * 3 * 32, sizeof *c->imm_rows);
-    if (!c->imm_slot || !c->imm_rows) {
+    c->fops = calloc((size_t)ncode + 1, sizeof *c->fops);
+    if (n) {
+        c->imm_slot = malloc((size_t)ncode * sizeof *c->imm_slot);
+        c->imm_rows = calloc(n * 3 * 32, sizeof *c->imm_rows);
+    }
+    if (!c->fops || (n && (!c->imm_slot || !c->imm_rows))) {
+        free(c->fops);
         free(c->imm_slot);
         free(c->imm_rows);
+        c->fops = NULL;
         c->imm_slot = NULL;
         c->imm_rows = NULL;
         return;
@@ -2745,15 +2771,26 @@ void sim_imm_rows(sim_ctx *c, int ncode)
     int32_t slot = 0;
     for (int pc = 0; pc < ncode; pc++) {
         const ptx_insn *in = &c->code[pc];
-        if (!imm_operands(in)) {
-            c->imm_slot[pc] = -1;
-            continue;
-        }
-        for (unsigned k = 1; k < in->nopnd && k < 4; k++)
-            if (in->o[k].kind != PTX_OPK_REG)
+        struct sim_fops *F = &c->fops[pc];
+        F->d = (uint32_t)in->o[0].reg << 5;
+        F->d2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S || in->fast == FK_SETP_F32) &&
+                        in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
+                    ? (uint32_t)in->o[0].imm << 5
+                    : UINT32_MAX;
+        const int imm = imm_operands(in);
+        for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
+            const ptx_operand *o = &in->o[k];
+            if (o->kind == PTX_OPK_REG) {
+                F->src[k - 1] = (uint32_t)o->reg << 5;
+            } else if (imm) {
+                const size_t row = ((size_t)slot * 3 + k - 1) * 32;
                 for (unsigned l = 0; l < 32; l++)
-                    c->imm_rows[((size_t)slot * 3 + k - 1) * 32 + l] = in->o[k].imm;
-        c->imm_slot[pc] = slot++;
+                    c->imm_rows[row + l] = o->imm;
+                F->src[k - 1] = SIM_FOP_IMM | (uint32_t)row;
+            }
+        }
+        if (n)
+            c->imm_slot[pc] = imm ? slot++ : -1;
     }
 }
 
@@ -3224,6 +3261,29 @@ int sim_warp_step(sim_ctx *c, unsigned w)
 
 int sim_warp_round(sim_ctx *c)
 {
+    if (!c->trace) {
+        /* every warp has instructions run ahead, or can issue nothing until a barrier
+         * releases it: the next m rounds only count run-ahead instructions (ahead_turn),
+         * m the fewest any warp has; count them at once */
+        unsigned m = SIM_AHEAD_MAX, n = 0;
+        for (unsigned w = 0; w < c->nwarps && m; w++) {
+            if (c->ahead[w]) {
+                m = c->ahead[w] < m ? c->ahead[w] : m;
+                n++;
+            } else if (!c->wdone[w]) {
+                m = 0;
+            }
+        }
+        if (m && n) {
+            for (unsigned w = 0; w < c->nwarps; w++)
+                if (c->ahead[w])
+                    c->ahead[w] = (uint8_t)(c->ahead[w] - m);
+            c->steps += (uint64_t)m * n;
+            c->res->stats.warp_instructions += (uint64_t)m * n;
+            c->res->stats.thread_instructions += (uint64_t)m * n * 32;
+            return 1;
+        }
+    }
     int progressed = 0;
     for (unsigned w = 0; w < c->nwarps; w++) {
         progressed |= warp_step(c, w);
