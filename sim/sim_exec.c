@@ -2165,150 +2165,6 @@ static inline sim_v64 vmulwide_s(sim_v64 a, sim_v64 b)
 #endif
 }
 
-/* Runs instruction in (fast-path kind k, operand rows P1..P3, destination rows Dp and
- * D2 of setp's second destination or NULL) for all 32 lanes when it has a vector kernel;
- * returns 0 (having done nothing) otherwise. As exec_fast's per-lane code. */
-static int exec_full(const ptx_insn *in, unsigned k, unsigned sz, uint64_t *Dp, uint64_t *D2,
-                     const uint64_t *P1, const uint64_t *P2, const uint64_t *P3)
-{
-    /* a shift by an immediate amount (PTX ISA §9.7.7 shl/shr; over the width: 0, shr.s
-     * the sign) */
-    const int imm2 = in->nopnd > 2 && in->o[2].kind == PTX_OPK_IMM;
-    const unsigned sa = imm2 ? (unsigned)(in->o[2].imm & 0xffffffffu) : 0;
-    if ((k == FK_SETP_U || k == FK_SETP_S) && PTX_TSIZE(in->type2) == 4) {
-        const int s = k == FK_SETP_S;
-#define VCMP(C, EXPR)                                                                     \
-    case C:                                                                               \
-        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);          \
-               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b;           \
-               (void)as; (void)bs; vst32(Dp + l, (sim_v32)(EXPR) & 1 & VLO));             \
-        break;
-        if (s) { /* EQ..GE (sim_exec_classify) */
-            switch (in->cmp) {
-            VCMP(PTX_CMP_EQ, a == b)
-            VCMP(PTX_CMP_NE, a != b)
-            VCMP(PTX_CMP_LT, as < bs)
-            VCMP(PTX_CMP_LE, as <= bs)
-            VCMP(PTX_CMP_GT, as > bs)
-            VCMP(PTX_CMP_GE, as >= bs)
-            default: return 0;
-            }
-        } else {
-            switch (in->cmp) {
-            VCMP(PTX_CMP_EQ, a == b)
-            VCMP(PTX_CMP_NE, a != b)
-            case PTX_CMP_LO: VCMP(PTX_CMP_LT, a < b)
-            case PTX_CMP_LS: VCMP(PTX_CMP_LE, a <= b)
-            case PTX_CMP_HI: VCMP(PTX_CMP_GT, a > b)
-            case PTX_CMP_HS: VCMP(PTX_CMP_GE, a >= b)
-            default: return 0;
-            }
-        }
-#undef VCMP
-        if (D2) /* the negation: a 0 or 1 in each low half */
-            VPAIRS(vst32(D2 + l, vld32(Dp + l) ^ (sim_v32){1, 0, 1, 0}));
-        return 1;
-    }
-    if (sz == 4) {
-        switch (k) {
-        case FK_ADD: VPAIRS(vst32(Dp + l, (vld32(P1 + l) + vld32(P2 + l)) & VLO)); return 1;
-        case FK_SUB: VPAIRS(vst32(Dp + l, (vld32(P1 + l) - vld32(P2 + l)) & VLO)); return 1;
-        case FK_AND: VPAIRS(vst32(Dp + l, vld32(P1 + l) & vld32(P2 + l) & VLO)); return 1;
-        case FK_OR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) | vld32(P2 + l)) & VLO)); return 1;
-        case FK_XOR: VPAIRS(vst32(Dp + l, (vld32(P1 + l) ^ vld32(P2 + l)) & VLO)); return 1;
-#if defined(__x86_64__) && defined(__SSE2__)
-        /* the low 32 bits of the lanes' 64-bit products of their low halves (pmuludq:
-         * SSE2 has no 32-bit multiply) */
-        case FK_MULLO:
-            VPAIRS(vst32(Dp + l, (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
-                                                        (__m128i)vld32(P2 + l)) & VLO));
-            return 1;
-        case FK_MADLO:
-            VPAIRS(vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
-                                                         (__m128i)vld32(P2 + l)) +
-                                  vld32(P3 + l)) & VLO));
-            return 1;
-#else
-        case FK_MULLO: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return 1;
-        case FK_MADLO:
-            VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l) + vld32(P3 + l)) & VLO));
-            return 1;
-#endif
-        case FK_MULWIDE_U: /* 32 x 32 -> 64 bits */
-            VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu)));
-            return 1;
-        case FK_MADWIDE_U:
-            VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu) +
-                                     vld64(P3 + l)));
-            return 1;
-        case FK_MULWIDE_S:
-            VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l))));
-            return 1;
-        case FK_MADWIDE_S:
-            VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)) + vld64(P3 + l)));
-            return 1;
-        case FK_SHL:
-            if (!imm2)
-                return 0;
-            if (sa >= 32)
-                VPAIRS(vst32(Dp + l, (sim_v32){0, 0, 0, 0}));
-            else
-                VPAIRS(vst32(Dp + l, (vld32(P1 + l) << sa) & VLO));
-            return 1;
-        case FK_SHR_U:
-            if (!imm2)
-                return 0;
-            if (sa >= 32)
-                VPAIRS(vst32(Dp + l, (sim_v32){0, 0, 0, 0}));
-            else
-                VPAIRS(vst32(Dp + l, (vld32(P1 + l) >> sa) & VLO));
-            return 1;
-        case FK_SHR_S:
-            if (!imm2)
-                return 0;
-            VPAIRS(vst32(Dp + l, (sim_v32)(vlds32(P1 + l) >> (sa >= 32 ? 31 : sa)) & VLO));
-            return 1;
-        case FK_FADD:
-            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) + vldf32(P2 + l))));
-            return 1;
-        case FK_FSUB:
-            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) - vldf32(P2 + l))));
-            return 1;
-        case FK_FMUL:
-            VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) * vldf32(P2 + l))));
-            return 1;
-        default: return 0;
-        }
-    }
-    if (sz == 8) {
-        switch (k) {
-        case FK_ADD: VPAIRS(vst64(Dp + l, vld64(P1 + l) + vld64(P2 + l))); return 1;
-        case FK_SUB: VPAIRS(vst64(Dp + l, vld64(P1 + l) - vld64(P2 + l))); return 1;
-        case FK_AND: VPAIRS(vst64(Dp + l, vld64(P1 + l) & vld64(P2 + l))); return 1;
-        case FK_OR: VPAIRS(vst64(Dp + l, vld64(P1 + l) | vld64(P2 + l))); return 1;
-        case FK_XOR: VPAIRS(vst64(Dp + l, vld64(P1 + l) ^ vld64(P2 + l))); return 1;
-        case FK_SHL:
-            if (!imm2)
-                return 0;
-            if (sa >= 64)
-                VPAIRS(vst64(Dp + l, (sim_v64){0, 0}));
-            else
-                VPAIRS(vst64(Dp + l, vld64(P1 + l) << sa));
-            return 1;
-        case FK_SHR_U:
-            if (!imm2)
-                return 0;
-            if (sa >= 64)
-                VPAIRS(vst64(Dp + l, (sim_v64){0, 0}));
-            else
-                VPAIRS(vst64(Dp + l, vld64(P1 + l) >> sa));
-            return 1;
-        default: return 0;
-        }
-    }
-    return 0;
-}
-
 /* fma.rn.f32 for a full warp with the FMA instructions of x86-64 CPUs that have them
  * (a fused multiply-add rounds once, exactly as fmaf; the build targets baseline x86-64,
  * where fmaf is a library call per lane). */
@@ -2329,6 +2185,211 @@ __attribute__((target("fma"))) static void ffma_full_fma3(uint64_t *D, const uin
 #else
 #define SIM_X86_FMA 0
 #endif
+
+/* Full-warp vector kernels (exec_fh): one per operation, type and form, chosen for each
+ * instruction once per launch (full_handler, kept in struct sim_fops) so that a warp
+ * instruction is one switch and one loop over the lanes. They compute exactly what
+ * exec_fast's per-lane code computes. */
+enum {
+    FH_NONE,
+    /* setp.CMP.{u,s,b}32 (PTX ISA §9.7.6.2 setp, as compare()): a 0 or 1 per lane */
+    FH_SETP32_EQ, FH_SETP32_NE, FH_SETP32_LT_S, FH_SETP32_LE_S, FH_SETP32_GT_S,
+    FH_SETP32_GE_S, FH_SETP32_LT_U, FH_SETP32_LE_U, FH_SETP32_GT_U, FH_SETP32_GE_U,
+    /* 32-bit integer (PTX ISA §9.7.1, §9.7.7): results zero-extended */
+    FH_ADD32, FH_SUB32, FH_AND32, FH_OR32, FH_XOR32, FH_MULLO32, FH_MADLO32,
+    FH_MULWIDE_U32, FH_MADWIDE_U32, FH_MULWIDE_S32, FH_MADWIDE_S32,
+    FH_SHL32_I, FH_SHR_U32_I, FH_SHR_S32_I, /* by an immediate amount (sa) */
+    FH_ZERO, /* shl/shr.u by the width or more: 0 */
+    /* f32 with the default rounding (PTX ISA §9.7.3): NaN results canonical */
+    FH_FADD, FH_FSUB, FH_FMUL, FH_FFMA,
+    /* 64-bit integer */
+    FH_ADD64, FH_SUB64, FH_AND64, FH_OR64, FH_XOR64, FH_SHL64_I, FH_SHR_U64_I,
+    FH_ADDK64, /* plus the constant k: cvta between a window and its space (64-bit) */
+    FH_MOV32, FH_MOV64, FH_MOVP, /* mov: 32 bits zero-extended, 64 bits, a predicate */
+    FH_BCAST,  /* the constant k in every lane: a kernel parameter, a symbol's address */
+    /* run_ahead only (they need the block): a uniform special register (& k), %tid.x
+     * of a one-dimensional block (& k) */
+    FH_SREG, FH_TIDX,
+};
+
+/* The full-warp kernel for instruction in (sim_exec_classify kind below FK_LD), with its
+ * immediate shift amount in *sa and its constant in *kv; FH_NONE when it has none
+ * (exec_fast's per-lane code runs it). */
+static unsigned full_handler(const ptx_insn *in, unsigned *sa, uint64_t *kv)
+{
+    const unsigned k = in->fast, sz = PTX_TSIZE(in->type);
+    const int imm2 = in->nopnd > 2 && in->o[2].kind == PTX_OPK_IMM;
+    const uint64_t amount = imm2 ? in->o[2].imm & 0xffffffffu : 0;
+    *sa = 0;
+    *kv = 0;
+    if (k == FK_MOV) /* as exec_fast's FK_MOV */
+        return PTX_TCLASS(in->type) == PTX_TC_PRED ? FH_MOVP
+               : sz == 8                          ? FH_MOV64
+               : sz == 4                          ? FH_MOV32
+                                                  : FH_NONE;
+    if (k == FK_CVTA && sz == 8) { /* as exec_fast's FK_CVTA */
+        const uint64_t win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
+                             : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
+                                                            : 0;
+        *kv = (in->flags & PTX_F_TO) ? 0 - win : win;
+        return FH_ADDK64;
+    }
+    if ((k == FK_SETP_U || k == FK_SETP_S) && PTX_TSIZE(in->type2) == 4) {
+        const int s = k == FK_SETP_S; /* FK_SETP_U: .u, .b, and .s with lo/ls/hi/hs */
+        switch (in->cmp) {
+        case PTX_CMP_EQ: return FH_SETP32_EQ;
+        case PTX_CMP_NE: return FH_SETP32_NE;
+        case PTX_CMP_LT: return s ? FH_SETP32_LT_S : FH_SETP32_LT_U;
+        case PTX_CMP_LE: return s ? FH_SETP32_LE_S : FH_SETP32_LE_U;
+        case PTX_CMP_GT: return s ? FH_SETP32_GT_S : FH_SETP32_GT_U;
+        case PTX_CMP_GE: return s ? FH_SETP32_GE_S : FH_SETP32_GE_U;
+        case PTX_CMP_LO: return s ? FH_NONE : FH_SETP32_LT_U;
+        case PTX_CMP_LS: return s ? FH_NONE : FH_SETP32_LE_U;
+        case PTX_CMP_HI: return s ? FH_NONE : FH_SETP32_GT_U;
+        case PTX_CMP_HS: return s ? FH_NONE : FH_SETP32_GE_U;
+        default: return FH_NONE;
+        }
+    }
+    /* shifts by an immediate (PTX ISA §9.7.7 shl/shr: over the width, 0 or the sign) */
+    if (k == FK_SHL || k == FK_SHR_U || k == FK_SHR_S) {
+        if (!imm2 || (sz != 4 && sz != 8) || (k == FK_SHR_S && sz != 4))
+            return FH_NONE;
+        if (k != FK_SHR_S && amount >= sz * 8)
+            return FH_ZERO;
+        *sa = (unsigned)(amount >= sz * 8 ? sz * 8 - 1 : amount);
+        return k == FK_SHL    ? (sz == 4 ? FH_SHL32_I : FH_SHL64_I)
+               : k == FK_SHR_U ? (sz == 4 ? FH_SHR_U32_I : FH_SHR_U64_I)
+                              : FH_SHR_S32_I;
+    }
+    if (sz == 4) {
+        switch (k) {
+        case FK_ADD: return FH_ADD32;
+        case FK_SUB: return FH_SUB32;
+        case FK_AND: return FH_AND32;
+        case FK_OR: return FH_OR32;
+        case FK_XOR: return FH_XOR32;
+        case FK_MULLO: return FH_MULLO32;
+        case FK_MADLO: return FH_MADLO32;
+        case FK_MULWIDE_U: return FH_MULWIDE_U32;
+        case FK_MADWIDE_U: return FH_MADWIDE_U32;
+        case FK_MULWIDE_S: return FH_MULWIDE_S32;
+        case FK_MADWIDE_S: return FH_MADWIDE_S32;
+        case FK_FADD: return FH_FADD;
+        case FK_FSUB: return FH_FSUB;
+        case FK_FMUL: return FH_FMUL;
+#if SIM_X86_FMA
+        case FK_FFMA: return have_fma() ? FH_FFMA : FH_NONE;
+#endif
+        default: return FH_NONE;
+        }
+    }
+    if (sz == 8) {
+        switch (k) {
+        case FK_ADD: return FH_ADD64;
+        case FK_SUB: return FH_SUB64;
+        case FK_AND: return FH_AND64;
+        case FK_OR: return FH_OR64;
+        case FK_XOR: return FH_XOR64;
+        default: return FH_NONE;
+        }
+    }
+    return FH_NONE;
+}
+
+/* Runs full-warp kernel fh (full_handler; sa its shift amount, k its constant; not
+ * FH_SREG or FH_TIDX, which run_ahead runs) on the operand rows
+ * P1..P3 into the destination rows Dp and, for setp, D2 (its second destination, the
+ * negation) or NULL: all 32 lanes. */
+static inline __attribute__((always_inline)) void
+exec_fh(unsigned fh, unsigned sa, uint64_t k, uint64_t *Dp, uint64_t *D2, const uint64_t *P1,
+        const uint64_t *P2, const uint64_t *P3)
+{
+    switch (fh) {
+#define VCMP(H, EXPR)                                                                     \
+    case H:                                                                               \
+        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);          \
+               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b;           \
+               (void)as; (void)bs; vst32(Dp + l, (sim_v32)(EXPR) & 1 & VLO));             \
+        break;
+    VCMP(FH_SETP32_EQ, a == b)
+    VCMP(FH_SETP32_NE, a != b)
+    VCMP(FH_SETP32_LT_S, as < bs)
+    VCMP(FH_SETP32_LE_S, as <= bs)
+    VCMP(FH_SETP32_GT_S, as > bs)
+    VCMP(FH_SETP32_GE_S, as >= bs)
+    VCMP(FH_SETP32_LT_U, a < b)
+    VCMP(FH_SETP32_LE_U, a <= b)
+    VCMP(FH_SETP32_GT_U, a > b)
+    VCMP(FH_SETP32_GE_U, a >= b)
+#undef VCMP
+    case FH_ADD32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) + vld32(P2 + l)) & VLO)); return;
+    case FH_SUB32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) - vld32(P2 + l)) & VLO)); return;
+    case FH_AND32: VPAIRS(vst32(Dp + l, vld32(P1 + l) & vld32(P2 + l) & VLO)); return;
+    case FH_OR32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) | vld32(P2 + l)) & VLO)); return;
+    case FH_XOR32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) ^ vld32(P2 + l)) & VLO)); return;
+#if defined(__x86_64__) && defined(__SSE2__)
+    /* the low 32 bits of the lanes' 64-bit products of their low halves (pmuludq: SSE2
+     * has no 32-bit multiply) */
+    case FH_MULLO32:
+        VPAIRS(vst32(Dp + l, (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
+                                                    (__m128i)vld32(P2 + l)) & VLO));
+        return;
+    case FH_MADLO32:
+        VPAIRS(vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
+                                                     (__m128i)vld32(P2 + l)) +
+                              vld32(P3 + l)) & VLO));
+        return;
+#else
+    case FH_MULLO32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return;
+    case FH_MADLO32:
+        VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l) + vld32(P3 + l)) & VLO));
+        return;
+#endif
+    case FH_MULWIDE_U32: /* 32 x 32 -> 64 bits */
+        VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu)));
+        return;
+    case FH_MADWIDE_U32:
+        VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu) +
+                                 vld64(P3 + l)));
+        return;
+    case FH_MULWIDE_S32: VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)))); return;
+    case FH_MADWIDE_S32:
+        VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)) + vld64(P3 + l)));
+        return;
+    case FH_SHL32_I: VPAIRS(vst32(Dp + l, (vld32(P1 + l) << sa) & VLO)); return;
+    case FH_SHR_U32_I: VPAIRS(vst32(Dp + l, (vld32(P1 + l) >> sa) & VLO)); return;
+    case FH_SHR_S32_I: VPAIRS(vst32(Dp + l, (sim_v32)(vlds32(P1 + l) >> sa) & VLO)); return;
+    case FH_ZERO: VPAIRS(vst64(Dp + l, (sim_v64){0, 0})); return;
+    case FH_FADD: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) + vldf32(P2 + l)))); return;
+    case FH_FSUB: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) - vldf32(P2 + l)))); return;
+    case FH_FMUL: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) * vldf32(P2 + l)))); return;
+#if SIM_X86_FMA
+    case FH_FFMA: ffma_full_fma3(Dp, P1, P2, P3); return;
+#endif
+    case FH_ADD64: VPAIRS(vst64(Dp + l, vld64(P1 + l) + vld64(P2 + l))); return;
+    case FH_SUB64: VPAIRS(vst64(Dp + l, vld64(P1 + l) - vld64(P2 + l))); return;
+    case FH_AND64: VPAIRS(vst64(Dp + l, vld64(P1 + l) & vld64(P2 + l))); return;
+    case FH_OR64: VPAIRS(vst64(Dp + l, vld64(P1 + l) | vld64(P2 + l))); return;
+    case FH_XOR64: VPAIRS(vst64(Dp + l, vld64(P1 + l) ^ vld64(P2 + l))); return;
+    case FH_SHL64_I: VPAIRS(vst64(Dp + l, vld64(P1 + l) << sa)); return;
+    case FH_SHR_U64_I: VPAIRS(vst64(Dp + l, vld64(P1 + l) >> sa)); return;
+    case FH_ADDK64: VPAIRS(vst64(Dp + l, vld64(P1 + l) + k)); return;
+    case FH_MOV32: VPAIRS(vst64(Dp + l, vld64(P1 + l) & 0xffffffffu)); return;
+    case FH_MOV64: VPAIRS(vst64(Dp + l, vld64(P1 + l))); return;
+    case FH_MOVP: VPAIRS(vst64(Dp + l, vld64(P1 + l) & 1)); return;
+    case FH_BCAST: VPAIRS(vst64(Dp + l, (sim_v64){k, k})); return;
+    default: return;
+    }
+    /* setp: the negation, a 0 or 1 in each low half */
+    if (D2)
+        VPAIRS(vst32(D2 + l, vld32(Dp + l) ^ (sim_v32){1, 0, 1, 0}));
+}
+
+/* Operand row src (struct sim_fops) of a warp whose registers start at W. */
+static inline const uint64_t *fop_row(const sim_ctx *c, const uint64_t *W, uint32_t src)
+{
+    return (src & SIM_FOP_IMM) ? c->imm_rows + (src & ~SIM_FOP_IMM) : W + src;
+}
 
 /* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
  * every lane of the warp is in the kernel's own frame (no device-function call under
@@ -2354,12 +2415,12 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     if (in->fast < FK_LD && c->fops) { /* decoded once per launch (sim_imm_rows) */
         const struct sim_fops *F = &c->fops[pc];
         for (unsigned k = 1; k < 4; k++)
-            P[k] = (F->src[k - 1] & SIM_FOP_IMM) ? c->imm_rows + (F->src[k - 1] & ~SIM_FOP_IMM)
-                                                 : W + F->src[k - 1];
-        if (em == UINT32_MAX &&
-            exec_full(in, in->fast, sz, Dp, F->d2 != UINT32_MAX ? W + F->d2 : NULL, P[1],
-                      P[2], P[3]))
+            P[k] = fop_row(c, W, F->src[k - 1]);
+        if (em == UINT32_MAX && F->fh) {
+            exec_fh(F->fh, F->sa, F->k, Dp, F->d2 != UINT32_MAX ? W + F->d2 : NULL, P[1],
+                    P[2], P[3]);
             return;
+        }
     } else if (in->fast < FK_LD) {
         const int32_t slot = c->imm_slot ? c->imm_slot[pc] : -1;
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
@@ -2377,14 +2438,6 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     }
     const uint64_t *const P1 = P[1], *const P2 = P[2], *const P3 = P[3];
     const int full = em == UINT32_MAX;
-    if (full && in->fast < FK_LD && !c->fops) {
-        uint64_t *const D2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S) &&
-                                     in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
-                                 ? W + ((size_t)in->o[0].imm << 5)
-                                 : NULL;
-        if (exec_full(in, in->fast, sz, Dp, D2, P1, P2, P3))
-            return;
-    }
 /* LANES(stmt): stmt for each lane l of em; the full warp as a plain counted loop */
 #define LANES(STMT)                                                                       \
     do {                                                                                  \
@@ -2397,6 +2450,18 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                 const unsigned l = (unsigned)__builtin_ctz(m_);                           \
                 STMT;                                                                     \
             }                                                                             \
+        }                                                                                 \
+    } while (0)
+/* LANES_UNROLLED(stmt): LANES with the full warp's loop unrolled (the per-lane loads and
+ * stores through ptr[] of the memory kinds) */
+#define LANES_UNROLLED(STMT)                                                              \
+    do {                                                                                  \
+        if (full) {                                                                       \
+            _Pragma("GCC unroll 32") for (unsigned l = 0; l < 32; l++) {                  \
+                STMT;                                                                     \
+            }                                                                             \
+        } else {                                                                          \
+            LANES(STMT);                                                                  \
         }                                                                                 \
     } while (0)
 /* LANESV(vstmt, stmt): vstmt for each pair of lanes l, l + 1 of the full warp (sim_v64
@@ -2714,16 +2779,16 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         } else if (st && vo->kind == PTX_OPK_REG) {
             const uint64_t *const V = W + ((size_t)vo->reg << 5);
             if (sz == 4)
-                LANES(const uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
+                LANES_UNROLLED(const uint32_t v = (uint32_t)V[l]; memcpy(ptr[l], &v, 4));
             else
                 LANES(memcpy(ptr[l], &V[l], sz));
         } else if (st) {
             const uint64_t v = vo->imm;
             LANES(memcpy(ptr[l], &v, sz));
         } else if (sz == 4 && !is_s) {
-            LANES(uint32_t v; memcpy(&v, ptr[l], 4); Dp[l] = v);
+            LANES_UNROLLED(uint32_t v; memcpy(&v, ptr[l], 4); Dp[l] = v);
         } else if (sz == 8) {
-            LANES(uint64_t v; memcpy(&v, ptr[l], 8); Dp[l] = v);
+            LANES_UNROLLED(uint64_t v; memcpy(&v, ptr[l], 8); Dp[l] = v);
         } else {
             LANES(Dp[l] = load_val(ptr[l], sz, is_s));
         }
@@ -2735,6 +2800,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     default: break;
     }
 #undef LANESV
+#undef LANES_UNROLLED
 #undef LANES
 }
 
@@ -2777,6 +2843,11 @@ void sim_imm_rows(sim_ctx *c, int ncode)
                         in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
                     ? (uint32_t)in->o[0].imm << 5
                     : UINT32_MAX;
+        if (in->fast && in->fast < FK_LD) {
+            unsigned sa;
+            F->fh = (uint8_t)full_handler(in, &sa, &F->k);
+            F->sa = (uint8_t)sa;
+        }
         const int imm = imm_operands(in);
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
@@ -2910,6 +2981,38 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
     }
 }
 
+/* Sets F->ahead for in (ahead_ok), and for the kinds run_ahead may run that have no
+ * full-warp kernel yet, one for this launch: exec_fast's kernel-parameter load and
+ * symbol address (one value for the launch: FH_BCAST) and special registers (FH_TIDX,
+ * FH_SREG; the per-lane ones but %tid.x keep exec_fast). */
+static void ahead_decode(const sim_ctx *c, const ptx_insn *in, struct sim_fops *F)
+{
+    F->ahead = ahead_ok(c, in) ? 2 : 1;
+    if (F->ahead != 2 || in->fast < FK_LD)
+        return;
+    const unsigned sz = PTX_TSIZE(in->type);
+    const uint64_t dm = sz >= 8 ? UINT64_MAX : (1ull << (sz * 8)) - 1;
+    if (in->fast == FK_MOV_SREG) {
+        const unsigned id = in->o[1].sub;
+        const int per_lane = id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID ||
+                             id == PTX_SREG_WARPID || id == PTX_SREG_LANEMASK_EQ ||
+                             (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT);
+        F->k = PTX_TCLASS(in->type) == PTX_TC_PRED ? 1 : dm;
+        if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads)
+            F->fh = FH_TIDX;
+        else if (!per_lane)
+            F->fh = FH_SREG;
+    } else if (in->fast == FK_MOV_SYM) {
+        F->k = sym_addr(c, in->o[1].sym, 0) & dm;
+        F->fh = FH_BCAST;
+    } else if (in->fast == FK_LD && in->vec == 1 && in->o[0].kind == PTX_OPK_REG) {
+        const ptx_operand *ao = &in->o[1]; /* in bounds and aligned (ahead_ok) */
+        const uint64_t off = ao->imm + (ao->sym >= 0 ? sym_addr(c, ao->sym, 0) : 0);
+        F->k = load_val(c->kparams + off, sz, PTX_TCLASS(in->type) == PTX_TC_S);
+        F->fh = FH_BCAST;
+    }
+}
+
 /* Warp w's turn while it has instructions run ahead: counts the oldest as issued now
  * (as warp_step would have: one step, 32 threads, its issue event). Returns 1. */
 static inline int ahead_turn(sim_ctx *c, unsigned w)
@@ -2940,12 +3043,19 @@ static void run_ahead(sim_ctx *c, unsigned w)
         return;
     const unsigned base = w * 32;
     uint32_t *const pcs = c->pc + base;
-    const uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
+    uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
     while (c->ahead[w] < SIM_AHEAD_MAX) {
         const uint32_t p = c->wconv[w] - 1;
         const ptx_insn *in = &c->code[p];
-        if (!ahead_ok(c, in))
+        struct sim_fops *F = c->fops ? &c->fops[p] : NULL;
+        if (F) { /* ahead_ok once per instruction and launch */
+            if (!F->ahead)
+                ahead_decode(c, in, F);
+            if (F->ahead != 2)
+                break;
+        } else if (!ahead_ok(c, in)) {
             break;
+        }
         c->wconv[w] = 0;
         c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
         uint32_t em = UINT32_MAX;
@@ -2973,7 +3083,21 @@ static void run_ahead(sim_ctx *c, unsigned w)
             }
             return;
         }
-        exec_fast(c, in, w, base, em, p, UINT32_MAX);
+        if (em == UINT32_MAX && F && F->fh) { /* exec_fast's full-warp kernel, directly */
+            uint64_t *const Dp = R + F->d;
+            if (F->fh == FH_TIDX) {
+                VPAIRS(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & F->k));
+            } else if (F->fh == FH_SREG) {
+                const uint64_t v = sreg(c, in->o[1].sub, base) & F->k;
+                VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
+            } else {
+                exec_fh(F->fh, F->sa, F->k, Dp, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
+                        fop_row(c, R, F->src[0]), fop_row(c, R, F->src[1]),
+                        fop_row(c, R, F->src[2]));
+            }
+        } else {
+            exec_fast(c, in, w, base, em, p, UINT32_MAX);
+        }
         c->wconv[w] = in->fast == FK_BRA ? (uint32_t)in->target + 1 : p + 2;
     }
     pcs_set(pcs, c->wconv[w] - 1);

@@ -223,6 +223,10 @@ struct sim_fops {
     uint32_t d;      /* the destination's row: slot << 5 */
     uint32_t d2;     /* setp's second destination (the negation): slot << 5;
                         UINT32_MAX none */
+    uint8_t fh;      /* sim_exec.c's full-warp vector kernel for it (FH_*), 0 none */
+    uint8_t sa;      /* that kernel's immediate shift amount */
+    uint8_t ahead;   /* run_ahead may run it: 0 not known yet, 1 no, 2 yes */
+    uint64_t k;      /* that kernel's constant (an address window, a value, a mask) */
 };
 
 /* Fills c->imm_slot and c->imm_rows for the module's ncode instructions: each
