@@ -2684,12 +2684,9 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             /* ld.param of a kernel parameter: one value for the warp */
             if (ao->reg != PTX_NOREG)
                 goto general;
-            unsigned char *p;
-            if (off < c->kparam_size && bytes <= c->kparam_size - off &&
-                (bytes <= 1 || (off & (bytes - 1)) == 0))
-                p = c->kparams + off; /* what sim_mem gives: aligned, in bounds */
-            else if (!(p = sim_mem(c, base + (unsigned)__builtin_ctz(em), in->space, off,
-                                   bytes, 0, in)))
+            unsigned char *p =
+                sim_mem(c, base + (unsigned)__builtin_ctz(em), in->space, off, bytes, 0, in);
+            if (!p)
                 return;
             if (vo->kind != PTX_OPK_VEC) {
                 const uint64_t v = load_val(p, sz, is_s);
