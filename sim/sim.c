@@ -2290,9 +2290,12 @@ static void release_barrier(sim_ctx *c, unsigned id)
                         in->bop == PTX_BAR_POPC ? popc : in->bop == PTX_BOP_AND ? all : any;
             }
         }
-        c->wdone[w] = 0; /* lanes can run again */
+        c->wdone &= ~(1u << w); /* lanes can run again */
         if (lm == UINT32_MAX) {
             memset(c->state + w * 32, SIM_T_RUN, 32);
+            /* all at the instruction after pc0: converged (warp_step needs no scan) */
+            if (same_pc)
+                c->wconv[w] = (uint32_t)pc0 + 2;
         } else {
             for (uint32_t m = lm; m; m &= m - 1)
                 c->state[w * 32 + (unsigned)__builtin_ctz(m)] = SIM_T_RUN;
@@ -2368,6 +2371,10 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
     if (c->bar_expect[id] && c->bar_waiting[id] &&
         c->bar_waiting[id] + c->bar_arrived[id] >= c->bar_expect[id])
         release_barrier(c, id);
+    /* the whole warp waits: no lane can run until a release (what warp_step's next scan
+     * would find) */
+    if (em == UINT32_MAX && c->state[base] == SIM_T_BAR && base / 32 < SIM_ITS_WARPS)
+        c->wdone |= 1u << (base / 32);
 }
 
 /* Releases the CTA's waiting threads or reports a deadlock; called when no warp can
@@ -2487,7 +2494,7 @@ static int run_block(sim_ctx *c, unsigned *order)
     memset(c->bar_lanes, 0, sizeof c->bar_lanes);
     memset(c->bar_mixed, 0, sizeof c->bar_mixed);
     c->nexited = 0;
-    memset(c->wdone, 0, sizeof c->wdone);
+    c->wdone = 0;
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
     memset(c->w_called, 0, sizeof c->w_called);

@@ -3156,7 +3156,7 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
     uint32_t best = UINT32_MAX, mask = 0, run = 0;
     const uint8_t *st = c->state + base;
     const uint32_t *pcs = c->pc + base;
-    if (w < SIM_ITS_WARPS && c->wdone[w])
+    if (w < SIM_ITS_WARPS && ((c->wdone >> w) & 1))
         return 0; /* every lane exited or waits at a barrier (release_barrier clears) */
     if (w < SIM_ITS_WARPS && c->wconv[w]) {
         /* still converged after a straight-line instruction: no scan */
@@ -3176,7 +3176,7 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
             not_run |= sw[i];
         }
         if (!any_run) {
-            c->wdone[w] = 1;
+            c->wdone |= 1u << w;
             return 0; /* every lane exited or waits at a barrier */
         }
         if (!not_run) { /* every lane runnable: converged when all PCs are equal */
@@ -3195,7 +3195,7 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
         best = scan_warp(st, pcs, &run, &mask);
         if (best == UINT32_MAX) {
             if (w < SIM_ITS_WARPS)
-                c->wdone[w] = 1;
+                c->wdone |= 1u << w;
             return 0;
         }
         goto scanned;
@@ -3207,7 +3207,7 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
     }
     if (best == UINT32_MAX) {
         if (w < SIM_ITS_WARPS)
-            c->wdone[w] = 1;
+            c->wdone |= 1u << w;
         return 0;
     }
     for (unsigned l = 0; l < n; l++) {
@@ -3382,23 +3382,21 @@ int sim_warp_step(sim_ctx *c, unsigned w)
 
 int sim_warp_round(sim_ctx *c)
 {
+    /* the warps that may issue: those that cannot (c->wdone) return 0 at once */
+    const uint32_t all = c->nwarps >= 32 ? UINT32_MAX : (1u << c->nwarps) - 1;
     if (!c->trace) {
-        /* every warp has instructions run ahead, or can issue nothing until a barrier
-         * releases it: the next m rounds only count run-ahead instructions (ahead_turn),
-         * m the fewest any warp has; count them at once */
+        /* every such warp has instructions run ahead: the next m rounds only count them
+         * (ahead_turn), m the fewest any warp has; count them at once */
+        const uint32_t live = all & ~c->wdone;
         unsigned m = SIM_AHEAD_MAX, n = 0;
-        for (unsigned w = 0; w < c->nwarps && m; w++) {
-            if (c->ahead[w]) {
-                m = c->ahead[w] < m ? c->ahead[w] : m;
-                n++;
-            } else if (!c->wdone[w]) {
-                m = 0;
-            }
+        for (uint32_t b = live; b && m; b &= b - 1) {
+            const unsigned a = c->ahead[__builtin_ctz(b)];
+            m = a < m ? a : m;
+            n++;
         }
         if (m && n) {
-            for (unsigned w = 0; w < c->nwarps; w++)
-                if (c->ahead[w])
-                    c->ahead[w] = (uint8_t)(c->ahead[w] - m);
+            for (uint32_t b = live; b; b &= b - 1)
+                c->ahead[__builtin_ctz(b)] = (uint8_t)(c->ahead[__builtin_ctz(b)] - m);
             c->steps += (uint64_t)m * n;
             c->res->stats.warp_instructions += (uint64_t)m * n;
             c->res->stats.thread_instructions += (uint64_t)m * n * 32;
@@ -3406,7 +3404,13 @@ int sim_warp_round(sim_ctx *c)
         }
     }
     int progressed = 0;
-    for (unsigned w = 0; w < c->nwarps; w++) {
+    for (unsigned w = 0; w < 32; w++) {
+        /* the next warp from w that may issue, looked up afresh: a barrier released by
+         * an earlier warp of this round lets later ones issue in it */
+        const uint32_t m = all & ~c->wdone & (UINT32_MAX << w);
+        if (!m)
+            break;
+        w = (unsigned)__builtin_ctz(m);
         progressed |= warp_step(c, w);
         if (c->faulted)
             break;

@@ -144,9 +144,10 @@ typedef struct sim_ctx {
                                   writing them (sim_regs_read_first), nzero_regs of them */
     unsigned nzero_regs;
     int regs_clean;            /* the register file is all zeros (fresh allocation) */
-    uint8_t wdone[SIM_ITS_WARPS]; /* per warp: no lane can run until a barrier releases
-                                     some (every lane exited or waits at a barrier);
-                                     sim_warp_step returns 0 at once */
+    uint32_t wdone;            /* bit w: no lane of warp w can run until a barrier
+                                  releases some (every lane exited or waits at a
+                                  barrier); sim_warp_step returns 0 at once and
+                                  sim_warp_round passes it by */
     int32_t *imm_slot;         /* per PC: its rows in imm_rows (sim_imm_rows), -1 none;
                                   NULL: exec_fast expands immediates itself */
     uint64_t *imm_rows;        /* 3 rows of 32 lanes per slot: operands 1..3, the
