@@ -769,21 +769,29 @@ static int is_mem_op(int op)
            op == PTX_OP_red;
 }
 
+/* Makes instruction in (warp w) the pending memory request, with no lanes yet, unless it
+ * already is. */
+static void mreq_begin(sim_ctx *c, unsigned w, int sp, unsigned size, int kind,
+                       const ptx_insn *in)
+{
+    if (c->mreq_in == in)
+        return;
+    c->mreq_in = in;
+    c->mreq_warp = w;
+    c->mreq_mask = 0;
+    memset(c->mreq_addr, 0, sizeof c->mreq_addr);
+    c->mreq_space = (uint8_t)sp;
+    c->mreq_op = (uint8_t)kind;
+    c->mreq_width = (uint8_t)(size > 255 ? 255 : size);
+}
+
 /* Adds lane t's address to the pending memory request of instruction in. */
 static void mreq_add(sim_ctx *c, unsigned t, int sp, uint64_t a, unsigned size, int kind,
                      const ptx_insn *in)
 {
     if (sp == SIM_SPACE_PARAM || !is_mem_op(in->op))
         return;
-    if (c->mreq_in != in) {
-        c->mreq_in = in;
-        c->mreq_warp = t / 32;
-        c->mreq_mask = 0;
-        memset(c->mreq_addr, 0, sizeof c->mreq_addr);
-        c->mreq_space = (uint8_t)sp;
-        c->mreq_op = (uint8_t)kind;
-        c->mreq_width = (uint8_t)(size > 255 ? 255 : size);
-    }
+    mreq_begin(c, t / 32, sp, size, kind, in);
     c->mreq_mask |= 1u << (t % 32);
     c->mreq_addr[t % 32] = a;
 }
@@ -795,15 +803,7 @@ static void mreq_warp(sim_ctx *c, unsigned base, uint32_t em, int sp, const uint
 {
     if (!em || sp == SIM_SPACE_PARAM || !is_mem_op(in->op))
         return;
-    if (c->mreq_in != in) {
-        c->mreq_in = in;
-        c->mreq_warp = base / 32;
-        c->mreq_mask = 0;
-        memset(c->mreq_addr, 0, sizeof c->mreq_addr);
-        c->mreq_space = (uint8_t)sp;
-        c->mreq_op = (uint8_t)kind;
-        c->mreq_width = (uint8_t)(size > 255 ? 255 : size);
-    }
+    mreq_begin(c, base / 32, sp, size, kind, in);
     c->mreq_mask |= em;
     for (uint32_t m = em; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m);
