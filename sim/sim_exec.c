@@ -3041,10 +3041,16 @@ static void run_ahead(sim_ctx *c, unsigned w)
     const unsigned base = w * 32;
     uint32_t *const pcs = c->pc + base;
     uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
-    while (c->ahead[w] < SIM_AHEAD_MAX) {
-        const uint32_t p = c->wconv[w] - 1;
-        const ptx_insn *in = &c->code[p];
-        struct sim_fops *F = c->fops ? &c->fops[p] : NULL;
+    const ptx_insn *const code = c->code;
+    struct sim_fops *const fops = c->fops;
+    const int tracing = c->trace != NULL;
+    /* c->ahead[w] and the converged PC (c->wconv[w] - 1) live in n and p meanwhile:
+     * nothing that runs here reads them */
+    unsigned n = c->ahead[w];
+    uint32_t p = c->wconv[w] - 1;
+    while (n < SIM_AHEAD_MAX) {
+        const ptx_insn *in = &code[p];
+        struct sim_fops *F = fops ? &fops[p] : NULL;
         if (F) { /* ahead_ok once per instruction and launch */
             if (!F->ahead)
                 ahead_decode(c, in, F);
@@ -3053,23 +3059,24 @@ static void run_ahead(sim_ctx *c, unsigned w)
         } else if (!ahead_ok(c, in)) {
             break;
         }
-        c->wconv[w] = 0;
         c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
         uint32_t em = UINT32_MAX;
         if (in->guard != PTX_NOREG)
             em = guard_bits(R + ((size_t)in->guard << 5), (in->flags & PTX_F_GUARD_NEG) ? 1 : 0);
-        if (c->trace) {
-            uint32_t *q = c->ahead_q[w][(c->ahead_head[w] + c->ahead[w]) % SIM_AHEAD_MAX];
+        if (tracing) {
+            uint32_t *q = c->ahead_q[w][(c->ahead_head[w] + n) % SIM_AHEAD_MAX];
             q[0] = p;
             q[1] = em;
         }
-        c->ahead[w]++;
+        n++;
         if (!em) { /* the whole warp skipped it (guard false) */
-            c->wconv[w] = p + 2;
+            p++;
             continue;
         }
         if (in->fast == FK_BRA && em != UINT32_MAX) {
             /* divergent: the lanes that do not branch go on at p + 1 */
+            c->ahead[w] = (uint8_t)n;
+            c->wconv[w] = 0;
             pcs_set(pcs, p + 1);
             exec_fast(c, in, w, base, em, p, UINT32_MAX);
             if ((uint32_t)in->target <= p) { /* a backward branch some lanes take: a spin */
@@ -3095,9 +3102,11 @@ static void run_ahead(sim_ctx *c, unsigned w)
         } else {
             exec_fast(c, in, w, base, em, p, UINT32_MAX);
         }
-        c->wconv[w] = in->fast == FK_BRA ? (uint32_t)in->target + 1 : p + 2;
+        p = in->fast == FK_BRA ? (uint32_t)in->target : p + 1;
     }
-    pcs_set(pcs, c->wconv[w] - 1);
+    c->ahead[w] = (uint8_t)n;
+    c->wconv[w] = p + 1;
+    pcs_set(pcs, p);
 }
 
 #if defined(__x86_64__) && defined(__SSE2__)
