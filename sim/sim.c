@@ -2131,7 +2131,6 @@ static void ctx_free(sim_ctx *c)
     free(c->shadow_same);
     free(c->shared_written);
     free(c->zero_regs);
-    free(c->imm_slot);
     free(c->imm_rows);
     free(c->fops);
 }
@@ -2683,7 +2682,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     c->m = m;
     c->entry = f;
     c->code = m->code;
-    sim_imm_rows(c, m->ncode);
+    sim_fops_build(c, m->ncode);
     c->res = res;
     memcpy(c->grid, grid, sizeof c->grid);
     memcpy(c->block, block, sizeof c->block);

@@ -2412,7 +2412,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     uint64_t *const Dp = W + ((size_t)in->o[0].reg << 5);
     const uint64_t *P[4] = {NULL, NULL, NULL, NULL};
     uint64_t imm[3][32];
-    if (in->fast < FK_LD && c->fops) { /* decoded once per launch (sim_imm_rows) */
+    if (in->fast < FK_LD && c->fops) { /* decoded once per launch (sim_fops_build) */
         const struct sim_fops *F = &c->fops[pc];
         for (unsigned k = 1; k < 4; k++)
             P[k] = fop_row(c, W, F->src[k - 1]);
@@ -2421,14 +2421,11 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                     P[2], P[3]);
             return;
         }
-    } else if (in->fast < FK_LD) {
-        const int32_t slot = c->imm_slot ? c->imm_slot[pc] : -1;
+    } else if (in->fast < FK_LD) { /* no table (out of memory): expanded per issue */
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
             if (o->kind == PTX_OPK_REG) {
                 P[k] = W + ((size_t)o->reg << 5);
-            } else if (slot >= 0) { /* expanded once per launch (sim_imm_rows) */
-                P[k] = c->imm_rows + ((size_t)slot * 3 + k - 1) * 32;
             } else {
                 const sim_v64 iv = {o->imm, o->imm};
                 VPAIRS(vst64(imm[k - 1] + l, iv));
@@ -2812,26 +2809,21 @@ static int imm_operands(const ptx_insn *in)
     return 0;
 }
 
-void sim_imm_rows(sim_ctx *c, int ncode)
+void sim_fops_build(sim_ctx *c, int ncode)
 {
     size_t n = 0;
     for (int pc = 0; pc < ncode; pc++)
         n += (size_t)imm_operands(&c->code[pc]);
     c->fops = calloc((size_t)ncode + 1, sizeof *c->fops);
-    if (n) {
-        c->imm_slot = malloc((size_t)ncode * sizeof *c->imm_slot);
-        c->imm_rows = calloc(n * 3 * 32, sizeof *c->imm_rows);
-    }
-    if (!c->fops || (n && (!c->imm_slot || !c->imm_rows))) {
+    c->imm_rows = n ? calloc(n * 3 * 32, sizeof *c->imm_rows) : NULL;
+    if (!c->fops || (n && !c->imm_rows)) {
         free(c->fops);
-        free(c->imm_slot);
         free(c->imm_rows);
         c->fops = NULL;
-        c->imm_slot = NULL;
         c->imm_rows = NULL;
         return;
     }
-    int32_t slot = 0;
+    size_t slot = 0; /* rows 3 * slot .. 3 * slot + 2: the next instruction's immediates */
     for (int pc = 0; pc < ncode; pc++) {
         const ptx_insn *in = &c->code[pc];
         struct sim_fops *F = &c->fops[pc];
@@ -2851,14 +2843,13 @@ void sim_imm_rows(sim_ctx *c, int ncode)
             if (o->kind == PTX_OPK_REG) {
                 F->src[k - 1] = (uint32_t)o->reg << 5;
             } else if (imm) {
-                const size_t row = ((size_t)slot * 3 + k - 1) * 32;
+                const size_t row = (slot * 3 + k - 1) * 32;
                 for (unsigned l = 0; l < 32; l++)
                     c->imm_rows[row + l] = o->imm;
                 F->src[k - 1] = SIM_FOP_IMM | (uint32_t)row;
             }
         }
-        if (n)
-            c->imm_slot[pc] = imm ? slot++ : -1;
+        slot += (size_t)imm;
     }
 }
 

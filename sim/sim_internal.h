@@ -148,12 +148,11 @@ typedef struct sim_ctx {
                                   releases some (every lane exited or waits at a
                                   barrier); sim_warp_step returns 0 at once and
                                   sim_warp_round passes it by */
-    int32_t *imm_slot;         /* per PC: its rows in imm_rows (sim_imm_rows), -1 none;
-                                  NULL: exec_fast expands immediates itself */
-    uint64_t *imm_rows;        /* 3 rows of 32 lanes per slot: operands 1..3, the
-                                  immediate ones repeated in every lane */
-    struct sim_fops *fops;     /* per PC: exec_fast's operand rows (sim_imm_rows); NULL:
-                                  exec_fast finds them itself */
+    struct sim_fops *fops;     /* per PC: operand rows and full-warp kernels
+                                  (sim_fops_build); NULL: exec_fast decodes operands
+                                  and expands immediates per issue */
+    uint64_t *imm_rows;        /* the immediate operands of fops' instructions, each
+                                  repeated in a row of 32 lanes */
     /* ---- run-ahead (sim_exec.c warp_step): a converged warp runs the register-only
      * instructions that follow its issued one at once; its next turns then count them
      * (steps, stats, their trace issue events) instead of issuing, so every event others
@@ -214,29 +213,30 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
  * the analysis (device-function calls, unknown slots, no memory): clear them all. */
 int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out);
 
-/* Where exec_fast finds the operands of a fast-path ALU instruction (sim_exec_classify
- * kinds below FK_LD) in a warp whose registers are one lane-major block W (no device
- * call under way): row k (operand k + 1) at W + src[k], or, with SIM_FOP_IMM set, at
- * c->imm_rows + (src[k] & ~SIM_FOP_IMM) (an immediate repeated in every lane). */
+/* One instruction decoded for a launch (sim_fops_build), for sim_exec.c's fast paths.
+ * A fast-path ALU instruction's (sim_exec_classify kinds below FK_LD) operands, in a
+ * warp whose registers are one lane-major block W (no device call under way): row k
+ * (operand k + 1) at W + src[k], or, with SIM_FOP_IMM set, at c->imm_rows + (src[k] &
+ * ~SIM_FOP_IMM) (an immediate repeated in every lane). */
 #define SIM_FOP_IMM 0x80000000u
 struct sim_fops {
     uint32_t src[3]; /* operands 1..3 (0 when absent: never read) */
     uint32_t d;      /* the destination's row: slot << 5 */
     uint32_t d2;     /* setp's second destination (the negation): slot << 5;
                         UINT32_MAX none */
-    uint8_t fh;      /* sim_exec.c's full-warp vector kernel for it (FH_*), 0 none */
+    uint8_t fh;      /* sim_exec.c's full-warp vector kernel for it (FH_*), 0 none; for
+                        special registers, symbol addresses and kernel-parameter loads
+                        set by run_ahead when it first meets them */
     uint8_t sa;      /* that kernel's immediate shift amount */
     uint8_t ahead;   /* run_ahead may run it: 0 not known yet, 1 no, 2 yes */
     uint64_t k;      /* that kernel's constant (an address window, a value, a mask) */
 };
 
-/* Fills c->imm_slot and c->imm_rows for the module's ncode instructions: each
- * fast-path ALU instruction's immediate operands as 32-lane rows, once per launch,
- * which exec_fast then reads as it reads a register's row; and c->fops, their operand
- * rows. Leaves imm_slot and imm_rows NULL when no instruction has an immediate, and
- * all three NULL without memory (exec_fast then finds operands and expands immediates
- * per issue). Caller frees all three. */
-void sim_imm_rows(sim_ctx *c, int ncode);
+/* Fills c->fops for the module's ncode instructions, once per launch, and c->imm_rows
+ * with the immediate operands of its fast-path ALU instructions, which exec_fast then
+ * reads as it reads a register's row. Leaves both NULL without memory (exec_fast then
+ * decodes operands per issue). Caller frees both. */
+void sim_fops_build(sim_ctx *c, int ncode);
 
 /* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
