@@ -1966,7 +1966,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
                            : (sinit ? SHARED_HALVES(1, 0, 1) : SHARED_HALVES(1, 0, 0)))
                    : (race ? (sinit ? SHARED_HALVES(2, 1, 1) : SHARED_HALVES(2, 1, 0))
                            : (sinit ? SHARED_HALVES(2, 0, 1) : SHARED_HALVES(2, 0, 0)))))
-        DONE(1);
+        DONE(half == 1 ? 3 : 4);
 #undef SHARED_HALVES
     if (minmax) {
         /* a full warp's words not one range (a tile's column, scattered words): a load

@@ -2391,6 +2391,27 @@ static inline const uint64_t *fop_row(const sim_ctx *c, const uint64_t *W, uint3
     return (src & SIM_FOP_IMM) ? c->imm_rows + (src & ~SIM_FOP_IMM) : W + src;
 }
 
+/* Row entries V[0..n) (n a multiple of 4) from the n 32-bit values at src, zero-extended
+ * (ld of .u32/.b32/.f32 into 64-bit register slots). */
+static inline void rows_from_u32(uint64_t *V, const unsigned char *src, unsigned n)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    /* four lanes per step (SSE2 punpckldq, punpckhdq) */
+    const __m128i z = _mm_setzero_si128();
+    for (unsigned l = 0; l < n; l += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + 4 * l));
+        _mm_storeu_si128((__m128i *)(void *)(V + l), _mm_unpacklo_epi32(v, z));
+        _mm_storeu_si128((__m128i *)(void *)(V + l + 2), _mm_unpackhi_epi32(v, z));
+    }
+#else
+    for (unsigned l = 0; l < n; l++) {
+        uint32_t u;
+        memcpy(&u, src + 4 * l, 4);
+        V[l] = u;
+    }
+#endif
+}
+
 /* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
  * every lane of the warp is in the kernel's own frame (no device-function call under
  * way, the common case): the warp's registers are then one lane-major block, operand
@@ -2676,7 +2697,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             off += sym_addr(c, ao->sym, base);
         }
         unsigned char *ptr[32];
-        int mr = 1; /* sim_mem_warp: 2 when the warp's accesses are one range */
+        int mr = 1; /* sim_mem_warp: 2 one range, 3 and 4 two half-warp patterns */
         if (in->space == SIM_SPACE_PARAM) {
             /* ld.param of a kernel parameter: one value for the warp */
             if (ao->reg != PTX_NOREG)
@@ -2731,26 +2752,25 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                 memcpy(ptr[0], v32, sizeof v32);
 #endif
             } else {
-#if defined(__x86_64__) && defined(__SSE2__)
-                /* four lanes per step, zero-extended (SSE2 punpckldq, punpckhdq) */
-                const __m128i z = _mm_setzero_si128();
-                for (unsigned l = 0; l < 32; l += 4) {
-                    const __m128i v =
-                        _mm_loadu_si128((const __m128i *)(const void *)(ptr[0] + 4 * l));
-                    _mm_storeu_si128((__m128i *)(void *)(V + l), _mm_unpacklo_epi32(v, z));
-                    _mm_storeu_si128((__m128i *)(void *)(V + l + 2), _mm_unpackhi_epi32(v, z));
+                rows_from_u32(V, ptr[0], 32);
+            }
+            break;
+        }
+        if (mr >= 3 && !st && vo->kind == PTX_OPK_REG && sz == 4 && !is_s) {
+            /* each half-warp's values one range (3) or one word (4): two half rows */
+            uint64_t *const V = W + ((size_t)vo->reg << 5);
+            if (mr == 3) {
+                rows_from_u32(V, ptr[0], 16);
+                rows_from_u32(V + 16, ptr[16], 16);
+            } else {
+                uint32_t u, u2;
+                memcpy(&u, ptr[0], 4);
+                memcpy(&u2, ptr[16], 4);
+                const sim_v64 a = {u, u}, b = {u2, u2};
+                _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2) {
+                    vst64(V + l, a);
+                    vst64(V + 16 + l, b);
                 }
-#else
-                uint32_t v32[32];
-                memcpy(v32, ptr[0], sizeof v32);
-#if SIM_HAVE_CONVERTVECTOR
-                VPAIRS(sim_v32x2 h; memcpy(&h, v32 + l, sizeof h);
-                       vst64(V + l, __builtin_convertvector(h, sim_v64)));
-#else
-                for (unsigned l = 0; l < 32; l++)
-                    V[l] = v32[l];
-#endif
-#endif
             }
             break;
         }

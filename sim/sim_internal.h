@@ -257,7 +257,10 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
  * every lane of em and returns 1, having run the checkers and the trace for each lane
  * in lane order as sim_mem does; 2 instead when every lane of the warp takes part and
  * the 32 accesses are one range of host memory, having filled ptr[0] only (lane l's
- * pointer is ptr[0] + l * size; the caller fills ptr[1..31] if it needs them). Returns
+ * pointer is ptr[0] + l * size; the caller fills ptr[1..31] if it needs them); 3 or 4,
+ * having filled every ptr[l], when every lane takes part and each half-warp's accesses
+ * are one range from ptr[0] and ptr[16] (3: lane l's at ptr[l & 16] + (l & 15) * size)
+ * or one address each (4: lanes 0-15 at ptr[0], 16-31 at ptr[16]). Returns
  * 0, having changed nothing, when the request
  * is not the common case (a lane misaligned or out of bounds, local or parameter
  * space, generic addresses in several windows): the caller then uses sim_mem. */
