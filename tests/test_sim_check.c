@@ -229,6 +229,61 @@ START_TEST(test_read_of_never_written_global_memory_warns_and_runs_on)
 }
 END_TEST
 
+/* initcheck of whole warps' global loads in two half-warp patterns (init_rows.cu: a
+ * 16x16 block, each warp reading two rows of 16 words and one word per half-warp). The
+ * never-written reads are counted per lane, whichever way the warp's request is checked. */
+START_TEST(test_read_of_never_written_global_rows_and_broadcasts_counts_each_lane)
+{
+    ptx_module_t *m = fixture_load("init_rows", _i);
+    /* unwritten: [first, first + n) floats of g; expected: lanes that read them */
+    const struct {
+        unsigned first, n, lanes;
+    } cases[] = {
+        {128, 128, 128}, /* rows 8-15: warps 4-7's row loads */
+        {0, 16, 16 + 256}, /* g[0..15]: row 0 (half of warp 0) and every broadcast */
+        {16, 16, 16},      /* row 1: warp 0's second half-warp only */
+        {1, 1, 1 + 16},    /* g[1]: one lane of row 0, warp 0's second broadcast */
+        {0, 0, 0},         /* all written */
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof *cases; k++) {
+        sim_t *s = sim_new(NULL);
+        float g[256], out[256];
+        for (int i = 0; i < 256; i++)
+            g[i] = (float)i;
+        uint64_t dg = fixture_upload(s, g, sizeof g, "g");
+        uint64_t dout = fixture_upload(s, NULL, sizeof out, "out");
+        if (cases[k].n)
+            ck_assert_int_eq(sim_set_written(s, dg + 4 * cases[k].first, 4 * cases[k].n, 0),
+                             SIM_OK);
+        void *params[] = {&dg, &dout};
+        unsigned grid[3] = {1, 1, 1}, block[3] = {16, 16, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "rows", grid, block, 0, params, &r), SIM_OK);
+        uint64_t lanes = 0;
+        const sim_finding *first = NULL;
+        for (int i = 0; i < r.nfindings; i++) {
+            const sim_finding *f = &r.findings[i];
+            ck_assert_int_eq(f->kind, SIM_FIND_UNINIT_READ);
+            ck_assert_int_eq(f->space, SIM_SPACE_GLOBAL);
+            ck_assert_int_eq(f->access.src_line, 7);
+            lanes += f->count;
+            if (!first)
+                first = f;
+        }
+        ck_assert_uint_eq(lanes, cases[k].lanes);
+        if (cases[k].n)
+            ck_assert_uint_eq(first->address, dg + 4 * cases[k].first);
+        ck_assert_int_eq(r.nerrors, 0);
+        ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+        for (int i = 0; i < 256; i++) /* the kernel runs on: g's values as uploaded */
+            ck_assert_float_eq(out[i], g[i] + g[i / 16]);
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ memcheck */
 
 START_TEST(test_shared_overrun_faults_with_its_line)
@@ -799,6 +854,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_threads_at_different_named_barriers_deadlock_naming_both_lines,
                         0, 2);
     tcase_add_loop_test(tc, test_syncthreads_in_both_arms_of_an_if_warns_but_completes, 0, 2);
+    tcase_add_loop_test(tc, test_read_of_never_written_global_rows_and_broadcasts_counts_each_lane,
+                        0, 2);
     suite_add_tcase(s, tc);
     TCase *ts = tcase_create("schedule");
     tcase_add_loop_test(ts, test_random_schedule_changes_printf_order_between_seeds, 0, 2);
