@@ -2100,23 +2100,18 @@ static inline sim_v64 vld64(const uint64_t *p)
     memcpy(&v, p, sizeof v);
     return v;
 }
+/* the same 16 bytes as 32-bit elements: unsigned, signed, float (vector casts keep bits) */
 static inline sim_v32 vld32(const uint64_t *p)
 {
-    sim_v32 v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return (sim_v32)vld64(p);
 }
 static inline sim_vs32 vlds32(const uint64_t *p)
 {
-    sim_vs32 v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return (sim_vs32)vld64(p);
 }
 static inline sim_vf32 vldf32(const uint64_t *p)
 {
-    sim_vf32 v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return (sim_vf32)vld64(p);
 }
 static inline void vst64(uint64_t *p, sim_v64 v)
 {
