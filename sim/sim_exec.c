@@ -2843,6 +2843,11 @@ void sim_fops_build(sim_ctx *c, int ncode)
         const ptx_insn *in = &c->code[pc];
         struct sim_fops *F = &c->fops[pc];
         F->d = (uint32_t)in->o[0].reg << 5;
+        F->bra = in->fast == FK_BRA;
+        F->g = in->guard == PTX_NOREG
+                   ? UINT32_MAX
+                   : ((uint32_t)in->guard << 5) | ((in->flags & PTX_F_GUARD_NEG) ? 1u : 0u);
+        F->next = F->bra ? (uint32_t)in->target : (uint32_t)pc + 1;
         F->d2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S || in->fast == FK_SETP_F32) &&
                         in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
                     ? (uint32_t)in->o[0].imm << 5
@@ -3044,48 +3049,72 @@ static void run_ahead(sim_ctx *c, unsigned w)
     if ((c->trace && c->trace->record_regs) ||
         c->steps + (uint64_t)(SIM_AHEAD_MAX + 1) * 8 * c->nwarps >= c->step_limit)
         return;
-    const unsigned base = w * 32;
-    uint32_t *const pcs = c->pc + base;
-    uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
-    const ptx_insn *const code = c->code;
     struct sim_fops *const fops = c->fops;
+    if (!fops) /* no table (out of memory): nothing runs ahead */
+        return;
+    const unsigned base = w * 32;
+    uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
+    /* fop_row without a branch: a row of the warp's registers or an immediate's */
+    const uint64_t *const rows[2] = {R, c->imm_rows};
     const int tracing = c->trace != NULL;
     /* c->ahead[w] and the converged PC (c->wconv[w] - 1) live in n and p meanwhile:
      * nothing that runs here reads them */
     unsigned n = c->ahead[w];
     uint32_t p = c->wconv[w] - 1;
+    const unsigned n0 = n;
     while (n < SIM_AHEAD_MAX) {
-        const ptx_insn *in = &code[p];
-        struct sim_fops *F = fops ? &fops[p] : NULL;
-        if (F) { /* ahead_ok once per instruction and launch */
-            if (!F->ahead)
-                ahead_decode(c, in, F);
+        struct sim_fops *const F = &fops[p];
+        if (F->ahead != 2) { /* ahead_ok once per instruction and launch */
+            if (F->ahead)
+                break;
+            ahead_decode(c, &c->code[p], F);
             if (F->ahead != 2)
                 break;
-        } else if (!ahead_ok(c, in)) {
-            break;
         }
-        c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
         uint32_t em = UINT32_MAX;
-        if (in->guard != PTX_NOREG)
-            em = guard_bits(R + ((size_t)in->guard << 5), (in->flags & PTX_F_GUARD_NEG) ? 1 : 0);
+        if (F->g != UINT32_MAX)
+            em = guard_bits(R + (F->g & ~1u), F->g & 1);
         if (tracing) {
             uint32_t *q = c->ahead_q[w][(c->ahead_head[w] + n) % SIM_AHEAD_MAX];
             q[0] = p;
             q[1] = em;
         }
         n++;
+        if (em == UINT32_MAX) {
+            const unsigned fh = F->fh;
+            if (fh && fh < FH_SREG) {
+                exec_fh(fh, F->sa, F->k, R + F->d, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
+                        rows[F->src[0] >> 31] + (F->src[0] & ~SIM_FOP_IMM),
+                        rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
+                        rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
+            } else if (fh == FH_TIDX) {
+                uint64_t *const Dp = R + F->d;
+                VPAIRS(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & F->k));
+            } else if (fh == FH_SREG) {
+                uint64_t *const Dp = R + F->d;
+                const uint64_t v = sreg(c, c->code[p].o[1].sub, base) & F->k;
+                VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
+            } else if (F->bra) { /* as exec_fast's bra: the PCs are set below */
+                if (F->next <= p)
+                    c->loop_pc[w] = (int32_t)p;
+            } else {
+                exec_fast(c, &c->code[p], w, base, em, p, UINT32_MAX);
+            }
+            p = F->next;
+            continue;
+        }
         if (!em) { /* the whole warp skipped it (guard false) */
             p++;
             continue;
         }
-        if (in->fast == FK_BRA && em != UINT32_MAX) {
+        if (F->bra) {
             /* divergent: the lanes that do not branch go on at p + 1 */
             c->ahead[w] = (uint8_t)n;
             c->wconv[w] = 0;
-            pcs_set(pcs, p + 1);
-            exec_fast(c, in, w, base, em, p, UINT32_MAX);
-            if ((uint32_t)in->target <= p) { /* a backward branch some lanes take: a spin */
+            pcs_set(c->pc + base, p + 1);
+            exec_fast(c, &c->code[p], w, base, em, p, UINT32_MAX);
+            c->its_spin[w] = 0; /* converged until now: spins count from zero */
+            if (F->next <= p) { /* a backward branch some lanes take: a spin */
                 c->its_spin[w] += c->its_syncmem[w] ? SIM_ITS_SPIN_PLAIN / SIM_ITS_SPIN : 1;
                 c->its_syncmem[w] = 0;
                 if (c->its_spin[w] >= SIM_ITS_SPIN_PLAIN)
@@ -3093,26 +3122,14 @@ static void run_ahead(sim_ctx *c, unsigned w)
             }
             return;
         }
-        if (em == UINT32_MAX && F && F->fh) { /* exec_fast's full-warp kernel, directly */
-            uint64_t *const Dp = R + F->d;
-            if (F->fh == FH_TIDX) {
-                VPAIRS(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & F->k));
-            } else if (F->fh == FH_SREG) {
-                const uint64_t v = sreg(c, in->o[1].sub, base) & F->k;
-                VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
-            } else {
-                exec_fh(F->fh, F->sa, F->k, Dp, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
-                        fop_row(c, R, F->src[0]), fop_row(c, R, F->src[1]),
-                        fop_row(c, R, F->src[2]));
-            }
-        } else {
-            exec_fast(c, in, w, base, em, p, UINT32_MAX);
-        }
-        p = in->fast == FK_BRA ? (uint32_t)in->target : p + 1;
+        exec_fast(c, &c->code[p], w, base, em, p, UINT32_MAX);
+        p++;
     }
+    if (n != n0)
+        c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
     c->ahead[w] = (uint8_t)n;
     c->wconv[w] = p + 1;
-    pcs_set(pcs, p);
+    pcs_set(c->pc + base, p);
 }
 
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -3385,7 +3402,9 @@ scanned:;
                 its_yield_now(c, w, em);
         }
     }
-    if (its && c->wconv[w] && !c->w_called[w] && !c->faulted)
+    /* (not when the next instruction is known not to run ahead: the call costs) */
+    if (its && c->wconv[w] && !c->w_called[w] && !c->faulted && c->fops &&
+        c->fops[c->wconv[w] - 1].ahead != 1)
         run_ahead(c, w);
     return 1;
 }

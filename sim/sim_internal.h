@@ -229,6 +229,11 @@ struct sim_fops {
                         set by run_ahead when it first meets them */
     uint8_t sa;      /* that kernel's immediate shift amount */
     uint8_t ahead;   /* run_ahead may run it: 0 not known yet, 1 no, 2 yes */
+    uint8_t bra;     /* a bra (sim_exec_classify's FK_BRA) */
+    uint32_t g;      /* the guard predicate's row (slot << 5), with bit 0 set for a
+                        negated guard (@!p); UINT32_MAX unguarded */
+    uint32_t next;   /* the PC after it when every lane runs it: the target of a bra,
+                        else its own PC + 1 */
     uint64_t k;      /* that kernel's constant (an address window, a value, a mask) */
 };
 
