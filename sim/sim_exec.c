@@ -26,6 +26,7 @@
 
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h> /* SSE2: part of the baseline x86-64 target */
+#include <immintrin.h> /* AVX and FMA: only in functions for CPUs that have them */
 #endif
 
 /* Register slot r of the current lane, R being its frame base (sim_lane_regs): lanes
@@ -2160,22 +2161,35 @@ static inline sim_v64 vmulwide_s(sim_v64 a, sim_v64 b)
 #endif
 }
 
-/* fma.rn.f32 for a full warp with the FMA instructions of x86-64 CPUs that have them
- * (a fused multiply-add rounds once, exactly as fmaf; the build targets baseline x86-64,
- * where fmaf is a library call per lane). */
+/* fma.rn.f32 for a full warp with the AVX and FMA instructions of x86-64 CPUs that have
+ * them (a fused multiply-add rounds once, exactly as fmaf; the build targets baseline
+ * x86-64, where fmaf is a library call per lane). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SIM_X86_FMA 1
 static inline int have_fma(void)
 {
-    return __builtin_cpu_supports("fma"); /* libgcc's CPU model, set up at start-up */
+    /* libgcc's CPU model, set up at start-up */
+    return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx");
 }
-__attribute__((target("fma"))) static void ffma_full_fma3(uint64_t *D, const uint64_t *A,
-                                                         const uint64_t *B, const uint64_t *C)
+/* Four lanes per step: each lane's f32 is the low half of its 64-bit slot. The high
+ * halves go through the same operations (no trap: exceptions are masked) and are
+ * cleared. NaN results become canon32's NaN. D may be A, B or C: each step reads its
+ * four lanes before it writes them. */
+__attribute__((target("avx,fma"))) static void ffma_full_fma3(uint64_t *D, const uint64_t *A,
+                                                             const uint64_t *B,
+                                                             const uint64_t *C)
 {
-    uint64_t r[32];
-    for (unsigned l = 0; l < 32; l++)
-        r[l] = canon32(__builtin_fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
-    memcpy(D, r, sizeof r);
+    const __m256 lo = _mm256_castsi256_ps(_mm256_set1_epi64x(0xffffffff));
+    const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi64x(NAN32));
+    for (unsigned l = 0; l < 32; l += 4) {
+        const __m256 a = _mm256_loadu_ps((const float *)(const void *)(A + l));
+        const __m256 b = _mm256_loadu_ps((const float *)(const void *)(B + l));
+        const __m256 c = _mm256_loadu_ps((const float *)(const void *)(C + l));
+        const __m256 r = _mm256_fmadd_ps(a, b, c);
+        const __m256 nan = _mm256_cmp_ps(r, r, _CMP_UNORD_Q);
+        const __m256 v = _mm256_or_ps(_mm256_andnot_ps(nan, r), _mm256_and_ps(nan, qnan));
+        _mm256_storeu_ps((float *)(void *)(D + l), _mm256_and_ps(v, lo));
+    }
 }
 #else
 #define SIM_X86_FMA 0
