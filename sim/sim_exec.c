@@ -2132,6 +2132,15 @@ static inline void vst32(uint64_t *p, sim_v32 v)
         }                                                                                 \
     } while (0)
 
+/* Row Dp of a full warp whose first thread is base: lane l's thread index & k (%tid.x
+ * of a one-dimensional block), two lanes per step from one running vector */
+static inline void tidx_row(uint64_t *Dp, unsigned base, uint64_t k)
+{
+    sim_v64 t = {base, (uint64_t)base + 1};
+    const sim_v64 kv = {k, k}, two = {2, 2};
+    VPAIRS(vst64(Dp + l, t & kv); t += two);
+}
+
 /* f32 results with NaNs canonical (canon32), in the low halves */
 static inline sim_v32 vcanon32(sim_vf32 r)
 {
@@ -2682,8 +2691,10 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         const uint64_t vm = pred ? 1 : dm;
         if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads) {
             /* one-dimensional block: the thread index */
-            LANESV(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & vm),
-                   Dp[l] = (base + l) & vm);
+            if (full)
+                tidx_row(Dp, base, vm);
+            else
+                LANES(Dp[l] = (base + l) & vm);
         } else if (per_lane) {
             LANES(Dp[l] = sreg(c, id, base + l) & vm);
         } else {
@@ -3102,8 +3113,7 @@ static void run_ahead(sim_ctx *c, unsigned w)
                         rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
                         rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
             } else if (fh == FH_TIDX) {
-                uint64_t *const Dp = R + F->d;
-                VPAIRS(vst64(Dp + l, ((sim_v64){base + l, base + l + 1}) & F->k));
+                tidx_row(R + F->d, base, F->k);
             } else if (fh == FH_SREG) {
                 uint64_t *const Dp = R + F->d;
                 const uint64_t v = sreg(c, c->code[p].o[1].sub, base) & F->k;
