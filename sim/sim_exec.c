@@ -3068,7 +3068,8 @@ static inline int ahead_turn(sim_ctx *c, unsigned w)
  * or SIM_AHEAD_MAX. Its lanes' PCs are set once at the end. Nothing runs while the
  * registers view records register values (their events follow each issue), or when a
  * step-limit fault could fall among the turns that count these (every warp's turns
- * could take up to 8 steps each under --schedule random: the margin covers that). */
+ * could take up to 8 steps each under --schedule random: the margin covers that), or
+ * without the per-PC table (sim_fops_build out of memory). */
 static void run_ahead(sim_ctx *c, unsigned w)
 {
     if ((c->trace && c->trace->record_regs) ||
