@@ -811,6 +811,18 @@ static void mreq_warp(sim_ctx *c, unsigned base, uint32_t em, int sp, const uint
     }
 }
 
+/* mreq_warp for a full warp's unit-stride request: lane l's address is a + l * size. */
+static void mreq_row(sim_ctx *c, unsigned base, int sp, uint64_t a, unsigned size, int kind,
+                     const ptx_insn *in)
+{
+    if (!is_mem_op(in->op))
+        return;
+    mreq_begin(c, base / 32, sp, size, kind, in);
+    c->mreq_mask = UINT32_MAX;
+    for (unsigned l = 0; l < 32; l++)
+        c->mreq_addr[l] = a + (uint64_t)l * size;
+}
+
 /* The register slots instruction in writes (its destinations), at most 4 in out;
  * returns how many. No registers for stores, branches, barriers (bar.red's result
  * arrives at the release, after the issue: not recorded) and the like. */
@@ -2079,6 +2091,51 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         ptr[l] = shm + a;
     }
     return 1;
+}
+
+/* sim_mem_warp's common global request, found without the lanes' addresses: see
+ * sim_internal.h. */
+unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned size, int kind,
+                              const ptx_insn *in)
+{
+    const uint64_t n = 32 * (uint64_t)size;
+    if ((a & (size - 1)) != 0 || a > UINT64_MAX - n)
+        return NULL; /* misaligned, or the range wraps: sim_mem_warp and sim_mem decide */
+    sim_alloc *al = find_alloc(c->s, a, n);
+    if (!al)
+        return NULL;
+    const uint64_t o = a - al->base;
+    if (c->checks & SIM_CHECK_INIT) {
+        if (kind != 0)
+            mark_written(al, o, n, 1);
+        else if (!bits_all_set(al->written, o, n))
+            return NULL; /* a byte never written: the per-lane loop reports it */
+    }
+    if (c->trace_mem)
+        mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
+    return al->data + o;
+}
+
+/* sim_mem_warp's common shared-memory request of words, found without the lanes'
+ * addresses: see sim_internal.h. */
+unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
+                              const ptx_insn *in)
+{
+    const uint64_t ssz = c->shared_size;
+    if ((a & 3) != 0 || a > ssz || ssz - a < 128)
+        return NULL; /* misaligned or out of bounds: sim_mem_warp and sim_mem decide */
+    const int race = (c->checks & SIM_CHECK_RACE) != 0;
+    const int sinit = (c->checks & SIM_CHECK_INIT) != 0;
+    if ((race && !bytes_all(c->shadow_same + (a >> 2), 32, 1)) ||
+        (sinit && kind == 0 && !bytes_all(c->shared_written + a, 128, 1)))
+        return NULL; /* a word's shadows apart, or a byte never written: per lane */
+    if (race)
+        kind == 0 ? shared_range(c, base, a, in, 0) : shared_range(c, base, a, in, 1);
+    if (sinit && kind == 1)
+        fill_ones(c->shared_written + a);
+    if (c->trace_mem)
+        mreq_row(c, base, SIM_SPACE_SHARED, a, 4, kind, in);
+    return c->shared + a;
 }
 
 /* ------------------------------------------------------------------ launch */

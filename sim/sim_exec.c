@@ -1741,7 +1741,7 @@ enum {
     FK_SETP_U, FK_SETP_S, FK_SETP_F32,
     FK_FADD, FK_FSUB, FK_FMUL, FK_FFMA, FK_CVTA,
     /* the kinds below have no register or immediate sources (exec_fast's P[]) */
-    FK_LD, FK_ST, FK_MOV_SREG, FK_MOV_SYM, FK_BRA, FK_EXIT,
+    FK_LD, FK_ST, FK_LDG, FK_STG, FK_LDS, FK_STS, FK_MOV_SREG, FK_MOV_SYM, FK_BRA, FK_EXIT,
 };
 
 static int fast_src(const ptx_operand *o)
@@ -1781,6 +1781,15 @@ void sim_exec_classify(ptx_insn *in)
                         (in->space == SIM_SPACE_PARAM && !st);
         if (a->kind == PTX_OPK_ADDR && vok && sok)
             in->fast = st ? FK_ST : FK_LD;
+        /* a scalar of global space (a word or double word) or of shared space (a word)
+         * at a register address: exec_fast tries mem_row first */
+        if (in->fast && in->vec == 1 && v->kind == PTX_OPK_REG && a->reg != PTX_NOREG &&
+            a->sym < 0) {
+            if (in->space == SIM_SPACE_GLOBAL && (sz == 4 || sz == 8))
+                in->fast = st ? FK_STG : FK_LDG;
+            else if (in->space == SIM_SPACE_SHARED && sz == 4)
+                in->fast = st ? FK_STS : FK_LDS;
+        }
         return;
     }
     if (in->nopnd > 4 || in->vec > 1)
@@ -1940,8 +1949,8 @@ static int insn_reads(const ptx_insn *in, int skip_dest, uint64_t *bits, unsigne
 static int insn_writes(const ptx_insn *in, uint64_t *bits, unsigned nregs)
 {
     const int k = in->fast;
-    if (in->guard != PTX_NOREG || k == FK_NONE || k == FK_ST || k == FK_BRA ||
-        k == FK_EXIT)
+    if (in->guard != PTX_NOREG || k == FK_NONE || k == FK_ST || k == FK_STG || k == FK_STS ||
+        k == FK_BRA || k == FK_EXIT)
         return 0;
     const ptx_operand *d = &in->o[0];
     if (d->kind == PTX_OPK_VEC) {
@@ -2139,6 +2148,19 @@ static inline void tidx_row(uint64_t *Dp, unsigned base, uint64_t k)
     sim_v64 t = {base, (uint64_t)base + 1};
     const sim_v64 kv = {k, k}, two = {2, 2};
     VPAIRS(vst64(Dp + l, t & kv); t += two);
+}
+
+/* Whether row A of a full warp holds A[0] + l * step in lane l (mod 2^64), two lanes
+ * per vector */
+static inline int row_unit_stride(const uint64_t *A, uint64_t step)
+{
+    const uint64_t a = A[0];
+    if (A[31] != a + 31 * step) /* the common other patterns fail here (half-warp rows) */
+        return 0;
+    sim_v64 acc = {0, 0}, want = {a, a + step};
+    const sim_v64 two = {2 * step, 2 * step};
+    VPAIRS(acc |= vld64(A + l) ^ want; want += two);
+    return (acc[0] | acc[1]) == 0;
 }
 
 /* f32 results with NaNs canonical (canon32), in the low halves */
@@ -2430,6 +2452,67 @@ static inline void rows_from_u32(uint64_t *V, const unsigned char *src, unsigned
 #endif
 }
 
+/* The low halves of a full warp's row V as 32 words at dst (a store's values) */
+static inline void u32_from_rows(unsigned char *dst, const uint64_t *V)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    /* four lanes per step: their low halves side by side (SSE2 shufps) */
+    for (unsigned l = 0; l < 32; l += 4) {
+        const __m128 a = _mm_loadu_ps((const float *)(const void *)(V + l));
+        const __m128 b = _mm_loadu_ps((const float *)(const void *)(V + l + 2));
+        _mm_storeu_ps((float *)(void *)(dst + 4 * l),
+                      _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+    }
+#else
+    uint32_t v32[32];
+#if SIM_HAVE_CONVERTVECTOR
+    VPAIRS(const sim_v32x2 h = __builtin_convertvector(vld64(V + l), sim_v32x2);
+           memcpy(v32 + l, &h, sizeof h));
+#else
+    for (unsigned l = 0; l < 32; l++)
+        v32[l] = (uint32_t)V[l];
+#endif
+    memcpy(dst, v32, sizeof v32);
+#endif
+}
+
+/* A full warp's FK_LDG, FK_STG, FK_LDS or FK_STS in (warp registers W, first thread
+ * base): when its 32 accesses are unit-stride and sim_global_row's
+ * or sim_shared_row's case, runs it (a load's values zero- or sign-extended into the
+ * value row, as load_val does) and returns 1; returns 0, having changed nothing,
+ * otherwise (exec_fast's FK_LD and FK_ST path then runs it). */
+static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, uint64_t *W,
+                                          unsigned base)
+{
+    const int st = in->fast == FK_STG || in->fast == FK_STS;
+    const ptx_operand *const ao = &in->o[st ? 0 : 1];
+    const unsigned bytes = PTX_TSIZE(in->type);
+    const uint64_t *const A = W + ((size_t)ao->reg << 5);
+    uint64_t *const V = W + ((size_t)in->o[st ? 1 : 0].reg << 5);
+    if (!row_unit_stride(A, bytes))
+        return 0;
+    const uint64_t a = A[0] + ao->imm;
+    unsigned char *const p = in->fast == FK_LDG || in->fast == FK_STG
+                                 ? sim_global_row(c, base, a, bytes, st, in)
+                                 : sim_shared_row(c, base, a, st, in);
+    if (!p)
+        return 0;
+    if (bytes == 8) {
+        st ? memcpy(p, V, 32 * 8) : memcpy(V, p, 32 * 8);
+    } else if (st) {
+        u32_from_rows(p, V);
+    } else if (PTX_TCLASS(in->type) != PTX_TC_S) {
+        rows_from_u32(V, p, 32);
+    } else {
+        for (unsigned l = 0; l < 32; l++) {
+            int32_t v;
+            memcpy(&v, p + 4 * l, 4);
+            V[l] = (uint64_t)(int64_t)v;
+        }
+    }
+    return 1;
+}
+
 /* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
  * every lane of the warp is in the kernel's own frame (no device-function call under
  * way, the common case): the warp's registers are then one lane-major block, operand
@@ -2703,9 +2786,22 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         }
         break;
     }
+    case FK_LDG:
+    case FK_STG:
+    case FK_LDS:
+    case FK_STS:
+        if (em == UINT32_MAX) {
+            /* lanes 0 and 31 first: other patterns (half-warp rows, broadcasts, columns)
+             * fail here, without a call */
+            const int st = in->fast == FK_STG || in->fast == FK_STS;
+            const uint64_t *const A = W + ((size_t)in->o[st ? 0 : 1].reg << 5);
+            if (A[31] == A[0] + 31 * sz && mem_row(c, in, W, base))
+                break; /* a full warp's unit-stride request, done from its rows */
+        }
+        /* fall through */
     case FK_LD:
     case FK_ST: {
-        const int st = in->fast == FK_ST;
+        const int st = in->fast == FK_ST || in->fast == FK_STG || in->fast == FK_STS;
         const ptx_operand *ao = &in->o[st ? 0 : 1], *vo = &in->o[st ? 1 : 0];
         const unsigned n = in->vec, bytes = sz * n;
         const int is_s = PTX_TCLASS(in->type) == PTX_TC_S;
@@ -2752,25 +2848,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             } else if (sz == 8) {
                 memcpy(V, ptr[0], 32 * 8);
             } else if (st) {
-#if defined(__x86_64__) && defined(__SSE2__)
-                /* four lanes per step: their low halves side by side (SSE2 shufps) */
-                for (unsigned l = 0; l < 32; l += 4) {
-                    const __m128 a = _mm_loadu_ps((const float *)(const void *)(V + l));
-                    const __m128 b = _mm_loadu_ps((const float *)(const void *)(V + l + 2));
-                    _mm_storeu_ps((float *)(void *)(ptr[0] + 4 * l),
-                                  _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-                }
-#else
-                uint32_t v32[32];
-#if SIM_HAVE_CONVERTVECTOR
-                VPAIRS(const sim_v32x2 h = __builtin_convertvector(vld64(V + l), sim_v32x2);
-                       memcpy(v32 + l, &h, sizeof h));
-#else
-                for (unsigned l = 0; l < 32; l++)
-                    v32[l] = (uint32_t)V[l];
-#endif
-                memcpy(ptr[0], v32, sizeof v32);
-#endif
+                u32_from_rows(ptr[0], V);
             } else {
                 rows_from_u32(V, ptr[0], 32);
             }
@@ -2982,6 +3060,7 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
 {
     switch (in->fast) {
     case FK_NONE: case FK_ST: case FK_EXIT:
+    case FK_LDG: case FK_STG: case FK_LDS: case FK_STS:
         return 0;
     case FK_BRA:
         return 1;

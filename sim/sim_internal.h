@@ -272,6 +272,27 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
 int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64_t *addr,
                  unsigned size, int kind, const ptx_insn *in, unsigned char **ptr);
 
+/* sim_mem_warp's common global request, for a caller (instruction in, the warp whose
+ * first thread is base) that knows that the full warp's 32 accesses of `size` bytes (a
+ * power of two) are unit-stride from global address a (lane l's at a + l * size): the
+ * host pointer of lane 0's access when every access is aligned, inside one global
+ * allocation and, for a load with initcheck on, to bytes written before; having marked a
+ * store's bytes written and, with a memory trace, recorded the lanes' addresses, as
+ * sim_mem_warp returning 2 does. NULL, having changed nothing, in every other case: the
+ * caller then calls sim_mem_warp, which finds or reports the rest. kind: 0 load, 1 store. */
+unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned size, int kind,
+                              const ptx_insn *in);
+
+/* The same for shared memory and words (size 4): the host pointer of lane 0's word when
+ * the 32 words from shared address a (lane l's at a + 4 * l) are aligned and inside the
+ * CTA's shared memory and, with racecheck on, each word's shadow is one (c->shadow_same),
+ * and for a load with initcheck on every byte was stored before; having run racecheck
+ * on the 32 words, marked a store's bytes written and recorded a memory trace's
+ * addresses, as sim_mem_warp returning 2 does. NULL, having changed nothing, in every
+ * other case. kind: 0 load, 1 store. */
+unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
+                              const ptx_insn *in);
+
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));

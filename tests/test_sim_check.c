@@ -315,6 +315,88 @@ START_TEST(test_shared_overrun_faults_with_its_line)
 }
 END_TEST
 
+/* Whole warps' unit-stride words (warp_rows.cu), which the simulator checks 32 at a time:
+ * a fault still names the first lane that faults, its block and the access. */
+START_TEST(test_whole_warp_rows_past_the_end_fault_at_their_first_lane)
+{
+    ptx_module_t *m = fixture_load("warp_rows", _i);
+    /* in and out of `in_n` and `out_n` ints; 2 blocks of 32 threads */
+    const struct {
+        unsigned in_n, out_n;
+        int is_store;
+        unsigned block, thread;
+    } cases[] = {
+        {40, 64, 0, 1, 8},  /* block 1 loads in[40..63]: lane 8 first past the end */
+        {64, 33, 1, 1, 1},  /* block 1 stores out[32..63]: lane 1 first */
+        {64, 64, -1, 0, 0}, /* every access inside: runs to the end */
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof *cases; k++) {
+        sim_t *s = sim_new(NULL);
+        int in[64], out[64];
+        for (int i = 0; i < 64; i++)
+            in[i] = 10 * i;
+        uint64_t din = fixture_upload(s, in, 4 * cases[k].in_n, "in");
+        uint64_t dout = fixture_upload(s, NULL, 4 * cases[k].out_n, "out");
+        void *params[] = {&din, &dout};
+        unsigned grid[3] = {2, 1, 1}, block[3] = {32, 1, 1};
+        sim_result r;
+        sim_status st = sim_launch(s, m, "copy_plus_one", grid, block, 0, params, &r);
+        if (cases[k].is_store < 0) {
+            ck_assert_int_eq(st, SIM_OK);
+            ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+            for (int i = 0; i < 64; i++)
+                ck_assert_int_eq(out[i], 10 * i + 1);
+        } else {
+            ck_assert_int_eq(st, SIM_ERR_FAULT);
+            ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+            ck_assert_int_eq(r.fault.space, SIM_SPACE_GLOBAL);
+            ck_assert_int_eq(r.fault.is_store, cases[k].is_store);
+            ck_assert_uint_eq(r.fault.block[0], cases[k].block);
+            ck_assert_uint_eq(r.fault.thread[0], cases[k].thread);
+            ck_assert_uint_eq(r.fault.address,
+                              (cases[k].is_store ? dout : din) + 4 * (32 + cases[k].thread));
+            ck_assert_int_eq(r.fault.src_line, 7);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    /* two bytes past the words' alignment: lane 0 of block 0 is misaligned */
+    sim_t *s = sim_new(NULL);
+    uint64_t din = fixture_upload(s, NULL, 4 * 65, "in"), dout = fixture_upload(s, NULL, 256, "out");
+    void *params[] = {&din, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "copy_misaligned", grid, block, 0, params, &r),
+                     SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_MISALIGNED);
+    ck_assert_uint_eq(r.fault.thread[0], 0);
+    ck_assert_uint_eq(r.fault.address, din + 2);
+    ck_assert_int_eq(r.fault.src_line, 15);
+    sim_result_free(&r);
+    sim_free(s);
+    /* 64 threads, 48 shared words: warp 1's store runs past them at thread 48, with the
+     * checkers that look at shared memory on and off */
+    for (int off = 0; off < 2; off++) {
+        sim_config cfg = {.checks_off = off ? SIM_CHECK_RACE | SIM_CHECK_INIT : 0};
+        s = sim_new(&cfg);
+        din = fixture_upload(s, NULL, 256, "in");
+        dout = fixture_upload(s, NULL, 256, "out");
+        void *params2[] = {&din, &dout};
+        block[0] = 64;
+        ck_assert_int_eq(sim_launch(s, m, "shared_rows", grid, block, 0, params2, &r),
+                         SIM_ERR_FAULT);
+        ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+        ck_assert_int_eq(r.fault.space, SIM_SPACE_SHARED);
+        ck_assert_int_eq(r.fault.is_store, 1);
+        ck_assert_uint_eq(r.fault.thread[0], 48);
+        ck_assert_int_eq(r.fault.src_line, 24);
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 START_TEST(test_local_array_overrun_faults_with_its_line)
 {
     ptx_module_t *m = fixture_load("faults", _i);
@@ -851,6 +933,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_read_of_never_written_global_memory_warns_and_runs_on, 0, 2);
     tcase_add_loop_test(tc, test_shared_overrun_faults_with_its_line, 0, 2);
     tcase_add_loop_test(tc, test_local_array_overrun_faults_with_its_line, 0, 2);
+    tcase_add_loop_test(tc, test_whole_warp_rows_past_the_end_fault_at_their_first_lane, 0,
+                        2);
     tcase_add_loop_test(tc, test_threads_at_different_named_barriers_deadlock_naming_both_lines,
                         0, 2);
     tcase_add_loop_test(tc, test_syncthreads_in_both_arms_of_an_if_warns_but_completes, 0, 2);
