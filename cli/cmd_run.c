@@ -184,7 +184,7 @@ static int write_metrics_json(const char *path, const gl_run_result *res)
     if (!res->metrics)
         return cli_die(GL_ERR_INPUT, "--metrics-json: this run computed no metrics");
     if (strcmp(path, "-") == 0)
-        return gl_metrics_write_json(res->metrics, res->trace, stdout) == 0
+        return gl_metrics_write_json(res->metrics, stdout) == 0
                    ? 0
                    : cli_die(GL_ERR_NOMEM, "--metrics-json: cannot write the metrics");
     char *data = NULL;
@@ -192,7 +192,7 @@ static int write_metrics_json(const char *path, const gl_run_result *res)
     FILE *mem = open_memstream(&data, &len);
     if (!mem)
         return cli_die(GL_ERR_NOMEM, "out of memory");
-    int wr = gl_metrics_write_json(res->metrics, res->trace, mem);
+    int wr = gl_metrics_write_json(res->metrics, mem);
     fclose(mem);
     gl_error err = {0};
     gl_status st = wr == 0 ? gl_write_file_atomic(path, data, len, &err)

@@ -293,6 +293,31 @@ static int cmp_atom(const void *a, const void *b)
     return (x->address > y->address) - (x->address < y->address);
 }
 
+static void free_files(gl_metrics *m)
+{
+    for (int i = 0; i < m->nfiles; i++)
+        free(m->files[i]);
+    free(m->files);
+    m->files = NULL;
+    m->nfiles = 0;
+}
+
+/* m->files from t's file table. 0, or -1 on no memory. */
+static int copy_files(gl_metrics *m, const trace_t *t)
+{
+    free_files(m);
+    if (t->nfiles <= 0)
+        return 0;
+    m->files = calloc((size_t)t->nfiles, sizeof *m->files);
+    if (!m->files)
+        return -1;
+    m->nfiles = t->nfiles;
+    for (int i = 0; i < t->nfiles; i++)
+        if (t->files[i] && !(m->files[i] = strdup(t->files[i])))
+            return -1;
+    return 0;
+}
+
 int gl_metrics_finish(gl_metrics *m, const trace_t *t)
 {
     gl_metrics_acc *a = acc_get(m, t);
@@ -329,6 +354,8 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
     }
     m->lines = lines;
     m->nlines = k;
+    if (copy_files(m, t) < 0)
+        return -1;
     m->ntop_atomics = 0;
     if (a->natoms) {
         atom_slot *tmp = malloc(a->natoms * sizeof *tmp);
@@ -381,6 +408,7 @@ void gl_metrics_free(gl_metrics *m)
     free(m->lines);
     m->lines = NULL;
     m->nlines = 0;
+    free_files(m);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -415,7 +443,7 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
     fprintf(f, "%s  \"branch_efficiency\": %.6g\n%s}", indent, gl_branch_efficiency(c), indent);
 }
 
-int gl_metrics_write_json(const gl_metrics *m, const trace_t *t, FILE *f)
+int gl_metrics_write_json(const gl_metrics *m, FILE *f)
 {
     static const char *const level_names[] = {"off", "issue", "memory"};
     fprintf(f, "{\n  \"kernel\": ");
@@ -439,8 +467,8 @@ int gl_metrics_write_json(const gl_metrics *m, const trace_t *t, FILE *f)
     fprintf(f, ",\n  \"lines\": [");
     for (int i = 0; i < m->nlines; i++) {
         const gl_line_counts *l = &m->lines[i];
-        const char *file = t && l->src_file > 0 && l->src_file < t->nfiles ? t->files[l->src_file]
-                                                                          : NULL;
+        const char *file =
+            l->src_file > 0 && l->src_file < m->nfiles ? m->files[l->src_file] : NULL;
         fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
         if (file)
             json_str(f, file);

@@ -124,6 +124,10 @@ typedef struct gl_metrics {
     int incomplete;         /* 1 when events were missing (a truncated trace analysed
                                without a sink) */
     gl_metrics_acc *acc;    /* streaming state while gl_metrics_sink is fed */
+    char **files;           /* the trace's source file names by .file index (lines'
+                               src_file; index 0 unused), nfiles of them, so that the
+                               metrics name their files after the trace is freed */
+    int nfiles;
 } gl_metrics;
 
 /* Derived ratios (0 when the denominator is 0). */
@@ -146,8 +150,9 @@ void gl_metrics_free(gl_metrics *m);
 
 /* Writes {"kernel", "trace_level", "incomplete", "definitions", "metrics": {key: n},
  * "lines": [{"file", "line", "metrics": {...}}], "atomic_addresses": [...]} with the
- * keys documented above. Returns 0, or -1 on a write error. */
-int gl_metrics_write_json(const gl_metrics *m, const trace_t *t, FILE *f);
+ * keys documented above ("file": the source file's name as the PTX's .file gives it, null
+ * when unknown). Returns 0, or -1 on a write error. */
+int gl_metrics_write_json(const gl_metrics *m, FILE *f);
 
 /* Writes the stored events as a Chrome/Perfetto trace (JSON "traceEvents"; open in
  * ui.perfetto.dev or chrome://tracing): one process per block ("block (x,y,z) on SM

@@ -33,6 +33,7 @@ is_metric() { v=$(metric "$1"); if [ "$v" = "$2" ]; then ok "$1 = $2"; else bad 
 expect "metrics of a strided copy" 0 "$G" run tests/kernels/check/copy_strided.json --backend sim --metrics-json -
 is_metric l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum 4
 is_metric l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 128
+has out '"file": "[^"]*metrics.cu", "line": 12,'
 expect "metrics of a column read of a shared tile" 0 "$G" run tests/kernels/check/tile_column.json --backend sim --metrics-json -
 is_metric l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum 34
 is_metric l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum 31

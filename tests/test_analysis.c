@@ -295,7 +295,7 @@ START_TEST(test_metrics_json_uses_nsight_names)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ck_assert_int_eq(gl_metrics_write_json(&R.met, R.tr, f), 0);
+    ck_assert_int_eq(gl_metrics_write_json(&R.met, f), 0);
     fclose(f);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "invalid JSON:\n%s", text);
