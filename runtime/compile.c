@@ -35,9 +35,9 @@ extern char **environ;
 
 /* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
 #ifdef GL_VERSION
-#define GL_CACHE_VERSION GL_VERSION " cache 1"
+#define GL_CACHE_VERSION GL_VERSION " cache 2"
 #else
-#define GL_CACHE_VERSION "cache 1"
+#define GL_CACHE_VERSION "cache 2"
 #endif
 
 const char *gl_compiler_name(gl_compiler c)
@@ -91,6 +91,18 @@ static void sb_putn(strbuf *b, const char *s, size_t n)
 }
 
 static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+/* The built string (caller frees; "" when nothing was put), or NULL when out of memory. */
+static char *sb_take(strbuf *b)
+{
+    if (!b->s && !b->oom)
+        sb_puts(b, "");
+    if (b->oom) {
+        free(b->s);
+        b->s = NULL;
+    }
+    return b->s;
+}
 
 static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(strbuf *b, const char *fmt, ...)
@@ -157,13 +169,121 @@ static char *ptx_fix_file_names(const char *ptx, const char *path)
         sb_putn(&b, p, n);
         p += n;
     }
-    if (!b.s && !b.oom)
-        sb_puts(&b, "");
-    if (b.oom) {
-        free(b.s);
-        return NULL;
+    return sb_take(&b);
+}
+
+/* Whether `.file` name `name` is a toolchain header: gpulearn's prelude, or a file in an
+ * include directory (the CUDA Toolkit's, clang's). */
+static int toolchain_header(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return strcmp(slash ? slash + 1 : name, PRELUDE_NAME) == 0 || strstr(name, "/include/");
+}
+
+/* Reads a decimal number at *s (after blanks), advancing *s. Returns -1 when none. */
+static long read_num(const char **s, const char *end)
+{
+    while (*s < end && (**s == ' ' || **s == '\t'))
+        (*s)++;
+    if (*s >= end || **s < '0' || **s > '9')
+        return -1;
+    long v = 0;
+    while (*s < end && **s >= '0' && **s <= '9' && v < 100000000)
+        v = v * 10 + (*(*s)++ - '0');
+    return v;
+}
+
+/* The next `.loc F L C` from p on, within the function (up to a line that starts with
+ * '}'), whose file is not a toolchain header (header[F] == 0) and whose line is not 0:
+ * sets *f, *l and *c, else leaves them. */
+static void next_user_loc(const char *p, const unsigned char *header, long nf, long *f,
+                          long *l, long *c)
+{
+    while (*p && *p != '}') {
+        const char *eol = strchr(p, '\n');
+        const char *end = eol ? eol : p + strlen(p), *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (end - q > 4 && strncmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t')) {
+            q += 4;
+            const long f2 = read_num(&q, end), l2 = read_num(&q, end), c2 = read_num(&q, end);
+            if (f2 > 0 && f2 < nf && !header[f2] && l2 > 0) {
+                *f = f2, *l = l2, *c = c2;
+                return;
+            }
+        }
+        p = eol ? eol + 1 : end;
     }
-    return b.s;
+}
+
+/* Line info of code inlined from toolchain headers, given to the learner's line that
+ * used it, as NVRTC gives it: a `.loc` in such a header (PTX ISA §11.1.4 .loc) becomes
+ * its `inlined_at` location when that is outside the toolchain's headers (nvcc's
+ * atomicAdd, __shfl_sync); without one (clang, whose NVPTX back end writes none: its
+ * threadIdx and blockIdx reads), the next location in the learner's code, the statement
+ * the value is for; with neither, a comment. Lines keep their numbers (PTX lines in
+ * messages). Returns a new string (caller frees) or NULL (no memory). */
+static char *ptx_fix_locs(const char *ptx, const char *path)
+{
+    enum { NF = 256 };
+    unsigned char header[NF] = {0}; /* .file index -> a toolchain header */
+    int any = 0;
+    for (const char *p = ptx; *p;) {
+        const char *eol = strchr(p, '\n');
+        const char *end = eol ? eol : p + strlen(p), *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (end - q > 5 && strncmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
+            q += 5;
+            const long idx = read_num(&q, end);
+            const char *open = memchr(q, '"', (size_t)(end - q));
+            const char *close = open ? memchr(open + 1, '"', (size_t)(end - open - 1)) : NULL;
+            char name[PATH_MAX];
+            const size_t len = close ? (size_t)(close - open - 1) : 0;
+            if (idx > 0 && idx < NF && close && len < sizeof name) {
+                memcpy(name, open + 1, len);
+                name[len] = '\0';
+                if (strcmp(name, path) != 0 && toolchain_header(name))
+                    header[idx] = 1, any = 1;
+            }
+        }
+        p = eol ? eol + 1 : end;
+    }
+    strbuf b = {0};
+    for (const char *p = ptx; *p;) {
+        const char *eol = strchr(p, '\n');
+        const char *end = eol ? eol + 1 : p + strlen(p), *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        long f = -1;
+        const char *r = q + 4;
+        if (any && end - q > 4 && strncmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t'))
+            f = read_num(&r, end);
+        if (f > 0 && f < NF && header[f]) {
+            const char *at = NULL;
+            for (const char *x = r; x + 10 <= end; x++)
+                if (memcmp(x, "inlined_at", 10) == 0) {
+                    at = x + 10;
+                    break;
+                }
+            long f2 = at ? read_num(&at, end) : -1, l2 = at ? read_num(&at, end) : -1;
+            long c2 = at ? read_num(&at, end) : -1;
+            if (!at)
+                next_user_loc(end, header, NF, &f2, &l2, &c2);
+            const int nl = end[-1] == '\n';
+            if (f2 > 0 && f2 < NF && !header[f2] && l2 > 0) {
+                sb_printf(&b, "\t.loc\t%ld %ld %ld", f2, l2, c2 > 0 ? c2 : 0);
+            } else {
+                sb_puts(&b, "\t// ");
+                sb_putn(&b, q, (size_t)(end - q) - (size_t)nl);
+            }
+            sb_puts(&b, "\n");
+        } else {
+            sb_putn(&b, p, (size_t)(end - p));
+        }
+        p = end;
+    }
+    return sb_take(&b);
 }
 
 /* ------------------------------------------------------------------ diagnostics */
@@ -1205,12 +1325,14 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     }
 
     char *fixed = ptx_fix_file_names(out->ptx, path);
-    if (!fixed) {
+    char *located = fixed ? ptx_fix_locs(fixed, path) : NULL;
+    free(fixed);
+    if (!located) {
         gl_compiled_free(out);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     free(out->ptx);
-    out->ptx = fixed;
+    out->ptx = located;
     if (cacheable) {
         gl_cache_entry e = {.ptx = out->ptx, .log = out->log};
         snprintf(e.compiler, sizeof e.compiler, "%s", gl_compiler_name(out->used));

@@ -123,6 +123,65 @@ START_TEST(test_printf_atomics_and_syncthreads_compile_without_includes)
 }
 END_TEST
 
+/* Where each instruction of lines.cu is, as its PTX's line info says: every live .loc
+ * names the learner's file (the prelude's and the toolchains' headers become the calling
+ * line: NVRTC does this itself, nvcc through inlined_at, clang through nodebug), the two
+ * barriers are two instructions on their own lines, and the atomics are on theirs. */
+START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
+{
+    gl_compiler c = compilers[_i];
+    const char *path = KDIR "lines.cu";
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, path, &out, &err, &st))
+        return;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    const char *name = gl_compiler_name(c);
+    /* .file N "path": the learner's index */
+    int mine = -1;
+    for (const char *p = strstr(out.ptx, ".file"); p; p = strstr(p + 1, ".file")) {
+        int idx = 0;
+        char file[256];
+        if (sscanf(p, ".file %d \"%255[^\"]\"", &idx, file) == 2 && strcmp(file, path) == 0)
+            mine = idx;
+    }
+    ck_assert_msg(mine > 0, "%s: no .file for %s", name, path);
+    int line = 0, bars[4] = {0}, nbar = 0, add = 0, max = 0;
+    for (const char *p = out.ptx; *p;) {
+        const char *eol = strchr(p, '\n');
+        char buf[512];
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        n = n < sizeof buf - 1 ? n : sizeof buf - 1;
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        const char *q = buf + strspn(buf, " \t");
+        int f = 0, l = 0;
+        if (sscanf(q, ".loc %d %d", &f, &l) == 2) {
+            ck_assert_msg(f == mine, "%s: %s names file %d, not %s", name, q, f, path);
+            if (l)
+                line = l;
+        } else if (strncmp(q, "bar.sync", 8) == 0 || strncmp(q, "barrier.sync", 12) == 0) {
+            if (nbar < 4)
+                bars[nbar] = line;
+            nbar++;
+        } else if (strstr(q, ".add.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
+            add = line;
+        } else if (strstr(q, ".max.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
+            max = line;
+        }
+        p = eol ? eol + 1 : p + strlen(p);
+    }
+    ck_assert_msg(nbar == 2, "%s: %d barriers, want the 2 of the source", name, nbar);
+    ck_assert_int_eq(bars[0] + bars[1],
+                     line_of(path, "expect: barrier A") + line_of(path, "expect: barrier B"));
+    ck_assert_int_ne(bars[0], bars[1]);
+    ck_assert_int_eq(add, line_of(path, "expect: add"));
+    ck_assert_int_eq(max, line_of(path, "expect: max"));
+    gl_compiled_free(&out);
+}
+END_TEST
+
 START_TEST(test_warnings_go_to_log_not_error)
 {
     gl_compiler c = compilers[_i];
@@ -529,6 +588,7 @@ static Suite *compile_suite(void)
     tcase_add_loop_test(tc, test_printf_atomics_and_syncthreads_compile_without_includes, 0,
                         NCOMPILERS);
     tcase_add_loop_test(tc, test_warnings_go_to_log_not_error, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
     tcase_add_test(tc, test_env_forces_one_compiler);
     tcase_add_test(tc, test_missing_compiler_says_what_to_install);

@@ -23,7 +23,11 @@
  * defining it as a macro breaks __attribute__((__noinline__)); use
  * __attribute__((noinline)). */
 
-#define GL_DEV __device__ static __inline__ __attribute__((always_inline))
+/* The prelude's functions are inlined and carry no line info of their own (nodebug): clang
+ * 14's NVPTX back end writes no inlined_at, and without it their instructions would be
+ * put on the prelude's lines; this way they are on the line that called them, as NVRTC
+ * puts them. */
+#define GL_DEV __device__ static __inline__ __attribute__((always_inline, nodebug))
 
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
@@ -67,41 +71,54 @@ GL_DEV float4 make_float4(float x, float y, float z, float w) { float4 v = {x, y
 extern "C" __device__ int printf(const char *, ...);
 
 /* --------------------------------------------- synchronisation (§7.6, PTX §9.7.12) */
-GL_DEV void __syncwarp(unsigned mask = 0xffffffffu)
-{
-    asm volatile("bar.warp.sync %0;" : : "r"(mask) : "memory");
-}
 /* Barriers and fences are inline PTX with a "memory" clobber, not clang 14's builtins
  * (__syncthreads, __nvvm_bar0_*, __nvvm_membar_*): with those, LLVM's alias analysis
  * assumes a barrier cannot touch a __shared__ variable whose address never escapes and
  * moves its loads above the barrier (seen in tests/corpus/scan_multiblock_chained: every
- * thread read `blk` before thread 0 had stored it). */
-GL_DEV void gl_syncthreads(void) { asm volatile("bar.sync 0;" : : : "memory"); }
-#define __syncthreads() gl_syncthreads()
+ * thread read `blk` before thread 0 had stored it). Each barrier's text also differs from
+ * every other's (a comment numbered by __COUNTER__ at the call): LLVM would otherwise
+ * merge identical barriers in both arms of an if into one outside it (SimplifyCFG hoists
+ * and sinks identical instructions), and the barrier in divergent code that synccheck
+ * reports, as it does for NVRTC's and nvcc's code, would be gone. */
+template <int K> GL_DEV void gl_syncwarp(unsigned mask = 0xffffffffu)
+{
+    asm volatile("bar.warp.sync %0; // __syncwarp %1" : : "r"(mask), "n"(K) : "memory");
+}
+#define __syncwarp(...) gl_syncwarp<__COUNTER__>(__VA_ARGS__)
+template <int K> GL_DEV void gl_syncthreads(void)
+{
+    asm volatile("bar.sync 0; // __syncthreads %0" : : "n"(K) : "memory");
+}
+#define __syncthreads() gl_syncthreads<__COUNTER__>()
 GL_DEV void __threadfence_block(void) { asm volatile("membar.cta;" : : : "memory"); }
 GL_DEV void __threadfence(void) { asm volatile("membar.gl;" : : : "memory"); }
 GL_DEV void __threadfence_system(void) { asm volatile("membar.sys;" : : : "memory"); }
-GL_DEV int __syncthreads_count(int p)
+template <int K> GL_DEV int gl_syncthreads_count(int p)
 {
     int r;
     asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.popc.u32 %0, 0, p; }"
-                 : "=r"(r) : "r"(p) : "memory");
+                 " // __syncthreads_count %2" : "=r"(r) : "r"(p), "n"(K) : "memory");
     return r;
 }
-GL_DEV int __syncthreads_and(int p)
+#define __syncthreads_count(p) gl_syncthreads_count<__COUNTER__>(p)
+template <int K> GL_DEV int gl_syncthreads_and(int p)
 {
     int r;
     asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; bar.red.and.pred q, 0, p;\n\t"
-                 "selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p) : "memory");
+                 "selp.s32 %0, 1, 0, q; } // __syncthreads_and %2" : "=r"(r) : "r"(p), "n"(K)
+                 : "memory");
     return r;
 }
-GL_DEV int __syncthreads_or(int p)
+#define __syncthreads_and(p) gl_syncthreads_and<__COUNTER__>(p)
+template <int K> GL_DEV int gl_syncthreads_or(int p)
 {
     int r;
     asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; bar.red.or.pred q, 0, p;\n\t"
-                 "selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p) : "memory");
+                 "selp.s32 %0, 1, 0, q; } // __syncthreads_or %2" : "=r"(r) : "r"(p), "n"(K)
+                 : "memory");
     return r;
 }
+#define __syncthreads_or(p) gl_syncthreads_or<__COUNTER__>(p)
 
 /* ------------------------------------------------- atomics (§7.14, PTX §9.7.13.5) */
 /* Every atomic returns the old value. Generic addressing: works on global and shared. */
