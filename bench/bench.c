@@ -388,54 +388,72 @@ static int check(const bench_case *b)
  * e.g. for instruction counts per launch under callgrind). */
 static int plain_only;
 
+/* One simulator launch of `mode` with its result checked: seconds, or -1 (r->ok = 0). */
+static double timed_launch(bench_case *b, const ptx_module_t *m, enum run_mode mode,
+                           bench_result *r)
+{
+    uint64_t wi = 0, ev = 0;
+    memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
+    const double t = sim_run(b, m, mode, &wi, &ev);
+    if (t < 0 || !check(b)) {
+        r->ok = 0;
+        return -1;
+    }
+    if (mode == RUN_PLAIN)
+        r->warp_insns = wi;
+    if (mode == RUN_TRACED)
+        r->trace_events = ev;
+    return t;
+}
+
+/* Times the C loop and the launches. The kinds of measurement take turns within each
+ * repetition (two C loops, then one launch of each kind), so that a machine whose speed
+ * drifts during the run (other tenants, frequency changes) slows all of them alike and
+ * their ratios stay meaningful; each figure is the median of its repetitions. */
 static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_result *r)
 {
     memset(r, 0, sizeof *r);
     r->threads = (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] *
                  b->block[2];
-    double ts[16], tc[16];
-    int creps = reps * 2 + 1;
-    for (int i = 0; i < creps; i++) {
-        double t0 = now_s();
-        b->c_loop(b);
-        tc[i] = now_s() - t0;
-    }
-    r->c_s = median(tc, creps);
     r->ok = 1;
+    double tc[33], ts[16], tt[16], tn[16];
+    int nc = 0;
+    const double t0 = now_s();
+    b->c_loop(b); /* the first of the 2 * reps + 1 C loops runs alone: it also touches the
+                     pages of its output */
+    tc[nc++] = now_s() - t0;
     for (int i = 0; i < reps; i++) {
-        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
-        ts[i] = sim_run(b, m, RUN_PLAIN, &r->warp_insns, NULL);
-        if (ts[i] < 0 || !check(b)) {
-            r->ok = 0;
-            return;
+        for (int k = 0; k < 2; k++) {
+            const double t1 = now_s();
+            b->c_loop(b);
+            tc[nc++] = now_s() - t1;
         }
+        if ((ts[i] = timed_launch(b, m, RUN_PLAIN, r)) < 0)
+            return;
+        if (plain_only)
+            continue;
+#ifdef BENCH_HAVE_TRACE
+        if ((tt[i] = timed_launch(b, m, RUN_TRACED, r)) < 0)
+            return;
+#endif
+#ifdef BENCH_HAVE_CHECKS
+        if ((tn[i] = timed_launch(b, m, RUN_NOCHECK, r)) < 0)
+            return;
+#endif
     }
+    r->c_s = median(tc, nc);
     r->sim_s = median(ts, reps);
     if (plain_only)
         return;
 #ifdef BENCH_HAVE_TRACE
-    for (int i = 0; i < reps; i++) {
-        uint64_t wi = 0;
-        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
-        ts[i] = sim_run(b, m, RUN_TRACED, &wi, &r->trace_events);
-        if (ts[i] < 0 || !check(b)) {
-            r->ok = 0;
-            return;
-        }
-    }
-    r->trace_s = median(ts, reps);
+    r->trace_s = median(tt, reps);
+#else
+    (void)tt;
 #endif
 #ifdef BENCH_HAVE_CHECKS
-    for (int i = 0; i < reps; i++) {
-        uint64_t wi = 0;
-        memset(b->host[b->ninputs], 0xff, b->bytes[b->ninputs]);
-        ts[i] = sim_run(b, m, RUN_NOCHECK, &wi, NULL);
-        if (ts[i] < 0 || !check(b)) {
-            r->ok = 0;
-            return;
-        }
-    }
-    r->nocheck_s = median(ts, reps);
+    r->nocheck_s = median(tn, reps);
+#else
+    (void)tn;
 #endif
 }
 
