@@ -193,6 +193,20 @@ static long read_num(const char **s, const char *end)
     return v;
 }
 
+/* The text after directive `name` (".file", ".loc") when the line [p, end) starts with
+ * it (after blanks) followed by a blank, else NULL; *at gets the directive's start. */
+static const char *directive(const char *p, const char *end, const char *name,
+                             const char **at)
+{
+    const size_t n = strlen(name);
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    *at = p;
+    if ((size_t)(end - p) <= n || strncmp(p, name, n) != 0 || (p[n] != ' ' && p[n] != '\t'))
+        return NULL;
+    return p + n;
+}
+
 /* The next `.loc F L C` from p on, within the function (up to a line that starts with
  * '}'), whose file is not a toolchain header (header[F] == 0) and whose line is not 0:
  * sets *f, *l and *c, else leaves them. */
@@ -201,11 +215,9 @@ static void next_user_loc(const char *p, const unsigned char *header, long nf, l
 {
     while (*p && *p != '}') {
         const char *eol = strchr(p, '\n');
-        const char *end = eol ? eol : p + strlen(p), *q = p;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (end - q > 4 && strncmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t')) {
-            q += 4;
+        const char *end = eol ? eol : p + strlen(p), *at;
+        const char *q = directive(p, end, ".loc", &at);
+        if (q) {
             const long f2 = read_num(&q, end), l2 = read_num(&q, end), c2 = read_num(&q, end);
             if (f2 > 0 && f2 < nf && !header[f2] && l2 > 0) {
                 *f = f2, *l = l2, *c = c2;
@@ -230,11 +242,9 @@ static char *ptx_fix_locs(const char *ptx, const char *path)
     int any = 0;
     for (const char *p = ptx; *p;) {
         const char *eol = strchr(p, '\n');
-        const char *end = eol ? eol : p + strlen(p), *q = p;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (end - q > 5 && strncmp(q, ".file", 5) == 0 && (q[5] == ' ' || q[5] == '\t')) {
-            q += 5;
+        const char *end = eol ? eol : p + strlen(p), *at;
+        const char *q = directive(p, end, ".file", &at);
+        if (q) {
             const long idx = read_num(&q, end);
             const char *open = memchr(q, '"', (size_t)(end - q));
             const char *close = open ? memchr(open + 1, '"', (size_t)(end - open - 1)) : NULL;
@@ -252,13 +262,9 @@ static char *ptx_fix_locs(const char *ptx, const char *path)
     strbuf b = {0};
     for (const char *p = ptx; *p;) {
         const char *eol = strchr(p, '\n');
-        const char *end = eol ? eol + 1 : p + strlen(p), *q = p;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        long f = -1;
-        const char *r = q + 4;
-        if (any && end - q > 4 && strncmp(q, ".loc", 4) == 0 && (q[4] == ' ' || q[4] == '\t'))
-            f = read_num(&r, end);
+        const char *end = eol ? eol + 1 : p + strlen(p), *q;
+        const char *r = any ? directive(p, end, ".loc", &q) : NULL;
+        const long f = r ? read_num(&r, end) : -1;
         if (f > 0 && f < NF && header[f]) {
             const char *at = NULL;
             for (const char *x = r; x + 10 <= end; x++)
