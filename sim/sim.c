@@ -1909,17 +1909,10 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             return 0;
         const int init = (c->checks & SIM_CHECK_INIT) != 0, tmem = c->trace_mem;
         unsigned char *const data = al->data;
-        if (stride == 0) {
-            /* a full warp's unit-stride request: one range for the initcheck bits (a load
-             * with a byte never written takes the per-lane loop, which reports it) */
-            const uint64_t o = addr[0] - lo;
-            if (!init || kind != 0 || bits_all_set(al->written, o, 32 * (uint64_t)size)) {
-                if (init && kind != 0)
-                    mark_written(al, o, 32 * (size_t)size, 1);
-                ptr[0] = data + o; /* the caller fills the other lanes if it needs them */
-                DONE(2);
-            }
-        }
+        /* a full warp's unit-stride request: one range (the caller fills the other
+         * lanes' pointers if it needs them) */
+        if (stride == 0 && (ptr[0] = sim_global_row(c, base, addr[0], size, kind, in)))
+            return 2;
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -1994,19 +1987,11 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     const uint64_t ssz = c->shared_size;
     if (amin < off || amin - off > ssz || amax - off > ssz || size > ssz - (amax - off))
         return 0; /* every lane inside the shared memory */
+    /* a full warp's unit-stride words (the caller fills the other lanes' pointers if it
+     * needs them) */
     if (size == 4 && (kind == 0 || kind == 1) && stride == 0 &&
-        (!race || bytes_all(c->shadow_same + ((addr[0] - off) >> 2), 32, 1)) &&
-        (!sinit || kind == 1 || bytes_all(c->shared_written + (addr[0] - off), 128, 1))) {
-        /* a full warp's unit-stride words, every word's shadow in c->wshadow, every byte
-         * of a load written before: one range (what the per-lane loop below does) */
-        const uint64_t a0 = addr[0] - off;
-        if (race)
-            kind == 0 ? shared_range(c, base, a0, in, 0) : shared_range(c, base, a0, in, 1);
-        if (sinit && kind == 1)
-            fill_ones(c->shared_written + a0);
-        ptr[0] = c->shared + a0; /* the caller fills the other lanes if it needs them */
-        DONE(2);
-    }
+        (ptr[0] = sim_shared_row(c, base, addr[0] - off, kind, in)))
+        return 2;
     if (size == 4 && (kind == 0 || kind == 1) && pstride) {
         /* part of a warp, unit-stride words (lane l: word kf + l - l0), the span of words
          * from lane l0's to lane l1's with its shadows in c->wshadow and, for a load,
