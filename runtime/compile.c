@@ -773,6 +773,20 @@ static int find_prelude(char *buf, size_t n)
     return 0;
 }
 
+/* The headers shipped beside the prelude (prelude: its path): <its folder>/include,
+ * holding cooperative_groups.h and cooperative_groups/ (reduce.h, scan.h, details/). */
+static void prelude_include_dir(const char *prelude, char *buf, size_t n)
+{
+    const char *slash = strrchr(prelude, '/');
+    snprintf(buf, n, "%.*s/include", slash ? (int)(slash - prelude) : 1,
+             slash ? prelude : ".");
+}
+
+/* The files of prelude_include_dir, part of the cache key as the prelude is. */
+static const char *const prelude_headers[] = {
+    "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
+    "cooperative_groups/details/functional.h"};
+
 /* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
 static int find_clang(char *buf, size_t n)
 {
@@ -791,7 +805,7 @@ static try_result try_clang(const char *path, const char *archnum, gl_compiled *
                             char *why, size_t whylen, gl_error *err)
 {
     char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16],
-        arch[64];
+        arch[64], incdir[PATH_MAX + 16];
     if (!find_clang(clang, sizeof clang)) {
         snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
         return TRY_UNAVAILABLE;
@@ -808,10 +822,12 @@ static try_result try_clang(const char *path, const char *archnum, gl_compiled *
     }
     snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
     snprintf(arch, sizeof arch, "--cuda-gpu-arch=sm_%s", archnum);
+    /* the prelude's include/ (cooperative_groups.h), searched before the system's */
+    prelude_include_dir(prelude, incdir, sizeof incdir);
     char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
                     "-Wno-unknown-cuda-version", "-S", "-O2", "-gline-tables-only",
-                    "-fno-color-diagnostics", "-include", prelude, "-x", "cuda", "-o",
-                    ptxpath, (char *)path, NULL};
+                    "-fno-color-diagnostics", "-include", prelude, "-isystem", incdir,
+                    "-x", "cuda", "-o", ptxpath, (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
     tmpdir_remove(tmp);
     return r;
@@ -932,13 +948,19 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
     }
     char arch[64];
     snprintf(arch, sizeof arch, "--gpu-architecture=compute_%s", archnum);
-    char incdir[600], incopt[640] = "";
-    if (nvrtc_include_dir(incdir, sizeof incdir))
+    char incdir[600], incopt[640] = "", cccl[660], ccclopt[700] = "";
+    if (nvrtc_include_dir(incdir, sizeof incdir)) {
         snprintf(incopt, sizeof incopt, "--include-path=%s", incdir);
-    const char *options[] = {arch, "-lineinfo", incopt};
-    int noptions = incopt[0] ? 3 : 2;
-    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.200s (%.200s)", options[0],
-             options[1], incopt, nvrtc.soname);
+        /* CUDA 13 moved libcu++, CUB and Thrust (CCCL) to include/cccl, which nvcc
+         * searches itself: cooperative_groups.h includes <cuda/std/type_traits> */
+        snprintf(cccl, sizeof cccl, "%s/cccl/cuda/std", incdir);
+        if (access(cccl, R_OK) == 0)
+            snprintf(ccclopt, sizeof ccclopt, "--include-path=%s/cccl", incdir);
+    }
+    const char *options[] = {arch, "-lineinfo", incopt, ccclopt};
+    int noptions = !incopt[0] ? 2 : !ccclopt[0] ? 3 : 4;
+    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.130s%s%.130s (%.130s)",
+             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt, nvrtc.soname);
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */
@@ -1128,7 +1150,9 @@ static const char cache_options[] =
     "nvcc: -ptx -arch=compute_N -lineinfo -x cu | "
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
-    "-include gpulearn_prelude.h -x cuda | file names rewritten to the path as given";
+    "-include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
+    "nvrtc: --include-path=CUDA/include/cccl when there | "
+    "file names rewritten to the path as given";
 
 /* Adds an executable's identity (path, size, modification time) to the key: a new
  * compiler version is a new binary. */
@@ -1200,6 +1224,15 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         char *prelude = find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
         gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
         free(prelude);
+        char inc[PATH_MAX + 16], file[2 * PATH_MAX];
+        prelude_include_dir(buf, inc, sizeof inc);
+        for (size_t i = 0; i < sizeof prelude_headers / sizeof *prelude_headers; i++) {
+            snprintf(file, sizeof file, "%s/%s", inc, prelude_headers[i]);
+            n = 0;
+            char *hdr = gl_read_file(file, &n, &ignored);
+            gl_sha256_field(&h, prelude_headers[i], hdr ? hdr : "", n);
+            free(hdr);
+        }
     }
     gl_sha256_hex(&h, key);
     return 0;

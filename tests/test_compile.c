@@ -123,14 +123,17 @@ START_TEST(test_printf_atomics_and_syncthreads_compile_without_includes)
 }
 END_TEST
 
-/* Where each instruction of lines.cu is, as its PTX's line info says: every live .loc
- * names the learner's file (the prelude's and the toolchains' headers become the calling
- * line: NVRTC does this itself, nvcc through inlined_at, clang through nodebug), the two
- * barriers are two instructions on their own lines, and the atomics are on theirs. */
+/* Where each instruction of lines.cu (intrinsics) and lines_cg.cu (Cooperative Groups)
+ * is, as its PTX's line info says: every live .loc names the learner's file (the
+ * prelude's and the toolchains' headers become the calling line: NVRTC does this itself,
+ * nvcc through inlined_at, clang through nodebug), the two barriers (and lines_cg.cu's
+ * two activemasks) are two instructions on their own lines, and the atomics are on
+ * theirs. Loop: compiler _i % NCOMPILERS, file _i / NCOMPILERS. */
 START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
 {
-    gl_compiler c = compilers[_i];
-    const char *path = KDIR "lines.cu";
+    gl_compiler c = compilers[_i % NCOMPILERS];
+    const int cg = _i / NCOMPILERS;
+    const char *path = cg ? KDIR "lines_cg.cu" : KDIR "lines.cu";
     gl_compiled out;
     gl_error err = {0};
     gl_status st;
@@ -147,7 +150,7 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
             mine = idx;
     }
     ck_assert_msg(mine > 0, "%s: no .file for %s", name, path);
-    int line = 0, bars[4] = {0}, nbar = 0, add = 0, max = 0;
+    int line = 0, bars[4] = {0}, nbar = 0, add = 0, max = 0, ams[4] = {0}, nam = 0;
     for (const char *p = out.ptx; *p;) {
         const char *eol = strchr(p, '\n');
         char buf[512];
@@ -165,6 +168,10 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
             if (nbar < 4)
                 bars[nbar] = line;
             nbar++;
+        } else if (strncmp(q, "activemask", 10) == 0) {
+            if (nam < 4)
+                ams[nam] = line;
+            nam++;
         } else if (strstr(q, ".add.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
             add = line;
         } else if (strstr(q, ".max.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
@@ -176,6 +183,12 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
     ck_assert_int_eq(bars[0] + bars[1],
                      line_of(path, "expect: barrier A") + line_of(path, "expect: barrier B"));
     ck_assert_int_ne(bars[0], bars[1]);
+    if (cg) {
+        ck_assert_msg(nam == 2, "%s: %d activemasks, want the 2 of the source", name, nam);
+        ck_assert_int_eq(ams[0] + ams[1], line_of(path, "expect: activemask A") +
+                                              line_of(path, "expect: activemask B"));
+        ck_assert_int_ne(ams[0], ams[1]);
+    }
     ck_assert_int_eq(add, line_of(path, "expect: add"));
     ck_assert_int_eq(max, line_of(path, "expect: max"));
     gl_compiled_free(&out);
@@ -588,7 +601,7 @@ static Suite *compile_suite(void)
     tcase_add_loop_test(tc, test_printf_atomics_and_syncthreads_compile_without_includes, 0,
                         NCOMPILERS);
     tcase_add_loop_test(tc, test_warnings_go_to_log_not_error, 0, NCOMPILERS);
-    tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, 2 * NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
     tcase_add_test(tc, test_env_forces_one_compiler);
     tcase_add_test(tc, test_missing_compiler_says_what_to_install);

@@ -232,12 +232,15 @@ GL_DEV unsigned __ballot_sync(unsigned m, int p)
                  "vote.sync.ballot.b32 %0, p, %2; }" : "=r"(r) : "r"(p), "r"(m));
     return r;
 }
-GL_DEV unsigned __activemask(void)
+/* numbered per call as the barriers are: LLVM would otherwise hoist the activemask of
+ * both arms of an if above the branch, where every lane of the warp is still active */
+template <int K> GL_DEV unsigned gl_activemask(void)
 {
     unsigned m;
-    asm volatile("activemask.b32 %0;" : "=r"(m));
+    asm volatile("activemask.b32 %0; // __activemask %1" : "=r"(m) : "n"(K));
     return m;
 }
+#define __activemask() gl_activemask<__COUNTER__>()
 GL_DEV unsigned __lanemask_lt(void) { return __nvvm_read_ptx_sreg_lanemask_lt(); }
 /* match.sync (§7.23, PTX §9.7.8.x match.sync, sm_70+) */
 GL_DEV unsigned __match_any_sync(unsigned m, unsigned v)
