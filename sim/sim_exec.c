@@ -791,6 +791,21 @@ static inline int is_warp_sync(const ptx_insn *in)
     return k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
 }
 
+/* The lanes each lane of em (of the warp whose first thread is base) takes part with in
+ * warp-synchronous instruction in: its own membermask, restricted to em. Lanes executing
+ * one instruction together may name different membermasks, each group its own (a
+ * thread_block_tile<8>'s shfl.sync: lanes 0-7 name 0x000000ff, lanes 8-15 0x0000ff00):
+ * each lane exchanges values only with the lanes its membermask names (PTX ISA §9.7.8.6
+ * shfl.sync, §9.7.13.x vote.sync, match.sync, redux.sync). */
+static void member_parts(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em,
+                         uint32_t part[32])
+{
+    for (uint32_t m = em; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        part[l] = em & member_mask(c, in, base + l);
+    }
+}
+
 /* Lanes `lanes` of warp w let the warp's other lanes run first (see sim_warp_step). */
 static void its_yield_now(sim_ctx *c, unsigned w, uint32_t lanes)
 {
@@ -1581,11 +1596,12 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 
     /* ---- warp-level (PTX ISA §9.7.8.6 shfl.sync, §9.7.13.x vote.sync, match.sync,
      *      redux.sync, activemask, bar.warp.sync). sim_warp_step issues these only
-     *      when every live lane named in membermask is at the instruction; the
-     *      participating lanes are those executing it (em) and named in membermask. */
+     *      when every live lane named in membermask is at the instruction; a lane
+     *      takes part with the lanes executing it (em) that its own membermask names
+     *      (member_parts). */
     case PTX_OP_shfl: {
-        const unsigned l0 = (unsigned)__builtin_ctz(em);
-        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint32_t part[32];
+        member_parts(c, in, base, em, part);
         uint64_t val[32];
         uint32_t src[32];
         uint8_t pv[32];
@@ -1611,7 +1627,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             /* the source lane's value of a; a lane outside the warp, not
              * participating, or exited gives an undefined value on the GPU: here
              * the source lane's register as it is */
-            if (st < c->nthreads && ((part >> src[lane]) & 1) && in->o[1].kind == PTX_OPK_REG)
+            if (st < c->nthreads && ((part[lane] >> src[lane]) & 1) &&
+                in->o[1].kind == PTX_OPK_REG)
                 val[lane] = *sim_reg(c, st, in->o[1].reg);
             else
                 val[lane] = A(1);
@@ -1625,42 +1642,42 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         break;
     }
     case PTX_OP_vote: {
-        const unsigned l0 = (unsigned)__builtin_ctz(em);
-        const uint32_t part = em & member_mask(c, in, base + l0);
-        uint32_t ballot = 0;
+        uint32_t part[32], pred = 0;
+        member_parts(c, in, base, em, part);
         FOR_LANES
-            if ((t - base < 32) && ((part >> (t - base)) & 1) && (A(1) & 1))
-                ballot |= 1u << (t - base);
+            if (A(1) & 1)
+                pred |= 1u << (t - base);
         END_LANES
         FOR_LANES
+            const uint32_t p = part[t - base], ballot = pred & p;
             switch (in->cmp) {
-            case PTX_VOTE_ALL: D = ballot == part; break;
+            case PTX_VOTE_ALL: D = ballot == p; break;
             case PTX_VOTE_ANY: D = ballot != 0; break;
-            case PTX_VOTE_UNI: D = ballot == 0 || ballot == part; break;
+            case PTX_VOTE_UNI: D = ballot == 0 || ballot == p; break;
             default: D = ballot; break;
             }
         END_LANES
         break;
     }
     case PTX_OP_match: {
-        const unsigned l0 = (unsigned)__builtin_ctz(em);
-        const uint32_t part = em & member_mask(c, in, base + l0);
+        uint32_t part[32];
+        member_parts(c, in, base, em, part);
         uint64_t val[32];
         FOR_LANES
             val[t - base] = zx(A(1), sz);
         END_LANES
-        int all = 1;
-        for (uint32_t m_ = part; m_; m_ &= m_ - 1)
-            all &= val[__builtin_ctz(m_)] == val[l0];
         FOR_LANES
             unsigned lane = t - base;
             if (in->cmp == PTX_MATCH_ALL) {
-                D = all ? part : 0;
+                int all = 1;
+                for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
+                    all &= val[__builtin_ctz(pm)] == val[lane];
+                D = all ? part[lane] : 0;
                 if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
                     RG(in->o[0].imm) = (uint64_t)all;
             } else {
                 uint32_t r = 0;
-                for (uint32_t pm = part; pm; pm &= pm - 1)
+                for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
                     if (val[__builtin_ctz(pm)] == val[lane])
                         r |= 1u << __builtin_ctz(pm);
                 D = r;
@@ -1669,34 +1686,36 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         break;
     }
     case PTX_OP_redux: {
-        const unsigned l0 = (unsigned)__builtin_ctz(em);
-        const uint32_t part = em & member_mask(c, in, base + l0);
-        uint32_t acc = 0;
-        int first = 1;
+        uint32_t part[32], v[32];
+        member_parts(c, in, base, em, part);
         FOR_LANES
-            if ((part >> (t - base)) & 1) {
-                uint32_t v = (uint32_t)A(1);
+            v[t - base] = (uint32_t)A(1);
+        END_LANES
+        FOR_LANES
+            /* over the lanes of its group, in lane order */
+            uint32_t acc = 0;
+            int first = 1;
+            for (uint32_t pm = part[t - base]; pm; pm &= pm - 1) {
+                const uint32_t x = v[__builtin_ctz(pm)];
                 if (first) {
-                    acc = v;
+                    acc = x;
                     first = 0;
                     continue;
                 }
                 switch (in->cmp) {
-                case PTX_ATOM_ADD: acc += v; break;
-                case PTX_ATOM_AND: acc &= v; break;
-                case PTX_ATOM_OR: acc |= v; break;
-                case PTX_ATOM_XOR: acc ^= v; break;
+                case PTX_ATOM_ADD: acc += x; break;
+                case PTX_ATOM_AND: acc &= x; break;
+                case PTX_ATOM_OR: acc |= x; break;
+                case PTX_ATOM_XOR: acc ^= x; break;
                 case PTX_ATOM_MIN:
-                    acc = ISS ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+                    acc = ISS ? ((int32_t)x < (int32_t)acc ? x : acc) : (x < acc ? x : acc);
                     break;
                 case PTX_ATOM_MAX:
-                    acc = ISS ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+                    acc = ISS ? ((int32_t)x > (int32_t)acc ? x : acc) : (x > acc ? x : acc);
                     break;
                 default: break;
                 }
             }
-        END_LANES
-        FOR_LANES
             D = acc;
         END_LANES
         break;
@@ -3011,8 +3030,10 @@ void sim_fops_build(sim_ctx *c, int ncode)
 static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t g,
                          uint32_t live, uint32_t *missing)
 {
-    uint32_t need = member_mask(c, in, base + (unsigned)__builtin_ctz(g)) & live;
-    *missing = need & ~g;
+    uint32_t need = 0; /* every lane of g waits for the lanes its membermask names */
+    for (uint32_t m = g; m; m &= m - 1)
+        need |= member_mask(c, in, base + (unsigned)__builtin_ctz(m));
+    *missing = need & live & ~g;
     return *missing != 0;
 }
 
