@@ -785,7 +785,27 @@ static void prelude_include_dir(const char *prelude, char *buf, size_t n)
 /* The files of prelude_include_dir, part of the cache key as the prelude is. */
 static const char *const prelude_headers[] = {
     "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
-    "cooperative_groups/details/functional.h"};
+    "cooperative_groups/details/functional.h", "assert.h", "cassert"};
+
+/* NVRTC has no C library headers: <prelude folder>/nvrtc holds the ones kernels include
+ * (stdio.h, stdint.h, math.h, ...), part of the cache key too. */
+static const char *const nvrtc_headers[] = {
+    "assert.h", "cassert", "float.h", "cfloat", "limits.h", "climits", "math.h", "cmath",
+    "stdint.h", "cstdint", "stdio.h", "cstdio", "stdlib.h", "cstdlib", "string.h", "cstring"};
+
+/* Hashes the files `names` of folder dir into the key (a missing one as empty). */
+static void key_headers(gl_sha256 *h, const char *dir, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char file[2 * PATH_MAX];
+        snprintf(file, sizeof file, "%s/%s", dir, names[i]);
+        size_t len = 0;
+        gl_error ignored;
+        char *text = gl_read_file(file, &len, &ignored);
+        gl_sha256_field(h, names[i], text ? text : "", len);
+        free(text);
+    }
+}
 
 /* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
 static int find_clang(char *buf, size_t n)
@@ -910,6 +930,18 @@ fail:
     return 0;
 }
 
+/* <prelude folder>/nvrtc (runtime/prelude/nvrtc: stdio.h, stdint.h, math.h, ... for
+ * NVRTC, which has none). Returns 1 with buf set, 0 when the prelude is not found. */
+static int nvrtc_libc_dir(char *buf, size_t n)
+{
+    char prelude[PATH_MAX];
+    if (!find_prelude(prelude, sizeof prelude))
+        return 0;
+    const char *slash = strrchr(prelude, '/');
+    snprintf(buf, n, "%.*s/nvrtc", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
+    return access(buf, R_OK) == 0;
+}
+
 /* The CUDA Toolkit's include directory, where cuda_fp16.h and cuda_bf16.h live, for
  * NVRTC's --include-path (NVRTC has no default search path for them: "could not open
  * source file cuda_fp16.h (no directories in search list)"; nvcc adds it itself):
@@ -957,10 +989,21 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
         if (access(cccl, R_OK) == 0)
             snprintf(ccclopt, sizeof ccclopt, "--include-path=%s/cccl", incdir);
     }
-    const char *options[] = {arch, "-lineinfo", incopt, ccclopt};
-    int noptions = !incopt[0] ? 2 : !ccclopt[0] ? 3 : 4;
-    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.130s%s%.130s (%.130s)",
-             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt, nvrtc.soname);
+    /* the C library headers NVRTC lacks (prelude/nvrtc), searched last */
+    char libc[PATH_MAX + 16], libcopt[PATH_MAX + 32] = "";
+    if (nvrtc_libc_dir(libc, sizeof libc))
+        snprintf(libcopt, sizeof libcopt, "--include-path=%s", libc);
+    const char *options[5] = {arch, "-lineinfo"};
+    int noptions = 2;
+    if (incopt[0])
+        options[noptions++] = incopt;
+    if (ccclopt[0])
+        options[noptions++] = ccclopt;
+    if (libcopt[0])
+        options[noptions++] = libcopt;
+    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.100s%s%.100s%s%.100s (%.100s)",
+             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt,
+             libcopt[0] ? " " : "", libcopt, nvrtc.soname);
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */
@@ -1151,7 +1194,7 @@ static const char cache_options[] =
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
     "-include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
-    "nvrtc: --include-path=CUDA/include/cccl when there | "
+    "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc | "
     "file names rewritten to the path as given";
 
 /* Adds an executable's identity (path, size, modification time) to the key: a new
@@ -1212,6 +1255,9 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         char id[600];
         int n = snprintf(id, sizeof id, "%d.%d %s", major, minor, nvrtc.soname);
         gl_sha256_field(&h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+        char dir[PATH_MAX + 16];
+        if (nvrtc_libc_dir(dir, sizeof dir))
+            key_headers(&h, dir, nvrtc_headers, sizeof nvrtc_headers / sizeof *nvrtc_headers);
     }
 #endif
     if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && find_nvcc(buf, sizeof buf))
@@ -1224,15 +1270,9 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         char *prelude = find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
         gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
         free(prelude);
-        char inc[PATH_MAX + 16], file[2 * PATH_MAX];
+        char inc[PATH_MAX + 16];
         prelude_include_dir(buf, inc, sizeof inc);
-        for (size_t i = 0; i < sizeof prelude_headers / sizeof *prelude_headers; i++) {
-            snprintf(file, sizeof file, "%s/%s", inc, prelude_headers[i]);
-            n = 0;
-            char *hdr = gl_read_file(file, &n, &ignored);
-            gl_sha256_field(&h, prelude_headers[i], hdr ? hdr : "", n);
-            free(hdr);
-        }
+        key_headers(&h, inc, prelude_headers, sizeof prelude_headers / sizeof *prelude_headers);
     }
     gl_sha256_hex(&h, key);
     return 0;

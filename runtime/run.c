@@ -484,13 +484,13 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
     ptx_module_t *m = NULL;
     char *diag = NULL;
     sim_status ps = ptx_parse(ptx, strlen(ptx), spec->source, &m, &diag);
+    /* the simulator cannot run it: why, for the simulator or for AUTO's fallback below */
+    const gl_status parse_st = ps == SIM_ERR_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_INPUT;
     if (ps != SIM_OK && !use_gpu) {
-        st = gl_fail(err, ps == SIM_ERR_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_INPUT,
-                     "%s", diag ? diag : "PTX could not be parsed");
+        st = gl_fail(err, parse_st, "%s", diag ? diag : "PTX could not be parsed");
         free(diag);
         return st;
     }
-    free(diag);
 
     const char *kernel = spec->kernel;
     if (m) {
@@ -518,12 +518,15 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
         gl_error ge = {0};
         int opened = 0;
         st = run_on_gpu(spec, ptx, kernel, m, opts, res, &opened, &ge);
-        if (st != GL_OK && !opened && opts->backend == GL_BACKEND_AUTO && m) {
+        if (st != GL_OK && !opened && opts->backend == GL_BACKEND_AUTO) {
             snprintf(res->note, sizeof res->note, "%.400s: running on the simulator", ge.msg);
             res->backend = GL_BACKEND_SIM;
             res->gpu_fault = 0;
             res->cuda_error[0] = '\0';
-            st = run_on_sim(spec, m, kernel, opts, res, err);
+            if (m)
+                st = run_on_sim(spec, m, kernel, opts, res, err);
+            else /* the simulator cannot run it either: say why */
+                st = gl_fail(err, parse_st, "%s", diag ? diag : "PTX could not be parsed");
         } else if (st != GL_OK && err) {
             *err = ge;
         }
@@ -538,6 +541,7 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
                  used ? "; " : "");
     }
 out:
+    free(diag);
     ptx_module_free(m);
     return st;
 }

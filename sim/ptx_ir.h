@@ -224,7 +224,9 @@ typedef struct ptx_func {
     unsigned dynshared_off; /* .entry: where extern .shared starts */
 } ptx_func;
 
-enum { PTX_BUILTIN_NONE, PTX_BUILTIN_VPRINTF };
+/* extern functions the simulator provides: vprintf (printf) and __assertfail (a failed
+ * assert(): CUDA C++ Programming Guide "Assertion") */
+enum { PTX_BUILTIN_NONE, PTX_BUILTIN_VPRINTF, PTX_BUILTIN_ASSERTFAIL };
 
 typedef struct ptx_module ptx_module;
 struct ptx_module {

@@ -142,6 +142,13 @@ typedef struct parser {
     char *diag;
     size_t dlen, dcap;
     int nerr, unsupported, oom;
+    /* per diagnostic line: its source line (.loc), named once the module's .file
+     * directives are known (NVRTC and nvcc write them after the code): diag_finish */
+    struct diag_src {
+        size_t off;       /* the line's start in diag */
+        int sf, sl, line; /* .file index and line, PTX line */
+    } *dsrc;
+    int ndsrc, dsrccap;
     ptx_module *m;
     int ccap, fcap, scap, vcap, callcap, filecap;
     smap gsyms; /* module scope: name -> sym index */
@@ -155,14 +162,35 @@ typedef struct parser {
 
 static void diag(parser *P, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void diag(parser *P, int line, int col, const char *fmt, ...)
+static void vdiag_src(parser *P, int line, int col, int src_file, int src_line,
+                      const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+/* Adds "name:line:col: message" to the diagnostics; inside a function body whose line
+ * info (.loc) names a source line, "file:line: message (PTX line N)" instead, so that an
+ * error in compiled CUDA names the learner's line (src_file/src_line: that source line
+ * for a diagnostic after the body, 0 for the current .loc). */
+static void vdiag_src(parser *P, int line, int col, int src_file, int src_line,
+                      const char *fmt, va_list ap)
 {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     char head[600];
+    if (!src_line && P->fn >= 0) {
+        src_file = P->cur_file;
+        src_line = P->cur_line;
+    }
+    if (src_line > 0 && src_file > 0) {
+        if (P->ndsrc == P->dsrccap) {
+            int nc = P->dsrccap ? 2 * P->dsrccap : 8;
+            struct diag_src *d = realloc(P->dsrc, (size_t)nc * sizeof *d);
+            if (!d) {
+                P->oom = 1;
+                return;
+            }
+            P->dsrc = d;
+            P->dsrccap = nc;
+        }
+        P->dsrc[P->ndsrc++] = (struct diag_src){P->dlen, src_file, src_line, line};
+    }
     int n = snprintf(head, sizeof head, "%s:%d:%d: %s\n", P->name, line, col, msg);
     if (n < 0)
         return;
@@ -181,6 +209,23 @@ static void diag(parser *P, int line, int col, const char *fmt, ...)
     memcpy(P->diag + P->dlen, head, (size_t)n + 1);
     P->dlen += (size_t)n;
     P->nerr++;
+}
+static void diag_src(parser *P, int line, int col, int src_file, int src_line,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void diag_src(parser *P, int line, int col, int src_file, int src_line,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag_src(P, line, col, src_file, src_line, fmt, ap);
+    va_end(ap);
+}
+static void diag(parser *P, int line, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag_src(P, line, col, 0, 0, fmt, ap);
+    va_end(ap);
 }
 
 static void next(parser *P)
@@ -1653,6 +1698,8 @@ static void parse_function(parser *P, int is_entry, int is_extern)
         f->is_extern = 1;
         if (!strcmp(f->name, "vprintf"))
             f->builtin = PTX_BUILTIN_VPRINTF;
+        else if (!strcmp(f->name, "__assertfail"))
+            f->builtin = PTX_BUILTIN_ASSERTFAIL;
         P->fn = -1;
         return;
     }
@@ -1789,8 +1836,15 @@ static void finish_module(parser *P)
     for (int i = 0; i < m->ncalls; i++) {
         const ptx_func *cf = &m->funcs[m->calls[i].callee];
         if (cf->entry_pc < 0 && cf->builtin == PTX_BUILTIN_NONE) {
-            diag(P, m->calls[i].line, m->calls[i].col,
-                 "unsupported instruction: call of external function '%s'", cf->name);
+            int sf = 0, sl = 0; /* the call's source line */
+            for (int pc = 0; pc < m->ncode; pc++)
+                if (m->code[pc].op == PTX_OP_call && m->code[pc].target == i) {
+                    sf = m->code[pc].src_file;
+                    sl = m->code[pc].src_line;
+                    break;
+                }
+            diag_src(P, m->calls[i].line, m->calls[i].col, sf, sl,
+                     "unsupported instruction: call of external function '%s'", cf->name);
             P->unsupported = 1;
         }
     }
@@ -1839,6 +1893,54 @@ static void finish_module(parser *P)
     }
 }
 
+/* Rewrites each diagnostic line that has a source line whose .file is known to
+ * "file:line: message (PTX line N)", the file by its base name as in sim_where. */
+static void diag_finish(parser *P)
+{
+    const ptx_module *m = P->m;
+    if (!P->diag || !P->ndsrc)
+        return;
+    size_t cap = P->dlen + 1;
+    for (int i = 0; i < P->ndsrc; i++)
+        if (P->dsrc[i].sf < m->nfiles && m->files[P->dsrc[i].sf])
+            cap += strlen(m->files[P->dsrc[i].sf]) + 48;
+    char *out = malloc(cap);
+    if (!out)
+        return; /* keep the PTX-line form */
+    size_t at = 0, len = 0;
+    for (int i = 0; i < P->ndsrc; i++) {
+        const struct diag_src *d = &P->dsrc[i];
+        if (d->sf >= m->nfiles || !m->files[d->sf])
+            continue;
+        const char *ln = P->diag + d->off, *eol = strchr(ln, '\n');
+        if (!eol)
+            continue;
+        /* the message: after "name:line:col: " */
+        const char *msg = ln + strlen(P->name);
+        for (int k = 0; k < 3 && msg < eol; k++) {
+            const char *c = memchr(msg, ':', (size_t)(eol - msg));
+            msg = c ? c + 1 : eol;
+        }
+        msg += msg < eol && *msg == ' ';
+        memcpy(out + len, P->diag + at, d->off - at);
+        len += d->off - at;
+        const char *file = m->files[d->sf], *slash = strrchr(file, '/');
+        int n = snprintf(out + len, cap - len, "%s:%d: %.*s (PTX line %d)\n",
+                         slash ? slash + 1 : file, d->sl, (int)(eol - msg), msg, d->line);
+        if (n < 0 || (size_t)n >= cap - len) {
+            free(out);
+            return;
+        }
+        len += (size_t)n;
+        at = (size_t)(eol - P->diag) + 1;
+    }
+    memcpy(out + len, P->diag + at, P->dlen - at + 1);
+    len += P->dlen - at;
+    free(P->diag);
+    P->diag = out;
+    P->dlen = len;
+}
+
 static uint64_t next_module_id = 1;
 
 sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_t **out,
@@ -1875,6 +1977,8 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     else if (P->nerr)
         st = SIM_ERR_PARSE;
     if (st != SIM_OK) {
+        diag_finish(P);
+        free(P->dsrc);
         ptx_module_free(P->m);
         if (diag_out)
             *diag_out = P->diag;
@@ -1883,6 +1987,7 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
         return st;
     }
     free(P->diag);
+    free(P->dsrc);
     for (int i = 0; i < P->m->ncode; i++) /* decode once: the interpreter's fast paths */
         sim_exec_classify(&P->m->code[i]);
     *out = P->m;

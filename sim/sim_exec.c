@@ -634,6 +634,48 @@ static int rd_generic(void *p, uint64_t addr, void *dst, unsigned size)
     return 1;
 }
 
+/* Thread t's C string at generic address addr, into buf (n bytes, cut short with
+ * "..."); "?" when unreadable. */
+static void rd_string(sim_ctx *c, unsigned t, const ptx_insn *in, uint64_t addr, char *buf,
+                      size_t n)
+{
+    rd_ctx r = {c, t, in};
+    size_t i = 0;
+    for (; i + 1 < n; i++) {
+        char ch;
+        if (!rd_generic(&r, addr + i, &ch, 1)) {
+            snprintf(buf, n, "?");
+            return;
+        }
+        buf[i] = ch;
+        if (!ch)
+            return;
+    }
+    buf[i] = '\0';
+    if (n > 4)
+        memcpy(buf + n - 4, "...", 4);
+}
+
+/* __assertfail(message, file, line, function, charSize), what assert() calls when its
+ * condition is false (CUDA C++ Programming Guide "Assertion"): the kernel stops, as the
+ * GPU stops it with cudaErrorAssert, with the GPU's message. */
+static void do_assertfail(sim_ctx *c, const ptx_insn *in, unsigned t, const ptx_call *cl)
+{
+    const unsigned char *pm = c->params + (size_t)t * c->paramcap + c->pbase[t];
+    uint64_t msg = 0, func = 0;
+    if (cl->nargs >= 4) {
+        memcpy(&msg, pm + cl->arg_off[0], 8);
+        memcpy(&func, pm + cl->arg_off[3], 8);
+    }
+    char m[256], fn[256];
+    rd_string(c, t, in, msg, m, sizeof m);
+    rd_string(c, t, in, func, fn, sizeof fn);
+    if (c->faulted) /* a string outside memory: that fault is the message */
+        return;
+    /* (the message's place is the assert's line already: file and line are not repeated) */
+    sim_fault_at(c, t, in, SIM_FAULT_TRAP, "assertion `%s` failed in %s", m, fn);
+}
+
 /* call (PTX ISA §9.7.12.x call): the callee gets a fresh register, parameter and local
  * frame above the caller's; arguments are copied into its parameter frame. */
 static void do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
@@ -661,6 +703,10 @@ static void do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc
             int32_t rv = n;
             memcpy(pm + c->pbase[t] + cl->ret_off, &rv, 4);
         }
+        return;
+    }
+    if (callee->builtin == PTX_BUILTIN_ASSERTFAIL) {
+        do_assertfail(c, in, t, cl);
         return;
     }
     const ptx_func *cur = &m->funcs[in->func];

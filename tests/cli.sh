@@ -26,6 +26,21 @@ has out '"buffers"'; has out '"y": \[-1.0, 0.25, 1.5,'
 expect "out-of-bounds write is a fault" 1 "$G" run tests/cli/oob.json --backend sim
 has err "oob.cu:6: block (3,0,0) thread (232,0,0)"; has err "out-of-bounds"
 
+# A failed device-side assert() stops the kernel, naming the condition, its line and the
+# thread, with every compiler (nvcc and NVRTC call __assertfail; clang through the
+# prelude's assert.h); NVRTC, which has no C library headers, finds the prelude's.
+for cc in nvrtc nvcc clang; do
+  "$G" run tests/cli/assert.json --backend sim --compiler $cc >"$T/out" 2>"$T/err"; rc=$?
+  if grep -q "not available\|not on PATH\|not found" "$T/err"; then echo "SKIP assert with $cc: not available"; continue; fi
+  if [ $rc = 1 ]; then ok "failed assert with $cc (exit 1)"; else bad "failed assert with $cc: exit $rc, expected 1"; fi
+  has err "assert.cu:6: block (0,0,0) thread (40,0,0): assertion \`in\[threadIdx.x\] == 0 || threadIdx.x < 40\` failed in"
+done
+
+# An instruction the simulator lacks is named with the learner's line (the no-GPU case
+# below checks it under --backend auto too, which used to exit 1 without a word).
+expect "unsupported instruction" 1 "$G" run tests/cli/unsupported.json --backend sim
+has err "unsupported.cu:5: unsupported instruction 'pmevent' (PTX line [0-9]*)"
+
 # Metrics: the simulator's numbers equal what Nsight Compute measured on an H200
 # (ncu --metrics ... on the same kernels, driver 580, see tools/gpu_check.sh).
 metric() { grep -m1 "\"$1\"" "$T/out" | sed 's/.*: *\([0-9.]*\).*/\1/'; }
@@ -67,6 +82,8 @@ else
   has err "no NVIDIA driver found\|no CUDA device\|without cuda.h"
   expect "auto falls back to the simulator" 0 "$G" run tests/cli/saxpy.json
   has err "running on the simulator"; has out "ran on the simulator"
+  expect "auto: an instruction the simulator lacks" 1 "$G" run tests/cli/unsupported.json
+  has err "unsupported.cu:5: unsupported instruction 'pmevent'"
   echo "SKIP: no GPU: the GPU cases were not run"
 fi
 echo "cli: $((n-fails)) passed, $fails failed"
