@@ -457,6 +457,12 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                        src, spec->kernel,
                        opts->timeout_s > 0 ? opts->timeout_s : GL_WORKER_DEFAULT_TIMEOUT_S,
                        again);
+    if (strstr(e.msg, "CUDA_ERROR_ASSERT")) /* the GPU printed each failing thread */
+        return gl_fail(err, GL_ERR_FAULT,
+                       "%s: kernel '%s' stopped on the GPU: an assert() failed (the GPU's "
+                       "messages above name each thread)\nRe-run it on the simulator to stop "
+                       "at the first failing thread%s",
+                       src, spec->kernel, again);
     return gl_fail(err, GL_ERR_FAULT,
                    "%s: kernel '%s' faulted on the GPU: %s\nRe-run it on the simulator to find "
                    "the faulting access%s",

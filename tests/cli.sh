@@ -76,6 +76,10 @@ if GPULEARN_NO_GPU= "$G" info --backend gpu >/dev/null 2>&1; then
   if cmp -s "$T/gpu.json" "$T/sim.json"; then ok "saxpy: GPU output equals the simulator's"
   else bad "saxpy: GPU output differs from the simulator's"; fi
   expect "auto runs on the GPU" 0 "$G" run tests/cli/saxpy.json; has out "ran on the GPU"
+  expect "a failed assert on the GPU" 1 "$G" run tests/cli/assert.json --backend gpu
+  if grep -q "assert.cu:6: .*thread: \[40,0,0\] Assertion" "$T/out" "$T/err"; then
+    ok "the GPU names the failing threads"; else bad "the GPU's assert messages are missing"; fi
+  has err "an assert() failed"
   echo "GPU: ran the GPU cases"
 else
   expect "--backend gpu without a GPU" 1 "$G" run tests/cli/saxpy.json --backend gpu
