@@ -35,9 +35,9 @@ extern char **environ;
 
 /* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
 #ifdef GL_VERSION
-#define GL_CACHE_VERSION GL_VERSION " cache 2"
+#define GL_CACHE_VERSION GL_VERSION " cache 3"
 #else
-#define GL_CACHE_VERSION "cache 2"
+#define GL_CACHE_VERSION "cache 3"
 #endif
 
 const char *gl_compiler_name(gl_compiler c)
@@ -228,13 +228,29 @@ static void next_user_loc(const char *p, const unsigned char *header, long nf, l
     }
 }
 
+/* Whether the .loc whose operands after the file index start at r (up to end) has an
+ * inlined_at naming a file marked in header[nf]. */
+static int inlined_into_header(const char *r, const char *end, const unsigned char *header,
+                               int nf)
+{
+    for (const char *x = r; x + 10 <= end; x++)
+        if (memcmp(x, "inlined_at", 10) == 0) {
+            const char *at = x + 10;
+            const long f2 = read_num(&at, end);
+            return f2 > 0 && f2 < nf && header[f2];
+        }
+    return 0;
+}
+
 /* Line info of code inlined from toolchain headers, given to the learner's line that
  * used it, as NVRTC gives it: a `.loc` in such a header (PTX ISA §11.1.4 .loc) becomes
  * its `inlined_at` location when that is outside the toolchain's headers (nvcc's
  * atomicAdd, __shfl_sync); without one (clang, whose NVPTX back end writes none: its
  * threadIdx and blockIdx reads), the next location in the learner's code, the statement
- * the value is for; with neither, a comment. Lines keep their numbers (PTX lines in
- * messages). Returns a new string (caller frees) or NULL (no memory). */
+ * the value is for; with neither, a comment. A `.loc` of the learner's code inlined into
+ * a header's (a functor CUB calls) keeps its own line and loses its inlined_at, which
+ * names a location rewritten away. Lines keep their numbers (PTX lines in messages).
+ * Returns a new string (caller frees) or NULL (no memory). */
 static char *ptx_fix_locs(const char *ptx, const char *path)
 {
     enum { NF = 256 };
@@ -284,6 +300,12 @@ static char *ptx_fix_locs(const char *ptx, const char *path)
                 sb_putn(&b, q, (size_t)(end - q) - (size_t)nl);
             }
             sb_puts(&b, "\n");
+        } else if (f > 0 && any && inlined_into_header(r, end, header, NF)) {
+            /* the learner's code (a functor, a lambda) inlined into a header's: it counts
+             * on its own line; its inlined_at names a header location rewritten above,
+             * which ptxas rejects ("must be used in a preceding .loc directive") */
+            const long l = read_num(&r, end), c = read_num(&r, end);
+            sb_printf(&b, "\t.loc\t%ld %ld %ld\n", f, l, c > 0 ? c : 0);
         } else {
             sb_putn(&b, p, (size_t)(end - p));
         }

@@ -195,6 +195,66 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
 }
 END_TEST
 
+/* Every `inlined_at F L C` of the PTX gpulearn keeps names a location a preceding .loc
+ * used, as ptxas requires ("Source location ... used in inlined_at directive must be used
+ * in a preceding .loc directive"): after ptx_fix_locs rewrote the headers' lines, for
+ * lines.cu, lines_cg.cu and functor.cu (a functor CUB inlines: nvcc and NVRTC only).
+ * Loop: compiler _i % NCOMPILERS, file _i / NCOMPILERS. */
+START_TEST(test_inlined_at_names_a_preceding_loc)
+{
+    static const char *const files[] = {KDIR "lines.cu", KDIR "lines_cg.cu",
+                                        KDIR "functor.cu"};
+    gl_compiler c = compilers[_i % NCOMPILERS];
+    const char *path = files[_i / NCOMPILERS];
+    if (c == GL_CC_CLANG && strstr(path, "functor")) {
+        printf("SKIP: clang has no CUB\n");
+        return;
+    }
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, path, &out, &err, &st))
+        return;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    enum { MAXLOC = 4096 };
+    static long seen[MAXLOC][3];
+    int nseen = 0, ninl = 0, functor_line = 0;
+    for (const char *p = out.ptx; *p;) {
+        const char *eol = strchr(p, '\n');
+        char buf[512];
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        n = n < sizeof buf - 1 ? n : sizeof buf - 1;
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        const char *q = buf + strspn(buf, " \t");
+        long f, l, col;
+        if (sscanf(q, ".loc %ld %ld %ld", &f, &l, &col) == 3) {
+            if (l == line_of(path, "expect: functor"))
+                functor_line = 1;
+            const char *at = strstr(q, "inlined_at");
+            long f2, l2, c2;
+            if (at && sscanf(at, "inlined_at %ld %ld %ld", &f2, &l2, &c2) == 3) {
+                int found = 0;
+                for (int i = 0; i < nseen && !found; i++)
+                    found = seen[i][0] == f2 && seen[i][1] == l2 && seen[i][2] == c2;
+                ck_assert_msg(found, "%s: %s: inlined_at %ld %ld %ld has no preceding .loc",
+                              gl_compiler_name(c), q, f2, l2, c2);
+                ninl++;
+            }
+            if (nseen < MAXLOC) {
+                seen[nseen][0] = f, seen[nseen][1] = l, seen[nseen][2] = col;
+                nseen++;
+            }
+        }
+        p = eol ? eol + 1 : p + strlen(p);
+    }
+    if (strstr(path, "functor"))
+        ck_assert_msg(functor_line, "%s: no .loc on the functor's line", gl_compiler_name(c));
+    (void)ninl;
+    gl_compiled_free(&out);
+}
+END_TEST
+
 START_TEST(test_warnings_go_to_log_not_error)
 {
     gl_compiler c = compilers[_i];
@@ -602,6 +662,7 @@ static Suite *compile_suite(void)
                         NCOMPILERS);
     tcase_add_loop_test(tc, test_warnings_go_to_log_not_error, 0, NCOMPILERS);
     tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, 2 * NCOMPILERS);
+    tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 3 * NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
     tcase_add_test(tc, test_env_forces_one_compiler);
     tcase_add_test(tc, test_missing_compiler_says_what_to_install);
