@@ -49,6 +49,21 @@ static int line_of(const char *path, const char *marker)
     return found;
 }
 
+/* The next line of text *p (copied into buf, n bytes, cut short if longer), without its
+ * leading blanks; *p moves past it. NULL at the end. */
+static const char *next_line(const char **p, char *buf, size_t n)
+{
+    if (!**p)
+        return NULL;
+    const char *eol = strchr(*p, '\n');
+    size_t len = eol ? (size_t)(eol - *p) : strlen(*p);
+    len = len < n - 1 ? len : n - 1;
+    memcpy(buf, *p, len);
+    buf[len] = '\0';
+    *p = eol ? eol + 1 : *p + strlen(*p);
+    return buf + strspn(buf, " \t");
+}
+
 START_TEST(test_good_kernel_compiles_to_ptx_with_entry_and_line_info)
 {
     gl_compiler c = compilers[_i];
@@ -151,14 +166,8 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
     }
     ck_assert_msg(mine > 0, "%s: no .file for %s", name, path);
     int line = 0, bars[4] = {0}, nbar = 0, add = 0, max = 0, ams[4] = {0}, nam = 0;
-    for (const char *p = out.ptx; *p;) {
-        const char *eol = strchr(p, '\n');
-        char buf[512];
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        n = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        const char *q = buf + strspn(buf, " \t");
+    char buf[512];
+    for (const char *p = out.ptx, *q; (q = next_line(&p, buf, sizeof buf)) != NULL;) {
         int f = 0, l = 0;
         if (sscanf(q, ".loc %d %d", &f, &l) == 2) {
             ck_assert_msg(f == mine, "%s: %s names file %d, not %s", name, q, f, path);
@@ -177,7 +186,6 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
         } else if (strstr(q, ".max.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
             max = line;
         }
-        p = eol ? eol + 1 : p + strlen(p);
     }
     ck_assert_msg(nbar == 2, "%s: %d barriers, want the 2 of the source", name, nbar);
     ck_assert_int_eq(bars[0] + bars[1],
@@ -218,15 +226,9 @@ START_TEST(test_inlined_at_names_a_preceding_loc)
     ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     enum { MAXLOC = 4096 };
     static long seen[MAXLOC][3];
-    int nseen = 0, ninl = 0, functor_line = 0;
-    for (const char *p = out.ptx; *p;) {
-        const char *eol = strchr(p, '\n');
-        char buf[512];
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        n = n < sizeof buf - 1 ? n : sizeof buf - 1;
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        const char *q = buf + strspn(buf, " \t");
+    int nseen = 0, functor_line = 0;
+    char buf[512];
+    for (const char *p = out.ptx, *q; (q = next_line(&p, buf, sizeof buf)) != NULL;) {
         long f, l, col;
         if (sscanf(q, ".loc %ld %ld %ld", &f, &l, &col) == 3) {
             if (l == line_of(path, "expect: functor"))
@@ -239,18 +241,15 @@ START_TEST(test_inlined_at_names_a_preceding_loc)
                     found = seen[i][0] == f2 && seen[i][1] == l2 && seen[i][2] == c2;
                 ck_assert_msg(found, "%s: %s: inlined_at %ld %ld %ld has no preceding .loc",
                               gl_compiler_name(c), q, f2, l2, c2);
-                ninl++;
             }
             if (nseen < MAXLOC) {
                 seen[nseen][0] = f, seen[nseen][1] = l, seen[nseen][2] = col;
                 nseen++;
             }
         }
-        p = eol ? eol + 1 : p + strlen(p);
     }
     if (strstr(path, "functor"))
         ck_assert_msg(functor_line, "%s: no .loc on the functor's line", gl_compiler_name(c));
-    (void)ninl;
     gl_compiled_free(&out);
 }
 END_TEST
