@@ -33,6 +33,18 @@ static int compile_with(gl_compiler c, const char *path, gl_compiled *out, gl_er
     return 1;
 }
 
+/* compile_with for a source that must compile: 0 (SKIP printed) when c is not
+ * installed, else 1 after asserting that it compiled. */
+static int compile_ok(gl_compiler c, const char *path, gl_compiled *out)
+{
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, path, out, &err, &st))
+        return 0;
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    return 1;
+}
+
 /* The 1-based line of `path` holding `marker`, or 0. */
 static int line_of(const char *path, const char *marker)
 {
@@ -68,11 +80,8 @@ START_TEST(test_good_kernel_compiles_to_ptx_with_entry_and_line_info)
 {
     gl_compiler c = compilers[_i];
     gl_compiled out;
-    gl_error err = {0};
-    gl_status st;
-    if (!compile_with(c, KDIR "good.cu", &out, &err, &st))
+    if (!compile_ok(c, KDIR "good.cu", &out))
         return;
-    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     ck_assert_int_eq(out.used, c);
     ck_assert_ptr_nonnull(out.ptx);
     ck_assert_msg(strstr(out.ptx, ".entry vec_add("), "%s: no .entry vec_add",
@@ -117,11 +126,8 @@ START_TEST(test_printf_atomics_and_syncthreads_compile_without_includes)
 {
     gl_compiler c = compilers[_i];
     gl_compiled out;
-    gl_error err = {0};
-    gl_status st;
-    if (!compile_with(c, KDIR "features.cu", &out, &err, &st))
+    if (!compile_ok(c, KDIR "features.cu", &out))
         return;
-    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     const char *p = out.ptx;
     ck_assert(strstr(p, ".entry features("));
     ck_assert_msg(strstr(p, "atom.global.add.f32") || strstr(p, "red.global.add.f32"),
@@ -150,11 +156,8 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
     const int cg = _i / NCOMPILERS;
     const char *path = cg ? KDIR "lines_cg.cu" : KDIR "lines.cu";
     gl_compiled out;
-    gl_error err = {0};
-    gl_status st;
-    if (!compile_with(c, path, &out, &err, &st))
+    if (!compile_ok(c, path, &out))
         return;
-    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     const char *name = gl_compiler_name(c);
     /* .file N "path": the learner's index */
     int mine = -1;
@@ -219,11 +222,8 @@ START_TEST(test_inlined_at_names_a_preceding_loc)
         return;
     }
     gl_compiled out;
-    gl_error err = {0};
-    gl_status st;
-    if (!compile_with(c, path, &out, &err, &st))
+    if (!compile_ok(c, path, &out))
         return;
-    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     enum { MAXLOC = 4096 };
     static long seen[MAXLOC][3];
     int nseen = 0, functor_line = 0;
@@ -258,11 +258,8 @@ START_TEST(test_warnings_go_to_log_not_error)
 {
     gl_compiler c = compilers[_i];
     gl_compiled out;
-    gl_error err = {0};
-    gl_status st;
-    if (!compile_with(c, KDIR "warn.cu", &out, &err, &st))
+    if (!compile_ok(c, KDIR "warn.cu", &out))
         return;
-    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     int line = line_of(KDIR "warn.cu", "expect: warning");
     char want[128];
     snprintf(want, sizeof want, KDIR "warn.cu:%d:", line);
