@@ -169,8 +169,8 @@ static inline double ptx_fmax(double a, double b, int nanmode)
  *   ex2.approx.f32   max relative error 2 ulp (PTX: "2 ulp across the full range")
  *   lg2.approx.f32   max absolute error 2^-22.6 for inputs in [0.5, 2], else 2^-22 rel
  *   sin/cos.approx   max absolute error 2^-20.9 in [-pi, pi]; like the GPU the argument
- *                    is first scaled by 1/(2 pi) in f32, so large arguments lose
- *                    accuracy the way they do on the GPU (sin(1e7f) is not libm's)
+ *                    is first reduced to turns on a 2^-25 grid (approx_turns), so small
+ *                    and large arguments lose accuracy the way they do on the GPU
  *   tanh.approx.f32  max relative error 2^-10.987 on the GPU; here correctly rounded
  *   rsqrt/sqrt/rcp.approx.f32  1 ulp (GPU) versus correctly rounded here
  * Special values follow the PTX tables: ex2(-inf) = +0, ex2(+inf) = +inf, lg2(+0) =
@@ -183,19 +183,27 @@ static float approx_lg2(float x)
 {
     return (float)log2((double)x);
 }
+/* sin/cos.approx's argument in turns as the GPU's multi-function unit takes it (probed on
+ * an H100, tests/kernels/ops/sin_cos_small): |x| times 1/(2 pi) rounded to f32 (the
+ * product exact), its fraction truncated to a multiple of 2^-25, with the sign of x. So
+ * sin(1e-6) is 9.363e-7 there (5 steps of 2^-25 turns), sin(x) is +-0 below 2 pi 2^-25,
+ * and sin(x) is +-0 and cos(x) 1 for |x| from 2^49 on, where no fraction is left. */
+static double approx_turns(float x)
+{
+    const double t = fabs((double)x) * (double)0.15915494309189535f; /* exact: 24 x 24 bits */
+    return copysign(floor((t - floor(t)) * 0x1p25) * 0x1p-25, (double)x);
+}
 static float approx_sin(float x)
 {
     if (isinf(x))
         return f32(NAN32);
-    volatile float t = x * 0.15915494309189535f; /* turns, rounded like the GPU's RRO */
-    return (float)sin((double)t * 6.283185307179586476925);
+    return (float)sin(approx_turns(x) * 6.283185307179586476925);
 }
 static float approx_cos(float x)
 {
     if (isinf(x))
         return f32(NAN32);
-    volatile float t = x * 0.15915494309189535f;
-    return (float)cos((double)t * 6.283185307179586476925);
+    return (float)cos(approx_turns(x) * 6.283185307179586476925);
 }
 static float approx_tanh(float x)
 {
@@ -1164,8 +1172,15 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
                     float r;
                     if (in->flags & PTX_F_APPROX) {
                         /* div.approx.f32 (PTX ISA §9.7.3.8): a * (1/b), max 2 ulp; for
-                         * 2^126 < |b| < 2^128 the GPU returns 0 for finite a */
+                         * 2^126 < |b| < 2^128 the GPU returns 0 for finite a. A
+                         * subnormal b (no .ftz) is scaled into the normal range with a,
+                         * as the GPU does: 2^-149 / 2^-149 is 1, not a * inf (libdevice's
+                         * fmodf depends on it) */
                         float ab = fabsf(fb);
+                        if (ab < 0x1p-126f && ab > 0.0f) {
+                            fa *= 0x1p24f;
+                            fb *= 0x1p24f;
+                        }
                         if (ab > 0x1p126f && ab < INFINITY && isfinite(fa))
                             r = copysignf(0.0f, fa) * copysignf(1.0f, fb);
                         else
