@@ -758,8 +758,10 @@ static try_result try_nvcc(const char *path, const char *archnum, gl_compiled *o
     }
     snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
     snprintf(arch, sizeof arch, "-arch=compute_%s", archnum);
-    char *argv[] = {nvcc, "-ptx", arch, "-lineinfo", "-o", ptxpath, "-x", "cu",
-                    (char *)path, NULL};
+    /* --expt-relaxed-constexpr: constexpr host functions (std::min, std::numeric_limits)
+     * in device code, as clang allows them and NVRTC's headers (prelude/nvrtc) give them */
+    char *argv[] = {nvcc, "-ptx", arch, "-lineinfo", "--expt-relaxed-constexpr", "-o",
+                    ptxpath, "-x", "cu", (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
     tmpdir_remove(tmp);
     return r;
@@ -807,13 +809,17 @@ static void prelude_include_dir(const char *prelude, char *buf, size_t n)
 /* The files of prelude_include_dir, part of the cache key as the prelude is. */
 static const char *const prelude_headers[] = {
     "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
-    "cooperative_groups/details/functional.h", "assert.h", "cassert"};
+    "cooperative_groups/details/functional.h", "assert.h", "cassert", "cuda_runtime.h",
+    "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h", "vector_types.h",
+    "vector_functions.h", "device_atomic_functions.h", "math_constants.h"};
 
-/* NVRTC has no C library headers: <prelude folder>/nvrtc holds the ones kernels include
- * (stdio.h, stdint.h, math.h, ...), part of the cache key too. */
+/* NVRTC has no C or C++ library headers: <prelude folder>/nvrtc holds the ones kernels
+ * include (stdio.h, stdint.h, math.h, ..., cmath with std::sqrt, limits, algorithm with
+ * std::min), part of the cache key too. */
 static const char *const nvrtc_headers[] = {
     "assert.h", "cassert", "float.h", "cfloat", "limits.h", "climits", "math.h", "cmath",
-    "stdint.h", "cstdint", "stdio.h", "cstdio", "stdlib.h", "cstdlib", "string.h", "cstring"};
+    "stdint.h", "cstdint", "stdio.h", "cstdio", "stdlib.h", "cstdlib", "string.h", "cstring",
+    "stddef.h", "cstddef", "limits", "algorithm"};
 
 /* Hashes the files `names` of folder dir into the key (a missing one as empty). */
 static void key_headers(gl_sha256 *h, const char *dir, const char *const *names, size_t n)
@@ -1212,7 +1218,7 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
  * cache key: change this string whenever those options change. */
 static const char cache_options[] =
     "nvrtc: --gpu-architecture=compute_N -lineinfo --include-path=CUDA/include | "
-    "nvcc: -ptx -arch=compute_N -lineinfo -x cu | "
+    "nvcc: -ptx -arch=compute_N -lineinfo --expt-relaxed-constexpr -x cu | "
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
     "-include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "

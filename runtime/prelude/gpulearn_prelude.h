@@ -36,15 +36,33 @@ typedef __PTRDIFF_TYPE__ ptrdiff_t;
 #include <__clang_cuda_builtin_vars.h>
 
 /* ------------------------------------------------------------ vector types (§7.3.1) */
-struct __attribute__((aligned(8))) int2 { int x, y; };
-struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
-struct __attribute__((aligned(8))) uint2 { unsigned x, y; };
-struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
-struct __attribute__((aligned(8))) float2 { float x, y; };
-struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
-struct float3 { float x, y, z; };
-struct int3 { int x, y, z; };
-struct uint3 { unsigned x, y, z; };
+/* Every built-in vector type TN (T char, uchar, short, ushort, int, uint, long, ulong,
+ * longlong, ulonglong, float, double; N 1 to 4) with the alignment the Programming
+ * Guide's table in §7.3.1 gives it: 1- and 3-element types that of their element, 2- and
+ * 4-element ones their size, at most 16 bytes (the 16-byte-aligned double4, long4, ...
+ * that CUDA 13 calls *_16a). Each with its make_TN. */
+#define GL_VEC(T, E, A2, A4)                                                               \
+    struct T##1 { E x; };                                                                   \
+    struct __attribute__((aligned(A2))) T##2 { E x, y; };                                  \
+    struct T##3 { E x, y, z; };                                                             \
+    struct __attribute__((aligned(A4))) T##4 { E x, y, z, w; };                            \
+    GL_DEV T##1 make_##T##1(E x) { T##1 v = {x}; return v; }                              \
+    GL_DEV T##2 make_##T##2(E x, E y) { T##2 v = {x, y}; return v; }                      \
+    GL_DEV T##3 make_##T##3(E x, E y, E z) { T##3 v = {x, y, z}; return v; }              \
+    GL_DEV T##4 make_##T##4(E x, E y, E z, E w) { T##4 v = {x, y, z, w}; return v; }
+GL_VEC(char, signed char, 2, 4)
+GL_VEC(uchar, unsigned char, 2, 4)
+GL_VEC(short, short, 4, 8)
+GL_VEC(ushort, unsigned short, 4, 8)
+GL_VEC(int, int, 8, 16)
+GL_VEC(uint, unsigned, 8, 16)
+GL_VEC(long, long, 16, 16)
+GL_VEC(ulong, unsigned long, 16, 16)
+GL_VEC(longlong, long long, 16, 16)
+GL_VEC(ulonglong, unsigned long long, 16, 16)
+GL_VEC(float, float, 8, 16)
+GL_VEC(double, double, 16, 16)
+#undef GL_VEC
 struct dim3 {
     unsigned x, y, z;
     __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1)
@@ -60,15 +78,17 @@ GL_BUILTIN_CONV(__cuda_builtin_blockIdx_t)
 GL_BUILTIN_CONV(__cuda_builtin_blockDim_t)
 GL_BUILTIN_CONV(__cuda_builtin_gridDim_t)
 #undef GL_BUILTIN_CONV
-GL_DEV int2 make_int2(int x, int y) { int2 v = {x, y}; return v; }
-GL_DEV int4 make_int4(int x, int y, int z, int w) { int4 v = {x, y, z, w}; return v; }
-GL_DEV float2 make_float2(float x, float y) { float2 v = {x, y}; return v; }
-GL_DEV float3 make_float3(float x, float y, float z) { float3 v = {x, y, z}; return v; }
-GL_DEV float4 make_float4(float x, float y, float z, float w) { float4 v = {x, y, z, w}; return v; }
 
 /* ---------------------------------------------------------------- printf (§7.33) */
 /* clang lowers device printf to the driver's vprintf. */
 extern "C" __device__ int printf(const char *, ...);
+
+/* ------------------------------------------------- device heap (§7.37, declared only) */
+/* Declared so that host C++ headers compile (clang's cuda_wrappers/new, which <algorithm>
+ * includes, calls ::malloc); the simulator has no device heap, and a kernel that calls
+ * them is told so when it is loaded. */
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);
 
 /* --------------------------------------------- synchronisation (§7.6, PTX §9.7.12) */
 /* Barriers and fences are inline PTX with a "memory" clobber, not clang 14's builtins

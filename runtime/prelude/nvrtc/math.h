@@ -4,8 +4,12 @@
  * CUDA Toolkit's math_constants.h writes them: NVRTC has no __builtin_inff). */
 #ifndef GPULEARN_NVRTC_MATH_H
 #define GPULEARN_NVRTC_MATH_H
+#ifndef INFINITY /* (libcu++'s <cuda/std/cmath> defines both for NVRTC) */
 #define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef NAN
 #define NAN __int_as_float(0x7fffffff)
+#endif
 #define HUGE_VALF __int_as_float(0x7f800000)
 #define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)
 #define M_E 2.7182818284590452354
