@@ -2,10 +2,11 @@
  * back end without a CUDA Toolkit. Passed with `-include` to
  *   clang --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_75 -S -O2
  * Everything here maps onto clang builtins (__nvvm_*, __builtin_*) or inline PTX, so no
- * libdevice is needed. Not provided (they need libdevice's __nv_* functions): sinf, cosf,
- * tanf, powf, erff and the double-precision transcendental functions; use the fast
- * intrinsics __sinf/__cosf/__expf/__logf instead. expf/exp2f/logf/log2f are provided
- * as those fast approximations (not CUDA's 2-ulp versions).
+ * libdevice is needed. The single-precision math library (sinf, expf, powf, atan2f, ...)
+ * is computed in double precision (within 1 ulp; see "float math library" below). Not
+ * provided: erfcf, lgammaf, tgammaf and the other special functions, and the
+ * double-precision transcendental functions (sin, exp, ... of a double), which need
+ * libdevice's __nv_* routines.
  * References: CUDA C++ Programming Guide §7 (C++ language extensions), PTX ISA §9.7. */
 #ifndef GPULEARN_PRELUDE_H
 #define GPULEARN_PRELUDE_H
@@ -359,6 +360,21 @@ GL_SHF(__funnelshift_lc, "l", "clamp")
 GL_SHF(__funnelshift_r, "r", "wrap")
 GL_SHF(__funnelshift_rc, "r", "clamp")
 #undef GL_SHF
+/* four-way byte dot product plus c (PTX §9.7.1.23 dp4a, sm_61+) */
+GL_DEV int __dp4a(int a, int b, int c)
+{
+    int r;
+    asm("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+GL_DEV unsigned __dp4a(unsigned a, unsigned b, unsigned c)
+{
+    unsigned r;
+    asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* suspends the thread for about ns nanoseconds (PTX §9.7.13.x nanosleep, sm_70+) */
+GL_DEV void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" : : "r"(ns)); }
 
 /* --------------------------------------------------------------- math (§13.1, §13.3) */
 GL_DEV int min(int a, int b) { return a < b ? a : b; }
@@ -421,13 +437,6 @@ GL_DEV float __logf(float a) { return __nvvm_lg2_approx_f(a) * 0.693147180559945
 GL_DEV float __log2f(float a) { return __nvvm_lg2_approx_f(a); }
 GL_DEV float __sinf(float a) { return __nvvm_sin_approx_f(a); }
 GL_DEV float __cosf(float a) { return __nvvm_cos_approx_f(a); }
-/* expf/logf are these approximations here: CUDA's precise versions live in libdevice,
- * which this prelude does not use (results may differ from nvcc's in the last bits,
- * more for large |x|). */
-GL_DEV float expf(float a) { return __expf(a); }
-GL_DEV float exp2f(float a) { return __exp2f(a); }
-GL_DEV float logf(float a) { return __logf(a); }
-GL_DEV float log2f(float a) { return __log2f(a); }
 /* Correctly rounded arithmetic in a chosen rounding mode (§13.2 "Single/Double Precision
  * Intrinsics"; PTX §9.7.3 add/sub/mul/fma/div/rcp/sqrt with .rn/.rz/.rm/.rp): CUDA's
  * _rn/_rz/_rd/_ru are PTX's .rn/.rz/.rm/.rp */
@@ -527,5 +536,577 @@ GL_DEV int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 GL_DEV unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
 GL_DEV float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
 
+
+/* ------------------------------------------- float math library (§13.1, C11 §7.12) */
+/* CUDA's sinf, expf, powf, ... are libdevice routines, which this prelude does not use.
+ * These compute in double precision and round once to float, so they are within 1 ulp of
+ * the exact result (CUDA's within 1 to 4 ulp: Programming Guide, table "Single-Precision
+ * Mathematical Standard Library Functions with Maximum ULP Error"): they give a GPU's
+ * result almost always and may differ from it in the last bit. Zeros, infinities and
+ * NaNs as C11 Annex F; a NaN result is CUDA's (0x7fffffff). fmodf, remainderf, remquof,
+ * frexpf, ldexpf, modff, nextafterf and the like are exact, as CUDA's are. */
+#define GL_NANF __int_as_float(0x7fffffff)
+#define GL_LN2 0x1.62e42fefa39efp-1
+#define GL_LOG2E 0x1.71547652b82fep+0
+
+/* 2^t (|t| < 2^31): the Taylor series of e^(f ln2) for the fraction f (|f| <= 1/2, 14
+ * terms: 4e-18 relative), times 2^k. 0 below 2^-1022, where every float result is 0. */
+GL_DEV double gl_exp2(double t)
+{
+    if (!(t < 1024.0))
+        return t != t ? t : __builtin_inf();
+    if (t < -1022.0)
+        return 0.0;
+    const double k = __builtin_rint(t), f = (t - k) * GL_LN2;
+    double p = 1.0 / 6227020800.0;
+    p = p * f + 1.0 / 479001600.0;
+    p = p * f + 1.0 / 39916800.0;
+    p = p * f + 1.0 / 3628800.0;
+    p = p * f + 1.0 / 362880.0;
+    p = p * f + 1.0 / 40320.0;
+    p = p * f + 1.0 / 5040.0;
+    p = p * f + 1.0 / 720.0;
+    p = p * f + 1.0 / 120.0;
+    p = p * f + 1.0 / 24.0;
+    p = p * f + 1.0 / 6.0;
+    p = p * f + 0.5;
+    p = p * f + 1.0;
+    p = p * f + 1.0;
+    return p * __builtin_bit_cast(double, (long long)(k + 1023.0) << 52);
+}
+
+/* ln(m) for x = m 2^e, m in [sqrt(1/2), sqrt(2)), of a positive normal double x: 2
+ * atanh((m - 1) / (m + 1)) by its series (|f| <= 0.172, 11 terms: 1e-18 relative). */
+GL_DEV double gl_log_parts(double x, int *e)
+{
+    const long long b = __builtin_bit_cast(long long, x);
+    *e = (int)(b >> 52) - 1023;
+    double m = __builtin_bit_cast(double, (b & 0xfffffffffffffLL) | 0x3ff0000000000000LL);
+    if (m > 0x1.6a09e667f3bcdp+0) {
+        m *= 0.5;
+        ++*e;
+    }
+    const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
+    double s = 1.0 / 21.0;
+    s = s * f2 + 1.0 / 19.0;
+    s = s * f2 + 1.0 / 17.0;
+    s = s * f2 + 1.0 / 15.0;
+    s = s * f2 + 1.0 / 13.0;
+    s = s * f2 + 1.0 / 11.0;
+    s = s * f2 + 1.0 / 9.0;
+    s = s * f2 + 1.0 / 7.0;
+    s = s * f2 + 1.0 / 5.0;
+    s = s * f2 + 1.0 / 3.0;
+    s = s * f2 + 1.0;
+    return 2.0 * f * s;
+}
+/* log2 of a positive normal double (exact for powers of two) */
+GL_DEV double gl_log2(double x)
+{
+    int e;
+    const double l = gl_log_parts(x, &e);
+    return (double)e + l * GL_LOG2E;
+}
+/* ln of a positive normal double */
+GL_DEV double gl_log(double x)
+{
+    int e;
+    const double l = gl_log_parts(x, &e);
+    return (double)e * GL_LN2 + (l + (double)e * 0x1.abc9e3b39803fp-56);
+}
+
+/* sin and cos of |r| <= pi/4 (plus rounding) by their Taylor series (1e-18) */
+GL_DEV double gl_sin_kernel(double r)
+{
+    const double r2 = r * r;
+    double p = 1.0 / 355687428096000.0; /* 1/17! */
+    p = p * r2 - 1.0 / 1307674368000.0;
+    p = p * r2 + 1.0 / 6227020800.0;
+    p = p * r2 - 1.0 / 39916800.0;
+    p = p * r2 + 1.0 / 362880.0;
+    p = p * r2 - 1.0 / 5040.0;
+    p = p * r2 + 1.0 / 120.0;
+    p = p * r2 - 1.0 / 6.0;
+    return r + r * r2 * p;
+}
+GL_DEV double gl_cos_kernel(double r)
+{
+    const double r2 = r * r;
+    double p = -1.0 / 6402373705728000.0; /* -1/18! */
+    p = p * r2 + 1.0 / 20922789888000.0;
+    p = p * r2 - 1.0 / 87178291200.0;
+    p = p * r2 + 1.0 / 479001600.0;
+    p = p * r2 - 1.0 / 3628800.0;
+    p = p * r2 + 1.0 / 40320.0;
+    p = p * r2 - 1.0 / 720.0;
+    p = p * r2 + 1.0 / 24.0;
+    p = p * r2 - 0.5;
+    return 1.0 + r2 * p;
+}
+
+/* a + b as hi + lo exactly (Knuth's two-sum) */
+GL_DEV void gl_two_sum(double a, double b, double *hi, double *lo)
+{
+    const double s = a + b, bb = s - a;
+    *hi = s;
+    *lo = (a - (s - bb)) + (b - bb);
+}
+/* v - 4 floor(v / 4), exactly: v mod 4 in [0, 4) */
+GL_DEV double gl_mod4(double v) { return v - 4.0 * __builtin_floor(v * 0.25); }
+
+/* r = x - q pi/2 with |r| <= pi/4 (plus rounding), q mod 4 in *q, for a finite float x:
+ * Cody-Waite with pi/2 in three doubles below 2^20; above, Payne-Hanek: x 2/pi mod 4
+ * from 2/pi in six doubles (322 bits), each product split exactly with fma and reduced
+ * mod 4, summed in double-double. */
+GL_DEV double gl_rem_pio2(float x, int *q)
+{
+    const double xd = x;
+    if (__builtin_fabs(xd) <= 0x1.921fb54442d18p-1) { /* |x| <= pi/4: itself (keeps -0) */
+        *q = 0;
+        return xd;
+    }
+    if (__builtin_fabs(xd) < 0x1p20) {
+        const double k = __builtin_rint(xd * 0x1.45f306dc9c883p-1);
+        double r = __builtin_fma(-k, 0x1.921fb54442d18p+0, xd);
+        r = __builtin_fma(-k, 0x1.1a62633145c07p-54, r);
+        r = __builtin_fma(-k, -0x1.f1976b7ed8fbcp-110, r);
+        *q = (int)((long long)k & 3);
+        return r;
+    }
+    const double c[6] = {0x1.45f306dc9c883p-1,  -0x1.6b01ec5417056p-55,
+                         -0x1.6447e493ad4cep-109, 0x1.e21c820ff28b2p-163,
+                         -0x1.508510ea79237p-218, 0x1.b8e909374b802p-274};
+    const double ax = __builtin_fabs(xd);
+    double hi = 0.0, lo = 0.0;
+    for (int i = 0; i < 6; i++) {
+        const double p = ax * c[i], e = __builtin_fma(ax, c[i], -p);
+        double s, t;
+        gl_two_sum(hi, gl_mod4(p), &s, &t);
+        lo += t;
+        gl_two_sum(s, gl_mod4(e), &hi, &t);
+        lo += t;
+        hi = gl_mod4(hi);
+    }
+    gl_two_sum(hi, lo, &hi, &lo);
+    const double k = __builtin_rint(hi);
+    hi -= k; /* exact: |hi - k| <= 1/2 */
+    gl_two_sum(hi, lo, &hi, &lo);
+    int n = (int)((long long)k & 3);
+    double r = __builtin_fma(hi, 0x1.921fb54442d18p+0,
+                             __builtin_fma(hi, 0x1.1a62633145c07p-54, lo * 0x1.921fb54442d18p+0));
+    if (x < 0.0f) {
+        r = -r;
+        n = (4 - n) & 3;
+    }
+    *q = n;
+    return r;
+}
+
+GL_DEV float sinf(float x)
+{
+    if (!__builtin_isfinite(x) || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF; /* sin(-0) = -0 */
+    int q;
+    const double r = gl_rem_pio2(x, &q);
+    const double v = (q & 1) ? gl_cos_kernel(r) : gl_sin_kernel(r);
+    return (float)((q & 2) ? -v : v);
+}
+GL_DEV float cosf(float x)
+{
+    if (!__builtin_isfinite(x))
+        return GL_NANF;
+    int q;
+    const double r = gl_rem_pio2(x, &q);
+    const double v = (q & 1) ? gl_sin_kernel(r) : gl_cos_kernel(r);
+    return (float)(((q + 1) & 2) ? -v : v);
+}
+GL_DEV void sincosf(float x, float *s, float *c)
+{
+    *s = sinf(x);
+    *c = cosf(x);
+}
+GL_DEV float tanf(float x)
+{
+    if (!__builtin_isfinite(x) || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF;
+    int q;
+    const double r = gl_rem_pio2(x, &q);
+    const double sn = gl_sin_kernel(r), cs = gl_cos_kernel(r);
+    return (float)((q & 1) ? -cs / sn : sn / cs);
+}
+GL_DEV float expf(float x) { return (float)gl_exp2((double)x * GL_LOG2E); }
+GL_DEV float exp2f(float x) { return (float)gl_exp2((double)x); }
+GL_DEV float exp10f(float x) { return (float)gl_exp2((double)x * 0x1.a934f0979a371p+1); }
+/* logf and friends: NaN below 0, -inf at 0, x itself at +inf and NaN */
+#define GL_LOGF(name, expr)                                                               \
+    GL_DEV float name(float x)                                                            \
+    {                                                                                     \
+        if (!(x > 0.0f) || __builtin_isinf(x))                                            \
+            return x == 0.0f ? -__builtin_inff() : x > 0.0f ? x : GL_NANF;                \
+        return (float)(expr);                                                             \
+    }
+GL_LOGF(logf, gl_log((double)x))
+GL_LOGF(log2f, gl_log2((double)x))
+GL_LOGF(log10f, gl_log((double)x) * 0x1.bcb7b1526e50ep-2)
+#undef GL_LOGF
+GL_DEV float log1pf(float x)
+{
+    if (!(x > -1.0f) || __builtin_isinf(x))
+        return x == -1.0f ? -__builtin_inff() : x > 0.0f ? x : GL_NANF;
+    const double d = x;
+    if (__builtin_fabs(d) < 0x1p-20) /* 1 + x would round: the series */
+        return (float)(d - d * d * (0.5 - d / 3.0));
+    return (float)gl_log(1.0 + d); /* 1 + x is exact here */
+}
+GL_DEV float expm1f(float x)
+{
+    const double d = x;
+    if (__builtin_fabs(d) < 0x1p-20)
+        return x == 0.0f ? x : (float)(d + d * d * (0.5 + d / 6.0));
+    return (float)(gl_exp2(d * GL_LOG2E) - 1.0);
+}
+
+/* whether a float is an odd integer */
+GL_DEV int gl_odd_int(float y)
+{
+    return __builtin_fabsf(y) < 0x1p24f && __builtin_truncf(y) == y && ((long long)y & 1);
+}
+/* x^y (C11 F.10.4.4 for the special cases): 2^(y log2 |x|) in double */
+GL_DEV float powf(float x, float y)
+{
+    if (y == 0.0f || x == 1.0f)
+        return 1.0f;
+    if (x != x || y != y)
+        return GL_NANF;
+    const float ax = __builtin_fabsf(x);
+    const int odd = gl_odd_int(y);
+    if (__builtin_isinf(y)) {
+        if (ax == 1.0f)
+            return 1.0f;
+        return (ax < 1.0f) == (y < 0.0f) ? __builtin_inff() : 0.0f;
+    }
+    if (x == 0.0f || __builtin_isinf(x)) { /* 0 or infinity to a finite power */
+        const float mag = (x == 0.0f) == (y < 0.0f) ? __builtin_inff() : 0.0f;
+        return odd && __builtin_signbit(x) ? -mag : mag;
+    }
+    if (x < 0.0f && __builtin_truncf(y) != y)
+        return GL_NANF;
+    const float r = (float)gl_exp2((double)y * gl_log2((double)ax));
+    return x < 0.0f && odd ? -r : r;
+}
+
+/* tanh: the series below 1/16, else 1 - 2 / (e^2|x| + 1); +-1 from 9.1 on */
+GL_DEV float tanhf(float x)
+{
+    const double d = x, a = __builtin_fabs(d);
+    if (x != x || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF; /* tanh(-0) = -0 */
+    if (a < 0.0625) {
+        const double d2 = d * d;
+        double p = -1382.0 / 155925.0;
+        p = p * d2 + 62.0 / 2835.0;
+        p = p * d2 - 17.0 / 315.0;
+        p = p * d2 + 2.0 / 15.0;
+        p = p * d2 - 1.0 / 3.0;
+        return (float)(d + d * d2 * p);
+    }
+    const double t = a > 9.1 ? 1.0 : 1.0 - 2.0 / (gl_exp2(2.0 * a * GL_LOG2E) + 1.0);
+    return (float)(x < 0.0f ? -t : t);
+}
+
+/* erf: 2/sqrt(pi) sum (-x^2)^n x / (n! (2n + 1)) in double (at most 4e6 times the
+ * result in the largest term at |x| = 3.92: 30 bits left); +-1 from 3.92 on */
+GL_DEV float erff(float x)
+{
+    if (x != x || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF;
+    const double d = x, x2 = d * d;
+    if (__builtin_fabs(d) >= 3.92)
+        return x < 0.0f ? -1.0f : 1.0f;
+    double term = d, sum = d;
+    for (int n = 1; n < 120; n++) {
+        term *= -x2 / n;
+        const double add = term / (2 * n + 1);
+        sum += add;
+        if (__builtin_fabs(add) < 1e-17 * __builtin_fabs(sum))
+            break;
+    }
+    return (float)(sum * 0x1.20dd750429b6dp+0);
+}
+GL_DEV float hypotf(float x, float y)
+{
+    if (__builtin_isinf(x) || __builtin_isinf(y))
+        return __builtin_inff();
+    const double a = x, b = y; /* the squares are exact in double */
+    return (float)__builtin_sqrt(a * a + b * b);
+}
+GL_DEV float cbrtf(float x)
+{
+    if (x == 0.0f || !__builtin_isfinite(x))
+        return x + x;
+    const double a = __builtin_fabs((double)x);
+    double r = gl_exp2(gl_log2(a) / 3.0);
+    r -= (r * r * r - a) / (3.0 * r * r); /* one Newton step */
+    return (float)(x < 0.0f ? -r : r);
+}
+
+/* atan of any double (1e-17 relative): atan(1/|t|) = pi/2 - atan(|t|) above 1, then
+ * atan(x) = pi/6 + atan((x sqrt(3) - 1) / (x + sqrt(3))) above tan(pi/12), then the
+ * series (|x| <= 0.268, 16 terms) */
+GL_DEV double gl_atan(double t)
+{
+    const double a = __builtin_fabs(t);
+    const int inv = a > 1.0;
+    double x = inv ? 1.0 / a : a, base = 0.0;
+    if (x > 0.2679491924311227) {
+        x = (x * 0x1.bb67ae8584caap+0 - 1.0) / (x + 0x1.bb67ae8584caap+0);
+        base = 0x1.0c152382d7366p-1; /* pi/6 */
+    }
+    const double x2 = x * x;
+    double p = -1.0 / 31.0; /* sum of (-1)^k x^2k / (2k + 1), k = 0..15 */
+    for (int k = 14; k >= 0; k--)
+        p = (k & 1 ? -1.0 : 1.0) / (2 * k + 1) + x2 * p;
+    double r = base + x * p;
+    if (inv)
+        r = 0x1.921fb54442d18p+0 - r;
+    return t < 0.0 ? -r : r;
+}
+GL_DEV float atanf(float x) { return x == 0.0f ? x : (float)gl_atan((double)x); }
+/* atan2 (C11 F.10.1.4 for zeros and infinities) */
+GL_DEV float atan2f(float y, float x)
+{
+    const double pi = 0x1.921fb54442d18p+1;
+    if (x != x || y != y)
+        return GL_NANF;
+    const int ny = __builtin_signbit(y), nx = __builtin_signbit(x);
+    if (__builtin_isinf(y))
+        return (float)((ny ? -1.0 : 1.0) * (__builtin_isinf(x) ? (nx ? 0.75 : 0.25) * pi : 0.5 * pi));
+    if (y == 0.0f || __builtin_isinf(x)) /* +-0 or +-pi with the sign of y */
+        return nx ? (float)(ny ? -pi : pi) : (ny ? -0.0f : 0.0f);
+    if (x == 0.0f)
+        return (float)(ny ? -0.5 * pi : 0.5 * pi);
+    const double r = gl_atan((double)y / (double)x);
+    return (float)(x > 0.0f ? r : ny ? r - pi : r + pi);
+}
+/* asin and acos through atan of a quotient (1 - x^2 is exact in double near |x| = 1) */
+GL_DEV float asinf(float x)
+{
+    if (!(__builtin_fabsf(x) <= 1.0f))
+        return GL_NANF;
+    if (x == 0.0f)
+        return x;
+    const double d = x;
+    return (float)gl_atan(d / __builtin_sqrt(1.0 - d * d));
+}
+GL_DEV float acosf(float x)
+{
+    if (!(__builtin_fabsf(x) <= 1.0f))
+        return GL_NANF;
+    const double d = x, s = __builtin_sqrt(1.0 - d * d);
+    if (x == 0.0f)
+        return (float)0x1.921fb54442d18p+0;
+    const double r = gl_atan(s / __builtin_fabs(d));
+    return (float)(x > 0.0f ? r : 0x1.921fb54442d18p+1 - r);
+}
+/* sinh and cosh from e^|x| (sinh by its series below 1/2: no cancellation) */
+GL_DEV float sinhf(float x)
+{
+    const double d = x, a = __builtin_fabs(d);
+    if (x != x || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF;
+    if (a < 0.5) {
+        const double d2 = d * d;
+        double p = 1.0 / 355687428096000.0; /* 1/17! */
+        p = p * d2 + 1.0 / 1307674368000.0;
+        p = p * d2 + 1.0 / 6227020800.0;
+        p = p * d2 + 1.0 / 39916800.0;
+        p = p * d2 + 1.0 / 362880.0;
+        p = p * d2 + 1.0 / 5040.0;
+        p = p * d2 + 1.0 / 120.0;
+        p = p * d2 + 1.0 / 6.0;
+        return (float)(d + d * d2 * p);
+    }
+    const double e = gl_exp2(a * GL_LOG2E), r = 0.5 * (e - 1.0 / e);
+    return (float)(x < 0.0f ? -r : r);
+}
+GL_DEV float coshf(float x)
+{
+    if (x != x)
+        return GL_NANF;
+    const double e = gl_exp2(__builtin_fabs((double)x) * GL_LOG2E);
+    return (float)(0.5 * (e + 1.0 / e));
+}
+/* the inverse hyperbolic functions: their series near 0, else their logarithms */
+GL_DEV float asinhf(float x)
+{
+    if (x != x || x == 0.0f || __builtin_isinf(x))
+        return x == x ? x : GL_NANF;
+    const double s = __builtin_fabs((double)x), s2 = s * s;
+    double r;
+    if (s < 0.0625) {
+        double p = 231.0 / 13312.0;
+        p = -63.0 / 2816.0 + s2 * p;
+        p = 35.0 / 1152.0 + s2 * p;
+        p = -5.0 / 112.0 + s2 * p;
+        p = 3.0 / 40.0 + s2 * p;
+        p = -1.0 / 6.0 + s2 * p;
+        r = s + s * s2 * p;
+    } else {
+        r = gl_log(s + __builtin_sqrt(s2 + 1.0));
+    }
+    return (float)(x < 0.0f ? -r : r);
+}
+GL_DEV float acoshf(float x)
+{
+    if (!(x >= 1.0f))
+        return GL_NANF;
+    if (__builtin_isinf(x))
+        return x;
+    const double d = x;
+    return (float)gl_log(d + __builtin_sqrt((d - 1.0) * (d + 1.0)));
+}
+GL_DEV float atanhf(float x)
+{
+    const double d = x, a = __builtin_fabs(d);
+    if (!(a <= 1.0) || x == 0.0f)
+        return x == 0.0f ? x : GL_NANF;
+    if (a == 1.0)
+        return x < 0.0f ? -__builtin_inff() : __builtin_inff();
+    double r;
+    if (a < 0.0625) {
+        const double d2 = d * d;
+        double p = 1.0 / 15.0;
+        for (int k = 13; k >= 3; k -= 2)
+            p = 1.0 / k + d2 * p;
+        r = a + a * d2 * p;
+    } else {
+        r = 0.5 * gl_log((1.0 + a) / (1.0 - a));
+    }
+    return (float)(x < 0.0f ? -r : r);
+}
+
+/* ------------------------------------- exact float functions (§13.1, C11 §7.12) */
+/* x 2^n exactly, for a double x from a float and any n: one rounding, to float */
+GL_DEV float gl_scale(double x, long long n)
+{
+    n = n < -400 ? -400 : n > 400 ? 400 : n; /* beyond: 0 or infinity for any float x */
+    return (float)(x * __builtin_bit_cast(double, (n + 1023) << 52));
+}
+GL_DEV float ldexpf(float x, int n) { return gl_scale(x, n); }
+GL_DEV float scalbnf(float x, int n) { return gl_scale(x, n); }
+GL_DEV float scalblnf(float x, long n) { return gl_scale(x, n); }
+/* the unbiased exponent of a finite nonzero float (subnormals normalised) */
+GL_DEV int gl_ilogb(float x)
+{
+    const unsigned u = __builtin_bit_cast(unsigned, x) & 0x7fffffffu;
+    return u >= 0x800000u ? (int)(u >> 23) - 127 : -118 - __builtin_clz(u);
+}
+GL_DEV int ilogbf(float x)
+{
+    if (x == 0.0f || x != x)
+        return -2147483647 - 1; /* FP_ILOGB0 and FP_ILOGBNAN are INT_MIN, as CUDA's */
+    return __builtin_isinf(x) ? 2147483647 : gl_ilogb(x);
+}
+GL_DEV float logbf(float x)
+{
+    if (x == 0.0f)
+        return -__builtin_inff();
+    if (!__builtin_isfinite(x))
+        return x * x;
+    return (float)gl_ilogb(x);
+}
+GL_DEV float frexpf(float x, int *e)
+{
+    if (x == 0.0f || !__builtin_isfinite(x)) {
+        *e = 0;
+        return x + x;
+    }
+    *e = gl_ilogb(x) + 1;
+    return gl_scale(x, -*e);
+}
+GL_DEV float modff(float x, float *ip)
+{
+    *ip = __builtin_truncf(x);
+    return __builtin_copysignf(__builtin_isinf(x) ? 0.0f : x - *ip, x);
+}
+GL_DEV float fdimf(float x, float y)
+{
+    return x > y ? x - y : (x != x || y != y) ? GL_NANF : 0.0f;
+}
+GL_DEV float nearbyintf(float x) { return __builtin_rintf(x); }
+GL_DEV long long llrintf(float x) { return __float2ll_rn(x); }
+GL_DEV long lrintf(float x) { return (long)__float2ll_rn(x); }
+GL_DEV long long llroundf(float x) { return __float2ll_rz(__builtin_roundf(x)); }
+GL_DEV long lroundf(float x) { return (long)__float2ll_rz(__builtin_roundf(x)); }
+GL_DEV float nextafterf(float x, float y)
+{
+    if (x != x || y != y)
+        return GL_NANF;
+    if (x == y)
+        return y;
+    if (x == 0.0f)
+        return __builtin_copysignf(__int_as_float(1), y);
+    const int u = __float_as_int(x);
+    return __int_as_float((x < y) == (x > 0.0f) ? u + 1 : u - 1);
+}
+/* |x| mod |y| for finite x, nonzero finite y with |x| >= |y|: the remainder of the
+ * integer significands, shifted in at most 32 bits at a time (exact); the low three bits
+ * of the quotient in *q */
+GL_DEV float gl_fmod_abs(float x, float y, unsigned *q)
+{
+    const unsigned ux = __builtin_bit_cast(unsigned, x) & 0x7fffffffu;
+    const unsigned uy = __builtin_bit_cast(unsigned, y) & 0x7fffffffu;
+    const int ex = ux >> 23 ? (int)(ux >> 23) : 1, ey = uy >> 23 ? (int)(uy >> 23) : 1;
+    const unsigned long long mx = (ux & 0x7fffffu) | (ux >> 23 ? 0x800000u : 0u);
+    const unsigned long long my = (uy & 0x7fffffu) | (uy >> 23 ? 0x800000u : 0u);
+    unsigned long long r = mx % my;
+    unsigned qq = (unsigned)(mx / my); /* the quotient's low bits so far */
+    for (int d = ex - ey; d > 0;) {
+        const int s = d > 32 ? 32 : d;
+        const unsigned long long v = r << s;
+        qq = (s >= 3 ? 0u : qq << s) + (unsigned)(v / my); /* its low 3 bits */
+        r = v % my;
+        d -= s;
+    }
+    *q = qq & 7;
+    return gl_scale((double)r, ey - 150);
+}
+GL_DEV float fmodf(float x, float y)
+{
+    if (x != x || y != y || __builtin_isinf(x) || y == 0.0f)
+        return GL_NANF;
+    if (__builtin_fabsf(x) < __builtin_fabsf(y))
+        return x; /* also y infinite */
+    unsigned q;
+    return __builtin_copysignf(gl_fmod_abs(x, y, &q), x);
+}
+/* x - n y for n the integer nearest x / y (ties to even); the low three bits of n, with
+ * the sign of x / y, in *quo */
+GL_DEV float remquof(float x, float y, int *quo)
+{
+    *quo = 0;
+    if (x != x || y != y || __builtin_isinf(x) || y == 0.0f)
+        return GL_NANF;
+    if (__builtin_isinf(y))
+        return x;
+    const float ay = __builtin_fabsf(y);
+    unsigned q = 0;
+    float r = __builtin_fabsf(x) < ay ? __builtin_fabsf(x) : gl_fmod_abs(x, y, &q);
+    if (2.0 * r > ay || (2.0 * r == ay && (q & 1))) { /* exact in double */
+        r -= ay;
+        q++;
+    }
+    const int neg = (x < 0.0f) != (y < 0.0f);
+    *quo = neg ? -(int)(q & 7) : (int)(q & 7);
+    return __builtin_copysignf(1.0f, x) * r;
+}
+GL_DEV float remainderf(float x, float y)
+{
+    int q;
+    return remquof(x, y, &q);
+}
+#undef GL_NANF
+#undef GL_LN2
+#undef GL_LOG2E
 #undef GL_DEV
 #endif
