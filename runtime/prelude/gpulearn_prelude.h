@@ -549,6 +549,16 @@ GL_DEV float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); 
 #define GL_LN2 0x1.62e42fefa39efp-1
 #define GL_LOG2E 0x1.71547652b82fep+0
 
+/* c[0] + x c[1] + ... + x^(n-1) c[n-1] by Horner's rule (clang unrolls it: the
+ * coefficients become immediates) */
+GL_DEV double gl_poly(double x, const double *c, int n)
+{
+    double p = c[n - 1];
+    for (int i = n - 2; i >= 0; i--)
+        p = p * x + c[i];
+    return p;
+}
+
 /* 2^t (|t| < 2^31): the Taylor series of e^(f ln2) for the fraction f (|f| <= 1/2, 14
  * terms: 4e-18 relative), times 2^k. 0 below 2^-1022, where every float result is 0. */
 GL_DEV double gl_exp2(double t)
@@ -558,21 +568,11 @@ GL_DEV double gl_exp2(double t)
     if (t < -1022.0)
         return 0.0;
     const double k = __builtin_rint(t), f = (t - k) * GL_LN2;
-    double p = 1.0 / 6227020800.0;
-    p = p * f + 1.0 / 479001600.0;
-    p = p * f + 1.0 / 39916800.0;
-    p = p * f + 1.0 / 3628800.0;
-    p = p * f + 1.0 / 362880.0;
-    p = p * f + 1.0 / 40320.0;
-    p = p * f + 1.0 / 5040.0;
-    p = p * f + 1.0 / 720.0;
-    p = p * f + 1.0 / 120.0;
-    p = p * f + 1.0 / 24.0;
-    p = p * f + 1.0 / 6.0;
-    p = p * f + 0.5;
-    p = p * f + 1.0;
-    p = p * f + 1.0;
-    return p * __builtin_bit_cast(double, (long long)(k + 1023.0) << 52);
+    const double c[14] = {1.0,         1.0,           1.0 / 2,        1.0 / 6,
+                          1.0 / 24,    1.0 / 120,     1.0 / 720,      1.0 / 5040,
+                          1.0 / 40320, 1.0 / 362880,  1.0 / 3628800,  1.0 / 39916800,
+                          1.0 / 479001600, 1.0 / 6227020800}; /* 1/i! */
+    return gl_poly(f, c, 14) * __builtin_bit_cast(double, (long long)(k + 1023.0) << 52);
 }
 
 /* ln(m) for x = m 2^e, m in [sqrt(1/2), sqrt(2)), of a positive normal double x: 2
@@ -586,19 +586,10 @@ GL_DEV double gl_log_parts(double x, int *e)
         m *= 0.5;
         ++*e;
     }
-    const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
-    double s = 1.0 / 21.0;
-    s = s * f2 + 1.0 / 19.0;
-    s = s * f2 + 1.0 / 17.0;
-    s = s * f2 + 1.0 / 15.0;
-    s = s * f2 + 1.0 / 13.0;
-    s = s * f2 + 1.0 / 11.0;
-    s = s * f2 + 1.0 / 9.0;
-    s = s * f2 + 1.0 / 7.0;
-    s = s * f2 + 1.0 / 5.0;
-    s = s * f2 + 1.0 / 3.0;
-    s = s * f2 + 1.0;
-    return 2.0 * f * s;
+    const double f = (m - 1.0) / (m + 1.0);
+    const double c[11] = {1.0,      1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9, 1.0 / 11,
+                          1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21}; /* 1/(2i+1) */
+    return 2.0 * f * gl_poly(f * f, c, 11);
 }
 /* log2 of a positive normal double (exact for powers of two) */
 GL_DEV double gl_log2(double x)
@@ -618,30 +609,20 @@ GL_DEV double gl_log(double x)
 /* sin and cos of |r| <= pi/4 (plus rounding) by their Taylor series (1e-18) */
 GL_DEV double gl_sin_kernel(double r)
 {
+    const double c[8] = {-1.0 / 6,        1.0 / 120,           -1.0 / 5040,
+                         1.0 / 362880,     -1.0 / 39916800,     1.0 / 6227020800,
+                         -1.0 / 1307674368000, 1.0 / 355687428096000}; /* (-1)^i/(2i+3)! */
     const double r2 = r * r;
-    double p = 1.0 / 355687428096000.0; /* 1/17! */
-    p = p * r2 - 1.0 / 1307674368000.0;
-    p = p * r2 + 1.0 / 6227020800.0;
-    p = p * r2 - 1.0 / 39916800.0;
-    p = p * r2 + 1.0 / 362880.0;
-    p = p * r2 - 1.0 / 5040.0;
-    p = p * r2 + 1.0 / 120.0;
-    p = p * r2 - 1.0 / 6.0;
-    return r + r * r2 * p;
+    return r + r * r2 * gl_poly(r2, c, 8);
 }
 GL_DEV double gl_cos_kernel(double r)
 {
+    const double c[9] = {-1.0 / 2,           1.0 / 24,          -1.0 / 720,
+                         1.0 / 40320,        -1.0 / 3628800,    1.0 / 479001600,
+                         -1.0 / 87178291200, 1.0 / 20922789888000,
+                         -1.0 / 6402373705728000}; /* (-1)^(i+1)/(2i+2)! */
     const double r2 = r * r;
-    double p = -1.0 / 6402373705728000.0; /* -1/18! */
-    p = p * r2 + 1.0 / 20922789888000.0;
-    p = p * r2 - 1.0 / 87178291200.0;
-    p = p * r2 + 1.0 / 479001600.0;
-    p = p * r2 - 1.0 / 3628800.0;
-    p = p * r2 + 1.0 / 40320.0;
-    p = p * r2 - 1.0 / 720.0;
-    p = p * r2 + 1.0 / 24.0;
-    p = p * r2 - 0.5;
-    return 1.0 + r2 * p;
+    return 1.0 + r2 * gl_poly(r2, c, 9);
 }
 
 /* a + b as hi + lo exactly (Knuth's two-sum) */
@@ -802,13 +783,9 @@ GL_DEV float tanhf(float x)
     if (x != x || x == 0.0f)
         return x == 0.0f ? x : GL_NANF; /* tanh(-0) = -0 */
     if (a < 0.0625) {
+        const double c[5] = {-1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925};
         const double d2 = d * d;
-        double p = -1382.0 / 155925.0;
-        p = p * d2 + 62.0 / 2835.0;
-        p = p * d2 - 17.0 / 315.0;
-        p = p * d2 + 2.0 / 15.0;
-        p = p * d2 - 1.0 / 3.0;
-        return (float)(d + d * d2 * p);
+        return (float)(d + d * d2 * gl_poly(d2, c, 5));
     }
     const double t = a > 9.1 ? 1.0 : 1.0 - 2.0 / (gl_exp2(2.0 * a * GL_LOG2E) + 1.0);
     return (float)(x < 0.0f ? -t : t);
@@ -915,16 +892,11 @@ GL_DEV float sinhf(float x)
     if (x != x || x == 0.0f)
         return x == 0.0f ? x : GL_NANF;
     if (a < 0.5) {
+        const double c[8] = {1.0 / 6,          1.0 / 120,         1.0 / 5040,
+                             1.0 / 362880,     1.0 / 39916800,    1.0 / 6227020800,
+                             1.0 / 1307674368000, 1.0 / 355687428096000}; /* 1/(2i+3)! */
         const double d2 = d * d;
-        double p = 1.0 / 355687428096000.0; /* 1/17! */
-        p = p * d2 + 1.0 / 1307674368000.0;
-        p = p * d2 + 1.0 / 6227020800.0;
-        p = p * d2 + 1.0 / 39916800.0;
-        p = p * d2 + 1.0 / 362880.0;
-        p = p * d2 + 1.0 / 5040.0;
-        p = p * d2 + 1.0 / 120.0;
-        p = p * d2 + 1.0 / 6.0;
-        return (float)(d + d * d2 * p);
+        return (float)(d + d * d2 * gl_poly(d2, c, 8));
     }
     const double e = gl_exp2(a * GL_LOG2E), r = 0.5 * (e - 1.0 / e);
     return (float)(x < 0.0f ? -r : r);
@@ -944,13 +916,9 @@ GL_DEV float asinhf(float x)
     const double s = __builtin_fabs((double)x), s2 = s * s;
     double r;
     if (s < 0.0625) {
-        double p = 231.0 / 13312.0;
-        p = -63.0 / 2816.0 + s2 * p;
-        p = 35.0 / 1152.0 + s2 * p;
-        p = -5.0 / 112.0 + s2 * p;
-        p = 3.0 / 40.0 + s2 * p;
-        p = -1.0 / 6.0 + s2 * p;
-        r = s + s * s2 * p;
+        const double c[6] = {-1.0 / 6, 3.0 / 40, -5.0 / 112, 35.0 / 1152, -63.0 / 2816,
+                             231.0 / 13312};
+        r = s + s * s2 * gl_poly(s2, c, 6);
     } else {
         r = gl_log(s + __builtin_sqrt(s2 + 1.0));
     }
