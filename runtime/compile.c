@@ -806,33 +806,38 @@ static void prelude_include_dir(const char *prelude, char *buf, size_t n)
              slash ? prelude : ".");
 }
 
-/* The files of prelude_include_dir, part of the cache key as the prelude is. */
-static const char *const prelude_headers[] = {
-    "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
-    "cooperative_groups/details/functional.h", "assert.h", "cassert", "cuda_runtime.h",
-    "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h", "vector_types.h",
-    "vector_functions.h", "device_atomic_functions.h", "math_constants.h"};
-
-/* NVRTC has no C or C++ library headers: <prelude folder>/nvrtc holds the ones kernels
- * include (stdio.h, stdint.h, math.h, ..., cmath with std::sqrt, limits, algorithm with
- * std::min), part of the cache key too. */
-static const char *const nvrtc_headers[] = {
-    "assert.h", "cassert", "float.h", "cfloat", "limits.h", "climits", "math.h", "cmath",
-    "stdint.h", "cstdint", "stdio.h", "cstdio", "stdlib.h", "cstdlib", "string.h", "cstring",
-    "stddef.h", "cstddef", "limits", "algorithm"};
-
-/* Hashes the files `names` of folder dir into the key (a missing one as empty). */
-static void key_headers(gl_sha256 *h, const char *dir, const char *const *names, size_t n)
+/* Hashes every file under folder dir into the key: its path below dir and its bytes, in
+ * name order, into subfolders up to depth levels down; dot files (editors' temporary
+ * files) are left out. The prelude's folders (include/ for clang, nvrtc/ for NVRTC) are
+ * hashed whole, so that a header added to them or changed invalidates cached PTX. */
+static void key_tree(gl_sha256 *h, const char *dir, const char *rel, int depth)
 {
-    for (size_t i = 0; i < n; i++) {
-        char file[2 * PATH_MAX];
-        snprintf(file, sizeof file, "%s/%s", dir, names[i]);
-        size_t len = 0;
-        gl_error ignored;
-        char *text = gl_read_file(file, &len, &ignored);
-        gl_sha256_field(h, names[i], text ? text : "", len);
-        free(text);
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
+    struct dirent **ents = NULL;
+    const int n = scandir(path, &ents, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        char sub[PATH_MAX], file[3 * PATH_MAX];
+        struct stat sb;
+        if (name[0] == '.' ||
+            (size_t)snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name) >= sizeof sub)
+            sub[0] = 0;
+        snprintf(file, sizeof file, "%s/%s", dir, sub);
+        if (sub[0] && stat(file, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode) && depth > 0) {
+                key_tree(h, dir, sub, depth - 1);
+            } else if (S_ISREG(sb.st_mode)) {
+                size_t len = 0;
+                gl_error ignored;
+                char *text = gl_read_file(file, &len, &ignored);
+                gl_sha256_field(h, sub, text ? text : "", len);
+                free(text);
+            }
+        }
+        free(ents[i]);
     }
+    free(ents);
 }
 
 /* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
@@ -1285,7 +1290,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         gl_sha256_field(&h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
         char dir[PATH_MAX + 16];
         if (nvrtc_libc_dir(dir, sizeof dir))
-            key_headers(&h, dir, nvrtc_headers, sizeof nvrtc_headers / sizeof *nvrtc_headers);
+            key_tree(&h, dir, "", 8);
     }
 #endif
     if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && find_nvcc(buf, sizeof buf))
@@ -1300,7 +1305,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         free(prelude);
         char inc[PATH_MAX + 16];
         prelude_include_dir(buf, inc, sizeof inc);
-        key_headers(&h, inc, prelude_headers, sizeof prelude_headers / sizeof *prelude_headers);
+        key_tree(&h, inc, "", 8);
     }
     gl_sha256_hex(&h, key);
     return 0;

@@ -2,7 +2,9 @@
 # Ground truth: every tests/corpus/NAME.json is run on the simulator and its
 # --dump-json output must equal NAME.golden.json byte for byte. The goldens were
 # recorded on a real GPU (`gpulearn run NAME.json --backend gpu --dump-json
-# NAME.golden.json`, NVIDIA H200, driver 580, CUDA 13.0, NVRTC; tools/gpu_check.sh; nvcc's
+# NAME.golden.json`, NVIDIA H200 for the first cases and H100 for later ones, driver 580,
+# CUDA 13.0, NVRTC; tools/gpu_check.sh, which re-records every golden on the GPU and has
+# found all of them equal on both GPUs; nvcc's
 # PTX gave the same GPU output for every case, and every case was deterministic over two
 # GPU runs). Each kernel is compiled by every compiler present (NVRTC, nvcc, clang), so
 # the PTX each emits is checked too; on a GPU machine the GPU's output is compared with

@@ -565,6 +565,53 @@ START_TEST(test_changed_source_or_arch_or_compiler_misses_the_cache)
 }
 END_TEST
 
+/* The prelude's folders are part of the key whole: a header added to include/ (clang) or
+ * nvrtc/ (NVRTC), or one changed deep in include/, misses the cache; a dot file (an
+ * editor's temporary file) does not. Runs on a copy of runtime/prelude. */
+START_TEST(test_any_prelude_header_added_or_changed_misses_the_cache)
+{
+    char dir[400], pre[500], cmd[1200], file[700];
+    fresh_cache(dir, sizeof dir);
+    snprintf(pre, sizeof pre, "%.*s/prelude", (int)(strlen(dir) - 9), dir);
+    snprintf(cmd, sizeof cmd, "cp -R runtime/prelude '%s'", pre);
+    ck_assert_int_eq(system(cmd), 0);
+    setenv("GPULEARN_PRELUDE_DIR", pre, 1);
+    /* per compiler: a file of its folder, how it is edited, whether the cache still hits */
+    static const struct {
+        gl_compiler cc;
+        const char *rel, *mode;
+        int hit;
+    } edits[] = {
+        {GL_CC_CLANG, "include/cooperative_groups/unused.h", "w", 0},
+        {GL_CC_CLANG, "include/cooperative_groups/details/functional.h", "a", 0},
+        {GL_CC_CLANG, "include/.functional.h.swp", "w", 1},
+        {GL_CC_NVRTC, "nvrtc/unused.h", "w", 0},
+        {GL_CC_NVRTC, "nvrtc/cmath", "a", 0},
+        {GL_CC_NVRTC, "nvrtc/.cmath.swp", "w", 1},
+    };
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        gl_compile_opts o = {.compiler = edits[e].cc};
+        gl_compiled c;
+        gl_error err = {0};
+        if (gl_compile_cuda(KDIR "good.cu", &o, &c, &err) != GL_OK) {
+            printf("SKIP: %s not installed (%s)\n", gl_compiler_name(o.compiler), err.msg);
+            continue;
+        }
+        gl_compiled_free(&c);
+        snprintf(file, sizeof file, "%s/%s", pre, edits[e].rel);
+        FILE *f = fopen(file, edits[e].mode);
+        ck_assert_msg(f != NULL, "%s", file);
+        fputs("/* edited */\n", f);
+        fclose(f);
+        ck_assert_msg(gl_compile_cuda(KDIR "good.cu", &o, &c, &err) == GL_OK, "%s", err.msg);
+        ck_assert_msg(c.cached == edits[e].hit, "%s after editing %s: cached %d",
+                      gl_compiler_name(o.compiler), edits[e].rel, c.cached);
+        gl_compiled_free(&c);
+    }
+    unsetenv("GPULEARN_PRELUDE_DIR");
+}
+END_TEST
+
 START_TEST(test_cache_off_and_quoted_includes_always_compile)
 {
     char dir[400], src[500], hdr[500];
@@ -670,6 +717,7 @@ static Suite *compile_suite(void)
     tcase_add_test(cache, test_sha256_matches_fips_180_vectors);
     tcase_add_test(cache, test_second_compile_comes_from_cache_without_recompiling);
     tcase_add_test(cache, test_changed_source_or_arch_or_compiler_misses_the_cache);
+    tcase_add_test(cache, test_any_prelude_header_added_or_changed_misses_the_cache);
     tcase_add_test(cache, test_cache_off_and_quoted_includes_always_compile);
     tcase_add_test(cache, test_damaged_cache_entry_is_a_miss_and_is_replaced);
     tcase_add_test(cache, test_cache_keeps_the_compilers_warnings);
