@@ -115,6 +115,16 @@ enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
  * o[0] destination d, o[1] a, o[2] b (or PTX_OPK_NONE), o[3] the predicate c. */
 enum { PTX_BAR_SYNC = 0, PTX_BAR_ARRIVE, PTX_BAR_RED };
 enum { PTX_BAR_POPC = 4 };
+/* SIMD video instructions (PTX ISA §9.7.16.2: vadd2 ... vset4). type: .dtype (vset:
+ * .u32, its results are unsigned), type2: .atype, vec: lanes (2 or 4), cmp: vset's
+ * comparison (PTX_CMP_EQ..PTX_CMP_GE), flags: PTX_F_SAT. They have no fifth operand, so
+ * the rest is packed in target: for each lane i, the element of {b, a} (bytes 0-7 or
+ * half-words 0-3) that .asel and .bsel pick, 3 bits each; .mask (bit i: lane i is
+ * written, else it keeps c's); .add; .btype's signedness. */
+#define PTX_V_ASEL(tg, i) ((unsigned)((tg) >> (3 * (i))) & 7u)
+#define PTX_V_BSEL(tg, i) ((unsigned)((tg) >> (12 + 3 * (i))) & 7u)
+#define PTX_V_MASK(tg) ((unsigned)((tg) >> 24) & 15u)
+enum { PTX_V_ADD = 1 << 28, PTX_V_BSIGNED = 1 << 29 };
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
 enum { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
        PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };

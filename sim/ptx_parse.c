@@ -999,6 +999,93 @@ static int has_sub(const ptx_tok *mt, const char *s)
     return 0;
 }
 
+/* The SIMD video instructions (PTX ISA §9.7.16.2), contiguous in ptx_ops.def. */
+static int is_video(int op)
+{
+    return op >= PTX_OP_vadd2 && op <= PTX_OP_vset4;
+}
+
+/* Checks a video instruction's types (vt[0..ntypes)) and packs the defaults of its
+ * selectors and mask with .add (vadd) into in->target (ptx_ir.h PTX_V_*):
+ * vop4.dtype.atype.btype{.sat}/.add, vset4.atype.btype.cmp{.add}; each type .u32/.s32,
+ * .asel defaults to .b3210 (.h10), .bsel to .b7654 (.h32), .mask to .b3210 (.h10). */
+static int decode_video(parser *P, ptx_insn *in, const ptx_tok *mt, const uint8_t *vt,
+                        int ntypes, int vadd)
+{
+    const int vset = in->op == PTX_OP_vset2 || in->op == PTX_OP_vset4;
+    const int want = vset ? 2 : 3;
+    const unsigned lanes = in->op >= PTX_OP_vadd4 ? 4 : 2;
+    int ok = ntypes == want;
+    for (int i = 0; ok && i < want; i++)
+        ok = vt[i] == PTX_T_U32 || vt[i] == PTX_T_S32;
+    if (!ok) {
+        diag(P, mt->line, mt->col, "'%.*s' needs %s, each .u32 or .s32", (int)mt->len, mt->p,
+             vset ? ".atype.btype" : ".dtype.atype.btype");
+        return 0;
+    }
+    if (vset && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs a comparison (.eq .ne .lt .le .gt .ge)",
+             (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((in->flags & PTX_F_SAT) && (vadd || vset)) {
+        diag(P, mt->line, mt->col, "'%.*s': .sat %s", (int)mt->len, mt->p,
+             vset ? "is not a modifier of vset" : "cannot be used with .add");
+        return 0;
+    }
+    in->vec = (uint8_t)lanes;
+    in->type = vset ? PTX_T_U32 : vt[0];
+    in->type2 = vt[vset ? 0 : 1];
+    uint32_t tg = (((1u << lanes) - 1) << 24) | (vadd ? PTX_V_ADD : 0) |
+                  (vt[want - 1] == PTX_T_S32 ? PTX_V_BSIGNED : 0);
+    for (unsigned i = 0; i < lanes; i++)
+        tg |= (i << (3 * i)) | ((lanes + i) << (12 + 3 * i));
+    in->target = (int32_t)tg;
+    return 1;
+}
+
+/* Applies the selector written after operand k of a video instruction (`%r1.b3210`):
+ * k 0 the mask (.b0 ... .b3210 or .h0 .h1 .h10: lanes, highest first, each once), k 1
+ * and 2 .asel/.bsel (.bxyzw, x..w in 0-7, or .hxy, x, y in 0-3: the element of {b, a}
+ * for lanes 3..0 or 1..0). PTX ISA §9.7.16.2. */
+static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const char *s,
+                     size_t n, int line, int col)
+{
+    const unsigned lanes = in->vec;
+    const char letter = lanes == 4 ? 'b' : 'h';
+    uint32_t tg = (uint32_t)in->target;
+    int ok = n >= 2 && s[0] == letter && k <= 2;
+    if (ok && k == 0) { /* mask */
+        unsigned m = 0, prev = 4;
+        for (size_t i = 1; ok && i < n; i++) {
+            unsigned l = (unsigned)(s[i] - '0');
+            ok = s[i] >= '0' && l < lanes && l < prev;
+            m |= ok ? 1u << l : 0;
+            prev = l;
+        }
+        tg = (tg & ~(15u << 24)) | (m << 24);
+    } else if (ok) { /* asel / bsel */
+        const unsigned shift = k == 1 ? 0 : 12;
+        ok = n == 1 + lanes;
+        for (unsigned i = 0; ok && i < lanes; i++) {
+            unsigned e = (unsigned)(s[n - 1 - i] - '0');
+            ok = s[n - 1 - i] >= '0' && e < 2 * lanes;
+            tg = (tg & ~(7u << (shift + 3 * i))) | (e << (shift + 3 * i));
+        }
+    }
+    if (!ok) {
+        diag(P, line, col, "'%.*s': bad %s '.%.*s' (PTX ISA: %s)", (int)mt->len, mt->p,
+             k == 0 ? "mask" : k == 1 ? "a selector" : k == 2 ? "b selector" : "selector",
+             (int)n, s,
+             k == 0   ? (lanes == 4 ? ".b0 ... .b3210" : ".h0, .h1 or .h10")
+             : k <= 2 ? (lanes == 4 ? ".bxyzw, x..w in 0-7" : ".hxy, x and y in 0-3")
+                      : "c takes none");
+        return 0;
+    }
+    in->target = (int32_t)tg;
+    return 1;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -1034,7 +1121,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     }
     in->op = (uint8_t)op;
     in->vec = 1;
-    int ntypes = 0;
+    int ntypes = 0, vadd = 0;
+    uint8_t vt[3] = {0, 0, 0}; /* a video instruction's .dtype.atype.btype */
     const char *p = dot;
     while (p && p < end) {
         const char *q = p + 1;
@@ -1045,6 +1133,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         ptx_type t = type_of(q, n);
         int k;
         if (t != PTX_T_NONE) {
+            if (ntypes < 3)
+                vt[ntypes] = (uint8_t)t;
             if (ntypes == 0)
                 in->type = (uint8_t)t;
             else
@@ -1053,6 +1143,16 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
                    (k = lookup_mod(cmp_names, 18, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
+        } else if ((op == PTX_OP_vset2 || op == PTX_OP_vset4) &&
+                   (k = lookup_mod(cmp_names, 6, q, n)) && !in->cmp) {
+            in->cmp = (uint8_t)k; /* vset: .eq .ne .lt .le .gt .ge only */
+        } else if (is_video(op) && n == 3 && !memcmp(q, "add", 3) && !vadd) {
+            vadd = 1; /* secondary accumulate (PTX ISA §9.7.16.2) */
+        } else if (is_video(op) && !(n == 3 && !memcmp(q, "sat", 3))) {
+            diag(P, mt->line, mt->col, "unsupported modifier '.%.*s' in '%.*s'", (int)n, q,
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
         } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux) &&
                    (k = lookup_mod(atom_names, 10, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
@@ -1163,6 +1263,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
              (int)mt->len, mt->p);
         return 0;
     }
+    if (is_video(op))
+        return decode_video(P, in, mt, vt, ntypes, vadd);
     if (op == PTX_OP_cvt && ntypes != 2) {
         diag(P, mt->line, mt->col, "cvt needs two types");
         return 0;
@@ -1290,7 +1392,27 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = (ptx_type)in.type;
             if (in.op == PTX_OP_testp && n == 1)
                 it = (ptx_type)in.type;
-            if (!parse_operand(P, &in, &in.o[n], it)) {
+            /* a video instruction's `%r1.b3210`: the register, then its selector */
+            const char *sel = NULL;
+            size_t seln = 0;
+            int sline = P->t.line, scol = P->t.col;
+            if (is_video(in.op) && P->t.kind == PTX_TOK_IDENT && P->t.len > 1) {
+                const char *dot = memchr(P->t.p + 1, '.', P->t.len - 1);
+                if (dot) {
+                    sel = dot + 1;
+                    seln = (size_t)(P->t.p + P->t.len - sel);
+                    P->t.len = (size_t)(dot - P->t.p);
+                }
+            }
+            if (!parse_operand(P, &in, &in.o[n], it) ||
+                (sel && !video_sel(P, &in, &mt, n, sel, seln, sline, scol))) {
+                skip_stmt(P);
+                return;
+            }
+            if (is_video(in.op) && in.o[n].kind != PTX_OPK_REG) {
+                /* as ptxas ("Incorrect video selector for operand N", CUDA 13, H100) */
+                diag(P, sline, scol, "'%.*s': operand %d must be a register", (int)mt.len,
+                     mt.p, n);
                 skip_stmt(P);
                 return;
             }

@@ -927,6 +927,73 @@ static const char *op_name(unsigned op)
     return op < PTX_OP_COUNT ? op_names[op] : "?";
 }
 
+/* SIMD video instructions (PTX ISA §9.7.16.2 "SIMD Video Instructions", §9.7.18.2 in
+ * PTX ISA 8.5+: vadd2/4, vsub2/4, vavrg2/4, vabsdiff2/4, vmin2/4, vmax2/4, vset2/4), as
+ * the ISA's pseudocode says: each lane's two elements are picked from the bytes (the
+ * half-words) of {b, a} by .asel/.bsel and sign- or zero-extended by .atype/.btype; the
+ * lane result is exact (vavrg rounds half away from zero: (x + 1) >> 1 for x >= 0, else
+ * x >> 1; vset gives 1 or 0), clamped with .sat to the lane range of .dtype (S8/U8,
+ * S16/U16). Then either the SIMD merge: lanes in .mask take the result, truncated to
+ * the lane, the others c's lane (the vset text says b's, its pseudocode c's: we follow
+ * the pseudocode, as for the other ops); or .add: the results of the lanes in .mask
+ * are added to all 32 bits of c (wrapping), as __vsadu4's vabsdiff4...add does. */
+static int64_t video_elem(uint64_t ab, unsigned sel, unsigned bits, int sgn)
+{
+    uint64_t v = (ab >> (sel * bits)) & ((1u << bits) - 1);
+    return sgn ? sx(v, bits / 8) : (int64_t)v;
+}
+
+static uint32_t video_simd(const ptx_insn *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    const unsigned lanes = in->vec, bits = 32 / lanes, mask = PTX_V_MASK(in->target);
+    const uint32_t tg = (uint32_t)in->target, lmask = (1u << bits) - 1;
+    const uint64_t ab = (uint64_t)a | (uint64_t)b << 32;
+    const int as = PTX_TCLASS(in->type2) == PTX_TC_S, bs = (tg & PTX_V_BSIGNED) != 0;
+    const int64_t hi = PTX_TCLASS(in->type) == PTX_TC_S ? (int64_t)(lmask >> 1) : lmask;
+    const int64_t lo = PTX_TCLASS(in->type) == PTX_TC_S ? -hi - 1 : 0;
+    uint32_t d = (tg & PTX_V_ADD) ? c : 0;
+    for (unsigned i = 0; i < lanes; i++) {
+        int64_t x = video_elem(ab, PTX_V_ASEL(tg, i), bits, as);
+        int64_t y = video_elem(ab, PTX_V_BSEL(tg, i), bits, bs), t = 0;
+        switch ((ptx_op)in->op) {
+        case PTX_OP_vadd2: case PTX_OP_vadd4: t = x + y; break;
+        case PTX_OP_vsub2: case PTX_OP_vsub4: t = x - y; break;
+        case PTX_OP_vavrg2: case PTX_OP_vavrg4:
+            t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; /* arithmetic shift */
+            break;
+        case PTX_OP_vabsdiff2: case PTX_OP_vabsdiff4: t = x > y ? x - y : y - x; break;
+        case PTX_OP_vmin2: case PTX_OP_vmin4: t = x < y ? x : y; break;
+        case PTX_OP_vmax2: case PTX_OP_vmax4: t = x > y ? x : y; break;
+        default: /* vset2, vset4 */
+            switch (in->cmp) {
+            case PTX_CMP_EQ: t = x == y; break;
+            case PTX_CMP_NE: t = x != y; break;
+            case PTX_CMP_LT: t = x < y; break;
+            case PTX_CMP_LE: t = x <= y; break;
+            case PTX_CMP_GT: t = x > y; break;
+            default: t = x >= y; break; /* PTX_CMP_GE (the parser allows no other) */
+            }
+        }
+        if (in->flags & PTX_F_SAT)
+            t = t < lo ? lo : t > hi ? hi : t;
+        if (tg & PTX_V_ADD)
+            d += (mask >> i & 1) ? (uint32_t)t : 0;
+        else
+            d |= (((mask >> i & 1) ? (uint32_t)t : c >> (bits * i)) & lmask) << (bits * i);
+    }
+    return d;
+}
+
+static void exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        uint32_t a = (uint32_t)opval(c, &in->o[1], R, t), b = (uint32_t)opval(c, &in->o[2], R, t);
+        RG(in->o[0].reg) = video_simd(in, a, b, (uint32_t)opval(c, &in->o[3], R, t));
+    }
+}
+
 /* Half-precision arithmetic (PTX ISA §9.7.4: add/sub/mul/fma/min/max/neg/abs on .f16,
  * .bf16, .f16x2, .bf16x2). Each half is computed exactly in double and rounded once
  * (.rn unless another rounding is given); .ftz flushes subnormal inputs and results;
@@ -1788,6 +1855,12 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         break;
     case PTX_OP_bar_warp: /* waiting for membermask is done by sim_warp_step */
         sim_check_warp_sync(c, w);
+        break;
+    case PTX_OP_vadd2: case PTX_OP_vsub2: case PTX_OP_vavrg2: case PTX_OP_vabsdiff2:
+    case PTX_OP_vmin2: case PTX_OP_vmax2: case PTX_OP_vset2: case PTX_OP_vadd4:
+    case PTX_OP_vsub4: case PTX_OP_vavrg4: case PTX_OP_vabsdiff4: case PTX_OP_vmin4:
+    case PTX_OP_vmax4: case PTX_OP_vset4:
+        exec_video(c, in, base, em);
         break;
     case PTX_OP_COUNT:
         unsup = 1;

@@ -1189,6 +1189,110 @@ static const op_case cases[] = {
     {"atom.global.add.noftz.bf16",
      "atom.global.add.noftz.bf16 %h4, [%rd10], %h2; ld.global.u16 %r0, [%rd10];",
      'r', 0x3f80ull, 0x3f80ull, 0x0ull, 0x4000ull, 0},
+    /* SIMD video instructions (PTX ISA §9.7.16.2): expected values from an independent
+     * Python model of the ISA's pseudocode (lanes picked from {b, a} by .asel/.bsel,
+     * extended by .atype/.btype, exact lane results, .sat to .dtype's lane range, merge
+     * with c by .mask or .add into c), spot-checked by hand; an H100 (driver 580, the
+     * same rows as one PTX kernel) gave all of them. */
+    {"vadd4.u32 wraps each byte",
+     "vadd4.u32.u32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0x80ff7f01ull, 0x80017f02ull, 0x0ull, 0xfe03ull, 0},
+    {"vadd4.s32.sat clamps each byte to [-128, 127]",
+     "vadd4.s32.s32.s32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x80ff7f01ull, 0x80017f02ull, 0x0ull, 0x80007f03ull, 0},
+    {"vadd4.u32.sat clamps each byte to [0, 255]",
+     "vadd4.u32.u32.u32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x80ff7f01ull, 0x80017f02ull, 0x0ull, 0xfffffe03ull, 0},
+    {"vadd2.s32.sat clamps each half-word to [-32768, 32767]",
+     "vadd2.s32.s32.s32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x80007fffull, 0xffff0001ull, 0x0ull, 0x80007fffull, 0},
+    {"vsub4.u32.sat of unsigned bytes stops at 0",
+     "vsub4.u32.u32.u32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x10ff0005ull, 0x20000109ull, 0x0ull, 0xff0000ull, 0},
+    {"vsub4.u32.s32.s32.sat: signed difference, unsigned range",
+     "vsub4.u32.s32.s32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x7f80ff01ull, 0x807f0102ull, 0x0ull, 0xff000000ull, 0},
+    {"vsub2.s32.sat clamps each half-word",
+     "vsub2.s32.s32.s32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x80007fffull, 0x1ffffull, 0x0ull, 0x80007fffull, 0},
+    {"vsub2.u32 wraps each half-word",
+     "vsub2.u32.u32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0x5ull, 0x10007ull, 0x0ull, 0xfffffffeull, 0},
+    {"vavrg4.u32 rounds up: (a + b + 1) >> 1",
+     "vavrg4.u32.u32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0xff00ff01ull, 0xff000002ull, 0x0ull, 0xff008002ull, 0},
+    {"vavrg4.s32 rounds half away from zero",
+     "vavrg4.s32.s32.s32 %r0, %r1, %r2, %r3;",
+     'r', 0xff7f80fdull, 0xfe7f8002ull, 0x0ull, 0xfe7f80ffull, 0},
+    {"vavrg2.s32 of -1 and -2 is -2, of 1 and 2 is 2",
+     "vavrg2.s32.s32.s32 %r0, %r1, %r2, %r3;",
+     'r', 0xffff0001ull, 0xfffe0002ull, 0x0ull, 0xfffe0002ull, 0},
+    {"vabsdiff4.u32 (nvcc's __vabsdiffu4)",
+     "vabsdiff4.u32.u32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0xff107full, 0xff001080ull, 0x12345678ull, 0xffff0001ull, 0},
+    {"vabsdiff4.u32.add sums into c (nvcc's __vsadu4)",
+     "vabsdiff4.u32.u32.u32.add %r0, %r1, %r2, %r3;",
+     'r', 0xff107full, 0xff001080ull, 0x3e8ull, 0x5e7ull, 0},
+    {"vabsdiff4.u32.add wraps c at 32 bits",
+     "vabsdiff4.u32.u32.u32.add %r0, %r1, %r2, %r3;",
+     'r', 0xffffffffull, 0x0ull, 0xfffffc00ull, 0xfffffffcull, 0},
+    {"vabsdiff2.u32.add sums half-words into c (nvcc's __vsadu2)",
+     "vabsdiff2.u32.u32.u32.add %r0, %r1, %r2, %r3;",
+     'r', 0xffffull, 0xffff0000ull, 0x7ull, 0x20005ull, 0},
+    {"vabsdiff4.s32 of signed bytes: |-128 - 127| = 255 truncated",
+     "vabsdiff4.s32.s32.s32 %r0, %r1, %r2, %r3;",
+     'r', 0x80ff7f00ull, 0x7f018000ull, 0x0ull, 0xff02ff00ull, 0},
+    {"vabsdiff4.s32.sat clamps |-128 - 127| to 127",
+     "vabsdiff4.s32.s32.s32.sat %r0, %r1, %r2, %r3;",
+     'r', 0x80ff7f00ull, 0x7f018000ull, 0x0ull, 0x7f027f00ull, 0},
+    {"vmin4.s32 and vmin4.u32 differ on 0x80",
+     "vmin4.s32.s32.s32 %r0, %r1, %r2, %r3;",
+     'r', 0x80017fffull, 0x7f800001ull, 0x0ull, 0x808000ffull, 0},
+    {"vmax4.u32 per byte",
+     "vmax4.u32.u32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0x80017fffull, 0x7f800001ull, 0x0ull, 0x80807fffull, 0},
+    {"vmin2.u32.s32.u32: a signed, b unsigned",
+     "vmin2.u32.s32.u32 %r0, %r1, %r2, %r3;",
+     'r', 0xffff0005ull, 0x38000ull, 0x0ull, 0xffff0005ull, 0},
+    {"vmax2.s32.s32.s32.add adds negative lanes to c",
+     "vmax2.s32.s32.s32.add %r0, %r1, %r2, %r3;",
+     'r', 0xfff0fffeull, 0xfff1fffdull, 0x64ull, 0x53ull, 0},
+    {"vset4.u32.u32.lt gives 1 per byte",
+     "vset4.u32.u32.lt %r0, %r1, %r2, %r3;",
+     'r', 0x1ff8000ull, 0x2007f00ull, 0x0ull, 0x1000000ull, 0},
+    {"vset4.s32.s32.lt compares signed bytes",
+     "vset4.s32.s32.lt %r0, %r1, %r2, %r3;",
+     'r', 0x1ff8000ull, 0x2007f00ull, 0x0ull, 0x1010100ull, 0},
+    {"vset4.s32.u32.ge: mixed signedness",
+     "vset4.s32.u32.ge %r0, %r1, %r2, %r3;",
+     'r', 0xff80017full, 0xff80017full, 0x0ull, 0x101ull, 0},
+    {"vset2.u32.u32.ne.add counts unequal half-words into c",
+     "vset2.u32.u32.ne.add %r0, %r1, %r2, %r3;",
+     'r', 0x10002ull, 0x10003ull, 0x28ull, 0x29ull, 0},
+    {"vset2.s32.s32.le compares signed half-words",
+     "vset2.s32.s32.le %r0, %r1, %r2, %r3;",
+     'r', 0x8000ffffull, 0x7fff8000ull, 0x0ull, 0x10000ull, 0},
+    {"vadd4 with .asel .b0000 and .bsel .b3210 picks bytes of a only",
+     "vadd4.u32.u32.u32 %r0, %r1.b0000, %r2.b3210, %r3;",
+     'r', 0x4030201ull, 0xf0e0d0c0ull, 0x0ull, 0x5040302ull, 0},
+    {"vadd4 selectors reach b's bytes from a (.b7654) and a's from b (.b0123)",
+     "vadd4.u32.u32.u32 %r0, %r1.b7654, %r2.b0123, %r3;",
+     'r', 0x4030201ull, 0x40302010ull, 0x0ull, 0x41322314ull, 0},
+    {"vmax4 mask .b20 keeps c's bytes 3 and 1",
+     "vmax4.u32.u32.u32 %r0.b20, %r1, %r2, %r3;",
+     'r', 0x11223344ull, 0x44332211ull, 0xaabbccddull, 0xaa33cc44ull, 0},
+    {"vsub2 mask .h0 and selectors .h01/.h23",
+     "vsub2.s32.s32.s32.sat %r0.h0, %r1.h01, %r2.h23, %r3;",
+     'r', 0x7fff8000ull, 0x10002ull, 0xcafe1234ull, 0xcafe7ffeull, 0},
+    {"vabsdiff4.add with mask .b31 adds two lanes",
+     "vabsdiff4.u32.u32.u32.add %r0.b31, %r1, %r2, %r3;",
+     'r', 0x10203040ull, 0x1020304ull, 0x5ull, 0x41ull, 0},
+    {"vset4.u32.u32.eq with mask .b3 and .bsel .b4444",
+     "vset4.u32.u32.eq %r0.b3, %r1, %r2.b4444, %r3;",
+     'r', 0x7000000ull, 0x7ull, 0x11223344ull, 0x1223344ull, 0},
+    {"vavrg2.u32 mask .h1 keeps c's low half-word",
+     "vavrg2.u32.u32.u32 %r0.h1, %r1, %r2, %r3;",
+     'r', 0xffff0001ull, 0xfffe0002ull, 0x12345678ull, 0xffff5678ull, 0},
 };
 
 START_TEST(test_each_instruction_row_gives_the_expected_bits)
@@ -1992,6 +2096,47 @@ START_TEST(test_unsupported_form_is_a_clear_error_naming_the_instruction)
 }
 END_TEST
 
+START_TEST(test_bad_video_instruction_forms_are_errors_naming_the_instruction_and_line)
+{
+    /* PTX ISA §9.7.16.2: .sat cannot be used with .add; vset has no .sat and needs a
+     * comparison; selectors are .bxyzw (.hxy) on a and b, masks .b0 ... .b3210 (.h0 .h1
+     * .h10) on d, none on c; three types (vset: two), each .u32 or .s32; operands are
+     * registers (ptxas of CUDA 13 rejects all of these too) */
+    static const struct { const char *insn, *msg; } bad[] = {
+        {"vabsdiff4.u32.u32.u32.sat.add %r1, %r2, %r3, %r1;", "cannot be used with .add"},
+        {"vset4.u32.u32.lt.sat %r1, %r2, %r3, %r1;", "not a modifier of vset"},
+        {"vset2.u32.u32 %r1, %r2, %r3, %r1;", "needs a comparison"},
+        {"vset2.u32.u32.lo %r1, %r2, %r3, %r1;", "unsupported modifier '.lo'"},
+        {"vadd4.u32.u32 %r1, %r2, %r3, %r1;", "needs .dtype.atype.btype"},
+        {"vadd2.u32.u32.u16 %r1, %r2, %r3, %r1;", "each .u32 or .s32"},
+        {"vadd4.u32.u32.u32 %r1, %r2.b321, %r3, %r1;", "bad a selector '.b321'"},
+        {"vadd4.u32.u32.u32 %r1, %r2, %r3.b8765, %r1;", "bad b selector '.b8765'"},
+        {"vadd2.u32.u32.u32 %r1, %r2.b10, %r3, %r1;", "bad a selector '.b10'"},
+        {"vmin4.s32.u32.u32.add %r1.b00, %r2, %r3, %r1;", "bad mask '.b00'"},
+        {"vmax2.u32.u32.u32 %r1.h2, %r2, %r3, %r1;", "bad mask '.h2'"},
+        {"vadd4.u32.u32.u32 %r1, %r2, %r3, %r1.b3210;", "bad selector '.b3210'"},
+        {"vadd4.u32.u32.u32.rn %r1, %r2, %r3, %r1;", "unsupported modifier '.rn'"},
+        {"vadd4.u32.u32.u32 %r1, %r2, %r3, 0;", "operand 3 must be a register"},
+        {"vabsdiff2.u32.u32.u32.add %r1, 5, %r3, %r1;", "operand 1 must be a register"},
+        {"vshl.u32.u32.u32.clamp %r1, %r2, %r3;", "unsupported instruction 'vshl.u32.u32.u32.clamp'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                 "  .reg .b32 %%r<4>;\n  %s\n  ret;\n}\n", bad[i].insn);
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        ck_assert_int_ne(ptx_parse(text, strlen(text), "v.ptx", &m, &diag), SIM_OK);
+        ck_assert_msg(diag && strstr(diag, "v.ptx:7:") && strstr(diag, bad[i].msg),
+                      "%s: want \"v.ptx:7:\" and \"%s\" in: %s", bad[i].insn, bad[i].msg,
+                      diag ? diag : "(none)");
+        free(diag);
+        ptx_module_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_module_scope_shared_does_not_shift_kernel_parameters)
 {
     /* clang writes template statics as module-scope `.weak .shared`; the kernel's
@@ -2167,6 +2312,7 @@ static Suite *ops_suite(void)
     tc = tcase_create("errors");
     tcase_add_test(tc, test_unsupported_form_is_a_clear_error_naming_the_instruction);
     tcase_add_test(tc, test_module_scope_shared_does_not_shift_kernel_parameters);
+    tcase_add_test(tc, test_bad_video_instruction_forms_are_errors_naming_the_instruction_and_line);
     suite_add_tcase(s, tc);
     return s;
 }

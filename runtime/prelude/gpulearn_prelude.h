@@ -1073,6 +1073,9 @@ GL_DEV float remainderf(float x, float y)
     int q;
     return remquof(x, y, &q);
 }
+/* the SIMD video intrinsics (__vadd4, __vabsdiffu4, ...): in include/gpulearn/, using
+ * GL_DEV */
+#include <gpulearn/simd_video.h>
 #undef GL_NANF
 #undef GL_LN2
 #undef GL_LOG2E
