@@ -3,10 +3,10 @@
  *   clang --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_75 -S -O2
  * Everything here maps onto clang builtins (__nvvm_*, __builtin_*) or inline PTX, so no
  * libdevice is needed. The single-precision math library (sinf, expf, powf, atan2f, ...)
- * is computed in double precision (within 1 ulp; see "float math library" below). Not
- * provided: erfcf, lgammaf, tgammaf and the other special functions, and the
- * double-precision transcendental functions (sin, exp, ... of a double), which need
- * libdevice's __nv_* routines.
+ * is computed in double precision (within 1 ulp; see "float math library" below); the
+ * double-precision one (sin, exp, pow, erf, lgamma, ... of a double) and the float special
+ * functions (erfcf, lgammaf, normcdfinvf, ...) are in include/gpulearn/math_extra.h. Not
+ * provided: the Bessel functions (j0f, y0, cyl_bessel_i0f, ...).
  * References: CUDA C++ Programming Guide §7 (C++ language extensions), PTX ISA §9.7. */
 #ifndef GPULEARN_PRELUDE_H
 #define GPULEARN_PRELUDE_H
@@ -1076,6 +1076,9 @@ GL_DEV float remainderf(float x, float y)
 /* the SIMD video intrinsics (__vadd4, __vabsdiffu4, ...): in include/gpulearn/, using
  * GL_DEV */
 #include <gpulearn/simd_video.h>
+/* the double-precision math library and the float special functions (erfcf, lgammaf,
+ * ...): in include/gpulearn/, using GL_DEV and the float library's helpers */
+#include <gpulearn/math_extra.h>
 #undef GL_NANF
 #undef GL_LN2
 #undef GL_LOG2E
