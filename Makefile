@@ -13,6 +13,29 @@
 # `dpkg -x` (for machines without a package registry). CUDA_HOME locates cuda.h and
 # nvrtc.h; without them the GPU back end and NVRTC are built as "unavailable" stubs.
 
+# The packages come first: `make` (any goal but clean, format and deps) runs
+# tools/deps.sh, which checks them and installs what is missing, then runs make again
+# for the same goals. Only that second make reads pkg-config, so a first build on a
+# bare machine gets the flags of the packages just installed, serially and with -j.
+ifneq ($(DEPS_PREFIX),)
+  export GPULEARN_DEPS_PREFIX := $(DEPS_PREFIX)
+endif
+ifndef GL_DEPS_DONE
+  GL_GOALS := $(or $(MAKECMDGOALS),all)
+  ifneq ($(filter-out clean format deps,$(GL_GOALS)),)
+    GL_OUTER := 1
+  endif
+endif
+
+ifdef GL_OUTER
+.PHONY: $(GL_GOALS) gl-deps-then-build
+$(GL_GOALS): gl-deps-then-build
+	@:
+gl-deps-then-build:
+	@sh tools/deps.sh $(filter check,$(GL_GOALS))
+	@$(MAKE) --no-print-directory GL_DEPS_DONE=1 $(GL_GOALS)
+else
+
 MODE       ?= debug
 PREFIX     ?= /usr/local
 DESTDIR    ?=
@@ -49,7 +72,6 @@ ifneq ($(DEPS_PREFIX),)
   PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson
   CHECK_CFLAGS := -pthread
   CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
-  export GPULEARN_DEPS_PREFIX := $(DEPS_PREFIX)
 else
   PKGS         := ncursesw libcjson
   PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -92,11 +114,11 @@ LIBTUI     := $(BUILD)/libtui.a
 BIN        := $(BUILD)/gpulearn
 
 .PHONY: all run check bench bench-run fuzz fuzz-build install format clean deps
-all: deps $(BIN)
+all: $(BIN)
 
 # Say exactly what is missing (and install it where we may).
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh check
 
 # V=1 shows the full commands.
 ifeq ($(V),1)
@@ -159,7 +181,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM)
 run: all
 	$(BIN)
 
-check: deps $(BIN) $(TEST_BIN)
+check: $(BIN) $(TEST_BIN)
 	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
 
 # `make bench` measures a release build unless MODE is given on the command line (or in
@@ -168,7 +190,7 @@ check: deps $(BIN) $(TEST_BIN)
 BENCH_MODE := $(if $(filter command line environment,$(origin MODE)),$(MODE),release)
 bench:
 	@$(MAKE) --no-print-directory MODE=$(BENCH_MODE) bench-run
-bench-run: deps $(BENCH_BIN)
+bench-run: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b bench/ptx || exit 1; done
 
 # `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` never builds these).
@@ -210,3 +232,5 @@ clean:
 	rm -rf build
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+endif # GL_OUTER
