@@ -97,14 +97,24 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
 
 /* --------------------------------------------------------- running a spec (run.c) */
 
+/* The limits of one launch when the caller sets none, the same for `gpulearn run`, the
+ * TUI and the grader (`gpulearn --help` states them): wall time, on the GPU (the worker
+ * is killed) and on the simulator (sim_config.time_limit_s); and, on the simulator, warp
+ * instructions, a second guard that stops a launch at the same instruction on every
+ * machine. An exercise may set a tighter step limit (lesson.json "step_limit"). */
+#define GL_TIMEOUT_DEFAULT_S 10.0
+#define GL_STEP_LIMIT_DEFAULT (UINT64_C(1) << 30)
+
 typedef struct gl_run_opts {
     gl_backend_kind backend;  /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
     const char *source_override; /* compile this .cu instead of spec->source, or NULL */
-    uint64_t step_limit;         /* simulator; 0 = default */
+    uint64_t step_limit;         /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
+    double timeout_s;            /* wall-time limit of the kernel, seconds; 0 =
+                                    GL_TIMEOUT_DEFAULT_S. The GPU worker running a kernel
+                                    past it is killed; the simulator stops the launch
+                                    with SIM_FAULT_STEP_LIMIT */
     /* GPU: isolation, timing (issue 4) */
-    double timeout_s;            /* kernel time limit on the GPU, seconds; 0 = 10 s. The
-                                    worker running a kernel past it is killed */
     int time_reps;               /* > 0: time the kernel over this many runs (--time) */
     int time_warmup;             /* warm-up runs before the timed ones */
     /* GPU traces (runtime/instrument.h): gpu_trace = 1 with trace_level != OFF or

@@ -9,10 +9,6 @@
 #include "runtime/analysis.h"
 #include "runtime/grade.h"
 
-/* Warp instructions one graded launch may issue before it counts as an endless loop
- * (lesson.json "step_limit" overrides it). The largest exercise launch of lessons 1-10
- * issues under 10^5; this leaves a margin of 40x and stops an endless loop in seconds. */
-#define GRADE_STEP_LIMIT (UINT64_C(1) << 22)
 
 void grade_report_free(gl_grade_report *r)
 {
@@ -198,7 +194,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run
         trace->sink = grade_sink_fn;
         trace->sink_ctx = &sink;
     }
-    sim_config cfg = {.step_limit = rc->step_limit, .trace = trace,
+    sim_config cfg = {.step_limit = rc->step_limit, .time_limit_s = GL_TIMEOUT_DEFAULT_S, .trace = trace,
                       .schedule_random = rc->seed != 0, .schedule_seed = rc->seed};
     sim_t *s = sim_new(&cfg);
     uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
@@ -639,7 +635,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              gl_display_path(submission ? submission : e->starter));
     gl_backend_kind backend = opts->backend == GL_BACKEND_GPU ? GL_BACKEND_GPU : GL_BACKEND_SIM;
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
-    uint64_t step_limit = e->step_limit ? e->step_limit : GRADE_STEP_LIMIT;
+    /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
+    uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
 
     if (backend == GL_BACKEND_GPU) {
         gl_device_info info;

@@ -168,7 +168,8 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
             tr->sink_ctx = res->metrics;
         }
     }
-    sim_config cfg = {.step_limit = opts->step_limit,
+    sim_config cfg = {.step_limit = opts->step_limit ? opts->step_limit : GL_STEP_LIMIT_DEFAULT,
+                      .time_limit_s = opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S,
                       .trace = tr,
                       .schedule_random = opts->schedule_random,
                       .schedule_seed = opts->schedule_seed,
@@ -455,7 +456,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                        "%s: kernel '%s' ran longer than %g s on the GPU and was stopped: an "
                        "endless loop?\nRun it on the simulator to see where it loops%s",
                        src, spec->kernel,
-                       opts->timeout_s > 0 ? opts->timeout_s : GL_WORKER_DEFAULT_TIMEOUT_S,
+                       opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S,
                        again);
     if (strstr(e.msg, "CUDA_ERROR_ASSERT")) /* the GPU printed each failing thread */
         return gl_fail(err, GL_ERR_FAULT,

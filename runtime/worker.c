@@ -396,7 +396,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
 {
     memset(res, 0, sizeof *res);
     reap_old();
-    double limit = job->timeout_s > 0 ? job->timeout_s : GL_WORKER_DEFAULT_TIMEOUT_S;
+    double limit = job->timeout_s > 0 ? job->timeout_s : GL_TIMEOUT_DEFAULT_S;
     int fds[2];
     if (pipe(fds) != 0)
         return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: pipe: %s",

@@ -32,8 +32,6 @@
 
 #include "runtime/backend.h"
 
-/* Default kernel time limit, seconds (gl_run_opts.timeout_s = 0). */
-#define GL_WORKER_DEFAULT_TIMEOUT_S 10.0
 /* Limit for everything else the worker does between two messages (driver start, PTX
  * JIT, copies of large buffers), seconds. */
 #define GL_WORKER_SETUP_LIMIT_S 120.0
@@ -65,7 +63,7 @@ typedef struct gl_worker_job {
     gl_buffer *buffers;     /* spec->nargs host buffers, the initial contents */
     const uint64_t *slots;  /* spec->nargs parameter values: scalars' bytes (pointers are
                                filled in by the worker with its device addresses) */
-    double timeout_s;       /* kernel time limit; <= 0: GL_WORKER_DEFAULT_TIMEOUT_S */
+    double timeout_s;       /* kernel time limit; <= 0: GL_TIMEOUT_DEFAULT_S */
     int warmup, reps;       /* timing: warm-up runs, then reps timed runs (reps 0: none) */
     int want_info;          /* also send gl_device_info (timing needs the peak) */
     /* GPU traces (runtime/instrument.h): after the result run and the timed runs, load

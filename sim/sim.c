@@ -34,11 +34,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "sim/sim_internal.h"
+
+double sim_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 #define SIM_DEFAULT_MAX_FINDINGS 100
 
@@ -2737,6 +2745,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     c->dynshared_off = f->dynshared_off;
     c->kparam_size = f->kparam_size;
     c->step_limit = s->cfg.step_limit ? s->cfg.step_limit : (1ull << 32);
+    c->deadline = s->cfg.time_limit_s > 0 ? sim_now() + s->cfg.time_limit_s : 0;
+    c->clock_check = SIM_CLOCK_EVERY;
     size_t n = c->nthreads;
     c->pc = calloc(n, sizeof *c->pc);
     c->state = calloc(n, 1);

@@ -80,6 +80,10 @@ typedef struct sim sim_t;
 /* Knobs of one simulator instance. Zero-initialise for defaults. */
 typedef struct sim_config {
     uint64_t step_limit; /* max warp instructions per launch; 0 = default (2^32) */
+    /* Wall-clock limit of one launch, seconds (0 = none): past it the launch stops with
+     * SIM_FAULT_STEP_LIMIT, like the step limit, naming the time. Checked every 2^16
+     * warp instructions, so it may be overrun by that much. */
+    double time_limit_s;
     /* Barrier semantics. 0 (default, as Volta and later GPUs behave; ARCHITECTURE.md):
      * a barrier is released once every non-exited thread of the CTA waits at the same
      * barrier id, so a bar.sync that only part of the block reaches completes when the
@@ -136,7 +140,8 @@ typedef enum sim_fault_kind {
     SIM_FAULT_OUT_OF_BOUNDS, /* access outside every allocation of its space */
     SIM_FAULT_MISALIGNED,    /* address not a multiple of the access size */
     SIM_FAULT_DEADLOCK,      /* bar.sync that can never be released */
-    SIM_FAULT_STEP_LIMIT,    /* endless loop guard (sim_config.step_limit) */
+    SIM_FAULT_STEP_LIMIT,    /* endless loop guard (sim_config.step_limit or
+                                time_limit_s) */
     SIM_FAULT_UNSUPPORTED,   /* instruction not implemented: message names it */
     SIM_FAULT_TRAP,          /* trap / brkpt / assert */
 } sim_fault_kind;

@@ -3599,14 +3599,25 @@ scanned:;
     } else if (its && c->its_spin[w]) {
         c->its_spin[w] = 0; /* converged again: spins count from zero */
     }
-    if (++c->steps > c->step_limit) {
+    int over_steps = ++c->steps > c->step_limit, over_time = 0;
+    if (--c->clock_check == 0) { /* the wall clock, every SIM_CLOCK_EVERY instructions */
+        c->clock_check = SIM_CLOCK_EVERY;
+        over_time = c->deadline > 0 && sim_now() > c->deadline;
+    }
+    if (over_steps || over_time) {
         const ptx_insn *at = c->loop_pc[w] >= 0 ? &c->code[c->loop_pc[w]] : in;
         char where[200];
         sim_where(c, at, where, sizeof where);
-        sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
-                     "step limit of %llu warp instructions reached: an endless loop? "
-                     "(last loop branch at %s)",
-                     (unsigned long long)c->step_limit, where);
+        if (over_steps)
+            sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
+                         "step limit of %llu warp instructions reached: an endless loop? "
+                         "(last loop branch at %s)",
+                         (unsigned long long)c->step_limit, where);
+        else
+            sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
+                         "time limit of %g s reached after %llu warp instructions: an endless "
+                         "loop? (last loop branch at %s; --timeout raises the limit)",
+                         c->s->cfg.time_limit_s, (unsigned long long)c->steps, where);
         return 1;
     }
     c->res->stats.warp_instructions++;

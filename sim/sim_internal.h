@@ -79,6 +79,8 @@ typedef struct sim_ctx {
     size_t kparam_size;
     /* results */
     uint64_t steps, step_limit;
+    double deadline;       /* CLOCK_MONOTONIC seconds the launch must end by; 0 = none */
+    uint32_t clock_check;  /* warp instructions until the deadline is checked again */
     int faulted;
     sim_result *res;
     size_t printf_cap;
@@ -299,5 +301,10 @@ void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kin
 
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
+
+/* Warp instructions between two looks at the clock (sim_config.time_limit_s). */
+enum { SIM_CLOCK_EVERY = 1 << 16 };
+/* CLOCK_MONOTONIC, in seconds. */
+double sim_now(void);
 
 #endif
