@@ -510,7 +510,11 @@ static handler_result start_run(app *a)
     ref_cancel(a);
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
-    gl_run_opts o = {.backend = a->opts.backend, .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
+    /* the limits of every launch (backend.h), with the exercise's own step limit on the
+     * exercise, so that r and grade agree on what never finishes */
+    uint64_t step_limit = app_on_exercise(a) && a->lesson && a->lesson->exercise ? a->lesson->exercise->step_limit : 0;
+    gl_run_opts o = {.backend = a->opts.backend, .step_limit = step_limit,
+                     .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
                      .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1,
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
     a->ref_job = false;
@@ -1187,10 +1191,35 @@ static long long map_row(const app *a)
     return block1d ? (a->spec.block[0] < 32 ? a->spec.block[0] : 32) : a->spec.block[0];
 }
 
-static handler_result act_sel_left(app *a) { select_move(a, -1, 0); return H_REDRAW; }
-static handler_result act_sel_right(app *a) { select_move(a, 1, 0); return H_REDRAW; }
-static handler_result act_sel_up(app *a) { select_move(a, -map_row(a), 0); return H_REDRAW; }
-static handler_result act_sel_down(app *a) { select_move(a, map_row(a), 0); return H_REDRAW; }
+/* Moves the selection of a 2D or 3D block as the map draws it: dx threads across
+ * (blockIdx.x * blockDim.x + threadIdx.x), dy rows down (threadIdx.y, then threadIdx.z
+ * within a block; then blockIdx.y, then blockIdx.z), into the neighbouring block at an
+ * edge and stopping at the grid's. 1D blocks move by linear id (a row is a warp). */
+static void select_move_xy(app *a, long long dx, long long dy)
+{
+    const gl_spec *s = &a->spec;
+    if (s->block[1] == 1 && s->block[2] == 1) {
+        select_move(a, dx + dy * map_row(a), 0);
+        return;
+    }
+    long long bx = s->block[0], rows = (long long)s->block[1] * s->block[2];
+    long long X = (long long)a->sel_block[0] * bx + a->sel_thread[0] + dx;
+    long long R = ((long long)a->sel_block[2] * s->grid[1] + a->sel_block[1]) * rows +
+                  (long long)a->sel_thread[2] * s->block[1] + a->sel_thread[1] + dy;
+    long long W = (long long)s->grid[0] * bx, H = (long long)s->grid[1] * s->grid[2] * rows;
+    X = X < 0 ? 0 : X >= W ? W - 1 : X;
+    R = R < 0 ? 0 : R >= H ? H - 1 : R;
+    long long brow = R / rows, trow = R % rows;
+    a->sel_block[0] = (unsigned)(X / bx), a->sel_thread[0] = (unsigned)(X % bx);
+    a->sel_block[1] = (unsigned)(brow % s->grid[1]), a->sel_block[2] = (unsigned)(brow / s->grid[1]);
+    a->sel_thread[1] = (unsigned)(trow % s->block[1]), a->sel_thread[2] = (unsigned)(trow / s->block[1]);
+    a->sel_on = true;
+}
+
+static handler_result act_sel_left(app *a) { select_move_xy(a, -1, 0); return H_REDRAW; }
+static handler_result act_sel_right(app *a) { select_move_xy(a, 1, 0); return H_REDRAW; }
+static handler_result act_sel_up(app *a) { select_move_xy(a, 0, -1); return H_REDRAW; }
+static handler_result act_sel_down(app *a) { select_move_xy(a, 0, 1); return H_REDRAW; }
 static handler_result act_sel_pblock(app *a) { select_move(a, 0, -1); return H_REDRAW; }
 static handler_result act_sel_nblock(app *a) { select_move(a, 0, 1); return H_REDRAW; }
 

@@ -30,6 +30,8 @@ typedef struct map_mode {
 } map_mode;
 
 enum { APP_MAX_MODES = 16 };
+/* Pointer arguments the map follows through a trace (launches with more show none). */
+enum { APP_MAX_ARGS = 64 };
 
 /* What the map's slot shows (keys 1-9, v cycles): the thread map, the warp timeline,
  * and the trace views of trace_views.c. Lesson steps name them in "view". */
@@ -208,6 +210,9 @@ void view_draw(const app *a, struct view_metrics *m);
 void view_busy_tick(const app *a);
 /* Frees the windows the views keep (on exit or before a full repaint). */
 void view_free(void);
+/* Writes s at (y, x) in attribute attr, cut to maxcols display columns (UTF-8 aware).
+ * Returns the columns written. */
+int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr);
 /* Draws a box (border in term glyphs) with a label in its top border. */
 void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
 
@@ -228,8 +233,14 @@ int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int
 
 /* ------------------------------------------------------------------- map.c */
 
+/* The spec argument whose buffer holds global address addr in the last run, with the
+ * element (*elem) and the byte within it (*rem, may be NULL); -1 when no buffer does or
+ * the run recorded no buffer addresses (gl_run_result.dptr). */
+int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem);
 /* Value of thread (block b, thread t) under mode m; returns false when there is no
- * value (a buffer index out of range). *is_float says how to print it. */
+ * value. MAP_BUFFER: the element the thread wrote in the last run (else read; from the
+ * trace's memory requests), or its global index before a run of a 1D launch; none when
+ * it touched no element or the index is past the buffer. *is_float says how to print it. */
 bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
                double *out, bool *is_float);
 /* A short description of the mode for the legend ("blockIdx.x", "c[global index]"). */

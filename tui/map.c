@@ -45,6 +45,90 @@ static const void *mode_buffer(const app *a, const map_mode *m, size_t *len, gl_
     return data;
 }
 
+int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem)
+{
+    const gl_run_result *r = &a->run;
+    if (!a->have_spec || !a->have_run || !r->dptr || !r->buffers || r->nargs != a->spec.nargs) return -1;
+    for (int i = 0; i < r->nargs; i++) {
+        uint64_t base = r->dptr[i];
+        if (!base || addr < base || addr - base >= r->buffers[i].bytes) continue;
+        uint64_t es = gl_type_size(a->spec.args[i].type);
+        if (es == 0) es = 1;
+        *elem = (addr - base) / es;
+        if (rem) *rem = (addr - base) % es;
+        return i;
+    }
+    return -1;
+}
+
+/* The element of each pointer argument each thread of the last run touched, from the
+ * trace's global memory requests: the last one it stored to (store or atomic), else the
+ * last one it loaded; -1 for none. elems[arg * nthreads + global linear thread id].
+ * Cached per trace; NULL when the run has no memory trace or the grid is too large. */
+static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool **written)
+{
+    static bool arg_written[APP_MAX_ARGS];
+    static const trace_t *cached;
+    static size_t cached_n;
+    static int64_t *el;
+    static uint64_t n;
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    const gl_spec *s = &a->spec;
+    if (!t || t->level < TRACE_MEMORY || !a->run.dptr) return NULL;
+    if (t != cached || t->nevents != cached_n) {
+        free(el);
+        el = NULL;
+        cached = NULL;
+        cached_n = t->nevents;
+        uint64_t T = threads_per_block(s);
+        n = block_count(s) * T;
+        memset(arg_written, 0, sizeof arg_written);
+        if (n == 0 || s->nargs > APP_MAX_ARGS || (uint64_t)s->nargs * n > (UINT64_C(1) << 24)) return NULL;
+        el = malloc((size_t)(s->nargs * n) * sizeof *el);
+        uint8_t *wrote = calloc((size_t)(s->nargs * n), 1);
+        if (!el || !wrote) {
+            free(el), free(wrote);
+            el = NULL;
+            return NULL;
+        }
+        for (uint64_t i = 0; i < (uint64_t)s->nargs * n; i++) el[i] = -1;
+        for (size_t i = 0; i < t->nevents; i++) {
+            const trace_event *e = &t->events[i];
+            if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL) continue;
+            const uint64_t *ad = trace_event_addrs(t, e);
+            bool store = e->op != TRACE_LOAD;
+            for (int l = 0; l < WARP; l++) {
+                if (!((e->mask >> l) & 1u)) continue;
+                uint64_t th = (uint64_t)e->block * T + (uint64_t)e->warp * WARP + (uint64_t)l, elem;
+                int arg = map_buffer_at(a, ad[l], &elem, NULL);
+                if (arg < 0 || th >= n) continue;
+                size_t k = (size_t)arg * n + th;
+                if (store || !wrote[k]) el[k] = (int64_t)elem;
+                wrote[k] |= store;
+                arg_written[arg] |= store;
+            }
+        }
+        free(wrote);
+        cached = t;
+    }
+    *nthreads = n;
+    if (written) *written = arg_written;
+    return el;
+}
+
+/* The element of buffer `arg` that thread (b, t) shows: the one it touched in the last
+ * run (thread_elems); before a run, or when the run has no memory trace, its global
+ * linear index for a 1D launch and none (-1) otherwise. */
+static int64_t thread_elem(const app *a, int arg, const unsigned b[3], const unsigned t[3])
+{
+    const gl_spec *s = &a->spec;
+    uint64_t global = linear_block(s, b) * threads_per_block(s) + linear_thread(s, t), n;
+    const int64_t *el = thread_elems(a, &n, NULL);
+    if (el) return global < n ? el[(size_t)arg * n + global] : -1;
+    bool launch1d = s->grid[1] == 1 && s->grid[2] == 1 && s->block[1] == 1 && s->block[2] == 1;
+    return launch1d ? (int64_t)global : -1;
+}
+
 /* The SM each block of the last run started on, from its trace's BLOCK_START events
  * (-1: not recorded); cached per trace. Returns NULL when the run has no trace. */
 static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
@@ -102,8 +186,9 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
         size_t len;
         gl_type type;
         const void *data = mode_buffer(a, m, &len, &type);
-        if (!data || global >= len) return false;
-        gl_value v = gl_buffer_get(data, type, (size_t)global);
+        int64_t e = data ? thread_elem(a, m->arg, b, t) : -1;
+        if (e < 0 || (uint64_t)e >= len) return false;
+        gl_value v = gl_buffer_get(data, type, (size_t)e);
         *is_float = gl_type_is_float(type);
         if (*is_float) *out = v.f;
         else if (gl_type_is_signed(type)) *out = (double)v.i;
@@ -142,8 +227,14 @@ void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
         return;
     case MAP_BUFFER: {
         const char *name = (m->arg >= 0 && m->arg < s->nargs) ? s->args[m->arg].name : "?";
-        snprintf(buf, len, "%s[global index]%s", name,
-                 a->have_run ? "" : " (initial values; r runs)");
+        uint64_t n;
+        const bool *written;
+        if (thread_elems(a, &n, &written))
+            snprintf(buf, len, "%s[element it %s]", name, written[m->arg] ? "wrote" : "read");
+        else if (grid1d && block1d)
+            snprintf(buf, len, "%s[global index]%s", name, a->have_run ? "" : " (initial values; r runs)");
+        else
+            snprintf(buf, len, "%s[element it wrote] (r runs)", name);
         return;
     }
     }
@@ -269,10 +360,8 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
 {
     char label[160];
     map_mode_label(a, m, label, sizeof label);
-    wattron(win, term_attr(TC_HEADING));
-    mvwaddnstr(win, y, x, "colour = ", w);
-    wattroff(win, term_attr(TC_HEADING));
-    if (w > 9) waddnstr(win, label, w - 9);
+    view_put(win, y, x, w, "colour = ", term_attr(TC_HEADING));
+    view_put(win, y, x + 9, w - 9, label, 0);
     int pal = term_palette_size(), cx = x, maxx = x + w;
     char text[80];
     if (c->categorical) {
@@ -462,6 +551,16 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
                     lines[++nl][0] = '\0';
                     cur = 0;
                 }
+                /* a part wider than the pane wraps at its spaces */
+                while (pl > (size_t)w - cur && nl + 1 < maxl) {
+                    size_t cut = (size_t)w - cur;
+                    while (cut > 0 && part[cut] != ' ') cut--;
+                    if (cut == 0) break;
+                    snprintf(lines[nl] + cur, sizeof lines[nl] - cur, "%.*s", (int)cut, part);
+                    part += cut + 1, pl -= cut + 1;
+                    lines[++nl][0] = '\0';
+                    cur = 0;
+                }
                 snprintf(lines[nl] + cur, sizeof lines[nl] - cur, "%s%s", cur ? " | " : "", part);
             }
             nl++;
@@ -478,7 +577,7 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     }
 
     uint64_t T = threads_per_block(s), B = block_count(s);
-    bool block1d = s->block[1] == 1 && s->block[2] == 1;
+    bool block1d = s->block[1] == 1 && s->block[2] == 1, grid1d = s->grid[1] == 1 && s->grid[2] == 1;
     int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
     int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
 
@@ -561,10 +660,26 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     if (box_rows_fit < 1) shown_rows = avail_h - 3 > 0 ? avail_h - 3 : (avail_h - 2 > 0 ? avail_h - 2 : 0);
     if (shown_rows <= 0) return;
     int box_h = shown_rows + 2;
-    uint64_t nshow = (uint64_t)per_row * (uint64_t)(avail_h / box_h);
-    if (nshow < B) /* keep a line for "… N more blocks" */
-        nshow = (uint64_t)per_row * (uint64_t)((avail_h - 1) / box_h > 0 ? (avail_h - 1) / box_h : 1);
-    if (nshow > B) nshow = B;
+    /* Blocks laid out by blockIdx: a 1D grid wraps its blocks into rows; a 2D or 3D grid
+     * puts blockIdx.x across and blockIdx.y down (z planes one under the other), as the
+     * threads inside a block are. The rows and columns that fit start where they show
+     * the selected thread's block. */
+    uint64_t bcols, brows;
+    if (grid1d) bcols = (uint64_t)per_row, brows = (B + bcols - 1) / bcols;
+    else bcols = s->grid[0] < (unsigned)per_row ? s->grid[0] : (uint64_t)per_row,
+         brows = (uint64_t)s->grid[1] * s->grid[2];
+    uint64_t fit = (uint64_t)(avail_h / box_h);
+    bool all_cols = grid1d || bcols == s->grid[0];
+    if ((fit < brows || !all_cols) && (avail_h - 1) / box_h >= 1) /* a line for "… more" */
+        fit = (uint64_t)((avail_h - 1) / box_h);
+    if (fit < 1) fit = 1;
+    uint64_t shown_brows = brows < fit ? brows : fit, brow0 = 0, bcol0 = 0;
+    if (a->sel_on) {
+        uint64_t sel_r = grid1d ? a->sel_block[0] / bcols : a->sel_block[1] + (uint64_t)a->sel_block[2] * s->grid[1];
+        uint64_t sel_c = grid1d ? 0 : a->sel_block[0];
+        if (sel_r >= shown_brows) brow0 = sel_r - shown_brows + 1;
+        if (sel_c >= bcols) bcol0 = sel_c - bcols + 1;
+    }
     bool show_text = cw == c.text_w + 1;
     /* rows cut off: start at the one that holds the selected thread */
     int row0 = 0;
@@ -573,30 +688,71 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
                               : (int)(a->sel_thread[1] + a->sel_thread[2] * s->block[1]);
         if (sel_row >= shown_rows) row0 = sel_row - shown_rows + 1;
     }
-    for (uint64_t bi = 0; bi < nshow; bi++) {
-        unsigned b[3], t[3];
-        block_of(s, bi, b);
-        int by = top + (int)(bi / (uint64_t)per_row) * box_h;
-        int bx = x + (int)(bi % (uint64_t)per_row) * (box_w + 1);
-        char label[64];
-        block_label(s, b, false, label, sizeof label);
-        if ((int)strlen(label) + 2 > box_w - 4) { /* too narrow: the short form */
-            block_label(s, b, true, label, sizeof label);
-            if ((int)strlen(label) + 2 > box_w - 4) label[0] = '\0';
+    uint64_t nshow = 0;
+    for (uint64_t br = 0; br < shown_brows; br++)
+        for (uint64_t bc = 0; bc < bcols; bc++) {
+            unsigned b[3], t[3];
+            if (grid1d) {
+                uint64_t bi = (brow0 + br) * bcols + bc;
+                if (bi >= B) break;
+                block_of(s, bi, b);
+            } else {
+                uint64_t r = brow0 + br;
+                b[0] = (unsigned)(bcol0 + bc), b[1] = (unsigned)(r % s->grid[1]), b[2] = (unsigned)(r / s->grid[1]);
+            }
+            nshow++;
+            int by = top + (int)br * box_h;
+            int bx = x + (int)bc * (box_w + 1);
+            char label[64];
+            block_label(s, b, false, label, sizeof label);
+            if ((int)strlen(label) + 2 > box_w - 4) { /* too narrow: the short form */
+                block_label(s, b, true, label, sizeof label);
+                if ((int)strlen(label) + 2 > box_w - 4) label[0] = '\0';
+            }
+            view_box(win, by, bx, box_h, box_w, label);
+            for (int r = 0; r < shown_rows; r++) {
+                for (int col = 0; col < shown_cols; col++)
+                    if (thread_at(s, block1d, r + row0, col, t))
+                        draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw, show_text);
+                if (shown_cols < cols) mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
+            }
+            if (shown_rows < rows) mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
         }
-        view_box(win, by, bx, box_h, box_w, label);
-        for (int r = 0; r < shown_rows; r++) {
-            for (int col = 0; col < shown_cols; col++)
-                if (thread_at(s, block1d, r + row0, col, t))
-                    draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw, show_text);
-            if (shown_cols < cols) mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
-        }
-        if (shown_rows < rows) mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
-    }
     if (nshow < B) {
-        int ly = top + (int)((nshow + (uint64_t)per_row - 1) / (uint64_t)per_row) * box_h;
+        int ly = top + (int)shown_brows * box_h;
         if (ly < y + h) draw_more(win, ly, x, w, B - nshow);
     }
+}
+
+/* The distinct elements of buffer `arg` thread `global` stored to in the last run (else
+ * loaded from, when it stored to none), in trace order: up to max in out; returns how
+ * many there are (0 when it touched none or the run has no memory trace). */
+static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, int max)
+{
+    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    if (!t || t->level < TRACE_MEMORY) return 0;
+    uint64_t T = threads_per_block(&a->spec);
+    uint32_t blk = (uint32_t)(global / T);
+    unsigned warp = (unsigned)(global % T / WARP), lane = (unsigned)(global % T % WARP);
+    int counts[2] = {0, 0};
+    int64_t seen[2][64];
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL || e->block != blk ||
+            e->warp != warp || !((e->mask >> lane) & 1u))
+            continue;
+        uint64_t elem;
+        if (map_buffer_at(a, trace_event_addrs(t, e)[lane], &elem, NULL) != arg) continue;
+        int k = e->op != TRACE_LOAD;
+        bool dup = false;
+        for (int j = 0; j < counts[k] && j < 64 && !dup; j++) dup = seen[k][j] == (int64_t)elem;
+        if (dup) continue;
+        if (counts[k] < 64) seen[k][counts[k]] = (int64_t)elem;
+        counts[k]++;
+    }
+    int k = counts[1] ? 1 : 0;
+    for (int j = 0; j < counts[k] && j < max && j < 64; j++) out[j] = seen[k][j];
+    return counts[k];
 }
 
 void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len)
@@ -608,24 +764,45 @@ void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], cha
     int n;
     if (grid1d && block1d)
         n = snprintf(buf, len, "blockIdx.x=%u threadIdx.x=%u | i=%llu", b[0], t[0], (unsigned long long)global);
-    else
-        n = snprintf(buf, len, "blockIdx=(%u,%u,%u) threadIdx=(%u,%u,%u) | linear id %llu", b[0], b[1], b[2], t[0],
-                     t[1], t[2], (unsigned long long)global);
-    /* the buffers at the thread's global index: what it reads and writes */
+    else {
+        n = snprintf(buf, len, "blockIdx=(%u,%u,%u) threadIdx=(%u,%u,%u) | x=%llu y=%llu", b[0], b[1], b[2], t[0],
+                     t[1], t[2], (unsigned long long)b[0] * s->block[0] + t[0],
+                     (unsigned long long)b[1] * s->block[1] + t[1]);
+        if (s->grid[2] > 1 || s->block[2] > 1)
+            n += snprintf(buf + n, len - (size_t)n, " z=%llu", (unsigned long long)b[2] * s->block[2] + t[2]);
+    }
+    /* the element of each buffer the thread wrote (else read), with its value */
+    uint64_t nth;
+    bool traced = thread_elems(a, &nth, NULL) != NULL;
     for (int i = 0; i < s->nargs && n > 0 && (size_t)n < len; i++) {
         if (!s->args[i].is_ptr) continue;
         map_mode mm = {MAP_BUFFER, i};
         double v;
         bool is_float;
+        int64_t e = thread_elem(a, i, b, t);
+        if (e < 0) {
+            if (traced) n += snprintf(buf + n, len - (size_t)n, " | %s: untouched", s->args[i].name);
+            continue;
+        }
         if (!map_value(a, &mm, b, t, &v, &is_float)) {
-            n += snprintf(buf + n, len - (size_t)n, " | %s[%s]: past its end (%zu element%s)", s->args[i].name,
-                          grid1d && block1d ? "i" : "id", s->args[i].len, s->args[i].len == 1 ? "" : "s");
+            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]: past its end (%zu element%s)", s->args[i].name,
+                          (long long)e, s->args[i].len, s->args[i].len == 1 ? "" : "s");
             continue;
         }
         char val[64];
         if (is_float && !isnan(v)) snprintf(val, sizeof val, "%g", v);
         else fmt_value(v, is_float, val, sizeof val);
-        n += snprintf(buf + n, len - (size_t)n, " | %s[%s]=%s", s->args[i].name, grid1d && block1d ? "i" : "id", val);
+        int64_t list[4];
+        int cnt = traced ? thread_touches(a, i, global, list, 4) : 0;
+        if (cnt > 1) { /* a grid-stride loop: its elements, the value of the last */
+            n += snprintf(buf + n, len - (size_t)n, " | %s[", s->args[i].name);
+            for (int j = 0; j < cnt && j < 3 && n > 0 && (size_t)n < len; j++)
+                n += snprintf(buf + n, len - (size_t)n, "%s%lld", j ? "," : "", (long long)list[j]);
+            if (n > 0 && (size_t)n < len)
+                n += snprintf(buf + n, len - (size_t)n, "%s]: [%lld]=%s", cnt > 3 ? ",..." : "", (long long)e, val);
+        } else {
+            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]=%s", s->args[i].name, (long long)e, val);
+        }
     }
     if (n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " | warp %llu lane %llu", (unsigned long long)(lt / WARP),
@@ -647,6 +824,8 @@ int map_natural_width(const app *a)
     if (box > 48) box = cols + 2;
     if (box < 14) box = 14;
     int per_row = rows == 1 ? 1 : (B >= 2 ? 2 : 1);
+    if (rows > 1 && (s->grid[1] > 1 || s->grid[2] > 1)) /* a row of blocks is blockIdx.x */
+        per_row = s->grid[0] < 3 ? (int)s->grid[0] : 3;
     if (rows == 1 && box < 20 && B > 2) per_row = 2;
     return per_row * (box + 1) + 4;
 }
@@ -666,6 +845,7 @@ int map_natural_height(const app *a, int w)
     uint64_t per_row = (uint64_t)((w + 1) / (box_w + 1));
     if (per_row < 1) per_row = 1;
     uint64_t box_rows = (B + per_row - 1) / per_row;
+    if (s->grid[1] > 1 || s->grid[2] > 1) box_rows = (uint64_t)s->grid[1] * s->grid[2]; /* by blockIdx.y */
     if (rows == 1) box_rows = (B + per_row - 1) / per_row, rows = -1; /* one line per block */
     uint64_t h = 4 + box_rows * (uint64_t)(rows + 2);
     return h > 200 ? 200 : (int)h;

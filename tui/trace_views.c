@@ -165,12 +165,7 @@ bool tv_has_error_picture(const app *a)
 
 static int put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
 {
-    if (maxcols <= 0) return 0;
-    if (attr) wattron(win, attr);
-    mvwaddnstr(win, y, x, s, maxcols);
-    if (attr) wattroff(win, attr);
-    int n = (int)strlen(s);
-    return n < maxcols ? n : maxcols;
+    return view_put(win, y, x, maxcols, s, attr);
 }
 
 /* One glyph (possibly several bytes) at (y, x). */
@@ -542,21 +537,13 @@ static int by_count(const void *p, const void *q)
  * or the run has none (buf untouched). */
 static bool buffer_elem(const app *a, uint64_t addr, char *buf, size_t n)
 {
-    const gl_run_result *r = &a->run;
-    if (!a->have_spec || !r->dptr || !r->buffers || r->nargs != a->spec.nargs) return false;
-    for (int i = 0; i < r->nargs; i++) {
-        uint64_t base = r->dptr[i];
-        if (!base || addr < base || addr - base >= r->buffers[i].bytes) continue;
-        const gl_arg *arg = &a->spec.args[i];
-        uint64_t off = addr - base, es = gl_type_size(arg->type);
-        if (es == 0) es = 1;
-        if (off % es)
-            snprintf(buf, n, "%s[%" PRIu64 "]+%" PRIu64, arg->name ? arg->name : "?", off / es, off % es);
-        else
-            snprintf(buf, n, "%s[%" PRIu64 "]", arg->name ? arg->name : "?", off / es);
-        return true;
-    }
-    return false;
+    uint64_t elem, rem;
+    int i = map_buffer_at(a, addr, &elem, &rem);
+    if (i < 0) return false;
+    const char *name = a->spec.args[i].name ? a->spec.args[i].name : "?";
+    if (rem) snprintf(buf, n, "%s[%" PRIu64 "]+%" PRIu64, name, elem, rem);
+    else snprintf(buf, n, "%s[%" PRIu64 "]", name, elem);
+    return true;
 }
 
 static void draw_atomics(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)

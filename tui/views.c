@@ -56,6 +56,11 @@ static int put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
     return cols;
 }
 
+int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
+{
+    return put(win, y, x, maxcols, s, attr);
+}
+
 typedef struct tline {
     char *s;
     int attr;

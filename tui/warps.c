@@ -1,12 +1,14 @@
 /* warps.c — the warp timeline: one row per warp, one cell per warp instruction it
- * issued, in issue order, drawn by how many of the warp's lanes were active (the
+ * issued, in issue order, drawn by how many of the warp's 32 lanes were active (the
  * instruction's active mask, sim/trace.h TRACE_EV_ISSUE). A warp that diverges issues
  * both sides of a branch with part of its lanes each: more cells, thinner glyphs
- * (CUDA C++ Programming Guide §7.1 "SIMT Architecture"). Under the rows, the share of
- * lanes active per source line (branch efficiency, Nsight Compute's
- * smsp__thread_inst_executed_per_inst_executed / 32, here divided by the lanes that
- * exist in each warp so that a block of 8 threads is not "divergent"). Reads only the
- * trace (and the metrics when the stored trace was cut). */
+ * (CUDA C++ Programming Guide §7.1 "SIMT Architecture"). The last warp of a block whose
+ * size is not a multiple of 32 is partial: its missing lanes still take execution slots
+ * ("Hardware Multithreading"), so it is drawn as partial and the legend says how many
+ * lanes it has. Under the rows, the share of the 32 lanes active (Nsight Compute's
+ * smsp__thread_inst_executed_per_inst_executed / 32), split into lanes idle because a
+ * warp is partial and lanes idle because of divergence, and the same per source line.
+ * Reads only the trace (and the metrics when the stored trace was cut). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +51,11 @@ static int warp_lanes(uint64_t T, unsigned w)
     return T - first >= WARP ? WARP : (int)(T - first);
 }
 
-/* Glyph and attribute for an instruction with `active` of `lanes` lanes. */
-static void cell_style(int active, int lanes, const char **glyph, int *attr)
+/* Glyph and attribute for an instruction with `active` of the warp's 32 lanes. */
+static void cell_style(int active, const char **glyph, int *attr)
 {
     bool utf8 = strcmp(term_glyph()->h, "-") != 0;
-    if (lanes <= 0) lanes = WARP;
+    const int lanes = WARP;
     if (active >= lanes) *glyph = utf8 ? "\u2588" : "#", *attr = term_attr(TC_GOOD);
     else if (active * 4 >= lanes * 3) *glyph = utf8 ? "\u2593" : "+", *attr = term_attr(TC_WARN);
     else if (active * 2 >= lanes) *glyph = utf8 ? "\u2592" : "=", *attr = term_attr(TC_WARN);
@@ -103,28 +105,32 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     /* legend */
     const char *g_full, *g_34, *g_12, *g_few;
     int at;
-    cell_style(32, 32, &g_full, &at);
-    cell_style(24, 32, &g_34, &at);
-    cell_style(16, 32, &g_12, &at);
-    cell_style(1, 32, &g_few, &at);
+    cell_style(32, &g_full, &at);
+    cell_style(24, &g_34, &at);
+    cell_style(16, &g_12, &at);
+    cell_style(1, &g_few, &at);
     char legend[256];
+    int partial = (int)(T % WARP); /* lanes of each block's last warp, 0 if it is full */
     if (w >= 70)
         snprintf(legend, sizeof legend, "one cell per warp instruction: %s all lanes %s >=3/4 %s >=1/2 %s fewer", g_full,
                  g_34, g_12, g_few);
-    else
+    else if (w >= 40)
         snprintf(legend, sizeof legend, "lanes on: %s all %s 3/4 %s 1/2 %s less", g_full, g_34, g_12, g_few);
+    else
+        snprintf(legend, sizeof legend, "lanes %s 32 %s 24+ %s 16+ %s fewer", g_full, g_34, g_12, g_few);
     char title[160];
     if (a->tpos < t->nevents) /* stepping: where the cursor is */
         snprintf(title, sizeof title, "t=%llu (%zu/%zu) b%u w%u on line %d  . , step", (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0),
                  a->tpos, t->nevents, tv_cur_block(a), tv_cur_warp(a), tv_current_line(a));
+    else if (partial) /* the partial warp, in words: its cells alone do not say why */
+        snprintf(title, sizeof title, w >= 50 ? "w%u of each block: %d of 32 lanes exist (a partial warp)"
+                                              : "w%u: %d of 32 lanes exist", wpb - 1, partial);
     else
         snprintf(title, sizeof title, "%s", w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions");
     wattron(win, term_attr(TC_HEADING));
     mvwaddnstr(win, y, x, title, w);
     wattroff(win, term_attr(TC_HEADING));
-    wattron(win, term_attr(TC_DIM));
-    mvwaddnstr(win, y + 1, x, legend, w);
-    wattroff(win, term_attr(TC_DIM));
+    view_put(win, y + 1, x, w, legend, term_attr(TC_DIM));
 
     /* per-line efficiency under the rows: up to 5 lines, the least efficient first */
     /* From the trace: active lanes / lanes that exist in the warp, so that blocks
@@ -138,20 +144,23 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     for (int i = 0; i < t->ninsns; i++)
         if (t->insns[i].src_line > maxline) maxline = t->insns[i].src_line;
     uint64_t *act = (!t->truncated && maxline > 0 && maxline < 100000) ? calloc((size_t)maxline + 1, 3 * sizeof *act) : NULL;
+    double idle_partial = -1, idle_divergent = -1;
     if (act) {
-        uint64_t ta = 0, tl = 0;
+        uint64_t ta = 0, tl = 0, t32 = 0;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *ev = &t->events[i];
             if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
             int ln = t->insns[ev->pc].src_line;
             int on = popcount32(ev->mask), lanes = warp_lanes(T, ev->warp);
-            ta += (uint64_t)on, tl += (uint64_t)lanes;
+            ta += (uint64_t)on, tl += (uint64_t)lanes, t32 += WARP;
             if (ln <= 0) continue;
             act[3 * (size_t)ln] += (uint64_t)on;
-            act[3 * (size_t)ln + 1] += (uint64_t)lanes;
+            act[3 * (size_t)ln + 1] += WARP;
             act[3 * (size_t)ln + 2]++;
         }
-        kernel_eff = tl ? (double)ta / (double)tl : 1.0;
+        kernel_eff = t32 ? (double)ta / (double)t32 : 1.0;
+        idle_partial = t32 ? (double)(t32 - tl) / (double)t32 : 0.0;
+        idle_divergent = t32 ? (double)(tl - ta) / (double)t32 : 0.0;
         for (int ln = 1; ln <= maxline && nl < 64; ln++)
             if (act[3 * (size_t)ln + 2])
                 lines[nl++] = (line_eff){ln, (double)act[3 * (size_t)ln] / (double)act[3 * (size_t)ln + 1],
@@ -231,7 +240,7 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         if (count[r] < (uint64_t)cols) {
             const char *glyph;
             int attr;
-            cell_style(popcount32(ev->mask), warp_lanes(T, ev->warp), &glyph, &attr);
+            cell_style(popcount32(ev->mask), &glyph, &attr);
             if (i >= a->tpos) attr = term_attr(TC_DIM);
             else if (i == cur) attr |= A_REVERSE;
             wattron(win, attr);
@@ -257,11 +266,24 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     /* branch efficiency per line */
     if (eff_rows > 0) {
         int ey = y + h - eff_rows;
-        char head[128];
-        snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
-                 kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+        char head[128], head2[96] = "";
+        if (idle_partial > 0.0005) {
+            int n = snprintf(head, sizeof head, "active lanes: kernel %.0f%% of 32 (idle: %.0f%% partial warps, "
+                             "%.0f%% divergence); per line:", kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0,
+                             100.0 * idle_partial, 100.0 * idle_divergent);
+            if (n > w) { /* two lines: the numbers matter more than the words */
+                snprintf(head, sizeof head, "active lanes: kernel %.0f%% of 32", kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+                snprintf(head2, sizeof head2, w >= 44 ? "idle: %.0f%% partial warps, %.0f%% divergence"
+                                                      : "idle: %.0f%% partial, %.0f%% divergent",
+                         100.0 * idle_partial, 100.0 * idle_divergent);
+            }
+        }
+        else
+            snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
+                     kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
         wattron(win, term_attr(TC_HEADING));
         mvwaddnstr(win, ey, x, head, w);
+        if (head2[0] && eff_rows > 1) mvwaddnstr(win, ++ey, x, head2, w), eff_rows--;
         wattroff(win, term_attr(TC_HEADING));
         for (int i = 0; i < nl && i < eff_rows - 1; i++) {
             char row[512];
@@ -291,7 +313,6 @@ int warps_line_active(const app *a, double *out, int nlines)
     for (int i = 0; i < nlines; i++) out[i] = -1;
     const trace_t *t = a->have_run ? a->run.trace : NULL;
     if (!t || t->truncated || nlines <= 0) return 0;
-    uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
     uint64_t *acc = calloc((size_t)nlines, 2 * sizeof *acc);
     if (!acc) return 0;
     for (size_t i = 0; i < t->nevents; i++) {
@@ -300,7 +321,7 @@ int warps_line_active(const app *a, double *out, int nlines)
         int ln = t->insns[ev->pc].src_line;
         if (ln <= 0 || ln > nlines) continue;
         acc[2 * (size_t)(ln - 1)] += (uint64_t)popcount32(ev->mask);
-        acc[2 * (size_t)(ln - 1) + 1] += (uint64_t)warp_lanes(T, ev->warp);
+        acc[2 * (size_t)(ln - 1) + 1] += WARP;
     }
     int n = 0;
     for (int i = 0; i < nlines; i++)

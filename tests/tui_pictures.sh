@@ -1,0 +1,155 @@
+#!/bin/sh
+# tui_pictures.sh — the pictures a new learner meets first say what the threads did,
+# walked under tmux at 80x24 and 200x60:
+#  - lesson 2 (a 2D grid of 2D blocks): the thread map colours each thread by the
+#    element it wrote, so block (0,0,0) shows rows 0..3 of the row buffer; Down from
+#    thread (0,0,0) selects threadIdx (0,1,0), which wrote element 16 (x=0, y=1); blocks
+#    are laid out by blockIdx (block (1,0,0) beside block (0,0,0), (0,1,0) under it);
+#    threads a guard kept out (step 2, x >= 13) show no value and "untouched";
+#  - lesson 2's grid-stride step: thread 3 wrote owner[3], [19] and [35];
+#  - lesson 3 step 3 (48 threads): the warp timeline draws the second warp as a partial
+#    warp (16 of 32 lanes, the half glyph) and counts its idle lanes;
+#  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit.
+#
+# Env: GPULEARN = absolute path of the built binary (make check sets it).
+# Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "tui_pictures: tmux not found: skipping"; exit 77; }
+GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
+[ -x "$GPULEARN" ] || { echo "tui_pictures: no binary at $GPULEARN"; exit 1; }
+LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
+
+SOCK="glpict$$"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_pictures.XXXXXX") || exit 1
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+mkdir -p "$TMP/xdg" "$TMP/fix/01-endless"
+FIX="$TMP/fix/01-endless"
+
+cat >"$FIX/spin.cu" <<'EOF'
+// Waits for a flag nothing sets: it never finishes.
+extern "C" __global__ void spin(volatile int *flag, int *out)
+{
+    int i = threadIdx.x;
+    while (flag[0] == 0)
+        i = i * 3 + 1;
+    out[threadIdx.x] = i;
+}
+EOF
+cat >"$FIX/lesson.json" <<'EOF'
+{
+  "format": 1, "id": "endless", "title": "A kernel that never finishes",
+  "summary": "Fixture for tests/tui_pictures.sh.",
+  "steps": [
+    {"title": "Spin", "text": ["The flag is never set."], "kernel": "spin.cu",
+     "launch": {"kernel": "spin", "grid": [1, 1, 1], "block": [32, 1, 1],
+       "args": [{"name": "flag", "type": "i32*", "len": 1}, {"name": "out", "type": "i32*", "len": 32}]}}
+  ]
+}
+EOF
+
+cat >"$TMP/pane.sh" <<'EOF'
+XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
+echo "GPULEARN-EXIT=$?"
+sleep 600
+EOF
+
+NAME=tui_pictures; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($SIZE, lesson $LESSON)"; }
+
+# open W H LESSONS_DIR LESSON: a fresh TUI on that lesson.
+open() {
+  SIZE="$1x$2"; LESSON="$4"
+  T kill-server >/dev/null 2>&1
+  sleep 0.2
+  T -f /dev/null new-session -d -s views -x "$1" -y "$2" \
+    "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$3' TUI_LESSON='$4' sh '$TMP/pane.sh'" ||
+    fail "tmux could not start"
+  T set-option -t views status off >/dev/null 2>&1
+  wait_for "step 1/" || fail "the lesson did not open"
+}
+
+walk() {
+  W=$1; H=$2
+
+  # Lesson 2, step 1: 2 x 3 blocks of 8 x 4 threads writing col[] and row[] of a 16 x 12
+  # matrix; the map opens coloured by row.
+  open "$W" "$H" "$LESSONS" 2
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 2 step 1 did not run"
+  wait_for "colour = row\[element it wrote\]" 20 || fail "the map is not coloured by the element each thread wrote"
+  # block (0,0,0): its four rows of threads wrote rows 0, 1, 2 and 3
+  for y in 0 1 2 3; do
+    screen | grep -Eq "│ ?$y +$y +$y +$y +$y +$y +$y +$y *│" ||
+      fail "threadIdx.y = $y of block (0,0,0) does not show row $y"
+  done
+  keys m Down
+  wait_for "threadIdx=(0,1,0)" 20 || fail "Down did not select threadIdx (0,1,0)"
+  wait_for "x=0 y=1" 20 || fail "the selected thread's x and y are not shown"
+  screen | grep -q "col\[16\]=0" || fail "thread (0,1,0) is not shown with the element it wrote, col[16] = 0"
+  screen | grep -q "row\[16\]=1" || fail "thread (0,1,0) is not shown with row[16] = 1"
+  keys Down Down Down
+  wait_for "blockIdx=(0,1,0)" 20 || fail "Down past the block's last row did not go to block (0,1,0)"
+  screen | grep -q "threadIdx=(0,0,0)" || fail "Down past the block's last row did not go to its thread (0,0,0)"
+  screen | grep -q "row\[64\]=4" || fail "thread (0,0,0) of block (0,1,0) does not show row[64] = 4"
+  if [ "$W" -ge 200 ]; then
+    # blocks by blockIdx: x across, y down
+    screen | grep -q "block (0,0,0).*block (1,0,0)" || fail "block (1,0,0) is not beside block (0,0,0)"
+    screen | grep -q "block (0,1,0).*block (1,1,0)" || fail "block (1,1,0) is not beside block (0,1,0)"
+    l00=$(screen | grep -n "block (0,0,0)" | head -1 | cut -d: -f1)
+    l01=$(screen | grep -n "block (0,1,0)" | head -1 | cut -d: -f1)
+    [ -n "$l00" ] && [ -n "$l01" ] && [ "$l01" -gt "$l00" ] || fail "block (0,1,0) is not under block (0,0,0)"
+  fi
+  keys Escape
+
+  # Step 2: a 13 x 10 matrix; threads with x >= 13 are guarded out.
+  keys n
+  wait_for "step 2/" 20 || fail "no step 2"
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 2 step 2 did not run"
+  keys m
+  n=0
+  while [ "$n" -lt 14 ]; do keys Right; n=$((n + 1)); done
+  wait_for "x=14 y=" 20 || fail "Right did not reach x = 14"
+  screen | grep -q "col: untouched" || fail "a thread the guard kept out is not shown as untouched"
+  keys Escape
+
+  # Step 4: the grid-stride loop; thread 3 owns elements 3, 19 and 35.
+  keys n n
+  wait_for "step 4/" 20 || fail "no step 4"
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 2 step 4 did not run"
+  keys 1 m
+  n=0
+  while [ "$n" -lt 16 ]; do keys Left; n=$((n + 1)); done
+  wait_for "blockIdx.x=0 threadIdx.x=0" 20 || fail "Left did not reach thread 0"
+  keys Right Right Right
+  wait_for "owner\[3,19,35\]" 20 || fail "thread 3 is not shown with the three elements it wrote"
+
+  # Lesson 3, step 3: 48 threads, the second warp has 16 lanes.
+  open "$W" "$H" "$LESSONS" 3
+  keys n n
+  wait_for "step 3/" 20 || fail "no step 3"
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 3 step 3 did not run"
+  wait_for "w1.*16 of 32 lanes exist" 20 || fail "the partial warp is not named"
+  screen | grep -q "b0 w0 ████" || fail "warp 0 is not drawn with all lanes on"
+  screen | grep -q "b0 w1 ▒▒▒▒" || fail "warp 1 is not drawn as a half warp"
+  screen | grep -q "b0 w1 █" && fail "warp 1 is drawn as a full warp"
+  screen | grep -q "active lanes: kernel 75%" || fail "the kernel's active lanes are not 75% of 32"
+  screen | grep -q "idle: 25% partial" || fail "the partial warp's idle lanes are not counted"
+
+  # A kernel that never finishes: r stops it.
+  open "$W" "$H" "$TMP/fix" 1
+  keys r
+  wait_for "endless loop" 400 || fail "r on a kernel that never finishes did not stop within 40 s"
+  keys q
+  wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
+  echo "tui_pictures: ok at ${W}x${H}"
+}
+
+walk 80 24
+walk 200 60
+exit 0
