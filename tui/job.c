@@ -5,6 +5,7 @@
 #include "sim/trace.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -427,6 +428,9 @@ int job_fd(const job *j) { return j->kind != JOB_NONE && !j->eof ? j->fd : -1; }
 bool job_poll(job *j)
 {
     if (j->kind == JOB_NONE) return false;
+    /* Drain the pipe for up to 50 ms per call: the child refills it as fast as we read
+     * (a run's trace is tens of MB), and the UI loop calls only every 80 ms. */
+    const double until = job_now() + 0.05;
     while (!j->eof) {
         if (j->cap - j->len < 65536) {
             size_t cap = j->cap ? j->cap * 2 : 131072;
@@ -442,6 +446,10 @@ bool job_poll(job *j)
         if (k == 0) j->eof = true;
         else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) j->eof = true;
         if (k < 0 && errno == EINTR) continue;
+        if (!j->eof && j->len > 0 && job_now() < until) { /* more is coming: wait for it */
+            struct pollfd p = {.fd = j->fd, .events = POLLIN};
+            if (poll(&p, 1, 5) > 0) continue;
+        }
         break;
     }
     return j->eof;
