@@ -222,8 +222,10 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         }
         fprintf(csv, ",%s,%d,%d", passed ? "pass" : "fail", ok, total);
         cJSON_ArrayForEach(c, checks)
-        fprintf(csv, ",%s",
-                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed")) ? "pass" : "fail");
+        {
+            const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+            fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
+        }
         fputc(',', csv);
         csv_field(csv, first ? first : "");
         fputc('\n', csv);

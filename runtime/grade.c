@@ -386,13 +386,28 @@ static const char *k_metric_advice[][2] = {
                         "element, about n log2 n."},
 };
 
+/* Why a launch stopped, in a few words with where: "an endless loop at k.cu:6". */
+static void why_stopped(const sim_fault *f, char *buf, size_t len)
+{
+    const char *what = f->kind == SIM_FAULT_OUT_OF_BOUNDS ? "an out-of-bounds access"
+                       : f->kind == SIM_FAULT_MISALIGNED  ? "a misaligned access"
+                       : f->kind == SIM_FAULT_DEADLOCK    ? "a deadlock"
+                       : f->kind == SIM_FAULT_STEP_LIMIT  ? "an endless loop"
+                       : f->kind == SIM_FAULT_TRAP        ? "a trap or failed assert"
+                                                          : "it stopped";
+    if (f->src_file && f->src_line > 0)
+        snprintf(buf, len, "%s at %s:%d", what, gl_display_path(f->src_file), f->src_line);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
 static void run_check(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
                       gl_check_result *c)
 {
     snprintf(c->name, sizeof c->name, "%s", k->name);
     c->passed = 1;
-    int failed = 0, skipped = 0;
-    char more[256] = "", not_run[256] = "";
+    int failed = 0, nnot_run = 0;
+    char more[256] = "", not_run[256] = "", why_not_run[512] = "";
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
@@ -402,10 +417,15 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         const size_run *r = &runs[i];
         if (!uses_size(k, e, r->n))
             continue;
-        int ok = 1;
+        /* A check is judged on a run that finished; on one that did not (a fault, a
+         * deadlock, an endless loop, or a size never run after one), it fails only
+         * where what stopped the kernel is what it checks, and is otherwise not run. */
+        int ok = 1, finished = r->got.status == GL_OK && !r->skipped;
         gl_check_result scratch = {0};
-        gl_check_result *out = failed < GRADE_DETAILED_SIZES && !r->skipped ? c : &scratch;
+        gl_check_result *out = failed < GRADE_DETAILED_SIZES ? c : &scratch;
         char buf[4096];
+        if (r->skipped)
+            goto not_judged;
         switch (k->kind) {
         case GL_CHECK_NO_FAULT:
             if (is_memory_fault(&r->got.fault)) {
@@ -447,10 +467,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             }
             break;
         case GL_CHECK_METRIC:
-            if (r->got.status != GL_OK) {
-                ok = 0;
-                add_detail(out, "n = %lld: not measured, the kernel did not finish: %s",
-                           (long long)r->n, r->got.error);
+            if (!finished) {
+                break; /* not measured */
             } else if (!r->got.traced) {
                 ok = 0;
                 add_detail(out, "n = %lld: not measured (no trace)", (long long)r->n);
@@ -482,13 +500,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             }
             break;
         case GL_CHECK_MATCHES_REFERENCE:
-            if (r->got.status != GL_OK) {
-                ok = 0;
-                add_detail(out, "n = %lld: the kernel did not finish: %s", (long long)r->n,
-                           r->got.error);
-            } else {
+            if (finished)
                 ok = compare_outputs(k, r, r->got.buffers, "", out);
-            }
             if (ok && r->on_gpu) {
                 if (r->gpu_status != GL_OK) {
                     ok = 0;
@@ -499,9 +512,12 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             }
             break;
         }
-        if (!ok && r->skipped) {
+    not_judged:
+        if (ok && !finished) {
             snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%lld",
-                     skipped++ ? ", " : "", (long long)r->n);
+                     nnot_run++ ? ", " : "", (long long)r->n);
+            if (!why_not_run[0])
+                why_stopped(&r->got.fault, why_not_run, sizeof why_not_run);
             c->passed = 0;
         } else if (!ok) {
             if (failed >= GRADE_DETAILED_SIZES)
@@ -513,9 +529,10 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     }
     if (failed > GRADE_DETAILED_SIZES)
         add_detail(c, "also fails for n = %s", more);
-    if (skipped)
-        add_detail(c, "not run for n = %s: the kernel already reached the step limit at a "
-                      "smaller size", not_run);
+    if (nnot_run) {
+        c->not_run = !failed;
+        add_detail(c, "not run for n = %s: the kernel did not finish (%s)", not_run, why_not_run);
+    }
     char sizes[256] = "";
     size_t used = 0;
     for (int i = 0; i < nruns && used < sizeof sizes - 24; i++)
@@ -556,6 +573,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             add_detail(c, "output matches the reference for n = %s", sizes);
             break;
         }
+    } else if (c->not_run) {
+        /* no advice: nothing was judged */
     } else if (k->kind == GL_CHECK_NO_FAULT) {
         add_detail(c, "A thread accessed memory outside its buffer. When n is not a "
                       "multiple of the block size, the last block has threads whose "
@@ -695,8 +714,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         not_run = "not run: the simulator cannot load the kernel";
     }
     if (not_run) {
-        for (int i = 0; i < e->nchecks; i++)
+        for (int i = 0; i < e->nchecks; i++) {
             snprintf(rep->checks[i + 1].detail, sizeof rep->checks[i + 1].detail, "%s", not_run);
+            rep->checks[i + 1].not_run = 1;
+        }
         goto done;
     }
     rep->compiled = 1;
@@ -743,9 +764,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              * parameters): a failed grade, reported under "compiles". */
             compiles->passed = 0;
             snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", serr.msg);
-            for (int k = 0; k < e->nchecks; k++)
+            for (int k = 0; k < e->nchecks; k++) {
                 snprintf(rep->checks[k + 1].detail, sizeof rep->checks[k + 1].detail,
                          "not run: the kernel does not match the exercise");
+                rep->checks[k + 1].not_run = 1;
+            }
             goto done;
         }
         if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
@@ -830,7 +853,7 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
         passed += c->passed;
-        fprintf(f, "  %s  %s\n", c->passed ? "PASS" : "FAIL", c->name);
+        fprintf(f, "  %-7s  %s\n", c->passed ? "PASS" : c->not_run ? "NOT RUN" : "FAIL", c->name);
         const char *line = c->detail;
         while (*line) {
             const char *nl = strchr(line, '\n');
@@ -841,6 +864,11 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
     }
     fprintf(f, "%s: %d of %d checks passed\n", r->passed ? "PASSED" : "FAILED", passed,
             r->nchecks);
+}
+
+const char *grade_check_status(const gl_check_result *c)
+{
+    return c->passed ? "pass" : c->not_run ? "not_run" : "fail";
 }
 
 void grade_report_write_json(FILE *f, const gl_grade_report *r)
@@ -856,6 +884,7 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "name", r->checks[i].name);
         cJSON_AddBoolToObject(c, "passed", r->checks[i].passed);
+        cJSON_AddStringToObject(c, "status", grade_check_status(&r->checks[i]));
         cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
         cJSON_AddItemToArray(checks, c);
     }
@@ -909,7 +938,8 @@ void grade_report_write_junit(FILE *f, const gl_grade_report *r)
             fputs("\"/>\n", f);
             continue;
         }
-        fputs("\">\n      <failure message=\"", f);
+        /* a check that could not run counts as failed: a failure of type not_run */
+        fprintf(f, "\">\n      <failure type=\"%s\" message=\"", grade_check_status(c));
         const char *nl = strchr(c->detail, '\n');
         char first[512];
         snprintf(first, sizeof first, "%.*s", nl ? (int)(nl - c->detail) : (int)strlen(c->detail),

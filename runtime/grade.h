@@ -13,8 +13,14 @@
 typedef struct gl_check_result {
     char name[64];
     int passed;
+    int not_run;     /* 1: could not be judged (the kernel did not compile, did not fit
+                        the exercise or did not finish, and failed no size for this
+                        check's own reason): reported as NOT RUN, counted as failed */
     char detail[2048];
 } gl_check_result;
+
+/* "pass", "fail" or "not_run": a check's verdict in JSON, JUnit and the batch CSV. */
+const char *grade_check_status(const gl_check_result *c);
 
 /* A whole grading. Free with grade_report_free. */
 typedef struct gl_grade_report {

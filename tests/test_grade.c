@@ -71,7 +71,8 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
                 for (int i = 0; i < rep.nchecks; i++)
                     if (strcmp(rep.checks[i].name, check) == 0)
                         snprintf(why, sizeof why, "%s",
-                                 rep.checks[i].passed ? "passes the check it must fail"
+                                 rep.checks[i].passed    ? "passes the check it must fail"
+                                 : rep.checks[i].not_run ? "the check it must fail was not run"
                                  : strlen(rep.checks[i].detail) < 20 ? "no detail" : "");
             }
             if (why[0]) {
@@ -168,7 +169,9 @@ START_TEST(test_batch_gives_each_submission_its_verdict)
     ck_assert(strncmp(text, "submission,verdict,", 19) == 0);
     ck_assert_ptr_nonnull(strstr(text, "\npass_01_guard.cu,pass,"));
     ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,"));
-    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,3,fail,not_run,not_run,compiles\n"));
+    /* a kernel that never finishes: its checks were not run, and not passed */
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,3,pass,not_run,not_run,"));
     int rows = 0;
     for (const char *p = text; *p; p++)
         rows += *p == '\n';
@@ -204,13 +207,65 @@ START_TEST(test_json_and_junit_reports_parse)
     ck_assert(strncmp(buf, "<?xml version=\"1.0\"", 19) == 0);
     ck_assert_ptr_nonnull(strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"3\" failures=\"2\""));
     ck_assert_ptr_nonnull(strstr(buf, "<testcase classname=\"gpulearn.threads\" name=\"compiles\"/>"));
-    ck_assert_ptr_nonnull(strstr(buf, "<failure message=\"n = 1: "));
+    ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"fail\" message=\"n = 1: "));
     ck_assert_ptr_nonnull(strstr(buf, "</testsuites>\n"));
     /* Balanced: as many <testcase as checks, no raw '<' inside text. */
     int cases = 0;
     for (const char *p = buf; (p = strstr(p, "<testcase")); p++)
         cases++;
     ck_assert_int_eq(cases, rep.nchecks);
+    free(buf);
+    grade_report_free(&rep);
+    lesson_free(&l);
+}
+END_TEST
+
+/* A kernel that never finishes fails the check that names why (time_limit) and has
+ * every other check NOT RUN, not passed: in the report, the text, JSON and JUnit. */
+START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
+{
+    env();
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_int_eq(lesson_find("2", &l, &err), GL_OK);
+    gl_grade_report rep;
+    ck_assert_int_eq(grade_exercise(&l, "tests/grade/02-indexing/time_limit__x_never_advances.cu", NULL,
+                                    &rep, &err), GL_OK);
+    ck_assert(!rep.passed);
+    const char *want[][2] = {{"compiles", "pass"}, {"matches_reference", "not_run"},
+                             {"no_out_of_bounds", "not_run"}, {"time_limit", "fail"}};
+    ck_assert_int_eq(rep.nchecks, 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_str_eq(rep.checks[i].name, want[i][0]);
+        ck_assert_str_eq(grade_check_status(&rep.checks[i]), want[i][1]);
+    }
+    ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "not run for n = 1, 31, 33, 70, 100: the kernel did not "
+                                                       "finish (an endless loop at "));
+    ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "time_limit__x_never_advances.cu:6)"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    grade_report_write_text(f, &rep);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "  NOT RUN  matches_reference\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "  FAIL     time_limit\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "FAILED: 1 of 4 checks passed\n"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    grade_report_write_json(f, &rep);
+    fclose(f);
+    cJSON *js = cJSON_Parse(buf);
+    ck_assert_ptr_nonnull(js);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(js, "checks"), 2);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "status")), "not_run");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(c, "passed")));
+    cJSON_Delete(js);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    grade_report_write_junit(f, &rep);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "tests=\"4\" failures=\"3\""));
+    ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"not_run\" message=\"not run for n = 1,"));
     free(buf);
     grade_report_free(&rep);
     lesson_free(&l);
@@ -441,6 +496,7 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_workspace_copy_reset_and_progress);
     tcase_add_test(tc, test_json_and_junit_reports_parse);
     tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
+    tcase_add_test(tc, test_checks_of_a_kernel_that_never_finishes_are_not_run);
     tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
     tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
     tcase_add_test(tc, test_lint_exit_codes);

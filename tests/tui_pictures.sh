@@ -9,6 +9,7 @@
 #  - lesson 2's grid-stride step: thread 3 wrote owner[3], [19] and [35];
 #  - lesson 3 step 3 (48 threads): the warp timeline draws the second warp as a partial
 #    warp (16 of 32 lanes, the half glyph) and counts its idle lanes;
+#  - lesson 2's exercise: grading the starter lists the failed check first;
 #  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
@@ -127,6 +128,14 @@ walk() {
   wait_for "blockIdx.x=0 threadIdx.x=0" 20 || fail "Left did not reach thread 0"
   keys Right Right Right
   wait_for "owner\[3,19,35\]" 20 || fail "thread 3 is not shown with the three elements it wrote"
+
+  # The exercise: grading the starter lists the failed check before the passed ones.
+  keys n
+  wait_for "Exercise\|exercise" 20 || fail "n did not move to the exercise"
+  keys g
+  wait_for "NOT YET" 600 || fail "grading the starter did not say NOT YET"
+  first=$(screen | grep -Eo "(PASS|FAIL|NOT RUN) [a-z_]+" | head -1)
+  [ "$first" = "FAIL matches_reference" ] || fail "the first check listed is '$first', not the failed matches_reference"
 
   # Lesson 3, step 3: 48 threads, the second warp has 16 lanes.
   open "$W" "$H" "$LESSONS" 3

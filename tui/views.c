@@ -992,11 +992,16 @@ static void build_grade_lines(const app *a, tlines *L, int cols)
         tl_add(L, "your kernel did not compile:", 28, term_attr(TC_BAD));
         tl_wrap(L, r->compile_log ? r->compile_log : "", cols, PLAIN);
     }
-    for (int i = 0; i < r->nchecks; i++) {
-        const gl_check_result *c = &r->checks[i];
-        tl_printf(L, cols, c->passed ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s %s", c->passed ? "PASS" : "FAIL", c->name);
-        if (c->detail[0]) tl_printf(L, cols, PLAIN, "     %s", c->detail);
-    }
+    /* failures first (what to fix), then the checks that could not run, then passes */
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < r->nchecks; i++) {
+            const gl_check_result *c = &r->checks[i];
+            int rank = c->passed ? 2 : c->not_run ? 1 : 0;
+            if (rank != pass) continue;
+            tl_printf(L, cols, rank == 2 ? term_attr(TC_GOOD) : rank == 1 ? term_attr(TC_WARN) : term_attr(TC_BAD),
+                      "%s %s", rank == 2 ? "PASS" : rank == 1 ? "NOT RUN" : "FAIL", c->name);
+            if (c->detail[0]) tl_printf(L, cols, PLAIN, "     %s", c->detail);
+        }
 }
 
 static void draw_result(const app *a, WINDOW *win, int h, int w, struct view_metrics *m)
