@@ -41,6 +41,21 @@
 
 #include "sim/sim_internal.h"
 
+void sim_poison(void *p, size_t n, uint64_t seed)
+{
+    unsigned char *b = p;
+    uint64_t x = seed;
+    while (n > 0) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        size_t k = n < 8 ? n : 8;
+        memcpy(b, &z, k);
+        b += k, n -= k;
+    }
+}
+
 double sim_now(void)
 {
     struct timespec ts;
@@ -2557,8 +2572,11 @@ static int run_block(sim_ctx *c, unsigned *order)
     }
     if (c->shadow_same) /* a new epoch below: no shadow field is live (race_check) */
         memset(c->shadow_same, 1, (c->shared_size + 3) / 4 + 1);
-    /* registers start as zeros: only the slots a thread may read before writing them
-     * need clearing (sim_regs_read_first); the others are written before any read */
+    /* Registers, local and shared memory start as poison, as on a GPU they hold
+     * whatever was there (ARCHITECTURE.md "Never kinder than hardware"), one stream per
+     * block. Only the register slots a thread may read before writing them need it
+     * (sim_regs_read_first); the others are written before any read. */
+    const uint64_t poison = c->poison ^ ((uint64_t)c->block_linear * 0xd1b54a32d192ed03ull);
 #ifndef NDEBUG
     if (!c->zero_all) {
         /* debug builds: the kernel's other slots get a poison value instead of what the
@@ -2567,25 +2585,21 @@ static int run_block(sim_ctx *c, unsigned *order)
         for (unsigned w = 0; w < c->nwarps; w++)
             for (size_t k = 0; k < ((size_t)f->nregs << 5); k++)
                 c->regs[(((size_t)w * c->regcap) << 5) + k] = 0xdeadbeefdeadbeefull;
-        c->regs_clean = 0;
     }
 #endif
-    if (c->regs_clean) {
-        /* the fresh allocation of the launch's first block */
-    } else if (c->zero_all) {
-        memset(c->regs, 0, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs);
+    if (c->zero_all) {
+        sim_poison(c->regs, (size_t)c->nwarps * 32 * c->regcap * sizeof *c->regs, poison);
     } else {
         for (unsigned w = 0; w < c->nwarps; w++)
             for (unsigned k = 0; k < c->nzero_regs; k++)
-                memset(c->regs + (((size_t)w * c->regcap + c->zero_regs[k]) << 5), 0,
-                       32 * sizeof *c->regs);
+                sim_poison(c->regs + (((size_t)w * c->regcap + c->zero_regs[k]) << 5),
+                           32 * sizeof *c->regs, poison + ((uint64_t)w << 20) + k);
     }
-    c->regs_clean = 0;
     if (c->m->sum_frame) /* without parameter frames nothing uses c->params */
         memset(c->params, 0, c->nthreads * c->paramcap);
     if (c->m->sum_local) /* without .local data no access to local memory is in bounds */
-        memset(c->local, 0, c->nthreads * c->localcap);
-    memset(c->shared, 0, c->shared_size);
+        sim_poison(c->local, c->nthreads * c->localcap, ~poison);
+    sim_poison(c->shared, c->shared_size, poison ^ 0x5555555555555555ull);
     if (c->shared_written)
         memset(c->shared_written, 0, c->shared_size);
     c->epoch++;
@@ -2768,7 +2782,6 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         ctx_free(c);
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
-    c->regs_clean = 1; /* calloc */
     {
         const int nz = sim_regs_read_first(m, f, &c->zero_regs);
         c->zero_all = nz < 0;
@@ -2797,6 +2810,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
     unsigned *worder = NULL;
     uint32_t *border = NULL;
+    c->poison = s->cfg.schedule_random ? s->cfg.schedule_seed * 0x2545f4914f6cdd1dull + 1
+                                       : 0x6770756c6561726eull; /* "gpulearn" */
     if (s->cfg.schedule_random) {
         c->rng = s->cfg.schedule_seed;
         worder = calloc(c->nwarps, sizeof *worder);

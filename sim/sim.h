@@ -177,7 +177,7 @@ typedef enum sim_finding_kind {
     SIM_FIND_UNINIT_READ,       /* warning, the launch goes on: a load of global bytes
                                    nothing wrote (not sim_memcpy_htod, not a kernel),
                                    or of shared bytes no thread of the block stored
-                                   (zeros here, arbitrary values on a GPU) */
+                                   (poison here, arbitrary values on a GPU) */
     SIM_FIND_RACE,              /* error, the launch goes on: threads of different
                                    warps touch the same shared bytes, at least one
                                    writes, with no barrier between (RAW/WAR/WAW) */

@@ -112,6 +112,9 @@ typedef struct sim_ctx {
     uint32_t epoch;        /* barrier interval of the CTA (racecheck) */
     uint16_t *wsync;       /* per warp: __syncwarp count (racecheck) */
     uint64_t rng;          /* schedule_random state */
+    uint64_t poison;       /* seed of the poison that shared memory, local memory and
+                              registers start as (sim_poison): fixed in the deterministic
+                              schedule, from schedule_seed in random ones */
     /* ---- independent thread scheduling (helper A; sim_exec.c sim_warp_step) ----
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,
@@ -145,7 +148,6 @@ typedef struct sim_ctx {
     uint16_t *zero_regs;       /* else: the kernel's slots that a thread may read before
                                   writing them (sim_regs_read_first), nzero_regs of them */
     unsigned nzero_regs;
-    int regs_clean;            /* the register file is all zeros (fresh allocation) */
     uint32_t wdone;            /* bit w: no lane of warp w can run until a barrier
                                   releases some (every lane exited or waits at a
                                   barrier); sim_warp_step returns 0 at once and
@@ -301,6 +303,11 @@ void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kin
 
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
+
+/* Fills n bytes at p with the poison stream of `seed` (splitmix64 words): what
+ * uninitialised shared memory, local memory and registers hold. Never all zeros, as
+ * they are not on a GPU: a kernel that reads them before writing gets garbage. */
+void sim_poison(void *p, size_t n, uint64_t seed);
 
 /* Warp instructions between two looks at the clock (sim_config.time_limit_s). */
 enum { SIM_CLOCK_EVERY = 1 << 16 };
