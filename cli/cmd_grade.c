@@ -171,9 +171,17 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
     }
     fputs(",first_failure\n", csv);
 
+    /* one seed for the whole class: every submission gets the same inputs */
+    gl_grade_opts class_opts = *opts;
+    if (!class_opts.seed_given)
+        class_opts.seed = grade_new_seed(), class_opts.seed_given = 1;
+    opts = &class_opts;
+    printf("grading %s with random inputs from seed %llu (--seed %llu repeats them)\n", dir,
+           (unsigned long long)class_opts.seed, (unsigned long long)class_opts.seed);
     cJSON *summary = cJSON_CreateObject();
     cJSON_AddStringToObject(summary, "lesson", l->id);
     cJSON_AddStringToObject(summary, "folder", dir);
+    cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
     for (int i = 0; i < n; i++) {
@@ -264,7 +272,7 @@ int cmd_grade(int argc, char **argv)
 {
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit. */
-    const char *batch = NULL, *out = NULL, *format = NULL;
+    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
@@ -272,6 +280,7 @@ int cmd_grade(int argc, char **argv)
         const char **slot = strcmp(a, "--batch") == 0 ? &batch
                             : strcmp(a, "--out") == 0  ? &out
                             : strcmp(a, "--format") == 0 ? &format
+                            : strcmp(a, "--seed") == 0   ? &seed
                                                          : NULL;
         if (slot) {
             if (i + 1 >= argc) {
@@ -310,6 +319,16 @@ int cmd_grade(int argc, char **argv)
     }
     gl_grade_opts opts = {.backend = c.backend,
                           .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+    if (seed) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = strtoull(seed, &end, 10);
+        if (!*seed || *end || errno || v > 0xffffffffull || seed[0] == '-') {
+            lesson_free(&l);
+            return cli_usage_error("--seed must be a whole number from 0 to 4294967295, not '%s'", seed);
+        }
+        opts.seed = v, opts.seed_given = 1;
+    }
     if (batch) {
         rc = grade_batch(&l, batch, out, &opts);
         lesson_free(&l);

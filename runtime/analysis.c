@@ -42,6 +42,12 @@ double gl_gld_sectors_per_request(const gl_counts *c)
     return c->gld_requests ? (double)c->gld_sectors / (double)c->gld_requests : 0.0;
 }
 
+double gl_global_sector_efficiency(const gl_counts *c)
+{
+    uint64_t sectors = c->gld_sectors + c->gst_sectors;
+    return sectors ? 100.0 * (double)(c->gld_bytes + c->gst_bytes) / (32.0 * (double)sectors) : 0.0;
+}
+
 double gl_gst_sectors_per_request(const gl_counts *c)
 {
     return c->gst_requests ? (double)c->gst_sectors / (double)c->gst_requests : 0.0;
@@ -166,9 +172,11 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev,
         if (ev->op == TRACE_LOAD) {
             c->gld_requests++;
             c->gld_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
+            c->gld_bytes += (uint64_t)lanes * ev->width;
         } else if (ev->op == TRACE_STORE) {
             c->gst_requests++;
             c->gst_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
+            c->gst_bytes += (uint64_t)lanes * ev->width;
         } else {
             c->global_atom_requests++;
             c->global_atom_threads += lanes;
@@ -440,6 +448,10 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
                "%.6g,\n", indent, gl_gld_sectors_per_request(c));
     fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio\": "
                "%.6g,\n", indent, gl_gst_sectors_per_request(c));
+    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\": %.6g,\n", indent,
+            c->gld_sectors ? 100.0 * (double)c->gld_bytes / (32.0 * (double)c->gld_sectors) : 0.0);
+    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\": %.6g,\n", indent,
+            c->gst_sectors ? 100.0 * (double)c->gst_bytes / (32.0 * (double)c->gst_sectors) : 0.0);
     fprintf(f, "%s  \"branch_efficiency\": %.6g\n%s}", indent, gl_branch_efficiency(c), indent);
 }
 

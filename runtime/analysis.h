@@ -21,7 +21,12 @@
  *    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
  *    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", the same with _op_st, and
  *    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio" (/_op_st).
- *    Coalesced f32: 4 sectors per request; a stride of 32 floats: 32.
+ *    Coalesced f32: 4 sectors per request; a stride of 32 floats: 32. The bytes the
+ *    active lanes asked for ("smsp__sass_data_bytes_mem_global_op_ld.sum", _op_st) over
+ *    the bytes of the sectors fetched is the share of each sector used,
+ *    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct" (/_op_st): 100 for
+ *    any fully used sectors, coalesced f32 and float4 alike; 12.5 for a stride of 32
+ *    floats (Nsight Compute Profiling Guide, "Memory Workload Analysis").
  *  - Shared memory: 32 banks of 4 bytes. A request is split into groups of lanes that
  *    move at most 128 bytes (all 32 lanes for widths up to 4 bytes, half-warps for 8,
  *    quarter-warps for 16); a group's wavefronts are the largest number of DISTINCT
@@ -68,6 +73,8 @@
     X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                      \
     X(gst_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                    \
     X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                      \
+    X(gld_bytes, "smsp__sass_data_bytes_mem_global_op_ld.sum")                            \
+    X(gst_bytes, "smsp__sass_data_bytes_mem_global_op_st.sum")                            \
     X(shld_requests, "smsp__inst_executed_op_shared_ld.sum")                              \
     X(shld_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")            \
     X(shld_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")    \
@@ -133,6 +140,9 @@ typedef struct gl_metrics {
 /* Derived ratios (0 when the denominator is 0). */
 double gl_branch_efficiency(const gl_counts *c);    /* thread_inst / inst / 32 */
 double gl_gld_sectors_per_request(const gl_counts *c);
+/* Share of the fetched global sectors' bytes that the lanes asked for, loads and stores
+ * together, in percent (0 without global requests). */
+double gl_global_sector_efficiency(const gl_counts *c);
 double gl_gst_sectors_per_request(const gl_counts *c);
 
 /* Streaming use: set trace.sink = gl_metrics_sink, trace.sink_ctx = m (a zeroed

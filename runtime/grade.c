@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <time.h>
 
 #include "runtime/analysis.h"
 #include "runtime/grade.h"
@@ -336,6 +338,11 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         uint64_t req = c->gld_requests + c->gst_requests;
         return req ? (double)(c->gld_sectors + c->gst_sectors) / (double)req : 0;
     }
+    if (strcmp(m, "sector_efficiency") == 0) {
+        *what = "global memory sector efficiency (% of the bytes of the 32-byte sectors "
+                "fetched that the lanes asked for)";
+        return gl_global_sector_efficiency(c);
+    }
     if (strcmp(m, "bank_conflicts") == 0) {
         *what = "shared-memory bank conflicts (extra wavefronts)";
         return (double)(c->shld_bank_conflicts + c->shst_bank_conflicts);
@@ -373,6 +380,9 @@ static const char *k_metric_advice[][2] = {
                           "lanes of a warp (it may differ between warps)."},
     {"sectors_per_request", "Consecutive lanes should touch consecutive addresses: a warp "
                             "reading 32 consecutive floats needs 4 sectors of 32 bytes."},
+    {"sector_efficiency", "Every 32-byte sector a warp fetches should be used whole: "
+                          "consecutive lanes touching consecutive elements (or each lane a "
+                          "float4 of consecutive floats) use all of it."},
     {"bank_conflicts", "Lanes of a warp that touch different words in the same bank (word "
                        "index mod 32) are served one after the other."},
     {"global_atomics", "Accumulate in shared memory first and add each block's result to "
@@ -653,6 +663,9 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     snprintf(rep->submission, sizeof rep->submission, "%s",
              gl_display_path(submission ? submission : e->starter));
     gl_backend_kind backend = opts->backend == GL_BACKEND_GPU ? GL_BACKEND_GPU : GL_BACKEND_SIM;
+    rep->seed = opts->seed_given ? opts->seed : grade_new_seed();
+    /* every size's inputs differ from every other size's and every other seed's */
+    const uint64_t seed_base = rep->seed * 64;
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
@@ -740,7 +753,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         for (int k = 0; k < e->nchecks; k++)
             metric_here |= e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
         gl_spec ref_spec;
-        st = lesson_exercise_spec(l, r->n, (uint64_t)i, e->reference, &ref_spec, err);
+        st = lesson_exercise_spec(l, r->n, seed_base + (uint64_t)i, e->reference, &ref_spec, err);
         if (st != GL_OK)
             goto done;
         run_cfg ref_cfg = {.step_limit = step_limit};
@@ -752,7 +765,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                          l->dir, (long long)r->n, st != GL_OK ? rerr.msg : r->expect.error);
             goto done;
         }
-        st = lesson_exercise_spec(l, r->n, (uint64_t)i, sub_path, &r->spec, err);
+        st = lesson_exercise_spec(l, r->n, seed_base + (uint64_t)i, sub_path, &r->spec, err);
         if (st != GL_OK)
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
@@ -778,7 +791,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 size_run *q = &runs[j];
                 nruns++;
                 q->n = sizes[j];
-                if (lesson_exercise_spec(l, q->n, (uint64_t)j, sub_path, &q->spec, err) != GL_OK ||
+                if (lesson_exercise_spec(l, q->n, seed_base + (uint64_t)j, sub_path, &q->spec, err) != GL_OK ||
                     spec_buffers_new(&q->spec, &q->expect.buffers, err) != GL_OK ||
                     spec_buffers_new(&q->spec, &q->got.buffers, err) != GL_OK) {
                     st = err->status;
@@ -799,7 +812,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
             r->sched = calloc((size_t)seeds, sizeof *r->sched);
             for (int s = 0; r->sched && s < seeds; s++) {
-                run_cfg rc = {.step_limit = step_limit, .seed = 0x9e3779b9u + (uint64_t)s * 7919u};
+                run_cfg rc = {.step_limit = step_limit,
+                              .seed = (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;
@@ -848,8 +862,10 @@ done:
 void grade_report_write_text(FILE *f, const gl_grade_report *r)
 {
     int passed = 0;
-    fprintf(f, "Grading %s for lesson '%s' (on the %s)\n", r->submission, r->lesson,
-            strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator");
+    fprintf(f, "Grading %s for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
+               "repeats them)\n", r->submission, r->lesson,
+            strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
+            (unsigned long long)r->seed, (unsigned long long)r->seed);
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
         passed += c->passed;
@@ -866,6 +882,15 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
             r->nchecks);
 }
 
+uint64_t grade_new_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ull; /* mixed, then cut to 32 bits: short to type */
+    return (x ^ (x >> 27)) & 0xffffffffull;
+}
+
 const char *grade_check_status(const gl_check_result *c)
 {
     return c->passed ? "pass" : c->not_run ? "not_run" : "fail";
@@ -879,6 +904,7 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON_AddStringToObject(js, "backend", r->backend);
     cJSON_AddBoolToObject(js, "passed", r->passed);
     cJSON_AddBoolToObject(js, "compiled", r->compiled);
+    cJSON_AddNumberToObject(js, "seed", (double)r->seed);
     cJSON *checks = cJSON_AddArrayToObject(js, "checks");
     for (int i = 0; i < r->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
@@ -927,6 +953,7 @@ void grade_report_write_junit(FILE *f, const gl_grade_report *r)
     xml_text(f, r->submission);
     fputs("\"/><property name=\"backend\" value=\"", f);
     xml_text(f, r->backend);
+    fprintf(f, "\"/><property name=\"seed\" value=\"%llu", (unsigned long long)r->seed);
     fputs("\"/></properties>\n", f);
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
@@ -960,6 +987,7 @@ int grade_lint(const char *dir, FILE *out)
         fprintf(out, "%s\n%s: FAILED (the lesson does not load)\n", err.msg, dir);
         return 1;
     }
+    const gl_grade_opts lint_opts = {.seed_given = 1, .seed = 0}; /* the same every lint */
     int problems = 0;
     for (int s = 0; s < l.nsteps; s++) {
         const gl_step *step = &l.steps[s];
@@ -999,7 +1027,7 @@ int grade_lint(const char *dir, FILE *out)
         }
         gl_grade_report rep;
         gl_error e = {0};
-        if (grade_exercise(&l, ex->reference, NULL, &rep, &e) != GL_OK) {
+        if (grade_exercise(&l, ex->reference, &lint_opts, &rep, &e) != GL_OK) {
             fprintf(out, "%s\n", e.msg);
             problems++;
         } else if (!rep.passed) {
@@ -1008,7 +1036,7 @@ int grade_lint(const char *dir, FILE *out)
             problems++;
         }
         grade_report_free(&rep);
-        if (grade_exercise(&l, NULL, NULL, &rep, &e) != GL_OK) {
+        if (grade_exercise(&l, NULL, &lint_opts, &rep, &e) != GL_OK) {
             fprintf(out, "%s\n", e.msg);
             problems++;
         } else if (!rep.compiled) {

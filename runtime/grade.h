@@ -3,6 +3,7 @@
 #ifndef GL_GRADE_H
 #define GL_GRADE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "runtime/backend.h"
@@ -27,6 +28,8 @@ typedef struct gl_grade_report {
     char lesson[64];
     char submission[1024];
     char backend[8];         /* "sim", or "gpu": the submission also ran on the GPU */
+    uint64_t seed;           /* the inputs' and random schedules' seed of this grading
+                                (gl_grade_opts.seed repeats it) */
     int passed;              /* every check passed */
     int compiled;            /* 0: the submission did not compile (see compile_log) */
     char *compile_log;
@@ -40,7 +43,15 @@ typedef struct gl_grade_opts {
                                 (outputs must match there too); memory checks always
                                 come from the simulator, which sees every access */
     gl_compile_opts compile;
+    /* Random inputs and schedules change on every grading, so that a submission cannot
+     * pass by writing the expected outputs: seed_given ? seed : a fresh seed (below
+     * 2^32) is mixed into every "random" init and schedule, and reported. */
+    int seed_given;
+    uint64_t seed;
 } gl_grade_opts;
+
+/* A fresh grading seed below 2^32 (clock and process id). */
+uint64_t grade_new_seed(void);
 
 /* Grades `submission` (a .cu file; NULL = the exercise's starter) against lesson l.
  * Returns GL_OK when grading ran (rep->passed says the verdict), GL_ERR_INPUT if the

@@ -33,8 +33,9 @@ typedef enum gl_check_kind {
                                    misuse (synccheck) */
     GL_CHECK_TIME_LIMIT,        /* "time_limit": finishes within max_steps warp
                                    instructions (an endless loop fails here) */
-    GL_CHECK_METRIC,            /* a metric threshold: "branch_efficiency" (min),
-                                   "sectors_per_request", "bank_conflicts",
+    GL_CHECK_METRIC,            /* a metric threshold: "branch_efficiency",
+                                   "sector_efficiency" (min), "sectors_per_request",
+                                   "bank_conflicts",
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
                                    runtime/analysis.h */

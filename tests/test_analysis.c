@@ -92,6 +92,8 @@ START_TEST(test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32)
     ck_assert_uint_eq(c->gst_requests, 4);
     ck_assert_uint_eq(c->gst_sectors, 16);
     ck_assert_double_eq(gl_gld_sectors_per_request(c), 4.0);
+    ck_assert_uint_eq(c->gld_bytes, 512); /* 128 lanes x 4 bytes */
+    ck_assert_double_eq(gl_global_sector_efficiency(c), 100.0);
     ck_assert_double_eq(gl_branch_efficiency(c), 1.0);
     gl_counts l6 = line_counts(&R.met, 6); /* out[i] = in[i]; */
     ck_assert_uint_eq(l6.gld_sectors, 16);
@@ -108,6 +110,9 @@ START_TEST(test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32)
     ck_assert_uint_eq(c->gld_sectors, 128);
     ck_assert_double_eq(gl_gld_sectors_per_request(c), 32.0);
     ck_assert_double_eq(gl_gst_sectors_per_request(c), 4.0);
+    /* 512 bytes asked for in 128 sectors, 512 stored in 16: 1024 of 4608 bytes used */
+    ck_assert_uint_eq(c->gld_bytes, 512);
+    ck_assert_double_eq_tol(gl_global_sector_efficiency(c), 100.0 * 1024 / 4608, 1e-9);
     ck_assert_uint_eq(line_counts(&R.met, 12).gld_sectors, 128);
     end(&R);
     ptx_module_free(m);

@@ -29,7 +29,9 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Grades every tests/grade/<lesson>/<check>__*.cu and checks <check> failed. */
+/* Grades every tests/grade/<lesson>/<check>__*.cu and checks that <check> failed (not
+ * merely was not run), and every tests/grade/<lesson>/pass__*.cu (right solutions that
+ * differ from the reference) and checks that it passed. */
 START_TEST(test_wrong_solutions_fail_the_expected_check)
 {
     env();
@@ -64,6 +66,11 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
             } else if (!rep.compiled) {
                 snprintf(why, sizeof why, "does not compile: %.900s",
                          rep.compile_log ? rep.compile_log : "");
+            } else if (strcmp(check, "pass") == 0) {
+                for (int i = 0; i < rep.nchecks && !why[0]; i++)
+                    if (!rep.checks[i].passed)
+                        snprintf(why, sizeof why, "a right solution fails %s: %.900s", rep.checks[i].name,
+                                 rep.checks[i].detail);
             } else if (rep.passed) {
                 snprintf(why, sizeof why, "passes every check");
             } else {
@@ -268,6 +275,41 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
     ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"not_run\" message=\"not run for n = 1,"));
     free(buf);
     grade_report_free(&rep);
+    lesson_free(&l);
+}
+END_TEST
+
+/* Inputs change with every grading: a submission that writes a table of the outputs of
+ * one seed's inputs passes that seed (--seed repeats a grading exactly) and fails
+ * others; two gradings without a seed get different seeds. */
+START_TEST(test_inputs_change_with_every_grading_seed)
+{
+    env();
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_int_eq(lesson_find("1", &l, &err), GL_OK);
+    const char *cheat = "tests/grade/01-threads/matches_reference__table_of_outputs.cu";
+    gl_grade_report rep;
+    gl_grade_opts o = {.seed_given = 1, .seed = 0};
+    ck_assert_int_eq(grade_exercise(&l, cheat, &o, &rep, &err), GL_OK);
+    ck_assert_msg(rep.passed, "the table of seed 0's outputs does not pass --seed 0");
+    ck_assert_int_eq((int)rep.seed, 0);
+    grade_report_free(&rep);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        o.seed = seed;
+        ck_assert_int_eq(grade_exercise(&l, cheat, &o, &rep, &err), GL_OK);
+        ck_assert_msg(!rep.passed, "the table of seed 0's outputs passes seed %llu", (unsigned long long)seed);
+        ck_assert_str_eq(grade_check_status(&rep.checks[1]), "fail");
+        grade_report_free(&rep);
+    }
+    uint64_t seeds[2];
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(grade_exercise(&l, "lessons/01-threads/solution.cu", NULL, &rep, &err), GL_OK);
+        ck_assert(rep.passed);
+        seeds[i] = rep.seed;
+        grade_report_free(&rep);
+    }
+    ck_assert_msg(seeds[0] != seeds[1], "two gradings used the same seed %llu", (unsigned long long)seeds[0]);
     lesson_free(&l);
 }
 END_TEST
@@ -497,6 +539,7 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_json_and_junit_reports_parse);
     tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
     tcase_add_test(tc, test_checks_of_a_kernel_that_never_finishes_are_not_run);
+    tcase_add_test(tc, test_inputs_change_with_every_grading_seed);
     tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
     tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
     tcase_add_test(tc, test_lint_exit_codes);
