@@ -306,17 +306,23 @@ static int is_memory_fault(const sim_fault *f)
     return f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED;
 }
 
-/* The first finding of `kind` (SIM_FIND_RACE...): its message, which names the
- * threads and source lines involved; 0 if there is none. */
+/* The first finding of `kind` (SIM_FIND_RACE...; SIM_FIND_RACE also matches races
+ * inside one warp): its message, which names the threads and source lines involved; 0
+ * if there is none. */
+static int finding_is(const sim_finding *f, sim_finding_kind kind)
+{
+    return f->kind == kind || (kind == SIM_FIND_RACE && f->kind == SIM_FIND_WARP_RACE);
+}
+
 static int describe_finding(const sim_run *r, sim_finding_kind kind, char *buf, size_t len)
 {
     for (int i = 0; i < r->nfindings; i++) {
         const sim_finding *f = &r->findings[i];
-        if (f->kind != kind)
+        if (!finding_is(f, kind))
             continue;
         int more = 0;
         for (int j = i + 1; j < r->nfindings; j++)
-            more += r->findings[j].kind == kind;
+            more += finding_is(&r->findings[j], kind);
         snprintf(buf, len, "%s%s", f->message, more ? " (and more like it)" : "");
         return 1;
     }
@@ -590,9 +596,19 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                       "multiple of the block size, the last block has threads whose "
                       "index is >= n: they must not touch the arrays.");
     } else if (k->kind == GL_CHECK_NO_RACES) {
-        add_detail(c, "Two threads touched the same memory, at least one writing, with no "
-                      "__syncthreads() between the accesses: the result depends on which "
-                      "warp runs first.");
+        int in_warp = 0; /* a race inside one warp needs __syncwarp(), not __syncthreads() */
+        for (int i = 0; i < nruns && !in_warp; i++)
+            for (int f = 0; f < runs[i].got.nfindings && !in_warp; f++)
+                in_warp = runs[i].got.findings[f].kind == SIM_FIND_WARP_RACE;
+        if (in_warp)
+            add_detail(c, "Lanes of one warp touched the same shared memory, at least one "
+                          "writing, with no __syncwarp() between: since Volta a warp's lanes "
+                          "need not run in lockstep, so put __syncwarp() between each step's "
+                          "reads and its writes (or use __shfl_down_sync).");
+        else
+            add_detail(c, "Two threads touched the same memory, at least one writing, with no "
+                          "__syncthreads() between the accesses: the result depends on which "
+                          "warp runs first.");
     } else if (k->kind == GL_CHECK_NO_DEADLOCK) {
         add_detail(c, "__syncthreads() must be reached by every thread of the block, at the "
                       "same call: do not put it inside a branch that only some threads take.");

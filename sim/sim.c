@@ -519,9 +519,11 @@ report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
 {
     int32_t pc = (int32_t)(in - c->code);
     int same_warp = t / 32 == ot / 32;
-    sim_finding *f = add_finding(c, same_warp ? SIM_FIND_WARP_RACE : SIM_FIND_RACE,
-                                 !same_warp, SIM_SPACE_SHARED, addr, size, hz, t, pc, op,
-                                 (int)ot, opc, oop);
+    /* an error inside one warp too: independent thread scheduling (Volta+, CUDA C++
+     * Programming Guide "Independent Thread Scheduling") lets its lanes run in any
+     * order, so lockstep code without __syncwarp() is wrong on today's GPUs */
+    sim_finding *f = add_finding(c, same_warp ? SIM_FIND_WARP_RACE : SIM_FIND_RACE, 1,
+                                 SIM_SPACE_SHARED, addr, size, hz, t, pc, op, (int)ot, opc, oop);
     if (!f)
         return;
     char a[200], b[200], wa[80], wb[80];

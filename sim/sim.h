@@ -181,9 +181,10 @@ typedef enum sim_finding_kind {
     SIM_FIND_RACE,              /* error, the launch goes on: threads of different
                                    warps touch the same shared bytes, at least one
                                    writes, with no barrier between (RAW/WAR/WAW) */
-    SIM_FIND_WARP_RACE,         /* warning: the same between lanes of one warp with no
-                                   __syncwarp between: a race under independent thread
-                                   scheduling (Volta+), harmless only in lockstep */
+    SIM_FIND_WARP_RACE,         /* error, the launch goes on: the same between lanes of
+                                   one warp with no __syncwarp between: a race under
+                                   independent thread scheduling (Volta+), which no GPU
+                                   since Volta promises to run in lockstep */
     SIM_FIND_DIVERGENT_BARRIER, /* warning: threads of a block waited at different
                                    bar.sync instructions (same id) and were released
                                    together; synccheck reports it */
