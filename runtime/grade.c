@@ -307,11 +307,12 @@ static int is_memory_fault(const sim_fault *f)
 }
 
 /* The first finding of `kind` (SIM_FIND_RACE...; SIM_FIND_RACE also matches races
- * inside one warp): its message, which names the threads and source lines involved; 0
+ * inside one warp, SIM_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
  * if there is none. */
 static int finding_is(const sim_finding *f, sim_finding_kind kind)
 {
-    return f->kind == kind || (kind == SIM_FIND_RACE && f->kind == SIM_FIND_WARP_RACE);
+    return f->kind == kind || (kind == SIM_FIND_RACE && f->kind == SIM_FIND_WARP_RACE) ||
+           (kind == SIM_FIND_DIVERGENT_BARRIER && f->kind == SIM_FIND_EXITED_BARRIER);
 }
 
 static int describe_finding(const sim_run *r, sim_finding_kind kind, char *buf, size_t len)

@@ -2330,6 +2330,28 @@ static void release_barrier(sim_ctx *c, unsigned id)
                      "this)",
                      c->bid[0], c->bid[1], c->bid[2], lines);
     }
+    if (c->nexited && !c->bar_expect[id] && (c->checks & SIM_CHECK_SYNC)) {
+        /* synccheck: released because the rest of the block had exited */
+        unsigned ex = 0;
+        for (unsigned t = 0; t < c->nthreads && !ex; t++)
+            if (c->state[t] == SIM_T_EXIT)
+                ex = t + 1;
+        char lines[400], who_ex[80];
+        barrier_groups(c, lines, sizeof lines);
+        who(c, ex - 1, who_ex, sizeof who_ex);
+        sim_finding *f = add_finding(c, SIM_FIND_EXITED_BARRIER, 0, SIM_SPACE_GENERIC, 0, 0,
+                                     SIM_HAZ_NONE, first, pc0, 0, -1, -1, 0);
+        if (f)
+            snprintf(f->message, sizeof f->message,
+                     "barrier in conditional code: in block (%u,%u,%u) %s, while %u thread(s) "
+                     "of the block had exited without reaching it (%s among them). Volta and "
+                     "later GPUs release it because exited threads no longer count, but "
+                     "__syncthreads() in conditional code is allowed only where the "
+                     "condition is the same for the whole block (CUDA C++ Programming Guide, "
+                     "\"Synchronization Functions\"): make the threads that returned early "
+                     "reach the barrier too",
+                     c->bid[0], c->bid[1], c->bid[2], lines, c->nexited, who_ex);
+    }
     c->epoch++; /* racecheck: a new barrier interval */
     if (c->trace) {
         trace_flush(c);

@@ -191,6 +191,12 @@ typedef enum sim_finding_kind {
     SIM_FIND_DEADLOCK,          /* error (= the fault) */
     SIM_FIND_STEP_LIMIT,        /* error (= the fault) */
     SIM_FIND_OTHER,             /* error (= the fault): trap, unsupported, ... */
+    SIM_FIND_EXITED_BARRIER,    /* warning: a barrier without a thread count released
+                                   while threads of the block had exited: legal PTX
+                                   (exited threads do not count, PTX ISA "bar"), but
+                                   __syncthreads() in code part of the block returned
+                                   from breaks the CUDA C++ Programming Guide's rule
+                                   (a condition the same for the whole block) */
 } sim_finding_kind;
 
 typedef enum sim_hazard { SIM_HAZ_NONE, SIM_HAZ_RAW, SIM_HAZ_WAR, SIM_HAZ_WAW } sim_hazard;
