@@ -8,6 +8,13 @@
 #include "runtime/lesson.h"
 #include "runtime/workspace.h"
 
+/* The file name part of a path. */
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int cmd_reset(int argc, char **argv)
 {
     int yes = 0;
@@ -47,9 +54,9 @@ int cmd_reset(int argc, char **argv)
         return st == GL_OK ? 0 : cli_die(st, err.msg);
     }
     if (!yes) {
-        printf("Replace %s with the starter of lesson '%s'? Your version is kept as %s.bak. "
-               "[y/N] ",
-               path, l.id, path);
+        printf("Replace %s with the starter of lesson '%s'? Your version is kept as a "
+               "backup beside it (%s.bak, or .bak.2, ... when that exists). [y/N] ",
+               path, l.id, base_of(path));
         fflush(stdout);
         char answer[64] = "";
         if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
@@ -58,9 +65,12 @@ int cmd_reset(int argc, char **argv)
             return 1;
         }
     }
-    st = workspace_reset(&l, &err);
-    if (st == GL_OK)
-        printf("%s restored from the starter (previous version: %s.bak)\n", path, path);
+    char bak[PATH_MAX + 16];
+    st = workspace_reset(&l, bak, sizeof bak, &err);
+    if (st == GL_OK && bak[0])
+        printf("%s restored from the starter (your version: %s)\n", path, bak);
+    else if (st == GL_OK)
+        printf("%s is already the starter: nothing to restore\n", path);
     lesson_free(&l);
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }

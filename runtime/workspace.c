@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime/workspace.h"
 
@@ -95,18 +96,53 @@ int workspace_has_copy(const gl_lesson *l, char *path, size_t len)
     return copy_path(l, path, len, &err) == GL_OK && exists(path);
 }
 
-gl_status workspace_reset(const gl_lesson *l, gl_error *err)
+/* Moves path to the first free name of path.bak, path.bak.2, ... (link() refuses an
+ * existing name, so no earlier backup is ever replaced); the name goes to bak. */
+static gl_status move_aside(const char *path, char *bak, size_t bak_len, gl_error *err)
 {
+    for (int k = 1; k < 10000; k++) {
+        if (k == 1)
+            snprintf(bak, bak_len, "%s.bak", path);
+        else
+            snprintf(bak, bak_len, "%s.bak.%d", path, k);
+        if (link(path, bak) == 0) {
+            if (unlink(path) == 0)
+                return GL_OK;
+            int e = errno;
+            unlink(bak);
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path, strerror(e));
+        }
+        if (errno == EEXIST)
+            continue;
+        /* no hard links here: rename onto a name that does not exist yet */
+        if (!exists(bak) && rename(path, bak) == 0)
+            return GL_OK;
+        if (!exists(bak))
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path, strerror(errno));
+    }
+    return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: 9999 backups already", path);
+}
+
+gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_error *err)
+{
+    bak[0] = '\0';
     char path[PATH_MAX];
     gl_status st = copy_path(l, path, sizeof path, err);
     if (st != GL_OK)
         return st;
     if (exists(path)) {
-        char bak[PATH_MAX + 8];
-        snprintf(bak, sizeof bak, "%s.bak", path);
-        if (rename(path, bak) != 0)
-            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path,
-                           strerror(errno));
+        size_t n1 = 0, n2 = 0;
+        gl_error ignore = {0};
+        char *mine = gl_read_file(path, &n1, &ignore), *starter = gl_read_file(l->exercise->starter, &n2, &ignore);
+        int same = mine && starter && n1 == n2 && memcmp(mine, starter, n1) == 0;
+        free(mine);
+        free(starter);
+        if (same)
+            return GL_OK; /* already the starter: nothing to keep or restore */
+        if ((st = move_aside(path, bak, bak_len, err)) != GL_OK) {
+            bak[0] = '\0';
+            return st;
+        }
     }
     return copy_starter(l, path, err);
 }

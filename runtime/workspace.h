@@ -23,8 +23,11 @@ gl_status workspace_exercise_path(const gl_lesson *l, char *path, size_t len, gl
 int workspace_has_copy(const gl_lesson *l, char *path, size_t len);
 
 /* Replaces the learner's copy with the starter (the caller asks for confirmation first).
- * The previous copy is kept as <file>.bak. */
-gl_status workspace_reset(const gl_lesson *l, gl_error *err);
+ * The previous copy is kept, never over an earlier one: as <file>.bak, else the first
+ * free <file>.bak.2, .bak.3, ...; its name goes to bak ("" when there was nothing to
+ * keep: no copy, or one equal to the starter). GL_ERR_INPUT when it cannot be kept (the
+ * copy is then untouched). */
+gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_error *err);
 
 /* What a learner has done in one lesson. */
 typedef struct gl_lesson_progress {

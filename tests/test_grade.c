@@ -7,6 +7,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,13 +394,31 @@ START_TEST(test_workspace_copy_reset_and_progress)
     copy = slurp(path);
     ck_assert_str_eq(copy, "// my edit\n");
     free(copy);
-    ck_assert_int_eq(workspace_reset(&l, &err), GL_OK);
+    char bak[PATH_MAX + 16], want[PATH_MAX + 16];
+    ck_assert_int_eq(workspace_reset(&l, bak, sizeof bak, &err), GL_OK);
     copy = slurp(path);
     ck_assert_str_eq(copy, starter);
     free(copy);
-    char bak[1100];
-    snprintf(bak, sizeof bak, "%s.bak", path);
+    snprintf(want, sizeof want, "%s.bak", path);
+    ck_assert_str_eq(bak, want);
     copy = slurp(bak);
+    ck_assert_str_eq(copy, "// my edit\n");
+    free(copy);
+    /* Resetting the starter keeps nothing and changes nothing. */
+    ck_assert_int_eq(workspace_reset(&l, bak, sizeof bak, &err), GL_OK);
+    ck_assert_str_eq(bak, "");
+    /* A second edit and reset keeps both versions: .bak is never overwritten. */
+    f = fopen(path, "w");
+    fputs("// my second edit\n", f);
+    fclose(f);
+    ck_assert_int_eq(workspace_reset(&l, bak, sizeof bak, &err), GL_OK);
+    snprintf(want, sizeof want, "%s.bak.2", path);
+    ck_assert_str_eq(bak, want);
+    copy = slurp(bak);
+    ck_assert_str_eq(copy, "// my second edit\n");
+    free(copy);
+    snprintf(want, sizeof want, "%s.bak", path);
+    copy = slurp(want);
     ck_assert_str_eq(copy, "// my edit\n");
     free(copy);
     free(starter);

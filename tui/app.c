@@ -8,6 +8,7 @@
  * (term_suspend/term_resume); on return the kernel is recompiled and re-run. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,7 @@ const char *app_finding_name(int kind)
     case SIM_FIND_RACE: return "race";
     case SIM_FIND_WARP_RACE: return "race within a warp";
     case SIM_FIND_DIVERGENT_BARRIER: return "barrier in divergent code";
+    case SIM_FIND_EXITED_BARRIER: return "barrier skipped by exited threads";
     case SIM_FIND_DEADLOCK: return "deadlock";
     case SIM_FIND_STEP_LIMIT: return "endless loop?";
     default: return "checker error";
@@ -906,7 +908,8 @@ static handler_result confirm_answer(app *a, int ch)
     }
     if (c == CONFIRM_RESET) {
         gl_error err = {0};
-        if (workspace_reset(a->lesson, &err) != GL_OK) {
+        char bak[PATH_MAX + 16];
+        if (workspace_reset(a->lesson, bak, sizeof bak, &err) != GL_OK) {
             char msg[256];
             snprintf(msg, sizeof msg, "could not restore: %.200s", err.msg);
             set_flash(a, msg);
@@ -915,7 +918,10 @@ static handler_result confirm_answer(app *a, int ch)
         int step = a->step;
         step_enter(a, step);
         char msg[256];
-        snprintf(msg, sizeof msg, "restored the starter (your version is in %.180s.bak)", base_name(a->ex_path));
+        if (bak[0])
+            snprintf(msg, sizeof msg, "restored the starter (your version is in %.180s)", base_name(bak));
+        else
+            snprintf(msg, sizeof msg, "your copy is already the starter");
         set_flash(a, msg);
     }
     return H_REDRAW;
