@@ -3,6 +3,7 @@
  * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
  * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
  * trace as Chrome Trace Event JSON for Perfetto). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,23 @@ int cmd_run(int argc, char **argv)
     gl_status st = spec_load_file(c.pos[0], &spec, &err);
     if (st != GL_OK)
         return cli_die(st, err.msg);
+    /* an output must not overwrite an input of the same run */
+    const char *outs[3] = {c.dump_json, x.trace_json, x.metrics_json};
+    const char *const names[3] = {"--dump-json", "--trace-json", "--metrics-json"};
+    for (int i = 0; i < 3; i++) {
+        if (!outs[i] || strcmp(outs[i], "-") == 0)
+            continue;
+        const char *input = gl_same_file(outs[i], c.pos[0]) ? c.pos[0]
+                            : gl_same_file(outs[i], spec.source) ? spec.source
+                                                                  : NULL;
+        if (input) {
+            char what[PATH_MAX * 2 + 64];
+            snprintf(what, sizeof what, "%s %s would overwrite the run's input %s", names[i], outs[i],
+                     input);
+            spec_free(&spec);
+            return cli_usage_error("%s: write the output elsewhere", what);
+        }
+    }
     gl_run_opts opts = {.backend = c.backend,
                         .compile = {.compiler = c.compiler, .verbose = c.verbose},
                         .timeout_s = x.timeout_s,

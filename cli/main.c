@@ -1,5 +1,6 @@
 /* main.c — the gpulearn command line: dispatch, usage, option parsing, list, info. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +181,8 @@ int cmd_list(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The command argv names; returns its exit code. */
+static int dispatch(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {
@@ -215,4 +217,16 @@ int main(int argc, char **argv)
         return cli_usage_error("unknown command '%s'", c.pos[0]);
     tui_opts opts = {.backend = c.backend, .lesson = c.npos ? c.pos[0] : NULL};
     return tui_run(&opts);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* output that could not be written (a full disk, a closed pipe) is a failure too */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gpulearn: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+        if (rc == 0)
+            rc = 1;
+    }
+    return rc;
 }

@@ -108,8 +108,54 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
+int gl_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Writes all of data to fd; -1 with errno on failure. */
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* not a file to replace: write into it as it is (/dev/null, /dev/stdout, a FIFO) */
+        if (S_ISDIR(st.st_mode))
+            return gl_fail(err, GL_ERR_INPUT, "%s: is a folder", path);
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write_all(fd, data, len) != 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
+        }
+        return close(fd) == 0 ? GL_OK : gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* replace the file the link names, not the link */
+        char *target = realpath(path, NULL);
+        if (target) {
+            gl_status r = gl_write_file_atomic(target, data, len, err);
+            free(target);
+            return r;
+        }
+    }
     static unsigned counter;
     size_t tn = strlen(path) + 48;
     char *tmp = malloc(tn);
@@ -128,22 +174,11 @@ gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, g
         free(tmp);
         return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
     }
-    struct stat st;
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
         (void)fchmod(fd, st.st_mode & 07777); /* keep an existing file's permissions */
 
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            goto fail;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
+    if (write_all(fd, data, len) != 0)
+        goto fail;
     if (fsync(fd) != 0)
         goto fail;
     if (close(fd) != 0) {

@@ -39,9 +39,14 @@ int gl_exit_code(gl_status s);
  * (GL_ERR_INPUT, "path: strerror") on failure. Caller frees. */
 char *gl_read_file(const char *path, size_t *len, gl_error *err);
 
-/* Writes data to path atomically: a temporary file in the same folder, fsync, rename.
- * GL_ERR_INPUT with the reason on failure. */
+/* Writes data to path atomically when path is (or will be) a regular file: a temporary
+ * file in the same folder, fsync, rename. A symbolic link is followed, so the file it
+ * names is replaced and the link stays; a device, FIFO or socket (/dev/null, a pipe) is
+ * written in place, never replaced. GL_ERR_INPUT with the reason on failure. */
 gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err);
+
+/* 1 when paths a and b name the same existing file (same device and inode). */
+int gl_same_file(const char *a, const char *b);
 
 /* path shortened for messages: relative to the current directory when it lies inside
  * it ("lessons/01-threads/exercise.cu"), else unchanged. Points into path. */

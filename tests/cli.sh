@@ -23,6 +23,27 @@ expect "malformed spec" 2 "$G" run tests/cli/malformed.json; has err "malformed.
 expect "dump to stdout" 0 "$G" run tests/cli/saxpy.json --backend sim --dump-json -
 has out '"buffers"'; has out '"y": \[-1.0, 0.25, 1.5,'
 
+# Outputs never destroy what they land on: not an input of the run (exit 2, the source
+# intact), not a device (written into, still a device), not a symbolic link (the file it
+# names is replaced, the link stays).
+cp tests/cli/saxpy.json tests/cli/saxpy.cu "$T/"
+expect "--dump-json onto the kernel's source" 2 "$G" run "$T/saxpy.json" --backend sim --dump-json "$T/saxpy.cu"
+has err "would overwrite the run's input"
+if cmp -s tests/cli/saxpy.cu "$T/saxpy.cu"; then ok "the source is intact"; else bad "the source was overwritten"; fi
+expect "--metrics-json onto the spec" 2 "$G" run "$T/saxpy.json" --backend sim --metrics-json "$T/saxpy.json"
+mkfifo "$T/fifo"; (cat "$T/fifo" >"$T/from_fifo" &)
+expect "--dump-json into a FIFO" 0 "$G" run tests/cli/saxpy.json --backend sim --dump-json "$T/fifo"
+sleep 0.2
+if [ -p "$T/fifo" ] && grep -q '"buffers"' "$T/from_fifo"; then ok "the FIFO is still a FIFO and got the JSON"; else bad "the FIFO was replaced or got nothing"; fi
+echo '{}' >"$T/target.json"; ln -s target.json "$T/link.json"
+expect "--dump-json through a symbolic link" 0 "$G" run tests/cli/saxpy.json --backend sim --dump-json "$T/link.json"
+if [ -L "$T/link.json" ] && grep -q '"buffers"' "$T/target.json"; then ok "the link stays and its file got the JSON"; else bad "the link was replaced"; fi
+
+if [ -w /dev/full ]; then
+  expect "output to a full disk" 1 sh -c "'$G' run tests/cli/saxpy.json --backend sim >/dev/full"
+  has err "cannot write the output"
+fi
+
 expect "out-of-bounds write is a fault" 1 "$G" run tests/cli/oob.json --backend sim
 has err "oob.cu:6: block (3,0,0) thread (232,0,0)"; has err "out-of-bounds"
 
