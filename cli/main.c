@@ -166,6 +166,8 @@ int cmd_list(int argc, char **argv)
             cJSON_AddStringToObject(o, "title", ls[i].title);
             cJSON_AddStringToObject(o, "dir", ls[i].dir);
             cJSON_AddBoolToObject(o, "exercise", ls[i].exercise != NULL);
+            if (ls[i].broken)
+                cJSON_AddStringToObject(o, "error", ls[i].broken);
             cJSON_AddItemToArray(arr, o);
         }
         char *text = cJSON_Print(arr);
@@ -173,9 +175,12 @@ int cmd_list(int argc, char **argv)
         free(text);
         cJSON_Delete(arr);
     } else {
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             printf("%2d  %-12s %s%s\n", ls[i].number, ls[i].id, ls[i].title,
-                   ls[i].exercise ? "" : "  (no exercise)");
+                   ls[i].exercise || ls[i].broken ? "" : "  (no exercise)");
+            if (ls[i].broken)
+                fprintf(stderr, "gpulearn: %s\n", ls[i].broken);
+        }
     }
     lesson_list_free(ls, n);
     return 0;

@@ -560,6 +560,7 @@ void lesson_free(gl_lesson *l)
     free(l->id);
     free(l->title);
     free(l->summary);
+    free(l->broken);
     memset(l, 0, sizeof *l);
 }
 
@@ -586,9 +587,21 @@ gl_status lesson_list(gl_lesson **out, int *count, gl_error *err)
             char *dir = join(root, names[i]->d_name);
             char *json = dir ? join(dir, "lesson.json") : NULL;
             if (json && is_file(json)) {
-                st = lesson_load(dir, &ls[k], err);
-                if (st == GL_OK)
-                    k++;
+                gl_error lerr = {0};
+                if (lesson_load(dir, &ls[k], &lerr) != GL_OK) {
+                    /* listed as broken, with why */
+                    memset(&ls[k], 0, sizeof ls[k]);
+                    ls[k].dir = strdup(dir);
+                    ls[k].id = strdup(names[i]->d_name);
+                    ls[k].number = number_of(dir);
+                    ls[k].title = strdup("(broken: this lesson does not load)");
+                    ls[k].broken = strdup(lerr.msg);
+                    if (!ls[k].dir || !ls[k].id || !ls[k].title || !ls[k].broken) {
+                        lesson_free(&ls[k]);
+                        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+                    }
+                }
+                k += st == GL_OK;
             }
             free(json);
             free(dir);

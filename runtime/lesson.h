@@ -84,6 +84,8 @@ typedef struct gl_lesson {
     gl_step *steps;
     int nsteps;
     gl_exercise *exercise; /* NULL when the lesson has none (lesson 0) */
+    char *broken;          /* lesson_list only: why dir/lesson.json did not load (then
+                              id is the folder name, title says "broken", no steps) */
 } gl_lesson;
 
 /* The folder holding the lessons: $GPULEARN_LESSONS, else <exe>/../share/gpulearn/lessons,
@@ -94,8 +96,9 @@ const char *lesson_root(void);
 gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err);
 void lesson_free(gl_lesson *l);
 
-/* Loads every lesson under lesson_root(), sorted by number. Caller frees each and the
- * array (lesson_list_free). */
+/* Loads every lesson under lesson_root(), sorted by number. A lesson that does not load
+ * is listed all the same, with its error in broken, so that one bad lesson.json hides no
+ * other. Caller frees each and the array (lesson_list_free). */
 gl_status lesson_list(gl_lesson **out, int *count, gl_error *err);
 void lesson_list_free(gl_lesson *ls, int count);
 

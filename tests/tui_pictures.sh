@@ -10,7 +10,8 @@
 #  - lesson 3 step 3 (48 threads): the warp timeline draws the second warp as a partial
 #    warp (16 of 32 lanes, the half glyph) and counts its idle lanes;
 #  - lesson 2's exercise: grading the starter lists the failed check first;
-#  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit.
+#  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit;
+#  - a malformed lesson.json is listed as broken, with its error, and hides no other.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
@@ -51,7 +52,7 @@ cat >"$FIX/lesson.json" <<'EOF'
 EOF
 
 cat >"$TMP/pane.sh" <<'EOF'
-XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
+XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" ${TUI_LESSON:+"$TUI_LESSON"}
 echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
@@ -158,6 +159,25 @@ walk() {
   wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
   echo "tui_pictures: ok at ${W}x${H}"
 }
+
+# One malformed lesson.json hides no other lesson: the list shows it as broken with its
+# error, and the rest open.
+mkdir -p "$TMP/broken"
+cp -r "$LESSONS/01-threads" "$LESSONS/02-indexing" "$TMP/broken/"
+mkdir -p "$TMP/broken/03-warps"; echo '{ "format": 1, "id": "warps", oops' >"$TMP/broken/03-warps/lesson.json"
+SIZE=80x24; LESSON=list
+T kill-server >/dev/null 2>&1; sleep 0.2
+T -f /dev/null new-session -d -s views -x 80 -y 24 \
+  "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$TMP/broken' TUI_LESSON='' sh '$TMP/pane.sh'" ||
+  fail "tmux could not start"
+wait_for "Threads, blocks, grids" || fail "the lesson list does not show the lessons that load"
+screen | grep -q "3 *(broken: this lesson does not load)" || fail "the broken lesson is not listed as broken"
+keys Down Down
+wait_for "malformed JSON" 20 || fail "the broken lesson's error is not shown"
+keys Enter
+wait_for "does not load" 20 || fail "opening the broken lesson says nothing"
+keys Up Enter
+wait_for "step 1/" 20 || fail "a lesson next to the broken one does not open"
 
 walk 80 24
 walk 200 60

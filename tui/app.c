@@ -714,6 +714,10 @@ static handler_result act_list_down(app *a)
 static handler_result act_open(app *a)
 {
     if (a->nlessons == 0) return H_HANDLED;
+    if (a->lessons[a->list_sel].broken) { /* its error is under the list */
+        set_flash(a, "this lesson does not load: its lesson.json has an error (shown below the list)");
+        return H_REDRAW;
+    }
     lesson_open(a, &a->lessons[a->list_sel]);
     return H_REDRAW;
 }

@@ -420,7 +420,8 @@ static void draw_list(const app *a, int y, int h)
         getbegyx(win, by, bx);
         hit_add(by + 1 + r, bx + 1, bx + COLS - 1, HIT_LESSON, i);
         x += put(win, 1 + r, x, cols, num, sel ? attr : term_attr(TC_HEADING)) + 2;
-        int tw = put(win, 1 + r, x, COLS - 2 - x, l->title ? l->title : "", attr | A_BOLD);
+        int tw = put(win, 1 + r, x, COLS - 2 - x, l->title ? l->title : "",
+                     l->broken && !sel ? term_attr(TC_BAD) : (int)(attr | A_BOLD));
         x += (title_w > tw ? title_w : tw) + 2;
         /* progress: a tick once the exercise passed, else steps seen */
         const gl_lesson_progress *pg = app_progress(a, l);
@@ -442,6 +443,7 @@ static void draw_list(const app *a, int y, int h)
         wattroff(win, term_attr(TC_BORDER));
         tlines L = {0};
         tl_printf(&L, cols, term_attr(TC_HEADING), "%d %s %s", l->number, term_glyph()->dot, l->title ? l->title : "");
+        if (l->broken) tl_wrap(&L, l->broken, cols, term_attr(TC_BAD));
         tl_wrap(&L, l->summary ? l->summary : "", cols, PLAIN);
         const gl_lesson_progress *pg = app_progress(a, l);
         int total = l->nsteps + (l->exercise ? 1 : 0);
