@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
+#include "runtime/sandbox.h"
 #include "runtime/workspace.h"
 
 /* Wall-clock limit for grading one submission of a batch, seconds. The simulator's
@@ -273,6 +274,7 @@ int cmd_grade(int argc, char **argv)
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL;
+    int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
@@ -282,6 +284,10 @@ int cmd_grade(int argc, char **argv)
                             : strcmp(a, "--format") == 0 ? &format
                             : strcmp(a, "--seed") == 0   ? &seed
                                                          : NULL;
+        if (strcmp(a, "--unsafe-no-sandbox") == 0) {
+            unsafe = 1;
+            continue;
+        }
         if (slot) {
             if (i + 1 >= argc) {
                 free(rest);
@@ -328,6 +334,21 @@ int cmd_grade(int argc, char **argv)
             return cli_usage_error("--seed must be a whole number from 0 to 4294967295, not '%s'", seed);
         }
         opts.seed = v, opts.seed_given = 1;
+    }
+    /* Submissions compile in a sandbox (runtime/sandbox.h). Without one, a class's
+     * batch is not graded unless the instructor says so. */
+    opts.no_sandbox = unsafe;
+    if (!unsafe && !gl_sandbox_available()) {
+        if (batch) {
+            fprintf(stderr, "gpulearn: refusing to grade %s without a sandbox: this kernel offers "
+                            "no Landlock (Linux 5.13 or later with landlock in its LSM list), so a "
+                            "submission could #include and quote any file you can read. Grade on a "
+                            "machine that has it, or pass --unsafe-no-sandbox\n", batch);
+            lesson_free(&l);
+            return 2;
+        }
+        fprintf(stderr, "gpulearn: warning: no sandbox (the kernel offers no Landlock): the "
+                        "submission compiles with your rights\n");
     }
     if (batch) {
         rc = grade_batch(&l, batch, out, &opts);

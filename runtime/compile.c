@@ -6,17 +6,22 @@
 #include "runtime/compile.h"
 
 #include "runtime/cache.h"
+#include "runtime/sandbox.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1336,6 +1341,124 @@ static int cache_lookup(const char *key, gl_compiled *out)
 /* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
  * runs (a compile error from NVRTC is reported, not retried with nvcc). On failure *out
  * owns no memory; out->used and out->command say what ran. */
+/* The child of compile_sandboxed: confines itself, compiles, writes the result to fd
+ * (status, compiler, command, message, PTX, log) and exits. */
+static void sandboxed_child(const char *path, const char *real, const char *tmp,
+                            const gl_compile_opts *opts, int fd)
+{
+    setpgid(0, 0);                    /* killed as a group with what it starts */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* and with the grader */
+    const struct rlimit cpu = {GL_COMPILE_CPU_S, GL_COMPILE_CPU_S};
+    const struct rlimit data = {GL_COMPILE_DATA_BYTES, GL_COMPILE_DATA_BYTES};
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_DATA, &data);
+    setenv("TMPDIR", tmp, 1);
+    char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
+    if (find_prelude(prelude, sizeof prelude)) {
+        char *slash = strrchr(prelude, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    const char *home = getenv("CUDA_HOME");
+    snprintf(cuda, sizeof cuda, "%s", home && *home ? home : "/usr/local/cuda");
+    if (!realpath(cuda, cuda_real))
+        cuda_real[0] = '\0';
+    /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
+    const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
+                                "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
+                                "/etc/alternatives", "/dev/null", "/dev/zero", "/dev/urandom",
+                                "/usr/local/cuda", cuda, cuda_real, prelude, real};
+    const char *const write[] = {tmp, "/dev/null"};
+    gl_error e = {0};
+    gl_compiled c = {0};
+    gl_status st = gl_sandbox_restrict(read, (int)(sizeof read / sizeof read[0]), write, 2, &e);
+    if (st == GL_OK) {
+        gl_compile_opts o = *opts;
+        o.sandbox = 0;
+        o.no_cache = 1;
+        st = gl_compile_cuda(path, &o, &c, &e);
+    }
+    int32_t head[2] = {(int32_t)st, (int32_t)c.used};
+    int ok = write_all(fd, head, sizeof head) == 0 &&
+             put_blob(fd, c.command, strlen(c.command)) == 0 &&
+             put_blob(fd, e.msg, strlen(e.msg)) == 0 &&
+             put_blob(fd, c.ptx, c.ptx ? strlen(c.ptx) : 0) == 0 &&
+             put_blob(fd, c.log, c.log ? strlen(c.log) : 0) == 0;
+    _exit(ok ? 0 : 1);
+}
+
+/* gl_compile_cuda with opts->sandbox: the compilation runs in sandboxed_child, which
+ * the wall-clock limit kills with everything it started. */
+static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts,
+                                   gl_compiled *out, gl_error *err)
+{
+    char real[PATH_MAX], tmp[PATH_MAX];
+    if (!realpath(path, real))
+        return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
+    if (!gl_sandbox_available())
+        return gl_fail(err, GL_ERR_TOOL, "cannot compile %s in a sandbox: the kernel offers no "
+                       "Landlock (Linux 5.13 or later with landlock in its LSM list)", path);
+    int fds[2];
+    if (tmpdir_make(tmp, sizeof tmp) != 0)
+        return gl_fail(err, GL_ERR_TOOL, "cannot make a temporary folder: %s", strerror(errno));
+    if (pipe(fds) != 0) {
+        tmpdir_remove(tmp);
+        return gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        sandboxed_child(path, real, tmp, opts, fds[1]);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        tmpdir_remove(tmp);
+        return gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(errno));
+    }
+    /* wait for the result within the wall-clock limit */
+    struct pollfd p = {.fd = fds[0], .events = POLLIN};
+    int ready = 0;
+    for (int waited = 0; waited < GL_COMPILE_WALL_S * 10 && !ready; waited++) {
+        int r = poll(&p, 1, 100);
+        ready = r > 0 || (r < 0 && errno != EINTR);
+    }
+    int32_t head[2];
+    char *cmd = NULL, *msg = NULL, *ptx = NULL, *log = NULL;
+    int ok = ready && read_all(fds[0], head, sizeof head) == 0 && get_blob(fds[0], &cmd) == 0 &&
+             get_blob(fds[0], &msg) == 0 && get_blob(fds[0], &ptx) == 0 && get_blob(fds[0], &log) == 0;
+    close(fds[0]);
+    kill(-pid, SIGKILL); /* whatever it started and left behind */
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    tmpdir_remove(tmp);
+    gl_status st;
+    if (!ready) {
+        st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler ran longer than %d s and was stopped",
+                     path, GL_COMPILE_WALL_S);
+    } else if (!ok) {
+        st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler stopped (%s): the source needs too "
+                     "much compile time or memory (limits: %d s of CPU, %llu GiB)", path,
+                     WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no result",
+                     GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES >> 30);
+    } else {
+        st = (gl_status)head[0];
+        out->used = (gl_compiler)head[1];
+        snprintf(out->command, sizeof out->command, "%s", cmd);
+        if (st != GL_OK)
+            gl_fail(err, st, "%s", msg);
+        else {
+            out->ptx = ptx, ptx = NULL;
+            if (*log)
+                out->log = log, log = NULL;
+        }
+    }
+    free(cmd), free(msg), free(ptx), free(log);
+    return st;
+}
+
 gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_compiled *out,
                           gl_error *err)
 {
@@ -1343,6 +1466,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     if (!opts)
         opts = &defaults;
     memset(out, 0, sizeof *out);
+    if (opts->sandbox)
+        return compile_sandboxed(path, opts, out, err);
 
     gl_compiler want = opts->compiler;
     if ((int)want < GL_CC_AUTO || want > GL_CC_CLANG)

@@ -18,7 +18,17 @@ typedef struct gl_compile_opts {
     /* Compilation cache (issue 4): the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
      * the source, its path, the options and the compilers' versions (runtime/cache.h). */
     int no_cache;         /* always compile; neither read nor write the cache */
+    /* Untrusted source (a submission being graded): compile in a child process confined
+     * by Landlock (runtime/sandbox.h) to the compilers, the system headers, the prelude
+     * and the source file itself, with CPU-time, memory and wall-time limits; no cache.
+     * GL_ERR_TOOL when the sandbox cannot be made (see gl_sandbox_available). */
+    int sandbox;
 } gl_compile_opts;
+
+/* Limits of a sandboxed compilation: CPU seconds, bytes of data memory, wall seconds. */
+#define GL_COMPILE_CPU_S 60
+#define GL_COMPILE_DATA_BYTES (3ull << 30)
+#define GL_COMPILE_WALL_S 120
 
 /* What a compilation produced. Free with gl_compiled_free. */
 typedef struct gl_compiled {

@@ -10,6 +10,7 @@
 
 #include "runtime/analysis.h"
 #include "runtime/grade.h"
+#include "runtime/sandbox.h"
 
 
 void grade_report_free(gl_grade_report *r)
@@ -729,7 +730,9 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         snprintf(rep->checks[i + 1].name, sizeof rep->checks[i + 1].name, "%s", e->checks[i].name);
     gl_error cerr = {0};
     const char *not_run = NULL;
-    if (gl_compile_cuda(sub_path, &opts->compile, &sub, &cerr) != GL_OK) {
+    gl_compile_opts sub_compile = opts->compile;
+    sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
+    if (gl_compile_cuda(sub_path, &sub_compile, &sub, &cerr) != GL_OK) {
         if (cerr.status != GL_ERR_COMPILE) {
             st = gl_fail(err, cerr.status, "%s", cerr.msg);
             goto done;
@@ -922,6 +925,7 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON_AddBoolToObject(js, "passed", r->passed);
     cJSON_AddBoolToObject(js, "compiled", r->compiled);
     cJSON_AddNumberToObject(js, "seed", (double)r->seed);
+    cJSON_AddBoolToObject(js, "sandboxed", r->sandboxed);
     cJSON *checks = cJSON_AddArrayToObject(js, "checks");
     for (int i = 0; i < r->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
@@ -1004,7 +1008,8 @@ int grade_lint(const char *dir, FILE *out)
         fprintf(out, "%s\n%s: FAILED (the lesson does not load)\n", err.msg, dir);
         return 1;
     }
-    const gl_grade_opts lint_opts = {.seed_given = 1, .seed = 0}; /* the same every lint */
+    /* the same inputs every lint; lesson files are trusted */
+    const gl_grade_opts lint_opts = {.seed_given = 1, .seed = 0, .no_sandbox = 1};
     int problems = 0;
     for (int s = 0; s < l.nsteps; s++) {
         const gl_step *step = &l.steps[s];

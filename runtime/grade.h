@@ -30,6 +30,7 @@ typedef struct gl_grade_report {
     char backend[8];         /* "sim", or "gpu": the submission also ran on the GPU */
     uint64_t seed;           /* the inputs' and random schedules' seed of this grading
                                 (gl_grade_opts.seed repeats it) */
+    int sandboxed;           /* the submission was compiled in the sandbox */
     int passed;              /* every check passed */
     int compiled;            /* 0: the submission did not compile (see compile_log) */
     char *compile_log;
@@ -48,6 +49,11 @@ typedef struct gl_grade_opts {
      * 2^32) is mixed into every "random" init and schedule, and reported. */
     int seed_given;
     uint64_t seed;
+    /* The submission is compiled in a sandbox (gl_compile_opts.sandbox: it reads only
+     * itself, the compilers, the system headers and the prelude) wherever the kernel
+     * offers one (runtime/sandbox.h); no_sandbox = 1 compiles it like any file.
+     * gl_grade_report.sandboxed says which happened. */
+    int no_sandbox;
 } gl_grade_opts;
 
 /* A fresh grading seed below 2^32 (clock and process id). */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runtime/grade.h"
+#include "runtime/sandbox.h"
 #include "runtime/lesson.h"
 #include "runtime/workspace.h"
 
@@ -315,6 +316,81 @@ START_TEST(test_inputs_change_with_every_grading_seed)
 }
 END_TEST
 
+/* A submission compiles in the sandbox: an #include of the lesson's solution (by an
+ * absolute or a relative path), of another submission beside it, of /etc/passwd or of
+ * /proc/self/environ does not compile, and the reports (text, JSON) hold no byte of
+ * those files, with every compiler present. */
+START_TEST(test_submissions_cannot_read_files_outside_themselves)
+{
+    env();
+    if (!gl_sandbox_available()) {
+        fprintf(stderr, "SKIP: no Landlock in this kernel: the sandbox test did not run\n");
+        return;
+    }
+    setenv("GL_TEST_SECRET", "s3cr3t-token-9137", 1);
+    char dir[] = "/tmp/gl_sandboxXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cwd[PATH_MAX], path[PATH_MAX + 64], body[PATH_MAX * 2];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    /* another learner's submission beside this one: the reference, renamed */
+    snprintf(path, sizeof path, "%s/other.cu", dir);
+    char *sol = slurp("lessons/01-threads/solution.cu");
+    FILE *f = fopen(path, "w");
+    fputs(sol, f);
+    fclose(f);
+    free(sol);
+    const char *includes[] = {"/proc/self/environ", "/etc/passwd", NULL, NULL, "other.cu"};
+    char abs_sol[PATH_MAX + 64], rel_sol[PATH_MAX * 2];
+    snprintf(abs_sol, sizeof abs_sol, "%s/lessons/01-threads/solution.cu", cwd);
+    snprintf(rel_sol, sizeof rel_sol, "../..%s", abs_sol); /* from /tmp/gl_sandboxXXXXXX */
+    includes[2] = abs_sol;
+    includes[3] = rel_sol;
+    const char *compilers[] = {"nvrtc", "nvcc", "clang"};
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_int_eq(lesson_find("1", &l, &err), GL_OK);
+    int compiled_with = 0;
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 5; i++) {
+            snprintf(path, sizeof path, "%s/sub.cu", dir);
+            snprintf(body, sizeof body, "#include \"%s\"\n", includes[i]);
+            f = fopen(path, "w");
+            fputs(body, f);
+            fclose(f);
+            gl_grade_opts o = {.compile = {.compiler = c == 0 ? GL_CC_NVRTC : c == 1 ? GL_CC_NVCC : GL_CC_CLANG}};
+            gl_grade_report rep;
+            ck_assert_int_eq(grade_exercise(&l, path, &o, &rep, &err), GL_OK);
+            if (!rep.compiled && rep.compile_log && strstr(rep.compile_log, "not available")) {
+                grade_report_free(&rep);
+                break; /* this compiler is not installed */
+            }
+            compiled_with |= 1 << c;
+            ck_assert(rep.sandboxed);
+            ck_assert_msg(!rep.compiled && !rep.passed, "%s: #include \"%s\" compiled", compilers[c], includes[i]);
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            grade_report_write_text(m, &rep);
+            grade_report_write_json(m, &rep);
+            fclose(m);
+            ck_assert_msg(!strstr(buf, "s3cr3t-token") && !strstr(buf, "root:x:0:0") &&
+                              !strstr(buf, "Reference solution") && !strstr(buf, "c[i] = a[i] + b[i]"),
+                          "%s: the report quotes %s:\n%s", compilers[c], includes[i], buf);
+            free(buf);
+            grade_report_free(&rep);
+        }
+    ck_assert_msg(compiled_with & 1 || compiled_with & 4, "no compiler ran");
+    /* the same solution copied in whole still passes: the sandbox stops reading, not compiling */
+    gl_grade_report rep;
+    ck_assert_int_eq(grade_exercise(&l, "lessons/01-threads/solution.cu", NULL, &rep, &err), GL_OK);
+    ck_assert(rep.passed && rep.sandboxed);
+    grade_report_free(&rep);
+    lesson_free(&l);
+    snprintf(body, sizeof body, "rm -rf %s", dir);
+    sh(body);
+}
+END_TEST
+
 /* Writes a lesson folder with the given exercise checks JSON; loads it. */
 static gl_status load_with_checks(const char *checks, gl_error *err)
 {
@@ -559,6 +635,7 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
     tcase_add_test(tc, test_checks_of_a_kernel_that_never_finishes_are_not_run);
     tcase_add_test(tc, test_inputs_change_with_every_grading_seed);
+    tcase_add_test(tc, test_submissions_cannot_read_files_outside_themselves);
     tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
     tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
     tcase_add_test(tc, test_lint_exit_codes);
