@@ -1089,21 +1089,6 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
     return result;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int read_all(int fd, void *data, size_t len)
 {
     char *p = data;
@@ -1122,9 +1107,9 @@ static int read_all(int fd, void *data, size_t len)
 /* Child-to-parent transfer of one compilation: length-prefixed blobs over a pipe. */
 static int put_blob(int fd, const void *data, uint64_t len)
 {
-    if (write_all(fd, &len, sizeof len) != 0)
+    if (gl_write_all(fd, &len, sizeof len) != 0)
         return -1;
-    return len ? write_all(fd, data, (size_t)len) : 0;
+    return len ? gl_write_all(fd, data, (size_t)len) : 0;
 }
 
 static int get_blob(int fd, char **out)
@@ -1167,7 +1152,7 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
         char w[1024] = "";
         try_result r = nvrtc_compile_here(path, archnum, src, out, w, sizeof w, &e);
         int32_t head[2] = {(int32_t)r, (int32_t)e.status};
-        int ok = write_all(fds[1], head, sizeof head) == 0 &&
+        int ok = gl_write_all(fds[1], head, sizeof head) == 0 &&
                  put_blob(fds[1], w, strlen(w)) == 0 &&
                  put_blob(fds[1], e.msg, strlen(e.msg)) == 0 &&
                  put_blob(fds[1], out->command, strlen(out->command)) == 0 &&
@@ -1379,7 +1364,7 @@ static void sandboxed_child(const char *path, const char *real, const char *tmp,
         st = gl_compile_cuda(path, &o, &c, &e);
     }
     int32_t head[2] = {(int32_t)st, (int32_t)c.used};
-    int ok = write_all(fd, head, sizeof head) == 0 &&
+    int ok = gl_write_all(fd, head, sizeof head) == 0 &&
              put_blob(fd, c.command, strlen(c.command)) == 0 &&
              put_blob(fd, e.msg, strlen(e.msg)) == 0 &&
              put_blob(fd, c.ptx, c.ptx ? strlen(c.ptx) : 0) == 0 &&

@@ -114,15 +114,14 @@ int gl_same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Writes all of data to fd; -1 with errno on failure. */
-static int write_all(int fd, const void *data, size_t len)
+int gl_write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
     while (len > 0) {
         ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w < 0)
+        if (w <= 0)
             return -1;
         p += w;
         len -= (size_t)w;
@@ -138,7 +137,7 @@ gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, g
         if (S_ISDIR(st.st_mode))
             return gl_fail(err, GL_ERR_INPUT, "%s: is a folder", path);
         int fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write_all(fd, data, len) != 0) {
+        if (fd < 0 || gl_write_all(fd, data, len) != 0) {
             int e = errno;
             if (fd >= 0)
                 close(fd);
@@ -177,7 +176,7 @@ gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, g
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
         (void)fchmod(fd, st.st_mode & 07777); /* keep an existing file's permissions */
 
-    if (write_all(fd, data, len) != 0)
+    if (gl_write_all(fd, data, len) != 0)
         goto fail;
     if (fsync(fd) != 0)
         goto fail;

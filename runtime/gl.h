@@ -45,6 +45,9 @@ char *gl_read_file(const char *path, size_t *len, gl_error *err);
  * written in place, never replaced. GL_ERR_INPUT with the reason on failure. */
 gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err);
 
+/* Writes all len bytes to fd, retrying short writes and EINTR; 0, or -1 with errno. */
+int gl_write_all(int fd, const void *data, size_t len);
+
 /* 1 when paths a and b name the same existing file (same device and inode). */
 int gl_same_file(const char *a, const char *b);
 

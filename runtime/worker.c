@@ -46,28 +46,13 @@ void gl_worker_result_free(gl_worker_result *r)
 
 /* ------------------------------------------------------------------ child side */
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data,
                    size_t len)
 {
     msg_header h = {type, arg, len};
-    if (write_all(ch->fd, &h, sizeof h) != 0)
+    if (gl_write_all(ch->fd, &h, sizeof h) != 0)
         return -1;
-    return len ? write_all(ch->fd, data, len) : 0;
+    return len ? gl_write_all(ch->fd, data, len) : 0;
 }
 
 int gl_worker_is_kernel_fault(const char *name)

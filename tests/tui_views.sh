@@ -78,17 +78,6 @@ fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 # The screen without its status bar (one-off messages live there).
 body() { screen | sed '$d'; }
 
-# open W H LESSONS_DIR LESSON: a fresh TUI on that lesson.
-open() {
-  SIZE="$1x$2"; LESSON="$4"
-  T kill-server >/dev/null 2>&1
-  sleep 0.2
-  T -f /dev/null new-session -d -s views -x "$1" -y "$2" \
-    "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$3' TUI_LESSON='$4' sh '$TMP/pane.sh'" ||
-    fail "tmux could not start"
-  T set-option -t views status off >/dev/null 2>&1
-  wait_for "step 1/" || fail "the lesson did not open"
-}
 
 # Steps forward with $1 and back with $2: the screen must change, then return.
 forth_and_back() {
