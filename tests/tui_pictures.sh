@@ -9,7 +9,8 @@
 #  - lesson 2's grid-stride step: thread 3 wrote owner[3], [19] and [35];
 #  - lesson 3 step 3 (48 threads): the warp timeline draws the second warp as a partial
 #    warp (16 of 32 lanes, the half glyph) and counts its idle lanes;
-#  - lesson 2's exercise: grading the starter lists the failed check first;
+#  - lesson 2's exercise: grading the starter lists the failed check first, and n at
+#    this last step opens lesson 3;
 #  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit;
 #  - a malformed lesson.json is listed as broken, with its error, and hides no other.
 #
@@ -126,6 +127,10 @@ walk() {
   wait_for "NOT YET" 600 || fail "grading the starter did not say NOT YET"
   first=$(screen | grep -Eo "(PASS|FAIL|NOT RUN) [a-z_]+" | head -1)
   [ "$first" = "FAIL matches_reference" ] || fail "the first check listed is '$first', not the failed matches_reference"
+  # the last step leads on: n opens the next lesson
+  keys n
+  wait_for "Lesson 3: Warps" 20 || fail "n at the last step did not open the next lesson"
+  wait_for "step 1/" 20 || fail "the next lesson did not open at its first step"
 
   # Lesson 3, step 3: 48 threads, the second warp has 16 lanes.
   open "$W" "$H" "$LESSONS" 3

@@ -737,7 +737,21 @@ static handler_result act_back(app *a)
 static handler_result act_next(app *a)
 {
     if (a->step + 1 >= app_nsteps(a)) {
-        set_flash(a, "last step");
+        /* the last step leads on to the next lesson that loads (not in a demo) */
+        int cur = -1;
+        for (int i = 0; i < a->nlessons; i++)
+            if (a->lesson == &a->lessons[i]) cur = i;
+        int next = cur + 1;
+        while (next > 0 && next < a->nlessons && a->lessons[next].broken) next++;
+        if (!a->opts.demo && cur >= 0 && next < a->nlessons) {
+            lesson_open(a, &a->lessons[next]);
+            a->list_sel = next;
+            char msg[200];
+            snprintf(msg, sizeof msg, "lesson %d: %.160s", a->lesson->number, a->lesson->title ? a->lesson->title : "");
+            set_flash(a, msg);
+            return H_REDRAW;
+        }
+        set_flash(a, cur >= 0 && next >= a->nlessons && !a->opts.demo ? "last step of the last lesson" : "last step");
         a->auto_next = 0;
         return H_REDRAW;
     }
@@ -1315,7 +1329,7 @@ static const key_binding k_keys[] = {
     {ON_DEMO, {'a'}, "a", "start or pause auto-advance", act_demo_auto},
     {ON_DEMO, {'+', '='}, "+ / -", "playback (while P plays) or auto-advance faster / slower", act_demo_faster},
     {ON_DEMO, {'-', '_'}, NULL, NULL, act_demo_slower},
-    {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step", act_next},
+    {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step (at the last step: the next lesson)", act_next},
     {ON_LESSON, {'p', KEY_LEFT}, "p / Left", "previous step", act_prev},
     {ON_LESSON | ON_DEMO, {'r'}, "r", "run this step's kernel (Ctrl-C cancels)", act_run},
     {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
