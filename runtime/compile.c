@@ -1334,9 +1334,11 @@ static void sandboxed_child(const char *path, const char *real, const char *tmp,
     setpgid(0, 0);                    /* killed as a group with what it starts */
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* and with the grader */
     const struct rlimit cpu = {GL_COMPILE_CPU_S, GL_COMPILE_CPU_S};
-    const struct rlimit data = {GL_COMPILE_DATA_BYTES, GL_COMPILE_DATA_BYTES};
     setrlimit(RLIMIT_CPU, &cpu);
+#ifndef __SANITIZE_ADDRESS__ /* AddressSanitizer's shadow memory is one huge mapping */
+    const struct rlimit data = {GL_COMPILE_DATA_BYTES, GL_COMPILE_DATA_BYTES};
     setrlimit(RLIMIT_DATA, &data);
+#endif
     setenv("TMPDIR", tmp, 1);
     char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
     if (find_prelude(prelude, sizeof prelude)) {

@@ -508,9 +508,7 @@ static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
     char buf[96];
     snprintf(buf, sizeof buf, "%s %llu more block%s", term_glyph()->ellipsis, (unsigned long long)more,
              more == 1 ? "" : "s");
-    wattron(win, term_attr(TC_DIM));
-    mvwaddnstr(win, y, x, buf, w);
-    wattroff(win, term_attr(TC_DIM));
+    view_put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 
 void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
@@ -670,7 +668,12 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
          brows = (uint64_t)s->grid[1] * s->grid[2];
     uint64_t fit = (uint64_t)(avail_h / box_h);
     bool all_cols = grid1d || bcols == s->grid[0];
-    if ((fit < brows || !all_cols) && (avail_h - 1) / box_h >= 1) /* a line for "… more" */
+    /* "… N more blocks" goes beside the last row of boxes when there is room to their
+     * right, else on a line of its own under them */
+    int more_w = 14; /* "… N more blocks": 14 columns and N's digits */
+    for (uint64_t v = B; v; v /= 10) more_w++;
+    bool more_beside = (int)bcols * (box_w + 1) + more_w <= w;
+    if ((fit < brows || !all_cols) && !more_beside && (avail_h - 1) / box_h >= 1)
         fit = (uint64_t)((avail_h - 1) / box_h);
     if (fit < 1) fit = 1;
     uint64_t shown_brows = brows < fit ? brows : fit, brow0 = 0, bcol0 = 0;
@@ -719,8 +722,11 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
             if (shown_rows < rows) mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
         }
     if (nshow < B) {
-        int ly = top + (int)shown_brows * box_h;
-        if (ly < y + h) draw_more(win, ly, x, w, B - nshow);
+        if (more_beside)
+            draw_more(win, top + (int)shown_brows * box_h - 1, x + (int)bcols * (box_w + 1),
+                      w - (int)bcols * (box_w + 1), B - nshow);
+        else if (top + (int)shown_brows * box_h < y + h)
+            draw_more(win, top + (int)shown_brows * box_h, x, w, B - nshow);
     }
 }
 
