@@ -43,16 +43,23 @@
 
 void sim_poison(void *p, size_t n, uint64_t seed)
 {
+    /* word i = a mixed seed xor (i + 1) times an odd constant (a Weyl sequence): a
+     * different value in every word, block and seed, for an add per 8 bytes (registers
+     * and shared memory are filled for every block, in the interpreter's way) */
+    uint64_t z = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
     unsigned char *b = p;
-    uint64_t x = seed;
-    while (n > 0) {
-        uint64_t z = (x += 0x9e3779b97f4a7c15ull); /* splitmix64 */
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        size_t k = n < 8 ? n : 8;
-        memcpy(b, &z, k);
-        b += k, n -= k;
+    size_t words = n / 8;
+    uint64_t w = 0;
+    for (size_t i = 0; i < words; i++) {
+        w += 0x9e3779b97f4a7c15ull; /* an add per word: vectorised */
+        uint64_t v = z ^ w;
+        memcpy(b + 8 * i, &v, 8);
+    }
+    if (n % 8) {
+        uint64_t v = z ^ (w + 0x9e3779b97f4a7c15ull);
+        memcpy(b + 8 * words, &v, n % 8);
     }
 }
 
