@@ -603,6 +603,7 @@ static void finish_job(app *a)
         job_finish_run(&a->job, &a->run_status, &a->run, a->run_error, sizeof a->run_error, &a->run_chatter,
                        a->fault_file, sizeof a->fault_file);
         a->have_run = true;
+        a->run_gen++;
         a->res_top = 0;
         a->ndiags = 0;
         if (a->run_status == GL_ERR_COMPILE) parse_diags(a, a->run_error);

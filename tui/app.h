@@ -100,6 +100,8 @@ typedef struct app {
 
     /* last run of this step */
     bool have_run;
+    unsigned run_gen;     /* counts finished runs: views cache what they derive from the
+                             run's trace by it (a new trace may reuse the old address) */
     gl_status run_status;
     gl_run_result run;
     char run_error[4096];

@@ -64,22 +64,23 @@ int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem)
 /* The element of each pointer argument each thread of the last run touched, from the
  * trace's global memory requests: the last one it stored to (store or atomic), else the
  * last one it loaded; -1 for none. elems[arg * nthreads + global linear thread id].
- * Cached per trace; NULL when the run has no memory trace or the grid is too large. */
+ * Cached per run (app.run_gen); NULL when the run has no memory trace or the grid is
+ * too large. */
 static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool **written)
 {
     static bool arg_written[APP_MAX_ARGS];
     static const trace_t *cached;
-    static size_t cached_n;
+    static unsigned cached_gen;
     static int64_t *el;
     static uint64_t n;
     const trace_t *t = a->have_run ? a->run.trace : NULL;
     const gl_spec *s = &a->spec;
     if (!t || t->level < TRACE_MEMORY || !a->run.dptr) return NULL;
-    if (t != cached || t->nevents != cached_n) {
+    if (t != cached || a->run_gen != cached_gen) {
         free(el);
         el = NULL;
         cached = NULL;
-        cached_n = t->nevents;
+        cached_gen = a->run_gen;
         uint64_t T = threads_per_block(s);
         n = block_count(s) * T;
         memset(arg_written, 0, sizeof arg_written);
@@ -130,23 +131,23 @@ static int64_t thread_elem(const app *a, int arg, const unsigned b[3], const uns
 }
 
 /* The SM each block of the last run started on, from its trace's BLOCK_START events
- * (-1: not recorded); cached per trace. Returns NULL when the run has no trace. */
+ * (-1: not recorded); cached per run (app.run_gen). NULL when the run has no trace. */
 static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
 {
     static const trace_t *cached;
-    static size_t cached_n;
+    static unsigned cached_gen;
     static int32_t *sm;
     static uint64_t n;
     static int hi;
     const trace_t *t = a->have_run ? a->run.trace : NULL;
     if (!t) return NULL;
-    if (t != cached || t->nevents != cached_n) {
+    if (t != cached || a->run_gen != cached_gen) {
         free(sm);
         n = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
         sm = n && n < (1u << 24) ? malloc(n * sizeof *sm) : NULL;
         hi = 0;
         cached = sm ? t : NULL;
-        cached_n = t->nevents;
+        cached_gen = a->run_gen;
         if (!sm) return NULL;
         for (uint64_t i = 0; i < n; i++) sm[i] = -1;
         for (size_t i = 0; i < t->nevents; i++) {
