@@ -1,7 +1,8 @@
 #!/bin/sh
 # tui_cancel.sh — a launch that takes long (a kernel looping two billion times on the
 # simulator) runs in a worker process: the TUI keeps answering, Ctrl-C cancels the run
-# instead of quitting (and the worker is gone), Esc cancels too, q during a run quits
+# instead of quitting (and the worker is gone), Esc cancels too, leaving the step
+# cancels with a message, q during a run quits
 # cleanly, and Ctrl-C with nothing running quits with the terminal restored. The lesson
 # is a fixture written to a temporary folder (GPULEARN_LESSONS points there).
 #
@@ -46,6 +47,14 @@ cat >"$LESSON/lesson.json" <<'EOF'
                  "args": [{"name": "out", "type": "i32*", "len": 1},
                           {"name": "n", "type": "i32", "value": 2000000000}]},
       "map": "thread"
+    },
+    {
+      "title": "Spinning again",
+      "text": ["Moving to another step during a run cancels it, and says so."],
+      "kernel": "spin.cu",
+      "launch": {"kernel": "spin", "grid": [1, 1, 1], "block": [1, 1, 1],
+                 "args": [{"name": "out", "type": "i32*", "len": 1},
+                          {"name": "n", "type": "i32", "value": 2000000000}]}
     }
   ]
 }
@@ -111,6 +120,16 @@ sleep 0.5
 keys Escape
 wait_for "run cancelled" 30 || fail "Esc did not cancel the run"
 wait_nproc 1 || fail "the worker is still there after Esc"
+
+# Leaving the step during a run cancels it and says so (n, then p back).
+keys r
+wait_for "compiling and running" 30 || fail "no run before leaving the step"
+sleep 0.5
+keys n
+wait_for "run cancelled: you left its step" 30 || fail "leaving the step cancelled the run without a word"
+wait_nproc 1 || fail "the worker is still there after leaving the step"
+keys p
+wait_for "step 1/" 20 || fail "p did not go back to step 1"
 
 # q during a run quits cleanly, leaving no worker behind.
 keys r

@@ -333,6 +333,9 @@ static void results_clear(app *a)
 /* Drops everything derived from the current step (spec, source, run, grade). */
 static void step_clear(app *a)
 {
+    if (app_busy(a)) /* leaving a step stops its run or grading: say so */
+        set_flash(a, a->job.kind == JOB_GRADE ? "grading cancelled: you left the exercise"
+                                              : "run cancelled: you left its step");
     job_cancel(&a->job);
     if (a->init_buffers) spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
     if (a->have_spec) spec_free(&a->spec);
