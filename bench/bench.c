@@ -297,7 +297,7 @@ static void count_sink(void *ctx, const trace_t *t, const trace_event *ev,
 enum run_mode {
     RUN_PLAIN = 0,   /* defaults: untraced, every checker on */
     RUN_TRACED = 1,  /* memory-level trace */
-    RUN_NOCHECK = 2, /* untraced, racecheck / initcheck / synccheck off */
+    RUN_NOCHECK = 2, /* untraced, racecheck / initcheck / synccheck / global racecheck off */
 };
 
 /* One launch on a fresh simulator sharing nothing with other runs; outputs are copied
@@ -309,7 +309,7 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
     memset(&cfg, 0, sizeof cfg);
 #ifdef BENCH_HAVE_CHECKS
     if (mode == RUN_NOCHECK)
-        cfg.checks_off = SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC;
+        cfg.checks_off = SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC | SIM_CHECK_GLOBAL_RACE;
 #endif
 #ifdef BENCH_HAVE_TRACE
     trace_t *tr = NULL;

@@ -308,11 +308,13 @@ static int is_memory_fault(const sim_fault *f)
 }
 
 /* The first finding of `kind` (SIM_FIND_RACE...; SIM_FIND_RACE also matches races
- * inside one warp, SIM_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
+ * inside one warp and in global memory, SIM_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
  * if there is none. */
 static int finding_is(const sim_finding *f, sim_finding_kind kind)
 {
-    return f->kind == kind || (kind == SIM_FIND_RACE && f->kind == SIM_FIND_WARP_RACE) ||
+    return f->kind == kind ||
+           (kind == SIM_FIND_RACE &&
+            (f->kind == SIM_FIND_WARP_RACE || f->kind == SIM_FIND_GLOBAL_RACE)) ||
            (kind == SIM_FIND_DIVERGENT_BARRIER && f->kind == SIM_FIND_EXITED_BARRIER);
 }
 
@@ -598,11 +600,24 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                       "multiple of the block size, the last block has threads whose "
                       "index is >= n: they must not touch the arrays.");
     } else if (k->kind == GL_CHECK_NO_RACES) {
-        int in_warp = 0; /* a race inside one warp needs __syncwarp(), not __syncthreads() */
-        for (int i = 0; i < nruns && !in_warp; i++)
-            for (int f = 0; f < runs[i].got.nfindings && !in_warp; f++)
-                in_warp = runs[i].got.findings[f].kind == SIM_FIND_WARP_RACE;
-        if (in_warp)
+        /* the advice follows the first race found: inside one warp it needs
+         * __syncwarp(), between blocks an atomic, between warps __syncthreads() */
+        sim_finding_kind first = SIM_FIND_RACE;
+        for (int i = 0; i < nruns && first == SIM_FIND_RACE; i++)
+            for (int f = 0; f < runs[i].got.nfindings && first == SIM_FIND_RACE; f++) {
+                const sim_finding *fi = &runs[i].got.findings[f];
+                if (fi->kind == SIM_FIND_WARP_RACE ||
+                    (fi->kind == SIM_FIND_GLOBAL_RACE &&
+                     memcmp(fi->access.block, fi->other.block, sizeof fi->access.block)))
+                    first = fi->kind;
+            }
+        if (first == SIM_FIND_GLOBAL_RACE)
+            add_detail(c, "Blocks run at the same time: when several blocks update one "
+                          "global address with a plain read-modify-write (x += v), one "
+                          "block's load can come before another's store, and that update "
+                          "is lost. Make each such update one atomicAdd (or another atomic), "
+                          "or give each block its own slot and combine them afterwards.");
+        else if (first == SIM_FIND_WARP_RACE)
             add_detail(c, "Lanes of one warp touched the same shared memory, at least one "
                           "writing, with no __syncwarp() between: since Volta a warp's lanes "
                           "need not run in lockstep, so put __syncwarp() between each step's "

@@ -1233,6 +1233,17 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->flags |= PTX_F_FULL;
         } else if (n == 3 && !memcmp(q, "uni", 3)) {
             in->flags |= PTX_F_UNI;
+        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 3 &&
+                   !memcmp(q, "cta", 3)) {
+            in->bop = PTX_MEM_CTA; /* block scope: orders nothing between blocks */
+        } else if ((op == PTX_OP_st || op == PTX_OP_atom || op == PTX_OP_red) &&
+                   ((n == 7 && !memcmp(q, "release", 7)) || (n == 7 && !memcmp(q, "acq_rel", 7)) ||
+                    (n == 2 && !memcmp(q, "sc", 2)))) {
+            /* a release (PTX ISA §8.4 "Memory Consistency Model"): the global-memory
+             * race detector orders the block's earlier accesses before it */
+            in->bop = PTX_MEM_RELEASE;
+            if (op == PTX_OP_st)
+                in->flags |= PTX_F_VOLATILE;
         } else if ((n == 8 && !memcmp(q, "volatile", 8)) ||
                    ((op == PTX_OP_ld || op == PTX_OP_st) &&
                     ((n == 7 && !memcmp(q, "relaxed", 7)) || (n == 7 && !memcmp(q, "acquire", 7)) ||

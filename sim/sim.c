@@ -167,11 +167,26 @@ static const sim_device_model device_model = {
     .shared_bytes_per_block = 48 * 1024,
     .compute_major = 7,
     .compute_minor = 5,
+    .max_threads_per_sm = 1024,
+    .max_blocks_per_sm = 16,
+    .shared_bytes_per_sm = 64 * 1024,
 };
 
 const sim_device_model *sim_device(void)
 {
     return &device_model;
+}
+
+unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes)
+{
+    const sim_device_model *d = &device_model;
+    const unsigned warps = (threads + 31) / 32;
+    unsigned per_sm = (unsigned)d->max_blocks_per_sm;
+    if (warps && (unsigned)d->max_threads_per_sm / (warps * 32) < per_sm)
+        per_sm = (unsigned)d->max_threads_per_sm / (warps * 32);
+    if (shared_bytes && d->shared_bytes_per_sm / shared_bytes < per_sm)
+        per_sm = (unsigned)(d->shared_bytes_per_sm / shared_bytes);
+    return (per_sm ? per_sm : 1) * (unsigned)d->sm_count;
 }
 
 sim_t *sim_new(const sim_config *cfg)
@@ -192,6 +207,7 @@ void sim_free(sim_t *s)
     for (int i = 0; i < s->nallocs; i++) {
         free(s->allocs[i].data);
         free(s->allocs[i].written);
+        free(s->allocs[i].gsh);
     }
     free(s->allocs);
     free(s->var_addr);
@@ -230,6 +246,7 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
         memset(written, 0, bytes / 8 + 1);
     }
     sim_alloc *a = &s->allocs[s->nallocs++];
+    memset(a, 0, sizeof *a);
     a->base = base;
     a->size = bytes;
     a->data = data;
@@ -762,8 +779,8 @@ report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
              wa, size, sp == SIM_SPACE_SHARED ? "shared" : "global", (unsigned long long)addr,
              what, where,
              sp == SIM_SPACE_SHARED
-                 ? "shared memory starts with arbitrary values on a GPU (the simulator has "
-                   "zeros, so the result may differ)"
+                 ? "shared memory starts with arbitrary values on a GPU (the simulator fills "
+                   "it with a poison pattern)"
                  : "it was neither copied from the host nor stored by a kernel");
 }
 
@@ -791,6 +808,149 @@ static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
         for (unsigned i = 0; i < size; i++)
             al->written[(off + i) >> 3] |= (unsigned char)(1u << ((off + i) & 7));
     }
+}
+
+/* ------------------------------------------------------- global-memory races */
+
+/* Allocation al's race shadow, cleared for this launch (the first check of it in a
+ * launch clears it); NULL without memory (the allocation goes unchecked). */
+static sim_gword *grace_shadow(sim_ctx *c, sim_alloc *al)
+{
+    const size_t words = (al->size + 3) / 4;
+    if (al->size > SIM_GRACE_MAX_BYTES)
+        return NULL;
+    if (!al->gsh) {
+        al->gsh = calloc(words ? words : 1, sizeof *al->gsh);
+        al->gsh_launch = c->s->launches;
+    } else if (al->gsh_launch != c->s->launches) {
+        memset(al->gsh, 0, words * sizeof *al->gsh);
+        al->gsh_launch = c->s->launches;
+    }
+    return al->gsh;
+}
+
+void sim_grace_release(sim_ctx *c)
+{
+    sim_grace *g = c->grace;
+    if (!g)
+        return;
+    g->rel_count[c->block_linear]++;
+    g->rel_time[c->block_linear] = c->steps + 1;
+}
+
+/* Whether access x (recorded in a shadow) happens before an access by thread t of the
+ * current block: the same warp (program order; races inside a warp are not checked
+ * here), a barrier between two warps of one block, or a release by x's block after x
+ * followed by an acquire by the current block (releases and acquires are tracked per
+ * block, not per thread: lenient where one thread's fence is not a barrier's). When x's block
+ * released more than once since x, the first of those releases is not known: taken as
+ * ordered (the detector never reports what it cannot show). */
+static int grace_ordered(const sim_ctx *c, const sim_gacc *x, unsigned t)
+{
+    if (x->block == c->block_linear + 1 &&
+        (x->tid / 32u == t / 32u || x->epoch != (uint16_t)c->epoch))
+        return 1;
+    /* another block, or another warp of this one in the same barrier interval: ordered
+     * by a release after x and an acquire after that (message passing between warps
+     * through st.release / ld.acquire orders them too) */
+    const sim_grace *g = c->grace;
+    const uint32_t a = x->block - 1;
+    const uint8_t since = (uint8_t)(g->rel_count[a] - x->rel);
+    if (since == 0)
+        return 0;
+    return since > 1 || g->acq_time[c->block_linear] > g->rel_time[a];
+}
+
+static __attribute__((cold, noinline)) void
+report_grace(sim_ctx *c, unsigned t, const ptx_insn *in, int op, sim_alloc *al, uint64_t a,
+             unsigned size, sim_hazard hz, const sim_gacc *x)
+{
+    const int oop = (x->bits >> 4) & 3;
+    const uint32_t ob = x->block - 1;
+    sim_finding *f = add_finding(c, SIM_FIND_GLOBAL_RACE, 1, SIM_SPACE_GLOBAL, a, size, hz, t,
+                                 (int32_t)(in - c->code), op, x->tid, x->pc, oop);
+    if (!f)
+        return;
+    /* the other access is in block ob, not necessarily the current one */
+    f->other.block[0] = ob % c->grid[0];
+    f->other.block[1] = ob / c->grid[0] % c->grid[1];
+    f->other.block[2] = (unsigned)(ob / ((uint64_t)c->grid[0] * c->grid[1]));
+    char wa[200], wb[200], here[80];
+    sim_where(c, in, wa, sizeof wa);
+    sim_where(c, &c->code[x->pc], wb, sizeof wb);
+    who(c, t, here, sizeof here);
+    const unsigned *ot = f->other.thread, *obk = f->other.block;
+    const int same_block = ob == c->block_linear;
+    snprintf(f->message, sizeof f->message,
+             "global-memory race (%s hazard): %s (warp %u) %s %u bytes at byte offset %llu "
+             "of '%s' at %s, which thread (%u,%u,%u) of block (%u,%u,%u) (warp %u) %s at %s, "
+             "%s",
+             hazard_name(hz), here, t / 32, op_verb(op, 0), size,
+             (unsigned long long)(a - al->base), al->label, wa, ot[0], ot[1], ot[2], obk[0],
+             obk[1], obk[2], x->tid / 32u, op_verb(oop, 1), wb,
+             same_block ? "with no __syncthreads() between them"
+                        : "and nothing orders the two: blocks run at the same time, and only "
+                          "a __threadfence() in the first block after its access, followed "
+                          "by an atomic or volatile access that the second block reads "
+                          "before its own, would");
+}
+
+/* The global-memory race detector (SIM_FIND_GLOBAL_RACE; PTX ISA §8 "Memory Consistency
+ * Model"): checks thread t's access (op 0 load, 1 store, 2 atomic; in) to global bytes
+ * [a, a+size) of allocation al against each word's last store or atomic and its
+ * remembered read, then records it. One report per access at most. */
+static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
+                        int op, const ptx_insn *in)
+{
+    sim_gword *const sh = al->gsh && al->gsh_launch == c->s->launches ? al->gsh
+                                                                      : grace_shadow(c, al);
+    if (!sh || size == 0)
+        return;
+    const int strong = op == 2 || (in->flags & PTX_F_VOLATILE) != 0;
+    sim_gacc y = {
+        .block = c->block_linear + 1,
+        .pc = (int32_t)(in - c->code),
+        .epoch = (uint16_t)c->epoch,
+        .tid = (uint16_t)t,
+        .rel = c->grace->rel_count[c->block_linear],
+    };
+    const uint64_t off = a - al->base;
+    int reported = 0;
+    for (uint64_t k = off >> 2; k <= (off + size - 1) >> 2; k++) {
+        sim_gword *g = &sh[k];
+        const uint64_t lo = k << 2 > off ? k << 2 : off;
+        const uint64_t hi = (k << 2) + 4 < off + size ? (k << 2) + 4 : off + size;
+        const uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));
+        y.bits = (uint8_t)(mask | op << 4 | strong << 6);
+        if (!reported) {
+            const sim_gacc *x = NULL;
+            sim_hazard hz = SIM_HAZ_NONE;
+            /* a pair conflicts when one is a store and they are not both strong; an
+             * atomic and a plain load are not reported: the CAS loop that starts from
+             * a plain load (CUDA C++ Programming Guide, "Atomic Functions") is right */
+            if (g->w.block && (g->w.bits & mask) && (op == 1 || ((g->w.bits >> 4) & 3) == 1) &&
+                !(strong && (g->w.bits & 0x40)) && !grace_ordered(c, &g->w, t)) {
+                x = &g->w;
+                hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
+            } else if (op == 1 && g->r.block && (g->r.bits & mask) &&
+                       !(strong && (g->r.bits & 0x40)) && !grace_ordered(c, &g->r, t)) {
+                x = &g->r;
+                hz = SIM_HAZ_WAR;
+            }
+            if (x) {
+                report_grace(c, t, in, op, al, a, size, hz, x);
+                reported = 1;
+            }
+        }
+        if (op != 0) {
+            g->w = y;
+            g->r.block = 0;
+        } else if (!g->r.block || g->r.block == y.block || grace_ordered(c, &g->r, t)) {
+            g->r = y;
+        }
+    }
+    if (op == 2 || (op == 0 && strong)) /* an atomic or a strong load: an acquire */
+        c->grace->acq_time[c->block_linear] = c->steps + 1;
 }
 
 /* ------------------------------------------------------------------ tracing */
@@ -1002,7 +1162,7 @@ static void trace_block(sim_ctx *c, int kind)
     trace_event ev = {0};
     ev.kind = (uint8_t)kind;
     ev.block = c->block_linear;
-    ev.aux = c->block_linear % (uint32_t)sim_device()->sm_count;
+    ev.aux = c->slot % (uint32_t)sim_device()->sm_count;
     ev.pc = -1;
     ev.time = c->steps;
     trace_append(c->trace, &ev, NULL);
@@ -1176,6 +1336,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         if (al) {
             if ((c->checks & SIM_CHECK_INIT) && sp == SIM_SPACE_GLOBAL)
                 global_init_check(c, t, al, a, size, kind, in);
+            if (c->grace && sp == SIM_SPACE_GLOBAL)
+                grace_check(c, t, al, a, size, kind, in);
             if (c->trace_mem)
                 mreq_add(c, t, sp, a, size, kind, in);
             return al->data + (a - al->base);
@@ -1945,6 +2107,11 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
          * lanes' pointers if it needs them) */
         if (stride == 0 && (ptr[0] = sim_global_row(c, base, addr[0], size, kind, in)))
             return 2;
+        if (c->grace)
+            for (uint32_t m = em; m; m &= m - 1) {
+                const unsigned l = (unsigned)__builtin_ctz(m);
+                grace_check(c, base + l, al, addr[l], size, kind, in);
+            }
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -2128,6 +2295,9 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
         else if (!bits_all_set(al->written, o, n))
             return NULL; /* a byte never written: the per-lane loop reports it */
     }
+    if (c->grace)
+        for (unsigned l = 0; l < 32; l++)
+            grace_check(c, base + l, al, a + (uint64_t)l * size, size, kind, in);
     if (c->trace_mem)
         mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
     return al->data + o;
@@ -2183,7 +2353,8 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m)
     return SIM_OK;
 }
 
-static void ctx_free(sim_ctx *c)
+/* Frees what ctx_alloc_block allocated for context c. */
+static void ctx_free_block(sim_ctx *c)
 {
     free(c->pc);
     free(c->state);
@@ -2198,15 +2369,69 @@ static void ctx_free(sim_ctx *c)
     free(c->local);
     free(c->loop_pc);
     free(c->shared);
-    free(c->kparams);
     free(c->wsync);
     free(c->shadow);
     wshadow_free(c->wshadow);
     free(c->shadow_same);
     free(c->shared_written);
-    free(c->zero_regs);
-    free(c->imm_rows);
-    free(c->fops);
+}
+
+/* Allocates the state of the block that context c runs (threads, warps, shared memory,
+ * checker shadows), sized by the launch-wide fields already in c. 0, or -1 on no
+ * memory (ctx_free_block then frees what was allocated). */
+static int ctx_alloc_block(sim_ctx *c)
+{
+    const size_t n = c->nthreads, shared = c->shared_size;
+    c->pc = calloc(n, sizeof *c->pc);
+    c->state = calloc(n, 1);
+    c->depth = calloc(n, 1);
+    c->rbase = calloc(n, sizeof *c->rbase);
+    c->pbase = calloc(n, sizeof *c->pbase);
+    c->lbase = calloc(n, sizeof *c->lbase);
+    c->bar_pc = calloc(n, sizeof *c->bar_pc);
+    c->frames = calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
+    c->regs = calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
+    c->params = calloc(n, c->paramcap);
+    c->local = calloc(n, c->localcap);
+    c->loop_pc = calloc(c->nwarps, sizeof *c->loop_pc);
+    c->shared = calloc(1, shared ? shared : 1);
+    c->wsync = calloc(c->nwarps, sizeof *c->wsync);
+    c->shadow = NULL;
+    c->shadow_same = NULL;
+    c->wshadow = NULL;
+    c->shared_written = NULL;
+    if (c->checks & SIM_CHECK_RACE) {
+        /* whole words, so that a word's four shadow bytes always exist */
+        const size_t words = (shared + 3) / 4 + 1;
+        c->shadow = calloc(words * 4, sizeof *c->shadow);
+        c->shadow_same = calloc(words, 1);
+        c->wshadow = wshadow_new(words);
+    }
+    if (c->checks & SIM_CHECK_INIT)
+        c->shared_written = calloc(1, shared ? shared : 1);
+    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase ||
+        !c->bar_pc || !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc ||
+        !c->shared || !c->wsync ||
+        ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same || !c->wshadow)) ||
+        ((c->checks & SIM_CHECK_INIT) && !c->shared_written))
+        return -1;
+    return 0;
+}
+
+/* Frees the launch-wide state (launch context base) and base itself. */
+static void launch_free(sim_ctx *base)
+{
+    if (base->grace) {
+        free(base->grace->rel_time);
+        free(base->grace->rel_count);
+        free(base->grace->acq_time);
+        free(base->grace);
+    }
+    free(base->kparams);
+    free(base->zero_regs);
+    free(base->imm_rows);
+    free(base->fops);
+    free(base);
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -2564,8 +2789,14 @@ static unsigned rng_below(uint64_t *st, unsigned n)
     return (unsigned)(rng_next(st) % n);
 }
 
-static int run_block(sim_ctx *c, unsigned *order)
+/* Starts block b (linear, x fastest) in context c: every thread at the entry, barriers
+ * clear, registers, local and shared memory poisoned, a BLOCK_START trace event. */
+static void block_start(sim_ctx *c, uint64_t b)
 {
+    c->block_linear = (uint32_t)b;
+    c->bid[0] = (unsigned)(b % c->grid[0]);
+    c->bid[1] = (unsigned)(b / c->grid[0] % c->grid[1]);
+    c->bid[2] = (unsigned)(b / ((uint64_t)c->grid[0] * c->grid[1]));
     const ptx_func *f = c->entry;
     const size_t nt = c->nthreads;
     {
@@ -2634,22 +2865,21 @@ static int run_block(sim_ctx *c, unsigned *order)
     if (c->shared_written)
         memset(c->shared_written, 0, c->shared_size);
     c->epoch++;
+    c->faulted = 0;
     trace_block(c, TRACE_EV_BLOCK_START);
-    int r = 0;
+}
+
+/* One turn of the block resident in c. Deterministic (order NULL): one round, every
+ * warp one instruction in index order. Random: the warps in a fresh random order, each
+ * issuing a random burst of 1..8 instructions. A turn in which no warp could issue
+ * resolves the block's barriers (resolve_barrier). Returns 1 while the block has work
+ * left, 0 once every thread exited, -1 when it faulted (deadlock included). */
+static int block_turn(sim_ctx *c, unsigned *order)
+{
+    int progressed = 0;
     if (!order) {
-        for (;;) {
-            const int progressed = sim_warp_round(c);
-            if (c->faulted) {
-                r = -1;
-                goto out;
-            }
-            if (!progressed && (r = resolve_barrier(c)) <= 0)
-                goto out;
-        }
-    }
-    /* random: each round visits the warps in a fresh random order; each issues a
-     * random burst of 1..8 instructions */
-    for (;;) {
+        progressed = sim_warp_round(c);
+    } else {
         for (unsigned i = 0; i < c->nwarps; i++)
             order[i] = i;
         for (unsigned i = c->nwarps; i > 1; i--) {
@@ -2657,26 +2887,19 @@ static int run_block(sim_ctx *c, unsigned *order)
             order[i - 1] = order[j];
             order[j] = tmp;
         }
-        int progressed = 0;
-        for (unsigned i = 0; i < c->nwarps; i++) {
+        for (unsigned i = 0; i < c->nwarps && !c->faulted; i++) {
             unsigned burst = 1 + rng_below(&c->rng, 8);
             for (unsigned k = 0; k < burst; k++) {
                 int p = sim_warp_step(c, order[i]);
-                if (c->faulted) {
-                    r = -1;
-                    goto out;
-                }
-                if (!p)
+                if (c->faulted || !p)
                     break;
                 progressed = 1;
             }
         }
-        if (!progressed && (r = resolve_barrier(c)) <= 0)
-            goto out;
     }
-out:
-    trace_block(c, TRACE_EV_BLOCK_END);
-    return r;
+    if (c->faulted)
+        return -1;
+    return progressed ? 1 : resolve_barrier(c);
 }
 
 /* Turns the fault that ended the launch into a finding (findings list every error). */
@@ -2770,105 +2993,101 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     if (st != SIM_OK)
         return launch_error(res, st, "out of memory for module variables");
 
-    sim_ctx cv;
-    sim_ctx *c = &cv;
-    memset(c, 0, sizeof *c);
-    c->s = s;
-    c->m = m;
-    c->entry = f;
-    c->code = m->code;
-    sim_fops_build(c, m->ncode);
-    c->res = res;
-    memcpy(c->grid, grid, sizeof c->grid);
-    memcpy(c->block, block, sizeof c->block);
-    c->nthreads = (unsigned)nthreads;
-    c->nwarps = (c->nthreads + 31) / 32;
-    c->regcap = (size_t)m->sum_regs + 1;
-    c->paramcap = (size_t)m->sum_frame + 64;
-    c->localcap = (size_t)m->sum_local + 16;
-    c->shared_size = shared;
-    c->dynshared_off = f->dynshared_off;
-    c->kparam_size = f->kparam_size;
-    c->step_limit = s->cfg.step_limit ? s->cfg.step_limit : (1ull << 32);
-    c->deadline = s->cfg.time_limit_s > 0 ? sim_now() + s->cfg.time_limit_s : 0;
-    c->clock_check = SIM_CLOCK_EVERY;
-    size_t n = c->nthreads;
-    c->pc = calloc(n, sizeof *c->pc);
-    c->state = calloc(n, 1);
-    c->depth = calloc(n, 1);
-    c->rbase = calloc(n, sizeof *c->rbase);
-    c->pbase = calloc(n, sizeof *c->pbase);
-    c->lbase = calloc(n, sizeof *c->lbase);
-    c->bar_pc = calloc(n, sizeof *c->bar_pc);
-    c->frames = calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
-    c->regs = calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
-    c->params = calloc(n, c->paramcap);
-    c->local = calloc(n, c->localcap);
-    c->loop_pc = calloc(c->nwarps, sizeof *c->loop_pc);
-    c->shared = calloc(1, shared ? shared : 1);
-    c->kparams = calloc(1, c->kparam_size ? c->kparam_size : 1);
-    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase ||
-        !c->bar_pc || !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc ||
-        !c->shared || !c->kparams) {
-        ctx_free(c);
+    /* launch-wide state, in base; every resident block's context copies it */
+    sim_ctx *base = calloc(1, sizeof *base);
+    if (!base)
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
+    base->s = s;
+    base->m = m;
+    base->entry = f;
+    base->code = m->code;
+    sim_fops_build(base, m->ncode);
+    base->res = res;
+    memcpy(base->grid, grid, sizeof base->grid);
+    memcpy(base->block, block, sizeof base->block);
+    base->nthreads = (unsigned)nthreads;
+    base->nwarps = (base->nthreads + 31) / 32;
+    base->regcap = (size_t)m->sum_regs + 1;
+    base->paramcap = (size_t)m->sum_frame + 64;
+    base->localcap = (size_t)m->sum_local + 16;
+    base->shared_size = shared;
+    base->dynshared_off = f->dynshared_off;
+    base->kparam_size = f->kparam_size;
+    base->step_limit = s->cfg.step_limit ? s->cfg.step_limit : (1ull << 32);
+    base->deadline = s->cfg.time_limit_s > 0 ? sim_now() + s->cfg.time_limit_s : 0;
+    base->clock_check = SIM_CLOCK_EVERY;
+    base->kparams = calloc(1, base->kparam_size ? base->kparam_size : 1);
+    if (!base->kparams) {
+        launch_free(base);
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
     {
-        const int nz = sim_regs_read_first(m, f, &c->zero_regs);
-        c->zero_all = nz < 0;
-        c->nzero_regs = nz > 0 ? (unsigned)nz : 0;
+        const int nz = sim_regs_read_first(m, f, &base->zero_regs);
+        base->zero_all = nz < 0;
+        base->nzero_regs = nz > 0 ? (unsigned)nz : 0;
     }
     for (int i = 0; i < f->nparams; i++) {
         if (!params || !params[i]) {
-            ctx_free(c);
+            launch_free(base);
             return launch_error(res, SIM_ERR_LAUNCH, "missing kernel parameter value");
         }
-        memcpy(c->kparams + f->params[i].offset, params[i], f->params[i].size);
+        memcpy(base->kparams + f->params[i].offset, params[i], f->params[i].size);
     }
     /* checkers (sim_config.checks_off) */
-    c->checks = (SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC) & ~s->cfg.checks_off;
-    c->wsync = calloc(c->nwarps, sizeof *c->wsync);
-    if (c->checks & SIM_CHECK_RACE) {
-        /* whole words, so that a word's four shadow bytes always exist */
-        const size_t words = ((size_t)shared + 3) / 4 + 1;
-        c->shadow = calloc(words * 4, sizeof *c->shadow);
-        c->shadow_same = calloc(words, 1);
-        c->wshadow = wshadow_new(words);
-    }
-    if (c->checks & SIM_CHECK_INIT)
-        c->shared_written = calloc(1, shared ? shared : 1);
-    /* scheduling */
+    base->checks = (SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC | SIM_CHECK_GLOBAL_RACE) &
+                   ~s->cfg.checks_off;
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
-    unsigned *worder = NULL;
-    uint32_t *border = NULL;
-    c->poison = s->cfg.schedule_random ? s->cfg.schedule_seed * 0x2545f4914f6cdd1dull + 1
-                                       : 0x6770756c6561726eull; /* "gpulearn" */
-    if (s->cfg.schedule_random) {
-        c->rng = s->cfg.schedule_seed;
-        worder = calloc(c->nwarps, sizeof *worder);
-        if (nblocks <= (1u << 24))
-            border = calloc(nblocks, sizeof *border);
+    s->launches++;
+    if ((base->checks & SIM_CHECK_GLOBAL_RACE) && nblocks <= SIM_GRACE_MAX_BLOCKS) {
+        sim_grace *g = base->grace = calloc(1, sizeof *g);
+        if (g) {
+            g->rel_time = calloc(nblocks, sizeof *g->rel_time);
+            g->rel_count = calloc(nblocks, sizeof *g->rel_count);
+            g->acq_time = calloc(nblocks, sizeof *g->acq_time);
+        }
+        if (!g || !g->rel_time || !g->rel_count || !g->acq_time) {
+            launch_free(base);
+            return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
+        }
     }
-    if (!c->wsync || ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same || !c->wshadow)) ||
-        ((c->checks & SIM_CHECK_INIT) && !c->shared_written) ||
-        (s->cfg.schedule_random && !worder)) {
-        free(worder);
-        free(border);
-        ctx_free(c);
-        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
-    }
+    base->poison = s->cfg.schedule_random ? s->cfg.schedule_seed * 0x2545f4914f6cdd1dull + 1
+                                          : 0x6770756c6561726eull; /* "gpulearn" */
+    base->rng = s->cfg.schedule_seed;
     /* tracing */
-    c->last_pc = -1;
+    base->last_pc = -1;
     if (s->cfg.trace && s->cfg.trace->level != TRACE_OFF) {
-        c->trace = s->cfg.trace;
-        if (trace_setup(c, kernel) < 0) {
-            free(worder);
-            free(border);
-            ctx_free(c);
+        base->trace = s->cfg.trace;
+        if (trace_setup(base, kernel) < 0) {
+            launch_free(base);
             return launch_error(res, SIM_ERR_NOMEM, "out of memory for the trace");
         }
-        c->trace = s->cfg.trace;
-        c->trace_mem = c->trace->level >= TRACE_MEMORY;
+        base->trace_mem = base->trace->level >= TRACE_MEMORY;
+    }
+    /* residency: the blocks that run at once (sim_resident_blocks); a random schedule
+     * picks between 2 and that many */
+    unsigned nres = sim_resident_blocks(base->nthreads, shared);
+    if (s->cfg.schedule_random && nres > 2)
+        nres = 2 + rng_below(&base->rng, nres - 1);
+    if (nres > nblocks)
+        nres = (unsigned)nblocks;
+    sim_ctx *cs = calloc(nres, sizeof *cs);
+    unsigned *worder = s->cfg.schedule_random ? calloc(base->nwarps, sizeof *worder) : NULL;
+    uint32_t *border = s->cfg.schedule_random && nblocks <= (1u << 24)
+                           ? calloc(nblocks, sizeof *border) : NULL;
+    int ok = cs && (!s->cfg.schedule_random || worder);
+    for (unsigned k = 0; ok && k < nres; k++) {
+        cs[k] = *base;
+        cs[k].slot = k;
+        ok = ctx_alloc_block(&cs[k]) == 0;
+    }
+    if (!ok) {
+        for (unsigned k = 0; cs && k < nres; k++)
+            ctx_free_block(&cs[k]);
+        free(cs);
+        free(worder);
+        free(border);
+        launch_free(base);
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
     /* blocks: linear order (x fastest), or a random permutation (Fisher-Yates; past
      * 2^24 blocks an affine permutation i -> (a*i + b) mod n with a coprime to n) */
@@ -2877,32 +3096,90 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         for (uint64_t i = 0; i < nblocks; i++)
             border[i] = (uint32_t)i;
         for (uint64_t i = nblocks; i > 1; i--) {
-            uint64_t j = rng_next(&c->rng) % i;
+            uint64_t j = rng_next(&base->rng) % i;
             uint32_t tmp = border[i - 1];
             border[i - 1] = border[j];
             border[j] = tmp;
         }
     } else if (s->cfg.schedule_random) {
-        pb = rng_next(&c->rng) % nblocks;
+        pb = rng_next(&base->rng) % nblocks;
         do {
-            pa = rng_next(&c->rng) % nblocks | 1;
+            pa = rng_next(&base->rng) % nblocks | 1;
         } while (gcd64(pa, nblocks) != 1);
     }
-    st = SIM_OK;
-    for (uint64_t i = 0; i < nblocks && st == SIM_OK; i++) {
-        uint64_t b = border ? border[i]
-                            : (uint64_t)(((unsigned __int128)pa * i + pb) % nblocks);
-        c->block_linear = (uint32_t)b;
-        c->bid[0] = (unsigned)(b % grid[0]);
-        c->bid[1] = (unsigned)(b / grid[0] % grid[1]);
-        c->bid[2] = (unsigned)(b / ((uint64_t)grid[0] * grid[1]));
-        if (run_block(c, worder) < 0)
-            st = SIM_ERR_FAULT;
+    /* The resident blocks take turns (block_turn), in slot order, or in a random order
+     * with a random number of turns each; a finished block's slot starts the next block.
+     * The counters that belong to the launch (steps, clock, printf, the random stream)
+     * live in base between turns. */
+    uint64_t next = 0;
+    unsigned live = 0;
+    uint8_t *busy = calloc(nres, 1);
+    unsigned *sorder = calloc(nres, sizeof *sorder);
+    st = busy && sorder ? SIM_OK : SIM_ERR_NOMEM;
+#define BLOCK_AT(i) (border ? border[i] : (uint64_t)(((unsigned __int128)pa * (i) + pb) % nblocks))
+#define SWAP_IN(c) ((c)->steps = base->steps, (c)->clock_check = base->clock_check, \
+                    (c)->printf_cap = base->printf_cap, (c)->printf_seen = base->printf_seen, \
+                    (c)->rng = base->rng)
+#define SWAP_OUT(c) (base->steps = (c)->steps, base->clock_check = (c)->clock_check, \
+                     base->printf_cap = (c)->printf_cap, base->printf_seen = (c)->printf_seen, \
+                     base->rng = (c)->rng)
+    for (unsigned k = 0; st == SIM_OK && k < nres && next < nblocks; k++) {
+        SWAP_IN(&cs[k]);
+        block_start(&cs[k], BLOCK_AT(next));
+        SWAP_OUT(&cs[k]);
+        next++;
+        busy[k] = 1;
+        live++;
     }
+    while (st == SIM_OK && live) {
+        for (unsigned k = 0; k < nres; k++)
+            sorder[k] = k;
+        if (s->cfg.schedule_random)
+            for (unsigned k = nres; k > 1; k--) {
+                unsigned j = rng_below(&base->rng, k), tmp = sorder[k - 1];
+                sorder[k - 1] = sorder[j];
+                sorder[j] = tmp;
+            }
+        for (unsigned i = 0; i < nres && st == SIM_OK; i++) {
+            sim_ctx *c = &cs[sorder[i]];
+            if (!busy[sorder[i]])
+                continue;
+            SWAP_IN(c);
+            unsigned turns = s->cfg.schedule_random ? 1 + rng_below(&c->rng, 4) : 1;
+            int r = 1;
+            for (unsigned t = 0; t < turns && r > 0; t++)
+                r = block_turn(c, worder);
+            trace_flush(c);
+            if (r < 0) {
+                st = SIM_ERR_FAULT;
+            } else if (r == 0) {
+                trace_block(c, TRACE_EV_BLOCK_END);
+                if (next < nblocks)
+                    block_start(c, BLOCK_AT(next++));
+                else
+                    busy[sorder[i]] = 0, live--;
+            }
+            SWAP_OUT(c);
+        }
+    }
+    /* blocks the launch stopped in */
+    for (unsigned k = 0; busy && k < nres; k++)
+        if (busy[k]) {
+            SWAP_IN(&cs[k]);
+            trace_block(&cs[k], TRACE_EV_BLOCK_END);
+        }
+#undef BLOCK_AT
+#undef SWAP_IN
+#undef SWAP_OUT
     if (res->fault.kind != SIM_FAULT_NONE)
-        fault_finding(c);
+        fault_finding(base);
+    for (unsigned k = 0; k < nres; k++)
+        ctx_free_block(&cs[k]);
+    free(busy);
+    free(sorder);
+    free(cs);
     free(worder);
     free(border);
-    ctx_free(c);
+    launch_free(base);
     return st;
 }

@@ -63,14 +63,26 @@ const char *ptx_source_file(const ptx_module_t *m, int file);
 /* The simulator's model of a device (what lesson 0 shows for the simulator). */
 typedef struct sim_device_model {
     const char *name;              /* "gpulearn SIMT simulator" */
-    int sm_count;                  /* modelled SMs (blocks are assigned round-robin) */
+    int sm_count;                  /* modelled SMs (a block's slot modulo sm_count) */
     int warp_size;                 /* 32 lanes */
     int max_threads_per_block;     /* 1024 */
     int max_block_dim[3];          /* 1024, 1024, 64 */
     unsigned max_grid_dim[3];      /* 2^31-1, 65535, 65535 */
     size_t shared_bytes_per_block; /* 48 KiB static + dynamic default */
     int compute_major, compute_minor; /* PTX target modelled: 7.5 */
+    /* Residency per SM (CUDA C++ Programming Guide, "Compute Capabilities", Table
+     * "Technical Specifications per Compute Capability", 7.5): at most this many
+     * threads, blocks and bytes of shared memory. */
+    int max_threads_per_sm;        /* 1024 */
+    int max_blocks_per_sm;         /* 16 */
+    size_t shared_bytes_per_sm;    /* 64 KiB */
 } sim_device_model;
+
+/* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
+ * memory each that the modelled device holds at once: sm_count times what one SM's
+ * thread, block and shared-memory limits allow (at least one per SM). The simulator
+ * interleaves that many blocks, as a GPU runs a wave of resident blocks at once. */
+unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes);
 
 /* The simulator's device model (static storage). */
 const sim_device_model *sim_device(void);
@@ -114,6 +126,9 @@ enum {
     SIM_CHECK_INIT = 1u << 1,   /* reads of never-written global or shared memory
                                    (initcheck) */
     SIM_CHECK_SYNC = 1u << 2,   /* barriers reached by part of a block (synccheck) */
+    SIM_CHECK_GLOBAL_RACE = 1u << 3, /* global-memory hazards between blocks, or between
+                                        warps of a block, that nothing orders
+                                        (SIM_FIND_GLOBAL_RACE) */
 };
 
 /* A new simulator with empty global memory; cfg may be NULL. NULL on out of memory. */
@@ -197,6 +212,20 @@ typedef enum sim_finding_kind {
                                    __syncthreads() in code part of the block returned
                                    from breaks the CUDA C++ Programming Guide's rule
                                    (a condition the same for the whole block) */
+    SIM_FIND_GLOBAL_RACE,       /* error, the launch goes on: two accesses to the same
+                                   global bytes, at least one a store and not both
+                                   strong (atomic, volatile, .relaxed, .acquire,
+                                   .release), from different blocks, or from different
+                                   warps of one block with no barrier between, with no
+                                   release (__threadfence(), a .release store or atomic)
+                                   by the first one's block after it followed by an
+                                   acquire (an atomic or strong load) by the second
+                                   one's block before it (PTX ISA §8 "Memory Consistency
+                                   Model": the pair is a data race). An atomic and a
+                                   plain load are not reported (the CAS loop idiom). compute-sanitizer's
+                                   racecheck covers shared memory only. Within one warp
+                                   it is not checked, nor in allocations over 16 MiB or
+                                   launches of over 2^22 blocks. */
 } sim_finding_kind;
 
 typedef enum sim_hazard { SIM_HAZ_NONE, SIM_HAZ_RAW, SIM_HAZ_WAR, SIM_HAZ_WAW } sim_hazard;

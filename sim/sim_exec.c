@@ -322,10 +322,7 @@ static uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_LANEID: return t % 32;
     case PTX_SREG_WARPID: return t / 32;
     case PTX_SREG_NWARPID: return c->nwarps;
-    case PTX_SREG_SMID:
-        return ((uint64_t)c->bid[2] * c->grid[1] * c->grid[0] +
-                (uint64_t)c->bid[1] * c->grid[0] + c->bid[0]) %
-               (uint64_t)sim_device()->sm_count;
+    case PTX_SREG_SMID: return c->slot % (uint64_t)sim_device()->sm_count;
     case PTX_SREG_NSMID: return (uint64_t)sim_device()->sm_count;
     case PTX_SREG_CLOCK: return c->steps & 0xffffffffu;
     case PTX_SREG_CLOCK64: return c->steps;
@@ -1452,6 +1449,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     }
     case PTX_OP_st: { /* PTX ISA §9.7.9.10 st */
         const unsigned n = in->vec;
+        if (in->bop == PTX_MEM_RELEASE) /* st.release: a release, then the store */
+            sim_grace_release(c);
         FOR_LANES
             uint64_t addr = addr_of(c, &in->o[0], R, t);
             unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 1, in);
@@ -1476,6 +1475,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         if (w < SIM_ITS_WARPS)
             c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
         const ptx_operand *ao = &in->o[is_atom ? 1 : 0];
+        if (in->bop == PTX_MEM_RELEASE) /* atom.release / .acq_rel */
+            sim_grace_release(c);
         FOR_LANES
             uint64_t addr = addr_of(c, ao, R, t);
             unsigned char *p = sim_mem(c, t, in->space, addr, sz, 2, in);
@@ -1532,9 +1533,13 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_barrier:
         sim_barrier_exec(c, in, pc, base, em);
         break;
-    case PTX_OP_membar:
+    case PTX_OP_membar: /* PTX ISA §9.7.13.4 membar/fence */
     case PTX_OP_fence:
-        break; /* one instruction at a time: memory is always coherent */
+        /* one instruction at a time: memory is always coherent; at GPU or system scope
+         * (__threadfence()) a release for the global-memory race detector */
+        if (in->bop != PTX_MEM_CTA)
+            sim_grace_release(c);
+        break;
     /* ---- bit manipulation and extended integer ops (PTX ISA §9.7.1, §9.7.2, §9.7.8) ---- */
     case PTX_OP_bfi: /* PTX ISA §9.7.8.x bfi: insert a[len-1:0] into b at pos */
         FOR_LANES
@@ -3439,6 +3444,39 @@ static inline uint32_t scan_warp(const uint8_t *st, const uint32_t *pcs, uint32_
 }
 #endif
 
+/* Random schedules (sim_config.schedule_random): the lanes of a diverged warp run in
+ * any order under independent thread scheduling (CUDA C++ Programming Guide,
+ * "Independent Thread Scheduling"), so half the time the group issued is that of a
+ * random runnable lane instead of the one at the smallest PC, unless that lane waits at
+ * a warp-synchronous instruction (the general choice below handles those). run: the
+ * warp's runnable lanes; best, *mask: the group at the smallest PC. Returns the PC to
+ * issue, with *mask its lanes. */
+static __attribute__((noinline)) uint32_t random_group(sim_ctx *c, unsigned base, uint32_t run,
+                                                       uint32_t best, uint32_t *mask)
+{
+    /* splitmix64 step (as sim.c's schedule stream) */
+    uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    if (z & 1)
+        return best;
+    unsigned k = (unsigned)((z >> 1) % sim_pop32(run));
+    uint32_t m = run;
+    while (k--)
+        m &= m - 1;
+    const uint32_t p = c->pc[base + (unsigned)__builtin_ctz(m)];
+    if (p == best || is_warp_sync(&c->code[p]))
+        return best;
+    uint32_t g = 0;
+    for (uint32_t r = run; r; r &= r - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(r);
+        g |= (uint32_t)(c->pc[base + l] == p) << l;
+    }
+    *mask = g;
+    return p;
+}
+
 static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned w)
 {
     if (w < SIM_ITS_WARPS && c->ahead[w])
@@ -3506,9 +3544,12 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
         mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
     }
 scanned:;
+    if (mask != run && c->s->cfg.schedule_random && w < SIM_ITS_WARPS &&
+        !(c->its_yield[w] & run))
+        best = random_group(c, base, run, best, &mask);
     const ptx_insn *in = &c->code[best];
     const int its = w < SIM_ITS_WARPS;
-    /* (run_block starts every block with no yields, spins or polls: its_block) */
+    /* (block_start starts every block with no yields, spins or polls: its_block) */
     if ((mask != run && its && !(c->its_yield[w] & run) && !is_warp_sync(in))) {
         /* diverged, no lane has yielded, not warp-synchronous: the group below would
          * be the runnable lanes at the smallest PC, which the scan found */

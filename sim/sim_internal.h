@@ -22,6 +22,24 @@
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
+/* The global-memory race detector's record of one access (sim.c grace_check). */
+typedef struct sim_gacc {
+    uint32_t block;  /* linear block index + 1; 0: no access this launch */
+    int32_t pc;      /* the instruction */
+    uint16_t epoch;  /* the block's barrier interval at the access (sim_ctx.epoch) */
+    uint16_t tid;    /* linear thread index in the block */
+    uint8_t rel;     /* the block's releases before the access (mod 256) */
+    uint8_t bits;    /* bits 0-3: the bytes of the word; 4-5: op (0 load, 1 store,
+                        2 atomic); 6: strong (atomic or volatile/relaxed/acquire/release) */
+    uint16_t pad;
+} sim_gacc;
+
+/* Per 4-byte word of a global allocation: its last store or atomic, and one read since
+ * then (sim.c grace_check). */
+typedef struct sim_gword {
+    sim_gacc w, r;
+} sim_gword;
+
 /* One global allocation (sim_malloc or a module variable). */
 typedef struct sim_alloc {
     uint64_t base;
@@ -29,7 +47,27 @@ typedef struct sim_alloc {
     char label[64];
     unsigned char *data;
     unsigned char *written; /* initcheck: 1 bit per byte written (htod or kernel) */
+    sim_gword *gsh;         /* race detector: one per word, or NULL (allocated when a
+                               launch first checks the allocation) */
+    uint64_t gsh_launch;    /* sim.launches when gsh was last cleared */
 } sim_alloc;
+
+/* Launches of more blocks than this go without the global-memory race detector (its
+ * per-block state would take over 17 bytes per block). */
+#define SIM_GRACE_MAX_BLOCKS (1u << 22)
+/* Allocations larger than this go unchecked by it (its shadow takes 8 bytes per byte):
+ * 16 MiB, 4 Mi words, beyond every graded size. */
+#define SIM_GRACE_MAX_BYTES ((size_t)1 << 24)
+
+/* The global-memory race detector's state of one launch, shared by the contexts of its
+ * resident blocks; times are the launch's warp instructions (sim_ctx.steps) + 1. */
+typedef struct sim_grace {
+    uint64_t *rel_time; /* per block: its latest release (a non-.cta fence, or a
+                           .release store/atomic); 0 none */
+    uint8_t *rel_count; /* per block: its releases (mod 256) */
+    uint64_t *acq_time; /* per block: its latest acquire (an atomic or a strong load of
+                           global memory); 0 none */
+} sim_grace;
 
 struct sim {
     sim_config cfg;
@@ -40,6 +78,7 @@ struct sim {
     uint64_t mod_id; /* module whose variables are instantiated */
     uint64_t *var_addr;
     int nvars;
+    uint64_t launches; /* sim_launch calls so far (the race detector's shadows) */
 };
 
 enum { SIM_T_RUN, SIM_T_BAR, SIM_T_EXIT };
@@ -88,6 +127,8 @@ typedef struct sim_ctx {
     trace_t *trace;        /* non-NULL while tracing: the issue hook's one branch */
     int trace_mem;         /* TRACE_MEMORY: sim_mem collects lane addresses */
     uint32_t block_linear; /* current block, x fastest */
+    unsigned slot;         /* which of the launch's resident blocks this context runs
+                              (sim_resident_blocks); its SM is slot % sm_count */
     const ptx_insn *mreq_in; /* pending memory request of the last issued instruction */
     unsigned mreq_warp;
     uint32_t mreq_mask;
@@ -101,6 +142,7 @@ typedef struct sim_ctx {
                               records their values (TRACE_EV_REG) */
     size_t printf_seen;    /* printf bytes already turned into PRINTF events */
     unsigned checks;       /* SIM_CHECK_* bits that are on */
+    sim_grace *grace;      /* global-memory race detector (launch-wide), or NULL */
     struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */
     struct sim_wshadow *wshadow; /* racecheck: one per word, standing for its four bytes
                                     while its shadow_same flag is set (sim.c race_check);
@@ -138,13 +180,13 @@ typedef struct sim_ctx {
     uint32_t bar_waiting[16];  /* threads waiting (bar.sync/bar.red) in this phase */
     uint32_t bar_arrived[16];  /* threads that executed bar.arrive in this phase */
     uint32_t bar_expect[16];   /* the phase's thread count b; 0: every thread */
-    /* ---- speed bookkeeping (sim.c run_block, release_barrier, resolve_barrier) ---- */
+    /* ---- speed bookkeeping (sim.c block_start, release_barrier, resolve_barrier) ---- */
     uint32_t bar_lanes[16][SIM_ITS_WARPS]; /* per barrier id and warp: the lanes waiting
                                               there (state SIM_T_BAR, bar_id == id) */
     int32_t bar_pc_any[16];    /* per barrier id: the PC of one waiting thread */
     uint8_t bar_mixed[16];     /* per barrier id: threads wait at different PCs */
     unsigned nexited;          /* threads of the block in state SIM_T_EXIT */
-    int zero_all;              /* run_block clears the whole register file per block */
+    int zero_all;              /* block_start clears the whole register file per block */
     uint16_t *zero_regs;       /* else: the kernel's slots that a thread may read before
                                   writing them (sim_regs_read_first), nzero_regs of them */
     unsigned nzero_regs;
@@ -251,7 +293,7 @@ void sim_fops_build(sim_ctx *c, int ncode);
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
 
-/* One round of the deterministic schedule (sim.c run_block): sim_warp_step for warps
+/* One round of the deterministic schedule (sim.c block_turn): sim_warp_step for warps
  * 0, 1, ... in order, stopping after a step that faulted. Returns whether any warp
  * issued an instruction. */
 int sim_warp_round(sim_ctx *c);
@@ -296,6 +338,11 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
  * other case. kind: 0 load, 1 store. */
 unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
                               const ptx_insn *in);
+
+/* Global-memory race detector hooks (sim.c). sim_grace_release: thread t's block
+ * releases its earlier accesses (membar/fence at GPU or system scope, PTX ISA §9.7.13.4;
+ * called before a .release store or atomic too). */
+void sim_grace_release(sim_ctx *c);
 
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,

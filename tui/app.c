@@ -254,6 +254,7 @@ const char *app_finding_name(int kind)
     case SIM_FIND_UNINIT_READ: return "read of uninitialised memory";
     case SIM_FIND_RACE: return "race";
     case SIM_FIND_WARP_RACE: return "race within a warp";
+    case SIM_FIND_GLOBAL_RACE: return "global-memory race";
     case SIM_FIND_DIVERGENT_BARRIER: return "barrier in divergent code";
     case SIM_FIND_EXITED_BARRIER: return "barrier skipped by exited threads";
     case SIM_FIND_DEADLOCK: return "deadlock";

@@ -222,7 +222,7 @@ void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
         if (!a->have_run || !a->run.trace)
             snprintf(buf, len, "SM the block ran on (%s)", a->have_run ? "this run recorded none" : "r runs");
         else if (a->run.backend == GL_BACKEND_SIM)
-            snprintf(buf, len, "SM (simulated: block %% %u SMs)", sim_device()->sm_count);
+            snprintf(buf, len, "SM (simulated: resident slot %% %u SMs)", sim_device()->sm_count);
         else
             snprintf(buf, len, "SM the block ran on (%%smid)");
         return;
