@@ -1,4 +1,4 @@
-// Cheats: ignores a and b and writes the outputs the reference gave for the inputs
+// Wrong: cheats: ignores a and b and writes the outputs the reference gave for the inputs
 // of a grading with fixed seeds (gpulearn grade 1 --seed 0, whose inputs every
 // grading used before seeds changed per grading). Passes --seed 0, fails any other.
 __device__ const float k_table[] = {

@@ -1,4 +1,4 @@
-// Correct output, but pairs: lane t handles 2t and 2t + 1 of each 256-element half.
+// Wrong: correct output, but pairs: lane t handles 2t and 2t + 1 of each 256-element half.
 extern "C" __global__ void scale4(const float *in, float *out, int n)
 {
     for (int h = 0; h < 2; h++)

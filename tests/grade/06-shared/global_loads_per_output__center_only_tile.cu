@@ -1,4 +1,4 @@
-// Correct, but only the centre element comes from the tile: the 6 neighbours are
+// Wrong: correct, but only the centre element comes from the tile: the 6 neighbours are
 // still read from global memory by every thread.
 #define R 3
 extern "C" __global__ void stencil(const int *in, int *out, int n)

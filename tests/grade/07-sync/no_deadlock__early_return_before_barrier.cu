@@ -1,4 +1,4 @@
-// Threads past the end return early and the rest synchronise: legal PTX, and Volta
+// Wrong: threads past the end return early and the rest synchronise: legal PTX, and Volta
 // and later GPUs release the barriers once the others have exited, but __syncthreads()
 // after a return that only part of the block takes is conditional code whose condition
 // differs within the block, which the CUDA C++ Programming Guide does not allow.

@@ -1,4 +1,4 @@
-// Correct, but one global atomic per element still (shared copy unused).
+// Wrong: correct, but one global atomic per element still (shared copy unused).
 extern "C" __global__ void histogram(const int *data, int *bins, int n)
 {
     __shared__ int local[16];

@@ -1,4 +1,4 @@
-// The private histogram is never set to zero: shared memory starts with whatever the
+// Wrong: the private histogram is never set to zero: shared memory starts with whatever the
 // last block left there (garbage on a GPU), so the counts start from garbage. Passed
 // while the simulator's shared memory started as zeros.
 extern "C" __global__ void histogram(const int *data, int *bins, int n)

@@ -1,4 +1,4 @@
-// The classic unrolled last warp: once 32 partial sums are left, the first warp adds
+// Wrong: the classic unrolled last warp: once 32 partial sums are left, the first warp adds
 // them in shared memory with no __syncwarp() between the steps, relying on the warp
 // running in lockstep. Independent thread scheduling (Volta+) does not promise that:
 // a lane may read s[t + 8] before the lane that owns it has written it.

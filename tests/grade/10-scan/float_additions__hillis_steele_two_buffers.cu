@@ -1,4 +1,4 @@
-// Correct and race-free (two buffers), but Hillis-Steele: about n log2 n additions.
+// Wrong: correct and race-free (two buffers), but Hillis-Steele: about n log2 n additions.
 extern "C" __global__ void block_exclusive_scan(const float *in, float *out, int n)
 {
     __shared__ float buf[2][256];

@@ -1,0 +1,7 @@
+// Wrong: strides by gridDim alone (2 elements) instead of gridDim * blockDim, so elements are updated many times over.
+extern "C" __global__ void add2d(const float *a, float *c, int w, int h)
+{
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < h; y += gridDim.y)
+        for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < w; x += gridDim.x)
+            c[y * w + x] += 2.0f * a[y * w + x];
+}

@@ -1,0 +1,28 @@
+// Wrong: the guard tests the thread's original index (blockIdx.x * blockDim.x + t < n), not the remapped element j, so in a partial last block some threads read and write past n.
+__device__ float work_a(float x)
+{
+    for (int k = 0; k < 16; k++)
+        x = x * 0.5f + 1.0f;
+    return x;
+}
+
+__device__ float work_b(float x)
+{
+    for (int k = 0; k < 16; k++)
+        x = x * x * 0.25f - 1.0f;
+    return x;
+}
+
+extern "C" __global__ void parity(const float *in, float *out, int n)
+{
+    int half = blockDim.x / 2;
+    int t = threadIdx.x;
+    int odd = t >= half;
+    int j = blockIdx.x * blockDim.x + 2 * (odd ? t - half : t) + odd;
+    if (blockIdx.x * blockDim.x + t < n) {
+        if (odd)
+            out[j] = work_b(in[j]);
+        else
+            out[j] = work_a(in[j]);
+    }
+}

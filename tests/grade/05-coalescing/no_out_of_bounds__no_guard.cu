@@ -1,0 +1,9 @@
+// Wrong: coalesced, but the j < n guard was dropped, so the last block reads and writes past n.
+extern "C" __global__ void scale4(const float *in, float *out, int n)
+{
+    int base = blockIdx.x * 512 + threadIdx.x;
+    for (int k = 0; k < 4; k++) {
+        int j = base + k * 128;
+        out[j] = 2.0f * in[j] + 1.0f;
+    }
+}
