@@ -221,14 +221,23 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         const cJSON *checks = cJSON_GetObjectItemCaseSensitive(rep, "checks");
         int total = cJSON_GetArraySize(checks), ok = 0;
         const cJSON *c;
-        const char *first = "";
+        /* the first check that failed; only when none did, the first not run */
+        const char *first = "", *first_not_run = "";
         cJSON_ArrayForEach(c, checks)
         {
             int p = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+            const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+            const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
             ok += p;
-            if (!p && !*first)
-                first = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+            if (!p && st && strcmp(st, "not_run") == 0) {
+                if (!*first_not_run && nm)
+                    first_not_run = nm;
+            } else if (!p && !*first && nm) {
+                first = nm;
+            }
         }
+        if (!*first)
+            first = first_not_run;
         fprintf(csv, ",%s,%d,%d", passed ? "pass" : "fail", ok, total);
         cJSON_ArrayForEach(c, checks)
         {

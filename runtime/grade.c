@@ -474,6 +474,12 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 add_detail(out, "n = %lld: %s", (long long)r->n, buf);
             }
             break;
+        case GL_CHECK_NO_UNINIT:
+            if (describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)) {
+                ok = 0;
+                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
+            }
+            break;
         case GL_CHECK_TIME_LIMIT:
             if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
                 ok = 0;
@@ -568,6 +574,9 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         case GL_CHECK_NO_DEADLOCK:
             add_detail(c, "every barrier was reached by the whole block for n = %s", sizes);
             break;
+        case GL_CHECK_NO_UNINIT:
+            add_detail(c, "every load read memory written before for n = %s", sizes);
+            break;
         case GL_CHECK_TIME_LIMIT:
             add_detail(c, "finished within %llu warp instructions for n = %s",
                        (unsigned long long)k->max_steps, sizes);
@@ -626,6 +635,11 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             add_detail(c, "Two threads touched the same memory, at least one writing, with no "
                           "__syncthreads() between the accesses: the result depends on which "
                           "warp runs first.");
+    } else if (k->kind == GL_CHECK_NO_UNINIT) {
+        add_detail(c, "A thread read memory that nothing had written: shared memory (and "
+                      "a buffer the host did not fill) starts with arbitrary values on a "
+                      "GPU. Store every element before any thread reads it, and put "
+                      "__syncthreads() between the stores and the loads.");
     } else if (k->kind == GL_CHECK_NO_DEADLOCK) {
         add_detail(c, "__syncthreads() must be reached by every thread of the block, at the "
                       "same call: do not put it inside a branch that only some threads take.");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/backend.h"
 #include "runtime/lesson.h"
 
 static int is_dir(const char *p)
@@ -240,6 +241,7 @@ const char *const lesson_metric_names[] = {"branch_efficiency",      "sectors_pe
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
+    "\"no_uninitialized_reads\", "
     "\"time_limit\", \"random_schedule\", \"branch_efficiency\", \"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\" or "
@@ -261,6 +263,66 @@ static gl_status get_number(ctx *c, const cJSON *js, const char *field, const ch
     *out = v->valuedouble;
     if (has)
         *has = 1;
+    return GL_OK;
+}
+
+/* Every exercise is graded by the checkers whatever its lesson.json declares (a PASS
+ * means the kernel is right: every error a checker finds fails the grade):
+ * no_out_of_bounds, no_races, no_deadlock, no_uninitialized_reads, time_limit (the
+ * exercise's step limit: an
+ * endless loop fails it) and random_schedule (2 seeds, comparing what
+ * matches_reference compares) are added, marked implicit, where not declared. */
+static gl_status add_implicit_checks(ctx *c, gl_exercise *e)
+{
+    static const struct {
+        gl_check_kind kind;
+        const char *name;
+    } always[] = {{GL_CHECK_NO_FAULT, "no_out_of_bounds"},
+                  {GL_CHECK_NO_RACES, "no_races"},
+                  {GL_CHECK_NO_DEADLOCK, "no_deadlock"},
+                  {GL_CHECK_NO_UNINIT, "no_uninitialized_reads"},
+                  {GL_CHECK_TIME_LIMIT, "time_limit"},
+                  {GL_CHECK_RANDOM_SCHEDULE, "random_schedule"}};
+    const gl_check *ref = NULL;
+    for (int i = 0; i < e->nchecks; i++)
+        if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE)
+            ref = &e->checks[i];
+    for (size_t a = 0; a < sizeof always / sizeof *always; a++) {
+        int have = 0;
+        for (int i = 0; i < e->nchecks; i++)
+            have |= e->checks[i].kind == always[a].kind;
+        if (have || (always[a].kind == GL_CHECK_RANDOM_SCHEDULE && !ref))
+            continue;
+        gl_check *nk = realloc(e->checks, (size_t)(e->nchecks + 1) * sizeof *nk);
+        if (!nk)
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+        e->checks = nk;
+        for (int i = 0; i < e->nchecks; i++)
+            if (ref && nk[i].kind == GL_CHECK_MATCHES_REFERENCE)
+                ref = &nk[i];
+        gl_check *k = &e->checks[e->nchecks++];
+        memset(k, 0, sizeof *k);
+        k->kind = always[a].kind;
+        k->implicit = 1;
+        k->name = strdup(always[a].name);
+        if (!k->name)
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+        if (k->kind == GL_CHECK_TIME_LIMIT)
+            k->max_steps = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
+        if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
+            k->seeds = 2;
+            k->tolerance = ref->tolerance;
+            if (ref->noutputs) {
+                k->outputs = calloc((size_t)ref->noutputs, sizeof *k->outputs);
+                if (!k->outputs)
+                    return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+                k->noutputs = ref->noutputs;
+                for (int j = 0; j < ref->noutputs; j++)
+                    if (!(k->outputs[j] = strdup(ref->outputs[j])))
+                        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+            }
+        }
+    }
     return GL_OK;
 }
 
@@ -295,6 +357,8 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
         k->kind = GL_CHECK_NO_RACES;
     else if (strcmp(kn, "no_deadlock") == 0)
         k->kind = GL_CHECK_NO_DEADLOCK;
+    else if (strcmp(kn, "no_uninitialized_reads") == 0)
+        k->kind = GL_CHECK_NO_UNINIT;
     else if (strcmp(kn, "time_limit") == 0)
         k->kind = GL_CHECK_TIME_LIMIT;
     else if (strcmp(kn, "random_schedule") == 0)
@@ -416,6 +480,8 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if ((st = get_number(c, js, "exercise", "step_limit", 1000, &limit, NULL)) != GL_OK)
         return st;
     e->step_limit = (uint64_t)limit;
+    if ((st = add_implicit_checks(c, e)) != GL_OK)
+        return st;
     const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");
     if (hints) {
         if (!cJSON_IsArray(hints))

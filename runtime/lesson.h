@@ -39,6 +39,10 @@ typedef enum gl_check_kind {
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
                                    runtime/analysis.h */
+    GL_CHECK_NO_UNINIT,         /* "no_uninitialized_reads": no load of memory nothing
+                                   wrote (initcheck: shared memory, or global memory
+                                   neither copied in, initialised by the spec nor
+                                   stored) */
     GL_CHECK_RANDOM_SCHEDULE,   /* "random_schedule": the outputs still match and no
                                    fault or race appears under `seeds` seeded random
                                    warp/block schedules */
@@ -57,6 +61,8 @@ typedef struct gl_check {
     int has_min, has_max;
     uint64_t max_steps;    /* GL_CHECK_TIME_LIMIT: warp instructions per launch */
     int seeds;             /* GL_CHECK_RANDOM_SCHEDULE: schedules tried (default 3) */
+    int implicit;          /* not in lesson.json: added because every exercise is
+                              checked for it (lesson.c add_implicit_checks) */
 } gl_check;
 
 typedef struct gl_exercise {

@@ -178,9 +178,9 @@ START_TEST(test_batch_gives_each_submission_its_verdict)
     ck_assert(strncmp(text, "submission,verdict,", 19) == 0);
     ck_assert_ptr_nonnull(strstr(text, "\npass_01_guard.cu,pass,"));
     ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,"));
-    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,3,fail,not_run,not_run,compiles\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,8,fail,not_run,not_run,not_run,not_run,not_run,not_run,not_run,compiles\n"));
     /* a kernel that never finishes: its checks were not run, and not passed */
-    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,3,pass,not_run,not_run,"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,8,pass,not_run,not_run,not_run,not_run,not_run,fail,not_run,time_limit\n"));
     int rows = 0;
     for (const char *p = text; *p; p++)
         rows += *p == '\n';
@@ -214,7 +214,7 @@ START_TEST(test_json_and_junit_reports_parse)
     grade_report_write_junit(f, &rep);
     fclose(f);
     ck_assert(strncmp(buf, "<?xml version=\"1.0\"", 19) == 0);
-    ck_assert_ptr_nonnull(strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"3\" failures=\"2\""));
+    ck_assert_ptr_nonnull(strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"8\" failures=\"7\""));
     ck_assert_ptr_nonnull(strstr(buf, "<testcase classname=\"gpulearn.threads\" name=\"compiles\"/>"));
     ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"fail\" message=\"n = 1: "));
     ck_assert_ptr_nonnull(strstr(buf, "</testsuites>\n"));
@@ -241,10 +241,14 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
     ck_assert_int_eq(grade_exercise(&l, "tests/grade/02-indexing/time_limit__x_never_advances.cu", NULL,
                                     &rep, &err), GL_OK);
     ck_assert(!rep.passed);
-    const char *want[][2] = {{"compiles", "pass"}, {"matches_reference", "not_run"},
-                             {"no_out_of_bounds", "not_run"}, {"time_limit", "fail"}};
-    ck_assert_int_eq(rep.nchecks, 4);
-    for (int i = 0; i < 4; i++) {
+    /* the declared checks, then those every exercise gets (lesson.c) */
+    const char *want[][2] = {{"compiles", "pass"},       {"matches_reference", "not_run"},
+                             {"no_out_of_bounds", "not_run"}, {"time_limit", "fail"},
+                             {"no_races", "not_run"},    {"no_deadlock", "not_run"},
+                             {"no_uninitialized_reads", "not_run"},
+                             {"random_schedule", "not_run"}};
+    ck_assert_int_eq(rep.nchecks, 8);
+    for (int i = 0; i < 8; i++) {
         ck_assert_str_eq(rep.checks[i].name, want[i][0]);
         ck_assert_str_eq(grade_check_status(&rep.checks[i]), want[i][1]);
     }
@@ -258,7 +262,7 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
     fclose(f);
     ck_assert_ptr_nonnull(strstr(buf, "  NOT RUN  matches_reference\n"));
     ck_assert_ptr_nonnull(strstr(buf, "  FAIL     time_limit\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "FAILED: 1 of 4 checks passed\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "FAILED: 1 of 8 checks passed\n"));
     free(buf);
     f = open_memstream(&buf, &len);
     grade_report_write_json(f, &rep);
@@ -273,7 +277,7 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
     f = open_memstream(&buf, &len);
     grade_report_write_junit(f, &rep);
     fclose(f);
-    ck_assert_ptr_nonnull(strstr(buf, "tests=\"4\" failures=\"3\""));
+    ck_assert_ptr_nonnull(strstr(buf, "tests=\"8\" failures=\"7\""));
     ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"not_run\" message=\"not run for n = 1,"));
     free(buf);
     grade_report_free(&rep);
