@@ -75,7 +75,7 @@ static void add_detail(gl_check_result *c, const char *fmt, ...)
     va_end(ap);
 }
 
-static void format_value(char *buf, size_t len, gl_type t, gl_value v)
+void grade_format_value(char *buf, size_t len, gl_type t, gl_value v)
 {
     if (t == GL_F32 || t == GL_F64)
         snprintf(buf, len, "%.9g", v.f);
@@ -85,8 +85,9 @@ static void format_value(char *buf, size_t len, gl_type t, gl_value v)
         snprintf(buf, len, "%llu", (unsigned long long)v.u);
 }
 
-static int values_equal(gl_type t, gl_value a, gl_value b, double tol)
+int grade_values_equal(gl_type t, gl_value expected, gl_value actual, double tol)
 {
+    gl_value a = expected, b = actual;
     if (t == GL_F32 || t == GL_F64) {
         if (isnan(a.f) || isnan(b.f))
             return isnan(a.f) && isnan(b.f);
@@ -97,9 +98,9 @@ static int values_equal(gl_type t, gl_value a, gl_value b, double tol)
     return a.u == b.u;
 }
 
-static int is_output(const gl_check *k, const char *name)
+int grade_is_output(const gl_check *k, const char *name)
 {
-    if (!k->outputs)
+    if (!k || !k->outputs)
         return 1;
     for (int i = 0; i < k->noutputs; i++)
         if (strcmp(k->outputs[i], name) == 0)
@@ -115,6 +116,36 @@ static int uses_size(const gl_check *k, const gl_exercise *e, int64_t n)
         if (s[i] == n)
             return 1;
     return 0;
+}
+
+size_t grade_count_diffs(gl_type t, size_t len, const void *expected, const void *actual,
+                         double tol, size_t *first)
+{
+    size_t wrong = 0;
+    if (first)
+        *first = len;
+    for (size_t i = 0; i < len; i++)
+        if (!grade_values_equal(t, gl_buffer_get(expected, t, i), gl_buffer_get(actual, t, i), tol)) {
+            if (first && wrong == 0)
+                *first = i;
+            wrong++;
+        }
+    return wrong;
+}
+
+const gl_check *grade_reference_check(const gl_exercise *e, int64_t n)
+{
+    const gl_check *any = NULL;
+    for (int i = 0; i < e->nchecks; i++) {
+        const gl_check *k = &e->checks[i];
+        if (k->kind != GL_CHECK_MATCHES_REFERENCE)
+            continue;
+        if (uses_size(k, e, n))
+            return k;
+        if (!any)
+            any = k;
+    }
+    return any;
 }
 
 /* ------------------------------------------------------------ running on the simulator */
@@ -277,23 +308,16 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
     int ok = 1;
     for (int a = 0; a < r->spec.nargs; a++) {
         const gl_arg *arg = &r->spec.args[a];
-        if (!arg->is_ptr || !is_output(k, arg->name))
+        if (!arg->is_ptr || !grade_is_output(k, arg->name))
             continue;
-        size_t first = SIZE_MAX, wrong = 0;
-        for (size_t i = 0; i < arg->len; i++) {
-            gl_value want = gl_buffer_get(r->expect.buffers[a].data, arg->type, i);
-            gl_value have = gl_buffer_get(got[a].data, arg->type, i);
-            if (!values_equal(arg->type, want, have, k->tolerance)) {
-                if (first == SIZE_MAX)
-                    first = i;
-                wrong++;
-            }
-        }
+        size_t first;
+        size_t wrong = grade_count_diffs(arg->type, arg->len, r->expect.buffers[a].data,
+                                         got[a].data, k->tolerance, &first);
         if (wrong) {
             char w[64], g[64];
-            format_value(w, sizeof w, arg->type,
-                         gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
-            format_value(g, sizeof g, arg->type, gl_buffer_get(got[a].data, arg->type, first));
+            grade_format_value(w, sizeof w, arg->type,
+                               gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
+            grade_format_value(g, sizeof g, arg->type, gl_buffer_get(got[a].data, arg->type, first));
             add_detail(c, "n = %lld%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
                        (long long)r->n, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
@@ -376,7 +400,7 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     size_t outs = 0;
     const gl_check *ok = k->outputs ? k : outputs_from;
     for (int a = 0; a < r->spec.nargs; a++)
-        if (r->spec.args[a].is_ptr && (!ok || is_output(ok, r->spec.args[a].name)))
+        if (r->spec.args[a].is_ptr && (!ok || grade_is_output(ok, r->spec.args[a].name)))
             outs += r->spec.args[a].len;
     return outs ? (double)r->got.global_load_lanes / (double)outs : 0;
 }
@@ -655,8 +679,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     }
 }
 
-/* Every distinct size any check uses, in the order they first appear. */
-static int collect_sizes(const gl_exercise *e, int64_t *out, int max)
+int grade_sizes(const gl_exercise *e, int64_t *out, int max)
 {
     int n = 0;
     for (int c = -1; c < e->nchecks; c++) {
@@ -788,7 +811,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              gl_compiler_name(sub.used));
 
     int64_t sizes[64];
-    int nsizes = collect_sizes(e, sizes, 64);
+    int nsizes = grade_sizes(e, sizes, 64);
     runs = calloc((size_t)nsizes, sizeof *runs);
     if (!runs) {
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");

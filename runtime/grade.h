@@ -67,6 +67,35 @@ uint64_t grade_new_seed(void);
 gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                          gl_grade_report *rep, gl_error *err);
 
+/* The pieces of grading that the TUI's `r` on an exercise reuses to run the learner's
+ * kernel at one graded size and compare it with the reference as the grader does. */
+
+/* The sizes n grading runs an exercise at: exercise.sizes, then each check's own sizes,
+ * each once, in that order. Writes at most max; returns how many. */
+int grade_sizes(const gl_exercise *e, int64_t *out, int max);
+
+/* The check whose outputs and tolerance judge "matches the reference" at size n: the
+ * first matches_reference check that uses n, else the first one; NULL when the exercise
+ * has none (then every pointer argument is compared bit for bit). */
+const gl_check *grade_reference_check(const gl_exercise *e, int64_t n);
+
+/* Whether check k compares the buffer named `name` (k NULL or without "outputs": every
+ * pointer argument does). */
+int grade_is_output(const gl_check *k, const char *name);
+
+/* Whether actual equals expected as the grader judges it: integers bit for bit; floats
+ * within tol (0: bit-exact, so -0.0 differs from 0.0); NaN equals only NaN. */
+int grade_values_equal(gl_type t, gl_value expected, gl_value actual, double tol);
+
+/* Counts the elements [0, len) of type t where actual differs from expected
+ * (grade_values_equal with tol); *first (may be NULL) gets the first one, len if none. */
+size_t grade_count_diffs(gl_type t, size_t len, const void *expected, const void *actual,
+                         double tol, size_t *first);
+
+/* v as the grader's messages write it: floats "%.9g" (an f32 reads back exactly),
+ * integers in full. */
+void grade_format_value(char *buf, size_t len, gl_type t, gl_value v);
+
 /* Writes the report as text (for people) or JSON (for autograders). */
 void grade_report_write_text(FILE *f, const gl_grade_report *r);
 void grade_report_write_json(FILE *f, const gl_grade_report *r);

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,12 +629,57 @@ START_TEST(test_lint_exit_codes)
 }
 END_TEST
 
+/* The pieces the TUI's r reuses (grade.h): the graded sizes, the matches_reference
+ * check's outputs and tolerance, and counting differences as the grader does. */
+START_TEST(test_reference_comparison_counts_differences_like_the_grader)
+{
+    env();
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_load("lessons/04-divergence", &l, &err) == GL_OK, "%s", err.msg);
+    int64_t sizes[16];
+    int n = grade_sizes(l.exercise, sizes, 16);
+    /* exercise.sizes, then the branch_efficiency check's 4096 */
+    const int64_t want[] = {1, 31, 33, 128, 1000, 4099, 4096};
+    ck_assert_int_eq(n, 7);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(sizes[i], want[i]);
+    ck_assert_int_eq(grade_sizes(l.exercise, sizes, 3), 3);
+    const gl_check *k = grade_reference_check(l.exercise, 1000);
+    ck_assert_ptr_nonnull(k);
+    ck_assert_int_eq(grade_is_output(k, "out"), 1);
+    ck_assert_int_eq(grade_is_output(k, "in"), 0);
+    ck_assert_int_eq(grade_is_output(NULL, "in"), 1);
+    lesson_free(&l);
+    ck_assert_msg(lesson_load("lessons/10-scan", &l, &err) == GL_OK, "%s", err.msg);
+    k = grade_reference_check(l.exercise, 4099);
+    ck_assert_ptr_nonnull(k);
+    ck_assert(k->tolerance == 0.001);
+    lesson_free(&l);
+
+    float exp[] = {1, 2, -0.0f, NAN, 5}, got[] = {1, 2.0005f, 0.0f, NAN, 5};
+    size_t first = 99;
+    ck_assert_uint_eq(grade_count_diffs(GL_F32, 5, exp, got, 0, &first), 2);
+    ck_assert_uint_eq(first, 1);
+    ck_assert_uint_eq(grade_count_diffs(GL_F32, 5, exp, got, 0.001, &first), 0);
+    ck_assert_uint_eq(first, 5);
+    int32_t ie[] = {7, -3, 4}, ig[] = {7, -3, 5};
+    ck_assert_uint_eq(grade_count_diffs(GL_I32, 3, ie, ig, 0, NULL), 1);
+    char buf[64];
+    grade_format_value(buf, sizeof buf, GL_F32, (gl_value){.f = 0.1f});
+    ck_assert_str_eq(buf, "0.100000001");
+    grade_format_value(buf, sizeof buf, GL_I32, (gl_value){.i = -3});
+    ck_assert_str_eq(buf, "-3");
+}
+END_TEST
+
 static Suite *grade_suite(void)
 {
     Suite *s = suite_create("grade");
     TCase *tc = tcase_create("grade");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_lesson_json_validates_check_declarations);
+    tcase_add_test(tc, test_reference_comparison_counts_differences_like_the_grader);
     tcase_add_test(tc, test_workspace_copy_reset_and_progress);
     tcase_add_test(tc, test_json_and_junit_reports_parse);
     tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
