@@ -1537,6 +1537,11 @@ int tui_run(const tui_opts *opts)
                 break;
             }
     }
+    if (start && start->broken) { /* it has no steps to open: say why, as `gpulearn list` does */
+        fprintf(stderr, "gpulearn: %s\n", start->broken);
+        app_free(&a);
+        return 2;
+    }
     if (!opts->demo) progress_reload(&a);
     char msg[512];
     if (!term_init(msg, sizeof msg)) {
