@@ -401,6 +401,124 @@ bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *m
     _exit(w.ok ? 0 : 3);
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The exercise's reference at size n with the lesson's inputs: its buffers into ex (on
+ * the simulator; ptx: already compiled, else compiled here). *secs (may be NULL) gets
+ * the run's wall time, compiling excluded. */
+static gl_status exercise_ref_run(const gl_lesson *l, int64_t n, const char *ptx, const gl_run_opts *opts,
+                                  job_exercise *ex, double *secs)
+{
+    gl_spec spec;
+    gl_error err = {0};
+    gl_status st = lesson_exercise_spec(l, n, 0, l->exercise->reference, &spec, &err);
+    if (st == GL_OK) {
+        gl_run_result res;
+        double t0 = job_now();
+        st = ptx ? gl_run_ptx(&spec, ptx, opts, &res, &err) : gl_run_spec(&spec, opts, &res, &err);
+        if (secs) *secs = job_now() - t0;
+        if (st == GL_OK && res.buffers) {
+            spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
+            ex->ref_buffers = res.buffers;
+            ex->ref_nargs = res.nargs;
+            res.buffers = NULL;
+            res.nargs = 0;
+        }
+        gl_run_result_free_trace(&res);
+        gl_run_result_free(&res);
+        spec_free(&spec);
+    }
+    ex->ref_status = st;
+    if (st != GL_OK) snprintf(ex->ref_error, sizeof ex->ref_error, "%.2000s", err.msg);
+    return st;
+}
+
+/* Chooses ex->n: the reference timed at each graded size, smallest first (see
+ * job_start_exercise). */
+static void exercise_choose_size(const gl_lesson *l, const gl_run_opts *opts, job_exercise *ex)
+{
+    ex->nsizes = grade_sizes(l->exercise, ex->sizes, JOB_MAX_SIZES);
+    qsort(ex->sizes, (size_t)ex->nsizes, sizeof ex->sizes[0], cmp_i64);
+    for (int i = 0; i < ex->nsizes; i++) ex->secs[i] = -1;
+    ex->n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
+    gl_compiled c = {0};
+    gl_error err = {0};
+    ex->ref_status = gl_compile_cuda(l->exercise->reference, &opts->compile, &c, &err);
+    if (ex->ref_status != GL_OK) {
+        snprintf(ex->ref_error, sizeof ex->ref_error, "%.2000s", err.msg);
+        return;
+    }
+    gl_run_opts o = *opts;
+    o.backend = GL_BACKEND_SIM;
+    o.timeout_s = 2 * JOB_SIZE_SECONDS; /* a slower size is not chosen: no need to finish it */
+    job_exercise scratch = {0};
+    for (int i = 0; i < ex->nsizes; i++) {
+        /* the smallest size's output is kept whatever its time: it is the fallback */
+        job_exercise *into = i == 0 ? ex : &scratch;
+        /* a failure at a larger size (stopped at the time limit: too slow) is not
+         * chosen; at the smallest, the reference fails: ex says why */
+        if (exercise_ref_run(l, ex->sizes[i], c.ptx, &o, into, &ex->secs[i]) != GL_OK) break;
+        if (ex->secs[i] >= JOB_SIZE_SECONDS) break;
+        if (i > 0) { /* the largest size within the limit so far: its output is the reference's */
+            spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
+            ex->ref_buffers = scratch.ref_buffers;
+            ex->ref_nargs = scratch.ref_nargs;
+            scratch.ref_buffers = NULL;
+            scratch.ref_nargs = 0;
+        }
+        ex->n = ex->sizes[i];
+    }
+    spec_buffers_free(scratch.ref_buffers, scratch.ref_nargs);
+    gl_compiled_free(&c);
+}
+
+bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
+                        char *msg, size_t msg_len)
+{
+    FILE *capture = NULL;
+    int fd = spawn(j, JOB_EXERCISE, msg, msg_len, &capture);
+    if (fd == -2) return false;
+    if (fd == -1) return true;
+    /* child */
+    job_exercise ex;
+    memset(&ex, 0, sizeof ex);
+    ex.n = n;
+    if (n <= 0) exercise_choose_size(l, opts, &ex);
+    gl_run_result res;
+    memset(&res, 0, sizeof res);
+    gl_error err = {0};
+    gl_spec spec;
+    gl_status st = lesson_exercise_spec(l, ex.n, 0, source, &spec, &err);
+    if (st == GL_OK) {
+        st = gl_run_spec(&spec, opts, &res, &err);
+        spec_free(&spec);
+    }
+    if (!ex.ref_buffers && ex.ref_status == GL_OK) {
+        /* the grader's limits for the reference: the exercise's step limit */
+        gl_run_opts ro = {.backend = GL_BACKEND_SIM, .compile = opts->compile, .step_limit = opts->step_limit};
+        exercise_ref_run(l, ex.n, NULL, &ro, &ex, NULL);
+    }
+    char *chatter = read_capture(capture);
+    wbuf w = {fd, true};
+    w_u64(&w, (uint64_t)st);
+    w_str(&w, err.msg);
+    write_result(&w, &res);
+    w_str(&w, chatter);
+    w_bytes(&w, &ex.n, sizeof ex.n);
+    w_bytes(&w, &ex.nsizes, sizeof ex.nsizes);
+    w_bytes(&w, ex.sizes, sizeof ex.sizes);
+    w_bytes(&w, ex.secs, sizeof ex.secs);
+    w_bytes(&w, &ex.ref_status, sizeof ex.ref_status);
+    w_bytes(&w, ex.ref_error, sizeof ex.ref_error);
+    w_u64(&w, (uint64_t)(ex.ref_buffers ? ex.ref_nargs : 0));
+    for (int i = 0; ex.ref_buffers && i < ex.ref_nargs; i++) w_blob(&w, ex.ref_buffers[i].data, ex.ref_buffers[i].bytes);
+    _exit(w.ok ? 0 : 3);
+}
+
 bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                      char *msg, size_t msg_len)
 {
@@ -508,18 +626,60 @@ static void fault_file_of(const char *msg, char *out, size_t len)
     }
 }
 
-void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                    char **chatter, char *fault_file, size_t fault_file_len)
+/* Reads the exercise part job_start_exercise writes after the run; false on a short or
+ * bad message (ex is then left empty). */
+static bool read_exercise(rbuf *r, job_exercise *ex)
+{
+    r_bytes(r, &ex->n, sizeof ex->n);
+    r_bytes(r, &ex->nsizes, sizeof ex->nsizes);
+    r_bytes(r, ex->sizes, sizeof ex->sizes);
+    r_bytes(r, ex->secs, sizeof ex->secs);
+    r_bytes(r, &ex->ref_status, sizeof ex->ref_status);
+    r_bytes(r, ex->ref_error, sizeof ex->ref_error);
+    ex->ref_error[sizeof ex->ref_error - 1] = '\0';
+    if (ex->nsizes < 0 || ex->nsizes > JOB_MAX_SIZES) r->ok = false;
+    uint64_t nargs = r_u64(r);
+    if (r->ok && nargs > 0 && nargs < 4096) {
+        ex->ref_buffers = calloc((size_t)nargs, sizeof *ex->ref_buffers);
+        if (!ex->ref_buffers) r->ok = false;
+        else ex->ref_nargs = (int)nargs;
+        for (int i = 0; r->ok && i < ex->ref_nargs; i++) {
+            size_t n;
+            ex->ref_buffers[i].data = r_blob(r, &n);
+            ex->ref_buffers[i].bytes = n;
+        }
+    } else if (nargs != 0) {
+        r->ok = false;
+    }
+    if (!r->ok) {
+        spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
+        memset(ex, 0, sizeof *ex);
+    }
+    return r->ok;
+}
+
+/* job_finish_run and job_finish_exercise: the run, then (ex not NULL) the exercise
+ * part. */
+static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen, char **chatter,
+                       char *fault_file, size_t fault_file_len, job_exercise *ex)
 {
     memset(res, 0, sizeof *res);
     *chatter = NULL;
     fault_file[0] = '\0';
     errmsg[0] = '\0';
+    if (ex) memset(ex, 0, sizeof *ex);
     rbuf r = {j->buf, j->buf + j->len, j->len > 0};
     *st = (gl_status)r_u64(&r);
     char *msg = r_blob(&r, NULL);
     bool ok = r.ok && read_result(&r, res);
     if (ok) *chatter = r_blob(&r, NULL);
+    if (ok && ex && !read_exercise(&r, ex)) {
+        ok = false;
+        free(*chatter);
+        *chatter = NULL;
+        gl_run_result_free_trace(res);
+        gl_run_result_free(res);
+    }
     if (ok) {
         snprintf(errmsg, errlen, "%s", msg ? msg : "");
         if (res->fault.kind != SIM_FAULT_NONE) fault_file_of(errmsg, fault_file, fault_file_len);
@@ -530,7 +690,23 @@ void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, siz
         how_it_died(job_reap(j, false), errmsg, errlen, "run");
     }
     if (!res->stdout_text) res->stdout_text = strdup("");
+    if (ex && !ok) {
+        ex->ref_status = GL_ERR_TOOL;
+        snprintf(ex->ref_error, sizeof ex->ref_error, "%s", errmsg);
+    }
     free(msg);
+}
+
+void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                    char **chatter, char *fault_file, size_t fault_file_len)
+{
+    finish_run(j, st, res, errmsg, errlen, chatter, fault_file, fault_file_len, NULL);
+}
+
+void job_finish_exercise(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                         char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex)
+{
+    finish_run(j, st, res, errmsg, errlen, chatter, fault_file, fault_file_len, ex);
 }
 
 void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen)

@@ -5,7 +5,8 @@
  * terminal signals such as the SIGINT of Ctrl-C reach only the TUI, which decides),
  * asks to be killed if the TUI dies (Linux PR_SET_PDEATHSIG), points its stdout and
  * stderr at a temporary file (a compiler's chatter must not scribble on the screen),
- * calls gl_run_spec or grade_exercise exactly as the TUI would have, and writes the
+ * calls gl_run_spec or grade_exercise exactly as the TUI would have (an exercise run:
+ * the learner's launch, then the reference's at the same size), and writes the
  * result to a pipe in a private binary format (same executable image on both sides, so
  * plain structs are copied as bytes and only the pointers' contents are sent after
  * them); then _exit(0) — never exit(), whose atexit handlers would reset the terminal
@@ -22,8 +23,15 @@
 
 #include "runtime/backend.h"
 #include "runtime/grade.h"
+#include "runtime/lesson.h"
 
-typedef enum job_kind { JOB_NONE, JOB_RUN, JOB_GRADE } job_kind;
+typedef enum job_kind {
+    JOB_NONE,
+    JOB_RUN,      /* one launch (a step's kernel) */
+    JOB_GRADE,    /* grade_exercise */
+    JOB_EXERCISE, /* r on an exercise: the learner's launch at one graded size, then the
+                     reference's at the same size (job_start_exercise) */
+} job_kind;
 
 /* A running (or finished, not yet collected) job. Zero-initialise. */
 typedef struct job {
@@ -46,6 +54,36 @@ bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *m
 bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                      char *msg, size_t msg_len);
 
+enum { JOB_MAX_SIZES = 64 };
+/* A reference run slower than this (seconds on the simulator, traced as r traces) marks
+ * its size as too slow to be the exercise's default size. */
+#define JOB_SIZE_SECONDS 1.0
+
+/* What an exercise run brings back besides the learner's run. */
+typedef struct job_exercise {
+    int64_t n;                      /* the size both kernels ran at */
+    /* measured (the job was asked to choose n): the graded sizes ascending and the
+     * seconds the reference took at each on the simulator, traced as r traces; -1 for
+     * sizes not run (a smaller one took JOB_SIZE_SECONDS or more) */
+    int nsizes;
+    int64_t sizes[JOB_MAX_SIZES];
+    double secs[JOB_MAX_SIZES];
+    gl_status ref_status;           /* GL_OK: ref_buffers hold the reference's output */
+    char ref_error[2048];
+    gl_buffer *ref_buffers;         /* one per argument; caller frees (spec_buffers_free) */
+    int ref_nargs;
+} job_exercise;
+
+/* Starts r on the exercise of l in a worker: the exercise's launch at size n with the
+ * lesson's own input seeds (lesson_exercise_spec, seed offset 0) and `source` run with
+ * opts; then the reference, on the simulator, at the same n with the same inputs. n <= 0:
+ * the worker first chooses n, once, by timing the reference at every graded size
+ * (grade_sizes) from the smallest up on the simulator with opts' tracing: the largest
+ * that ran within JOB_SIZE_SECONDS (else the smallest); that run's output is the
+ * reference's. */
+bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
+                        char *msg, size_t msg_len);
+
 /* Reads what the worker has written so far without blocking. Returns true once the
  * worker has finished (the result can be collected). */
 bool job_poll(job *j);
@@ -61,6 +99,10 @@ void job_cancel(job *j);
  * without answering gives GL_ERR_TOOL and a message saying how it died. */
 void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
                     char **chatter, char *fault_file, size_t fault_file_len);
+/* Collects a finished exercise run: the learner's run as job_finish_run, and *ex
+ * (initialised in every case; ex->ref_buffers freed by the caller). */
+void job_finish_exercise(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                         char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex);
 /* Collects a finished grading (rep freed with grade_report_free). */
 void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen);
 
