@@ -47,16 +47,13 @@ const gl_step *app_cur_step(const app *a)
     return &a->lesson->steps[a->step];
 }
 
-/* The reference's run for the buffer diff happens in the background: it does not make
- * the TUI busy, and any run or grading the learner starts replaces it. */
-bool app_busy(const app *a) { return a->job.kind != JOB_NONE && !a->ref_job; }
+bool app_busy(const app *a) { return a->job.kind != JOB_NONE; }
 
-/* Drops a background reference run (before starting another job). */
-static void ref_cancel(app *a)
+int64_t app_exercise_n(const app *a)
 {
-    if (!a->ref_job) return;
-    job_cancel(&a->job);
-    a->ref_job = false;
+    if (a->ex_pick > 0) return a->ex_pick;
+    if (a->ex_default > 0) return a->ex_default;
+    return a->ex_nsizes > 0 ? a->ex_sizes[a->ex_nsizes - 1] : 1000;
 }
 
 const gl_lesson_progress *app_progress(const app *a, const gl_lesson *l)
@@ -329,6 +326,14 @@ static void results_clear(app *a)
     a->have_grade = false;
     a->grade_error[0] = '\0';
     a->ndiags = 0;
+    if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
+    a->ref_buffers = NULL;
+    a->ref_nargs = 0;
+    a->ref_n = 0;
+    a->ref_error[0] = '\0';
+    memset(&a->cmp, 0, sizeof a->cmp);
+    a->cmp.first_arg = -1;
+    a->cmp_top = 0;
 }
 
 /* Drops everything derived from the current step (spec, source, run, grade). */
@@ -351,10 +356,7 @@ static void step_clear(app *a)
     a->map_focus = false;
     a->view = VIEW_MAP;
     a->tpos = 0;
-    if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
-    a->ref_buffers = NULL;
-    a->ref_nargs = 0;
-    a->ref_job = false;
+    a->spec_n = 0;
     a->confirm = CONFIRM_NONE;
 }
 
@@ -421,6 +423,24 @@ static void scroll_to_kernel(app *a)
     }
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t p = *(const int64_t *)x, q = *(const int64_t *)y;
+    return (p > q) - (p < q);
+}
+
+/* The open lesson's graded sizes for r on its exercise (once per lesson: the default
+ * measured and the size picked stay while the TUI runs). */
+static void exercise_sizes(app *a)
+{
+    if (a->ex_lesson == a->lesson) return;
+    a->ex_lesson = a->lesson;
+    a->ex_nsizes = grade_sizes(a->lesson->exercise, a->ex_sizes, JOB_MAX_SIZES);
+    qsort(a->ex_sizes, (size_t)a->ex_nsizes, sizeof a->ex_sizes[0], cmp_i64);
+    a->ex_pick = a->ex_default = 0;
+    for (int i = 0; i < JOB_MAX_SIZES; i++) a->ex_secs[i] = -1;
+}
+
 /* Enters step i of the open lesson (nsteps = the exercise): loads its launch spec,
  * kernel source and initial buffers. Problems become messages in the panes. */
 static void step_enter(app *a, int i)
@@ -434,10 +454,11 @@ static void step_enter(app *a, int i)
     if (app_on_exercise(a)) {
         const gl_exercise *ex = a->lesson->exercise;
         source = exercise_source(a);
+        exercise_sizes(a);
         if (ex->launch) {
             want_spec = true;
-            int64_t n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
-            st = lesson_exercise_spec(a->lesson, n, 0, source, &a->spec, &err);
+            a->spec_n = app_exercise_n(a);
+            st = lesson_exercise_spec(a->lesson, a->spec_n, 0, source, &a->spec, &err);
         }
     } else {
         const gl_step *step = app_cur_step(a);
@@ -513,7 +534,6 @@ static handler_result start_run(app *a)
         return H_REDRAW;
     }
     if (app_busy(a)) return H_HANDLED;
-    ref_cancel(a);
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
     /* the limits of every launch (backend.h), with the exercise's own step limit on the
@@ -523,8 +543,23 @@ static handler_result start_run(app *a)
                      .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
                      .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1,
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
-    a->ref_job = false;
     char msg[256];
+    if (app_on_exercise(a)) {
+        /* the learner's kernel, then the reference at the same size and inputs; the
+         * lesson's first run measures the default size first (job_start_exercise) */
+        int64_t n = a->ex_pick > 0 ? a->ex_pick : a->ex_default;
+        if (!job_start_exercise(&a->job, a->lesson, a->spec.source, n, &o, msg, sizeof msg)) {
+            set_flash(a, msg);
+            return H_REDRAW;
+        }
+        if (n > 0)
+            snprintf(a->busy_msg, sizeof a->busy_msg, "running %.90s and the reference at n = %lld",
+                     base_name(a->spec.source), (long long)n);
+        else
+            snprintf(a->busy_msg, sizeof a->busy_msg, "timing the reference to choose n, then running %.90s",
+                     base_name(a->spec.source));
+        return H_REDRAW;
+    }
     if (!job_start_run(&a->job, &a->spec, &o, msg, sizeof msg)) {
         set_flash(a, msg);
         return H_REDRAW;
@@ -532,22 +567,6 @@ static handler_result start_run(app *a)
     snprintf(a->busy_msg, sizeof a->busy_msg, "compiling and running %s", base_name(a->spec.source));
     return H_REDRAW;
 }
-
-/* Runs the exercise's reference solution (same spec, the reference's source) in a
- * worker; finish_job keeps its buffers. */
-static void start_ref_run(app *a)
-{
-    const gl_exercise *ex = a->lesson->exercise;
-    int64_t n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
-    gl_spec ref;
-    gl_error err = {0};
-    if (lesson_exercise_spec(a->lesson, n, 0, ex->reference, &ref, &err) != GL_OK) return;
-    gl_run_opts o = {.backend = GL_BACKEND_SIM};
-    char msg[256];
-    if (job_start_run(&a->job, &ref, &o, msg, sizeof msg)) a->ref_job = true;
-    spec_free(&ref);
-}
-
 /* After a GPU fault: the same launch on the simulator, whose checkers show where. */
 static handler_result act_rerun_sim(app *a)
 {
@@ -566,7 +585,6 @@ static handler_result act_rerun_sim(app *a)
 static handler_result start_grade(app *a)
 {
     if (app_busy(a)) return H_HANDLED;
-    ref_cancel(a);
     const char *sub = a->ex_path[0] ? a->ex_path : NULL;
     gl_grade_opts o = {.backend = a->opts.backend};
     char msg[256];
@@ -580,32 +598,92 @@ static handler_result start_grade(app *a)
     return H_REDRAW;
 }
 
+/* Re-enters the exercise at app_exercise_n (a new size: spec, map, initial buffers),
+ * keeping where the learner was looking. Drops the last run. */
+static void exercise_reenter(app *a)
+{
+    int src_top = a->src_top, text_top = a->text_top, mode = a->mode;
+    app_view view = a->view;
+    step_enter(a, a->step);
+    a->src_top = src_top;
+    a->text_top = text_top;
+    if (mode < a->nmodes) a->mode = mode;
+    a->view = view;
+}
+
+/* Compares the last exercise run's outputs with the reference's (a->cmp), as the
+ * grader's matches_reference check does: its outputs, its tolerance. */
+static void exercise_compare(app *a)
+{
+    struct app_ref_cmp *c = &a->cmp;
+    memset(c, 0, sizeof *c);
+    c->first_arg = -1;
+    if (!a->have_run || a->run_status != GL_OK || !a->have_spec || !a->ref_buffers || !a->run.buffers ||
+        a->ref_n != a->spec_n)
+        return;
+    const gl_check *k = grade_reference_check(a->lesson->exercise, a->ref_n);
+    c->n = a->ref_n;
+    c->tolerance = k ? k->tolerance : 0;
+    for (int i = 0; i < a->spec.nargs; i++) {
+        const gl_arg *arg = &a->spec.args[i];
+        if (!arg->is_ptr || !grade_is_output(k, arg->name)) continue;
+        if (i >= a->run.nargs || i >= a->ref_nargs) return;
+        const gl_buffer *got = &a->run.buffers[i], *exp = &a->ref_buffers[i];
+        size_t bytes = arg->len * gl_type_size(arg->type);
+        if (!got->data || !exp->data || got->bytes < bytes || exp->bytes < bytes) return;
+        size_t first;
+        size_t d = grade_count_diffs(arg->type, arg->len, exp->data, got->data, c->tolerance, &first);
+        c->elements += arg->len;
+        c->differ += d;
+        if (d && c->first_arg < 0) c->first_arg = i, c->first = first;
+    }
+    c->done = true;
+}
+
+/* What an exercise run brought besides the learner's run: the default size (when it
+ * was measured), the spec at the size it ran at, the reference's output. */
+static void exercise_took(app *a, job_exercise *ex)
+{
+    if (ex->nsizes > 0 && ex->n > 0) {
+        a->ex_default = ex->n;
+        for (int i = 0; i < a->ex_nsizes; i++)
+            for (int k = 0; k < ex->nsizes; k++)
+                if (ex->sizes[k] == a->ex_sizes[i]) a->ex_secs[i] = ex->secs[k];
+    }
+    if (ex->n > 0 && ex->n != a->spec_n) exercise_reenter(a);
+    a->ref_n = ex->n;
+    a->ref_status = ex->ref_status;
+    snprintf(a->ref_error, sizeof a->ref_error, "%s", ex->ref_error);
+    a->ref_buffers = ex->ref_buffers;
+    a->ref_nargs = ex->ref_nargs;
+    ex->ref_buffers = NULL;
+    ex->ref_nargs = 0;
+}
+
 static void finish_job(app *a)
 {
     job_kind kind = a->job.kind;
-    if (kind == JOB_RUN && a->ref_job) {
-        /* the reference's run (exercise): keep its buffers for the buffer diff */
+    if (kind == JOB_RUN || kind == JOB_EXERCISE) {
+        /* collected first: an exercise run at a new size rebuilds the step (which drops
+         * the last run) before this one is kept */
+        char errmsg[sizeof a->run_error];
+        char ff[sizeof a->fault_file], *chatter = NULL;
         gl_status st;
         gl_run_result res;
-        char msg[512], ff[64], *chatter = NULL;
-        job_finish_run(&a->job, &st, &res, msg, sizeof msg, &chatter, ff, sizeof ff);
-        free(chatter);
-        a->ref_job = false;
-        if (st == GL_OK && res.buffers) {
-            if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
-            a->ref_buffers = res.buffers;
-            a->ref_nargs = res.nargs;
-            res.buffers = NULL;
-            res.nargs = 0;
+        job_exercise ex;
+        if (kind == JOB_EXERCISE) {
+            job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff, &ex);
+            exercise_took(a, &ex);
+        } else {
+            job_finish_run(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff);
         }
-        run_result_free(&res);
-        return;
-    }
-    if (kind == JOB_RUN) {
         if (a->have_run) run_result_free(&a->run);
         free(a->run_chatter);
-        job_finish_run(&a->job, &a->run_status, &a->run, a->run_error, sizeof a->run_error, &a->run_chatter,
-                       a->fault_file, sizeof a->fault_file);
+        a->run = res;
+        a->run_status = st;
+        a->run_chatter = chatter;
+        memcpy(a->run_error, errmsg, sizeof a->run_error);
+        memcpy(a->fault_file, ff, sizeof a->fault_file);
         a->have_run = true;
         a->run_gen++;
         a->res_top = 0;
@@ -631,13 +709,25 @@ static void finish_job(app *a)
         }
         probe_backend(a);
         a->tpos = tv_initial_pos(a);
-        /* an error opens on its picture */
+        /* the exercise: its output against the reference's */
+        if (kind == JOB_EXERCISE) exercise_compare(a);
+        a->cmp_top = 0;
+        /* an error opens on its picture; an output that differs, on the comparison */
         if (tv_has_error_picture(a)) a->view = VIEW_ERROR;
+        else if (a->cmp.done && a->cmp.differ) a->view = VIEW_BUFFERS;
         else if (a->view == VIEW_ERROR) a->view = VIEW_MAP;
-        /* the exercise: run the reference at the same size for the buffer diff */
-        if (app_on_exercise(a) && !a->ref_buffers && a->lesson->exercise->reference && a->run_status == GL_OK)
-            start_ref_run(a);
-        if (a->run_status == GL_OK && a->run.gpu_fault)
+        char msg[200];
+        if (kind == JOB_EXERCISE && a->run_status == GL_OK && !a->run.gpu_fault && a->cmp.done) {
+            if (a->cmp.differ)
+                snprintf(msg, sizeof msg, "output differs from the reference at %zu of %zu elements (n = %lld)",
+                         a->cmp.differ, a->cmp.elements, (long long)a->cmp.n);
+            else
+                snprintf(msg, sizeof msg, "output matches the reference for n = %lld%s", (long long)a->cmp.n,
+                         a->run.nerrors ? ", but the checkers found errors: see Result" : "");
+            set_flash(a, msg);
+        } else if (kind == JOB_EXERCISE && a->run_status == GL_OK && a->ref_status != GL_OK) {
+            set_flash(a, "ran; the reference could not run: see Result");
+        } else if (a->run_status == GL_OK && a->run.gpu_fault)
             set_flash(a, "the kernel failed on the GPU: press S to re-run it on the simulator, which shows where");
         else if (a->run_status == GL_OK && a->run.nerrors > 0) set_flash(a, "ran, but the checkers found errors: see Result");
         else if (a->run_status == GL_OK && a->run.nwarnings > 0) set_flash(a, "ran, with warnings: see Result");
@@ -949,6 +1039,50 @@ static handler_result confirm_answer(app *a, int ch)
     }
     return H_REDRAW;
 }
+
+/* z / Z: the next / previous graded size for r on the exercise. */
+static handler_result exercise_size(app *a, int d)
+{
+    if (!app_on_exercise(a) || !a->lesson->exercise->launch) {
+        set_flash(a, a->lesson->exercise ? "z picks the size the exercise runs at: on the exercise (the last step)"
+                                         : "this lesson has no exercise");
+        return H_REDRAW;
+    }
+    if (app_busy(a)) {
+        set_flash(a, "busy: the size changes once the run ends (Ctrl-C, Esc or c cancels it)");
+        return H_REDRAW;
+    }
+    if (a->ex_nsizes == 0) return H_HANDLED;
+    int64_t cur = app_exercise_n(a);
+    int i = 0;
+    while (i < a->ex_nsizes && a->ex_sizes[i] != cur) i++;
+    if (i == a->ex_nsizes) i = d > 0 ? -1 : 0;
+    i = (i + d + a->ex_nsizes) % a->ex_nsizes;
+    a->ex_pick = a->ex_sizes[i];
+    exercise_reenter(a);
+    char msg[200], def[64] = "not measured yet";
+    if (a->ex_default > 0) snprintf(def, sizeof def, "%lld", (long long)a->ex_default);
+    snprintf(msg, sizeof msg, "n = %lld (graded size %d of %d; the default is %s): r runs it", (long long)a->ex_pick,
+             i + 1, a->ex_nsizes, def);
+    set_flash(a, msg);
+    return H_REDRAW;
+}
+static handler_result act_size_next(app *a) { return exercise_size(a, 1); }
+static handler_result act_size_prev(app *a) { return exercise_size(a, -1); }
+
+/* [ / ]: scrolls the exercise's comparison (buffers view) a page. */
+static handler_result cmp_scroll(app *a, int d)
+{
+    if (!app_on_exercise(a) || a->view != VIEW_BUFFERS || !a->cmp.done) {
+        set_flash(a, "[ ] scroll the exercise's output against the reference (view 7, after r)");
+        return H_REDRAW;
+    }
+    int page = a->metrics.cmp_rows > 1 ? a->metrics.cmp_rows - 1 : 1;
+    a->cmp_top = clamp_top(a->cmp_top + d * page, a->metrics.cmp_lines, a->metrics.cmp_rows);
+    return H_REDRAW;
+}
+static handler_result act_cmp_up(app *a) { return cmp_scroll(a, -1); }
+static handler_result act_cmp_down(app *a) { return cmp_scroll(a, 1); }
 
 static handler_result act_map(app *a, int d)
 {
@@ -1341,6 +1475,8 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},
     {ON_LESSON, {'R'}, "R", "restore the exercise's starter (asks first)", act_reset},
     {ON_LESSON, {'h'}, "h", "reveal the next hint (exercise)", act_hint},
+    {ON_LESSON, {'z'}, "z / Z", "exercise: the next / previous graded size n for r", act_size_next},
+    {ON_LESSON, {'Z'}, NULL, NULL, act_size_prev},
     {ON_LESSON | ON_DEMO, {'\t'}, "Tab", "change what the thread map's colours show", act_map_next},
     {ON_LESSON | ON_DEMO, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
     {ON_LESSON | ON_DEMO, {'m'}, "m / click", "select a thread in the map (its index and values)", act_map_focus},
@@ -1374,6 +1510,8 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
     {ON_LESSON, {KEY_NPAGE, ' '}, "PgDn / Space", "scroll the text down", act_text_down},
+    {ON_LESSON, {'['}, "[ / ]", "exercise: scroll the output against the reference (7)", act_cmp_up},
+    {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},
     {ON_LESSON, {'K'}, "K", "scroll the result up", act_res_up},
     {ON_LESSON, {'J'}, "J", "scroll the result down", act_res_down},
     {ON_LESSON, {KEY_ESC, KEY_BACKSPACE, KEY_DEL, KEY_CTRL_H}, "Esc / Backspace", "back to the lesson list", act_back},

@@ -127,11 +127,33 @@ typedef struct app {
     /* time travel over the last run's trace: events [0, tpos) have happened; stepping
      * moves it (trace_views.c computes where to) */
     size_t tpos;
-    /* the exercise: the reference's buffers at the same size, for the buffer diff
-     * (run in a worker after the learner's run; ref_job says the job is that one) */
-    bool ref_job;
+    /* the exercise's size: r runs the learner's kernel and then the reference at one of
+     * the graded sizes (grade_sizes, ascending), with the same inputs (job_start_exercise) */
+    const gl_lesson *ex_lesson;   /* the lesson the sizes below belong to */
+    int64_t ex_sizes[JOB_MAX_SIZES];
+    int ex_nsizes;
+    int64_t ex_pick;              /* the size picked with z / Z; 0 = the default */
+    int64_t ex_default;           /* the default: the largest graded size whose reference run
+                                     took under JOB_SIZE_SECONDS on the simulator, measured by
+                                     the lesson's first r; 0 = not measured yet */
+    double ex_secs[JOB_MAX_SIZES];/* that measurement: seconds per ex_sizes[i], -1 = not run */
+    int64_t spec_n;               /* the exercise: the n a->spec was built with */
+    /* the reference's output for the last exercise run (same size, same inputs) */
+    int64_t ref_n;
+    gl_status ref_status;
+    char ref_error[2048];
     gl_buffer *ref_buffers;
     int ref_nargs;
+    /* the last exercise run against it, as the grader's matches_reference compares */
+    struct app_ref_cmp {
+        bool done;                /* compared: the run finished and both outputs are here */
+        int64_t n;
+        double tolerance;         /* floats (the check's; 0 = bit-exact) */
+        size_t elements, differ;  /* output elements compared, and those that differ */
+        int first_arg;            /* the first output that differs (-1: none) */
+        size_t first;             /* its first differing element */
+    } cmp;
+    int cmp_top;                  /* first row shown of the buffers view's comparison */
 
     app_confirm confirm;  /* pending y/n question */
 
@@ -171,6 +193,7 @@ typedef struct app {
         int src_rows;               /* source lines shown */
         int res_lines, res_rows;    /* result pane */
         int help_lines, help_rows;  /* help overlay (per column) */
+        int cmp_lines, cmp_rows;    /* the buffers view's comparison table (exercise) */
     } metrics;            /* what the last frame drew, for scrolling limits */
 } app;
 
@@ -182,6 +205,10 @@ typedef struct app_help_line {
 /* Fills out[0..max) with the bindings that apply on the current screen; returns how
  * many. */
 int app_help_lines(const app *a, app_help_line *out, int max);
+
+/* The size the exercise runs at now: the one picked with z, else the measured default,
+ * else (not measured yet) the largest graded size. */
+int64_t app_exercise_n(const app *a);
 
 /* Whether the current step is the exercise. */
 bool app_on_exercise(const app *a);
@@ -278,8 +305,9 @@ size_t tv_initial_pos(const app *a);
  * instruction), 0 if none. */
 int tv_current_line(const app *a);
 /* Draws the current trace view (VIEW_MEMORY .. VIEW_ERROR) into (y, x, h, w), with a
- * time/selection line at the bottom. */
-void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
+ * time/selection line at the bottom; m (may be NULL) gets the rows the buffers view's
+ * comparison table has and shows. */
+void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m);
 /* Rows the current trace view would like. */
 int tv_natural_height(const app *a);
 /* The distinct source lines warps of the first stuck block wait at when the trace

@@ -8,8 +8,10 @@
  *  - barriers: per warp of the selected block, running / waiting over time, each
  *    barrier's release (PTX ISA §9.7.13.4 bar.sync);
  *  - atomics: lane-level atomic operations per address;
- *  - buffers: each output against the expected one (the exercise's reference, else
- *    the values before the launch), the first differing index first;
+ *  - buffers: on the exercise, the output against the reference's at the same size
+ *    and inputs, side by side (index, expected, actual) around each difference, as
+ *    the grader compares them; on other steps each buffer against its values before
+ *    the launch, the first changed index first;
  *  - tree: the block's shared memory after each barrier (snapshots), changed cells
  *    bright: a reduction or scan tree, one level per barrier epoch;
  *  - error: a race's two threads and lines, an out-of-bounds lane against the
@@ -637,17 +639,157 @@ static int fmt_value(char *buf, size_t len, const gl_arg *arg, const void *data,
     return snprintf(buf, len, "%llu", (unsigned long long)v.u);
 }
 
-static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w)
+/* ------------------------------------------- the exercise against the reference */
+
+/* The comparison table of the exercise's buffers view: per output the grader compares,
+ * a heading, then its elements around each difference (CMP_CONTEXT equal ones either
+ * side); a run of equal elements between is one folded row. */
+enum { CMP_CONTEXT = 1 };
+typedef enum cmp_kind { CMP_HEAD, CMP_ELEM, CMP_GAP } cmp_kind;
+typedef struct cmp_row {
+    cmp_kind kind;
+    int arg;
+    size_t index; /* CMP_ELEM: the element; CMP_GAP: the first one folded */
+    size_t count; /* CMP_HEAD: elements that differ; CMP_GAP: elements folded */
+} cmp_row;
+
+/* Whether element k of output arg i matches the reference (grade_values_equal). */
+static bool cmp_equal(const app *a, const gl_arg *arg, int i, size_t k)
 {
-    bool ref = app_on_exercise(a) && a->ref_buffers;
-    put(win, y, x, w, ref ? "against the reference solution's output:" : "against the values before the launch:",
-        term_attr(TC_HEADING));
-    int r = y + 1;
+    return grade_values_equal(arg->type, gl_buffer_get(a->ref_buffers[i].data, arg->type, k),
+                              gl_buffer_get(a->run.buffers[i].data, arg->type, k), a->cmp.tolerance);
+}
+
+/* Walks the table (a->cmp.done): rows [skip, skip + max) into out; returns how many rows
+ * the table has. */
+static size_t cmp_rows(const app *a, size_t skip, cmp_row *out, size_t max)
+{
+    const gl_check *k = grade_reference_check(a->lesson->exercise, a->cmp.n);
+    size_t row = 0;
+#define EMIT(kind_, i_, index_, count_)                                                      \
+    do {                                                                                     \
+        if (row >= skip && row - skip < max) out[row - skip] = (cmp_row){kind_, i_, index_, count_}; \
+        row++;                                                                               \
+    } while (0)
+    for (int i = 0; i < a->spec.nargs; i++) {
+        const gl_arg *arg = &a->spec.args[i];
+        if (!arg->is_ptr || !grade_is_output(k, arg->name)) continue;
+        size_t n = arg->len;
+        size_t ndiff = grade_count_diffs(arg->type, n, a->ref_buffers[i].data, a->run.buffers[i].data,
+                                         a->cmp.tolerance, NULL);
+        EMIT(CMP_HEAD, i, 0, ndiff);
+        size_t done = 0; /* elements [0, done) are shown or folded */
+        while (ndiff && done < n) {
+            size_t d = done;
+            while (d < n && cmp_equal(a, arg, i, d)) d++;
+            if (d == n) break;
+            size_t from = d > done + CMP_CONTEXT ? d - CMP_CONTEXT : done;
+            if (from > done) EMIT(CMP_GAP, i, done, from - done);
+            size_t to = d + CMP_CONTEXT + 1 < n ? d + CMP_CONTEXT + 1 : n; /* exclusive */
+            for (size_t e = from; e < to; e++) {
+                if (e > d && !cmp_equal(a, arg, i, e)) to = e + CMP_CONTEXT + 1 < n ? e + CMP_CONTEXT + 1 : n;
+                EMIT(CMP_ELEM, i, e, 0);
+            }
+            done = to;
+        }
+        if (ndiff && done < n) EMIT(CMP_GAP, i, done, n - done);
+    }
+#undef EMIT
+    return row;
+}
+
+/* Why the exercise's run has no comparison, or NULL when it has one. */
+static const char *cmp_missing(const app *a)
+{
+    if (a->cmp.done) return NULL;
+    if (a->run_status != GL_OK) return "the run did not finish: nothing to compare with the reference";
+    if (a->ref_status != GL_OK) return "the reference could not run (see Result): nothing to compare";
+    return "no reference output to compare with";
+}
+
+static void draw_comparison(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "n = %lld, the reference vs yours", (long long)a->cmp.n);
+    put(win, y, x, w, buf, term_attr(TC_HEADING));
+    if (h < 3) return;
+    /* columns: marker, index, expected, actual */
+    const gl_arg *widest = NULL;
+    for (int i = 0; i < a->spec.nargs; i++)
+        if (a->spec.args[i].is_ptr && (!widest || a->spec.args[i].len > widest->len)) widest = &a->spec.args[i];
+    int iw = 5;
+    for (size_t v = widest && widest->len > 0 ? widest->len - 1 : 0; v >= 100000; v /= 10) iw++;
+    int vw = (w - 4 - iw) / 2;
+    if (vw > 16) vw = 16; /* "%.9g" of a float: at most 15 columns */
+    if (vw < 6) vw = 6;
+    snprintf(buf, sizeof buf, "  %*s %*s %*s", iw, "index", vw, "expected", vw, "actual");
+    put(win, y + 1, x, w, buf, term_attr(TC_DIM));
+    size_t total = cmp_rows(a, 0, NULL, 0);
+    int rows = h - 2;
+    if ((size_t)rows < total) rows--; /* the last line says how to scroll */
+    if (rows < 1) rows = 1;
+    int top = a->cmp_top;
+    if ((size_t)top + (size_t)rows > total) top = total > (size_t)rows ? (int)(total - (size_t)rows) : 0;
+    if (m) m->cmp_lines = (int)total, m->cmp_rows = rows;
+    cmp_row *r = calloc((size_t)rows, sizeof *r);
+    if (!r) return;
+    size_t got = total - (size_t)top < (size_t)rows ? total - (size_t)top : (size_t)rows;
+    cmp_rows(a, (size_t)top, r, got);
+    const char *ne = utf8() ? "\u2260" : "!";
+    for (size_t k = 0; k < got; k++) {
+        const gl_arg *arg = &a->spec.args[r[k].arg];
+        int ry = y + 2 + (int)k;
+        if (r[k].kind == CMP_HEAD) {
+            if (r[k].count)
+                snprintf(buf, sizeof buf, "%s: %zu of %zu differ", arg->name, r[k].count, arg->len);
+            else
+                snprintf(buf, sizeof buf, "%s: all %zu match", arg->name, arg->len);
+            put(win, ry, x, w, buf, r[k].count ? term_attr(TC_BAD) : term_attr(TC_GOOD));
+        } else if (r[k].kind == CMP_GAP) {
+            snprintf(buf, sizeof buf, "  %*s %zu equal (%zu..%zu)", iw, term_glyph()->ellipsis, r[k].count, r[k].index,
+                     r[k].index + r[k].count - 1);
+            put(win, ry, x, w, buf, term_attr(TC_DIM));
+        } else {
+            char ev[64], gv[64];
+            gl_value e = gl_buffer_get(a->ref_buffers[r[k].arg].data, arg->type, r[k].index);
+            gl_value g = gl_buffer_get(a->run.buffers[r[k].arg].data, arg->type, r[k].index);
+            grade_format_value(ev, sizeof ev, arg->type, e);
+            grade_format_value(gv, sizeof gv, arg->type, g);
+            bool same = grade_values_equal(arg->type, e, g, a->cmp.tolerance);
+            snprintf(buf, sizeof buf, "  %*zu %*s %*s", iw, r[k].index, vw, ev, vw, gv);
+            put(win, ry, x, w, buf, same ? PLAIN : term_attr(TC_BAD));
+            if (!same) put(win, ry, x, 1, ne, term_attr(TC_BAD));
+        }
+    }
+    free(r);
+    if ((size_t)rows < total) {
+        snprintf(buf, sizeof buf, "[ ] scroll: %d-%zu of %zu rows", top + 1, (size_t)top + got, total);
+        put(win, y + h - 1, x, w, buf, term_attr(TC_DIM));
+    }
+}
+
+/* Rows the comparison would like (at most 20). */
+static int comparison_height(const app *a)
+{
+    if (!a->cmp.done) return 12;
+    size_t total = cmp_rows(a, 0, NULL, 0) + 2;
+    return total < 20 ? (int)total : 20;
+}
+
+static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
+{
+    if (app_on_exercise(a) && a->cmp.done) {
+        draw_comparison(win, a, y, x, h, w, m);
+        return;
+    }
+    int r = y;
+    if (app_on_exercise(a)) put(win, r++, x, w, cmp_missing(a), term_attr(TC_DIM));
+    put(win, r++, x, w, "against the values before the launch:", term_attr(TC_HEADING));
     char buf[512];
     for (int i = 0; i < a->spec.nargs && i < a->run.nargs && r < y + h; i++) {
         const gl_arg *arg = &a->spec.args[i];
         const gl_buffer *got = &a->run.buffers[i];
-        const gl_buffer *exp = ref && i < a->ref_nargs ? &a->ref_buffers[i] : a->init_buffers ? &a->init_buffers[i] : NULL;
+        const gl_buffer *exp = a->init_buffers ? &a->init_buffers[i] : NULL;
         if (!arg->is_ptr || !got->data) continue;
         size_t n = arg->len, ndiff = 0, first = n;
         bool can = exp && exp->data && exp->bytes == got->bytes;
@@ -657,16 +799,11 @@ static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w)
                 ndiff++;
             }
         if (!can) snprintf(buf, sizeof buf, "%s[%zu]: nothing to compare with", arg->name, n);
-        else if (ndiff == 0) snprintf(buf, sizeof buf, "%s[%zu]: %s", arg->name, n, ref ? "all match" : "unchanged");
-        else if (ref) {
-            int q = snprintf(buf, sizeof buf, "%s: %zu of %zu differ, first [%zu]: expected ", arg->name, ndiff, n, first);
-            q += fmt_value(buf + q, sizeof buf - (size_t)q, arg, exp->data, first);
-            q += snprintf(buf + q, sizeof buf - (size_t)q, " got ");
-            fmt_value(buf + q, sizeof buf - (size_t)q, arg, got->data, first);
-        } else
+        else if (ndiff == 0) snprintf(buf, sizeof buf, "%s[%zu]: unchanged", arg->name, n);
+        else
             snprintf(buf, sizeof buf, "%s: the kernel changed %zu of %zu, first [%zu]", arg->name, ndiff, n, first);
-        put(win, r++, x, w, buf, can && ndiff && ref ? term_attr(TC_BAD) : can && ndiff ? term_attr(TC_GOOD) : term_attr(TC_DIM));
-        /* the values from the first difference on (ref: wrong ones red; else changed bright) */
+        put(win, r++, x, w, buf, can && ndiff ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+        /* the values from the first change on (changed ones bright) */
         size_t from = can && ndiff ? first : 0;
         for (int row = 0; row < 2 && r < y + h && from < n; row++, r++) {
             int cx = snprintf(buf, sizeof buf, "[%zu]", from);
@@ -677,14 +814,12 @@ static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w)
                 int vl = fmt_value(v, sizeof v, arg, got->data, from);
                 if (cx + vl >= w) break;
                 bool diff = can && !value_eq(arg, got->data, exp->data, from);
-                put(win, r, x + cx, vl, v, diff ? (ref ? term_attr(TC_BAD) : term_attr(TC_HEADING)) : PLAIN);
+                put(win, r, x + cx, vl, v, diff ? term_attr(TC_HEADING) : PLAIN);
                 cx += vl + 1;
                 from++;
             }
         }
     }
-    if (app_on_exercise(a) && !a->ref_buffers && r < y + h)
-        put(win, r, x, w, a->ref_job ? "running the reference..." : "(no reference output yet: r runs both)", term_attr(TC_DIM));
 }
 
 /* -------------------------------------------------------------------- tree */
@@ -1234,12 +1369,12 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
 
 /* ------------------------------------------------------------------ entry */
 
-void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
 {
     if (h < 3 || w < 16) return;
     const trace_t *t = trace_of(a);
     if (a->view == VIEW_BUFFERS && a->have_run && a->have_spec) {
-        draw_buffers(win, a, y, x, h, w);
+        draw_buffers(win, a, y, x, h, w, m);
         return;
     }
     if (a->view == VIEW_ERROR && a->have_run) {
@@ -1297,6 +1432,7 @@ int tv_natural_height(const app *a)
     case VIEW_BARRIERS: return t ? 8 + (int)(warps_per_block(t) < 12 ? warps_per_block(t) : 12) : 8;
     case VIEW_TREE: return 20;
     case VIEW_ERROR: return 14;
+    case VIEW_BUFFERS: return app_on_exercise(a) && a->have_run ? comparison_height(a) : 12;
     case VIEW_REGS: {
         /* heading, instruction, two columns of registers, "wrote:", time line */
         int n = 0;

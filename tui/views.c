@@ -459,11 +459,11 @@ static void draw_list(const app *a, int y, int h)
 /* ------------------------------------------------------------ lesson panes */
 
 /* The map's slot: the thread map, or the warp timeline (w). */
-static void slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+static void slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
 {
     if (a->view == VIEW_WARPS) warps_draw(win, a, y, x, h, w);
     else if (a->view == VIEW_MAP) map_draw(win, a, y, x, h, w);
-    else tv_draw(win, a, y, x, h, w);
+    else tv_draw(win, a, y, x, h, w, m);
 }
 
 static int slot_natural_height(const app *a, int w)
@@ -889,6 +889,51 @@ static int source_natural_width(const app *a)
     return longest + digits + 2 + 3;
 }
 
+/* The exercise's size: "n = 4099, the default: the largest graded size (1 31 ...) whose
+ * reference run took under 1 s on the simulator (0.004 s); z picks another". */
+static void exercise_size_lines(const app *a, tlines *L, int cols)
+{
+    char sizes[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < a->ex_nsizes && used + 24 < sizeof sizes; i++)
+        used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld", i ? " " : "", (long long)a->ex_sizes[i]);
+    double secs = -1;
+    char slow[96] = ""; /* the first size that took too long */
+    for (int i = 0; i < a->ex_nsizes; i++) {
+        if (a->ex_sizes[i] == a->ex_default) secs = a->ex_secs[i];
+        if (a->ex_sizes[i] > a->ex_default && a->ex_secs[i] >= 0 && !slow[0])
+            snprintf(slow, sizeof slow, "; %lld took %.1f s", (long long)a->ex_sizes[i], a->ex_secs[i]);
+    }
+    int64_t n = a->have_run && a->ref_n > 0 ? a->ref_n : app_exercise_n(a);
+    if (a->ex_pick > 0 && a->ex_pick != a->ex_default)
+        tl_printf(L, cols, term_attr(TC_DIM), "n = %lld, picked with z from the graded sizes %s%s", (long long)n, sizes,
+                  a->ex_default > 0 ? "" : " (the default is not measured yet)");
+    else if (a->ex_default > 0 && secs >= 0)
+        tl_printf(L, cols, term_attr(TC_DIM),
+                  "n = %lld, the default: the largest of the graded sizes %s whose reference run took under %.0f s "
+                  "on the simulator (%.3f s%s); z picks another",
+                  (long long)n, sizes, JOB_SIZE_SECONDS, secs, slow);
+    else if (a->ex_default > 0)
+        tl_printf(L, cols, term_attr(TC_DIM), "n = %lld, the default (graded sizes %s); z picks another", (long long)n, sizes);
+}
+
+/* The exercise's output against the reference's (app.c's exercise_compare). */
+static void comparison_lines(const app *a, tlines *L, int cols)
+{
+    const struct app_ref_cmp *c = &a->cmp;
+    if (c->done && c->differ == 0)
+        tl_printf(L, cols, term_attr(TC_GOOD), "output matches the reference for n = %lld", (long long)c->n);
+    else if (c->done)
+        tl_printf(L, cols, term_attr(TC_BAD), "output differs from the reference for n = %lld at %zu of %zu elements%s",
+                  (long long)c->n, c->differ, c->elements, a->view == VIEW_BUFFERS ? " (side by side above)" : " (7 shows them)");
+    else if (a->ref_status != GL_OK && a->ref_error[0]) {
+        tl_printf(L, cols, term_attr(TC_BAD), "the reference could not run at n = %lld:", (long long)a->ref_n);
+        tl_wrap(L, a->ref_error, cols, term_attr(TC_BAD));
+    } else if (a->run_status != GL_OK && a->run_status != GL_ERR_COMPILE)
+        tl_printf(L, cols, term_attr(TC_DIM), "output not compared with the reference: the kernel did not finish");
+    exercise_size_lines(a, L, cols);
+}
+
 static void build_run_lines(const app *a, tlines *L, int cols)
 {
     char backend[300];
@@ -906,9 +951,11 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         else
             tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s%s%s", backend, extra,
                       a->run_status == GL_OK ? "" : " - failed");
-        if (a->run_status != GL_OK && a->run_status != GL_ERR_COMPILE)
+        if (app_on_exercise(a) && a->run_status == GL_OK) comparison_lines(a, L, cols);
+        if (a->run_status != GL_OK && a->run_status != GL_ERR_COMPILE) {
             tl_wrap(L, a->run_error[0] ? a->run_error : "the run failed", cols, term_attr(TC_BAD));
-        else if (a->run_status == GL_ERR_COMPILE)
+            if (app_on_exercise(a)) comparison_lines(a, L, cols);
+        } else if (a->run_status == GL_ERR_COMPILE)
             tl_wrap(L, a->run_error, cols, PLAIN);
         /* what the simulator's checkers found (racecheck, memcheck, synccheck, initcheck) */
         if (a->run.nfindings > 0) {
@@ -1016,7 +1063,14 @@ static void draw_result(const app *a, WINDOW *win, int h, int w, struct view_met
     }
     if (!app_on_exercise(a) || a->have_run) build_run_lines(a, &L, cols);
     else if (!a->have_grade) {
-        tl_wrap(&L, "press g to grade your kernel; r runs it once", cols, term_attr(TC_DIM));
+        char msg[200];
+        if (a->ex_pick > 0 || a->ex_default > 0)
+            snprintf(msg, sizeof msg, "press g to grade your kernel; r runs it and the reference at n = %lld and "
+                     "compares them (z: another size)", (long long)app_exercise_n(a));
+        else
+            snprintf(msg, sizeof msg, "press g to grade your kernel; r runs it and the reference at the largest "
+                     "graded size that runs within a second and compares them (z: another size)");
+        tl_wrap(&L, msg, cols, term_attr(TC_DIM));
         if (a->spec_error[0]) tl_wrap(&L, a->spec_error, cols, term_attr(TC_BAD));
     }
     m->res_lines = L.n;
@@ -1106,7 +1160,12 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     if (app_on_exercise(a) && a->ex_path[0] && has_src)
         snprintf(src_title, sizeof src_title, "your copy: %.200s %s e edit %s g grade", base_name(a->src.path),
                  term_glyph()->dot, term_glyph()->dot);
-    const char *res_title = app_on_exercise(a) ? "Result / grade" : "Result";
+    char res_title[96] = "Result";
+    if (app_on_exercise(a) && (a->ex_pick > 0 || a->ex_default > 0))
+        snprintf(res_title, sizeof res_title, "Result / grade %s n = %lld %s z size", term_glyph()->dot,
+                 (long long)(a->have_run && a->ref_n > 0 ? a->ref_n : app_exercise_n(a)), term_glyph()->dot);
+    else if (app_on_exercise(a))
+        snprintf(res_title, sizeof res_title, "Result / grade %s n = auto %s z size", term_glyph()->dot, term_glyph()->dot);
 
     if (device) {
         int th = h * 2 / 5 > 6 ? h * 2 / 5 : 6;
@@ -1146,7 +1205,7 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         if (has_map) {
             char stl[96];
             WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, slot_title(a, stl, sizeof stl));
-            if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4), pane_show(mp);
+            if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4, m), pane_show(mp);
         }
         WINDOW *r = pane(W_RESULT, y + mh, lw, h - mh, COLS - lw, res_title);
         if (r) draw_result(a, r, h - mh, COLS - lw, m), pane_show(r);
@@ -1172,7 +1231,8 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     }
     if (has_map && has_src) {
         /* the trace views need room: 55% (the source wraps) */
-        bool wide_view = a->view == VIEW_MEMORY || a->view == VIEW_BANKS || a->view == VIEW_BARRIERS || a->view == VIEW_TREE;
+        bool wide_view = a->view == VIEW_MEMORY || a->view == VIEW_BANKS || a->view == VIEW_BARRIERS || a->view == VIEW_TREE ||
+                         (a->view == VIEW_BUFFERS && app_on_exercise(a));
         int maxw = wide_view ? COLS / 2 : COLS * 45 / 100;
         int mapw = clampi(a->view != VIEW_MAP ? maxw : map_natural_width(a), 30, maxw);
         sw = COLS - mapw;
@@ -1199,7 +1259,7 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     if (has_map) {
         char stl[96];
         WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, slot_title(a, stl, sizeof stl));
-        if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4), pane_show(mp);
+        if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4, m), pane_show(mp);
     }
     if (rh > 0) {
         WINDOW *r = pane(W_RESULT, y + th + mh, 0, rh, COLS, res_title);
@@ -1331,7 +1391,7 @@ static void draw_demo(const app *a, struct view_metrics *m)
         int mw = has_src && !stacked ? width - sw - gap : width;
         if (mh >= 3) {
             WINDOW *mp = pane_win(W_MAP, my, mxx, mh, mw);
-            if (mp) slot_draw(mp, a, 0, 0, mh, mw), pane_show(mp);
+            if (mp) slot_draw(mp, a, 0, 0, mh, mw, m), pane_show(mp);
         }
     }
     if (rrows) {
