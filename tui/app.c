@@ -712,9 +712,11 @@ static void finish_job(app *a)
         /* the exercise: its output against the reference's */
         if (kind == JOB_EXERCISE) exercise_compare(a);
         a->cmp_top = 0;
-        /* an error opens on its picture; an output that differs, on the comparison */
-        if (tv_has_error_picture(a)) a->view = VIEW_ERROR;
-        else if (a->cmp.done && a->cmp.differ) a->view = VIEW_BUFFERS;
+        /* an exercise whose output differs opens on the comparison (the symptom; the
+         * source pane marks the checkers' findings and 9 shows their picture); else an
+         * error opens on its picture */
+        if (a->cmp.done && a->cmp.differ) a->view = VIEW_BUFFERS;
+        else if (tv_has_error_picture(a)) a->view = VIEW_ERROR;
         else if (a->view == VIEW_ERROR) a->view = VIEW_MAP;
         char msg[200];
         if (kind == JOB_EXERCISE && a->run_status == GL_OK && !a->run.gpu_fault && a->cmp.done) {
