@@ -1,7 +1,10 @@
 /* sim.c — simulator instance, simulated memory, launches and CTA scheduling.
  *
- * Blocks run one after another in linear order (x fastest). Within a block, warps are
- * issued round-robin, one warp instruction each turn (sim_warp_step in sim_exec.c).
+ * Blocks run concurrently, as on a GPU: a wave of resident blocks (sim_resident_blocks:
+ * the modelled SMs times what one SM holds) takes turns, one round each in slot order,
+ * and a block that finishes hands its slot to the next block in linear order (x
+ * fastest). Within a round, warps are issued in index order, one warp instruction
+ * each (sim_warp_step in sim_exec.c).
  * Barriers (PTX ISA §9.7.13.x bar/barrier): a thread that executes bar.sync waits;
  * when no warp of the CTA can issue, the waiting threads are released if every
  * non-exited thread waits at the same barrier id, as on Volta and later GPUs (verified
@@ -9,8 +12,10 @@
  * sim_config.barrier_strict makes it stricter, like compute-sanitizer's synccheck:
  * every thread must wait at the same bar.sync, and exited threads make a deadlock.
  *
- * sim_config.schedule_random: blocks in a seeded random order, and in each round the
- * block's warps in a random order, each issuing a random burst of 1..8 instructions.
+ * sim_config.schedule_random: 2 to that many resident blocks, in a seeded random order,
+ * taking 1..4 rounds per turn in a random order of slots; in each round the block's
+ * warps in a random order, each issuing a random burst of 1..8 instructions; and the
+ * lanes of a diverged warp in a random order (sim_exec.c random_group).
  *
  * Checkers (findings in sim_result; sim_mem runs them on every access):
  *  - memcheck: out-of-bounds and misaligned accesses in every space end the launch.
@@ -22,9 +27,15 @@
  *  - racecheck: a shadow per shared byte holds the last writer and the readers since,
  *    tagged with the block's barrier epoch (incremented at each release), so hazards
  *    between threads with no barrier between them are found without clearing anything.
- *    Different warps: an error; lanes of one warp with no __syncwarp between: a
- *    warning (a race under independent thread scheduling). Atomics are checked against
- *    plain accesses of other threads, not against each other.
+ *    Different warps, or lanes of one warp with no __syncwarp between (a race under
+ *    independent thread scheduling): an error. Atomics are checked against plain
+ *    accesses of other threads, not against each other.
+ *  - global racecheck (grace_*): a shadow per global word holds the last store or
+ *    atomic and one read since, tagged with the launch, block, warp, barrier epoch and
+ *    the block's release count; a store and another access not both strong, from
+ *    different blocks or from different warps in one barrier interval, are an error
+ *    unless a release (fence) of the first block and a later acquire (atomic, strong
+ *    load) of the second order them (PTX ISA §8, "Memory Consistency Model").
  *  - synccheck: a release where threads waited at different bar.sync instructions is a
  *    warning; a barrier that can never be released is the deadlock fault.
  * Tracing (sim_config.trace): sim_trace_issue is the one hook in the interpreter;
@@ -34,12 +45,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "sim/sim_internal.h"
+
+static void gsh_free(sim_alloc *al);
 
 void sim_poison(void *p, size_t n, uint64_t seed)
 {
@@ -207,7 +221,7 @@ void sim_free(sim_t *s)
     for (int i = 0; i < s->nallocs; i++) {
         free(s->allocs[i].data);
         free(s->allocs[i].written);
-        free(s->allocs[i].gsh);
+        gsh_free(&s->allocs[i]);
     }
     free(s->allocs);
     free(s->var_addr);
@@ -812,20 +826,52 @@ static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
 
 /* ------------------------------------------------------- global-memory races */
 
-/* Allocation al's race shadow, cleared for this launch (the first check of it in a
- * launch clears it); NULL without memory (the allocation goes unchecked). */
+/* A record's block field: the launch's tag (sim_grace.tag) in bits 23..31, the linear
+ * block + 1 in bits 0..22; a record of another launch, or 0, is empty. */
+#define GRACE_KEY(c) (((c)->grace->tag << 23) | ((c)->block_linear + 1))
+static inline int grace_live(const sim_ctx *c, uint32_t b)
+{
+    return b != 0 && b >> 23 == c->grace->tag;
+}
+
+/* A zeroed shadow of n words: anonymous pages, as transparent huge pages where the
+ * kernel offers them (the shadow is 8 bytes per byte checked: with 4 KiB pages, faulting
+ * it in costs more than checking the accesses). NULL without memory. */
+static sim_gword *gsh_alloc(size_t n)
+{
+    const size_t bytes = n * sizeof(sim_gword);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= ((size_t)2 << 20))
+        (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void gsh_free(sim_alloc *al)
+{
+    if (al->gsh)
+        munmap(al->gsh, ((al->size + 3) / 4 ? (al->size + 3) / 4 : 1) * sizeof(sim_gword));
+    al->gsh = NULL;
+}
+
+/* Allocation al's race shadow; NULL without memory or over SIM_GRACE_MAX_BYTES (the
+ * allocation goes unchecked). Records carry their launch's tag, so a new launch finds
+ * the old ones empty without clearing them; the shadow is cleared only when the 9-bit
+ * tag may have come round since its last use (every 512 launches). */
 static sim_gword *grace_shadow(sim_ctx *c, sim_alloc *al)
 {
     const size_t words = (al->size + 3) / 4;
     if (al->size > SIM_GRACE_MAX_BYTES)
         return NULL;
     if (!al->gsh) {
-        al->gsh = calloc(words ? words : 1, sizeof *al->gsh);
-        al->gsh_launch = c->s->launches;
-    } else if (al->gsh_launch != c->s->launches) {
+        al->gsh = gsh_alloc(words ? words : 1);
+    } else if (al->gsh_launch >> 9 != c->s->launches >> 9) {
         memset(al->gsh, 0, words * sizeof *al->gsh);
-        al->gsh_launch = c->s->launches;
     }
+    al->gsh_launch = c->s->launches;
     return al->gsh;
 }
 
@@ -838,23 +884,23 @@ void sim_grace_release(sim_ctx *c)
     g->rel_time[c->block_linear] = c->steps + 1;
 }
 
-/* Whether access x (recorded in a shadow) happens before an access by thread t of the
- * current block: the same warp (program order; races inside a warp are not checked
+/* Whether live access x (recorded in a shadow) happens before an access by thread t of
+ * the current block: the same warp (program order; races inside a warp are not checked
  * here), a barrier between two warps of one block, or a release by x's block after x
  * followed by an acquire by the current block (releases and acquires are tracked per
- * block, not per thread: lenient where one thread's fence is not a barrier's). When x's block
- * released more than once since x, the first of those releases is not known: taken as
- * ordered (the detector never reports what it cannot show). */
+ * block, not per thread: lenient where one thread's fence is not a barrier's). When
+ * x's block released more than once since x, the first of those releases is not known:
+ * taken as ordered (the detector never reports what it cannot show). */
 static int grace_ordered(const sim_ctx *c, const sim_gacc *x, unsigned t)
 {
-    if (x->block == c->block_linear + 1 &&
+    if (x->block == GRACE_KEY(c) &&
         (x->tid / 32u == t / 32u || x->epoch != (uint16_t)c->epoch))
         return 1;
     /* another block, or another warp of this one in the same barrier interval: ordered
      * by a release after x and an acquire after that (message passing between warps
      * through st.release / ld.acquire orders them too) */
     const sim_grace *g = c->grace;
-    const uint32_t a = x->block - 1;
+    const uint32_t a = (x->block & 0x7fffffu) - 1;
     const uint8_t since = (uint8_t)(g->rel_count[a] - x->rel);
     if (since == 0)
         return 0;
@@ -866,7 +912,7 @@ report_grace(sim_ctx *c, unsigned t, const ptx_insn *in, int op, sim_alloc *al, 
              unsigned size, sim_hazard hz, const sim_gacc *x)
 {
     const int oop = (x->bits >> 4) & 3;
-    const uint32_t ob = x->block - 1;
+    const uint32_t ob = (x->block & 0x7fffffu) - 1;
     sim_finding *f = add_finding(c, SIM_FIND_GLOBAL_RACE, 1, SIM_SPACE_GLOBAL, a, size, hz, t,
                                  (int32_t)(in - c->code), op, x->tid, x->pc, oop);
     if (!f)
@@ -897,18 +943,15 @@ report_grace(sim_ctx *c, unsigned t, const ptx_insn *in, int op, sim_alloc *al, 
 
 /* The global-memory race detector (SIM_FIND_GLOBAL_RACE; PTX ISA §8 "Memory Consistency
  * Model"): checks thread t's access (op 0 load, 1 store, 2 atomic; in) to global bytes
- * [a, a+size) of allocation al against each word's last store or atomic and its
- * remembered read, then records it. One report per access at most. */
-static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
-                        int op, const ptx_insn *in)
+ * [a, a+size) of allocation al (shadow sh) against each word's last store or atomic and
+ * its remembered read, then records it. One report per access at most. */
+static __attribute__((noinline)) void grace_check_sh(sim_ctx *c, sim_gword *sh, unsigned t,
+                                                     sim_alloc *al, uint64_t a, unsigned size,
+                                                     int op, const ptx_insn *in)
 {
-    sim_gword *const sh = al->gsh && al->gsh_launch == c->s->launches ? al->gsh
-                                                                      : grace_shadow(c, al);
-    if (!sh || size == 0)
-        return;
     const int strong = op == 2 || (in->flags & PTX_F_VOLATILE) != 0;
     sim_gacc y = {
-        .block = c->block_linear + 1,
+        .block = GRACE_KEY(c),
         .pc = (int32_t)(in - c->code),
         .epoch = (uint16_t)c->epoch,
         .tid = (uint16_t)t,
@@ -922,17 +965,18 @@ static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsig
         const uint64_t hi = (k << 2) + 4 < off + size ? (k << 2) + 4 : off + size;
         const uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));
         y.bits = (uint8_t)(mask | op << 4 | strong << 6);
+        const int wl = grace_live(c, g->w.block), rl = grace_live(c, g->r.block);
         if (!reported) {
             const sim_gacc *x = NULL;
             sim_hazard hz = SIM_HAZ_NONE;
             /* a pair conflicts when one is a store and they are not both strong; an
              * atomic and a plain load are not reported: the CAS loop that starts from
              * a plain load (CUDA C++ Programming Guide, "Atomic Functions") is right */
-            if (g->w.block && (g->w.bits & mask) && (op == 1 || ((g->w.bits >> 4) & 3) == 1) &&
+            if (wl && (g->w.bits & mask) && (op == 1 || ((g->w.bits >> 4) & 3) == 1) &&
                 !(strong && (g->w.bits & 0x40)) && !grace_ordered(c, &g->w, t)) {
                 x = &g->w;
                 hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
-            } else if (op == 1 && g->r.block && (g->r.bits & mask) &&
+            } else if (op == 1 && rl && (g->r.bits & mask) &&
                        !(strong && (g->r.bits & 0x40)) && !grace_ordered(c, &g->r, t)) {
                 x = &g->r;
                 hz = SIM_HAZ_WAR;
@@ -945,12 +989,78 @@ static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsig
         if (op != 0) {
             g->w = y;
             g->r.block = 0;
-        } else if (!g->r.block || g->r.block == y.block || grace_ordered(c, &g->r, t)) {
+        } else if (!rl || g->r.block == y.block || grace_ordered(c, &g->r, t)) {
             g->r = y;
         }
     }
     if (op == 2 || (op == 0 && strong)) /* an atomic or a strong load: an acquire */
         c->grace->acq_time[c->block_linear] = c->steps + 1;
+}
+
+/* grace_check_sh for the lanes whose accesses need it, after the common case inline: a
+ * plain load or store of one aligned word (or two) whose word holds no live store of
+ * another warp (for a store, no live read of another warp either), which records it
+ * without a look at ordering. lanes: n accesses of `size` bytes, lane l's at a[l] (or
+ * a0 + l * size when a is NULL) by thread base + l, where lanes says. */
+static inline __attribute__((always_inline)) void
+grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint64_t *addr,
+            uint64_t a0, unsigned size, int op, const ptx_insn *in)
+{
+    sim_gword *const sh = al->gsh && al->gsh_launch == c->s->launches ? al->gsh
+                                                                      : grace_shadow(c, al);
+    if (!sh)
+        return;
+    const int plain = op != 2 && !(in->flags & PTX_F_VOLATILE) && (size == 4 || size == 8);
+    const uint32_t key = GRACE_KEY(c), tag = c->grace->tag;
+    const unsigned warp = base / 32;
+    sim_gacc y = {.block = key,
+                  .pc = (int32_t)(in - c->code),
+                  .epoch = (uint16_t)c->epoch,
+                  .rel = c->grace->rel_count[c->block_linear],
+                  .bits = (uint8_t)(0xf | op << 4)};
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        const uint64_t a = addr ? addr[l] : a0 + (uint64_t)l * size;
+        const uint64_t off = a - al->base;
+        if (plain && (off & (size - 1)) == 0) {
+            sim_gword *g = &sh[off >> 2];
+            const unsigned nw = size / 4;
+            int fast = 1;
+            for (unsigned i = 0; i < nw && fast; i++) {
+                const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+                const int w_quiet = wb >> 23 != tag || wb == 0 ||
+                                    (wb == key && g[i].w.tid / 32u == warp) ||
+                                    (op == 0 && ((g[i].w.bits >> 4) & 3) == 2);
+                const int r_quiet = rb >> 23 != tag || rb == 0 || rb == key;
+                fast = w_quiet && (op == 0 || (r_quiet && (rb != key || g[i].r.tid / 32u == warp)));
+            }
+            if (fast) {
+                y.tid = (uint16_t)(base + l);
+                for (unsigned i = 0; i < nw; i++) {
+                    if (op == 0) {
+                        /* a read of another block stays (grace_check_sh would replace
+                         * it only if it is ordered before this one) */
+                        const uint32_t rb = g[i].r.block;
+                        if (rb >> 23 != tag || rb == 0 || rb == key)
+                            g[i].r = y;
+                    } else {
+                        g[i].w = y;
+                        g[i].r.block = 0;
+                    }
+                }
+                continue;
+            }
+        }
+        grace_check_sh(c, sh, base + l, al, a, size, op, in);
+    }
+}
+
+/* grace_lanes for one thread's access. */
+static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
+                        int op, const ptx_insn *in)
+{
+    grace_lanes(c, al, t & ~31u, 1u << (t & 31), NULL, a - (uint64_t)(t & 31) * size, size,
+                op, in);
 }
 
 /* ------------------------------------------------------------------ tracing */
@@ -2108,10 +2218,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         if (stride == 0 && (ptr[0] = sim_global_row(c, base, addr[0], size, kind, in)))
             return 2;
         if (c->grace)
-            for (uint32_t m = em; m; m &= m - 1) {
-                const unsigned l = (unsigned)__builtin_ctz(m);
-                grace_check(c, base + l, al, addr[l], size, kind, in);
-            }
+            grace_lanes(c, al, base, em, addr, 0, size, kind, in);
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -2296,8 +2403,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
             return NULL; /* a byte never written: the per-lane loop reports it */
     }
     if (c->grace)
-        for (unsigned l = 0; l < 32; l++)
-            grace_check(c, base + l, al, a + (uint64_t)l * size, size, kind, in);
+        grace_lanes(c, al, base, UINT32_MAX, NULL, a, size, kind, in);
     if (c->trace_mem)
         mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
     return al->data + o;
@@ -3041,6 +3147,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     if ((base->checks & SIM_CHECK_GLOBAL_RACE) && nblocks <= SIM_GRACE_MAX_BLOCKS) {
         sim_grace *g = base->grace = calloc(1, sizeof *g);
         if (g) {
+            g->tag = (uint32_t)(s->launches & 0x1ff);
             g->rel_time = calloc(nblocks, sizeof *g->rel_time);
             g->rel_count = calloc(nblocks, sizeof *g->rel_count);
             g->acq_time = calloc(nblocks, sizeof *g->acq_time);

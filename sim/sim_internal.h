@@ -24,7 +24,8 @@
 
 /* The global-memory race detector's record of one access (sim.c grace_check). */
 typedef struct sim_gacc {
-    uint32_t block;  /* linear block index + 1; 0: no access this launch */
+    uint32_t block;  /* the launch's tag << 23 | (linear block index + 1); a record of
+                        another launch, or 0, is empty (sim.c GRACE_KEY) */
     int32_t pc;      /* the instruction */
     uint16_t epoch;  /* the block's barrier interval at the access (sim_ctx.epoch) */
     uint16_t tid;    /* linear thread index in the block */
@@ -49,7 +50,7 @@ typedef struct sim_alloc {
     unsigned char *written; /* initcheck: 1 bit per byte written (htod or kernel) */
     sim_gword *gsh;         /* race detector: one per word, or NULL (allocated when a
                                launch first checks the allocation) */
-    uint64_t gsh_launch;    /* sim.launches when gsh was last cleared */
+    uint64_t gsh_launch;    /* sim.launches when gsh was last used */
 } sim_alloc;
 
 /* Launches of more blocks than this go without the global-memory race detector (its
@@ -62,6 +63,7 @@ typedef struct sim_alloc {
 /* The global-memory race detector's state of one launch, shared by the contexts of its
  * resident blocks; times are the launch's warp instructions (sim_ctx.steps) + 1. */
 typedef struct sim_grace {
+    uint32_t tag;       /* the launch's 9-bit tag in its records (sim.c GRACE_KEY) */
     uint64_t *rel_time; /* per block: its latest release (a non-.cta fence, or a
                            .release store/atomic); 0 none */
     uint8_t *rel_count; /* per block: its releases (mod 256) */
