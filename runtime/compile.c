@@ -4,6 +4,7 @@
  * CUDA headers. Every compiler is asked for line info, and its diagnostics are rewritten
  * to one form, "path:line:col: error: message", with the path as the caller gave it. */
 #include "runtime/compile.h"
+#include "sim/sim.h"
 
 #include "runtime/cache.h"
 #include "runtime/sandbox.h"
@@ -1474,7 +1475,11 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
                            env);
     }
     char archnum[16];
-    const char *arch = opts->arch && *opts->arch ? opts->arch : "compute_75";
+    /* default: the architecture the simulator models (sim_device) */
+    char defarch[32];
+    snprintf(defarch, sizeof defarch, "compute_%d%d", sim_device()->compute_major,
+             sim_device()->compute_minor);
+    const char *arch = opts->arch && *opts->arch ? opts->arch : defarch;
     if (!arch_number(arch, archnum, sizeof archnum))
         return gl_fail(err, GL_ERR_USAGE,
                        "%s: not a GPU architecture (expected e.g. compute_75 or sm_75)", arch);

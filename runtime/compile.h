@@ -13,7 +13,8 @@ const char *gl_compiler_name(gl_compiler c);
 typedef struct gl_compile_opts {
     gl_compiler compiler; /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
                              in CUDA_HOME, else clang; env GPULEARN_COMPILER overrides */
-    const char *arch;     /* virtual architecture, default "compute_75" */
+    const char *arch;     /* virtual architecture ("compute_90"); NULL: the one the
+                             simulator models (sim_device: compute_80) */
     int verbose;          /* print the compiler and options used to stderr */
     /* Compilation cache (issue 4): the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
      * the source, its path, the options and the compilers' versions (runtime/cache.h). */

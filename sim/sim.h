@@ -69,19 +69,22 @@ typedef struct sim_device_model {
     int max_block_dim[3];          /* 1024, 1024, 64 */
     unsigned max_grid_dim[3];      /* 2^31-1, 65535, 65535 */
     size_t shared_bytes_per_block; /* 48 KiB static + dynamic default */
-    int compute_major, compute_minor; /* PTX target modelled: 7.5 */
+    int compute_major, compute_minor; /* compute capability modelled: 8.0, so kernels
+                                         compile for compute_80 (redux.sync:
+                                         __reduce_add_sync) */
     /* Residency per SM (CUDA C++ Programming Guide, "Compute Capabilities", Table
-     * "Technical Specifications per Compute Capability", 7.5): at most this many
+     * "Technical Specifications per Compute Capability", 8.0): at most this many
      * threads, blocks and bytes of shared memory. */
-    int max_threads_per_sm;        /* 1024 */
-    int max_blocks_per_sm;         /* 16 */
-    size_t shared_bytes_per_sm;    /* 64 KiB */
+    int max_threads_per_sm;        /* 2048 */
+    int max_blocks_per_sm;         /* 32 */
+    size_t shared_bytes_per_sm;    /* 164 KiB */
 } sim_device_model;
 
 /* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
  * memory each that the modelled device holds at once: sm_count times what one SM's
  * thread, block and shared-memory limits allow (at least one per SM). The simulator
- * interleaves that many blocks, as a GPU runs a wave of resident blocks at once. */
+ * interleaves up to 8 of them (2 per SM) in its deterministic schedule and 2 to all of
+ * them in random schedules, as a GPU runs a wave of resident blocks at once. */
 unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes);
 
 /* The simulator's device model (static storage). */

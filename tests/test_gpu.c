@@ -378,7 +378,7 @@ START_TEST(test_time_on_the_simulator_says_timing_needs_a_gpu)
     ck_assert_msg(gl_run_spec(&s, &opts, &r, &err) == GL_OK, "%s", err.msg);
     ck_assert_int_eq(r.timing.reps, 0);
     ck_assert_msg(strstr(r.note, "timing needs a GPU"), "%s", r.note);
-    ck_assert_msg(strstr(r.compile_command, "compute_75") || strstr(r.compile_command, "sm_75"),
+    ck_assert_msg(strstr(r.compile_command, "compute_80") || strstr(r.compile_command, "sm_80"),
                   "%s", r.compile_command);
     gl_run_result_free(&r);
     spec_free(&s);

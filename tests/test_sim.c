@@ -354,7 +354,7 @@ START_TEST(test_device_model_is_the_documented_one)
     ck_assert_int_eq(d->warp_size, 32);
     ck_assert_int_eq(d->max_threads_per_block, 1024);
     ck_assert_uint_eq(d->shared_bytes_per_block, 48 * 1024);
-    ck_assert_int_eq(d->compute_major * 10 + d->compute_minor, 75);
+    ck_assert_int_eq(d->compute_major * 10 + d->compute_minor, 80);
 }
 END_TEST
 

@@ -376,6 +376,26 @@ GL_DEV unsigned __dp4a(unsigned a, unsigned b, unsigned c)
 /* suspends the thread for about ns nanoseconds (PTX §9.7.13.x nanosleep, sm_70+) */
 GL_DEV void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" : : "r"(ns)); }
 
+/* warp reductions (CUDA C++ Programming Guide "Warp Reduce Functions", sm_80+; PTX ISA
+ * §9.7.13.x redux.sync): every lane of mask gets the reduction of their values */
+#define GL_REDUX(name, T, op, ty, cons)                                                  \
+    GL_DEV T name(unsigned mask, T v)                                                   \
+    {                                                                                   \
+        T r;                                                                            \
+        asm volatile("redux.sync." op "." ty " %0, %1, %2;" : "=r"(r) : cons(v), "r"(mask)); \
+        return r;                                                                       \
+    }
+GL_REDUX(__reduce_add_sync, int, "add", "s32", "r")
+GL_REDUX(__reduce_add_sync, unsigned, "add", "u32", "r")
+GL_REDUX(__reduce_min_sync, int, "min", "s32", "r")
+GL_REDUX(__reduce_min_sync, unsigned, "min", "u32", "r")
+GL_REDUX(__reduce_max_sync, int, "max", "s32", "r")
+GL_REDUX(__reduce_max_sync, unsigned, "max", "u32", "r")
+GL_REDUX(__reduce_and_sync, unsigned, "and", "b32", "r")
+GL_REDUX(__reduce_or_sync, unsigned, "or", "b32", "r")
+GL_REDUX(__reduce_xor_sync, unsigned, "xor", "b32", "r")
+#undef GL_REDUX
+
 /* --------------------------------------------------------------- math (§13.1, §13.3) */
 GL_DEV int min(int a, int b) { return a < b ? a : b; }
 GL_DEV int max(int a, int b) { return a > b ? a : b; }
@@ -389,6 +409,16 @@ GL_DEV unsigned long long min(unsigned long long a, unsigned long long b) { retu
 GL_DEV unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 GL_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
 GL_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+/* mixed signedness, as CUDA's math_functions.hpp declares them: compared unsigned
+ * (min(256, n - blockIdx.x * 256) is min(int, unsigned)) */
+GL_DEV unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
+GL_DEV unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
+GL_DEV unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
+GL_DEV unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+GL_DEV unsigned long long min(long long a, unsigned long long b) { return min((unsigned long long)a, b); }
+GL_DEV unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
+GL_DEV unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
+GL_DEV unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
 /* abs.s32/.s64 semantics: the most negative value stays itself (no signed overflow) */
 GL_DEV int abs(int a) { return (int)(a < 0 ? 0u - (unsigned)a : (unsigned)a); }
 GL_DEV long long llabs(long long a)
