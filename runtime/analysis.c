@@ -31,10 +31,15 @@ struct gl_metrics_acc {
     int nomem;
 };
 
-double gl_branch_efficiency(const gl_counts *c)
+double gl_warp_execution_efficiency(const gl_counts *c)
 {
     return c->inst_executed ? (double)c->thread_inst_executed / (double)c->inst_executed / 32.0
                             : 0.0;
+}
+
+double gl_branch_efficiency(const gl_counts *c)
+{
+    return c->branches ? 1.0 - (double)c->divergent_branches / (double)c->branches : 1.0;
 }
 
 double gl_gld_sectors_per_request(const gl_counts *c)
@@ -226,7 +231,10 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev,
         c->thread_inst_pred_on += on;
         if (pc < a->npc) {
             const trace_insn *ti = &t->insns[pc];
-            if (ti->cls == TRACE_CLASS_ADD) {
+            if (ti->cls == TRACE_CLASS_BRANCH && strncmp(ti->mnemonic, "bra", 3) == 0) {
+                c->branches++;
+                c->divergent_branches += ev->aux != 0 && ev->aux != ev->mask;
+            } else if (ti->cls == TRACE_CLASS_ADD) {
                 c->thread_adds += on;
                 if (ti->is_float)
                     c->thread_fadds += on;
@@ -443,7 +451,9 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
     GL_COUNTS_LIST(GL_JSON)
 #undef GL_JSON
     fprintf(f, "%s  \"smsp__thread_inst_executed_per_inst_executed.ratio\": %.6g,\n", indent,
-            gl_branch_efficiency(c) * 32.0);
+            gl_warp_execution_efficiency(c) * 32.0);
+    fprintf(f, "%s  \"smsp__sass_average_branch_targets_threads_uniform.pct\": %.6g,\n", indent,
+            100.0 * gl_branch_efficiency(c));
     fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio\": "
                "%.6g,\n", indent, gl_gld_sectors_per_request(c));
     fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio\": "
@@ -452,6 +462,8 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
             c->gld_sectors ? 100.0 * (double)c->gld_bytes / (32.0 * (double)c->gld_sectors) : 0.0);
     fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\": %.6g,\n", indent,
             c->gst_sectors ? 100.0 * (double)c->gst_bytes / (32.0 * (double)c->gst_sectors) : 0.0);
+    fprintf(f, "%s  \"warp_execution_efficiency\": %.6g,\n", indent,
+            gl_warp_execution_efficiency(c));
     fprintf(f, "%s  \"branch_efficiency\": %.6g\n%s}", indent, gl_branch_efficiency(c), indent);
 }
 
@@ -464,8 +476,12 @@ int gl_metrics_write_json(const gl_metrics *m, FILE *f)
             m->level >= 0 && m->level <= 2 ? level_names[m->level] : "?",
             m->incomplete ? "true" : "false");
     fprintf(f, "  \"definitions\": {\n"
-               "    \"branch_efficiency\": \"average active threads per warp instruction / 32 "
-               "(smsp__thread_inst_executed.sum / smsp__inst_executed.sum / 32)\",\n"
+               "    \"warp_execution_efficiency\": \"average active threads per warp "
+               "instruction / 32 (smsp__thread_inst_executed.sum / smsp__inst_executed.sum / "
+               "32)\",\n"
+               "    \"branch_efficiency\": \"share of warp branches at which every active "
+               "lane went the same way (1 - smsp__sass_branch_targets_threads_divergent.sum / "
+               "smsp__sass_branch_targets.sum)\",\n"
                "    \"sectors\": \"distinct 32-byte sectors touched by the active lanes of one "
                "warp request\",\n"
                "    \"wavefronts\": \"32 banks of 4 bytes; per group of lanes moving at most 128 "

@@ -10,11 +10,18 @@
  *  - "smsp__thread_inst_executed.sum": the sum over issued warp instructions of the
  *    lanes at the instruction (before its guard predicate);
  *    "smsp__thread_inst_executed_pred_on.sum": only lanes whose guard is true.
- *  - "branch_efficiency": here DEFINED AS the average active threads per warp
- *    instruction divided by 32 (thread_inst_executed / inst_executed / 32; nvprof
- *    called it warp execution efficiency; Nsight reports the ratio before the /32 as
- *    smsp__thread_inst_executed_per_inst_executed.ratio). 1.0 = no divergence; a warp
+ *  - "warp_execution_efficiency" (nvprof's name): the average active threads per warp
+ *    instruction divided by 32 (thread_inst_executed / inst_executed / 32; Nsight
+ *    reports the ratio before the /32 as
+ *    smsp__thread_inst_executed_per_inst_executed.ratio). 1.0 = every lane busy; a warp
  *    split evenly by an if/else runs both halves at 0.5.
+ *  - "branch_efficiency" (nvprof's name; Nsight Compute
+ *    smsp__sass_average_branch_targets_threads_uniform.pct / 100): the share of warp
+ *    branch instructions (bra) at which every active lane went the same way: 1 -
+ *    "smsp__sass_branch_targets_threads_divergent.sum" / "smsp__sass_branch_targets.sum"
+ *    (1.0 without branches). A divergent branch is a guarded bra whose guard is true for
+ *    some of the lanes at it but not all. Unlike warp execution efficiency it does not
+ *    fall when a kernel does less work in a warp (a redux.sync for a shuffle tree).
  *  - Global memory (MEM events, space global): a warp load/store instruction is one
  *    request; its sectors are the distinct 32-byte aligned sectors its active lanes
  *    touch (each lane [addr, addr+width)). Keys
@@ -69,6 +76,8 @@
     X(inst_executed, "smsp__inst_executed.sum")                                           \
     X(thread_inst_executed, "smsp__thread_inst_executed.sum")                             \
     X(thread_inst_pred_on, "smsp__thread_inst_executed_pred_on.sum")                      \
+    X(branches, "smsp__sass_branch_targets.sum")                                           \
+    X(divergent_branches, "smsp__sass_branch_targets_threads_divergent.sum")               \
     X(gld_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                    \
     X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                      \
     X(gst_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                    \
@@ -138,7 +147,8 @@ typedef struct gl_metrics {
 } gl_metrics;
 
 /* Derived ratios (0 when the denominator is 0). */
-double gl_branch_efficiency(const gl_counts *c);    /* thread_inst / inst / 32 */
+double gl_warp_execution_efficiency(const gl_counts *c); /* thread_inst / inst / 32 */
+double gl_branch_efficiency(const gl_counts *c);    /* 1 - divergent / branches */
 double gl_gld_sectors_per_request(const gl_counts *c);
 /* Share of the fetched global sectors' bytes that the lanes asked for, loads and stores
  * together, in percent (0 without global requests). */

@@ -364,8 +364,13 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     const gl_counts *c = &r->got.counts;
     const char *m = k->metric;
     if (strcmp(m, "branch_efficiency") == 0) {
-        *what = "branch efficiency (average active lanes per warp instruction / 32)";
+        *what = "branch efficiency (the share of warp branches at which all lanes went the "
+                "same way)";
         return gl_branch_efficiency(c);
+    }
+    if (strcmp(m, "warp_execution_efficiency") == 0) {
+        *what = "warp execution efficiency (average active lanes per warp instruction / 32)";
+        return gl_warp_execution_efficiency(c);
     }
     if (strcmp(m, "sectors_per_request") == 0) {
         *what = "global memory sectors per request (loads and stores)";
@@ -412,6 +417,10 @@ static const char *k_metric_advice[][2] = {
     {"branch_efficiency", "Lanes of a warp that take different sides of a branch run one "
                           "side after the other. Make the condition the same for all 32 "
                           "lanes of a warp (it may differ between warps)."},
+    {"warp_execution_efficiency", "Lanes of a warp that take different sides of a branch "
+                                  "run one side after the other, and lanes that have no work "
+                                  "idle. Keep the condition the same for all 32 lanes of a warp "
+                                  "and give every lane work."},
     {"sectors_per_request", "Consecutive lanes should touch consecutive addresses: a warp "
                             "reading 32 consecutive floats needs 4 sectors of 32 bytes."},
     {"sector_efficiency", "Every 32-byte sector a warp fetches should be used whole: "
@@ -740,15 +749,20 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
 
+    /* the simulator's runs use code for the architecture it models (the compiler's
+     * default); the GPU's, code for the GPU's own (compute_XY of its capability) */
+    char gpu_arch[32] = "";
     if (backend == GL_BACKEND_GPU) {
         gl_device_info info;
         char note[256];
         gl_status gs = gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
         if (gs != GL_OK)
             return gs;
+        snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major,
+                 info.compute_minor);
     }
     char *sub_path = strdup(submission ? submission : e->starter);
-    gl_compiled ref = {0}, sub = {0};
+    gl_compiled ref = {0}, sub = {0}, sub_gpu = {0};
     ptx_module_t *ref_m = NULL, *sub_m = NULL;
     size_run *runs = NULL;
     int nruns = 0;
@@ -805,10 +819,31 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         }
         goto done;
     }
+    if (*gpu_arch) {
+        gl_compile_opts gpu_compile = sub_compile;
+        gpu_compile.arch = gpu_arch;
+        if (gl_compile_cuda(sub_path, &gpu_compile, &sub_gpu, &cerr) != GL_OK) {
+            rep->compile_log = strdup(cerr.msg);
+            snprintf(compiles->detail, sizeof compiles->detail, "for the GPU (%s): %.1900s",
+                     gpu_arch, cerr.msg);
+            for (int i = 0; i < e->nchecks; i++) {
+                snprintf(rep->checks[i + 1].detail, sizeof rep->checks[i + 1].detail,
+                         "not run: the kernel does not compile for the GPU");
+                rep->checks[i + 1].not_run = 1;
+            }
+            goto done;
+        }
+    }
     rep->compiled = 1;
     compiles->passed = 1;
-    snprintf(compiles->detail, sizeof compiles->detail, "compiled with %s",
-             gl_compiler_name(sub.used));
+    if (*gpu_arch)
+        snprintf(compiles->detail, sizeof compiles->detail,
+                 "compiled with %s (compute_%d%d for the simulator, %s for the GPU)",
+                 gl_compiler_name(sub.used), sim_device()->compute_major,
+                 sim_device()->compute_minor, gpu_arch);
+    else
+        snprintf(compiles->detail, sizeof compiles->detail, "compiled with %s",
+                 gl_compiler_name(sub.used));
 
     int64_t sizes[64];
     int nsizes = grade_sizes(e, sizes, 64);
@@ -897,7 +932,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             gl_run_opts go = {.backend = GL_BACKEND_GPU};
             gl_error gerr = {0};
             r->on_gpu = 1;
-            r->gpu_status = gl_run_ptx(&r->spec, sub.ptx, &go, &r->got_gpu, &gerr);
+            r->gpu_status = gl_run_ptx(&r->spec, sub_gpu.ptx, &go, &r->got_gpu, &gerr);
             if (r->gpu_status != GL_OK)
                 snprintf(r->gpu_error, sizeof r->gpu_error, "%s", gerr.msg);
             if (r->gpu_status == GL_ERR_NODEVICE) {
@@ -927,6 +962,7 @@ done:
     ptx_module_free(sub_m);
     gl_compiled_free(&ref);
     gl_compiled_free(&sub);
+    gl_compiled_free(&sub_gpu);
     free(sub_path);
     return st;
 }

@@ -233,7 +233,8 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",      "sectors_per_request",
+const char *const lesson_metric_names[] = {"branch_efficiency", "warp_execution_efficiency",
+                                           "sectors_per_request",
                                            "sector_efficiency",      "bank_conflicts",
                                            "global_atomics",         "global_loads_per_output",
                                            "additions",              "float_additions",
@@ -242,7 +243,8 @@ const char *const lesson_metric_names[] = {"branch_efficiency",      "sectors_pe
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
     "\"no_uninitialized_reads\", "
-    "\"time_limit\", \"random_schedule\", \"branch_efficiency\", \"sectors_per_request\", "
+    "\"time_limit\", \"random_schedule\", \"branch_efficiency\", \"warp_execution_efficiency\", "
+    "\"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\" or "
     "\"float_additions\"";

@@ -94,6 +94,7 @@ START_TEST(test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32)
     ck_assert_double_eq(gl_gld_sectors_per_request(c), 4.0);
     ck_assert_uint_eq(c->gld_bytes, 512); /* 128 lanes x 4 bytes */
     ck_assert_double_eq(gl_global_sector_efficiency(c), 100.0);
+    ck_assert_double_eq(gl_warp_execution_efficiency(c), 1.0);
     ck_assert_double_eq(gl_branch_efficiency(c), 1.0);
     gl_counts l6 = line_counts(&R.met, 6); /* out[i] = in[i]; */
     ck_assert_uint_eq(l6.gld_sectors, 16);
@@ -170,7 +171,7 @@ START_TEST(test_column_reads_conflict_32_ways_and_padding_removes_it)
 }
 END_TEST
 
-START_TEST(test_divergent_if_else_halves_branch_efficiency)
+START_TEST(test_divergent_if_else_halves_warp_execution_efficiency)
 {
     ptx_module_t *m = load(_i);
     float in[1000];
@@ -185,10 +186,16 @@ START_TEST(test_divergent_if_else_halves_branch_efficiency)
     gl_counts a = line_counts(&R.met, 50), b = line_counts(&R.met, 53);
     ck_assert_uint_gt(a.inst_executed, 1000);
     ck_assert_uint_gt(b.inst_executed, 1000);
-    ck_assert_double_eq(gl_branch_efficiency(&a), 0.5);
-    ck_assert_double_eq(gl_branch_efficiency(&b), 0.5);
-    double k = gl_branch_efficiency(&R.met.total);
-    ck_assert_msg(k > 0.5 && k < 0.51, "kernel branch efficiency %f", k);
+    ck_assert_double_eq(gl_warp_execution_efficiency(&a), 0.5);
+    ck_assert_double_eq(gl_warp_execution_efficiency(&b), 0.5);
+    double k = gl_warp_execution_efficiency(&R.met.total);
+    ck_assert_msg(k > 0.5 && k < 0.51, "kernel warp execution efficiency %f", k);
+    /* branch efficiency: the if splits the warp once; every loop's back edge is taken or
+     * not by all of its 16 lanes alike (n = 1000 iterations in each half) */
+    ck_assert_uint_eq(R.met.total.divergent_branches, 1);
+    ck_assert_uint_ge(R.met.total.branches, 2000);
+    ck_assert_double_eq(gl_branch_efficiency(&R.met.total),
+                        1.0 - 1.0 / (double)R.met.total.branches);
     end(&R);
     ptx_module_free(m);
 }
@@ -471,7 +478,7 @@ static Suite *suite(void)
                         0, 2);
     tcase_add_loop_test(tc, test_stride_2_shared_access_is_a_2_way_bank_conflict, 0, 2);
     tcase_add_loop_test(tc, test_column_reads_conflict_32_ways_and_padding_removes_it, 0, 2);
-    tcase_add_loop_test(tc, test_divergent_if_else_halves_branch_efficiency, 0, 2);
+    tcase_add_loop_test(tc, test_divergent_if_else_halves_warp_execution_efficiency, 0, 2);
     tcase_add_loop_test(tc, test_atomics_per_address_name_the_hot_counters, 0, 2);
     tcase_add_loop_test(tc, test_scan_counts_the_additions_it_performs, 0, 2);
     tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated,

@@ -170,9 +170,9 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         for (int i = 0; m && i < m->nlines && nl < 64; i++) {
             const gl_line_counts *lc = &m->lines[i];
             if (lc->src_line <= 0 || lc->c.inst_executed == 0) continue;
-            lines[nl++] = (line_eff){lc->src_line, gl_branch_efficiency(&lc->c), lc->c.inst_executed};
+            lines[nl++] = (line_eff){lc->src_line, gl_warp_execution_efficiency(&lc->c), lc->c.inst_executed};
         }
-        if (m) kernel_eff = gl_branch_efficiency(&m->total);
+        if (m) kernel_eff = gl_warp_execution_efficiency(&m->total);
     }
     qsort(lines, (size_t)nl, sizeof lines[0], eff_cmp);
     int eff_rows = nl == 0 ? 0 : (nl < 5 ? nl : 5) + 1;
@@ -263,7 +263,7 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         mvwaddnstr(win, y + 2 + (int)shown - 1 + (shown < (uint64_t)rows), x, "(trace cut: the first events only)", w);
         wattroff(win, term_attr(TC_WARN));
     }
-    /* branch efficiency per line */
+    /* warp execution efficiency (active lanes) per line */
     if (eff_rows > 0) {
         int ey = y + h - eff_rows;
         char head[128], head2[96] = "";
