@@ -326,6 +326,19 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
     return ok;
 }
 
+/* Whether the outputs check k compares differ between two runs of one size. */
+static int outputs_differ(const gl_check *k, const size_run *r, const gl_buffer *a,
+                          const gl_buffer *b)
+{
+    for (int i = 0; i < r->spec.nargs; i++) {
+        const gl_arg *arg = &r->spec.args[i];
+        if (arg->is_ptr && grade_is_output(k, arg->name) && a[i].data && b[i].data &&
+            grade_count_diffs(arg->type, arg->len, a[i].data, b[i].data, k->tolerance, NULL))
+            return 1;
+    }
+    return 0;
+}
+
 static int is_memory_fault(const sim_fault *f)
 {
     return f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED;
@@ -466,6 +479,9 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
             ref_check = &e->checks[i];
     const char *metric_what = "";
+    int order_dependent = 0; /* random_schedule: some schedule's outputs differ from the
+                                deterministic schedule's (not merely from the reference);
+                                2: and the kernel read uninitialised memory */
     for (int i = 0; i < nruns; i++) {
         const size_run *r = &runs[i];
         if (!uses_size(k, e, r->n))
@@ -553,8 +569,22 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 if (sr->status != GL_OK) {
                     ok = 0;
                     add_detail(out, "n = %lld%s: %s", (long long)r->n, where, sr->error);
+                } else if (k->implicit) {
+                    /* not declared: judges only the order (matches_reference judges the
+                     * values), so a wrong answer fails once, not twice */
+                    if (finished && outputs_differ(k, r, r->got.buffers, sr->buffers)) {
+                        ok = 0;
+                        order_dependent =
+                            describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)
+                                ? 2 : 1;
+                        add_detail(out, "n = %lld%s: the output differs from the one under "
+                                        "the default schedule", (long long)r->n, where);
+                    }
                 } else {
                     ok = compare_outputs(k, r, sr->buffers, where, out);
+                    if (!ok && finished && outputs_differ(k, r, r->got.buffers, sr->buffers))
+                        order_dependent = describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf,
+                                                           sizeof buf) ? 2 : 1;
                 }
             }
             break;
@@ -628,8 +658,12 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             break;
         }
         case GL_CHECK_RANDOM_SCHEDULE:
-            add_detail(c, "output matches the reference under %d random schedules for n = %s",
-                       k->seeds, sizes);
+            if (k->implicit)
+                add_detail(c, "output the same under %d random schedules as under the "
+                              "default one for n = %s", k->seeds, sizes);
+            else
+                add_detail(c, "output matches the reference under %d random schedules for "
+                              "n = %s", k->seeds, sizes);
             break;
         case GL_CHECK_MATCHES_REFERENCE:
             add_detail(c, "output matches the reference for n = %s", sizes);
@@ -678,9 +712,17 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                       "same call: do not put it inside a branch that only some threads take.");
     } else if (k->kind == GL_CHECK_TIME_LIMIT) {
         add_detail(c, "Does a loop ever end? Check its condition and its step.");
-    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
+    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE && order_dependent == 2) {
+        add_detail(c, "The result changes from run to run because the kernel reads memory "
+                      "that nothing wrote (no_uninitialized_reads says where): it holds "
+                      "different garbage each time, on a GPU as here.");
+    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE && order_dependent) {
         add_detail(c, "The result depends on the order in which warps and blocks run: some "
                       "thread reads a value before another has written it.");
+    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
+        add_detail(c, "The output was the same under every schedule tried, and wrong "
+                      "(matches_reference says where), or a run stopped: the order in which "
+                      "warps run is not what is wrong here.");
     } else if (k->kind == GL_CHECK_METRIC) {
         for (size_t i = 0; i < sizeof k_metric_advice / sizeof *k_metric_advice; i++)
             if (strcmp(k_metric_advice[i][0], k->metric) == 0)
