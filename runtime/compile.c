@@ -750,7 +750,7 @@ static int find_nvcc(char *buf, size_t n)
     return access(buf, X_OK) == 0;
 }
 
-static try_result try_nvcc(const char *path, const char *archnum, gl_compiled *out,
+static try_result try_nvcc(const char *path, const char *archnum, int debug, gl_compiled *out,
                            char *why, size_t whylen, gl_error *err)
 {
     char nvcc[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64];
@@ -766,8 +766,8 @@ static try_result try_nvcc(const char *path, const char *archnum, gl_compiled *o
     snprintf(arch, sizeof arch, "-arch=compute_%s", archnum);
     /* --expt-relaxed-constexpr: constexpr host functions (std::min, std::numeric_limits)
      * in device code, as clang allows them and NVRTC's headers (prelude/nvrtc) give them */
-    char *argv[] = {nvcc, "-ptx", arch, "-lineinfo", "--expt-relaxed-constexpr", "-o",
-                    ptxpath, "-x", "cu", (char *)path, NULL};
+    char *argv[] = {nvcc, "-ptx", arch, debug ? "-G" : "-lineinfo", "--expt-relaxed-constexpr",
+                    "-o", ptxpath, "-x", "cu", (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
     tmpdir_remove(tmp);
     return r;
@@ -860,7 +860,7 @@ static int find_clang(char *buf, size_t n)
     return 0;
 }
 
-static try_result try_clang(const char *path, const char *archnum, gl_compiled *out,
+static try_result try_clang(const char *path, const char *archnum, int debug, gl_compiled *out,
                             char *why, size_t whylen, gl_error *err)
 {
     char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16],
@@ -884,7 +884,7 @@ static try_result try_clang(const char *path, const char *archnum, gl_compiled *
     /* the prelude's include/ (cooperative_groups.h), searched before the system's */
     prelude_include_dir(prelude, incdir, sizeof incdir);
     char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
-                    "-Wno-unknown-cuda-version", "-S", "-O2", "-gline-tables-only",
+                    "-Wno-unknown-cuda-version", "-S", debug ? "-O0" : "-O2", "-gline-tables-only",
                     "-fno-color-diagnostics", "-include", prelude, "-isystem", incdir,
                     "-x", "cuda", "-o", ptxpath, (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
@@ -1010,8 +1010,9 @@ static int nvrtc_include_dir(char *buf, size_t n)
     return 0;
 }
 
-static try_result nvrtc_compile_here(const char *path, const char *archnum, const char *src,
-                                     gl_compiled *out, char *why, size_t whylen, gl_error *err)
+static try_result nvrtc_compile_here(const char *path, const char *archnum, int debug,
+                                     const char *src, gl_compiled *out, char *why, size_t whylen,
+                                     gl_error *err)
 {
     if (!nvrtc_load()) {
         snprintf(why, whylen, "%s", nvrtc.why);
@@ -1032,7 +1033,7 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, cons
     char libc[PATH_MAX + 16], libcopt[PATH_MAX + 32] = "";
     if (nvrtc_libc_dir(libc, sizeof libc))
         snprintf(libcopt, sizeof libcopt, "--include-path=%s", libc);
-    const char *options[5] = {arch, "-lineinfo"};
+    const char *options[5] = {arch, debug ? "-G" : "-lineinfo"};
     int noptions = 2;
     if (incopt[0])
         options[noptions++] = incopt;
@@ -1134,24 +1135,24 @@ static int get_blob(int fd, char **out)
  * with CUDA_ERROR_NOT_INITIALIZED in the child, seen on an H200 with driver 580), and
  * the parent must stay CUDA-free (runtime/worker.h). The child compiles and sends back
  * the result, the messages and the PTX. */
-static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
+static try_result try_nvrtc(const char *path, const char *archnum, int debug, const char *src,
                             gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
     int fds[2];
     if (pipe(fds) != 0)
-        return nvrtc_compile_here(path, archnum, src, out, why, whylen, err);
+        return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
-        return nvrtc_compile_here(path, archnum, src, out, why, whylen, err);
+        return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
     }
     if (pid == 0) {
         close(fds[0]);
         gl_error e = {0};
         char w[1024] = "";
-        try_result r = nvrtc_compile_here(path, archnum, src, out, w, sizeof w, &e);
+        try_result r = nvrtc_compile_here(path, archnum, debug, src, out, w, sizeof w, &e);
         int32_t head[2] = {(int32_t)r, (int32_t)e.status};
         int ok = gl_write_all(fds[1], head, sizeof head) == 0 &&
                  put_blob(fds[1], w, strlen(w)) == 0 &&
@@ -1198,10 +1199,10 @@ static try_result try_nvrtc(const char *path, const char *archnum, const char *s
     return r;
 }
 #else
-static try_result try_nvrtc(const char *path, const char *archnum, const char *src,
+static try_result try_nvrtc(const char *path, const char *archnum, int debug, const char *src,
                             gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
-    (void)path, (void)archnum, (void)src, (void)out, (void)err;
+    (void)path, (void)archnum, (void)debug, (void)src, (void)out, (void)err;
     snprintf(why, whylen, "nvrtc: gpulearn was built without nvrtc.h (CUDA Toolkit)");
     return TRY_UNAVAILABLE;
 }
@@ -1219,6 +1220,7 @@ static const char cache_options[] =
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
     "-include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
     "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc | "
+    "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
     "file names rewritten to the path as given";
 
 /* Adds an executable's identity (path, size, modification time) to the key: a new
@@ -1259,7 +1261,7 @@ static int has_quoted_include(const char *src)
  * the prelude's bytes when clang is among them. Returns 0, or -1 when this compilation
  * must not be cached. */
 static int cache_key(const char *path, const char *src, gl_compiler want, const char *archnum,
-                     char key[65])
+                     int debug, char key[65])
 {
     if (has_quoted_include(src))
         return -1;
@@ -1270,6 +1272,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     gl_sha256_field(&h, "source", src, strlen(src));
     gl_sha256_field(&h, "want", gl_compiler_name(want), strlen(gl_compiler_name(want)));
     gl_sha256_field(&h, "arch", archnum, strlen(archnum));
+    gl_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
     gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
 #ifdef GL_HAVE_CUDA_H
@@ -1489,7 +1492,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         return GL_ERR_INPUT;
 
     char key[65];
-    int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, key) == 0;
+    int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, opts->debug, key) == 0;
     if (cacheable && cache_lookup(key, out)) {
         free(src);
         if (opts->verbose)
@@ -1509,11 +1512,11 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         gl_error cerr = {0};
         out->used = c;
         if (c == GL_CC_NVRTC)
-            r = try_nvrtc(path, archnum, src, out, why, sizeof why, &cerr);
+            r = try_nvrtc(path, archnum, opts->debug, src, out, why, sizeof why, &cerr);
         else if (c == GL_CC_NVCC)
-            r = try_nvcc(path, archnum, out, why, sizeof why, &cerr);
+            r = try_nvcc(path, archnum, opts->debug, out, why, sizeof why, &cerr);
         else
-            r = try_clang(path, archnum, out, why, sizeof why, &cerr);
+            r = try_clang(path, archnum, opts->debug, out, why, sizeof why, &cerr);
         if (opts->verbose && r != TRY_UNAVAILABLE)
             fprintf(stderr, "gpulearn: %s: %s\n", gl_compiler_name(c), out->command);
         if (r == TRY_COMPILE_ERROR && err)

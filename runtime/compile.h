@@ -16,6 +16,9 @@ typedef struct gl_compile_opts {
     const char *arch;     /* virtual architecture ("compute_90"); NULL: the one the
                              simulator models (sim_device: compute_80) */
     int verbose;          /* print the compiler and options used to stderr */
+    int debug;            /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
+                             the stack) or -O0 (clang), so that checks see the code as
+                             written, not as the optimiser moved it */
     /* Compilation cache (issue 4): the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
      * the source, its path, the options and the compilers' versions (runtime/cache.h). */
     int no_cache;         /* always compile; neither read nor write the cache */

@@ -48,9 +48,14 @@ static void sim_run_free(sim_run *r)
 /* One size's runs: the reference's and the submission's, on the simulator. */
 typedef struct size_run {
     int64_t n;
+    gl_inputs inputs;      /* the lesson's random inputs, or an adversarial variant */
+    char label[64];        /* "4099", or "4099 with every input the largest allowed" */
     gl_spec spec;          /* the submission's spec at this n */
     sim_run expect;        /* reference */
     sim_run got;           /* submission, deterministic schedule */
+    sim_run dbg;           /* the submission's debug build (-G), deterministic schedule:
+                              the memory checks see the code as written */
+    int have_dbg;
     sim_run *sched;        /* submission under seeded random schedules (nsched) */
     int nsched;
     int skipped;           /* not run: a smaller size already hit the step limit */
@@ -472,7 +477,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
 {
     snprintf(c->name, sizeof c->name, "%s", k->name);
     c->passed = 1;
-    int failed = 0, nnot_run = 0;
+    int failed = 0, nnot_run = 0, more_adv = 0, not_run_adv = 0;
     char more[256] = "", not_run[256] = "", why_not_run[512] = "";
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)
@@ -484,7 +489,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                                 2: and the kernel read uninitialised memory */
     for (int i = 0; i < nruns; i++) {
         const size_run *r = &runs[i];
-        if (!uses_size(k, e, r->n))
+        if (!uses_size(k, e, r->n) || (r->inputs && k->kind == GL_CHECK_METRIC))
             continue;
         /* A check is judged on a run that finished; on one that did not (a fault, a
          * deadlock, an endless loop, or a size never run after one), it fails only
@@ -499,44 +504,53 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         case GL_CHECK_NO_FAULT:
             if (is_memory_fault(&r->got.fault)) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
+                add_detail(out, "n = %s: %s", r->label, r->got.error);
+            } else if (r->have_dbg && is_memory_fault(&r->dbg.fault)) {
+                /* the optimiser moved the access under a guard; as written it is wrong */
+                ok = 0;
+                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label,
+                           r->dbg.error);
             }
             break;
         case GL_CHECK_NO_RACES:
             if (describe_finding(&r->got, SIM_FIND_RACE, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
+                add_detail(out, "n = %s: %s", r->label, buf);
             }
             for (int s = 0; ok && s < r->nsched; s++)
                 if (describe_finding(&r->sched[s], SIM_FIND_RACE, buf, sizeof buf)) {
                     ok = 0;
-                    add_detail(out, "n = %lld, random schedule %d: %s", (long long)r->n, s + 1,
+                    add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1,
                                buf);
                 }
             break;
         case GL_CHECK_NO_DEADLOCK:
             if (r->got.fault.kind == SIM_FAULT_DEADLOCK) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
+                add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (describe_finding(&r->got, SIM_FIND_DIVERGENT_BARRIER, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
+                add_detail(out, "n = %s: %s", r->label, buf);
             }
             break;
         case GL_CHECK_NO_UNINIT:
             if (describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, buf);
+                add_detail(out, "n = %s: %s", r->label, buf);
+            } else if (r->have_dbg &&
+                       describe_finding(&r->dbg, SIM_FIND_UNINIT_READ, buf, sizeof buf)) {
+                ok = 0;
+                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, buf);
             }
             break;
         case GL_CHECK_TIME_LIMIT:
             if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
                 ok = 0;
-                add_detail(out, "n = %lld: %s", (long long)r->n, r->got.error);
+                add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (r->got.stats.warp_instructions > k->max_steps) {
                 ok = 0;
-                add_detail(out, "n = %lld: the kernel issued %llu warp instructions; the "
-                                "limit is %llu", (long long)r->n,
+                add_detail(out, "n = %s: the kernel issued %llu warp instructions; the "
+                                "limit is %llu", r->label,
                            (unsigned long long)r->got.stats.warp_instructions,
                            (unsigned long long)k->max_steps);
             }
@@ -546,7 +560,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 break; /* not measured */
             } else if (!r->got.traced) {
                 ok = 0;
-                add_detail(out, "n = %lld: not measured (no trace)", (long long)r->n);
+                add_detail(out, "n = %s: not measured (no trace)", r->label);
             } else {
                 double v = metric_value(k, ref_check, r, &metric_what);
                 if ((k->has_min && v < k->min) || (k->has_max && v > k->max)) {
@@ -556,7 +570,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         snprintf(bound, sizeof bound, "at least %g", k->min);
                     else
                         snprintf(bound, sizeof bound, "at most %g", k->max);
-                    add_detail(out, "n = %lld: %s is %.4g; it must be %s", (long long)r->n,
+                    add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label,
                                metric_what, v, bound);
                 }
             }
@@ -568,7 +582,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 snprintf(where, sizeof where, ", random schedule %d", s + 1);
                 if (sr->status != GL_OK) {
                     ok = 0;
-                    add_detail(out, "n = %lld%s: %s", (long long)r->n, where, sr->error);
+                    add_detail(out, "n = %s%s: %s", r->label, where, sr->error);
                 } else if (k->implicit) {
                     /* not declared: judges only the order (matches_reference judges the
                      * values), so a wrong answer fails once, not twice */
@@ -577,8 +591,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         order_dependent =
                             describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)
                                 ? 2 : 1;
-                        add_detail(out, "n = %lld%s: the output differs from the one under "
-                                        "the default schedule", (long long)r->n, where);
+                        add_detail(out, "n = %s%s: the output differs from the one under "
+                                        "the default schedule", r->label, where);
                     }
                 } else {
                     ok = compare_outputs(k, r, sr->buffers, where, out);
@@ -594,7 +608,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             if (ok && r->on_gpu) {
                 if (r->gpu_status != GL_OK) {
                     ok = 0;
-                    add_detail(out, "n = %lld, on the GPU: %s", (long long)r->n, r->gpu_error);
+                    add_detail(out, "n = %s, on the GPU: %s", r->label, r->gpu_error);
                 } else {
                     ok = compare_outputs(k, r, r->got_gpu.buffers, ", on the GPU", out);
                 }
@@ -603,31 +617,52 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         }
     not_judged:
         if (ok && !finished) {
-            snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%lld",
-                     nnot_run++ ? ", " : "", (long long)r->n);
+            /* sizes by number; adversarial inputs counted (their labels are long) */
+            if (r->inputs)
+                not_run_adv++;
+            else
+                snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%s",
+                         nnot_run ? ", " : "", r->label);
+            nnot_run++;
             if (!why_not_run[0])
                 why_stopped(&r->got.fault, why_not_run, sizeof why_not_run);
             c->passed = 0;
         } else if (!ok) {
-            if (failed >= GRADE_DETAILED_SIZES)
-                snprintf(more + strlen(more), sizeof more - strlen(more), "%s%lld",
-                         failed > GRADE_DETAILED_SIZES ? ", " : "", (long long)r->n);
+            if (failed >= GRADE_DETAILED_SIZES && r->inputs)
+                more_adv++;
+            else if (failed >= GRADE_DETAILED_SIZES)
+                snprintf(more + strlen(more), sizeof more - strlen(more), "%s%s",
+                         *more ? ", " : "", r->label);
             failed++;
             c->passed = 0;
         }
     }
-    if (failed > GRADE_DETAILED_SIZES)
-        add_detail(c, "also fails for n = %s", more);
+    if (failed > GRADE_DETAILED_SIZES && !*more)
+        add_detail(c, "also fails for %d sets of adversarial inputs", more_adv);
+    else if (failed > GRADE_DETAILED_SIZES)
+        add_detail(c, "also fails for n = %s%s", more,
+                   more_adv ? " and adversarial inputs" : "");
     if (nnot_run) {
         c->not_run = !failed;
-        add_detail(c, "not run for n = %s: the kernel did not finish (%s)", not_run, why_not_run);
+        if (!*not_run)
+            add_detail(c, "not run for %d sets of adversarial inputs: the kernel did not "
+                          "finish (%s)", not_run_adv, why_not_run);
+        else
+            add_detail(c, "not run for n = %s%s: the kernel did not finish (%s)", not_run,
+                       not_run_adv ? " and adversarial inputs" : "", why_not_run);
     }
     char sizes[256] = "";
     size_t used = 0;
+    int adversarial = 0;
     for (int i = 0; i < nruns && used < sizeof sizes - 24; i++)
-        if (uses_size(k, e, runs[i].n) && !runs[i].skipped)
+        if (uses_size(k, e, runs[i].n) && !runs[i].skipped && !runs[i].inputs)
             used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld",
                                      used ? ", " : "", (long long)runs[i].n);
+        else if (uses_size(k, e, runs[i].n) && !runs[i].skipped && k->kind != GL_CHECK_METRIC)
+            adversarial++;
+    if (adversarial && used < sizeof sizes - 40)
+        snprintf(sizes + used, sizeof sizes - used, ", and %d sets of adversarial inputs",
+                 adversarial);
     if (c->passed) {
         switch (k->kind) {
         case GL_CHECK_NO_FAULT:
@@ -648,9 +683,9 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             const char *what = "";
             double v = 0;
             for (int i = nruns - 1; i >= 0; i--)
-                if (uses_size(k, e, runs[i].n)) {
+                if (uses_size(k, e, runs[i].n) && !runs[i].inputs) {
                     v = metric_value(k, ref_check, &runs[i], &what);
-                    add_detail(c, "n = %lld: %s is %.4g (%s %g)", (long long)runs[i].n, what, v,
+                    add_detail(c, "n = %s: %s is %.4g (%s %g)", runs[i].label, what, v,
                                k->has_min ? "at least" : "at most",
                                k->has_min ? k->min : k->max);
                     break;
@@ -804,8 +839,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                  info.compute_minor);
     }
     char *sub_path = strdup(submission ? submission : e->starter);
-    gl_compiled ref = {0}, sub = {0}, sub_gpu = {0};
-    ptx_module_t *ref_m = NULL, *sub_m = NULL;
+    gl_compiled ref = {0}, sub = {0}, sub_gpu = {0}, sub_dbg = {0};
+    ptx_module_t *ref_m = NULL, *sub_m = NULL, *dbg_m = NULL;
     size_run *runs = NULL;
     int nruns = 0;
     int traced = 0;
@@ -861,6 +896,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         }
         goto done;
     }
+    /* the debug build (-G / -O0), for the memory checks; without one (it does not
+     * compile, or the simulator cannot load it) those checks see the optimised build */
+    {
+        gl_compile_opts dbg_compile = sub_compile;
+        dbg_compile.debug = 1;
+        gl_error derr = {0};
+        char ddiag[512];
+        if (gl_compile_cuda(sub_path, &dbg_compile, &sub_dbg, &derr) == GL_OK)
+            dbg_m = parse_ptx(sub_dbg.ptx, sub_path, ddiag, sizeof ddiag);
+    }
     if (*gpu_arch) {
         gl_compile_opts gpu_compile = sub_compile;
         gpu_compile.arch = gpu_arch;
@@ -887,22 +932,40 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         snprintf(compiles->detail, sizeof compiles->detail, "compiled with %s",
                  gl_compiler_name(sub.used));
 
-    int64_t sizes[64];
+    /* every graded size with the lesson's random inputs, then the largest of the
+     * exercise's sizes with each set of adversarial inputs (lesson.h gl_inputs) */
+    int64_t sizes[64 + 3];
+    gl_inputs inputs[64 + 3] = {0};
     int nsizes = grade_sizes(e, sizes, 64);
+    if (lesson_exercise_has_random(l) && e->nsizes > 0) {
+        int64_t largest = e->sizes[0];
+        for (int i = 1; i < e->nsizes; i++)
+            largest = e->sizes[i] > largest ? e->sizes[i] : largest;
+        for (gl_inputs v = GL_INPUTS_ALL_MAX; v <= GL_INPUTS_FEW_VALUES; v++) {
+            sizes[nsizes] = largest;
+            inputs[nsizes++] = v;
+        }
+    }
     runs = calloc((size_t)nsizes, sizeof *runs);
     if (!runs) {
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
         goto done;
     }
+    static const char *const input_names[] = {
+        "", " with every input the largest allowed", " with every input the smallest allowed",
+        " with inputs from the lowest quarter of their range (duplicates)"};
     for (int i = 0; i < nsizes; i++) {
         size_run *r = &runs[i];
         nruns++;
         r->n = sizes[i];
+        r->inputs = inputs[i];
+        snprintf(r->label, sizeof r->label, "%lld%s", (long long)r->n, input_names[r->inputs]);
         int metric_here = 0;
         for (int k = 0; k < e->nchecks; k++)
             metric_here |= e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
         gl_spec ref_spec;
-        st = lesson_exercise_spec(l, r->n, seed_base + (uint64_t)i, e->reference, &ref_spec, err);
+        st = lesson_exercise_spec_variant(l, r->n, seed_base + (uint64_t)i, r->inputs, e->reference,
+                                          &ref_spec, err);
         if (st != GL_OK)
             goto done;
         run_cfg ref_cfg = {.step_limit = step_limit};
@@ -910,11 +973,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
         if (st != GL_OK || r->expect.status != GL_OK) {
-            st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution fails at n = %lld: %s",
-                         l->dir, (long long)r->n, st != GL_OK ? rerr.msg : r->expect.error);
+            st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution fails at n = %s: %s",
+                         l->dir, r->label, st != GL_OK ? rerr.msg : r->expect.error);
             goto done;
         }
-        st = lesson_exercise_spec(l, r->n, seed_base + (uint64_t)i, sub_path, &r->spec, err);
+        st = lesson_exercise_spec_variant(l, r->n, seed_base + (uint64_t)i, r->inputs, sub_path,
+                                          &r->spec, err);
         if (st != GL_OK)
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
@@ -940,7 +1004,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 size_run *q = &runs[j];
                 nruns++;
                 q->n = sizes[j];
-                if (lesson_exercise_spec(l, q->n, seed_base + (uint64_t)j, sub_path, &q->spec, err) != GL_OK ||
+                q->inputs = inputs[j];
+                snprintf(q->label, sizeof q->label, "%lld%s", (long long)q->n,
+                         input_names[q->inputs]);
+                if (lesson_exercise_spec_variant(l, q->n, seed_base + (uint64_t)j, q->inputs,
+                                                 sub_path, &q->spec, err) != GL_OK ||
                     spec_buffers_new(&q->spec, &q->expect.buffers, err) != GL_OK ||
                     spec_buffers_new(&q->spec, &q->got.buffers, err) != GL_OK) {
                     st = err->status;
@@ -951,9 +1019,14 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 q->got.fault = r->got.fault;
                 q->got.status = r->got.status;
                 snprintf(q->got.error, sizeof q->got.error, "not run: the kernel already "
-                         "exceeded the step limit at n = %lld", (long long)r->n);
+                         "exceeded the step limit at n = %s", r->label);
             }
             break;
+        }
+        if (dbg_m && !r->inputs) {
+            run_cfg dbg_cfg = {.step_limit = step_limit};
+            gl_error derr = {0};
+            r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
         int seeds = 0;
         if (r->got.status == GL_OK &&
@@ -994,6 +1067,7 @@ done:
         spec_free(&runs[i].spec);
         sim_run_free(&runs[i].expect);
         sim_run_free(&runs[i].got);
+        sim_run_free(&runs[i].dbg);
         for (int s = 0; s < runs[i].nsched; s++)
             sim_run_free(&runs[i].sched[s]);
         free(runs[i].sched);
@@ -1005,6 +1079,8 @@ done:
     gl_compiled_free(&ref);
     gl_compiled_free(&sub);
     gl_compiled_free(&sub_gpu);
+    gl_compiled_free(&sub_dbg);
+    ptx_module_free(dbg_m);
     free(sub_path);
     return st;
 }

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -757,6 +758,26 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                const char *source_path, gl_spec *out, gl_error *err)
 {
+    return lesson_exercise_spec_variant(l, n, seed_offset, GL_INPUTS_RANDOM, source_path, out,
+                                        err);
+}
+
+int lesson_exercise_has_random(const gl_lesson *l)
+{
+    if (!l->exercise || !l->exercise->launch)
+        return 0;
+    const cJSON *arg;
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "args"))
+        if (cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
+                                             "random"))
+            return 1;
+    return 0;
+}
+
+gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t seed_offset,
+                                       gl_inputs variant, const char *source_path, gl_spec *out,
+                                       gl_error *err)
+{
     memset(out, 0, sizeof *out);
     if (!l->exercise)
         return gl_fail(err, GL_ERR_USAGE, "lesson '%s' has no exercise", l->id);
@@ -774,6 +795,18 @@ gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offs
         cJSON *seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
         if (cJSON_IsNumber(seed))
             cJSON_SetNumberValue(seed, seed->valuedouble + (double)seed_offset);
+        /* adversarial inputs, inside the declared range (the kernel may rely on it) */
+        cJSON *mn = cJSON_GetObjectItemCaseSensitive(rnd, "min");
+        cJSON *mx = cJSON_GetObjectItemCaseSensitive(rnd, "max");
+        if (variant != GL_INPUTS_RANDOM && cJSON_IsNumber(mn) && cJSON_IsNumber(mx)) {
+            const double lo = mn->valuedouble, hi = mx->valuedouble;
+            if (variant == GL_INPUTS_ALL_MAX)
+                cJSON_SetNumberValue(mn, hi);
+            else if (variant == GL_INPUTS_ALL_MIN)
+                cJSON_SetNumberValue(mx, lo);
+            else if (variant == GL_INPUTS_FEW_VALUES)
+                cJSON_SetNumberValue(mx, lo + floor((hi - lo) / 4)); /* integral: ints */
+        }
     }
     gl_vars vars = {.names = {"n"}, .values = {n}, .count = 1};
     char file[PATH_MAX];

@@ -120,6 +120,26 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                const char *source_path, gl_spec *out, gl_error *err);
 
+/* Which inputs an exercise spec's "random" arguments get: the lesson's random draws, or
+ * adversarial ones inside each argument's declared [min, max] (the grader runs them at
+ * the largest size): every element max, every element min (negative where the range
+ * allows), or draws from the lowest quarter of the range (many duplicates). */
+typedef enum gl_inputs {
+    GL_INPUTS_RANDOM = 0,
+    GL_INPUTS_ALL_MAX,
+    GL_INPUTS_ALL_MIN,
+    GL_INPUTS_FEW_VALUES,
+} gl_inputs;
+
+/* lesson_exercise_spec with the inputs of `variant`. */
+gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t seed_offset,
+                                       gl_inputs variant, const char *source_path, gl_spec *out,
+                                       gl_error *err);
+
+/* Whether the exercise's launch has an argument with "random" inputs (else the
+ * adversarial variants would repeat the same run). */
+int lesson_exercise_has_random(const gl_lesson *l);
+
 /* The metric check names lesson.json accepts, NULL-terminated (for lint and docs). */
 extern const char *const lesson_metric_names[];
 

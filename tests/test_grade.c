@@ -253,7 +253,7 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
         ck_assert_str_eq(rep.checks[i].name, want[i][0]);
         ck_assert_str_eq(grade_check_status(&rep.checks[i]), want[i][1]);
     }
-    ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "not run for n = 1, 31, 33, 70, 100: the kernel did not "
+    ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "not run for n = 1, 31, 33, 70, 100 and adversarial inputs: the kernel did not "
                                                        "finish (an endless loop at "));
     ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "time_limit__x_never_advances.cu:6)"));
     char *buf = NULL;
@@ -287,8 +287,10 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
 END_TEST
 
 /* Inputs change with every grading: a submission that writes a table of the outputs of
- * one seed's inputs passes that seed (--seed repeats a grading exactly) and fails
- * others; two gradings without a seed get different seeds. */
+ * one seed's inputs for n up to 4099 matches the reference at those sizes under that
+ * seed (--seed repeats a grading exactly; it fails at n = 65537 and the adversarial
+ * inputs, which the table does not cover) and at none under other seeds; two gradings
+ * without a seed get different seeds. */
 START_TEST(test_inputs_change_with_every_grading_seed)
 {
     env();
@@ -299,7 +301,12 @@ START_TEST(test_inputs_change_with_every_grading_seed)
     gl_grade_report rep;
     gl_grade_opts o = {.seed_given = 1, .seed = 0};
     ck_assert_int_eq(grade_exercise(&l, cheat, &o, &rep, &err), GL_OK);
-    ck_assert_msg(rep.passed, "the table of seed 0's outputs does not pass --seed 0");
+    ck_assert_str_eq(rep.checks[1].name, "matches_reference");
+    /* it reads past its table at n = 65537: not run there, and no size up to 4099 fails */
+    ck_assert_msg(strstr(rep.checks[1].detail, "n = 1:") == NULL &&
+                      strstr(rep.checks[1].detail, "not run for n = 65537"),
+                  "the table of seed 0's outputs does not match up to n = 4099 under --seed 0: %s",
+                  rep.checks[1].detail);
     ck_assert_int_eq((int)rep.seed, 0);
     grade_report_free(&rep);
     for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -307,6 +314,7 @@ START_TEST(test_inputs_change_with_every_grading_seed)
         ck_assert_int_eq(grade_exercise(&l, cheat, &o, &rep, &err), GL_OK);
         ck_assert_msg(!rep.passed, "the table of seed 0's outputs passes seed %llu", (unsigned long long)seed);
         ck_assert_str_eq(grade_check_status(&rep.checks[1]), "fail");
+        ck_assert_msg(strncmp(rep.checks[1].detail, "n = 1: ", 7) == 0, "%s", rep.checks[1].detail);
         grade_report_free(&rep);
     }
     uint64_t seeds[2];
@@ -640,8 +648,8 @@ START_TEST(test_reference_comparison_counts_differences_like_the_grader)
     int64_t sizes[16];
     int n = grade_sizes(l.exercise, sizes, 16);
     /* exercise.sizes, then the branch_efficiency check's 4096 */
-    const int64_t want[] = {1, 31, 33, 128, 1000, 4099, 4096};
-    ck_assert_int_eq(n, 7);
+    const int64_t want[] = {1, 31, 33, 128, 1000, 4099, 65537, 4096};
+    ck_assert_int_eq(n, 8);
     for (int i = 0; i < n; i++)
         ck_assert_int_eq(sizes[i], want[i]);
     ck_assert_int_eq(grade_sizes(l.exercise, sizes, 3), 3);

@@ -9,7 +9,7 @@
 #    differing rows marked; ] scrolls it; the help lists z and [ ];
 #  - lesson 1 with the reference solution as the copy: the lesson's first r measures
 #    the default size (the largest graded size whose reference run takes under a
-#    second: 4099) and says "output matches the reference for n = 4099";
+#    second: 65537) and says "output matches the reference for n = 65537";
 #  - a fixture lesson whose largest graded size loops a billion times: the default
 #    is the size below it, and the result says how long the slow one took.
 # Everything lives in private XDG_DATA_HOME and HOME folders under a temporary folder.
@@ -100,11 +100,11 @@ extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int
 EOF
 fresh 1 "$TMP/wrong.cu" threads exercise.cu
 wait_for "n = auto . z size" || fail "the result pane does not offer z before the first run"
-# z from the provisional 4099 wraps to the smallest size; Z goes back
+# z from the provisional 65537 wraps to the smallest size; Z goes back
 keys z
 wait_for "n = 1 . z size" || fail "z did not pick n = 1 (the smallest graded size) after the largest"
 keys Z
-wait_for "n = 4099 . z size" || fail "Z did not go back to n = 4099"
+wait_for "n = 65537 . z size" || fail "Z did not go back to n = 65537"
 for s in 1 31 33 128 1000; do
   keys z
   wait_for "n = $s . z size" || fail "z did not step to n = $s"
@@ -142,10 +142,10 @@ keys Escape
 PART="right kernel"
 fresh 1 "$ROOT/lessons/01-threads/solution.cu" threads exercise.cu
 keys r
-wait_for "output matches the reference for n = 4099" 600 || fail "no 'output matches' message for the solution"
-screen | grep -q "n = 4099 . z size" || fail "the result pane's title does not show n = 4099"
-screen | grep -q "n = 4099, the default: the largest of the graded sizes 1 31 33 128 1000 4099" ||
-  fail "the result does not say why n = 4099 is the default"
+wait_for "output matches the reference for n = 65537" 600 || fail "no 'output matches' message for the solution"
+screen | grep -q "n = 65537 . z size" || fail "the result pane's title does not show n = 65537"
+screen | grep -q "n = 65537, the default: the largest of the graded sizes 1 31 33 128 1000" ||
+  fail "the result does not say why n = 65537 is the default"
 
 # ------------------------------------------------- a size that takes over a second
 PART="slow size"
