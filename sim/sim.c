@@ -393,6 +393,51 @@ static void thread_idx(const sim_ctx *c, unsigned t, unsigned out[3])
     out[2] = t / (c->block[0] * c->block[1]);
 }
 
+void sim_warps_state(const sim_ctx *c, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (c->nwarps < 2)
+        return;
+    size_t used = (size_t)snprintf(buf, n, "; warps of block (%u,%u,%u):", c->bid[0], c->bid[1],
+                                   c->bid[2]);
+    unsigned named = 0, exited = 0, more = 0;
+    for (unsigned w = 0; w < c->nwarps && used < n; w++) {
+        const unsigned base = w * 32, nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
+        int at_bar = -1, running = -1, live = 0;
+        for (unsigned l = 0; l < nl; l++) {
+            const unsigned t = base + l;
+            if (c->state[t] == SIM_T_EXIT)
+                continue;
+            live = 1;
+            if (c->state[t] == SIM_T_BAR && at_bar < 0)
+                at_bar = c->bar_pc[t];
+            else if (c->state[t] == SIM_T_RUN && running < 0)
+                running = (int)c->pc[t];
+        }
+        if (!live) {
+            exited++;
+            continue;
+        }
+        if (named == 6) {
+            more++;
+            continue;
+        }
+        char where[200];
+        const int pc = running >= 0 ? (c->loop_pc[w] >= 0 ? c->loop_pc[w] : running) : at_bar;
+        sim_where(c, &c->code[pc], where, sizeof where);
+        used += (size_t)snprintf(buf + used, n - used, "%s %u %s %s", named ? "," : "", w,
+                                 running >= 0 && at_bar >= 0 ? "has lanes at a barrier and loops at"
+                                 : running >= 0            ? "loops at"
+                                                           : "waits at the barrier at",
+                                 where);
+        named++;
+    }
+    if (more && used < n)
+        used += (size_t)snprintf(buf + used, n - used, ", %u more", more);
+    if (exited && used < n)
+        snprintf(buf + used, n - used, "%s %u exited", named || more ? "," : "", exited);
+}
+
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,
                   const char *fmt, ...)
 {
@@ -811,24 +856,21 @@ static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
     uint64_t off = a - al->base;
     if ((off & 7) + size <= 8) { /* the common case: all bits in one byte */
         unsigned char bits = (unsigned char)(((1u << size) - 1) << (off & 7));
-        if (kind != 0) {
+        if (kind == 1 || (al->written[off >> 3] & bits) == bits) {
             al->written[off >> 3] |= bits;
             return;
         }
-        if ((al->written[off >> 3] & bits) == bits)
-            return;
     }
-    if (kind == 0) {
-        if (!all_written(al->written, off, size)) {
-            char what[120];
-            snprintf(what, sizeof what, "byte offset %llu of '%s'", (unsigned long long)off,
-                     al->label);
-            report_uninit(c, t, in, SIM_SPACE_GLOBAL, a, size, what);
-        }
-    } else {
+    /* a load, or an atomic (it reads the word before it writes it) */
+    if (kind != 1 && !all_written(al->written, off, size)) {
+        char what[120];
+        snprintf(what, sizeof what, "byte offset %llu of '%s'", (unsigned long long)off,
+                 al->label);
+        report_uninit(c, t, in, SIM_SPACE_GLOBAL, a, size, what);
+    }
+    if (kind != 0)
         for (unsigned i = 0; i < size; i++)
             al->written[(off + i) >> 3] |= (unsigned char)(1u << ((off + i) & 7));
-    }
 }
 
 /* ------------------------------------------------------- global-memory races */
@@ -1467,13 +1509,12 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
             if (c->checks & SIM_CHECK_RACE)
                 race_check(c, t, a, size, kind, in);
             if (c->checks & SIM_CHECK_INIT) {
-                if (kind == 0) {
-                    if (memchr(c->shared_written + a, 0, size))
-                        report_uninit(c, t, in, SIM_SPACE_SHARED, a, size,
-                                      "never stored by this block");
-                } else {
+                /* an atomic reads the word before it writes it */
+                if (kind != 1 && memchr(c->shared_written + a, 0, size))
+                    report_uninit(c, t, in, SIM_SPACE_SHARED, a, size,
+                                  "never stored by this block");
+                if (kind != 0)
                     memset(c->shared_written + a, 1, size);
-                }
             }
             if (c->trace_mem)
                 mreq_add(c, t, sp, a, size, kind, in);

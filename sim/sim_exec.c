@@ -3649,16 +3649,18 @@ scanned:;
         const ptx_insn *at = c->loop_pc[w] >= 0 ? &c->code[c->loop_pc[w]] : in;
         char where[200];
         sim_where(c, at, where, sizeof where);
+        char warps[300];
+        sim_warps_state(c, warps, sizeof warps);
         if (over_steps)
             sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
                          "step limit of %llu warp instructions reached: an endless loop? "
-                         "(last loop branch at %s)",
-                         (unsigned long long)c->step_limit, where);
+                         "(last loop branch at %s)%s",
+                         (unsigned long long)c->step_limit, where, warps);
         else
             sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
                          "time limit of %g s reached after %llu warp instructions: an endless "
-                         "loop? (last loop branch at %s; --timeout raises the limit)",
-                         c->s->cfg.time_limit_s, (unsigned long long)c->steps, where);
+                         "loop? (last loop branch at %s; --timeout raises the limit)%s",
+                         c->s->cfg.time_limit_s, (unsigned long long)c->steps, where, warps);
         return 1;
     }
     c->res->stats.warp_instructions++;

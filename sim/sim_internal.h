@@ -346,6 +346,11 @@ unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
  * called before a .release store or atomic too). */
 void sim_grace_release(sim_ctx *c);
 
+/* Where the warps of c's block are, for a step-limit or deadlock message: "; warps of
+ * block (x,y,z): 0 waits at the barrier at k.cu:6, 1 loops at k.cu:7, 2-3 exited" (at
+ * most 6 named, then a count), or "" for a block of one warp that is simply looping. */
+void sim_warps_state(const sim_ctx *c, char *buf, size_t n);
+
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -44,6 +44,58 @@ static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsi
     return st;
 }
 
+/* ------------------------------------------------- where warps are, atomics and init */
+
+/* A launch stopped by the step limit names where every warp of the block is: warp 0
+ * waits at the barrier (waits.cu:6), warp 1 spins on a flag nobody sets (waits.cu:8-9). */
+START_TEST(test_step_limit_names_each_warps_barrier_or_loop)
+{
+    ptx_module_t *m = fixture_load("waits", _i);
+    sim_config cfg = {.step_limit = 20000};
+    sim_t *s = sim_new(&cfg);
+    uint64_t dflag = fixture_upload(s, NULL, 4, "flag");
+    void *params[] = {&dflag};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "spin_past_barrier", grid, block, 0, params, &r),
+                     SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_STEP_LIMIT);
+    ck_assert_msg(strstr(r.fault.message, "warps of block (0,0,0): 0 waits at the barrier at "
+                                          "waits.cu:6 "), "%s", r.fault.message);
+    ck_assert_msg(strstr(r.fault.message, ", 1 loops at waits.cu:"), "%s", r.fault.message);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* An atomic reads the word it updates: on shared memory nothing stored it is an
+ * uninitialised read (the poison, not zero, is what it adds 1 to). */
+START_TEST(test_atomic_on_unwritten_shared_word_is_an_uninitialised_read)
+{
+    ptx_module_t *m = fixture_load("waits", _i);
+    sim_t *s = sim_new(NULL);
+    uint64_t dout = fixture_upload(s, NULL, 64 * 4, "out");
+    void *params[] = {&dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "atomic_uninit", grid, block, 0, params, &r), SIM_OK);
+    const sim_finding *f = find(&r, SIM_FIND_UNINIT_READ);
+    if (!f)
+        dump(&r);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(f->space, SIM_SPACE_SHARED);
+    /* (nvcc attributes the atom to its device_atomic_functions.hpp) */
+    ck_assert_uint_eq(f->count, 64);
+    int out[64];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+    ck_assert_int_ne(out[0], 1); /* poison + 1 */
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ racecheck */
 
 START_TEST(test_reverse_without_syncthreads_reports_race_naming_both_lines)
@@ -925,6 +977,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines,
                         0, 2);
     tcase_add_loop_test(tc, test_reverse_with_syncthreads_reports_nothing, 0, 2);
+    tcase_add_loop_test(tc, test_step_limit_names_each_warps_barrier_or_loop, 0, 2);
+    tcase_add_loop_test(tc, test_atomic_on_unwritten_shared_word_is_an_uninitialised_read, 0, 2);
     tcase_add_loop_test(tc, test_hazard_inside_one_warp_is_an_error, 0, 2);
     tcase_add_loop_test(tc, test_overwriting_what_another_warp_read_is_a_write_after_read_race,
                         0, 2);
