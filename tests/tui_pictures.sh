@@ -12,7 +12,8 @@
 #  - lesson 2's exercise: grading the starter lists the failed check first, and n at
 #    this last step opens lesson 3;
 #  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit;
-#  - a malformed lesson.json is listed as broken, with its error, and hides no other.
+#  - a malformed lesson.json is listed as broken, with its error, and hides no other;
+#  - warps that wait at different __syncthreads(): 9 lists each warp's barrier lines.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
@@ -27,8 +28,34 @@ SOCK="glpict$$"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_pictures.XXXXXX") || exit 1
 cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/fix/01-endless"
+mkdir -p "$TMP/xdg" "$TMP/fix/01-endless" "$TMP/fix/02-barrier"
 FIX="$TMP/fix/01-endless"
+
+# Warp 0 waits at one __syncthreads() (line 5), warp 1 at another (line 7): released
+# together, but not synchronised as written.
+cat >"$TMP/fix/02-barrier/bar.cu" <<'EOF'
+extern "C" __global__ void split(int *out)
+{
+    __shared__ int s[64];
+    if (threadIdx.x < 32) {
+        s[threadIdx.x] = 1; __syncthreads();
+    } else {
+        __syncthreads(); s[threadIdx.x] = 2;
+    }
+    out[threadIdx.x] = s[threadIdx.x];
+}
+EOF
+cat >"$TMP/fix/02-barrier/lesson.json" <<'EOF'
+{
+  "format": 1, "id": "barrier", "title": "Barriers in a branch",
+  "summary": "Fixture for tests/tui_pictures.sh.",
+  "steps": [
+    {"title": "Split", "text": ["Two barriers."], "kernel": "bar.cu",
+     "launch": {"kernel": "split", "grid": [1, 1, 1], "block": [64, 1, 1],
+       "args": [{"name": "out", "type": "i32*", "len": 64}]}}
+  ]
+}
+EOF
 
 cat >"$FIX/spin.cu" <<'EOF'
 // Waits for a flag nothing sets: it never finishes.
@@ -144,6 +171,15 @@ walk() {
   screen | grep -q "b0 w1 █" && fail "warp 1 is drawn as a full warp"
   screen | grep -q "active lanes: kernel 75%" || fail "the kernel's active lanes are not 75% of 32"
   screen | grep -q "idle: 25% partial" || fail "the partial warp's idle lanes are not counted"
+
+  # Barriers in divergent code: 9 shows which warp waited at which line.
+  open "$W" "$H" "$TMP/fix" 2
+  keys r
+  wait_for "ran on the simulator" 600 || fail "the barrier fixture did not run"
+  keys 9
+  wait_for "threads waited at different __syncthreads" 20 || fail "no barrier-misuse picture"
+  screen | grep -q "warp 0: 5" || fail "warp 0's barrier line (5) is not shown"
+  screen | grep -q "warp 1: 7" || fail "warp 1's barrier line (7) is not shown"
 
   # A kernel that never finishes: r stops it.
   open "$W" "$H" "$TMP/fix" 1

@@ -158,8 +158,12 @@ bool tv_has_error_picture(const app *a)
 {
     if (!a->have_run) return false;
     if (a->run.fault.kind != SIM_FAULT_NONE) return true;
-    for (int i = 0; i < a->run.nfindings; i++)
-        if (a->run.findings[i].is_error) return true;
+    for (int i = 0; i < a->run.nfindings; i++) {
+        const sim_finding *f = &a->run.findings[i];
+        /* barrier misuse is a warning in a run (legal PTX) and a failure in grading */
+        if (f->is_error || f->kind == SIM_FIND_DIVERGENT_BARRIER || f->kind == SIM_FIND_EXITED_BARRIER)
+            return true;
+    }
     return false;
 }
 
@@ -1155,6 +1159,51 @@ static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, in
     if (r < y + h) put(win, r, x, w, a->run.fault.message, term_attr(TC_DIM));
 }
 
+/* Barrier misuse (synccheck): in the finding's block, the lines of the barriers each
+ * warp arrived at, and the warps that arrived at fewer barriers than the others (they
+ * exited, or went another way). */
+static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const sim_finding *fi, int y, int x, int h, int w)
+{
+    put(win, y, x, w,
+        fi->kind == SIM_FIND_EXITED_BARRIER ? "barrier skipped by threads that exited"
+                                            : "threads waited at different __syncthreads()",
+        term_attr(TC_BAD) | A_BOLD);
+    int r = y + 1;
+    if (!t) {
+        put(win, r, x, w, fi->message, PLAIN);
+        return;
+    }
+    const unsigned wpb = warps_per_block(t) < 1024 ? warps_per_block(t) : 1024;
+    const uint32_t b = fi->access.block[0] + fi->access.block[1] * t->grid[0] +
+                       fi->access.block[2] * t->grid[0] * t->grid[1];
+    unsigned arrivals[1024] = {0}, most = 0;
+    char lines[1024][48];
+    for (unsigned k = 0; k < wpb; k++) lines[k][0] = '\0';
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b || e->kind != TRACE_EV_BAR_ARRIVE || e->warp >= wpb) continue;
+        arrivals[e->warp]++;
+        char l[16];
+        snprintf(l, sizeof l, " %d", line_of_pc(t, e->pc));
+        if (!strstr(lines[e->warp], l) && strlen(lines[e->warp]) + strlen(l) < sizeof lines[0])
+            strcat(lines[e->warp], l);
+    }
+    for (unsigned k = 0; k < wpb; k++) most = arrivals[k] > most ? arrivals[k] : most;
+    char buf[400];
+    snprintf(buf, sizeof buf, "block (%u,%u,%u), the barriers each warp reached (lines):", fi->access.block[0],
+             fi->access.block[1], fi->access.block[2]);
+    put(win, r++, x, w, buf, term_attr(TC_HEADING));
+    for (unsigned k = 0; k < wpb && r < y + h - 1; k++) {
+        snprintf(buf, sizeof buf, "  warp %u: %s%s", k, lines[k][0] ? lines[k] + 1 : "none",
+                 arrivals[k] < most ? (fi->kind == SIM_FIND_EXITED_BARRIER ? "  (exited before the others' barrier)"
+                                                                           : "  (fewer than the others)")
+                                    : "");
+        put(win, r++, x, w, buf, arrivals[k] < most ? term_attr(TC_WARN) : PLAIN);
+    }
+    if (r < y + h)
+        put(win, r, x, w, "__syncthreads() needs a condition that is the same for the whole block", term_attr(TC_DIM));
+}
+
 static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
 {
     if (!tv_has_error_picture(a)) {
@@ -1176,7 +1225,9 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
     }
     for (int i = 0; i < a->run.nfindings; i++) {
         const sim_finding *fi = &a->run.findings[i];
-        if (!fi->is_error || (fi->kind != SIM_FIND_RACE && fi->kind != SIM_FIND_WARP_RACE)) continue;
+        if (!fi->is_error ||
+            (fi->kind != SIM_FIND_RACE && fi->kind != SIM_FIND_WARP_RACE && fi->kind != SIM_FIND_GLOBAL_RACE))
+            continue;
         char buf[300];
         static const char *const haz[] = {"", "read after write", "write after read", "write after write"};
         if (w >= 50)
@@ -1192,9 +1243,21 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
                         term_attr(TC_BAD));
         r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x, w,
                         term_attr(TC_WARN));
-        put(win, r++, x, w, "and no __syncthreads() between", term_attr(TC_DIM));
+        const int other_block = memcmp(fi->access.block, fi->other.block, sizeof fi->access.block) != 0;
+        put(win, r++, x, w,
+            fi->kind == SIM_FIND_WARP_RACE ? "and no __syncwarp() between"
+            : other_block                  ? "and nothing orders them: blocks run at the same time"
+                                           : "and no __syncthreads() between",
+            term_attr(TC_DIM));
         if (y + h - r >= 1) lanes_picture(win, a, &fi->other, &fi->access, r, x, y + h - r, w);
         return;
+    }
+    for (int i = 0; i < a->run.nfindings; i++) {
+        const sim_finding *fi = &a->run.findings[i];
+        if (fi->kind == SIM_FIND_DIVERGENT_BARRIER || fi->kind == SIM_FIND_EXITED_BARRIER) {
+            draw_barrier_misuse(win, t, fi, y, x, h, w);
+            return;
+        }
     }
     put(win, y, x, w, f->kind != SIM_FAULT_NONE ? f->message : a->run.findings[0].message, term_attr(TC_BAD));
 }
