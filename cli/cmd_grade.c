@@ -123,13 +123,20 @@ static int is_cu(const struct dirent *d)
 }
 
 /* A CSV field, quoted when it needs to be. */
+/* One CSV field (RFC 4180 quoting). A field a spreadsheet would take for a formula
+ * (starting with = + - @, tab or carriage return: a submission named
+ * "=HYPERLINK(...).cu") gets a leading apostrophe inside quotes, so that it shows as
+ * text (OWASP, "CSV Injection"). */
 static void csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
+    const int formula = *s && strchr("=+-@\t\r", *s);
+    if (!formula && !strpbrk(s, ",\"\n\r")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    if (formula)
+        fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);

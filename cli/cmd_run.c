@@ -295,6 +295,9 @@ int cmd_run(int argc, char **argv)
     opts.schedule_seed = x.schedule_seed;
     gl_run_result res;
     st = gl_run_spec(&spec, &opts, &res, &err);
+    if (res.compile_log) /* the compiler's warnings */
+        fprintf(stderr, "%s%s", res.compile_log,
+                res.compile_log[strlen(res.compile_log) - 1] == '\n' ? "" : "\n");
     if (res.note[0])
         fprintf(stderr, "gpulearn: %s\n", res.note);
     int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;

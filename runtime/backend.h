@@ -170,6 +170,8 @@ typedef struct gl_run_result {
     char cuda_error[64];      /* e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
     int cached;               /* the PTX came from the compilation cache */
     char compile_command[512];/* the compiler's command line / options (gl_compiled) */
+    char *compile_log;        /* gl_run_spec: the compiler's warnings (and gpulearn's
+                                 notes on the compilation), or NULL */
     gl_timing timing;         /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
     /* end GPU (issue 4) */
     /* trace, checkers, metrics (issue 3) */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -151,7 +152,8 @@ static int valid_key(const char *key)
 }
 
 /* Entry file format (text, one entry per file "<key>.ptx"):
- *   gpulearn-ptx-cache 1\n compiler NAME\n command TEXT\n log N\n <N bytes> ptx M\n <M bytes>
+ *   gpulearn-ptx-cache 2\n compiler NAME\n command TEXT\n sha256 HEX\n log N\n <N bytes>
+ *   ptx M\n <M bytes>   (HEX: entry_sum of the log and the PTX)
  * Reads "word value\n" at *p; returns the value (up to the newline) or NULL. */
 static const char *field(const char **p, const char *end, const char *word, size_t *len)
 {
@@ -191,6 +193,16 @@ static char *blob(const char **p, const char *end, const char *word)
     return out;
 }
 
+/* The SHA-256 of an entry's log and PTX, as stored in its "sha256" line. */
+static void entry_sum(const char *log, const char *ptx, char hex[65])
+{
+    gl_sha256 h;
+    gl_sha256_init(&h);
+    gl_sha256_field(&h, "log", log ? log : "", log ? strlen(log) : 0);
+    gl_sha256_field(&h, "ptx", ptx, strlen(ptx));
+    gl_sha256_hex(&h, hex);
+}
+
 int gl_cache_get(const char *key, gl_cache_entry *e)
 {
     memset(e, 0, sizeof *e);
@@ -204,12 +216,16 @@ int gl_cache_get(const char *key, gl_cache_entry *e)
     if (!text)
         return 0;
     const char *p = text, *end = text + n;
-    static const char magic[] = "gpulearn-ptx-cache 1\n";
+    static const char magic[] = "gpulearn-ptx-cache 2\n";
     size_t len;
     const char *v;
     int ok = 0;
-    if (n < sizeof magic - 1 || memcmp(p, magic, sizeof magic - 1) != 0)
+    char sum[65] = "";
+    int outdated = 0; /* another version's entry: removed without a warning */
+    if (n < sizeof magic - 1 || memcmp(p, magic, sizeof magic - 1) != 0) {
+        outdated = n >= 19 && memcmp(p, magic, 19) == 0;
         goto out;
+    }
     p += sizeof magic - 1;
     if (!(v = field(&p, end, "compiler", &len)) || len == 0 || len >= sizeof e->compiler)
         goto out;
@@ -217,18 +233,27 @@ int gl_cache_get(const char *key, gl_cache_entry *e)
     if (!(v = field(&p, end, "command", &len)) || len >= sizeof e->command)
         goto out;
     memcpy(e->command, v, len);
+    if (!(v = field(&p, end, "sha256", &len)) || len != 64)
+        goto out;
+    memcpy(sum, v, 64);
     if (strncmp(p, "log 0\n", 6) == 0)
         p += 6;
     else if (!(e->log = blob(&p, end, "log")))
         goto out;
     if (!(e->ptx = blob(&p, end, "ptx")) || p != end)
         goto out;
-    ok = 1;
+    char got[65];
+    entry_sum(e->log, e->ptx, got);
+    ok = strcmp(got, sum) == 0;
 out:
     free(text);
     if (!ok) {
+        /* damaged (a bad disk, a hand edit, an older format): removed, so that the next
+         * compilation replaces it */
         gl_cache_entry_free(e);
         memset(e, 0, sizeof *e);
+        if (unlink(path) == 0 && !outdated)
+            snprintf(e->evicted, sizeof e->evicted, "%s", path);
     }
     return ok;
 }
@@ -266,8 +291,10 @@ gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err)
     if (!m)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     size_t loglen = e->log ? strlen(e->log) : 0, ptxlen = strlen(e->ptx);
-    fprintf(m, "gpulearn-ptx-cache 1\ncompiler %s\ncommand %s\nlog %zu\n", e->compiler,
-            e->command, loglen);
+    char sum[65];
+    entry_sum(e->log, e->ptx, sum);
+    fprintf(m, "gpulearn-ptx-cache 2\ncompiler %s\ncommand %s\nsha256 %s\nlog %zu\n",
+            e->compiler, e->command, sum, loglen);
     fwrite(e->log ? e->log : "", 1, loglen, m);
     fprintf(m, "ptx %zu\n", ptxlen);
     fwrite(e->ptx, 1, ptxlen, m);

@@ -2,8 +2,8 @@
  * decides it (source bytes and path, options, compiler name and version, the clang
  * prelude), kept as one file per key under $XDG_CACHE_HOME/gpulearn (default
  * ~/.cache/gpulearn). Entries are written atomically (a temporary file and rename), so a
- * crash or a second gpulearn at the same time never leaves half an entry. A damaged or
- * unreadable entry is a miss. GPULEARN_NO_CACHE=1 turns the cache off. */
+ * crash or a second gpulearn at the same time never leaves half an entry. A damaged
+ * entry (checked against a SHA-256 of its contents) is removed and is a miss. GPULEARN_NO_CACHE=1 turns the cache off. */
 #ifndef GL_CACHE_H
 #define GL_CACHE_H
 
@@ -37,11 +37,14 @@ typedef struct gl_cache_entry {
     char *log;         /* the compiler's warnings, or NULL (caller frees) */
     char compiler[16]; /* "nvrtc", "nvcc", "clang" */
     char command[512]; /* the command line that produced it */
+    char evicted[4200];/* gl_cache_get: the path of a damaged entry it removed, or "" */
 } gl_cache_entry;
 void gl_cache_entry_free(gl_cache_entry *e);
 
 /* Looks up `key` (64 hex digits). Returns 1 and fills e on a hit, 0 on a miss (absent,
- * unreadable or damaged entry; e is left empty). */
+ * unreadable or damaged entry; e is left empty). A damaged entry (bad format, or its
+ * log and PTX do not match the SHA-256 stored with them) is removed and named in
+ * e->evicted. */
 int gl_cache_get(const char *key, gl_cache_entry *e);
 
 /* Stores e under key, creating the folder. GL_OK, or GL_ERR_INPUT with the reason (the

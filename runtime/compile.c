@@ -1306,11 +1306,13 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
 }
 
 /* Fills out from a cache hit. Returns 1 on a hit. */
-static int cache_lookup(const char *key, gl_compiled *out)
+static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t n)
 {
     gl_cache_entry e;
-    if (!gl_cache_get(key, &e))
+    if (!gl_cache_get(key, &e)) {
+        snprintf(evicted, n, "%s", e.evicted);
         return 0;
+    }
     static const gl_compiler all[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(e.compiler, gl_compiler_name(all[i])) == 0) {
@@ -1493,7 +1495,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
 
     char key[65];
     int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, opts->debug, key) == 0;
-    if (cacheable && cache_lookup(key, out)) {
+    char evicted[4200] = "";
+    if (cacheable && cache_lookup(key, out, evicted, sizeof evicted)) {
         free(src);
         if (opts->verbose)
             fprintf(stderr, "gpulearn: %s: %s (cached)\n", gl_compiler_name(out->used),
@@ -1572,6 +1575,20 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         gl_error cerr = {0};
         if (gl_cache_put(key, &e, &cerr) != GL_OK && opts->verbose)
             fprintf(stderr, "gpulearn: not cached: %s\n", cerr.msg);
+    }
+    if (evicted[0]) { /* with the compiler's warnings (not cached with them) */
+        char note[4400];
+        snprintf(note, sizeof note,
+                 "gpulearn: warning: the compilation cache entry %s was damaged: removed it "
+                 "and compiled again\n", evicted);
+        size_t nl = strlen(note), ll = out->log ? strlen(out->log) : 0;
+        char *log = malloc(nl + ll + 1);
+        if (log) {
+            memcpy(log, note, nl);
+            memcpy(log + nl, out->log ? out->log : "", ll + 1);
+            free(out->log);
+            out->log = log;
+        }
     }
     return GL_OK;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,25 +47,43 @@ int gl_exit_code(gl_status s)
 
 char *gl_read_file(const char *path, size_t *len, gl_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below) */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const int dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
         close(fd);
-        gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(EISDIR));
+        if (dir)
+            gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(EISDIR));
+        else
+            gl_fail(err, GL_ERR_INPUT, "%s: not a regular file (a device, FIFO or socket): "
+                    "gpulearn reads sources, specs and lessons from regular files only", path);
         return NULL;
     }
-    /* st_size is only a hint (pipes and /proc files report 0): read until EOF. */
-    size_t cap = (fstat(fd, &st) == 0 && st.st_size > 0) ? (size_t)st.st_size + 1 : 4096;
-    size_t n = 0;
+    if ((uint64_t)st.st_size > GL_READ_MAX_BYTES) {
+        close(fd);
+        gl_fail(err, GL_ERR_INPUT, "%s: %lld bytes, over the limit of %llu MiB for a source, "
+                "spec or lesson file", path, (long long)st.st_size,
+                (unsigned long long)(GL_READ_MAX_BYTES >> 20));
+        return NULL;
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
     char *buf = malloc(cap);
     if (!buf)
         goto nomem;
     for (;;) {
         if (n + 1 >= cap) {
+            if (cap > GL_READ_MAX_BYTES) { /* it grew while we read */
+                free(buf);
+                close(fd);
+                gl_fail(err, GL_ERR_INPUT, "%s: grew past the limit of %llu MiB while read",
+                        path, (unsigned long long)(GL_READ_MAX_BYTES >> 20));
+                return NULL;
+            }
             char *nb = realloc(buf, cap * 2);
             if (!nb)
                 goto nomem;

@@ -3,6 +3,7 @@
 #define GL_GL_H
 
 #include <stddef.h> /* size_t */
+#include <stdint.h> /* uint64_t */
 
 /* Status at runtime/ boundaries. gl_exit_code() maps each to ARCHITECTURE.md's exit
  * codes: 0 ok, 1 the kernel or the check failed, 2 bad usage or bad input files. */
@@ -35,8 +36,13 @@ gl_status gl_fail(gl_error *err, gl_status status, const char *fmt, ...)
 /* Exit code for a status (0, 1 or 2). */
 int gl_exit_code(gl_status s);
 
-/* Reads a whole file (NUL-terminated; *len may be NULL). Returns NULL and sets err
- * (GL_ERR_INPUT, "path: strerror") on failure. Caller frees. */
+/* The largest file gl_read_file reads: 64 MiB. */
+#define GL_READ_MAX_BYTES ((uint64_t)64 << 20)
+
+/* Reads a whole regular file of at most GL_READ_MAX_BYTES (NUL-terminated; *len may be
+ * NULL). Returns NULL and sets err (GL_ERR_INPUT, "path: why") on failure: a device,
+ * FIFO or socket (/dev/zero, a named pipe: refused at once, never read or waited on), a
+ * folder, or a larger file. Caller frees. */
 char *gl_read_file(const char *path, size_t *len, gl_error *err);
 
 /* Writes data to path atomically when path is (or will be) a regular file: a temporary

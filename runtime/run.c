@@ -25,6 +25,7 @@ void gl_run_result_free(gl_run_result *r)
         return;
     spec_buffers_free(r->buffers, r->nargs);
     free(r->stdout_text);
+    free(r->compile_log);
     free(r->ptx);
     free(r->dptr);
     gl_run_result_free_trace(r);
@@ -212,6 +213,13 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
     res->stats = sr.stats;
     free(res->stdout_text);
     res->stdout_text = sr.printf_out ? strndup(sr.printf_out, sr.printf_len) : strdup("");
+    if (sr.printf_dropped) {
+        size_t used = strlen(res->note);
+        snprintf(res->note + used, sizeof res->note - used,
+                 "%sdevice printf: %zu bytes past the first %zu MiB were dropped (a GPU's "
+                 "printf buffer holds 1 MiB by default)",
+                 used ? "; " : "", sr.printf_dropped, SIM_PRINTF_MAX_BYTES >> 20);
+    }
     /* findings: src_file points into the module, which is freed after the run */
     res->findings = sr.findings;
     res->nfindings = sr.nfindings;
@@ -569,6 +577,7 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     res->compiler = c.used;
     res->cached = c.cached;
     snprintf(res->compile_command, sizeof res->compile_command, "%s", c.command);
+    res->compile_log = c.log && *c.log ? strdup(c.log) : NULL;
     gl_compiled_free(&c);
     return st;
 }

@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 /* ------------------------------------------------------------------------- types */
@@ -1326,9 +1327,32 @@ void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value mi
     }
 }
 
+uint64_t spec_memory_cap(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t cap = GL_DEVICE_MEMORY_CAP;
+    if (pages > 0 && page > 0 && (uint64_t)pages * (uint64_t)page / 4 < cap)
+        cap = (uint64_t)pages * (uint64_t)page / 4;
+    return cap;
+}
+
 gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
 {
     *out = NULL;
+    /* every buffer lives in host memory, and in the simulator's device memory or the
+     * GPU's: their total is bounded before anything is allocated */
+    uint64_t total = 0;
+    for (int k = 0; k < s->nargs; k++)
+        if (s->args[k].is_ptr)
+            total += (uint64_t)s->args[k].len * type_info[s->args[k].type].size;
+    const uint64_t cap = spec_memory_cap();
+    if (total > cap)
+        return gl_fail(err, GL_ERR_INPUT,
+                       "%s: the buffers take %.1f MiB in all, over the limit of %.1f MiB of "
+                       "device memory per launch (the smaller of %llu GiB and a quarter of "
+                       "this machine's memory)",
+                       s->file, (double)total / 1048576.0, (double)cap / 1048576.0,
+                       (unsigned long long)(GL_DEVICE_MEMORY_CAP >> 30));
     gl_buffer *b = calloc(s->nargs ? (size_t)s->nargs : 1, sizeof *b);
     if (!b)
         return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", s->file);

@@ -263,11 +263,18 @@ typedef struct sim_stats {
     uint64_t thread_instructions; /* sum of active lanes over issued instructions */
 } sim_stats;
 
+/* Device printf output kept per launch: 1 MiB, the size of a GPU's printf buffer by
+ * default (CUDA C++ Programming Guide, "Formatted Output": cudaLimitPrintfFifoSize). */
+#define SIM_PRINTF_MAX_BYTES ((size_t)1 << 20)
+
 /* Result of sim_launch. Free with sim_result_free. */
 typedef struct sim_result {
     sim_fault fault;  /* fault.kind == SIM_FAULT_NONE when the kernel completed */
-    char *printf_out; /* device printf output, in issue order (malloc'd, may be NULL) */
+    char *printf_out; /* device printf output, in issue order (malloc'd, may be NULL),
+                         at most SIM_PRINTF_MAX_BYTES */
     size_t printf_len;
+    size_t printf_dropped; /* bytes of printf output past SIM_PRINTF_MAX_BYTES, not kept
+                              (a GPU drops what overflows its printf buffer too) */
     sim_stats stats;
     sim_finding *findings; /* errors and warnings in the order found (malloc'd) */
     int nfindings;

@@ -704,6 +704,11 @@ static void do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc
             sim_fault_at(c, t, in, SIM_FAULT_TRAP, "%s", why);
             return;
         }
+        if (c->res->printf_len > SIM_PRINTF_MAX_BYTES) { /* the buffer is full: drop */
+            c->res->printf_dropped += c->res->printf_len - SIM_PRINTF_MAX_BYTES;
+            c->res->printf_len = SIM_PRINTF_MAX_BYTES;
+            c->res->printf_out[SIM_PRINTF_MAX_BYTES] = '\0';
+        }
         if (cl->ret_off >= 0) {
             int32_t rv = n;
             memcpy(pm + c->pbase[t] + cl->ret_off, &rv, 4);

@@ -248,9 +248,17 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
                 if (wv >= 0)
                     sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", (int)wv);
                 j++;
-            } else {
-                while (j < fl && f[j] >= '0' && f[j] <= '9' && sl < 56)
-                    spec[sl++] = f[j++];
+            } else if (j < fl && f[j] >= '0' && f[j] <= '9') {
+                /* digits, clamped like `*` (the output buffer is bounded): a width of
+                 * 999999999 would cost the host seconds per thread to pad */
+                long long wv = 0;
+                while (j < fl && f[j] >= '0' && f[j] <= '9') {
+                    if (wv <= 4096)
+                        wv = wv * 10 + (f[j] - '0');
+                    j++;
+                }
+                sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d",
+                                       (int)(wv > 4096 ? 4096 : wv));
             }
         }
         int longs = 0, shorts = 0;

@@ -672,6 +672,34 @@ START_TEST(test_damaged_cache_entry_is_a_miss_and_is_replaced)
     ck_assert_int_eq(c.cached, 1);
     ck_assert_str_eq(c.ptx, good);
     gl_compiled_free(&c);
+    /* a current entry whose PTX changed (one byte) no longer matches its SHA-256: it is
+     * removed, compiled again with a warning that names it, and cached again */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    text = malloc(1 << 20);
+    len = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    char *entry = strstr(text, ".entry");
+    ck_assert_ptr_nonnull(entry);
+    entry[1] = 'E';
+    f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    free(text);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 0);
+    ck_assert_str_eq(c.ptx, good);
+    ck_assert_ptr_nonnull(c.log);
+    ck_assert_msg(strstr(c.log, "was damaged: removed it and compiled again") && strstr(c.log, path),
+                  "%s", c.log);
+    gl_compiled_free(&c);
+    ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);
+    ck_assert_int_eq(c.cached, 1);
+    ck_assert(!c.log || !strstr(c.log, "damaged"));
+    gl_compiled_free(&c);
     free(good);
 }
 END_TEST

@@ -118,6 +118,34 @@ static int sh(const char *cmd)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/* A submission named like a spreadsheet formula is written to the batch CSV as text. */
+START_TEST(test_batch_csv_quotes_formula_names_as_text)
+{
+    env();
+    const char *g = getenv("GPULEARN");
+    if (!g) {
+        fprintf(stderr, "GPULEARN not set: batch test skipped\n");
+        return;
+    }
+    char dir[] = "/tmp/gl_csvXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "mkdir %s/in && cp tests/grade/batch/pass_01_guard.cu '%s/in/=HYPERLINK(1).cu' && "
+             "'%s' grade 1 --batch %s/in --out %s/grades >%s/log 2>&1",
+             dir, dir, g, dir, dir, dir);
+    ck_assert_int_eq(sh(cmd), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/grades.csv", dir);
+    char *text = slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "\n\"'=HYPERLINK(1).cu\",pass,"), "%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+END_TEST
+
 START_TEST(test_batch_gives_each_submission_its_verdict)
 {
     env();
@@ -695,6 +723,7 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_inputs_change_with_every_grading_seed);
     tcase_add_test(tc, test_submissions_cannot_read_files_outside_themselves);
     tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
+    tcase_add_test(tc, test_batch_csv_quotes_formula_names_as_text);
     tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
     tcase_add_test(tc, test_lint_exit_codes);
     suite_add_tcase(s, tc);
