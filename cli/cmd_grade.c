@@ -154,6 +154,12 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         fprintf(stderr, "gpulearn: %s: cannot read the folder: %s\n", dir, strerror(errno));
         return 2;
     }
+    if (n == 0) {
+        free(names);
+        fprintf(stderr, "gpulearn: %s: no .cu files to grade (one submission per learner, "
+                        "each a .cu file in the folder)\n", dir);
+        return 2;
+    }
     char def[PATH_MAX];
     if (!prefix) {
         snprintf(def, sizeof def, "grades-%s", l->id);

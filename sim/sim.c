@@ -474,40 +474,39 @@ static const char *kind_name(int kind)
 /* Describes where a bad global address lies relative to the nearest allocation. */
 static void describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size_t n)
 {
-    const sim_alloc *best = NULL;
-    uint64_t dist = UINT64_MAX;
-    int after = 0;
+    /* the nearest allocation before addr and the nearest after it; an index past the end
+     * of a buffer is named from that buffer while it is within the buffer's own length
+     * past it (x[i + 100] of a 64-element x), even when the next allocation is nearer */
+    const sim_alloc *prev = NULL, *next = NULL;
+    uint64_t dprev = UINT64_MAX, dnext = UINT64_MAX;
     for (int i = 0; i < s->nallocs; i++) {
         const sim_alloc *a = &s->allocs[i];
         uint64_t end = a->base + a->size;
         if (addr >= a->base && addr < end) { /* straddles the end */
-            best = a;
-            after = 2;
-            break;
+            snprintf(buf, n, "the last %u bytes lie past the end of '%s' (%zu bytes)",
+                     (unsigned)(addr + size - end), a->label, a->size);
+            return;
         }
-        if (addr >= end && addr - end < dist) {
-            dist = addr - end;
-            best = a;
-            after = 1;
-        } else if (addr < a->base && a->base - addr < dist) {
-            dist = a->base - addr;
-            best = a;
-            after = 0;
+        if (addr >= end && addr - end < dprev) {
+            dprev = addr - end;
+            prev = a;
+        } else if (addr < a->base && a->base - addr < dnext) {
+            dnext = a->base - addr;
+            next = a;
         }
     }
-    if (!best || dist > (1u << 20)) {
+    const int use_prev = prev && (dprev <= prev->size || dprev <= dnext);
+    const uint64_t dist = use_prev ? dprev : dnext;
+    const sim_alloc *best = use_prev ? prev : next;
+    if (!best || dist > (1u << 20))
         snprintf(buf, n, "not inside any allocation%s",
                  addr < 4096 ? " (a null pointer?)" : "");
-    } else if (after == 2) {
-        snprintf(buf, n, "the last %u bytes lie past the end of '%s' (%zu bytes)",
-                 (unsigned)(addr + size - (best->base + best->size)), best->label, best->size);
-    } else if (after) {
+    else if (use_prev)
         snprintf(buf, n, "%llu bytes past the end of '%s' (%zu bytes)",
                  (unsigned long long)dist, best->label, best->size);
-    } else {
+    else
         snprintf(buf, n, "%llu bytes before the start of '%s' (%zu bytes)",
                  (unsigned long long)dist, best->label, best->size);
-    }
 }
 
 /* ------------------------------------------------------------------ findings */

@@ -1530,7 +1530,11 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     case PTX_OP_trap:
     case PTX_OP_brkpt:
         sim_fault_at(c, base + (unsigned)__builtin_ctz(em), in, SIM_FAULT_TRAP,
-                     "the kernel executed %s", in->op == PTX_OP_trap ? "trap" : "brkpt");
+                     "the kernel executed %s%s", in->op == PTX_OP_trap ? "trap" : "brkpt",
+                     in->op == PTX_OP_trap
+                         ? " (a __trap(), or code the compiler replaced by a trap because it is "
+                           "undefined, such as a load or store through a null pointer)"
+                         : "");
         return;
 
     /* ---- synchronization (PTX ISA §9.7.13) ---- */

@@ -373,6 +373,8 @@ GL_DEV unsigned __dp4a(unsigned a, unsigned b, unsigned c)
     asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
 }
+/* ends the kernel with an error (PTX ISA §9.7.19.x trap), as CUDA's __trap() */
+GL_DEV void __trap(void) { asm volatile("trap;"); }
 /* suspends the thread for about ns nanoseconds (PTX §9.7.13.x nanosleep, sm_70+) */
 GL_DEV void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" : : "r"(ns)); }
 

@@ -1,0 +1,1 @@
+extern "C" __global__ void broken(int *x) { x[threadIdx.x] = ; }
