@@ -3,6 +3,7 @@
  * NVPTX back end with our prelude (runtime/prelude/gpulearn_prelude.h) standing in for the
  * CUDA headers. Every compiler is asked for line info, and its diagnostics are rewritten
  * to one form, "path:line:col: error: message", with the path as the caller gave it. */
+#define _GNU_SOURCE /* dladdr */
 #include "runtime/compile.h"
 #include "sim/sim.h"
 
@@ -1356,11 +1357,28 @@ static void sandboxed_child(const char *path, const char *real, const char *tmp,
     snprintf(cuda, sizeof cuda, "%s", home && *home ? home : "/usr/local/cuda");
     if (!realpath(cuda, cuda_real))
         cuda_real[0] = '\0';
+    /* the folder of the libnvrtc this process loads (and its real path): NVRTC loads its
+     * builtins library from there while it compiles, wherever the toolkit lives */
+    char nvrtc_dir[PATH_MAX] = "", nvrtc_real[PATH_MAX] = "";
+#ifdef GL_HAVE_CUDA_H
+    Dl_info info;
+    if (nvrtc_load() && dladdr((void *)nvrtc.p_nvrtcVersion, &info) && info.dli_fname) {
+        snprintf(nvrtc_dir, sizeof nvrtc_dir, "%s", info.dli_fname);
+        char *slash = strrchr(nvrtc_dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            nvrtc_dir[0] = '\0';
+        if (!nvrtc_dir[0] || !realpath(nvrtc_dir, nvrtc_real))
+            nvrtc_real[0] = '\0';
+    }
+#endif
     /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
     const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
                                 "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
                                 "/etc/alternatives", "/dev/null", "/dev/zero", "/dev/urandom",
-                                "/usr/local/cuda", cuda, cuda_real, prelude, real};
+                                "/usr/local/cuda", cuda, cuda_real, prelude, real,
+                                nvrtc_dir, nvrtc_real};
     const char *const write[] = {tmp, "/dev/null"};
     gl_error e = {0};
     gl_compiled c = {0};
