@@ -267,6 +267,29 @@ static bool r_array(rbuf *r, void **out, size_t *n, size_t size)
     return true;
 }
 
+/* Reads a buffer array as written by the child: a count (under 4096), then each
+ * buffer's bytes as a blob. NULL with *count 0 for none; a bad count or no memory clears
+ * r->ok (the buffers read so far stay with the caller, who frees them). */
+static gl_buffer *r_buffers(rbuf *r, int *count)
+{
+    *count = 0;
+    const uint64_t nargs = r_u64(r);
+    if (!r->ok || nargs == 0)
+        return NULL;
+    gl_buffer *b = nargs < 4096 ? calloc((size_t)nargs, sizeof *b) : NULL;
+    if (!b) {
+        r->ok = false;
+        return NULL;
+    }
+    *count = (int)nargs;
+    for (int i = 0; r->ok && i < *count; i++) {
+        size_t n;
+        b[i].data = r_blob(r, &n);
+        b[i].bytes = n;
+    }
+    return b;
+}
+
 /* The parent's side of write_result; *res is zeroed first, partial results are freed
  * on error (false). */
 static bool read_result(rbuf *r, gl_run_result *res)
@@ -276,19 +299,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, res->note, sizeof res->note);
     res->note[sizeof res->note - 1] = '\0';
     r_bytes(r, &res->compiler, sizeof res->compiler);
-    uint64_t nargs = r_u64(r);
-    if (r->ok && nargs > 0 && nargs < 4096) {
-        res->buffers = calloc((size_t)nargs, sizeof *res->buffers);
-        if (!res->buffers) r->ok = false;
-        else res->nargs = (int)nargs;
-        for (int i = 0; r->ok && i < res->nargs; i++) {
-            size_t n;
-            res->buffers[i].data = r_blob(r, &n);
-            res->buffers[i].bytes = n;
-        }
-    } else if (nargs != 0) {
-        r->ok = false;
-    }
+    res->buffers = r_buffers(r, &res->nargs);
     res->stdout_text = r_blob(r, NULL);
     r_bytes(r, &res->fault, sizeof res->fault);
     res->fault.src_file = NULL;
@@ -638,19 +649,7 @@ static bool read_exercise(rbuf *r, job_exercise *ex)
     r_bytes(r, ex->ref_error, sizeof ex->ref_error);
     ex->ref_error[sizeof ex->ref_error - 1] = '\0';
     if (ex->nsizes < 0 || ex->nsizes > JOB_MAX_SIZES) r->ok = false;
-    uint64_t nargs = r_u64(r);
-    if (r->ok && nargs > 0 && nargs < 4096) {
-        ex->ref_buffers = calloc((size_t)nargs, sizeof *ex->ref_buffers);
-        if (!ex->ref_buffers) r->ok = false;
-        else ex->ref_nargs = (int)nargs;
-        for (int i = 0; r->ok && i < ex->ref_nargs; i++) {
-            size_t n;
-            ex->ref_buffers[i].data = r_blob(r, &n);
-            ex->ref_buffers[i].bytes = n;
-        }
-    } else if (nargs != 0) {
-        r->ok = false;
-    }
+    ex->ref_buffers = r_buffers(r, &ex->ref_nargs);
     if (!r->ok) {
         spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
         memset(ex, 0, sizeof *ex);
