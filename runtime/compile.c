@@ -17,13 +17,13 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -634,41 +634,89 @@ static void tmpdir_remove(const char *dir)
     rmdir(dir);
 }
 
-/* Runs argv (argv[0] a path, no shell) with stdin from /dev/null and stdout+stderr into
- * logpath. Returns the exit status, or -1 when it could not start or died of a signal
- * (why says which). */
-static int tool_run(char *const argv[], const char *logpath, char *why, size_t whylen)
+/* The limits of every compiler process (compile.h): CPU time and, outside
+ * AddressSanitizer builds (whose shadow memory is one huge mapping), data memory; its own
+ * process group, killed with it; SIGKILL when its parent dies. For a child right after
+ * fork(); parent: the pid that forked it. */
+static void child_limits(pid_t parent)
 {
-    posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa) != 0) {
-        snprintf(why, whylen, "posix_spawn_file_actions_init failed");
-        return -1;
-    }
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    fflush(NULL);
-    pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        snprintf(why, whylen, "%s: %s", argv[0], strerror(rc));
-        return -1;
-    }
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the parent died before the line above */
+        _exit(127);
+    const struct rlimit cpu = {GL_COMPILE_CPU_S, GL_COMPILE_CPU_S};
+    setrlimit(RLIMIT_CPU, &cpu);
+#ifndef __SANITIZE_ADDRESS__
+    const struct rlimit data = {GL_COMPILE_DATA_BYTES, GL_COMPILE_DATA_BYTES};
+    setrlimit(RLIMIT_DATA, &data);
+#endif
+}
+
+/* Waits for child pid; past GL_COMPILE_WALL_S seconds kills its process group. Returns
+ * the wait status, or -1 (why says why). */
+static int wait_child(pid_t pid, const char *name, char *why, size_t whylen)
+{
     int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            snprintf(why, whylen, "%s: waitpid: %s", argv[0], strerror(errno));
+    for (long waited_ms = 0;; waited_ms += 10) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            return status;
+        if (r < 0 && errno != EINTR) {
+            snprintf(why, whylen, "%s: waitpid: %s", name, strerror(errno));
             return -1;
         }
+        if (waited_ms >= (long)GL_COMPILE_WALL_S * 1000) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            snprintf(why, whylen, "%s: still compiling after %d s: stopped (a macro or "
+                     "template that expands without end?)", name, GL_COMPILE_WALL_S);
+            return -1;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
     }
+}
+
+/* Runs argv (argv[0] a path, no shell) with stdin from /dev/null and stdout+stderr into
+ * logpath, under child_limits and wait_child's wall-clock limit. Returns the exit status,
+ * or -1 when it could not start, died of a signal or ran too long (why says which). */
+static int tool_run(char *const argv[], const char *logpath, char *why, size_t whylen)
+{
+    const int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (log < 0) {
+        snprintf(why, whylen, "%s: %s", logpath, strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    const pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        child_limits(parent);
+        const int in = open("/dev/null", O_RDONLY);
+        if (in < 0 || dup2(in, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(log);
+    if (pid < 0) {
+        snprintf(why, whylen, "%s: fork: %s", argv[0], strerror(errno));
+        return -1;
+    }
+    const int status = wait_child(pid, argv[0], why, whylen);
+    if (status < 0)
+        return -1;
     if (WIFEXITED(status)) {
         if (WEXITSTATUS(status) == 127)
             snprintf(why, whylen, "%s: could not be started (exit status 127)", argv[0]);
         return WEXITSTATUS(status);
     }
-    snprintf(why, whylen, "%s: killed by signal %d", argv[0],
-             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    snprintf(why, whylen, "%s: killed by signal %d%s", argv[0],
+             WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+             WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU
+                 ? " (its CPU-time limit: a macro or template that expands without end?)"
+                 : "");
     return -1;
 }
 
@@ -1143,6 +1191,7 @@ static try_result try_nvrtc(const char *path, const char *archnum, int debug, co
     if (pipe(fds) != 0)
         return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
     fflush(NULL);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -1150,6 +1199,7 @@ static try_result try_nvrtc(const char *path, const char *archnum, int debug, co
         return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
     }
     if (pid == 0) {
+        child_limits(parent); /* its CPU time bounds a compile that never ends */
         close(fds[0]);
         gl_error e = {0};
         char w[1024] = "";
@@ -1335,17 +1385,10 @@ static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t
  * owns no memory; out->used and out->command say what ran. */
 /* The child of compile_sandboxed: confines itself, compiles, writes the result to fd
  * (status, compiler, command, message, PTX, log) and exits. */
-static void sandboxed_child(const char *path, const char *real, const char *tmp,
+static void sandboxed_child(pid_t parent, const char *path, const char *real, const char *tmp,
                             const gl_compile_opts *opts, int fd)
 {
-    setpgid(0, 0);                    /* killed as a group with what it starts */
-    prctl(PR_SET_PDEATHSIG, SIGKILL); /* and with the grader */
-    const struct rlimit cpu = {GL_COMPILE_CPU_S, GL_COMPILE_CPU_S};
-    setrlimit(RLIMIT_CPU, &cpu);
-#ifndef __SANITIZE_ADDRESS__ /* AddressSanitizer's shadow memory is one huge mapping */
-    const struct rlimit data = {GL_COMPILE_DATA_BYTES, GL_COMPILE_DATA_BYTES};
-    setrlimit(RLIMIT_DATA, &data);
-#endif
+    child_limits(parent); /* killed as a group with what it starts, and with the grader */
     setenv("TMPDIR", tmp, 1);
     char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
     if (find_prelude(prelude, sizeof prelude)) {
@@ -1417,10 +1460,11 @@ static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts
         return gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(errno));
     }
     fflush(NULL);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        sandboxed_child(path, real, tmp, opts, fds[1]);
+        sandboxed_child(parent, path, real, tmp, opts, fds[1]);
     }
     close(fds[1]);
     if (pid < 0) {
