@@ -13,7 +13,8 @@
 #    this last step opens lesson 3;
 #  - `r` on a kernel that never finishes stops with "endless loop?" within the time limit;
 #  - a malformed lesson.json is listed as broken, with its error, and hides no other;
-#  - warps that wait at different __syncthreads(): 9 lists each warp's barrier lines.
+#  - warps that wait at different __syncthreads(): 9 lists each warp's barrier lines;
+#  - why a run went to the simulator is said once, not after every run.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
@@ -180,6 +181,16 @@ walk() {
   wait_for "threads waited at different __syncthreads" 20 || fail "no barrier-misuse picture"
   screen | grep -q "warp 0: 5" || fail "warp 0's barrier line (5) is not shown"
   screen | grep -q "warp 1: 7" || fail "warp 1's barrier line (7) is not shown"
+  # why it ran on the simulator: said after the first run, not after every run
+  if [ "$W" -ge 200 ]; then
+    screen | grep -q "GPU disabled by GPULEARN_NO_GPU" || fail "the first run does not say why it ran on the simulator"
+    keys r
+    i=0
+    while screen | grep -q "GPU disabled by GPULEARN_NO_GPU"; do
+      [ "$i" -ge 50 ] && fail "every run repeats why it ran on the simulator"
+      i=$((i + 1)); sleep 0.2
+    done
+  fi
 
   # A kernel that never finishes: r stops it.
   open "$W" "$H" "$TMP/fix" 1

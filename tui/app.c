@@ -708,6 +708,9 @@ static void finish_job(app *a)
             a->sel_on = true;
         }
         probe_backend(a);
+        /* "no NVIDIA driver found ...: running on the simulator" once, not after every run */
+        a->note_repeat = a->run.note[0] && strcmp(a->run.note, a->last_note) == 0;
+        msgcpy(a->last_note, sizeof a->last_note, a->run.note);
         a->tpos = tv_initial_pos(a);
         /* the exercise: its output against the reference's */
         if (kind == JOB_EXERCISE) exercise_compare(a);

@@ -182,6 +182,9 @@ typedef struct app {
     bool backend_known;
     gl_device_info device;
     char device_note[512];
+    char last_note[512];  /* the last run's note (why it ran where it ran), shown in full
+                             once: a run with the same note leaves it out */
+    bool note_repeat;     /* this run's note is the one already shown */
     char device_error[4096];
 
     bool help;

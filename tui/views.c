@@ -1023,7 +1023,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         tl_wrap(L, a->spec_error, cols, term_attr(TC_BAD));
     }
     /* Why it ran where it ran: last, after what the kernel did. */
-    if (a->have_run && a->run.note[0]) tl_wrap(L, a->run.note, cols, term_attr(TC_DIM));
+    if (a->have_run && a->run.note[0] && !a->note_repeat) tl_wrap(L, a->run.note, cols, term_attr(TC_DIM));
 }
 
 static void build_grade_lines(const app *a, tlines *L, int cols)
