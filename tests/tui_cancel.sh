@@ -3,7 +3,8 @@
 # simulator) runs in a worker process: the TUI keeps answering, Ctrl-C cancels the run
 # instead of quitting (and the worker is gone), Esc cancels too, leaving the step
 # cancels with a message, q during a run quits
-# cleanly, and Ctrl-C with nothing running quits with the terminal restored. The lesson
+# cleanly, and Ctrl-C with nothing running asks for a second one, which quits with the
+# terminal restored. The lesson
 # is a fixture written to a temporary folder (GPULEARN_LESSONS points there).
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
@@ -141,10 +142,13 @@ screen | grep -q "GPULEARN-EXIT=0" || fail "nonzero exit after q during a run"
 screen | grep -q "TTY-RESTORED" || fail "terminal settings not restored after q during a run"
 wait_nproc 0 || fail "a worker outlived the TUI"
 
-# Ctrl-C with nothing running quits, terminal restored.
+# Ctrl-C with nothing running asks for a second one, which quits, terminal restored.
 start
 keys C-c
-wait_for "GPULEARN-EXIT=" 50 || fail "Ctrl-C with nothing running did not quit"
+wait_for "press Ctrl-C again to quit" 20 || fail "a first Ctrl-C with nothing running did not ask"
+screen | grep -q "GPULEARN-EXIT=" && fail "a first Ctrl-C with nothing running quit at once"
+keys C-c
+wait_for "GPULEARN-EXIT=" 50 || fail "a second Ctrl-C did not quit"
 screen | grep -q "TTY-RESTORED" || fail "terminal settings not restored after Ctrl-C"
 echo "tui_cancel: ok"
 exit 0

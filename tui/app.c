@@ -1708,6 +1708,13 @@ int tui_run(const tui_opts *opts)
             if (app_busy(&a) && term_take_interrupt()) {
                 a.flash[0] = '\0';
                 r = act_cancel(&a); /* Ctrl-C cancels the run instead of quitting */
+            } else if (term_quit_signal() == SIGINT && job_now() - a.ctrlc_at > 3.0) {
+                /* a reflex Ctrl-C with nothing to cancel: ask for a second one */
+                term_take_interrupt();
+                a.ctrlc_at = job_now();
+                set_flash(&a, "press Ctrl-C again to quit (q quits too); your edits and progress "
+                              "are saved");
+                r = H_REDRAW;
             } else {
                 sig = term_quit_signal();
                 break;

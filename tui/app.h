@@ -169,6 +169,8 @@ typedef struct app {
 
     /* demo mode (gpulearn demo): big uncluttered layout, auto-advance */
     double auto_next;     /* monotonic time of the next auto step, 0 = none */
+    double ctrlc_at;      /* job_now() of a Ctrl-C with nothing running: a second one
+                             within 3 s quits */
     bool auto_paused;
 
     /* last grading (exercise) */
