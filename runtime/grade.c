@@ -583,22 +583,24 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 if (sr->status != GL_OK) {
                     ok = 0;
                     add_detail(out, "n = %s%s: %s", r->label, where, sr->error);
-                } else if (k->implicit) {
-                    /* not declared: judges only the order (matches_reference judges the
-                     * values), so a wrong answer fails once, not twice */
-                    if (finished && outputs_differ(k, r, r->got.buffers, sr->buffers)) {
-                        ok = 0;
+                } else {
+                    /* this schedule's output is not the default schedule's: the order
+                     * matters (2: and the kernel read uninitialised memory) */
+                    const int differs =
+                        finished && outputs_differ(k, r, r->got.buffers, sr->buffers);
+                    if (differs)
                         order_dependent =
                             describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)
                                 ? 2 : 1;
+                    if (!k->implicit) {
+                        ok = compare_outputs(k, r, sr->buffers, where, out);
+                    } else if (differs) {
+                        /* not declared: judges only the order (matches_reference judges
+                         * the values), so a wrong answer fails once, not twice */
+                        ok = 0;
                         add_detail(out, "n = %s%s: the output differs from the one under "
                                         "the default schedule", r->label, where);
                     }
-                } else {
-                    ok = compare_outputs(k, r, sr->buffers, where, out);
-                    if (!ok && finished && outputs_differ(k, r, r->got.buffers, sr->buffers))
-                        order_dependent = describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf,
-                                                           sizeof buf) ? 2 : 1;
                 }
             }
             break;
