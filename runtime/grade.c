@@ -1084,6 +1084,14 @@ done:
     gl_compiled_free(&sub_dbg);
     ptx_module_free(dbg_m);
     free(sub_path);
+    if (st != GL_OK) { /* an error leaves no checks behind: the caller frees nothing */
+        free(rep->compile_log);
+        free(rep->checks);
+        rep->compile_log = NULL;
+        rep->checks = NULL;
+        rep->nchecks = 0;
+        rep->passed = 0;
+    }
     return st;
 }
 

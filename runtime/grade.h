@@ -62,7 +62,8 @@ uint64_t grade_new_seed(void);
 /* Grades `submission` (a .cu file; NULL = the exercise's starter) against lesson l.
  * Returns GL_OK when grading ran (rep->passed says the verdict), GL_ERR_INPUT if the
  * lesson has no exercise or its reference fails (a broken lesson), other errors when
- * grading could not run. A submission that does not compile is a failed grade
+ * grading could not run; on an error rep holds no checks (grade_report_free is then
+ * optional). A submission that does not compile is a failed grade
  * (GL_OK, rep->compiled == 0), not an error. */
 gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                          gl_grade_report *rep, gl_error *err);
