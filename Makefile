@@ -4,7 +4,7 @@
 #   make run             build, then start the TUI
 #   make check           build and run every test (Check suites and shell tests)
 #   make bench           simulator benchmarks (release build; see bench/README.md)
-#   make fuzz            fuzz the PTX parser and spec loader (clang, FUZZ_SECONDS=60 each)
+#   make fuzz            fuzz the PTX parser, spec and lesson loaders (clang, FUZZ_SECONDS=60 each)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make format          clang-format every C file
 #
@@ -194,9 +194,12 @@ bench-run: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b bench/ptx || exit 1; done
 
 # `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` never builds these).
-# Runs fuzz_ptx (ptx_parse) and fuzz_spec (spec_from_json) for FUZZ_SECONDS each and
+# Runs fuzz_ptx (ptx_parse), fuzz_spec (spec_from_json) and fuzz_lesson (lesson_parse) for
+# FUZZ_SECONDS each (FUZZ_JOBS parallel processes, default 1) and
 # prints executions and crashes; new crashing inputs land in $(FUZZ_BUILD)/crashes/.
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+export FUZZ_JOBS
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -205,6 +208,8 @@ FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame
 FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
 FUZZ_SPEC_OBJ := $(FUZZ_BUILD)/runtime/spec.o $(FUZZ_BUILD)/runtime/gl.o \
                  $(FUZZ_BUILD)/fuzz/fuzz_spec.o
+FUZZ_LESSON_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o) \
+                   $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(say) FZCC $<
@@ -215,10 +220,14 @@ $(FUZZ_BUILD)/fuzz_ptx: $(FUZZ_PTX_OBJ)
 $(FUZZ_BUILD)/fuzz_spec: $(FUZZ_SPEC_OBJ)
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -lm
-fuzz-build: $(FUZZ_BUILD)/fuzz_ptx $(FUZZ_BUILD)/fuzz_spec
+$(FUZZ_BUILD)/fuzz_lesson: $(FUZZ_LESSON_OBJ)
+	$(say) LD $@
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
+fuzz-build: $(FUZZ_BUILD)/fuzz_ptx $(FUZZ_BUILD)/fuzz_spec $(FUZZ_BUILD)/fuzz_lesson
 fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_ptx ptx $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/ptx.dict
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_spec spec $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/json.dict
+	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_lesson lesson $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/lesson.dict
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpulearn

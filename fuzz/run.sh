@@ -4,7 +4,8 @@
 # 1. Replays every saved crash in fuzz/crashes/NAME/ (regression seeds) and says which
 #    still crash. 2. Fuzzes for SECONDS with the seeds of fuzz/corpus/NAME/ (new corpus
 #    entries go to BUILD_DIR/corpus/NAME/, new crashes to BUILD_DIR/crashes/NAME/),
-#    in fork mode so that one crash does not end the campaign. 3. Prints executions and
+#    in fork mode (FUZZ_JOBS processes, default 1) so that one crash does not end the
+#    campaign. 3. Prints executions and
 #    crashes. Exit status 0 unless the fuzzer could not run: crashes are reported.
 set -u
 bin=$1 name=$2 secs=$3 build=$4 dict=$5
@@ -26,7 +27,7 @@ done
 
 before=$(ls "$crashes" | wc -l)
 "$bin" "$corpus" "fuzz/corpus/$name" -dict="$dict" -max_total_time="$secs" \
-    -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 \
+    -fork="${FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$crashes/" >"$log" 2>&1
 rc=$?
 after=$(ls "$crashes" | wc -l)

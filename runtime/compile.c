@@ -943,6 +943,46 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
 
 /* ------------------------------------------------------------------ NVRTC */
 
+/* Reads exactly len bytes from fd: 0, or -1 on error or end of file. */
+static int read_all(int fd, void *data, size_t len)
+{
+    char *p = data;
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Child-to-parent transfer of one compilation: length-prefixed blobs over a pipe. */
+static int put_blob(int fd, const void *data, uint64_t len)
+{
+    if (gl_write_all(fd, &len, sizeof len) != 0)
+        return -1;
+    return len ? gl_write_all(fd, data, (size_t)len) : 0;
+}
+
+static int get_blob(int fd, char **out)
+{
+    uint64_t len = 0;
+    *out = NULL;
+    if (read_all(fd, &len, sizeof len) != 0 || len > (UINT64_C(1) << 32))
+        return -1;
+    char *p = malloc((size_t)len + 1);
+    if (!p || (len && read_all(fd, p, (size_t)len) != 0)) {
+        free(p);
+        return -1;
+    }
+    p[len] = '\0';
+    *out = p;
+    return 0;
+}
+
 #ifdef GL_HAVE_CUDA_H
 /* The NVRTC entry points we use (NVRTC User Guide §3, "Compilation"). */
 #define NVRTC_SYMBOLS(X)                                                                 \
@@ -1138,45 +1178,6 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
     free(log);
     nvrtc.p_nvrtcDestroyProgram(&prog);
     return result;
-}
-
-static int read_all(int fd, void *data, size_t len)
-{
-    char *p = data;
-    while (len > 0) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Child-to-parent transfer of one compilation: length-prefixed blobs over a pipe. */
-static int put_blob(int fd, const void *data, uint64_t len)
-{
-    if (gl_write_all(fd, &len, sizeof len) != 0)
-        return -1;
-    return len ? gl_write_all(fd, data, (size_t)len) : 0;
-}
-
-static int get_blob(int fd, char **out)
-{
-    uint64_t len = 0;
-    *out = NULL;
-    if (read_all(fd, &len, sizeof len) != 0 || len > (UINT64_C(1) << 32))
-        return -1;
-    char *p = malloc((size_t)len + 1);
-    if (!p || (len && read_all(fd, p, (size_t)len) != 0)) {
-        free(p);
-        return -1;
-    }
-    p[len] = '\0';
-    *out = p;
-    return 0;
 }
 
 /* NVRTC runs in a child process. libnvrtc (CUDA 13) may load libcuda and call cuInit;

@@ -250,17 +250,21 @@ static const char k_check_kinds[] =
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\" or "
     "\"float_additions\"";
 
+/* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key,
-                            double lo, double *out, int *has)
+                            double lo, double hi, double *out, int *has)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(js, key);
     if (!v)
         return GL_OK;
     char f[96];
     snprintf(f, sizeof f, "%s.%s", field, key);
-    if (!cJSON_IsNumber(v) || v->valuedouble < lo) {
-        char what[64];
-        snprintf(what, sizeof what, "must be a number >= %g", lo);
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi)) {
+        char what[96];
+        if (lo == floor(lo) && hi == floor(hi) && fabs(lo) < 1e18 && fabs(hi) < 1e18)
+            snprintf(what, sizeof what, "must be a number from %.0f to %.0f", lo, hi);
+        else
+            snprintf(what, sizeof what, "must be a number from %g to %g", lo, hi);
         return bad(c, f, what);
     }
     *out = v->valuedouble;
@@ -388,8 +392,8 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
             return bad(c, f, what);
         }
     if (metric) {
-        if ((st = get_number(c, js, field, "min", -1e300, &k->min, &k->has_min)) != GL_OK ||
-            (st = get_number(c, js, field, "max", -1e300, &k->max, &k->has_max)) != GL_OK)
+        if ((st = get_number(c, js, field, "min", -1e300, 1e300, &k->min, &k->has_min)) != GL_OK ||
+            (st = get_number(c, js, field, "max", -1e300, 1e300, &k->max, &k->has_max)) != GL_OK)
             return st;
         if (!k->has_min && !k->has_max)
             return bad(c, field, "a metric check needs \"min\" or \"max\"");
@@ -398,7 +402,7 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
     if (k->kind == GL_CHECK_TIME_LIMIT) {
         double ms = 0;
         int has = 0;
-        if ((st = get_number(c, js, field, "max_steps", 1, &ms, &has)) != GL_OK)
+        if ((st = get_number(c, js, field, "max_steps", 1, 0x1p50, &ms, &has)) != GL_OK)
             return st;
         if (!has)
             return bad(c, field, "a time_limit check needs \"max_steps\" (warp instructions)");
@@ -406,7 +410,7 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
     }
     if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
         double seeds = 3;
-        if ((st = get_number(c, js, field, "seeds", 1, &seeds, NULL)) != GL_OK)
+        if ((st = get_number(c, js, field, "seeds", 1, 64, &seeds, NULL)) != GL_OK)
             return st;
         if (seeds > 64 || seeds != (double)(int)seeds)
             return bad(c, strcat(strcpy(f, field), ".seeds"), "must be an integer from 1 to 64");
@@ -480,7 +484,7 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
         if ((st = load_check(c, cJSON_GetArrayItem(checks, i), i, &e->checks[i])) != GL_OK)
             return st;
     double limit = 0;
-    if ((st = get_number(c, js, "exercise", "step_limit", 1000, &limit, NULL)) != GL_OK)
+    if ((st = get_number(c, js, "exercise", "step_limit", 1000, 0x1p50, &limit, NULL)) != GL_OK)
         return st;
     e->step_limit = (uint64_t)limit;
     if ((st = add_implicit_checks(c, e)) != GL_OK)
@@ -516,13 +520,22 @@ gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err)
     char *path = join(dir, "lesson.json");
     if (!path)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
-    ctx c = {path, err};
     size_t len = 0;
     char *text = gl_read_file(path, &len, err);
-    if (!text) {
-        free(path);
-        return GL_ERR_INPUT;
-    }
+    gl_status st = text ? lesson_parse(text, len, dir, out, err) : GL_ERR_INPUT;
+    free(text);
+    free(path);
+    return st;
+}
+
+gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson *out,
+                       gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *path = join(dir, "lesson.json");
+    if (!path)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    ctx c = {path, err};
     gl_status st = GL_OK;
     const char *end = NULL;
     cJSON *js = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -579,7 +592,6 @@ gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err)
     }
 done:
     cJSON_Delete(js);
-    free(text);
     free(path);
     if (st != GL_OK)
         lesson_free(out);

@@ -100,6 +100,11 @@ const char *lesson_root(void);
 
 /* Loads dir/lesson.json. GL_ERR_INPUT naming "dir/lesson.json: field: problem". */
 gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err);
+
+/* lesson_load on text[0..len) as the contents of dir/lesson.json (files it names are
+ * looked up under dir). Same errors; on error out holds nothing to free. */
+gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson *out,
+                       gl_error *err);
 void lesson_free(gl_lesson *l);
 
 /* Loads every lesson under lesson_root(), sorted by number. A lesson that does not load
