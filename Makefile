@@ -69,11 +69,11 @@ ifneq ($(DEPS_PREFIX),)
   DEPS_LIBDIRS := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH) $(DEPS_PREFIX)/lib/$(MULTIARCH)
   PKG_CFLAGS   := -isystem $(DEPS_PREFIX)/usr/include -isystem $(DEPS_PREFIX)/usr/include/cjson \
                   -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
-  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson
+  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp
   CHECK_CFLAGS := -pthread
   CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
 else
-  PKGS         := ncursesw libcjson
+  PKGS         := ncursesw libcjson libseccomp
   PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
   PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
   CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -617,21 +618,17 @@ static int tmpdir_make(char *dir, size_t n)
     return w > 0 && (size_t)w < n && mkdtemp(dir) ? 0 : -1;
 }
 
+static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(p);
+    return 0;
+}
+
+/* Removes dir and everything under it (links are removed, not followed). */
 static void tmpdir_remove(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char p[PATH_MAX];
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
-                unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The limits of every compiler process (compile.h): CPU time and, outside
@@ -1384,6 +1381,102 @@ static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t
 /* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
  * runs (a compile error from NVRTC is reported, not retried with nvcc). On failure *out
  * owns no memory; out->used and out->command say what ran. */
+/* Copies the regular file src to dst (mode 0644) owned by uid:gid: 0 or -1. */
+static int copy_file(const char *src, const char *dst, uid_t uid, gid_t gid)
+{
+    gl_error e;
+    size_t len = 0;
+    char *data = gl_read_file(src, &len, &e);
+    if (!data)
+        return -1;
+    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int ok = fd >= 0 && gl_write_all(fd, data, len) == 0 && fchown(fd, uid, gid) == 0;
+    if (fd >= 0)
+        ok &= close(fd) == 0;
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* copy_tree's source and destination roots and owner (nftw passes no context; only the
+ * single-threaded sandboxed child calls it). */
+static struct {
+    const char *src, *dst;
+    uid_t uid;
+    gid_t gid;
+} tree;
+
+static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    char to[PATH_MAX];
+    if (snprintf(to, sizeof to, "%s%s", tree.dst, p + strlen(tree.src)) >= (int)sizeof to)
+        return -1;
+    if (flag == FTW_D)
+        return mkdir(to, 0755) == 0 && chown(to, tree.uid, tree.gid) == 0 ? 0 : -1;
+    if (flag == FTW_F && S_ISREG(st->st_mode))
+        return copy_file(p, to, tree.uid, tree.gid);
+    return 0; /* links and the rest are not copied */
+}
+
+/* Copies the folders and regular files under src to dst (which must not exist), owned by
+ * uid:gid: 0 or -1. */
+static int copy_tree(const char *src, const char *dst, uid_t uid, gid_t gid)
+{
+    tree.src = src, tree.dst = dst, tree.uid = uid, tree.gid = gid;
+    return nftw(src, copy_entry, 16, FTW_PHYS);
+}
+
+/* s with every `from` replaced by `to` (malloc'd; NULL when s is NULL or memory ran out). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    if (!s)
+        return NULL;
+    strbuf b = {0};
+    const size_t n = strlen(from);
+    for (const char *hit; n && (hit = strstr(s, from)); s = hit + n) {
+        sb_printf(&b, "%.*s%s", (int)(hit - s), s, to);
+    }
+    sb_puts(&b, s);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : strdup("");
+}
+
+/* Run as root, the sandboxed child compiles as user nobody, who may not be able to read
+ * the submission or the prelude where they are (under /root): it copies both into tmp
+ * (tmp/src/<name>, tmp/prelude), hands tmp to nobody and drops root. copy gets the
+ * submission's copy; prelude becomes the prelude's copy. 0 when not root. */
+static int as_nobody(const char *real, const char *tmp, char *prelude, size_t prelude_len,
+                     char *copy, size_t copy_len, gl_error *e)
+{
+    if (geteuid() != 0)
+        return 0;
+    uid_t uid = GL_SANDBOX_NOBODY;
+    gid_t gid = GL_SANDBOX_NOBODY;
+    gl_sandbox_nobody(&uid, &gid);
+    char src[PATH_MAX], pre[PATH_MAX];
+    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    if (snprintf(src, sizeof src, "%s/src", tmp) >= (int)sizeof src ||
+        snprintf(copy, copy_len, "%s/%s", src, base) >= (int)copy_len ||
+        snprintf(pre, sizeof pre, "%s/prelude", tmp) >= (int)sizeof pre) {
+        gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", real);
+        return -1;
+    }
+    if (chown(tmp, uid, gid) != 0 || mkdir(src, 0755) != 0 || chown(src, uid, gid) != 0 ||
+        copy_file(real, copy, uid, gid) != 0 || (*prelude && copy_tree(prelude, pre, uid, gid) != 0)) {
+        gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder: %s", real,
+                strerror(errno));
+        return -1;
+    }
+    if (*prelude) {
+        snprintf(prelude, prelude_len, "%s", pre);
+        setenv("GPULEARN_PRELUDE_DIR", pre, 1);
+    }
+    return gl_sandbox_drop_root(e) == GL_OK ? 0 : -1;
+}
+
 /* The child of compile_sandboxed: confines itself, compiles, writes the result to fd
  * (status, compiler, command, message, PTX, log) and exits. */
 static void sandboxed_child(pid_t parent, const char *path, const char *real, const char *tmp,
@@ -1417,21 +1510,39 @@ static void sandboxed_child(pid_t parent, const char *path, const char *real, co
             nvrtc_real[0] = '\0';
     }
 #endif
+    gl_error e = {0};
+    gl_compiled c = {0};
+    char copy[PATH_MAX] = ""; /* run as root: the submission's copy that nobody compiles */
+    gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e) == 0
+                       ? GL_OK
+                       : GL_ERR_TOOL;
     /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
     const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
                                 "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
                                 "/etc/alternatives", "/dev/null", "/dev/zero", "/dev/urandom",
-                                "/usr/local/cuda", cuda, cuda_real, prelude, real,
-                                nvrtc_dir, nvrtc_real};
+                                "/usr/local/cuda", cuda, cuda_real, prelude,
+                                *copy ? copy : real, nvrtc_dir, nvrtc_real};
     const char *const write[] = {tmp, "/dev/null"};
-    gl_error e = {0};
-    gl_compiled c = {0};
-    gl_status st = gl_sandbox_restrict(read, (int)(sizeof read / sizeof read[0]), write, 2, &e);
+    if (st == GL_OK)
+        st = gl_sandbox_restrict(read, (int)(sizeof read / sizeof read[0]), write, 2, &e);
     if (st == GL_OK) {
         gl_compile_opts o = *opts;
         o.sandbox = 0;
         o.no_cache = 1;
-        st = gl_compile_cuda(path, &o, &c, &e);
+        st = gl_compile_cuda(*copy ? copy : path, &o, &c, &e);
+    }
+    if (*copy) { /* messages name the submission as the caller did, not its copy */
+        char *msg = replace_all(e.msg, copy, path), *log = replace_all(c.log, copy, path),
+             *cmd = replace_all(c.command, copy, path);
+        if (msg)
+            snprintf(e.msg, sizeof e.msg, "%s", msg);
+        if (cmd)
+            snprintf(c.command, sizeof c.command, "%s", cmd);
+        if (log) {
+            free(c.log);
+            c.log = log;
+        }
+        free(msg), free(cmd);
     }
     int32_t head[2] = {(int32_t)st, (int32_t)c.used};
     int ok = gl_write_all(fd, head, sizeof head) == 0 &&

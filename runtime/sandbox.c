@@ -2,11 +2,17 @@
  * Landlock API has no C library wrappers in glibc 2.36, so the three system calls are
  * made with syscall(2) as the kernel documentation shows. */
 #define _GNU_SOURCE /* O_PATH */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <seccomp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -64,6 +70,83 @@ static int add_rule(int ruleset, const char *path, uint64_t rights, uint64_t fil
 }
 #endif
 
+/* The seccomp filter (libseccomp, seccomp(2)): every system call is allowed except those
+ * below, which fail with EACCES: sockets of every family (no network, no local daemon),
+ * reading or writing other processes (ptrace, process_vm_*), and kernel facilities a
+ * compiler never needs (bpf, perf_event_open, keyrings, mounts, namespaces, modules).
+ * System calls of another architecture's ABI (i386 int 0x80 on x86-64) kill the process:
+ * libseccomp's default for architectures the filter does not name. */
+static gl_status deny_syscalls(gl_error *err)
+{
+    static const char *const denied[] = {
+        "socket", "socketpair", "ptrace", "process_vm_readv", "process_vm_writev", "bpf",
+        "perf_event_open", "keyctl", "add_key", "request_key", "mount", "umount2",
+        "pivot_root", "unshare", "setns", "init_module", "finit_module", "delete_module",
+        "kexec_load", "kexec_file_load", "userfaultfd"};
+    scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+    if (!f)
+        return gl_fail(err, GL_ERR_TOOL, "seccomp_init failed");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0] && rc == 0; i++) {
+        const int nr = seccomp_syscall_resolve_name(denied[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), nr, 0);
+    }
+    if (rc == 0)
+        rc = seccomp_load(f);
+    seccomp_release(f);
+    return rc == 0 ? GL_OK
+                   : gl_fail(err, GL_ERR_TOOL, "seccomp filter: %s", strerror(-rc));
+}
+
+/* How many processes the real user id owns now (from /proc), or -1. */
+static long processes_of_user(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    const uid_t uid = getuid();
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300];
+        struct stat st;
+        snprintf(path, sizeof path, "/proc/%s", e->d_name);
+        if (stat(path, &st) == 0 && st.st_uid == uid)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+void gl_sandbox_nobody(uid_t *uid, gid_t *gid)
+{
+    *uid = GL_SANDBOX_NOBODY;
+    *gid = GL_SANDBOX_NOBODY;
+    const struct passwd *pw = getpwnam("nobody");
+    if (pw && pw->pw_uid != 0) {
+        *uid = pw->pw_uid;
+        *gid = pw->pw_gid;
+    }
+}
+
+gl_status gl_sandbox_drop_root(gl_error *err)
+{
+    if (geteuid() != 0)
+        return GL_OK;
+    uid_t uid;
+    gid_t gid;
+    gl_sandbox_nobody(&uid, &gid);
+    if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
+        return gl_fail(err, GL_ERR_TOOL, "cannot become user nobody (%u): %s", (unsigned)uid,
+                       strerror(errno));
+    if (setuid(0) == 0)
+        return gl_fail(err, GL_ERR_TOOL, "dropped root but could take it back");
+    return GL_OK;
+}
+
 gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *const *write,
                               int nwrite, gl_error *err)
 {
@@ -100,6 +183,13 @@ gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *co
             close(ruleset);
             return gl_fail(err, GL_ERR_TOOL, "landlock rule for %s: %s", write[i], strerror(e));
         }
+    /* a bounded number of new processes: RLIMIT_NPROC counts the user's processes */
+    const long now = processes_of_user();
+    if (now >= 0) {
+        const struct rlimit np = {(rlim_t)now + GL_SANDBOX_PROCESSES,
+                                  (rlim_t)now + GL_SANDBOX_PROCESSES};
+        setrlimit(RLIMIT_NPROC, &np);
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
         syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) {
         int e = errno;
@@ -107,7 +197,7 @@ gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *co
         return gl_fail(err, GL_ERR_TOOL, "landlock_restrict_self: %s", strerror(e));
     }
     close(ruleset);
-    return GL_OK;
+    return deny_syscalls(err);
 #else
     (void)read, (void)nread, (void)write, (void)nwrite;
     return gl_fail(err, GL_ERR_TOOL, "this build has no Landlock (not Linux)");

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runtime/grade.h"
@@ -354,6 +357,67 @@ START_TEST(test_inputs_change_with_every_grading_seed)
     }
     ck_assert_msg(seeds[0] != seeds[1], "two gradings used the same seed %llu", (unsigned long long)seeds[0]);
     lesson_free(&l);
+}
+END_TEST
+
+/* In a sandboxed process (a child here): no socket of any family opens (EACCES), no
+ * file outside the granted trees opens, a granted one does, writes land only in the
+ * writable tree, and a root process becomes nobody first, for good. The child reports
+ * by its exit status: 0, or the number of the first expectation that failed. */
+START_TEST(test_the_sandbox_denies_network_files_and_root)
+{
+    if (!gl_sandbox_available()) {
+        fprintf(stderr, "SKIP: no Landlock in this kernel: the sandbox test did not run\n");
+        return;
+    }
+    char dir[] = "/tmp/gl_sbxXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const int was_root = geteuid() == 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        gl_error e;
+        if (was_root) {
+            uid_t uid;
+            gid_t gid;
+            gl_sandbox_nobody(&uid, &gid);
+            if (chown(dir, uid, gid) != 0 || gl_sandbox_drop_root(&e) != GL_OK)
+                _exit(10);
+            if (getuid() == 0 || geteuid() == 0 || setuid(0) == 0)
+                _exit(11);
+        }
+        const char *read[] = {"/usr/lib", "/etc/ld.so.cache"};
+        const char *write[] = {dir};
+        if (gl_sandbox_restrict(read, 2, write, 1, &e) != GL_OK)
+            _exit(12);
+        const int domains[] = {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK};
+        for (int i = 0; i < 4; i++) {
+            errno = 0;
+            if (socket(domains[i], SOCK_STREAM, 0) >= 0 || errno != EACCES)
+                _exit(20 + i);
+        }
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0)
+            _exit(30);
+        if (fopen("/etc/passwd", "r") || fopen("/proc/self/environ", "r"))
+            _exit(31);
+        if (access("/etc/ld.so.cache", R_OK) != 0)
+            _exit(32);
+        char path[64];
+        snprintf(path, sizeof path, "%s/out.txt", dir);
+        FILE *f = fopen(path, "w");
+        if (!f || fputs("ok", f) < 0 || fclose(f) != 0)
+            _exit(33);
+        if (fopen("/tmp/gl_sbx_escape.txt", "w"))
+            _exit(34);
+        _exit(0);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the sandboxed child failed expectation %d", WEXITSTATUS(status));
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -727,6 +791,7 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_wrong_solutions_fail_the_expected_check);
     tcase_add_test(tc, test_checks_of_a_kernel_that_never_finishes_are_not_run);
     tcase_add_test(tc, test_inputs_change_with_every_grading_seed);
+    tcase_add_test(tc, test_the_sandbox_denies_network_files_and_root);
     tcase_add_test(tc, test_submissions_cannot_read_files_outside_themselves);
     tcase_add_test(tc, test_batch_gives_each_submission_its_verdict);
     tcase_add_test(tc, test_batch_csv_quotes_formula_names_as_text);
