@@ -1381,18 +1381,22 @@ static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t
 /* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
  * runs (a compile error from NVRTC is reported, not retried with nvcc). On failure *out
  * owns no memory; out->used and out->command say what ran. */
-/* Copies the regular file src to dst (mode 0644) owned by uid:gid: 0 or -1. */
-static int copy_file(const char *src, const char *dst, uid_t uid, gid_t gid)
+/* Copies the regular file src to dst (mode 0644) owned by uid:gid: 0, or -1 with the
+ * reason in e when e is given (GL_ERR_INPUT when src cannot be read, as gl_read_file). */
+static int copy_file(const char *src, const char *dst, uid_t uid, gid_t gid, gl_error *e)
 {
-    gl_error e;
+    gl_error ignored;
     size_t len = 0;
-    char *data = gl_read_file(src, &len, &e);
+    char *data = gl_read_file(src, &len, e ? e : &ignored);
     if (!data)
         return -1;
     int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     int ok = fd >= 0 && gl_write_all(fd, data, len) == 0 && fchown(fd, uid, gid) == 0;
     if (fd >= 0)
         ok &= close(fd) == 0;
+    if (!ok && e)
+        gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder: %s", src,
+                strerror(errno));
     free(data);
     return ok ? 0 : -1;
 }
@@ -1414,7 +1418,7 @@ static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW
     if (flag == FTW_D)
         return mkdir(to, 0755) == 0 && chown(to, tree.uid, tree.gid) == 0 ? 0 : -1;
     if (flag == FTW_F && S_ISREG(st->st_mode))
-        return copy_file(p, to, tree.uid, tree.gid);
+        return copy_file(p, to, tree.uid, tree.gid, NULL);
     return 0; /* links and the rest are not copied */
 }
 
@@ -1447,12 +1451,13 @@ static char *replace_all(const char *s, const char *from, const char *to)
 /* Run as root, the sandboxed child compiles as user nobody, who may not be able to read
  * the submission or the prelude where they are (under /root): it copies both into tmp
  * (tmp/src/<name>, tmp/prelude), hands tmp to nobody and drops root. copy gets the
- * submission's copy; prelude becomes the prelude's copy. 0 when not root. */
-static int as_nobody(const char *real, const char *tmp, char *prelude, size_t prelude_len,
+ * submission's copy; prelude becomes the prelude's copy. GL_OK (and nothing done) when
+ * not root; else an error in e: GL_ERR_INPUT when the submission cannot be read. */
+static gl_status as_nobody(const char *real, const char *tmp, char *prelude, size_t prelude_len,
                      char *copy, size_t copy_len, gl_error *e)
 {
     if (geteuid() != 0)
-        return 0;
+        return GL_OK;
     uid_t uid = GL_SANDBOX_NOBODY;
     gid_t gid = GL_SANDBOX_NOBODY;
     gl_sandbox_nobody(&uid, &gid);
@@ -1461,20 +1466,21 @@ static int as_nobody(const char *real, const char *tmp, char *prelude, size_t pr
     if (snprintf(src, sizeof src, "%s/src", tmp) >= (int)sizeof src ||
         snprintf(copy, copy_len, "%s/%s", src, base) >= (int)copy_len ||
         snprintf(pre, sizeof pre, "%s/prelude", tmp) >= (int)sizeof pre) {
-        gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", real);
-        return -1;
+        return gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", real);
     }
-    if (chown(tmp, uid, gid) != 0 || mkdir(src, 0755) != 0 || chown(src, uid, gid) != 0 ||
-        copy_file(real, copy, uid, gid) != 0 || (*prelude && copy_tree(prelude, pre, uid, gid) != 0)) {
-        gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder: %s", real,
-                strerror(errno));
-        return -1;
-    }
+    if (chown(tmp, uid, gid) != 0 || mkdir(src, 0755) != 0 || chown(src, uid, gid) != 0)
+        return gl_fail(e, GL_ERR_TOOL, "cannot prepare the sandbox's folder %s: %s", tmp,
+                       strerror(errno));
+    if (copy_file(real, copy, uid, gid, e) != 0)
+        return e->status;
     if (*prelude) {
+        if (copy_tree(prelude, pre, uid, gid) != 0)
+            return gl_fail(e, GL_ERR_TOOL, "cannot copy the prelude %s into the sandbox's "
+                           "folder: %s", prelude, strerror(errno));
         snprintf(prelude, prelude_len, "%s", pre);
         setenv("GPULEARN_PRELUDE_DIR", pre, 1);
     }
-    return gl_sandbox_drop_root(e) == GL_OK ? 0 : -1;
+    return gl_sandbox_drop_root(e);
 }
 
 /* The child of compile_sandboxed: confines itself, compiles, writes the result to fd
@@ -1513,9 +1519,7 @@ static void sandboxed_child(pid_t parent, const char *path, const char *real, co
     gl_error e = {0};
     gl_compiled c = {0};
     char copy[PATH_MAX] = ""; /* run as root: the submission's copy that nobody compiles */
-    gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e) == 0
-                       ? GL_OK
-                       : GL_ERR_TOOL;
+    gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e);
     /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
     const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
                                 "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
@@ -1559,6 +1563,10 @@ static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts
                                    gl_compiled *out, gl_error *err)
 {
     char real[PATH_MAX], tmp[PATH_MAX];
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) /* a link could name any file */
+        return gl_fail(err, GL_ERR_INPUT, "%s: is a symbolic link: grading follows none (give "
+                       "the file itself)", path);
     if (!realpath(path, real))
         return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
     if (!gl_sandbox_available())

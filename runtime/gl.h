@@ -10,8 +10,8 @@
 typedef enum gl_status {
     GL_OK = 0,
     GL_ERR_USAGE,       /* bad command line                                  -> 2 */
-    GL_ERR_INPUT,       /* bad spec / lesson / PTX file, unreadable file     -> 2 */
-    GL_ERR_COMPILE,     /* the learner's CUDA C does not compile             -> 1 */
+    GL_ERR_INPUT,       /* bad spec / lesson file, unreadable file           -> 2 */
+    GL_ERR_COMPILE,     /* the learner's CUDA C (or its inline PTX) does not compile -> 1 */
     GL_ERR_UNSUPPORTED, /* PTX the simulator does not implement              -> 1 */
     GL_ERR_LAUNCH,      /* illegal launch configuration                      -> 2 */
     GL_ERR_FAULT,       /* kernel fault: out of bounds, deadlock, step limit -> 1 */

@@ -1,5 +1,6 @@
 /* grade.c — grading an exercise against its hidden reference (see grade.h). */
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -797,11 +798,15 @@ static int wanted(const gl_exercise *e, gl_check_kind kind, int64_t n, int *seed
     return yes;
 }
 
+/* The module of the PTX compiled from source `name`, or NULL with the parser's
+ * diagnostics in diag_out (PTX lines as "name (PTX):line:col"). */
 static ptx_module_t *parse_ptx(const char *ptx, const char *name, char *diag_out, size_t len)
 {
     ptx_module_t *m = NULL;
     char *diag = NULL;
-    if (ptx_parse(ptx, strlen(ptx), name, &m, &diag) != SIM_OK)
+    char ptx_name[PATH_MAX + 8];
+    snprintf(ptx_name, sizeof ptx_name, "%s (PTX)", name);
+    if (ptx_parse(ptx, strlen(ptx), ptx_name, &m, &diag) != SIM_OK)
         snprintf(diag_out, len, "%s", diag ? diag : "the PTX could not be parsed");
     free(diag);
     return m;

@@ -1,5 +1,6 @@
 /* run.c — running a launch spec on a back end: compile, check the spec against the
  * kernel's parameters, allocate, copy in, launch, copy back. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,9 +499,16 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
      * spec is checked against the kernel before either back end runs it. */
     ptx_module_t *m = NULL;
     char *diag = NULL;
-    sim_status ps = ptx_parse(ptx, strlen(ptx), spec->source, &m, &diag);
-    /* the simulator cannot run it: why, for the simulator or for AUTO's fallback below */
-    const gl_status parse_st = ps == SIM_ERR_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_INPUT;
+    /* diagnostics name the source's line where the PTX has line info (inline asm), else
+     * "k.cu (PTX):33:37": never a PTX line as if it were the source's */
+    char ptx_name[PATH_MAX + 8];
+    snprintf(ptx_name, sizeof ptx_name, "%s (PTX)", spec->source);
+    sim_status ps = ptx_parse(ptx, strlen(ptx), ptx_name, &m, &diag);
+    /* the simulator cannot run it: why, for the simulator or for AUTO's fallback below.
+     * The PTX came from the learner's CUDA C: malformed PTX is bad inline asm, which
+     * ptxas would reject too: a compile error (exit 1), as an instruction the simulator
+     * lacks is (GL_ERR_UNSUPPORTED, exit 1). */
+    const gl_status parse_st = ps == SIM_ERR_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_COMPILE;
     if (ps != SIM_OK && !use_gpu) {
         st = gl_fail(err, parse_st, "%s", diag ? diag : "PTX could not be parsed");
         free(diag);

@@ -260,11 +260,16 @@ static int expect(parser *P, char c)
     return 0;
 }
 
-/* Skips to just past the next ';' (or to a '}' / EOF) to resynchronise after an error. */
+/* Skips to just past the next ';' (or to a '}' that closes the enclosing block / EOF) to
+ * resynchronise after an error. Braces opened within the statement (vector operands
+ * such as {%r1, %r2}) are skipped with it. */
 static void skip_stmt(parser *P)
 {
-    while (P->t.kind != PTX_TOK_EOF && !is_punct(P, ';') && !is_punct(P, '}'))
+    int depth = 0;
+    while (P->t.kind != PTX_TOK_EOF && !is_punct(P, ';') && !(depth == 0 && is_punct(P, '}'))) {
+        depth += is_punct(P, '{') - is_punct(P, '}');
         next(P);
+    }
     accept(P, ';');
 }
 
