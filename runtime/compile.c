@@ -931,7 +931,11 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
     prelude_include_dir(prelude, incdir, sizeof incdir);
     char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
                     "-Wno-unknown-cuda-version", "-S", debug ? "-O0" : "-O2", "-gline-tables-only",
-                    "-fno-color-diagnostics", "-include", prelude, "-isystem", incdir,
+                    "-fno-color-diagnostics",
+                    /* a null dereference stays an access (which the simulator reports),
+                     * not undefined behaviour that -O2 deletes with the code around it;
+                     * NVRTC and nvcc make it a trap */
+                    "-fno-delete-null-pointer-checks", "-include", prelude, "-isystem", incdir,
                     "-x", "cuda", "-o", ptxpath, (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
     tmpdir_remove(tmp);
@@ -1267,7 +1271,7 @@ static const char cache_options[] =
     "nvcc: -ptx -arch=compute_N -lineinfo --expt-relaxed-constexpr -x cu | "
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
-    "-include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
+    "-fno-delete-null-pointer-checks -include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
     "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc | "
     "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
     "file names rewritten to the path as given";
