@@ -2942,6 +2942,47 @@ static unsigned rng_below(uint64_t *st, unsigned n)
     return (unsigned)(rng_next(st) % n);
 }
 
+/* Called when the block in c was found stuck (c->stuck, sim_back_edge): if every other
+ * resident block (busy[k] of cs[0..nres)) is stuck too with no memory written since,
+ * no thread of the launch can ever make progress: records the deadlock fault, naming
+ * each warp of c's block, and returns 1. pending: blocks not started yet (they never
+ * will: the stuck blocks hold every slot). */
+static int launch_stuck(sim_ctx *c, const sim_ctx *cs, const uint8_t *busy, unsigned nres,
+                        uint64_t pending)
+{
+    const uint64_t now = c->mwrites + 1;
+    unsigned others = 0;
+    for (unsigned k = 0; k < nres; k++)
+        if (busy[k] && &cs[k] != c) {
+            if (cs[k].stuck != now)
+                return 0;
+            others++;
+        }
+    unsigned w = 0, t = 0;
+    while (w < c->nwarps && c->spin_flag[w] != now)
+        w++;
+    if (w == c->nwarps)
+        return 0; /* every warp at a barrier: resolve_barrier reports it */
+    while (t < 32 && w * 32 + t < c->nthreads && c->state[w * 32 + t] != SIM_T_RUN)
+        t++;
+    char where[200], warps[300], more[200] = "";
+    const ptx_insn *at = &c->code[c->loop_pc[w] >= 0 ? c->loop_pc[w] : (int)c->pc[w * 32 + t]];
+    sim_where(c, at, where, sizeof where);
+    sim_warps_state(c, warps, sizeof warps);
+    if (others || pending)
+        snprintf(more, sizeof more, "; %u other resident block(s) wait too%s", others,
+                 pending ? ", and the blocks not yet started never will (CUDA does not "
+                           "promise that blocks run at the same time: a block must not "
+                           "wait for another)"
+                         : "");
+    sim_fault_at(c, w * 32 + t, at, SIM_FAULT_DEADLOCK,
+                 "deadlock: no thread can make progress: warp %u loops at %s without end "
+                 "(its registers repeat from one iteration to the next and no thread writes "
+                 "memory), and every other warp waits or loops so%s%s",
+                 w, where, warps, more);
+    return 1;
+}
+
 /* Starts block b (linear, x fastest) in context c: every thread at the entry, barriers
  * clear, registers, local and shared memory poisoned, a BLOCK_START trace event. */
 static void block_start(sim_ctx *c, uint64_t b)
@@ -2974,6 +3015,10 @@ static void block_start(sim_ctx *c, uint64_t b)
     memset(c->bar_mixed, 0, sizeof c->bar_mixed);
     c->nexited = 0;
     c->wdone = 0;
+    c->stuck = 0;
+    memset(c->spin_n, 0, sizeof c->spin_n);
+    memset(c->spin_flag, 0, sizeof c->spin_flag);
+    memset(c->spin_seen, 0xff, sizeof c->spin_seen); /* differs from any mwrites */
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
     memset(c->w_called, 0, sizeof c->w_called);
@@ -3275,10 +3320,10 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
 #define BLOCK_AT(i) (border ? border[i] : (uint64_t)(((unsigned __int128)pa * (i) + pb) % nblocks))
 #define SWAP_IN(c) ((c)->steps = base->steps, (c)->clock_check = base->clock_check, \
                     (c)->printf_cap = base->printf_cap, (c)->printf_seen = base->printf_seen, \
-                    (c)->rng = base->rng)
+                    (c)->rng = base->rng, (c)->mwrites = base->mwrites)
 #define SWAP_OUT(c) (base->steps = (c)->steps, base->clock_check = (c)->clock_check, \
                      base->printf_cap = (c)->printf_cap, base->printf_seen = (c)->printf_seen, \
-                     base->rng = (c)->rng)
+                     base->rng = (c)->rng, base->mwrites = (c)->mwrites)
     for (unsigned k = 0; st == SIM_OK && k < nres && next < nblocks; k++) {
         SWAP_IN(&cs[k]);
         block_start(&cs[k], BLOCK_AT(next));
@@ -3305,6 +3350,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
             int r = 1;
             for (unsigned t = 0; t < turns && r > 0; t++)
                 r = block_turn(c, worder);
+            if (r > 0 && c->stuck == c->mwrites + 1 &&
+                launch_stuck(c, cs, busy, nres, nblocks - next))
+                r = -1;
             trace_flush(c);
             if (r < 0) {
                 st = SIM_ERR_FAULT;

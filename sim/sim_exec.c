@@ -1493,6 +1493,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             uint64_t cv = is_atom && in->cmp == PTX_ATOM_CAS ? A(3) : 0;
             uint64_t nv = atom_op(in->cmp, (ptx_type)in->type, old, b, cv);
             memcpy(p, &nv, sz);
+            c->mwrites += memcmp(&nv, &old, sz) != 0; /* spin detection: memory changed */
             if (is_atom)
                 D = old;
         END_LANES
@@ -1507,7 +1508,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             c->pc[t] = (uint32_t)in->target;
         END_LANES
         if ((uint32_t)in->target <= pc)
-            c->loop_pc[w] = (int32_t)pc;
+            sim_back_edge(c, w, pc, em);
         break;
     case PTX_OP_call:
         FOR_LANES
@@ -2914,7 +2915,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         else
             LANES(c->pc[base + l] = (uint32_t)in->target);
         if ((uint32_t)in->target <= pc)
-            c->loop_pc[w] = (int32_t)pc;
+            sim_back_edge(c, w, pc, em);
         break;
     case FK_EXIT: /* exit, or ret from the kernel itself (do_ret at depth 0) */
         if (full)
@@ -3294,6 +3295,76 @@ static void ahead_decode(const sim_ctx *c, const ptx_insn *in, struct sim_fops *
     }
 }
 
+/* A hash of warp w's state as it takes the backward branch at pc with lanes `mask`: the
+ * branch, every register slot of its lanes, and each lane's state, call depth, register
+ * base and (outside mask) PC. */
+static uint64_t warp_state_hash(const sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ pc;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3ull, h ^= h >> 29)
+    const uint64_t *R = c->regs + (((size_t)w * c->regcap) << 5);
+    for (size_t k = 0; k < (c->regcap << 5); k++)
+        MIX(R[k]);
+    const unsigned base = w * 32, nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
+    for (unsigned l = 0; l < nl; l++) {
+        const unsigned t = base + l;
+        MIX(((uint64_t)c->state[t] << 56) ^ ((uint64_t)c->depth[t] << 48) ^ c->rbase[t]);
+        if (!((mask >> l) & 1))
+            MIX(c->pc[t]);
+    }
+#undef MIX
+    return h;
+}
+
+/* Does every live warp of c's block wait: all its live lanes at a barrier, or its state
+ * found repeating (spin_flag) with no memory written since? Sets c->stuck if so. */
+static void block_stuck_check(sim_ctx *c)
+{
+    const uint64_t now = c->mwrites + 1;
+    for (unsigned w = 0; w < c->nwarps; w++) {
+        if (c->spin_flag[w] == now)
+            continue;
+        const unsigned base = w * 32, nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
+        for (unsigned l = 0; l < nl; l++)
+            if (c->state[base + l] == SIM_T_RUN)
+                return; /* a lane that may still make progress */
+    }
+    c->stuck = now;
+}
+
+void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask)
+{
+    c->loop_pc[w] = (int32_t)pc;
+    if (c->spin_seen[w] != c->mwrites) {
+        c->spin_seen[w] = c->mwrites;
+        c->spin_n[w] = 0;
+        c->spin_flag[w] = 0;
+        return;
+    }
+    const uint32_t n = ++c->spin_n[w];
+    if (n < SIM_SPIN_MIN)
+        return;
+    if (c->spin_flag[w]) { /* already repeating: check the block now and then */
+        if ((n & 63) == 0)
+            block_stuck_check(c);
+        return;
+    }
+    if ((n & (n - 1)) == 0) {
+        c->spin_pc[w] = (int32_t)pc;
+        c->spin_hash[w] = warp_state_hash(c, w, pc, mask);
+    } else if (((n - 1) & (n - 2)) == 0 && c->spin_pc[w] == (int32_t)pc &&
+               warp_state_hash(c, w, pc, mask) == c->spin_hash[w]) {
+        /* lanes of the warp outside mask that may run (independent thread scheduling
+         * turns to them once the spinning lanes yield) may still end the spin */
+        const unsigned base = w * 32, nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
+        for (unsigned l = 0; l < nl; l++)
+            if (!((mask >> l) & 1) && c->state[base + l] == SIM_T_RUN)
+                return;
+        c->spin_flag[w] = c->mwrites + 1;
+        block_stuck_check(c);
+    }
+}
+
 /* Warp w's turn while it has instructions run ahead: counts the oldest as issued now
  * (as warp_step would have: one step, 32 threads, its issue event). Returns 1. */
 static inline int ahead_turn(sim_ctx *c, unsigned w)
@@ -3369,7 +3440,7 @@ static void run_ahead(sim_ctx *c, unsigned w)
                 VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
             } else if (F->bra) { /* as exec_fast's bra: the PCs are set below */
                 if (F->next <= p)
-                    c->loop_pc[w] = (int32_t)p;
+                    sim_back_edge(c, w, p, UINT32_MAX);
             } else {
                 exec_fast(c, &c->code[p], w, base, em, p, UINT32_MAX);
             }
@@ -3702,6 +3773,7 @@ scanned:;
         /* the whole warp skipped it (guard false): every lane runnable at the next PC */
         c->wconv[w] = best + 2;
     } else if (em) {
+        c->mwrites += in->op == PTX_OP_st; /* spin detection: memory may have changed */
         if (in->fast) {
             exec_fast(c, in, w, base, em, best, mask);
             /* a straight-line instruction issued to the whole warp leaves every lane

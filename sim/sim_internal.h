@@ -163,6 +163,21 @@ typedef struct sim_ctx {
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,
      * 0 never), so a new block starts with no yields. */
+    /* ---- spin detection (sim_exec.c sim_back_edge): a warp whose whole state (its
+     * registers, lanes and the branch it takes) repeats from one backward branch to the
+     * next while no thread of the launch writes memory loops for ever on its own; when
+     * every live warp of every resident block waits at a barrier or loops so, nothing
+     * can change again: a deadlock, reported at once (sim.c) ---- */
+    uint64_t mwrites;                  /* st and value-changing atom/red lanes of the
+                                          launch so far (kept in the launch's base
+                                          between block turns, as steps) */
+    uint64_t spin_seen[SIM_ITS_WARPS]; /* mwrites at the warp's last backward branch */
+    uint32_t spin_n[SIM_ITS_WARPS];    /* backward branches taken since mwrites changed */
+    int32_t spin_pc[SIM_ITS_WARPS];    /* the sampled branch (at spin_n = 2^k) */
+    uint64_t spin_hash[SIM_ITS_WARPS]; /* the warp's state hash there */
+    uint64_t spin_flag[SIM_ITS_WARPS]; /* mwrites + 1 when the state repeated, else 0 */
+    uint64_t stuck;                    /* mwrites + 1 when every live warp of the block
+                                          waited at a barrier or repeated, else 0 */
     uint32_t its_yield[SIM_ITS_WARPS]; /* lanes that yielded to the warp's other lanes */
     uint32_t its_spin[SIM_ITS_WARPS];  /* backward branches taken while lanes waited */
     uint32_t its_block[SIM_ITS_WARPS];
@@ -350,6 +365,15 @@ void sim_grace_release(sim_ctx *c);
  * block (x,y,z): 0 waits at the barrier at k.cu:6, 1 loops at k.cu:7, 2-3 exited" (at
  * most 6 named, then a count), or "" for a block of one warp that is simply looping. */
 void sim_warps_state(const sim_ctx *c, char *buf, size_t n);
+
+/* Backward branches before a warp's state is sampled for spin detection. */
+#define SIM_SPIN_MIN 64
+
+/* Warp w took the backward branch at pc with lanes `mask`: records it (loop_pc, for
+ * messages) and runs spin detection (the fields above): samples the warp's state at the
+ * 2^k-th such branch since memory last changed and compares it at the next one; on a
+ * match flags the warp and sets c->stuck when every live warp of the block waits. */
+void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask);
 
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,

@@ -46,9 +46,10 @@ static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsi
 
 /* ------------------------------------------------- where warps are, atomics and init */
 
-/* A launch stopped by the step limit names where every warp of the block is: warp 0
- * waits at the barrier (waits.cu:6), warp 1 spins on a flag nobody sets (waits.cu:8-9). */
-START_TEST(test_step_limit_names_each_warps_barrier_or_loop)
+/* Warp 0 waits at the barrier (waits.cu:6) while warp 1 spins on a flag nobody sets
+ * (waits.cu:8-9): a deadlock found as soon as warp 1's state repeats, well before the
+ * step limit, naming where every warp of the block is. */
+START_TEST(test_spin_deadlock_is_found_at_once_naming_each_warp)
 {
     ptx_module_t *m = fixture_load("waits", _i);
     sim_config cfg = {.step_limit = 20000};
@@ -59,10 +60,14 @@ START_TEST(test_step_limit_names_each_warps_barrier_or_loop)
     sim_result r;
     ck_assert_int_eq(sim_launch(s, m, "spin_past_barrier", grid, block, 0, params, &r),
                      SIM_ERR_FAULT);
-    ck_assert_int_eq(r.fault.kind, SIM_FAULT_STEP_LIMIT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_DEADLOCK);
+    ck_assert_msg(strstr(r.fault.message, "deadlock: no thread can make progress: warp 1 loops "
+                                          "at waits.cu:"), "%s", r.fault.message);
     ck_assert_msg(strstr(r.fault.message, "warps of block (0,0,0): 0 waits at the barrier at "
                                           "waits.cu:6 "), "%s", r.fault.message);
     ck_assert_msg(strstr(r.fault.message, ", 1 loops at waits.cu:"), "%s", r.fault.message);
+    ck_assert_msg(r.stats.warp_instructions < 2000, "found after %llu warp instructions",
+                  (unsigned long long)r.stats.warp_instructions);
     sim_result_free(&r);
     sim_free(s);
     ptx_module_free(m);
@@ -977,7 +982,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines,
                         0, 2);
     tcase_add_loop_test(tc, test_reverse_with_syncthreads_reports_nothing, 0, 2);
-    tcase_add_loop_test(tc, test_step_limit_names_each_warps_barrier_or_loop, 0, 2);
+    tcase_add_loop_test(tc, test_spin_deadlock_is_found_at_once_naming_each_warp, 0, 2);
     tcase_add_loop_test(tc, test_atomic_on_unwritten_shared_word_is_an_uninitialised_read, 0, 2);
     tcase_add_loop_test(tc, test_hazard_inside_one_warp_is_an_error, 0, 2);
     tcase_add_loop_test(tc, test_overwriting_what_another_warp_read_is_a_write_after_read_race,
