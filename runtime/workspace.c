@@ -206,8 +206,13 @@ gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, siz
     cJSON_ArrayForEach(it, lessons)
     {
         const cJSON *seen = cJSON_GetObjectItemCaseSensitive(it, "steps_seen");
+        const cJSON *last = cJSON_GetObjectItemCaseSensitive(it, "last_step");
         snprintf(p[k].id, sizeof p[k].id, "%s", it->string);
         p[k].steps_seen = seen ? (unsigned)seen->valuedouble : 0;
+        p[k].last_step = cJSON_IsNumber(last) && last->valuedouble >= 0 &&
+                                 last->valuedouble < 1e6
+                             ? (int)last->valuedouble
+                             : -1;
         p[k].passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "passed"));
         k++;
     }
@@ -217,7 +222,45 @@ gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, siz
     return GL_OK;
 }
 
-/* Loads, lets `update` change the entry for id, and saves atomically. */
+/* Sets obj[key] to a number (replacing what was there). */
+static void set_number(cJSON *obj, const char *key, double v)
+{
+    cJSON *n = cJSON_CreateNumber(v);
+    if (n && !cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n))
+        cJSON_AddItemToObject(obj, key, n);
+}
+
+/* The parsed progress file as it is (keys this version does not know are kept), or a
+ * fresh {"format": 1, "lessons": {}}; NULL when out of memory. progress_load has set a
+ * corrupt file aside first. */
+static cJSON *progress_doc(void)
+{
+    char path[PATH_MAX];
+    progress_path(path, sizeof path);
+    cJSON *js = NULL;
+    if (exists(path)) {
+        size_t len = 0;
+        gl_error ignored;
+        char *text = gl_read_file(path, &len, &ignored);
+        js = text ? cJSON_ParseWithLength(text, len) : NULL;
+        free(text);
+    }
+    if (!cJSON_IsObject(js) ||
+        !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(js, "lessons"))) {
+        cJSON_Delete(js);
+        js = cJSON_CreateObject();
+        if (js && (!cJSON_AddNumberToObject(js, "format", 1) ||
+                   !cJSON_AddObjectToObject(js, "lessons"))) {
+            cJSON_Delete(js);
+            js = NULL;
+        }
+    }
+    return js;
+}
+
+/* Updates the entry for id in progress.json (step >= 0: seen, and the lesson's and the
+ * learner's last position; passed: the exercise passed) and saves atomically, keeping
+ * every key it does not change. */
 static gl_status progress_update(const char *id, int step, int passed, gl_error *err)
 {
     if (strlen(id) >= 64)
@@ -225,36 +268,37 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
     gl_lesson_progress *p = NULL;
     int n = 0;
     char warning[PATH_MAX + 128];
-    gl_status st = progress_load(&p, &n, warning, sizeof warning, err);
+    gl_status st = progress_load(&p, &n, warning, sizeof warning, err); /* validates */
     if (st != GL_OK)
         return st;
+    free(p);
     if (warning[0])
         fprintf(stderr, "gpulearn: warning: %s\n", warning);
-    cJSON *js = cJSON_CreateObject();
-    cJSON_AddNumberToObject(js, "format", 1);
-    cJSON *lessons = cJSON_AddObjectToObject(js, "lessons");
-    int found = 0;
-    for (int i = 0; i <= n; i++) {
-        gl_lesson_progress e = {0};
-        if (i < n) {
-            e = p[i];
-        } else if (!found) {
-            snprintf(e.id, sizeof e.id, "%s", id);
-        } else {
-            break;
-        }
-        if (strcmp(e.id, id) == 0) {
-            found = 1;
-            if (step >= 0 && step < 32)
-                e.steps_seen |= 1u << step;
-            if (passed)
-                e.passed = true;
-        }
-        cJSON *o = cJSON_AddObjectToObject(lessons, e.id);
-        cJSON_AddNumberToObject(o, "steps_seen", e.steps_seen);
-        cJSON_AddBoolToObject(o, "passed", e.passed);
+    cJSON *js = progress_doc();
+    cJSON *lessons = js ? cJSON_GetObjectItemCaseSensitive(js, "lessons") : NULL;
+    cJSON *o = lessons ? cJSON_GetObjectItemCaseSensitive(lessons, id) : NULL;
+    if (lessons && !o)
+        o = cJSON_AddObjectToObject(lessons, id);
+    if (!o) {
+        cJSON_Delete(js);
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
-    free(p);
+    const cJSON *seen = cJSON_GetObjectItemCaseSensitive(o, "steps_seen");
+    unsigned steps_seen = cJSON_IsNumber(seen) ? (unsigned)seen->valuedouble : 0;
+    if (step >= 0 && step < 32)
+        steps_seen |= 1u << step;
+    set_number(o, "steps_seen", steps_seen);
+    if (step >= 0) {
+        set_number(o, "last_step", step);
+        cJSON *last = cJSON_CreateString(id);
+        if (last && !cJSON_ReplaceItemInObjectCaseSensitive(js, "last_lesson", last))
+            cJSON_AddItemToObject(js, "last_lesson", last);
+    }
+    if (passed || !cJSON_GetObjectItemCaseSensitive(o, "passed")) {
+        cJSON *b = cJSON_CreateBool(passed || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "passed")));
+        if (b && !cJSON_ReplaceItemInObjectCaseSensitive(o, "passed", b))
+            cJSON_AddItemToObject(o, "passed", b);
+    }
     char *text = cJSON_Print(js);
     cJSON_Delete(js);
     if (!text)
@@ -266,6 +310,21 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
         st = gl_write_file_atomic(path, text, strlen(text), err);
     free(text);
     return st;
+}
+
+int progress_last_lesson(char *id, size_t len)
+{
+    id[0] = '\0';
+    char path[PATH_MAX];
+    progress_path(path, sizeof path);
+    if (!exists(path))
+        return 0;
+    cJSON *js = progress_doc();
+    const cJSON *last = js ? cJSON_GetObjectItemCaseSensitive(js, "last_lesson") : NULL;
+    if (cJSON_IsString(last) && strlen(last->valuestring) < len)
+        snprintf(id, len, "%s", last->valuestring);
+    cJSON_Delete(js);
+    return id[0] != '\0';
 }
 
 gl_status progress_mark_step(const char *id, int step, gl_error *err)

@@ -33,6 +33,7 @@ gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_erro
 typedef struct gl_lesson_progress {
     char id[64];          /* lesson id */
     unsigned steps_seen;  /* bit i: step i was shown */
+    int last_step;        /* the step shown last (0-based), -1 none recorded */
     bool passed;          /* the exercise passed all checks once */
 } gl_lesson_progress;
 
@@ -42,9 +43,14 @@ typedef struct gl_lesson_progress {
 gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
                         gl_error *err);
 
-/* Records that step `step` of lesson `id` was seen / that its exercise passed, and saves
- * atomically. */
+/* Records that step `step` of lesson `id` was seen (and is the learner's last position:
+ * the lesson's last_step and the file's "last_lesson") / that its exercise passed, and
+ * saves atomically. Keys of progress.json this version does not know are kept. */
 gl_status progress_mark_step(const char *id, int step, gl_error *err);
 gl_status progress_mark_passed(const char *id, gl_error *err);
+
+/* The id of the lesson the learner saw last (progress_mark_step) in id; 1, or 0 when
+ * none is recorded. */
+int progress_last_lesson(char *id, size_t len);
 
 #endif

@@ -121,14 +121,18 @@ static void progress_reload(app *a)
         a->progress = NULL;
         a->nprogress = 0;
     }
+    progress_last_lesson(a->last_lesson, sizeof a->last_lesson);
 }
 
-/* Records the current step as seen (once per step and lesson). */
+/* Records the current step as seen and as the learner's last position (written when
+ * either changes). */
 static void progress_step(app *a)
 {
     if (!a->lesson || !a->lesson->id || a->opts.demo || a->step >= 32) return;
     const gl_lesson_progress *p = app_progress(a, a->lesson);
-    if (p && (p->steps_seen >> a->step) & 1u) return;
+    if (p && (p->steps_seen >> a->step) & 1u && p->last_step == a->step &&
+        strcmp(a->last_lesson, a->lesson->id) == 0)
+        return;
     gl_error err = {0};
     if (progress_mark_step(a->lesson->id, a->step, &err) == GL_OK) progress_reload(a);
 }
@@ -498,12 +502,22 @@ static void lesson_close(app *a)
     a->hints_shown = 0;
 }
 
-static void lesson_open(app *a, gl_lesson *l)
+/* Opens lesson l: at its first step, or with resume at the step the learner saw last
+ * in it (progress.json), saying so. */
+static void lesson_open(app *a, gl_lesson *l, bool resume)
 {
     lesson_close(a);
     a->lesson = l;
     a->screen = SCREEN_LESSON;
-    step_enter(a, 0);
+    const gl_lesson_progress *p = resume && !a->opts.demo ? app_progress(a, l) : NULL;
+    const int at = p && p->last_step > 0 && p->last_step < app_nsteps(a) ? p->last_step : 0;
+    step_enter(a, at);
+    if (at > 0) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "back at step %d of %d, where you left off (p: previous step)",
+                 at + 1, app_nsteps(a));
+        set_flash(a, msg);
+    }
 }
 
 /* Decides the back end once: gl_device_query with the chosen kind. */
@@ -818,7 +832,7 @@ static handler_result act_open(app *a)
         set_flash(a, "this lesson does not load: its lesson.json has an error (shown below the list)");
         return H_REDRAW;
     }
-    lesson_open(a, &a->lessons[a->list_sel]);
+    lesson_open(a, &a->lessons[a->list_sel], true);
     return H_REDRAW;
 }
 
@@ -844,7 +858,7 @@ static handler_result act_next(app *a)
         int next = cur + 1;
         while (next > 0 && next < a->nlessons && a->lessons[next].broken) next++;
         if (!a->opts.demo && cur >= 0 && next < a->nlessons) {
-            lesson_open(a, &a->lessons[next]);
+            lesson_open(a, &a->lessons[next], false);
             a->list_sel = next;
             char msg[200];
             snprintf(msg, sizeof msg, "lesson %d: %.160s", a->lesson->number, a->lesson->title ? a->lesson->title : "");
@@ -1692,7 +1706,12 @@ int tui_run(const tui_opts *opts)
         app_free(&a);
         return 2;
     }
-    if (start) lesson_open(&a, start);
+    if (start) {
+        lesson_open(&a, start, true);
+    } else if (a.last_lesson[0]) { /* the list opens at the lesson seen last */
+        for (int i = 0; i < a.nlessons; i++)
+            if (a.lessons[i].id && strcmp(a.lessons[i].id, a.last_lesson) == 0) a.list_sel = i;
+    }
     if (opts->demo && opts->auto_seconds > 0) a.auto_next = job_now() + opts->auto_seconds;
     view_draw(&a, &a.metrics);
     probe_backend(&a);

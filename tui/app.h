@@ -161,6 +161,7 @@ typedef struct app {
     gl_lesson_progress *progress;
     int nprogress;
     char progress_warning[512];
+    char last_lesson[64];       /* progress: the lesson seen last ("" none) */
 
     /* trace playback (P): the cursor steps on its own, one unit (a barrier in the
      * barrier and tree views, else an instruction of the selected warp) per interval */
