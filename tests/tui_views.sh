@@ -100,6 +100,7 @@ walk() {
   keys r
   wait_for "ideal 4): coalesced\|ideal 4: coalesced" 600 || fail "the coalesced copy is not 4 sectors, coalesced"
   screen | grep -q "\[0: 8\] \[1: 8\] \[2: 8\] \[3: 8\]" || fail "the 128-byte line does not show 4 sectors of 8 lanes"
+  screen | grep -q "lane 0 reads in\[0\]" || fail "the selected lane's access is not named by its buffer element (in[0])"
   forth_and_back . ,
   keys n
   wait_for "step 2/" 20 || fail "n did not move to step 2"
@@ -138,6 +139,14 @@ walk() {
   keys '>'
   wait_for "released t=.*line 17" 20 || fail "> did not come back to the release"
   forth_and_back '>' '<'
+
+  # Lesson 8: a global-memory race pictured by its buffer element, and the Result lists
+  # it without repeating its kind.
+  open "$W" "$H" "$LESSONS" 8
+  keys r
+  wait_for "race on counter\[0\]" 600 || fail "the global race is not named by its buffer element (counter[0])"
+  screen | grep -q "global-memory race: global-memory race" && fail "the Result repeats the finding's kind"
+  screen | grep -q "global-memory race (write after read hazard)" || fail "the Result does not list the race"
 
   # Lesson 9: the tree view, one barrier epoch back and forth.
   open "$W" "$H" "$LESSONS" 9

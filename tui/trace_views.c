@@ -200,6 +200,8 @@ static int line_of_pc(const trace_t *t, int32_t pc)
 }
 
 /* The status line at the bottom of every trace view: time, selection, keys. */
+static bool buffer_elem(const app *a, uint64_t addr, char *buf, size_t n);
+
 static void draw_time_line(WINDOW *win, const app *a, const trace_t *t, int y, int x, int w)
 {
     uint32_t b;
@@ -307,7 +309,15 @@ static void draw_memory(WINDOW *win, const app *a, const trace_t *t, int y, int 
     /* the selected thread's lane in this request (what the trace has for a thread) */
     if (e->block == b && e->warp == sw && r < y + h - 2) {
         if ((e->mask >> sl) & 1u)
-            snprintf(buf, sizeof buf, "lane %u @0x%" PRIx64 " sector %" PRIu64 " of its line", sl, ad[sl], ad[sl] / 32 % 4);
+        {
+            char elem[96];
+            if (e->space == TRACE_SPACE_GLOBAL && buffer_elem(a, ad[sl], elem, sizeof elem))
+                snprintf(buf, sizeof buf, "lane %u %s %s: sector %" PRIu64 " of its line", sl,
+                         e->op == TRACE_LOAD ? "reads" : e->op == TRACE_STORE ? "writes" : "updates", elem,
+                         ad[sl] / 32 % 4);
+            else
+                snprintf(buf, sizeof buf, "lane %u @0x%" PRIx64 " sector %" PRIu64 " of its line", sl, ad[sl], ad[sl] / 32 % 4);
+        }
         else
             snprintf(buf, sizeof buf, "lane %u: inactive in this instruction", sl);
         put(win, r++, x, w, buf, term_attr(TC_MAPSEL));
@@ -1230,7 +1240,13 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
             continue;
         char buf[300];
         static const char *const haz[] = {"", "read after write", "write after read", "write after write"};
-        if (w >= 50)
+        char elem[96];
+        const int named = fi->space != SIM_SPACE_SHARED && buffer_elem(a, fi->address, elem, sizeof elem);
+        if (named && w >= 50)
+            snprintf(buf, sizeof buf, "race on %s (global, %s)", elem, fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
+        else if (named)
+            snprintf(buf, sizeof buf, "race on %s", elem);
+        else if (w >= 50)
             snprintf(buf, sizeof buf, "race on %s bytes at 0x%" PRIx64 " (%s)", fi->space == SIM_SPACE_SHARED ? "shared" : "global",
                      fi->address, fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
         else

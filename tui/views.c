@@ -966,8 +966,11 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                 const sim_finding *f = &a->run.findings[i];
                 char cnt[48] = "";
                 if (f->count > 1) snprintf(cnt, sizeof cnt, " (seen %llu times)", (unsigned long long)f->count);
-                tl_printf(L, cols, f->is_error ? term_attr(TC_BAD) : term_attr(TC_WARN), "%s %s: %s%s",
-                          term_glyph()->dot, app_finding_name((int)f->kind), f->message, cnt);
+                /* the message starts with its kind's name already: not twice */
+                const char *name = app_finding_name((int)f->kind);
+                const int named = strncmp(f->message, name, strlen(name)) == 0;
+                tl_printf(L, cols, f->is_error ? term_attr(TC_BAD) : term_attr(TC_WARN), "%s %s%s%s%s",
+                          term_glyph()->dot, named ? "" : name, named ? "" : ": ", f->message, cnt);
             }
             if (a->run.findings_dropped)
                 tl_printf(L, cols, term_attr(TC_DIM), "(%d more not shown)", a->run.findings_dropped);

@@ -28,9 +28,11 @@ wait_for() {
 }
 
 # open W H LESSONS_DIR LESSON: a fresh TUI on that lesson (the test's $TMP/pane.sh runs
-# it in tmux session "views"); waits for step 1.
+# it in tmux session "views") for a learner who has seen no step yet (progress.json in
+# $TMP/xdg is removed: opening a lesson resumes at its last step); waits for step 1.
 open() {
   SIZE="$1x$2"; LESSON="$4"
+  rm -f "$TMP/xdg/gpulearn/progress.json"
   T kill-server >/dev/null 2>&1
   sleep 0.2
   T -f /dev/null new-session -d -s views -x "$1" -y "$2" \
