@@ -72,6 +72,10 @@ smoke() {
   keys '?'
   wait_for "Help: keys" || fail "no help overlay"
   wait_for "next step" || fail "help overlay lacks the key table"
+  # every description is whole: a long one wraps onto a row of its own, never cut
+  n=0
+  while [ $n -lt 40 ] && ! screen | grep -q "registers)"; do keys Down; sleep 0.2; n=$((n + 1)); done
+  screen | grep -q "registers)" || fail "the help cuts S's description (it must wrap)"
 
   T resize-window -t smoke -x 50 -y 12
   wait_for "terminal too small" || fail "no 'terminal too small' at 50x12"
