@@ -985,7 +985,10 @@ static void draw_tree(WINDOW *win, const app *a, const trace_t *t, int y, int x,
 
 /* Who did an access: block, thread, warp and lane, and its source line. Two rows, or
  * three when narrow. Returns the rows used. */
-static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const char *what, int y, int x, int w, int attr)
+/* One access of a race: who (thread, block, warp and lane) and the source line, in at
+ * most `rows` rows from y. Returns the rows used. */
+static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const char *what, int y, int x, int w, int rows,
+                      int attr)
 {
     char buf[400];
     unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
@@ -994,16 +997,17 @@ static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const cha
     if (w >= 64) {
         snprintf(buf, sizeof buf, "%s: block (%u,%u,%u) thread (%u,%u,%u) = warp %u lane %u", what, ac->block[0],
                  ac->block[1], ac->block[2], ac->thread[0], ac->thread[1], ac->thread[2], lt / WARP, lt % WARP);
-        put(win, y + r++, x, w, buf, attr);
+        if (r < rows) put(win, y + r++, x, w, buf, attr);
     } else {
         snprintf(buf, sizeof buf, "%s: thread (%u,%u,%u)", what, ac->thread[0], ac->thread[1], ac->thread[2]);
-        put(win, y + r++, x, w, buf, attr);
-        snprintf(buf, sizeof buf, "  block (%u,%u,%u) warp %u lane %u", ac->block[0], ac->block[1], ac->block[2], lt / WARP,
-                 lt % WARP);
-        put(win, y + r++, x, w, buf, attr);
+        if (r < rows) put(win, y + r++, x, w, buf, attr);
+        /* warp and lane first: a narrow pane cuts the block, not them */
+        snprintf(buf, sizeof buf, "  warp %u lane %u, block (%u,%u,%u)", lt / WARP, lt % WARP, ac->block[0], ac->block[1],
+                 ac->block[2]);
+        if (r < rows) put(win, y + r++, x, w, buf, attr);
     }
     snprintf(buf, sizeof buf, "  line %d: %s", ac->src_line, src_text(a, ac->src_line));
-    put(win, y + r++, x, w, buf, PLAIN);
+    if (r < rows) put(win, y + r++, x, w, buf, PLAIN);
     return r;
 }
 
@@ -1066,7 +1070,7 @@ static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
     ac.src_line = f->src_line;
     put(win, y, x, w, f->kind == SIM_FAULT_MISALIGNED ? "misaligned access" : "out-of-bounds access", term_attr(TC_BAD) | A_BOLD);
     int r = y + 1 + thread_box(win, a, &ac, f->is_store == 1 ? "store by" : f->is_store == 2 ? "atomic by" : "load by", y + 1,
-                               x, w, term_attr(TC_BAD));
+                               x, w, h - 1, term_attr(TC_BAD));
     unsigned long long dist = 0, size = 0;
     bool after = true;
     char name[128];
@@ -1256,15 +1260,16 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
         const char *opm[] = {"B reads", "B writes", "B atomic"};
         int r = y + 1;
         r += thread_box(win, a, &fi->other, opn[fi->other.op >= 0 && fi->other.op < 3 ? fi->other.op : 0], r, x, w,
-                        term_attr(TC_BAD));
+                        y + h - r, term_attr(TC_BAD));
         r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x, w,
-                        term_attr(TC_WARN));
+                        y + h - r, term_attr(TC_WARN));
         const int other_block = memcmp(fi->access.block, fi->other.block, sizeof fi->access.block) != 0;
-        put(win, r++, x, w,
-            fi->kind == SIM_FIND_WARP_RACE ? "and no __syncwarp() between"
-            : other_block                  ? "and nothing orders them: blocks run at the same time"
-                                           : "and no __syncthreads() between",
-            term_attr(TC_DIM));
+        if (r < y + h)
+            put(win, r++, x, w,
+                fi->kind == SIM_FIND_WARP_RACE ? "and no __syncwarp() between"
+                : other_block                  ? "and nothing orders them: blocks run at the same time"
+                                               : "and no __syncthreads() between",
+                term_attr(TC_DIM));
         if (y + h - r >= 1) lanes_picture(win, a, &fi->other, &fi->access, r, x, y + h - r, w);
         return;
     }

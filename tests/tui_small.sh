@@ -1,0 +1,37 @@
+#!/bin/sh
+# tui_small.sh — the smallest terminal the TUI works in (60x20): pictures stay inside
+# their panes. Lesson 7's race picture (two accesses, each with its warp, lane and
+# line) must not write over its pane's bottom border, and the warp and lane of each
+# access come before the block (a narrow pane cuts the end of a line).
+#
+# Env: GPULEARN = absolute path of the built binary (make check sets it).
+# Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
+set -u
+
+command -v tmux >/dev/null 2>&1 || { echo "tui_small: tmux not found: skipping"; exit 77; }
+GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
+[ -x "$GPULEARN" ] || { echo "tui_small: no binary at $GPULEARN"; exit 1; }
+LESSONS=$(pwd)/lessons
+
+SOCK="glsmall$$"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_small.XXXXXX") || exit 1
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT INT TERM
+mkdir -p "$TMP/xdg"
+cat >"$TMP/pane.sh" <<'EOF2'
+XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
+echo "GPULEARN-EXIT=$?"
+sleep 600
+EOF2
+
+NAME=tui_small; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+fail_context() { echo " ($SIZE, lesson $LESSON)"; }
+
+open 60 20 "$LESSONS" 7
+keys r
+wait_for "race on shared" 600 || fail "the race does not open on its picture"
+wait_for "warp 1 lane 31" 20 || fail "the writer's warp and lane are not shown first"
+# every bottom border is whole: box-drawing characters and a pane's own title only
+screen | grep '└' | grep -q 'line [0-9]*:' && fail "the race picture writes over its pane's bottom border"
+echo "tui_small: ok at 60x20"
