@@ -241,6 +241,16 @@ typedef struct ptx_func {
  * assert(): CUDA C++ Programming Guide "Assertion") */
 enum { PTX_BUILTIN_NONE, PTX_BUILTIN_VPRINTF, PTX_BUILTIN_ASSERTFAIL };
 
+/* A .shared variable, for naming shared addresses in messages ("s[63]"). */
+typedef struct ptx_shvar {
+    char *name; /* as declared (NVRTC and clang mangle block-scope ones: _ZZ...E1s) */
+    int sym;    /* its ptx_sym: PTX_SYM_SHARED (value: offset in the block's shared
+                   memory, final after parsing) or PTX_SYM_DYNSHARED (extern: at the
+                   entry's dynshared_off) */
+    int func;   /* the entry declaring it, -1 at module scope (every entry has it) */
+    size_t size;/* bytes; 0 for extern */
+} ptx_shvar;
+
 typedef struct ptx_module ptx_module;
 struct ptx_module {
     uint64_t id; /* unique per parsed module, so a sim can tell modules apart */
@@ -258,6 +268,8 @@ struct ptx_module {
     char **files; /* .file index -> name (index 0 unused) */
     int nfiles;
     unsigned module_shared; /* bytes of module-scope .shared */
+    ptx_shvar *shvars;      /* every .shared variable, in declaration order */
+    int nshvars;
     unsigned max_frame, max_local, max_regs, sum_frame, sum_local, sum_regs;
 };
 

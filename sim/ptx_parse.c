@@ -150,7 +150,7 @@ typedef struct parser {
     } *dsrc;
     int ndsrc, dsrccap;
     ptx_module *m;
-    int ccap, fcap, scap, vcap, callcap, filecap;
+    int ccap, fcap, scap, vcap, callcap, filecap, shvcap;
     smap gsyms; /* module scope: name -> sym index */
     /* current function */
     int fn;
@@ -536,6 +536,14 @@ static void parse_var(parser *P, sim_space space, int is_extern)
             m->module_shared = align_up(m->module_shared, d.align);
             sym = add_sym(P, PTX_SYM_SHARED, m->module_shared);
             m->module_shared += (unsigned)size;
+        }
+        if (sym >= 0) { /* its name, for messages (sim_shared_name) */
+            GROW(m->shvars, m->nshvars, P->shvcap);
+            if (P->oom)
+                return;
+            m->shvars[m->nshvars++] = (ptx_shvar){
+                xstrndup(d.name, d.nlen), sym, in_fn && f->is_entry ? P->fn : -1,
+                m->syms[sym].kind == PTX_SYM_DYNSHARED ? 0 : size};
         }
     } else if (space == SIM_SPACE_LOCAL) {
         if (!in_fn) {
@@ -2149,6 +2157,9 @@ void ptx_module_free(ptx_module_t *m)
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i]);
     free(m->files);
+    for (int i = 0; i < m->nshvars; i++)
+        free(m->shvars[i].name);
+    free(m->shvars);
     free(m->funcs);
     free(m->vars);
     free(m->syms);

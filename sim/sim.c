@@ -511,6 +511,53 @@ static void describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, s
 
 /* ------------------------------------------------------------------ findings */
 
+/* The source name of a .shared variable from its PTX name: NVRTC, nvcc and clang name
+ * a block-scope `__shared__ float s[64]` of kernel k as an Itanium C++ ABI local name,
+ * _ZZ<k's encoding>E1s (maybe followed by _<n>); other names are as declared. */
+static void shared_source_name(const char *ptx, char *buf, size_t n)
+{
+    if (strncmp(ptx, "_ZZ", 3) == 0)
+        for (const char *e = ptx + strlen(ptx) - 1; e > ptx + 3; e--) {
+            if (*e != 'E' || e[1] < '1' || e[1] > '9')
+                continue;
+            char *end;
+            const long len = strtol(e + 1, &end, 10);
+            const size_t rest = strlen(end);
+            if (len > 0 && (size_t)len <= rest && (rest == (size_t)len || end[len] == '_')) {
+                snprintf(buf, n, "%.*s", (int)len, end);
+                return;
+            }
+        }
+    snprintf(buf, n, "%s", ptx);
+}
+
+void sim_shared_name(const sim_ctx *c, uint64_t off, unsigned size, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    const ptx_module *m = c->m;
+    const int entry = (int)(c->entry - m->funcs);
+    for (int i = 0; i < m->nshvars; i++) {
+        const ptx_shvar *v = &m->shvars[i];
+        if ((v->func >= 0 && v->func != entry) || !v->name)
+            continue;
+        const ptx_sym *s = &m->syms[v->sym];
+        const uint64_t base = s->kind == PTX_SYM_DYNSHARED ? c->dynshared_off : (uint64_t)s->value;
+        const uint64_t end = s->kind == PTX_SYM_DYNSHARED ? c->shared_size : base + v->size;
+        if (off < base || off >= end)
+            continue;
+        char name[64];
+        shared_source_name(v->name, name, sizeof name);
+        const uint64_t d = off - base;
+        if (v->size && v->size == size && d == 0)
+            snprintf(buf, n, "%s", name); /* a scalar */
+        else if (size && d % size == 0)
+            snprintf(buf, n, "%s[%llu]", name, (unsigned long long)(d / size));
+        else
+            snprintf(buf, n, "%s+%llu", name, (unsigned long long)d);
+        return;
+    }
+}
+
 static void fill_access(const sim_ctx *c, sim_access *a, unsigned t, int32_t pc, int op)
 {
     memset(a, 0, sizeof *a);
@@ -572,6 +619,8 @@ static sim_finding *add_finding(sim_ctx *c, sim_finding_kind kind, int is_error,
     fill_access(c, &f->access, t, pc, op);
     if (other_t >= 0)
         fill_access(c, &f->other, (unsigned)other_t, other_pc, other_op);
+    if (sp == SIM_SPACE_SHARED)
+        sim_shared_name(c, addr, size, f->var, sizeof f->var);
     return f;
 }
 
@@ -615,26 +664,29 @@ report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
                                  SIM_SPACE_SHARED, addr, size, hz, t, pc, op, (int)ot, opc, oop);
     if (!f)
         return;
-    char a[200], b[200], wa[80], wb[80];
+    char a[200], b[200], wa[80], wb[80], at[120];
     sim_where(c, in, a, sizeof a);
     sim_where(c, &c->code[opc], b, sizeof b);
     who(c, t, wa, sizeof wa);
     who(c, ot, wb, sizeof wb);
+    if (f->var[0]) /* "s[63] (shared offset 0xfc)" */
+        snprintf(at, sizeof at, "of %s (shared offset 0x%llx)", f->var, (unsigned long long)addr);
+    else
+        snprintf(at, sizeof at, "at shared offset 0x%llx", (unsigned long long)addr);
     if (!same_warp)
         snprintf(f->message, sizeof f->message,
-                 "shared-memory race (%s hazard): %s (warp %u) %s %u bytes at shared offset "
-                 "0x%llx at %s, which %s (warp %u) %s at %s, with no __syncthreads() "
-                 "between them",
-                 hazard_name(hz), wa, t / 32, op_verb(op, 0), size, (unsigned long long)addr,
-                 a, wb, ot / 32, op_verb(oop, 1), b);
+                 "shared-memory race (%s hazard): %s (warp %u) %s %u bytes %s at %s, which %s "
+                 "(warp %u) %s at %s, with no __syncthreads() between them",
+                 hazard_name(hz), wa, t / 32, op_verb(op, 0), size, at, a, wb, ot / 32,
+                 op_verb(oop, 1), b);
     else
         snprintf(f->message, sizeof f->message,
                  "race under independent thread scheduling (%s hazard inside warp %u): %s "
-                 "(lane %u) %s %u bytes at shared offset 0x%llx at %s, which lane %u %s at "
-                 "%s, with no __syncwarp() between them; it works only while the warp runs "
-                 "in lockstep, which Volta and later GPUs do not promise",
-                 hazard_name(hz), t / 32, wa, t % 32, op_verb(op, 0), size,
-                 (unsigned long long)addr, a, ot % 32, op_verb(oop, 1), b);
+                 "(lane %u) %s %u bytes %s at %s, which lane %u %s at %s, with no "
+                 "__syncwarp() between them; it works only while the warp runs in lockstep, "
+                 "which Volta and later GPUs do not promise",
+                 hazard_name(hz), t / 32, wa, t % 32, op_verb(op, 0), size, at, a, ot % 32,
+                 op_verb(oop, 1), b);
 }
 
 /* Checks and records, in one shadow sh (a shared byte, or a whole word whose shadows

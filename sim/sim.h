@@ -255,6 +255,9 @@ typedef struct sim_finding {
     uint64_t count;        /* times seen (findings with the same kind and lines are
                               reported once and counted) */
     char message[1024];    /* a complete sentence for learners, naming both lines */
+    char var[64];          /* shared accesses: the variable and element, "s[63]" (the
+                              element counted in units of the access's width), "" when
+                              no .shared variable holds the address */
 } sim_finding;
 
 /* Counters collected during a launch (always on; cheap). */

@@ -366,6 +366,11 @@ void sim_grace_release(sim_ctx *c);
  * most 6 named, then a count), or "" for a block of one warp that is simply looping. */
 void sim_warps_state(const sim_ctx *c, char *buf, size_t n);
 
+/* Names shared-memory offset off, accessed `size` bytes wide, by the .shared variable
+ * of c's kernel holding it: "s[63]", "s" (a scalar), "s+2" (not on an element
+ * boundary); "" when none does. */
+void sim_shared_name(const sim_ctx *c, uint64_t off, unsigned size, char *buf, size_t n);
+
 /* Backward branches before a warp's state is sampled for spin detection. */
 #define SIM_SPIN_MIN 64
 

@@ -127,6 +127,11 @@ START_TEST(test_reverse_without_syncthreads_reports_race_naming_both_lines)
     ck_assert_msg(strstr(f->message, "races.cu:8") && strstr(f->message, "races.cu:7") &&
                       strstr(f->message, "__syncthreads()"),
                   "%s", f->message);
+    /* the element by its source name, from the PTX's mangled .shared symbol */
+    char want[32];
+    snprintf(want, sizeof want, "s[%llu]", (unsigned long long)(f->address / 4));
+    ck_assert_str_eq(f->var, want);
+    ck_assert_msg(strstr(f->message, want), "%s", f->message);
     ck_assert_int_gt(r.nerrors, 0);
     sim_result_free(&r);
     sim_free(s);

@@ -30,7 +30,7 @@ fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 
 open 60 20 "$LESSONS" 7
 keys r
-wait_for "race on shared" 600 || fail "the race does not open on its picture"
+wait_for "race on s\[63\]" 600 || fail "the race does not open on its picture, naming the shared element (s[63])"
 wait_for "warp 1 lane 31" 20 || fail "the writer's warp and lane are not shown first"
 # every bottom border is whole: box-drawing characters and a pane's own title only
 screen | grep '└' | grep -q 'line [0-9]*:' && fail "the race picture writes over its pane's bottom border"

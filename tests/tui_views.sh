@@ -123,7 +123,7 @@ walk() {
   # Lesson 7: the race as a picture, then the barrier view.
   open "$W" "$H" "$LESSONS" 7
   keys r
-  wait_for "race on shared" 600 || fail "the race does not open on its picture"
+  wait_for "race on s\[63\]" 600 || fail "the race does not open on its picture, naming the shared element (s[63])"
   screen | grep -q "A writes: .*thread (63,0,0)\|A writes: thread (63,0,0)" || fail "the writing thread is not shown"
   screen | grep -q "B reads: .*thread (0,0,0)\|B reads: thread (0,0,0)" || fail "the reading thread is not shown"
   screen | grep -q "warp 1 lane 31" || fail "the writer's warp and lane are not shown"

@@ -1245,9 +1245,11 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
         char buf[300];
         static const char *const haz[] = {"", "read after write", "write after read", "write after write"};
         char elem[96];
-        const int named = fi->space != SIM_SPACE_SHARED && buffer_elem(a, fi->address, elem, sizeof elem);
+        const int named = fi->space == SIM_SPACE_SHARED ? snprintf(elem, sizeof elem, "%s", fi->var) > 0
+                                                        : buffer_elem(a, fi->address, elem, sizeof elem);
         if (named && w >= 50)
-            snprintf(buf, sizeof buf, "race on %s (global, %s)", elem, fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
+            snprintf(buf, sizeof buf, "race on %s (%s, %s)", elem, fi->space == SIM_SPACE_SHARED ? "shared" : "global",
+                     fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
         else if (named)
             snprintf(buf, sizeof buf, "race on %s", elem);
         else if (w >= 50)
