@@ -101,6 +101,7 @@ walk() {
   wait_for "ideal 4): coalesced\|ideal 4: coalesced" 600 || fail "the coalesced copy is not 4 sectors, coalesced"
   screen | grep -q "\[0: 8\] \[1: 8\] \[2: 8\] \[3: 8\]" || fail "the 128-byte line does not show 4 sectors of 8 lanes"
   screen | grep -q "lane 0 reads in\[0\]" || fail "the selected lane's access is not named by its buffer element (in[0])"
+  screen | grep -Eq "after [0-9]+ warp instr|t=[0-9]+ ev [0-9]+/[0-9]+" || fail "the trace cursor line does not say what its numbers are"
   forth_and_back . ,
   keys n
   wait_for "step 2/" 20 || fail "n did not move to step 2"

@@ -1511,7 +1511,8 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {'9'}, NULL, NULL, act_view9},
     {ON_LESSON | ON_DEMO, {'0'}, "0", "view: the selected thread's registers", act_view0},
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
-    {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back", act_step_fwd},
+    {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back (the views' last line: "
+                                          "t = warp instructions issued so far, ev = trace event n of all)", act_step_fwd},
     {ON_LESSON | ON_DEMO, {','}, NULL, NULL, act_step_back},
     {ON_LESSON | ON_DEMO, {'P'}, "P", "play / pause the trace (the tree and barrier views by barrier)", act_play},
     {ON_LESSON, {'+', '='}, "+ / -", "playback faster / slower", act_play_faster},

@@ -210,8 +210,16 @@ static void draw_time_line(WINDOW *win, const app *a, const trace_t *t, int y, i
     char buf[256];
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     uint64_t time = pos > 0 ? t->events[pos - 1].time : 0;
-    snprintf(buf, sizeof buf, "t=%" PRIu64 " (%zu/%zu) b%u w%u lane %u%s", time, pos, t->nevents, b, wp, l,
-             w >= 60 ? "  . , step  < > barrier  ( ) warp" : "  .,<>()");
+    /* the cursor in words where there is room: how far the launch had run (warp
+     * instructions issued) and which of the trace's events it stands after */
+    if (w >= 96)
+        snprintf(buf, sizeof buf, "after %" PRIu64 " warp instructions (event %zu of %zu): block %u warp %u lane %u"
+                 "  . , step  < > barrier  ( ) warp", time, pos, t->nevents, b, wp, l);
+    else if (w >= 60)
+        snprintf(buf, sizeof buf, "after %" PRIu64 " warp instr. (event %zu of %zu) b%u w%u lane %u  .,<>()", time, pos,
+                 t->nevents, b, wp, l);
+    else
+        snprintf(buf, sizeof buf, "t=%" PRIu64 " ev %zu/%zu b%u w%u l%u .,<>()", time, pos, t->nevents, b, wp, l);
     put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 

@@ -120,8 +120,11 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         snprintf(legend, sizeof legend, "lanes %s 32 %s 24+ %s 16+ %s fewer", g_full, g_34, g_12, g_few);
     char title[160];
     if (a->tpos < t->nevents) /* stepping: where the cursor is */
-        snprintf(title, sizeof title, "t=%llu (%zu/%zu) b%u w%u on line %d  . , step", (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0),
-                 a->tpos, t->nevents, tv_cur_block(a), tv_cur_warp(a), tv_current_line(a));
+        snprintf(title, sizeof title,
+                 w >= 60 ? "after %llu warp instr. (event %zu of %zu): b%u w%u on line %d  . , step"
+                         : "t=%llu ev %zu/%zu b%u w%u line %d  . ,",
+                 (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0), a->tpos, t->nevents, tv_cur_block(a),
+                 tv_cur_warp(a), tv_current_line(a));
     else if (partial) /* the partial warp, in words: its cells alone do not say why */
         snprintf(title, sizeof title, w >= 50 ? "w%u of each block: %d of 32 lanes exist (a partial warp)"
                                               : "w%u: %d of 32 lanes exist", wpb - 1, partial);
