@@ -123,6 +123,11 @@ walk() {
     [ -n "$l00" ] && [ -n "$l01" ] && [ "$l01" -gt "$l00" ] || fail "block (0,1,0) is not under block (0,0,0)"
   fi
   keys Escape
+  # a legend too wide for the pane still reaches the largest value (192 threads: 191)
+  n=0
+  while [ "$n" -lt 12 ] && ! screen | grep -q "colour = global linear"; do keys Tab; sleep 0.1; n=$((n + 1)); done
+  wait_for "colour = global linear" 20 || fail "Tab never colours the map by the global linear thread id"
+  screen | grep -q -- "-191 " || fail "the legend stops below the largest value (191)"
 
   # Step 2: a 13 x 10 matrix; threads with x >= 13 are guarded out.
   keys n
@@ -178,7 +183,11 @@ walk() {
   keys r
   wait_for "ran on the simulator" 600 || fail "the barrier fixture did not run"
   keys 9
-  wait_for "threads waited at different __syncthreads" 20 || fail "no barrier-misuse picture"
+  wait_for "9 error" 20 || fail "9 does not open the error picture"
+  # the picture's heading, whole (wrapped where the pane is narrow), in the right pane
+  screen | grep -q "│ threads waited at different __syncthreads() *│\|│ threads waited at different *│" ||
+    fail "no barrier-misuse picture heading"
+  screen | grep -q "│ __syncthreads() *│\|different __syncthreads() *│" || fail "the picture's heading is cut"
   screen | grep -q "warp 0: 5" || fail "warp 0's barrier line (5) is not shown"
   screen | grep -q "warp 1: 7" || fail "warp 1's barrier line (7) is not shown"
   # why it ran on the simulator: said after the first run, not after every run

@@ -364,33 +364,48 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
     view_put(win, y, x, w, "colour = ", term_attr(TC_HEADING));
     view_put(win, y, x + 9, w - 9, label, 0);
     int pal = term_palette_size(), cx = x, maxx = x + w;
-    char text[80];
+    /* the swatches' texts: one value each (categorical) or a range each */
+    char texts[64][80];
+    int n = 0;
+    const int categorical_n = c->categorical ? (int)(c->hi - (m->kind == MAP_BUFFER ? c->lo : 0) + 1) : 0;
     if (c->categorical) {
-        int n = (int)(c->hi - (m->kind == MAP_BUFFER ? c->lo : 0) + 1);
-        for (int i = 0; i < n && i < pal; i++) {
-            double v = (m->kind == MAP_BUFFER ? c->lo : 0) + i;
-            fmt_value(v, false, text, sizeof text);
-            int used = swatch(win, y + 1, cx, maxx, i, text);
-            if (used < 0) break;
-            cx += used;
-        }
-        if (n > pal && cx + 22 <= maxx)
-            mvwprintw(win, y + 1, cx, "(colours repeat every %d)", pal);
+        for (int i = 0; i < categorical_n && i < pal && n < 64; i++, n++)
+            fmt_value((m->kind == MAP_BUFFER ? c->lo : 0) + i, false, texts[n], sizeof texts[n]);
     } else {
-        for (int i = 0; i < c->nb; i++) {
+        for (int i = 0; i < c->nb && n < 64; i++, n++) {
             double lo = c->lo + i * c->width;
             double hi = c->is_float ? lo + c->width : lo + c->width - 1;
             if (!c->is_float && hi > c->hi) hi = c->hi;
+            if (c->is_float && i == c->nb - 1) hi = c->hi; /* the last range ends at the largest value */
             char l1[32], l2[32];
             fmt_value(lo, c->is_float, l1, sizeof l1);
             fmt_value(hi, c->is_float, l2, sizeof l2);
-            if (!c->is_float && lo == hi) snprintf(text, sizeof text, "%s", l1);
-            else snprintf(text, sizeof text, "%s-%s", l1, l2);
-            int used = swatch(win, y + 1, cx, maxx, i, text);
-            if (used < 0) break;
-            cx += used;
+            if (!c->is_float && lo == hi) snprintf(texts[n], sizeof texts[n], "%s", l1);
+            else snprintf(texts[n], sizeof texts[n], "%s-%s", l1, l2);
         }
     }
+    /* all of them where they fit; else the first ones, "…" and always the last, so that
+     * the legend reaches the largest value */
+    int need = 0;
+    for (int i = 0; i < n; i++) need += (int)strlen(texts[i]) + 3;
+    const int last_w = n > 0 ? (int)strlen(texts[n - 1]) + 3 : 0;
+    const int ew = strcmp(term_glyph()->ellipsis, "...") == 0 ? 3 : 1; /* its columns */
+    const int room = need <= w ? maxx : maxx - last_w - ew - 1;
+    int i = 0;
+    for (; i < n - (need <= w ? 0 : 1); i++) {
+        int used = swatch(win, y + 1, cx, room, i % pal, texts[i]);
+        if (used < 0) break;
+        cx += used;
+    }
+    if (i < n) { /* some left out: the last one after an ellipsis */
+        if (i < n - 1) {
+            mvwaddstr(win, y + 1, cx, term_glyph()->ellipsis);
+            cx += ew + 1;
+        }
+        if (swatch(win, y + 1, cx, maxx, (n - 1) % pal, texts[n - 1]) > 0) cx += last_w;
+    }
+    if (categorical_n > pal && cx + 22 <= maxx)
+        mvwprintw(win, y + 1, cx, "(colours repeat every %d)", pal);
 }
 
 /* Thread of cell (row r, column col) of a block drawn rows x cols; false if none. */

@@ -1186,11 +1186,20 @@ static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, in
  * exited, or went another way). */
 static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const sim_finding *fi, int y, int x, int h, int w)
 {
-    put(win, y, x, w,
-        fi->kind == SIM_FIND_EXITED_BARRIER ? "barrier skipped by threads that exited"
-                                            : "threads waited at different __syncthreads()",
-        term_attr(TC_BAD) | A_BOLD);
-    int r = y + 1;
+    const char *head = fi->kind == SIM_FIND_EXITED_BARRIER ? "barrier skipped by threads that exited"
+                                                           : "threads waited at different __syncthreads()";
+    int r = y;
+    if ((int)strlen(head) <= w) {
+        put(win, r++, x, w, head, term_attr(TC_BAD) | A_BOLD);
+    } else { /* two rows, split at the last space that fits */
+        int cut = w;
+        while (cut > 0 && head[cut] != ' ') cut--;
+        if (cut <= 0) cut = w;
+        char first[96];
+        snprintf(first, sizeof first, "%.*s", cut, head);
+        put(win, r++, x, w, first, term_attr(TC_BAD) | A_BOLD);
+        if (r < y + h) put(win, r++, x, w, head + cut + (head[cut] == ' '), term_attr(TC_BAD) | A_BOLD);
+    }
     if (!t) {
         put(win, r, x, w, fi->message, PLAIN);
         return;
