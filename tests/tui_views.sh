@@ -153,21 +153,30 @@ walk() {
   open "$W" "$H" "$LESSONS" 9
   wait_for "8 tree" 20 || fail "the reduction step does not open on the tree view"
   keys r
-  wait_for "after barrier 8/8" 600 || fail "the tree view does not show the last of 8 barriers"
+  wait_for "barrier 8/8" 600 || fail "the tree view does not show the last of 8 barriers"
   keys '<'
-  wait_for "after barrier 7/8" 20 || fail "< did not step back one barrier epoch"
+  wait_for "barrier 7/8" 20 || fail "< did not step back one barrier epoch"
   keys '>'
-  wait_for "after barrier 8/8" 20 || fail "> did not step forward again"
+  wait_for "barrier 8/8" 20 || fail "> did not step forward again"
   forth_and_back '<' '>'
+  # sideways: ] pages on through the 128 elements; x zooms out to all of them as a
+  # strip with a cursor whose values are listed; x again goes back
+  keys ']'
+  wait_for "\[[1-9][0-9]*\.\.[0-9]*\] of 128" 20 || fail "] did not page the tree view sideways"
+  keys x
+  wait_for "all 128, [0-9]* *\(per \)\?\/\?cell" 20 || fail "x did not zoom the tree view out to all 128 elements"
+  screen | grep -q "L[0-9]* *[█#][█#·.]*" || fail "the zoomed tree view draws no strip"
+  keys x
+  wait_for "of 128" 20 || fail "x did not go back to the values"
   keys '^'
-  wait_for "after barrier 0/8" 20 || fail "Home (^) did not go to the start"
+  wait_for "barrier 0/8" 20 || fail "Home (^) did not go to the start"
   keys '$'
-  wait_for "after barrier 8/8" 20 || fail "End ($) did not run to the end"
+  wait_for "barrier 8/8" 20 || fail "End ($) did not run to the end"
   # Playback: from the start, P plays the tree one barrier at a time to the end.
   keys '^' P
   wait_for "playing: one barrier every" 20 || fail "P did not start playback"
   keys + + +
-  wait_for "after barrier 8/8" 150 || fail "playback did not reach the last barrier"
+  wait_for "barrier 8/8" 150 || fail "playback did not reach the last barrier"
   wait_for "playback: end of the launch" 50 || fail "playback did not stop at the end"
   # The registers view: thread 0's registers as its warp steps, the one just written
   # marked; its load of in[0] = 11, then thread 1's of in[1] = -31 at the same point.

@@ -338,6 +338,8 @@ static void results_clear(app *a)
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.first_arg = -1;
     a->cmp_top = 0;
+    a->tree_col = 0;
+    a->tree_zoom = false;
 }
 
 /* Drops everything derived from the current step (spec, source, run, grade). */
@@ -1092,12 +1094,29 @@ static handler_result act_size_prev(app *a) { return exercise_size(a, -1); }
 /* [ / ]: scrolls the exercise's comparison (buffers view) a page. */
 static handler_result cmp_scroll(app *a, int d)
 {
+    if (a->view == VIEW_TREE) { /* sideways through shared memory: a page, or the cursor */
+        const int n = a->metrics.tree_elems, page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
+        if (n <= 0) return H_REDRAW;
+        int c = a->tree_col + d * page;
+        if (c > n - (a->tree_zoom ? 1 : page)) c = n - (a->tree_zoom ? 1 : page);
+        a->tree_col = c < 0 ? 0 : c;
+        return H_REDRAW;
+    }
     if (!app_on_exercise(a) || a->view != VIEW_BUFFERS || !a->cmp.done) {
         set_flash(a, "[ ] scroll the exercise's output against the reference (view 7, after r)");
         return H_REDRAW;
     }
     int page = a->metrics.cmp_rows > 1 ? a->metrics.cmp_rows - 1 : 1;
     a->cmp_top = clamp_top(a->cmp_top + d * page, a->metrics.cmp_lines, a->metrics.cmp_rows);
+    return H_REDRAW;
+}
+static handler_result act_tree_zoom(app *a)
+{
+    if (a->view != VIEW_TREE) {
+        set_flash(a, "x zooms the tree view (8) out to all of shared memory");
+        return H_REDRAW;
+    }
+    a->tree_zoom = !a->tree_zoom;
     return H_REDRAW;
 }
 static handler_result act_cmp_up(app *a) { return cmp_scroll(a, -1); }
@@ -1530,7 +1549,10 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
     {ON_LESSON, {KEY_NPAGE, ' '}, "PgDn / Space", "scroll the text down", act_text_down},
-    {ON_LESSON, {'['}, "[ / ]", "exercise: scroll the output against the reference (7)", act_cmp_up},
+    {ON_LESSON, {'['}, "[ / ]", "sideways: the tree view's shared memory (8); the exercise's output against "
+                                "the reference (7)", act_cmp_up},
+    {ON_LESSON | ON_DEMO, {'x'}, "x", "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
+     act_tree_zoom},
     {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},
     {ON_LESSON, {'K'}, "K", "scroll the result up", act_res_up},
     {ON_LESSON, {'J'}, "J", "scroll the result down", act_res_down},

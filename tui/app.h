@@ -154,6 +154,9 @@ typedef struct app {
         size_t first;             /* its first differing element */
     } cmp;
     int cmp_top;                  /* first row shown of the buffers view's comparison */
+    int tree_col;                 /* tree view: first element shown (values), or the
+                                     cursor's element (zoomed out) */
+    bool tree_zoom;               /* tree view: every element as a compressed strip */
 
     app_confirm confirm;  /* pending y/n question */
 
@@ -200,6 +203,7 @@ typedef struct app {
         int res_lines, res_rows;    /* result pane */
         int help_lines, help_rows;  /* help overlay (per column) */
         int cmp_lines, cmp_rows;    /* the buffers view's comparison table (exercise) */
+        int tree_elems, tree_cols;  /* tree view: shared elements; elements per page */
     } metrics;            /* what the last frame drew, for scrolling limits */
 } app;
 

@@ -924,7 +924,11 @@ static void draw_epoch_writers(WINDOW *win, const app *a, const trace_t *t, uint
     (void)a;
 }
 
-static void draw_tree(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
+/* The tree view: shared memory of the selected block after each barrier, one row per
+ * barrier. Values of the elements from a->tree_col ([ ] page sideways), or, zoomed out
+ * (x), every element as a strip of cells (each cell k elements: bright where one
+ * changed at that barrier) with a cursor at a->tree_col whose values are listed below. */
+static void draw_tree(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w, struct view_metrics *m)
 {
     uint32_t b;
     unsigned sw, sl;
@@ -956,34 +960,88 @@ static void draw_tree(WINDOW *win, const app *a, const trace_t *t, int y, int x,
     int ncols = (w - lw) / cw;
     if (ncols < 1) ncols = 1;
     char buf[256];
-    uint32_t elems = n ? t->snaps[idx[0]].size / es : 0;
-    snprintf(buf, sizeof buf, "block %u after barrier %d/%d: shared memory", b, n, total);
+    uint32_t elems = 0;
+    for (size_t i = 0; i < t->nsnaps; i++) /* the block's shared memory, in elements */
+        if (t->snaps[i].size / es > elems) elems = t->snaps[i].size / es;
+    /* zoomed out: k elements per cell, as few as let every element fit */
+    const int strip = w - lw > 1 ? w - lw : 1;
+    const uint32_t k = a->tree_zoom ? (elems + (uint32_t)strip - 1) / (uint32_t)strip : 1;
+    const int zoom = a->tree_zoom && elems > 0;
+    int first = a->tree_col < 0 ? 0 : a->tree_col;
+    if (!zoom && elems > 0 && (uint32_t)first + (uint32_t)ncols > elems)
+        first = elems > (uint32_t)ncols ? (int)(elems - (uint32_t)ncols) : 0;
+    if (zoom && (uint32_t)first >= elems) first = (int)elems - 1;
+    m->tree_elems = (int)elems;
+    m->tree_cols = zoom ? (int)k : ncols;
+    const bool narrow = w < 48; /* shorter words: the lines stay whole at 80x24 */
+    snprintf(buf, sizeof buf, narrow ? "block %u, barrier %d/%d: shared" : "block %u after barrier %d/%d: shared memory",
+             b, n, total);
     put(win, y, x, w, buf, term_attr(TC_HEADING));
-    snprintf(buf, sizeof buf, "[0..%d] of %u, one row per barrier; bright: changed", ncols - 1, elems);
+    const int last = zoom ? first : (int)((uint32_t)first + (uint32_t)ncols < elems ? (uint32_t)first + (uint32_t)ncols
+                                                                                      : elems) - 1;
+    if (zoom)
+        snprintf(buf, sizeof buf, narrow ? "all %u, %u/cell, cursor [%d] ([ ] x)"
+                                         : "all %u, %u per cell; cursor [%d] ([ ] move, x: values)", elems, k, first);
+    else if (elems > (uint32_t)ncols)
+        snprintf(buf, sizeof buf, narrow ? "[%d..%d] of %u; [ ] pages, x: all"
+                                         : "[%d..%d] of %u ([ ] sideways, x: all); bright: changed", first, last, elems);
+    else
+        snprintf(buf, sizeof buf, "[%d..%d] of %u, one row per barrier; bright: changed", first, last, elems);
     put(win, y + 1, x, w, buf, term_attr(TC_DIM));
     if (n == 0) {
         put(win, y + 2, x, w, "> steps to the first barrier", term_attr(TC_DIM));
         return;
     }
-    /* who wrote what in the last epoch shown (between the two last barriers) */
+    /* who wrote what in the last epoch shown (between the two last barriers); zoomed
+     * out, the cursor's values instead */
     int who_rows = h >= 9 ? (h >= 16 ? 4 : 2) : 0;
+    if (zoom && who_rows == 0 && h >= 5) who_rows = 1;
     int rows = h - 2 - who_rows;
     int start = n > rows ? n - rows : 0;
     for (int r = start; r < n; r++) {
         const trace_snapshot *s = &t->snaps[idx[r]];
         const trace_snapshot *p = r > 0 ? &t->snaps[idx[r - 1]] : NULL;
         int line = line_of_pc(t, s->pc);
+        const int row = y + 2 + r - start;
         snprintf(buf, sizeof buf, "L%-4d", line);
-        put(win, y + 2 + r - start, x, lw, buf, r == n - 1 ? term_attr(TC_SELECTED) : term_attr(TC_DIM));
-        for (int c = 0; c < ncols && (uint32_t)c < s->size / es; c++) {
-            size_t off = (size_t)c * es;
+        put(win, row, x, lw, buf, r == n - 1 ? term_attr(TC_SELECTED) : term_attr(TC_DIM));
+        if (zoom) {
+            for (int c = 0; c < strip && (uint64_t)c * k < s->size / es; c++) {
+                bool changed = false;
+                for (uint32_t e = (uint32_t)c * k; e < (uint32_t)(c + 1) * k && !changed; e++) {
+                    size_t off = (size_t)e * es;
+                    changed = p && off + es <= p->size && off + es <= s->size &&
+                              memcmp(t->snap_bytes + s->offset + off, t->snap_bytes + p->offset + off, es) != 0;
+                }
+                const bool cur = (uint32_t)first / k == (uint32_t)c;
+                int cell_at = changed ? term_attr(TC_GOOD) | (int)A_BOLD : term_attr(TC_DIM);
+                if (cur) cell_at |= (int)A_REVERSE;
+                put(win, row, x + lw + c, 1, changed ? term_glyph()->cell : term_glyph()->dot, cell_at);
+            }
+            continue;
+        }
+        for (int c = 0; c < ncols && (uint32_t)(first + c) < s->size / es; c++) {
+            size_t off = (size_t)(first + c) * es;
             double v = snap_value(t->snap_bytes + s->offset + off, es, fl);
             bool changed = p && off + es <= p->size &&
                            memcmp(t->snap_bytes + s->offset + off, t->snap_bytes + p->offset + off, es) != 0;
             if (fl) snprintf(buf, sizeof buf, "%*.*g", cw - 1, 4, v);
             else snprintf(buf, sizeof buf, "%*.0f", cw - 1, v);
-            put(win, y + 2 + r - start, x + lw + c * cw, cw, buf, changed ? term_attr(TC_GOOD) | A_BOLD : PLAIN);
+            put(win, row, x + lw + c * cw, cw, buf, changed ? term_attr(TC_GOOD) | A_BOLD : PLAIN);
         }
+    }
+    if (zoom && who_rows > 0) {
+        /* the cursor's cell: its elements' values after the last barrier shown */
+        const trace_snapshot *s = &t->snaps[idx[n - 1]];
+        const uint32_t c0 = (uint32_t)first / k * k;
+        int used = snprintf(buf, sizeof buf, narrow ? "[%u..%u]:" : "[%u..%u] after the last barrier:", c0, c0 + k - 1);
+        for (uint32_t e = c0; e < c0 + k && (size_t)(e + 1) * es <= s->size && used < (int)sizeof buf - 24; e++) {
+            double v = snap_value(t->snap_bytes + s->offset + (size_t)e * es, es, fl);
+            used += fl ? snprintf(buf + used, sizeof buf - (size_t)used, " %.4g", v)
+                       : snprintf(buf + used, sizeof buf - (size_t)used, " %.0f", v);
+        }
+        put(win, y + 2 + (n - start), x, w, buf, PLAIN);
+        return;
     }
     if (who_rows > 0) draw_epoch_writers(win, a, t, b, n >= 2 ? at[n - 2] + 1 : 0, at[n - 1], es, y + 2 + (n - start), x,
                                          y + h - (y + 2 + (n - start)), w);
@@ -1504,7 +1562,7 @@ void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_
     case VIEW_BANKS: draw_banks(win, a, t, y, x, ch, w); break;
     case VIEW_BARRIERS: draw_barriers(win, a, t, y, x, ch, w); break;
     case VIEW_ATOMICS: draw_atomics(win, a, t, y, x, ch, w); break;
-    case VIEW_TREE: draw_tree(win, a, t, y, x, ch, w); break;
+    case VIEW_TREE: draw_tree(win, a, t, y, x, ch, w, m); break;
     case VIEW_REGS: draw_regs(win, a, t, y, x, ch, w); break;
     default: break;
     }
