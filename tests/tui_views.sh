@@ -116,6 +116,9 @@ walk() {
   keys r
   wait_for "2 wavefronts.*ideal 1.*conflict" 600 || fail "stride 2 is not a 2-way conflict"
   wait_for "lanes 0 16" 20 || fail "bank 0 does not list lanes 0 and 16"
+  # one row per word a bank delivers: both wavefronts' rows, at every size
+  screen | grep -q "│ *2 *[█#]" || fail "the banks view does not draw the second word's row"
+  screen | grep -q "│ *1 *[█#]" || fail "the banks view does not draw the first word's row"
   keys n
   wait_for "step 4/" 20 || fail "no step 4"
   keys r

@@ -409,8 +409,12 @@ static void draw_banks(WINDOW *win, const app *a, const trace_t *t, int y, int x
         put(win, r, x + bx + k, 1, c, k % 10 == 0 ? term_attr(TC_HEADING) : term_attr(TC_DIM));
     }
     r++;
-    int bars = maxd < h - 8 ? maxd : h - 8;
+    /* a row per word a bank must deliver (every wavefront shown), then the legend and the
+     * conflicting banks where there is room: the legend goes first when rows are short */
+    const int avail = y + h - r; /* rows left below the bank numbers */
+    int bars = maxd <= avail - 1 ? maxd : avail - 1;
     if (bars < 1) bars = 1;
+    const bool legend = avail >= bars + 2;
     for (int d = bars; d >= 1; d--, r++) {
         snprintf(buf, sizeof buf, "%3d", d);
         if (bx >= 4) put(win, r, x, 4, buf, term_attr(TC_DIM));
@@ -418,9 +422,11 @@ static void draw_banks(WINDOW *win, const app *a, const trace_t *t, int y, int x
             if (nw[k] >= d) glyph(win, r, x + bx + k, g_block(), nw[k] > 1 ? term_attr(TC_BAD) : term_attr(TC_GOOD));
         }
     }
-    put(win, r++, x, w, "(rows: distinct words a bank must deliver)", term_attr(TC_DIM));
+    if (legend)
+        put(win, r++, x, w, w >= 44 ? "(rows: distinct words a bank must deliver)" : "(rows: words a bank delivers)",
+            term_attr(TC_DIM));
     /* the conflicting banks with their lanes */
-    for (int k = 0; k < 32 && r < y + h - 1; k++) {
+    for (int k = 0; k < 32 && r < y + h; k++) {
         if (nw[k] <= 1) continue;
         int n = snprintf(buf, sizeof buf, "bank %2d: %d words, lanes", k, nw[k]);
         for (int l = 0; l < WARP && n < (int)sizeof buf - 8; l++)
