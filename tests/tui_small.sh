@@ -31,7 +31,10 @@ fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 open 60 20 "$LESSONS" 7
 keys r
 wait_for "race on s\[63\]" 600 || fail "the race does not open on its picture, naming the shared element (s[63])"
-wait_for "warp 1 lane 31" 20 || fail "the writer's warp and lane are not shown first"
+wait_for "warp 1 lane 31\|w1 lane 31" 20 || fail "the writer's warp and lane are not shown first"
+# the verdict and both accesses' lanes fit: A at lane 31 of warp 1, B at lane 0
+screen | grep -q "no __syncthreads() between *│" || fail "the verdict is cut"
+screen | grep -q "A *│" || fail "A (lane 31) is not in the lanes picture"
 # every bottom border is whole: box-drawing characters and a pane's own title only
 screen | grep '└' | grep -q 'line [0-9]*:' && fail "the race picture writes over its pane's bottom border"
 echo "tui_small: ok at 60x20"

@@ -128,9 +128,12 @@ walk() {
   open "$W" "$H" "$LESSONS" 7
   keys r
   wait_for "race on s\[63\]" 600 || fail "the race does not open on its picture, naming the shared element (s[63])"
-  screen | grep -q "A writes: .*thread (63,0,0)\|A writes: thread (63,0,0)" || fail "the writing thread is not shown"
-  screen | grep -q "B reads: .*thread (0,0,0)\|B reads: thread (0,0,0)" || fail "the reading thread is not shown"
-  screen | grep -q "warp 1 lane 31" || fail "the writer's warp and lane are not shown"
+  screen | grep -q "A writes: .*(63,0,0)" || fail "the writing thread is not shown"
+  screen | grep -q "B reads: .*(0,0,0)" || fail "the reading thread is not shown"
+  screen | grep -q "warp 1 lane 31\|w1 lane 31" || fail "the writer's warp and lane are not shown"
+  # the lanes picture: both warps' rows, A (lane 31 of warp 1) and B (lane 0 of warp 0)
+  screen | grep -q "[·.]A *│" || fail "the lanes picture does not show A at lane 31"
+  screen | grep -q "B[·.]" || fail "the lanes picture does not show B at lane 0"
   screen | grep -q "line 8: s\[t\]" || fail "the write's line is not shown"
   screen | grep -q "line 9: out" || fail "the read's line is not shown"
   keys n

@@ -1066,6 +1066,22 @@ static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const cha
     unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
     unsigned lt = ac->thread[0] + ac->thread[1] * T0 + ac->thread[2] * T0 * T1;
     int r = 0;
+    if (rows < 0) { /* compact (few rows): who on one row, the block left to the caller */
+        snprintf(buf, sizeof buf, "%s: thread (%u,%u,%u) w%u lane %u", what, ac->thread[0], ac->thread[1],
+                 ac->thread[2], lt / WARP, lt % WARP);
+        if ((int)strlen(buf) > w)
+            snprintf(buf, sizeof buf, "%s: (%u,%u,%u) w%u lane %u", what, ac->thread[0], ac->thread[1], ac->thread[2],
+                     lt / WARP, lt % WARP);
+        if ((int)strlen(buf) > w) /* "A: (63,0,0) w1 lane 31" */
+            snprintf(buf, sizeof buf, "%c: (%u,%u,%u) w%u lane %u", what[0], ac->thread[0], ac->thread[1],
+                     ac->thread[2], lt / WARP, lt % WARP);
+        put(win, y + r++, x, w, buf, attr);
+        if (-rows > 1) {
+            snprintf(buf, sizeof buf, "  line %d: %s", ac->src_line, src_text(a, ac->src_line));
+            put(win, y + r++, x, w, buf, PLAIN);
+        }
+        return r;
+    }
     if (w >= 64) {
         snprintf(buf, sizeof buf, "%s: block (%u,%u,%u) thread (%u,%u,%u) = warp %u lane %u", what, ac->block[0],
                  ac->block[1], ac->block[2], ac->thread[0], ac->thread[1], ac->thread[2], lt / WARP, lt % WARP);
@@ -1093,19 +1109,31 @@ static void lanes_picture(WINDOW *win, const app *a, const sim_access *p, const 
     unsigned wpb = (unsigned)((T + WARP - 1) / WARP);
     unsigned wp = lp / WARP, wq = q ? lq / WARP : wp;
     int r = 0;
+    /* a narrow pane keeps all 32 lanes with a shorter label, "w12  ", "w12", "12", or
+     * none (the rows are in warp order; the accesses' lines above name their warps) */
+    const int lw = w >= WARP + 5 ? 5 : w >= WARP + 3 ? 3 : w >= WARP + 2 ? 2 : 0;
     for (unsigned wi = 0; wi < wpb && r < h; wi++) {
         if (wpb > (unsigned)h && wi != wp && wi != wq) continue;
         char lbl[16];
-        snprintf(lbl, sizeof lbl, "w%-3u", wi);
-        put(win, y + r, x, 5, lbl, term_attr(TC_DIM));
-        for (unsigned l = 0; l < WARP && 5 + (int)l < w; l++) {
+        if (lw >= 3) snprintf(lbl, sizeof lbl, "w%-3u", wi);
+        else snprintf(lbl, sizeof lbl, "%u", wi);
+        if (lw > 0) put(win, y + r, x, lw, lbl, term_attr(TC_DIM));
+        /* fewer columns than lanes: the row starts late enough to show its marked lanes,
+         * an ellipsis standing for the lanes left out */
+        const int cols = w - lw;
+        unsigned first = 0, hi = 0;
+        if (wi == wp) hi = lp % WARP;
+        if (q && wi == wq && lq % WARP > hi) hi = lq % WARP;
+        if (cols < WARP && (int)hi >= cols) first = hi - (unsigned)cols + 2;
+        for (unsigned l = first; l < WARP && lw + (int)(l - first) < w; l++) {
             uint64_t id = (uint64_t)wi * WARP + l;
             if (id >= T) break;
             const char *g = term_glyph()->dot;
             int at = term_attr(TC_DIM);
             if (id == lp) g = "A", at = term_attr(TC_BAD) | A_REVERSE;
             else if (id == lq) g = "B", at = term_attr(TC_WARN) | A_REVERSE;
-            glyph(win, y + r, x + 5 + (int)l, g, at);
+            if (first > 0 && l == first && id != lp && id != lq) g = term_glyph()->ellipsis;
+            glyph(win, y + r, x + lw + (int)(l - first), g, at);
         }
         r++;
     }
@@ -1342,16 +1370,38 @@ static void draw_error(WINDOW *win, const app *a, const trace_t *t, int y, int x
         const char *opn[] = {"A reads", "A writes", "A atomic"};
         const char *opm[] = {"B reads", "B writes", "B atomic"};
         int r = y + 1;
-        r += thread_box(win, a, &fi->other, opn[fi->other.op >= 0 && fi->other.op < 3 ? fi->other.op : 0], r, x, w,
-                        y + h - r, term_attr(TC_BAD));
-        r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x, w,
-                        y + h - r, term_attr(TC_WARN));
         const int other_block = memcmp(fi->access.block, fi->other.block, sizeof fi->access.block) != 0;
+        /* rows: the heading, two accesses of 3 (2 wide), the verdict, a lane row per warp;
+         * short of rows, each access takes 2 (who; its line), the blocks on one row */
+        const unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
+        const unsigned la = fi->other.thread[0] + fi->other.thread[1] * T0 + fi->other.thread[2] * T0 * T1;
+        const unsigned lb = fi->access.thread[0] + fi->access.thread[1] * T0 + fi->access.thread[2] * T0 * T1;
+        const int lane_rows = la / WARP == lb / WARP ? 1 : 2;
+        const int full_rows = 1 + 2 * (w >= 64 ? 2 : 3) + 1 + lane_rows;
+        if (h >= full_rows) {
+            r += thread_box(win, a, &fi->other, opn[fi->other.op >= 0 && fi->other.op < 3 ? fi->other.op : 0], r, x, w,
+                            y + h - r, term_attr(TC_BAD));
+            r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x,
+                            w, y + h - r, term_attr(TC_WARN));
+        } else {
+            const int lines = h >= 1 + 4 + 1 + lane_rows ? 2 : 1;
+            r += thread_box(win, a, &fi->other, opn[fi->other.op >= 0 && fi->other.op < 3 ? fi->other.op : 0], r, x, w,
+                            -lines, term_attr(TC_BAD));
+            r += thread_box(win, a, &fi->access, opm[fi->access.op >= 0 && fi->access.op < 3 ? fi->access.op : 0], r, x,
+                            w, -lines, term_attr(TC_WARN));
+            if (other_block && r < y + h) {
+                snprintf(buf, sizeof buf, "blocks: A (%u,%u,%u), B (%u,%u,%u)", fi->other.block[0], fi->other.block[1],
+                         fi->other.block[2], fi->access.block[0], fi->access.block[1], fi->access.block[2]);
+                put(win, r++, x, w, buf, PLAIN);
+            }
+        }
         if (r < y + h)
             put(win, r++, x, w,
-                fi->kind == SIM_FIND_WARP_RACE ? "and no __syncwarp() between"
-                : other_block                  ? "and nothing orders them: blocks run at the same time"
-                                               : "and no __syncthreads() between",
+                fi->kind == SIM_FIND_WARP_RACE ? (w >= 28 ? "and no __syncwarp() between" : "no __syncwarp() between")
+                : other_block ? (w >= 52 ? "and nothing orders them: blocks run at the same time"
+                                         : "nothing orders the blocks")
+                : w >= 30     ? "and no __syncthreads() between"
+                              : "no __syncthreads() between",
                 term_attr(TC_DIM));
         if (y + h - r >= 1) lanes_picture(win, a, &fi->other, &fi->access, r, x, y + h - r, w);
         return;
