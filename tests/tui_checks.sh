@@ -84,6 +84,7 @@ fail_context() { echo " ($SIZE)"; }
 
 walk() {
   SIZE="$1x$2"
+  rm -f "$TMP/xdg/gpulearn/progress.json" # a learner who has seen no step (no resume)
   T kill-server >/dev/null 2>&1
   sleep 0.2
   T -f /dev/null new-session -d -s checks -x "$1" -y "$2" \

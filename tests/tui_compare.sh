@@ -132,7 +132,7 @@ keys '?'
 wait_for "Help: keys" || fail "no help overlay"
 screen | grep -q "z / Z .*graded size" || fail "the help does not list z / Z"
 i=0
-while ! screen | grep -q "\[ / \] .*against the reference"; do
+while ! screen | grep -q "\[ / \] .*sideways: .*output against\|\[ / \] .*sideways: .*(8)"; do
   [ "$i" -ge 6 ] && fail "the help does not list [ / ]"
   keys NPage; i=$((i + 1)); sleep 0.2
 done

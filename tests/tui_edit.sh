@@ -125,6 +125,8 @@ wait_for "checkers: line\|fault at line" 20 || fail "the faulting line is not ma
 
 keys g
 wait_for "NOT YET" 600 || fail "grading the starter did not say NOT YET"
+keys o
+wait_for "pass the exercise first" 20 || fail "o shows the reference solution before the exercise passed"
 
 # e: the "editor" inserts the guard; gpulearn re-runs the kernel on return.
 keys e
@@ -133,11 +135,18 @@ screen | grep -q "if (i < n)" || fail "the source pane does not show the edited 
 keys g
 wait_for "PASSED" 600 || fail "grading the fixed kernel did not pass"
 
-# The list marks the lesson passed; steps seen were recorded.
+# Once passed, o shows the lesson's reference solution, and o again the learner's copy.
+keys o
+wait_for "reference solution: solution.cu" 20 || fail "o does not show the reference solution after passing"
+keys o
+wait_for "your copy: " 20 || fail "o again does not go back to the learner's copy"
+
+# The list marks the lesson passed; steps seen were recorded; Enter resumes at the
+# exercise, where the learner left the lesson.
 keys Escape
 wait_for "passed" 30 || fail "the lesson list does not mark lesson 1 passed"
 keys Enter
-wait_for "lesson 1 . step 1/" 30 || fail "lesson 1 did not open again"
+wait_for "back at step 6 of 6" 30 || fail "lesson 1 did not open again at the exercise"
 
 # A compile error: marked at its line, with the message.
 use_editor break.sh

@@ -453,6 +453,7 @@ static void step_enter(app *a, int i)
 {
     step_clear(a);
     a->step = i;
+    a->show_reference = false;
     gl_error err = {0};
     const char *source = NULL, *map_value = NULL;
     gl_status st = GL_OK;
@@ -995,6 +996,7 @@ static handler_result act_edit(app *a)
     if (before) memcpy(before, a->src.text, before_len);
     int status = run_editor(editor, a->ex_path);
     source_load(&a->src, a->ex_path);
+    a->show_reference = false;
     results_clear(a);
     /* show the first line that changed */
     if (before && a->src.text) {
@@ -1110,6 +1112,26 @@ static handler_result cmp_scroll(app *a, int d)
     a->cmp_top = clamp_top(a->cmp_top + d * page, a->metrics.cmp_lines, a->metrics.cmp_rows);
     return H_REDRAW;
 }
+/* o on a passed exercise: the source pane shows the lesson's reference solution, or
+ * the learner's copy again. */
+static handler_result act_reference(app *a)
+{
+    if (!app_on_exercise(a) || !a->lesson->exercise->reference) {
+        set_flash(a, "o shows the exercise's reference solution, once you passed it");
+        return H_REDRAW;
+    }
+    const gl_lesson_progress *p = app_progress(a, a->lesson);
+    if (!a->show_reference && !(p && p->passed)) {
+        set_flash(a, "pass the exercise first (g grades your copy): then o shows the reference solution");
+        return H_REDRAW;
+    }
+    a->show_reference = !a->show_reference;
+    source_load(&a->src, a->show_reference ? a->lesson->exercise->reference : exercise_source(a));
+    scroll_to_kernel(a);
+    set_flash(a, a->show_reference ? "the reference solution (o: back to your copy)" : "your copy");
+    return H_REDRAW;
+}
+
 static handler_result act_tree_zoom(app *a)
 {
     if (a->view != VIEW_TREE) {
@@ -1549,8 +1571,9 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
     {ON_LESSON, {KEY_NPAGE, ' '}, "PgDn / Space", "scroll the text down", act_text_down},
-    {ON_LESSON, {'['}, "[ / ]", "sideways: the tree view's shared memory (8); the exercise's output against "
-                                "the reference (7)", act_cmp_up},
+    {ON_LESSON, {'['}, "[ / ]", "sideways: the tree view (8); your output against the reference (7)",
+     act_cmp_up},
+    {ON_LESSON, {'o'}, "o", "exercise, once passed: the reference solution / your copy", act_reference},
     {ON_LESSON | ON_DEMO, {'x'}, "x", "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
      act_tree_zoom},
     {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},

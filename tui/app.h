@@ -183,6 +183,8 @@ typedef struct app {
     gl_grade_report grade;
     char grade_error[4096];
     int hints_shown;
+    bool show_reference;          /* exercise, once passed: the source pane shows the
+                                     lesson's reference solution (o) */
 
     /* back end, decided once (device query) */
     bool backend_known;

@@ -1160,7 +1160,10 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     if (app_on_exercise(a)) snprintf(step_title, sizeof step_title, "Exercise");
     else snprintf(step_title, sizeof step_title, "Step %d/%d", a->step + 1, app_nsteps(a));
     snprintf(src_title, sizeof src_title, "%s", has_src ? base_name(a->src.path) : "kernel");
-    if (app_on_exercise(a) && a->ex_path[0] && has_src)
+    if (app_on_exercise(a) && a->show_reference && has_src)
+        snprintf(src_title, sizeof src_title, "reference solution: %.200s %s o your copy", base_name(a->src.path),
+                 term_glyph()->dot);
+    else if (app_on_exercise(a) && a->ex_path[0] && has_src)
         snprintf(src_title, sizeof src_title, "your copy: %.200s %s e edit %s g grade", base_name(a->src.path),
                  term_glyph()->dot, term_glyph()->dot);
     char res_title[96] = "Result";
