@@ -35,9 +35,14 @@ sed -i 's/^\( *\)\(c\[i\] = .*\)$/\1if (i < n)\n\1    \2/' "$1"
 EOF
 cat >"$TMP/break.sh" <<'EOF'
 #!/bin/sh
-sed -i 's/^\( *\)\(c\[i\] = [^;]*\);/\1\2 + undefined_thing;/' "$1"
+sed -i 's/\(c\[i\] = [^;]*\);/\1 + undefined_thing;/' "$1"
 EOF
-chmod +x "$TMP/fix.sh" "$TMP/break.sh"
+cat >"$TMP/slow.sh" <<'EOF'
+#!/bin/sh
+# the same result, written three times: more warp instructions
+sed -i 's/^\( *\)\(c\[i\] = [^;]*;\)/\1for (int k = 0; k < 3; k++) \2/' "$1"
+EOF
+chmod +x "$TMP/fix.sh" "$TMP/break.sh" "$TMP/slow.sh"
 
 # The pane runs this: the editor is taken from the file $TMP/editor at each start.
 cat >"$TMP/pane.sh" <<'EOF'
@@ -140,6 +145,12 @@ keys o
 wait_for "reference solution: solution.cu" 20 || fail "o does not show the reference solution after passing"
 keys o
 wait_for "your copy: " 20 || fail "o again does not go back to the learner's copy"
+
+# A correct but slower edit: the Result compares the run with the previous one.
+use_editor slow.sh
+keys e
+wait_for "than your previous run: warp instructions [0-9]* -> [0-9]* (+" 600 ||
+  fail "the Result does not compare the run with the previous run"
 
 # The list marks the lesson passed; steps seen were recorded; Enter resumes at the
 # exercise, where the learner left the lesson.

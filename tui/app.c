@@ -317,8 +317,26 @@ static void run_result_free(gl_run_result *r)
 }
 
 /* Drops the results of the last run and grading (not the step itself). */
+/* A run that finished, about to be dropped (a new run, an edit, leaving the step),
+ * becomes the baseline the next run of its step is compared with. */
+static void keep_baseline(app *a)
+{
+    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != SIM_FAULT_NONE || a->run.gpu_fault) return;
+    a->baseline = (struct app_baseline){true,
+                                        a->lesson,
+                                        a->step,
+                                        app_on_exercise(a) ? a->spec_n : 0,
+                                        (int)a->run.backend,
+                                        a->run.stats.warp_instructions,
+                                        a->run.elapsed_ms,
+                                        a->run.metrics != NULL,
+                                        {0}};
+    if (a->run.metrics) a->baseline.c = a->run.metrics->total;
+}
+
 static void results_clear(app *a)
 {
+    keep_baseline(a);
     if (a->have_run) run_result_free(&a->run);
     a->have_run = false;
     a->play_next = 0;
@@ -694,6 +712,7 @@ static void finish_job(app *a)
         } else {
             job_finish_run(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff);
         }
+        keep_baseline(a);
         if (a->have_run) run_result_free(&a->run);
         free(a->run_chatter);
         a->run = res;

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
@@ -185,6 +186,19 @@ typedef struct app {
     int hints_shown;
     bool show_reference;          /* exercise, once passed: the source pane shows the
                                      lesson's reference solution (o) */
+    /* The previous run of the same step, for the Result's comparison with it (Nsight
+     * Compute's baseline): kept when a run that finished is replaced by the next one. */
+    struct app_baseline {
+        bool valid;
+        const gl_lesson *lesson;
+        int step;
+        int64_t n;                /* the exercise's size (0 on other steps) */
+        int backend;              /* GL_BACKEND_GPU or GL_BACKEND_SIM */
+        uint64_t warp_insns;      /* simulator: warp instructions issued */
+        double ms;                /* GPU: kernel time */
+        bool has_counts;          /* the trace's counters (c) are there */
+        gl_counts c;
+    } baseline;
 
     /* back end, decided once (device query) */
     bool backend_known;

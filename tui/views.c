@@ -934,6 +934,61 @@ static void comparison_lines(const app *a, tlines *L, int cols)
     exercise_size_lines(a, L, cols);
 }
 
+/* "a -> b (-33%)" for a counter that changed. */
+static int change_text(char *buf, size_t n, const char *what, double before, double after, int decimals)
+{
+    if (before == after) return 0;
+    char pct[32] = "";
+    if (before != 0) snprintf(pct, sizeof pct, " (%+.0f%%)", (after - before) / before * 100.0);
+    return snprintf(buf, n, "%s %.*f -> %.*f%s", what, decimals, before, decimals, after, pct);
+}
+
+/* The run against the previous run of the same step (Nsight Compute's baseline): time on
+ * the GPU, else warp instructions, and the memory metrics that changed. Nothing when
+ * there is no such run, or nothing changed. */
+static void baseline_lines(const app *a, tlines *L, int cols)
+{
+    const struct app_baseline *b = &a->baseline;
+    if (!b->valid || b->lesson != a->lesson || b->step != a->step || a->run_status != GL_OK ||
+        a->run.fault.kind != SIM_FAULT_NONE || (int)a->run.backend != b->backend ||
+        b->n != (app_on_exercise(a) ? a->spec_n : 0))
+        return;
+    char parts[4][160];
+    int np = 0;
+    if (b->backend == GL_BACKEND_GPU && b->ms > 0 && a->run.elapsed_ms > 0) {
+        if (change_text(parts[np], sizeof parts[np], "time (ms)", b->ms, a->run.elapsed_ms, 3)) np++;
+    } else if (change_text(parts[np], sizeof parts[np], "warp instructions", (double)b->warp_insns,
+                           (double)a->run.stats.warp_instructions, 0))
+        np++;
+    if (b->has_counts && a->run.metrics) {
+        const gl_counts *p = &b->c, *c = &a->run.metrics->total;
+        const double spr0 = p->gld_requests + p->gst_requests
+                                ? (double)(p->gld_sectors + p->gst_sectors) / (double)(p->gld_requests + p->gst_requests)
+                                : 0,
+                     spr1 = c->gld_requests + c->gst_requests
+                                ? (double)(c->gld_sectors + c->gst_sectors) / (double)(c->gld_requests + c->gst_requests)
+                                : 0;
+        if (spr0 > 0 && spr1 > 0 && change_text(parts[np], sizeof parts[np], "global sectors/request", spr0, spr1, 1))
+            np++;
+        if (np < 4 && change_text(parts[np], sizeof parts[np], "shared wavefronts",
+                                  (double)(p->shld_wavefronts + p->shst_wavefronts),
+                                  (double)(c->shld_wavefronts + c->shst_wavefronts), 0))
+            np++;
+        if (np < 4 && change_text(parts[np], sizeof parts[np], "divergent branches", (double)p->divergent_branches,
+                                  (double)c->divergent_branches, 0))
+            np++;
+    }
+    if (np == 0) {
+        tl_printf(L, cols, term_attr(TC_DIM), "the same as your previous run");
+        return;
+    }
+    char line[720];
+    int used = snprintf(line, sizeof line, "than your previous run:");
+    for (int i = 0; i < np && used < (int)sizeof line; i++)
+        used += snprintf(line + used, sizeof line - (size_t)used, "%s %s", i ? ";" : "", parts[i]);
+    tl_wrap(L, line, cols, term_attr(TC_HEADING));
+}
+
 static void build_run_lines(const app *a, tlines *L, int cols)
 {
     char backend[300];
@@ -951,6 +1006,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         else
             tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD), "%s%s%s", backend, extra,
                       a->run_status == GL_OK ? "" : " - failed");
+        baseline_lines(a, L, cols);
         if (app_on_exercise(a) && a->run_status == GL_OK) comparison_lines(a, L, cols);
         if (a->run_status != GL_OK && a->run_status != GL_ERR_COMPILE) {
             tl_wrap(L, a->run_error[0] ? a->run_error : "the run failed", cols, term_attr(TC_BAD));
