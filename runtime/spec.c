@@ -888,7 +888,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     return true;
 }
 
-static const char *const arg_keys[] = {"name", "type", "len", "value", "init", NULL};
+static const char *const arg_keys[] = {"name", "type", "len", "value", "init", "shape", NULL};
 
 /* Largest buffer a spec may ask for (bytes): a guard against typos like len 1e12. */
 #define GL_MAX_BUFFER_BYTES ((uint64_t)1 << 32)
@@ -1002,6 +1002,34 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
     a->init.kind = GL_INIT_ZERO;
     if (init && !parse_init(c, init, a, apath))
         return false;
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
+    if (shape) { /* [rows, cols], numbers or expressions, rows * cols == len */
+        snprintf(path, sizeof path, "%s.shape", apath);
+        if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 2) {
+            cfail(c, GL_ERR_INPUT, path, "must be [rows, cols] (a row-major matrix of len elements)");
+            return false;
+        }
+        uint64_t dim[2];
+        for (int k = 0; k < 2; k++) {
+            char dpath[sizeof path + 8];
+            snprintf(dpath, sizeof dpath, "%s[%d]", path, k);
+            num d;
+            if (!get_num(c, cJSON_GetArrayItem(shape, k), dpath, &d))
+                return false;
+            if (d.is_float || d.neg || d.mag == 0) {
+                cfail(c, GL_ERR_INPUT, dpath, "must be an integer > 0");
+                return false;
+            }
+            dim[k] = d.mag;
+        }
+        if (dim[0] > a->len || dim[1] > a->len || dim[0] * dim[1] != a->len) {
+            cfail(c, GL_ERR_INPUT, path, "%" PRIu64 " x %" PRIu64 " is not len = %zu elements", dim[0],
+                  dim[1], a->len);
+            return false;
+        }
+        a->rows = (size_t)dim[0];
+        a->cols = (size_t)dim[1];
+    }
     return ok;
 }
 

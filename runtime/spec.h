@@ -52,6 +52,8 @@ typedef struct gl_arg {
     gl_type type;
     bool is_ptr;
     size_t len;      /* elements, pointers only (> 0) */
+    size_t rows, cols; /* optional "shape": [rows, cols], a row-major matrix of
+                          rows * cols = len elements, for the views; 0, 0 when none */
     gl_init init;    /* pointers only */
     gl_value value;  /* scalars only */
 } gl_arg;

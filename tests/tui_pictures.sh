@@ -123,6 +123,11 @@ walk() {
     [ -n "$l00" ] && [ -n "$l01" ] && [ "$l01" -gt "$l00" ] || fail "block (0,1,0) is not under block (0,0,0)"
   fi
   keys Escape
+  # the buffers view draws col[] as the 12 x 16 matrix the spec's shape declares
+  keys 7
+  wait_for "12 x 16, columns 0\.\." 20 || fail "the buffers view does not draw col[] as a 12 x 16 matrix"
+  screen | grep -Eq "\[0\] +0 +1 +2 +3" || fail "row 0 of col[] is not 0 1 2 3 ..."
+  keys 1
   # a legend too wide for the pane still reaches the largest value (192 threads: 191)
   n=0
   while [ "$n" -lt 12 ] && ! screen | grep -q "colour = global linear"; do keys Tab; sleep 0.1; n=$((n + 1)); done

@@ -831,6 +831,41 @@ static void draw_buffers(WINDOW *win, const app *a, int y, int x, int h, int w, 
         else
             snprintf(buf, sizeof buf, "%s: the kernel changed %zu of %zu, first [%zu]", arg->name, ndiff, n, first);
         put(win, r++, x, w, buf, can && ndiff ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+        if (arg->rows > 1 && arg->cols > 0) { /* a matrix (the spec's "shape"): rows of it */
+            /* from the first changed row; as many rows as a fair share of the pane, as
+             * many columns as fit (from the first changed one when they do not all) */
+            int left = 0;
+            for (int k = i + 1; k < a->spec.nargs; k++) left += a->spec.args[k].is_ptr;
+            int nrows = (y + h - r) / (left + 1) - 1;
+            if (nrows < 1) nrows = 1;
+            const size_t r0 = can && ndiff ? first / arg->cols : 0;
+            int cw = 1, lw;
+            char v[64];
+            for (size_t k = r0 * arg->cols; k < n && k < (r0 + (size_t)nrows) * arg->cols; k++) {
+                int vl = fmt_value(v, sizeof v, arg, got->data, k);
+                if (vl > cw) cw = vl;
+            }
+            snprintf(buf, sizeof buf, "[%zu]", arg->rows - 1);
+            lw = (int)strlen(buf) + 1;
+            const int fit = (w - lw) / (cw + 1) > 0 ? (w - lw) / (cw + 1) : 1;
+            size_t c0 = 0;
+            if ((size_t)fit < arg->cols && can && ndiff && first % arg->cols >= (size_t)fit) c0 = first % arg->cols;
+            snprintf(buf, sizeof buf, "%zu x %zu, columns %zu..%zu of %zu:", arg->rows, arg->cols, c0,
+                     c0 + (size_t)fit < arg->cols ? c0 + (size_t)fit - 1 : arg->cols - 1, arg->cols);
+            if (r < y + h) put(win, r++, x, w, buf, term_attr(TC_DIM));
+            for (size_t row = r0; row < arg->rows && row < r0 + (size_t)nrows && r < y + h; row++, r++) {
+                snprintf(buf, sizeof buf, "[%zu]", row);
+                put(win, r, x, lw, buf, term_attr(TC_DIM));
+                for (size_t col = c0; col < arg->cols && col < c0 + (size_t)fit; col++) {
+                    const size_t k = row * arg->cols + col;
+                    int vl = fmt_value(v, sizeof v, arg, got->data, k);
+                    bool diff = can && !value_eq(arg, got->data, exp->data, k);
+                    put(win, r, x + lw + (int)(col - c0) * (cw + 1) + (cw - vl), vl, v,
+                        diff ? term_attr(TC_HEADING) : PLAIN);
+                }
+            }
+            continue;
+        }
         /* the values from the first change on (changed ones bright) */
         size_t from = can && ndiff ? first : 0;
         for (int row = 0; row < 2 && r < y + h && from < n; row++, r++) {
