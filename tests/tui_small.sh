@@ -1,6 +1,7 @@
 #!/bin/sh
-# tui_small.sh — the smallest terminal the TUI works in (60x20): pictures stay inside
-# their panes. Lesson 7's race picture (two accesses, each with its warp, lane and
+# tui_small.sh — the smallest terminal the TUI works in (60x20), and 80x24: pictures
+# stay inside their panes (every view of lessons 7 and 9: no row loses its right
+# border, no bottom border holds a view's text). Lesson 7's race picture (two accesses, each with its warp, lane and
 # line) must not write over its pane's bottom border, and the warp and lane of each
 # access come before the block (a narrow pane cuts the end of a line).
 #
@@ -37,4 +38,25 @@ screen | grep -q "no __syncthreads() between *│" || fail "the verdict is cut"
 screen | grep -q "A *│" || fail "A (lane 31) is not in the lanes picture"
 # every bottom border is whole: box-drawing characters and a pane's own title only
 screen | grep '└' | grep -q 'line [0-9]*:' && fail "the race picture writes over its pane's bottom border"
-echo "tui_small: ok at 60x20"
+
+# every view of lessons 7 and 9 at 60x20: each pane row ends in its right border, and no
+# bottom border holds a view's text
+borders_whole() {
+  s=$(screen)
+  bad=$(printf '%s\n' "$s" | grep -E '^(│|┌|└)' | grep -Ev '(│|┐|┘) *$')
+  [ -z "$bad" ] || fail "a row does not end in its pane's border ($1): $bad"
+  bad=$(printf '%s\n' "$s" | grep -E '^└' | grep -E 'line [0-9]+:|lane [0-9]+|wavefront')
+  [ -z "$bad" ] || fail "a bottom border holds a view's text ($1): $bad"
+}
+for S in "60 20" "80 24"; do
+  for L in 7 9; do
+    open $S "$LESSONS" $L
+    keys r
+    wait_for "ran on the simulator" 600 || fail "lesson $L did not run"
+    for v in 1 2 3 4 5 6 7 8 9 0; do
+      keys "$v"; sleep 0.3
+      borders_whole "lesson $L, view $v"
+    done
+  done
+done
+echo "tui_small: ok at 60x20 and 80x24"
