@@ -1337,6 +1337,24 @@ static uint16_t barrier_id(const ptx_insn *in)
     return in->nopnd && a->kind == PTX_OPK_IMM ? (uint16_t)(a->imm & 15) : 0;
 }
 
+void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const uint32_t src[32],
+                    const uint8_t ok[32])
+{
+    trace_event ev = {0};
+    ev.kind = TRACE_EV_SHFL;
+    ev.warp = (uint16_t)w;
+    ev.block = c->block_linear;
+    ev.mask = lanes;
+    ev.pc = (int32_t)pc;
+    ev.time = c->steps;
+    uint64_t v[32] = {0};
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        v[l] = ok[l] ? src[l] : 32 + l;
+    }
+    trace_append(c->trace, &ev, v);
+}
+
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
 {
     trace_flush(c);

@@ -1765,6 +1765,8 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             src[lane] = (uint32_t)j;
             pv[lane] = (uint8_t)ok;
         END_LANES
+        if (c->trace) /* which lane each lane read, for the TUI's shuffle picture */
+            sim_trace_shfl(c, w, pc, em, src, pv);
         FOR_LANES
             unsigned lane = t - base, st = base + src[lane];
             /* the source lane's value of a; a lane outside the warp, not

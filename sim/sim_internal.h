@@ -255,6 +255,10 @@ static inline uint64_t *sim_reg(const sim_ctx *c, unsigned t, unsigned r)
  * flushes the previous instruction's memory request and printf, then records the issue
  * (and a barrier arrival). mask: lanes at pc; pred: those whose guard is true. */
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred);
+/* Records a shfl.sync of warp w at pc (TRACE_EV_SHFL): for each lane of `lanes`, the lane
+ * it read (src) or, where ok is 0, that it kept its own value. */
+void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const uint32_t src[32],
+                    const uint8_t ok[32]);
 
 /* Racecheck hook for bar.warp.sync (__syncwarp): hazards between lanes of warp w
  * before this point and after it are ordered. */

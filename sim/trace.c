@@ -138,7 +138,7 @@ int trace_append(trace_t *t, const trace_event *ev, const uint64_t *addrs)
         goto drop_nomem;
     trace_event *e = &t->events[t->nevents];
     *e = *ev;
-    if (ev->kind == TRACE_EV_MEM || ev->kind == TRACE_EV_REG) {
+    if (ev->kind == TRACE_EV_MEM || ev->kind == TRACE_EV_REG || ev->kind == TRACE_EV_SHFL) {
         if (grow((void **)&t->addrs, &t->cap_addrs, t->naddrs + 1, 32 * sizeof *t->addrs) < 0)
             goto drop_nomem;
         if (addrs)

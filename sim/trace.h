@@ -41,6 +41,10 @@ typedef enum trace_kind {
     TRACE_EV_BLOCK_END,       /* a block finished (or the launch stopped in it) */
     TRACE_EV_PRINTF,          /* device printf output of one warp instruction */
     TRACE_EV_REG,             /* the values one warp instruction wrote to a register */
+    TRACE_EV_SHFL,            /* a shfl.sync: each lane's source lane (values: the lane
+                                 0..31 it read, or 32 + its own lane when the source was
+                                 out of range and it kept its own value; PTX ISA
+                                 §9.7.8.6), after the warp's TRACE_EV_ISSUE */
 } trace_kind;
 
 /* Memory operation of a TRACE_EV_MEM event. */

@@ -197,6 +197,20 @@ walk() {
   wait_for "wrote: [^ ]* = -31" 20 || fail "} did not select thread 1 (its load of in[1] = -31)"
   forth_and_back . ,
 
+  # Lesson 9, step 5: the registers view pictures a shuffle: the first one is down 16.
+  keys n n n n
+  wait_for "step 5/" 20 || fail "no step 5"
+  keys r
+  wait_for "ran on the simulator" 600 || fail "lesson 9 step 5 did not run"
+  keys 0 '^'
+  n=0
+  pat="shuffle: lane l reads lane l + 16 (down)\|shfl: l reads l + 16 (down)"
+  while [ "$n" -lt 200 ] && ! screen | grep -q "$pat"; do keys .; sleep 0.15; n=$((n + 1)); done
+  screen | grep -q "$pat" || fail "stepping to the first shuffle does not picture it (down 16)"
+  screen | grep -q "lanes 16-31: out of range\|lanes 16-31 keep their value" ||
+    fail "the shuffle picture does not name the lanes that keep their value"
+  screen | grep -q "lane 0 read lane 16\|lane 1 read lane 17" || fail "the shuffle picture does not say which lane the selected lane read"
+
   # Lesson 1: the map coloured by SM; the registers step opens on the registers view.
   open "$W" "$H" "$LESSONS" 1
   keys n

@@ -1485,6 +1485,72 @@ static void fmt_reg(char *buf, size_t n, const trace_reg *r, uint64_t v)
     }
 }
 
+/* The shuffle s (TRACE_EV_SHFL) in words and as lanes: the rule every lane followed
+ * when there is one ("lane l reads lane l + 16"), the lanes that kept their own value,
+ * the source of each lane as a row of lanes (the source's lane number mod 10, "=" for
+ * its own value, "·" not taking part), and what the selected lane `sel` read. At most h
+ * rows from y; returns the rows used. */
+static int shfl_picture(WINDOW *win, const trace_t *t, const trace_event *s, unsigned sel, int y, int x, int h, int w)
+{
+    const uint64_t *v = trace_event_values(t, s);
+    int delta = 0, xr = 0, bcast = -1;
+    bool is_delta = true, is_xor = true, is_bcast = true, first = true;
+    uint32_t kept = 0;
+    for (unsigned l = 0; l < WARP; l++) {
+        if (!((s->mask >> l) & 1u)) continue;
+        if (v[l] >= 32) {
+            kept |= 1u << l;
+            continue;
+        }
+        const int src = (int)v[l];
+        if (first) delta = src - (int)l, xr = src ^ (int)l, bcast = src, first = false;
+        is_delta &= src - (int)l == delta;
+        is_xor &= (src ^ (int)l) == xr;
+        is_bcast &= src == bcast;
+    }
+    char buf[200];
+    int r = 0;
+    const bool nw = w < 40; /* narrow: shorter words, whole lines */
+    if (first) snprintf(buf, sizeof buf, "shuffle: every lane kept its own value");
+    else if (is_bcast && popc(s->mask & ~kept) > 1)
+        snprintf(buf, sizeof buf, nw ? "shfl: all read lane %d" : "shuffle: every lane reads lane %d", bcast);
+    else if (is_delta && delta > 0)
+        snprintf(buf, sizeof buf, nw ? "shfl: l reads l + %d (down)" : "shuffle: lane l reads lane l + %d (down)", delta);
+    else if (is_delta && delta < 0)
+        snprintf(buf, sizeof buf, nw ? "shfl: l reads l - %d (up)" : "shuffle: lane l reads lane l - %d (up)", -delta);
+    else if (is_xor && xr)
+        snprintf(buf, sizeof buf, nw ? "shfl: l reads l xor %d" : "shuffle: lane l reads lane l xor %d (butterfly)", xr);
+    else snprintf(buf, sizeof buf, nw ? "shfl: lanes read other lanes" : "shuffle: each lane reads the lane shown below it");
+    if (r < h) put(win, y + r++, x, w, buf, term_attr(TC_HEADING));
+    if (kept && r < h) {
+        int lo = __builtin_ctz(kept), hi = 31 - __builtin_clz(kept);
+        if (popc(kept) == hi - lo + 1)
+            snprintf(buf, sizeof buf, nw ? "lanes %d-%d keep their value" : "lanes %d-%d: out of range, keep their own value",
+                     lo, hi);
+        else snprintf(buf, sizeof buf, nw ? "%d lanes keep their value" : "%d lanes out of range keep their own value (=)",
+                      popc(kept));
+        put(win, y + r++, x, w, buf, term_attr(TC_DIM));
+    }
+    if (r < h && w >= WARP + 6) { /* the sources, one cell per lane */
+        put(win, y + r, x, 6, "from ", term_attr(TC_DIM));
+        for (unsigned l = 0; l < WARP; l++) {
+            char c[4];
+            int at = l == sel ? term_attr(TC_MAPSEL) : PLAIN;
+            if (!((s->mask >> l) & 1u)) snprintf(c, sizeof c, "%s", term_glyph()->dot), at = term_attr(TC_DIM);
+            else if (v[l] >= 32) snprintf(c, sizeof c, "=");
+            else snprintf(c, sizeof c, "%d", (int)(v[l] % 10));
+            glyph(win, y + r, x + 6 + (int)l, c, at);
+        }
+        r++;
+    }
+    if (r < h && ((s->mask >> sel) & 1u)) {
+        if (v[sel] >= 32) snprintf(buf, sizeof buf, "lane %u kept its own value", sel);
+        else snprintf(buf, sizeof buf, "lane %u read lane %d", sel, (int)v[sel]);
+        put(win, y + r++, x, w, buf, term_attr(TC_MAPSEL));
+    }
+    return r;
+}
+
 static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
 {
     uint32_t b;
@@ -1510,7 +1576,7 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
     size_t end = pos;
     while (end < t->nevents && end > 0 &&
            (t->events[end].kind == TRACE_EV_MEM || t->events[end].kind == TRACE_EV_PRINTF ||
-            t->events[end].kind == TRACE_EV_REG))
+            t->events[end].kind == TRACE_EV_REG || t->events[end].kind == TRACE_EV_SHFL))
         end++;
     size_t last_issue = SIZE_MAX;
     bool lane_ran = false;
@@ -1571,6 +1637,17 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         }
         if (!any) snprintf(buf + n, sizeof buf - (size_t)n, " no register (a store, branch or barrier)");
         put(win, row++, x, w, buf, term_attr(TC_GOOD));
+    }
+    /* a shuffle: which lane each lane read (the picture of shfl.sync) */
+    if (last_issue != SIZE_MAX && row + 2 < y + h) {
+        const trace_event *s = NULL;
+        for (size_t i = last_issue + 1; i < t->nevents && i < last_issue + 8; i++) {
+            const trace_event *e = &t->events[i];
+            if (e->block != b || e->warp != wp) continue;
+            if (e->kind == TRACE_EV_ISSUE) break;
+            if (e->kind == TRACE_EV_SHFL) s = e;
+        }
+        if (s) row += shfl_picture(win, t, s, l, row, x, y + h - row, w);
     }
     /* the registers this thread writes at some point, in declaration order: predicates
      * flowed on lines of their own ("%p1 F"), the others in columns */
