@@ -944,6 +944,51 @@ START_TEST(test_trace_records_register_values_of_every_lane)
 }
 END_TEST
 
+/* A warp reduction by __shfl_down_sync with offsets 16, 8, 4, 2, 1 (warp_reduce.cu):
+ * five TRACE_EV_SHFL events, in that order, where lane l read lane l + offset, and the
+ * lanes past 31 kept their own value (32 + l; PTX ISA 9.7.8.6 shfl.sync .down). */
+START_TEST(test_trace_records_each_shuffles_source_lanes)
+{
+    ptx_module_t *m = fixture_load("warp_reduce", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    int in[32], out[1];
+    for (int i = 0; i < 32; i++)
+        in[i] = i;
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, sizeof out, "out");
+    int n = 32;
+    void *params[] = {&din, &dout, &n};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "warp_reduce", grid, block, 0, params, &r), SIM_OK);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+    ck_assert_int_eq(out[0], 31 * 32 / 2);
+    int k = 0;
+    const int offsets[5] = {16, 8, 4, 2, 1};
+    for (size_t i = 0; i < tr->nevents; i++) {
+        const trace_event *e = &tr->events[i];
+        if (e->kind != TRACE_EV_SHFL)
+            continue;
+        ck_assert_int_lt(k, 5);
+        ck_assert_uint_eq(e->mask, 0xffffffffu);
+        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE, 1); /* after its issue */
+        const uint64_t *v = trace_event_values(tr, e);
+        for (int l = 0; l < 32; l++) {
+            const uint64_t want = l + offsets[k] <= 31 ? (uint64_t)(l + offsets[k]) : (uint64_t)(32 + l);
+            ck_assert_msg(v[l] == want, "shuffle %d (offset %d): lane %d read %llu, not %llu", k, offsets[k], l,
+                          (unsigned long long)v[l], (unsigned long long)want);
+        }
+        k++;
+    }
+    ck_assert_int_eq(k, 5);
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
 START_TEST(test_trace_names_registers_of_a_called_device_function)
 {
     ptx_module_t *m = fixture_load("devfunc", _i);
@@ -1018,6 +1063,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tt, test_trace_snapshots_shared_memory_at_each_barrier, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_register_values_of_every_lane, 0, 2);
+    tcase_add_loop_test(tt, test_trace_records_each_shuffles_source_lanes, 0, 2);
     tcase_add_loop_test(tt, test_trace_names_registers_of_a_called_device_function, 0, 2);
     suite_add_tcase(s, tt);
     return s;
