@@ -361,6 +361,11 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
 {
     char label[160];
     map_mode_label(a, m, label, sizeof label);
+    if ((int)strlen(label) > w - 9) { /* too wide: the name, without its formula */
+        char *cut = strstr(label, " = ");
+        if (!cut) cut = strstr(label, " (");
+        if (cut && cut > label) *cut = '\0';
+    }
     view_put(win, y, x, w, "colour = ", term_attr(TC_HEADING));
     view_put(win, y, x + 9, w - 9, label, 0);
     int pal = term_palette_size(), cx = x, maxx = x + w;
