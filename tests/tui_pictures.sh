@@ -29,7 +29,22 @@ SOCK="glpict$$"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_pictures.XXXXXX") || exit 1
 cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/fix/01-endless" "$TMP/fix/02-barrier"
+mkdir -p "$TMP/xdg" "$TMP/fix/01-endless" "$TMP/fix/02-barrier" "$TMP/fix/03-ballot"
+# A ballot: lanes 9-31 vote true (in[i] = i - 8 > 0).
+cat >"$TMP/fix/03-ballot/b.cu" <<'EOF'
+extern "C" __global__ void vote(const int *in, unsigned *out)
+{
+    unsigned m = __ballot_sync(0xffffffffu, in[threadIdx.x] > 0);
+    out[threadIdx.x] = m;
+}
+EOF
+cat >"$TMP/fix/03-ballot/lesson.json" <<'EOF'
+{"format": 1, "id": "ballot", "title": "A ballot", "summary": "Fixture for tests/tui_pictures.sh.",
+ "steps": [{"title": "Ballot", "text": ["Lanes 9 to 31 vote true."], "kernel": "b.cu", "view": "registers",
+   "launch": {"kernel": "vote", "grid": [1, 1, 1], "block": [32, 1, 1],
+     "args": [{"name": "in", "type": "i32*", "len": 32, "init": {"iota": {"start": -8, "step": 1}}},
+              {"name": "out", "type": "u32*", "len": 32}]}}]}
+EOF
 FIX="$TMP/fix/01-endless"
 
 # Warp 0 waits at one __syncthreads() (line 5), warp 1 at another (line 7): released
@@ -205,6 +220,16 @@ walk() {
       i=$((i + 1)); sleep 0.2
     done
   fi
+
+  # A ballot: stepping to the vote shows which lanes voted true.
+  open "$W" "$H" "$TMP/fix" 3
+  keys r
+  wait_for "ran on the simulator" 600 || fail "the ballot fixture did not run"
+  keys 0 '^'
+  n=0
+  while [ "$n" -lt 40 ] && ! screen | grep -q "ballot: 23"; do keys .; sleep 0.15; n=$((n + 1)); done
+  screen | grep -q "ballot: 23 .*0xfffffe00" || fail "the ballot is not pictured (23 lanes, 0xfffffe00)"
+  screen | grep -q "00000000011111111111111111111111" || fail "the ballot's lanes are not drawn"
 
   # A kernel that never finishes: r stops it.
   open "$W" "$H" "$TMP/fix" 1

@@ -1649,6 +1649,35 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         }
         if (s) row += shfl_picture(win, t, s, l, row, x, y + h - row, w);
     }
+    /* a ballot (vote.ballot.b32, the one vote with a 32-bit result): which lanes voted
+     * true (the result every lane got) */
+    if (last_issue != SIZE_MAX && row + 1 < y + h) {
+        const trace_event *is = &t->events[last_issue];
+        const char *mn = is->pc >= 0 && is->pc < t->ninsns ? t->insns[is->pc].mnemonic : "";
+        const trace_event *rv = NULL;
+        for (size_t i = last_issue + 1; strstr(mn, "vote") == mn && strstr(mn, ".b32") && i < t->nevents &&
+                                        i < last_issue + 8;
+             i++) {
+            const trace_event *e = &t->events[i];
+            if (e->block != b || e->warp != wp) continue;
+            if (e->kind == TRACE_EV_ISSUE) break;
+            if (e->kind == TRACE_EV_REG && e->mask) rv = e;
+        }
+        if (rv) {
+            const uint32_t ballot = (uint32_t)trace_event_values(t, rv)[__builtin_ctz(rv->mask)];
+            snprintf(buf, sizeof buf, w >= 44 ? "ballot: %d lanes voted true (0x%08x)" : "ballot: %d true (0x%08x)",
+                     popc(ballot), ballot);
+            put(win, row++, x, w, buf, term_attr(TC_HEADING));
+            if (row < y + h && w >= WARP) { /* lane 0 first, with a label where it fits */
+                const int lx = w >= WARP + 6 ? 6 : 0;
+                if (lx) put(win, row, x, 6, "lanes ", term_attr(TC_DIM));
+                for (unsigned k = 0; k < WARP; k++)
+                    glyph(win, row, x + lx + (int)k, (ballot >> k) & 1u ? "1" : "0",
+                          k == l ? term_attr(TC_MAPSEL) : (ballot >> k) & 1u ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+                row++;
+            }
+        }
+    }
     /* the registers this thread writes at some point, in declaration order: predicates
      * flowed on lines of their own ("%p1 F"), the others in columns */
     int namew = 3, shown = 0, total = 0, cx = x;
