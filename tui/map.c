@@ -361,9 +361,10 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
 {
     char label[160];
     map_mode_label(a, m, label, sizeof label);
-    if ((int)strlen(label) > w - 9) { /* too wide: the name, without its formula */
+    if ((int)strlen(label) > w - 9) { /* too wide: the name, without its formula (an
+                                          explanation in parentheses stays) */
         char *cut = strstr(label, " = ");
-        if (!cut) cut = strstr(label, " (");
+        if (!cut) cut = strstr(label, " (x + ");
         if (cut && cut > label) *cut = '\0';
     }
     view_put(win, y, x, w, "colour = ", term_attr(TC_HEADING));
