@@ -1010,9 +1010,9 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
             return false;
         }
         uint64_t dim[2];
-        for (int k = 0; k < 2; k++) {
-            char dpath[sizeof path + 8];
-            snprintf(dpath, sizeof dpath, "%s[%d]", path, k);
+        for (unsigned k = 0; k < 2; k++) {
+            char dpath[sizeof path + 16];
+            snprintf(dpath, sizeof dpath, "%s[%u]", path, k);
             num d;
             if (!get_num(c, cJSON_GetArrayItem(shape, k), dpath, &d))
                 return false;
