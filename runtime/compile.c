@@ -683,7 +683,7 @@ static int tool_run(char *const argv[], const char *logpath, char *why, size_t w
 {
     const int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log < 0) {
-        snprintf(why, whylen, "%s: %s", logpath, strerror(errno));
+        snprintf(why, whylen, "%.900s: %s", logpath, strerror(errno));
         return -1;
     }
     fflush(NULL);
