@@ -1259,16 +1259,22 @@ static int insn_dests(const ptx_insn *in, uint16_t out[4])
 }
 
 /* An event of `kind` about the last issued instruction: its warp, block, PC and time. */
-static trace_event last_insn_event(const sim_ctx *c, int kind, uint32_t mask)
+/* An event of warp w at pc in the current block, at the current time. */
+static trace_event warp_event(const sim_ctx *c, int kind, unsigned w, uint32_t pc, uint32_t mask)
 {
     trace_event ev = {0};
     ev.kind = (uint8_t)kind;
-    ev.warp = (uint16_t)c->last_warp;
+    ev.warp = (uint16_t)w;
     ev.block = c->block_linear;
     ev.mask = mask;
-    ev.pc = c->last_pc;
+    ev.pc = (int32_t)pc;
     ev.time = c->steps;
     return ev;
+}
+
+static trace_event last_insn_event(const sim_ctx *c, int kind, uint32_t mask)
+{
+    return warp_event(c, kind, c->last_warp, (uint32_t)c->last_pc, mask);
 }
 
 /* Records the registers the last issued instruction wrote (TRACE_EV_REG): one event
@@ -1340,13 +1346,7 @@ static uint16_t barrier_id(const ptx_insn *in)
 void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const uint32_t src[32],
                     const uint8_t ok[32])
 {
-    trace_event ev = {0};
-    ev.kind = TRACE_EV_SHFL;
-    ev.warp = (uint16_t)w;
-    ev.block = c->block_linear;
-    ev.mask = lanes;
-    ev.pc = (int32_t)pc;
-    ev.time = c->steps;
+    trace_event ev = warp_event(c, TRACE_EV_SHFL, w, pc, lanes);
     uint64_t v[32] = {0};
     for (uint32_t m = lanes; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m);
@@ -1358,14 +1358,8 @@ void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const u
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
 {
     trace_flush(c);
-    trace_event ev = {0};
-    ev.kind = TRACE_EV_ISSUE;
-    ev.warp = (uint16_t)w;
-    ev.block = c->block_linear;
-    ev.mask = mask;
-    ev.pc = (int32_t)pc;
+    trace_event ev = warp_event(c, TRACE_EV_ISSUE, w, pc, mask);
     ev.aux = pred;
-    ev.time = c->steps;
     trace_append(c->trace, &ev, NULL);
     const ptx_insn *in = &c->code[pc];
     if ((in->op == PTX_OP_bar || in->op == PTX_OP_barrier) && pred) {
