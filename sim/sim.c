@@ -1355,6 +1355,14 @@ void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const u
     trace_append(c->trace, &ev, v);
 }
 
+void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_t yes, int kind)
+{
+    trace_event ev = warp_event(c, TRACE_EV_VOTE, w, pc, lanes);
+    ev.aux = yes & lanes;
+    ev.barrier = (uint16_t)kind;
+    trace_append(c->trace, &ev, NULL);
+}
+
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
 {
     trace_flush(c);

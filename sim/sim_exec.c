@@ -1793,6 +1793,11 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             if (A(1) & 1)
                 pred |= 1u << (t - base);
         END_LANES
+        if (c->trace) { /* who voted what, for the TUI's vote picture */
+            _Static_assert((int)TRACE_VOTE_ALL == (int)PTX_VOTE_ALL && (int)TRACE_VOTE_BALLOT == (int)PTX_VOTE_BALLOT,
+                           "trace_vote_kind follows the parser's vote modes");
+            sim_trace_vote(c, w, pc, em, pred, in->cmp);
+        }
         FOR_LANES
             const uint32_t p = part[t - base], ballot = pred & p;
             switch (in->cmp) {

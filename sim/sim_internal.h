@@ -259,6 +259,9 @@ void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_
  * it read (src) or, where ok is 0, that it kept its own value. */
 void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const uint32_t src[32],
                     const uint8_t ok[32]);
+/* Records a vote.sync of warp w at pc (TRACE_EV_VOTE): `lanes` voted, `yes` of them
+ * with a true predicate; kind is a trace_vote_kind. */
+void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_t yes, int kind);
 
 /* Racecheck hook for bar.warp.sync (__syncwarp): hazards between lanes of warp w
  * before this point and after it are ordered. */

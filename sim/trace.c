@@ -200,7 +200,8 @@ uint32_t trace_add_snapshot(trace_t *t, uint32_t block, int32_t pc, uint64_t tim
 const char *trace_kind_name(int kind)
 {
     static const char *n[] = {"?",         "issue",     "mem",    "bar_arrive",
-                              "bar_release", "block_start", "block_end", "printf",    "reg"};
+                              "bar_release", "block_start", "block_end", "printf",    "reg",
+                              "shfl",        "vote"};
     return kind >= 0 && kind < (int)(sizeof n / sizeof *n) ? n[kind] : "?";
 }
 

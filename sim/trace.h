@@ -45,7 +45,15 @@ typedef enum trace_kind {
                                  0..31 it read, or 32 + its own lane when the source was
                                  out of range and it kept its own value; PTX ISA
                                  §9.7.8.6), after the warp's TRACE_EV_ISSUE */
+    TRACE_EV_VOTE,            /* a vote.sync (PTX ISA §9.7.13.x vote.sync): mask = the
+                                 lanes that voted, aux = those whose predicate was true,
+                                 barrier = trace_vote_kind; after the warp's
+                                 TRACE_EV_ISSUE */
 } trace_kind;
+
+/* The mode of a TRACE_EV_VOTE (vote.sync.all, .any, .uni, .ballot.b32: __all_sync,
+ * __any_sync, __uni_sync, __ballot_sync). */
+typedef enum trace_vote_kind { TRACE_VOTE_ALL = 1, TRACE_VOTE_ANY, TRACE_VOTE_UNI, TRACE_VOTE_BALLOT } trace_vote_kind;
 
 /* Memory operation of a TRACE_EV_MEM event. */
 typedef enum trace_mem_op { TRACE_LOAD = 0, TRACE_STORE = 1, TRACE_ATOMIC = 2 } trace_mem_op;

@@ -989,6 +989,57 @@ START_TEST(test_trace_records_each_shuffles_source_lanes)
 }
 END_TEST
 
+/* vote.cu's five votes (ballot, any, all, then a ballot per half warp) give five
+ * TRACE_EV_VOTE events whose mask is the lanes that voted and whose aux is those that
+ * voted true (in[i] > 0 for i % 3 == 0), with the mode in barrier (PTX ISA vote.sync). */
+START_TEST(test_trace_records_who_voted_what)
+{
+    ptx_module_t *m = fixture_load("vote", _i);
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    int in[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = i % 3 == 0 ? 1 : -1;
+    uint64_t din = fixture_upload(s, in, sizeof in, "in");
+    uint64_t dout[4];
+    for (int k = 0; k < 4; k++)
+        dout[k] = fixture_upload(s, NULL, 32 * 4, "out");
+    void *params[] = {&din, &dout[0], &dout[1], &dout[2], &dout[3]};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "vote", grid, block, 0, params, &r), SIM_OK);
+    const uint32_t yes = 0x49249249u;
+    int seen[5] = {0}; /* ballot (full), any, all, ballot low half, ballot high half */
+    for (size_t i = 0; i < tr->nevents; i++) {
+        const trace_event *e = &tr->events[i];
+        if (e->kind != TRACE_EV_VOTE)
+            continue;
+        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE, 1); /* after its issue */
+        ck_assert_uint_eq(e->aux, yes & e->mask);
+        switch (e->barrier) {
+        case TRACE_VOTE_ANY:
+        case TRACE_VOTE_ALL:
+            ck_assert_uint_eq(e->mask, 0xffffffffu);
+            seen[e->barrier == TRACE_VOTE_ANY ? 1 : 2]++;
+            break;
+        case TRACE_VOTE_BALLOT:
+            ck_assert_msg(e->mask == 0xffffffffu || e->mask == 0xffffu || e->mask == 0xffff0000u, "ballot mask 0x%x",
+                          e->mask);
+            seen[e->mask == 0xffffffffu ? 0 : e->mask == 0xffffu ? 3 : 4]++;
+            break;
+        default: ck_abort_msg("vote mode %d", e->barrier);
+        }
+    }
+    for (int k = 0; k < 5; k++)
+        ck_assert_msg(seen[k] == 1, "vote %d recorded %d times", k, seen[k]);
+    sim_result_free(&r);
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
 START_TEST(test_trace_names_registers_of_a_called_device_function)
 {
     ptx_module_t *m = fixture_load("devfunc", _i);
@@ -1064,6 +1115,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_register_values_of_every_lane, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_each_shuffles_source_lanes, 0, 2);
+    tcase_add_loop_test(tt, test_trace_records_who_voted_what, 0, 2);
     tcase_add_loop_test(tt, test_trace_names_registers_of_a_called_device_function, 0, 2);
     suite_add_tcase(s, tt);
     return s;

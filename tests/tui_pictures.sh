@@ -30,12 +30,15 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_pictures.XXXXXX") || exit 1
 cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT INT TERM
 mkdir -p "$TMP/xdg" "$TMP/fix/01-endless" "$TMP/fix/02-barrier" "$TMP/fix/03-ballot"
-# A ballot: lanes 9-31 vote true (in[i] = i - 8 > 0).
+# Votes (in[i] = i - 8): a ballot where lanes 9-31 vote true, __any_sync where lanes
+# 29-31 do, __all_sync where every lane does.
 cat >"$TMP/fix/03-ballot/b.cu" <<'EOF'
 extern "C" __global__ void vote(const int *in, unsigned *out)
 {
     unsigned m = __ballot_sync(0xffffffffu, in[threadIdx.x] > 0);
-    out[threadIdx.x] = m;
+    int any = __any_sync(0xffffffffu, in[threadIdx.x] > 20);
+    int all = __all_sync(0xffffffffu, in[threadIdx.x] > -20);
+    out[threadIdx.x] = m + any + 2 * all;
 }
 EOF
 cat >"$TMP/fix/03-ballot/lesson.json" <<'EOF'
@@ -230,6 +233,15 @@ walk() {
   while [ "$n" -lt 40 ] && ! screen | grep -q "ballot: 23"; do keys .; sleep 0.15; n=$((n + 1)); done
   screen | grep -q "ballot: 23 .*0xfffffe00" || fail "the ballot is not pictured (23 lanes, 0xfffffe00)"
   screen | grep -q "00000000011111111111111111111111" || fail "the ballot's lanes are not drawn"
+  n=0
+  while [ "$n" -lt 40 ] && ! screen | grep -q "__any_sync: 3 of 32"; do keys .; sleep 0.15; n=$((n + 1)); done
+  screen | grep -q "__any_sync: 3 of 32 voted true" || fail "__any_sync is not pictured (3 of 32 lanes)"
+  screen | grep -q "some did -> every lane gets 1" || fail "__any_sync's rule and result are not given"
+  screen | grep -q "00000000000000000000000000000111" || fail "__any_sync's lanes are not drawn"
+  n=0
+  while [ "$n" -lt 40 ] && ! screen | grep -q "__all_sync: 32 of 32"; do keys .; sleep 0.15; n=$((n + 1)); done
+  screen | grep -q "__all_sync: 32 of 32 voted true" || fail "__all_sync is not pictured (32 of 32 lanes)"
+  screen | grep -q "all did -> every lane gets 1" || fail "__all_sync's rule and result are not given"
 
   # A kernel that never finishes: r stops it.
   open "$W" "$H" "$TMP/fix" 1

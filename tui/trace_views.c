@@ -1551,6 +1551,53 @@ static int shfl_picture(WINDOW *win, const trace_t *t, const trace_event *s, uns
     return r;
 }
 
+/* The vote v (TRACE_EV_VOTE) in words and as lanes: how many lanes voted true, the rule
+ * of its mode and the result every lane got (PTX ISA §9.7.13.x vote.sync; a ballot's
+ * result is the mask of true votes), then one cell per lane (1 true, 0 false, a dot for
+ * a lane that did not vote) with the selected lane l marked. Draws at most h rows;
+ * returns the rows drawn. */
+static int vote_picture(WINDOW *win, const trace_event *v, unsigned l, int y, int x, int h, int w)
+{
+    const uint32_t voted = v->mask, yes = v->aux & v->mask;
+    const int n = popc(voted), k = popc(yes);
+    char head[80], rule[80], buf[200];
+    const char *fn = v->barrier == TRACE_VOTE_ANY ? "__any_sync" : v->barrier == TRACE_VOTE_ALL ? "__all_sync" : "__uni_sync";
+    int got;
+    switch (v->barrier) {
+    case TRACE_VOTE_ANY: got = k > 0, snprintf(rule, sizeof rule, "%s", got ? "some did" : "none did"); break;
+    case TRACE_VOTE_ALL: got = k == n, snprintf(rule, sizeof rule, "%s", got ? "all did" : "not all did"); break;
+    default: got = k == 0 || k == n, snprintf(rule, sizeof rule, "%s", got ? "all the same" : "votes differ"); break;
+    }
+    if (v->barrier == TRACE_VOTE_BALLOT) {
+        snprintf(head, sizeof head, w >= 44 ? "ballot: %d lanes voted true (0x%08x)" : "ballot: %d true (0x%08x)", k, yes);
+        rule[0] = 0;
+    } else {
+        snprintf(head, sizeof head, "%s: %d of %d voted true", fn, k, n);
+        const size_t len = strlen(rule);
+        snprintf(rule + len, sizeof rule - len, " -> every lane gets %d", got);
+    }
+    int row = 0;
+    if (h <= 0) return 0;
+    snprintf(buf, sizeof buf, "%s: %s", head, rule);
+    if (rule[0] && (int)strlen(buf) <= w) {
+        put(win, y + row++, x, w, buf, term_attr(TC_HEADING));
+    } else { /* narrow: the rule on a line of its own */
+        put(win, y + row++, x, w, head, term_attr(TC_HEADING));
+        if (rule[0] && row < h) put(win, y + row++, x, w, rule, term_attr(TC_HEADING));
+    }
+    if (row < h && w >= WARP) { /* lane 0 first, with a label where it fits */
+        const int lx = w >= WARP + 6 ? 6 : 0;
+        if (lx) put(win, y + row, x, 6, "lanes ", term_attr(TC_DIM));
+        for (unsigned j = 0; j < WARP; j++) {
+            const bool in = (voted >> j) & 1u, t = (yes >> j) & 1u;
+            glyph(win, y + row, x + lx + (int)j, !in ? "." : t ? "1" : "0",
+                  j == l ? term_attr(TC_MAPSEL) : t ? term_attr(TC_GOOD) : term_attr(TC_DIM));
+        }
+        row++;
+    }
+    return row;
+}
+
 static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
 {
     uint32_t b;
@@ -1576,7 +1623,8 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
     size_t end = pos;
     while (end < t->nevents && end > 0 &&
            (t->events[end].kind == TRACE_EV_MEM || t->events[end].kind == TRACE_EV_PRINTF ||
-            t->events[end].kind == TRACE_EV_REG || t->events[end].kind == TRACE_EV_SHFL))
+            t->events[end].kind == TRACE_EV_REG || t->events[end].kind == TRACE_EV_SHFL ||
+            t->events[end].kind == TRACE_EV_VOTE))
         end++;
     size_t last_issue = SIZE_MAX;
     bool lane_ran = false;
@@ -1649,34 +1697,17 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         }
         if (s) row += shfl_picture(win, t, s, l, row, x, y + h - row, w);
     }
-    /* a ballot (vote.ballot.b32, the one vote with a 32-bit result): which lanes voted
-     * true (the result every lane got) */
+    /* a vote (__all_sync, __any_sync, __uni_sync, __ballot_sync): how each lane voted and
+     * what every lane got */
     if (last_issue != SIZE_MAX && row + 1 < y + h) {
-        const trace_event *is = &t->events[last_issue];
-        const char *mn = is->pc >= 0 && is->pc < t->ninsns ? t->insns[is->pc].mnemonic : "";
-        const trace_event *rv = NULL;
-        for (size_t i = last_issue + 1; strstr(mn, "vote") == mn && strstr(mn, ".b32") && i < t->nevents &&
-                                        i < last_issue + 8;
-             i++) {
+        const trace_event *v = NULL;
+        for (size_t i = last_issue + 1; i < t->nevents && i < last_issue + 8; i++) {
             const trace_event *e = &t->events[i];
             if (e->block != b || e->warp != wp) continue;
             if (e->kind == TRACE_EV_ISSUE) break;
-            if (e->kind == TRACE_EV_REG && e->mask) rv = e;
+            if (e->kind == TRACE_EV_VOTE) v = e;
         }
-        if (rv) {
-            const uint32_t ballot = (uint32_t)trace_event_values(t, rv)[__builtin_ctz(rv->mask)];
-            snprintf(buf, sizeof buf, w >= 44 ? "ballot: %d lanes voted true (0x%08x)" : "ballot: %d true (0x%08x)",
-                     popc(ballot), ballot);
-            put(win, row++, x, w, buf, term_attr(TC_HEADING));
-            if (row < y + h && w >= WARP) { /* lane 0 first, with a label where it fits */
-                const int lx = w >= WARP + 6 ? 6 : 0;
-                if (lx) put(win, row, x, 6, "lanes ", term_attr(TC_DIM));
-                for (unsigned k = 0; k < WARP; k++)
-                    glyph(win, row, x + lx + (int)k, (ballot >> k) & 1u ? "1" : "0",
-                          k == l ? term_attr(TC_MAPSEL) : (ballot >> k) & 1u ? term_attr(TC_GOOD) : term_attr(TC_DIM));
-                row++;
-            }
-        }
+        if (v) row += vote_picture(win, v, l, row, x, y + h - row, w);
     }
     /* the registers this thread writes at some point, in declaration order: predicates
      * flowed on lines of their own ("%p1 F"), the others in columns */
