@@ -66,6 +66,13 @@ gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *er
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                      const unsigned block[3], unsigned dynamic_shared, void **params,
                      char **printf_out, double *elapsed_ms, gl_error *err);
+/* The occupancy inputs of `kernel` of the loaded module for blocks of `block` threads
+ * with dynamic_shared bytes: occ = {registers per thread (CU_FUNC_ATTRIBUTE_NUM_REGS),
+ * static shared bytes (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), resident blocks per SM
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor: CUDA Driver API, Occupancy), SMs,
+ * threads per SM}. Errors as gpu_launch. */
+gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
+                        unsigned dynamic_shared, int occ[5], gl_error *err);
 /* One launch timed by CUDA events recorded just before and after it on the default
  * stream (CUDA Driver API §6.19): *elapsed_ms, milliseconds (resolution about 0.5 us).
  * No printf capture (timing runs discard device printf). Errors as gpu_launch. */
@@ -151,6 +158,36 @@ typedef struct gl_run_opts {
     /* end trace, checkers, metrics (issue 3) */
 } gl_run_opts;
 
+/* The occupancy of a launch (CUDA C++ Programming Guide, "Occupancy Calculator";
+ * Nsight Compute's launch__occupancy_limit_* and sm__warps_active.avg.pct_of_peak_
+ * sustained_active). Theoretical: the resident blocks per SM the limits allow, as a
+ * share of the SM's warps. Achieved is an estimate: blocks of equal length run in waves
+ * of sm_count * blocks_per_sm, so a small grid leaves SMs empty and a partial last wave
+ * leaves them part-full; it is the share of the warp slots of the busy SMs that hold a
+ * warp, averaged over the waves. */
+typedef struct gl_occupancy {
+    int valid;                /* 0: not computed (the launch did not start) */
+    int warps_per_block;      /* a partial warp counts as one */
+    int max_warps_per_sm;
+    int sm_count;
+    int blocks_per_sm;        /* the theoretical limit, >= 1 */
+    char limiter[16];         /* what sets blocks_per_sm: "threads", "blocks", "shared
+                                 memory" or "registers" */
+    int regs_per_thread;      /* 0: not known (the simulator runs PTX's virtual registers) */
+    unsigned shared_bytes;    /* per block: static + dynamic */
+    double theoretical;       /* 0..1 */
+    double achieved;          /* 0..1, the estimate above */
+    uint64_t waves;
+    int sms_used;             /* SMs with a block in the first wave */
+} gl_occupancy;
+
+/* Fills *o for a launch of grid x block threads with shared_bytes of shared memory per
+ * block on device d. blocks_per_sm_known > 0 overrides the computed limit (the driver's
+ * cuOccupancyMaxActiveBlocksPerMultiprocessor, which counts registers too); regs is
+ * registers per thread when known (0 if not). */
+void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
+                     unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
+
 /* Everything one run produced. Free with gl_run_result_free. */
 typedef struct gl_run_result {
     gl_backend_kind backend;  /* SIM or GPU: what actually ran */
@@ -190,6 +227,7 @@ typedef struct gl_run_result {
      * two back ends be compared as (argument, offset) and views name the buffer. */
     uint64_t *dptr;
     /* end buffer addresses */
+    gl_occupancy occupancy;   /* of the launch that ran (valid 0 when none did) */
 } gl_run_result;
 void gl_run_result_free(gl_run_result *r);
 /* Frees the issue-3 parts of r (trace, metrics, findings) and clears them; to be called

@@ -53,6 +53,8 @@
     X(cuModuleLoadDataEx)                                                                \
     X(cuModuleUnload)                                                                    \
     X(cuModuleGetFunction)                                                               \
+    X(cuFuncGetAttribute)                                                                \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                       \
     X(cuMemAlloc)                                                                        \
     X(cuMemFree)                                                                         \
     X(cuMemcpyHtoD)                                                                      \
@@ -492,6 +494,34 @@ out:
     return st;
 }
 
+gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
+                        unsigned dynamic_shared, int occ[5], gl_error *err)
+{
+    memset(occ, 0, 5 * sizeof *occ);
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (!g->module)
+        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
+    CUfunction f;
+    CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
+    int v = 0;
+    if (g->p_cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS)
+        occ[0] = v;
+    if (g->p_cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS)
+        occ[1] = v;
+    const int threads = (int)(block[0] * block[1] * block[2]);
+    r = g->p_cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, f, threads, dynamic_shared);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_CUDA, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", err);
+    occ[2] = v;
+    occ[3] = attr(g, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    occ[4] = attr(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    return GL_OK;
+}
+
 gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           const unsigned block[3], unsigned dynamic_shared, void **params,
                           double *elapsed_ms, gl_error *err)
@@ -589,6 +619,14 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
         *printf_out = NULL;
     if (elapsed_ms)
         *elapsed_ms = 0;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
+                        unsigned dynamic_shared, int occ[5], gl_error *err)
+{
+    (void)g, (void)kernel, (void)block, (void)dynamic_shared;
+    memset(occ, 0, 5 * sizeof *occ);
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
 }
 

@@ -44,6 +44,8 @@ static int gpu_disabled(void)
  * process (runtime/worker.h), never in this one: CUDA initialised before fork() is
  * unusable in the child. AUTO falls back to the simulator when the worker could not
  * open the GPU (no driver, no device), see gl_run_ptx; note says why. */
+static void sim_device_info(gl_device_info *info);
+
 static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, size_t note_len)
 {
     *use_gpu = 0;
@@ -210,6 +212,13 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
     sim_result sr;
     sim_status ss = sim_launch(s, m, kernel, spec->grid, spec->block,
                                spec->dynamic_shared_bytes, params, &sr);
+    if (ss != SIM_ERR_LAUNCH && ss != SIM_ERR_NOT_FOUND) {
+        gl_device_info info;
+        sim_device_info(&info);
+        gl_occupancy_of(&info, spec->grid, spec->block,
+                        ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
+                        &res->occupancy);
+    }
     res->fault = sr.fault;
     res->stats = sr.stats;
     free(res->stdout_text);
@@ -430,6 +439,13 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         wr.dptr = NULL;
     }
     res->elapsed_ms = wr.elapsed_ms;
+    if (wr.occupancy[2] > 0 && wr.occupancy[3] > 0 && wr.occupancy[4] > 0) {
+        gl_device_info d = {.warp_size = 32, .sm_count = wr.occupancy[3],
+                            .max_threads_per_sm = wr.occupancy[4]};
+        gl_occupancy_of(&d, spec->grid, spec->block,
+                        (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes, wr.occupancy[0],
+                        wr.occupancy[2], &res->occupancy);
+    }
     res->gpu_fault = (int)wr.fault;
     snprintf(res->cuda_error, sizeof res->cuda_error, "%s", wr.cuda_error);
     if (st == GL_OK && reps > 0 && wr.ntimes == reps) {
@@ -590,6 +606,28 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     return st;
 }
 
+/* The simulator's device model as device properties. */
+static void sim_device_info(gl_device_info *info)
+{
+    const sim_device_model *d = sim_device();
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", d->name);
+    info->is_simulator = 1;
+    info->compute_major = d->compute_major;
+    info->compute_minor = d->compute_minor;
+    info->sm_count = d->sm_count;
+    info->warp_size = d->warp_size;
+    info->max_threads_per_block = d->max_threads_per_block;
+    info->max_threads_per_sm = d->max_threads_per_sm;
+    info->max_blocks_per_sm = d->max_blocks_per_sm;
+    for (int i = 0; i < 3; i++) {
+        info->max_block_dim[i] = d->max_block_dim[i];
+        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
+    }
+    info->shared_bytes_per_block = d->shared_bytes_per_block;
+    info->shared_bytes_per_sm = d->shared_bytes_per_sm;
+}
+
 gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
                           size_t note_len, gl_error *err)
 {
@@ -619,20 +657,58 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
         }
         snprintf(note, note_len, "%s: showing the simulator's model", ge.msg);
     }
-    const sim_device_model *d = sim_device();
-    snprintf(info->name, sizeof info->name, "%s", d->name);
-    info->is_simulator = 1;
-    info->compute_major = d->compute_major;
-    info->compute_minor = d->compute_minor;
-    info->sm_count = d->sm_count;
-    info->warp_size = d->warp_size;
-    info->max_threads_per_block = d->max_threads_per_block;
-    info->max_threads_per_sm = d->max_threads_per_block;
-    for (int i = 0; i < 3; i++) {
-        info->max_block_dim[i] = d->max_block_dim[i];
-        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
-    }
-    info->shared_bytes_per_block = d->shared_bytes_per_block;
-    info->shared_bytes_per_sm = d->shared_bytes_per_block;
+    sim_device_info(info);
     return GL_OK;
+}
+
+void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
+                     unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o)
+{
+    memset(o, 0, sizeof *o);
+    const uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    const uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    if (threads == 0 || blocks == 0)
+        return;
+    const int warp = d->warp_size > 0 ? d->warp_size : 32;
+    o->warps_per_block = (int)((threads + (uint64_t)warp - 1) / (uint64_t)warp);
+    o->max_warps_per_sm = d->max_threads_per_sm > 0 ? d->max_threads_per_sm / warp : 64;
+    o->sm_count = d->sm_count > 0 ? d->sm_count : 1;
+    o->regs_per_thread = regs;
+    o->shared_bytes = shared_bytes;
+    int bps = d->max_blocks_per_sm > 0 ? d->max_blocks_per_sm : 32;
+    const char *lim = "blocks";
+    const int by_threads = o->max_warps_per_sm / o->warps_per_block;
+    if (by_threads < bps)
+        bps = by_threads, lim = "threads";
+    if (shared_bytes && d->shared_bytes_per_sm && d->shared_bytes_per_sm / shared_bytes < (size_t)bps)
+        bps = (int)(d->shared_bytes_per_sm / shared_bytes), lim = "shared memory";
+    if (regs > 0 && d->regs_per_sm > 0) {
+        /* registers are allocated per warp in units of 256 (the CUDA Occupancy Calculator's
+         * allocation unit for compute capability 5.0 and later) */
+        const int per_warp = (regs * warp + 255) / 256 * 256;
+        const int by_regs = d->regs_per_sm / per_warp / o->warps_per_block;
+        if (by_regs < bps)
+            bps = by_regs, lim = "registers";
+    }
+    if (blocks_per_sm_known > 0) {
+        if (blocks_per_sm_known < bps && regs > 0)
+            lim = "registers";
+        bps = blocks_per_sm_known;
+    }
+    o->blocks_per_sm = bps > 0 ? bps : 1;
+    snprintf(o->limiter, sizeof o->limiter, "%s", lim);
+    o->theoretical = (double)o->blocks_per_sm * o->warps_per_block / o->max_warps_per_sm;
+    if (o->theoretical > 1)
+        o->theoretical = 1;
+    const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
+    const uint64_t full = blocks / per_wave, rest = blocks % per_wave;
+    o->waves = full + (rest != 0);
+    o->sms_used = blocks < (uint64_t)o->sm_count ? (int)blocks : o->sm_count;
+    /* warp slots of the busy SMs: every SM in a full wave, min(sm_count, rest) in the last */
+    const double slots = ((double)full * o->sm_count + (double)(rest < (uint64_t)o->sm_count ? rest : (uint64_t)o->sm_count)) *
+                         o->max_warps_per_sm;
+    o->achieved = (double)blocks * o->warps_per_block / slots;
+    if (o->achieved > o->theoretical)
+        o->achieved = o->theoretical;
+    o->valid = 1;
 }

@@ -227,6 +227,12 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
     if (st != GL_OK)
         goto fail;
     gl_worker_send(ch, GL_WORKER_MSG_ELAPSED, 0, &ms, sizeof ms);
+    {
+        int occ[5];
+        gl_error oe = {0};
+        if (gpu_occupancy(g, job->kernel, spec->block, spec->dynamic_shared_bytes, occ, &oe) == GL_OK)
+            gl_worker_send(ch, GL_WORKER_MSG_OCCUPANCY, 0, occ, sizeof occ);
+    }
 
     /* Copy back through one scratch buffer, so job->buffers keep the initial values the
      * timed runs start from. */
@@ -525,6 +531,13 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 break;
             }
             r = read_full(fd, &res->elapsed_ms, h.len, &deadline);
+            break;
+        case GL_WORKER_MSG_OCCUPANCY:
+            if (h.len != sizeof res->occupancy) {
+                bad = 1;
+                break;
+            }
+            r = read_full(fd, res->occupancy, h.len, &deadline);
             break;
         case GL_WORKER_MSG_TRACE: {
             if (h.arg == 1) {

@@ -51,6 +51,7 @@ enum {
     GL_WORKER_MSG_ELAPSED,
     GL_WORKER_MSG_TRACE, /* GPU traces (instrument.h) */
     GL_WORKER_MSG_DPTR,  /* buffer addresses */
+    GL_WORKER_MSG_OCCUPANCY, /* int[5]: gpu_occupancy's figures for the launch */
 };
 
 /* What the worker is asked to do. The child sees the parent's memory as it was at
@@ -97,6 +98,8 @@ typedef struct gl_worker_result {
     int buffers_back;       /* how many BUFFER messages arrived */
     int opened;             /* the worker opened the GPU (PHASE OPENED arrived) */
     double elapsed_ms;      /* the first run's kernel time from CUDA events, or 0 */
+    int occupancy[5];       /* gpu_occupancy's figures (registers, static shared bytes,
+                               blocks per SM, SMs, threads per SM), all 0 if not sent */
     /* GPU traces: the trace buffer (malloc'd, trace_bytes long) or NULL; trace_error:
      * why the instrumented run failed, or "" */
     void *trace_buf;

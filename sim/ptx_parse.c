@@ -2185,6 +2185,16 @@ const char *ptx_entry_name(const ptx_module_t *m, int i)
     return NULL;
 }
 
+unsigned ptx_entry_shared_bytes(const ptx_module_t *m, const char *kernel)
+{
+    for (int k = 0; k < m->nfuncs; k++) {
+        const ptx_func *f = &m->funcs[k];
+        if (f->is_entry && f->entry_pc >= 0 && strcmp(f->name, kernel) == 0)
+            return f->shared_size;
+    }
+    return 0;
+}
+
 sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel,
                             ptx_param_info *params, int max, int *count)
 {

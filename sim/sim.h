@@ -55,6 +55,10 @@ const char *ptx_entry_name(const ptx_module_t *m, int i);
 sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel,
                             ptx_param_info *params, int max, int *count);
 
+/* Bytes of static shared memory (`.shared` declarations of the module and of the
+ * entry) a block of entry `kernel` uses; 0 when there is no such entry. */
+unsigned ptx_entry_shared_bytes(const ptx_module_t *m, const char *kernel);
+
 /* Source file named by `.file` index `file` in the module, or NULL. */
 const char *ptx_source_file(const ptx_module_t *m, int file);
 

@@ -392,9 +392,58 @@ START_TEST(test_run_returns_metrics_trace_and_findings)
     ck_assert_ptr_nonnull(res.trace);
     ck_assert_int_eq(res.trace->level, TRACE_MEMORY); /* metrics need memory events */
     ck_assert_int_eq(res.nfindings, 0);
+    /* 2 blocks of 2 warps on the simulator's model (4 SMs of 64 warps): 32 blocks per
+     * SM (the block limit), 2 of 4 SMs busy with 2 of their 64 warp slots */
+    ck_assert_int_eq(res.occupancy.valid, 1);
+    ck_assert_int_eq(res.occupancy.warps_per_block, 2);
+    ck_assert_int_eq(res.occupancy.blocks_per_sm, 32);
+    ck_assert_str_eq(res.occupancy.limiter, "blocks");
+    ck_assert_double_eq_tol(res.occupancy.achieved, 2.0 / 64, 1e-12);
     gl_run_result_free_trace(&res);
     gl_run_result_free(&res);
     spec_free(&spec);
+}
+END_TEST
+
+/* The CUDA Occupancy Calculator's arithmetic on an A100-like device (108 SMs, 2048
+ * threads, 32 blocks, 164 KiB of shared memory and 65536 registers per SM), and the
+ * wave estimate of achieved occupancy. */
+START_TEST(test_occupancy_follows_the_limits_and_the_waves)
+{
+    const gl_device_info d = {.warp_size = 32, .sm_count = 108, .max_threads_per_sm = 2048,
+                              .max_blocks_per_sm = 32, .shared_bytes_per_sm = 164 * 1024,
+                              .regs_per_sm = 65536};
+    gl_occupancy o;
+    /* 4 blocks of 256 threads: 8 per SM (threads), but only 4 SMs busy, 8 of 64 warps each */
+    gl_occupancy_of(&d, (unsigned[3]){4, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 0, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 8);
+    ck_assert_str_eq(o.limiter, "threads");
+    ck_assert_double_eq_tol(o.theoretical, 1.0, 1e-12);
+    ck_assert_double_eq_tol(o.achieved, 0.125, 1e-12);
+    ck_assert_int_eq(o.sms_used, 4);
+    ck_assert_uint_eq(o.waves, 1);
+    /* 48 KiB of shared memory per block of 4 warps: 3 per SM; two full waves */
+    gl_occupancy_of(&d, (unsigned[3]){648, 1, 1}, (unsigned[3]){128, 1, 1}, 48 * 1024, 0, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 3);
+    ck_assert_str_eq(o.limiter, "shared memory");
+    ck_assert_double_eq_tol(o.theoretical, 12.0 / 64, 1e-12);
+    ck_assert_double_eq_tol(o.achieved, 12.0 / 64, 1e-12);
+    ck_assert_uint_eq(o.waves, 2);
+    /* 64 registers per thread: 2048 per warp, 32 warps per SM, 4 blocks of 8 warps */
+    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 4);
+    ck_assert_str_eq(o.limiter, "registers");
+    ck_assert_double_eq_tol(o.theoretical, 0.5, 1e-12);
+    /* a last wave of one block: 217 blocks of 32 warps, 2 per SM = 216 per wave */
+    gl_occupancy_of(&d, (unsigned[3]){217, 1, 1}, (unsigned[3]){1024, 1, 1}, 0, 0, 0, &o);
+    ck_assert_uint_eq(o.waves, 2);
+    ck_assert_double_eq_tol(o.achieved, 217.0 * 32 / (109.0 * 64), 1e-12);
+    /* a partial warp counts as a warp; the driver's figure wins */
+    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){48, 1, 1}, 0, 255, 1, &o);
+    ck_assert_int_eq(o.warps_per_block, 2);
+    ck_assert_int_eq(o.blocks_per_sm, 1);
+    ck_assert_str_eq(o.limiter, "registers");
+    ck_assert_double_eq_tol(o.theoretical, 2.0 / 64, 1e-12);
 }
 END_TEST
 
@@ -485,6 +534,7 @@ static Suite *suite(void)
                         0, 2);
     tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
     tcase_add_loop_test(tc, test_chrome_trace_has_line_slices_and_barrier_waits, 0, 2);
+    tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("runtime");
     tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);

@@ -989,6 +989,22 @@ static void baseline_lines(const app *a, tlines *L, int cols)
     tl_wrap(L, line, cols, term_attr(TC_HEADING));
 }
 
+/* Theoretical and (estimated) achieved occupancy of the run's launch (gl_occupancy) in
+ * one wrapped line: "occupancy: 100% theoretical (limit: threads), about 6% achieved: 4
+ * blocks on 132 SMs"; on the simulator it says the figures are its model's, without
+ * registers. */
+static void occupancy_lines(const app *a, tlines *L, int cols)
+{
+    const gl_occupancy *o = &a->run.occupancy;
+    if (!o->valid) return;
+    const uint64_t blocks = (uint64_t)a->spec.grid[0] * a->spec.grid[1] * a->spec.grid[2];
+    char waves[48] = "";
+    if (o->waves > 1) snprintf(waves, sizeof waves, " in %llu waves", (unsigned long long)o->waves);
+    tl_printf(L, cols, term_attr(TC_DIM), "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% achieved: %llu block%s on %d SMs%s",
+              a->run.backend == GL_BACKEND_SIM ? " (modelled, registers not counted)" : "", o->theoretical * 100,
+              o->limiter, o->achieved * 100, (unsigned long long)blocks, blocks == 1 ? "" : "s", o->sm_count, waves);
+}
+
 static void build_run_lines(const app *a, tlines *L, int cols)
 {
     char backend[300];
@@ -1031,6 +1047,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             if (a->run.findings_dropped)
                 tl_printf(L, cols, term_attr(TC_DIM), "(%d more not shown)", a->run.findings_dropped);
         }
+        if (a->run_status == GL_OK) occupancy_lines(a, L, cols);
         const char *out = a->run.stdout_text;
         if (out && *out) {
             int n = 0;
