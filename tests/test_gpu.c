@@ -438,6 +438,14 @@ START_TEST(test_fake_driver_run_brings_back_buffers_printf_and_timing)
                   r.timing.peak_gbs);
     ck_assert_msg(r.timing.gbs > 999.99 && r.timing.gbs < 1000.01, "%g", r.timing.gbs);
     ck_assert_int_eq(r.timing.bytes_estimated, 0);
+    /* occupancy from the driver: 3 blocks per SM (the fake's figure, below the thread
+     * limit: registers), of 132 SMs */
+    ck_assert_int_eq(r.occupancy.valid, 1);
+    ck_assert_int_eq(r.occupancy.regs_per_thread, 40);
+    ck_assert_int_eq(r.occupancy.blocks_per_sm, 3);
+    ck_assert_int_eq(r.occupancy.sm_count, 132);
+    ck_assert_uint_eq(r.occupancy.shared_bytes, 1024 + s.dynamic_shared_bytes);
+    ck_assert_str_eq(r.occupancy.limiter, "registers");
     gl_run_result_free(&r);
     spec_free(&s);
     assert_no_children();
@@ -767,6 +775,14 @@ START_TEST(test_gpu_reduction_of_2_26_floats_reports_time_bandwidth_and_peak_sha
     if (t->peak_gbs > 0)
         ck_assert_msg(t->pct_of_peak > 0 && t->pct_of_peak < 110, "%g", t->pct_of_peak);
     ck_assert(t->gflops > 0);
+    /* the driver's occupancy figures for this kernel on this GPU */
+    const gl_occupancy *o = &r.occupancy;
+    printf("GPU reduce occupancy: %d registers/thread, %d blocks/SM (limit %s), %.0f%% theoretical, "
+           "%.0f%% achieved (estimate), %d SMs\n",
+           o->regs_per_thread, o->blocks_per_sm, o->limiter, o->theoretical * 100, o->achieved * 100, o->sm_count);
+    ck_assert_int_eq(o->valid, 1);
+    ck_assert(o->regs_per_thread > 0 && o->blocks_per_sm >= 1 && o->sm_count >= 1);
+    ck_assert(o->theoretical > 0 && o->theoretical <= 1 && o->achieved > 0 && o->achieved <= o->theoretical);
     gl_run_result_free(&r);
     spec_free(&s);
 }

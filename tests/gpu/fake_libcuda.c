@@ -254,6 +254,23 @@ static CUresult fake_cuEventDestroy(CUevent e)
     return CUDA_SUCCESS;
 }
 
+/* Every kernel uses 40 registers a thread and 1 KiB of static shared memory, and 3
+ * blocks fit on an SM, whatever their size. */
+static CUresult fake_cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+    (void)f;
+    *v = a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 40 : a == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ? 1024 : 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult fake_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int threads,
+                                                                  size_t dynamic_shared)
+{
+    (void)f, (void)threads, (void)dynamic_shared;
+    *n = 3;
+    return CUDA_SUCCESS;
+}
+
 static const struct {
     const char *name;
     void *fn;
@@ -267,7 +284,8 @@ static const struct {
     F(cuModuleGetFunction), F(cuMemAlloc),             F(cuMemFree),
     F(cuMemcpyHtoD),       F(cuMemcpyDtoH),            F(cuLaunchKernel),
     F(cuEventCreate),      F(cuEventRecord),           F(cuEventSynchronize),
-    F(cuEventElapsedTime), F(cuEventDestroy),
+    F(cuEventElapsedTime), F(cuEventDestroy),          F(cuFuncGetAttribute),
+    F(cuOccupancyMaxActiveBlocksPerMultiprocessor),
 #undef F
 };
 
