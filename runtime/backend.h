@@ -188,6 +188,13 @@ typedef struct gl_occupancy {
 void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
                      unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
 
+/* The kernels (.entry directives, in the order of the PTX) of a module's PTX text and
+ * the number of parameters of each: names[i] (malloc'd, the PTX name: mangled unless
+ * extern "C") and nparams[i]. Returns how many, 0 when none, or -1 when the PTX does not
+ * parse or memory runs out (nothing to free then). Free with gl_ptx_kernels_free. */
+int gl_ptx_kernels(const char *ptx, char ***names, int **nparams);
+void gl_ptx_kernels_free(char **names, int *nparams, int n);
+
 /* Everything one run produced. Free with gl_run_result_free. */
 typedef struct gl_run_result {
     gl_backend_kind backend;  /* SIM or GPU: what actually ran */

@@ -606,6 +606,43 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     return st;
 }
 
+int gl_ptx_kernels(const char *ptx, char ***names, int **nparams)
+{
+    *names = NULL;
+    *nparams = NULL;
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status ps = ptx_parse(ptx, strlen(ptx), "kernels.ptx", &m, &diag);
+    free(diag);
+    if (ps != SIM_OK)
+        return -1;
+    const int n = ptx_entry_count(m);
+    char **nm = calloc((size_t)n + 1, sizeof *nm);
+    int *np = calloc((size_t)n + 1, sizeof *np);
+    int ok = nm && np;
+    for (int i = 0; ok && i < n; i++) {
+        const char *name = ptx_entry_name(m, i);
+        ok = (nm[i] = strdup(name)) != NULL &&
+             ptx_entry_params(m, name, NULL, 0, &np[i]) == SIM_OK;
+    }
+    ptx_module_free(m);
+    if (!ok) {
+        gl_ptx_kernels_free(nm, np, n);
+        return -1;
+    }
+    *names = nm;
+    *nparams = np;
+    return n;
+}
+
+void gl_ptx_kernels_free(char **names, int *nparams, int n)
+{
+    for (int i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(nparams);
+}
+
 /* The simulator's device model as device properties. */
 static void sim_device_info(gl_device_info *info)
 {

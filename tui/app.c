@@ -496,6 +496,7 @@ static void step_enter(app *a, int i)
         }
     }
     if (want_spec) {
+        a->other_kernel = false;
         if (st == GL_OK) {
             a->have_spec = true;
             if (!source) source = a->spec.source;
@@ -909,6 +910,63 @@ static handler_result act_run(app *a)
 {
     a->sim_replay = false;
     return start_run(a);
+}
+
+/* f: run the next kernel of the step's file that the step's launch can run (as many
+ * parameters as it has arguments), in the order of the file; the step's own kernel comes
+ * round again. The kernels are read from the PTX of the last run. */
+static handler_result act_kernel_next(app *a)
+{
+    if (app_on_exercise(a) || !a->have_spec) {
+        set_flash(a, app_on_exercise(a) ? "the exercise runs its own kernel" : "this step runs no kernel");
+        return H_REDRAW;
+    }
+    if (app_busy(a)) return H_HANDLED;
+    if (!a->have_run || !a->run.ptx || !*a->run.ptx) {
+        set_flash(a, "press r first: f then runs the file's other kernels");
+        return H_REDRAW;
+    }
+    char **names;
+    int *np;
+    const int n = gl_ptx_kernels(a->run.ptx, &names, &np);
+    if (n <= 0) {
+        set_flash(a, "no kernel found in the last run's PTX");
+        return H_REDRAW;
+    }
+    int cur = -1, pick = -1, fits = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], a->spec.kernel) == 0) cur = i;
+        fits += np[i] == a->spec.nargs;
+    }
+    for (int k = 1; k <= n && pick < 0; k++) {
+        const int j = (cur + k) % n;
+        if (j != cur && np[j] == a->spec.nargs) pick = j;
+    }
+    char msg[300];
+    if (pick < 0) {
+        snprintf(msg, sizeof msg, "%s has no other kernel with %d parameters (this step's launch passes %d)",
+                 base_name(a->spec.source), a->spec.nargs, a->spec.nargs);
+        set_flash(a, msg);
+        gl_ptx_kernels_free(names, np, n);
+        return H_REDRAW;
+    }
+    char *k = strdup(names[pick]);
+    if (!k) {
+        gl_ptx_kernels_free(names, np, n);
+        return H_REDRAW;
+    }
+    int ord = 0;
+    for (int i = 0; i <= pick; i++) ord += np[i] == a->spec.nargs;
+    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s (f: the next)", ord, fits, base_name(a->spec.source), k);
+    gl_ptx_kernels_free(names, np, n);
+    free(a->spec.kernel);
+    a->spec.kernel = k;
+    a->other_kernel = true;
+    scroll_to_kernel(a);
+    a->sim_replay = false;
+    handler_result r = start_run(a);
+    set_flash(a, msg);
+    return r;
 }
 
 static handler_result act_grade(app *a)
@@ -1550,6 +1608,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step (at the last step: the next lesson)", act_next},
     {ON_LESSON, {'p', KEY_LEFT}, "p / Left", "previous step", act_prev},
     {ON_LESSON | ON_DEMO, {'r'}, "r", "run this step's kernel (Ctrl-C cancels)", act_run},
+    {ON_LESSON | ON_DEMO, {'f'}, "f", "run the next kernel of this step's file (same launch)", act_kernel_next},
     {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
     {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},
     {ON_LESSON, {'R'}, "R", "restore the exercise's starter (asks first)", act_reset},

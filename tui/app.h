@@ -108,6 +108,7 @@ typedef struct app {
     char run_error[4096];
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
     bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
+    bool other_kernel;    /* f chose spec.kernel: not the one the step launches */
 
     /* the exercise: the learner's own copy (workspace_exercise_path) */
     char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */

@@ -1013,6 +1013,10 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             snprintf(backend, sizeof backend, "ran on %s", a->backend_known && !a->device.is_simulator ? a->device.name : "the GPU");
         else snprintf(backend, sizeof backend, a->sim_replay ? "replayed on the simulator" : "ran on the simulator");
         char extra[160] = "";
+        if (a->other_kernel && a->have_spec && a->spec.kernel) {
+            const size_t used = strlen(backend);
+            snprintf(backend + used, sizeof backend - used, ": %.120s", a->spec.kernel);
+        }
         if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0)
             snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
         else if (a->run.stats.warp_instructions)
