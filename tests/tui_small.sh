@@ -30,6 +30,10 @@ NAME=tui_small; SESSION=views
 fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 
 open 60 20 "$LESSONS" 7
+# the step bar and the help keys stay on a 60-column screen
+wait_for "step 1/" 20 || fail "lesson 7 did not open"
+screen | head -1 | grep -q "1 *2 *3 *Ex" || fail "the step bar is not in the title line"
+screen | tail -1 | grep -q "step 1/[0-9]* .*?:help  q:quit" || fail "the status line lost the help keys"
 keys r
 wait_for "race on s\[63\]" 600 || fail "the race does not open on its picture, naming the shared element (s[63])"
 wait_for "warp 1 lane 31\|w1 lane 31" 20 || fail "the writer's warp and lane are not shown first"

@@ -299,14 +299,24 @@ static void draw_status(const app *a)
         draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), left, a->flash[0] ? a->flash : "Ctrl-C/Esc: cancel");
         return;
     }
-    if (a->screen == SCREEN_LESSON && a->lesson) {
-        snprintf(left, sizeof left, "lesson %d %s step %d/%d %s %s", a->lesson->number,
-                 term_glyph()->dot, a->step + 1, app_nsteps(a), term_glyph()->dot, backend);
-    } else {
-        snprintf(left, sizeof left, "%d lesson%s %s %s", a->nlessons, a->nlessons == 1 ? "" : "s",
-                 term_glyph()->dot, backend);
-    }
     const char *right = a->flash[0] ? a->flash : "?:help  q:quit";
+    /* the help keys stay: a narrow terminal first loses the back end's explanation
+     * ("simulator (no GPU found)" -> "simulator"), then the back end */
+    for (int pass = 0; pass < 3; pass++) {
+        char *paren = strstr(backend, " (");
+        if (pass == 1 && paren) *paren = '\0';
+        if (pass == 2) backend[0] = '\0';
+        const char *sep = backend[0] ? term_glyph()->dot : "";
+        if (a->screen == SCREEN_LESSON && a->lesson)
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d %s %s", a->lesson->number, term_glyph()->dot,
+                     a->step + 1, app_nsteps(a), sep, backend);
+        else
+            snprintf(left, sizeof left, "%d lesson%s %s %s", a->nlessons, a->nlessons == 1 ? "" : "s", sep, backend);
+        int lw, rw;
+        mb_fit(left, strlen(left), 1 << 20, &lw);
+        mb_fit(right, strlen(right), 1 << 20, &rw);
+        if (lw + rw + 4 < COLS) break;
+    }
     if (a->flash[0]) { /* a message matters more than the back end's name */
         if (a->screen == SCREEN_LESSON && a->lesson)
             snprintf(left, sizeof left, "lesson %d %s step %d/%d", a->lesson->number, term_glyph()->dot, a->step + 1,
