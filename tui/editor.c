@@ -740,13 +740,13 @@ static void put_at(int y, int x, int w, const char *s, int attr)
 /* One line of text on screen row y, from display column v->coloff. */
 static void draw_line(ed_view *v, int y, size_t li, bool *in_comment)
 {
-    size_t len;
+    size_t len = 0;
     const char *s = ed_buf_line(v->b, li, &len);
     const int *attrs = line_attrs(v, s, len, in_comment);
     int g = gutter_cols(v);
     char num[32];
-    snprintf(num, sizeof num, "%*zu ", g - 1, li + 1);
-    put_at(y, 0, g, num, term_attr(TC_DIM));
+    int digits = snprintf(num, sizeof num, "%zu", li + 1);
+    put_at(y, g - 1 - digits, digits, num, term_attr(TC_DIM)); /* right-aligned */
     size_t cols = text_cols(v), rx = 0, end = v->coloff + cols;
     for (size_t i = 0; i < len && rx < end;) {
         size_t k = 1;
@@ -810,7 +810,7 @@ static void draw(ed_view *v, const char *prompt)
     /* text */
     bool inc = false;
     for (size_t i = 0; i < v->top && i < n; i++) {
-        size_t len;
+        size_t len = 0;
         const char *s = ed_buf_line(v->b, i, &len);
         line_attrs(v, s, len, &inc);
     }
