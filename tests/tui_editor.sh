@@ -7,7 +7,7 @@
 # re-runs the kernel. Then quitting without saving (Esc on an unchanged file; Ctrl-Q,
 # Esc keeps editing, Ctrl-Q, n) leaves the file untouched and re-runs nothing. The
 # terminal is restored at the end. Everything lives in a private XDG_DATA_HOME and HOME
-# under a temporary folder.
+# under a temporary folder. The editor is also resized to 60x20 and back.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
@@ -83,6 +83,27 @@ screen | head -1 | grep -q "\[modified\]" || fail "the title does not say modifi
 keys C-z
 wait_for "^  6     int i = blockIdx.x \* blockDim.x + threadIdx.x; *$" 20 || fail "Ctrl-Z did not undo the typing"
 screen | head -1 | grep -q "modified" && fail "still modified after undoing the only change"
+
+# Resizing to 60x20 and back: the title, the text and the help line follow.
+# help_on ROW: waits until the help line is on that row (the resize has been drawn).
+help_on() {
+  n=0
+  while [ "$n" -lt 50 ]; do
+    screen | sed -n "${1}p" | grep -q "\^S save.*\^Q/Esc quit" && return 0
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+T resize-window -t ed -x 60 -y 20
+help_on 20 || fail "no help line on the last row at 60x20"
+screen | head -1 | grep -q "^ edit: exercise.cu  *line 6:51 *$" || fail "the title did not follow a resize to 60x20"
+[ "$(screen | wc -L)" -le 60 ] || fail "a row is wider than 60 columns"
+screen | grep -q "^  6     int i = blockIdx.x \* blockDim.x + threadIdx.x; *$" || fail "line 6 is not whole at 60x20"
+screen | grep -q "^  2 // The launch uses blocks of 128 threads and (n + 127) /$" || fail "line 2 is not cut at 60 columns"
+T resize-window -t ed -x 80 -y 24
+help_on 24 || fail "no help line on the last row back at 80x24"
+screen | head -1 | grep -q "^ edit: exercise.cu  *line 6:51 *$" || fail "the title did not follow a resize back to 80x24"
+screen | grep -q "blocks, so when$" || fail "line 2 is not shown to 80 columns again"
 
 # Another: Enter auto-indents, then the guard; Ctrl-S saves, Ctrl-Q leaves.
 keys End Enter
