@@ -1013,8 +1013,9 @@ static bool handle_key(ed_view *v, int ch)
         ed_buf_move_lines(v->b, -(long)rows);
         break;
     case KEY_NPAGE:
-        v->top += rows;
-        if (v->top >= ed_buf_nlines(v->b)) v->top = ed_buf_nlines(v->b) - 1;
+        v->top += rows; /* but the last page stays full */
+        if (v->top + rows > ed_buf_nlines(v->b))
+            v->top = ed_buf_nlines(v->b) > rows ? ed_buf_nlines(v->b) - rows : 0;
         ed_buf_move_lines(v->b, (long)rows);
         break;
     case KEY_BACKSPACE:
