@@ -18,6 +18,7 @@
 
 #include "sim/trace.h"
 #include "tui/app.h"
+#include "tui/editor.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 
@@ -991,7 +992,8 @@ static handler_result act_hint(app *a)
     return H_REDRAW;
 }
 
-/* The editor to run: $VISUAL, $EDITOR, else nano or vi from PATH. */
+/* The learner's editor: $VISUAL, else $EDITOR. false when neither is set (or both are
+ * empty): `e` then opens the built-in editor (editor.h), never a surprise vi. */
 static bool find_editor(char *buf, size_t len)
 {
     const char *vars[] = {"VISUAL", "EDITOR"};
@@ -1000,23 +1002,6 @@ static bool find_editor(char *buf, size_t len)
         if (e && *e) {
             snprintf(buf, len, "%s", e);
             return true;
-        }
-    }
-    const char *path = getenv("PATH");
-    const char *names[] = {"nano", "vi"};
-    for (int i = 0; i < 2 && path; i++) {
-        const char *p = path;
-        while (*p) {
-            const char *c = strchr(p, ':');
-            size_t n = c ? (size_t)(c - p) : strlen(p);
-            char cand[1100];
-            snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", names[i]);
-            if (access(cand, X_OK) == 0) {
-                snprintf(buf, len, "%s", names[i]);
-                return true;
-            }
-            if (!c) break;
-            p = c + 1;
         }
     }
     return false;
@@ -1059,10 +1044,7 @@ static handler_result act_edit(app *a)
         return H_REDRAW;
     }
     char editor[512];
-    if (!find_editor(editor, sizeof editor)) {
-        set_flash(a, "no editor: set $EDITOR (nano and vi are not on PATH)");
-        return H_REDRAW;
-    }
+    bool builtin = !find_editor(editor, sizeof editor);
     view_free();
     /* the text before the edit (its lines are NUL-separated in src.text) */
     size_t before_len = a->src.text && a->src.nlines > 0
@@ -1071,7 +1053,22 @@ static handler_result act_edit(app *a)
                             : 0;
     char *before = before_len ? malloc(before_len) : NULL;
     if (before) memcpy(before, a->src.text, before_len);
-    int status = run_editor(editor, a->ex_path);
+    int status = -1;
+    if (builtin) {
+        char emsg[sizeof a->flash];
+        editor_result er = editor_run(a->ex_path, emsg, sizeof emsg);
+        if (er != EDITOR_SAVED) { /* the file is as it was: keep the results, no re-run */
+            free(before);
+            char msg[sizeof a->flash];
+            if (er == EDITOR_FAILED) snprintf(msg, sizeof msg, "cannot edit: %.200s", emsg);
+            else snprintf(msg, sizeof msg, "not saved: nothing changed");
+            set_flash(a, msg);
+            return H_REDRAW;
+        }
+        status = 0; /* saved: re-run, as after an editor that exited 0 */
+    } else {
+        status = run_editor(editor, a->ex_path);
+    }
     source_load(&a->src, a->ex_path);
     a->show_reference = false;
     results_clear(a);

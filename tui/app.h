@@ -281,6 +281,12 @@ typedef struct view_hit {
 } view_hit;
 view_hit view_hit_test(int y, int x);
 
+/* The CUDA C highlighter's colouring: the attribute (term_attr of a TC_CODE_* role, or
+ * 0 for plain text) of every byte of the NUL-terminated line (attrs[0..strlen(line))),
+ * given whether the line starts inside a block comment; *in_comment gets the state at
+ * its end. (Shared with the built-in editor.) */
+void view_code_attrs(const char *line, int *attrs, bool *in_comment);
+
 /* The CUDA C highlighter: draws one source line at (y, x), at most maxcols columns,
  * starting at column `skip` of the line; *in_comment carries a block comment from
  * line to line. Returns the columns drawn. (Exported for the demo layout.) */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 static SCREEN *g_screen;
@@ -235,6 +236,31 @@ void term_resume(void)
     clearok(curscr, TRUE);
     refresh();
 }
+void term_raw_keys(bool on)
+{
+    static struct termios saved;
+    static bool have_saved;
+    if (!g_active) return;
+    if (on) {
+        have_saved = tcgetattr(STDIN_FILENO, &saved) == 0;
+        raw(); /* ncurses: ICANON, ISIG, IEXTEN and IXON off */
+        struct termios t;
+        if (tcgetattr(STDIN_FILENO, &t) == 0) { /* say so explicitly, whatever the curses */
+            t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+            t.c_lflag &= ~(tcflag_t)(ISIG | IEXTEN | ICANON);
+            tcsetattr(STDIN_FILENO, TCSANOW, &t);
+            def_prog_mode(); /* curses' idea of the program's modes follows */
+        }
+    } else if (have_saved) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        def_prog_mode();
+        have_saved = false;
+    } else {
+        noraw();
+        cbreak();
+    }
+}
+
 int term_attr(term_color c) { return (c >= 0 && c < TC__COUNT) ? g_role_attr[c] : (int)A_NORMAL; }
 bool term_has_color(void) { return g_color; }
 int term_palette_size(void) { return g_palette_n > 0 ? g_palette_n : 8; }

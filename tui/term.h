@@ -70,6 +70,12 @@ bool term_take_interrupt(void);
 void term_suspend(void);
 void term_resume(void);
 
+/* While on, every key reaches the program as a character: raw mode, with flow control
+ * (IXON: Ctrl-S/Ctrl-Q), signal keys (ISIG: Ctrl-C, Ctrl-Z, Ctrl-backslash) and IEXTEN
+ * (Ctrl-V, Ctrl-O) off, for the built-in editor's Ctrl-S/Q/Z/Y. term_raw_keys(false)
+ * restores exactly the terminal modes term_raw_keys(true) found (calls do not nest). */
+void term_raw_keys(bool on);
+
 /* Whether mouse clicks are reported (KEY_MOUSE); off with GPULEARN_NO_MOUSE=1. */
 bool term_has_mouse(void);
 

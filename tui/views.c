@@ -580,16 +580,13 @@ static const char *const k_builtins[] = {
     "__all_sync", "__activemask", "__popc", "__clz", "__ffs", "__ldg", "printf", "assert",
     "min", "max", "sqrtf", "expf", "fabsf", "fmaf", NULL};
 
-/* Colour role of every byte of line (attrs[0..strlen)), given whether the line starts
- * inside a block comment; *in_comment gets the state at its end. */
-static void code_attrs(const char *line, int *attrs, bool *in_comment)
+void view_code_attrs(const char *line, int *attrs, bool *in_comment)
 {
     size_t n = strlen(line), i = 0;
     bool preproc = false;
-    for (size_t k = 0; k < n && (line[k] == ' '); k++) {}
     {
         size_t k = 0;
-        while (k < n && line[k] == ' ') k++;
+        while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
         preproc = !*in_comment && k < n && line[k] == '#';
     }
     while (i < n) {
@@ -671,7 +668,7 @@ int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int
     int stackbuf[512];
     int *attrs = n <= 512 ? stackbuf : malloc(n * sizeof *attrs);
     if (!attrs) return 0;
-    code_attrs(line, attrs, in_comment);
+    view_code_attrs(line, attrs, in_comment);
     int c0;
     size_t from = mb_fit(line, n, skip, &c0);
     size_t to = from + mb_fit(line + from, n - from, maxcols, NULL);
@@ -689,7 +686,7 @@ static bool comment_state_before(const app *a, int upto)
         size_t n = strlen(a->src.lines[i]);
         int *attrs = n <= 512 ? scratch : malloc(n * sizeof *attrs);
         if (!attrs) continue;
-        code_attrs(a->src.lines[i], attrs, &inc);
+        view_code_attrs(a->src.lines[i], attrs, &inc);
         if (attrs != scratch) free(attrs);
     }
     return inc;
@@ -771,7 +768,7 @@ static int draw_source_region(const app *a, WINDOW *win, int y, int x, int rows,
         int stackbuf[512];
         int *attrs = n <= 512 ? stackbuf : malloc((n + 1) * sizeof *attrs);
         if (!attrs) break;
-        code_attrs(line, attrs, &inc);
+        view_code_attrs(line, attrs, &inc);
         size_t pos = 0;
         int indent = 0;
         while (line[indent] == ' ') indent++;
