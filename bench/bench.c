@@ -1,4 +1,4 @@
-/* bench.c — `make bench`: simulator speed (issue 3 item 6).
+/* bench.c — `make bench`: simulator speed.
  *
  * For each kernel of bench/ptx (vector add, shared-memory reduction, tiled 16x16
  * SGEMM, block scan; PTX from `nvcc -O3 -arch=compute_75 -lineinfo`, see
@@ -541,7 +541,7 @@ int main(int argc, char **argv)
     int ran[NCASES] = {0};
     int all_ok = 1;
 
-    printf("gpulearn simulator benchmark (issue 3 item 6): one core, median of %d simulator "
+    printf("gpulearn simulator benchmark: one core, median of %d simulator "
            "launches and %d C loops;\n",
            reps, reps * 2 + 1);
     if (quick)
@@ -652,7 +652,7 @@ int main(int argc, char **argv)
            "measured)\n");
 #endif
 
-    printf("\ntargets (issue 3 item 6):\n");
+    printf("\ntargets:\n");
     for (int k = 0; k < NCASES; k++) {
         bench_case *b = &cases[k];
         bench_result *r = &res[k];

@@ -1,4 +1,4 @@
-/* cmd_lint.c — `gpulearn lint LESSON_DIR...`: validates lessons (issue 5): the schema,
+/* cmd_lint.c — `gpulearn lint LESSON_DIR...`: validates lessons: the schema,
  * the files, every step runs on the simulator, the reference passes every check and
  * the starter fails at least one. Exit 0 clean, 1 problems found, 2 bad usage or a
  * folder without lesson.json. */

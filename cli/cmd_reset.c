@@ -1,5 +1,5 @@
 /* cmd_reset.c — `gpulearn reset LESSON [--yes]`: restores the exercise's starter in the
- * learner's workspace after confirmation (issue 5). */
+ * learner's workspace after confirmation. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

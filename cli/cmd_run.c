@@ -1,5 +1,5 @@
 /* cmd_run.c — `gpulearn run SPEC.json`: compile, run, print or dump the buffers.
- * Options of its own (issue 4): --time [--reps N] [--warmup N] (kernel time on the GPU:
+ * Options of its own: --time [--reps N] [--warmup N] (kernel time on the GPU:
  * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
  * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
  * trace as Chrome Trace Event JSON for Perfetto). */
@@ -79,7 +79,7 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }
 
-/* Options of `run` only (issue 4), taken out of argv before cli_parse_args sees it:
+/* Options of `run` only, taken out of argv before cli_parse_args sees it:
  * --time, --reps N, --warmup N, --timeout SECONDS. */
 typedef struct run_extra {
     int time, reps, warmup;

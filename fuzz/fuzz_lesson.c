@@ -1,4 +1,4 @@
-/* fuzz_lesson.c — libFuzzer target for the lesson loader (issue 17 item 7).
+/* fuzz_lesson.c — libFuzzer target for the lesson loader.
  *
  * Hands arbitrary bytes to lesson_parse as the lesson.json of a scratch folder that holds
  * every kernel file the shipped lessons name (so valid lessons load), then, for a lesson

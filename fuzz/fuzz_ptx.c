@@ -1,4 +1,4 @@
-/* fuzz_ptx.c — libFuzzer target for the PTX front end (issue 3 item 7).
+/* fuzz_ptx.c — libFuzzer target for the PTX front end.
  *
  * Feeds arbitrary bytes to ptx_parse as PTX text. The text is copied into a buffer of
  * exactly `size` bytes with no terminating NUL, so AddressSanitizer catches any read

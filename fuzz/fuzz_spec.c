@@ -1,4 +1,4 @@
-/* fuzz_spec.c — libFuzzer target for the launch-spec loader (issue 3 item 7).
+/* fuzz_spec.c — libFuzzer target for the launch-spec loader.
  *
  * Parses arbitrary bytes as JSON (cJSON) and hands the result to spec_from_json with
  * the variables a lesson defines ("n", "m", "k"), so both the JSON validation and the

@@ -36,7 +36,7 @@ typedef struct gl_device_info {
     int mem_bus_bits;
     double peak_bandwidth_gbs;      /* 2 * mem_clock * bus_bits / 8, GB/s (1e9 B/s) */
     char driver[64];                /* driver version "13.0", or "" */
-    /* GPU: device properties (issue 4) */
+    /* GPU: device properties */
     int regs_per_sm;                /* 32-bit registers per SM */
     int max_blocks_per_sm;          /* resident blocks per SM */
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
@@ -80,7 +80,7 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           const unsigned block[3], unsigned dynamic_shared, void **params,
                           double *elapsed_ms, gl_error *err);
 
-/* Kernel timing of `gpulearn run --time` (issue 4): CUDA events around the
+/* Kernel timing of `gpulearn run --time`: CUDA events around the
  * uninstrumented kernel, after warm-up runs. Each timed run starts from the spec's
  * initial buffers (copied in again before it, outside the timed interval), so kernels
  * that accumulate (atomicAdd into an output) time the same work every run; the buffers
@@ -121,7 +121,7 @@ typedef struct gl_run_opts {
                                     GL_TIMEOUT_DEFAULT_S. The GPU worker running a kernel
                                     past it is killed; the simulator stops the launch
                                     with SIM_FAULT_STEP_LIMIT */
-    /* GPU: isolation, timing (issue 4) */
+    /* GPU: isolation, timing */
     int time_reps;               /* > 0: time the kernel over this many runs (--time) */
     int time_warmup;             /* warm-up runs before the timed ones */
     /* GPU traces (runtime/instrument.h): gpu_trace = 1 with trace_level != OFF or
@@ -136,8 +136,8 @@ typedef struct gl_run_opts {
                                     bytes each; a warp memory instruction or a block start
                                     or end is one); 0 = GL_ITRACE_DEFAULT_RECORDS (256 Ki);
                                     past it the trace is marked truncated */
-    /* end GPU (issue 4) */
-    /* trace, checkers, metrics (issue 3) */
+    /* end GPU */
+    /* trace, checkers, metrics */
     trace_level trace_level;     /* simulator trace kept in res->trace: TRACE_OFF (none),
                                     TRACE_ISSUE or TRACE_MEMORY (sim/trace.h) */
     size_t trace_max_events;     /* cap on stored events; 0 = default (1 Mi) */
@@ -155,7 +155,7 @@ typedef struct gl_run_opts {
     int uninit_zero_buffers;     /* initcheck: buffers whose spec has no "init" count as
                                     never written (loads of them are warnings); default 0:
                                     they are zeros copied in, as on the GPU */
-    /* end trace, checkers, metrics (issue 3) */
+    /* end trace, checkers, metrics */
 } gl_run_opts;
 
 /* The occupancy of a launch (CUDA C++ Programming Guide, "Occupancy Calculator";
@@ -207,7 +207,7 @@ typedef struct gl_run_result {
     sim_stats stats;          /* simulator counters (zero on the GPU) */
     double elapsed_ms;        /* GPU kernel time, 0 on the simulator */
     char *ptx;                /* the PTX that ran */
-    /* GPU: isolation, timing (issue 4) */
+    /* GPU: isolation, timing */
     int gpu_fault;            /* GPU runs: 0 none, 1 the kernel faulted (cuda_error names
                                  it), 2 it ran past opts.timeout_s and was killed, 3 the
                                  worker died; the TUI offers a re-run on the simulator */
@@ -217,8 +217,8 @@ typedef struct gl_run_result {
     char *compile_log;        /* gl_run_spec: the compiler's warnings (and gpulearn's
                                  notes on the compilation), or NULL */
     gl_timing timing;         /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
-    /* end GPU (issue 4) */
-    /* trace, checkers, metrics (issue 3) */
+    /* end GPU */
+    /* trace, checkers, metrics */
     trace_t *trace;           /* opts.trace_level != OFF, or NULL (freed by
                                  gl_run_result_free_trace) */
     struct gl_metrics *metrics; /* opts.metrics, or NULL (runtime/analysis.h) */
@@ -226,7 +226,7 @@ typedef struct gl_run_result {
     int nfindings, findings_dropped;
     int nerrors, nwarnings;   /* occurrences; nerrors > 0: the kernel is wrong even when
                                  it completed (a race) */
-    /* end trace, checkers, metrics (issue 3) */
+    /* end trace, checkers, metrics */
     /* buffer addresses: the device address each argument's buffer had in the run, one
      * per arg (0 for scalars; nargs entries, malloc'd, or NULL when nothing was
      * allocated). Simulator: sim_malloc's addresses; GPU: cuMemAlloc's, sent back by

@@ -19,7 +19,7 @@ typedef struct gl_compile_opts {
     int debug;            /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
                              the stack) or -O0 (clang), so that checks see the code as
                              written, not as the optimiser moved it */
-    /* Compilation cache (issue 4): the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
+    /* Compilation cache: the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
      * the source, its path, the options and the compilers' versions (runtime/cache.h). */
     int no_cache;         /* always compile; neither read nor write the cache */
     /* Untrusted source (a submission being graded): compile in a child process confined
@@ -40,7 +40,7 @@ typedef struct gl_compiled {
     char *log;            /* warnings (compile errors go to err instead), may be NULL */
     gl_compiler used;     /* which compiler ran */
     char command[512];    /* the command line / options used, for --verbose and the TUI */
-    int cached;           /* 1: taken from the compilation cache, no compiler ran (issue 4) */
+    int cached;           /* 1: taken from the compilation cache, no compiler ran */
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 

@@ -1,4 +1,4 @@
-/* instrument.h — GPU traces in the simulator's format (issue 4 item 5): PTX
+/* instrument.h — GPU traces in the simulator's format: PTX
  * instrumentation, the device trace buffer it fills, and its decoding into a trace_t
  * (sim/trace.h) so that runtime/analysis.h computes the same metrics from a GPU run as
  * from a simulator run.

@@ -152,7 +152,7 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
     gl_run_opts none = {0};
     if (!opts)
         opts = &none;
-    /* trace, checkers, metrics (issue 3): a trace when asked for one or for metrics;
+    /* trace, checkers, metrics: a trace when asked for one or for metrics;
      * metrics are streamed from it so they stay exact past the stored-event cap */
     trace_t *tr = NULL;
     trace_level level = opts->trace_level;
@@ -552,7 +552,7 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
     res->nargs = spec->nargs;
 
     if (use_gpu) {
-        /* GPU: isolation, timing (issue 4). AUTO runs on the simulator when the worker
+        /* GPU: isolation, timing. AUTO runs on the simulator when the worker
          * could not open the GPU. */
         gl_error ge = {0};
         int opened = 0;

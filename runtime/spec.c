@@ -1124,7 +1124,7 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
         }
     }
 
-    /* Declared work for timing (issue 4): >= 0, integers or floats or expressions. */
+    /* Declared work for timing: >= 0, integers or floats or expressions. */
     static const char *const work_keys[] = {"bytes_moved", "flops"};
     double *work_out[] = {&out->bytes_moved, &out->flops};
     for (int w = 0; w < 2; w++) {

@@ -67,7 +67,7 @@ typedef struct gl_spec {
     unsigned dynamic_shared_bytes;
     gl_arg *args;
     int nargs;
-    /* Timing (issue 4, `gpulearn run --time`): optional top-level "bytes_moved" and
+    /* Timing (`gpulearn run --time`): optional top-level "bytes_moved" and
      * "flops", numbers or expressions in the vars; 0 when not declared. */
     double bytes_moved; /* bytes one launch reads and writes in global memory */
     double flops;       /* floating-point operations of one launch */

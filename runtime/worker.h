@@ -1,4 +1,4 @@
-/* worker.h — GPU work in a worker process (issue 4, "Isolation").
+/* worker.h — GPU work in a worker process ("Isolation").
  *
  * gl_worker_run forks a child that opens the CUDA driver, loads the PTX, allocates,
  * copies in, launches, synchronises, copies back and streams what it got (buffers,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU back end on the command line (issue 4): --time, --timeout, --verbose and the
+# GPU back end on the command line: --time, --timeout, --verbose and the
 # compilation cache, `info --json`; with tests/gpu/fake_libcuda.c standing in for the
 # driver (GPULEARN_LIBCUDA) where cc and cuda.h exist, a fault, an endless kernel and a
 # timed run. Runs from the repo root with $GPULEARN = the binary. Real-GPU cases are in

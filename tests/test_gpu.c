@@ -1,4 +1,4 @@
-/* test_gpu.c — the GPU back end of issue 4: the worker process (protocol, time limit,
+/* test_gpu.c — the GPU back end: the worker process (protocol, time limit,
  * a dying worker), CUDA faults reported by name with the advice to use the simulator,
  * timing statistics and rates, the spec's declared work, the no-driver path, and --time
  * on the simulator. Run from the repository root.

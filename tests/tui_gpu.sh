@@ -1,5 +1,5 @@
 #!/bin/sh
-# tui_gpu.sh — the TUI on a real GPU (issue 6 item 1, "SM on GPU runs"), under tmux at
+# tui_gpu.sh — the TUI on a real GPU ("SM on GPU runs"), under tmux at
 # 120x40: lesson 5's coalesced copy runs on the GPU and its memory view shows the GPU's
 # own request (4 sectors, from the instrumented PTX); the map colours blocks by the SM
 # the GPU ran them on (%smid); views the GPU cannot record say so, and S replays the

@@ -32,7 +32,7 @@ done
 make -j"$(nproc)" check DEPS_PREFIX=/tmp/deps EXTRA_CFLAGS="$EXTRA_CFLAGS" 2>&1 | grep -v '^cc \|^ar ' >"$out/check.log"
 grep -E "Checks|passed|FAIL|SKIP|GPU" "$out/check.log"
 
-# GPU back end: faults, timeouts, timing, cache (issue 4).
+# GPU back end: faults, timeouts, timing, cache.
 $G info --json >"$out/info.json"
 $G run tests/gpu/oob_far.json --backend gpu; echo "oob_far: exit $? (expect 1)"
 $G run tests/gpu/endless.json --backend gpu --timeout 2; echo "endless: exit $? (expect 1 after ~2 s)"
@@ -69,7 +69,7 @@ for spec in tests/corpus_new/*.json; do
 done
 ls /tmp/g/*.golden.json >/dev/null 2>&1 && (cd /tmp/g && tar cf "$out/goldens_new.tar" *.golden.json)
 
-# GPU traces from instrumented PTX against the simulator's traces (issue 4).
+# GPU traces from instrumented PTX against the simulator's traces.
 make -j"$(nproc)" DEPS_PREFIX=/tmp/deps EXTRA_CFLAGS="$EXTRA_CFLAGS" build/debug/tests/test_instrument >/dev/null 2>&1
 CK_RUN_CASE=gpu build/debug/tests/test_instrument 2>&1 | tail -20
 $G run tests/kernels/check/tile_column.json --backend gpu --metrics-json /tmp/tc.gpu.json >/dev/null 2>&1
