@@ -1,5 +1,6 @@
 #!/bin/sh
-# tui_views.sh — the trace views, time travel and errors as pictures, walked as a learner under tmux at 80x24 and 200x60:
+# tui_views.sh — the trace views, time travel and errors as pictures, walked as a
+# learner under tmux at 80x24 and 200x60:
 #  - lesson 5 opens on the memory view: the coalesced copy is 4 sectors, the strided
 #    one 32 and "not coalesced"; stepping forward changes the screen and stepping
 #    back returns it exactly;
