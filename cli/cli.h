@@ -29,7 +29,6 @@ int cli_die(gl_status st, const char *msg);
 int cli_usage_error(const char *fmt, const char *arg);
 
 /* The commands: each takes the arguments after its name; returns the exit code. */
-int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);

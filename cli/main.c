@@ -147,7 +147,8 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
     return 0;
 }
 
-int cmd_list(int argc, char **argv)
+/* `gpulearn list`: the lessons; returns the exit code. */
+static int cmd_list(int argc, char **argv)
 {
     cli c = {0};
     int rc = cli_parse_args(argc, argv, &c, "--json");

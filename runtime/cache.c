@@ -113,7 +113,10 @@ static int cache_disabled(void)
     return e && *e && strcmp(e, "0") != 0;
 }
 
-int gl_cache_dir(char *buf, size_t n)
+/* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created).
+ * Returns 0, or -1 when neither variable is set, GPULEARN_NO_CACHE is set, or the path
+ * does not fit. */
+static int gl_cache_dir(char *buf, size_t n)
 {
     if (cache_disabled())
         return -1;

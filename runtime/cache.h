@@ -26,10 +26,6 @@ void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t le
 /* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]. */
 void gl_sha256_hex(gl_sha256 *s, char hex[65]);
 
-/* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created).
- * Returns 0, or -1 when neither variable is set, GPULEARN_NO_CACHE is set, or the path
- * does not fit. */
-int gl_cache_dir(char *buf, size_t n);
 
 /* One cached compilation. */
 typedef struct gl_cache_entry {

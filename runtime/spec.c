@@ -1355,7 +1355,8 @@ void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value mi
     }
 }
 
-uint64_t spec_memory_cap(void)
+/* GL_DEVICE_MEMORY_CAP, or a quarter of this machine's memory if that is less (bytes). */
+static uint64_t spec_memory_cap(void)
 {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     uint64_t cap = GL_DEVICE_MEMORY_CAP;

@@ -105,7 +105,7 @@ typedef struct gl_buffer {
 
 /* Allocates and initialises buffers[nargs] per each argument's init. Caller frees with
  * spec_buffers_free. GL_ERR_NOMEM on failure; GL_ERR_INPUT when they would take more
- * than spec_memory_cap(). */
+ * than GL_DEVICE_MEMORY_CAP (or a quarter of this machine's memory). */
 gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err);
 
 /* The most bytes a launch's buffers may take in all: 16 GiB (a modest GPU's memory), or a
@@ -113,7 +113,6 @@ gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err);
  * GL_ERR_INPUT, before allocating anything (the buffers live in host memory and in the
  * simulator's or GPU's). */
 #define GL_DEVICE_MEMORY_CAP ((uint64_t)16 << 30)
-uint64_t spec_memory_cap(void);
 void spec_buffers_free(gl_buffer *b, int nargs);
 
 /* The documented generator behind "random": splitmix64 from seed; integers uniform in

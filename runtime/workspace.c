@@ -11,7 +11,8 @@
 
 #include "runtime/workspace.h"
 
-const char *workspace_root(void)
+/* The folder: $XDG_DATA_HOME/gpulearn, or $HOME/.local/share/gpulearn. Static storage. */
+static const char *workspace_root(void)
 {
     static char root[PATH_MAX];
     const char *xdg = getenv("XDG_DATA_HOME");

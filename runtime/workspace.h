@@ -10,8 +10,6 @@
 #include "runtime/gl.h"
 #include "runtime/lesson.h"
 
-/* The folder: $XDG_DATA_HOME/gpulearn, or $HOME/.local/share/gpulearn. Static storage. */
-const char *workspace_root(void);
 
 /* Path of the learner's copy of lesson l's exercise kernel
  * (<root>/<lesson id>/<starter's file name>), copied from the starter the first time.

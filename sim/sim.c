@@ -56,7 +56,10 @@
 
 static void gsh_free(sim_alloc *al);
 
-void sim_poison(void *p, size_t n, uint64_t seed)
+/* Fills n bytes at p with the poison of `seed` (a mixed seed xor a Weyl sequence): what
+ * uninitialised shared memory, local memory and registers hold. Never all zeros, as
+ * they are not on a GPU: a kernel that reads them before writing gets garbage. */
+static void sim_poison(void *p, size_t n, uint64_t seed)
 {
     /* word i = a mixed seed xor (i + 1) times an odd constant (a Weyl sequence): a
      * different value in every word, block and seed, for an add per 8 bytes (registers
@@ -198,7 +201,12 @@ const sim_device_model *sim_device(void)
  * sgemm 15-30 %). Random schedules go up to sim_resident_blocks. */
 #define SIM_DETERMINISTIC_RESIDENT 8u
 
-unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes)
+/* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
+ * memory each that the modelled device holds at once: sm_count times what one SM's
+ * thread, block and shared-memory limits allow (at least one per SM). The simulator
+ * interleaves up to 8 of them (2 per SM) in its deterministic schedule and 2 to all of
+ * them in random schedules, as a GPU runs a wave of resident blocks at once. */
+static unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes)
 {
     const sim_device_model *d = &device_model;
     const unsigned warps = (threads + 31) / 32;

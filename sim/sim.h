@@ -84,12 +84,6 @@ typedef struct sim_device_model {
     size_t shared_bytes_per_sm;    /* 164 KiB */
 } sim_device_model;
 
-/* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
- * memory each that the modelled device holds at once: sm_count times what one SM's
- * thread, block and shared-memory limits allow (at least one per SM). The simulator
- * interleaves up to 8 of them (2 per SM) in its deterministic schedule and 2 to all of
- * them in random schedules, as a GPU runs a wave of resident blocks at once. */
-unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes);
 
 /* The simulator's device model (static storage). */
 const sim_device_model *sim_device(void);

@@ -394,11 +394,6 @@ void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kin
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
 
-/* Fills n bytes at p with the poison of `seed` (a mixed seed xor a Weyl sequence): what
- * uninitialised shared memory, local memory and registers hold. Never all zeros, as
- * they are not on a GPU: a kernel that reads them before writing gets garbage. */
-void sim_poison(void *p, size_t n, uint64_t seed);
-
 /* Warp instructions between two looks at the clock (sim_config.time_limit_s). */
 enum { SIM_CLOCK_EVERY = 1 << 16 };
 /* CLOCK_MONOTONIC, in seconds. */

@@ -197,19 +197,6 @@ uint32_t trace_add_snapshot(trace_t *t, uint32_t block, int32_t pc, uint64_t tim
     return (uint32_t)t->nsnaps++;
 }
 
-const char *trace_kind_name(int kind)
-{
-    static const char *n[] = {"?",         "issue",     "mem",    "bar_arrive",
-                              "bar_release", "block_start", "block_end", "printf",    "reg",
-                              "shfl",        "vote"};
-    return kind >= 0 && kind < (int)(sizeof n / sizeof *n) ? n[kind] : "?";
-}
-
-const char *trace_op_name(int op)
-{
-    return op == TRACE_STORE ? "store" : op == TRACE_ATOMIC ? "atomic" : "load";
-}
-
 const char *trace_space_name(int space)
 {
     static const char *n[] = {"generic", "global", "shared", "local", "const", "param"};

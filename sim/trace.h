@@ -229,10 +229,7 @@ static inline const uint64_t *trace_event_values(const trace_t *t, const trace_e
     return t->addrs + (size_t)ev->aux * 32;
 }
 
-/* Names for messages and JSON: "issue", "mem", ...; "load", "store", "atomic";
- * "global", "shared", ... */
-const char *trace_kind_name(int kind);
-const char *trace_op_name(int op);
+/* The name of a state space for messages and JSON: "global", "shared", ... */
 const char *trace_space_name(int space);
 
 #endif

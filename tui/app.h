@@ -287,11 +287,6 @@ view_hit view_hit_test(int y, int x);
  * its end. (Shared with the built-in editor.) */
 void view_code_attrs(const char *line, int *attrs, bool *in_comment);
 
-/* The CUDA C highlighter: draws one source line at (y, x), at most maxcols columns,
- * starting at column `skip` of the line; *in_comment carries a block comment from
- * line to line. Returns the columns drawn. (Exported for the demo layout.) */
-int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int skip,
-                   bool *in_comment);
 
 /* ------------------------------------------------------------------- map.c */
 
@@ -305,8 +300,6 @@ int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem);
  * it touched no element or the index is past the buffer. *is_float says how to print it. */
 bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
                double *out, bool *is_float);
-/* A short description of the mode for the legend ("blockIdx.x", "c[global index]"). */
-void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len);
 /* Draws the grid map of the current spec into w's rectangle (y, x, h, w); the selected
  * thread (a->sel_on) is marked and described on the last line. */
 void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
@@ -363,8 +356,5 @@ int warps_line_active(const app *a, double *out, int nlines);
 int map_natural_height(const app *a, int w);
 /* Columns the map would like (its natural width) for the current spec and mode. */
 int map_natural_width(const app *a);
-/* Describes thread (b, t): "block (1,0,0) thread (5,0,0) | global 13 | warp 0 lane 5 |
- * in=13 out=169" (values of every pointer argument at the global index). */
-void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len);
 
 #endif

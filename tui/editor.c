@@ -324,7 +324,8 @@ void ed_buf_set_cursor_rx(ed_buf *b, size_t row, size_t rx)
     b->run = RUN_NONE;
 }
 
-void ed_buf_move_lines(ed_buf *b, long n)
+/* Moves the cursor n lines up (n < 0) or down, as ED_UP/ED_DOWN n times. */
+static void ed_buf_move_lines(ed_buf *b, long n)
 {
     size_t row = b->row;
     if (n < 0) row = (size_t)(-n) > row ? 0 : row - (size_t)(-n);

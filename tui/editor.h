@@ -86,8 +86,6 @@ typedef enum ed_move {
 } ed_move;
 void ed_buf_move(ed_buf *b, ed_move m);
 
-/* Moves the cursor n lines up (n < 0) or down, as ED_UP/ED_DOWN n times. */
-void ed_buf_move_lines(ed_buf *b, long n);
 
 /* Puts the cursor at (row, col), clamped to the text (col also to the start of a
  * UTF-8 sequence). Ends the typing run. */

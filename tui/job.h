@@ -87,8 +87,6 @@ bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t 
 /* Reads what the worker has written so far without blocking. Returns true once the
  * worker has finished (the result can be collected). */
 bool job_poll(job *j);
-/* The file descriptor to wait on (poll) while the job runs, or -1. */
-int job_fd(const job *j);
 
 /* Kills the worker and its children and forgets the job. */
 void job_cancel(job *j);

@@ -10,6 +10,8 @@
 #include "tui/app.h"
 #include "tui/term.h"
 
+static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len);
+
 enum { WARP = 32 };
 
 static uint64_t threads_per_block(const gl_spec *s)
@@ -200,7 +202,8 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
     return false;
 }
 
-void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
+/* A short description of the mode for the legend ("blockIdx.x", "c[global index]"). */
+static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t len)
 {
     const gl_spec *s = &a->spec;
     bool grid1d = s->grid[1] == 1 && s->grid[2] == 1;
@@ -783,7 +786,9 @@ static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, 
     return counts[k];
 }
 
-void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len)
+/* Describes thread (b, t): "block (1,0,0) thread (5,0,0) | global 13 | warp 0 lane 5 |
+ * in=13 out=169" (values of every pointer argument at the global index). */
+static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len)
 {
     const gl_spec *s = &a->spec;
     uint64_t lt = linear_thread(s, t);

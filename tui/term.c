@@ -197,20 +197,8 @@ void term_end(void)
     }
 }
 
-_Noreturn void term_fail(const char *fmt, ...)
-{
-    term_end();
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gpulearn: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
 
 int term_quit_signal(void) { return (int)g_quit_signal; }
-bool term_has_mouse(void) { return g_mouse; }
 
 bool term_take_interrupt(void)
 {

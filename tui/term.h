@@ -54,9 +54,6 @@ bool term_init(char *msg, size_t msg_len);
 /* Restores the terminal (endwin) and the previous signal handlers. Idempotent. */
 void term_end(void);
 
-/* Restores the terminal, prints "gpulearn: <message>" on stderr and exits with
- * status 2 (htop's fail()). */
-_Noreturn void term_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Non-zero after SIGINT/SIGTERM/SIGHUP: the signal number; the loop should quit. */
 int term_quit_signal(void);
@@ -76,8 +73,6 @@ void term_resume(void);
  * restores exactly the terminal modes term_raw_keys(true) found (calls do not nest). */
 void term_raw_keys(bool on);
 
-/* Whether mouse clicks are reported (KEY_MOUSE); off with GPULEARN_NO_MOUSE=1. */
-bool term_has_mouse(void);
 
 /* The attribute (colour pair or monochrome attribute) of a colour role. */
 int term_attr(term_color c);

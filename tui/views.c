@@ -662,21 +662,6 @@ static int draw_attr_run(WINDOW *win, int y, int x, const char *line, const int 
     return cols;
 }
 
-int view_code_line(WINDOW *win, int y, int x, int maxcols, const char *line, int skip, bool *in_comment)
-{
-    size_t n = strlen(line);
-    int stackbuf[512];
-    int *attrs = n <= 512 ? stackbuf : malloc(n * sizeof *attrs);
-    if (!attrs) return 0;
-    view_code_attrs(line, attrs, in_comment);
-    int c0;
-    size_t from = mb_fit(line, n, skip, &c0);
-    size_t to = from + mb_fit(line + from, n - from, maxcols, NULL);
-    int cols = draw_attr_run(win, y, x, line, attrs, from, to, -1);
-    if (attrs != stackbuf) free(attrs);
-    return cols;
-}
-
 /* Block-comment state at the start of line `upto` (0-based). */
 static bool comment_state_before(const app *a, int upto)
 {
