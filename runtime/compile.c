@@ -1123,17 +1123,21 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
     char libc[PATH_MAX + 16], libcopt[PATH_MAX + 32] = "";
     if (nvrtc_libc_dir(libc, sizeof libc))
         snprintf(libcopt, sizeof libcopt, "--include-path=%s", libc);
-    const char *options[5] = {arch, debug ? "-G" : "-lineinfo"};
+    const char *options[6] = {arch, debug ? "-G" : "-lineinfo"};
     int noptions = 2;
     if (incopt[0])
         options[noptions++] = incopt;
     if (ccclopt[0])
         options[noptions++] = ccclopt;
-    if (libcopt[0])
+    if (libcopt[0]) {
         options[noptions++] = libcopt;
-    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.100s%s%.100s%s%.100s (%.100s)",
+        /* nvcc includes the CUDA runtime headers, and with them math.h, in every .cu
+         * file: INFINITY, NAN and M_PI need no #include there, nor here */
+        options[noptions++] = "--pre-include=math.h";
+    }
+    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.100s%s%.100s%s%.100s%s (%.100s)",
              options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt,
-             libcopt[0] ? " " : "", libcopt, nvrtc.soname);
+             libcopt[0] ? " " : "", libcopt, libcopt[0] ? " --pre-include=math.h" : "", nvrtc.soname);
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */
@@ -1272,7 +1276,8 @@ static const char cache_options[] =
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
     "-fno-delete-null-pointer-checks -include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
-    "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc | "
+    "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc "
+    "--pre-include=math.h | "
     "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
     "file names rewritten to the path as given";
 

@@ -1115,4 +1115,34 @@ GL_DEV float remainderf(float x, float y)
 #undef GL_LN2
 #undef GL_LOG2E
 #undef GL_DEV
+
+/* ------------------------------------------------ math.h constants (C11 §7.12) */
+/* nvcc includes the CUDA runtime headers, and with them math.h, in every .cu file, so a
+ * kernel may write INFINITY, NAN, HUGE_VAL or M_PI without an #include; so may it here.
+ * NAN is the quiet NaN 0x7fc00000, as nvcc's (glibc's __builtin_nanf("")). */
+#ifndef INFINITY
+#define INFINITY __builtin_inff()
+#endif
+#ifndef NAN
+#define NAN __builtin_nanf("")
+#endif
+#ifndef HUGE_VALF
+#define HUGE_VALF __builtin_huge_valf()
+#define HUGE_VAL __builtin_huge_val()
+#endif
+#ifndef M_PI
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#endif
 #endif

@@ -8,7 +8,7 @@
 #define INFINITY __int_as_float(0x7f800000)
 #endif
 #ifndef NAN
-#define NAN __int_as_float(0x7fffffff)
+#define NAN __int_as_float(0x7fc00000) /* the quiet NaN nvcc's NAN is (glibc's) */
 #endif
 #define HUGE_VALF __int_as_float(0x7f800000)
 #define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)
