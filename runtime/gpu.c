@@ -54,6 +54,7 @@
     X(cuModuleUnload)                                                                    \
     X(cuModuleGetFunction)                                                               \
     X(cuFuncGetAttribute)                                                                \
+    X(cuFuncSetAttribute)                                                                \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                       \
     X(cuMemAlloc)                                                                        \
     X(cuMemFree)                                                                         \
@@ -421,6 +422,21 @@ static char *capture_end(capture *c)
     return text;
 }
 
+/* Opts kernel f in to dynamic_shared bytes of dynamic shared memory when that is more
+ * than the default 48 KiB less its static shared memory allows: every GPU since Volta
+ * holds more per block once CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES is raised
+ * (CUDA C++ Programming Guide, "Shared Memory" of compute capability 7.x and later; an
+ * H100 up to 227 KiB). A request over the device's opt-in limit fails here. */
+static CUresult opt_in_shared(gpu_t *g, CUfunction f, unsigned dynamic_shared)
+{
+    int stat = 0;
+    if (dynamic_shared == 0 ||
+        g->p_cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS ||
+        (uint64_t)stat + dynamic_shared <= 48u * 1024u)
+        return CUDA_SUCCESS;
+    return g->p_cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic_shared);
+}
+
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                      const unsigned block[3], unsigned dynamic_shared, void **params,
                      char **printf_out, double *elapsed_ms, gl_error *err)
@@ -442,6 +458,8 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                        kernel);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_CUDA, r, "cuModuleGetFunction", err);
+    if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
 
     CUevent start = NULL, stop = NULL;
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
@@ -513,6 +531,8 @@ gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
     if (g->p_cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS)
         occ[1] = v;
     const int threads = (int)(block[0] * block[1] * block[2]);
+    if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute", err);
     r = g->p_cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, f, threads, dynamic_shared);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_CUDA, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor", err);
@@ -536,6 +556,8 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
     CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
+    if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
     CUevent start = NULL, stop = NULL;
     const char *call = "cuEventCreate";
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&

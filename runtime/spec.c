@@ -608,11 +608,12 @@ static bool get_value(ctx *c, const cJSON *j, gl_type t, const char *path, bool 
 /* Limits from the CUDA C++ Programming Guide, "Compute Capabilities", table
  * "Technical Specifications per Compute Capability" (the same for every compute
  * capability since 3.0): grid x <= 2^31-1, grid y/z <= 65535, block x/y <= 1024,
- * block z <= 64, at most 1024 threads per block; and 48 KiB of shared memory per block
- * unless the kernel opts in with cudaFuncSetAttribute (ibid., "Shared Memory" of
- * compute capabilities 7.x and later). */
+ * block z <= 64, at most 1024 threads per block; and dynamic shared memory up to the
+ * most any GPU lets a block opt in to, 227 KiB (compute capability 9.0: ibid., table
+ * "Maximum amount of shared memory per thread block"; each back end then checks its
+ * device's own limit, and gpulearn opts the kernel in past the default 48 KiB). */
 #define GL_MAX_THREADS_PER_BLOCK 1024u
-#define GL_MAX_DYNAMIC_SHARED 49152u
+#define GL_MAX_DYNAMIC_SHARED (227u * 1024u)
 static const uint64_t grid_limit[3] = {2147483647u, 65535u, 65535u};
 static const uint64_t block_limit[3] = {1024u, 1024u, 64u};
 
@@ -1117,8 +1118,8 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
                 cfail(&c, GL_ERR_INPUT, p, "must be an integer >= 0");
             else if (n.mag > GL_MAX_DYNAMIC_SHARED)
                 cfail(&c, GL_ERR_LAUNCH, p,
-                      "%" PRIu64 " is over %u bytes (48 KiB), the default limit per block", n.mag,
-                      GL_MAX_DYNAMIC_SHARED);
+                      "%" PRIu64 " is over %u bytes (227 KiB), the most shared memory any GPU "
+                      "allows a block", n.mag, GL_MAX_DYNAMIC_SHARED);
             else
                 out->dynamic_shared_bytes = (unsigned)n.mag;
         }

@@ -183,6 +183,7 @@ static const sim_device_model device_model = {
     .max_block_dim = {1024, 1024, 64},
     .max_grid_dim = {2147483647u, 65535u, 65535u},
     .shared_bytes_per_block = 48 * 1024,
+    .shared_bytes_per_block_optin = 163 * 1024,
     .compute_major = 8,
     .compute_minor = 0,
     .max_threads_per_sm = 2048,
@@ -3259,12 +3260,23 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
                  (unsigned long long)nthreads, dm->max_threads_per_block);
         return SIM_ERR_LAUNCH;
     }
+    /* CUDA C++ Programming Guide, "Compute Capabilities": static shared memory is at most
+     * 48 KiB; with dynamic shared memory a block may opt in to more (compute capability
+     * 8.0: 163 KiB in all), which gpulearn does for every launch that asks for it */
     size_t shared = (size_t)f->dynshared_off + dynamic_shared;
-    if (shared > dm->shared_bytes_per_block) {
+    if (f->dynshared_off > dm->shared_bytes_per_block) {
+        snprintf(res->fault.message, sizeof res->fault.message,
+                 "%u bytes of static shared memory is over the limit of %zu bytes (48 KiB) per "
+                 "block: allocate the rest as dynamic shared memory (extern __shared__)",
+                 f->shared_size, dm->shared_bytes_per_block);
+        return SIM_ERR_LAUNCH;
+    }
+    if (shared > dm->shared_bytes_per_block_optin) {
         snprintf(res->fault.message, sizeof res->fault.message,
                  "%zu bytes of shared memory per block (%u static + %u dynamic) is over the "
-                 "limit of %zu bytes", shared, f->shared_size, dynamic_shared,
-                 dm->shared_bytes_per_block);
+                 "limit of %zu bytes (%zu KiB) a block of compute capability %d.%d may use",
+                 shared, f->shared_size, dynamic_shared, dm->shared_bytes_per_block_optin,
+                 dm->shared_bytes_per_block_optin >> 10, dm->compute_major, dm->compute_minor);
         return SIM_ERR_LAUNCH;
     }
     sim_status st = load_module_vars(s, m);

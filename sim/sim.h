@@ -72,7 +72,10 @@ typedef struct sim_device_model {
     int max_threads_per_block;     /* 1024 */
     int max_block_dim[3];          /* 1024, 1024, 64 */
     unsigned max_grid_dim[3];      /* 2^31-1, 65535, 65535 */
-    size_t shared_bytes_per_block; /* 48 KiB static + dynamic default */
+    size_t shared_bytes_per_block; /* 48 KiB: the most static shared memory, and the
+                                      default for static + dynamic */
+    size_t shared_bytes_per_block_optin; /* 163 KiB: static + dynamic once a kernel opts
+                                            in (gpulearn does past 48 KiB of dynamic) */
     int compute_major, compute_minor; /* compute capability modelled: 8.0, so kernels
                                          compile for compute_80 (redux.sync:
                                          __reduce_add_sync) */

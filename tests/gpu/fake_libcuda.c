@@ -263,6 +263,12 @@ static CUresult fake_cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfuncti
     return CUDA_SUCCESS;
 }
 
+static CUresult fake_cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+    (void)f, (void)a;
+    return v <= 227 * 1024 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 static CUresult fake_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int threads,
                                                                   size_t dynamic_shared)
 {
@@ -285,7 +291,7 @@ static const struct {
     F(cuMemcpyHtoD),       F(cuMemcpyDtoH),            F(cuLaunchKernel),
     F(cuEventCreate),      F(cuEventRecord),           F(cuEventSynchronize),
     F(cuEventElapsedTime), F(cuEventDestroy),          F(cuFuncGetAttribute),
-    F(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    F(cuOccupancyMaxActiveBlocksPerMultiprocessor), F(cuFuncSetAttribute),
 #undef F
 };
 
