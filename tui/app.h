@@ -108,6 +108,12 @@ typedef struct app {
     char run_error[4096];
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
     bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
+    /* N: runs use the debug build (-G), whose DWARF names the registers' source
+     * variables (no compiler records them for optimised code: README "Source variable
+     * names"); its counts are of the code as written, so it is never a baseline */
+    bool names_build;     /* the next runs use it */
+    bool run_names;       /* the last run (a->run) used it */
+    bool start_names;     /* the run under way uses it */
 
     /* the exercise: the learner's own copy (workspace_exercise_path) */
     char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */
