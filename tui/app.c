@@ -322,7 +322,6 @@ static void run_result_free(gl_run_result *r)
 static void keep_baseline(app *a)
 {
     if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != SIM_FAULT_NONE || a->run.gpu_fault) return;
-    if (a->run_names) return; /* a debug build's counts compare with nothing */
     a->baseline = (struct app_baseline){true,
                                         a->lesson,
                                         a->step,
@@ -331,7 +330,8 @@ static void keep_baseline(app *a)
                                         a->run.stats.warp_instructions,
                                         a->run.elapsed_ms,
                                         a->run.metrics != NULL,
-                                        {0}};
+                                        {0},
+                                        a->run_names};
     if (a->run.metrics) a->baseline.c = a->run.metrics->total;
 }
 
@@ -612,7 +612,6 @@ static handler_result act_names(app *a)
 {
     if (app_busy(a)) return H_HANDLED;
     a->names_build = !a->names_build;
-    a->baseline.valid = false; /* the two builds' counts do not compare */
     set_flash(a, a->names_build ? "source variable names: runs use the debug build (-G, the code as written)"
                                 : "runs use the optimised build again (no source variable names)");
     if (a->have_run && a->have_spec) return start_run(a);

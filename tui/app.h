@@ -110,7 +110,7 @@ typedef struct app {
     bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
-     * names"); its counts are of the code as written, so it is never a baseline */
+     * names"); its counts are of the code as written, compared only with its kind's */
     bool names_build;     /* the next runs use it */
     bool run_names;       /* the last run (a->run) used it */
     bool start_names;     /* the run under way uses it */
@@ -204,6 +204,7 @@ typedef struct app {
         double ms;                /* GPU: kernel time */
         bool has_counts;          /* the trace's counters (c) are there */
         gl_counts c;
+        bool names;               /* the debug build (N): compares only with its kind */
     } baseline;
 
     /* back end, decided once (device query) */

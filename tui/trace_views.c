@@ -1781,11 +1781,14 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         put(win, row++, x, w, "this thread wrote no register in the trace", term_attr(TC_DIM));
     if (row < y + h && a->run_names)
         put(win, row++, x, w,
-            t->nvars ? "N: names from the debug build (-G): its code is as written, not optimised"
-                     : "N: this compiler recorded no variable locations (clang keeps locals in memory)",
+            t->nvars ? (w >= 60 ? "N: names from the debug build (-G), its code as written, not optimised"
+                                : "N: names from the debug build (-G)")
+                     : w >= 60 ? "N: this compiler recorded no variable locations (clang keeps locals in memory)"
+                               : "N: the compiler recorded no variable locations",
             term_attr(TC_DIM));
-    else if (row < y + h && w >= 50)
-        put(win, row++, x, w, "N: source variable names (runs the debug build, -G)", term_attr(TC_DIM));
+    else if (row < y + h)
+        put(win, row++, x, w, w >= 50 ? "N: source variable names (runs the debug build, -G)" : "N: source variable names (-G)",
+            term_attr(TC_DIM));
     free(label);
     free(val), free(old), free(st);
 }
