@@ -271,6 +271,10 @@ struct ptx_module {
     ptx_shvar *shvars;      /* every .shared variable, in declaration order */
     int nshvars;
     unsigned max_frame, max_local, max_regs, sum_frame, sum_local, sum_regs;
+    /* source variables in registers, from a debug build's DWARF (ptx_dwarf.h); none
+     * without debug information */
+    struct ptx_srcvar *srcvars;
+    int nsrcvars;
 };
 
 /* ------------------------------------------------------------------ lexer */

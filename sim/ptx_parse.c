@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/ptx_ir.h"
+#include "sim/ptx_dwarf.h"
 
 /* ------------------------------------------------------------ small helpers */
 
@@ -155,6 +156,9 @@ typedef struct parser {
     /* current function */
     int fn;
     smap regs, lsyms, labels;
+    smap all_labels; /* every function's labels, for the DWARF's code addresses */
+    ptx_dwarf_sec secs[16]; /* the module's .section blocks (ptx_dwarf.h) */
+    int nsecs;
     fixup *fix;
     int nfix, fixcap;
     int cur_file, cur_line;
@@ -1699,6 +1703,7 @@ static void parse_body(parser *P)
                 if (smap_get(&P->labels, lt.p, lt.len, &dummy))
                     diag(P, lt.line, lt.col, "label '%.*s' defined twice", (int)lt.len, lt.p);
                 smap_put(&P->labels, lt.p, lt.len, m->ncode);
+                smap_put(&P->all_labels, lt.p, lt.len, m->ncode);
                 next(P);
                 next(P);
                 continue;
@@ -1913,17 +1918,23 @@ static void parse_module(parser *P)
             while (P->t.line == line && P->t.kind != PTX_TOK_EOF)
                 next(P);
         } else if (is_ident(P, ".section")) {
+            /* DWARF (a debug build's .debug_info ...): kept as text for ptx_dwarf_read */
             next(P);
+            ptx_tok nm = P->t;
             while (!is_punct(P, '{') && P->t.kind != PTX_TOK_EOF)
                 next(P);
+            const char *body = P->t.kind != PTX_TOK_EOF ? P->t.p + 1 : NULL, *body_end = NULL;
             int depth = 0;
             do {
                 if (is_punct(P, '{'))
                     depth++;
-                else if (is_punct(P, '}'))
-                    depth--;
+                else if (is_punct(P, '}') && --depth == 0)
+                    body_end = P->t.p;
                 next(P);
             } while (depth > 0 && P->t.kind != PTX_TOK_EOF);
+            if (nm.kind == PTX_TOK_IDENT && body && body_end && body_end >= body &&
+                P->nsecs < (int)(sizeof P->secs / sizeof P->secs[0]))
+                P->secs[P->nsecs++] = (ptx_dwarf_sec){nm.p, nm.len, body, (size_t)(body_end - body)};
         } else if (is_ident(P, ".pragma")) {
             skip_stmt(P);
         } else {
@@ -2087,6 +2098,30 @@ static void diag_finish(parser *P)
     P->dlen = len;
 }
 
+static int label_pc(void *ctx, const char *name, size_t len)
+{
+    int pc;
+    return smap_get(&((parser *)ctx)->all_labels, name, len, &pc) ? pc : -1;
+}
+
+/* Source variable names from a debug build's DWARF (ptx_dwarf.h) into m->srcvars. Bad
+ * or missing DWARF leaves none: names are a help, never a reason to reject the PTX. */
+static void read_dwarf(parser *P)
+{
+    if (!P->nsecs || P->oom || P->nerr)
+        return;
+    ptx_srcvar *v = NULL;
+    int n = 0;
+    char err[160];
+    int rc = ptx_dwarf_read(P->secs, P->nsecs, label_pc, P, &v, &n, err, sizeof err);
+    if (rc == -2)
+        P->oom = 1;
+    if (rc == 0) {
+        P->m->srcvars = v;
+        P->m->nsrcvars = n;
+    }
+}
+
 static uint64_t next_module_id = 1;
 
 sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_t **out,
@@ -2107,6 +2142,8 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     P->m->name = xstrndup(P->name, strlen(P->name));
     ptx_lex_init(&P->lx, text, len);
     parse_module(P);
+    read_dwarf(P);
+    smap_free(&P->all_labels);
     smap_free(&P->regs);
     smap_free(&P->lsyms);
     smap_free(&P->labels);
@@ -2164,6 +2201,7 @@ void ptx_module_free(ptx_module_t *m)
     free(m->vars);
     free(m->syms);
     free(m->calls);
+    free(m->srcvars);
     free(m->code);
     free(m->name);
     free(m);

@@ -52,6 +52,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "sim/ptx_dwarf.h"
 #include "sim/sim_internal.h"
 
 static void gsh_free(sim_alloc *al);
@@ -1455,6 +1456,43 @@ static void type_suffix(int ty, char *buf, size_t n)
 
 /* trace.regs: every function's registers in module-wide numbering (reg_base + slot;
  * the kernel's numbering starts wherever its function is in the module). */
+/* The module's source variables (a debug build's DWARF) as trace_vars: each one's
+ * register found among the declarations of the function holding its first PC. */
+static int describe_vars(const ptx_module_t *m, trace_t *tr, int nregs)
+{
+    trace_var *v = calloc((size_t)m->nsrcvars, sizeof *v);
+    if (!v)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < m->nsrcvars; i++) {
+        const ptx_srcvar *s = &m->srcvars[i];
+        if (s->pc_lo < 0 || s->pc_lo >= m->ncode || s->pc_hi < s->pc_lo)
+            continue;
+        int fi = m->code[s->pc_lo].func;
+        if (fi < 0 || fi >= m->nfuncs)
+            continue;
+        const ptx_func *f = &m->funcs[fi];
+        for (int r = 0; r < f->nregs && f->reginfo; r++) {
+            if (strcmp(f->reginfo[r].name, s->reg) != 0)
+                continue;
+            int k = f->reg_base + r;
+            if (k >= nregs)
+                break;
+            snprintf(v[n].name, sizeof v[n].name, "%s", s->name);
+            v[n].reg = k;
+            v[n].pc_lo = s->pc_lo;
+            v[n].pc_hi = s->pc_hi;
+            v[n].decl_line = s->decl_line;
+            v[n].is_param = s->is_param;
+            n++;
+            break;
+        }
+    }
+    int r = trace_set_vars(tr, v, n);
+    free(v);
+    return r;
+}
+
 static int describe_regs(const ptx_module_t *m, trace_t *tr)
 {
     size_t n = 0;
@@ -1490,6 +1528,8 @@ static int describe_regs(const ptx_module_t *m, trace_t *tr)
     }
     int r = trace_set_regs(tr, regs, (int)n);
     free(regs);
+    if (r == 0 && m->nsrcvars > 0)
+        r = describe_vars(m, tr, (int)n);
     return r;
 }
 

@@ -35,6 +35,9 @@ static void free_regs(trace_t *t)
     free(t->regs);
     t->regs = NULL;
     t->nregs = 0;
+    free(t->vars);
+    t->vars = NULL;
+    t->nvars = 0;
 }
 
 void trace_free(trace_t *t)
@@ -108,6 +111,21 @@ int trace_set_regs(trace_t *t, const trace_reg *regs, int n)
         return -1;
     memcpy(t->regs, regs, (size_t)n * sizeof *regs);
     t->nregs = n;
+    return 0;
+}
+
+int trace_set_vars(trace_t *t, const trace_var *vars, int n)
+{
+    free(t->vars);
+    t->vars = NULL;
+    t->nvars = 0;
+    if (n <= 0)
+        return 0;
+    t->vars = malloc((size_t)n * sizeof *vars);
+    if (!t->vars)
+        return -1;
+    memcpy(t->vars, vars, (size_t)n * sizeof *vars);
+    t->nvars = n;
     return 0;
 }
 

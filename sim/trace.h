@@ -136,6 +136,17 @@ typedef struct trace_reg {
     int32_t func;   /* the function declaring it: 0 = the kernel, 1.. = device functions */
 } trace_reg;
 
+/* A source variable held in a register over a range of instructions, from a debug
+ * build's DWARF (sim/ptx_dwarf.h): "i" in regs[3] ("%r1") for PCs [4, 28). */
+typedef struct trace_var {
+    char name[32];     /* as in the source ("i", "sum"; truncated) */
+    int32_t reg;       /* index into trace.regs */
+    int32_t pc_lo;     /* it holds for the instructions [pc_lo, pc_hi) */
+    int32_t pc_hi;
+    int32_t decl_line; /* where it is declared, 0 unknown */
+    int32_t is_param;  /* 1: a parameter of the kernel or function */
+} trace_var;
+
 /* The block's shared memory as it was when a barrier released (reduction/scan views). */
 typedef struct trace_snapshot {
     uint32_t block;   /* linear block index */
@@ -167,6 +178,9 @@ struct trace {
     trace_reg *regs;
     int nregs;
     int record_regs;     /* set by the caller: 1 = record TRACE_EV_REG events */
+    trace_var *vars;     /* source variables in registers (with regs; none without a
+                            debug build's DWARF): so the registers view can name them */
+    int nvars;
     /* events */
     trace_event *events;
     size_t nevents, cap_events;
@@ -204,6 +218,10 @@ int trace_set_insns(trace_t *t, const trace_insn *insns, int n, const char *cons
 
 /* Sets the register table (copied; trace_begin_launch clears it). -1 no memory. */
 int trace_set_regs(trace_t *t, const trace_reg *regs, int n);
+
+/* Sets the source variable table (copied; indexes into the regs table set before;
+ * trace_begin_launch and trace_set_regs clear it). -1 no memory. */
+int trace_set_vars(trace_t *t, const trace_var *vars, int n);
 
 /* Appends an event (passes it to the sink first). addrs: 32 lane addresses for a MEM
  * event, 32 lane values for a REG event, else NULL. When the event cap is reached, sets truncated and counts it in

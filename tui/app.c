@@ -331,7 +331,8 @@ static void keep_baseline(app *a)
                                         a->run.stats.warp_instructions,
                                         a->run.elapsed_ms,
                                         a->run.metrics != NULL,
-                                        {0}};
+                                        {0},
+                                        a->run_names};
     if (a->run.metrics) a->baseline.c = a->run.metrics->total;
 }
 
@@ -580,6 +581,8 @@ static handler_result start_run(app *a)
                      .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
                      .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1,
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
+    o.compile.debug = a->names_build; /* N: source variable names (a debug build) */
+    a->start_names = a->names_build;
     char msg[256];
     if (app_on_exercise(a)) {
         /* the learner's kernel, then the reference at the same size and inputs; the
@@ -604,6 +607,19 @@ static handler_result start_run(app *a)
     snprintf(a->busy_msg, sizeof a->busy_msg, "compiling and running %s", base_name(a->spec.source));
     return H_REDRAW;
 }
+/* N: the registers view names source variables: runs use the debug build (-G), the
+ * only build whose DWARF records where variables live; N again goes back to the
+ * optimised build every other count is of. Re-runs the step when it has run. */
+static handler_result act_names(app *a)
+{
+    if (app_busy(a)) return H_HANDLED;
+    a->names_build = !a->names_build;
+    set_flash(a, a->names_build ? "source variable names: runs use the debug build (-G, the code as written)"
+                                : "runs use the optimised build again (no source variable names)");
+    if (a->have_run && a->have_spec) return start_run(a);
+    return H_REDRAW;
+}
+
 /* After a GPU fault: the same launch on the simulator, whose checkers show where. */
 static handler_result act_rerun_sim(app *a)
 {
@@ -717,6 +733,7 @@ static void finish_job(app *a)
         keep_baseline(a);
         if (a->have_run) run_result_free(&a->run);
         free(a->run_chatter);
+        a->run_names = a->start_names;
         a->run = res;
         a->run_status = st;
         a->run_chatter = chatter;
@@ -1626,6 +1643,8 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {'8'}, NULL, NULL, act_view8},
     {ON_LESSON | ON_DEMO, {'9'}, NULL, NULL, act_view9},
     {ON_LESSON | ON_DEMO, {'0'}, "0", "view: the selected thread's registers", act_view0},
+    {ON_LESSON | ON_DEMO, {'N'}, "N", "registers view: source variable names (runs the debug build, -G) / off",
+     act_names},
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
     {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back (the views' last line: "
                                           "t = warp instructions issued so far, ev = trace event n of all)", act_step_fwd},

@@ -109,6 +109,12 @@ typedef struct app {
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
     bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
     bool other_kernel;    /* f chose spec.kernel: not the one the step launches */
+    /* N: runs use the debug build (-G), whose DWARF names the registers' source
+     * variables (no compiler records them for optimised code: README "Source variable
+     * names"); its counts are of the code as written, compared only with its kind's */
+    bool names_build;     /* the next runs use it */
+    bool run_names;       /* the last run (a->run) used it */
+    bool start_names;     /* the run under way uses it */
 
     /* the exercise: the learner's own copy (workspace_exercise_path) */
     char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */
@@ -199,6 +205,7 @@ typedef struct app {
         double ms;                /* GPU: kernel time */
         bool has_counts;          /* the trace's counters (c) are there */
         gl_counts c;
+        bool names;               /* the debug build (N): compares only with its kind */
     } baseline;
 
     /* back end, decided once (device query) */

@@ -222,6 +222,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
         w_bytes(w, &t->nwarps_per_block, sizeof t->nwarps_per_block);
         w_blob(w, t->insns, (size_t)t->ninsns * sizeof *t->insns);
         w_blob(w, t->regs, (size_t)t->nregs * sizeof *t->regs);
+        w_blob(w, t->vars, (size_t)t->nvars * sizeof *t->vars);
         w_u64(w, (uint64_t)t->nfiles);
         for (int i = 0; i < t->nfiles; i++) w_str(w, t->files ? t->files[i] : NULL);
         w_blob(w, t->events, t->nevents * sizeof *t->events);
@@ -344,6 +345,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
             void *p;
             if (r_array(r, &p, &n, sizeof *t->insns)) t->insns = p, t->ninsns = (int)n;
             if (r_array(r, &p, &n, sizeof *t->regs)) t->regs = p, t->nregs = (int)n;
+            if (r_array(r, &p, &n, sizeof *t->vars)) t->vars = p, t->nvars = (int)n;
             uint64_t nfiles = r_u64(r);
             if (r->ok && nfiles < 4096) {
                 t->files = nfiles ? calloc((size_t)nfiles, sizeof *t->files) : NULL;

@@ -21,6 +21,7 @@
  *    values.
  * The cursor a->tpos says which events have happened: every view shows the state at
  * that point. Only the trace, the findings and the fault are read. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1598,6 +1599,33 @@ static int vote_picture(WINDOW *win, const trace_event *v, unsigned l, int y, in
     return row;
 }
 
+/* The source variable register r holds after the instruction at pc ran (DWARF ranges
+ * say where a variable is before an instruction: the next one's, pc + 1, first; then
+ * pc's own), or NULL: a compiler temporary, or no debug build. */
+static const trace_var *var_of(const trace_t *t, int r, int32_t pc)
+{
+    if (pc < 0) return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        const int32_t at = pass == 0 ? pc + 1 : pc;
+        for (int i = 0; i < t->nvars; i++)
+            if (t->vars[i].reg == r && t->vars[i].pc_lo <= at && at < t->vars[i].pc_hi) return &t->vars[i];
+    }
+    return NULL;
+}
+
+/* Whether the identifier `name` occurs in the source line s (as a whole word). */
+static bool line_mentions(const char *s, const char *name)
+{
+    const size_t n = strlen(name);
+    if (!n) return false;
+    for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
+        const bool before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        const bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after) return true;
+    }
+    return false;
+}
+
 static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w)
 {
     uint32_t b;
@@ -1670,6 +1698,22 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
             snprintf(buf, sizeof buf, "line %d %s: %s", line, mn, src_text(a, line));
         put(win, row++, x, w, buf, lane_ran ? PLAIN : term_attr(TC_WARN));
     }
+    const int32_t cur_pc = last_issue != SIZE_MAX ? t->events[last_issue].pc : -1;
+    /* the source line's variables and their values (a debug build's names, N) */
+    if (row < y + h && cur_pc >= 0 && t->nvars > 0) {
+        const char *line = src_text(a, line_of_pc(t, cur_pc));
+        int n = snprintf(buf, sizeof buf, "on this line:");
+        bool any = false;
+        for (int r = 0; r < nr && n < (int)sizeof buf - 80; r++) {
+            const trace_var *v = var_of(t, r, cur_pc);
+            if (!v || !(st[r] & 2) || !line_mentions(line, v->name)) continue;
+            char val_s[40];
+            fmt_reg(val_s, sizeof val_s, &t->regs[r], val[r]);
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %s = %s", any ? "," : "", v->name, val_s);
+            any = true;
+        }
+        if (any) put(win, row++, x, w, buf, term_attr(TC_HEADING));
+    }
     /* what the last instruction changed, with the old values */
     if (row < y + h && last_issue != SIZE_MAX && lane_ran) {
         int n = snprintf(buf, sizeof buf, "wrote:");
@@ -1679,7 +1723,11 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
             char v[40], o[40];
             fmt_reg(v, sizeof v, &t->regs[r], val[r]);
             if (st[r] & 8) fmt_reg(o, sizeof o, &t->regs[r], old[r]);
-            n += snprintf(buf + n, sizeof buf - (size_t)n, " %s = %s%s%s%s", t->regs[r].name, v, st[r] & 8 ? " (was " : "",
+            const trace_var *sv = var_of(t, r, cur_pc);
+            char nm[80];
+            if (sv) snprintf(nm, sizeof nm, "%s (%s)", sv->name, t->regs[r].name);
+            else snprintf(nm, sizeof nm, "%s", t->regs[r].name);
+            n += snprintf(buf + n, sizeof buf - (size_t)n, " %s = %s%s%s%s", nm, v, st[r] & 8 ? " (was " : "",
                           st[r] & 8 ? o : "", st[r] & 8 ? ")" : "");
             any = true;
         }
@@ -1712,19 +1760,28 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
     /* the registers this thread writes at some point, in declaration order: predicates
      * flowed on lines of their own ("%p1 F"), the others in columns */
     int namew = 3, shown = 0, total = 0, cx = x;
+    /* a register holding a source variable now is labelled with it: "i %r1" */
+    char(*label)[64] = calloc((size_t)nr, sizeof *label);
+    if (!label) {
+        free(val), free(old), free(st);
+        return;
+    }
     for (int r = 0; r < nr; r++) {
         if (!(st[r] & 1)) continue;
         total++;
-        int len = (int)strlen(t->regs[r].name);
-        if (t->regs[r].cls != TRACE_REG_PRED && len > namew) namew = len < 16 ? len : 16;
+        const trace_var *sv = var_of(t, r, cur_pc);
+        if (sv) snprintf(label[r], sizeof label[r], "%.20s %s", sv->name, t->regs[r].name);
+        else snprintf(label[r], sizeof label[r], "%s", t->regs[r].name);
+        int len = (int)strlen(label[r]);
+        if (t->regs[r].cls != TRACE_REG_PRED && len > namew) namew = len < (sv ? 24 : 16) ? len : (sv ? 24 : 16);
     }
     const char *unset = utf8() ? "\u00b7" : ".";
     for (int r = 0; r < nr && row < y + h; r++) {
         if (!(st[r] & 1) || t->regs[r].cls != TRACE_REG_PRED) continue;
         bool now = (st[r] & 4) != 0 && lane_ran;
-        snprintf(buf, sizeof buf, "%s%s %s", now ? ">" : " ", t->regs[r].name,
+        snprintf(buf, sizeof buf, "%s%s %s", now ? ">" : " ", label[r],
                  !(st[r] & 2) ? unset : (val[r] & 1) ? "T" : "F");
-        int len = (int)strlen(t->regs[r].name) + 3;
+        int len = (int)strlen(label[r]) + 3;
         if (cx > x && cx + len > x + w) cx = x, row++;
         if (row >= y + h) break;
         put(win, row, cx, x + w - cx, buf, now ? (int)(term_attr(TC_GOOD) | A_BOLD) : (st[r] & 2) ? PLAIN : (int)term_attr(TC_DIM));
@@ -1741,7 +1798,7 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         else snprintf(v, sizeof v, "%s", unset);
         bool now = (st[r] & 4) != 0 && lane_ran;
         int attr = now ? (int)(term_attr(TC_GOOD) | A_BOLD) : (st[r] & 2) ? PLAIN : (int)term_attr(TC_DIM);
-        snprintf(buf, sizeof buf, "%s%-*.*s %s", now ? ">" : " ", namew, namew, R->name, v);
+        snprintf(buf, sizeof buf, "%s%-*.*s %s", now ? ">" : " ", namew, namew, label[r], v);
         put(win, row, x + (k % cols) * (cellw + 1), cellw, buf, attr);
         shown++;
         if (++k % cols == 0) row++;
@@ -1753,6 +1810,17 @@ static void draw_regs(WINDOW *win, const app *a, const trace_t *t, int y, int x,
     }
     if (row < y + h && total == 0)
         put(win, row++, x, w, "this thread wrote no register in the trace", term_attr(TC_DIM));
+    if (row < y + h && a->run_names)
+        put(win, row++, x, w,
+            t->nvars ? (w >= 60 ? "N: names from the debug build (-G), its code as written, not optimised"
+                                : "N: names from the debug build (-G)")
+                     : w >= 60 ? "N: this compiler recorded no variable locations (clang keeps locals in memory)"
+                               : "N: the compiler recorded no variable locations",
+            term_attr(TC_DIM));
+    else if (row < y + h)
+        put(win, row++, x, w, w >= 50 ? "N: source variable names (runs the debug build, -G)" : "N: source variable names (-G)",
+            term_attr(TC_DIM));
+    free(label);
     free(val), free(old), free(st);
 }
 

@@ -943,8 +943,8 @@ static void baseline_lines(const app *a, tlines *L, int cols)
     const struct app_baseline *b = &a->baseline;
     if (!b->valid || b->lesson != a->lesson || b->step != a->step || a->run_status != GL_OK ||
         a->run.fault.kind != SIM_FAULT_NONE || (int)a->run.backend != b->backend ||
-        b->n != (app_on_exercise(a) ? a->spec_n : 0))
-        return;
+        b->n != (app_on_exercise(a) ? a->spec_n : 0) || b->names != a->run_names)
+        return; /* the debug build (N) runs other code: its counts compare with its own */
     char parts[4][160];
     int np = 0;
     if (b->backend == GL_BACKEND_GPU && b->ms > 0 && a->run.elapsed_ms > 0) {
