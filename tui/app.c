@@ -583,6 +583,7 @@ static handler_result start_run(app *a)
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
     o.compile.debug = a->names_build; /* N: source variable names (a debug build) */
     a->start_names = a->names_build;
+    snprintf(a->start_kernel, sizeof a->start_kernel, "%s", a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
     char msg[256];
     if (app_on_exercise(a)) {
         /* the learner's kernel, then the reference at the same size and inputs; the
@@ -734,6 +735,7 @@ static void finish_job(app *a)
         if (a->have_run) run_result_free(&a->run);
         free(a->run_chatter);
         a->run_names = a->start_names;
+        memcpy(a->run_kernel, a->start_kernel, sizeof a->run_kernel);
         a->run = res;
         a->run_status = st;
         a->run_chatter = chatter;

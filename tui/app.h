@@ -109,6 +109,8 @@ typedef struct app {
     char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
     bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
     bool other_kernel;    /* f chose spec.kernel: not the one the step launches */
+    char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
+    char run_kernel[128];   /* the last run's (a->run), likewise */
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
      * names"); its counts are of the code as written, compared only with its kind's */

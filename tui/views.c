@@ -1005,9 +1005,9 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             snprintf(backend, sizeof backend, "ran on %s", a->backend_known && !a->device.is_simulator ? a->device.name : "the GPU");
         else snprintf(backend, sizeof backend, a->sim_replay ? "replayed on the simulator" : "ran on the simulator");
         char extra[160] = "";
-        if (a->other_kernel && a->have_spec && a->spec.kernel) {
+        if (a->run_kernel[0]) { /* f ran another kernel of the file */
             const size_t used = strlen(backend);
-            snprintf(backend + used, sizeof backend - used, ": %.120s", a->spec.kernel);
+            snprintf(backend + used, sizeof backend - used, ": %.120s", a->run_kernel);
         }
         if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0)
             snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
