@@ -1009,9 +1009,19 @@ static void build_run_lines(const app *a, tlines *L, int cols)
             const size_t used = strlen(backend);
             snprintf(backend + used, sizeof backend - used, ": %.120s", a->run_kernel);
         }
-        if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0)
-            snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
-        else if (a->run.stats.warp_instructions)
+        if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0) {
+            /* with the bytes the launch moves (the spec's bytes_moved): the bandwidth it
+             * reached, and its share of the device's peak */
+            const double gbs = a->have_spec && a->spec.bytes_moved > 0 ? a->spec.bytes_moved / (a->run.elapsed_ms * 1e6) : 0,
+                         peak = a->backend_known && !a->device.is_simulator ? a->device.peak_bandwidth_gbs : 0;
+            if (gbs > 0 && peak > 0)
+                snprintf(extra, sizeof extra, " in %.3f ms: %.0f GB/s, %.0f%% of the %.0f GB/s peak", a->run.elapsed_ms, gbs,
+                         100 * gbs / peak, peak);
+            else if (gbs > 0)
+                snprintf(extra, sizeof extra, " in %.3f ms: %.0f GB/s", a->run.elapsed_ms, gbs);
+            else
+                snprintf(extra, sizeof extra, " in %.3f ms", a->run.elapsed_ms);
+        } else if (a->run.stats.warp_instructions)
             snprintf(extra, sizeof extra, " (%llu warp instructions)", (unsigned long long)a->run.stats.warp_instructions);
         if (a->run_status == GL_ERR_COMPILE)
             tl_printf(L, cols, term_attr(TC_BAD), "it did not compile%s", a->ndiags ? " (the errors are marked in the source):" : ":");
