@@ -56,5 +56,24 @@ wait_for "thread (0,0,0) of block (0,0,0)\|t(0,0,0) b(0,0,0)" 20 || fail "after 
 screen | grep -q "%rd[0-9]* *0x" || fail "after S the registers view shows no 64-bit address register"
 keys q
 wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
+
+# Lesson 11 step 4 on the GPU: the Result gives the bandwidth (the step declares the
+# bytes it moves) and the driver's occupancy; f times the file's next kernel against it.
+T kill-server >/dev/null 2>&1; sleep 0.2
+T -f /dev/null new-session -d -s gpu -x 120 -y 40 \
+  "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$LESSONS' TUI_LESSON=11 sh '$TMP/pane.sh'" ||
+  fail "tmux could not start"
+T set-option -t gpu status off >/dev/null 2>&1
+wait_for "step 1/" || fail "lesson 11 did not open"
+keys n n n
+wait_for "step 4/" 20 || fail "lesson 11 has no step 4"
+keys r
+wait_for "ms: [0-9]* GB/s, [0-9]*% of the [0-9]* GB/s peak" 600 || fail "the GPU run does not give its bandwidth"
+screen | grep -q "occupancy: [0-9]*% theoretical (limit: " || fail "the GPU run does not give the driver's occupancy"
+keys f
+wait_for "transpose_naive in [0-9.]* ms" 600 || fail "f did not run the next kernel on the GPU"
+wait_for "than your previous run: time (ms)" 20 || fail "the next kernel's time is not compared with the previous run's"
+keys q
+wait_for "GPULEARN-EXIT=0" || fail "the TUI did not exit cleanly"
 echo "tui_gpu: ok"
 exit 0
