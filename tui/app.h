@@ -1,5 +1,5 @@
 /* app.h — the TUI's state, shared by app.c (loop, keys, actions), views.c (panes)
- * and map.c (the grid map). Private to tui/. Views read this state and draw; only
+ * and view_map.c (the grid map). Private to tui/. Views read this state and draw; only
  * app.c changes it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
@@ -38,7 +38,7 @@ enum { APP_MAX_ARGS = 64 };
  * and the trace views of trace_views.c. Lesson steps name them in "view". */
 typedef enum app_view {
     VIEW_MAP,      /* grid/block/thread map */
-    VIEW_WARPS,    /* warp timeline (warps.c) */
+    VIEW_WARPS,    /* warp timeline (view_warps.c) */
     VIEW_MEMORY,   /* one global request: lanes -> 32-byte sectors, 128-byte lines */
     VIEW_BANKS,    /* one shared request: lanes -> 32 banks, conflicts, wavefronts */
     VIEW_BARRIERS, /* warps arriving at and waiting on each barrier of a block */
@@ -297,7 +297,7 @@ view_hit view_hit_test(int y, int x);
 void view_code_attrs(const char *line, int *attrs, bool *in_comment);
 
 
-/* ------------------------------------------------------------------- map.c */
+/* -------------------------------------------------------------- view_map.c */
 
 /* The spec argument whose buffer holds global address addr in the last run, with the
  * element (*elem) and the byte within it (*rem, may be NULL); -1 when no buffer does or
@@ -351,7 +351,7 @@ int tv_deadlock_lines(const app *a, int *lines, int max);
 /* Whether the last run has something VIEW_ERROR draws (a fault or an error finding). */
 bool tv_has_error_picture(const app *a);
 
-/* ----------------------------------------------------------------- warps.c */
+/* ------------------------------------------------------------ view_warps.c */
 
 /* Draws the warp timeline of the last run's trace into (y, x, h, w). */
 void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w);

@@ -1,4 +1,4 @@
-/* map.c — the grid/block/thread map: a few blocks drawn as boxes of cells, one cell
+/* view_map.c — the grid/block/thread map: a few blocks drawn as boxes of cells, one cell
  * per thread, coloured by a per-thread value (CUDA C++ Programming Guide §5.2 "Thread
  * Hierarchy": threads of a block indexed by threadIdx, x fastest; warps are 32
  * consecutive linear thread ids, §7.1 "SIMT Architecture"). */

@@ -1,4 +1,4 @@
-/* warps.c — the warp timeline: one row per warp, one cell per warp instruction it
+/* view_warps.c — the warp timeline: one row per warp, one cell per warp instruction it
  * issued, in issue order, drawn by how many of the warp's 32 lanes were active (the
  * instruction's active mask, sim/trace.h TRACE_EV_ISSUE). A warp that diverges issues
  * both sides of a branch with part of its lanes each: more cells, thinner glyphs
