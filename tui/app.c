@@ -20,6 +20,7 @@
 #include "tui/app.h"
 #include "tui/editor.h"
 #include "tui/term.h"
+#include "tui/view.h"
 #include "tui/tui.h"
 
 typedef enum handler_result {
@@ -101,7 +102,7 @@ static void msgcpy(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
-static void set_flash(app *a, const char *msg) { snprintf(a->flash, sizeof a->flash, "%s", msg); }
+static void set_flash(app *a, const char *msg) { msgcpy(a->flash, sizeof a->flash, msg); }
 
 static const char *base_name(const char *path)
 {
@@ -491,7 +492,7 @@ static void step_enter(app *a, int i)
         const gl_step *step = app_cur_step(a);
         source = step->kernel;
         map_value = step->map_value;
-        a->view = tv_view_of_step(step->view);
+        a->view = view_of_step(step->view);
         if (step->launch) {
             want_spec = true;
             st = lesson_step_spec(a->lesson, i, &a->spec, &err);
@@ -1266,28 +1267,19 @@ static handler_result set_view(app *a, app_view v)
         set_flash(a, "no kernel launch on this step");
         return H_REDRAW;
     }
+    const tui_view *tv = view_of(v);
     a->view = v;
-    if (v == VIEW_MEMORY || v == VIEW_BANKS) a->tpos = tv_initial_pos(a);
+    if (tv->space) a->tpos = tv_initial_pos(a);
     char msg[160];
-    if (!a->have_run && v != VIEW_MAP)
-        snprintf(msg, sizeof msg, "%s view: r runs the kernel and records what it did", tv_view_name(v));
+    if (!a->have_run && (tv->flags & VIEW_F_RUN))
+        snprintf(msg, sizeof msg, "%s view: r runs the kernel and records what it did", tv->name);
     else
-        snprintf(msg, sizeof msg, "%s view", tv_view_name(v));
+        snprintf(msg, sizeof msg, "%s view", tv->name);
     set_flash(a, msg);
     return H_REDRAW;
 }
 
-static handler_result act_view1(app *a) { return set_view(a, VIEW_MAP); }
-static handler_result act_view2(app *a) { return set_view(a, VIEW_WARPS); }
-static handler_result act_view3(app *a) { return set_view(a, VIEW_MEMORY); }
-static handler_result act_view4(app *a) { return set_view(a, VIEW_BANKS); }
-static handler_result act_view5(app *a) { return set_view(a, VIEW_BARRIERS); }
-static handler_result act_view6(app *a) { return set_view(a, VIEW_ATOMICS); }
-static handler_result act_view7(app *a) { return set_view(a, VIEW_BUFFERS); }
-static handler_result act_view8(app *a) { return set_view(a, VIEW_TREE); }
-static handler_result act_view9(app *a) { return set_view(a, VIEW_ERROR); }
-static handler_result act_view0(app *a) { return set_view(a, VIEW_REGS); }
-static handler_result act_view_next(app *a) { return set_view(a, (app_view)((a->view + 1) % VIEW__COUNT)); }
+static handler_result act_view_next(app *a) { return set_view(a, view_next(a->view)); }
 
 static handler_result time_move(app *a, tv_unit unit, int dir)
 {
@@ -1307,7 +1299,7 @@ static handler_result time_move(app *a, tv_unit unit, int dir)
 }
 
 /* The unit playback steps by: a barrier where the view is about barriers. */
-static tv_unit play_unit(const app *a) { return a->view == VIEW_TREE || a->view == VIEW_BARRIERS ? TV_BARRIER : TV_INSN; }
+static tv_unit play_unit(const app *a) { return view_of(a->view)->flags & VIEW_F_BARRIER ? TV_BARRIER : TV_INSN; }
 
 static handler_result act_play(app *a)
 {
@@ -1470,7 +1462,7 @@ static handler_result warp_move(app *a, int d)
     if (!a->have_spec) return H_IGNORED;
     if (!a->sel_on) select_move(a, 0, 0);
     select_move(a, 32LL * d, 0);
-    if (a->view == VIEW_MEMORY || a->view == VIEW_BANKS) a->tpos = tv_initial_pos(a);
+    if (view_of(a->view)->space) a->tpos = tv_initial_pos(a);
     return H_REDRAW;
 }
 
@@ -1592,9 +1584,12 @@ static handler_result act_demo_slower(app *a) { return a->play_next ? act_play_s
 enum { ON_LIST = 1, ON_LESSON = 2, ON_MAP = 4, ON_DEMO = 8, ON_BUSY = 16,
        ON_ALL = ON_LIST | ON_LESSON | ON_DEMO };
 enum { KEY_ESC = 27, KEY_DEL = 127, KEY_CTRL_H = 8, MAX_KEYS = 4 };
+/* A binding's keys: the view table's number keys (view.h); its help lines come from
+ * there too. */
+enum { KEY_VIEWS = -2 };
 
 /* One binding: where it applies, its keys (0-terminated), how the help names them
- * (NULL: not listed) and what it does. */
+ * (NULL: not listed) and what it does (NULL: KEY_VIEWS, set_view). */
 typedef struct key_binding {
     int where;
     int keys[MAX_KEYS];
@@ -1635,16 +1630,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
     {ON_LESSON | ON_DEMO, {'m'}, "m / click", "select a thread in the map (its index and values)", act_map_focus},
     {ON_LESSON | ON_DEMO, {'w'}, "w", "warp timeline (what each warp issued) / thread map", act_warps},
-    {ON_LESSON | ON_DEMO, {'1'}, "1-5", "views: 1 threads 2 warps 3 memory 4 banks 5 barriers", act_view1},
-    {ON_LESSON | ON_DEMO, {'2'}, NULL, NULL, act_view2},
-    {ON_LESSON | ON_DEMO, {'3'}, NULL, NULL, act_view3},
-    {ON_LESSON | ON_DEMO, {'4'}, NULL, NULL, act_view4},
-    {ON_LESSON | ON_DEMO, {'5'}, NULL, NULL, act_view5},
-    {ON_LESSON | ON_DEMO, {'6'}, "6-9", "views: 6 atomics 7 buffers 8 tree 9 error picture", act_view6},
-    {ON_LESSON | ON_DEMO, {'7'}, NULL, NULL, act_view7},
-    {ON_LESSON | ON_DEMO, {'8'}, NULL, NULL, act_view8},
-    {ON_LESSON | ON_DEMO, {'9'}, NULL, NULL, act_view9},
-    {ON_LESSON | ON_DEMO, {'0'}, "0", "view: the selected thread's registers", act_view0},
+    {ON_LESSON | ON_DEMO, {KEY_VIEWS}, NULL, NULL, NULL}, /* the view table's keys: set_view */
     {ON_LESSON | ON_DEMO, {'N'}, "N", "registers view: source variable names (runs the debug build, -G) / off",
      act_names},
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
@@ -1701,8 +1687,9 @@ int app_help_lines(const app *a, app_help_line *out, int max)
         int ctx = order[o] & w;
         if (!ctx) continue;
         for (int i = 0; i < NKEYS && n < max; i++)
-            if ((k_keys[i].where & ctx) && !(k_keys[i].where & seen) && k_keys[i].names)
-                out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
+            if (!(k_keys[i].where & ctx) || (k_keys[i].where & seen)) continue;
+            else if (k_keys[i].keys[0] == KEY_VIEWS) n += view_help_lines(out + n, max - n);
+            else if (k_keys[i].names) out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
         seen |= ctx;
     }
     return n;
@@ -1762,8 +1749,8 @@ static handler_result dispatch(app *a, int ch)
         for (int i = 0; i < NKEYS && r == H_IGNORED; i++) {
             if (!(k_keys[i].where & order[o])) continue;
             for (int k = 0; k < MAX_KEYS && k_keys[i].keys[k]; k++)
-                if (k_keys[i].keys[k] == ch) {
-                    r = k_keys[i].fn(a);
+                if (k_keys[i].keys[k] == ch || (k_keys[i].keys[k] == KEY_VIEWS && view_of_key(ch))) {
+                    r = k_keys[i].fn ? k_keys[i].fn(a) : set_view(a, view_of_key(ch)->id);
                     if (r != H_IGNORED) r |= H_HANDLED;
                     break;
                 }

@@ -1,5 +1,5 @@
 /* app.h — the TUI's state, shared by app.c (loop, keys, actions), views.c (panes)
- * and map.c (the grid map). Private to tui/. Views read this state and draw; only
+ * and the views (view.h). Private to tui/. Views read this state and draw; only
  * app.c changes it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
@@ -34,11 +34,12 @@ enum { APP_MAX_MODES = 16 };
 /* Pointer arguments the map follows through a trace (launches with more show none). */
 enum { APP_MAX_ARGS = 64 };
 
-/* What the map's slot shows (keys 1-9, v cycles): the thread map, the warp timeline,
- * and the trace views of trace_views.c. Lesson steps name them in "view". */
+/* What the map's slot shows (keys 1-9 and 0, v cycles): the thread map, the warp
+ * timeline and the trace views, each a row of the view table (view.h) and a file
+ * tui/view_NAME.c. Lesson steps name them in "view". */
 typedef enum app_view {
     VIEW_MAP,      /* grid/block/thread map */
-    VIEW_WARPS,    /* warp timeline (warps.c) */
+    VIEW_WARPS,    /* warp timeline (view_warps.c) */
     VIEW_MEMORY,   /* one global request: lanes -> 32-byte sectors, 128-byte lines */
     VIEW_BANKS,    /* one shared request: lanes -> 32 banks, conflicts, wavefronts */
     VIEW_BARRIERS, /* warps arriving at and waiting on each barrier of a block */
@@ -135,7 +136,7 @@ typedef struct app {
     bool map_focus;       /* arrows move the selection instead of scrolling */
     app_view view;        /* what the map's slot shows (steps open on their "view") */
     /* time travel over the last run's trace: events [0, tpos) have happened; stepping
-     * moves it (trace_views.c computes where to) */
+     * moves it (view_common.c computes where to) */
     size_t tpos;
     /* the exercise's size: r runs the learner's kernel and then the reference at one of
      * the graded sizes (grade_sizes, ascending), with the same inputs (job_start_exercise) */
@@ -295,75 +296,5 @@ view_hit view_hit_test(int y, int x);
  * given whether the line starts inside a block comment; *in_comment gets the state at
  * its end. (Shared with the built-in editor.) */
 void view_code_attrs(const char *line, int *attrs, bool *in_comment);
-
-
-/* ------------------------------------------------------------------- map.c */
-
-/* The spec argument whose buffer holds global address addr in the last run, with the
- * element (*elem) and the byte within it (*rem, may be NULL); -1 when no buffer does or
- * the run recorded no buffer addresses (gl_run_result.dptr). */
-int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem);
-/* Value of thread (block b, thread t) under mode m; returns false when there is no
- * value. MAP_BUFFER: the element the thread wrote in the last run (else read; from the
- * trace's memory requests), or its global index before a run of a 1D launch; none when
- * it touched no element or the index is past the buffer. *is_float says how to print it. */
-bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
-               double *out, bool *is_float);
-/* Draws the grid map of the current spec into w's rectangle (y, x, h, w); the selected
- * thread (a->sel_on) is marked and described on the last line. */
-void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
-/* The thread drawn at screen cell (y, x) by the last map_draw; false if none. */
-bool map_hit(int y, int x, unsigned b[3], unsigned t[3]);
-/* ----------------------------------------------------------- trace_views.c */
-
-/* Short name ("memory") and the lesson.json value a step uses ("memory"); the view a
- * step's "view" names (VIEW_MAP for others). */
-const char *tv_view_name(app_view v);
-app_view tv_view_of_step(const char *view);
-/* The selected warp: linear block index, warp within the block, lane (the map's
- * selected thread, else block 0 thread 0). */
-void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane);
-/* Units of time travel. */
-typedef enum tv_unit {
-    TV_INSN,    /* one warp instruction of the selected warp (in memory / bank / atomic
-                   views: one memory request of the kind shown) */
-    TV_BARRIER, /* one barrier release of the selected block */
-} tv_unit;
-/* Where the cursor goes stepping one unit forward (dir 1) or back (-1) from a->tpos;
- * returns a->tpos when there is nothing further (and sets *moved false). */
-size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved);
-/* Where a view opens: memory and bank views just after the selected warp's costliest
- * request of their kind (most sectors / wavefronts; the first of those), the others
- * at the trace's end. */
-size_t tv_initial_pos(const app *a);
-/* The source line the selected warp was on at the cursor (its last issued
- * instruction), 0 if none. */
-int tv_current_line(const app *a);
-/* Draws the current trace view (VIEW_MEMORY .. VIEW_ERROR) into (y, x, h, w), with a
- * time/selection line at the bottom; m (may be NULL) gets the rows the buffers view's
- * comparison table has and shows. */
-void tv_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m);
-/* Rows the current trace view would like. */
-int tv_natural_height(const app *a);
-/* The distinct source lines warps of the first stuck block wait at when the trace
- * ends (a deadlock's barriers), at most max; returns how many. */
-int tv_deadlock_lines(const app *a, int *lines, int max);
-/* Whether the last run has something VIEW_ERROR draws (a fault or an error finding). */
-bool tv_has_error_picture(const app *a);
-
-/* ----------------------------------------------------------------- warps.c */
-
-/* Draws the warp timeline of the last run's trace into (y, x, h, w). */
-void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
-/* Rows the timeline would like. */
-int warps_natural_height(const app *a);
-/* Share of lanes active per source line of the last run's trace: out[line - 1] in
- * [0, 1], or -1 for lines that issued nothing. Returns the lines with a value. */
-int warps_line_active(const app *a, double *out, int nlines);
-
-/* Rows the map would like at width w (legend, shape line, blocks, info line). */
-int map_natural_height(const app *a, int w);
-/* Columns the map would like (its natural width) for the current spec and mode. */
-int map_natural_width(const app *a);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "tui/app.h"
 #include "tui/term.h"
+#include "tui/view.h"
 
 #define PLAIN 0 /* no attribute (A_NORMAL is unsigned) */
 
@@ -468,31 +469,6 @@ static void draw_list(const app *a, int y, int h)
 
 /* ------------------------------------------------------------ lesson panes */
 
-/* The map's slot: the thread map, or the warp timeline (w). */
-static void slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
-{
-    if (a->view == VIEW_WARPS) warps_draw(win, a, y, x, h, w);
-    else if (a->view == VIEW_MAP) map_draw(win, a, y, x, h, w);
-    else tv_draw(win, a, y, x, h, w, m);
-}
-
-static int slot_natural_height(const app *a, int w)
-{
-    if (a->view == VIEW_WARPS) return warps_natural_height(a);
-    if (a->view == VIEW_MAP) return map_natural_height(a, w);
-    return tv_natural_height(a);
-}
-
-/* The slot's pane title: the view's name and how to change it. */
-static const char *slot_title(const app *a, char *buf, size_t len)
-{
-    if (a->view == VIEW_MAP) snprintf(buf, len, "Threads (w: warps)");
-    else if (a->view == VIEW_WARPS) snprintf(buf, len, "Warps (w: map)");
-    else snprintf(buf, len, "%c %s (v: next view)", a->view == VIEW_REGS ? '0' : (char)('1' + (int)a->view),
-                  tv_view_name(a->view));
-    return buf;
-}
-
 static int clampi(int v, int lo, int hi)
 {
     return v < lo ? lo : v > hi ? (hi < lo ? lo : hi) : v;
@@ -736,7 +712,7 @@ static int draw_source_region(const app *a, WINDOW *win, int y, int x, int rows,
     bool inc = comment_state_before(a, top);
     int r = 0, shown = 0;
     /* time travel: the line the selected warp is on at the cursor */
-    int cur_line = a->view != VIEW_MAP && a->have_run ? tv_current_line(a) : 0;
+    int cur_line = (view_of(a->view)->flags & VIEW_F_RUN) && a->have_run ? tv_current_line(a) : 0;
     /* with the warp timeline: each line's share of active lanes, right-aligned */
     double *active = NULL;
     if (a->view == VIEW_WARPS && a->have_run && a->src.nlines > 0) {
@@ -1282,15 +1258,15 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         text_lines(a, lw - 4, &need);
         int th = clampi(need.n + 2, 6, h * 2 / 5);
         tl_free(&need);
-        int mh = has_map ? clampi(slot_natural_height(a, COLS - lw - 4) + 2, 12, h * 11 / 20) : 0;
+        int mh = has_map ? clampi(view_slot_height(a, COLS - lw - 4) + 2, 12, h * 11 / 20) : 0;
         WINDOW *t = pane(W_TEXT, y, 0, th, lw, step_title);
         if (t) draw_text(a, t, th, lw, m), pane_show(t);
         WINDOW *s = pane(W_SOURCE, y + th, 0, h - th, lw, src_title);
         if (s) draw_source(a, s, h - th, lw, m), pane_show(s);
         if (has_map) {
             char stl[96];
-            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, slot_title(a, stl, sizeof stl));
-            if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4, m), pane_show(mp);
+            WINDOW *mp = pane(W_MAP, y, lw, mh, COLS - lw, view_slot_title(a, stl, sizeof stl));
+            if (mp) view_slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4, m), pane_show(mp);
         }
         WINDOW *r = pane(W_RESULT, y + mh, lw, h - mh, COLS - lw, res_title);
         if (r) draw_result(a, r, h - mh, COLS - lw, m), pane_show(r);
@@ -1316,21 +1292,21 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     }
     if (has_map && has_src) {
         /* the trace views need room: 55% (the source wraps) */
-        bool wide_view = a->view == VIEW_MEMORY || a->view == VIEW_BANKS || a->view == VIEW_BARRIERS || a->view == VIEW_TREE ||
-                         (a->view == VIEW_BUFFERS && app_on_exercise(a));
+        const tui_view *v = view_of(a->view);
+        bool wide_view = (v->flags & VIEW_F_WIDE) || ((v->flags & VIEW_F_WIDE_EX) && app_on_exercise(a));
         int maxw = wide_view ? COLS / 2 : COLS * 45 / 100;
-        int mapw = clampi(a->view != VIEW_MAP ? maxw : map_natural_width(a), 30, maxw);
+        int mapw = clampi(v->natural_width ? v->natural_width(a) : maxw, 30, maxw);
         sw = COLS - mapw;
         int want = source_natural_width(a);
         if (want < sw && COLS - want <= COLS * 60 / 100) sw = want;
-        if (sw < COLS / 3 && a->view <= VIEW_WARPS) sw = COLS / 3;
+        if (sw < COLS / 3 && !(v->flags & VIEW_F_TRACE)) sw = COLS / 3;
     } else if (has_map) {
         sw = 0;
     }
     int rmin = has_result ? 6 : 0;
     int need_rows = has_src && sw > 0 ? source_rows_needed(a, sw - 3) : 6;
     if (has_map) {
-        int mrows = slot_natural_height(a, COLS - sw - 4);
+        int mrows = view_slot_height(a, COLS - sw - 4);
         if (mrows > need_rows) need_rows = mrows;
     }
     int mh = has_result ? clampi(need_rows + 2, 8, h - th - rmin) : h - th;
@@ -1343,8 +1319,8 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
     }
     if (has_map) {
         char stl[96];
-        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, slot_title(a, stl, sizeof stl));
-        if (mp) slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4, m), pane_show(mp);
+        WINDOW *mp = pane(W_MAP, y + th, sw, mh, COLS - sw, view_slot_title(a, stl, sizeof stl));
+        if (mp) view_slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4, m), pane_show(mp);
     }
     if (rh > 0) {
         WINDOW *r = pane(W_RESULT, y + th + mh, 0, rh, COLS, res_title);
@@ -1452,7 +1428,7 @@ static void draw_demo(const app *a, struct view_metrics *m)
     /* content rows: what the source and the map need, not more (the result follows) */
     {
         int need_src = has_src ? 1 + source_rows_needed_big(a, has_map && !stacked ? sw : width) : 0;
-        int need_map = has_map ? slot_natural_height(a, has_src && !stacked ? width - sw - gap : width) : 0;
+        int need_map = has_map ? view_slot_height(a, has_src && !stacked ? width - sw - gap : width) : 0;
         if (has_map && need_map < 9) need_map = 9;
         int need = stacked ? need_src + need_map + 1 : (need_src > need_map ? need_src : need_map);
         if (need < crows) crows = need;
@@ -1476,7 +1452,7 @@ static void draw_demo(const app *a, struct view_metrics *m)
         int mw = has_src && !stacked ? width - sw - gap : width;
         if (mh >= 3) {
             WINDOW *mp = pane_win(W_MAP, my, mxx, mh, mw);
-            if (mp) slot_draw(mp, a, 0, 0, mh, mw, m), pane_show(mp);
+            if (mp) view_slot_draw(mp, a, 0, 0, mh, mw, m), pane_show(mp);
         }
     }
     if (rrows) {

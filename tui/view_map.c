@@ -1,4 +1,4 @@
-/* map.c — the grid/block/thread map: a few blocks drawn as boxes of cells, one cell
+/* view_map.c — the grid/block/thread map: a few blocks drawn as boxes of cells, one cell
  * per thread, coloured by a per-thread value (CUDA C++ Programming Guide §5.2 "Thread
  * Hierarchy": threads of a block indexed by threadIdx, x fastest; warps are 32
  * consecutive linear thread ids, §7.1 "SIMT Architecture"). */
@@ -7,12 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/app.h"
-#include "tui/term.h"
+#include "tui/view_common.h"
 
 static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len);
-
-enum { WARP = 32 };
 
 static uint64_t threads_per_block(const gl_spec *s)
 {
@@ -75,7 +72,7 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
     static unsigned cached_gen;
     static int64_t *el;
     static uint64_t n;
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    const trace_t *t = view_trace(a);
     const gl_spec *s = &a->spec;
     if (!t || t->level < TRACE_MEMORY || !a->run.dptr) return NULL;
     if (t != cached || a->run_gen != cached_gen) {
@@ -141,7 +138,7 @@ static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
     static int32_t *sm;
     static uint64_t n;
     static int hi;
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    const trace_t *t = view_trace(a);
     if (!t) return NULL;
     if (t != cached || a->run_gen != cached_gen) {
         free(sm);
@@ -432,7 +429,7 @@ static bool thread_at(const gl_spec *s, bool block1d, int r, int col, unsigned t
     return true;
 }
 
-/* Where the last map_draw put each thread's cell, in screen coordinates (clicks). */
+/* Where the last view_map_draw put each thread's cell, in screen coordinates (clicks). */
 typedef struct cell_pos {
     int y, x, w;
     unsigned b[3], t[3];
@@ -536,8 +533,12 @@ static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
     view_put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 
-void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+/* The grid map of the current spec; the selected thread (a->sel_on) is marked and
+ * described on the last lines. */
+void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x, int h, int w,
+                   struct view_metrics *vm)
 {
+    (void)trace, (void)vm;
     g_ncells = 0;
     if (!a->have_spec || h < 3 || w < 12) return;
     const gl_spec *s = &a->spec;
@@ -760,7 +761,7 @@ void map_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
  * many there are (0 when it touched none or the run has no memory trace). */
 static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, int max)
 {
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    const trace_t *t = view_trace(a);
     if (!t || t->level < TRACE_MEMORY) return 0;
     uint64_t T = threads_per_block(&a->spec);
     uint32_t blk = (uint32_t)(global / T);
@@ -863,7 +864,8 @@ int map_natural_width(const app *a)
     return per_row * (box + 1) + 4;
 }
 
-int map_natural_height(const app *a, int w)
+/* Legend, shape line, blocks, info line. */
+int view_map_height(const app *a, int w)
 {
     if (!a->have_spec || a->nmodes == 0) return 0;
     const gl_spec *s = &a->spec;

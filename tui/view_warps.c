@@ -1,4 +1,4 @@
-/* warps.c — the warp timeline: one row per warp, one cell per warp instruction it
+/* view_warps.c — the warp timeline: one row per warp, one cell per warp instruction it
  * issued, in issue order, drawn by how many of the warp's 32 lanes were active (the
  * instruction's active mask, sim/trace.h TRACE_EV_ISSUE). A warp that diverges issues
  * both sides of a branch with part of its lanes each: more cells, thinner glyphs
@@ -15,10 +15,7 @@
 
 #include "runtime/analysis.h"
 #include "sim/trace.h"
-#include "tui/app.h"
-#include "tui/term.h"
-
-enum { WARP = 32 };
+#include "tui/view_common.h"
 
 static uint32_t tv_cur_block(const app *a)
 {
@@ -36,13 +33,6 @@ static unsigned tv_cur_warp(const app *a)
     return w;
 }
 
-static int popcount32(uint32_t m)
-{
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
-
 /* Lanes that exist in warp w of a block of T threads. */
 static int warp_lanes(uint64_t T, unsigned w)
 {
@@ -54,21 +44,12 @@ static int warp_lanes(uint64_t T, unsigned w)
 /* Glyph and attribute for an instruction with `active` of the warp's 32 lanes. */
 static void cell_style(int active, const char **glyph, int *attr)
 {
-    bool utf8 = strcmp(term_glyph()->h, "-") != 0;
+    bool utf8 = view_utf8();
     const int lanes = WARP;
     if (active >= lanes) *glyph = utf8 ? "\u2588" : "#", *attr = term_attr(TC_GOOD);
     else if (active * 4 >= lanes * 3) *glyph = utf8 ? "\u2593" : "+", *attr = term_attr(TC_WARN);
     else if (active * 2 >= lanes) *glyph = utf8 ? "\u2592" : "=", *attr = term_attr(TC_WARN);
     else *glyph = utf8 ? "\u2591" : ".", *attr = term_attr(TC_BAD);
-}
-
-/* The source text of line `line` (1-based) of the shown source, trimmed, or "". */
-static const char *source_text(const app *a, int line)
-{
-    if (line < 1 || line > a->src.nlines) return "";
-    const char *s = a->src.lines[line - 1];
-    while (*s == ' ') s++;
-    return s;
 }
 
 typedef struct line_eff {
@@ -84,10 +65,12 @@ static int eff_cmp(const void *x, const void *y)
     return p->line - q->line;
 }
 
-void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
+/* The warp timeline of the last run's trace. */
+void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
+                     struct view_metrics *vm)
 {
+    (void)vm;
     if (h < 3 || w < 16) return;
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
     if (!t || t->nevents == 0 || a->run.backend != GL_BACKEND_SIM) {
         wattron(win, term_attr(TC_DIM));
         mvwaddnstr(win, y, x, !a->have_run ? "press r: the timeline shows what every warp issued"
@@ -154,7 +137,7 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
             const trace_event *ev = &t->events[i];
             if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
             int ln = t->insns[ev->pc].src_line;
-            int on = popcount32(ev->mask), lanes = warp_lanes(T, ev->warp);
+            int on = view_popc(ev->mask), lanes = warp_lanes(T, ev->warp);
             ta += (uint64_t)on, tl += (uint64_t)lanes, t32 += WARP;
             if (ln <= 0) continue;
             act[3 * (size_t)ln] += (uint64_t)on;
@@ -243,7 +226,7 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         if (count[r] < (uint64_t)cols) {
             const char *glyph;
             int attr;
-            cell_style(popcount32(ev->mask), &glyph, &attr);
+            cell_style(view_popc(ev->mask), &glyph, &attr);
             if (i >= a->tpos) attr = term_attr(TC_DIM);
             else if (i == cur) attr |= A_REVERSE;
             wattron(win, attr);
@@ -291,7 +274,7 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
         for (int i = 0; i < nl && i < eff_rows - 1; i++) {
             char row[512];
             snprintf(row, sizeof row, "line %3d %4.0f%%  %s", lines[i].line, 100.0 * lines[i].eff,
-                     source_text(a, lines[i].line));
+                     view_src_text(a, lines[i].line));
             int ra = lines[i].eff >= 0.999 ? 0 : lines[i].eff >= 0.5 ? term_attr(TC_WARN) : term_attr(TC_BAD);
             wattron(win, ra);
             mvwaddnstr(win, ey + 1 + i, x, row, w);
@@ -300,9 +283,10 @@ void warps_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
     }
 }
 
-int warps_natural_height(const app *a)
+int view_warps_height(const app *a, int w)
 {
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    (void)w;
+    const trace_t *t = view_trace(a);
     if (!t) return 4;
     uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
     uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
@@ -314,7 +298,7 @@ int warps_natural_height(const app *a)
 int warps_line_active(const app *a, double *out, int nlines)
 {
     for (int i = 0; i < nlines; i++) out[i] = -1;
-    const trace_t *t = a->have_run ? a->run.trace : NULL;
+    const trace_t *t = view_trace(a);
     if (!t || t->truncated || nlines <= 0) return 0;
     uint64_t *acc = calloc((size_t)nlines, 2 * sizeof *acc);
     if (!acc) return 0;
@@ -323,7 +307,7 @@ int warps_line_active(const app *a, double *out, int nlines)
         if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
         int ln = t->insns[ev->pc].src_line;
         if (ln <= 0 || ln > nlines) continue;
-        acc[2 * (size_t)(ln - 1)] += (uint64_t)popcount32(ev->mask);
+        acc[2 * (size_t)(ln - 1)] += (uint64_t)view_popc(ev->mask);
         acc[2 * (size_t)(ln - 1) + 1] += WARP;
     }
     int n = 0;

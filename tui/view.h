@@ -1,0 +1,126 @@
+/* view.h — the views of the map's slot (keys 1-9 and 0, v cycles: the thread map, the
+ * warp timeline and the trace views, one file each, tui/view_*.c) and what app.c and
+ * views.c ask of them: drawing and sizing the slot, time travel over the last run's
+ * trace, the map's threads and values. Private to tui/. */
+#ifndef GL_TUI_VIEW_H
+#define GL_TUI_VIEW_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/app.h"
+
+/* ------------------------------------------------------------ view_table.c */
+
+/* What sets a view apart, for the code that is not its own (tui_view.flags). */
+enum {
+    VIEW_F_RUN = 1,       /* shows the last run: before one, choosing it says r runs the
+                             kernel; the source pane marks the cursor's line */
+    VIEW_F_TRACE = 2,     /* a trace view: "press r" / "no trace" until there is a trace,
+                             then it draws above the time line (a row of its own); the
+                             layout gives it room beside the source (else a third is kept) */
+    VIEW_F_WHOLE = 4,     /* a trace view that draws the whole slot once there is a run */
+    VIEW_F_SIM = 8,       /* needs the simulator's trace (a GPU trace has memory requests
+                             and blocks only) */
+    VIEW_F_WIDE = 16,     /* beside the source it takes half the width (else 45%) */
+    VIEW_F_WIDE_EX = 32,  /* likewise, on the exercise only */
+    VIEW_F_BARRIER = 64,  /* playback (P) steps by barrier, else by instruction */
+};
+
+/* One view of the map's slot: a row of the view table (indexed by app_view). */
+typedef struct tui_view {
+    app_view id;          /* its row */
+    const char *name;     /* "memory": flash messages, the pane title, a step's "view" */
+    char key;             /* the number key that shows it */
+    const char *help;     /* what the help overlay calls it after its key */
+    const char *title;    /* the pane title; NULL: "KEY NAME (v: next view)" */
+    unsigned flags;       /* VIEW_F_* */
+    int space;            /* TRACE_SPACE_* of the requests it shows: . , step over those
+                             (else instructions) and it opens after the costliest; 0 none */
+    /* Draws it into (y, x, h, w) of win from the last run's trace t (NULL: none yet; a
+     * trace view draws above the time line and only once there is a trace, unless
+     * VIEW_F_WHOLE); m gets the rows a scrolled table has and shows. */
+    void (*draw)(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
+                 struct view_metrics *m);
+    /* Rows it would like at width w. */
+    int (*natural_height)(const app *a, int w);
+    /* Columns it would like; NULL: all the layout gives a view. */
+    int (*natural_width)(const app *a);
+} tui_view;
+
+/* The row of view v. */
+const tui_view *view_of(app_view v);
+/* The view number key ch shows, NULL if none. */
+const tui_view *view_of_key(int ch);
+/* The view a lesson step's "view" names ("memory"); the thread map for others. */
+app_view view_of_step(const char *name);
+/* The view after v (v cycles through the table). */
+app_view view_next(app_view v);
+/* Draws the current view (a->view) into (y, x, h, w) of win; m (may be NULL) gets the
+ * rows of a scrolled table. */
+void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m);
+/* Rows the current view would like at width w. */
+int view_slot_height(const app *a, int w);
+/* The current view's pane title into buf; returns buf. */
+const char *view_slot_title(const app *a, char *buf, size_t len);
+/* The help overlay's lines for the view keys ("1-5", "views: 1 threads 2 warps ..."),
+ * from the table, into out[0..max); returns how many. The strings stay valid until the
+ * next call. */
+int view_help_lines(app_help_line *out, int max);
+
+/* ----------------------------------------------------------- view_common.c */
+
+/* The selected warp: linear block index, warp within the block, lane (the map's
+ * selected thread, else block 0 thread 0). */
+void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane);
+/* Units of time travel. */
+typedef enum tv_unit {
+    TV_INSN,    /* one warp instruction of the selected warp (in memory / bank views: one
+                   memory request of the kind shown) */
+    TV_BARRIER, /* one barrier release of the selected block */
+} tv_unit;
+/* Where the cursor goes stepping one unit forward (dir 1) or back (-1) from a->tpos;
+ * returns a->tpos when there is nothing further (and sets *moved false). */
+size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved);
+/* Where a view opens: memory and bank views just after the selected warp's costliest
+ * request of their kind (most sectors / wavefronts; the first of those), the others
+ * at the trace's end. */
+size_t tv_initial_pos(const app *a);
+/* The source line the selected warp was on at the cursor (its last issued
+ * instruction), 0 if none. */
+int tv_current_line(const app *a);
+
+/* ------------------------------------------------------------ view_error.c */
+
+/* The distinct source lines warps of the first stuck block wait at when the trace
+ * ends (a deadlock's barriers), at most max; returns how many. */
+int tv_deadlock_lines(const app *a, int *lines, int max);
+/* Whether the last run has something VIEW_ERROR draws (a fault or an error finding). */
+bool tv_has_error_picture(const app *a);
+
+/* -------------------------------------------------------------- view_map.c */
+
+/* The spec argument whose buffer holds global address addr in the last run, with the
+ * element (*elem) and the byte within it (*rem, may be NULL); -1 when no buffer does or
+ * the run recorded no buffer addresses (gl_run_result.dptr). */
+int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem);
+/* Value of thread (block b, thread t) under mode m; returns false when there is no
+ * value. MAP_BUFFER: the element the thread wrote in the last run (else read; from the
+ * trace's memory requests), or its global index before a run of a 1D launch; none when
+ * it touched no element or the index is past the buffer. *is_float says how to print it. */
+bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
+               double *out, bool *is_float);
+/* The thread drawn at screen cell (y, x) by the last view_map_draw; false if none. */
+bool map_hit(int y, int x, unsigned b[3], unsigned t[3]);
+/* Columns the map would like (its natural width) for the current spec and mode. */
+int map_natural_width(const app *a);
+
+/* ------------------------------------------------------------ view_warps.c */
+
+/* Share of lanes active per source line of the last run's trace: out[line - 1] in
+ * [0, 1], or -1 for lines that issued nothing. Returns the lines with a value. */
+int warps_line_active(const app *a, double *out, int nlines);
+
+#endif
