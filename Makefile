@@ -143,15 +143,15 @@ endif
 $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(LIBRUNTIME): $(RUNTIME_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(LIBTUI): $(TUI_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
 	$(say) LD $@
