@@ -15,15 +15,29 @@
 
 /* Opcodes, from ptx_ops.def. */
 typedef enum ptx_op {
-#define BIN(n, i, f, d) PTX_OP_##n,
-#define UN(n, i, f, d) PTX_OP_##n,
-#define OP(n, k) PTX_OP_##n,
+#define BIN(n, cls, i, f, d) PTX_OP_##n,
+#define UN(n, cls, i, f, d) PTX_OP_##n,
+#define OP(n, cls, k) PTX_OP_##n,
 #include "sim/ptx_ops.def"
 #undef BIN
 #undef UN
 #undef OP
     PTX_OP_COUNT
 } ptx_op;
+
+/* What ptx_ops.def says of one op (PTX ISA §9.7 "Instructions"), indexed by ptx_op
+ * (ptx_ops.c). */
+typedef struct ptx_op_info {
+    const char *name; /* mnemonic without modifiers ("bar_warp" for bar.warp.sync) */
+    uint8_t cls;      /* trace.h TRACE_CLASS_* */
+    int8_t nopnd;     /* operands the parser checks, destination included; -1: the
+                         modifiers decide (ptx_parse.c) */
+} ptx_op_info;
+extern const ptx_op_info ptx_op_table[PTX_OP_COUNT];
+
+/* The op whose mnemonic (without modifiers, PTX ISA §9.7) is name[0..len); -1 when the
+ * simulator knows none. */
+int ptx_op_lookup(const char *name, size_t len);
 
 /* Instruction types (PTX ISA §5.2 fundamental types). Low nibble: size in bytes
  * (pred: 1); high nibble: class. */

@@ -1175,10 +1175,11 @@ static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsig
 
 /* ------------------------------------------------------------------ tracing */
 
+/* ld, ldu, st, atom, red: the ops of a memory request (their trace classes, ptx_ops.def) */
 static int is_mem_op(int op)
 {
-    return op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st || op == PTX_OP_atom ||
-           op == PTX_OP_red;
+    const int k = op < PTX_OP_COUNT ? ptx_op_table[op].cls : TRACE_CLASS_OTHER;
+    return k == TRACE_CLASS_LOAD || k == TRACE_CLASS_STORE || k == TRACE_CLASS_ATOMIC;
 }
 
 /* Makes instruction in (warp w) the pending memory request, with no lanes yet, unless it
@@ -1408,42 +1409,6 @@ static void trace_block(sim_ctx *c, int kind)
     trace_append(c->trace, &ev, NULL);
 }
 
-/* The static instruction table of the trace (trace.h trace_insn). */
-static const char *const op_names[] = {
-#define BIN(n, i, f, d) #n,
-#define UN(n, i, f, d) #n,
-#define OP(n, k) #n,
-#include "sim/ptx_ops.def"
-#undef BIN
-#undef UN
-#undef OP
-};
-
-static int insn_class(const char *op)
-{
-    static const struct { const char *name; int cls; } map[] = {
-        {"add", TRACE_CLASS_ADD},       {"sub", TRACE_CLASS_ADD},
-        {"mad", TRACE_CLASS_FMA},       {"fma", TRACE_CLASS_FMA},
-        {"ld", TRACE_CLASS_LOAD},       {"ldu", TRACE_CLASS_LOAD},
-        {"st", TRACE_CLASS_STORE},      {"atom", TRACE_CLASS_ATOMIC},
-        {"red", TRACE_CLASS_ATOMIC},    {"bra", TRACE_CLASS_BRANCH},
-        {"call", TRACE_CLASS_BRANCH},   {"ret", TRACE_CLASS_BRANCH},
-        {"exit", TRACE_CLASS_BRANCH},   {"bar", TRACE_CLASS_BARRIER},
-        {"barrier", TRACE_CLASS_BARRIER}, {"shfl", TRACE_CLASS_WARP},
-        {"vote", TRACE_CLASS_WARP},     {"match", TRACE_CLASS_WARP},
-        {"redux", TRACE_CLASS_WARP},    {"activemask", TRACE_CLASS_WARP},
-        {"mul", TRACE_CLASS_MUL},       {"div", TRACE_CLASS_MUL},
-        {"rem", TRACE_CLASS_MUL},       {"bar_warp", TRACE_CLASS_WARP},
-        {"addc", TRACE_CLASS_ADD},      {"subc", TRACE_CLASS_ADD},
-        {"madc", TRACE_CLASS_FMA},      {"mad24", TRACE_CLASS_FMA},
-        {"mul24", TRACE_CLASS_MUL},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(map[i].name, op) == 0)
-            return map[i].cls;
-    return TRACE_CLASS_OTHER;
-}
-
 static void type_suffix(int ty, char *buf, size_t n)
 {
     static const char cls[] = {'b', 'u', 's', 'f', 0};
@@ -1544,11 +1509,11 @@ int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
     }
     for (int pc = 0; pc < m->ncode; pc++) {
         const ptx_insn *in = &m->code[pc];
-        const char *name = in->op < sizeof op_names / sizeof *op_names ? op_names[in->op] : "?";
+        const char *name = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].name : "?";
         ti[pc].src_line = in->src_line;
         ti[pc].src_file = (int16_t)in->src_file;
         ti[pc].ptx_line = in->ptx_line;
-        ti[pc].cls = (uint8_t)insn_class(name);
+        ti[pc].cls = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].cls : TRACE_CLASS_OTHER;
         ti[pc].is_float = PTX_TCLASS(in->type) == PTX_TC_F;
         char ty[8];
         type_suffix(in->type, ty, sizeof ty);

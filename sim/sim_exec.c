@@ -914,19 +914,9 @@ static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
 }
 
 /* Mnemonics for messages, from ptx_ops.def. */
-static const char *const op_names[PTX_OP_COUNT] = {
-#define BIN(n, i, f, d) #n,
-#define UN(n, i, f, d) #n,
-#define OP(n, k) #n,
-#include "sim/ptx_ops.def"
-#undef BIN
-#undef UN
-#undef OP
-};
-
 static const char *op_name(unsigned op)
 {
-    return op < PTX_OP_COUNT ? op_names[op] : "?";
+    return op < PTX_OP_COUNT ? ptx_op_table[op].name : "?";
 }
 
 /* SIMD video instructions (PTX ISA §9.7.16.2 "SIMD Video Instructions", §9.7.18.2 in
@@ -1130,7 +1120,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         END_LANES                                                                         \
         fesetround(old_);                                                                 \
     }
-#define BIN(name, IE, FE, DE)                                                             \
+#define BIN(name, cls, IE, FE, DE)                                                        \
     case PTX_OP_##name:                                                                   \
         FLOAT_CASE(FE, DE, 2)                                                             \
         else {                                                                            \
@@ -1145,7 +1135,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             END_LANES                                                                     \
         }                                                                                 \
         break;
-#define UN(name, IE, FE, DE)                                                              \
+#define UN(name, cls, IE, FE, DE)                                                         \
     case PTX_OP_##name:                                                                   \
         FLOAT_CASE(FE, DE, 1)                                                             \
         else {                                                                            \
@@ -1158,7 +1148,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             END_LANES                                                                     \
         }                                                                                 \
         break;
-#define OP(name, k)
+#define OP(name, cls, k)
 #include "sim/ptx_ops.def"
 #undef BIN
 #undef UN
