@@ -176,7 +176,8 @@ typedef struct ptx_insn {
     uint8_t bop;      /* setp/set: PTX_BOP_* combining with the predicate operand */
     uint8_t o4kind;   /* fifth operand (bfi len, shfl.sync membermask, lop3 immLut):
                          PTX_OPK_NONE, PTX_OPK_REG or PTX_OPK_IMM; value in target */
-    uint16_t fast;    /* sim_exec.c fast-path kind, set by sim_exec_classify (0 none) */
+    /* (2 bytes of padding: what the executor derives from an instruction, such as its
+     * fast-path kind, it keeps in tables of its own, indexed by PC) */
     ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
 } ptx_insn;
 _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
@@ -319,9 +320,6 @@ void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
 int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
 
 /* ------------------------------------------------------------- internals */
-/* Sets in->fast: the specialised lane loop sim_exec.c runs for this instruction (0: the
- * general one). Called by ptx_parse for every decoded instruction (decode once). */
-void sim_exec_classify(ptx_insn *in);
 /* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
  * fmt is the format string, args the packed argument buffer (each argument aligned to
  * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns

@@ -2149,8 +2149,6 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     }
     free(P->diag);
     free(P->dsrc);
-    for (int i = 0; i < P->m->ncode; i++) /* decode once: the interpreter's fast paths */
-        sim_exec_classify(&P->m->code[i]);
     *out = P->m;
     return SIM_OK;
 }

@@ -242,6 +242,7 @@ void sim_free(sim_t *s)
     }
     free(s->allocs);
     free(s->var_addr);
+    free(s->fast);
     free(s);
 }
 
@@ -2592,6 +2593,21 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m)
     return SIM_OK;
 }
 
+/* The executor's fast-path kinds of m's instructions (sim_fast_kinds), decoded the first
+ * time s launches m and kept while s launches nothing else; NULL without memory. */
+static const uint8_t *module_fast(sim_t *s, const ptx_module *m)
+{
+    if (s->fast_mod_id == m->id && s->fast)
+        return s->fast;
+    uint8_t *k = sim_fast_kinds(m);
+    if (!k)
+        return NULL;
+    free(s->fast);
+    s->fast = k;
+    s->fast_mod_id = m->id;
+    return k;
+}
+
 /* Frees what ctx_alloc_block allocated for context c. */
 static void ctx_free_block(sim_ctx *c)
 {
@@ -3287,6 +3303,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     sim_status st = load_module_vars(s, m);
     if (st != SIM_OK)
         return launch_error(res, st, "out of memory for module variables");
+    const uint8_t *fast = module_fast(s, m);
+    if (!fast)
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
 
     /* launch-wide state, in base; every resident block's context copies it */
     sim_ctx *base = calloc(1, sizeof *base);
@@ -3296,6 +3315,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     base->m = m;
     base->entry = f;
     base->code = m->code;
+    base->fast = fast;
     sim_fops_build(base, m->ncode);
     base->res = res;
     memcpy(base->grid, grid, sizeof base->grid);
@@ -3317,7 +3337,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
     {
-        const int nz = sim_regs_read_first(m, f, &base->zero_regs);
+        const int nz = sim_regs_read_first(m, fast, f, &base->zero_regs);
         base->zero_all = nz < 0;
         base->nzero_regs = nz > 0 ? (unsigned)nz : 0;
     }
