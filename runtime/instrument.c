@@ -483,14 +483,12 @@ static int parse_memline(const line *l, memline *m)
     const char *dot = memchr(op, '.', (size_t)(ope - op));
     const char *name_end = dot ? dot : ope;
     size_t nn = (size_t)(name_end - op);
-    if ((nn == 2 && memcmp(op, "ld", 2) == 0) || (nn == 3 && memcmp(op, "ldu", 3) == 0))
-        m->op = TRACE_LOAD;
-    else if (nn == 2 && memcmp(op, "st", 2) == 0)
-        m->op = TRACE_STORE;
-    else if ((nn == 4 && memcmp(op, "atom", 4) == 0) || (nn == 3 && memcmp(op, "red", 3) == 0))
-        m->op = TRACE_ATOMIC;
-    else
-        return 0;
+    switch (ptx_op_class(op, nn)) { /* ld/ldu, st, atom/red (sim/ptx_ops.def) */
+    case TRACE_CLASS_LOAD: m->op = TRACE_LOAD; break;
+    case TRACE_CLASS_STORE: m->op = TRACE_STORE; break;
+    case TRACE_CLASS_ATOMIC: m->op = TRACE_ATOMIC; break;
+    default: return 0;
+    }
     unsigned vec = 1, tsize = 0;
     m->space = 0;
     for (const char *p = name_end; p < ope;) {

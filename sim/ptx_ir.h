@@ -15,15 +15,29 @@
 
 /* Opcodes, from ptx_ops.def. */
 typedef enum ptx_op {
-#define BIN(n, i, f, d) PTX_OP_##n,
-#define UN(n, i, f, d) PTX_OP_##n,
-#define OP(n, k) PTX_OP_##n,
+#define BIN(n, cls, i, f, d) PTX_OP_##n,
+#define UN(n, cls, i, f, d) PTX_OP_##n,
+#define OP(n, cls, k) PTX_OP_##n,
 #include "sim/ptx_ops.def"
 #undef BIN
 #undef UN
 #undef OP
     PTX_OP_COUNT
 } ptx_op;
+
+/* What ptx_ops.def says of one op (PTX ISA §9.7 "Instructions"), indexed by ptx_op
+ * (ptx_ops.c). */
+typedef struct ptx_op_info {
+    const char *name; /* mnemonic without modifiers ("bar_warp" for bar.warp.sync) */
+    uint8_t cls;      /* trace.h TRACE_CLASS_* */
+    int8_t nopnd;     /* operands the parser checks, destination included; -1: the
+                         modifiers decide (ptx_parse.c) */
+} ptx_op_info;
+extern const ptx_op_info ptx_op_table[PTX_OP_COUNT];
+
+/* The op whose mnemonic (without modifiers, PTX ISA §9.7) is name[0..len); -1 when the
+ * simulator knows none. */
+int ptx_op_lookup(const char *name, size_t len);
 
 /* Instruction types (PTX ISA §5.2 fundamental types). Low nibble: size in bytes
  * (pred: 1); high nibble: class. */
@@ -162,7 +176,8 @@ typedef struct ptx_insn {
     uint8_t bop;      /* setp/set: PTX_BOP_* combining with the predicate operand */
     uint8_t o4kind;   /* fifth operand (bfi len, shfl.sync membermask, lop3 immLut):
                          PTX_OPK_NONE, PTX_OPK_REG or PTX_OPK_IMM; value in target */
-    uint16_t fast;    /* sim_exec.c fast-path kind, set by sim_exec_classify (0 none) */
+    /* (2 bytes of padding: what the executor derives from an instruction, such as its
+     * fast-path kind, it keeps in tables of its own, indexed by PC) */
     ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
 } ptx_insn;
 _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
@@ -305,9 +320,6 @@ void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
 int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
 
 /* ------------------------------------------------------------- internals */
-/* Sets in->fast: the specialised lane loop sim_exec.c runs for this instruction (0: the
- * general one). Called by ptx_parse for every decoded instruction (decode once). */
-void sim_exec_classify(ptx_insn *in);
 /* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
  * fmt is the format string, args the packed argument buffer (each argument aligned to
  * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns

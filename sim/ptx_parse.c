@@ -668,16 +668,6 @@ static void parse_reg(parser *P)
 
 /* ------------------------------------------------------------ instructions */
 
-static const struct { const char *name; int nopnd; } op_tab[PTX_OP_COUNT] = {
-#define BIN(n, i, f, d) {#n, 3},
-#define UN(n, i, f, d) {#n, 2},
-#define OP(n, k) {#n, k},
-#include "sim/ptx_ops.def"
-#undef BIN
-#undef UN
-#undef OP
-};
-
 static const struct { const char *name; int id; } sreg_tab[] = {
     {"%tid.x", PTX_SREG_TID_X},       {"%tid.y", PTX_SREG_TID_Y},
     {"%tid.z", PTX_SREG_TID_Z},       {"%ntid.x", PTX_SREG_NTID_X},
@@ -1127,10 +1117,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
     size_t blen = dot ? (size_t)(dot - s) : mt->len;
-    int op = -1;
-    for (int i = 0; i < PTX_OP_COUNT; i++)
-        if (strlen(op_tab[i].name) == blen && memcmp(op_tab[i].name, s, blen) == 0)
-            op = i;
+    int op = ptx_op_lookup(s, blen);
     if (op < 0) {
         diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
         P->unsupported = 1;
@@ -1454,7 +1441,7 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
         }
         in.nopnd = (uint8_t)n;
-        int want = op_tab[in.op].nopnd;
+        int want = ptx_op_table[in.op].nopnd; /* ptx_ops.def, or by the modifiers: */
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
             want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
                    : in.cmp == PTX_BAR_ARRIVE ? 2
@@ -1466,21 +1453,12 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = in.bop ? 4 : 3;
         if (in.op == PTX_OP_vote && n == 2)
             want = 2; /* vote without membermask is pre-Volta; rejected by has_sub */
-        if (in.op == PTX_OP_match && n == 3)
-            want = 3;
-        if (in.op == PTX_OP_shfl)
-            want = 5;
         if (in.op == PTX_OP_bar_warp && n == 0)
             want = 0;
-        if ((in.op == PTX_OP_nanosleep) && n == 1)
-            want = 1;
         if (in.op == PTX_OP_mad && (in.flags & PTX_F_CC))
             want = 4;
         if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
-        if (in.op == PTX_OP_ret || in.op == PTX_OP_exit) {
-            /* no operands */
-        }
         if (n != want) {
             diag(P, mt.line, mt.col, "'%.*s' takes %d operands, found %d", (int)mt.len, mt.p,
                  want, n);
@@ -2171,8 +2149,6 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     }
     free(P->diag);
     free(P->dsrc);
-    for (int i = 0; i < P->m->ncode; i++) /* decode once: the interpreter's fast paths */
-        sim_exec_classify(&P->m->code[i]);
     *out = P->m;
     return SIM_OK;
 }

@@ -242,6 +242,7 @@ void sim_free(sim_t *s)
     }
     free(s->allocs);
     free(s->var_addr);
+    free(s->fast);
     free(s);
 }
 
@@ -1175,10 +1176,11 @@ static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsig
 
 /* ------------------------------------------------------------------ tracing */
 
+/* ld, ldu, st, atom, red: the ops of a memory request (their trace classes, ptx_ops.def) */
 static int is_mem_op(int op)
 {
-    return op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st || op == PTX_OP_atom ||
-           op == PTX_OP_red;
+    const int k = op < PTX_OP_COUNT ? ptx_op_table[op].cls : TRACE_CLASS_OTHER;
+    return k == TRACE_CLASS_LOAD || k == TRACE_CLASS_STORE || k == TRACE_CLASS_ATOMIC;
 }
 
 /* Makes instruction in (warp w) the pending memory request, with no lanes yet, unless it
@@ -1408,42 +1410,6 @@ static void trace_block(sim_ctx *c, int kind)
     trace_append(c->trace, &ev, NULL);
 }
 
-/* The static instruction table of the trace (trace.h trace_insn). */
-static const char *const op_names[] = {
-#define BIN(n, i, f, d) #n,
-#define UN(n, i, f, d) #n,
-#define OP(n, k) #n,
-#include "sim/ptx_ops.def"
-#undef BIN
-#undef UN
-#undef OP
-};
-
-static int insn_class(const char *op)
-{
-    static const struct { const char *name; int cls; } map[] = {
-        {"add", TRACE_CLASS_ADD},       {"sub", TRACE_CLASS_ADD},
-        {"mad", TRACE_CLASS_FMA},       {"fma", TRACE_CLASS_FMA},
-        {"ld", TRACE_CLASS_LOAD},       {"ldu", TRACE_CLASS_LOAD},
-        {"st", TRACE_CLASS_STORE},      {"atom", TRACE_CLASS_ATOMIC},
-        {"red", TRACE_CLASS_ATOMIC},    {"bra", TRACE_CLASS_BRANCH},
-        {"call", TRACE_CLASS_BRANCH},   {"ret", TRACE_CLASS_BRANCH},
-        {"exit", TRACE_CLASS_BRANCH},   {"bar", TRACE_CLASS_BARRIER},
-        {"barrier", TRACE_CLASS_BARRIER}, {"shfl", TRACE_CLASS_WARP},
-        {"vote", TRACE_CLASS_WARP},     {"match", TRACE_CLASS_WARP},
-        {"redux", TRACE_CLASS_WARP},    {"activemask", TRACE_CLASS_WARP},
-        {"mul", TRACE_CLASS_MUL},       {"div", TRACE_CLASS_MUL},
-        {"rem", TRACE_CLASS_MUL},       {"bar_warp", TRACE_CLASS_WARP},
-        {"addc", TRACE_CLASS_ADD},      {"subc", TRACE_CLASS_ADD},
-        {"madc", TRACE_CLASS_FMA},      {"mad24", TRACE_CLASS_FMA},
-        {"mul24", TRACE_CLASS_MUL},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(map[i].name, op) == 0)
-            return map[i].cls;
-    return TRACE_CLASS_OTHER;
-}
-
 static void type_suffix(int ty, char *buf, size_t n)
 {
     static const char cls[] = {'b', 'u', 's', 'f', 0};
@@ -1544,11 +1510,11 @@ int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
     }
     for (int pc = 0; pc < m->ncode; pc++) {
         const ptx_insn *in = &m->code[pc];
-        const char *name = in->op < sizeof op_names / sizeof *op_names ? op_names[in->op] : "?";
+        const char *name = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].name : "?";
         ti[pc].src_line = in->src_line;
         ti[pc].src_file = (int16_t)in->src_file;
         ti[pc].ptx_line = in->ptx_line;
-        ti[pc].cls = (uint8_t)insn_class(name);
+        ti[pc].cls = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].cls : TRACE_CLASS_OTHER;
         ti[pc].is_float = PTX_TCLASS(in->type) == PTX_TC_F;
         char ty[8];
         type_suffix(in->type, ty, sizeof ty);
@@ -2627,6 +2593,21 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m)
     return SIM_OK;
 }
 
+/* The executor's fast-path kinds of m's instructions (sim_fast_kinds), decoded the first
+ * time s launches m and kept while s launches nothing else; NULL without memory. */
+static const uint8_t *module_fast(sim_t *s, const ptx_module *m)
+{
+    if (s->fast_mod_id == m->id && s->fast)
+        return s->fast;
+    uint8_t *k = sim_fast_kinds(m);
+    if (!k)
+        return NULL;
+    free(s->fast);
+    s->fast = k;
+    s->fast_mod_id = m->id;
+    return k;
+}
+
 /* Frees what ctx_alloc_block allocated for context c. */
 static void ctx_free_block(sim_ctx *c)
 {
@@ -3322,6 +3303,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     sim_status st = load_module_vars(s, m);
     if (st != SIM_OK)
         return launch_error(res, st, "out of memory for module variables");
+    const uint8_t *fast = module_fast(s, m);
+    if (!fast)
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
 
     /* launch-wide state, in base; every resident block's context copies it */
     sim_ctx *base = calloc(1, sizeof *base);
@@ -3331,6 +3315,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     base->m = m;
     base->entry = f;
     base->code = m->code;
+    base->fast = fast;
     sim_fops_build(base, m->ncode);
     base->res = res;
     memcpy(base->grid, grid, sizeof base->grid);
@@ -3352,7 +3337,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
     {
-        const int nz = sim_regs_read_first(m, f, &base->zero_regs);
+        const int nz = sim_regs_read_first(m, fast, f, &base->zero_regs);
         base->zero_all = nz < 0;
         base->nzero_regs = nz > 0 ? (unsigned)nz : 0;
     }

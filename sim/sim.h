@@ -62,6 +62,12 @@ unsigned ptx_entry_shared_bytes(const ptx_module_t *m, const char *kernel);
 /* Source file named by `.file` index `file` in the module, or NULL. */
 const char *ptx_source_file(const ptx_module_t *m, int file);
 
+/* The trace class (trace.h TRACE_CLASS_*) of the PTX operation whose mnemonic, up to
+ * its first '.', is name[0..len) (PTX ISA §9.7 "Instructions": ld and ldu load, st
+ * stores, atom and red are atomic, ...); TRACE_CLASS_OTHER for one the simulator does
+ * not know. From ptx_ops.def, as the simulator's own trace classes. */
+int ptx_op_class(const char *name, size_t len);
+
 /* ------------------------------------------------------------------- simulator */
 
 /* The simulator's model of a device (what lesson 0 shows for the simulator). */

@@ -914,19 +914,9 @@ static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
 }
 
 /* Mnemonics for messages, from ptx_ops.def. */
-static const char *const op_names[PTX_OP_COUNT] = {
-#define BIN(n, i, f, d) #n,
-#define UN(n, i, f, d) #n,
-#define OP(n, k) #n,
-#include "sim/ptx_ops.def"
-#undef BIN
-#undef UN
-#undef OP
-};
-
 static const char *op_name(unsigned op)
 {
-    return op < PTX_OP_COUNT ? op_names[op] : "?";
+    return op < PTX_OP_COUNT ? ptx_op_table[op].name : "?";
 }
 
 /* SIMD video instructions (PTX ISA §9.7.16.2 "SIMD Video Instructions", §9.7.18.2 in
@@ -1130,7 +1120,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         END_LANES                                                                         \
         fesetround(old_);                                                                 \
     }
-#define BIN(name, IE, FE, DE)                                                             \
+#define BIN(name, cls, IE, FE, DE)                                                        \
     case PTX_OP_##name:                                                                   \
         FLOAT_CASE(FE, DE, 2)                                                             \
         else {                                                                            \
@@ -1145,7 +1135,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             END_LANES                                                                     \
         }                                                                                 \
         break;
-#define UN(name, IE, FE, DE)                                                              \
+#define UN(name, cls, IE, FE, DE)                                                         \
     case PTX_OP_##name:                                                                   \
         FLOAT_CASE(FE, DE, 1)                                                             \
         else {                                                                            \
@@ -1158,7 +1148,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             END_LANES                                                                     \
         }                                                                                 \
         break;
-#define OP(name, k)
+#define OP(name, cls, k)
 #include "sim/ptx_ops.def"
 #undef BIN
 #undef UN
@@ -1901,13 +1891,15 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 #undef UNSUP
 
 /* ------------------------------------------------------------ fast paths
- * Decode once (STYLE.md "Interpreter core"): sim_exec_classify gives the common forms
- * of the hot instructions (integer add/sub/mul/mad/logic/shift/mov/selp/setp/cvt,
- * f32 add/sub/mul/fma with the default rounding, all with register or immediate
- * sources) a fast-path kind, and exec_fast runs them with the operands resolved once
- * per warp instruction instead of once per lane, and the switch outside the lane loop.
- * Each kind computes exactly what the general handler in exec_insn computes for that
- * form (the same PTX ISA sections); anything else keeps in->fast == 0. */
+ * Decode once (STYLE.md "Interpreter core"): fast_kind gives the common forms of the
+ * hot instructions (integer add/sub/mul/mad/logic/shift/mov/selp/setp/cvt, f32
+ * add/sub/mul/fma with the default rounding, all with register or immediate sources) a
+ * fast-path kind, and exec_fast runs them with the operands resolved once per warp
+ * instruction instead of once per lane, and the switch outside the lane loop. Each kind
+ * computes exactly what the general handler in exec_insn computes for that form (the
+ * same PTX ISA sections); anything else is FK_NONE. The kinds are the executor's, not
+ * the IR's: sim_fast_kinds decodes a module's once, the first time a sim launches it
+ * (sim.c module_fast), into a table indexed by PC (sim_ctx.fast). */
 enum {
     FK_NONE,
     FK_ADD, FK_SUB, FK_AND, FK_OR, FK_XOR, FK_MULLO, FK_MADLO,
@@ -1924,23 +1916,19 @@ static int fast_src(const ptx_operand *o)
     return (o->kind == PTX_OPK_REG && o->sub == 0) || o->kind == PTX_OPK_IMM;
 }
 
-void sim_exec_classify(ptx_insn *in)
+/* The fast-path kind of in (FK_*), FK_NONE for the general path. */
+static unsigned fast_kind(const ptx_insn *in)
 {
-    in->fast = FK_NONE;
     const int tc = PTX_TCLASS(in->type);
     const unsigned sz = PTX_TSIZE(in->type);
     const int intc = tc == PTX_TC_B || tc == PTX_TC_U || tc == PTX_TC_S;
     const unsigned nsrc = in->nopnd > 0 ? in->nopnd - 1u : 0;
-    if (in->op == PTX_OP_bra && in->o4kind == PTX_OPK_NONE) {
-        in->fast = FK_BRA;
-        return;
-    }
-    if (in->op == PTX_OP_exit || in->op == PTX_OP_ret) {
-        in->fast = FK_EXIT; /* ret: in the kernel's own frame (exec_fast checks) */
-        return;
-    }
+    if (in->op == PTX_OP_bra && in->o4kind == PTX_OPK_NONE)
+        return FK_BRA;
+    if (in->op == PTX_OP_exit || in->op == PTX_OP_ret)
+        return FK_EXIT; /* ret: in the kernel's own frame (exec_fast checks) */
     if (in->nopnd < 2 || in->o4kind != PTX_OPK_NONE)
-        return;
+        return FK_NONE;
     if ((in->op == PTX_OP_ld || in->op == PTX_OP_ldu || in->op == PTX_OP_st) &&
         in->nopnd == 2 && (in->flags & ~PTX_F_NC) == 0 && (in->vec == 1 || in->vec == 2 ||
         in->vec == 4) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
@@ -1954,47 +1942,44 @@ void sim_exec_classify(ptx_insn *in)
         const int sok = in->space == SIM_SPACE_GLOBAL || in->space == SIM_SPACE_SHARED ||
                         in->space == SIM_SPACE_GENERIC ||
                         (in->space == SIM_SPACE_PARAM && !st);
-        if (a->kind == PTX_OPK_ADDR && vok && sok)
-            in->fast = st ? FK_ST : FK_LD;
+        if (a->kind != PTX_OPK_ADDR || !vok || !sok)
+            return FK_NONE;
         /* a scalar of global space (a word or double word) or of shared space (a word)
          * at a register address: exec_fast tries mem_row first */
-        if (in->fast && in->vec == 1 && v->kind == PTX_OPK_REG && a->reg != PTX_NOREG &&
-            a->sym < 0) {
+        if (in->vec == 1 && v->kind == PTX_OPK_REG && a->reg != PTX_NOREG && a->sym < 0) {
             if (in->space == SIM_SPACE_GLOBAL && (sz == 4 || sz == 8))
-                in->fast = st ? FK_STG : FK_LDG;
-            else if (in->space == SIM_SPACE_SHARED && sz == 4)
-                in->fast = st ? FK_STS : FK_LDS;
+                return st ? FK_STG : FK_LDG;
+            if (in->space == SIM_SPACE_SHARED && sz == 4)
+                return st ? FK_STS : FK_LDS;
         }
-        return;
+        return st ? FK_ST : FK_LD;
     }
     if (in->nopnd > 4 || in->vec > 1)
-        return;
+        return FK_NONE;
     if (in->op == PTX_OP_mov && in->nopnd == 2 && in->o[0].kind == PTX_OPK_REG &&
         in->o[0].sub == 0 && in->o[1].kind == PTX_OPK_SREG && in->flags == 0 &&
         (intc || tc == PTX_TC_PRED) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
-        in->fast = FK_MOV_SREG;
-        return;
+        return FK_MOV_SREG;
     }
     if (in->op == PTX_OP_mov && in->nopnd == 2 && in->o[0].kind == PTX_OPK_REG &&
         in->o[0].sub == 0 && in->o[1].kind == PTX_OPK_SYM && in->flags == 0 && intc &&
         (sz == 4 || sz == 8)) {
-        in->fast = FK_MOV_SYM; /* a symbol's address (shared, global, kernel param) */
-        return;
+        return FK_MOV_SYM; /* a symbol's address (shared, global, kernel param) */
     }
     if (in->o[0].kind != PTX_OPK_REG || (in->o[0].sub != 0 && in->op != PTX_OP_setp))
-        return;
+        return FK_NONE;
     for (unsigned i = 1; i <= nsrc; i++)
         if (!fast_src(&in->o[i]))
-            return;
+            return FK_NONE;
     if (in->flags & (PTX_F_CC | PTX_F_SAT | PTX_F_FTZ))
-        return;
+        return FK_NONE;
     const unsigned mod = in->flags & (PTX_F_HI | PTX_F_LO | PTX_F_WIDE);
     int k = FK_NONE;
     switch ((ptx_op)in->op) {
     case PTX_OP_add:
     case PTX_OP_sub:
         if (nsrc != 2)
-            return;
+            return FK_NONE;
         if (intc && (sz == 4 || sz == 8) && in->flags == 0)
             k = in->op == PTX_OP_add ? FK_ADD : FK_SUB;
         else if (tc == PTX_TC_F && sz == 4 && (in->flags & ~PTX_F_APPROX) == 0 &&
@@ -2012,7 +1997,7 @@ void sim_exec_classify(ptx_insn *in)
     case PTX_OP_fma: {
         const int is_mad = in->op != PTX_OP_mul;
         if (nsrc != (is_mad ? 3u : 2u))
-            return;
+            return FK_NONE;
         if (tc == PTX_TC_F) {
             if (sz == 4 && (in->flags & ~PTX_F_APPROX) == 0 &&
                 (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
@@ -2060,9 +2045,9 @@ void sim_exec_classify(ptx_insn *in)
         const int sc = PTX_TCLASS(in->type2);
         const unsigned ssz = PTX_TSIZE(in->type2);
         if (nsrc != 2 || in->bop != PTX_BOP_NONE || (in->flags & ~PTX_F_FTZ) != 0)
-            return;
+            return FK_NONE;
         if (in->o[0].sub != 0 && in->o[0].sub != 2)
-            return;
+            return FK_NONE;
         if (sc == PTX_TC_F && ssz == 4 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_NAN &&
             !(in->cmp >= PTX_CMP_LO && in->cmp <= PTX_CMP_HS))
             k = FK_SETP_F32;
@@ -2076,7 +2061,20 @@ void sim_exec_classify(ptx_insn *in)
     }
     default: break;
     }
-    in->fast = (uint16_t)k;
+    return (unsigned)k;
+}
+
+_Static_assert(FK_EXIT <= UINT8_MAX, "a fast-path kind is one byte of sim_ctx.fast");
+
+uint8_t *sim_fast_kinds(const ptx_module *m)
+{
+    uint8_t *k = malloc((size_t)m->ncode + 1);
+    if (!k)
+        return NULL;
+    for (int pc = 0; pc < m->ncode; pc++)
+        k[pc] = (uint8_t)fast_kind(&m->code[pc]);
+    k[m->ncode] = FK_NONE;
+    return k;
 }
 
 /* ------------------------------------------------------------ registers read first
@@ -2120,10 +2118,10 @@ static int insn_reads(const ptx_insn *in, int skip_dest, uint64_t *bits, unsigne
     return ok;
 }
 
-/* The slots instruction in surely writes (see above); 0 when it writes none. */
-static int insn_writes(const ptx_insn *in, uint64_t *bits, unsigned nregs)
+/* The slots instruction in (fast-path kind k) surely writes (see above); 0 when it
+ * writes none. */
+static int insn_writes(const ptx_insn *in, unsigned k, uint64_t *bits, unsigned nregs)
 {
-    const int k = in->fast;
     if (in->guard != PTX_NOREG || k == FK_NONE || k == FK_ST || k == FK_STG || k == FK_STS ||
         k == FK_BRA || k == FK_EXIT)
         return 0;
@@ -2141,7 +2139,8 @@ static int insn_writes(const ptx_insn *in, uint64_t *bits, unsigned nregs)
     return 1;
 }
 
-int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out)
+int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f,
+                        uint16_t **out)
 {
     *out = NULL;
     const int pc0 = f->entry_pc, pc1 = f->end_pc;
@@ -2161,7 +2160,7 @@ int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out)
         const ptx_insn *ins = &m->code[pc0 + (int)i];
         if (ins->op == PTX_OP_call)
             goto out; /* frames of device functions: clear everything */
-        const int w = insn_writes(ins, wr + i * nw, nregs);
+        const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
         if (!insn_reads(ins, w, rd + i * nw, nregs))
             goto out;
         if (ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
@@ -2427,12 +2426,12 @@ enum {
     FH_SREG, FH_TIDX,
 };
 
-/* The full-warp kernel for instruction in (sim_exec_classify kind below FK_LD), with its
+/* The full-warp kernel for instruction in (fast-path kind k, below FK_LD), with its
  * immediate shift amount in *sa and its constant in *kv; FH_NONE when it has none
  * (exec_fast's per-lane code runs it). */
-static unsigned full_handler(const ptx_insn *in, unsigned *sa, uint64_t *kv)
+static unsigned full_handler(const ptx_insn *in, unsigned k, unsigned *sa, uint64_t *kv)
 {
-    const unsigned k = in->fast, sz = PTX_TSIZE(in->type);
+    const unsigned sz = PTX_TSIZE(in->type);
     const int imm2 = in->nopnd > 2 && in->o[2].kind == PTX_OPK_IMM;
     const uint64_t amount = imm2 ? in->o[2].imm & 0xffffffffu : 0;
     *sa = 0;
@@ -2651,15 +2650,15 @@ static inline void u32_from_rows(unsigned char *dst, const uint64_t *V)
 #endif
 }
 
-/* A full warp's FK_LDG, FK_STG, FK_LDS or FK_STS in (warp registers W, first thread
+/* A full warp's FK_LDG, FK_STG, FK_LDS or FK_STS (fk) in (warp registers W, first thread
  * base): when its 32 accesses are unit-stride and sim_global_row's
  * or sim_shared_row's case, runs it (a load's values zero- or sign-extended into the
  * value row, as load_val does) and returns 1; returns 0, having changed nothing,
  * otherwise (exec_fast's FK_LD and FK_ST path then runs it). */
-static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, uint64_t *W,
-                                          unsigned base)
+static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, unsigned fk,
+                                             uint64_t *W, unsigned base)
 {
-    const int st = in->fast == FK_STG || in->fast == FK_STS;
+    const int st = fk == FK_STG || fk == FK_STS;
     const ptx_operand *const ao = &in->o[st ? 0 : 1];
     const unsigned bytes = PTX_TSIZE(in->type);
     const uint64_t *const A = W + ((size_t)ao->reg << 5);
@@ -2667,7 +2666,7 @@ static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, uin
     if (!row_unit_stride(A, bytes))
         return 0;
     const uint64_t a = A[0] + ao->imm;
-    unsigned char *const p = in->fast == FK_LDG || in->fast == FK_STG
+    unsigned char *const p = fk == FK_LDG || fk == FK_STG
                                  ? sim_global_row(c, base, a, bytes, st, in)
                                  : sim_shared_row(c, base, a, st, in);
     if (!p)
@@ -2688,7 +2687,7 @@ static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, uin
     return 1;
 }
 
-/* Runs an instruction that sim_exec_classify gave a fast-path kind (lanes em) when
+/* Runs an instruction of fast-path kind c->fast[pc] (lanes em) when
  * every lane of the warp is in the kernel's own frame (no device-function call under
  * way, the common case): the warp's registers are then one lane-major block, operand
  * k is a pointer P[k] to 32 lane values (a register's row, or the immediate repeated),
@@ -2703,13 +2702,14 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         return;
     }
     uint64_t *const W = c->regs + (((size_t)w * c->regcap) << 5);
+    const unsigned fk = c->fast[pc];
     const unsigned sz = PTX_TSIZE(in->type);
     const uint64_t dm = sz >= 8 ? UINT64_MAX : (1ull << (sz * 8)) - 1;
     const int pred = PTX_TCLASS(in->type) == PTX_TC_PRED;
     uint64_t *const Dp = W + ((size_t)in->o[0].reg << 5);
     const uint64_t *P[4] = {NULL, NULL, NULL, NULL};
     uint64_t imm[3][32];
-    if (in->fast < FK_LD && c->fops) { /* decoded once per launch (sim_fops_build) */
+    if (fk < FK_LD && c->fops) { /* decoded once per launch (sim_fops_build) */
         const struct sim_fops *F = &c->fops[pc];
         for (unsigned k = 1; k < 4; k++)
             P[k] = fop_row(c, W, F->src[k - 1]);
@@ -2718,7 +2718,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                     P[2], P[3]);
             return;
         }
-    } else if (in->fast < FK_LD) { /* no table (out of memory): expanded per issue */
+    } else if (fk < FK_LD) { /* no table (out of memory): expanded per issue */
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
             if (o->kind == PTX_OPK_REG) {
@@ -2767,7 +2767,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         else                                                                              \
             LANES(STMT);                                                                  \
     } while (0)
-    switch (in->fast) {
+    switch (fk) {
 #define FAST_BIN(K, EXPR)                                                                 \
     case K:                                                                               \
         LANES(const uint64_t a = P1[l]; const uint64_t b = P2[l]; Dp[l] = (EXPR) & dm);   \
@@ -2828,7 +2828,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                                  ? W + ((size_t)in->o[0].imm << 5)
                                  : NULL;
         uint64_t r[32];
-        if (in->fast == FK_SETP_F32) {
+        if (fk == FK_SETP_F32) {
             switch (cmp) {
 #define FCMP(C, E)                                                                        \
     case C:                                                                               \
@@ -2851,7 +2851,7 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
             default: FCMP(PTX_CMP_NAN, un)
 #undef FCMP
             }
-        } else if (in->fast == FK_SETP_S) {
+        } else if (fk == FK_SETP_S) {
             switch (cmp) {
 #define SCMP(C, E)                                                                        \
     case C:                                                                               \
@@ -2968,15 +2968,15 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         if (em == UINT32_MAX) {
             /* lanes 0 and 31 first: other patterns (half-warp rows, broadcasts, columns)
              * fail here, without a call */
-            const int st = in->fast == FK_STG || in->fast == FK_STS;
+            const int st = fk == FK_STG || fk == FK_STS;
             const uint64_t *const A = W + ((size_t)in->o[st ? 0 : 1].reg << 5);
-            if (A[31] == A[0] + 31 * sz && mem_row(c, in, W, base))
+            if (A[31] == A[0] + 31 * sz && mem_row(c, in, fk, W, base))
                 break; /* a full warp's unit-stride request, done from its rows */
         }
         /* fall through */
     case FK_LD:
     case FK_ST: {
-        const int st = in->fast == FK_ST || in->fast == FK_STG || in->fast == FK_STS;
+        const int st = fk == FK_ST || fk == FK_STG || fk == FK_STS;
         const ptx_operand *ao = &in->o[st ? 0 : 1], *vo = &in->o[st ? 1 : 0];
         const unsigned n = in->vec, bytes = sz * n;
         const int is_s = PTX_TCLASS(in->type) == PTX_TC_S;
@@ -3091,10 +3091,11 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
 #undef LANES
 }
 
-/* Whether exec_fast reads an immediate operand of in (operands 1..3, not registers). */
-static int imm_operands(const ptx_insn *in)
+/* Whether exec_fast reads an immediate operand of in (fast-path kind fk; operands 1..3,
+ * not registers). */
+static int imm_operands(const ptx_insn *in, unsigned fk)
 {
-    if (!in->fast || in->fast >= FK_LD)
+    if (!fk || fk >= FK_LD)
         return 0;
     for (unsigned k = 1; k < in->nopnd && k < 4; k++)
         if (in->o[k].kind != PTX_OPK_REG)
@@ -3106,7 +3107,7 @@ void sim_fops_build(sim_ctx *c, int ncode)
 {
     size_t n = 0;
     for (int pc = 0; pc < ncode; pc++)
-        n += (size_t)imm_operands(&c->code[pc]);
+        n += (size_t)imm_operands(&c->code[pc], c->fast[pc]);
     c->fops = calloc((size_t)ncode + 1, sizeof *c->fops);
     c->imm_rows = n ? calloc(n * 3 * 32, sizeof *c->imm_rows) : NULL;
     if (!c->fops || (n && !c->imm_rows)) {
@@ -3119,23 +3120,24 @@ void sim_fops_build(sim_ctx *c, int ncode)
     size_t slot = 0; /* rows 3 * slot .. 3 * slot + 2: the next instruction's immediates */
     for (int pc = 0; pc < ncode; pc++) {
         const ptx_insn *in = &c->code[pc];
+        const unsigned fk = c->fast[pc];
         struct sim_fops *F = &c->fops[pc];
         F->d = (uint32_t)in->o[0].reg << 5;
-        F->bra = in->fast == FK_BRA;
+        F->bra = fk == FK_BRA;
         F->g = in->guard == PTX_NOREG
                    ? UINT32_MAX
                    : ((uint32_t)in->guard << 5) | ((in->flags & PTX_F_GUARD_NEG) ? 1u : 0u);
         F->next = F->bra ? (uint32_t)in->target : (uint32_t)pc + 1;
-        F->d2 = (in->fast == FK_SETP_U || in->fast == FK_SETP_S || in->fast == FK_SETP_F32) &&
+        F->d2 = (fk == FK_SETP_U || fk == FK_SETP_S || fk == FK_SETP_F32) &&
                         in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
                     ? (uint32_t)in->o[0].imm << 5
                     : UINT32_MAX;
-        if (in->fast && in->fast < FK_LD) {
+        if (fk && fk < FK_LD) {
             unsigned sa;
-            F->fh = (uint8_t)full_handler(in, &sa, &F->k);
+            F->fh = (uint8_t)full_handler(in, fk, &sa, &F->k);
             F->sa = (uint8_t)sa;
         }
-        const int imm = imm_operands(in);
+        const int imm = imm_operands(in, fk);
         for (unsigned k = 1; k < in->nopnd && k < 4; k++) {
             const ptx_operand *o = &in->o[k];
             if (o->kind == PTX_OPK_REG) {
@@ -3233,9 +3235,9 @@ static inline uint32_t guard_bits(const uint64_t *G, uint64_t neg)
  * divergent branches, special registers but the clocks (their value is the step),
  * addresses of symbols outside thread frames, and in-bounds aligned loads of kernel
  * parameters (read-only while the kernel runs). */
-static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
+static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in, unsigned fk)
 {
-    switch (in->fast) {
+    switch (fk) {
     case FK_NONE: case FK_ST: case FK_EXIT:
     case FK_LDG: case FK_STG: case FK_LDS: case FK_STS:
         return 0;
@@ -3266,7 +3268,7 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
                (bytes <= 1 || (off & (bytes - 1)) == 0);
     }
     default:
-        return in->fast < FK_LD;
+        return fk < FK_LD;
     }
 }
 
@@ -3274,14 +3276,15 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in)
  * full-warp kernel yet, one for this launch: exec_fast's kernel-parameter load and
  * symbol address (one value for the launch: FH_BCAST) and special registers (FH_TIDX,
  * FH_SREG; the per-lane ones but %tid.x keep exec_fast). */
-static void ahead_decode(const sim_ctx *c, const ptx_insn *in, struct sim_fops *F)
+static void ahead_decode(const sim_ctx *c, const ptx_insn *in, unsigned fk,
+                         struct sim_fops *F)
 {
-    F->ahead = ahead_ok(c, in) ? 2 : 1;
-    if (F->ahead != 2 || in->fast < FK_LD)
+    F->ahead = ahead_ok(c, in, fk) ? 2 : 1;
+    if (F->ahead != 2 || fk < FK_LD)
         return;
     const unsigned sz = PTX_TSIZE(in->type);
     const uint64_t dm = sz >= 8 ? UINT64_MAX : (1ull << (sz * 8)) - 1;
-    if (in->fast == FK_MOV_SREG) {
+    if (fk == FK_MOV_SREG) {
         const unsigned id = in->o[1].sub;
         const int per_lane = id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID ||
                              id == PTX_SREG_WARPID || id == PTX_SREG_LANEMASK_EQ ||
@@ -3291,10 +3294,10 @@ static void ahead_decode(const sim_ctx *c, const ptx_insn *in, struct sim_fops *
             F->fh = FH_TIDX;
         else if (!per_lane)
             F->fh = FH_SREG;
-    } else if (in->fast == FK_MOV_SYM) {
+    } else if (fk == FK_MOV_SYM) {
         F->k = sym_addr(c, in->o[1].sym, 0) & dm;
         F->fh = FH_BCAST;
-    } else if (in->fast == FK_LD && in->vec == 1 && in->o[0].kind == PTX_OPK_REG) {
+    } else if (fk == FK_LD && in->vec == 1 && in->o[0].kind == PTX_OPK_REG) {
         const ptx_operand *ao = &in->o[1]; /* in bounds and aligned (ahead_ok) */
         const uint64_t off = ao->imm + (ao->sym >= 0 ? sym_addr(c, ao->sym, 0) : 0);
         F->k = load_val(c->kparams + off, sz, PTX_TCLASS(in->type) == PTX_TC_S);
@@ -3419,7 +3422,7 @@ static void run_ahead(sim_ctx *c, unsigned w)
         if (F->ahead != 2) { /* ahead_ok once per instruction and launch */
             if (F->ahead)
                 break;
-            ahead_decode(c, &c->code[p], F);
+            ahead_decode(c, &c->code[p], c->fast[p], F);
             if (F->ahead != 2)
                 break;
         }
@@ -3781,15 +3784,16 @@ scanned:;
         c->wconv[w] = best + 2;
     } else if (em) {
         c->mwrites += in->op == PTX_OP_st; /* spin detection: memory may have changed */
-        if (in->fast) {
+        const unsigned fk = c->fast[best];
+        if (fk) {
             exec_fast(c, in, w, base, em, best, mask);
             /* a straight-line instruction issued to the whole warp leaves every lane
              * runnable at the next PC, a branch taken by every lane at its target:
              * the next step needs no scan */
             if (mask == UINT32_MAX && its && !c->faulted) {
-                if (in->fast < FK_BRA)
+                if (fk < FK_BRA)
                     c->wconv[w] = best + 2;
-                else if (in->fast == FK_BRA && em == UINT32_MAX)
+                else if (fk == FK_BRA && em == UINT32_MAX)
                     c->wconv[w] = (uint32_t)in->target + 1;
             }
         } else {

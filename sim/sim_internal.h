@@ -80,6 +80,9 @@ struct sim {
     uint64_t mod_id; /* module whose variables are instantiated */
     uint64_t *var_addr;
     int nvars;
+    uint64_t fast_mod_id; /* module whose fast-path kinds `fast` holds (sim.c
+                             module_fast), 0 none */
+    uint8_t *fast;        /* its sim_fast_kinds table */
     uint64_t launches; /* sim_launch calls so far (the race detector's shadows) */
 };
 
@@ -96,6 +99,8 @@ typedef struct sim_ctx {
     const ptx_module *m;
     const ptx_func *entry;
     const ptx_insn *code;
+    const uint8_t *fast;   /* per PC: the fast-path kind of code[pc] (sim_fast_kinds,
+                              owned by the sim: s->fast) */
     unsigned grid[3], block[3];
     unsigned bid[3];       /* current block */
     unsigned nthreads, nwarps;
@@ -274,17 +279,26 @@ void sim_check_warp_sync(sim_ctx *c, unsigned w);
 void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base,
                       uint32_t em);
 
-/* The register slots of kernel f that a thread may read before it has written them on
- * every path from the kernel's entry (a forward must-be-written data-flow over the
- * kernel's control flow), plus every slot a cross-lane instruction (shfl, vote, match,
- * redux) reads, since it reads lanes that may not have written it. Only these need to
- * be zero when a block starts (registers start as zeros in the simulator). Returns their
- * number with a malloc'ed list in *out (NULL when 0), or -1 when the kernel is beyond
- * the analysis (device-function calls, unknown slots, no memory): clear them all. */
-int sim_regs_read_first(const ptx_module *m, const ptx_func *f, uint16_t **out);
+/* The register slots of kernel f (of module m, whose fast-path kinds are fast) that a
+ * thread may read before it has written them on every path from the kernel's entry (a
+ * forward must-be-written data-flow over the kernel's control flow), plus every slot a
+ * cross-lane instruction (shfl, vote, match, redux) reads, since it reads lanes that may
+ * not have written it. Only these need to be zero when a block starts (registers start
+ * as zeros in the simulator). Returns their number with a malloc'ed list in *out (NULL
+ * when 0), or -1 when the kernel is beyond the analysis (device-function calls, unknown
+ * slots, no memory): clear them all. */
+int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f,
+                        uint16_t **out);
+
+/* Decode once (STYLE.md "Interpreter core"): the fast-path kind of each of m's ncode
+ * instructions (sim_exec.c FK_*; 0: the general handler, which follows the PTX ISA
+ * section of the op, runs it), one byte per PC and a 0 past the last. The executor's
+ * view of the module, apart from its IR; sim.c builds it once per module. NULL without
+ * memory; caller frees. */
+uint8_t *sim_fast_kinds(const ptx_module *m);
 
 /* One instruction decoded for a launch (sim_fops_build), for sim_exec.c's fast paths.
- * A fast-path ALU instruction's (sim_exec_classify kinds below FK_LD) operands, in a
+ * A fast-path ALU instruction's (sim_ctx.fast kinds below FK_LD) operands, in a
  * warp whose registers are one lane-major block W (no device call under way): row k
  * (operand k + 1) at W + src[k], or, with SIM_FOP_IMM set, at c->imm_rows + (src[k] &
  * ~SIM_FOP_IMM) (an immediate repeated in every lane). */
@@ -299,7 +313,7 @@ struct sim_fops {
                         set by run_ahead when it first meets them */
     uint8_t sa;      /* that kernel's immediate shift amount */
     uint8_t ahead;   /* run_ahead may run it: 0 not known yet, 1 no, 2 yes */
-    uint8_t bra;     /* a bra (sim_exec_classify's FK_BRA) */
+    uint8_t bra;     /* a bra (fast-path kind FK_BRA) */
     uint32_t g;      /* the guard predicate's row (slot << 5), with bit 0 set for a
                         negated guard (@!p); UINT32_MAX unguarded */
     uint32_t next;   /* the PC after it when every lane runs it: the target of a bra,
