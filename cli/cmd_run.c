@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "runtime/analysis.h"
-#include "runtime/perfetto.h"
+#include "trace/analysis.h"
+#include "trace/perfetto.h"
 
 /* One element for people: exact like the JSON dump, but 160.0 rather than 1.6e+02 for
  * floats whose exponent is small. */
@@ -179,7 +179,7 @@ static int write_trace_json(const char *path, const gl_run_result *res)
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }
 
-/* Writes the run's metrics (Nsight Compute names, runtime/analysis.h) to path. */
+/* Writes the run's metrics (Nsight Compute names, trace/analysis.h) to path. */
 static int write_metrics_json(const char *path, const gl_run_result *res)
 {
     if (!res->metrics)

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "runtime/backend.h"
-#include "runtime/perfetto.h"
 #include "runtime/worker.h"
+#include "trace/perfetto.h"
 
 static char tmp_root[256];  /* temporary folder of this program (cache, fake driver) */
 static char fake_lib[400];  /* path of the built fake libcuda, "" if it could not be built */

@@ -3,7 +3,7 @@
  * by nvcc and clang) parses, runs with the same outputs as the original, and the trace
  * decoded from its buffer equals the simulator's own trace of the original kernel
  * (memory requests as multisets per block, warp and instruction), so the analyses
- * (runtime/analysis.h) computed from both agree exactly. */
+ * (trace/analysis.h) computed from both agree exactly. */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/compile.h"
 #include "runtime/instrument.h"
-#include "runtime/perfetto.h"
 #include "runtime/spec.h"
 #include "sim/sim.h"
+#include "trace/analysis.h"
+#include "trace/perfetto.h"
 
 static char *read_file(const char *path)
 {

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/trace.h"
+#include "trace/trace.h"
 #include "tui/app.h"
 #include "tui/editor.h"
 #include "tui/term.h"

@@ -1,7 +1,7 @@
-/* trace_views.c — the views drawn from the last run's trace (sim/trace.h), time
+/* trace_views.c — the views drawn from the last run's trace (trace/trace.h), time
  * travel over it, and errors as pictures:
  *  - memory: one warp's global request, lane -> 32-byte sector -> 128-byte line,
- *    sectors per request (the metric of runtime/analysis.h, CUDA C++ Best Practices
+ *    sectors per request (the metric of trace/analysis.h, CUDA C++ Best Practices
  *    Guide §10.2.1 "Coalesced Access to Global Memory");
  *  - banks: one shared request, lanes per bank, distinct words per bank = wavefronts
  *    (CUDA C++ Programming Guide §16.4.3 "Shared Memory", 32 banks of 4 bytes);
@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/analysis.h"
-#include "sim/trace.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
 #include "tui/app.h"
 #include "tui/term.h"
 

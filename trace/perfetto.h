@@ -1,4 +1,4 @@
-/* perfetto.h — a launch trace (sim/trace.h) as Chrome Trace Event JSON, which Perfetto
+/* perfetto.h — a launch trace (trace/trace.h) as Chrome Trace Event JSON, which Perfetto
  * (ui.perfetto.dev) and chrome://tracing open (`gpulearn run --trace-json FILE`).
  *
  * Layout: one process per SM ("SM 0"), in it one track per block ("block (x,y,z)", a
@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "runtime/gl.h"
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 /* Writes t as Chrome Trace Event JSON to f. clock_note describes the time unit for
  * otherData (NULL: the simulator's). GL_ERR_INPUT when t has no block events (a trace

@@ -1,5 +1,5 @@
 /* perfetto.c — Chrome Trace Event JSON from a launch trace; see perfetto.h. */
-#include "runtime/perfetto.h"
+#include "trace/perfetto.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
