@@ -95,6 +95,7 @@ LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
 SIM_SRC     := $(wildcard sim/*.c)
+TRACE_SRC   := $(wildcard trace/*.c)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
 CLI_SRC     := $(wildcard cli/*.c)
@@ -102,6 +103,7 @@ TEST_SRC    := $(wildcard tests/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
 SIM_OBJ     := $(SIM_SRC:%.c=$(BUILD)/%.o)
+TRACE_OBJ   := $(TRACE_SRC:%.c=$(BUILD)/%.o)
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ     := $(TUI_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -109,6 +111,7 @@ TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_BIN   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 LIBSIM     := $(BUILD)/libsim.a
+LIBTRACE   := $(BUILD)/libtrace.a
 LIBRUNTIME := $(BUILD)/libruntime.a
 LIBTUI     := $(BUILD)/libtui.a
 BIN        := $(BUILD)/gpulearn
@@ -144,6 +147,10 @@ $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(LIBTRACE): $(TRACE_OBJ)
+	@mkdir -p $(dir $@)
+	$(say) AR $@
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(LIBRUNTIME): $(RUNTIME_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
@@ -153,28 +160,30 @@ $(LIBTUI): $(TUI_OBJ)
 	$(say) AR $@
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
+$(BIN): $(CLI_OBJ) $(LIBTUI) $(LIBRUNTIME) $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Every tests/test_*.c is its own Check program. test_ptx*/test_sim* test sim/ alone
-# and link only libsim; the others link every library.
+# and link only libsim (and libtrace, which sim/ writes); the others link every library.
+# Static libraries in layer order, users before what they use (docs/architecture.md).
 SIM_TEST_BIN   := $(filter $(BUILD)/tests/test_ptx% $(BUILD)/tests/test_sim%,$(TEST_BIN))
 OTHER_TEST_BIN := $(filter-out $(SIM_TEST_BIN),$(TEST_BIN))
-$(SIM_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM)
+$(SIM_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
-$(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) $(LIBSIM)
+$(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
-# Benchmarks drive sim/ directly (sim.h), so they link libsim alone. They measure
-# memory-level tracing once sim_config has a trace (sim/trace.h).
+# Benchmarks drive sim/ directly (sim.h), so they link libsim and the libtrace it writes
+# to, nothing else. They measure memory-level tracing once sim_config has a trace
+# (trace/trace.h).
 BENCH_HAVE_TRACE := $(shell grep -qs 'trace_t *\*trace;' sim/sim.h && echo -DBENCH_HAVE_TRACE)
 BENCH_HAVE_CHECKS := $(shell grep -qs 'checks_off;' sim/sim.h && echo -DBENCH_HAVE_CHECKS)
 $(BUILD)/bench/%.o: CFLAGS += $(BENCH_HAVE_TRACE) $(BENCH_HAVE_CHECKS)
 .SECONDARY: $(BENCH_BIN:%=%.o)
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -205,10 +214,12 @@ FUZZ_BUILD   ?= build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame-pointer \
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS)
-FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
+FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
+                 $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
 FUZZ_SPEC_OBJ := $(FUZZ_BUILD)/runtime/spec.o $(FUZZ_BUILD)/runtime/gl.o \
                  $(FUZZ_BUILD)/fuzz/fuzz_spec.o
-FUZZ_LESSON_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o) \
+FUZZ_LESSON_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
+                   $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                    $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -235,7 +246,7 @@ install: all
 	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
 
 format:
-	clang-format -i $(SIM_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) $(wildcard */*.h)
+	clang-format -i $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) $(wildcard */*.h)
 
 clean:
 	rm -rf build

@@ -28,7 +28,7 @@
 
 #include "sim/sim.h"
 #ifdef BENCH_HAVE_TRACE
-#include "sim/trace.h"
+#include "trace/trace.h"
 #endif
 
 /* ------------------------------------------------------------------ helpers */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "runtime/analysis.h"
-#include "runtime/perfetto.h"
+#include "trace/analysis.h"
+#include "trace/perfetto.h"
 
 /* One element for people: exact like the JSON dump, but 160.0 rather than 1.6e+02 for
  * floats whose exponent is small. */
@@ -156,6 +156,15 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
     return rc;
 }
 
+/* gl_perfetto_write's status as the run's status (exit code 1 or 2), message in err. */
+static gl_status perfetto_status(gl_perfetto_status ps, gl_error *err)
+{
+    if (ps == GL_PERFETTO_OK)
+        return GL_OK;
+    return gl_fail(err, ps == GL_PERFETTO_NOMEM ? GL_ERR_NOMEM : GL_ERR_INPUT, "%s",
+                   gl_perfetto_message(ps));
+}
+
 /* Writes the run's trace as Chrome Trace Event JSON to path ("-": stdout). */
 static int write_trace_json(const char *path, const gl_run_result *res)
 {
@@ -163,7 +172,7 @@ static int write_trace_json(const char *path, const gl_run_result *res)
     if (!res->trace)
         return cli_die(GL_ERR_INPUT, "--trace-json: this run recorded no trace");
     if (strcmp(path, "-") == 0) {
-        gl_status st = gl_perfetto_write(stdout, res->trace, NULL, &err);
+        gl_status st = perfetto_status(gl_perfetto_write(stdout, res->trace, NULL), &err);
         return st == GL_OK ? 0 : cli_die(st, err.msg);
     }
     char *data = NULL;
@@ -171,15 +180,17 @@ static int write_trace_json(const char *path, const gl_run_result *res)
     FILE *mem = open_memstream(&data, &len);
     if (!mem)
         return cli_die(GL_ERR_NOMEM, "out of memory");
-    gl_status st = gl_perfetto_write(mem, res->trace, NULL, &err);
-    fclose(mem);
+    gl_perfetto_status ps = gl_perfetto_write(mem, res->trace, NULL);
+    if (fclose(mem) != 0 && ps == GL_PERFETTO_OK)
+        ps = GL_PERFETTO_NOMEM;
+    gl_status st = perfetto_status(ps, &err);
     if (st == GL_OK)
         st = gl_write_file_atomic(path, data, len, &err);
     free(data);
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }
 
-/* Writes the run's metrics (Nsight Compute names, runtime/analysis.h) to path. */
+/* Writes the run's metrics (Nsight Compute names, trace/analysis.h) to path. */
 static int write_metrics_json(const char *path, const gl_run_result *res)
 {
     if (!res->metrics)

@@ -139,13 +139,13 @@ typedef struct gl_run_opts {
     /* end GPU */
     /* trace, checkers, metrics */
     trace_level trace_level;     /* simulator trace kept in res->trace: TRACE_OFF (none),
-                                    TRACE_ISSUE or TRACE_MEMORY (sim/trace.h) */
+                                    TRACE_ISSUE or TRACE_MEMORY (trace/trace.h) */
     size_t trace_max_events;     /* cap on stored events; 0 = default (1 Mi) */
     size_t snapshot_bytes;       /* shared-memory snapshots at each barrier release, cap
                                     on their total bytes; 0 = none */
     int trace_regs;              /* 1 (with trace_level != OFF): the simulator also records
                                     the register values each warp instruction wrote
-                                    (TRACE_EV_REG, sim/trace.h); 32 values per
+                                    (TRACE_EV_REG, trace/trace.h); 32 values per
                                     destination, so keep launches small */
     int metrics;                 /* 1: res->metrics from a memory-level trace, streamed
                                     (exact even when the stored trace is capped) */
@@ -221,7 +221,7 @@ typedef struct gl_run_result {
     /* trace, checkers, metrics */
     trace_t *trace;           /* opts.trace_level != OFF, or NULL (freed by
                                  gl_run_result_free_trace) */
-    struct gl_metrics *metrics; /* opts.metrics, or NULL (runtime/analysis.h) */
+    struct gl_metrics *metrics; /* opts.metrics, or NULL (trace/analysis.h) */
     sim_finding *findings;    /* checker errors and warnings (sim.h), or NULL */
     int nfindings, findings_dropped;
     int nerrors, nwarnings;   /* occurrences; nerrors > 0: the kernel is wrong even when

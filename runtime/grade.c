@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "runtime/analysis.h"
 #include "runtime/grade.h"
 #include "runtime/sandbox.h"
+#include "trace/analysis.h"
 
 
 void grade_report_free(gl_grade_report *r)

@@ -1,6 +1,6 @@
 /* instrument.h — GPU traces in the simulator's format: PTX
  * instrumentation, the device trace buffer it fills, and its decoding into a trace_t
- * (sim/trace.h) so that runtime/analysis.h computes the same metrics from a GPU run as
+ * (trace/trace.h) so that trace/analysis.h computes the same metrics from a GPU run as
  * from a simulator run.
  *
  * The instrumented kernel takes one extra trailing .param (u64: a pointer to the trace
@@ -35,7 +35,7 @@
 
 #include "runtime/gl.h"
 #include "sim/sim.h"
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 /* Buffer layout. Header (byte offsets, u64 unless said): 0 records reserved (GPU mode),
  * 8 capacity in records, 16 offset of the records, 24 GL_ITRACE_MAGIC, 32 + 8*i the

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/instrument.h"
 #include "runtime/worker.h"
+#include "trace/analysis.h"
 
 const char *gl_backend_name(gl_backend_kind k)
 {
@@ -18,6 +18,23 @@ const char *gl_backend_name(gl_backend_kind k)
     case GL_BACKEND_GPU: return "gpu";
     default: return "auto";
     }
+}
+
+/* See backend.h. */
+void gl_run_result_free_trace(gl_run_result *r)
+{
+    if (!r)
+        return;
+    trace_free(r->trace);
+    r->trace = NULL;
+    if (r->metrics) {
+        gl_metrics_free(r->metrics);
+        free(r->metrics);
+        r->metrics = NULL;
+    }
+    free(r->findings);
+    r->findings = NULL;
+    r->nfindings = 0;
 }
 
 void gl_run_result_free(gl_run_result *r)

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 /* Status at every sim/ boundary. Details go into the out-parameters named per call. */
 typedef enum sim_status {
@@ -113,7 +113,7 @@ typedef struct sim_config {
      * every thread of the CTA waits at the same bar.sync instruction; threads that
      * exited while others wait make it a deadlock. */
     int barrier_strict;
-    /* Trace of each launch (sim/trace.h), or NULL for none. Not owned: the caller
+    /* Trace of each launch (trace/trace.h), or NULL for none. Not owned: the caller
      * creates it with trace_new, sets its level (and sink), and reads it after
      * sim_launch; every launch starts it afresh (trace_begin_launch). */
     trace_t *trace;

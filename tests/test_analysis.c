@@ -1,5 +1,5 @@
 /* test_analysis.c — Nsight-style metrics computed from simulator traces
- * (runtime/analysis.h) on real kernels: tests/kernels/check/metrics.cu compiled by nvcc
+ * (trace/analysis.h) on real kernels: tests/kernels/check/metrics.cu compiled by nvcc
  * and clang (tests/fixtures/ptx/metrics.{nvcc,clang}.ptx). Source lines asserted here
  * are lines of metrics.cu. */
 #include <check.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/spec.h"
 #include "sim/sim.h"
-#include "sim/trace.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
 #include "tests/fixture.h"
 
 static ptx_module_t *load(int ci)

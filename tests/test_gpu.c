@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "runtime/backend.h"
-#include "runtime/perfetto.h"
 #include "runtime/worker.h"
+#include "trace/perfetto.h"
 
 static char tmp_root[256];  /* temporary folder of this program (cache, fake driver) */
 static char fake_lib[400];  /* path of the built fake libcuda, "" if it could not be built */
@@ -581,7 +581,7 @@ static cJSON *sim_trace_json(const char *spec_path, size_t max_events)
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
-    ck_assert_int_eq(gl_perfetto_write(m, r.trace, NULL, &err), GL_OK);
+    ck_assert_int_eq(gl_perfetto_write(m, r.trace, NULL), GL_PERFETTO_OK);
     fclose(m);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "not JSON: %.200s", text);

@@ -3,7 +3,7 @@
  * by nvcc and clang) parses, runs with the same outputs as the original, and the trace
  * decoded from its buffer equals the simulator's own trace of the original kernel
  * (memory requests as multisets per block, warp and instruction), so the analyses
- * (runtime/analysis.h) computed from both agree exactly. */
+ * (trace/analysis.h) computed from both agree exactly. */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/compile.h"
 #include "runtime/instrument.h"
-#include "runtime/perfetto.h"
 #include "runtime/spec.h"
 #include "sim/sim.h"
+#include "trace/analysis.h"
+#include "trace/perfetto.h"
 
 static char *read_file(const char *path)
 {
@@ -594,8 +594,7 @@ START_TEST(test_perfetto_of_a_gpu_trace_shows_blocks_on_sms)
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
-    gl_error err = {0};
-    ck_assert_int_eq(gl_perfetto_write(m, t, NULL, &err), GL_OK);
+    ck_assert_int_eq(gl_perfetto_write(m, t, NULL), GL_PERFETTO_OK);
     fclose(m);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "not JSON: %.300s", text);
@@ -1108,7 +1107,7 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     char *text = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&text, &len);
-    ck_assert_int_eq(gl_perfetto_write(mf, g.trace, NULL, &err), GL_OK);
+    ck_assert_int_eq(gl_perfetto_write(mf, g.trace, NULL), GL_PERFETTO_OK);
     fclose(mf);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "%s: Perfetto JSON does not parse", path);

@@ -10,7 +10,7 @@
 
 #include "sim/sim.h"
 #include "tests/fixture.h"
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 /* The first finding of `kind`, or NULL. */
 static const sim_finding *find(const sim_result *r, sim_finding_kind kind)

@@ -10,7 +10,7 @@
 #include "sim/ptx_dwarf.h"
 #include "sim/ptx_ir.h"
 #include "sim/sim.h"
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 #define KERNEL "tests/kernels/compile/srcvars.cu"
 

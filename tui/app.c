@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/trace.h"
+#include "trace/trace.h"
 #include "tui/app.h"
 #include "tui/editor.h"
 #include "tui/term.h"
@@ -963,7 +963,7 @@ static handler_result act_kernel_next(app *a)
         const int j = (cur + k) % n;
         if (j != cur && np[j] == a->spec.nargs) pick = j;
     }
-    char msg[300];
+    char msg[sizeof a->flash]; /* as long as the flash it lands in */
     if (pick < 0) {
         snprintf(msg, sizeof msg, "%s has no other kernel with %d parameters (this step's launch passes %d)",
                  base_name(a->spec.source), a->spec.nargs, a->spec.nargs);

@@ -7,11 +7,11 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "runtime/analysis.h"
 #include "runtime/backend.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
 #include "runtime/workspace.h"
+#include "trace/analysis.h"
 #include "tui/job.h"
 #include "tui/tui.h"
 

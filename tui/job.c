@@ -1,8 +1,8 @@
 /* job.c — launches and gradings in a worker process (design in job.h). */
 #include "tui/job.h"
 
-#include "runtime/analysis.h"
-#include "sim/trace.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <poll.h>

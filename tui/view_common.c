@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/analysis.h"
+#include "trace/analysis.h"
 #include "tui/view_common.h"
 
 int view_popc(uint32_t m)

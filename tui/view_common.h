@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/trace.h"
+#include "trace/trace.h"
 #include "tui/app.h"
 #include "tui/term.h"
 #include "tui/view.h"

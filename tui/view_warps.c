@@ -1,6 +1,6 @@
 /* view_warps.c — the warp timeline: one row per warp, one cell per warp instruction it
  * issued, in issue order, drawn by how many of the warp's 32 lanes were active (the
- * instruction's active mask, sim/trace.h TRACE_EV_ISSUE). A warp that diverges issues
+ * instruction's active mask, trace/trace.h TRACE_EV_ISSUE). A warp that diverges issues
  * both sides of a branch with part of its lanes each: more cells, thinner glyphs
  * (CUDA C++ Programming Guide §7.1 "SIMT Architecture"). The last warp of a block whose
  * size is not a multiple of 32 is partial: its missing lanes still take execution slots
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/analysis.h"
-#include "sim/trace.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
 #include "tui/view_common.h"
 
 static uint32_t tv_cur_block(const app *a)

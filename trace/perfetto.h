@@ -1,4 +1,4 @@
-/* perfetto.h — a launch trace (sim/trace.h) as Chrome Trace Event JSON, which Perfetto
+/* perfetto.h — a launch trace (trace/trace.h) as Chrome Trace Event JSON, which Perfetto
  * (ui.perfetto.dev) and chrome://tracing open (`gpulearn run --trace-json FILE`).
  *
  * Layout: one process per SM ("SM 0"), in it one track per block ("block (x,y,z)", a
@@ -21,12 +21,22 @@
 
 #include <stdio.h>
 
-#include "runtime/gl.h"
-#include "sim/trace.h"
+#include "trace/trace.h"
+
+/* What gl_perfetto_write reports. trace/ sits below runtime/, so it has its own status
+ * rather than runtime/gl.h's; callers map it (cli/cmd_run.c). */
+typedef enum gl_perfetto_status {
+    GL_PERFETTO_OK = 0,
+    GL_PERFETTO_NO_TRACE, /* t is NULL or was recorded at TRACE_OFF (no block events) */
+    GL_PERFETTO_NOMEM,    /* out of memory; what was written to f is incomplete */
+    GL_PERFETTO_WRITE,    /* f reported a write error */
+} gl_perfetto_status;
 
 /* Writes t as Chrome Trace Event JSON to f. clock_note describes the time unit for
- * otherData (NULL: the simulator's). GL_ERR_INPUT when t has no block events (a trace
- * level of TRACE_OFF), GL_ERR_NOMEM. */
-gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, gl_error *err);
+ * otherData (NULL: the simulator's). */
+gl_perfetto_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note);
+
+/* A short message for s, for "gpulearn: ..." lines ("no trace was recorded"). Static. */
+const char *gl_perfetto_message(gl_perfetto_status s);
 
 #endif

@@ -1,7 +1,6 @@
 /* analysis.c — metrics from a trace (analysis.h): per instruction while events
  * stream in, then folded into source lines. */
-#include "runtime/analysis.h"
-#include "runtime/backend.h"
+#include "trace/analysis.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -514,24 +513,6 @@ int gl_metrics_write_json(const gl_metrics *m, FILE *f)
                 (unsigned long long)m->top_atomics[i].count);
     fprintf(f, "%s]\n}\n", m->ntop_atomics ? "\n  " : "");
     return ferror(f) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------ run results */
-
-void gl_run_result_free_trace(gl_run_result *r)
-{
-    if (!r)
-        return;
-    trace_free(r->trace);
-    r->trace = NULL;
-    if (r->metrics) {
-        gl_metrics_free(r->metrics);
-        free(r->metrics);
-        r->metrics = NULL;
-    }
-    free(r->findings);
-    r->findings = NULL;
-    r->nfindings = 0;
 }
 
 /* ------------------------------------------------------------------ Chrome trace */

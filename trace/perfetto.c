@@ -1,5 +1,5 @@
 /* perfetto.c — Chrome Trace Event JSON from a launch trace; see perfetto.h. */
-#include "runtime/perfetto.h"
+#include "trace/perfetto.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -158,17 +158,17 @@ static int32_t line_of(const trace_t *t, int32_t pc)
     return pc >= 0 && pc < t->ninsns ? t->insns[pc].src_line : 0;
 }
 
-static gl_status block_start(writer *w, const trace_event *ev)
+static gl_perfetto_status block_start(writer *w, const trace_event *ev)
 {
     uint64_t b = ev->block;
     if (w->blocks[b])
-        return GL_OK;
+        return GL_PERFETTO_OK;
     block_state *bs = calloc(1, sizeof *bs);
     warp_state *ws = calloc(w->nwarps ? w->nwarps : 1, sizeof *ws);
     if (!bs || !ws) {
         free(bs);
         free(ws);
-        return GL_ERR_NOMEM;
+        return GL_PERFETTO_NOMEM;
     }
     bs->start = ev->time;
     bs->sm = ev->aux;
@@ -189,7 +189,7 @@ static gl_status block_start(writer *w, const trace_event *ev)
                 ",\"args\":{\"name\":\"block %s warp %u\"}}",
                 bs->sm + 1, tid_warp(w, b, i), xyz, i);
     }
-    return GL_OK;
+    return GL_PERFETTO_OK;
 }
 
 static void block_end(writer *w, uint64_t b, uint64_t time)
@@ -221,10 +221,21 @@ static void block_end(writer *w, uint64_t b, uint64_t time)
     w->blocks[b] = NULL;
 }
 
-gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, gl_error *err)
+const char *gl_perfetto_message(gl_perfetto_status s)
+{
+    switch (s) {
+    case GL_PERFETTO_OK: return "ok";
+    case GL_PERFETTO_NO_TRACE: return "no trace was recorded";
+    case GL_PERFETTO_NOMEM: return "out of memory writing the trace";
+    case GL_PERFETTO_WRITE: return "could not write the trace";
+    }
+    return "?";
+}
+
+gl_perfetto_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note)
 {
     if (!t || t->level == TRACE_OFF)
-        return gl_fail(err, GL_ERR_INPUT, "no trace was recorded");
+        return GL_PERFETTO_NO_TRACE;
     writer w = {.f = f, .t = t, .first = 1};
     w.nwarps = t->nwarps_per_block;
     if (w.nwarps == 0) {
@@ -253,7 +264,7 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
                 (t->grid[2] ? t->grid[2] : 1);
     w.blocks = calloc(w.nblocks ? w.nblocks : 1, sizeof *w.blocks);
     if (!w.blocks)
-        return gl_fail(err, GL_ERR_NOMEM, "out of memory writing the trace");
+        return GL_PERFETTO_NOMEM;
     if (!clock_note)
         clock_note = "simulated: 1 us = 1 warp instruction issued in the launch";
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"gpulearn\",\"kernel\":\"",
@@ -264,9 +275,9 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
     json_text(f, clock_note, strlen(clock_note));
     fputs("\"},\"traceEvents\":[", f);
 
-    gl_status st = GL_OK;
+    gl_perfetto_status st = GL_PERFETTO_OK;
     uint64_t last_time = 0;
-    for (size_t i = 0; i < t->nevents && st == GL_OK; i++) {
+    for (size_t i = 0; i < t->nevents && st == GL_PERFETTO_OK; i++) {
         const trace_event *ev = &t->events[i];
         uint64_t b = ev->block;
         if (b >= w.nblocks)
@@ -351,9 +362,7 @@ gl_status gl_perfetto_write(FILE *f, const trace_t *t, const char *clock_note, g
     fputs("\n]}\n", f);
     free(w.blocks);
     free(w.sm_named);
-    if (st != GL_OK)
-        return gl_fail(err, st, "out of memory writing the trace");
-    if (ferror(f))
-        return gl_fail(err, GL_ERR_INPUT, "could not write the trace");
-    return GL_OK;
+    if (st != GL_PERFETTO_OK)
+        return st;
+    return ferror(f) ? GL_PERFETTO_WRITE : GL_PERFETTO_OK;
 }

@@ -1,4 +1,4 @@
-/* analysis.h — metrics computed from a launch's trace (sim/trace.h), per kernel and per
+/* analysis.h — metrics computed from a launch's trace (trace/trace.h), per kernel and per
  * CUDA source line, in Nsight Compute's vocabulary so that what a learner reads here
  * carries over to the real profiler (ARCHITECTURE.md "Trace").
  *
@@ -67,7 +67,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 #define GL_METRICS_TOP_ATOMICS 10
 

@@ -1,6 +1,6 @@
 /* trace.c — the trace container: growable event, address, text and snapshot arrays
  * with caps (trace.h). */
-#include "sim/trace.h"
+#include "trace/trace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * The simulator records it while it runs (sim_config.trace); the GPU back end will
  * produce the same events from instrumented PTX (per-warp SM id and clock, per memory
  * instruction the lane addresses and activemask). Everything a learner sees or is
- * graded on (runtime/analysis.h, the TUI views) is computed from these events and the
+ * graded on (trace/analysis.h, the TUI views) is computed from these events and the
  * static instruction table, never from back-end internals (ARCHITECTURE.md "Trace").
  *
  * Levels: TRACE_OFF records nothing; TRACE_ISSUE records warp instruction issue,

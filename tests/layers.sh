@@ -1,0 +1,72 @@
+#!/bin/sh
+# layers.sh — the include rules of docs/architecture.md ("Layers"), enforced: every
+# #include "..." in sim/ trace/ runtime/ tui/ cli/ names a header of a layer that the
+# file's own layer may include; tui/ and cli/ call no simulator function (sim_*, ptx_*)
+# (they reach the simulator only through runtime/). Each violation is named file:line.
+# Exit 0 when the tree keeps the rules, 1 when it does not.
+#
+# The rules, written once (docs/architecture.md repeats these lines and this script
+# checks that it does): LAYER: the layers its files may include, itself first.
+RULES='
+sim:     sim trace
+trace:   trace
+runtime: runtime sim trace
+tui:     tui runtime trace
+cli:     cli tui runtime trace
+'
+# Folders whose files may call sim_*/ptx_* functions only through runtime/.
+NO_SIM_CALLS='tui cli'
+
+cd "$(dirname "$0")/.." || exit 1
+fails=0
+layers=$(printf '%s\n' "$RULES" | sed -n 's/^\([a-z]*\):.*/\1/p')
+
+# The documentation states the same rules.
+doc=docs/architecture.md
+printf '%s\n' "$RULES" | while IFS= read -r rule; do
+  [ -n "$rule" ] || continue
+  grep -qxF "$rule" "$doc" 2>/dev/null || { echo "FAIL $doc does not state the rule '$rule'"; exit 1; }
+done || fails=$((fails+1))
+
+# Each #include "dir/file" names layer `dir` (a name without a folder is the file's own).
+files=$(find $layers -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \) \
+          -not -path 'runtime/prelude/*' | sort)
+out=$(printf '%s\n' "$RULES" | awk -v files="$files" '
+  NF >= 2 { l = $1; sub(/:$/, "", l); for (i = 2; i <= NF; i++) { ok[l, $i] = 1; may[l] = may[l] " " $i "/" } }
+  END {
+    n = split(files, f, "\n")
+    for (k = 1; k <= n; k++) {
+      file = f[k]; own = file; sub(/\/.*/, "", own); line = 0
+      while ((getline s < file) > 0) {
+        line++
+        if (s !~ /^[ \t]*#[ \t]*include[ \t]*"/) continue
+        h = s; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+        to = (h ~ /\//) ? h : own "/" h; sub(/\/.*/, "", to)
+        if (!((own, to) in ok))
+          printf "FAIL %s:%d: %s/ may not include \"%s\" (%s/ may include:%s)\n", file, line, own, h, own, may[own]
+      }
+      close(file)
+    }
+  }') || { echo "FAIL tests/layers.sh: awk could not read the sources"; exit 1; }
+if [ -n "$out" ]; then
+  printf '%s\n' "$out"
+  fails=$((fails + $(printf '%s\n' "$out" | wc -l)))
+fi
+
+# tui/ and cli/ use sim/'s types through runtime/backend.h (a run's faults and findings)
+# but call none of its functions.
+for d in $NO_SIM_CALLS; do
+  calls=$(grep -nE '(^|[^A-Za-z0-9_>.])(sim|ptx)_[A-Za-z0-9_]*[[:space:]]*\(' \
+            $(find "$d" -type f \( -name '*.c' -o -name '*.h' \) | sort) /dev/null)
+  if [ -n "$calls" ]; then
+    printf '%s\n' "$calls" | sed "s#^\([^:]*:[0-9]*\):.*#FAIL \1: $d/ calls the simulator directly (use runtime/)#"
+    fails=$((fails + $(printf '%s\n' "$calls" | wc -l)))
+  fi
+done
+
+if [ "$fails" = 0 ]; then
+  echo "ok   layers: $(printf '%s\n' "$files" | wc -l) files keep the include rules"
+  exit 0
+fi
+echo "$fails layer violation(s); the rules are at the top of tests/layers.sh and in $doc"
+exit 1
