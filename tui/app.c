@@ -1809,7 +1809,7 @@ int tui_run(const tui_opts *opts)
     static app a; /* large (error buffers); one TUI per process */
     memset(&a, 0, sizeof a);
     a.opts = *opts;
-    a.job.fd = -1;
+    a.job.child.fd = -1;
     gl_error err = {0};
     if (lesson_list(&a.lessons, &a.nlessons, &err) != GL_OK) {
         snprintf(a.list_error, sizeof a.list_error, "cannot list the lessons in %.200s:", lesson_root());
