@@ -38,18 +38,29 @@ static void reap_old(void)
             unreaped[i] = 0;
 }
 
+/* In a child bound to its parent: the pid of that parent; 0 elsewhere. */
+static pid_t bound_parent;
+
+void gl_child_rebind(void)
+{
+    if (bound_parent <= 0)
+        return;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive gpulearn */
+#endif
+    if (getppid() != bound_parent) /* the parent died before the line above */
+        _exit(127);
+}
+
 /* In the child right after fork(): its group, its death signal, default handlers. */
 static void child_start(const gl_child_opts *o, pid_t parent, int sigpipe)
 {
+    bound_parent = 0;
     if (!(o->flags & GL_CHILD_SHARE_GROUP)) {
         setpgid(0, 0); /* the parent does it too: no race with a kill before this ran */
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive gpulearn */
-#endif
-        if (getppid() != parent) /* the parent died before the line above */
-            _exit(127);
+        bound_parent = parent;
+        gl_child_rebind();
     }
-    (void)parent;
     /* The parent's handlers (the TUI restores the terminal on a fatal signal, a quit
      * signal sets its flag) are not the child's: a crash here is reported by the parent
      * from the exit status. */

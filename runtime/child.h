@@ -97,6 +97,11 @@ void gl_child_kill(gl_child *c);
  * Returns as gl_child_wait; closes c->fd. */
 int gl_child_stop(gl_child *c, double patience_s, gl_child_exit *ex);
 
+/* In a child started without GL_CHILD_SHARE_GROUP: sets its death signal again, which
+ * the kernel clears when the process changes its user or group ids (the sandbox's drop
+ * to nobody), and _exit(127) when the parent is gone already. Nothing elsewhere. */
+void gl_child_rebind(void);
+
 /* Closes the parent's end of the pipe (c->fd = -1). */
 void gl_child_close(gl_child *c);
 
