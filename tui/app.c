@@ -101,7 +101,9 @@ static void msgcpy(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
-static void set_flash(app *a, const char *msg) { snprintf(a->flash, sizeof a->flash, "%s", msg); }
+/* A message longer than the status bar holds is cut (msgcpy: no format-truncation
+ * warning from a caller's longer buffer). */
+static void set_flash(app *a, const char *msg) { msgcpy(a->flash, sizeof a->flash, msg); }
 
 static const char *base_name(const char *path)
 {
