@@ -4,17 +4,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "runtime/child.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
 #include "runtime/sandbox.h"
@@ -24,90 +21,81 @@
  * step limit stops endless loops long before; this catches anything else. */
 #define BATCH_SUBMISSION_SECONDS 300
 
+/* The message a batch grading child sends (runtime/child.h): its report's JSON text,
+ * arg the gl_status of grade_exercise. */
+enum { BATCH_MSG_REPORT = 1 };
+
+/* The largest report taken, bytes. */
+#define BATCH_REPORT_MAX ((uint64_t)256 << 20)
+
+typedef struct grade_args {
+    const gl_lesson *l;
+    const char *path;
+    const gl_grade_opts *opts;
+} grade_args;
+
+/* grade_in_child's child (a gl_child body): grades, sends the report (or the error as
+ * {"error": ...}) and exits 0 when grading worked, else 3. */
+static void grade_child(int fd, void *arg)
+{
+    const grade_args *a = arg;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gl_grade_report rep;
+    gl_error err = {0};
+    gl_status st = grade_exercise(a->l, a->path, a->opts, &rep, &err);
+    if (f && st == GL_OK)
+        grade_report_write_json(f, &rep);
+    else if (f) {
+        cJSON *js = cJSON_CreateObject();
+        cJSON_AddStringToObject(js, "error", err.msg);
+        char *t = cJSON_PrintUnformatted(js);
+        fputs(t ? t : "{}", f);
+        free(t);
+        cJSON_Delete(js);
+    }
+    if (f && fclose(f) == 0)
+        gl_msg_send(fd, BATCH_MSG_REPORT, (uint32_t)st, text, len);
+    _exit(st == GL_OK ? 0 : 3);
+}
+
 /* Grades one file into a JSON report in a child process, so that nothing one
  * submission does (a crash, a hang) reaches the others. Returns the report's JSON text
  * (caller frees), or NULL with *why set. */
 static char *grade_in_child(const gl_lesson *l, const char *path, const gl_grade_opts *opts,
                             char *why, size_t why_len)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        snprintf(why, why_len, "cannot create a pipe: %s", strerror(errno));
+    grade_args a = {l, path, opts};
+    gl_child ch;
+    const int started = gl_child_spawn(&ch, NULL, grade_child, &a);
+    if (started != 0) {
+        snprintf(why, why_len, started == GL_CHILD_ERR_PIPE ? "cannot create a pipe: %s"
+                                                            : "cannot fork: %s",
+                 strerror(errno));
         return NULL;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(why, why_len, "cannot fork: %s", strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        return NULL;
+    gl_msg_in in = {0};
+    const gl_msg_rc got =
+        gl_msg_recv(ch.fd, &in, BATCH_REPORT_MAX, gl_child_now() + BATCH_SUBMISSION_SECONDS);
+    gl_child_exit ex;
+    if (got == GL_MSG_OK || got == GL_MSG_EOF) {
+        gl_child_close(&ch);
+        gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
+    } else {
+        gl_child_stop(&ch, GL_CHILD_FOREVER, &ex); /* with what it started */
     }
-    if (pid == 0) {
-        close(fds[0]);
-        FILE *f = fdopen(fds[1], "w");
-        gl_grade_report rep;
-        gl_error err = {0};
-        gl_status st = grade_exercise(l, path, opts, &rep, &err);
-        if (f && st == GL_OK)
-            grade_report_write_json(f, &rep);
-        else if (f) {
-            cJSON *js = cJSON_CreateObject();
-            cJSON_AddStringToObject(js, "error", err.msg);
-            char *t = cJSON_PrintUnformatted(js);
-            fputs(t ? t : "{}", f);
-            free(t);
-            cJSON_Delete(js);
-        }
-        if (f)
-            fclose(f);
-        _exit(st == GL_OK ? 0 : 3);
-    }
-    close(fds[1]);
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    time_t start = time(NULL);
-    int timed_out = 0;
-    for (;;) {
-        struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        int r = poll(&p, 1, 1000);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (time(NULL) - start > BATCH_SUBMISSION_SECONDS) {
-            timed_out = 1;
-            kill(pid, SIGKILL);
-            break;
-        }
-        if (r == 0)
-            continue;
-        if (len + 2048 > cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                break;
-            buf = nb;
-        }
-        ssize_t got = read(fds[0], buf + len, cap - len - 1);
-        if (got <= 0)
-            break;
-        len += (size_t)got;
-    }
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (buf)
-        buf[len] = '\0';
-    if (timed_out) {
+    if (got == GL_MSG_TIMEOUT) {
         snprintf(why, why_len, "grading took longer than %d seconds and was stopped",
                  BATCH_SUBMISSION_SECONDS);
-    } else if (WIFSIGNALED(status)) {
-        snprintf(why, why_len, "the grader crashed on this submission (signal %d)",
-                 WTERMSIG(status));
-    } else if (len == 0) {
+    } else if (ex.signal) {
+        snprintf(why, why_len, "the grader crashed on this submission (signal %d)", ex.signal);
+    } else if (got != GL_MSG_OK || in.h.type != BATCH_MSG_REPORT || in.h.len == 0) {
         snprintf(why, why_len, "the grader produced no report");
     } else {
-        return buf;
+        return gl_msg_in_take(&in);
     }
-    free(buf);
+    gl_msg_in_free(&in);
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include "sim/sim.h"
 
 #include "runtime/cache.h"
+#include "runtime/child.h"
 #include "runtime/sandbox.h"
 
 #include <dirent.h>
@@ -16,18 +17,15 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef GL_HAVE_CUDA_H
@@ -632,15 +630,12 @@ static void tmpdir_remove(const char *dir)
 }
 
 /* The limits of every compiler process (compile.h): CPU time and, outside
- * AddressSanitizer builds (whose shadow memory is one huge mapping), data memory; its own
- * process group, killed with it; SIGKILL when its parent dies. For a child right after
- * fork(); parent: the pid that forked it. */
-static void child_limits(pid_t parent)
+ * AddressSanitizer builds (whose shadow memory is one huge mapping), data memory. A
+ * gl_child_opts setup hook (the child's own process group, killed with it, and SIGKILL
+ * when its parent dies are gl_child's); ctx unused. */
+static void compile_limits(void *ctx)
 {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) /* the parent died before the line above */
-        _exit(127);
+    (void)ctx;
     const struct rlimit cpu = {GL_COMPILE_CPU_S, GL_COMPILE_CPU_S};
     setrlimit(RLIMIT_CPU, &cpu);
 #ifndef __SANITIZE_ADDRESS__
@@ -649,69 +644,55 @@ static void child_limits(pid_t parent)
 #endif
 }
 
-/* Waits for child pid; past GL_COMPILE_WALL_S seconds kills its process group. Returns
- * the wait status, or -1 (why says why). */
-static int wait_child(pid_t pid, const char *name, char *why, size_t whylen)
+/* tool_run's setup hook: compile_limits, stdin from /dev/null, stdout and stderr into
+ * the log (ctx: its int fd). */
+static void tool_setup(void *ctx)
 {
-    int status;
-    for (long waited_ms = 0;; waited_ms += 10) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
-            return status;
-        if (r < 0 && errno != EINTR) {
-            snprintf(why, whylen, "%s: waitpid: %s", name, strerror(errno));
-            return -1;
-        }
-        if (waited_ms >= (long)GL_COMPILE_WALL_S * 1000) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            snprintf(why, whylen, "%s: still compiling after %d s: stopped (a macro or "
-                     "template that expands without end?)", name, GL_COMPILE_WALL_S);
-            return -1;
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    compile_limits(NULL);
+    const int log = *(const int *)ctx;
+    const int in = open("/dev/null", O_RDONLY);
+    if (in < 0 || dup2(in, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+        _exit(127);
 }
 
 /* Runs argv (argv[0] a path, no shell) with stdin from /dev/null and stdout+stderr into
- * logpath, under child_limits and wait_child's wall-clock limit. Returns the exit status,
- * or -1 when it could not start, died of a signal or ran too long (why says which). */
+ * logpath, under compile_limits; past GL_COMPILE_WALL_S seconds its process group is
+ * killed. Returns the exit status, or -1 when it could not start, died of a signal or
+ * ran too long (why says which). */
 static int tool_run(char *const argv[], const char *logpath, char *why, size_t whylen)
 {
-    const int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int log = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log < 0) {
         snprintf(why, whylen, "%.900s: %s", logpath, strerror(errno));
         return -1;
     }
-    fflush(NULL);
-    const pid_t parent = getpid(), pid = fork();
-    if (pid == 0) {
-        child_limits(parent);
-        const int in = open("/dev/null", O_RDONLY);
-        if (in < 0 || dup2(in, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
-            _exit(127);
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    const gl_child_opts o = {.setup = tool_setup, .setup_ctx = &log};
+    gl_child ch;
+    const int started = gl_child_exec(&ch, &o, argv), e = errno;
     close(log);
-    if (pid < 0) {
-        snprintf(why, whylen, "%s: fork: %s", argv[0], strerror(errno));
+    if (started != 0) {
+        snprintf(why, whylen, "%s: fork: %s", argv[0], strerror(e));
         return -1;
     }
-    const int status = wait_child(pid, argv[0], why, whylen);
-    if (status < 0)
+    gl_child_exit ex;
+    const int w = gl_child_wait(&ch, gl_child_now() + GL_COMPILE_WALL_S, &ex);
+    if (w < 0) {
+        snprintf(why, whylen, "%s: waitpid: %s", argv[0], strerror(errno));
         return -1;
-    if (WIFEXITED(status)) {
-        if (WEXITSTATUS(status) == 127)
+    }
+    if (w == 0) {
+        gl_child_stop(&ch, GL_CHILD_FOREVER, NULL);
+        snprintf(why, whylen, "%s: still compiling after %d s: stopped (a macro or "
+                 "template that expands without end?)", argv[0], GL_COMPILE_WALL_S);
+        return -1;
+    }
+    if (ex.exited) {
+        if (ex.code == 127)
             snprintf(why, whylen, "%s: could not be started (exit status 127)", argv[0]);
-        return WEXITSTATUS(status);
+        return ex.code;
     }
-    snprintf(why, whylen, "%s: killed by signal %d%s", argv[0],
-             WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-             WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU
+    snprintf(why, whylen, "%s: killed by signal %d%s", argv[0], ex.signal,
+             ex.signal == SIGXCPU
                  ? " (its CPU-time limit: a macro or template that expands without end?)"
                  : "");
     return -1;
@@ -944,44 +925,74 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
 
 /* ------------------------------------------------------------------ NVRTC */
 
-/* Reads exactly len bytes from fd: 0, or -1 on error or end of file. */
-static int read_all(int fd, void *data, size_t len)
+/* A compiling child (try_nvrtc's, compile_sandboxed's) sends its result back in
+ * messages (child.h), one per field, the last CC_MSG_DONE. */
+enum {
+    CC_MSG_WHY = 1, /* payload: why the compiler is unavailable (try_nvrtc) */
+    CC_MSG_ERROR,   /* arg: gl_status; payload: the error message */
+    CC_MSG_COMMAND, /* payload: the command line */
+    CC_MSG_PTX,     /* payload: the PTX */
+    CC_MSG_LOG,     /* payload: the compiler's messages */
+    CC_MSG_USED,    /* arg: the gl_compiler that compiled (compile_sandboxed) */
+    CC_MSG_DONE,    /* arg: try_result (try_nvrtc) or gl_status (compile_sandboxed) */
+};
+
+/* The most bytes one message may announce (4 GiB). */
+#define CC_MSG_MAX (UINT64_C(1) << 32)
+
+/* Sends a string field (NULL: empty). 0 or -1. */
+static int cc_send(int fd, uint32_t type, uint32_t arg, const char *s)
 {
-    char *p = data;
-    while (len > 0) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return gl_msg_send(fd, type, arg, s, s ? strlen(s) : 0);
 }
 
-/* Child-to-parent transfer of one compilation: length-prefixed blobs over a pipe. */
-static int put_blob(int fd, const void *data, uint64_t len)
+/* What a compiling child sent: the arguments of CC_MSG_DONE, _ERROR and _USED and the
+ * string fields (malloc'd, "" when not sent). */
+typedef struct cc_reply {
+    uint32_t done, status, used;
+    char *why, *msg, *command, *ptx, *log;
+} cc_reply;
+
+static void cc_reply_free(cc_reply *r)
 {
-    if (gl_write_all(fd, &len, sizeof len) != 0)
-        return -1;
-    return len ? gl_write_all(fd, data, (size_t)len) : 0;
+    free(r->why), free(r->msg), free(r->command), free(r->ptx), free(r->log);
+    memset(r, 0, sizeof *r);
 }
 
-static int get_blob(int fd, char **out)
+/* Receives a compiling child's messages until CC_MSG_DONE, before deadline
+ * (gl_child_now seconds). GL_MSG_OK with *r filled in (free with cc_reply_free in every
+ * case), else why not (GL_MSG_ERROR for a message of a type it does not know). */
+static gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
 {
-    uint64_t len = 0;
-    *out = NULL;
-    if (read_all(fd, &len, sizeof len) != 0 || len > (UINT64_C(1) << 32))
-        return -1;
-    char *p = malloc((size_t)len + 1);
-    if (!p || (len && read_all(fd, p, (size_t)len) != 0)) {
-        free(p);
-        return -1;
+    memset(r, 0, sizeof *r);
+    gl_msg_in in = {0};
+    gl_msg_rc rc = GL_MSG_OK;
+    int done = 0;
+    while (!done && (rc = gl_msg_recv(fd, &in, CC_MSG_MAX, deadline)) == GL_MSG_OK) {
+        char **field = NULL;
+        switch (in.h.type) {
+        case CC_MSG_WHY: field = &r->why; break;
+        case CC_MSG_ERROR: field = &r->msg, r->status = in.h.arg; break;
+        case CC_MSG_COMMAND: field = &r->command; break;
+        case CC_MSG_PTX: field = &r->ptx; break;
+        case CC_MSG_LOG: field = &r->log; break;
+        case CC_MSG_USED: r->used = in.h.arg; break;
+        case CC_MSG_DONE: r->done = in.h.arg, done = 1; break;
+        default: rc = GL_MSG_ERROR; break;
+        }
+        if (rc != GL_MSG_OK)
+            break;
+        if (field) {
+            free(*field);
+            *field = gl_msg_in_take(&in);
+        }
     }
-    p[len] = '\0';
-    *out = p;
-    return 0;
+    gl_msg_in_free(&in);
+    char **fields[] = {&r->why, &r->msg, &r->command, &r->ptx, &r->log};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!*fields[i] && !(*fields[i] = strdup("")))
+            rc = GL_MSG_ERROR;
+    return rc;
 }
 
 #ifdef GL_HAVE_CUDA_H
@@ -1190,69 +1201,57 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
  * with CUDA_ERROR_NOT_INITIALIZED in the child, seen on an H200 with driver 580), and
  * the parent must stay CUDA-free (runtime/worker.h). The child compiles and sends back
  * the result, the messages and the PTX. */
+typedef struct nvrtc_args {
+    const char *path, *archnum, *src;
+    int debug;
+} nvrtc_args;
+
+/* try_nvrtc's child (a gl_child body): compiles and sends the result, the messages and
+ * the PTX. */
+static void nvrtc_child(int fd, void *arg)
+{
+    const nvrtc_args *a = arg;
+    gl_compiled c = {0};
+    gl_error e = {0};
+    char w[1024] = "";
+    try_result r = nvrtc_compile_here(a->path, a->archnum, a->debug, a->src, &c, w, sizeof w, &e);
+    int ok = cc_send(fd, CC_MSG_WHY, 0, w) == 0 &&
+             cc_send(fd, CC_MSG_ERROR, (uint32_t)e.status, e.msg) == 0 &&
+             cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
+             cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             gl_msg_send(fd, CC_MSG_DONE, (uint32_t)r, NULL, 0) == 0;
+    _exit(ok ? 0 : 1);
+}
+
 static try_result try_nvrtc(const char *path, const char *archnum, int debug, const char *src,
                             gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
+    nvrtc_args a = {path, archnum, src, debug};
+    const gl_child_opts o = {.setup = compile_limits}; /* its CPU time bounds a compile that never ends */
+    gl_child ch;
+    if (gl_child_spawn(&ch, &o, nvrtc_child, &a) != 0)
         return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
-    fflush(NULL);
-    const pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
-    }
-    if (pid == 0) {
-        child_limits(parent); /* its CPU time bounds a compile that never ends */
-        close(fds[0]);
-        gl_error e = {0};
-        char w[1024] = "";
-        try_result r = nvrtc_compile_here(path, archnum, debug, src, out, w, sizeof w, &e);
-        int32_t head[2] = {(int32_t)r, (int32_t)e.status};
-        int ok = gl_write_all(fds[1], head, sizeof head) == 0 &&
-                 put_blob(fds[1], w, strlen(w)) == 0 &&
-                 put_blob(fds[1], e.msg, strlen(e.msg)) == 0 &&
-                 put_blob(fds[1], out->command, strlen(out->command)) == 0 &&
-                 put_blob(fds[1], out->ptx, out->ptx ? strlen(out->ptx) : 0) == 0 &&
-                 put_blob(fds[1], out->log, out->log ? strlen(out->log) : 0) == 0;
-        _exit(ok ? 0 : 1);
-    }
-    close(fds[1]);
-    int32_t head[2];
-    char *w = NULL, *msg = NULL, *cmd = NULL, *ptx = NULL, *log = NULL;
-    int ok = read_all(fds[0], head, sizeof head) == 0 && get_blob(fds[0], &w) == 0 &&
-             get_blob(fds[0], &msg) == 0 && get_blob(fds[0], &cmd) == 0 &&
-             get_blob(fds[0], &ptx) == 0 && get_blob(fds[0], &log) == 0;
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    cc_reply rep;
+    const int ok = cc_receive(ch.fd, GL_CHILD_FOREVER, &rep) == GL_MSG_OK;
+    gl_child_exit ex;
+    gl_child_close(&ch);
+    gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
     try_result r = TRY_UNAVAILABLE;
     if (!ok) {
         snprintf(why, whylen, "nvrtc: the compiler process failed (%s)",
-                 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no result");
+                 ex.signal ? strsignal(ex.signal) : "no result");
     } else {
-        r = (try_result)head[0];
-        snprintf(why, whylen, "%s", w);
-        snprintf(out->command, sizeof out->command, "%s", cmd);
+        r = (try_result)rep.done;
+        snprintf(why, whylen, "%s", rep.why);
+        snprintf(out->command, sizeof out->command, "%s", rep.command);
         if (r == TRY_COMPILE_ERROR)
-            gl_fail(err, (gl_status)head[1], "%s", msg);
-        if (r == TRY_OK) {
-            out->ptx = ptx;
-            ptx = NULL;
-        }
-        if (*log) {
-            out->log = log;
-            log = NULL;
-        }
+            gl_fail(err, (gl_status)rep.status, "%s", rep.msg);
+        if (r == TRY_OK)
+            out->ptx = rep.ptx, rep.ptx = NULL;
+        if (*rep.log)
+            out->log = rep.log, rep.log = NULL;
     }
-    free(w);
-    free(msg);
-    free(cmd);
-    free(ptx);
-    free(log);
+    cc_reply_free(&rep);
     return r;
 }
 #else
@@ -1492,12 +1491,20 @@ static gl_status as_nobody(const char *real, const char *tmp, char *prelude, siz
     return gl_sandbox_drop_root(e);
 }
 
-/* The child of compile_sandboxed: confines itself, compiles, writes the result to fd
- * (status, compiler, command, message, PTX, log) and exits. */
-static void sandboxed_child(pid_t parent, const char *path, const char *real, const char *tmp,
-                            const gl_compile_opts *opts, int fd)
+/* What compile_sandboxed hands its child. */
+typedef struct sandbox_args {
+    const char *path, *real, *tmp;
+    const gl_compile_opts *opts;
+} sandbox_args;
+
+/* The child of compile_sandboxed (a gl_child body, under compile_limits): confines
+ * itself, compiles, sends the result (compiler, command, status and message, PTX, log)
+ * and exits. */
+static void sandboxed_child(int fd, void *arg)
 {
-    child_limits(parent); /* killed as a group with what it starts, and with the grader */
+    const sandbox_args *a = arg;
+    const char *path = a->path, *real = a->real, *tmp = a->tmp;
+    const gl_compile_opts *opts = a->opts;
     setenv("TMPDIR", tmp, 1);
     char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
     if (find_prelude(prelude, sizeof prelude)) {
@@ -1529,6 +1536,7 @@ static void sandboxed_child(pid_t parent, const char *path, const char *real, co
     gl_compiled c = {0};
     char copy[PATH_MAX] = ""; /* run as root: the submission's copy that nobody compiles */
     gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e);
+    gl_child_rebind(); /* becoming nobody cleared the death signal */
     /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
     const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
                                 "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
@@ -1557,12 +1565,11 @@ static void sandboxed_child(pid_t parent, const char *path, const char *real, co
         }
         free(msg), free(cmd);
     }
-    int32_t head[2] = {(int32_t)st, (int32_t)c.used};
-    int ok = gl_write_all(fd, head, sizeof head) == 0 &&
-             put_blob(fd, c.command, strlen(c.command)) == 0 &&
-             put_blob(fd, e.msg, strlen(e.msg)) == 0 &&
-             put_blob(fd, c.ptx, c.ptx ? strlen(c.ptx) : 0) == 0 &&
-             put_blob(fd, c.log, c.log ? strlen(c.log) : 0) == 0;
+    int ok = gl_msg_send(fd, CC_MSG_USED, (uint32_t)c.used, NULL, 0) == 0 &&
+             cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
+             cc_send(fd, CC_MSG_ERROR, (uint32_t)st, e.msg) == 0 &&
+             cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             gl_msg_send(fd, CC_MSG_DONE, (uint32_t)st, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
 }
 
@@ -1581,65 +1588,48 @@ static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts
     if (!gl_sandbox_available())
         return gl_fail(err, GL_ERR_TOOL, "cannot compile %s in a sandbox: the kernel offers no "
                        "Landlock (Linux 5.13 or later with landlock in its LSM list)", path);
-    int fds[2];
     if (tmpdir_make(tmp, sizeof tmp) != 0)
         return gl_fail(err, GL_ERR_TOOL, "cannot make a temporary folder: %s", strerror(errno));
-    if (pipe(fds) != 0) {
+    sandbox_args a = {path, real, tmp, opts};
+    /* killed as a group with what it starts, and with the grader */
+    const gl_child_opts o = {.setup = compile_limits};
+    gl_child ch;
+    const int started = gl_child_spawn(&ch, &o, sandboxed_child, &a);
+    if (started != 0) {
+        const int e = errno;
         tmpdir_remove(tmp);
-        return gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(errno));
+        return started == GL_CHILD_ERR_PIPE
+                   ? gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(e))
+                   : gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(e));
     }
-    fflush(NULL);
-    const pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        sandboxed_child(parent, path, real, tmp, opts, fds[1]);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        tmpdir_remove(tmp);
-        return gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(errno));
-    }
-    /* wait for the result within the wall-clock limit */
-    struct pollfd p = {.fd = fds[0], .events = POLLIN};
-    int ready = 0;
-    for (int waited = 0; waited < GL_COMPILE_WALL_S * 10 && !ready; waited++) {
-        int r = poll(&p, 1, 100);
-        ready = r > 0 || (r < 0 && errno != EINTR);
-    }
-    int32_t head[2];
-    char *cmd = NULL, *msg = NULL, *ptx = NULL, *log = NULL;
-    int ok = ready && read_all(fds[0], head, sizeof head) == 0 && get_blob(fds[0], &cmd) == 0 &&
-             get_blob(fds[0], &msg) == 0 && get_blob(fds[0], &ptx) == 0 && get_blob(fds[0], &log) == 0;
-    close(fds[0]);
-    kill(-pid, SIGKILL); /* whatever it started and left behind */
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* the result within the wall-clock limit */
+    cc_reply rep;
+    const gl_msg_rc got = cc_receive(ch.fd, gl_child_now() + GL_COMPILE_WALL_S, &rep);
+    gl_child_exit ex;
+    gl_child_stop(&ch, GL_CHILD_FOREVER, &ex); /* whatever it started and left behind */
     tmpdir_remove(tmp);
     gl_status st;
-    if (!ready) {
+    if (got == GL_MSG_TIMEOUT) {
         st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler ran longer than %d s and was stopped",
                      path, GL_COMPILE_WALL_S);
-    } else if (!ok) {
+    } else if (got != GL_MSG_OK) {
         st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler stopped (%s): the source needs too "
                      "much compile time or memory (limits: %d s of CPU, %llu GiB)", path,
-                     WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no result",
+                     ex.signal ? strsignal(ex.signal) : "no result",
                      GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES >> 30);
     } else {
-        st = (gl_status)head[0];
-        out->used = (gl_compiler)head[1];
-        snprintf(out->command, sizeof out->command, "%s", cmd);
+        st = (gl_status)rep.done;
+        out->used = (gl_compiler)rep.used;
+        snprintf(out->command, sizeof out->command, "%s", rep.command);
         if (st != GL_OK)
-            gl_fail(err, st, "%s", msg);
+            gl_fail(err, st, "%s", rep.msg);
         else {
-            out->ptx = ptx, ptx = NULL;
-            if (*log)
-                out->log = log, log = NULL;
+            out->ptx = rep.ptx, rep.ptx = NULL;
+            if (*rep.log)
+                out->log = rep.log, rep.log = NULL;
         }
     }
-    free(cmd), free(msg), free(ptx), free(log);
+    cc_reply_free(&rep);
     return st;
 }
 

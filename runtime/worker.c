@@ -1,33 +1,22 @@
 /* worker.c — GPU work in a forked worker process; see worker.h for the protocol.
  *
- * The parent side is plain POSIX (fork, pipe, poll, kill, waitpid); only the child's
- * body touches the CUDA driver, through gpu.c. */
+ * The parent side starts, reads and stops the worker through runtime/child (plain
+ * POSIX); only the child's body touches the CUDA driver, through gpu.c. */
 #include "runtime/worker.h"
+#include "runtime/child.h"
 #include "runtime/instrument.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 struct gl_worker_chan {
     int fd; /* write end of the pipe */
 };
-
-typedef struct msg_header {
-    uint32_t type, arg;
-    uint64_t len;
-} msg_header;
 
 static gl_worker_body_fn body_override;
 
@@ -49,10 +38,7 @@ void gl_worker_result_free(gl_worker_result *r)
 int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data,
                    size_t len)
 {
-    msg_header h = {type, arg, len};
-    if (gl_write_all(ch->fd, &h, sizeof h) != 0)
-        return -1;
-    return len ? gl_write_all(ch->fd, data, len) : 0;
+    return gl_msg_send(ch->fd, type, arg, data, len);
 }
 
 int gl_worker_is_kernel_fault(const char *name)
@@ -304,138 +290,44 @@ fail:
 
 /* ------------------------------------------------------------------ parent side */
 
-static double now_s(void)
+/* What gl_worker_run hands its child. */
+typedef struct worker_args {
+    const gl_worker_job *job;
+} worker_args;
+
+/* The worker process (a gl_child body). */
+static void worker_child(int fd, void *arg)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+    const worker_args *a = arg;
+    gl_worker_chan ch = {fd};
+    (body_override ? body_override : gpu_body)(&ch, a->job);
 }
 
-/* Children killed whose exit we could not wait for yet (a process in the middle of a
- * driver call can take a moment to die); reaped by later calls. */
-static pid_t unreaped[16];
-
-static void reap_old(void)
-{
-    for (size_t i = 0; i < sizeof unreaped / sizeof unreaped[0]; i++)
-        if (unreaped[i] > 0 && waitpid(unreaped[i], NULL, WNOHANG) != 0)
-            unreaped[i] = 0;
-}
-
-/* Waits up to `patience` seconds for pid. Returns 1 with *status; -1 when the child is
- * already gone (a SIGCHLD handler elsewhere reaped it: status unknown); 0 when it still
- * runs (the pid is remembered for reap_old). */
-static int reap(pid_t pid, double patience, int *status)
-{
-    double until = now_s() + patience;
-    for (;;) {
-        pid_t r = waitpid(pid, status, WNOHANG);
-        if (r == pid)
-            return 1;
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (now_s() > until)
-            break;
-        struct timespec ts = {0, 5 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    for (size_t i = 0; i < sizeof unreaped / sizeof unreaped[0]; i++)
-        if (unreaped[i] <= 0) {
-            unreaped[i] = pid;
-            break;
-        }
-    return 0;
-}
-
-typedef enum rd { RD_OK, RD_EOF, RD_TIMEOUT, RD_ERROR } rd;
-
-/* Reads exactly len bytes (into buf, or discarded when buf is NULL) before `deadline`
- * (now_s() time). */
-static rd read_full(int fd, void *buf, size_t len, const double *deadline)
-{
-    char sink[4096];
-    char *p = buf;
-    while (len > 0) {
-        double left = *deadline - now_s();
-        if (left <= 0)
-            return RD_TIMEOUT;
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int timeout_ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
-        int pr = poll(&pfd, 1, timeout_ms);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr < 0)
-            return RD_ERROR;
-        if (pr == 0)
-            continue; /* the loop re-checks the deadline */
-        size_t want = p ? len : (len < sizeof sink ? len : sizeof sink);
-        ssize_t n = read(fd, p ? p : sink, want);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n < 0)
-            return RD_ERROR;
-        if (n == 0)
-            return RD_EOF;
-        if (p)
-            p += n;
-        len -= (size_t)n;
-    }
-    return RD_OK;
-}
+/* The largest message the parent takes: a trace buffer may be 16 GiB. */
+#define WORKER_MSG_MAX ((uint64_t)16 << 30)
 
 gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_error *err)
 {
     memset(res, 0, sizeof *res);
-    reap_old();
     double limit = job->timeout_s > 0 ? job->timeout_s : GL_TIMEOUT_DEFAULT_S;
-    int fds[2];
-    if (pipe(fds) != 0)
-        return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: pipe: %s",
-                       strerror(errno));
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fflush(NULL); /* or the child's exit path could write the parent's buffers twice */
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(fds[0]);
-        close(fds[1]);
-        return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: fork: %s", strerror(e));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        /* The parent's handlers (the TUI restores the terminal on a fatal signal) are not
-         * the worker's: a crash here is reported by the parent from the exit status. */
-        static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM,
-                                    SIGINT,  SIGQUIT, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
-        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-            signal(fatal[i], SIG_DFL);
-        signal(SIGPIPE, SIG_IGN); /* a parent that gave up: writes fail, we exit */
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive gpulearn (a hung kernel) */
-        if (getppid() != parent) /* it died before prctl */
-            _exit(1);
-#else
-        (void)parent;
-#endif
-        gl_worker_chan ch = {fds[1]};
-        (body_override ? body_override : gpu_body)(&ch, job);
-        close(fds[1]);
-        _exit(0); /* no atexit handlers, no stdio flush of the parent's buffers */
-    }
-    close(fds[1]);
-    int fd = fds[0];
+    worker_args wa = {job};
+    gl_child child;
+    const int started = gl_child_spawn(&child, NULL, worker_child, &wa);
+    if (started != 0)
+        return gl_fail(err, GL_ERR_CUDA, "cannot start the GPU worker: %s: %s",
+                       started == GL_CHILD_ERR_PIPE ? "pipe" : "fork", strerror(errno));
+    const int fd = child.fd;
 
     gl_status st = GL_OK, done_status = GL_OK;
     int done = 0, killed = 0, phase = GL_WORKER_PHASE_HOST;
     char errmsg[sizeof err->msg] = "";
     gl_status err_status = GL_OK;
-    double deadline = now_s() + GL_WORKER_SETUP_LIMIT_S;
+    double deadline = gl_child_now() + GL_WORKER_SETUP_LIMIT_S;
     while (!done) {
-        msg_header h;
-        rd r = read_full(fd, &h, sizeof h, &deadline);
-        if (r == RD_TIMEOUT) {
-            kill(pid, SIGKILL);
+        gl_msg_header h;
+        gl_msg_rc r = gl_msg_recv_header(fd, &h, WORKER_MSG_MAX, deadline);
+        if (r == GL_MSG_TIMEOUT) {
+            gl_child_kill(&child);
             killed = 1;
             if (phase == GL_WORKER_PHASE_KERNEL) {
                 res->fault = GL_WORKER_TIMEOUT;
@@ -450,16 +342,17 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             break;
         }
-        if (r != RD_OK)
+        const int too_big = r == GL_MSG_TOO_BIG; /* refused below as not understood */
+        if (r != GL_MSG_OK && !too_big)
             break; /* EOF or error: judged below from the exit status */
         int bad = 0;
-        switch (h.type) {
+        switch (too_big ? 0 : h.type) {
         case GL_WORKER_MSG_PHASE:
             if (h.arg == GL_WORKER_PHASE_OPENED)
                 res->opened = 1;
             phase = h.arg == GL_WORKER_PHASE_KERNEL ? GL_WORKER_PHASE_KERNEL
                                                      : GL_WORKER_PHASE_HOST;
-            deadline = now_s() + (phase == GL_WORKER_PHASE_KERNEL ? limit
+            deadline = gl_child_now() + (phase == GL_WORKER_PHASE_KERNEL ? limit
                                                                    : GL_WORKER_SETUP_LIMIT_S);
             bad = h.len != 0;
             break;
@@ -470,7 +363,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = read_full(fd, job->buffers[h.arg].data, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, job->buffers[h.arg].data, h.len, deadline);
             res->buffers_back++;
             break;
         }
@@ -481,11 +374,11 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             char *text = malloc(h.len + 1);
             if (!text) {
-                r = read_full(fd, NULL, h.len, &deadline);
+                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = read_full(fd, text, h.len, &deadline);
-            text[r == RD_OK ? h.len : 0] = '\0';
+            r = gl_msg_recv_payload(fd, text, h.len, deadline);
+            text[r == GL_MSG_OK ? h.len : 0] = '\0';
             free(res->stdout_text);
             res->stdout_text = text;
             break;
@@ -497,13 +390,13 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             double *t = malloc(h.len);
             if (!t) {
-                r = read_full(fd, NULL, h.len, &deadline);
+                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = read_full(fd, t, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, t, h.len, deadline);
             free(res->times_ms);
             res->times_ms = t;
-            res->ntimes = r == RD_OK ? (int)(h.len / sizeof(double)) : 0;
+            res->ntimes = r == GL_MSG_OK ? (int)(h.len / sizeof(double)) : 0;
             break;
         }
         case GL_WORKER_MSG_INFO:
@@ -511,17 +404,17 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = read_full(fd, &res->info, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, &res->info, h.len, deadline);
             res->info.name[sizeof res->info.name - 1] = '\0';
             res->info.driver[sizeof res->info.driver - 1] = '\0';
-            res->have_info = r == RD_OK;
+            res->have_info = r == GL_MSG_OK;
             break;
         case GL_WORKER_MSG_ERROR: {
             size_t keep = h.len < sizeof errmsg - 1 ? h.len : sizeof errmsg - 1;
-            r = read_full(fd, errmsg, keep, &deadline);
-            errmsg[r == RD_OK ? keep : 0] = '\0';
-            if (r == RD_OK && h.len > keep)
-                r = read_full(fd, NULL, h.len - keep, &deadline);
+            r = gl_msg_recv_payload(fd, errmsg, keep, deadline);
+            errmsg[r == GL_MSG_OK ? keep : 0] = '\0';
+            if (r == GL_MSG_OK && h.len > keep)
+                r = gl_msg_recv_payload(fd, NULL, h.len - keep, deadline);
             err_status = (gl_status)h.arg;
             break;
         }
@@ -530,23 +423,23 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = read_full(fd, &res->elapsed_ms, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, &res->elapsed_ms, h.len, deadline);
             break;
         case GL_WORKER_MSG_OCCUPANCY:
             if (h.len != sizeof res->occupancy) {
                 bad = 1;
                 break;
             }
-            r = read_full(fd, res->occupancy, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, res->occupancy, h.len, deadline);
             break;
         case GL_WORKER_MSG_TRACE: {
             if (h.arg == 1) {
                 size_t keep = h.len < sizeof res->trace_error - 1 ? h.len
                                                                   : sizeof res->trace_error - 1;
-                r = read_full(fd, res->trace_error, keep, &deadline);
-                res->trace_error[r == RD_OK ? keep : 0] = '\0';
-                if (r == RD_OK && h.len > keep)
-                    r = read_full(fd, NULL, h.len - keep, &deadline);
+                r = gl_msg_recv_payload(fd, res->trace_error, keep, deadline);
+                res->trace_error[r == GL_MSG_OK ? keep : 0] = '\0';
+                if (r == GL_MSG_OK && h.len > keep)
+                    r = gl_msg_recv_payload(fd, NULL, h.len - keep, deadline);
                 break;
             }
             if (h.arg != 0 || h.len > ((uint64_t)16 << 30)) {
@@ -555,17 +448,17 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             void *tb = malloc(h.len ? h.len : 1);
             if (!tb) {
-                r = read_full(fd, NULL, h.len, &deadline);
+                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
                 snprintf(res->trace_error, sizeof res->trace_error,
                          "out of memory for the GPU trace (%llu bytes)",
                          (unsigned long long)h.len);
                 break;
             }
-            r = read_full(fd, tb, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, tb, h.len, deadline);
             free(res->trace_buf);
-            res->trace_buf = r == RD_OK ? tb : NULL;
-            res->trace_bytes = r == RD_OK ? h.len : 0;
-            if (r != RD_OK)
+            res->trace_buf = r == GL_MSG_OK ? tb : NULL;
+            res->trace_bytes = r == GL_MSG_OK ? h.len : 0;
+            if (r != GL_MSG_OK)
                 free(tb);
             break;
         }
@@ -578,14 +471,14 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             uint64_t *dp = malloc(h.len);
             if (!dp) {
-                r = read_full(fd, NULL, h.len, &deadline);
+                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = read_full(fd, dp, h.len, &deadline);
+            r = gl_msg_recv_payload(fd, dp, h.len, deadline);
             free(res->dptr);
-            res->dptr = r == RD_OK ? dp : NULL;
-            res->ndptr = r == RD_OK ? spec->nargs : 0;
-            if (r != RD_OK)
+            res->dptr = r == GL_MSG_OK ? dp : NULL;
+            res->ndptr = r == GL_MSG_OK ? spec->nargs : 0;
+            if (r != GL_MSG_OK)
                 free(dp);
             break;
         }
@@ -597,7 +490,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
         default: bad = 1; break;
         }
         if (bad) {
-            kill(pid, SIGKILL);
+            gl_child_kill(&child);
             killed = 1;
             res->fault = GL_WORKER_DIED;
             st = gl_fail(err, GL_ERR_CUDA,
@@ -606,35 +499,33 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                          h.type, (unsigned long long)h.len);
             break;
         }
-        if (r == RD_TIMEOUT) {
-            kill(pid, SIGKILL);
+        if (r == GL_MSG_TIMEOUT) {
+            gl_child_kill(&child);
             killed = 1;
             res->fault = GL_WORKER_DIED;
             st = gl_fail(err, GL_ERR_CUDA, "the GPU worker stopped sending its results");
             break;
         }
-        if (r != RD_OK)
+        if (r != GL_MSG_OK)
             break;
     }
-    close(fd);
+    gl_child_close(&child);
 
-    int status = 0;
-    int reaped = reap(pid, killed ? 10.0 : 5.0, &status);
-    if (reaped == 0 && !killed) { /* finished talking but will not exit: stop it */
-        kill(pid, SIGKILL);
-        reaped = reap(pid, 10.0, &status);
-    }
+    gl_child_exit ex;
+    int reaped = killed ? gl_child_stop(&child, 10.0, &ex)
+                        : gl_child_wait(&child, gl_child_now() + 5.0, &ex);
+    if (reaped == 0 && !killed) /* finished talking but will not exit: stop it */
+        reaped = gl_child_stop(&child, 10.0, &ex);
     reaped = reaped == 1;
     if (st != GL_OK)
         return st;
     if (!done) {
         res->fault = GL_WORKER_DIED;
-        if (reaped && WIFSIGNALED(status))
-            return gl_fail(err, GL_ERR_CUDA, "the GPU worker died (signal %d, %s)",
-                           WTERMSIG(status), strsignal(WTERMSIG(status)));
-        if (reaped && WIFEXITED(status) && WEXITSTATUS(status) != 0)
-            return gl_fail(err, GL_ERR_CUDA, "the GPU worker exited with status %d",
-                           WEXITSTATUS(status));
+        if (reaped && ex.signal)
+            return gl_fail(err, GL_ERR_CUDA, "the GPU worker died (signal %d, %s)", ex.signal,
+                           strsignal(ex.signal));
+        if (reaped && ex.exited && ex.code != 0)
+            return gl_fail(err, GL_ERR_CUDA, "the GPU worker exited with status %d", ex.code);
         return gl_fail(err, GL_ERR_CUDA, "the GPU worker stopped before it finished");
     }
     if (done_status != GL_OK) {

@@ -7,7 +7,6 @@
  * the worker finishes. The learner's editor runs with the terminal handed over
  * (term_suspend/term_resume); on return the kernel is recompiled and re-run. */
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runtime/child.h"
 #include "trace/trace.h"
 #include "tui/app.h"
 #include "tui/editor.h"
@@ -102,6 +102,8 @@ static void msgcpy(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
+/* A message longer than the status bar holds is cut (msgcpy: no format-truncation
+ * warning from a caller's longer buffer). */
 static void set_flash(app *a, const char *msg) { msgcpy(a->flash, sizeof a->flash, msg); }
 
 static const char *base_name(const char *path)
@@ -1032,23 +1034,20 @@ static bool find_editor(char *buf, size_t len)
  * file as "$1". */
 static int run_editor(const char *editor, const char *file)
 {
-    char cmd[1200];
+    char cmd[1200], sh[] = "/bin/sh", c[] = "-c", name[] = "sh", path[PATH_MAX];
     snprintf(cmd, sizeof cmd, "%s \"$1\"", editor);
+    snprintf(path, sizeof path, "%s", file);
+    char *const argv[] = {sh, c, cmd, name, path, NULL};
+    /* it needs the terminal: it stays in gpulearn's (foreground) process group, and a
+     * Ctrl-C reaches it with its default action (runtime/child resets the handlers) */
+    const gl_child_opts o = {.flags = GL_CHILD_SHARE_GROUP};
+    gl_child ch;
+    gl_child_exit ex = {.status = -1};
     term_suspend();
-    pid_t pid = fork();
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", cmd, "sh", file, (char *)NULL);
-        _exit(127);
-    }
-    int status = -1;
-    if (pid > 0)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (gl_child_exec(&ch, &o, argv) == 0) gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
     term_resume();
     term_take_interrupt(); /* a Ctrl-C meant for the editor does not quit gpulearn */
-    return pid > 0 ? status : -1;
+    return ex.status;
 }
 
 static handler_result act_edit(app *a)
@@ -1796,7 +1795,7 @@ int tui_run(const tui_opts *opts)
     static app a; /* large (error buffers); one TUI per process */
     memset(&a, 0, sizeof a);
     a.opts = *opts;
-    a.job.fd = -1;
+    a.job.child.fd = -1;
     gl_error err = {0};
     if (lesson_list(&a.lessons, &a.nlessons, &err) != GL_OK) {
         snprintf(a.list_error, sizeof a.list_error, "cannot list the lessons in %.200s:", lesson_root());

@@ -5,48 +5,37 @@
 #include "trace/trace.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
-double job_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+double job_now(void) { return gl_child_now(); }
 
 /* --------------------------------------------------------------- the wire */
 
-/* The child writes: a fixed header, then length-prefixed blobs. Everything is read
- * back by the same executable, so structs travel as bytes. */
+/* The child sends one message (runtime/child.h), JOB_MSG_RESULT, whose payload is: a
+ * fixed header, then length-prefixed blobs. Everything is read back by the same
+ * executable, so structs travel as bytes. */
+enum { JOB_MSG_RESULT = 1 };
+
+/* The most bytes a result may announce (64 GiB: buffers and a trace). */
+#define JOB_MSG_MAX ((uint64_t)64 << 30)
+
+/* Where the payload goes: fd < 0 only counts its bytes (the message header needs its
+ * length before it is written). */
 typedef struct wbuf {
     int fd;
     bool ok;
+    uint64_t n; /* bytes written (or counted) */
 } wbuf;
 
 static void w_bytes(wbuf *w, const void *p, size_t n)
 {
-    const char *c = p;
-    while (w->ok && n > 0) {
-        ssize_t k = write(w->fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) {
-            w->ok = false;
-            return;
-        }
-        c += k, n -= (size_t)k;
-    }
+    if (w->ok && w->fd >= 0 && n > 0 && gl_write_all(w->fd, p, n) != 0) w->ok = false;
+    w->n += n;
 }
 
 static void w_u64(wbuf *w, uint64_t v) { w_bytes(w, &v, sizeof v); }
@@ -127,55 +116,37 @@ static char *read_capture(FILE *f)
     return text;
 }
 
-/* Common start: pipe, fork. Returns the write end in the child (>= 0), -1 in the
- * parent (success, j filled in), -2 on failure (msg set). */
-static int spawn(job *j, job_kind kind, char *msg, size_t msg_len, FILE **capture)
+/* In the child: stdin from /dev/null, stdout and stderr into a temporary file (a
+ * compiler's chatter must not scribble on the screen), which it returns (NULL if none
+ * could be made). */
+static FILE *capture_output(void)
+{
+    FILE *capture = tmpfile();
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO), close(devnull);
+    if (capture) {
+        dup2(fileno(capture), STDOUT_FILENO);
+        dup2(fileno(capture), STDERR_FILENO);
+    }
+    return capture;
+}
+
+/* Common start: the worker (runtime/child: its own process group, so that Ctrl-C in
+ * the terminal goes to the TUI only; killed if the TUI dies) running body(fd, arg).
+ * false with msg set when it could not be started. */
+static bool spawn(job *j, job_kind kind, void (*body)(int fd, void *arg), void *arg, char *msg,
+                  size_t msg_len)
 {
     memset(j, 0, sizeof *j);
-    j->fd = -1;
-    int p[2];
-    if (pipe(p) != 0) {
-        snprintf(msg, msg_len, "cannot start a worker: pipe: %s", strerror(errno));
-        return -2;
+    const int rc = gl_child_spawn(&j->child, NULL, body, arg);
+    if (rc != 0) {
+        snprintf(msg, msg_len, "cannot start a worker: %s: %s", rc == GL_CHILD_ERR_PIPE ? "pipe" : "fork",
+                 strerror(errno));
+        return false;
     }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(msg, msg_len, "cannot start a worker: fork: %s", strerror(errno));
-        close(p[0]);
-        close(p[1]);
-        return -2;
-    }
-    if (pid == 0) {
-        close(p[0]);
-        setpgid(0, 0); /* Ctrl-C in the terminal goes to the TUI only */
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-        /* the TUI's signal handlers must not run here */
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        *capture = tmpfile();
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, STDIN_FILENO), close(devnull);
-        if (*capture) {
-            dup2(fileno(*capture), STDOUT_FILENO);
-            dup2(fileno(*capture), STDERR_FILENO);
-        }
-        return p[1];
-    }
-    close(p[1]);
-    setpgid(pid, pid); /* also here: no race with a kill before the child ran */
-    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    fcntl(p[0], F_SETFD, FD_CLOEXEC);
     j->kind = kind;
-    j->pid = pid;
-    j->fd = p[0];
     j->started = job_now();
-    return -1;
+    return true;
 }
 
 /* gl_run_result travels field by field: every pointer's contents are sent, pointers
@@ -398,23 +369,74 @@ static bool read_result(rbuf *r, gl_run_result *res)
     return true;
 }
 
-bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *msg, size_t msg_len)
+/* What a worker sends back: the status and message, then a run's result and the
+ * chatter (and an exercise's part), or a grading's report. */
+typedef struct job_out {
+    gl_status st;
+    const char *msg;
+    const gl_run_result *res;   /* run, exercise */
+    const char *chatter;
+    const job_exercise *ex;     /* exercise */
+    const gl_grade_report *rep; /* grading */
+} job_out;
+
+static void put_out(wbuf *w, const job_out *o)
 {
-    FILE *capture = NULL;
-    int fd = spawn(j, JOB_RUN, msg, msg_len, &capture);
-    if (fd == -2) return false;
-    if (fd == -1) return true;
-    /* child */
+    w_u64(w, (uint64_t)o->st);
+    w_str(w, o->msg);
+    if (o->rep) {
+        const gl_grade_report *rep = o->rep;
+        w_bytes(w, rep, sizeof *rep);
+        w_str(w, rep->compile_log);
+        w_blob(w, rep->checks, rep->checks ? (size_t)rep->nchecks * sizeof *rep->checks : 0);
+        return;
+    }
+    write_result(w, o->res);
+    w_str(w, o->chatter);
+    const job_exercise *ex = o->ex;
+    if (!ex) return;
+    w_bytes(w, &ex->n, sizeof ex->n);
+    w_bytes(w, &ex->nsizes, sizeof ex->nsizes);
+    w_bytes(w, ex->sizes, sizeof ex->sizes);
+    w_bytes(w, ex->secs, sizeof ex->secs);
+    w_bytes(w, &ex->ref_status, sizeof ex->ref_status);
+    w_bytes(w, ex->ref_error, sizeof ex->ref_error);
+    w_u64(w, (uint64_t)(ex->ref_buffers ? ex->ref_nargs : 0));
+    for (int i = 0; ex->ref_buffers && i < ex->ref_nargs; i++) w_blob(w, ex->ref_buffers[i].data, ex->ref_buffers[i].bytes);
+}
+
+/* Sends *o as the JOB_MSG_RESULT message and exits the worker: a first pass counts the
+ * payload's bytes, the second writes them (a trace of tens of MB is never copied). */
+static void send_out(int fd, const job_out *o)
+{
+    wbuf count = {-1, true, 0};
+    put_out(&count, o);
+    wbuf w = {fd, gl_msg_send_header(fd, JOB_MSG_RESULT, 0, count.n) == 0, 0};
+    put_out(&w, o);
+    _exit(w.ok && w.n == count.n ? 0 : 3);
+}
+
+typedef struct run_args {
+    const gl_spec *spec;
+    const gl_run_opts *opts;
+} run_args;
+
+/* job_start_run's worker (a gl_child body). */
+static void run_body(int fd, void *arg)
+{
+    const run_args *a = arg;
+    FILE *capture = capture_output();
     gl_run_result res;
     gl_error err = {0};
-    gl_status st = gl_run_spec(spec, opts, &res, &err);
+    gl_status st = gl_run_spec(a->spec, a->opts, &res, &err);
     char *chatter = read_capture(capture);
-    wbuf w = {fd, true};
-    w_u64(&w, (uint64_t)st);
-    w_str(&w, err.msg);
-    write_result(&w, &res);
-    w_str(&w, chatter);
-    _exit(w.ok ? 0 : 3);
+    send_out(fd, &(job_out){.st = st, .msg = err.msg, .res = &res, .chatter = chatter});
+}
+
+bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *msg, size_t msg_len)
+{
+    run_args a = {spec, opts};
+    return spawn(j, JOB_RUN, run_body, &a, msg, msg_len);
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -492,23 +514,29 @@ static void exercise_choose_size(const gl_lesson *l, const gl_run_opts *opts, jo
     gl_compiled_free(&c);
 }
 
-bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
-                        char *msg, size_t msg_len)
+typedef struct exercise_args {
+    const gl_lesson *l;
+    const char *source;
+    int64_t n;
+    const gl_run_opts *opts;
+} exercise_args;
+
+/* job_start_exercise's worker (a gl_child body). */
+static void exercise_body(int fd, void *arg)
 {
-    FILE *capture = NULL;
-    int fd = spawn(j, JOB_EXERCISE, msg, msg_len, &capture);
-    if (fd == -2) return false;
-    if (fd == -1) return true;
-    /* child */
+    const exercise_args *a = arg;
+    const gl_lesson *l = a->l;
+    const gl_run_opts *opts = a->opts;
+    FILE *capture = capture_output();
     job_exercise ex;
     memset(&ex, 0, sizeof ex);
-    ex.n = n;
-    if (n <= 0) exercise_choose_size(l, opts, &ex);
+    ex.n = a->n;
+    if (a->n <= 0) exercise_choose_size(l, opts, &ex);
     gl_run_result res;
     memset(&res, 0, sizeof res);
     gl_error err = {0};
     gl_spec spec;
-    gl_status st = lesson_exercise_spec(l, ex.n, 0, source, &spec, &err);
+    gl_status st = lesson_exercise_spec(l, ex.n, 0, a->source, &spec, &err);
     if (st == GL_OK) {
         st = gl_run_spec(&spec, opts, &res, &err);
         spec_free(&spec);
@@ -519,40 +547,39 @@ bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t 
         exercise_ref_run(l, ex.n, NULL, &ro, &ex, NULL);
     }
     char *chatter = read_capture(capture);
-    wbuf w = {fd, true};
-    w_u64(&w, (uint64_t)st);
-    w_str(&w, err.msg);
-    write_result(&w, &res);
-    w_str(&w, chatter);
-    w_bytes(&w, &ex.n, sizeof ex.n);
-    w_bytes(&w, &ex.nsizes, sizeof ex.nsizes);
-    w_bytes(&w, ex.sizes, sizeof ex.sizes);
-    w_bytes(&w, ex.secs, sizeof ex.secs);
-    w_bytes(&w, &ex.ref_status, sizeof ex.ref_status);
-    w_bytes(&w, ex.ref_error, sizeof ex.ref_error);
-    w_u64(&w, (uint64_t)(ex.ref_buffers ? ex.ref_nargs : 0));
-    for (int i = 0; ex.ref_buffers && i < ex.ref_nargs; i++) w_blob(&w, ex.ref_buffers[i].data, ex.ref_buffers[i].bytes);
-    _exit(w.ok ? 0 : 3);
+    send_out(fd, &(job_out){.st = st, .msg = err.msg, .res = &res, .chatter = chatter, .ex = &ex});
+}
+
+bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
+                        char *msg, size_t msg_len)
+{
+    exercise_args a = {l, source, n, opts};
+    return spawn(j, JOB_EXERCISE, exercise_body, &a, msg, msg_len);
+}
+
+typedef struct grade_args {
+    const gl_lesson *l;
+    const char *submission;
+    const gl_grade_opts *opts;
+} grade_args;
+
+/* job_start_grade's worker (a gl_child body). */
+static void grade_body(int fd, void *arg)
+{
+    const grade_args *a = arg;
+    capture_output();
+    gl_grade_report rep;
+    memset(&rep, 0, sizeof rep);
+    gl_error err = {0};
+    gl_status st = grade_exercise(a->l, a->submission, a->opts, &rep, &err);
+    send_out(fd, &(job_out){.st = st, .msg = err.msg, .rep = &rep});
 }
 
 bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                      char *msg, size_t msg_len)
 {
-    FILE *capture = NULL;
-    int fd = spawn(j, JOB_GRADE, msg, msg_len, &capture);
-    if (fd == -2) return false;
-    if (fd == -1) return true;
-    gl_grade_report rep;
-    memset(&rep, 0, sizeof rep);
-    gl_error err = {0};
-    gl_status st = grade_exercise(l, submission, opts, &rep, &err);
-    wbuf w = {fd, true};
-    w_u64(&w, (uint64_t)st);
-    w_str(&w, err.msg);
-    w_bytes(&w, &rep, sizeof rep);
-    w_str(&w, rep.compile_log);
-    w_blob(&w, rep.checks, rep.checks ? (size_t)rep.nchecks * sizeof *rep.checks : 0);
-    _exit(w.ok ? 0 : 3);
+    grade_args a = {l, submission, opts};
+    return spawn(j, JOB_GRADE, grade_body, &a, msg, msg_len);
 }
 
 /* ------------------------------------------------------------ the parent */
@@ -561,49 +588,33 @@ bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const g
 bool job_poll(job *j)
 {
     if (j->kind == JOB_NONE) return false;
-    /* Drain the pipe for up to 50 ms per call: the child refills it as fast as we read
-     * (a run's trace is tens of MB), and the UI loop calls only every 80 ms. */
+    /* Read for up to 50 ms per call while bytes keep coming: the child refills the pipe
+     * as fast as we read (a run's trace is tens of MB), and the UI loop calls only every
+     * 80 ms. Nothing there yet: return at once. */
     const double until = job_now() + 0.05;
     while (!j->eof) {
-        if (j->cap - j->len < 65536) {
-            size_t cap = j->cap ? j->cap * 2 : 131072;
-            char *b = realloc(j->buf, cap);
-            if (!b) break; /* try again next time */
-            j->buf = b, j->cap = cap;
-        }
-        ssize_t k = read(j->fd, j->buf + j->len, j->cap - j->len);
-        if (k > 0) {
-            j->len += (size_t)k;
-            continue;
-        }
-        if (k == 0) j->eof = true;
-        else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) j->eof = true;
-        if (k < 0 && errno == EINTR) continue;
-        if (!j->eof && j->len > 0 && job_now() < until) { /* more is coming: wait for it */
-            struct pollfd p = {.fd = j->fd, .events = POLLIN};
-            if (poll(&p, 1, 5) > 0) continue;
-        }
-        break;
+        size_t before = j->in.got;
+        gl_msg_rc r = gl_msg_recv(j->child.fd, &j->in, JOB_MSG_MAX, before ? job_now() + 0.005 : job_now());
+        if (r != GL_MSG_TIMEOUT) j->eof = true; /* whole, or the child closed or broke the pipe */
+        else if (j->in.got == before || job_now() >= until) break;
     }
     return j->eof;
 }
 
-/* Closes the pipe, reaps the child; returns its wait status (or -1). */
-static int job_reap(job *j, bool kill_it)
+/* Closes the pipe, reaps the child (killing its process group first if kill_it);
+ * returns how it ended. */
+static gl_child_exit job_reap(job *j, bool kill_it)
 {
-    int status = -1;
-    if (j->pid > 0) {
-        if (kill_it) {
-            kill(-j->pid, SIGKILL);
-            kill(j->pid, SIGKILL);
-        }
-        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
+    gl_child_exit ex;
+    if (kill_it) gl_child_stop(&j->child, GL_CHILD_FOREVER, &ex);
+    else {
+        gl_child_close(&j->child);
+        gl_child_wait(&j->child, GL_CHILD_FOREVER, &ex);
     }
-    if (j->fd >= 0) close(j->fd);
-    free(j->buf);
+    gl_msg_in_free(&j->in);
     memset(j, 0, sizeof *j);
-    j->fd = -1;
-    return status;
+    j->child.fd = -1;
+    return ex;
 }
 
 void job_cancel(job *j)
@@ -612,14 +623,21 @@ void job_cancel(job *j)
     job_reap(j, true);
 }
 
-static void how_it_died(int status, char *msg, size_t len, const char *what)
+static void how_it_died(gl_child_exit ex, char *msg, size_t len, const char *what)
 {
-    if (status != -1 && WIFSIGNALED(status))
-        snprintf(msg, len, "the %s's worker process died (signal %d, %s) before it answered", what,
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (ex.signal)
+        snprintf(msg, len, "the %s's worker process died (signal %d, %s) before it answered", what, ex.signal,
+                 strsignal(ex.signal));
     else
         snprintf(msg, len, "the %s's worker process ended (status %d) before it answered", what,
-                 status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                 ex.exited ? ex.code : -1);
+}
+
+/* The result message's payload to read from; r->ok false when it did not all come. */
+static rbuf result_of(const job *j)
+{
+    const bool whole = j->in.done && j->in.data && j->in.h.type == JOB_MSG_RESULT;
+    return whole ? (rbuf){j->in.data, j->in.data + j->in.h.len, true} : (rbuf){NULL, NULL, false};
 }
 
 /* "file.cu:12: ..." -> "file.cu" in out (the fault's place as run.c writes it). */
@@ -671,7 +689,7 @@ static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, 
     fault_file[0] = '\0';
     errmsg[0] = '\0';
     if (ex) memset(ex, 0, sizeof *ex);
-    rbuf r = {j->buf, j->buf + j->len, j->len > 0};
+    rbuf r = result_of(j);
     *st = (gl_status)r_u64(&r);
     char *msg = r_blob(&r, NULL);
     bool ok = r.ok && read_result(&r, res);
@@ -716,7 +734,7 @@ void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg,
 {
     memset(rep, 0, sizeof *rep);
     errmsg[0] = '\0';
-    rbuf r = {j->buf, j->buf + j->len, j->len > 0};
+    rbuf r = result_of(j);
     *st = (gl_status)r_u64(&r);
     char *msg = r_blob(&r, NULL);
     gl_grade_report got;

@@ -6,14 +6,16 @@
  * asks to be killed if the TUI dies (Linux PR_SET_PDEATHSIG), points its stdout and
  * stderr at a temporary file (a compiler's chatter must not scribble on the screen),
  * calls gl_run_spec or grade_exercise exactly as the TUI would have (an exercise run:
- * the learner's launch, then the reference's at the same size), and writes the
- * result to a pipe in a private binary format (same executable image on both sides, so
- * plain structs are copied as bytes and only the pointers' contents are sent after
- * them); then _exit(0) — never exit(), whose atexit handlers would reset the terminal
- * the parent still owns. The parent polls the pipe from its input loop (job_poll) and
- * rebuilds the result once the child closes it (job_finish_*). Cancelling kills the
- * whole process group (the compiler a child may have started included) with SIGKILL
- * and reaps it. A child that crashes is reported as such; the TUI is untouched. */
+ * the learner's launch, then the reference's at the same size), and sends the result
+ * as one message (runtime/child.h) whose payload is a private binary format (same
+ * executable image on both sides, so plain structs are copied as bytes and only the
+ * pointers' contents are sent after them); then _exit(0) — never exit(), whose atexit
+ * handlers would reset the terminal the parent still owns. The child is started by
+ * runtime/child (gl_child_spawn), which does the process group and the death signal.
+ * The parent reads the message from its input loop (job_poll) and rebuilds the result
+ * once it is whole (job_finish_*). Cancelling kills the whole process group (the
+ * compiler a child may have started included) with SIGKILL and reaps it. A child that
+ * crashes is reported as such; the TUI is untouched. */
 #ifndef GL_TUI_JOB_H
 #define GL_TUI_JOB_H
 
@@ -22,6 +24,7 @@
 #include <sys/types.h>
 
 #include "runtime/backend.h"
+#include "runtime/child.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
 
@@ -36,11 +39,9 @@ typedef enum job_kind {
 /* A running (or finished, not yet collected) job. Zero-initialise. */
 typedef struct job {
     job_kind kind;
-    pid_t pid;
-    int fd;            /* read end of the result pipe, -1 when closed */
-    char *buf;         /* bytes received so far */
-    size_t len, cap;
-    bool eof;          /* the child closed the pipe: finished or died */
+    gl_child child;    /* the worker; child.fd -1 when there is none */
+    gl_msg_in in;      /* the result message, as far as it arrived */
+    bool eof;          /* the result is whole, or the child closed the pipe (died) */
     double started;    /* monotonic seconds, for "running for 3 s" */
 } job;
 
@@ -48,7 +49,8 @@ typedef struct job {
 double job_now(void);
 
 /* Starts gl_run_spec(spec, opts) in a worker. false with a message in msg when the
- * worker cannot be started (fork or pipe failed). */
+ * worker cannot be started (fork or pipe failed). spec and opts are read in the child
+ * only (they may be freed once this returns). */
 bool job_start_run(job *j, const gl_spec *spec, const gl_run_opts *opts, char *msg, size_t msg_len);
 /* Starts grade_exercise(l, submission, opts) in a worker. */
 bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
