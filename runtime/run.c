@@ -127,7 +127,9 @@ void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
     }
 }
 
-/* "kernel.cu:5: block (3,0,0) thread (232,0,0): <message>" */
+/* The one fault formatter of every simulator run (gl_run_sim: `run`, the TUI, the grader):
+ * "kernel.cu:5: block (3,0,0) thread (232,0,0): <message>"; a deadlock or an unsupported
+ * instruction names no thread. Where the PTX has no source line: "kernel.cu (PTX line 40)". */
 static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *err)
 {
     char where[1200];
@@ -146,18 +148,37 @@ static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *er
                 f->thread[2], f->message);
 }
 
-static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
-                            const gl_run_opts *opts, gl_run_result *res, gl_error *err)
+/* The trace's sink when both the metrics and the caller (gl_run_opts.trace_sink) want
+ * every event: the metrics first. */
+typedef struct sim_sinks {
+    gl_metrics *metrics;
+    trace_sink_fn next;
+    void *next_ctx;
+} sim_sinks;
+
+static void sim_sinks_fn(void *ctx, const trace_t *t, const trace_event *ev,
+                         const uint64_t *addrs)
+{
+    sim_sinks *s = ctx;
+    gl_metrics_sink(s->metrics, t, ev, addrs);
+    s->next(s->next_ctx, t, ev, addrs);
+}
+
+/* See backend.h. */
+gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                     const gl_run_opts *opts, gl_run_result *res, gl_error *err)
 {
     gl_run_opts none = {0};
     if (!opts)
         opts = &none;
-    /* trace, checkers, metrics: a trace when asked for one or for metrics;
-     * metrics are streamed from it so they stay exact past the stored-event cap */
+    /* trace, checkers, metrics: a trace when asked for one, for metrics or for the
+     * caller's sink; metrics are streamed from it so they stay exact past the
+     * stored-event cap */
     trace_t *tr = NULL;
     trace_level level = opts->trace_level;
-    if (opts->metrics && level < TRACE_MEMORY)
+    if ((opts->metrics || opts->trace_sink) && level < TRACE_MEMORY)
         level = TRACE_MEMORY;
+    sim_sinks sinks = {.next = opts->trace_sink, .next_ctx = opts->trace_sink_ctx};
     if (level != TRACE_OFF) {
         tr = trace_new(level, opts->trace_level != TRACE_OFF ? opts->trace_max_events : 1);
         res->metrics = opts->metrics ? calloc(1, sizeof *res->metrics) : NULL;
@@ -167,9 +188,16 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
         }
         tr->snap_max_bytes = opts->snapshot_bytes;
         tr->record_regs = opts->trace_regs && opts->trace_level != TRACE_OFF;
-        if (res->metrics) {
+        sinks.metrics = res->metrics;
+        if (res->metrics && opts->trace_sink) {
+            tr->sink = sim_sinks_fn;
+            tr->sink_ctx = &sinks;
+        } else if (res->metrics) {
             tr->sink = gl_metrics_sink;
             tr->sink_ctx = res->metrics;
+        } else if (opts->trace_sink) {
+            tr->sink = opts->trace_sink;
+            tr->sink_ctx = opts->trace_sink_ctx;
         }
     }
     sim_config cfg = {.step_limit = opts->step_limit ? opts->step_limit : GL_STEP_LIMIT_DEFAULT,
@@ -563,14 +591,14 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
             res->gpu_fault = 0;
             res->cuda_error[0] = '\0';
             if (m)
-                st = run_on_sim(spec, m, kernel, opts, res, err);
+                st = gl_run_sim(spec, m, kernel, opts, res, err);
             else /* the simulator cannot run it either: say why */
                 st = gl_fail(err, parse_st, "%s", diag ? diag : "PTX could not be parsed");
         } else if (st != GL_OK && err) {
             *err = ge;
         }
     } else {
-        st = run_on_sim(spec, m, kernel, opts, res, err);
+        st = gl_run_sim(spec, m, kernel, opts, res, err);
     }
     if (res->backend == GL_BACKEND_SIM && opts->time_reps > 0) {
         size_t used = strlen(res->note);
