@@ -260,6 +260,21 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
  * name _Z<len><name>... (a kernel declared without extern "C"). NULL if none. */
 const char *gl_resolve_kernel(const ptx_module_t *m, const char *name);
 
+/* How a spec's arguments fit a kernel's .param list (gl_params_fit). */
+typedef struct gl_param_fit {
+    int found;             /* 0: m has no .entry of that name */
+    int nparams;           /* the kernel's parameter count (0 when not found) */
+    int bad_arg;           /* counts equal: the first argument whose size is not its
+                              parameter's, else -1 */
+    unsigned param_bytes;  /* that parameter's size, bytes */
+} gl_param_fit;
+
+/* Whether spec's arguments fit the .param list of `kernel` of m: as many, each the size
+ * of its parameter (a pointer 8 bytes, a scalar its type's). 1 when they do; else 0 and
+ * *fit says how they do not (callers word the error for their audience). */
+int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                  gl_param_fit *fit);
+
 /* A scalar argument's value as the kernel receives it: its type's width of raw bytes
  * (little-endian on host and device) at the start of *slot, the rest zero. */
 void gl_scalar_bytes(const gl_arg *a, uint64_t *slot);

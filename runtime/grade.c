@@ -179,20 +179,18 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     if (!kernel)
         return gl_fail(err, GL_ERR_INPUT, "%s: there is no kernel named '%s' (did you rename it?)",
                        gl_display_path(spec->source), spec->kernel);
-    ptx_param_info params[64];
-    int count = 0;
-    ptx_entry_params(m, kernel, params, 64, &count);
-    if (count != spec->nargs)
-        return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the exercise "
-                       "passes %d (keep the starter's parameter list)",
-                       gl_display_path(spec->source), spec->kernel, count, spec->nargs);
-    for (int i = 0; i < count && i < 64; i++) {
-        const gl_arg *a = &spec->args[i];
-        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type)))
-            return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
-                           "(the exercise passes %s%s '%s')",
-                           gl_display_path(spec->source), i, spec->kernel,
-                           gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
+    gl_param_fit fit;
+    if (!gl_params_fit(spec, m, kernel, &fit)) {
+        if (fit.nparams != spec->nargs)
+            return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the "
+                           "exercise passes %d (keep the starter's parameter list)",
+                           gl_display_path(spec->source), spec->kernel, fit.nparams,
+                           spec->nargs);
+        const gl_arg *a = &spec->args[fit.bad_arg];
+        return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
+                       "(the exercise passes %s%s '%s')",
+                       gl_display_path(spec->source), fit.bad_arg, spec->kernel,
+                       gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
     }
     gl_run_result res = {0};
     gl_status st = spec_buffers_new(spec, &res.buffers, err);

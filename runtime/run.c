@@ -85,29 +85,51 @@ static void list_entries(const ptx_module_t *m, char *buf, size_t len)
                                  ptx_entry_name(m, i));
 }
 
+/* See backend.h. */
+int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                  gl_param_fit *fit)
+{
+    ptx_param_info params[64];
+    memset(fit, 0, sizeof *fit);
+    fit->bad_arg = -1;
+    fit->found = ptx_entry_params(m, kernel, params, 64, &fit->nparams) == SIM_OK;
+    if (!fit->found) {
+        fit->nparams = 0;
+        return 0;
+    }
+    if (fit->nparams != spec->nargs)
+        return 0;
+    for (int i = 0; i < fit->nparams && i < 64; i++) {
+        const gl_arg *a = &spec->args[i];
+        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type))) {
+            fit->bad_arg = i;
+            fit->param_bytes = params[i].size;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Checks the spec's arguments against the kernel's .param list. */
 static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                               gl_error *err)
 {
-    ptx_param_info params[64];
-    int count = 0;
-    if (ptx_entry_params(m, kernel, params, 64, &count) != SIM_OK)
+    gl_param_fit fit;
+    if (gl_params_fit(spec, m, kernel, &fit))
+        return GL_OK;
+    if (!fit.found)
         return gl_fail(err, GL_ERR_INPUT, "%s: kernel: no kernel '%s'", spec->file, kernel);
+    const int count = fit.nparams, i = fit.bad_arg;
     if (count != spec->nargs)
         return gl_fail(err, GL_ERR_LAUNCH,
                        "%s: args: kernel '%s' takes %d parameter%s, the spec gives %d",
                        spec->file, spec->kernel, count, count == 1 ? "" : "s", spec->nargs);
-    for (int i = 0; i < count && i < 64; i++) {
-        const gl_arg *a = &spec->args[i];
-        size_t want = a->is_ptr ? 8 : gl_type_size(a->type);
-        if (params[i].size != want)
-            return gl_fail(err, GL_ERR_LAUNCH,
-                           "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
-                           "kernel '%s' is %u bytes",
-                           spec->file, i, a->name, gl_type_name(a->type), a->is_ptr ? "*" : "",
-                           want, i, spec->kernel, params[i].size);
-    }
-    return GL_OK;
+    const gl_arg *a = &spec->args[i];
+    return gl_fail(err, GL_ERR_LAUNCH,
+                   "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
+                   "kernel '%s' is %u bytes",
+                   spec->file, i, a->name, gl_type_name(a->type), a->is_ptr ? "*" : "",
+                   a->is_ptr ? 8 : gl_type_size(a->type), i, spec->kernel, fit.param_bytes);
 }
 
 /* See backend.h. */
