@@ -155,6 +155,11 @@ typedef struct gl_run_opts {
     int uninit_zero_buffers;     /* initcheck: buffers whose spec has no "init" count as
                                     never written (loads of them are warnings); default 0:
                                     they are zeros copied in, as on the GPU */
+    trace_sink_fn trace_sink;    /* simulator: also fed every event of a memory-level
+                                    trace (made for it when none is asked for), after the
+                                    metrics' sink; NULL: none. The grader counts its own
+                                    figures with it */
+    void *trace_sink_ctx;        /* trace_sink's ctx */
     /* end trace, checkers, metrics */
 } gl_run_opts;
 
@@ -255,6 +260,21 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
  * name _Z<len><name>... (a kernel declared without extern "C"). NULL if none. */
 const char *gl_resolve_kernel(const ptx_module_t *m, const char *name);
 
+/* How a spec's arguments fit a kernel's .param list (gl_params_fit). */
+typedef struct gl_param_fit {
+    int found;             /* 0: m has no .entry of that name */
+    int nparams;           /* the kernel's parameter count (0 when not found) */
+    int bad_arg;           /* counts equal: the first argument whose size is not its
+                              parameter's, else -1 */
+    unsigned param_bytes;  /* that parameter's size, bytes */
+} gl_param_fit;
+
+/* Whether spec's arguments fit the .param list of `kernel` of m: as many, each the size
+ * of its parameter (a pointer 8 bytes, a scalar its type's). 1 when they do; else 0 and
+ * *fit says how they do not (callers word the error for their audience). */
+int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                  gl_param_fit *fit);
+
 /* A scalar argument's value as the kernel receives it: its type's width of raw bytes
  * (little-endian on host and device) at the start of *slot, the rest zero. */
 void gl_scalar_bytes(const gl_arg *a, uint64_t *slot);
@@ -262,6 +282,23 @@ void gl_scalar_bytes(const gl_arg *a, uint64_t *slot);
 /* Same with already-compiled PTX (the grader compiles each file once). */
 gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,
                      gl_run_result *res, gl_error *err);
+
+/* The one simulator run of gpulearn (`run`, the TUI and every run of the grader): runs
+ * `kernel` of module m (an .entry, as gl_resolve_kernel names it) once on a fresh
+ * simulator over spec's grid, block, dynamic shared memory and arguments. The caller has
+ * checked the arguments against the kernel's parameters and owns m, which must outlive
+ * res->fault.src_file (the findings' src_file are NULL).
+ * res->buffers (res->nargs == spec->nargs, e.g. from spec_buffers_new) hold the initial
+ * contents on entry and what the kernel left on return, also after a fault.
+ * opts (NULL: defaults) as for gl_run_spec; the simulator reads step_limit, timeout_s,
+ * schedule_random/seed, checks_off, uninit_zero_buffers, the trace fields, metrics and
+ * trace_sink. Sets res->fault, stats, stdout_text, findings, occupancy, trace, metrics
+ * and dptr (the buffers' simulated addresses), and may append to res->note.
+ * Returns GL_OK; GL_ERR_FAULT or GL_ERR_UNSUPPORTED when the kernel faulted (err->msg:
+ * "kernel.cu:5: block (3,0,0) thread (232,0,0): out-of-bounds store ..."); GL_ERR_LAUNCH
+ * when the simulator refused the launch (res->fault.message says why); GL_ERR_NOMEM. */
+gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                     const gl_run_opts *opts, gl_run_result *res, gl_error *err);
 
 /* Device properties of the back end `kind` would run on (AUTO: GPU if present, else
  * the simulator's model; note says which). */

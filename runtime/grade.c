@@ -156,47 +156,22 @@ const gl_check *grade_reference_check(const gl_exercise *e, int64_t n)
 
 /* ------------------------------------------------------------ running on the simulator */
 
-/* "kernel.cu:5: block (3,0,0) thread (232,0,0)" for an access. */
-static void where_of(char *buf, size_t len, const char *src_file, int src_line, int ptx_line,
-                     const char *source, const unsigned block[3], const unsigned thread[3])
+/* Counts lane-level global loads (gl_run_opts.trace_sink; ctx: a uint64_t). */
+static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
+                                    const uint64_t *addrs)
 {
-    int n;
-    if (src_file && src_line > 0)
-        n = snprintf(buf, len, "%s:%d", gl_display_path(src_file), src_line);
-    else if (ptx_line > 0)
-        n = snprintf(buf, len, "%s (PTX line %d)", gl_display_path(source), ptx_line);
-    else
-        n = snprintf(buf, len, "%s", gl_display_path(source));
-    if (block && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ": block (%u,%u,%u) thread (%u,%u,%u)", block[0],
-                 block[1], block[2], thread[0], thread[1], thread[2]);
-}
-
-/* Streams the trace into the metrics and counts lane-level global loads. */
-typedef struct grade_sink {
-    gl_metrics metrics;
-    uint64_t global_load_lanes;
-} grade_sink;
-
-static void grade_sink_fn(void *ctx, const trace_t *t, const trace_event *ev,
-                          const uint64_t *addrs)
-{
-    grade_sink *g = ctx;
-    gl_metrics_sink(&g->metrics, t, ev, addrs);
+    (void)t;
+    (void)addrs;
     if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
-        g->global_load_lanes += (uint64_t)__builtin_popcount(ev->mask);
+        *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
 }
 
-typedef struct run_cfg {
-    uint64_t step_limit;
-    int trace;            /* collect metrics */
-    uint64_t seed;        /* 0: deterministic schedule, else this random schedule */
-} run_cfg;
-
-/* Runs spec on the simulator with module m (already parsed). The result is always
- * initialised; r->status says how the kernel ended. Returns GL_OK unless the run could
- * not be set up (then err says why: a spec that does not fit the kernel). */
-static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run_cfg *rc,
+/* Runs spec on the simulator with module m (already parsed) through gl_run_sim, with
+ * opts' limits, schedule and metrics (opts->metrics: r->counts and r->global_load_lanes,
+ * r->traced). The result is always initialised; r->status says how the kernel ended.
+ * Returns GL_OK unless the run could not be set up (then err says why: a spec that does
+ * not fit the kernel). */
+static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_run_opts *opts,
                            sim_run *r, gl_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -204,105 +179,54 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const run
     if (!kernel)
         return gl_fail(err, GL_ERR_INPUT, "%s: there is no kernel named '%s' (did you rename it?)",
                        gl_display_path(spec->source), spec->kernel);
-    ptx_param_info params[64];
-    int count = 0;
-    ptx_entry_params(m, kernel, params, 64, &count);
-    if (count != spec->nargs)
-        return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the exercise "
-                       "passes %d (keep the starter's parameter list)",
-                       gl_display_path(spec->source), spec->kernel, count, spec->nargs);
-    for (int i = 0; i < count && i < 64; i++) {
-        const gl_arg *a = &spec->args[i];
-        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type)))
-            return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
-                           "(the exercise passes %s%s '%s')",
-                           gl_display_path(spec->source), i, spec->kernel,
-                           gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
+    gl_param_fit fit;
+    if (!gl_params_fit(spec, m, kernel, &fit)) {
+        if (fit.nparams != spec->nargs)
+            return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the "
+                           "exercise passes %d (keep the starter's parameter list)",
+                           gl_display_path(spec->source), spec->kernel, fit.nparams,
+                           spec->nargs);
+        const gl_arg *a = &spec->args[fit.bad_arg];
+        return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
+                       "(the exercise passes %s%s '%s')",
+                       gl_display_path(spec->source), fit.bad_arg, spec->kernel,
+                       gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
     }
-    gl_status st = spec_buffers_new(spec, &r->buffers, err);
+    gl_run_result res = {0};
+    gl_status st = spec_buffers_new(spec, &res.buffers, err);
     if (st != GL_OK)
         return st;
-    r->nargs = spec->nargs;
-
-    grade_sink sink;
-    memset(&sink, 0, sizeof sink);
-    trace_t *trace = NULL;
-    if (rc->trace) {
-        trace = trace_new(TRACE_MEMORY, 1); /* the sink sees every event; store none */
-        if (!trace)
-            return gl_fail(err, GL_ERR_NOMEM, "out of memory");
-        trace->sink = grade_sink_fn;
-        trace->sink_ctx = &sink;
+    res.nargs = spec->nargs;
+    gl_run_opts o = *opts;
+    if (o.metrics) {
+        o.trace_sink = count_global_load_lanes;
+        o.trace_sink_ctx = &r->global_load_lanes;
     }
-    sim_config cfg = {.step_limit = rc->step_limit, .time_limit_s = GL_TIMEOUT_DEFAULT_S, .trace = trace,
-                      .schedule_random = rc->seed != 0, .schedule_seed = rc->seed};
-    sim_t *s = sim_new(&cfg);
-    uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
-    void **pp = calloc((size_t)spec->nargs + 1, sizeof *pp);
-    if (!s || !slots || !pp) {
-        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    for (int i = 0; i < spec->nargs; i++) {
-        const gl_arg *a = &spec->args[i];
-        if (a->is_ptr) {
-            if (sim_malloc(s, r->buffers[i].bytes, a->name, &slots[i]) != SIM_OK ||
-                sim_memcpy_htod(s, slots[i], r->buffers[i].data, r->buffers[i].bytes) != SIM_OK) {
-                st = gl_fail(err, GL_ERR_NOMEM, "cannot allocate %zu bytes for '%s'",
-                             r->buffers[i].bytes, a->name);
-                goto done;
-            }
-        } else {
-            gl_scalar_bytes(a, &slots[i]);
-        }
-        pp[i] = &slots[i];
-    }
-    sim_result sr;
-    sim_status ss = sim_launch(s, m, kernel, spec->grid, spec->block,
-                               spec->dynamic_shared_bytes, pp, &sr);
-    r->fault = sr.fault;
-    r->stats = sr.stats;
-    if (sr.nfindings > 0) {
-        r->findings = malloc((size_t)sr.nfindings * sizeof *r->findings);
-        if (r->findings) {
-            memcpy(r->findings, sr.findings, (size_t)sr.nfindings * sizeof *r->findings);
-            r->nfindings = sr.nfindings;
-        }
-    }
-    /* findings point at file names owned by the module, which outlives the run */
-    sim_result_free(&sr);
-    for (int i = 0; i < spec->nargs; i++)
-        if (spec->args[i].is_ptr)
-            sim_memcpy_dtoh(s, r->buffers[i].data, slots[i], r->buffers[i].bytes);
-    if (ss == SIM_OK) {
-        r->status = GL_OK;
-    } else if (ss == SIM_ERR_FAULT) {
-        const sim_fault *f = &r->fault;
-        char where[1400];
-        int with_thread = f->kind != SIM_FAULT_DEADLOCK && f->kind != SIM_FAULT_UNSUPPORTED;
-        where_of(where, sizeof where, f->src_file, f->src_line, f->ptx_line, spec->source,
-                 with_thread ? f->block : NULL, f->thread);
-        snprintf(r->error, sizeof r->error, "%s: %s", where, f->message);
-        r->status = f->kind == SIM_FAULT_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_FAULT;
-    } else {
+    gl_error rerr = {0};
+    r->status = gl_run_sim(spec, m, kernel, &o, &res, &rerr);
+    if (r->status == GL_ERR_FAULT || r->status == GL_ERR_UNSUPPORTED)
+        snprintf(r->error, sizeof r->error, "%s", rerr.msg);
+    else if (r->status != GL_OK)
         snprintf(r->error, sizeof r->error, "%s: the launch failed: %s",
-                 gl_display_path(spec->source), r->fault.message);
-        r->status = ss == SIM_ERR_NOMEM ? GL_ERR_NOMEM : GL_ERR_LAUNCH;
+                 gl_display_path(spec->source), res.fault.message);
+    /* the module outlives the run: fault.src_file stays valid */
+    r->buffers = res.buffers;
+    r->nargs = res.nargs;
+    r->fault = res.fault;
+    r->stats = res.stats;
+    r->findings = res.findings;
+    r->nfindings = res.nfindings;
+    res.buffers = NULL;
+    res.findings = NULL;
+    res.nfindings = 0;
+    if (res.metrics && !res.metrics->incomplete) {
+        r->counts = res.metrics->total;
+        r->traced = 1;
+    } else {
+        r->global_load_lanes = 0;
     }
-    if (trace) {
-        if (gl_metrics_finish(&sink.metrics, trace) == 0) {
-            r->counts = sink.metrics.total;
-            r->global_load_lanes = sink.global_load_lanes;
-            r->traced = 1;
-        }
-        gl_metrics_free(&sink.metrics);
-    }
-done:
-    free(slots);
-    free(pp);
-    sim_free(s);
-    trace_free(trace);
-    return st;
+    gl_run_result_free(&res);
+    return GL_OK;
 }
 
 /* ------------------------------------------------------------------------- checks */
@@ -975,7 +899,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        run_cfg ref_cfg = {.step_limit = step_limit};
+        gl_run_opts ref_cfg = {.step_limit = step_limit};
         gl_error rerr = {0};
         st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
@@ -990,7 +914,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        run_cfg sub_cfg = {.step_limit = step_limit, .trace = traced && metric_here};
+        gl_run_opts sub_cfg = {.step_limit = step_limit, .metrics = traced && metric_here};
         gl_error serr = {0};
         if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
             /* The submission does not fit the exercise (renamed kernel, changed
@@ -1031,7 +955,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             break;
         }
         if (dbg_m && !r->inputs) {
-            run_cfg dbg_cfg = {.step_limit = step_limit};
+            gl_run_opts dbg_cfg = {.step_limit = step_limit};
             gl_error derr = {0};
             r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
@@ -1041,8 +965,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
              (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
             r->sched = calloc((size_t)seeds, sizeof *r->sched);
             for (int s = 0; r->sched && s < seeds; s++) {
-                run_cfg rc = {.step_limit = step_limit,
-                              .seed = (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u};
+                const uint64_t seed =
+                    (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
+                gl_run_opts rc = {.step_limit = step_limit,
+                                  .schedule_random = seed != 0, .schedule_seed = seed};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;

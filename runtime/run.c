@@ -102,29 +102,51 @@ static void list_entries(const ptx_module_t *m, char *buf, size_t len)
                                  ptx_entry_name(m, i));
 }
 
+/* See backend.h. */
+int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                  gl_param_fit *fit)
+{
+    ptx_param_info params[64];
+    memset(fit, 0, sizeof *fit);
+    fit->bad_arg = -1;
+    fit->found = ptx_entry_params(m, kernel, params, 64, &fit->nparams) == SIM_OK;
+    if (!fit->found) {
+        fit->nparams = 0;
+        return 0;
+    }
+    if (fit->nparams != spec->nargs)
+        return 0;
+    for (int i = 0; i < fit->nparams && i < 64; i++) {
+        const gl_arg *a = &spec->args[i];
+        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type))) {
+            fit->bad_arg = i;
+            fit->param_bytes = params[i].size;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Checks the spec's arguments against the kernel's .param list. */
 static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                               gl_error *err)
 {
-    ptx_param_info params[64];
-    int count = 0;
-    if (ptx_entry_params(m, kernel, params, 64, &count) != SIM_OK)
+    gl_param_fit fit;
+    if (gl_params_fit(spec, m, kernel, &fit))
+        return GL_OK;
+    if (!fit.found)
         return gl_fail(err, GL_ERR_INPUT, "%s: kernel: no kernel '%s'", spec->file, kernel);
+    const int count = fit.nparams, i = fit.bad_arg;
     if (count != spec->nargs)
         return gl_fail(err, GL_ERR_LAUNCH,
                        "%s: args: kernel '%s' takes %d parameter%s, the spec gives %d",
                        spec->file, spec->kernel, count, count == 1 ? "" : "s", spec->nargs);
-    for (int i = 0; i < count && i < 64; i++) {
-        const gl_arg *a = &spec->args[i];
-        size_t want = a->is_ptr ? 8 : gl_type_size(a->type);
-        if (params[i].size != want)
-            return gl_fail(err, GL_ERR_LAUNCH,
-                           "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
-                           "kernel '%s' is %u bytes",
-                           spec->file, i, a->name, gl_type_name(a->type), a->is_ptr ? "*" : "",
-                           want, i, spec->kernel, params[i].size);
-    }
-    return GL_OK;
+    const gl_arg *a = &spec->args[i];
+    return gl_fail(err, GL_ERR_LAUNCH,
+                   "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
+                   "kernel '%s' is %u bytes",
+                   spec->file, i, a->name, gl_type_name(a->type), a->is_ptr ? "*" : "",
+                   a->is_ptr ? 8 : gl_type_size(a->type), i, spec->kernel, fit.param_bytes);
 }
 
 /* See backend.h. */
@@ -144,7 +166,9 @@ void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
     }
 }
 
-/* "kernel.cu:5: block (3,0,0) thread (232,0,0): <message>" */
+/* The one fault formatter of every simulator run (gl_run_sim: `run`, the TUI, the grader):
+ * "kernel.cu:5: block (3,0,0) thread (232,0,0): <message>"; a deadlock or an unsupported
+ * instruction names no thread. Where the PTX has no source line: "kernel.cu (PTX line 40)". */
 static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *err)
 {
     char where[1200];
@@ -163,18 +187,37 @@ static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *er
                 f->thread[2], f->message);
 }
 
-static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
-                            const gl_run_opts *opts, gl_run_result *res, gl_error *err)
+/* The trace's sink when both the metrics and the caller (gl_run_opts.trace_sink) want
+ * every event: the metrics first. */
+typedef struct sim_sinks {
+    gl_metrics *metrics;
+    trace_sink_fn next;
+    void *next_ctx;
+} sim_sinks;
+
+static void sim_sinks_fn(void *ctx, const trace_t *t, const trace_event *ev,
+                         const uint64_t *addrs)
+{
+    sim_sinks *s = ctx;
+    gl_metrics_sink(s->metrics, t, ev, addrs);
+    s->next(s->next_ctx, t, ev, addrs);
+}
+
+/* See backend.h. */
+gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                     const gl_run_opts *opts, gl_run_result *res, gl_error *err)
 {
     gl_run_opts none = {0};
     if (!opts)
         opts = &none;
-    /* trace, checkers, metrics: a trace when asked for one or for metrics;
-     * metrics are streamed from it so they stay exact past the stored-event cap */
+    /* trace, checkers, metrics: a trace when asked for one, for metrics or for the
+     * caller's sink; metrics are streamed from it so they stay exact past the
+     * stored-event cap */
     trace_t *tr = NULL;
     trace_level level = opts->trace_level;
-    if (opts->metrics && level < TRACE_MEMORY)
+    if ((opts->metrics || opts->trace_sink) && level < TRACE_MEMORY)
         level = TRACE_MEMORY;
+    sim_sinks sinks = {.next = opts->trace_sink, .next_ctx = opts->trace_sink_ctx};
     if (level != TRACE_OFF) {
         tr = trace_new(level, opts->trace_level != TRACE_OFF ? opts->trace_max_events : 1);
         res->metrics = opts->metrics ? calloc(1, sizeof *res->metrics) : NULL;
@@ -184,9 +227,16 @@ static gl_status run_on_sim(const gl_spec *spec, const ptx_module_t *m, const ch
         }
         tr->snap_max_bytes = opts->snapshot_bytes;
         tr->record_regs = opts->trace_regs && opts->trace_level != TRACE_OFF;
-        if (res->metrics) {
+        sinks.metrics = res->metrics;
+        if (res->metrics && opts->trace_sink) {
+            tr->sink = sim_sinks_fn;
+            tr->sink_ctx = &sinks;
+        } else if (res->metrics) {
             tr->sink = gl_metrics_sink;
             tr->sink_ctx = res->metrics;
+        } else if (opts->trace_sink) {
+            tr->sink = opts->trace_sink;
+            tr->sink_ctx = opts->trace_sink_ctx;
         }
     }
     sim_config cfg = {.step_limit = opts->step_limit ? opts->step_limit : GL_STEP_LIMIT_DEFAULT,
@@ -580,14 +630,14 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
             res->gpu_fault = 0;
             res->cuda_error[0] = '\0';
             if (m)
-                st = run_on_sim(spec, m, kernel, opts, res, err);
+                st = gl_run_sim(spec, m, kernel, opts, res, err);
             else /* the simulator cannot run it either: say why */
                 st = gl_fail(err, parse_st, "%s", diag ? diag : "PTX could not be parsed");
         } else if (st != GL_OK && err) {
             *err = ge;
         }
     } else {
-        st = run_on_sim(spec, m, kernel, opts, res, err);
+        st = gl_run_sim(spec, m, kernel, opts, res, err);
     }
     if (res->backend == GL_BACKEND_SIM && opts->time_reps > 0) {
         size_t used = strlen(res->note);
