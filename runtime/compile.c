@@ -1021,20 +1021,44 @@ static struct {
 
 /* dlopen's libnvrtc: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's path
  * (.so.13, .so.12, .so). Returns 1 when every symbol resolved; nvrtc.why says why not. */
+/* Where nvrtc_load looks for libnvrtc, in order: $CUDA_HOME/lib64/libnvrtc.so,
+ * /usr/local/cuda/lib64/libnvrtc.so, then the loader's search for the sonames.
+ * Returns the number of candidates written to cands. */
+static int nvrtc_candidates(char cands[5][512])
+{
+    int nc = 0;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home)
+        snprintf(cands[nc++], sizeof cands[0], "%.480s/lib64/libnvrtc.so", home);
+    snprintf(cands[nc++], sizeof cands[0], "/usr/local/cuda/lib64/libnvrtc.so");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.13");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.12");
+    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so");
+    return nc;
+}
+
+/* The file nvrtc_load would load first when it is one of the absolute candidates that
+ * exists: 1 with its path in buf. 0 when the loader's search would decide (or there is
+ * no library): only loading it tells then. */
+static int nvrtc_file(char *buf, size_t n)
+{
+    if (nvrtc.tried)
+        return nvrtc.handle && nvrtc.soname[0] == '/' && snprintf(buf, n, "%s", nvrtc.soname) < (int)n;
+    char cands[5][512];
+    const int nc = nvrtc_candidates(cands);
+    for (int i = 0; i < nc && cands[i][0] == '/'; i++)
+        if (access(cands[i], R_OK) == 0)
+            return snprintf(buf, n, "%s", cands[i]) < (int)n;
+    return 0;
+}
+
 static int nvrtc_load(void)
 {
     if (nvrtc.tried)
         return nvrtc.handle != NULL;
     nvrtc.tried = 1;
     char cands[5][512];
-    int nc = 0;
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home)
-        snprintf(cands[nc++], sizeof cands[0], "%s/lib64/libnvrtc.so", home);
-    snprintf(cands[nc++], sizeof cands[0], "/usr/local/cuda/lib64/libnvrtc.so");
-    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.13");
-    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so.12");
-    snprintf(cands[nc++], sizeof cands[0], "libnvrtc.so");
+    const int nc = nvrtc_candidates(cands);
     const char *first_err = NULL;
     char first[512] = "";
     for (int i = 0; i < nc && !nvrtc.handle; i++) {
@@ -1333,14 +1357,23 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
 #ifdef GL_HAVE_CUDA_H
-    if ((want == GL_CC_AUTO || want == GL_CC_NVRTC) && nvrtc_load()) {
-        int major = 0, minor = 0;
-        nvrtc.p_nvrtcVersion(&major, &minor);
-        char id[600];
-        int n = snprintf(id, sizeof id, "%d.%d %s", major, minor, nvrtc.soname);
-        gl_sha256_field(&h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+    if (want == GL_CC_AUTO || want == GL_CC_NVRTC) {
+        /* the library's identity, as for nvcc and clang, without loading it: a PTX taken
+         * from the cache then never costs the dlopen of libnvrtc (about 100 MB); only
+         * a library found by the loader's own search is loaded to ask its version */
+        char lib[600];
+        int known = nvrtc_file(lib, sizeof lib);
+        if (known)
+            key_binary(&h, "nvrtc", lib);
+        else if (nvrtc_load()) {
+            int major = 0, minor = 0;
+            nvrtc.p_nvrtcVersion(&major, &minor);
+            char id[600];
+            int n = snprintf(id, sizeof id, "%d.%d %s", major, minor, nvrtc.soname);
+            gl_sha256_field(&h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+        }
         char dir[PATH_MAX + 16];
-        if (nvrtc_libc_dir(dir, sizeof dir))
+        if ((known || nvrtc.handle) && nvrtc_libc_dir(dir, sizeof dir))
             key_tree(&h, dir, "", 8);
     }
 #endif
