@@ -134,10 +134,11 @@ static int same_file(const char *name, const char *path)
            a.st_ino == b.st_ino;
 }
 
-/* Rewrites every `.file N "name"` of the PTX that names the learner's file to `path`, so
- * that line info (and simulator faults) say "kernel.cu:5", not a temporary or absolute
- * name. PTX ISA §11.1.3 (.file). Returns a new string (caller frees) or NULL (no memory). */
-static char *ptx_fix_file_names(const char *ptx, const char *path)
+/* Rewrites every `.file N "name"` of the PTX that names the learner's file `path` (the
+ * same file, by any name) to `as`, so that line info (and simulator faults) say
+ * "kernel.cu:5", not a temporary, absolute or sandbox copy's name. PTX ISA §11.1.3
+ * (.file). Returns a new string (caller frees) or NULL (no memory). */
+static char *ptx_fix_file_names(const char *ptx, const char *path, const char *as)
 {
     strbuf b = {0};
     const char *p = ptx;
@@ -162,7 +163,7 @@ static char *ptx_fix_file_names(const char *ptx, const char *path)
             }
             if (len < sizeof name && same_file(name, path)) {
                 sb_putn(&b, p, (size_t)(open + 1 - p));
-                for (const char *c = path; *c; c++) {
+                for (const char *c = as; *c; c++) {
                     if (*c == '"' || *c == '\\')
                         sb_putn(&b, "\\", 1);
                     sb_putn(&b, c, 1);
@@ -1597,6 +1598,12 @@ static void sandboxed_child(int fd, void *arg)
             c.log = log;
         }
         free(msg), free(cmd);
+        /* and so does the PTX's line info, so faults name it too */
+        char *ptx = c.ptx ? ptx_fix_file_names(c.ptx, copy, path) : NULL;
+        if (ptx) {
+            free(c.ptx);
+            c.ptx = ptx;
+        }
     }
     int ok = gl_msg_send(fd, CC_MSG_USED, (uint32_t)c.used, NULL, 0) == 0 &&
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
@@ -1773,7 +1780,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         return GL_ERR_COMPILE;
     }
 
-    char *fixed = ptx_fix_file_names(out->ptx, path);
+    char *fixed = ptx_fix_file_names(out->ptx, path, path);
     char *located = fixed ? ptx_fix_locs(fixed, path) : NULL;
     free(fixed);
     if (!located) {
