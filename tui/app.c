@@ -8,6 +8,7 @@
  * (term_suspend/term_resume); on return the kernel is recompiled and re-run. */
 #include <ctype.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1848,7 +1849,18 @@ int tui_run(const tui_opts *opts)
     for (;;) {
         /* short waits while a job runs (spinner, collecting its output) or a demo
          * auto-advances; otherwise wake up now and then to notice signals */
-        wtimeout(stdscr, a.job.kind != JOB_NONE ? 80 : a.play_next ? 40 : a.auto_next ? 200 : 250);
+        const int wait_ms = a.job.kind != JOB_NONE ? 80 : a.play_next ? 40 : a.auto_next ? 200 : 250;
+        const int jfd = job_fd(&a.job);
+        if (jfd >= 0) {
+            /* wait for a key or the worker's result, whichever comes first: a 6 ms run
+             * shows at once, not at the next 80 ms tick (keys ncurses has buffered
+             * already are read below without waiting) */
+            struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = jfd, .events = POLLIN}};
+            poll(p, 2, wait_ms);
+            wtimeout(stdscr, 0);
+        } else {
+            wtimeout(stdscr, wait_ms);
+        }
         int ch = wgetch(stdscr);
         handler_result r = H_IGNORED;
         if (term_quit_signal()) {

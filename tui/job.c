@@ -585,6 +585,8 @@ bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const g
 /* ------------------------------------------------------------ the parent */
 
 
+int job_fd(const job *j) { return j->kind != JOB_NONE && !j->eof ? j->child.fd : -1; }
+
 bool job_poll(job *j)
 {
     if (j->kind == JOB_NONE) return false;

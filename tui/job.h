@@ -48,6 +48,10 @@ typedef struct job {
 /* Seconds on a monotonic clock. */
 double job_now(void);
 
+/* The descriptor to wait on (poll) for the worker's result while a job runs, or -1: the
+ * UI loop wakes as soon as the worker writes, not at its next tick. */
+int job_fd(const job *j);
+
 /* Starts gl_run_spec(spec, opts) in a worker. false with a message in msg when the
  * worker cannot be started (fork or pipe failed). spec and opts are read in the child
  * only (they may be freed once this returns). */
