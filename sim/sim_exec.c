@@ -76,13 +76,17 @@ static inline float ftzf(float x)
 {
     return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
 }
+/* .sat (PTX ISA §9.7.3): clamps to [0.0, 1.0], NaN to 0.0; a negative zero becomes +0.0
+ * (an H200 gives 0x00000000 for cvt.sat.f32.f32 of -0.0 and of -0.0 + -0.0: corpus
+ * nan_minmax_saturate). satf for f32 arithmetic, satd for cvt (which rounds through
+ * double) and f64. */
 static inline float satf(float x)
 {
-    return isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    return isnan(x) ? 0.0f : x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 static inline double satd(double x)
 {
-    return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+    return isnan(x) ? 0.0 : x <= 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
 
 /* Sets the host rounding mode for .rz/.rm/.rp; returns the previous one. */
@@ -104,18 +108,18 @@ static int round_begin(int rnd)
  * Guide, "Floating-Point Standard": f32 arithmetic has one canonical NaN, 0x7fffffff,
  * and no payloads); x86 would give 0xffc00000, so every f32 result that is a NaN is
  * canonicalised. Double precision propagates NaN payloads like the host, so f64
- * results are left as the host computes them; NAN64 is what min/max.f64 return for
- * two NaNs (to be confirmed on the GPU: see the lead's GPU run list). */
+ * results are left as the host computes them. */
 #define NAN32 0x7fffffffu
-#define NAN64 0x7fffffffffffffffull
 static inline uint64_t canon32(float f)
 {
     return f != f ? NAN32 : bf32(f);
 }
 
 /* min/max with the PTX NaN rules (PTX ISA §9.7.3.10 min, §9.7.3.11 max): one NaN
- * operand gives the other operand; two give the canonical NaN; with .NaN (nanmode)
- * any NaN gives the canonical NaN. -0.0 counts as smaller than +0.0. */
+ * operand gives the other operand; two give the canonical NaN (f32), or for f64 the
+ * first operand made quiet, payload and sign kept (what an H200 returns: corpus
+ * nan_minmax_saturate; the PTX ISA says only "NaN"); with .NaN (nanmode) any NaN gives
+ * the canonical NaN. -0.0 counts as smaller than +0.0. */
 static inline float ptx_fminf(float a, float b, int nanmode)
 {
     if (a != a || b != b) {
@@ -142,7 +146,7 @@ static inline double ptx_fmin(double a, double b, int nanmode)
 {
     if (a != a || b != b) {
         if (nanmode || (a != a && b != b))
-            return f64(NAN64);
+            return f64(bf64(a) | 0x0008000000000000ull); /* a, quiet */
         return a != a ? b : a;
     }
     if (a == b)
@@ -153,7 +157,7 @@ static inline double ptx_fmax(double a, double b, int nanmode)
 {
     if (a != a || b != b) {
         if (nanmode || (a != a && b != b))
-            return f64(NAN64);
+            return f64(bf64(a) | 0x0008000000000000ull); /* a, quiet */
         return a != a ? b : a;
     }
     if (a == b)
