@@ -245,8 +245,10 @@ install: all
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpulearn
 	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
 
+FORMAT_SRC := $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
+              $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h)
 format:
-	clang-format -i $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) $(wildcard */*.h)
+	clang-format -i $(FORMAT_SRC)
 
 clean:
 	rm -rf build

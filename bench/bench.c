@@ -107,18 +107,18 @@ static volatile uint32_t bench_sink;
 
 /* One benchmark: its host data, the C loop and the check. */
 typedef struct bench_case {
-    const char *name;     /* kernel and PTX file name */
-    char size_label[32];  /* e.g. "2^24", "512^3" */
+    const char *name;    /* kernel and PTX file name */
+    char size_label[32]; /* e.g. "2^24", "512^3" */
     unsigned grid[3], block[3];
-    int nbufs;            /* device buffers: inputs first, then outputs */
+    int nbufs; /* device buffers: inputs first, then outputs */
     int ninputs;
     size_t bytes[3];
-    void *host[3];        /* inputs (and, after the sim run, the sim's outputs) */
-    void *ref;            /* the C loop's output (same layout as the first output) */
+    void *host[3]; /* inputs (and, after the sim run, the sim's outputs) */
+    void *ref;     /* the C loop's output (same layout as the first output) */
     size_t ref_bytes;
-    int n;                /* the kernel's int parameter */
+    int n; /* the kernel's int parameter */
     void (*c_loop)(struct bench_case *b);
-    int target_c;         /* 1: the issue sets a slowdown target (vec_add, reduce) */
+    int target_c; /* 1: the issue sets a slowdown target (vec_add, reduce) */
 } bench_case;
 
 static void c_vec_add(bench_case *b)
@@ -271,10 +271,10 @@ static void case_free(bench_case *b)
 
 typedef struct bench_result {
     int ok;
-    double c_s;            /* median seconds of the C loop */
-    double sim_s;          /* median seconds of one untraced launch */
-    double trace_s;        /* median seconds of one launch traced at memory level; 0 none */
-    uint64_t warp_insns;   /* per launch */
+    double c_s;          /* median seconds of the C loop */
+    double sim_s;        /* median seconds of one untraced launch */
+    double trace_s;      /* median seconds of one launch traced at memory level; 0 none */
+    uint64_t warp_insns; /* per launch */
     uint64_t threads;
     uint64_t trace_events; /* events seen by the trace sink in one traced launch */
     double nocheck_s;      /* median seconds of one launch with every optional checker
@@ -283,8 +283,7 @@ typedef struct bench_result {
 
 #ifdef BENCH_HAVE_TRACE
 /* Streaming consumer: counts events (what an analysis would do in one pass). */
-static void count_sink(void *ctx, const trace_t *t, const trace_event *ev,
-                       const uint64_t *addrs)
+static void count_sink(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs)
 {
     (void)t;
     (void)ev;
@@ -413,8 +412,8 @@ static double timed_launch(bench_case *b, const ptx_module_t *m, enum run_mode m
 static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->threads = (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] *
-                 b->block[2];
+    r->threads =
+        (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] * b->block[2];
     r->ok = 1;
     double tc[33], ts[16], tt[16], tn[16];
     int nc = 0;
@@ -627,8 +626,8 @@ int main(int argc, char **argv)
             snprintf(tr, sizeof tr, "%.2f", r->trace_s / r->sim_s);
         if (r->nocheck_s > 0)
             snprintf(nc, sizeof nc, "%.2f", r->nocheck_s / r->sim_s);
-        printf("%-8s %-7s %12llu %9.1f %9.1f %10.2f %9.2f %8.0fx %9s %9s\n", b->name,
-               b->size_label, (unsigned long long)r->warp_insns, r->sim_s * 1e3,
+        printf("%-8s %-7s %12llu %9.1f %9.1f %10.2f %9.2f %8.0fx %9s %9s\n", b->name, b->size_label,
+               (unsigned long long)r->warp_insns, r->sim_s * 1e3,
                (double)r->warp_insns / r->sim_s / 1e6, (double)r->threads / r->sim_s / 1e6,
                r->c_s * 1e3, r->sim_s / r->c_s, tr, nc);
     }
@@ -665,12 +664,13 @@ int main(int argc, char **argv)
             printf("  %-8s within 10x of plain C -O2     : %7.1fx  %s\n", b->name,
                    r->sim_s / r->c_s, yes_no(r->sim_s / r->c_s <= 10.0));
         if (r->trace_s > 0)
-            printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n",
-                   b->name, r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
+            printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n", b->name,
+                   r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
                    (unsigned long long)r->trace_events);
         else if (plain_only)
             printf("  %-8s memory trace within 3x        :     n/a  not measured "
-                   "(BENCH_PLAIN_ONLY)\n", b->name);
+                   "(BENCH_PLAIN_ONLY)\n",
+                   b->name);
         else
             printf("  %-8s memory trace within 3x        :     n/a  trace: not available yet\n",
                    b->name);

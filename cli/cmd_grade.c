@@ -70,8 +70,8 @@ static char *grade_in_child(const gl_lesson *l, const char *path, const gl_grade
     gl_child ch;
     const int started = gl_child_spawn(&ch, NULL, grade_child, &a);
     if (started != 0) {
-        snprintf(why, why_len, started == GL_CHILD_ERR_PIPE ? "cannot create a pipe: %s"
-                                                            : "cannot fork: %s",
+        snprintf(why, why_len,
+                 started == GL_CHILD_ERR_PIPE ? "cannot create a pipe: %s" : "cannot fork: %s",
                  strerror(errno));
         return NULL;
     }
@@ -144,8 +144,10 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
     }
     if (n == 0) {
         free(names);
-        fprintf(stderr, "gpulearn: %s: no .cu files to grade (one submission per learner, "
-                        "each a .cu file in the folder)\n", dir);
+        fprintf(stderr,
+                "gpulearn: %s: no .cu files to grade (one submission per learner, "
+                "each a .cu file in the folder)\n",
+                dir);
         return 2;
     }
     char def[PATH_MAX];
@@ -250,8 +252,8 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         fputc('\n', csv);
         npassed += passed;
         nfailed += !passed;
-        printf("%-32s %s  %d of %d checks%s%s\n", names[i]->d_name, passed ? "PASS " : "FAIL ",
-               ok, total, *first ? "; first failure: " : "", first);
+        printf("%-32s %s  %d of %d checks%s%s\n", names[i]->d_name, passed ? "PASS " : "FAIL ", ok,
+               total, *first ? "; first failure: " : "", first);
         cJSON_AddStringToObject(rep, "file", names[i]->d_name);
         cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
         cJSON_AddItemToArray(subs, rep);
@@ -271,8 +273,8 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
-    printf("%d submissions: %d passed, %d failed, %d could not be graded\n", n, npassed,
-           nfailed, nerrors);
+    printf("%d submissions: %d passed, %d failed, %d could not be graded\n", n, npassed, nfailed,
+           nerrors);
     printf("wrote %s and %s\n", csv_path, json_path);
     if (rc)
         return rc;
@@ -289,8 +291,8 @@ int cmd_grade(int argc, char **argv)
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char **slot = strcmp(a, "--batch") == 0 ? &batch
-                            : strcmp(a, "--out") == 0  ? &out
+        const char **slot = strcmp(a, "--batch") == 0    ? &batch
+                            : strcmp(a, "--out") == 0    ? &out
                             : strcmp(a, "--format") == 0 ? &format
                             : strcmp(a, "--seed") == 0   ? &seed
                                                          : NULL;
@@ -320,7 +322,8 @@ int cmd_grade(int argc, char **argv)
     if (c.npos < 1 || c.npos > 2 || (batch && c.npos != 1))
         return cli_usage_error("grade needs a lesson and optionally a .cu file "
                                "(gpulearn grade LESSON [FILE.cu] or "
-                               "gpulearn grade LESSON --batch DIR)%s", "");
+                               "gpulearn grade LESSON --batch DIR)%s",
+                               "");
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
     gl_lesson l;
@@ -341,7 +344,8 @@ int cmd_grade(int argc, char **argv)
         unsigned long long v = strtoull(seed, &end, 10);
         if (!*seed || *end || errno || v > 0xffffffffull || seed[0] == '-') {
             lesson_free(&l);
-            return cli_usage_error("--seed must be a whole number from 0 to 4294967295, not '%s'", seed);
+            return cli_usage_error("--seed must be a whole number from 0 to 4294967295, not '%s'",
+                                   seed);
         }
         opts.seed = v, opts.seed_given = 1;
     }
@@ -350,10 +354,12 @@ int cmd_grade(int argc, char **argv)
     opts.no_sandbox = unsafe;
     if (!unsafe && !gl_sandbox_available()) {
         if (batch) {
-            fprintf(stderr, "gpulearn: refusing to grade %s without a sandbox: this kernel offers "
-                            "no Landlock (Linux 5.13 or later with landlock in its LSM list), so a "
-                            "submission could #include and quote any file you can read. Grade on a "
-                            "machine that has it, or pass --unsafe-no-sandbox\n", batch);
+            fprintf(stderr,
+                    "gpulearn: refusing to grade %s without a sandbox: this kernel offers "
+                    "no Landlock (Linux 5.13 or later with landlock in its LSM list), so a "
+                    "submission could #include and quote any file you can read. Grade on a "
+                    "machine that has it, or pass --unsafe-no-sandbox\n",
+                    batch);
             lesson_free(&l);
             return 2;
         }

@@ -95,8 +95,9 @@ static int parse_count(const char *opt, const char *val, int lo, int hi, int *ou
     char *end;
     long v = strtol(val, &end, 10);
     if (!*val || *end || v < lo || v > hi) {
-        fprintf(stderr, "gpulearn: %s must be a whole number from %d to %d, not '%s'\n"
-                        "(gpulearn --help shows the usage)\n",
+        fprintf(stderr,
+                "gpulearn: %s must be a whole number from %d to %d, not '%s'\n"
+                "(gpulearn --help shows the usage)\n",
                 opt, lo, hi, val);
         return 2;
     }
@@ -145,8 +146,7 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
             char *end;
             double t = strtod(v, &end);
             if (!*v || *end || !(t > 0 && t <= 86400))
-                return cli_usage_error("--timeout must be a number of seconds (> 0), not '%s'",
-                                       v);
+                return cli_usage_error("--timeout must be a number of seconds (> 0), not '%s'", v);
             x->timeout_s = t;
         } else {
             argv[n++] = argv[i];
@@ -235,22 +235,23 @@ static void print_findings(const gl_run_result *res)
 /* The --time report: median and spread, bandwidth against the peak, FLOP/s. */
 static void print_timing(FILE *f, const gl_timing *t)
 {
-    fprintf(f, "time: median %.4g ms (min %.4g, max %.4g; middle half %.4g to %.4g ms) over "
-           "%d run%s after %d warm-up%s\n",
-           t->median_ms, t->min_ms, t->max_ms, t->q1_ms, t->q3_ms, t->reps,
-           t->reps == 1 ? "" : "s", t->warmup, t->warmup == 1 ? "" : "s");
+    fprintf(f,
+            "time: median %.4g ms (min %.4g, max %.4g; middle half %.4g to %.4g ms) over "
+            "%d run%s after %d warm-up%s\n",
+            t->median_ms, t->min_ms, t->max_ms, t->q1_ms, t->q3_ms, t->reps,
+            t->reps == 1 ? "" : "s", t->warmup, t->warmup == 1 ? "" : "s");
     fprintf(f, "bandwidth: %.1f GB/s for %.0f bytes%s", t->gbs, t->bytes_moved,
-           t->bytes_estimated ? " (estimated: the buffers' total size; declare "
-                                "\"bytes_moved\" in the spec)"
-                              : " (declared in the spec)");
+            t->bytes_estimated ? " (estimated: the buffers' total size; declare "
+                                 "\"bytes_moved\" in the spec)"
+                               : " (declared in the spec)");
     if (t->peak_gbs > 0)
         fprintf(f, ", %.1f%% of the %s's theoretical %.0f GB/s\n", t->pct_of_peak,
-               t->device[0] ? t->device : "GPU", t->peak_gbs);
+                t->device[0] ? t->device : "GPU", t->peak_gbs);
     else
         fprintf(f, " (the GPU's theoretical bandwidth is unknown)\n");
     if (t->flops > 0)
         fprintf(f, "compute: %.2f GFLOP/s for %.0f floating-point operations\n", t->gflops,
-               t->flops);
+                t->flops);
 }
 
 int cmd_run(int argc, char **argv)
@@ -280,13 +281,13 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         if (!outs[i] || strcmp(outs[i], "-") == 0)
             continue;
-        const char *input = gl_same_file(outs[i], c.pos[0]) ? c.pos[0]
+        const char *input = gl_same_file(outs[i], c.pos[0])      ? c.pos[0]
                             : gl_same_file(outs[i], spec.source) ? spec.source
-                                                                  : NULL;
+                                                                 : NULL;
         if (input) {
             char what[PATH_MAX * 2 + 64];
-            snprintf(what, sizeof what, "%s %s would overwrite the run's input %s", names[i], outs[i],
-                     input);
+            snprintf(what, sizeof what, "%s %s would overwrite the run's input %s", names[i],
+                     outs[i], input);
             spec_free(&spec);
             return cli_usage_error("%s: write the output elsewhere", what);
         }
@@ -344,7 +345,7 @@ int cmd_run(int argc, char **argv)
     }
     print_findings(&res);
     if (st == GL_OK && res.nerrors > 0 && !rc)
-        rc = 1; /* completed, but wrong: a race is an error */
+        rc = 1;                             /* completed, but wrong: a race is an error */
     if (st == GL_OK && res.timing.reps > 0) /* with --dump-json -, stdout is the JSON */
         print_timing(dumped ? stderr : stdout, &res.timing);
     if (st != GL_OK)
@@ -354,4 +355,3 @@ int cmd_run(int argc, char **argv)
     spec_free(&spec);
     return rc;
 }
-

@@ -68,8 +68,7 @@ int cli_die(gl_status st, const char *msg)
     while (*msg) {
         const char *nl = strchr(msg, '\n');
         int len = nl ? (int)(nl - msg) : (int)strlen(msg);
-        fprintf(stderr, "%s%.*s\n", msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", len,
-                msg);
+        fprintf(stderr, "%s%.*s\n", msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", len, msg);
         msg += len + (nl ? 1 : 0);
     }
     return gl_exit_code(st);
@@ -112,8 +111,8 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
-#define TAKES(opt)                                                                        \
-    (strcmp(a, opt) == 0 && strstr(allowed, opt) &&                                       \
+#define TAKES(opt)                                                                                 \
+    (strcmp(a, opt) == 0 && strstr(allowed, opt) &&                                                \
      (i + 1 < argc ? (val = argv[++i], 1) : (cli_usage_error("%s needs a value", opt), 0)))
         if (strcmp(a, "--backend") == 0 && !strstr(allowed, "--backend"))
             return cli_usage_error("this command has no --backend option", a);
@@ -122,7 +121,8 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
                 return cli_usage_error("--backend must be auto, sim or gpu, not '%s'", val);
         } else if (TAKES("--compiler")) {
             if (!parse_compiler(val, &c->compiler))
-                return cli_usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'", val);
+                return cli_usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'",
+                                       val);
         } else if (TAKES("--dump-json")) {
             c->dump_json = val;
         } else if (TAKES("--format")) {

@@ -28,11 +28,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!mkdtemp(tmpl))
         return 0;
     snprintf(dir, sizeof dir, "%s", tmpl);
-    const char *names[] = {"access.cu", "banks.cu",   "count.cu",    "diverge.cu",
-                           "guard.cu",  "hello.cu",   "hist.cu",     "index.cu",
-                           "loop.cu",   "multiblock.cu", "reduce.cu", "reverse.cu",
-                           "scan.cu",   "stencil.cu", "stride.cu",   "exercise.cu",
-                           "solution.cu", "kernel.cu"};
+    const char *names[] = {"access.cu",   "banks.cu",    "count.cu", "diverge.cu", "guard.cu",
+                           "hello.cu",    "hist.cu",     "index.cu", "loop.cu",    "multiblock.cu",
+                           "reduce.cu",   "reverse.cu",  "scan.cu",  "stencil.cu", "stride.cu",
+                           "exercise.cu", "solution.cu", "kernel.cu"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

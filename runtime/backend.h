@@ -21,24 +21,24 @@ typedef struct gl_device_info {
     int is_simulator;
     int compute_major, compute_minor;
     int sm_count;
-    int warp_size;                  /* lanes */
+    int warp_size; /* lanes */
     int max_threads_per_block;
     int max_threads_per_sm;
     int max_block_dim[3];
     int max_grid_dim[3];
     int regs_per_block;
-    size_t shared_bytes_per_block;  /* default limit, bytes */
-    size_t shared_bytes_per_sm;     /* bytes */
-    size_t global_bytes;            /* total global memory, bytes */
+    size_t shared_bytes_per_block; /* default limit, bytes */
+    size_t shared_bytes_per_sm;    /* bytes */
+    size_t global_bytes;           /* total global memory, bytes */
     size_t l2_bytes;
-    int clock_khz;                  /* SM clock */
+    int clock_khz; /* SM clock */
     int mem_clock_khz;
     int mem_bus_bits;
-    double peak_bandwidth_gbs;      /* 2 * mem_clock * bus_bits / 8, GB/s (1e9 B/s) */
-    char driver[64];                /* driver version "13.0", or "" */
+    double peak_bandwidth_gbs; /* 2 * mem_clock * bus_bits / 8, GB/s (1e9 B/s) */
+    char driver[64];           /* driver version "13.0", or "" */
     /* GPU: device properties */
-    int regs_per_sm;                /* 32-bit registers per SM */
-    int max_blocks_per_sm;          /* resident blocks per SM */
+    int regs_per_sm;                     /* 32-bit registers per SM */
+    int max_blocks_per_sm;               /* resident blocks per SM */
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
 } gl_device_info;
 
@@ -63,9 +63,9 @@ gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *er
 /* Launches `kernel` of the loaded module and synchronises. Device printf output is
  * captured (malloc'd into *printf_out, caller frees) rather than left on stdout.
  * *elapsed_ms gets the kernel time from CUDA events (may be NULL). */
-gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
-                     const unsigned block[3], unsigned dynamic_shared, void **params,
-                     char **printf_out, double *elapsed_ms, gl_error *err);
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
+                     unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
+                     gl_error *err);
 /* The occupancy inputs of `kernel` of the loaded module for blocks of `block` threads
  * with dynamic_shared bytes: occ = {registers per thread (CU_FUNC_ATTRIBUTE_NUM_REGS),
  * static shared bytes (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), resident blocks per SM
@@ -86,16 +86,16 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
  * that accumulate (atomicAdd into an output) time the same work every run; the buffers
  * a run returns are those of the first, untimed run. */
 typedef struct gl_timing {
-    int reps, warmup;         /* timed runs and warm-up runs; reps 0: not timed */
+    int reps, warmup; /* timed runs and warm-up runs; reps 0: not timed */
     double median_ms, min_ms, max_ms, q1_ms, q3_ms; /* kernel time, milliseconds */
-    double bytes_moved;       /* declared in the spec ("bytes_moved"), else estimated */
-    int bytes_estimated;      /* 1: bytes_moved is the sum of the pointer buffers' sizes */
-    double gbs;               /* achieved bandwidth: bytes_moved / median, GB/s (1e9 B/s) */
-    double peak_gbs;          /* the device's theoretical bandwidth, 0 if unknown */
-    double pct_of_peak;       /* 100 * gbs / peak_gbs, 0 if unknown */
-    double flops;             /* declared in the spec ("flops"), 0 if not */
-    double gflops;            /* flops / median / 1e9, 0 if not declared */
-    char device[256];         /* the GPU's name */
+    double bytes_moved;  /* declared in the spec ("bytes_moved"), else estimated */
+    int bytes_estimated; /* 1: bytes_moved is the sum of the pointer buffers' sizes */
+    double gbs;          /* achieved bandwidth: bytes_moved / median, GB/s (1e9 B/s) */
+    double peak_gbs;     /* the device's theoretical bandwidth, 0 if unknown */
+    double pct_of_peak;  /* 100 * gbs / peak_gbs, 0 if unknown */
+    double flops;        /* declared in the spec ("flops"), 0 if not */
+    double gflops;       /* flops / median / 1e9, 0 if not declared */
+    char device[256];    /* the GPU's name */
 } gl_timing;
 
 /* Fills t's bandwidth and FLOP/s from t->median_ms, the spec's declared "bytes_moved"
@@ -113,7 +113,7 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
 #define GL_STEP_LIMIT_DEFAULT (UINT64_C(1) << 30)
 
 typedef struct gl_run_opts {
-    gl_backend_kind backend;  /* AUTO: the GPU when one works, else the simulator */
+    gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
     const char *source_override; /* compile this .cu instead of spec->source, or NULL */
     uint64_t step_limit;         /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
@@ -122,8 +122,8 @@ typedef struct gl_run_opts {
                                     past it is killed; the simulator stops the launch
                                     with SIM_FAULT_STEP_LIMIT */
     /* GPU: isolation, timing */
-    int time_reps;               /* > 0: time the kernel over this many runs (--time) */
-    int time_warmup;             /* warm-up runs before the timed ones */
+    int time_reps;   /* > 0: time the kernel over this many runs (--time) */
+    int time_warmup; /* warm-up runs before the timed ones */
     /* GPU traces (runtime/instrument.h): gpu_trace = 1 with trace_level != OFF or
      * metrics on the GPU: an instrumented copy of the kernel runs once after the result
      * run (and after the timed runs, which use the uninstrumented kernel) and its trace
@@ -132,34 +132,34 @@ typedef struct gl_run_opts {
      * instruction counts and branch efficiency stay 0). 0 (default): GPU runs carry no
      * trace, as before. */
     int gpu_trace;
-    size_t gpu_trace_records;    /* capacity of the device trace buffer in records (320
+    size_t gpu_trace_records; /* capacity of the device trace buffer in records (320
                                     bytes each; a warp memory instruction or a block start
                                     or end is one); 0 = GL_ITRACE_DEFAULT_RECORDS (256 Ki);
                                     past it the trace is marked truncated */
     /* end GPU */
     /* trace, checkers, metrics */
-    trace_level trace_level;     /* simulator trace kept in res->trace: TRACE_OFF (none),
+    trace_level trace_level; /* simulator trace kept in res->trace: TRACE_OFF (none),
                                     TRACE_ISSUE or TRACE_MEMORY (trace/trace.h) */
-    size_t trace_max_events;     /* cap on stored events; 0 = default (1 Mi) */
-    size_t snapshot_bytes;       /* shared-memory snapshots at each barrier release, cap
+    size_t trace_max_events; /* cap on stored events; 0 = default (1 Mi) */
+    size_t snapshot_bytes;   /* shared-memory snapshots at each barrier release, cap
                                     on their total bytes; 0 = none */
-    int trace_regs;              /* 1 (with trace_level != OFF): the simulator also records
+    int trace_regs;          /* 1 (with trace_level != OFF): the simulator also records
                                     the register values each warp instruction wrote
                                     (TRACE_EV_REG, trace/trace.h); 32 values per
                                     destination, so keep launches small */
-    int metrics;                 /* 1: res->metrics from a memory-level trace, streamed
+    int metrics;             /* 1: res->metrics from a memory-level trace, streamed
                                     (exact even when the stored trace is capped) */
-    int schedule_random;         /* --schedule random:SEED (sim_config.schedule_random) */
+    int schedule_random;     /* --schedule random:SEED (sim_config.schedule_random) */
     uint64_t schedule_seed;
-    unsigned checks_off;         /* SIM_CHECK_* bits to turn off; 0 = every checker */
-    int uninit_zero_buffers;     /* initcheck: buffers whose spec has no "init" count as
+    unsigned checks_off;      /* SIM_CHECK_* bits to turn off; 0 = every checker */
+    int uninit_zero_buffers;  /* initcheck: buffers whose spec has no "init" count as
                                     never written (loads of them are warnings); default 0:
                                     they are zeros copied in, as on the GPU */
-    trace_sink_fn trace_sink;    /* simulator: also fed every event of a memory-level
+    trace_sink_fn trace_sink; /* simulator: also fed every event of a memory-level
                                     trace (made for it when none is asked for), after the
                                     metrics' sink; NULL: none. The grader counts its own
                                     figures with it */
-    void *trace_sink_ctx;        /* trace_sink's ctx */
+    void *trace_sink_ctx;     /* trace_sink's ctx */
     /* end trace, checkers, metrics */
 } gl_run_opts;
 
@@ -171,19 +171,19 @@ typedef struct gl_run_opts {
  * leaves them part-full; it is the share of the warp slots of the busy SMs that hold a
  * warp, averaged over the waves. */
 typedef struct gl_occupancy {
-    int valid;                /* 0: not computed (the launch did not start) */
-    int warps_per_block;      /* a partial warp counts as one */
+    int valid;           /* 0: not computed (the launch did not start) */
+    int warps_per_block; /* a partial warp counts as one */
     int max_warps_per_sm;
     int sm_count;
-    int blocks_per_sm;        /* the theoretical limit, >= 1 */
-    char limiter[16];         /* what sets blocks_per_sm: "threads", "blocks", "shared
+    int blocks_per_sm;     /* the theoretical limit, >= 1 */
+    char limiter[16];      /* what sets blocks_per_sm: "threads", "blocks", "shared
                                  memory" or "registers" */
-    int regs_per_thread;      /* 0: not known (the simulator runs PTX's virtual registers) */
-    unsigned shared_bytes;    /* per block: static + dynamic */
-    double theoretical;       /* 0..1 */
-    double achieved;          /* 0..1, the estimate above */
+    int regs_per_thread;   /* 0: not known (the simulator runs PTX's virtual registers) */
+    unsigned shared_bytes; /* per block: static + dynamic */
+    double theoretical;    /* 0..1 */
+    double achieved;       /* 0..1, the estimate above */
     uint64_t waves;
-    int sms_used;             /* SMs with a block in the first wave */
+    int sms_used; /* SMs with a block in the first wave */
 } gl_occupancy;
 
 /* Fills *o for a launch of grid x block threads with shared_bytes of shared memory per
@@ -202,34 +202,34 @@ void gl_ptx_kernels_free(char **names, int *nparams, int n);
 
 /* Everything one run produced. Free with gl_run_result_free. */
 typedef struct gl_run_result {
-    gl_backend_kind backend;  /* SIM or GPU: what actually ran */
-    char note[512];           /* e.g. "no NVIDIA driver found: running on the simulator" */
-    gl_compiler compiler;     /* which compiler produced the PTX */
-    gl_buffer *buffers;       /* after the kernel, one per arg (scalars: NULL data) */
+    gl_backend_kind backend; /* SIM or GPU: what actually ran */
+    char note[512];          /* e.g. "no NVIDIA driver found: running on the simulator" */
+    gl_compiler compiler;    /* which compiler produced the PTX */
+    gl_buffer *buffers;      /* after the kernel, one per arg (scalars: NULL data) */
     int nargs;
-    char *stdout_text;        /* device printf output ("" if none) */
-    sim_fault fault;          /* simulator fault record, kind NONE if none */
-    sim_stats stats;          /* simulator counters (zero on the GPU) */
-    double elapsed_ms;        /* GPU kernel time, 0 on the simulator */
-    char *ptx;                /* the PTX that ran */
+    char *stdout_text; /* device printf output ("" if none) */
+    sim_fault fault;   /* simulator fault record, kind NONE if none */
+    sim_stats stats;   /* simulator counters (zero on the GPU) */
+    double elapsed_ms; /* GPU kernel time, 0 on the simulator */
+    char *ptx;         /* the PTX that ran */
     /* GPU: isolation, timing */
-    int gpu_fault;            /* GPU runs: 0 none, 1 the kernel faulted (cuda_error names
+    int gpu_fault;             /* GPU runs: 0 none, 1 the kernel faulted (cuda_error names
                                  it), 2 it ran past opts.timeout_s and was killed, 3 the
                                  worker died; the TUI offers a re-run on the simulator */
-    char cuda_error[64];      /* e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
-    int cached;               /* the PTX came from the compilation cache */
-    char compile_command[512];/* the compiler's command line / options (gl_compiled) */
-    char *compile_log;        /* gl_run_spec: the compiler's warnings (and gpulearn's
+    char cuda_error[64];       /* e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
+    int cached;                /* the PTX came from the compilation cache */
+    char compile_command[512]; /* the compiler's command line / options (gl_compiled) */
+    char *compile_log;         /* gl_run_spec: the compiler's warnings (and gpulearn's
                                  notes on the compilation), or NULL */
-    gl_timing timing;         /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
+    gl_timing timing;          /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
     /* end GPU */
     /* trace, checkers, metrics */
-    trace_t *trace;           /* opts.trace_level != OFF, or NULL (freed by
+    trace_t *trace;             /* opts.trace_level != OFF, or NULL (freed by
                                  gl_run_result_free_trace) */
     struct gl_metrics *metrics; /* opts.metrics, or NULL (trace/analysis.h) */
-    sim_finding *findings;    /* checker errors and warnings (sim.h), or NULL */
+    sim_finding *findings;      /* checker errors and warnings (sim.h), or NULL */
     int nfindings, findings_dropped;
-    int nerrors, nwarnings;   /* occurrences; nerrors > 0: the kernel is wrong even when
+    int nerrors, nwarnings; /* occurrences; nerrors > 0: the kernel is wrong even when
                                  it completed (a race) */
     /* end trace, checkers, metrics */
     /* buffer addresses: the device address each argument's buffer had in the run, one
@@ -239,7 +239,7 @@ typedef struct gl_run_result {
      * two back ends be compared as (argument, offset) and views name the buffer. */
     uint64_t *dptr;
     /* end buffer addresses */
-    gl_occupancy occupancy;   /* of the launch that ran (valid 0 when none did) */
+    gl_occupancy occupancy; /* of the launch that ran (valid 0 when none did) */
 } gl_run_result;
 void gl_run_result_free(gl_run_result *r);
 /* Frees the issue-3 parts of r (trace, metrics, findings) and clears them; to be called
@@ -262,11 +262,11 @@ const char *gl_resolve_kernel(const ptx_module_t *m, const char *name);
 
 /* How a spec's arguments fit a kernel's .param list (gl_params_fit). */
 typedef struct gl_param_fit {
-    int found;             /* 0: m has no .entry of that name */
-    int nparams;           /* the kernel's parameter count (0 when not found) */
-    int bad_arg;           /* counts equal: the first argument whose size is not its
+    int found;            /* 0: m has no .entry of that name */
+    int nparams;          /* the kernel's parameter count (0 when not found) */
+    int bad_arg;          /* counts equal: the first argument whose size is not its
                               parameter's, else -1 */
-    unsigned param_bytes;  /* that parameter's size, bytes */
+    unsigned param_bytes; /* that parameter's size, bytes */
 } gl_param_fit;
 
 /* Whether spec's arguments fit the .param list of `kernel` of m: as many, each the size
@@ -302,7 +302,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
 
 /* Device properties of the back end `kind` would run on (AUTO: GPU if present, else
  * the simulator's model; note says which). */
-gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
-                          size_t note_len, gl_error *err);
+gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
+                          gl_error *err);
 
 #endif

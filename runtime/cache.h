@@ -17,7 +17,7 @@ typedef struct gl_sha256 {
     uint32_t h[8];
     uint64_t bytes; /* message length so far */
     unsigned char block[64];
-    size_t used;    /* bytes in block */
+    size_t used; /* bytes in block */
 } gl_sha256;
 void gl_sha256_init(gl_sha256 *s);
 void gl_sha256_update(gl_sha256 *s, const void *data, size_t len);
@@ -26,14 +26,13 @@ void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t le
 /* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]. */
 void gl_sha256_hex(gl_sha256 *s, char hex[65]);
 
-
 /* One cached compilation. */
 typedef struct gl_cache_entry {
-    char *ptx;         /* PTX text (caller frees) */
-    char *log;         /* the compiler's warnings, or NULL (caller frees) */
-    char compiler[16]; /* "nvrtc", "nvcc", "clang" */
-    char command[512]; /* the command line that produced it */
-    char evicted[4200];/* gl_cache_get: the path of a damaged entry it removed, or "" */
+    char *ptx;          /* PTX text (caller frees) */
+    char *log;          /* the compiler's warnings, or NULL (caller frees) */
+    char compiler[16];  /* "nvrtc", "nvcc", "clang" */
+    char command[512];  /* the command line that produced it */
+    char evicted[4200]; /* gl_cache_get: the path of a damaged entry it removed, or "" */
 } gl_cache_entry;
 void gl_cache_entry_free(gl_cache_entry *e);
 

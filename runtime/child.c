@@ -194,7 +194,8 @@ int gl_child_stop(gl_child *c, double patience_s, gl_child_exit *ex)
     gl_child_close(c);
     gl_child_kill(c);
     pid_t pid = c->pid;
-    double deadline = patience_s >= GL_CHILD_FOREVER ? GL_CHILD_FOREVER : gl_child_now() + patience_s;
+    double deadline =
+        patience_s >= GL_CHILD_FOREVER ? GL_CHILD_FOREVER : gl_child_now() + patience_s;
     int r = gl_child_wait(c, deadline, ex);
     if (r == 0) {
         for (size_t i = 0; i < sizeof unreaped / sizeof unreaped[0]; i++)

@@ -37,7 +37,7 @@ enum {
 
 /* How to start a child; a zero struct is the usual child. */
 typedef struct gl_child_opts {
-    int flags;                    /* GL_CHILD_* */
+    int flags; /* GL_CHILD_* */
     /* In the child, after its group and death signal are set and before the function or
      * program runs; NULL for none. A failure it cannot go on from: _exit(127). */
     void (*setup)(void *ctx);
@@ -141,9 +141,9 @@ gl_msg_rc gl_msg_recv_payload(int fd, void *buf, size_t len, double deadline);
  * little at each turn of its loop). Zero-initialise; free with gl_msg_in_free. */
 typedef struct gl_msg_in {
     gl_msg_header h;
-    char *data;   /* the payload, malloc'd, len + 1 bytes (NUL-terminated) once done */
-    size_t got;   /* bytes of header + payload read so far */
-    int done;     /* 1: h and data hold a whole message */
+    char *data; /* the payload, malloc'd, len + 1 bytes (NUL-terminated) once done */
+    size_t got; /* bytes of header + payload read so far */
+    int done;   /* 1: h and data hold a whole message */
 } gl_msg_in;
 
 /* Reads on into *in until it holds a whole message (GL_MSG_OK, in->done 1) or the

@@ -96,7 +96,10 @@ static void sb_putn(strbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+static void sb_puts(strbuf *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
 
 /* The built string (caller frees; "" when nothing was put), or NULL when out of memory. */
 static char *sb_take(strbuf *b)
@@ -202,8 +205,7 @@ static long read_num(const char **s, const char *end)
 
 /* The text after directive `name` (".file", ".loc") when the line [p, end) starts with
  * it (after blanks) followed by a blank, else NULL; *at gets the directive's start. */
-static const char *directive(const char *p, const char *end, const char *name,
-                             const char **at)
+static const char *directive(const char *p, const char *end, const char *name, const char **at)
 {
     const size_t n = strlen(name);
     while (p < end && (*p == ' ' || *p == '\t'))
@@ -217,8 +219,8 @@ static const char *directive(const char *p, const char *end, const char *name,
 /* The next `.loc F L C` from p on, within the function (up to a line that starts with
  * '}'), whose file is not a toolchain header (header[F] == 0) and whose line is not 0:
  * sets *f, *l and *c, else leaves them. */
-static void next_user_loc(const char *p, const unsigned char *header, long nf, long *f,
-                          long *l, long *c)
+static void next_user_loc(const char *p, const unsigned char *header, long nf, long *f, long *l,
+                          long *c)
 {
     while (*p && *p != '}') {
         const char *eol = strchr(p, '\n');
@@ -237,8 +239,7 @@ static void next_user_loc(const char *p, const unsigned char *header, long nf, l
 
 /* Whether the .loc whose operands after the file index start at r (up to end) has an
  * inlined_at naming a file marked in header[nf]. */
-static int inlined_into_header(const char *r, const char *end, const unsigned char *header,
-                               int nf)
+static int inlined_into_header(const char *r, const char *end, const unsigned char *header, int nf)
 {
     for (const char *x = r; x + 10 <= end; x++)
         if (memcmp(x, "inlined_at", 10) == 0) {
@@ -357,8 +358,8 @@ typedef struct line {
  * caret line two lines below gives it); clang: "file:12:5: error: msg". Fills file (as a
  * pointer and length), line, col (0 if unknown) and rest (the text after "N: " / "): ").
  * Returns 1 if the line is a header. */
-static int diag_header(const line *l, const char **file, size_t *file_len, long *lineno,
-                       long *col, const char **rest)
+static int diag_header(const line *l, const char **file, size_t *file_len, long *lineno, long *col,
+                       const char **rest)
 {
     const char *s = l->s, *end = l->s + l->n;
     for (const char *p = s; p < end; p++) {
@@ -452,8 +453,8 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
             const char *colon = memchr(rest, ':', (size_t)(end - rest));
             size_t sevlen = colon ? (size_t)(colon - rest) : 0;
             int is_note = sevlen >= 4 && memcmp(rest, "note", 4) == 0;
-            int is_error = colon && (mem_has(rest, sevlen, "error") ||
-                                     mem_has(rest, sevlen, "fatal"));
+            int is_error =
+                colon && (mem_has(rest, sevlen, "error") || mem_has(rest, sevlen, "fatal"));
             if (!is_note || !cur)
                 cur = is_error ? errs : warns;
             if (col == 0 && i + 2 < nlines) { /* nvcc: "  source" then "  ^" */
@@ -683,8 +684,10 @@ static int tool_run(char *const argv[], const char *logpath, char *why, size_t w
     }
     if (w == 0) {
         gl_child_stop(&ch, GL_CHILD_FOREVER, NULL);
-        snprintf(why, whylen, "%s: still compiling after %d s: stopped (a macro or "
-                 "template that expands without end?)", argv[0], GL_COMPILE_WALL_S);
+        snprintf(why, whylen,
+                 "%s: still compiling after %d s: stopped (a macro or "
+                 "template that expands without end?)",
+                 argv[0], GL_COMPILE_WALL_S);
         return -1;
     }
     if (ex.exited) {
@@ -725,8 +728,8 @@ typedef enum try_result { TRY_OK, TRY_COMPILE_ERROR, TRY_UNAVAILABLE } try_resul
 /* Runs an external compiler (nvcc or clang) whose argv writes PTX to ptxpath; the common
  * part of try_nvcc and try_clang. */
 static try_result run_external(char *const argv[], const char *tmp, const char *ptxpath,
-                               const char *path, const char *tool, gl_compiled *out,
-                               char *why, size_t whylen, gl_error *err)
+                               const char *path, const char *tool, gl_compiled *out, char *why,
+                               size_t whylen, gl_error *err)
 {
     char logpath[PATH_MAX];
     snprintf(logpath, sizeof logpath, "%s/log.txt", tmp);
@@ -771,8 +774,7 @@ static int find_nvcc(char *buf, size_t n)
     if (find_on_path("nvcc", buf, n))
         return 1;
     const char *home = getenv("CUDA_HOME");
-    if (home && *home && snprintf(buf, n, "%s/bin/nvcc", home) < (int)n &&
-        access(buf, X_OK) == 0)
+    if (home && *home && snprintf(buf, n, "%s/bin/nvcc", home) < (int)n && access(buf, X_OK) == 0)
         return 1;
     snprintf(buf, n, "/usr/local/cuda/bin/nvcc");
     return access(buf, X_OK) == 0;
@@ -794,8 +796,17 @@ static try_result try_nvcc(const char *path, const char *archnum, int debug, gl_
     snprintf(arch, sizeof arch, "-arch=compute_%s", archnum);
     /* --expt-relaxed-constexpr: constexpr host functions (std::min, std::numeric_limits)
      * in device code, as clang allows them and NVRTC's headers (prelude/nvrtc) give them */
-    char *argv[] = {nvcc, "-ptx", arch, debug ? "-G" : "-lineinfo", "--expt-relaxed-constexpr",
-                    "-o", ptxpath, "-x", "cu", (char *)path, NULL};
+    char *argv[] = {nvcc,
+                    "-ptx",
+                    arch,
+                    debug ? "-G" : "-lineinfo",
+                    "--expt-relaxed-constexpr",
+                    "-o",
+                    ptxpath,
+                    "-x",
+                    "cu",
+                    (char *)path,
+                    NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
     tmpdir_remove(tmp);
     return r;
@@ -812,8 +823,7 @@ static int find_prelude(char *buf, size_t n)
         snprintf(buf, n, "%s/" PRELUDE_NAME, env);
         return access(buf, R_OK) == 0;
     }
-    if (snprintf(buf, n, "%s/" PRELUDE_NAME, GL_PRELUDE_DIR) < (int)n &&
-        access(buf, R_OK) == 0)
+    if (snprintf(buf, n, "%s/" PRELUDE_NAME, GL_PRELUDE_DIR) < (int)n && access(buf, R_OK) == 0)
         return 1;
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -822,8 +832,7 @@ static int find_prelude(char *buf, size_t n)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            if (snprintf(buf, n, "%s/../share/gpulearn/prelude/" PRELUDE_NAME, exe) <
-                    (int)n &&
+            if (snprintf(buf, n, "%s/../share/gpulearn/prelude/" PRELUDE_NAME, exe) < (int)n &&
                 access(buf, R_OK) == 0)
                 return 1;
         }
@@ -836,8 +845,7 @@ static int find_prelude(char *buf, size_t n)
 static void prelude_include_dir(const char *prelude, char *buf, size_t n)
 {
     const char *slash = strrchr(prelude, '/');
-    snprintf(buf, n, "%.*s/include", slash ? (int)(slash - prelude) : 1,
-             slash ? prelude : ".");
+    snprintf(buf, n, "%.*s/include", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
 }
 
 /* Hashes every file under folder dir into the key: its path below dir and its bytes, in
@@ -891,8 +899,8 @@ static int find_clang(char *buf, size_t n)
 static try_result try_clang(const char *path, const char *archnum, int debug, gl_compiled *out,
                             char *why, size_t whylen, gl_error *err)
 {
-    char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16],
-        arch[64], incdir[PATH_MAX + 16];
+    char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64],
+        incdir[PATH_MAX + 16];
     if (!find_clang(clang, sizeof clang)) {
         snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
         return TRY_UNAVAILABLE;
@@ -998,15 +1006,15 @@ static gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
 
 #ifdef GL_HAVE_CUDA_H
 /* The NVRTC entry points we use (NVRTC User Guide §3, "Compilation"). */
-#define NVRTC_SYMBOLS(X)                                                                 \
-    X(nvrtcGetErrorString)                                                               \
-    X(nvrtcCreateProgram)                                                                \
-    X(nvrtcDestroyProgram)                                                               \
-    X(nvrtcCompileProgram)                                                               \
-    X(nvrtcGetPTXSize)                                                                   \
-    X(nvrtcGetPTX)                                                                       \
-    X(nvrtcGetProgramLogSize)                                                            \
-    X(nvrtcGetProgramLog)                                                                \
+#define NVRTC_SYMBOLS(X)                                                                           \
+    X(nvrtcGetErrorString)                                                                         \
+    X(nvrtcCreateProgram)                                                                          \
+    X(nvrtcDestroyProgram)                                                                         \
+    X(nvrtcCompileProgram)                                                                         \
+    X(nvrtcGetPTXSize)                                                                             \
+    X(nvrtcGetPTX)                                                                                 \
+    X(nvrtcGetProgramLogSize)                                                                      \
+    X(nvrtcGetProgramLog)                                                                          \
     X(nvrtcVersion)
 
 /* libnvrtc, loaded once on first use and kept for the life of the process. */
@@ -1044,7 +1052,8 @@ static int nvrtc_candidates(char cands[5][512])
 static int nvrtc_file(char *buf, size_t n)
 {
     if (nvrtc.tried)
-        return nvrtc.handle && nvrtc.soname[0] == '/' && snprintf(buf, n, "%s", nvrtc.soname) < (int)n;
+        return nvrtc.handle && nvrtc.soname[0] == '/' &&
+               snprintf(buf, n, "%s", nvrtc.soname) < (int)n;
     char cands[5][512];
     const int nc = nvrtc_candidates(cands);
     for (int i = 0; i < nc && cands[i][0] == '/'; i++)
@@ -1075,14 +1084,13 @@ static int nvrtc_load(void)
         snprintf(nvrtc.why, sizeof nvrtc.why, "nvrtc: libnvrtc.so not found (%s)", first);
         return 0;
     }
-#define resolve(name)                                                                    \
-    do {                                                                                 \
-        nvrtc.p_##name = (__typeof__(nvrtc.p_##name))dlsym(nvrtc.handle, #name);        \
-        if (!nvrtc.p_##name) {                                                           \
-            snprintf(nvrtc.why, sizeof nvrtc.why, "nvrtc: %.512s has no %s", nvrtc.soname,  \
-                     #name);                                                             \
-            goto fail;                                                                   \
-        }                                                                                \
+#define resolve(name)                                                                              \
+    do {                                                                                           \
+        nvrtc.p_##name = (__typeof__(nvrtc.p_##name))dlsym(nvrtc.handle, #name);                   \
+        if (!nvrtc.p_##name) {                                                                     \
+            snprintf(nvrtc.why, sizeof nvrtc.why, "nvrtc: %.512s has no %s", nvrtc.soname, #name); \
+            goto fail;                                                                             \
+        }                                                                                          \
     } while (0)
 #define X(name) resolve(name);
     NVRTC_SYMBOLS(X)
@@ -1172,15 +1180,14 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
         options[noptions++] = "--pre-include=math.h";
     }
     snprintf(out->command, sizeof out->command, "nvrtc %s %s %.100s%s%.100s%s%.100s%s (%.100s)",
-             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt,
-             libcopt[0] ? " " : "", libcopt, libcopt[0] ? " --pre-include=math.h" : "", nvrtc.soname);
+             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt, libcopt[0] ? " " : "",
+             libcopt, libcopt[0] ? " --pre-include=math.h" : "", nvrtc.soname);
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */
     nvrtcResult r = nvrtc.p_nvrtcCreateProgram(&prog, src, path, 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
-        snprintf(why, whylen, "nvrtc: nvrtcCreateProgram: %s",
-                 nvrtc.p_nvrtcGetErrorString(r));
+        snprintf(why, whylen, "nvrtc: nvrtcCreateProgram: %s", nvrtc.p_nvrtcGetErrorString(r));
         return TRY_UNAVAILABLE;
     }
     try_result result = TRY_UNAVAILABLE;
@@ -1252,7 +1259,8 @@ static try_result try_nvrtc(const char *path, const char *archnum, int debug, co
                             gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
     nvrtc_args a = {path, archnum, src, debug};
-    const gl_child_opts o = {.setup = compile_limits}; /* its CPU time bounds a compile that never ends */
+    const gl_child_opts o = {
+        .setup = compile_limits}; /* its CPU time bounds a compile that never ends */
     gl_child ch;
     if (gl_child_spawn(&ch, &o, nvrtc_child, &a) != 0)
         return nvrtc_compile_here(path, archnum, debug, src, out, why, whylen, err);
@@ -1299,7 +1307,8 @@ static const char cache_options[] =
     "nvcc: -ptx -arch=compute_N -lineinfo --expt-relaxed-constexpr -x cu | "
     "clang: --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_N "
     "-Wno-unknown-cuda-version -S -O2 -gline-tables-only -fno-color-diagnostics "
-    "-fno-delete-null-pointer-checks -include gpulearn_prelude.h -isystem PRELUDE/include -x cuda | "
+    "-fno-delete-null-pointer-checks -include gpulearn_prelude.h -isystem PRELUDE/include -x cuda "
+    "| "
     "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc "
     "--pre-include=math.h | "
     "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
@@ -1496,7 +1505,7 @@ static char *replace_all(const char *s, const char *from, const char *to)
  * submission's copy; prelude becomes the prelude's copy. GL_OK (and nothing done) when
  * not root; else an error in e: GL_ERR_INPUT when the submission cannot be read. */
 static gl_status as_nobody(const char *real, const char *tmp, char *prelude, size_t prelude_len,
-                     char *copy, size_t copy_len, gl_error *e)
+                           char *copy, size_t copy_len, gl_error *e)
 {
     if (geteuid() != 0)
         return GL_OK;
@@ -1517,8 +1526,10 @@ static gl_status as_nobody(const char *real, const char *tmp, char *prelude, siz
         return e->status;
     if (*prelude) {
         if (copy_tree(prelude, pre, uid, gid) != 0)
-            return gl_fail(e, GL_ERR_TOOL, "cannot copy the prelude %s into the sandbox's "
-                           "folder: %s", prelude, strerror(errno));
+            return gl_fail(e, GL_ERR_TOOL,
+                           "cannot copy the prelude %s into the sandbox's "
+                           "folder: %s",
+                           prelude, strerror(errno));
         snprintf(prelude, prelude_len, "%s", pre);
         setenv("GPULEARN_PRELUDE_DIR", pre, 1);
     }
@@ -1572,11 +1583,26 @@ static void sandboxed_child(int fd, void *arg)
     gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e);
     gl_child_rebind(); /* becoming nobody cleared the death signal */
     /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
-    const char *const read[] = {"/usr/bin", "/usr/lib", "/usr/lib64", "/usr/libexec",
-                                "/usr/include", "/bin", "/lib", "/lib64", "/etc/ld.so.cache",
-                                "/etc/alternatives", "/dev/null", "/dev/zero", "/dev/urandom",
-                                "/usr/local/cuda", cuda, cuda_real, prelude,
-                                *copy ? copy : real, nvrtc_dir, nvrtc_real};
+    const char *const read[] = {"/usr/bin",
+                                "/usr/lib",
+                                "/usr/lib64",
+                                "/usr/libexec",
+                                "/usr/include",
+                                "/bin",
+                                "/lib",
+                                "/lib64",
+                                "/etc/ld.so.cache",
+                                "/etc/alternatives",
+                                "/dev/null",
+                                "/dev/zero",
+                                "/dev/urandom",
+                                "/usr/local/cuda",
+                                cuda,
+                                cuda_real,
+                                prelude,
+                                *copy ? copy : real,
+                                nvrtc_dir,
+                                nvrtc_real};
     const char *const write[] = {tmp, "/dev/null"};
     if (st == GL_OK)
         st = gl_sandbox_restrict(read, (int)(sizeof read / sizeof read[0]), write, 2, &e);
@@ -1615,19 +1641,23 @@ static void sandboxed_child(int fd, void *arg)
 
 /* gl_compile_cuda with opts->sandbox: the compilation runs in sandboxed_child, which
  * the wall-clock limit kills with everything it started. */
-static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts,
-                                   gl_compiled *out, gl_error *err)
+static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts, gl_compiled *out,
+                                   gl_error *err)
 {
     char real[PATH_MAX], tmp[PATH_MAX];
     struct stat lst;
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) /* a link could name any file */
-        return gl_fail(err, GL_ERR_INPUT, "%s: is a symbolic link: grading follows none (give "
-                       "the file itself)", path);
+        return gl_fail(err, GL_ERR_INPUT,
+                       "%s: is a symbolic link: grading follows none (give "
+                       "the file itself)",
+                       path);
     if (!realpath(path, real))
         return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
     if (!gl_sandbox_available())
-        return gl_fail(err, GL_ERR_TOOL, "cannot compile %s in a sandbox: the kernel offers no "
-                       "Landlock (Linux 5.13 or later with landlock in its LSM list)", path);
+        return gl_fail(err, GL_ERR_TOOL,
+                       "cannot compile %s in a sandbox: the kernel offers no "
+                       "Landlock (Linux 5.13 or later with landlock in its LSM list)",
+                       path);
     if (tmpdir_make(tmp, sizeof tmp) != 0)
         return gl_fail(err, GL_ERR_TOOL, "cannot make a temporary folder: %s", strerror(errno));
     sandbox_args a = {path, real, tmp, opts};
@@ -1653,10 +1683,11 @@ static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts
         st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler ran longer than %d s and was stopped",
                      path, GL_COMPILE_WALL_S);
     } else if (got != GL_MSG_OK) {
-        st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler stopped (%s): the source needs too "
-                     "much compile time or memory (limits: %d s of CPU, %llu GiB)", path,
-                     ex.signal ? strsignal(ex.signal) : "no result",
-                     GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES >> 30);
+        st = gl_fail(err, GL_ERR_COMPILE,
+                     "%s: the compiler stopped (%s): the source needs too "
+                     "much compile time or memory (limits: %d s of CPU, %llu GiB)",
+                     path, ex.signal ? strsignal(ex.signal) : "no result", GL_COMPILE_CPU_S,
+                     GL_COMPILE_DATA_BYTES >> 30);
     } else {
         st = (gl_status)rep.done;
         out->used = (gl_compiler)rep.used;
@@ -1801,7 +1832,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         char note[4400];
         snprintf(note, sizeof note,
                  "gpulearn: warning: the compilation cache entry %s was damaged: removed it "
-                 "and compiled again\n", evicted);
+                 "and compiled again\n",
+                 evicted);
         size_t nl = strlen(note), ll = out->log ? strlen(out->log) : 0;
         char *log = malloc(nl + ll + 1);
         if (log) {

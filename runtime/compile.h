@@ -21,7 +21,7 @@ typedef struct gl_compile_opts {
                              written, not as the optimiser moved it */
     /* Compilation cache: the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
      * the source, its path, the options and the compilers' versions (runtime/cache.h). */
-    int no_cache;         /* always compile; neither read nor write the cache */
+    int no_cache; /* always compile; neither read nor write the cache */
     /* Untrusted source (a submission being graded): compile in a child process confined
      * by Landlock (runtime/sandbox.h) to the compilers, the system headers, the prelude
      * and the source file itself, with CPU-time, memory and wall-time limits; no cache.
@@ -36,11 +36,11 @@ typedef struct gl_compile_opts {
 
 /* What a compilation produced. Free with gl_compiled_free. */
 typedef struct gl_compiled {
-    char *ptx;            /* PTX text, NUL-terminated */
-    char *log;            /* warnings (compile errors go to err instead), may be NULL */
-    gl_compiler used;     /* which compiler ran */
-    char command[512];    /* the command line / options used, for --verbose and the TUI */
-    int cached;           /* 1: taken from the compilation cache, no compiler ran */
+    char *ptx;         /* PTX text, NUL-terminated */
+    char *log;         /* warnings (compile errors go to err instead), may be NULL */
+    gl_compiler used;  /* which compiler ran */
+    char command[512]; /* the command line / options used, for --verbose and the TUI */
+    int cached;        /* 1: taken from the compilation cache, no compiler ran */
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 

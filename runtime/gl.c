@@ -26,12 +26,10 @@ gl_status gl_fail(gl_error *err, gl_status status, const char *fmt, ...)
 int gl_exit_code(gl_status s)
 {
     switch (s) {
-    case GL_OK:
-        return 0;
+    case GL_OK: return 0;
     case GL_ERR_USAGE:
     case GL_ERR_INPUT:
-    case GL_ERR_LAUNCH:
-        return 2;
+    case GL_ERR_LAUNCH: return 2;
     case GL_ERR_COMPILE:
     case GL_ERR_UNSUPPORTED:
     case GL_ERR_FAULT:
@@ -39,8 +37,7 @@ int gl_exit_code(gl_status s)
     case GL_ERR_NODEVICE:
     case GL_ERR_CUDA:
     case GL_ERR_TOOL:
-    case GL_ERR_NOMEM:
-        return 1;
+    case GL_ERR_NOMEM: return 1;
     }
     return 1;
 }
@@ -60,15 +57,18 @@ char *gl_read_file(const char *path, size_t *len, gl_error *err)
         if (dir)
             gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(EISDIR));
         else
-            gl_fail(err, GL_ERR_INPUT, "%s: not a regular file (a device, FIFO or socket): "
-                    "gpulearn reads sources, specs and lessons from regular files only", path);
+            gl_fail(err, GL_ERR_INPUT,
+                    "%s: not a regular file (a device, FIFO or socket): "
+                    "gpulearn reads sources, specs and lessons from regular files only",
+                    path);
         return NULL;
     }
     if ((uint64_t)st.st_size > GL_READ_MAX_BYTES) {
         close(fd);
-        gl_fail(err, GL_ERR_INPUT, "%s: %lld bytes, over the limit of %llu MiB for a source, "
-                "spec or lesson file", path, (long long)st.st_size,
-                (unsigned long long)(GL_READ_MAX_BYTES >> 20));
+        gl_fail(err, GL_ERR_INPUT,
+                "%s: %lld bytes, over the limit of %llu MiB for a source, "
+                "spec or lesson file",
+                path, (long long)st.st_size, (unsigned long long)(GL_READ_MAX_BYTES >> 20));
         return NULL;
     }
     size_t cap = (size_t)st.st_size + 1, n = 0;
@@ -80,8 +80,8 @@ char *gl_read_file(const char *path, size_t *len, gl_error *err)
             if (cap > GL_READ_MAX_BYTES) { /* it grew while we read */
                 free(buf);
                 close(fd);
-                gl_fail(err, GL_ERR_INPUT, "%s: grew past the limit of %llu MiB while read",
-                        path, (unsigned long long)(GL_READ_MAX_BYTES >> 20));
+                gl_fail(err, GL_ERR_INPUT, "%s: grew past the limit of %llu MiB while read", path,
+                        (unsigned long long)(GL_READ_MAX_BYTES >> 20));
                 return NULL;
             }
             char *nb = realloc(buf, cap * 2);
@@ -130,7 +130,8 @@ static char *dir_of(const char *path)
 int gl_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 int gl_write_all(int fd, const void *data, size_t len)

@@ -36,35 +36,35 @@
 #define CTX_SYNCHRONIZE(g) (g)->p_cuCtxSynchronize()
 #endif
 
-#define CU_SYMBOLS(X)                                                                    \
-    X(cuGetErrorName)                                                                    \
-    X(cuGetErrorString)                                                                  \
-    X(cuInit)                                                                            \
-    X(cuDriverGetVersion)                                                                \
-    X(cuDeviceGetCount)                                                                  \
-    X(cuDeviceGet)                                                                       \
-    X(cuDeviceGetName)                                                                   \
-    X(cuDeviceGetAttribute)                                                              \
-    X(cuDeviceTotalMem)                                                                  \
-    X(cuDevicePrimaryCtxRetain)                                                          \
-    X(cuDevicePrimaryCtxRelease)                                                         \
-    X(cuCtxSetCurrent)                                                                   \
-    X(cuCtxSynchronize)                                                                  \
-    X(cuModuleLoadDataEx)                                                                \
-    X(cuModuleUnload)                                                                    \
-    X(cuModuleGetFunction)                                                               \
-    X(cuFuncGetAttribute)                                                                \
-    X(cuFuncSetAttribute)                                                                \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                       \
-    X(cuMemAlloc)                                                                        \
-    X(cuMemFree)                                                                         \
-    X(cuMemcpyHtoD)                                                                      \
-    X(cuMemcpyDtoH)                                                                      \
-    X(cuLaunchKernel)                                                                    \
-    X(cuEventCreate)                                                                     \
-    X(cuEventRecord)                                                                     \
-    X(cuEventSynchronize)                                                                \
-    X(cuEventElapsedTime)                                                                \
+#define CU_SYMBOLS(X)                                                                              \
+    X(cuGetErrorName)                                                                              \
+    X(cuGetErrorString)                                                                            \
+    X(cuInit)                                                                                      \
+    X(cuDriverGetVersion)                                                                          \
+    X(cuDeviceGetCount)                                                                            \
+    X(cuDeviceGet)                                                                                 \
+    X(cuDeviceGetName)                                                                             \
+    X(cuDeviceGetAttribute)                                                                        \
+    X(cuDeviceTotalMem)                                                                            \
+    X(cuDevicePrimaryCtxRetain)                                                                    \
+    X(cuDevicePrimaryCtxRelease)                                                                   \
+    X(cuCtxSetCurrent)                                                                             \
+    X(cuCtxSynchronize)                                                                            \
+    X(cuModuleLoadDataEx)                                                                          \
+    X(cuModuleUnload)                                                                              \
+    X(cuModuleGetFunction)                                                                         \
+    X(cuFuncGetAttribute)                                                                          \
+    X(cuFuncSetAttribute)                                                                          \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                 \
+    X(cuMemAlloc)                                                                                  \
+    X(cuMemFree)                                                                                   \
+    X(cuMemcpyHtoD)                                                                                \
+    X(cuMemcpyDtoH)                                                                                \
+    X(cuLaunchKernel)                                                                              \
+    X(cuEventCreate)                                                                               \
+    X(cuEventRecord)                                                                               \
+    X(cuEventSynchronize)                                                                          \
+    X(cuEventElapsedTime)                                                                          \
     X(cuEventDestroy)
 
 /* cuGetProcAddress since CUDA 12.0 (with a status out-parameter), and before. */
@@ -77,10 +77,10 @@ struct gpu {
     getproc_v2_fn getproc_v2; /* one of these two is set */
     getproc_v1_fn getproc_v1;
     CUdevice dev;
-    CUcontext ctx;            /* the primary context of dev, retained */
-    CUmodule module;          /* the module of the last gpu_load_ptx, or NULL */
-    int driver_version;       /* e.g. 13000 */
-    CUdeviceptr *allocs;      /* every gpu_malloc, freed by gpu_close */
+    CUcontext ctx;       /* the primary context of dev, retained */
+    CUmodule module;     /* the module of the last gpu_load_ptx, or NULL */
+    int driver_version;  /* e.g. 13000 */
+    CUdeviceptr *allocs; /* every gpu_malloc, freed by gpu_close */
     size_t nallocs, cap_allocs;
 #define X(name) __typeof__(&name) p_##name;
     CU_SYMBOLS(X)
@@ -105,8 +105,7 @@ static void *cu_proc(gpu_t *g, const char *name)
 
 /* Sets err to `status` with CUDA's error name and text, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS:
  * an illegal memory access was encountered (cuCtxSynchronize)". Returns status. */
-static gl_status cu_fail(gpu_t *g, gl_status status, CUresult r, const char *call,
-                         gl_error *err)
+static gl_status cu_fail(gpu_t *g, gl_status status, CUresult r, const char *call, gl_error *err)
 {
     const char *name = NULL, *text = NULL;
     if (!g->p_cuGetErrorName || g->p_cuGetErrorName(r, &name) != CUDA_SUCCESS)
@@ -163,14 +162,14 @@ gl_status gpu_open(gpu_t **out, gl_error *err)
                      CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
         goto fail;
     }
-#define resolve(name)                                                                    \
-    do {                                                                                 \
-        void *fn_ = cu_proc(g, #name);                                                   \
-        if (!fn_) {                                                                      \
-            missing = #name;                                                             \
-            goto missing_symbol;                                                         \
-        }                                                                                \
-        g->p_##name = (__typeof__(g->p_##name))fn_;                                      \
+#define resolve(name)                                                                              \
+    do {                                                                                           \
+        void *fn_ = cu_proc(g, #name);                                                             \
+        if (!fn_) {                                                                                \
+            missing = #name;                                                                       \
+            goto missing_symbol;                                                                   \
+        }                                                                                          \
+        g->p_##name = (__typeof__(g->p_##name))fn_;                                                \
     } while (0);
     CU_SYMBOLS(resolve)
 #undef resolve
@@ -271,8 +270,7 @@ gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
     info->max_blocks_per_sm = attr(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
     info->shared_bytes_per_block_optin =
         (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    info->shared_bytes_per_block =
-        (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    info->shared_bytes_per_block = (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
     info->shared_bytes_per_sm =
         (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
     size_t total = 0;
@@ -283,8 +281,7 @@ gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
     info->mem_clock_khz = attr(g, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
     info->mem_bus_bits = attr(g, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
     /* Double data rate: two transfers per memory clock. */
-    info->peak_bandwidth_gbs =
-        2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
+    info->peak_bandwidth_gbs = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
     if (g->driver_version > 0)
         snprintf(info->driver, sizeof info->driver, "%d.%d", g->driver_version / 1000,
                  g->driver_version % 1000 / 10);
@@ -434,12 +431,13 @@ static CUresult opt_in_shared(gpu_t *g, CUfunction f, unsigned dynamic_shared)
         g->p_cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS ||
         (uint64_t)stat + dynamic_shared <= 48u * 1024u)
         return CUDA_SUCCESS;
-    return g->p_cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic_shared);
+    return g->p_cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   (int)dynamic_shared);
 }
 
-gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
-                     const unsigned block[3], unsigned dynamic_shared, void **params,
-                     char **printf_out, double *elapsed_ms, gl_error *err)
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
+                     unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
+                     gl_error *err)
 {
     if (printf_out)
         *printf_out = NULL;
@@ -454,12 +452,12 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
     CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
     if (r == CUDA_ERROR_NOT_FOUND)
         return gl_fail(err, GL_ERR_LAUNCH,
-                       "no kernel named %s in the PTX (C++ kernels need extern \"C\")",
-                       kernel);
+                       "no kernel named %s in the PTX (C++ kernels need extern \"C\")", kernel);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_CUDA, r, "cuModuleGetFunction", err);
     if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
+        return cu_fail(g, GL_ERR_LAUNCH, r,
+                       "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
 
     CUevent start = NULL, stop = NULL;
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
@@ -557,7 +555,8 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
     if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
+        return cu_fail(g, GL_ERR_LAUNCH, r,
+                       "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
     CUevent start = NULL, stop = NULL;
     const char *call = "cuEventCreate";
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
@@ -588,8 +587,8 @@ struct gpu {
     int unused;
 };
 
-#define NO_CUDA_H                                                                        \
-    "gpulearn was built without cuda.h: install the CUDA Toolkit (or Debian's "          \
+#define NO_CUDA_H                                                                                  \
+    "gpulearn was built without cuda.h: install the CUDA Toolkit (or Debian's "                    \
     "nvidia-cuda-dev) and rebuild"
 
 gl_status gpu_open(gpu_t **out, gl_error *err)
@@ -598,7 +597,10 @@ gl_status gpu_open(gpu_t **out, gl_error *err)
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
 }
 
-void gpu_close(gpu_t *g) { (void)g; }
+void gpu_close(gpu_t *g)
+{
+    (void)g;
+}
 
 gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
 {
@@ -632,9 +634,9 @@ gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *er
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
 }
 
-gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
-                     const unsigned block[3], unsigned dynamic_shared, void **params,
-                     char **printf_out, double *elapsed_ms, gl_error *err)
+gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
+                     unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
+                     gl_error *err)
 {
     (void)g, (void)kernel, (void)grid, (void)block, (void)dynamic_shared, (void)params;
     if (printf_out)

@@ -13,7 +13,6 @@
 #include "runtime/sandbox.h"
 #include "trace/analysis.h"
 
-
 void grade_report_free(gl_grade_report *r)
 {
     if (!r)
@@ -26,15 +25,15 @@ void grade_report_free(gl_grade_report *r)
 /* One run of a kernel on the simulator, as the grader needs it: buffers, the fault,
  * the checkers' findings and the trace's counters. */
 typedef struct sim_run {
-    gl_status status;      /* GL_OK, GL_ERR_FAULT, GL_ERR_UNSUPPORTED, ... */
-    char error[4096];      /* what went wrong, with where */
-    gl_buffer *buffers;    /* one per arg */
+    gl_status status;   /* GL_OK, GL_ERR_FAULT, GL_ERR_UNSUPPORTED, ... */
+    char error[4096];   /* what went wrong, with where */
+    gl_buffer *buffers; /* one per arg */
     int nargs;
     sim_fault fault;
     sim_finding *findings; /* errors and warnings (malloc'd) */
     int nfindings;
     sim_stats stats;
-    gl_counts counts;      /* trace counters (when traced) */
+    gl_counts counts;           /* trace counters (when traced) */
     uint64_t global_load_lanes; /* lane-level global loads (when traced) */
     int traced;
 } sim_run;
@@ -49,18 +48,18 @@ static void sim_run_free(sim_run *r)
 /* One size's runs: the reference's and the submission's, on the simulator. */
 typedef struct size_run {
     int64_t n;
-    gl_inputs inputs;      /* the lesson's random inputs, or an adversarial variant */
-    char label[64];        /* "4099", or "4099 with every input the largest allowed" */
-    gl_spec spec;          /* the submission's spec at this n */
-    sim_run expect;        /* reference */
-    sim_run got;           /* submission, deterministic schedule */
-    sim_run dbg;           /* the submission's debug build (-G), deterministic schedule:
+    gl_inputs inputs; /* the lesson's random inputs, or an adversarial variant */
+    char label[64];   /* "4099", or "4099 with every input the largest allowed" */
+    gl_spec spec;     /* the submission's spec at this n */
+    sim_run expect;   /* reference */
+    sim_run got;      /* submission, deterministic schedule */
+    sim_run dbg;      /* the submission's debug build (-G), deterministic schedule:
                               the memory checks see the code as written */
     int have_dbg;
-    sim_run *sched;        /* submission under seeded random schedules (nsched) */
+    sim_run *sched; /* submission under seeded random schedules (nsched) */
     int nsched;
-    int skipped;           /* not run: a smaller size already hit the step limit */
-    int on_gpu;            /* --backend gpu: the submission also ran on the GPU */
+    int skipped; /* not run: a smaller size already hit the step limit */
+    int on_gpu;  /* --backend gpu: the submission also ran on the GPU */
     gl_run_result got_gpu;
     gl_status gpu_status;
     char gpu_error[4096];
@@ -131,7 +130,8 @@ size_t grade_count_diffs(gl_type t, size_t len, const void *expected, const void
     if (first)
         *first = len;
     for (size_t i = 0; i < len; i++)
-        if (!grade_values_equal(t, gl_buffer_get(expected, t, i), gl_buffer_get(actual, t, i), tol)) {
+        if (!grade_values_equal(t, gl_buffer_get(expected, t, i), gl_buffer_get(actual, t, i),
+                                tol)) {
             if (first && wrong == 0)
                 *first = i;
             wrong++;
@@ -182,12 +182,13 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     gl_param_fit fit;
     if (!gl_params_fit(spec, m, kernel, &fit)) {
         if (fit.nparams != spec->nargs)
-            return gl_fail(err, GL_ERR_INPUT, "%s: kernel '%s' takes %d parameters; the "
+            return gl_fail(err, GL_ERR_INPUT,
+                           "%s: kernel '%s' takes %d parameters; the "
                            "exercise passes %d (keep the starter's parameter list)",
-                           gl_display_path(spec->source), spec->kernel, fit.nparams,
-                           spec->nargs);
+                           gl_display_path(spec->source), spec->kernel, fit.nparams, spec->nargs);
         const gl_arg *a = &spec->args[fit.bad_arg];
-        return gl_fail(err, GL_ERR_INPUT, "%s: parameter %d of '%s' has the wrong type "
+        return gl_fail(err, GL_ERR_INPUT,
+                       "%s: parameter %d of '%s' has the wrong type "
                        "(the exercise passes %s%s '%s')",
                        gl_display_path(spec->source), fit.bad_arg, spec->kernel,
                        gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
@@ -247,7 +248,8 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
             char w[64], g[64];
             grade_format_value(w, sizeof w, arg->type,
                                gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
-            grade_format_value(g, sizeof g, arg->type, gl_buffer_get(got[a].data, arg->type, first));
+            grade_format_value(g, sizeof g, arg->type,
+                               gl_buffer_get(got[a].data, arg->type, first));
             add_detail(c, "n = %lld%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
                        (long long)r->n, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
@@ -433,8 +435,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             } else if (r->have_dbg && is_memory_fault(&r->dbg.fault)) {
                 /* the optimiser moved the access under a guard; as written it is wrong */
                 ok = 0;
-                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label,
-                           r->dbg.error);
+                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, r->dbg.error);
             }
             break;
         case GL_CHECK_NO_RACES:
@@ -445,8 +446,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             for (int s = 0; ok && s < r->nsched; s++)
                 if (describe_finding(&r->sched[s], SIM_FIND_RACE, buf, sizeof buf)) {
                     ok = 0;
-                    add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1,
-                               buf);
+                    add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1, buf);
                 }
             break;
         case GL_CHECK_NO_DEADLOCK:
@@ -474,9 +474,10 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (r->got.stats.warp_instructions > k->max_steps) {
                 ok = 0;
-                add_detail(out, "n = %s: the kernel issued %llu warp instructions; the "
-                                "limit is %llu", r->label,
-                           (unsigned long long)r->got.stats.warp_instructions,
+                add_detail(out,
+                           "n = %s: the kernel issued %llu warp instructions; the "
+                           "limit is %llu",
+                           r->label, (unsigned long long)r->got.stats.warp_instructions,
                            (unsigned long long)k->max_steps);
             }
             break;
@@ -495,8 +496,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         snprintf(bound, sizeof bound, "at least %g", k->min);
                     else
                         snprintf(bound, sizeof bound, "at most %g", k->max);
-                    add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label,
-                               metric_what, v, bound);
+                    add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label, metric_what, v,
+                               bound);
                 }
             }
             break;
@@ -515,16 +516,18 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         finished && outputs_differ(k, r, r->got.buffers, sr->buffers);
                     if (differs)
                         order_dependent =
-                            describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)
-                                ? 2 : 1;
+                            describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf) ? 2
+                                                                                             : 1;
                     if (!k->implicit) {
                         ok = compare_outputs(k, r, sr->buffers, where, out);
                     } else if (differs) {
                         /* not declared: judges only the order (matches_reference judges
                          * the values), so a wrong answer fails once, not twice */
                         ok = 0;
-                        add_detail(out, "n = %s%s: the output differs from the one under "
-                                        "the default schedule", r->label, where);
+                        add_detail(out,
+                                   "n = %s%s: the output differs from the one under "
+                                   "the default schedule",
+                                   r->label, where);
                     }
                 }
             }
@@ -558,8 +561,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             if (failed >= GRADE_DETAILED_SIZES && r->inputs)
                 more_adv++;
             else if (failed >= GRADE_DETAILED_SIZES)
-                snprintf(more + strlen(more), sizeof more - strlen(more), "%s%s",
-                         *more ? ", " : "", r->label);
+                snprintf(more + strlen(more), sizeof more - strlen(more), "%s%s", *more ? ", " : "",
+                         r->label);
             failed++;
             c->passed = 0;
         }
@@ -567,13 +570,14 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     if (failed > GRADE_DETAILED_SIZES && !*more)
         add_detail(c, "also fails for %d sets of adversarial inputs", more_adv);
     else if (failed > GRADE_DETAILED_SIZES)
-        add_detail(c, "also fails for n = %s%s", more,
-                   more_adv ? " and adversarial inputs" : "");
+        add_detail(c, "also fails for n = %s%s", more, more_adv ? " and adversarial inputs" : "");
     if (nnot_run) {
         c->not_run = !failed;
         if (!*not_run)
-            add_detail(c, "not run for %d sets of adversarial inputs: the kernel did not "
-                          "finish (%s)", not_run_adv, why_not_run);
+            add_detail(c,
+                       "not run for %d sets of adversarial inputs: the kernel did not "
+                       "finish (%s)",
+                       not_run_adv, why_not_run);
         else
             add_detail(c, "not run for n = %s%s: the kernel did not finish (%s)", not_run,
                        not_run_adv ? " and adversarial inputs" : "", why_not_run);
@@ -583,8 +587,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     int adversarial = 0;
     for (int i = 0; i < nruns && used < sizeof sizes - 24; i++)
         if (uses_size(k, e, runs[i].n) && !runs[i].skipped && !runs[i].inputs)
-            used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld",
-                                     used ? ", " : "", (long long)runs[i].n);
+            used += (size_t)snprintf(sizes + used, sizeof sizes - used, "%s%lld", used ? ", " : "",
+                                     (long long)runs[i].n);
         else if (uses_size(k, e, runs[i].n) && !runs[i].skipped && k->kind != GL_CHECK_METRIC)
             adversarial++;
     if (adversarial && used < sizeof sizes - 40)
@@ -613,19 +617,22 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 if (uses_size(k, e, runs[i].n) && !runs[i].inputs) {
                     v = metric_value(k, ref_check, &runs[i], &what);
                     add_detail(c, "n = %s: %s is %.4g (%s %g)", runs[i].label, what, v,
-                               k->has_min ? "at least" : "at most",
-                               k->has_min ? k->min : k->max);
+                               k->has_min ? "at least" : "at most", k->has_min ? k->min : k->max);
                     break;
                 }
             break;
         }
         case GL_CHECK_RANDOM_SCHEDULE:
             if (k->implicit)
-                add_detail(c, "output the same under %d random schedules as under the "
-                              "default one for n = %s", k->seeds, sizes);
+                add_detail(c,
+                           "output the same under %d random schedules as under the "
+                           "default one for n = %s",
+                           k->seeds, sizes);
             else
-                add_detail(c, "output matches the reference under %d random schedules for "
-                              "n = %s", k->seeds, sizes);
+                add_detail(c,
+                           "output matches the reference under %d random schedules for "
+                           "n = %s",
+                           k->seeds, sizes);
             break;
         case GL_CHECK_MATCHES_REFERENCE:
             add_detail(c, "output matches the reference for n = %s", sizes);
@@ -766,8 +773,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         gl_status gs = gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
         if (gs != GL_OK)
             return gs;
-        snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major,
-                 info.compute_minor);
+        snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major, info.compute_minor);
     }
     char *sub_path = strdup(submission ? submission : e->starter);
     gl_compiled ref = {0}, sub = {0}, sub_gpu = {0}, sub_dbg = {0};
@@ -781,8 +787,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     if (st != GL_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution does not compile:\n%s",
-                     l->dir, msg);
+        st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution does not compile:\n%s", l->dir,
+                     msg);
         goto done;
     }
     char diag[2048] = "";
@@ -893,7 +899,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         snprintf(r->label, sizeof r->label, "%lld%s", (long long)r->n, input_names[r->inputs]);
         int metric_here = 0;
         for (int k = 0; k < e->nchecks; k++)
-            metric_here |= e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
+            metric_here |=
+                e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
         gl_spec ref_spec;
         st = lesson_exercise_spec_variant(l, r->n, seed_base + (uint64_t)i, r->inputs, e->reference,
                                           &ref_spec, err);
@@ -949,8 +956,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 q->skipped = 1;
                 q->got.fault = r->got.fault;
                 q->got.status = r->got.status;
-                snprintf(q->got.error, sizeof q->got.error, "not run: the kernel already "
-                         "exceeded the step limit at n = %s", r->label);
+                snprintf(q->got.error, sizeof q->got.error,
+                         "not run: the kernel already "
+                         "exceeded the step limit at n = %s",
+                         r->label);
             }
             break;
         }
@@ -960,15 +969,13 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
         int seeds = 0;
-        if (r->got.status == GL_OK &&
-            (wanted(e, GL_CHECK_RANDOM_SCHEDULE, r->n, &seeds) ||
-             (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
+        if (r->got.status == GL_OK && (wanted(e, GL_CHECK_RANDOM_SCHEDULE, r->n, &seeds) ||
+                                       (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
             r->sched = calloc((size_t)seeds, sizeof *r->sched);
             for (int s = 0; r->sched && s < seeds; s++) {
-                const uint64_t seed =
-                    (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
-                gl_run_opts rc = {.step_limit = step_limit,
-                                  .schedule_random = seed != 0, .schedule_seed = seed};
+                const uint64_t seed = (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
+                gl_run_opts rc = {
+                    .step_limit = step_limit, .schedule_random = seed != 0, .schedule_seed = seed};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;
@@ -1029,8 +1036,10 @@ done:
 void grade_report_write_text(FILE *f, const gl_grade_report *r)
 {
     int passed = 0;
-    fprintf(f, "Grading %s for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
-               "repeats them)\n", r->submission, r->lesson,
+    fprintf(f,
+            "Grading %s for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
+            "repeats them)\n",
+            r->submission, r->lesson,
             strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
             (unsigned long long)r->seed, (unsigned long long)r->seed);
     for (int i = 0; i < r->nchecks; i++) {
@@ -1045,15 +1054,15 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
             line += len + (nl ? 1 : 0);
         }
     }
-    fprintf(f, "%s: %d of %d checks passed\n", r->passed ? "PASSED" : "FAILED", passed,
-            r->nchecks);
+    fprintf(f, "%s: %d of %d checks passed\n", r->passed ? "PASSED" : "FAILED", passed, r->nchecks);
 }
 
 uint64_t grade_new_seed(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    uint64_t x =
+        (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
     x = (x ^ (x >> 31)) * 0x7fb5d329728ea185ull; /* mixed, then cut to 32 bits: short to type */
     return (x ^ (x >> 27)) & 0xffffffffull;
 }
@@ -1172,16 +1181,18 @@ int grade_lint(const char *dir, FILE *out)
         if (step->map_value && strncmp(step->map_value, "buffer:", 7) == 0) {
             int a = spec_find_arg(&spec, step->map_value + 7);
             if (a < 0 || !spec.args[a].is_ptr) {
-                fprintf(out, "%s/lesson.json: steps[%d].map: no pointer argument named '%s'\n",
-                        dir, s, step->map_value + 7);
+                fprintf(out, "%s/lesson.json: steps[%d].map: no pointer argument named '%s'\n", dir,
+                        s, step->map_value + 7);
                 problems++;
             }
         }
         gl_run_opts ro = {.backend = GL_BACKEND_SIM};
         gl_run_result res;
         if (gl_run_spec(&spec, &ro, &res, &e) != GL_OK) {
-            fprintf(out, "%s/lesson.json: steps[%d]: the step's kernel does not run on the "
-                         "simulator: %s\n", dir, s, e.msg);
+            fprintf(out,
+                    "%s/lesson.json: steps[%d]: the step's kernel does not run on the "
+                    "simulator: %s\n",
+                    dir, s, e.msg);
             problems++;
         }
         gl_run_result_free(&res);
@@ -1190,8 +1201,8 @@ int grade_lint(const char *dir, FILE *out)
     const gl_exercise *ex = l.exercise;
     if (ex) {
         if (ex->nhints < 2 || ex->nhints > 3) {
-            fprintf(out, "%s/lesson.json: exercise.hints: %d hints; a lesson gives 2 or 3\n",
-                    dir, ex->nhints);
+            fprintf(out, "%s/lesson.json: exercise.hints: %d hints; a lesson gives 2 or 3\n", dir,
+                    ex->nhints);
             problems++;
         }
         gl_grade_report rep;

@@ -14,7 +14,7 @@
 typedef struct gl_check_result {
     char name[64];
     int passed;
-    int not_run;     /* 1: could not be judged (the kernel did not compile, did not fit
+    int not_run; /* 1: could not be judged (the kernel did not compile, did not fit
                         the exercise or did not finish, and failed no size for this
                         check's own reason): reported as NOT RUN, counted as failed */
     char detail[2048];
@@ -27,12 +27,12 @@ const char *grade_check_status(const gl_check_result *c);
 typedef struct gl_grade_report {
     char lesson[64];
     char submission[1024];
-    char backend[8];         /* "sim", or "gpu": the submission also ran on the GPU */
-    uint64_t seed;           /* the inputs' and random schedules' seed of this grading
+    char backend[8]; /* "sim", or "gpu": the submission also ran on the GPU */
+    uint64_t seed;   /* the inputs' and random schedules' seed of this grading
                                 (gl_grade_opts.seed repeats it) */
-    int sandboxed;           /* the submission was compiled in the sandbox */
-    int passed;              /* every check passed */
-    int compiled;            /* 0: the submission did not compile (see compile_log) */
+    int sandboxed;   /* the submission was compiled in the sandbox */
+    int passed;      /* every check passed */
+    int compiled;    /* 0: the submission did not compile (see compile_log) */
     char *compile_log;
     gl_check_result *checks;
     int nchecks;

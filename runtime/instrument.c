@@ -120,11 +120,13 @@ static int brace_delta(const line *l)
 /* Size in bytes of a PTX type name (without the dot), 0 if not a type. */
 static unsigned type_size(const char *t, size_t n)
 {
-    static const struct { const char *name; unsigned size; } ty[] = {
-        {"b8", 1},  {"u8", 1},  {"s8", 1},   {"b16", 2},  {"u16", 2},  {"s16", 2},
-        {"f16", 2}, {"bf16", 2}, {"b32", 4}, {"u32", 4},  {"s32", 4},  {"f32", 4},
-        {"f16x2", 4}, {"bf16x2", 4}, {"b64", 8}, {"u64", 8}, {"s64", 8}, {"f64", 8},
-        {"b128", 16}, {"pred", 1},
+    static const struct {
+        const char *name;
+        unsigned size;
+    } ty[] = {
+        {"b8", 1},   {"u8", 1},  {"s8", 1},  {"b16", 2}, {"u16", 2},   {"s16", 2},   {"f16", 2},
+        {"bf16", 2}, {"b32", 4}, {"u32", 4}, {"s32", 4}, {"f32", 4},   {"f16x2", 4}, {"bf16x2", 4},
+        {"b64", 8},  {"u64", 8}, {"s64", 8}, {"f64", 8}, {"b128", 16}, {"pred", 1},
     };
     for (size_t i = 0; i < sizeof ty / sizeof *ty; i++)
         if (strlen(ty[i].name) == n && memcmp(ty[i].name, t, n) == 0)
@@ -448,8 +450,8 @@ static void emit_block_end(sbuf *b, int sim_mode, const shdecl *sh, int nsh, int
 typedef struct memline {
     char guard[64];
     int guard_neg;
-    int space;  /* TRACE_SPACE_*, 0 generic, -1 not traced (.param, .const) */
-    int op;     /* trace_mem_op */
+    int space; /* TRACE_SPACE_*, 0 generic, -1 not traced (.param, .const) */
+    int op;    /* trace_mem_op */
     unsigned width;
     char base[128]; /* register, symbol or number */
     long long off;
@@ -554,8 +556,8 @@ static int parse_memline(const line *l, memline *m)
 }
 
 /* Emits the per-warp memory record code for instruction `pc` (before it). */
-static int emit_mem(sbuf *b, int sim_mode, int in_func, const ctx *c, const memline *m,
-                    int pc, int *label)
+static int emit_mem(sbuf *b, int sim_mode, int in_func, const ctx *c, const memline *m, int pc,
+                    int *label)
 {
     int l = (*label)++;
     if (in_func)
@@ -682,8 +684,8 @@ void gl_instrumented_free(gl_instrumented *ins)
     memset(ins, 0, sizeof *ins);
 }
 
-gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode,
-                            gl_instrumented *out, gl_error *err)
+gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, gl_instrumented *out,
+                            gl_error *err)
 {
     memset(out, 0, sizeof *out);
     out->sim_mode = sim_mode;
@@ -759,8 +761,7 @@ gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode,
             }
     }
     if (entry_line < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .entry '%s' in the PTX",
-                     kernel);
+        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .entry '%s' in the PTX", kernel);
         goto done;
     }
     int close_line = -1;
@@ -789,8 +790,7 @@ gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode,
         }
     }
     if (close_line < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no parameter list for '%s'",
-                     kernel);
+        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no parameter list for '%s'", kernel);
         goto done;
     }
     int body_open = -1, body_close = -1;
@@ -1074,16 +1074,14 @@ static uint64_t records_offset(uint64_t nblocks, unsigned warps_per_block)
 
 size_t gl_itrace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records)
 {
-    return (size_t)(records_offset(nblocks, warps_per_block) +
-                    records * GL_ITRACE_RECORD_BYTES);
+    return (size_t)(records_offset(nblocks, warps_per_block) + records * GL_ITRACE_RECORD_BYTES);
 }
 
 void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint64_t records)
 {
     uint64_t h[4] = {0, records, records_offset(nblocks, warps_per_block), GL_ITRACE_MAGIC};
     memcpy(buf, h, sizeof h);
-    uint64_t t[3] = {nblocks * warps_per_block, warp_counters_offset(nblocks),
-                     warps_per_block};
+    uint64_t t[3] = {nblocks * warps_per_block, warp_counters_offset(nblocks), warps_per_block};
     memcpy((unsigned char *)buf + 232, t, sizeof t);
 }
 
@@ -1135,8 +1133,8 @@ static void sort_by_time(trace_t *t)
 }
 
 int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
-                     const ptx_module_t *orig, const unsigned grid[3],
-                     const unsigned block[3], trace_t *t)
+                     const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
+                     trace_t *t)
 {
     const unsigned char *p = buf;
     if (bytes < GL_ITRACE_HEADER_BYTES || rd64(p + 24) != GL_ITRACE_MAGIC)
@@ -1169,8 +1167,7 @@ int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
         trace_event ev = {0};
         ev.block = rd32(q + 8);
         ev.time = rd64(q + 32);
-        if (kind == GL_ITRACE_BLOCK_START || kind == GL_ITRACE_BLOCK_END ||
-            kind == GL_ITRACE_MEM)
+        if (kind == GL_ITRACE_BLOCK_START || kind == GL_ITRACE_BLOCK_END || kind == GL_ITRACE_MEM)
             written++;
         if (kind == GL_ITRACE_BLOCK_START || kind == GL_ITRACE_BLOCK_END) {
             ev.kind = kind == GL_ITRACE_BLOCK_START ? TRACE_EV_BLOCK_START : TRACE_EV_BLOCK_END;

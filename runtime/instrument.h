@@ -65,10 +65,10 @@ typedef struct gl_ishared_sym {
 
 /* What instrumenting produced. Free with gl_instrumented_free. */
 typedef struct gl_instrumented {
-    char *ptx;             /* the instrumented PTX (malloc'd) */
-    char kernel[256];      /* the entry instrumented */
-    int nmem;              /* memory instructions instrumented */
-    int nskipped;          /* memory instructions whose address could not be evaluated
+    char *ptx;        /* the instrumented PTX (malloc'd) */
+    char kernel[256]; /* the entry instrumented */
+    int nmem;         /* memory instructions instrumented */
+    int nskipped;     /* memory instructions whose address could not be evaluated
                               (a base register of unknown width) and were left alone */
     gl_ishared_sym syms[GL_ITRACE_MAX_SHARED_SYMS];
     int nsyms;             /* the header's shared-address table holds these, in order */
@@ -90,8 +90,8 @@ void gl_instrumented_free(gl_instrumented *ins);
  * stores, record n of global warp w at n * warps + w (an atomic inside a loop makes the
  * simulator treat the loop as a spin loop and yield, which changes where divergent
  * lanes reconverge); the capacity is then shared out evenly between warps. */
-gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode,
-                            gl_instrumented *out, gl_error *err);
+gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, gl_instrumented *out,
+                            gl_error *err);
 
 /* Bytes of a trace buffer for `nblocks` blocks of `warps_per_block` warps and
  * `records` records. */
@@ -108,7 +108,7 @@ void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint6
  * fit. time: %globaltimer in ns; GPU-mode traces are ordered by time (the sink, if
  * set, saw them in record order). 0, or -1 on a malformed buffer or no memory. */
 int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
-                     const ptx_module_t *orig, const unsigned grid[3],
-                     const unsigned block[3], trace_t *t);
+                     const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
+                     trace_t *t);
 
 #endif

@@ -173,11 +173,11 @@ static gl_status get_sizes(ctx *c, const cJSON *v, const char *field, int64_t **
     return GL_OK;
 }
 
-static const char *const k_views[] = {"text",  "device", "grid_map", "buffers", "warps",
-                                      "memory", "banks", "barriers", "atomics", "tree",
-                                      "registers", NULL};
-static const char *const k_map_values[] = {"global_index", "block", "thread", "warp", "lane",
-                                           "sm", NULL};
+static const char *const k_views[] = {"text",    "device", "grid_map",  "buffers",
+                                      "warps",   "memory", "banks",     "barriers",
+                                      "atomics", "tree",   "registers", NULL};
+static const char *const k_map_values[] = {"global_index", "block", "thread", "warp",
+                                           "lane",         "sm",    NULL};
 
 static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
 {
@@ -234,12 +234,11 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency", "warp_execution_efficiency",
-                                           "sectors_per_request",
-                                           "sector_efficiency",      "bank_conflicts",
-                                           "global_atomics",         "global_loads_per_output",
-                                           "additions",              "float_additions",
-                                           NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
+                                           "sectors_per_request",     "sector_efficiency",
+                                           "bank_conflicts",          "global_atomics",
+                                           "global_loads_per_output", "additions",
+                                           "float_additions",         NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -251,8 +250,8 @@ static const char k_check_kinds[] =
     "\"float_additions\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
-static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key,
-                            double lo, double hi, double *out, int *has)
+static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,
+                            double hi, double *out, int *has)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(js, key);
     if (!v)
@@ -284,12 +283,10 @@ static gl_status add_implicit_checks(ctx *c, gl_exercise *e)
     static const struct {
         gl_check_kind kind;
         const char *name;
-    } always[] = {{GL_CHECK_NO_FAULT, "no_out_of_bounds"},
-                  {GL_CHECK_NO_RACES, "no_races"},
-                  {GL_CHECK_NO_DEADLOCK, "no_deadlock"},
-                  {GL_CHECK_NO_UNINIT, "no_uninitialized_reads"},
-                  {GL_CHECK_TIME_LIMIT, "time_limit"},
-                  {GL_CHECK_RANDOM_SCHEDULE, "random_schedule"}};
+    } always[] = {
+        {GL_CHECK_NO_FAULT, "no_out_of_bounds"}, {GL_CHECK_NO_RACES, "no_races"},
+        {GL_CHECK_NO_DEADLOCK, "no_deadlock"},   {GL_CHECK_NO_UNINIT, "no_uninitialized_reads"},
+        {GL_CHECK_TIME_LIMIT, "time_limit"},     {GL_CHECK_RANDOM_SCHEDULE, "random_schedule"}};
     const gl_check *ref = NULL;
     for (int i = 0; i < e->nchecks; i++)
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE)
@@ -339,8 +336,8 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
     snprintf(field, sizeof field, "exercise.checks[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"kind", "sizes", "outputs", "tolerance", "min",
-                                       "max",  "max_steps", "seeds", NULL};
+    static const char *const keys[] = {"kind", "sizes",     "outputs", "tolerance", "min",
+                                       "max",  "max_steps", "seeds",   NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st != GL_OK)
         return st;
@@ -451,8 +448,8 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
 {
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
-    static const char *const keys[] = {"title", "text", "starter", "reference", "launch",
-                                       "sizes", "checks", "hints", "step_limit", NULL};
+    static const char *const keys[] = {"title", "text",   "starter", "reference",  "launch",
+                                       "sizes", "checks", "hints",   "step_limit", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);
@@ -528,8 +525,7 @@ gl_status lesson_load(const char *dir, gl_lesson *out, gl_error *err)
     return st;
 }
 
-gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson *out,
-                       gl_error *err)
+gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson *out, gl_error *err)
 {
     memset(out, 0, sizeof *out);
     char *path = join(dir, "lesson.json");
@@ -552,8 +548,8 @@ gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson 
         st = gl_fail(err, GL_ERR_INPUT, "%s:%d:%d: malformed JSON", path, line, col);
         goto done;
     }
-    static const char *const keys[] = {"format", "id", "title", "summary", "steps", "exercise",
-                                       NULL};
+    static const char *const keys[] = {"format", "id",       "title", "summary",
+                                       "steps",  "exercise", NULL};
     if (!cJSON_IsObject(js)) {
         st = bad(&c, "(top level)", "must be an object");
         goto done;
@@ -658,8 +654,8 @@ gl_status lesson_list(gl_lesson **out, int *count, gl_error *err)
     struct dirent **names = NULL;
     int n = scandir(root, &names, NULL, by_name);
     if (n < 0)
-        return gl_fail(err, GL_ERR_INPUT, "%s: cannot read the lessons folder (set GPULEARN_LESSONS)",
-                       root);
+        return gl_fail(err, GL_ERR_INPUT,
+                       "%s: cannot read the lessons folder (set GPULEARN_LESSONS)", root);
     gl_lesson *ls = calloc((size_t)n + 1, sizeof *ls);
     gl_status st = ls ? GL_OK : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     int k = 0;
@@ -770,8 +766,7 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                const char *source_path, gl_spec *out, gl_error *err)
 {
-    return lesson_exercise_spec_variant(l, n, seed_offset, GL_INPUTS_RANDOM, source_path, out,
-                                        err);
+    return lesson_exercise_spec_variant(l, n, seed_offset, GL_INPUTS_RANDOM, source_path, out, err);
 }
 
 int lesson_exercise_has_random(const gl_lesson *l)
@@ -779,10 +774,13 @@ int lesson_exercise_has_random(const gl_lesson *l)
     if (!l->exercise || !l->exercise->launch)
         return 0;
     const cJSON *arg;
-    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "args"))
-        if (cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
-                                             "random"))
-            return 1;
+    cJSON_ArrayForEach(
+        arg,
+        cJSON_GetObjectItemCaseSensitive(
+            l->exercise->launch,
+            "args")) if (cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg,
+                                                                                           "init"),
+                                                          "random")) return 1;
     return 0;
 }
 
@@ -802,8 +800,8 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     cJSON *arg;
     cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(js, "args"))
     {
-        cJSON *rnd = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(arg, "init"), "random");
+        cJSON *rnd = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
+                                                      "random");
         cJSON *seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
         if (cJSON_IsNumber(seed))
             cJSON_SetNumberValue(seed, seed->valuedouble + (double)seed_offset);
@@ -822,8 +820,7 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     }
     gl_vars vars = {.names = {"n"}, .values = {n}, .count = 1};
     char file[PATH_MAX];
-    snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", l->dir,
-             (long long)n);
+    snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", l->dir, (long long)n);
     gl_status st = spec_from_json(js, file, NULL, &vars, out, err); /* source_path as given */
     cJSON_Delete(js);
     return st;

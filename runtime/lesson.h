@@ -13,14 +13,14 @@ struct cJSON;
 typedef struct gl_step {
     char *title;
     char *text;
-    char *kernel;          /* path of the step's .cu (resolved), or NULL for text-only */
-    char *view;            /* "text", "device", "grid_map", "buffers"; and views the TUI
+    char *kernel;         /* path of the step's .cu (resolved), or NULL for text-only */
+    char *view;           /* "text", "device", "grid_map", "buffers"; and views the TUI
                               adds later (until then it shows the grid map): "warps",
                               "memory", "banks", "barriers", "atomics", "tree" */
-    char *map_value;       /* grid_map colouring: "global_index", "block", "thread",
+    char *map_value;      /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
-    struct cJSON *launch;  /* launch spec object (owned), or NULL */
+    struct cJSON *launch; /* launch spec object (owned), or NULL */
 } gl_step;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
@@ -50,41 +50,41 @@ typedef enum gl_check_kind {
 
 typedef struct gl_check {
     gl_check_kind kind;
-    char *name;            /* as written in lesson.json ("matches_reference") */
-    int64_t *sizes;        /* values of n to run with; NULL = the exercise's sizes */
+    char *name;     /* as written in lesson.json ("matches_reference") */
+    int64_t *sizes; /* values of n to run with; NULL = the exercise's sizes */
     int nsizes;
-    char **outputs;        /* buffers compared; NULL = every pointer argument */
+    char **outputs; /* buffers compared; NULL = every pointer argument */
     int noutputs;
-    double tolerance;      /* max |expected - actual| for floats (0 = bit-exact) */
-    char *metric;          /* GL_CHECK_METRIC: the metric's name (= name) */
-    double min, max;       /* GL_CHECK_METRIC: bounds; has_min/has_max say which apply */
+    double tolerance; /* max |expected - actual| for floats (0 = bit-exact) */
+    char *metric;     /* GL_CHECK_METRIC: the metric's name (= name) */
+    double min, max;  /* GL_CHECK_METRIC: bounds; has_min/has_max say which apply */
     int has_min, has_max;
-    uint64_t max_steps;    /* GL_CHECK_TIME_LIMIT: warp instructions per launch */
-    int seeds;             /* GL_CHECK_RANDOM_SCHEDULE: schedules tried (default 3) */
-    int implicit;          /* not in lesson.json: added because every exercise is
+    uint64_t max_steps; /* GL_CHECK_TIME_LIMIT: warp instructions per launch */
+    int seeds;          /* GL_CHECK_RANDOM_SCHEDULE: schedules tried (default 3) */
+    int implicit;       /* not in lesson.json: added because every exercise is
                               checked for it (lesson.c add_implicit_checks) */
 } gl_check;
 
 typedef struct gl_exercise {
     char *title;
     char *text;
-    char *starter;         /* resolved path of the starter kernel */
-    char *reference;       /* resolved path of the hidden reference solution */
-    struct cJSON *launch;  /* launch spec whose numbers may use "n" (owned) */
-    int64_t *sizes;        /* default sizes n */
+    char *starter;        /* resolved path of the starter kernel */
+    char *reference;      /* resolved path of the hidden reference solution */
+    struct cJSON *launch; /* launch spec whose numbers may use "n" (owned) */
+    int64_t *sizes;       /* default sizes n */
     int nsizes;
     gl_check *checks;
     int nchecks;
     char **hints;
     int nhints;
-    uint64_t step_limit;   /* "step_limit": warp instructions one graded launch may
+    uint64_t step_limit; /* "step_limit": warp instructions one graded launch may
                               issue before it counts as an endless loop (0 = default) */
 } gl_exercise;
 
 typedef struct gl_lesson {
-    char *dir;             /* the lesson's folder */
-    char *id;              /* short id ("threads") */
-    int number;            /* from the folder name NN-slug */
+    char *dir;  /* the lesson's folder */
+    char *id;   /* short id ("threads") */
+    int number; /* from the folder name NN-slug */
     char *title;
     char *summary;
     gl_step *steps;

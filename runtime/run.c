@@ -98,13 +98,12 @@ static void list_entries(const ptx_module_t *m, char *buf, size_t len)
     buf[0] = '\0';
     size_t used = 0;
     for (int i = 0; i < ptx_entry_count(m) && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                                 ptx_entry_name(m, i));
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", ptx_entry_name(m, i));
 }
 
 /* See backend.h. */
-int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
-                  gl_param_fit *fit)
+int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel, gl_param_fit *fit)
 {
     ptx_param_info params[64];
     memset(fit, 0, sizeof *fit);
@@ -139,8 +138,8 @@ static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const 
     const int count = fit.nparams, i = fit.bad_arg;
     if (count != spec->nargs)
         return gl_fail(err, GL_ERR_LAUNCH,
-                       "%s: args: kernel '%s' takes %d parameter%s, the spec gives %d",
-                       spec->file, spec->kernel, count, count == 1 ? "" : "s", spec->nargs);
+                       "%s: args: kernel '%s' takes %d parameter%s, the spec gives %d", spec->file,
+                       spec->kernel, count, count == 1 ? "" : "s", spec->nargs);
     const gl_arg *a = &spec->args[i];
     return gl_fail(err, GL_ERR_LAUNCH,
                    "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
@@ -154,14 +153,43 @@ void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
 {
     *slot = 0;
     switch (a->type) {
-    case GL_I8: { int8_t v = (int8_t)a->value.i; memcpy(slot, &v, 1); break; }
-    case GL_U8: { uint8_t v = (uint8_t)a->value.u; memcpy(slot, &v, 1); break; }
-    case GL_I16: { int16_t v = (int16_t)a->value.i; memcpy(slot, &v, 2); break; }
-    case GL_U16: { uint16_t v = (uint16_t)a->value.u; memcpy(slot, &v, 2); break; }
-    case GL_I32: { int32_t v = (int32_t)a->value.i; memcpy(slot, &v, 4); break; }
-    case GL_U32: { uint32_t v = (uint32_t)a->value.u; memcpy(slot, &v, 4); break; }
-    case GL_I64: case GL_U64: memcpy(slot, &a->value.u, 8); break;
-    case GL_F32: { float v = (float)a->value.f; memcpy(slot, &v, 4); break; }
+    case GL_I8: {
+        int8_t v = (int8_t)a->value.i;
+        memcpy(slot, &v, 1);
+        break;
+    }
+    case GL_U8: {
+        uint8_t v = (uint8_t)a->value.u;
+        memcpy(slot, &v, 1);
+        break;
+    }
+    case GL_I16: {
+        int16_t v = (int16_t)a->value.i;
+        memcpy(slot, &v, 2);
+        break;
+    }
+    case GL_U16: {
+        uint16_t v = (uint16_t)a->value.u;
+        memcpy(slot, &v, 2);
+        break;
+    }
+    case GL_I32: {
+        int32_t v = (int32_t)a->value.i;
+        memcpy(slot, &v, 4);
+        break;
+    }
+    case GL_U32: {
+        uint32_t v = (uint32_t)a->value.u;
+        memcpy(slot, &v, 4);
+        break;
+    }
+    case GL_I64:
+    case GL_U64: memcpy(slot, &a->value.u, 8); break;
+    case GL_F32: {
+        float v = (float)a->value.f;
+        memcpy(slot, &v, 4);
+        break;
+    }
     case GL_F64: memcpy(slot, &a->value.f, 8); break;
     }
 }
@@ -182,9 +210,8 @@ static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *er
     if (f->kind == SIM_FAULT_DEADLOCK || f->kind == SIM_FAULT_UNSUPPORTED)
         gl_fail(err, GL_ERR_FAULT, "%s: %s", where, f->message);
     else
-        gl_fail(err, GL_ERR_FAULT, "%s: block (%u,%u,%u) thread (%u,%u,%u): %s", where,
-                f->block[0], f->block[1], f->block[2], f->thread[0], f->thread[1],
-                f->thread[2], f->message);
+        gl_fail(err, GL_ERR_FAULT, "%s: block (%u,%u,%u) thread (%u,%u,%u): %s", where, f->block[0],
+                f->block[1], f->block[2], f->thread[0], f->thread[1], f->thread[2], f->message);
 }
 
 /* The trace's sink when both the metrics and the caller (gl_run_opts.trace_sink) want
@@ -195,8 +222,7 @@ typedef struct sim_sinks {
     void *next_ctx;
 } sim_sinks;
 
-static void sim_sinks_fn(void *ctx, const trace_t *t, const trace_event *ev,
-                         const uint64_t *addrs)
+static void sim_sinks_fn(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs)
 {
     sim_sinks *s = ctx;
     gl_metrics_sink(s->metrics, t, ev, addrs);
@@ -277,8 +303,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         params[i] = &slots[i];
     }
     sim_result sr;
-    sim_status ss = sim_launch(s, m, kernel, spec->grid, spec->block,
-                               spec->dynamic_shared_bytes, params, &sr);
+    sim_status ss =
+        sim_launch(s, m, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params, &sr);
     if (ss != SIM_ERR_LAUNCH && ss != SIM_ERR_NOT_FOUND) {
         gl_device_info info;
         sim_device_info(&info);
@@ -334,8 +360,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         break;
     case SIM_ERR_NOMEM: st = gl_fail(err, GL_ERR_NOMEM, "simulator out of memory"); break;
     default:
-        st = gl_fail(err, GL_ERR_LAUNCH, "%s: launch failed: %s", spec->file,
-                     res->fault.message);
+        st = gl_fail(err, GL_ERR_LAUNCH, "%s: launch failed: %s", spec->file, res->fault.message);
         break;
     }
 done:
@@ -379,9 +404,9 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
 /* GPU traces (instrument.h): the trace decoded from the instrumented run's buffer into
  * res->trace (trace_level != OFF) and res->metrics (metrics), with a note when it was cut
  * short or could not be made. */
-static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m,
-                             const gl_instrumented *ins, const gl_run_opts *opts,
-                             const gl_worker_result *wr, gl_run_result *res)
+static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const gl_instrumented *ins,
+                             const gl_run_opts *opts, const gl_worker_result *wr,
+                             gl_run_result *res)
 {
     char why[700] = "";
     if (!wr->trace_buf) {
@@ -389,8 +414,8 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m,
                  wr->trace_error[0] ? wr->trace_error : "the instrumented kernel did not run");
         goto note;
     }
-    trace_t *tr = trace_new(TRACE_MEMORY, opts->trace_level != TRACE_OFF ? opts->trace_max_events
-                                                                          : 1);
+    trace_t *tr =
+        trace_new(TRACE_MEMORY, opts->trace_level != TRACE_OFF ? opts->trace_max_events : 1);
     gl_metrics *met = opts->metrics ? calloc(1, sizeof *met) : NULL;
     if (!tr || (opts->metrics && !met)) {
         trace_free(tr);
@@ -402,8 +427,7 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m,
         tr->sink = gl_metrics_sink;
         tr->sink_ctx = met;
     }
-    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr) <
-        0) {
+    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr) < 0) {
         trace_free(tr);
         gl_metrics_free(met);
         free(met);
@@ -442,8 +466,8 @@ note:;
 }
 
 static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *kernel,
-                            const ptx_module_t *m, const gl_run_opts *opts,
-                            gl_run_result *res, int *opened, gl_error *err)
+                            const ptx_module_t *m, const gl_run_opts *opts, gl_run_result *res,
+                            int *opened, gl_error *err)
 {
     *opened = 0;
     /* GPU traces: the instrumented copy of the kernel, when a trace or metrics are
@@ -507,8 +531,8 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     res->elapsed_ms = wr.elapsed_ms;
     if (wr.occupancy[2] > 0 && wr.occupancy[3] > 0 && wr.occupancy[4] > 0) {
-        gl_device_info d = {.warp_size = 32, .sm_count = wr.occupancy[3],
-                            .max_threads_per_sm = wr.occupancy[4]};
+        gl_device_info d = {
+            .warp_size = 32, .sm_count = wr.occupancy[3], .max_threads_per_sm = wr.occupancy[4]};
         gl_occupancy_of(&d, spec->grid, spec->block,
                         (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes, wr.occupancy[0],
                         wr.occupancy[2], &res->occupancy);
@@ -548,8 +572,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                        "%s: kernel '%s' ran longer than %g s on the GPU and was stopped: an "
                        "endless loop?\nRun it on the simulator to see where it loops%s",
                        src, spec->kernel,
-                       opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S,
-                       again);
+                       opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S, again);
     if (strstr(e.msg, "CUDA_ERROR_ASSERT")) /* the GPU printed each failing thread */
         return gl_fail(err, GL_ERR_FAULT,
                        "%s: kernel '%s' stopped on the GPU: an assert() failed (the GPU's "
@@ -689,8 +712,7 @@ int gl_ptx_kernels(const char *ptx, char ***names, int **nparams)
     int ok = nm && np;
     for (int i = 0; ok && i < n; i++) {
         const char *name = ptx_entry_name(m, i);
-        ok = (nm[i] = strdup(name)) != NULL &&
-             ptx_entry_params(m, name, NULL, 0, &np[i]) == SIM_OK;
+        ok = (nm[i] = strdup(name)) != NULL && ptx_entry_params(m, name, NULL, 0, &np[i]) == SIM_OK;
     }
     ptx_module_free(m);
     if (!ok) {
@@ -732,8 +754,8 @@ static void sim_device_info(gl_device_info *info)
     info->shared_bytes_per_sm = d->shared_bytes_per_sm;
 }
 
-gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
-                          size_t note_len, gl_error *err)
+gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
+                          gl_error *err)
 {
     memset(info, 0, sizeof *info);
     int use_gpu = 0;
@@ -784,7 +806,8 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     const int by_threads = o->max_warps_per_sm / o->warps_per_block;
     if (by_threads < bps)
         bps = by_threads, lim = "threads";
-    if (shared_bytes && d->shared_bytes_per_sm && d->shared_bytes_per_sm / shared_bytes < (size_t)bps)
+    if (shared_bytes && d->shared_bytes_per_sm &&
+        d->shared_bytes_per_sm / shared_bytes < (size_t)bps)
         bps = (int)(d->shared_bytes_per_sm / shared_bytes), lim = "shared memory";
     if (regs > 0 && d->regs_per_sm > 0) {
         /* registers are allocated per warp in units of 256 (the CUDA Occupancy Calculator's
@@ -809,7 +832,8 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     o->waves = full + (rest != 0);
     o->sms_used = blocks < (uint64_t)o->sm_count ? (int)blocks : o->sm_count;
     /* warp slots of the busy SMs: every SM in a full wave, min(sm_count, rest) in the last */
-    const double slots = ((double)full * o->sm_count + (double)(rest < (uint64_t)o->sm_count ? rest : (uint64_t)o->sm_count)) *
+    const double slots = ((double)full * o->sm_count +
+                          (double)(rest < (uint64_t)o->sm_count ? rest : (uint64_t)o->sm_count)) *
                          o->max_warps_per_sm;
     o->achieved = (double)blocks * o->warps_per_block / slots;
     if (o->achieved > o->theoretical)

@@ -26,15 +26,15 @@
 
 #ifdef GL_HAVE_LANDLOCK
 /* Rights a rule on a regular file (not a folder) may carry. */
-#define FILE_RIGHTS_V1 (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
-                        LANDLOCK_ACCESS_FS_READ_FILE)
-#define READ_RIGHTS (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
-                     LANDLOCK_ACCESS_FS_READ_DIR)
-#define WRITE_RIGHTS_V1 (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | \
-                         LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | \
-                         LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |    \
-                         LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |  \
-                         LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
+#define FILE_RIGHTS_V1                                                                             \
+    (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE)
+#define READ_RIGHTS                                                                                \
+    (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define WRITE_RIGHTS_V1                                                                            \
+    (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |                               \
+     LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
+     LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |   \
+     LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM)
 #endif
 
 int gl_sandbox_available(void)
@@ -79,10 +79,11 @@ static int add_rule(int ruleset, const char *path, uint64_t rights, uint64_t fil
 static gl_status deny_syscalls(gl_error *err)
 {
     static const char *const denied[] = {
-        "socket", "socketpair", "ptrace", "process_vm_readv", "process_vm_writev", "bpf",
-        "perf_event_open", "keyctl", "add_key", "request_key", "mount", "umount2",
-        "pivot_root", "unshare", "setns", "init_module", "finit_module", "delete_module",
-        "kexec_load", "kexec_file_load", "userfaultfd"};
+        "socket",      "socketpair",      "ptrace",        "process_vm_readv", "process_vm_writev",
+        "bpf",         "perf_event_open", "keyctl",        "add_key",          "request_key",
+        "mount",       "umount2",         "pivot_root",    "unshare",          "setns",
+        "init_module", "finit_module",    "delete_module", "kexec_load",       "kexec_file_load",
+        "userfaultfd"};
     scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
     if (!f)
         return gl_fail(err, GL_ERR_TOOL, "seccomp_init failed");
@@ -95,8 +96,7 @@ static gl_status deny_syscalls(gl_error *err)
     if (rc == 0)
         rc = seccomp_load(f);
     seccomp_release(f);
-    return rc == 0 ? GL_OK
-                   : gl_fail(err, GL_ERR_TOOL, "seccomp filter: %s", strerror(-rc));
+    return rc == 0 ? GL_OK : gl_fail(err, GL_ERR_TOOL, "seccomp filter: %s", strerror(-rc));
 }
 
 /* How many processes the real user id owns now (from /proc), or -1. */
@@ -153,8 +153,9 @@ gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *co
 #ifdef GL_HAVE_LANDLOCK
     int abi = gl_sandbox_available();
     if (abi <= 0)
-        return gl_fail(err, GL_ERR_TOOL, "the kernel offers no Landlock (Linux 5.13 or later "
-                                         "with landlock in its LSM list)");
+        return gl_fail(err, GL_ERR_TOOL,
+                       "the kernel offers no Landlock (Linux 5.13 or later "
+                       "with landlock in its LSM list)");
     /* every file-system right this ABI knows is handled (denied unless a rule allows) */
     uint64_t write_rights = WRITE_RIGHTS_V1, file_rights = FILE_RIGHTS_V1;
 #ifdef LANDLOCK_ACCESS_FS_REFER

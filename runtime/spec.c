@@ -34,18 +34,30 @@ static const struct {
     bool is_float, is_signed;
     unsigned bits;
 } type_info[] = {
-    [GL_I8] = {"i8", 1, false, true, 8},      [GL_U8] = {"u8", 1, false, false, 8},
-    [GL_I16] = {"i16", 2, false, true, 16},   [GL_U16] = {"u16", 2, false, false, 16},
-    [GL_I32] = {"i32", 4, false, true, 32},   [GL_U32] = {"u32", 4, false, false, 32},
-    [GL_I64] = {"i64", 8, false, true, 64},   [GL_U64] = {"u64", 8, false, false, 64},
-    [GL_F32] = {"f32", 4, true, true, 32},    [GL_F64] = {"f64", 8, true, true, 64},
+    [GL_I8] = {"i8", 1, false, true, 8},    [GL_U8] = {"u8", 1, false, false, 8},
+    [GL_I16] = {"i16", 2, false, true, 16}, [GL_U16] = {"u16", 2, false, false, 16},
+    [GL_I32] = {"i32", 4, false, true, 32}, [GL_U32] = {"u32", 4, false, false, 32},
+    [GL_I64] = {"i64", 8, false, true, 64}, [GL_U64] = {"u64", 8, false, false, 64},
+    [GL_F32] = {"f32", 4, true, true, 32},  [GL_F64] = {"f64", 8, true, true, 64},
 };
 #define NTYPES ((int)(sizeof type_info / sizeof type_info[0]))
 
-size_t gl_type_size(gl_type t) { return type_info[t].size; }
-const char *gl_type_name(gl_type t) { return type_info[t].name; }
-bool gl_type_is_float(gl_type t) { return type_info[t].is_float; }
-bool gl_type_is_signed(gl_type t) { return type_info[t].is_signed; }
+size_t gl_type_size(gl_type t)
+{
+    return type_info[t].size;
+}
+const char *gl_type_name(gl_type t)
+{
+    return type_info[t].name;
+}
+bool gl_type_is_float(gl_type t)
+{
+    return type_info[t].is_float;
+}
+bool gl_type_is_signed(gl_type t)
+{
+    return type_info[t].is_signed;
+}
 
 /* Two's-complement reinterpretation without implementation-defined conversions. */
 static int64_t i64_of(uint64_t u)
@@ -117,7 +129,7 @@ typedef struct ctx {
     gl_error *err;
     gl_status status; /* the first problem's status */
     int nerr;
-    size_t used;      /* bytes of err->msg in use */
+    size_t used; /* bytes of err->msg in use */
 } ctx;
 
 /* Adds the line "file: path: message" (or "file: message" with no path). */
@@ -739,8 +751,8 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
         num_str(last, s, sizeof s);
         if (last.mag == 0 && !last.neg)
             snprintf(s, sizeof s, "beyond 64 bits");
-        cfail(c, GL_ERR_INPUT, path, "element %" PRIu64 " would be %s, out of range for %s",
-              last_i, s, type_info[a->type].name);
+        cfail(c, GL_ERR_INPUT, path, "element %" PRIu64 " would be %s, out of range for %s", last_i,
+              s, type_info[a->type].name);
     }
     return ok;
 }
@@ -838,8 +850,8 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
             (t == GL_F32 && isinf((float)last))) {
             char s[64];
             num_str((num){true, false, 0, last}, s, sizeof s);
-            cfail(c, GL_ERR_INPUT, sub, "element %zu would be %s, out of range for %s",
-                  a->len - 1, s, type_info[t].name);
+            cfail(c, GL_ERR_INPUT, sub, "element %zu would be %s, out of range for %s", a->len - 1,
+                  s, type_info[t].name);
             return false;
         }
         return true;
@@ -847,7 +859,8 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     /* random */
     a->init.kind = GL_INIT_RANDOM;
     if (!cJSON_IsObject(v)) {
-        cfail(c, GL_ERR_INPUT, sub, "must be an object {\"seed\": ..., \"min\": ..., \"max\": ...}");
+        cfail(c, GL_ERR_INPUT, sub,
+              "must be an object {\"seed\": ..., \"min\": ..., \"max\": ...}");
         return false;
     }
     if (!check_keys(c, v, sub, random_keys))
@@ -875,7 +888,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     if (!ok)
         return false;
     a->init.seed = seed.u;
-    bool gt = is_f                        ? a->init.a.f > a->init.b.f
+    bool gt = is_f                     ? a->init.a.f > a->init.b.f
               : type_info[t].is_signed ? a->init.a.i > a->init.b.i
                                        : a->init.a.u > a->init.b.u;
     if (gt) {
@@ -935,8 +948,9 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(j, "type");
     snprintf(path, sizeof path, "%s.type", apath);
     if (!type) {
-        cfail(c, GL_ERR_INPUT, path, "missing (one of i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, "
-                                     "with * for a pointer)");
+        cfail(c, GL_ERR_INPUT, path,
+              "missing (one of i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, "
+              "with * for a pointer)");
         return false;
     }
     if (!cJSON_IsString(type)) {
@@ -962,7 +976,8 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
             ok = false;
         }
         if (init) {
-            cfail(c, GL_ERR_INPUT, apath, "'init' is for pointer arguments; a scalar takes 'value'");
+            cfail(c, GL_ERR_INPUT, apath,
+                  "'init' is for pointer arguments; a scalar takes 'value'");
             ok = false;
         }
         if (!value) {
@@ -995,8 +1010,9 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
         return false;
     }
     if (n.mag > GL_MAX_BUFFER_BYTES / type_info[a->type].size) {
-        cfail(c, GL_ERR_INPUT, path, "%" PRIu64 " elements of %s is over the 4 GiB limit per buffer",
-              n.mag, type_info[a->type].name);
+        cfail(c, GL_ERR_INPUT, path,
+              "%" PRIu64 " elements of %s is over the 4 GiB limit per buffer", n.mag,
+              type_info[a->type].name);
         return false;
     }
     a->len = (size_t)n.mag;
@@ -1007,7 +1023,8 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
     if (shape) { /* [rows, cols], numbers or expressions, rows * cols == len */
         snprintf(path, sizeof path, "%s.shape", apath);
         if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 2) {
-            cfail(c, GL_ERR_INPUT, path, "must be [rows, cols] (a row-major matrix of len elements)");
+            cfail(c, GL_ERR_INPUT, path,
+                  "must be [rows, cols] (a row-major matrix of len elements)");
             return false;
         }
         uint64_t dim[2];
@@ -1024,8 +1041,8 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
             dim[k] = d.mag;
         }
         if (dim[0] > a->len || dim[1] > a->len || dim[0] * dim[1] != a->len) {
-            cfail(c, GL_ERR_INPUT, path, "%" PRIu64 " x %" PRIu64 " is not len = %zu elements", dim[0],
-                  dim[1], a->len);
+            cfail(c, GL_ERR_INPUT, path, "%" PRIu64 " x %" PRIu64 " is not len = %zu elements",
+                  dim[0], dim[1], a->len);
             return false;
         }
         a->rows = (size_t)dim[0];
@@ -1036,9 +1053,9 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 
 /* ------------------------------------------------------------------------ specs */
 
-static const char *const spec_keys[] = {"source", "kernel", "grid", "block",
-                                        "dynamic_shared_bytes", "args", "bytes_moved",
-                                        "flops", NULL};
+static const char *const spec_keys[] = {
+    "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
+    "args",   "bytes_moved", "flops", NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -1081,8 +1098,7 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
         if (!out->source)
             cfail(&c, GL_ERR_NOMEM, "source", "out of memory");
         else if (stat(out->source, &st) != 0)
-            cfail(&c, GL_ERR_INPUT, "source", "cannot read '%s': %s", out->source,
-                  strerror(errno));
+            cfail(&c, GL_ERR_INPUT, "source", "cannot read '%s': %s", out->source, strerror(errno));
         else if (S_ISDIR(st.st_mode))
             cfail(&c, GL_ERR_INPUT, "source", "'%s' is a folder, not a .cu file", out->source);
     }
@@ -1119,7 +1135,8 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
             else if (n.mag > GL_MAX_DYNAMIC_SHARED)
                 cfail(&c, GL_ERR_LAUNCH, p,
                       "%" PRIu64 " is over %u bytes (227 KiB), the most shared memory any GPU "
-                      "allows a block", n.mag, GL_MAX_DYNAMIC_SHARED);
+                      "allows a block",
+                      n.mag, GL_MAX_DYNAMIC_SHARED);
             else
                 out->dynamic_shared_bytes = (unsigned)n.mag;
         }
@@ -1266,9 +1283,21 @@ static void store_bits(void *dst, gl_type t, size_t i, uint64_t v)
 {
     unsigned char *p = (unsigned char *)dst + i * type_info[t].size;
     switch (type_info[t].size) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case 1: {
+        uint8_t x = (uint8_t)v;
+        memcpy(p, &x, 1);
+        break;
+    }
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
     default: memcpy(p, &v, 8); break;
     }
 }
@@ -1297,15 +1326,50 @@ gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
     gl_value v = {0};
     const unsigned char *p = (const unsigned char *)data + i * type_info[t].size;
     switch (t) {
-    case GL_I8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
-    case GL_U8: { uint8_t x; memcpy(&x, p, 1); v.u = x; break; }
-    case GL_I16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
-    case GL_U16: { uint16_t x; memcpy(&x, p, 2); v.u = x; break; }
-    case GL_I32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
-    case GL_U32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
+    case GL_I8: {
+        int8_t x;
+        memcpy(&x, p, 1);
+        v.i = x;
+        break;
+    }
+    case GL_U8: {
+        uint8_t x;
+        memcpy(&x, p, 1);
+        v.u = x;
+        break;
+    }
+    case GL_I16: {
+        int16_t x;
+        memcpy(&x, p, 2);
+        v.i = x;
+        break;
+    }
+    case GL_U16: {
+        uint16_t x;
+        memcpy(&x, p, 2);
+        v.u = x;
+        break;
+    }
+    case GL_I32: {
+        int32_t x;
+        memcpy(&x, p, 4);
+        v.i = x;
+        break;
+    }
+    case GL_U32: {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        v.u = x;
+        break;
+    }
     case GL_I64: memcpy(&v.i, p, 8); break;
     case GL_U64: memcpy(&v.u, p, 8); break;
-    case GL_F32: { float x; memcpy(&x, p, 4); v.f = x; break; }
+    case GL_F32: {
+        float x;
+        memcpy(&x, p, 4);
+        v.f = x;
+        break;
+    }
     case GL_F64: memcpy(&v.f, p, 8); break;
     }
     return v;
@@ -1402,8 +1466,7 @@ gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
         const gl_init *in = &a->init;
         bool is_f = type_info[t].is_float;
         switch (in->kind) {
-        case GL_INIT_ZERO:
-            break;
+        case GL_INIT_ZERO: break;
         case GL_INIT_VALUES:
             for (size_t i = 0; i < in->count && i < a->len; i++)
                 store_value(b[k].data, t, i, in->values[i]);
@@ -1420,9 +1483,7 @@ gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
                     store_bits(b[k].data, t, i, in->a.u + (uint64_t)i * in->b.u);
             }
             break;
-        case GL_INIT_RANDOM:
-            gl_random_fill(b[k].data, t, a->len, in->seed, in->a, in->b);
-            break;
+        case GL_INIT_RANDOM: gl_random_fill(b[k].data, t, a->len, in->seed, in->a, in->b); break;
         }
     }
     *out = b;
@@ -1485,13 +1546,34 @@ static void write_json_string(FILE *f, const char *str)
     while (*s) {
         unsigned c = *s;
         switch (c) {
-        case '"': fputs("\\\"", f); s++; continue;
-        case '\\': fputs("\\\\", f); s++; continue;
-        case '\n': fputs("\\n", f); s++; continue;
-        case '\t': fputs("\\t", f); s++; continue;
-        case '\r': fputs("\\r", f); s++; continue;
-        case '\b': fputs("\\b", f); s++; continue;
-        case '\f': fputs("\\f", f); s++; continue;
+        case '"':
+            fputs("\\\"", f);
+            s++;
+            continue;
+        case '\\':
+            fputs("\\\\", f);
+            s++;
+            continue;
+        case '\n':
+            fputs("\\n", f);
+            s++;
+            continue;
+        case '\t':
+            fputs("\\t", f);
+            s++;
+            continue;
+        case '\r':
+            fputs("\\r", f);
+            s++;
+            continue;
+        case '\b':
+            fputs("\\b", f);
+            s++;
+            continue;
+        case '\f':
+            fputs("\\f", f);
+            s++;
+            continue;
         default: break;
         }
         if (c < 0x20 || c == 0x7F) {

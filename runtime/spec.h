@@ -13,7 +13,16 @@ struct cJSON;
 
 /* Element types of arguments: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64. */
 typedef enum gl_type {
-    GL_I8, GL_U8, GL_I16, GL_U16, GL_I32, GL_U32, GL_I64, GL_U64, GL_F32, GL_F64,
+    GL_I8,
+    GL_U8,
+    GL_I16,
+    GL_U16,
+    GL_I32,
+    GL_U32,
+    GL_I64,
+    GL_U64,
+    GL_F32,
+    GL_F64,
 } gl_type;
 
 /* Size of one element in bytes; its spelling ("f32"). */
@@ -31,8 +40,13 @@ typedef union gl_value {
     double f;
 } gl_value;
 
-typedef enum gl_init_kind { GL_INIT_ZERO, GL_INIT_VALUES, GL_INIT_FILL, GL_INIT_IOTA,
-                            GL_INIT_RANDOM } gl_init_kind;
+typedef enum gl_init_kind {
+    GL_INIT_ZERO,
+    GL_INIT_VALUES,
+    GL_INIT_FILL,
+    GL_INIT_IOTA,
+    GL_INIT_RANDOM
+} gl_init_kind;
 
 /* How a pointer argument's buffer starts out. values: `count` values (the rest of the
  * buffer is zero; count > len is an error). fill: every element = a. iota: element i =
@@ -51,18 +65,18 @@ typedef struct gl_arg {
     char *name;
     gl_type type;
     bool is_ptr;
-    size_t len;      /* elements, pointers only (> 0) */
+    size_t len;        /* elements, pointers only (> 0) */
     size_t rows, cols; /* optional "shape": [rows, cols], a row-major matrix of
                           rows * cols = len elements, for the views; 0, 0 when none */
-    gl_init init;    /* pointers only */
-    gl_value value;  /* scalars only */
+    gl_init init;      /* pointers only */
+    gl_value value;    /* scalars only */
 } gl_arg;
 
 /* A launch spec. Paths are resolved: source is relative to the spec's folder. */
 typedef struct gl_spec {
-    char *file;      /* the spec's path as given (for messages), or "<lesson>.json" */
-    char *source;    /* path of the .cu file, resolved against the spec's folder */
-    char *kernel;    /* kernel name (extern "C" or mangled) */
+    char *file;   /* the spec's path as given (for messages), or "<lesson>.json" */
+    char *source; /* path of the .cu file, resolved against the spec's folder */
+    char *kernel; /* kernel name (extern "C" or mangled) */
     unsigned grid[3], block[3];
     unsigned dynamic_shared_bytes;
     gl_arg *args;
@@ -118,8 +132,7 @@ void spec_buffers_free(gl_buffer *b, int nargs);
 /* The documented generator behind "random": splitmix64 from seed; integers uniform in
  * [min, max] inclusive, floats min + (max - min) * u with u in [0, 1). Identical on every
  * back end because buffers are filled on the host. */
-void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min,
-                    gl_value max);
+void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max);
 
 /* Element i of a buffer of type t as a gl_value. */
 gl_value gl_buffer_get(const void *data, gl_type t, size_t i);

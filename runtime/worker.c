@@ -20,7 +20,10 @@ struct gl_worker_chan {
 
 static gl_worker_body_fn body_override;
 
-void gl_worker_set_body(gl_worker_body_fn fn) { body_override = fn; }
+void gl_worker_set_body(gl_worker_body_fn fn)
+{
+    body_override = fn;
+}
 
 void gl_worker_result_free(gl_worker_result *r)
 {
@@ -35,8 +38,7 @@ void gl_worker_result_free(gl_worker_result *r)
 
 /* ------------------------------------------------------------------ child side */
 
-int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data,
-                   size_t len)
+int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data, size_t len)
 {
     return gl_msg_send(ch->fd, type, arg, data, len);
 }
@@ -46,11 +48,16 @@ int gl_worker_is_kernel_fault(const char *name)
     /* CUresult values that mean the kernel itself went wrong (the context is then
      * unusable, CUDA Driver API §6.1), plus the display watchdog's time-out. */
     static const char *const faults[] = {
-        "CUDA_ERROR_ILLEGAL_ADDRESS",     "CUDA_ERROR_MISALIGNED_ADDRESS",
-        "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_INVALID_ADDRESS_SPACE",
-        "CUDA_ERROR_INVALID_PC",          "CUDA_ERROR_HARDWARE_STACK_ERROR",
-        "CUDA_ERROR_ASSERT",              "CUDA_ERROR_LAUNCH_FAILED",
-        "CUDA_ERROR_LAUNCH_TIMEOUT",      "CUDA_ERROR_TENSOR_MEMORY_LEAK",
+        "CUDA_ERROR_ILLEGAL_ADDRESS",
+        "CUDA_ERROR_MISALIGNED_ADDRESS",
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+        "CUDA_ERROR_INVALID_PC",
+        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "CUDA_ERROR_ASSERT",
+        "CUDA_ERROR_LAUNCH_FAILED",
+        "CUDA_ERROR_LAUNCH_TIMEOUT",
+        "CUDA_ERROR_TENSOR_MEMORY_LEAK",
         "CUDA_ERROR_CONTRACTED",
     };
     for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
@@ -89,7 +96,7 @@ static void send_error(gl_worker_chan *ch, gl_status st, const gl_error *e)
  * device pointers of the result run. Returns 1 when the launch failed (the context may
  * be unusable), else 0. */
 static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uint64_t *slots,
-                      void **params)
+                     void **params)
 {
     const gl_spec *spec = job->spec;
     gl_error e = {0};
@@ -120,8 +127,8 @@ static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uin
         goto done;
     tparams[spec->nargs] = &tptr;
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
-    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes,
-                    tparams, &out, NULL, &e);
+    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, tparams,
+                    &out, NULL, &e);
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
     launched_bad = st != GL_OK;
     if (st == GL_OK)
@@ -134,8 +141,7 @@ done:
         memcpy(&roff, (unsigned char *)host + 16, 8);
         uint64_t used = roff + (count < records ? count : records) * GL_ITRACE_RECORD_BYTES;
         gl_worker_send(ch, GL_WORKER_MSG_TRACE, 0, host, used < bytes ? (size_t)used : bytes);
-    }
-    else
+    } else
         gl_worker_send(ch, GL_WORKER_MSG_TRACE, 1, e.msg, strlen(e.msg));
     free(out);
     free(host);
@@ -204,8 +210,8 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
     char *out = NULL;
     double ms = 0;
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
-    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes,
-                    params, &out, &ms, &e);
+    st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params,
+                    &out, &ms, &e);
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
     if (out && *out)
         gl_worker_send(ch, GL_WORKER_MSG_STDOUT, 0, out, strlen(out));
@@ -216,7 +222,8 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
     {
         int occ[5];
         gl_error oe = {0};
-        if (gpu_occupancy(g, job->kernel, spec->block, spec->dynamic_shared_bytes, occ, &oe) == GL_OK)
+        if (gpu_occupancy(g, job->kernel, spec->block, spec->dynamic_shared_bytes, occ, &oe) ==
+            GL_OK)
             gl_worker_send(ch, GL_WORKER_MSG_OCCUPANCY, 0, occ, sizeof occ);
     }
 
@@ -252,8 +259,7 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         for (int r = 0; r < total && st == GL_OK; r++) {
             for (int i = 0; i < n && st == GL_OK; i++)
                 if (spec->args[i].is_ptr)
-                    st = gpu_htod(g, slots[i], job->buffers[i].data, job->buffers[i].bytes,
-                                  &e);
+                    st = gpu_htod(g, slots[i], job->buffers[i].data, job->buffers[i].bytes, &e);
             if (st != GL_OK)
                 break;
             gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
@@ -350,10 +356,9 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
         case GL_WORKER_MSG_PHASE:
             if (h.arg == GL_WORKER_PHASE_OPENED)
                 res->opened = 1;
-            phase = h.arg == GL_WORKER_PHASE_KERNEL ? GL_WORKER_PHASE_KERNEL
-                                                     : GL_WORKER_PHASE_HOST;
-            deadline = gl_child_now() + (phase == GL_WORKER_PHASE_KERNEL ? limit
-                                                                   : GL_WORKER_SETUP_LIMIT_S);
+            phase = h.arg == GL_WORKER_PHASE_KERNEL ? GL_WORKER_PHASE_KERNEL : GL_WORKER_PHASE_HOST;
+            deadline = gl_child_now() +
+                       (phase == GL_WORKER_PHASE_KERNEL ? limit : GL_WORKER_SETUP_LIMIT_S);
             bad = h.len != 0;
             break;
         case GL_WORKER_MSG_BUFFER: {
@@ -434,8 +439,8 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             break;
         case GL_WORKER_MSG_TRACE: {
             if (h.arg == 1) {
-                size_t keep = h.len < sizeof res->trace_error - 1 ? h.len
-                                                                  : sizeof res->trace_error - 1;
+                size_t keep =
+                    h.len < sizeof res->trace_error - 1 ? h.len : sizeof res->trace_error - 1;
                 r = gl_msg_recv_payload(fd, res->trace_error, keep, deadline);
                 res->trace_error[r == GL_MSG_OK ? keep : 0] = '\0';
                 if (r == GL_MSG_OK && h.len > keep)
@@ -450,8 +455,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             if (!tb) {
                 r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
                 snprintf(res->trace_error, sizeof res->trace_error,
-                         "out of memory for the GPU trace (%llu bytes)",
-                         (unsigned long long)h.len);
+                         "out of memory for the GPU trace (%llu bytes)", (unsigned long long)h.len);
                 break;
             }
             r = gl_msg_recv_payload(fd, tb, h.len, deadline);
@@ -533,8 +537,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
         if (done_status == GL_ERR_FAULT)
             res->fault = GL_WORKER_CUDA_FAULT;
         if (!errmsg[0])
-            snprintf(errmsg, sizeof errmsg, "the GPU worker failed (status %d)",
-                     (int)done_status);
+            snprintf(errmsg, sizeof errmsg, "the GPU worker failed (status %d)", (int)done_status);
         (void)err_status;
         return gl_fail(err, done_status, "%s", errmsg);
     }

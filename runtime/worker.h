@@ -49,24 +49,24 @@ enum {
     GL_WORKER_MSG_ERROR,
     GL_WORKER_MSG_DONE,
     GL_WORKER_MSG_ELAPSED,
-    GL_WORKER_MSG_TRACE, /* GPU traces (instrument.h) */
-    GL_WORKER_MSG_DPTR,  /* buffer addresses */
+    GL_WORKER_MSG_TRACE,     /* GPU traces (instrument.h) */
+    GL_WORKER_MSG_DPTR,      /* buffer addresses */
     GL_WORKER_MSG_OCCUPANCY, /* int[5]: gpu_occupancy's figures for the launch */
 };
 
 /* What the worker is asked to do. The child sees the parent's memory as it was at
  * fork() (copy-on-write), so nothing here is sent over the pipe. */
 typedef struct gl_worker_job {
-    int info_only;          /* 1: only open the GPU and send gl_device_info */
-    const gl_spec *spec;    /* the launch (info_only == 0) */
-    const char *ptx;        /* PTX text to load */
-    const char *kernel;     /* entry name in the PTX */
-    gl_buffer *buffers;     /* spec->nargs host buffers, the initial contents */
-    const uint64_t *slots;  /* spec->nargs parameter values: scalars' bytes (pointers are
+    int info_only;         /* 1: only open the GPU and send gl_device_info */
+    const gl_spec *spec;   /* the launch (info_only == 0) */
+    const char *ptx;       /* PTX text to load */
+    const char *kernel;    /* entry name in the PTX */
+    gl_buffer *buffers;    /* spec->nargs host buffers, the initial contents */
+    const uint64_t *slots; /* spec->nargs parameter values: scalars' bytes (pointers are
                                filled in by the worker with its device addresses) */
-    double timeout_s;       /* kernel time limit; <= 0: GL_TIMEOUT_DEFAULT_S */
-    int warmup, reps;       /* timing: warm-up runs, then reps timed runs (reps 0: none) */
-    int want_info;          /* also send gl_device_info (timing needs the peak) */
+    double timeout_s;      /* kernel time limit; <= 0: GL_TIMEOUT_DEFAULT_S */
+    int warmup, reps;      /* timing: warm-up runs, then reps timed runs (reps 0: none) */
+    int want_info;         /* also send gl_device_info (timing needs the peak) */
     /* GPU traces (runtime/instrument.h): after the result run and the timed runs, load
      * trace_ptx (the instrumented PTX, whose entry `kernel` takes one more parameter),
      * copy the initial buffers in again, launch it once with a zeroed trace buffer of
@@ -89,16 +89,16 @@ typedef enum gl_worker_fault {
  * ran to completion: BUFFER messages). Free with gl_worker_result_free. */
 typedef struct gl_worker_result {
     gl_worker_fault fault;
-    char cuda_error[64];    /* CUDA's error name, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
-    char *stdout_text;      /* device printf output of the first run, or NULL */
-    double *times_ms;       /* reps entries (NULL if none) */
+    char cuda_error[64]; /* CUDA's error name, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
+    char *stdout_text;   /* device printf output of the first run, or NULL */
+    double *times_ms;    /* reps entries (NULL if none) */
     int ntimes;
     int have_info;
     gl_device_info info;
-    int buffers_back;       /* how many BUFFER messages arrived */
-    int opened;             /* the worker opened the GPU (PHASE OPENED arrived) */
-    double elapsed_ms;      /* the first run's kernel time from CUDA events, or 0 */
-    int occupancy[5];       /* gpu_occupancy's figures (registers, static shared bytes,
+    int buffers_back;  /* how many BUFFER messages arrived */
+    int opened;        /* the worker opened the GPU (PHASE OPENED arrived) */
+    double elapsed_ms; /* the first run's kernel time from CUDA events, or 0 */
+    int occupancy[5];  /* gpu_occupancy's figures (registers, static shared bytes,
                                blocks per SM, SMs, threads per SM), all 0 if not sent */
     /* GPU traces: the trace buffer (malloc'd, trace_bytes long) or NULL; trace_error:
      * why the instrumented run failed, or "" */
@@ -124,8 +124,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
 /* The child's end of the pipe, for the job body. */
 typedef struct gl_worker_chan gl_worker_chan;
 /* Sends one message; returns 0, or -1 when the parent is gone. */
-int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data,
-                   size_t len);
+int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data, size_t len);
 
 /* Test hook: replaces the child's body (the GPU job) by fn, which sends messages and
  * returns; the child then exits without sending DONE unless fn did. NULL restores the

@@ -119,7 +119,8 @@ static gl_status move_aside(const char *path, char *bak, size_t bak_len, gl_erro
         if (!exists(bak) && rename(path, bak) == 0)
             return GL_OK;
         if (!exists(bak))
-            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path, strerror(errno));
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path,
+                           strerror(errno));
     }
     return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: 9999 backups already", path);
 }
@@ -134,7 +135,8 @@ gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_erro
     if (exists(path)) {
         size_t n1 = 0, n2 = 0;
         gl_error ignore = {0};
-        char *mine = gl_read_file(path, &n1, &ignore), *starter = gl_read_file(l->exercise->starter, &n2, &ignore);
+        char *mine = gl_read_file(path, &n1, &ignore),
+             *starter = gl_read_file(l->exercise->starter, &n2, &ignore);
         int same = mine && starter && n1 == n2 && memcmp(mine, starter, n1) == 0;
         free(mine);
         free(starter);
@@ -210,8 +212,7 @@ gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, siz
         const cJSON *last = cJSON_GetObjectItemCaseSensitive(it, "last_step");
         snprintf(p[k].id, sizeof p[k].id, "%s", it->string);
         p[k].steps_seen = seen ? (unsigned)seen->valuedouble : 0;
-        p[k].last_step = cJSON_IsNumber(last) && last->valuedouble >= 0 &&
-                                 last->valuedouble < 1e6
+        p[k].last_step = cJSON_IsNumber(last) && last->valuedouble >= 0 && last->valuedouble < 1e6
                              ? (int)last->valuedouble
                              : -1;
         p[k].passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "passed"));
@@ -246,8 +247,7 @@ static cJSON *progress_doc(void)
         js = text ? cJSON_ParseWithLength(text, len) : NULL;
         free(text);
     }
-    if (!cJSON_IsObject(js) ||
-        !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(js, "lessons"))) {
+    if (!cJSON_IsObject(js) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(js, "lessons"))) {
         cJSON_Delete(js);
         js = cJSON_CreateObject();
         if (js && (!cJSON_AddNumberToObject(js, "format", 1) ||
@@ -296,7 +296,8 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
             cJSON_AddItemToObject(js, "last_lesson", last);
     }
     if (passed || !cJSON_GetObjectItemCaseSensitive(o, "passed")) {
-        cJSON *b = cJSON_CreateBool(passed || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "passed")));
+        cJSON *b =
+            cJSON_CreateBool(passed || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "passed")));
         if (b && !cJSON_ReplaceItemInObjectCaseSensitive(o, "passed", b))
             cJSON_AddItemToObject(o, "passed", b);
     }

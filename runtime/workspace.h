@@ -10,7 +10,6 @@
 #include "runtime/gl.h"
 #include "runtime/lesson.h"
 
-
 /* Path of the learner's copy of lesson l's exercise kernel
  * (<root>/<lesson id>/<starter's file name>), copied from the starter the first time.
  * GL_ERR_INPUT if the lesson has no exercise or the copy cannot be made. */
@@ -29,10 +28,10 @@ gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_erro
 
 /* What a learner has done in one lesson. */
 typedef struct gl_lesson_progress {
-    char id[64];          /* lesson id */
-    unsigned steps_seen;  /* bit i: step i was shown */
-    int last_step;        /* the step shown last (0-based), -1 none recorded */
-    bool passed;          /* the exercise passed all checks once */
+    char id[64];         /* lesson id */
+    unsigned steps_seen; /* bit i: step i was shown */
+    int last_step;       /* the step shown last (0-based), -1 none recorded */
+    bool passed;         /* the exercise passed all checks once */
 } gl_lesson_progress;
 
 /* Progress of every lesson, in <root>/progress.json. A missing file is empty progress; a

@@ -119,58 +119,66 @@ static int read_section(dw *D, const ptx_dwarf_sec *in, secbytes *s)
     int have = 0; /* t is a token pushed back */
     for (;;) {
         if (!have && !ptx_lex_next(&lx, &t))
-            return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name, t.line);
+            return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name,
+                        t.line);
         have = 0;
         if (t.kind == PTX_TOK_EOF)
             return 0;
-        unsigned width = tok_is(&t, ".b8") ? 1 : tok_is(&t, ".b16") ? 2 : tok_is(&t, ".b32") ? 4
-                         : tok_is(&t, ".b64")                        ? 8
-                                                                     : 0;
+        unsigned width = tok_is(&t, ".b8")    ? 1
+                         : tok_is(&t, ".b16") ? 2
+                         : tok_is(&t, ".b32") ? 4
+                         : tok_is(&t, ".b64") ? 8
+                                              : 0;
         if (!width && t.kind == PTX_TOK_IDENT) { /* a label definition */
             if (!ptx_lex_next(&lx, &nt) || !tok_punct(&nt, ':'))
-                return fail(D, "%.*s: line %d: '%.*s' is not data", (int)in->name_len, in->name, t.line,
-                            (int)(t.len > 40 ? 40 : t.len), t.p);
+                return fail(D, "%.*s: line %d: '%.*s' is not data", (int)in->name_len, in->name,
+                            t.line, (int)(t.len > 40 ? 40 : t.len), t.p);
             if (grow(D, (void **)&s->d, &s->dcap, s->nd + 1, sizeof *s->d))
                 return -2;
             s->d[s->nd++] = (deflabel){t.p, t.len, s->n};
             continue;
         }
         if (!width)
-            return fail(D, "%.*s: line %d: expected .b8, .b16, .b32 or .b64", (int)in->name_len, in->name,
-                        t.line);
+            return fail(D, "%.*s: line %d: expected .b8, .b16, .b32 or .b64", (int)in->name_len,
+                        in->name, t.line);
         for (;;) {
             if (!ptx_lex_next(&lx, &t))
-                return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name, t.line);
+                return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name,
+                            t.line);
             int neg = 0;
             if (tok_punct(&t, '-')) {
                 neg = 1;
                 if (!ptx_lex_next(&lx, &t))
-                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name, t.line);
+                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len,
+                                in->name, t.line);
             }
             uint64_t v = 0;
             if (t.kind == PTX_TOK_INT) {
                 v = neg ? (uint64_t)0 - t.ival : t.ival;
                 if (!ptx_lex_next(&lx, &nt))
-                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name, nt.line);
+                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len,
+                                in->name, nt.line);
             } else if (t.kind == PTX_TOK_IDENT && !neg && width >= 4) {
                 reloc r = {s->n, t.p, t.len, 0};
                 if (!ptx_lex_next(&lx, &nt))
-                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name, nt.line);
+                    return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len,
+                                in->name, nt.line);
                 if (tok_punct(&nt, '+') || tok_punct(&nt, '-')) {
                     int sub = tok_punct(&nt, '-');
                     if (!ptx_lex_next(&lx, &nt) || nt.kind != PTX_TOK_INT || nt.ival > INT32_MAX)
-                        return fail(D, "%.*s: line %d: bad label offset", (int)in->name_len, in->name, nt.line);
+                        return fail(D, "%.*s: line %d: bad label offset", (int)in->name_len,
+                                    in->name, nt.line);
                     r.addend = sub ? -(int64_t)nt.ival : (int64_t)nt.ival;
                     if (!ptx_lex_next(&lx, &nt))
-                        return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len, in->name,
-                                    nt.line);
+                        return fail(D, "%.*s: line %d: unexpected character", (int)in->name_len,
+                                    in->name, nt.line);
                 }
                 if (grow(D, (void **)&s->r, &s->rcap, s->nr + 1, sizeof *s->r))
                     return -2;
                 s->r[s->nr++] = r;
             } else {
-                return fail(D, "%.*s: line %d: expected a number or a label", (int)in->name_len, in->name,
-                            t.line);
+                return fail(D, "%.*s: line %d: expected a number or a label", (int)in->name_len,
+                            in->name, t.line);
             }
             if (grow(D, (void **)&s->b, &s->cap, s->n + width, 1))
                 return -2;
@@ -375,9 +383,16 @@ static const abbrev *find_abbrev(const abbrevs *A, uint64_t code)
 /* ------------------------------------------------------------------ DIEs */
 
 enum {
-    TAG_FORMAL_PARAMETER = 0x05, TAG_LEXICAL_BLOCK = 0x0b, TAG_INLINED_SUBROUTINE = 0x1d,
-    TAG_SUBPROGRAM = 0x2e, TAG_VARIABLE = 0x34,
-    AT_LOCATION = 0x02, AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_DECL_LINE = 0x3b,
+    TAG_FORMAL_PARAMETER = 0x05,
+    TAG_LEXICAL_BLOCK = 0x0b,
+    TAG_INLINED_SUBROUTINE = 0x1d,
+    TAG_SUBPROGRAM = 0x2e,
+    TAG_VARIABLE = 0x34,
+    AT_LOCATION = 0x02,
+    AT_NAME = 0x03,
+    AT_LOW_PC = 0x11,
+    AT_HIGH_PC = 0x12,
+    AT_DECL_LINE = 0x3b,
     AT_ABSTRACT_ORIGIN = 0x31,
     OP_REGX = 0x90,
 };
@@ -386,10 +401,10 @@ enum {
 typedef struct die {
     const unsigned char *name; /* NUL-terminated within its section, or NULL */
     size_t name_len;
-    int64_t origin;            /* .debug_info offset of DW_AT_abstract_origin, -1 none */
-    int lo, hi;                /* PCs of low_pc / high_pc, -1 unknown */
+    int64_t origin; /* .debug_info offset of DW_AT_abstract_origin, -1 none */
+    int lo, hi;     /* PCs of low_pc / high_pc, -1 unknown */
     int64_t decl_line;
-    int loc_kind;              /* 0 none, 1 expression (loc_off/loc_len in .debug_info),
+    int loc_kind; /* 0 none, 1 expression (loc_off/loc_len in .debug_info),
                                   2 list at loc_off of .debug_loc */
     size_t loc_off, loc_len;
 } die;
@@ -399,7 +414,8 @@ typedef struct die {
 static const unsigned char *str_at(dw *D, const secbytes *s, int64_t off, size_t *len)
 {
     if (off < 0 || (uint64_t)off >= s->n) {
-        fail(D, "%s: string offset %lld out of range", s->name ? s->name : ".debug_str", (long long)off);
+        fail(D, "%s: string offset %lld out of range", s->name ? s->name : ".debug_str",
+             (long long)off);
         return NULL;
     }
     const unsigned char *p = s->b + off, *z = memchr(p, 0, s->n - (size_t)off);
@@ -413,8 +429,8 @@ static const unsigned char *str_at(dw *D, const secbytes *s, int64_t off, size_t
 
 /* Reads (or skips) one attribute value of `form` into the DIE (DWARF 5 §7.5.6).
  * cu_off: the unit's offset (for CU-relative references). */
-static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implicit, unsigned addr_size,
-                     int version, size_t cu_off, int depth)
+static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implicit,
+                     unsigned addr_size, int version, size_t cu_off, int depth)
 {
     dw *D = c->D;
     uint64_t v = 0;
@@ -422,17 +438,19 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
     case 0x01: /* addr */
         if (at == AT_LOW_PC || at == AT_HIGH_PC) {
             int pc = rd_pc(c, addr_size, NULL);
-            if (at == AT_LOW_PC) d->lo = pc;
-            else d->hi = pc;
+            if (at == AT_LOW_PC)
+                d->lo = pc;
+            else
+                d->hi = pc;
         } else {
             skip(c, addr_size);
         }
         return D->failed;
     case 0x03: skip(c, rd_n(c, 2)); return D->failed; /* block2 */
     case 0x04: skip(c, rd_n(c, 4)); return D->failed; /* block4 */
-    case 0x09:                                           /* block */
-    case 0x18:                                           /* exprloc */
-    case 0x0a: {                                         /* block1 */
+    case 0x09:                                        /* block */
+    case 0x18:                                        /* exprloc */
+    case 0x0a: {                                      /* block1 */
         uint64_t n = form == 0x0a ? rd_n(c, 1) : rd_uleb(c);
         if (at == AT_LOCATION && !D->failed) {
             d->loc_kind = 1;
@@ -442,10 +460,12 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
         skip(c, n);
         return D->failed;
     }
-    case 0x05: v = rd_n(c, 2); break;                  /* data2 */
-    case 0x0b: case 0x11: case 0x0c: v = rd_n(c, 1); break; /* data1, ref1, flag */
-    case 0x06:                                         /* data4 */
-    case 0x17: {                                       /* sec_offset */
+    case 0x05: v = rd_n(c, 2); break; /* data2 */
+    case 0x0b:
+    case 0x11:
+    case 0x0c: v = rd_n(c, 1); break; /* data1, ref1, flag */
+    case 0x06:                        /* data4 */
+    case 0x17: {                      /* sec_offset */
         if (at == AT_LOCATION && (form == 0x17 || version < 4)) {
             int64_t o = rd_offset(c, 4);
             if (version < 5 && o >= 0) /* DWARF 5 lists are .debug_loclists: not read */
@@ -455,12 +475,15 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
         v = rd_n(c, 4);
         break;
     }
-    case 0x12: v = rd_n(c, 2); break;                  /* ref2 */
-    case 0x13: v = rd_n(c, 4); break;                  /* ref4 */
-    case 0x07: case 0x14: case 0x20: v = rd_n(c, 8); break; /* data8, ref8, ref_sig8 */
-    case 0x08: {                                       /* string */
+    case 0x12: v = rd_n(c, 2); break; /* ref2 */
+    case 0x13: v = rd_n(c, 4); break; /* ref4 */
+    case 0x07:
+    case 0x14:
+    case 0x20: v = rd_n(c, 8); break; /* data8, ref8, ref_sig8 */
+    case 0x08: {                      /* string */
         size_t len = 0;
-        const unsigned char *p = c->off < c->end ? memchr(c->s->b + c->off, 0, c->end - c->off) : NULL;
+        const unsigned char *p =
+            c->off < c->end ? memchr(c->s->b + c->off, 0, c->end - c->off) : NULL;
         if (!p)
             return fail(D, ".debug_info: unterminated string at byte %zu", c->off);
         len = (size_t)(p - (c->s->b + c->off));
@@ -469,9 +492,9 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
         c->off += len + 1;
         return 0;
     }
-    case 0x0d: v = rd_uleb(c); break;                  /* sdata (the sign does not matter here) */
-    case 0x0e:                                         /* strp */
-    case 0x1f: {                                       /* line_strp: not read */
+    case 0x0d: v = rd_uleb(c); break; /* sdata (the sign does not matter here) */
+    case 0x0e:                        /* strp */
+    case 0x1f: {                      /* line_strp: not read */
         int64_t o = rd_offset(c, 4);
         if (at == AT_NAME && form == 0x0e && !D->failed) {
             size_t len;
@@ -481,13 +504,14 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
         }
         return D->failed;
     }
-    case 0x0f: case 0x15: v = rd_uleb(c); break;       /* udata, ref_udata */
-    case 0x10:                                         /* ref_addr: section offset */
+    case 0x0f:
+    case 0x15: v = rd_uleb(c); break; /* udata, ref_udata */
+    case 0x10:                        /* ref_addr: section offset */
         v = rd_n(c, version <= 2 ? addr_size : 4);
         if (at == AT_ABSTRACT_ORIGIN)
             d->origin = (int64_t)(v & INT64_MAX);
         return D->failed;
-    case 0x16: {                                       /* indirect */
+    case 0x16: { /* indirect */
         uint64_t f = rd_uleb(c);
         if (D->failed)
             return -1;
@@ -495,17 +519,26 @@ static int read_attr(cur *c, die *d, uint64_t at, uint64_t form, int64_t implici
             return fail(D, ".debug_info: DW_FORM_indirect chain");
         return read_attr(c, d, at, f, implicit, addr_size, version, cu_off, depth + 1);
     }
-    case 0x19: v = 1; break;                           /* flag_present */
-    case 0x1a: case 0x1b: case 0x22: case 0x23: rd_uleb(c); return D->failed; /* strx, addrx, loclistx, rnglistx */
-    case 0x1c: case 0x1d: rd_n(c, 4); return D->failed; /* ref_sup4, strp_sup */
-    case 0x1e: skip(c, 16); return D->failed;          /* data16 */
-    case 0x21: v = (uint64_t)implicit; break;          /* implicit_const */
-    case 0x25: case 0x29: rd_n(c, 1); return D->failed; /* strx1, addrx1 */
-    case 0x26: case 0x2a: rd_n(c, 2); return D->failed; /* strx2, addrx2 */
-    case 0x27: case 0x2b: rd_n(c, 3); return D->failed; /* strx3, addrx3 */
-    case 0x28: case 0x2c: rd_n(c, 4); return D->failed; /* strx4, addrx4 */
+    case 0x19: v = 1; break; /* flag_present */
+    case 0x1a:
+    case 0x1b:
+    case 0x22:
+    case 0x23: rd_uleb(c); return D->failed; /* strx, addrx, loclistx, rnglistx */
+    case 0x1c:
+    case 0x1d: rd_n(c, 4); return D->failed;  /* ref_sup4, strp_sup */
+    case 0x1e: skip(c, 16); return D->failed; /* data16 */
+    case 0x21: v = (uint64_t)implicit; break; /* implicit_const */
+    case 0x25:
+    case 0x29: rd_n(c, 1); return D->failed; /* strx1, addrx1 */
+    case 0x26:
+    case 0x2a: rd_n(c, 2); return D->failed; /* strx2, addrx2 */
+    case 0x27:
+    case 0x2b: rd_n(c, 3); return D->failed; /* strx3, addrx3 */
+    case 0x28:
+    case 0x2c: rd_n(c, 4); return D->failed; /* strx4, addrx4 */
     default:
-        return fail(D, ".debug_info: unknown attribute form 0x%llx at byte %zu", (unsigned long long)form, c->off);
+        return fail(D, ".debug_info: unknown attribute form 0x%llx at byte %zu",
+                    (unsigned long long)form, c->off);
     }
     if (D->failed)
         return -1;
@@ -543,8 +576,8 @@ static int expr_reg(cur c, char reg[16])
     return 0;
 }
 
-static int emit(dw *D, const die *d, const unsigned char *name, size_t name_len, int is_param, const char *reg,
-                int lo, int hi)
+static int emit(dw *D, const die *d, const unsigned char *name, size_t name_len, int is_param,
+                const char *reg, int lo, int hi)
 {
     if (lo < 0 || hi < lo || !name || !name_len)
         return 0;
@@ -568,8 +601,8 @@ static int emit(dw *D, const die *d, const unsigned char *name, size_t name_len,
 /* A variable's records: one for an expression over its scope [lo, hi), one per entry of
  * its .debug_loc list (DWARF 2-4 §2.6.2: begin, end, 2-byte length, expression; a 0, 0
  * pair ends it; a base-address entry is skipped, as plain addresses mean nothing here). */
-static int emit_locations(dw *D, const die *d, const unsigned char *name, size_t name_len, int is_param, int lo,
-                          int hi, unsigned addr_size)
+static int emit_locations(dw *D, const die *d, const unsigned char *name, size_t name_len,
+                          int is_param, int lo, int hi, unsigned addr_size)
 {
     char reg[16];
     if (d->loc_kind == 1) {
@@ -596,7 +629,8 @@ static int emit_locations(dw *D, const die *d, const unsigned char *name, size_t
         skip(&c, n);
         if (D->failed)
             return -1;
-        if (b >= 0 && e >= b && expr_reg(x, reg) == 0 && emit(D, d, name, name_len, is_param, reg, b, e))
+        if (b >= 0 && e >= b && expr_reg(x, reg) == 0 &&
+            emit(D, d, name, name_len, is_param, reg, b, e))
             return -2;
     }
     return 0;
@@ -640,18 +674,20 @@ static int read_unit(dw *D, cur c, size_t cu_off, int version, unsigned addr_siz
         }
         const abbrev *ab = find_abbrev(A, code);
         if (!ab) {
-            fail(D, ".debug_info: unknown abbreviation code %llu at byte %zu", (unsigned long long)code, die_off);
+            fail(D, ".debug_info: unknown abbreviation code %llu at byte %zu",
+                 (unsigned long long)code, die_off);
             break;
         }
         die d = {.origin = -1, .lo = -1, .hi = -1};
         for (size_t k = 0; k < ab->nattr && !D->failed; k++)
-            read_attr(&c, &d, A->name[ab->attr0 + k], A->form[ab->attr0 + k], A->implicit[ab->attr0 + k], addr_size,
-                      version, cu_off, 0);
+            read_attr(&c, &d, A->name[ab->attr0 + k], A->form[ab->attr0 + k],
+                      A->implicit[ab->attr0 + k], addr_size, version, cu_off, 0);
         if (D->failed)
             break;
         int lo = scope_lo[depth < MAX_DEPTH ? depth : MAX_DEPTH - 1];
         int hi = scope_hi[depth < MAX_DEPTH ? depth : MAX_DEPTH - 1];
-        if (d.name && (ab->tag == TAG_VARIABLE || ab->tag == TAG_FORMAL_PARAMETER || ab->tag == TAG_SUBPROGRAM)) {
+        if (d.name && (ab->tag == TAG_VARIABLE || ab->tag == TAG_FORMAL_PARAMETER ||
+                       ab->tag == TAG_SUBPROGRAM)) {
             if (grow(D, (void **)&nm, &ncap, nnm + 1, sizeof *nm)) {
                 rc = -2;
                 break;
@@ -687,8 +723,8 @@ static int read_unit(dw *D, cur c, size_t cu_off, int version, unsigned addr_siz
     for (size_t i = 0; i < npend && !D->failed; i++) {
         for (size_t k = 0; k < nnm; k++)
             if ((int64_t)nm[k].off == pend[i].d.origin) {
-                if (emit_locations(D, &pend[i].d, nm[k].name, nm[k].len, pend[i].is_param, pend[i].lo, pend[i].hi,
-                                   addr_size))
+                if (emit_locations(D, &pend[i].d, nm[k].name, nm[k].len, pend[i].is_param,
+                                   pend[i].lo, pend[i].hi, addr_size))
                     rc = D->failed;
                 break;
             }
@@ -756,7 +792,8 @@ int ptx_dwarf_read(const ptx_dwarf_sec *secs, int nsecs, ptx_dwarf_label_fn labe
     int have_info = 0;
     for (int i = 0; i < nsecs && !D.failed; i++)
         for (int k = 0; k < NSEC; k++) {
-            if (secs[i].name_len != strlen(sec_names[k]) || memcmp(secs[i].name, sec_names[k], secs[i].name_len))
+            if (secs[i].name_len != strlen(sec_names[k]) ||
+                memcmp(secs[i].name, sec_names[k], secs[i].name_len))
                 continue;
             secbytes *s = &D.s[k];
             if (s->name) { /* a second section of the same name: not what compilers write */

@@ -34,9 +34,9 @@ typedef int (*ptx_dwarf_label_fn)(void *ctx, const char *name, size_t len);
 
 /* A source variable held in a PTX register over a range of instructions. */
 typedef struct ptx_srcvar {
-    char name[32];     /* the source name ("i", "sum"; longer names truncated) */
-    char reg[16];      /* the PTX register holding it ("%r1", "%fd3") */
-    int32_t pc_lo;     /* it holds for instructions [pc_lo, pc_hi) of the module */
+    char name[32]; /* the source name ("i", "sum"; longer names truncated) */
+    char reg[16];  /* the PTX register holding it ("%r1", "%fd3") */
+    int32_t pc_lo; /* it holds for instructions [pc_lo, pc_hi) of the module */
     int32_t pc_hi;
     int32_t decl_line; /* DW_AT_decl_line, 0 unknown */
     uint8_t is_param;  /* DW_TAG_formal_parameter */

@@ -41,19 +41,30 @@ int ptx_op_lookup(const char *name, size_t len);
 
 /* Instruction types (PTX ISA §5.2 fundamental types). Low nibble: size in bytes
  * (pred: 1); high nibble: class. */
-enum {
-    PTX_TC_B = 0x00, PTX_TC_U = 0x10, PTX_TC_S = 0x20, PTX_TC_F = 0x30, PTX_TC_PRED = 0x40
-};
+enum { PTX_TC_B = 0x00, PTX_TC_U = 0x10, PTX_TC_S = 0x20, PTX_TC_F = 0x30, PTX_TC_PRED = 0x40 };
 typedef enum ptx_type {
     PTX_T_NONE = 0,
-    PTX_T_B8 = 0x01, PTX_T_B16 = 0x02, PTX_T_B32 = 0x04, PTX_T_B64 = 0x08,
-    PTX_T_U8 = 0x11, PTX_T_U16 = 0x12, PTX_T_U32 = 0x14, PTX_T_U64 = 0x18,
-    PTX_T_S8 = 0x21, PTX_T_S16 = 0x22, PTX_T_S32 = 0x24, PTX_T_S64 = 0x28,
-    PTX_T_F16 = 0x32, PTX_T_F32 = 0x34, PTX_T_F64 = 0x38,
+    PTX_T_B8 = 0x01,
+    PTX_T_B16 = 0x02,
+    PTX_T_B32 = 0x04,
+    PTX_T_B64 = 0x08,
+    PTX_T_U8 = 0x11,
+    PTX_T_U16 = 0x12,
+    PTX_T_U32 = 0x14,
+    PTX_T_U64 = 0x18,
+    PTX_T_S8 = 0x21,
+    PTX_T_S16 = 0x22,
+    PTX_T_S32 = 0x24,
+    PTX_T_S64 = 0x28,
+    PTX_T_F16 = 0x32,
+    PTX_T_F32 = 0x34,
+    PTX_T_F64 = 0x38,
     PTX_T_PRED = 0x41,
     /* Half-precision extras (PTX ISA §5.2.1, §9.7.4 half precision): bf16 is its own
      * class; the packed pairs f16x2/bf16x2 are 4-byte values of class PTX_TC_H2/BH2. */
-    PTX_T_BF16 = 0x52, PTX_T_F16X2 = 0x64, PTX_T_BF16X2 = 0x74,
+    PTX_T_BF16 = 0x52,
+    PTX_T_F16X2 = 0x64,
+    PTX_T_BF16X2 = 0x74,
 } ptx_type;
 enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70 };
 #define PTX_TSIZE(t) ((unsigned)((t)&0x0f))
@@ -76,15 +87,37 @@ enum {
 
 /* Special registers (PTX ISA §10). */
 enum {
-    PTX_SREG_TID_X, PTX_SREG_TID_Y, PTX_SREG_TID_Z,
-    PTX_SREG_NTID_X, PTX_SREG_NTID_Y, PTX_SREG_NTID_Z,
-    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
-    PTX_SREG_NCTAID_X, PTX_SREG_NCTAID_Y, PTX_SREG_NCTAID_Z,
-    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID,
-    PTX_SREG_CLOCK, PTX_SREG_CLOCK64, PTX_SREG_LANEMASK_EQ, PTX_SREG_GRIDID,
-    PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
-    PTX_SREG_GLOBALTIMER, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
-    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_WARPSZ,
+    PTX_SREG_TID_X,
+    PTX_SREG_TID_Y,
+    PTX_SREG_TID_Z,
+    PTX_SREG_NTID_X,
+    PTX_SREG_NTID_Y,
+    PTX_SREG_NTID_Z,
+    PTX_SREG_CTAID_X,
+    PTX_SREG_CTAID_Y,
+    PTX_SREG_CTAID_Z,
+    PTX_SREG_NCTAID_X,
+    PTX_SREG_NCTAID_Y,
+    PTX_SREG_NCTAID_Z,
+    PTX_SREG_LANEID,
+    PTX_SREG_WARPID,
+    PTX_SREG_NWARPID,
+    PTX_SREG_SMID,
+    PTX_SREG_NSMID,
+    PTX_SREG_CLOCK,
+    PTX_SREG_CLOCK64,
+    PTX_SREG_LANEMASK_EQ,
+    PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_LE,
+    PTX_SREG_LANEMASK_LT,
+    PTX_SREG_LANEMASK_GE,
+    PTX_SREG_LANEMASK_GT,
+    PTX_SREG_GLOBALTIMER,
+    PTX_SREG_GLOBALTIMER_LO,
+    PTX_SREG_GLOBALTIMER_HI,
+    PTX_SREG_DYNAMIC_SMEM_SIZE,
+    PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_WARPSZ,
     PTX_SREG_CLOCK_HI,
 };
 
@@ -103,10 +136,19 @@ typedef struct ptx_operand {
 /* Instruction modifiers (flags). PTX_F_VOLATILE: .volatile, or a strong ld/st
  * (.relaxed/.acquire/.release/.sc: the memory-model forms, PTX ISA §8). */
 enum {
-    PTX_F_HI = 1u << 0, PTX_F_LO = 1u << 1, PTX_F_WIDE = 1u << 2, PTX_F_SAT = 1u << 3,
-    PTX_F_FTZ = 1u << 4, PTX_F_APPROX = 1u << 5, PTX_F_UNI = 1u << 6,
-    PTX_F_VOLATILE = 1u << 7, PTX_F_TO = 1u << 8, PTX_F_GUARD_NEG = 1u << 9,
-    PTX_F_NC = 1u << 10, PTX_F_FULL = 1u << 11, PTX_F_SHIFTAMT = 1u << 12,
+    PTX_F_HI = 1u << 0,
+    PTX_F_LO = 1u << 1,
+    PTX_F_WIDE = 1u << 2,
+    PTX_F_SAT = 1u << 3,
+    PTX_F_FTZ = 1u << 4,
+    PTX_F_APPROX = 1u << 5,
+    PTX_F_UNI = 1u << 6,
+    PTX_F_VOLATILE = 1u << 7,
+    PTX_F_TO = 1u << 8,
+    PTX_F_GUARD_NEG = 1u << 9,
+    PTX_F_NC = 1u << 10,
+    PTX_F_FULL = 1u << 11,
+    PTX_F_SHIFTAMT = 1u << 12,
     PTX_F_NAN = 1u << 13,   /* min/max.NaN: NaN if either input is NaN */
     PTX_F_CC = 1u << 14,    /* add.cc/sub.cc/mad.cc write the carry flag (§9.7.2) */
     PTX_F_CLAMP = 1u << 15, /* shf.clamp (else .wrap) */
@@ -122,8 +164,14 @@ enum { PTX_SHFL_UP = 1, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX };
 enum { PTX_VOTE_ALL = 1, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT };
 enum { PTX_MATCH_ANY = 1, PTX_MATCH_ALL };
 enum { PTX_SHF_L = 1, PTX_SHF_R };
-enum { PTX_TESTP_FINITE = 1, PTX_TESTP_INFINITE, PTX_TESTP_NUMBER, PTX_TESTP_NOTANUMBER,
-       PTX_TESTP_NORMAL, PTX_TESTP_SUBNORMAL };
+enum {
+    PTX_TESTP_FINITE = 1,
+    PTX_TESTP_INFINITE,
+    PTX_TESTP_NUMBER,
+    PTX_TESTP_NOTANUMBER,
+    PTX_TESTP_NORMAL,
+    PTX_TESTP_SUBNORMAL
+};
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation
@@ -143,16 +191,51 @@ enum { PTX_BAR_POPC = 4 };
 #define PTX_V_MASK(tg) ((unsigned)((tg) >> 24) & 15u)
 enum { PTX_V_ADD = 1 << 28, PTX_V_BSIGNED = 1 << 29 };
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
-enum { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,
-       PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI };
+enum {
+    PTX_RND_NONE,
+    PTX_RND_RN,
+    PTX_RND_RZ,
+    PTX_RND_RM,
+    PTX_RND_RP,
+    PTX_RND_RNI,
+    PTX_RND_RZI,
+    PTX_RND_RMI,
+    PTX_RND_RPI
+};
 /* Comparison operators of setp/set (PTX ISA §9.7.1.x, Table "comparison operators"). */
-enum { PTX_CMP_EQ = 1, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
-       PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
-       PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
-       PTX_CMP_NUM, PTX_CMP_NAN };
+enum {
+    PTX_CMP_EQ = 1,
+    PTX_CMP_NE,
+    PTX_CMP_LT,
+    PTX_CMP_LE,
+    PTX_CMP_GT,
+    PTX_CMP_GE,
+    PTX_CMP_LO,
+    PTX_CMP_LS,
+    PTX_CMP_HI,
+    PTX_CMP_HS,
+    PTX_CMP_EQU,
+    PTX_CMP_NEU,
+    PTX_CMP_LTU,
+    PTX_CMP_LEU,
+    PTX_CMP_GTU,
+    PTX_CMP_GEU,
+    PTX_CMP_NUM,
+    PTX_CMP_NAN
+};
 /* atom/red operations (PTX ISA §9.7.12.x atom). */
-enum { PTX_ATOM_ADD = 1, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_AND, PTX_ATOM_OR,
-       PTX_ATOM_XOR, PTX_ATOM_EXCH, PTX_ATOM_CAS, PTX_ATOM_INC, PTX_ATOM_DEC };
+enum {
+    PTX_ATOM_ADD = 1,
+    PTX_ATOM_MIN,
+    PTX_ATOM_MAX,
+    PTX_ATOM_AND,
+    PTX_ATOM_OR,
+    PTX_ATOM_XOR,
+    PTX_ATOM_EXCH,
+    PTX_ATOM_CAS,
+    PTX_ATOM_INC,
+    PTX_ATOM_DEC
+};
 
 /* One decoded instruction: fixed size, no pointers into strings. */
 typedef struct ptx_insn {
@@ -184,13 +267,13 @@ _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
 
 /* Symbols that instructions refer to, resolved at parse time. */
 typedef enum ptx_sym_kind {
-    PTX_SYM_GLOBAL,   /* module .global/.const variable: value is var index */
-    PTX_SYM_SHARED,   /* static shared: offset in the CTA's shared memory */
-    PTX_SYM_DYNSHARED,/* extern .shared: at the end of the kernel's static shared */
-    PTX_SYM_LOCAL,    /* .local: offset in the function's local frame */
-    PTX_SYM_KPARAM,   /* kernel .param: offset in the launch's parameter buffer */
-    PTX_SYM_FPARAM,   /* .func param / return / call-sequence .param: frame offset */
-    PTX_SYM_FUNC,     /* a function (call target) */
+    PTX_SYM_GLOBAL,    /* module .global/.const variable: value is var index */
+    PTX_SYM_SHARED,    /* static shared: offset in the CTA's shared memory */
+    PTX_SYM_DYNSHARED, /* extern .shared: at the end of the kernel's static shared */
+    PTX_SYM_LOCAL,     /* .local: offset in the function's local frame */
+    PTX_SYM_KPARAM,    /* kernel .param: offset in the launch's parameter buffer */
+    PTX_SYM_FPARAM,    /* .func param / return / call-sequence .param: frame offset */
+    PTX_SYM_FUNC,      /* a function (call target) */
 } ptx_sym_kind;
 
 typedef struct ptx_sym {
@@ -216,7 +299,7 @@ typedef struct ptx_param {
 /* A call site: the callee and where its arguments and return value live in the
  * caller's parameter frame. */
 typedef struct ptx_call {
-    int callee;     /* function index */
+    int callee; /* function index */
     int nargs;
     int ret_off;    /* caller frame offset of the return .param, -1 none */
     int arg_off[8]; /* caller frame offsets of the argument .params */
@@ -232,18 +315,18 @@ typedef struct ptx_reginfo {
 typedef struct ptx_func {
     char *name;
     int is_entry;
-    int is_extern;     /* declared only (vprintf, malloc, ...) */
-    int builtin;       /* PTX_BUILTIN_* for extern functions we implement */
-    int entry_pc;      /* first instruction, -1 when no body */
+    int is_extern; /* declared only (vprintf, malloc, ...) */
+    int builtin;   /* PTX_BUILTIN_* for extern functions we implement */
+    int entry_pc;  /* first instruction, -1 when no body */
     int end_pc;
-    int nregs;         /* register slots */
+    int nregs;            /* register slots */
     ptx_reginfo *reginfo; /* nregs declarations (slot -> name, type) */
     int reginfo_cap;
     int reg_base;      /* this function's first slot in the module-wide numbering of
                           trace.regs (the sum of nregs of the functions before it) */
     ptx_param *params; /* .entry: kernel params; .func: in the frame after rets */
     int nparams;
-    ptx_param *rets;   /* .func return params, at frame offset 0.. */
+    ptx_param *rets; /* .func return params, at frame offset 0.. */
     int nrets;
     unsigned kparam_size;   /* .entry: bytes of the parameter buffer */
     unsigned frame_size;    /* bytes of the param frame (params, rets, call .params) */
@@ -258,12 +341,12 @@ enum { PTX_BUILTIN_NONE, PTX_BUILTIN_VPRINTF, PTX_BUILTIN_ASSERTFAIL };
 
 /* A .shared variable, for naming shared addresses in messages ("s[63]"). */
 typedef struct ptx_shvar {
-    char *name; /* as declared (NVRTC and clang mangle block-scope ones: _ZZ...E1s) */
-    int sym;    /* its ptx_sym: PTX_SYM_SHARED (value: offset in the block's shared
+    char *name;  /* as declared (NVRTC and clang mangle block-scope ones: _ZZ...E1s) */
+    int sym;     /* its ptx_sym: PTX_SYM_SHARED (value: offset in the block's shared
                    memory, final after parsing) or PTX_SYM_DYNSHARED (extern: at the
                    entry's dynshared_off) */
-    int func;   /* the entry declaring it, -1 at module scope (every entry has it) */
-    size_t size;/* bytes; 0 for extern */
+    int func;    /* the entry declaring it, -1 at module scope (every entry has it) */
+    size_t size; /* bytes; 0 for extern */
 } ptx_shvar;
 
 typedef struct ptx_module ptx_module;
@@ -294,7 +377,12 @@ struct ptx_module {
 
 /* ------------------------------------------------------------------ lexer */
 typedef enum ptx_tok_kind {
-    PTX_TOK_EOF, PTX_TOK_IDENT, PTX_TOK_INT, PTX_TOK_FLOAT, PTX_TOK_STRING, PTX_TOK_PUNCT,
+    PTX_TOK_EOF,
+    PTX_TOK_IDENT,
+    PTX_TOK_INT,
+    PTX_TOK_FLOAT,
+    PTX_TOK_STRING,
+    PTX_TOK_PUNCT,
 } ptx_tok_kind;
 
 typedef struct ptx_tok {
@@ -302,9 +390,9 @@ typedef struct ptx_tok {
     const char *p; /* start in the source text */
     size_t len;
     int line, col;
-    uint64_t ival;  /* PTX_TOK_INT; also the bits of 0f/0d literals (PTX_TOK_FLOAT) */
-    double fval;    /* PTX_TOK_FLOAT */
-    int fbits;      /* PTX_TOK_FLOAT: 32 for 0fXXXXXXXX, 64 for 0d..., 0 decimal */
+    uint64_t ival; /* PTX_TOK_INT; also the bits of 0f/0d literals (PTX_TOK_FLOAT) */
+    double fval;   /* PTX_TOK_FLOAT */
+    int fbits;     /* PTX_TOK_FLOAT: 32 for 0fXXXXXXXX, 64 for 0d..., 0 decimal */
 } ptx_tok;
 
 typedef struct ptx_lexer {

@@ -42,8 +42,8 @@ static void skip_space(ptx_lexer *lx)
                 lx->cur++;
         } else if (c == '/' && lx->cur + 1 < lx->end && lx->cur[1] == '*') {
             lx->cur += 2;
-            while (lx->cur < lx->end && !(lx->cur[0] == '*' && lx->cur + 1 < lx->end &&
-                                          lx->cur[1] == '/')) {
+            while (lx->cur < lx->end &&
+                   !(lx->cur[0] == '*' && lx->cur + 1 < lx->end && lx->cur[1] == '/')) {
                 if (*lx->cur == '\n') {
                     lx->line++;
                     lx->line_start = lx->cur + 1;
@@ -73,8 +73,8 @@ static void lex_number(ptx_lexer *lx, ptx_tok *t)
     const char *p = lx->cur;
     t->kind = PTX_TOK_INT;
     t->ival = 0;
-    if (p[0] == '0' && p + 1 < lx->end && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' ||
-                                           p[1] == 'D')) {
+    if (p[0] == '0' && p + 1 < lx->end &&
+        (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' || p[1] == 'D')) {
         int digits = (p[1] == 'f' || p[1] == 'F') ? 8 : 16;
         const char *q = p + 2;
         uint64_t v = 0;

@@ -26,18 +26,18 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-#define GROW(arr, n, cap)                                                                 \
-    do {                                                                                  \
-        if ((n) >= (cap)) {                                                               \
-            size_t nc_ = (cap) ? (size_t)(cap)*2 : 16;                                    \
-            void *np_ = xrealloc((arr), nc_ * sizeof *(arr));                             \
-            if (!np_) {                                                                   \
-                P->oom = 1;                                                               \
-                break;                                                                    \
-            }                                                                             \
-            (arr) = np_;                                                                  \
-            (cap) = (int)nc_;                                                             \
-        }                                                                                 \
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) >= (cap)) {                                                                        \
+            size_t nc_ = (cap) ? (size_t)(cap)*2 : 16;                                             \
+            void *np_ = xrealloc((arr), nc_ * sizeof *(arr));                                      \
+            if (!np_) {                                                                            \
+                P->oom = 1;                                                                        \
+                break;                                                                             \
+            }                                                                                      \
+            (arr) = np_;                                                                           \
+            (cap) = (int)nc_;                                                                      \
+        }                                                                                          \
     } while (0)
 
 static char *xstrndup(const char *s, size_t n)
@@ -148,7 +148,7 @@ typedef struct parser {
     struct diag_src {
         size_t off;       /* the line's start in diag */
         int sf, sl, line; /* .file index and line, PTX line */
-    } *dsrc;
+    } * dsrc;
     int ndsrc, dsrccap;
     ptx_module *m;
     int ccap, fcap, scap, vcap, callcap, filecap, shvcap;
@@ -156,7 +156,7 @@ typedef struct parser {
     /* current function */
     int fn;
     smap regs, lsyms, labels;
-    smap all_labels; /* every function's labels, for the DWARF's code addresses */
+    smap all_labels;        /* every function's labels, for the DWARF's code addresses */
     ptx_dwarf_sec secs[16]; /* the module's .section blocks (ptx_dwarf.h) */
     int nsecs;
     fixup *fix;
@@ -166,14 +166,14 @@ typedef struct parser {
 
 static void diag(parser *P, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void vdiag_src(parser *P, int line, int col, int src_file, int src_line,
-                      const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+static void vdiag_src(parser *P, int line, int col, int src_file, int src_line, const char *fmt,
+                      va_list ap) __attribute__((format(printf, 6, 0)));
 /* Adds "name:line:col: message" to the diagnostics; inside a function body whose line
  * info (.loc) names a source line, "file:line: message (PTX line N)" instead, so that an
  * error in compiled CUDA names the learner's line (src_file/src_line: that source line
  * for a diagnostic after the body, 0 for the current .loc). */
-static void vdiag_src(parser *P, int line, int col, int src_file, int src_line,
-                      const char *fmt, va_list ap)
+static void vdiag_src(parser *P, int line, int col, int src_file, int src_line, const char *fmt,
+                      va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -214,10 +214,9 @@ static void vdiag_src(parser *P, int line, int col, int src_file, int src_line,
     P->dlen += (size_t)n;
     P->nerr++;
 }
-static void diag_src(parser *P, int line, int col, int src_file, int src_line,
-                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void diag_src(parser *P, int line, int col, int src_file, int src_line,
-                     const char *fmt, ...)
+static void diag_src(parser *P, int line, int col, int src_file, int src_line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void diag_src(parser *P, int line, int col, int src_file, int src_line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -244,8 +243,7 @@ static int is_punct(const parser *P, char c)
 }
 static int is_ident(const parser *P, const char *s)
 {
-    return P->t.kind == PTX_TOK_IDENT && P->t.len == strlen(s) &&
-           memcmp(P->t.p, s, P->t.len) == 0;
+    return P->t.kind == PTX_TOK_IDENT && P->t.len == strlen(s) && memcmp(P->t.p, s, P->t.len) == 0;
 }
 static int accept(parser *P, char c)
 {
@@ -259,8 +257,7 @@ static int expect(parser *P, char c)
 {
     if (accept(P, c))
         return 1;
-    diag(P, P->t.line, P->t.col, "expected '%c' but found '%.*s'", c, (int)P->t.len,
-         P->t.p);
+    diag(P, P->t.line, P->t.col, "expected '%c' but found '%.*s'", c, (int)P->t.len, P->t.p);
     return 0;
 }
 
@@ -285,12 +282,17 @@ static int tok_eq(const ptx_tok *t, const char *s)
 /* A type suffix name (without the dot) -> ptx_type, or PTX_T_NONE. */
 static ptx_type type_of(const char *s, size_t n)
 {
-    static const struct { const char *s; ptx_type t; } tab[] = {
-        {"b8", PTX_T_B8},   {"b16", PTX_T_B16}, {"b32", PTX_T_B32}, {"b64", PTX_T_B64},
-        {"u8", PTX_T_U8},   {"u16", PTX_T_U16}, {"u32", PTX_T_U32}, {"u64", PTX_T_U64},
-        {"s8", PTX_T_S8},   {"s16", PTX_T_S16}, {"s32", PTX_T_S32}, {"s64", PTX_T_S64},
-        {"f16", PTX_T_F16}, {"f32", PTX_T_F32}, {"f64", PTX_T_F64}, {"pred", PTX_T_PRED},
-        {"bf16", PTX_T_BF16}, {"f16x2", PTX_T_F16X2}, {"bf16x2", PTX_T_BF16X2},
+    static const struct {
+        const char *s;
+        ptx_type t;
+    } tab[] = {
+        {"b8", PTX_T_B8},         {"b16", PTX_T_B16},   {"b32", PTX_T_B32},
+        {"b64", PTX_T_B64},       {"u8", PTX_T_U8},     {"u16", PTX_T_U16},
+        {"u32", PTX_T_U32},       {"u64", PTX_T_U64},   {"s8", PTX_T_S8},
+        {"s16", PTX_T_S16},       {"s32", PTX_T_S32},   {"s64", PTX_T_S64},
+        {"f16", PTX_T_F16},       {"f32", PTX_T_F32},   {"f64", PTX_T_F64},
+        {"pred", PTX_T_PRED},     {"bf16", PTX_T_BF16}, {"f16x2", PTX_T_F16X2},
+        {"bf16x2", PTX_T_BF16X2},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0)
@@ -330,8 +332,7 @@ static unsigned align_up(unsigned x, unsigned a)
 static int parse_uint(parser *P, uint64_t *v)
 {
     if (P->t.kind != PTX_TOK_INT) {
-        diag(P, P->t.line, P->t.col, "expected a number but found '%.*s'", (int)P->t.len,
-             P->t.p);
+        diag(P, P->t.line, P->t.col, "expected a number but found '%.*s'", (int)P->t.len, P->t.p);
         return 0;
     }
     *v = P->t.ival;
@@ -374,8 +375,8 @@ static int parse_decl(parser *P, decl *d)
         } else {
             ptx_type t = type_of(P->t.p + 1, P->t.len - 1);
             if (t == PTX_T_NONE) {
-                diag(P, P->t.line, P->t.col, "unknown declaration attribute '%.*s'",
-                     (int)P->t.len, P->t.p);
+                diag(P, P->t.line, P->t.col, "unknown declaration attribute '%.*s'", (int)P->t.len,
+                     P->t.p);
                 return 0;
             }
             d->type = t;
@@ -387,8 +388,7 @@ static int parse_decl(parser *P, decl *d)
         return 0;
     }
     if (P->t.kind != PTX_TOK_IDENT) {
-        diag(P, P->t.line, P->t.col, "expected a name but found '%.*s'", (int)P->t.len,
-             P->t.p);
+        diag(P, P->t.line, P->t.col, "expected a name but found '%.*s'", (int)P->t.len, P->t.p);
         return 0;
     }
     d->name = P->t.p;
@@ -482,8 +482,8 @@ static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size
         int neg = accept(P, '-');
         if (P->t.kind != PTX_TOK_INT && P->t.kind != PTX_TOK_FLOAT) {
             diag(P, P->t.line, P->t.col,
-                 "unsupported initializer '%.*s' (only numbers are supported)",
-                 (int)P->t.len, P->t.p);
+                 "unsupported initializer '%.*s' (only numbers are supported)", (int)P->t.len,
+                 P->t.p);
             P->unsupported = 1;
             skip_stmt(P);
             return;
@@ -545,9 +545,9 @@ static void parse_var(parser *P, sim_space space, int is_extern)
             GROW(m->shvars, m->nshvars, P->shvcap);
             if (P->oom)
                 return;
-            m->shvars[m->nshvars++] = (ptx_shvar){
-                xstrndup(d.name, d.nlen), sym, in_fn && f->is_entry ? P->fn : -1,
-                m->syms[sym].kind == PTX_SYM_DYNSHARED ? 0 : size};
+            m->shvars[m->nshvars++] =
+                (ptx_shvar){xstrndup(d.name, d.nlen), sym, in_fn && f->is_entry ? P->fn : -1,
+                            m->syms[sym].kind == PTX_SYM_DYNSHARED ? 0 : size};
         }
     } else if (space == SIM_SPACE_LOCAL) {
         if (!in_fn) {
@@ -611,8 +611,8 @@ static void parse_reg(parser *P)
     }
     if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] != '.' ||
         (rty = type_of(P->t.p + 1, P->t.len - 1)) == PTX_T_NONE) {
-        diag(P, P->t.line, P->t.col, "expected a register type but found '%.*s'",
-             (int)P->t.len, P->t.p);
+        diag(P, P->t.line, P->t.col, "expected a register type but found '%.*s'", (int)P->t.len,
+             P->t.p);
         skip_stmt(P);
         return;
     }
@@ -644,8 +644,7 @@ static void parse_reg(parser *P)
             }
             char buf[160];
             for (uint64_t i = 0; i < n && nl < 120; i++) {
-                int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm,
-                                 (unsigned long long)i);
+                int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm, (unsigned long long)i);
                 int dummy;
                 int slot;
                 if (!smap_get(&P->regs, buf, (size_t)k, &dummy) &&
@@ -668,24 +667,41 @@ static void parse_reg(parser *P)
 
 /* ------------------------------------------------------------ instructions */
 
-static const struct { const char *name; int id; } sreg_tab[] = {
-    {"%tid.x", PTX_SREG_TID_X},       {"%tid.y", PTX_SREG_TID_Y},
-    {"%tid.z", PTX_SREG_TID_Z},       {"%ntid.x", PTX_SREG_NTID_X},
-    {"%ntid.y", PTX_SREG_NTID_Y},     {"%ntid.z", PTX_SREG_NTID_Z},
-    {"%ctaid.x", PTX_SREG_CTAID_X},   {"%ctaid.y", PTX_SREG_CTAID_Y},
-    {"%ctaid.z", PTX_SREG_CTAID_Z},   {"%nctaid.x", PTX_SREG_NCTAID_X},
-    {"%nctaid.y", PTX_SREG_NCTAID_Y}, {"%nctaid.z", PTX_SREG_NCTAID_Z},
-    {"%laneid", PTX_SREG_LANEID},     {"%warpid", PTX_SREG_WARPID},
-    {"%nwarpid", PTX_SREG_NWARPID},   {"%smid", PTX_SREG_SMID},
-    {"%nsmid", PTX_SREG_NSMID},       {"%clock", PTX_SREG_CLOCK},
-    {"%clock64", PTX_SREG_CLOCK64},   {"%lanemask_eq", PTX_SREG_LANEMASK_EQ},
+static const struct {
+    const char *name;
+    int id;
+} sreg_tab[] = {
+    {"%tid.x", PTX_SREG_TID_X},
+    {"%tid.y", PTX_SREG_TID_Y},
+    {"%tid.z", PTX_SREG_TID_Z},
+    {"%ntid.x", PTX_SREG_NTID_X},
+    {"%ntid.y", PTX_SREG_NTID_Y},
+    {"%ntid.z", PTX_SREG_NTID_Z},
+    {"%ctaid.x", PTX_SREG_CTAID_X},
+    {"%ctaid.y", PTX_SREG_CTAID_Y},
+    {"%ctaid.z", PTX_SREG_CTAID_Z},
+    {"%nctaid.x", PTX_SREG_NCTAID_X},
+    {"%nctaid.y", PTX_SREG_NCTAID_Y},
+    {"%nctaid.z", PTX_SREG_NCTAID_Z},
+    {"%laneid", PTX_SREG_LANEID},
+    {"%warpid", PTX_SREG_WARPID},
+    {"%nwarpid", PTX_SREG_NWARPID},
+    {"%smid", PTX_SREG_SMID},
+    {"%nsmid", PTX_SREG_NSMID},
+    {"%clock", PTX_SREG_CLOCK},
+    {"%clock64", PTX_SREG_CLOCK64},
+    {"%lanemask_eq", PTX_SREG_LANEMASK_EQ},
     {"%gridid", PTX_SREG_GRIDID},
-    {"%lanemask_le", PTX_SREG_LANEMASK_LE}, {"%lanemask_lt", PTX_SREG_LANEMASK_LT},
-    {"%lanemask_ge", PTX_SREG_LANEMASK_GE}, {"%lanemask_gt", PTX_SREG_LANEMASK_GT},
-    {"%globaltimer", PTX_SREG_GLOBALTIMER}, {"%globaltimer_lo", PTX_SREG_GLOBALTIMER_LO},
+    {"%lanemask_le", PTX_SREG_LANEMASK_LE},
+    {"%lanemask_lt", PTX_SREG_LANEMASK_LT},
+    {"%lanemask_ge", PTX_SREG_LANEMASK_GE},
+    {"%lanemask_gt", PTX_SREG_LANEMASK_GT},
+    {"%globaltimer", PTX_SREG_GLOBALTIMER},
+    {"%globaltimer_lo", PTX_SREG_GLOBALTIMER_LO},
     {"%globaltimer_hi", PTX_SREG_GLOBALTIMER_HI},
     {"%dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE},
-    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE}, {"WARP_SZ", PTX_SREG_WARPSZ},
+    {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
+    {"WARP_SZ", PTX_SREG_WARPSZ},
     {"%clock_hi", PTX_SREG_CLOCK_HI},
 };
 
@@ -698,8 +714,7 @@ static uint64_t imm_bits(const ptx_tok *tk, ptx_type t, int neg)
         tt = PTX_T_B16;
     if (PTX_TCLASS(t) == PTX_TC_F || tk->kind == PTX_TOK_FLOAT) {
         if (PTX_TCLASS(tt) != PTX_TC_F)
-            tt = (tk->fbits == 32 || (tk->fbits == 0 && PTX_TSIZE(t) == 4)) ? PTX_T_F32
-                                                                           : PTX_T_F64;
+            tt = (tk->fbits == 32 || (tk->fbits == 0 && PTX_TSIZE(t) == 4)) ? PTX_T_F32 : PTX_T_F64;
         put_init(buf, tt, tk, neg);
         uint64_t v;
         memcpy(&v, buf, 8);
@@ -816,14 +831,14 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             } else if (P->t.kind == PTX_TOK_IDENT) {
                 int s = find_sym(P, P->t.p, P->t.len);
                 if (s < 0 || o->sym >= 0) {
-                    diag(P, P->t.line, P->t.col, "unknown symbol '%.*s' in address",
-                         (int)P->t.len, P->t.p);
+                    diag(P, P->t.line, P->t.col, "unknown symbol '%.*s' in address", (int)P->t.len,
+                         P->t.p);
                     return 0;
                 }
                 o->sym = s;
             } else {
-                diag(P, P->t.line, P->t.col, "bad address expression at '%.*s'",
-                     (int)P->t.len, P->t.p);
+                diag(P, P->t.line, P->t.col, "bad address expression at '%.*s'", (int)P->t.len,
+                     P->t.p);
                 return 0;
             }
             next(P);
@@ -848,9 +863,8 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
                 /* a zero element of a pack (cuda_fp16's `mov.b32 %f1, {0, %rs1}`):
                  * packs as 0, like a sink */
             } else {
-                diag(P, P->t.line, P->t.col,
-                     "unsupported vector element '%.*s' (registers only)", (int)P->t.len,
-                     P->t.p);
+                diag(P, P->t.line, P->t.col, "unsupported vector element '%.*s' (registers only)",
+                     (int)P->t.len, P->t.p);
                 P->unsupported = 1;
                 return 0;
             }
@@ -915,8 +929,8 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
         if (P->t.kind == PTX_TOK_IDENT) {
             int s = find_sym(P, P->t.p, P->t.len);
             if (s < 0 || m->syms[s].kind != PTX_SYM_FPARAM) {
-                diag(P, P->t.line, P->t.col, "call return '%.*s' is not a .param",
-                     (int)P->t.len, P->t.p);
+                diag(P, P->t.line, P->t.col, "call return '%.*s' is not a .param", (int)P->t.len,
+                     P->t.p);
                 return 0;
             }
             c.ret_off = (int)m->syms[s].value;
@@ -932,8 +946,7 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
     }
     int s = find_sym(P, P->t.p, P->t.len);
     if (s < 0 || m->syms[s].kind != PTX_SYM_FUNC) {
-        diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len,
-             P->t.p);
+        diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len, P->t.p);
         return 0;
     }
     c.callee = (int)m->syms[s].value;
@@ -967,8 +980,8 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
             next(P); /* prototype name */
     }
     if (c.nargs != callee->nparams && !callee->is_extern) {
-        diag(P, line, col, "call of '%s' with %d arguments; it takes %d", callee->name,
-             c.nargs, callee->nparams);
+        diag(P, line, col, "call of '%s' with %d arguments; it takes %d", callee->name, c.nargs,
+             callee->nparams);
         return 0;
     }
     GROW(m->calls, m->ncalls, P->callcap);
@@ -1016,8 +1029,8 @@ static int is_video(int op)
  * selectors and mask with .add (vadd) into in->target (ptx_ir.h PTX_V_*):
  * vop4.dtype.atype.btype{.sat}/.add, vset4.atype.btype.cmp{.add}; each type .u32/.s32,
  * .asel defaults to .b3210 (.h10), .bsel to .b7654 (.h32), .mask to .b3210 (.h10). */
-static int decode_video(parser *P, ptx_insn *in, const ptx_tok *mt, const uint8_t *vt,
-                        int ntypes, int vadd)
+static int decode_video(parser *P, ptx_insn *in, const ptx_tok *mt, const uint8_t *vt, int ntypes,
+                        int vadd)
 {
     const int vset = in->op == PTX_OP_vset2 || in->op == PTX_OP_vset4;
     const int want = vset ? 2 : 3;
@@ -1055,8 +1068,8 @@ static int decode_video(parser *P, ptx_insn *in, const ptx_tok *mt, const uint8_
  * k 0 the mask (.b0 ... .b3210 or .h0 .h1 .h10: lanes, highest first, each once), k 1
  * and 2 .asel/.bsel (.bxyzw, x..w in 0-7, or .hxy, x, y in 0-3: the element of {b, a}
  * for lanes 3..0 or 1..0). PTX ISA §9.7.16.2. */
-static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const char *s,
-                     size_t n, int line, int col)
+static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const char *s, size_t n,
+                     int line, int col)
 {
     const unsigned lanes = in->vec;
     const char letter = lanes == 4 ? 'b' : 'h';
@@ -1082,7 +1095,10 @@ static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const ch
     }
     if (!ok) {
         diag(P, line, col, "'%.*s': bad %s '.%.*s' (PTX ISA: %s)", (int)mt->len, mt->p,
-             k == 0 ? "mask" : k == 1 ? "a selector" : k == 2 ? "b selector" : "selector",
+             k == 0   ? "mask"
+             : k == 1 ? "a selector"
+             : k == 2 ? "b selector"
+                      : "selector",
              (int)n, s,
              k == 0   ? (lanes == 4 ? ".b0 ... .b3210" : ".h0, .h1 or .h10")
              : k <= 2 ? (lanes == 4 ? ".bxyzw, x..w in 0-7" : ".hxy, x and y in 0-3")
@@ -1097,22 +1113,22 @@ static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const ch
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
     static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
-    static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls",
-                                            "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
-                                            "geu", "num", "nan"};
-    static const char *const atom_names[] = {"add", "min", "max", "and", "or",
+    static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",
+                                            "lo",  "ls",  "hi",  "hs",  "equ", "neu",
+                                            "ltu", "leu", "gtu", "geu", "num", "nan"};
+    static const char *const atom_names[] = {"add", "min",  "max", "and", "or",
                                              "xor", "exch", "cas", "inc", "dec"};
     static const char *const ignored[] = {
-        "sync", "aligned", "relaxed", "acquire", "release", "acq_rel", "sc", "sys", "gpu",
-        "cta", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1", "L2", "noftz", "weak",
-        "mmio", "cluster", "proxy", "async", "alias"};
+        "sync", "aligned", "relaxed", "acquire", "release", "acq_rel", "sc",    "sys",  "gpu",
+        "cta",  "ca",      "cg",      "cs",      "lu",      "cv",      "wb",    "wt",   "L1",
+        "L2",   "noftz",   "weak",    "mmio",    "cluster", "proxy",   "async", "alias"};
     static const char *const shfl_names[] = {"up", "down", "bfly", "idx"};
     static const char *const vote_names[] = {"all", "any", "uni", "ballot"};
     static const char *const match_names[] = {"any", "all"};
     static const char *const prmt_names[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
     static const char *const shf_names[] = {"l", "r"};
-    static const char *const testp_names[] = {"finite", "infinite", "number", "notanumber",
-                                              "normal", "subnormal"};
+    static const char *const testp_names[] = {"finite",     "infinite", "number",
+                                              "notanumber", "normal",   "subnormal"};
     static const char *const bop_names[] = {"and", "or", "xor"};
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
@@ -1182,8 +1198,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 6 &&
                    !memcmp(q, "arrive", 6) && !in->cmp) {
             in->cmp = PTX_BAR_ARRIVE; /* PTX ISA §9.7.13.1: arrive without waiting */
-        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 &&
-                   !memcmp(q, "red", 3) && !in->cmp) {
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 && !memcmp(q, "red", 3) &&
+                   !in->cmp) {
             in->cmp = PTX_BAR_RED;
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
                    !in->bop && (k = lookup_mod(bop_names, 2, q, n))) {
@@ -1191,8 +1207,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
                    !in->bop && n == 4 && !memcmp(q, "popc", 4)) {
             in->bop = PTX_BAR_POPC;
-        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 &&
-                   !memcmp(q, "all", 3)) {
+        } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 3 && !memcmp(q, "all", 3)) {
             /* barrier.red...all (PTX 8.x spelling of the CTA-wide form): the default */
         } else if (op == PTX_OP_bar && n == 4 && !memcmp(q, "warp", 4)) {
             op = PTX_OP_bar_warp;
@@ -1200,11 +1215,10 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if (n == 3 && !memcmp(q, "NaN", 3)) {
             in->flags |= PTX_F_NAN;
         } else if (n == 2 && !memcmp(q, "cc", 2) &&
-                   (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mad ||
-                    op == PTX_OP_addc || op == PTX_OP_subc || op == PTX_OP_madc)) {
+                   (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mad || op == PTX_OP_addc ||
+                    op == PTX_OP_subc || op == PTX_OP_madc)) {
             in->flags |= PTX_F_CC; /* carry-out (PTX ISA §9.7.2) */
-        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 2 &&
-                   !memcmp(q, "gl", 2)) {
+        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 2 && !memcmp(q, "gl", 2)) {
             /* membar.gl: device scope */
         } else if ((k = mod_space(q, n)) >= 0) {
             in->space = (uint8_t)k;
@@ -1237,8 +1251,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->flags |= PTX_F_FULL;
         } else if (n == 3 && !memcmp(q, "uni", 3)) {
             in->flags |= PTX_F_UNI;
-        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 3 &&
-                   !memcmp(q, "cta", 3)) {
+        } else if ((op == PTX_OP_membar || op == PTX_OP_fence) && n == 3 && !memcmp(q, "cta", 3)) {
             in->bop = PTX_MEM_CTA; /* block scope: orders nothing between blocks */
         } else if ((op == PTX_OP_st || op == PTX_OP_atom || op == PTX_OP_red) &&
                    ((n == 7 && !memcmp(q, "release", 7)) || (n == 7 && !memcmp(q, "acq_rel", 7)) ||
@@ -1272,8 +1285,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         p = e;
     }
     if ((op == PTX_OP_bar || op == PTX_OP_barrier) && in->cmp == PTX_BAR_RED &&
-        (!in->bop || (in->bop == PTX_BAR_POPC ? in->type != PTX_T_U32
-                                              : in->type != PTX_T_PRED))) {
+        (!in->bop || (in->bop == PTX_BAR_POPC ? in->type != PTX_T_U32 : in->type != PTX_T_PRED))) {
         diag(P, mt->line, mt->col, "'%.*s': bar.red needs .popc.u32, .and.pred or .or.pred",
              (int)mt->len, mt->p);
         return 0;
@@ -1290,8 +1302,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         return 0;
     }
     if ((op == PTX_OP_setp || op == PTX_OP_set) && !in->cmp) {
-        diag(P, mt->line, mt->col, "comparison operator missing in '%.*s'", (int)mt->len,
-             mt->p);
+        diag(P, mt->line, mt->col, "comparison operator missing in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
     if (op == PTX_OP_set && ntypes == 2) {
@@ -1358,8 +1369,7 @@ static void parse_insn(parser *P, int guard, int gneg)
     } else {
         int n = 0;
         while (!is_punct(P, ';') && P->t.kind != PTX_TOK_EOF) {
-            if (n == 4 && (in.op == PTX_OP_bfi || in.op == PTX_OP_lop3 ||
-                           in.op == PTX_OP_shfl)) {
+            if (n == 4 && (in.op == PTX_OP_bfi || in.op == PTX_OP_lop3 || in.op == PTX_OP_shfl)) {
                 /* the fifth operand lives in target/o4kind (ptx_ir.h) */
                 ptx_operand o5;
                 if (!parse_operand(P, &in, &o5, PTX_T_U32)) {
@@ -1373,8 +1383,7 @@ static void parse_insn(parser *P, int guard, int gneg)
                     in.o4kind = PTX_OPK_IMM;
                     in.target = (int32_t)(uint32_t)o5.imm;
                 } else {
-                    diag(P, mt.line, mt.col, "bad fifth operand of '%.*s'", (int)mt.len,
-                         mt.p);
+                    diag(P, mt.line, mt.col, "bad fifth operand of '%.*s'", (int)mt.len, mt.p);
                     skip_stmt(P);
                     return;
                 }
@@ -1394,10 +1403,10 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = PTX_T_PRED;
             if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr || in.op == PTX_OP_shf ||
                  in.op == PTX_OP_bfe || in.op == PTX_OP_bfi || in.op == PTX_OP_shfl ||
-                 in.op == PTX_OP_prmt) && n >= 2)
+                 in.op == PTX_OP_prmt) &&
+                n >= 2)
                 it = PTX_T_U32;
-            if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) &&
-                n == 2)
+            if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) && n == 2)
                 it = PTX_T_U32;
             if (in.op == PTX_OP_slct && n == 3)
                 it = (ptx_type)in.type2;
@@ -1426,8 +1435,7 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
             if (is_video(in.op) && in.o[n].kind != PTX_OPK_REG) {
                 /* as ptxas ("Incorrect video selector for operand N", CUDA 13, H100) */
-                diag(P, sline, scol, "'%.*s': operand %d must be a register", (int)mt.len,
-                     mt.p, n);
+                diag(P, sline, scol, "'%.*s': operand %d must be a register", (int)mt.len, mt.p, n);
                 skip_stmt(P);
                 return;
             }
@@ -1460,8 +1468,8 @@ static void parse_insn(parser *P, int guard, int gneg)
         if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
         if (n != want) {
-            diag(P, mt.line, mt.col, "'%.*s' takes %d operands, found %d", (int)mt.len, mt.p,
-                 want, n);
+            diag(P, mt.line, mt.col, "'%.*s' takes %d operands, found %d", (int)mt.len, mt.p, want,
+                 n);
             skip_stmt(P);
             return;
         }
@@ -1470,15 +1478,13 @@ static void parse_insn(parser *P, int guard, int gneg)
             in.o[3] = in.o[2];
             memset(&in.o[2], 0, sizeof in.o[2]);
         }
-        int writes = !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
-                       ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) &&
-                        in.cmp != PTX_BAR_RED) ||
-                       in.op == PTX_OP_bra ||
-                       in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
-                       in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || n == 0);
+        int writes =
+            !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
+              ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
+              in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
+              in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
-            diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len,
-                 mt.p);
+            diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
         }
@@ -1500,10 +1506,9 @@ static void parse_insn(parser *P, int guard, int gneg)
             in.target = slot;
         }
         int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov;
-        if (writes && !(in.o[0].kind == PTX_OPK_REG ||
-                        (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
-            diag(P, mt.line, mt.col, "'%.*s' needs a register as its destination",
-                 (int)mt.len, mt.p);
+        if (writes && !(in.o[0].kind == PTX_OPK_REG || (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
+            diag(P, mt.line, mt.col, "'%.*s' needs a register as its destination", (int)mt.len,
+                 mt.p);
             skip_stmt(P);
             return;
         }
@@ -1524,8 +1529,7 @@ static void parse_insn(parser *P, int guard, int gneg)
         }
         if ((in.o[0].kind == PTX_OPK_VEC && in.o[0].sub != in.vec && in.op != PTX_OP_mov) ||
             (in.o[1].kind == PTX_OPK_VEC && in.o[1].sub != in.vec && in.op != PTX_OP_mov)) {
-            diag(P, mt.line, mt.col, "vector operand does not match '%.*s'", (int)mt.len,
-                 mt.p);
+            diag(P, mt.line, mt.col, "vector operand does not match '%.*s'", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
         }
@@ -1652,8 +1656,7 @@ static void parse_body(parser *P)
                     skip_stmt(P);
                 }
             } else {
-                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len,
-                     P->t.p);
+                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len, P->t.p);
                 P->unsupported = 1;
                 skip_stmt(P);
             }
@@ -1696,8 +1699,8 @@ static void parse_body(parser *P)
 
 /* ( .param ... , .param ... ) into params[]; is_kernel lays them into the kernel
  * parameter buffer, else into the frame starting at *frame. */
-static void parse_params(parser *P, ptx_param **out, int *count, unsigned *frame,
-                         int is_kernel, int fi)
+static void parse_params(parser *P, ptx_param **out, int *count, unsigned *frame, int is_kernel,
+                         int fi)
 {
     ptx_module *m = P->m;
     int cap = 0;
@@ -1705,8 +1708,7 @@ static void parse_params(parser *P, ptx_param **out, int *count, unsigned *frame
         return;
     while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF) {
         if (!is_ident(P, ".param") && !is_ident(P, ".reg")) {
-            diag(P, P->t.line, P->t.col, "expected .param but found '%.*s'", (int)P->t.len,
-                 P->t.p);
+            diag(P, P->t.line, P->t.col, "expected .param but found '%.*s'", (int)P->t.len, P->t.p);
             while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF)
                 next(P);
             break;
@@ -1912,7 +1914,8 @@ static void parse_module(parser *P)
             } while (depth > 0 && P->t.kind != PTX_TOK_EOF);
             if (nm.kind == PTX_TOK_IDENT && body && body_end && body_end >= body &&
                 P->nsecs < (int)(sizeof P->secs / sizeof P->secs[0]))
-                P->secs[P->nsecs++] = (ptx_dwarf_sec){nm.p, nm.len, body, (size_t)(body_end - body)};
+                P->secs[P->nsecs++] =
+                    (ptx_dwarf_sec){nm.p, nm.len, body, (size_t)(body_end - body)};
         } else if (is_ident(P, ".pragma")) {
             skip_stmt(P);
         } else {
@@ -1935,8 +1938,7 @@ static void parse_module(parser *P)
                 next(P);
                 parse_var(P, SIM_SPACE_SHARED, is_extern);
             } else {
-                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len,
-                     P->t.p);
+                diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len, P->t.p);
                 P->unsupported = 1;
                 skip_stmt(P);
             }
@@ -2209,8 +2211,8 @@ unsigned ptx_entry_shared_bytes(const ptx_module_t *m, const char *kernel)
     return 0;
 }
 
-sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel,
-                            ptx_param_info *params, int max, int *count)
+sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel, ptx_param_info *params,
+                            int max, int *count)
 {
     for (int k = 0; k < m->nfuncs; k++) {
         const ptx_func *f = &m->funcs[k];

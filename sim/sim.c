@@ -115,12 +115,23 @@ struct sim_wshadow {
     uint32_t *mem;
 };
 enum {
-    WSF_w_epoch, WSF_r_epoch, WSF_w_pc, WSF_r_pc, WSF_rx_pc, WSF_ro_pc, WSF_w_tid,
-    WSF_r_tid, WSF_rx_tid, WSF_ro_tid, WSF_w_wsync, WSF_r_wsync, WSF_ro_wsync,
+    WSF_w_epoch,
+    WSF_r_epoch,
+    WSF_w_pc,
+    WSF_r_pc,
+    WSF_rx_pc,
+    WSF_ro_pc,
+    WSF_w_tid,
+    WSF_r_tid,
+    WSF_rx_tid,
+    WSF_ro_tid,
+    WSF_w_wsync,
+    WSF_r_wsync,
+    WSF_ro_wsync,
     SIM_WSH_FIELDS
 };
 /* Pointer to field f of word k in the blocks M (for k % 4 == 0, to the four words from k). */
-#define WSH(M, f, k) ((M) + ((k) >> 2) * (4 * SIM_WSH_FIELDS) + WSF_##f * 4 + ((k) & 3))
+#define WSH(M, f, k) ((M) + ((k) >> 2) * (4 * SIM_WSH_FIELDS) + WSF_##f * 4 + ((k)&3))
 
 static struct sim_wshadow *wshadow_new(size_t n)
 {
@@ -409,8 +420,8 @@ void sim_warps_state(const sim_ctx *c, char *buf, size_t n)
     buf[0] = '\0';
     if (c->nwarps < 2)
         return;
-    size_t used = (size_t)snprintf(buf, n, "; warps of block (%u,%u,%u):", c->bid[0], c->bid[1],
-                                   c->bid[2]);
+    size_t used =
+        (size_t)snprintf(buf, n, "; warps of block (%u,%u,%u):", c->bid[0], c->bid[1], c->bid[2]);
     unsigned named = 0, exited = 0, more = 0;
     for (unsigned w = 0; w < c->nwarps && used < n; w++) {
         const unsigned base = w * 32, nl = c->nthreads - base < 32 ? c->nthreads - base : 32;
@@ -438,8 +449,8 @@ void sim_warps_state(const sim_ctx *c, char *buf, size_t n)
         sim_where(c, &c->code[pc], where, sizeof where);
         used += (size_t)snprintf(buf + used, n - used, "%s %u %s %s", named ? "," : "", w,
                                  running >= 0 && at_bar >= 0 ? "has lanes at a barrier and loops at"
-                                 : running >= 0            ? "loops at"
-                                                           : "waits at the barrier at",
+                                 : running >= 0              ? "loops at"
+                                                             : "waits at the barrier at",
                                  where);
         named++;
     }
@@ -449,8 +460,8 @@ void sim_warps_state(const sim_ctx *c, char *buf, size_t n)
         snprintf(buf + used, n - used, "%s %u exited", named || more ? "," : "", exited);
 }
 
-void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,
-                  const char *fmt, ...)
+void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind, const char *fmt,
+                  ...)
 {
     if (c->faulted)
         return;
@@ -510,11 +521,10 @@ static void describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, s
     const uint64_t dist = use_prev ? dprev : dnext;
     const sim_alloc *best = use_prev ? prev : next;
     if (!best || dist > (1u << 20))
-        snprintf(buf, n, "not inside any allocation%s",
-                 addr < 4096 ? " (a null pointer?)" : "");
+        snprintf(buf, n, "not inside any allocation%s", addr < 4096 ? " (a null pointer?)" : "");
     else if (use_prev)
-        snprintf(buf, n, "%llu bytes past the end of '%s' (%zu bytes)",
-                 (unsigned long long)dist, best->label, best->size);
+        snprintf(buf, n, "%llu bytes past the end of '%s' (%zu bytes)", (unsigned long long)dist,
+                 best->label, best->size);
     else
         snprintf(buf, n, "%llu bytes before the start of '%s' (%zu bytes)",
                  (unsigned long long)dist, best->label, best->size);
@@ -587,9 +597,8 @@ static void fill_access(const sim_ctx *c, sim_access *a, unsigned t, int32_t pc,
  * lines (and hazard). Returns the new finding to fill in (its message), or NULL when it
  * was merged or dropped. */
 static sim_finding *add_finding(sim_ctx *c, sim_finding_kind kind, int is_error, sim_space sp,
-                                uint64_t addr, unsigned size, sim_hazard hz, unsigned t,
-                                int32_t pc, int op, int other_t, int32_t other_pc,
-                                int other_op)
+                                uint64_t addr, unsigned size, sim_hazard hz, unsigned t, int32_t pc,
+                                int op, int other_t, int32_t other_pc, int other_op)
 {
     sim_result *r = c->res;
     if (is_error)
@@ -657,14 +666,15 @@ static const char *op_verb(int op, int past)
 
 static const char *hazard_name(sim_hazard h)
 {
-    return h == SIM_HAZ_RAW ? "read after write"
+    return h == SIM_HAZ_RAW   ? "read after write"
            : h == SIM_HAZ_WAR ? "write after read"
                               : "write after write";
 }
 
-static __attribute__((cold, noinline)) void
-report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
-                        unsigned size, sim_hazard hz, unsigned ot, int32_t opc, int oop)
+static __attribute__((cold, noinline)) void report_race(sim_ctx *c, unsigned t, const ptx_insn *in,
+                                                        int op, uint64_t addr, unsigned size,
+                                                        sim_hazard hz, unsigned ot, int32_t opc,
+                                                        int oop)
 {
     int32_t pc = (int32_t)(in - c->code);
     int same_warp = t / 32 == ot / 32;
@@ -707,65 +717,65 @@ report_race(sim_ctx *c, unsigned t, const ptx_insn *in, int op, uint64_t addr,
  * not recorded). Reports only when !reported (one report per access); returns whether
  * the access has been reported. */
 /* The body of race_one and race_word, SH_(field) naming the shadow's field. */
-#define RACE_ONE_BODY                                                                    \
-    if (!reported) {                                                                     \
-        int ot = -1; /* the earlier access this one conflicts with */                    \
-        int32_t opc = 0;                                                                 \
-        int oop = 0;                                                                     \
-        sim_hazard hz = SIM_HAZ_NONE;                                                    \
-        if (SH_(w_epoch) == E && SH_(w_tid) != t &&                                      \
-            !(SH_(w_tid) / 32u == w && SH_(w_wsync) != ws)) {                            \
-            ot = SH_(w_tid);                                                             \
-            opc = SH_(w_pc);                                                             \
-            oop = 1;                                                                     \
-            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;                                    \
-        } else if (op != 0 && SH_(r_epoch) == E) {                                       \
-            /* a reader in another warp first (an error), then one in this warp */       \
-            if (SH_(r_tid) / 32u != w) {                                                 \
-                ot = SH_(r_tid);                                                         \
-                opc = SH_(r_pc);                                                         \
-            } else if (SH_(rx_tid) != 0xffff) {                                          \
-                ot = SH_(rx_tid);                                                        \
-                opc = SH_(rx_pc);                                                        \
-            } else if (SH_(r_tid) != t && SH_(r_wsync) == ws) {                          \
-                ot = SH_(r_tid);                                                         \
-                opc = SH_(r_pc);                                                         \
-            } else if (SH_(ro_tid) != 0xffff && SH_(ro_tid) != t && SH_(ro_wsync) == ws) {\
-                ot = SH_(ro_tid);                                                        \
-                opc = SH_(ro_pc);                                                        \
-            }                                                                            \
-            hz = SIM_HAZ_WAR;                                                            \
-        }                                                                                \
-        if (ot >= 0) {                                                                   \
-            report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);              \
-            reported = 1;                                                                \
-        }                                                                                \
-    }                                                                                    \
-    if (op == 1) {                                                                       \
-        SH_(w_epoch) = E;                                                                \
-        SH_(w_tid) = (uint16_t)t;                                                        \
-        SH_(w_pc) = pc;                                                                  \
-        SH_(w_wsync) = ws;                                                               \
-        SH_(r_epoch) = 0;                                                                \
-    } else if (op == 0) {                                                                \
-        if (SH_(r_epoch) != E) {                                                         \
-            SH_(r_epoch) = E;                                                            \
-            SH_(r_tid) = (uint16_t)t;                                                    \
-            SH_(r_pc) = pc;                                                              \
-            SH_(r_wsync) = ws;                                                           \
-            SH_(rx_tid) = SH_(ro_tid) = 0xffff;                                          \
-        } else if (SH_(r_tid) == t) {                                                    \
-            SH_(r_pc) = pc;                                                              \
-            SH_(r_wsync) = ws;                                                           \
-        } else if (SH_(r_tid) / 32u != w) {                                              \
-            SH_(rx_tid) = (uint16_t)t;                                                   \
-            SH_(rx_pc) = pc;                                                             \
-        } else {                                                                         \
-            SH_(ro_tid) = (uint16_t)t;                                                   \
-            SH_(ro_pc) = pc;                                                             \
-            SH_(ro_wsync) = ws;                                                          \
-        }                                                                                \
-    }                                                                                    \
+#define RACE_ONE_BODY                                                                              \
+    if (!reported) {                                                                               \
+        int ot = -1; /* the earlier access this one conflicts with */                              \
+        int32_t opc = 0;                                                                           \
+        int oop = 0;                                                                               \
+        sim_hazard hz = SIM_HAZ_NONE;                                                              \
+        if (SH_(w_epoch) == E && SH_(w_tid) != t &&                                                \
+            !(SH_(w_tid) / 32u == w && SH_(w_wsync) != ws)) {                                      \
+            ot = SH_(w_tid);                                                                       \
+            opc = SH_(w_pc);                                                                       \
+            oop = 1;                                                                               \
+            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;                                              \
+        } else if (op != 0 && SH_(r_epoch) == E) {                                                 \
+            /* a reader in another warp first (an error), then one in this warp */                 \
+            if (SH_(r_tid) / 32u != w) {                                                           \
+                ot = SH_(r_tid);                                                                   \
+                opc = SH_(r_pc);                                                                   \
+            } else if (SH_(rx_tid) != 0xffff) {                                                    \
+                ot = SH_(rx_tid);                                                                  \
+                opc = SH_(rx_pc);                                                                  \
+            } else if (SH_(r_tid) != t && SH_(r_wsync) == ws) {                                    \
+                ot = SH_(r_tid);                                                                   \
+                opc = SH_(r_pc);                                                                   \
+            } else if (SH_(ro_tid) != 0xffff && SH_(ro_tid) != t && SH_(ro_wsync) == ws) {         \
+                ot = SH_(ro_tid);                                                                  \
+                opc = SH_(ro_pc);                                                                  \
+            }                                                                                      \
+            hz = SIM_HAZ_WAR;                                                                      \
+        }                                                                                          \
+        if (ot >= 0) {                                                                             \
+            report_race(c, t, in, op, a, size, hz, (unsigned)ot, opc, oop);                        \
+            reported = 1;                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    if (op == 1) {                                                                                 \
+        SH_(w_epoch) = E;                                                                          \
+        SH_(w_tid) = (uint16_t)t;                                                                  \
+        SH_(w_pc) = pc;                                                                            \
+        SH_(w_wsync) = ws;                                                                         \
+        SH_(r_epoch) = 0;                                                                          \
+    } else if (op == 0) {                                                                          \
+        if (SH_(r_epoch) != E) {                                                                   \
+            SH_(r_epoch) = E;                                                                      \
+            SH_(r_tid) = (uint16_t)t;                                                              \
+            SH_(r_pc) = pc;                                                                        \
+            SH_(r_wsync) = ws;                                                                     \
+            SH_(rx_tid) = SH_(ro_tid) = 0xffff;                                                    \
+        } else if (SH_(r_tid) == t) {                                                              \
+            SH_(r_pc) = pc;                                                                        \
+            SH_(r_wsync) = ws;                                                                     \
+        } else if (SH_(r_tid) / 32u != w) {                                                        \
+            SH_(rx_tid) = (uint16_t)t;                                                             \
+            SH_(rx_pc) = pc;                                                                       \
+        } else {                                                                                   \
+            SH_(ro_tid) = (uint16_t)t;                                                             \
+            SH_(ro_pc) = pc;                                                                       \
+            SH_(ro_wsync) = ws;                                                                    \
+        }                                                                                          \
+    }                                                                                              \
     return reported;
 
 static inline __attribute__((always_inline)) int
@@ -779,9 +789,8 @@ race_one(sim_ctx *c, struct sim_shadow *sh, unsigned t, unsigned w, uint16_t ws,
 
 /* race_one on word k's shadow in the word shadows' blocks M (sim_wshadow.mem). */
 static inline __attribute__((always_inline)) int
-race_word(sim_ctx *c, uint32_t *M, uint64_t k, unsigned t, unsigned w, uint16_t ws,
-          uint32_t E, int32_t pc, int op, const ptx_insn *in, uint64_t a, unsigned size,
-          int reported)
+race_word(sim_ctx *c, uint32_t *M, uint64_t k, unsigned t, unsigned w, uint16_t ws, uint32_t E,
+          int32_t pc, int op, const ptx_insn *in, uint64_t a, unsigned size, int reported)
 {
     uint32_t *const P_ = WSH(M, w_epoch, k);
 #define SH_(f) P_[WSF_##f * 4]
@@ -791,9 +800,8 @@ race_word(sim_ctx *c, uint32_t *M, uint64_t k, unsigned t, unsigned w, uint16_t 
 
 /* Checks and records an access of thread t to shared bytes [a, a+size) in the n
  * shadows from sh (race_one each), one report at most. */
-static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size,
-                      struct sim_shadow *sh, unsigned n, int op, const ptx_insn *in,
-                      int reported)
+static int race_bytes(sim_ctx *c, unsigned t, uint64_t a, unsigned size, struct sim_shadow *sh,
+                      unsigned n, int op, const ptx_insn *in, int reported)
 {
     const uint32_t E = c->epoch;
     const unsigned w = t / 32;
@@ -826,9 +834,8 @@ static void race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op
         int reported = 0;
         for (uint64_t k = a >> 2; k < (a + size) >> 2; k++) {
             if (same[k]) {
-                reported = race_word(c, c->wshadow->mem, k, t, t / 32, c->wsync[t / 32],
-                                     c->epoch, (int32_t)(in - c->code), op, in, a, size,
-                                     reported);
+                reported = race_word(c, c->wshadow->mem, k, t, t / 32, c->wsync[t / 32], c->epoch,
+                                     (int32_t)(in - c->code), op, in, a, size, reported);
             } else {
                 reported = race_bytes(c, t, a, size, &c->shadow[k << 2], 4, op, in, reported);
                 if (op == 1) {
@@ -889,13 +896,14 @@ static int all_written(const unsigned char *bits, uint64_t off, unsigned size)
     return 1;
 }
 
-static __attribute__((cold, noinline)) void
-report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
-                          uint64_t addr, unsigned size, const char *what)
+static __attribute__((cold, noinline)) void report_uninit(sim_ctx *c, unsigned t,
+                                                          const ptx_insn *in, sim_space sp,
+                                                          uint64_t addr, unsigned size,
+                                                          const char *what)
 {
     int32_t pc = (int32_t)(in - c->code);
-    sim_finding *f = add_finding(c, SIM_FIND_UNINIT_READ, 0, sp, addr, size, SIM_HAZ_NONE, t,
-                                 pc, 0, -1, -1, 0);
+    sim_finding *f =
+        add_finding(c, SIM_FIND_UNINIT_READ, 0, sp, addr, size, SIM_HAZ_NONE, t, pc, 0, -1, -1, 0);
     if (!f)
         return;
     char where[200], wa[80];
@@ -904,16 +912,16 @@ report_uninit(sim_ctx *c, unsigned t, const ptx_insn *in, sim_space sp,
     snprintf(f->message, sizeof f->message,
              "read of uninitialised memory: %s reads %u bytes at %s address 0x%llx (%s) at "
              "%s, but nothing wrote them: %s",
-             wa, size, sp == SIM_SPACE_SHARED ? "shared" : "global", (unsigned long long)addr,
-             what, where,
+             wa, size, sp == SIM_SPACE_SHARED ? "shared" : "global", (unsigned long long)addr, what,
+             where,
              sp == SIM_SPACE_SHARED
                  ? "shared memory starts with arbitrary values on a GPU (the simulator fills "
                    "it with a poison pattern)"
                  : "it was neither copied from the host nor stored by a kernel");
 }
 
-static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
-                              unsigned size, int kind, const ptx_insn *in)
+static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
+                              int kind, const ptx_insn *in)
 {
     uint64_t off = a - al->base;
     if ((off & 7) + size <= 8) { /* the common case: all bits in one byte */
@@ -926,8 +934,7 @@ static void global_init_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a,
     /* a load, or an atomic (it reads the word before it writes it) */
     if (kind != 1 && !all_written(al->written, off, size)) {
         char what[120];
-        snprintf(what, sizeof what, "byte offset %llu of '%s'", (unsigned long long)off,
-                 al->label);
+        snprintf(what, sizeof what, "byte offset %llu of '%s'", (unsigned long long)off, al->label);
         report_uninit(c, t, in, SIM_SPACE_GLOBAL, a, size, what);
     }
     if (kind != 0)
@@ -1004,8 +1011,7 @@ void sim_grace_release(sim_ctx *c)
  * taken as ordered (the detector never reports what it cannot show). */
 static int grace_ordered(const sim_ctx *c, const sim_gacc *x, unsigned t)
 {
-    if (x->block == GRACE_KEY(c) &&
-        (x->tid / 32u == t / 32u || x->epoch != (uint16_t)c->epoch))
+    if (x->block == GRACE_KEY(c) && (x->tid / 32u == t / 32u || x->epoch != (uint16_t)c->epoch))
         return 1;
     /* another block, or another warp of this one in the same barrier interval: ordered
      * by a release after x and an acquire after that (message passing between warps
@@ -1018,9 +1024,10 @@ static int grace_ordered(const sim_ctx *c, const sim_gacc *x, unsigned t)
     return since > 1 || g->acq_time[c->block_linear] > g->rel_time[a];
 }
 
-static __attribute__((cold, noinline)) void
-report_grace(sim_ctx *c, unsigned t, const ptx_insn *in, int op, sim_alloc *al, uint64_t a,
-             unsigned size, sim_hazard hz, const sim_gacc *x)
+static __attribute__((cold, noinline)) void report_grace(sim_ctx *c, unsigned t, const ptx_insn *in,
+                                                         int op, sim_alloc *al, uint64_t a,
+                                                         unsigned size, sim_hazard hz,
+                                                         const sim_gacc *x)
 {
     const int oop = (x->bits >> 4) & 3;
     const uint32_t ob = (x->block & 0x7fffffu) - 1;
@@ -1043,8 +1050,8 @@ report_grace(sim_ctx *c, unsigned t, const ptx_insn *in, int op, sim_alloc *al, 
              "of '%s' at %s, which thread (%u,%u,%u) of block (%u,%u,%u) (warp %u) %s at %s, "
              "%s",
              hazard_name(hz), here, t / 32, op_verb(op, 0), size,
-             (unsigned long long)(a - al->base), al->label, wa, ot[0], ot[1], ot[2], obk[0],
-             obk[1], obk[2], x->tid / 32u, op_verb(oop, 1), wb,
+             (unsigned long long)(a - al->base), al->label, wa, ot[0], ot[1], ot[2], obk[0], obk[1],
+             obk[2], x->tid / 32u, op_verb(oop, 1), wb,
              same_block ? "with no __syncthreads() between them"
                         : "and nothing orders the two: blocks run at the same time, and only "
                           "a __threadfence() in the first block after its access, followed "
@@ -1087,8 +1094,8 @@ static __attribute__((noinline)) void grace_check_sh(sim_ctx *c, sim_gword *sh, 
                 !(strong && (g->w.bits & 0x40)) && !grace_ordered(c, &g->w, t)) {
                 x = &g->w;
                 hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;
-            } else if (op == 1 && rl && (g->r.bits & mask) &&
-                       !(strong && (g->r.bits & 0x40)) && !grace_ordered(c, &g->r, t)) {
+            } else if (op == 1 && rl && (g->r.bits & mask) && !(strong && (g->r.bits & 0x40)) &&
+                       !grace_ordered(c, &g->r, t)) {
                 x = &g->r;
                 hz = SIM_HAZ_WAR;
             }
@@ -1117,8 +1124,8 @@ static inline __attribute__((always_inline)) void
 grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint64_t *addr,
             uint64_t a0, unsigned size, int op, const ptx_insn *in)
 {
-    sim_gword *const sh = al->gsh && al->gsh_launch == c->s->launches ? al->gsh
-                                                                      : grace_shadow(c, al);
+    sim_gword *const sh =
+        al->gsh && al->gsh_launch == c->s->launches ? al->gsh : grace_shadow(c, al);
     if (!sh)
         return;
     const int plain = op != 2 && !(in->flags & PTX_F_VOLATILE) && (size == 4 || size == 8);
@@ -1167,11 +1174,10 @@ grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint
 }
 
 /* grace_lanes for one thread's access. */
-static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
-                        int op, const ptx_insn *in)
+static void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size, int op,
+                        const ptx_insn *in)
 {
-    grace_lanes(c, al, t & ~31u, 1u << (t & 31), NULL, a - (uint64_t)(t & 31) * size, size,
-                op, in);
+    grace_lanes(c, al, t & ~31u, 1u << (t & 31), NULL, a - (uint64_t)(t & 31) * size, size, op, in);
 }
 
 /* ------------------------------------------------------------------ tracing */
@@ -1185,8 +1191,7 @@ static int is_mem_op(int op)
 
 /* Makes instruction in (warp w) the pending memory request, with no lanes yet, unless it
  * already is. */
-static void mreq_begin(sim_ctx *c, unsigned w, int sp, unsigned size, int kind,
-                       const ptx_insn *in)
+static void mreq_begin(sim_ctx *c, unsigned w, int sp, unsigned size, int kind, const ptx_insn *in)
 {
     if (c->mreq_in == in)
         return;
@@ -1243,14 +1248,23 @@ static void mreq_row(sim_ctx *c, unsigned base, int sp, uint64_t a, unsigned siz
 static int insn_dests(const ptx_insn *in, uint16_t out[4])
 {
     switch (in->op) {
-    case PTX_OP_st: case PTX_OP_red: case PTX_OP_bar: case PTX_OP_barrier:
-    case PTX_OP_bra: case PTX_OP_call: case PTX_OP_ret: case PTX_OP_exit:
-    case PTX_OP_trap: case PTX_OP_brkpt: case PTX_OP_membar: case PTX_OP_fence:
-    case PTX_OP_prefetch: case PTX_OP_prefetchu: case PTX_OP_nanosleep:
-    case PTX_OP_bar_warp:
-        return 0;
-    default:
-        break;
+    case PTX_OP_st:
+    case PTX_OP_red:
+    case PTX_OP_bar:
+    case PTX_OP_barrier:
+    case PTX_OP_bra:
+    case PTX_OP_call:
+    case PTX_OP_ret:
+    case PTX_OP_exit:
+    case PTX_OP_trap:
+    case PTX_OP_brkpt:
+    case PTX_OP_membar:
+    case PTX_OP_fence:
+    case PTX_OP_prefetch:
+    case PTX_OP_prefetchu:
+    case PTX_OP_nanosleep:
+    case PTX_OP_bar_warp: return 0;
+    default: break;
     }
     const ptx_operand *d = &in->o[0];
     int n = 0;
@@ -1484,8 +1498,8 @@ static int describe_regs(const ptx_module_t *m, trace_t *tr)
                 len = sizeof tr_r->name - 1;
             memcpy(tr_r->name, full, len);
             int ty = f->reginfo[r].type;
-            static const uint8_t cls[] = {TRACE_REG_B, TRACE_REG_U, TRACE_REG_S,
-                                          TRACE_REG_F, TRACE_REG_PRED};
+            static const uint8_t cls[] = {TRACE_REG_B, TRACE_REG_U, TRACE_REG_S, TRACE_REG_F,
+                                          TRACE_REG_PRED};
             int tc = PTX_TCLASS(ty) >> 4;
             tr_r->cls = tc < 5 ? cls[tc] : TRACE_REG_B; /* f16/bf16 pairs: bits */
             tr_r->size = (uint8_t)(PTX_TSIZE(ty) ? PTX_TSIZE(ty) : 8);
@@ -1542,9 +1556,8 @@ static int trace_setup(sim_ctx *c, const char *kernel)
 }
 
 /* sim_mem for every access but the common load of a kernel parameter (below). */
-static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int space,
-                                                   uint64_t addr, unsigned size, int kind,
-                                                   const ptx_insn *in)
+static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int space, uint64_t addr,
+                                                   unsigned size, int kind, const ptx_insn *in)
 {
     uint64_t a = addr;
     int sp = space;
@@ -1562,8 +1575,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
     if (size > 1 && (addr & (size - 1)) != 0) {
         if (!c->faulted) {
             sim_fault_at(c, t, in, SIM_FAULT_MISALIGNED,
-                         "misaligned %s of %u bytes at %s address 0x%llx", kind_name(kind),
-                         size, space_name(space), (unsigned long long)addr);
+                         "misaligned %s of %u bytes at %s address 0x%llx", kind_name(kind), size,
+                         space_name(space), (unsigned long long)addr);
             sim_fault *f = &c->res->fault;
             f->space = (sim_space)sp;
             f->is_store = kind;
@@ -1606,8 +1619,7 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
                 mreq_add(c, t, sp, a, size, kind, in);
             return c->shared + a;
         }
-        snprintf(why, sizeof why, "outside the block's %zu bytes of shared memory",
-                 c->shared_size);
+        snprintf(why, sizeof why, "outside the block's %zu bytes of shared memory", c->shared_size);
         break;
     case SIM_SPACE_LOCAL: {
         /* the thread's stack: its frames up to the end of the current function's */
@@ -1621,7 +1633,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         }
         snprintf(why, sizeof why,
                  "outside the thread's %llu bytes of local memory (its local arrays and "
-                 "spilled variables)", (unsigned long long)top);
+                 "spilled variables)",
+                 (unsigned long long)top);
         break;
     }
     case SIM_SPACE_PARAM:
@@ -1635,18 +1648,15 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         } else if (a <= c->kparam_size && size <= c->kparam_size - a) {
             return c->kparams + a;
         } else {
-            snprintf(why, sizeof why, "outside the %zu bytes of kernel parameters",
-                     c->kparam_size);
+            snprintf(why, sizeof why, "outside the %zu bytes of kernel parameters", c->kparam_size);
         }
         break;
-    default:
-        snprintf(why, sizeof why, "unknown state space");
+    default: snprintf(why, sizeof why, "unknown state space");
     }
     if (!c->faulted) {
         sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
-                     "out-of-bounds %s of %u bytes %s %s address 0x%llx: %s", kind_name(kind),
-                     size, kind == 0 ? "from" : "to", space_name(sp), (unsigned long long)addr,
-                     why);
+                     "out-of-bounds %s of %u bytes %s %s address 0x%llx: %s", kind_name(kind), size,
+                     kind == 0 ? "from" : "to", space_name(sp), (unsigned long long)addr, why);
         sim_fault *f = &c->res->fault;
         f->space = (sim_space)sp;
         f->is_store = kind;
@@ -1673,8 +1683,7 @@ void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, i
  * exactly what the general loop in sim_mem_warp does for these requests. */
 static inline __attribute__((always_inline)) void
 shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint64_t off,
-             const ptx_insn *in, unsigned char **ptr, const int op, const int race,
-             const int sinit)
+             const ptx_insn *in, unsigned char **ptr, const int op, const int race, const int sinit)
 {
     const uint8_t *const same = c->shadow_same;
     uint32_t *const wmem = race ? c->wshadow->mem : NULL;
@@ -1698,8 +1707,7 @@ shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
                 uint32_t u;
                 memcpy(&u, sw, 4);
                 if (u != 0x01010101u)
-                    report_uninit(c, t, in, SIM_SPACE_SHARED, a, 4,
-                                  "never stored by this block");
+                    report_uninit(c, t, in, SIM_SPACE_SHARED, a, 4, "never stored by this block");
             } else {
                 memcpy(sw, &(const uint32_t){0x01010101u}, 4);
             }
@@ -1712,9 +1720,10 @@ shared_words(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
  * load of the lanes g of warp w (threads base + lane; ws its __syncwarp count, E the
  * epoch, pc the instruction), in lane order, when none of them can report (no write of
  * the word in this epoch): they come to this closed form. */
-static inline __attribute__((always_inline)) void
-load_word(uint32_t *const P, const uint32_t g, const unsigned base, const unsigned w,
-          const uint16_t ws, const uint32_t E, const uint32_t pc)
+static inline __attribute__((always_inline)) void load_word(uint32_t *const P, const uint32_t g,
+                                                            const unsigned base, const unsigned w,
+                                                            const uint16_t ws, const uint32_t E,
+                                                            const uint32_t pc)
 {
 #define F_(f) P[WSF_##f * 4]
     if (F_(r_epoch) != E) {
@@ -1775,18 +1784,18 @@ shared_loads(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
     uint32_t lanes[64] = {0}; /* per word from k0: its lanes */
     uint8_t words[32];        /* the words read (from k0), in first-lane order */
     unsigned n = 0;
-    uint64_t out = 0;         /* a lane's word outside the window: bit 6 up set */
+    uint64_t out = 0; /* a lane's word outside the window: bit 6 up set */
     unsigned char *const shm = c->shared;
-#define GROUP_LANE(L)                                                                     \
-    do {                                                                                  \
-        const uint64_t a = addr[L] - off, s = (a >> 2) - k0;                              \
-        out |= s;                                                                         \
-        if (s < 64) {                                                                     \
-            if (!lanes[s])                                                                \
-                words[n++] = (uint8_t)s;                                                  \
-            lanes[s] |= 1u << (L);                                                        \
-        }                                                                                 \
-        ptr[L] = shm + a;                                                                 \
+#define GROUP_LANE(L)                                                                              \
+    do {                                                                                           \
+        const uint64_t a = addr[L] - off, s = (a >> 2) - k0;                                       \
+        out |= s;                                                                                  \
+        if (s < 64) {                                                                              \
+            if (!lanes[s])                                                                         \
+                words[n++] = (uint8_t)s;                                                           \
+            lanes[s] |= 1u << (L);                                                                 \
+        }                                                                                          \
+        ptr[L] = shm + a;                                                                          \
     } while (0)
     if (em == UINT32_MAX) {
         for (unsigned l = 0; l < 32; l++)
@@ -1823,14 +1832,14 @@ shared_loads(sim_ctx *c, unsigned base, uint32_t em, const uint64_t *addr, uint6
 }
 
 /* Whether the n bytes at p (a multiple of 16) all hold v: 16 bytes per vector. */
-static inline __attribute__((always_inline)) int bytes_all(const uint8_t *p, unsigned n,
-                                                           uint8_t v)
+static inline __attribute__((always_inline)) int bytes_all(const uint8_t *p, unsigned n, uint8_t v)
 {
     typedef uint64_t u64x2 __attribute__((vector_size(16)));
     const uint64_t w = 0x0101010101010101ull * v;
     const u64x2 want = {w, w};
     u64x2 diff = {0, 0};
-    _Pragma("GCC unroll 8") for (unsigned i = 0; i < n; i += 16) {
+    _Pragma("GCC unroll 8") for (unsigned i = 0; i < n; i += 16)
+    {
         u64x2 x;
         memcpy(&x, p + i, sizeof x);
         diff |= x ^ want;
@@ -1843,8 +1852,7 @@ static inline void fill_ones(uint8_t *p)
 {
     typedef uint8_t u8x16 __attribute__((vector_size(16)));
     const u8x16 one = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    _Pragma("GCC unroll 8") for (unsigned i = 0; i < 128; i += 16)
-        memcpy(p + i, &one, sizeof one);
+    _Pragma("GCC unroll 8") for (unsigned i = 0; i < 128; i += 16) memcpy(p + i, &one, sizeof one);
 }
 
 /* Four consecutive word shadows' values of one field (shared_range). */
@@ -1883,10 +1891,11 @@ static inline unsigned wm_bits(sim_wm m)
  * too, in the blocks of four words that hold them; the words of other lanes (V) keep
  * their shadows. mode 0: a full warp, kf a multiple of 4 (eight blocks); 1: a full warp,
  * kf not one (nine blocks); 2: the lanes em, l0 their first and l1 their last. */
-static const sim_wm wm_bits4[16] = { /* bit e of the index set: element e all ones */
-    {0, 0, 0, 0},  {-1, 0, 0, 0},  {0, -1, 0, 0},  {-1, -1, 0, 0},
-    {0, 0, -1, 0}, {-1, 0, -1, 0}, {0, -1, -1, 0}, {-1, -1, -1, 0},
-    {0, 0, 0, -1}, {-1, 0, 0, -1}, {0, -1, 0, -1}, {-1, -1, 0, -1},
+static const sim_wm wm_bits4[16] = {
+    /* bit e of the index set: element e all ones */
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
+    {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
+    {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
     {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1},
 };
 static inline __attribute__((always_inline)) void
@@ -1899,7 +1908,7 @@ shared_range_at(sim_ctx *c, unsigned base, uint32_t em, unsigned l0, unsigned l1
     const unsigned nblk = mode == 0   ? 8
                           : mode == 1 ? 9
                                       : (unsigned)(((kf + l1 - l0) >> 2) - (kf >> 2) + 1);
-    const uint64_t kb = kf - r; /* the first block */
+    const uint64_t kb = kf - r;                                /* the first block */
     uint32_t *const S0 = S + (kb >> 2) * (4 * SIM_WSH_FIELDS); /* its shadows */
     /* field f of block j's four words */
 #define BF(f, j) (S0 + (size_t)(j) * (4 * SIM_WSH_FIELDS) + WSF_##f * 4)
@@ -1911,15 +1920,16 @@ shared_range_at(sim_ctx *c, unsigned base, uint32_t em, unsigned l0, unsigned l1
     const sim_wv PCv = WV((uint32_t)pc);
     /* block j's words: lanes 4 * j - r + l0 + {0, 1, 2, 3} (LN), those that are lanes of
      * em (V; the shift is at most 34: the last block holds lane l1's word) */
-#define LN(j) (WV(4 * (j) - r + l0) + (sim_wv){0, 1, 2, 3})
-#define V(j)                                                                              \
-    (mode == 0   ? (sim_wm){-1, -1, -1, -1}                                              \
-     : mode == 1 ? (sim_wm)(LN(j) < WV(32))                                               \
-                 : wm_bits4[(((uint64_t)em << 3) >> (4 * (j) - r + l0 + 3)) & 15])
+#define LN(j) (WV(4 * (j)-r + l0) + (sim_wv){0, 1, 2, 3})
+#define V(j)                                                                                       \
+    (mode == 0   ? (sim_wm){-1, -1, -1, -1}                                                        \
+     : mode == 1 ? (sim_wm)(LN(j) < WV(32))                                                        \
+                 : wm_bits4[(((uint64_t)em << 3) >> (4 * (j)-r + l0 + 3)) & 15])
     /* live fields: a write in this epoch (any store or load may conflict with it), a
      * read in this epoch (a store may conflict with it; a load updates it) */
     sim_wm wlive = {0, 0, 0, 0}, rlive = {0, 0, 0, 0};
-    _Pragma("GCC unroll 9") for (unsigned j = 0; j < nblk; j++) {
+    _Pragma("GCC unroll 9") for (unsigned j = 0; j < nblk; j++)
+    {
         wlive |= V(j) & (wv_ld(BF(w_epoch, j)) == Ev);
         rlive |= V(j) & (wv_ld(BF(r_epoch, j)) == Ev);
     }
@@ -1957,7 +1967,8 @@ shared_range_at(sim_ctx *c, unsigned base, uint32_t em, unsigned l0, unsigned l1
 #define ST(f, m, x) wv_st(BF(f, j), WV_SEL((m), (x), wv_ld(BF(f, j))))
     if (op == 0 && !any_r) {
         /* every lane the first reader of its word in this epoch (race_one's load) */
-        _Pragma("GCC unroll 9") for (unsigned j = 0; j < nblk; j++) {
+        _Pragma("GCC unroll 9") for (unsigned j = 0; j < nblk; j++)
+        {
             const sim_wv tv = WV(base) + LN(j);
             if (!mis) {
                 wv_st(BF(r_epoch, j), Ev);
@@ -2065,15 +2076,17 @@ static int bytes_all_n(const uint8_t *p, size_t n, uint8_t v)
  * from p, lanes 16-31 from p2, each half one range of `size` bytes per lane (half 1, 3)
  * or one address (half 2); two lanes per vector store. */
 typedef uint64_t sim_u64x2 __attribute__((vector_size(16)));
-static inline __attribute__((always_inline)) void
-fill_halves(unsigned char **ptr, const unsigned char *p, const unsigned char *p2, const int half,
-            const unsigned size)
+static inline __attribute__((always_inline)) void fill_halves(unsigned char **ptr,
+                                                              const unsigned char *p,
+                                                              const unsigned char *p2,
+                                                              const int half, const unsigned size)
 {
     const uint64_t u = (uint64_t)(uintptr_t)p, u2 = (uint64_t)(uintptr_t)p2;
     const uint64_t st = half == 2 ? 0 : size;
     sim_u64x2 v = {u, u + st}, v2 = {u2, u2 + st};
     const sim_u64x2 step = {2 * st, 2 * st};
-    _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2) {
+    _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2)
+    {
         memcpy(ptr + l, &v, sizeof v);
         memcpy(ptr + l + 16, &v2, sizeof v2);
         v += step;
@@ -2146,8 +2159,7 @@ shared_halves(sim_ctx *c, unsigned base, const uint64_t *addr, uint64_t off, con
             if (*WSH(S, w_epoch, k0 + i) == E)
                 return 0;
         for (unsigned i = 0; i < 16; i++)
-            load_word(WSH(S, w_epoch, k0 + i), (1u << i) | (1u << (i + 16)), base, w, ws, E,
-                      pc);
+            load_word(WSH(S, w_epoch, k0 + i), (1u << i) | (1u << (i + 16)), base, w, ws, E, pc);
         fill_halves(ptr, shm + s0, shm + s0, 1, 4);
         return 1;
     }
@@ -2158,7 +2170,8 @@ shared_halves(sim_ctx *c, unsigned base, const uint64_t *addr, uint64_t off, con
     /* wlive: a word written in this epoch; notx: one whose first reader of the epoch
      * (if any) is in this warp */
     sim_wm wlive = {0, 0, 0, 0}, notx = {0, 0, 0, 0};
-    _Pragma("GCC unroll 4") for (unsigned i = 0; i < 16; i += 4) {
+    _Pragma("GCC unroll 4") for (unsigned i = 0; i < 16; i += 4)
+    {
         wlive |= wv_ld(BF(w_epoch, i)) == Ev;
         notx |= (wv_ld(BF(r_epoch, i)) != Ev) | ((wv_ld(BF(r_tid, i)) >> 5) == Wv);
     }
@@ -2206,13 +2219,14 @@ shared_halves(sim_ctx *c, unsigned base, const uint64_t *addr, uint64_t off, con
 /* How a full warp's 32 addresses differ from lane l's a + l * step (l < 16) and lane
  * 16 + l's b + l * step: 0 when they match, two lanes per vector. Not inlined, so that
  * its loads stay in registers (sim_mem_warp's other paths read the lanes again). */
-static __attribute__((noinline)) uint64_t halves_off(const uint64_t *addr, uint64_t a,
-                                                     uint64_t b, uint64_t step)
+static __attribute__((noinline)) uint64_t halves_off(const uint64_t *addr, uint64_t a, uint64_t b,
+                                                     uint64_t step)
 {
     typedef uint64_t u64x2 __attribute__((vector_size(16)));
     u64x2 acc = {0, 0}, wa = {a, a + step}, wb = {b, b + step};
     const u64x2 st = {2 * step, 2 * step};
-    _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2) {
+    _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2)
+    {
         u64x2 v, v2;
         memcpy(&v, addr + l, sizeof v);
         memcpy(&v2, addr + l + 16, sizeof v2);
@@ -2274,7 +2288,8 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             /* the lanes' address bits; their smallest and largest address only when a
              * path below needs them (minmax) */
             u64x2 ov = {0, 0};
-            _Pragma("GCC unroll 16") for (unsigned l = 0; l < 32; l += 2) {
+            _Pragma("GCC unroll 16") for (unsigned l = 0; l < 32; l += 2)
+            {
                 u64x2 v;
                 memcpy(&v, addr + l, sizeof v);
                 ov |= v;
@@ -2321,20 +2336,20 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     }
 /* a fast path's success: with a memory trace (tmem), the lanes' addresses as sim_mem
  * would record them */
-#define DONE(R)                                                                           \
-    do {                                                                                  \
-        if (tmem)                                                                         \
-            mreq_warp(c, base, em, sp, addr, off, size, kind, in);                        \
-        return (R);                                                                       \
+#define DONE(R)                                                                                    \
+    do {                                                                                           \
+        if (tmem)                                                                                  \
+            mreq_warp(c, base, em, sp, addr, off, size, kind, in);                                 \
+        return (R);                                                                                \
     } while (0)
-#define WARP_MINMAX()                                                                     \
-    do {                                                                                  \
-        for (unsigned l = 0; l < 32; l++) {                                               \
-            const uint64_t a = addr[l];                                                   \
-            amin = a < amin ? a : amin;                                                   \
-            amax = a > amax ? a : amax;                                                   \
-        }                                                                                 \
-        minmax = 0;                                                                       \
+#define WARP_MINMAX()                                                                              \
+    do {                                                                                           \
+        for (unsigned l = 0; l < 32; l++) {                                                        \
+            const uint64_t a = addr[l];                                                            \
+            amin = a < amin ? a : amin;                                                            \
+            amax = a > amax ? a : amax;                                                            \
+        }                                                                                          \
+        minmax = 0;                                                                                \
     } while (0)
     if (sp == SIM_SPACE_GLOBAL) {
         if (minmax)
@@ -2343,7 +2358,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         if (!al)
             return 0;
         const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
-        if (amin < lo || amax - lo > span) /* every lane inside al */
+        if (amin < lo || amax - lo > span)                    /* every lane inside al */
             return 0;
         const int init = (c->checks & SIM_CHECK_INIT) != 0, tmem = c->trace_mem;
         unsigned char *const data = al->data;
@@ -2385,8 +2400,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
                 const uint64_t o = a - lo;
                 if ((o & 7) + size <= 8) {
                     unsigned char *wb = &al->written[o >> 3];
-                    const unsigned char bits =
-                        (unsigned char)(((1u << size) - 1) << (o & 7));
+                    const unsigned char bits = (unsigned char)(((1u << size) - 1) << (o & 7));
                     if (kind != 0)
                         *wb |= bits;
                     else if ((*wb & bits) != bits)
@@ -2458,8 +2472,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         }
     }
     if (size == 4 && (kind == 0 || kind == 1)) {
-#define SHARED_WORDS(OP, RACE, SINIT) \
-    shared_words(c, base, em, addr, off, in, ptr, OP, RACE, SINIT)
+#define SHARED_WORDS(OP, RACE, SINIT) shared_words(c, base, em, addr, off, in, ptr, OP, RACE, SINIT)
         if (kind == 0) {
             const uint64_t k0 = (amin - off) >> 2;
             if (race && (sinit ? shared_loads(c, base, em, addr, off, k0, in, ptr, 1)
@@ -2545,8 +2558,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
 
 /* sim_mem_warp's common shared-memory request of words, found without the lanes'
  * addresses: see sim_internal.h. */
-unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
-                              const ptx_insn *in)
+unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind, const ptx_insn *in)
 {
     const uint64_t ssz = c->shared_size;
     if ((a & 3) != 0 || a > ssz || ssz - a < 128)
@@ -2664,9 +2676,9 @@ static int ctx_alloc_block(sim_ctx *c)
     }
     if (c->checks & SIM_CHECK_INIT)
         c->shared_written = calloc(1, shared ? shared : 1);
-    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase ||
-        !c->bar_pc || !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc ||
-        !c->shared || !c->wsync ||
+    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase || !c->bar_pc ||
+        !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc || !c->shared ||
+        !c->wsync ||
         ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same || !c->wshadow)) ||
         ((c->checks & SIM_CHECK_INIT) && !c->shared_written))
         return -1;
@@ -2848,8 +2860,8 @@ static void release_barrier(sim_ctx *c, unsigned id)
         ev.pc = pc0;
         ev.barrier = (uint16_t)id;
         ev.time = c->steps;
-        ev.aux = trace_add_snapshot(c->trace, c->block_linear, pc0, c->steps, c->shared,
-                                    c->shared_size);
+        ev.aux =
+            trace_add_snapshot(c->trace, c->block_linear, pc0, c->steps, c->shared, c->shared_size);
         trace_append(c->trace, &ev, NULL);
     }
     for (unsigned w = 0; w < nw; w++) {
@@ -2861,8 +2873,9 @@ static void release_barrier(sim_ctx *c, unsigned id)
                 const unsigned t = w * 32 + (unsigned)__builtin_ctz(m);
                 const ptx_insn *in = &c->code[c->bar_pc[t]];
                 if (in->cmp == PTX_BAR_RED && in->o[0].kind == PTX_OPK_REG)
-                    *sim_reg(c, t, in->o[0].reg) =
-                        in->bop == PTX_BAR_POPC ? popc : in->bop == PTX_BOP_AND ? all : any;
+                    *sim_reg(c, t, in->o[0].reg) = in->bop == PTX_BAR_POPC  ? popc
+                                                   : in->bop == PTX_BOP_AND ? all
+                                                                            : any;
             }
         }
         c->wdone &= ~(1u << w); /* lanes can run again */
@@ -2880,9 +2893,10 @@ static void release_barrier(sim_ctx *c, unsigned id)
     c->bar_mixed[id] = 0;
     /* arrivals past the thread count belong to the next phase */
     uint32_t total = n + c->bar_arrived[id], want = c->bar_expect[id];
-    c->bar_arrived[id] = want && total > want ? (total - want < c->bar_arrived[id]
-                                                     ? total - want : c->bar_arrived[id])
-                                              : 0;
+    c->bar_arrived[id] =
+        want && total > want
+            ? (total - want < c->bar_arrived[id] ? total - want : c->bar_arrived[id])
+            : 0;
     c->bar_waiting[id] = 0;
     c->bar_expect[id] = 0;
 }
@@ -3018,15 +3032,15 @@ static int resolve_barrier(sim_ctx *c)
     if (groups > 1)
         snprintf(why, sizeof why, "threads wait at %d different barriers", groups);
     else if (exited && c->s->cfg.barrier_strict)
-        snprintf(why, sizeof why,
-                 "%u thread(s) exited without reaching it (strict barrier mode)", exited);
+        snprintf(why, sizeof why, "%u thread(s) exited without reaching it (strict barrier mode)",
+                 exited);
     else if (c->bar_expect[c->bar_id[first]])
         snprintf(why, sizeof why, "%u of the %u threads it counts arrived",
                  c->bar_waiting[c->bar_id[first]] + c->bar_arrived[c->bar_id[first]],
                  c->bar_expect[c->bar_id[first]]);
     sim_fault_at(c, first, &c->code[pc0], SIM_FAULT_DEADLOCK,
-                 "deadlock: a barrier can never be released (%s): %s; %u thread(s) exited",
-                 why, lines, exited);
+                 "deadlock: a barrier can never be released (%s): %s; %u thread(s) exited", why,
+                 lines, exited);
     return -1;
 }
 
@@ -3236,18 +3250,18 @@ static void fault_finding(sim_ctx *c)
     f->access.src_line = ft->src_line;
     if (ft->src_file && ft->src_line > 0)
         snprintf(f->message, sizeof f->message, "%s:%d: block (%u,%u,%u) thread (%u,%u,%u): %s",
-                 base_name(ft->src_file), ft->src_line, ft->block[0], ft->block[1],
-                 ft->block[2], ft->thread[0], ft->thread[1], ft->thread[2], ft->message);
+                 base_name(ft->src_file), ft->src_line, ft->block[0], ft->block[1], ft->block[2],
+                 ft->thread[0], ft->thread[1], ft->thread[2], ft->message);
     else
         snprintf(f->message, sizeof f->message,
-                 "PTX line %d: block (%u,%u,%u) thread (%u,%u,%u): %s", ft->ptx_line,
-                 ft->block[0], ft->block[1], ft->block[2], ft->thread[0], ft->thread[1],
-                 ft->thread[2], ft->message);
+                 "PTX line %d: block (%u,%u,%u) thread (%u,%u,%u): %s", ft->ptx_line, ft->block[0],
+                 ft->block[1], ft->block[2], ft->thread[0], ft->thread[1], ft->thread[2],
+                 ft->message);
 }
 
-sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
-                      const unsigned grid[3], const unsigned block[3],
-                      unsigned dynamic_shared, void **params, sim_result *res)
+sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const unsigned grid[3],
+                      const unsigned block[3], unsigned dynamic_shared, void **params,
+                      sim_result *res)
 {
     memset(res, 0, sizeof *res);
     const ptx_func *f = NULL;
@@ -3267,10 +3281,10 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         if (block[i] > (unsigned)dm->max_block_dim[i] || grid[i] > dm->max_grid_dim[i]) {
             snprintf(res->fault.message, sizeof res->fault.message,
                      "grid (%u,%u,%u) or block (%u,%u,%u) is over the limits: block "
-                     "(%d,%d,%d), grid (%u,%u,%u)", grid[0], grid[1], grid[2], block[0],
-                     block[1], block[2], dm->max_block_dim[0], dm->max_block_dim[1],
-                     dm->max_block_dim[2], dm->max_grid_dim[0], dm->max_grid_dim[1],
-                     dm->max_grid_dim[2]);
+                     "(%d,%d,%d), grid (%u,%u,%u)",
+                     grid[0], grid[1], grid[2], block[0], block[1], block[2], dm->max_block_dim[0],
+                     dm->max_block_dim[1], dm->max_block_dim[2], dm->max_grid_dim[0],
+                     dm->max_grid_dim[1], dm->max_grid_dim[2]);
             return SIM_ERR_LAUNCH;
         }
     }
@@ -3390,8 +3404,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
         nres = (unsigned)nblocks;
     sim_ctx *cs = calloc(nres, sizeof *cs);
     unsigned *worder = s->cfg.schedule_random ? calloc(base->nwarps, sizeof *worder) : NULL;
-    uint32_t *border = s->cfg.schedule_random && nblocks <= (1u << 24)
-                           ? calloc(nblocks, sizeof *border) : NULL;
+    uint32_t *border =
+        s->cfg.schedule_random && nblocks <= (1u << 24) ? calloc(nblocks, sizeof *border) : NULL;
     int ok = cs && (!s->cfg.schedule_random || worder);
     for (unsigned k = 0; ok && k < nres; k++) {
         cs[k] = *base;
@@ -3435,12 +3449,14 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
     unsigned *sorder = calloc(nres, sizeof *sorder);
     st = busy && sorder ? SIM_OK : SIM_ERR_NOMEM;
 #define BLOCK_AT(i) (border ? border[i] : (uint64_t)(((unsigned __int128)pa * (i) + pb) % nblocks))
-#define SWAP_IN(c) ((c)->steps = base->steps, (c)->clock_check = base->clock_check, \
-                    (c)->printf_cap = base->printf_cap, (c)->printf_seen = base->printf_seen, \
-                    (c)->rng = base->rng, (c)->mwrites = base->mwrites)
-#define SWAP_OUT(c) (base->steps = (c)->steps, base->clock_check = (c)->clock_check, \
-                     base->printf_cap = (c)->printf_cap, base->printf_seen = (c)->printf_seen, \
-                     base->rng = (c)->rng, base->mwrites = (c)->mwrites)
+#define SWAP_IN(c)                                                                                 \
+    ((c)->steps = base->steps, (c)->clock_check = base->clock_check,                               \
+     (c)->printf_cap = base->printf_cap, (c)->printf_seen = base->printf_seen,                     \
+     (c)->rng = base->rng, (c)->mwrites = base->mwrites)
+#define SWAP_OUT(c)                                                                                \
+    (base->steps = (c)->steps, base->clock_check = (c)->clock_check,                               \
+     base->printf_cap = (c)->printf_cap, base->printf_seen = (c)->printf_seen,                     \
+     base->rng = (c)->rng, base->mwrites = (c)->mwrites)
     for (unsigned k = 0; st == SIM_OK && k < nres && next < nblocks; k++) {
         SWAP_IN(&cs[k]);
         block_start(&cs[k], BLOCK_AT(next));

@@ -52,8 +52,8 @@ const char *ptx_entry_name(const ptx_module_t *m, int i);
 
 /* Fills params[0..max) with the parameters of entry `kernel`; *count gets the total.
  * Returns SIM_ERR_NOT_FOUND when there is no such entry. */
-sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel,
-                            ptx_param_info *params, int max, int *count);
+sim_status ptx_entry_params(const ptx_module_t *m, const char *kernel, ptx_param_info *params,
+                            int max, int *count);
 
 /* Bytes of static shared memory (`.shared` declarations of the module and of the
  * entry) a block of entry `kernel` uses; 0 when there is no such entry. */
@@ -72,27 +72,26 @@ int ptx_op_class(const char *name, size_t len);
 
 /* The simulator's model of a device (what lesson 0 shows for the simulator). */
 typedef struct sim_device_model {
-    const char *name;              /* "gpulearn SIMT simulator" */
-    int sm_count;                  /* modelled SMs (a block's slot modulo sm_count) */
-    int warp_size;                 /* 32 lanes */
-    int max_threads_per_block;     /* 1024 */
-    int max_block_dim[3];          /* 1024, 1024, 64 */
-    unsigned max_grid_dim[3];      /* 2^31-1, 65535, 65535 */
-    size_t shared_bytes_per_block; /* 48 KiB: the most static shared memory, and the
+    const char *name;                    /* "gpulearn SIMT simulator" */
+    int sm_count;                        /* modelled SMs (a block's slot modulo sm_count) */
+    int warp_size;                       /* 32 lanes */
+    int max_threads_per_block;           /* 1024 */
+    int max_block_dim[3];                /* 1024, 1024, 64 */
+    unsigned max_grid_dim[3];            /* 2^31-1, 65535, 65535 */
+    size_t shared_bytes_per_block;       /* 48 KiB: the most static shared memory, and the
                                       default for static + dynamic */
     size_t shared_bytes_per_block_optin; /* 163 KiB: static + dynamic once a kernel opts
                                             in (gpulearn does past 48 KiB of dynamic) */
-    int compute_major, compute_minor; /* compute capability modelled: 8.0, so kernels
+    int compute_major, compute_minor;    /* compute capability modelled: 8.0, so kernels
                                          compile for compute_80 (redux.sync:
                                          __reduce_add_sync) */
     /* Residency per SM (CUDA C++ Programming Guide, "Compute Capabilities", Table
      * "Technical Specifications per Compute Capability", 8.0): at most this many
      * threads, blocks and bytes of shared memory. */
-    int max_threads_per_sm;        /* 2048 */
-    int max_blocks_per_sm;         /* 32 */
-    size_t shared_bytes_per_sm;    /* 164 KiB */
+    int max_threads_per_sm;     /* 2048 */
+    int max_blocks_per_sm;      /* 32 */
+    size_t shared_bytes_per_sm; /* 164 KiB */
 } sim_device_model;
-
 
 /* The simulator's device model (static storage). */
 const sim_device_model *sim_device(void);
@@ -132,10 +131,10 @@ typedef struct sim_config {
 
 /* Checkers (sim_config.checks_off). */
 enum {
-    SIM_CHECK_RACE = 1u << 0,   /* shared-memory hazards between threads (racecheck) */
-    SIM_CHECK_INIT = 1u << 1,   /* reads of never-written global or shared memory
+    SIM_CHECK_RACE = 1u << 0,        /* shared-memory hazards between threads (racecheck) */
+    SIM_CHECK_INIT = 1u << 1,        /* reads of never-written global or shared memory
                                    (initcheck) */
-    SIM_CHECK_SYNC = 1u << 2,   /* barriers reached by part of a block (synccheck) */
+    SIM_CHECK_SYNC = 1u << 2,        /* barriers reached by part of a block (synccheck) */
     SIM_CHECK_GLOBAL_RACE = 1u << 3, /* global-memory hazards between blocks, or between
                                         warps of a block, that nothing orders
                                         (SIM_FIND_GLOBAL_RACE) */
@@ -172,8 +171,12 @@ typedef enum sim_fault_kind {
 } sim_fault_kind;
 
 typedef enum sim_space {
-    SIM_SPACE_GENERIC, SIM_SPACE_GLOBAL, SIM_SPACE_SHARED, SIM_SPACE_LOCAL,
-    SIM_SPACE_CONST, SIM_SPACE_PARAM,
+    SIM_SPACE_GENERIC,
+    SIM_SPACE_GLOBAL,
+    SIM_SPACE_SHARED,
+    SIM_SPACE_LOCAL,
+    SIM_SPACE_CONST,
+    SIM_SPACE_PARAM,
 } sim_space;
 
 /* A fault record: kind, where (block, thread, PTX line, CUDA source line) and, for
@@ -181,15 +184,15 @@ typedef enum sim_space {
 typedef struct sim_fault {
     sim_fault_kind kind;
     sim_space space;
-    int is_store;           /* 1 store, 0 load, 2 atomic */
-    uint64_t address;       /* faulting address (generic or space-relative as accessed) */
-    unsigned size;          /* access size, bytes */
-    unsigned block[3];      /* blockIdx of the faulting thread */
-    unsigned thread[3];     /* threadIdx of the faulting thread */
-    int ptx_line;           /* line in the PTX text, 1-based; 0 unknown */
-    const char *src_file;   /* from .file/.loc, or NULL (owned by the module) */
-    int src_line;           /* from .loc, 0 unknown */
-    char message[512];      /* e.g. "out-of-bounds store of 4 bytes at 0x... : 0 bytes
+    int is_store;         /* 1 store, 0 load, 2 atomic */
+    uint64_t address;     /* faulting address (generic or space-relative as accessed) */
+    unsigned size;        /* access size, bytes */
+    unsigned block[3];    /* blockIdx of the faulting thread */
+    unsigned thread[3];   /* threadIdx of the faulting thread */
+    int ptx_line;         /* line in the PTX text, 1-based; 0 unknown */
+    const char *src_file; /* from .file/.loc, or NULL (owned by the module) */
+    int src_line;         /* from .loc, 0 unknown */
+    char message[512];    /* e.g. "out-of-bounds store of 4 bytes at 0x... : 0 bytes
                                past the end of 'c' (4000 bytes)" */
 } sim_fault;
 
@@ -242,27 +245,27 @@ typedef enum sim_hazard { SIM_HAZ_NONE, SIM_HAZ_RAW, SIM_HAZ_WAR, SIM_HAZ_WAW } 
 
 /* One access of a finding. */
 typedef struct sim_access {
-    int op;                /* 0 load, 1 store, 2 atomic */
-    unsigned thread[3];    /* threadIdx */
-    unsigned block[3];     /* blockIdx */
-    int ptx_line;          /* 0 unknown */
-    const char *src_file;  /* owned by the module, or NULL */
-    int src_line;          /* 0 unknown */
+    int op;               /* 0 load, 1 store, 2 atomic */
+    unsigned thread[3];   /* threadIdx */
+    unsigned block[3];    /* blockIdx */
+    int ptx_line;         /* 0 unknown */
+    const char *src_file; /* owned by the module, or NULL */
+    int src_line;         /* 0 unknown */
 } sim_access;
 
 typedef struct sim_finding {
     sim_finding_kind kind;
-    int is_error;          /* 1 error, 0 warning */
+    int is_error; /* 1 error, 0 warning */
     sim_space space;
-    uint64_t address;      /* as accessed: global absolute, shared/local offsets */
-    unsigned size;         /* bytes of the access */
-    sim_hazard hazard;     /* races: which order */
-    sim_access access;     /* the access that found it (the later one for races) */
-    sim_access other;      /* races: the earlier access; zero otherwise */
-    uint64_t count;        /* times seen (findings with the same kind and lines are
+    uint64_t address;   /* as accessed: global absolute, shared/local offsets */
+    unsigned size;      /* bytes of the access */
+    sim_hazard hazard;  /* races: which order */
+    sim_access access;  /* the access that found it (the later one for races) */
+    sim_access other;   /* races: the earlier access; zero otherwise */
+    uint64_t count;     /* times seen (findings with the same kind and lines are
                               reported once and counted) */
-    char message[1024];    /* a complete sentence for learners, naming both lines */
-    char var[64];          /* shared accesses: the variable and element, "s[63]" (the
+    char message[1024]; /* a complete sentence for learners, naming both lines */
+    char var[64];       /* shared accesses: the variable and element, "s[63]" (the
                               element counted in units of the access's width), "" when
                               no .shared variable holds the address */
 } sim_finding;
@@ -288,9 +291,9 @@ typedef struct sim_result {
     sim_stats stats;
     sim_finding *findings; /* errors and warnings in the order found (malloc'd) */
     int nfindings;
-    int findings_dropped;  /* occurrences not kept: new findings past
+    int findings_dropped;   /* occurrences not kept: new findings past
                               sim_config.max_findings */
-    int nerrors, nwarnings;/* occurrences of error / warning findings (merged and
+    int nerrors, nwarnings; /* occurrences of error / warning findings (merged and
                               dropped ones included); nerrors > 0 means the kernel is
                               wrong even when it completed */
 } sim_result;
@@ -303,9 +306,9 @@ void sim_result_free(sim_result *r);
  * filled in when it faulted (memory stays as the kernel left it), SIM_ERR_NOT_FOUND,
  * SIM_ERR_LAUNCH (block over 1024 threads, zero dimension; message in
  * res->fault.message) or SIM_ERR_NOMEM. res is always initialised. */
-sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel,
-                      const unsigned grid[3], const unsigned block[3],
-                      unsigned dynamic_shared, void **params, sim_result *res);
+sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const unsigned grid[3],
+                      const unsigned block[3], unsigned dynamic_shared, void **params,
+                      sim_result *res);
 
 /* Fills the trace's static instruction table (trace.h trace_insn: source line, class,
  * mnemonic per PC) and file names from a parsed module. The simulator does it at each

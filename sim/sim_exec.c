@@ -255,9 +255,12 @@ static uint32_t small_float(double x, int ebits, int mbits, int rnd, int satfini
     double n = ldexp(a, mbits - E);
     int neg = sign != 0;
     switch (rnd) {
-    case PTX_RND_RZ: case PTX_RND_RZI: n = trunc(n); break;
-    case PTX_RND_RM: case PTX_RND_RMI: n = neg ? ceil(n) : floor(n); break;
-    case PTX_RND_RP: case PTX_RND_RPI: n = neg ? floor(n) : ceil(n); break;
+    case PTX_RND_RZ:
+    case PTX_RND_RZI: n = trunc(n); break;
+    case PTX_RND_RM:
+    case PTX_RND_RMI: n = neg ? ceil(n) : floor(n); break;
+    case PTX_RND_RP:
+    case PTX_RND_RPI: n = neg ? floor(n) : ceil(n); break;
     default: {
         double f = floor(n), r = n - f;
         n = r > 0.5 ? f + 1 : r < 0.5 ? f : (fmod(f, 2.0) == 0 ? f : f + 1);
@@ -268,8 +271,8 @@ static uint32_t small_float(double x, int ebits, int mbits, int rnd, int satfini
         E++;
     }
     if (E > bias) {
-        int to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN ||
-                     (rnd == PTX_RND_RP && !neg) || (rnd == PTX_RND_RM && neg);
+        int to_inf = rnd == PTX_RND_NONE || rnd == PTX_RND_RN || (rnd == PTX_RND_RP && !neg) ||
+                     (rnd == PTX_RND_RM && neg);
         return sign | (to_inf && !satfinite ? inf : maxfin);
     }
     uint32_t m = (uint32_t)n;
@@ -375,8 +378,7 @@ static inline uint64_t addr_of(const sim_ctx *c, const ptx_operand *o, const uin
     return a;
 }
 
-static inline uint64_t opval(const sim_ctx *c, const ptx_operand *o, const uint64_t *R,
-                             unsigned t)
+static inline uint64_t opval(const sim_ctx *c, const ptx_operand *o, const uint64_t *R, unsigned t)
 {
     switch (o->kind) {
     case PTX_OPK_REG: return RG(o->reg) ^ (o->sub & 1); /* sub 1: `!%p` */
@@ -447,10 +449,14 @@ static int compare(int op, ptx_type ty, uint64_t x, uint64_t y)
     switch (op) {
     case PTX_CMP_EQ: return a == b;
     case PTX_CMP_NE: return a != b;
-    case PTX_CMP_LT: case PTX_CMP_LO: return a < b;
-    case PTX_CMP_LE: case PTX_CMP_LS: return a <= b;
-    case PTX_CMP_GT: case PTX_CMP_HI: return a > b;
-    case PTX_CMP_GE: case PTX_CMP_HS: return a >= b;
+    case PTX_CMP_LT:
+    case PTX_CMP_LO: return a < b;
+    case PTX_CMP_LE:
+    case PTX_CMP_LS: return a <= b;
+    case PTX_CMP_GT:
+    case PTX_CMP_HI: return a > b;
+    case PTX_CMP_GE:
+    case PTX_CMP_HS: return a >= b;
     default: return 0;
     }
 }
@@ -476,9 +482,12 @@ static uint64_t float_to_int(double x, int rnd, ptx_type dt, unsigned ssz)
     if (isnan(x))
         return dsz == 8 || ssz == 8 ? (uint64_t)1 << (dsz * 8 - 1) : 0;
     switch (rnd) {
-    case PTX_RND_RNI: case PTX_RND_RN: x = nearbyint(x); break;
-    case PTX_RND_RMI: case PTX_RND_RM: x = floor(x); break;
-    case PTX_RND_RPI: case PTX_RND_RP: x = ceil(x); break;
+    case PTX_RND_RNI:
+    case PTX_RND_RN: x = nearbyint(x); break;
+    case PTX_RND_RMI:
+    case PTX_RND_RM: x = floor(x); break;
+    case PTX_RND_RPI:
+    case PTX_RND_RP: x = ceil(x); break;
     default: x = trunc(x); break;
     }
     /* float-to-integer conversions saturate (PTX ISA §9.7.9.21 cvt) */
@@ -590,10 +599,10 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
 
 /* ------------------------------------------------------------ the dispatch */
 
-#define FOR_LANES                                                                         \
-    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                            \
-        unsigned t = base + (unsigned)__builtin_ctz(m_);                                  \
-        uint64_t *R = sim_lane_regs(c, t);                      \
+#define FOR_LANES                                                                                  \
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                                     \
+        unsigned t = base + (unsigned)__builtin_ctz(m_);                                           \
+        uint64_t *R = sim_lane_regs(c, t);                                                         \
         (void)R;
 #define END_LANES }
 #define A(i) opval(c, &in->o[i], R, t)
@@ -605,13 +614,25 @@ static uint64_t do_cvt(const ptx_insn *in, uint64_t v)
 static const char *type_name(unsigned t)
 {
     switch (t) {
-    case PTX_T_B8: return "b8"; case PTX_T_B16: return "b16"; case PTX_T_B32: return "b32";
-    case PTX_T_B64: return "b64"; case PTX_T_U8: return "u8"; case PTX_T_U16: return "u16";
-    case PTX_T_U32: return "u32"; case PTX_T_U64: return "u64"; case PTX_T_S8: return "s8";
-    case PTX_T_S16: return "s16"; case PTX_T_S32: return "s32"; case PTX_T_S64: return "s64";
-    case PTX_T_F16: return "f16"; case PTX_T_F32: return "f32"; case PTX_T_F64: return "f64";
-    case PTX_T_PRED: return "pred"; case PTX_T_BF16: return "bf16";
-    case PTX_T_F16X2: return "f16x2"; case PTX_T_BF16X2: return "bf16x2";
+    case PTX_T_B8: return "b8";
+    case PTX_T_B16: return "b16";
+    case PTX_T_B32: return "b32";
+    case PTX_T_B64: return "b64";
+    case PTX_T_U8: return "u8";
+    case PTX_T_U16: return "u16";
+    case PTX_T_U32: return "u32";
+    case PTX_T_U64: return "u64";
+    case PTX_T_S8: return "s8";
+    case PTX_T_S16: return "s16";
+    case PTX_T_S32: return "s32";
+    case PTX_T_S64: return "s64";
+    case PTX_T_F16: return "f16";
+    case PTX_T_F32: return "f32";
+    case PTX_T_F64: return "f64";
+    case PTX_T_PRED: return "pred";
+    case PTX_T_BF16: return "bf16";
+    case PTX_T_F16X2: return "f16x2";
+    case PTX_T_BF16X2: return "bf16x2";
     default: return "?";
     }
 }
@@ -622,8 +643,8 @@ static void unsupported(sim_ctx *c, unsigned t, const ptx_insn *in)
 {
     sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED,
                  "unsupported instruction '%s' with type .%s at PTX line %d (the simulator "
-                 "does not implement this form)", op_name(in->op), type_name(in->type),
-                 in->ptx_line);
+                 "does not implement this form)",
+                 op_name(in->op), type_name(in->type), in->ptx_line);
 }
 
 /* vprintf support: reads simulated memory for sim_vprintf_format. */
@@ -791,8 +812,8 @@ static uint64_t atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t 
         const int bf = tc == PTX_TC_BF || tc == PTX_TC_BH2;
         uint64_t r = 0;
         for (unsigned h = 0; h < sz / 2; h++) {
-            double x = half_val((uint32_t)(old >> (16 * h)), bf) +
-                       half_val((uint32_t)(b >> (16 * h)), bf);
+            double x =
+                half_val((uint32_t)(old >> (16 * h)), bf) + half_val((uint32_t)(b >> (16 * h)), bf);
             r |= (uint64_t)(half_bits(x, bf, PTX_RND_RN, 0) & 0xffff) << (16 * h);
         }
         return r;
@@ -817,8 +838,7 @@ static uint64_t atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t 
     case PTX_ATOM_EXCH: return b;
     case PTX_ATOM_CAS: return zx(old, sz) == zx(b, sz) ? cv : old;
     case PTX_ATOM_INC: return zx(old, sz) >= zx(b, sz) ? 0 : zx(old + 1, sz);
-    case PTX_ATOM_DEC:
-        return (zx(old, sz) == 0 || zx(old, sz) > zx(b, sz)) ? b : zx(old - 1, sz);
+    case PTX_ATOM_DEC: return (zx(old, sz) == 0 || zx(old, sz) > zx(b, sz)) ? b : zx(old - 1, sz);
     default: return old;
     }
 }
@@ -901,11 +921,12 @@ static void exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
         } else {
             unsigned __int128 p = (unsigned __int128)a + 0;
             if (in->op == PTX_OP_mad || in->op == PTX_OP_madc) {
-                __int128 full = is_s ? (__int128)sx(a, sz) * sx(b, sz)
-                                     : (__int128)((unsigned __int128)a * b);
+                __int128 full =
+                    is_s ? (__int128)sx(a, sz) * sx(b, sz) : (__int128)((unsigned __int128)a * b);
                 p = (in->flags & PTX_F_HI) ? (unsigned __int128)(full >> bits)
                                            : (unsigned __int128)full;
-                p &= bits == 64 ? (unsigned __int128)UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
+                p &=
+                    bits == 64 ? (unsigned __int128)UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
                 b = zx(opval(c, &in->o[3], R, t), sz);
             }
             r = p + b + cf;
@@ -952,14 +973,20 @@ static uint32_t video_simd(const ptx_insn *in, uint32_t a, uint32_t b, uint32_t 
         int64_t x = video_elem(ab, PTX_V_ASEL(tg, i), bits, as);
         int64_t y = video_elem(ab, PTX_V_BSEL(tg, i), bits, bs), t = 0;
         switch ((ptx_op)in->op) {
-        case PTX_OP_vadd2: case PTX_OP_vadd4: t = x + y; break;
-        case PTX_OP_vsub2: case PTX_OP_vsub4: t = x - y; break;
-        case PTX_OP_vavrg2: case PTX_OP_vavrg4:
+        case PTX_OP_vadd2:
+        case PTX_OP_vadd4: t = x + y; break;
+        case PTX_OP_vsub2:
+        case PTX_OP_vsub4: t = x - y; break;
+        case PTX_OP_vavrg2:
+        case PTX_OP_vavrg4:
             t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; /* arithmetic shift */
             break;
-        case PTX_OP_vabsdiff2: case PTX_OP_vabsdiff4: t = x > y ? x - y : y - x; break;
-        case PTX_OP_vmin2: case PTX_OP_vmin4: t = x < y ? x : y; break;
-        case PTX_OP_vmax2: case PTX_OP_vmax4: t = x > y ? x : y; break;
+        case PTX_OP_vabsdiff2:
+        case PTX_OP_vabsdiff4: t = x > y ? x - y : y - x; break;
+        case PTX_OP_vmin2:
+        case PTX_OP_vmin4: t = x < y ? x : y; break;
+        case PTX_OP_vmax2:
+        case PTX_OP_vmax4: t = x > y ? x : y; break;
         default: /* vset2, vset4 */
             switch (in->cmp) {
             case PTX_CMP_EQ: t = x == y; break;
@@ -1002,8 +1029,9 @@ static void exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em
     const int pairs = tc == PTX_TC_H2 || tc == PTX_TC_BH2 ? 2 : 1;
     const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
     const int nanmode = (in->flags & PTX_F_NAN) != 0;
-    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad ? 3
-                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1 : 2;
+    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad   ? 3
+                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1
+                                                                    : 2;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         unsigned t = base + (unsigned)__builtin_ctz(m_);
         uint64_t *R = sim_lane_regs(c, t);
@@ -1060,11 +1088,15 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     (void)nanmode;
     if (tc >= PTX_TC_BF || (tc == PTX_TC_F && sz == 2)) {
         switch ((ptx_op)in->op) {
-        case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul: case PTX_OP_fma:
-        case PTX_OP_mad: case PTX_OP_min: case PTX_OP_max: case PTX_OP_neg:
-        case PTX_OP_abs:
-            exec_half(c, in, base, em);
-            return;
+        case PTX_OP_add:
+        case PTX_OP_sub:
+        case PTX_OP_mul:
+        case PTX_OP_fma:
+        case PTX_OP_mad:
+        case PTX_OP_min:
+        case PTX_OP_max:
+        case PTX_OP_neg:
+        case PTX_OP_abs: exec_half(c, in, base, em); return;
         default: break; /* moves, loads, conversions: handled below by size */
         }
     }
@@ -1078,7 +1110,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
          * copysignf(NaN 0x7fc00000, -0.0) gives 0xffc00000, not the canonical NaN) */
         const uint64_t sign = sz == 4 ? 0x80000000u : 0x8000000000000000ull;
         FOR_LANES
-            D = (zx(A(2), sz) & ~sign) | (zx(A(1), sz) & sign);
+        D = (zx(A(2), sz) & ~sign) | (zx(A(1), sz) & sign);
         END_LANES
         return;
     }
@@ -1087,70 +1119,72 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
          * payloads kept); .ftz flushes a subnormal input first */
         const uint64_t sign = sz == 4 ? 0x80000000u : 0x8000000000000000ull;
         FOR_LANES
-            uint64_t v = zx(A(1), sz);
-            if (ftz && sz == 4)
-                v = bf32(ftzf(f32(v)));
-            D = in->op == PTX_OP_neg ? v ^ sign : v & ~sign;
+        uint64_t v = zx(A(1), sz);
+        if (ftz && sz == 4)
+            v = bf32(ftzf(f32(v)));
+        D = in->op == PTX_OP_neg ? v ^ sign : v & ~sign;
         END_LANES
         return;
     }
     switch ((ptx_op)in->op) {
-    /* ---- integer and float arithmetic (PTX ISA §9.7.1, §9.7.3, §9.7.4, §9.7.7) ---- */
-#define FLOAT_CASE(FE, DE, NSRC)                                                          \
-    if (tc == PTX_TC_F && sz == 4) {                                                      \
-        int old_ = round_begin(in->rnd);                                                  \
-        FOR_LANES                                                                         \
-            float fa = f32(A(1)), fb = NSRC > 1 ? f32(A(2)) : 0.0f;                       \
-            if (ftz) {                                                                    \
-                fa = ftzf(fa);                                                            \
-                fb = ftzf(fb);                                                            \
-            }                                                                             \
-            (void)fa;                                                                     \
-            (void)fb;                                                                     \
-            float r_ = (float)(FE);                                                       \
-            if (sat)                                                                      \
-                r_ = satf(r_);                                                            \
-            D = canon32(ftz ? ftzf(r_) : r_);                                             \
-        END_LANES                                                                         \
-        fesetround(old_);                                                                 \
-    } else if (tc == PTX_TC_F) {                                                          \
-        int old_ = round_begin(in->rnd);                                                  \
-        FOR_LANES                                                                         \
-            double da = f64(A(1)), db = NSRC > 1 ? f64(A(2)) : 0.0;                       \
-            (void)da;                                                                     \
-            (void)db;                                                                     \
-            double r_ = (double)(DE);                                                     \
-            D = bf64(sat ? satd(r_) : r_);                                                \
-        END_LANES                                                                         \
-        fesetround(old_);                                                                 \
+        /* ---- integer and float arithmetic (PTX ISA §9.7.1, §9.7.3, §9.7.4, §9.7.7) ---- */
+#define FLOAT_CASE(FE, DE, NSRC)                                                                   \
+    if (tc == PTX_TC_F && sz == 4) {                                                               \
+        int old_ = round_begin(in->rnd);                                                           \
+        FOR_LANES                                                                                  \
+        float fa = f32(A(1)), fb = NSRC > 1 ? f32(A(2)) : 0.0f;                                    \
+        if (ftz) {                                                                                 \
+            fa = ftzf(fa);                                                                         \
+            fb = ftzf(fb);                                                                         \
+        }                                                                                          \
+        (void)fa;                                                                                  \
+        (void)fb;                                                                                  \
+        float r_ = (float)(FE);                                                                    \
+        if (sat)                                                                                   \
+            r_ = satf(r_);                                                                         \
+        D = canon32(ftz ? ftzf(r_) : r_);                                                          \
+        END_LANES                                                                                  \
+        fesetround(old_);                                                                          \
+    } else if (tc == PTX_TC_F) {                                                                   \
+        int old_ = round_begin(in->rnd);                                                           \
+        FOR_LANES                                                                                  \
+        double da = f64(A(1)), db = NSRC > 1 ? f64(A(2)) : 0.0;                                    \
+        (void)da;                                                                                  \
+        (void)db;                                                                                  \
+        double r_ = (double)(DE);                                                                  \
+        D = bf64(sat ? satd(r_) : r_);                                                             \
+        END_LANES                                                                                  \
+        fesetround(old_);                                                                          \
     }
-#define BIN(name, cls, IE, FE, DE)                                                        \
-    case PTX_OP_##name:                                                                   \
-        FLOAT_CASE(FE, DE, 2)                                                             \
-        else {                                                                            \
-            FOR_LANES                                                                     \
-                uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);                 \
-                uint64_t b = ISS ? (uint64_t)sx(A(2), sz) : zx(A(2), sz);                 \
-                int64_t sa = (int64_t)a, sb = (int64_t)b;                                 \
-                (void)sa;                                                                 \
-                (void)sb;                                                                 \
-                uint64_t r_ = (uint64_t)(IE);                                             \
-                D = tc == PTX_TC_PRED ? (r_ & 1) : zx(r_, sz);                            \
-            END_LANES                                                                     \
-        }                                                                                 \
+#define BIN(name, cls, IE, FE, DE)                                                                 \
+    case PTX_OP_##name:                                                                            \
+        FLOAT_CASE(FE, DE, 2)                                                                      \
+        else                                                                                       \
+        {                                                                                          \
+            FOR_LANES                                                                              \
+            uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);                              \
+            uint64_t b = ISS ? (uint64_t)sx(A(2), sz) : zx(A(2), sz);                              \
+            int64_t sa = (int64_t)a, sb = (int64_t)b;                                              \
+            (void)sa;                                                                              \
+            (void)sb;                                                                              \
+            uint64_t r_ = (uint64_t)(IE);                                                          \
+            D = tc == PTX_TC_PRED ? (r_ & 1) : zx(r_, sz);                                         \
+            END_LANES                                                                              \
+        }                                                                                          \
         break;
-#define UN(name, cls, IE, FE, DE)                                                         \
-    case PTX_OP_##name:                                                                   \
-        FLOAT_CASE(FE, DE, 1)                                                             \
-        else {                                                                            \
-            FOR_LANES                                                                     \
-                uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);                 \
-                int64_t sa = (int64_t)a;                                                  \
-                (void)sa;                                                                 \
-                uint64_t r_ = (uint64_t)(IE);                                             \
-                D = tc == PTX_TC_PRED ? (r_ & 1) : zx(r_, sz);                            \
-            END_LANES                                                                     \
-        }                                                                                 \
+#define UN(name, cls, IE, FE, DE)                                                                  \
+    case PTX_OP_##name:                                                                            \
+        FLOAT_CASE(FE, DE, 1)                                                                      \
+        else                                                                                       \
+        {                                                                                          \
+            FOR_LANES                                                                              \
+            uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);                              \
+            int64_t sa = (int64_t)a;                                                               \
+            (void)sa;                                                                              \
+            uint64_t r_ = (uint64_t)(IE);                                                          \
+            D = tc == PTX_TC_PRED ? (r_ & 1) : zx(r_, sz);                                         \
+            END_LANES                                                                              \
+        }                                                                                          \
         break;
 #define OP(name, cls, k)
 #include "sim/ptx_ops.def"
@@ -1158,65 +1192,64 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 #undef UN
 #undef OP
 
-    case PTX_OP_mul: /* PTX ISA §9.7.1.3 mul (.lo .hi .wide), §9.7.3.3 mul (float) */
-    case PTX_OP_mad: /* PTX ISA §9.7.1.4 mad, §9.7.3.6 mad (float: fused, = fma) */
+    case PTX_OP_mul:   /* PTX ISA §9.7.1.3 mul (.lo .hi .wide), §9.7.3.3 mul (float) */
+    case PTX_OP_mad:   /* PTX ISA §9.7.1.4 mad, §9.7.3.6 mad (float: fused, = fma) */
     case PTX_OP_fma: { /* PTX ISA §9.7.3.5 fma */
         const int is_mad = in->op != PTX_OP_mul;
         if (tc == PTX_TC_F) {
             int old = round_begin(in->rnd);
             FOR_LANES
-                if (sz == 4) {
-                    float fa = f32(A(1)), fb = f32(A(2)), fc = is_mad ? f32(A(3)) : 0.0f;
-                    if (ftz) {
-                        fa = ftzf(fa);
-                        fb = ftzf(fb);
-                        fc = ftzf(fc);
-                    }
-                    float r = is_mad ? fmaf(fa, fb, fc) : fa * fb;
-                    if (sat)
-                        r = satf(r);
-                    D = canon32(ftz ? ftzf(r) : r);
-                } else {
-                    double da = f64(A(1)), db = f64(A(2));
-                    double r = is_mad ? fma(da, db, f64(A(3))) : da * db;
-                    D = bf64(sat ? satd(r) : r);
+            if (sz == 4) {
+                float fa = f32(A(1)), fb = f32(A(2)), fc = is_mad ? f32(A(3)) : 0.0f;
+                if (ftz) {
+                    fa = ftzf(fa);
+                    fb = ftzf(fb);
+                    fc = ftzf(fc);
                 }
+                float r = is_mad ? fmaf(fa, fb, fc) : fa * fb;
+                if (sat)
+                    r = satf(r);
+                D = canon32(ftz ? ftzf(r) : r);
+            } else {
+                double da = f64(A(1)), db = f64(A(2));
+                double r = is_mad ? fma(da, db, f64(A(3))) : da * db;
+                D = bf64(sat ? satd(r) : r);
+            }
             END_LANES
             fesetround(old);
             break;
         }
         const int wide = (in->flags & PTX_F_WIDE) != 0, hi = (in->flags & PTX_F_HI) != 0;
         FOR_LANES
-            uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);
-            uint64_t b = ISS ? (uint64_t)sx(A(2), sz) : zx(A(2), sz);
-            uint64_t r;
-            unsigned dsz = sz;
-            if (wide) {
-                r = a * b;
-                dsz = sz * 2;
-            } else if (hi) {
-                if (sz == 8) {
-                    if (ISS)
-                        r = (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-                    else
-                        r = (uint64_t)(((unsigned __int128)a * b) >> 64);
-                } else {
-                    r = ISS ? (uint64_t)(((int64_t)a * (int64_t)b) >> (sz * 8))
-                            : (a * b) >> (sz * 8);
-                }
+        uint64_t a = ISS ? (uint64_t)sx(A(1), sz) : zx(A(1), sz);
+        uint64_t b = ISS ? (uint64_t)sx(A(2), sz) : zx(A(2), sz);
+        uint64_t r;
+        unsigned dsz = sz;
+        if (wide) {
+            r = a * b;
+            dsz = sz * 2;
+        } else if (hi) {
+            if (sz == 8) {
+                if (ISS)
+                    r = (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+                else
+                    r = (uint64_t)(((unsigned __int128)a * b) >> 64);
             } else {
-                r = a * b;
+                r = ISS ? (uint64_t)(((int64_t)a * (int64_t)b) >> (sz * 8)) : (a * b) >> (sz * 8);
             }
-            if (is_mad) {
-                uint64_t cv = A(3);
-                cv = ISS ? (uint64_t)sx(cv, dsz) : zx(cv, dsz);
-                r += cv;
-            }
-            D = zx(r, dsz);
+        } else {
+            r = a * b;
+        }
+        if (is_mad) {
+            uint64_t cv = A(3);
+            cv = ISS ? (uint64_t)sx(cv, dsz) : zx(cv, dsz);
+            r += cv;
+        }
+        D = zx(r, dsz);
         END_LANES
         break;
     }
-    case PTX_OP_div: /* PTX ISA §9.7.1.6 div (integer), §9.7.3.8 div (float) */
+    case PTX_OP_div:   /* PTX ISA §9.7.1.6 div (integer), §9.7.3.8 div (float) */
     case PTX_OP_rem: { /* PTX ISA §9.7.1.7 rem */
         const int is_div = in->op == PTX_OP_div;
         if (tc == PTX_TC_F) {
@@ -1226,137 +1259,137 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             }
             int old = round_begin(in->rnd);
             FOR_LANES
-                if (sz == 4) {
-                    float fa = f32(A(1)), fb = f32(A(2));
-                    if (ftz) {
-                        fa = ftzf(fa);
-                        fb = ftzf(fb);
-                    }
-                    float r;
-                    if (in->flags & PTX_F_APPROX) {
-                        /* div.approx.f32 (PTX ISA §9.7.3.8): a * (1/b), max 2 ulp; for
+            if (sz == 4) {
+                float fa = f32(A(1)), fb = f32(A(2));
+                if (ftz) {
+                    fa = ftzf(fa);
+                    fb = ftzf(fb);
+                }
+                float r;
+                if (in->flags & PTX_F_APPROX) {
+                    /* div.approx.f32 (PTX ISA §9.7.3.8): a * (1/b), max 2 ulp; for
                          * 2^126 < |b| < 2^128 the GPU returns 0 for finite a. A
                          * subnormal b (no .ftz) is scaled into the normal range with a,
                          * as the GPU does: 2^-149 / 2^-149 is 1, not a * inf (libdevice's
                          * fmodf depends on it) */
-                        float ab = fabsf(fb);
-                        if (ab < 0x1p-126f && ab > 0.0f) {
-                            fa *= 0x1p24f;
-                            fb *= 0x1p24f;
-                        }
-                        if (ab > 0x1p126f && ab < INFINITY && isfinite(fa))
-                            r = copysignf(0.0f, fa) * copysignf(1.0f, fb);
-                        else
-                            r = fa * (1.0f / fb);
-                    } else {
-                        /* .rn: IEEE division; .full: within 2 ulp on the GPU, correctly
-                         * rounded here */
-                        r = fa / fb;
+                    float ab = fabsf(fb);
+                    if (ab < 0x1p-126f && ab > 0.0f) {
+                        fa *= 0x1p24f;
+                        fb *= 0x1p24f;
                     }
-                    D = canon32(ftz ? ftzf(r) : r);
+                    if (ab > 0x1p126f && ab < INFINITY && isfinite(fa))
+                        r = copysignf(0.0f, fa) * copysignf(1.0f, fb);
+                    else
+                        r = fa * (1.0f / fb);
                 } else {
-                    D = bf64(f64(A(1)) / f64(A(2)));
+                    /* .rn: IEEE division; .full: within 2 ulp on the GPU, correctly
+                         * rounded here */
+                    r = fa / fb;
                 }
+                D = canon32(ftz ? ftzf(r) : r);
+            } else {
+                D = bf64(f64(A(1)) / f64(A(2)));
+            }
             END_LANES
             fesetround(old);
             break;
         }
         FOR_LANES
-            uint64_t r;
-            if (ISS) {
-                int64_t a = sx(A(1), sz), b = sx(A(2), sz);
-                if (b == 0)
-                    r = is_div ? UINT64_MAX : (uint64_t)a; /* unspecified in PTX */
-                else if (b == -1)
-                    r = is_div ? (uint64_t)0 - (uint64_t)a : 0; /* no INT_MIN/-1 trap */
-                else
-                    r = (uint64_t)(is_div ? a / b : a % b);
-            } else {
-                uint64_t a = zx(A(1), sz), b = zx(A(2), sz);
-                r = b == 0 ? (is_div ? UINT64_MAX : a) : is_div ? a / b : a % b;
-            }
-            D = zx(r, sz);
+        uint64_t r;
+        if (ISS) {
+            int64_t a = sx(A(1), sz), b = sx(A(2), sz);
+            if (b == 0)
+                r = is_div ? UINT64_MAX : (uint64_t)a; /* unspecified in PTX */
+            else if (b == -1)
+                r = is_div ? (uint64_t)0 - (uint64_t)a : 0; /* no INT_MIN/-1 trap */
+            else
+                r = (uint64_t)(is_div ? a / b : a % b);
+        } else {
+            uint64_t a = zx(A(1), sz), b = zx(A(2), sz);
+            r = b == 0 ? (is_div ? UINT64_MAX : a) : is_div ? a / b : a % b;
+        }
+        D = zx(r, sz);
         END_LANES
         break;
     }
     case PTX_OP_shl: /* PTX ISA §9.7.7.x shl: shift amounts over the width give 0 */
         FOR_LANES
-            uint64_t b = zx(A(2), 4);
-            D = b >= sz * 8 ? 0 : zx(zx(A(1), sz) << b, sz);
+        uint64_t b = zx(A(2), 4);
+        D = b >= sz * 8 ? 0 : zx(zx(A(1), sz) << b, sz);
         END_LANES
         break;
     case PTX_OP_shr: /* PTX ISA §9.7.7.x shr: .s types shift in the sign bit */
         FOR_LANES
-            uint64_t b = zx(A(2), 4);
-            if (ISS) {
-                int64_t a = sx(A(1), sz);
-                D = zx((uint64_t)(b >= sz * 8 ? (a < 0 ? -1 : 0) : a >> b), sz);
-            } else {
-                D = b >= sz * 8 ? 0 : zx(A(1), sz) >> b;
-            }
+        uint64_t b = zx(A(2), 4);
+        if (ISS) {
+            int64_t a = sx(A(1), sz);
+            D = zx((uint64_t)(b >= sz * 8 ? (a < 0 ? -1 : 0) : a >> b), sz);
+        } else {
+            D = b >= sz * 8 ? 0 : zx(A(1), sz) >> b;
+        }
         END_LANES
         break;
     case PTX_OP_clz: /* PTX ISA §9.7.1.x clz */
         FOR_LANES
-            uint64_t a = zx(A(1), sz);
-            D = a == 0 ? sz * 8 : (uint64_t)(__builtin_clzll(a) - (64 - (int)sz * 8));
+        uint64_t a = zx(A(1), sz);
+        D = a == 0 ? sz * 8 : (uint64_t)(__builtin_clzll(a) - (64 - (int)sz * 8));
         END_LANES
         break;
     case PTX_OP_brev: /* PTX ISA §9.7.1.x brev */
         FOR_LANES
-            uint64_t a = zx(A(1), sz), r = 0;
-            for (unsigned i = 0; i < sz * 8; i++)
-                r |= ((a >> i) & 1) << (sz * 8 - 1 - i);
-            D = r;
+        uint64_t a = zx(A(1), sz), r = 0;
+        for (unsigned i = 0; i < sz * 8; i++)
+            r |= ((a >> i) & 1) << (sz * 8 - 1 - i);
+        D = r;
         END_LANES
         break;
     case PTX_OP_bfe: /* PTX ISA §9.7.1.x bfe */
         FOR_LANES
-            uint64_t a = zx(A(1), sz);
-            unsigned pos = (unsigned)(A(2) & 0xff), len = (unsigned)(A(3) & 0xff);
-            unsigned bits = sz * 8;
-            uint64_t r;
-            if (len == 0 || pos >= bits) {
-                r = (ISS && len && (a >> (bits - 1)) & 1) ? UINT64_MAX : 0;
-            } else {
-                if (pos + len > bits)
-                    len = bits - pos;
-                r = (a >> pos) & (len >= 64 ? UINT64_MAX : ((1ull << len) - 1));
-                if (ISS && len < 64 && ((r >> (len - 1)) & 1))
-                    r |= ~((1ull << len) - 1);
-            }
-            D = zx(r, sz);
+        uint64_t a = zx(A(1), sz);
+        unsigned pos = (unsigned)(A(2) & 0xff), len = (unsigned)(A(3) & 0xff);
+        unsigned bits = sz * 8;
+        uint64_t r;
+        if (len == 0 || pos >= bits) {
+            r = (ISS && len && (a >> (bits - 1)) & 1) ? UINT64_MAX : 0;
+        } else {
+            if (pos + len > bits)
+                len = bits - pos;
+            r = (a >> pos) & (len >= 64 ? UINT64_MAX : ((1ull << len) - 1));
+            if (ISS && len < 64 && ((r >> (len - 1)) & 1))
+                r |= ~((1ull << len) - 1);
+        }
+        D = zx(r, sz);
         END_LANES
         break;
 
     /* ---- comparison and selection (PTX ISA §9.7.6) ---- */
     case PTX_OP_setp: /* PTX ISA §9.7.6.2: p[|q] = (a CMP b) [BOP c]; q uses !(a CMP b) */
         FOR_LANES
-            uint64_t r = (uint64_t)compare(in->cmp, (ptx_type)in->type2, A(1), A(2)), nr = !r;
-            if (in->bop) {
-                uint64_t cp = A(3) & 1;
-                r = combine(in->bop, r, cp);
-                nr = combine(in->bop, nr, cp);
-            }
-            D = r;
-            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                RG(in->o[0].imm) = nr;
+        uint64_t r = (uint64_t)compare(in->cmp, (ptx_type)in->type2, A(1), A(2)), nr = !r;
+        if (in->bop) {
+            uint64_t cp = A(3) & 1;
+            r = combine(in->bop, r, cp);
+            nr = combine(in->bop, nr, cp);
+        }
+        D = r;
+        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = nr;
         END_LANES
         break;
     case PTX_OP_set: /* PTX ISA §9.7.6.1: 1.0f / all ones when (a CMP b) [BOP c] */
         FOR_LANES
-            int r = compare(in->cmp, (ptx_type)in->type2, A(1), A(2));
-            if (in->bop)
-                r = (int)combine(in->bop, (uint64_t)r, A(3) & 1);
-            if (tc == PTX_TC_F)
-                D = r ? bf32(1.0f) : 0;
-            else
-                D = r ? zx(UINT64_MAX, sz) : 0;
+        int r = compare(in->cmp, (ptx_type)in->type2, A(1), A(2));
+        if (in->bop)
+            r = (int)combine(in->bop, (uint64_t)r, A(3) & 1);
+        if (tc == PTX_TC_F)
+            D = r ? bf32(1.0f) : 0;
+        else
+            D = r ? zx(UINT64_MAX, sz) : 0;
         END_LANES
         break;
     case PTX_OP_selp:
         FOR_LANES
-            D = zx((A(3) & 1) ? A(1) : A(2), sz);
+        D = zx((A(3) & 1) ? A(1) : A(2), sz);
         END_LANES
         break;
 
@@ -1365,28 +1398,28 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         if (in->o[1].kind == PTX_OPK_VEC) { /* pack {a, b} into one register */
             unsigned n = in->o[1].sub, esz = sz / n;
             FOR_LANES
-                uint64_t r = 0;
-                for (unsigned i = 0; i < n; i++) {
-                    uint16_t rg = vec_reg(&in->o[1], i);
-                    if (rg != PTX_NOREG)
-                        r |= zx(RG(rg), esz) << (i * esz * 8);
-                }
-                D = zx(r, sz);
+            uint64_t r = 0;
+            for (unsigned i = 0; i < n; i++) {
+                uint16_t rg = vec_reg(&in->o[1], i);
+                if (rg != PTX_NOREG)
+                    r |= zx(RG(rg), esz) << (i * esz * 8);
+            }
+            D = zx(r, sz);
             END_LANES
         } else if (in->o[0].kind == PTX_OPK_VEC) { /* unpack */
             unsigned n = in->o[0].sub, esz = sz / n;
             FOR_LANES
-                uint64_t v = A(1);
-                for (unsigned i = 0; i < n; i++) {
-                    uint16_t rg = vec_reg(&in->o[0], i);
-                    if (rg != PTX_NOREG)
-                        RG(rg) = zx(v >> (i * esz * 8), esz);
-                }
+            uint64_t v = A(1);
+            for (unsigned i = 0; i < n; i++) {
+                uint16_t rg = vec_reg(&in->o[0], i);
+                if (rg != PTX_NOREG)
+                    RG(rg) = zx(v >> (i * esz * 8), esz);
+            }
             END_LANES
         } else {
             FOR_LANES
-                uint64_t v = A(1);
-                D = tc == PTX_TC_PRED ? (v & 1) : zx(v, sz);
+            uint64_t v = A(1);
+            D = tc == PTX_TC_PRED ? (v & 1) : zx(v, sz);
             END_LANES
         }
         break;
@@ -1395,32 +1428,32 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             /* cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) in the upper half, cvt(b) lower} */
             const int bf = in->type == PTX_T_BF16X2;
             FOR_LANES
-                double xa = (double)f32(A(1)), xb = (double)f32(A(2));
-                if (in->bop == 2) { /* .relu */
-                    xa = xa < 0 ? 0 : xa;
-                    xb = xb < 0 ? 0 : xb;
-                }
-                uint32_t hi = half_bits(xa, bf, in->rnd, in->bop == 1),
-                         lo = half_bits(xb, bf, in->rnd, in->bop == 1);
-                D = (hi << 16) | (lo & 0xffff);
+            double xa = (double)f32(A(1)), xb = (double)f32(A(2));
+            if (in->bop == 2) { /* .relu */
+                xa = xa < 0 ? 0 : xa;
+                xb = xb < 0 ? 0 : xb;
+            }
+            uint32_t hi = half_bits(xa, bf, in->rnd, in->bop == 1),
+                     lo = half_bits(xb, bf, in->rnd, in->bop == 1);
+            D = (hi << 16) | (lo & 0xffff);
             END_LANES
             break;
         }
         FOR_LANES
-            uint64_t r = do_cvt(in, A(1));
-            /* a signed result narrower than 32 bits is sign-extended in its register
+        uint64_t r = do_cvt(in, A(1));
+        /* a signed result narrower than 32 bits is sign-extended in its register
              * (PTX ISA §9.7.9.21 cvt) */
-            if (tc == PTX_TC_S && sz < 4)
-                r = zx((uint64_t)sx(r, sz), 4);
-            D = r;
+        if (tc == PTX_TC_S && sz < 4)
+            r = zx((uint64_t)sx(r, sz), 4);
+        D = r;
         END_LANES
         break;
     case PTX_OP_cvta: /* PTX ISA §9.7.9.x cvta: between generic and state-space addresses */
         FOR_LANES
-            uint64_t a = A(1), win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
-                                     : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
-                                                                    : 0;
-            D = zx((in->flags & PTX_F_TO) ? a - win : a + win, sz);
+        uint64_t a = A(1), win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
+                                 : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
+                                                                : 0;
+        D = zx((in->flags & PTX_F_TO) ? a - win : a + win, sz);
         END_LANES
         break;
     case PTX_OP_ld: /* PTX ISA §9.7.9.8 ld, §9.7.9.9 ldu */
@@ -1430,19 +1463,19 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         if ((in->flags & PTX_F_VOLATILE) && w < SIM_ITS_WARPS)
             c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
         FOR_LANES
-            uint64_t addr = addr_of(c, &in->o[1], R, t);
-            const unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 0, in);
-            if (!p)
-                return;
-            if (in->o[0].kind == PTX_OPK_VEC) {
-                for (unsigned i = 0; i < n; i++) {
-                    uint16_t rg = vec_reg(&in->o[0], i);
-                    if (rg != PTX_NOREG)
-                        RG(rg) = load_val(p + i * sz, sz, is_s);
-                }
-            } else {
-                D = load_val(p, sz, is_s);
+        uint64_t addr = addr_of(c, &in->o[1], R, t);
+        const unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 0, in);
+        if (!p)
+            return;
+        if (in->o[0].kind == PTX_OPK_VEC) {
+            for (unsigned i = 0; i < n; i++) {
+                uint16_t rg = vec_reg(&in->o[0], i);
+                if (rg != PTX_NOREG)
+                    RG(rg) = load_val(p + i * sz, sz, is_s);
             }
+        } else {
+            D = load_val(p, sz, is_s);
+        }
         END_LANES
         break;
     }
@@ -1451,20 +1484,20 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         if (in->bop == PTX_MEM_RELEASE) /* st.release: a release, then the store */
             sim_grace_release(c);
         FOR_LANES
-            uint64_t addr = addr_of(c, &in->o[0], R, t);
-            unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 1, in);
-            if (!p)
-                return;
-            if (in->o[1].kind == PTX_OPK_VEC) {
-                for (unsigned i = 0; i < n; i++) {
-                    uint16_t rg = vec_reg(&in->o[1], i);
-                    uint64_t v = rg != PTX_NOREG ? RG(rg) : 0;
-                    memcpy(p + i * sz, &v, sz);
-                }
-            } else {
-                uint64_t v = A(1);
-                memcpy(p, &v, sz);
+        uint64_t addr = addr_of(c, &in->o[0], R, t);
+        unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 1, in);
+        if (!p)
+            return;
+        if (in->o[1].kind == PTX_OPK_VEC) {
+            for (unsigned i = 0; i < n; i++) {
+                uint16_t rg = vec_reg(&in->o[1], i);
+                uint64_t v = rg != PTX_NOREG ? RG(rg) : 0;
+                memcpy(p + i * sz, &v, sz);
             }
+        } else {
+            uint64_t v = A(1);
+            memcpy(p, &v, sz);
+        }
         END_LANES
         break;
     }
@@ -1477,49 +1510,48 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         if (in->bop == PTX_MEM_RELEASE) /* atom.release / .acq_rel */
             sim_grace_release(c);
         FOR_LANES
-            uint64_t addr = addr_of(c, ao, R, t);
-            unsigned char *p = sim_mem(c, t, in->space, addr, sz, 2, in);
-            if (!p)
-                return;
-            uint64_t old = 0;
-            memcpy(&old, p, sz);
-            uint64_t b = A(is_atom ? 2 : 1);
-            uint64_t cv = is_atom && in->cmp == PTX_ATOM_CAS ? A(3) : 0;
-            uint64_t nv = atom_op(in->cmp, (ptx_type)in->type, old, b, cv);
-            memcpy(p, &nv, sz);
-            c->mwrites += memcmp(&nv, &old, sz) != 0; /* spin detection: memory changed */
-            if (is_atom)
-                D = old;
+        uint64_t addr = addr_of(c, ao, R, t);
+        unsigned char *p = sim_mem(c, t, in->space, addr, sz, 2, in);
+        if (!p)
+            return;
+        uint64_t old = 0;
+        memcpy(&old, p, sz);
+        uint64_t b = A(is_atom ? 2 : 1);
+        uint64_t cv = is_atom && in->cmp == PTX_ATOM_CAS ? A(3) : 0;
+        uint64_t nv = atom_op(in->cmp, (ptx_type)in->type, old, b, cv);
+        memcpy(p, &nv, sz);
+        c->mwrites += memcmp(&nv, &old, sz) != 0; /* spin detection: memory changed */
+        if (is_atom)
+            D = old;
         END_LANES
         break;
     }
-    case PTX_OP_prefetch:
-        break;
+    case PTX_OP_prefetch: break;
 
     /* ---- control flow (PTX ISA §9.7.12) ---- */
     case PTX_OP_bra:
         FOR_LANES
-            c->pc[t] = (uint32_t)in->target;
+        c->pc[t] = (uint32_t)in->target;
         END_LANES
         if ((uint32_t)in->target <= pc)
             sim_back_edge(c, w, pc, em);
         break;
     case PTX_OP_call:
         FOR_LANES
-            do_call(c, in, t, pc + 1);
-            if (c->faulted)
-                return;
+        do_call(c, in, t, pc + 1);
+        if (c->faulted)
+            return;
         END_LANES
         break;
     case PTX_OP_ret:
         FOR_LANES
-            do_ret(c, in, t);
+        do_ret(c, in, t);
         END_LANES
         break;
     case PTX_OP_exit:
         FOR_LANES
-            c->state[t] = SIM_T_EXIT;
-            c->nexited++;
+        c->state[t] = SIM_T_EXIT;
+        c->nexited++;
         END_LANES
         break;
     case PTX_OP_trap:
@@ -1534,9 +1566,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
 
     /* ---- synchronization (PTX ISA §9.7.13) ---- */
     case PTX_OP_bar: /* PTX ISA §9.7.13.1 bar/barrier .sync/.arrive/.red (sim.c) */
-    case PTX_OP_barrier:
-        sim_barrier_exec(c, in, pc, base, em);
-        break;
+    case PTX_OP_barrier: sim_barrier_exec(c, in, pc, base, em); break;
     case PTX_OP_membar: /* PTX ISA §9.7.13.4 membar/fence */
     case PTX_OP_fence:
         /* one instruction at a time: memory is always coherent; at GPU or system scope
@@ -1547,26 +1577,26 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
     /* ---- bit manipulation and extended integer ops (PTX ISA §9.7.1, §9.7.2, §9.7.8) ---- */
     case PTX_OP_bfi: /* PTX ISA §9.7.8.x bfi: insert a[len-1:0] into b at pos */
         FOR_LANES
-            uint64_t a = A(1), b = zx(A(2), sz);
-            unsigned pos = (unsigned)(A(3) & 0xff), len = (unsigned)(O4 & 0xff), bits = sz * 8;
-            if (len && pos < bits) {
-                if (pos + len > bits)
-                    len = bits - pos;
-                uint64_t fm = (len >= 64 ? UINT64_MAX : ((1ull << len) - 1)) << pos;
-                b = (b & ~fm) | ((a << pos) & fm);
-            }
-            D = zx(b, sz);
+        uint64_t a = A(1), b = zx(A(2), sz);
+        unsigned pos = (unsigned)(A(3) & 0xff), len = (unsigned)(O4 & 0xff), bits = sz * 8;
+        if (len && pos < bits) {
+            if (pos + len > bits)
+                len = bits - pos;
+            uint64_t fm = (len >= 64 ? UINT64_MAX : ((1ull << len) - 1)) << pos;
+            b = (b & ~fm) | ((a << pos) & fm);
+        }
+        D = zx(b, sz);
         END_LANES
         break;
     case PTX_OP_bfind: /* PTX ISA §9.7.1.x bfind: MSB not equal to the sign (.s) or 1 */
         FOR_LANES
-            uint64_t a = zx(A(1), sz);
-            if (ISS && (a >> (sz * 8 - 1)) & 1)
-                a = zx(~a, sz);
-            uint64_t r = a == 0 ? 0xffffffffu : (uint64_t)(63 - __builtin_clzll(a));
-            if (a != 0 && (in->flags & PTX_F_SHIFTAMT))
-                r = sz * 8 - 1 - r;
-            D = r;
+        uint64_t a = zx(A(1), sz);
+        if (ISS && (a >> (sz * 8 - 1)) & 1)
+            a = zx(~a, sz);
+        uint64_t r = a == 0 ? 0xffffffffu : (uint64_t)(63 - __builtin_clzll(a));
+        if (a != 0 && (in->flags & PTX_F_SHIFTAMT))
+            r = sz * 8 - 1 - r;
+        D = r;
         END_LANES
         break;
     case PTX_OP_prmt: { /* PTX ISA §9.7.8.7 prmt: byte permute of {b, a} */
@@ -1579,153 +1609,150 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
             /* rc16 */ {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
         };
         FOR_LANES
-            uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
-            uint32_t sel = (uint32_t)A(3), r = 0;
-            for (unsigned i = 0; i < 4; i++) {
-                uint32_t byte;
-                if (in->cmp == 0) {
-                    unsigned s4 = (sel >> (4 * i)) & 0xf;
-                    byte = (uint32_t)(v >> (8 * (s4 & 7))) & 0xff;
-                    if (s4 & 8)
-                        byte = (byte & 0x80) ? 0xff : 0;
-                } else {
-                    byte = (uint32_t)(v >> (8 * modes[in->cmp - 1][sel & 3][i])) & 0xff;
-                }
-                r |= byte << (8 * i);
+        uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
+        uint32_t sel = (uint32_t)A(3), r = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            uint32_t byte;
+            if (in->cmp == 0) {
+                unsigned s4 = (sel >> (4 * i)) & 0xf;
+                byte = (uint32_t)(v >> (8 * (s4 & 7))) & 0xff;
+                if (s4 & 8)
+                    byte = (byte & 0x80) ? 0xff : 0;
+            } else {
+                byte = (uint32_t)(v >> (8 * modes[in->cmp - 1][sel & 3][i])) & 0xff;
             }
-            D = r;
+            r |= byte << (8 * i);
+        }
+        D = r;
         END_LANES
         break;
     }
     case PTX_OP_shf: /* PTX ISA §9.7.8.6 shf: funnel shift of {b, a} */
         FOR_LANES
-            uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
-            uint32_t n = (uint32_t)A(3);
-            n = (in->flags & PTX_F_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
-            D = in->cmp == PTX_SHF_L ? zx((v << n) >> 32, 4) : zx(v >> n, 4);
+        uint64_t v = zx(A(1), 4) | (zx(A(2), 4) << 32);
+        uint32_t n = (uint32_t)A(3);
+        n = (in->flags & PTX_F_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
+        D = in->cmp == PTX_SHF_L ? zx((v << n) >> 32, 4) : zx(v >> n, 4);
         END_LANES
         break;
     case PTX_OP_lop3: { /* PTX ISA §9.7.8.5 lop3: any function of a, b, c by its LUT */
         FOR_LANES
-            uint64_t a = A(1), b = A(2), cc = A(3), r = 0;
-            uint32_t lut = (uint32_t)O4;
-            for (unsigned i = 0; i < 8; i++)
-                if ((lut >> i) & 1)
-                    r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
-            D = zx(r, sz);
+        uint64_t a = A(1), b = A(2), cc = A(3), r = 0;
+        uint32_t lut = (uint32_t)O4;
+        for (unsigned i = 0; i < 8; i++)
+            if ((lut >> i) & 1)
+                r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
+        D = zx(r, sz);
         END_LANES
         break;
     }
     case PTX_OP_sad: /* PTX ISA §9.7.1.x sad: d = c + |a - b| */
         FOR_LANES
-            uint64_t d;
-            if (ISS) {
-                int64_t a = sx(A(1), sz), b = sx(A(2), sz);
-                d = a < b ? (uint64_t)(b - a) : (uint64_t)(a - b);
-            } else {
-                uint64_t a = zx(A(1), sz), b = zx(A(2), sz);
-                d = a < b ? b - a : a - b;
-            }
-            D = zx(A(3) + d, sz);
+        uint64_t d;
+        if (ISS) {
+            int64_t a = sx(A(1), sz), b = sx(A(2), sz);
+            d = a < b ? (uint64_t)(b - a) : (uint64_t)(a - b);
+        } else {
+            uint64_t a = zx(A(1), sz), b = zx(A(2), sz);
+            d = a < b ? b - a : a - b;
+        }
+        D = zx(A(3) + d, sz);
         END_LANES
         break;
     case PTX_OP_mul24: /* PTX ISA §9.7.1.x mul24/mad24: 24-bit operands, 48-bit product */
     case PTX_OP_mad24:
         FOR_LANES
-            int64_t a = ISS ? sx(A(1), 3) : (int64_t)zx(A(1), 3);
-            int64_t b = ISS ? sx(A(2), 3) : (int64_t)zx(A(2), 3);
-            uint64_t p = (uint64_t)(a * b);
-            uint64_t r = (in->flags & PTX_F_HI) ? p >> 16 : p;
-            if (in->op == PTX_OP_mad24)
-                r += A(3);
-            D = zx(r, 4);
+        int64_t a = ISS ? sx(A(1), 3) : (int64_t)zx(A(1), 3);
+        int64_t b = ISS ? sx(A(2), 3) : (int64_t)zx(A(2), 3);
+        uint64_t p = (uint64_t)(a * b);
+        uint64_t r = (in->flags & PTX_F_HI) ? p >> 16 : p;
+        if (in->op == PTX_OP_mad24)
+            r += A(3);
+        D = zx(r, 4);
         END_LANES
         break;
     case PTX_OP_addc: /* PTX ISA §9.7.2: add/sub/mad with carry in and (.cc) out */
     case PTX_OP_subc:
-    case PTX_OP_madc:
-        exec_carry(c, in, base, em);
-        break;
+    case PTX_OP_madc: exec_carry(c, in, base, em); break;
     case PTX_OP_dp4a: /* PTX ISA §9.7.1.x dp4a: 4-way byte dot product plus c */
     case PTX_OP_dp2a: /* dp2a.lo/.hi: 2-way, 16-bit halves of a times bytes of b */
         FOR_LANES
-            uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2);
-            int as = PTX_TCLASS(in->type) == PTX_TC_S, bs = PTX_TCLASS(in->type2) == PTX_TC_S;
-            int64_t acc = 0;
-            if (in->op == PTX_OP_dp4a) {
-                for (unsigned i = 0; i < 4; i++)
-                    acc += (as ? sx(a >> (8 * i), 1) : (int64_t)((a >> (8 * i)) & 0xff)) *
-                           (bs ? sx(b >> (8 * i), 1) : (int64_t)((b >> (8 * i)) & 0xff));
-            } else {
-                unsigned off = (in->flags & PTX_F_HI) ? 2 : 0;
-                for (unsigned i = 0; i < 2; i++)
-                    acc += (as ? sx(a >> (16 * i), 2) : (int64_t)((a >> (16 * i)) & 0xffff)) *
-                           (bs ? sx(b >> (8 * (i + off)), 1)
-                               : (int64_t)((b >> (8 * (i + off))) & 0xff));
-            }
-            D = zx(A(3) + (uint64_t)acc, 4);
+        uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2);
+        int as = PTX_TCLASS(in->type) == PTX_TC_S, bs = PTX_TCLASS(in->type2) == PTX_TC_S;
+        int64_t acc = 0;
+        if (in->op == PTX_OP_dp4a) {
+            for (unsigned i = 0; i < 4; i++)
+                acc += (as ? sx(a >> (8 * i), 1) : (int64_t)((a >> (8 * i)) & 0xff)) *
+                       (bs ? sx(b >> (8 * i), 1) : (int64_t)((b >> (8 * i)) & 0xff));
+        } else {
+            unsigned off = (in->flags & PTX_F_HI) ? 2 : 0;
+            for (unsigned i = 0; i < 2; i++)
+                acc +=
+                    (as ? sx(a >> (16 * i), 2) : (int64_t)((a >> (16 * i)) & 0xffff)) *
+                    (bs ? sx(b >> (8 * (i + off)), 1) : (int64_t)((b >> (8 * (i + off))) & 0xff));
+        }
+        D = zx(A(3) + (uint64_t)acc, 4);
         END_LANES
         break;
     case PTX_OP_fns: /* PTX ISA §9.7.8.x fns: the offset-th set bit of mask from base
                       * (towards the msb for offset > 0, the lsb for < 0; 0: base itself) */
         FOR_LANES
-            uint32_t msk = (uint32_t)A(1), bse = (uint32_t)A(2) & 31;
-            int32_t off = (int32_t)A(3);
-            uint32_t r = 0xffffffffu;
-            if (off == 0) {
-                r = (msk >> bse) & 1 ? bse : 0xffffffffu;
-            } else {
-                int cnt = 0, step = off > 0 ? 1 : -1, need = off > 0 ? off : -off;
-                for (int i = (int)bse; i >= 0 && i < 32; i += step)
-                    if (((msk >> i) & 1) && ++cnt == need) {
-                        r = (uint32_t)i;
-                        break;
-                    }
-            }
-            D = r;
+        uint32_t msk = (uint32_t)A(1), bse = (uint32_t)A(2) & 31;
+        int32_t off = (int32_t)A(3);
+        uint32_t r = 0xffffffffu;
+        if (off == 0) {
+            r = (msk >> bse) & 1 ? bse : 0xffffffffu;
+        } else {
+            int cnt = 0, step = off > 0 ? 1 : -1, need = off > 0 ? off : -off;
+            for (int i = (int)bse; i >= 0 && i < 32; i += step)
+                if (((msk >> i) & 1) && ++cnt == need) {
+                    r = (uint32_t)i;
+                    break;
+                }
+        }
+        D = r;
         END_LANES
         break;
     case PTX_OP_testp: /* PTX ISA §9.7.3.x testp */
         FOR_LANES
-            double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));
-            int k = sz == 4 ? fpclassify(f32(A(1))) : fpclassify(x), r = 0;
-            switch (in->cmp) {
-            case PTX_TESTP_FINITE: r = isfinite(x); break;
-            case PTX_TESTP_INFINITE: r = isinf(x) != 0; break;
-            case PTX_TESTP_NUMBER: r = !isnan(x); break;
-            case PTX_TESTP_NOTANUMBER: r = isnan(x) != 0; break;
-            case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
-            case PTX_TESTP_SUBNORMAL: r = k == FP_SUBNORMAL; break;
-            default: break;
-            }
-            D = (uint64_t)r;
+        double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));
+        int k = sz == 4 ? fpclassify(f32(A(1))) : fpclassify(x), r = 0;
+        switch (in->cmp) {
+        case PTX_TESTP_FINITE: r = isfinite(x); break;
+        case PTX_TESTP_INFINITE: r = isinf(x) != 0; break;
+        case PTX_TESTP_NUMBER: r = !isnan(x); break;
+        case PTX_TESTP_NOTANUMBER: r = isnan(x) != 0; break;
+        case PTX_TESTP_NORMAL: r = k == FP_NORMAL; break;
+        case PTX_TESTP_SUBNORMAL: r = k == FP_SUBNORMAL; break;
+        default: break;
+        }
+        D = (uint64_t)r;
         END_LANES
         break;
     case PTX_OP_slct: /* PTX ISA §9.7.6.x slct: d = (c >= 0) ? a : b */
         FOR_LANES
-            uint64_t cv = A(3);
-            int ge = PTX_TCLASS(in->type2) == PTX_TC_F ? f32(cv) >= 0.0f : (int32_t)cv >= 0;
-            uint64_t r = ge ? A(1) : A(2);
-            if (tc == PTX_TC_F && (in->flags & PTX_F_FTZ))
-                r = bf32(ftzf(f32(r)));
-            D = zx(r, sz);
+        uint64_t cv = A(3);
+        int ge = PTX_TCLASS(in->type2) == PTX_TC_F ? f32(cv) >= 0.0f : (int32_t)cv >= 0;
+        uint64_t r = ge ? A(1) : A(2);
+        if (tc == PTX_TC_F && (in->flags & PTX_F_FTZ))
+            r = bf32(ftzf(f32(r)));
+        D = zx(r, sz);
         END_LANES
         break;
     case PTX_OP_isspacep: /* PTX ISA §9.7.9.x isspacep: is a generic address in space */
         FOR_LANES
-            uint64_t a = A(1);
-            int r = 0;
-            switch (in->space) {
-            case SIM_SPACE_GLOBAL: r = a >= SIM_GLOBAL_BASE && a < SIM_SHARED_WIN; break;
-            case SIM_SPACE_SHARED: r = a >= SIM_SHARED_WIN && a - SIM_SHARED_WIN < SIM_WIN_SIZE; break;
-            case SIM_SPACE_LOCAL: r = a >= SIM_LOCAL_WIN && a - SIM_LOCAL_WIN < SIM_WIN_SIZE; break;
-            default: break;
-            }
-            D = (uint64_t)r;
+        uint64_t a = A(1);
+        int r = 0;
+        switch (in->space) {
+        case SIM_SPACE_GLOBAL: r = a >= SIM_GLOBAL_BASE && a < SIM_SHARED_WIN; break;
+        case SIM_SPACE_SHARED: r = a >= SIM_SHARED_WIN && a - SIM_SHARED_WIN < SIM_WIN_SIZE; break;
+        case SIM_SPACE_LOCAL: r = a >= SIM_LOCAL_WIN && a - SIM_LOCAL_WIN < SIM_WIN_SIZE; break;
+        default: break;
+        }
+        D = (uint64_t)r;
         END_LANES
         break;
-    case PTX_OP_prefetchu:
-        break;
+    case PTX_OP_prefetchu: break;
     case PTX_OP_nanosleep: /* PTX ISA §9.7.13.x: a hint to let the warp's other lanes run */
         if (w < SIM_ITS_WARPS)
             its_yield_now(c, w, em);
@@ -1743,40 +1770,51 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         uint32_t src[32];
         uint8_t pv[32];
         FOR_LANES
-            unsigned lane = t - base;
-            uint32_t b = (uint32_t)A(2) & 31, cv = (uint32_t)A(3);
-            uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
-            int maxl = (int)((lane & seg) | (clamp & ~seg)), minl = (int)(lane & seg), j;
-            int ok;
-            switch (in->cmp) {
-            case PTX_SHFL_UP: j = (int)lane - (int)b; ok = j >= maxl; break;
-            case PTX_SHFL_DOWN: j = (int)lane + (int)b; ok = j <= maxl; break;
-            case PTX_SHFL_BFLY: j = (int)(lane ^ b); ok = j <= maxl; break;
-            default: j = minl | (int)(b & ~seg); ok = j <= maxl; break;
-            }
-            if (!ok || j < 0 || j > 31)
-                j = (int)lane;
-            src[lane] = (uint32_t)j;
-            pv[lane] = (uint8_t)ok;
+        unsigned lane = t - base;
+        uint32_t b = (uint32_t)A(2) & 31, cv = (uint32_t)A(3);
+        uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
+        int maxl = (int)((lane & seg) | (clamp & ~seg)), minl = (int)(lane & seg), j;
+        int ok;
+        switch (in->cmp) {
+        case PTX_SHFL_UP:
+            j = (int)lane - (int)b;
+            ok = j >= maxl;
+            break;
+        case PTX_SHFL_DOWN:
+            j = (int)lane + (int)b;
+            ok = j <= maxl;
+            break;
+        case PTX_SHFL_BFLY:
+            j = (int)(lane ^ b);
+            ok = j <= maxl;
+            break;
+        default:
+            j = minl | (int)(b & ~seg);
+            ok = j <= maxl;
+            break;
+        }
+        if (!ok || j < 0 || j > 31)
+            j = (int)lane;
+        src[lane] = (uint32_t)j;
+        pv[lane] = (uint8_t)ok;
         END_LANES
         if (c->trace) /* which lane each lane read, for the TUI's shuffle picture */
             sim_trace_shfl(c, w, pc, em, src, pv);
         FOR_LANES
-            unsigned lane = t - base, st = base + src[lane];
-            /* the source lane's value of a; a lane outside the warp, not
+        unsigned lane = t - base, st = base + src[lane];
+        /* the source lane's value of a; a lane outside the warp, not
              * participating, or exited gives an undefined value on the GPU: here
              * the source lane's register as it is */
-            if (st < c->nthreads && ((part[lane] >> src[lane]) & 1) &&
-                in->o[1].kind == PTX_OPK_REG)
-                val[lane] = *sim_reg(c, st, in->o[1].reg);
-            else
-                val[lane] = A(1);
+        if (st < c->nthreads && ((part[lane] >> src[lane]) & 1) && in->o[1].kind == PTX_OPK_REG)
+            val[lane] = *sim_reg(c, st, in->o[1].reg);
+        else
+            val[lane] = A(1);
         END_LANES
         FOR_LANES
-            unsigned lane = t - base;
-            D = zx(val[lane], 4);
-            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                RG(in->o[0].imm) = pv[lane];
+        unsigned lane = t - base;
+        D = zx(val[lane], 4);
+        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = pv[lane];
         END_LANES
         break;
     }
@@ -1784,22 +1822,23 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         uint32_t part[32], pred = 0;
         member_parts(c, in, base, em, part);
         FOR_LANES
-            if (A(1) & 1)
-                pred |= 1u << (t - base);
+        if (A(1) & 1)
+            pred |= 1u << (t - base);
         END_LANES
         if (c->trace) { /* who voted what, for the TUI's vote picture */
-            _Static_assert((int)TRACE_VOTE_ALL == (int)PTX_VOTE_ALL && (int)TRACE_VOTE_BALLOT == (int)PTX_VOTE_BALLOT,
+            _Static_assert((int)TRACE_VOTE_ALL == (int)PTX_VOTE_ALL &&
+                               (int)TRACE_VOTE_BALLOT == (int)PTX_VOTE_BALLOT,
                            "trace_vote_kind follows the parser's vote modes");
             sim_trace_vote(c, w, pc, em, pred, in->cmp);
         }
         FOR_LANES
-            const uint32_t p = part[t - base], ballot = pred & p;
-            switch (in->cmp) {
-            case PTX_VOTE_ALL: D = ballot == p; break;
-            case PTX_VOTE_ANY: D = ballot != 0; break;
-            case PTX_VOTE_UNI: D = ballot == 0 || ballot == p; break;
-            default: D = ballot; break;
-            }
+        const uint32_t p = part[t - base], ballot = pred & p;
+        switch (in->cmp) {
+        case PTX_VOTE_ALL: D = ballot == p; break;
+        case PTX_VOTE_ANY: D = ballot != 0; break;
+        case PTX_VOTE_UNI: D = ballot == 0 || ballot == p; break;
+        default: D = ballot; break;
+        }
         END_LANES
         break;
     }
@@ -1808,24 +1847,24 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         member_parts(c, in, base, em, part);
         uint64_t val[32];
         FOR_LANES
-            val[t - base] = zx(A(1), sz);
+        val[t - base] = zx(A(1), sz);
         END_LANES
         FOR_LANES
-            unsigned lane = t - base;
-            if (in->cmp == PTX_MATCH_ALL) {
-                int all = 1;
-                for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
-                    all &= val[__builtin_ctz(pm)] == val[lane];
-                D = all ? part[lane] : 0;
-                if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                    RG(in->o[0].imm) = (uint64_t)all;
-            } else {
-                uint32_t r = 0;
-                for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
-                    if (val[__builtin_ctz(pm)] == val[lane])
-                        r |= 1u << __builtin_ctz(pm);
-                D = r;
-            }
+        unsigned lane = t - base;
+        if (in->cmp == PTX_MATCH_ALL) {
+            int all = 1;
+            for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
+                all &= val[__builtin_ctz(pm)] == val[lane];
+            D = all ? part[lane] : 0;
+            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+                RG(in->o[0].imm) = (uint64_t)all;
+        } else {
+            uint32_t r = 0;
+            for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
+                if (val[__builtin_ctz(pm)] == val[lane])
+                    r |= 1u << __builtin_ctz(pm);
+            D = r;
+        }
         END_LANES
         break;
     }
@@ -1833,54 +1872,60 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         uint32_t part[32], v[32];
         member_parts(c, in, base, em, part);
         FOR_LANES
-            v[t - base] = (uint32_t)A(1);
+        v[t - base] = (uint32_t)A(1);
         END_LANES
         FOR_LANES
-            /* over the lanes of its group, in lane order */
-            uint32_t acc = 0;
-            int first = 1;
-            for (uint32_t pm = part[t - base]; pm; pm &= pm - 1) {
-                const uint32_t x = v[__builtin_ctz(pm)];
-                if (first) {
-                    acc = x;
-                    first = 0;
-                    continue;
-                }
-                switch (in->cmp) {
-                case PTX_ATOM_ADD: acc += x; break;
-                case PTX_ATOM_AND: acc &= x; break;
-                case PTX_ATOM_OR: acc |= x; break;
-                case PTX_ATOM_XOR: acc ^= x; break;
-                case PTX_ATOM_MIN:
-                    acc = ISS ? ((int32_t)x < (int32_t)acc ? x : acc) : (x < acc ? x : acc);
-                    break;
-                case PTX_ATOM_MAX:
-                    acc = ISS ? ((int32_t)x > (int32_t)acc ? x : acc) : (x > acc ? x : acc);
-                    break;
-                default: break;
-                }
+        /* over the lanes of its group, in lane order */
+        uint32_t acc = 0;
+        int first = 1;
+        for (uint32_t pm = part[t - base]; pm; pm &= pm - 1) {
+            const uint32_t x = v[__builtin_ctz(pm)];
+            if (first) {
+                acc = x;
+                first = 0;
+                continue;
             }
-            D = acc;
+            switch (in->cmp) {
+            case PTX_ATOM_ADD: acc += x; break;
+            case PTX_ATOM_AND: acc &= x; break;
+            case PTX_ATOM_OR: acc |= x; break;
+            case PTX_ATOM_XOR: acc ^= x; break;
+            case PTX_ATOM_MIN:
+                acc = ISS ? ((int32_t)x < (int32_t)acc ? x : acc) : (x < acc ? x : acc);
+                break;
+            case PTX_ATOM_MAX:
+                acc = ISS ? ((int32_t)x > (int32_t)acc ? x : acc) : (x > acc ? x : acc);
+                break;
+            default: break;
+            }
+        }
+        D = acc;
         END_LANES
         break;
     }
     case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
         FOR_LANES
-            D = mask;
+        D = mask;
         END_LANES
         break;
     case PTX_OP_bar_warp: /* waiting for membermask is done by sim_warp_step */
         sim_check_warp_sync(c, w);
         break;
-    case PTX_OP_vadd2: case PTX_OP_vsub2: case PTX_OP_vavrg2: case PTX_OP_vabsdiff2:
-    case PTX_OP_vmin2: case PTX_OP_vmax2: case PTX_OP_vset2: case PTX_OP_vadd4:
-    case PTX_OP_vsub4: case PTX_OP_vavrg4: case PTX_OP_vabsdiff4: case PTX_OP_vmin4:
-    case PTX_OP_vmax4: case PTX_OP_vset4:
-        exec_video(c, in, base, em);
-        break;
-    case PTX_OP_COUNT:
-        unsup = 1;
-        break;
+    case PTX_OP_vadd2:
+    case PTX_OP_vsub2:
+    case PTX_OP_vavrg2:
+    case PTX_OP_vabsdiff2:
+    case PTX_OP_vmin2:
+    case PTX_OP_vmax2:
+    case PTX_OP_vset2:
+    case PTX_OP_vadd4:
+    case PTX_OP_vsub4:
+    case PTX_OP_vavrg4:
+    case PTX_OP_vabsdiff4:
+    case PTX_OP_vmin4:
+    case PTX_OP_vmax4:
+    case PTX_OP_vset4: exec_video(c, in, base, em); break;
+    case PTX_OP_COUNT: unsup = 1; break;
     }
     if (unsup)
         unsupported(c, base + (unsigned)__builtin_ctz(em), in);
@@ -1906,13 +1951,42 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
  * (sim.c module_fast), into a table indexed by PC (sim_ctx.fast). */
 enum {
     FK_NONE,
-    FK_ADD, FK_SUB, FK_AND, FK_OR, FK_XOR, FK_MULLO, FK_MADLO,
-    FK_MULWIDE_U, FK_MULWIDE_S, FK_MADWIDE_U, FK_MADWIDE_S,
-    FK_SHL, FK_SHR_U, FK_SHR_S, FK_MOV, FK_SELP, FK_CVT_II,
-    FK_SETP_U, FK_SETP_S, FK_SETP_F32,
-    FK_FADD, FK_FSUB, FK_FMUL, FK_FFMA, FK_CVTA,
+    FK_ADD,
+    FK_SUB,
+    FK_AND,
+    FK_OR,
+    FK_XOR,
+    FK_MULLO,
+    FK_MADLO,
+    FK_MULWIDE_U,
+    FK_MULWIDE_S,
+    FK_MADWIDE_U,
+    FK_MADWIDE_S,
+    FK_SHL,
+    FK_SHR_U,
+    FK_SHR_S,
+    FK_MOV,
+    FK_SELP,
+    FK_CVT_II,
+    FK_SETP_U,
+    FK_SETP_S,
+    FK_SETP_F32,
+    FK_FADD,
+    FK_FSUB,
+    FK_FMUL,
+    FK_FFMA,
+    FK_CVTA,
     /* the kinds below have no register or immediate sources (exec_fast's P[]) */
-    FK_LD, FK_ST, FK_LDG, FK_STG, FK_LDS, FK_STS, FK_MOV_SREG, FK_MOV_SYM, FK_BRA, FK_EXIT,
+    FK_LD,
+    FK_ST,
+    FK_LDG,
+    FK_STG,
+    FK_LDS,
+    FK_STS,
+    FK_MOV_SREG,
+    FK_MOV_SYM,
+    FK_BRA,
+    FK_EXIT,
 };
 
 static int fast_src(const ptx_operand *o)
@@ -1933,19 +2007,19 @@ static unsigned fast_kind(const ptx_insn *in)
         return FK_EXIT; /* ret: in the kernel's own frame (exec_fast checks) */
     if (in->nopnd < 2 || in->o4kind != PTX_OPK_NONE)
         return FK_NONE;
-    if ((in->op == PTX_OP_ld || in->op == PTX_OP_ldu || in->op == PTX_OP_st) &&
-        in->nopnd == 2 && (in->flags & ~PTX_F_NC) == 0 && (in->vec == 1 || in->vec == 2 ||
-        in->vec == 4) && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
+    if ((in->op == PTX_OP_ld || in->op == PTX_OP_ldu || in->op == PTX_OP_st) && in->nopnd == 2 &&
+        (in->flags & ~PTX_F_NC) == 0 && (in->vec == 1 || in->vec == 2 || in->vec == 4) &&
+        (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
         /* ld/st (PTX ISA §9.7.9.8-10) of global, shared, generic or kernel-parameter
          * space; .volatile and the memory-model forms keep the general path */
         const int st = in->op == PTX_OP_st;
         const ptx_operand *a = &in->o[st ? 0 : 1], *v = &in->o[st ? 1 : 0];
         const int vok = v->kind == PTX_OPK_VEC ? v->sub == in->vec
-                        : in->vec == 1 && v->kind == PTX_OPK_REG && v->sub == 0 ? 1
-                        : st && in->vec == 1 && v->kind == PTX_OPK_IMM;
+                        : in->vec == 1 && v->kind == PTX_OPK_REG && v->sub == 0
+                            ? 1
+                            : st && in->vec == 1 && v->kind == PTX_OPK_IMM;
         const int sok = in->space == SIM_SPACE_GLOBAL || in->space == SIM_SPACE_SHARED ||
-                        in->space == SIM_SPACE_GENERIC ||
-                        (in->space == SIM_SPACE_PARAM && !st);
+                        in->space == SIM_SPACE_GENERIC || (in->space == SIM_SPACE_PARAM && !st);
         if (a->kind != PTX_OPK_ADDR || !vok || !sok)
             return FK_NONE;
         /* a scalar of global space (a word or double word) or of shared space (a word)
@@ -2039,9 +2113,9 @@ static unsigned fast_kind(const ptx_insn *in)
     case PTX_OP_cvt: {
         const int sc = PTX_TCLASS(in->type2);
         const unsigned ssz = PTX_TSIZE(in->type2);
-        if (nsrc == 1 && in->flags == 0 && in->rnd == PTX_RND_NONE && in->bop == 0 &&
-            intc && (sz == 4 || sz == 8) &&
-            (sc == PTX_TC_B || sc == PTX_TC_U || sc == PTX_TC_S) && (ssz == 4 || ssz == 8))
+        if (nsrc == 1 && in->flags == 0 && in->rnd == PTX_RND_NONE && in->bop == 0 && intc &&
+            (sz == 4 || sz == 8) && (sc == PTX_TC_B || sc == PTX_TC_U || sc == PTX_TC_S) &&
+            (ssz == 4 || ssz == 8))
             k = FK_CVT_II;
         break;
     }
@@ -2058,8 +2132,8 @@ static unsigned fast_kind(const ptx_insn *in)
         else if (sc == PTX_TC_S && (ssz == 4 || ssz == 8) && in->cmp >= PTX_CMP_EQ &&
                  in->cmp <= PTX_CMP_GE)
             k = FK_SETP_S;
-        else if ((sc == PTX_TC_U || sc == PTX_TC_B || sc == PTX_TC_S) &&
-                 (ssz == 4 || ssz == 8) && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS)
+        else if ((sc == PTX_TC_U || sc == PTX_TC_B || sc == PTX_TC_S) && (ssz == 4 || ssz == 8) &&
+                 in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS)
             k = FK_SETP_U; /* .s with lo/ls/hi/hs compares unsigned, as compare() does */
         break;
     }
@@ -2143,8 +2217,7 @@ static int insn_writes(const ptx_insn *in, unsigned k, uint64_t *bits, unsigned 
     return 1;
 }
 
-int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f,
-                        uint16_t **out)
+int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f, uint16_t **out)
 {
     *out = NULL;
     const int pc0 = f->entry_pc, pc1 = f->end_pc;
@@ -2173,8 +2246,7 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
             if (!insn_reads(ins, 0, need, nregs))
                 goto out;
         }
-        if (ins->op == PTX_OP_bra &&
-            (ins->target < pc0 || ins->target >= pc1))
+        if (ins->op == PTX_OP_bra && (ins->target < pc0 || ins->target >= pc1))
             goto out;
     }
     /* forward must-analysis to a fixed point: in[s] &= in[pc] | wr[pc] */
@@ -2312,11 +2384,12 @@ static inline void vst32(uint64_t *p, sim_v32 v)
 /* the low halves (even 32-bit elements) */
 #define VLO ((sim_v32){0xffffffffu, 0, 0xffffffffu, 0})
 /* for every pair of lanes l, l+1 of the warp */
-#define VPAIRS(STMT)                                                                      \
-    do {                                                                                  \
-        _Pragma("GCC unroll 16") for (unsigned l = 0; l < 32; l += 2) {                   \
-            STMT;                                                                         \
-        }                                                                                 \
+#define VPAIRS(STMT)                                                                               \
+    do {                                                                                           \
+        _Pragma("GCC unroll 16") for (unsigned l = 0; l < 32; l += 2)                              \
+        {                                                                                          \
+            STMT;                                                                                  \
+        }                                                                                          \
     } while (0)
 
 /* Row Dp of a full warp whose first thread is base: lane l's thread index & k (%tid.x
@@ -2385,8 +2458,7 @@ static inline int have_fma(void)
  * cleared. NaN results become canon32's NaN. D may be A, B or C: each step reads its
  * four lanes before it writes them. */
 __attribute__((target("avx,fma"))) static void ffma_full_fma3(uint64_t *D, const uint64_t *A,
-                                                             const uint64_t *B,
-                                                             const uint64_t *C)
+                                                              const uint64_t *B, const uint64_t *C)
 {
     const __m256 lo = _mm256_castsi256_ps(_mm256_set1_epi64x(0xffffffff));
     const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi64x(NAN32));
@@ -2411,23 +2483,54 @@ __attribute__((target("avx,fma"))) static void ffma_full_fma3(uint64_t *D, const
 enum {
     FH_NONE,
     /* setp.CMP.{u,s,b}32 (PTX ISA §9.7.6.2 setp, as compare()): a 0 or 1 per lane */
-    FH_SETP32_EQ, FH_SETP32_NE, FH_SETP32_LT_S, FH_SETP32_LE_S, FH_SETP32_GT_S,
-    FH_SETP32_GE_S, FH_SETP32_LT_U, FH_SETP32_LE_U, FH_SETP32_GT_U, FH_SETP32_GE_U,
+    FH_SETP32_EQ,
+    FH_SETP32_NE,
+    FH_SETP32_LT_S,
+    FH_SETP32_LE_S,
+    FH_SETP32_GT_S,
+    FH_SETP32_GE_S,
+    FH_SETP32_LT_U,
+    FH_SETP32_LE_U,
+    FH_SETP32_GT_U,
+    FH_SETP32_GE_U,
     /* 32-bit integer (PTX ISA §9.7.1, §9.7.7): results zero-extended */
-    FH_ADD32, FH_SUB32, FH_AND32, FH_OR32, FH_XOR32, FH_MULLO32, FH_MADLO32,
-    FH_MULWIDE_U32, FH_MADWIDE_U32, FH_MULWIDE_S32, FH_MADWIDE_S32,
-    FH_SHL32_I, FH_SHR_U32_I, FH_SHR_S32_I, /* by an immediate amount (sa) */
-    FH_ZERO, /* shl/shr.u by the width or more: 0 */
+    FH_ADD32,
+    FH_SUB32,
+    FH_AND32,
+    FH_OR32,
+    FH_XOR32,
+    FH_MULLO32,
+    FH_MADLO32,
+    FH_MULWIDE_U32,
+    FH_MADWIDE_U32,
+    FH_MULWIDE_S32,
+    FH_MADWIDE_S32,
+    FH_SHL32_I,
+    FH_SHR_U32_I,
+    FH_SHR_S32_I, /* by an immediate amount (sa) */
+    FH_ZERO,      /* shl/shr.u by the width or more: 0 */
     /* f32 with the default rounding (PTX ISA §9.7.3): NaN results canonical */
-    FH_FADD, FH_FSUB, FH_FMUL, FH_FFMA,
+    FH_FADD,
+    FH_FSUB,
+    FH_FMUL,
+    FH_FFMA,
     /* 64-bit integer */
-    FH_ADD64, FH_SUB64, FH_AND64, FH_OR64, FH_XOR64, FH_SHL64_I, FH_SHR_U64_I,
+    FH_ADD64,
+    FH_SUB64,
+    FH_AND64,
+    FH_OR64,
+    FH_XOR64,
+    FH_SHL64_I,
+    FH_SHR_U64_I,
     FH_ADDK64, /* plus the constant k: cvta between a window and its space (64-bit) */
-    FH_MOV32, FH_MOV64, FH_MOVP, /* mov: 32 bits zero-extended, 64 bits, a predicate */
-    FH_BCAST,  /* the constant k in every lane: a kernel parameter, a symbol's address */
+    FH_MOV32,
+    FH_MOV64,
+    FH_MOVP,  /* mov: 32 bits zero-extended, 64 bits, a predicate */
+    FH_BCAST, /* the constant k in every lane: a kernel parameter, a symbol's address */
     /* run_ahead only (they need the block): a uniform special register (& k), %tid.x
      * of a one-dimensional block (& k) */
-    FH_SREG, FH_TIDX,
+    FH_SREG,
+    FH_TIDX,
 };
 
 /* The full-warp kernel for instruction in (fast-path kind k, below FK_LD), with its
@@ -2442,9 +2545,9 @@ static unsigned full_handler(const ptx_insn *in, unsigned k, unsigned *sa, uint6
     *kv = 0;
     if (k == FK_MOV) /* as exec_fast's FK_MOV */
         return PTX_TCLASS(in->type) == PTX_TC_PRED ? FH_MOVP
-               : sz == 8                          ? FH_MOV64
-               : sz == 4                          ? FH_MOV32
-                                                  : FH_NONE;
+               : sz == 8                           ? FH_MOV64
+               : sz == 4                           ? FH_MOV32
+                                                   : FH_NONE;
     if (k == FK_CVTA && sz == 8) { /* as exec_fast's FK_CVTA */
         const uint64_t win = in->space == SIM_SPACE_SHARED  ? SIM_SHARED_WIN
                              : in->space == SIM_SPACE_LOCAL ? SIM_LOCAL_WIN
@@ -2475,9 +2578,9 @@ static unsigned full_handler(const ptx_insn *in, unsigned k, unsigned *sa, uint6
         if (k != FK_SHR_S && amount >= sz * 8)
             return FH_ZERO;
         *sa = (unsigned)(amount >= sz * 8 ? sz * 8 - 1 : amount);
-        return k == FK_SHL    ? (sz == 4 ? FH_SHL32_I : FH_SHL64_I)
+        return k == FK_SHL     ? (sz == 4 ? FH_SHL32_I : FH_SHL64_I)
                : k == FK_SHR_U ? (sz == 4 ? FH_SHR_U32_I : FH_SHR_U64_I)
-                              : FH_SHR_S32_I;
+                               : FH_SHR_S32_I;
     }
     if (sz == 4) {
         switch (k) {
@@ -2518,27 +2621,28 @@ static unsigned full_handler(const ptx_insn *in, unsigned k, unsigned *sa, uint6
  * FH_SREG or FH_TIDX, which run_ahead runs) on the operand rows
  * P1..P3 into the destination rows Dp and, for setp, D2 (its second destination, the
  * negation) or NULL: all 32 lanes. */
-static inline __attribute__((always_inline)) void
-exec_fh(unsigned fh, unsigned sa, uint64_t k, uint64_t *Dp, uint64_t *D2, const uint64_t *P1,
-        const uint64_t *P2, const uint64_t *P3)
+static inline __attribute__((always_inline)) void exec_fh(unsigned fh, unsigned sa, uint64_t k,
+                                                          uint64_t *Dp, uint64_t *D2,
+                                                          const uint64_t *P1, const uint64_t *P2,
+                                                          const uint64_t *P3)
 {
     switch (fh) {
-#define VCMP(H, EXPR)                                                                     \
-    case H:                                                                               \
-        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);          \
-               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b;           \
-               (void)as; (void)bs; vst32(Dp + l, (sim_v32)(EXPR) & 1 & VLO));             \
+#define VCMP(H, EXPR)                                                                              \
+    case H:                                                                                        \
+        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);                   \
+               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b; (void)as;         \
+               (void)bs; vst32(Dp + l, (sim_v32)(EXPR)&1 & VLO));                                  \
         break;
-    VCMP(FH_SETP32_EQ, a == b)
-    VCMP(FH_SETP32_NE, a != b)
-    VCMP(FH_SETP32_LT_S, as < bs)
-    VCMP(FH_SETP32_LE_S, as <= bs)
-    VCMP(FH_SETP32_GT_S, as > bs)
-    VCMP(FH_SETP32_GE_S, as >= bs)
-    VCMP(FH_SETP32_LT_U, a < b)
-    VCMP(FH_SETP32_LE_U, a <= b)
-    VCMP(FH_SETP32_GT_U, a > b)
-    VCMP(FH_SETP32_GE_U, a >= b)
+        VCMP(FH_SETP32_EQ, a == b)
+        VCMP(FH_SETP32_NE, a != b)
+        VCMP(FH_SETP32_LT_S, as < bs)
+        VCMP(FH_SETP32_LE_S, as <= bs)
+        VCMP(FH_SETP32_GT_S, as > bs)
+        VCMP(FH_SETP32_GE_S, as >= bs)
+        VCMP(FH_SETP32_LT_U, a < b)
+        VCMP(FH_SETP32_LE_U, a <= b)
+        VCMP(FH_SETP32_GT_U, a > b)
+        VCMP(FH_SETP32_GE_U, a >= b)
 #undef VCMP
     case FH_ADD32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) + vld32(P2 + l)) & VLO)); return;
     case FH_SUB32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) - vld32(P2 + l)) & VLO)); return;
@@ -2549,13 +2653,14 @@ exec_fh(unsigned fh, unsigned sa, uint64_t k, uint64_t *Dp, uint64_t *D2, const 
     /* the low 32 bits of the lanes' 64-bit products of their low halves (pmuludq: SSE2
      * has no 32-bit multiply) */
     case FH_MULLO32:
-        VPAIRS(vst32(Dp + l, (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
-                                                    (__m128i)vld32(P2 + l)) & VLO));
+        VPAIRS(vst32(Dp + l,
+                     (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l), (__m128i)vld32(P2 + l)) & VLO));
         return;
     case FH_MADLO32:
-        VPAIRS(vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l),
-                                                     (__m128i)vld32(P2 + l)) +
-                              vld32(P3 + l)) & VLO));
+        VPAIRS(
+            vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l), (__m128i)vld32(P2 + l)) +
+                           vld32(P3 + l)) &
+                              VLO));
         return;
 #else
     case FH_MULLO32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return;
@@ -2697,9 +2802,9 @@ static __attribute__((noinline)) int mem_row(sim_ctx *c, const ptx_insn *in, uns
  * k is a pointer P[k] to 32 lane values (a register's row, or the immediate repeated),
  * and each kind is one loop over the lanes with its switch outside. Otherwise, and for
  * the forms found uncommon only here, exec_insn runs it (same arguments). */
-static inline __attribute__((always_inline)) void
-exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em, uint32_t pc,
-          uint32_t mask)
+static inline __attribute__((always_inline)) void exec_fast(sim_ctx *c, const ptx_insn *in,
+                                                            unsigned w, unsigned base, uint32_t em,
+                                                            uint32_t pc, uint32_t mask)
 {
     if (w >= SIM_ITS_WARPS || c->w_called[w]) {
         exec_insn(c, in, w, base, em, pc, mask);
@@ -2718,8 +2823,8 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         for (unsigned k = 1; k < 4; k++)
             P[k] = fop_row(c, W, F->src[k - 1]);
         if (em == UINT32_MAX && F->fh) {
-            exec_fh(F->fh, F->sa, F->k, Dp, F->d2 != UINT32_MAX ? W + F->d2 : NULL, P[1],
-                    P[2], P[3]);
+            exec_fh(F->fh, F->sa, F->k, Dp, F->d2 != UINT32_MAX ? W + F->d2 : NULL, P[1], P[2],
+                    P[3]);
             return;
         }
     } else if (fk < FK_LD) { /* no table (out of memory): expanded per issue */
@@ -2737,70 +2842,63 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     const uint64_t *const P1 = P[1], *const P2 = P[2], *const P3 = P[3];
     const int full = em == UINT32_MAX;
 /* LANES(stmt): stmt for each lane l of em; the full warp as a plain counted loop */
-#define LANES(STMT)                                                                       \
-    do {                                                                                  \
-        if (full) {                                                                       \
-            for (unsigned l = 0; l < 32; l++) {                                           \
-                STMT;                                                                     \
-            }                                                                             \
-        } else {                                                                          \
-            for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                    \
-                const unsigned l = (unsigned)__builtin_ctz(m_);                           \
-                STMT;                                                                     \
-            }                                                                             \
-        }                                                                                 \
+#define LANES(STMT)                                                                                \
+    do {                                                                                           \
+        if (full) {                                                                                \
+            for (unsigned l = 0; l < 32; l++) {                                                    \
+                STMT;                                                                              \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (uint32_t m_ = em; m_; m_ &= m_ - 1) {                                             \
+                const unsigned l = (unsigned)__builtin_ctz(m_);                                    \
+                STMT;                                                                              \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 /* LANES_UNROLLED(stmt): LANES with the full warp's loop unrolled (the per-lane loads and
  * stores through ptr[] of the memory kinds) */
-#define LANES_UNROLLED(STMT)                                                              \
-    do {                                                                                  \
-        if (full) {                                                                       \
-            _Pragma("GCC unroll 32") for (unsigned l = 0; l < 32; l++) {                  \
-                STMT;                                                                     \
-            }                                                                             \
-        } else {                                                                          \
-            LANES(STMT);                                                                  \
-        }                                                                                 \
+#define LANES_UNROLLED(STMT)                                                                       \
+    do {                                                                                           \
+        if (full) {                                                                                \
+            _Pragma("GCC unroll 32") for (unsigned l = 0; l < 32; l++)                             \
+            {                                                                                      \
+                STMT;                                                                              \
+            }                                                                                      \
+        } else {                                                                                   \
+            LANES(STMT);                                                                           \
+        }                                                                                          \
     } while (0)
 /* LANESV(vstmt, stmt): vstmt for each pair of lanes l, l + 1 of the full warp (sim_v64
  * vectors), else stmt for each lane l of em */
-#define LANESV(VSTMT, STMT)                                                               \
-    do {                                                                                  \
-        if (full)                                                                         \
-            VPAIRS(VSTMT);                                                                \
-        else                                                                              \
-            LANES(STMT);                                                                  \
+#define LANESV(VSTMT, STMT)                                                                        \
+    do {                                                                                           \
+        if (full)                                                                                  \
+            VPAIRS(VSTMT);                                                                         \
+        else                                                                                       \
+            LANES(STMT);                                                                           \
     } while (0)
     switch (fk) {
-#define FAST_BIN(K, EXPR)                                                                 \
-    case K:                                                                               \
-        LANES(const uint64_t a = P1[l]; const uint64_t b = P2[l]; Dp[l] = (EXPR) & dm);   \
-        break;
-    FAST_BIN(FK_ADD, a + b)
-    FAST_BIN(FK_SUB, a - b)
-    FAST_BIN(FK_AND, a & b)
-    FAST_BIN(FK_OR, a | b)
-    FAST_BIN(FK_XOR, a ^ b)
-    FAST_BIN(FK_MULLO, a * b)
+#define FAST_BIN(K, EXPR)                                                                          \
+    case K: LANES(const uint64_t a = P1[l]; const uint64_t b = P2[l]; Dp[l] = (EXPR)&dm); break;
+        FAST_BIN(FK_ADD, a + b)
+        FAST_BIN(FK_SUB, a - b)
+        FAST_BIN(FK_AND, a & b)
+        FAST_BIN(FK_OR, a | b)
+        FAST_BIN(FK_XOR, a ^ b)
+        FAST_BIN(FK_MULLO, a * b)
     /* .wide: a 64-bit result, not masked to the source size */
-    case FK_MULWIDE_U:
-        LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l]);
-        break;
+    case FK_MULWIDE_U: LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l]); break;
     case FK_MULWIDE_S:
         LANES(Dp[l] = (uint64_t)((int64_t)(int32_t)P1[l] * (int32_t)P2[l]));
         break;
-    /* shift amounts over the width give 0 (shr.s: the sign), PTX ISA §9.7.7 */
-    FAST_BIN(FK_SHL, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) << (b & 0xffffffffu))
-    FAST_BIN(FK_SHR_U, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) >> (b & 0xffffffffu))
-    FAST_BIN(FK_SHR_S, (uint64_t)((b & 0xffffffffu) >= sz * 8 ? (sx(a, sz) < 0 ? -1 : 0)
-                                                               : sx(a, sz) >> (b & 0xffffffffu)))
+        /* shift amounts over the width give 0 (shr.s: the sign), PTX ISA §9.7.7 */
+        FAST_BIN(FK_SHL, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) << (b & 0xffffffffu))
+        FAST_BIN(FK_SHR_U, (b & 0xffffffffu) >= sz * 8 ? 0 : (a & dm) >> (b & 0xffffffffu))
+        FAST_BIN(FK_SHR_S, (uint64_t)((b & 0xffffffffu) >= sz * 8 ? (sx(a, sz) < 0 ? -1 : 0)
+                                                                  : sx(a, sz) >> (b & 0xffffffffu)))
 #undef FAST_BIN
-    case FK_MADLO:
-        LANES(Dp[l] = (P1[l] * P2[l] + P3[l]) & dm);
-        break;
-    case FK_MADWIDE_U:
-        LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l] + P3[l]);
-        break;
+    case FK_MADLO: LANES(Dp[l] = (P1[l] * P2[l] + P3[l]) & dm); break;
+    case FK_MADWIDE_U: LANES(Dp[l] = (uint64_t)(uint32_t)P1[l] * (uint32_t)P2[l] + P3[l]); break;
     case FK_MADWIDE_S:
         LANES(Dp[l] = (uint64_t)((int64_t)(int32_t)P1[l] * (int32_t)P2[l]) + P3[l]);
         break;
@@ -2828,57 +2926,56 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
     case FK_SETP_F32: { /* PTX ISA §9.7.6.2 setp, as compare() */
         const unsigned ssz = PTX_TSIZE(in->type2);
         const int cmp = in->cmp;
-        uint64_t *const D2 = in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
-                                 ? W + ((size_t)in->o[0].imm << 5)
-                                 : NULL;
+        uint64_t *const D2 =
+            in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG ? W + ((size_t)in->o[0].imm << 5) : NULL;
         uint64_t r[32];
         if (fk == FK_SETP_F32) {
             switch (cmp) {
-#define FCMP(C, E)                                                                        \
-    case C:                                                                               \
-        LANES(const float a = f32(P1[l]); const float b = f32(P2[l]);                     \
-              const int un = a != a || b != b; (void)un; r[l] = (uint64_t)(E));           \
+#define FCMP(C, E)                                                                                 \
+    case C:                                                                                        \
+        LANES(const float a = f32(P1[l]); const float b = f32(P2[l]);                              \
+              const int un = a != a || b != b; (void)un; r[l] = (uint64_t)(E));                    \
         break;
-            FCMP(PTX_CMP_EQ, !un && a == b)
-            FCMP(PTX_CMP_NE, !un && a != b)
-            FCMP(PTX_CMP_LT, !un && a < b)
-            FCMP(PTX_CMP_LE, !un && a <= b)
-            FCMP(PTX_CMP_GT, !un && a > b)
-            FCMP(PTX_CMP_GE, !un && a >= b)
-            FCMP(PTX_CMP_EQU, un || a == b)
-            FCMP(PTX_CMP_NEU, un || a != b)
-            FCMP(PTX_CMP_LTU, un || a < b)
-            FCMP(PTX_CMP_LEU, un || a <= b)
-            FCMP(PTX_CMP_GTU, un || a > b)
-            FCMP(PTX_CMP_GEU, un || a >= b)
-            FCMP(PTX_CMP_NUM, !un)
+                FCMP(PTX_CMP_EQ, !un && a == b)
+                FCMP(PTX_CMP_NE, !un && a != b)
+                FCMP(PTX_CMP_LT, !un && a < b)
+                FCMP(PTX_CMP_LE, !un && a <= b)
+                FCMP(PTX_CMP_GT, !un && a > b)
+                FCMP(PTX_CMP_GE, !un && a >= b)
+                FCMP(PTX_CMP_EQU, un || a == b)
+                FCMP(PTX_CMP_NEU, un || a != b)
+                FCMP(PTX_CMP_LTU, un || a < b)
+                FCMP(PTX_CMP_LEU, un || a <= b)
+                FCMP(PTX_CMP_GTU, un || a > b)
+                FCMP(PTX_CMP_GEU, un || a >= b)
+                FCMP(PTX_CMP_NUM, !un)
             default: FCMP(PTX_CMP_NAN, un)
 #undef FCMP
             }
         } else if (fk == FK_SETP_S) {
             switch (cmp) {
-#define SCMP(C, E)                                                                        \
-    case C:                                                                               \
-        LANES(const int64_t a = sx(P1[l], ssz); const int64_t b = sx(P2[l], ssz);         \
-              r[l] = (uint64_t)(E));                                                      \
+#define SCMP(C, E)                                                                                 \
+    case C:                                                                                        \
+        LANES(const int64_t a = sx(P1[l], ssz); const int64_t b = sx(P2[l], ssz);                  \
+              r[l] = (uint64_t)(E));                                                               \
         break;
-            SCMP(PTX_CMP_EQ, a == b)
-            SCMP(PTX_CMP_NE, a != b)
-            SCMP(PTX_CMP_LT, a < b)
-            SCMP(PTX_CMP_LE, a <= b)
-            SCMP(PTX_CMP_GT, a > b)
+                SCMP(PTX_CMP_EQ, a == b)
+                SCMP(PTX_CMP_NE, a != b)
+                SCMP(PTX_CMP_LT, a < b)
+                SCMP(PTX_CMP_LE, a <= b)
+                SCMP(PTX_CMP_GT, a > b)
             default: SCMP(PTX_CMP_GE, a >= b)
 #undef SCMP
             }
         } else {
             switch (cmp) {
-#define UCMP(C, E)                                                                        \
-    case C:                                                                               \
-        LANES(const uint64_t a = zx(P1[l], ssz); const uint64_t b = zx(P2[l], ssz);       \
-              r[l] = (uint64_t)(E));                                                      \
+#define UCMP(C, E)                                                                                 \
+    case C:                                                                                        \
+        LANES(const uint64_t a = zx(P1[l], ssz); const uint64_t b = zx(P2[l], ssz);                \
+              r[l] = (uint64_t)(E));                                                               \
         break;
-            UCMP(PTX_CMP_EQ, a == b)
-            UCMP(PTX_CMP_NE, a != b)
+                UCMP(PTX_CMP_EQ, a == b)
+                UCMP(PTX_CMP_NE, a != b)
             case PTX_CMP_LO: UCMP(PTX_CMP_LT, a < b)
             case PTX_CMP_LS: UCMP(PTX_CMP_LE, a <= b)
             case PTX_CMP_HI: UCMP(PTX_CMP_GT, a > b)
@@ -2892,15 +2989,9 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
         break;
     }
     /* f32 with the default rounding (PTX ISA §9.7.3): NaN results canonical (canon32) */
-    case FK_FADD:
-        LANES(Dp[l] = canon32(f32(P1[l]) + f32(P2[l])));
-        break;
-    case FK_FSUB:
-        LANES(Dp[l] = canon32(f32(P1[l]) - f32(P2[l])));
-        break;
-    case FK_FMUL:
-        LANES(Dp[l] = canon32(f32(P1[l]) * f32(P2[l])));
-        break;
+    case FK_FADD: LANES(Dp[l] = canon32(f32(P1[l]) + f32(P2[l]))); break;
+    case FK_FSUB: LANES(Dp[l] = canon32(f32(P1[l]) - f32(P2[l]))); break;
+    case FK_FMUL: LANES(Dp[l] = canon32(f32(P1[l]) * f32(P2[l]))); break;
     case FK_FFMA:
 #if SIM_X86_FMA
         if (full && have_fma()) {
@@ -3044,7 +3135,8 @@ exec_fast(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em
                 memcpy(&u, ptr[0], 4);
                 memcpy(&u2, ptr[16], 4);
                 const sim_v64 a = {u, u}, b = {u2, u2};
-                _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2) {
+                _Pragma("GCC unroll 8") for (unsigned l = 0; l < 16; l += 2)
+                {
                     vst64(V + l, a);
                     vst64(V + 16 + l, b);
                 }
@@ -3132,8 +3224,8 @@ void sim_fops_build(sim_ctx *c, int ncode)
                    ? UINT32_MAX
                    : ((uint32_t)in->guard << 5) | ((in->flags & PTX_F_GUARD_NEG) ? 1u : 0u);
         F->next = F->bra ? (uint32_t)in->target : (uint32_t)pc + 1;
-        F->d2 = (fk == FK_SETP_U || fk == FK_SETP_S || fk == FK_SETP_F32) &&
-                        in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG
+        F->d2 = (fk == FK_SETP_U || fk == FK_SETP_S || fk == FK_SETP_F32) && in->o[0].sub == 2 &&
+                        in->o[0].imm != PTX_NOREG
                     ? (uint32_t)in->o[0].imm << 5
                     : UINT32_MAX;
         if (fk && fk < FK_LD) {
@@ -3184,8 +3276,9 @@ void sim_fops_build(sim_ctx *c, int ncode)
  *    its membermask and the lanes missing (what compute-sanitizer's synccheck would
  *    report).
  * The step cost in converged code is unchanged: one scan of the lanes, one compare. */
-#define SIM_ITS_SPIN 64         /* loops that poll memory (atom, ld.volatile/.relaxed/...) */
-#define SIM_ITS_SPIN_PLAIN 4096 /* any other loop: late, so data-dependent loops keep the
+#define SIM_ITS_SPIN 64 /* loops that poll memory (atom, ld.volatile/.relaxed/...) */
+#define SIM_ITS_SPIN_PLAIN                                                                         \
+    4096 /* any other loop: late, so data-dependent loops keep the
                                    min-PC picture (lanes that finish early wait) */
 
 /* Whether the group g of warp lanes at instruction in must wait for other lanes. */
@@ -3242,11 +3335,14 @@ static inline uint32_t guard_bits(const uint64_t *G, uint64_t neg)
 static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in, unsigned fk)
 {
     switch (fk) {
-    case FK_NONE: case FK_ST: case FK_EXIT:
-    case FK_LDG: case FK_STG: case FK_LDS: case FK_STS:
-        return 0;
-    case FK_BRA:
-        return 1;
+    case FK_NONE:
+    case FK_ST:
+    case FK_EXIT:
+    case FK_LDG:
+    case FK_STG:
+    case FK_LDS:
+    case FK_STS: return 0;
+    case FK_BRA: return 1;
     case FK_MOV_SREG: {
         const unsigned id = in->o[1].sub;
         return id != PTX_SREG_CLOCK && id != PTX_SREG_CLOCK64 && id != PTX_SREG_CLOCK_HI &&
@@ -3271,8 +3367,7 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in, unsigned fk)
         return off < c->kparam_size && bytes <= c->kparam_size - off &&
                (bytes <= 1 || (off & (bytes - 1)) == 0);
     }
-    default:
-        return fk < FK_LD;
+    default: return fk < FK_LD;
     }
 }
 
@@ -3280,8 +3375,7 @@ static inline int ahead_ok(const sim_ctx *c, const ptx_insn *in, unsigned fk)
  * full-warp kernel yet, one for this launch: exec_fast's kernel-parameter load and
  * symbol address (one value for the launch: FH_BCAST) and special registers (FH_TIDX,
  * FH_SREG; the per-lane ones but %tid.x keep exec_fast). */
-static void ahead_decode(const sim_ctx *c, const ptx_insn *in, unsigned fk,
-                         struct sim_fops *F)
+static void ahead_decode(const sim_ctx *c, const ptx_insn *in, unsigned fk, struct sim_fops *F)
 {
     F->ahead = ahead_ok(c, in, fk) ? 2 : 1;
     if (F->ahead != 2 || fk < FK_LD)
@@ -3500,8 +3594,7 @@ static inline uint32_t scan_warp(const uint8_t *st, const uint32_t *pcs, uint32_
 {
     const __m128i z = _mm_setzero_si128();
     const __m128i s0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)st), z);
-    const __m128i s1 =
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(st + 16)), z);
+    const __m128i s1 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(st + 16)), z);
     *run = (uint32_t)_mm_movemask_epi8(s0) | ((uint32_t)_mm_movemask_epi8(s1) << 16);
     *mask = 0;
     if (!*run)
@@ -3638,8 +3731,7 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
         mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
     }
 scanned:;
-    if (mask != run && c->s->cfg.schedule_random && w < SIM_ITS_WARPS &&
-        !(c->its_yield[w] & run))
+    if (mask != run && c->s->cfg.schedule_random && w < SIM_ITS_WARPS && !(c->its_yield[w] & run))
         best = random_group(c, base, run, best, &mask);
     const ptx_insn *in = &c->code[best];
     const int its = w < SIM_ITS_WARPS;
@@ -3720,8 +3812,7 @@ scanned:;
                     return 0; /* lanes at a CTA barrier: resolve_barrier decides */
             char where[200];
             sim_where(c, blocked_at, where, sizeof where);
-            sim_fault_at(c, base + (unsigned)__builtin_ctz(run), blocked_at,
-                         SIM_FAULT_DEADLOCK,
+            sim_fault_at(c, base + (unsigned)__builtin_ctz(run), blocked_at, SIM_FAULT_DEADLOCK,
                          "deadlock in warp %u: %s.sync at %s waits for lanes 0x%08x named "
                          "in its membermask, which never reach it (they wait at another "
                          "warp-synchronous instruction; the simulator needs the lanes of "

@@ -24,13 +24,13 @@
 
 /* The global-memory race detector's record of one access (sim.c grace_check). */
 typedef struct sim_gacc {
-    uint32_t block;  /* the launch's tag << 23 | (linear block index + 1); a record of
+    uint32_t block; /* the launch's tag << 23 | (linear block index + 1); a record of
                         another launch, or 0, is empty (sim.c GRACE_KEY) */
-    int32_t pc;      /* the instruction */
-    uint16_t epoch;  /* the block's barrier interval at the access (sim_ctx.epoch) */
-    uint16_t tid;    /* linear thread index in the block */
-    uint8_t rel;     /* the block's releases before the access (mod 256) */
-    uint8_t bits;    /* bits 0-3: the bytes of the word; 4-5: op (0 load, 1 store,
+    int32_t pc;     /* the instruction */
+    uint16_t epoch; /* the block's barrier interval at the access (sim_ctx.epoch) */
+    uint16_t tid;   /* linear thread index in the block */
+    uint8_t rel;    /* the block's releases before the access (mod 256) */
+    uint8_t bits;   /* bits 0-3: the bytes of the word; 4-5: op (0 load, 1 store,
                         2 atomic); 6: strong (atomic or volatile/relaxed/acquire/release) */
     uint16_t pad;
 } sim_gacc;
@@ -76,14 +76,14 @@ struct sim {
     sim_alloc *allocs; /* sorted by base (allocated in increasing order) */
     int nallocs, cap;
     uint64_t next;
-    int last; /* index of the last allocation hit (lookup cache) */
+    int last;        /* index of the last allocation hit (lookup cache) */
     uint64_t mod_id; /* module whose variables are instantiated */
     uint64_t *var_addr;
     int nvars;
     uint64_t fast_mod_id; /* module whose fast-path kinds `fast` holds (sim.c
                              module_fast), 0 none */
     uint8_t *fast;        /* its sim_fast_kinds table */
-    uint64_t launches; /* sim_launch calls so far (the race detector's shadows) */
+    uint64_t launches;    /* sim_launch calls so far (the race detector's shadows) */
 };
 
 enum { SIM_T_RUN, SIM_T_BAR, SIM_T_EXIT };
@@ -99,10 +99,10 @@ typedef struct sim_ctx {
     const ptx_module *m;
     const ptx_func *entry;
     const ptx_insn *code;
-    const uint8_t *fast;   /* per PC: the fast-path kind of code[pc] (sim_fast_kinds,
+    const uint8_t *fast; /* per PC: the fast-path kind of code[pc] (sim_fast_kinds,
                               owned by the sim: s->fast) */
     unsigned grid[3], block[3];
-    unsigned bid[3];       /* current block */
+    unsigned bid[3]; /* current block */
     unsigned nthreads, nwarps;
     /* per thread */
     uint32_t *pc;
@@ -110,8 +110,8 @@ typedef struct sim_ctx {
     uint8_t *depth;
     uint32_t *rbase, *pbase, *lbase;
     int32_t *bar_pc;
-    sim_frame *frames; /* nthreads * SIM_MAX_DEPTH */
-    uint64_t *regs;    /* lane-major per warp: nwarps * regcap * 32, see sim_reg */
+    sim_frame *frames;     /* nthreads * SIM_MAX_DEPTH */
+    uint64_t *regs;        /* lane-major per warp: nwarps * regcap * 32, see sim_reg */
     unsigned char *params; /* nthreads * paramcap */
     unsigned char *local;  /* nthreads * localcap */
     size_t regcap, paramcap, localcap;
@@ -125,43 +125,43 @@ typedef struct sim_ctx {
     size_t kparam_size;
     /* results */
     uint64_t steps, step_limit;
-    double deadline;       /* CLOCK_MONOTONIC seconds the launch must end by; 0 = none */
-    uint32_t clock_check;  /* warp instructions until the deadline is checked again */
+    double deadline;      /* CLOCK_MONOTONIC seconds the launch must end by; 0 = none */
+    uint32_t clock_check; /* warp instructions until the deadline is checked again */
     int faulted;
     sim_result *res;
     size_t printf_cap;
     /* ---- trace, checkers, scheduling (helper B; sim.c) ---- */
-    trace_t *trace;        /* non-NULL while tracing: the issue hook's one branch */
-    int trace_mem;         /* TRACE_MEMORY: sim_mem collects lane addresses */
-    uint32_t block_linear; /* current block, x fastest */
-    unsigned slot;         /* which of the launch's resident blocks this context runs
+    trace_t *trace;          /* non-NULL while tracing: the issue hook's one branch */
+    int trace_mem;           /* TRACE_MEMORY: sim_mem collects lane addresses */
+    uint32_t block_linear;   /* current block, x fastest */
+    unsigned slot;           /* which of the launch's resident blocks this context runs
                               (sim_resident_blocks); its SM is slot % sm_count */
     const ptx_insn *mreq_in; /* pending memory request of the last issued instruction */
     unsigned mreq_warp;
     uint32_t mreq_mask;
     uint8_t mreq_space, mreq_op, mreq_width;
     uint64_t mreq_addr[32];
-    int32_t last_pc;       /* last issued instruction (printf attribution) */
+    int32_t last_pc; /* last issued instruction (printf attribution) */
     unsigned last_warp;
     uint32_t last_mask;
-    uint32_t last_pred;    /* its lanes whose guard was true (they ran it) */
-    int reg_pending;       /* trace->record_regs and it writes registers: trace_flush
+    uint32_t last_pred;            /* its lanes whose guard was true (they ran it) */
+    int reg_pending;               /* trace->record_regs and it writes registers: trace_flush
                               records their values (TRACE_EV_REG) */
-    size_t printf_seen;    /* printf bytes already turned into PRINTF events */
-    unsigned checks;       /* SIM_CHECK_* bits that are on */
-    sim_grace *grace;      /* global-memory race detector (launch-wide), or NULL */
-    struct sim_shadow *shadow; /* racecheck: one per shared byte (whole words) */
-    struct sim_wshadow *wshadow; /* racecheck: one per word, standing for its four bytes
+    size_t printf_seen;            /* printf bytes already turned into PRINTF events */
+    unsigned checks;               /* SIM_CHECK_* bits that are on */
+    sim_grace *grace;              /* global-memory race detector (launch-wide), or NULL */
+    struct sim_shadow *shadow;     /* racecheck: one per shared byte (whole words) */
+    struct sim_wshadow *wshadow;   /* racecheck: one per word, standing for its four bytes
                                     while its shadow_same flag is set (sim.c race_check);
                                     fields of four words side by side, so that a warp's
                                     unit-stride access is checked with vector operations */
-    uint8_t *shadow_same;      /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
+    uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
-    uint32_t epoch;        /* barrier interval of the CTA (racecheck) */
-    uint16_t *wsync;       /* per warp: __syncwarp count (racecheck) */
-    uint64_t rng;          /* schedule_random state */
-    uint64_t poison;       /* seed of the poison that shared memory, local memory and
+    uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
+    uint16_t *wsync;               /* per warp: __syncwarp count (racecheck) */
+    uint64_t rng;                  /* schedule_random state */
+    uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
     /* ---- independent thread scheduling (helper A; sim_exec.c sim_warp_step) ----
@@ -199,27 +199,27 @@ typedef struct sim_ctx {
      * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
      * phase. Reset at each block start. */
     uint8_t bar_id[SIM_ITS_WARPS * 32]; /* per thread: the barrier it waits at */
-    uint32_t bar_waiting[16];  /* threads waiting (bar.sync/bar.red) in this phase */
-    uint32_t bar_arrived[16];  /* threads that executed bar.arrive in this phase */
-    uint32_t bar_expect[16];   /* the phase's thread count b; 0: every thread */
+    uint32_t bar_waiting[16];           /* threads waiting (bar.sync/bar.red) in this phase */
+    uint32_t bar_arrived[16];           /* threads that executed bar.arrive in this phase */
+    uint32_t bar_expect[16];            /* the phase's thread count b; 0: every thread */
     /* ---- speed bookkeeping (sim.c block_start, release_barrier, resolve_barrier) ---- */
     uint32_t bar_lanes[16][SIM_ITS_WARPS]; /* per barrier id and warp: the lanes waiting
                                               there (state SIM_T_BAR, bar_id == id) */
-    int32_t bar_pc_any[16];    /* per barrier id: the PC of one waiting thread */
-    uint8_t bar_mixed[16];     /* per barrier id: threads wait at different PCs */
-    unsigned nexited;          /* threads of the block in state SIM_T_EXIT */
-    int zero_all;              /* block_start clears the whole register file per block */
-    uint16_t *zero_regs;       /* else: the kernel's slots that a thread may read before
+    int32_t bar_pc_any[16];                /* per barrier id: the PC of one waiting thread */
+    uint8_t bar_mixed[16];                 /* per barrier id: threads wait at different PCs */
+    unsigned nexited;                      /* threads of the block in state SIM_T_EXIT */
+    int zero_all;        /* block_start clears the whole register file per block */
+    uint16_t *zero_regs; /* else: the kernel's slots that a thread may read before
                                   writing them (sim_regs_read_first), nzero_regs of them */
     unsigned nzero_regs;
-    uint32_t wdone;            /* bit w: no lane of warp w can run until a barrier
+    uint32_t wdone;        /* bit w: no lane of warp w can run until a barrier
                                   releases some (every lane exited or waits at a
                                   barrier); sim_warp_step returns 0 at once and
                                   sim_warp_round passes it by */
-    struct sim_fops *fops;     /* per PC: operand rows and full-warp kernels
+    struct sim_fops *fops; /* per PC: operand rows and full-warp kernels
                                   (sim_fops_build); NULL: exec_fast decodes operands
                                   and expands immediates per issue */
-    uint64_t *imm_rows;        /* the immediate operands of fops' instructions, each
+    uint64_t *imm_rows;    /* the immediate operands of fops' instructions, each
                                   repeated in a row of 32 lanes */
     /* ---- run-ahead (sim_exec.c warp_step): a converged warp runs the register-only
      * instructions that follow its issued one at once; its next turns then count them
@@ -276,8 +276,7 @@ void sim_check_warp_sync(sim_ctx *c, unsigned w);
  * warp whose first thread is base, at instruction pc (sim.c): the waiting lanes block,
  * and a barrier with a thread count is released as soon as that many threads arrived
  * (one without is released by the scheduler when the CTA can make no other progress). */
-void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base,
-                      uint32_t em);
+void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base, uint32_t em);
 
 /* The register slots of kernel f (of module m, whose fast-path kinds are fast) that a
  * thread may read before it has written them on every path from the kernel's entry (a
@@ -374,8 +373,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
  * on the 32 words, marked a store's bytes written and recorded a memory trace's
  * addresses, as sim_mem_warp returning 2 does. NULL, having changed nothing, in every
  * other case. kind: 0 load, 1 store. */
-unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind,
-                              const ptx_insn *in);
+unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind, const ptx_insn *in);
 
 /* Global-memory race detector hooks (sim.c). sim_grace_release: thread t's block
  * releases its earlier accesses (membar/fence at GPU or system scope, PTX ISA §9.7.13.4;
@@ -402,8 +400,8 @@ void sim_shared_name(const sim_ctx *c, uint64_t off, unsigned size, char *buf, s
 void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask);
 
 /* Records a fault of `kind` for thread t at instruction in (message formatted). */
-void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind,
-                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
 
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);

@@ -144,8 +144,7 @@ int sim_printf_check_ptx(const char *ptx, char *why, size_t whylen)
         while (bol > ptx && bol[-1] != '\n')
             bol--;
         const char *name = strstr(p, "str");
-        if (!open || (eol && open > eol) || !name || name > open ||
-            strncmp(bol, ".global", 7) != 0)
+        if (!open || (eol && open > eol) || !name || name > open || strncmp(bol, ".global", 7) != 0)
             continue;
         char f[1024];
         size_t fl = 0;
@@ -318,9 +317,7 @@ int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, c
             spec[sl] = 0;
             n = snprintf(buf, sizeof buf, spec, (int)(unsigned char)v);
             break;
-        case 'p':
-            n = snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-            break;
+        case 'p': n = snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v); break;
         case 's': {
             char s[512];
             size_t k = 0;

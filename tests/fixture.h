@@ -55,8 +55,7 @@ static inline ptx_module_t *fixture_load(const char *name, int ci)
 
 /* A simulated global allocation of `bytes` labelled `label`, filled from data (or zero
  * when data is NULL); fails the test on errors. */
-static inline uint64_t fixture_upload(sim_t *s, const void *data, size_t bytes,
-                                      const char *label)
+static inline uint64_t fixture_upload(sim_t *s, const void *data, size_t bytes, const char *label)
 {
     uint64_t d = 0;
     ck_assert_int_eq(sim_malloc(s, bytes, label, &d), SIM_OK);

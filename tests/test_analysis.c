@@ -45,8 +45,8 @@ static void begin(run *R)
     R->s = sim_new(&cfg);
 }
 
-static void launch(run *R, const ptx_module_t *m, const char *kernel, unsigned grid,
-                   unsigned block, void **params)
+static void launch(run *R, const ptx_module_t *m, const char *kernel, unsigned grid, unsigned block,
+                   void **params)
 {
     unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
     sim_status st = sim_launch(R->s, m, kernel, g, b, 0, params, &R->r);
@@ -317,11 +317,11 @@ START_TEST(test_metrics_json_uses_nsight_names)
         cJSON_GetObjectItem(mt, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")->valuedouble,
         128);
     ck_assert_double_eq(
-        cJSON_GetObjectItem(mt, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")->valuedouble,
-        4);
+        cJSON_GetObjectItem(mt, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")->valuedouble, 4);
     ck_assert_double_eq(
         cJSON_GetObjectItem(mt, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld"
-                                ".ratio")->valuedouble,
+                                ".ratio")
+            ->valuedouble,
         32);
     ck_assert_double_eq(cJSON_GetObjectItem(mt, "branch_efficiency")->valuedouble, 1.0);
     ck_assert_ptr_nonnull(
@@ -333,8 +333,8 @@ START_TEST(test_metrics_json_uses_nsight_names)
         cJSON *l = cJSON_GetArrayItem(lines, i);
         if (cJSON_GetObjectItem(l, "line")->valueint == 12) {
             found = 1;
-            ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(l, "file")->valuestring,
-                                         "metrics.cu"));
+            ck_assert_ptr_nonnull(
+                strstr(cJSON_GetObjectItem(l, "file")->valuestring, "metrics.cu"));
         }
     }
     ck_assert_int_eq(found, 1);
@@ -344,7 +344,6 @@ START_TEST(test_metrics_json_uses_nsight_names)
     ptx_module_free(m);
 }
 END_TEST
-
 
 /* ------------------------------------------------------------ through the runtime */
 
@@ -431,14 +430,14 @@ START_TEST(test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink)
     char *diag = NULL;
     ck_assert_int_eq(ptx_parse(ptx, len, "metrics.ptx", &m, &diag), SIM_OK);
     free(diag);
-    cJSON *j = cJSON_Parse(
-        "{\"source\": \"metrics.cu\", \"kernel\": \"copy_strided\", \"grid\": [2,1,1], "
-        "\"block\": [64,1,1], \"args\": [{\"name\": \"in\", \"type\": \"f32*\", "
-        "\"len\": 4096}, {\"name\": \"out\", \"type\": \"f32*\", \"len\": 128}]}");
+    cJSON *j =
+        cJSON_Parse("{\"source\": \"metrics.cu\", \"kernel\": \"copy_strided\", \"grid\": [2,1,1], "
+                    "\"block\": [64,1,1], \"args\": [{\"name\": \"in\", \"type\": \"f32*\", "
+                    "\"len\": 4096}, {\"name\": \"out\", \"type\": \"f32*\", \"len\": 128}]}");
     gl_spec spec;
     gl_error err = {0};
-    ck_assert_msg(spec_from_json(j, "test.json", "tests/kernels/check", NULL, &spec, &err) ==
-                      GL_OK, "%s", err.msg);
+    ck_assert_msg(spec_from_json(j, "test.json", "tests/kernels/check", NULL, &spec, &err) == GL_OK,
+                  "%s", err.msg);
     cJSON_Delete(j);
     gl_run_result res = {0};
     ck_assert_int_eq(spec_buffers_new(&spec, &res.buffers, &err), GL_OK);
@@ -447,7 +446,8 @@ START_TEST(test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink)
     uint64_t lanes = 0;
     gl_run_opts o = {.metrics = 1, .trace_sink = count_global_load_lanes, .trace_sink_ctx = &lanes};
     ck_assert_msg(gl_run_sim(&spec, m, gl_resolve_kernel(m, "copy_strided"), &o, &res, &err) ==
-                      GL_OK, "%s", err.msg);
+                      GL_OK,
+                  "%s", err.msg);
     ck_assert(((float *)res.buffers[1].data)[1] == 42.0f);
     ck_assert(((float *)res.buffers[1].data)[2] == 0.0f);
     ck_assert_uint_eq(lanes, 128);
@@ -464,8 +464,11 @@ END_TEST
 
 START_TEST(test_occupancy_follows_the_limits_and_the_waves)
 {
-    const gl_device_info d = {.warp_size = 32, .sm_count = 108, .max_threads_per_sm = 2048,
-                              .max_blocks_per_sm = 32, .shared_bytes_per_sm = 164 * 1024,
+    const gl_device_info d = {.warp_size = 32,
+                              .sm_count = 108,
+                              .max_threads_per_sm = 2048,
+                              .max_blocks_per_sm = 32,
+                              .shared_bytes_per_sm = 164 * 1024,
                               .regs_per_sm = 65536};
     gl_occupancy o;
     /* 4 blocks of 256 threads: 8 per SM (threads), but only 4 SMs busy, 8 of 64 warps each */
@@ -577,15 +580,15 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("analysis");
     TCase *tc = tcase_create("metrics");
-    tcase_add_loop_test(tc, test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32,
-                        0, 2);
+    tcase_add_loop_test(tc, test_coalesced_f32_loads_take_4_sectors_per_request_strided_take_32, 0,
+                        2);
     tcase_add_loop_test(tc, test_stride_2_shared_access_is_a_2_way_bank_conflict, 0, 2);
     tcase_add_loop_test(tc, test_column_reads_conflict_32_ways_and_padding_removes_it, 0, 2);
     tcase_add_loop_test(tc, test_divergent_if_else_halves_warp_execution_efficiency, 0, 2);
     tcase_add_loop_test(tc, test_atomics_per_address_name_the_hot_counters, 0, 2);
     tcase_add_loop_test(tc, test_scan_counts_the_additions_it_performs, 0, 2);
-    tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated,
-                        0, 2);
+    tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated, 0,
+                        2);
     tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
     tcase_add_loop_test(tc, test_chrome_trace_has_line_slices_and_barrier_waits, 0, 2);
     tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
@@ -593,8 +596,7 @@ static Suite *suite(void)
     TCase *tr = tcase_create("runtime");
     tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);
     tcase_add_loop_test(tr, test_run_reports_a_race_and_an_unwritten_buffer_as_findings, 0, 2);
-    tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0,
-                        2);
+    tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0, 2);
     suite_add_tcase(s, tr);
     return s;
 }

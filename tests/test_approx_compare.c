@@ -112,21 +112,23 @@ static bound intrinsics_bound(int k, double x)
     double pa = (float)(fabs(x) + 0.5);
     int in_range = pa >= 0.5 && pa <= 2.0;
     switch (k) {
-    case 0: return (bound){ULP, 2 + floor(fabs(1.173 * x)), 0};          /* __expf */
-    case 1: return (bound){ULP, 2 + floor(fabs(2.97 * x * 0.25)), 0};    /* __exp10f */
+    case 0: return (bound){ULP, 2 + floor(fabs(1.173 * x)), 0};                   /* __expf */
+    case 1: return (bound){ULP, 2 + floor(fabs(2.97 * x * 0.25)), 0};             /* __exp10f */
     case 2: return in_range ? (bound){ABS, exp2(-21.41), 0} : (bound){ULP, 3, 0}; /* __logf */
-    case 3: return in_range ? (bound){ABS, 0x1p-22, 0} : (bound){ULP, 2, 0};    /* __log2f */
-    case 4: return in_range ? (bound){ABS, 0x1p-24, 0} : (bound){ULP, 3, 0};    /* __log10f */
-    case 5: return (bound){ABS, exp2(-21.41), 0};                            /* __sinf */
-    case 6: return (bound){ABS, exp2(-21.19), 0};                            /* __cosf */
+    case 3: return in_range ? (bound){ABS, 0x1p-22, 0} : (bound){ULP, 2, 0};      /* __log2f */
+    case 4: return in_range ? (bound){ABS, 0x1p-24, 0} : (bound){ULP, 3, 0};      /* __log10f */
+    case 5: return (bound){ABS, exp2(-21.41), 0};                                 /* __sinf */
+    case 6:
+        return (bound){ABS, exp2(-21.19), 0}; /* __cosf */
     /* __tanf = __sinf / __cosf: near 0 the absolute error of __sinf dominates */
     case 7: return (bound){REL, 0x1p-19, exp2(-21.41)}; /* __tanf */
-    case 8: return (bound){REL, 0x1p-18, 0};                               /* __powf */
-    case 9: return (bound){ULP, 2, 0};                                     /* __fdividef */
-    case 10: return (bound){ULP, 2, 0};                                    /* rsqrtf */
-    case 11: return (bound){REL, exp2(-10.987), 0};                          /* __tanhf */
-    case 12: return (bound){ULP, 2, 0};                                    /* exp2f */
-    default: return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
+    case 8: return (bound){REL, 0x1p-18, 0};            /* __powf */
+    case 9: return (bound){ULP, 2, 0};                  /* __fdividef */
+    case 10: return (bound){ULP, 2, 0};                 /* rsqrtf */
+    case 11: return (bound){REL, exp2(-10.987), 0};     /* __tanhf */
+    case 12: return (bound){ULP, 2, 0};                 /* exp2f */
+    default:
+        return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
                                           (clang's prelude rounds twice: half an ulp) */
     }
 }
@@ -144,16 +146,16 @@ static bound libm_bound(int k, int dbl)
 /* approx_libm_f32.cu: output k (26 per element); README.md's table */
 static bound libm_f32_bound(int k)
 {
-    static const double f[26] = {2, 2, 2, 1, 1, 2, 1, 1, 2, 2, 4, 2, 4, 2, 2, 3, 1,
-                                 2, 3, 2, 2, 3, 2, 3, 4, 3};
+    static const double f[26] = {2, 2, 2, 1, 1, 2, 1, 1, 2, 2, 4, 2, 4,
+                                 2, 2, 3, 1, 2, 3, 2, 2, 3, 2, 3, 4, 3};
     return (bound){ULP, f[k], 0};
 }
 /* approx_libm_f64.cu: f64 outputs od (46 per element) and f32 outputs o (12 per element);
  * README.md's table (0: exact) */
 static bound libm_f64_bound(int k, int dbl)
 {
-    static const double d[46] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
-                                 2, 2, 2, 2, 2, 1, 1, 3, 3, 2, 1, 1, 2, 1, 2, 5,
+    static const double d[46] = {1, 1, 1, 1, 1,  1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
+                                 2, 2, 2, 2, 2,  1, 1, 3, 3, 2, 1, 1, 2, 1, 2, 5,
                                  4, 5, 6, 4, 10, 5, 8, 1, 2, 2, 0, 0, 0, 0};
     static const double f[12] = {4, 4, 2, 4, 6, 5, 5, 5, 1, 1, 1, 2};
     const double b = dbl ? d[k] : f[k];
@@ -201,9 +203,9 @@ static cJSON *run_sim(const char *name, const char *cc, int *unavailable)
              g, name, cc, out, err);
     int rc = system(cmd);
     char *why = slurp(err);
-    *unavailable = rc != 0 && why &&
-                   (strstr(why, "not available") || strstr(why, "no compiler") ||
-                    strstr(why, "not found"));
+    *unavailable =
+        rc != 0 && why &&
+        (strstr(why, "not available") || strstr(why, "no compiler") || strstr(why, "not found"));
     cJSON *j = NULL;
     if (!*unavailable) {
         ck_assert_msg(rc == 0, "%s with %s: gpulearn failed (%d): %s", name, cc, rc,
@@ -238,8 +240,8 @@ static int compare(const char *name, const char *cc, const cJSON *got, const cJS
                                 : libm_f64_bound(k, dbl);
         double gv = num(cJSON_GetArrayItem(a, i)), want = num(cJSON_GetArrayItem(b, i));
         if (!within(gv, want, bd, !dbl) && ++bad <= 5)
-            fprintf(stderr, "%s (%s): %s[%d] (output %d): simulator %.9g, GPU %.9g\n", name,
-                    cc, buf, i, k, gv, want);
+            fprintf(stderr, "%s (%s): %s[%d] (output %d): simulator %.9g, GPU %.9g\n", name, cc,
+                    buf, i, k, gv, want);
     }
     return bad;
 }
@@ -278,8 +280,8 @@ START_TEST(test_approx_cases_are_within_twice_the_documented_bound_of_the_gpu)
               : which == 2 ? compare(name, cc, sb, gb, "o", 26, 0, which)
                            : compare(name, cc, sb, gb, "od", 46, 1, which) +
                                  compare(name, cc, sb, gb, "o", 12, 0, which);
-    ck_assert_msg(bad == 0, "%s with %s: %d values outside twice the bound of the GPU's", name,
-                  cc, bad);
+    ck_assert_msg(bad == 0, "%s with %s: %d values outside twice the bound of the GPU's", name, cc,
+                  bad);
     cJSON_Delete(got);
     cJSON_Delete(gold);
 }
@@ -290,8 +292,8 @@ int main(void)
     Suite *s = suite_create("approx_compare");
     TCase *tc = tcase_create("approx");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_approx_cases_are_within_twice_the_documented_bound_of_the_gpu,
-                        0, 12);
+    tcase_add_loop_test(tc, test_approx_cases_are_within_twice_the_documented_bound_of_the_gpu, 0,
+                        12);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

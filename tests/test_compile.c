@@ -84,14 +84,13 @@ START_TEST(test_good_kernel_compiles_to_ptx_with_entry_and_line_info)
         return;
     ck_assert_int_eq(out.used, c);
     ck_assert_ptr_nonnull(out.ptx);
-    ck_assert_msg(strstr(out.ptx, ".entry vec_add("), "%s: no .entry vec_add",
-                  gl_compiler_name(c));
+    ck_assert_msg(strstr(out.ptx, ".entry vec_add("), "%s: no .entry vec_add", gl_compiler_name(c));
     ck_assert_msg(strstr(out.ptx, ".loc"), "%s: no .loc line info", gl_compiler_name(c));
     /* .file names the file as we gave it, not an absolute or temporary path */
     ck_assert_msg(strstr(out.ptx, "\"" KDIR "good.cu\""), "%s: .file is not %s",
                   gl_compiler_name(c), KDIR "good.cu");
-    ck_assert_msg(strstr(out.command, c == GL_CC_CLANG ? "sm_80" : "compute_80"),
-                  "command: %s", out.command);
+    ck_assert_msg(strstr(out.command, c == GL_CC_CLANG ? "sm_80" : "compute_80"), "command: %s",
+                  out.command);
     gl_compiled_free(&out);
 }
 END_TEST
@@ -184,9 +183,11 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
             if (nam < 4)
                 ams[nam] = line;
             nam++;
-        } else if (strstr(q, ".add.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
+        } else if (strstr(q, ".add.") &&
+                   (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
             add = line;
-        } else if (strstr(q, ".max.") && (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
+        } else if (strstr(q, ".max.") &&
+                   (strncmp(q, "atom.", 5) == 0 || strncmp(q, "red.", 4) == 0)) {
             max = line;
         }
     }
@@ -213,8 +214,7 @@ END_TEST
  * Loop: compiler _i % NCOMPILERS, file _i / NCOMPILERS. */
 START_TEST(test_inlined_at_names_a_preceding_loc)
 {
-    static const char *const files[] = {KDIR "lines.cu", KDIR "lines_cg.cu",
-                                        KDIR "functor.cu"};
+    static const char *const files[] = {KDIR "lines.cu", KDIR "lines_cg.cu", KDIR "functor.cu"};
     gl_compiler c = compilers[_i % NCOMPILERS];
     const char *path = files[_i / NCOMPILERS];
     if (c == GL_CC_CLANG && strstr(path, "functor")) {
@@ -347,9 +347,8 @@ static void gpu_run(gpu_t *g)
     ck_assert_int_gt(info.sm_count, 0);
     ck_assert_int_gt((int)strlen(info.name), 0);
     ck_assert(info.global_bytes > 0);
-    printf("GPU: %s, CC %d.%d, %d SMs, driver %s, %.0f GB/s\n", info.name,
-           info.compute_major, info.compute_minor, info.sm_count, info.driver,
-           info.peak_bandwidth_gbs);
+    printf("GPU: %s, CC %d.%d, %d SMs, driver %s, %.0f GB/s\n", info.name, info.compute_major,
+           info.compute_minor, info.sm_count, info.driver, info.peak_bandwidth_gbs);
 
     gl_compiled out;
     gl_status st = gl_compile_cuda(KDIR "good.cu", NULL, &out, &err);
@@ -693,7 +692,8 @@ START_TEST(test_damaged_cache_entry_is_a_miss_and_is_replaced)
     ck_assert_int_eq(c.cached, 0);
     ck_assert_str_eq(c.ptx, good);
     ck_assert_ptr_nonnull(c.log);
-    ck_assert_msg(strstr(c.log, "was damaged: removed it and compiled again") && strstr(c.log, path),
+    ck_assert_msg(strstr(c.log, "was damaged: removed it and compiled again") &&
+                      strstr(c.log, path),
                   "%s", c.log);
     gl_compiled_free(&c);
     ck_assert_int_eq(gl_compile_cuda(KDIR "good.cu", NULL, &c, &err), GL_OK);

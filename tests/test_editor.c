@@ -77,7 +77,8 @@ static int count_entries(const char *dir)
     ck_assert_ptr_nonnull(d);
     int n = 0;
     for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
     closedir(d);
     return n;
 }
@@ -85,9 +86,11 @@ static int count_entries(const char *dir)
 static void rm_tree(const char *dir)
 {
     DIR *d = opendir(dir);
-    if (!d) return;
+    if (!d)
+        return;
     for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
         char p[512];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         unlink(p);
@@ -117,12 +120,12 @@ static char *read_all(const char *path)
 
 typedef struct edit_case {
     const char *name;
-    const char *text;       /* the starting text */
-    size_t row, col;        /* the starting cursor */
-    const char *script;     /* run_script's keys */
-    const char *want;       /* the exact text after */
-    size_t wrow, wcol;      /* the cursor after */
-    int modified;           /* ed_buf_modified after */
+    const char *text;   /* the starting text */
+    size_t row, col;    /* the starting cursor */
+    const char *script; /* run_script's keys */
+    const char *want;   /* the exact text after */
+    size_t wrow, wcol;  /* the cursor after */
+    int modified;       /* ed_buf_modified after */
 } edit_case;
 
 static const edit_case k_edits[] = {
@@ -146,9 +149,10 @@ static const edit_case k_edits[] = {
     {"Backspace deletes a whole UTF-8 character", "a\xc3\xa9z\n", 0, 0, "~r~r~B", "az\n", 0, 1, 1},
     {"Left at a line's start goes to the end of the previous line", "ab\ncd\n", 1, 0, "~lX",
      "abX\ncd\n", 0, 3, 1},
-    {"Up and Down keep the wanted column across a short line", "abcdef\nab\nabcdef\n", 0, 5, "~d~dX",
-     "abcdef\nab\nabcdeXf\n", 2, 6, 1},
-    {"Down on a shorter line stops at its end", "abcdef\nab\n", 0, 5, "~dX", "abcdef\nabX\n", 1, 3, 1},
+    {"Up and Down keep the wanted column across a short line", "abcdef\nab\nabcdef\n", 0, 5,
+     "~d~dX", "abcdef\nab\nabcdeXf\n", 2, 6, 1},
+    {"Down on a shorter line stops at its end", "abcdef\nab\n", 0, 5, "~dX", "abcdef\nabX\n", 1, 3,
+     1},
     {"Home and End", "  ab\n", 0, 2, "~eX~hY", "Y  abX\n", 0, 1, 1},
     {"top and bottom of the text", "ab\ncd\n", 0, 1, "~zX~tY", "Yab\ncdX\n", 0, 1, 1},
 
@@ -186,8 +190,8 @@ START_TEST(test_edit_scripts_give_the_exact_text_and_cursor)
     free(got);
     size_t r, col;
     ed_buf_cursor(b, &r, &col);
-    ck_assert_msg(r == c->wrow && col == c->wcol, "%s: cursor %zu:%zu, want %zu:%zu", c->name, r, col,
-                  c->wrow, c->wcol);
+    ck_assert_msg(r == c->wrow && col == c->wcol, "%s: cursor %zu:%zu, want %zu:%zu", c->name, r,
+                  col, c->wrow, c->wcol);
     ck_assert_msg(ed_buf_modified(b) == (c->modified != 0), "%s: modified %d, want %d", c->name,
                   ed_buf_modified(b), c->modified);
     ed_buf_free(b);

@@ -24,8 +24,8 @@
 #include "runtime/worker.h"
 #include "trace/perfetto.h"
 
-static char tmp_root[256];  /* temporary folder of this program (cache, fake driver) */
-static char fake_lib[400];  /* path of the built fake libcuda, "" if it could not be built */
+static char tmp_root[256]; /* temporary folder of this program (cache, fake driver) */
+static char fake_lib[400]; /* path of the built fake libcuda, "" if it could not be built */
 
 static double now_s(void)
 {
@@ -317,8 +317,7 @@ START_TEST(test_spec_declares_bytes_moved_and_flops_as_expressions)
     gl_vars v = {.names = {"n"}, .values = {1000}, .count = 1};
     gl_spec s;
     gl_error err = {0};
-    ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", &v, &s, &err) == GL_OK, "%s",
-                  err.msg);
+    ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", &v, &s, &err) == GL_OK, "%s", err.msg);
     ck_assert(s.bytes_moved == 4004);
     ck_assert(s.flops == 1.5e9);
     spec_free(&s);
@@ -572,8 +571,8 @@ static cJSON *sim_trace_json(const char *spec_path, size_t max_events)
 {
     gl_spec s;
     load(spec_path, &s);
-    gl_run_opts opts = {.backend = GL_BACKEND_SIM, .trace_level = TRACE_ISSUE,
-                        .trace_max_events = max_events};
+    gl_run_opts opts = {
+        .backend = GL_BACKEND_SIM, .trace_level = TRACE_ISSUE, .trace_max_events = max_events};
     gl_run_result r;
     gl_error err = {0};
     ck_assert_msg(gl_run_spec(&s, &opts, &r, &err) == GL_OK, "%s", err.msg);
@@ -627,8 +626,7 @@ START_TEST(test_trace_json_has_blocks_on_sms_warps_and_barrier_waits)
     ck_assert_int_ge(count_events(j, "X", "bar.sync wait, line 10"), 1);
     ck_assert_int_eq(count_events(j, "i", "trace truncated"), 0);
     const cJSON *other = cJSON_GetObjectItemCaseSensitive(j, "otherData");
-    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(other, "kernel")->valuestring,
-                     "reduce_sum");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(other, "kernel")->valuestring, "reduce_sum");
     cJSON_Delete(j);
 }
 END_TEST
@@ -777,12 +775,15 @@ START_TEST(test_gpu_reduction_of_2_26_floats_reports_time_bandwidth_and_peak_sha
     ck_assert(t->gflops > 0);
     /* the driver's occupancy figures for this kernel on this GPU */
     const gl_occupancy *o = &r.occupancy;
-    printf("GPU reduce occupancy: %d registers/thread, %d blocks/SM (limit %s), %.0f%% theoretical, "
-           "%.0f%% achieved (estimate), %d SMs\n",
-           o->regs_per_thread, o->blocks_per_sm, o->limiter, o->theoretical * 100, o->achieved * 100, o->sm_count);
+    printf(
+        "GPU reduce occupancy: %d registers/thread, %d blocks/SM (limit %s), %.0f%% theoretical, "
+        "%.0f%% achieved (estimate), %d SMs\n",
+        o->regs_per_thread, o->blocks_per_sm, o->limiter, o->theoretical * 100, o->achieved * 100,
+        o->sm_count);
     ck_assert_int_eq(o->valid, 1);
     ck_assert(o->regs_per_thread > 0 && o->blocks_per_sm >= 1 && o->sm_count >= 1);
-    ck_assert(o->theoretical > 0 && o->theoretical <= 1 && o->achieved > 0 && o->achieved <= o->theoretical);
+    ck_assert(o->theoretical > 0 && o->theoretical <= 1 && o->achieved > 0 &&
+              o->achieved <= o->theoretical);
     gl_run_result_free(&r);
     spec_free(&s);
 }

@@ -75,8 +75,8 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
             } else if (strcmp(check, "pass") == 0) {
                 for (int i = 0; i < rep.nchecks && !why[0]; i++)
                     if (!rep.checks[i].passed)
-                        snprintf(why, sizeof why, "a right solution fails %s: %.900s", rep.checks[i].name,
-                                 rep.checks[i].detail);
+                        snprintf(why, sizeof why, "a right solution fails %s: %.900s",
+                                 rep.checks[i].name, rep.checks[i].detail);
             } else if (rep.passed) {
                 snprintf(why, sizeof why, "passes every check");
             } else {
@@ -86,7 +86,8 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
                         snprintf(why, sizeof why, "%s",
                                  rep.checks[i].passed    ? "passes the check it must fail"
                                  : rep.checks[i].not_run ? "the check it must fail was not run"
-                                 : strlen(rep.checks[i].detail) < 20 ? "no detail" : "");
+                                 : strlen(rep.checks[i].detail) < 20 ? "no detail"
+                                                                     : "");
             }
             if (why[0]) {
                 bad++;
@@ -210,9 +211,11 @@ START_TEST(test_batch_gives_each_submission_its_verdict)
     ck_assert(strncmp(text, "submission,verdict,", 19) == 0);
     ck_assert_ptr_nonnull(strstr(text, "\npass_01_guard.cu,pass,"));
     ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,"));
-    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,8,fail,not_run,not_run,not_run,not_run,not_run,not_run,not_run,compiles\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,8,fail,not_run,not_run,"
+                                       "not_run,not_run,not_run,not_run,not_run,compiles\n"));
     /* a kernel that never finishes: its checks were not run, and not passed */
-    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,8,pass,not_run,not_run,not_run,not_run,not_run,fail,not_run,time_limit\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,8,pass,not_run,not_run,"
+                                       "not_run,not_run,not_run,fail,not_run,time_limit\n"));
     int rows = 0;
     for (const char *p = text; *p; p++)
         rows += *p == '\n';
@@ -246,8 +249,10 @@ START_TEST(test_json_and_junit_reports_parse)
     grade_report_write_junit(f, &rep);
     fclose(f);
     ck_assert(strncmp(buf, "<?xml version=\"1.0\"", 19) == 0);
-    ck_assert_ptr_nonnull(strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"8\" failures=\"7\""));
-    ck_assert_ptr_nonnull(strstr(buf, "<testcase classname=\"gpulearn.threads\" name=\"compiles\"/>"));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "<testsuite name=\"gpulearn.threads\" tests=\"8\" failures=\"7\""));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "<testcase classname=\"gpulearn.threads\" name=\"compiles\"/>"));
     ck_assert_ptr_nonnull(strstr(buf, "<failure type=\"fail\" message=\"n = 1: "));
     ck_assert_ptr_nonnull(strstr(buf, "</testsuites>\n"));
     /* Balanced: as many <testcase as checks, no raw '<' inside text. */
@@ -270,13 +275,17 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
     gl_error err = {0};
     ck_assert_int_eq(lesson_find("2", &l, &err), GL_OK);
     gl_grade_report rep;
-    ck_assert_int_eq(grade_exercise(&l, "tests/grade/02-indexing/time_limit__x_never_advances.cu", NULL,
-                                    &rep, &err), GL_OK);
+    ck_assert_int_eq(grade_exercise(&l, "tests/grade/02-indexing/time_limit__x_never_advances.cu",
+                                    NULL, &rep, &err),
+                     GL_OK);
     ck_assert(!rep.passed);
     /* the declared checks, then those every exercise gets (lesson.c) */
-    const char *want[][2] = {{"compiles", "pass"},       {"matches_reference", "not_run"},
-                             {"no_out_of_bounds", "not_run"}, {"time_limit", "fail"},
-                             {"no_races", "not_run"},    {"no_deadlock", "not_run"},
+    const char *want[][2] = {{"compiles", "pass"},
+                             {"matches_reference", "not_run"},
+                             {"no_out_of_bounds", "not_run"},
+                             {"time_limit", "fail"},
+                             {"no_races", "not_run"},
+                             {"no_deadlock", "not_run"},
                              {"no_uninitialized_reads", "not_run"},
                              {"random_schedule", "not_run"}};
     ck_assert_int_eq(rep.nchecks, 8);
@@ -284,10 +293,13 @@ START_TEST(test_checks_of_a_kernel_that_never_finishes_are_not_run)
         ck_assert_str_eq(rep.checks[i].name, want[i][0]);
         ck_assert_str_eq(grade_check_status(&rep.checks[i]), want[i][1]);
     }
-    ck_assert_ptr_nonnull(strstr(rep.checks[1].detail, "not run for n = 1, 31, 33, 70, 100 and adversarial inputs: the kernel did not "
-                                                       "finish (an endless loop at "));
+    ck_assert_ptr_nonnull(
+        strstr(rep.checks[1].detail,
+               "not run for n = 1, 31, 33, 70, 100 and adversarial inputs: the kernel did not "
+               "finish (an endless loop at "));
     /* the submission by the name it was given, never a sandbox copy's */
-    ck_assert_msg(strstr(rep.checks[1].detail, "at tests/grade/02-indexing/time_limit__x_never_advances.cu:6)"),
+    ck_assert_msg(strstr(rep.checks[1].detail,
+                         "at tests/grade/02-indexing/time_limit__x_never_advances.cu:6)"),
                   "%s", rep.checks[1].detail);
     char *buf = NULL;
     size_t len = 0;
@@ -345,19 +357,22 @@ START_TEST(test_inputs_change_with_every_grading_seed)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         o.seed = seed;
         ck_assert_int_eq(grade_exercise(&l, cheat, &o, &rep, &err), GL_OK);
-        ck_assert_msg(!rep.passed, "the table of seed 0's outputs passes seed %llu", (unsigned long long)seed);
+        ck_assert_msg(!rep.passed, "the table of seed 0's outputs passes seed %llu",
+                      (unsigned long long)seed);
         ck_assert_str_eq(grade_check_status(&rep.checks[1]), "fail");
         ck_assert_msg(strncmp(rep.checks[1].detail, "n = 1: ", 7) == 0, "%s", rep.checks[1].detail);
         grade_report_free(&rep);
     }
     uint64_t seeds[2];
     for (int i = 0; i < 2; i++) {
-        ck_assert_int_eq(grade_exercise(&l, "lessons/01-threads/solution.cu", NULL, &rep, &err), GL_OK);
+        ck_assert_int_eq(grade_exercise(&l, "lessons/01-threads/solution.cu", NULL, &rep, &err),
+                         GL_OK);
         ck_assert(rep.passed);
         seeds[i] = rep.seed;
         grade_report_free(&rep);
     }
-    ck_assert_msg(seeds[0] != seeds[1], "two gradings used the same seed %llu", (unsigned long long)seeds[0]);
+    ck_assert_msg(seeds[0] != seeds[1], "two gradings used the same seed %llu",
+                  (unsigned long long)seeds[0]);
     lesson_free(&l);
 }
 END_TEST
@@ -464,7 +479,9 @@ START_TEST(test_submissions_cannot_read_files_outside_themselves)
             f = fopen(path, "w");
             fputs(body, f);
             fclose(f);
-            gl_grade_opts o = {.compile = {.compiler = c == 0 ? GL_CC_NVRTC : c == 1 ? GL_CC_NVCC : GL_CC_CLANG}};
+            gl_grade_opts o = {.compile = {.compiler = c == 0   ? GL_CC_NVRTC
+                                                       : c == 1 ? GL_CC_NVCC
+                                                                : GL_CC_CLANG}};
             gl_grade_report rep;
             gl_status gs = grade_exercise(&l, path, &o, &rep, &err);
             if (gs == GL_ERR_TOOL && strstr(err.msg, "not available")) {
@@ -479,7 +496,8 @@ START_TEST(test_submissions_cannot_read_files_outside_themselves)
             }
             compiled_with |= 1 << c;
             ck_assert(rep.sandboxed);
-            ck_assert_msg(!rep.compiled && !rep.passed, "%s: #include \"%s\" compiled", compilers[c], includes[i]);
+            ck_assert_msg(!rep.compiled && !rep.passed, "%s: #include \"%s\" compiled",
+                          compilers[c], includes[i]);
             char *buf = NULL;
             size_t len = 0;
             FILE *m = open_memstream(&buf, &len);
@@ -487,7 +505,8 @@ START_TEST(test_submissions_cannot_read_files_outside_themselves)
             grade_report_write_json(m, &rep);
             fclose(m);
             ck_assert_msg(!strstr(buf, "s3cr3t-token") && !strstr(buf, "root:x:0:0") &&
-                              !strstr(buf, "Reference solution") && !strstr(buf, "c[i] = a[i] + b[i]"),
+                              !strstr(buf, "Reference solution") &&
+                              !strstr(buf, "c[i] = a[i] + b[i]"),
                           "%s: the report quotes %s:\n%s", compilers[c], includes[i], buf);
             free(buf);
             grade_report_free(&rep);
@@ -517,13 +536,14 @@ static gl_status load_with_checks(const char *checks, gl_error *err)
     fclose(f);
     snprintf(path, sizeof path, "%s/lesson.json", dir);
     f = fopen(path, "w");
-    fprintf(f,
-            "{\"format\": 1, \"id\": \"t\", \"title\": \"t\", \"summary\": \"s\",\n"
-            " \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"banks\"}],\n"
-            " \"exercise\": {\"text\": \"x\", \"starter\": \"k.cu\", \"reference\": \"k.cu\",\n"
-            "  \"launch\": {\"kernel\": \"k\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": []},\n"
-            "  \"sizes\": [1], \"checks\": %s}}\n",
-            checks);
+    fprintf(
+        f,
+        "{\"format\": 1, \"id\": \"t\", \"title\": \"t\", \"summary\": \"s\",\n"
+        " \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"banks\"}],\n"
+        " \"exercise\": {\"text\": \"x\", \"starter\": \"k.cu\", \"reference\": \"k.cu\",\n"
+        "  \"launch\": {\"kernel\": \"k\", \"grid\": [1,1,1], \"block\": [1,1,1], \"args\": []},\n"
+        "  \"sizes\": [1], \"checks\": %s}}\n",
+        checks);
     fclose(f);
     gl_lesson l;
     gl_status st = lesson_load(dir, &l, err);
@@ -547,8 +567,7 @@ START_TEST(test_lesson_json_validates_check_declarations)
                   "%s", err.msg);
     ck_assert_int_eq(load_with_checks("[{\"kind\": \"fast\"}]", &err), GL_ERR_INPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].kind: unknown check"));
-    ck_assert_int_eq(load_with_checks("[{\"kind\": \"sectors_per_request\"}]", &err),
-                     GL_ERR_INPUT);
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"sectors_per_request\"}]", &err), GL_ERR_INPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "needs \"min\" or \"max\""));
     ck_assert_int_eq(load_with_checks("[{\"kind\": \"no_races\", \"max\": 3}]", &err),
                      GL_ERR_INPUT);
@@ -671,8 +690,8 @@ START_TEST(test_reset_asks_and_grade_uses_the_learners_copy)
     snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' grade 1 >/dev/null 2>&1", root, g);
     ck_assert_int_eq(sh(cmd), 1);
     /* The learner's copy holds the solution: grade passes and progress records it. */
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/gpulearn/threads && cp lessons/01-threads/solution.cu %s",
-             root, copy);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/gpulearn/threads && cp lessons/01-threads/solution.cu %s", root, copy);
     ck_assert_int_eq(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' grade 1 >%s/out 2>&1", root, g, root);
     ck_assert_int_eq(sh(cmd), 0);
@@ -691,8 +710,10 @@ START_TEST(test_reset_asks_and_grade_uses_the_learners_copy)
     ck_assert_int_eq(sh(cmd), 1);
     snprintf(cmd, sizeof cmd, "echo y | XDG_DATA_HOME=%s '%s' reset 1 >/dev/null 2>&1", root, g);
     ck_assert_int_eq(sh(cmd), 0);
-    snprintf(cmd, sizeof cmd, "cmp -s %s lessons/01-threads/exercise.cu && cmp -s %s.bak "
-             "lessons/01-threads/solution.cu", copy, copy);
+    snprintf(cmd, sizeof cmd,
+             "cmp -s %s lessons/01-threads/exercise.cu && cmp -s %s.bak "
+             "lessons/01-threads/solution.cu",
+             copy, copy);
     ck_assert_int_eq(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "XDG_DATA_HOME=%s '%s' reset 1 --yes </dev/null >/dev/null 2>&1",
              root, g);

@@ -50,21 +50,27 @@ typedef struct req {
 static int req_cmp(const void *x, const void *y)
 {
     const req *a = x, *b = y;
-#define C(f)                                                                               \
-    if (a->f != b->f)                                                                      \
-        return a->f < b->f ? -1 : 1;
-    C(block) C(warp) C(pc) C(space) C(op) C(width) C(mask)
+#define C(f)                                                                                       \
+    if (a->f != b->f)                                                                              \
+    return a->f < b->f ? -1 : 1
+    C(block);
+    C(warp);
+    C(pc);
+    C(space);
+    C(op);
+    C(width);
+    C(mask);
 #undef C
     return memcmp(a->a, b->a, sizeof a->a);
 }
 
 /* Knobs of compare_spec and requests() (one test at a time: Check forks each). */
 static int pc_first = 0, pc_last = 1 << 30; /* requests() keeps these instructions */
-static int ignore_local_addrs;  /* GPU vs simulator: local windows may differ in base */
-static size_t last_stored;      /* events and drops of compare_spec's decoded trace */
+static int ignore_local_addrs;              /* GPU vs simulator: local windows may differ in base */
+static size_t last_stored;                  /* events and drops of compare_spec's decoded trace */
 static uint64_t last_dropped;
-static int instr_mode = 1;      /* gl_instrument_ptx's sim_mode in compare_spec */
-static trace_t **keep_trace;    /* set: compare_spec hands its decoded trace over */
+static int instr_mode = 1;   /* gl_instrument_ptx's sim_mode in compare_spec */
+static trace_t **keep_trace; /* set: compare_spec hands its decoded trace over */
 /* set: changes the trace buffer before it is decoded (what a GPU would write) */
 static void (*mutate_ibuf)(void *buf, size_t bytes, const gl_instrumented *ins);
 
@@ -95,8 +101,7 @@ static const char *addr_str(uint64_t a, char *buf, size_t n)
         snprintf(buf, n, "arg %u + 0x%llx", (unsigned)((a >> 40) & 0xffff),
                  (unsigned long long)(a & ((1ull << 40) - 1)));
     else
-        snprintf(buf, n, "%llx%s", (unsigned long long)a,
-                 norm_res && a ? " (in no buffer)" : "");
+        snprintf(buf, n, "%llx%s", (unsigned long long)a, norm_res && a ? " (in no buffer)" : "");
     return buf;
 }
 
@@ -165,8 +170,8 @@ typedef struct outcome {
 /* Runs `kernel` of m with the spec's buffers; ibuf_bytes > 0: the instrumented kernel,
  * with a trace buffer of that many bytes appended (returned in *ibuf). */
 static sim_status run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
-                          size_t ibuf_bytes, uint64_t nrec, void **ibuf, outcome *o,
-                          int allow_fail, uint64_t seed)
+                          size_t ibuf_bytes, uint64_t nrec, void **ibuf, outcome *o, int allow_fail,
+                          uint64_t seed)
 {
     memset(o, 0, sizeof *o);
     gl_error err = {0};
@@ -211,8 +216,8 @@ static sim_status run_sim(const gl_spec *spec, const ptx_module_t *m, const char
         params[spec->nargs] = &slots[spec->nargs];
     }
     sim_result r;
-    sim_status st = sim_launch(s, m, kernel, spec->grid, spec->block,
-                               spec->dynamic_shared_bytes, params, &r);
+    sim_status st =
+        sim_launch(s, m, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params, &r);
     if (st != SIM_OK && allow_fail) {
         sim_result_free(&r);
         sim_free(s);
@@ -243,8 +248,8 @@ static void outcome_free(outcome *o)
 /* The whole comparison for `ptx` run by `spec` (label names it in messages). nrec:
  * trace buffer records (0 = plenty). Returns the number of memory requests compared, or
  * (size_t)-1 when the original kernel does not run on the simulator (allow_skip). */
-static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *sp,
-                           uint64_t nrec, int *truncated, int allow_skip)
+static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *sp, uint64_t nrec,
+                           int *truncated, int allow_skip)
 {
     const char *path = fixture;
     gl_spec spec = *sp;
@@ -274,8 +279,7 @@ static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *
             fclose(f);
         }
     }
-    ck_assert_msg(ps == SIM_OK, "instrumented %s does not parse: %s", fixture,
-                  diag ? diag : "");
+    ck_assert_msg(ps == SIM_OK, "instrumented %s does not parse: %s", fixture, diag ? diag : "");
 
     pc_first = ins.pc_first;
     pc_last = ins.pc_last;
@@ -379,31 +383,43 @@ static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *
                 if (c >= 0)
                     jj++;
             }
-        ck_assert_msg(nbq == na, "%s: %zu requests decoded, the simulator has %zu",
-                      spec.kernel, nbq, na);
+        ck_assert_msg(nbq == na, "%s: %zu requests decoded, the simulator has %zu", spec.kernel,
+                      nbq, na);
         for (size_t i = 0; i < na; i++)
             ck_assert_msg(req_cmp(&ra[i], &rb[i]) == 0,
                           "%s: request %zu differs: block %u warp %u pc %d mask %08x / "
                           "block %u warp %u pc %d mask %08x, lane0 %llx / %llx",
-                          fixture, i, ra[i].block, ra[i].warp, ra[i].pc, ra[i].mask,
-                          rb[i].block, rb[i].warp, rb[i].pc, rb[i].mask,
-                          (unsigned long long)ra[i].a[0], (unsigned long long)rb[i].a[0]);
+                          fixture, i, ra[i].block, ra[i].warp, ra[i].pc, ra[i].mask, rb[i].block,
+                          rb[i].warp, rb[i].pc, rb[i].mask, (unsigned long long)ra[i].a[0],
+                          (unsigned long long)rb[i].a[0]);
         /* analyses agree on every memory metric (where every request is in the entry) */
         size_t all = 0;
         pc_first = 0;
         pc_last = 1 << 30;
         free(requests(a.tr, &all));
         if (all == na) {
-        ck_assert_int_eq(gl_metrics_from_trace(a.tr, &a.met), 0);
-        ck_assert_int_eq(gl_metrics_from_trace(b.tr, &b.met), 0);
-        const gl_counts *x = &a.met.total, *y = &b.met.total;
-#define SAME(f) ck_assert_msg(x->f == y->f, "%s: " #f " %llu vs %llu", fixture,          \
-                              (unsigned long long)x->f, (unsigned long long)y->f);
-        SAME(gld_requests) SAME(gld_sectors) SAME(gst_requests) SAME(gst_sectors)
-        SAME(shld_requests) SAME(shld_wavefronts) SAME(shld_bank_conflicts)
-        SAME(shst_requests) SAME(shst_wavefronts) SAME(shst_bank_conflicts)
-        SAME(local_ld_requests) SAME(local_st_requests) SAME(global_atom_requests)
-        SAME(shared_atom_requests) SAME(global_atom_threads) SAME(shared_atom_threads)
+            ck_assert_int_eq(gl_metrics_from_trace(a.tr, &a.met), 0);
+            ck_assert_int_eq(gl_metrics_from_trace(b.tr, &b.met), 0);
+            const gl_counts *x = &a.met.total, *y = &b.met.total;
+#define SAME(f)                                                                                    \
+    ck_assert_msg(x->f == y->f, "%s: " #f " %llu vs %llu", fixture, (unsigned long long)x->f,      \
+                  (unsigned long long)y->f)
+            SAME(gld_requests);
+            SAME(gld_sectors);
+            SAME(gst_requests);
+            SAME(gst_sectors);
+            SAME(shld_requests);
+            SAME(shld_wavefronts);
+            SAME(shld_bank_conflicts);
+            SAME(shst_requests);
+            SAME(shst_wavefronts);
+            SAME(shst_bank_conflicts);
+            SAME(local_ld_requests);
+            SAME(local_st_requests);
+            SAME(global_atom_requests);
+            SAME(shared_atom_requests);
+            SAME(global_atom_threads);
+            SAME(shared_atom_threads);
 #undef SAME
         }
     } else {
@@ -445,8 +461,8 @@ static size_t compare(const char *fixture, const char *json, uint64_t nrec, int 
 
 static const char *const compilers[] = {"nvcc", "clang"};
 
-#define IN_F32                                                                             \
-    "{\"name\": \"in\", \"type\": \"f32*\", \"len\": 4096, \"init\": {\"iota\": {\"start\": " \
+#define IN_F32                                                                                     \
+    "{\"name\": \"in\", \"type\": \"f32*\", \"len\": 4096, \"init\": {\"iota\": {\"start\": "      \
     "0, \"step\": 1}}}"
 #define OUT_F32 "{\"name\": \"out\", \"type\": \"f32*\", \"len\": 4096}"
 
@@ -528,8 +544,7 @@ START_TEST(test_metrics_kernels_strided_and_bank_conflicts_agree)
     for (size_t k = 0; k < sizeof metrics_specs / sizeof *metrics_specs; k++) {
         char f[64], json[1024];
         snprintf(f, sizeof f, "metrics.%s", compilers[_i]);
-        snprintf(json, sizeof json,
-                 "{\"source\": \"kernels/check/metrics.cu\", \"kernel\": %s}",
+        snprintf(json, sizeof json, "{\"source\": \"kernels/check/metrics.cu\", \"kernel\": %s}",
                  metrics_specs[k]);
         int trunc = 0;
         compare(f, json, 0, &trunc);
@@ -569,8 +584,7 @@ START_TEST(test_gpu_mode_instrumentation_gives_the_same_trace_on_the_simulator)
             0, &trunc);
     ck_assert_int_eq(trunc, 0);
     /* 96 requests + 4 block starts + 4 block ends; room for 10 */
-    compare(_i ? "vec_add.clang" : "vec_add.nvcc", vec_add_json, 10,
-            &trunc);
+    compare(_i ? "vec_add.clang" : "vec_add.nvcc", vec_add_json, 10, &trunc);
     ck_assert_int_eq(trunc, 1);
     ck_assert_uint_eq(last_stored, 10);
     ck_assert_uint_eq(last_dropped, 94);
@@ -715,12 +729,12 @@ static int assembles(const char *ptxas, const char *ptx, char *kept, size_t kept
 START_TEST(test_every_fixture_entry_instruments_parses_and_assembles)
 {
     static const char *const fixtures[] = {
-        "atomics.nvcc", "atomics.clang", "atomics.nvccG", "devfunc.nvcc", "devfunc.clang",
-        "diverge.nvcc", "diverge.clang", "hello.nvcc", "hello.clang", "intrinsics.nvcc",
-        "mat_add.nvcc", "metrics.nvcc", "metrics.clang", "printf_all.nvcc", "races.nvcc",
-        "races.clang", "recursion.nvcc", "reduce.nvcc", "saxpy.nvcc", "vec_add.clang",
-        "vote.nvcc", "warp_lock.nvcc", "warp_match.nvcc", "warp_reduce.nvcc",
-        "warp_scan.nvcc", "faults.nvcc", "oob.clang", "endless.nvcc"};
+        "atomics.nvcc", "atomics.clang",  "atomics.nvccG",   "devfunc.nvcc",     "devfunc.clang",
+        "diverge.nvcc", "diverge.clang",  "hello.nvcc",      "hello.clang",      "intrinsics.nvcc",
+        "mat_add.nvcc", "metrics.nvcc",   "metrics.clang",   "printf_all.nvcc",  "races.nvcc",
+        "races.clang",  "recursion.nvcc", "reduce.nvcc",     "saxpy.nvcc",       "vec_add.clang",
+        "vote.nvcc",    "warp_lock.nvcc", "warp_match.nvcc", "warp_reduce.nvcc", "warp_scan.nvcc",
+        "faults.nvcc",  "oob.clang",      "endless.nvcc"};
     const char *ptxas = ptxas_path();
     int assembled = 0, total = 0;
     for (size_t f = 0; f < sizeof fixtures / sizeof *fixtures; f++) {
@@ -744,8 +758,7 @@ START_TEST(test_every_fixture_entry_instruments_parses_and_assembles)
                 ptx_param_info pi[70];
                 int n0 = 0, n1 = 0;
                 ck_assert_int_eq(ptx_entry_params(m, ptx_entry_name(m, e), pi, 70, &n0), SIM_OK);
-                ck_assert_int_eq(ptx_entry_params(mi, ptx_entry_name(m, e), pi, 70, &n1),
-                                 SIM_OK);
+                ck_assert_int_eq(ptx_entry_params(mi, ptx_entry_name(m, e), pi, 70, &n1), SIM_OK);
                 ck_assert_int_eq(n1, n0 + 1);
                 ck_assert_uint_eq(pi[n0].size, 8);
                 total++;
@@ -805,8 +818,7 @@ START_TEST(test_corpus_instrumented_traces_equal_simulator_traces)
                 ptx_module_t *m = NULL;
                 char *diag = NULL;
                 ck_assert_int_eq(ptx_parse(c.ptx, strlen(c.ptx), path, &m, &diag), SIM_OK);
-                ck_assert_int_eq(gl_instrument_ptx(c.ptx, entry_of(m, spec.kernel), 0, &ins,
-                                                   &err),
+                ck_assert_int_eq(gl_instrument_ptx(c.ptx, entry_of(m, spec.kernel), 0, &ins, &err),
                                  GL_OK);
                 char kept[64];
                 ck_assert_msg(assembles(ptxas, ins.ptx, kept, sizeof kept),
@@ -839,8 +851,7 @@ END_TEST
  * buffer, as cudaMalloc places them elsewhere): raw, the traces differ; as (argument,
  * offset) they are equal, no address is left unmapped, and an address just past a
  * buffer stays raw. */
-static const char *const norm_specs[] = {"tests/corpus/vec_add.json",
-                                         "tests/corpus/reduce.json"};
+static const char *const norm_specs[] = {"tests/corpus/vec_add.json", "tests/corpus/reduce.json"};
 
 START_TEST(test_traces_with_moved_buffers_compare_equal_as_argument_and_offset)
 {
@@ -859,8 +870,8 @@ START_TEST(test_traces_with_moved_buffers_compare_equal_as_argument_and_offset)
     ck_assert_ptr_nonnull(a.trace);
     int nptr = 0;
     for (int i = 0; i < spec.nargs; i++) {
-        ck_assert_msg((a.dptr[i] != 0) == spec.args[i].is_ptr, "%s: arg %d dptr %llx", path,
-                      i, (unsigned long long)a.dptr[i]);
+        ck_assert_msg((a.dptr[i] != 0) == spec.args[i].is_ptr, "%s: arg %d dptr %llx", path, i,
+                      (unsigned long long)a.dptr[i]);
         ck_assert_uint_eq(a.dptr[i], b.dptr[i]); /* the simulator places them alike */
         nptr += spec.args[i].is_ptr;
     }
@@ -909,9 +920,8 @@ START_TEST(test_traces_with_moved_buffers_compare_equal_as_argument_and_offset)
     ck_assert_uint_eq(na, nb);
     for (size_t i = 0; i < na; i++) {
         char sa[64], sb[64];
-        ck_assert_msg(req_cmp(&ra[i], &rb[i]) == 0, "%s: request %zu: a0 %s / moved a0 %s",
-                      path, i, addr_str(ra[i].a[0], sa, sizeof sa),
-                      addr_str(rb[i].a[0], sb, sizeof sb));
+        ck_assert_msg(req_cmp(&ra[i], &rb[i]) == 0, "%s: request %zu: a0 %s / moved a0 %s", path, i,
+                      addr_str(ra[i].a[0], sa, sizeof sa), addr_str(rb[i].a[0], sb, sizeof sb));
     }
     /* an address in no buffer stays raw and says so */
     int p0 = 0;
@@ -959,8 +969,11 @@ START_TEST(test_fake_driver_gpu_trace_travels_back_from_the_worker)
     gl_error err = {0};
     ck_assert_int_eq(spec_from_json(j, "spec.json", "tests", NULL, &spec, &err), GL_OK);
     cJSON_Delete(j);
-    gl_run_opts opts = {.backend = GL_BACKEND_GPU, .trace_level = TRACE_MEMORY, .metrics = 1,
-                        .gpu_trace = 1, .gpu_trace_records = 1000};
+    gl_run_opts opts = {.backend = GL_BACKEND_GPU,
+                        .trace_level = TRACE_MEMORY,
+                        .metrics = 1,
+                        .gpu_trace = 1,
+                        .gpu_trace_records = 1000};
     gl_run_result r;
     gl_status st = gl_run_ptx(&spec, ptx, &opts, &r, &err);
     if (st != GL_OK && strstr(err.msg, "built without cuda.h")) {
@@ -998,11 +1011,16 @@ END_TEST
 
 /* Deterministic kernels whose GPU trace must equal the simulator's. */
 static const char *const gpu_specs[] = {
-    "tests/corpus/vec_add.json",        "tests/corpus/saxpy.json",
-    "tests/corpus/mat_add.json",        "tests/corpus/reduce.json",
-    "tests/kernels/check/copy_strided.json", "tests/kernels/check/tile_column.json",
-    "tests/corpus/dyn_shared.json",     "tests/corpus/idx3d.json",
-    "tests/corpus/ldg_restrict.json",   "tests/corpus/local_array.json",
+    "tests/corpus/vec_add.json",
+    "tests/corpus/saxpy.json",
+    "tests/corpus/mat_add.json",
+    "tests/corpus/reduce.json",
+    "tests/kernels/check/copy_strided.json",
+    "tests/kernels/check/tile_column.json",
+    "tests/corpus/dyn_shared.json",
+    "tests/corpus/idx3d.json",
+    "tests/corpus/ldg_restrict.json",
+    "tests/corpus/local_array.json",
 };
 
 /* On a real GPU: the trace of the instrumented kernel equals the simulator's trace of
@@ -1021,12 +1039,12 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     gl_compile_opts co = {0};
     gl_compiled c = {0};
     ck_assert_msg(gl_compile_cuda(spec.source, &co, &c, &err) == GL_OK, "%s", err.msg);
-    gl_run_opts go = {.backend = GL_BACKEND_GPU, .trace_level = TRACE_MEMORY, .metrics = 1,
-                      .gpu_trace = 1};
+    gl_run_opts go = {
+        .backend = GL_BACKEND_GPU, .trace_level = TRACE_MEMORY, .metrics = 1, .gpu_trace = 1};
     gl_run_result g;
     gl_status st = gl_run_ptx(&spec, c.ptx, &go, &g, &err);
-    if (st == GL_ERR_NODEVICE || (st != GL_OK && g.backend == GL_BACKEND_GPU &&
-                                  !g.gpu_fault && strstr(err.msg, "driver"))) {
+    if (st == GL_ERR_NODEVICE ||
+        (st != GL_OK && g.backend == GL_BACKEND_GPU && !g.gpu_fault && strstr(err.msg, "driver"))) {
         printf("SKIP: no GPU (%s)\n", err.msg);
         gl_run_result_free(&g);
         gl_compiled_free(&c);
@@ -1064,8 +1082,8 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     ck_assert_uint_eq(count_kind(g.trace, TRACE_EV_BLOCK_START), nb);
     ck_assert_uint_eq(count_kind(g.trace, TRACE_EV_BLOCK_END), nb);
     /* buffer addresses: global addresses as (argument, offset) in both traces */
-    ck_assert_msg(g.dptr && r.dptr, "%s: no buffer addresses (gpu %p sim %p)", path,
-                  (void *)g.dptr, (void *)r.dptr);
+    ck_assert_msg(g.dptr && r.dptr, "%s: no buffer addresses (gpu %p sim %p)", path, (void *)g.dptr,
+                  (void *)r.dptr);
     size_t na = 0, nbq = 0;
     norm_res = &r;
     req *ra = requests(r.trace, &na);
@@ -1087,18 +1105,27 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     }
     norm_res = NULL;
     const gl_counts *x = &r.metrics->total, *y = &g.metrics->total;
-#define SAME(f) ck_assert_msg(x->f == y->f, "%s: " #f " sim %llu gpu %llu", path,        \
-                              (unsigned long long)x->f, (unsigned long long)y->f);
+#define SAME(f)                                                                                    \
+    ck_assert_msg(x->f == y->f, "%s: " #f " sim %llu gpu %llu", path, (unsigned long long)x->f,    \
+                  (unsigned long long)y->f)
     {
         size_t all = 0;
         pc_first = 0;
         pc_last = 1 << 30;
         free(requests(r.trace, &all));
         if (all == na) {
-            SAME(gld_requests) SAME(gld_sectors) SAME(gst_requests) SAME(gst_sectors)
-            SAME(shld_requests) SAME(shld_wavefronts) SAME(shld_bank_conflicts)
-            SAME(shst_requests) SAME(shst_wavefronts) SAME(shst_bank_conflicts)
-            SAME(global_atom_requests) SAME(shared_atom_requests)
+            SAME(gld_requests);
+            SAME(gld_sectors);
+            SAME(gst_requests);
+            SAME(gst_sectors);
+            SAME(shld_requests);
+            SAME(shld_wavefronts);
+            SAME(shld_bank_conflicts);
+            SAME(shst_requests);
+            SAME(shst_wavefronts);
+            SAME(shst_bank_conflicts);
+            SAME(global_atom_requests);
+            SAME(shared_atom_requests);
         }
     }
 #undef SAME
@@ -1121,8 +1148,7 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
     ck_assert_uint_eq(slices, nb);
     cJSON_Delete(j);
     free(text);
-    printf("%s: GPU trace equals the simulator's: %zu memory requests, %u blocks\n", path, na,
-           nb);
+    printf("%s: GPU trace equals the simulator's: %zu memory requests, %u blocks\n", path, na, nb);
     free(ra);
     free(rb);
     ptx_module_free(m);
@@ -1140,8 +1166,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("sim");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_vec_add_instrumented_trace_equals_simulator_trace, 0, 2);
-    tcase_add_loop_test(tc, test_mat_add_2d_blocks_instrumented_trace_equals_simulator_trace,
-                        0, 2);
+    tcase_add_loop_test(tc, test_mat_add_2d_blocks_instrumented_trace_equals_simulator_trace, 0, 2);
     tcase_add_loop_test(tc, test_reduce_shared_and_atomic_instrumented_trace_equals_simulator_trace,
                         0, 2);
     tcase_add_loop_test(tc, test_metrics_kernels_strided_and_bank_conflicts_agree, 0, 2);
@@ -1149,15 +1174,15 @@ static Suite *suite(void)
     tcase_add_test(tc, test_every_fixture_entry_instruments_parses_and_assembles);
     tcase_add_test(tc, test_perfetto_of_a_gpu_trace_shows_blocks_on_sms);
     tcase_add_loop_test(tc, test_gpu_shared_layout_is_translated_to_the_simulators, 0, 2);
-    tcase_add_loop_test(tc, test_gpu_mode_instrumentation_gives_the_same_trace_on_the_simulator,
-                        0, 2);
-    tcase_add_loop_test(tc, test_traces_with_moved_buffers_compare_equal_as_argument_and_offset,
-                        0, (int)(sizeof norm_specs / sizeof *norm_specs));
+    tcase_add_loop_test(tc, test_gpu_mode_instrumentation_gives_the_same_trace_on_the_simulator, 0,
+                        2);
+    tcase_add_loop_test(tc, test_traces_with_moved_buffers_compare_equal_as_argument_and_offset, 0,
+                        (int)(sizeof norm_specs / sizeof *norm_specs));
     TCase *tg = tcase_create("gpu");
     tcase_set_timeout(tg, 120);
     tcase_add_test(tg, test_fake_driver_gpu_trace_travels_back_from_the_worker);
-    tcase_add_loop_test(tg, test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels,
-                        0, (int)(sizeof gpu_specs / sizeof *gpu_specs));
+    tcase_add_loop_test(tg, test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels, 0,
+                        (int)(sizeof gpu_specs / sizeof *gpu_specs));
     suite_add_tcase(s, tg);
     TCase *tcc = tcase_create("corpus");
     tcase_set_timeout(tcc, 600);
@@ -1170,8 +1195,7 @@ static Suite *suite(void)
 int main(void)
 {
     const char *t = getenv("TMPDIR");
-    snprintf(tmp_root, sizeof tmp_root, "%s/gpulearn-test-instrument-XXXXXX",
-             t && *t ? t : "/tmp");
+    snprintf(tmp_root, sizeof tmp_root, "%s/gpulearn-test-instrument-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmp_root)) {
         perror("mkdtemp");
         return 1;

@@ -27,9 +27,9 @@ static void teardown(void)
 
 START_TEST(test_shipped_lessons_load_in_order)
 {
-    static const char *const ids[] = {"gpu",       "threads",    "indexing", "warps",
+    static const char *const ids[] = {"gpu",        "threads",    "indexing", "warps",
                                       "divergence", "coalescing", "shared",   "sync",
-                                      "atomics",   "reduction",  "scan"};
+                                      "atomics",    "reduction",  "scan"};
     ck_assert_int_ge(nlessons, 11);
     for (int i = 0; i < 11; i++) {
         ck_assert_int_eq(lessons[i].number, i);
@@ -64,8 +64,7 @@ START_TEST(test_every_step_kernel_runs_on_the_simulator)
             gl_run_opts opts = {.backend = GL_BACKEND_SIM};
             gl_run_result res;
             gl_status st = gl_run_spec(&spec, &opts, &res, &err);
-            ck_assert_msg(st == GL_OK, "lesson %d step %d: %s", lessons[i].number, s + 1,
-                          err.msg);
+            ck_assert_msg(st == GL_OK, "lesson %d step %d: %s", lessons[i].number, s + 1, err.msg);
             gl_run_result_free(&res);
             spec_free(&spec);
         }
@@ -114,8 +113,8 @@ START_TEST(test_lesson1_starter_report_names_the_out_of_bounds_store)
     ck_assert(!rep.checks[2].passed);
     /* n = 1: one block of 128 threads; thread 1 is the first without an element. */
     ck_assert_msg(strstr(rep.checks[2].detail, "n = 1: ") != NULL, "%s", rep.checks[2].detail);
-    ck_assert_msg(strstr(rep.checks[2].detail, "exercise.cu:7: block (0,0,0) thread (1,0,0)"),
-                  "%s", rep.checks[2].detail);
+    ck_assert_msg(strstr(rep.checks[2].detail, "exercise.cu:7: block (0,0,0) thread (1,0,0)"), "%s",
+                  rep.checks[2].detail);
     /* n = 128 is a multiple of the block: no fault there. */
     ck_assert_msg(strstr(rep.checks[2].detail, "n = 128:") == NULL, "%s", rep.checks[2].detail);
     grade_report_free(&rep);

@@ -9,11 +9,10 @@
 #include "sim/sim.h"
 #include "tests/fixture.h"
 
-static const char *const fixtures[] = {"vec_add", "saxpy",   "mat_add", "reduce",
-                                       "hello",   "devfunc", "diverge", "oob",
-                                       "deadlock", "endless"};
-static const char *const kernels[] = {"vec_add", "saxpy",   "mat_add",   "reduce_sum",
-                                      "hello",   "apply_poly", "diverge", "oob_write",
+static const char *const fixtures[] = {"vec_add", "saxpy",   "mat_add", "reduce",   "hello",
+                                       "devfunc", "diverge", "oob",     "deadlock", "endless"};
+static const char *const kernels[] = {"vec_add",       "saxpy",      "mat_add", "reduce_sum",
+                                      "hello",         "apply_poly", "diverge", "oob_write",
                                       "bar_divergent", "spin"};
 enum { NFIX = sizeof fixtures / sizeof fixtures[0] };
 
@@ -46,8 +45,8 @@ END_TEST
 
 START_TEST(test_entry_params_give_sizes_and_alignment_in_order)
 {
-    const char *path = _i ? "tests/fixtures/ptx/vec_add.clang.ptx"
-                          : "tests/fixtures/ptx/vec_add.nvcc.ptx";
+    const char *path =
+        _i ? "tests/fixtures/ptx/vec_add.clang.ptx" : "tests/fixtures/ptx/vec_add.nvcc.ptx";
     size_t len;
     char *text = fixture_read(path, &len);
     ck_assert_ptr_nonnull(text);
@@ -71,18 +70,17 @@ START_TEST(test_entry_params_give_sizes_and_alignment_in_order)
 }
 END_TEST
 
-static const char bad_ptx[] =
-    ".version 7.0\n"                       /* 1 */
-    ".target sm_75\n"                      /* 2 */
-    ".address_size 64\n"                   /* 3 */
-    ".visible .entry k(.param .u64 p)\n"   /* 4 */
-    "{\n"                                  /* 5 */
-    "  .reg .b32 %r<4>;\n"                 /* 6 */
-    "  add.s32 %r1, %r2, ;\n"              /* 7: missing operand */
-    "  mov.u32 %r9, 1;\n"                  /* 8: unknown register */
-    "  bra NOWHERE;\n"                     /* 9: unknown label */
-    "  ret;\n"                             /* 10 */
-    "}\n";
+static const char bad_ptx[] = ".version 7.0\n"                     /* 1 */
+                              ".target sm_75\n"                    /* 2 */
+                              ".address_size 64\n"                 /* 3 */
+                              ".visible .entry k(.param .u64 p)\n" /* 4 */
+                              "{\n"                                /* 5 */
+                              "  .reg .b32 %r<4>;\n"               /* 6 */
+                              "  add.s32 %r1, %r2, ;\n"            /* 7: missing operand */
+                              "  mov.u32 %r9, 1;\n"                /* 8: unknown register */
+                              "  bra NOWHERE;\n"                   /* 9: unknown label */
+                              "  ret;\n"                           /* 10 */
+                              "}\n";
 
 START_TEST(test_parse_errors_name_line_and_column_and_report_all)
 {
@@ -103,8 +101,8 @@ static const char unsupported_ptx[] =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry k(.param .u64 p)\n{\n"
     "  .reg .b32 %r<4>;\n"
-    "  mov.u32 %r1, 1;\n"                                   /* 7 */
-    "  pmevent.mask 1;\n"                                    /* 8 */
+    "  mov.u32 %r1, 1;\n"                                     /* 7 */
+    "  pmevent.mask 1;\n"                                     /* 8 */
     "  tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r1}, [t, {%r1}];\n" /* 9 */
     "  ret;\n}\n";
 
@@ -116,10 +114,9 @@ START_TEST(test_unsupported_instruction_is_named_with_its_line)
     ck_assert_int_eq(st, SIM_ERR_UNSUPPORTED);
     ck_assert_ptr_null(m);
     ck_assert_ptr_nonnull(diag);
-    ck_assert_msg(strstr(diag, "u.ptx:8:3: unsupported instruction 'pmevent.mask'"),
-                  "%s", diag);
-    ck_assert_msg(strstr(diag, "u.ptx:9:3: unsupported instruction 'tex.1d.v4.f32.s32'"),
-                  "%s", diag);
+    ck_assert_msg(strstr(diag, "u.ptx:8:3: unsupported instruction 'pmevent.mask'"), "%s", diag);
+    ck_assert_msg(strstr(diag, "u.ptx:9:3: unsupported instruction 'tex.1d.v4.f32.s32'"), "%s",
+                  diag);
     free(diag);
 }
 END_TEST
@@ -228,8 +225,7 @@ static Suite *ptx_suite(void)
 {
     Suite *s = suite_create("ptx");
     TCase *tc = tcase_create("parse");
-    tcase_add_loop_test(tc, test_every_fixture_parses_with_its_entry_and_source_file, 0,
-                        2 * NFIX);
+    tcase_add_loop_test(tc, test_every_fixture_parses_with_its_entry_and_source_file, 0, 2 * NFIX);
     tcase_add_loop_test(tc, test_entry_params_give_sizes_and_alignment_in_order, 0, 2);
     tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);

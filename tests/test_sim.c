@@ -119,7 +119,8 @@ START_TEST(test_shared_memory_reduction_with_barriers_and_atomic_add)
         in[i] = (i * 37) % 101 - 50;
         want += in[i];
     }
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, &out, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, &out, sizeof out, "out");
     int n = N;
     void *params[] = {&din, &dout, &n};
     unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
@@ -264,8 +265,7 @@ START_TEST(test_strict_bar_sync_in_divergent_branch_reports_deadlock)
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
-    ck_assert_int_eq(sim_launch(s, m, "bar_divergent", grid, block, 0, params, &r),
-                     SIM_ERR_FAULT);
+    ck_assert_int_eq(sim_launch(s, m, "bar_divergent", grid, block, 0, params, &r), SIM_ERR_FAULT);
     ck_assert_int_eq(r.fault.kind, SIM_FAULT_DEADLOCK);
     ck_assert_int_eq(r.fault.src_line, 7);
     ck_assert_uint_lt(r.fault.thread[0], 32);
@@ -314,7 +314,8 @@ START_TEST(test_endless_loop_hits_step_limit_naming_the_loop_line)
     ptx_module_t *m = fixture_load("endless", _i);
     sim_config cfg = {.step_limit = 20000};
     sim_t *s = sim_new(&cfg);
-    uint64_t dflag = fixture_upload(s, NULL, 4, "flag"), dout = fixture_upload(s, NULL, 32 * 4, "out");
+    uint64_t dflag = fixture_upload(s, NULL, 4, "flag"),
+             dout = fixture_upload(s, NULL, 32 * 4, "out");
     void *params[] = {&dflag, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -357,7 +358,6 @@ START_TEST(test_device_model_is_the_documented_one)
     ck_assert_int_eq(d->compute_major * 10 + d->compute_minor, 80);
 }
 END_TEST
-
 
 /* ---- table-driven semantics: one row = one PTX instruction, inputs, expected bits.
  * The row's instruction reads %r1/%r2 (and %f1/%f2, the same bits as floats) and
@@ -425,8 +425,8 @@ static const op_row op_rows[] = {
     {"neg.f32 %f3, %f1;", 0x00000000, 0, 1, 0x80000000},
     {"add.ftz.f32 %f3, %f1, %f2;", 0x00000001, 0, 1, 0x00000000},
     {"mul.wide.s32 %rd3, %r1, %r2; cvt.u32.u64 %r3, %rd3;", 0xffffffff, 2, 0, 0xfffffffe},
-    {"mul.wide.s32 %rd3, %r1, %r2; shr.u64 %rd3, %rd3, 32; cvt.u32.u64 %r3, %rd3;",
-     0xffffffff, 2, 0, 0xffffffff},
+    {"mul.wide.s32 %rd3, %r1, %r2; shr.u64 %rd3, %rd3, 32; cvt.u32.u64 %r3, %rd3;", 0xffffffff, 2,
+     0, 0xffffffff},
     {"mov.b64 %rd3, {%r1, %r2}; shr.u64 %rd3, %rd3, 32; cvt.u32.u64 %r3, %rd3;", 1, 2, 0, 2},
     {"selp.b32 %r3, %r1, %r2, 0;", 1, 2, 0, 2},
 };
@@ -463,8 +463,8 @@ START_TEST(test_instruction_semantics_table)
     ck_assert_msg(st == SIM_OK, "%s: %s", row->insn, r.fault.message);
     ck_assert_int_eq(sim_memcpy_dtoh(s, io, d, sizeof io), SIM_OK);
     uint32_t got = io[row->out_float ? 3 : 2];
-    ck_assert_msg(got == row->want, "%s with a=0x%08x b=0x%08x: got 0x%08x, want 0x%08x",
-                  row->insn, row->a, row->b, got, row->want);
+    ck_assert_msg(got == row->want, "%s with a=0x%08x b=0x%08x: got 0x%08x, want 0x%08x", row->insn,
+                  row->a, row->b, got, row->want);
     sim_result_free(&r);
     sim_free(s);
     ptx_module_free(m);
@@ -483,10 +483,11 @@ static Suite *sim_suite(void)
     tcase_add_loop_test(tc, test_printf_from_threads_in_issue_order, 0, 2);
     tcase_add_loop_test(tc, test_device_function_call_passes_params_and_return_value, 0, 2);
     tcase_add_loop_test(tc, test_divergent_if_else_runs_both_sides_and_reconverges, 0, 2);
-    tcase_add_loop_test(tc, test_out_of_bounds_store_reports_block_thread_line_and_allocation,
-                        0, 2);
+    tcase_add_loop_test(tc, test_out_of_bounds_store_reports_block_thread_line_and_allocation, 0,
+                        2);
     tcase_add_loop_test(tc, test_strict_bar_sync_in_divergent_branch_reports_deadlock, 0, 2);
-    tcase_add_loop_test(tc, test_bar_sync_in_divergent_branch_releases_when_the_rest_exited_like_volta, 0, 2);
+    tcase_add_loop_test(
+        tc, test_bar_sync_in_divergent_branch_releases_when_the_rest_exited_like_volta, 0, 2);
     tcase_add_loop_test(tc, test_endless_loop_hits_step_limit_naming_the_loop_line, 0, 2);
     tcase_add_loop_test(tc, test_launch_rejects_blocks_over_1024_threads, 0, 2);
     tcase_add_test(tc, test_device_model_is_the_documented_one);

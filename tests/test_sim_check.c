@@ -36,7 +36,8 @@ static sim_status run_in_out(sim_t *s, ptx_module_t *m, const char *kernel, unsi
     int in[256];
     for (int i = 0; i < 256; i++)
         in[i] = i;
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, out, 256 * sizeof *out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, out, 256 * sizeof *out, "out");
     void *params[] = {&din, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
     sim_status st = sim_launch(s, m, kernel, grid, block, 0, params, r);
@@ -62,9 +63,11 @@ START_TEST(test_spin_deadlock_is_found_at_once_naming_each_warp)
                      SIM_ERR_FAULT);
     ck_assert_int_eq(r.fault.kind, SIM_FAULT_DEADLOCK);
     ck_assert_msg(strstr(r.fault.message, "deadlock: no thread can make progress: warp 1 loops "
-                                          "at waits.cu:"), "%s", r.fault.message);
+                                          "at waits.cu:"),
+                  "%s", r.fault.message);
     ck_assert_msg(strstr(r.fault.message, "warps of block (0,0,0): 0 waits at the barrier at "
-                                          "waits.cu:6 "), "%s", r.fault.message);
+                                          "waits.cu:6 "),
+                  "%s", r.fault.message);
     ck_assert_msg(strstr(r.fault.message, ", 1 loops at waits.cu:"), "%s", r.fault.message);
     ck_assert_msg(r.stats.warp_instructions < 2000, "found after %llu warp instructions",
                   (unsigned long long)r.stats.warp_instructions);
@@ -173,8 +176,7 @@ START_TEST(test_hazard_inside_one_warp_is_an_error)
     ck_assert_int_eq(f->access.src_line, 26);
     ck_assert_int_eq(f->other.src_line, 25);
     ck_assert_uint_eq(f->access.thread[0] / 32, f->other.thread[0] / 32);
-    ck_assert_msg(strstr(f->message, "independent thread scheduling") != NULL, "%s",
-                  f->message);
+    ck_assert_msg(strstr(f->message, "independent thread scheduling") != NULL, "%s", f->message);
     ck_assert_ptr_null(find(&r, SIM_FIND_RACE));
     ck_assert_int_gt(r.nerrors, 0);
     for (int i = 0; i < 64; i++)
@@ -301,7 +303,7 @@ START_TEST(test_read_of_never_written_global_rows_and_broadcasts_counts_each_lan
     const struct {
         unsigned first, n, lanes;
     } cases[] = {
-        {128, 128, 128}, /* rows 8-15: warps 4-7's row loads */
+        {128, 128, 128},   /* rows 8-15: warps 4-7's row loads */
         {0, 16, 16 + 256}, /* g[0..15]: row 0 (half of warp 0) and every broadcast */
         {16, 16, 16},      /* row 1: warp 0's second half-warp only */
         {1, 1, 1 + 16},    /* g[1]: one lane of row 0, warp 0's second broadcast */
@@ -357,8 +359,7 @@ START_TEST(test_shared_overrun_faults_with_its_line)
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
     sim_result r;
-    ck_assert_int_eq(sim_launch(s, m, "shared_overrun", grid, block, 0, params, &r),
-                     SIM_ERR_FAULT);
+    ck_assert_int_eq(sim_launch(s, m, "shared_overrun", grid, block, 0, params, &r), SIM_ERR_FAULT);
     ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
     ck_assert_int_eq(r.fault.space, SIM_SPACE_SHARED);
     ck_assert_int_eq(r.fault.src_line, 6);
@@ -369,8 +370,8 @@ START_TEST(test_shared_overrun_faults_with_its_line)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(f->is_error, 1);
     ck_assert_int_eq(f->access.src_line, 6);
-    ck_assert_msg(strstr(f->message, "faults.cu:6: block (0,0,0) thread (64,0,0)") != NULL,
-                  "%s", f->message);
+    ck_assert_msg(strstr(f->message, "faults.cu:6: block (0,0,0) thread (64,0,0)") != NULL, "%s",
+                  f->message);
     sim_result_free(&r);
     sim_free(s);
     ptx_module_free(m);
@@ -424,7 +425,8 @@ START_TEST(test_whole_warp_rows_past_the_end_fault_at_their_first_lane)
     }
     /* two bytes past the words' alignment: lane 0 of block 0 is misaligned */
     sim_t *s = sim_new(NULL);
-    uint64_t din = fixture_upload(s, NULL, 4 * 65, "in"), dout = fixture_upload(s, NULL, 256, "out");
+    uint64_t din = fixture_upload(s, NULL, 4 * 65, "in"),
+             dout = fixture_upload(s, NULL, 256, "out");
     void *params[] = {&din, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -468,12 +470,12 @@ START_TEST(test_local_array_overrun_faults_with_its_line)
         idx[i] = i == 5 ? 100 : i % 8;
         out[i] = 1;
     }
-    uint64_t didx = fixture_upload(s, idx, sizeof idx, "idx"), dout = fixture_upload(s, out, sizeof out, "out");
+    uint64_t didx = fixture_upload(s, idx, sizeof idx, "idx"),
+             dout = fixture_upload(s, out, sizeof out, "out");
     void *params[] = {&didx, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
-    ck_assert_int_eq(sim_launch(s, m, "local_overrun", grid, block, 0, params, &r),
-                     SIM_ERR_FAULT);
+    ck_assert_int_eq(sim_launch(s, m, "local_overrun", grid, block, 0, params, &r), SIM_ERR_FAULT);
     ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
     ck_assert_int_eq(r.fault.space, SIM_SPACE_LOCAL);
     ck_assert_int_eq(r.fault.src_line, 18);
@@ -495,8 +497,7 @@ START_TEST(test_threads_at_different_named_barriers_deadlock_naming_both_lines)
     void *params[] = {&dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
     sim_result r;
-    ck_assert_int_eq(sim_launch(s, m, "two_barriers", grid, block, 0, params, &r),
-                     SIM_ERR_FAULT);
+    ck_assert_int_eq(sim_launch(s, m, "two_barriers", grid, block, 0, params, &r), SIM_ERR_FAULT);
     ck_assert_int_eq(r.fault.kind, SIM_FAULT_DEADLOCK);
     ck_assert_msg(strstr(r.fault.message, "32 thread(s) wait at faults.cu:27") &&
                       strstr(r.fault.message, "32 thread(s) wait at faults.cu:29") &&
@@ -615,7 +616,8 @@ START_TEST(test_random_schedule_keeps_a_correct_reduction_exact)
         sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = seed};
         sim_t *s = sim_new(&cfg);
         int zero = 0, got = -1, n = N;
-        uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, &zero, 4, "out");
+        uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+                 dout = fixture_upload(s, &zero, 4, "out");
         void *params[] = {&din, &dout, &n};
         unsigned grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
         sim_result r;
@@ -655,8 +657,7 @@ START_TEST(test_trace_levels_record_issue_and_memory_events)
         if (level == TRACE_OFF) {
             ck_assert_uint_eq(tr->nevents, 0);
         } else {
-            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE),
-                              r.stats.warp_instructions);
+            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE), r.stats.warp_instructions);
             ck_assert_int_eq(count_kind(tr, TRACE_EV_BLOCK_START), 1);
             ck_assert_int_eq(count_kind(tr, TRACE_EV_BLOCK_END), 1);
             ck_assert_int_eq(count_kind(tr, TRACE_EV_BAR_ARRIVE), 2); /* 2 warps */
@@ -675,8 +676,8 @@ START_TEST(test_trace_levels_record_issue_and_memory_events)
                 ck_assert_uint_eq(e->mask, 0xffffffffu);
                 ck_assert_uint_eq(e->width, 4);
                 ck_assert_int_eq(tr->insns[e->pc].src_line, e->space == TRACE_SPACE_SHARED
-                                                                 ? (e->op ? 15 : 17)
-                                                                 : (e->op ? 17 : 15));
+                                                                ? (e->op ? 15 : 17)
+                                                                : (e->op ? 17 : 15));
                 if (e->space == TRACE_SPACE_SHARED && e->op == TRACE_LOAD) {
                     const uint64_t *a = trace_event_addrs(tr, e);
                     for (unsigned l = 0; l < 32; l++) /* s[63 - t], relative to shared */
@@ -725,8 +726,7 @@ START_TEST(test_round_robin_schedule_holds_across_long_register_only_runs)
         ck_assert_uint_eq(order[traced][1], 0);
         ck_assert_uint_lt(when[traced][0] + 20, when[traced][1]); /* the loop: later */
         if (tr) {
-            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE),
-                              r.stats.warp_instructions);
+            ck_assert_uint_eq((uint64_t)count_kind(tr, TRACE_EV_ISSUE), r.stats.warp_instructions);
             size_t last1 = 0; /* warp 1's last issue */
             for (size_t i = 0; i < tr->nevents; i++)
                 if (tr->events[i].kind == TRACE_EV_ISSUE && tr->events[i].warp == 1)
@@ -787,7 +787,8 @@ START_TEST(test_trace_snapshots_shared_memory_at_each_barrier)
     float in[32], out[32];
     for (int i = 0; i < 32; i++)
         in[i] = (float)(i + 1);
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, NULL, sizeof out, "out");
     void *params[] = {&din, &dout};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
     sim_result r;
@@ -912,7 +913,8 @@ START_TEST(test_trace_records_register_values_of_every_lane)
             int found_pred = 0;
             for (size_t i = 0; i < tr->nevents; i++) {
                 const trace_event *p = &tr->events[i];
-                if (p->kind != TRACE_EV_REG || p->block != 1 || tr->regs[p->barrier].cls != TRACE_REG_PRED)
+                if (p->kind != TRACE_EV_REG || p->block != 1 ||
+                    tr->regs[p->barrier].cls != TRACE_REG_PRED)
                     continue;
                 ck_assert_uint_eq(p->width, 1);
                 const uint64_t *v = trace_event_values(tr, p);
@@ -956,7 +958,8 @@ START_TEST(test_trace_records_each_shuffles_source_lanes)
     int in[32], out[1];
     for (int i = 0; i < 32; i++)
         in[i] = i;
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, NULL, sizeof out, "out");
     int n = 32;
     void *params[] = {&din, &dout, &n};
     unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
@@ -972,12 +975,14 @@ START_TEST(test_trace_records_each_shuffles_source_lanes)
             continue;
         ck_assert_int_lt(k, 5);
         ck_assert_uint_eq(e->mask, 0xffffffffu);
-        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE, 1); /* after its issue */
+        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE,
+                         1); /* after its issue */
         const uint64_t *v = trace_event_values(tr, e);
         for (int l = 0; l < 32; l++) {
-            const uint64_t want = l + offsets[k] <= 31 ? (uint64_t)(l + offsets[k]) : (uint64_t)(32 + l);
-            ck_assert_msg(v[l] == want, "shuffle %d (offset %d): lane %d read %llu, not %llu", k, offsets[k], l,
-                          (unsigned long long)v[l], (unsigned long long)want);
+            const uint64_t want =
+                l + offsets[k] <= 31 ? (uint64_t)(l + offsets[k]) : (uint64_t)(32 + l);
+            ck_assert_msg(v[l] == want, "shuffle %d (offset %d): lane %d read %llu, not %llu", k,
+                          offsets[k], l, (unsigned long long)v[l], (unsigned long long)want);
         }
         k++;
     }
@@ -1015,7 +1020,8 @@ START_TEST(test_trace_records_who_voted_what)
         const trace_event *e = &tr->events[i];
         if (e->kind != TRACE_EV_VOTE)
             continue;
-        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE, 1); /* after its issue */
+        ck_assert_int_eq(i > 0 && tr->events[i - 1].kind == TRACE_EV_ISSUE,
+                         1); /* after its issue */
         ck_assert_uint_eq(e->aux, yes & e->mask);
         switch (e->barrier) {
         case TRACE_VOTE_ANY:
@@ -1024,8 +1030,8 @@ START_TEST(test_trace_records_who_voted_what)
             seen[e->barrier == TRACE_VOTE_ANY ? 1 : 2]++;
             break;
         case TRACE_VOTE_BALLOT:
-            ck_assert_msg(e->mask == 0xffffffffu || e->mask == 0xffffu || e->mask == 0xffff0000u, "ballot mask 0x%x",
-                          e->mask);
+            ck_assert_msg(e->mask == 0xffffffffu || e->mask == 0xffffu || e->mask == 0xffff0000u,
+                          "ballot mask 0x%x", e->mask);
             seen[e->mask == 0xffffffffu ? 0 : e->mask == 0xffffu ? 3 : 4]++;
             break;
         default: ck_abort_msg("vote mode %d", e->barrier);
@@ -1080,23 +1086,21 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("sim_check");
     TCase *tc = tcase_create("checkers");
-    tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines,
-                        0, 2);
+    tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines, 0, 2);
     tcase_add_loop_test(tc, test_reverse_with_syncthreads_reports_nothing, 0, 2);
     tcase_add_loop_test(tc, test_spin_deadlock_is_found_at_once_naming_each_warp, 0, 2);
     tcase_add_loop_test(tc, test_atomic_on_unwritten_shared_word_is_an_uninitialised_read, 0, 2);
     tcase_add_loop_test(tc, test_hazard_inside_one_warp_is_an_error, 0, 2);
-    tcase_add_loop_test(tc, test_overwriting_what_another_warp_read_is_a_write_after_read_race,
-                        0, 2);
+    tcase_add_loop_test(tc, test_overwriting_what_another_warp_read_is_a_write_after_read_race, 0,
+                        2);
     tcase_add_loop_test(tc, test_checks_off_silences_racecheck, 0, 2);
     tcase_add_loop_test(tc, test_read_of_unwritten_shared_memory_warns, 0, 2);
     tcase_add_loop_test(tc, test_read_of_never_written_global_memory_warns_and_runs_on, 0, 2);
     tcase_add_loop_test(tc, test_shared_overrun_faults_with_its_line, 0, 2);
     tcase_add_loop_test(tc, test_local_array_overrun_faults_with_its_line, 0, 2);
-    tcase_add_loop_test(tc, test_whole_warp_rows_past_the_end_fault_at_their_first_lane, 0,
+    tcase_add_loop_test(tc, test_whole_warp_rows_past_the_end_fault_at_their_first_lane, 0, 2);
+    tcase_add_loop_test(tc, test_threads_at_different_named_barriers_deadlock_naming_both_lines, 0,
                         2);
-    tcase_add_loop_test(tc, test_threads_at_different_named_barriers_deadlock_naming_both_lines,
-                        0, 2);
     tcase_add_loop_test(tc, test_syncthreads_in_both_arms_of_an_if_warns_but_completes, 0, 2);
     tcase_add_loop_test(tc, test_read_of_never_written_global_rows_and_broadcasts_counts_each_lane,
                         0, 2);
@@ -1109,8 +1113,7 @@ static Suite *suite(void)
     TCase *tt = tcase_create("trace");
     tcase_add_loop_test(tt, test_trace_levels_record_issue_and_memory_events, 0, 2);
     tcase_add_loop_test(tt, test_trace_cap_sets_truncated_and_counts_dropped, 0, 2);
-    tcase_add_loop_test(tt, test_round_robin_schedule_holds_across_long_register_only_runs, 0,
-                        2);
+    tcase_add_loop_test(tt, test_round_robin_schedule_holds_across_long_register_only_runs, 0, 2);
     tcase_add_loop_test(tt, test_trace_snapshots_shared_memory_at_each_barrier, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_printf_text_with_its_warp, 0, 2);
     tcase_add_loop_test(tt, test_trace_records_register_values_of_every_lane, 0, 2);

@@ -136,8 +136,8 @@ START_TEST(test_every_type_and_init_kind_fills_exact_buffers)
     const int64_t *i64 = b[6].data;
     ck_assert(i64[0] == INT64_MIN && i64[1] == INT64_MAX && i64[2] == 9007199254740991);
     const float *b32 = b[10].data;
-    ck_assert(b32[0] == 0.0f && signbit(b32[0]) && isnan(b32[1]) && isinf(b32[2]) &&
-              b32[2] < 0 && b32[3] == 1e30f);
+    ck_assert(b32[0] == 0.0f && signbit(b32[0]) && isnan(b32[1]) && isinf(b32[2]) && b32[2] < 0 &&
+              b32[3] == 1e30f);
 
     /* Scalars: signed in .i, unsigned in .u, floats in .f (f32 rounded to float). */
     ck_assert_int_eq(s.args[13].value.i, -5);
@@ -292,11 +292,14 @@ static void assert_var_error(const char *field_json, const char *want)
 
 START_TEST(test_expression_errors_name_the_field)
 {
-    assert_var_error("\"m * 2\"", "k.json: args[0].len: unknown variable 'm' in \"m * 2\" (variables: n)");
-    assert_var_error("\"n / (n - 100)\"", "k.json: args[0].len: division by zero in \"n / (n - 100)\"");
+    assert_var_error("\"m * 2\"",
+                     "k.json: args[0].len: unknown variable 'm' in \"m * 2\" (variables: n)");
+    assert_var_error("\"n / (n - 100)\"",
+                     "k.json: args[0].len: division by zero in \"n / (n - 100)\"");
     assert_var_error("\"n % 0\"", "k.json: args[0].len: division by zero in \"n % 0\"");
     assert_var_error("\"(n + 1\"", "k.json: args[0].len: expected ')' at column 7 of \"(n + 1\"");
-    assert_var_error("\"n +\"", "k.json: args[0].len: \"n +\" ends early: expected a number, a variable or '('");
+    assert_var_error(
+        "\"n +\"", "k.json: args[0].len: \"n +\" ends early: expected a number, a variable or '('");
     assert_var_error("\"n ^ 2\"", "k.json: args[0].len: unexpected '^' at column 3 of \"n ^ 2\"");
     assert_var_error("\"n * 9223372036854775807\"",
                      "k.json: args[0].len: \"n * 9223372036854775807\" overflows 64-bit integers");
@@ -359,8 +362,9 @@ END_TEST
 START_TEST(test_json_strings_escape_controls_and_invalid_utf8)
 {
     gl_spec s = {0};
-    char *json = result_json(&s, NULL, "a\tb\x01\x7f\"\\ caf\xc3\xa9 \xe2\x82\xac \xff\xc0\xafz"
-                                       " \xed\xa0\x80!");
+    char *json = result_json(&s, NULL,
+                             "a\tb\x01\x7f\"\\ caf\xc3\xa9 \xe2\x82\xac \xff\xc0\xafz"
+                             " \xed\xa0\x80!");
     ck_assert_str_eq(json, "{\n  \"buffers\": {},\n  \"stdout\": "
                            "\"a\\tb\\u0001\\u007f\\\"\\\\ caf\xc3\xa9 \xe2\x82\xac "
                            "\\ufffd\\ufffd\\ufffdz \\ufffd\\ufffd\\ufffd!\"\n}\n");

@@ -50,13 +50,15 @@ static const ptx_srcvar *find_var(const ptx_module_t *m, const char *name)
 
 /* The lane's last value of register r in the trace at instructions before pc_end (-1:
  * any); 1 when there is one. */
-static int last_value(const trace_t *t, int r, uint32_t block, unsigned lane_id, int pc_end, uint64_t *v)
+static int last_value(const trace_t *t, int r, uint32_t block, unsigned lane_id, int pc_end,
+                      uint64_t *v)
 {
     int found = 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
-        if (e->kind != TRACE_EV_REG || e->barrier != r || e->block != block || e->warp != lane_id / 32 ||
-            !((e->mask >> (lane_id % 32)) & 1u) || (pc_end >= 0 && e->pc >= pc_end))
+        if (e->kind != TRACE_EV_REG || e->barrier != r || e->block != block ||
+            e->warp != lane_id / 32 || !((e->mask >> (lane_id % 32)) & 1u) ||
+            (pc_end >= 0 && e->pc >= pc_end))
             continue;
         *v = trace_event_values(t, e)[lane_id % 32];
         found = 1;
@@ -75,8 +77,8 @@ START_TEST(test_debug_build_names_i_and_sum_by_the_registers_holding_them)
         return;
     ptx_module_t *m = parse(c.ptx);
     const ptx_srcvar *vi = find_var(m, "i"), *vs = find_var(m, "sum");
-    ck_assert_msg(vi && vs, "%s -G: no DWARF names for i and sum (%d variables)", gl_compiler_name(nv[_i]),
-                  m->nsrcvars);
+    ck_assert_msg(vi && vs, "%s -G: no DWARF names for i and sum (%d variables)",
+                  gl_compiler_name(nv[_i]), m->nsrcvars);
     ck_assert_str_eq(vi->reg, "%r1"); /* NVRTC and nvcc 13: mad/add of the index into %r1 */
     ck_assert_int_eq(vi->decl_line, 4);
     ck_assert_int_eq(vs->decl_line, 5);
@@ -128,7 +130,8 @@ START_TEST(test_debug_build_names_i_and_sum_by_the_registers_holding_them)
             ck_assert_uint_eq((uint32_t)v, gi);
             if (gi >= N)
                 continue;
-            ck_assert_msg(last_value(tr, ts->reg, b, l, st_pc, &v), "no value of sum for thread %u", gi);
+            ck_assert_msg(last_value(tr, ts->reg, b, l, st_pc, &v), "no value of sum for thread %u",
+                          gi);
             float f, want = (float)gi * 2.0f + 1.0f;
             uint32_t u = (uint32_t)v;
             memcpy(&f, &u, sizeof f);
@@ -171,7 +174,7 @@ static int labels(void *ctx, const char *name, size_t len)
 /* A unit (DWARF 2) with a subprogram [$L0, $L1) holding variable "i" in %r1 (DW_OP_regx
  * 0x257231 = ULEB b1 e4 95 01). */
 static const char abbrev_ok[] =
-    ".b8 1\n.b8 17\n.b8 1\n.b8 0\n.b8 0\n"                           /* 1: compile_unit, children */
+    ".b8 1\n.b8 17\n.b8 1\n.b8 0\n.b8 0\n" /* 1: compile_unit, children */
     ".b8 2\n.b8 46\n.b8 1\n.b8 17\n.b8 1\n.b8 18\n.b8 1\n.b8 0\n.b8 0\n" /* 2: subprogram low/high addr */
     ".b8 3\n.b8 52\n.b8 0\n.b8 3\n.b8 8\n.b8 59\n.b8 11\n.b8 2\n.b8 10\n.b8 0\n.b8 0\n" /* 3: variable */
     ".b8 0\n";
@@ -181,7 +184,8 @@ static const char info_ok[] = ".b32 37\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n"
                               ".b8 3\n.b8 105, 0\n.b8 4\n.b8 5, 144, 177, 228, 149, 1\n"
                               ".b8 0\n.b8 0\n";
 
-static int read_two(const char *abbrev, const char *info, ptx_srcvar **v, int *n, char *err, size_t errlen)
+static int read_two(const char *abbrev, const char *info, ptx_srcvar **v, int *n, char *err,
+                    size_t errlen)
 {
     ptx_dwarf_sec secs[2] = {{".debug_abbrev", 13, abbrev, strlen(abbrev)},
                              {".debug_info", 11, info, strlen(info)}};
@@ -217,29 +221,35 @@ static void expect_error(const char *abbrev, const char *info, const char *why)
 START_TEST(test_malformed_dwarf_is_an_error_not_a_crash)
 {
     /* the unit's length runs past the section */
-    expect_error(abbrev_ok, ".b32 99\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n", "unit too long");
+    expect_error(abbrev_ok, ".b32 99\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n",
+                 "unit too long");
     /* an abbreviation code the table does not have */
-    expect_error(abbrev_ok, ".b32 9\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n.b8 77\n", "bad abbreviation code");
+    expect_error(abbrev_ok, ".b32 9\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n.b8 77\n",
+                 "bad abbreviation code");
     /* a string without its NUL, at the end of the unit */
     expect_error(abbrev_ok,
-                 ".b32 27\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n.b8 2\n.b64 $L0\n.b64 $L1\n.b8 3\n.b8 105\n",
+                 ".b32 27\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n.b8 2\n.b64 $L0\n.b64 "
+                 "$L1\n.b8 3\n.b8 105\n",
                  "unterminated string");
     /* an unknown form in the abbreviations */
     expect_error(".b8 1\n.b8 17\n.b8 0\n.b8 3\n.b8 127\n.b8 0\n.b8 0\n.b8 0\n",
                  ".b32 9\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n.b8 0, 0\n", "unknown form");
     /* truncated abbreviations (no terminating pair) */
-    expect_error(".b8 1\n.b8 17\n.b8 0\n.b8 3\n", ".b32 8\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n",
-                 "truncated abbreviations");
+    expect_error(".b8 1\n.b8 17\n.b8 0\n.b8 3\n",
+                 ".b32 8\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n.b8 1\n", "truncated abbreviations");
     /* an abbreviation offset past the section */
-    expect_error(abbrev_ok, ".b32 8\n.b8 2, 0\n.b32 .debug_abbrev+900\n.b8 8\n.b8 1\n", "abbrev offset");
+    expect_error(abbrev_ok, ".b32 8\n.b8 2, 0\n.b32 .debug_abbrev+900\n.b8 8\n.b8 1\n",
+                 "abbrev offset");
     /* not data */
     expect_error(abbrev_ok, "add.s32 %r1, %r2, %r3;\n", "an instruction in a section");
     /* DWARF version 9, address size 3 */
     expect_error(abbrev_ok, ".b32 7\n.b8 9, 0\n.b32 .debug_abbrev\n.b8 8\n", "version");
     expect_error(abbrev_ok, ".b32 7\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 3\n", "address size");
     /* a ULEB that never ends */
-    expect_error(abbrev_ok, ".b32 20\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n"
-                            ".b8 255,255,255,255,255,255,255,255,255,255,255,255,255\n", "endless LEB128");
+    expect_error(abbrev_ok,
+                 ".b32 20\n.b8 2, 0\n.b32 .debug_abbrev\n.b8 8\n"
+                 ".b8 255,255,255,255,255,255,255,255,255,255,255,255,255\n",
+                 "endless LEB128");
 }
 END_TEST
 
@@ -255,7 +265,8 @@ START_TEST(test_truncated_real_dwarf_never_crashes)
     static const char *const names[] = {".debug_abbrev", ".debug_info", ".debug_loc", ".debug_str"};
     for (int k = 0; k < 4; k++) {
         const char *p = strstr(c.ptx, names[k]);
-        while (p && p[strlen(names[k])] != '\n' && p[strlen(names[k])] != '\r' && p[strlen(names[k])] != ' ')
+        while (p && p[strlen(names[k])] != '\n' && p[strlen(names[k])] != '\r' &&
+               p[strlen(names[k])] != ' ')
             p = strstr(p + 1, names[k]);
         if (!p || !strchr(p, '{'))
             continue;

@@ -21,7 +21,7 @@ typedef struct arrival {
 } arrival;
 
 struct gl_metrics_acc {
-    gl_counts *pc;      /* per instruction; [npc] gathers unknown PCs */
+    gl_counts *pc; /* per instruction; [npc] gathers unknown PCs */
     int npc;
     atom_slot *atoms;
     size_t natoms, cap_atoms;
@@ -168,8 +168,7 @@ static void atom_add(gl_metrics_acc *a, int space, uint64_t address)
     a->atoms[h].count++;
 }
 
-static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev,
-                      const uint64_t *addrs)
+static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, const uint64_t *addrs)
 {
     unsigned lanes = (unsigned)__builtin_popcount(ev->mask);
     if (ev->space == TRACE_SPACE_GLOBAL) {
@@ -213,8 +212,7 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev,
     }
 }
 
-void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev,
-                     const uint64_t *addrs)
+void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs)
 {
     gl_metrics *m = ctx;
     gl_metrics_acc *a = acc_get(m, t);
@@ -286,7 +284,9 @@ static void counts_add(gl_counts *d, const gl_counts *s)
 
 static int counts_empty(const gl_counts *c)
 {
-#define GL_NZ(f, key) if (c->f) return 0;
+#define GL_NZ(f, key)                                                                              \
+    if (c->f)                                                                                      \
+        return 0;
     GL_COUNTS_LIST(GL_NZ)
 #undef GL_NZ
     return 1;
@@ -453,13 +453,19 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
             gl_warp_execution_efficiency(c) * 32.0);
     fprintf(f, "%s  \"smsp__sass_average_branch_targets_threads_uniform.pct\": %.6g,\n", indent,
             100.0 * gl_branch_efficiency(c));
-    fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio\": "
-               "%.6g,\n", indent, gl_gld_sectors_per_request(c));
-    fprintf(f, "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio\": "
-               "%.6g,\n", indent, gl_gst_sectors_per_request(c));
-    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\": %.6g,\n", indent,
+    fprintf(f,
+            "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio\": "
+            "%.6g,\n",
+            indent, gl_gld_sectors_per_request(c));
+    fprintf(f,
+            "%s  \"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio\": "
+            "%.6g,\n",
+            indent, gl_gst_sectors_per_request(c));
+    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct\": %.6g,\n",
+            indent,
             c->gld_sectors ? 100.0 * (double)c->gld_bytes / (32.0 * (double)c->gld_sectors) : 0.0);
-    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\": %.6g,\n", indent,
+    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\": %.6g,\n",
+            indent,
             c->gst_sectors ? 100.0 * (double)c->gst_bytes / (32.0 * (double)c->gst_sectors) : 0.0);
     fprintf(f, "%s  \"warp_execution_efficiency\": %.6g,\n", indent,
             gl_warp_execution_efficiency(c));
@@ -566,8 +572,9 @@ int gl_trace_write_chrome(const trace_t *t, FILE *f)
     int first = 1;
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"kernel\":");
     json_str(f, t->kernel);
-    fprintf(f, ",\"time_unit\":\"trace clock (simulator: warp instructions issued)\","
-               "\"truncated\":%s},\n\"traceEvents\":[",
+    fprintf(f,
+            ",\"time_unit\":\"trace clock (simulator: warp instructions issued)\","
+            "\"truncated\":%s},\n\"traceEvents\":[",
             t->truncated ? "true" : "false");
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -586,13 +593,15 @@ int gl_trace_write_chrome(const trace_t *t, FILE *f)
             unsigned bx = (unsigned)(b % t->grid[0]),
                      by = (unsigned)(b / t->grid[0] % (t->grid[1] ? t->grid[1] : 1)),
                      bz = (unsigned)(b / ((uint64_t)t->grid[0] * (t->grid[1] ? t->grid[1] : 1)));
-            fprintf(f, "%s\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":"
-                       "{\"name\":\"block (%u,%u,%u) on SM %u\"}}",
+            fprintf(f,
+                    "%s\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":"
+                    "{\"name\":\"block (%u,%u,%u) on SM %u\"}}",
                     first ? "" : ",", e->block, bx, by, bz, e->aux);
             first = 0;
             for (unsigned k = 0; k < nw; k++)
-                fprintf(f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\","
-                           "\"args\":{\"name\":\"warp %u\"}}",
+                fprintf(f,
+                        ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\","
+                        "\"args\":{\"name\":\"warp %u\"}}",
                         e->block, k, k);
             break;
         }
@@ -629,8 +638,9 @@ int gl_trace_write_chrome(const trace_t *t, FILE *f)
                 if (!waiting[k])
                     continue;
                 waiting[k] = 0;
-                fprintf(f, "%s\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,"
-                           "\"name\":\"barrier wait\",\"cname\":\"grey\"}",
+                fprintf(f,
+                        "%s\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,"
+                        "\"name\":\"barrier wait\",\"cname\":\"grey\"}",
                         first ? "" : ",", cur, k, (unsigned long long)arrive[k],
                         (unsigned long long)(e->time - arrive[k]));
                 first = 0;
@@ -643,8 +653,9 @@ int gl_trace_write_chrome(const trace_t *t, FILE *f)
                 n = e->aux < t->ntext ? t->ntext - e->aux : 0;
             memcpy(text, t->text ? t->text + e->aux : "", n);
             text[n] = 0;
-            fprintf(f, "%s\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,"
-                       "\"name\":\"printf\",\"args\":{\"text\":",
+            fprintf(f,
+                    "%s\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,"
+                    "\"name\":\"printf\",\"args\":{\"text\":",
                     first ? "" : ",", e->block, w, (unsigned long long)e->time);
             json_str(f, text);
             fprintf(f, "}}");

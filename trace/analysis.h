@@ -72,35 +72,35 @@
 #define GL_METRICS_TOP_ATOMICS 10
 
 /* Every counter: X(field, "json key"). The JSON writer and views iterate this list. */
-#define GL_COUNTS_LIST(X)                                                                 \
-    X(inst_executed, "smsp__inst_executed.sum")                                           \
-    X(thread_inst_executed, "smsp__thread_inst_executed.sum")                             \
-    X(thread_inst_pred_on, "smsp__thread_inst_executed_pred_on.sum")                      \
-    X(branches, "smsp__sass_branch_targets.sum")                                           \
-    X(divergent_branches, "smsp__sass_branch_targets_threads_divergent.sum")               \
-    X(gld_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                    \
-    X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                      \
-    X(gst_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                    \
-    X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                      \
-    X(gld_bytes, "smsp__sass_data_bytes_mem_global_op_ld.sum")                            \
-    X(gst_bytes, "smsp__sass_data_bytes_mem_global_op_st.sum")                            \
-    X(shld_requests, "smsp__inst_executed_op_shared_ld.sum")                              \
-    X(shld_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")            \
-    X(shld_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")    \
-    X(shst_requests, "smsp__inst_executed_op_shared_st.sum")                              \
-    X(shst_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")            \
-    X(shst_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")    \
-    X(local_ld_requests, "smsp__inst_executed_op_local_ld.sum")                           \
-    X(local_st_requests, "smsp__inst_executed_op_local_st.sum")                           \
-    X(global_atom_requests, "smsp__inst_executed_op_global_atom.sum")                     \
-    X(shared_atom_requests, "smsp__inst_executed_op_shared_atom.sum")                     \
-    X(global_atom_threads, "gpulearn__thread_atomics_global.sum")                         \
-    X(shared_atom_threads, "gpulearn__thread_atomics_shared.sum")                         \
-    X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                              \
-    X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                            \
-    X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                              \
-    X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                 \
-    X(barrier_releases, "gpulearn__barrier_releases.sum")                                 \
+#define GL_COUNTS_LIST(X)                                                                          \
+    X(inst_executed, "smsp__inst_executed.sum")                                                    \
+    X(thread_inst_executed, "smsp__thread_inst_executed.sum")                                      \
+    X(thread_inst_pred_on, "smsp__thread_inst_executed_pred_on.sum")                               \
+    X(branches, "smsp__sass_branch_targets.sum")                                                   \
+    X(divergent_branches, "smsp__sass_branch_targets_threads_divergent.sum")                       \
+    X(gld_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                             \
+    X(gld_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                               \
+    X(gst_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                             \
+    X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                               \
+    X(gld_bytes, "smsp__sass_data_bytes_mem_global_op_ld.sum")                                     \
+    X(gst_bytes, "smsp__sass_data_bytes_mem_global_op_st.sum")                                     \
+    X(shld_requests, "smsp__inst_executed_op_shared_ld.sum")                                       \
+    X(shld_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")                     \
+    X(shld_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
+    X(shst_requests, "smsp__inst_executed_op_shared_st.sum")                                       \
+    X(shst_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                     \
+    X(shst_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
+    X(local_ld_requests, "smsp__inst_executed_op_local_ld.sum")                                    \
+    X(local_st_requests, "smsp__inst_executed_op_local_st.sum")                                    \
+    X(global_atom_requests, "smsp__inst_executed_op_global_atom.sum")                              \
+    X(shared_atom_requests, "smsp__inst_executed_op_shared_atom.sum")                              \
+    X(global_atom_threads, "gpulearn__thread_atomics_global.sum")                                  \
+    X(shared_atom_threads, "gpulearn__thread_atomics_shared.sum")                                  \
+    X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                                       \
+    X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                                     \
+    X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
+    X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                          \
+    X(barrier_releases, "gpulearn__barrier_releases.sum")                                          \
     X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")
 
 /* Counters for a kernel or one source line (meanings above). */
@@ -120,9 +120,9 @@ typedef struct gl_line_counts {
 
 /* A heavily used atomic address. */
 typedef struct gl_atomic_addr {
-    int space;       /* TRACE_SPACE_GLOBAL or TRACE_SPACE_SHARED */
+    int space; /* TRACE_SPACE_GLOBAL or TRACE_SPACE_SHARED */
     uint64_t address;
-    uint64_t count;  /* lane-level atomics */
+    uint64_t count; /* lane-level atomics */
 } gl_atomic_addr;
 
 typedef struct gl_metrics_acc gl_metrics_acc; /* streaming state (private) */
@@ -131,16 +131,16 @@ typedef struct gl_metrics_acc gl_metrics_acc; /* streaming state (private) */
 typedef struct gl_metrics {
     char kernel[128];
     gl_counts total;
-    gl_line_counts *lines;  /* sorted by (file, line); nlines entries */
+    gl_line_counts *lines; /* sorted by (file, line); nlines entries */
     int nlines;
     gl_atomic_addr top_atomics[GL_METRICS_TOP_ATOMICS];
     int ntop_atomics;
-    int level;              /* trace_level the metrics came from: memory metrics are
+    int level;           /* trace_level the metrics came from: memory metrics are
                                zero below TRACE_MEMORY */
-    int incomplete;         /* 1 when events were missing (a truncated trace analysed
+    int incomplete;      /* 1 when events were missing (a truncated trace analysed
                                without a sink) */
-    gl_metrics_acc *acc;    /* streaming state while gl_metrics_sink is fed */
-    char **files;           /* the trace's source file names by .file index (lines'
+    gl_metrics_acc *acc; /* streaming state while gl_metrics_sink is fed */
+    char **files;        /* the trace's source file names by .file index (lines'
                                src_file; index 0 unused), nfiles of them, so that the
                                metrics name their files after the trace is freed */
     int nfiles;
@@ -148,7 +148,7 @@ typedef struct gl_metrics {
 
 /* Derived ratios (0 when the denominator is 0). */
 double gl_warp_execution_efficiency(const gl_counts *c); /* thread_inst / inst / 32 */
-double gl_branch_efficiency(const gl_counts *c);    /* 1 - divergent / branches */
+double gl_branch_efficiency(const gl_counts *c);         /* 1 - divergent / branches */
 double gl_gld_sectors_per_request(const gl_counts *c);
 /* Share of the fetched global sectors' bytes that the lanes asked for, loads and stores
  * together, in percent (0 without global requests). */
@@ -158,8 +158,7 @@ double gl_gst_sectors_per_request(const gl_counts *c);
 /* Streaming use: set trace.sink = gl_metrics_sink, trace.sink_ctx = m (a zeroed
  * gl_metrics) before the launch; after it, call gl_metrics_finish(m, trace). Exact even
  * when the stored trace was truncated. */
-void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev,
-                     const uint64_t *addrs);
+void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs);
 /* Builds lines and top_atomics from the streamed counters. 0, or -1 on no memory. */
 int gl_metrics_finish(gl_metrics *m, const trace_t *t);
 

@@ -18,21 +18,21 @@ typedef struct warp_state {
 typedef struct block_state {
     uint64_t start;
     uint32_t sm;
-    uint64_t mem;         /* memory requests seen (GPU traces) */
+    uint64_t mem; /* memory requests seen (GPU traces) */
     warp_state *warps;
 } block_state;
 
 typedef struct writer {
     FILE *f;
     const trace_t *t;
-    int first;            /* no event written yet (comma handling) */
-    unsigned nwarps;      /* warps per block */
+    int first;       /* no event written yet (comma handling) */
+    unsigned nwarps; /* warps per block */
     uint64_t nblocks;
     block_state **blocks; /* by linear block index, NULL when not running */
     unsigned char *sm_named;
     size_t nsm_named;
-    int gpu;              /* a GPU trace (instrument.h): time is %globaltimer ns */
-    uint64_t t0;          /* GPU: the earliest time, shown as 0 */
+    int gpu;     /* a GPU trace (instrument.h): time is %globaltimer ns */
+    uint64_t t0; /* GPU: the earliest time, shown as 0 */
 } writer;
 
 /* A time for "ts": the simulator's clock as is; GPU nanoseconds since t0 as
@@ -85,12 +85,14 @@ static void sep(writer *w)
 static void block_coords(const trace_t *t, uint64_t b, char *buf, size_t n)
 {
     unsigned gx = t->grid[0] ? t->grid[0] : 1, gy = t->grid[1] ? t->grid[1] : 1;
-    snprintf(buf, n, "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", b % gx, b / gx % gy,
-             b / gx / gy);
+    snprintf(buf, n, "(%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")", b % gx, b / gx % gy, b / gx / gy);
 }
 
 /* Track ids: per block one for the block and one per warp. pid = SM + 1. */
-static uint64_t tid_block(const writer *w, uint64_t b) { return b * (w->nwarps + 1) + 1; }
+static uint64_t tid_block(const writer *w, uint64_t b)
+{
+    return b * (w->nwarps + 1) + 1;
+}
 static uint64_t tid_warp(const writer *w, uint64_t b, unsigned warp)
 {
     return b * (w->nwarps + 1) + 2 + warp;
@@ -267,8 +269,7 @@ gl_perfetto_status gl_perfetto_write(FILE *f, const trace_t *t, const char *cloc
         return GL_PERFETTO_NOMEM;
     if (!clock_note)
         clock_note = "simulated: 1 us = 1 warp instruction issued in the launch";
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"gpulearn\",\"kernel\":\"",
-          f);
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"gpulearn\",\"kernel\":\"", f);
     json_text(f, t->kernel, strlen(t->kernel));
     fprintf(f, "\",\"grid\":\"%u,%u,%u\",\"block\":\"%u,%u,%u\",\"clock\":\"", t->grid[0],
             t->grid[1], t->grid[2], t->block[0], t->block[1], t->block[2]);

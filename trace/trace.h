@@ -33,19 +33,19 @@ typedef enum trace_level {
 } trace_level;
 
 typedef enum trace_kind {
-    TRACE_EV_ISSUE = 1,       /* a warp issued an instruction */
-    TRACE_EV_MEM,             /* a warp memory instruction (one request, 32 lanes) */
-    TRACE_EV_BAR_ARRIVE,      /* lanes of a warp arrived at a barrier */
-    TRACE_EV_BAR_RELEASE,     /* a CTA's barrier released its waiting threads */
-    TRACE_EV_BLOCK_START,     /* a block started on an SM */
-    TRACE_EV_BLOCK_END,       /* a block finished (or the launch stopped in it) */
-    TRACE_EV_PRINTF,          /* device printf output of one warp instruction */
-    TRACE_EV_REG,             /* the values one warp instruction wrote to a register */
-    TRACE_EV_SHFL,            /* a shfl.sync: each lane's source lane (values: the lane
+    TRACE_EV_ISSUE = 1,   /* a warp issued an instruction */
+    TRACE_EV_MEM,         /* a warp memory instruction (one request, 32 lanes) */
+    TRACE_EV_BAR_ARRIVE,  /* lanes of a warp arrived at a barrier */
+    TRACE_EV_BAR_RELEASE, /* a CTA's barrier released its waiting threads */
+    TRACE_EV_BLOCK_START, /* a block started on an SM */
+    TRACE_EV_BLOCK_END,   /* a block finished (or the launch stopped in it) */
+    TRACE_EV_PRINTF,      /* device printf output of one warp instruction */
+    TRACE_EV_REG,         /* the values one warp instruction wrote to a register */
+    TRACE_EV_SHFL,        /* a shfl.sync: each lane's source lane (values: the lane
                                  0..31 it read, or 32 + its own lane when the source was
                                  out of range and it kept its own value; PTX ISA
                                  §9.7.8.6), after the warp's TRACE_EV_ISSUE */
-    TRACE_EV_VOTE,            /* a vote.sync (PTX ISA §9.7.13.x vote.sync): mask = the
+    TRACE_EV_VOTE,        /* a vote.sync (PTX ISA §9.7.13.x vote.sync): mask = the
                                  lanes that voted, aux = those whose predicate was true,
                                  barrier = trace_vote_kind; after the warp's
                                  TRACE_EV_ISSUE */
@@ -53,15 +53,25 @@ typedef enum trace_kind {
 
 /* The mode of a TRACE_EV_VOTE (vote.sync.all, .any, .uni, .ballot.b32: __all_sync,
  * __any_sync, __uni_sync, __ballot_sync). */
-typedef enum trace_vote_kind { TRACE_VOTE_ALL = 1, TRACE_VOTE_ANY, TRACE_VOTE_UNI, TRACE_VOTE_BALLOT } trace_vote_kind;
+typedef enum trace_vote_kind {
+    TRACE_VOTE_ALL = 1,
+    TRACE_VOTE_ANY,
+    TRACE_VOTE_UNI,
+    TRACE_VOTE_BALLOT
+} trace_vote_kind;
 
 /* Memory operation of a TRACE_EV_MEM event. */
 typedef enum trace_mem_op { TRACE_LOAD = 0, TRACE_STORE = 1, TRACE_ATOMIC = 2 } trace_mem_op;
 
 /* State space of a TRACE_EV_MEM event; the values equal sim_space (sim.h). Generic
  * accesses are recorded in the space the address resolved to. */
-enum { TRACE_SPACE_GLOBAL = 1, TRACE_SPACE_SHARED = 2, TRACE_SPACE_LOCAL = 3,
-       TRACE_SPACE_CONST = 4, TRACE_SPACE_PARAM = 5 };
+enum {
+    TRACE_SPACE_GLOBAL = 1,
+    TRACE_SPACE_SHARED = 2,
+    TRACE_SPACE_LOCAL = 3,
+    TRACE_SPACE_CONST = 4,
+    TRACE_SPACE_PARAM = 5
+};
 
 /* One event (32 bytes). Which fields mean something depends on kind:
  *   all:            kind, block (linear block index, x fastest), time
@@ -129,19 +139,19 @@ typedef struct trace_insn {
 /* A register of the PTX the back end ran, for TRACE_EV_REG (index = trace.regs slot). */
 enum { TRACE_REG_B = 0, TRACE_REG_U, TRACE_REG_S, TRACE_REG_F, TRACE_REG_PRED };
 typedef struct trace_reg {
-    char name[30];  /* "%r3", "%f1", "%p2"; registers of a called device function are
+    char name[30]; /* "%r3", "%f1", "%p2"; registers of a called device function are
                        prefixed with it ("_Z3addii:%r1"; truncated) */
-    uint8_t cls;    /* TRACE_REG_*: how a value is shown */
-    uint8_t size;   /* bytes: 1 (pred), 2, 4 or 8 */
-    int32_t func;   /* the function declaring it: 0 = the kernel, 1.. = device functions */
+    uint8_t cls;   /* TRACE_REG_*: how a value is shown */
+    uint8_t size;  /* bytes: 1 (pred), 2, 4 or 8 */
+    int32_t func;  /* the function declaring it: 0 = the kernel, 1.. = device functions */
 } trace_reg;
 
 /* A source variable held in a register over a range of instructions, from a debug
  * build's DWARF (sim/ptx_dwarf.h): "i" in regs[3] ("%r1") for PCs [4, 28). */
 typedef struct trace_var {
-    char name[32];     /* as in the source ("i", "sum"; truncated) */
-    int32_t reg;       /* index into trace.regs */
-    int32_t pc_lo;     /* it holds for the instructions [pc_lo, pc_hi) */
+    char name[32]; /* as in the source ("i", "sum"; truncated) */
+    int32_t reg;   /* index into trace.regs */
+    int32_t pc_lo; /* it holds for the instructions [pc_lo, pc_hi) */
     int32_t pc_hi;
     int32_t decl_line; /* where it is declared, 0 unknown */
     int32_t is_param;  /* 1: a parameter of the kernel or function */
@@ -149,11 +159,11 @@ typedef struct trace_var {
 
 /* The block's shared memory as it was when a barrier released (reduction/scan views). */
 typedef struct trace_snapshot {
-    uint32_t block;   /* linear block index */
-    int32_t pc;       /* the barrier */
-    uint64_t time;    /* when it released */
-    uint64_t offset;  /* into trace.snap_bytes */
-    uint32_t size;    /* bytes (the block's whole shared memory, or cut at the cap) */
+    uint32_t block;  /* linear block index */
+    int32_t pc;      /* the barrier */
+    uint64_t time;   /* when it released */
+    uint64_t offset; /* into trace.snap_bytes */
+    uint32_t size;   /* bytes (the block's whole shared memory, or cut at the cap) */
 } trace_snapshot;
 
 typedef struct trace trace_t;
@@ -177,20 +187,20 @@ struct trace {
     /* registers (for TRACE_EV_REG; filled when record_regs is set) */
     trace_reg *regs;
     int nregs;
-    int record_regs;     /* set by the caller: 1 = record TRACE_EV_REG events */
-    trace_var *vars;     /* source variables in registers (with regs; none without a
+    int record_regs; /* set by the caller: 1 = record TRACE_EV_REG events */
+    trace_var *vars; /* source variables in registers (with regs; none without a
                             debug build's DWARF): so the registers view can name them */
     int nvars;
     /* events */
     trace_event *events;
     size_t nevents, cap_events;
-    size_t max_events;   /* 0 = default (1 Mi events: 32 MiB, plus 256 bytes of lane
+    size_t max_events; /* 0 = default (1 Mi events: 32 MiB, plus 256 bytes of lane
                             addresses per stored memory event) */
-    int truncated;       /* 1 when events were dropped (counted in dropped) */
+    int truncated;     /* 1 when events were dropped (counted in dropped) */
     uint64_t dropped;
-    uint64_t *addrs;     /* 32 per stored MEM and REG event */
+    uint64_t *addrs;          /* 32 per stored MEM and REG event */
     size_t naddrs, cap_addrs; /* in units of 32 addresses */
-    char *text;          /* printf output referenced by PRINTF events */
+    char *text;               /* printf output referenced by PRINTF events */
     size_t ntext, cap_text;
     /* shared-memory snapshots at barrier releases */
     size_t snap_max_bytes; /* 0 = none taken; otherwise total cap on snap_bytes */
@@ -198,7 +208,7 @@ struct trace {
     size_t nsnaps, cap_snaps;
     unsigned char *snap_bytes;
     size_t nsnap_bytes, cap_snap_bytes;
-    int snaps_truncated;   /* 1 when a snapshot did not fit under snap_max_bytes */
+    int snaps_truncated; /* 1 when a snapshot did not fit under snap_max_bytes */
     /* streaming consumer (optional) */
     trace_sink_fn sink;
     void *sink_ctx;

@@ -40,29 +40,37 @@ bool app_on_exercise(const app *a)
 
 int app_nsteps(const app *a)
 {
-    if (!a->lesson) return 0;
+    if (!a->lesson)
+        return 0;
     return a->lesson->nsteps + (a->lesson->exercise ? 1 : 0);
 }
 
 const gl_step *app_cur_step(const app *a)
 {
-    if (!a->lesson || a->step < 0 || a->step >= a->lesson->nsteps) return NULL;
+    if (!a->lesson || a->step < 0 || a->step >= a->lesson->nsteps)
+        return NULL;
     return &a->lesson->steps[a->step];
 }
 
-bool app_busy(const app *a) { return a->job.kind != JOB_NONE; }
+bool app_busy(const app *a)
+{
+    return a->job.kind != JOB_NONE;
+}
 
 int64_t app_exercise_n(const app *a)
 {
-    if (a->ex_pick > 0) return a->ex_pick;
-    if (a->ex_default > 0) return a->ex_default;
+    if (a->ex_pick > 0)
+        return a->ex_pick;
+    if (a->ex_default > 0)
+        return a->ex_default;
     return a->ex_nsizes > 0 ? a->ex_sizes[a->ex_nsizes - 1] : 1000;
 }
 
 const gl_lesson_progress *app_progress(const app *a, const gl_lesson *l)
 {
     for (int i = 0; l && l->id && i < a->nprogress; i++)
-        if (strcmp(a->progress[i].id, l->id) == 0) return &a->progress[i];
+        if (strcmp(a->progress[i].id, l->id) == 0)
+            return &a->progress[i];
     return NULL;
 }
 
@@ -70,46 +78,59 @@ int app_steps_seen(const app *a, const gl_lesson *l)
 {
     const gl_lesson_progress *p = app_progress(a, l);
     int n = 0, total = l->nsteps + (l->exercise ? 1 : 0);
-    for (int i = 0; p && i < total && i < 32; i++) n += (p->steps_seen >> i) & 1u;
+    for (int i = 0; p && i < total && i < 32; i++)
+        n += (p->steps_seen >> i) & 1u;
     return n;
 }
 
 const app_diag *app_diag_at(const app *a, int line)
 {
     for (int i = 0; i < a->ndiags; i++)
-        if (a->diags[i].line == line) return &a->diags[i];
+        if (a->diags[i].line == line)
+            return &a->diags[i];
     return NULL;
 }
 
 void app_backend_label(const app *a, char *buf, size_t len)
 {
-    if (a->opts.backend == GL_BACKEND_SIM) snprintf(buf, len, "simulator");
-    else if (!a->backend_known) snprintf(buf, len, "looking for a GPU...");
-    else if (a->device_error[0]) snprintf(buf, len, "no GPU back end (see lesson 0)");
-    else if (a->device.is_simulator) snprintf(buf, len, "simulator (no GPU found)");
-    else snprintf(buf, len, "GPU: %s", a->device.name);
-    if (a->have_run && a->run.backend == GL_BACKEND_SIM && a->backend_known && !a->device.is_simulator &&
-        a->opts.backend != GL_BACKEND_SIM)
-        snprintf(buf + strlen(buf), len - strlen(buf), a->sim_replay ? " (last run replayed on the simulator)"
-                                                                     : " (last run fell back to the simulator)");
+    if (a->opts.backend == GL_BACKEND_SIM)
+        snprintf(buf, len, "simulator");
+    else if (!a->backend_known)
+        snprintf(buf, len, "looking for a GPU...");
+    else if (a->device_error[0])
+        snprintf(buf, len, "no GPU back end (see lesson 0)");
+    else if (a->device.is_simulator)
+        snprintf(buf, len, "simulator (no GPU found)");
+    else
+        snprintf(buf, len, "GPU: %s", a->device.name);
+    if (a->have_run && a->run.backend == GL_BACKEND_SIM && a->backend_known &&
+        !a->device.is_simulator && a->opts.backend != GL_BACKEND_SIM)
+        snprintf(buf + strlen(buf), len - strlen(buf),
+                 a->sim_replay ? " (last run replayed on the simulator)"
+                               : " (last run fell back to the simulator)");
 }
 
 /* Copies a message, cut to fit dst (always NUL-terminated). */
 static void msgcpy(char *dst, size_t n, const char *src)
 {
     size_t len = strlen(src);
-    if (len >= n) len = n - 1;
+    if (len >= n)
+        len = n - 1;
     memcpy(dst, src, len);
     dst[len] = '\0';
 }
 
 /* A message longer than the status bar holds is cut (msgcpy: no format-truncation
  * warning from a caller's longer buffer). */
-static void set_flash(app *a, const char *msg) { msgcpy(a->flash, sizeof a->flash, msg); }
+static void set_flash(app *a, const char *msg)
+{
+    msgcpy(a->flash, sizeof a->flash, msg);
+}
 
 static const char *base_name(const char *path)
 {
-    if (!path) return "";
+    if (!path)
+        return "";
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
@@ -122,7 +143,8 @@ static void progress_reload(app *a)
     a->progress = NULL;
     a->nprogress = 0;
     gl_error err = {0};
-    if (progress_load(&a->progress, &a->nprogress, a->progress_warning, sizeof a->progress_warning, &err) != GL_OK) {
+    if (progress_load(&a->progress, &a->nprogress, a->progress_warning, sizeof a->progress_warning,
+                      &err) != GL_OK) {
         a->progress = NULL;
         a->nprogress = 0;
     }
@@ -133,20 +155,24 @@ static void progress_reload(app *a)
  * either changes). */
 static void progress_step(app *a)
 {
-    if (!a->lesson || !a->lesson->id || a->opts.demo || a->step >= 32) return;
+    if (!a->lesson || !a->lesson->id || a->opts.demo || a->step >= 32)
+        return;
     const gl_lesson_progress *p = app_progress(a, a->lesson);
     if (p && (p->steps_seen >> a->step) & 1u && p->last_step == a->step &&
         strcmp(a->last_lesson, a->lesson->id) == 0)
         return;
     gl_error err = {0};
-    if (progress_mark_step(a->lesson->id, a->step, &err) == GL_OK) progress_reload(a);
+    if (progress_mark_step(a->lesson->id, a->step, &err) == GL_OK)
+        progress_reload(a);
 }
 
 static void progress_passed(app *a)
 {
-    if (!a->lesson || !a->lesson->id || a->opts.demo) return;
+    if (!a->lesson || !a->lesson->id || a->opts.demo)
+        return;
     gl_error err = {0};
-    if (progress_mark_passed(a->lesson->id, &err) == GL_OK) progress_reload(a);
+    if (progress_mark_passed(a->lesson->id, &err) == GL_OK)
+        progress_reload(a);
 }
 
 static int clamp_top(int top, int lines, int rows);
@@ -165,19 +191,23 @@ static void source_free(app_source *s)
 static void source_load(app_source *s, const char *path)
 {
     source_free(s);
-    if (!path) return;
+    if (!path)
+        return;
     gl_error err = {0};
     char *raw = gl_read_file(path, NULL, &err);
     s->path = strdup(path);
     if (!raw) {
         s->text = strdup(err.msg[0] ? err.msg : "cannot read the kernel source");
-        if (!s->text) return;
+        if (!s->text)
+            return;
         s->lines = malloc(sizeof *s->lines);
-        if (s->lines) s->lines[0] = s->text, s->nlines = 1;
+        if (s->lines)
+            s->lines[0] = s->text, s->nlines = 1;
         return;
     }
     size_t tabs = 0, nl = 1;
-    for (const char *p = raw; *p; p++) tabs += *p == '\t', nl += *p == '\n';
+    for (const char *p = raw; *p; p++)
+        tabs += *p == '\t', nl += *p == '\n';
     s->text = malloc(strlen(raw) + tabs * 3 + 1);
     s->lines = malloc(nl * sizeof *s->lines);
     if (!s->text || !s->lines) {
@@ -190,11 +220,13 @@ static void source_load(app_source *s, const char *path)
     s->lines[s->nlines++] = o;
     for (const char *p = raw; *p; p++) {
         if (*p == '\t') {
-            do *o++ = ' ', col++;
+            do
+                *o++ = ' ', col++;
             while (col % 4);
         } else if (*p == '\n') {
             *o++ = '\0', col = 0;
-            if (p[1]) s->lines[s->nlines++] = o;
+            if (p[1])
+                s->lines[s->nlines++] = o;
         } else if (*p != '\r') {
             *o++ = *p, col++;
         }
@@ -208,36 +240,45 @@ static void source_load(app_source *s, const char *path)
 static void parse_diags(app *a, const char *text)
 {
     a->ndiags = 0;
-    if (!text || !a->src.path) return;
+    if (!text || !a->src.path)
+        return;
     const char *want = base_name(a->src.path);
     const char *p = text;
     while (*p && a->ndiags < APP_MAX_DIAGS) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         char line[1024];
-        if (len >= sizeof line) len = sizeof line - 1;
+        if (len >= sizeof line)
+            len = sizeof line - 1;
         memcpy(line, p, len);
         line[len] = '\0';
         /* find ":<digits>:" after the path */
         for (char *c = strchr(line, ':'); c; c = strchr(c + 1, ':')) {
             char *d = c + 1;
-            if (!isdigit((unsigned char)*d)) continue;
+            if (!isdigit((unsigned char)*d))
+                continue;
             long ln = strtol(d, &d, 10);
-            if (*d != ':') continue;
+            if (*d != ':')
+                continue;
             long col = 0;
             char *q = d + 1;
             if (isdigit((unsigned char)*q)) {
                 col = strtol(q, &q, 10);
-                if (*q != ':') break;
+                if (*q != ':')
+                    break;
                 q++;
             }
-            while (*q == ' ') q++;
+            while (*q == ' ')
+                q++;
             bool err = strncmp(q, "error", 5) == 0 || strncmp(q, "fatal error", 11) == 0;
             bool warn = strncmp(q, "warning", 7) == 0;
-            if (!err && !warn) break;
+            if (!err && !warn)
+                break;
             *c = '\0';
-            if (strcmp(base_name(line), want) != 0) break;
-            if (app_diag_at(a, (int)ln)) break; /* the first message of a line */
+            if (strcmp(base_name(line), want) != 0)
+                break;
+            if (app_diag_at(a, (int)ln))
+                break; /* the first message of a line */
             app_diag *g = &a->diags[a->ndiags++];
             memset(g, 0, sizeof *g);
             g->line = (int)ln;
@@ -246,7 +287,8 @@ static void parse_diags(app *a, const char *text)
             snprintf(g->msg, sizeof g->msg, "%s", q);
             break;
         }
-        if (!e) break;
+        if (!e)
+            break;
         p = e + 1;
     }
 }
@@ -271,7 +313,8 @@ const char *app_finding_name(int kind)
 
 static void add_diag(app *a, int line, bool is_error, const char *msg)
 {
-    if (line <= 0 || a->ndiags >= APP_MAX_DIAGS || app_diag_at(a, line)) return;
+    if (line <= 0 || a->ndiags >= APP_MAX_DIAGS || app_diag_at(a, line))
+        return;
     app_diag *g = &a->diags[a->ndiags++];
     memset(g, 0, sizeof *g);
     g->line = line;
@@ -297,15 +340,24 @@ static void add_findings(app *a)
         char msg[240];
         int l1 = f->access.src_line, l2 = f->other.src_line;
         if (l2 > 0 && l2 != l1) {
-            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning", name,
-                     f->access.op == 1 ? "(this write)" : f->access.op == 2 ? "(this atomic)" : "(this read)", l2);
+            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning",
+                     name,
+                     f->access.op == 1   ? "(this write)"
+                     : f->access.op == 2 ? "(this atomic)"
+                                         : "(this read)",
+                     l2);
             add_diag(a, l1, f->is_error, msg);
-            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning", name,
-                     f->other.op == 1 ? "(this write)" : f->other.op == 2 ? "(this atomic)" : "(this read)", l1);
+            snprintf(msg, sizeof msg, "%s: %s %s with line %d", f->is_error ? "error" : "warning",
+                     name,
+                     f->other.op == 1   ? "(this write)"
+                     : f->other.op == 2 ? "(this atomic)"
+                                        : "(this read)",
+                     l1);
             add_diag(a, l2, f->is_error, msg);
         } else {
-            snprintf(msg, sizeof msg, "%s: %s by thread (%u,%u,%u) of block (%u,%u,%u)", f->is_error ? "error" : "warning",
-                     name, f->access.thread[0], f->access.thread[1], f->access.thread[2], f->access.block[0],
+            snprintf(msg, sizeof msg, "%s: %s by thread (%u,%u,%u) of block (%u,%u,%u)",
+                     f->is_error ? "error" : "warning", name, f->access.thread[0],
+                     f->access.thread[1], f->access.thread[2], f->access.block[0],
                      f->access.block[1], f->access.block[2]);
             add_diag(a, l1, f->is_error, msg);
         }
@@ -326,7 +378,9 @@ static void run_result_free(gl_run_result *r)
  * becomes the baseline the next run of its step is compared with. */
 static void keep_baseline(app *a)
 {
-    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != SIM_FAULT_NONE || a->run.gpu_fault) return;
+    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != SIM_FAULT_NONE ||
+        a->run.gpu_fault)
+        return;
     a->baseline = (struct app_baseline){true,
                                         a->lesson,
                                         a->step,
@@ -337,24 +391,28 @@ static void keep_baseline(app *a)
                                         a->run.metrics != NULL,
                                         {0},
                                         a->run_names};
-    if (a->run.metrics) a->baseline.c = a->run.metrics->total;
+    if (a->run.metrics)
+        a->baseline.c = a->run.metrics->total;
 }
 
 static void results_clear(app *a)
 {
     keep_baseline(a);
-    if (a->have_run) run_result_free(&a->run);
+    if (a->have_run)
+        run_result_free(&a->run);
     a->have_run = false;
     a->play_next = 0;
     free(a->run_chatter);
     a->run_chatter = NULL;
     a->run_error[0] = '\0';
     a->fault_file[0] = '\0';
-    if (a->have_grade) grade_report_free(&a->grade);
+    if (a->have_grade)
+        grade_report_free(&a->grade);
     a->have_grade = false;
     a->grade_error[0] = '\0';
     a->ndiags = 0;
-    if (a->ref_buffers) spec_buffers_free(a->ref_buffers, a->ref_nargs);
+    if (a->ref_buffers)
+        spec_buffers_free(a->ref_buffers, a->ref_nargs);
     a->ref_buffers = NULL;
     a->ref_nargs = 0;
     a->ref_n = 0;
@@ -373,8 +431,10 @@ static void step_clear(app *a)
         set_flash(a, a->job.kind == JOB_GRADE ? "grading cancelled: you left the exercise"
                                               : "run cancelled: you left its step");
     job_cancel(&a->job);
-    if (a->init_buffers) spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
-    if (a->have_spec) spec_free(&a->spec);
+    if (a->init_buffers)
+        spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
+    if (a->have_spec)
+        spec_free(&a->spec);
     a->have_spec = false;
     memset(&a->spec, 0, sizeof a->spec);
     a->spec_error[0] = '\0';
@@ -392,21 +452,30 @@ static void step_clear(app *a)
 
 static void build_modes(app *a, const char *map_value)
 {
-    static const struct { const char *name; map_kind kind; } fixed[] = {
-        {"global_index", MAP_GLOBAL_INDEX}, {"block", MAP_BLOCK}, {"thread", MAP_THREAD},
-        {"warp", MAP_WARP},                 {"lane", MAP_LANE},
+    static const struct {
+        const char *name;
+        map_kind kind;
+    } fixed[] = {
+        {"global_index", MAP_GLOBAL_INDEX},
+        {"block", MAP_BLOCK},
+        {"thread", MAP_THREAD},
+        {"warp", MAP_WARP},
+        {"lane", MAP_LANE},
         {"sm", MAP_SM},
     };
     a->nmodes = 0;
     a->mode = 0;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         a->modes[a->nmodes++] = (map_mode){fixed[i].kind, -1};
-        if (map_value && strcmp(map_value, fixed[i].name) == 0) a->mode = a->nmodes - 1;
+        if (map_value && strcmp(map_value, fixed[i].name) == 0)
+            a->mode = a->nmodes - 1;
     }
     for (int i = 0; i < a->spec.nargs && a->nmodes < APP_MAX_MODES; i++) {
-        if (!a->spec.args[i].is_ptr) continue;
+        if (!a->spec.args[i].is_ptr)
+            continue;
         a->modes[a->nmodes++] = (map_mode){MAP_BUFFER, i};
-        if (map_value && strncmp(map_value, "buffer:", 7) == 0 && strcmp(map_value + 7, a->spec.args[i].name) == 0)
+        if (map_value && strncmp(map_value, "buffer:", 7) == 0 &&
+            strcmp(map_value + 7, a->spec.args[i].name) == 0)
             a->mode = a->nmodes - 1;
     }
 }
@@ -417,11 +486,13 @@ static const char *exercise_source(app *a)
 {
     const gl_exercise *ex = a->lesson->exercise;
     a->ex_error[0] = '\0';
-    if (a->opts.demo) return ex->starter;
+    if (a->opts.demo)
+        return ex->starter;
     gl_error err = {0};
     if (workspace_exercise_path(a->lesson, a->ex_path, sizeof a->ex_path, &err) != GL_OK) {
         a->ex_path[0] = '\0';
-        snprintf(a->ex_error, sizeof a->ex_error, "cannot make your copy of the exercise: %.900s", err.msg);
+        snprintf(a->ex_error, sizeof a->ex_error, "cannot make your copy of the exercise: %.900s",
+                 err.msg);
         return ex->starter;
     }
     return a->ex_path;
@@ -431,20 +502,26 @@ static const char *exercise_source(app *a)
  * (with the comment lines just above it). */
 static void scroll_to_kernel(app *a)
 {
-    if (!a->have_spec || !a->spec.kernel || !a->src.lines) return;
+    if (!a->have_spec || !a->spec.kernel || !a->src.lines)
+        return;
     size_t kl = strlen(a->spec.kernel);
     for (int i = 0; i < a->src.nlines; i++) {
         const char *l = a->src.lines[i];
         const char *k = strstr(l, a->spec.kernel);
-        if (!k || !strstr(l, "__global__")) continue;
+        if (!k || !strstr(l, "__global__"))
+            continue;
         const char *after = k + kl;
-        while (*after == ' ') after++;
-        if (*after != '(' || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_'))) continue;
+        while (*after == ' ')
+            after++;
+        if (*after != '(' || (k > l && (isalnum((unsigned char)k[-1]) || k[-1] == '_')))
+            continue;
         int top = i;
         while (top > 0 && top > i - 4) {
             const char *p = a->src.lines[top - 1];
-            while (*p == ' ') p++;
-            if (strncmp(p, "//", 2) != 0 && strncmp(p, "/*", 2) != 0 && *p != '*') break;
+            while (*p == ' ')
+                p++;
+            if (strncmp(p, "//", 2) != 0 && strncmp(p, "/*", 2) != 0 && *p != '*')
+                break;
             top--;
         }
         /* a kernel near the top of the file: show the file from its start */
@@ -463,12 +540,14 @@ static int cmp_i64(const void *x, const void *y)
  * measured and the size picked stay while the TUI runs). */
 static void exercise_sizes(app *a)
 {
-    if (a->ex_lesson == a->lesson) return;
+    if (a->ex_lesson == a->lesson)
+        return;
     a->ex_lesson = a->lesson;
     a->ex_nsizes = grade_sizes(a->lesson->exercise, a->ex_sizes, JOB_MAX_SIZES);
     qsort(a->ex_sizes, (size_t)a->ex_nsizes, sizeof a->ex_sizes[0], cmp_i64);
     a->ex_pick = a->ex_default = 0;
-    for (int i = 0; i < JOB_MAX_SIZES; i++) a->ex_secs[i] = -1;
+    for (int i = 0; i < JOB_MAX_SIZES; i++)
+        a->ex_secs[i] = -1;
 }
 
 /* Enters step i of the open lesson (nsteps = the exercise): loads its launch spec,
@@ -505,10 +584,12 @@ static void step_enter(app *a, int i)
         a->other_kernel = false;
         if (st == GL_OK) {
             a->have_spec = true;
-            if (!source) source = a->spec.source;
+            if (!source)
+                source = a->spec.source;
             uint64_t bytes = 0;
             for (int k = 0; k < a->spec.nargs; k++)
-                if (a->spec.args[k].is_ptr) bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
+                if (a->spec.args[k].is_ptr)
+                    bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
             if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
                 a->init_buffers = NULL;
             build_modes(a, map_value);
@@ -551,12 +632,15 @@ static void lesson_open(app *a, gl_lesson *l, bool resume)
 /* Decides the back end once: gl_device_query with the chosen kind. */
 static void probe_backend(app *a)
 {
-    if (a->backend_known) return;
+    if (a->backend_known)
+        return;
     gl_error err = {0};
     term_quiet_begin();
-    gl_status st = gl_device_query(a->opts.backend, &a->device, a->device_note, sizeof a->device_note, &err);
+    gl_status st =
+        gl_device_query(a->opts.backend, &a->device, a->device_note, sizeof a->device_note, &err);
     free(term_quiet_end());
-    if (st != GL_OK) msgcpy(a->device_error, sizeof a->device_error, err.msg);
+    if (st != GL_OK)
+        msgcpy(a->device_error, sizeof a->device_error, err.msg);
     a->backend_known = true;
 }
 
@@ -565,29 +649,39 @@ static void probe_backend(app *a)
 static void scroll_source_to(app *a, int line)
 {
     a->src_top = line - 1 - a->metrics.src_rows / 3;
-    if (a->src_top < 0) a->src_top = 0;
+    if (a->src_top < 0)
+        a->src_top = 0;
 }
 
 /* Starts the current step's launch in a worker. */
 static handler_result start_run(app *a)
 {
     if (!a->have_spec) {
-        set_flash(a, a->spec_error[0] ? "this step's launch spec has an error" : "nothing to run on this step");
+        set_flash(a, a->spec_error[0] ? "this step's launch spec has an error"
+                                      : "nothing to run on this step");
         return H_REDRAW;
     }
-    if (app_busy(a)) return H_HANDLED;
+    if (app_busy(a))
+        return H_HANDLED;
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
     /* the limits of every launch (backend.h), with the exercise's own step limit on the
      * exercise, so that r and grade agree on what never finishes */
-    uint64_t step_limit = app_on_exercise(a) && a->lesson && a->lesson->exercise ? a->lesson->exercise->step_limit : 0;
-    gl_run_opts o = {.backend = a->opts.backend, .step_limit = step_limit,
-                     .trace_level = TRACE_MEMORY, .trace_max_events = 1u << 18,
-                     .snapshot_bytes = 1u << 20, .metrics = 1, .trace_regs = 1,
+    uint64_t step_limit = app_on_exercise(a) && a->lesson && a->lesson->exercise
+                              ? a->lesson->exercise->step_limit
+                              : 0;
+    gl_run_opts o = {.backend = a->opts.backend,
+                     .step_limit = step_limit,
+                     .trace_level = TRACE_MEMORY,
+                     .trace_max_events = 1u << 18,
+                     .snapshot_bytes = 1u << 20,
+                     .metrics = 1,
+                     .trace_regs = 1,
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
     o.compile.debug = a->names_build; /* N: source variable names (a debug build) */
     a->start_names = a->names_build;
-    snprintf(a->start_kernel, sizeof a->start_kernel, "%s", a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
+    snprintf(a->start_kernel, sizeof a->start_kernel, "%s",
+             a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
     char msg[256];
     if (app_on_exercise(a)) {
         /* the learner's kernel, then the reference at the same size and inputs; the
@@ -601,7 +695,8 @@ static handler_result start_run(app *a)
             snprintf(a->busy_msg, sizeof a->busy_msg, "running %.90s and the reference at n = %lld",
                      base_name(a->spec.source), (long long)n);
         else
-            snprintf(a->busy_msg, sizeof a->busy_msg, "timing the reference to choose n, then running %.90s",
+            snprintf(a->busy_msg, sizeof a->busy_msg,
+                     "timing the reference to choose n, then running %.90s",
                      base_name(a->spec.source));
         return H_REDRAW;
     }
@@ -609,7 +704,8 @@ static handler_result start_run(app *a)
         set_flash(a, msg);
         return H_REDRAW;
     }
-    snprintf(a->busy_msg, sizeof a->busy_msg, "compiling and running %s", base_name(a->spec.source));
+    snprintf(a->busy_msg, sizeof a->busy_msg, "compiling and running %s",
+             base_name(a->spec.source));
     return H_REDRAW;
 }
 /* N: the registers view names source variables: runs use the debug build (-G), the
@@ -617,11 +713,14 @@ static handler_result start_run(app *a)
  * optimised build every other count is of. Re-runs the step when it has run. */
 static handler_result act_names(app *a)
 {
-    if (app_busy(a)) return H_HANDLED;
+    if (app_busy(a))
+        return H_HANDLED;
     a->names_build = !a->names_build;
-    set_flash(a, a->names_build ? "source variable names: runs use the debug build (-G, the code as written)"
-                                : "runs use the optimised build again (no source variable names)");
-    if (a->have_run && a->have_spec) return start_run(a);
+    set_flash(a, a->names_build
+                     ? "source variable names: runs use the debug build (-G, the code as written)"
+                     : "runs use the optimised build again (no source variable names)");
+    if (a->have_run && a->have_spec)
+        return start_run(a);
     return H_REDRAW;
 }
 
@@ -629,7 +728,8 @@ static handler_result act_names(app *a)
 static handler_result act_rerun_sim(app *a)
 {
     if (!a->have_run || a->run.backend == GL_BACKEND_SIM) {
-        set_flash(a, a->have_run ? "this run was on the simulator already" : "S replays a GPU run on the simulator");
+        set_flash(a, a->have_run ? "this run was on the simulator already"
+                                 : "S replays a GPU run on the simulator");
         return H_REDRAW;
     }
     gl_backend_kind keep = a->opts.backend;
@@ -642,7 +742,8 @@ static handler_result act_rerun_sim(app *a)
 
 static handler_result start_grade(app *a)
 {
-    if (app_busy(a)) return H_HANDLED;
+    if (app_busy(a))
+        return H_HANDLED;
     const char *sub = a->ex_path[0] ? a->ex_path : NULL;
     gl_grade_opts o = {.backend = a->opts.backend};
     char msg[256];
@@ -665,7 +766,8 @@ static void exercise_reenter(app *a)
     step_enter(a, a->step);
     a->src_top = src_top;
     a->text_top = text_top;
-    if (mode < a->nmodes) a->mode = mode;
+    if (mode < a->nmodes)
+        a->mode = mode;
     a->view = view;
 }
 
@@ -676,24 +778,29 @@ static void exercise_compare(app *a)
     struct app_ref_cmp *c = &a->cmp;
     memset(c, 0, sizeof *c);
     c->first_arg = -1;
-    if (!a->have_run || a->run_status != GL_OK || !a->have_spec || !a->ref_buffers || !a->run.buffers ||
-        a->ref_n != a->spec_n)
+    if (!a->have_run || a->run_status != GL_OK || !a->have_spec || !a->ref_buffers ||
+        !a->run.buffers || a->ref_n != a->spec_n)
         return;
     const gl_check *k = grade_reference_check(a->lesson->exercise, a->ref_n);
     c->n = a->ref_n;
     c->tolerance = k ? k->tolerance : 0;
     for (int i = 0; i < a->spec.nargs; i++) {
         const gl_arg *arg = &a->spec.args[i];
-        if (!arg->is_ptr || !grade_is_output(k, arg->name)) continue;
-        if (i >= a->run.nargs || i >= a->ref_nargs) return;
+        if (!arg->is_ptr || !grade_is_output(k, arg->name))
+            continue;
+        if (i >= a->run.nargs || i >= a->ref_nargs)
+            return;
         const gl_buffer *got = &a->run.buffers[i], *exp = &a->ref_buffers[i];
         size_t bytes = arg->len * gl_type_size(arg->type);
-        if (!got->data || !exp->data || got->bytes < bytes || exp->bytes < bytes) return;
+        if (!got->data || !exp->data || got->bytes < bytes || exp->bytes < bytes)
+            return;
         size_t first;
-        size_t d = grade_count_diffs(arg->type, arg->len, exp->data, got->data, c->tolerance, &first);
+        size_t d =
+            grade_count_diffs(arg->type, arg->len, exp->data, got->data, c->tolerance, &first);
         c->elements += arg->len;
         c->differ += d;
-        if (d && c->first_arg < 0) c->first_arg = i, c->first = first;
+        if (d && c->first_arg < 0)
+            c->first_arg = i, c->first = first;
     }
     c->done = true;
 }
@@ -706,9 +813,11 @@ static void exercise_took(app *a, job_exercise *ex)
         a->ex_default = ex->n;
         for (int i = 0; i < a->ex_nsizes; i++)
             for (int k = 0; k < ex->nsizes; k++)
-                if (ex->sizes[k] == a->ex_sizes[i]) a->ex_secs[i] = ex->secs[k];
+                if (ex->sizes[k] == a->ex_sizes[i])
+                    a->ex_secs[i] = ex->secs[k];
     }
-    if (ex->n > 0 && ex->n != a->spec_n) exercise_reenter(a);
+    if (ex->n > 0 && ex->n != a->spec_n)
+        exercise_reenter(a);
     a->ref_n = ex->n;
     a->ref_status = ex->ref_status;
     snprintf(a->ref_error, sizeof a->ref_error, "%s", ex->ref_error);
@@ -730,13 +839,15 @@ static void finish_job(app *a)
         gl_run_result res;
         job_exercise ex;
         if (kind == JOB_EXERCISE) {
-            job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff, &ex);
+            job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff,
+                                &ex);
             exercise_took(a, &ex);
         } else {
             job_finish_run(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff);
         }
         keep_baseline(a);
-        if (a->have_run) run_result_free(&a->run);
+        if (a->have_run)
+            run_result_free(&a->run);
         free(a->run_chatter);
         a->run_names = a->start_names;
         memcpy(a->run_kernel, a->start_kernel, sizeof a->run_kernel);
@@ -749,21 +860,29 @@ static void finish_job(app *a)
         a->run_gen++;
         a->res_top = 0;
         a->ndiags = 0;
-        if (a->run_status == GL_ERR_COMPILE) parse_diags(a, a->run_error);
-        else add_findings(a);
+        if (a->run_status == GL_ERR_COMPILE)
+            parse_diags(a, a->run_error);
+        else
+            add_findings(a);
         if (a->run.fault.kind == SIM_FAULT_DEADLOCK) {
             /* every barrier the stuck warps wait at, not just the first */
             int lines[8], n = tv_deadlock_lines(a, lines, 8);
-            for (int i = 0; i < n; i++) add_diag(a, lines[i], true, "deadlock: warps wait here, others at another barrier");
+            for (int i = 0; i < n; i++)
+                add_diag(a, lines[i], true, "deadlock: warps wait here, others at another barrier");
             qsort(a->diags, (size_t)a->ndiags, sizeof a->diags[0], diag_cmp);
         }
-        if (a->ndiags) scroll_source_to(a, a->diags[0].line);
-        else if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0) scroll_source_to(a, a->run.fault.src_line);
+        if (a->ndiags)
+            scroll_source_to(a, a->diags[0].line);
+        else if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0)
+            scroll_source_to(a, a->run.fault.src_line);
         /* a memory fault: select the faulting thread in the map (its index and values) */
-        if ((a->run.fault.kind == SIM_FAULT_OUT_OF_BOUNDS || a->run.fault.kind == SIM_FAULT_MISALIGNED) && a->have_spec &&
-            a->run.fault.block[0] < a->spec.grid[0] && a->run.fault.block[1] < a->spec.grid[1] &&
-            a->run.fault.block[2] < a->spec.grid[2] && a->run.fault.thread[0] < a->spec.block[0] &&
-            a->run.fault.thread[1] < a->spec.block[1] && a->run.fault.thread[2] < a->spec.block[2]) {
+        if ((a->run.fault.kind == SIM_FAULT_OUT_OF_BOUNDS ||
+             a->run.fault.kind == SIM_FAULT_MISALIGNED) &&
+            a->have_spec && a->run.fault.block[0] < a->spec.grid[0] &&
+            a->run.fault.block[1] < a->spec.grid[1] && a->run.fault.block[2] < a->spec.grid[2] &&
+            a->run.fault.thread[0] < a->spec.block[0] &&
+            a->run.fault.thread[1] < a->spec.block[1] &&
+            a->run.fault.thread[2] < a->spec.block[2]) {
             memcpy(a->sel_block, a->run.fault.block, sizeof a->sel_block);
             memcpy(a->sel_thread, a->run.fault.thread, sizeof a->sel_thread);
             a->sel_on = true;
@@ -774,51 +893,70 @@ static void finish_job(app *a)
         msgcpy(a->last_note, sizeof a->last_note, a->run.note);
         a->tpos = tv_initial_pos(a);
         /* the exercise: its output against the reference's */
-        if (kind == JOB_EXERCISE) exercise_compare(a);
+        if (kind == JOB_EXERCISE)
+            exercise_compare(a);
         a->cmp_top = 0;
         /* an exercise whose output differs opens on the comparison (the symptom; the
          * source pane marks the checkers' findings and 9 shows their picture); else an
          * error opens on its picture */
-        if (a->cmp.done && a->cmp.differ) a->view = VIEW_BUFFERS;
-        else if (tv_has_error_picture(a)) a->view = VIEW_ERROR;
-        else if (a->view == VIEW_ERROR) a->view = VIEW_MAP;
+        if (a->cmp.done && a->cmp.differ)
+            a->view = VIEW_BUFFERS;
+        else if (tv_has_error_picture(a))
+            a->view = VIEW_ERROR;
+        else if (a->view == VIEW_ERROR)
+            a->view = VIEW_MAP;
         char msg[200];
         if (kind == JOB_EXERCISE && a->run_status == GL_OK && !a->run.gpu_fault && a->cmp.done) {
             if (a->cmp.differ)
-                snprintf(msg, sizeof msg, "output differs from the reference at %zu of %zu elements (n = %lld)",
+                snprintf(msg, sizeof msg,
+                         "output differs from the reference at %zu of %zu elements (n = %lld)",
                          a->cmp.differ, a->cmp.elements, (long long)a->cmp.n);
             else
-                snprintf(msg, sizeof msg, "output matches the reference for n = %lld%s", (long long)a->cmp.n,
+                snprintf(msg, sizeof msg, "output matches the reference for n = %lld%s",
+                         (long long)a->cmp.n,
                          a->run.nerrors ? ", but the checkers found errors: see Result" : "");
             set_flash(a, msg);
         } else if (kind == JOB_EXERCISE && a->run_status == GL_OK && a->ref_status != GL_OK) {
             set_flash(a, "ran; the reference could not run: see Result");
         } else if (a->run_status == GL_OK && a->run.gpu_fault)
-            set_flash(a, "the kernel failed on the GPU: press S to re-run it on the simulator, which shows where");
-        else if (a->run_status == GL_OK && a->run.nerrors > 0) set_flash(a, "ran, but the checkers found errors: see Result");
-        else if (a->run_status == GL_OK && a->run.nwarnings > 0) set_flash(a, "ran, with warnings: see Result");
+            set_flash(a, "the kernel failed on the GPU: press S to re-run it on the simulator, "
+                         "which shows where");
+        else if (a->run_status == GL_OK && a->run.nerrors > 0)
+            set_flash(a, "ran, but the checkers found errors: see Result");
+        else if (a->run_status == GL_OK && a->run.nwarnings > 0)
+            set_flash(a, "ran, with warnings: see Result");
         else
-            set_flash(a, a->run_status == GL_OK ? "ran" : a->run_status == GL_ERR_COMPILE ? "it did not compile: errors are marked in the source"
-                                                                                            : "the run failed: see Result");
+            set_flash(a, a->run_status == GL_OK ? "ran"
+                         : a->run_status == GL_ERR_COMPILE
+                             ? "it did not compile: errors are marked in the source"
+                             : "the run failed: see Result");
     } else if (kind == JOB_GRADE) {
-        if (a->have_grade) grade_report_free(&a->grade);
-        job_finish_grade(&a->job, &a->grade_status, &a->grade, a->grade_error, sizeof a->grade_error);
+        if (a->have_grade)
+            grade_report_free(&a->grade);
+        job_finish_grade(&a->job, &a->grade_status, &a->grade, a->grade_error,
+                         sizeof a->grade_error);
         a->have_grade = true;
         a->res_top = 0;
         a->ndiags = 0;
         if (a->grade_status == GL_OK && !a->grade.compiled) {
             parse_diags(a, a->grade.compile_log);
-            if (a->ndiags) scroll_source_to(a, a->diags[0].line);
+            if (a->ndiags)
+                scroll_source_to(a, a->diags[0].line);
         }
-        if (a->grade_status == GL_OK && a->grade.passed) progress_passed(a);
-        set_flash(a, a->grade_status != GL_OK ? "grading could not run" : a->grade.passed ? "passed!" : "not yet: see the checks");
+        if (a->grade_status == GL_OK && a->grade.passed)
+            progress_passed(a);
+        set_flash(a, a->grade_status != GL_OK ? "grading could not run"
+                     : a->grade.passed        ? "passed!"
+                                              : "not yet: see the checks");
     }
-    if (a->opts.demo && a->opts.auto_seconds > 0) a->auto_next = job_now() + a->opts.auto_seconds;
+    if (a->opts.demo && a->opts.auto_seconds > 0)
+        a->auto_next = job_now() + a->opts.auto_seconds;
 }
 
 static handler_result act_cancel(app *a)
 {
-    if (!app_busy(a)) return H_IGNORED;
+    if (!app_busy(a))
+        return H_IGNORED;
     bool grading = a->job.kind == JOB_GRADE;
     job_cancel(&a->job);
     set_flash(a, grading ? "grading cancelled" : "run cancelled");
@@ -851,11 +989,16 @@ static handler_result act_resize(app *a)
 static void list_clamp(app *a)
 {
     int rows = LINES - 4;
-    if (rows < 1) rows = 1;
-    if (a->list_sel >= a->nlessons) a->list_sel = a->nlessons - 1;
-    if (a->list_sel < 0) a->list_sel = 0;
-    if (a->list_top > a->list_sel) a->list_top = a->list_sel;
-    if (a->list_sel >= a->list_top + rows) a->list_top = a->list_sel - rows + 1;
+    if (rows < 1)
+        rows = 1;
+    if (a->list_sel >= a->nlessons)
+        a->list_sel = a->nlessons - 1;
+    if (a->list_sel < 0)
+        a->list_sel = 0;
+    if (a->list_top > a->list_sel)
+        a->list_top = a->list_sel;
+    if (a->list_sel >= a->list_top + rows)
+        a->list_top = a->list_sel - rows + 1;
 }
 
 static handler_result act_list_up(app *a)
@@ -874,9 +1017,11 @@ static handler_result act_list_down(app *a)
 
 static handler_result act_open(app *a)
 {
-    if (a->nlessons == 0) return H_HANDLED;
+    if (a->nlessons == 0)
+        return H_HANDLED;
     if (a->lessons[a->list_sel].broken) { /* its error is under the list */
-        set_flash(a, "this lesson does not load: its lesson.json has an error (shown below the list)");
+        set_flash(a,
+                  "this lesson does not load: its lesson.json has an error (shown below the list)");
         return H_REDRAW;
     }
     lesson_open(a, &a->lessons[a->list_sel], true);
@@ -885,10 +1030,12 @@ static handler_result act_open(app *a)
 
 static handler_result act_back(app *a)
 {
-    if (a->opts.demo) return H_QUIT;
+    if (a->opts.demo)
+        return H_QUIT;
     if (a->lesson) {
         for (int i = 0; i < a->nlessons; i++)
-            if (a->lesson == &a->lessons[i]) a->list_sel = i;
+            if (a->lesson == &a->lessons[i])
+                a->list_sel = i;
     }
     lesson_close(a);
     list_clamp(a);
@@ -901,18 +1048,23 @@ static handler_result act_next(app *a)
         /* the last step leads on to the next lesson that loads (not in a demo) */
         int cur = -1;
         for (int i = 0; i < a->nlessons; i++)
-            if (a->lesson == &a->lessons[i]) cur = i;
+            if (a->lesson == &a->lessons[i])
+                cur = i;
         int next = cur + 1;
-        while (next > 0 && next < a->nlessons && a->lessons[next].broken) next++;
+        while (next > 0 && next < a->nlessons && a->lessons[next].broken)
+            next++;
         if (!a->opts.demo && cur >= 0 && next < a->nlessons) {
             lesson_open(a, &a->lessons[next], false);
             a->list_sel = next;
             char msg[200];
-            snprintf(msg, sizeof msg, "lesson %d: %.160s", a->lesson->number, a->lesson->title ? a->lesson->title : "");
+            snprintf(msg, sizeof msg, "lesson %d: %.160s", a->lesson->number,
+                     a->lesson->title ? a->lesson->title : "");
             set_flash(a, msg);
             return H_REDRAW;
         }
-        set_flash(a, cur >= 0 && next >= a->nlessons && !a->opts.demo ? "last step of the last lesson" : "last step");
+        set_flash(a, cur >= 0 && next >= a->nlessons && !a->opts.demo
+                         ? "last step of the last lesson"
+                         : "last step");
         a->auto_next = 0;
         return H_REDRAW;
     }
@@ -942,10 +1094,12 @@ static handler_result act_run(app *a)
 static handler_result act_kernel_next(app *a)
 {
     if (app_on_exercise(a) || !a->have_spec) {
-        set_flash(a, app_on_exercise(a) ? "the exercise runs its own kernel" : "this step runs no kernel");
+        set_flash(a, app_on_exercise(a) ? "the exercise runs its own kernel"
+                                        : "this step runs no kernel");
         return H_REDRAW;
     }
-    if (app_busy(a)) return H_HANDLED;
+    if (app_busy(a))
+        return H_HANDLED;
     if (!a->have_run || !a->run.ptx || !*a->run.ptx) {
         set_flash(a, "press r first: f then runs the file's other kernels");
         return H_REDRAW;
@@ -959,16 +1113,19 @@ static handler_result act_kernel_next(app *a)
     }
     int cur = -1, pick = -1, fits = 0;
     for (int i = 0; i < n; i++) {
-        if (strcmp(names[i], a->spec.kernel) == 0) cur = i;
+        if (strcmp(names[i], a->spec.kernel) == 0)
+            cur = i;
         fits += np[i] == a->spec.nargs;
     }
     for (int k = 1; k <= n && pick < 0; k++) {
         const int j = (cur + k) % n;
-        if (j != cur && np[j] == a->spec.nargs) pick = j;
+        if (j != cur && np[j] == a->spec.nargs)
+            pick = j;
     }
     char msg[sizeof a->flash]; /* as long as the flash it lands in */
     if (pick < 0) {
-        snprintf(msg, sizeof msg, "%s has no other kernel with %d parameters (this step's launch passes %d)",
+        snprintf(msg, sizeof msg,
+                 "%s has no other kernel with %d parameters (this step's launch passes %d)",
                  base_name(a->spec.source), a->spec.nargs, a->spec.nargs);
         set_flash(a, msg);
         gl_ptx_kernels_free(names, np, n);
@@ -980,8 +1137,10 @@ static handler_result act_kernel_next(app *a)
         return H_REDRAW;
     }
     int ord = 0;
-    for (int i = 0; i <= pick; i++) ord += np[i] == a->spec.nargs;
-    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s (f: the next)", ord, fits, base_name(a->spec.source), k);
+    for (int i = 0; i <= pick; i++)
+        ord += np[i] == a->spec.nargs;
+    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s (f: the next)", ord, fits,
+             base_name(a->spec.source), k);
     gl_ptx_kernels_free(names, np, n);
     free(a->spec.kernel);
     a->spec.kernel = k;
@@ -999,18 +1158,22 @@ static handler_result act_grade(app *a)
         set_flash(a, "this lesson has no exercise");
         return H_REDRAW;
     }
-    if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
+    if (!app_on_exercise(a))
+        step_enter(a, a->lesson->nsteps);
     return start_grade(a);
 }
 
 static handler_result act_hint(app *a)
 {
     if (!app_on_exercise(a)) {
-        set_flash(a, a->lesson->exercise ? "hints are on the exercise (the last step)" : "no hints in this lesson");
+        set_flash(a, a->lesson->exercise ? "hints are on the exercise (the last step)"
+                                         : "no hints in this lesson");
         return H_REDRAW;
     }
-    if (a->hints_shown < a->lesson->exercise->nhints) a->hints_shown++;
-    else set_flash(a, "no more hints");
+    if (a->hints_shown < a->lesson->exercise->nhints)
+        a->hints_shown++;
+    else
+        set_flash(a, "no more hints");
     a->text_top = 1 << 20; /* scroll to the hint just shown (clamped when drawn) */
     return H_REDRAW;
 }
@@ -1045,7 +1208,8 @@ static int run_editor(const char *editor, const char *file)
     gl_child ch;
     gl_child_exit ex = {.status = -1};
     term_suspend();
-    if (gl_child_exec(&ch, &o, argv) == 0) gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
+    if (gl_child_exec(&ch, &o, argv) == 0)
+        gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
     term_resume();
     term_take_interrupt(); /* a Ctrl-C meant for the editor does not quit gpulearn */
     return ex.status;
@@ -1057,8 +1221,10 @@ static handler_result act_edit(app *a)
         set_flash(a, "this lesson has no exercise to edit");
         return H_REDRAW;
     }
-    if (a->opts.demo) return H_IGNORED;
-    if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
+    if (a->opts.demo)
+        return H_IGNORED;
+    if (!app_on_exercise(a))
+        step_enter(a, a->lesson->nsteps);
     if (!a->ex_path[0]) {
         set_flash(a, "no copy of the exercise to edit (see the text)");
         return H_REDRAW;
@@ -1072,7 +1238,8 @@ static handler_result act_edit(app *a)
                                   strlen(a->src.lines[a->src.nlines - 1]) + 1
                             : 0;
     char *before = before_len ? malloc(before_len) : NULL;
-    if (before) memcpy(before, a->src.text, before_len);
+    if (before)
+        memcpy(before, a->src.text, before_len);
     int status = -1;
     if (builtin) {
         char emsg[sizeof a->flash];
@@ -1080,8 +1247,10 @@ static handler_result act_edit(app *a)
         if (er != EDITOR_SAVED) { /* the file is as it was: keep the results, no re-run */
             free(before);
             char msg[sizeof a->flash];
-            if (er == EDITOR_FAILED) snprintf(msg, sizeof msg, "cannot edit: %.200s", emsg);
-            else snprintf(msg, sizeof msg, "not saved: nothing changed");
+            if (er == EDITOR_FAILED)
+                snprintf(msg, sizeof msg, "cannot edit: %.200s", emsg);
+            else
+                snprintf(msg, sizeof msg, "not saved: nothing changed");
             set_flash(a, msg);
             return H_REDRAW;
         }
@@ -1096,21 +1265,25 @@ static handler_result act_edit(app *a)
     if (before && a->src.text) {
         int line = 0;
         const char *p = before;
-        while (line < a->src.nlines && p < before + before_len && strcmp(p, a->src.lines[line]) == 0) {
+        while (line < a->src.nlines && p < before + before_len &&
+               strcmp(p, a->src.lines[line]) == 0) {
             p += strlen(p) + 1;
             line++;
         }
-        if (line < a->src.nlines) scroll_source_to(a, line + 1);
+        if (line < a->src.nlines)
+            scroll_source_to(a, line + 1);
     }
     free(before);
     char msg[256];
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) {
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127 ||
+        WEXITSTATUS(status) == 126) {
         snprintf(msg, sizeof msg, "could not start the editor '%.200s' (set $EDITOR)", editor);
         set_flash(a, msg);
         return H_REDRAW;
     }
     if (WEXITSTATUS(status) != 0) {
-        snprintf(msg, sizeof msg, "the editor exited with status %d: not re-running", WEXITSTATUS(status));
+        snprintf(msg, sizeof msg, "the editor exited with status %d: not re-running",
+                 WEXITSTATUS(status));
         set_flash(a, msg);
         return H_REDRAW;
     }
@@ -1123,7 +1296,8 @@ static handler_result act_reset(app *a)
         set_flash(a, "this lesson has no exercise");
         return H_REDRAW;
     }
-    if (!app_on_exercise(a)) step_enter(a, a->lesson->nsteps);
+    if (!app_on_exercise(a))
+        step_enter(a, a->lesson->nsteps);
     a->confirm = CONFIRM_RESET;
     return H_REDRAW;
 }
@@ -1149,7 +1323,8 @@ static handler_result confirm_answer(app *a, int ch)
         step_enter(a, step);
         char msg[256];
         if (bak[0])
-            snprintf(msg, sizeof msg, "restored the starter (your version is in %.180s)", base_name(bak));
+            snprintf(msg, sizeof msg, "restored the starter (your version is in %.180s)",
+                     base_name(bak));
         else
             snprintf(msg, sizeof msg, "your copy is already the starter");
         set_flash(a, msg);
@@ -1161,40 +1336,54 @@ static handler_result confirm_answer(app *a, int ch)
 static handler_result exercise_size(app *a, int d)
 {
     if (!app_on_exercise(a) || !a->lesson->exercise->launch) {
-        set_flash(a, a->lesson->exercise ? "z picks the size the exercise runs at: on the exercise (the last step)"
-                                         : "this lesson has no exercise");
+        set_flash(a, a->lesson->exercise
+                         ? "z picks the size the exercise runs at: on the exercise (the last step)"
+                         : "this lesson has no exercise");
         return H_REDRAW;
     }
     if (app_busy(a)) {
         set_flash(a, "busy: the size changes once the run ends (Ctrl-C, Esc or c cancels it)");
         return H_REDRAW;
     }
-    if (a->ex_nsizes == 0) return H_HANDLED;
+    if (a->ex_nsizes == 0)
+        return H_HANDLED;
     int64_t cur = app_exercise_n(a);
     int i = 0;
-    while (i < a->ex_nsizes && a->ex_sizes[i] != cur) i++;
-    if (i == a->ex_nsizes) i = d > 0 ? -1 : 0;
+    while (i < a->ex_nsizes && a->ex_sizes[i] != cur)
+        i++;
+    if (i == a->ex_nsizes)
+        i = d > 0 ? -1 : 0;
     i = (i + d + a->ex_nsizes) % a->ex_nsizes;
     a->ex_pick = a->ex_sizes[i];
     exercise_reenter(a);
     char msg[200], def[64] = "not measured yet";
-    if (a->ex_default > 0) snprintf(def, sizeof def, "%lld", (long long)a->ex_default);
-    snprintf(msg, sizeof msg, "n = %lld (graded size %d of %d; the default is %s): r runs it", (long long)a->ex_pick,
-             i + 1, a->ex_nsizes, def);
+    if (a->ex_default > 0)
+        snprintf(def, sizeof def, "%lld", (long long)a->ex_default);
+    snprintf(msg, sizeof msg, "n = %lld (graded size %d of %d; the default is %s): r runs it",
+             (long long)a->ex_pick, i + 1, a->ex_nsizes, def);
     set_flash(a, msg);
     return H_REDRAW;
 }
-static handler_result act_size_next(app *a) { return exercise_size(a, 1); }
-static handler_result act_size_prev(app *a) { return exercise_size(a, -1); }
+static handler_result act_size_next(app *a)
+{
+    return exercise_size(a, 1);
+}
+static handler_result act_size_prev(app *a)
+{
+    return exercise_size(a, -1);
+}
 
 /* [ / ]: scrolls the exercise's comparison (buffers view) a page. */
 static handler_result cmp_scroll(app *a, int d)
 {
     if (a->view == VIEW_TREE) { /* sideways through shared memory: a page, or the cursor */
-        const int n = a->metrics.tree_elems, page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
-        if (n <= 0) return H_REDRAW;
+        const int n = a->metrics.tree_elems,
+                  page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
+        if (n <= 0)
+            return H_REDRAW;
         int c = a->tree_col + d * page;
-        if (c > n - (a->tree_zoom ? 1 : page)) c = n - (a->tree_zoom ? 1 : page);
+        if (c > n - (a->tree_zoom ? 1 : page))
+            c = n - (a->tree_zoom ? 1 : page);
         a->tree_col = c < 0 ? 0 : c;
         return H_REDRAW;
     }
@@ -1216,7 +1405,8 @@ static handler_result act_reference(app *a)
     }
     const gl_lesson_progress *p = app_progress(a, a->lesson);
     if (!a->show_reference && !(p && p->passed)) {
-        set_flash(a, "pass the exercise first (g grades your copy): then o shows the reference solution");
+        set_flash(
+            a, "pass the exercise first (g grades your copy): then o shows the reference solution");
         return H_REDRAW;
     }
     a->show_reference = !a->show_reference;
@@ -1235,8 +1425,14 @@ static handler_result act_tree_zoom(app *a)
     a->tree_zoom = !a->tree_zoom;
     return H_REDRAW;
 }
-static handler_result act_cmp_up(app *a) { return cmp_scroll(a, -1); }
-static handler_result act_cmp_down(app *a) { return cmp_scroll(a, 1); }
+static handler_result act_cmp_up(app *a)
+{
+    return cmp_scroll(a, -1);
+}
+static handler_result act_cmp_down(app *a)
+{
+    return cmp_scroll(a, 1);
+}
 
 static handler_result act_map(app *a, int d)
 {
@@ -1255,7 +1451,8 @@ static handler_result act_warps(app *a)
         return H_REDRAW;
     }
     a->view = a->view == VIEW_WARPS ? VIEW_MAP : VIEW_WARPS;
-    if (a->view == VIEW_WARPS && !a->have_run) set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
+    if (a->view == VIEW_WARPS && !a->have_run)
+        set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
     return H_REDRAW;
 }
 
@@ -1269,7 +1466,8 @@ static handler_result set_view(app *a, app_view v)
     }
     const tui_view *tv = view_of(v);
     a->view = v;
-    if (tv->space) a->tpos = tv_initial_pos(a);
+    if (tv->space)
+        a->tpos = tv_initial_pos(a);
     char msg[160];
     if (!a->have_run && (tv->flags & VIEW_F_RUN))
         snprintf(msg, sizeof msg, "%s view: r runs the kernel and records what it did", tv->name);
@@ -1279,27 +1477,37 @@ static handler_result set_view(app *a, app_view v)
     return H_REDRAW;
 }
 
-static handler_result act_view_next(app *a) { return set_view(a, view_next(a->view)); }
+static handler_result act_view_next(app *a)
+{
+    return set_view(a, view_next(a->view));
+}
 
 static handler_result time_move(app *a, tv_unit unit, int dir)
 {
     const trace_t *t = a->have_run ? a->run.trace : NULL;
     if (!t) {
-        set_flash(a, a->have_run ? "this run has no trace to step through" : "r runs the kernel first: then step through what it did");
+        set_flash(a, a->have_run ? "this run has no trace to step through"
+                                 : "r runs the kernel first: then step through what it did");
         return H_REDRAW;
     }
     bool moved = false;
     a->tpos = tv_step_pos(a, unit, dir, &moved);
     int line = tv_current_line(a);
-    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows)) scroll_source_to(a, line);
+    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows))
+        scroll_source_to(a, line);
     if (!moved)
-        set_flash(a, dir > 0 ? (unit == TV_BARRIER ? "no later barrier in this block" : "the selected warp issues nothing later")
-                             : (unit == TV_BARRIER ? "no earlier barrier in this block" : "at the start of the selected warp"));
+        set_flash(a, dir > 0 ? (unit == TV_BARRIER ? "no later barrier in this block"
+                                                   : "the selected warp issues nothing later")
+                             : (unit == TV_BARRIER ? "no earlier barrier in this block"
+                                                   : "at the start of the selected warp"));
     return H_REDRAW;
 }
 
 /* The unit playback steps by: a barrier where the view is about barriers. */
-static tv_unit play_unit(const app *a) { return view_of(a->view)->flags & VIEW_F_BARRIER ? TV_BARRIER : TV_INSN; }
+static tv_unit play_unit(const app *a)
+{
+    return view_of(a->view)->flags & VIEW_F_BARRIER ? TV_BARRIER : TV_INSN;
+}
 
 static handler_result act_play(app *a)
 {
@@ -1310,13 +1518,16 @@ static handler_result act_play(app *a)
     }
     const trace_t *t = a->have_run ? a->run.trace : NULL;
     if (!t || t->nevents == 0) {
-        set_flash(a, a->have_run ? "this run has no trace to play" : "r runs the kernel first: then P plays what it did");
+        set_flash(a, a->have_run ? "this run has no trace to play"
+                                 : "r runs the kernel first: then P plays what it did");
         return H_REDRAW;
     }
     bool moved = false;
     tv_step_pos(a, play_unit(a), 1, &moved);
-    if (!moved) a->tpos = 0; /* at the end: play from the start */
-    if (a->play_interval <= 0) a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
+    if (!moved)
+        a->tpos = 0; /* at the end: play from the start */
+    if (a->play_interval <= 0)
+        a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
     a->play_next = job_now() + a->play_interval;
     char msg[96];
     snprintf(msg, sizeof msg, "playing: one %s every %.2g s (+ / - speed, P pauses)",
@@ -1328,7 +1539,8 @@ static handler_result act_play(app *a)
 /* One playback step when due; stops at the end of the trace. */
 static bool play_tick(app *a)
 {
-    if (!a->play_next || job_now() < a->play_next || app_busy(a)) return false;
+    if (!a->play_next || job_now() < a->play_next || app_busy(a))
+        return false;
     if (!a->have_run || !a->run.trace) {
         a->play_next = 0;
         return false;
@@ -1342,34 +1554,59 @@ static bool play_tick(app *a)
     }
     a->tpos = pos;
     int line = tv_current_line(a);
-    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows)) scroll_source_to(a, line);
+    if (line > 0 && (line <= a->src_top || line > a->src_top + a->metrics.src_rows))
+        scroll_source_to(a, line);
     a->play_next = job_now() + a->play_interval;
     return true;
 }
 
 static handler_result play_speed(app *a, double f)
 {
-    if (a->play_interval <= 0) a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
+    if (a->play_interval <= 0)
+        a->play_interval = play_unit(a) == TV_BARRIER ? 1.0 : 0.4;
     a->play_interval *= f;
-    if (a->play_interval < 0.05) a->play_interval = 0.05;
-    if (a->play_interval > 10) a->play_interval = 10;
-    if (a->play_next) a->play_next = job_now() + a->play_interval;
+    if (a->play_interval < 0.05)
+        a->play_interval = 0.05;
+    if (a->play_interval > 10)
+        a->play_interval = 10;
+    if (a->play_next)
+        a->play_next = job_now() + a->play_interval;
     char msg[96];
-    snprintf(msg, sizeof msg, "playback: one step every %.2g s%s", a->play_interval, a->play_next ? "" : " (P plays)");
+    snprintf(msg, sizeof msg, "playback: one step every %.2g s%s", a->play_interval,
+             a->play_next ? "" : " (P plays)");
     set_flash(a, msg);
     return H_REDRAW;
 }
-static handler_result act_play_faster(app *a) { return play_speed(a, 1 / 1.5); }
-static handler_result act_play_slower(app *a) { return play_speed(a, 1.5); }
+static handler_result act_play_faster(app *a)
+{
+    return play_speed(a, 1 / 1.5);
+}
+static handler_result act_play_slower(app *a)
+{
+    return play_speed(a, 1.5);
+}
 
-static handler_result act_step_fwd(app *a) { return time_move(a, TV_INSN, 1); }
-static handler_result act_step_back(app *a) { return time_move(a, TV_INSN, -1); }
-static handler_result act_bar_fwd(app *a) { return time_move(a, TV_BARRIER, 1); }
-static handler_result act_bar_back(app *a) { return time_move(a, TV_BARRIER, -1); }
+static handler_result act_step_fwd(app *a)
+{
+    return time_move(a, TV_INSN, 1);
+}
+static handler_result act_step_back(app *a)
+{
+    return time_move(a, TV_INSN, -1);
+}
+static handler_result act_bar_fwd(app *a)
+{
+    return time_move(a, TV_BARRIER, 1);
+}
+static handler_result act_bar_back(app *a)
+{
+    return time_move(a, TV_BARRIER, -1);
+}
 
 static handler_result act_time_start(app *a)
 {
-    if (!a->have_run || !a->run.trace) return time_move(a, TV_INSN, -1);
+    if (!a->have_run || !a->run.trace)
+        return time_move(a, TV_INSN, -1);
     a->tpos = 0;
     set_flash(a, "start of the launch");
     return H_REDRAW;
@@ -1377,18 +1614,26 @@ static handler_result act_time_start(app *a)
 
 static handler_result act_time_end(app *a)
 {
-    if (!a->have_run || !a->run.trace) return time_move(a, TV_INSN, 1);
+    if (!a->have_run || !a->run.trace)
+        return time_move(a, TV_INSN, 1);
     a->tpos = a->run.trace->nevents;
     set_flash(a, "end of the launch");
     return H_REDRAW;
 }
 
-static handler_result act_map_next(app *a) { return act_map(a, 1); }
-static handler_result act_map_prev(app *a) { return act_map(a, -1); }
+static handler_result act_map_next(app *a)
+{
+    return act_map(a, 1);
+}
+static handler_result act_map_prev(app *a)
+{
+    return act_map(a, -1);
+}
 
 static int clamp_top(int top, int lines, int rows)
 {
-    if (top > lines - rows) top = lines - rows;
+    if (top > lines - rows)
+        top = lines - rows;
     return top < 0 ? 0 : top;
 }
 
@@ -1445,8 +1690,10 @@ static void select_move(app *a, long long dt, long long db)
     long long lt = a->sel_thread[0] + (long long)a->sel_thread[1] * s->block[0] +
                    (long long)a->sel_thread[2] * s->block[0] * s->block[1];
     long long g = lb * T + lt + dt + db * T;
-    if (g < 0) g = 0;
-    if (g >= B * T) g = B * T - 1;
+    if (g < 0)
+        g = 0;
+    if (g >= B * T)
+        g = B * T - 1;
     lb = g / T, lt = g % T;
     a->sel_block[0] = (unsigned)(lb % s->grid[0]);
     a->sel_block[1] = (unsigned)((lb / s->grid[0]) % s->grid[1]);
@@ -1459,26 +1706,43 @@ static void select_move(app *a, long long dt, long long db)
 
 static handler_result warp_move(app *a, int d)
 {
-    if (!a->have_spec) return H_IGNORED;
-    if (!a->sel_on) select_move(a, 0, 0);
+    if (!a->have_spec)
+        return H_IGNORED;
+    if (!a->sel_on)
+        select_move(a, 0, 0);
     select_move(a, 32LL * d, 0);
-    if (view_of(a->view)->space) a->tpos = tv_initial_pos(a);
+    if (view_of(a->view)->space)
+        a->tpos = tv_initial_pos(a);
     return H_REDRAW;
 }
 
-static handler_result act_warp_prev(app *a) { return warp_move(a, -1); }
-static handler_result act_warp_next(app *a) { return warp_move(a, 1); }
+static handler_result act_warp_prev(app *a)
+{
+    return warp_move(a, -1);
+}
+static handler_result act_warp_next(app *a)
+{
+    return warp_move(a, 1);
+}
 
 /* The previous / next thread (the registers view follows it). */
 static handler_result thread_move(app *a, int d)
 {
-    if (!a->have_spec) return H_IGNORED;
-    if (!a->sel_on) select_move(a, 0, 0);
+    if (!a->have_spec)
+        return H_IGNORED;
+    if (!a->sel_on)
+        select_move(a, 0, 0);
     select_move(a, d, 0);
     return H_REDRAW;
 }
-static handler_result act_thread_prev(app *a) { return thread_move(a, -1); }
-static handler_result act_thread_next(app *a) { return thread_move(a, 1); }
+static handler_result act_thread_prev(app *a)
+{
+    return thread_move(a, -1);
+}
+static handler_result act_thread_next(app *a)
+{
+    return thread_move(a, 1);
+}
 
 static handler_result act_map_focus(app *a)
 {
@@ -1487,8 +1751,10 @@ static handler_result act_map_focus(app *a)
         return H_REDRAW;
     }
     a->map_focus = !a->map_focus;
-    if (a->map_focus && !a->sel_on) select_move(a, 0, 0);
-    set_flash(a, a->map_focus ? "map: arrows pick a thread, [ ] change block, m or Esc leaves" : "source: arrows scroll");
+    if (a->map_focus && !a->sel_on)
+        select_move(a, 0, 0);
+    set_flash(a, a->map_focus ? "map: arrows pick a thread, [ ] change block, m or Esc leaves"
+                              : "source: arrows scroll");
     return H_REDRAW;
 }
 
@@ -1519,17 +1785,43 @@ static void select_move_xy(app *a, long long dx, long long dy)
     R = R < 0 ? 0 : R >= H ? H - 1 : R;
     long long brow = R / rows, trow = R % rows;
     a->sel_block[0] = (unsigned)(X / bx), a->sel_thread[0] = (unsigned)(X % bx);
-    a->sel_block[1] = (unsigned)(brow % s->grid[1]), a->sel_block[2] = (unsigned)(brow / s->grid[1]);
-    a->sel_thread[1] = (unsigned)(trow % s->block[1]), a->sel_thread[2] = (unsigned)(trow / s->block[1]);
+    a->sel_block[1] = (unsigned)(brow % s->grid[1]),
+    a->sel_block[2] = (unsigned)(brow / s->grid[1]);
+    a->sel_thread[1] = (unsigned)(trow % s->block[1]),
+    a->sel_thread[2] = (unsigned)(trow / s->block[1]);
     a->sel_on = true;
 }
 
-static handler_result act_sel_left(app *a) { select_move_xy(a, -1, 0); return H_REDRAW; }
-static handler_result act_sel_right(app *a) { select_move_xy(a, 1, 0); return H_REDRAW; }
-static handler_result act_sel_up(app *a) { select_move_xy(a, 0, -1); return H_REDRAW; }
-static handler_result act_sel_down(app *a) { select_move_xy(a, 0, 1); return H_REDRAW; }
-static handler_result act_sel_pblock(app *a) { select_move(a, 0, -1); return H_REDRAW; }
-static handler_result act_sel_nblock(app *a) { select_move(a, 0, 1); return H_REDRAW; }
+static handler_result act_sel_left(app *a)
+{
+    select_move_xy(a, -1, 0);
+    return H_REDRAW;
+}
+static handler_result act_sel_right(app *a)
+{
+    select_move_xy(a, 1, 0);
+    return H_REDRAW;
+}
+static handler_result act_sel_up(app *a)
+{
+    select_move_xy(a, 0, -1);
+    return H_REDRAW;
+}
+static handler_result act_sel_down(app *a)
+{
+    select_move_xy(a, 0, 1);
+    return H_REDRAW;
+}
+static handler_result act_sel_pblock(app *a)
+{
+    select_move(a, 0, -1);
+    return H_REDRAW;
+}
+static handler_result act_sel_nblock(app *a)
+{
+    select_move(a, 0, 1);
+    return H_REDRAW;
+}
 
 static handler_result act_map_leave(app *a)
 {
@@ -1543,46 +1835,68 @@ static handler_result act_map_leave(app *a)
  * go to the next step. */
 static handler_result act_demo_advance(app *a)
 {
-    if (app_busy(a)) return H_HANDLED;
-    if (a->have_spec && !a->have_run && !app_on_exercise(a)) return start_run(a);
+    if (app_busy(a))
+        return H_HANDLED;
+    if (a->have_spec && !a->have_run && !app_on_exercise(a))
+        return start_run(a);
     return act_next(a);
 }
 
 static handler_result act_demo_auto(app *a)
 {
-    if (a->opts.auto_seconds <= 0) a->opts.auto_seconds = 8;
+    if (a->opts.auto_seconds <= 0)
+        a->opts.auto_seconds = 8;
     a->auto_paused = !a->auto_paused && a->auto_next != 0;
     a->auto_next = a->auto_paused ? 0 : job_now() + a->opts.auto_seconds;
     char msg[96];
-    snprintf(msg, sizeof msg, a->auto_paused ? "auto-advance paused (a resumes)" : "auto-advance every %.0f s", a->opts.auto_seconds);
+    snprintf(msg, sizeof msg,
+             a->auto_paused ? "auto-advance paused (a resumes)" : "auto-advance every %.0f s",
+             a->opts.auto_seconds);
     set_flash(a, msg);
     return H_REDRAW;
 }
 
 static handler_result demo_speed(app *a, double f)
 {
-    if (a->opts.auto_seconds <= 0) a->opts.auto_seconds = 8;
+    if (a->opts.auto_seconds <= 0)
+        a->opts.auto_seconds = 8;
     a->opts.auto_seconds *= f;
-    if (a->opts.auto_seconds < 1) a->opts.auto_seconds = 1;
-    if (a->opts.auto_seconds > 120) a->opts.auto_seconds = 120;
-    if (a->auto_next) a->auto_next = job_now() + a->opts.auto_seconds;
+    if (a->opts.auto_seconds < 1)
+        a->opts.auto_seconds = 1;
+    if (a->opts.auto_seconds > 120)
+        a->opts.auto_seconds = 120;
+    if (a->auto_next)
+        a->auto_next = job_now() + a->opts.auto_seconds;
     char msg[96];
-    snprintf(msg, sizeof msg, "auto-advance every %.0f s%s", a->opts.auto_seconds, a->auto_next ? "" : " (a starts it)");
+    snprintf(msg, sizeof msg, "auto-advance every %.0f s%s", a->opts.auto_seconds,
+             a->auto_next ? "" : " (a starts it)");
     set_flash(a, msg);
     return H_REDRAW;
 }
 
 /* + / - in demo mode: the playback's speed while a trace plays, else auto-advance's. */
-static handler_result act_demo_faster(app *a) { return a->play_next ? act_play_faster(a) : demo_speed(a, 1 / 1.5); }
-static handler_result act_demo_slower(app *a) { return a->play_next ? act_play_slower(a) : demo_speed(a, 1.5); }
+static handler_result act_demo_faster(app *a)
+{
+    return a->play_next ? act_play_faster(a) : demo_speed(a, 1 / 1.5);
+}
+static handler_result act_demo_slower(app *a)
+{
+    return a->play_next ? act_play_slower(a) : demo_speed(a, 1.5);
+}
 
 /* ------------------------------------------------------------- key table */
 
 /* Where a binding applies: the lesson list, a lesson page, the map when it has the
  * focus (checked before ON_LESSON), demo mode (checked instead of ON_LESSON), and
  * while a run is under way. */
-enum { ON_LIST = 1, ON_LESSON = 2, ON_MAP = 4, ON_DEMO = 8, ON_BUSY = 16,
-       ON_ALL = ON_LIST | ON_LESSON | ON_DEMO };
+enum {
+    ON_LIST = 1,
+    ON_LESSON = 2,
+    ON_MAP = 4,
+    ON_DEMO = 8,
+    ON_BUSY = 16,
+    ON_ALL = ON_LIST | ON_LESSON | ON_DEMO
+};
 enum { KEY_ESC = 27, KEY_DEL = 127, KEY_CTRL_H = 8, MAX_KEYS = 4 };
 /* A binding's keys: the view table's number keys (view.h); its help lines come from
  * there too. */
@@ -1599,7 +1913,11 @@ typedef struct key_binding {
 } key_binding;
 
 static const key_binding k_keys[] = {
-    {ON_BUSY, {KEY_ESC, 'c', 3}, "Ctrl-C / Esc / c", "cancel the run or grading under way", act_cancel},
+    {ON_BUSY,
+     {KEY_ESC, 'c', 3},
+     "Ctrl-C / Esc / c",
+     "cancel the run or grading under way",
+     act_cancel},
     {ON_LIST, {KEY_UP, 'k'}, "Up / k", "previous lesson", act_list_up},
     {ON_LIST, {KEY_DOWN, 'j'}, "Down / j", "next lesson", act_list_down},
     {ON_LIST, {'\n', '\r', KEY_ENTER}, "Enter / click", "open the lesson", act_open},
@@ -1610,16 +1928,36 @@ static const key_binding k_keys[] = {
     {ON_MAP, {'[', KEY_PPAGE}, "[ / ]", "map: same thread, previous / next block", act_sel_pblock},
     {ON_MAP, {']', KEY_NPAGE}, NULL, NULL, act_sel_nblock},
     {ON_MAP, {KEY_ESC, 'm'}, "m / Esc", "map: give the arrows back to the source", act_map_leave},
-    {ON_DEMO, {' ', '\n', '\r', KEY_RIGHT}, "Space / Enter / Right", "run this step's kernel, then the next step", act_demo_advance},
+    {ON_DEMO,
+     {' ', '\n', '\r', KEY_RIGHT},
+     "Space / Enter / Right",
+     "run this step's kernel, then the next step",
+     act_demo_advance},
     {ON_DEMO, {'n', KEY_NPAGE}, "n / PgDn", "next step", act_next},
-    {ON_DEMO, {'p', KEY_LEFT, KEY_PPAGE, KEY_BACKSPACE}, "p / Left / PgUp", "previous step", act_prev},
+    {ON_DEMO,
+     {'p', KEY_LEFT, KEY_PPAGE, KEY_BACKSPACE},
+     "p / Left / PgUp",
+     "previous step",
+     act_prev},
     {ON_DEMO, {'a'}, "a", "start or pause auto-advance", act_demo_auto},
-    {ON_DEMO, {'+', '='}, "+ / -", "playback (while P plays) or auto-advance faster / slower", act_demo_faster},
+    {ON_DEMO,
+     {'+', '='},
+     "+ / -",
+     "playback (while P plays) or auto-advance faster / slower",
+     act_demo_faster},
     {ON_DEMO, {'-', '_'}, NULL, NULL, act_demo_slower},
-    {ON_LESSON, {'n', KEY_RIGHT}, "n / Right", "next step (at the last step: the next lesson)", act_next},
+    {ON_LESSON,
+     {'n', KEY_RIGHT},
+     "n / Right",
+     "next step (at the last step: the next lesson)",
+     act_next},
     {ON_LESSON, {'p', KEY_LEFT}, "p / Left", "previous step", act_prev},
     {ON_LESSON | ON_DEMO, {'r'}, "r", "run this step's kernel (Ctrl-C cancels)", act_run},
-    {ON_LESSON | ON_DEMO, {'f'}, "f", "run the next kernel of this step's file (same launch)", act_kernel_next},
+    {ON_LESSON | ON_DEMO,
+     {'f'},
+     "f",
+     "run the next kernel of this step's file (same launch)",
+     act_kernel_next},
     {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
     {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},
     {ON_LESSON, {'R'}, "R", "restore the exercise's starter (asks first)", act_reset},
@@ -1628,40 +1966,85 @@ static const key_binding k_keys[] = {
     {ON_LESSON, {'Z'}, NULL, NULL, act_size_prev},
     {ON_LESSON | ON_DEMO, {'\t'}, "Tab", "change what the thread map's colours show", act_map_next},
     {ON_LESSON | ON_DEMO, {KEY_BTAB}, "Shift-Tab", "previous map colouring", act_map_prev},
-    {ON_LESSON | ON_DEMO, {'m'}, "m / click", "select a thread in the map (its index and values)", act_map_focus},
-    {ON_LESSON | ON_DEMO, {'w'}, "w", "warp timeline (what each warp issued) / thread map", act_warps},
+    {ON_LESSON | ON_DEMO,
+     {'m'},
+     "m / click",
+     "select a thread in the map (its index and values)",
+     act_map_focus},
+    {ON_LESSON | ON_DEMO,
+     {'w'},
+     "w",
+     "warp timeline (what each warp issued) / thread map",
+     act_warps},
     {ON_LESSON | ON_DEMO, {KEY_VIEWS}, NULL, NULL, NULL}, /* the view table's keys: set_view */
-    {ON_LESSON | ON_DEMO, {'N'}, "N", "registers view: source variable names (runs the debug build, -G) / off",
+    {ON_LESSON | ON_DEMO,
+     {'N'},
+     "N",
+     "registers view: source variable names (runs the debug build, -G) / off",
      act_names},
     {ON_LESSON | ON_DEMO, {'v'}, "v", "next view", act_view_next},
-    {ON_LESSON | ON_DEMO, {'.'}, ". / ,", "step the selected warp forward / back (the views' last line: "
-                                          "t = warp instructions issued so far, ev = trace event n of all)", act_step_fwd},
+    {ON_LESSON | ON_DEMO,
+     {'.'},
+     ". / ,",
+     "step the selected warp forward / back (the views' last line: "
+     "t = warp instructions issued so far, ev = trace event n of all)",
+     act_step_fwd},
     {ON_LESSON | ON_DEMO, {','}, NULL, NULL, act_step_back},
-    {ON_LESSON | ON_DEMO, {'P'}, "P", "play / pause the trace (the tree and barrier views by barrier)", act_play},
+    {ON_LESSON | ON_DEMO,
+     {'P'},
+     "P",
+     "play / pause the trace (the tree and barrier views by barrier)",
+     act_play},
     {ON_LESSON, {'+', '='}, "+ / -", "playback faster / slower", act_play_faster},
     {ON_LESSON, {'-', '_'}, NULL, NULL, act_play_slower},
     {ON_LESSON | ON_DEMO, {'>'}, "> / <", "next / previous barrier of the block", act_bar_fwd},
     {ON_LESSON | ON_DEMO, {'<'}, NULL, NULL, act_bar_back},
-    {ON_LESSON | ON_DEMO, {KEY_HOME, '^'}, "Home / End", "jump to the launch's start / run to its end", act_time_start},
+    {ON_LESSON | ON_DEMO,
+     {KEY_HOME, '^'},
+     "Home / End",
+     "jump to the launch's start / run to its end",
+     act_time_start},
     {ON_LESSON | ON_DEMO, {KEY_END, '$'}, NULL, NULL, act_time_end},
     {ON_LESSON | ON_DEMO, {'('}, "( / )", "select the previous / next warp", act_warp_prev},
     {ON_LESSON | ON_DEMO, {')'}, NULL, NULL, act_warp_next},
-    {ON_LESSON | ON_DEMO, {'{'}, "{ / }", "select the previous / next thread (lane)", act_thread_prev},
+    {ON_LESSON | ON_DEMO,
+     {'{'},
+     "{ / }",
+     "select the previous / next thread (lane)",
+     act_thread_prev},
     {ON_LESSON | ON_DEMO, {'}'}, NULL, NULL, act_thread_next},
-    {ON_LESSON | ON_DEMO, {'S'}, "S", "replay a GPU run on the simulator (faults, warps, registers)", act_rerun_sim},
+    {ON_LESSON | ON_DEMO,
+     {'S'},
+     "S",
+     "replay a GPU run on the simulator (faults, warps, registers)",
+     act_rerun_sim},
     {ON_LESSON, {KEY_UP, 'k'}, "Up / k", "scroll the kernel source up", act_src_up},
     {ON_LESSON, {KEY_DOWN, 'j'}, "Down / j", "scroll the kernel source down", act_src_down},
     {ON_LESSON, {KEY_PPAGE}, "PgUp", "scroll the text up", act_text_up},
     {ON_LESSON, {KEY_NPAGE, ' '}, "PgDn / Space", "scroll the text down", act_text_down},
-    {ON_LESSON, {'['}, "[ / ]", "sideways: the tree view (8); your output against the reference (7)",
+    {ON_LESSON,
+     {'['},
+     "[ / ]",
+     "sideways: the tree view (8); your output against the reference (7)",
      act_cmp_up},
-    {ON_LESSON, {'o'}, "o", "exercise, once passed: the reference solution / your copy", act_reference},
-    {ON_LESSON | ON_DEMO, {'x'}, "x", "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
+    {ON_LESSON,
+     {'o'},
+     "o",
+     "exercise, once passed: the reference solution / your copy",
+     act_reference},
+    {ON_LESSON | ON_DEMO,
+     {'x'},
+     "x",
+     "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
      act_tree_zoom},
     {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},
     {ON_LESSON, {'K'}, "K", "scroll the result up", act_res_up},
     {ON_LESSON, {'J'}, "J", "scroll the result down", act_res_down},
-    {ON_LESSON, {KEY_ESC, KEY_BACKSPACE, KEY_DEL, KEY_CTRL_H}, "Esc / Backspace", "back to the lesson list", act_back},
+    {ON_LESSON,
+     {KEY_ESC, KEY_BACKSPACE, KEY_DEL, KEY_CTRL_H},
+     "Esc / Backspace",
+     "back to the lesson list",
+     act_back},
     {ON_ALL, {'?'}, "?", "show or hide this help", act_help},
     {ON_ALL, {'q', 'Q'}, "q", "quit", act_quit},
     {ON_ALL, {KEY_RESIZE}, NULL, NULL, act_resize},
@@ -1671,10 +2054,13 @@ enum { NKEYS = sizeof k_keys / sizeof k_keys[0] };
 /* The contexts that apply now, in the order they are searched. */
 static int where_now(const app *a)
 {
-    if (a->screen != SCREEN_LESSON) return ON_LIST;
+    if (a->screen != SCREEN_LESSON)
+        return ON_LIST;
     int w = a->opts.demo ? ON_DEMO : ON_LESSON;
-    if (a->map_focus) w |= ON_MAP;
-    if (app_busy(a)) w |= ON_BUSY;
+    if (a->map_focus)
+        w |= ON_MAP;
+    if (app_busy(a))
+        w |= ON_BUSY;
     return w;
 }
 
@@ -1685,11 +2071,15 @@ int app_help_lines(const app *a, app_help_line *out, int max)
     int n = 0, w = where_now(a) | ON_BUSY | (a->screen == SCREEN_LESSON ? ON_MAP : 0), seen = 0;
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
         int ctx = order[o] & w;
-        if (!ctx) continue;
+        if (!ctx)
+            continue;
         for (int i = 0; i < NKEYS && n < max; i++)
-            if (!(k_keys[i].where & ctx) || (k_keys[i].where & seen)) continue;
-            else if (k_keys[i].keys[0] == KEY_VIEWS) n += view_help_lines(out + n, max - n);
-            else if (k_keys[i].names) out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
+            if (!(k_keys[i].where & ctx) || (k_keys[i].where & seen))
+                continue;
+            else if (k_keys[i].keys[0] == KEY_VIEWS)
+                n += view_help_lines(out + n, max - n);
+            else if (k_keys[i].names)
+                out[n++] = (app_help_line){k_keys[i].names, k_keys[i].help};
         seen |= ctx;
     }
     return n;
@@ -1699,18 +2089,23 @@ int app_help_lines(const app *a, app_help_line *out, int max)
 static handler_result on_mouse(app *a)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK) return H_IGNORED;
-    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) return H_IGNORED;
+    if (getmouse(&ev) != OK)
+        return H_IGNORED;
+    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        return H_IGNORED;
     view_hit h = view_hit_test(ev.y, ev.x);
     switch (h.kind) {
     case HIT_LESSON:
-        if (h.index < 0 || h.index >= a->nlessons) return H_IGNORED;
+        if (h.index < 0 || h.index >= a->nlessons)
+            return H_IGNORED;
         a->list_sel = h.index;
         list_clamp(a);
         return act_open(a);
     case HIT_STEP:
-        if (h.index < 0 || h.index >= app_nsteps(a) || app_busy(a)) return H_IGNORED;
-        if (h.index != a->step) step_enter(a, h.index);
+        if (h.index < 0 || h.index >= app_nsteps(a) || app_busy(a))
+            return H_IGNORED;
+        if (h.index != a->step)
+            step_enter(a, h.index);
         return H_REDRAW;
     case HIT_THREAD:
         memcpy(a->sel_block, h.block, sizeof a->sel_block);
@@ -1729,29 +2124,41 @@ static handler_result dispatch(app *a, int ch)
         a->help = false;
         return H_REDRAW;
     }
-    if (a->help && (ch == KEY_DOWN || ch == KEY_UP || ch == KEY_NPAGE || ch == KEY_PPAGE || ch == 'j' || ch == 'k')) {
-        int d = (ch == KEY_DOWN || ch == 'j') ? 1 : (ch == KEY_UP || ch == 'k') ? -1 : ch == KEY_NPAGE ? a->metrics.help_rows : -a->metrics.help_rows;
+    if (a->help && (ch == KEY_DOWN || ch == KEY_UP || ch == KEY_NPAGE || ch == KEY_PPAGE ||
+                    ch == 'j' || ch == 'k')) {
+        int d = (ch == KEY_DOWN || ch == 'j') ? 1
+                : (ch == KEY_UP || ch == 'k') ? -1
+                : ch == KEY_NPAGE             ? a->metrics.help_rows
+                                              : -a->metrics.help_rows;
         a->help_top = clamp_top(a->help_top + d, a->metrics.help_lines, a->metrics.help_rows);
         return H_REDRAW;
     }
     bool too_small = LINES < 16 || COLS < 60;
-    if (a->opts.demo) too_small = LINES < 12 || COLS < 40;
-    if (too_small && ch != 'q' && ch != 'Q' && ch != KEY_RESIZE && !(app_busy(a) && (ch == KEY_ESC || ch == 'c')))
+    if (a->opts.demo)
+        too_small = LINES < 12 || COLS < 40;
+    if (too_small && ch != 'q' && ch != 'Q' && ch != KEY_RESIZE &&
+        !(app_busy(a) && (ch == KEY_ESC || ch == 'c')))
         return H_IGNORED;
-    if (a->confirm != CONFIRM_NONE && ch != KEY_RESIZE && ch != KEY_MOUSE) return confirm_answer(a, ch);
-    if (ch == KEY_MOUSE) return on_mouse(a);
+    if (a->confirm != CONFIRM_NONE && ch != KEY_RESIZE && ch != KEY_MOUSE)
+        return confirm_answer(a, ch);
+    if (ch == KEY_MOUSE)
+        return on_mouse(a);
     int where = where_now(a);
     handler_result r = H_IGNORED;
     /* busy first, then the map, then the page */
     static const int order[] = {ON_BUSY, ON_MAP, ON_DEMO, ON_LESSON, ON_LIST};
     for (size_t o = 0; o < sizeof order / sizeof order[0] && r == H_IGNORED; o++) {
-        if (!(where & order[o])) continue;
+        if (!(where & order[o]))
+            continue;
         for (int i = 0; i < NKEYS && r == H_IGNORED; i++) {
-            if (!(k_keys[i].where & order[o])) continue;
+            if (!(k_keys[i].where & order[o]))
+                continue;
             for (int k = 0; k < MAX_KEYS && k_keys[i].keys[k]; k++)
-                if (k_keys[i].keys[k] == ch || (k_keys[i].keys[k] == KEY_VIEWS && view_of_key(ch))) {
+                if (k_keys[i].keys[k] == ch ||
+                    (k_keys[i].keys[k] == KEY_VIEWS && view_of_key(ch))) {
                     r = k_keys[i].fn ? k_keys[i].fn(a) : set_view(a, view_of_key(ch)->id);
-                    if (r != H_IGNORED) r |= H_HANDLED;
+                    if (r != H_IGNORED)
+                        r |= H_HANDLED;
                     break;
                 }
         }
@@ -1773,8 +2180,10 @@ static void app_free(app *a)
 {
     job_cancel(&a->job);
     lesson_close(a);
-    if (a->have_found) lesson_free(&a->found);
-    if (a->lessons) lesson_list_free(a->lessons, a->nlessons);
+    if (a->have_found)
+        lesson_free(&a->found);
+    if (a->lessons)
+        lesson_list_free(a->lessons, a->nlessons);
     free(a->progress);
     a->progress = NULL;
 }
@@ -1787,7 +2196,8 @@ static bool same_lesson(const gl_lesson *x, const gl_lesson *y)
 /* Demo auto-advance: due now? */
 static bool auto_due(app *a)
 {
-    if (!a->opts.demo || a->auto_next == 0 || app_busy(a) || a->help || a->play_next) return false;
+    if (!a->opts.demo || a->auto_next == 0 || app_busy(a) || a->help || a->play_next)
+        return false;
     return job_now() >= a->auto_next;
 }
 
@@ -1799,7 +2209,8 @@ int tui_run(const tui_opts *opts)
     a.job.child.fd = -1;
     gl_error err = {0};
     if (lesson_list(&a.lessons, &a.nlessons, &err) != GL_OK) {
-        snprintf(a.list_error, sizeof a.list_error, "cannot list the lessons in %.200s:", lesson_root());
+        snprintf(a.list_error, sizeof a.list_error,
+                 "cannot list the lessons in %.200s:", lesson_root());
         size_t used = strlen(a.list_error);
         msgcpy(a.list_error + used, sizeof a.list_error - used, err.msg);
         a.lessons = NULL;
@@ -1828,7 +2239,8 @@ int tui_run(const tui_opts *opts)
         app_free(&a);
         return 2;
     }
-    if (!opts->demo) progress_reload(&a);
+    if (!opts->demo)
+        progress_reload(&a);
     char msg[512];
     if (!term_init(msg, sizeof msg)) {
         fprintf(stderr, "gpulearn: %s\n", msg);
@@ -1839,9 +2251,11 @@ int tui_run(const tui_opts *opts)
         lesson_open(&a, start, true);
     } else if (a.last_lesson[0]) { /* the list opens at the lesson seen last */
         for (int i = 0; i < a.nlessons; i++)
-            if (a.lessons[i].id && strcmp(a.lessons[i].id, a.last_lesson) == 0) a.list_sel = i;
+            if (a.lessons[i].id && strcmp(a.lessons[i].id, a.last_lesson) == 0)
+                a.list_sel = i;
     }
-    if (opts->demo && opts->auto_seconds > 0) a.auto_next = job_now() + opts->auto_seconds;
+    if (opts->demo && opts->auto_seconds > 0)
+        a.auto_next = job_now() + opts->auto_seconds;
     view_draw(&a, &a.metrics);
     probe_backend(&a);
     view_draw(&a, &a.metrics);
@@ -1849,13 +2263,17 @@ int tui_run(const tui_opts *opts)
     for (;;) {
         /* short waits while a job runs (spinner, collecting its output) or a demo
          * auto-advances; otherwise wake up now and then to notice signals */
-        const int wait_ms = a.job.kind != JOB_NONE ? 80 : a.play_next ? 40 : a.auto_next ? 200 : 250;
+        const int wait_ms = a.job.kind != JOB_NONE ? 80
+                            : a.play_next          ? 40
+                            : a.auto_next          ? 200
+                                                   : 250;
         const int jfd = job_fd(&a.job);
         if (jfd >= 0) {
             /* wait for a key or the worker's result, whichever comes first: a 6 ms run
              * shows at once, not at the next 80 ms tick (keys ncurses has buffered
              * already are read below without waiting) */
-            struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = jfd, .events = POLLIN}};
+            struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                                  {.fd = jfd, .events = POLLIN}};
             poll(p, 2, wait_ms);
             wtimeout(stdscr, 0);
         } else {
@@ -1882,19 +2300,23 @@ int tui_run(const tui_opts *opts)
         if (ch != ERR) {
             a.flash[0] = '\0';
             r |= dispatch(&a, ch);
-            if (r & H_QUIT) break;
+            if (r & H_QUIT)
+                break;
         }
         if (a.job.kind != JOB_NONE && job_poll(&a.job)) {
             finish_job(&a);
             r |= H_REDRAW;
         }
-        if (play_tick(&a)) r |= H_REDRAW;
+        if (play_tick(&a))
+            r |= H_REDRAW;
         if (auto_due(&a)) {
             a.auto_next = job_now() + a.opts.auto_seconds;
             r |= act_demo_advance(&a);
         }
-        if (r & (H_REDRAW | H_HANDLED) || (ch != ERR && a.flash[0])) view_draw(&a, &a.metrics);
-        else if (app_busy(&a)) view_busy_tick(&a);
+        if (r & (H_REDRAW | H_HANDLED) || (ch != ERR && a.flash[0]))
+            view_draw(&a, &a.metrics);
+        else if (app_busy(&a))
+            view_busy_tick(&a);
     }
     view_free();
     term_end();
@@ -1917,20 +2339,25 @@ int tui_demo_main(int argc, char **argv)
             char *end;
             o.auto_seconds = strtod(argv[++i], &end);
             if (*end || !(o.auto_seconds >= 1 && o.auto_seconds <= 3600)) {
-                fprintf(stderr, "gpulearn: --auto takes seconds between 1 and 3600, not '%s'\n", argv[i]);
+                fprintf(stderr, "gpulearn: --auto takes seconds between 1 and 3600, not '%s'\n",
+                        argv[i]);
                 return 2;
             }
         } else if (strcmp(s, "--backend") == 0) {
             const char *v = argv[++i];
-            if (strcmp(v, "auto") == 0) o.backend = GL_BACKEND_AUTO;
-            else if (strcmp(v, "sim") == 0) o.backend = GL_BACKEND_SIM;
-            else if (strcmp(v, "gpu") == 0) o.backend = GL_BACKEND_GPU;
+            if (strcmp(v, "auto") == 0)
+                o.backend = GL_BACKEND_AUTO;
+            else if (strcmp(v, "sim") == 0)
+                o.backend = GL_BACKEND_SIM;
+            else if (strcmp(v, "gpu") == 0)
+                o.backend = GL_BACKEND_GPU;
             else {
                 fprintf(stderr, "gpulearn: --backend must be auto, sim or gpu, not '%s'\n", v);
                 return 2;
             }
         } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "gpulearn: unknown option '%s'\n(gpulearn --help shows the usage)\n", s);
+            fprintf(stderr, "gpulearn: unknown option '%s'\n(gpulearn --help shows the usage)\n",
+                    s);
             return 2;
         } else if (!o.lesson) {
             o.lesson = s;

@@ -19,15 +19,19 @@ typedef enum app_screen { SCREEN_LIST, SCREEN_LESSON } app_screen;
 
 /* Map colourings Tab cycles through: the fixed ones, then one per pointer argument. */
 typedef enum map_kind {
-    MAP_GLOBAL_INDEX, MAP_BLOCK, MAP_THREAD, MAP_WARP, MAP_LANE,
-    MAP_SM,       /* the SM the thread's block ran on (the last run's BLOCK_START events:
+    MAP_GLOBAL_INDEX,
+    MAP_BLOCK,
+    MAP_THREAD,
+    MAP_WARP,
+    MAP_LANE,
+    MAP_SM, /* the SM the thread's block ran on (the last run's BLOCK_START events:
                      %smid on the GPU, the simulator's block % SMs assignment) */
     MAP_BUFFER,
 } map_kind;
 
 typedef struct map_mode {
     map_kind kind;
-    int arg;          /* MAP_BUFFER: index into the spec's args */
+    int arg; /* MAP_BUFFER: index into the spec's args */
 } map_mode;
 
 enum { APP_MAX_MODES = 16 };
@@ -53,9 +57,9 @@ typedef enum app_view {
 
 /* One compiler diagnostic placed on a source line ("k.cu:7:5: error: ..."). */
 typedef struct app_diag {
-    int line, col;        /* 1-based */
-    bool is_error;        /* error (else warning) */
-    bool is_finding;      /* from the simulator's checkers (a race...), else the compiler */
+    int line, col;   /* 1-based */
+    bool is_error;   /* error (else warning) */
+    bool is_finding; /* from the simulator's checkers (a race...), else the compiler */
     char msg[240];
 } app_diag;
 
@@ -87,9 +91,9 @@ typedef struct app {
     gl_lesson *lesson;
     gl_lesson found;
     bool have_found;
-    int step;             /* 0..nsteps-1 steps, nsteps = the exercise (if any) */
-    int text_top;         /* first wrapped line shown in the text pane */
-    int src_top;          /* first source line shown */
+    int step;     /* 0..nsteps-1 steps, nsteps = the exercise (if any) */
+    int text_top; /* first wrapped line shown in the text pane */
+    int src_top;  /* first source line shown */
 
     /* per-step state, rebuilt on entering a step */
     gl_spec spec;
@@ -102,29 +106,29 @@ typedef struct app {
 
     /* last run of this step */
     bool have_run;
-    unsigned run_gen;     /* counts finished runs: views cache what they derive from the
+    unsigned run_gen; /* counts finished runs: views cache what they derive from the
                              run's trace by it (a new trace may reuse the old address) */
     gl_status run_status;
     gl_run_result run;
     char run_error[4096];
-    char *run_chatter;    /* anything the runtime wrote to stdout/stderr meanwhile */
-    bool sim_replay;      /* the last run was S: a GPU run replayed on the simulator */
-    bool other_kernel;    /* f chose spec.kernel: not the one the step launches */
+    char *run_chatter;      /* anything the runtime wrote to stdout/stderr meanwhile */
+    bool sim_replay;        /* the last run was S: a GPU run replayed on the simulator */
+    bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
      * names"); its counts are of the code as written, compared only with its kind's */
-    bool names_build;     /* the next runs use it */
-    bool run_names;       /* the last run (a->run) used it */
-    bool start_names;     /* the run under way uses it */
+    bool names_build; /* the next runs use it */
+    bool run_names;   /* the last run (a->run) used it */
+    bool start_names; /* the run under way uses it */
 
     /* the exercise: the learner's own copy (workspace_exercise_path) */
-    char ex_path[1024];   /* "" when the copy could not be made (ex_error says why) */
+    char ex_path[1024]; /* "" when the copy could not be made (ex_error says why) */
     char ex_error[1024];
     app_diag diags[APP_MAX_DIAGS]; /* compile errors of the last run/grade, by line */
     int ndiags;
-    char fault_file[1024];         /* file of the last run's fault ("" if none) */
+    char fault_file[1024]; /* file of the last run's fault ("" if none) */
 
     /* a run or grading in a worker process (job.h); busy while job.kind != JOB_NONE */
     job job;
@@ -133,22 +137,22 @@ typedef struct app {
     /* the selected thread in the map (click, or arrows after m) */
     bool sel_on;
     unsigned sel_block[3], sel_thread[3];
-    bool map_focus;       /* arrows move the selection instead of scrolling */
-    app_view view;        /* what the map's slot shows (steps open on their "view") */
+    bool map_focus; /* arrows move the selection instead of scrolling */
+    app_view view;  /* what the map's slot shows (steps open on their "view") */
     /* time travel over the last run's trace: events [0, tpos) have happened; stepping
      * moves it (view_common.c computes where to) */
     size_t tpos;
     /* the exercise's size: r runs the learner's kernel and then the reference at one of
      * the graded sizes (grade_sizes, ascending), with the same inputs (job_start_exercise) */
-    const gl_lesson *ex_lesson;   /* the lesson the sizes below belong to */
+    const gl_lesson *ex_lesson; /* the lesson the sizes below belong to */
     int64_t ex_sizes[JOB_MAX_SIZES];
     int ex_nsizes;
-    int64_t ex_pick;              /* the size picked with z / Z; 0 = the default */
-    int64_t ex_default;           /* the default: the largest graded size whose reference run
+    int64_t ex_pick;               /* the size picked with z / Z; 0 = the default */
+    int64_t ex_default;            /* the default: the largest graded size whose reference run
                                      took under JOB_SIZE_SECONDS on the simulator, measured by
                                      the lesson's first r; 0 = not measured yet */
-    double ex_secs[JOB_MAX_SIZES];/* that measurement: seconds per ex_sizes[i], -1 = not run */
-    int64_t spec_n;               /* the exercise: the n a->spec was built with */
+    double ex_secs[JOB_MAX_SIZES]; /* that measurement: seconds per ex_sizes[i], -1 = not run */
+    int64_t spec_n;                /* the exercise: the n a->spec was built with */
     /* the reference's output for the last exercise run (same size, same inputs) */
     int64_t ref_n;
     gl_status ref_status;
@@ -157,25 +161,25 @@ typedef struct app {
     int ref_nargs;
     /* the last exercise run against it, as the grader's matches_reference compares */
     struct app_ref_cmp {
-        bool done;                /* compared: the run finished and both outputs are here */
+        bool done; /* compared: the run finished and both outputs are here */
         int64_t n;
-        double tolerance;         /* floats (the check's; 0 = bit-exact) */
-        size_t elements, differ;  /* output elements compared, and those that differ */
-        int first_arg;            /* the first output that differs (-1: none) */
-        size_t first;             /* its first differing element */
+        double tolerance;        /* floats (the check's; 0 = bit-exact) */
+        size_t elements, differ; /* output elements compared, and those that differ */
+        int first_arg;           /* the first output that differs (-1: none) */
+        size_t first;            /* its first differing element */
     } cmp;
-    int cmp_top;                  /* first row shown of the buffers view's comparison */
-    int tree_col;                 /* tree view: first element shown (values), or the
+    int cmp_top;    /* first row shown of the buffers view's comparison */
+    int tree_col;   /* tree view: first element shown (values), or the
                                      cursor's element (zoomed out) */
-    bool tree_zoom;               /* tree view: every element as a compressed strip */
+    bool tree_zoom; /* tree view: every element as a compressed strip */
 
-    app_confirm confirm;  /* pending y/n question */
+    app_confirm confirm; /* pending y/n question */
 
     /* progress (workspace.h), loaded at start and updated as it is recorded */
     gl_lesson_progress *progress;
     int nprogress;
     char progress_warning[512];
-    char last_lesson[64];       /* progress: the lesson seen last ("" none) */
+    char last_lesson[64]; /* progress: the lesson seen last ("" none) */
 
     /* trace playback (P): the cursor steps on its own, one unit (a barrier in the
      * barrier and tree views, else an instruction of the selected warp) per interval */
@@ -183,8 +187,8 @@ typedef struct app {
     double play_interval; /* seconds per unit (+ / - change it) */
 
     /* demo mode (gpulearn demo): big uncluttered layout, auto-advance */
-    double auto_next;     /* monotonic time of the next auto step, 0 = none */
-    double ctrlc_at;      /* job_now() of a Ctrl-C with nothing running: a second one
+    double auto_next; /* monotonic time of the next auto step, 0 = none */
+    double ctrlc_at;  /* job_now() of a Ctrl-C with nothing running: a second one
                              within 3 s quits */
     bool auto_paused;
 
@@ -194,7 +198,7 @@ typedef struct app {
     gl_grade_report grade;
     char grade_error[4096];
     int hints_shown;
-    bool show_reference;          /* exercise, once passed: the source pane shows the
+    bool show_reference; /* exercise, once passed: the source pane shows the
                                      lesson's reference solution (o) */
     /* The previous run of the same step, for the Result's comparison with it (Nsight
      * Compute's baseline): kept when a run that finished is replaced by the next one. */
@@ -202,36 +206,36 @@ typedef struct app {
         bool valid;
         const gl_lesson *lesson;
         int step;
-        int64_t n;                /* the exercise's size (0 on other steps) */
-        int backend;              /* GL_BACKEND_GPU or GL_BACKEND_SIM */
-        uint64_t warp_insns;      /* simulator: warp instructions issued */
-        double ms;                /* GPU: kernel time */
-        bool has_counts;          /* the trace's counters (c) are there */
+        int64_t n;           /* the exercise's size (0 on other steps) */
+        int backend;         /* GL_BACKEND_GPU or GL_BACKEND_SIM */
+        uint64_t warp_insns; /* simulator: warp instructions issued */
+        double ms;           /* GPU: kernel time */
+        bool has_counts;     /* the trace's counters (c) are there */
         gl_counts c;
-        bool names;               /* the debug build (N): compares only with its kind */
+        bool names; /* the debug build (N): compares only with its kind */
     } baseline;
 
     /* back end, decided once (device query) */
     bool backend_known;
     gl_device_info device;
     char device_note[512];
-    char last_note[512];  /* the last run's note (why it ran where it ran), shown in full
+    char last_note[512]; /* the last run's note (why it ran where it ran), shown in full
                              once: a run with the same note leaves it out */
-    bool note_repeat;     /* this run's note is the one already shown */
+    bool note_repeat;    /* this run's note is the one already shown */
     char device_error[4096];
 
     bool help;
-    int help_top;         /* first line shown in the help overlay */
-    char flash[256];      /* one-off message in the status bar */
-    int res_top;          /* first line shown in the result pane */
+    int help_top;    /* first line shown in the help overlay */
+    char flash[256]; /* one-off message in the status bar */
+    int res_top;     /* first line shown in the result pane */
     struct view_metrics {
-        int text_lines, text_rows;  /* wrapped lines of the text pane; rows shown */
-        int src_rows;               /* source lines shown */
-        int res_lines, res_rows;    /* result pane */
-        int help_lines, help_rows;  /* help overlay (per column) */
-        int cmp_lines, cmp_rows;    /* the buffers view's comparison table (exercise) */
-        int tree_elems, tree_cols;  /* tree view: shared elements; elements per page */
-    } metrics;            /* what the last frame drew, for scrolling limits */
+        int text_lines, text_rows; /* wrapped lines of the text pane; rows shown */
+        int src_rows;              /* source lines shown */
+        int res_lines, res_rows;   /* result pane */
+        int help_lines, help_rows; /* help overlay (per column) */
+        int cmp_lines, cmp_rows;   /* the buffers view's comparison table (exercise) */
+        int tree_elems, tree_cols; /* tree view: shared elements; elements per page */
+    } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
 
 /* One line of the help overlay: the keys and what they do (from app.c's key table). */
@@ -286,7 +290,7 @@ void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
 typedef enum view_hit_kind { HIT_NONE, HIT_LESSON, HIT_STEP, HIT_THREAD, HIT_SOURCE } view_hit_kind;
 typedef struct view_hit {
     view_hit_kind kind;
-    int index;                 /* HIT_LESSON: lesson; HIT_STEP: step; HIT_SOURCE: line */
+    int index;                    /* HIT_LESSON: lesson; HIT_STEP: step; HIT_SOURCE: line */
     unsigned block[3], thread[3]; /* HIT_THREAD */
 } view_hit;
 view_hit view_hit_test(int y, int x);

@@ -17,7 +17,7 @@
 /* =========================================================== the text buffer */
 
 typedef struct ed_line {
-    char *s;          /* NUL-terminated, cap >= len + 1 */
+    char *s; /* NUL-terminated, cap >= len + 1 */
     size_t len, cap;
 } ed_line;
 
@@ -29,34 +29,37 @@ typedef enum ed_run { RUN_NONE, RUN_TYPE, RUN_BACKSPACE, RUN_DELETE } ed_run;
 /* One undo step: text inserted at, or deleted from, (row, col). */
 typedef struct ed_rec {
     ed_kind kind;
-    unsigned long id;        /* unique, increasing: the modified flag compares them */
-    size_t row, col;         /* where the text starts */
-    char *text;              /* may hold '\n' */
+    unsigned long id; /* unique, increasing: the modified flag compares them */
+    size_t row, col;  /* where the text starts */
+    char *text;       /* may hold '\n' */
     size_t len, cap;
-    size_t brow, bcol;       /* the cursor before the step (undo puts it back) */
-    size_t arow, acol;       /* the cursor after it (redo puts it back) */
+    size_t brow, bcol; /* the cursor before the step (undo puts it back) */
+    size_t arow, acol; /* the cursor after it (redo puts it back) */
 } ed_rec;
 
 struct ed_buf {
     ed_line *lines;
     size_t n, cap;
-    bool final_nl;           /* write a '\n' after the last line */
-    size_t row, col;         /* the cursor */
-    size_t want_rx;          /* display column up/down aim for */
-    ed_rec *recs;            /* [0, nrec) done, [nrec, nall) undone (redo) */
+    bool final_nl;   /* write a '\n' after the last line */
+    size_t row, col; /* the cursor */
+    size_t want_rx;  /* display column up/down aim for */
+    ed_rec *recs;    /* [0, nrec) done, [nrec, nall) undone (redo) */
     size_t nrec, nall, rcap;
     unsigned long next_id;
-    unsigned long saved_id;  /* id of the newest done record at load/save (0: none) */
+    unsigned long saved_id; /* id of the newest done record at load/save (0: none) */
     ed_run run;
 };
 
 static bool line_reserve(ed_line *l, size_t len)
 {
-    if (len + 1 <= l->cap) return true;
+    if (len + 1 <= l->cap)
+        return true;
     size_t cap = l->cap ? l->cap : 16;
-    while (cap < len + 1) cap *= 2;
+    while (cap < len + 1)
+        cap *= 2;
     char *s = realloc(l->s, cap);
-    if (!s) return false;
+    if (!s)
+        return false;
     l->s = s;
     l->cap = cap;
     return true;
@@ -64,8 +67,10 @@ static bool line_reserve(ed_line *l, size_t len)
 
 static bool line_set(ed_line *l, const char *s, size_t n)
 {
-    if (!line_reserve(l, n)) return false;
-    if (n) memcpy(l->s, s, n);
+    if (!line_reserve(l, n))
+        return false;
+    if (n)
+        memcpy(l->s, s, n);
     l->s[n] = '\0';
     l->len = n;
     return true;
@@ -74,42 +79,55 @@ static bool line_set(ed_line *l, const char *s, size_t n)
 /* Room for n more lines in the line array. */
 static bool lines_reserve(ed_buf *b, size_t more)
 {
-    if (b->n + more <= b->cap) return true;
+    if (b->n + more <= b->cap)
+        return true;
     size_t cap = b->cap ? b->cap : 16;
-    while (cap < b->n + more) cap *= 2;
+    while (cap < b->n + more)
+        cap *= 2;
     ed_line *l = realloc(b->lines, cap * sizeof *l);
-    if (!l) return false;
+    if (!l)
+        return false;
     b->lines = l;
     b->cap = cap;
     return true;
 }
 
-static bool is_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+static bool is_cont(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
 
 /* Start of the character before byte col of line l. */
 static size_t prev_char(const ed_line *l, size_t col)
 {
-    if (col == 0) return 0;
+    if (col == 0)
+        return 0;
     col--;
-    while (col > 0 && is_cont(l->s[col])) col--;
+    while (col > 0 && is_cont(l->s[col]))
+        col--;
     return col;
 }
 
 /* End of the character at byte col of line l. */
 static size_t next_char(const ed_line *l, size_t col)
 {
-    if (col >= l->len) return l->len;
+    if (col >= l->len)
+        return l->len;
     col++;
-    while (col < l->len && is_cont(l->s[col])) col++;
+    while (col < l->len && is_cont(l->s[col]))
+        col++;
     return col;
 }
 
 /* Where text[0..len) ends when it starts at (row, col). */
-static void text_end(size_t row, size_t col, const char *text, size_t len, size_t *erow, size_t *ecol)
+static void text_end(size_t row, size_t col, const char *text, size_t len, size_t *erow,
+                     size_t *ecol)
 {
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n') row++, col = 0;
-        else col++;
+        if (text[i] == '\n')
+            row++, col = 0;
+        else
+            col++;
     }
     *erow = row;
     *ecol = col;
@@ -117,14 +135,16 @@ static void text_end(size_t row, size_t col, const char *text, size_t len, size_
 
 /* Inserts text at (row, col), which must be a valid position. *erow, *ecol get the
  * end of the inserted text. false, with nothing changed, when out of memory. */
-static bool raw_insert(ed_buf *b, size_t row, size_t col, const char *text, size_t len, size_t *erow,
-                       size_t *ecol)
+static bool raw_insert(ed_buf *b, size_t row, size_t col, const char *text, size_t len,
+                       size_t *erow, size_t *ecol)
 {
     size_t k = 0;
-    for (size_t i = 0; i < len; i++) k += text[i] == '\n';
+    for (size_t i = 0; i < len; i++)
+        k += text[i] == '\n';
     ed_line *l = &b->lines[row];
     if (k == 0) {
-        if (!line_reserve(l, l->len + len)) return false;
+        if (!line_reserve(l, l->len + len))
+            return false;
         memmove(l->s + col + len, l->s + col, l->len - col + 1);
         memcpy(l->s + col, text, len);
         l->len += len;
@@ -133,12 +153,14 @@ static bool raw_insert(ed_buf *b, size_t row, size_t col, const char *text, size
         return true;
     }
     /* Allocate everything first, so that failing leaves the text as it was. */
-    if (!lines_reserve(b, k)) return false;
+    if (!lines_reserve(b, k))
+        return false;
     l = &b->lines[row];
     const char *first_nl = memchr(text, '\n', len);
     size_t head = (size_t)(first_nl - text);
     ed_line *fresh = calloc(k, sizeof *fresh);
-    if (!fresh) return false;
+    if (!fresh)
+        return false;
     bool ok = line_reserve(l, col + head);
     const char *p = first_nl + 1;
     for (size_t j = 0; j < k && ok; j++) {
@@ -148,14 +170,16 @@ static bool raw_insert(ed_buf *b, size_t row, size_t col, const char *text, size
         ok = line_reserve(&fresh[j], seg + tail);
         if (ok) {
             memcpy(fresh[j].s, p, seg);
-            if (tail) memcpy(fresh[j].s + seg, l->s + col, tail);
+            if (tail)
+                memcpy(fresh[j].s + seg, l->s + col, tail);
             fresh[j].len = seg + tail;
             fresh[j].s[fresh[j].len] = '\0';
         }
         p = e ? e + 1 : text + len;
     }
     if (!ok) {
-        for (size_t j = 0; j < k; j++) free(fresh[j].s);
+        for (size_t j = 0; j < k; j++)
+            free(fresh[j].s);
         free(fresh);
         return false;
     }
@@ -180,12 +204,14 @@ static char *text_range(const ed_buf *b, size_t r1, size_t c1, size_t r2, size_t
         n += to - from + (r < r2);
     }
     char *t = malloc(n + 1), *o = t;
-    if (!t) return NULL;
+    if (!t)
+        return NULL;
     for (size_t r = r1; r <= r2; r++) {
         size_t from = r == r1 ? c1 : 0, to = r == r2 ? c2 : b->lines[r].len;
         memcpy(o, b->lines[r].s + from, to - from);
         o += to - from;
-        if (r < r2) *o++ = '\n';
+        if (r < r2)
+            *o++ = '\n';
     }
     *o = '\0';
     *len = n;
@@ -204,11 +230,13 @@ static bool raw_delete(ed_buf *b, size_t r1, size_t c1, size_t r2, size_t c2)
     }
     ed_line *last = &b->lines[r2];
     size_t tail = last->len - c2;
-    if (!line_reserve(l, c1 + tail)) return false;
+    if (!line_reserve(l, c1 + tail))
+        return false;
     memcpy(l->s + c1, last->s + c2, tail);
     l->len = c1 + tail;
     l->s[l->len] = '\0';
-    for (size_t r = r1 + 1; r <= r2; r++) free(b->lines[r].s);
+    for (size_t r = r1 + 1; r <= r2; r++)
+        free(b->lines[r].s);
     memmove(&b->lines[r1 + 1], &b->lines[r2 + 1], (b->n - r2 - 1) * sizeof *b->lines);
     b->n -= r2 - r1;
     return true;
@@ -218,16 +246,19 @@ static bool raw_delete(ed_buf *b, size_t r1, size_t c1, size_t r2, size_t c2)
 
 static void drop_redo(ed_buf *b)
 {
-    for (size_t i = b->nrec; i < b->nall; i++) free(b->recs[i].text);
+    for (size_t i = b->nrec; i < b->nall; i++)
+        free(b->recs[i].text);
     b->nall = b->nrec;
 }
 
 static bool recs_reserve(ed_buf *b)
 {
-    if (b->nrec + 1 <= b->rcap) return true;
+    if (b->nrec + 1 <= b->rcap)
+        return true;
     size_t cap = b->rcap ? b->rcap * 2 : 64;
     ed_rec *r = realloc(b->recs, cap * sizeof *r);
-    if (!r) return false;
+    if (!r)
+        return false;
     b->recs = r;
     b->rcap = cap;
     return true;
@@ -235,11 +266,14 @@ static bool recs_reserve(ed_buf *b)
 
 static bool rec_reserve(ed_rec *r, size_t len)
 {
-    if (len + 1 <= r->cap) return true;
+    if (len + 1 <= r->cap)
+        return true;
     size_t cap = r->cap ? r->cap : 16;
-    while (cap < len + 1) cap *= 2;
+    while (cap < len + 1)
+        cap *= 2;
     char *t = realloc(r->text, cap);
-    if (!t) return false;
+    if (!t)
+        return false;
     r->text = t;
     r->cap = cap;
     return true;
@@ -248,7 +282,8 @@ static bool rec_reserve(ed_rec *r, size_t len)
 /* The newest done record, if the current typing run may still grow it. */
 static ed_rec *open_rec(ed_buf *b, ed_run run)
 {
-    if (run == RUN_NONE || b->run != run || b->nrec == 0 || b->nrec != b->nall) return NULL;
+    if (run == RUN_NONE || b->run != run || b->nrec == 0 || b->nrec != b->nall)
+        return NULL;
     return &b->recs[b->nrec - 1];
 }
 
@@ -266,12 +301,15 @@ static void push_rec(ed_buf *b, ed_kind kind, size_t row, size_t col, char *text
 
 size_t ed_buf_rx(const ed_buf *b, size_t row, size_t col)
 {
-    if (row >= b->n) return 0;
+    if (row >= b->n)
+        return 0;
     const ed_line *l = &b->lines[row];
     size_t rx = 0;
     for (size_t i = 0; i < col && i < l->len; i++) {
-        if (l->s[i] == '\t') rx = (rx / ED_TAB_COLS + 1) * ED_TAB_COLS;
-        else if (!is_cont(l->s[i])) rx++;
+        if (l->s[i] == '\t')
+            rx = (rx / ED_TAB_COLS + 1) * ED_TAB_COLS;
+        else if (!is_cont(l->s[i]))
+            rx++;
     }
     return rx;
 }
@@ -284,7 +322,8 @@ static size_t col_at_rx(const ed_buf *b, size_t row, size_t rx)
     size_t cur = 0, i = 0;
     while (i < l->len) {
         size_t next = l->s[i] == '\t' ? (cur / ED_TAB_COLS + 1) * ED_TAB_COLS : cur + 1;
-        if (next > rx) return i;
+        if (next > rx)
+            return i;
         cur = next;
         i = next_char(l, i);
     }
@@ -305,21 +344,28 @@ void ed_buf_cursor(const ed_buf *b, size_t *row, size_t *col)
     *col = b->col;
 }
 
-void ed_buf_break_group(ed_buf *b) { b->run = RUN_NONE; }
+void ed_buf_break_group(ed_buf *b)
+{
+    b->run = RUN_NONE;
+}
 
 void ed_buf_set_cursor(ed_buf *b, size_t row, size_t col)
 {
-    if (row >= b->n) row = b->n - 1;
+    if (row >= b->n)
+        row = b->n - 1;
     const ed_line *l = &b->lines[row];
-    if (col > l->len) col = l->len;
-    while (col > 0 && col < l->len && is_cont(l->s[col])) col--;
+    if (col > l->len)
+        col = l->len;
+    while (col > 0 && col < l->len && is_cont(l->s[col]))
+        col--;
     cursor_to(b, row, col);
     b->run = RUN_NONE;
 }
 
 void ed_buf_set_cursor_rx(ed_buf *b, size_t row, size_t rx)
 {
-    if (row >= b->n) row = b->n - 1;
+    if (row >= b->n)
+        row = b->n - 1;
     cursor_to(b, row, col_at_rx(b, row, rx));
     b->run = RUN_NONE;
 }
@@ -328,8 +374,10 @@ void ed_buf_set_cursor_rx(ed_buf *b, size_t row, size_t rx)
 static void ed_buf_move_lines(ed_buf *b, long n)
 {
     size_t row = b->row;
-    if (n < 0) row = (size_t)(-n) > row ? 0 : row - (size_t)(-n);
-    else row = (size_t)n >= b->n - row ? b->n - 1 : row + (size_t)n;
+    if (n < 0)
+        row = (size_t)(-n) > row ? 0 : row - (size_t)(-n);
+    else
+        row = (size_t)n >= b->n - row ? b->n - 1 : row + (size_t)n;
     b->row = row;
     b->col = col_at_rx(b, row, b->want_rx); /* vertical: the wanted column stays */
     b->run = RUN_NONE;
@@ -340,12 +388,16 @@ void ed_buf_move(ed_buf *b, ed_move m)
     const ed_line *l = &b->lines[b->row];
     switch (m) {
     case ED_LEFT:
-        if (b->col > 0) cursor_to(b, b->row, prev_char(l, b->col));
-        else if (b->row > 0) cursor_to(b, b->row - 1, b->lines[b->row - 1].len);
+        if (b->col > 0)
+            cursor_to(b, b->row, prev_char(l, b->col));
+        else if (b->row > 0)
+            cursor_to(b, b->row - 1, b->lines[b->row - 1].len);
         break;
     case ED_RIGHT:
-        if (b->col < l->len) cursor_to(b, b->row, next_char(l, b->col));
-        else if (b->row + 1 < b->n) cursor_to(b, b->row + 1, 0);
+        if (b->col < l->len)
+            cursor_to(b, b->row, next_char(l, b->col));
+        else if (b->row + 1 < b->n)
+            cursor_to(b, b->row + 1, 0);
         break;
     case ED_UP: ed_buf_move_lines(b, -1); break;
     case ED_DOWN: ed_buf_move_lines(b, 1); break;
@@ -363,15 +415,19 @@ void ed_buf_move(ed_buf *b, ed_move m)
  * text continues it, else a new record starts (RUN_NONE: one that nothing joins). */
 static bool do_insert(ed_buf *b, const char *text, size_t len, ed_run run)
 {
-    if (len == 0) return true;
+    if (len == 0)
+        return true;
     size_t r0 = b->row, c0 = b->col, r1, c1;
     ed_rec *top = open_rec(b, run);
-    if (top && !(top->kind == REC_INSERT && top->arow == r0 && top->acol == c0)) top = NULL;
+    if (top && !(top->kind == REC_INSERT && top->arow == r0 && top->acol == c0))
+        top = NULL;
     char *copy = NULL;
     if (top) {
-        if (!rec_reserve(top, top->len + len)) return false;
+        if (!rec_reserve(top, top->len + len))
+            return false;
     } else {
-        if (!recs_reserve(b) || !(copy = malloc(len + 1))) return false;
+        if (!recs_reserve(b) || !(copy = malloc(len + 1)))
+            return false;
         memcpy(copy, text, len);
         copy[len] = '\0';
     }
@@ -399,11 +455,15 @@ static bool do_delete(ed_buf *b, size_t r1, size_t c1, size_t r2, size_t c2, ed_
 {
     size_t len;
     char *t = text_range(b, r1, c1, r2, c2, &len);
-    if (!t) return false;
+    if (!t)
+        return false;
     ed_rec *top = open_rec(b, run);
-    if (top && top->kind != REC_DELETE) top = NULL;
-    if (top && run == RUN_BACKSPACE && !(top->row == r2 && top->col == c2)) top = NULL;
-    if (top && run == RUN_DELETE && !(top->row == r1 && top->col == c1)) top = NULL;
+    if (top && top->kind != REC_DELETE)
+        top = NULL;
+    if (top && run == RUN_BACKSPACE && !(top->row == r2 && top->col == c2))
+        top = NULL;
+    if (top && run == RUN_DELETE && !(top->row == r1 && top->col == c1))
+        top = NULL;
     if ((top && !rec_reserve(top, top->len + len)) || (!top && !recs_reserve(b))) {
         free(t);
         return false;
@@ -434,7 +494,8 @@ static bool do_delete(ed_buf *b, size_t r1, size_t c1, size_t r2, size_t c2, ed_
 
 bool ed_buf_insert_char(ed_buf *b, char c)
 {
-    if (c == '\n') return ed_buf_newline(b);
+    if (c == '\n')
+        return ed_buf_newline(b);
     return do_insert(b, &c, 1, RUN_TYPE);
 }
 
@@ -447,9 +508,11 @@ bool ed_buf_newline(ed_buf *b)
 {
     const ed_line *l = &b->lines[b->row];
     size_t ind = 0;
-    while (ind < l->len && ind < b->col && (l->s[ind] == ' ' || l->s[ind] == '\t')) ind++;
+    while (ind < l->len && ind < b->col && (l->s[ind] == ' ' || l->s[ind] == '\t'))
+        ind++;
     char *t = malloc(ind + 1);
-    if (!t) return false;
+    if (!t)
+        return false;
     t[0] = '\n';
     memcpy(t + 1, l->s, ind);
     bool ok = do_insert(b, t, ind + 1, RUN_NONE);
@@ -460,28 +523,34 @@ bool ed_buf_newline(ed_buf *b)
 bool ed_buf_backspace(ed_buf *b)
 {
     if (b->col > 0)
-        return do_delete(b, b->row, prev_char(&b->lines[b->row], b->col), b->row, b->col, RUN_BACKSPACE);
-    if (b->row == 0) return false;
+        return do_delete(b, b->row, prev_char(&b->lines[b->row], b->col), b->row, b->col,
+                         RUN_BACKSPACE);
+    if (b->row == 0)
+        return false;
     return do_delete(b, b->row - 1, b->lines[b->row - 1].len, b->row, 0, RUN_BACKSPACE);
 }
 
 bool ed_buf_delete(ed_buf *b)
 {
     const ed_line *l = &b->lines[b->row];
-    if (b->col < l->len) return do_delete(b, b->row, b->col, b->row, next_char(l, b->col), RUN_DELETE);
-    if (b->row + 1 >= b->n) return false;
+    if (b->col < l->len)
+        return do_delete(b, b->row, b->col, b->row, next_char(l, b->col), RUN_DELETE);
+    if (b->row + 1 >= b->n)
+        return false;
     return do_delete(b, b->row, l->len, b->row + 1, 0, RUN_DELETE);
 }
 
 bool ed_buf_undo(ed_buf *b)
 {
-    if (b->nrec == 0) return false;
+    if (b->nrec == 0)
+        return false;
     ed_rec *r = &b->recs[b->nrec - 1];
     size_t erow, ecol;
     text_end(r->row, r->col, r->text, r->len, &erow, &ecol);
     bool ok = r->kind == REC_INSERT ? raw_delete(b, r->row, r->col, erow, ecol)
                                     : raw_insert(b, r->row, r->col, r->text, r->len, &erow, &ecol);
-    if (!ok) return false;
+    if (!ok)
+        return false;
     b->nrec--;
     cursor_to(b, r->brow, r->bcol);
     b->run = RUN_NONE;
@@ -490,13 +559,15 @@ bool ed_buf_undo(ed_buf *b)
 
 bool ed_buf_redo(ed_buf *b)
 {
-    if (b->nrec == b->nall) return false;
+    if (b->nrec == b->nall)
+        return false;
     ed_rec *r = &b->recs[b->nrec];
     size_t erow, ecol;
     text_end(r->row, r->col, r->text, r->len, &erow, &ecol);
     bool ok = r->kind == REC_INSERT ? raw_insert(b, r->row, r->col, r->text, r->len, &erow, &ecol)
                                     : raw_delete(b, r->row, r->col, erow, ecol);
-    if (!ok) return false;
+    if (!ok)
+        return false;
     b->nrec++;
     cursor_to(b, r->arow, r->acol);
     b->run = RUN_NONE;
@@ -508,18 +579,23 @@ bool ed_buf_redo(ed_buf *b)
 ed_buf *ed_buf_new(const char *text, size_t len)
 {
     ed_buf *b = calloc(1, sizeof *b);
-    if (!b) return NULL;
+    if (!b)
+        return NULL;
     b->final_nl = len == 0 || text[len - 1] == '\n';
-    if (len && text[len - 1] == '\n') len--; /* the final '\n' ends the last line */
+    if (len && text[len - 1] == '\n')
+        len--; /* the final '\n' ends the last line */
     size_t i = 0;
     for (;;) {
         const char *e = len > i ? memchr(text + i, '\n', len - i) : NULL;
         size_t seg = e ? (size_t)(e - (text + i)) : len - i;
-        if (!lines_reserve(b, 1)) goto oom;
+        if (!lines_reserve(b, 1))
+            goto oom;
         b->lines[b->n] = (ed_line){0};
-        if (!line_set(&b->lines[b->n], seg ? text + i : "", seg)) goto oom;
+        if (!line_set(&b->lines[b->n], seg ? text + i : "", seg))
+            goto oom;
         b->n++;
-        if (!e) break;
+        if (!e)
+            break;
         i += seg + 1;
     }
     return b;
@@ -530,10 +606,13 @@ oom:
 
 void ed_buf_free(ed_buf *b)
 {
-    if (!b) return;
-    for (size_t i = 0; i < b->n; i++) free(b->lines[i].s);
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->n; i++)
+        free(b->lines[i].s);
     free(b->lines);
-    for (size_t i = 0; i < b->nall; i++) free(b->recs[i].text);
+    for (size_t i = 0; i < b->nall; i++)
+        free(b->recs[i].text);
     free(b->recs);
     free(b);
 }
@@ -543,7 +622,8 @@ gl_status ed_buf_load(const char *path, ed_buf **out, gl_error *err)
     *out = NULL;
     size_t len = 0;
     char *text = gl_read_file(path, &len, err);
-    if (!text) return err ? err->status : GL_ERR_INPUT;
+    if (!text)
+        return err ? err->status : GL_ERR_INPUT;
     *out = ed_buf_new(text, len);
     free(text);
     return *out ? GL_OK : gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
@@ -552,18 +632,23 @@ gl_status ed_buf_load(const char *path, ed_buf **out, gl_error *err)
 char *ed_buf_text(const ed_buf *b, size_t *len)
 {
     size_t n = 0;
-    for (size_t i = 0; i < b->n; i++) n += b->lines[i].len + 1;
+    for (size_t i = 0; i < b->n; i++)
+        n += b->lines[i].len + 1;
     bool empty = b->n == 1 && b->lines[0].len == 0;
-    if (!b->final_nl || empty) n--;
+    if (!b->final_nl || empty)
+        n--;
     char *t = malloc(n + 1), *o = t;
-    if (!t) return NULL;
+    if (!t)
+        return NULL;
     for (size_t i = 0; i < b->n; i++) {
         memcpy(o, b->lines[i].s, b->lines[i].len);
         o += b->lines[i].len;
-        if (i + 1 < b->n || (b->final_nl && !empty)) *o++ = '\n';
+        if (i + 1 < b->n || (b->final_nl && !empty))
+            *o++ = '\n';
     }
     *o = '\0';
-    if (len) *len = n;
+    if (len)
+        *len = n;
     return t;
 }
 
@@ -571,21 +656,28 @@ gl_status ed_buf_save(ed_buf *b, const char *path, gl_error *err)
 {
     size_t len;
     char *t = ed_buf_text(b, &len);
-    if (!t) return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
+    if (!t)
+        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
     gl_status st = gl_write_file_atomic(path, t, len, err);
     free(t);
-    if (st != GL_OK) return st;
+    if (st != GL_OK)
+        return st;
     b->saved_id = b->nrec ? b->recs[b->nrec - 1].id : 0;
     b->run = RUN_NONE;
     return GL_OK;
 }
 
-size_t ed_buf_nlines(const ed_buf *b) { return b->n; }
+size_t ed_buf_nlines(const ed_buf *b)
+{
+    return b->n;
+}
 
 const char *ed_buf_line(const ed_buf *b, size_t row, size_t *len)
 {
-    if (row >= b->n) return NULL;
-    if (len) *len = b->lines[row].len;
+    if (row >= b->n)
+        return NULL;
+    if (len)
+        *len = b->lines[row].len;
     return b->lines[row].s;
 }
 
@@ -598,15 +690,20 @@ bool ed_buf_modified(const ed_buf *b)
 
 /* Offset of the first (last) occurrence of needle in line l within [from, to) of
  * match starts; -1 when none. */
-static long find_in(const ed_line *l, const char *needle, size_t len, size_t from, size_t to, bool last)
+static long find_in(const ed_line *l, const char *needle, size_t len, size_t from, size_t to,
+                    bool last)
 {
     long found = -1;
-    if (len > l->len) return -1;
-    if (to > l->len - len + 1) to = l->len - len + 1;
+    if (len > l->len)
+        return -1;
+    if (to > l->len - len + 1)
+        to = l->len - len + 1;
     for (size_t i = from; i < to; i++) {
-        if (memcmp(l->s + i, needle, len) != 0) continue;
+        if (memcmp(l->s + i, needle, len) != 0)
+            continue;
         found = (long)i;
-        if (!last) break;
+        if (!last)
+            break;
     }
     return found;
 }
@@ -614,17 +711,23 @@ static long find_in(const ed_line *l, const char *needle, size_t len, size_t fro
 bool ed_buf_find(const ed_buf *b, const char *needle, size_t len, size_t row, size_t col,
                  bool forward, size_t *mrow, size_t *mcol)
 {
-    if (len == 0 || b->n == 0) return false;
-    if (row >= b->n) row = b->n - 1;
+    if (len == 0 || b->n == 0)
+        return false;
+    if (row >= b->n)
+        row = b->n - 1;
     for (size_t k = 0; k <= b->n; k++) {
         size_t r = forward ? (row + k) % b->n : (row + b->n - k % b->n) % b->n;
         size_t from = 0, to = SIZE_MAX;
         if (k == 0) {
-            if (forward) from = col;
-            else to = col;
+            if (forward)
+                from = col;
+            else
+                to = col;
         } else if (k == b->n) { /* back on the first line: the part not yet searched */
-            if (forward) to = col;
-            else from = col;
+            if (forward)
+                to = col;
+            else
+                from = col;
         }
         long at = find_in(&b->lines[r], needle, len, from, to, !forward);
         if (at >= 0) {
@@ -638,7 +741,7 @@ bool ed_buf_find(const ed_buf *b, const char *needle, size_t len, size_t row, si
 
 /* ============================================================= the front end */
 
-#define CTRL_KEY(k) ((k) & 0x1f)
+#define CTRL_KEY(k) ((k)&0x1f)
 enum {
     KEY_ESC_ = 27,
     KEY_DEL_ = 127,
@@ -650,22 +753,23 @@ enum {
 typedef struct ed_view {
     ed_buf *b;
     const char *path;
-    const char *name;          /* the file's base name, for the title */
-    size_t top;                /* first line shown */
-    size_t coloff;             /* first display column shown */
-    char msg[256];             /* shown on the bottom line until the next key */
+    const char *name; /* the file's base name, for the title */
+    size_t top;       /* first line shown */
+    size_t coloff;    /* first display column shown */
+    char msg[256];    /* shown on the bottom line until the next key */
     int msg_attr;
-    char query[FIND_MAX + 1];  /* the last search */
+    char query[FIND_MAX + 1]; /* the last search */
     size_t qlen;
-    bool match;                /* highlight the match at (mrow, mcol), qlen bytes */
+    bool match; /* highlight the match at (mrow, mcol), qlen bytes */
     size_t mrow, mcol;
-    bool saved;                /* saved at least once */
+    bool saved;                      /* saved at least once */
     int key_ctrl_home, key_ctrl_end; /* terminfo's kHOM5 / kEND5 codes, or -1 */
-    int *attrs;                /* scratch: a line's colouring */
+    int *attrs;                      /* scratch: a line's colouring */
     size_t attrs_cap;
 } ed_view;
 
-static void set_msg(ed_view *v, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_msg(ed_view *v, int attr, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void set_msg(ed_view *v, int attr, const char *fmt, ...)
 {
     va_list ap;
@@ -680,19 +784,24 @@ static int ext_key(const char *cap)
 {
     for (int k = KEY_MAX + 1; k < KEY_MAX + 2048; k++) {
         const char *nm = keyname(k);
-        if (nm && strcmp(nm, cap) == 0) return k;
+        if (nm && strcmp(nm, cap) == 0)
+            return k;
     }
     return -1;
 }
 
 /* Rows of text on the screen (all but the title and the bottom line). */
-static size_t text_rows(void) { return LINES > 3 ? (size_t)LINES - 2 : 1; }
+static size_t text_rows(void)
+{
+    return LINES > 3 ? (size_t)LINES - 2 : 1;
+}
 
 /* Width of the line-number gutter: the digits of the last line number and a space. */
 static int gutter_cols(const ed_view *v)
 {
     int d = 1;
-    for (size_t n = ed_buf_nlines(v->b); n >= 10; n /= 10) d++;
+    for (size_t n = ed_buf_nlines(v->b); n >= 10; n /= 10)
+        d++;
     return (d < 3 ? 3 : d) + 1;
 }
 
@@ -708,10 +817,14 @@ static void scroll_to_cursor(ed_view *v)
     size_t row, col, rows = text_rows(), cols = text_cols(v);
     ed_buf_cursor(v->b, &row, &col);
     size_t rx = ed_buf_rx(v->b, row, col);
-    if (row < v->top) v->top = row;
-    if (row >= v->top + rows) v->top = row - rows + 1;
-    if (rx < v->coloff) v->coloff = rx;
-    if (rx >= v->coloff + cols) v->coloff = rx - cols + 1;
+    if (row < v->top)
+        v->top = row;
+    if (row >= v->top + rows)
+        v->top = row - rows + 1;
+    if (rx < v->coloff)
+        v->coloff = rx;
+    if (rx >= v->coloff + cols)
+        v->coloff = rx - cols + 1;
 }
 
 /* Colours line (len bytes) into v->attrs[0..len); carries the block-comment state. */
@@ -720,7 +833,8 @@ static const int *line_attrs(ed_view *v, const char *line, size_t len, bool *in_
     if (len + 1 > v->attrs_cap) {
         size_t cap = (len + 1) * 2;
         int *a = realloc(v->attrs, cap * sizeof *a);
-        if (!a) return NULL;
+        if (!a)
+            return NULL;
         v->attrs = a;
         v->attrs_cap = cap;
     }
@@ -732,7 +846,8 @@ static const int *line_attrs(ed_view *v, const char *line, size_t len, bool *in_
 /* Writes s on row y from column x, at most w columns, in attr (bytes; ASCII text). */
 static void put_at(int y, int x, int w, const char *s, int attr)
 {
-    if (w <= 0) return;
+    if (w <= 0)
+        return;
     attrset((attr_t)attr);
     mvaddnstr(y, x, s, w);
     attrset(A_NORMAL);
@@ -751,15 +866,18 @@ static void draw_line(ed_view *v, int y, size_t li, bool *in_comment)
     size_t cols = text_cols(v), rx = 0, end = v->coloff + cols;
     for (size_t i = 0; i < len && rx < end;) {
         size_t k = 1;
-        while (i + k < len && is_cont(s[i + k])) k++;
+        while (i + k < len && is_cont(s[i + k]))
+            k++;
         int at = attrs ? attrs[i] : 0;
-        if (v->match && li == v->mrow && i >= v->mcol && i < v->mcol + v->qlen) at = (int)A_REVERSE;
+        if (v->match && li == v->mrow && i >= v->mcol && i < v->mcol + v->qlen)
+            at = (int)A_REVERSE;
         unsigned char c = (unsigned char)s[i];
         if (c == '\t') {
             size_t next = (rx / ED_TAB_COLS + 1) * ED_TAB_COLS;
             attrset((attr_t)at);
             for (; rx < next && rx < end; rx++)
-                if (rx >= v->coloff) mvaddch(y, g + (int)(rx - v->coloff), ' ');
+                if (rx >= v->coloff)
+                    mvaddch(y, g + (int)(rx - v->coloff), ' ');
         } else {
             if (rx >= v->coloff) {
                 move(y, g + (int)(rx - v->coloff));
@@ -798,7 +916,8 @@ static void draw(ed_view *v, const char *prompt)
     char right[64], left[300];
     snprintf(right, sizeof right, "line %zu:%zu ", row + 1, ed_buf_rx(v->b, row, col) + 1);
     int rw = (int)strlen(right);
-    snprintf(left, sizeof left, " edit: %s%s", v->name, ed_buf_modified(v->b) ? "  [modified]" : "");
+    snprintf(left, sizeof left, " edit: %s%s", v->name,
+             ed_buf_modified(v->b) ? "  [modified]" : "");
     int lw = (int)strlen(left);
     if (lw > COLS - rw - 1) { /* a long name gives way; the flag stays */
         const char *flag = ed_buf_modified(v->b) ? "  [modified]" : "";
@@ -818,8 +937,10 @@ static void draw(ed_view *v, const char *prompt)
     size_t rows = text_rows();
     for (size_t r = 0; r < rows; r++) {
         size_t li = v->top + r;
-        if (li < n) draw_line(v, (int)r + 1, li, &inc);
-        else put_at((int)r + 1, 0, 1, "~", term_attr(TC_DIM));
+        if (li < n)
+            draw_line(v, (int)r + 1, li, &inc);
+        else
+            put_at((int)r + 1, 0, 1, "~", term_attr(TC_DIM));
     }
 
     /* bottom line */
@@ -832,7 +953,8 @@ static void draw(ed_view *v, const char *prompt)
         size_t mark = strcspn(prompt, "\x01");
         px = (int)mark < COLS ? (int)mark : COLS - 1;
         put_at(y, 0, (int)mark < COLS ? (int)mark : COLS, prompt, sattr);
-        if (prompt[mark] && (int)mark < COLS) put_at(y, (int)mark, COLS - (int)mark, prompt + mark + 1, sattr);
+        if (prompt[mark] && (int)mark < COLS)
+            put_at(y, (int)mark, COLS - (int)mark, prompt + mark + 1, sattr);
     } else if (v->msg[0]) {
         put_at(y, 0, COLS, v->msg, v->msg_attr ? v->msg_attr : sattr);
     } else {
@@ -841,7 +963,8 @@ static void draw(ed_view *v, const char *prompt)
     attrset(A_NORMAL);
     int cy = 1 + (int)(row - v->top);
     int cx = gutter_cols(v) + (int)(ed_buf_rx(v->b, row, col) - v->coloff);
-    if (prompt) cy = y, cx = px;
+    if (prompt)
+        cy = y, cx = px;
     move(cy, cx);
     refresh();
 }
@@ -855,18 +978,23 @@ static int read_key(void)
     for (;;) {
         wtimeout(stdscr, 250);
         int ch = wgetch(stdscr);
-        if (term_quit_signal()) return KEY_QUIT_SIGNAL;
-        if (ch == ERR) continue;
-        if (ch != KEY_ESC_) return ch;
+        if (term_quit_signal())
+            return KEY_QUIT_SIGNAL;
+        if (ch == ERR)
+            continue;
+        if (ch != KEY_ESC_)
+            return ch;
         wtimeout(stdscr, 0);
         int next = wgetch(stdscr);
-        if (next == ERR) return KEY_ESC_;
+        if (next == ERR)
+            return KEY_ESC_;
         if (next < 0x20 || next > 0xff) { /* Esc, then Ctrl-Q or an arrow key */
             ungetch(next);
             return KEY_ESC_;
         }
         if (next == '[' || next == 'O')
-            while (wgetch(stdscr) != ERR) {}
+            while (wgetch(stdscr) != ERR) {
+            }
     }
 }
 
@@ -886,13 +1014,17 @@ static bool do_save(ed_view *v)
 /* Quitting: asks "save changes?" when modified. true to leave the editor. */
 static bool confirm_quit(ed_view *v)
 {
-    if (!ed_buf_modified(v->b)) return true;
+    if (!ed_buf_modified(v->b))
+        return true;
     for (;;) {
         draw(v, " save changes? (y/n/esc) \x01");
         int ch = read_key();
-        if (ch == KEY_QUIT_SIGNAL) return true;
-        if (ch == 'y' || ch == 'Y') return do_save(v);
-        if (ch == 'n' || ch == 'N') return true;
+        if (ch == KEY_QUIT_SIGNAL)
+            return true;
+        if (ch == 'y' || ch == 'Y')
+            return do_save(v);
+        if (ch == 'n' || ch == 'N')
+            return true;
         if (ch == KEY_ESC_ || ch == CTRL_KEY('c') || ch == CTRL_KEY('g')) {
             set_msg(v, 0, " still editing");
             return false;
@@ -917,18 +1049,22 @@ static int find(ed_view *v)
                  failed ? "  not found" : "");
         draw(v, prompt);
         int ch = read_key();
-        if (ch == KEY_QUIT_SIGNAL || ch == KEY_ESC_) return ERR;
-        if (ch == KEY_RESIZE) continue;
+        if (ch == KEY_QUIT_SIGNAL || ch == KEY_ESC_)
+            return ERR;
+        if (ch == KEY_RESIZE)
+            continue;
         size_t row, col, mr, mc;
         ed_buf_cursor(v->b, &row, &col);
-        bool step = ch == CTRL_KEY('f') || ch == '\r' || ch == '\n' || ch == KEY_ENTER || ch == KEY_DOWN;
+        bool step =
+            ch == CTRL_KEY('f') || ch == '\r' || ch == '\n' || ch == KEY_ENTER || ch == KEY_DOWN;
         bool back = ch == KEY_UP;
         bool edit = false;
         if (step || back) {
             fresh = false;
             /* next: after the match the cursor is on; previous: before it */
             bool on = v->match && v->mrow == row && v->mcol == col;
-            failed = !ed_buf_find(v->b, v->query, v->qlen, row, col + (step && on ? 1 : 0), !back, &mr, &mc);
+            failed = !ed_buf_find(v->b, v->query, v->qlen, row, col + (step && on ? 1 : 0), !back,
+                                  &mr, &mc);
             if (!failed) {
                 ed_buf_set_cursor(v->b, mr, mc);
                 v->match = true, v->mrow = mr, v->mcol = mc;
@@ -937,14 +1073,18 @@ static int find(ed_view *v)
             continue;
         }
         if (ch == KEY_BACKSPACE || ch == KEY_DEL_ || ch == CTRL_KEY('h')) {
-            if (fresh) v->qlen = 0;
-            else if (v->qlen) v->qlen--;
+            if (fresh)
+                v->qlen = 0;
+            else if (v->qlen)
+                v->qlen--;
             fresh = false;
             edit = true;
         } else if (ch >= 0x20 && ch < 0x100 && ch != KEY_DEL_) {
-            if (fresh) v->qlen = 0;
+            if (fresh)
+                v->qlen = 0;
             fresh = false;
-            if (v->qlen < FIND_MAX) v->query[v->qlen++] = (char)ch;
+            if (v->qlen < FIND_MAX)
+                v->query[v->qlen++] = (char)ch;
             edit = true;
         } else {
             return ch; /* another key: done, the cursor stays on the match */
@@ -952,7 +1092,8 @@ static int find(ed_view *v)
         v->query[v->qlen] = '\0';
         if (edit) {
             v->match = false;
-            failed = v->qlen > 0 && !ed_buf_find(v->b, v->query, v->qlen, srow, scol, true, &mr, &mc);
+            failed =
+                v->qlen > 0 && !ed_buf_find(v->b, v->query, v->qlen, srow, scol, true, &mr, &mc);
             if (v->qlen > 0 && !failed) {
                 ed_buf_set_cursor(v->b, mr, mc);
                 v->match = true, v->mrow = mr, v->mcol = mc;
@@ -968,9 +1109,11 @@ static int find(ed_view *v)
 static void click(ed_view *v)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK || ev.y < 1 || ev.y > (int)text_rows()) return;
+    if (getmouse(&ev) != OK || ev.y < 1 || ev.y > (int)text_rows())
+        return;
     size_t li = v->top + (size_t)(ev.y - 1);
-    if (li >= ed_buf_nlines(v->b)) li = ed_buf_nlines(v->b) - 1;
+    if (li >= ed_buf_nlines(v->b))
+        li = ed_buf_nlines(v->b) - 1;
     int x = ev.x - gutter_cols(v);
     ed_buf_set_cursor_rx(v->b, li, v->coloff + (size_t)(x > 0 ? x : 0));
 }
@@ -992,14 +1135,17 @@ static bool handle_key(ed_view *v, int ch)
     case KEY_ESC_: return !confirm_quit(v);
     case CTRL_KEY('s'): do_save(v); break;
     case CTRL_KEY('z'):
-        if (!ed_buf_undo(v->b)) set_msg(v, 0, " nothing to undo");
+        if (!ed_buf_undo(v->b))
+            set_msg(v, 0, " nothing to undo");
         break;
     case CTRL_KEY('y'):
-        if (!ed_buf_redo(v->b)) set_msg(v, 0, " nothing to redo");
+        if (!ed_buf_redo(v->b))
+            set_msg(v, 0, " nothing to redo");
         break;
     case CTRL_KEY('f'): {
         int next = find(v);
-        if (next != ERR && next != KEY_QUIT_SIGNAL) return handle_key(v, next);
+        if (next != ERR && next != KEY_QUIT_SIGNAL)
+            return handle_key(v, next);
         break;
     }
     case CTRL_KEY('c'): set_msg(v, 0, " Ctrl-Q or Esc quits the editor"); break;
@@ -1030,7 +1176,8 @@ static bool handle_key(ed_view *v, int ch)
     case KEY_MOUSE: click(v); break;
     case KEY_RESIZE: break; /* LINES and COLS are new: the next frame uses them */
     default:
-        if (ch >= 0x20 && ch < 0x100) ed_buf_insert_char(v->b, (char)ch); /* UTF-8 byte by byte */
+        if (ch >= 0x20 && ch < 0x100)
+            ed_buf_insert_char(v->b, (char)ch); /* UTF-8 byte by byte */
         break;
     }
     return true;
@@ -1055,17 +1202,21 @@ editor_result editor_run(const char *path, char *msg, size_t msg_len)
         scroll_to_cursor(&v);
         draw(&v, NULL);
         int ch = read_key();
-        if (ch == KEY_QUIT_SIGNAL) break;
+        if (ch == KEY_QUIT_SIGNAL)
+            break;
         v.msg[0] = '\0';
         v.match = false;
-        if (!handle_key(&v, ch)) break;
+        if (!handle_key(&v, ch))
+            break;
     }
     curs_set(0);
     term_raw_keys(false);
     werase(stdscr);
     clearok(curscr, TRUE);
-    if (v.saved) snprintf(msg, msg_len, "saved %s", v.name);
-    else snprintf(msg, msg_len, "not saved: nothing changed");
+    if (v.saved)
+        snprintf(msg, msg_len, "saved %s", v.name);
+    else
+        snprintf(msg, msg_len, "not saved: nothing changed");
     free(v.attrs);
     ed_buf_free(v.b);
     return v.saved ? EDITOR_SAVED : EDITOR_UNCHANGED;

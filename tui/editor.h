@@ -79,13 +79,16 @@ size_t ed_buf_rx(const ed_buf *b, size_t row, size_t col);
  * undo group). Up/down keep the display column of the last horizontal move (the
  * "wanted" column) where the line is long enough. */
 typedef enum ed_move {
-    ED_LEFT, ED_RIGHT,        /* one character (across line ends) */
-    ED_UP, ED_DOWN,           /* one line */
-    ED_HOME, ED_END,          /* start / end of the line */
-    ED_TOP, ED_BOTTOM,        /* start of the text / end of the text */
+    ED_LEFT,
+    ED_RIGHT, /* one character (across line ends) */
+    ED_UP,
+    ED_DOWN, /* one line */
+    ED_HOME,
+    ED_END, /* start / end of the line */
+    ED_TOP,
+    ED_BOTTOM, /* start of the text / end of the text */
 } ed_move;
 void ed_buf_move(ed_buf *b, ed_move m);
-
 
 /* Puts the cursor at (row, col), clamped to the text (col also to the start of a
  * UTF-8 sequence). Ends the typing run. */

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-double job_now(void) { return gl_child_now(); }
+double job_now(void)
+{
+    return gl_child_now();
+}
 
 /* --------------------------------------------------------------- the wire */
 
@@ -34,11 +37,15 @@ typedef struct wbuf {
 
 static void w_bytes(wbuf *w, const void *p, size_t n)
 {
-    if (w->ok && w->fd >= 0 && n > 0 && gl_write_all(w->fd, p, n) != 0) w->ok = false;
+    if (w->ok && w->fd >= 0 && n > 0 && gl_write_all(w->fd, p, n) != 0)
+        w->ok = false;
     w->n += n;
 }
 
-static void w_u64(wbuf *w, uint64_t v) { w_bytes(w, &v, sizeof v); }
+static void w_u64(wbuf *w, uint64_t v)
+{
+    w_bytes(w, &v, sizeof v);
+}
 
 /* A blob: length then bytes; NULL is length UINT64_MAX. */
 static void w_blob(wbuf *w, const void *p, size_t n)
@@ -51,7 +58,10 @@ static void w_blob(wbuf *w, const void *p, size_t n)
     w_bytes(w, p, n);
 }
 
-static void w_str(wbuf *w, const char *s) { w_blob(w, s, s ? strlen(s) : 0); }
+static void w_str(wbuf *w, const char *s)
+{
+    w_blob(w, s, s ? strlen(s) : 0);
+}
 
 typedef struct rbuf {
     const char *p, *end;
@@ -80,8 +90,10 @@ static uint64_t r_u64(rbuf *r)
 static char *r_blob(rbuf *r, size_t *len)
 {
     uint64_t n = r_u64(r);
-    if (len) *len = 0;
-    if (!r->ok || n == UINT64_MAX) return NULL;
+    if (len)
+        *len = 0;
+    if (!r->ok || n == UINT64_MAX)
+        return NULL;
     if (n > (uint64_t)(r->end - r->p)) {
         r->ok = false;
         return NULL;
@@ -94,7 +106,8 @@ static char *r_blob(rbuf *r, size_t *len)
     memcpy(s, r->p, (size_t)n);
     s[n] = '\0';
     r->p += n;
-    if (len) *len = (size_t)n;
+    if (len)
+        *len = (size_t)n;
     return s;
 }
 
@@ -105,12 +118,16 @@ static char *read_capture(FILE *f)
 {
     fflush(stdout);
     fflush(stderr);
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     long len = (fseek(f, 0, SEEK_END) == 0) ? ftell(f) : -1;
-    if (len <= 0 || fseek(f, 0, SEEK_SET) != 0) return NULL;
-    if (len > 65536) len = 65536;
+    if (len <= 0 || fseek(f, 0, SEEK_SET) != 0)
+        return NULL;
+    if (len > 65536)
+        len = 65536;
     char *text = malloc((size_t)len + 1);
-    if (!text) return NULL;
+    if (!text)
+        return NULL;
     size_t got = fread(text, 1, (size_t)len, f);
     text[got] = '\0';
     return text;
@@ -123,7 +140,8 @@ static FILE *capture_output(void)
 {
     FILE *capture = tmpfile();
     int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO), close(devnull);
+    if (devnull >= 0)
+        dup2(devnull, STDIN_FILENO), close(devnull);
     if (capture) {
         dup2(fileno(capture), STDOUT_FILENO);
         dup2(fileno(capture), STDERR_FILENO);
@@ -140,8 +158,8 @@ static bool spawn(job *j, job_kind kind, void (*body)(int fd, void *arg), void *
     memset(j, 0, sizeof *j);
     const int rc = gl_child_spawn(&j->child, NULL, body, arg);
     if (rc != 0) {
-        snprintf(msg, msg_len, "cannot start a worker: %s: %s", rc == GL_CHILD_ERR_PIPE ? "pipe" : "fork",
-                 strerror(errno));
+        snprintf(msg, msg_len, "cannot start a worker: %s: %s",
+                 rc == GL_CHILD_ERR_PIPE ? "pipe" : "fork", strerror(errno));
         return false;
     }
     j->kind = kind;
@@ -158,7 +176,8 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, r->note, sizeof r->note);
     w_bytes(w, &r->compiler, sizeof r->compiler);
     w_u64(w, (uint64_t)(r->buffers ? r->nargs : 0));
-    for (int i = 0; r->buffers && i < r->nargs; i++) w_blob(w, r->buffers[i].data, r->buffers[i].bytes);
+    for (int i = 0; r->buffers && i < r->nargs; i++)
+        w_blob(w, r->buffers[i].data, r->buffers[i].bytes);
     w_str(w, r->stdout_text);
     sim_fault f = r->fault;
     f.src_file = NULL; /* points into a module gl_run_spec has freed */
@@ -195,7 +214,8 @@ static void write_result(wbuf *w, const gl_run_result *r)
         w_blob(w, t->regs, (size_t)t->nregs * sizeof *t->regs);
         w_blob(w, t->vars, (size_t)t->nvars * sizeof *t->vars);
         w_u64(w, (uint64_t)t->nfiles);
-        for (int i = 0; i < t->nfiles; i++) w_str(w, t->files ? t->files[i] : NULL);
+        for (int i = 0; i < t->nfiles; i++)
+            w_str(w, t->files ? t->files[i] : NULL);
         w_blob(w, t->events, t->nevents * sizeof *t->events);
         w_bytes(w, &t->truncated, sizeof t->truncated);
         w_bytes(w, &t->dropped, sizeof t->dropped);
@@ -228,8 +248,10 @@ static bool r_array(rbuf *r, void **out, size_t *n, size_t size)
     char *b = r_blob(r, &len);
     *out = NULL;
     *n = 0;
-    if (!r->ok) return false;
-    if (!b) return true;
+    if (!r->ok)
+        return false;
+    if (!b)
+        return true;
     if (size == 0 || len % size != 0) {
         free(b);
         r->ok = false;
@@ -291,9 +313,12 @@ static bool read_result(rbuf *r, gl_run_result *res)
     uint64_t nf = r_u64(r);
     if (r->ok && nf > 0 && nf < 100000) {
         res->findings = calloc((size_t)nf, sizeof *res->findings);
-        if (!res->findings) r->ok = false;
-        else res->nfindings = (int)nf;
-        for (int i = 0; r->ok && i < res->nfindings; i++) r_bytes(r, &res->findings[i], sizeof res->findings[i]);
+        if (!res->findings)
+            r->ok = false;
+        else
+            res->nfindings = (int)nf;
+        for (int i = 0; r->ok && i < res->nfindings; i++)
+            r_bytes(r, &res->findings[i], sizeof res->findings[i]);
     } else if (nf != 0) {
         r->ok = false;
     }
@@ -304,7 +329,8 @@ static bool read_result(rbuf *r, gl_run_result *res)
         trace_level level;
         r_bytes(r, &level, sizeof level);
         trace_t *t = trace_new(level, 0);
-        if (!t) r->ok = false;
+        if (!t)
+            r->ok = false;
         res->trace = t;
         if (t) {
             r_bytes(r, t->kernel, sizeof t->kernel);
@@ -314,31 +340,43 @@ static bool read_result(rbuf *r, gl_run_result *res)
             r_bytes(r, &t->nwarps_per_block, sizeof t->nwarps_per_block);
             size_t n;
             void *p;
-            if (r_array(r, &p, &n, sizeof *t->insns)) t->insns = p, t->ninsns = (int)n;
-            if (r_array(r, &p, &n, sizeof *t->regs)) t->regs = p, t->nregs = (int)n;
-            if (r_array(r, &p, &n, sizeof *t->vars)) t->vars = p, t->nvars = (int)n;
+            if (r_array(r, &p, &n, sizeof *t->insns))
+                t->insns = p, t->ninsns = (int)n;
+            if (r_array(r, &p, &n, sizeof *t->regs))
+                t->regs = p, t->nregs = (int)n;
+            if (r_array(r, &p, &n, sizeof *t->vars))
+                t->vars = p, t->nvars = (int)n;
             uint64_t nfiles = r_u64(r);
             if (r->ok && nfiles < 4096) {
                 t->files = nfiles ? calloc((size_t)nfiles, sizeof *t->files) : NULL;
-                if (nfiles && !t->files) r->ok = false;
-                else t->nfiles = (int)nfiles;
-                for (int i = 0; r->ok && i < t->nfiles; i++) t->files[i] = r_blob(r, NULL);
+                if (nfiles && !t->files)
+                    r->ok = false;
+                else
+                    t->nfiles = (int)nfiles;
+                for (int i = 0; r->ok && i < t->nfiles; i++)
+                    t->files[i] = r_blob(r, NULL);
             } else {
                 r->ok = false;
             }
-            if (r_array(r, &p, &n, sizeof *t->events)) t->events = p, t->nevents = t->cap_events = n;
+            if (r_array(r, &p, &n, sizeof *t->events))
+                t->events = p, t->nevents = t->cap_events = n;
             r_bytes(r, &t->truncated, sizeof t->truncated);
             r_bytes(r, &t->dropped, sizeof t->dropped);
-            if (r_array(r, &p, &n, 32 * sizeof *t->addrs)) t->addrs = p, t->naddrs = t->cap_addrs = n;
-            if (r_array(r, &p, &n, 1)) t->text = p, t->ntext = t->cap_text = n;
-            if (r_array(r, &p, &n, sizeof *t->snaps)) t->snaps = p, t->nsnaps = t->cap_snaps = n;
-            if (r_array(r, &p, &n, 1)) t->snap_bytes = p, t->nsnap_bytes = t->cap_snap_bytes = n;
+            if (r_array(r, &p, &n, 32 * sizeof *t->addrs))
+                t->addrs = p, t->naddrs = t->cap_addrs = n;
+            if (r_array(r, &p, &n, 1))
+                t->text = p, t->ntext = t->cap_text = n;
+            if (r_array(r, &p, &n, sizeof *t->snaps))
+                t->snaps = p, t->nsnaps = t->cap_snaps = n;
+            if (r_array(r, &p, &n, 1))
+                t->snap_bytes = p, t->nsnap_bytes = t->cap_snap_bytes = n;
             r_bytes(r, &t->snaps_truncated, sizeof t->snaps_truncated);
         }
     }
     if (r->ok && r_u64(r) == 1 && r->ok) {
         gl_metrics *m = calloc(1, sizeof *m);
-        if (!m) r->ok = false;
+        if (!m)
+            r->ok = false;
         res->metrics = m;
         if (m) {
             r_bytes(r, m->kernel, sizeof m->kernel);
@@ -346,7 +384,8 @@ static bool read_result(rbuf *r, gl_run_result *res)
             r_bytes(r, &m->total, sizeof m->total);
             size_t n;
             void *p;
-            if (r_array(r, &p, &n, sizeof *m->lines)) m->lines = p, m->nlines = (int)n;
+            if (r_array(r, &p, &n, sizeof *m->lines))
+                m->lines = p, m->nlines = (int)n;
             r_bytes(r, m->top_atomics, sizeof m->top_atomics);
             r_bytes(r, &m->ntop_atomics, sizeof m->ntop_atomics);
             r_bytes(r, &m->level, sizeof m->level);
@@ -357,8 +396,10 @@ static bool read_result(rbuf *r, gl_run_result *res)
         size_t n;
         void *p;
         if (r_array(r, &p, &n, sizeof *res->dptr)) {
-            if (n == (size_t)res->nargs && n > 0) res->dptr = p;
-            else free(p);
+            if (n == (size_t)res->nargs && n > 0)
+                res->dptr = p;
+            else
+                free(p);
         }
     }
     if (!r->ok) {
@@ -374,7 +415,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
 typedef struct job_out {
     gl_status st;
     const char *msg;
-    const gl_run_result *res;   /* run, exercise */
+    const gl_run_result *res; /* run, exercise */
     const char *chatter;
     const job_exercise *ex;     /* exercise */
     const gl_grade_report *rep; /* grading */
@@ -394,7 +435,8 @@ static void put_out(wbuf *w, const job_out *o)
     write_result(w, o->res);
     w_str(w, o->chatter);
     const job_exercise *ex = o->ex;
-    if (!ex) return;
+    if (!ex)
+        return;
     w_bytes(w, &ex->n, sizeof ex->n);
     w_bytes(w, &ex->nsizes, sizeof ex->nsizes);
     w_bytes(w, ex->sizes, sizeof ex->sizes);
@@ -402,7 +444,8 @@ static void put_out(wbuf *w, const job_out *o)
     w_bytes(w, &ex->ref_status, sizeof ex->ref_status);
     w_bytes(w, ex->ref_error, sizeof ex->ref_error);
     w_u64(w, (uint64_t)(ex->ref_buffers ? ex->ref_nargs : 0));
-    for (int i = 0; ex->ref_buffers && i < ex->ref_nargs; i++) w_blob(w, ex->ref_buffers[i].data, ex->ref_buffers[i].bytes);
+    for (int i = 0; ex->ref_buffers && i < ex->ref_nargs; i++)
+        w_blob(w, ex->ref_buffers[i].data, ex->ref_buffers[i].bytes);
 }
 
 /* Sends *o as the JOB_MSG_RESULT message and exits the worker: a first pass counts the
@@ -448,8 +491,8 @@ static int cmp_i64(const void *x, const void *y)
 /* The exercise's reference at size n with the lesson's inputs: its buffers into ex (on
  * the simulator; ptx: already compiled, else compiled here). *secs (may be NULL) gets
  * the run's wall time, compiling excluded. */
-static gl_status exercise_ref_run(const gl_lesson *l, int64_t n, const char *ptx, const gl_run_opts *opts,
-                                  job_exercise *ex, double *secs)
+static gl_status exercise_ref_run(const gl_lesson *l, int64_t n, const char *ptx,
+                                  const gl_run_opts *opts, job_exercise *ex, double *secs)
 {
     gl_spec spec;
     gl_error err = {0};
@@ -458,7 +501,8 @@ static gl_status exercise_ref_run(const gl_lesson *l, int64_t n, const char *ptx
         gl_run_result res;
         double t0 = job_now();
         st = ptx ? gl_run_ptx(&spec, ptx, opts, &res, &err) : gl_run_spec(&spec, opts, &res, &err);
-        if (secs) *secs = job_now() - t0;
+        if (secs)
+            *secs = job_now() - t0;
         if (st == GL_OK && res.buffers) {
             spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
             ex->ref_buffers = res.buffers;
@@ -471,7 +515,8 @@ static gl_status exercise_ref_run(const gl_lesson *l, int64_t n, const char *ptx
         spec_free(&spec);
     }
     ex->ref_status = st;
-    if (st != GL_OK) snprintf(ex->ref_error, sizeof ex->ref_error, "%.2000s", err.msg);
+    if (st != GL_OK)
+        snprintf(ex->ref_error, sizeof ex->ref_error, "%.2000s", err.msg);
     return st;
 }
 
@@ -481,7 +526,8 @@ static void exercise_choose_size(const gl_lesson *l, const gl_run_opts *opts, jo
 {
     ex->nsizes = grade_sizes(l->exercise, ex->sizes, JOB_MAX_SIZES);
     qsort(ex->sizes, (size_t)ex->nsizes, sizeof ex->sizes[0], cmp_i64);
-    for (int i = 0; i < ex->nsizes; i++) ex->secs[i] = -1;
+    for (int i = 0; i < ex->nsizes; i++)
+        ex->secs[i] = -1;
     ex->n = ex->nsizes > 0 ? ex->sizes[0] : 1000;
     gl_compiled c = {0};
     gl_error err = {0};
@@ -499,8 +545,10 @@ static void exercise_choose_size(const gl_lesson *l, const gl_run_opts *opts, jo
         job_exercise *into = i == 0 ? ex : &scratch;
         /* a failure at a larger size (stopped at the time limit: too slow) is not
          * chosen; at the smallest, the reference fails: ex says why */
-        if (exercise_ref_run(l, ex->sizes[i], c.ptx, &o, into, &ex->secs[i]) != GL_OK) break;
-        if (ex->secs[i] >= JOB_SIZE_SECONDS) break;
+        if (exercise_ref_run(l, ex->sizes[i], c.ptx, &o, into, &ex->secs[i]) != GL_OK)
+            break;
+        if (ex->secs[i] >= JOB_SIZE_SECONDS)
+            break;
         if (i > 0) { /* the largest size within the limit so far: its output is the reference's */
             spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
             ex->ref_buffers = scratch.ref_buffers;
@@ -531,7 +579,8 @@ static void exercise_body(int fd, void *arg)
     job_exercise ex;
     memset(&ex, 0, sizeof ex);
     ex.n = a->n;
-    if (a->n <= 0) exercise_choose_size(l, opts, &ex);
+    if (a->n <= 0)
+        exercise_choose_size(l, opts, &ex);
     gl_run_result res;
     memset(&res, 0, sizeof res);
     gl_error err = {0};
@@ -543,15 +592,16 @@ static void exercise_body(int fd, void *arg)
     }
     if (!ex.ref_buffers && ex.ref_status == GL_OK) {
         /* the grader's limits for the reference: the exercise's step limit */
-        gl_run_opts ro = {.backend = GL_BACKEND_SIM, .compile = opts->compile, .step_limit = opts->step_limit};
+        gl_run_opts ro = {
+            .backend = GL_BACKEND_SIM, .compile = opts->compile, .step_limit = opts->step_limit};
         exercise_ref_run(l, ex.n, NULL, &ro, &ex, NULL);
     }
     char *chatter = read_capture(capture);
     send_out(fd, &(job_out){.st = st, .msg = err.msg, .res = &res, .chatter = chatter, .ex = &ex});
 }
 
-bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
-                        char *msg, size_t msg_len)
+bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n,
+                        const gl_run_opts *opts, char *msg, size_t msg_len)
 {
     exercise_args a = {l, source, n, opts};
     return spawn(j, JOB_EXERCISE, exercise_body, &a, msg, msg_len);
@@ -584,21 +634,27 @@ bool job_start_grade(job *j, const gl_lesson *l, const char *submission, const g
 
 /* ------------------------------------------------------------ the parent */
 
-
-int job_fd(const job *j) { return j->kind != JOB_NONE && !j->eof ? j->child.fd : -1; }
+int job_fd(const job *j)
+{
+    return j->kind != JOB_NONE && !j->eof ? j->child.fd : -1;
+}
 
 bool job_poll(job *j)
 {
-    if (j->kind == JOB_NONE) return false;
+    if (j->kind == JOB_NONE)
+        return false;
     /* Read for up to 50 ms per call while bytes keep coming: the child refills the pipe
      * as fast as we read (a run's trace is tens of MB), and the UI loop calls only every
      * 80 ms. Nothing there yet: return at once. */
     const double until = job_now() + 0.05;
     while (!j->eof) {
         size_t before = j->in.got;
-        gl_msg_rc r = gl_msg_recv(j->child.fd, &j->in, JOB_MSG_MAX, before ? job_now() + 0.005 : job_now());
-        if (r != GL_MSG_TIMEOUT) j->eof = true; /* whole, or the child closed or broke the pipe */
-        else if (j->in.got == before || job_now() >= until) break;
+        gl_msg_rc r =
+            gl_msg_recv(j->child.fd, &j->in, JOB_MSG_MAX, before ? job_now() + 0.005 : job_now());
+        if (r != GL_MSG_TIMEOUT)
+            j->eof = true; /* whole, or the child closed or broke the pipe */
+        else if (j->in.got == before || job_now() >= until)
+            break;
     }
     return j->eof;
 }
@@ -608,7 +664,8 @@ bool job_poll(job *j)
 static gl_child_exit job_reap(job *j, bool kill_it)
 {
     gl_child_exit ex;
-    if (kill_it) gl_child_stop(&j->child, GL_CHILD_FOREVER, &ex);
+    if (kill_it)
+        gl_child_stop(&j->child, GL_CHILD_FOREVER, &ex);
     else {
         gl_child_close(&j->child);
         gl_child_wait(&j->child, GL_CHILD_FOREVER, &ex);
@@ -621,15 +678,16 @@ static gl_child_exit job_reap(job *j, bool kill_it)
 
 void job_cancel(job *j)
 {
-    if (j->kind == JOB_NONE) return;
+    if (j->kind == JOB_NONE)
+        return;
     job_reap(j, true);
 }
 
 static void how_it_died(gl_child_exit ex, char *msg, size_t len, const char *what)
 {
     if (ex.signal)
-        snprintf(msg, len, "the %s's worker process died (signal %d, %s) before it answered", what, ex.signal,
-                 strsignal(ex.signal));
+        snprintf(msg, len, "the %s's worker process died (signal %d, %s) before it answered", what,
+                 ex.signal, strsignal(ex.signal));
     else
         snprintf(msg, len, "the %s's worker process ended (status %d) before it answered", what,
                  ex.exited ? ex.code : -1);
@@ -649,10 +707,12 @@ static void fault_file_of(const char *msg, char *out, size_t len)
     const char *c = strchr(msg, ':');
     while (c) {
         const char *d = c + 1;
-        while (*d >= '0' && *d <= '9') d++;
+        while (*d >= '0' && *d <= '9')
+            d++;
         if (d > c + 1 && *d == ':') {
             size_t n = (size_t)(c - msg);
-            if (n >= len) n = len - 1;
+            if (n >= len)
+                n = len - 1;
             memcpy(out, msg, n);
             out[n] = '\0';
             return;
@@ -672,7 +732,8 @@ static bool read_exercise(rbuf *r, job_exercise *ex)
     r_bytes(r, &ex->ref_status, sizeof ex->ref_status);
     r_bytes(r, ex->ref_error, sizeof ex->ref_error);
     ex->ref_error[sizeof ex->ref_error - 1] = '\0';
-    if (ex->nsizes < 0 || ex->nsizes > JOB_MAX_SIZES) r->ok = false;
+    if (ex->nsizes < 0 || ex->nsizes > JOB_MAX_SIZES)
+        r->ok = false;
     ex->ref_buffers = r_buffers(r, &ex->ref_nargs);
     if (!r->ok) {
         spec_buffers_free(ex->ref_buffers, ex->ref_nargs);
@@ -683,19 +744,21 @@ static bool read_exercise(rbuf *r, job_exercise *ex)
 
 /* job_finish_run and job_finish_exercise: the run, then (ex not NULL) the exercise
  * part. */
-static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen, char **chatter,
-                       char *fault_file, size_t fault_file_len, job_exercise *ex)
+static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
+                       char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex)
 {
     memset(res, 0, sizeof *res);
     *chatter = NULL;
     fault_file[0] = '\0';
     errmsg[0] = '\0';
-    if (ex) memset(ex, 0, sizeof *ex);
+    if (ex)
+        memset(ex, 0, sizeof *ex);
     rbuf r = result_of(j);
     *st = (gl_status)r_u64(&r);
     char *msg = r_blob(&r, NULL);
     bool ok = r.ok && read_result(&r, res);
-    if (ok) *chatter = r_blob(&r, NULL);
+    if (ok)
+        *chatter = r_blob(&r, NULL);
     if (ok && ex && !read_exercise(&r, ex)) {
         ok = false;
         free(*chatter);
@@ -705,14 +768,16 @@ static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, 
     }
     if (ok) {
         snprintf(errmsg, errlen, "%s", msg ? msg : "");
-        if (res->fault.kind != SIM_FAULT_NONE) fault_file_of(errmsg, fault_file, fault_file_len);
+        if (res->fault.kind != SIM_FAULT_NONE)
+            fault_file_of(errmsg, fault_file, fault_file_len);
         job_reap(j, false);
     } else {
         memset(res, 0, sizeof *res);
         *st = GL_ERR_TOOL;
         how_it_died(job_reap(j, false), errmsg, errlen, "run");
     }
-    if (!res->stdout_text) res->stdout_text = strdup("");
+    if (!res->stdout_text)
+        res->stdout_text = strdup("");
     if (ex && !ok) {
         ex->ref_status = GL_ERR_TOOL;
         snprintf(ex->ref_error, sizeof ex->ref_error, "%s", errmsg);
@@ -745,8 +810,10 @@ void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg,
         got.compile_log = r_blob(&r, NULL);
         size_t n = 0;
         got.checks = (gl_check_result *)(void *)r_blob(&r, &n);
-        if (n != (size_t)got.nchecks * sizeof *got.checks) r.ok = false;
-        if (!r.ok) free(got.compile_log), free(got.checks);
+        if (n != (size_t)got.nchecks * sizeof *got.checks)
+            r.ok = false;
+        if (!r.ok)
+            free(got.compile_log), free(got.checks);
     }
     if (r.ok) {
         *rep = got;

@@ -39,10 +39,10 @@ typedef enum job_kind {
 /* A running (or finished, not yet collected) job. Zero-initialise. */
 typedef struct job {
     job_kind kind;
-    gl_child child;    /* the worker; child.fd -1 when there is none */
-    gl_msg_in in;      /* the result message, as far as it arrived */
-    bool eof;          /* the result is whole, or the child closed the pipe (died) */
-    double started;    /* monotonic seconds, for "running for 3 s" */
+    gl_child child; /* the worker; child.fd -1 when there is none */
+    gl_msg_in in;   /* the result message, as far as it arrived */
+    bool eof;       /* the result is whole, or the child closed the pipe (died) */
+    double started; /* monotonic seconds, for "running for 3 s" */
 } job;
 
 /* Seconds on a monotonic clock. */
@@ -67,16 +67,16 @@ enum { JOB_MAX_SIZES = 64 };
 
 /* What an exercise run brings back besides the learner's run. */
 typedef struct job_exercise {
-    int64_t n;                      /* the size both kernels ran at */
+    int64_t n; /* the size both kernels ran at */
     /* measured (the job was asked to choose n): the graded sizes ascending and the
      * seconds the reference took at each on the simulator, traced as r traces; -1 for
      * sizes not run (a smaller one took JOB_SIZE_SECONDS or more) */
     int nsizes;
     int64_t sizes[JOB_MAX_SIZES];
     double secs[JOB_MAX_SIZES];
-    gl_status ref_status;           /* GL_OK: ref_buffers hold the reference's output */
+    gl_status ref_status; /* GL_OK: ref_buffers hold the reference's output */
     char ref_error[2048];
-    gl_buffer *ref_buffers;         /* one per argument; caller frees (spec_buffers_free) */
+    gl_buffer *ref_buffers; /* one per argument; caller frees (spec_buffers_free) */
     int ref_nargs;
 } job_exercise;
 
@@ -87,8 +87,8 @@ typedef struct job_exercise {
  * (grade_sizes) from the smallest up on the simulator with opts' tracing: the largest
  * that ran within JOB_SIZE_SECONDS (else the smallest); that run's output is the
  * reference's. */
-bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n, const gl_run_opts *opts,
-                        char *msg, size_t msg_len);
+bool job_start_exercise(job *j, const gl_lesson *l, const char *source, int64_t n,
+                        const gl_run_opts *opts, char *msg, size_t msg_len);
 
 /* Reads what the worker has written so far without blocking. Returns true once the
  * worker has finished (the result can be collected). */

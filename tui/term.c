@@ -35,16 +35,21 @@ enum { PAL_BASE = 32, PAL_MAX = 12 };
 static int g_role_attr[TC__COUNT];
 static int g_pal_attr[PAL_MAX];
 
-static void on_quit_signal(int sig) { g_quit_signal = sig; }
+static void on_quit_signal(int sig)
+{
+    g_quit_signal = sig;
+}
 
 /* Restores the terminal, then lets the signal do what it would have done (core dump,
  * or a sanitizer's report) by reinstalling the previous action and re-raising. */
 static void on_fatal_signal(int sig)
 {
-    if (g_active) endwin(); /* not async-signal-safe, but the process is dying (as htop) */
+    if (g_active)
+        endwin(); /* not async-signal-safe, but the process is dying (as htop) */
     g_active = false;
     for (size_t i = 0; i < NFATAL; i++)
-        if (k_fatal_signals[i] == sig) sigaction(sig, &g_old_fatal[i], NULL);
+        if (k_fatal_signals[i] == sig)
+            sigaction(sig, &g_old_fatal[i], NULL);
     raise(sig);
 }
 
@@ -54,16 +59,20 @@ static void install_signals(void)
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_quit_signal; /* no SA_RESTART: getch returns so the loop sees it */
-    for (size_t i = 0; i < NQUIT; i++) sigaction(k_quit_signals[i], &sa, &g_old_quit[i]);
+    for (size_t i = 0; i < NQUIT; i++)
+        sigaction(k_quit_signals[i], &sa, &g_old_quit[i]);
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND;
-    for (size_t i = 0; i < NFATAL; i++) sigaction(k_fatal_signals[i], &sa, &g_old_fatal[i]);
+    for (size_t i = 0; i < NFATAL; i++)
+        sigaction(k_fatal_signals[i], &sa, &g_old_fatal[i]);
 }
 
 static void restore_signals(void)
 {
-    for (size_t i = 0; i < NQUIT; i++) sigaction(k_quit_signals[i], &g_old_quit[i], NULL);
-    for (size_t i = 0; i < NFATAL; i++) sigaction(k_fatal_signals[i], &g_old_fatal[i], NULL);
+    for (size_t i = 0; i < NQUIT; i++)
+        sigaction(k_quit_signals[i], &g_old_quit[i], NULL);
+    for (size_t i = 0; i < NFATAL; i++)
+        sigaction(k_fatal_signals[i], &g_old_fatal[i], NULL);
 }
 
 static void setup_colors(void)
@@ -99,7 +108,11 @@ static void setup_colors(void)
     }
     use_default_colors();
     int bg = -1;
-    struct { term_color role; short fg, bg; int extra; } roles[] = {
+    struct {
+        term_color role;
+        short fg, bg;
+        int extra;
+    } roles[] = {
         {TC_TITLE, COLOR_BLACK, COLOR_CYAN, A_BOLD},
         {TC_STATUS, COLOR_BLACK, COLOR_WHITE, 0},
         {TC_BORDER, COLOR_BLUE, -1, 0},
@@ -137,7 +150,7 @@ static void setup_colors(void)
             g_pal_attr[i] = (int)COLOR_PAIR(PAL_BASE + i);
         }
     } else {
-        static const short bgs[6] = {COLOR_RED, COLOR_GREEN, COLOR_YELLOW,
+        static const short bgs[6] = {COLOR_RED,  COLOR_GREEN,   COLOR_YELLOW,
                                      COLOR_BLUE, COLOR_MAGENTA, COLOR_CYAN};
         static const short fgs[6] = {COLOR_WHITE, COLOR_BLACK, COLOR_BLACK,
                                      COLOR_WHITE, COLOR_BLACK, COLOR_BLACK};
@@ -151,7 +164,8 @@ static void setup_colors(void)
 
 bool term_init(char *msg, size_t msg_len)
 {
-    if (g_active) return true;
+    if (g_active)
+        return true;
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     g_glyphs = (cs && strcmp(cs, "UTF-8") == 0) ? &k_utf8 : &k_ascii;
@@ -168,7 +182,8 @@ bool term_init(char *msg, size_t msg_len)
     g_active = true;
     g_quit_signal = 0;
     static bool registered;
-    if (!registered) atexit(term_end); /* a library calling exit() still restores */
+    if (!registered)
+        atexit(term_end); /* a library calling exit() still restores */
     registered = true;
     cbreak();
     noecho();
@@ -180,14 +195,16 @@ bool term_init(char *msg, size_t msg_len)
     const char *nm = getenv("GPULEARN_NO_MOUSE");
     g_mouse = !(nm && *nm && strcmp(nm, "0") != 0) &&
               mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL) != 0;
-    if (g_mouse) mouseinterval(0); /* report presses at once, no click detection delay */
+    if (g_mouse)
+        mouseinterval(0); /* report presses at once, no click detection delay */
     install_signals();
     return true;
 }
 
 void term_end(void)
 {
-    if (!g_active) return;
+    if (!g_active)
+        return;
     endwin();
     g_active = false;
     restore_signals();
@@ -197,19 +214,23 @@ void term_end(void)
     }
 }
 
-
-int term_quit_signal(void) { return (int)g_quit_signal; }
+int term_quit_signal(void)
+{
+    return (int)g_quit_signal;
+}
 
 bool term_take_interrupt(void)
 {
-    if (g_quit_signal != SIGINT) return false;
+    if (g_quit_signal != SIGINT)
+        return false;
     g_quit_signal = 0;
     return true;
 }
 
 void term_suspend(void)
 {
-    if (!g_active) return;
+    if (!g_active)
+        return;
     def_prog_mode();
     endwin();
     fflush(stdout);
@@ -217,7 +238,8 @@ void term_suspend(void)
 
 void term_resume(void)
 {
-    if (!g_active) return;
+    if (!g_active)
+        return;
     reset_prog_mode();
     keypad(stdscr, TRUE);
     curs_set(0);
@@ -228,7 +250,8 @@ void term_raw_keys(bool on)
 {
     static struct termios saved;
     static bool have_saved;
-    if (!g_active) return;
+    if (!g_active)
+        return;
     if (on) {
         have_saved = tcgetattr(STDIN_FILENO, &saved) == 0;
         raw(); /* ncurses: ICANON, ISIG, IEXTEN and IXON off */
@@ -249,12 +272,30 @@ void term_raw_keys(bool on)
     }
 }
 
-int term_attr(term_color c) { return (c >= 0 && c < TC__COUNT) ? g_role_attr[c] : (int)A_NORMAL; }
-bool term_has_color(void) { return g_color; }
-int term_palette_size(void) { return g_palette_n > 0 ? g_palette_n : 8; }
-int term_palette_attr(int i) { return g_pal_attr[((i % term_palette_size()) + term_palette_size()) % term_palette_size()]; }
-char term_palette_char(int i) { return "0123456789abcdef"[(unsigned)i % 16u]; }
-const term_glyphs *term_glyph(void) { return g_glyphs; }
+int term_attr(term_color c)
+{
+    return (c >= 0 && c < TC__COUNT) ? g_role_attr[c] : (int)A_NORMAL;
+}
+bool term_has_color(void)
+{
+    return g_color;
+}
+int term_palette_size(void)
+{
+    return g_palette_n > 0 ? g_palette_n : 8;
+}
+int term_palette_attr(int i)
+{
+    return g_pal_attr[((i % term_palette_size()) + term_palette_size()) % term_palette_size()];
+}
+char term_palette_char(int i)
+{
+    return "0123456789abcdef"[(unsigned)i % 16u];
+}
+const term_glyphs *term_glyph(void)
+{
+    return g_glyphs;
+}
 
 /* ------------------------------------------------------------ quiet output */
 
@@ -263,11 +304,13 @@ static FILE *g_capture;
 
 void term_quiet_begin(void)
 {
-    if (g_capture) return;
+    if (g_capture)
+        return;
     fflush(stdout);
     fflush(stderr);
     g_capture = tmpfile();
-    if (!g_capture) return;
+    if (!g_capture)
+        return;
     g_saved_out = dup(STDOUT_FILENO);
     g_saved_err = dup(STDERR_FILENO);
     dup2(fileno(g_capture), STDOUT_FILENO);
@@ -276,16 +319,20 @@ void term_quiet_begin(void)
 
 char *term_quiet_end(void)
 {
-    if (!g_capture) return NULL;
+    if (!g_capture)
+        return NULL;
     fflush(stdout);
     fflush(stderr);
-    if (g_saved_out >= 0) dup2(g_saved_out, STDOUT_FILENO), close(g_saved_out);
-    if (g_saved_err >= 0) dup2(g_saved_err, STDERR_FILENO), close(g_saved_err);
+    if (g_saved_out >= 0)
+        dup2(g_saved_out, STDOUT_FILENO), close(g_saved_out);
+    if (g_saved_err >= 0)
+        dup2(g_saved_err, STDERR_FILENO), close(g_saved_err);
     g_saved_out = g_saved_err = -1;
     char *text = NULL;
     long len = (fseek(g_capture, 0, SEEK_END) == 0) ? ftell(g_capture) : -1;
     if (len > 0 && fseek(g_capture, 0, SEEK_SET) == 0) {
-        if (len > 65536) len = 65536;
+        if (len > 65536)
+            len = 65536;
         text = malloc((size_t)len + 1);
         if (text) {
             size_t got = fread(text, 1, (size_t)len, g_capture);

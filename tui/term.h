@@ -11,17 +11,17 @@
  * A_REVERSE, A_UNDERLINE or A_NORMAL so that every view still reads. */
 typedef enum term_color {
     TC_NORMAL = 0,
-    TC_TITLE,     /* top bar */
-    TC_STATUS,    /* bottom status bar */
-    TC_BORDER,    /* pane borders */
-    TC_HEADING,   /* pane titles, lesson numbers */
-    TC_SELECTED,  /* selected row of a list */
-    TC_DIM,       /* line numbers, secondary text */
-    TC_GOOD,      /* PASS, "ran on" */
-    TC_BAD,       /* FAIL, faults */
-    TC_WARN,      /* notes (fell back to the simulator) */
-    TC_FAULTLINE, /* the source line of a fault */
-    TC_KEY,       /* key names in the help overlay */
+    TC_TITLE,        /* top bar */
+    TC_STATUS,       /* bottom status bar */
+    TC_BORDER,       /* pane borders */
+    TC_HEADING,      /* pane titles, lesson numbers */
+    TC_SELECTED,     /* selected row of a list */
+    TC_DIM,          /* line numbers, secondary text */
+    TC_GOOD,         /* PASS, "ran on" */
+    TC_BAD,          /* FAIL, faults */
+    TC_WARN,         /* notes (fell back to the simulator) */
+    TC_FAULTLINE,    /* the source line of a fault */
+    TC_KEY,          /* key names in the help overlay */
     TC_CODE_KW,      /* CUDA C keywords and qualifiers (if, for, __global__) */
     TC_CODE_TYPE,    /* types (int, float, unsigned, dim3) */
     TC_CODE_BUILTIN, /* built-ins (threadIdx, __syncthreads, atomicAdd, printf) */
@@ -54,7 +54,6 @@ bool term_init(char *msg, size_t msg_len);
 /* Restores the terminal (endwin) and the previous signal handlers. Idempotent. */
 void term_end(void);
 
-
 /* Non-zero after SIGINT/SIGTERM/SIGHUP: the signal number; the loop should quit. */
 int term_quit_signal(void);
 
@@ -72,7 +71,6 @@ void term_resume(void);
  * (Ctrl-V, Ctrl-O) off, for the built-in editor's Ctrl-S/Q/Z/Y. term_raw_keys(false)
  * restores exactly the terminal modes term_raw_keys(true) found (calls do not nest). */
 void term_raw_keys(bool on);
-
 
 /* The attribute (colour pair or monochrome attribute) of a colour role. */
 int term_attr(term_color c);

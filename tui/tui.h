@@ -8,10 +8,10 @@
 
 /* What `gpulearn` (or `gpulearn demo`) was asked for. */
 typedef struct tui_opts {
-    gl_backend_kind backend;   /* AUTO: GPU when one works, else the simulator */
-    const char *lesson;        /* open this lesson directly (name as lesson_find takes), or NULL */
-    bool demo;                 /* demo mode: large uncluttered layout for a projector */
-    double auto_seconds;       /* demo: advance every this many seconds (0 = on keypress) */
+    gl_backend_kind backend; /* AUTO: GPU when one works, else the simulator */
+    const char *lesson;      /* open this lesson directly (name as lesson_find takes), or NULL */
+    bool demo;               /* demo mode: large uncluttered layout for a projector */
+    double auto_seconds;     /* demo: advance every this many seconds (0 = on keypress) */
 } tui_opts;
 
 /* Runs the TUI until the user quits. Returns a process exit code (0; 2 if the terminal

@@ -16,28 +16,28 @@
 
 /* What sets a view apart, for the code that is not its own (tui_view.flags). */
 enum {
-    VIEW_F_RUN = 1,       /* shows the last run: before one, choosing it says r runs the
+    VIEW_F_RUN = 1,      /* shows the last run: before one, choosing it says r runs the
                              kernel; the source pane marks the cursor's line */
-    VIEW_F_TRACE = 2,     /* a trace view: "press r" / "no trace" until there is a trace,
+    VIEW_F_TRACE = 2,    /* a trace view: "press r" / "no trace" until there is a trace,
                              then it draws above the time line (a row of its own); the
                              layout gives it room beside the source (else a third is kept) */
-    VIEW_F_WHOLE = 4,     /* a trace view that draws the whole slot once there is a run */
-    VIEW_F_SIM = 8,       /* needs the simulator's trace (a GPU trace has memory requests
+    VIEW_F_WHOLE = 4,    /* a trace view that draws the whole slot once there is a run */
+    VIEW_F_SIM = 8,      /* needs the simulator's trace (a GPU trace has memory requests
                              and blocks only) */
-    VIEW_F_WIDE = 16,     /* beside the source it takes half the width (else 45%) */
-    VIEW_F_WIDE_EX = 32,  /* likewise, on the exercise only */
-    VIEW_F_BARRIER = 64,  /* playback (P) steps by barrier, else by instruction */
+    VIEW_F_WIDE = 16,    /* beside the source it takes half the width (else 45%) */
+    VIEW_F_WIDE_EX = 32, /* likewise, on the exercise only */
+    VIEW_F_BARRIER = 64, /* playback (P) steps by barrier, else by instruction */
 };
 
 /* One view of the map's slot: a row of the view table (indexed by app_view). */
 typedef struct tui_view {
-    app_view id;          /* its row */
-    const char *name;     /* "memory": flash messages, the pane title, a step's "view" */
-    char key;             /* the number key that shows it */
-    const char *help;     /* what the help overlay calls it after its key */
-    const char *title;    /* the pane title; NULL: "KEY NAME (v: next view)" */
-    unsigned flags;       /* VIEW_F_* */
-    int space;            /* TRACE_SPACE_* of the requests it shows: . , step over those
+    app_view id;       /* its row */
+    const char *name;  /* "memory": flash messages, the pane title, a step's "view" */
+    char key;          /* the number key that shows it */
+    const char *help;  /* what the help overlay calls it after its key */
+    const char *title; /* the pane title; NULL: "KEY NAME (v: next view)" */
+    unsigned flags;    /* VIEW_F_* */
+    int space;         /* TRACE_SPACE_* of the requests it shows: . , step over those
                              (else instructions) and it opens after the costliest; 0 none */
     /* Draws it into (y, x, h, w) of win from the last run's trace t (NULL: none yet; a
      * trace view draws above the time line and only once there is a trace, unless

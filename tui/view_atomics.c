@@ -16,10 +16,10 @@ typedef struct addr_count {
 static int by_count(const void *p, const void *q)
 {
     const addr_count *x = p, *y = q;
-    if (x->n != y->n) return x->n < y->n ? 1 : -1;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
-
 
 void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
                        struct view_metrics *vm)
@@ -28,28 +28,36 @@ void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     size_t cap = 4096, n = 0;
     addr_count *ac = malloc(cap * sizeof *ac);
-    if (!ac) return;
+    if (!ac)
+        return;
     uint64_t total = 0;
     for (size_t i = 0; i < pos; i++) {
         const trace_event *e = &t->events[i];
-        if (e->kind != TRACE_EV_MEM || e->op != TRACE_ATOMIC) continue;
+        if (e->kind != TRACE_EV_MEM || e->op != TRACE_ATOMIC)
+            continue;
         const uint64_t *ad = trace_event_addrs(t, e);
         for (int l = 0; l < WARP; l++) {
-            if (!((e->mask >> l) & 1u)) continue;
+            if (!((e->mask >> l) & 1u))
+                continue;
             total++;
             size_t k = 0;
-            while (k < n && !(ac[k].addr == ad[l] && ac[k].space == e->space)) k++;
-            if (k < n) ac[k].n++;
-            else if (n < cap) ac[n++] = (addr_count){ad[l], e->space, 1};
+            while (k < n && !(ac[k].addr == ad[l] && ac[k].space == e->space))
+                k++;
+            if (k < n)
+                ac[k].n++;
+            else if (n < cap)
+                ac[n++] = (addr_count){ad[l], e->space, 1};
         }
     }
     char buf[256];
-    snprintf(buf, sizeof buf, "%" PRIu64 " atomic op%s on %zu address%s so far", total, total == 1 ? "" : "s", n,
-             n == 1 ? "" : "es");
+    snprintf(buf, sizeof buf, "%" PRIu64 " atomic op%s on %zu address%s so far", total,
+             total == 1 ? "" : "s", n, n == 1 ? "" : "es");
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     if (total == 0) {
-        view_put(win, y + 1, x, w, pos < t->nevents ? "none yet: End runs to the end" : "this kernel made no atomic operation",
-            term_attr(TC_DIM));
+        view_put(win, y + 1, x, w,
+                 pos < t->nevents ? "none yet: End runs to the end"
+                                  : "this kernel made no atomic operation",
+                 term_attr(TC_DIM));
         free(ac);
         return;
     }
@@ -59,35 +67,44 @@ void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x
     bool named = true;
     uint64_t lo = UINT64_MAX;
     for (size_t k = 0; k < n; k++) {
-        if (ac[k].space == TRACE_SPACE_GLOBAL && view_buffer_elem(a, ac[k].addr, name, sizeof name)) continue;
+        if (ac[k].space == TRACE_SPACE_GLOBAL && view_buffer_elem(a, ac[k].addr, name, sizeof name))
+            continue;
         named = false;
         lo = ac[k].addr < lo ? ac[k].addr : lo;
     }
     view_put(win, y + 1, x, w,
-        named ? (w >= 60 ? "busiest first, by buffer element; they serialise:" : "busiest first")
-              : (w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
-                         : "busiest first, +words from the lowest"),
-        term_attr(TC_DIM));
+             named
+                 ? (w >= 60 ? "busiest first, by buffer element; they serialise:" : "busiest first")
+                 : (w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
+                            : "busiest first, +words from the lowest"),
+             term_attr(TC_DIM));
     qsort(ac, n, sizeof *ac, by_count);
     int lw = w >= 50 ? 20 : 13, bw = w - lw - 8;
-    if (bw < 4) bw = 4;
+    if (bw < 4)
+        bw = 4;
     for (size_t k = 0; k < n && (int)k < h - 3; k++) {
         /* the buffer element, or the address and its offset from the lowest one in 4-byte
          * words */
         if (ac[k].space == TRACE_SPACE_GLOBAL && view_buffer_elem(a, ac[k].addr, name, sizeof name))
             snprintf(buf, sizeof buf, "gl %s", name);
         else if (w >= 50)
-            snprintf(buf, sizeof buf, "%s +%-4" PRIu64 "%08" PRIx64, ac[k].space == TRACE_SPACE_SHARED ? "sh" : "gl",
-                     (ac[k].addr - lo) / 4, (uint64_t)(ac[k].addr & 0xffffffffull));
+            snprintf(buf, sizeof buf, "%s +%-4" PRIu64 "%08" PRIx64,
+                     ac[k].space == TRACE_SPACE_SHARED ? "sh" : "gl", (ac[k].addr - lo) / 4,
+                     (uint64_t)(ac[k].addr & 0xffffffffull));
         else
-            snprintf(buf, sizeof buf, "%s +%-4" PRIu64, ac[k].space == TRACE_SPACE_SHARED ? "shared" : "global",
+            snprintf(buf, sizeof buf, "%s +%-4" PRIu64,
+                     ac[k].space == TRACE_SPACE_SHARED ? "shared" : "global",
                      (ac[k].addr - lo) / 4);
         view_put(win, y + 2 + (int)k, x, lw, buf, term_attr(TC_DIM));
         int len = (int)((double)ac[k].n * bw / (double)ac[0].n);
-        if (len < 1) len = 1;
+        if (len < 1)
+            len = 1;
         double heat = (double)ac[k].n / (double)ac[0].n;
-        int at = heat > 0.66 ? term_attr(TC_BAD) : heat > 0.33 ? term_attr(TC_WARN) : term_attr(TC_GOOD);
-        for (int q = 0; q < len; q++) view_glyph(win, y + 2 + (int)k, x + lw + q, view_block_glyph(), at);
+        int at = heat > 0.66   ? term_attr(TC_BAD)
+                 : heat > 0.33 ? term_attr(TC_WARN)
+                               : term_attr(TC_GOOD);
+        for (int q = 0; q < len; q++)
+            view_glyph(win, y + 2 + (int)k, x + lw + q, view_block_glyph(), at);
         snprintf(buf, sizeof buf, " %" PRIu64, ac[k].n);
         view_put(win, y + 2 + (int)k, x + lw + len, w - lw - len, buf, PLAIN);
     }

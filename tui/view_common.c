@@ -11,16 +11,21 @@
 int view_popc(uint32_t m)
 {
     int n = 0;
-    for (; m; m &= m - 1) n++;
+    for (; m; m &= m - 1)
+        n++;
     return n;
 }
 
-const trace_t *view_trace(const app *a) { return a->have_run ? a->run.trace : NULL; }
+const trace_t *view_trace(const app *a)
+{
+    return a->have_run ? a->run.trace : NULL;
+}
 
 void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane)
 {
     *block = 0, *warp = 0, *lane = 0;
-    if (!a->sel_on || !a->have_spec) return;
+    if (!a->sel_on || !a->have_spec)
+        return;
     const gl_spec *s = &a->spec;
     uint64_t lb = a->sel_block[0] + (uint64_t)a->sel_block[1] * s->grid[0] +
                   (uint64_t)a->sel_block[2] * s->grid[0] * s->grid[1];
@@ -35,15 +40,18 @@ void tv_selected(const app *a, uint32_t *block, unsigned *warp, unsigned *lane)
  * requests of the view's space, else its instructions. */
 static bool insn_match(const app *a, const trace_event *e, uint32_t b, unsigned w)
 {
-    if (e->block != b || e->warp != w) return false;
+    if (e->block != b || e->warp != w)
+        return false;
     int space = view_of(a->view)->space;
-    if (space) return e->kind == TRACE_EV_MEM && e->space == space;
+    if (space)
+        return e->kind == TRACE_EV_MEM && e->space == space;
     return e->kind == TRACE_EV_ISSUE;
 }
 
 static bool unit_match(const app *a, tv_unit u, const trace_event *e, uint32_t b, unsigned w)
 {
-    if (u == TV_BARRIER) return e->kind == TRACE_EV_BAR_RELEASE && e->block == b;
+    if (u == TV_BARRIER)
+        return e->kind == TRACE_EV_BAR_RELEASE && e->block == b;
     return insn_match(a, e, b, w);
 }
 
@@ -51,7 +59,8 @@ size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved)
 {
     const trace_t *t = view_trace(a);
     *moved = false;
-    if (!t) return a->tpos;
+    if (!t)
+        return a->tpos;
     uint32_t b;
     unsigned w, l;
     tv_selected(a, &b, &w, &l);
@@ -66,8 +75,10 @@ size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved)
     }
     /* back: the event before the current one (the last matching one before pos) */
     size_t cur = pos;
-    while (cur > 0 && !unit_match(a, unit, &t->events[cur - 1], b, w)) cur--;
-    if (cur == 0) return pos;
+    while (cur > 0 && !unit_match(a, unit, &t->events[cur - 1], b, w))
+        cur--;
+    if (cur == 0)
+        return pos;
     for (size_t i = cur - 1; i > 0; i--)
         if (unit_match(a, unit, &t->events[i - 1], b, w)) {
             *moved = true;
@@ -80,7 +91,8 @@ size_t tv_step_pos(const app *a, tv_unit unit, int dir, bool *moved)
 size_t tv_initial_pos(const app *a)
 {
     const trace_t *t = view_trace(a);
-    if (!t) return 0;
+    if (!t)
+        return 0;
     int space = view_of(a->view)->space;
     if (space) {
         uint32_t b;
@@ -91,13 +103,17 @@ size_t tv_initial_pos(const app *a)
         unsigned cost = 0;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
-            if (!insn_match(a, e, b, w)) continue;
+            if (!insn_match(a, e, b, w))
+                continue;
             const uint64_t *ad = trace_event_addrs(t, e);
-            unsigned g, c = space == TRACE_SPACE_GLOBAL ? gl_request_sectors(ad, e->mask, e->width)
-                                                        : gl_request_wavefronts(ad, e->mask, e->width, &g);
-            if (best == SIZE_MAX || c > cost) best = i, cost = c;
+            unsigned g, c = space == TRACE_SPACE_GLOBAL
+                                ? gl_request_sectors(ad, e->mask, e->width)
+                                : gl_request_wavefronts(ad, e->mask, e->width, &g);
+            if (best == SIZE_MAX || c > cost)
+                best = i, cost = c;
         }
-        if (best != SIZE_MAX) return best + 1;
+        if (best != SIZE_MAX)
+            return best + 1;
     }
     return t->nevents;
 }
@@ -105,15 +121,16 @@ size_t tv_initial_pos(const app *a)
 int tv_current_line(const app *a)
 {
     const trace_t *t = view_trace(a);
-    if (!t) return 0;
+    if (!t)
+        return 0;
     uint32_t b;
     unsigned w, l;
     tv_selected(a, &b, &w, &l);
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     for (size_t i = pos; i > 0; i--) {
         const trace_event *e = &t->events[i - 1];
-        if ((e->kind == TRACE_EV_ISSUE || e->kind == TRACE_EV_MEM) && e->block == b && e->warp == w && e->pc >= 0 &&
-            e->pc < t->ninsns)
+        if ((e->kind == TRACE_EV_ISSUE || e->kind == TRACE_EV_MEM) && e->block == b &&
+            e->warp == w && e->pc >= 0 && e->pc < t->ninsns)
             return t->insns[e->pc].src_line;
     }
     return 0;
@@ -124,20 +141,30 @@ int tv_current_line(const app *a)
 /* One glyph (possibly several bytes) at (y, x). */
 void view_glyph(WINDOW *win, int y, int x, const char *g, int attr)
 {
-    if (attr) wattron(win, attr);
+    if (attr)
+        wattron(win, attr);
     mvwaddstr(win, y, x, g);
-    if (attr) wattroff(win, attr);
+    if (attr)
+        wattroff(win, attr);
 }
 
-bool view_utf8(void) { return strcmp(term_glyph()->h, "-") != 0; }
-const char *view_block_glyph(void) { return view_utf8() ? "\u2588" : "#"; }
+bool view_utf8(void)
+{
+    return strcmp(term_glyph()->h, "-") != 0;
+}
+const char *view_block_glyph(void)
+{
+    return view_utf8() ? "\u2588" : "#";
+}
 
 /* The source text of line `line`, trimmed ("" if none). */
 const char *view_src_text(const app *a, int line)
 {
-    if (line < 1 || line > a->src.nlines) return "";
+    if (line < 1 || line > a->src.nlines)
+        return "";
     const char *s = a->src.lines[line - 1];
-    while (*s == ' ') s++;
+    while (*s == ' ')
+        s++;
     return s;
 }
 
@@ -155,22 +182,26 @@ const trace_event *view_current_request(const app *a, const trace_t *t)
     tv_selected(a, &b, &w, &l);
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     for (size_t i = pos; i > 0; i--)
-        if (insn_match(a, &t->events[i - 1], b, w)) return &t->events[i - 1];
+        if (insn_match(a, &t->events[i - 1], b, w))
+            return &t->events[i - 1];
     for (size_t i = pos; i < t->nevents; i++)
-        if (insn_match(a, &t->events[i], b, w)) return &t->events[i];
+        if (insn_match(a, &t->events[i], b, w))
+            return &t->events[i];
     return NULL;
 }
 
-void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const trace_event *e, int y, int x, int w)
+void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const trace_event *e, int y,
+                          int x, int w)
 {
     char buf[300];
     int line = view_line_of_pc(t, e->pc);
     const char *mn = e->pc >= 0 && e->pc < t->ninsns ? t->insns[e->pc].mnemonic : "?";
     if (w >= 56)
-        snprintf(buf, sizeof buf, "b%u w%u line %d: %.20s, %u B x %d lanes", e->block, e->warp, line, mn, e->width,
-                 view_popc(e->mask));
+        snprintf(buf, sizeof buf, "b%u w%u line %d: %.20s, %u B x %d lanes", e->block, e->warp,
+                 line, mn, e->width, view_popc(e->mask));
     else
-        snprintf(buf, sizeof buf, "b%u w%u L%d %.20s %uBx%d", e->block, e->warp, line, mn, e->width, view_popc(e->mask));
+        snprintf(buf, sizeof buf, "b%u w%u L%d %.20s %uBx%d", e->block, e->warp, line, mn, e->width,
+                 view_popc(e->mask));
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     view_put(win, y + 1, x, w, view_src_text(a, line), term_attr(TC_DIM));
 }
@@ -179,13 +210,17 @@ void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const tra
  * followed by a release of its block), -1 if not waiting. out[wpb]. */
 void view_waiting_at(const trace_t *t, size_t upto, uint32_t b, int32_t *out, unsigned wpb)
 {
-    for (unsigned i = 0; i < wpb; i++) out[i] = -1;
+    for (unsigned i = 0; i < wpb; i++)
+        out[i] = -1;
     for (size_t i = 0; i < upto; i++) {
         const trace_event *e = &t->events[i];
-        if (e->block != b) continue;
-        if (e->kind == TRACE_EV_BAR_ARRIVE && e->warp < wpb) out[e->warp] = e->pc;
+        if (e->block != b)
+            continue;
+        if (e->kind == TRACE_EV_BAR_ARRIVE && e->warp < wpb)
+            out[e->warp] = e->pc;
         else if (e->kind == TRACE_EV_BAR_RELEASE)
-            for (unsigned k = 0; k < wpb; k++) out[k] = -1;
+            for (unsigned k = 0; k < wpb; k++)
+                out[k] = -1;
     }
 }
 
@@ -202,9 +237,12 @@ bool view_buffer_elem(const app *a, uint64_t addr, char *buf, size_t n)
 {
     uint64_t elem, rem;
     int i = map_buffer_at(a, addr, &elem, &rem);
-    if (i < 0) return false;
+    if (i < 0)
+        return false;
     const char *name = a->spec.args[i].name ? a->spec.args[i].name : "?";
-    if (rem) snprintf(buf, n, "%s[%" PRIu64 "]+%" PRIu64, name, elem, rem);
-    else snprintf(buf, n, "%s[%" PRIu64 "]", name, elem);
+    if (rem)
+        snprintf(buf, n, "%s[%" PRIu64 "]+%" PRIu64, name, elem, rem);
+    else
+        snprintf(buf, n, "%s[%" PRIu64 "]", name, elem);
     return true;
 }

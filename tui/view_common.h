@@ -72,8 +72,8 @@ int view_line_of_pc(const trace_t *t, int32_t pc);
 const trace_event *view_current_request(const app *a, const trace_t *t);
 /* Two lines at (y, x) about request e: who made it, its instruction and width, then
  * its source line. */
-void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const trace_event *e,
-                          int y, int x, int w);
+void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const trace_event *e, int y,
+                          int x, int w);
 /* Per warp of block b among the first `upto` events: the pc of the barrier it waits at
  * (an arrival not followed by a release of its block), -1 if not waiting. out[wpb]. */
 void view_waiting_at(const trace_t *t, size_t upto, uint32_t b, int32_t *out, unsigned wpb);

@@ -9,7 +9,8 @@
 
 #include "tui/view_common.h"
 
-static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len);
+static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf,
+                            size_t len);
 
 static uint64_t threads_per_block(const gl_spec *s)
 {
@@ -34,11 +35,14 @@ static uint64_t linear_thread(const gl_spec *s, const unsigned t[3])
 /* The buffer a MAP_BUFFER mode reads: after the last run, else the initial values. */
 static const void *mode_buffer(const app *a, const map_mode *m, size_t *len, gl_type *type)
 {
-    if (!a->have_spec || m->arg < 0 || m->arg >= a->spec.nargs) return NULL;
+    if (!a->have_spec || m->arg < 0 || m->arg >= a->spec.nargs)
+        return NULL;
     const gl_arg *arg = &a->spec.args[m->arg];
     const void *data = NULL;
-    if (a->have_run && a->run.buffers && m->arg < a->run.nargs) data = a->run.buffers[m->arg].data;
-    else if (a->init_buffers) data = a->init_buffers[m->arg].data;
+    if (a->have_run && a->run.buffers && m->arg < a->run.nargs)
+        data = a->run.buffers[m->arg].data;
+    else if (a->init_buffers)
+        data = a->init_buffers[m->arg].data;
     *len = arg->len;
     *type = arg->type;
     return data;
@@ -47,14 +51,18 @@ static const void *mode_buffer(const app *a, const map_mode *m, size_t *len, gl_
 int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem)
 {
     const gl_run_result *r = &a->run;
-    if (!a->have_spec || !a->have_run || !r->dptr || !r->buffers || r->nargs != a->spec.nargs) return -1;
+    if (!a->have_spec || !a->have_run || !r->dptr || !r->buffers || r->nargs != a->spec.nargs)
+        return -1;
     for (int i = 0; i < r->nargs; i++) {
         uint64_t base = r->dptr[i];
-        if (!base || addr < base || addr - base >= r->buffers[i].bytes) continue;
+        if (!base || addr < base || addr - base >= r->buffers[i].bytes)
+            continue;
         uint64_t es = gl_type_size(a->spec.args[i].type);
-        if (es == 0) es = 1;
+        if (es == 0)
+            es = 1;
         *elem = (addr - base) / es;
-        if (rem) *rem = (addr - base) % es;
+        if (rem)
+            *rem = (addr - base) % es;
         return i;
     }
     return -1;
@@ -74,7 +82,8 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
     static uint64_t n;
     const trace_t *t = view_trace(a);
     const gl_spec *s = &a->spec;
-    if (!t || t->level < TRACE_MEMORY || !a->run.dptr) return NULL;
+    if (!t || t->level < TRACE_MEMORY || !a->run.dptr)
+        return NULL;
     if (t != cached || a->run_gen != cached_gen) {
         free(el);
         el = NULL;
@@ -83,7 +92,8 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
         uint64_t T = threads_per_block(s);
         n = block_count(s) * T;
         memset(arg_written, 0, sizeof arg_written);
-        if (n == 0 || s->nargs > APP_MAX_ARGS || (uint64_t)s->nargs * n > (UINT64_C(1) << 24)) return NULL;
+        if (n == 0 || s->nargs > APP_MAX_ARGS || (uint64_t)s->nargs * n > (UINT64_C(1) << 24))
+            return NULL;
         el = malloc((size_t)(s->nargs * n) * sizeof *el);
         uint8_t *wrote = calloc((size_t)(s->nargs * n), 1);
         if (!el || !wrote) {
@@ -91,19 +101,24 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
             el = NULL;
             return NULL;
         }
-        for (uint64_t i = 0; i < (uint64_t)s->nargs * n; i++) el[i] = -1;
+        for (uint64_t i = 0; i < (uint64_t)s->nargs * n; i++)
+            el[i] = -1;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
-            if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL) continue;
+            if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL)
+                continue;
             const uint64_t *ad = trace_event_addrs(t, e);
             bool store = e->op != TRACE_LOAD;
             for (int l = 0; l < WARP; l++) {
-                if (!((e->mask >> l) & 1u)) continue;
+                if (!((e->mask >> l) & 1u))
+                    continue;
                 uint64_t th = (uint64_t)e->block * T + (uint64_t)e->warp * WARP + (uint64_t)l, elem;
                 int arg = map_buffer_at(a, ad[l], &elem, NULL);
-                if (arg < 0 || th >= n) continue;
+                if (arg < 0 || th >= n)
+                    continue;
                 size_t k = (size_t)arg * n + th;
-                if (store || !wrote[k]) el[k] = (int64_t)elem;
+                if (store || !wrote[k])
+                    el[k] = (int64_t)elem;
                 wrote[k] |= store;
                 arg_written[arg] |= store;
             }
@@ -112,7 +127,8 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
         cached = t;
     }
     *nthreads = n;
-    if (written) *written = arg_written;
+    if (written)
+        *written = arg_written;
     return el;
 }
 
@@ -124,7 +140,8 @@ static int64_t thread_elem(const app *a, int arg, const unsigned b[3], const uns
     const gl_spec *s = &a->spec;
     uint64_t global = linear_block(s, b) * threads_per_block(s) + linear_thread(s, t), n;
     const int64_t *el = thread_elems(a, &n, NULL);
-    if (el) return global < n ? el[(size_t)arg * n + global] : -1;
+    if (el)
+        return global < n ? el[(size_t)arg * n + global] : -1;
     bool launch1d = s->grid[1] == 1 && s->grid[2] == 1 && s->block[1] == 1 && s->block[2] == 1;
     return launch1d ? (int64_t)global : -1;
 }
@@ -139,7 +156,8 @@ static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
     static uint64_t n;
     static int hi;
     const trace_t *t = view_trace(a);
-    if (!t) return NULL;
+    if (!t)
+        return NULL;
     if (t != cached || a->run_gen != cached_gen) {
         free(sm);
         n = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
@@ -147,13 +165,17 @@ static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
         hi = 0;
         cached = sm ? t : NULL;
         cached_gen = a->run_gen;
-        if (!sm) return NULL;
-        for (uint64_t i = 0; i < n; i++) sm[i] = -1;
+        if (!sm)
+            return NULL;
+        for (uint64_t i = 0; i < n; i++)
+            sm[i] = -1;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
-            if (e->kind != TRACE_EV_BLOCK_START || e->block >= n || sm[e->block] >= 0) continue;
+            if (e->kind != TRACE_EV_BLOCK_START || e->block >= n || sm[e->block] >= 0)
+                continue;
             sm[e->block] = (int32_t)e->aux;
-            if ((int)e->aux > hi) hi = (int)e->aux;
+            if ((int)e->aux > hi)
+                hi = (int)e->aux;
         }
     }
     *nblocks = n;
@@ -178,7 +200,8 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
         uint64_t n;
         int hi;
         const int32_t *sm = block_sms(a, &n, &hi);
-        if (!sm || lb >= n || sm[lb] < 0) return false;
+        if (!sm || lb >= n || sm[lb] < 0)
+            return false;
         *out = (double)sm[lb];
         return true;
     }
@@ -187,12 +210,16 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
         gl_type type;
         const void *data = mode_buffer(a, m, &len, &type);
         int64_t e = data ? thread_elem(a, m->arg, b, t) : -1;
-        if (e < 0 || (uint64_t)e >= len) return false;
+        if (e < 0 || (uint64_t)e >= len)
+            return false;
         gl_value v = gl_buffer_get(data, type, (size_t)e);
         *is_float = gl_type_is_float(type);
-        if (*is_float) *out = v.f;
-        else if (gl_type_is_signed(type)) *out = (double)v.i;
-        else *out = (double)v.u;
+        if (*is_float)
+            *out = v.f;
+        else if (gl_type_is_signed(type))
+            *out = (double)v.i;
+        else
+            *out = (double)v.u;
         return true;
     }
     }
@@ -207,20 +234,23 @@ static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t le
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
     switch (m->kind) {
     case MAP_GLOBAL_INDEX:
-        snprintf(buf, len, "%s", (grid1d && block1d) ? "global index = blockIdx.x*blockDim.x + threadIdx.x"
-                                                     : "global linear thread index");
+        snprintf(buf, len, "%s",
+                 (grid1d && block1d) ? "global index = blockIdx.x*blockDim.x + threadIdx.x"
+                                     : "global linear thread index");
         return;
     case MAP_BLOCK:
         snprintf(buf, len, "%s", grid1d ? "blockIdx.x" : "block id (x + y*gridDim.x + ...)");
         return;
     case MAP_THREAD:
-        snprintf(buf, len, "%s", block1d ? "threadIdx.x" : "thread id in block (x + y*blockDim.x + ...)");
+        snprintf(buf, len, "%s",
+                 block1d ? "threadIdx.x" : "thread id in block (x + y*blockDim.x + ...)");
         return;
     case MAP_WARP: snprintf(buf, len, "warp in block (thread id / 32)"); return;
     case MAP_LANE: snprintf(buf, len, "lane (thread id %% 32)"); return;
     case MAP_SM:
         if (!a->have_run || !a->run.trace)
-            snprintf(buf, len, "SM the block ran on (%s)", a->have_run ? "this run recorded none" : "r runs");
+            snprintf(buf, len, "SM the block ran on (%s)",
+                     a->have_run ? "this run recorded none" : "r runs");
         else if (a->run.backend == GL_BACKEND_SIM) {
             gl_device_info sim; /* the simulator's model: no GPU is asked */
             char note[64];
@@ -236,7 +266,8 @@ static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t le
         if (thread_elems(a, &n, &written))
             snprintf(buf, len, "%s[element it %s]", name, written[m->arg] ? "wrote" : "read");
         else if (grid1d && block1d)
-            snprintf(buf, len, "%s[global index]%s", name, a->have_run ? "" : " (initial values; r runs)");
+            snprintf(buf, len, "%s[global index]%s", name,
+                     a->have_run ? "" : " (initial values; r runs)");
         else
             snprintf(buf, len, "%s[element it wrote] (r runs)", name);
         return;
@@ -249,17 +280,20 @@ static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t le
 typedef struct colouring {
     bool categorical;
     bool is_float;
-    double lo, hi;   /* value range */
-    double width;    /* range bucket width */
-    int nb;          /* buckets used */
-    int text_w;      /* columns the widest value needs */
+    double lo, hi; /* value range */
+    double width;  /* range bucket width */
+    int nb;        /* buckets used */
+    int text_w;    /* columns the widest value needs */
 } colouring;
 
 static void fmt_value(double v, bool is_float, char *buf, size_t len)
 {
-    if (!is_float) snprintf(buf, len, "%.0f", v);
-    else if (isnan(v)) snprintf(buf, len, "nan");
-    else snprintf(buf, len, "%.3g", v);
+    if (!is_float)
+        snprintf(buf, len, "%.0f", v);
+    else if (isnan(v))
+        snprintf(buf, len, "nan");
+    else
+        snprintf(buf, len, "%.3g", v);
 }
 
 static int text_width(double v, bool is_float)
@@ -276,7 +310,10 @@ static colouring make_colouring(const app *a, const map_mode *m)
     colouring c = {.categorical = true, .lo = 0, .hi = 0, .width = 1, .nb = pal};
     uint64_t T = threads_per_block(s), B = block_count(s);
     switch (m->kind) {
-    case MAP_GLOBAL_INDEX: c.hi = (double)(B * T - 1); c.categorical = false; break;
+    case MAP_GLOBAL_INDEX:
+        c.hi = (double)(B * T - 1);
+        c.categorical = false;
+        break;
     case MAP_BLOCK: c.hi = (double)(B - 1); break;
     case MAP_THREAD: c.hi = (double)(T - 1); break;
     case MAP_WARP: c.hi = (double)((T - 1) / WARP); break;
@@ -299,30 +336,39 @@ static colouring make_colouring(const app *a, const map_mode *m)
         for (uint64_t i = 0; data && i < n && i < (1u << 22); i++) {
             gl_value v = gl_buffer_get(data, type, (size_t)i);
             double d = c.is_float ? v.f : gl_type_is_signed(type) ? (double)v.i : (double)v.u;
-            if (isnan(d)) continue;
-            if (!any || d < c.lo) c.lo = d;
-            if (!any || d > c.hi) c.hi = d;
-            if (d != floor(d) || isinf(d)) all_int = false;
+            if (isnan(d))
+                continue;
+            if (!any || d < c.lo)
+                c.lo = d;
+            if (!any || d > c.hi)
+                c.hi = d;
+            if (d != floor(d) || isinf(d))
+                all_int = false;
             any = true;
         }
         if (all_int && isfinite(c.lo) && isfinite(c.hi) && c.hi - c.lo + 1 <= pal) {
             c.categorical = true; /* few distinct integers: one colour each */
             c.is_float = false;
         }
-        if (!isfinite(c.lo)) c.lo = -1e300;
-        if (!isfinite(c.hi)) c.hi = 1e300;
+        if (!isfinite(c.lo))
+            c.lo = -1e300;
+        if (!isfinite(c.hi))
+            c.hi = 1e300;
         int w1 = text_width(c.lo, c.is_float), w2 = text_width(c.hi, c.is_float);
         c.text_w = w1 > w2 ? w1 : w2;
-        if (c.is_float) c.text_w = c.text_w < 5 ? c.text_w : 5;
+        if (c.is_float)
+            c.text_w = c.text_w < 5 ? c.text_w : 5;
         break;
     }
     }
-    if (m->kind != MAP_BUFFER) c.text_w = text_width(c.hi, false);
+    if (m->kind != MAP_BUFFER)
+        c.text_w = text_width(c.hi, false);
     if (!c.categorical) {
         double span = c.hi - c.lo;
         if (!c.is_float) {
             c.width = ceil((span + 1) / pal);
-            if (c.width < 1) c.width = 1;
+            if (c.width < 1)
+                c.width = 1;
             c.nb = (int)ceil((span + 1) / c.width);
         } else {
             c.width = span > 0 ? span / pal : 1;
@@ -341,10 +387,13 @@ static int colour_index(const colouring *c, const map_mode *m, double v)
         long long k = (long long)(m->kind == MAP_BUFFER ? v - c->lo : v);
         return (int)(((k % pal) + pal) % pal);
     }
-    if (isnan(v)) return 0;
+    if (isnan(v))
+        return 0;
     int k = (int)floor((v - c->lo) / c->width);
-    if (k < 0) k = 0;
-    if (k >= c->nb) k = c->nb - 1;
+    if (k < 0)
+        k = 0;
+    if (k >= c->nb)
+        k = c->nb - 1;
     return k % pal;
 }
 
@@ -352,7 +401,8 @@ static int colour_index(const colouring *c, const map_mode *m, double v)
 static int swatch(WINDOW *win, int y, int x, int maxx, int idx, const char *text)
 {
     int n = (int)strlen(text) + 2;
-    if (x + n > maxx) return -1;
+    if (x + n > maxx)
+        return -1;
     wattron(win, term_palette_attr(idx));
     mvwprintw(win, y, x, " %s ", text);
     wattroff(win, term_palette_attr(idx));
@@ -367,8 +417,10 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
     if ((int)strlen(label) > w - 9) { /* too wide: the name, without its formula (an
                                           explanation in parentheses stays) */
         char *cut = strstr(label, " = ");
-        if (!cut) cut = strstr(label, " (x + ");
-        if (cut && cut > label) *cut = '\0';
+        if (!cut)
+            cut = strstr(label, " (x + ");
+        if (cut && cut > label)
+            *cut = '\0';
     }
     view_put(win, y, x, w, "colour = ", term_attr(TC_HEADING));
     view_put(win, y, x + 9, w - 9, label, 0);
@@ -376,7 +428,8 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
     /* the swatches' texts: one value each (categorical) or a range each */
     char texts[64][80];
     int n = 0;
-    const int categorical_n = c->categorical ? (int)(c->hi - (m->kind == MAP_BUFFER ? c->lo : 0) + 1) : 0;
+    const int categorical_n =
+        c->categorical ? (int)(c->hi - (m->kind == MAP_BUFFER ? c->lo : 0) + 1) : 0;
     if (c->categorical) {
         for (int i = 0; i < categorical_n && i < pal && n < 64; i++, n++)
             fmt_value((m->kind == MAP_BUFFER ? c->lo : 0) + i, false, texts[n], sizeof texts[n]);
@@ -384,26 +437,32 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
         for (int i = 0; i < c->nb && n < 64; i++, n++) {
             double lo = c->lo + i * c->width;
             double hi = c->is_float ? lo + c->width : lo + c->width - 1;
-            if (!c->is_float && hi > c->hi) hi = c->hi;
-            if (c->is_float && i == c->nb - 1) hi = c->hi; /* the last range ends at the largest value */
+            if (!c->is_float && hi > c->hi)
+                hi = c->hi;
+            if (c->is_float && i == c->nb - 1)
+                hi = c->hi; /* the last range ends at the largest value */
             char l1[32], l2[32];
             fmt_value(lo, c->is_float, l1, sizeof l1);
             fmt_value(hi, c->is_float, l2, sizeof l2);
-            if (!c->is_float && lo == hi) snprintf(texts[n], sizeof texts[n], "%s", l1);
-            else snprintf(texts[n], sizeof texts[n], "%s-%s", l1, l2);
+            if (!c->is_float && lo == hi)
+                snprintf(texts[n], sizeof texts[n], "%s", l1);
+            else
+                snprintf(texts[n], sizeof texts[n], "%s-%s", l1, l2);
         }
     }
     /* all of them where they fit; else the first ones, "…" and always the last, so that
      * the legend reaches the largest value */
     int need = 0;
-    for (int i = 0; i < n; i++) need += (int)strlen(texts[i]) + 3;
+    for (int i = 0; i < n; i++)
+        need += (int)strlen(texts[i]) + 3;
     const int last_w = n > 0 ? (int)strlen(texts[n - 1]) + 3 : 0;
     const int ew = strcmp(term_glyph()->ellipsis, "...") == 0 ? 3 : 1; /* its columns */
     const int room = need <= w ? maxx : maxx - last_w - ew - 1;
     int i = 0;
     for (; i < n - (need <= w ? 0 : 1); i++) {
         int used = swatch(win, y + 1, cx, room, i % pal, texts[i]);
-        if (used < 0) break;
+        if (used < 0)
+            break;
         cx += used;
     }
     if (i < n) { /* some left out: the last one after an ellipsis */
@@ -411,7 +470,8 @@ static void draw_legend(WINDOW *win, const app *a, const map_mode *m, const colo
             mvwaddstr(win, y + 1, cx, term_glyph()->ellipsis);
             cx += ew + 1;
         }
-        if (swatch(win, y + 1, cx, maxx, (n - 1) % pal, texts[n - 1]) > 0) cx += last_w;
+        if (swatch(win, y + 1, cx, maxx, (n - 1) % pal, texts[n - 1]) > 0)
+            cx += last_w;
     }
     if (categorical_n > pal && cx + 22 <= maxx)
         mvwprintw(win, y + 1, cx, "(colours repeat every %d)", pal);
@@ -422,7 +482,8 @@ static bool thread_at(const gl_spec *s, bool block1d, int r, int col, unsigned t
 {
     if (block1d) {
         uint64_t lt = (uint64_t)r * WARP + (uint64_t)col;
-        if (lt >= s->block[0]) return false;
+        if (lt >= s->block[0])
+            return false;
         t[0] = (unsigned)lt, t[1] = 0, t[2] = 0;
     } else {
         t[0] = (unsigned)col;
@@ -440,13 +501,16 @@ typedef struct cell_pos {
 static cell_pos *g_cells;
 static int g_ncells, g_cells_cap;
 
-static void cell_record(WINDOW *win, int cy, int cx, int w, const unsigned b[3], const unsigned t[3])
+static void cell_record(WINDOW *win, int cy, int cx, int w, const unsigned b[3],
+                        const unsigned t[3])
 {
     if (g_ncells == g_cells_cap) {
         int cap = g_cells_cap ? g_cells_cap * 2 : 1024;
-        if (cap > (1 << 20)) return;
+        if (cap > (1 << 20))
+            return;
         cell_pos *p = realloc(g_cells, (size_t)cap * sizeof *p);
-        if (!p) return;
+        if (!p)
+            return;
         g_cells = p, g_cells_cap = cap;
     }
     int by, bx;
@@ -493,10 +557,14 @@ static void draw_cell(WINDOW *win, const app *a, const map_mode *m, const colour
     int idx = colour_index(c, m, v);
     int cell = cw > 1 ? cw - 1 : 1;
     char text[64], padded[80];
-    if (show_text) fmt_value(v, is_float && !c->categorical, text, sizeof text);
-    else if (!term_has_color()) snprintf(text, sizeof text, "%c", term_palette_char(idx));
-    else text[0] = '\0';
-    if (sel && !show_text) snprintf(text, sizeof text, "%s", "@");
+    if (show_text)
+        fmt_value(v, is_float && !c->categorical, text, sizeof text);
+    else if (!term_has_color())
+        snprintf(text, sizeof text, "%c", term_palette_char(idx));
+    else
+        text[0] = '\0';
+    if (sel && !show_text)
+        snprintf(text, sizeof text, "%s", "@");
     snprintf(padded, sizeof padded, "%*s", cell, text);
     int at = sel ? term_attr(TC_MAPSEL) : term_palette_attr(idx);
     wattron(win, at);
@@ -511,11 +579,14 @@ static void block_of(const gl_spec *s, uint64_t bi, unsigned b[3])
     b[2] = (unsigned)(bi / ((uint64_t)s->grid[0] * s->grid[1]));
 }
 
-static void block_label(const gl_spec *s, const unsigned b[3], bool short_form, char *buf, size_t len)
+static void block_label(const gl_spec *s, const unsigned b[3], bool short_form, char *buf,
+                        size_t len)
 {
     bool grid1d = s->grid[1] == 1 && s->grid[2] == 1;
-    if (grid1d) snprintf(buf, len, short_form ? "%u" : "block %u", b[0]);
-    else snprintf(buf, len, short_form ? "%u,%u,%u" : "block (%u,%u,%u)", b[0], b[1], b[2]);
+    if (grid1d)
+        snprintf(buf, len, short_form ? "%u" : "block %u", b[0]);
+    else
+        snprintf(buf, len, short_form ? "%u,%u,%u" : "block (%u,%u,%u)", b[0], b[1], b[2]);
 }
 
 /* The widest cell (value + gap, else 2, else 1 column) with which `cols` cells and
@@ -524,15 +595,16 @@ static int pick_cell_width(int cols, int extra, int text_w, int w)
 {
     const int cands[3] = {text_w + 1, 2, 1};
     for (int i = 0; i < 3; i++)
-        if (cols * cands[i] - (cands[i] > 1) + extra <= w) return cands[i];
+        if (cols * cands[i] - (cands[i] > 1) + extra <= w)
+            return cands[i];
     return 1;
 }
 
 static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
 {
     char buf[96];
-    snprintf(buf, sizeof buf, "%s %llu more block%s", term_glyph()->ellipsis, (unsigned long long)more,
-             more == 1 ? "" : "s");
+    snprintf(buf, sizeof buf, "%s %llu more block%s", term_glyph()->ellipsis,
+             (unsigned long long)more, more == 1 ? "" : "s");
     view_put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 
@@ -543,7 +615,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
 {
     (void)trace, (void)vm;
     g_ncells = 0;
-    if (!a->have_spec || h < 3 || w < 12) return;
+    if (!a->have_spec || h < 3 || w < 12)
+        return;
     const gl_spec *s = &a->spec;
     const map_mode *m = &a->modes[a->mode];
     colouring c = make_colouring(a, m);
@@ -556,11 +629,15 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
             if (h - 5 < 2 && (int)strlen(info) > w) { /* one short line: shorter names */
                 char tmp[1024];
                 size_t o = 0;
-                for (const char *p = info; *p && o + 8 < sizeof tmp; ) {
-                    if (strncmp(p, "blockIdx.x=", 11) == 0) o += (size_t)snprintf(tmp + o, sizeof tmp - o, "b"), p += 11;
-                    else if (strncmp(p, "threadIdx.x=", 12) == 0) o += (size_t)snprintf(tmp + o, sizeof tmp - o, "t"), p += 12;
-                    else if (strncmp(p, " | ", 3) == 0) tmp[o++] = ' ', p += 3;
-                    else tmp[o++] = *p++;
+                for (const char *p = info; *p && o + 8 < sizeof tmp;) {
+                    if (strncmp(p, "blockIdx.x=", 11) == 0)
+                        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "b"), p += 11;
+                    else if (strncmp(p, "threadIdx.x=", 12) == 0)
+                        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "t"), p += 12;
+                    else if (strncmp(p, " | ", 3) == 0)
+                        tmp[o++] = ' ', p += 3;
+                    else
+                        tmp[o++] = *p++;
                 }
                 tmp[o] = '\0';
                 snprintf(info, sizeof info, "%s", tmp);
@@ -569,20 +646,25 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
             int nl = 0, maxl = h - 5 < 1 ? 1 : h - 5 > 4 ? 4 : h - 5;
             lines[0][0] = '\0';
             for (char *part = strtok(info, "|"); part && nl < maxl; part = strtok(NULL, "|")) {
-                while (*part == ' ') part++;
+                while (*part == ' ')
+                    part++;
                 size_t pl = strlen(part);
-                while (pl && part[pl - 1] == ' ') part[--pl] = '\0';
+                while (pl && part[pl - 1] == ' ')
+                    part[--pl] = '\0';
                 size_t cur = strlen(lines[nl]);
                 if (cur && cur + 3 + pl > (size_t)w) {
-                    if (nl + 1 >= maxl) break;
+                    if (nl + 1 >= maxl)
+                        break;
                     lines[++nl][0] = '\0';
                     cur = 0;
                 }
                 /* a part wider than the pane wraps at its spaces */
                 while (pl > (size_t)w - cur && nl + 1 < maxl) {
                     size_t cut = (size_t)w - cur;
-                    while (cut > 0 && part[cut] != ' ') cut--;
-                    if (cut == 0) break;
+                    while (cut > 0 && part[cut] != ' ')
+                        cut--;
+                    if (cut == 0)
+                        break;
                     snprintf(lines[nl] + cur, sizeof lines[nl] - cur, "%.*s", (int)cut, part);
                     part += cut + 1, pl -= cut + 1;
                     lines[++nl][0] = '\0';
@@ -593,7 +675,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
             nl++;
             h -= nl;
             wattron(win, term_attr(TC_HEADING));
-            for (int i = 0; i < nl; i++) mvwaddnstr(win, y + h + i, x, lines[i], w);
+            for (int i = 0; i < nl; i++)
+                mvwaddnstr(win, y + h + i, x, lines[i], w);
             wattroff(win, term_attr(TC_HEADING));
         } else {
             h--;
@@ -604,7 +687,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
     }
 
     uint64_t T = threads_per_block(s), B = block_count(s);
-    bool block1d = s->block[1] == 1 && s->block[2] == 1, grid1d = s->grid[1] == 1 && s->grid[2] == 1;
+    bool block1d = s->block[1] == 1 && s->block[2] == 1,
+         grid1d = s->grid[1] == 1 && s->grid[2] == 1;
     int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
     int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
 
@@ -622,7 +706,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
         top++;
     }
     int avail_h = y + h - top;
-    if (avail_h < 1) return;
+    if (avail_h < 1)
+        return;
     const term_glyphs *g = term_glyph();
 
     /* Boxes: each block a bordered box of rows x cols cells. */
@@ -633,14 +718,17 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
         inner_w = shown_cols * cw - (cw > 1);
     }
     int box_w = inner_w + 2;
-    {   /* widen narrow boxes to fit "block N" when there is room */
+    { /* widen narrow boxes to fit "block N" when there is room */
         char label[64];
-        block_label(s, (unsigned[3]){s->grid[0] - 1, s->grid[1] - 1, s->grid[2] - 1}, false, label, sizeof label);
+        block_label(s, (unsigned[3]){s->grid[0] - 1, s->grid[1] - 1, s->grid[2] - 1}, false, label,
+                    sizeof label);
         int want = (int)strlen(label) + 6;
-        if (box_w < want && want <= w) box_w = want;
+        if (box_w < want && want <= w)
+            box_w = want;
     }
     int per_row = (w + 1) / (box_w + 1);
-    if (per_row < 1) per_row = 1;
+    if (per_row < 1)
+        per_row = 1;
     int box_rows_fit = avail_h / (rows + 2);
     uint64_t box_cap = (uint64_t)per_row * (uint64_t)box_rows_fit;
 
@@ -657,60 +745,77 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
         bool short_labels = false;
         int lw = long_w, ccw = c.text_w + 1;
         if (long_w + cols * ccw - 1 > w) {
-            if (short_w + cols * ccw - 1 <= w) short_labels = true, lw = short_w;
-            else ccw = pick_cell_width(cols, long_w, c.text_w, w);
+            if (short_w + cols * ccw - 1 <= w)
+                short_labels = true, lw = short_w;
+            else
+                ccw = pick_cell_width(cols, long_w, c.text_w, w);
         }
         int line_w = lw + cols * ccw;
         int per_line = (w + 2) / (line_w + 2);
-        if (per_line < 1) per_line = 1;
+        if (per_line < 1)
+            per_line = 1;
         int lines = (uint64_t)per_line * (uint64_t)avail_h >= B ? avail_h : avail_h - 1;
-        if (lines < 1) lines = 1;
+        if (lines < 1)
+            lines = 1;
         uint64_t nshow = (uint64_t)per_line * (uint64_t)lines;
-        if (nshow > B) nshow = B;
+        if (nshow > B)
+            nshow = B;
         for (uint64_t bi = 0; bi < nshow; bi++) {
             unsigned b[3], t[3];
             block_of(s, bi, b);
             block_label(s, b, short_labels, label, sizeof label);
-            int ly = top + (int)(bi / (uint64_t)per_line), lx = x + (int)(bi % (uint64_t)per_line) * (line_w + 2);
+            int ly = top + (int)(bi / (uint64_t)per_line),
+                lx = x + (int)(bi % (uint64_t)per_line) * (line_w + 2);
             wattron(win, term_attr(TC_DIM));
             mvwaddnstr(win, ly, lx, label, w);
             wattroff(win, term_attr(TC_DIM));
             for (int col = 0; col < cols && lx + lw + col * ccw < x + w; col++)
                 if (thread_at(s, block1d, 0, col, t))
-                    draw_cell(win, a, m, &c, b, t, ly, lx + lw + col * ccw, ccw, ccw == c.text_w + 1);
+                    draw_cell(win, a, m, &c, b, t, ly, lx + lw + col * ccw, ccw,
+                              ccw == c.text_w + 1);
         }
-        if (nshow < B) draw_more(win, top + lines, x, w, B - nshow);
+        if (nshow < B)
+            draw_more(win, top + lines, x, w, B - nshow);
         return;
     }
 
     int shown_rows = rows;
-    if (box_rows_fit < 1) shown_rows = avail_h - 3 > 0 ? avail_h - 3 : (avail_h - 2 > 0 ? avail_h - 2 : 0);
-    if (shown_rows <= 0) return;
+    if (box_rows_fit < 1)
+        shown_rows = avail_h - 3 > 0 ? avail_h - 3 : (avail_h - 2 > 0 ? avail_h - 2 : 0);
+    if (shown_rows <= 0)
+        return;
     int box_h = shown_rows + 2;
     /* Blocks laid out by blockIdx: a 1D grid wraps its blocks into rows; a 2D or 3D grid
      * puts blockIdx.x across and blockIdx.y down (z planes one under the other), as the
      * threads inside a block are. The rows and columns that fit start where they show
      * the selected thread's block. */
     uint64_t bcols, brows;
-    if (grid1d) bcols = (uint64_t)per_row, brows = (B + bcols - 1) / bcols;
-    else bcols = s->grid[0] < (unsigned)per_row ? s->grid[0] : (uint64_t)per_row,
-         brows = (uint64_t)s->grid[1] * s->grid[2];
+    if (grid1d)
+        bcols = (uint64_t)per_row, brows = (B + bcols - 1) / bcols;
+    else
+        bcols = s->grid[0] < (unsigned)per_row ? s->grid[0] : (uint64_t)per_row,
+        brows = (uint64_t)s->grid[1] * s->grid[2];
     uint64_t fit = (uint64_t)(avail_h / box_h);
     bool all_cols = grid1d || bcols == s->grid[0];
     /* "… N more blocks" goes beside the last row of boxes when there is room to their
      * right, else on a line of its own under them */
     int more_w = 14; /* "… N more blocks": 14 columns and N's digits */
-    for (uint64_t v = B; v; v /= 10) more_w++;
+    for (uint64_t v = B; v; v /= 10)
+        more_w++;
     bool more_beside = (int)bcols * (box_w + 1) + more_w <= w;
     if ((fit < brows || !all_cols) && !more_beside && (avail_h - 1) / box_h >= 1)
         fit = (uint64_t)((avail_h - 1) / box_h);
-    if (fit < 1) fit = 1;
+    if (fit < 1)
+        fit = 1;
     uint64_t shown_brows = brows < fit ? brows : fit, brow0 = 0, bcol0 = 0;
     if (a->sel_on) {
-        uint64_t sel_r = grid1d ? a->sel_block[0] / bcols : a->sel_block[1] + (uint64_t)a->sel_block[2] * s->grid[1];
+        uint64_t sel_r = grid1d ? a->sel_block[0] / bcols
+                                : a->sel_block[1] + (uint64_t)a->sel_block[2] * s->grid[1];
         uint64_t sel_c = grid1d ? 0 : a->sel_block[0];
-        if (sel_r >= shown_brows) brow0 = sel_r - shown_brows + 1;
-        if (sel_c >= bcols) bcol0 = sel_c - bcols + 1;
+        if (sel_r >= shown_brows)
+            brow0 = sel_r - shown_brows + 1;
+        if (sel_c >= bcols)
+            bcol0 = sel_c - bcols + 1;
     }
     bool show_text = cw == c.text_w + 1;
     /* rows cut off: start at the one that holds the selected thread */
@@ -718,7 +823,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
     if (a->sel_on && shown_rows < rows) {
         int sel_row = block1d ? (int)(linear_thread(s, a->sel_thread) / WARP)
                               : (int)(a->sel_thread[1] + a->sel_thread[2] * s->block[1]);
-        if (sel_row >= shown_rows) row0 = sel_row - shown_rows + 1;
+        if (sel_row >= shown_rows)
+            row0 = sel_row - shown_rows + 1;
     }
     uint64_t nshow = 0;
     for (uint64_t br = 0; br < shown_brows; br++)
@@ -726,11 +832,13 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
             unsigned b[3], t[3];
             if (grid1d) {
                 uint64_t bi = (brow0 + br) * bcols + bc;
-                if (bi >= B) break;
+                if (bi >= B)
+                    break;
                 block_of(s, bi, b);
             } else {
                 uint64_t r = brow0 + br;
-                b[0] = (unsigned)(bcol0 + bc), b[1] = (unsigned)(r % s->grid[1]), b[2] = (unsigned)(r / s->grid[1]);
+                b[0] = (unsigned)(bcol0 + bc), b[1] = (unsigned)(r % s->grid[1]),
+                b[2] = (unsigned)(r / s->grid[1]);
             }
             nshow++;
             int by = top + (int)br * box_h;
@@ -739,16 +847,20 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
             block_label(s, b, false, label, sizeof label);
             if ((int)strlen(label) + 2 > box_w - 4) { /* too narrow: the short form */
                 block_label(s, b, true, label, sizeof label);
-                if ((int)strlen(label) + 2 > box_w - 4) label[0] = '\0';
+                if ((int)strlen(label) + 2 > box_w - 4)
+                    label[0] = '\0';
             }
             view_box(win, by, bx, box_h, box_w, label);
             for (int r = 0; r < shown_rows; r++) {
                 for (int col = 0; col < shown_cols; col++)
                     if (thread_at(s, block1d, r + row0, col, t))
-                        draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw, show_text);
-                if (shown_cols < cols) mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
+                        draw_cell(win, a, m, &c, b, t, by + 1 + r, bx + 1 + col * cw, cw,
+                                  show_text);
+                if (shown_cols < cols)
+                    mvwaddstr(win, by + 1 + r, bx + box_w - 1, g->ellipsis);
             }
-            if (shown_rows < rows) mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
+            if (shown_rows < rows)
+                mvwaddstr(win, by + box_h - 1, bx + 2, g->ellipsis);
         }
     if (nshow < B) {
         if (more_beside)
@@ -765,7 +877,8 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
 static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, int max)
 {
     const trace_t *t = view_trace(a);
-    if (!t || t->level < TRACE_MEMORY) return 0;
+    if (!t || t->level < TRACE_MEMORY)
+        return 0;
     uint64_t T = threads_per_block(&a->spec);
     uint32_t blk = (uint32_t)(global / T);
     unsigned warp = (unsigned)(global % T / WARP), lane = (unsigned)(global % T % WARP);
@@ -777,58 +890,72 @@ static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, 
             e->warp != warp || !((e->mask >> lane) & 1u))
             continue;
         uint64_t elem;
-        if (map_buffer_at(a, trace_event_addrs(t, e)[lane], &elem, NULL) != arg) continue;
+        if (map_buffer_at(a, trace_event_addrs(t, e)[lane], &elem, NULL) != arg)
+            continue;
         int k = e->op != TRACE_LOAD;
         bool dup = false;
-        for (int j = 0; j < counts[k] && j < 64 && !dup; j++) dup = seen[k][j] == (int64_t)elem;
-        if (dup) continue;
-        if (counts[k] < 64) seen[k][counts[k]] = (int64_t)elem;
+        for (int j = 0; j < counts[k] && j < 64 && !dup; j++)
+            dup = seen[k][j] == (int64_t)elem;
+        if (dup)
+            continue;
+        if (counts[k] < 64)
+            seen[k][counts[k]] = (int64_t)elem;
         counts[k]++;
     }
     int k = counts[1] ? 1 : 0;
-    for (int j = 0; j < counts[k] && j < max && j < 64; j++) out[j] = seen[k][j];
+    for (int j = 0; j < counts[k] && j < max && j < 64; j++)
+        out[j] = seen[k][j];
     return counts[k];
 }
 
 /* Describes thread (b, t): "block (1,0,0) thread (5,0,0) | global 13 | warp 0 lane 5 |
  * in=13 out=169" (values of every pointer argument at the global index). */
-static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf, size_t len)
+static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf,
+                            size_t len)
 {
     const gl_spec *s = &a->spec;
     uint64_t lt = linear_thread(s, t);
     uint64_t global = linear_block(s, b) * threads_per_block(s) + lt;
-    bool grid1d = s->grid[1] == 1 && s->grid[2] == 1, block1d = s->block[1] == 1 && s->block[2] == 1;
+    bool grid1d = s->grid[1] == 1 && s->grid[2] == 1,
+         block1d = s->block[1] == 1 && s->block[2] == 1;
     int n;
     if (grid1d && block1d)
-        n = snprintf(buf, len, "blockIdx.x=%u threadIdx.x=%u | i=%llu", b[0], t[0], (unsigned long long)global);
+        n = snprintf(buf, len, "blockIdx.x=%u threadIdx.x=%u | i=%llu", b[0], t[0],
+                     (unsigned long long)global);
     else {
-        n = snprintf(buf, len, "blockIdx=(%u,%u,%u) threadIdx=(%u,%u,%u) | x=%llu y=%llu", b[0], b[1], b[2], t[0],
-                     t[1], t[2], (unsigned long long)b[0] * s->block[0] + t[0],
+        n = snprintf(buf, len, "blockIdx=(%u,%u,%u) threadIdx=(%u,%u,%u) | x=%llu y=%llu", b[0],
+                     b[1], b[2], t[0], t[1], t[2], (unsigned long long)b[0] * s->block[0] + t[0],
                      (unsigned long long)b[1] * s->block[1] + t[1]);
         if (s->grid[2] > 1 || s->block[2] > 1)
-            n += snprintf(buf + n, len - (size_t)n, " z=%llu", (unsigned long long)b[2] * s->block[2] + t[2]);
+            n += snprintf(buf + n, len - (size_t)n, " z=%llu",
+                          (unsigned long long)b[2] * s->block[2] + t[2]);
     }
     /* the element of each buffer the thread wrote (else read), with its value */
     uint64_t nth;
     bool traced = thread_elems(a, &nth, NULL) != NULL;
     for (int i = 0; i < s->nargs && n > 0 && (size_t)n < len; i++) {
-        if (!s->args[i].is_ptr) continue;
+        if (!s->args[i].is_ptr)
+            continue;
         map_mode mm = {MAP_BUFFER, i};
         double v;
         bool is_float;
         int64_t e = thread_elem(a, i, b, t);
         if (e < 0) {
-            if (traced) n += snprintf(buf + n, len - (size_t)n, " | %s: untouched", s->args[i].name);
+            if (traced)
+                n += snprintf(buf + n, len - (size_t)n, " | %s: untouched", s->args[i].name);
             continue;
         }
         if (!map_value(a, &mm, b, t, &v, &is_float)) {
-            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]: past its end (%zu element%s)", s->args[i].name,
-                          (long long)e, s->args[i].len, s->args[i].len == 1 ? "" : "s");
+            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]: past its end (%zu element%s)",
+                          s->args[i].name, (long long)e, s->args[i].len,
+                          s->args[i].len == 1 ? "" : "s");
             continue;
         }
         char val[64];
-        if (is_float && !isnan(v)) snprintf(val, sizeof val, "%g", v);
-        else fmt_value(v, is_float, val, sizeof val);
+        if (is_float && !isnan(v))
+            snprintf(val, sizeof val, "%g", v);
+        else
+            fmt_value(v, is_float, val, sizeof val);
         int64_t list[4];
         int cnt = traced ? thread_touches(a, i, global, list, 4) : 0;
         if (cnt > 1) { /* a grid-stride loop: its elements, the value of the last */
@@ -836,19 +963,22 @@ static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[
             for (int j = 0; j < cnt && j < 3 && n > 0 && (size_t)n < len; j++)
                 n += snprintf(buf + n, len - (size_t)n, "%s%lld", j ? "," : "", (long long)list[j]);
             if (n > 0 && (size_t)n < len)
-                n += snprintf(buf + n, len - (size_t)n, "%s]: [%lld]=%s", cnt > 3 ? ",..." : "", (long long)e, val);
+                n += snprintf(buf + n, len - (size_t)n, "%s]: [%lld]=%s", cnt > 3 ? ",..." : "",
+                              (long long)e, val);
         } else {
-            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]=%s", s->args[i].name, (long long)e, val);
+            n += snprintf(buf + n, len - (size_t)n, " | %s[%lld]=%s", s->args[i].name, (long long)e,
+                          val);
         }
     }
     if (n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " | warp %llu lane %llu", (unsigned long long)(lt / WARP),
-                 (unsigned long long)(lt % WARP));
+        snprintf(buf + n, len - (size_t)n, " | warp %llu lane %llu",
+                 (unsigned long long)(lt / WARP), (unsigned long long)(lt % WARP));
 }
 
 int map_natural_width(const app *a)
 {
-    if (!a->have_spec || a->nmodes == 0) return 0;
+    if (!a->have_spec || a->nmodes == 0)
+        return 0;
     const gl_spec *s = &a->spec;
     colouring c = make_colouring(a, &a->modes[a->mode]);
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
@@ -857,20 +987,25 @@ int map_natural_width(const app *a)
     uint64_t B = block_count(s);
     int cw = c.text_w + 1;
     int box = cols * cw + 1;
-    if (box > 48) box = cols * 2 + 1;
-    if (box > 48) box = cols + 2;
-    if (box < 14) box = 14;
+    if (box > 48)
+        box = cols * 2 + 1;
+    if (box > 48)
+        box = cols + 2;
+    if (box < 14)
+        box = 14;
     int per_row = rows == 1 ? 1 : (B >= 2 ? 2 : 1);
     if (rows > 1 && (s->grid[1] > 1 || s->grid[2] > 1)) /* a row of blocks is blockIdx.x */
         per_row = s->grid[0] < 3 ? (int)s->grid[0] : 3;
-    if (rows == 1 && box < 20 && B > 2) per_row = 2;
+    if (rows == 1 && box < 20 && B > 2)
+        per_row = 2;
     return per_row * (box + 1) + 4;
 }
 
 /* Legend, shape line, blocks, info line. */
 int view_map_height(const app *a, int w)
 {
-    if (!a->have_spec || a->nmodes == 0) return 0;
+    if (!a->have_spec || a->nmodes == 0)
+        return 0;
     const gl_spec *s = &a->spec;
     colouring c = make_colouring(a, &a->modes[a->mode]);
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
@@ -879,12 +1014,16 @@ int view_map_height(const app *a, int w)
     uint64_t B = block_count(s);
     int cw = pick_cell_width(cols, 2, c.text_w, w);
     int box_w = cols * cw - (cw > 1) + 2;
-    if (box_w < 14) box_w = 14;
+    if (box_w < 14)
+        box_w = 14;
     uint64_t per_row = (uint64_t)((w + 1) / (box_w + 1));
-    if (per_row < 1) per_row = 1;
+    if (per_row < 1)
+        per_row = 1;
     uint64_t box_rows = (B + per_row - 1) / per_row;
-    if (s->grid[1] > 1 || s->grid[2] > 1) box_rows = (uint64_t)s->grid[1] * s->grid[2]; /* by blockIdx.y */
-    if (rows == 1) box_rows = (B + per_row - 1) / per_row, rows = -1; /* one line per block */
+    if (s->grid[1] > 1 || s->grid[2] > 1)
+        box_rows = (uint64_t)s->grid[1] * s->grid[2]; /* by blockIdx.y */
+    if (rows == 1)
+        box_rows = (B + per_row - 1) / per_row, rows = -1; /* one line per block */
     uint64_t h = 4 + box_rows * (uint64_t)(rows + 2);
     return h > 200 ? 200 : (int)h;
 }

@@ -37,7 +37,8 @@ static unsigned tv_cur_warp(const app *a)
 static int warp_lanes(uint64_t T, unsigned w)
 {
     uint64_t first = (uint64_t)w * WARP;
-    if (first >= T) return 0;
+    if (first >= T)
+        return 0;
     return T - first >= WARP ? WARP : (int)(T - first);
 }
 
@@ -46,10 +47,14 @@ static void cell_style(int active, const char **glyph, int *attr)
 {
     bool utf8 = view_utf8();
     const int lanes = WARP;
-    if (active >= lanes) *glyph = utf8 ? "\u2588" : "#", *attr = term_attr(TC_GOOD);
-    else if (active * 4 >= lanes * 3) *glyph = utf8 ? "\u2593" : "+", *attr = term_attr(TC_WARN);
-    else if (active * 2 >= lanes) *glyph = utf8 ? "\u2592" : "=", *attr = term_attr(TC_WARN);
-    else *glyph = utf8 ? "\u2591" : ".", *attr = term_attr(TC_BAD);
+    if (active >= lanes)
+        *glyph = utf8 ? "\u2588" : "#", *attr = term_attr(TC_GOOD);
+    else if (active * 4 >= lanes * 3)
+        *glyph = utf8 ? "\u2593" : "+", *attr = term_attr(TC_WARN);
+    else if (active * 2 >= lanes)
+        *glyph = utf8 ? "\u2592" : "=", *attr = term_attr(TC_WARN);
+    else
+        *glyph = utf8 ? "\u2591" : ".", *attr = term_attr(TC_BAD);
 }
 
 typedef struct line_eff {
@@ -61,7 +66,8 @@ typedef struct line_eff {
 static int eff_cmp(const void *x, const void *y)
 {
     const line_eff *p = x, *q = y;
-    if (p->eff != q->eff) return p->eff < q->eff ? -1 : 1;
+    if (p->eff != q->eff)
+        return p->eff < q->eff ? -1 : 1;
     return p->line - q->line;
 }
 
@@ -70,12 +76,16 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
                      struct view_metrics *vm)
 {
     (void)vm;
-    if (h < 3 || w < 16) return;
+    if (h < 3 || w < 16)
+        return;
     if (!t || t->nevents == 0 || a->run.backend != GL_BACKEND_SIM) {
         wattron(win, term_attr(TC_DIM));
-        mvwaddnstr(win, y, x, !a->have_run ? "press r: the timeline shows what every warp issued"
-                              : a->run.backend != GL_BACKEND_SIM ? "the GPU traces memory requests, not issues: S replays on the simulator"
-                                                                 : "no trace of this run", w);
+        mvwaddnstr(win, y, x,
+                   !a->have_run ? "press r: the timeline shows what every warp issued"
+                   : a->run.backend != GL_BACKEND_SIM
+                       ? "the GPU traces memory requests, not issues: S replays on the simulator"
+                       : "no trace of this run",
+                   w);
         mvwaddnstr(win, y + 1, x, "w: back to the thread map", w);
         wattroff(win, term_attr(TC_DIM));
         return;
@@ -95,24 +105,30 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     char legend[256];
     int partial = (int)(T % WARP); /* lanes of each block's last warp, 0 if it is full */
     if (w >= 70)
-        snprintf(legend, sizeof legend, "one cell per warp instruction: %s all lanes %s >=3/4 %s >=1/2 %s fewer", g_full,
+        snprintf(legend, sizeof legend,
+                 "one cell per warp instruction: %s all lanes %s >=3/4 %s >=1/2 %s fewer", g_full,
                  g_34, g_12, g_few);
     else if (w >= 40)
-        snprintf(legend, sizeof legend, "lanes on: %s all %s 3/4 %s 1/2 %s less", g_full, g_34, g_12, g_few);
+        snprintf(legend, sizeof legend, "lanes on: %s all %s 3/4 %s 1/2 %s less", g_full, g_34,
+                 g_12, g_few);
     else
-        snprintf(legend, sizeof legend, "lanes %s 32 %s 24+ %s 16+ %s fewer", g_full, g_34, g_12, g_few);
+        snprintf(legend, sizeof legend, "lanes %s 32 %s 24+ %s 16+ %s fewer", g_full, g_34, g_12,
+                 g_few);
     char title[160];
     if (a->tpos < t->nevents) /* stepping: where the cursor is */
         snprintf(title, sizeof title,
                  w >= 60 ? "after %llu warp instr. (event %zu of %zu): b%u w%u on line %d  . , step"
                          : "t=%llu ev %zu/%zu b%u w%u line %d  . ,",
-                 (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0), a->tpos, t->nevents, tv_cur_block(a),
-                 tv_cur_warp(a), tv_current_line(a));
+                 (unsigned long long)(a->tpos ? t->events[a->tpos - 1].time : 0), a->tpos,
+                 t->nevents, tv_cur_block(a), tv_cur_warp(a), tv_current_line(a));
     else if (partial) /* the partial warp, in words: its cells alone do not say why */
-        snprintf(title, sizeof title, w >= 50 ? "w%u of each block: %d of 32 lanes exist (a partial warp)"
-                                              : "w%u: %d of 32 lanes exist", wpb - 1, partial);
+        snprintf(title, sizeof title,
+                 w >= 50 ? "w%u of each block: %d of 32 lanes exist (a partial warp)"
+                         : "w%u: %d of 32 lanes exist",
+                 wpb - 1, partial);
     else
-        snprintf(title, sizeof title, "%s", w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions");
+        snprintf(title, sizeof title, "%s",
+                 w >= 50 ? "each warp's issued instructions, in order" : "warps x instructions");
     wattron(win, term_attr(TC_HEADING));
     mvwaddnstr(win, y, x, title, w);
     wattroff(win, term_attr(TC_HEADING));
@@ -128,18 +144,23 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     const gl_metrics *m = a->run.metrics;
     int maxline = 0;
     for (int i = 0; i < t->ninsns; i++)
-        if (t->insns[i].src_line > maxline) maxline = t->insns[i].src_line;
-    uint64_t *act = (!t->truncated && maxline > 0 && maxline < 100000) ? calloc((size_t)maxline + 1, 3 * sizeof *act) : NULL;
+        if (t->insns[i].src_line > maxline)
+            maxline = t->insns[i].src_line;
+    uint64_t *act = (!t->truncated && maxline > 0 && maxline < 100000)
+                        ? calloc((size_t)maxline + 1, 3 * sizeof *act)
+                        : NULL;
     double idle_partial = -1, idle_divergent = -1;
     if (act) {
         uint64_t ta = 0, tl = 0, t32 = 0;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *ev = &t->events[i];
-            if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
+            if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns)
+                continue;
             int ln = t->insns[ev->pc].src_line;
             int on = view_popc(ev->mask), lanes = warp_lanes(T, ev->warp);
             ta += (uint64_t)on, tl += (uint64_t)lanes, t32 += WARP;
-            if (ln <= 0) continue;
+            if (ln <= 0)
+                continue;
             act[3 * (size_t)ln] += (uint64_t)on;
             act[3 * (size_t)ln + 1] += WARP;
             act[3 * (size_t)ln + 2]++;
@@ -149,22 +170,28 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         idle_divergent = t32 ? (double)(tl - ta) / (double)t32 : 0.0;
         for (int ln = 1; ln <= maxline && nl < 64; ln++)
             if (act[3 * (size_t)ln + 2])
-                lines[nl++] = (line_eff){ln, (double)act[3 * (size_t)ln] / (double)act[3 * (size_t)ln + 1],
-                                         act[3 * (size_t)ln + 2]};
+                lines[nl++] =
+                    (line_eff){ln, (double)act[3 * (size_t)ln] / (double)act[3 * (size_t)ln + 1],
+                               act[3 * (size_t)ln + 2]};
         free(act);
     } else {
         for (int i = 0; m && i < m->nlines && nl < 64; i++) {
             const gl_line_counts *lc = &m->lines[i];
-            if (lc->src_line <= 0 || lc->c.inst_executed == 0) continue;
-            lines[nl++] = (line_eff){lc->src_line, gl_warp_execution_efficiency(&lc->c), lc->c.inst_executed};
+            if (lc->src_line <= 0 || lc->c.inst_executed == 0)
+                continue;
+            lines[nl++] =
+                (line_eff){lc->src_line, gl_warp_execution_efficiency(&lc->c), lc->c.inst_executed};
         }
-        if (m) kernel_eff = gl_warp_execution_efficiency(&m->total);
+        if (m)
+            kernel_eff = gl_warp_execution_efficiency(&m->total);
     }
     qsort(lines, (size_t)nl, sizeof lines[0], eff_cmp);
     int eff_rows = nl == 0 ? 0 : (nl < 5 ? nl : 5) + 1;
-    if (eff_rows > h - 4) eff_rows = h - 4 > 0 ? h - 4 : 0;
+    if (eff_rows > h - 4)
+        eff_rows = h - 4 > 0 ? h - 4 : 0;
     int rows = h - 2 - eff_rows;
-    if (rows < 1) rows = 1, eff_rows = h - 3 > 0 ? h - 3 : 0;
+    if (rows < 1)
+        rows = 1, eff_rows = h - 3 > 0 ? h - 3 : 0;
 
     /* which warps: from the selected thread's warp when there is a selection */
     uint64_t first = 0;
@@ -175,18 +202,22 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         uint64_t lt = a->sel_thread[0] + (uint64_t)a->sel_thread[1] * s->block[0] +
                       (uint64_t)a->sel_thread[2] * s->block[0] * s->block[1];
         uint64_t sel = lb * wpb + lt / WARP;
-        if (sel >= (uint64_t)rows) first = sel - (uint64_t)rows / 2;
+        if (sel >= (uint64_t)rows)
+            first = sel - (uint64_t)rows / 2;
     }
-    if (first + (uint64_t)rows > nwarps) first = nwarps > (uint64_t)rows ? nwarps - (uint64_t)rows : 0;
+    if (first + (uint64_t)rows > nwarps)
+        first = nwarps > (uint64_t)rows ? nwarps - (uint64_t)rows : 0;
     uint64_t shown = nwarps - first < (uint64_t)rows ? nwarps - first : (uint64_t)rows;
 
     char label[32];
     snprintf(label, sizeof label, "b%llu w%u ", (unsigned long long)(B - 1), wpb - 1);
     int lw = (int)strlen(label);
     int cols = w - lw - 8; /* room for "+N" at the end */
-    if (cols < 4) cols = 4;
+    if (cols < 4)
+        cols = 4;
     uint64_t *count = calloc(shown ? shown : 1, sizeof *count);
-    if (!count) return;
+    if (!count)
+        return;
     for (uint64_t r = 0; r < shown; r++) {
         uint64_t gw = first + r;
         unsigned b = (unsigned)(gw / wpb), wi = (unsigned)(gw % wpb);
@@ -212,23 +243,28 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     tv_selected(a, &sb, &swp, &sln);
     size_t cur = SIZE_MAX;
     for (size_t i = a->tpos < t->nevents ? a->tpos : t->nevents; i > 0 && a->tpos < t->nevents; i--)
-        if (t->events[i - 1].kind == TRACE_EV_ISSUE && t->events[i - 1].block == sb && t->events[i - 1].warp == swp) {
+        if (t->events[i - 1].kind == TRACE_EV_ISSUE && t->events[i - 1].block == sb &&
+            t->events[i - 1].warp == swp) {
             cur = i - 1;
             break;
         }
     /* one pass over the events: each ISSUE event of a shown warp is its next cell */
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *ev = &t->events[i];
-        if (ev->kind != TRACE_EV_ISSUE) continue;
+        if (ev->kind != TRACE_EV_ISSUE)
+            continue;
         uint64_t gw = (uint64_t)ev->block * wpb + ev->warp;
-        if (gw < first || gw >= first + shown) continue;
+        if (gw < first || gw >= first + shown)
+            continue;
         uint64_t r = gw - first;
         if (count[r] < (uint64_t)cols) {
             const char *glyph;
             int attr;
             cell_style(view_popc(ev->mask), &glyph, &attr);
-            if (i >= a->tpos) attr = term_attr(TC_DIM);
-            else if (i == cur) attr |= A_REVERSE;
+            if (i >= a->tpos)
+                attr = term_attr(TC_DIM);
+            else if (i == cur)
+                attr |= A_REVERSE;
             wattron(win, attr);
             mvwaddstr(win, y + 2 + (int)r, x + lw + (int)count[r], glyph);
             wattroff(win, attr);
@@ -237,16 +273,20 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     }
     for (uint64_t r = 0; r < shown; r++) {
         char more[32];
-        if (count[r] > (uint64_t)cols) snprintf(more, sizeof more, " +%llu", (unsigned long long)(count[r] - (uint64_t)cols));
-        else snprintf(more, sizeof more, " %llu", (unsigned long long)count[r]);
+        if (count[r] > (uint64_t)cols)
+            snprintf(more, sizeof more, " +%llu", (unsigned long long)(count[r] - (uint64_t)cols));
+        else
+            snprintf(more, sizeof more, " %llu", (unsigned long long)count[r]);
         wattron(win, term_attr(TC_DIM));
-        mvwaddnstr(win, y + 2 + (int)r, x + lw + (int)(count[r] < (uint64_t)cols ? count[r] : (uint64_t)cols), more, 8);
+        mvwaddnstr(win, y + 2 + (int)r,
+                   x + lw + (int)(count[r] < (uint64_t)cols ? count[r] : (uint64_t)cols), more, 8);
         wattroff(win, term_attr(TC_DIM));
     }
     free(count);
     if (t->truncated) {
         wattron(win, term_attr(TC_WARN));
-        mvwaddnstr(win, y + 2 + (int)shown - 1 + (shown < (uint64_t)rows), x, "(trace cut: the first events only)", w);
+        mvwaddnstr(win, y + 2 + (int)shown - 1 + (shown < (uint64_t)rows), x,
+                   "(trace cut: the first events only)", w);
         wattroff(win, term_attr(TC_WARN));
     }
     /* warp execution efficiency (active lanes) per line */
@@ -254,28 +294,34 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         int ey = y + h - eff_rows;
         char head[128], head2[96] = "";
         if (idle_partial > 0.0005) {
-            int n = snprintf(head, sizeof head, "active lanes: kernel %.0f%% of 32 (idle: %.0f%% partial warps, "
-                             "%.0f%% divergence); per line:", kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0,
-                             100.0 * idle_partial, 100.0 * idle_divergent);
+            int n = snprintf(head, sizeof head,
+                             "active lanes: kernel %.0f%% of 32 (idle: %.0f%% partial warps, "
+                             "%.0f%% divergence); per line:",
+                             kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0, 100.0 * idle_partial,
+                             100.0 * idle_divergent);
             if (n > w) { /* two lines: the numbers matter more than the words */
-                snprintf(head, sizeof head, "active lanes: kernel %.0f%% of 32", kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
-                snprintf(head2, sizeof head2, w >= 44 ? "idle: %.0f%% partial warps, %.0f%% divergence"
-                                                      : "idle: %.0f%% partial, %.0f%% divergent",
+                snprintf(head, sizeof head, "active lanes: kernel %.0f%% of 32",
+                         kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+                snprintf(head2, sizeof head2,
+                         w >= 44 ? "idle: %.0f%% partial warps, %.0f%% divergence"
+                                 : "idle: %.0f%% partial, %.0f%% divergent",
                          100.0 * idle_partial, 100.0 * idle_divergent);
             }
-        }
-        else
+        } else
             snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
                      kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
         wattron(win, term_attr(TC_HEADING));
         mvwaddnstr(win, ey, x, head, w);
-        if (head2[0] && eff_rows > 1) mvwaddnstr(win, ++ey, x, head2, w), eff_rows--;
+        if (head2[0] && eff_rows > 1)
+            mvwaddnstr(win, ++ey, x, head2, w), eff_rows--;
         wattroff(win, term_attr(TC_HEADING));
         for (int i = 0; i < nl && i < eff_rows - 1; i++) {
             char row[512];
             snprintf(row, sizeof row, "line %3d %4.0f%%  %s", lines[i].line, 100.0 * lines[i].eff,
                      view_src_text(a, lines[i].line));
-            int ra = lines[i].eff >= 0.999 ? 0 : lines[i].eff >= 0.5 ? term_attr(TC_WARN) : term_attr(TC_BAD);
+            int ra = lines[i].eff >= 0.999 ? 0
+                     : lines[i].eff >= 0.5 ? term_attr(TC_WARN)
+                                           : term_attr(TC_BAD);
             wattron(win, ra);
             mvwaddnstr(win, ey + 1 + i, x, row, w);
             wattroff(win, ra);
@@ -287,7 +333,8 @@ int view_warps_height(const app *a, int w)
 {
     (void)w;
     const trace_t *t = view_trace(a);
-    if (!t) return 4;
+    if (!t)
+        return 4;
     uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
     uint64_t B = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
     uint64_t nw = B * ((T + WARP - 1) / WARP);
@@ -297,22 +344,28 @@ int view_warps_height(const app *a, int w)
 
 int warps_line_active(const app *a, double *out, int nlines)
 {
-    for (int i = 0; i < nlines; i++) out[i] = -1;
+    for (int i = 0; i < nlines; i++)
+        out[i] = -1;
     const trace_t *t = view_trace(a);
-    if (!t || t->truncated || nlines <= 0) return 0;
+    if (!t || t->truncated || nlines <= 0)
+        return 0;
     uint64_t *acc = calloc((size_t)nlines, 2 * sizeof *acc);
-    if (!acc) return 0;
+    if (!acc)
+        return 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *ev = &t->events[i];
-        if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns) continue;
+        if (ev->kind != TRACE_EV_ISSUE || ev->pc < 0 || ev->pc >= t->ninsns)
+            continue;
         int ln = t->insns[ev->pc].src_line;
-        if (ln <= 0 || ln > nlines) continue;
+        if (ln <= 0 || ln > nlines)
+            continue;
         acc[2 * (size_t)(ln - 1)] += (uint64_t)view_popc(ev->mask);
         acc[2 * (size_t)(ln - 1) + 1] += WARP;
     }
     int n = 0;
     for (int i = 0; i < nlines; i++)
-        if (acc[2 * (size_t)i + 1]) out[i] = (double)acc[2 * (size_t)i] / (double)acc[2 * (size_t)i + 1], n++;
+        if (acc[2 * (size_t)i + 1])
+            out[i] = (double)acc[2 * (size_t)i] / (double)acc[2 * (size_t)i + 1], n++;
     free(acc);
     return n;
 }
