@@ -117,9 +117,10 @@ static inline uint64_t canon32(float f)
 
 /* min/max with the PTX NaN rules (PTX ISA §9.7.3.10 min, §9.7.3.11 max): one NaN
  * operand gives the other operand; two give the canonical NaN (f32), or for f64 the
- * first operand made quiet, payload and sign kept (what an H200 returns: corpus
- * nan_minmax_saturate; the PTX ISA says only "NaN"); with .NaN (nanmode) any NaN gives
- * the canonical NaN. -0.0 counts as smaller than +0.0. */
+ * first operand made quiet, payload and sign kept (the PTX ISA says only "NaN"; an H200
+ * returns that for NVRTC's and nvcc's PTX, but the second operand for clang's, as ptxas
+ * may swap the operands: corpus nan_minmax_f64_two_nans); with .NaN (nanmode) any NaN
+ * gives the canonical NaN. -0.0 counts as smaller than +0.0. */
 static inline float ptx_fminf(float a, float b, int nanmode)
 {
     if (a != a || b != b) {

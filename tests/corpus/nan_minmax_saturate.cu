@@ -1,9 +1,9 @@
-// Corner cases that NVIDIA's documents leave open, recorded on a GPU: which NaN
-// min.f64/max.f64 (fmin/fmax) return when one or both operands are NaN (quiet, with a
-// payload, negative, signalling), and the sign of a saturated negative zero or tiny
-// negative (cvt.sat / add.sat: __saturatef). Inputs and outputs are bit patterns. Golden
-// recorded on an NVIDIA H200 (driver 580, NVRTC): two NaNs give min/max.f64 the first
-// operand made quiet; a saturated -0.0 is +0.0.
+// Corner cases that NVIDIA's documents leave open, recorded on a GPU: what min.f64/max.f64
+// (fmin/fmax) return with one NaN operand or the same NaN twice (quiet, with a payload,
+// negative, signalling: two different NaNs are nan_minmax_f64_two_nans), and the sign of
+// a saturated negative zero or tiny negative (cvt.sat / add.sat: __saturatef), as bit
+// patterns. Golden recorded on an NVIDIA H200 (driver 580): a saturated -0.0 is +0.0, and
+// equal for the PTX of NVRTC, nvcc and clang.
 extern "C" __global__ void nan_minmax(const unsigned long long *a, const unsigned long long *b,
                                       unsigned long long *o, const unsigned *fa, const unsigned *fb,
                                       unsigned *fo, int n)
