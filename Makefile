@@ -94,7 +94,7 @@ CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
-SIM_SRC     := $(wildcard sim/*.c)
+SIM_SRC     := $(wildcard sim/*.c sim/ptx/*.c)
 TRACE_SRC   := $(wildcard trace/*.c)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
@@ -246,7 +246,7 @@ install: all
 	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
 
 FORMAT_SRC := $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
-              $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h)
+              $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h sim/ptx/*.h)
 format:
 	clang-format -i $(FORMAT_SRC)
 

@@ -52,7 +52,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "sim/ptx_dwarf.h"
+#include "sim/ptx/ptx_dwarf.h"
 #include "sim/sim_internal.h"
 
 static void gsh_free(sim_alloc *al);

@@ -1188,7 +1188,7 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         }                                                                                          \
         break;
 #define OP(name, cls, k)
-#include "sim/ptx_ops.def"
+#include "sim/ptx/ptx_ops.def"
 #undef BIN
 #undef UN
 #undef OP

@@ -10,7 +10,7 @@
 #ifndef GL_SIM_INTERNAL_H
 #define GL_SIM_INTERNAL_H
 
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 
 #define SIM_GLOBAL_BASE 0x0000700000000000ull
@@ -410,5 +410,17 @@ void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
 enum { SIM_CLOCK_EVERY = 1 << 16 };
 /* CLOCK_MONOTONIC, in seconds. */
 double sim_now(void);
+
+/* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
+ * fmt is the format string, args the packed argument buffer (each argument aligned to
+ * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns
+ * the number of arguments consumed; -1 when reading memory failed (the callback reported
+ * it); -2 when the format uses what CUDA's device printf does not support (the Guide's
+ * grammar: flags "#0+- ", width digits or '*', precision digits, size h/l/ll, type one of
+ * "cdiouxXpeEfgGaAs"), with the reason in why (whylen bytes). Specifiers past the 32nd
+ * argument are printed as written, as the Guide says. */
+typedef int (*sim_read_fn)(void *ctx, uint64_t addr, void *dst, unsigned size);
+int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
+                       size_t *len, size_t *cap, char *why, size_t whylen);
 
 #endif

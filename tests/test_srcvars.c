@@ -1,4 +1,4 @@
-/* test_srcvars.c — source variable names from a debug build's DWARF (sim/ptx_dwarf.h):
+/* test_srcvars.c — source variable names from a debug build's DWARF (sim/ptx/ptx_dwarf.h):
  * real kernels compiled from CUDA C, checked against a simulator run, and malformed
  * DWARF that must be an error, never a crash. */
 #include <check.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "runtime/compile.h"
-#include "sim/ptx_dwarf.h"
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_dwarf.h"
+#include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx_ir.h"
-#include "sim/ptx_dwarf.h"
+#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx_dwarf.h"
 
 /* ------------------------------------------------------------ small helpers */
 
