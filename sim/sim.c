@@ -5,7 +5,7 @@
  * deterministic schedule) takes turns, one round each in slot order,
  * and a block that finishes hands its slot to the next block in linear order (x
  * fastest). Within a round, warps are issued in index order, one warp instruction
- * each (sim_warp_step in sim_exec.c).
+ * each (sim_warp_step in exec_issue.c).
  * Barriers (PTX ISA §9.7.13.x bar/barrier): a thread that executes bar.sync waits;
  * when no warp of the CTA can issue, the waiting threads are released if every
  * non-exited thread waits at the same barrier id, as on Volta and later GPUs (verified
@@ -16,7 +16,7 @@
  * sim_config.schedule_random: 2 to that many resident blocks, in a seeded random order,
  * taking 1..4 rounds per turn in a random order of slots; in each round the block's
  * warps in a random order, each issuing a random burst of 1..8 instructions; and the
- * lanes of a diverged warp in a random order (sim_exec.c random_group).
+ * lanes of a diverged warp in a random order (exec_issue.c random_group).
  *
  * Checkers (findings in sim_result; sim_mem runs them on every access):
  *  - memcheck: out-of-bounds and misaligned accesses in every space end the launch.

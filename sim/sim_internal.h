@@ -164,11 +164,11 @@ typedef struct sim_ctx {
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
-    /* ---- independent thread scheduling (helper A; sim_exec.c sim_warp_step) ----
+    /* ---- independent thread scheduling (helper A; exec_issue.c sim_warp_step) ----
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,
      * 0 never), so a new block starts with no yields. */
-    /* ---- spin detection (sim_exec.c sim_back_edge): a warp whose whole state (its
+    /* ---- spin detection (exec_issue.c sim_back_edge): a warp whose whole state (its
      * registers, lanes and the branch it takes) repeats from one backward branch to the
      * next while no thread of the launch writes memory loops for ever on its own; when
      * every live warp of every resident block waits at a barrier or loops so, nothing
@@ -188,7 +188,7 @@ typedef struct sim_ctx {
     uint32_t its_block[SIM_ITS_WARPS];
     uint8_t its_syncmem[SIM_ITS_WARPS]; /* an atomic or volatile/strong load since the
                                            warp's last backward branch (a spin loop) */
-    /* ---- interpreter fast paths (sim_exec.c exec_fast) ---- */
+    /* ---- interpreter fast paths (exec_fast.h exec_fast) ---- */
     uint32_t wconv[SIM_ITS_WARPS];   /* per warp: PC + 1 at which all 32 lanes are
                                         runnable after a straight-line instruction
                                         (sim_warp_step skips its scan); 0 unknown */
@@ -221,7 +221,7 @@ typedef struct sim_ctx {
                                   and expands immediates per issue */
     uint64_t *imm_rows;    /* the immediate operands of fops' instructions, each
                                   repeated in a row of 32 lanes */
-    /* ---- run-ahead (sim_exec.c warp_step): a converged warp runs the register-only
+    /* ---- run-ahead (exec_issue.c warp_step): a converged warp runs the register-only
      * instructions that follow its issued one at once; its next turns then count them
      * (steps, stats, their trace issue events) instead of issuing, so every event others
      * can see keeps its place in the schedule. */
@@ -245,7 +245,7 @@ static inline unsigned sim_pop32(uint32_t x)
  * a warp's lanes reads and writes contiguous memory): slot r of the frame of thread t
  * (absolute slot rbase[t] + r) is regs[((t/32) * regcap + rbase[t] + r) * 32 + t%32].
  * sim_lane_regs gives thread t's frame base, whose slot r is at [r * 32] (RG(r) in
- * sim_exec.c); sim_reg gives one register. */
+ * exec.h); sim_reg gives one register. */
 static inline uint64_t *sim_lane_regs(const sim_ctx *c, unsigned t)
 {
     return c->regs + (((size_t)(t >> 5) * c->regcap + c->rbase[t]) << 5) + (t & 31);
@@ -290,13 +290,13 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
                         uint16_t **out);
 
 /* Decode once (STYLE.md "Interpreter core"): the fast-path kind of each of m's ncode
- * instructions (sim_exec.c FK_*; 0: the general handler, which follows the PTX ISA
+ * instructions (exec_fast.h FK_*; 0: the general handler, which follows the PTX ISA
  * section of the op, runs it), one byte per PC and a 0 past the last. The executor's
  * view of the module, apart from its IR; sim.c builds it once per module. NULL without
  * memory; caller frees. */
 uint8_t *sim_fast_kinds(const ptx_module *m);
 
-/* One instruction decoded for a launch (sim_fops_build), for sim_exec.c's fast paths.
+/* One instruction decoded for a launch (sim_fops_build), for the fast paths (exec_fast.h).
  * A fast-path ALU instruction's (sim_ctx.fast kinds below FK_LD) operands, in a
  * warp whose registers are one lane-major block W (no device call under way): row k
  * (operand k + 1) at W + src[k], or, with SIM_FOP_IMM set, at c->imm_rows + (src[k] &
@@ -307,7 +307,7 @@ struct sim_fops {
     uint32_t d;      /* the destination's row: slot << 5 */
     uint32_t d2;     /* setp's second destination (the negation): slot << 5;
                         UINT32_MAX none */
-    uint8_t fh;      /* sim_exec.c's full-warp vector kernel for it (FH_*), 0 none; for
+    uint8_t fh;      /* exec_fast.h's full-warp vector kernel for it (FH_*), 0 none; for
                         special registers, symbol addresses and kernel-parameter loads
                         set by run_ahead when it first meets them */
     uint8_t sa;      /* that kernel's immediate shift amount */
@@ -326,7 +326,7 @@ struct sim_fops {
  * decodes operands per issue). Caller frees both. */
 void sim_fops_build(sim_ctx *c, int ncode);
 
-/* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
+/* Executes one warp instruction for warp w (exec_issue.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
 

@@ -1,6 +1,6 @@
 /* ptx_ir.h — private to sim/: the decoded PTX module.
  *
- * ptx_parse() turns PTX text into this form once; the interpreter (sim_exec.c) never
+ * ptx_parse() turns PTX text into this form once; the interpreter (sim/exec_*.c) never
  * touches strings or hash tables. Every instruction of every function lives in one
  * array (ptx_module.code); a PC is an index into it. Registers are dense 64-bit slots
  * per function; predicates are slots holding 0 or 1.
