@@ -139,9 +139,9 @@ $(BUILD)/%.o: %.c
 
 # The interpreter's hot files at -O3 in release builds (unrolled and vectorised lane
 # loops: 3-8% fewer instructions per launch in `make bench`): the executor (exec_*.c)
-# and the simulator core (sim.c); the rest stays at -O2.
+# and the simulator core (sim*.c but sim_printf.c); the rest stays at -O2.
 ifeq ($(MODE),release)
-$(patsubst %.c,$(BUILD)/%.o,$(wildcard sim/exec_*.c) sim/sim.c): OPT := -O3 -g -DNDEBUG
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard sim/exec_*.c) $(filter-out sim/sim_printf.c,$(wildcard sim/sim*.c))): OPT := -O3 -g -DNDEBUG
 endif
 
 $(LIBSIM): $(SIM_OBJ)

@@ -499,7 +499,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         return;
 
     /* ---- synchronization (PTX ISA §9.7.13) ---- */
-    case PTX_OP_bar: /* PTX ISA §9.7.13.1 bar/barrier .sync/.arrive/.red (sim.c) */
+    case PTX_OP_bar: /* PTX ISA §9.7.13.1 bar/barrier .sync/.arrive/.red (sim_barrier.c) */
     case PTX_OP_barrier: sim_barrier_exec(c, in, pc, base, em); break;
     case PTX_OP_membar: /* PTX ISA §9.7.13.4 membar/fence */
     case PTX_OP_fence:

@@ -632,7 +632,7 @@ scanned:;
             }
         }
     }
-    if (c->trace) /* trace hook (sim.c): one predictable branch when tracing is off */
+    if (c->trace) /* trace hook (sim_trace.c): one predictable branch when tracing is off */
         sim_trace_issue(c, w, best, mask, em);
     if (!em && mask == UINT32_MAX && its) {
         /* the whole warp skipped it (guard false): every lane runnable at the next PC */

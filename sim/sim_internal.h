@@ -22,10 +22,10 @@
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
-/* The global-memory race detector's record of one access (sim.c grace_check). */
+/* The global-memory race detector's record of one access (sim_mem.h grace_check). */
 typedef struct sim_gacc {
     uint32_t block; /* the launch's tag << 23 | (linear block index + 1); a record of
-                        another launch, or 0, is empty (sim.c GRACE_KEY) */
+                        another launch, or 0, is empty (sim_mem.h GRACE_KEY) */
     int32_t pc;     /* the instruction */
     uint16_t epoch; /* the block's barrier interval at the access (sim_ctx.epoch) */
     uint16_t tid;   /* linear thread index in the block */
@@ -36,7 +36,7 @@ typedef struct sim_gacc {
 } sim_gacc;
 
 /* Per 4-byte word of a global allocation: its last store or atomic, and one read since
- * then (sim.c grace_check). */
+ * then (sim_mem.h grace_check). */
 typedef struct sim_gword {
     sim_gacc w, r;
 } sim_gword;
@@ -63,7 +63,7 @@ typedef struct sim_alloc {
 /* The global-memory race detector's state of one launch, shared by the contexts of its
  * resident blocks; times are the launch's warp instructions (sim_ctx.steps) + 1. */
 typedef struct sim_grace {
-    uint32_t tag;       /* the launch's 9-bit tag in its records (sim.c GRACE_KEY) */
+    uint32_t tag;       /* the launch's 9-bit tag in its records (sim_mem.h GRACE_KEY) */
     uint64_t *rel_time; /* per block: its latest release (a non-.cta fence, or a
                            .release store/atomic); 0 none */
     uint8_t *rel_count; /* per block: its releases (mod 256) */
@@ -152,10 +152,10 @@ typedef struct sim_ctx {
     sim_grace *grace;              /* global-memory race detector (launch-wide), or NULL */
     struct sim_shadow *shadow;     /* racecheck: one per shared byte (whole words) */
     struct sim_wshadow *wshadow;   /* racecheck: one per word, standing for its four bytes
-                                    while its shadow_same flag is set (sim.c race_check);
+                                    while its shadow_same flag is set (sim_race.c sim_race_check);
                                     fields of four words side by side, so that a warp's
                                     unit-stride access is checked with vector operations */
-    uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
+    uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim_race.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
     uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
@@ -195,14 +195,14 @@ typedef struct sim_ctx {
     uint8_t w_called[SIM_ITS_WARPS]; /* per warp: lanes inside a device-function call
                                         (depth > 0); 0: the warp's registers are one
                                         lane-major block (every rbase is 0) */
-    /* ---- CTA barriers (helper H; sim.c sim_barrier_exec, resolve_barrier), PTX ISA
+    /* ---- CTA barriers (helper H; sim_barrier.c sim_barrier_exec, sim_resolve_barrier), PTX ISA
      * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
      * phase. Reset at each block start. */
     uint8_t bar_id[SIM_ITS_WARPS * 32]; /* per thread: the barrier it waits at */
     uint32_t bar_waiting[16];           /* threads waiting (bar.sync/bar.red) in this phase */
     uint32_t bar_arrived[16];           /* threads that executed bar.arrive in this phase */
     uint32_t bar_expect[16];            /* the phase's thread count b; 0: every thread */
-    /* ---- speed bookkeeping (sim.c block_start, release_barrier, resolve_barrier) ---- */
+    /* ---- speed bookkeeping (sim.c block_start; sim_barrier.c) ---- */
     uint32_t bar_lanes[16][SIM_ITS_WARPS]; /* per barrier id and warp: the lanes waiting
                                               there (state SIM_T_BAR, bar_id == id) */
     int32_t bar_pc_any[16];                /* per barrier id: the PC of one waiting thread */
@@ -273,7 +273,7 @@ void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_
 void sim_check_warp_sync(sim_ctx *c, unsigned w);
 
 /* bar/barrier .sync/.arrive/.red (PTX ISA §9.7.13.1) executed by the lanes em of the
- * warp whose first thread is base, at instruction pc (sim.c): the waiting lanes block,
+ * warp whose first thread is base, at instruction pc (sim_barrier.c): the waiting lanes block,
  * and a barrier with a thread count is released as soon as that many threads arrived
  * (one without is released by the scheduler when the CTA can make no other progress). */
 void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base, uint32_t em);
@@ -335,7 +335,7 @@ int sim_warp_step(sim_ctx *c, unsigned w);
  * issued an instruction. */
 int sim_warp_round(sim_ctx *c);
 
-/* Checked memory access for thread t (sim.c): a host pointer to `size` bytes at `addr`
+/* Checked memory access for thread t (sim_mem.c): a host pointer to `size` bytes at `addr`
  * of `space`, or NULL after recording a fault. kind: 0 load, 1 store, 2 atomic. */
 void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, int kind,
               const ptx_insn *in);
@@ -375,7 +375,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
  * other case. kind: 0 load, 1 store. */
 unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind, const ptx_insn *in);
 
-/* Global-memory race detector hooks (sim.c). sim_grace_release: thread t's block
+/* Global-memory race detector hooks (sim_race.c). sim_grace_release: thread t's block
  * releases its earlier accesses (membar/fence at GPU or system scope, PTX ISA §9.7.13.4;
  * called before a .release store or atomic too). */
 void sim_grace_release(sim_ctx *c);
