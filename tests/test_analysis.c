@@ -504,6 +504,46 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
 }
 END_TEST
 
+/* gl_run_sim's conversion of the simulator's fault (runtime/result.h): tests/cli/oob.cu
+ * compiled from CUDA C, 4 blocks of 256 threads filling 1000 ints: thread 232 of block 3
+ * (element 1000) stores first past the end, at source line 6. */
+START_TEST(test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane)
+{
+    gl_spec spec;
+    gl_error err;
+    memset(&err, 0, sizeof err);
+    ck_assert_int_eq(spec_load_file("tests/cli/oob.json", &spec, &err), GL_OK);
+    gl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.backend = GL_BACKEND_SIM;
+    gl_run_result res;
+    ck_assert_int_eq(gl_run_spec(&spec, &o, &res, &err), GL_ERR_FAULT);
+    const gl_fault *f = &res.fault;
+    ck_assert_int_eq(f->kind, GL_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(f->space, GL_SPACE_GLOBAL);
+    ck_assert_int_eq(f->is_store, 1);
+    ck_assert_uint_eq(f->size, 4);
+    ck_assert_str_eq(f->src_file, "tests/cli/oob.cu");
+    ck_assert_int_eq(f->src_line, 6);
+    ck_assert_uint_eq(f->block[0], 3);
+    ck_assert_uint_eq(f->block[1], 0);
+    ck_assert_uint_eq(f->block[2], 0);
+    ck_assert_uint_eq(f->thread[0], 232);
+    ck_assert_uint_eq(f->thread[1], 0);
+    ck_assert_uint_eq(f->thread[2], 0);
+    ck_assert_int_eq(f->warp, 7);
+    ck_assert_int_eq(f->lane, 8);
+    ck_assert_uint_eq(f->address, res.dptr[0] + 4000);
+    ck_assert_msg(strstr(f->message, "0 bytes past the end of 'out' (4000 bytes)"), "%s",
+                  f->message);
+    ck_assert_msg(strstr(err.msg, "oob.cu:6: block (3,0,0) thread (232,0,0): out-of-bounds"), "%s",
+                  err.msg);
+    gl_run_result_free_trace(&res);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+}
+END_TEST
+
 START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
 {
     const char *json =
@@ -523,9 +563,13 @@ START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
     ck_assert_int_gt(res.nwarnings, 0);
     int race = 0, uninit = 0;
     for (int i = 0; i < res.nfindings; i++) {
-        race |= res.findings[i].kind == SIM_FIND_RACE;
-        uninit |= res.findings[i].kind == SIM_FIND_UNINIT_READ;
-        ck_assert_ptr_null(res.findings[i].access.src_file);
+        race |= res.findings[i].kind == GL_FIND_RACE;
+        uninit |= res.findings[i].kind == GL_FIND_UNINIT_READ;
+        /* the file name (the fixture's .file, a path ending in races.cu) is copied out of
+         * the module, which the run has freed */
+        const char *file = res.findings[i].access.src_file;
+        const size_t n = strlen(file);
+        ck_assert_msg(n >= 9 && strcmp(file + n - 9, "/races.cu") == 0, "%s", file);
     }
     ck_assert_int_eq(race, 1);
     ck_assert_int_eq(uninit, 1);
@@ -596,6 +640,8 @@ static Suite *suite(void)
     TCase *tr = tcase_create("runtime");
     tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);
     tcase_add_loop_test(tr, test_run_reports_a_race_and_an_unwritten_buffer_as_findings, 0, 2);
+    tcase_add_test(tr,
+                   test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane);
     tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0, 2);
     suite_add_tcase(s, tr);
     return s;

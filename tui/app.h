@@ -128,7 +128,6 @@ typedef struct app {
     char ex_error[1024];
     app_diag diags[APP_MAX_DIAGS]; /* compile errors of the last run/grade, by line */
     int ndiags;
-    char fault_file[1024]; /* file of the last run's fault ("" if none) */
 
     /* a run or grading in a worker process (job.h); busy while job.kind != JOB_NONE */
     job job;

@@ -208,16 +208,15 @@ void app_finish_job(app *a)
         /* collected first: an exercise run at a new size rebuilds the step (which drops
          * the last run) before this one is kept */
         char errmsg[sizeof a->run_error];
-        char ff[sizeof a->fault_file], *chatter = NULL;
+        char *chatter = NULL;
         gl_status st;
         gl_run_result res;
         job_exercise ex;
         if (kind == JOB_EXERCISE) {
-            job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff,
-                                &ex);
+            job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, &ex);
             exercise_took(a, &ex);
         } else {
-            job_finish_run(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, ff, sizeof ff);
+            job_finish_run(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter);
         }
         app_keep_baseline(a);
         if (a->have_run)
@@ -229,7 +228,6 @@ void app_finish_job(app *a)
         a->run_status = st;
         a->run_chatter = chatter;
         memcpy(a->run_error, errmsg, sizeof a->run_error);
-        memcpy(a->fault_file, ff, sizeof a->fault_file);
         a->have_run = true;
         a->run_gen++;
         a->res_top = 0;
@@ -238,7 +236,7 @@ void app_finish_job(app *a)
             app_parse_diags(a, a->run_error);
         else
             app_add_findings(a);
-        if (a->run.fault.kind == SIM_FAULT_DEADLOCK) {
+        if (a->run.fault.kind == GL_FAULT_DEADLOCK) {
             /* every barrier the stuck warps wait at, not just the first */
             int lines[8], n = tv_deadlock_lines(a, lines, 8);
             for (int i = 0; i < n; i++)
@@ -248,11 +246,11 @@ void app_finish_job(app *a)
         }
         if (a->ndiags)
             app_scroll_source_to(a, a->diags[0].line);
-        else if (a->run.fault.kind != SIM_FAULT_NONE && a->run.fault.src_line > 0)
+        else if (a->run.fault.kind != GL_FAULT_NONE && a->run.fault.src_line > 0)
             app_scroll_source_to(a, a->run.fault.src_line);
         /* a memory fault: select the faulting thread in the map (its index and values) */
-        if ((a->run.fault.kind == SIM_FAULT_OUT_OF_BOUNDS ||
-             a->run.fault.kind == SIM_FAULT_MISALIGNED) &&
+        if ((a->run.fault.kind == GL_FAULT_OUT_OF_BOUNDS ||
+             a->run.fault.kind == GL_FAULT_MISALIGNED) &&
             a->have_spec && a->run.fault.block[0] < a->spec.grid[0] &&
             a->run.fault.block[1] < a->spec.grid[1] && a->run.fault.block[2] < a->spec.grid[2] &&
             a->run.fault.thread[0] < a->spec.block[0] &&

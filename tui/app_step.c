@@ -137,16 +137,16 @@ void app_parse_diags(app *a, const char *text)
 const char *app_finding_name(int kind)
 {
     switch (kind) {
-    case SIM_FIND_OUT_OF_BOUNDS: return "out-of-bounds access";
-    case SIM_FIND_MISALIGNED: return "misaligned access";
-    case SIM_FIND_UNINIT_READ: return "read of uninitialised memory";
-    case SIM_FIND_RACE: return "race";
-    case SIM_FIND_WARP_RACE: return "race within a warp";
-    case SIM_FIND_GLOBAL_RACE: return "global-memory race";
-    case SIM_FIND_DIVERGENT_BARRIER: return "barrier in divergent code";
-    case SIM_FIND_EXITED_BARRIER: return "barrier skipped by exited threads";
-    case SIM_FIND_DEADLOCK: return "deadlock";
-    case SIM_FIND_STEP_LIMIT: return "endless loop?";
+    case GL_FIND_OUT_OF_BOUNDS: return "out-of-bounds access";
+    case GL_FIND_MISALIGNED: return "misaligned access";
+    case GL_FIND_UNINIT_READ: return "read of uninitialised memory";
+    case GL_FIND_RACE: return "race";
+    case GL_FIND_WARP_RACE: return "race within a warp";
+    case GL_FIND_GLOBAL_RACE: return "global-memory race";
+    case GL_FIND_DIVERGENT_BARRIER: return "barrier in divergent code";
+    case GL_FIND_EXITED_BARRIER: return "barrier skipped by exited threads";
+    case GL_FIND_DEADLOCK: return "deadlock";
+    case GL_FIND_STEP_LIMIT: return "endless loop?";
     default: return "checker error";
     }
 }
@@ -175,7 +175,7 @@ void app_add_findings(app *a)
 {
     a->ndiags = 0;
     for (int i = 0; i < a->run.nfindings; i++) {
-        const sim_finding *f = &a->run.findings[i];
+        const gl_finding *f = &a->run.findings[i];
         const char *name = app_finding_name((int)f->kind);
         char msg[240];
         int l1 = f->access.src_line, l2 = f->other.src_line;
@@ -218,7 +218,7 @@ void app_run_result_free(gl_run_result *r)
  * becomes the baseline the next run of its step is compared with. */
 void app_keep_baseline(app *a)
 {
-    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != SIM_FAULT_NONE ||
+    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != GL_FAULT_NONE ||
         a->run.gpu_fault)
         return;
     a->baseline = (struct app_baseline){true,
@@ -245,7 +245,6 @@ void app_results_clear(app *a)
     free(a->run_chatter);
     a->run_chatter = NULL;
     a->run_error[0] = '\0';
-    a->fault_file[0] = '\0';
     if (a->have_grade)
         grade_report_free(&a->grade);
     a->have_grade = false;

@@ -588,10 +588,10 @@ static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metri
 
 static bool fault_in_source(const app *a, int *line)
 {
-    if (!a->have_run || a->run.fault.kind == SIM_FAULT_NONE || a->run.fault.src_line <= 0)
+    if (!a->have_run || a->run.fault.kind == GL_FAULT_NONE || a->run.fault.src_line <= 0)
         return false;
-    if (a->fault_file[0] && a->src.path &&
-        strcmp(base_name(a->fault_file), base_name(a->src.path)) != 0)
+    const char *file = a->run.fault.src_file;
+    if (file[0] && a->src.path && strcmp(base_name(file), base_name(a->src.path)) != 0)
         return false;
     *line = a->run.fault.src_line;
     return true;
@@ -1145,7 +1145,7 @@ static void baseline_lines(const app *a, tlines *L, int cols)
 {
     const struct app_baseline *b = &a->baseline;
     if (!b->valid || b->lesson != a->lesson || b->step != a->step || a->run_status != GL_OK ||
-        a->run.fault.kind != SIM_FAULT_NONE || (int)a->run.backend != b->backend ||
+        a->run.fault.kind != GL_FAULT_NONE || (int)a->run.backend != b->backend ||
         b->n != (app_on_exercise(a) ? a->spec_n : 0) || b->names != a->run_names)
         return; /* the debug build (N) runs other code: its counts compare with its own */
     char parts[4][160];
@@ -1266,7 +1266,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                       a->run.nerrors, a->run.nerrors == 1 ? "" : "s", a->run.nwarnings,
                       a->run.nwarnings == 1 ? "" : "s");
             for (int i = 0; i < a->run.nfindings; i++) {
-                const sim_finding *f = &a->run.findings[i];
+                const gl_finding *f = &a->run.findings[i];
                 char cnt[48] = "";
                 if (f->count > 1)
                     snprintf(cnt, sizeof cnt, " (seen %llu times)", (unsigned long long)f->count);
