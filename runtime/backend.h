@@ -225,7 +225,11 @@ typedef struct gl_run_result {
     char compile_command[512]; /* the compiler's command line / options (gl_compiled) */
     char *compile_log;         /* gl_run_spec: the compiler's warnings (and gpulearn's
                                  notes on the compilation), or NULL */
-    gl_timing timing;          /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
+    gl_diag *diags;            /* gl_run_spec: the compiler's messages, parsed
+                                 (gl_compiled.diags): the errors on GL_ERR_COMPILE, else
+                                 its warnings; NULL when none */
+    int ndiags;
+    gl_timing timing; /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
     /* end GPU */
     /* trace, checkers, metrics */
     trace_t *trace;             /* opts.trace_level != OFF, or NULL (freed by

@@ -19,6 +19,7 @@ void grade_report_free(gl_grade_report *r)
     if (!r)
         return;
     free(r->compile_log);
+    free(r->diags);
     free(r->checks);
     memset(r, 0, sizeof *r);
 }
@@ -817,6 +818,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         }
         rep->compile_log = strdup(cerr.msg);
+        rep->diags = sub.diags, rep->ndiags = sub.ndiags;
+        sub.diags = NULL;
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";
     } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
@@ -847,6 +850,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         gpu_compile.arch = gpu_arch;
         if (gl_compile_cuda(sub_path, &gpu_compile, &sub_gpu, &cerr) != GL_OK) {
             rep->compile_log = strdup(cerr.msg);
+            rep->diags = sub_gpu.diags, rep->ndiags = sub_gpu.ndiags;
+            sub_gpu.diags = NULL;
             snprintf(compiles->detail, sizeof compiles->detail, "for the GPU (%s): %.1900s",
                      gpu_arch, cerr.msg);
             for (int i = 0; i < e->nchecks; i++) {
@@ -1023,8 +1028,11 @@ done:
     free(sub_path);
     if (st != GL_OK) { /* an error leaves no checks behind: the caller frees nothing */
         free(rep->compile_log);
+        free(rep->diags);
         free(rep->checks);
         rep->compile_log = NULL;
+        rep->diags = NULL;
+        rep->ndiags = 0;
         rep->checks = NULL;
         rep->nchecks = 0;
         rep->passed = 0;

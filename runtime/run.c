@@ -44,6 +44,7 @@ void gl_run_result_free(gl_run_result *r)
     spec_buffers_free(r->buffers, r->nargs);
     free(r->stdout_text);
     free(r->compile_log);
+    free(r->diags);
     free(r->ptx);
     free(r->dptr);
     gl_run_result_free_trace(r);
@@ -749,9 +750,15 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     gl_compiled c = {0};
     const char *src = opts->source_override ? opts->source_override : spec->source;
     gl_status st = gl_compile_cuda(src, &opts->compile, &c, err);
-    if (st != GL_OK)
+    if (st != GL_OK) {
+        res->diags = c.diags, res->ndiags = c.ndiags; /* the errors, for views */
+        c.diags = NULL;
+        gl_compiled_free(&c);
         return st;
+    }
     st = gl_run_ptx(spec, c.ptx, opts, res, err);
+    res->diags = c.diags, res->ndiags = c.ndiags;
+    c.diags = NULL;
     res->compiler = c.used;
     res->cached = c.cached;
     snprintf(res->compile_command, sizeof res->compile_command, "%s", c.command);

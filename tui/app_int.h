@@ -40,9 +40,9 @@ void app_progress_passed(app *a);
 /* Reads path into lines, tabs expanded to 4 columns. Missing file: a one-line note. */
 void app_source_load(app_source *s, const char *path);
 
-/* Collects "path:line:col: error: msg" lines of a compiler's output that name the
- * shown source (same file name) into a->diags. */
-void app_parse_diags(app *a, const char *text);
+/* Marks the compiler's errors and warnings (diags, parsed by runtime/compile) that name
+ * the shown source (same file name) in a->diags: the first message of each line. */
+void app_compile_diags(app *a, const gl_diag *diags, int ndiags);
 
 /* Marks source line `line` with a checker's message (is_finding); ignored for a line
  * marked already or past APP_MAX_DIAGS. */

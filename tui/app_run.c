@@ -233,7 +233,7 @@ void app_finish_job(app *a)
         a->res_top = 0;
         a->ndiags = 0;
         if (a->run_status == GL_ERR_COMPILE)
-            app_parse_diags(a, a->run_error);
+            app_compile_diags(a, a->run.diags, a->run.ndiags);
         else
             app_add_findings(a);
         if (a->run.fault.kind == GL_FAULT_DEADLOCK) {
@@ -312,7 +312,7 @@ void app_finish_job(app *a)
         a->res_top = 0;
         a->ndiags = 0;
         if (a->grade_status == GL_OK && !a->grade.compiled) {
-            app_parse_diags(a, a->grade.compile_log);
+            app_compile_diags(a, a->grade.diags, a->grade.ndiags);
             if (a->ndiags)
                 app_scroll_source_to(a, a->diags[0].line);
         }

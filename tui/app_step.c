@@ -75,61 +75,25 @@ void app_source_load(app_source *s, const char *path)
     free(raw);
 }
 
-/* Collects "path:line:col: error: msg" lines of a compiler's output that name the
- * shown source (same file name) into a->diags. */
-void app_parse_diags(app *a, const char *text)
+/* Marks the compiler's errors and warnings (diags, parsed by runtime/compile) that name
+ * the shown source (same file name) in a->diags: the first message of each line. */
+void app_compile_diags(app *a, const gl_diag *diags, int ndiags)
 {
     a->ndiags = 0;
-    if (!text || !a->src.path)
+    if (!a->src.path)
         return;
     const char *want = app_base_name(a->src.path);
-    const char *p = text;
-    while (*p && a->ndiags < APP_MAX_DIAGS) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char line[1024];
-        if (len >= sizeof line)
-            len = sizeof line - 1;
-        memcpy(line, p, len);
-        line[len] = '\0';
-        /* find ":<digits>:" after the path */
-        for (char *c = strchr(line, ':'); c; c = strchr(c + 1, ':')) {
-            char *d = c + 1;
-            if (!isdigit((unsigned char)*d))
-                continue;
-            long ln = strtol(d, &d, 10);
-            if (*d != ':')
-                continue;
-            long col = 0;
-            char *q = d + 1;
-            if (isdigit((unsigned char)*q)) {
-                col = strtol(q, &q, 10);
-                if (*q != ':')
-                    break;
-                q++;
-            }
-            while (*q == ' ')
-                q++;
-            bool err = strncmp(q, "error", 5) == 0 || strncmp(q, "fatal error", 11) == 0;
-            bool warn = strncmp(q, "warning", 7) == 0;
-            if (!err && !warn)
-                break;
-            *c = '\0';
-            if (strcmp(app_base_name(line), want) != 0)
-                break;
-            if (app_diag_at(a, (int)ln))
-                break; /* the first message of a line */
-            app_diag *g = &a->diags[a->ndiags++];
-            memset(g, 0, sizeof *g);
-            g->line = (int)ln;
-            g->col = (int)col;
-            g->is_error = err;
-            snprintf(g->msg, sizeof g->msg, "%s", q);
-            break;
-        }
-        if (!e)
-            break;
-        p = e + 1;
+    for (int i = 0; i < ndiags && a->ndiags < APP_MAX_DIAGS; i++) {
+        const gl_diag *d = &diags[i];
+        if (d->severity == GL_DIAG_NOTE || d->line <= 0 ||
+            strcmp(app_base_name(d->file), want) != 0 || app_diag_at(a, d->line))
+            continue;
+        app_diag *g = &a->diags[a->ndiags++];
+        memset(g, 0, sizeof *g);
+        g->line = d->line;
+        g->col = d->col;
+        g->is_error = d->severity == GL_DIAG_ERROR;
+        snprintf(g->msg, sizeof g->msg, "%s: %s", gl_diag_severity_name(d->severity), d->text);
     }
 }
 

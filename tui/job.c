@@ -189,6 +189,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, r->cuda_error, sizeof r->cuda_error);
     w_bytes(w, &r->cached, sizeof r->cached);
     w_bytes(w, r->compile_command, sizeof r->compile_command);
+    w_blob(w, r->diags, (size_t)r->ndiags * sizeof *r->diags);
     w_bytes(w, &r->timing, sizeof r->timing);
     /* checker findings */
     w_u64(w, (uint64_t)(r->findings ? r->nfindings : 0));
@@ -258,6 +259,27 @@ static bool r_array(rbuf *r, void **out, size_t *n, size_t size)
     return true;
 }
 
+/* Reads the compiler's diagnostics written as one blob of gl_diag records; NULL with
+ * *n 0 for none. */
+static gl_diag *r_diags(rbuf *r, int *n)
+{
+    void *p;
+    size_t count;
+    *n = 0;
+    if (!r_array(r, &p, &count, sizeof(gl_diag)) || count > 100000) {
+        free(p);
+        r->ok = false;
+        return NULL;
+    }
+    gl_diag *d = p;
+    for (size_t i = 0; i < count; i++) {
+        d[i].file[sizeof d[i].file - 1] = '\0';
+        d[i].text[sizeof d[i].text - 1] = '\0';
+    }
+    *n = (int)count;
+    return d;
+}
+
 /* Reads a buffer array as written by the child: a count (under 4096), then each
  * buffer's bytes as a blob. NULL with *count 0 for none; a bad count or no memory clears
  * r->ok (the buffers read so far stay with the caller, who frees them). */
@@ -306,6 +328,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->cached, sizeof res->cached);
     r_bytes(r, res->compile_command, sizeof res->compile_command);
     res->compile_command[sizeof res->compile_command - 1] = '\0';
+    res->diags = r_diags(r, &res->ndiags);
     r_bytes(r, &res->timing, sizeof res->timing);
     uint64_t nf = r_u64(r);
     if (r->ok && nf > 0 && nf < 100000) {
@@ -430,6 +453,7 @@ static void put_out(wbuf *w, const job_out *o)
         const gl_grade_report *rep = o->rep;
         w_bytes(w, rep, sizeof *rep);
         w_str(w, rep->compile_log);
+        w_blob(w, rep->diags, (size_t)rep->ndiags * sizeof *rep->diags);
         w_blob(w, rep->checks, rep->checks ? (size_t)rep->nchecks * sizeof *rep->checks : 0);
         return;
     }
@@ -785,12 +809,13 @@ void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg,
     r_bytes(&r, &got, sizeof got);
     if (r.ok) {
         got.compile_log = r_blob(&r, NULL);
+        got.diags = r_diags(&r, &got.ndiags);
         size_t n = 0;
         got.checks = (gl_check_result *)(void *)r_blob(&r, &n);
         if (n != (size_t)got.nchecks * sizeof *got.checks)
             r.ok = false;
         if (!r.ok)
-            free(got.compile_log), free(got.checks);
+            free(got.compile_log), free(got.diags), free(got.checks);
     }
     if (r.ok) {
         *rep = got;

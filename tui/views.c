@@ -1025,8 +1025,8 @@ static void draw_source(const app *a, WINDOW *win, int h, int w, struct view_met
         put(win, h - 1, 2, w - 4, msg,
             a->diags[0].is_error ? term_attr(TC_BAD) : term_attr(TC_WARN));
     } else if (a->ndiags) {
-        snprintf(msg, sizeof msg, " %d compile error%s: line %d ", a->ndiags,
-                 a->ndiags == 1 ? "" : "s", a->diags[0].line);
+        snprintf(msg, sizeof msg, " %d compile error%s: line %d:%d ", a->ndiags,
+                 a->ndiags == 1 ? "" : "s", a->diags[0].line, a->diags[0].col);
         put(win, h - 1, 2, w - 4, msg, term_attr(TC_BAD));
     } else if (fault_in_source(a, &fault_line)) {
         snprintf(msg, sizeof msg, " fault at line %d ", fault_line);
