@@ -103,7 +103,7 @@ void app_backend_label(const app *a, char *buf, size_t len)
     if (a->have_run && a->run.backend == GL_BACKEND_SIM && a->backend_known &&
         !a->device.is_simulator && a->opts.backend != GL_BACKEND_SIM)
         snprintf(buf + strlen(buf), len - strlen(buf),
-                 a->sim_replay ? " (last run replayed on the simulator)"
+                 a->replayed_on_sim ? " (last run replayed on the simulator)"
                                : " (last run fell back to the simulator)");
 }
 

@@ -138,7 +138,7 @@ static handler_result act_prev(app *a)
 
 static handler_result act_run(app *a)
 {
-    a->sim_replay = false;
+    a->replayed_on_sim = false;
     return app_start_run(a);
 }
 
@@ -200,7 +200,7 @@ static handler_result act_kernel_next(app *a)
     a->spec.kernel = k;
     a->other_kernel = true;
     app_scroll_to_kernel(a);
-    a->sim_replay = false;
+    a->replayed_on_sim = false;
     handler_result r = app_start_run(a);
     app_set_flash(a, msg);
     return r;

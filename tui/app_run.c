@@ -110,7 +110,7 @@ handler_result app_rerun_sim(app *a)
     a->opts.backend = GL_BACKEND_SIM;
     handler_result r = app_start_run(a);
     a->opts.backend = keep;
-    a->sim_replay = true;
+    a->replayed_on_sim = true;
     return r;
 }
 

@@ -1218,7 +1218,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                      a->backend_known && !a->device.is_simulator ? a->device.name : "the GPU");
         else
             snprintf(backend, sizeof backend,
-                     a->sim_replay ? "replayed on the simulator" : "ran on the simulator");
+                     a->replayed_on_sim ? "replayed on the simulator" : "ran on the simulator");
         char extra[160] = "";
         if (a->run_kernel[0]) { /* f ran another kernel of the file */
             const size_t used = strlen(backend);
