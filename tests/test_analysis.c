@@ -12,6 +12,7 @@
 #include "runtime/spec.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
+#include "trace/perfetto.h"
 #include "trace/trace.h"
 #include "tests/fixture.h"
 
@@ -579,7 +580,11 @@ START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
 }
 END_TEST
 
-START_TEST(test_chrome_trace_has_line_slices_and_barrier_waits)
+/* trace/perfetto.h's Chrome JSON of a simulator trace: scan32 (tests/kernels/check/
+ * metrics.cu) is one warp: one barrier at line 71, then five rounds with a barrier at
+ * line 76 and one at 78, each a wait slice; the running slices between them hold the
+ * addition of line 75. */
+START_TEST(test_perfetto_trace_has_running_slices_and_a_wait_per_barrier)
 {
     ptx_module_t *m = load(_i);
     float in[32];
@@ -593,26 +598,35 @@ START_TEST(test_chrome_trace_has_line_slices_and_barrier_waits)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ck_assert_int_eq(gl_trace_write_chrome(R.tr, f), 0);
+    ck_assert_int_eq(gl_perfetto_write(f, R.tr, NULL), GL_PERFETTO_OK);
     fclose(f);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "invalid JSON:\n%s", text);
     cJSON *evs = cJSON_GetObjectItem(j, "traceEvents");
-    int slices75 = 0, waits = 0, names = 0;
+    int with75 = 0, waits71 = 0, waits76 = 0, waits78 = 0, waits = 0;
     for (int i = 0; i < cJSON_GetArraySize(evs); i++) {
         cJSON *e = cJSON_GetArrayItem(evs, i);
         const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
         const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
-        if (strcmp(ph, "X") == 0 && strcmp(name, "metrics.cu:75") == 0)
-            slices75++;
-        if (strcmp(ph, "X") == 0 && strcmp(name, "barrier wait") == 0)
+        if (strcmp(ph, "X") != 0)
+            continue;
+        cJSON *lines = cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "lines");
+        int lo = 0, hi = 0;
+        if (strcmp(name, "running") == 0 && lines &&
+            sscanf(lines->valuestring, "%d-%d", &lo, &hi) == 2)
+            with75 += lo <= 75 && 75 <= hi;
+        if (strncmp(name, "bar.sync wait", 13) == 0)
             waits++;
-        if (strcmp(ph, "M") == 0)
-            names++;
+        waits71 += strcmp(name, "bar.sync wait, line 71") == 0;
+        waits76 += strcmp(name, "bar.sync wait, line 76") == 0;
+        waits78 += strcmp(name, "bar.sync wait, line 78") == 0;
     }
-    ck_assert_int_ge(slices75, 5); /* one per step of the scan at least */
-    ck_assert_int_ge(waits, 11);
-    ck_assert_int_eq(names, 2); /* the block, its one warp */
+    ck_assert_int_ge(with75, 5); /* one per round at least (a slice gives its lowest and
+                                    highest line) */
+    ck_assert_int_eq(waits71, 1);
+    ck_assert_int_eq(waits78, 5);
+    ck_assert_int_ge(waits76, 5); /* clang's fixture: 10 (two wait slices per round) */
+    ck_assert_int_eq(waits, waits71 + waits76 + waits78);
     cJSON_Delete(j);
     free(text);
     end(&R);
@@ -634,7 +648,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated, 0,
                         2);
     tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
-    tcase_add_loop_test(tc, test_chrome_trace_has_line_slices_and_barrier_waits, 0, 2);
+    tcase_add_loop_test(tc, test_perfetto_trace_has_running_slices_and_a_wait_per_barrier, 0, 2);
     tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("runtime");

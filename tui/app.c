@@ -104,7 +104,7 @@ void app_backend_label(const app *a, char *buf, size_t len)
         !a->device.is_simulator && a->opts.backend != GL_BACKEND_SIM)
         snprintf(buf + strlen(buf), len - strlen(buf),
                  a->replayed_on_sim ? " (last run replayed on the simulator)"
-                               : " (last run fell back to the simulator)");
+                                    : " (last run fell back to the simulator)");
 }
 
 /* Copies a message, cut to fit dst (always NUL-terminated). */

@@ -112,7 +112,7 @@ typedef struct app {
     gl_run_result run;
     char run_error[4096];
     char *run_chatter;      /* anything the runtime wrote to stdout/stderr meanwhile */
-    bool replayed_on_sim;        /* the last run was S: a GPU run replayed on the simulator */
+    bool replayed_on_sim;   /* the last run was S: a GPU run replayed on the simulator */
     bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
