@@ -54,6 +54,14 @@ typedef struct gl_fault {
     int src_line;               /* CUDA source line from .loc, 0 unknown */
     char message[512];          /* a complete sentence, e.g. "out-of-bounds store of 4
                                     bytes at 0x...: 0 bytes past the end of 'c' ..." */
+    /* An out-of-bounds access next to an allocation (alloc_bytes > 0): the allocation
+     * (a buffer's argument name or a __shared__ variable), its size and how far the
+     * access lies past its end (alloc_after 1: distance bytes from the end to the
+     * access) or before its start (0). alloc_bytes 0: not known. */
+    char alloc_name[64];
+    uint64_t alloc_bytes;
+    uint64_t alloc_distance;
+    int alloc_after;
 } gl_fault;
 
 /* A checker's finding (compute-sanitizer's memcheck, racecheck, synccheck, initcheck).

@@ -537,6 +537,10 @@ START_TEST(test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_
     ck_assert_uint_eq(f->address, res.dptr[0] + 4000);
     ck_assert_msg(strstr(f->message, "0 bytes past the end of 'out' (4000 bytes)"), "%s",
                   f->message);
+    ck_assert_str_eq(f->alloc_name, "out");
+    ck_assert_uint_eq(f->alloc_bytes, 4000);
+    ck_assert_uint_eq(f->alloc_distance, 0);
+    ck_assert_int_eq(f->alloc_after, 1);
     ck_assert_msg(strstr(err.msg, "oob.cu:6: block (3,0,0) thread (232,0,0): out-of-bounds"), "%s",
                   err.msg);
     gl_run_result_free_trace(&res);

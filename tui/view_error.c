@@ -129,31 +129,6 @@ static void lanes_picture(WINDOW *win, const app *a, const gl_access *p, const g
     }
 }
 
-/* "N bytes past the end of 'c' (4000 bytes)" in a fault message. */
-static bool parse_bounds(const char *msg, unsigned long long *dist, bool *after, char *name,
-                         size_t nlen, unsigned long long *size)
-{
-    const char *p = strstr(msg, " bytes past the end of '");
-    *after = true;
-    if (!p)
-        p = strstr(msg, " bytes before the start of '"), *after = false;
-    if (!p)
-        return false;
-    const char *d = p;
-    while (d > msg && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    *dist = strtoull(d, NULL, 10);
-    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
-    if (!e)
-        return false;
-    snprintf(name, nlen, "%.*s", (int)(e - q), q);
-    const char *s = strchr(e, '(');
-    if (!s)
-        return false;
-    *size = strtoull(s + 1, NULL, 10);
-    return true;
-}
-
 static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
     const gl_fault *f = &a->run.fault;
@@ -172,10 +147,10 @@ static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
                        : f->is_store == 2 ? "atomic by"
                                           : "load by",
                        y + 1, x, w, h - 1, term_attr(TC_BAD));
-    unsigned long long dist = 0, size = 0;
-    bool after = true;
-    char name[128];
-    if (parse_bounds(f->message, &dist, &after, name, sizeof name, &size) && r + 3 < y + h) {
+    const unsigned long long dist = f->alloc_distance, size = f->alloc_bytes;
+    const bool after = f->alloc_after;
+    const char *name = f->alloc_name;
+    if (size > 0 && r + 3 < y + h) {
         /* the bar: the allocation, then the gap and the access past it */
         int bw = w - 2 < 60 ? w - 2 : 60;
         unsigned long long span = size + dist + f->size;
