@@ -47,8 +47,9 @@ typedef struct gl_fault {
     unsigned block[3];          /* blockIdx of the faulting thread */
     unsigned thread[3];         /* threadIdx of the faulting thread */
     int warp, lane;             /* the thread's warp in its block and lane in the warp
-                                    (linear thread id / 32 and % 32); -1 when the fault
-                                    names no thread (a deadlock) */
+                                    (linear thread id / 32 and % 32); -1 for a
+                                    deadlock or an unsupported instruction, which name
+                                    no thread */
     int ptx_line;               /* line in the PTX text, 1-based; 0 unknown */
     char src_file[GL_FILE_MAX]; /* CUDA source file from .file/.loc, "" unknown */
     int src_line;               /* CUDA source line from .loc, 0 unknown */

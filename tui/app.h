@@ -1,6 +1,6 @@
-/* app.h — the TUI's state, shared by app.c (loop, keys, actions), views.c (panes)
- * and the views (view.h). Private to tui/. Views read this state and draw; only
- * app.c changes it. */
+/* app.h — the TUI's state, shared by the app*.c files (loop, steps, runs, keys and
+ * actions), views.c (panes) and the views (view.h). Private to tui/. Views read this
+ * state and draw; only the app*.c files change it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
 
@@ -237,7 +237,7 @@ typedef struct app {
     } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
 
-/* One line of the help overlay: the keys and what they do (from app.c's key table). */
+/* One line of the help overlay: the keys and what they do (from app_keys.c's key table). */
 typedef struct app_help_line {
     const char *keys;
     const char *help;

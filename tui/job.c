@@ -317,6 +317,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->fault, sizeof res->fault);
     res->fault.src_file[sizeof res->fault.src_file - 1] = '\0';
     res->fault.message[sizeof res->fault.message - 1] = '\0';
+    res->fault.alloc_name[sizeof res->fault.alloc_name - 1] = '\0';
     r_bytes(r, &res->stats, sizeof res->stats);
     r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
     r_bytes(r, &res->occupancy, sizeof res->occupancy);
