@@ -117,6 +117,16 @@ START_TEST(test_syntax_error_reports_path_line_and_column)
     ck_assert_ptr_null(strstr(err.msg, "detected in the compilation"));
     ck_assert_ptr_null(strstr(err.msg, "generated"));
     ck_assert_ptr_null(out.ptx);
+    /* the same message parsed once into a record: file as given, line, column */
+    ck_assert_int_ge(out.ndiags, 1);
+    const gl_diag *d = &out.diags[0];
+    ck_assert_str_eq(d->file, KDIR "bad.cu");
+    ck_assert_int_eq(d->line, line);
+    ck_assert_int_eq(d->col, 14);
+    ck_assert_int_eq(d->severity, GL_DIAG_ERROR);
+    ck_assert_msg(strstr(d->text, "\"y\"") || strstr(d->text, "'y'"), "%s", d->text);
+    ck_assert_msg(strncmp(err.msg + strlen(want), d->text, strlen(d->text)) == 0,
+                  "%s: diag text \"%s\" is not the message's", gl_compiler_name(c), d->text);
     gl_compiled_free(&out);
 }
 END_TEST
@@ -266,6 +276,10 @@ START_TEST(test_warnings_go_to_log_not_error)
     ck_assert_msg(out.log && strstr(out.log, want) && strstr(out.log, "warning:"),
                   "%s: log \"%s\" lacks %s", gl_compiler_name(c), out.log ? out.log : "(null)",
                   want);
+    ck_assert_int_ge(out.ndiags, 1);
+    ck_assert_str_eq(out.diags[0].file, KDIR "warn.cu");
+    ck_assert_int_eq(out.diags[0].line, line);
+    ck_assert_int_eq(out.diags[0].severity, GL_DIAG_WARNING);
     gl_compiled_free(&out);
 }
 END_TEST
