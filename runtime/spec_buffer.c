@@ -51,56 +51,46 @@ void spec_store_value(void *dst, gl_type t, size_t i, gl_value v)
         spec_store_bits(dst, t, i, v.u);
 }
 
-gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
+/* The integer of `size` bytes (1, 2, 4 or 8) at p, zero-extended. */
+static uint64_t load_bits(const unsigned char *p, size_t size)
 {
-    gl_value v = {0};
-    const unsigned char *p = (const unsigned char *)data + i * gl_type_size(t);
-    switch (t) {
-    case GL_I8: {
-        int8_t x;
-        memcpy(&x, p, 1);
-        v.i = x;
-        break;
-    }
-    case GL_U8: {
-        uint8_t x;
-        memcpy(&x, p, 1);
-        v.u = x;
-        break;
-    }
-    case GL_I16: {
-        int16_t x;
-        memcpy(&x, p, 2);
-        v.i = x;
-        break;
-    }
-    case GL_U16: {
+    switch (size) {
+    case 1: return *p;
+    case 2: {
         uint16_t x;
         memcpy(&x, p, 2);
-        v.u = x;
-        break;
+        return x;
     }
-    case GL_I32: {
-        int32_t x;
-        memcpy(&x, p, 4);
-        v.i = x;
-        break;
-    }
-    case GL_U32: {
+    case 4: {
         uint32_t x;
         memcpy(&x, p, 4);
-        v.u = x;
-        break;
+        return x;
     }
-    case GL_I64: memcpy(&v.i, p, 8); break;
-    case GL_U64: memcpy(&v.u, p, 8); break;
-    case GL_F32: {
+    default: {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        return x;
+    }
+    }
+}
+
+gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
+{
+    const size_t size = gl_type_size(t);
+    uint64_t bits = load_bits((const unsigned char *)data + i * size, size);
+    gl_value v;
+    if (t == GL_F32) {
+        uint32_t b = (uint32_t)bits;
         float x;
-        memcpy(&x, p, 4);
+        memcpy(&x, &b, 4);
         v.f = x;
-        break;
-    }
-    case GL_F64: memcpy(&v.f, p, 8); break;
+    } else if (t == GL_F64) {
+        memcpy(&v.f, &bits, 8);
+    } else {
+        /* signed types: sign-extend; .i and .u share the bits */
+        if (gl_type_is_signed(t) && size < 8 && (bits >> (8 * size - 1)))
+            bits |= UINT64_MAX << (8 * size);
+        v.u = bits;
     }
     return v;
 }
