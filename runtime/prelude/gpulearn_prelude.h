@@ -1130,5 +1130,5 @@ GL_DEV float remainderf(float x, float y)
 #define HUGE_VALF __builtin_huge_valf()
 #define HUGE_VAL __builtin_huge_val()
 #endif
-#include <gpulearn/math_constants.h>
+#include <gpulearn/posix_math.h>
 #endif

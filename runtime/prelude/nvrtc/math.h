@@ -12,5 +12,5 @@
 #endif
 #define HUGE_VALF __int_as_float(0x7f800000)
 #define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)
-#include "../include/gpulearn/math_constants.h"
+#include "../include/gpulearn/posix_math.h"
 #endif

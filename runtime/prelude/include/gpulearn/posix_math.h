@@ -1,8 +1,8 @@
-/* math_constants.h — the mathematical constants POSIX math.h defines (M_PI, M_E, ...),
+/* posix_math.h — the mathematical constants POSIX math.h defines (M_PI, M_E, ...),
  * written once for every compiler: the clang prelude (gpulearn_prelude.h) and NVRTC's
  * math.h stand-in (nvrtc/math.h) include it; nvcc's own math.h defines them first. */
-#ifndef GPULEARN_MATH_CONSTANTS_H
-#define GPULEARN_MATH_CONSTANTS_H
+#ifndef GPULEARN_POSIX_MATH_H
+#define GPULEARN_POSIX_MATH_H
 #ifndef M_PI
 #define M_E 2.7182818284590452354
 #define M_LOG2E 1.4426950408889634074
