@@ -1,12 +1,12 @@
 /* instrument.c — PTX instrumentation for GPU traces, and decoding of the trace buffer
- * (instrument.h). The parsed module (sim/ptx_ir.h) says what to record and at which
+ * (instrument.h). The parsed module (sim/ptx/ptx_ir.h) says what to record and at which
  * PTX line; the instrumentation is inserted into the original text there rather than
  * printed from the module, which drops what ptxas still needs (debug sections, .loc,
  * .pragma, cache and memory-order modifiers the simulator ignores) and would need a
  * printer for every op. */
 #include "runtime/instrument.h"
 
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_ir.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -81,7 +81,7 @@ static uint64_t align_up(uint64_t v, unsigned a)
 
 /* ------------------------------------------------------------------ text layout */
 
-/* Where a function sits in the text: what the parsed module (sim/ptx_ir.h) does not keep,
+/* Where a function sits in the text: what the parsed module (sim/ptx/ptx_ir.h) does not keep,
  * since it has each instruction's line but not the parentheses and braces around them.
  * Offsets are bytes into the PTX text; -1 when absent. */
 typedef struct fn_text {
@@ -668,7 +668,7 @@ static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
 {
     const ptx_insn *in = &m->code[pc];
     memset(ms, 0, sizeof *ms);
-    switch (ptx_op_table[in->op].cls) { /* ld/ldu, st, atom/red (sim/ptx_ops.def) */
+    switch (ptx_op_table[in->op].cls) { /* ld/ldu, st, atom/red (sim/ptx/ptx_ops.def) */
     case TRACE_CLASS_LOAD: ms->op = TRACE_LOAD; break;
     case TRACE_CLASS_STORE: ms->op = TRACE_STORE; break;
     case TRACE_CLASS_ATOMIC: ms->op = TRACE_ATOMIC; break;

@@ -575,7 +575,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     if (want_trace) {
         gl_error ie = {0};
-        if (gl_instrument_ptx(ptx, kernel, 0, &ins, &ie) != GL_OK) {
+        if (gl_instrument_module(ptx, m, kernel, 0, &ins, &ie) != GL_OK) {
             want_trace = 0;
             size_t used = strlen(res->note);
             snprintf(res->note + used, sizeof res->note - used, "%sno GPU trace: %.300s",
