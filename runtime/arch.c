@@ -40,6 +40,46 @@ int gl_arch_known(const char *arch, char out[16], char *why, size_t whylen)
     return 0;
 }
 
+void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "gpulearn SIMT simulator: %s, %s", d->name, d->gpu);
+    info->is_simulator = 1;
+    info->compute_major = d->compute_major;
+    info->compute_minor = d->compute_minor;
+    info->sm_count = d->sm_count;
+    info->warp_size = d->warp_size;
+    info->max_threads_per_block = d->max_threads_per_block;
+    info->max_threads_per_sm = d->max_threads_per_sm;
+    info->max_blocks_per_sm = d->max_blocks_per_sm;
+    for (int i = 0; i < 3; i++) {
+        info->max_block_dim[i] = d->max_block_dim[i];
+        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
+    }
+    info->shared_bytes_per_block = d->shared_bytes_per_block;
+    info->shared_bytes_per_sm = d->shared_bytes_per_sm;
+    info->shared_bytes_per_block_optin = d->shared_bytes_per_block_optin;
+    info->regs_per_sm = d->regs_per_sm;
+    info->regs_per_block = d->regs_per_sm; /* 64 K per block too on 7.5 - 9.0 */
+    info->l2_bytes = d->l2_bytes;
+}
+
+int gl_arch_target_count(void)
+{
+    return sim_device_count();
+}
+
+int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info)
+{
+    const sim_device_model *d = sim_device_at(i);
+    if (!d)
+        return -1;
+    snprintf(name, 16, "%s", d->name);
+    snprintf(gpu, 64, "%s", d->gpu);
+    gl_arch_device_info(d, info);
+    return d == sim_device();
+}
+
 int gl_ptx_target_sm(const char *ptx)
 {
     for (const char *p = ptx; p && (p = strstr(p, ".target")); p += 7) {

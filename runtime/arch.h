@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "runtime/backend.h"
 #include "runtime/gl.h"
 
 /* The SM number of a target name ("sm_90", "compute_90", "90", "9.0", "sm_90a" -> 90),
@@ -19,6 +20,16 @@ int gl_arch_sm(const char *arch);
  * or 0 with why = "'sm_70' is not a known target (known: sm_75, sm_80, sm_86, sm_89,
  * sm_90)". */
 int gl_arch_known(const char *arch, char out[16], char *why, size_t whylen);
+
+/* The targets the simulator models (sim.h device profiles), oldest first: how many, and
+ * the i-th one's name ("sm_75"), the GPU it is modelled on ("Tesla T4 (Turing)") and its
+ * properties as the simulator's device (info->name "gpulearn SIMT simulator: sm_75, ...").
+ * Returns 1 when it is the simulator's default, 0 when not, -1 when there is no i-th. */
+int gl_arch_target_count(void);
+int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info);
+
+/* A device profile as the simulator's device properties. */
+void gl_arch_device_info(const sim_device_model *d, gl_device_info *info);
 
 /* The SM number of the `.target sm_XY` directive of PTX text (PTX ISA §11.3.2
  * ".target"), or 0 when it has none. */

@@ -62,7 +62,6 @@ static int gpu_disabled(void)
  * process (runtime/worker.h), never in this one: CUDA initialised before fork() is
  * unusable in the child. AUTO falls back to the simulator when the worker could not
  * open the GPU (no driver, no device), see gl_run_ptx; note says why. */
-static void sim_device_info(const sim_device_model *d, gl_device_info *info);
 
 static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, size_t note_len)
 {
@@ -320,7 +319,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         sim_launch(s, m, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params, &sr);
     if (ss != SIM_ERR_LAUNCH && ss != SIM_ERR_NOT_FOUND) {
         gl_device_info info;
-        sim_device_info(dev, &info);
+        gl_arch_device_info(dev, &info);
         gl_occupancy_of(&info, spec->grid, spec->block,
                         ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
                         &res->occupancy);
@@ -800,31 +799,6 @@ void gl_ptx_kernels_free(char **names, int *nparams, int n)
     free(nparams);
 }
 
-/* A simulator device profile as device properties. */
-static void sim_device_info(const sim_device_model *d, gl_device_info *info)
-{
-    memset(info, 0, sizeof *info);
-    snprintf(info->name, sizeof info->name, "gpulearn SIMT simulator: %s, %s", d->name, d->gpu);
-    info->is_simulator = 1;
-    info->compute_major = d->compute_major;
-    info->compute_minor = d->compute_minor;
-    info->sm_count = d->sm_count;
-    info->warp_size = d->warp_size;
-    info->max_threads_per_block = d->max_threads_per_block;
-    info->max_threads_per_sm = d->max_threads_per_sm;
-    info->max_blocks_per_sm = d->max_blocks_per_sm;
-    for (int i = 0; i < 3; i++) {
-        info->max_block_dim[i] = d->max_block_dim[i];
-        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
-    }
-    info->shared_bytes_per_block = d->shared_bytes_per_block;
-    info->shared_bytes_per_sm = d->shared_bytes_per_sm;
-    info->shared_bytes_per_block_optin = d->shared_bytes_per_block_optin;
-    info->regs_per_sm = d->regs_per_sm;
-    info->regs_per_block = d->regs_per_sm;
-    info->l2_bytes = d->l2_bytes;
-}
-
 gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
                           gl_error *err)
 {
@@ -854,7 +828,7 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
         }
         snprintf(note, note_len, "%s: showing the simulator's model", ge.msg);
     }
-    sim_device_info(sim_device(), info);
+    gl_arch_device_info(sim_device(), info);
     return GL_OK;
 }
 
