@@ -944,6 +944,9 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
  * the log says so where the target was asked for (note = 1); a kernel that needs the
  * newer target fails to compile there, with a message naming the feature and clang's
  * limit (gl_compile_cuda). *fallback gets the target compiled for (0: none of them). */
+/* What clang says of a target it does not know. */
+#define CLANG_NO_TARGET "unsupported CUDA gpu architecture"
+
 static try_result try_clang_older(const char *path, const char *archnum, int debug, int note,
                                   gl_compiled *out, char *why, size_t whylen, gl_error *err,
                                   int *fallback)
@@ -959,8 +962,9 @@ static try_result try_clang_older(const char *path, const char *archnum, int deb
         char num[16];
         snprintf(num, sizeof num, "%d", sm);
         gl_error e = {0};
+        why[0] = '\0';
         r = try_clang(path, num, debug, out, why, whylen, &e);
-        if (r == TRY_COMPILE_ERROR && strstr(e.msg, "unsupported CUDA gpu architecture"))
+        if (r != TRY_OK && (strstr(e.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET)))
             continue;
         *fallback = sm;
         if (err)
@@ -1857,7 +1861,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
             r = try_nvcc(path, archnum, opts->debug, out, why, sizeof why, &cerr);
         else {
             r = try_clang(path, archnum, opts->debug, out, why, sizeof why, &cerr);
-            if (r == TRY_COMPILE_ERROR && strstr(cerr.msg, "unsupported CUDA gpu architecture")) {
+            if (r != TRY_OK &&
+                (strstr(cerr.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET))) {
                 int older = 0;
                 const int asked = opts->arch && *opts->arch;
                 try_result o = try_clang_older(path, archnum, opts->debug, asked, out, why,
