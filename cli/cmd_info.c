@@ -145,8 +145,7 @@ int cmd_info(int argc, char **argv)
     printf("  max threads per SM      %d\n", d.max_threads_per_sm);
     if (KNOWN(d.max_blocks_per_sm))
         printf("  max blocks per SM       %d\n", d.max_blocks_per_sm);
-    printf("  registers               %d per block, %d per SM\n", d.regs_per_block,
-           d.regs_per_sm);
+    printf("  registers               %d per block, %d per SM\n", d.regs_per_block, d.regs_per_sm);
     printf("  shared memory per SM    %zu KiB\n", d.shared_bytes_per_sm / 1024);
     if (d.is_simulator)
         printf("  L2 cache                %.1f MiB\n", (double)d.l2_bytes / (1 << 20));
@@ -173,8 +172,7 @@ int cmd_info(int argc, char **argv)
     default_target(&d, deftarget);
     printf("\n");
     targets_text(deftarget);
-    if (!d.is_simulator)
-    {
+    if (!d.is_simulator) {
         char simdef[16];
         default_sim_target(simdef);
         printf("default target: %s, this GPU's own (the simulator's default: %s)\n", deftarget,

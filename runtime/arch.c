@@ -175,9 +175,9 @@ static const gl_arch_feature *ptx_feature(const char *op, size_t oplen, const ch
         if (!f->is_ptx)
             continue;
         size_t n = strlen(f->name);
-        if (f->name[0] == '%' ? strstr(line, f->name) != NULL
-                              : oplen >= n && strncmp(op, f->name, n) == 0 &&
-                                    (oplen == n || op[n] == '.'))
+        if (f->name[0] == '%'
+                ? strstr(line, f->name) != NULL
+                : oplen >= n && strncmp(op, f->name, n) == 0 && (oplen == n || op[n] == '.'))
             return f;
     }
     return NULL;

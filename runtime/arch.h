@@ -37,10 +37,10 @@ int gl_ptx_target_sm(const char *ptx);
 
 /* A CUDA C identifier or PTX instruction that needs a newer target than some. */
 typedef struct gl_arch_feature {
-    const char *name;  /* "__reduce_add_sync", or a PTX mnemonic prefix "redux.sync" */
-    int is_ptx;        /* 1: a PTX instruction (or special register, "%cluster"), 0: CUDA C */
-    int first_sm;      /* the first target that has it: 80 */
-    const char *cuda;  /* is_ptx: what CUDA C writes that becomes it, or NULL */
+    const char *name; /* "__reduce_add_sync", or a PTX mnemonic prefix "redux.sync" */
+    int is_ptx;       /* 1: a PTX instruction (or special register, "%cluster"), 0: CUDA C */
+    int first_sm;     /* the first target that has it: 80 */
+    const char *cuda; /* is_ptx: what CUDA C writes that becomes it, or NULL */
 } gl_arch_feature;
 
 /* The feature whose name appears in text (a compiler's error message) as a whole

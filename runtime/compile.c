@@ -993,8 +993,7 @@ static try_result try_clang_older(const char *path, const char *archnum, int deb
 /* A compile error caused by a feature the target lacks gets a first noteline that names it
  * and the first target that has it. sm: the target compiled for; want: the one asked
  * for (they differ where clang knows no newer target, see try_clang_older). */
-static void explain_target(gl_error *err, const char *path, int sm, int want,
-                           const char *origin)
+static void explain_target(gl_error *err, const char *path, int sm, int want, const char *origin)
 {
     const gl_arch_feature *f = err ? gl_arch_feature_in(err->msg, sm) : NULL;
     if (!f)
@@ -1008,8 +1007,7 @@ static void explain_target(gl_error *err, const char *path, int sm, int want,
                  origin ? origin : "the default");
     else
         snprintf(head, sizeof head, "%s: %s needs sm_%d or newer; this run targets sm_%d (%s)\n",
-                 gl_display_path(path), f->name, f->first_sm, sm,
-                 origin ? origin : "the default");
+                 gl_display_path(path), f->name, f->first_sm, sm, origin ? origin : "the default");
     char msg[sizeof err->msg];
     size_t hl = strlen(head), ml = strlen(err->msg);
     if (hl + ml >= sizeof msg)

@@ -11,16 +11,16 @@ const char *gl_compiler_name(gl_compiler c);
 
 /* Options of one compilation. Zero-initialise for defaults. */
 typedef struct gl_compile_opts {
-    gl_compiler compiler; /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
+    gl_compiler compiler;    /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
                              in CUDA_HOME, else clang; env GPULEARN_COMPILER overrides */
-    const char *arch;     /* target: "sm_90", "compute_90", "90" or "9.0" (the PTX's
+    const char *arch;        /* target: "sm_90", "compute_90", "90" or "9.0" (the PTX's
                              .target); NULL: the simulator's default device profile
                              (sim_device: sm_90). clang compiles for the newest target it
                              knows below a newer one and says so in the log */
     const char *arch_origin; /* where arch came from, for messages ("--arch", "the spec's
                                 \"arch\""); NULL: "the default" */
-    int verbose;          /* print the compiler and options used to stderr */
-    int debug;            /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
+    int verbose;             /* print the compiler and options used to stderr */
+    int debug;               /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
                              the stack) or -O0 (clang), so that checks see the code as
                              written, not as the optimiser moved it */
     /* Compilation cache: the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by

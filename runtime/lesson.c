@@ -580,8 +580,8 @@ gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson 
         st = gl_fail(err, GL_ERR_INPUT, "%s:%d:%d: malformed JSON", path, line, col);
         goto done;
     }
-    static const char *const keys[] = {"format",   "id",   "title", "summary", "steps",
-                                       "exercise", "arch", NULL};
+    static const char *const keys[] = {"format", "id",       "title", "summary",
+                                       "steps",  "exercise", "arch",  NULL};
     if (!cJSON_IsObject(js)) {
         st = bad(&c, "(top level)", "must be an object");
         goto done;
@@ -800,8 +800,8 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
 
 const char *lesson_exercise_arch(const gl_lesson *l)
 {
-    const cJSON *a = l->exercise ? cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "arch")
-                                 : NULL;
+    const cJSON *a =
+        l->exercise ? cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "arch") : NULL;
     return cJSON_IsString(a) ? a->valuestring : l->arch;
 }
 

@@ -21,7 +21,7 @@
  * (2^31-1) x 65535 x 65535 blocks, 48 KiB of static shared memory per block, warps of
  * 32 lanes, 255 registers per thread. */
 #define COMMON                                                                                     \
-    .warp_size = 32, .max_threads_per_block = 1024, .max_block_dim = {1024, 1024, 64},            \
+    .warp_size = 32, .max_threads_per_block = 1024, .max_block_dim = {1024, 1024, 64},             \
     .max_grid_dim = {2147483647u, 65535u, 65535u}, .shared_bytes_per_block = 48 * KIB,             \
     .regs_per_sm = 65536, .regs_per_thread = 255, .sector_bytes = 32
 

@@ -68,8 +68,7 @@ START_TEST(test_the_cache_keeps_targets_apart)
         gl_compile_opts o = {.arch = arch[i]};
         gl_compiled c;
         gl_error err = {0};
-        ck_assert_msg(gl_compile_cuda(KDIR "dyn_shared.cu", &o, &c, &err) == GL_OK, "%s",
-                      err.msg);
+        ck_assert_msg(gl_compile_cuda(KDIR "dyn_shared.cu", &o, &c, &err) == GL_OK, "%s", err.msg);
         ck_assert_int_eq(c.cached, want_cached[i]);
         ck_assert_int_eq(gl_ptx_target_sm(c.ptx), want_sm[i]);
         gl_compiled_free(&c);
@@ -138,8 +137,9 @@ START_TEST(test_redux_sync_in_sm_75_ptx_is_named_before_it_runs)
               "\"block\": [32,1,1], \"args\": [{\"name\": \"out\", \"type\": \"u32*\", "
               "\"len\": 32}]}",
               &spec);
-    gl_run_opts o = {.backend = GL_BACKEND_SIM,
-                     .compile = {.compiler = compilers[_i], .arch = "7.5", .arch_origin = "--arch"}};
+    gl_run_opts o = {
+        .backend = GL_BACKEND_SIM,
+        .compile = {.compiler = compilers[_i], .arch = "7.5", .arch_origin = "--arch"}};
     gl_run_result res;
     gl_error err = {0};
     gl_status st = gl_run_spec(&spec, &o, &res, &err);
@@ -187,8 +187,8 @@ START_TEST(test_spec_arch_must_be_a_known_target)
 END_TEST
 
 /* fill_shared with 100 KiB of dynamic shared memory (25600 words). */
-static gl_status run_shared(const char *arch, unsigned block_dyn, unsigned grid,
-                            gl_run_result *res, gl_error *err)
+static gl_status run_shared(const char *arch, unsigned block_dyn, unsigned grid, gl_run_result *res,
+                            gl_error *err)
 {
     char text[600];
     snprintf(text, sizeof text,

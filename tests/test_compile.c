@@ -91,8 +91,7 @@ START_TEST(test_good_kernel_compiles_to_ptx_with_entry_and_line_info)
                   gl_compiler_name(c), KDIR "good.cu");
     /* the default target, sm_90 (clang 14 knows targets up to sm_86 only) */
     ck_assert_msg(strstr(out.command, c == GL_CC_CLANG ? "--cuda-gpu-arch=sm_" : "compute_90"),
-                  "command: %s",
-                  out.command);
+                  "command: %s", out.command);
     gl_compiled_free(&out);
 }
 END_TEST
