@@ -438,6 +438,8 @@ static char *capture_end(capture *c)
  * Programming Guide, "Compute Capabilities"); 1 with err naming both limits. */
 static int shared_over(gpu_t *g, CUfunction f, unsigned dynamic_shared, gl_error *err)
 {
+    if (dynamic_shared == 0) /* static shared memory alone is at most 48 KiB */
+        return 0;
     int stat = 0;
     g->p_cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
     const uint64_t want = (uint64_t)stat + dynamic_shared;
