@@ -9,6 +9,8 @@
 typedef struct cli {
     gl_backend_kind backend;
     gl_compiler compiler;
+    const char *arch; /* --arch: a target the simulator models, canonical ("sm_80"), or NULL */
+    char arch_buf[16];
     const char *dump_json;
     const char *format;
     int json, verbose;

@@ -315,7 +315,7 @@ int cmd_grade(int argc, char **argv)
         return cli_usage_error("--format must be text, json or junit, not '%s'", format);
     }
     cli c = {0};
-    int rc = cli_parse_args(nrest, rest, &c, "--backend --compiler --verbose");
+    int rc = cli_parse_args(nrest, rest, &c, "--backend --compiler --arch --verbose");
     free(rest);
     if (rc)
         return rc;
@@ -337,7 +337,10 @@ int cmd_grade(int argc, char **argv)
         return 2;
     }
     gl_grade_opts opts = {.backend = c.backend,
-                          .compile = {.compiler = c.compiler, .verbose = c.verbose}};
+                          .compile = {.compiler = c.compiler,
+                                      .verbose = c.verbose,
+                                      .arch = c.arch,
+                                      .arch_origin = c.arch ? "--arch" : NULL}};
     if (seed) {
         char *end = NULL;
         errno = 0;

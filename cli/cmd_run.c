@@ -261,7 +261,7 @@ int cmd_run(int argc, char **argv)
     int rc = take_run_options(&argc, argv, &x);
     if (rc)
         return rc;
-    rc = cli_parse_args(argc, argv, &c, "--backend --dump-json --compiler --verbose");
+    rc = cli_parse_args(argc, argv, &c, "--backend --dump-json --compiler --arch --verbose");
     if (rc)
         return rc;
     if (x.time && c.backend == GL_BACKEND_SIM)
@@ -293,7 +293,10 @@ int cmd_run(int argc, char **argv)
         }
     }
     gl_run_opts opts = {.backend = c.backend,
-                        .compile = {.compiler = c.compiler, .verbose = c.verbose},
+                        .compile = {.compiler = c.compiler,
+                                    .verbose = c.verbose,
+                                    .arch = c.arch,
+                                    .arch_origin = c.arch ? "--arch" : NULL},
                         .timeout_s = x.timeout_s,
                         .time_reps = x.time ? x.reps : 0,
                         .time_warmup = x.warmup};

@@ -6,19 +6,21 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "runtime/arch.h"
 #include "runtime/lesson.h"
 #include "tui/tui.h"
 
 static const char usage[] =
-    "usage: gpulearn [--backend auto|sim|gpu] [LESSON]\n"
+    "usage: gpulearn [--backend auto|sim|gpu] [--arch TARGET] [LESSON]\n"
     "       gpulearn list [--json]\n"
     "       gpulearn run SPEC.json [--backend auto|sim|gpu] [--dump-json OUT.json]\n"
-    "                              [--compiler auto|nvrtc|nvcc|clang] [--verbose]\n"
+    "                              [--compiler auto|nvrtc|nvcc|clang] [--arch TARGET]\n"
+    "                              [--verbose]\n"
     "                              [--metrics-json OUT] [--trace-json OUT]\n"
     "                              [--schedule deterministic|random:SEED]\n"
     "                              [--time [--reps N] [--warmup N]] [--timeout SECONDS]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
-    "                             [--seed N] [--unsafe-no-sandbox]\n"
+    "                             [--arch TARGET] [--seed N] [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--unsafe-no-sandbox]\n"
     "       gpulearn lint LESSON_DIR...\n"
@@ -57,6 +59,9 @@ static const char usage[] =
     "(run --timeout changes it) on the GPU and on the simulator, and on the simulator\n"
     "also after 2^30 warp instructions (an exercise may set fewer), as an endless loop.\n"
     "\n"
+    "--arch TARGET (sm_75, sm_80, sm_86, sm_89, sm_90; also 80, 8.0, compute_80) compiles\n"
+    "for that target and makes the simulator model it (`info` lists them); a spec's or a\n"
+    "lesson's \"arch\" applies without it; by default the GPU's own, on the simulator sm_90.\n"
     "--backend auto (default) uses the GPU when one works and says so when it falls back\n"
     "to the simulator. Exit codes: 0 ok, 1 the kernel or a check failed, 2 bad usage or\n"
     "bad input files.\n";
@@ -123,6 +128,11 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
             if (!parse_compiler(val, &c->compiler))
                 return cli_usage_error("--compiler must be auto, nvrtc, nvcc or clang, not '%s'",
                                        val);
+        } else if (TAKES("--arch")) {
+            char why[160];
+            if (!gl_arch_known(val, c->arch_buf, why, sizeof why))
+                return cli_usage_error("--arch: %s", why);
+            c->arch = c->arch_buf;
         } else if (TAKES("--dump-json")) {
             c->dump_json = val;
         } else if (TAKES("--format")) {
@@ -220,12 +230,12 @@ static int dispatch(int argc, char **argv)
             return tui_demo_main(argc - 2, argv + 2);
     }
     cli c = {0};
-    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend");
+    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch");
     if (rc)
         return rc;
     if (c.npos > 1)
         return cli_usage_error("unknown command '%s'", c.pos[0]);
-    tui_opts opts = {.backend = c.backend, .lesson = c.npos ? c.pos[0] : NULL};
+    tui_opts opts = {.backend = c.backend, .lesson = c.npos ? c.pos[0] : NULL, .arch = c.arch};
     return tui_run(&opts);
 }
 

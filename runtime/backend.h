@@ -309,6 +309,15 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
 gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                      const gl_run_opts *opts, gl_run_result *res, gl_error *err);
 
+/* The device profile a simulator run models, by precedence: the run's target
+ * (opts->compile.arch: --arch), else the spec's "arch", else the default (sim_device).
+ * *origin says which, for messages ("--arch", "\"arch\" of the launch", "the
+ * default"). A GPU run of gl_run_spec with neither compiles for the GPU's own compute
+ * capability instead. */
+struct sim_device_model;
+const struct sim_device_model *gl_run_profile(const gl_spec *spec, const gl_run_opts *opts,
+                                              const char **origin);
+
 /* Device properties of the back end `kind` would run on (AUTO: GPU if present, else
  * the simulator's model; note says which). */
 gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,

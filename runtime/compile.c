@@ -7,6 +7,7 @@
 #include "runtime/compile.h"
 #include "sim/sim.h"
 
+#include "runtime/arch.h"
 #include "runtime/cache.h"
 #include "runtime/child.h"
 #include "runtime/sandbox.h"
@@ -639,10 +640,14 @@ static void keep_warnings(const char *log, const char *path, gl_compiled *out)
 
 /* ------------------------------------------------------------------ architecture */
 
-/* "compute_75" / "sm_75" / "75" -> the number part in num (digits and an optional
- * letter suffix such as "90a"). Returns 0 when arch is not of that form. */
+/* "compute_75" / "sm_75" / "75" / "7.5" -> the number part in num (digits and an
+ * optional letter suffix such as "90a"). Returns 0 when arch is not of that form. */
 static int arch_number(const char *arch, char *num, size_t n)
 {
+    if (strchr(arch, '.')) { /* "8.0" */
+        int sm = gl_arch_sm(arch);
+        return sm && snprintf(num, n, "%d", sm) < (int)n;
+    }
     const char *p = arch;
     if (strncmp(p, "compute_", 8) == 0)
         p += 8;
@@ -1003,6 +1008,87 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
     tmpdir_remove(tmp);
     return r;
+}
+
+/* clang knows the GPU targets of its release (clang 14: up to sm_86) and stops with
+ * "unsupported CUDA gpu architecture" for newer ones. PTX is forward compatible (PTX ISA
+ * §12 "Release Notes"/"PTX Module Directives": code for sm_86 runs on later GPUs), so
+ * clang compiles for the newest modelled target it knows below the one asked for, and
+ * the log says so where the target was asked for (note = 1); a kernel that needs the
+ * newer target fails to compile there, with a message naming the feature and clang's
+ * limit (gl_compile_cuda). *fallback gets the target compiled for (0: none of them). */
+/* What clang says of a target it does not know. */
+#define CLANG_NO_TARGET "unsupported CUDA gpu architecture"
+
+static try_result try_clang_older(const char *path, const char *archnum, int debug, int note,
+                                  gl_compiled *out, char *why, size_t whylen, gl_error *err,
+                                  int *fallback)
+{
+    const int want = gl_arch_sm(archnum);
+    try_result r = TRY_COMPILE_ERROR;
+    *fallback = 0;
+    for (int i = sim_device_count() - 1; i >= 0; i--) {
+        const sim_device_model *d = sim_device_at(i);
+        const int sm = d->compute_major * 10 + d->compute_minor;
+        if (sm >= want)
+            continue;
+        char num[16];
+        snprintf(num, sizeof num, "%d", sm);
+        gl_error e = {0};
+        why[0] = '\0';
+        r = try_clang(path, num, debug, out, why, whylen, &e);
+        if (r != TRY_OK && (strstr(e.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET)))
+            continue;
+        *fallback = sm;
+        if (err)
+            *err = e;
+        if (r == TRY_OK && note) {
+            char noteline[300];
+            snprintf(noteline, sizeof noteline,
+                     "gpulearn: note: this clang knows GPU targets up to sm_%d: compiled for "
+                     "sm_%d instead of sm_%s (its PTX runs on sm_%s too; --compiler nvrtc or "
+                     "nvcc compile for sm_%s itself)\n",
+                     sm, sm, archnum, archnum, archnum);
+            size_t nl = strlen(noteline), ll = out->log ? strlen(out->log) : 0;
+            char *log = malloc(nl + ll + 1);
+            if (log) {
+                memcpy(log, noteline, nl);
+                memcpy(log + nl, out->log ? out->log : "", ll + 1);
+                free(out->log);
+                out->log = log;
+            }
+        }
+        return r;
+    }
+    return r;
+}
+
+/* A compile error caused by a feature the target lacks gets a first noteline that names it
+ * and the first target that has it. sm: the target compiled for; want: the one asked
+ * for (they differ where clang knows no newer target, see try_clang_older). */
+static void explain_target(gl_error *err, const char *path, int sm, int want, const char *origin)
+{
+    const gl_arch_feature *f = err ? gl_arch_feature_in(err->msg, sm) : NULL;
+    if (!f)
+        return;
+    char head[512];
+    if (sm < want && f->first_sm <= want)
+        snprintf(head, sizeof head,
+                 "%s: %s needs sm_%d or newer; this clang compiles for at most sm_%d (this run "
+                 "targets sm_%d (%s)): use --compiler nvrtc or nvcc\n",
+                 gl_display_path(path), f->name, f->first_sm, sm, want,
+                 origin ? origin : "the default");
+    else
+        snprintf(head, sizeof head, "%s: %s needs sm_%d or newer; this run targets sm_%d (%s)\n",
+                 gl_display_path(path), f->name, f->first_sm, sm, origin ? origin : "the default");
+    char msg[sizeof err->msg];
+    size_t hl = strlen(head), ml = strlen(err->msg);
+    if (hl + ml >= sizeof msg)
+        ml = sizeof msg - 1 - hl;
+    memcpy(msg, head, hl);
+    memcpy(msg + hl, err->msg, ml);
+    msg[hl + ml] = '\0';
+    memcpy(err->msg, msg, sizeof msg);
 }
 
 /* ------------------------------------------------------------------ NVRTC */
@@ -1832,14 +1918,14 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
                            env);
     }
     char archnum[16];
-    /* default: the architecture the simulator models (sim_device) */
+    /* default: the simulator's default device profile (sim_device) */
     char defarch[32];
-    snprintf(defarch, sizeof defarch, "compute_%d%d", sim_device()->compute_major,
-             sim_device()->compute_minor);
+    snprintf(defarch, sizeof defarch, "%s", sim_device()->name);
     const char *arch = opts->arch && *opts->arch ? opts->arch : defarch;
     if (!arch_number(arch, archnum, sizeof archnum))
         return gl_fail(err, GL_ERR_USAGE,
-                       "%s: not a GPU architecture (expected e.g. compute_75 or sm_75)", arch);
+                       "%s: not a GPU architecture (expected e.g. sm_75, compute_75, 75 or 7.5)",
+                       arch);
 
     char *src = gl_read_file(path, NULL, err);
     if (!src)
@@ -1859,6 +1945,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     static const gl_compiler order[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
     strbuf whys = {0};
     try_result r = TRY_UNAVAILABLE;
+    int compiled_sm = gl_arch_sm(archnum); /* the target compiled for (try_clang_older) */
     for (size_t i = 0; i < sizeof order / sizeof order[0] && r == TRY_UNAVAILABLE; i++) {
         gl_compiler c = order[i];
         if (want != GL_CC_AUTO && want != c)
@@ -1870,12 +1957,24 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
             r = try_nvrtc(path, archnum, opts->debug, src, out, why, sizeof why, &cerr);
         else if (c == GL_CC_NVCC)
             r = try_nvcc(path, archnum, opts->debug, out, why, sizeof why, &cerr);
-        else
+        else {
             r = try_clang(path, archnum, opts->debug, out, why, sizeof why, &cerr);
+            if (r != TRY_OK &&
+                (strstr(cerr.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET))) {
+                int older = 0;
+                const int asked = opts->arch && *opts->arch;
+                try_result o = try_clang_older(path, archnum, opts->debug, asked, out, why,
+                                               sizeof why, &cerr, &older);
+                if (older)
+                    r = o, compiled_sm = older;
+            }
+        }
         if (opts->verbose && r != TRY_UNAVAILABLE)
             fprintf(stderr, "gpulearn: %s: %s\n", gl_compiler_name(c), out->command);
-        if (r == TRY_COMPILE_ERROR && err)
+        if (r == TRY_COMPILE_ERROR && err) {
             *err = cerr;
+            explain_target(err, path, compiled_sm, gl_arch_sm(archnum), opts->arch_origin);
+        }
         if (r == TRY_UNAVAILABLE) {
             if (opts->verbose)
                 fprintf(stderr, "gpulearn: %s\n", why);

@@ -12,12 +12,16 @@ const char *gl_compiler_name(gl_compiler c);
 
 /* Options of one compilation. Zero-initialise for defaults. */
 typedef struct gl_compile_opts {
-    gl_compiler compiler; /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
+    gl_compiler compiler;    /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or
                              in CUDA_HOME, else clang; env GPULEARN_COMPILER overrides */
-    const char *arch;     /* virtual architecture ("compute_90"); NULL: the one the
-                             simulator models (sim_device: compute_80) */
-    int verbose;          /* print the compiler and options used to stderr */
-    int debug;            /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
+    const char *arch;        /* target: "sm_90", "compute_90", "90" or "9.0" (the PTX's
+                             .target); NULL: the simulator's default device profile
+                             (sim_device: sm_90). clang compiles for the newest target it
+                             knows below a newer one and says so in the log */
+    const char *arch_origin; /* where arch came from, for messages ("--arch", "the spec's
+                                \"arch\""); NULL: "the default" */
+    int verbose;             /* print the compiler and options used to stderr */
+    int debug;               /* a debug build: -G (NVRTC, nvcc: no optimisation, locals on
                              the stack) or -O0 (clang), so that checks see the code as
                              written, not as the optimiser moved it */
     /* Compilation cache: the PTX is kept in $XDG_CACHE_HOME/gpulearn, keyed by
@@ -49,7 +53,10 @@ typedef struct gl_compiled {
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 
-/* Compiles the CUDA C file `path` to PTX with line info (-lineinfo), for opts->arch.
+/* Compiles the CUDA C file `path` to PTX with line info (-lineinfo), for opts->arch. A
+ * compile error caused by a feature the target lacks starts with a line naming it and
+ * the first target that has it ("k.cu: __reduce_add_sync needs sm_80 or newer; this run
+ * targets sm_75 (--arch)").
  * Kernels may use threadIdx, blockIdx, blockDim, gridDim, __syncthreads, atomicAdd and
  * printf without includes (clang gets our prelude, runtime/prelude/gpulearn_prelude.h).
  * Errors: GL_ERR_INPUT (file unreadable), GL_ERR_COMPILE with the compiler's messages

@@ -8,6 +8,7 @@
  * asking for the base name at CUDA_VERSION returns exactly the version cuda.h declares).
  * CUDA Driver API §6.2 (error handling), §6.8 (primary context), §6.11 (modules),
  * §6.13 (memory), §6.19 (events), §6.22 (execution), §6.33 (driver entry point access). */
+#include "runtime/arch.h"
 #include "runtime/backend.h"
 #include "sim/sim.h"
 
@@ -303,6 +304,19 @@ gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err)
     char why[400];
     if (sim_printf_check_ptx(ptx, why, sizeof why) != 0)
         return gl_fail(err, GL_ERR_FAULT, "%s", why);
+    /* PTX for a newer target than the GPU does not load (CUDA C++ Programming Guide,
+     * "Binary Compatibility": PTX runs on its target and later ones): named here */
+    const int want = gl_ptx_target_sm(ptx);
+    const int major = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+              minor = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    if (want > major * 10 + minor) {
+        char name[128] = "the GPU";
+        g->p_cuDeviceGetName(name, (int)sizeof name - 1, g->dev);
+        return gl_fail(err, GL_ERR_LAUNCH,
+                       "the PTX targets sm_%d, newer than this GPU (%s, compute capability "
+                       "%d.%d: sm_%d%d): compile for sm_%d%d or older (--arch sm_%d%d)",
+                       want, name, major, minor, major, minor, major, minor, major, minor);
+    }
     char log[8192];
     log[0] = '\0';
     CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
@@ -419,6 +433,32 @@ static char *capture_end(capture *c)
     return text;
 }
 
+/* Whether kernel f's static shared memory plus dynamic_shared bytes is over the
+ * device's opt-in limit (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN; CUDA C++
+ * Programming Guide, "Compute Capabilities"); 1 with err naming both limits. */
+static int shared_over(gpu_t *g, CUfunction f, unsigned dynamic_shared, gl_error *err)
+{
+    if (dynamic_shared == 0) /* static shared memory alone is at most 48 KiB */
+        return 0;
+    int stat = 0;
+    g->p_cuFuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+    const uint64_t want = (uint64_t)stat + dynamic_shared;
+    const int optin = attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+              def = attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    if (optin <= 0 || want <= (uint64_t)optin)
+        return 0;
+    if (err)
+        gl_fail(err, GL_ERR_LAUNCH,
+                "%llu bytes of shared memory per block (%d static + %u dynamic) is over the "
+                "limit of this GPU (compute capability %d.%d): %d KiB by default, %d KiB (%d "
+                "bytes) with the opt-in maximum",
+                (unsigned long long)want, stat, dynamic_shared,
+                attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), def >> 10, optin >> 10,
+                optin);
+    return 1;
+}
+
 /* Opts kernel f in to dynamic_shared bytes of dynamic shared memory when that is more
  * than the default 48 KiB less its static shared memory allows: every GPU since Volta
  * holds more per block once CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES is raised
@@ -455,6 +495,8 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const
                        "no kernel named %s in the PTX (C++ kernels need extern \"C\")", kernel);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_CUDA, r, "cuModuleGetFunction", err);
+    if (shared_over(g, f, dynamic_shared, err))
+        return GL_ERR_LAUNCH;
     if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r,
                        "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
@@ -529,6 +571,8 @@ gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
     if (g->p_cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS)
         occ[1] = v;
     const int threads = (int)(block[0] * block[1] * block[2]);
+    if (shared_over(g, f, dynamic_shared, err))
+        return GL_ERR_LAUNCH;
     if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r, "cuFuncSetAttribute", err);
     r = g->p_cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, f, threads, dynamic_shared);
@@ -554,6 +598,8 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
     CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
     if (r != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
+    if (shared_over(g, f, dynamic_shared, err))
+        return GL_ERR_LAUNCH;
     if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
         return cu_fail(g, GL_ERR_LAUNCH, r,
                        "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "runtime/grade.h"
+#include "runtime/arch.h"
 #include "runtime/sandbox.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
@@ -764,10 +765,26 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
 
-    /* the simulator's runs use code for the architecture it models (the compiler's
-     * default); the GPU's, code for the GPU's own (compute_XY of its capability) */
+    /* the target: --arch, else the exercise's "arch", else the default: for the simulator
+     * its default profile, for the GPU its own (compute_XY of its capability) */
+    gl_grade_opts chosen = *opts;
+    if (!chosen.compile.arch || !*chosen.compile.arch) {
+        chosen.compile.arch = lesson_exercise_arch(l);
+        chosen.compile.arch_origin = chosen.compile.arch ? "\"arch\" of the lesson" : NULL;
+    }
+    opts = &chosen;
+    const sim_device_model *sim_target =
+        opts->compile.arch ? sim_device_find(opts->compile.arch) : sim_device();
+    if (!sim_target)
+        return gl_fail(err, GL_ERR_USAGE, "%s: the simulator models no such target",
+                       opts->compile.arch);
+    /* the simulator's runs model the target (gl_run_profile) */
+    const gl_compile_opts sim_compile = {.arch = sim_target->name,
+                                         .arch_origin = opts->compile.arch_origin};
     char gpu_arch[32] = "";
-    if (backend == GL_BACKEND_GPU) {
+    if (backend == GL_BACKEND_GPU && opts->compile.arch)
+        snprintf(gpu_arch, sizeof gpu_arch, "%s", opts->compile.arch);
+    else if (backend == GL_BACKEND_GPU) {
         gl_device_info info;
         char note[256];
         gl_status gs = gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
@@ -822,6 +839,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         sub.diags = NULL;
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";
+    } else if (gl_ptx_check_features(sub.ptx, gl_ptx_target_sm(sub.ptx), sub_path,
+                                     opts->compile.arch_origin, &cerr) != GL_OK) {
+        rep->compile_log = strdup(cerr.msg);
+        snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
+        not_run = "not run: the kernel does not compile";
     } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
         rep->compile_log = strdup(diag);
         snprintf(compiles->detail, sizeof compiles->detail,
@@ -866,12 +888,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     compiles->passed = 1;
     if (*gpu_arch)
         snprintf(compiles->detail, sizeof compiles->detail,
-                 "compiled with %s (compute_%d%d for the simulator, %s for the GPU)",
-                 gl_compiler_name(sub.used), sim_device()->compute_major,
-                 sim_device()->compute_minor, gpu_arch);
+                 "compiled with %s (%s for the simulator, %s for the GPU)",
+                 gl_compiler_name(sub.used), sim_target->name, gpu_arch);
     else
-        snprintf(compiles->detail, sizeof compiles->detail, "compiled with %s",
-                 gl_compiler_name(sub.used));
+        snprintf(compiles->detail, sizeof compiles->detail, "compiled with %s for %s",
+                 gl_compiler_name(sub.used), sim_target->name);
 
     /* every graded size with the lesson's random inputs, then the largest of the
      * exercise's sizes with each set of adversarial inputs (lesson.h gl_inputs) */
@@ -910,7 +931,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        gl_run_opts ref_cfg = {.step_limit = step_limit};
+        gl_run_opts ref_cfg = {.step_limit = step_limit, .compile = sim_compile};
         gl_error rerr = {0};
         st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
@@ -925,7 +946,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        gl_run_opts sub_cfg = {.step_limit = step_limit, .metrics = traced && metric_here};
+        gl_run_opts sub_cfg = {
+            .step_limit = step_limit, .metrics = traced && metric_here, .compile = sim_compile};
         gl_error serr = {0};
         if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
             /* The submission does not fit the exercise (renamed kernel, changed
@@ -968,7 +990,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             break;
         }
         if (dbg_m && !r->inputs) {
-            gl_run_opts dbg_cfg = {.step_limit = step_limit};
+            gl_run_opts dbg_cfg = {.step_limit = step_limit, .compile = sim_compile};
             gl_error derr = {0};
             r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
@@ -978,8 +1000,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             r->sched = calloc((size_t)seeds, sizeof *r->sched);
             for (int s = 0; r->sched && s < seeds; s++) {
                 const uint64_t seed = (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
-                gl_run_opts rc = {
-                    .step_limit = step_limit, .schedule_random = seed != 0, .schedule_seed = seed};
+                gl_run_opts rc = {.step_limit = step_limit,
+                                  .schedule_random = seed != 0,
+                                  .schedule_seed = seed,
+                                  .compile = sim_compile};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;

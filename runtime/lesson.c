@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/arch.h"
 #include "runtime/backend.h"
 #include "runtime/lesson.h"
 
@@ -179,14 +180,45 @@ static const char *const k_views[] = {"text",    "device", "grid_map",  "buffers
 static const char *const k_map_values[] = {"global_index", "block", "thread", "warp",
                                            "lane",         "sm",    NULL};
 
+/* An optional "arch" of obj (a target the simulator models): *out gets its canonical
+ * name (malloc'd), NULL when absent. */
+static gl_status get_arch(ctx *c, const cJSON *obj, const char *field, char **out)
+{
+    *out = NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "arch");
+    char f[64], canon[16], why[160];
+    snprintf(f, sizeof f, "%s%sarch", field, *field ? "." : "");
+    if (!v)
+        return GL_OK;
+    if (!cJSON_IsString(v))
+        return bad(c, f, "must be a target such as \"sm_80\"");
+    if (!gl_arch_known(v->valuestring, canon, why, sizeof why))
+        return bad(c, f, why);
+    *out = strdup(canon);
+    return *out ? GL_OK : gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+}
+
+/* A copy of a launch object with "arch" set to arch where it has none (arch NULL: an
+ * unchanged copy). NULL when out of memory. */
+static cJSON *launch_with_arch(const cJSON *launch, const char *arch)
+{
+    cJSON *js = cJSON_Duplicate(launch, 1);
+    if (js && arch && !cJSON_GetObjectItemCaseSensitive(js, "arch"))
+        cJSON_AddStringToObject(js, "arch", arch);
+    return js;
+}
+
 static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
 {
     char field[32];
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text", "kernel", "launch", "view", "map", NULL};
+    static const char *const keys[] = {"title", "text", "kernel", "launch",
+                                       "view",  "map",  "arch",   NULL};
     gl_status st = only_keys(c, js, field, keys);
+    if (st == GL_OK)
+        st = get_arch(c, js, field, &s->arch);
     if (st == GL_OK)
         st = get_text(c, js, "title", field, 1, &s->title);
     if (st == GL_OK)
@@ -549,7 +581,7 @@ gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson 
         goto done;
     }
     static const char *const keys[] = {"format", "id",       "title", "summary",
-                                       "steps",  "exercise", NULL};
+                                       "steps",  "exercise", "arch",  NULL};
     if (!cJSON_IsObject(js)) {
         st = bad(&c, "(top level)", "must be an object");
         goto done;
@@ -565,7 +597,8 @@ gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson 
     out->number = number_of(dir);
     if ((st = get_text(&c, js, "id", "", 1, &out->id)) != GL_OK ||
         (st = get_text(&c, js, "title", "", 1, &out->title)) != GL_OK ||
-        (st = get_text(&c, js, "summary", "", 1, &out->summary)) != GL_OK)
+        (st = get_text(&c, js, "summary", "", 1, &out->summary)) != GL_OK ||
+        (st = get_arch(&c, js, "", &out->arch)) != GL_OK)
         goto done;
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(js, "steps");
     if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) == 0) {
@@ -612,9 +645,11 @@ void lesson_free(gl_lesson *l)
         free(s->kernel);
         free(s->view);
         free(s->map_value);
+        free(s->arch);
         cJSON_Delete(s->launch);
     }
     free(l->steps);
+    free(l->arch);
     gl_exercise *e = l->exercise;
     if (e) {
         free(e->title);
@@ -746,7 +781,7 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
     if (step < 0 || step >= l->nsteps || !l->steps[step].launch)
         return gl_fail(err, GL_ERR_USAGE, "%s: step %d has no kernel to run", l->dir, step + 1);
     const gl_step *s = &l->steps[step];
-    cJSON *js = cJSON_Duplicate(s->launch, 1);
+    cJSON *js = launch_with_arch(s->launch, s->arch ? s->arch : l->arch);
     if (!js)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     /* A "source" in the launch is relative to the lesson folder; the step's kernel
@@ -761,6 +796,13 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
     gl_status st = spec_from_json(js, file, base, NULL, out, err);
     cJSON_Delete(js);
     return st;
+}
+
+const char *lesson_exercise_arch(const gl_lesson *l)
+{
+    const cJSON *a =
+        l->exercise ? cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "arch") : NULL;
+    return cJSON_IsString(a) ? a->valuestring : l->arch;
 }
 
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
@@ -791,7 +833,7 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     memset(out, 0, sizeof *out);
     if (!l->exercise)
         return gl_fail(err, GL_ERR_USAGE, "lesson '%s' has no exercise", l->id);
-    cJSON *js = cJSON_Duplicate(l->exercise->launch, 1);
+    cJSON *js = launch_with_arch(l->exercise->launch, l->arch);
     if (!js)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     cJSON_DeleteItemFromObjectCaseSensitive(js, "source");

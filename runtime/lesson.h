@@ -21,6 +21,8 @@ typedef struct gl_step {
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
     struct cJSON *launch; /* launch spec object (owned), or NULL */
+    char *arch;           /* optional "arch" of the step (canonical "sm_80"), or NULL: the
+                             lesson's; a launch's own "arch" comes first */
 } gl_step;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
@@ -87,6 +89,8 @@ typedef struct gl_lesson {
     int number; /* from the folder name NN-slug */
     char *title;
     char *summary;
+    char *arch; /* optional top-level "arch" (canonical "sm_80"): the target of every step
+                   and of the exercise that names none, or NULL (runtime/arch.h) */
     gl_step *steps;
     int nsteps;
     gl_exercise *exercise; /* NULL when the lesson has none (lesson 0) */
@@ -119,6 +123,9 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err);
 
 /* The launch spec of step i (source = the step's kernel unless the spec names one). */
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err);
+
+/* The target the exercise names: its launch's "arch", else the lesson's, else NULL. */
+const char *lesson_exercise_arch(const gl_lesson *l);
 
 /* The exercise's launch spec at size n, with "random" seeds offset by seed_offset so
  * each size gets different inputs; source = source_path. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/arch.h"
 #include "runtime/backend.h"
 #include "runtime/instrument.h"
 #include "runtime/worker.h"
@@ -62,7 +63,6 @@ static int gpu_disabled(void)
  * process (runtime/worker.h), never in this one: CUDA initialised before fork() is
  * unusable in the child. AUTO falls back to the simulator when the worker could not
  * open the GPU (no driver, no device), see gl_run_ptx; note says why. */
-static void sim_device_info(gl_device_info *info);
 
 static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, size_t note_len)
 {
@@ -358,12 +358,24 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
             tr->sink_ctx = opts->trace_sink_ctx;
         }
     }
+    /* the device modelled: the target of the run (gl_run_arch) */
+    const char *origin = NULL;
+    const sim_device_model *dev = gl_run_profile(spec, opts, &origin);
+    const int ptx_sm = gl_ptx_target_sm(res->ptx);
+    if (ptx_sm > dev->compute_major * 10 + dev->compute_minor) {
+        trace_free(tr);
+        return gl_fail(err, GL_ERR_LAUNCH,
+                       "%s: the PTX targets sm_%d, newer than the simulated %s (%s): compile "
+                       "for %s or older",
+                       spec->file, ptx_sm, dev->name, origin, dev->name);
+    }
     sim_config cfg = {.step_limit = opts->step_limit ? opts->step_limit : GL_STEP_LIMIT_DEFAULT,
                       .time_limit_s = opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S,
                       .trace = tr,
                       .schedule_random = opts->schedule_random,
                       .schedule_seed = opts->schedule_seed,
-                      .checks_off = opts->checks_off};
+                      .checks_off = opts->checks_off,
+                      .device = dev};
     sim_t *s = sim_new(&cfg);
     if (!s) {
         trace_free(tr);
@@ -400,7 +412,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         sim_launch(s, m, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params, &sr);
     if (ss != SIM_ERR_LAUNCH && ss != SIM_ERR_NOT_FOUND) {
         gl_device_info info;
-        sim_device_info(&info);
+        gl_arch_device_info(dev, &info);
         gl_occupancy_of(&info, spec->grid, spec->block,
                         ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
                         &res->occupancy);
@@ -712,6 +724,14 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
         return st;
     }
 
+    /* an instruction the PTX's own target lacks (inline asm; NVRTC runs no ptxas):
+     * named, with the first target that has it, on either back end */
+    const char *origin = NULL;
+    gl_run_profile(spec, opts, &origin);
+    st = gl_ptx_check_features(ptx, gl_ptx_target_sm(ptx), spec->source, origin, err);
+    if (st != GL_OK)
+        goto out;
+
     const char *kernel = spec->kernel;
     if (m) {
         kernel = gl_resolve_kernel(m, spec->kernel);
@@ -766,6 +786,42 @@ out:
     return st;
 }
 
+/* The GPU's own target ("sm_90") into out, asked of the GPU worker once per process.
+ * 0 when there is no GPU. */
+static int gpu_own_arch(char out[16])
+{
+    static int asked, cc;
+    if (!asked) {
+        asked = 1;
+        gl_device_info info;
+        char note[256];
+        gl_error e = {0};
+        if (gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &e) == GL_OK &&
+            !info.is_simulator && info.compute_major > 0)
+            cc = info.compute_major * 10 + info.compute_minor;
+    }
+    if (cc > 0)
+        snprintf(out, 16, "sm_%d", cc);
+    return cc > 0;
+}
+
+const sim_device_model *gl_run_profile(const gl_spec *spec, const gl_run_opts *opts,
+                                       const char **origin)
+{
+    const sim_device_model *d = NULL;
+    if (opts && opts->compile.arch && *opts->compile.arch &&
+        (d = sim_device_find(opts->compile.arch))) {
+        *origin = opts->compile.arch_origin ? opts->compile.arch_origin : "--arch";
+        return d;
+    }
+    if (spec && spec->arch[0] && (d = sim_device_find(spec->arch))) {
+        *origin = "\"arch\" of the launch";
+        return d;
+    }
+    *origin = "the default";
+    return sim_device();
+}
+
 gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_result *res,
                       gl_error *err)
 {
@@ -775,14 +831,25 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
         opts = &defaults;
     gl_compiled c = {0};
     const char *src = opts->source_override ? opts->source_override : spec->source;
-    gl_status st = gl_compile_cuda(src, &opts->compile, &c, err);
+    gl_run_opts o = *opts;
+    char gpu_arch[16];
+    if ((!o.compile.arch || !*o.compile.arch) && !spec->arch[0] && o.backend != GL_BACKEND_SIM &&
+        !(o.backend == GL_BACKEND_AUTO && gpu_disabled()) && gpu_own_arch(gpu_arch)) {
+        o.compile.arch = gpu_arch; /* the GPU's own compute capability */
+        o.compile.arch_origin = "the GPU's own";
+    } else {
+        gl_run_profile(spec, &o, &o.compile.arch_origin);
+        if (!o.compile.arch || !*o.compile.arch)
+            o.compile.arch = spec->arch[0] ? spec->arch : NULL;
+    }
+    gl_status st = gl_compile_cuda(src, &o.compile, &c, err);
     if (st != GL_OK) {
         res->diags = c.diags, res->ndiags = c.ndiags; /* the errors, for views */
         c.diags = NULL;
         gl_compiled_free(&c);
         return st;
     }
-    st = gl_run_ptx(spec, c.ptx, opts, res, err);
+    st = gl_run_ptx(spec, c.ptx, &o, res, err);
     res->diags = c.diags, res->ndiags = c.ndiags;
     c.diags = NULL;
     res->compiler = c.used;
@@ -829,28 +896,6 @@ void gl_ptx_kernels_free(char **names, int *nparams, int n)
     free(nparams);
 }
 
-/* The simulator's device model as device properties. */
-static void sim_device_info(gl_device_info *info)
-{
-    const sim_device_model *d = sim_device();
-    memset(info, 0, sizeof *info);
-    snprintf(info->name, sizeof info->name, "%s", d->name);
-    info->is_simulator = 1;
-    info->compute_major = d->compute_major;
-    info->compute_minor = d->compute_minor;
-    info->sm_count = d->sm_count;
-    info->warp_size = d->warp_size;
-    info->max_threads_per_block = d->max_threads_per_block;
-    info->max_threads_per_sm = d->max_threads_per_sm;
-    info->max_blocks_per_sm = d->max_blocks_per_sm;
-    for (int i = 0; i < 3; i++) {
-        info->max_block_dim[i] = d->max_block_dim[i];
-        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
-    }
-    info->shared_bytes_per_block = d->shared_bytes_per_block;
-    info->shared_bytes_per_sm = d->shared_bytes_per_sm;
-}
-
 gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
                           gl_error *err)
 {
@@ -880,7 +925,7 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
         }
         snprintf(note, note_len, "%s: showing the simulator's model", ge.msg);
     }
-    sim_device_info(info);
+    gl_arch_device_info(sim_device(), info);
     return GL_OK;
 }
 

@@ -12,6 +12,7 @@
  * status is the first problem's (GL_ERR_INPUT, or GL_ERR_LAUNCH for an illegal launch
  * configuration). */
 #include "runtime/spec_internal.h"
+#include "runtime/arch.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -837,7 +838,7 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 
 static const char *const spec_keys[] = {
     "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
-    "args",   "bytes_moved", "flops", NULL};
+    "args",   "bytes_moved", "flops", "arch",  NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -923,6 +924,14 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
                 out->dynamic_shared_bytes = (unsigned)n.mag;
         }
     }
+
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(json, "arch");
+    char why[160];
+    if (arch && !cJSON_IsString(arch))
+        cfail(&c, GL_ERR_INPUT, "arch", "must be a target such as \"sm_80\", not %s",
+              json_kind(arch));
+    else if (arch && !gl_arch_known(arch->valuestring, out->arch, why, sizeof why))
+        cfail(&c, GL_ERR_INPUT, "arch", "%s", why);
 
     /* Declared work for timing: >= 0, integers or floats or expressions. */
     static const char *const work_keys[] = {"bytes_moved", "flops"};

@@ -79,6 +79,8 @@ typedef struct gl_spec {
     char *kernel; /* kernel name (extern "C" or mangled) */
     unsigned grid[3], block[3];
     unsigned dynamic_shared_bytes;
+    char arch[16]; /* optional "arch": the target ("sm_80", one the simulator models;
+                      runtime/arch.h), "" when absent */
     gl_arg *args;
     int nargs;
     /* Timing (`gpulearn run --time`): optional top-level "bytes_moved" and

@@ -338,8 +338,8 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_LANEID: return t % 32;
     case PTX_SREG_WARPID: return t / 32;
     case PTX_SREG_NWARPID: return c->nwarps;
-    case PTX_SREG_SMID: return c->slot % (uint64_t)sim_device()->sm_count;
-    case PTX_SREG_NSMID: return (uint64_t)sim_device()->sm_count;
+    case PTX_SREG_SMID: return c->slot % (uint64_t)sim_model(c->s)->sm_count;
+    case PTX_SREG_NSMID: return (uint64_t)sim_model(c->s)->sm_count;
     case PTX_SREG_CLOCK: return c->steps & 0xffffffffu;
     case PTX_SREG_CLOCK64: return c->steps;
     case PTX_SREG_LANEMASK_EQ: return 1u << (t % 32);

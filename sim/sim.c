@@ -59,48 +59,32 @@ double sim_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const sim_device_model device_model = {
-    .name = "gpulearn SIMT simulator",
-    .sm_count = 4,
-    .warp_size = 32,
-    .max_threads_per_block = 1024,
-    .max_block_dim = {1024, 1024, 64},
-    .max_grid_dim = {2147483647u, 65535u, 65535u},
-    .shared_bytes_per_block = 48 * 1024,
-    .shared_bytes_per_block_optin = 163 * 1024,
-    .compute_major = 8,
-    .compute_minor = 0,
-    .max_threads_per_sm = 2048,
-    .max_blocks_per_sm = 32,
-    .shared_bytes_per_sm = 164 * 1024,
-};
-
-const sim_device_model *sim_device(void)
-{
-    return &device_model;
-}
-
 /* The deterministic schedule interleaves at most this many blocks (2 per modelled SM):
  * enough for blocks to overlap as on a GPU, and few enough contexts that their
  * registers stay in the host's caches (make bench: 16 interleaved blocks cost scan and
  * sgemm 15-30 %). Random schedules go up to sim_resident_blocks. */
 #define SIM_DETERMINISTIC_RESIDENT 8u
+/* SMs whose resident blocks the simulator interleaves (random schedules too). */
+#define SIM_RESIDENT_SMS 4
 
 /* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
  * memory each that the modelled device holds at once: sm_count times what one SM's
  * thread, block and shared-memory limits allow (at least one per SM). The simulator
  * interleaves up to 8 of them (2 per SM) in its deterministic schedule and 2 to all of
  * them in random schedules, as a GPU runs a wave of resident blocks at once. */
-static unsigned sim_resident_blocks(unsigned threads, size_t shared_bytes)
+static unsigned sim_resident_blocks(const sim_device_model *d, unsigned threads,
+                                    size_t shared_bytes)
 {
-    const sim_device_model *d = &device_model;
     const unsigned warps = (threads + 31) / 32;
     unsigned per_sm = (unsigned)d->max_blocks_per_sm;
     if (warps && (unsigned)d->max_threads_per_sm / (warps * 32) < per_sm)
         per_sm = (unsigned)d->max_threads_per_sm / (warps * 32);
     if (shared_bytes && d->shared_bytes_per_sm / shared_bytes < per_sm)
         per_sm = (unsigned)(d->shared_bytes_per_sm / shared_bytes);
-    return (per_sm ? per_sm : 1) * (unsigned)d->sm_count;
+    /* the first SIM_RESIDENT_SMS SMs: a wave over all 132 of an H100 would be thousands
+     * of block contexts */
+    return (per_sm ? per_sm : 1) *
+           (unsigned)(d->sm_count < SIM_RESIDENT_SMS ? d->sm_count : SIM_RESIDENT_SMS);
 }
 
 sim_t *sim_new(const sim_config *cfg)
@@ -511,7 +495,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
                  "no kernel (.entry) named '%s' in the module", kernel);
         return SIM_ERR_NOT_FOUND;
     }
-    const sim_device_model *dm = sim_device();
+    const sim_device_model *dm = sim_model(s);
     for (int i = 0; i < 3; i++) {
         if (grid[i] == 0 || block[i] == 0)
             return launch_error(res, SIM_ERR_LAUNCH, "grid and block dimensions must be >= 1");
@@ -533,8 +517,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
         return SIM_ERR_LAUNCH;
     }
     /* CUDA C++ Programming Guide, "Compute Capabilities": static shared memory is at most
-     * 48 KiB; with dynamic shared memory a block may opt in to more (compute capability
-     * 8.0: 163 KiB in all), which gpulearn does for every launch that asks for it */
+     * 48 KiB; with dynamic shared memory a block may opt in to more (the profile's
+     * opt-in maximum), which gpulearn does for every launch that asks for it */
     size_t shared = (size_t)f->dynshared_off + dynamic_shared;
     if (f->dynshared_off > dm->shared_bytes_per_block) {
         snprintf(res->fault.message, sizeof res->fault.message,
@@ -546,9 +530,11 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     if (shared > dm->shared_bytes_per_block_optin) {
         snprintf(res->fault.message, sizeof res->fault.message,
                  "%zu bytes of shared memory per block (%u static + %u dynamic) is over the "
-                 "limit of %zu bytes (%zu KiB) a block of compute capability %d.%d may use",
-                 shared, f->shared_size, dynamic_shared, dm->shared_bytes_per_block_optin,
-                 dm->shared_bytes_per_block_optin >> 10, dm->compute_major, dm->compute_minor);
+                 "limit of %s (compute capability %d.%d): %zu KiB by default, %zu KiB (%zu "
+                 "bytes) with the opt-in maximum",
+                 shared, f->shared_size, dynamic_shared, dm->name, dm->compute_major,
+                 dm->compute_minor, dm->shared_bytes_per_block >> 10,
+                 dm->shared_bytes_per_block_optin >> 10, dm->shared_bytes_per_block_optin);
         return SIM_ERR_LAUNCH;
     }
     sim_status st = load_module_vars(s, m);
@@ -632,7 +618,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     }
     /* residency: the blocks that run at once (sim_resident_blocks); a random schedule
      * picks between 2 and that many */
-    unsigned nres = sim_resident_blocks(base->nthreads, shared);
+    unsigned nres = sim_resident_blocks(dm, base->nthreads, shared);
     if (s->cfg.schedule_random && nres > 2)
         nres = 2 + rng_below(&base->rng, nres - 1);
     else if (nres > SIM_DETERMINISTIC_RESIDENT)

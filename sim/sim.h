@@ -70,31 +70,46 @@ int ptx_op_class(const char *name, size_t len);
 
 /* ------------------------------------------------------------------- simulator */
 
-/* The simulator's model of a device (what lesson 0 shows for the simulator). */
+/* A device profile: the limits of one GPU generation that the simulator models (launch
+ * limits, residency, shared memory) and that kernels compile for (compute_XY). Values
+ * from the CUDA C++ Programming Guide, "Compute Capabilities", Table "Technical
+ * Specifications per Compute Capability" (sim/device.c cites each). */
 typedef struct sim_device_model {
-    const char *name;                    /* "gpulearn SIMT simulator" */
-    int sm_count;                        /* modelled SMs (a block's slot modulo sm_count) */
+    const char *name;                    /* the target: "sm_90" */
+    const char *gpu;                     /* the GPU it is modelled on: "H100 SXM (Hopper)" */
+    int compute_major, compute_minor;    /* compute capability: 9, 0 */
+    int sm_count;                        /* SMs of that GPU (%nsmid; occupancy's waves) */
     int warp_size;                       /* 32 lanes */
     int max_threads_per_block;           /* 1024 */
     int max_block_dim[3];                /* 1024, 1024, 64 */
     unsigned max_grid_dim[3];            /* 2^31-1, 65535, 65535 */
     size_t shared_bytes_per_block;       /* 48 KiB: the most static shared memory, and the
-                                      default for static + dynamic */
-    size_t shared_bytes_per_block_optin; /* 163 KiB: static + dynamic once a kernel opts
-                                            in (gpulearn does past 48 KiB of dynamic) */
-    int compute_major, compute_minor;    /* compute capability modelled: 8.0, so kernels
-                                         compile for compute_80 (redux.sync:
-                                         __reduce_add_sync) */
-    /* Residency per SM (CUDA C++ Programming Guide, "Compute Capabilities", Table
-     * "Technical Specifications per Compute Capability", 8.0): at most this many
-     * threads, blocks and bytes of shared memory. */
-    int max_threads_per_sm;     /* 2048 */
-    int max_blocks_per_sm;      /* 32 */
-    size_t shared_bytes_per_sm; /* 164 KiB */
+                                            default for static + dynamic */
+    size_t shared_bytes_per_block_optin; /* static + dynamic once a kernel opts in
+                                            (cudaFuncAttributeMaxDynamicSharedMemorySize;
+                                            gpulearn does past 48 KiB of dynamic) */
+    /* Residency per SM: at most this many threads, blocks, warps, 32-bit registers and
+     * bytes of shared memory. */
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    int max_warps_per_sm;
+    int regs_per_sm;            /* 65536 */
+    int regs_per_thread;        /* 255 */
+    size_t shared_bytes_per_sm; /* bytes */
+    size_t l2_bytes;            /* L2 cache of the named GPU, bytes */
+    int sector_bytes;           /* 32: the unit of a global memory transaction */
 } sim_device_model;
 
-/* The simulator's device model (static storage). */
+/* The default profile (sm_90; static storage). */
 const sim_device_model *sim_device(void);
+/* The profile of a target written "sm_80", "compute_80", "80" or "8.0"; NULL when the
+ * simulator has none for it. */
+const sim_device_model *sim_device_find(const char *name);
+/* The profiles, oldest first: sim_device_at(0 .. sim_device_count()-1); NULL outside. */
+int sim_device_count(void);
+const sim_device_model *sim_device_at(int i);
+/* "sm_75, sm_80, sm_86, sm_89, sm_90" into buf (for messages listing the known ones). */
+void sim_device_names(char *buf, size_t len);
 
 typedef struct sim sim_t;
 
@@ -127,6 +142,9 @@ typedef struct sim_config {
     unsigned checks_off;
     /* Most findings kept in sim_result.findings; 0 = default (100). */
     int max_findings;
+    /* The device modelled (launch and shared-memory limits, residency, %nsmid); NULL:
+     * sim_device(). Not owned (the profiles are static). */
+    const sim_device_model *device;
 } sim_config;
 
 /* Checkers (sim_config.checks_off). */

@@ -86,6 +86,13 @@ struct sim {
     uint64_t launches;    /* sim_launch calls so far (the race detector's shadows) */
 };
 
+/* The device profile a simulator instance models (sim_config.device, else the
+ * default). */
+static inline const sim_device_model *sim_model(const sim_t *s)
+{
+    return s->cfg.device ? s->cfg.device : sim_device();
+}
+
 enum { SIM_T_RUN, SIM_T_BAR, SIM_T_EXIT };
 
 typedef struct sim_frame {

@@ -90,6 +90,13 @@ has out "bad_compile.cu:[45]:"
 expect "grade --format json" 1 "$G" grade 01-threads --format json; has out '"passed":[[:space:]]*false'
 expect "grade an unknown lesson" 2 "$G" grade 99; has err "no lesson '99'"
 expect "info on the simulator" 0 "$G" info --backend sim; has out "warp size"
+has out "^  sm_75  Tesla T4 (Turing) *40 SMs"; has out "^  sm_90  H100 SXM (Hopper) .*(default)$"
+expect "info --json lists the targets" 0 "$G" info --backend sim --json
+has out '"default_target":[[:space:]]*"sm_90"'; has out '"name":[[:space:]]*"sm_86"'
+expect "run --arch with an unknown target" 2 "$G" run tests/cli/saxpy.json --arch sm_70
+has err "'sm_70' is not a known target (known: sm_75, sm_80, sm_86, sm_89, sm_90)"
+expect "run --arch 7.5" 0 "$G" run tests/cli/saxpy.json --backend sim --arch 7.5 --verbose
+has err "compute_75\|sm_75"
 
 if GPULEARN_NO_GPU= "$G" info --backend gpu >/dev/null 2>&1; then
   expect "run on the GPU" 0 "$G" run tests/cli/saxpy.json --backend gpu --dump-json "$T/gpu.json"

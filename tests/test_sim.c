@@ -349,13 +349,55 @@ END_TEST
 
 START_TEST(test_device_model_is_the_documented_one)
 {
+    /* the default profile: sm_90, an H100 SXM (CUDA C++ Programming Guide, "Compute
+     * Capabilities", Technical Specifications, 9.0) */
     const sim_device_model *d = sim_device();
-    ck_assert_str_eq(d->name, "gpulearn SIMT simulator");
-    ck_assert_int_eq(d->sm_count, 4);
+    ck_assert_str_eq(d->name, "sm_90");
+    ck_assert_int_eq(d->compute_major * 10 + d->compute_minor, 90);
+    ck_assert_int_eq(d->sm_count, 132);
     ck_assert_int_eq(d->warp_size, 32);
     ck_assert_int_eq(d->max_threads_per_block, 1024);
     ck_assert_uint_eq(d->shared_bytes_per_block, 48 * 1024);
-    ck_assert_int_eq(d->compute_major * 10 + d->compute_minor, 80);
+    ck_assert_uint_eq(d->shared_bytes_per_block_optin, 227 * 1024);
+    ck_assert_uint_eq(d->shared_bytes_per_sm, 228 * 1024);
+    ck_assert_uint_eq(d->l2_bytes, 50u << 20);
+    ck_assert_int_eq(d->sector_bytes, 32);
+    ck_assert_int_eq(d->regs_per_sm, 65536);
+    ck_assert_int_eq(d->regs_per_thread, 255);
+    ck_assert_int_eq(d->max_threads_per_sm, 2048);
+    ck_assert_int_eq(d->max_blocks_per_sm, 32);
+    ck_assert_int_eq(d->max_warps_per_sm, 64);
+}
+END_TEST
+
+START_TEST(test_device_profiles_are_found_by_every_spelling)
+{
+    static const char *const sm80[] = {"sm_80", "80", "8.0", "compute_80"};
+    for (int i = 0; i < 4; i++) {
+        const sim_device_model *d = sim_device_find(sm80[i]);
+        ck_assert_msg(d != NULL, "%s", sm80[i]);
+        ck_assert_str_eq(d->name, "sm_80");
+        ck_assert_uint_eq(d->shared_bytes_per_block_optin, 163 * 1024);
+    }
+    static const char *const unknown[] = {"sm_70", "7.0", "sm_8", "800", "sm_80x", "", " 8.0"};
+    for (int i = 0; i < 7; i++)
+        ck_assert_msg(sim_device_find(unknown[i]) == NULL, "'%s' was found", unknown[i]);
+    ck_assert_ptr_null(sim_device_find(NULL));
+    /* Turing: 1024 threads, 16 blocks per SM; a block may opt in to all 64 KiB */
+    const sim_device_model *t = sim_device_find("7.5");
+    ck_assert_int_eq(t->max_threads_per_sm, 1024);
+    ck_assert_int_eq(t->max_blocks_per_sm, 16);
+    ck_assert_uint_eq(t->shared_bytes_per_block_optin, 64 * 1024);
+    /* sm_86 and sm_89: 1536 threads per SM, 99 KiB opt-in */
+    ck_assert_int_eq(sim_device_find("sm_86")->max_threads_per_sm, 1536);
+    ck_assert_uint_eq(sim_device_find("sm_89")->shared_bytes_per_block_optin, 99 * 1024);
+    ck_assert_int_eq(sim_device_find("sm_89")->max_blocks_per_sm, 24);
+    ck_assert_int_eq(sim_device_count(), 5);
+    ck_assert_str_eq(sim_device_at(0)->name, "sm_75");
+    ck_assert_ptr_null(sim_device_at(5));
+    char names[128];
+    sim_device_names(names, sizeof names);
+    ck_assert_str_eq(names, "sm_75, sm_80, sm_86, sm_89, sm_90");
 }
 END_TEST
 
@@ -491,6 +533,7 @@ static Suite *sim_suite(void)
     tcase_add_loop_test(tc, test_endless_loop_hits_step_limit_naming_the_loop_line, 0, 2);
     tcase_add_loop_test(tc, test_launch_rejects_blocks_over_1024_threads, 0, 2);
     tcase_add_test(tc, test_device_model_is_the_documented_one);
+    tcase_add_test(tc, test_device_profiles_are_found_by_every_spelling);
     suite_add_tcase(s, tc);
     TCase *ops = tcase_create("semantics");
     tcase_add_loop_test(ops, test_instruction_semantics_table, 0,

@@ -52,6 +52,14 @@ handler_result app_start_run(app *a)
                      .trace_regs = 1,
                      .gpu_trace = 1 /* GPU runs: memory requests and each block's SM */};
     o.compile.debug = a->names_build; /* N: source variable names (a debug build) */
+    /* the target: --arch, else (the exercise's reference compiles with o) the lesson's;
+     * a step's launch spec carries its own */
+    o.compile.arch = a->opts.arch;
+    o.compile.arch_origin = "--arch";
+    if (!o.compile.arch && app_on_exercise(a) && a->lesson) {
+        o.compile.arch = lesson_exercise_arch(a->lesson);
+        o.compile.arch_origin = "\"arch\" of the lesson";
+    }
     a->start_names = a->names_build;
     snprintf(a->start_kernel, sizeof a->start_kernel, "%s",
              a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
@@ -119,7 +127,8 @@ handler_result app_start_grade(app *a)
     if (app_busy(a))
         return H_HANDLED;
     const char *sub = a->ex_path[0] ? a->ex_path : NULL;
-    gl_grade_opts o = {.backend = a->opts.backend};
+    gl_grade_opts o = {.backend = a->opts.backend,
+                       .compile = {.arch = a->opts.arch, .arch_origin = "--arch"}};
     char msg[256];
     if (!job_start_grade(&a->job, a->lesson, sub, &o, msg, sizeof msg)) {
         app_set_flash(a, msg);

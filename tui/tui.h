@@ -10,6 +10,8 @@
 typedef struct tui_opts {
     gl_backend_kind backend; /* AUTO: GPU when one works, else the simulator */
     const char *lesson;      /* open this lesson directly (name as lesson_find takes), or NULL */
+    const char *arch;        /* --arch: the target of every run ("sm_80"), or NULL: the
+                                lesson's "arch", else the default (runtime/arch.h) */
     bool demo;               /* demo mode: large uncluttered layout for a projector */
     double auto_seconds;     /* demo: advance every this many seconds (0 = on keypress) */
 } tui_opts;

@@ -379,7 +379,9 @@ GL_DEV void __trap(void) { asm volatile("trap;"); }
 GL_DEV void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" : : "r"(ns)); }
 
 /* warp reductions (CUDA C++ Programming Guide "Warp Reduce Functions", sm_80+; PTX ISA
- * §9.7.13.x redux.sync): every lane of mask gets the reduction of their values */
+ * §9.7.13.x redux.sync): every lane of mask gets the reduction of their values. Only for
+ * sm_80 and later, as CUDA's own headers: on older targets they are undeclared */
+#if __CUDA_ARCH__ >= 800
 #define GL_REDUX(name, T, op, ty, cons)                                                  \
     GL_DEV T name(unsigned mask, T v)                                                   \
     {                                                                                   \
@@ -397,6 +399,7 @@ GL_REDUX(__reduce_and_sync, unsigned, "and", "b32", "r")
 GL_REDUX(__reduce_or_sync, unsigned, "or", "b32", "r")
 GL_REDUX(__reduce_xor_sync, unsigned, "xor", "b32", "r")
 #undef GL_REDUX
+#endif
 
 /* --------------------------------------------------------------- math (§13.1, §13.3) */
 GL_DEV int min(int a, int b) { return a < b ? a : b; }

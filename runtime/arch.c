@@ -1,0 +1,235 @@
+/* arch.c — GPU targets: names, the features each adds, the errors that name them. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/arch.h"
+#include "sim/sim.h"
+
+int gl_arch_sm(const char *arch)
+{
+    if (!arch)
+        return 0;
+    if (strncmp(arch, "compute_", 8) == 0)
+        arch += 8;
+    else if (strncmp(arch, "sm_", 3) == 0)
+        arch += 3;
+    if (arch[0] < '1' || arch[0] > '9')
+        return 0;
+    if (arch[1] == '.' && isdigit((unsigned char)arch[2]) && !arch[3])
+        return (arch[0] - '0') * 10 + (arch[2] - '0');
+    char *end;
+    long n = strtol(arch, &end, 10);
+    /* an architecture-specific suffix ("sm_90a") keeps the number */
+    if (n < 10 || n > 999 || end - arch < 2 || (*end && (end[1] || !islower((unsigned char)*end))))
+        return 0;
+    return (int)n;
+}
+
+int gl_arch_known(const char *arch, char out[16], char *why, size_t whylen)
+{
+    const sim_device_model *d = sim_device_find(arch);
+    if (d) {
+        snprintf(out, 16, "%s", d->name);
+        return 1;
+    }
+    char names[128];
+    sim_device_names(names, sizeof names);
+    snprintf(why, whylen, "'%s' is not a known target (known: %s)", arch ? arch : "", names);
+    return 0;
+}
+
+void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "gpulearn SIMT simulator: %s, %s", d->name, d->gpu);
+    info->is_simulator = 1;
+    info->compute_major = d->compute_major;
+    info->compute_minor = d->compute_minor;
+    info->sm_count = d->sm_count;
+    info->warp_size = d->warp_size;
+    info->max_threads_per_block = d->max_threads_per_block;
+    info->max_threads_per_sm = d->max_threads_per_sm;
+    info->max_blocks_per_sm = d->max_blocks_per_sm;
+    for (int i = 0; i < 3; i++) {
+        info->max_block_dim[i] = d->max_block_dim[i];
+        info->max_grid_dim[i] = (int)d->max_grid_dim[i];
+    }
+    info->shared_bytes_per_block = d->shared_bytes_per_block;
+    info->shared_bytes_per_sm = d->shared_bytes_per_sm;
+    info->shared_bytes_per_block_optin = d->shared_bytes_per_block_optin;
+    info->regs_per_sm = d->regs_per_sm;
+    info->regs_per_block = d->regs_per_sm; /* 64 K per block too on 7.5 - 9.0 */
+    info->l2_bytes = d->l2_bytes;
+}
+
+int gl_arch_target_count(void)
+{
+    return sim_device_count();
+}
+
+int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info)
+{
+    const sim_device_model *d = sim_device_at(i);
+    if (!d)
+        return -1;
+    snprintf(name, 16, "%s", d->name);
+    snprintf(gpu, 64, "%s", d->gpu);
+    gl_arch_device_info(d, info);
+    return d == sim_device();
+}
+
+int gl_ptx_target_sm(const char *ptx)
+{
+    for (const char *p = ptx; p && (p = strstr(p, ".target")); p += 7) {
+        if (p != ptx && p[-1] != '\n' && !isspace((unsigned char)p[-1]))
+            continue;
+        const char *q = p + 7;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        char name[16];
+        size_t n = 0;
+        while (n < sizeof name - 1 && (isalnum((unsigned char)q[n]) || q[n] == '_'))
+            name[n] = q[n], n++;
+        name[n] = '\0';
+        return strncmp(name, "sm_", 3) == 0 ? gl_arch_sm(name) : 0;
+    }
+    return 0;
+}
+
+/* What each target adds, newest first where one name prefixes another. PTX entries cite
+ * the instruction's "Target ISA notes" in the PTX ISA; CUDA C entries the CUDA C++
+ * Programming Guide section that gives their compute capability. */
+static const gl_arch_feature features[] = {
+    /* PTX ISA "cp.async.bulk", "cp.reduce.async.bulk": requires sm_90 or higher */
+    {"cp.async.bulk", 1, 90, "cuda::memcpy_async with TMA"},
+    {"cp.reduce.async.bulk", 1, 90, NULL},
+    /* PTX ISA "cp.async": requires sm_80 or higher */
+    {"cp.async", 1, 80, "__pipeline_memcpy_async / cuda::memcpy_async"},
+    /* PTX ISA "mbarrier.test_wait/try_wait": try_wait requires sm_90; the other mbarrier
+     * operations sm_80 */
+    {"mbarrier.try_wait", 1, 90, "cuda::barrier"},
+    {"mbarrier", 1, 80, "cuda::barrier"},
+    /* PTX ISA "redux.sync": requires sm_80 or higher */
+    {"redux.sync", 1, 80, "__reduce_*_sync"},
+    /* PTX ISA "elect.sync", "mapa", "getctarank", "barrier.cluster", "stmatrix",
+     * "fence.proxy.async", "setmaxnreg", "wgmma.mma_async": sm_90 or higher */
+    {"elect.sync", 1, 90, NULL},
+    {"mapa", 1, 90, "cluster.map_shared_rank()"},
+    {"getctarank", 1, 90, "cluster.block_rank()"},
+    {"barrier.cluster", 1, 90, "cluster.sync()"},
+    {"stmatrix", 1, 90, NULL},
+    {"fence.proxy.async", 1, 90, NULL},
+    {"setmaxnreg", 1, 90, NULL},
+    {"wgmma", 1, 90, NULL},
+    /* PTX ISA "Special Registers": %clusterid, %cluster_ctaid, %cluster_nctaid, ...
+     * require sm_90 or higher */
+    {"%cluster", 1, 90, "cooperative_groups::this_cluster()"},
+    /* CUDA C++ Programming Guide "Warp Reduce Functions": compute capability 8.x and
+     * later */
+    {"__reduce_add_sync", 0, 80, NULL},
+    {"__reduce_min_sync", 0, 80, NULL},
+    {"__reduce_max_sync", 0, 80, NULL},
+    {"__reduce_and_sync", 0, 80, NULL},
+    {"__reduce_or_sync", 0, 80, NULL},
+    {"__reduce_xor_sync", 0, 80, NULL},
+    /* CUDA C++ Programming Guide "Thread Block Clusters": compute capability 9.0 */
+    {"__cluster_dims__", 0, 90, NULL},
+    {"this_cluster", 0, 90, NULL},
+    {"__isClusterShared", 0, 90, NULL},
+};
+
+static int ident_char(int c)
+{
+    return isalnum(c) || c == '_';
+}
+
+/* Whether name occurs in text as a whole word (for a PTX name, followed by anything
+ * but an identifier character: "redux.sync.add"). */
+static int has_word(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)); p++) {
+        int before = p == text || (!ident_char((unsigned char)p[-1]) && p[-1] != '.');
+        int after = !ident_char((unsigned char)p[n]) || name[0] == '%';
+        if (before && after)
+            return 1;
+    }
+    return 0;
+}
+
+const gl_arch_feature *gl_arch_feature_in(const char *text, int target_sm)
+{
+    for (size_t i = 0; text && i < sizeof features / sizeof *features; i++)
+        if (features[i].first_sm > target_sm && has_word(text, features[i].name))
+            return &features[i];
+    return NULL;
+}
+
+/* The feature a PTX instruction (its mnemonic, then its operands) is, or NULL. */
+static const gl_arch_feature *ptx_feature(const char *op, size_t oplen, const char *line)
+{
+    for (size_t i = 0; i < sizeof features / sizeof *features; i++) {
+        const gl_arch_feature *f = &features[i];
+        if (!f->is_ptx)
+            continue;
+        size_t n = strlen(f->name);
+        if (f->name[0] == '%'
+                ? strstr(line, f->name) != NULL
+                : oplen >= n && strncmp(op, f->name, n) == 0 && (oplen == n || op[n] == '.'))
+            return f;
+    }
+    return NULL;
+}
+
+gl_status gl_ptx_check_features(const char *ptx, int target_sm, const char *source,
+                                const char *origin, gl_error *err)
+{
+    int ptx_line = 0, src_line = 0;
+    for (const char *p = ptx; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        p = eol ? eol + 1 : NULL;
+        ptx_line++;
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        int file, l;
+        if (sscanf(s, ".loc %d %d", &file, &l) == 2) {
+            src_line = l;
+            continue;
+        }
+        if (*s == '.' || *s == '/' || *s == '{' || *s == '}' || *s == '\0')
+            continue;
+        if (*s == '@') { /* guard predicate */
+            while (*s && !isspace((unsigned char)*s))
+                s++;
+            while (isspace((unsigned char)*s))
+                s++;
+        }
+        size_t oplen = 0;
+        while (s[oplen] && !isspace((unsigned char)s[oplen]) && s[oplen] != ';')
+            oplen++;
+        if (oplen && s[oplen - 1] == ':') /* a label */
+            continue;
+        const gl_arch_feature *f = ptx_feature(s, oplen, s);
+        if (!f || f->first_sm <= target_sm)
+            continue;
+        char where[64];
+        if (src_line > 0)
+            snprintf(where, sizeof where, ":%d", src_line);
+        else
+            snprintf(where, sizeof where, " (PTX line %d)", ptx_line);
+        char what[128];
+        snprintf(what, sizeof what, "%s%s%s%s", f->name, f->cuda ? " (" : "",
+                 f->cuda ? f->cuda : "", f->cuda ? ")" : "");
+        return gl_fail(err, GL_ERR_COMPILE,
+                       "%s%s: %s needs sm_%d or newer; this run targets sm_%d (%s)",
+                       gl_display_path(source), where, what, f->first_sm, target_sm,
+                       origin ? origin : "the default");
+    }
+    return GL_OK;
+}

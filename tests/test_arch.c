@@ -1,0 +1,302 @@
+/* test_arch.c — the target of a compilation and a run (--arch, "arch"): every compiler
+ * writes it into the PTX, the cache keeps targets apart, a feature the target lacks is
+ * named with the first target that has it, and the simulator models the target's
+ * limits (shared memory, occupancy). Kernels: tests/kernels/arch/. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/arch.h"
+#include "runtime/backend.h"
+#include "runtime/lesson.h"
+
+#define KDIR "tests/kernels/arch/"
+
+static const gl_compiler compilers[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
+
+/* Compiles path for arch with compiler c, uncached. 0 when c is not installed here. */
+static int compile_for(gl_compiler c, const char *path, const char *arch, gl_compiled *out)
+{
+    gl_compile_opts o = {.compiler = c, .arch = arch, .no_cache = 1};
+    gl_error err = {0};
+    gl_status st = gl_compile_cuda(path, &o, out, &err);
+    if (st == GL_ERR_TOOL) {
+        fprintf(stderr, "skipped: %s is not available\n", gl_compiler_name(c));
+        return 0;
+    }
+    ck_assert_msg(st == GL_OK, "%s for %s: %s", gl_compiler_name(c), arch, err.msg);
+    return 1;
+}
+
+START_TEST(test_every_compiler_writes_the_chosen_target_into_the_ptx)
+{
+    gl_compiler c = compilers[_i];
+    gl_compiled a, b;
+    if (!compile_for(c, KDIR "dyn_shared.cu", "sm_75", &a))
+        return;
+    ck_assert_msg(strstr(a.ptx, "\n.target sm_75"), "%s: no .target sm_75", gl_compiler_name(c));
+    ck_assert_int_eq(gl_ptx_target_sm(a.ptx), 75);
+    ck_assert_int_eq(compile_for(c, KDIR "dyn_shared.cu", "9.0", &b), 1);
+    const int got = gl_ptx_target_sm(b.ptx);
+    if (c == GL_CC_CLANG && got != 90) {
+        /* a clang that knows no sm_90 (clang 14: up to sm_86) compiles for the newest
+         * target it knows, and says so */
+        ck_assert_int_ge(got, 80);
+        ck_assert_int_lt(got, 90);
+        ck_assert_msg(b.log && strstr(b.log, "this clang knows GPU targets up to sm_"),
+                      "no note: %s", b.log ? b.log : "(no log)");
+    } else {
+        ck_assert_msg(got == 90, "%s: .target sm_%d", gl_compiler_name(c), got);
+    }
+    gl_compiled_free(&a);
+    gl_compiled_free(&b);
+}
+END_TEST
+
+START_TEST(test_the_cache_keeps_targets_apart)
+{
+    char tmpl[] = "/tmp/gl-arch-cache-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    setenv("XDG_CACHE_HOME", tmpl, 1);
+    unsetenv("GPULEARN_NO_CACHE");
+    const char *arch[3] = {"sm_75", "sm_80", "sm_75"};
+    const int want_cached[3] = {0, 0, 1}, want_sm[3] = {75, 80, 75};
+    for (int i = 0; i < 3; i++) {
+        gl_compile_opts o = {.arch = arch[i]};
+        gl_compiled c;
+        gl_error err = {0};
+        ck_assert_msg(gl_compile_cuda(KDIR "dyn_shared.cu", &o, &c, &err) == GL_OK, "%s", err.msg);
+        ck_assert_int_eq(c.cached, want_cached[i]);
+        ck_assert_int_eq(gl_ptx_target_sm(c.ptx), want_sm[i]);
+        gl_compiled_free(&c);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpl);
+    ck_assert_int_eq(system(cmd), 0);
+    setenv("GPULEARN_NO_CACHE", "1", 1);
+}
+END_TEST
+
+/* A launch spec of text (JSON) in tests/kernels/arch/. */
+static void load_spec(const char *text, gl_spec *spec)
+{
+    cJSON *js = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(js);
+    gl_error err = {0};
+    gl_status st = spec_from_json(js, "t.json", KDIR, NULL, spec, &err);
+    cJSON_Delete(js);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+}
+
+static const char reduce_spec[] =
+    "{\"source\": \"reduce.cu\", \"kernel\": \"warp_sum\", \"grid\": [1,1,1], "
+    "\"block\": [32,1,1], \"arch\": \"sm_75\", "
+    "\"args\": [{\"name\": \"out\", \"type\": \"u32*\", \"len\": 32}]}";
+
+START_TEST(test_reduce_add_sync_on_sm_75_names_the_feature_and_sm_80)
+{
+    gl_spec spec;
+    load_spec(reduce_spec, &spec);
+    ck_assert_str_eq(spec.arch, "sm_75");
+    gl_run_opts o = {.backend = GL_BACKEND_SIM, .compile = {.compiler = compilers[_i]}};
+    gl_run_result res;
+    gl_error err = {0};
+    gl_status st = gl_run_spec(&spec, &o, &res, &err);
+    if (st == GL_ERR_TOOL)
+        goto out;
+    ck_assert_int_eq(st, GL_ERR_COMPILE);
+    ck_assert_msg(strstr(err.msg, "reduce.cu: __reduce_add_sync needs sm_80 or newer; this run "
+                                  "targets sm_75 (\"arch\" of the launch)\n"),
+                  "%s", err.msg);
+    gl_run_result_free(&res);
+    /* --arch comes before the spec's "arch", and says so */
+    o.compile.arch = "sm_75";
+    o.compile.arch_origin = "--arch";
+    ck_assert_int_eq(gl_run_spec(&spec, &o, &res, &err), GL_ERR_COMPILE);
+    ck_assert_msg(strstr(err.msg, "this run targets sm_75 (--arch)"), "%s", err.msg);
+    gl_run_result_free(&res);
+    o.compile.arch = "sm_80";
+    st = gl_run_spec(&spec, &o, &res, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    const unsigned *out = res.buffers[0].data;
+    for (int i = 0; i < 32; i++)
+        ck_assert_uint_eq(out[i], 496);
+    gl_run_result_free(&res);
+out:
+    spec_free(&spec);
+}
+END_TEST
+
+START_TEST(test_redux_sync_in_sm_75_ptx_is_named_before_it_runs)
+{
+    gl_spec spec;
+    load_spec("{\"source\": \"redux_asm.cu\", \"kernel\": \"warp_sum\", \"grid\": [1,1,1], "
+              "\"block\": [32,1,1], \"args\": [{\"name\": \"out\", \"type\": \"u32*\", "
+              "\"len\": 32}]}",
+              &spec);
+    gl_run_opts o = {
+        .backend = GL_BACKEND_SIM,
+        .compile = {.compiler = compilers[_i], .arch = "7.5", .arch_origin = "--arch"}};
+    gl_run_result res;
+    gl_error err = {0};
+    gl_status st = gl_run_spec(&spec, &o, &res, &err);
+    if (st != GL_ERR_TOOL) {
+        ck_assert_int_eq(st, GL_ERR_COMPILE);
+        ck_assert_msg(strstr(err.msg, "redux_asm.cu:6: redux.sync (__reduce_*_sync) needs sm_80 "
+                                      "or newer; this run targets sm_75 (--arch)"),
+                      "%s", err.msg);
+        gl_run_result_free(&res);
+    }
+    spec_free(&spec);
+}
+END_TEST
+
+START_TEST(test_spec_arch_must_be_a_known_target)
+{
+    static const struct {
+        const char *arch, *msg;
+    } rows[] = {
+        {"\"sm_70\"", "t.json: arch: 'sm_70' is not a known target (known: sm_75, sm_80, sm_86, "
+                      "sm_89, sm_90)"},
+        {"\"sm_100\"", "'sm_100' is not a known target"},
+        {"80", "t.json: arch: must be a target such as \"sm_80\", not a number"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text,
+                 "{\"source\": \"reduce.cu\", \"kernel\": \"warp_sum\", \"grid\": [1,1,1], "
+                 "\"block\": [32,1,1], \"arch\": %s, \"args\": []}",
+                 rows[i].arch);
+        cJSON *js = cJSON_Parse(text);
+        gl_spec spec;
+        gl_error err = {0};
+        ck_assert_int_eq(spec_from_json(js, "t.json", KDIR, NULL, &spec, &err), GL_ERR_INPUT);
+        ck_assert_msg(strstr(err.msg, rows[i].msg), "%s: %s", rows[i].arch, err.msg);
+        cJSON_Delete(js);
+    }
+    gl_spec spec;
+    load_spec("{\"source\": \"reduce.cu\", \"kernel\": \"warp_sum\", \"grid\": [1,1,1], "
+              "\"block\": [32,1,1], \"arch\": \"8.6\", \"args\": []}",
+              &spec);
+    ck_assert_str_eq(spec.arch, "sm_86");
+    spec_free(&spec);
+}
+END_TEST
+
+/* fill_shared with 100 KiB of dynamic shared memory (25600 words). */
+static gl_status run_shared(const char *arch, unsigned block_dyn, unsigned grid, gl_run_result *res,
+                            gl_error *err)
+{
+    char text[600];
+    snprintf(text, sizeof text,
+             "{\"source\": \"dyn_shared.cu\", \"kernel\": \"fill_shared\", \"grid\": [%u,1,1], "
+             "\"block\": [128,1,1], \"dynamic_shared_bytes\": %u, \"arch\": \"%s\", "
+             "\"args\": [{\"name\": \"out\", \"type\": \"u32*\", \"len\": %u}, "
+             "{\"name\": \"n\", \"type\": \"i32\", \"value\": %u}]}",
+             grid, block_dyn, arch, grid, block_dyn / 4);
+    gl_spec spec;
+    load_spec(text, &spec);
+    gl_run_opts o = {.backend = GL_BACKEND_SIM};
+    gl_status st = gl_run_spec(&spec, &o, res, err);
+    spec_free(&spec);
+    return st;
+}
+
+START_TEST(test_100_kib_of_dynamic_shared_fits_sm_90_not_sm_75)
+{
+    gl_run_result res;
+    gl_error err = {0};
+    gl_status st = run_shared("sm_90", 100 * 1024, 1, &res, &err);
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    ck_assert_uint_eq(((const unsigned *)res.buffers[0].data)[0], 25599);
+    gl_run_result_free(&res);
+    ck_assert_int_eq(run_shared("sm_75", 100 * 1024, 1, &res, &err), GL_ERR_LAUNCH);
+    ck_assert_msg(strstr(err.msg, "102400 bytes of shared memory per block (0 static + 102400 "
+                                  "dynamic) is over the limit of sm_75 (compute capability "
+                                  "7.5): 48 KiB by default, 64 KiB (65536 bytes) with the "
+                                  "opt-in maximum"),
+                  "%s", err.msg);
+    gl_run_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_occupancy_uses_the_targets_limits)
+{
+    /* 8 blocks of 4 warps with 40 KiB of shared memory each: Turing's 64 KiB per SM
+     * holds one, Hopper's 228 KiB five (CUDA Occupancy Calculator) */
+    gl_run_result res;
+    gl_error err = {0};
+    ck_assert_msg(run_shared("sm_75", 40 * 1024, 8, &res, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(res.occupancy.blocks_per_sm, 1);
+    ck_assert_str_eq(res.occupancy.limiter, "shared memory");
+    ck_assert_int_eq(res.occupancy.sm_count, 40);
+    ck_assert_int_eq(res.occupancy.max_warps_per_sm, 32);
+    gl_run_result_free(&res);
+    ck_assert_msg(run_shared("sm_90", 40 * 1024, 8, &res, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(res.occupancy.blocks_per_sm, 5);
+    ck_assert_int_eq(res.occupancy.sm_count, 132);
+    ck_assert_int_eq(res.occupancy.max_warps_per_sm, 64);
+    gl_run_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_lesson_arch_reaches_steps_and_exercise)
+{
+    static const char text[] =
+        "{\"format\": 1, \"id\": \"t\", \"title\": \"T\", \"summary\": \"s\", \"arch\": \"sm_80\","
+        " \"steps\": [{\"title\": \"a\", \"text\": \"x\", \"kernel\": \"reduce.cu\","
+        "   \"launch\": {\"kernel\": \"warp_sum\", \"grid\": [1,1,1], \"block\": [32,1,1],"
+        "               \"args\": []}},"
+        "  {\"title\": \"b\", \"text\": \"x\", \"kernel\": \"reduce.cu\", \"arch\": \"7.5\","
+        "   \"launch\": {\"kernel\": \"warp_sum\", \"grid\": [1,1,1], \"block\": [32,1,1],"
+        "               \"args\": []}}]}";
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_parse(text, strlen(text), "tests/kernels/arch", &l, &err) == GL_OK, "%s",
+                  err.msg);
+    gl_spec spec;
+    ck_assert_msg(lesson_step_spec(&l, 0, &spec, &err) == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(spec.arch, "sm_80");
+    spec_free(&spec);
+    ck_assert_msg(lesson_step_spec(&l, 1, &spec, &err) == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(spec.arch, "sm_75");
+    spec_free(&spec);
+    lesson_free(&l);
+    char bad[sizeof text];
+    snprintf(bad, sizeof bad, "%s", text);
+    memcpy(strstr(bad, "\"sm_80\""), "\"sm_70\"", 7);
+    ck_assert_int_eq(lesson_parse(bad, strlen(bad), "tests/kernels/arch", &l, &err), GL_ERR_INPUT);
+    ck_assert_msg(strstr(err.msg, "arch: 'sm_70' is not a known target (known: sm_75"), "%s",
+                  err.msg);
+}
+END_TEST
+
+static Suite *arch_suite(void)
+{
+    Suite *s = suite_create("arch");
+    TCase *tc = tcase_create("arch");
+    tcase_set_timeout(tc, 180);
+    tcase_add_loop_test(tc, test_every_compiler_writes_the_chosen_target_into_the_ptx, 0, 3);
+    tcase_add_test(tc, test_the_cache_keeps_targets_apart);
+    tcase_add_loop_test(tc, test_reduce_add_sync_on_sm_75_names_the_feature_and_sm_80, 0, 3);
+    tcase_add_loop_test(tc, test_redux_sync_in_sm_75_ptx_is_named_before_it_runs, 0, 3);
+    tcase_add_test(tc, test_spec_arch_must_be_a_known_target);
+    tcase_add_test(tc, test_100_kib_of_dynamic_shared_fits_sm_90_not_sm_75);
+    tcase_add_test(tc, test_occupancy_uses_the_targets_limits);
+    tcase_add_test(tc, test_lesson_arch_reaches_steps_and_exercise);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    setenv("GPULEARN_NO_CACHE", "1", 1);
+    SRunner *r = srunner_create(arch_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
