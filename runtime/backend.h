@@ -89,10 +89,10 @@ gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms
 /* A library's run of the same problem beside the kernel (the spec's
  * "reference_library", runtime/cublas.h). */
 typedef struct gl_library_run {
-    int asked;     /* the spec asked for one */
-    int ran;       /* 1: it ran and was timed */
-    double ms;     /* median time of its timed calls, milliseconds (CUDA events) */
-    double gflops; /* 2 M N K / ms / 1e6 */
+    int asked;      /* the spec asked for one */
+    int ran;        /* 1: it ran and was timed */
+    double ms;      /* median time of its timed calls, milliseconds (CUDA events) */
+    double gflops;  /* 2 M N K / ms / 1e6 */
     char note[240]; /* what ran ("cuBLAS cublasSgemm_v2 (libcublas.so.13), 512 x 512 x
                        512") or why it did not ("skipped: libcublas not found ...") */
 } gl_library_run;
@@ -113,7 +113,9 @@ typedef struct gl_timing {
     double flops;        /* declared in the spec ("flops"), 0 if not */
     double gflops;       /* flops / median / 1e9, 0 if not declared */
     char device[256];    /* the GPU's name */
-    gl_library_run library; /* GPU runs of a spec with "reference_library", --time or not */
+
+    /* GPU runs of a spec with "reference_library", timed (--time) or not */
+    gl_library_run library;
 } gl_timing;
 
 /* Fills t's bandwidth and FLOP/s from t->median_ms, the spec's declared "bytes_moved"

@@ -88,13 +88,12 @@ static gl_status sgemm_once(void *ctx, gl_error *err)
     const float one = 1.0f, zero = 0.0f;
     /* row-major C (m x n) = A B is column-major C^T = B^T A^T: B^T is n x k with leading
      * dimension n, A^T k x m with leading dimension k */
-    s->status = s->f->p_cublasSgemm_v2(s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one,
-                                       (const float *)(uintptr_t)s->b, s->n,
-                                       (const float *)(uintptr_t)s->a, s->k, &zero,
-                                       (float *)(uintptr_t)s->c, s->n);
-    return s->status == 0 ? GL_OK
-                          : gl_fail(err, GL_ERR_CUDA, "cublasSgemm_v2 returned status %d",
-                                    s->status);
+    s->status = s->f->p_cublasSgemm_v2(
+        s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one, (const float *)(uintptr_t)s->b,
+        s->n, (const float *)(uintptr_t)s->a, s->k, &zero, (float *)(uintptr_t)s->c, s->n);
+    return s->status == 0
+               ? GL_OK
+               : gl_fail(err, GL_ERR_CUDA, "cublasSgemm_v2 returned status %d", s->status);
 }
 
 /* Small integers (-2..2) so that every sum is exact in any order. */
@@ -175,8 +174,8 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
     out->ms = (times[(GL_CUBLAS_REPS - 1) / 2] + times[GL_CUBLAS_REPS / 2]) / 2;
     out->gflops = out->ms > 0 ? 2.0 * (double)m * (double)n * (double)k / out->ms / 1e6 : 0;
     out->ran = out->ms > 0;
-    snprintf(out->note, sizeof out->note, "cuBLAS cublasSgemm_v2 (%s), %lld x %lld x %lld",
-             libname, (long long)m, (long long)n, (long long)k);
+    snprintf(out->note, sizeof out->note, "cuBLAS cublasSgemm_v2 (%s), %lld x %lld x %lld", libname,
+             (long long)m, (long long)n, (long long)k);
 done:
     if (s.h)
         f.p_cublasDestroy_v2(s.h);

@@ -1053,9 +1053,16 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 
 /* ------------------------------------------------------------------------ specs */
 
-static const char *const spec_keys[] = {
-    "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
-    "args",   "bytes_moved", "flops", "reference_library", NULL};
+static const char *const spec_keys[] = {"source",
+                                        "kernel",
+                                        "grid",
+                                        "block",
+                                        "dynamic_shared_bytes",
+                                        "args",
+                                        "bytes_moved",
+                                        "flops",
+                                        "reference_library",
+                                        NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {

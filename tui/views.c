@@ -1234,9 +1234,8 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                          peak = a->backend_known && !a->device.is_simulator
                                     ? a->device.peak_bandwidth_gbs
                                     : 0;
-            const double gflops = a->have_spec && a->spec.flops > 0
-                                      ? a->spec.flops / (a->run.elapsed_ms * 1e6)
-                                      : 0;
+            const double gflops =
+                a->have_spec && a->spec.flops > 0 ? a->spec.flops / (a->run.elapsed_ms * 1e6) : 0;
             if (gflops > 0) /* a compute-bound kernel: FLOP/s says more than bytes */
                 snprintf(extra, sizeof extra, " in %.3f ms: %.0f GFLOP/s", a->run.elapsed_ms,
                          gflops);
