@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "runtime/cublas.h"
 #include "trace/analysis.h"
 #include "trace/perfetto.h"
 
@@ -351,6 +352,11 @@ int cmd_run(int argc, char **argv)
         rc = 1;                             /* completed, but wrong: a race is an error */
     if (st == GL_OK && res.timing.reps > 0) /* with --dump-json -, stdout is the JSON */
         print_timing(dumped ? stderr : stdout, &res.timing);
+    if (st == GL_OK && res.timing.library.asked) { /* "reference_library" */
+        char line[400];
+        gl_library_line(&res.timing.library, res.timing.gflops, line, sizeof line);
+        fprintf(dumped ? stderr : stdout, "%s\n", line);
+    }
     if (st != GL_OK)
         rc = cli_die(st, err.msg);
     gl_run_result_free_trace(&res); /* idempotent: safe if gl_run_result_free does it too */

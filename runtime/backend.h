@@ -84,6 +84,23 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           const unsigned block[3], unsigned dynamic_shared, void **params,
                           double *elapsed_ms, gl_error *err);
 
+/* Times host calls that queue GPU work on the default stream (a library's, e.g.
+ * cuBLAS): CUDA events recorded before and after fn(ctx, err) (CUDA Driver API §6.19),
+ * *elapsed_ms in milliseconds. fn's error is returned as it is. */
+typedef gl_status (*gpu_call_fn)(void *ctx, gl_error *err);
+gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms, gl_error *err);
+
+/* A library's run of the same problem beside the kernel (the spec's
+ * "reference_library", runtime/cublas.h). */
+typedef struct gl_library_run {
+    int asked;      /* the spec asked for one */
+    int ran;        /* 1: it ran and was timed */
+    double ms;      /* median time of its timed calls, milliseconds (CUDA events) */
+    double gflops;  /* 2 M N K / ms / 1e6 */
+    char note[240]; /* what ran ("cuBLAS cublasSgemm_v2 (libcublas.so.13), 512 x 512 x
+                       512") or why it did not ("skipped: libcublas not found ...") */
+} gl_library_run;
+
 /* Kernel timing of `gpulearn run --time`: CUDA events around the
  * uninstrumented kernel, after warm-up runs. Each timed run starts from the spec's
  * initial buffers (copied in again before it, outside the timed interval), so kernels
@@ -100,6 +117,9 @@ typedef struct gl_timing {
     double flops;        /* declared in the spec ("flops"), 0 if not */
     double gflops;       /* flops / median / 1e9, 0 if not declared */
     char device[256];    /* the GPU's name */
+
+    /* GPU runs of a spec with "reference_library", timed (--time) or not */
+    gl_library_run library;
 } gl_timing;
 
 /* Fills t's bandwidth and FLOP/s from t->median_ms, the spec's declared "bytes_moved"

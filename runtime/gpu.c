@@ -627,6 +627,35 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
     return st;
 }
 
+gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms, gl_error *err)
+{
+    *elapsed_ms = 0;
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    CUevent start = NULL, stop = NULL;
+    const char *call = "cuEventCreate";
+    CUresult r;
+    if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
+        (r = g->p_cuEventCreate(&stop, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&
+        (call = "cuEventRecord", r = g->p_cuEventRecord(start, NULL)) == CUDA_SUCCESS &&
+        (st = fn(ctx, err)) == GL_OK &&
+        (call = "cuEventRecord", r = g->p_cuEventRecord(stop, NULL)) == CUDA_SUCCESS &&
+        (call = "cuEventSynchronize", r = g->p_cuEventSynchronize(stop)) == CUDA_SUCCESS) {
+        float ms = 0;
+        call = "cuEventElapsedTime";
+        if ((r = g->p_cuEventElapsedTime(&ms, start, stop)) == CUDA_SUCCESS)
+            *elapsed_ms = ms;
+    }
+    if (st == GL_OK && r != CUDA_SUCCESS)
+        st = cu_fail(g, GL_ERR_CUDA, r, call, err);
+    if (start)
+        g->p_cuEventDestroy(start);
+    if (stop)
+        g->p_cuEventDestroy(stop);
+    return st;
+}
+
 #else /* !GL_HAVE_CUDA_H: every entry point says how to get a GPU build. */
 
 struct gpu {
@@ -705,6 +734,13 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           double *elapsed_ms, gl_error *err)
 {
     (void)g, (void)kernel, (void)grid, (void)block, (void)dynamic_shared, (void)params;
+    *elapsed_ms = 0;
+    return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms, gl_error *err)
+{
+    (void)g, (void)fn, (void)ctx;
     *elapsed_ms = 0;
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
 }

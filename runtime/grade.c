@@ -347,6 +347,13 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
                 "included)";
         return (double)c->thread_adds;
     }
+    if (strcmp(m, "global_load_bytes_per_flop") == 0) {
+        /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (32 bytes per sector requested,
+         * before any cache hit) over the launch's declared "flops" */
+        *what = "bytes of global loads per floating-point operation (32-byte sectors "
+                "the load requests touched x 32 / the launch's flops)";
+        return r->spec.flops > 0 ? (double)c->gld_sectors * 32 / r->spec.flops : 0;
+    }
     /* global_loads_per_output */
     *what = "global loads per output element (lane-level loads / output elements)";
     size_t outs = 0;
@@ -381,6 +388,10 @@ static const char *k_metric_advice[][2] = {
                                 "block and read the neighbours from there."},
     {"additions", "A work-efficient algorithm does O(n) additions; one that adds at every "
                   "step for every element does O(n log n)."},
+    {"global_load_bytes_per_flop",
+     "Each element a thread loads from global memory should serve many operations: load "
+     "tiles of the inputs into shared memory once per block (and reuse values from "
+     "registers), so that one load feeds a whole row or column of multiply-adds."},
     {"float_additions", "A work-efficient scan (Blelloch: an up-sweep and a down-sweep) does "
                         "about 2n additions; Hillis-Steele adds at every step for almost every "
                         "element, about n log2 n."},

@@ -266,11 +266,17 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
-                                           "sectors_per_request",     "sector_efficiency",
-                                           "bank_conflicts",          "global_atomics",
-                                           "global_loads_per_output", "additions",
-                                           "float_additions",         NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",
+                                           "warp_execution_efficiency",
+                                           "sectors_per_request",
+                                           "sector_efficiency",
+                                           "bank_conflicts",
+                                           "global_atomics",
+                                           "global_loads_per_output",
+                                           "additions",
+                                           "float_additions",
+                                           "global_load_bytes_per_flop",
+                                           NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -278,8 +284,8 @@ static const char k_check_kinds[] =
     "\"time_limit\", \"random_schedule\", \"branch_efficiency\", \"warp_execution_efficiency\", "
     "\"sectors_per_request\", "
     "\"sector_efficiency\", "
-    "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\" or "
-    "\"float_additions\"";
+    "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\", "
+    "\"float_additions\" or \"global_load_bytes_per_flop\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,
@@ -512,6 +518,11 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     for (int i = 0; i < e->nchecks; i++)
         if ((st = load_check(c, cJSON_GetArrayItem(checks, i), i, &e->checks[i])) != GL_OK)
             return st;
+    for (int i = 0; i < e->nchecks; i++) /* bytes per FLOP divides by the launch's flops */
+        if (e->checks[i].metric && strcmp(e->checks[i].metric, "global_load_bytes_per_flop") == 0 &&
+            !cJSON_GetObjectItemCaseSensitive(launch, "flops"))
+            return bad(c, "exercise.launch.flops",
+                       "missing (global_load_bytes_per_flop divides by the launch's \"flops\")");
     double limit = 0;
     if ((st = get_number(c, js, "exercise", "step_limit", 1000, 0x1p50, &limit, NULL)) != GL_OK)
         return st;

@@ -642,6 +642,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     res->gpu_fault = (int)wr.fault;
     snprintf(res->cuda_error, sizeof res->cuda_error, "%s", wr.cuda_error);
+    res->timing.library = wr.library;
     if (st == GL_OK && reps > 0 && wr.ntimes == reps) {
         gl_timing *t = &res->timing;
         gl_time_stats ts;

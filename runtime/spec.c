@@ -838,7 +838,8 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 
 static const char *const spec_keys[] = {
     "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
-    "args",   "bytes_moved", "flops", "arch",  NULL};
+    "args",   "bytes_moved", "flops", "arch",  "reference_library",
+    NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -946,6 +947,24 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
                   w == 0 ? "bytes read and written" : "floating-point operations");
         else
             *work_out[w] = n.is_float ? n.f : (double)n.mag;
+    }
+
+    /* "reference_library": {"sgemm": [M, N, K]}, the library run beside the kernel */
+    const cJSON *lib = cJSON_GetObjectItemCaseSensitive(json, "reference_library");
+    const cJSON *sg = cJSON_GetObjectItemCaseSensitive(lib, "sgemm");
+    if (lib && (!cJSON_IsObject(lib) || cJSON_GetArraySize(lib) != 1 || !cJSON_IsArray(sg) ||
+                cJSON_GetArraySize(sg) != 3))
+        cfail(&c, GL_ERR_INPUT, "reference_library", "must be {\"sgemm\": [M, N, K]}");
+    for (int d = 0; sg && d < 3 && cJSON_GetArraySize(sg) == 3; d++) {
+        num n;
+        char p[40];
+        snprintf(p, sizeof p, "reference_library.sgemm[%d]", d);
+        if (!get_num(&c, cJSON_GetArrayItem(sg, d), p, &n))
+            continue;
+        if (n.is_float || n.neg || n.mag == 0 || n.mag > (1u << 20))
+            cfail(&c, GL_ERR_INPUT, p, "must be an integer from 1 to 1048576");
+        else
+            out->ref_sgemm[d] = (int64_t)n.mag;
     }
 
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(json, "args");

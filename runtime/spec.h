@@ -87,6 +87,9 @@ typedef struct gl_spec {
      * "flops", numbers or expressions in the vars; 0 when not declared. */
     double bytes_moved; /* bytes one launch reads and writes in global memory */
     double flops;       /* floating-point operations of one launch */
+    /* "reference_library": {"sgemm": [M, N, K]}: on a GPU, cuBLAS's SGEMM of those sizes
+     * runs beside the kernel (runtime/cublas.h); all 0 when not declared */
+    int64_t ref_sgemm[3];
 } gl_spec;
 
 /* Variables a spec's numbers may be written in terms of (lesson exercises use "n"):

@@ -4,6 +4,7 @@
  * POSIX); only the child's body touches the CUDA driver, through gpu.c. */
 #include "runtime/worker.h"
 #include "runtime/child.h"
+#include "runtime/cublas.h"
 #include "runtime/instrument.h"
 
 #include <errno.h>
@@ -275,6 +276,13 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         if (st != GL_OK)
             goto fail;
     }
+    if (spec->ref_sgemm[0] > 0) {
+        gl_library_run lib;
+        gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+        gl_cublas_sgemm(g, spec->ref_sgemm, &lib);
+        gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
+        gl_worker_send(ch, GL_WORKER_MSG_LIBRARY, 0, &lib, sizeof lib);
+    }
     int broken = job->trace_ptx ? trace_run(ch, g, job, slots, params) : 0;
     gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
     free(scratch);
@@ -486,6 +494,14 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 free(dp);
             break;
         }
+        case GL_WORKER_MSG_LIBRARY:
+            if (h.len != sizeof res->library) {
+                bad = 1;
+                break;
+            }
+            r = gl_msg_recv_payload(fd, &res->library, h.len, deadline);
+            res->library.note[sizeof res->library.note - 1] = '\0';
+            break;
         case GL_WORKER_MSG_DONE:
             done = 1;
             done_status = (gl_status)h.arg;

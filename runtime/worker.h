@@ -23,6 +23,8 @@
  *           instrumented kernel filled; arg 1: it could not run, payload = the message
  *   DPTR    (buffer addresses) payload = uint64[nargs], the device address of each
  *           argument's buffer (0 for scalars), sent once they are all allocated
+ *   LIBRARY payload = gl_library_run: the spec's "reference_library" (cublas.h), after
+ *           the result run and the timed runs
  */
 #ifndef GL_WORKER_H
 #define GL_WORKER_H
@@ -52,6 +54,7 @@ enum {
     GL_WORKER_MSG_TRACE,     /* GPU traces (instrument.h) */
     GL_WORKER_MSG_DPTR,      /* buffer addresses */
     GL_WORKER_MSG_OCCUPANCY, /* int[5]: gpu_occupancy's figures for the launch */
+    GL_WORKER_MSG_LIBRARY,   /* gl_library_run (runtime/cublas.h) */
 };
 
 /* What the worker is asked to do. The child sees the parent's memory as it was at
@@ -109,6 +112,7 @@ typedef struct gl_worker_result {
      * scalars), malloc'd, or NULL if it did not arrive */
     uint64_t *dptr;
     int ndptr;
+    gl_library_run library; /* the LIBRARY message; asked 0 if none came */
 } gl_worker_result;
 void gl_worker_result_free(gl_worker_result *r);
 

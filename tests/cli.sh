@@ -83,6 +83,7 @@ expect "bad --schedule" 2 "$G" run tests/cli/saxpy.json --schedule sometimes; ha
 
 expect "list" 0 "$G" list;                      has out "Threads, blocks, grids"
 expect "list --json" 0 "$G" list --json;        has out '"id":[[:space:]]*"threads"'; has out '"dir":'
+has out '"id":[[:space:]]*"matmul"'
 expect "grade the reference" 0 "$G" grade 1 lessons/01-threads/solution.cu; has out "PASSED"
 expect "grade the starter" 1 "$G" grade threads; has out "FAIL     no_out_of_bounds"; has out "out-of-bounds"
 expect "grade a file that does not compile" 1 "$G" grade 1 tests/cli/bad_compile.cu

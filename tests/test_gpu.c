@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "runtime/backend.h"
+#include "runtime/cublas.h"
 #include "runtime/worker.h"
 #include "trace/perfetto.h"
 
@@ -328,6 +329,78 @@ START_TEST(test_spec_declares_bytes_moved_and_flops_as_expressions)
     ck_assert_msg(strstr(err.msg, "bytes_moved: must be a number >= 0"), "%s", err.msg);
     spec_free(&s);
     cJSON_Delete(j);
+}
+END_TEST
+
+/* "reference_library": {"sgemm": [M, N, K]} in a spec (numbers or expressions), its
+ * errors, libcublas missing named in the note, the Result's line, and the worker's
+ * LIBRARY message reaching the parent (a fake body: no GPU needed). */
+static void body_library(gl_worker_chan *ch, const gl_worker_job *job)
+{
+    (void)job;
+    gl_library_run lib = {.asked = 1, .ran = 1, .ms = 0.5, .gflops = 4000};
+    snprintf(lib.note, sizeof lib.note, "cuBLAS cublasSgemm_v2 (libcublas.so.13), 1 x 1 x 1");
+    gl_worker_send(ch, GL_WORKER_MSG_LIBRARY, 0, &lib, sizeof lib);
+    gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
+}
+
+START_TEST(test_spec_reference_library_and_the_cublas_line)
+{
+    cJSON *j = cJSON_Parse("{\"source\": \"reduce_big.cu\", \"kernel\": \"k\", \"grid\": [1], "
+                           "\"block\": [1], \"reference_library\": {\"sgemm\": [\"n\", 50, "
+                           "\"n / 2\"]}, \"args\": []}");
+    gl_vars v = {.names = {"n"}, .values = {70}, .count = 1};
+    gl_spec s;
+    gl_error err = {0};
+    ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", &v, &s, &err) == GL_OK, "%s", err.msg);
+    ck_assert(s.ref_sgemm[0] == 70 && s.ref_sgemm[1] == 50 && s.ref_sgemm[2] == 35);
+    spec_free(&s);
+    cJSON_Delete(j);
+    const char *bad[] = {"{\"sgemm\": [1, 2]}", "{\"dgemm\": [1, 2, 3]}", "{\"sgemm\": [1, 0, 3]}"};
+    const char *why[] = {"reference_library: must be {\"sgemm\": [M, N, K]}",
+                         "reference_library: must be {\"sgemm\": [M, N, K]}",
+                         "reference_library.sgemm[1]: must be an integer from 1 to 1048576"};
+    for (int i = 0; i < 3; i++) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "{\"source\": \"reduce_big.cu\", \"kernel\": \"k\", \"grid\": [1], \"block\": "
+                 "[1], \"reference_library\": %s, \"args\": []}",
+                 bad[i]);
+        j = cJSON_Parse(text);
+        ck_assert_int_eq(spec_from_json(j, "k.json", "tests/gpu", NULL, &s, &err), GL_ERR_INPUT);
+        ck_assert_msg(strstr(err.msg, why[i]), "%s", err.msg);
+        spec_free(&s);
+        cJSON_Delete(j);
+    }
+
+    setenv("GPULEARN_LIBCUBLAS", "/nonexistent/libcublas.so.13", 1);
+    char name[200];
+    ck_assert_ptr_null(gl_cublas_open(name, sizeof name));
+    ck_assert_str_eq(name, "libcublas not found (GPULEARN_LIBCUBLAS=/nonexistent/libcublas.so.13)");
+    unsetenv("GPULEARN_LIBCUBLAS");
+
+    gl_library_run lib = {.asked = 1, .ran = 1, .ms = 0.5, .gflops = 4000};
+    snprintf(lib.note, sizeof lib.note, "cuBLAS cublasSgemm_v2 (libcublas.so.13), 1 x 1 x 1");
+    char line[400];
+    gl_library_line(&lib, 1000, line, sizeof line);
+    ck_assert_str_eq(line, "cuBLAS: 4000 GFLOP/s in 0.5 ms (cublasSgemm_v2 (libcublas.so.13), "
+                           "1 x 1 x 1), yours is 25% of it");
+    lib.ran = 0;
+    snprintf(lib.note, sizeof lib.note, "cuBLAS skipped: libcublas not found");
+    gl_library_line(&lib, 1000, line, sizeof line);
+    ck_assert_str_eq(line, "cuBLAS skipped: libcublas not found");
+
+    fixture f;
+    fixture_init(&f, 5);
+    gl_worker_set_body(body_library);
+    gl_worker_result r;
+    ck_assert_msg(gl_worker_run(&f.job, &r, &err) == GL_OK, "%s", err.msg);
+    ck_assert(r.library.asked && r.library.ran && r.library.gflops == 4000);
+    ck_assert_str_eq(r.library.note, "cuBLAS cublasSgemm_v2 (libcublas.so.13), 1 x 1 x 1");
+    gl_worker_result_free(&r);
+    gl_worker_set_body(NULL);
+    assert_no_children();
+    fixture_free(&f);
 }
 END_TEST
 
@@ -801,6 +874,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(w, test_worker_that_dies_is_reported_with_its_signal);
     tcase_add_test(w, test_worker_breaking_the_protocol_is_stopped);
     tcase_add_test(w, test_worker_cuda_fault_carries_the_error_name);
+    tcase_add_test(w, test_spec_reference_library_and_the_cublas_line);
     tcase_add_test(w, test_kernel_faults_are_told_apart_from_driver_errors);
     suite_add_tcase(s, w);
     TCase *t = tcase_create("timing");

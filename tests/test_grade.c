@@ -583,6 +583,92 @@ START_TEST(test_lesson_json_validates_check_declarations)
 }
 END_TEST
 
+/* global_load_bytes_per_flop on real kernels, C = A B with M = N = K = 32 in one block of
+ * 32 x 32 threads (warp = one row of C): the naive kernel's warp loads, per k, A[row][k]
+ * (one sector, a broadcast) and a 128-byte row of B (4 sectors): 32 warps x 32 k x 5
+ * sectors x 32 bytes / (2 x 32^3) = 2.5 bytes per FLOP. The tiled one loads each element
+ * once, 2 x 32 x 4 sectors x 32 bytes / 65536 = 0.125. A lesson that checks bytes per
+ * FLOP without declaring the launch's flops does not load. */
+START_TEST(test_global_load_bytes_per_flop_of_naive_and_tiled_matmul)
+{
+    env();
+    char dir[] = "/tmp/gl-flop-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/naive.cu", dir);
+    FILE *f = fopen(path, "w");
+    fputs("extern \"C\" __global__ void mm(const float *A, const float *B, float *C, int n)\n"
+          "{\n"
+          "    int col = threadIdx.x, row = threadIdx.y;\n"
+          "    float s = 0.0f;\n"
+          "    for (int k = 0; k < n; k++)\n"
+          "        s += A[row * n + k] * B[k * n + col];\n"
+          "    C[row * n + col] = s;\n"
+          "}\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/tiled.cu", dir);
+    f = fopen(path, "w");
+    fputs("extern \"C\" __global__ void mm(const float *A, const float *B, float *C, int n)\n"
+          "{\n"
+          "    __shared__ float As[32][32], Bs[32][32];\n"
+          "    int col = threadIdx.x, row = threadIdx.y;\n"
+          "    As[row][col] = A[row * n + col];\n"
+          "    Bs[row][col] = B[row * n + col];\n"
+          "    __syncthreads();\n"
+          "    float s = 0.0f;\n"
+          "    for (int k = 0; k < n; k++)\n"
+          "        s += As[row][k] * Bs[k][col];\n"
+          "    C[row * n + col] = s;\n"
+          "}\n",
+          f);
+    fclose(f);
+    static const char lesson[] =
+        "{\"format\": 1, \"id\": \"t\", \"title\": \"t\", \"summary\": \"s\",\n"
+        " \"steps\": [{\"title\": \"a\", \"text\": \"b\"}],\n"
+        " \"exercise\": {\"text\": \"x\", \"starter\": \"naive.cu\", \"reference\": \"tiled.cu\",\n"
+        "  \"launch\": {\"kernel\": \"mm\", \"grid\": [1,1,1], \"block\": [32,32,1], %s\n"
+        "   \"args\": [{\"name\": \"A\", \"type\": \"f32*\", \"len\": \"n*n\", \"init\": {\"iota\":"
+        " {\"start\": 0, \"step\": 1}}},\n"
+        "    {\"name\": \"B\", \"type\": \"f32*\", \"len\": \"n*n\", \"init\": {\"fill\": 1}},\n"
+        "    {\"name\": \"C\", \"type\": \"f32*\", \"len\": \"n*n\"},\n"
+        "    {\"name\": \"n\", \"type\": \"i32\", \"value\": \"n\"}]},\n"
+        "  \"sizes\": [32], \"checks\": [{\"kind\": \"matches_reference\"},\n"
+        "   {\"kind\": \"global_load_bytes_per_flop\", \"max\": 1}]}}\n";
+    char text[2048];
+    snprintf(text, sizeof text, lesson, "\"flops\": \"2*n*n*n\",");
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_parse(text, strlen(text), dir, &l, &err) == GL_OK, "%s", err.msg);
+    const char *detail[2] = {"is 2.5; it must be at most 1", "is 0.125 (at most 1)"};
+    for (int sub = 0; sub < 2; sub++) {
+        gl_grade_report rep;
+        gl_grade_opts o = {.backend = GL_BACKEND_SIM, .seed_given = 1, .seed = 1};
+        snprintf(path, sizeof path, "%s/%s", dir, sub ? "tiled.cu" : "naive.cu");
+        ck_assert_msg(grade_exercise(&l, path, &o, &rep, &err) == GL_OK, "%s", err.msg);
+        int found = 0;
+        for (int i = 0; i < rep.nchecks; i++) {
+            const gl_check_result *c = &rep.checks[i];
+            if (strcmp(c->name, "global_load_bytes_per_flop") == 0) {
+                found = 1;
+                ck_assert_int_eq(c->passed, sub);
+                ck_assert_msg(strstr(c->detail, detail[sub]), "%s", c->detail);
+            } else
+                ck_assert_msg(c->passed, "%s: %s", c->name, c->detail);
+        }
+        ck_assert(found);
+        grade_report_free(&rep);
+    }
+    lesson_free(&l);
+    snprintf(text, sizeof text, lesson, "");
+    ck_assert_int_eq(lesson_parse(text, strlen(text), dir, &l, &err), GL_ERR_INPUT);
+    ck_assert_msg(strstr(err.msg, "exercise.launch.flops: missing"), "%s", err.msg);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+END_TEST
+
 START_TEST(test_workspace_copy_reset_and_progress)
 {
     env();
@@ -814,6 +900,7 @@ static Suite *grade_suite(void)
     TCase *tc = tcase_create("grade");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_lesson_json_validates_check_declarations);
+    tcase_add_test(tc, test_global_load_bytes_per_flop_of_naive_and_tiled_matmul);
     tcase_add_test(tc, test_reference_comparison_counts_differences_like_the_grader);
     tcase_add_test(tc, test_workspace_copy_reset_and_progress);
     tcase_add_test(tc, test_json_and_junit_reports_parse);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <wchar.h>
 
+#include "runtime/cublas.h"
 #include "tui/app.h"
 #include "tui/term.h"
 #include "tui/view.h"
@@ -1233,7 +1234,12 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                          peak = a->backend_known && !a->device.is_simulator
                                     ? a->device.peak_bandwidth_gbs
                                     : 0;
-            if (gbs > 0 && peak > 0)
+            const double gflops =
+                a->have_spec && a->spec.flops > 0 ? a->spec.flops / (a->run.elapsed_ms * 1e6) : 0;
+            if (gflops > 0) /* a compute-bound kernel: FLOP/s says more than bytes */
+                snprintf(extra, sizeof extra, " in %.3f ms: %.0f GFLOP/s", a->run.elapsed_ms,
+                         gflops);
+            else if (gbs > 0 && peak > 0)
                 snprintf(extra, sizeof extra,
                          " in %.3f ms: %.0f GB/s, %.0f%% of the %.0f GB/s peak", a->run.elapsed_ms,
                          gbs, 100 * gbs / peak, peak);
@@ -1250,6 +1256,15 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         else
             tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD),
                       "%s%s%s", backend, extra, a->run_status == GL_OK ? "" : " - failed");
+        if (a->run_status == GL_OK && a->run.timing.library.asked) { /* cuBLAS beside it */
+            char lib[400];
+            gl_library_line(&a->run.timing.library,
+                            a->have_spec && a->spec.flops > 0 && a->run.elapsed_ms > 0
+                                ? a->spec.flops / (a->run.elapsed_ms * 1e6)
+                                : 0,
+                            lib, sizeof lib);
+            tl_wrap(L, lib, cols, PLAIN);
+        }
         baseline_lines(a, L, cols);
         if (app_on_exercise(a) && a->run_status == GL_OK)
             comparison_lines(a, L, cols);

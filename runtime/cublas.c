@@ -1,0 +1,199 @@
+/* cublas.c — cuBLAS SGEMM beside a kernel (cublas.h). libcublas's entry points are
+ * resolved with dlsym into pointers of the prototypes cublas_api.h declares (cuBLAS
+ * Library User Guide §2.4, "cuBLAS Level-3 Function Reference": cublas<t>gemm), written
+ * out here so that gpulearn builds without the cuBLAS headers. */
+#include "runtime/cublas.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int cublas_status; /* cublasStatus_t: 0 is CUBLAS_STATUS_SUCCESS */
+typedef void *cublas_handle;
+enum { CUBLAS_OP_N_ = 0 }; /* cublasOperation_t: no transpose */
+
+typedef cublas_status (*create_fn)(cublas_handle *);
+typedef cublas_status (*destroy_fn)(cublas_handle);
+typedef cublas_status (*set_stream_fn)(cublas_handle, void *); /* cudaStream_t; NULL: default */
+typedef cublas_status (*sgemm_fn)(cublas_handle, int transa, int transb, int m, int n, int k,
+                                  const float *alpha, const float *a, int lda, const float *b,
+                                  int ldb, const float *beta, float *c, int ldc);
+
+#define CUBLAS_SYMBOLS(X)                                                                          \
+    X(cublasCreate_v2, create_fn)                                                                  \
+    X(cublasDestroy_v2, destroy_fn)                                                                \
+    X(cublasSetStream_v2, set_stream_fn)                                                           \
+    X(cublasSgemm_v2, sgemm_fn)
+
+typedef struct cublas_lib {
+#define FIELD(name, type) type p_##name;
+    CUBLAS_SYMBOLS(FIELD)
+#undef FIELD
+} cublas_lib;
+
+/* Resolves every symbol of lib; returns the first missing name, or NULL. */
+static const char *cublas_resolve(void *lib, cublas_lib *f)
+{
+#define RESOLVE(name, type)                                                                        \
+    if (!(f->p_##name = (type)dlsym(lib, #name)))                                                  \
+        return #name;
+    CUBLAS_SYMBOLS(RESOLVE)
+#undef RESOLVE
+    return NULL;
+}
+
+void *gl_cublas_open(char *name, size_t len)
+{
+    static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11",
+                                        "libcublas.so"};
+    const char *env = getenv("GPULEARN_LIBCUBLAS");
+    const int n = env && *env ? 1 : (int)(sizeof names / sizeof *names);
+    for (int i = 0; i < n; i++) {
+        const char *try = env && *env ? env : names[i];
+        void *lib = dlopen(try, RTLD_NOW | RTLD_LOCAL);
+        if (!lib)
+            continue;
+        cublas_lib f;
+        const char *missing = cublas_resolve(lib, &f);
+        if (!missing) {
+            snprintf(name, len, "%s", try);
+            return lib;
+        }
+        snprintf(name, len, "%s has no %s", try, missing);
+        dlclose(lib);
+        return NULL;
+    }
+    if (env && *env)
+        snprintf(name, len, "libcublas not found (GPULEARN_LIBCUBLAS=%s)", env);
+    else
+        snprintf(name, len,
+                 "libcublas not found (tried libcublas.so.13, .so.12, .so.11 and .so: install "
+                 "the CUDA Toolkit's cuBLAS)");
+    return NULL;
+}
+
+/* One SGEMM call, for gpu_time_calls. */
+typedef struct sgemm_call {
+    cublas_lib *f;
+    cublas_handle h;
+    int m, n, k;
+    uint64_t a, b, c; /* device addresses */
+    cublas_status status;
+} sgemm_call;
+
+static gl_status sgemm_once(void *ctx, gl_error *err)
+{
+    sgemm_call *s = ctx;
+    const float one = 1.0f, zero = 0.0f;
+    /* row-major C (m x n) = A B is column-major C^T = B^T A^T: B^T is n x k with leading
+     * dimension n, A^T k x m with leading dimension k */
+    s->status = s->f->p_cublasSgemm_v2(
+        s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one, (const float *)(uintptr_t)s->b,
+        s->n, (const float *)(uintptr_t)s->a, s->k, &zero, (float *)(uintptr_t)s->c, s->n);
+    return s->status == 0
+               ? GL_OK
+               : gl_fail(err, GL_ERR_CUDA, "cublasSgemm_v2 returned status %d", s->status);
+}
+
+/* Small integers (-2..2) so that every sum is exact in any order. */
+static float input_value(int64_t i, int salt)
+{
+    return (float)((i * 7 + salt) % 5 - 2);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
+{
+    memset(out, 0, sizeof *out);
+    out->asked = 1;
+    const int64_t m = mnk[0], n = mnk[1], k = mnk[2];
+    char libname[200];
+    void *lib = gl_cublas_open(libname, sizeof libname);
+    if (!lib) {
+        snprintf(out->note, sizeof out->note, "cuBLAS skipped: %s", libname);
+        return;
+    }
+    cublas_lib f;
+    cublas_resolve(lib, &f);
+    sgemm_call s = {.f = &f, .m = (int)m, .n = (int)n, .k = (int)k};
+    gl_error e = {0};
+    float *ha = malloc((size_t)(m * k) * sizeof *ha), *hb = malloc((size_t)(k * n) * sizeof *hb);
+    double times[GL_CUBLAS_REPS];
+    cublas_status cs;
+    if (!ha || !hb) {
+        snprintf(out->note, sizeof out->note, "cuBLAS skipped: out of host memory");
+        goto done;
+    }
+    for (int64_t i = 0; i < m * k; i++)
+        ha[i] = input_value(i, 1);
+    for (int64_t i = 0; i < k * n; i++)
+        hb[i] = input_value(i, 3);
+    if (gpu_malloc(g, (size_t)(m * k) * 4, &s.a, &e) != GL_OK ||
+        gpu_malloc(g, (size_t)(k * n) * 4, &s.b, &e) != GL_OK ||
+        gpu_malloc(g, (size_t)(m * n) * 4, &s.c, &e) != GL_OK ||
+        gpu_htod(g, s.a, ha, (size_t)(m * k) * 4, &e) != GL_OK ||
+        gpu_htod(g, s.b, hb, (size_t)(k * n) * 4, &e) != GL_OK) {
+        snprintf(out->note, sizeof out->note, "cuBLAS skipped: %.200s", e.msg);
+        goto done;
+    }
+    if ((cs = f.p_cublasCreate_v2(&s.h)) != 0 || (cs = f.p_cublasSetStream_v2(s.h, NULL)) != 0) {
+        snprintf(out->note, sizeof out->note, "cuBLAS skipped: cublasCreate returned status %d",
+                 cs);
+        goto done;
+    }
+    for (int r = 0; r < GL_CUBLAS_WARMUP + GL_CUBLAS_REPS; r++) {
+        double ms = 0;
+        if (gpu_time_calls(g, sgemm_once, &s, &ms, &e) != GL_OK) {
+            snprintf(out->note, sizeof out->note, "cuBLAS failed: %.200s", e.msg);
+            goto done;
+        }
+        if (r >= GL_CUBLAS_WARMUP)
+            times[r - GL_CUBLAS_WARMUP] = ms;
+    }
+    /* two corners of C against the host's exact sums: the layout above is right */
+    const int64_t at[2][2] = {{0, 0}, {m - 1, n - 1}};
+    for (int c = 0; c < 2; c++) {
+        double want = 0;
+        for (int64_t j = 0; j < k; j++)
+            want += (double)ha[at[c][0] * k + j] * hb[j * n + at[c][1]];
+        float got = 0;
+        if (gpu_dtoh(g, &got, s.c + (uint64_t)(at[c][0] * n + at[c][1]) * 4, 4, &e) != GL_OK ||
+            got != (float)want) {
+            snprintf(out->note, sizeof out->note, "cuBLAS failed: C[%lld][%lld] is %g, not %g",
+                     (long long)at[c][0], (long long)at[c][1], (double)got, want);
+            goto done;
+        }
+    }
+    qsort(times, GL_CUBLAS_REPS, sizeof *times, cmp_double);
+    out->ms = (times[(GL_CUBLAS_REPS - 1) / 2] + times[GL_CUBLAS_REPS / 2]) / 2;
+    out->gflops = out->ms > 0 ? 2.0 * (double)m * (double)n * (double)k / out->ms / 1e6 : 0;
+    out->ran = out->ms > 0;
+    snprintf(out->note, sizeof out->note, "cuBLAS cublasSgemm_v2 (%s), %lld x %lld x %lld", libname,
+             (long long)m, (long long)n, (long long)k);
+done:
+    if (s.h)
+        f.p_cublasDestroy_v2(s.h);
+    /* device buffers go with the worker's context (gpu_close or the process's exit) */
+    free(ha);
+    free(hb);
+    /* lib stays loaded: cuBLAS may have started threads, and the worker exits soon */
+}
+
+void gl_library_line(const gl_library_run *lib, double kernel_gflops, char *buf, size_t len)
+{
+    if (!lib->ran) {
+        snprintf(buf, len, "%s", lib->note);
+        return;
+    }
+    int used = snprintf(buf, len, "cuBLAS: %.0f GFLOP/s in %.4g ms (%s)", lib->gflops, lib->ms,
+                        lib->note + (strncmp(lib->note, "cuBLAS ", 7) == 0 ? 7 : 0));
+    if (kernel_gflops > 0 && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, ", yours is %.0f%% of it",
+                 100.0 * kernel_gflops / lib->gflops);
+}
