@@ -165,6 +165,33 @@ START_TEST(test_lesson_find_by_number_id_and_folder)
 }
 END_TEST
 
+/* Lessons 14 and 15 grade floats within the tolerances README "Writing a lesson" derives:
+ * 1e-6 for softmax (outputs in [0, 1]), 1e-5 for attention (|O| <= 1). */
+START_TEST(test_softmax_and_attention_grade_within_documented_tolerances)
+{
+    const struct {
+        const char *name, *id, *output;
+        double tolerance;
+    } want[] = {{"14", "softmax", "y", 1e-6}, {"15", "attention", "O", 1e-5}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_msg(lesson_find(want[i].name, &l, &err) == GL_OK, "%s", err.msg);
+        ck_assert_str_eq(l.id, want[i].id);
+        ck_assert_ptr_nonnull(l.exercise);
+        const gl_check *k = NULL;
+        for (int c = 0; c < l.exercise->nchecks; c++)
+            if (l.exercise->checks[c].kind == GL_CHECK_MATCHES_REFERENCE)
+                k = &l.exercise->checks[c];
+        ck_assert_ptr_nonnull(k);
+        ck_assert(k->tolerance == want[i].tolerance);
+        ck_assert_int_eq(k->noutputs, 1);
+        ck_assert_str_eq(k->outputs[0], want[i].output);
+        lesson_free(&l);
+    }
+}
+END_TEST
+
 static Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -178,6 +205,7 @@ static Suite *lessons_suite(void)
     tcase_add_test(tc, test_lesson1_starter_report_names_the_out_of_bounds_store);
     tcase_add_test(tc, test_wrong_answer_reports_first_differing_index);
     tcase_add_test(tc, test_lesson_find_by_number_id_and_folder);
+    tcase_add_test(tc, test_softmax_and_attention_grade_within_documented_tolerances);
     suite_add_tcase(s, tc);
     return s;
 }

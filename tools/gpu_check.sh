@@ -49,6 +49,20 @@ for d in lessons/0[1-9]-* lessons/10-*; do
   [ $r1 = 0 ] || cat "$out/grade.tmp"
 done
 rm -f "$out/grade.tmp"
+# Lessons 14 and 15: the reference passes and the starter fails on the GPU too, and each
+# of our wrong submissions fails (exit 1) and each right one passes (exit 0) there.
+for d in lessons/14-* lessons/15-*; do
+  n=$(basename "$d" | cut -c1-2)
+  $G grade "$n" "$d/solution.cu" --backend gpu --seed 1 >/dev/null 2>&1; r1=$?
+  $G grade "$n" "$d/exercise.cu" --backend gpu --seed 1 >/dev/null 2>&1; r2=$?
+  echo "lesson $n on the GPU: reference exit $r1 (expect 0), starter exit $r2 (expect 1)"
+  for f in tests/grade/$(basename "$d")/*.cu; do
+    $G grade "$n" "$f" --backend gpu --seed 1 >"$out/grade.tmp" 2>&1; r=$?
+    case $(basename "$f") in pass__*) e=0;; *) e=1;; esac
+    [ $r = $e ] || { echo "GPU grade of $f: exit $r, expected $e"; tail -12 "$out/grade.tmp"; }
+  done
+done
+rm -f "$out/grade.tmp"
 
 # Metrics against Nsight Compute (once, recorded in tests/cli.sh):
 #   ncu --target-processes all --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,...

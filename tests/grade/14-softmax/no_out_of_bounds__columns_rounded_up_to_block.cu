@@ -1,0 +1,40 @@
+// Wrong: the first loop runs over cols rounded up to a multiple of the block and loads
+// x past the end of the row (past the end of x in the last row) before it checks j < cols.
+#define B 128
+#define WARPS (B / 32)
+#define FULL 0xffffffffu
+
+__device__ void md_merge(float &m, float &d, float m2, float d2)
+{
+    float mn = fmaxf(m, m2);
+    if (mn == -INFINITY)
+        return;
+    d = d * expf(m - mn) + d2 * expf(m2 - mn);
+    m = mn;
+}
+
+extern "C" __global__ void softmax_rows(const float *x, float *y, int rows, int cols)
+{
+    __shared__ float sm[WARPS], sd[WARPS];
+    const float *row = x + (size_t)blockIdx.x * cols;
+    float m = -INFINITY, d = 0.0f;
+    for (int j = threadIdx.x; j < (cols + B - 1) / B * B; j += B) {
+        float v = row[j];
+        if (j < cols)
+            md_merge(m, d, v, 1.0f);
+    }
+
+    for (int off = 16; off > 0; off >>= 1)
+        md_merge(m, d, __shfl_xor_sync(FULL, m, off), __shfl_xor_sync(FULL, d, off));
+    if (threadIdx.x % 32 == 0) {
+        sm[threadIdx.x / 32] = m;
+        sd[threadIdx.x / 32] = d;
+    }
+    __syncthreads();
+    m = sm[0];
+    d = sd[0];
+    for (int w = 1; w < WARPS; w++)
+        md_merge(m, d, sm[w], sd[w]);
+    for (int j = threadIdx.x; j < cols; j += B)
+        y[(size_t)blockIdx.x * cols + j] = expf(row[j] - m) / d;
+}
