@@ -172,6 +172,10 @@ enum {
     PTX_TESTP_NORMAL,
     PTX_TESTP_SUBNORMAL
 };
+/* ptx_insn.bop bits of cvt and of half-precision fma (PTX ISA §9.7.9.21 cvt, §9.7.4.4
+ * fma): .satfinite clamps infinities and out-of-range values to the largest finite
+ * value; .relu clamps negative results to +0. */
+enum { PTX_CVT_SATFINITE = 1, PTX_RELU = 2 };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation

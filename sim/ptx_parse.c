@@ -1228,9 +1228,9 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
             /* cache eviction and prefetch-size hints: no effect in the simulator */
         } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
-            in->bop = 1; /* cvt .satfinite: clamp to the largest finite value */
-        } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "relu", 4)) {
-            in->bop = 2; /* cvt .relu: negative results become +0 */
+            in->bop |= PTX_CVT_SATFINITE;
+        } else if ((op == PTX_OP_cvt || op == PTX_OP_fma) && n == 4 && !memcmp(q, "relu", 4)) {
+            in->bop |= PTX_RELU;
         } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
