@@ -684,7 +684,10 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
         opts = &defaults;
     gl_compiled c = {0};
     const char *src = opts->source_override ? opts->source_override : spec->source;
-    gl_status st = gl_compile_cuda(src, &opts->compile, &c, err);
+    gl_compile_opts copts = opts->compile;
+    if (spec->arch && !(copts.arch && *copts.arch))
+        copts.arch = spec->arch; /* the spec's target unless the caller chose one */
+    gl_status st = gl_compile_cuda(src, &copts, &c, err);
     if (st != GL_OK)
         return st;
     st = gl_run_ptx(spec, c.ptx, opts, res, err);

@@ -1055,7 +1055,7 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 
 static const char *const spec_keys[] = {
     "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
-    "args",   "bytes_moved", "flops", NULL};
+    "args",   "bytes_moved", "flops", "arch",  NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -1113,6 +1113,13 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
     } else if (!(out->kernel = strdup(kernel->valuestring))) {
         cfail(&c, GL_ERR_NOMEM, "kernel", "out of memory");
     }
+
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(json, "arch");
+    if (arch && !cJSON_IsString(arch))
+        cfail(&c, GL_ERR_INPUT, "arch", "must be a string such as \"sm_90\", not %s",
+              json_kind(arch));
+    else if (arch && !(out->arch = strdup(arch->valuestring)))
+        cfail(&c, GL_ERR_NOMEM, "arch", "out of memory");
 
     bool gok = get_dims(&c, json, "grid", out->grid);
     bool bok = get_dims(&c, json, "block", out->block);
@@ -1260,6 +1267,7 @@ void spec_free(gl_spec *s)
     free(s->file);
     free(s->source);
     free(s->kernel);
+    free(s->arch);
     for (int i = 0; i < s->nargs; i++) {
         free(s->args[i].name);
         free(s->args[i].init.values);

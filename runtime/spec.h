@@ -77,6 +77,8 @@ typedef struct gl_spec {
     char *file;   /* the spec's path as given (for messages), or "<lesson>.json" */
     char *source; /* path of the .cu file, resolved against the spec's folder */
     char *kernel; /* kernel name (extern "C" or mangled) */
+    char *arch;   /* "arch": the target to compile for ("sm_90", "compute_90"), NULL: the
+                     compiler's default (gl_compile_opts.arch); checked when compiling */
     unsigned grid[3], block[3];
     unsigned dynamic_shared_bytes;
     gl_arg *args;
