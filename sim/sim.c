@@ -53,6 +53,7 @@
 #endif
 
 #include "sim/ptx_dwarf.h"
+#include "sim/exec_async.h"
 #include "sim/sim_internal.h"
 
 static void gsh_free(sim_alloc *al);
@@ -2638,6 +2639,7 @@ static void ctx_free_block(sim_ctx *c)
     free(c->shared);
     free(c->wsync);
     free(c->shadow);
+    sim_async_free(c);
     wshadow_free(c->wshadow);
     free(c->shadow_same);
     free(c->shared_written);

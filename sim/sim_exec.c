@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec_async.h"
 #include "sim/sim_internal.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -857,6 +858,7 @@ static uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigned t)
     case PTX_OP_vote:
     case PTX_OP_match:
     case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
+    case PTX_OP_elect: return (uint32_t)opval(c, &in->o[1], R, t);
     case PTX_OP_bar_warp: return in->nopnd ? (uint32_t)opval(c, &in->o[0], R, t) : 0xffffffffu;
     default: return 0;
     }
@@ -870,7 +872,8 @@ static inline int is_warp_sync(const ptx_insn *in)
 {
     /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask) */
     const unsigned k = (unsigned)in->op - PTX_OP_shfl;
-    return k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
+    return (k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl) ||
+           in->op == PTX_OP_elect;
 }
 
 /* The lanes each lane of em (of the warp whose first thread is base) takes part with in
@@ -1924,6 +1927,20 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         END_LANES
         break;
     }
+    case PTX_OP_elect: { /* PTX ISA §9.7.13.12: the lowest lane of each group leads */
+        uint32_t part[32];
+        member_parts(c, in, base, em, part);
+        FOR_LANES
+        const uint32_t leader = part[t - base] ? (uint32_t)__builtin_ctz(part[t - base]) : 0;
+        if (in->o[0].reg != PTX_NOREG)
+            D = leader;
+        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = leader == t - base;
+        END_LANES
+        break;
+    }
+    case PTX_OP_cp:
+    case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
     case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
         FOR_LANES
         D = mask;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec_async.h"
 #include "sim/sim.h"
 
 typedef struct op_case {
@@ -2337,6 +2338,57 @@ START_TEST(test_printf_check_of_ptx_text_refuses_unsupported_formats_before_a_gp
 }
 END_TEST
 
+/* mbarrier phases (PTX ISA §9.7.13.15.1-2): a phase completes when its arrivals and its
+ * tx-count are both done; arrive_drop lowers the count of later phases. */
+START_TEST(test_mbarrier_phase_completes_on_arrivals_and_tx_count)
+{
+    uint64_t b = sim_mbar_init(3), s0 = 0, s1 = 0;
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 0, &s0), 0);
+    ck_assert_uint_eq(sim_mbar_pending(s0), 3);
+    ck_assert_int_eq(sim_mbar_tx(&b, 64), 0);            /* expect_tx: 64 bytes outstanding */
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, &s1), 0); /* arrivals done, bytes not */
+    ck_assert(!sim_mbar_phase_done(b, s0));
+    ck_assert(!sim_mbar_parity_done(b, 0));
+    ck_assert_int_eq(sim_mbar_tx(&b, -64), 1); /* complete_tx finishes phase 0 */
+    ck_assert(sim_mbar_phase_done(b, s0) && sim_mbar_phase_done(b, s1));
+    ck_assert(sim_mbar_parity_done(b, 0) && !sim_mbar_parity_done(b, 1));
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 1, &s0), 0); /* arrive_drop: 2 from now on */
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, NULL), 1);
+    ck_assert(sim_mbar_parity_done(b, 1));
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 0, NULL), 0);
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, NULL), -1); /* more than pending */
+    ck_assert_int_eq(sim_mbar_tx(&b, 1 << 20), -1);        /* past the tx-count range */
+}
+END_TEST
+
+/* cp.async groups (PTX ISA §9.7.9.25.3.3): wait_group n lands every committed group but
+ * the newest n; uncommitted copies only at wait_all; other threads' never. */
+START_TEST(test_cp_async_wait_group_lands_all_but_the_newest_groups)
+{
+    static sim_async a;
+    sim_async_copy q[5] = {{.tid = 7}, {.tid = 7}, {.tid = 7}, {.tid = 3}, {.tid = 7}};
+    a.q = q;
+    a.n = 0;
+    for (int k = 0; k < 5; k++) {
+        q[k].group = -1;
+        a.n++;
+        if (k == 0 || k == 2 || k == 3)
+            sim_async_commit(&a, q[k].tid); /* groups 0 {0}, 1 {1, 2}; thread 3: {3} */
+    }
+    ck_assert_int_eq(q[0].group, 0);
+    ck_assert_int_eq(q[1].group, 1);
+    ck_assert_int_eq(q[2].group, 1);
+    ck_assert_int_eq(q[3].group, 0);
+    ck_assert_int_eq(q[4].group, -1);
+    const int want1[5] = {1, 0, 0, 0, 0}, want0[5] = {1, 1, 1, 0, 0}, wall[5] = {1, 1, 1, 0, 1};
+    for (unsigned k = 0; k < 5; k++) {
+        ck_assert_int_eq(sim_async_due(&a, k, 7, 1), want1[k]);
+        ck_assert_int_eq(sim_async_due(&a, k, 7, 0), want0[k]);
+        ck_assert_int_eq(sim_async_due(&a, k, 7, -1), wall[k]);
+    }
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2368,6 +2420,8 @@ static Suite *ops_suite(void)
     tcase_add_test(tc, test_unsupported_form_is_a_clear_error_naming_the_instruction);
     tcase_add_test(tc, test_module_scope_shared_does_not_shift_kernel_parameters);
     tcase_add_test(tc, test_bad_video_instruction_forms_are_errors_naming_the_instruction_and_line);
+    tcase_add_test(tc, test_mbarrier_phase_completes_on_arrivals_and_tx_count);
+    tcase_add_test(tc, test_cp_async_wait_group_lands_all_but_the_newest_groups);
     suite_add_tcase(s, tc);
     return s;
 }

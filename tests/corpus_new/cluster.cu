@@ -22,7 +22,8 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_ids(unsigned *out)
     asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(r[3]));
     asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r[4]));
     asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(r[5]));
-    asm("mov.u32 %0, %%is_explicit_cluster;" : "=r"(r[6]));
+    asm("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }"
+        : "=r"(r[6]));
     r[7] = cg::this_cluster().block_rank();
     if (threadIdx.x == 0)
         for (int k = 0; k < 8; k++)

@@ -1,16 +1,19 @@
 // cp.async (PTX ISA §9.7.9.25): asynchronous copies from global to shared memory, made
 // visible by cp.async.wait_group / wait_all (§9.7.9.25.3.3) or an mbarrier (§9.7.9.25.3.4).
 // Written as inline PTX so that every compiler emits the same forms.
+// the shared-window address of a generic pointer to shared memory (cvta.to.shared)
 __device__ __forceinline__ unsigned smem(const void *p)
 {
-    return (unsigned)__cvta_generic_to_shared(p);
+    unsigned r;
+    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
+    return r;
 }
 
 // Each thread copies 4, 8 or 16 bytes (cp-size) into shared memory; the block then
 // writes shared memory back reversed. .ca for 4 and 8, .cg for 16.
 extern "C" __global__ void cp_async_copy(const unsigned *in, unsigned *out, int size)
 {
-    __shared__ __align__(16) unsigned buf[256 * 4];
+    __shared__ unsigned buf[256 * 4] __attribute__((aligned(16)));
     int t = threadIdx.x, words = size / 4, base = blockIdx.x * blockDim.x * words;
     unsigned d = smem(&buf[t * words]);
     const unsigned *s = in + base + t * words;
@@ -31,7 +34,7 @@ extern "C" __global__ void cp_async_copy(const unsigned *in, unsigned *out, int 
 // src-size below cp-size: the rest of the 16 bytes is zero-filled (ignore-src form).
 extern "C" __global__ void cp_async_zfill(const unsigned char *in, unsigned char *out)
 {
-    __shared__ __align__(16) unsigned char buf[64 * 16];
+    __shared__ unsigned char buf[64 * 16] __attribute__((aligned(16)));
     int t = threadIdx.x;
     for (int k = 0; k < 16; k++)
         buf[t * 16 + k] = 0xee;
@@ -49,7 +52,7 @@ extern "C" __global__ void cp_async_zfill(const unsigned char *in, unsigned char
 // commit_group per tile and wait_group 1 (the newest group may still be pending).
 extern "C" __global__ void cp_async_pipeline(const float *in, float *out, int tiles)
 {
-    __shared__ __align__(16) float buf[2][128];
+    __shared__ float buf[2][128] __attribute__((aligned(16)));
     int t = threadIdx.x;
     const float *src = in + blockIdx.x * tiles * 128;
     float acc = 0;
@@ -72,7 +75,7 @@ extern "C" __global__ void cp_async_pipeline(const float *in, float *out, int ti
 // Three groups in flight; wait_group 2, 1, 0 release them oldest first.
 extern "C" __global__ void cp_async_groups(const int *in, int *out)
 {
-    __shared__ __align__(16) int buf[3][64];
+    __shared__ int buf[3][64] __attribute__((aligned(16)));
     int t = threadIdx.x;
     for (int g = 0; g < 3; g++) {
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(smem(&buf[g][t])),
@@ -94,7 +97,7 @@ extern "C" __global__ void cp_async_groups(const int *in, int *out)
 // copies have landed (§9.7.13.15.13), then the block reads them.
 extern "C" __global__ void cp_async_mbarrier(const unsigned *in, unsigned *out)
 {
-    __shared__ __align__(16) unsigned buf[128];
+    __shared__ unsigned buf[128] __attribute__((aligned(16)));
     __shared__ unsigned long long bar;
     int t = threadIdx.x;
     if (t == 0)

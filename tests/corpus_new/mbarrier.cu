@@ -1,8 +1,11 @@
 // mbarrier (PTX ISA §9.7.13.15): init, arrive, arrive_drop, test_wait with a state or a
 // phase parity, pending_count, and (sm_90) try_wait and expect_tx. Inline PTX.
+// the shared-window address of a generic pointer to shared memory (cvta.to.shared)
 __device__ __forceinline__ unsigned smem(const void *p)
 {
-    return (unsigned)__cvta_generic_to_shared(p);
+    unsigned r;
+    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
+    return r;
 }
 __device__ __forceinline__ void mbar_init(unsigned long long *b, unsigned count)
 {
