@@ -60,8 +60,8 @@ extern "C" __global__ void cp_async_pipeline(const float *in, float *out, int ti
     asm volatile("cp.async.commit_group;");
     for (int i = 0; i < tiles; i++) {
         if (i + 1 < tiles)
-            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(smem(&buf[(i + 1) & 1][t])),
-                         "l"(src + (i + 1) * 128 + t));
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;"
+                         ::"r"(smem(&buf[(i + 1) & 1][t])), "l"(src + (i + 1) * 128 + t));
         asm volatile("cp.async.commit_group;");
         asm volatile("cp.async.wait_group 1;");
         __syncthreads();
