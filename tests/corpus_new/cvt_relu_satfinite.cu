@@ -1,6 +1,7 @@
 // cvt with .relu and .satfinite to f16, bf16, f16x2 and bf16x2 (PTX ISA §9.7.9.21 cvt:
 // .relu clamps negative results to +0 (what NaN gives is left to the GPU's golden);
-// .satfinite clamps infinities and values past the largest finite one to it). Written as inline PTX since
+// .satfinite clamps infinities and values past the largest finite one to it). Written as
+// inline PTX since
 // cuda_fp16.h has no intrinsic for every form.
 extern "C" __global__ void cvt_relu_satfinite(const float *a, const float *b, unsigned *o, int n)
 {
