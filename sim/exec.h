@@ -429,6 +429,7 @@ static inline uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigne
     case PTX_OP_vote:
     case PTX_OP_match:
     case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
+    case PTX_OP_elect: return (uint32_t)opval(c, &in->o[1], R, t);
     case PTX_OP_bar_warp: return in->nopnd ? (uint32_t)opval(c, &in->o[0], R, t) : 0xffffffffu;
     default: return 0;
     }
@@ -442,7 +443,8 @@ static inline int is_warp_sync(const ptx_insn *in)
 {
     /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask) */
     const unsigned k = (unsigned)in->op - PTX_OP_shfl;
-    return k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
+    return (k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl) ||
+           in->op == PTX_OP_elect;
 }
 
 /* Lanes `lanes` of warp w let the warp's other lanes run first (see sim_warp_step). */

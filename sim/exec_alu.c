@@ -132,9 +132,10 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
         else
             x = (double)zx(v, ssz);
         if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
-            if (in->bop == 2 && x < 0) /* .relu: negatives to +0 (NaN stays NaN) */
+            if ((in->bop & PTX_RELU) && x < 0) /* .relu: negatives to +0 (NaN stays NaN) */
                 x = 0;
-            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd, in->bop == 1);
+            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd,
+                             (in->bop & PTX_CVT_SATFINITE) != 0);
         }
         if (PTX_TCLASS(dt) != PTX_TC_F)
             return float_to_int(x, in->rnd, dt, ssz);
@@ -312,11 +313,28 @@ void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     }
 }
 
+/* p + c in double, rounded to odd: when the sum is inexact, of the two doubles around
+ * it the one whose last significand bit is 1. A second rounding of that to a format with
+ * at most 51 significand bits (f16: 11, bf16: 8) is then the correctly rounded p + c
+ * (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms
+ * using rounding to odd", IEEE TC 2008); plain round-to-nearest would round twice. The
+ * error of the sum is exact by TwoSum (Knuth, TAOCP vol. 2, §4.2.2). */
+static double sum_round_odd(double p, double c)
+{
+    double s = p + c;
+    if (!isfinite(s))
+        return s;
+    double bb = s - p, e = (p - (s - bb)) + (c - bb);
+    if (e == 0 || (bf64(s) & 1))
+        return s;
+    return nextafter(s, e > 0 ? INFINITY : -INFINITY);
+}
+
 /* Half-precision arithmetic (PTX ISA §9.7.4: add/sub/mul/fma/min/max/neg/abs on .f16,
- * .bf16, .f16x2, .bf16x2). Each half is computed exactly in double and rounded once
- * (.rn unless another rounding is given); .ftz flushes subnormal inputs and results;
- * .sat clamps to [0, 1]. fma is exact for every pair of f16 products and addends whose
- * exponents lie within 53 bits of each other (all but extreme cases). */
+ * .bf16, .f16x2, .bf16x2). Each half is rounded once from the exact result (.rn unless
+ * another rounding is given): products of two halves are exact in double and sums are
+ * rounded to odd first (sum_round_odd); .ftz flushes subnormal inputs and results; .sat
+ * clamps to [0, 1]; fma .relu (§9.7.4.4) clamps negative results to +0. */
 void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
 {
     const int tc = PTX_TCLASS(in->type);
@@ -355,12 +373,14 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                 break;
             }
             default: {
-                double v = in->op == PTX_OP_add   ? x[0] + x[1]
-                           : in->op == PTX_OP_sub ? x[0] - x[1]
+                double v = in->op == PTX_OP_add   ? sum_round_odd(x[0], x[1])
+                           : in->op == PTX_OP_sub ? sum_round_odd(x[0], -x[1])
                            : in->op == PTX_OP_mul ? x[0] * x[1]
-                                                  : fma(x[0], x[1], x[2]);
+                                                  : sum_round_odd(x[0] * x[1], x[2]);
                 if (sat)
                     v = satd(v);
+                if ((in->bop & PTX_RELU) && v < 0) /* fma .relu (§9.7.4.4): NaN stays NaN */
+                    v = 0;
                 r = half_bits(v, bf, in->rnd, 0);
                 if (ftz && half_subnormal(r, bf))
                     r &= 0x8000;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec_async.h"
 #include "sim/exec_lanes.h"
 
 void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
@@ -363,12 +364,12 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
             const int bf = in->type == PTX_T_BF16X2;
             FOR_LANES
             double xa = (double)f32(A(1)), xb = (double)f32(A(2));
-            if (in->bop == 2) { /* .relu */
+            if (in->bop & PTX_RELU) {
                 xa = xa < 0 ? 0 : xa;
                 xb = xb < 0 ? 0 : xb;
             }
-            uint32_t hi = half_bits(xa, bf, in->rnd, in->bop == 1),
-                     lo = half_bits(xb, bf, in->rnd, in->bop == 1);
+            const int satf = (in->bop & PTX_CVT_SATFINITE) != 0;
+            uint32_t hi = half_bits(xa, bf, in->rnd, satf), lo = half_bits(xb, bf, in->rnd, satf);
             D = (hi << 16) | (lo & 0xffff);
             END_LANES
             break;
@@ -837,6 +838,20 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         END_LANES
         break;
     }
+    case PTX_OP_elect: { /* PTX ISA §9.7.13.12: the lowest lane of each group leads */
+        uint32_t part[32];
+        sim_member_parts(c, in, base, em, part);
+        FOR_LANES
+        const uint32_t leader = part[t - base] ? (uint32_t)__builtin_ctz(part[t - base]) : 0;
+        if (in->o[0].reg != PTX_NOREG)
+            D = leader;
+        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = leader == t - base;
+        END_LANES
+        break;
+    }
+    case PTX_OP_cp:
+    case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
     case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
         FOR_LANES
         D = mask;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/exec_async.h"
 #include "sim/ptx/ptx_dwarf.h"
 #include "sim/sim_mem.h"
 
@@ -186,6 +187,7 @@ static void ctx_free_block(sim_ctx *c)
     free(c->shared);
     free(c->wsync);
     free(c->shadow);
+    sim_async_free(c);
     wshadow_free(c->wshadow);
     free(c->shadow_same);
     free(c->shared_written);

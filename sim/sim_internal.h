@@ -165,6 +165,8 @@ typedef struct sim_ctx {
     uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim_race.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
+    struct sim_async *async;       /* cp.async copies in flight (exec_async.c), NULL
+                                      until the launch's first cp.async */
     uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
     uint16_t *wsync;               /* per warp: __syncwarp count (racecheck) */
     uint64_t rng;                  /* schedule_random state */

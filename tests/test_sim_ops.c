@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec_async.h"
 #include "sim/sim.h"
 
 typedef struct op_case {
@@ -669,6 +670,22 @@ static const op_case cases[] = {
     {"max.f16 with NaN gives the number", "max.f16 %h0, %h1, %h2; cvt.u32.u16 %r0, %h0;", 'r',
      0x7e00ull, 0x3c00ull, 0x0ull, 0x3c00ull, 0},
     {"setp.lt.f16", "setp.lt.f16 %p0, %h1, %h2;", 'p', 0xbc00ull, 0x3c00ull, 0x0ull, 0x1ull, 0},
+    /* 3 * 87 = 261 is a tie between the bf16 values 260 and 262; the addend 2^-100 lies
+     * past double precision and must still round it up (one rounding, PTX ISA §9.7.4.4) */
+    {"fma.rn.bf16 rounds once, a tiny addend breaks a tie",
+     "fma.rn.bf16 %h0, %h1, %h2, %h3; cvt.u32.u16 %r0, %h0;", 'r', 0x4040ull, 0x42aeull, 0x0d80ull,
+     0x4383ull, 0},
+    {"fma.rn.relu.f16 clamps a negative result to +0",
+     "fma.rn.relu.f16 %h0, %h1, %h2, %h3; cvt.u32.u16 %r0, %h0;", 'r', 0x3c00ull, 0xc000ull,
+     0x3c00ull, 0x0ull, 0},
+    {"fma.rn.relu.bf16x2 clamps each half", "fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3;", 'r',
+     0x3f80bf80ull, 0x40004000ull, 0x00000000ull, 0x40000000ull, 0},
+    {"cvt.rn.satfinite.relu.f16.f32 of +inf is the largest finite f16",
+     "cvt.rn.satfinite.relu.f16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 'r', 0x7f800000ull, 0x0ull,
+     0x0ull, 0x7bffull, 0},
+    {"cvt.rn.satfinite.relu.f16.f32 of -inf is +0",
+     "cvt.rn.relu.satfinite.f16.f32 %h0, %f1; cvt.u32.u16 %r0, %h0;", 'r', 0xff800000ull, 0x0ull,
+     0x0ull, 0x0ull, 0},
     {"atom.global.add.u32 returns the old value", "atom.global.add.u32 %r0, [%rd10], %r2;", 'r',
      0x7ull, 0x5ull, 0x0ull, 0x7ull, 0},
     {"atom.global.add.u32 updates memory",
@@ -2321,6 +2338,57 @@ START_TEST(test_printf_check_of_ptx_text_refuses_unsupported_formats_before_a_gp
 }
 END_TEST
 
+/* mbarrier phases (PTX ISA §9.7.13.15.1-2): a phase completes when its arrivals and its
+ * tx-count are both done; arrive_drop lowers the count of later phases. */
+START_TEST(test_mbarrier_phase_completes_on_arrivals_and_tx_count)
+{
+    uint64_t b = sim_mbar_init(3), s0 = 0, s1 = 0;
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 0, &s0), 0);
+    ck_assert_uint_eq(sim_mbar_pending(s0), 3);
+    ck_assert_int_eq(sim_mbar_tx(&b, 64), 0);            /* expect_tx: 64 bytes outstanding */
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, &s1), 0); /* arrivals done, bytes not */
+    ck_assert(!sim_mbar_phase_done(b, s0));
+    ck_assert(!sim_mbar_parity_done(b, 0));
+    ck_assert_int_eq(sim_mbar_tx(&b, -64), 1); /* complete_tx finishes phase 0 */
+    ck_assert(sim_mbar_phase_done(b, s0) && sim_mbar_phase_done(b, s1));
+    ck_assert(sim_mbar_parity_done(b, 0) && !sim_mbar_parity_done(b, 1));
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 1, &s0), 0); /* arrive_drop: 2 from now on */
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, NULL), 1);
+    ck_assert(sim_mbar_parity_done(b, 1));
+    ck_assert_int_eq(sim_mbar_arrive(&b, 1, 0, NULL), 0);
+    ck_assert_int_eq(sim_mbar_arrive(&b, 2, 0, NULL), -1); /* more than pending */
+    ck_assert_int_eq(sim_mbar_tx(&b, 1 << 20), -1);        /* past the tx-count range */
+}
+END_TEST
+
+/* cp.async groups (PTX ISA §9.7.9.25.3.3): wait_group n lands every committed group but
+ * the newest n; uncommitted copies only at wait_all; other threads' never. */
+START_TEST(test_cp_async_wait_group_lands_all_but_the_newest_groups)
+{
+    static sim_async a;
+    sim_async_copy q[5] = {{.tid = 7}, {.tid = 7}, {.tid = 7}, {.tid = 3}, {.tid = 7}};
+    a.q = q;
+    a.n = 0;
+    for (int k = 0; k < 5; k++) {
+        q[k].group = -1;
+        a.n++;
+        if (k == 0 || k == 2 || k == 3)
+            sim_async_commit(&a, q[k].tid); /* groups 0 {0}, 1 {1, 2}; thread 3: {3} */
+    }
+    ck_assert_int_eq(q[0].group, 0);
+    ck_assert_int_eq(q[1].group, 1);
+    ck_assert_int_eq(q[2].group, 1);
+    ck_assert_int_eq(q[3].group, 0);
+    ck_assert_int_eq(q[4].group, -1);
+    const int want1[5] = {1, 0, 0, 0, 0}, want0[5] = {1, 1, 1, 0, 0}, wall[5] = {1, 1, 1, 0, 1};
+    for (unsigned k = 0; k < 5; k++) {
+        ck_assert_int_eq(sim_async_due(&a, k, 7, 1), want1[k]);
+        ck_assert_int_eq(sim_async_due(&a, k, 7, 0), want0[k]);
+        ck_assert_int_eq(sim_async_due(&a, k, 7, -1), wall[k]);
+    }
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2352,6 +2420,8 @@ static Suite *ops_suite(void)
     tcase_add_test(tc, test_unsupported_form_is_a_clear_error_naming_the_instruction);
     tcase_add_test(tc, test_module_scope_shared_does_not_shift_kernel_parameters);
     tcase_add_test(tc, test_bad_video_instruction_forms_are_errors_naming_the_instruction_and_line);
+    tcase_add_test(tc, test_mbarrier_phase_completes_on_arrivals_and_tx_count);
+    tcase_add_test(tc, test_cp_async_wait_group_lands_all_but_the_newest_groups);
     suite_add_tcase(s, tc);
     return s;
 }

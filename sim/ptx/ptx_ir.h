@@ -172,6 +172,34 @@ enum {
     PTX_TESTP_NORMAL,
     PTX_TESTP_SUBNORMAL
 };
+/* ptx_insn.bop bits of cvt and of half-precision fma (PTX ISA §9.7.9.21 cvt, §9.7.4.4
+ * fma): .satfinite clamps infinities and out-of-range values to the largest finite
+ * value; .relu clamps negative results to +0. */
+enum { PTX_CVT_SATFINITE = 1, PTX_RELU = 2 };
+/* cp.async (PTX ISA §9.7.9.25) and mbarrier (§9.7.13.15): the form in ptx_insn.cmp and
+ * modifiers in ptx_insn.bop. Operands: cp.async [d], [s], cp-size{, src-size};
+ * wait_group N; cp.async.mbarrier.arrive [a]; mbarrier.init [a], count; arrive state,
+ * [a]{, count | tx}; expect_tx/complete_tx [a], tx; test_wait/try_wait p, [a],
+ * state|parity; pending_count d, state; inval [a]. A sink `_` state is PTX_OPK_NONE. */
+enum {
+    PTX_CPA_COPY = 1,
+    PTX_CPA_COMMIT,
+    PTX_CPA_WAIT_GROUP,
+    PTX_CPA_WAIT_ALL,
+    PTX_CPA_MBAR_ARRIVE
+};
+enum {
+    PTX_MBAR_INIT = 1,
+    PTX_MBAR_ARRIVE,
+    PTX_MBAR_ARRIVE_DROP,
+    PTX_MBAR_EXPECT_TX,
+    PTX_MBAR_COMPLETE_TX,
+    PTX_MBAR_TEST_WAIT,
+    PTX_MBAR_TRY_WAIT,
+    PTX_MBAR_PENDING_COUNT,
+    PTX_MBAR_INVAL
+};
+enum { PTX_MBAR_PARITY = 1, PTX_MBAR_TX = 2, PTX_MBAR_NOINC = 4 };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation

@@ -765,6 +765,24 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
         next(P);
         return 1;
     }
+    if (P->t.kind == PTX_TOK_IDENT && tok_eq(&P->t, "_")) {
+        /* the sink `_` (PTX ISA §9.7.13.15 mbarrier state, §9.7.13.12 elect.sync d): a
+         * destination nothing is written to; `_|p` keeps the second one */
+        next(P);
+        if (is_punct(P, '|')) {
+            next(P);
+            o->kind = PTX_OPK_REG;
+            o->sub = 2;
+            uint16_t q = PTX_NOREG;
+            if (P->t.kind != PTX_TOK_IDENT || !lookup_reg(P, &q)) {
+                diag(P, P->t.line, P->t.col, "expected a register after '|'");
+                return 0;
+            }
+            o->imm = q;
+            next(P);
+        }
+        return 1;
+    }
     if (P->t.kind == PTX_TOK_IDENT && (P->t.p[0] == '%' || tok_eq(&P->t, "WARP_SZ"))) {
         for (size_t i = 0; i < sizeof sreg_tab / sizeof sreg_tab[0]; i++)
             if (tok_eq(&P->t, sreg_tab[i].name)) {
@@ -1109,6 +1127,49 @@ static int video_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const ch
     return 1;
 }
 
+/* A modifier of cp.async (PTX ISA §9.7.9.25) or mbarrier (§9.7.13.15) q[0..n) that
+ * sets the form (ptx_insn.cmp, PTX_CPA_* / PTX_MBAR_*) or a bop bit; 0 for any other. */
+static int async_mod(ptx_insn *in, const char *q, size_t n)
+{
+    static const struct {
+        const char *name;
+        uint8_t op, form, bop;
+    } tab[] = {
+        {"commit_group", PTX_OP_cp, PTX_CPA_COMMIT, 0},
+        {"wait_group", PTX_OP_cp, PTX_CPA_WAIT_GROUP, 0},
+        {"wait_all", PTX_OP_cp, PTX_CPA_WAIT_ALL, 0},
+        {"mbarrier", PTX_OP_cp, PTX_CPA_MBAR_ARRIVE, 0},
+        {"arrive", PTX_OP_cp, 0, 0},
+        {"noinc", PTX_OP_cp, 0, PTX_MBAR_NOINC},
+        {"init", PTX_OP_mbarrier, PTX_MBAR_INIT, 0},
+        {"arrive", PTX_OP_mbarrier, PTX_MBAR_ARRIVE, 0},
+        {"arrive_drop", PTX_OP_mbarrier, PTX_MBAR_ARRIVE_DROP, 0},
+        {"complete_tx", PTX_OP_mbarrier, PTX_MBAR_COMPLETE_TX, 0},
+        {"test_wait", PTX_OP_mbarrier, PTX_MBAR_TEST_WAIT, 0},
+        {"try_wait", PTX_OP_mbarrier, PTX_MBAR_TRY_WAIT, 0},
+        {"pending_count", PTX_OP_mbarrier, PTX_MBAR_PENDING_COUNT, 0},
+        {"inval", PTX_OP_mbarrier, PTX_MBAR_INVAL, 0},
+        {"parity", PTX_OP_mbarrier, 0, PTX_MBAR_PARITY},
+        {"noComplete", PTX_OP_mbarrier, 0, 0},
+    };
+    if (in->op == PTX_OP_mbarrier && n == 9 && !memcmp(q, "expect_tx", 9)) {
+        /* arrive.expect_tx: the arrive also expects bytes; alone: mbarrier.expect_tx */
+        if (in->cmp == PTX_MBAR_ARRIVE || in->cmp == PTX_MBAR_ARRIVE_DROP)
+            in->bop |= PTX_MBAR_TX;
+        else
+            in->cmp = PTX_MBAR_EXPECT_TX;
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (tab[i].op == in->op && strlen(tab[i].name) == n && !memcmp(tab[i].name, q, n)) {
+            if (tab[i].form)
+                in->cmp = tab[i].form;
+            in->bop |= tab[i].bop;
+            return 1;
+        }
+    return 0;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -1160,6 +1221,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             else
                 in->type2 = (uint8_t)t;
             ntypes++;
+        } else if ((op == PTX_OP_cp || op == PTX_OP_mbarrier) && async_mod(in, q, n)) {
+            /* cp.async / mbarrier forms (async_mod) */
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
                    (k = lookup_mod(cmp_names, 18, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
@@ -1228,9 +1291,9 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
             /* cache eviction and prefetch-size hints: no effect in the simulator */
         } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
-            in->bop = 1; /* cvt .satfinite: clamp to the largest finite value */
-        } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "relu", 4)) {
-            in->bop = 2; /* cvt .relu: negative results become +0 */
+            in->bop |= PTX_CVT_SATFINITE;
+        } else if ((op == PTX_OP_cvt || op == PTX_OP_fma) && n == 4 && !memcmp(q, "relu", 4)) {
+            in->bop |= PTX_RELU;
         } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
@@ -1290,6 +1353,26 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
              (int)mt->len, mt->p);
         return 0;
     }
+    if (op == PTX_OP_cp) {
+        if (!in->cmp)
+            in->cmp = PTX_CPA_COPY; /* cp.async.ca/.cg.shared.global */
+        if (!has_sub(mt, ".async")) {
+            diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        in->space = SIM_SPACE_SHARED; /* the destination's */
+        in->type = PTX_T_B32;
+    }
+    if (op == PTX_OP_mbarrier && !in->cmp) {
+        diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    if (op == PTX_OP_mbarrier && in->type == PTX_T_NONE)
+        in->type = PTX_T_B64;
+    if (op == PTX_OP_elect)
+        in->type = PTX_T_B32;
     if (is_video(op))
         return decode_video(P, in, mt, vt, ntypes, vadd);
     if (op == PTX_OP_cvt && ntypes != 2) {
@@ -1467,6 +1550,19 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = 4;
         if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
+        if (in.op == PTX_OP_cp)
+            want = in.cmp == PTX_CPA_COPY          ? (n == 4 ? 4 : 3)
+                   : in.cmp == PTX_CPA_WAIT_GROUP  ? 1
+                   : in.cmp == PTX_CPA_MBAR_ARRIVE ? 1
+                                                   : 0;
+        if (in.op == PTX_OP_mbarrier)
+            want = in.cmp == PTX_MBAR_INVAL ? 1
+                   : in.cmp == PTX_MBAR_ARRIVE || in.cmp == PTX_MBAR_ARRIVE_DROP
+                       ? ((in.bop & PTX_MBAR_TX) ? 3
+                          : n == 3               ? 3
+                                                 : 2)
+                   : in.cmp == PTX_MBAR_TEST_WAIT || in.cmp == PTX_MBAR_TRY_WAIT ? (n == 4 ? 4 : 3)
+                                                                                 : 2;
         if (n != want) {
             diag(P, mt.line, mt.col, "'%.*s' takes %d operands, found %d", (int)mt.len, mt.p, want,
                  n);
@@ -1482,14 +1578,16 @@ static void parse_insn(parser *P, int guard, int gneg)
             !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
               ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
               in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
-              in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || n == 0);
+              in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
+              in.op == PTX_OP_mbarrier || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
         }
         if (in.o[0].sub == 2 && in.o[0].kind == PTX_OPK_REG &&
-            !(in.op == PTX_OP_setp || in.op == PTX_OP_shfl || in.op == PTX_OP_match)) {
+            !(in.op == PTX_OP_setp || in.op == PTX_OP_shfl || in.op == PTX_OP_match ||
+              in.op == PTX_OP_elect)) {
             diag(P, mt.line, mt.col, "'%.*s' has one destination, not d|p", (int)mt.len, mt.p);
             skip_stmt(P);
             return;

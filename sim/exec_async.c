@@ -1,0 +1,367 @@
+/* exec_async.c — cp.async and mbarrier: the model is described in exec_async.h. */
+#include "sim/exec_async.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ mbarrier object */
+
+/* The simulator's encoding of an mbarrier (the PTX ISA leaves it opaque): bits 0-19
+ * pending arrivals of the current phase, 20-39 expected arrivals per phase, 40-61 the
+ * tx-count (two's complement, 22 bits), 63 the phase parity. */
+#define MB_PEND(o) ((uint32_t)((o)&0xfffff))
+#define MB_EXP(o) ((uint32_t)(((o) >> 20) & 0xfffff))
+#define MB_PHASE(o) ((unsigned)((o) >> 63))
+static int64_t mb_tx(uint64_t o)
+{
+    int64_t v = (int64_t)((o >> 40) & 0x3fffff);
+    return v >= (1 << 21) ? v - (1 << 22) : v;
+}
+static uint64_t mb_make(uint32_t pend, uint32_t exp, int64_t tx, unsigned phase)
+{
+    return (uint64_t)pend | (uint64_t)exp << 20 | ((uint64_t)tx & 0x3fffff) << 40 |
+           (uint64_t)(phase & 1) << 63;
+}
+
+uint64_t sim_mbar_init(uint32_t count)
+{
+    return mb_make(count, count, 0, 0);
+}
+
+/* Completes the phase when nothing is pending: the next one expects MB_EXP arrivals. */
+static int mb_settle(uint64_t *obj)
+{
+    const uint64_t o = *obj;
+    if (MB_PEND(o) != 0 || mb_tx(o) != 0)
+        return 0;
+    *obj = mb_make(MB_EXP(o), MB_EXP(o), 0, MB_PHASE(o) ^ 1);
+    return 1;
+}
+
+int sim_mbar_arrive(uint64_t *obj, uint32_t count, int drop, uint64_t *state)
+{
+    const uint64_t o = *obj;
+    if (state)
+        *state = o;
+    if (count > MB_PEND(o) || (drop && count > MB_EXP(o)))
+        return -1;
+    *obj = mb_make(MB_PEND(o) - count, drop ? MB_EXP(o) - count : MB_EXP(o), mb_tx(o), MB_PHASE(o));
+    return mb_settle(obj);
+}
+
+int sim_mbar_tx(uint64_t *obj, int64_t delta)
+{
+    const uint64_t o = *obj;
+    const int64_t tx = mb_tx(o) + delta;
+    if (tx > (int64_t)SIM_MBAR_MAX_COUNT || tx < -(int64_t)SIM_MBAR_MAX_COUNT)
+        return -1;
+    *obj = mb_make(MB_PEND(o), MB_EXP(o), tx, MB_PHASE(o));
+    return delta < 0 ? mb_settle(obj) : 0;
+}
+
+int sim_mbar_phase_done(uint64_t obj, uint64_t state)
+{
+    return MB_PHASE(obj) != MB_PHASE(state);
+}
+
+int sim_mbar_parity_done(uint64_t obj, unsigned parity)
+{
+    return MB_PHASE(obj) != (parity & 1);
+}
+
+uint32_t sim_mbar_pending(uint64_t state)
+{
+    return MB_PEND(state);
+}
+
+/* ------------------------------------------------------------ cp.async groups */
+
+void sim_async_commit(sim_async *a, unsigned tid)
+{
+    for (unsigned k = 0; k < a->n; k++)
+        if (a->q[k].tid == tid && a->q[k].group < 0)
+            a->q[k].group = (int32_t)a->groups[tid];
+    a->groups[tid]++;
+}
+
+int sim_async_due(const sim_async *a, unsigned k, unsigned tid, int n)
+{
+    const sim_async_copy *cp = &a->q[k];
+    if (cp->tid != tid)
+        return 0;
+    if (n < 0)
+        return 1;
+    return cp->group >= 0 && (int64_t)cp->group < (int64_t)a->groups[tid] - n;
+}
+
+/* ------------------------------------------------------------ execution */
+
+#define RG(r) R[(size_t)(r) << 5]
+
+static uint64_t val(const sim_ctx *c, const ptx_operand *o, unsigned t)
+{
+    const uint64_t *R = sim_lane_regs(c, t);
+    switch (o->kind) {
+    case PTX_OPK_REG: return RG(o->reg);
+    case PTX_OPK_IMM: return o->imm;
+    default: return 0;
+    }
+}
+
+static uint64_t addr(const sim_ctx *c, const ptx_operand *o, unsigned t)
+{
+    const uint64_t *R = sim_lane_regs(c, t);
+    uint64_t a = o->imm;
+    if (o->reg != PTX_NOREG)
+        a += RG(o->reg);
+    if (o->sym >= 0) {
+        const ptx_sym *s = &c->m->syms[o->sym];
+        a += s->kind == PTX_SYM_DYNSHARED ? c->dynshared_off
+             : s->kind == PTX_SYM_SHARED  ? (uint64_t)s->value
+             : s->kind == PTX_SYM_GLOBAL  ? c->s->var_addr[s->value]
+                                          : 0;
+    }
+    return a;
+}
+
+static void set_reg(const sim_ctx *c, const ptx_operand *o, unsigned t, uint64_t v)
+{
+    if (o->kind == PTX_OPK_REG && o->reg != PTX_NOREG) {
+        uint64_t *R = sim_lane_regs(c, t);
+        RG(o->reg) = v;
+    }
+}
+
+/* The CTA's copy state, made (or reset for a new block) on first use; NULL without
+ * memory (a fault is recorded). */
+static sim_async *async_of(sim_ctx *c, unsigned t, const ptx_insn *in)
+{
+    if (!c->async && !(c->async = calloc(1, sizeof *c->async))) {
+        sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async");
+        return NULL;
+    }
+    sim_async *a = c->async;
+    if (a->block != c->block_linear + 1) {
+        a->block = c->block_linear + 1;
+        a->n = 0;
+        memset(a->groups, 0, sizeof a->groups);
+    }
+    return a;
+}
+
+/* Lands the copies of thread t that are due for a wait with n groups left pending (n <
+ * 0: all): writes shared memory through the checked path, in issue order, at `in`. */
+static int land(sim_ctx *c, sim_async *a, unsigned t, int n, const ptx_insn *in)
+{
+    unsigned keep = 0;
+    int ok = 1;
+    for (unsigned k = 0; k < a->n; k++) {
+        if (!ok || !sim_async_due(a, k, t, n)) {
+            a->q[keep++] = a->q[k];
+            continue;
+        }
+        const sim_async_copy *cp = &a->q[k];
+        unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, cp->dst, cp->size, 1, in);
+        if (!p) {
+            ok = 0;
+            continue;
+        }
+        memcpy(p, cp->data, cp->size);
+        c->mwrites++; /* spin detection: memory changed */
+    }
+    a->n = keep;
+    return ok;
+}
+
+/* cp.async [d], [s], cp-size{, src-size} by thread t: reads the source now. */
+static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc)
+{
+    const unsigned size = (unsigned)in->o[2].imm;
+    if (size != 4 && size != 8 && size != 16) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP, "cp.async cp-size must be 4, 8 or 16, not %u", size);
+        return 0;
+    }
+    uint64_t srcsize = in->nopnd > 3 ? val(c, &in->o[3], t) : size;
+    if (srcsize > size) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP, "cp.async src-size %llu is larger than cp-size %u",
+                     (unsigned long long)srcsize, size);
+        return 0;
+    }
+    uint64_t dst = addr(c, &in->o[0], t);
+    if (dst % size != 0) {
+        sim_fault_at(c, t, in, SIM_FAULT_MISALIGNED,
+                     "cp.async destination 0x%llx is not aligned to its %u bytes",
+                     (unsigned long long)dst, size);
+        return 0;
+    }
+    if (a->n == a->cap) {
+        unsigned nc = a->cap ? a->cap * 2 : 256;
+        sim_async_copy *q = realloc(a->q, nc * sizeof *q);
+        if (!q) {
+            sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async");
+            return 0;
+        }
+        a->q = q;
+        a->cap = nc;
+    }
+    sim_async_copy *cp = &a->q[a->n];
+    memset(cp, 0, sizeof *cp);
+    if (srcsize) {
+        /* the source as a global load of cp-size bytes (alignment, bounds) */
+        const unsigned char *s =
+            sim_mem(c, t, SIM_SPACE_GLOBAL, addr(c, &in->o[1], t), size, 0, in);
+        if (!s)
+            return 0;
+        memcpy(cp->data, s, srcsize);
+    }
+    cp->dst = (uint32_t)dst;
+    cp->tid = (uint16_t)t;
+    cp->size = (uint8_t)size;
+    cp->srcsize = (uint8_t)srcsize;
+    cp->group = -1;
+    cp->pc = (int32_t)pc;
+    a->n++;
+    return 1;
+}
+
+/* The mbarrier object at operand o of thread t, through the checked path (8 bytes of
+ * shared memory; kind: 1 a store (init, inval), 2 an atomic (arrivals and waits, which
+ * do not race with each other)); NULL after a fault. */
+static uint64_t *mbar_obj(sim_ctx *c, unsigned t, const ptx_insn *in, const ptx_operand *o,
+                          int kind)
+{
+    return sim_mem(c, t, in->space ? in->space : SIM_SPACE_GENERIC, addr(c, o, t), 8, kind, in);
+}
+
+/* A phase completed: for the race checker the CTA enters a new interval, as at a barrier
+ * (every thread that waits on the phase is ordered after every arrival). Coarser than
+ * the PTX memory model (threads that do not wait are ordered too), so races between
+ * them go unreported; never a false report. */
+static void phase_completed(sim_ctx *c)
+{
+    c->epoch++;
+    if (c->wsync)
+        for (unsigned w = 0; w < c->nwarps; w++)
+            c->wsync[w]++;
+}
+
+static void exec_mbarrier(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned t)
+{
+    uint64_t *obj, st = 0;
+    int r = 0;
+    switch (in->cmp) {
+    case PTX_MBAR_INIT: {
+        uint64_t n = val(c, &in->o[1], t);
+        if (n < 1 || n > SIM_MBAR_MAX_COUNT) {
+            sim_fault_at(c, t, in, SIM_FAULT_TRAP, "mbarrier.init count %llu is outside 1..%u",
+                         (unsigned long long)n, SIM_MBAR_MAX_COUNT);
+            return;
+        }
+        if ((obj = mbar_obj(c, t, in, &in->o[0], 1)))
+            *obj = sim_mbar_init((uint32_t)n);
+        break;
+    }
+    case PTX_MBAR_INVAL:
+        if ((obj = mbar_obj(c, t, in, &in->o[0], 1)))
+            *obj = 0;
+        break;
+    case PTX_MBAR_ARRIVE:
+    case PTX_MBAR_ARRIVE_DROP: {
+        if (!(obj = mbar_obj(c, t, in, &in->o[1], 2)))
+            return;
+        uint32_t count = 1;
+        if (in->nopnd > 2 && !(in->bop & PTX_MBAR_TX))
+            count = (uint32_t)val(c, &in->o[2], t);
+        if ((in->bop & PTX_MBAR_TX) && sim_mbar_tx(obj, (int64_t)val(c, &in->o[2], t)) < 0)
+            r = -1;
+        else
+            r = sim_mbar_arrive(obj, count, in->cmp == PTX_MBAR_ARRIVE_DROP, &st);
+        set_reg(c, &in->o[0], t, st);
+        break;
+    }
+    case PTX_MBAR_EXPECT_TX:
+    case PTX_MBAR_COMPLETE_TX: {
+        if (!(obj = mbar_obj(c, t, in, &in->o[0], 2)))
+            return;
+        int64_t tx = (int64_t)(uint32_t)val(c, &in->o[1], t);
+        r = sim_mbar_tx(obj, in->cmp == PTX_MBAR_EXPECT_TX ? tx : -tx);
+        break;
+    }
+    case PTX_MBAR_TEST_WAIT:
+    case PTX_MBAR_TRY_WAIT: {
+        if (!(obj = mbar_obj(c, t, in, &in->o[1], 2)))
+            return;
+        uint64_t s = val(c, &in->o[2], t);
+        int done = (in->bop & PTX_MBAR_PARITY) ? sim_mbar_parity_done(*obj, (unsigned)s)
+                                               : sim_mbar_phase_done(*obj, s);
+        set_reg(c, &in->o[0], t, (uint64_t)done);
+        if (!done && w < SIM_ITS_WARPS)
+            c->its_syncmem[w] = 1; /* polling memory: other lanes may have to run */
+        return;
+    }
+    case PTX_MBAR_PENDING_COUNT:
+        set_reg(c, &in->o[0], t, sim_mbar_pending(val(c, &in->o[1], t)));
+        return;
+    default: break;
+    }
+    if (r < 0)
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                     "mbarrier: more arrivals or transaction bytes than the phase expects "
+                     "(undefined behaviour, PTX ISA §9.7.13.15)");
+    else
+        c->mwrites++; /* spin detection: a waiter may now see a completed phase */
+    if (r > 0)
+        phase_completed(c);
+}
+
+void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
+{
+    const uint32_t pc = (uint32_t)(in - c->code);
+    for (uint32_t m = em; m; m &= m - 1) {
+        const unsigned t = base + (unsigned)__builtin_ctz(m);
+        if (in->op == PTX_OP_mbarrier) {
+            exec_mbarrier(c, in, w, t);
+        } else {
+            sim_async *a = async_of(c, t, in);
+            if (!a)
+                return;
+            int ok = 1;
+            switch (in->cmp) {
+            case PTX_CPA_COPY: ok = issue_copy(c, a, t, in, pc); break;
+            case PTX_CPA_COMMIT: sim_async_commit(a, t); break;
+            case PTX_CPA_WAIT_GROUP: ok = land(c, a, t, (int)val(c, &in->o[0], t), in); break;
+            case PTX_CPA_WAIT_ALL: ok = land(c, a, t, -1, in); break;
+            case PTX_CPA_MBAR_ARRIVE: {
+                int r = 0;
+                /* every prior copy of the thread completes, then the arrive-on: with .noinc
+                 * it is one of the phase's arrivals; without, the pending count was raised
+                 * by one first (§9.7.9.25.3.4), so the net count is unchanged */
+                ok = land(c, a, t, -1, in);
+                uint64_t *obj;
+                if (ok && (in->bop & PTX_MBAR_NOINC) && (obj = mbar_obj(c, t, in, &in->o[0], 2)) &&
+                    (r = sim_mbar_arrive(obj, 1, 0, NULL)) < 0)
+                    sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                                 "cp.async.mbarrier.arrive.noinc: the phase expects no more "
+                                 "arrivals");
+                if (r > 0)
+                    phase_completed(c);
+                break;
+            }
+            default: break;
+            }
+            if (!ok)
+                return;
+        }
+        if (c->faulted)
+            return;
+    }
+}
+
+void sim_async_free(sim_ctx *c)
+{
+    if (c->async) {
+        free(c->async->q);
+        free(c->async);
+        c->async = NULL;
+    }
+}
