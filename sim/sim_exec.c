@@ -368,6 +368,11 @@ static inline uint64_t sym_addr(const sim_ctx *c, int sym, unsigned t)
     }
 }
 
+uint64_t sim_sym_addr(const sim_ctx *c, int sym, unsigned t)
+{
+    return sym_addr(c, sym, t);
+}
+
 static inline uint64_t addr_of(const sim_ctx *c, const ptx_operand *o, const uint64_t *R,
                                unsigned t)
 {
@@ -857,19 +862,20 @@ static uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigned t)
     case PTX_OP_match:
     case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
     case PTX_OP_bar_warp: return in->nopnd ? (uint32_t)opval(c, &in->o[0], R, t) : 0xffffffffu;
-    default: return 0;
+    default: return PTX_IS_MMA(in->op) ? 0xffffffffu : 0; /* .aligned: the whole warp */
     }
 }
 
 _Static_assert(PTX_OP_vote == PTX_OP_shfl + 1 && PTX_OP_match == PTX_OP_shfl + 2 &&
                    PTX_OP_redux == PTX_OP_shfl + 3 && PTX_OP_activemask == PTX_OP_shfl + 4 &&
-                   PTX_OP_bar_warp == PTX_OP_shfl + 5,
+                   PTX_OP_bar_warp == PTX_OP_shfl + 5 && PTX_OP_mma == PTX_OP_bar_warp + 1,
                "is_warp_sync relies on the order of ptx_ops.def");
 static inline int is_warp_sync(const ptx_insn *in)
 {
-    /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask) */
+    /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask), and the
+     * tensor-core ops after them (PTX_IS_MMA) */
     const unsigned k = (unsigned)in->op - PTX_OP_shfl;
-    return k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
+    return k <= PTX_OP_movmatrix - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl;
 }
 
 /* The lanes each lane of em (of the warp whose first thread is base) takes part with in
@@ -1904,6 +1910,13 @@ static void exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base,
         END_LANES
         break;
     }
+    case PTX_OP_mma: /* PTX ISA §9.7.14: the tensor-core instructions (sim_mma.c) */
+    case PTX_OP_wmma_load:
+    case PTX_OP_wmma_store:
+    case PTX_OP_wmma_mma:
+    case PTX_OP_ldmatrix:
+    case PTX_OP_stmatrix:
+    case PTX_OP_movmatrix: sim_exec_mma(c, in, w, base, em); break;
     case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
         FOR_LANES
         D = mask;
@@ -2002,6 +2015,8 @@ static unsigned fast_kind(const ptx_insn *in)
     const unsigned sz = PTX_TSIZE(in->type);
     const int intc = tc == PTX_TC_B || tc == PTX_TC_U || tc == PTX_TC_S;
     const unsigned nsrc = in->nopnd > 0 ? in->nopnd - 1u : 0;
+    if (PTX_IS_MMA(in->op))
+        return FK_NONE;
     if (in->op == PTX_OP_bra && in->o4kind == PTX_OPK_NONE)
         return FK_BRA;
     if (in->op == PTX_OP_exit || in->op == PTX_OP_ret)
@@ -2236,8 +2251,8 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
     memset(in, 0, nw * sizeof *in); /* nothing is written at the entry */
     for (size_t i = 0; i < n; i++) {
         const ptx_insn *ins = &m->code[pc0 + (int)i];
-        if (ins->op == PTX_OP_call)
-            goto out; /* frames of device functions: clear everything */
+        if (ins->op == PTX_OP_call || PTX_IS_MMA(ins->op))
+            goto out; /* frames of device functions, register lists: clear everything */
         const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
         if (!insn_reads(ins, w, rd + i * nw, nregs))
             goto out;

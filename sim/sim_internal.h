@@ -403,6 +403,14 @@ void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask);
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind, const char *fmt,
                   ...) __attribute__((format(printf, 5, 6)));
 
+/* The address of symbol sym (ptx_module.syms) for thread t (sim_exec.c). */
+uint64_t sim_sym_addr(const sim_ctx *c, int sym, unsigned t);
+
+/* Executes tensor-core instruction in (PTX_IS_MMA: mma, wmma, ldmatrix, stmatrix,
+ * movmatrix, PTX ISA §9.7.14) for the lanes em of warp w (first thread base): all 32 lanes
+ * or a fault, as `.aligned` requires (sim_mma.c). */
+void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em);
+
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
 
