@@ -275,7 +275,7 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
             if (d->frag == MMA_C && d->ctype == MMA_T_F64)
                 at = MMA_T_F64;
             else if (d->frag == MMA_C && d->ctype == MMA_T_S32)
-                at = m != 8 ? MMA_T_S8 : k == 32 ? MMA_T_S4 : MMA_T_B1;
+                at = !(m == 8 && n == 8) ? MMA_T_S8 : k == 32 ? MMA_T_S4 : MMA_T_B1;
             else if (d->frag == MMA_C && k == 8)
                 at = MMA_T_TF32;
             if (!wmma_shape_ok(at, m, n, k))
