@@ -3,7 +3,7 @@
 // row- or column-major layout (the la, lb, lc arguments: 1 row-major) from shared memory
 // and D stored to global memory in C's layout. One tile per block. exact != 0 rounds the
 // float inputs to integers (exact sums); exact == 0 keeps general floats. Needs the CUDA
-// headers (mma.h): clang's prelude has none.
+// headers (mma.h): clang's prelude has none. Needs CUDA headers (nvcc).
 #include <mma.h>
 using namespace nvcuda;
 

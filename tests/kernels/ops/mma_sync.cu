@@ -68,6 +68,21 @@ __device__ __forceinline__ int cidx(int i)
     return (g + 8 * (i / 2)) * 8 + 2 * t + i % 2;
 }
 
+// The asm of a float mma with NA A registers (4: k16 or tf32 k8; 2: k8 or tf32 k4),
+// chosen by the preprocessor so that no asm of the wrong shape reaches the PTX (nvcc -G
+// keeps the untaken branch of an if).
+#define MMA_F32_ASM_4(SHAPE, TY)                                                              \
+    asm volatile("mma.sync.aligned." SHAPE ".row.col.f32." TY "." TY ".f32 "                  \
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"                  \
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                             \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), \
+                   "f"(c[1]), "f"(c[2]), "f"(c[3]))
+#define MMA_F32_ASM_2(SHAPE, TY)                                                              \
+    asm volatile("mma.sync.aligned." SHAPE ".row.col.f32." TY "." TY ".f32 "                  \
+                 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"                              \
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                             \
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
+
 #define MMA_F32(NAME, SHAPE, TY, K, NA, NB, BF)                                               \
     extern "C" __global__ void NAME(const float *A, const float *B, const float *C, float *D, \
                                     int exact)                                                \
@@ -79,18 +94,7 @@ __device__ __forceinline__ int cidx(int i)
         frag_b16(B, NB, exact, BF, b);                                                        \
         for (int i = 0; i < 4; i++)                                                           \
             c[i] = in(C, cidx(i), exact);                                                     \
-        if (NA == 4)                                                                          \
-            asm volatile("mma.sync.aligned." SHAPE ".row.col.f32." TY "." TY ".f32 "          \
-                         "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"          \
-                         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                     \
-                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),  \
-                           "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));                       \
-        else                                                                                  \
-            asm volatile("mma.sync.aligned." SHAPE ".row.col.f32." TY "." TY ".f32 "          \
-                         "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"                      \
-                         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                     \
-                         : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]),  \
-                           "f"(c[3]));                                                        \
+        MMA_F32_ASM_##NA(SHAPE, TY);                                                          \
         for (int i = 0; i < 4; i++)                                                           \
             D[cidx(i)] = d[i];                                                                \
     }
@@ -135,18 +139,7 @@ extern "C" __global__ void mma_m16n8k16_f16_f16(const float *A, const float *B, 
             b[r] = tf32(in(B, (t + 4 * r) * 8 + g, exact));                                   \
         for (int i = 0; i < 4; i++)                                                           \
             c[i] = in(C, cidx(i), exact);                                                     \
-        if (NA == 4)                                                                          \
-            asm volatile("mma.sync.aligned." SHAPE ".row.col.f32.tf32.tf32.f32 "              \
-                         "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"          \
-                         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                     \
-                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),  \
-                           "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));                       \
-        else                                                                                  \
-            asm volatile("mma.sync.aligned." SHAPE ".row.col.f32.tf32.tf32.f32 "              \
-                         "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"                      \
-                         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                     \
-                         : "r"(a[0]), "r"(a[1]), "r"(b[0]), "f"(c[0]), "f"(c[1]), "f"(c[2]),  \
-                           "f"(c[3]));                                                        \
+        MMA_F32_ASM_##NA(SHAPE, "tf32");                                                      \
         for (int i = 0; i < 4; i++)                                                           \
             D[cidx(i)] = d[i];                                                                \
     }
