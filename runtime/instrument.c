@@ -517,6 +517,8 @@ static int parse_memline(const line *l, memline *m)
     if (m->space < 0 || !tsize)
         return 0;
     m->width = m->op == TRACE_ATOMIC ? tsize : tsize * vec;
+    if ((nn == 8 && (!memcmp(op, "ldmatrix", 8) || !memcmp(op, "stmatrix", 8))))
+        m->width = 16; /* one 16-byte matrix row per lane address (PTX ISA §9.7.14.5.15) */
     const char *lb = memchr(ope, '[', (size_t)(e - ope));
     const char *rb = lb ? memchr(lb, ']', (size_t)(e - lb)) : NULL;
     if (!lb || !rb)

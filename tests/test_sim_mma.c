@@ -506,6 +506,42 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
 }
 END_TEST
 
+/* ldmatrix reads shared memory like ld.shared (PTX ISA §9.7.14.5.15): one 16-byte row per
+ * lane address, racechecked. Warp 1 stores rows that warp 0 reads with no barrier. */
+START_TEST(test_ldmatrix_is_racechecked_against_other_warps_stores)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry race()\n{\n"
+        ".reg .b32 %r<8>;\n.reg .pred %p1;\n.shared .align 16 .b8 s[128];\n"
+        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra LD;\n"
+        "sub.u32 %r2, %r1, 32;\nshl.b32 %r2, %r2, 2;\nmov.u32 %r3, s;\n"
+        "add.u32 %r3, %r3, %r2;\nst.shared.u32 [%r3], %r1;\nret;\n"
+        "LD:\nand.b32 %r4, %r1, 7;\nshl.b32 %r4, %r4, 4;\nmov.u32 %r5, s;\n"
+        "add.u32 %r5, %r5, %r4;\n"
+        "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r6}, [%r5];\nret;\n}\n";
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(ptx, strlen(ptx), "race.ptx", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
+    sim_t *s = sim_new(NULL);
+    unsigned g[3] = {1, 1, 1}, b[3] = {64, 1, 1};
+    sim_result res;
+    ck_assert_int_eq(sim_launch(s, m, "race", g, b, 0, NULL, &res), SIM_OK);
+    int race = 0;
+    for (int i = 0; i < res.nfindings; i++)
+        if (res.findings[i].kind == SIM_FIND_RACE &&
+            strstr(res.findings[i].message, "PTX line 23")) /* the ldmatrix */
+            race = 1;
+    for (int i = 0; !race && i < res.nfindings; i++)
+        fprintf(stderr, "finding %d: %s\n", res.findings[i].kind, res.findings[i].message);
+    ck_assert_msg(race, "no race naming the ldmatrix among %d findings", res.nfindings);
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *mma_suite(void)
 {
     Suite *s = suite_create("sim_mma");
@@ -526,6 +562,7 @@ static Suite *mma_suite(void)
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_mma_in_half_a_warp_is_an_error_naming_the_instruction, 0, 3);
     tcase_add_test(tc, test_bad_tensor_core_forms_are_parse_errors);
+    tcase_add_test(tc, test_ldmatrix_is_racechecked_against_other_warps_stores);
     suite_add_tcase(s, tc);
     return s;
 }
