@@ -65,8 +65,8 @@ void mma_unpack(uint32_t b, mma_desc *d)
 
 /* ------------------------------------------------------------------ decoding */
 
-static const char *const type_names[] = {"",    "f16", "bf16", "tf32", "f32", "f64", "s8",
-                                         "u8",  "s4",  "u4",   "b1",   "s32", "b16"};
+static const char *const type_names[] = {"",   "f16", "bf16", "tf32", "f32", "f64", "s8",
+                                         "u8", "s4",  "u4",   "b1",   "s32", "b16"};
 
 static int is_word(const char *q, size_t n, const char *w)
 {
@@ -173,8 +173,8 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
             else
                 break;
             sub = d->kind != MMA_K_WMMA;
-        } else if (sub == 1 && nq == 1 && (q[0] == 'a' || q[0] == 'b' || q[0] == 'c' ||
-                                           q[0] == 'd')) {
+        } else if (sub == 1 && nq == 1 &&
+                   (q[0] == 'a' || q[0] == 'b' || q[0] == 'c' || q[0] == 'd')) {
             if ((d->kind == MMA_K_WLOAD) != (q[0] != 'd'))
                 break;
             d->frag = q[0] == 'a' ? MMA_A : q[0] == 'b' ? MMA_B : MMA_C;
@@ -223,8 +223,9 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
     switch (d->kind) {
     case MMA_K_MMA:
         if (ntypes != 4 || nlayout != 2) {
-            snprintf(err, errlen, "mma.sync needs .row.col and four types (.dtype.atype.btype"
-                                  ".ctype)");
+            snprintf(err, errlen,
+                     "mma.sync needs .row.col and four types (.dtype.atype.btype"
+                     ".ctype)");
             return 0;
         }
         d->dtype = (uint8_t)types[0];
@@ -232,8 +233,9 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
         d->btype = (uint8_t)types[2];
         d->ctype = (uint8_t)types[3];
         if (m == 8 && n == 8 && k == 4 && d->atype == MMA_T_F16) {
-            snprintf(err, errlen, "mma.m8n8k4 with .f16 (the sm_70 quad-pair form) is not "
-                                  "implemented");
+            snprintf(err, errlen,
+                     "mma.m8n8k4 with .f16 (the sm_70 quad-pair form) is not "
+                     "implemented");
             return 0;
         }
         if (!mma_shape_ok(d->atype, m, n, k))
@@ -259,8 +261,9 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
     case MMA_K_WLOAD:
     case MMA_K_WSTORE:
         if (sub != 2 || nlayout != 1 || ntypes != 1) {
-            snprintf(err, errlen, "wmma.load/store needs a matrix (.a .b .c / .d), a layout "
-                                  "and one type");
+            snprintf(err, errlen,
+                     "wmma.load/store needs a matrix (.a .b .c / .d), a layout "
+                     "and one type");
             return 0;
         }
         if (d->frag == MMA_A)
@@ -379,7 +382,7 @@ void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int
     if (which == MMA_A || which == MMA_B) {
         const int e = (int)epr(mma_elem_bits(d, which));
         const int kh = d->k / (4 * e); /* register columns of k: 1 or 2 */
-        r %= unique_regs(d, which);     /* wmma f16: the extra registers are copies */
+        r %= unique_regs(d, which);    /* wmma f16: the extra registers are copies */
         const int kk = t * e + j;
         if (which == MMA_A) {
             if (d->m >= 16) {
@@ -421,7 +424,7 @@ mma_fp_model mma_model(int atype)
     const int idx = atype == MMA_T_BF16 ? 1 : atype == MMA_T_TF32 ? 2 : 0;
     mma_fp_model md = default_models[idx];
     const char *env = getenv("GPULEARN_MMA_MODEL");
-    const char *name = type_names[atype == MMA_T_BF16 ? MMA_T_BF16
+    const char *name = type_names[atype == MMA_T_BF16   ? MMA_T_BF16
                                   : atype == MMA_T_TF32 ? MMA_T_TF32
                                                         : MMA_T_F16];
     for (const char *p = env; p && *p;) {
@@ -579,8 +582,8 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
             } else if (d->atype == MMA_T_F64) {
                 double acc = fp_in(MMA_T_F64, c);
                 for (int kk = 0; kk < K; kk++)
-                    acc = fma(fp_in(MMA_T_F64, A[i * K + kk]), fp_in(MMA_T_F64, B[kk * N + j]),
-                              acc);
+                    acc =
+                        fma(fp_in(MMA_T_F64, A[i * K + kk]), fp_in(MMA_T_F64, B[kk * N + j]), acc);
                 memcpy(out, &acc, 8);
             } else {
                 float acc = (float)fp_in(d->ctype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32, c);

@@ -73,8 +73,7 @@ void mma_unpack(uint32_t bits, mma_desc *d);
  * 1, or 0 with a message in err (errlen bytes) naming what the simulator does not know:
  * shapes and types are checked against the PTX ISA tables of §9.7.14.4.1 (wmma) and
  * §9.7.14.5.1 (mma). */
-int mma_decode(const char *mnemonic, size_t len, mma_desc *d, int *space, char *err,
-               size_t errlen);
+int mma_decode(const char *mnemonic, size_t len, mma_desc *d, int *space, char *err, size_t errlen);
 
 /* Bits of one element of matrix `which` (MMA_A ... MMA_D) of d. */
 unsigned mma_elem_bits(const mma_desc *d, int which);

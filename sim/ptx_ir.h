@@ -77,12 +77,12 @@ enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70 };
 /* Operand kinds. */
 enum {
     PTX_OPK_NONE = 0,
-    PTX_OPK_REG,  /* reg: slot */
-    PTX_OPK_IMM,  /* imm: bits (floats already converted to the instruction type) */
-    PTX_OPK_SREG, /* sub: special register id (PTX_SREG_*) */
-    PTX_OPK_SYM,  /* sym: symbol index; value is the symbol's address */
-    PTX_OPK_ADDR, /* [reg + sym + imm]; reg == PTX_NOREG / sym < 0 when absent */
-    PTX_OPK_VEC,  /* sub: count; imm: up to 4 register slots, 16 bits each */
+    PTX_OPK_REG,   /* reg: slot */
+    PTX_OPK_IMM,   /* imm: bits (floats already converted to the instruction type) */
+    PTX_OPK_SREG,  /* sub: special register id (PTX_SREG_*) */
+    PTX_OPK_SYM,   /* sym: symbol index; value is the symbol's address */
+    PTX_OPK_ADDR,  /* [reg + sym + imm]; reg == PTX_NOREG / sym < 0 when absent */
+    PTX_OPK_VEC,   /* sub: count; imm: up to 4 register slots, 16 bits each */
     PTX_OPK_RLIST, /* a register list of a tensor-core instruction (PTX ISA §9.7.14):
                       sub: count (1 ... 32); imm: index of its first slot in
                       ptx_module.rlist (PTX_NOREG for a sink `_`) */

@@ -1126,8 +1126,7 @@ static int decode_mma(parser *P, ptx_insn *in, const ptx_tok *mt)
     int space;
     char err[160];
     if (!mma_decode(mt->p, mt->len, &d, &space, err, sizeof err)) {
-        diag(P, mt->line, mt->col, "unsupported instruction '%.*s': %s", (int)mt->len, mt->p,
-             err);
+        diag(P, mt->line, mt->col, "unsupported instruction '%.*s': %s", (int)mt->len, mt->p, err);
         P->unsupported = 1;
         return 0;
     }
@@ -1138,7 +1137,7 @@ static int decode_mma(parser *P, ptx_insn *in, const ptx_tok *mt)
     in->op = ops[d.kind];
     in->vec = 1;
     in->type = PTX_T_B32;
-    in->space = (uint8_t)(space == 1 ? SIM_SPACE_GLOBAL
+    in->space = (uint8_t)(space == 1   ? SIM_SPACE_GLOBAL
                           : space == 2 ? SIM_SPACE_SHARED
                                        : SIM_SPACE_GENERIC);
     in->target = (int32_t)mma_pack(&d);
@@ -1271,8 +1270,8 @@ static int parse_mma_operands(parser *P, ptx_insn *in, const ptx_tok *mt)
             break;
     }
     if (n < nmin) {
-        diag(P, mt->line, mt->col, "'%.*s' takes %d operands, found %d", (int)mt->len, mt->p,
-             nmin, n);
+        diag(P, mt->line, mt->col, "'%.*s' takes %d operands, found %d", (int)mt->len, mt->p, nmin,
+             n);
         return 0;
     }
     in->nopnd = (uint8_t)n;

@@ -145,8 +145,7 @@ static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which
  * num 8x8 matrices of b16: lanes 8i ... 8i+7 give the addresses of matrix i's rows (16
  * bytes each); register i of lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 of matrix
  * i (with .trans: of its transpose), the lower column in the low half. */
-static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsigned base,
-                       int store)
+static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsigned base, int store)
 {
     const ptx_operand *lo = &in->o[store ? 1 : 0], *ao = &in->o[store ? 0 : 1];
     const uint16_t *sl = rlist(c, lo);

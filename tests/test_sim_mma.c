@@ -39,14 +39,12 @@ static ptx_module_t *load(const char *name, int ci)
     return m;
 }
 
-static void launch(sim_t *s, ptx_module_t *m, const char *k, unsigned grid, void **params,
-                   int ci)
+static void launch(sim_t *s, ptx_module_t *m, const char *k, unsigned grid, void **params, int ci)
 {
     unsigned g[3] = {grid, 1, 1}, b[3] = {32, 1, 1};
     sim_result res;
     sim_status st = sim_launch(s, m, k, g, b, 0, params, &res);
-    ck_assert_msg(st == SIM_OK, "%s (%s): launch failed: %s", k, compilers[ci],
-                  res.fault.message);
+    ck_assert_msg(st == SIM_OK, "%s (%s): launch failed: %s", k, compilers[ci], res.fault.message);
 }
 
 /* A deterministic small integer in [lo, hi] (xorshift). */
@@ -61,9 +59,9 @@ static int small(uint32_t *st, int lo, int hi)
 /* ---------------------------------------------------------------- mma.sync */
 
 typedef struct mma_kernel {
-    const char *name; /* kernel in mma_sync.cu or mma_b1_and.cu */
-    int m, k;         /* n is 8 */
-    char kind;        /* 'f': float inputs (f16, bf16, tf32), 'h': the same with an f16 D,
+    const char *name;       /* kernel in mma_sync.cu or mma_b1_and.cu */
+    int m, k;               /* n is 8 */
+    char kind;              /* 'f': float inputs (f16, bf16, tf32), 'h': the same with an f16 D,
                          'd': f64, 'i': integer, 'x': b1 xor, 'a': b1 and */
     int alo, ahi, blo, bhi; /* input ranges (integers) */
     int sat;                /* .satfinite */
@@ -112,7 +110,7 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
     for (size_t i = 0; i < nb; i++)
         ib[i] = small(&st, mk->blo, mk->bhi);
     for (size_t i = 0; i < nc; i++) /* .satfinite: C at the s32 limits, to clamp */
-        ic[i] = mk->sat && i % 3 == 0   ? (i % 2 ? INT32_MAX - 5 : INT32_MIN + 5)
+        ic[i] = mk->sat && i % 3 == 0 ? (i % 2 ? INT32_MAX - 5 : INT32_MIN + 5)
                 : mk->kind == 'i' || mk->kind == 'x' || mk->kind == 'a' ? small(&st, -1000, 1000)
                                                                         : small(&st, -32, 32);
     for (int t = 0; t < T; t++)
@@ -199,17 +197,28 @@ static const model_row model_rows[] = {
     {"1 - 2^-24, no extra bit", {8, 0, 1}, 1.0f, {-P(-24)}, {0}, 1.0f},
     /* rounding: 1 + 0.75 ulp truncates to 1, rounds to 1 + ulp */
     {"1 + 0.75 ulp, truncated", {8, 3, 1}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)}, 1.0f},
-    {"1 + 0.75 ulp, nearest", {8, 3, 0}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)},
-     1.0f + P(-23)},
+    {"1 + 0.75 ulp, nearest", {8, 3, 0}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)}, 1.0f + P(-23)},
     /* block: eight 2^-24 before a 1 at k = 8 add up first (block 8) or are cut off
      * beside it (block 16) */
-    {"block 8", {8, 0, 1}, 0.0f,
-     {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f}, {0},
+    {"block 8",
+     {8, 0, 1},
+     0.0f,
+     {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f},
+     {0},
      1.0f + P(-21)},
-    {"block 16", {16, 0, 1}, 0.0f,
-     {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f}, {0}, 1.0f},
+    {"block 16",
+     {16, 0, 1},
+     0.0f,
+     {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f},
+     {0},
+     1.0f},
     /* exact sums are exact whatever the model */
-    {"integers", {4, 0, 1}, 3.0f, {1, 2, 3, 4, 5, 6, 7, 8, -9, 10, 11, 12, 13, 14, 15, 16}, {0}, 121.0f},
+    {"integers",
+     {4, 0, 1},
+     3.0f,
+     {1, 2, 3, 4, 5, 6, 7, 8, -9, 10, 11, 12, 13, 14, 15, 16},
+     {0},
+     121.0f},
 };
 #undef P
 
@@ -230,8 +239,15 @@ static uint64_t to_half(float f)
 START_TEST(test_mma_float_model_rows)
 {
     const model_row *r = &model_rows[_i];
-    mma_desc d = {.kind = MMA_K_MMA, .m = 16, .n = 8, .k = 16, .atype = MMA_T_F16,
-                  .btype = MMA_T_F16, .ctype = MMA_T_F32, .dtype = MMA_T_F32, .arow = 1};
+    mma_desc d = {.kind = MMA_K_MMA,
+                  .m = 16,
+                  .n = 8,
+                  .k = 16,
+                  .atype = MMA_T_F16,
+                  .btype = MMA_T_F16,
+                  .ctype = MMA_T_F32,
+                  .dtype = MMA_T_F32,
+                  .arow = 1};
     static uint64_t A[16 * 16], B[16 * 8], C[16 * 8], D[16 * 8];
     memset(A, 0, sizeof A), memset(B, 0, sizeof B), memset(C, 0, sizeof C);
     for (int k = 0; k < 16; k++) {
@@ -245,8 +261,7 @@ START_TEST(test_mma_float_model_rows)
     float got;
     uint32_t gb = (uint32_t)D[0];
     memcpy(&got, &gb, 4);
-    ck_assert_msg(got == r->want, "%s: got %.9g (0x%08x), want %.9g", r->what, got, gb,
-                  r->want);
+    ck_assert_msg(got == r->want, "%s: got %.9g (0x%08x), want %.9g", r->what, got, gb, r->want);
 }
 END_TEST
 
@@ -283,7 +298,8 @@ START_TEST(test_ldmatrix_every_count_and_trans)
     uint16_t in[288];
     for (int i = 0; i < 288; i++)
         in[i] = (uint16_t)(i * 7 + 3);
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, 448 * 4, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, NULL, 448 * 4, "out");
     void *p[] = {&din, &dout};
     launch(s, m, "ldmatrix_all", 1, p, _i);
     uint32_t out[448];
@@ -301,8 +317,8 @@ START_TEST(test_ldmatrix_every_count_and_trans)
 #undef E
                     ck_assert_msg(out[off + l * num + i] == want,
                                   "x%d%s lane %d reg %d (%s): 0x%08x, want 0x%08x", num,
-                                  tr ? ".trans" : "", l, i, compilers[_i],
-                                  out[off + l * num + i], want);
+                                  tr ? ".trans" : "", l, i, compilers[_i], out[off + l * num + i],
+                                  want);
                 }
             off += 32 * num;
         }
@@ -341,8 +357,9 @@ START_TEST(test_stmatrix_every_count_and_trans)
                     want[(i * 9 + 7 - row) * 8 + col] = e;
                 }
         for (int k = 0; k < 288; k++)
-            ck_assert_msg(out[v * 288 + k] == want[k], "store %d (%s): half %d = 0x%04x, want 0x%04x",
-                          v, compilers[_i], k, out[v * 288 + k], want[k]);
+            ck_assert_msg(out[v * 288 + k] == want[k],
+                          "store %d (%s): half %d = 0x%04x, want 0x%04x", v, compilers[_i], k,
+                          out[v * 288 + k], want[k]);
     }
     sim_free(s);
     ptx_module_free(m);
@@ -360,7 +377,8 @@ START_TEST(test_movmatrix_transposes_the_fragment)
     uint32_t in[64], out[128];
     for (int i = 0; i < 64; i++)
         in[i] = (uint32_t)(i * 2) | (uint32_t)(i * 2 + 1) << 16;
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, sizeof out, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, NULL, sizeof out, "out");
     void *p[] = {&din, &dout};
     launch(s, m, "movmatrix_trans", 2, p, _i);
     ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
@@ -369,8 +387,8 @@ START_TEST(test_movmatrix_transposes_the_fragment)
             /* element (r, c) of block b is lane r*4 + c/2's half c%2: the value
              * 2 * (b*32 + r*4 + c/2) + c%2 = b*64 + r*8 + c */
             const int r = 2 * (l % 4), c = l / 4;
-            const uint32_t want = (uint32_t)(b * 64 + r * 8 + c) |
-                                  (uint32_t)(b * 64 + (r + 1) * 8 + c) << 16;
+            const uint32_t want =
+                (uint32_t)(b * 64 + r * 8 + c) | (uint32_t)(b * 64 + (r + 1) * 8 + c) << 16;
             ck_assert_msg(out[b * 64 + l] == want, "lane %d (%s): 0x%08x, want 0x%08x", l,
                           compilers[_i], out[b * 64 + l], want);
             ck_assert_uint_eq(out[b * 64 + 32 + l], in[b * 32 + l]);
@@ -409,7 +427,8 @@ START_TEST(test_wmma_load_mma_store_exact)
             c[i] = (float)small(&st, -40, 40);
         sim_t *s = sim_new(NULL);
         uint64_t da = fixture_upload(s, a, sizeof a, "A"), db = fixture_upload(s, b, sizeof b, "B");
-        uint64_t dc = fixture_upload(s, c, sizeof c, "C"), dd = fixture_upload(s, NULL, 2 * 256 * 8, "D");
+        uint64_t dc = fixture_upload(s, c, sizeof c, "C"),
+                 dd = fixture_upload(s, NULL, 2 * 256 * 8, "D");
         int lc = ks[q].lc, exact = 1;
         void *p[] = {&da, &db, &dc, &dd, &lc, &exact};
         launch(s, m, ks[q].name, 2, p, _i);
@@ -453,7 +472,8 @@ START_TEST(test_mma_in_half_a_warp_is_an_error_naming_the_instruction)
         return;
     sim_t *s = sim_new(NULL);
     int in[64] = {0};
-    uint64_t din = fixture_upload(s, in, sizeof in, "in"), dout = fixture_upload(s, NULL, 128, "out");
+    uint64_t din = fixture_upload(s, in, sizeof in, "in"),
+             dout = fixture_upload(s, NULL, 128, "out");
     void *p[] = {&din, &dout};
     unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
     sim_result res;
@@ -498,8 +518,8 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
         ptx_module_t *m = NULL;
         char *diag = NULL;
         sim_status st = ptx_parse(text, strlen(text), "t.ptx", &m, &diag);
-        ck_assert_msg(st != SIM_OK && diag && strstr(diag, rows[i].want), "%s:\n%s",
-                      rows[i].insn, diag ? diag : "(parsed)");
+        ck_assert_msg(st != SIM_OK && diag && strstr(diag, rows[i].want), "%s:\n%s", rows[i].insn,
+                      diag ? diag : "(parsed)");
         free(diag);
         ptx_module_free(m);
     }
@@ -510,16 +530,15 @@ END_TEST
  * lane address, racechecked. Warp 1 stores rows that warp 0 reads with no barrier. */
 START_TEST(test_ldmatrix_is_racechecked_against_other_warps_stores)
 {
-    static const char ptx[] =
-        ".version 8.0\n.target sm_80\n.address_size 64\n"
-        ".visible .entry race()\n{\n"
-        ".reg .b32 %r<8>;\n.reg .pred %p1;\n.shared .align 16 .b8 s[128];\n"
-        "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra LD;\n"
-        "sub.u32 %r2, %r1, 32;\nshl.b32 %r2, %r2, 2;\nmov.u32 %r3, s;\n"
-        "add.u32 %r3, %r3, %r2;\nst.shared.u32 [%r3], %r1;\nret;\n"
-        "LD:\nand.b32 %r4, %r1, 7;\nshl.b32 %r4, %r4, 4;\nmov.u32 %r5, s;\n"
-        "add.u32 %r5, %r5, %r4;\n"
-        "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r6}, [%r5];\nret;\n}\n";
+    static const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                              ".visible .entry race()\n{\n"
+                              ".reg .b32 %r<8>;\n.reg .pred %p1;\n.shared .align 16 .b8 s[128];\n"
+                              "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra LD;\n"
+                              "sub.u32 %r2, %r1, 32;\nshl.b32 %r2, %r2, 2;\nmov.u32 %r3, s;\n"
+                              "add.u32 %r3, %r3, %r2;\nst.shared.u32 [%r3], %r1;\nret;\n"
+                              "LD:\nand.b32 %r4, %r1, 7;\nshl.b32 %r4, %r4, 4;\nmov.u32 %r5, s;\n"
+                              "add.u32 %r5, %r5, %r4;\n"
+                              "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r6}, [%r5];\nret;\n}\n";
     ptx_module_t *m = NULL;
     char *diag = NULL;
     ck_assert_msg(ptx_parse(ptx, strlen(ptx), "race.ptx", &m, &diag) == SIM_OK, "%s",

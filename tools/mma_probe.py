@@ -64,7 +64,8 @@ def gen():
              "init": {"values": [v for r in rows for v in r[0]]}},
             {"name": "b", "type": "f32*", "len": 16 * len(rows),
              "init": {"values": [v for r in rows for v in r[1]]}},
-            {"name": "c", "type": "f32*", "len": len(rows), "init": {"values": [r[2] for r in rows]}},
+            {"name": "c", "type": "f32*", "len": len(rows),
+             "init": {"values": [r[2] for r in rows]}},
             {"name": "d", "type": "u32*", "len": len(rows)},
             {"name": "type", "type": "i32", "value": code}]
         lines = ['{"source": "mma_probe.cu", "kernel": "mma_probe", "grid": [%d], "block": [32],'

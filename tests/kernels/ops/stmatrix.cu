@@ -21,13 +21,16 @@ extern "C" __global__ void stmatrix_all(const unsigned *in, unsigned short *out)
         for (int i = l; i < 288; i += 32)
             s[i] = 0xffff;
         __syncwarp();
+#define ST(MODS, LIST, ...)                                                                   \
+    asm volatile("stmatrix.sync.aligned.m8n8." MODS ".shared.b16 [%0], " LIST ";" ::"r"(a),      \
+                 __VA_ARGS__)
         switch (v) {
-        case 0: asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(a), "r"(r0)); break;
-        case 1: asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(a), "r"(r0)); break;
-        case 2: asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(a), "r"(r0), "r"(r1)); break;
-        case 3: asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(a), "r"(r0), "r"(r1)); break;
-        case 4: asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(r0), "r"(r1), "r"(r2), "r"(r3)); break;
-        default: asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(r0), "r"(r1), "r"(r2), "r"(r3)); break;
+        case 0: ST("x1", "{%1}", "r"(r0)); break;
+        case 1: ST("x1.trans", "{%1}", "r"(r0)); break;
+        case 2: ST("x2", "{%1, %2}", "r"(r0), "r"(r1)); break;
+        case 3: ST("x2.trans", "{%1, %2}", "r"(r0), "r"(r1)); break;
+        case 4: ST("x4", "{%1, %2, %3, %4}", "r"(r0), "r"(r1), "r"(r2), "r"(r3)); break;
+        default: ST("x4.trans", "{%1, %2, %3, %4}", "r"(r0), "r"(r1), "r"(r2), "r"(r3)); break;
         }
         __syncwarp();
         for (int i = l; i < 288; i += 32)
