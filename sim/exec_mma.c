@@ -132,6 +132,27 @@ static int is_int_type(int t)
     return t == MMA_T_S8 || t == MMA_T_U8 || t == MMA_T_S4 || t == MMA_T_U4 || t == MMA_T_B1;
 }
 
+static unsigned type_bits(int t);
+
+/* Whether the types of an mma/wmma.mma go together (PTX ISA §9.7.14.5.1 and §9.7.14.4.1
+ * tables): integer A and B of one width (signedness may differ; b1 with b1) into s32;
+ * f64 only with f64; f16 into f16 or f32; bf16 and tf32, A and B alike, into f32. */
+static int types_ok(const mma_desc *d)
+{
+    const int at = d->atype, bt = d->btype;
+    if (is_int_type(at) || is_int_type(bt))
+        return is_int_type(at) && is_int_type(bt) && type_bits(at) == type_bits(bt) &&
+               d->ctype == MMA_T_S32 && d->dtype == MMA_T_S32;
+    if (at != bt)
+        return 0;
+    if (at == MMA_T_F64)
+        return d->ctype == MMA_T_F64 && d->dtype == MMA_T_F64;
+    if (at == MMA_T_F16)
+        return (d->ctype == MMA_T_F32 || d->ctype == MMA_T_F16) &&
+               (d->dtype == MMA_T_F32 || d->dtype == MMA_T_F16);
+    return (at == MMA_T_BF16 || at == MMA_T_TF32) && d->ctype == MMA_T_F32 && d->dtype == MMA_T_F32;
+}
+
 int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
@@ -303,14 +324,7 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
         break;
     default: snprintf(err, errlen, "wmma needs .load, .store or .mma"); return 0;
     }
-    if ((d->kind == MMA_K_MMA || d->kind == MMA_K_WMMA) &&
-        (is_int_type(d->atype) != is_int_type(d->btype) ||
-         (is_int_type(d->atype) ? d->ctype != MMA_T_S32 || d->dtype != MMA_T_S32
-          : d->atype == MMA_T_F64
-              ? d->ctype != MMA_T_F64 || d->dtype != MMA_T_F64
-              : (d->ctype != MMA_T_F32 && d->ctype != MMA_T_F16) ||
-                    (d->dtype != MMA_T_F32 && d->dtype != MMA_T_F16) ||
-                    (d->atype != MMA_T_F16 && (d->ctype != MMA_T_F32 || d->atype != d->btype))))) {
+    if ((d->kind == MMA_K_MMA || d->kind == MMA_K_WMMA) && !types_ok(d)) {
         snprintf(err, errlen, "unsupported combination of types");
         return 0;
     }

@@ -504,6 +504,12 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
         {"mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
          "{%r3,%r4}, {%f1,%f2,%f3,%f4};",
          "unsupported shape .m16n8k32"},
+        {"mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2,%r3,%r4}, {%r3,%r4}, {%f1,%f2,%f3,%f4};",
+         "unsupported combination of types"},
+        {"mma.sync.aligned.m16n8k32.row.col.s32.s8.s4.s32 {%r1,%r2,%r3,%r4}, "
+         "{%r1,%r2,%r3,%r4}, {%r3,%r4}, {%r1,%r2,%r3,%r4};",
+         "unsupported combination of types"},
         {"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%r2];", "needs 2 registers"},
         {"ldmatrix.sync.aligned.m8n8.x1.global.b16 {%r1}, [%r2];", "needs .shared"},
         {"wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1], %r5;",
