@@ -427,29 +427,24 @@ void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int
 
 /* ------------------------------------------------------------------ arithmetic */
 
-static const mma_fp_model default_models[3] = {
-    {8, 3, 1}, /* f16 */
-    {8, 3, 1}, /* bf16 */
-    {4, 3, 1}, /* tf32 */
-};
+/* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (exec_mma.h). */
+static const mma_fp_model hopper_models[3] = {{16, 25}, {16, 25}, {8, 25}};
+static const mma_fp_model ampere_models[3] = {{8, 24}, {8, 24}, {4, 24}};
 
 mma_fp_model mma_model(int atype)
 {
     const int idx = atype == MMA_T_BF16 ? 1 : atype == MMA_T_TF32 ? 2 : 0;
-    mma_fp_model md = default_models[idx];
     const char *env = getenv("GPULEARN_MMA_MODEL");
-    const char *name = type_names[atype == MMA_T_BF16   ? MMA_T_BF16
-                                  : atype == MMA_T_TF32 ? MMA_T_TF32
-                                                        : MMA_T_F16];
+    const mma_fp_model *table = env && !strncmp(env, "ampere", 6) ? ampere_models : hopper_models;
+    mma_fp_model md = table[idx];
+    const char *name = type_names[idx == 1 ? MMA_T_BF16 : idx == 2 ? MMA_T_TF32 : MMA_T_F16];
     for (const char *p = env; p && *p;) {
         const size_t nl = strlen(name);
-        int b, x, z;
-        if (!strncmp(p, name, nl) && p[nl] == ':' &&
-            sscanf(p + nl + 1, "%d,%d,%d", &b, &x, &z) == 3 && b >= 1 && b <= 32 && x >= 0 &&
-            x <= 8) {
+        int b, f;
+        if (!strncmp(p, name, nl) && p[nl] == ':' && sscanf(p + nl + 1, "%d,%d", &b, &f) == 2 &&
+            b >= 1 && b <= 32 && f >= 10 && f <= 40) {
             md.block = b;
-            md.extra_bits = x;
-            md.rz = z != 0;
+            md.frac_bits = f;
         }
         p = strchr(p, ';');
         if (p)
@@ -514,63 +509,91 @@ static int64_t int_in(int t, uint64_t v)
     }
 }
 
-/* f32 -> f16 bits, round to nearest even (PTX ISA §9.7.9.21 cvt.rn.f16.f32). */
-static uint16_t f32_to_half(float f)
+/* x -> f16 bits, rounded to nearest even (subnormals on the 2^-24 grid, overflow to
+ * inf); x is not NaN. */
+static uint16_t half_rne(double x)
 {
-    const uint32_t b = f32_bits(f);
-    const uint16_t s = (uint16_t)((b >> 16) & 0x8000);
-    if (isnan(f))
-        return 0x7fff;
-    double a = fabs((double)f);
-    if (a >= 65520.0)
+    const uint16_t s = signbit(x) ? 0x8000 : 0;
+    const double a = fabs(x);
+    if (isinf(a))
         return s | 0x7c00;
-    if (a < ldexp(1.0, -14)) { /* subnormal: multiples of 2^-24 */
-        return s | (uint16_t)nearbyint(a * 16777216.0);
-    }
+    if (a < ldexp(1.0, -14))
+        return s | (uint16_t)nearbyint(a * 16777216.0); /* 1024 is the smallest normal */
     int e;
-    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    double sig = nearbyint(m * 2048.0);
+    double sig = nearbyint(frexp(a, &e) * 2048.0); /* a = sig 2^(e - 11), sig in [1024, 2048] */
     if (sig == 2048.0) {
         sig = 1024.0;
         e++;
     }
+    if (e + 14 >= 31)
+        return s | 0x7c00;
     return s | (uint16_t)(((unsigned)(e + 14) << 10) | ((unsigned)sig - 1024));
 }
 
-/* One fused addition of c and the products p[0..n) under the model (exec_mma.h). */
-static float fused_sum(float c, const double *p, int n, const mma_fp_model *md)
+/* x -> f32 toward zero (subnormals on the 2^-149 grid; 2^128 and above: inf). */
+static float f32_rz(double x)
 {
-    double t[33];
-    int nt = 0, nan = 0, pinf = 0, ninf = 0, allneg = 1;
-    t[nt++] = c;
-    for (int i = 0; i < n; i++)
-        t[nt++] = p[i];
-    int emax = INT_MIN;
-    for (int i = 0; i < nt; i++) {
-        if (isnan(t[i]))
-            nan = 1;
-        else if (isinf(t[i]))
-            *(t[i] > 0 ? &pinf : &ninf) = 1;
-        else if (t[i] != 0 && ilogb(t[i]) > emax)
-            emax = ilogb(t[i]);
-        if (!(t[i] == 0 && signbit(t[i])))
-            allneg = 0;
-    }
-    if (nan || (pinf && ninf))
-        return bits_f32(0x7fffffffu); /* the canonical NaN */
-    if (pinf || ninf)
-        return pinf ? INFINITY : -INFINITY;
-    if (emax == INT_MIN)
-        return allneg ? -0.0f : 0.0f;
-    const double q = ldexp(1.0, emax - 23 - md->extra_bits);
-    double s = 0;
-    for (int i = 0; i < nt; i++)
-        s += trunc(t[i] / q); /* integers below 2^(26 + extra_bits): exact */
-    const double x = s * q;
+    if (fabs(x) >= ldexp(1.0, 128))
+        return x > 0 ? INFINITY : -INFINITY;
     float f = (float)x;
-    if (md->rz && fabs((double)f) > fabs(x))
+    if (fabs((double)f) > fabs(x))
         f = nextafterf(f, 0.0f);
     return f;
+}
+
+/* x = sig 2^e with sig in [1, 2), or below 1 at e = emin (the format's smallest normal
+ * exponent: a subnormal); zero: sig 0, e -999 (MMA-Sim's extract_significand_exponent). */
+static double sig_exp(double x, int emin, int *e)
+{
+    if (x == 0) {
+        *e = -999;
+        return 0;
+    }
+    int ex;
+    double m = frexp(x, &ex) * 2;
+    ex--;
+    if (ex < emin) {
+        m = ldexp(m, ex - emin);
+        ex = emin;
+    }
+    *e = ex;
+    return m;
+}
+
+static int emin_of(int t)
+{
+    return t == MMA_T_F16 ? -14 : -126; /* bf16 and tf32 have f32's exponent range */
+}
+
+/* One fused addition (exec_mma.h): c (already in D's type, value cv) plus the products
+ * a[i] b[i] of type t, i < n; the result in D's type (f16: 16-bit pattern; f32: bits). */
+static uint32_t fused(double cv, int dtype, int t, const double *a, const double *b, int n,
+                      const mma_fp_model *md)
+{
+    double exact = cv; /* NaN and inf decide alone, as in double arithmetic */
+    for (int i = 0; i < n; i++)
+        exact += a[i] * b[i];
+    if (isnan(exact))
+        return dtype == MMA_T_F16 ? 0x7fffu : 0x7fffffffu;
+    if (isinf(exact))
+        return dtype == MMA_T_F16 ? (exact > 0 ? 0x7c00u : 0xfc00u)
+                                  : (exact > 0 ? 0x7f800000u : 0xff800000u);
+    double sig[33];
+    int ex[33], emax = -999;
+    sig[0] = sig_exp(cv, emin_of(dtype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32), &ex[0]);
+    for (int i = 0; i < n; i++) {
+        int ea, eb;
+        const double sa = sig_exp(a[i], emin_of(t), &ea), sb = sig_exp(b[i], emin_of(t), &eb);
+        sig[i + 1] = sa * sb;
+        ex[i + 1] = ea + eb;
+    }
+    for (int i = 0; i <= n; i++)
+        emax = ex[i] > emax ? ex[i] : emax;
+    double sum = 0; /* integers below 2^(frac_bits + 7): exact */
+    for (int i = 0; i <= n; i++)
+        sum += trunc(ldexp(sig[i], md->frac_bits + ex[i] - emax));
+    const double x = ldexp(sum, emax - md->frac_bits);
+    return dtype == MMA_T_F16 ? half_rne(x) : f32_bits(f32_rz(x));
 }
 
 void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t *A,
@@ -600,15 +623,22 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
                         fma(fp_in(MMA_T_F64, A[i * K + kk]), fp_in(MMA_T_F64, B[kk * N + j]), acc);
                 memcpy(out, &acc, 8);
             } else {
-                float acc = (float)fp_in(d->ctype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32, c);
+                /* C converted to D's type (MMA-Sim: C[i][j].to(d_type)), then block by
+                 * block, each result in D's type */
+                const double c0 = fp_in(d->ctype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32, c);
+                uint32_t acc = d->dtype == MMA_T_F16 ? (isnan(c0) ? 0x7fffu : half_rne(c0))
+                                                     : f32_bits((float)c0);
                 for (int k0 = 0; k0 < K; k0 += md->block) {
-                    double p[32];
+                    double a[32], b[32];
                     int np = 0;
-                    for (int kk = k0; kk < K && kk < k0 + md->block; kk++)
-                        p[np++] = fp_in(d->atype, A[i * K + kk]) * fp_in(d->btype, B[kk * N + j]);
-                    acc = fused_sum(acc, p, np, md);
+                    for (int kk = k0; kk < K && kk < k0 + md->block; kk++, np++) {
+                        a[np] = fp_in(d->atype, A[i * K + kk]);
+                        b[np] = fp_in(d->btype, B[kk * N + j]);
+                    }
+                    const double cv = fp_in(d->dtype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32, acc);
+                    acc = fused(cv, d->dtype, d->atype, a, b, np, md);
                 }
-                *out = d->dtype == MMA_T_F16 ? f32_to_half(acc) : f32_bits(acc);
+                *out = acc;
             }
         }
 }

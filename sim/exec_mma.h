@@ -93,30 +93,36 @@ int mma_nregs(const mma_desc *d, int which);
  * .store agree with each other on it. */
 void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int *row, int *col);
 
-/* The floating-point accumulation model of mma/wmma with f16, bf16 or tf32 inputs.
- * Fasi, Higham, Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores" (PeerJ
- * Comput. Sci. 2021): products are exact; `block` products and the running sum are
- * added at once, every term's significand aligned to the largest exponent among them
- * and cut (truncated toward zero) `extra_bits` below the f32 significand; the sum is
- * normalised to f32 by truncation (rz = 1) or to nearest even (rz = 0). K is consumed in
- * blocks from k = 0 up. A D of type f16 is that f32 result rounded to nearest even. */
+/* The floating-point accumulation model of mma/wmma with f16, bf16 or tf32 inputs, as
+ * measured bit for bit by MMA-Sim (Microsoft, "MMA-Sim: Bit-Accurate Reference Model of
+ * Tensor Cores and Matrix Cores", 2025; it refines Fasi, Higham, Mikaitis, Pranesh,
+ * "Numerical behavior of NVIDIA tensor cores", PeerJ Comput. Sci. 2021). For each D
+ * element, K is consumed in blocks of `block` products from k = 0 up; each block is one
+ * fused addition of the running sum c and the block's products: products are exact; each
+ * term's significand (c: in D's type; a product: the product of the inputs'
+ * significands, with exponent the sum of theirs) is aligned to the largest exponent
+ * among the terms and truncated to frac_bits fractional bits; the exact sum of the
+ * truncated terms is rounded to D's type: f32 toward zero, f16 to nearest even. NaN in,
+ * or inf - inf, gives the canonical NaN; inf stays inf. tf32 inputs lose their 13 low
+ * bits (truncation). */
 typedef struct mma_fp_model {
-    int block;      /* products per fused addition (1 ... 32) */
-    int extra_bits; /* bits kept below the f32 significand when aligning (0 ... 8) */
-    int rz;         /* 1: normalise with truncation; 0: round to nearest even */
+    int block;     /* products per fused addition (1 ... 32) */
+    int frac_bits; /* fractional bits kept when aligning (23: none below f32's) */
 } mma_fp_model;
 
-/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32): the table in exec_mma.c, or
- * what GPULEARN_MMA_MODEL overrides ("f16:8,3,1;bf16:8,3,1;tf32:4,3,1": block,
- * extra_bits, rz per type; read once), so the model can be fitted to a GPU's
- * measurement (tests/corpus_new/mma_probe) without a rebuild. */
+/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32): exec_mma.c's table for Hopper
+ * (sm_90: whole K at once, 25 bits; the H100/H200 the corpus is recorded on), unless
+ * GPULEARN_MMA_MODEL says otherwise: "ampere" (sm_80/86/89: K halves for f16/bf16 k16
+ * and tf32 k8, 24 bits), "hopper", or per type "f16:16,25;bf16:16,25;tf32:8,25" (block,
+ * frac_bits; read at each call, unknown parts ignored), so that the model can be fitted to
+ * a GPU's measurement (tools/mma_probe.py) without a rebuild. */
 mma_fp_model mma_model(int atype);
 
 /* D = A * B + C for one warp: the matrices as row-major arrays of raw element bits (A:
  * m*k, B: k*n, C and D: m*n; f16/bf16 in the low 16 bits, s4/u4/b1 in the low bits,
- * f64 as its 64 bits). The PTX ISA sections: §9.7.14.5.14 mma (floating point:
- * model above; f64: one fma chain from k = 0, rounded to nearest; integer: exact, wrapped
- * to s32 or clamped with .satfinite; b1: c + popc(a XOR/AND b)). */
+ * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32 by the model above; f64
+ * one fma chain from k = 0, rounded to nearest (as MMA-Sim measured); integers exact,
+ * wrapped to s32 or clamped with .satfinite; b1: c + popc(a XOR/AND b). */
 void mma_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                  uint64_t *D);
 

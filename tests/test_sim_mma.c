@@ -192,29 +192,31 @@ typedef struct model_row {
 
 #define P(e) ((float)ldexp(1.0, e))
 static const model_row model_rows[] = {
-    /* extra_bits: -2^-24 (half an ulp of 1) survives the alignment with one extra bit */
-    {"1 - 2^-24, 3 extra bits", {8, 3, 1}, 1.0f, {-P(-24)}, {0}, 1.0f - P(-24)},
-    {"1 - 2^-24, no extra bit", {8, 0, 1}, 1.0f, {-P(-24)}, {0}, 1.0f},
-    /* rounding: 1 + 0.75 ulp truncates to 1, rounds to 1 + ulp */
-    {"1 + 0.75 ulp, truncated", {8, 3, 1}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)}, 1.0f},
-    {"1 + 0.75 ulp, nearest", {8, 3, 0}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)}, 1.0f + P(-23)},
-    /* block: eight 2^-24 before a 1 at k = 8 add up first (block 8) or are cut off
-     * beside it (block 16) */
+    /* frac_bits: -2^-24 (half an ulp of 1) survives the alignment to 1 with 24 bits */
+    {"1 - 2^-24, 24 bits", {16, 24}, 1.0f, {-P(-24)}, {0}, 1.0f - P(-24)},
+    {"1 - 2^-24, 23 bits", {16, 23}, 1.0f, {-P(-24)}, {0}, 1.0f},
+    /* two -2^-25 (2^-12 times -2^-13) survive with 25 bits, not with 24 */
+    {"1 - 2 x 2^-25, 25 bits", {16, 25}, 1.0f, {P(-12), P(-12)}, {-P(-13), -P(-13)}, 1.0f - P(-24)},
+    {"1 - 2 x 2^-25, 24 bits", {16, 24}, 1.0f, {P(-12), P(-12)}, {-P(-13), -P(-13)}, 1.0f},
+    /* the f32 result is truncated: 1 + 3 x 2^-25 (0.75 ulp) gives 1 */
+    {"1 + 0.75 ulp truncated", {16, 25}, 1.0f, {P(-12), P(-12)}, {P(-12), P(-13)}, 1.0f},
+    /* block: eight 2^-24 before a 1 at k = 8 add up first (block 8: 2^-21, then 1 +
+     * 2^-21) or are cut off beside the 1 (block 16) */
     {"block 8",
-     {8, 0, 1},
+     {8, 23},
      0.0f,
      {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f},
      {0},
      1.0f + P(-21)},
     {"block 16",
-     {16, 0, 1},
+     {16, 23},
      0.0f,
      {P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), P(-24), 1.0f},
      {0},
      1.0f},
     /* exact sums are exact whatever the model */
     {"integers",
-     {4, 0, 1},
+     {4, 23},
      3.0f,
      {1, 2, 3, 4, 5, 6, 7, 8, -9, 10, 11, 12, 13, 14, 15, 16},
      {0},
@@ -234,8 +236,8 @@ static uint64_t to_half(float f)
     return f < 0 ? h | 0x8000 : h;
 }
 
-/* The accumulation model of mma with f16 inputs (exec_mma.h mma_fp_model: Fasi et al.
- * 2021): one m16n8k16 whose D[0][0] is the row's dot product. */
+/* The accumulation model of mma with f16 inputs (exec_mma.h mma_fp_model, after MMA-Sim):
+ * one m16n8k16 whose D[0][0] is the row's dot product. */
 START_TEST(test_mma_float_model_rows)
 {
     const model_row *r = &model_rows[_i];
@@ -265,22 +267,30 @@ START_TEST(test_mma_float_model_rows)
 }
 END_TEST
 
-/* GPULEARN_MMA_MODEL overrides the table per type; malformed entries are ignored. */
+/* GPULEARN_MMA_MODEL picks Ampere's table or overrides a type's entry; malformed entries
+ * are ignored. Without it: Hopper's (MMA-Sim: whole K, 25 bits). */
 START_TEST(test_mma_model_environment_override)
 {
-    setenv("GPULEARN_MMA_MODEL", "bf16:2,5,0;f16:16,1,0;tf32:x", 1);
-    mma_fp_model h = mma_model(MMA_T_F16), b = mma_model(MMA_T_BF16);
-    mma_fp_model t = mma_model(MMA_T_TF32);
     unsetenv("GPULEARN_MMA_MODEL");
-    mma_fp_model t0 = mma_model(MMA_T_TF32);
+    mma_fp_model h = mma_model(MMA_T_F16), t = mma_model(MMA_T_TF32);
     ck_assert_int_eq(h.block, 16);
-    ck_assert_int_eq(h.extra_bits, 1);
-    ck_assert_int_eq(h.rz, 0);
+    ck_assert_int_eq(h.frac_bits, 25);
+    ck_assert_int_eq(t.block, 8);
+    setenv("GPULEARN_MMA_MODEL", "ampere", 1);
+    h = mma_model(MMA_T_F16), t = mma_model(MMA_T_TF32);
+    ck_assert_int_eq(h.block, 8);
+    ck_assert_int_eq(h.frac_bits, 24);
+    ck_assert_int_eq(t.block, 4);
+    setenv("GPULEARN_MMA_MODEL", "bf16:2,27;f16:4,23;tf32:x", 1);
+    mma_fp_model b = mma_model(MMA_T_BF16);
+    h = mma_model(MMA_T_F16), t = mma_model(MMA_T_TF32);
+    unsetenv("GPULEARN_MMA_MODEL");
     ck_assert_int_eq(b.block, 2);
-    ck_assert_int_eq(b.extra_bits, 5);
-    ck_assert_int_eq(b.rz, 0);
-    ck_assert_int_eq(t.block, t0.block);
-    ck_assert_int_eq(t.extra_bits, t0.extra_bits);
+    ck_assert_int_eq(b.frac_bits, 27);
+    ck_assert_int_eq(h.block, 4);
+    ck_assert_int_eq(h.frac_bits, 23);
+    ck_assert_int_eq(t.block, 8);
+    ck_assert_int_eq(t.frac_bits, 25);
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures the floating-point accumulation of mma.sync on a GPU and fits the simulator's
-model to it (sim/exec_mma.h mma_fp_model: products per fused addition, bits kept below the
-f32 significand when aligning, truncation or rounding to nearest).
+model to it (sim/exec_mma.h mma_fp_model, after MMA-Sim: products per fused addition,
+fractional bits kept when aligning to the largest exponent; f32 results truncated).
 
   python3 tools/mma_probe.py gen
       writes tests/corpus_new/mma_probe_{f16,bf16,tf32}.json (the kernel is
@@ -10,17 +10,17 @@ f32 significand when aligning, truncation or rounding to nearest).
       GOLDEN.json: `gpulearn run tests/corpus_new/mma_probe_T.json --backend gpu
       --dump-json GOLDEN.json` on the GPU (tools/gpu_check.sh records it as
       mma_probe_T.golden.json). Runs the same spec on the simulator under every model
-      (GPULEARN_MMA_MODEL=T:block,extra_bits,rz) and prints those that give the GPU's bits
-      for every probe, else the closest ones. Put the winner in exec_mma.c default_models.
+      (GPULEARN_MMA_MODEL=T:block,frac_bits) and prints those that give the GPU's bits for
+      every probe, else the closest ones. Put the winner in exec_mma.c hopper_models.
 
 How to read a golden by hand (d[p] are f32 bits; ulp = 2^-23, the ulp of 1.0):
-  probes 0-31: c = 1 plus one product s * 2^-(23+x), x = 1..8, s = +1, -1, +3, -3: the
-    smallest x whose product still changes the result is one more than the bits kept
-    below the significand; +3 * 2^-25 (0.75 ulp) giving 1 + ulp means rounding to
-    nearest, 1.0 truncation.
+  probes 0-31: c = 1 plus one product s * 2^-(23+x), x = 1..8, s = +1, -1, +3, -3: a
+    negative product that survives the alignment gives 1 - 2^-24 (0x3f7fffff), one cut
+    off gives 1.0: the largest x that survives is frac_bits - 23. Positive ones below an
+    ulp give 1.0 either way (the f32 result is truncated).
   probes 32-79: c = 0, a product 1 at k = j (j = p - 32 mod 16) and products 2^-(24+x)
     (x = 0, 2, 4) at every other k: the small products in j's block are cut off, those in
-    other blocks add up first; which j change the result gives the block boundaries.
+    blocks before it add up first; which j change the result gives the block size.
   probes 80-: c = 1 plus sixteen 2^-24, then random exact values (general behaviour).
 """
 import json
@@ -85,23 +85,22 @@ def fit(golden, g):
     spec = os.path.join(HERE, 'tests', 'corpus_new', name + '.json')
     res = []
     with tempfile.TemporaryDirectory() as tmp:
-        for block in (1, 2, 4, 8, 16, 32):
-            for extra in range(0, 9):
-                for rz in (1, 0):
-                    out = os.path.join(tmp, 'o.json')
-                    env = dict(os.environ, GPULEARN_NO_GPU='1',
-                               GPULEARN_MMA_MODEL='%s:%d,%d,%d' % (ty, block, extra, rz))
-                    subprocess.run([g, 'run', spec, '--backend', 'sim', '--dump-json', out],
-                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   check=True)
-                    got = json.load(open(out))['buffers']['d']
-                    bad = [p for p in range(len(want)) if want[p] != got[p]]
-                    res.append((len(bad), block, extra, rz, bad[:8]))
+        for block in (1, 2, 4, 8, 16):
+            for frac in range(22, 29):
+                out = os.path.join(tmp, 'o.json')
+                env = dict(os.environ, GPULEARN_NO_GPU='1',
+                           GPULEARN_MMA_MODEL='%s:%d,%d' % (ty, block, frac))
+                subprocess.run([g, 'run', spec, '--backend', 'sim', '--dump-json', out],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               check=True)
+                got = json.load(open(out))['buffers']['d']
+                bad = [p for p in range(len(want)) if want[p] != got[p]]
+                res.append((len(bad), block, frac, bad[:8]))
     res.sort()
     exact = [r for r in res if r[0] == 0]
     for r in (exact or res[:5]):
-        print('%s: block %d, extra_bits %d, rz %d: %d probes differ %s'
-              % (ty, r[1], r[2], r[3], r[0], r[4] if r[0] else ''))
+        print('%s: block %d, frac_bits %d: %d probes differ %s'
+              % (ty, r[1], r[2], r[0], r[3] if r[0] else ''))
 
 
 if __name__ == '__main__':

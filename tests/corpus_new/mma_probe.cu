@@ -3,9 +3,9 @@
 // as D[0][0] of one mma with every other element of A, B and C zero, and writes D[0][0]'s
 // bits to d[p] (f16 and bf16: m16n8k16, all 16 products; tf32: m16n8k8, the first 8).
 // The inputs (tools/mma_probe.py writes them) are exact in every input type: chosen so
-// that the result shows how many products are added at once, how many bits below the
-// f32 significand survive the alignment, and how the sum is rounded (exec_mma.h
-// mma_fp_model). tools/mma_probe.py fits the simulator's model to a GPU's golden.
+// that the result shows how many products are added at once and how many fractional bits
+// survive the alignment (exec_mma.h mma_fp_model). tools/mma_probe.py fits the
+// simulator's model to a GPU's golden and says how to read one by hand.
 __device__ __forceinline__ unsigned cv(float x, int type)
 {
     unsigned short h;
