@@ -94,7 +94,7 @@ CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
-SIM_SRC     := $(wildcard sim/*.c)
+SIM_SRC     := $(wildcard sim/*.c sim/ptx/*.c)
 TRACE_SRC   := $(wildcard trace/*.c)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
@@ -138,9 +138,10 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
 
 # The interpreter's hot files at -O3 in release builds (unrolled and vectorised lane
-# loops: 3-8% fewer instructions per launch in `make bench`); the rest stays at -O2.
+# loops: 3-8% fewer instructions per launch in `make bench`): the executor (exec_*.c)
+# and the simulator core (sim*.c but sim_printf.c); the rest stays at -O2.
 ifeq ($(MODE),release)
-$(BUILD)/sim/sim_exec.o $(BUILD)/sim/sim.o: OPT := -O3 -g -DNDEBUG
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard sim/exec_*.c) $(filter-out sim/sim_printf.c,$(wildcard sim/sim*.c))): OPT := -O3 -g -DNDEBUG
 endif
 
 $(LIBSIM): $(SIM_OBJ)
@@ -246,7 +247,7 @@ install: all
 	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
 
 FORMAT_SRC := $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
-              $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h)
+              $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h sim/ptx/*.h)
 format:
 	clang-format -i $(FORMAT_SRC)
 

@@ -218,10 +218,10 @@ static int write_metrics_json(const char *path, const gl_run_result *res)
 static void print_findings(const gl_run_result *res)
 {
     for (int i = 0; i < res->nfindings; i++) {
-        const sim_finding *f = &res->findings[i];
-        if (f->kind == SIM_FIND_OUT_OF_BOUNDS || f->kind == SIM_FIND_MISALIGNED ||
-            f->kind == SIM_FIND_DEADLOCK || f->kind == SIM_FIND_STEP_LIMIT ||
-            f->kind == SIM_FIND_OTHER)
+        const gl_finding *f = &res->findings[i];
+        if (f->kind == GL_FIND_OUT_OF_BOUNDS || f->kind == GL_FIND_MISALIGNED ||
+            f->kind == GL_FIND_DEADLOCK || f->kind == GL_FIND_STEP_LIMIT ||
+            f->kind == GL_FIND_OTHER)
             continue; /* the fault that ended the launch: reported as the run's error */
         fprintf(stderr, "gpulearn: %s: %s", f->is_error ? "error" : "warning", f->message);
         if (f->count > 1)

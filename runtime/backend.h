@@ -9,8 +9,12 @@
 
 #include "runtime/compile.h"
 #include "runtime/gl.h"
+#include "runtime/result.h"
 #include "runtime/spec.h"
-#include "sim/sim.h"
+#include "trace/trace.h"
+
+/* A parsed PTX module (sim/sim.h), opaque here. */
+typedef struct ptx_module ptx_module_t;
 
 typedef enum gl_backend_kind { GL_BACKEND_AUTO, GL_BACKEND_SIM, GL_BACKEND_GPU } gl_backend_kind;
 const char *gl_backend_name(gl_backend_kind k); /* "auto", "sim", "gpu" */
@@ -120,7 +124,7 @@ typedef struct gl_run_opts {
     double timeout_s;            /* wall-time limit of the kernel, seconds; 0 =
                                     GL_TIMEOUT_DEFAULT_S. The GPU worker running a kernel
                                     past it is killed; the simulator stops the launch
-                                    with SIM_FAULT_STEP_LIMIT */
+                                    with GL_FAULT_STEP_LIMIT */
     /* GPU: isolation, timing */
     int time_reps;   /* > 0: time the kernel over this many runs (--time) */
     int time_warmup; /* warm-up runs before the timed ones */
@@ -208,8 +212,8 @@ typedef struct gl_run_result {
     gl_buffer *buffers;      /* after the kernel, one per arg (scalars: NULL data) */
     int nargs;
     char *stdout_text; /* device printf output ("" if none) */
-    sim_fault fault;   /* simulator fault record, kind NONE if none */
-    sim_stats stats;   /* simulator counters (zero on the GPU) */
+    gl_fault fault;    /* the simulator's fault, kind GL_FAULT_NONE if none */
+    gl_stats stats;    /* simulator counters (zero on the GPU) */
     double elapsed_ms; /* GPU kernel time, 0 on the simulator */
     char *ptx;         /* the PTX that ran */
     /* GPU: isolation, timing */
@@ -221,13 +225,17 @@ typedef struct gl_run_result {
     char compile_command[512]; /* the compiler's command line / options (gl_compiled) */
     char *compile_log;         /* gl_run_spec: the compiler's warnings (and gpulearn's
                                  notes on the compilation), or NULL */
-    gl_timing timing;          /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
+    gl_diag *diags;            /* gl_run_spec: the compiler's messages, parsed
+                                 (gl_compiled.diags): the errors on GL_ERR_COMPILE, else
+                                 its warnings; NULL when none */
+    int ndiags;
+    gl_timing timing; /* opts.time_reps > 0 on the GPU; reps 0 otherwise */
     /* end GPU */
     /* trace, checkers, metrics */
     trace_t *trace;             /* opts.trace_level != OFF, or NULL (freed by
                                  gl_run_result_free_trace) */
     struct gl_metrics *metrics; /* opts.metrics, or NULL (trace/analysis.h) */
-    sim_finding *findings;      /* checker errors and warnings (sim.h), or NULL */
+    gl_finding *findings;       /* checker errors and warnings, or NULL */
     int nfindings, findings_dropped;
     int nerrors, nwarnings; /* occurrences; nerrors > 0: the kernel is wrong even when
                                  it completed (a race) */
@@ -286,8 +294,9 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
 /* The one simulator run of gpulearn (`run`, the TUI and every run of the grader): runs
  * `kernel` of module m (an .entry, as gl_resolve_kernel names it) once on a fresh
  * simulator over spec's grid, block, dynamic shared memory and arguments. The caller has
- * checked the arguments against the kernel's parameters and owns m, which must outlive
- * res->fault.src_file (the findings' src_file are NULL).
+ * checked the arguments against the kernel's parameters and owns m. The simulator's
+ * fault and findings are converted here, the one place, into res->fault and
+ * res->findings (runtime/result.h: file names copied, warp and lane filled in).
  * res->buffers (res->nargs == spec->nargs, e.g. from spec_buffers_new) hold the initial
  * contents on entry and what the kernel left on return, also after a fault.
  * opts (NULL: defaults) as for gl_run_spec; the simulator reads step_limit, timeout_s,

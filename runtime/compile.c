@@ -63,8 +63,11 @@ void gl_compiled_free(gl_compiled *c)
         return;
     free(c->ptx);
     free(c->log);
+    free(c->diags);
     c->ptx = NULL;
     c->log = NULL;
+    c->diags = NULL;
+    c->ndiags = 0;
 }
 
 /* ------------------------------------------------------------------ growable string */
@@ -400,10 +403,54 @@ static int diag_header(const line *l, const char **file, size_t *file_len, long 
     return 0;
 }
 
+/* A growing array of parsed diagnostics (gl_compiled.diags). */
+typedef struct diag_list {
+    gl_diag *d;
+    int n, cap;
+    int oom;
+} diag_list;
+
+/* Appends one diagnostic: file (flen bytes), lineno, col, the severity word (sevlen bytes
+ * at sev: "error", "fatal error", "catastrophic error", "warning", "remark", "note"),
+ * the message (mlen bytes at msg, leading blanks skipped) and nvcc's number ("#20-D",
+ * hlen bytes at hash, or NULL), appended as " [#20-D]". */
+static void diag_add(diag_list *l, const char *file, size_t flen, long lineno, long col,
+                     const char *sev, size_t sevlen, const char *msg, size_t mlen, const char *hash,
+                     size_t hlen)
+{
+    if (!l || l->oom)
+        return;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        gl_diag *d = realloc(l->d, (size_t)cap * sizeof *d);
+        if (!d) {
+            l->oom = 1;
+            return;
+        }
+        l->d = d;
+        l->cap = cap;
+    }
+    gl_diag *g = &l->d[l->n++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->file, sizeof g->file, "%.*s", (int)flen, file);
+    g->line = (int)lineno;
+    g->col = col > 0 ? (int)col : 1;
+    g->severity = mem_has(sev, sevlen, "error") || mem_has(sev, sevlen, "fatal") ? GL_DIAG_ERROR
+                  : sevlen >= 4 && memcmp(sev, "note", 4) == 0                   ? GL_DIAG_NOTE
+                                                                                 : GL_DIAG_WARNING;
+    while (mlen > 0 && *msg == ' ')
+        msg++, mlen--;
+    snprintf(g->text, sizeof g->text, "%.*s%s%.*s%s", (int)mlen, msg, hash ? " [" : "",
+             hash ? (int)hlen : 0, hash ? hash : "", hash ? "]" : "");
+}
+
 /* Rewrites a compiler's log into "path:line:col: severity: message" diagnostics, each
  * followed by its context lines (source line, caret, notes). Errors go to errs, warnings
- * and remarks to warns. Summary lines ("2 errors generated") are dropped. */
-static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf *warns)
+ * and remarks to warns. Summary lines ("2 errors generated") are dropped. Every
+ * diagnostic with a place is also parsed into diags (may be NULL), in the log's order,
+ * with the same file name, line, column and severity as the text. */
+static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf *warns,
+                         diag_list *diags)
 {
     if (!log)
         return;
@@ -477,6 +524,15 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
                 sb_putn(cur, file, flen);
             sb_printf(cur, ":%ld:%ld: ", ln, col ? col : 1);
             if (colon && sevlen > 0) {
+                const char *h = memchr(rest, '#', sevlen);
+                size_t w = h ? (size_t)(h - rest) : sevlen;
+                while (w > 0 && rest[w - 1] == ' ')
+                    w--;
+                diag_add(diags, ours ? path : file, ours ? strlen(path) : flen, ln, col, rest, w,
+                         colon + 1, (size_t)(end - colon - 1), h,
+                         h ? sevlen - (size_t)(h - rest) : 0);
+            }
+            if (colon && sevlen > 0) {
                 /* "warning #177-D: msg" -> "warning: msg [#177-D]";
                  * "catastrophic error: msg" -> "fatal error: msg" */
                 const char *hash = memchr(rest, '#', sevlen);
@@ -513,15 +569,29 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
     free(lines);
 }
 
+/* Moves a parsed list into out->diags (none when memory ran out). */
+static void keep_diags(diag_list *l, gl_compiled *out)
+{
+    free(out->diags);
+    out->diags = l->oom ? NULL : l->d;
+    out->ndiags = l->oom ? 0 : l->n;
+    if (l->oom)
+        free(l->d);
+    memset(l, 0, sizeof *l);
+}
+
 /* Sets err to GL_ERR_COMPILE with the errors of `log` (or the whole log when no line
- * parsed as an error), cut at a line boundary to fit err->msg. Warnings go to *warn_log
- * (malloc'd, may stay NULL). */
+ * parsed as an error), cut at a line boundary to fit err->msg. Warnings go to out->log
+ * (malloc'd, may stay NULL), every diagnostic to out->diags. */
 static gl_status compile_failed(const char *log, const char *path, const char *tool,
-                                char **warn_log, gl_error *err)
+                                gl_compiled *out, gl_error *err)
 {
     strbuf errs = {0}, warns = {0};
-    diag_rewrite(log, path, &errs, &warns);
-    if (warns.len && !warns.oom && warn_log) {
+    diag_list diags = {0};
+    diag_rewrite(log, path, &errs, &warns, &diags);
+    keep_diags(&diags, out);
+    char **warn_log = &out->log;
+    if (warns.len && !warns.oom) {
         free(*warn_log);
         *warn_log = warns.s;
         warns.s = NULL;
@@ -547,13 +617,16 @@ static gl_status compile_failed(const char *log, const char *path, const char *t
     return GL_ERR_COMPILE;
 }
 
-/* Rewrites a successful compilation's log into out->log (NULL when empty). */
+/* Rewrites a successful compilation's log into out->log (NULL when empty) and its
+ * diagnostics into out->diags. */
 static void keep_warnings(const char *log, const char *path, gl_compiled *out)
 {
     if (!log || !*log)
         return;
     strbuf errs = {0}, warns = {0};
-    diag_rewrite(log, path, &errs, &warns);
+    diag_list diags = {0};
+    diag_rewrite(log, path, &errs, &warns, &diags);
+    keep_diags(&diags, out);
     if (errs.len)
         sb_putn(&warns, errs.s, errs.len);
     free(errs.s);
@@ -750,7 +823,7 @@ static try_result run_external(char *const argv[], const char *tmp, const char *
         return TRY_UNAVAILABLE;
     }
     if (rc != 0) {
-        compile_failed(log, path, tool, &out->log, err);
+        compile_failed(log, path, tool, out, err);
         free(log);
         return TRY_COMPILE_ERROR;
     }
@@ -943,6 +1016,7 @@ enum {
     CC_MSG_PTX,     /* payload: the PTX */
     CC_MSG_LOG,     /* payload: the compiler's messages */
     CC_MSG_USED,    /* arg: the gl_compiler that compiled (compile_sandboxed) */
+    CC_MSG_DIAGS,   /* payload: the gl_diag records, as bytes (same binary both ends) */
     CC_MSG_DONE,    /* arg: try_result (try_nvrtc) or gl_status (compile_sandboxed) */
 };
 
@@ -960,11 +1034,13 @@ static int cc_send(int fd, uint32_t type, uint32_t arg, const char *s)
 typedef struct cc_reply {
     uint32_t done, status, used;
     char *why, *msg, *command, *ptx, *log;
+    gl_diag *diags; /* CC_MSG_DIAGS (malloc'd), or NULL */
+    int ndiags;
 } cc_reply;
 
 static void cc_reply_free(cc_reply *r)
 {
-    free(r->why), free(r->msg), free(r->command), free(r->ptx), free(r->log);
+    free(r->why), free(r->msg), free(r->command), free(r->ptx), free(r->log), free(r->diags);
     memset(r, 0, sizeof *r);
 }
 
@@ -986,6 +1062,21 @@ static gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
         case CC_MSG_PTX: field = &r->ptx; break;
         case CC_MSG_LOG: field = &r->log; break;
         case CC_MSG_USED: r->used = in.h.arg; break;
+        case CC_MSG_DIAGS:
+            if (in.h.len % sizeof *r->diags != 0 || in.h.len / sizeof *r->diags > INT_MAX) {
+                rc = GL_MSG_ERROR;
+                break;
+            }
+            free(r->diags);
+            r->ndiags = (int)(in.h.len / sizeof *r->diags);
+            r->diags = (gl_diag *)(void *)gl_msg_in_take(&in);
+            for (int i = 0; r->diags && i < r->ndiags; i++) { /* NUL-terminated strings */
+                r->diags[i].file[sizeof r->diags[i].file - 1] = '\0';
+                r->diags[i].text[sizeof r->diags[i].text - 1] = '\0';
+            }
+            if (!r->diags)
+                r->ndiags = 0;
+            break;
         case CC_MSG_DONE: r->done = in.h.arg, done = 1; break;
         default: rc = GL_MSG_ERROR; break;
         }
@@ -1204,7 +1295,7 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
         }
     }
     if (rc == NVRTC_ERROR_COMPILATION) {
-        compile_failed(log, path, "nvrtc", &out->log, err);
+        compile_failed(log, path, "nvrtc", out, err);
         result = TRY_COMPILE_ERROR;
     } else if (rc != NVRTC_SUCCESS) {
         snprintf(why, whylen, "nvrtc: nvrtcCompileProgram: %s%s%.300s",
@@ -1251,6 +1342,7 @@ static void nvrtc_child(int fd, void *arg)
              cc_send(fd, CC_MSG_ERROR, (uint32_t)e.status, e.msg) == 0 &&
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
              gl_msg_send(fd, CC_MSG_DONE, (uint32_t)r, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
 }
@@ -1283,6 +1375,8 @@ static try_result try_nvrtc(const char *path, const char *archnum, int debug, co
             out->ptx = rep.ptx, rep.ptx = NULL;
         if (*rep.log)
             out->log = rep.log, rep.log = NULL;
+        out->diags = rep.diags, rep.diags = NULL;
+        out->ndiags = rep.ndiags;
     }
     cc_reply_free(&rep);
     return r;
@@ -1624,6 +1718,9 @@ static void sandboxed_child(int fd, void *arg)
             c.log = log;
         }
         free(msg), free(cmd);
+        for (int i = 0; i < c.ndiags; i++)
+            if (strcmp(c.diags[i].file, copy) == 0)
+                snprintf(c.diags[i].file, sizeof c.diags[i].file, "%s", path);
         /* and so does the PTX's line info, so faults name it too */
         char *ptx = c.ptx ? ptx_fix_file_names(c.ptx, copy, path) : NULL;
         if (ptx) {
@@ -1635,6 +1732,7 @@ static void sandboxed_child(int fd, void *arg)
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_ERROR, (uint32_t)st, e.msg) == 0 &&
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
              gl_msg_send(fd, CC_MSG_DONE, (uint32_t)st, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
 }
@@ -1691,6 +1789,8 @@ static gl_status compile_sandboxed(const char *path, const gl_compile_opts *opts
     } else {
         st = (gl_status)rep.done;
         out->used = (gl_compiler)rep.used;
+        out->diags = rep.diags, rep.diags = NULL;
+        out->ndiags = rep.ndiags;
         snprintf(out->command, sizeof out->command, "%s", rep.command);
         if (st != GL_OK)
             gl_fail(err, st, "%s", rep.msg);
@@ -1807,7 +1907,13 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     }
     free(whys.s);
     if (r == TRY_COMPILE_ERROR) {
-        gl_compiled_free(out); /* nothing to free on failure; command and used stay */
+        /* the PTX and log go; command, used and the diagnostics stay */
+        gl_diag *diags = out->diags;
+        const int ndiags = out->ndiags;
+        out->diags = NULL;
+        gl_compiled_free(out);
+        out->diags = diags;
+        out->ndiags = ndiags;
         return GL_ERR_COMPILE;
     }
 

@@ -3,6 +3,7 @@
 #define GL_COMPILE_H
 
 #include "runtime/gl.h"
+#include "runtime/result.h"
 
 typedef enum gl_compiler { GL_CC_AUTO, GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG } gl_compiler;
 
@@ -41,6 +42,10 @@ typedef struct gl_compiled {
     gl_compiler used;  /* which compiler ran */
     char command[512]; /* the command line / options used, for --verbose and the TUI */
     int cached;        /* 1: taken from the compilation cache, no compiler ran */
+    gl_diag *diags;    /* the compiler's messages with a place, parsed once, in its
+                          order (errors, warnings, notes; malloc'd, or NULL): set on
+                          GL_ERR_COMPILE too (then nothing else is), none on a cache hit */
+    int ndiags;
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 
@@ -48,7 +53,8 @@ void gl_compiled_free(gl_compiled *c);
  * Kernels may use threadIdx, blockIdx, blockDim, gridDim, __syncthreads, atomicAdd and
  * printf without includes (clang gets our prelude, runtime/prelude/gpulearn_prelude.h).
  * Errors: GL_ERR_INPUT (file unreadable), GL_ERR_COMPILE with the compiler's messages
- * rewritten as "path:line:col: error: ..." (path as given), GL_ERR_TOOL when no
+ * rewritten as "path:line:col: error: ..." (path as given) in err and parsed into
+ * out->diags (free out with gl_compiled_free in every case), GL_ERR_TOOL when no
  * compiler is available (the message says what to install).
  * A successful compilation is cached (see gl_compile_opts.no_cache); a cache hit sets
  * out->cached and out->used/command/log as they were. Sources that #include "files" are

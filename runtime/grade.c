@@ -11,6 +11,7 @@
 
 #include "runtime/grade.h"
 #include "runtime/sandbox.h"
+#include "sim/sim.h"
 #include "trace/analysis.h"
 
 void grade_report_free(gl_grade_report *r)
@@ -18,6 +19,7 @@ void grade_report_free(gl_grade_report *r)
     if (!r)
         return;
     free(r->compile_log);
+    free(r->diags);
     free(r->checks);
     memset(r, 0, sizeof *r);
 }
@@ -29,10 +31,10 @@ typedef struct sim_run {
     char error[4096];   /* what went wrong, with where */
     gl_buffer *buffers; /* one per arg */
     int nargs;
-    sim_fault fault;
-    sim_finding *findings; /* errors and warnings (malloc'd) */
+    gl_fault fault;
+    gl_finding *findings; /* errors and warnings (malloc'd) */
     int nfindings;
-    sim_stats stats;
+    gl_stats stats;
     gl_counts counts;           /* trace counters (when traced) */
     uint64_t global_load_lanes; /* lane-level global loads (when traced) */
     int traced;
@@ -210,7 +212,6 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     else if (r->status != GL_OK)
         snprintf(r->error, sizeof r->error, "%s: the launch failed: %s",
                  gl_display_path(spec->source), res.fault.message);
-    /* the module outlives the run: fault.src_file stays valid */
     r->buffers = res.buffers;
     r->nargs = res.nargs;
     r->fault = res.fault;
@@ -271,26 +272,26 @@ static int outputs_differ(const gl_check *k, const size_run *r, const gl_buffer 
     return 0;
 }
 
-static int is_memory_fault(const sim_fault *f)
+static int is_memory_fault(const gl_fault *f)
 {
-    return f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED;
+    return f->kind == GL_FAULT_OUT_OF_BOUNDS || f->kind == GL_FAULT_MISALIGNED;
 }
 
-/* The first finding of `kind` (SIM_FIND_RACE...; SIM_FIND_RACE also matches races
- * inside one warp and in global memory, SIM_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
+/* The first finding of `kind` (GL_FIND_RACE...; GL_FIND_RACE also matches races
+ * inside one warp and in global memory, GL_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
  * if there is none. */
-static int finding_is(const sim_finding *f, sim_finding_kind kind)
+static int finding_is(const gl_finding *f, gl_finding_kind kind)
 {
     return f->kind == kind ||
-           (kind == SIM_FIND_RACE &&
-            (f->kind == SIM_FIND_WARP_RACE || f->kind == SIM_FIND_GLOBAL_RACE)) ||
-           (kind == SIM_FIND_DIVERGENT_BARRIER && f->kind == SIM_FIND_EXITED_BARRIER);
+           (kind == GL_FIND_RACE &&
+            (f->kind == GL_FIND_WARP_RACE || f->kind == GL_FIND_GLOBAL_RACE)) ||
+           (kind == GL_FIND_DIVERGENT_BARRIER && f->kind == GL_FIND_EXITED_BARRIER);
 }
 
-static int describe_finding(const sim_run *r, sim_finding_kind kind, char *buf, size_t len)
+static int describe_finding(const sim_run *r, gl_finding_kind kind, char *buf, size_t len)
 {
     for (int i = 0; i < r->nfindings; i++) {
-        const sim_finding *f = &r->findings[i];
+        const gl_finding *f = &r->findings[i];
         if (!finding_is(f, kind))
             continue;
         int more = 0;
@@ -385,15 +386,15 @@ static const char *k_metric_advice[][2] = {
 };
 
 /* Why a launch stopped, in a few words with where: "an endless loop at k.cu:6". */
-static void why_stopped(const sim_fault *f, char *buf, size_t len)
+static void why_stopped(const gl_fault *f, char *buf, size_t len)
 {
-    const char *what = f->kind == SIM_FAULT_OUT_OF_BOUNDS ? "an out-of-bounds access"
-                       : f->kind == SIM_FAULT_MISALIGNED  ? "a misaligned access"
-                       : f->kind == SIM_FAULT_DEADLOCK    ? "a deadlock"
-                       : f->kind == SIM_FAULT_STEP_LIMIT  ? "an endless loop"
-                       : f->kind == SIM_FAULT_TRAP        ? "a trap or failed assert"
-                                                          : "it stopped";
-    if (f->src_file && f->src_line > 0)
+    const char *what = f->kind == GL_FAULT_OUT_OF_BOUNDS ? "an out-of-bounds access"
+                       : f->kind == GL_FAULT_MISALIGNED  ? "a misaligned access"
+                       : f->kind == GL_FAULT_DEADLOCK    ? "a deadlock"
+                       : f->kind == GL_FAULT_STEP_LIMIT  ? "an endless loop"
+                       : f->kind == GL_FAULT_TRAP        ? "a trap or failed assert"
+                                                         : "it stopped";
+    if (f->src_file[0] && f->src_line > 0)
         snprintf(buf, len, "%s at %s:%d", what, gl_display_path(f->src_file), f->src_line);
     else
         snprintf(buf, len, "%s", what);
@@ -439,37 +440,37 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             }
             break;
         case GL_CHECK_NO_RACES:
-            if (describe_finding(&r->got, SIM_FIND_RACE, buf, sizeof buf)) {
+            if (describe_finding(&r->got, GL_FIND_RACE, buf, sizeof buf)) {
                 ok = 0;
                 add_detail(out, "n = %s: %s", r->label, buf);
             }
             for (int s = 0; ok && s < r->nsched; s++)
-                if (describe_finding(&r->sched[s], SIM_FIND_RACE, buf, sizeof buf)) {
+                if (describe_finding(&r->sched[s], GL_FIND_RACE, buf, sizeof buf)) {
                     ok = 0;
                     add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1, buf);
                 }
             break;
         case GL_CHECK_NO_DEADLOCK:
-            if (r->got.fault.kind == SIM_FAULT_DEADLOCK) {
+            if (r->got.fault.kind == GL_FAULT_DEADLOCK) {
                 ok = 0;
                 add_detail(out, "n = %s: %s", r->label, r->got.error);
-            } else if (describe_finding(&r->got, SIM_FIND_DIVERGENT_BARRIER, buf, sizeof buf)) {
+            } else if (describe_finding(&r->got, GL_FIND_DIVERGENT_BARRIER, buf, sizeof buf)) {
                 ok = 0;
                 add_detail(out, "n = %s: %s", r->label, buf);
             }
             break;
         case GL_CHECK_NO_UNINIT:
-            if (describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf)) {
+            if (describe_finding(&r->got, GL_FIND_UNINIT_READ, buf, sizeof buf)) {
                 ok = 0;
                 add_detail(out, "n = %s: %s", r->label, buf);
             } else if (r->have_dbg &&
-                       describe_finding(&r->dbg, SIM_FIND_UNINIT_READ, buf, sizeof buf)) {
+                       describe_finding(&r->dbg, GL_FIND_UNINIT_READ, buf, sizeof buf)) {
                 ok = 0;
                 add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, buf);
             }
             break;
         case GL_CHECK_TIME_LIMIT:
-            if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
+            if (r->got.fault.kind == GL_FAULT_STEP_LIMIT) {
                 ok = 0;
                 add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (r->got.stats.warp_instructions > k->max_steps) {
@@ -516,8 +517,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         finished && outputs_differ(k, r, r->got.buffers, sr->buffers);
                     if (differs)
                         order_dependent =
-                            describe_finding(&r->got, SIM_FIND_UNINIT_READ, buf, sizeof buf) ? 2
-                                                                                             : 1;
+                            describe_finding(&r->got, GL_FIND_UNINIT_READ, buf, sizeof buf) ? 2 : 1;
                     if (!k->implicit) {
                         ok = compare_outputs(k, r, sr->buffers, where, out);
                     } else if (differs) {
@@ -647,22 +647,22 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     } else if (k->kind == GL_CHECK_NO_RACES) {
         /* the advice follows the first race found: inside one warp it needs
          * __syncwarp(), between blocks an atomic, between warps __syncthreads() */
-        sim_finding_kind first = SIM_FIND_RACE;
-        for (int i = 0; i < nruns && first == SIM_FIND_RACE; i++)
-            for (int f = 0; f < runs[i].got.nfindings && first == SIM_FIND_RACE; f++) {
-                const sim_finding *fi = &runs[i].got.findings[f];
-                if (fi->kind == SIM_FIND_WARP_RACE ||
-                    (fi->kind == SIM_FIND_GLOBAL_RACE &&
+        gl_finding_kind first = GL_FIND_RACE;
+        for (int i = 0; i < nruns && first == GL_FIND_RACE; i++)
+            for (int f = 0; f < runs[i].got.nfindings && first == GL_FIND_RACE; f++) {
+                const gl_finding *fi = &runs[i].got.findings[f];
+                if (fi->kind == GL_FIND_WARP_RACE ||
+                    (fi->kind == GL_FIND_GLOBAL_RACE &&
                      memcmp(fi->access.block, fi->other.block, sizeof fi->access.block)))
                     first = fi->kind;
             }
-        if (first == SIM_FIND_GLOBAL_RACE)
+        if (first == GL_FIND_GLOBAL_RACE)
             add_detail(c, "Blocks run at the same time: when several blocks update one "
                           "global address with a plain read-modify-write (x += v), one "
                           "block's load can come before another's store, and that update "
                           "is lost. Make each such update one atomicAdd (or another atomic), "
                           "or give each block its own slot and combine them afterwards.");
-        else if (first == SIM_FIND_WARP_RACE)
+        else if (first == GL_FIND_WARP_RACE)
             add_detail(c, "Lanes of one warp touched the same shared memory, at least one "
                           "writing, with no __syncwarp() between: since Volta a warp's lanes "
                           "need not run in lockstep, so put __syncwarp() between each step's "
@@ -818,6 +818,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         }
         rep->compile_log = strdup(cerr.msg);
+        rep->diags = sub.diags, rep->ndiags = sub.ndiags;
+        sub.diags = NULL;
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";
     } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
@@ -848,6 +850,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         gpu_compile.arch = gpu_arch;
         if (gl_compile_cuda(sub_path, &gpu_compile, &sub_gpu, &cerr) != GL_OK) {
             rep->compile_log = strdup(cerr.msg);
+            rep->diags = sub_gpu.diags, rep->ndiags = sub_gpu.ndiags;
+            sub_gpu.diags = NULL;
             snprintf(compiles->detail, sizeof compiles->detail, "for the GPU (%s): %.1900s",
                      gpu_arch, cerr.msg);
             for (int i = 0; i < e->nchecks; i++) {
@@ -935,7 +939,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             }
             goto done;
         }
-        if (r->got.fault.kind == SIM_FAULT_STEP_LIMIT) {
+        if (r->got.fault.kind == GL_FAULT_STEP_LIMIT) {
             /* An endless loop: larger sizes would only loop longer. Their checks fail
              * with the same message. */
             for (int j = i + 1; j < nsizes; j++) {
@@ -1024,8 +1028,11 @@ done:
     free(sub_path);
     if (st != GL_OK) { /* an error leaves no checks behind: the caller frees nothing */
         free(rep->compile_log);
+        free(rep->diags);
         free(rep->checks);
         rep->compile_log = NULL;
+        rep->diags = NULL;
+        rep->ndiags = 0;
         rep->checks = NULL;
         rep->nchecks = 0;
         rep->passed = 0;

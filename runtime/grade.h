@@ -34,6 +34,9 @@ typedef struct gl_grade_report {
     int passed;      /* every check passed */
     int compiled;    /* 0: the submission did not compile (see compile_log) */
     char *compile_log;
+    gl_diag *diags; /* compiled 0: the compiler's messages, parsed (gl_compiled.diags;
+                       malloc'd, or NULL) */
+    int ndiags;
     gl_check_result *checks;
     int nchecks;
 } gl_grade_report;

@@ -1,7 +1,12 @@
 /* instrument.c — PTX instrumentation for GPU traces, and decoding of the trace buffer
- * (instrument.h). The rewriting is textual, line by line; the simulator's parser numbers
- * the original instructions (sim_trace_describe gives each PC's PTX line). */
+ * (instrument.h). The parsed module (sim/ptx/ptx_ir.h) says what to record and at which
+ * PTX line; the instrumentation is inserted into the original text there rather than
+ * printed from the module, which drops what ptxas still needs (debug sections, .loc,
+ * .pragma, cache and memory-order modifiers the simulator ignores) and would need a
+ * printer for every op. */
 #include "runtime/instrument.h"
+
+#include "sim/ptx/ptx_ir.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -38,6 +43,11 @@ static void sb_addn(sbuf *b, const char *s, size_t n)
     b->p[b->n] = 0;
 }
 
+static void sb_puts(sbuf *b, const char *s)
+{
+    sb_addn(b, s, strlen(s));
+}
+
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sbuf *b, const char *fmt, ...)
 {
@@ -64,236 +74,333 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     free(big);
 }
 
-/* ------------------------------------------------------------------ line scanning */
-
-typedef struct line {
-    const char *s; /* start (not NUL-terminated) */
-    size_t n;      /* length without the newline */
-} line;
-
-static const char *skip_ws(const char *s, const char *e)
-{
-    while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
-        s++;
-    return s;
-}
-
-/* Whether [s,e) starts with word w followed by a non-identifier character. */
-static int starts_word(const char *s, const char *e, const char *w)
-{
-    size_t n = strlen(w);
-    if ((size_t)(e - s) < n || memcmp(s, w, n) != 0)
-        return 0;
-    return s + n == e || !(isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '$');
-}
-
-static int is_ident_char(int c)
-{
-    return isalnum(c) || c == '_' || c == '$' || c == '%' || c == '.';
-}
-
-/* Net brace depth change of a line, ignoring comments and strings. */
-static int brace_delta(const line *l)
-{
-    int d = 0, in_str = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        char c = l->s[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-            continue;
-        }
-        if (c == '"')
-            in_str = 1;
-        else if (c == '/' && i + 1 < l->n && l->s[i + 1] == '/')
-            break;
-        else if (c == '{')
-            d++;
-        else if (c == '}')
-            d--;
-    }
-    return d;
-}
-
-/* Size in bytes of a PTX type name (without the dot), 0 if not a type. */
-static unsigned type_size(const char *t, size_t n)
-{
-    static const struct {
-        const char *name;
-        unsigned size;
-    } ty[] = {
-        {"b8", 1},   {"u8", 1},  {"s8", 1},  {"b16", 2}, {"u16", 2},   {"s16", 2},   {"f16", 2},
-        {"bf16", 2}, {"b32", 4}, {"u32", 4}, {"s32", 4}, {"f32", 4},   {"f16x2", 4}, {"bf16x2", 4},
-        {"b64", 8},  {"u64", 8}, {"s64", 8}, {"f64", 8}, {"b128", 16}, {"pred", 1},
-    };
-    for (size_t i = 0; i < sizeof ty / sizeof *ty; i++)
-        if (strlen(ty[i].name) == n && memcmp(ty[i].name, t, n) == 0)
-            return ty[i].size;
-    return 0;
-}
-
-/* A declared register (or register family "%r<N>"): name without <N>, size, family. */
-typedef struct regdecl {
-    char name[64];
-    unsigned size;
-    int family;
-} regdecl;
-
-typedef struct ctx {
-    regdecl *regs;
-    int nregs, capregs;
-    gl_instrumented *out;
-} ctx;
-
-/* Records the registers of a `.reg .TYPE a, b<N>, c;` line. */
-static void parse_reg_decl(ctx *c, const char *s, const char *e)
-{
-    s = skip_ws(s, e);
-    if (!starts_word(s, e, ".reg"))
-        return;
-    s += 4;
-    unsigned size = 0;
-    while (s < e) {
-        s = skip_ws(s, e);
-        if (s >= e || *s != '.')
-            break;
-        const char *w = ++s;
-        while (s < e && (isalnum((unsigned char)*s) || *s == '_'))
-            s++;
-        unsigned ts = type_size(w, (size_t)(s - w));
-        if (ts)
-            size = ts;
-    }
-    while (s < e && *s != ';') {
-        s = skip_ws(s, e);
-        if (s < e && *s == ',') {
-            s++;
-            continue;
-        }
-        const char *w = s;
-        while (s < e && *s != ',' && *s != ';' && *s != '<' && *s != ' ' && *s != '\t')
-            s++;
-        size_t n = (size_t)(s - w);
-        int family = 0;
-        if (s < e && *s == '<') {
-            family = 1;
-            while (s < e && *s != '>')
-                s++;
-            if (s < e)
-                s++;
-        }
-        if (n == 0 || n >= 64) {
-            if (s < e && *s != ';' && *s != ',')
-                s++;
-            continue;
-        }
-        if (c->nregs == c->capregs) {
-            int nc = c->capregs ? c->capregs * 2 : 64;
-            regdecl *np = realloc(c->regs, (size_t)nc * sizeof *np);
-            if (!np)
-                return;
-            c->regs = np;
-            c->capregs = nc;
-        }
-        regdecl *r = &c->regs[c->nregs++];
-        memcpy(r->name, w, n);
-        r->name[n] = 0;
-        r->size = size;
-        r->family = family;
-    }
-}
-
-/* Size in bytes of register `name`, 0 unknown. */
-static unsigned reg_size(const ctx *c, const char *name)
-{
-    for (int i = 0; i < c->nregs; i++)
-        if (!c->regs[i].family && strcmp(c->regs[i].name, name) == 0)
-            return c->regs[i].size;
-    size_t n = strlen(name);
-    while (n > 0 && isdigit((unsigned char)name[n - 1]))
-        n--;
-    for (int i = 0; i < c->nregs; i++)
-        if (c->regs[i].family && strlen(c->regs[i].name) == n &&
-            memcmp(c->regs[i].name, name, n) == 0)
-            return c->regs[i].size;
-    return 0;
-}
-
-/* Records a `.shared` declaration (module scope or the entry's own) for the shared
- * address table, laid out as the simulator lays it out (sim/ptx_parse.c). */
-typedef struct shdecl {
-    char name[128];
-    unsigned align;
-    uint64_t size;
-    int is_extern, in_entry;
-} shdecl;
-
-static int parse_shared_decl(const char *s, const char *e, int in_entry, shdecl *d)
-{
-    memset(d, 0, sizeof *d);
-    d->in_entry = in_entry;
-    s = skip_ws(s, e);
-    if (starts_word(s, e, ".extern")) {
-        d->is_extern = 1;
-        s = skip_ws(s + 7, e);
-    }
-    if (!starts_word(s, e, ".shared"))
-        return 0;
-    s += 7;
-    unsigned tsize = 1;
-    while (s < e) {
-        s = skip_ws(s, e);
-        if (s >= e || *s != '.')
-            break;
-        const char *w = ++s;
-        while (s < e && (isalnum((unsigned char)*s) || *s == '_' || *s == ':'))
-            s++;
-        size_t n = (size_t)(s - w);
-        if (n == 5 && memcmp(w, "align", 5) == 0) {
-            s = skip_ws(s, e);
-            d->align = (unsigned)strtoul(s, NULL, 0);
-            while (s < e && isdigit((unsigned char)*s))
-                s++;
-        } else if (type_size(w, n)) {
-            tsize = type_size(w, n);
-        }
-    }
-    const char *w = s;
-    while (s < e && (isalnum((unsigned char)*s) || *s == '_' || *s == '$'))
-        s++;
-    size_t n = (size_t)(s - w);
-    if (n == 0 || n >= sizeof d->name)
-        return 0;
-    memcpy(d->name, w, n);
-    d->name[n] = 0;
-    if (!d->align)
-        d->align = tsize;
-    uint64_t count = 1;
-    int unsized = 0;
-    while (s < e && *s == '[') {
-        s++;
-        if (s < e && *s == ']') {
-            unsized = 1;
-            s++;
-            continue;
-        }
-        count *= strtoull(s, NULL, 0);
-        while (s < e && *s != ']')
-            s++;
-        if (s < e)
-            s++;
-    }
-    if (unsized)
-        d->is_extern = 1;
-    d->size = d->is_extern ? 0 : count * tsize;
-    return 1;
-}
-
 static uint64_t align_up(uint64_t v, unsigned a)
 {
     return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* ------------------------------------------------------------------ text layout */
+
+/* Where a function sits in the text: what the parsed module (sim/ptx/ptx_ir.h) does not keep,
+ * since it has each instruction's line but not the parentheses and braces around them.
+ * Offsets are bytes into the PTX text; -1 when absent. */
+typedef struct fn_text {
+    const char *name;
+    size_t nlen;
+    int is_entry;
+    long params_close; /* the ')' closing an entry's parameter list */
+    int has_params;    /* that list declares at least one .param */
+    long body_open;    /* just past the body's '{'; -1 for a declaration */
+    long body_close;   /* the body's closing '}' */
+    long first_stmt;   /* the body's first label or instruction */
+} fn_text;
+
+/* The layout of a whole module's text, read with the simulator's lexer (ptx_lex_next),
+ * so that comments and strings are skipped exactly as the parser skips them. */
+typedef struct layout {
+    fn_text *fns;
+    int nfns, capfns;
+    long *stmt_at; /* per line (1-based): the first instruction starting on it, -1 none */
+    int *nstmt;    /* per line: instructions starting on it */
+    int nlines;
+    long decl_at;           /* start of the line after .address_size (else .target): where module
+                     variables may be declared */
+    const char **modshared; /* names of module-scope .shared variables */
+    size_t *modshared_len;
+    int nmodshared, capmodshared;
+    int oom;
+} layout;
+
+static void layout_free(layout *ly)
+{
+    free(ly->fns);
+    free(ly->stmt_at);
+    free(ly->nstmt);
+    free(ly->modshared);
+    free(ly->modshared_len);
+}
+
+static int tok_is(const ptx_tok *t, const char *s)
+{
+    return t->kind == PTX_TOK_IDENT && t->len == strlen(s) && memcmp(t->p, s, t->len) == 0;
+}
+
+static int punct_is(const ptx_tok *t, char c)
+{
+    return t->kind == PTX_TOK_PUNCT && *t->p == c;
+}
+
+/* Skips to the token closing the bracket `t` opens ('(' or '{'), which *t becomes. */
+static void skip_balanced(ptx_lexer *lx, ptx_tok *t)
+{
+    char open = *t->p, close = open == '(' ? ')' : '}';
+    int depth = 0;
+    do {
+        if (punct_is(t, open))
+            depth++;
+        else if (punct_is(t, close))
+            depth--;
+        if (depth == 0)
+            return;
+        ptx_lex_next(lx, t);
+    } while (t->kind != PTX_TOK_EOF);
+}
+
+/* Reads a function body after its '{': where each instruction and the first label or
+ * instruction start (a statement starts after a block's '{' or '}', a ';' or a label's
+ * ':'; `.loc` and `.file` end at the end of their line, PTX ISA §11.4), and the closing
+ * '}'. */
+static void lex_body(ptx_lexer *lx, const char *ptx, fn_text *fn, layout *ly)
+{
+    ptx_tok t;
+    int depth = 1, at_start = 1, loc_line = 0, in_vec = 0;
+    for (;;) {
+        ptx_lex_next(lx, &t);
+        if (t.kind == PTX_TOK_EOF)
+            return;
+        long off = (long)(t.p - ptx);
+        if (loc_line) {
+            if (t.line == loc_line)
+                continue;
+            loc_line = 0;
+            at_start = 1;
+        }
+        if (!at_start && (punct_is(&t, '{') || (in_vec && punct_is(&t, '}')))) {
+            in_vec = punct_is(&t, '{'); /* a vector operand {%r1, %r2} */
+            continue;
+        }
+        if (punct_is(&t, '{') || punct_is(&t, '}') || punct_is(&t, ';')) {
+            depth += punct_is(&t, '{') - punct_is(&t, '}');
+            at_start = 1;
+            if (depth == 0) {
+                fn->body_close = off;
+                return;
+            }
+            continue;
+        }
+        if (!at_start)
+            continue;
+        at_start = 0;
+        if (t.kind == PTX_TOK_IDENT && t.p[0] == '.') { /* a directive */
+            if (tok_is(&t, ".loc") || tok_is(&t, ".file"))
+                loc_line = t.line;
+            continue;
+        }
+        ptx_lexer peek = *lx;
+        ptx_tok nt;
+        ptx_lex_next(&peek, &nt);
+        if (fn->first_stmt < 0)
+            fn->first_stmt = off;
+        if (t.kind == PTX_TOK_IDENT && punct_is(&nt, ':')) { /* a label */
+            *lx = peek;
+            at_start = 1;
+            continue;
+        }
+        if (t.line >= 1 && t.line <= ly->nlines) {
+            if (ly->stmt_at[t.line] < 0)
+                ly->stmt_at[t.line] = off;
+            ly->nstmt[t.line]++;
+        }
+    }
+}
+
+/* Reads a function's header from `.entry`/`.func` (*t) to its body or its ';'. */
+static void lex_function(ptx_lexer *lx, ptx_tok *t, const char *ptx, layout *ly)
+{
+    fn_text fn = {.is_entry = tok_is(t, ".entry"),
+                  .params_close = -1,
+                  .body_open = -1,
+                  .body_close = -1,
+                  .first_stmt = -1};
+    ptx_lex_next(lx, t);
+    if (!fn.is_entry && punct_is(t, '(')) { /* a .func's return parameters */
+        skip_balanced(lx, t);
+        ptx_lex_next(lx, t);
+    }
+    if (t->kind != PTX_TOK_IDENT)
+        return;
+    fn.name = t->p;
+    fn.nlen = t->len;
+    ptx_lex_next(lx, t);
+    if (punct_is(t, '(')) {
+        int depth = 0;
+        for (; t->kind != PTX_TOK_EOF; ptx_lex_next(lx, t)) {
+            depth += punct_is(t, '(') - punct_is(t, ')');
+            fn.has_params |= tok_is(t, ".param");
+            if (depth == 0)
+                break;
+        }
+        fn.params_close = (long)(t->p - ptx);
+        ptx_lex_next(lx, t);
+    }
+    while (t->kind != PTX_TOK_EOF && !punct_is(t, '{') && !punct_is(t, ';'))
+        ptx_lex_next(lx, t); /* performance directives: .maxntid, .reqntid, ... */
+    if (punct_is(t, '{')) {
+        fn.body_open = (long)(t->p - ptx) + 1;
+        lex_body(lx, ptx, &fn, ly);
+    }
+    if (ly->nfns == ly->capfns) {
+        int nc = ly->capfns ? 2 * ly->capfns : 8;
+        fn_text *np = realloc(ly->fns, (size_t)nc * sizeof *np);
+        if (!np) {
+            ly->oom = 1;
+            return;
+        }
+        ly->fns = np;
+        ly->capfns = nc;
+    }
+    ly->fns[ly->nfns++] = fn;
+}
+
+/* Records the name of a module-scope .shared variable. */
+static void add_modshared(layout *ly, const ptx_tok *t)
+{
+    if (ly->nmodshared == ly->capmodshared) {
+        int nc = ly->capmodshared ? 2 * ly->capmodshared : 16;
+        const char **np = realloc(ly->modshared, (size_t)nc * sizeof *np);
+        size_t *nl = np ? realloc(ly->modshared_len, (size_t)nc * sizeof *nl) : NULL;
+        if (np)
+            ly->modshared = np;
+        if (!np || !nl) {
+            ly->oom = 1;
+            return;
+        }
+        ly->modshared_len = nl;
+        ly->capmodshared = nc;
+    }
+    ly->modshared[ly->nmodshared] = t->p;
+    ly->modshared_len[ly->nmodshared++] = t->len;
+}
+
+/* Reads the layout of the whole text. 0, or -1 on no memory. */
+static int lex_layout(const char *ptx, size_t len, layout *ly)
+{
+    memset(ly, 0, sizeof *ly);
+    ly->decl_at = -1;
+    ly->nlines = 1;
+    for (size_t i = 0; i < len; i++)
+        ly->nlines += ptx[i] == '\n';
+    ly->stmt_at = malloc(((size_t)ly->nlines + 2) * sizeof *ly->stmt_at);
+    ly->nstmt = calloc((size_t)ly->nlines + 2, sizeof *ly->nstmt);
+    if (!ly->stmt_at || !ly->nstmt)
+        return -1;
+    for (int i = 0; i <= ly->nlines + 1; i++)
+        ly->stmt_at[i] = -1;
+    ptx_lexer lx;
+    ptx_lex_init(&lx, ptx, len);
+    ptx_tok t;
+    int decl_line = 0, shared_stmt = 0;
+    for (ptx_lex_next(&lx, &t); t.kind != PTX_TOK_EOF && !ly->oom; ptx_lex_next(&lx, &t)) {
+        if (tok_is(&t, ".entry") || tok_is(&t, ".func")) {
+            lex_function(&lx, &t, ptx, ly);
+            shared_stmt = 0;
+        } else if (tok_is(&t, ".address_size") || (tok_is(&t, ".target") && !decl_line)) {
+            decl_line = t.line;
+        } else if (tok_is(&t, ".shared")) {
+            shared_stmt = 1;
+        } else if (shared_stmt && t.kind == PTX_TOK_IDENT && t.p[0] != '.') {
+            add_modshared(ly, &t);
+            shared_stmt = 0;
+        } else if (punct_is(&t, '{')) { /* an initializer or a debug section */
+            skip_balanced(&lx, &t);
+        } else if (punct_is(&t, ';')) {
+            shared_stmt = 0;
+        }
+    }
+    if (decl_line) {
+        const char *nl = ptx;
+        for (int l = 0; l < decl_line && nl; l++) {
+            nl = memchr(nl, '\n', len - (size_t)(nl - ptx));
+            nl = nl ? nl + 1 : NULL;
+        }
+        ly->decl_at = nl ? (long)(nl - ptx) : (long)len;
+    }
+    return ly->oom ? -1 : 0;
+}
+
+static const fn_text *layout_find(const layout *ly, const char *name, int is_entry)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < ly->nfns; i++)
+        if (ly->fns[i].is_entry == is_entry && ly->fns[i].body_open >= 0 && ly->fns[i].nlen == n &&
+            memcmp(ly->fns[i].name, name, n) == 0)
+            return &ly->fns[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ edits */
+
+/* Text inserted into the original PTX: each edit puts text[at, at+n) before byte off;
+ * edits at one offset keep the order they were made in. */
+typedef struct edit {
+    size_t off, at, n;
+    int seq;
+} edit;
+
+typedef struct edits {
+    sbuf text;
+    edit *e;
+    int n, cap;
+    int oom;
+} edits;
+
+/* Records the text written to ed->text since `start` as an edit at off. */
+static void edit_add(edits *ed, size_t off, size_t start)
+{
+    if (ed->n == ed->cap) {
+        int nc = ed->cap ? 2 * ed->cap : 64;
+        edit *np = realloc(ed->e, (size_t)nc * sizeof *np);
+        if (!np) {
+            ed->oom = 1;
+            return;
+        }
+        ed->e = np;
+        ed->cap = nc;
+    }
+    ed->e[ed->n] = (edit){off, start, ed->text.n - start, ed->n};
+    ed->n++;
+}
+
+/* Where to insert lines before the statement at off: the start of its line when only
+ * blanks precede it there (else off itself, after a newline written into ed). */
+static size_t stmt_point(const char *ptx, size_t off, edits *ed)
+{
+    size_t ls = off;
+    while (ls > 0 && ptx[ls - 1] != '\n')
+        ls--;
+    for (size_t i = ls; i < off; i++)
+        if (ptx[i] != ' ' && ptx[i] != '\t' && ptx[i] != '\r') {
+            sb_puts(&ed->text, "\n");
+            return off;
+        }
+    return ls;
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->seq - y->seq;
+}
+
+/* The original text with the edits applied (malloc'd), or NULL on no memory. */
+static char *edits_apply(edits *ed, const char *ptx, size_t len)
+{
+    qsort(ed->e, (size_t)ed->n, sizeof *ed->e, edit_cmp);
+    sbuf out = {0};
+    size_t from = 0;
+    for (int i = 0; i < ed->n; i++) {
+        sb_addn(&out, ptx + from, ed->e[i].off - from);
+        sb_addn(&out, ed->text.p + ed->e[i].at, ed->e[i].n);
+        from = ed->e[i].off;
+    }
+    sb_addn(&out, ptx + from, len - from);
+    if (out.oom) {
+        free(out.p);
+        return NULL;
+    }
+    return out.p;
 }
 
 /* ------------------------------------------------------------------ emission */
@@ -356,15 +463,11 @@ static void emit_block_record(sbuf *b, int sim_mode, int kind, int label)
 static void emit_prologue(sbuf *b, int sim_mode, int is_entry, int *label)
 {
     int l = (*label)++;
-    sb_addn(b, "\t// gpulearn trace: prologue\n", 29);
+    sb_puts(b, "\t// gpulearn trace: prologue\n");
     if (is_entry)
-        sb_addn(b,
-                "\tld.param.u64 %glx_buf, [__glx_trace];\n"
-                "\tcvta.to.global.u64 %glx_buf, %glx_buf;\n"
-                "\tst.global.u64 [__glx_trace_ptr], %glx_buf;\n",
-                strlen("\tld.param.u64 %glx_buf, [__glx_trace];\n"
-                       "\tcvta.to.global.u64 %glx_buf, %glx_buf;\n"
-                       "\tst.global.u64 [__glx_trace_ptr], %glx_buf;\n"));
+        sb_puts(b, "\tld.param.u64 %glx_buf, [__glx_trace];\n"
+                   "\tcvta.to.global.u64 %glx_buf, %glx_buf;\n"
+                   "\tst.global.u64 [__glx_trace_ptr], %glx_buf;\n");
     else
         sb_printf(b,
                   "\tld.global.u64 %%glx_buf, [__glx_trace_ptr];\n"
@@ -425,7 +528,7 @@ static void emit_prologue(sbuf *b, int sim_mode, int is_entry, int *label)
 /* The last thread of the block to get here writes the block-end record; in block 0 it
  * also fills the header's table of shared-variable addresses (here, where every
  * declaration precedes it in the text). */
-static void emit_block_end(sbuf *b, int sim_mode, const shdecl *sh, int nsh, int *label)
+static void emit_block_end(sbuf *b, int sim_mode, const gl_ishared_sym *sh, int nsh, int *label)
 {
     int l = (*label)++;
     sb_printf(b,
@@ -446,163 +549,54 @@ static void emit_block_end(sbuf *b, int sim_mode, const shdecl *sh, int nsh, int
     sb_printf(b, "$__glx_e%d:\n", l);
 }
 
-/* A parsed memory instruction line. */
-typedef struct memline {
-    char guard[64];
+/* A memory instruction to record, as the parsed module describes it. */
+typedef struct memsite {
+    const char *guard; /* predicate register, NULL when unguarded */
     int guard_neg;
-    int space; /* TRACE_SPACE_*, 0 generic, -1 not traced (.param, .const) */
+    int space; /* TRACE_SPACE_*, 0 generic */
     int op;    /* trace_mem_op */
     unsigned width;
-    char base[128]; /* register, symbol or number */
-    long long off;
-} memline;
+    const char *base_reg; /* the address register, or NULL */
+    unsigned base_size;   /* its size in bytes */
+    const char *base_sym; /* the variable addressed, or NULL */
+    long long off;        /* the address's immediate (the whole address without a base) */
+} memsite;
 
-/* Parses `[@[!]%p] op.mods operands;` into m. 0 when it is not a traceable access. */
-static int parse_memline(const line *l, memline *m)
+/* Emits the per-warp memory record code for instruction `pc` (before it). -1 when the
+ * address cannot be evaluated (a register neither 32 nor 64 bits wide). */
+static int emit_mem(sbuf *b, int sim_mode, int in_func, const memsite *m, int pc, int *label)
 {
-    memset(m, 0, sizeof *m);
-    const char *s = l->s, *e = l->s + l->n;
-    s = skip_ws(s, e);
-    if (s < e && *s == '@') {
-        s++;
-        if (s < e && *s == '!') {
-            m->guard_neg = 1;
-            s++;
-        }
-        const char *w = s;
-        while (s < e && *s != ' ' && *s != '\t')
-            s++;
-        size_t n = (size_t)(s - w);
-        if (n == 0 || n >= sizeof m->guard)
-            return 0;
-        memcpy(m->guard, w, n);
-        s = skip_ws(s, e);
-    }
-    const char *op = s;
-    while (s < e && *s != ' ' && *s != '\t')
-        s++;
-    const char *ope = s;
-    const char *dot = memchr(op, '.', (size_t)(ope - op));
-    const char *name_end = dot ? dot : ope;
-    size_t nn = (size_t)(name_end - op);
-    switch (ptx_op_class(op, nn)) { /* ld/ldu, st, atom/red (sim/ptx_ops.def) */
-    case TRACE_CLASS_LOAD: m->op = TRACE_LOAD; break;
-    case TRACE_CLASS_STORE: m->op = TRACE_STORE; break;
-    case TRACE_CLASS_ATOMIC: m->op = TRACE_ATOMIC; break;
-    default: return 0;
-    }
-    unsigned vec = 1, tsize = 0;
-    m->space = 0;
-    for (const char *p = name_end; p < ope;) {
-        const char *w = ++p;
-        while (p < ope && *p != '.')
-            p++;
-        size_t n = (size_t)(p - w);
-        const char *colons = memchr(w, ':', n);
-        size_t base_n = colons ? (size_t)(colons - w) : n;
-        if (base_n == 6 && memcmp(w, "global", 6) == 0)
-            m->space = TRACE_SPACE_GLOBAL;
-        else if (base_n == 6 && memcmp(w, "shared", 6) == 0)
-            m->space = TRACE_SPACE_SHARED;
-        else if (base_n == 5 && memcmp(w, "local", 5) == 0)
-            m->space = TRACE_SPACE_LOCAL;
-        else if ((base_n == 5 && memcmp(w, "const", 5) == 0) ||
-                 (base_n == 5 && memcmp(w, "param", 5) == 0))
-            m->space = -1;
-        else if (n == 2 && w[0] == 'v' && (w[1] == '2' || w[1] == '4' || w[1] == '8'))
-            vec = (unsigned)(w[1] - '0');
-        else if (type_size(w, n))
-            tsize = type_size(w, n);
-    }
-    if (m->space < 0 || !tsize)
-        return 0;
-    m->width = m->op == TRACE_ATOMIC ? tsize : tsize * vec;
-    if ((nn == 8 && (!memcmp(op, "ldmatrix", 8) || !memcmp(op, "stmatrix", 8))))
-        m->width = 16; /* one 16-byte matrix row per lane address (PTX ISA §9.7.14.5.15) */
-    const char *lb = memchr(ope, '[', (size_t)(e - ope));
-    const char *rb = lb ? memchr(lb, ']', (size_t)(e - lb)) : NULL;
-    if (!lb || !rb)
-        return 0;
-    char a[256];
-    size_t an = 0;
-    for (const char *p = lb + 1; p < rb && an + 1 < sizeof a; p++)
-        if (*p != ' ' && *p != '\t')
-            a[an++] = *p;
-    a[an] = 0;
-    if (!an)
-        return 0;
-    size_t bn = 1;
-    while (bn < an && a[bn] != '+' && a[bn] != '-')
-        bn++;
-    if (bn >= sizeof m->base)
-        return 0;
-    memcpy(m->base, a, bn);
-    m->base[bn] = 0;
-    if (bn < an) {
-        const char *p = a + bn;
-        int neg = *p == '-';
-        p++;
-        if (*p == '-') {
-            neg = !neg;
-            p++;
-        } else if (*p == '+') {
-            p++;
-        }
-        char *end = NULL;
-        unsigned long long v = strtoull(p, &end, 0);
-        if (!end || *end)
-            return 0;
-        m->off = neg ? -(long long)v : (long long)v;
-    }
-    return 1;
-}
-
-/* Emits the per-warp memory record code for instruction `pc` (before it). */
-static int emit_mem(sbuf *b, int sim_mode, int in_func, const ctx *c, const memline *m, int pc,
-                    int *label)
-{
+    if (m->base_reg && m->base_size != 8 && m->base_size != 4)
+        return -1;
     int l = (*label)++;
     if (in_func)
         sb_printf(b, "\t@%%glx_off bra $__glx_s%d;\n", l);
     /* guard */
-    if (!m->guard[0])
-        sb_addn(b, "\tsetp.eq.u32 %glx_g, %glx_lane, %glx_lane;\n", 43);
+    if (!m->guard)
+        sb_puts(b, "\tsetp.eq.u32 %glx_g, %glx_lane, %glx_lane;\n");
     else
         sb_printf(b, "\t%s.pred %%glx_g, %s;\n", m->guard_neg ? "not" : "mov", m->guard);
     /* address, evaluated as the instruction does */
-    if (m->base[0] == '%') {
-        unsigned rs = reg_size(c, m->base);
-        if (rs == 8)
-            sb_printf(b, "\tadd.s64 %%glx_a, %s, %lld;\n", m->base, m->off);
-        else if (rs == 4)
-            sb_printf(b,
-                      "\tadd.s32 %%glx_a32, %s, %lld;\n"
-                      "\tcvt.u64.u32 %%glx_a, %%glx_a32;\n",
-                      m->base, m->off);
-        else
-            return -1;
-    } else if (isdigit((unsigned char)m->base[0])) {
-        sb_printf(b, "\tmov.u64 %%glx_a, %s;\n\tadd.s64 %%glx_a, %%glx_a, %lld;\n", m->base,
+    if (m->base_reg && m->base_size == 8)
+        sb_printf(b, "\tadd.s64 %%glx_a, %s, %lld;\n", m->base_reg, m->off);
+    else if (m->base_reg)
+        sb_printf(b,
+                  "\tadd.s32 %%glx_a32, %s, %lld;\n"
+                  "\tcvt.u64.u32 %%glx_a, %%glx_a32;\n",
+                  m->base_reg, m->off);
+    else if (m->base_sym)
+        sb_printf(b, "\tmov.u64 %%glx_a, %s;\n\tadd.s64 %%glx_a, %%glx_a, %lld;\n", m->base_sym,
                   m->off);
-    } else {
-        sb_printf(b, "\tmov.u64 %%glx_a, %s;\n\tadd.s64 %%glx_a, %%glx_a, %lld;\n", m->base,
-                  m->off);
-    }
+    else
+        sb_printf(b, "\tmov.u64 %%glx_a, %lld;\n", m->off);
     /* space: generic addresses resolved like the simulator's windows */
     if (m->space == 0)
-        sb_addn(b,
-                "\tisspacep.shared %glx_ps, %glx_a;\n"
-                "\tisspacep.local %glx_pl, %glx_a;\n"
-                "\t@%glx_ps cvta.to.shared.u64 %glx_a, %glx_a;\n"
-                "\t@%glx_pl cvta.to.local.u64 %glx_a, %glx_a;\n"
-                "\tselp.u32 %glx_sp, 2, 1, %glx_ps;\n"
-                "\t@%glx_pl mov.u32 %glx_sp, 3;\n",
-                strlen("\tisspacep.shared %glx_ps, %glx_a;\n"
-                       "\tisspacep.local %glx_pl, %glx_a;\n"
-                       "\t@%glx_ps cvta.to.shared.u64 %glx_a, %glx_a;\n"
-                       "\t@%glx_pl cvta.to.local.u64 %glx_a, %glx_a;\n"
-                       "\tselp.u32 %glx_sp, 2, 1, %glx_ps;\n"
-                       "\t@%glx_pl mov.u32 %glx_sp, 3;\n"));
+        sb_puts(b, "\tisspacep.shared %glx_ps, %glx_a;\n"
+                   "\tisspacep.local %glx_pl, %glx_a;\n"
+                   "\t@%glx_ps cvta.to.shared.u64 %glx_a, %glx_a;\n"
+                   "\t@%glx_pl cvta.to.local.u64 %glx_a, %glx_a;\n"
+                   "\tselp.u32 %glx_sp, 2, 1, %glx_ps;\n"
+                   "\t@%glx_pl mov.u32 %glx_sp, 3;\n");
     else
         sb_printf(b, "\tmov.u32 %%glx_sp, %d;\n", m->space);
     sb_printf(b,
@@ -648,36 +642,6 @@ static int emit_mem(sbuf *b, int sim_mode, int in_func, const ctx *c, const meml
     return 0;
 }
 
-/* Whether the line is a `ret`/`exit` instruction; fills its guard. */
-static int is_ret(const line *l, char *guard, size_t glen, int *neg)
-{
-    const char *s = skip_ws(l->s, l->s + l->n), *e = l->s + l->n;
-    guard[0] = 0;
-    *neg = 0;
-    if (s < e && *s == '@') {
-        s++;
-        if (s < e && *s == '!') {
-            *neg = 1;
-            s++;
-        }
-        const char *w = s;
-        while (s < e && *s != ' ' && *s != '\t')
-            s++;
-        size_t n = (size_t)(s - w);
-        if (!n || n >= glen)
-            return 0;
-        memcpy(guard, w, n);
-        guard[n] = 0;
-        s = skip_ws(s, e);
-    }
-    const char *w = s;
-    while (s < e && (isalnum((unsigned char)*s) || *s == '.'))
-        s++;
-    size_t n = (size_t)(s - w);
-    return (n == 3 && memcmp(w, "ret", 3) == 0) || (n == 7 && memcmp(w, "ret.uni", 7) == 0) ||
-           (n == 4 && memcmp(w, "exit", 4) == 0);
-}
-
 void gl_instrumented_free(gl_instrumented *ins)
 {
     if (!ins)
@@ -686,374 +650,246 @@ void gl_instrumented_free(gl_instrumented *ins)
     memset(ins, 0, sizeof *ins);
 }
 
-gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, gl_instrumented *out,
-                            gl_error *err)
+/* A register's name as declared in function f, NULL when unknown (or possibly cut
+ * short: ptx_reginfo keeps 30 characters). */
+static const char *reg_name(const ptx_module *m, int f, unsigned slot)
+{
+    const ptx_func *fn = &m->funcs[f];
+    if (slot == PTX_NOREG || (int)slot >= fn->nregs || !fn->reginfo)
+        return NULL;
+    const char *n = fn->reginfo[slot].name;
+    return n[0] && strlen(n) < sizeof fn->reginfo[slot].name - 1 ? n : NULL;
+}
+
+/* Describes instruction pc of function f as a memory access to record; 0 when it is
+ * none (not ld/ldu/st/atom/red, or on .const/.param), -1 when it is one whose address
+ * cannot be named here (a .local variable or a register name cut short). */
+static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
+{
+    const ptx_insn *in = &m->code[pc];
+    memset(ms, 0, sizeof *ms);
+    switch (ptx_op_table[in->op].cls) { /* ld/ldu, st, atom/red (sim/ptx/ptx_ops.def) */
+    case TRACE_CLASS_LOAD: ms->op = TRACE_LOAD; break;
+    case TRACE_CLASS_STORE: ms->op = TRACE_STORE; break;
+    case TRACE_CLASS_ATOMIC: ms->op = TRACE_ATOMIC; break;
+    default: return 0;
+    }
+    switch (in->space) {
+    case SIM_SPACE_GENERIC: ms->space = 0; break;
+    case SIM_SPACE_GLOBAL: ms->space = TRACE_SPACE_GLOBAL; break;
+    case SIM_SPACE_SHARED: ms->space = TRACE_SPACE_SHARED; break;
+    case SIM_SPACE_LOCAL: ms->space = TRACE_SPACE_LOCAL; break;
+    default: return 0;
+    }
+    unsigned tsize = PTX_TSIZE(in->type);
+    if (!tsize || in->op == PTX_OP_wmma_load || in->op == PTX_OP_wmma_store)
+        return 0; /* (wmma: many addresses per lane, not one record; the simulator has them) */
+    ms->width = ms->op == TRACE_ATOMIC ? tsize : tsize * (in->vec ? in->vec : 1);
+    if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix)
+        ms->width = 16; /* one 16-byte matrix row per lane address (PTX ISA §9.7.14.5.15) */
+    /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix (ptx_ir.h) */
+    const ptx_operand *a = in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix
+                               ? &in->o[0]
+                               : &in->o[1];
+    if (a->kind != PTX_OPK_ADDR)
+        return 0;
+    if (in->guard != PTX_NOREG) {
+        ms->guard = reg_name(m, f, in->guard);
+        ms->guard_neg = (in->flags & PTX_F_GUARD_NEG) != 0;
+        if (!ms->guard)
+            return -1;
+    }
+    ms->off = (long long)a->imm;
+    if (a->reg != PTX_NOREG) {
+        ms->base_reg = reg_name(m, f, a->reg);
+        ms->base_size = ms->base_reg ? PTX_TSIZE(m->funcs[f].reginfo[a->reg].type) : 0;
+        return ms->base_reg ? 1 : -1;
+    }
+    if (a->sym < 0)
+        return 1;
+    const ptx_sym *y = &m->syms[a->sym];
+    if (y->kind == PTX_SYM_GLOBAL)
+        ms->base_sym = m->vars[y->value].name;
+    for (int i = 0; i < m->nshvars && !ms->base_sym; i++)
+        if (m->shvars[i].sym == a->sym)
+            ms->base_sym = m->shvars[i].name;
+    return ms->base_sym ? 1 : -1;
+}
+
+/* The .shared variables entry e can name, where the simulator places them (the parsed
+ * module's offsets): module-scope ones and the entry's own, in declaration order. */
+static void shared_table(const ptx_module *m, int e, const layout *ly, gl_instrumented *out)
+{
+    for (int i = 0; i < m->nshvars && out->nsyms < GL_ITRACE_MAX_SHARED_SYMS; i++) {
+        const ptx_shvar *v = &m->shvars[i];
+        int visible = v->func == e;
+        size_t n = strlen(v->name);
+        for (int k = 0; k < ly->nmodshared && !visible && v->func < 0; k++)
+            visible = ly->modshared_len[k] == n && memcmp(ly->modshared[k], v->name, n) == 0;
+        if (!visible || n >= sizeof out->syms[0].name)
+            continue;
+        gl_ishared_sym *y = &out->syms[out->nsyms++];
+        memcpy(y->name, v->name, n + 1);
+        y->sim_offset = m->syms[v->sym].kind == PTX_SYM_DYNSHARED ? m->funcs[e].dynshared_off
+                                                                  : (uint64_t)m->syms[v->sym].value;
+        y->size = v->size;
+    }
+}
+
+/* Edits instrumenting function f (the entry when is_entry) whose text is ft. */
+static gl_status instrument_function(const char *ptx, const ptx_module *m, int f, const fn_text *ft,
+                                     const layout *ly, int sim_mode, int is_entry, int *label,
+                                     gl_instrumented *out, edits *ed, gl_error *err)
+{
+    const ptx_func *fn = &m->funcs[f];
+    size_t start = ed->text.n, open = (size_t)ft->body_open;
+    if (ptx[open] == '\n')
+        open++; /* the declarations start the next line */
+    else
+        sb_puts(&ed->text, "\n");
+    sb_puts(&ed->text, regs_decl);
+    edit_add(ed, open, start);
+    start = ed->text.n;
+    size_t at =
+        stmt_point(ptx, (size_t)(ft->first_stmt >= 0 ? ft->first_stmt : ft->body_close), ed);
+    emit_prologue(&ed->text, sim_mode, is_entry, label);
+    edit_add(ed, at, start);
+    if (out->pc_first < 0 || fn->entry_pc < out->pc_first)
+        out->pc_first = fn->entry_pc;
+    if (fn->end_pc - 1 > out->pc_last)
+        out->pc_last = fn->end_pc - 1;
+    int ret_line = 0;
+    for (int pc = fn->entry_pc; pc < fn->end_pc; pc++) {
+        const ptx_insn *in = &m->code[pc];
+        int line = in->ptx_line;
+        memsite ms;
+        int mem = describe_mem(m, f, pc, &ms);
+        int ret = is_entry && (in->op == PTX_OP_ret || in->op == PTX_OP_exit) && line != ret_line;
+        if (!mem && !ret)
+            continue;
+        /* the parser adds a `ret` where a function falls off its end, at the line of the
+         * token after its '}': more instructions on that line than the text has */
+        int on_line = 0;
+        for (int k = fn->entry_pc; k < fn->end_pc; k++)
+            on_line += m->code[k].ptx_line == line;
+        long off = line >= 1 && line <= ly->nlines ? ly->stmt_at[line] : -1;
+        if (ret && pc == fn->end_pc - 1 && (off < 0 || on_line > ly->nstmt[line]))
+            off = ft->body_close;
+        if (off < 0)
+            return gl_fail(err, GL_ERR_INPUT, "cannot instrument: no instruction at PTX line %d",
+                           line);
+        start = ed->text.n;
+        at = stmt_point(ptx, (size_t)off, ed);
+        if (mem < 0 || (mem > 0 && emit_mem(&ed->text, sim_mode, !is_entry, &ms, pc, label) < 0))
+            out->nskipped++;
+        else if (mem > 0)
+            out->nmem++;
+        if (ret) {
+            ret_line = line; /* one block end for a line */
+            const char *g = in->guard != PTX_NOREG ? reg_name(m, f, in->guard) : NULL;
+            if (in->guard != PTX_NOREG && !g)
+                return gl_fail(err, GL_ERR_INPUT,
+                               "cannot instrument: the guard of PTX line %d is not named", line);
+            int r = (*label)++;
+            if (g) /* `@p ret`: the block end only where p holds */
+                sb_printf(&ed->text, "\t@%s%s bra $__glx_r%d;\n",
+                          in->flags & PTX_F_GUARD_NEG ? "" : "!", g, r);
+            emit_block_end(&ed->text, sim_mode, out->syms, out->nsyms, label);
+            if (g)
+                sb_printf(&ed->text, "$__glx_r%d:\n", r);
+        }
+        edit_add(ed, at, start);
+    }
+    return GL_OK;
+}
+
+gl_status gl_instrument_module(const char *ptx, const ptx_module_t *m, const char *kernel,
+                               int sim_mode, gl_instrumented *out, gl_error *err)
 {
     memset(out, 0, sizeof *out);
     out->sim_mode = sim_mode;
+    out->pc_first = -1;
+    out->pc_last = -2;
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel);
-    /* number the original instructions */
-    ptx_module_t *mod = NULL;
+    int e = -1;
+    for (int i = 0; i < m->nfuncs && e < 0; i++)
+        if (m->funcs[i].is_entry && m->funcs[i].entry_pc >= 0 &&
+            strcmp(m->funcs[i].name, kernel) == 0)
+            e = i;
+    if (e < 0)
+        return gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .entry '%s' in the PTX", kernel);
+    size_t len = strlen(ptx);
+    layout ly;
+    edits ed = {0};
+    gl_status st = GL_OK;
+    if (lex_layout(ptx, len, &ly) < 0) {
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
+        goto done;
+    }
+    const fn_text *et = layout_find(&ly, kernel, 1);
+    if (!et || et->body_close < 0) {
+        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no body for '%s'", kernel);
+        goto done;
+    }
+    if (et->params_close < 0) {
+        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no parameter list for '%s'", kernel);
+        goto done;
+    }
+    if (ly.decl_at < 0) {
+        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .target directive");
+        goto done;
+    }
+    shared_table(m, e, &ly, out);
+    /* the buffer: a trailing kernel parameter, published to functions in a variable */
+    size_t start = ed.text.n;
+    sb_puts(&ed.text, "\n.global .align 8 .u64 __glx_trace_ptr;\n");
+    edit_add(&ed, (size_t)ly.decl_at, start);
+    start = ed.text.n;
+    if (et->has_params)
+        sb_puts(&ed.text, ",\n\t.param .u64 __glx_trace");
+    else
+        sb_puts(&ed.text, ".param .u64 __glx_trace");
+    edit_add(&ed, (size_t)et->params_close, start);
+    /* the entry, then the bodies of the module's .func definitions */
+    int label = 0;
+    st = instrument_function(ptx, m, e, et, &ly, sim_mode, 1, &label, out, &ed, err);
+    for (int f = 0; f < m->nfuncs && st == GL_OK; f++) {
+        if (m->funcs[f].is_entry || m->funcs[f].entry_pc < 0)
+            continue;
+        const fn_text *ft = layout_find(&ly, m->funcs[f].name, 0);
+        if (!ft || ft->body_close < 0)
+            st =
+                gl_fail(err, GL_ERR_INPUT, "cannot instrument: no body for '%s'", m->funcs[f].name);
+        else
+            st = instrument_function(ptx, m, f, ft, &ly, sim_mode, 0, &label, out, &ed, err);
+    }
+    if (st != GL_OK)
+        goto done;
+    out->ptx = ed.text.oom || ed.oom ? NULL : edits_apply(&ed, ptx, len);
+    if (!out->ptx)
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
+done:
+    layout_free(&ly);
+    free(ed.text.p);
+    free(ed.e);
+    return st;
+}
+
+gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, gl_instrumented *out,
+                            gl_error *err)
+{
+    ptx_module_t *m = NULL;
     char *diag = NULL;
-    if (ptx_parse(ptx, strlen(ptx), "kernel.ptx", &mod, &diag) != SIM_OK) {
+    if (ptx_parse(ptx, strlen(ptx), "kernel.ptx", &m, &diag) != SIM_OK) {
+        memset(out, 0, sizeof *out);
         gl_status st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: %s",
                                diag ? diag : "PTX could not be parsed");
         free(diag);
         return st;
     }
     free(diag);
-    trace_t *tt = trace_new(TRACE_OFF, 0);
-    if (!tt || sim_trace_describe(mod, tt) < 0) {
-        trace_free(tt);
-        ptx_module_free(mod);
-        return gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
-    }
-    ptx_module_free(mod);
-
-    /* lines */
-    size_t len = strlen(ptx);
-    int nlines = 1;
-    for (size_t i = 0; i < len; i++)
-        nlines += ptx[i] == '\n';
-    line *L = calloc((size_t)nlines + 1, sizeof *L);
-    int *pc_of = malloc(((size_t)nlines + 2) * sizeof *pc_of);
-    ctx c = {.out = out};
-    sbuf b = {0};
-    shdecl sh[GL_ITRACE_MAX_SHARED_SYMS];
-    int nsh = 0;
-    int nf = 0, capf = 0;
-    int(*fb)[2] = NULL; /* .func bodies: [open line, close line] */
-    gl_status st = GL_OK;
-    if (!L || !pc_of) {
-        st = gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
-        goto done;
-    }
-    {
-        int k = 0;
-        const char *s = ptx;
-        for (size_t i = 0; i <= len; i++)
-            if (i == len || ptx[i] == '\n') {
-                L[k].s = s;
-                L[k].n = (size_t)(ptx + i - s);
-                k++;
-                s = ptx + i + 1;
-            }
-        nlines = k;
-    }
-    for (int i = 0; i <= nlines + 1; i++)
-        pc_of[i] = -1;
-    for (int pc = tt->ninsns - 1; pc >= 0; pc--) {
-        int pl = tt->insns[pc].ptx_line;
-        if (pl >= 1 && pl <= nlines)
-            pc_of[pl] = pc;
-    }
-
-    /* find the entry: header line, the ')' closing its parameters, body lines */
-    int entry_line = -1;
-    for (int i = 0; i < nlines && entry_line < 0; i++) {
-        const char *s = L[i].s, *e = s + L[i].n;
-        for (const char *p = s; p + 6 <= e; p++)
-            if (memcmp(p, ".entry", 6) == 0 && (p + 6 == e || !is_ident_char(p[6]))) {
-                const char *q = skip_ws(p + 6, e);
-                size_t kn = strlen(kernel);
-                if ((size_t)(e - q) >= kn && memcmp(q, kernel, kn) == 0 &&
-                    (q + kn == e || !is_ident_char(q[kn])))
-                    entry_line = i;
-                break;
-            }
-    }
-    if (entry_line < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .entry '%s' in the PTX", kernel);
-        goto done;
-    }
-    int close_line = -1;
-    size_t close_col = 0;
-    int has_params = 0;
-    int seen_open = 0;
-    for (int i = entry_line; i < nlines && close_line < 0; i++) {
-        size_t from = 0;
-        if (i == entry_line) {
-            const char *p = strstr(L[i].s, ".entry");
-            from = (size_t)(p - L[i].s);
-        }
-        for (size_t j = from; j < L[i].n; j++) {
-            char ch = L[i].s[j];
-            if (ch == '(')
-                seen_open = 1;
-            else if (ch == ')' && seen_open) {
-                close_line = i;
-                close_col = j;
-                break;
-            } else if (seen_open && ch == '.' && j + 6 <= L[i].n &&
-                       memcmp(L[i].s + j, ".param", 6) == 0)
-                has_params = 1;
-            else if (ch == '{' && !seen_open)
-                break;
-        }
-    }
-    if (close_line < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no parameter list for '%s'", kernel);
-        goto done;
-    }
-    int body_open = -1, body_close = -1;
-    {
-        int depth = 0;
-        for (int i = close_line; i < nlines; i++) {
-            int d = brace_delta(&L[i]);
-            if (body_open < 0) {
-                if (d > 0 || memchr(L[i].s, '{', L[i].n)) {
-                    body_open = i;
-                    depth = d;
-                }
-                continue;
-            }
-            depth += d;
-            if (depth <= 0) {
-                body_close = i;
-                break;
-            }
-        }
-    }
-    if (body_open < 0 || body_close < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no body for '%s'", kernel);
-        goto done;
-    }
-    /* bodies of the module's .func definitions (not declarations): instrumented too,
-     * reaching the buffer through __glx_trace_ptr */
-    {
-        int depth = 0;
-        for (int i = 0; i < nlines; i++) {
-            int d0 = depth;
-            depth += brace_delta(&L[i]);
-            if (d0 != 0)
-                continue;
-            const char *s0 = L[i].s, *e0 = s0 + L[i].n;
-            int is_func = 0;
-            for (const char *p = s0; p + 5 <= e0; p++) {
-                if (p[0] == '/' && p + 1 < e0 && p[1] == '/')
-                    break;
-                if (memcmp(p, ".func", 5) == 0 && (p + 5 == e0 || !is_ident_char(p[5])) &&
-                    (p == s0 || !is_ident_char(p[-1]))) {
-                    is_func = 1;
-                    break;
-                }
-            }
-            if (!is_func)
-                continue;
-            /* the header runs to the first '{' (a definition) or ';' (a declaration) */
-            int open = -1;
-            for (int k = i; k < nlines && open < 0; k++) {
-                const char *q = memchr(L[k].s, '{', L[k].n), *sc = memchr(L[k].s, ';', L[k].n);
-                if (sc && (!q || sc < q))
-                    break;
-                if (q)
-                    open = k;
-            }
-            if (open < 0)
-                continue;
-            int dd = 0, close = -1;
-            for (int k = open; k < nlines; k++) {
-                dd += brace_delta(&L[k]);
-                if (dd <= 0 && k > open) {
-                    close = k;
-                    break;
-                }
-            }
-            if (close < 0)
-                continue;
-            if (nf == capf) {
-                capf = capf ? capf * 2 : 8;
-                int(*np)[2] = realloc(fb, (size_t)capf * sizeof *fb);
-                if (!np)
-                    break;
-                fb = np;
-            }
-            fb[nf][0] = open;
-            fb[nf][1] = close;
-            nf++;
-            i = close;
-            depth = 0;
-        }
-    }
-    /* registers of the entry and the functions */
-    for (int k = 0; k < nf; k++)
-        for (int i = fb[k][0] + 1; i < fb[k][1]; i++)
-            parse_reg_decl(&c, L[i].s, L[i].s + L[i].n);
-    {
-        for (int i = 0; i < nlines; i++) {
-            int in_entry = i > body_open && i < body_close;
-            if (in_entry)
-                parse_reg_decl(&c, L[i].s, L[i].s + L[i].n);
-        }
-    }
-    /* the shared variables, where the simulator places them (sim/ptx_parse.c) */
-    {
-        shdecl all[GL_ITRACE_MAX_SHARED_SYMS];
-        int nall = 0;
-        int depth = 0;
-        for (int i = 0; i < nlines && nall < GL_ITRACE_MAX_SHARED_SYMS; i++) {
-            int in_entry = i > body_open && i < body_close;
-            if ((depth == 0 || in_entry) &&
-                parse_shared_decl(L[i].s, L[i].s + L[i].n, in_entry, &all[nall]))
-                nall++;
-            depth += brace_delta(&L[i]);
-        }
-        uint64_t modsz = 0, own = 0;
-        out->nsyms = 0;
-        uint64_t off[GL_ITRACE_MAX_SHARED_SYMS];
-        for (int i = 0; i < nall; i++)
-            if (!all[i].is_extern && !all[i].in_entry) {
-                modsz = align_up(modsz, all[i].align);
-                off[i] = modsz;
-                modsz += all[i].size;
-            }
-        uint64_t base = align_up(modsz, 16);
-        for (int i = 0; i < nall; i++)
-            if (!all[i].is_extern && all[i].in_entry) {
-                own = align_up(own, all[i].align);
-                off[i] = base + own;
-                own += all[i].size;
-            }
-        uint64_t dyn = align_up(base + own, 16);
-        for (int i = 0; i < nall; i++) {
-            if (all[i].is_extern)
-                off[i] = dyn;
-            gl_ishared_sym *y = &out->syms[out->nsyms++];
-            memcpy(y->name, all[i].name, sizeof y->name);
-            y->sim_offset = off[i];
-            y->size = all[i].size;
-            sh[i] = all[i];
-        }
-        nsh = nall;
-    }
-
-    /* the instrumented instructions (the PCs records can carry) */
-    out->pc_first = -1;
-    out->pc_last = -2;
-    for (int i = 0; i < nlines; i++) {
-        int pc = pc_of[i + 1];
-        int in_fn = i > body_open && i < body_close;
-        for (int k = 0; k < nf && !in_fn; k++)
-            in_fn = i > fb[k][0] && i < fb[k][1];
-        if (!in_fn)
-            continue;
-        if (pc < 0)
-            continue;
-        if (out->pc_first < 0 || pc < out->pc_first)
-            out->pc_first = pc;
-        if (pc > out->pc_last)
-            out->pc_last = pc;
-    }
-
-    /* rewrite; the pointer variable goes after the module directives */
-    int global_at = -1;
-    for (int i = 0; i < nlines && global_at < 0; i++) {
-        const char *q = skip_ws(L[i].s, L[i].s + L[i].n);
-        if (starts_word(q, L[i].s + L[i].n, ".address_size"))
-            global_at = i;
-    }
-    for (int i = 0; i < nlines && global_at < 0; i++) {
-        const char *q = skip_ws(L[i].s, L[i].s + L[i].n);
-        if (starts_word(q, L[i].s + L[i].n, ".target"))
-            global_at = i;
-    }
-    if (global_at < 0) {
-        st = gl_fail(err, GL_ERR_INPUT, "cannot instrument: no .target directive");
-        goto done;
-    }
-    unsigned char *fprologue = calloc((size_t)nf + 1, 1);
-    if (!fprologue) {
-        st = gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
-        goto done;
-    }
-    int label = 0, prologue_done = 0;
-    for (int i = 0; i < nlines; i++) {
-        const line *l = &L[i];
-        int last = i == nlines - 1;
-        if (i == close_line) {
-            sb_addn(&b, l->s, close_col);
-            sb_addn(&b, has_params ? ",\n\t.param .u64 __glx_trace\n" : ".param .u64 __glx_trace",
-                    has_params ? 26 : 23);
-            sb_addn(&b, l->s + close_col, l->n - close_col);
-            if (!last)
-                sb_addn(&b, "\n", 1);
-            continue;
-        }
-        int in_body = i > body_open && i < body_close;
-        int fk = -1;
-        for (int k = 0; k < nf && !in_body && fk < 0; k++)
-            if (i > fb[k][0] && i < fb[k][1])
-                fk = k;
-        if (fk >= 0) {
-            const char *s = skip_ws(l->s, l->s + l->n);
-            int stmt = s < l->s + l->n && *s != '.' && *s != '/' && *s != '{' && *s != '}';
-            memline ml;
-            int pc = pc_of[i + 1];
-            if (stmt && !fprologue[fk]) { /* before the first label or instruction */
-                emit_prologue(&b, sim_mode, 0, &label);
-                fprologue[fk] = 1;
-            }
-            if (stmt && pc >= 0 && fprologue[fk] && parse_memline(l, &ml)) {
-                if (emit_mem(&b, sim_mode, 1, &c, &ml, pc, &label) < 0)
-                    out->nskipped++;
-                else
-                    out->nmem++;
-            }
-        }
-        if (in_body) {
-            const char *s = skip_ws(l->s, l->s + l->n);
-            int stmt = s < l->s + l->n && *s != '.' && *s != '/' && *s != '{' && *s != '}';
-            memline ml;
-            int pc = pc_of[i + 1];
-            if (stmt && !prologue_done) { /* before the first label or instruction */
-                emit_prologue(&b, sim_mode, 1, &label);
-                prologue_done = 1;
-            }
-            if (stmt && pc >= 0 && parse_memline(l, &ml)) {
-                if (emit_mem(&b, sim_mode, 0, &c, &ml, pc, &label) < 0)
-                    out->nskipped++;
-                else
-                    out->nmem++;
-            }
-            char guard[64];
-            int neg;
-            if (stmt && is_ret(l, guard, sizeof guard, &neg)) {
-                if (guard[0]) {
-                    int r = label++;
-                    sb_printf(&b, "\t@%s%s bra $__glx_r%d;\n", neg ? "" : "!", guard, r);
-                    emit_block_end(&b, sim_mode, sh, nsh, &label);
-                    sb_printf(&b, "\tret;\n$__glx_r%d:\n", r);
-                    continue;
-                }
-                emit_block_end(&b, sim_mode, sh, nsh, &label);
-            }
-        }
-        sb_addn(&b, l->s, l->n);
-        if (!last)
-            sb_addn(&b, "\n", 1);
-        int opens = i == body_open;
-        for (int k = 0; k < nf && !opens; k++)
-            opens = i == fb[k][0];
-        if (opens)
-            sb_addn(&b, regs_decl, strlen(regs_decl));
-        if (i == global_at)
-            sb_addn(&b, "\n.global .align 8 .u64 __glx_trace_ptr;\n",
-                    strlen("\n.global .align 8 .u64 __glx_trace_ptr;\n"));
-    }
-    free(fprologue);
-    if (b.oom) {
-        st = gl_fail(err, GL_ERR_NOMEM, "out of memory instrumenting PTX");
-        goto done;
-    }
-    out->ptx = b.p;
-    b.p = NULL;
-done:
-    free(fb);
-    free(b.p);
-    free(L);
-    free(pc_of);
-    free(c.regs);
-    trace_free(tt);
+    gl_status st = gl_instrument_module(ptx, m, kernel, sim_mode, out, err);
+    ptx_module_free(m);
     return st;
 }
 

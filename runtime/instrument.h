@@ -23,7 +23,8 @@
  * the entry publishes the buffer in a module variable `.global .u64 __glx_trace_ptr`
  * that each function reads in its own prologue (a function called from another,
  * untraced kernel of the module finds 0 there and records nothing).
- * Limits: one instruction per line (as nvcc, NVRTC and clang emit PTX); at most
+ * Limits: one memory instruction, ret or exit per line (as nvcc, NVRTC and clang emit
+ * PTX); an access addressed by a .local variable's name is not recorded; at most
  * GL_ITRACE_MAX_SHARED_SYMS shared variables are translated; `.shared::cluster`
  * accesses are recorded as shared.
  */
@@ -78,18 +79,29 @@ typedef struct gl_instrumented {
 } gl_instrumented;
 void gl_instrumented_free(gl_instrumented *ins);
 
-/* Instruments entry `kernel` of `ptx` (text as nvcc, NVRTC or clang emit it). The
- * original PTX is parsed with the simulator's parser (ptx_parse) to number its
- * instructions: records carry the ORIGINAL instruction index, so a decoded trace uses
- * the instruction table sim_trace_describe gives for the original module. Returns
- * GL_OK; GL_ERR_INPUT when the PTX does not parse or has no such entry (err says why);
- * GL_ERR_NOMEM.
+/* Instruments entry `kernel` of `ptx` (text as nvcc, NVRTC or clang emit it), of which
+ * m is the parse (ptx_parse of the same text). The parsed module decides what is
+ * instrumented: the entry and every .func body, their memory instructions (op, space,
+ * width, guard, address operand and register sizes), the entry's ret/exit, the shared
+ * variables and the simulator's offsets for them. The instrumentation is inserted into
+ * the original text before the lines the module gives, so every byte of the original
+ * (.loc, debug sections, modifiers the simulator ignores) reaches ptxas unchanged; the
+ * simulator's lexer finds what the module does not keep (parameter lists, braces).
+ * Records carry the ORIGINAL instruction index, so a decoded trace uses the instruction
+ * table sim_trace_describe gives for m. Returns GL_OK; GL_ERR_INPUT when the PTX has no
+ * such entry or an instruction the text does not show where the module says (err says
+ * why); GL_ERR_NOMEM.
  * sim_mode 0 (the GPU): a record is reserved with atom.global.add on one counter, so the
  * capacity is shared by every warp. sim_mode 1 (running instrumented PTX on the
  * simulator, as the tests do): each warp counts its own records with plain loads and
  * stores, record n of global warp w at n * warps + w (an atomic inside a loop makes the
  * simulator treat the loop as a spin loop and yield, which changes where divergent
  * lanes reconverge); the capacity is then shared out evenly between warps. */
+gl_status gl_instrument_module(const char *ptx, const ptx_module_t *m, const char *kernel,
+                               int sim_mode, gl_instrumented *out, gl_error *err);
+
+/* gl_instrument_module for a text not parsed yet: parses it first (GL_ERR_INPUT when it
+ * does not parse). */
 gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, gl_instrumented *out,
                             gl_error *err);
 

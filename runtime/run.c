@@ -44,6 +44,7 @@ void gl_run_result_free(gl_run_result *r)
     spec_buffers_free(r->buffers, r->nargs);
     free(r->stdout_text);
     free(r->compile_log);
+    free(r->diags);
     free(r->ptx);
     free(r->dptr);
     gl_run_result_free_trace(r);
@@ -194,20 +195,112 @@ void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
     }
 }
 
+/* The simulator's records in runtime's types (result.h): the enums have the same
+ * values, file names are copied out of the module. */
+_Static_assert((int)GL_FAULT_TRAP == (int)SIM_FAULT_TRAP, "gl_fault_kind = sim_fault_kind");
+_Static_assert((int)GL_SPACE_PARAM == (int)SIM_SPACE_PARAM, "gl_space = sim_space");
+_Static_assert((int)GL_FIND_GLOBAL_RACE == (int)SIM_FIND_GLOBAL_RACE,
+               "gl_finding_kind = sim_finding_kind");
+_Static_assert((int)GL_HAZ_WAW == (int)SIM_HAZ_WAW, "gl_hazard = sim_hazard");
+
+/* Copies a module-owned file name (NULL: "") into a record's field. */
+static void copy_file_name(char dst[GL_FILE_MAX], const char *src)
+{
+    snprintf(dst, GL_FILE_MAX, "%s", src ? src : "");
+}
+
+static void access_from_sim(const sim_access *s, gl_access *g)
+{
+    g->op = s->op;
+    memcpy(g->thread, s->thread, sizeof g->thread);
+    memcpy(g->block, s->block, sizeof g->block);
+    g->ptx_line = s->ptx_line;
+    copy_file_name(g->src_file, s->src_file);
+    g->src_line = s->src_line;
+}
+
+/* The allocation an out-of-bounds fault names: sim/ words it "N bytes past the end of
+ * 'c' (4000 bytes)" or "N bytes before the start of 'c' (4000 bytes)" in its message
+ * and keeps no field for it, so it is read here, once, into the record. */
+static void bounds_from_message(const char *msg, gl_fault *g)
+{
+    const char *p = strstr(msg, " bytes past the end of '");
+    int after = 1;
+    if (!p)
+        p = strstr(msg, " bytes before the start of '"), after = 0;
+    if (!p)
+        return;
+    const char *d = p;
+    while (d > msg && d[-1] >= '0' && d[-1] <= '9')
+        d--;
+    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
+    const char *size = e ? strchr(e, '(') : NULL;
+    if (d == p || !size)
+        return;
+    g->alloc_distance = strtoull(d, NULL, 10);
+    g->alloc_after = after;
+    snprintf(g->alloc_name, sizeof g->alloc_name, "%.*s", (int)(e - q), q);
+    g->alloc_bytes = strtoull(size + 1, NULL, 10);
+}
+
+/* f's thread's warp and lane in a block of block[] threads: warps are 32 consecutive
+ * linear thread ids, x fastest (CUDA C++ Programming Guide, "Thread Hierarchy"). */
+static void fault_from_sim(const sim_fault *s, const unsigned block[3], gl_fault *g)
+{
+    memset(g, 0, sizeof *g);
+    g->kind = (gl_fault_kind)s->kind;
+    g->space = (gl_space)s->space;
+    g->is_store = s->is_store;
+    g->address = s->address;
+    g->size = s->size;
+    memcpy(g->block, s->block, sizeof g->block);
+    memcpy(g->thread, s->thread, sizeof g->thread);
+    g->ptx_line = s->ptx_line;
+    copy_file_name(g->src_file, s->src_file);
+    g->src_line = s->src_line;
+    snprintf(g->message, sizeof g->message, "%s", s->message);
+    if (s->kind == SIM_FAULT_OUT_OF_BOUNDS)
+        bounds_from_message(s->message, g);
+    g->warp = g->lane = -1;
+    if (s->kind != SIM_FAULT_NONE && s->kind != SIM_FAULT_DEADLOCK &&
+        s->kind != SIM_FAULT_UNSUPPORTED) {
+        const uint64_t tid =
+            s->thread[0] + (uint64_t)block[0] * (s->thread[1] + (uint64_t)block[1] * s->thread[2]);
+        g->warp = (int)(tid / 32);
+        g->lane = (int)(tid % 32);
+    }
+}
+
+static void finding_from_sim(const sim_finding *s, gl_finding *g)
+{
+    memset(g, 0, sizeof *g);
+    g->kind = (gl_finding_kind)s->kind;
+    g->is_error = s->is_error;
+    g->space = (gl_space)s->space;
+    g->address = s->address;
+    g->size = s->size;
+    g->hazard = (gl_hazard)s->hazard;
+    access_from_sim(&s->access, &g->access);
+    access_from_sim(&s->other, &g->other);
+    g->count = s->count;
+    snprintf(g->message, sizeof g->message, "%s", s->message);
+    snprintf(g->var, sizeof g->var, "%s", s->var);
+}
+
 /* The one fault formatter of every simulator run (gl_run_sim: `run`, the TUI, the grader):
  * "kernel.cu:5: block (3,0,0) thread (232,0,0): <message>"; a deadlock or an unsupported
  * instruction names no thread. Where the PTX has no source line: "kernel.cu (PTX line 40)". */
-static void describe_fault(const gl_spec *spec, const sim_fault *f, gl_error *err)
+static void describe_fault(const gl_spec *spec, const gl_fault *f, gl_error *err)
 {
     char where[1200];
-    if (f->src_file && f->src_line > 0)
+    if (f->src_file[0] && f->src_line > 0)
         snprintf(where, sizeof where, "%s:%d", gl_display_path(f->src_file), f->src_line);
     else if (f->ptx_line > 0)
         snprintf(where, sizeof where, "%s (PTX line %d)", gl_display_path(spec->source),
                  f->ptx_line);
     else
         snprintf(where, sizeof where, "%s", gl_display_path(spec->source));
-    if (f->kind == SIM_FAULT_DEADLOCK || f->kind == SIM_FAULT_UNSUPPORTED)
+    if (f->kind == GL_FAULT_DEADLOCK || f->kind == GL_FAULT_UNSUPPORTED)
         gl_fail(err, GL_ERR_FAULT, "%s: %s", where, f->message);
     else
         gl_fail(err, GL_ERR_FAULT, "%s: block (%u,%u,%u) thread (%u,%u,%u): %s", where, f->block[0],
@@ -312,8 +405,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                         ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
                         &res->occupancy);
     }
-    res->fault = sr.fault;
-    res->stats = sr.stats;
+    fault_from_sim(&sr.fault, spec->block, &res->fault);
+    res->stats = (gl_stats){sr.stats.warp_instructions, sr.stats.thread_instructions};
     free(res->stdout_text);
     res->stdout_text = sr.printf_out ? strndup(sr.printf_out, sr.printf_len) : strdup("");
     if (sr.printf_dropped) {
@@ -323,16 +416,14 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                  "printf buffer holds 1 MiB by default)",
                  used ? "; " : "", sr.printf_dropped, SIM_PRINTF_MAX_BYTES >> 20);
     }
-    /* findings: src_file points into the module, which is freed after the run */
-    res->findings = sr.findings;
-    res->nfindings = sr.nfindings;
-    res->findings_dropped = sr.findings_dropped;
+    res->findings = sr.nfindings > 0 ? calloc((size_t)sr.nfindings, sizeof *res->findings) : NULL;
+    res->nfindings = res->findings ? sr.nfindings : 0;
+    for (int i = 0; i < res->nfindings; i++)
+        finding_from_sim(&sr.findings[i], &res->findings[i]);
+    /* findings that found no memory are counted as dropped */
+    res->findings_dropped = sr.findings_dropped + (sr.nfindings - res->nfindings);
     res->nerrors = sr.nerrors;
     res->nwarnings = sr.nwarnings;
-    for (int i = 0; i < res->nfindings; i++)
-        res->findings[i].access.src_file = res->findings[i].other.src_file = NULL;
-    sr.findings = NULL;
-    sr.nfindings = 0;
     sim_result_free(&sr);
     if (tr) {
         if (res->metrics && gl_metrics_finish(res->metrics, tr) < 0)
@@ -351,7 +442,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     case SIM_OK: break;
     case SIM_ERR_FAULT:
         describe_fault(spec, &res->fault, err);
-        st = res->fault.kind == SIM_FAULT_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_FAULT;
+        st = res->fault.kind == GL_FAULT_UNSUPPORTED ? GL_ERR_UNSUPPORTED : GL_ERR_FAULT;
         if (err)
             err->status = st;
         break;
@@ -484,7 +575,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     if (want_trace) {
         gl_error ie = {0};
-        if (gl_instrument_ptx(ptx, kernel, 0, &ins, &ie) != GL_OK) {
+        if (gl_instrument_module(ptx, m, kernel, 0, &ins, &ie) != GL_OK) {
             want_trace = 0;
             size_t used = strlen(res->note);
             snprintf(res->note + used, sizeof res->note - used, "%sno GPU trace: %.300s",
@@ -685,9 +776,15 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     gl_compiled c = {0};
     const char *src = opts->source_override ? opts->source_override : spec->source;
     gl_status st = gl_compile_cuda(src, &opts->compile, &c, err);
-    if (st != GL_OK)
+    if (st != GL_OK) {
+        res->diags = c.diags, res->ndiags = c.ndiags; /* the errors, for views */
+        c.diags = NULL;
+        gl_compiled_free(&c);
         return st;
+    }
     st = gl_run_ptx(spec, c.ptx, opts, res, err);
+    res->diags = c.diags, res->ndiags = c.ndiags;
+    c.diags = NULL;
     res->compiler = c.used;
     res->cached = c.cached;
     snprintf(res->compile_command, sizeof res->compile_command, "%s", c.command);

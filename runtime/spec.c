@@ -1,6 +1,6 @@
 /* spec.c — launch specs (ARCHITECTURE.md "Launch spec"): loading and validating the
- * JSON, host buffers and their initialisers, the documented random generator, and the
- * exact JSON writer behind `gpulearn run --dump-json`.
+ * JSON into a gl_spec. The expression evaluator is in spec_expr.c, host buffers in
+ * spec_buffer.c, the random generator in spec_rng.c and the JSON writer in spec_json.c.
  *
  * Conventions for gl_value (the union in spec.h): signed integer types use .i, unsigned
  * ones .u, f32/f64 use .f. Scalar f32 values and f32 "values"/"fill" entries are rounded
@@ -11,19 +11,16 @@
  * Validation reports every problem it finds, one line each ("k.json: grid[1]: ..."); the
  * status is the first problem's (GL_ERR_INPUT, or GL_ERR_LAUNCH for an illegal launch
  * configuration). */
-#include "runtime/spec.h"
+#include "runtime/spec_internal.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
 
 /* ------------------------------------------------------------------------- types */
@@ -63,62 +60,6 @@ bool gl_type_is_signed(gl_type t)
 static int64_t i64_of(uint64_t u)
 {
     return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
-}
-
-/* ------------------------------------------------------------ C numeric locale */
-
-/* The TUI calls setlocale(LC_ALL, ""), which may make printf/strtod use ','. JSON and
- * our messages always use '.': switch this thread to the C numeric locale meanwhile. */
-typedef struct cloc {
-    locale_t c, old;
-} cloc;
-
-static void cloc_enter(cloc *l)
-{
-    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    l->old = l->c ? uselocale(l->c) : (locale_t)0;
-}
-
-static void cloc_leave(cloc *l)
-{
-    if (l->c) {
-        uselocale(l->old);
-        freelocale(l->c);
-    }
-}
-
-/* Shortest text that reads back as the same float (f32: strtof) or double, always with
- * a '.' or an exponent so that readers see a float: "-0.0", "0.1", "1e+30". NaN and
- * infinities give "nan", "inf", "-inf" (without quotes). Needs the C numeric locale. */
-static void fmt_float(char *buf, size_t n, double v, bool f32)
-{
-    if (isnan(v)) {
-        snprintf(buf, n, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, n, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    if (f32) {
-        float x = (float)v;
-        for (int p = 1; p <= 9; p++) {
-            snprintf(buf, n, "%.*g", p, (double)x);
-            if (strtof(buf, NULL) == x)
-                break;
-        }
-    } else {
-        for (int p = 1; p <= 17; p++) {
-            snprintf(buf, n, "%.*g", p, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    }
-    if (!strpbrk(buf, ".e")) {
-        size_t l = strlen(buf);
-        if (l + 3 <= n)
-            memcpy(buf + l, ".0", 3);
-    }
 }
 
 /* ------------------------------------------------------------- error collection */
@@ -247,162 +188,6 @@ static bool check_keys(ctx *c, const cJSON *obj, const char *path, const char *c
     return ok;
 }
 
-/* ------------------------------------------------------------------ expressions */
-
-/* Integer expressions over gl_vars: + - * / % (C semantics: truncating division),
- * parentheses, unary minus and plus; literals are decimal or 0x hex. 64-bit overflow,
- * division by zero and unknown variables are errors. */
-typedef struct expr {
-    const char *src, *p;
-    const gl_vars *vars;
-    char msg[256];
-    bool failed;
-} expr;
-
-__attribute__((format(printf, 2, 3))) static void ex_fail(expr *e, const char *fmt, ...)
-{
-    if (e->failed)
-        return;
-    e->failed = true;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-    va_end(ap);
-}
-
-static void ex_space(expr *e)
-{
-    while (isspace((unsigned char)*e->p))
-        e->p++;
-}
-
-static int64_t ex_sum(expr *e);
-
-static int64_t ex_primary(expr *e)
-{
-    ex_space(e);
-    const char *s = e->p;
-    if (*s == '(') {
-        e->p++;
-        int64_t v = ex_sum(e);
-        ex_space(e);
-        if (*e->p != ')') {
-            ex_fail(e, "expected ')' at column %d of \"%s\"", (int)(e->p - e->src) + 1, e->src);
-            return 0;
-        }
-        e->p++;
-        return v;
-    }
-    if (isdigit((unsigned char)*s)) {
-        int base = 10;
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
-            base = 16;
-            s += 2;
-        }
-        uint64_t v = 0;
-        bool over = false;
-        for (; isxdigit((unsigned char)*s); s++) {
-            int d = isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10);
-            if (d >= base)
-                break;
-            if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-                over = true;
-            v = v * (uint64_t)base + (uint64_t)d;
-        }
-        if (over || v > (uint64_t)INT64_MAX)
-            ex_fail(e, "a number in \"%s\" does not fit in 64 bits", e->src);
-        e->p = s;
-        return (int64_t)(v & (uint64_t)INT64_MAX);
-    }
-    if (isalpha((unsigned char)*s) || *s == '_') {
-        while (isalnum((unsigned char)*e->p) || *e->p == '_')
-            e->p++;
-        size_t n = (size_t)(e->p - s);
-        if (e->vars)
-            for (int i = 0; i < e->vars->count; i++)
-                if (strlen(e->vars->names[i]) == n && strncmp(e->vars->names[i], s, n) == 0)
-                    return e->vars->values[i];
-        if (!e->vars || e->vars->count == 0) {
-            ex_fail(e, "\"%s\" is not a number (no variables are defined here)", e->src);
-        } else {
-            char names[128] = "";
-            for (int i = 0; i < e->vars->count; i++) {
-                size_t l = strlen(names);
-                snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", e->vars->names[i]);
-            }
-            ex_fail(e, "unknown variable '%.*s' in \"%s\" (variables: %s)", (int)n, s, e->src,
-                    names);
-        }
-        return 0;
-    }
-    if (*s == '\0')
-        ex_fail(e, "\"%s\" ends early: expected a number, a variable or '('", e->src);
-    else
-        ex_fail(e, "unexpected '%c' at column %d of \"%s\"", *s, (int)(s - e->src) + 1, e->src);
-    return 0;
-}
-
-static int64_t ex_unary(expr *e)
-{
-    ex_space(e);
-    if (*e->p == '-' || *e->p == '+') {
-        bool neg = *e->p++ == '-';
-        int64_t v = ex_unary(e);
-        if (neg) {
-            if (v == INT64_MIN) {
-                ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
-                return 0;
-            }
-            return -v;
-        }
-        return v;
-    }
-    return ex_primary(e);
-}
-
-static int64_t ex_product(expr *e)
-{
-    int64_t v = ex_unary(e);
-    for (;;) {
-        ex_space(e);
-        char op = *e->p;
-        if (e->failed || (op != '*' && op != '/' && op != '%'))
-            return v;
-        e->p++;
-        int64_t r = ex_unary(e);
-        if (e->failed)
-            return 0;
-        if (op == '*') {
-            if (__builtin_mul_overflow(v, r, &v))
-                ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
-        } else if (r == 0) {
-            ex_fail(e, "division by zero in \"%s\"", e->src);
-        } else if (v == INT64_MIN && r == -1) {
-            ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
-        } else {
-            v = op == '/' ? v / r : v % r;
-        }
-    }
-}
-
-static int64_t ex_sum(expr *e)
-{
-    int64_t v = ex_product(e);
-    for (;;) {
-        ex_space(e);
-        char op = *e->p;
-        if (e->failed || (op != '+' && op != '-'))
-            return v;
-        e->p++;
-        int64_t r = ex_product(e);
-        if (e->failed)
-            return 0;
-        bool over = op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v);
-        if (over)
-            ex_fail(e, "\"%s\" overflows 64-bit integers", e->src);
-    }
-}
-
 /* --------------------------------------------------------------------- numbers */
 
 /* A number as written: an exact integer (sign and magnitude, so both INT64_MIN and
@@ -430,13 +215,13 @@ static double num_double(num n)
 static void num_str(num n, char *buf, size_t sz)
 {
     if (n.is_float) {
-        cloc l;
-        cloc_enter(&l);
+        spec_cloc l;
+        spec_cloc_enter(&l);
         if (isfinite(n.f) && n.f == trunc(n.f) && fabs(n.f) < 1e21)
             snprintf(buf, sz, "%.0f", n.f); /* as the integer JSON read: 2^64 in full */
         else
-            fmt_float(buf, sz, n.f, false);
-        cloc_leave(&l);
+            spec_fmt_float(buf, sz, n.f, false);
+        spec_cloc_leave(&l);
     } else {
         snprintf(buf, sz, "%s%" PRIu64, n.neg ? "-" : "", n.mag);
     }
@@ -526,23 +311,20 @@ static bool get_num(ctx *c, const cJSON *j, const char *path, num *out)
         return true;
     }
     if (strpbrk(buf, ".eE") && (isdigit((unsigned char)*b) || *b == '.')) {
-        cloc l;
-        cloc_enter(&l);
+        spec_cloc l;
+        spec_cloc_enter(&l);
         char *end;
         double v = strtod(buf, &end);
-        cloc_leave(&l);
+        spec_cloc_leave(&l);
         if (*end == '\0') {
             *out = (num){true, false, 0, v};
             return true;
         }
     }
-    expr e = {.src = buf, .p = buf, .vars = c->vars};
-    int64_t v = ex_sum(&e);
-    ex_space(&e);
-    if (!e.failed && *e.p)
-        ex_fail(&e, "unexpected '%c' at column %d of \"%s\"", *e.p, (int)(e.p - buf) + 1, buf);
-    if (e.failed) {
-        cfail(c, GL_ERR_INPUT, path, "%s", e.msg);
+    int64_t v;
+    char msg[256];
+    if (!spec_expr_eval(buf, c->vars, &v, msg, sizeof msg)) {
+        cfail(c, GL_ERR_INPUT, path, "%s", msg);
         return false;
     }
     *out = num_int(v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
@@ -554,7 +336,7 @@ static bool get_num(ctx *c, const cJSON *j, const char *path, num *out)
 static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_value *out)
 {
     char s[64];
-    if (type_info[t].is_float) {
+    if (gl_type_is_float(t)) {
         double d = num_double(n);
         if (t == GL_F32 && isfinite(d) && isinf((float)d)) {
             num_str(n, s, sizeof s);
@@ -574,7 +356,7 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
         }
         /* UINT64_MAX written as a JSON number reads as 2^64: not "out of range" yet. */
         if (fabs(n.f) > 0x1p64) {
-            cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s", s, type_info[t].name);
+            cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s", s, gl_type_name(t));
             return false;
         }
         cfail(c, GL_ERR_INPUT, path,
@@ -586,7 +368,7 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
     unsigned bits = type_info[t].bits;
     bool ok;
     char lo[32], hi[32];
-    if (type_info[t].is_signed) {
+    if (gl_type_is_signed(t)) {
         uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
         ok = n.neg ? n.mag <= lim : n.mag < lim;
         snprintf(lo, sizeof lo, "-%" PRIu64, lim);
@@ -601,8 +383,8 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
     }
     if (!ok) {
         num_str(n, s, sizeof s);
-        cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s (%s to %s)", s, type_info[t].name,
-              lo, hi);
+        cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s (%s to %s)", s, gl_type_name(t), lo,
+              hi);
     }
     return ok;
 }
@@ -697,7 +479,7 @@ static bool parse_type(const char *s, gl_type *t, bool *is_ptr)
     if (*is_ptr)
         n--;
     for (int i = 0; i < NTYPES; i++)
-        if (strlen(type_info[i].name) == n && strncmp(type_info[i].name, s, n) == 0) {
+        if (strlen(gl_type_name(i)) == n && strncmp(gl_type_name(i), s, n) == 0) {
             *t = (gl_type)i;
             return true;
         }
@@ -723,7 +505,7 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
     unsigned bits = type_info[a->type].bits;
     bool ok;
     num last = {0};
-    if (type_info[a->type].is_signed) {
+    if (gl_type_is_signed(a->type)) {
         int64_t prod, v;
         ok = last_i <= (uint64_t)INT64_MAX &&
              !__builtin_mul_overflow((int64_t)last_i, step, &prod) &&
@@ -752,7 +534,7 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
         if (last.mag == 0 && !last.neg)
             snprintf(s, sizeof s, "beyond 64 bits");
         cfail(c, GL_ERR_INPUT, path, "element %" PRIu64 " would be %s, out of range for %s", last_i,
-              s, type_info[a->type].name);
+              s, gl_type_name(a->type));
     }
     return ok;
 }
@@ -783,7 +565,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     const cJSON *v = j->child;
     const char *kind = v->string;
     gl_type t = a->type;
-    bool is_f = type_info[t].is_float;
+    bool is_f = gl_type_is_float(t);
     snprintf(sub, sizeof sub, "%s.%s", path, kind);
     if (strcmp(kind, "values") == 0) {
         a->init.kind = GL_INIT_VALUES;
@@ -851,7 +633,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
             char s[64];
             num_str((num){true, false, 0, last}, s, sizeof s);
             cfail(c, GL_ERR_INPUT, sub, "element %zu would be %s, out of range for %s", a->len - 1,
-                  s, type_info[t].name);
+                  s, gl_type_name(t));
             return false;
         }
         return true;
@@ -888,9 +670,9 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     if (!ok)
         return false;
     a->init.seed = seed.u;
-    bool gt = is_f                     ? a->init.a.f > a->init.b.f
-              : type_info[t].is_signed ? a->init.a.i > a->init.b.i
-                                       : a->init.a.u > a->init.b.u;
+    bool gt = is_f                   ? a->init.a.f > a->init.b.f
+              : gl_type_is_signed(t) ? a->init.a.i > a->init.b.i
+                                     : a->init.a.u > a->init.b.u;
     if (gt) {
         cfail(c, GL_ERR_INPUT, sub, "min is greater than max");
         return false;
@@ -972,7 +754,7 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
         snprintf(path, sizeof path, "%s.value", apath);
         if (len) {
             cfail(c, GL_ERR_INPUT, apath, "'len' is for pointer arguments; %s is a scalar %s",
-                  a->name ? a->name : "this", type_info[a->type].name);
+                  a->name ? a->name : "this", gl_type_name(a->type));
             ok = false;
         }
         if (init) {
@@ -1009,10 +791,10 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
         cfail(c, GL_ERR_INPUT, path, "must be > 0");
         return false;
     }
-    if (n.mag > GL_MAX_BUFFER_BYTES / type_info[a->type].size) {
+    if (n.mag > GL_MAX_BUFFER_BYTES / gl_type_size(a->type)) {
         cfail(c, GL_ERR_INPUT, path,
               "%" PRIu64 " elements of %s is over the 4 GiB limit per buffer", n.mag,
-              type_info[a->type].name);
+              gl_type_name(a->type));
         return false;
     }
     a->len = (size_t)n.mag;
@@ -1274,380 +1056,4 @@ int spec_find_arg(const gl_spec *s, const char *name)
         if (s->args[i].name && strcmp(s->args[i].name, name) == 0)
             return i;
     return -1;
-}
-
-/* ---------------------------------------------------------------------- buffers */
-
-/* Stores the low bits of an integer (two's complement) as element i. */
-static void store_bits(void *dst, gl_type t, size_t i, uint64_t v)
-{
-    unsigned char *p = (unsigned char *)dst + i * type_info[t].size;
-    switch (type_info[t].size) {
-    case 1: {
-        uint8_t x = (uint8_t)v;
-        memcpy(p, &x, 1);
-        break;
-    }
-    case 2: {
-        uint16_t x = (uint16_t)v;
-        memcpy(p, &x, 2);
-        break;
-    }
-    case 4: {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, 4);
-        break;
-    }
-    default: memcpy(p, &v, 8); break;
-    }
-}
-
-/* Stores a double as element i of a float buffer (rounded to nearest for f32). */
-static void store_float(void *dst, gl_type t, size_t i, double d)
-{
-    if (t == GL_F32) {
-        float x = (float)d;
-        memcpy((unsigned char *)dst + i * 4, &x, 4);
-    } else {
-        memcpy((unsigned char *)dst + i * 8, &d, 8);
-    }
-}
-
-static void store_value(void *dst, gl_type t, size_t i, gl_value v)
-{
-    if (type_info[t].is_float)
-        store_float(dst, t, i, v.f);
-    else
-        store_bits(dst, t, i, v.u);
-}
-
-gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
-{
-    gl_value v = {0};
-    const unsigned char *p = (const unsigned char *)data + i * type_info[t].size;
-    switch (t) {
-    case GL_I8: {
-        int8_t x;
-        memcpy(&x, p, 1);
-        v.i = x;
-        break;
-    }
-    case GL_U8: {
-        uint8_t x;
-        memcpy(&x, p, 1);
-        v.u = x;
-        break;
-    }
-    case GL_I16: {
-        int16_t x;
-        memcpy(&x, p, 2);
-        v.i = x;
-        break;
-    }
-    case GL_U16: {
-        uint16_t x;
-        memcpy(&x, p, 2);
-        v.u = x;
-        break;
-    }
-    case GL_I32: {
-        int32_t x;
-        memcpy(&x, p, 4);
-        v.i = x;
-        break;
-    }
-    case GL_U32: {
-        uint32_t x;
-        memcpy(&x, p, 4);
-        v.u = x;
-        break;
-    }
-    case GL_I64: memcpy(&v.i, p, 8); break;
-    case GL_U64: memcpy(&v.u, p, 8); break;
-    case GL_F32: {
-        float x;
-        memcpy(&x, p, 4);
-        v.f = x;
-        break;
-    }
-    case GL_F64: memcpy(&v.f, p, 8); break;
-    }
-    return v;
-}
-
-/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
- * OOPSLA 2014; the constants of Vigna's splitmix64.c). Per output, with 64-bit
- * wrapping arithmetic:
- *     state += 0x9E3779B97F4A7C15;
- *     z = state;
- *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
- *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
- *     return z ^ (z >> 31);
- * The state starts at the seed, so seed 0 gives 0xE220A8397B1DCDAF first. One output r
- * per element, in order:
- *   integers: min + (r % (max - min + 1)) in 64-bit wrapping arithmetic (r itself when
- *             the range is all 2^64 values), then the low bits of the type;
- *   f32:      u = (r >> 40) * 2^-24, value = (float)(min + (max - min) * u);
- *   f64:      u = (r >> 11) * 2^-53, value = min + (max - min) * u;
- * with min + (max - min) * u computed in double, so u is in [0, 1) but rounding may give
- * max itself. min/max use .i for signed types, .u for unsigned ones, .f for floats. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max)
-{
-    uint64_t state = seed;
-    if (type_info[t].is_float) {
-        double span = max.f - min.f;
-        for (size_t i = 0; i < len; i++) {
-            uint64_t r = splitmix64(&state);
-            double u = t == GL_F32 ? (double)(r >> 40) * 0x1p-24 : (double)(r >> 11) * 0x1p-53;
-            store_float(dst, t, i, min.f + span * u);
-        }
-        return;
-    }
-    /* For signed types .i and .u share their bits: the same wrapping arithmetic works. */
-    uint64_t range = max.u - min.u;
-    for (size_t i = 0; i < len; i++) {
-        uint64_t r = splitmix64(&state);
-        uint64_t off = range == UINT64_MAX ? r : r % (range + 1);
-        store_bits(dst, t, i, min.u + off);
-    }
-}
-
-/* GL_DEVICE_MEMORY_CAP, or a quarter of this machine's memory if that is less (bytes). */
-static uint64_t spec_memory_cap(void)
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t cap = GL_DEVICE_MEMORY_CAP;
-    if (pages > 0 && page > 0 && (uint64_t)pages * (uint64_t)page / 4 < cap)
-        cap = (uint64_t)pages * (uint64_t)page / 4;
-    return cap;
-}
-
-gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
-{
-    *out = NULL;
-    /* every buffer lives in host memory, and in the simulator's device memory or the
-     * GPU's: their total is bounded before anything is allocated */
-    uint64_t total = 0;
-    for (int k = 0; k < s->nargs; k++)
-        if (s->args[k].is_ptr)
-            total += (uint64_t)s->args[k].len * type_info[s->args[k].type].size;
-    const uint64_t cap = spec_memory_cap();
-    if (total > cap)
-        return gl_fail(err, GL_ERR_INPUT,
-                       "%s: the buffers take %.1f MiB in all, over the limit of %.1f MiB of "
-                       "device memory per launch (the smaller of %llu GiB and a quarter of "
-                       "this machine's memory)",
-                       s->file, (double)total / 1048576.0, (double)cap / 1048576.0,
-                       (unsigned long long)(GL_DEVICE_MEMORY_CAP >> 30));
-    gl_buffer *b = calloc(s->nargs ? (size_t)s->nargs : 1, sizeof *b);
-    if (!b)
-        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", s->file);
-    for (int k = 0; k < s->nargs; k++) {
-        const gl_arg *a = &s->args[k];
-        if (!a->is_ptr)
-            continue;
-        gl_type t = a->type;
-        size_t bytes = a->len * type_info[t].size;
-        b[k].data = calloc(bytes ? bytes : 1, 1);
-        if (!b[k].data) {
-            spec_buffers_free(b, s->nargs);
-            return gl_fail(err, GL_ERR_NOMEM, "%s: args[%d] (%s): out of memory for %zu bytes",
-                           s->file, k, a->name, bytes);
-        }
-        b[k].bytes = bytes;
-        const gl_init *in = &a->init;
-        bool is_f = type_info[t].is_float;
-        switch (in->kind) {
-        case GL_INIT_ZERO: break;
-        case GL_INIT_VALUES:
-            for (size_t i = 0; i < in->count && i < a->len; i++)
-                store_value(b[k].data, t, i, in->values[i]);
-            break;
-        case GL_INIT_FILL:
-            for (size_t i = 0; i < a->len; i++)
-                store_value(b[k].data, t, i, in->a);
-            break;
-        case GL_INIT_IOTA:
-            for (size_t i = 0; i < a->len; i++) {
-                if (is_f)
-                    store_float(b[k].data, t, i, in->a.f + (double)i * in->b.f);
-                else
-                    store_bits(b[k].data, t, i, in->a.u + (uint64_t)i * in->b.u);
-            }
-            break;
-        case GL_INIT_RANDOM: gl_random_fill(b[k].data, t, a->len, in->seed, in->a, in->b); break;
-        }
-    }
-    *out = b;
-    return GL_OK;
-}
-
-void spec_buffers_free(gl_buffer *b, int nargs)
-{
-    if (!b)
-        return;
-    for (int i = 0; i < nargs; i++)
-        free(b[i].data);
-    free(b);
-}
-
-/* ------------------------------------------------------------------ JSON output */
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates,
- * nothing above U+10FFFF), or 0 if s does not start one. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    unsigned lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF)
-            return 0;
-    return n;
-}
-
-/* Writes s as a JSON string: '"' and '\' escaped, \n \t \r \b \f by name, other
- * control characters (and DEL) as \u00XX, valid UTF-8 as is, and each byte that is not
- * part of valid UTF-8 as \ufffd (U+FFFD REPLACEMENT CHARACTER), so the output is
- * always valid JSON and valid UTF-8. */
-static void write_json_string(FILE *f, const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    fputc('"', f);
-    while (*s) {
-        unsigned c = *s;
-        switch (c) {
-        case '"':
-            fputs("\\\"", f);
-            s++;
-            continue;
-        case '\\':
-            fputs("\\\\", f);
-            s++;
-            continue;
-        case '\n':
-            fputs("\\n", f);
-            s++;
-            continue;
-        case '\t':
-            fputs("\\t", f);
-            s++;
-            continue;
-        case '\r':
-            fputs("\\r", f);
-            s++;
-            continue;
-        case '\b':
-            fputs("\\b", f);
-            s++;
-            continue;
-        case '\f':
-            fputs("\\f", f);
-            s++;
-            continue;
-        default: break;
-        }
-        if (c < 0x20 || c == 0x7F) {
-            fprintf(f, "\\u%04x", c);
-            s++;
-            continue;
-        }
-        size_t n = utf8_len(s);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            s++;
-        } else {
-            fwrite(s, 1, n, f);
-            s += n;
-        }
-    }
-    fputc('"', f);
-}
-
-/* gl_json_write_value in the C numeric locale (the caller switched). */
-static void write_value(FILE *f, gl_type t, gl_value v)
-{
-    if (!type_info[t].is_float) {
-        if (type_info[t].is_signed)
-            fprintf(f, "%" PRId64, v.i);
-        else
-            fprintf(f, "%" PRIu64, v.u);
-        return;
-    }
-    char buf[40];
-    fmt_float(buf, sizeof buf, v.f, t == GL_F32);
-    if (isnan(v.f) || isinf(v.f))
-        fprintf(f, "\"%s\"", buf);
-    else
-        fputs(buf, f);
-}
-
-void gl_json_write_value(FILE *f, gl_type t, gl_value v)
-{
-    cloc l;
-    cloc_enter(&l);
-    write_value(f, t, v);
-    cloc_leave(&l);
-}
-
-gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
-                               const char *stdout_text, gl_error *err)
-{
-    cloc l;
-    cloc_enter(&l);
-    fputs("{\n  \"buffers\": {", f);
-    bool first = true;
-    for (int k = 0; k < s->nargs; k++) {
-        const gl_arg *a = &s->args[k];
-        if (!a->is_ptr)
-            continue;
-        fputs(first ? "\n    " : ",\n    ", f);
-        first = false;
-        write_json_string(f, a->name ? a->name : "");
-        fputs(": [", f);
-        size_t n = buffers && buffers[k].data ? buffers[k].bytes / type_info[a->type].size : 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                fputs(", ", f);
-            write_value(f, a->type, gl_buffer_get(buffers[k].data, a->type, i));
-        }
-        fputc(']', f);
-    }
-    fputs(first ? "},\n" : "\n  },\n", f);
-    fputs("  \"stdout\": ", f);
-    write_json_string(f, stdout_text ? stdout_text : "");
-    fputs("\n}\n", f);
-    cloc_leave(&l);
-    if (fflush(f) != 0 || ferror(f))
-        return gl_fail(err, GL_ERR_INPUT, "writing JSON: %s", strerror(errno));
-    return GL_OK;
 }

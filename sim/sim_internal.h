@@ -10,7 +10,7 @@
 #ifndef GL_SIM_INTERNAL_H
 #define GL_SIM_INTERNAL_H
 
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 
 #define SIM_GLOBAL_BASE 0x0000700000000000ull
@@ -22,10 +22,10 @@
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
-/* The global-memory race detector's record of one access (sim.c grace_check). */
+/* The global-memory race detector's record of one access (sim_mem.h grace_check). */
 typedef struct sim_gacc {
     uint32_t block; /* the launch's tag << 23 | (linear block index + 1); a record of
-                        another launch, or 0, is empty (sim.c GRACE_KEY) */
+                        another launch, or 0, is empty (sim_mem.h GRACE_KEY) */
     int32_t pc;     /* the instruction */
     uint16_t epoch; /* the block's barrier interval at the access (sim_ctx.epoch) */
     uint16_t tid;   /* linear thread index in the block */
@@ -36,7 +36,7 @@ typedef struct sim_gacc {
 } sim_gacc;
 
 /* Per 4-byte word of a global allocation: its last store or atomic, and one read since
- * then (sim.c grace_check). */
+ * then (sim_mem.h grace_check). */
 typedef struct sim_gword {
     sim_gacc w, r;
 } sim_gword;
@@ -63,7 +63,7 @@ typedef struct sim_alloc {
 /* The global-memory race detector's state of one launch, shared by the contexts of its
  * resident blocks; times are the launch's warp instructions (sim_ctx.steps) + 1. */
 typedef struct sim_grace {
-    uint32_t tag;       /* the launch's 9-bit tag in its records (sim.c GRACE_KEY) */
+    uint32_t tag;       /* the launch's 9-bit tag in its records (sim_mem.h GRACE_KEY) */
     uint64_t *rel_time; /* per block: its latest release (a non-.cta fence, or a
                            .release store/atomic); 0 none */
     uint8_t *rel_count; /* per block: its releases (mod 256) */
@@ -152,10 +152,10 @@ typedef struct sim_ctx {
     sim_grace *grace;              /* global-memory race detector (launch-wide), or NULL */
     struct sim_shadow *shadow;     /* racecheck: one per shared byte (whole words) */
     struct sim_wshadow *wshadow;   /* racecheck: one per word, standing for its four bytes
-                                    while its shadow_same flag is set (sim.c race_check);
+                                    while its shadow_same flag is set (sim_race.c sim_race_check);
                                     fields of four words side by side, so that a warp's
                                     unit-stride access is checked with vector operations */
-    uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim.c
+    uint8_t *shadow_same;          /* racecheck: per 4-byte word, its 4 shadows agree (sim_race.c
                                   race_check) */
     unsigned char *shared_written; /* initcheck for shared: 1 per byte */
     uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
@@ -164,11 +164,11 @@ typedef struct sim_ctx {
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
-    /* ---- independent thread scheduling (helper A; sim_exec.c sim_warp_step) ----
+    /* ---- independent thread scheduling (helper A; exec_issue.c sim_warp_step) ----
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,
      * 0 never), so a new block starts with no yields. */
-    /* ---- spin detection (sim_exec.c sim_back_edge): a warp whose whole state (its
+    /* ---- spin detection (exec_issue.c sim_back_edge): a warp whose whole state (its
      * registers, lanes and the branch it takes) repeats from one backward branch to the
      * next while no thread of the launch writes memory loops for ever on its own; when
      * every live warp of every resident block waits at a barrier or loops so, nothing
@@ -188,21 +188,21 @@ typedef struct sim_ctx {
     uint32_t its_block[SIM_ITS_WARPS];
     uint8_t its_syncmem[SIM_ITS_WARPS]; /* an atomic or volatile/strong load since the
                                            warp's last backward branch (a spin loop) */
-    /* ---- interpreter fast paths (sim_exec.c exec_fast) ---- */
+    /* ---- interpreter fast paths (exec_fast.h exec_fast) ---- */
     uint32_t wconv[SIM_ITS_WARPS];   /* per warp: PC + 1 at which all 32 lanes are
                                         runnable after a straight-line instruction
                                         (sim_warp_step skips its scan); 0 unknown */
     uint8_t w_called[SIM_ITS_WARPS]; /* per warp: lanes inside a device-function call
                                         (depth > 0); 0: the warp's registers are one
                                         lane-major block (every rbase is 0) */
-    /* ---- CTA barriers (helper H; sim.c sim_barrier_exec, resolve_barrier), PTX ISA
+    /* ---- CTA barriers (helper H; sim_barrier.c sim_barrier_exec, sim_resolve_barrier), PTX ISA
      * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
      * phase. Reset at each block start. */
     uint8_t bar_id[SIM_ITS_WARPS * 32]; /* per thread: the barrier it waits at */
     uint32_t bar_waiting[16];           /* threads waiting (bar.sync/bar.red) in this phase */
     uint32_t bar_arrived[16];           /* threads that executed bar.arrive in this phase */
     uint32_t bar_expect[16];            /* the phase's thread count b; 0: every thread */
-    /* ---- speed bookkeeping (sim.c block_start, release_barrier, resolve_barrier) ---- */
+    /* ---- speed bookkeeping (sim.c block_start; sim_barrier.c) ---- */
     uint32_t bar_lanes[16][SIM_ITS_WARPS]; /* per barrier id and warp: the lanes waiting
                                               there (state SIM_T_BAR, bar_id == id) */
     int32_t bar_pc_any[16];                /* per barrier id: the PC of one waiting thread */
@@ -221,7 +221,7 @@ typedef struct sim_ctx {
                                   and expands immediates per issue */
     uint64_t *imm_rows;    /* the immediate operands of fops' instructions, each
                                   repeated in a row of 32 lanes */
-    /* ---- run-ahead (sim_exec.c warp_step): a converged warp runs the register-only
+    /* ---- run-ahead (exec_issue.c warp_step): a converged warp runs the register-only
      * instructions that follow its issued one at once; its next turns then count them
      * (steps, stats, their trace issue events) instead of issuing, so every event others
      * can see keeps its place in the schedule. */
@@ -245,7 +245,7 @@ static inline unsigned sim_pop32(uint32_t x)
  * a warp's lanes reads and writes contiguous memory): slot r of the frame of thread t
  * (absolute slot rbase[t] + r) is regs[((t/32) * regcap + rbase[t] + r) * 32 + t%32].
  * sim_lane_regs gives thread t's frame base, whose slot r is at [r * 32] (RG(r) in
- * sim_exec.c); sim_reg gives one register. */
+ * exec.h); sim_reg gives one register. */
 static inline uint64_t *sim_lane_regs(const sim_ctx *c, unsigned t)
 {
     return c->regs + (((size_t)(t >> 5) * c->regcap + c->rbase[t]) << 5) + (t & 31);
@@ -273,7 +273,7 @@ void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_
 void sim_check_warp_sync(sim_ctx *c, unsigned w);
 
 /* bar/barrier .sync/.arrive/.red (PTX ISA §9.7.13.1) executed by the lanes em of the
- * warp whose first thread is base, at instruction pc (sim.c): the waiting lanes block,
+ * warp whose first thread is base, at instruction pc (sim_barrier.c): the waiting lanes block,
  * and a barrier with a thread count is released as soon as that many threads arrived
  * (one without is released by the scheduler when the CTA can make no other progress). */
 void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base, uint32_t em);
@@ -290,13 +290,13 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
                         uint16_t **out);
 
 /* Decode once (STYLE.md "Interpreter core"): the fast-path kind of each of m's ncode
- * instructions (sim_exec.c FK_*; 0: the general handler, which follows the PTX ISA
+ * instructions (exec_fast.h FK_*; 0: the general handler, which follows the PTX ISA
  * section of the op, runs it), one byte per PC and a 0 past the last. The executor's
  * view of the module, apart from its IR; sim.c builds it once per module. NULL without
  * memory; caller frees. */
 uint8_t *sim_fast_kinds(const ptx_module *m);
 
-/* One instruction decoded for a launch (sim_fops_build), for sim_exec.c's fast paths.
+/* One instruction decoded for a launch (sim_fops_build), for the fast paths (exec_fast.h).
  * A fast-path ALU instruction's (sim_ctx.fast kinds below FK_LD) operands, in a
  * warp whose registers are one lane-major block W (no device call under way): row k
  * (operand k + 1) at W + src[k], or, with SIM_FOP_IMM set, at c->imm_rows + (src[k] &
@@ -307,7 +307,7 @@ struct sim_fops {
     uint32_t d;      /* the destination's row: slot << 5 */
     uint32_t d2;     /* setp's second destination (the negation): slot << 5;
                         UINT32_MAX none */
-    uint8_t fh;      /* sim_exec.c's full-warp vector kernel for it (FH_*), 0 none; for
+    uint8_t fh;      /* exec_fast.h's full-warp vector kernel for it (FH_*), 0 none; for
                         special registers, symbol addresses and kernel-parameter loads
                         set by run_ahead when it first meets them */
     uint8_t sa;      /* that kernel's immediate shift amount */
@@ -326,7 +326,7 @@ struct sim_fops {
  * decodes operands per issue). Caller frees both. */
 void sim_fops_build(sim_ctx *c, int ncode);
 
-/* Executes one warp instruction for warp w (sim_exec.c). Returns 0 when no lane of the
+/* Executes one warp instruction for warp w (exec_issue.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */
 int sim_warp_step(sim_ctx *c, unsigned w);
 
@@ -335,7 +335,7 @@ int sim_warp_step(sim_ctx *c, unsigned w);
  * issued an instruction. */
 int sim_warp_round(sim_ctx *c);
 
-/* Checked memory access for thread t (sim.c): a host pointer to `size` bytes at `addr`
+/* Checked memory access for thread t (sim_mem.c): a host pointer to `size` bytes at `addr`
  * of `space`, or NULL after recording a fault. kind: 0 load, 1 store, 2 atomic. */
 void *sim_mem(sim_ctx *c, unsigned t, int space, uint64_t addr, unsigned size, int kind,
               const ptx_insn *in);
@@ -375,7 +375,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
  * other case. kind: 0 load, 1 store. */
 unsigned char *sim_shared_row(sim_ctx *c, unsigned base, uint64_t a, int kind, const ptx_insn *in);
 
-/* Global-memory race detector hooks (sim.c). sim_grace_release: thread t's block
+/* Global-memory race detector hooks (sim_race.c). sim_grace_release: thread t's block
  * releases its earlier accesses (membar/fence at GPU or system scope, PTX ISA §9.7.13.4;
  * called before a .release store or atomic too). */
 void sim_grace_release(sim_ctx *c);
@@ -403,14 +403,6 @@ void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask);
 void sim_fault_at(sim_ctx *c, unsigned t, const ptx_insn *in, sim_fault_kind kind, const char *fmt,
                   ...) __attribute__((format(printf, 5, 6)));
 
-/* The address of symbol sym (ptx_module.syms) for thread t (sim_exec.c). */
-uint64_t sim_sym_addr(const sim_ctx *c, int sym, unsigned t);
-
-/* Executes tensor-core instruction in (PTX_IS_MMA: mma, wmma, ldmatrix, stmatrix,
- * movmatrix, PTX ISA §9.7.14) for the lanes em of warp w (first thread base): all 32 lanes
- * or a fault, as `.aligned` requires (sim_mma.c). */
-void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em);
-
 /* "file:line" (basename) of an instruction's CUDA source, or "PTX line N". */
 void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
 
@@ -418,5 +410,17 @@ void sim_where(const sim_ctx *c, const ptx_insn *in, char *buf, size_t n);
 enum { SIM_CLOCK_EVERY = 1 << 16 };
 /* CLOCK_MONOTONIC, in seconds. */
 double sim_now(void);
+
+/* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
+ * fmt is the format string, args the packed argument buffer (each argument aligned to
+ * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns
+ * the number of arguments consumed; -1 when reading memory failed (the callback reported
+ * it); -2 when the format uses what CUDA's device printf does not support (the Guide's
+ * grammar: flags "#0+- ", width digits or '*', precision digits, size h/l/ll, type one of
+ * "cdiouxXpeEfgGaAs"), with the reason in why (whylen bytes). Specifiers past the 32nd
+ * argument are printed as written, as the Guide says. */
+typedef int (*sim_read_fn)(void *ctx, uint64_t addr, void *dst, unsigned size);
+int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
+                       size_t *len, size_t *cap, char *why, size_t whylen);
 
 #endif

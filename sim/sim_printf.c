@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx_ir.h"
+#include "sim/sim_internal.h"
 
 /* Each conversion is formatted by the host's snprintf with a format assembled here from
  * the parsed specification (only flags, width, precision and one conversion, which

@@ -1,8 +1,10 @@
 #!/bin/sh
 # layers.sh — the include rules of docs/architecture.md ("Layers"), enforced: every
 # #include "..." in sim/ trace/ runtime/ tui/ cli/ names a header of a layer that the
-# file's own layer may include; tui/ and cli/ call no simulator function (sim_*, ptx_*)
-# (they reach the simulator only through runtime/). Each violation is named file:line.
+# file's own layer may include; tui/ and cli/ do not mention the simulator at all: no
+# sim_* or ptx_* function, type or field, no SIM_* or PTX_* constant (they reach it only
+# through runtime/, whose result types are runtime/result.h's). Each violation is named
+# file:line.
 # Exit 0 when the tree keeps the rules, 1 when it does not.
 #
 # The rules, written once (docs/architecture.md repeats these lines and this script
@@ -14,8 +16,8 @@ runtime: runtime sim trace
 tui:     tui runtime trace
 cli:     cli tui runtime trace
 '
-# Folders whose files may call sim_*/ptx_* functions only through runtime/.
-NO_SIM_CALLS='tui cli'
+# Folders whose files name nothing of sim/ (sim_*, ptx_*, SIM_*, PTX_*).
+NO_SIM_NAMES='tui cli'
 
 cd "$(dirname "$0")/.." || exit 1
 fails=0
@@ -53,14 +55,15 @@ if [ -n "$out" ]; then
   fails=$((fails + $(printf '%s\n' "$out" | wc -l)))
 fi
 
-# tui/ and cli/ use sim/'s types through runtime/backend.h (a run's faults and findings)
-# but call none of its functions.
-for d in $NO_SIM_CALLS; do
-  calls=$(grep -nE '(^|[^A-Za-z0-9_>.])(sim|ptx)_[A-Za-z0-9_]*[[:space:]]*\(' \
+# tui/ and cli/ see a run's fault, findings and counters as runtime/result.h's types
+# (gl_fault, gl_finding, gl_stats) and name nothing of sim/: no function, type, field or
+# constant (a name beginning sim_, ptx_, SIM_ or PTX_), in code or in comments.
+for d in $NO_SIM_NAMES; do
+  names=$(grep -nE '(^|[^A-Za-z0-9_])(sim|ptx|SIM|PTX)_[A-Za-z0-9_]*' \
             $(find "$d" -type f \( -name '*.c' -o -name '*.h' \) | sort) /dev/null)
-  if [ -n "$calls" ]; then
-    printf '%s\n' "$calls" | sed "s#^\([^:]*:[0-9]*\):.*#FAIL \1: $d/ calls the simulator directly (use runtime/)#"
-    fails=$((fails + $(printf '%s\n' "$calls" | wc -l)))
+  if [ -n "$names" ]; then
+    printf '%s\n' "$names" | sed "s#^\([^:]*:[0-9]*\):.*#FAIL \1: $d/ names the simulator's API (use runtime/ and its result types)#"
+    fails=$((fails + $(printf '%s\n' "$names" | wc -l)))
   fi
 done
 

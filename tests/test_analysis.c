@@ -12,6 +12,7 @@
 #include "runtime/spec.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
+#include "trace/perfetto.h"
 #include "trace/trace.h"
 #include "tests/fixture.h"
 
@@ -504,6 +505,50 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
 }
 END_TEST
 
+/* gl_run_sim's conversion of the simulator's fault (runtime/result.h): tests/cli/oob.cu
+ * compiled from CUDA C, 4 blocks of 256 threads filling 1000 ints: thread 232 of block 3
+ * (element 1000) stores first past the end, at source line 6. */
+START_TEST(test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane)
+{
+    gl_spec spec;
+    gl_error err;
+    memset(&err, 0, sizeof err);
+    ck_assert_int_eq(spec_load_file("tests/cli/oob.json", &spec, &err), GL_OK);
+    gl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.backend = GL_BACKEND_SIM;
+    gl_run_result res;
+    ck_assert_int_eq(gl_run_spec(&spec, &o, &res, &err), GL_ERR_FAULT);
+    const gl_fault *f = &res.fault;
+    ck_assert_int_eq(f->kind, GL_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(f->space, GL_SPACE_GLOBAL);
+    ck_assert_int_eq(f->is_store, 1);
+    ck_assert_uint_eq(f->size, 4);
+    ck_assert_str_eq(f->src_file, "tests/cli/oob.cu");
+    ck_assert_int_eq(f->src_line, 6);
+    ck_assert_uint_eq(f->block[0], 3);
+    ck_assert_uint_eq(f->block[1], 0);
+    ck_assert_uint_eq(f->block[2], 0);
+    ck_assert_uint_eq(f->thread[0], 232);
+    ck_assert_uint_eq(f->thread[1], 0);
+    ck_assert_uint_eq(f->thread[2], 0);
+    ck_assert_int_eq(f->warp, 7);
+    ck_assert_int_eq(f->lane, 8);
+    ck_assert_uint_eq(f->address, res.dptr[0] + 4000);
+    ck_assert_msg(strstr(f->message, "0 bytes past the end of 'out' (4000 bytes)"), "%s",
+                  f->message);
+    ck_assert_str_eq(f->alloc_name, "out");
+    ck_assert_uint_eq(f->alloc_bytes, 4000);
+    ck_assert_uint_eq(f->alloc_distance, 0);
+    ck_assert_int_eq(f->alloc_after, 1);
+    ck_assert_msg(strstr(err.msg, "oob.cu:6: block (3,0,0) thread (232,0,0): out-of-bounds"), "%s",
+                  err.msg);
+    gl_run_result_free_trace(&res);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+}
+END_TEST
+
 START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
 {
     const char *json =
@@ -523,9 +568,13 @@ START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
     ck_assert_int_gt(res.nwarnings, 0);
     int race = 0, uninit = 0;
     for (int i = 0; i < res.nfindings; i++) {
-        race |= res.findings[i].kind == SIM_FIND_RACE;
-        uninit |= res.findings[i].kind == SIM_FIND_UNINIT_READ;
-        ck_assert_ptr_null(res.findings[i].access.src_file);
+        race |= res.findings[i].kind == GL_FIND_RACE;
+        uninit |= res.findings[i].kind == GL_FIND_UNINIT_READ;
+        /* the file name (the fixture's .file, a path ending in races.cu) is copied out of
+         * the module, which the run has freed */
+        const char *file = res.findings[i].access.src_file;
+        const size_t n = strlen(file);
+        ck_assert_msg(n >= 9 && strcmp(file + n - 9, "/races.cu") == 0, "%s", file);
     }
     ck_assert_int_eq(race, 1);
     ck_assert_int_eq(uninit, 1);
@@ -535,7 +584,11 @@ START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
 }
 END_TEST
 
-START_TEST(test_chrome_trace_has_line_slices_and_barrier_waits)
+/* trace/perfetto.h's Chrome JSON of a simulator trace: scan32 (tests/kernels/check/
+ * metrics.cu) is one warp: one barrier at line 71, then five rounds with a barrier at
+ * line 76 and one at 78, each a wait slice; the running slices between them hold the
+ * addition of line 75. */
+START_TEST(test_perfetto_trace_has_running_slices_and_a_wait_per_barrier)
 {
     ptx_module_t *m = load(_i);
     float in[32];
@@ -549,26 +602,35 @@ START_TEST(test_chrome_trace_has_line_slices_and_barrier_waits)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ck_assert_int_eq(gl_trace_write_chrome(R.tr, f), 0);
+    ck_assert_int_eq(gl_perfetto_write(f, R.tr, NULL), GL_PERFETTO_OK);
     fclose(f);
     cJSON *j = cJSON_Parse(text);
     ck_assert_msg(j != NULL, "invalid JSON:\n%s", text);
     cJSON *evs = cJSON_GetObjectItem(j, "traceEvents");
-    int slices75 = 0, waits = 0, names = 0;
+    int with75 = 0, waits71 = 0, waits76 = 0, waits78 = 0, waits = 0;
     for (int i = 0; i < cJSON_GetArraySize(evs); i++) {
         cJSON *e = cJSON_GetArrayItem(evs, i);
         const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
         const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
-        if (strcmp(ph, "X") == 0 && strcmp(name, "metrics.cu:75") == 0)
-            slices75++;
-        if (strcmp(ph, "X") == 0 && strcmp(name, "barrier wait") == 0)
+        if (strcmp(ph, "X") != 0)
+            continue;
+        cJSON *lines = cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "lines");
+        int lo = 0, hi = 0;
+        if (strcmp(name, "running") == 0 && lines &&
+            sscanf(lines->valuestring, "%d-%d", &lo, &hi) == 2)
+            with75 += lo <= 75 && 75 <= hi;
+        if (strncmp(name, "bar.sync wait", 13) == 0)
             waits++;
-        if (strcmp(ph, "M") == 0)
-            names++;
+        waits71 += strcmp(name, "bar.sync wait, line 71") == 0;
+        waits76 += strcmp(name, "bar.sync wait, line 76") == 0;
+        waits78 += strcmp(name, "bar.sync wait, line 78") == 0;
     }
-    ck_assert_int_ge(slices75, 5); /* one per step of the scan at least */
-    ck_assert_int_ge(waits, 11);
-    ck_assert_int_eq(names, 2); /* the block, its one warp */
+    ck_assert_int_ge(with75, 5); /* one per round at least (a slice gives its lowest and
+                                    highest line) */
+    ck_assert_int_eq(waits71, 1);
+    ck_assert_int_eq(waits78, 5);
+    ck_assert_int_ge(waits76, 5); /* clang's fixture: 10 (two wait slices per round) */
+    ck_assert_int_eq(waits, waits71 + waits76 + waits78);
     cJSON_Delete(j);
     free(text);
     end(&R);
@@ -590,12 +652,14 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated, 0,
                         2);
     tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
-    tcase_add_loop_test(tc, test_chrome_trace_has_line_slices_and_barrier_waits, 0, 2);
+    tcase_add_loop_test(tc, test_perfetto_trace_has_running_slices_and_a_wait_per_barrier, 0, 2);
     tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("runtime");
     tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);
     tcase_add_loop_test(tr, test_run_reports_a_race_and_an_unwritten_buffer_as_findings, 0, 2);
+    tcase_add_test(tr,
+                   test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane);
     tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0, 2);
     suite_add_tcase(s, tr);
     return s;

@@ -13,6 +13,7 @@
 #include "runtime/backend.h"
 #include "runtime/cache.h"
 #include "runtime/compile.h"
+#include "tests/temp_cache.h"
 
 #define KDIR "tests/kernels/compile/"
 
@@ -117,6 +118,16 @@ START_TEST(test_syntax_error_reports_path_line_and_column)
     ck_assert_ptr_null(strstr(err.msg, "detected in the compilation"));
     ck_assert_ptr_null(strstr(err.msg, "generated"));
     ck_assert_ptr_null(out.ptx);
+    /* the same message parsed once into a record: file as given, line, column */
+    ck_assert_int_ge(out.ndiags, 1);
+    const gl_diag *d = &out.diags[0];
+    ck_assert_str_eq(d->file, KDIR "bad.cu");
+    ck_assert_int_eq(d->line, line);
+    ck_assert_int_eq(d->col, 14);
+    ck_assert_int_eq(d->severity, GL_DIAG_ERROR);
+    ck_assert_msg(strstr(d->text, "\"y\"") || strstr(d->text, "'y'"), "%s", d->text);
+    ck_assert_msg(strncmp(err.msg + strlen(want), d->text, strlen(d->text)) == 0,
+                  "%s: diag text \"%s\" is not the message's", gl_compiler_name(c), d->text);
     gl_compiled_free(&out);
 }
 END_TEST
@@ -266,6 +277,10 @@ START_TEST(test_warnings_go_to_log_not_error)
     ck_assert_msg(out.log && strstr(out.log, want) && strstr(out.log, "warning:"),
                   "%s: log \"%s\" lacks %s", gl_compiler_name(c), out.log ? out.log : "(null)",
                   want);
+    ck_assert_int_ge(out.ndiags, 1);
+    ck_assert_str_eq(out.diags[0].file, KDIR "warn.cu");
+    ck_assert_int_eq(out.diags[0].line, line);
+    ck_assert_int_eq(out.diags[0].severity, GL_DIAG_WARNING);
     gl_compiled_free(&out);
 }
 END_TEST
@@ -448,14 +463,12 @@ END_TEST
 
 /* ------------------------------------------------------------ compilation cache */
 
-static char cache_root[256]; /* a temporary folder for the whole program, see main */
-
 /* Points XDG_CACHE_HOME at a fresh folder; returns the cache folder path in dir
  * ("<fresh>/gpulearn", not created: the cache creates it). */
 static void fresh_cache(char *dir, size_t n)
 {
-    char tmpl[300];
-    snprintf(tmpl, sizeof tmpl, "%s/c-XXXXXX", cache_root);
+    char tmpl[sizeof temp_cache_root + 16];
+    snprintf(tmpl, sizeof tmpl, "%s/c-XXXXXX", temp_cache_root);
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     setenv("XDG_CACHE_HOME", tmpl, 1);
     unsetenv("GPULEARN_NO_CACHE");
@@ -760,22 +773,5 @@ static Suite *compile_suite(void)
 
 int main(void)
 {
-    /* Never touch the user's ~/.cache: every compilation here caches into a temporary
-     * folder, removed at the end. */
-    const char *t = getenv("TMPDIR");
-    snprintf(cache_root, sizeof cache_root, "%s/gpulearn-test-cache-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(cache_root)) {
-        perror("mkdtemp");
-        return EXIT_FAILURE;
-    }
-    setenv("XDG_CACHE_HOME", cache_root, 1);
-    SRunner *sr = srunner_create(compile_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_root);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", cache_root);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return temp_cache_run_suite(compile_suite());
 }

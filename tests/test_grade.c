@@ -498,6 +498,12 @@ START_TEST(test_submissions_cannot_read_files_outside_themselves)
             ck_assert(rep.sandboxed);
             ck_assert_msg(!rep.compiled && !rep.passed, "%s: #include \"%s\" compiled",
                           compilers[c], includes[i]);
+            /* the error, parsed in the sandbox's child, names the submission (not its
+             * copy) at the #include's line */
+            ck_assert_int_ge(rep.ndiags, 1);
+            ck_assert_str_eq(rep.diags[0].file, path);
+            ck_assert_int_eq(rep.diags[0].line, 1);
+            ck_assert_int_eq(rep.diags[0].severity, GL_DIAG_ERROR);
             char *buf = NULL;
             size_t len = 0;
             FILE *m = open_memstream(&buf, &len);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/exec_mma.h"
+#include "sim/mma.h"
 #include "tests/fixture.h"
 
 static const char *const compilers[] = {"nvcc", "nvccG", "clang"};
@@ -181,7 +181,7 @@ END_TEST
 
 /* ------------------------------------------------------- the float model */
 
-/* One dot product c + sum p_k of the model (exec_mma.h), worked out by hand. */
+/* One dot product c + sum p_k of the model (mma.h), worked out by hand. */
 typedef struct model_row {
     const char *what;
     mma_fp_model md;
@@ -236,7 +236,7 @@ static uint64_t to_half(float f)
     return f < 0 ? h | 0x8000 : h;
 }
 
-/* The accumulation model of mma with f16 inputs (exec_mma.h mma_fp_model, after MMA-Sim):
+/* The accumulation model of mma with f16 inputs (mma.h mma_fp_model, after MMA-Sim):
  * one m16n8k16 whose D[0][0] is the row's dot product. */
 START_TEST(test_mma_float_model_rows)
 {

@@ -359,6 +359,35 @@ START_TEST(test_json_integers_are_exact_at_64_bits)
 }
 END_TEST
 
+START_TEST(test_buffer_get_sign_extends_signed_and_zero_extends_unsigned_elements)
+{
+    static const unsigned char ones[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    static const struct {
+        gl_type t;
+        int64_t i;
+        uint64_t u;
+    } rows[] = {
+        {GL_I8, -1, 0},  {GL_U8, 0, 0xff},         {GL_I16, -1, 0}, {GL_U16, 0, 0xffff},
+        {GL_I32, -1, 0}, {GL_U32, 0, 0xffffffffu}, {GL_I64, -1, 0}, {GL_U64, 0, UINT64_MAX},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        gl_value v = gl_buffer_get(ones, rows[r].t, 0);
+        if (gl_type_is_signed(rows[r].t))
+            ck_assert_msg(v.i == rows[r].i, "%s", gl_type_name(rows[r].t));
+        else
+            ck_assert_msg(v.u == rows[r].u, "%s", gl_type_name(rows[r].t));
+    }
+    const int16_t i16[2] = {INT16_MIN, 0x7fff};
+    ck_assert_int_eq(gl_buffer_get(i16, GL_I16, 0).i, INT16_MIN);
+    ck_assert_int_eq(gl_buffer_get(i16, GL_I16, 1).i, 0x7fff);
+    const float f32[2] = {-0.0f, 0x1.fffffep127f};
+    ck_assert(gl_buffer_get(f32, GL_F32, 1).f == 0x1.fffffep127);
+    ck_assert(signbit(gl_buffer_get(f32, GL_F32, 0).f));
+    const double f64[1] = {0x1.0000000000001p0};
+    ck_assert(gl_buffer_get(f64, GL_F64, 0).f == 0x1.0000000000001p0);
+}
+END_TEST
+
 START_TEST(test_json_strings_escape_controls_and_invalid_utf8)
 {
     gl_spec s = {0};
@@ -532,6 +561,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_spec_from_json_rejects_non_object);
     tcase_add_test(tc, test_json_floats_are_shortest_round_trip_with_a_point);
     tcase_add_test(tc, test_json_integers_are_exact_at_64_bits);
+    tcase_add_test(tc, test_buffer_get_sign_extends_signed_and_zero_extends_unsigned_elements);
     tcase_add_test(tc, test_json_strings_escape_controls_and_invalid_utf8);
     tcase_add_test(tc, test_json_result_parses_back_with_cjson);
     tcase_add_test(tc, test_random_is_splitmix64_with_known_first_values);

@@ -1,4 +1,4 @@
-/* test_srcvars.c — source variable names from a debug build's DWARF (sim/ptx_dwarf.h):
+/* test_srcvars.c — source variable names from a debug build's DWARF (sim/ptx/ptx_dwarf.h):
  * real kernels compiled from CUDA C, checked against a simulator run, and malformed
  * DWARF that must be an error, never a crash. */
 #include <check.h>
@@ -7,14 +7,13 @@
 #include <string.h>
 
 #include "runtime/compile.h"
-#include "sim/ptx_dwarf.h"
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_dwarf.h"
+#include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
+#include "tests/temp_cache.h"
 
 #define KERNEL "tests/kernels/compile/srcvars.cu"
-
-static char cache_root[512];
 
 /* Compiles KERNEL with c (debug: -G). 0 (SKIP printed) when c is not installed. */
 static int compile(gl_compiler c, int debug, gl_compiled *out)
@@ -318,20 +317,5 @@ static Suite *srcvars_suite(void)
 
 int main(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(cache_root, sizeof cache_root, "%s/gpulearn-test-cache-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(cache_root)) {
-        perror("mkdtemp");
-        return EXIT_FAILURE;
-    }
-    setenv("XDG_CACHE_HOME", cache_root, 1);
-    SRunner *sr = srunner_create(srcvars_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_root);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", cache_root);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return temp_cache_run_suite(srcvars_suite());
 }

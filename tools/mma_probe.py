@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Measures the floating-point accumulation of mma.sync on a GPU and fits the simulator's
-model to it (sim/exec_mma.h mma_fp_model, after MMA-Sim: products per fused addition,
+model to it (sim/mma.h mma_fp_model, after MMA-Sim: products per fused addition,
 fractional bits kept when aligning to the largest exponent; f32 results truncated).
 
   python3 tools/mma_probe.py gen
@@ -11,7 +11,7 @@ fractional bits kept when aligning to the largest exponent; f32 results truncate
       --dump-json GOLDEN.json` on the GPU (tools/gpu_check.sh records it as
       mma_probe_T.golden.json). Runs the same spec on the simulator under every model
       (GPULEARN_MMA_MODEL=T:block,frac_bits) and prints those that give the GPU's bits for
-      every probe, else the closest ones. Put the winner in exec_mma.c hopper_models.
+      every probe, else the closest ones. Put the winner in sim/mma.c hopper_models.
 
 How to read a golden by hand (d[p] are f32 bits; ulp = 2^-23, the ulp of 1.0):
   probes 0-31: c = 1 plus one product s * 2^-(23+x), x = 1..8, s = +1, -1, +3, -3: a

@@ -173,14 +173,6 @@ void gl_metrics_free(gl_metrics *m);
  * when unknown). Returns 0, or -1 on a write error. */
 int gl_metrics_write_json(const gl_metrics *m, FILE *f);
 
-/* Writes the stored events as a Chrome/Perfetto trace (JSON "traceEvents"; open in
- * ui.perfetto.dev or chrome://tracing): one process per block ("block (x,y,z) on SM
- * n"), one thread per warp; consecutive issues of a warp on the same source line
- * become one slice named "file:line"; a barrier wait is a slice from arrival to
- * release; printf is an instant event with its text. Timestamps are trace time units
- * shown as microseconds. Returns 0, or -1 on a write error. */
-int gl_trace_write_chrome(const trace_t *t, FILE *f);
-
 /* Cost of one memory request, the same arithmetic the metrics use (for views that
  * show a single request): distinct 32-byte sectors of global lanes, and shared-memory
  * wavefronts. addrs: 32 lane addresses; mask: active lanes; width: bytes per lane. */

@@ -147,7 +147,7 @@ typedef struct trace_reg {
 } trace_reg;
 
 /* A source variable held in a register over a range of instructions, from a debug
- * build's DWARF (sim/ptx_dwarf.h): "i" in regs[3] ("%r1") for PCs [4, 28). */
+ * build's DWARF (sim/ptx/ptx_dwarf.h): "i" in regs[3] ("%r1") for PCs [4, 28). */
 typedef struct trace_var {
     char name[32]; /* as in the source ("i", "sum"; truncated) */
     int32_t reg;   /* index into trace.regs */

@@ -1,6 +1,6 @@
-/* app.h — the TUI's state, shared by app.c (loop, keys, actions), views.c (panes)
- * and the views (view.h). Private to tui/. Views read this state and draw; only
- * app.c changes it. */
+/* app.h — the TUI's state, shared by the app*.c files (loop, steps, runs, keys and
+ * actions), views.c (panes) and the views (view.h). Private to tui/. Views read this
+ * state and draw; only the app*.c files change it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
 
@@ -112,7 +112,7 @@ typedef struct app {
     gl_run_result run;
     char run_error[4096];
     char *run_chatter;      /* anything the runtime wrote to stdout/stderr meanwhile */
-    bool sim_replay;        /* the last run was S: a GPU run replayed on the simulator */
+    bool replayed_on_sim;   /* the last run was S: a GPU run replayed on the simulator */
     bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
@@ -128,7 +128,6 @@ typedef struct app {
     char ex_error[1024];
     app_diag diags[APP_MAX_DIAGS]; /* compile errors of the last run/grade, by line */
     int ndiags;
-    char fault_file[1024]; /* file of the last run's fault ("" if none) */
 
     /* a run or grading in a worker process (job.h); busy while job.kind != JOB_NONE */
     job job;
@@ -238,7 +237,7 @@ typedef struct app {
     } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
 
-/* One line of the help overlay: the keys and what they do (from app.c's key table). */
+/* One line of the help overlay: the keys and what they do (from app_keys.c's key table). */
 typedef struct app_help_line {
     const char *keys;
     const char *help;

@@ -167,9 +167,10 @@ static bool spawn(job *j, job_kind kind, void (*body)(int fd, void *arg), void *
     return true;
 }
 
-/* gl_run_result travels field by field: every pointer's contents are sent, pointers
- * into the child's modules (fault and finding source files) are dropped, and fields
- * added to the struct later are left zero in the parent (safe) until listed here. */
+/* gl_run_result travels field by field: every pointer's contents are sent; the fault,
+ * the findings and the diagnostics are plain records (runtime/result.h, file names
+ * included) and travel as bytes. Fields added to the struct later are left zero in the
+ * parent (safe) until listed here. */
 static void write_result(wbuf *w, const gl_run_result *r)
 {
     w_bytes(w, &r->backend, sizeof r->backend);
@@ -179,9 +180,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
     for (int i = 0; r->buffers && i < r->nargs; i++)
         w_blob(w, r->buffers[i].data, r->buffers[i].bytes);
     w_str(w, r->stdout_text);
-    sim_fault f = r->fault;
-    f.src_file = NULL; /* points into a module gl_run_spec has freed */
-    w_bytes(w, &f, sizeof f);
+    w_bytes(w, &r->fault, sizeof r->fault);
     w_bytes(w, &r->stats, sizeof r->stats);
     w_bytes(w, &r->elapsed_ms, sizeof r->elapsed_ms);
     w_bytes(w, &r->occupancy, sizeof r->occupancy);
@@ -190,14 +189,12 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, r->cuda_error, sizeof r->cuda_error);
     w_bytes(w, &r->cached, sizeof r->cached);
     w_bytes(w, r->compile_command, sizeof r->compile_command);
+    w_blob(w, r->diags, (size_t)r->ndiags * sizeof *r->diags);
     w_bytes(w, &r->timing, sizeof r->timing);
-    /* checker findings (POD but for two source-file pointers) */
+    /* checker findings */
     w_u64(w, (uint64_t)(r->findings ? r->nfindings : 0));
-    for (int i = 0; r->findings && i < r->nfindings; i++) {
-        sim_finding fi = r->findings[i];
-        fi.access.src_file = fi.other.src_file = NULL;
-        w_bytes(w, &fi, sizeof fi);
-    }
+    for (int i = 0; r->findings && i < r->nfindings; i++)
+        w_bytes(w, &r->findings[i], sizeof r->findings[i]);
     w_bytes(w, &r->findings_dropped, sizeof r->findings_dropped);
     w_bytes(w, &r->nerrors, sizeof r->nerrors);
     w_bytes(w, &r->nwarnings, sizeof r->nwarnings);
@@ -262,6 +259,27 @@ static bool r_array(rbuf *r, void **out, size_t *n, size_t size)
     return true;
 }
 
+/* Reads the compiler's diagnostics written as one blob of gl_diag records; NULL with
+ * *n 0 for none. */
+static gl_diag *r_diags(rbuf *r, int *n)
+{
+    void *p;
+    size_t count;
+    *n = 0;
+    if (!r_array(r, &p, &count, sizeof(gl_diag)) || count > 100000) {
+        free(p);
+        r->ok = false;
+        return NULL;
+    }
+    gl_diag *d = p;
+    for (size_t i = 0; i < count; i++) {
+        d[i].file[sizeof d[i].file - 1] = '\0';
+        d[i].text[sizeof d[i].text - 1] = '\0';
+    }
+    *n = (int)count;
+    return d;
+}
+
 /* Reads a buffer array as written by the child: a count (under 4096), then each
  * buffer's bytes as a blob. NULL with *count 0 for none; a bad count or no memory clears
  * r->ok (the buffers read so far stay with the caller, who frees them). */
@@ -297,7 +315,9 @@ static bool read_result(rbuf *r, gl_run_result *res)
     res->buffers = r_buffers(r, &res->nargs);
     res->stdout_text = r_blob(r, NULL);
     r_bytes(r, &res->fault, sizeof res->fault);
-    res->fault.src_file = NULL;
+    res->fault.src_file[sizeof res->fault.src_file - 1] = '\0';
+    res->fault.message[sizeof res->fault.message - 1] = '\0';
+    res->fault.alloc_name[sizeof res->fault.alloc_name - 1] = '\0';
     r_bytes(r, &res->stats, sizeof res->stats);
     r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
     r_bytes(r, &res->occupancy, sizeof res->occupancy);
@@ -309,6 +329,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->cached, sizeof res->cached);
     r_bytes(r, res->compile_command, sizeof res->compile_command);
     res->compile_command[sizeof res->compile_command - 1] = '\0';
+    res->diags = r_diags(r, &res->ndiags);
     r_bytes(r, &res->timing, sizeof res->timing);
     uint64_t nf = r_u64(r);
     if (r->ok && nf > 0 && nf < 100000) {
@@ -317,8 +338,12 @@ static bool read_result(rbuf *r, gl_run_result *res)
             r->ok = false;
         else
             res->nfindings = (int)nf;
-        for (int i = 0; r->ok && i < res->nfindings; i++)
-            r_bytes(r, &res->findings[i], sizeof res->findings[i]);
+        for (int i = 0; r->ok && i < res->nfindings; i++) {
+            gl_finding *f = &res->findings[i];
+            r_bytes(r, f, sizeof *f);
+            f->message[sizeof f->message - 1] = f->var[sizeof f->var - 1] = '\0';
+            f->access.src_file[GL_FILE_MAX - 1] = f->other.src_file[GL_FILE_MAX - 1] = '\0';
+        }
     } else if (nf != 0) {
         r->ok = false;
     }
@@ -429,6 +454,7 @@ static void put_out(wbuf *w, const job_out *o)
         const gl_grade_report *rep = o->rep;
         w_bytes(w, rep, sizeof *rep);
         w_str(w, rep->compile_log);
+        w_blob(w, rep->diags, (size_t)rep->ndiags * sizeof *rep->diags);
         w_blob(w, rep->checks, rep->checks ? (size_t)rep->nchecks * sizeof *rep->checks : 0);
         return;
     }
@@ -700,27 +726,6 @@ static rbuf result_of(const job *j)
     return whole ? (rbuf){j->in.data, j->in.data + j->in.h.len, true} : (rbuf){NULL, NULL, false};
 }
 
-/* "file.cu:12: ..." -> "file.cu" in out (the fault's place as run.c writes it). */
-static void fault_file_of(const char *msg, char *out, size_t len)
-{
-    out[0] = '\0';
-    const char *c = strchr(msg, ':');
-    while (c) {
-        const char *d = c + 1;
-        while (*d >= '0' && *d <= '9')
-            d++;
-        if (d > c + 1 && *d == ':') {
-            size_t n = (size_t)(c - msg);
-            if (n >= len)
-                n = len - 1;
-            memcpy(out, msg, n);
-            out[n] = '\0';
-            return;
-        }
-        c = strchr(c + 1, ':');
-    }
-}
-
 /* Reads the exercise part job_start_exercise writes after the run; false on a short or
  * bad message (ex is then left empty). */
 static bool read_exercise(rbuf *r, job_exercise *ex)
@@ -745,11 +750,10 @@ static bool read_exercise(rbuf *r, job_exercise *ex)
 /* job_finish_run and job_finish_exercise: the run, then (ex not NULL) the exercise
  * part. */
 static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                       char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex)
+                       char **chatter, job_exercise *ex)
 {
     memset(res, 0, sizeof *res);
     *chatter = NULL;
-    fault_file[0] = '\0';
     errmsg[0] = '\0';
     if (ex)
         memset(ex, 0, sizeof *ex);
@@ -768,8 +772,6 @@ static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, 
     }
     if (ok) {
         snprintf(errmsg, errlen, "%s", msg ? msg : "");
-        if (res->fault.kind != SIM_FAULT_NONE)
-            fault_file_of(errmsg, fault_file, fault_file_len);
         job_reap(j, false);
     } else {
         memset(res, 0, sizeof *res);
@@ -786,15 +788,15 @@ static void finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, 
 }
 
 void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                    char **chatter, char *fault_file, size_t fault_file_len)
+                    char **chatter)
 {
-    finish_run(j, st, res, errmsg, errlen, chatter, fault_file, fault_file_len, NULL);
+    finish_run(j, st, res, errmsg, errlen, chatter, NULL);
 }
 
 void job_finish_exercise(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                         char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex)
+                         char **chatter, job_exercise *ex)
 {
-    finish_run(j, st, res, errmsg, errlen, chatter, fault_file, fault_file_len, ex);
+    finish_run(j, st, res, errmsg, errlen, chatter, ex);
 }
 
 void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen)
@@ -808,12 +810,13 @@ void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg,
     r_bytes(&r, &got, sizeof got);
     if (r.ok) {
         got.compile_log = r_blob(&r, NULL);
+        got.diags = r_diags(&r, &got.ndiags);
         size_t n = 0;
         got.checks = (gl_check_result *)(void *)r_blob(&r, &n);
         if (n != (size_t)got.nchecks * sizeof *got.checks)
             r.ok = false;
         if (!r.ok)
-            free(got.compile_log), free(got.checks);
+            free(got.compile_log), free(got.diags), free(got.checks);
     }
     if (r.ok) {
         *rep = got;

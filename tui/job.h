@@ -97,16 +97,17 @@ bool job_poll(job *j);
 /* Kills the worker and its children and forgets the job. */
 void job_cancel(job *j);
 
-/* Collects a finished run: *st, *res (initialised in every case; caller frees with
- * gl_run_result_free; res->fault.src_file is NULL: the fault's file is in fault_file),
- * the error message, the tools' chatter (*chatter malloc'd or NULL). A worker that died
- * without answering gives GL_ERR_TOOL and a message saying how it died. */
+/* Collects a finished run: *st, *res (initialised in every case, the fault, findings and
+ * compiler diagnostics as the worker's run made them; caller frees with
+ * gl_run_result_free), the error message, the tools' chatter (*chatter malloc'd or
+ * NULL). A worker that died without answering gives GL_ERR_TOOL and a message saying
+ * how it died. */
 void job_finish_run(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                    char **chatter, char *fault_file, size_t fault_file_len);
+                    char **chatter);
 /* Collects a finished exercise run: the learner's run as job_finish_run, and *ex
  * (initialised in every case; ex->ref_buffers freed by the caller). */
 void job_finish_exercise(job *j, gl_status *st, gl_run_result *res, char *errmsg, size_t errlen,
-                         char **chatter, char *fault_file, size_t fault_file_len, job_exercise *ex);
+                         char **chatter, job_exercise *ex);
 /* Collects a finished grading (rep freed with grade_report_free). */
 void job_finish_grade(job *j, gl_status *st, gl_grade_report *rep, char *errmsg, size_t errlen);
 

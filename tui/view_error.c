@@ -12,13 +12,13 @@ bool tv_has_error_picture(const app *a)
 {
     if (!a->have_run)
         return false;
-    if (a->run.fault.kind != SIM_FAULT_NONE)
+    if (a->run.fault.kind != GL_FAULT_NONE)
         return true;
     for (int i = 0; i < a->run.nfindings; i++) {
-        const sim_finding *f = &a->run.findings[i];
+        const gl_finding *f = &a->run.findings[i];
         /* barrier misuse is a warning in a run (legal PTX) and a failure in grading */
-        if (f->is_error || f->kind == SIM_FIND_DIVERGENT_BARRIER ||
-            f->kind == SIM_FIND_EXITED_BARRIER)
+        if (f->is_error || f->kind == GL_FIND_DIVERGENT_BARRIER ||
+            f->kind == GL_FIND_EXITED_BARRIER)
             return true;
     }
     return false;
@@ -30,7 +30,7 @@ bool tv_has_error_picture(const app *a)
  * three when narrow. Returns the rows used. */
 /* One access of a race: who (thread, block, warp and lane) and the source line, in at
  * most `rows` rows from y. Returns the rows used. */
-static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const char *what, int y,
+static int thread_box(WINDOW *win, const app *a, const gl_access *ac, const char *what, int y,
                       int x, int w, int rows, int attr)
 {
     char buf[400];
@@ -78,8 +78,8 @@ static int thread_box(WINDOW *win, const app *a, const sim_access *ac, const cha
 }
 
 /* The warps of a block as rows of lanes, threads p and q marked. */
-static void lanes_picture(WINDOW *win, const app *a, const sim_access *p, const sim_access *q,
-                          int y, int x, int h, int w)
+static void lanes_picture(WINDOW *win, const app *a, const gl_access *p, const gl_access *q, int y,
+                          int x, int h, int w)
 {
     unsigned T0 = a->spec.block[0], T1 = a->spec.block[1];
     uint64_t T = (uint64_t)T0 * T1 * a->spec.block[2];
@@ -129,42 +129,17 @@ static void lanes_picture(WINDOW *win, const app *a, const sim_access *p, const 
     }
 }
 
-/* "N bytes past the end of 'c' (4000 bytes)" in a fault message. */
-static bool parse_bounds(const char *msg, unsigned long long *dist, bool *after, char *name,
-                         size_t nlen, unsigned long long *size)
-{
-    const char *p = strstr(msg, " bytes past the end of '");
-    *after = true;
-    if (!p)
-        p = strstr(msg, " bytes before the start of '"), *after = false;
-    if (!p)
-        return false;
-    const char *d = p;
-    while (d > msg && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    *dist = strtoull(d, NULL, 10);
-    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
-    if (!e)
-        return false;
-    snprintf(name, nlen, "%.*s", (int)(e - q), q);
-    const char *s = strchr(e, '(');
-    if (!s)
-        return false;
-    *size = strtoull(s + 1, NULL, 10);
-    return true;
-}
-
 static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
-    const sim_fault *f = &a->run.fault;
+    const gl_fault *f = &a->run.fault;
     char buf[600];
-    sim_access ac = {0};
+    gl_access ac = {0};
     ac.op = f->is_store;
     memcpy(ac.thread, f->thread, sizeof ac.thread);
     memcpy(ac.block, f->block, sizeof ac.block);
     ac.src_line = f->src_line;
     view_put(win, y, x, w,
-             f->kind == SIM_FAULT_MISALIGNED ? "misaligned access" : "out-of-bounds access",
+             f->kind == GL_FAULT_MISALIGNED ? "misaligned access" : "out-of-bounds access",
              term_attr(TC_BAD) | A_BOLD);
     int r = y + 1 +
             thread_box(win, a, &ac,
@@ -172,10 +147,10 @@ static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
                        : f->is_store == 2 ? "atomic by"
                                           : "load by",
                        y + 1, x, w, h - 1, term_attr(TC_BAD));
-    unsigned long long dist = 0, size = 0;
-    bool after = true;
-    char name[128];
-    if (parse_bounds(f->message, &dist, &after, name, sizeof name, &size) && r + 3 < y + h) {
+    const unsigned long long dist = f->alloc_distance, size = f->alloc_bytes;
+    const bool after = f->alloc_after;
+    const char *name = f->alloc_name;
+    if (size > 0 && r + 3 < y + h) {
         /* the bar: the allocation, then the gap and the access past it */
         int bw = w - 2 < 60 ? w - 2 : 60;
         unsigned long long span = size + dist + f->size;
@@ -304,10 +279,10 @@ static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, in
 /* Barrier misuse (synccheck): in the finding's block, the lines of the barriers each
  * warp arrived at, and the warps that arrived at fewer barriers than the others (they
  * exited, or went another way). */
-static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const sim_finding *fi, int y, int x,
+static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const gl_finding *fi, int y, int x,
                                 int h, int w)
 {
-    const char *head = fi->kind == SIM_FIND_EXITED_BARRIER
+    const char *head = fi->kind == GL_FIND_EXITED_BARRIER
                            ? "barrier skipped by threads that exited"
                            : "threads waited at different __syncthreads()";
     int r = y;
@@ -355,10 +330,10 @@ static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const sim_finding
     view_put(win, r++, x, w, buf, term_attr(TC_HEADING));
     for (unsigned k = 0; k < wpb && r < y + h - 1; k++) {
         snprintf(buf, sizeof buf, "  warp %u: %s%s", k, lines[k][0] ? lines[k] + 1 : "none",
-                 arrivals[k] < most ? (fi->kind == SIM_FIND_EXITED_BARRIER
-                                           ? "  (exited before the others' barrier)"
-                                           : "  (fewer than the others)")
-                                    : "");
+                 arrivals[k] < most
+                     ? (fi->kind == GL_FIND_EXITED_BARRIER ? "  (exited before the others' barrier)"
+                                                           : "  (fewer than the others)")
+                     : "");
         view_put(win, r++, x, w, buf, arrivals[k] < most ? term_attr(TC_WARN) : PLAIN);
     }
     if (r < y + h)
@@ -379,43 +354,43 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
                  term_attr(TC_DIM));
         return;
     }
-    const sim_fault *f = &a->run.fault;
-    if (f->kind == SIM_FAULT_OUT_OF_BOUNDS || f->kind == SIM_FAULT_MISALIGNED) {
+    const gl_fault *f = &a->run.fault;
+    if (f->kind == GL_FAULT_OUT_OF_BOUNDS || f->kind == GL_FAULT_MISALIGNED) {
         draw_oob(win, a, y, x, h, w);
         return;
     }
     for (int i = 0; i < a->run.nfindings; i++) {
-        const sim_finding *fi = &a->run.findings[i];
-        if (fi->kind == SIM_FIND_DEADLOCK) {
+        const gl_finding *fi = &a->run.findings[i];
+        if (fi->kind == GL_FIND_DEADLOCK) {
             draw_deadlock(win, a, t, y, x, h, w);
             return;
         }
     }
     for (int i = 0; i < a->run.nfindings; i++) {
-        const sim_finding *fi = &a->run.findings[i];
-        if (!fi->is_error || (fi->kind != SIM_FIND_RACE && fi->kind != SIM_FIND_WARP_RACE &&
-                              fi->kind != SIM_FIND_GLOBAL_RACE))
+        const gl_finding *fi = &a->run.findings[i];
+        if (!fi->is_error || (fi->kind != GL_FIND_RACE && fi->kind != GL_FIND_WARP_RACE &&
+                              fi->kind != GL_FIND_GLOBAL_RACE))
             continue;
         char buf[300];
         static const char *const haz[] = {"", "read after write", "write after read",
                                           "write after write"};
         char elem[96];
-        const int named = fi->space == SIM_SPACE_SHARED
+        const int named = fi->space == GL_SPACE_SHARED
                               ? snprintf(elem, sizeof elem, "%s", fi->var) > 0
                               : view_buffer_elem(a, fi->address, elem, sizeof elem);
         if (named && w >= 50)
             snprintf(buf, sizeof buf, "race on %s (%s, %s)", elem,
-                     fi->space == SIM_SPACE_SHARED ? "shared" : "global",
-                     fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
+                     fi->space == GL_SPACE_SHARED ? "shared" : "global",
+                     fi->hazard <= GL_HAZ_WAW ? haz[fi->hazard] : "");
         else if (named)
             snprintf(buf, sizeof buf, "race on %s", elem);
         else if (w >= 50)
             snprintf(buf, sizeof buf, "race on %s bytes at 0x%" PRIx64 " (%s)",
-                     fi->space == SIM_SPACE_SHARED ? "shared" : "global", fi->address,
-                     fi->hazard <= SIM_HAZ_WAW ? haz[fi->hazard] : "");
+                     fi->space == GL_SPACE_SHARED ? "shared" : "global", fi->address,
+                     fi->hazard <= GL_HAZ_WAW ? haz[fi->hazard] : "");
         else
             snprintf(buf, sizeof buf, "race on %s 0x%" PRIx64,
-                     fi->space == SIM_SPACE_SHARED ? "shared" : "global", fi->address);
+                     fi->space == GL_SPACE_SHARED ? "shared" : "global", fi->address);
         view_put(win, y, x, w, buf, term_attr(TC_BAD) | A_BOLD);
         const char *opn[] = {"A reads", "A writes", "A atomic"};
         const char *opm[] = {"B reads", "B writes", "B atomic"};
@@ -455,7 +430,7 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         }
         if (r < y + h)
             view_put(win, r++, x, w,
-                     fi->kind == SIM_FIND_WARP_RACE
+                     fi->kind == GL_FIND_WARP_RACE
                          ? (w >= 28 ? "and no __syncwarp() between" : "no __syncwarp() between")
                      : other_block
                          ? (w >= 52 ? "and nothing orders them: blocks run at the same time"
@@ -468,13 +443,13 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         return;
     }
     for (int i = 0; i < a->run.nfindings; i++) {
-        const sim_finding *fi = &a->run.findings[i];
-        if (fi->kind == SIM_FIND_DIVERGENT_BARRIER || fi->kind == SIM_FIND_EXITED_BARRIER) {
+        const gl_finding *fi = &a->run.findings[i];
+        if (fi->kind == GL_FIND_DIVERGENT_BARRIER || fi->kind == GL_FIND_EXITED_BARRIER) {
             draw_barrier_misuse(win, t, fi, y, x, h, w);
             return;
         }
     }
-    view_put(win, y, x, w, f->kind != SIM_FAULT_NONE ? f->message : a->run.findings[0].message,
+    view_put(win, y, x, w, f->kind != GL_FAULT_NONE ? f->message : a->run.findings[0].message,
              term_attr(TC_BAD));
 }
 

@@ -588,10 +588,10 @@ static void draw_text(const app *a, WINDOW *win, int h, int w, struct view_metri
 
 static bool fault_in_source(const app *a, int *line)
 {
-    if (!a->have_run || a->run.fault.kind == SIM_FAULT_NONE || a->run.fault.src_line <= 0)
+    if (!a->have_run || a->run.fault.kind == GL_FAULT_NONE || a->run.fault.src_line <= 0)
         return false;
-    if (a->fault_file[0] && a->src.path &&
-        strcmp(base_name(a->fault_file), base_name(a->src.path)) != 0)
+    const char *file = a->run.fault.src_file;
+    if (file[0] && a->src.path && strcmp(base_name(file), base_name(a->src.path)) != 0)
         return false;
     *line = a->run.fault.src_line;
     return true;
@@ -1025,8 +1025,8 @@ static void draw_source(const app *a, WINDOW *win, int h, int w, struct view_met
         put(win, h - 1, 2, w - 4, msg,
             a->diags[0].is_error ? term_attr(TC_BAD) : term_attr(TC_WARN));
     } else if (a->ndiags) {
-        snprintf(msg, sizeof msg, " %d compile error%s: line %d ", a->ndiags,
-                 a->ndiags == 1 ? "" : "s", a->diags[0].line);
+        snprintf(msg, sizeof msg, " %d compile error%s: line %d:%d ", a->ndiags,
+                 a->ndiags == 1 ? "" : "s", a->diags[0].line, a->diags[0].col);
         put(win, h - 1, 2, w - 4, msg, term_attr(TC_BAD));
     } else if (fault_in_source(a, &fault_line)) {
         snprintf(msg, sizeof msg, " fault at line %d ", fault_line);
@@ -1145,7 +1145,7 @@ static void baseline_lines(const app *a, tlines *L, int cols)
 {
     const struct app_baseline *b = &a->baseline;
     if (!b->valid || b->lesson != a->lesson || b->step != a->step || a->run_status != GL_OK ||
-        a->run.fault.kind != SIM_FAULT_NONE || (int)a->run.backend != b->backend ||
+        a->run.fault.kind != GL_FAULT_NONE || (int)a->run.backend != b->backend ||
         b->n != (app_on_exercise(a) ? a->spec_n : 0) || b->names != a->run_names)
         return; /* the debug build (N) runs other code: its counts compare with its own */
     char parts[4][160];
@@ -1218,7 +1218,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                      a->backend_known && !a->device.is_simulator ? a->device.name : "the GPU");
         else
             snprintf(backend, sizeof backend,
-                     a->sim_replay ? "replayed on the simulator" : "ran on the simulator");
+                     a->replayed_on_sim ? "replayed on the simulator" : "ran on the simulator");
         char extra[160] = "";
         if (a->run_kernel[0]) { /* f ran another kernel of the file */
             const size_t used = strlen(backend);
@@ -1266,7 +1266,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                       a->run.nerrors, a->run.nerrors == 1 ? "" : "s", a->run.nwarnings,
                       a->run.nwarnings == 1 ? "" : "s");
             for (int i = 0; i < a->run.nfindings; i++) {
-                const sim_finding *f = &a->run.findings[i];
+                const gl_finding *f = &a->run.findings[i];
                 char cnt[48] = "";
                 if (f->count > 1)
                     snprintf(cnt, sizeof cnt, " (seen %llu times)", (unsigned long long)f->count);

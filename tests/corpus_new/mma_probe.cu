@@ -4,7 +4,7 @@
 // bits to d[p] (f16 and bf16: m16n8k16, all 16 products; tf32: m16n8k8, the first 8).
 // The inputs (tools/mma_probe.py writes them) are exact in every input type: chosen so
 // that the result shows how many products are added at once and how many fractional bits
-// survive the alignment (exec_mma.h mma_fp_model). tools/mma_probe.py fits the
+// survive the alignment (mma.h mma_fp_model). tools/mma_probe.py fits the
 // simulator's model to a GPU's golden and says how to read one by hand.
 __device__ __forceinline__ unsigned cv(float x, int type)
 {

@@ -2,7 +2,7 @@
  * its trace class and the operand count the parser checks (PTX ISA §9.7
  * "Instructions"). The parser, the trace's instruction table, the executor's messages
  * and gpulearn's PTX instrumentation all read it; nothing else lists op names. */
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_ir.h"
 
 #include <string.h>
 
@@ -10,7 +10,7 @@ const ptx_op_info ptx_op_table[PTX_OP_COUNT] = {
 #define BIN(n, cls, i, f, d) {#n, TRACE_CLASS_##cls, 3},
 #define UN(n, cls, i, f, d) {#n, TRACE_CLASS_##cls, 2},
 #define OP(n, cls, k) {#n, TRACE_CLASS_##cls, k},
-#include "sim/ptx_ops.def"
+#include "sim/ptx/ptx_ops.def"
 #undef BIN
 #undef UN
 #undef OP

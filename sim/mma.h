@@ -1,16 +1,16 @@
-/* exec_mma.h — private to sim/: the semantics of the tensor-core (warp-level matrix)
+/* mma.h — private to sim/: the semantics of the tensor-core (warp-level matrix)
  * instructions, as pure functions: PTX ISA §9.7.14 "Warp Level Matrix Multiply-Accumulate
  * Instructions" — wmma.load/store/mma (§9.7.14.4), mma.sync (§9.7.14.5), ldmatrix
  * (§9.7.14.5.15), stmatrix (§9.7.14.5.16) and movmatrix (§9.7.14.5.17).
  *
  * Nothing here touches the simulator's state: the parser decodes an instruction's
- * modifiers with mma_decode, and the executor (sim_mma.c) asks which lane holds which
+ * modifiers with mma_decode, and the executor (exec_mma.c) asks which lane holds which
  * fragment element (mma_frag_pos) and does the arithmetic (mma_compute) on whole
  * matrices. Fragments are named as in the PTX ISA: groupID = %laneid >> 2,
  * threadID_in_group = %laneid % 4.
  */
-#ifndef GL_EXEC_MMA_H
-#define GL_EXEC_MMA_H
+#ifndef GL_SIM_MMA_H
+#define GL_SIM_MMA_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -110,7 +110,7 @@ typedef struct mma_fp_model {
     int frac_bits; /* fractional bits kept when aligning (23: none below f32's) */
 } mma_fp_model;
 
-/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32): exec_mma.c's table for Hopper
+/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32): mma.c's table for Hopper
  * (sm_90: whole K at once, 25 bits; the H100/H200 the corpus is recorded on), unless
  * GPULEARN_MMA_MODEL says otherwise: "ampere" (sm_80/86/89: K halves for f16/bf16 k16
  * and tf32 k8, 24 bits), "hopper", or per type "f16:16,25;bf16:16,25;tf32:8,25" (block,

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx_ir.h"
-#include "sim/ptx_dwarf.h"
-#include "sim/exec_mma.h"
+#include "sim/mma.h"
+#include "sim/ptx/ptx_dwarf.h"
+#include "sim/ptx/ptx_ir.h"
 
 /* ------------------------------------------------------------ small helpers */
 

@@ -1,6 +1,6 @@
 /* ptx_ir.h — private to sim/: the decoded PTX module.
  *
- * ptx_parse() turns PTX text into this form once; the interpreter (sim_exec.c) never
+ * ptx_parse() turns PTX text into this form once; the interpreter (sim/exec_*.c) never
  * touches strings or hash tables. Every instruction of every function lives in one
  * array (ptx_module.code); a PC is an index into it. Registers are dense 64-bit slots
  * per function; predicates are slots holding 0 or 1.
@@ -18,7 +18,7 @@ typedef enum ptx_op {
 #define BIN(n, cls, i, f, d) PTX_OP_##n,
 #define UN(n, cls, i, f, d) PTX_OP_##n,
 #define OP(n, cls, k) PTX_OP_##n,
-#include "sim/ptx_ops.def"
+#include "sim/ptx/ptx_ops.def"
 #undef BIN
 #undef UN
 #undef OP
@@ -26,7 +26,7 @@ typedef enum ptx_op {
 } ptx_op;
 
 /* The tensor-core ops (the last lines of ptx_ops.def: mma ... movmatrix, PTX ISA §9.7.14):
- * warp-wide, `.aligned`, run by sim_mma.c. */
+ * warp-wide, `.aligned`, run by exec_mma.c. */
 #define PTX_IS_MMA(op) ((unsigned)(op) >= PTX_OP_mma && (unsigned)(op) <= PTX_OP_movmatrix)
 
 /* What ptx_ops.def says of one op (PTX ISA §9.7 "Instructions"), indexed by ptx_op
@@ -415,18 +415,5 @@ void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
 /* Reads the next token, skipping whitespace and comments. Returns 0 on a character
  * that starts no token (*t then describes it, as a one-byte PTX_TOK_PUNCT). */
 int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
-
-/* ------------------------------------------------------------- internals */
-/* Formats device printf (PTX `vprintf`, CUDA C++ Programming Guide "Formatted Output"):
- * fmt is the format string, args the packed argument buffer (each argument aligned to
- * its size; %f arguments are doubles). Appends to the buffer (*out, *len, *cap). Returns
- * the number of arguments consumed; -1 when reading memory failed (the callback reported
- * it); -2 when the format uses what CUDA's device printf does not support (the Guide's
- * grammar: flags "#0+- ", width digits or '*', precision digits, size h/l/ll, type one of
- * "cdiouxXpeEfgGaAs"), with the reason in why (whylen bytes). Specifiers past the 32nd
- * argument are printed as written, as the Guide says. */
-typedef int (*sim_read_fn)(void *ctx, uint64_t addr, void *dst, unsigned size);
-int sim_vprintf_format(void *ctx, sim_read_fn rd, uint64_t fmt, uint64_t args, char **out,
-                       size_t *len, size_t *cap, char *why, size_t whylen);
 
 #endif

@@ -6,14 +6,14 @@
  * abbreviations (DWARF 5 §7.5), keeping a stack of scopes' PC ranges, and every variable
  * or parameter whose location is a register becomes a ptx_srcvar. Every read is bounds
  * checked: malformed input is an error, never a read past the bytes. */
-#include "sim/ptx_dwarf.h"
+#include "sim/ptx/ptx_dwarf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx_ir.h"
+#include "sim/ptx/ptx_ir.h"
 
 /* A label reference at byte `off` of a section: label+addend. */
 typedef struct reloc {

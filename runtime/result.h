@@ -1,0 +1,140 @@
+/* result.h — what a compilation and a run report, in runtime's own types: the fault that
+ * ended a launch (gl_fault), the checkers' findings (gl_finding), the launch's counters
+ * (gl_stats) and the compiler's messages (gl_diag). Everything above runtime/ (tui/,
+ * cli/) sees these, never the simulator's types; runtime/run.c converts the simulator's
+ * records into them in one place (gl_run_sim).
+ *
+ * Every record is plain data: file names are copied into the record (not pointers into
+ * a PTX module), so a record outlives the run and travels between processes as bytes. */
+#ifndef GL_RESULT_H
+#define GL_RESULT_H
+
+#include <stdint.h>
+
+/* Longest file name a record keeps (longer ones are cut), bytes with the NUL. */
+#define GL_FILE_MAX 256
+
+/* What ended a launch (compute-sanitizer memcheck's vocabulary; PTX ISA §9.7.19
+ * "trap"/"brkpt" for GL_FAULT_TRAP). The values equal sim/sim.h's sim_fault_kind. */
+typedef enum gl_fault_kind {
+    GL_FAULT_NONE = 0,
+    GL_FAULT_OUT_OF_BOUNDS, /* an access outside every allocation of its space */
+    GL_FAULT_MISALIGNED,    /* an address not a multiple of the access size */
+    GL_FAULT_DEADLOCK,      /* a barrier that can never be released */
+    GL_FAULT_STEP_LIMIT,    /* the step or wall-time limit stopped an endless loop */
+    GL_FAULT_UNSUPPORTED,   /* an instruction the simulator does not implement */
+    GL_FAULT_TRAP,          /* trap / brkpt / a failed assert() */
+} gl_fault_kind;
+
+/* A state space (PTX ISA §5.1). The values equal sim/sim.h's sim_space. */
+typedef enum gl_space {
+    GL_SPACE_GENERIC,
+    GL_SPACE_GLOBAL,
+    GL_SPACE_SHARED,
+    GL_SPACE_LOCAL,
+    GL_SPACE_CONST,
+    GL_SPACE_PARAM,
+} gl_space;
+
+/* The fault that ended a launch: kind, where (block, thread, its warp and lane, the PTX
+ * line and the CUDA source file and line) and, for memory faults, the access. */
+typedef struct gl_fault {
+    gl_fault_kind kind; /* GL_FAULT_NONE: the kernel completed */
+    gl_space space;
+    int is_store;               /* 1 store, 0 load, 2 atomic */
+    uint64_t address;           /* as accessed (generic, or an offset in its space) */
+    unsigned size;              /* access size, bytes */
+    unsigned block[3];          /* blockIdx of the faulting thread */
+    unsigned thread[3];         /* threadIdx of the faulting thread */
+    int warp, lane;             /* the thread's warp in its block and lane in the warp
+                                    (linear thread id / 32 and % 32); -1 for a
+                                    deadlock or an unsupported instruction, which name
+                                    no thread */
+    int ptx_line;               /* line in the PTX text, 1-based; 0 unknown */
+    char src_file[GL_FILE_MAX]; /* CUDA source file from .file/.loc, "" unknown */
+    int src_line;               /* CUDA source line from .loc, 0 unknown */
+    char message[512];          /* a complete sentence, e.g. "out-of-bounds store of 4
+                                    bytes at 0x...: 0 bytes past the end of 'c' ..." */
+    /* An out-of-bounds access next to an allocation (alloc_bytes > 0): the allocation
+     * (a buffer's argument name or a __shared__ variable), its size and how far the
+     * access lies past its end (alloc_after 1: distance bytes from the end to the
+     * access) or before its start (0). alloc_bytes 0: not known. */
+    char alloc_name[64];
+    uint64_t alloc_bytes;
+    uint64_t alloc_distance;
+    int alloc_after;
+} gl_fault;
+
+/* A checker's finding (compute-sanitizer's memcheck, racecheck, synccheck, initcheck).
+ * The values equal sim/sim.h's sim_finding_kind; sim.h says what each one means. */
+typedef enum gl_finding_kind {
+    GL_FIND_OUT_OF_BOUNDS = 1, /* error (= the fault) */
+    GL_FIND_MISALIGNED,        /* error (= the fault) */
+    GL_FIND_UNINIT_READ,       /* warning: a load of bytes nothing wrote */
+    GL_FIND_RACE,              /* error: shared-memory hazard between warps */
+    GL_FIND_WARP_RACE,         /* error: the same between lanes of one warp */
+    GL_FIND_DIVERGENT_BARRIER, /* warning: threads released from different barriers */
+    GL_FIND_DEADLOCK,          /* error (= the fault) */
+    GL_FIND_STEP_LIMIT,        /* error (= the fault) */
+    GL_FIND_OTHER,             /* error (= the fault): trap, unsupported, ... */
+    GL_FIND_EXITED_BARRIER,    /* warning: a barrier released while threads had exited */
+    GL_FIND_GLOBAL_RACE,       /* error: global-memory data race (PTX ISA §8) */
+} gl_finding_kind;
+
+/* A race's order: read after write, write after read, write after write. */
+typedef enum gl_hazard { GL_HAZ_NONE, GL_HAZ_RAW, GL_HAZ_WAR, GL_HAZ_WAW } gl_hazard;
+
+/* One access of a finding. */
+typedef struct gl_access {
+    int op;                     /* 0 load, 1 store, 2 atomic */
+    unsigned thread[3];         /* threadIdx */
+    unsigned block[3];          /* blockIdx */
+    int ptx_line;               /* 0 unknown */
+    char src_file[GL_FILE_MAX]; /* "" unknown */
+    int src_line;               /* 0 unknown */
+} gl_access;
+
+/* A finding: kind, the access that found it and, for races, the earlier one. */
+typedef struct gl_finding {
+    gl_finding_kind kind;
+    int is_error; /* 1 error, 0 warning */
+    gl_space space;
+    uint64_t address;   /* as accessed: global absolute, shared/local offsets */
+    unsigned size;      /* bytes of the access */
+    gl_hazard hazard;   /* races: which order */
+    gl_access access;   /* the access that found it (the later one for races) */
+    gl_access other;    /* races: the earlier access; zero otherwise */
+    uint64_t count;     /* times seen (same kind and lines are reported once) */
+    char message[1024]; /* a complete sentence for learners, naming both lines */
+    char var[64];       /* shared accesses: the variable and element, "s[63]", or "" */
+} gl_finding;
+
+/* A launch's counters (simulator; zero on the GPU). */
+typedef struct gl_stats {
+    uint64_t warp_instructions;   /* warp-level instructions issued */
+    uint64_t thread_instructions; /* sum of active lanes over issued instructions */
+} gl_stats;
+
+/* How serious a compiler message is. */
+typedef enum gl_diag_severity {
+    GL_DIAG_ERROR,   /* "error", "fatal error" (nvcc's "catastrophic error") */
+    GL_DIAG_WARNING, /* "warning", "remark" */
+    GL_DIAG_NOTE,    /* "note": context of the message before it */
+} gl_diag_severity;
+
+/* One compiler message with a place, parsed once from NVRTC's, nvcc's ("file(12): error:
+ * ...") or clang's ("file:12:5: error: ...") output by runtime/compile. */
+typedef struct gl_diag {
+    char file[GL_FILE_MAX]; /* as the caller named the source when it is the compiled
+                               file, else as the compiler wrote it (a header) */
+    int line;               /* 1-based */
+    int col;                /* 1-based; 1 when the compiler gave none */
+    gl_diag_severity severity;
+    char text[512]; /* the message after "severity: ", e.g. "identifier \"x\" is
+                       undefined" (nvcc's "#20" number appended as " [#20]") */
+} gl_diag;
+
+/* "error", "warning" or "note". */
+const char *gl_diag_severity_name(gl_diag_severity s);
+
+#endif

@@ -1,0 +1,373 @@
+/* exec_alu.c — the arithmetic families' handlers called once per warp instruction:
+ * comparisons (PTX ISA §9.7.6), conversions (§9.7.9.21 cvt), extended-precision integer
+ * arithmetic (§9.7.2), SIMD video instructions (§9.7.16.2) and half precision
+ * (§9.7.4). The per-lane value helpers they share with the other tiers are in exec.h.
+ */
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/exec_lanes.h"
+
+/* ------------------------------------------------------------ comparisons */
+
+/* PTX ISA §9.7.1.x setp / Table "Integer and bit-size comparison operators" and
+ * "Floating-point comparison operators". */
+int sim_compare(int op, ptx_type ty, uint64_t x, uint64_t y)
+{
+    unsigned sz = PTX_TSIZE(ty);
+    if (PTX_TCLASS(ty) == PTX_TC_F || PTX_TCLASS(ty) == PTX_TC_BF) {
+        int bf = PTX_TCLASS(ty) == PTX_TC_BF;
+        double a = sz == 2 ? half_val((uint32_t)x, bf) : sz == 4 ? (double)f32(x) : f64(x);
+        double b = sz == 2 ? half_val((uint32_t)y, bf) : sz == 4 ? (double)f32(y) : f64(y);
+        int un = isnan(a) || isnan(b);
+        switch (op) {
+        case PTX_CMP_EQ: return !un && a == b;
+        case PTX_CMP_NE: return !un && a != b;
+        case PTX_CMP_LT: return !un && a < b;
+        case PTX_CMP_LE: return !un && a <= b;
+        case PTX_CMP_GT: return !un && a > b;
+        case PTX_CMP_GE: return !un && a >= b;
+        case PTX_CMP_EQU: return un || a == b;
+        case PTX_CMP_NEU: return un || a != b;
+        case PTX_CMP_LTU: return un || a < b;
+        case PTX_CMP_LEU: return un || a <= b;
+        case PTX_CMP_GTU: return un || a > b;
+        case PTX_CMP_GEU: return un || a >= b;
+        case PTX_CMP_NUM: return !un;
+        case PTX_CMP_NAN: return un;
+        default: return 0;
+        }
+    }
+    if (PTX_TCLASS(ty) == PTX_TC_S) {
+        int64_t a = sx(x, sz), b = sx(y, sz);
+        switch (op) {
+        case PTX_CMP_EQ: return a == b;
+        case PTX_CMP_NE: return a != b;
+        case PTX_CMP_LT: return a < b;
+        case PTX_CMP_LE: return a <= b;
+        case PTX_CMP_GT: return a > b;
+        case PTX_CMP_GE: return a >= b;
+        default: break;
+        }
+    }
+    uint64_t a = zx(x, sz), b = zx(y, sz);
+    switch (op) {
+    case PTX_CMP_EQ: return a == b;
+    case PTX_CMP_NE: return a != b;
+    case PTX_CMP_LT:
+    case PTX_CMP_LO: return a < b;
+    case PTX_CMP_LE:
+    case PTX_CMP_LS: return a <= b;
+    case PTX_CMP_GT:
+    case PTX_CMP_HI: return a > b;
+    case PTX_CMP_GE:
+    case PTX_CMP_HS: return a >= b;
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------------ conversion */
+
+/* A float-to-integer cvt (PTX ISA §9.7.9.21 cvt: rounded with .rni/.rzi/.rmi/.rpi, then
+ * clamped to the destination's range). The PTX ISA does not say what a NaN source gives;
+ * verified on an H200 (tests/corpus/cvt_float_int, cvt_double): f32 (or f16/bf16) to a
+ * 32-bit or narrower integer gives 0; a 64-bit destination gives 0x8000000000000000 for
+ * .s64 and .u64 alike; f64 to .s32 gives 0x80000000. f64 to .u32 and f64 to 8/16-bit are
+ * taken to follow f64 to .s32 (the sign bit of the destination alone): not yet seen on a
+ * GPU (tests/kernels/ops/cvt_nan_probe.cu records them). ssz: the source size in bytes. */
+static uint64_t float_to_int(double x, int rnd, ptx_type dt, unsigned ssz)
+{
+    unsigned dsz = PTX_TSIZE(dt);
+    int is_s = PTX_TCLASS(dt) == PTX_TC_S;
+    if (isnan(x))
+        return dsz == 8 || ssz == 8 ? (uint64_t)1 << (dsz * 8 - 1) : 0;
+    switch (rnd) {
+    case PTX_RND_RNI:
+    case PTX_RND_RN: x = nearbyint(x); break;
+    case PTX_RND_RMI:
+    case PTX_RND_RM: x = floor(x); break;
+    case PTX_RND_RPI:
+    case PTX_RND_RP: x = ceil(x); break;
+    default: x = trunc(x); break;
+    }
+    /* float-to-integer conversions saturate (PTX ISA §9.7.9.21 cvt) */
+    if (is_s) {
+        double lo = -ldexp(1.0, (int)dsz * 8 - 1), hi = ldexp(1.0, (int)dsz * 8 - 1);
+        int64_t r;
+        if (x <= lo)
+            r = dsz >= 8 ? INT64_MIN : -((int64_t)1 << (dsz * 8 - 1));
+        else if (x >= hi)
+            r = dsz >= 8 ? INT64_MAX : ((int64_t)1 << (dsz * 8 - 1)) - 1;
+        else
+            r = (int64_t)x;
+        return zx((uint64_t)r, dsz);
+    }
+    double hi = ldexp(1.0, (int)dsz * 8);
+    if (x <= 0)
+        return 0;
+    if (x >= hi)
+        return zx(UINT64_MAX, dsz);
+    return (uint64_t)x;
+}
+
+/* cvt, PTX ISA §9.7.9.21. */
+uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
+{
+    ptx_type dt = (ptx_type)in->type, st = (ptx_type)in->type2;
+    unsigned dsz = PTX_TSIZE(dt), ssz = PTX_TSIZE(st);
+    int sat = (in->flags & PTX_F_SAT) != 0, ftz = (in->flags & PTX_F_FTZ) != 0;
+    if (st == PTX_T_F16 || st == PTX_T_BF16 || dt == PTX_T_F16 || dt == PTX_T_BF16) {
+        /* half precision (PTX ISA §9.7.9.21 cvt, "Floating Point Conversion"): one
+         * rounding, from the exact value of the source */
+        double x;
+        if (st == PTX_T_F16 || st == PTX_T_BF16)
+            x = half_val((uint32_t)v, st == PTX_T_BF16);
+        else if (PTX_TCLASS(st) == PTX_TC_F)
+            x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
+        else if (PTX_TCLASS(st) == PTX_TC_S)
+            x = (double)sx(v, ssz);
+        else
+            x = (double)zx(v, ssz);
+        if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
+            if (in->bop == 2 && x < 0) /* .relu: negatives to +0 (NaN stays NaN) */
+                x = 0;
+            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd, in->bop == 1);
+        }
+        if (PTX_TCLASS(dt) != PTX_TC_F)
+            return float_to_int(x, in->rnd, dt, ssz);
+        if (sat)
+            x = satd(x);
+        return dsz == 4 ? canon32(ftz ? ftzf((float)x) : (float)x) : bf64(x);
+    }
+    if (PTX_TCLASS(st) == PTX_TC_F) {
+        double x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
+        if (PTX_TCLASS(dt) != PTX_TC_F)
+            return float_to_int(x, in->rnd, dt, ssz);
+        switch (in->rnd) {
+        case PTX_RND_RNI: x = nearbyint(x); break;
+        case PTX_RND_RZI: x = trunc(x); break;
+        case PTX_RND_RMI: x = floor(x); break;
+        case PTX_RND_RPI: x = ceil(x); break;
+        default: break;
+        }
+        if (sat)
+            x = satd(x);
+        if (dsz == 4) {
+            int old = round_begin(in->rnd);
+            volatile double vx = x;
+            volatile float f = (float)vx;
+            fesetround(old);
+            float r = f;
+            return canon32(ftz ? ftzf(r) : r);
+        }
+        return bf64(x);
+    }
+    int s_signed = PTX_TCLASS(st) == PTX_TC_S;
+    uint64_t xv = s_signed ? (uint64_t)sx(v, ssz) : zx(v, ssz);
+    if (PTX_TCLASS(dt) == PTX_TC_F) {
+        int old = round_begin(in->rnd);
+        uint64_t r;
+        if (dsz == 4) {
+            volatile float f = s_signed ? (float)(int64_t)xv : (float)xv;
+            r = bf32(sat ? satf(f) : f);
+        } else {
+            volatile double d = s_signed ? (double)(int64_t)xv : (double)xv;
+            r = bf64(sat ? satd(d) : d);
+        }
+        fesetround(old);
+        return r;
+    }
+    if (sat) {
+        int d_signed = PTX_TCLASS(dt) == PTX_TC_S;
+        if (d_signed) {
+            int64_t hi = dsz >= 8 ? INT64_MAX : ((int64_t)1 << (dsz * 8 - 1)) - 1;
+            int64_t lo = -hi - 1;
+            if (s_signed) {
+                int64_t x = (int64_t)xv;
+                x = x < lo ? lo : x > hi ? hi : x;
+                return zx((uint64_t)x, dsz);
+            }
+            return zx(xv > (uint64_t)hi ? (uint64_t)hi : xv, dsz);
+        }
+        uint64_t hi = zx(UINT64_MAX, dsz);
+        if (s_signed && (int64_t)xv < 0)
+            return 0;
+        return xv > hi ? hi : xv;
+    }
+    return zx(xv, dsz);
+}
+
+/* Extended-precision integer arithmetic (PTX ISA §9.7.2: add.cc, addc, sub.cc, subc,
+ * mad.cc, madc). The carry flag CC.CF is a hidden register of the function
+ * (ptx_insn.target); for subtraction it holds the borrow. */
+void sim_exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const unsigned sz = PTX_TSIZE(in->type), bits = sz * 8;
+    const int is_s = PTX_TCLASS(in->type) == PTX_TC_S;
+    const int cin = in->op == PTX_OP_addc || in->op == PTX_OP_subc || in->op == PTX_OP_madc;
+    const int cout = (in->flags & PTX_F_CC) != 0;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        unsigned __int128 cf = cin ? (RG(in->target) & 1) : 0;
+        uint64_t a = zx(opval(c, &in->o[1], R, t), sz), b = zx(opval(c, &in->o[2], R, t), sz);
+        unsigned __int128 r;
+        uint64_t carry;
+        if (in->op == PTX_OP_sub || in->op == PTX_OP_subc) {
+            r = (unsigned __int128)a - b - cf;
+            carry = (unsigned __int128)b + cf > a;
+        } else {
+            unsigned __int128 p = (unsigned __int128)a + 0;
+            if (in->op == PTX_OP_mad || in->op == PTX_OP_madc) {
+                __int128 full =
+                    is_s ? (__int128)sx(a, sz) * sx(b, sz) : (__int128)((unsigned __int128)a * b);
+                p = (in->flags & PTX_F_HI) ? (unsigned __int128)(full >> bits)
+                                           : (unsigned __int128)full;
+                p &=
+                    bits == 64 ? (unsigned __int128)UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
+                b = zx(opval(c, &in->o[3], R, t), sz);
+            }
+            r = p + b + cf;
+            carry = (uint64_t)(r >> bits) & 1;
+        }
+        RG(in->o[0].reg) = zx((uint64_t)r, sz);
+        if (cout)
+            RG(in->target) = carry;
+    }
+}
+
+/* SIMD video instructions (PTX ISA §9.7.16.2 "SIMD Video Instructions", §9.7.18.2 in
+ * PTX ISA 8.5+: vadd2/4, vsub2/4, vavrg2/4, vabsdiff2/4, vmin2/4, vmax2/4, vset2/4), as
+ * the ISA's pseudocode says: each lane's two elements are picked from the bytes (the
+ * half-words) of {b, a} by .asel/.bsel and sign- or zero-extended by .atype/.btype; the
+ * lane result is exact (vavrg rounds half away from zero: (x + 1) >> 1 for x >= 0, else
+ * x >> 1; vset gives 1 or 0), clamped with .sat to the lane range of .dtype (S8/U8,
+ * S16/U16). Then either the SIMD merge: lanes in .mask take the result, truncated to
+ * the lane, the others c's lane (the vset text says b's, its pseudocode c's: we follow
+ * the pseudocode, as for the other ops); or .add: the results of the lanes in .mask
+ * are added to all 32 bits of c (wrapping), as __vsadu4's vabsdiff4...add does. */
+static int64_t video_elem(uint64_t ab, unsigned sel, unsigned bits, int sgn)
+{
+    uint64_t v = (ab >> (sel * bits)) & ((1u << bits) - 1);
+    return sgn ? sx(v, bits / 8) : (int64_t)v;
+}
+
+static uint32_t video_simd(const ptx_insn *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    const unsigned lanes = in->vec, bits = 32 / lanes, mask = PTX_V_MASK(in->target);
+    const uint32_t tg = (uint32_t)in->target, lmask = (1u << bits) - 1;
+    const uint64_t ab = (uint64_t)a | (uint64_t)b << 32;
+    const int as = PTX_TCLASS(in->type2) == PTX_TC_S, bs = (tg & PTX_V_BSIGNED) != 0;
+    const int64_t hi = PTX_TCLASS(in->type) == PTX_TC_S ? (int64_t)(lmask >> 1) : lmask;
+    const int64_t lo = PTX_TCLASS(in->type) == PTX_TC_S ? -hi - 1 : 0;
+    uint32_t d = (tg & PTX_V_ADD) ? c : 0;
+    for (unsigned i = 0; i < lanes; i++) {
+        int64_t x = video_elem(ab, PTX_V_ASEL(tg, i), bits, as);
+        int64_t y = video_elem(ab, PTX_V_BSEL(tg, i), bits, bs), t = 0;
+        switch ((ptx_op)in->op) {
+        case PTX_OP_vadd2:
+        case PTX_OP_vadd4: t = x + y; break;
+        case PTX_OP_vsub2:
+        case PTX_OP_vsub4: t = x - y; break;
+        case PTX_OP_vavrg2:
+        case PTX_OP_vavrg4:
+            t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; /* arithmetic shift */
+            break;
+        case PTX_OP_vabsdiff2:
+        case PTX_OP_vabsdiff4: t = x > y ? x - y : y - x; break;
+        case PTX_OP_vmin2:
+        case PTX_OP_vmin4: t = x < y ? x : y; break;
+        case PTX_OP_vmax2:
+        case PTX_OP_vmax4: t = x > y ? x : y; break;
+        default: /* vset2, vset4 */
+            switch (in->cmp) {
+            case PTX_CMP_EQ: t = x == y; break;
+            case PTX_CMP_NE: t = x != y; break;
+            case PTX_CMP_LT: t = x < y; break;
+            case PTX_CMP_LE: t = x <= y; break;
+            case PTX_CMP_GT: t = x > y; break;
+            default: t = x >= y; break; /* PTX_CMP_GE (the parser allows no other) */
+            }
+        }
+        if (in->flags & PTX_F_SAT)
+            t = t < lo ? lo : t > hi ? hi : t;
+        if (tg & PTX_V_ADD)
+            d += (mask >> i & 1) ? (uint32_t)t : 0;
+        else
+            d |= (((mask >> i & 1) ? (uint32_t)t : c >> (bits * i)) & lmask) << (bits * i);
+    }
+    return d;
+}
+
+void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        uint32_t a = (uint32_t)opval(c, &in->o[1], R, t), b = (uint32_t)opval(c, &in->o[2], R, t);
+        RG(in->o[0].reg) = video_simd(in, a, b, (uint32_t)opval(c, &in->o[3], R, t));
+    }
+}
+
+/* Half-precision arithmetic (PTX ISA §9.7.4: add/sub/mul/fma/min/max/neg/abs on .f16,
+ * .bf16, .f16x2, .bf16x2). Each half is computed exactly in double and rounded once
+ * (.rn unless another rounding is given); .ftz flushes subnormal inputs and results;
+ * .sat clamps to [0, 1]. fma is exact for every pair of f16 products and addends whose
+ * exponents lie within 53 bits of each other (all but extreme cases). */
+void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const int tc = PTX_TCLASS(in->type);
+    const int bf = tc == PTX_TC_BF || tc == PTX_TC_BH2;
+    const int pairs = tc == PTX_TC_H2 || tc == PTX_TC_BH2 ? 2 : 1;
+    const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+    const int nanmode = (in->flags & PTX_F_NAN) != 0;
+    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad   ? 3
+                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1
+                                                                    : 2;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        uint64_t src[3] = {0, 0, 0};
+        for (int k = 0; k < nsrc; k++)
+            src[k] = opval(c, &in->o[k + 1], R, t);
+        uint32_t out = 0;
+        for (int h = 0; h < pairs; h++) {
+            uint32_t b[3];
+            double x[3];
+            for (int k = 0; k < 3; k++) {
+                b[k] = (uint32_t)(src[k] >> (16 * h)) & 0xffff;
+                if (ftz && half_subnormal(b[k], bf))
+                    b[k] &= 0x8000;
+                x[k] = half_val(b[k], bf);
+            }
+            uint32_t r;
+            switch ((ptx_op)in->op) {
+            case PTX_OP_neg: r = b[0] ^ 0x8000; break; /* sign flip, NaN included */
+            case PTX_OP_abs: r = b[0] & 0x7fff; break;
+            case PTX_OP_min:
+            case PTX_OP_max: {
+                double v = in->op == PTX_OP_min ? ptx_fmin(x[0], x[1], nanmode)
+                                                : ptx_fmax(x[0], x[1], nanmode);
+                r = v != v ? 0x7fffu : half_bits(v, bf, PTX_RND_RN, 0);
+                break;
+            }
+            default: {
+                double v = in->op == PTX_OP_add   ? x[0] + x[1]
+                           : in->op == PTX_OP_sub ? x[0] - x[1]
+                           : in->op == PTX_OP_mul ? x[0] * x[1]
+                                                  : fma(x[0], x[1], x[2]);
+                if (sat)
+                    v = satd(v);
+                r = half_bits(v, bf, in->rnd, 0);
+                if (ftz && half_subnormal(r, bf))
+                    r &= 0x8000;
+            }
+            }
+            out |= (r & 0xffff) << (16 * h);
+        }
+        RG(in->o[0].reg) = out;
+    }
+}
