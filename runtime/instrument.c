@@ -682,11 +682,15 @@ static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
     default: return 0;
     }
     unsigned tsize = PTX_TSIZE(in->type);
-    if (!tsize)
-        return 0;
+    if (!tsize || in->op == PTX_OP_wmma_load || in->op == PTX_OP_wmma_store)
+        return 0; /* (wmma: many addresses per lane, not one record; the simulator has them) */
     ms->width = ms->op == TRACE_ATOMIC ? tsize : tsize * (in->vec ? in->vec : 1);
-    /* the address operand: o[0] of st/red, o[1] of ld/ldu/atom (ptx_ir.h) */
-    const ptx_operand *a = in->op == PTX_OP_st || in->op == PTX_OP_red ? &in->o[0] : &in->o[1];
+    if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix)
+        ms->width = 16; /* one 16-byte matrix row per lane address (PTX ISA §9.7.14.5.15) */
+    /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix (ptx_ir.h) */
+    const ptx_operand *a = in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix
+                               ? &in->o[0]
+                               : &in->o[1];
     if (a->kind != PTX_OPK_ADDR)
         return 0;
     if (in->guard != PTX_NOREG) {

@@ -431,19 +431,20 @@ static inline uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigne
     case PTX_OP_redux: return (uint32_t)opval(c, &in->o[2], R, t);
     case PTX_OP_elect: return (uint32_t)opval(c, &in->o[1], R, t);
     case PTX_OP_bar_warp: return in->nopnd ? (uint32_t)opval(c, &in->o[0], R, t) : 0xffffffffu;
-    default: return 0;
+    default: return PTX_IS_MMA(in->op) ? 0xffffffffu : 0; /* .aligned: the whole warp */
     }
 }
 
 _Static_assert(PTX_OP_vote == PTX_OP_shfl + 1 && PTX_OP_match == PTX_OP_shfl + 2 &&
                    PTX_OP_redux == PTX_OP_shfl + 3 && PTX_OP_activemask == PTX_OP_shfl + 4 &&
-                   PTX_OP_bar_warp == PTX_OP_shfl + 5,
+                   PTX_OP_bar_warp == PTX_OP_shfl + 5 && PTX_OP_mma == PTX_OP_bar_warp + 1,
                "is_warp_sync relies on the order of ptx_ops.def");
 static inline int is_warp_sync(const ptx_insn *in)
 {
-    /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask) */
+    /* shfl, vote, match, redux, bar_warp (one range of opcodes but activemask), and the
+     * tensor-core ops after them (PTX_IS_MMA) */
     const unsigned k = (unsigned)in->op - PTX_OP_shfl;
-    return (k <= PTX_OP_bar_warp - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl) ||
+    return (k <= PTX_OP_movmatrix - PTX_OP_shfl && k != PTX_OP_activemask - PTX_OP_shfl) ||
            in->op == PTX_OP_elect;
 }
 
@@ -493,6 +494,10 @@ uint64_t sim_atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t cv)
 void sim_member_parts(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em,
                       uint32_t part[32]);
 
+/* Tensor-core instruction in (PTX_IS_MMA: mma, wmma, ldmatrix, stmatrix, movmatrix, PTX
+ * ISA §9.7.14) for the lanes em of warp w (first thread base): all 32 lanes, or a fault,
+ * as `.aligned` requires (exec_mma.c). */
+void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em);
 /* exec_insn.c: the general tier: runs in for the lanes em of warp w (first thread base)
  * at pc; mask is the warp's active mask, for the trace. */
 void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,

@@ -20,6 +20,8 @@ static unsigned fast_kind(const ptx_insn *in)
     const unsigned sz = PTX_TSIZE(in->type);
     const int intc = tc == PTX_TC_B || tc == PTX_TC_U || tc == PTX_TC_S;
     const unsigned nsrc = in->nopnd > 0 ? in->nopnd - 1u : 0;
+    if (PTX_IS_MMA(in->op))
+        return FK_NONE;
     if (in->op == PTX_OP_bra && in->o4kind == PTX_OPK_NONE)
         return FK_BRA;
     if (in->op == PTX_OP_exit || in->op == PTX_OP_ret)
@@ -254,8 +256,8 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
     memset(in, 0, nw * sizeof *in); /* nothing is written at the entry */
     for (size_t i = 0; i < n; i++) {
         const ptx_insn *ins = &m->code[pc0 + (int)i];
-        if (ins->op == PTX_OP_call)
-            goto out; /* frames of device functions: clear everything */
+        if (ins->op == PTX_OP_call || PTX_IS_MMA(ins->op))
+            goto out; /* frames of device functions, register lists: clear everything */
         const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
         if (!insn_reads(ins, w, rd + i * nw, nregs))
             goto out;

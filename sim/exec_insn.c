@@ -838,6 +838,13 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         END_LANES
         break;
     }
+    case PTX_OP_mma: /* PTX ISA §9.7.14: the tensor-core instructions (exec_mma.c) */
+    case PTX_OP_wmma_load:
+    case PTX_OP_wmma_store:
+    case PTX_OP_wmma_mma:
+    case PTX_OP_ldmatrix:
+    case PTX_OP_stmatrix:
+    case PTX_OP_movmatrix: sim_exec_mma(c, in, w, base, em); break;
     case PTX_OP_elect: { /* PTX ISA §9.7.13.12: the lowest lane of each group leads */
         uint32_t part[32];
         sim_member_parts(c, in, base, em, part);

@@ -1243,6 +1243,101 @@ def same(a, b, is_f32=False):
     return a == b
 
 
+# ------------------------------------------------------- tensor cores (PTX ISA §9.7.14)
+def f16_bits(x):
+    return struct.unpack('<H', struct.pack('<e', x))[0]
+
+
+def mma_ref(name, M, N, K, kind, tiles):
+    """D = A B + C per tile, row-major, for the exact cases (integer-valued inputs):
+    kind 'f' float (rounded to integers first), 'h' the same with an f16 D, 'i' integer,
+    'x'/'a' b1 xor/and popc, 's' integer with .satfinite. wmma cases store D in C's
+    layout (the lc scalar)."""
+    def fn(B, S, sp):
+        A, Bm, C = B['A'], B['B'], B['C']
+        lc = S.get('lc', 1)
+        rnd = kind in 'fh'
+        out = [0] * (tiles * M * N)
+        for t in range(tiles):
+            for i in range(M):
+                for j in range(N):
+                    c = C[t * M * N + i * N + j]
+                    acc = round(c) if rnd else c
+                    for k in range(K):
+                        a, b = A[t * M * K + i * K + k], Bm[t * K * N + k * N + j]
+                        if rnd:
+                            a, b = round(a), round(b)
+                        acc += (a ^ b) if kind == 'x' else (a & b) if kind == 'a' else a * b
+                    if kind == 's':
+                        acc = max(-2 ** 31, min(2 ** 31 - 1, acc))
+                    elif kind in 'ixa':
+                        acc = s32(acc)
+                    at = t * M * N + (i * N + j if lc else j * M + i)
+                    out[at] = f16_bits(float(acc)) if kind == 'h' and 'wmma' in name else (
+                        float(acc) if rnd else acc)
+        return {'D': out}
+    fn.__name__ = name
+    return fn
+
+
+for _n, _m, _k, _kind in (
+        ('mma_m16n8k16_f16_f32_exact', 16, 16, 'f'), ('mma_m16n8k8_f16_f32_exact', 16, 8, 'f'),
+        ('mma_m16n8k16_bf16_f32_exact', 16, 16, 'f'), ('mma_m16n8k8_bf16_f32_exact', 16, 8, 'f'),
+        ('mma_m16n8k16_f16_f16_exact', 16, 16, 'f'), ('mma_m16n8k8_tf32_exact', 16, 8, 'f'),
+        ('mma_m16n8k4_tf32_exact', 16, 4, 'f'), ('mma_m8n8k4_f64_exact', 8, 4, 'f'),
+        ('mma_m16n8k16_s8', 16, 16, 'i'), ('mma_m16n8k16_u8s8_sat', 16, 16, 's'),
+        ('mma_m16n8k32_s8_sat', 16, 32, 's'), ('mma_m16n8k32_u8', 16, 32, 'i'),
+        ('mma_m16n8k32_s4', 16, 32, 'i'), ('mma_m16n8k64_u4s4_sat', 16, 64, 's'),
+        ('mma_m16n8k128_b1_xor', 16, 128, 'x'), ('mma_m16n8k256_b1_and', 16, 256, 'a'),
+        ('mma_m8n8k16_s8', 8, 16, 'i'), ('mma_m8n8k32_s4_sat', 8, 32, 's'),
+        ('mma_m8n8k128_b1_xor', 8, 128, 'x')):
+    ref(mma_ref(_n, _m, 8, _k, _kind, 4))
+for _n, _m, _nn, _k, _kind in (
+        ('wmma_m16n16k16_f16_rr_exact', 16, 16, 16, 'f'),
+        ('wmma_m16n16k16_f16_cc_exact', 16, 16, 16, 'f'),
+        ('wmma_m16n16k16_f16_rc_f16_exact', 16, 16, 16, 'h'),
+        ('wmma_m32n8k16_f16_cr_exact', 32, 8, 16, 'f'), ('wmma_m8n32k16_f16_rc_exact', 8, 32, 16, 'f'),
+        ('wmma_m16n16k16_bf16_rc_exact', 16, 16, 16, 'f'),
+        ('wmma_m32n8k16_bf16_rr_exact', 32, 8, 16, 'f'),
+        ('wmma_m8n32k16_bf16_cc_exact', 8, 32, 16, 'f'),
+        ('wmma_m16n16k8_tf32_rc_exact', 16, 16, 8, 'f'), ('wmma_m8n8k4_f64_rc_exact', 8, 8, 4, 'f'),
+        ('wmma_m16n16k16_s8_rc', 16, 16, 16, 'f'), ('wmma_m32n8k16_u8_cr', 32, 8, 16, 'f'),
+        ('wmma_m8n32k16_s8_rr', 8, 32, 16, 'f')):
+    ref(mma_ref(_n, _m, _nn, _k, _kind, 2))
+
+
+@ref
+def ldmatrix_all(B, S, sp):
+    """ldmatrix (PTX ISA §9.7.14.5.15): lane 8i+k names stored row 7-k of matrix i."""
+    s = B['in']
+    out = []
+    for num in (1, 2, 4):
+        for tr in (0, 1):
+            block = [0] * (32 * num)
+            for l in range(32):
+                for i in range(num):
+                    r, c = l // 4, 2 * (l % 4)
+                    e = lambda row, col: s[(i * 9 + 7 - row) * 8 + col]
+                    lo, hi = (e(c, r), e(c + 1, r)) if tr else (e(r, c), e(r, c + 1))
+                    block[l * num + i] = lo | hi << 16
+            out += block
+    return {'out': out}
+
+
+@ref
+def movmatrix_trans(B, S, sp):
+    """movmatrix.trans (PTX ISA §9.7.14.5.17), then again (the input)."""
+    out = []
+    for b in range(sp['grid'][0]):
+        a = B['in'][b * 32:b * 32 + 32]
+        m = [[0] * 8 for _ in range(8)]
+        for l in range(32):
+            m[l // 4][2 * (l % 4)], m[l // 4][2 * (l % 4) + 1] = a[l] & 0xffff, a[l] >> 16
+        out += [m[2 * (l % 4)][l // 4] | m[2 * (l % 4) + 1][l // 4] << 16 for l in range(32)]
+        out += a
+    return {'out': out}
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)

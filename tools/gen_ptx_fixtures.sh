@@ -4,12 +4,14 @@
 #   sh tools/gen_ptx_fixtures.sh            (uses runtime/prelude/gpulearn_prelude.h)
 #   PRELUDE=/path/to/prelude.h sh tools/gen_ptx_fixtures.sh
 #   ONLY=ops sh tools/gen_ptx_fixtures.sh   (only tests/kernels/ops; ONLY=sim: only sim)
+#   ONLY=ops OPS='mma_*' sh tools/gen_ptx_fixtures.sh   (only the ops kernels matching)
 #
 # tests/kernels/sim/NAME.cu -> tests/fixtures/ptx/NAME.{nvcc,clang}.ptx (sm_75)
 # tests/kernels/ops/NAME.cu -> tests/fixtures/ptx/NAME.{nvcc,nvccG,clang}.ptx (sm_80):
 #   nvcc -O3, nvcc -G (debug: device functions stay calls, locals on the stack) and
 #   clang -O2 with the prelude. A kernel whose source says "Needs CUDA headers (nvcc)"
-#   uses intrinsics the prelude lacks and gets no clang fixture.
+#   uses intrinsics the prelude lacks and gets no clang fixture; one that says "Needs
+#   sm_90" is compiled by nvcc for compute_90 (clang 14 knows no sm_90) and gets none either.
 # tests/kernels/ops/NAME.json are launch specs for the same kernels, so that they also
 # run on a GPU: gpulearn run tests/kernels/ops/NAME.json --backend gpu|sim --dump-json F
 set -eu
@@ -26,22 +28,26 @@ if [ "$ONLY" != ops ]; then
         "$NVCC" -ptx -arch=compute_75 -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
         "$CLANG" --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_75 \
             -Wno-unknown-cuda-version -S -O2 -gline-tables-only -include "$PRELUDE" \
+            -I "$(dirname "$PRELUDE")/include" \
             "$cu" -o "$out/$name.clang.ptx"
         echo "wrote $out/$name.nvcc.ptx $out/$name.clang.ptx"
     done
 fi
 if [ "$ONLY" != sim ]; then
-    for cu in tests/kernels/ops/*.cu; do
+    for cu in tests/kernels/ops/${OPS:-*}.cu; do
         name=$(basename "$cu" .cu)
-        "$NVCC" -ptx -arch=compute_80 -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
-        "$NVCC" -ptx -arch=compute_80 -G "$cu" -o "$out/$name.nvccG.ptx"
-        if grep -q "Needs CUDA headers (nvcc)" "$cu"; then
+        arch=compute_80
+        grep -q "Needs sm_90" "$cu" && arch=compute_90
+        "$NVCC" -ptx -arch=$arch -lineinfo -O3 "$cu" -o "$out/$name.nvcc.ptx"
+        "$NVCC" -ptx -arch=$arch -G "$cu" -o "$out/$name.nvccG.ptx"
+        if grep -q "Needs CUDA headers (nvcc)\|Needs sm_90" "$cu"; then
             rm -f "$out/$name.clang.ptx"
             echo "wrote $out/$name.nvcc.ptx $out/$name.nvccG.ptx"
             continue
         fi
         "$CLANG" --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80 \
             -Wno-unknown-cuda-version -S -O2 -gline-tables-only -include "$PRELUDE" \
+            -I "$(dirname "$PRELUDE")/include" \
             "$cu" -o "$out/$name.clang.ptx"
         echo "wrote $out/$name.nvcc.ptx $out/$name.nvccG.ptx $out/$name.clang.ptx"
     done

@@ -25,6 +25,10 @@ typedef enum ptx_op {
     PTX_OP_COUNT
 } ptx_op;
 
+/* The tensor-core ops (the last lines of ptx_ops.def: mma ... movmatrix, PTX ISA §9.7.14):
+ * warp-wide, `.aligned`, run by exec_mma.c. */
+#define PTX_IS_MMA(op) ((unsigned)(op) >= PTX_OP_mma && (unsigned)(op) <= PTX_OP_movmatrix)
+
 /* What ptx_ops.def says of one op (PTX ISA §9.7 "Instructions"), indexed by ptx_op
  * (ptx_ops.c). */
 typedef struct ptx_op_info {
@@ -73,12 +77,15 @@ enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70 };
 /* Operand kinds. */
 enum {
     PTX_OPK_NONE = 0,
-    PTX_OPK_REG,  /* reg: slot */
-    PTX_OPK_IMM,  /* imm: bits (floats already converted to the instruction type) */
-    PTX_OPK_SREG, /* sub: special register id (PTX_SREG_*) */
-    PTX_OPK_SYM,  /* sym: symbol index; value is the symbol's address */
-    PTX_OPK_ADDR, /* [reg + sym + imm]; reg == PTX_NOREG / sym < 0 when absent */
-    PTX_OPK_VEC,  /* sub: count; imm: up to 4 register slots, 16 bits each */
+    PTX_OPK_REG,   /* reg: slot */
+    PTX_OPK_IMM,   /* imm: bits (floats already converted to the instruction type) */
+    PTX_OPK_SREG,  /* sub: special register id (PTX_SREG_*) */
+    PTX_OPK_SYM,   /* sym: symbol index; value is the symbol's address */
+    PTX_OPK_ADDR,  /* [reg + sym + imm]; reg == PTX_NOREG / sym < 0 when absent */
+    PTX_OPK_VEC,   /* sub: count; imm: up to 4 register slots, 16 bits each */
+    PTX_OPK_RLIST, /* a register list of a tensor-core instruction (PTX ISA §9.7.14):
+                      sub: count (1 ... 32); imm: index of its first slot in
+                      ptx_module.rlist (PTX_NOREG for a sink `_`) */
 };
 #define PTX_NOREG 0xffffu
 /* Deepest call chain a thread may have (the simulator's frame stack; recursion deeper
@@ -391,6 +398,8 @@ struct ptx_module {
     int nvars;
     ptx_call *calls;
     int ncalls;
+    uint16_t *rlist; /* register slots of the PTX_OPK_RLIST operands */
+    int nrlist;
     char **files; /* .file index -> name (index 0 unused) */
     int nfiles;
     unsigned module_shared; /* bytes of module-scope .shared */

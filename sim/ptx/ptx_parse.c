@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx/ptx_ir.h"
+#include "sim/mma.h"
 #include "sim/ptx/ptx_dwarf.h"
+#include "sim/ptx/ptx_ir.h"
 
 /* ------------------------------------------------------------ small helpers */
 
@@ -151,7 +152,7 @@ typedef struct parser {
     } * dsrc;
     int ndsrc, dsrccap;
     ptx_module *m;
-    int ccap, fcap, scap, vcap, callcap, filecap, shvcap;
+    int ccap, fcap, scap, vcap, callcap, filecap, shvcap, rlcap;
     smap gsyms; /* module scope: name -> sym index */
     /* current function */
     int fn;
@@ -1170,6 +1171,174 @@ static int async_mod(ptx_insn *in, const char *q, size_t n)
     return 0;
 }
 
+/* A tensor-core instruction's mnemonic (PTX ISA §9.7.14): mma_decode's descriptor goes
+ * to in->target (mma_pack), the state space to in->space. */
+static int decode_mma(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    static const uint8_t ops[] = {0,
+                                  PTX_OP_mma,
+                                  PTX_OP_wmma_load,
+                                  PTX_OP_wmma_store,
+                                  PTX_OP_wmma_mma,
+                                  PTX_OP_ldmatrix,
+                                  PTX_OP_stmatrix,
+                                  PTX_OP_movmatrix};
+    mma_desc d;
+    int space;
+    char err[160];
+    if (!mma_decode(mt->p, mt->len, &d, &space, err, sizeof err)) {
+        diag(P, mt->line, mt->col, "unsupported instruction '%.*s': %s", (int)mt->len, mt->p, err);
+        P->unsupported = 1;
+        return 0;
+    }
+    if ((d.kind == MMA_K_LDMATRIX || d.kind == MMA_K_STMATRIX) && space != 2) {
+        diag(P, mt->line, mt->col, "'%.*s' needs .shared", (int)mt->len, mt->p);
+        return 0;
+    }
+    in->op = ops[d.kind];
+    in->vec = 1;
+    in->type = PTX_T_B32;
+    in->space = (uint8_t)(space == 1   ? SIM_SPACE_GLOBAL
+                          : space == 2 ? SIM_SPACE_SHARED
+                                       : SIM_SPACE_GENERIC);
+    in->target = (int32_t)mma_pack(&d);
+    return 1;
+}
+
+/* A register list `{%r1, %r2, ...}` of a tensor-core instruction (the '{' is current)
+ * into *o (PTX_OPK_RLIST, its slots appended to ptx_module.rlist). */
+static int parse_rlist(parser *P, ptx_operand *o)
+{
+    ptx_module *m = P->m;
+    memset(o, 0, sizeof *o);
+    o->kind = PTX_OPK_RLIST;
+    o->reg = PTX_NOREG;
+    o->sym = -1;
+    o->imm = (uint64_t)m->nrlist;
+    next(P);
+    int n = 0, rs;
+    do {
+        uint16_t r = PTX_NOREG;
+        if (P->t.kind == PTX_TOK_IDENT && tok_eq(&P->t, "_")) {
+            /* sink */
+        } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
+            if (!lookup_reg(P, &r))
+                return 0;
+        } else if (P->t.kind == PTX_TOK_IDENT && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+            r = (uint16_t)rs;
+        } else {
+            diag(P, P->t.line, P->t.col, "expected a register in the list, found '%.*s'",
+                 (int)P->t.len, P->t.p);
+            return 0;
+        }
+        next(P);
+        GROW(m->rlist, m->nrlist, P->rlcap);
+        if (P->oom)
+            return 0;
+        m->rlist[m->nrlist++] = r;
+        n++;
+    } while (accept(P, ','));
+    if (n > 32) {
+        diag(P, P->t.line, P->t.col, "register list of %d registers", n);
+        return 0;
+    }
+    o->sub = (uint8_t)n;
+    return expect(P, '}');
+}
+
+/* The operands of a tensor-core instruction (ptx_ops.def): register lists, the address,
+ * wmma's optional stride; the list lengths checked against mma_nregs. */
+static int parse_mma_operands(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    mma_desc d;
+    d.kind = in->op == PTX_OP_mma          ? MMA_K_MMA
+             : in->op == PTX_OP_wmma_load  ? MMA_K_WLOAD
+             : in->op == PTX_OP_wmma_store ? MMA_K_WSTORE
+             : in->op == PTX_OP_wmma_mma   ? MMA_K_WMMA
+             : in->op == PTX_OP_ldmatrix   ? MMA_K_LDMATRIX
+             : in->op == PTX_OP_stmatrix   ? MMA_K_STMATRIX
+                                           : MMA_K_MOVMATRIX;
+    mma_unpack((uint32_t)in->target, &d);
+    /* what each operand is: 'L' list of matrix (index), 'A' address, 'S' stride, 'R' reg */
+    const int wf = d.frag == MMA_C ? (d.kind == MMA_K_WSTORE ? MMA_D : MMA_C) : d.frag;
+    struct {
+        char what;
+        int which;
+    } want[4] = {{0, 0}};
+    int nwant = 4, nmin = 4;
+    switch (d.kind) {
+    case MMA_K_MMA:
+    case MMA_K_WMMA:
+        want[0].what = want[1].what = want[2].what = want[3].what = 'L';
+        want[0].which = MMA_D, want[1].which = MMA_A, want[2].which = MMA_B;
+        want[3].which = MMA_C;
+        break;
+    case MMA_K_WLOAD:
+        want[0].what = 'L', want[0].which = wf, want[1].what = 'A', want[2].what = 'S';
+        nwant = 3, nmin = 2;
+        break;
+    case MMA_K_WSTORE:
+        want[0].what = 'A', want[1].what = 'L', want[1].which = wf, want[2].what = 'S';
+        nwant = 3, nmin = 2;
+        break;
+    case MMA_K_LDMATRIX:
+        want[0].what = 'L', want[0].which = MMA_D, want[1].what = 'A';
+        nwant = nmin = 2;
+        break;
+    case MMA_K_STMATRIX:
+        want[0].what = 'A', want[1].what = 'L', want[1].which = MMA_D;
+        nwant = nmin = 2;
+        break;
+    default:
+        want[0].what = want[1].what = 'R';
+        nwant = nmin = 2;
+        break;
+    }
+    int n = 0;
+    while (!is_punct(P, ';') && P->t.kind != PTX_TOK_EOF) {
+        if (n == nwant) {
+            diag(P, P->t.line, P->t.col, "too many operands");
+            return 0;
+        }
+        ptx_operand *o = &in->o[n];
+        const char w = want[n].what;
+        if (w == 'L') {
+            if (!is_punct(P, '{')) {
+                diag(P, P->t.line, P->t.col, "'%.*s': operand %d must be a register list {...}",
+                     (int)mt->len, mt->p, n);
+                return 0;
+            }
+            if (!parse_rlist(P, o))
+                return 0;
+            const int need = mma_nregs(&d, want[n].which);
+            if (o->sub != need) {
+                diag(P, mt->line, mt->col, "'%.*s': operand %d needs %d registers, found %d",
+                     (int)mt->len, mt->p, n, need, o->sub);
+                return 0;
+            }
+        } else {
+            if (!parse_operand(P, in, o, PTX_T_U32))
+                return 0;
+            if ((w == 'A') != (o->kind == PTX_OPK_ADDR) ||
+                (w == 'S' && o->kind != PTX_OPK_REG && o->kind != PTX_OPK_IMM) ||
+                (w == 'R' && o->kind != PTX_OPK_REG)) {
+                diag(P, mt->line, mt->col, "'%.*s': bad operand %d", (int)mt->len, mt->p, n);
+                return 0;
+            }
+        }
+        n++;
+        if (!accept(P, ','))
+            break;
+    }
+    if (n < nmin) {
+        diag(P, mt->line, mt->col, "'%.*s' takes %d operands, found %d", (int)mt->len, mt->p, nmin,
+             n);
+        return 0;
+    }
+    in->nopnd = (uint8_t)n;
+    return 1;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -1194,6 +1363,10 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
     size_t blen = dot ? (size_t)(dot - s) : mt->len;
+    if ((blen == 3 && !memcmp(s, "mma", 3)) || (blen == 4 && !memcmp(s, "wmma", 4)) ||
+        (blen == 8 && (!memcmp(s, "ldmatrix", 8) || !memcmp(s, "stmatrix", 8))) ||
+        (blen == 9 && !memcmp(s, "movmatrix", 9)))
+        return decode_mma(P, in, mt);
     int op = ptx_op_lookup(s, blen);
     if (op < 0) {
         diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
@@ -1446,6 +1619,11 @@ static void parse_insn(parser *P, int guard, int gneg)
     }
     if (in.op == PTX_OP_call) {
         if (!parse_call(P, &in, mt.line, mt.col)) {
+            skip_stmt(P);
+            return;
+        }
+    } else if (PTX_IS_MMA(in.op)) {
+        if (!parse_mma_operands(P, &in, &mt)) {
             skip_stmt(P);
             return;
         }
@@ -2277,6 +2455,7 @@ void ptx_module_free(ptx_module_t *m)
     free(m->vars);
     free(m->syms);
     free(m->calls);
+    free(m->rlist);
     free(m->srcvars);
     free(m->code);
     free(m->name);

@@ -1,0 +1,248 @@
+/* exec_mma.c — executes the tensor-core instructions (PTX ISA §9.7.14) for one warp:
+ * gathers each fragment from the 32 lanes' registers into whole matrices (the layouts of
+ * mma.c), computes, and scatters the result back; wmma.load/store, ldmatrix and
+ * stmatrix go through sim_mem lane by lane, so they are checked (memcheck, racecheck,
+ * initcheck) and traced like ld/st. */
+#include <string.h>
+
+#include "sim/exec.h"
+#include "sim/mma.h"
+
+enum { MAXE = 16 * 256 }; /* elements of the largest matrix (A of m16n8k256) */
+
+/* The register slots of list operand o. */
+static const uint16_t *rlist(const sim_ctx *c, const ptx_operand *o)
+{
+    return c->m->rlist + o->imm;
+}
+
+/* Fills mat (rows x cols, row-major) from the 32 lanes' fragments of matrix `which`. */
+static void gather(const sim_ctx *c, const mma_desc *d, int which, unsigned base,
+                   const ptx_operand *o, uint64_t *mat, int cols)
+{
+    const unsigned bits = mma_elem_bits(d, which);
+    const int nr = mma_nregs(d, which), ep = bits >= 32 ? 1 : (int)(32 / bits);
+    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    const uint16_t *sl = rlist(c, o);
+    for (unsigned l = 0; l < 32; l++)
+        for (int r = nr - 1; r >= 0; r--) { /* wmma's copies: the first one wins */
+            const uint64_t v = sl[r] == PTX_NOREG ? 0 : *sim_reg(c, base + l, sl[r]);
+            for (int j = 0; j < ep; j++) {
+                int row, col;
+                mma_frag_pos(d, which, l, r, j, &row, &col);
+                mat[row * cols + col] = (v >> (j * bits)) & mask;
+            }
+        }
+}
+
+/* Writes matrix mat (row-major, cols wide) into the 32 lanes' fragments of `which`. */
+static void scatter(sim_ctx *c, const mma_desc *d, int which, unsigned base, const ptx_operand *o,
+                    const uint64_t *mat, int cols)
+{
+    const unsigned bits = mma_elem_bits(d, which);
+    const int nr = mma_nregs(d, which), ep = bits >= 32 ? 1 : (int)(32 / bits);
+    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    const uint16_t *sl = rlist(c, o);
+    for (unsigned l = 0; l < 32; l++)
+        for (int r = 0; r < nr; r++) {
+            uint64_t v = 0;
+            for (int j = 0; j < ep; j++) {
+                int row, col;
+                mma_frag_pos(d, which, l, r, j, &row, &col);
+                v |= (mat[row * cols + col] & mask) << (j * bits);
+            }
+            if (sl[r] != PTX_NOREG)
+                *sim_reg(c, base + l, sl[r]) = v;
+        }
+}
+
+/* Rows and columns of matrix `which`. */
+static void dims(const mma_desc *d, int which, int *rows, int *cols)
+{
+    *rows = which == MMA_B ? d->k : d->m;
+    *cols = which == MMA_A ? d->k : d->n;
+}
+
+/* wmma.load (store = 0) or wmma.store (store = 1) of matrix `which` (PTX ISA §9.7.14.4.2-3):
+ * element (row, col) at base + (row * stride + col) elements (.row) or col * stride + row
+ * (.col); stride defaults to the matrix's columns (.row) or rows (.col). Each lane
+ * accesses its fragment's elements, a register's elements at once where they are
+ * adjacent in memory. Returns 0 after a memory fault. */
+static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which, unsigned base,
+                    int store)
+{
+    const ptx_operand *lo = &in->o[store ? 1 : 0], *ao = &in->o[store ? 0 : 1];
+    const unsigned bits = mma_elem_bits(d, which);
+    const int nr = mma_nregs(d, which), ep = bits >= 32 ? 1 : (int)(32 / bits);
+    const unsigned rbytes = bits >= 32 ? bits / 8 : 4;
+    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    const uint16_t *sl = rlist(c, lo);
+    int rows, cols;
+    dims(d, which, &rows, &cols);
+    for (unsigned l = 0; l < 32; l++) {
+        const unsigned t = base + l;
+        uint64_t *R = sim_lane_regs(c, t);
+        const uint64_t a0 = ao->imm + (ao->reg != PTX_NOREG ? R[(size_t)ao->reg << 5] : 0) +
+                            (ao->sym >= 0 ? sym_addr(c, ao->sym, t) : 0);
+        uint64_t stride = (uint64_t)(d->arow ? cols : rows);
+        if (in->nopnd > 2)
+            stride = in->o[2].kind == PTX_OPK_REG ? (uint32_t)R[(size_t)in->o[2].reg << 5]
+                                                  : (uint32_t)in->o[2].imm;
+        for (int r = 0; r < nr; r++) {
+            uint64_t bitaddr[32];
+            int adjacent = 1;
+            for (int j = 0; j < ep; j++) {
+                int row, col;
+                mma_frag_pos(d, which, l, r, j, &row, &col);
+                const uint64_t idx = d->arow ? (uint64_t)row * stride + (uint64_t)col
+                                             : (uint64_t)col * stride + (uint64_t)row;
+                bitaddr[j] = a0 * 8 + idx * bits;
+                adjacent &= bitaddr[j] == bitaddr[0] + (uint64_t)j * bits;
+            }
+            uint64_t *reg = sl[r] != PTX_NOREG ? sim_reg(c, t, sl[r]) : NULL;
+            uint64_t v = store && reg ? *reg : 0;
+            if (adjacent && bitaddr[0] % 8 == 0) {
+                unsigned char *p = sim_mem(c, t, in->space, bitaddr[0] / 8, rbytes, store, in);
+                if (!p)
+                    return 0;
+                if (store) {
+                    memcpy(p, &v, rbytes);
+                    continue;
+                }
+                memcpy(&v, p, rbytes);
+            } else {
+                for (int j = 0; j < ep; j++) {
+                    if (bits < 8) { /* sub-byte elements come in adjacent runs only */
+                        sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED,
+                                     "wmma with %u-bit elements in this layout is not "
+                                     "implemented (PTX ISA §9.7.14.4.1: A .row, B .col)",
+                                     bits);
+                        return 0;
+                    }
+                    unsigned char *p =
+                        sim_mem(c, t, in->space, bitaddr[j] / 8, bits / 8, store, in);
+                    if (!p)
+                        return 0;
+                    uint64_t e = store ? (v >> (j * bits)) & mask : 0;
+                    if (store)
+                        memcpy(p, &e, bits / 8);
+                    else {
+                        memcpy(&e, p, bits / 8);
+                        v |= (e & mask) << (j * bits);
+                    }
+                }
+                if (store)
+                    continue;
+            }
+            if (reg)
+                *reg = v;
+        }
+    }
+    return 1;
+}
+
+/* ldmatrix (store = 0, PTX ISA §9.7.14.5.15) or stmatrix (store = 1, §9.7.14.5.16) of
+ * num 8x8 matrices of b16: lanes 8i ... 8i+7 give the addresses of matrix i's rows (16
+ * bytes each); register i of lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 of matrix
+ * i (with .trans: of its transpose), the lower column in the low half. */
+static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsigned base, int store)
+{
+    const ptx_operand *lo = &in->o[store ? 1 : 0], *ao = &in->o[store ? 0 : 1];
+    const uint16_t *sl = rlist(c, lo);
+    uint16_t mat[4][8][8];
+    if (store)
+        for (unsigned l = 0; l < 32; l++)
+            for (int i = 0; i < d->num; i++) {
+                const uint64_t v = sl[i] == PTX_NOREG ? 0 : *sim_reg(c, base + l, sl[i]);
+                for (int j = 0; j < 2; j++) {
+                    const int r = (int)l / 4, col = 2 * (int)(l % 4) + j;
+                    const uint16_t e = (uint16_t)(v >> (16 * j));
+                    if (d->trans)
+                        mat[i][col][r] = e;
+                    else
+                        mat[i][r][col] = e;
+                }
+            }
+    for (unsigned l = 0; l < 8u * d->num; l++) {
+        const unsigned t = base + l;
+        const uint64_t *R = sim_lane_regs(c, t);
+        const uint64_t a = ao->imm + (ao->reg != PTX_NOREG ? R[(size_t)ao->reg << 5] : 0) +
+                           (ao->sym >= 0 ? sym_addr(c, ao->sym, t) : 0);
+        unsigned char *p = sim_mem(c, t, in->space, a, 16, store, in);
+        if (!p)
+            return 0;
+        if (store)
+            memcpy(p, mat[l / 8][l % 8], 16);
+        else
+            memcpy(mat[l / 8][l % 8], p, 16);
+    }
+    if (!store)
+        for (unsigned l = 0; l < 32; l++)
+            for (int i = 0; i < d->num; i++) {
+                const int r = (int)l / 4, col = 2 * (int)(l % 4);
+                const uint32_t lo16 = d->trans ? mat[i][col][r] : mat[i][r][col];
+                const uint32_t hi16 = d->trans ? mat[i][col + 1][r] : mat[i][r][col + 1];
+                if (sl[i] != PTX_NOREG)
+                    *sim_reg(c, base + l, sl[i]) = lo16 | hi16 << 16;
+            }
+    return 1;
+}
+
+void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
+{
+    mma_desc d;
+    d.kind = in->op == PTX_OP_mma          ? MMA_K_MMA
+             : in->op == PTX_OP_wmma_load  ? MMA_K_WLOAD
+             : in->op == PTX_OP_wmma_store ? MMA_K_WSTORE
+             : in->op == PTX_OP_wmma_mma   ? MMA_K_WMMA
+             : in->op == PTX_OP_ldmatrix   ? MMA_K_LDMATRIX
+             : in->op == PTX_OP_stmatrix   ? MMA_K_STMATRIX
+                                           : MMA_K_MOVMATRIX;
+    mma_unpack((uint32_t)in->target, &d);
+    if (em != UINT32_MAX) {
+        /* .sync.aligned (PTX ISA §9.7.14): every thread of the warp executes the same
+         * instruction together; a partial warp or exited lanes leave it undefined */
+        char where[200];
+        sim_where(c, in, where, sizeof where);
+        sim_fault_at(c, base + (unsigned)__builtin_ctz(em), in, SIM_FAULT_DEADLOCK,
+                     "%s.sync.aligned at %s executed by lanes 0x%08x of warp %u: .aligned "
+                     "needs all 32 lanes of the warp to execute it together (PTX ISA §9.7.14)",
+                     d.kind == MMA_K_MMA        ? "mma"
+                     : d.kind == MMA_K_WLOAD    ? "wmma.load"
+                     : d.kind == MMA_K_WSTORE   ? "wmma.store"
+                     : d.kind == MMA_K_WMMA     ? "wmma.mma"
+                     : d.kind == MMA_K_LDMATRIX ? "ldmatrix"
+                     : d.kind == MMA_K_STMATRIX ? "stmatrix"
+                                                : "movmatrix",
+                     where, em, w);
+        return;
+    }
+    switch (d.kind) {
+    case MMA_K_MMA:
+    case MMA_K_WMMA: {
+        static _Thread_local uint64_t A[MAXE], B[MAXE], C[32 * 32], D[32 * 32];
+        gather(c, &d, MMA_A, base, &in->o[1], A, d.k);
+        gather(c, &d, MMA_B, base, &in->o[2], B, d.n);
+        gather(c, &d, MMA_C, base, &in->o[3], C, d.n);
+        mma_compute(&d, A, B, C, D);
+        scatter(c, &d, MMA_D, base, &in->o[0], D, d.n);
+        break;
+    }
+    case MMA_K_WLOAD: wmma_mem(c, in, &d, d.frag, base, 0); break;
+    case MMA_K_WSTORE: wmma_mem(c, in, &d, MMA_D, base, 1); break;
+    case MMA_K_LDMATRIX: ldst_matrix(c, in, &d, base, 0); break;
+    case MMA_K_STMATRIX: ldst_matrix(c, in, &d, base, 1); break;
+    default: { /* movmatrix.trans (PTX ISA §9.7.14.5.17): the 8x8 b16 fragment transposed */
+        uint16_t mat[8][8];
+        for (unsigned l = 0; l < 32; l++) {
+            const uint64_t v = *sim_reg(c, base + l, in->o[1].reg);
+            mat[l / 4][2 * (l % 4)] = (uint16_t)v;
+            mat[l / 4][2 * (l % 4) + 1] = (uint16_t)(v >> 16);
+        }
+        for (unsigned l = 0; l < 32; l++)
+            *sim_reg(c, base + l, in->o[0].reg) =
+                (uint32_t)mat[2 * (l % 4)][l / 4] | (uint32_t)mat[2 * (l % 4) + 1][l / 4] << 16;
+        break;
+    }
+    }
+}
