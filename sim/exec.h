@@ -358,6 +358,22 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
     case PTX_SREG_WARPSZ: return 32;
     case PTX_SREG_GRIDID: return 1;
+    /* clusters (PTX ISA §10): without a cluster launch every CTA is a cluster of one */
+    case PTX_SREG_CLUSTERID_X: return c->bid[0] / c->cl_dim[0];
+    case PTX_SREG_CLUSTERID_Y: return c->bid[1] / c->cl_dim[1];
+    case PTX_SREG_CLUSTERID_Z: return c->bid[2] / c->cl_dim[2];
+    case PTX_SREG_NCLUSTERID_X: return c->grid[0] / c->cl_dim[0];
+    case PTX_SREG_NCLUSTERID_Y: return c->grid[1] / c->cl_dim[1];
+    case PTX_SREG_NCLUSTERID_Z: return c->grid[2] / c->cl_dim[2];
+    case PTX_SREG_CLUSTER_CTAID_X: return c->bid[0] % c->cl_dim[0];
+    case PTX_SREG_CLUSTER_CTAID_Y: return c->bid[1] % c->cl_dim[1];
+    case PTX_SREG_CLUSTER_CTAID_Z: return c->bid[2] % c->cl_dim[2];
+    case PTX_SREG_CLUSTER_NCTAID_X: return c->cl_dim[0];
+    case PTX_SREG_CLUSTER_NCTAID_Y: return c->cl_dim[1];
+    case PTX_SREG_CLUSTER_NCTAID_Z: return c->cl_dim[2];
+    case PTX_SREG_CLUSTER_CTARANK: return c->cl_rank;
+    case PTX_SREG_CLUSTER_NCTARANK: return c->cl_n;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return (uint64_t)c->cl_explicit;
     default: return 0;
     }
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/exec_async.h"
+#include "sim/exec_cluster.h"
 #include "sim/exec_lanes.h"
 
 void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
@@ -859,6 +860,9 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     }
     case PTX_OP_cp:
     case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
+    case PTX_OP_barrier_cluster: /* PTX ISA §9.7.13.2; mapa, getctarank §9.7.9.21-22 */
+    case PTX_OP_mapa:
+    case PTX_OP_getctarank: sim_exec_cluster(c, in, w, base, em, pc); break;
     case PTX_OP_activemask: /* the lanes issued together (converged) at this PC */
         FOR_LANES
         D = mask;

@@ -292,7 +292,7 @@ static int launch_stuck(sim_ctx *c, const sim_ctx *cs, const uint8_t *busy, unsi
     const uint64_t now = c->mwrites + 1;
     unsigned others = 0;
     for (unsigned k = 0; k < nres; k++)
-        if (busy[k] && &cs[k] != c) {
+        if (busy[k] == 1 && &cs[k] != c) {
             if (cs[k].stuck != now)
                 return 0;
             others++;
@@ -403,7 +403,74 @@ static void block_start(sim_ctx *c, uint64_t b)
         memset(c->shared_written, 0, c->shared_size);
     c->epoch++;
     c->faulted = 0;
+    c->cl_rank =
+        c->bid[0] % c->cl_dim[0] +
+        c->cl_dim[0] * (c->bid[1] % c->cl_dim[1] + c->cl_dim[1] * (c->bid[2] % c->cl_dim[2]));
+    memset(c->clb_thr, 0, sizeof c->clb_thr);
+    c->clb_arrived = 0;
+    c->clb_phase = 0;
     sim_trace_block(c, TRACE_EV_BLOCK_START);
+}
+
+/* The linear index (x fastest) of the CTA of rank r in cluster q (both x fastest) of a
+ * launch whose clusters are c->cl_dim CTAs. */
+static uint64_t cluster_block(const sim_ctx *c, uint64_t q, unsigned r)
+{
+    const unsigned *d = c->cl_dim;
+    const uint64_t ncx = c->grid[0] / d[0], ncy = c->grid[1] / d[1];
+    const uint64_t x = q % ncx * d[0] + r % d[0], y = q / ncx % ncy * d[1] + r / d[0] % d[1],
+                   z = q / (ncx * ncy) * d[2] + r / (d[0] * d[1]);
+    return x + c->grid[0] * (y + (uint64_t)c->grid[1] * z);
+}
+
+/* The cluster shape of a launch of f (sim_config.cluster, else f's .reqnctapercluster,
+ * else 1, 1, 1) into out, with *explicit_ set when there is one; 0, or -1 with the reason
+ * in res when the launch cannot run so (CUDA C++ Programming Guide "Thread Block
+ * Clusters": compute capability 9.0, the grid a whole number of clusters, at most 8 CTAs
+ * per cluster, the portable size). */
+static int launch_cluster(const sim_t *s, const ptx_func *f, const unsigned grid[3],
+                          unsigned out[3], int *explicit_, sim_result *res)
+{
+    const unsigned *want = s->cfg.cluster[0] ? s->cfg.cluster : f->cluster;
+    *explicit_ = s->cfg.cluster[0] || f->explicit_cluster;
+    for (int i = 0; i < 3; i++)
+        out[i] = want[0] ? (want[i] ? want[i] : 1) : 1;
+    if (!*explicit_)
+        return 0;
+    const sim_device_model *dm = sim_model(s);
+    char *msg = res->fault.message;
+    const size_t n = sizeof res->fault.message;
+    if (s->cfg.cluster[0] && f->cluster[0] &&
+        memcmp(s->cfg.cluster, f->cluster, sizeof f->cluster) != 0) {
+        snprintf(msg, n,
+                 "the launch asks for clusters of (%u,%u,%u) CTAs but kernel %s was compiled "
+                 "with __cluster_dims__(%u,%u,%u)",
+                 s->cfg.cluster[0], s->cfg.cluster[1], s->cfg.cluster[2], f->name, f->cluster[0],
+                 f->cluster[1], f->cluster[2]);
+        return -1;
+    }
+    if (dm->compute_major < 9) {
+        snprintf(msg, n,
+                 "thread block clusters need compute capability 9.0 (sm_90); the target is %s "
+                 "(compute capability %d.%d)",
+                 dm->name, dm->compute_major, dm->compute_minor);
+        return -1;
+    }
+    const unsigned size = out[0] * out[1] * out[2];
+    if (size > 8) {
+        snprintf(msg, n, "a cluster of (%u,%u,%u) = %u CTAs is over the portable maximum of 8 CTAs",
+                 out[0], out[1], out[2], size);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (grid[i] % out[i] != 0) {
+            snprintf(msg, n,
+                     "grid (%u,%u,%u) is not a whole number of clusters of (%u,%u,%u) CTAs: "
+                     "each grid dimension must be a multiple of the cluster's",
+                     grid[0], grid[1], grid[2], out[0], out[1], out[2]);
+            return -1;
+        }
+    return 0;
 }
 
 /* One turn of the block resident in c. Deterministic (order NULL): one round, every
@@ -539,6 +606,10 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
                  dm->shared_bytes_per_block_optin >> 10, dm->shared_bytes_per_block_optin);
         return SIM_ERR_LAUNCH;
     }
+    unsigned cl_dim[3];
+    int cl_explicit;
+    if (launch_cluster(s, f, grid, cl_dim, &cl_explicit, res) < 0)
+        return SIM_ERR_LAUNCH;
     sim_status st = load_module_vars(s, m);
     if (st != SIM_OK)
         return launch_error(res, st, "out of memory for module variables");
@@ -561,6 +632,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     memcpy(base->block, block, sizeof base->block);
     base->nthreads = (unsigned)nthreads;
     base->nwarps = (base->nthreads + 31) / 32;
+    memcpy(base->cl_dim, cl_dim, sizeof base->cl_dim);
+    base->cl_n = cl_dim[0] * cl_dim[1] * cl_dim[2];
+    base->cl_explicit = cl_explicit;
     base->regcap = (size_t)m->sum_regs + 1;
     base->paramcap = (size_t)m->sum_frame + 64;
     base->localcap = (size_t)m->sum_local + 16;
@@ -627,14 +701,22 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
         nres = SIM_DETERMINISTIC_RESIDENT;
     if (nres > nblocks)
         nres = (unsigned)nblocks;
+    /* a cluster's CTAs are resident together (co-scheduled, as on the GPU): whole
+     * clusters of slots, at least one however large it is */
+    const unsigned cn = base->cl_n;
+    const uint64_t nunits = nblocks / cn; /* what the schedule orders: clusters */
+    nres = nres / cn * cn;
+    if (nres < cn)
+        nres = cn;
     sim_ctx *cs = calloc(nres, sizeof *cs);
     unsigned *worder = s->cfg.schedule_random ? calloc(base->nwarps, sizeof *worder) : NULL;
     uint32_t *border =
-        s->cfg.schedule_random && nblocks <= (1u << 24) ? calloc(nblocks, sizeof *border) : NULL;
+        s->cfg.schedule_random && nunits <= (1u << 24) ? calloc(nunits, sizeof *border) : NULL;
     int ok = cs && (!s->cfg.schedule_random || worder);
     for (unsigned k = 0; ok && k < nres; k++) {
         cs[k] = *base;
         cs[k].slot = k;
+        cs[k].cl_ctx = &cs[k / cn * cn];
         ok = ctx_alloc_block(&cs[k]) == 0;
     }
     if (!ok) {
@@ -646,23 +728,23 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
         launch_free(base);
         return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
     }
-    /* blocks: linear order (x fastest), or a random permutation (Fisher-Yates; past
-     * 2^24 blocks an affine permutation i -> (a*i + b) mod n with a coprime to n) */
+    /* blocks (clusters): linear order (x fastest), or a random permutation (Fisher-Yates;
+     * past 2^24 an affine permutation i -> (a*i + b) mod n with a coprime to n) */
     uint64_t pa = 1, pb = 0;
     if (border) {
-        for (uint64_t i = 0; i < nblocks; i++)
+        for (uint64_t i = 0; i < nunits; i++)
             border[i] = (uint32_t)i;
-        for (uint64_t i = nblocks; i > 1; i--) {
+        for (uint64_t i = nunits; i > 1; i--) {
             uint64_t j = rng_next(&base->rng) % i;
             uint32_t tmp = border[i - 1];
             border[i - 1] = border[j];
             border[j] = tmp;
         }
     } else if (s->cfg.schedule_random) {
-        pb = rng_next(&base->rng) % nblocks;
+        pb = rng_next(&base->rng) % nunits;
         do {
-            pa = rng_next(&base->rng) % nblocks | 1;
-        } while (gcd64(pa, nblocks) != 1);
+            pa = rng_next(&base->rng) % nunits | 1;
+        } while (gcd64(pa, nunits) != 1);
     }
     /* The resident blocks take turns (block_turn), in slot order, or in a random order
      * with a random number of turns each; a finished block's slot starts the next block.
@@ -673,7 +755,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     uint8_t *busy = calloc(nres, 1);
     unsigned *sorder = calloc(nres, sizeof *sorder);
     st = busy && sorder ? SIM_OK : SIM_ERR_NOMEM;
-#define BLOCK_AT(i) (border ? border[i] : (uint64_t)(((unsigned __int128)pa * (i) + pb) % nblocks))
+#define UNIT_AT(i) (border ? border[i] : (uint64_t)(((unsigned __int128)pa * (i) + pb) % nunits))
+#define BLOCK_AT(i, r) (cn == 1 ? UNIT_AT(i) : cluster_block(base, UNIT_AT(i), (r)))
 #define SWAP_IN(c)                                                                                 \
     ((c)->steps = base->steps, (c)->clock_check = base->clock_check,                               \
      (c)->printf_cap = base->printf_cap, (c)->printf_seen = base->printf_seen,                     \
@@ -682,11 +765,12 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     (base->steps = (c)->steps, base->clock_check = (c)->clock_check,                               \
      base->printf_cap = (c)->printf_cap, base->printf_seen = (c)->printf_seen,                     \
      base->rng = (c)->rng, base->mwrites = (c)->mwrites)
-    for (unsigned k = 0; st == SIM_OK && k < nres && next < nblocks; k++) {
+    for (unsigned k = 0; st == SIM_OK && k < nres && next < nunits; k++) {
         SWAP_IN(&cs[k]);
-        block_start(&cs[k], BLOCK_AT(next));
+        block_start(&cs[k], BLOCK_AT(next, k % cn));
         SWAP_OUT(&cs[k]);
-        next++;
+        if (k % cn == cn - 1)
+            next++;
         busy[k] = 1;
         live++;
     }
@@ -701,7 +785,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             }
         for (unsigned i = 0; i < nres && st == SIM_OK; i++) {
             sim_ctx *c = &cs[sorder[i]];
-            if (!busy[sorder[i]])
+            if (busy[sorder[i]] != 1) /* free, or done while its cluster runs on */
                 continue;
             SWAP_IN(c);
             unsigned turns = s->cfg.schedule_random ? 1 + rng_below(&c->rng, 4) : 1;
@@ -709,28 +793,53 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             for (unsigned t = 0; t < turns && r > 0; t++)
                 r = block_turn(c, worder);
             if (r > 0 && c->stuck == c->mwrites + 1 &&
-                launch_stuck(c, cs, busy, nres, nblocks - next))
+                launch_stuck(c, cs, busy, nres, nunits - next))
                 r = -1;
             sim_trace_flush(c);
             if (r < 0) {
                 st = SIM_ERR_FAULT;
             } else if (r == 0) {
                 sim_trace_block(c, TRACE_EV_BLOCK_END);
-                if (next < nblocks)
-                    block_start(c, BLOCK_AT(next++));
-                else
+                if (cn == 1 && next < nunits) {
+                    block_start(c, BLOCK_AT(next, 0));
+                    next++;
+                } else if (cn == 1) {
                     busy[sorder[i]] = 0, live--;
+                } else {
+                    /* a cluster's slots take the next cluster once all its CTAs are done
+                     * (until then their shared memory stays reachable) */
+                    const unsigned g = sorder[i] / cn * cn;
+                    unsigned done = 0;
+                    busy[sorder[i]] = 2;
+                    for (unsigned k = g; k < g + cn; k++)
+                        done += busy[k] == 2;
+                    SWAP_OUT(c);
+                    for (unsigned k = g; done == cn && k < g + cn; k++) {
+                        if (next < nunits) {
+                            SWAP_IN(&cs[k]);
+                            block_start(&cs[k], BLOCK_AT(next, k - g));
+                            SWAP_OUT(&cs[k]);
+                            busy[k] = 1;
+                        } else {
+                            busy[k] = 0, live--;
+                        }
+                    }
+                    if (done == cn && next < nunits)
+                        next++;
+                    SWAP_IN(c);
+                }
             }
             SWAP_OUT(c);
         }
     }
     /* blocks the launch stopped in */
     for (unsigned k = 0; busy && k < nres; k++)
-        if (busy[k]) {
+        if (busy[k] == 1) {
             SWAP_IN(&cs[k]);
             sim_trace_block(&cs[k], TRACE_EV_BLOCK_END);
         }
 #undef BLOCK_AT
+#undef UNIT_AT
 #undef SWAP_IN
 #undef SWAP_OUT
     if (res->fault.kind != SIM_FAULT_NONE)

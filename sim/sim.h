@@ -145,6 +145,10 @@ typedef struct sim_config {
     /* The device modelled (launch and shared-memory limits, residency, %nsmid); NULL:
      * sim_device(). Not owned (the profiles are static). */
     const sim_device_model *device;
+    /* Thread block cluster shape of every launch (cudaLaunchKernelEx with
+     * cudaLaunchAttributeClusterDimension; CUDA C++ Programming Guide "Thread Block
+     * Clusters"), CTAs in x, y, z; 0s: the kernel's own (.reqnctapercluster), else none. */
+    unsigned cluster[3];
 } sim_config;
 
 /* Checkers (sim_config.checks_off). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec_cluster.h"
 #include "sim/sim_mem.h"
 
 /* ------------------------------------------------------------------ faults */
@@ -201,7 +202,8 @@ static void fill_access(const sim_ctx *c, sim_access *a, unsigned t, int32_t pc,
 {
     memset(a, 0, sizeof *a);
     a->op = op;
-    memcpy(a->block, c->bid, sizeof a->block);
+    const sim_ctx *tc = sim_cluster_thread(c, &t);
+    memcpy(a->block, tc->bid, sizeof a->block);
     thread_idx(c, t, a->thread);
     if (pc >= 0) {
         const ptx_insn *in = &c->code[pc];
@@ -265,6 +267,7 @@ sim_finding *sim_add_finding(sim_ctx *c, sim_finding_kind kind, int is_error, si
 /* "thread (x,y,z) of block (x,y,z)" */
 void sim_who(const sim_ctx *c, unsigned t, char *buf, size_t n)
 {
+    c = sim_cluster_thread(c, &t);
     unsigned th[3];
     thread_idx(c, t, th);
     snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)", th[0], th[1], th[2], c->bid[0],

@@ -18,6 +18,17 @@
 #define SIM_LOCAL_WIN 0x00007f0000000000ull
 #define SIM_WIN_SIZE 0x0000000100000000ull
 #define SIM_PARAM_FRAME 0x0000010000000000ull
+/* Distributed shared memory (PTX ISA §5.1.5.1, the .shared::cluster window, sm_90): the
+ * shared address (rank + 1) << SIM_DSMEM_SHIFT | off is byte off of the shared memory of
+ * the CTA of cluster rank `rank` (what mapa returns); addresses below 1 << SIM_DSMEM_SHIFT
+ * are the executing CTA's own (.shared::cta addresses are valid .shared::cluster ones).
+ * In generic addresses it sits inside the shared window. */
+#define SIM_DSMEM_SHIFT 24
+#define SIM_DSMEM_OFF_MASK ((1ull << SIM_DSMEM_SHIFT) - 1)
+/* Racecheck's name for thread u of the cluster's CTA of rank r when it accesses another
+ * CTA's shared memory: SIM_CLUSTER_TID | r << 10 | u (u < 1024, r < 16), in the shadows of
+ * the CTA it accessed (sim_race.c sim_race_check_remote). */
+#define SIM_CLUSTER_TID 0x8000u
 #define SIM_MAX_DEPTH 32
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
@@ -204,6 +215,18 @@ typedef struct sim_ctx {
     uint8_t w_called[SIM_ITS_WARPS]; /* per warp: lanes inside a device-function call
                                         (depth > 0); 0: the warp's registers are one
                                         lane-major block (every rbase is 0) */
+    /* ---- thread block clusters (exec_cluster.c; sim.c starts a cluster's CTAs together in
+     * consecutive contexts, so that they are resident at once) ---- */
+    unsigned cl_dim[3];     /* CTAs per cluster in x, y, z: 1, 1, 1 without clusters */
+    unsigned cl_n;          /* CTAs per cluster (%cluster_nctarank) */
+    int cl_explicit;        /* launched with a cluster shape (%is_explicit_cluster) */
+    unsigned cl_rank;       /* the current block's %cluster_ctarank */
+    struct sim_ctx *cl_ctx; /* the cluster's contexts, cl_n of them in rank order */
+    uint32_t clb_arrived;   /* in the rank-0 context: threads of the cluster that arrived
+                                at barrier.cluster in its current phase */
+    unsigned clb_phase;     /* in the rank-0 context: the current phase's parity */
+    uint8_t clb_thr[SIM_ITS_WARPS * 32]; /* per thread: bit 0 arrived and not yet waited,
+                                            bit 1 the parity of the phase it arrived in */
     /* ---- CTA barriers (helper H; sim_barrier.c sim_barrier_exec, sim_resolve_barrier), PTX ISA
      * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
      * phase. Reset at each block start. */

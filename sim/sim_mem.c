@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "sim/exec_cluster.h"
 #include "sim/sim_mem.h"
 
 sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t align,
@@ -185,6 +186,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         break;
     }
     case SIM_SPACE_SHARED:
+        if (a >> SIM_DSMEM_SHIFT) /* another CTA of the cluster (exec_cluster.c) */
+            return sim_cluster_mem(c, t, space, addr, a, size, kind, in);
         if (a <= c->shared_size && size <= c->shared_size - a) {
             if (c->checks & SIM_CHECK_RACE)
                 sim_race_check(c, t, a, size, kind, in);

@@ -108,6 +108,11 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
 /* sim_race.c: racecheck of thread t's access (op 0 load, 1 store, 2 atomic) to shared
  * bytes [a, a+size). */
 void sim_race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op, const ptx_insn *in);
+/* sim_race.c: racecheck of an access by thread rt of another CTA of the cluster
+ * (SIM_CLUSTER_TID naming, its warp's __syncwarp count ws) to bytes [a, a+size) of the
+ * shared memory of tc's block, in tc's shadows and barrier interval. */
+void sim_race_check_remote(sim_ctx *tc, unsigned rt, uint16_t ws, uint64_t a, unsigned size, int op,
+                           const ptx_insn *in);
 /* sim_race.c: frees allocation al's global race shadow, if any. */
 void sim_gsh_free(sim_alloc *al);
 /* sim_race.c: allocation al's global race shadow, made on first use; NULL when al is

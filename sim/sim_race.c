@@ -25,7 +25,8 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
                                                      int oop)
 {
     int32_t pc = (int32_t)(in - c->code);
-    int same_warp = t / 32 == ot / 32;
+    const int remote = t >= SIM_CLUSTER_TID || ot >= SIM_CLUSTER_TID;
+    int same_warp = t / 32 == ot / 32 && !remote;
     /* an error inside one warp too: independent thread scheduling (Volta+, CUDA C++
      * Programming Guide "Independent Thread Scheduling") lets its lanes run in any
      * order, so lockstep code without __syncwarp() is wrong on today's GPUs */
@@ -43,7 +44,14 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
         snprintf(at, sizeof at, "of %s (shared offset 0x%llx)", f->var, (unsigned long long)addr);
     else
         snprintf(at, sizeof at, "at shared offset 0x%llx", (unsigned long long)addr);
-    if (!same_warp)
+    if (remote) /* another CTA of the cluster (distributed shared memory) */
+        snprintf(f->message, sizeof f->message,
+                 "distributed shared-memory race (%s hazard): %s %s %u bytes %s of block "
+                 "(%u,%u,%u) at %s, which %s %s at %s, with no cluster barrier "
+                 "(barrier.cluster, cluster.sync()) between them",
+                 hazard_name(hz), wa, sim_op_verb(op, 0), size, at, c->bid[0], c->bid[1], c->bid[2],
+                 a, wb, sim_op_verb(oop, 1), b);
+    else if (!same_warp)
         snprintf(f->message, sizeof f->message,
                  "shared-memory race (%s hazard): %s (warp %u) %s %u bytes %s at %s, which %s "
                  "(warp %u) %s at %s, with no __syncthreads() between them",
@@ -115,6 +123,26 @@ void sim_race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op, c
         }
     }
     race_bytes(c, t, a, size, &c->shadow[a], size, op, in, 0);
+}
+
+void sim_race_check_remote(sim_ctx *tc, unsigned rt, uint16_t ws, uint64_t a, unsigned size, int op,
+                           const ptx_insn *in)
+{
+    if (size == 0)
+        return;
+    if (tc->shadow_same) /* byte shadows for the words it touches (as a partial access) */
+        for (uint64_t k = a >> 2; k <= (a + size - 1) >> 2; k++)
+            if (tc->shadow_same[k]) {
+                struct sim_shadow *sh = &tc->shadow[k << 2];
+                wshadow_get(tc->wshadow, k, &sh[0]);
+                sh[1] = sh[2] = sh[3] = sh[0];
+                tc->shadow_same[k] = 0;
+            }
+    const int32_t pc = (int32_t)(in - tc->code);
+    int reported = 0;
+    for (unsigned i = 0; i < size; i++)
+        reported = race_one(tc, &tc->shadow[a + i], rt, rt / 32, ws, tc->epoch, pc, op, in, a, size,
+                            reported);
 }
 
 void sim_check_warp_sync(sim_ctx *c, unsigned w)

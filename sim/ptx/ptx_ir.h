@@ -126,6 +126,23 @@ enum {
     PTX_SREG_TOTAL_SMEM_SIZE,
     PTX_SREG_WARPSZ,
     PTX_SREG_CLOCK_HI,
+    /* thread block clusters (PTX ISA §10, special registers %clusterid ..
+     * %is_explicit_cluster; sm_90): uniform in a CTA */
+    PTX_SREG_CLUSTERID_X,
+    PTX_SREG_CLUSTERID_Y,
+    PTX_SREG_CLUSTERID_Z,
+    PTX_SREG_NCLUSTERID_X,
+    PTX_SREG_NCLUSTERID_Y,
+    PTX_SREG_NCLUSTERID_Z,
+    PTX_SREG_CLUSTER_CTAID_X,
+    PTX_SREG_CLUSTER_CTAID_Y,
+    PTX_SREG_CLUSTER_CTAID_Z,
+    PTX_SREG_CLUSTER_NCTAID_X,
+    PTX_SREG_CLUSTER_NCTAID_Y,
+    PTX_SREG_CLUSTER_NCTAID_Z,
+    PTX_SREG_CLUSTER_CTARANK,
+    PTX_SREG_CLUSTER_NCTARANK,
+    PTX_SREG_IS_EXPLICIT_CLUSTER,
 };
 
 /* sub: PTX_OPK_SREG: the register id; PTX_OPK_VEC: the element count; PTX_OPK_REG:
@@ -215,6 +232,10 @@ enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
  * o[0] destination d, o[1] a, o[2] b (or PTX_OPK_NONE), o[3] the predicate c. */
 enum { PTX_BAR_SYNC = 0, PTX_BAR_ARRIVE, PTX_BAR_RED };
 enum { PTX_BAR_POPC = 4 };
+/* barrier.cluster (PTX ISA §9.7.13.2): ptx_insn.cmp is the form; bop PTX_BARC_RELAXED
+ * for .arrive.relaxed (no release ordering). No operands. */
+enum { PTX_BARC_ARRIVE = 1, PTX_BARC_WAIT };
+enum { PTX_BARC_RELAXED = 1 };
 /* SIMD video instructions (PTX ISA §9.7.16.2: vadd2 ... vset4). type: .dtype (vset:
  * .u32, its results are unsigned), type2: .atype, vec: lanes (2 or 4), cmp: vset's
  * comparison (PTX_CMP_EQ..PTX_CMP_GE), flags: PTX_F_SAT. They have no fifth operand, so
@@ -368,6 +389,9 @@ typedef struct ptx_func {
     unsigned local_size;    /* bytes of .local declared in the function */
     unsigned shared_size;   /* .entry: static shared bytes (module + own) */
     unsigned dynshared_off; /* .entry: where extern .shared starts */
+    unsigned cluster[3];    /* .entry: .reqnctapercluster (PTX ISA §11.4, sm_90), the
+                               CTAs per cluster in x, y, z; 0s when absent */
+    int explicit_cluster;   /* .entry: .explicitcluster or .reqnctapercluster given */
 } ptx_func;
 
 /* extern functions the simulator provides: vprintf (printf) and __assertfail (a failed

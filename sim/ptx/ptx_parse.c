@@ -704,6 +704,21 @@ static const struct {
     {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE},
     {"WARP_SZ", PTX_SREG_WARPSZ},
     {"%clock_hi", PTX_SREG_CLOCK_HI},
+    {"%clusterid.x", PTX_SREG_CLUSTERID_X},
+    {"%clusterid.y", PTX_SREG_CLUSTERID_Y},
+    {"%clusterid.z", PTX_SREG_CLUSTERID_Z},
+    {"%nclusterid.x", PTX_SREG_NCLUSTERID_X},
+    {"%nclusterid.y", PTX_SREG_NCLUSTERID_Y},
+    {"%nclusterid.z", PTX_SREG_NCLUSTERID_Z},
+    {"%cluster_ctaid.x", PTX_SREG_CLUSTER_CTAID_X},
+    {"%cluster_ctaid.y", PTX_SREG_CLUSTER_CTAID_Y},
+    {"%cluster_ctaid.z", PTX_SREG_CLUSTER_CTAID_Z},
+    {"%cluster_nctaid.x", PTX_SREG_CLUSTER_NCTAID_X},
+    {"%cluster_nctaid.y", PTX_SREG_CLUSTER_NCTAID_Y},
+    {"%cluster_nctaid.z", PTX_SREG_CLUSTER_NCTAID_Z},
+    {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK},
+    {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
+    {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
 };
 
 /* Converts a literal to the bits of an immediate of type t. */
@@ -1339,6 +1354,42 @@ static int parse_mma_operands(parser *P, ptx_insn *in, const ptx_tok *mt)
     return 1;
 }
 
+/* barrier.cluster.arrive{.release,.relaxed}{.aligned} / barrier.cluster.wait{.acquire}
+ * {.aligned} (PTX ISA §9.7.13.2): op barrier_cluster, the form in cmp. */
+static int decode_barrier_cluster(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    in->op = PTX_OP_barrier_cluster;
+    in->type = PTX_T_B32;
+    in->vec = 1;
+    const char *p = mt->p + 7, *end = mt->p + mt->len;
+    while (p < end) {
+        const char *q = p + 1, *e = memchr(q, '.', (size_t)(end - q));
+        if (!e)
+            e = end;
+        const size_t n = (size_t)(e - q);
+        if (n == 6 && !memcmp(q, "arrive", 6) && !in->cmp)
+            in->cmp = PTX_BARC_ARRIVE;
+        else if (n == 4 && !memcmp(q, "wait", 4) && !in->cmp)
+            in->cmp = PTX_BARC_WAIT;
+        else if (n == 7 && !memcmp(q, "relaxed", 7) && in->cmp == PTX_BARC_ARRIVE)
+            in->bop = PTX_BARC_RELAXED;
+        else if (!((n == 7 && !memcmp(q, "cluster", 7)) || (n == 7 && !memcmp(q, "aligned", 7)) ||
+                   (n == 7 && !memcmp(q, "release", 7) && in->cmp == PTX_BARC_ARRIVE) ||
+                   (n == 7 && !memcmp(q, "acquire", 7) && in->cmp == PTX_BARC_WAIT))) {
+            diag(P, mt->line, mt->col, "unsupported modifier '.%.*s' in '%.*s'", (int)n, q,
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        p = e;
+    }
+    if (!in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs .arrive or .wait", (int)mt->len, mt->p);
+        return 0;
+    }
+    return 1;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -1367,6 +1418,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         (blen == 8 && (!memcmp(s, "ldmatrix", 8) || !memcmp(s, "stmatrix", 8))) ||
         (blen == 9 && !memcmp(s, "movmatrix", 9)))
         return decode_mma(P, in, mt);
+    if (blen == 7 && !memcmp(s, "barrier", 7) && has_sub(mt, ".cluster"))
+        return decode_barrier_cluster(P, in, mt);
     int op = ptx_op_lookup(s, blen);
     if (op < 0) {
         diag(P, mt->line, mt->col, "unsupported instruction '%.*s'", (int)mt->len, mt->p);
@@ -1459,6 +1512,10 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((k = mod_space(q, n)) >= 0) {
             in->space = (uint8_t)k;
         } else if (n == 11 && !memcmp(q, "shared::cta", 11)) {
+            in->space = SIM_SPACE_SHARED;
+        } else if (n == 15 && !memcmp(q, "shared::cluster", 15)) {
+            /* a CTA's own shared addresses are valid .shared::cluster addresses too
+             * (PTX ISA §5.1.5.1); other CTAs' are in sim_internal.h's cluster window */
             in->space = SIM_SPACE_SHARED;
         } else if (n > 4 && (!memcmp(q, "L1::", 4) || !memcmp(q, "L2::", 4)) &&
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
@@ -2095,11 +2152,19 @@ static void parse_function(parser *P, int is_entry, int is_extern)
             f->kparam_size = kframe;
     }
     f->frame_size = frame;
-    /* performance directives (.maxntid 256, 1, 1 / .noreturn / ...) */
+    /* performance directives (.maxntid 256, 1, 1 / .noreturn / ...); the cluster ones
+     * (PTX ISA §11.4: .reqnctapercluster x, y, z and .explicitcluster) are kept */
     while (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '.') {
+        const int req = P->t.len == 18 && !memcmp(P->t.p, ".reqnctapercluster", 18);
+        if ((P->t.len == 16 && !memcmp(P->t.p, ".explicitcluster", 16)) || req)
+            f->explicit_cluster = 1;
         next(P);
-        while (P->t.kind == PTX_TOK_INT || is_punct(P, ','))
-            next(P);
+        for (int k = 0; P->t.kind == PTX_TOK_INT || is_punct(P, ','); next(P))
+            if (req && P->t.kind == PTX_TOK_INT && k < 3)
+                f->cluster[k++] = (unsigned)P->t.ival;
+        if (req)
+            for (int k = 0; k < 3; k++)
+                f->cluster[k] = f->cluster[k] ? f->cluster[k] : 1;
     }
     if (accept(P, ';')) {
         f->is_extern = 1;
