@@ -70,6 +70,10 @@ gl_status gpu_dtoh(gpu_t *g, void *dst, uint64_t src, size_t bytes, gl_error *er
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
                      unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
                      gl_error *err);
+/* The thread block cluster shape (CTAs in x, y, z; 0s: none) of gpu_launch's later
+ * launches, which then use cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+ * (CUDA Driver API §6.22). */
+void gpu_set_cluster(gpu_t *g, const unsigned cluster[3]);
 /* The occupancy inputs of `kernel` of the loaded module for blocks of `block` threads
  * with dynamic_shared bytes: occ = {registers per thread (CU_FUNC_ATTRIBUTE_NUM_REGS),
  * static shared bytes (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), resident blocks per SM

@@ -83,6 +83,8 @@ struct gpu {
     int driver_version;  /* e.g. 13000 */
     CUdeviceptr *allocs; /* every gpu_malloc, freed by gpu_close */
     size_t nallocs, cap_allocs;
+    unsigned cluster[3]; /* gpu_set_cluster: the cluster shape of launches, 0s none */
+    __typeof__(&cuLaunchKernelEx) p_cuLaunchKernelEx; /* CUDA 12+ drivers; else NULL */
 #define X(name) __typeof__(&name) p_##name;
     CU_SYMBOLS(X)
 #undef X
@@ -174,6 +176,7 @@ gl_status gpu_open(gpu_t **out, gl_error *err)
     } while (0);
     CU_SYMBOLS(resolve)
 #undef resolve
+    g->p_cuLaunchKernelEx = (__typeof__(g->p_cuLaunchKernelEx))cu_proc(g, "cuLaunchKernelEx");
 
     if ((r = g->p_cuInit(0)) != CUDA_SUCCESS) {
         st = cu_fail(g,
@@ -475,6 +478,11 @@ static CUresult opt_in_shared(gpu_t *g, CUfunction f, unsigned dynamic_shared)
                                    (int)dynamic_shared);
 }
 
+void gpu_set_cluster(gpu_t *g, const unsigned cluster[3])
+{
+    memcpy(g->cluster, cluster, sizeof g->cluster);
+}
+
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
                      unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
                      gl_error *err)
@@ -514,8 +522,27 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const
     r = g->p_cuEventRecord(start, NULL);
     if (r == CUDA_SUCCESS) {
         call = "cuLaunchKernel";
-        r = g->p_cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                dynamic_shared, NULL, params, NULL);
+        if (g->cluster[0]) { /* CUDA Driver API cuLaunchKernelEx, cluster dimension */
+            CUlaunchAttribute at = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+            at.value.clusterDim.x = g->cluster[0];
+            at.value.clusterDim.y = g->cluster[1];
+            at.value.clusterDim.z = g->cluster[2];
+            CUlaunchConfig lc = {.gridDimX = grid[0],
+                                 .gridDimY = grid[1],
+                                 .gridDimZ = grid[2],
+                                 .blockDimX = block[0],
+                                 .blockDimY = block[1],
+                                 .blockDimZ = block[2],
+                                 .sharedMemBytes = dynamic_shared,
+                                 .attrs = &at,
+                                 .numAttrs = 1};
+            call = "cuLaunchKernelEx";
+            r = g->p_cuLaunchKernelEx ? g->p_cuLaunchKernelEx(&lc, f, params, NULL)
+                                      : CUDA_ERROR_NOT_SUPPORTED;
+        } else {
+            r = g->p_cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                    dynamic_shared, NULL, params, NULL);
+        }
         if (r == CUDA_SUCCESS) {
             call = "cuEventRecord";
             r = g->p_cuEventRecord(stop, NULL);
@@ -719,6 +746,11 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const
     if (elapsed_ms)
         *elapsed_ms = 0;
     return gl_fail(err, GL_ERR_NODEVICE, NO_CUDA_H);
+}
+
+void gpu_set_cluster(gpu_t *g, const unsigned cluster[3])
+{
+    (void)g, (void)cluster;
 }
 
 gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],

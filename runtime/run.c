@@ -375,7 +375,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .schedule_random = opts->schedule_random,
                       .schedule_seed = opts->schedule_seed,
                       .checks_off = opts->checks_off,
-                      .device = dev};
+                      .device = dev,
+                      .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]}};
     sim_t *s = sim_new(&cfg);
     if (!s) {
         trace_free(tr);

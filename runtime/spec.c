@@ -837,9 +837,9 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
 /* ------------------------------------------------------------------------ specs */
 
 static const char *const spec_keys[] = {
-    "source", "kernel",      "grid",  "block", "dynamic_shared_bytes",
-    "args",   "bytes_moved", "flops", "arch",  "reference_library",
-    NULL};
+    "source",  "kernel",      "grid",  "block", "dynamic_shared_bytes",
+    "args",    "bytes_moved", "flops", "arch",  "reference_library",
+    "cluster", NULL};
 
 static char *join_path(const char *dir, const char *rel)
 {
@@ -907,7 +907,6 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
                   "%u x %u x %u = %" PRIu64 " threads, over the limit of %u threads per block",
                   out->block[0], out->block[1], out->block[2], threads, GL_MAX_THREADS_PER_BLOCK);
     }
-    (void)gok;
 
     const cJSON *dyn = cJSON_GetObjectItemCaseSensitive(json, "dynamic_shared_bytes");
     if (dyn) {
@@ -924,6 +923,23 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
             else
                 out->dynamic_shared_bytes = (unsigned)n.mag;
         }
+    }
+
+    /* "cluster": [x, y, z] (CUDA C++ Programming Guide "Thread Block Clusters"): the grid
+     * a whole number of clusters of at most 8 CTAs (the portable size); the target's
+     * compute capability (9.0) is checked at launch */
+    if (cJSON_GetObjectItemCaseSensitive(json, "cluster")) {
+        unsigned *cl = out->cluster;
+        cl[0] = cl[1] = cl[2] = 1;
+        if (get_dims(&c, json, "cluster", cl) && cl[0] * cl[1] * cl[2] > 8)
+            cfail(&c, GL_ERR_LAUNCH, "cluster",
+                  "%u x %u x %u = %u CTAs, over the portable maximum of 8 CTAs per cluster", cl[0],
+                  cl[1], cl[2], cl[0] * cl[1] * cl[2]);
+        else if (gok && (out->grid[0] % cl[0] || out->grid[1] % cl[1] || out->grid[2] % cl[2]))
+            cfail(&c, GL_ERR_LAUNCH, "cluster",
+                  "grid %u x %u x %u is not a whole number of %u x %u x %u clusters: each "
+                  "grid dimension must be a multiple of the cluster's",
+                  out->grid[0], out->grid[1], out->grid[2], cl[0], cl[1], cl[2]);
     }
 
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(json, "arch");

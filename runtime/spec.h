@@ -79,8 +79,11 @@ typedef struct gl_spec {
     char *kernel; /* kernel name (extern "C" or mangled) */
     unsigned grid[3], block[3];
     unsigned dynamic_shared_bytes;
-    char arch[16]; /* optional "arch": the target ("sm_80", one the simulator models;
+    char arch[16];       /* optional "arch": the target ("sm_80", one the simulator models;
                       runtime/arch.h), "" when absent */
+    unsigned cluster[3]; /* optional "cluster": CTAs per thread block cluster in x, y, z
+                            (cudaLaunchKernelEx's cluster dimension attribute, sm_90);
+                            0s when absent */
     gl_arg *args;
     int nargs;
     /* Timing (`gpulearn run --time`): optional top-level "bytes_moved" and

@@ -128,6 +128,7 @@ static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uin
         goto done;
     tparams[spec->nargs] = &tptr;
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+    gpu_set_cluster(g, spec->cluster);
     st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, tparams,
                     &out, NULL, &e);
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
@@ -211,6 +212,7 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
     char *out = NULL;
     double ms = 0;
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
+    gpu_set_cluster(g, spec->cluster);
     st = gpu_launch(g, job->kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params,
                     &out, &ms, &e);
     gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);

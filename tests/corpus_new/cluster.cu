@@ -67,3 +67,22 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_histogram(const int
         atomicAdd(&out[(t << 1) | (int)sreg_ctarank()], bins[t]);
     cl.sync();
 }
+
+// No __cluster_dims__: the launch gives the cluster shape (the spec's "cluster", as
+// cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension). A 2-D grid of 2x2
+// clusters; each block records where it sits.
+extern "C" __global__ void cluster_ids_launch(unsigned *out)
+{
+    unsigned r[7];
+    asm("mov.u32 %0, %%clusterid.x;" : "=r"(r[0]));
+    asm("mov.u32 %0, %%clusterid.y;" : "=r"(r[1]));
+    asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(r[2]));
+    asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(r[3]));
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r[4]));
+    asm("mov.u32 %0, %%nclusterid.y;" : "=r"(r[5]));
+    asm("{ .reg .pred p; mov.pred p, %%is_explicit_cluster; selp.u32 %0, 1, 0, p; }"
+        : "=r"(r[6]));
+    if (threadIdx.x == 0)
+        for (int k = 0; k < 7; k++)
+            out[((blockIdx.y * gridDim.x) + blockIdx.x) * 7 + k] = r[k];
+}
