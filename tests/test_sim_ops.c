@@ -2389,6 +2389,138 @@ START_TEST(test_cp_async_wait_group_lands_all_but_the_newest_groups)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ clusters (sm_90) */
+
+/* A simulator modelling sm_90 (clusters need compute capability 9.0). */
+static sim_t *sim90(void)
+{
+    sim_config cfg = {.device = sim_device_find("sm_90")};
+    ck_assert_ptr_nonnull(cfg.device);
+    sim_t *s = sim_new(&cfg);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Distributed shared memory (CUDA C++ Programming Guide "Distributed Shared Memory"):
+ * loads from and stores to the neighbours' shared memory after cluster.sync, for two
+ * clusters of 4 CTAs. */
+START_TEST(test_cluster_blocks_read_and_write_each_others_shared_memory)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("cluster", _i);
+    if (!m)
+        return;
+    sim_t *s = sim90();
+    uint64_t out = dev(s, NULL, 8 * 64 * 4);
+    void *p[] = {&out};
+    sim_result r;
+    klaunch(s, m, "cluster_ring", 8, 64, p, &r);
+    ck_assert_int_eq(r.nerrors, 0);
+    int got[8 * 64];
+    sim_memcpy_dtoh(s, got, out, sizeof got);
+    for (int b = 0; b < 8; b++)
+        for (int t = 0; t < 64; t++) {
+            const int rank = b % 4, next = (rank + 1) % 4, writer = (rank + 1) % 4;
+            const int sum = t * (rank + 1) + ((t + 1) % 64) * (next + 1);
+            const int spare = 1000 * writer + t; /* stored by the next block */
+            ck_assert_int_eq(got[b * 64 + t], sum * 10000 + spare);
+        }
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* A load of another CTA's shared memory with no cluster barrier after its store is a
+ * racecheck error naming both lines. */
+START_TEST(test_cluster_load_without_cluster_sync_is_a_race)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("cluster", _i);
+    if (!m)
+        return;
+    sim_t *s = sim90();
+    uint64_t out = dev(s, NULL, 2 * 64 * 4);
+    void *p[] = {&out};
+    sim_result r;
+    klaunch(s, m, "cluster_race", 2, 64, p, &r);
+    int found = 0;
+    for (int i = 0; i < r.nfindings; i++)
+        if (r.findings[i].kind == SIM_FIND_RACE &&
+            strstr(r.findings[i].message, "distributed shared-memory race") &&
+            strstr(r.findings[i].message, "cluster.cu:32") &&
+            strstr(r.findings[i].message, "cluster.cu:34"))
+            found = 1;
+    ck_assert_msg(found, "no race across the cluster found (%d findings: %s)", r.nfindings,
+                  r.nfindings ? r.findings[0].message : "");
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* Past the end of another CTA's shared memory: a fault naming that CTA. */
+START_TEST(test_cluster_access_past_the_other_blocks_shared_memory_faults)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("cluster", _i);
+    if (!m)
+        return;
+    sim_t *s = sim90();
+    uint64_t out = dev(s, NULL, 2 * 64 * 4);
+    int k = 64;
+    void *p[] = {&out, &k};
+    sim_result r;
+    unsigned g[3] = {2, 1, 1}, b[3] = {64, 1, 1};
+    ck_assert_int_eq(sim_launch(s, m, "cluster_oob", g, b, 0, p, &r), SIM_ERR_FAULT);
+    ck_assert_int_eq(r.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_msg(strstr(r.fault.message, "the shared memory of block (1,0,0) (cluster rank 1) "
+                                          "at offset 0x100: outside its shared memory"),
+                  "%s", r.fault.message);
+    ck_assert_uint_eq(r.fault.block[0], 0);
+    sim_result_free(&r);
+    /* in bounds (k = 0) it runs clean */
+    k = 0;
+    klaunch(s, m, "cluster_oob", 2, 64, p, &r);
+    ck_assert_int_eq(r.nerrors, 0);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* Launch checks (CUDA C++ Programming Guide "Thread Block Clusters"): sm_90 only, a
+ * whole number of clusters, a shape that matches __cluster_dims__. */
+START_TEST(test_cluster_launch_errors_name_the_rule)
+{
+    ptx_module_t *m = kload("cluster", 0);
+    uint64_t out = 0;
+    int k = 0;
+    void *p[] = {&out, &k};
+    sim_result r;
+    unsigned g[3] = {3, 1, 1}, b[3] = {64, 1, 1};
+    sim_t *s = sim90();
+    ck_assert_int_eq(sim_launch(s, m, "cluster_oob", g, b, 0, p, &r), SIM_ERR_LAUNCH);
+    ck_assert_msg(strstr(r.fault.message, "is not a whole number of clusters of (2,1,1)"), "%s",
+                  r.fault.message);
+    sim_free(s);
+    sim_config cfg = {.device = sim_device_find("sm_80")};
+    s = sim_new(&cfg);
+    g[0] = 2;
+    ck_assert_int_eq(sim_launch(s, m, "cluster_oob", g, b, 0, p, &r), SIM_ERR_LAUNCH);
+    ck_assert_msg(strstr(r.fault.message, "need compute capability 9.0"), "%s", r.fault.message);
+    sim_free(s);
+    sim_config c90 = {.device = sim_device_find("sm_90"), .cluster = {4, 1, 1}};
+    s = sim_new(&c90);
+    g[0] = 4;
+    ck_assert_int_eq(sim_launch(s, m, "cluster_oob", g, b, 0, p, &r), SIM_ERR_LAUNCH);
+    ck_assert_msg(strstr(r.fault.message, "compiled with __cluster_dims__(2,1,1)"), "%s",
+                  r.fault.message);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2415,6 +2547,10 @@ static Suite *ops_suite(void)
                         (int)(sizeof printf_cases / sizeof printf_cases[0]));
     tcase_add_loop_test(tc, test_integer_and_float_intrinsics, 0, 3);
     tcase_add_loop_test(tc, test_match_reduce_and_activemask_intrinsics, 0, 3);
+    tcase_add_loop_test(tc, test_cluster_blocks_read_and_write_each_others_shared_memory, 0, 2);
+    tcase_add_loop_test(tc, test_cluster_load_without_cluster_sync_is_a_race, 0, 2);
+    tcase_add_loop_test(tc, test_cluster_access_past_the_other_blocks_shared_memory_faults, 0, 2);
+    tcase_add_test(tc, test_cluster_launch_errors_name_the_rule);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_unsupported_form_is_a_clear_error_naming_the_instruction);
