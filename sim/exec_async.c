@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim_mem.h"
+
 /* ------------------------------------------------------------ mbarrier object */
 
 /* The simulator's encoding of an mbarrier (the PTX ISA leaves it opaque): bits 0-19
@@ -161,6 +163,7 @@ static int land(sim_ctx *c, sim_async *a, unsigned t, int n, const ptx_insn *in)
             continue;
         }
         const sim_async_copy *cp = &a->q[k];
+        sim_race_async_mark(c, cp->dst, cp->size, 0, 0, 0);
         unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, cp->dst, cp->size, 1, in);
         if (!p) {
             ok = 0;
@@ -221,7 +224,42 @@ static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, 
     cp->group = -1;
     cp->pc = (int32_t)pc;
     a->n++;
+    if (c->checks & SIM_CHECK_RACE)
+        sim_race_async_mark(c, dst, size, t, (int32_t)pc, 1);
     return 1;
+}
+
+/* The key of the mbarrier object at host pointer obj: its shared offset + 1, or 0 when
+ * it is not in the CTA's shared memory. */
+static uint32_t mbar_key(const sim_ctx *c, const uint64_t *obj)
+{
+    const unsigned char *p = (const unsigned char *)obj;
+    return p && p >= c->shared && p < c->shared + c->shared_size ? (uint32_t)(p - c->shared) + 1
+                                                                 : 0;
+}
+
+/* The mbarrier with key `key` completed a phase at `in`: the copies it tracks land
+ * (each as a store by its issuing thread). */
+static void land_tracked(sim_ctx *c, uint32_t key, const ptx_insn *in)
+{
+    sim_async *a = c->async;
+    if (!key || !a || a->block != c->block_linear + 1)
+        return;
+    unsigned keep = 0;
+    for (unsigned k = 0; k < a->n; k++) {
+        const sim_async_copy *cp = &a->q[k];
+        if (cp->mbar != key || c->faulted) {
+            a->q[keep++] = *cp;
+            continue;
+        }
+        sim_race_async_mark(c, cp->dst, cp->size, 0, 0, 0);
+        unsigned char *p = sim_mem(c, cp->tid, SIM_SPACE_SHARED, cp->dst, cp->size, 1, in);
+        if (p) {
+            memcpy(p, cp->data, cp->size);
+            c->mwrites++;
+        }
+    }
+    a->n = keep;
 }
 
 /* The mbarrier object at operand o of thread t, through the checked path (8 bytes of
@@ -247,7 +285,7 @@ static void phase_completed(sim_ctx *c)
 
 static void exec_mbarrier(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned t)
 {
-    uint64_t *obj, st = 0;
+    uint64_t *obj = NULL, st = 0;
     int r = 0;
     switch (in->cmp) {
     case PTX_MBAR_INIT: {
@@ -310,8 +348,10 @@ static void exec_mbarrier(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned t
                      "(undefined behaviour, PTX ISA §9.7.13.15)");
     else
         c->mwrites++; /* spin detection: a waiter may now see a completed phase */
-    if (r > 0)
+    if (r > 0) {
+        land_tracked(c, mbar_key(c, obj), in);
         phase_completed(c);
+    }
 }
 
 void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
@@ -333,18 +373,27 @@ void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, u
             case PTX_CPA_WAIT_ALL: ok = land(c, a, t, -1, in); break;
             case PTX_CPA_MBAR_ARRIVE: {
                 int r = 0;
-                /* every prior copy of the thread completes, then the arrive-on: with .noinc
-                 * it is one of the phase's arrivals; without, the pending count was raised
-                 * by one first (§9.7.9.25.3.4), so the net count is unchanged */
-                ok = land(c, a, t, -1, in);
-                uint64_t *obj;
-                if (ok && (in->bop & PTX_MBAR_NOINC) && (obj = mbar_obj(c, t, in, &in->o[0], 2)) &&
-                    (r = sim_mbar_arrive(obj, 1, 0, NULL)) < 0)
+                /* the mbarrier tracks every prior copy of the thread: they land when its
+                 * phase completes. The arrive-on: with .noinc one of the phase's arrivals;
+                 * without, the pending count was raised by one first (§9.7.9.25.3.4), so the
+                 * net count is unchanged */
+                uint64_t *obj = mbar_obj(c, t, in, &in->o[0], 2);
+                if (!obj)
+                    return;
+                const uint32_t key = mbar_key(c, obj);
+                for (unsigned k = 0; k < a->n; k++)
+                    if (a->q[k].tid == t && !a->q[k].mbar)
+                        a->q[k].mbar = key;
+                if (!key) /* an mbarrier outside shared memory: the copies land now */
+                    ok = land(c, a, t, -1, in);
+                if (ok && (in->bop & PTX_MBAR_NOINC) && (r = sim_mbar_arrive(obj, 1, 0, NULL)) < 0)
                     sim_fault_at(c, t, in, SIM_FAULT_TRAP,
                                  "cp.async.mbarrier.arrive.noinc: the phase expects no more "
                                  "arrivals");
-                if (r > 0)
+                if (r > 0) {
+                    land_tracked(c, key, in);
                     phase_completed(c);
+                }
                 break;
             }
             default: break;

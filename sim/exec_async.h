@@ -1,9 +1,12 @@
 /* exec_async.h — private to sim/: asynchronous copies (cp.async) and mbarrier objects.
  *
  * The model: a cp.async (PTX ISA §9.7.9.25.3) reads its global source when it issues
- * and lands in shared memory when the issuing thread waits for it (cp.async.wait_group,
- * cp.async.wait_all, §9.7.9.25.3.3) or when cp.async.mbarrier.arrive (§9.7.9.25.3.4)
- * signals its completion. An mbarrier (§9.7.13.15) is a 64-bit word in shared memory
+ * and lands in shared memory as late as hardware may land it: when the issuing thread
+ * waits for it (cp.async.wait_group, cp.async.wait_all, §9.7.9.25.3.3), or, once
+ * cp.async.mbarrier.arrive (§9.7.9.25.3.4) made an mbarrier track it, when that
+ * mbarrier's current phase completes. Until then its destination bytes are marked in
+ * racecheck's shadows (sim_race_async_mark): reading or writing them is an error that
+ * names the cp.async, whatever barriers come between. An mbarrier (§9.7.13.15) is a 64-bit word in shared memory
  * that the simulator encodes as below; only these functions read or write it.
  */
 #ifndef GL_EXEC_ASYNC_H
@@ -50,6 +53,8 @@ typedef struct sim_async_copy {
     uint8_t srcsize;        /* bytes read from the source; the rest is zero-filled */
     int32_t group;          /* the thread's bulk-async group, -1 until committed */
     int32_t pc;             /* the cp.async instruction */
+    uint32_t mbar;          /* shared offset + 1 of the mbarrier whose phase lands it
+                               (cp.async.mbarrier.arrive), 0 none */
     unsigned char data[16]; /* the source bytes, read at issue */
 } sim_async_copy;
 

@@ -108,6 +108,15 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
 /* sim_race.c: racecheck of thread t's access (op 0 load, 1 store, 2 atomic) to shared
  * bytes [a, a+size). */
 void sim_race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op, const ptx_insn *in);
+/* sim_race.c: marks shared bytes [a, a+size) as the destination of thread tid's
+ * cp.async at pc that has not completed (on = 1: racecheck reports any access to them,
+ * SIM_EPOCH_ASYNC), or clears the mark when it lands (on = 0). */
+void sim_race_async_mark(sim_ctx *c, uint64_t a, unsigned size, unsigned tid, int32_t pc, int on);
+/* sim_race.c: reports thread t's access (op) to [a, a+size) before the cp.async at cpc
+ * of thread ct that writes it completed. */
+__attribute__((cold, noinline)) void sim_report_async_race(sim_ctx *c, unsigned t,
+                                                           const ptx_insn *in, int op, uint64_t a,
+                                                           unsigned size, unsigned ct, int32_t cpc);
 /* sim_race.c: racecheck of an access by thread rt of another CTA of the cluster
  * (SIM_CLUSTER_TID naming, its warp's __syncwarp count ws) to bytes [a, a+size) of the
  * shared memory of tc's block, in tc's shadows and barrier interval. */
@@ -149,6 +158,10 @@ int sim_trace_setup(sim_ctx *c, const char *kernel);
 int sim_resolve_barrier(sim_ctx *c);
 
 #define SIM_DEFAULT_MAX_FINDINGS 100
+
+/* A byte shadow's w_epoch while a cp.async that writes the byte has not completed
+ * (sim_race_async_mark): any access to it is an error, whatever the barriers between. */
+#define SIM_EPOCH_ASYNC UINT32_MAX
 
 /* Racecheck shadow of one shared-memory byte (like compute-sanitizer racecheck): the
  * last writer and the readers since, in the current barrier interval (epoch). Entries
@@ -259,8 +272,11 @@ static inline void wshadow_set(struct sim_wshadow *S, uint64_t k, const struct s
         int32_t opc = 0;                                                                           \
         int oop = 0;                                                                               \
         sim_hazard hz = SIM_HAZ_NONE;                                                              \
-        if (SH_(w_epoch) == E && SH_(w_tid) != t &&                                                \
-            !(SH_(w_tid) / 32u == w && SH_(w_wsync) != ws)) {                                      \
+        if (SH_(w_epoch) == SIM_EPOCH_ASYNC) {                                                     \
+            sim_report_async_race(c, t, in, op, a, size, SH_(w_tid), SH_(w_pc));                   \
+            reported = 1;                                                                          \
+        } else if (SH_(w_epoch) == E && SH_(w_tid) != t &&                                         \
+                   !(SH_(w_tid) / 32u == w && SH_(w_wsync) != ws)) {                               \
             ot = SH_(w_tid);                                                                       \
             opc = SH_(w_pc);                                                                       \
             oop = 1;                                                                               \

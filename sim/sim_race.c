@@ -145,6 +145,56 @@ void sim_race_check_remote(sim_ctx *tc, unsigned rt, uint16_t ws, uint64_t a, un
                             reported);
 }
 
+void sim_race_async_mark(sim_ctx *c, uint64_t a, unsigned size, unsigned tid, int32_t pc, int on)
+{
+    if (!c->shadow || size == 0 || a + size > c->shared_size)
+        return;
+    if (c->shadow_same) /* byte shadows for its words: the mark lives in those */
+        for (uint64_t k = a >> 2; k <= (a + size - 1) >> 2; k++)
+            if (c->shadow_same[k]) {
+                struct sim_shadow *sh = &c->shadow[k << 2];
+                wshadow_get(c->wshadow, k, &sh[0]);
+                sh[1] = sh[2] = sh[3] = sh[0];
+                c->shadow_same[k] = 0;
+            }
+    for (unsigned i = 0; i < size; i++) {
+        struct sim_shadow *sh = &c->shadow[a + i];
+        if (on) {
+            sh->w_epoch = SIM_EPOCH_ASYNC;
+            sh->w_tid = (uint16_t)tid;
+            sh->w_pc = pc;
+            sh->r_epoch = 0;
+        } else if (sh->w_epoch == SIM_EPOCH_ASYNC) {
+            sh->w_epoch = sh->r_epoch = 0; /* early reads were reported with the mark */
+        }
+    }
+}
+
+__attribute__((cold, noinline)) void sim_report_async_race(sim_ctx *c, unsigned t,
+                                                           const ptx_insn *in, int op, uint64_t a,
+                                                           unsigned size, unsigned ct, int32_t cpc)
+{
+    sim_finding *f = sim_add_finding(c, SIM_FIND_RACE, 1, SIM_SPACE_SHARED, a, size, SIM_HAZ_RAW, t,
+                                     (int32_t)(in - c->code), op, (int)ct, cpc, 1);
+    if (!f)
+        return;
+    char at[200], cpat[200], wa[80], wb[80], var[120];
+    sim_where(c, in, at, sizeof at);
+    sim_where(c, &c->code[cpc], cpat, sizeof cpat);
+    sim_who(c, t, wa, sizeof wa);
+    sim_who(c, ct, wb, sizeof wb);
+    if (f->var[0])
+        snprintf(var, sizeof var, "%s (shared offset 0x%llx)", f->var, (unsigned long long)a);
+    else
+        snprintf(var, sizeof var, "shared offset 0x%llx", (unsigned long long)a);
+    snprintf(f->message, sizeof f->message,
+             "cp.async race: %s %s %u bytes of %s at %s before the cp.async at %s (by %s) "
+             "that writes them has completed: wait for it first (cp.async.wait_group or "
+             "wait_all, cuda::pipeline's wait, or the mbarrier phase it arrives on), then "
+             "__syncthreads() if other threads read it (PTX ISA §9.7.9.25.3)",
+             wa, sim_op_verb(op, 0), size, var, at, cpat, wb);
+}
+
 void sim_check_warp_sync(sim_ctx *c, unsigned w)
 {
     if (c->wsync)

@@ -2521,6 +2521,45 @@ START_TEST(test_cluster_launch_errors_name_the_rule)
 }
 END_TEST
 
+/* Reading a cp.async's destination before the wait that completes it is a racecheck
+ * error naming the cp.async's line and the read's, even with a __syncthreads() between
+ * (PTX ISA §9.7.9.25.3: the copy is asynchronous until the wait). */
+START_TEST(test_cp_async_destination_read_before_the_wait_is_a_race)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("cp_async_early", _i);
+    if (!m)
+        return;
+    for (int early = 0; early < 2; early++) {
+        sim_t *s = sim_new(NULL);
+        int host[64];
+        for (int k = 0; k < 64; k++)
+            host[k] = 7 * k - 100;
+        uint64_t in = dev(s, host, sizeof host), out = dev(s, NULL, sizeof host);
+        void *p[] = {&in, &out, &early};
+        sim_result r;
+        klaunch(s, m, "cp_async_early", 1, 64, p, &r);
+        if (!early) {
+            ck_assert_int_eq(r.nerrors, 0);
+            int got[64];
+            sim_memcpy_dtoh(s, got, out, sizeof got);
+            for (int k = 0; k < 64; k++)
+                ck_assert_int_eq(got[k], 7 * k - 100);
+        } else {
+            ck_assert_int_ge(r.nfindings, 1);
+            const char *msg = r.findings[0].message;
+            ck_assert_int_eq(r.findings[0].kind, SIM_FIND_RACE);
+            ck_assert_msg(strstr(msg, "cp.async race") && strstr(msg, "cp_async_early.cu:10") &&
+                              strstr(msg, "before the cp.async at cp_async_early.cu:6"),
+                          "%s", msg);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2551,6 +2590,7 @@ static Suite *ops_suite(void)
     tcase_add_loop_test(tc, test_cluster_load_without_cluster_sync_is_a_race, 0, 2);
     tcase_add_loop_test(tc, test_cluster_access_past_the_other_blocks_shared_memory_faults, 0, 2);
     tcase_add_test(tc, test_cluster_launch_errors_name_the_rule);
+    tcase_add_loop_test(tc, test_cp_async_destination_read_before_the_wait_is_a_race, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_test(tc, test_unsupported_form_is_a_clear_error_naming_the_instruction);
