@@ -492,6 +492,8 @@ void sim_exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 /* exec_alu.c: the same for half-precision arithmetic (.f16/.bf16/x2; PTX ISA §9.7.4). */
 void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+/* add/min/max on packed 16-bit integers (.u16x2, .s16x2; PTX ISA §9.7.1.1, §9.7.1.10). */
+void sim_exec_int16x2(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 
 /* exec_ctrl.c: the mnemonic of op (ptx_ops.def), "?" past the list. */
 const char *sim_op_name(unsigned op);

@@ -391,3 +391,29 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
         RG(in->o[0].reg) = out;
     }
 }
+
+/* Packed 16-bit integers (PTX ISA §9.7.1.1 add, §9.7.1.10 min and max, sm_90): each half
+ * of the 32-bit operands on its own; add wraps around (no .sat for these types), min/max
+ * compare as .u16 or .s16, and .relu (min/max .s16x2) clamps a negative half to 0. */
+void sim_exec_int16x2(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const int sgn = PTX_TCLASS(in->type) == PTX_TC_S2, relu = (in->bop & PTX_RELU) != 0;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        const uint32_t a = (uint32_t)opval(c, &in->o[1], R, t);
+        const uint32_t b = (uint32_t)opval(c, &in->o[2], R, t);
+        uint32_t out = 0;
+        for (int h = 0; h < 2; h++) {
+            const uint32_t x = (a >> (16 * h)) & 0xffff, y = (b >> (16 * h)) & 0xffff;
+            const int32_t xv = sgn ? (int16_t)x : (int32_t)x, yv = sgn ? (int16_t)y : (int32_t)y;
+            int32_t r = in->op == PTX_OP_add   ? xv + yv
+                        : in->op == PTX_OP_min ? (xv < yv ? xv : yv)
+                                               : (xv > yv ? xv : yv);
+            if (relu && r < 0)
+                r = 0;
+            out |= ((uint32_t)r & 0xffff) << (16 * h);
+        }
+        RG(in->o[0].reg) = out;
+    }
+}

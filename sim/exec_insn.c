@@ -22,6 +22,10 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     const int nanmode = (in->flags & PTX_F_NAN) != 0;
     int unsup = 0;
     (void)nanmode;
+    if (tc == PTX_TC_U2 || tc == PTX_TC_S2) { /* add/min/max .u16x2/.s16x2 */
+        sim_exec_int16x2(c, in, base, em);
+        return;
+    }
     if (tc >= PTX_TC_BF || (tc == PTX_TC_F && sz == 2)) {
         switch ((ptx_op)in->op) {
         case PTX_OP_add:

@@ -69,8 +69,12 @@ typedef enum ptx_type {
     PTX_T_BF16 = 0x52,
     PTX_T_F16X2 = 0x64,
     PTX_T_BF16X2 = 0x74,
+    /* Packed pairs of 16-bit integers (PTX ISA §9.7.1.1 add, §9.7.1.10 min/max; sm_90):
+     * 4-byte values of class PTX_TC_U2/S2, only for add, min and max. */
+    PTX_T_U16X2 = 0x84,
+    PTX_T_S16X2 = 0x94,
 } ptx_type;
-enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70 };
+enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70, PTX_TC_U2 = 0x80, PTX_TC_S2 = 0x90 };
 #define PTX_TSIZE(t) ((unsigned)((t)&0x0f))
 #define PTX_TCLASS(t) ((t)&0xf0)
 

@@ -1522,8 +1522,12 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             /* cache eviction and prefetch-size hints: no effect in the simulator */
         } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
             in->bop |= PTX_CVT_SATFINITE;
-        } else if ((op == PTX_OP_cvt || op == PTX_OP_fma) && n == 4 && !memcmp(q, "relu", 4)) {
+        } else if ((op == PTX_OP_cvt || op == PTX_OP_fma || op == PTX_OP_min || op == PTX_OP_max) &&
+                   n == 4 && !memcmp(q, "relu", 4)) {
             in->bop |= PTX_RELU;
+        } else if ((op == PTX_OP_add || op == PTX_OP_min || op == PTX_OP_max) && n == 5 &&
+                   (!memcmp(q, "u16x2", 5) || !memcmp(q, "s16x2", 5))) {
+            in->type = q[0] == 'u' ? PTX_T_U16X2 : PTX_T_S16X2; /* sm_90 (§9.7.1.1) */
         } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
