@@ -354,7 +354,7 @@ int cmd_run(int argc, char **argv)
         print_timing(dumped ? stderr : stdout, &res.timing);
     if (st == GL_OK && res.timing.library.asked) { /* "reference_library" */
         char line[400];
-        gl_library_line(&res.timing.library, res.timing.gflops, line, sizeof line);
+        gl_library_line(&res.timing.library, res.timing.gflops, res.timing.gbs, line, sizeof line);
         fprintf(dumped ? stderr : stdout, "%s\n", line);
     }
     if (st != GL_OK)

@@ -95,12 +95,13 @@ typedef gl_status (*gpu_call_fn)(void *ctx, gl_error *err);
 gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms, gl_error *err);
 
 /* A library's run of the same problem beside the kernel (the spec's
- * "reference_library", runtime/cublas.h). */
+ * "reference_library": cuBLAS, runtime/cublas.h, or CUB, runtime/cub.h). */
 typedef struct gl_library_run {
     int asked;      /* the spec asked for one */
     int ran;        /* 1: it ran and was timed */
     double ms;      /* median time of its timed calls, milliseconds (CUDA events) */
-    double gflops;  /* 2 M N K / ms / 1e6 */
+    double gflops;  /* SGEMM: 2 M N K / ms / 1e6; 0 for a memory-bound routine */
+    double gbs;     /* CUB: the bytes it must read and write / ms / 1e6; 0 for SGEMM */
     char note[240]; /* what ran ("cuBLAS cublasSgemm_v2 (libcublas.so.13), 512 x 512 x
                        512") or why it did not ("skipped: libcublas not found ...") */
 } gl_library_run;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -114,7 +115,7 @@ static int cache_disabled(void)
 /* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created).
  * Returns 0, or -1 when neither variable is set, GPULEARN_NO_CACHE is set, or the path
  * does not fit. */
-static int gl_cache_dir(char *buf, size_t n)
+int gl_cache_dir(char *buf, size_t n)
 {
     if (cache_disabled())
         return -1;
@@ -130,6 +131,17 @@ static int gl_cache_dir(char *buf, size_t n)
         w = snprintf(buf, n, "%s/.cache/gpulearn", home);
     }
     return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+void gl_sha256_file_id(gl_sha256 *h, const char *name, const char *path)
+{
+    struct stat st;
+    char id[PATH_MAX + 128];
+    if (stat(path, &st) != 0)
+        memset(&st, 0, sizeof st);
+    int n = snprintf(id, sizeof id, "%s %lld %lld.%09ld", path, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+    gl_sha256_field(h, name, id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
 }
 
 void gl_cache_entry_free(gl_cache_entry *e)

@@ -847,7 +847,7 @@ static try_result run_external(char *const argv[], const char *tmp, const char *
 /* ------------------------------------------------------------------ nvcc */
 
 /* Finds nvcc: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
-static int find_nvcc(char *buf, size_t n)
+int gl_find_nvcc(char *buf, size_t n)
 {
     if (find_on_path("nvcc", buf, n))
         return 1;
@@ -862,7 +862,7 @@ static try_result try_nvcc(const char *path, const char *archnum, int debug, gl_
                            char *why, size_t whylen, gl_error *err)
 {
     char nvcc[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64];
-    if (!find_nvcc(nvcc, sizeof nvcc)) {
+    if (!gl_find_nvcc(nvcc, sizeof nvcc)) {
         snprintf(why, whylen, "nvcc: not on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
         return TRY_UNAVAILABLE;
     }
@@ -894,7 +894,7 @@ static try_result try_nvcc(const char *path, const char *archnum, int debug, gl_
 
 /* Finds the prelude: $GPULEARN_PRELUDE_DIR, the source tree's runtime/prelude
  * (GL_PRELUDE_DIR), then <exe>/../share/gpulearn/prelude for installs. */
-static int find_prelude(char *buf, size_t n)
+int gl_find_prelude(char *buf, size_t n)
 {
     const char *env = getenv("GPULEARN_PRELUDE_DIR");
     if (env && *env) {
@@ -983,7 +983,7 @@ static try_result try_clang(const char *path, const char *archnum, int debug, gl
         snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
         return TRY_UNAVAILABLE;
     }
-    if (!find_prelude(prelude, sizeof prelude)) {
+    if (!gl_find_prelude(prelude, sizeof prelude)) {
         snprintf(why, whylen,
                  "clang: %s not found (set GPULEARN_PRELUDE_DIR to the folder holding it)",
                  PRELUDE_NAME);
@@ -1285,7 +1285,7 @@ fail:
 static int nvrtc_libc_dir(char *buf, size_t n)
 {
     char prelude[PATH_MAX];
-    if (!find_prelude(prelude, sizeof prelude))
+    if (!gl_find_prelude(prelude, sizeof prelude))
         return 0;
     const char *slash = strrchr(prelude, '/');
     snprintf(buf, n, "%.*s/nvrtc", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
@@ -1494,19 +1494,6 @@ static const char cache_options[] =
     "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
     "file names rewritten to the path as given";
 
-/* Adds an executable's identity (path, size, modification time) to the key: a new
- * compiler version is a new binary. */
-static void key_binary(gl_sha256 *h, const char *name, const char *path)
-{
-    struct stat st;
-    char id[PATH_MAX + 128];
-    if (stat(path, &st) != 0)
-        memset(&st, 0, sizeof st);
-    int n = snprintf(id, sizeof id, "%s %lld %lld.%09ld", path, (long long)st.st_size,
-                     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
-    gl_sha256_field(h, name, id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
-}
-
 /* Whether the source #includes a file of its own ("..."), whose bytes the key would
  * not see. */
 static int has_quoted_include(const char *src)
@@ -1554,7 +1541,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         char lib[600];
         int known = nvrtc_file(lib, sizeof lib);
         if (known)
-            key_binary(&h, "nvrtc", lib);
+            gl_sha256_file_id(&h, "nvrtc", lib);
         else if (nvrtc_load()) {
             int major = 0, minor = 0;
             nvrtc.p_nvrtcVersion(&major, &minor);
@@ -1567,14 +1554,14 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
             key_tree(&h, dir, "", 8);
     }
 #endif
-    if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && find_nvcc(buf, sizeof buf))
-        key_binary(&h, "nvcc", buf);
+    if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && gl_find_nvcc(buf, sizeof buf))
+        gl_sha256_file_id(&h, "nvcc", buf);
     if (want == GL_CC_AUTO || want == GL_CC_CLANG) {
         if (find_clang(buf, sizeof buf))
-            key_binary(&h, "clang", buf);
+            gl_sha256_file_id(&h, "clang", buf);
         gl_error ignored;
         size_t n = 0;
-        char *prelude = find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
+        char *prelude = gl_find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
         gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
         free(prelude);
         char inc[PATH_MAX + 16];
@@ -1732,7 +1719,7 @@ static void sandboxed_child(int fd, void *arg)
     const gl_compile_opts *opts = a->opts;
     setenv("TMPDIR", tmp, 1);
     char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
-    if (find_prelude(prelude, sizeof prelude)) {
+    if (gl_find_prelude(prelude, sizeof prelude)) {
         char *slash = strrchr(prelude, '/');
         if (slash)
             *slash = '\0';

@@ -10,6 +10,16 @@ typedef enum gl_compiler { GL_CC_AUTO, GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG } gl
 /* Name of a compiler ("nvrtc", "nvcc", "clang"; "auto"). */
 const char *gl_compiler_name(gl_compiler c);
 
+/* nvcc's path into buf[n]: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. Returns
+ * 1, or 0 when there is none. */
+int gl_find_nvcc(char *buf, size_t n);
+
+/* The clang prelude's path (gpulearn_prelude.h) into buf[n]: $GPULEARN_PRELUDE_DIR, the
+ * source tree's runtime/prelude, then <exe>/../share/gpulearn/prelude for installs; the
+ * files shipped beside it (include/, reference/) are in the same folder. Returns 1, or 0
+ * when it is not found. */
+int gl_find_prelude(char *buf, size_t n);
+
 /* Options of one compilation. Zero-initialise for defaults. */
 typedef struct gl_compile_opts {
     gl_compiler compiler;    /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or

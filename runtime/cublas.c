@@ -185,15 +185,17 @@ done:
     /* lib stays loaded: cuBLAS may have started threads, and the worker exits soon */
 }
 
-void gl_library_line(const gl_library_run *lib, double kernel_gflops, char *buf, size_t len)
+void gl_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs, char *buf,
+                     size_t len)
 {
     if (!lib->ran) {
         snprintf(buf, len, "%s", lib->note);
         return;
     }
-    int used = snprintf(buf, len, "cuBLAS: %.0f GFLOP/s in %.4g ms (%s)", lib->gflops, lib->ms,
-                        lib->note + (strncmp(lib->note, "cuBLAS ", 7) == 0 ? 7 : 0));
-    if (kernel_gflops > 0 && used > 0 && (size_t)used < len)
-        snprintf(buf + used, len - (size_t)used, ", yours is %.0f%% of it",
-                 100.0 * kernel_gflops / lib->gflops);
+    const int cub = strncmp(lib->note, "CUB ", 4) == 0;
+    const double rate = cub ? lib->gbs : lib->gflops, mine = cub ? kernel_gbs : kernel_gflops;
+    int used = snprintf(buf, len, "%s: %.0f %s in %.4g ms (%s)", cub ? "CUB" : "cuBLAS", rate,
+                        cub ? "GB/s" : "GFLOP/s", lib->ms, lib->note + (cub ? 4 : 7));
+    if (mine > 0 && rate > 0 && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, ", yours is %.0f%% of it", 100.0 * mine / rate);
 }

@@ -30,9 +30,12 @@ void *gl_cublas_open(char *name, size_t len);
  * a cuBLAS status, device memory); nothing is returned. */
 void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out);
 
-/* One line for the Result and `gpulearn run`: "cuBLAS: 14210 GFLOP/s in 0.019 ms
- * (cublasSgemm_v2 ...), yours is 31% of it" (kernel_gflops > 0), or the note saying why
- * it was skipped. */
-void gl_library_line(const gl_library_run *lib, double kernel_gflops, char *buf, size_t len);
+/* One line for the Result and `gpulearn run` about the library beside the kernel:
+ * "cuBLAS: 14210 GFLOP/s in 0.019 ms (cublasSgemm_v2 ...), yours is 31% of it" (compared
+ * by kernel_gflops), "CUB: 2900 GB/s in 0.023 ms (cub::DeviceReduce::Sum, ...), yours is
+ * 107% of it" (compared by kernel_gbs; a rate of 0 leaves the comparison out), or the
+ * note saying why it was skipped. */
+void gl_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs, char *buf,
+                     size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "runtime/arch.h"
 #include "runtime/backend.h"
+#include "runtime/cub.h"
 #include "runtime/instrument.h"
 #include "runtime/worker.h"
 #include "trace/analysis.h"
@@ -604,7 +605,13 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         if (!spec->args[i].is_ptr)
             gl_scalar_bytes(&spec->args[i], &slots[i]);
     int reps = opts->time_reps > 0 ? opts->time_reps : 0;
+    /* CUB beside the kernel: its library for the PTX's target, built once with nvcc */
+    char cub_so[PATH_MAX], cub_why[240] = "";
+    int have_cub =
+        spec->ref_cub && gl_cub_prepare(gl_ptx_target_sm(ptx) ? gl_ptx_target_sm(ptx) : 90, cub_so,
+                                        sizeof cub_so, cub_why, sizeof cub_why);
     gl_worker_job job = {.spec = spec,
+                         .cub_so = have_cub ? cub_so : NULL,
                          .ptx = ptx,
                          .kernel = kernel,
                          .buffers = res->buffers,
@@ -644,6 +651,10 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     res->gpu_fault = (int)wr.fault;
     snprintf(res->cuda_error, sizeof res->cuda_error, "%s", wr.cuda_error);
     res->timing.library = wr.library;
+    if (spec->ref_cub && !have_cub && st == GL_OK) { /* why CUB did not run */
+        res->timing.library = (gl_library_run){.asked = 1};
+        snprintf(res->timing.library.note, sizeof res->timing.library.note, "%s", cub_why);
+    }
     if (st == GL_OK && reps > 0 && wr.ntimes == reps) {
         gl_timing *t = &res->timing;
         gl_time_stats ts;

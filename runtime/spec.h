@@ -73,6 +73,13 @@ typedef struct gl_arg {
 } gl_arg;
 
 /* A launch spec. Paths are resolved: source is relative to the spec's folder. */
+/* A CUB device-wide routine on 32-bit ints (runtime/cub.h). */
+typedef enum gl_cub_op {
+    GL_CUB_NONE,
+    GL_CUB_REDUCE_SUM,    /* cub::DeviceReduce::Sum */
+    GL_CUB_EXCLUSIVE_SUM, /* cub::DeviceScan::ExclusiveSum */
+} gl_cub_op;
+
 typedef struct gl_spec {
     char *file;   /* the spec's path as given (for messages), or "<lesson>.json" */
     char *source; /* path of the .cu file, resolved against the spec's folder */
@@ -93,6 +100,10 @@ typedef struct gl_spec {
     /* "reference_library": {"sgemm": [M, N, K]}: on a GPU, cuBLAS's SGEMM of those sizes
      * runs beside the kernel (runtime/cublas.h); all 0 when not declared */
     int64_t ref_sgemm[3];
+    /* "reference_library": {"cub_reduce_sum": [n]} or {"cub_exclusive_sum": [n]}: on a
+     * GPU, CUB's device-wide routine on n ints runs beside the kernel (runtime/cub.h) */
+    gl_cub_op ref_cub; /* GL_CUB_NONE when not declared */
+    int64_t ref_cub_n; /* ints */
 } gl_spec;
 
 /* Variables a spec's numbers may be written in terms of (lesson exercises use "n"):

@@ -4,6 +4,7 @@
  * POSIX); only the child's body touches the CUDA driver, through gpu.c. */
 #include "runtime/worker.h"
 #include "runtime/child.h"
+#include "runtime/cub.h"
 #include "runtime/cublas.h"
 #include "runtime/instrument.h"
 
@@ -278,10 +279,13 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         if (st != GL_OK)
             goto fail;
     }
-    if (spec->ref_sgemm[0] > 0) {
+    if (spec->ref_sgemm[0] > 0 || (spec->ref_cub && job->cub_so)) {
         gl_library_run lib;
         gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
-        gl_cublas_sgemm(g, spec->ref_sgemm, &lib);
+        if (spec->ref_sgemm[0] > 0)
+            gl_cublas_sgemm(g, spec->ref_sgemm, &lib);
+        else
+            gl_cub_run(g, job->cub_so, spec->ref_cub, spec->ref_cub_n, &lib);
         gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
         gl_worker_send(ch, GL_WORKER_MSG_LIBRARY, 0, &lib, sizeof lib);
     }

@@ -78,6 +78,9 @@ typedef struct gl_worker_job {
      * not fail the job (the results were already sent). */
     const char *trace_ptx;
     uint64_t trace_records;
+    /* The CUB library (runtime/cub.h) for a spec's "reference_library" of CUB, built by
+     * the caller with gl_cub_prepare; NULL: no CUB run. */
+    const char *cub_so;
 } gl_worker_job;
 
 /* How a job ended when it did not end well. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "runtime/backend.h"
+#include "runtime/cub.h"
 #include "runtime/cublas.h"
 #include "runtime/worker.h"
 #include "trace/perfetto.h"
@@ -357,8 +358,8 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
     spec_free(&s);
     cJSON_Delete(j);
     const char *bad[] = {"{\"sgemm\": [1, 2]}", "{\"dgemm\": [1, 2, 3]}", "{\"sgemm\": [1, 0, 3]}"};
-    const char *why[] = {"reference_library: must be {\"sgemm\": [M, N, K]}",
-                         "reference_library: must be {\"sgemm\": [M, N, K]}",
+    const char *why[] = {"reference_library: must be {\"sgemm\": [M, N, K]}, {\"cub_reduce",
+                         "reference_library: must be {\"sgemm\": [M, N, K]}, {\"cub_reduce",
                          "reference_library.sgemm[1]: must be an integer from 1 to 1048576"};
     for (int i = 0; i < 3; i++) {
         char text[300];
@@ -373,6 +374,28 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
         cJSON_Delete(j);
     }
 
+    /* CUB: the routine and n, and the Result's line in GB/s */
+    j = cJSON_Parse("{\"source\": \"reduce_big.cu\", \"kernel\": \"k\", \"grid\": [1], "
+                    "\"block\": [1], \"reference_library\": {\"cub_exclusive_sum\": [\"4 * "
+                    "n\"]}, \"args\": []}");
+    ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", &v, &s, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(s.ref_cub, GL_CUB_EXCLUSIVE_SUM);
+    ck_assert(s.ref_cub_n == 280 && s.ref_sgemm[0] == 0);
+    spec_free(&s);
+    cJSON_Delete(j);
+    gl_library_run cub = {.asked = 1, .ran = 1, .ms = 0.05, .gbs = 2684.4};
+    snprintf(cub.note, sizeof cub.note, "CUB cub::DeviceReduce::Sum, 16777219 ints");
+    char cline[400];
+    gl_library_line(&cub, 0, 3100, cline, sizeof cline);
+    ck_assert_str_eq(cline, "CUB: 2684 GB/s in 0.05 ms (cub::DeviceReduce::Sum, 16777219 ints), "
+                            "yours is 115% of it");
+    /* no reference source beside the prelude: skipped, saying why */
+    setenv("GPULEARN_PRELUDE_DIR", "/nonexistent", 1);
+    char so[4096], cwhy[240];
+    if (gl_cub_prepare(90, so, sizeof so, cwhy, sizeof cwhy) == 0)
+        ck_assert_msg(strstr(cwhy, "CUB skipped"), "%s", cwhy);
+    unsetenv("GPULEARN_PRELUDE_DIR");
+
     setenv("GPULEARN_LIBCUBLAS", "/nonexistent/libcublas.so.13", 1);
     char name[200];
     ck_assert_ptr_null(gl_cublas_open(name, sizeof name));
@@ -382,12 +405,12 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
     gl_library_run lib = {.asked = 1, .ran = 1, .ms = 0.5, .gflops = 4000};
     snprintf(lib.note, sizeof lib.note, "cuBLAS cublasSgemm_v2 (libcublas.so.13), 1 x 1 x 1");
     char line[400];
-    gl_library_line(&lib, 1000, line, sizeof line);
+    gl_library_line(&lib, 1000, 0, line, sizeof line);
     ck_assert_str_eq(line, "cuBLAS: 4000 GFLOP/s in 0.5 ms (cublasSgemm_v2 (libcublas.so.13), "
                            "1 x 1 x 1), yours is 25% of it");
     lib.ran = 0;
     snprintf(lib.note, sizeof lib.note, "cuBLAS skipped: libcublas not found");
-    gl_library_line(&lib, 1000, line, sizeof line);
+    gl_library_line(&lib, 1000, 0, line, sizeof line);
     ck_assert_str_eq(line, "cuBLAS skipped: libcublas not found");
 
     fixture f;

@@ -1256,12 +1256,13 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         else
             tl_printf(L, cols, a->run_status == GL_OK ? term_attr(TC_GOOD) : term_attr(TC_BAD),
                       "%s%s%s", backend, extra, a->run_status == GL_OK ? "" : " - failed");
-        if (a->run_status == GL_OK && a->run.timing.library.asked) { /* cuBLAS beside it */
+        if (a->run_status == GL_OK && a->run.timing.library.asked) { /* cuBLAS or CUB beside it */
             char lib[400];
+            const double ms = a->have_spec ? a->run.elapsed_ms : 0;
             gl_library_line(&a->run.timing.library,
-                            a->have_spec && a->spec.flops > 0 && a->run.elapsed_ms > 0
-                                ? a->spec.flops / (a->run.elapsed_ms * 1e6)
-                                : 0,
+                            ms > 0 && a->spec.flops > 0 ? a->spec.flops / (ms * 1e6) : 0,
+                            ms > 0 && a->spec.bytes_moved > 0 ? a->spec.bytes_moved / (ms * 1e6)
+                                                              : 0,
                             lib, sizeof lib);
             tl_wrap(L, lib, cols, PLAIN);
         }

@@ -107,3 +107,34 @@ extern "C" __global__ void reduce_grid_stride(const int *in, int *partial, int n
             partial[blockIdx.x] = v;
     }
 }
+
+// 7. Vectorised loads: each thread reads 16 bytes (an int4) per load and keeps four
+// loads in flight per iteration, so enough bytes are on their way to hide DRAM latency;
+// each block adds its total to *sum with one atomicAdd (sum starts at 0).
+extern "C" __global__ void reduce_vectorized(const int *in, int *sum, int n)
+{
+    __shared__ int warps[B / 32];
+    const int4 *in4 = (const int4 *)in; // cudaMalloc'd buffers are 256-byte aligned
+    int t = threadIdx.x, v = 0, n4 = n / 4;
+    int i = blockIdx.x * 4 * B + t;
+    for (; i + 3 * B < n4; i += gridDim.x * 4 * B) {
+        int4 a = in4[i], b = in4[i + B], c = in4[i + 2 * B], d = in4[i + 3 * B];
+        v += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) +
+             (d.x + d.y + d.z + d.w);
+    }
+    for (; i < n4; i += B) { // this thread's last group of four, cut short by n
+        int4 a = in4[i];
+        v += a.x + a.y + a.z + a.w;
+    }
+    for (int j = 4 * n4 + blockIdx.x * B + t; j < n; j += gridDim.x * B)
+        v += in[j]; // the n % 4 last elements
+    v = warp_sum(v);
+    if (t % 32 == 0)
+        warps[t / 32] = v;
+    __syncthreads();
+    if (t < 32) {
+        v = warp_sum(t < B / 32 ? warps[t] : 0);
+        if (t == 0)
+            atomicAdd(sum, v);
+    }
+}
