@@ -145,7 +145,27 @@ typedef struct sim_config {
     /* The device modelled (launch and shared-memory limits, residency, %nsmid); NULL:
      * sim_device(). Not owned (the profiles are static). */
     const sim_device_model *device;
+    /* The execution tier (--sim-tier; SIM_TIER_*): the interpreter, the translating
+     * tier (sim/jit.c: straight-line register-only blocks of converged warps compiled to
+     * host code; the interpreter runs everything else), or auto: the translating tier
+     * for launches of SIM_JIT_AUTO_WARPS warps or more. Results, findings, traces and
+     * statistics are the same on every tier. */
+    int tier;
+    /* Folder of the translating tier's compiled blocks (created if missing, its parent
+     * must exist); NULL or "": the tier is off (the interpreter runs). Not owned. */
+    const char *jit_dir;
 } sim_config;
+
+/* Execution tiers (sim_config.tier). */
+enum { SIM_TIER_AUTO, SIM_TIER_INTERP, SIM_TIER_JIT };
+/* The smallest launch, in warps of the whole grid, that SIM_TIER_AUTO translates:
+ * below it the compile (about 0.1 s once per kernel and compiler, then cached) costs
+ * more than the tier saves (bench/README.md "Translating tier"). */
+#define SIM_JIT_AUTO_WARPS 4096
+
+/* The C compiler runs of the translating tier in this process so far (each compiles
+ * one module's blocks; a cached module is loaded without one). */
+unsigned long sim_jit_compiles(void);
 
 /* Checkers (sim_config.checks_off). */
 enum {
@@ -314,6 +334,8 @@ typedef struct sim_result {
     int nerrors, nwarnings; /* occurrences of error / warning findings (merged and
                               dropped ones included); nerrors > 0 means the kernel is
                               wrong even when it completed */
+    uint64_t jit_blocks;    /* translated blocks run (sim_config.tier); not a statistic
+                               of the kernel: 0 on the interpreter */
 } sim_result;
 void sim_result_free(sim_result *r);
 
