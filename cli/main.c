@@ -62,7 +62,7 @@ static const char usage[] =
     "\n"
     "--sim-tier interp|jit|auto picks the simulator's tier: the interpreter, or straight-line\n"
     "blocks compiled to host code with the system C compiler (cc, cached under the PTX\n"
-    "cache); auto (the default) translates launches of 4096 warps or more. Same results.\n"
+    "cache); auto (the default) translates launches of 2^21 warps or more. Same results.\n"
     "--arch TARGET (sm_75, sm_80, sm_86, sm_89, sm_90; also 80, 8.0, compute_80) compiles\n"
     "for that target and makes the simulator model it (`info` lists them); a spec's or a\n"
     "lesson's \"arch\" applies without it; by default the GPU's own, on the simulator sm_90.\n"

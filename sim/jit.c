@@ -17,7 +17,8 @@
  * Its body is one loop over the 32 lanes that runs the whole block for a lane, each
  * value in a local variable, 32-bit operations on uint32_t, so that the C compiler keeps
  * temporaries in host registers and vectorises the loop at the host's vector width
- * (-ftree-vectorize; -mavx2 -mfma where the CPU has them). Each instruction computes
+ * (-ftree-vectorize; -mavx2 -mfma where the CPU has them). It compiles with -Wall
+ * -Wextra -Werror: a warning is a generator bug, and the interpreter runs the module. Each instruction computes
  * what its exec_fh kernel computes (the same expression per lane: zero-extended 32-bit
  * results, canonical f32 NaNs, fused fma), and the block stores every register it wrote
  * at the end. -ffp-contract=off keeps the float operations unfused, as the interpreter
@@ -42,7 +43,7 @@
  * (default cc) here in sim/ — a dozen lines, so that sim/ builds and is tested alone
  * rather than being handed a function table by runtime's child-process module.
  */
-#define _GNU_SOURCE /* dladdr-free, but posix_spawn and mkstemp need POSIX.1-2008 */
+#define _GNU_SOURCE /* posix_spawn, mkstemp, dlopen */
 #include "sim/jit.h"
 
 #include <dlfcn.h>
@@ -174,7 +175,7 @@ static void assign(jgen *g, unsigned r, const char *e)
 static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, unsigned t)
 {
     char a[48] = "0", b[48] = "0", cc[48] = "0", e[320];
-    const unsigned nsrc = in->nopnd > 1 ? in->nopnd - 1u : 0;
+    const unsigned nsrc = F->fh == FH_ZERO ? 0 : in->nopnd > 1 ? in->nopnd - 1u : 0;
     if (nsrc >= 1)
         operand(g, in, 1, a, sizeof a);
     if (nsrc >= 2)
@@ -210,7 +211,6 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
         }
         return;
     }
-#define U32(x) "(uint32_t)" x
     switch (F->fh) {
     case FH_ADD32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s + (uint32_t)%s)", a, b); break;
     case FH_SUB32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s - (uint32_t)%s)", a, b); break;
@@ -258,7 +258,6 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
     case FH_MOVP: snprintf(e, sizeof e, "%s & 1", a); break;
     default: snprintf(e, sizeof e, "0"); break; /* not reached: jit_ok */
     }
-#undef U32
     /* a temporary first: the destination may be a source */
     jb_printf(g->b, "    const uint64_t t%u = %s;\n", t, e);
     snprintf(e, sizeof e, "t%u", t);
@@ -459,13 +458,15 @@ static int translate(sim_ctx *c, struct sim_jit_state *J)
         return -1;
     }
     /* the host's vector width: AVX2 (with FMA) where the CPU has it, else baseline */
-    char *flags[12];
+    char *flags[14];
     int nf = 0;
     flags[nf++] = "-O2";
     flags[nf++] = "-ftree-vectorize";
     flags[nf++] = "-ffp-contract=off";
     flags[nf++] = "-fno-math-errno";
-    flags[nf++] = "-w";
+    flags[nf++] = "-Wall";
+    flags[nf++] = "-Wextra";
+    flags[nf++] = "-Werror";
     flags[nf++] = "-shared";
     flags[nf++] = "-fPIC";
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -158,10 +158,11 @@ typedef struct sim_config {
 
 /* Execution tiers (sim_config.tier). */
 enum { SIM_TIER_AUTO, SIM_TIER_INTERP, SIM_TIER_JIT };
-/* The smallest launch, in warps of the whole grid, that SIM_TIER_AUTO translates:
- * below it the compile (about 0.1 s once per kernel and compiler, then cached) costs
- * more than the tier saves (bench/README.md "Translating tier"). */
-#define SIM_JIT_AUTO_WARPS 4096
+/* The smallest launch, in warps of the whole grid, that SIM_TIER_AUTO translates. The
+ * tier saves at most about 7% of the simulator's host instructions (callgrind: vec_add
+ * 7%, sgemm 1%) and its first compile of a kernel costs 0.1-0.2 s: it pays from about
+ * 2 s of simulation, 2^21 warps of vec_add (bench/README.md "Translating tier"). */
+#define SIM_JIT_AUTO_WARPS (1ull << 21)
 
 /* The C compiler runs of the translating tier in this process so far (each compiles
  * one module's blocks; a cached module is loaded without one). */
