@@ -298,9 +298,10 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks)
     jb_printf(&b,
               "/* gpulearn translating tier (sim/jit.c), generator version %d */\n"
               "#include <stdint.h>\n#include <string.h>\n"
-              "static inline float f32(uint64_t v)\n{\n    const uint32_t u = (uint32_t)v;\n"
+              "static inline __attribute__((unused)) float f32(uint64_t v)\n{\n    const uint32_t "
+              "u = (uint32_t)v;\n"
               "    float f;\n    memcpy(&f, &u, 4);\n    return f;\n}\n"
-              "static inline uint64_t canon(float f)\n{\n    uint32_t u;\n"
+              "static inline __attribute__((unused)) uint64_t canon(float f)\n{\n    uint32_t u;\n"
               "    memcpy(&u, &f, 4);\n    return f != f ? 0x%xu : u;\n}\n",
               SIM_JIT_VERSION, NAN32);
     *nblocks = 0;
@@ -382,15 +383,17 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* `cc --version` (its first 4 KiB), read once per process; "" when it did not run. */
-static const char *cc_version(void)
+/* `cc --version` (its first 4 KiB), read once per process through a file in dir; ""
+ * when it did not run. */
+static const char *cc_version(const char *dir)
 {
     static char ver[4096];
     static int done;
     if (done)
         return ver;
     done = 1;
-    char path[] = "/tmp/gpulearn-ccver-XXXXXX";
+    char path[4200];
+    snprintf(path, sizeof path, "%s/ccver-XXXXXX", dir);
     const int fd = mkstemp(path);
     if (fd < 0)
         return ver;
@@ -477,7 +480,8 @@ static int translate(sim_ctx *c, struct sim_jit_state *J)
 #endif
     uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
     const int ver = SIM_JIT_VERSION;
-    const char *ccv = cc_version();
+    mkdir(dir, 0700); /* its parent exists (runtime's PTX cache) */
+    const char *ccv = cc_version(dir);
     if (!*ccv) {
         free(src);
         return -1; /* no compiler */
@@ -493,7 +497,6 @@ static int translate(sim_ctx *c, struct sim_jit_state *J)
              (unsigned long long)h2);
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        mkdir(dir, 0700); /* its parent exists (runtime's PTX cache) */
         if (compile(dir, src, path, flags, nf) != 0) {
             free(src);
             return -1;
