@@ -9,7 +9,10 @@
  * compared. Reported: simulated warp instructions per second, threads per second, the
  * slowdown against the C loop and, where the simulator can trace
  * (BENCH_HAVE_TRACE, set by the Makefile when sim_config has a trace), the cost of
- * memory-level tracing. A table compares each figure with the issue's targets.
+ * memory-level tracing. Each kernel also runs on the translating tier (SIM_TIER_JIT,
+ * blocks compiled into a temporary folder by the first such launch), interleaved with
+ * the interpreter's launches; a second table gives both tiers and their ratio. A table
+ * compares each figure with the issue's targets, for both tiers.
  *
  * Exit status: 0 when every kernel's result is right (targets missed are reported, not
  * failed), 1 when a result is wrong or a launch fails, 2 on bad usage or a missing
