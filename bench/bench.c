@@ -9,7 +9,10 @@
  * compared. Reported: simulated warp instructions per second, threads per second, the
  * slowdown against the C loop and, where the simulator can trace
  * (BENCH_HAVE_TRACE, set by the Makefile when sim_config has a trace), the cost of
- * memory-level tracing. A table compares each figure with the issue's targets.
+ * memory-level tracing. Each kernel also runs on the translating tier (SIM_TIER_JIT,
+ * blocks compiled into a temporary folder by the first such launch), interleaved with
+ * the interpreter's launches; a second table gives both tiers and their ratio. A table
+ * compares each figure with the issue's targets, for both tiers.
  *
  * Exit status: 0 when every kernel's result is right (targets missed are reported, not
  * failed), 1 when a result is wrong or a launch fails, 2 on bad usage or a missing
@@ -279,6 +282,10 @@ typedef struct bench_result {
     uint64_t trace_events; /* events seen by the trace sink in one traced launch */
     double nocheck_s;      /* median seconds of one launch with every optional checker
                               off (racecheck, initcheck, synccheck); 0 not measured */
+    double jit_s;          /* median seconds of one untraced launch on the translating
+                              tier (SIM_TIER_JIT), its blocks loaded from the cache */
+    double jit_first_s;    /* wall seconds of the first such launch (with the allocations
+                              and copies), which compiles the blocks */
 } bench_result;
 
 #ifdef BENCH_HAVE_TRACE
@@ -297,7 +304,12 @@ enum run_mode {
     RUN_PLAIN = 0,   /* defaults: untraced, every checker on */
     RUN_TRACED = 1,  /* memory-level trace */
     RUN_NOCHECK = 2, /* untraced, racecheck / initcheck / synccheck / global racecheck off */
+    RUN_JIT = 3,     /* as RUN_PLAIN, on the translating tier (the others: the interpreter) */
 };
+
+/* The translating tier's folder: a fresh temporary one per run (main), so that the
+ * first launch of each kernel on the tier compiles its blocks. */
+static char jit_dir[256];
 
 /* One launch on a fresh simulator sharing nothing with other runs; outputs are copied
  * back into b->host[ninputs..]. Returns seconds for sim_launch alone, or -1. */
@@ -306,6 +318,8 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
 {
     sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.tier = mode == RUN_JIT ? SIM_TIER_JIT : SIM_TIER_INTERP;
+    cfg.jit_dir = jit_dir;
 #ifdef BENCH_HAVE_CHECKS
     if (mode == RUN_NOCHECK)
         cfg.checks_off = SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC | SIM_CHECK_GLOBAL_RACE;
@@ -400,6 +414,14 @@ static double timed_launch(bench_case *b, const ptx_module_t *m, enum run_mode m
     }
     if (mode == RUN_PLAIN)
         r->warp_insns = wi;
+    if (mode == RUN_JIT && wi != r->warp_insns) {
+        fprintf(stderr,
+                "bench: %s: %llu warp instructions on the translating tier, %llu on "
+                "the interpreter\n",
+                b->name, (unsigned long long)wi, (unsigned long long)r->warp_insns);
+        r->ok = 0;
+        return -1;
+    }
     if (mode == RUN_TRACED)
         r->trace_events = ev;
     return t;
@@ -415,7 +437,7 @@ static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_resul
     r->threads =
         (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] * b->block[2];
     r->ok = 1;
-    double tc[33], ts[16], tt[16], tn[16];
+    double tc[33], ts[16], tt[16], tn[16], tj[16];
     int nc = 0;
     const double t0 = now_s();
     b->c_loop(b); /* the first of the 2 * reps + 1 C loops runs alone: it also touches the
@@ -428,6 +450,14 @@ static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_resul
             tc[nc++] = now_s() - t1;
         }
         if ((ts[i] = timed_launch(b, m, RUN_PLAIN, r)) < 0)
+            return;
+        if (i == 0) { /* wall time: the compile runs in a child process */
+            const double w0 = wall_s();
+            if (timed_launch(b, m, RUN_JIT, r) < 0)
+                return;
+            r->jit_first_s = wall_s() - w0;
+        }
+        if ((tj[i] = timed_launch(b, m, RUN_JIT, r)) < 0)
             return;
         if (plain_only)
             continue;
@@ -442,6 +472,7 @@ static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_resul
     }
     r->c_s = median(tc, nc);
     r->sim_s = median(ts, reps);
+    r->jit_s = median(tj, reps);
     if (plain_only)
         return;
 #ifdef BENCH_HAVE_TRACE
@@ -534,6 +565,14 @@ int main(int argc, char **argv)
         budget = atof(env);
     int reps = quick ? 1 : 3;
     double wall0 = wall_s(), cpu0 = now_s();
+    {
+        const char *t = getenv("TMPDIR");
+        snprintf(jit_dir, sizeof jit_dir, "%s/gpulearn-bench-jit-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(jit_dir)) {
+            perror("bench: mkdtemp");
+            return 2;
+        }
+    }
     enum { NCASES = 4 };
     bench_case cases[NCASES];
     bench_result res[NCASES];
@@ -651,18 +690,35 @@ int main(int argc, char **argv)
            "measured)\n");
 #endif
 
+    printf("\ntranslating tier (sim/jit.c) against the interpreter, same run, untraced:\n");
+    printf("%-8s %9s %9s %9s %9s %9s %10s %12s\n", "kernel", "interp ms", "jit ms", "speed-up",
+           "interp", "jit", "jit slow-", "1st jit ms");
+    printf("%-8s %9s %9s %9s %9s %9s %10s %12s\n", "", "", "", "", "Mwi/s", "Mwi/s", "down x C",
+           "(compile)");
+    for (int k = 0; k < NCASES; k++) {
+        const bench_result *r = &res[k];
+        if (!r->ok || !ran[k] || r->jit_s <= 0)
+            continue;
+        printf("%-8s %9.1f %9.1f %8.2fx %9.1f %9.1f %9.1fx %12.0f\n", cases[k].name, r->sim_s * 1e3,
+               r->jit_s * 1e3, r->sim_s / r->jit_s, (double)r->warp_insns / r->sim_s / 1e6,
+               (double)r->warp_insns / r->jit_s / 1e6, r->jit_s / r->c_s, r->jit_first_s * 1e3);
+    }
+    printf("1st jit ms: wall time of the first launch on the tier, which compiles the kernel's "
+           "blocks\n(cc, then cached), with its allocations and copies.\n");
+
     printf("\ntargets:\n");
     for (int k = 0; k < NCASES; k++) {
         bench_case *b = &cases[k];
         bench_result *r = &res[k];
         if (!r->ok || !ran[k])
             continue;
-        double wis = (double)r->warp_insns / r->sim_s;
-        printf("  %-8s >= 100M warp insns/s untraced : %7.1fM  %s\n", b->name, wis / 1e6,
-               yes_no(wis >= 100e6));
+        double wis = (double)r->warp_insns / r->sim_s, wjs = (double)r->warp_insns / r->jit_s;
+        printf("  %-8s >= 100M warp insns/s untraced : %7.1fM  %s (interp); %7.1fM  %s (jit)\n",
+               b->name, wis / 1e6, yes_no(wis >= 100e6), wjs / 1e6, yes_no(wjs >= 100e6));
         if (b->target_c)
-            printf("  %-8s within 10x of plain C -O2     : %7.1fx  %s\n", b->name,
-                   r->sim_s / r->c_s, yes_no(r->sim_s / r->c_s <= 10.0));
+            printf("  %-8s within 10x of plain C -O2     : %7.1fx  %s (interp); %7.1fx  %s (jit)\n",
+                   b->name, r->sim_s / r->c_s, yes_no(r->sim_s / r->c_s <= 10.0), r->jit_s / r->c_s,
+                   yes_no(r->jit_s / r->c_s <= 10.0));
         if (r->trace_s > 0)
             printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n", b->name,
                    r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
@@ -678,6 +734,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < NCASES; k++)
         if (ran[k])
             case_free(&cases[k]);
+    char rm[300];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", jit_dir);
+    if (system(rm) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", jit_dir);
     if (!all_ok) {
         printf("\nbench: FAILED: a kernel did not load or gave a wrong result (see above)\n");
         return 1;

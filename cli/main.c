@@ -11,16 +11,17 @@
 #include "tui/tui.h"
 
 static const char usage[] =
-    "usage: gpulearn [--backend auto|sim|gpu] [--arch TARGET] [LESSON]\n"
+    "usage: gpulearn [--backend auto|sim|gpu] [--arch TARGET] [--sim-tier T] [LESSON]\n"
     "       gpulearn list [--json]\n"
     "       gpulearn run SPEC.json [--backend auto|sim|gpu] [--dump-json OUT.json]\n"
     "                              [--compiler auto|nvrtc|nvcc|clang] [--arch TARGET]\n"
-    "                              [--verbose]\n"
+    "                              [--sim-tier interp|jit|auto] [--verbose]\n"
     "                              [--metrics-json OUT] [--trace-json OUT]\n"
     "                              [--schedule deterministic|random:SEED]\n"
     "                              [--time [--reps N] [--warmup N]] [--timeout SECONDS]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
-    "                             [--arch TARGET] [--seed N] [--unsafe-no-sandbox]\n"
+    "                             [--arch TARGET] [--sim-tier T] [--seed N]\n"
+    "                             [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--unsafe-no-sandbox]\n"
     "       gpulearn lint LESSON_DIR...\n"
@@ -59,6 +60,9 @@ static const char usage[] =
     "(run --timeout changes it) on the GPU and on the simulator, and on the simulator\n"
     "also after 2^30 warp instructions (an exercise may set fewer), as an endless loop.\n"
     "\n"
+    "--sim-tier interp|jit|auto picks the simulator's tier: the interpreter, or straight-line\n"
+    "blocks compiled to host code with the system C compiler (cc, cached under the PTX\n"
+    "cache); auto (the default) translates launches of 2^21 warps or more. Same results.\n"
     "--arch TARGET (sm_75, sm_80, sm_86, sm_89, sm_90; also 80, 8.0, compute_80) compiles\n"
     "for that target and makes the simulator model it (`info` lists them); a spec's or a\n"
     "lesson's \"arch\" applies without it; by default the GPU's own, on the simulator sm_90.\n"
@@ -133,6 +137,11 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
             if (!gl_arch_known(val, c->arch_buf, why, sizeof why))
                 return cli_usage_error("--arch: %s", why);
             c->arch = c->arch_buf;
+        } else if (TAKES("--sim-tier")) {
+            if (gl_sim_tier_parse(val) == GL_TIER_DEFAULT)
+                return cli_usage_error("--sim-tier must be interp, jit or auto, not '%s'", val);
+            /* the environment carries it to the TUI's and the grader's workers */
+            setenv("GPULEARN_SIM_TIER", val, 1);
         } else if (TAKES("--dump-json")) {
             c->dump_json = val;
         } else if (TAKES("--format")) {
@@ -230,7 +239,7 @@ static int dispatch(int argc, char **argv)
             return tui_demo_main(argc - 2, argv + 2);
     }
     cli c = {0};
-    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch");
+    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch --sim-tier");
     if (rc)
         return rc;
     if (c.npos > 1)

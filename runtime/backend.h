@@ -141,6 +141,19 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
 #define GL_TIMEOUT_DEFAULT_S 10.0
 #define GL_STEP_LIMIT_DEFAULT (UINT64_C(1) << 30)
 
+/* The simulator's execution tier (--sim-tier): the interpreter, the translating tier
+ * (straight-line blocks compiled to host code, cached under the PTX cache), or auto
+ * (translating for large launches). Results are identical on every tier. */
+typedef enum gl_sim_tier {
+    GL_TIER_DEFAULT, /* GPULEARN_SIM_TIER (interp, jit or auto), else auto */
+    GL_TIER_AUTO,
+    GL_TIER_INTERP,
+    GL_TIER_JIT,
+} gl_sim_tier;
+
+/* The tier named s ("interp", "jit", "auto"); GL_TIER_DEFAULT for another name. */
+gl_sim_tier gl_sim_tier_parse(const char *s);
+
 typedef struct gl_run_opts {
     gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
@@ -190,6 +203,8 @@ typedef struct gl_run_opts {
                                     figures with it */
     void *trace_sink_ctx;     /* trace_sink's ctx */
     /* end trace, checkers, metrics */
+    gl_sim_tier sim_tier; /* simulator tier (--sim-tier); GL_TIER_DEFAULT: the
+                             environment's GPULEARN_SIM_TIER, else auto */
 } gl_run_opts;
 
 /* The occupancy of a launch (CUDA C++ Programming Guide, "Occupancy Calculator";

@@ -320,3 +320,12 @@ gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err)
     free(data);
     return st;
 }
+
+int gl_cache_jit_dir(char *buf, size_t n)
+{
+    char dir[4096];
+    if (gl_cache_dir(dir, sizeof dir) != 0 || make_dirs(dir) != 0)
+        return -1;
+    const int w = snprintf(buf, n, "%s/jit", dir);
+    return w > 0 && (size_t)w < n ? 0 : -1;
+}

@@ -54,4 +54,9 @@ int gl_cache_get(const char *key, gl_cache_entry *e);
  * caller treats a failure to cache as harmless). */
 gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err);
 
+/* The simulator's translating-tier folder, <cache>/jit (sim_config.jit_dir), into buf
+ * (n bytes); the cache folder is created if missing. Returns 0, or -1 when there is no
+ * cache (GPULEARN_NO_CACHE, no $HOME) or it cannot be created. */
+int gl_cache_jit_dir(char *buf, size_t n);
+
 #endif

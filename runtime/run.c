@@ -8,6 +8,7 @@
 
 #include "runtime/arch.h"
 #include "runtime/backend.h"
+#include "runtime/cache.h"
 #include "runtime/cub.h"
 #include "runtime/instrument.h"
 #include "runtime/worker.h"
@@ -378,6 +379,17 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .checks_off = opts->checks_off,
                       .device = dev,
                       .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]}};
+    gl_sim_tier tier = opts->sim_tier;
+    if (tier == GL_TIER_DEFAULT) {
+        const char *e = getenv("GPULEARN_SIM_TIER");
+        tier = e ? gl_sim_tier_parse(e) : GL_TIER_AUTO;
+    }
+    cfg.tier = tier == GL_TIER_INTERP ? SIM_TIER_INTERP
+               : tier == GL_TIER_JIT  ? SIM_TIER_JIT
+                                      : SIM_TIER_AUTO;
+    char jit_dir[4200];
+    if (tier != GL_TIER_INTERP && gl_cache_jit_dir(jit_dir, sizeof jit_dir) == 0)
+        cfg.jit_dir = jit_dir;
     sim_t *s = sim_new(&cfg);
     if (!s) {
         trace_free(tr);
@@ -994,4 +1006,12 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     if (o->achieved > o->theoretical)
         o->achieved = o->theoretical;
     o->valid = 1;
+}
+
+gl_sim_tier gl_sim_tier_parse(const char *s)
+{
+    return strcmp(s, "interp") == 0 ? GL_TIER_INTERP
+           : strcmp(s, "jit") == 0  ? GL_TIER_JIT
+           : strcmp(s, "auto") == 0 ? GL_TIER_AUTO
+                                    : GL_TIER_DEFAULT;
 }

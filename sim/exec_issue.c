@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/exec_fast.h"
+#include "sim/jit.h"
 
 /* Warp issue and independent thread scheduling (CUDA C++ Programming Guide, "Independent
  * Thread Scheduling"; PTX ISA §3.1, §9.7.8.6 shfl.sync "wait for all lanes in
@@ -275,7 +276,24 @@ static void run_ahead(sim_ctx *c, unsigned w)
     unsigned n = c->ahead[w];
     uint32_t p = c->wconv[w] - 1;
     const unsigned n0 = n;
+    const sim_jit_table *const jit = c->jit;
     while (n < SIM_AHEAD_MAX) {
+        if (jit && jit->len[p] && n + jit->len[p] <= SIM_AHEAD_MAX) {
+            /* a translated block (sim/jit.c): its instructions as the loop below would
+             * run them, unguarded and register-only */
+            const unsigned len = jit->len[p];
+            if (tracing)
+                for (unsigned i = 0; i < len; i++) {
+                    uint32_t *q = c->ahead_q[w][(c->ahead_head[w] + n + i) % SIM_AHEAD_MAX];
+                    q[0] = p + i;
+                    q[1] = UINT32_MAX;
+                }
+            jit->fn[p](R);
+            c->res->jit_blocks++;
+            n += len;
+            p += len;
+            continue;
+        }
         struct sim_fops *const F = &fops[p];
         if (F->ahead != 2) { /* ahead_ok once per instruction and launch */
             if (F->ahead)

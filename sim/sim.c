@@ -26,6 +26,7 @@
 
 #include "sim/exec_async.h"
 #include "sim/ptx/ptx_dwarf.h"
+#include "sim/jit.h"
 #include "sim/sim_mem.h"
 
 /* Fills n bytes at p with the poison of `seed` (a mixed seed xor a Weyl sequence): what
@@ -103,6 +104,7 @@ void sim_free(sim_t *s)
 {
     if (!s)
         return;
+    sim_jit_free(s);
     for (int i = 0; i < s->nallocs; i++) {
         free(s->allocs[i].data);
         free(s->allocs[i].written);
@@ -666,6 +668,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
                    ~s->cfg.checks_off;
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
     s->launches++;
+    sim_jit_attach(base, nblocks * base->nwarps);
     if ((base->checks & SIM_CHECK_GLOBAL_RACE) && nblocks <= SIM_GRACE_MAX_BLOCKS) {
         sim_grace *g = base->grace = calloc(1, sizeof *g);
         if (g) {

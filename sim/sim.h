@@ -149,7 +149,28 @@ typedef struct sim_config {
      * cudaLaunchAttributeClusterDimension; CUDA C++ Programming Guide "Thread Block
      * Clusters"), CTAs in x, y, z; 0s: the kernel's own (.reqnctapercluster), else none. */
     unsigned cluster[3];
+    /* The execution tier (--sim-tier; SIM_TIER_*): the interpreter, the translating
+     * tier (sim/jit.c: straight-line register-only blocks of converged warps compiled to
+     * host code; the interpreter runs everything else), or auto: the translating tier
+     * for launches of SIM_JIT_AUTO_WARPS warps or more. Results, findings, traces and
+     * statistics are the same on every tier. */
+    int tier;
+    /* Folder of the translating tier's compiled blocks (created if missing, its parent
+     * must exist); NULL or "": the tier is off (the interpreter runs). Not owned. */
+    const char *jit_dir;
 } sim_config;
+
+/* Execution tiers (sim_config.tier). */
+enum { SIM_TIER_AUTO, SIM_TIER_INTERP, SIM_TIER_JIT };
+/* The smallest launch, in warps of the whole grid, that SIM_TIER_AUTO translates. The
+ * tier saves at most about 7% of the simulator's host instructions (callgrind: vec_add
+ * 7%, sgemm 1%) and its first compile of a kernel costs 0.1-0.2 s: it pays from about
+ * 2 s of simulation, 2^21 warps of vec_add (bench/README.md "Translating tier"). */
+#define SIM_JIT_AUTO_WARPS (1ull << 21)
+
+/* The C compiler runs of the translating tier in this process so far (each compiles
+ * one module's blocks; a cached module is loaded without one). */
+unsigned long sim_jit_compiles(void);
 
 /* Checkers (sim_config.checks_off). */
 enum {
@@ -318,6 +339,8 @@ typedef struct sim_result {
     int nerrors, nwarnings; /* occurrences of error / warning findings (merged and
                               dropped ones included); nerrors > 0 means the kernel is
                               wrong even when it completed */
+    uint64_t jit_blocks;    /* translated blocks run (sim_config.tier); not a statistic
+                               of the kernel: 0 on the interpreter */
 } sim_result;
 void sim_result_free(sim_result *r);
 

@@ -91,10 +91,11 @@ struct sim {
     uint64_t mod_id; /* module whose variables are instantiated */
     uint64_t *var_addr;
     int nvars;
-    uint64_t fast_mod_id; /* module whose fast-path kinds `fast` holds (sim.c
+    uint64_t fast_mod_id;      /* module whose fast-path kinds `fast` holds (sim.c
                              module_fast), 0 none */
-    uint8_t *fast;        /* its sim_fast_kinds table */
-    uint64_t launches;    /* sim_launch calls so far (the race detector's shadows) */
+    uint8_t *fast;             /* its sim_fast_kinds table */
+    uint64_t launches;         /* sim_launch calls so far (the race detector's shadows) */
+    struct sim_jit_state *jit; /* the translating tier's module (sim/jit.c), or NULL */
 };
 
 /* The device profile a simulator instance models (sim_config.device, else the
@@ -262,6 +263,7 @@ typedef struct sim_ctx {
     uint32_t ahead_q[SIM_ITS_WARPS][SIM_AHEAD_MAX][2]; /* while tracing: each one's PC and
                                                           guard-true lanes, oldest first
                                                           from ahead_head (a ring) */
+    const struct sim_jit_table *jit; /* the translated blocks (sim/jit.h), NULL: none */
 } sim_ctx;
 
 /* Population count without a libgcc call (the build targets baseline x86-64). */

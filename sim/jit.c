@@ -1,0 +1,564 @@
+/* jit.c — the translating tier: straight-line runs of register-only instructions of a
+ * converged warp become host code, generated C compiled by the system C compiler into a
+ * shared object that the simulator loads.
+ *
+ * Unit. A block is a run of consecutive instructions that each have a full-warp vector
+ * kernel in exec_fast.h (struct sim_fops.fh: integer and f32 ALU, mov, setp, shifts by
+ * an immediate, cvta) and no guard predicate: exactly what run_ahead (exec_issue.c)
+ * would run one by one through exec_fh for a converged warp. A block ends before any
+ * other instruction (a branch, a memory access, a barrier, a guarded or unknown op),
+ * before a branch target, and after SIM_JIT_MAX instructions; one of fewer than
+ * SIM_JIT_MIN is not translated. Everything else — branches, memory and its checkers,
+ * barriers, divergent warps, device-function calls, independent thread scheduling —
+ * stays with the interpreter, which remains the reference.
+ *
+ * Calling convention. One function per block, `void gl_jit_<pc>(uint64_t *R)`, R the
+ * warp's lane-major register block (slot r of lane l at R[r * 32 + l], sim_internal.h).
+ * Its body is one loop over the 32 lanes that runs the whole block for a lane, each
+ * value in a local variable, 32-bit operations on uint32_t, so that the C compiler keeps
+ * temporaries in host registers and vectorises the loop at the host's vector width
+ * (-ftree-vectorize; -mavx2 -mfma where the CPU has them). It compiles with -Wall
+ * -Wextra -Werror: a warning is a generator bug, and the interpreter runs the module. Each instruction computes
+ * what its exec_fh kernel computes (the same expression per lane: zero-extended 32-bit
+ * results, canonical f32 NaNs, fused fma), and the block stores every register it wrote
+ * at the end. -ffp-contract=off keeps the float operations unfused, as the interpreter
+ * computes them.
+ *
+ * Identical results. run_ahead calls a block where it would run its first instruction
+ * and counts its length into c->ahead[w] as it counts each instruction it runs ahead
+ * (the issue loop's later turns count the steps, the warp-instruction statistics and,
+ * while tracing, the issue events from c->ahead_q, which a block fills too); a block
+ * that would pass SIM_AHEAD_MAX is left to the interpreter. The instructions are
+ * register-only and cannot fault, so memory, findings, the trace and the step limit see
+ * the same schedule either way; tests/jit.sh compares every corpus case's output and
+ * metrics byte for byte. Memory instructions are not translated: their checked access
+ * paths (sim_mem.c) stay the interpreter's.
+ *
+ * Cache. The key is a 128-bit hash of the generated C (which holds every operand, type
+ * and immediate of the translated instructions: a finer key than the PTX text), the
+ * generator's version, the compiler's flags and `cc --version`; the shared object is
+ * sim_config.jit_dir/jit-<key>.so (runtime passes a folder under the PTX cache; the sim
+ * layer does not depend on runtime). It is compiled to a temporary name and renamed,
+ * so concurrent runs never load half a file. The compile is one posix_spawnp of $CC
+ * (default cc) here in sim/ — a dozen lines, so that sim/ builds and is tested alone
+ * rather than being handed a function table by runtime's child-process module.
+ */
+#define _GNU_SOURCE /* posix_spawn, mkstemp, dlopen */
+#include "sim/jit.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/exec_fast.h"
+
+extern char **environ;
+
+#define SIM_JIT_VERSION 1 /* the generator's version: part of the cache key */
+#define SIM_JIT_MIN 2     /* shortest block worth a call */
+#define SIM_JIT_MAX 24    /* longest block (below SIM_AHEAD_MAX, so that blocks fit) */
+_Static_assert(SIM_JIT_MAX < SIM_AHEAD_MAX, "a block fits in the run-ahead window");
+
+/* The state kept in the sim for the module last translated. */
+struct sim_jit_state {
+    uint64_t mod_id; /* module translated (ptx_module.id), 0 none */
+    int failed;      /* translating it failed: the interpreter runs it */
+    void *so;        /* dlopen handle */
+    sim_jit_table t;
+};
+
+static unsigned long jit_compiles; /* compiler runs in this process (sim_jit_compiles) */
+
+unsigned long sim_jit_compiles(void)
+{
+    return jit_compiles;
+}
+
+/* ------------------------------------------------------------ a growable string */
+typedef struct jbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} jbuf;
+
+static void jb_printf(jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jb_printf(jbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        const int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        const size_t cap = (b->cap + (size_t)k + 1) * 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+}
+
+/* ------------------------------------------------------------ generation */
+
+/* Whether the instruction at pc can be in a block: a full-warp kernel that run_ahead
+ * runs with exec_fh (not FH_SREG/FH_TIDX/FH_BCAST, which depend on the launch), no
+ * guard. */
+static int jit_ok(const sim_ctx *c, int pc)
+{
+    const struct sim_fops *F = &c->fops[pc];
+    const unsigned fk = c->fast[pc];
+    return fk && fk < FK_LD && F->fh && F->fh < FH_BCAST && F->g == UINT32_MAX;
+}
+
+/* Per-lane generator state of one block: the C variable holding each register slot's
+ * current value (v<slot>), whether it was loaded or written. */
+typedef struct jgen {
+    jbuf *b;
+    uint8_t *have; /* per slot: 0 not yet, 1 loaded or written */
+    uint8_t *dirty;
+    uint16_t *slots; /* slots written, in order */
+    unsigned nslots, nregs;
+} jgen;
+
+/* The C expression for operand k (1..3) of in as a uint64_t: a register's variable
+ * (loaded at first use) or the immediate. */
+static void operand(jgen *g, const ptx_insn *in, unsigned k, char *out, size_t n)
+{
+    const ptx_operand *o = &in->o[k];
+    if (o->kind == PTX_OPK_REG) {
+        const unsigned r = o->reg;
+        if (!g->have[r]) {
+            jb_printf(g->b, "    uint64_t v%u = R[%u + l];\n", r, r * 32);
+            g->have[r] = 1;
+        }
+        snprintf(out, n, "v%u", r);
+    } else {
+        snprintf(out, n, "UINT64_C(0x%llx)", (unsigned long long)o->imm);
+    }
+}
+
+/* Assigns expression e to register slot r (declaring its variable if new). */
+static void assign(jgen *g, unsigned r, const char *e)
+{
+    if (!g->have[r])
+        jb_printf(g->b, "    uint64_t v%u = %s;\n", r, e);
+    else
+        jb_printf(g->b, "    v%u = %s;\n", r, e);
+    g->have[r] = 1;
+    if (!g->dirty[r]) {
+        g->dirty[r] = 1;
+        g->slots[g->nslots++] = (uint16_t)r;
+    }
+}
+
+/* Emits the per-lane C of instruction in (its sim_fops F), as exec_fh computes it. */
+static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, unsigned t)
+{
+    char a[48] = "0", b[48] = "0", cc[48] = "0", e[320];
+    const unsigned nsrc = F->fh == FH_ZERO ? 0 : in->nopnd > 1 ? in->nopnd - 1u : 0;
+    if (nsrc >= 1)
+        operand(g, in, 1, a, sizeof a);
+    if (nsrc >= 2)
+        operand(g, in, 2, b, sizeof b);
+    if (nsrc >= 3)
+        operand(g, in, 3, cc, sizeof cc);
+    const unsigned sa = F->sa;
+    const char *cmp = NULL;
+    int sgn = 0;
+    switch (F->fh) {
+    case FH_SETP32_EQ: cmp = "=="; break;
+    case FH_SETP32_NE: cmp = "!="; break;
+    case FH_SETP32_LT_S: cmp = "<", sgn = 1; break;
+    case FH_SETP32_LE_S: cmp = "<=", sgn = 1; break;
+    case FH_SETP32_GT_S: cmp = ">", sgn = 1; break;
+    case FH_SETP32_GE_S: cmp = ">=", sgn = 1; break;
+    case FH_SETP32_LT_U: cmp = "<"; break;
+    case FH_SETP32_LE_U: cmp = "<="; break;
+    case FH_SETP32_GT_U: cmp = ">"; break;
+    case FH_SETP32_GE_U: cmp = ">="; break;
+    default: break;
+    }
+    if (cmp) {
+        /* a 0 or 1; the negation into the second destination (exec_fh's D2) */
+        const char *ty = sgn ? "int32_t" : "uint32_t";
+        snprintf(e, sizeof e, "(uint64_t)((%s)%s %s (%s)%s)", ty, a, cmp, ty, b);
+        jb_printf(g->b, "    const uint64_t t%u = %s;\n", t, e);
+        snprintf(e, sizeof e, "t%u", t);
+        assign(g, F->d >> 5, e);
+        if (F->d2 != UINT32_MAX) {
+            snprintf(e, sizeof e, "t%u ^ 1", t);
+            assign(g, F->d2 >> 5, e);
+        }
+        return;
+    }
+    switch (F->fh) {
+    case FH_ADD32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s + (uint32_t)%s)", a, b); break;
+    case FH_SUB32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s - (uint32_t)%s)", a, b); break;
+    case FH_AND32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s & (uint32_t)%s)", a, b); break;
+    case FH_OR32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s | (uint32_t)%s)", a, b); break;
+    case FH_XOR32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s ^ (uint32_t)%s)", a, b); break;
+    case FH_MULLO32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s * (uint32_t)%s)", a, b); break;
+    case FH_MADLO32:
+        snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s * (uint32_t)%s + (uint32_t)%s)", a, b, cc);
+        break;
+    case FH_MULWIDE_U32:
+        snprintf(e, sizeof e, "(uint64_t)(uint32_t)%s * (uint32_t)%s", a, b);
+        break;
+    case FH_MADWIDE_U32:
+        snprintf(e, sizeof e, "(uint64_t)(uint32_t)%s * (uint32_t)%s + %s", a, b, cc);
+        break;
+    case FH_MULWIDE_S32:
+        snprintf(e, sizeof e, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s)", a, b);
+        break;
+    case FH_MADWIDE_S32:
+        snprintf(e, sizeof e, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s) + %s", a, b, cc);
+        break;
+    case FH_SHL32_I: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s << %u)", a, sa); break;
+    case FH_SHR_U32_I: snprintf(e, sizeof e, "(uint32_t)%s >> %u", a, sa); break;
+    case FH_SHR_S32_I: snprintf(e, sizeof e, "(uint32_t)((int32_t)%s >> %u)", a, sa); break;
+    case FH_ZERO: snprintf(e, sizeof e, "UINT64_C(0)"); break;
+    case FH_FADD: snprintf(e, sizeof e, "canon(f32(%s) + f32(%s))", a, b); break;
+    case FH_FSUB: snprintf(e, sizeof e, "canon(f32(%s) - f32(%s))", a, b); break;
+    case FH_FMUL: snprintf(e, sizeof e, "canon(f32(%s) * f32(%s))", a, b); break;
+    case FH_FFMA:
+        snprintf(e, sizeof e, "canon(__builtin_fmaf(f32(%s), f32(%s), f32(%s)))", a, b, cc);
+        break;
+    case FH_ADD64: snprintf(e, sizeof e, "%s + %s", a, b); break;
+    case FH_SUB64: snprintf(e, sizeof e, "%s - %s", a, b); break;
+    case FH_AND64: snprintf(e, sizeof e, "%s & %s", a, b); break;
+    case FH_OR64: snprintf(e, sizeof e, "%s | %s", a, b); break;
+    case FH_XOR64: snprintf(e, sizeof e, "%s ^ %s", a, b); break;
+    case FH_SHL64_I: snprintf(e, sizeof e, "%s << %u", a, sa); break;
+    case FH_SHR_U64_I: snprintf(e, sizeof e, "%s >> %u", a, sa); break;
+    case FH_ADDK64:
+        snprintf(e, sizeof e, "%s + UINT64_C(0x%llx)", a, (unsigned long long)F->k);
+        break;
+    case FH_MOV32: snprintf(e, sizeof e, "(uint32_t)%s", a); break;
+    case FH_MOV64: snprintf(e, sizeof e, "%s", a); break;
+    case FH_MOVP: snprintf(e, sizeof e, "%s & 1", a); break;
+    default: snprintf(e, sizeof e, "0"); break; /* not reached: jit_ok */
+    }
+    /* a temporary first: the destination may be a source */
+    jb_printf(g->b, "    const uint64_t t%u = %s;\n", t, e);
+    snprintf(e, sizeof e, "t%u", t);
+    assign(g, F->d >> 5, e);
+}
+
+/* The C source of c's module's blocks (the block starts and lengths into len[]), with
+ * the flags it is compiled with; NULL on out of memory. Caller frees. */
+static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks)
+{
+    const int ncode = c->m->ncode;
+    uint8_t *leader = calloc((size_t)ncode + 1, 1);
+    unsigned nregs = 1;
+    for (int pc = 0; pc < ncode; pc++) {
+        const ptx_insn *in = &c->code[pc];
+        if (c->fast[pc] == FK_BRA && in->target >= 0 && in->target < ncode && leader)
+            leader[in->target] = 1;
+        for (unsigned k = 0; k < in->nopnd && k < 4; k++) {
+            if (in->o[k].kind == PTX_OPK_REG && in->o[k].reg != PTX_NOREG && in->o[k].reg >= nregs)
+                nregs = in->o[k].reg + 1u;
+            if (in->o[k].kind == PTX_OPK_REG && in->o[k].sub == 2 && in->o[k].imm >= nregs &&
+                in->o[k].imm != PTX_NOREG)
+                nregs = (unsigned)in->o[k].imm + 1u;
+        }
+    }
+    jbuf b = {0};
+    jgen g = {.b = &b, .nregs = nregs};
+    g.have = calloc(nregs, 1);
+    g.dirty = calloc(nregs, 1);
+    g.slots = calloc(nregs, sizeof *g.slots);
+    if (!leader || !g.have || !g.dirty || !g.slots) {
+        free(leader);
+        free(g.have);
+        free(g.dirty);
+        free(g.slots);
+        return NULL;
+    }
+    jb_printf(&b,
+              "/* gpulearn translating tier (sim/jit.c), generator version %d */\n"
+              "#include <stdint.h>\n#include <string.h>\n"
+              "static inline __attribute__((unused)) float f32(uint64_t v)\n{\n    const uint32_t "
+              "u = (uint32_t)v;\n"
+              "    float f;\n    memcpy(&f, &u, 4);\n    return f;\n}\n"
+              "static inline __attribute__((unused)) uint64_t canon(float f)\n{\n    uint32_t u;\n"
+              "    memcpy(&u, &f, 4);\n    return f != f ? 0x%xu : u;\n}\n",
+              SIM_JIT_VERSION, NAN32);
+    *nblocks = 0;
+    for (int pc = 0; pc < ncode;) {
+        int end = pc;
+        while (end < ncode && end - pc < SIM_JIT_MAX && jit_ok(c, end) &&
+               (end == pc || !leader[end]))
+            end++;
+        if (end - pc < SIM_JIT_MIN) {
+            pc = end > pc ? end : pc + 1;
+            continue;
+        }
+        len[pc] = (uint8_t)(end - pc);
+        (*nblocks)++;
+        memset(g.have, 0, nregs);
+        memset(g.dirty, 0, nregs);
+        g.nslots = 0;
+        jb_printf(&b,
+                  "void gl_jit_%d(uint64_t *restrict R);\nvoid gl_jit_%d(uint64_t *restrict R)\n"
+                  "{\n  for (unsigned l = 0; l < 32; l++) {\n",
+                  pc, pc);
+        for (int p = pc; p < end; p++)
+            emit_insn(&g, &c->code[p], &c->fops[p], (unsigned)(p - pc));
+        for (unsigned i = 0; i < g.nslots; i++)
+            jb_printf(&b, "    R[%u + l] = v%u;\n", g.slots[i] * 32u, g.slots[i]);
+        jb_printf(&b, "  }\n}\n");
+        pc = end;
+    }
+    free(leader);
+    free(g.have);
+    free(g.dirty);
+    free(g.slots);
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+/* ------------------------------------------------------------ compiling */
+
+/* The C compiler: $CC, else cc. */
+static const char *jit_cc(void)
+{
+    const char *cc = getenv("CC");
+    return cc && *cc && !strchr(cc, ' ') ? cc : "cc";
+}
+
+/* Runs argv (argv[0] looked up in PATH) with stdout into fd out (or /dev/null, -1) and
+ * stderr to /dev/null; returns its exit status, -1 when it could not run. */
+static int spawn_wait(char *const argv[], int out)
+{
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return -1;
+    if (out >= 0)
+        posix_spawn_file_actions_adddup2(&fa, out, 1);
+    else
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    const int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return -1;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* 64-bit FNV-1a of n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* `cc --version` (its first 4 KiB), read once per process through a file in dir; ""
+ * when it did not run. */
+static const char *cc_version(const char *dir)
+{
+    static char ver[4096];
+    static int done;
+    if (done)
+        return ver;
+    done = 1;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/ccver-XXXXXX", dir);
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        return ver;
+    unlink(path);
+    char *argv[] = {(char *)jit_cc(), "--version", NULL};
+    if (spawn_wait(argv, fd) == 0 && lseek(fd, 0, SEEK_SET) == 0) {
+        const ssize_t k = read(fd, ver, sizeof ver - 1);
+        ver[k > 0 ? k : 0] = 0;
+    }
+    close(fd);
+    return ver;
+}
+
+/* Compiles src into the shared object path (through a temporary name); 0 ok. */
+static int compile(const char *dir, const char *src, const char *path, char *const *flags,
+                   int nflags)
+{
+    char cpath[4200], tmp[4200];
+    snprintf(cpath, sizeof cpath, "%s/jit-tmp-%ld.c", dir, (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s/jit-tmp-%ld.so", dir, (long)getpid());
+    FILE *f = fopen(cpath, "w");
+    if (!f)
+        return -1;
+    const int wok = fputs(src, f) >= 0;
+    if (fclose(f) != 0 || !wok) {
+        unlink(cpath);
+        return -1;
+    }
+    char *argv[24];
+    int n = 0;
+    argv[n++] = (char *)jit_cc();
+    for (int i = 0; i < nflags && n < 18; i++)
+        argv[n++] = flags[i];
+    argv[n++] = "-o";
+    argv[n++] = tmp;
+    argv[n++] = cpath;
+    argv[n] = NULL;
+    jit_compiles++;
+    const int rc = spawn_wait(argv, -1);
+    unlink(cpath);
+    if (rc != 0 || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Generates, compiles (or finds in the cache) and loads c's module's blocks into J. */
+static int translate(sim_ctx *c, struct sim_jit_state *J)
+{
+    const char *dir = c->s->cfg.jit_dir;
+    if (!dir || !*dir)
+        return -1;
+    const int ncode = c->m->ncode;
+    J->t.len = calloc((size_t)ncode + 1, 1);
+    J->t.fn = calloc((size_t)ncode + 1, sizeof *J->t.fn);
+    if (!J->t.len || !J->t.fn)
+        return -1;
+    unsigned nblocks = 0;
+    char *src = gen_source(c, J->t.len, &nblocks);
+    if (!src)
+        return -1;
+    if (!nblocks) {
+        free(src);
+        return -1;
+    }
+    /* the host's vector width: AVX2 (with FMA) where the CPU has it, else baseline */
+    char *flags[14];
+    int nf = 0;
+    flags[nf++] = "-O2";
+    flags[nf++] = "-ftree-vectorize";
+    flags[nf++] = "-ffp-contract=off";
+    flags[nf++] = "-fno-math-errno";
+    flags[nf++] = "-Wall";
+    flags[nf++] = "-Wextra";
+    flags[nf++] = "-Werror";
+    flags[nf++] = "-shared";
+    flags[nf++] = "-fPIC";
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        flags[nf++] = "-mavx2";
+        flags[nf++] = "-mfma";
+    }
+#endif
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    const int ver = SIM_JIT_VERSION;
+    mkdir(dir, 0700); /* its parent exists (runtime's PTX cache) */
+    const char *ccv = cc_version(dir);
+    if (!*ccv) {
+        free(src);
+        return -1; /* no compiler */
+    }
+    h1 = fnv(h1, &ver, sizeof ver);
+    h1 = fnv(h1, ccv, strlen(ccv));
+    for (int i = 0; i < nf; i++)
+        h1 = fnv(h1, flags[i], strlen(flags[i]) + 1);
+    h1 = fnv(h1, src, strlen(src));
+    h2 = fnv(h2 ^ h1, src, strlen(src));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/jit-%016llx%016llx.so", dir, (unsigned long long)h1,
+             (unsigned long long)h2);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (compile(dir, src, path, flags, nf) != 0) {
+            free(src);
+            return -1;
+        }
+    }
+    free(src);
+    J->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!J->so)
+        return -1;
+    for (int pc = 0; pc < ncode; pc++) {
+        if (!J->t.len[pc])
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "gl_jit_%d", pc);
+        void *sym = dlsym(J->so, name);
+        if (!sym)
+            return -1;
+        /* POSIX dlsym: a function's address through a data pointer */
+        memcpy(&J->t.fn[pc], &sym, sizeof sym);
+    }
+    return 0;
+}
+
+static void state_clear(struct sim_jit_state *J)
+{
+    if (J->so)
+        dlclose(J->so);
+    free(J->t.fn);
+    free(J->t.len);
+    memset(J, 0, sizeof *J);
+}
+
+void sim_jit_free(sim_t *s)
+{
+    if (!s->jit)
+        return;
+    state_clear(s->jit);
+    free(s->jit);
+    s->jit = NULL;
+}
+
+void sim_jit_attach(sim_ctx *c, uint64_t nwarps_grid)
+{
+    c->jit = NULL;
+    const int tier = c->s->cfg.tier;
+    if (tier == SIM_TIER_INTERP || !c->fops)
+        return;
+    if (tier == SIM_TIER_AUTO && nwarps_grid < SIM_JIT_AUTO_WARPS)
+        return;
+    sim_t *s = c->s;
+    if (!s->jit && !(s->jit = calloc(1, sizeof *s->jit)))
+        return;
+    struct sim_jit_state *J = s->jit;
+    if (J->mod_id != c->m->id) {
+        state_clear(J);
+        J->mod_id = c->m->id;
+        if (translate(c, J) != 0) {
+            state_clear(J);
+            J->mod_id = c->m->id;
+            J->failed = 1;
+        }
+    }
+    if (!J->failed)
+        c->jit = &J->t;
+}

@@ -1,0 +1,200 @@
+/* Tests of the simulator's translating tier (sim/jit.c): the same kernels on the
+ * interpreter and the tier give the same buffers and statistics, the tier's compiled
+ * blocks are cached (a second simulator loads them without compiling), and what the tier
+ * cannot translate (divergent code, no cache folder) runs in the interpreter with the
+ * same results. Kernels: tests/kernels/sim/NAME.cu through their PTX fixtures. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/fixture.h"
+#include "tests/temp_cache.h"
+
+/* The tier's folder for these tests, under the temporary cache. */
+static const char *jit_dir(void)
+{
+    static char dir[600];
+    snprintf(dir, sizeof dir, "%s/jit", temp_cache_root);
+    return dir;
+}
+
+/* A simulator on tier (SIM_TIER_*) with the tests' folder. */
+static sim_t *sim_on(int tier)
+{
+    sim_config cfg = {.tier = tier, .jit_dir = jit_dir()};
+    sim_t *s = sim_new(&cfg);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+enum { VN = 1000 };
+
+/* vec_add over VN elements on tier; c gets the result, *r the launch's result. */
+static void run_vec_add(int tier, int ci, float *c, sim_result *r)
+{
+    ptx_module_t *m = fixture_load("vec_add", ci);
+    sim_t *s = sim_on(tier);
+    static float a[VN], b[VN];
+    for (int i = 0; i < VN; i++) {
+        a[i] = (float)i * 0.5f + 0.1f;
+        b[i] = 1000.0f - (float)i * 0.25f;
+    }
+    uint64_t da = fixture_upload(s, a, sizeof a, "a"), db = fixture_upload(s, b, sizeof b, "b");
+    uint64_t dc = fixture_upload(s, NULL, VN * sizeof *c, "c");
+    int n = VN;
+    void *params[] = {&da, &db, &dc, &n};
+    unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    sim_status st = sim_launch(s, m, "vec_add", grid, block, 0, params, r);
+    ck_assert_msg(st == SIM_OK, "launch: %s", r->fault.message);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, c, dc, VN * sizeof *c), SIM_OK);
+    for (int i = 0; i < VN; i++) {
+        const float want = a[i] + b[i];
+        ck_assert_msg(memcmp(&c[i], &want, 4) == 0, "c[%d] = %a, want %a", i, (double)c[i],
+                      (double)want);
+    }
+    sim_free(s);
+    ptx_module_free(m);
+}
+
+START_TEST(test_vec_add_on_the_tier_matches_the_interpreter_and_runs_blocks)
+{
+    static float ci[VN], cj[VN];
+    sim_result ri, rj;
+    run_vec_add(SIM_TIER_INTERP, _i, ci, &ri);
+    run_vec_add(SIM_TIER_JIT, _i, cj, &rj);
+    ck_assert_mem_eq(ci, cj, sizeof ci);
+    ck_assert_mem_eq(&ri.stats, &rj.stats, sizeof ri.stats);
+    ck_assert_uint_eq(ri.jit_blocks, 0);
+    ck_assert_uint_gt(rj.jit_blocks, 0); /* the address arithmetic is translated */
+    sim_result_free(&ri);
+    sim_result_free(&rj);
+}
+END_TEST
+
+/* reduce_sum of 1..4096 on tier (every block adds its sum into out): the sum. */
+static int64_t run_reduce(int tier, int ci, sim_result *r)
+{
+    enum { N = 4096 };
+    ptx_module_t *m = fixture_load("reduce", ci);
+    sim_t *s = sim_on(tier);
+    static int in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i + 1;
+    int out = 0;
+    uint64_t din = fixture_upload(s, in, sizeof in, "in");
+    uint64_t dout = fixture_upload(s, &out, sizeof out, "out");
+    int n = N;
+    void *params[] = {&din, &dout, &n};
+    unsigned grid[3] = {N / 256, 1, 1}, block[3] = {256, 1, 1};
+    sim_status st = sim_launch(s, m, "reduce_sum", grid, block, 0, params, r);
+    ck_assert_msg(st == SIM_OK, "launch: %s", r->fault.message);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, &out, dout, sizeof out), SIM_OK);
+    sim_free(s);
+    ptx_module_free(m);
+    return out;
+}
+
+START_TEST(test_shared_memory_reduction_on_the_tier_matches_the_interpreter)
+{
+    sim_result ri, rj;
+    ck_assert_int_eq(run_reduce(SIM_TIER_INTERP, _i, &ri), 4096 * 4097 / 2);
+    ck_assert_int_eq(run_reduce(SIM_TIER_JIT, _i, &rj), 4096 * 4097 / 2);
+    ck_assert_mem_eq(&ri.stats, &rj.stats, sizeof ri.stats);
+    ck_assert_int_eq(ri.nfindings, rj.nfindings);
+    sim_result_free(&ri);
+    sim_result_free(&rj);
+}
+END_TEST
+
+START_TEST(test_second_simulator_loads_cached_blocks_without_compiling)
+{
+    static float c1[VN], c2[VN];
+    sim_result r1, r2;
+    run_vec_add(SIM_TIER_JIT, _i, c1, &r1);
+    const unsigned long compiles = sim_jit_compiles();
+    run_vec_add(SIM_TIER_JIT, _i, c2, &r2); /* a new sim and module: only the disk cache */
+    ck_assert_uint_eq(sim_jit_compiles(), compiles);
+    ck_assert_uint_gt(r2.jit_blocks, 0);
+    ck_assert_uint_eq(r1.jit_blocks, r2.jit_blocks);
+    ck_assert_mem_eq(c1, c2, sizeof c1);
+    sim_result_free(&r1);
+    sim_result_free(&r2);
+}
+END_TEST
+
+/* diverge(out, n): lane-parity branches (tests/kernels/sim/diverge.cu) on tier. */
+static void run_diverge(int tier, const char *dir, int ci, int *out, sim_result *r)
+{
+    enum { N = 100 };
+    ptx_module_t *m = fixture_load("diverge", ci);
+    sim_config cfg = {.tier = tier, .jit_dir = dir};
+    sim_t *s = sim_new(&cfg);
+    uint64_t dout = fixture_upload(s, NULL, N * sizeof *out, "out");
+    int n = N;
+    void *params[] = {&dout, &n};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+    sim_status st = sim_launch(s, m, "diverge", grid, block, 0, params, r);
+    ck_assert_msg(st == SIM_OK, "launch: %s", r->fault.message);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, N * sizeof *out), SIM_OK);
+    for (int i = 0; i < N; i++) {
+        int v = -i;
+        if (i % 2 == 0) {
+            v = i * 3;
+            for (int k = 0; k < (i & 3); ++k)
+                v += k;
+        }
+        ck_assert_msg(out[i] == v, "out[%d] = %d, want %d", i, out[i], v);
+    }
+    sim_free(s);
+    ptx_module_free(m);
+}
+
+START_TEST(test_divergent_code_falls_back_to_the_interpreter_with_the_same_results)
+{
+    int oi[100], oj[100], on[100];
+    sim_result ri, rj, rn;
+    run_diverge(SIM_TIER_INTERP, jit_dir(), _i, oi, &ri);
+    run_diverge(SIM_TIER_JIT, jit_dir(), _i, oj, &rj);
+    run_diverge(SIM_TIER_JIT, NULL, _i, on, &rn); /* no folder: the tier is off */
+    ck_assert_mem_eq(oi, oj, sizeof oi);
+    ck_assert_mem_eq(oi, on, sizeof oi);
+    ck_assert_mem_eq(&ri.stats, &rj.stats, sizeof ri.stats);
+    ck_assert_mem_eq(&ri.stats, &rn.stats, sizeof ri.stats);
+    ck_assert_uint_eq(rn.jit_blocks, 0);
+    /* the converged prologue may run translated; the divergent lanes cannot */
+    ck_assert_uint_lt(rj.jit_blocks, ri.stats.warp_instructions / 2);
+    sim_result_free(&ri);
+    sim_result_free(&rj);
+    sim_result_free(&rn);
+}
+END_TEST
+
+START_TEST(test_auto_tier_leaves_small_launches_to_the_interpreter)
+{
+    static float c[VN];
+    sim_result r;
+    run_vec_add(SIM_TIER_AUTO, _i, c, &r); /* 32 warps, far below SIM_JIT_AUTO_WARPS */
+    ck_assert_uint_eq(r.jit_blocks, 0);
+    sim_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sim_jit");
+    TCase *tc = tcase_create("tier");
+    tcase_set_timeout(tc, 120);
+    const int nc = (int)(sizeof fixture_compilers / sizeof *fixture_compilers);
+    tcase_add_loop_test(tc, test_vec_add_on_the_tier_matches_the_interpreter_and_runs_blocks, 0,
+                        nc);
+    tcase_add_loop_test(tc, test_shared_memory_reduction_on_the_tier_matches_the_interpreter, 0,
+                        nc);
+    tcase_add_loop_test(tc, test_second_simulator_loads_cached_blocks_without_compiling, 0, nc);
+    tcase_add_loop_test(tc, test_divergent_code_falls_back_to_the_interpreter_with_the_same_results,
+                        0, nc);
+    tcase_add_loop_test(tc, test_auto_tier_leaves_small_launches_to_the_interpreter, 0, nc);
+    suite_add_tcase(s, tc);
+    return temp_cache_run_suite(s);
+}
