@@ -192,6 +192,68 @@ START_TEST(test_softmax_and_attention_grade_within_documented_tolerances)
 }
 END_TEST
 
+static int cmp_u32(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+/* Lesson 16's steps on the simulator, against counts and orders computed here from the
+ * same inputs: the plain bins[d]++ of step 1 loses updates and racecheck reports it;
+ * global atomics (step 2) and privatised bins (step 3) count every key of digit d; the
+ * split by bit 0 (step 4) is the stable partition; the block radix sort (step 5) is
+ * qsort's order. */
+START_TEST(test_sorting_steps_lose_updates_then_count_and_sort_exactly)
+{
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_find("16", &l, &err) == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(l.id, "sorting");
+    gl_spec spec[5];
+    gl_run_result res[5];
+    for (int s = 0; s < 5; s++) {
+        ck_assert_msg(lesson_step_spec(&l, s, &spec[s], &err) == GL_OK, "%s", err.msg);
+        gl_run_opts opts = {.backend = GL_BACKEND_SIM};
+        ck_assert_msg(gl_run_spec(&spec[s], &opts, &res[s], &err) == GL_OK, "step %d: %s", s + 1,
+                      err.msg);
+    }
+    /* steps 1-3: hist_*(keys, bins, n = 2048, shift = 0) */
+    const unsigned *keys = res[1].buffers[0].data;
+    int want[16] = {0}, lost = 2048;
+    for (int i = 0; i < 2048; i++)
+        want[keys[i] & 15]++;
+    for (int b = 0; b < 16; b++) {
+        ck_assert_int_eq(((const int *)res[1].buffers[1].data)[b], want[b]);
+        ck_assert_int_eq(((const int *)res[2].buffers[1].data)[b], want[b]);
+        lost -= ((const int *)res[0].buffers[1].data)[b];
+    }
+    ck_assert_int_gt(lost, 0);
+    ck_assert_int_gt(res[0].nerrors, 0);
+    ck_assert_int_eq(res[1].nerrors + res[2].nerrors, 0);
+    /* step 4: split_bit(keys, vals = 0..255, keys_out, vals_out, bit = 0) */
+    const unsigned *k4 = res[3].buffers[0].data, *k4_out = res[3].buffers[2].data;
+    const int *v4_out = res[3].buffers[3].data;
+    int pos = 0;
+    for (int one = 0; one < 2; one++)
+        for (int i = 0; i < 256; i++)
+            if ((int)(k4[i] & 1) == one) {
+                ck_assert_uint_eq(k4_out[pos], k4[i]);
+                ck_assert_int_eq(v4_out[pos++], i);
+            }
+    /* step 5: radix_sort_block(keys, keys_out), 256 keys */
+    unsigned sorted[256];
+    memcpy(sorted, res[4].buffers[0].data, sizeof sorted);
+    qsort(sorted, 256, sizeof *sorted, cmp_u32);
+    ck_assert_mem_eq(res[4].buffers[1].data, sorted, sizeof sorted);
+    ck_assert_int_eq(res[3].nerrors + res[4].nerrors, 0);
+    for (int s = 0; s < 5; s++) {
+        gl_run_result_free(&res[s]);
+        spec_free(&spec[s]);
+    }
+    lesson_free(&l);
+}
+END_TEST
+
 static Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -206,6 +268,7 @@ static Suite *lessons_suite(void)
     tcase_add_test(tc, test_wrong_answer_reports_first_differing_index);
     tcase_add_test(tc, test_lesson_find_by_number_id_and_folder);
     tcase_add_test(tc, test_softmax_and_attention_grade_within_documented_tolerances);
+    tcase_add_test(tc, test_sorting_steps_lose_updates_then_count_and_sort_exactly);
     suite_add_tcase(s, tc);
     return s;
 }
