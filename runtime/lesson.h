@@ -40,7 +40,8 @@ typedef enum gl_check_kind {
                                    "bank_conflicts",
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
-                                   trace/analysis.h */
+                                   trace/analysis.h; "theoretical_occupancy" (min,
+                                   percent: gl_occupancy_of on the graded profile) */
     GL_CHECK_NO_UNINIT,         /* "no_uninitialized_reads": no load of memory nothing
                                    wrote (initcheck: shared memory, or global memory
                                    neither copied in, initialised by the spec nor
