@@ -16,7 +16,8 @@ typedef struct gl_step {
     char *kernel;         /* path of the step's .cu (resolved), or NULL for text-only */
     char *view;           /* "text", "device", "grid_map", "buffers"; and views the TUI
                               adds later (until then it shows the grid map): "warps",
-                              "memory", "banks", "barriers", "atomics", "tree" */
+                              "memory", "banks", "barriers", "atomics", "tree",
+                              "registers", "roofline" */
     char *map_value;      /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
