@@ -197,10 +197,8 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const int py = y + 1, px = x + lw + 1;
     /* y axis: a label at each decade's row */
     for (int d = dy0; d <= dy1; d++) {
-        int r = ROW(d);
-        if (r < 0)
-            r = 0;
-        if (r >= ph)
+        const int r = ROW(d); /* the row whose range starts at 10^d */
+        if (r < 0 || r >= ph)
             continue;
         if (d >= 3)
             snprintf(buf, sizeof buf, "%*.0fT", lw - 1, pow(10, d - 3));
