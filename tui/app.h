@@ -74,6 +74,7 @@ typedef struct app_roof_point {
     double bytes;     /* global sectors x 32 from the trace, else the launch's bytes_moved */
     int from_sectors; /* bytes came from the trace's sectors */
     double gflops;
+    unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */
 } app_roof_point;
 enum { APP_MAX_ROOF = 8 };
 

@@ -64,6 +64,7 @@ void view_roofline_record(app *a)
         return;
     if (a->run.backend == GL_BACKEND_GPU && a->run.elapsed_ms > 0)
         p.gflops = p.flops / (a->run.elapsed_ms * 1e6);
+    p.gen = a->run_gen;
     /* a run again of the same kernel at the same intensity replaces its point */
     int n = a->nroof;
     for (int i = 0; i < n; i++)
@@ -102,17 +103,36 @@ static void fmt_rate(char *buf, size_t len, double g, const char *unit)
         snprintf(buf, len, "%.3g G%s", g, unit);
 }
 
+/* "earlier: a vec_add 0.0833 b ..." at (y, x): the first n points, dim; nothing when n
+ * is 0. */
+static void earlier_draw(WINDOW *win, const app *a, int n, int y, int x, int w)
+{
+    char buf[512];
+    if (n <= 0)
+        return;
+    size_t used = (size_t)snprintf(buf, sizeof buf, "earlier:");
+    for (int i = 0; i < n && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, " %c %s %.3g", 'a' + i,
+                                 a->roof[i].kernel, a->roof[i].flops / a->roof[i].bytes);
+    view_put(win, y, x, w, buf, term_attr(TC_DIM));
+}
+
 /* The legend at (y, x): the current run (2 lines: where it sits, what bounds it) and the
  * earlier runs (1 line), or why there is no point. */
 static void legend_draw(WINDOW *win, const app *a, int y, int x, int w, double bw, double peak)
 {
     char buf[512], r1[32], r2[32];
-    if (a->nroof == 0) {
+    const bool current = a->nroof > 0 && a->roof[a->nroof - 1].gen == a->run_gen;
+    if (!current) {
         view_put(win, y, x, w,
-                 a->have_run ? "this run gives no point: the launch declares no \"flops\" and "
-                               "the trace counts none"
-                             : "r runs the kernel and places it at its FLOPs per byte",
+                 !a->have_run ? "r runs the kernel and places it at its FLOPs per byte"
+                 : a->run_status != GL_OK
+                     ? "the run did not finish: it gives no point"
+                     : "this run gives no point: the launch declares no \"flops\" and the "
+                       "trace counts none",
                  term_attr(TC_DIM));
+        if (a->nroof > 0)
+            earlier_draw(win, a, a->nroof, y + 1, x, w);
         return;
     }
     const app_roof_point *p = &a->roof[a->nroof - 1];
@@ -130,13 +150,7 @@ static void legend_draw(WINDOW *win, const app *a, int y, int x, int w, double b
     snprintf(buf, sizeof buf, "  at most %s%s (bytes: %s)", r2, reach,
              p->from_sectors ? "global sectors x 32" : "the launch's bytes_moved");
     view_put(win, y + 1, x, w, buf, term_attr(TC_GOOD));
-    if (a->nroof > 1) {
-        size_t used = (size_t)snprintf(buf, sizeof buf, "earlier:");
-        for (int i = 0; i < a->nroof - 1 && used < sizeof buf; i++)
-            used += (size_t)snprintf(buf + used, sizeof buf - used, " %c %s %.3g", 'a' + i,
-                                     a->roof[i].kernel, a->roof[i].flops / a->roof[i].bytes);
-        view_put(win, y + 2, x, w, buf, term_attr(TC_DIM));
-    }
+    earlier_draw(win, a, a->nroof - 1, y + 2, x, w);
 }
 
 void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
@@ -222,7 +236,7 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     /* the runs: earlier ones dim, the current bright; a letter each */
     for (int i = 0; i < a->nroof; i++) {
         const app_roof_point *p = &a->roof[i];
-        const bool cur = i == a->nroof - 1;
+        const bool cur = p->gen == a->run_gen && a->have_run;
         const int attr = cur ? (int)(term_attr(TC_GOOD) | A_BOLD) : term_attr(TC_DIM);
         const double ai = p->flops / p->bytes;
         int c = COL(log10(ai));
