@@ -62,6 +62,24 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     info->regs_per_sm = d->regs_per_sm;
     info->regs_per_block = d->regs_per_sm; /* 64 K per block too on 7.5 - 9.0 */
     info->l2_bytes = d->l2_bytes;
+    info->clock_khz = d->clock_mhz * 1000;
+    info->peak_bandwidth_gbs = d->dram_gbs;
+    info->peak_fp32_gflops = (double)d->sm_count * d->fp32_lanes_per_sm * 2 * d->clock_mhz / 1e3;
+}
+
+int gl_fp32_lanes_per_sm(int major, int minor)
+{
+    return (major == 6 && minor == 0) || major == 7 || (major == 8 && minor == 0) ? 64 : 128;
+}
+
+double gl_peak_fp32_gflops(const gl_device_info *d)
+{
+    if (d->peak_fp32_gflops > 0)
+        return d->peak_fp32_gflops;
+    if (d->sm_count <= 0 || d->clock_khz <= 0 || d->compute_major <= 0)
+        return 0;
+    return (double)d->sm_count * gl_fp32_lanes_per_sm(d->compute_major, d->compute_minor) * 2 *
+           d->clock_khz / 1e6;
 }
 
 int gl_arch_target_count(void)

@@ -32,6 +32,15 @@ int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info);
 struct sim_device_model;
 void gl_arch_device_info(const struct sim_device_model *d, gl_device_info *info);
 
+/* Peak FP32 throughput of d, GFLOP/s: d->peak_fp32_gflops when set, else SMs x FP32 lanes
+ * per SM (gl_fp32_lanes_per_sm) x 2 FLOPs per FMA x SM clock; 0 when the clock or the SM
+ * count is unknown. */
+double gl_peak_fp32_gflops(const gl_device_info *d);
+/* FP32 lanes per SM of compute capability major.minor (CUDA C++ Programming Guide,
+ * "Arithmetic Instructions" throughput table: 32-bit floating-point add, multiply,
+ * multiply-add results per clock per SM): 64 on 6.0, 7.x and 8.0, else 128. */
+int gl_fp32_lanes_per_sm(int major, int minor);
+
 /* The SM number of the `.target sm_XY` directive of PTX text (PTX ISA §11.3.2
  * ".target"), or 0 when it has none. */
 int gl_ptx_target_sm(const char *ptx);

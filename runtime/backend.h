@@ -44,7 +44,17 @@ typedef struct gl_device_info {
     int regs_per_sm;                     /* 32-bit registers per SM */
     int max_blocks_per_sm;               /* resident blocks per SM */
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
+    double peak_fp32_gflops;             /* simulator: its profile's data-sheet peak; GPU: 0
+                                            (gl_peak_fp32_gflops computes it) */
 } gl_device_info;
+
+/* The roofline of the device a run modelled or ran on: peak DRAM bandwidth and FP32
+ * throughput (README "Occupancy and the roofline"). */
+typedef struct gl_peaks {
+    double gbs;      /* GB/s (1e9 B/s), 0 = unknown */
+    double gflops;   /* FP32 GFLOP/s, 0 = unknown */
+    char device[80]; /* "H100 SXM (Hopper), sm_90" or the GPU's name */
+} gl_peaks;
 
 /* ------------------------------------------------------------ GPU back end (gpu.c) */
 
@@ -288,6 +298,8 @@ typedef struct gl_run_result {
     uint64_t *dptr;
     /* end buffer addresses */
     gl_occupancy occupancy; /* of the launch that ran (valid 0 when none did) */
+    gl_peaks peaks;         /* the simulator's device profile; on the GPU when the worker
+                               sent its properties (timed runs), else zeros */
 } gl_run_result;
 void gl_run_result_free(gl_run_result *r);
 /* Frees the issue-3 parts of r (trace, metrics, findings) and clears them; to be called

@@ -39,6 +39,7 @@ typedef struct sim_run {
     gl_counts counts;           /* trace counters (when traced) */
     uint64_t global_load_lanes; /* lane-level global loads (when traced) */
     int traced;
+    gl_occupancy occupancy; /* of the launch on the graded device profile */
 } sim_run;
 
 static void sim_run_free(sim_run *r)
@@ -217,6 +218,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     r->nargs = res.nargs;
     r->fault = res.fault;
     r->stats = res.stats;
+    r->occupancy = res.occupancy;
     r->findings = res.findings;
     r->nfindings = res.nfindings;
     res.buffers = NULL;
@@ -347,6 +349,13 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
                 "included)";
         return (double)c->thread_adds;
     }
+    if (strcmp(m, "theoretical_occupancy") == 0) {
+        /* Nsight Compute's sm__maxwarps_per_active_cycle_pct ("Theoretical Occupancy"),
+         * from the device profile's limits (registers unknown: PTX's virtual ones) */
+        *what = "theoretical occupancy (% of the SM's warp slots the resident blocks fill: "
+                "threads, blocks and shared memory per SM of the graded device)";
+        return r->got.occupancy.valid ? 100 * r->got.occupancy.theoretical : 0;
+    }
     if (strcmp(m, "global_load_bytes_per_flop") == 0) {
         /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (32 bytes per sector requested,
          * before any cache hit) over the launch's declared "flops" */
@@ -388,6 +397,11 @@ static const char *k_metric_advice[][2] = {
                                 "block and read the neighbours from there."},
     {"additions", "A work-efficient algorithm does O(n) additions; one that adds at every "
                   "step for every element does O(n log n)."},
+    {"theoretical_occupancy",
+     "An SM holds as many blocks as its threads, blocks and shared memory allow: a block "
+     "that declares more shared memory than it needs at once keeps other blocks out. Stage "
+     "the data in smaller tiles, one after the other, with a barrier before each tile is "
+     "overwritten."},
     {"global_load_bytes_per_flop",
      "Each element a thread loads from global memory should serve many operations: load "
      "tiles of the inputs into shared memory once per block (and reuse values from "
@@ -497,7 +511,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         case GL_CHECK_METRIC:
             if (!finished) {
                 break; /* not measured */
-            } else if (!r->got.traced) {
+            } else if (!r->got.traced && strcmp(k->metric, "theoretical_occupancy") != 0) {
                 ok = 0;
                 add_detail(out, "n = %s: not measured (no trace)", r->label);
             } else {

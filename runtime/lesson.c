@@ -174,9 +174,9 @@ static gl_status get_sizes(ctx *c, const cJSON *v, const char *field, int64_t **
     return GL_OK;
 }
 
-static const char *const k_views[] = {"text",    "device", "grid_map",  "buffers",
-                                      "warps",   "memory", "banks",     "barriers",
-                                      "atomics", "tree",   "registers", NULL};
+static const char *const k_views[] = {"text",      "device",   "grid_map", "buffers", "warps",
+                                      "memory",    "banks",    "barriers", "atomics", "tree",
+                                      "registers", "roofline", NULL};
 static const char *const k_map_values[] = {"global_index", "block", "thread", "warp",
                                            "lane",         "sm",    NULL};
 
@@ -266,17 +266,12 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",
-                                           "warp_execution_efficiency",
-                                           "sectors_per_request",
-                                           "sector_efficiency",
-                                           "bank_conflicts",
-                                           "global_atomics",
-                                           "global_loads_per_output",
-                                           "additions",
-                                           "float_additions",
-                                           "global_load_bytes_per_flop",
-                                           NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
+                                           "sectors_per_request",     "sector_efficiency",
+                                           "bank_conflicts",          "global_atomics",
+                                           "global_loads_per_output", "additions",
+                                           "float_additions",         "global_load_bytes_per_flop",
+                                           "theoretical_occupancy",   NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -285,7 +280,7 @@ static const char k_check_kinds[] =
     "\"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\", "
-    "\"float_additions\" or \"global_load_bytes_per_flop\"";
+    "\"float_additions\", \"global_load_bytes_per_flop\" or \"theoretical_occupancy\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,

@@ -16,7 +16,8 @@ typedef struct gl_step {
     char *kernel;         /* path of the step's .cu (resolved), or NULL for text-only */
     char *view;           /* "text", "device", "grid_map", "buffers"; and views the TUI
                               adds later (until then it shows the grid map): "warps",
-                              "memory", "banks", "barriers", "atomics", "tree" */
+                              "memory", "banks", "barriers", "atomics", "tree",
+                              "registers", "roofline" */
     char *map_value;      /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
@@ -40,7 +41,8 @@ typedef enum gl_check_kind {
                                    "bank_conflicts",
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
-                                   trace/analysis.h */
+                                   trace/analysis.h; "theoretical_occupancy" (min,
+                                   percent: gl_occupancy_of on the graded profile) */
     GL_CHECK_NO_UNINIT,         /* "no_uninitialized_reads": no load of memory nothing
                                    wrote (initcheck: shared memory, or global memory
                                    neither copied in, initialised by the spec nor

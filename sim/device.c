@@ -4,7 +4,10 @@
  * "Technical Specifications per Compute Capability" (threads, blocks, warps, registers and
  * shared memory per SM and per block), its "Compute Capability 7.x/8.x/9.0" sections
  * ("Shared Memory": the opt-in maximum per block), and, for the SM count and L2 size of
- * the named GPU, NVIDIA's product data sheets / architecture whitepapers. Global memory
+ * the named GPU, NVIDIA's product data sheets / architecture whitepapers. The roofline
+ * (boost clock, FP32 lanes per SM, DRAM bandwidth) is from the same data sheets and
+ * whitepapers: peak FP32 = SMs x lanes x 2 FLOPs (one FMA) x clock, which gives each data
+ * sheet's FP32 figure (T4 8.1, A100 19.5, A10 31.2, L4 30.3, H100 SXM 67 TFLOP/s). Global memory
  * is accessed in 32-byte sectors on every one of them (CUDA C++ Best Practices Guide,
  * "Coalesced Access to Global Memory").
  */
@@ -39,6 +42,10 @@ static const sim_device_model profiles[] = {
      .shared_bytes_per_block_optin = 64 * KIB,
      .shared_bytes_per_sm = 64 * KIB,
      .l2_bytes = 4 * MIB,
+     /* T4 data sheet: 320 GB/s GDDR6, 1590 MHz boost; Turing whitepaper: 64 FP32 lanes per SM */
+     .clock_mhz = 1590,
+     .fp32_lanes_per_sm = 64,
+     .dram_gbs = 320,
      COMMON},
     /* Ampere: A100 SXM (108 SMs, 40 MiB L2). 8.0: 2048 threads, 32 blocks, 64 warps per
      * SM; 164 KiB shared per SM, 163 KiB opt-in per block. */
@@ -53,6 +60,10 @@ static const sim_device_model profiles[] = {
      .shared_bytes_per_block_optin = 163 * KIB,
      .shared_bytes_per_sm = 164 * KIB,
      .l2_bytes = 40 * MIB,
+     /* A100 40GB SXM: 1555 GB/s HBM2, 1410 MHz; Ampere GA100 whitepaper: 64 FP32 lanes per SM */
+     .clock_mhz = 1410,
+     .fp32_lanes_per_sm = 64,
+     .dram_gbs = 1555,
      COMMON},
     /* Ampere: A10 (72 SMs, 6 MiB L2; an RTX 3080-class part). 8.6: 1536 threads, 16
      * blocks, 48 warps per SM; 100 KiB shared per SM, 99 KiB opt-in per block. */
@@ -67,6 +78,10 @@ static const sim_device_model profiles[] = {
      .shared_bytes_per_block_optin = 99 * KIB,
      .shared_bytes_per_sm = 100 * KIB,
      .l2_bytes = 6 * MIB,
+     /* A10 data sheet: 600 GB/s GDDR6, 1695 MHz; GA102 whitepaper: 128 FP32 lanes per SM */
+     .clock_mhz = 1695,
+     .fp32_lanes_per_sm = 128,
+     .dram_gbs = 600,
      COMMON},
     /* Ada Lovelace: L4 (58 SMs, 48 MiB L2; RTX 40xx-class). 8.9: 1536 threads, 24 blocks,
      * 48 warps per SM; 100 KiB shared per SM, 99 KiB opt-in per block. */
@@ -81,6 +96,10 @@ static const sim_device_model profiles[] = {
      .shared_bytes_per_block_optin = 99 * KIB,
      .shared_bytes_per_sm = 100 * KIB,
      .l2_bytes = 48 * MIB,
+     /* L4 data sheet: 300 GB/s GDDR6, 2040 MHz; Ada whitepaper: 128 FP32 lanes per SM */
+     .clock_mhz = 2040,
+     .fp32_lanes_per_sm = 128,
+     .dram_gbs = 300,
      COMMON},
     /* Hopper: H100 SXM5 (132 SMs, 50 MiB L2). 9.0: 2048 threads, 32 blocks, 64 warps per
      * SM; 228 KiB shared per SM, 227 KiB opt-in per block. */
@@ -95,6 +114,10 @@ static const sim_device_model profiles[] = {
      .shared_bytes_per_block_optin = 227 * KIB,
      .shared_bytes_per_sm = 228 * KIB,
      .l2_bytes = 50 * MIB,
+     /* H100 SXM5 data sheet: 3.35 TB/s HBM3, 1980 MHz; Hopper whitepaper: 128 FP32 lanes per SM */
+     .clock_mhz = 1980,
+     .fp32_lanes_per_sm = 128,
+     .dram_gbs = 3350,
      COMMON},
 };
 

@@ -98,6 +98,11 @@ typedef struct sim_device_model {
     size_t shared_bytes_per_sm; /* bytes */
     size_t l2_bytes;            /* L2 cache of the named GPU, bytes */
     int sector_bytes;           /* 32: the unit of a global memory transaction */
+    /* The roofline of the named GPU (its data sheet): boost SM clock, FP32 lanes per SM
+     * (each does one FMA, 2 FLOPs, per clock) and DRAM bandwidth. */
+    int clock_mhz;         /* boost clock, MHz */
+    int fp32_lanes_per_sm; /* 64 on 7.5 and 8.0, 128 on 8.6, 8.9 and 9.0 */
+    double dram_gbs;       /* DRAM bandwidth, GB/s (1e9 B/s) */
 } sim_device_model;
 
 /* The default profile (sm_90; static storage). */

@@ -243,6 +243,46 @@ START_TEST(test_occupancy_uses_the_targets_limits)
 }
 END_TEST
 
+/* Each profile's roofline is its GPU's data sheet: DRAM GB/s, and FP32 GFLOP/s = SMs x
+ * FP32 lanes x 2 x boost clock (T4 8.1, A100 19.5, A10 31.2, L4 30.3, H100 SXM 66.9
+ * TFLOP/s); a GPU's is computed from its SMs, compute capability and clock. A run
+ * reports the peaks of the profile it modelled. */
+START_TEST(test_profiles_carry_the_data_sheet_roofline)
+{
+    const struct {
+        const char *name;
+        double gbs, gflops;
+    } want[] = {{"sm_75", 320, 40 * 64 * 2 * 1.590},
+                {"sm_80", 1555, 108 * 64 * 2 * 1.410},
+                {"sm_86", 600, 72 * 128 * 2 * 1.695},
+                {"sm_89", 300, 58 * 128 * 2 * 2.040},
+                {"sm_90", 3350, 132 * 128 * 2 * 1.980}};
+    ck_assert_int_eq(gl_arch_target_count(), 5);
+    for (int i = 0; i < 5; i++) {
+        char name[16], gpu[64];
+        gl_device_info d;
+        gl_arch_target(i, name, gpu, &d);
+        ck_assert_str_eq(name, want[i].name);
+        ck_assert_double_eq_tol(d.peak_bandwidth_gbs, want[i].gbs, 1e-9);
+        ck_assert_double_eq_tol(gl_peak_fp32_gflops(&d), want[i].gflops, 1e-6);
+    }
+    gl_device_info h100 = {.compute_major = 9, .sm_count = 132, .clock_khz = 1980000};
+    ck_assert_double_eq_tol(gl_peak_fp32_gflops(&h100), 66908.16, 1e-6);
+    gl_device_info t4 = {
+        .compute_major = 7, .compute_minor = 5, .sm_count = 40, .clock_khz = 1590000};
+    ck_assert_double_eq_tol(gl_peak_fp32_gflops(&t4), 8140.8, 1e-6);
+    gl_device_info unknown = {.compute_major = 9, .sm_count = 132};
+    ck_assert_double_eq(gl_peak_fp32_gflops(&unknown), 0);
+    gl_run_result res;
+    gl_error err = {0};
+    ck_assert_msg(run_shared("sm_80", 1024, 1, &res, &err) == GL_OK, "%s", err.msg);
+    ck_assert_double_eq_tol(res.peaks.gbs, 1555, 1e-9);
+    ck_assert_double_eq_tol(res.peaks.gflops, 19491.84, 1e-6);
+    ck_assert_str_eq(res.peaks.device, "A100 (Ampere), sm_80");
+    gl_run_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_lesson_arch_reaches_steps_and_exercise)
 {
     static const char text[] =
@@ -286,6 +326,7 @@ static Suite *arch_suite(void)
     tcase_add_test(tc, test_spec_arch_must_be_a_known_target);
     tcase_add_test(tc, test_100_kib_of_dynamic_shared_fits_sm_90_not_sm_75);
     tcase_add_test(tc, test_occupancy_uses_the_targets_limits);
+    tcase_add_test(tc, test_profiles_carry_the_data_sheet_roofline);
     tcase_add_test(tc, test_lesson_arch_reaches_steps_and_exercise);
     suite_add_tcase(s, tc);
     return s;

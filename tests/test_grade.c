@@ -669,6 +669,82 @@ START_TEST(test_global_load_bytes_per_flop_of_naive_and_tiled_matmul)
 }
 END_TEST
 
+/* theoretical_occupancy on the graded device profile: blocks of 256 threads (8 warps)
+ * that declare 32 KiB of shared memory fit 2 to an sm_75 SM (64 KiB): 16 of 32 warp
+ * slots, 50%; with 1 KiB, the SM's 1024 threads allow 4 blocks: 100%. On sm_90 (228 KiB,
+ * 64 warps) the 32 KiB blocks fit 7 (shared memory): 56 of 64 warps, 87.5%. */
+START_TEST(test_theoretical_occupancy_of_shared_memory_per_block)
+{
+    env();
+    char dir[] = "/tmp/gl-occ-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    for (int big = 0; big < 2; big++) {
+        snprintf(path, sizeof path, "%s/%s.cu", dir, big ? "big" : "small");
+        FILE *f = fopen(path, "w");
+        fprintf(f,
+                "extern \"C\" __global__ void cp(const float *x, float *y, int n)\n"
+                "{\n"
+                "    __shared__ float s[%d];\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    s[threadIdx.x] = i < n ? x[i] : 0.0f;\n"
+                "    __syncthreads();\n"
+                "    if (i < n)\n"
+                "        y[i] = s[threadIdx.x];\n"
+                "}\n",
+                big ? 8192 : 256);
+        fclose(f);
+    }
+    static const char lesson[] =
+        "{\"format\": 1, \"id\": \"t\", \"title\": \"t\", \"summary\": \"s\", \"arch\": \"%s\",\n"
+        " \"steps\": [{\"title\": \"a\", \"text\": \"b\"}],\n"
+        " \"exercise\": {\"text\": \"x\", \"starter\": \"big.cu\", \"reference\": \"small.cu\",\n"
+        "  \"launch\": {\"kernel\": \"cp\", \"grid\": [\"(n + 255) / 256\",1,1],"
+        " \"block\": [256,1,1],\n"
+        "   \"args\": [{\"name\": \"x\", \"type\": \"f32*\", \"len\": \"n\", \"init\": {\"iota\":"
+        " {\"start\": 0, \"step\": 1}}},\n"
+        "    {\"name\": \"y\", \"type\": \"f32*\", \"len\": \"n\"},\n"
+        "    {\"name\": \"n\", \"type\": \"i32\", \"value\": \"n\"}]},\n"
+        "  \"sizes\": [300], \"checks\": [{\"kind\": \"matches_reference\"},\n"
+        "   {\"kind\": \"theoretical_occupancy\", \"min\": 75}]}}\n";
+    const struct {
+        const char *arch, *file, *detail;
+        int passed;
+    } rows[] = {
+        {"sm_75", "big.cu", "is 50; it must be at least 75", 0},
+        {"sm_75", "small.cu", "is 100 (at least 75)", 1},
+        {"sm_90", "big.cu", "is 87.5 (at least 75)", 1},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+        char text[2048];
+        snprintf(text, sizeof text, lesson, rows[r].arch);
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_msg(lesson_parse(text, strlen(text), dir, &l, &err) == GL_OK, "%s", err.msg);
+        gl_grade_report rep;
+        gl_grade_opts o = {.backend = GL_BACKEND_SIM, .seed_given = 1, .seed = 1};
+        snprintf(path, sizeof path, "%s/%s", dir, rows[r].file);
+        ck_assert_msg(grade_exercise(&l, path, &o, &rep, &err) == GL_OK, "%s", err.msg);
+        int found = 0;
+        for (int i = 0; i < rep.nchecks; i++) {
+            const gl_check_result *c = &rep.checks[i];
+            if (strcmp(c->name, "theoretical_occupancy") == 0) {
+                found = 1;
+                ck_assert_int_eq(c->passed, rows[r].passed);
+                ck_assert_msg(strstr(c->detail, rows[r].detail), "%s", c->detail);
+            } else
+                ck_assert_msg(c->passed, "%s: %s", c->name, c->detail);
+        }
+        ck_assert(found);
+        grade_report_free(&rep);
+        lesson_free(&l);
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+END_TEST
+
 START_TEST(test_workspace_copy_reset_and_progress)
 {
     env();
@@ -914,6 +990,10 @@ static Suite *grade_suite(void)
     tcase_add_test(tc, test_reset_asks_and_grade_uses_the_learners_copy);
     tcase_add_test(tc, test_lint_exit_codes);
     suite_add_tcase(s, tc);
+    TCase *occ = tcase_create("occupancy"); /* CK_RUN_CASE=occupancy runs it alone */
+    tcase_set_timeout(occ, 120);
+    tcase_add_test(occ, test_theoretical_occupancy_of_shared_memory_per_block);
+    suite_add_tcase(s, occ);
     return s;
 }
 

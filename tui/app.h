@@ -52,6 +52,7 @@ typedef enum app_view {
     VIEW_TREE,     /* shared memory per barrier epoch (reduction / scan trees) */
     VIEW_ERROR,    /* the picture of a race, an out-of-bounds access or a deadlock */
     VIEW_REGS,     /* the selected thread's registers at the cursor (key 0) */
+    VIEW_ROOFLINE, /* the device's roofline with the session's runs on it (key L) */
     VIEW__COUNT
 } app_view;
 
@@ -64,6 +65,18 @@ typedef struct app_diag {
 } app_diag;
 
 enum { APP_MAX_DIAGS = 32 };
+
+/* A run placed on the roofline view (view_roofline.c): its arithmetic intensity is
+ * flops / bytes; gflops is what it reached on a GPU (0: not timed, the simulator). */
+typedef struct app_roof_point {
+    char kernel[64];
+    double flops;     /* the launch's "flops", else what the trace counts */
+    double bytes;     /* global sectors x 32 from the trace, else the launch's bytes_moved */
+    int from_sectors; /* bytes came from the trace's sectors */
+    double gflops;
+    unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */
+} app_roof_point;
+enum { APP_MAX_ROOF = 8 };
 
 /* A question waiting for y/n in the status bar. */
 typedef enum app_confirm { CONFIRM_NONE, CONFIRM_RESET } app_confirm;
@@ -116,6 +129,9 @@ typedef struct app {
     bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
+    /* the session's runs on the roofline, oldest first (view_roofline_record) */
+    app_roof_point roof[APP_MAX_ROOF];
+    int nroof;
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
      * names"); its counts are of the code as written, compared only with its kind's */

@@ -239,6 +239,7 @@ void app_finish_job(app *a)
         memcpy(a->run_error, errmsg, sizeof a->run_error);
         a->have_run = true;
         a->run_gen++;
+        view_roofline_record(a);
         a->res_top = 0;
         a->ndiags = 0;
         if (a->run_status == GL_ERR_COMPILE)

@@ -184,6 +184,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, &r->stats, sizeof r->stats);
     w_bytes(w, &r->elapsed_ms, sizeof r->elapsed_ms);
     w_bytes(w, &r->occupancy, sizeof r->occupancy);
+    w_bytes(w, &r->peaks, sizeof r->peaks);
     w_str(w, r->ptx);
     w_bytes(w, &r->gpu_fault, sizeof r->gpu_fault);
     w_bytes(w, r->cuda_error, sizeof r->cuda_error);
@@ -322,6 +323,8 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
     r_bytes(r, &res->occupancy, sizeof res->occupancy);
     res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
+    r_bytes(r, &res->peaks, sizeof res->peaks);
+    res->peaks.device[sizeof res->peaks.device - 1] = '\0';
     res->ptx = r_blob(r, NULL);
     r_bytes(r, &res->gpu_fault, sizeof res->gpu_fault);
     r_bytes(r, res->cuda_error, sizeof res->cuda_error);

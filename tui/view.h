@@ -70,6 +70,12 @@ const char *view_slot_title(const app *a, char *buf, size_t len);
  * next call. */
 int view_help_lines(app_help_line *out, int max);
 
+/* ---------------------------------------------------------- view_roofline.c */
+
+/* Adds the last run to the session's points on the roofline (a->roof): a run that
+ * finished and whose FLOPs and bytes are known. Called once per finished run. */
+void view_roofline_record(app *a);
+
 /* ----------------------------------------------------------- view_common.c */
 
 /* The selected warp: linear block index, warp within the block, lane (the map's

@@ -34,6 +34,9 @@ static const tui_view k_views[VIEW__COUNT] = {
                     view_error_draw, view_error_height, NULL},
     [VIEW_REGS] = {VIEW_REGS, "registers", '0', "the selected thread's registers", NULL,
                    F_TRACE | VIEW_F_SIM, 0, view_regs_draw, view_regs_height, NULL},
+    [VIEW_ROOFLINE] = {VIEW_ROOFLINE, "roofline", 'L', "the roofline, with this session's runs",
+                       NULL, VIEW_F_RUN | VIEW_F_WIDE, 0, view_roofline_draw, view_roofline_height,
+                       NULL},
 };
 
 const tui_view *view_of(app_view v)

@@ -1199,9 +1199,12 @@ static void occupancy_lines(const app *a, tlines *L, int cols)
     if (!o->valid)
         return;
     const uint64_t blocks = (uint64_t)a->spec.grid[0] * a->spec.grid[1] * a->spec.grid[2];
-    char waves[48] = "";
+    char waves[80] = "";
     if (o->waves > 1)
         snprintf(waves, sizeof waves, " in %llu waves", (unsigned long long)o->waves);
+    if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
+        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "; %d registers per thread",
+                 o->regs_per_thread);
     tl_printf(L, cols, term_attr(TC_DIM),
               "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% achieved: %llu block%s on "
               "%d SMs%s",
