@@ -1,6 +1,5 @@
-// Reference: C = A B for row-major int matrices (A is M x K, B is K x N), blocks of
-// 16 x 16 threads, one element of C per thread, K walked in 16-wide tiles that cp.async
-// copies into a double buffer: tile t + 1 is in flight while tile t is used.
+// Right: iteration t copies tile t and multiplies tile t - 1 (t = 0 .. tiles), the
+// same pipeline with the prologue folded into the loop.
 #define TILE 16
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
