@@ -49,9 +49,9 @@ for d in lessons/0[1-9]-* lessons/10-*; do
   [ $r1 = 0 ] || cat "$out/grade.tmp"
 done
 rm -f "$out/grade.tmp"
-# Lessons 14 and 15: the reference passes and the starter fails on the GPU too, and each
+# Lessons 14, 15 and 17: the reference passes and the starter fails on the GPU too, and each
 # of our wrong submissions fails (exit 1) and each right one passes (exit 0) there.
-for d in lessons/14-* lessons/15-*; do
+for d in lessons/14-* lessons/15-* lessons/17-*; do
   n=$(basename "$d" | cut -c1-2)
   $G grade "$n" "$d/solution.cu" --backend gpu --seed 1 >/dev/null 2>&1; r1=$?
   $G grade "$n" "$d/exercise.cu" --backend gpu --seed 1 >/dev/null 2>&1; r2=$?
@@ -63,6 +63,8 @@ for d in lessons/14-* lessons/15-*; do
   done
 done
 rm -f "$out/grade.tmp"
+$G run lessons/17-async/pipeline_2048_sync.json --backend gpu --time | grep -v ' (f32\['
+$G run lessons/17-async/pipeline_2048.json --backend gpu --time | grep -v ' (f32\['
 
 # Metrics against Nsight Compute (once, recorded in tests/cli.sh):
 #   ncu --target-processes all --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,...
