@@ -92,8 +92,8 @@ __device__ __forceinline__ void load_tile(float (*As)[TILE], float (*Bs)[TILE], 
     cp_async4(&Bs[ty][tx], b_in ? &B[(k0 + ty) * N + col] : B, b_in);
 }
 
-extern "C" __global__ void matmul_double(const float *A, const float *B, float *C, int M,
-                                         int N, int K)
+extern "C" __global__ void matmul_double(const float *A, const float *B, float *C, int M, int N,
+                                         int K)
 {
     __shared__ float As[2][TILE][TILE];
     __shared__ float Bs[2][TILE][TILE];

@@ -48,7 +48,7 @@ __device__ __forceinline__ void copy16_then_arrive(float4 *dst, const float4 *sr
 
 extern "C" __global__ void column_sums(const float4 *in, float *out, int tiles)
 {
-    __shared__ float4 slot[2][32];                // two tiles of 128 floats
+    __shared__ float4 slot[2][32];                   // two tiles of 128 floats
     __shared__ unsigned long long full[2], empty[2]; // one pair of mbarriers per slot
     int t = threadIdx.x, warp = t / 32, lane = t % 32;
     int W4 = gridDim.x * 32; // float4s per matrix row

@@ -44,8 +44,7 @@ __device__ __forceinline__ void copy_tile(int (*As)[TILE], int (*Bs)[TILE], cons
     cp_async4(&Bs[ty][tx], b_in ? &B[(k0 + ty) * N + col] : B, b_in);
 }
 
-extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N,
-                                            int K)
+extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N, int K)
 {
     __shared__ int As[2][TILE][TILE], Bs[2][TILE][TILE];
     int tx = threadIdx.x, ty = threadIdx.y;

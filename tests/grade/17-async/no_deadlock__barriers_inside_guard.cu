@@ -43,8 +43,7 @@ __device__ __forceinline__ void copy_tile(int (*As)[TILE], int (*Bs)[TILE], cons
     cp_async4(&Bs[ty][tx], b_in ? &B[(k0 + ty) * N + col] : B, b_in);
 }
 
-extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N,
-                                            int K)
+extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N, int K)
 {
     __shared__ int As[2][TILE][TILE], Bs[2][TILE][TILE];
     int tx = threadIdx.x, ty = threadIdx.y;
@@ -56,7 +55,7 @@ extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, 
     for (int t = 0; t < tiles; t++) {
         if (t + 1 < tiles)
             copy_tile(As[(t + 1) & 1], Bs[(t + 1) & 1], A, B, M, N, K, (t + 1) * TILE);
-        cp_async_commit();  // one group per iteration, empty on the last
+        cp_async_commit(); // one group per iteration, empty on the last
         if (row < M && col < N) {
             cp_async_wait<1>(); // this thread's copies of tile t landed; t + 1 may be in flight
             __syncthreads();    // every thread's copies of tile t landed

@@ -26,8 +26,7 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N,
-                                            int K)
+extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, int M, int N, int K)
 {
     __shared__ int As[2][TILE][TILE], Bs[2][TILE][TILE];
     int tx = threadIdx.x, ty = threadIdx.y;
