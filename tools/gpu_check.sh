@@ -63,6 +63,8 @@ for d in lessons/1[4-9]-*; do
   done
 done
 rm -f "$out/grade.tmp"
+$G run lessons/17-async/pipeline_2048_sync.json --backend gpu --time | grep -v ' (f32\['
+$G run lessons/17-async/pipeline_2048.json --backend gpu --time | grep -v ' (f32\['
 
 # Metrics against Nsight Compute (once, recorded in tests/cli.sh):
 #   ncu --target-processes all --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,...
