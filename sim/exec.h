@@ -96,6 +96,13 @@ static inline double satd(double x)
 {
     return isnan(x) ? 0.0 : x <= 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
+/* .relu of fma.f16/.bf16 (PTX ISA §9.7.4.4) and of cvt to f16/bf16 (§9.7.9.21): negative
+ * results become +0.0, -0.0 included (measured on an H100: corpus cvt_relu_satfinite,
+ * half_arith_edges), a NaN stays NaN. */
+static inline double relu(double x)
+{
+    return x <= 0.0 ? 0.0 : x;
+}
 
 /* Sets the host rounding mode for .rz/.rm/.rp; returns the previous one. */
 static inline int round_begin(int rnd)
@@ -494,6 +501,9 @@ void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 /* add/min/max on packed 16-bit integers (.u16x2, .s16x2; PTX ISA §9.7.1.1, §9.7.1.10). */
 void sim_exec_int16x2(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+/* exec_alu.c: the same for set with an .f16/.bf16 destination or .f16x2/.bf16x2 sources
+ * (PTX ISA §9.7.5.1). */
+void sim_exec_half_set(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 
 /* exec_ctrl.c: the mnemonic of op (ptx_ops.def), "?" past the list. */
 const char *sim_op_name(unsigned op);

@@ -132,8 +132,8 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
         else
             x = (double)zx(v, ssz);
         if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
-            if ((in->bop & PTX_RELU) && x < 0) /* .relu: negatives to +0 (NaN stays NaN) */
-                x = 0;
+            if (in->bop & PTX_RELU)
+                x = relu(x);
             return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd,
                              (in->bop & PTX_CVT_SATFINITE) != 0);
         }
@@ -141,6 +141,12 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
             return float_to_int(x, in->rnd, dt, ssz);
         if (sat)
             x = satd(x);
+        /* cvt.f32.bf16 of a NaN keeps its sign and payload (the bf16 bits become the f32's
+         * upper half; the PTX ISA says only "NaN"; measured on an H100: corpus
+         * half_roundtrip_bf16), while cvt.f32.f16 gives the canonical 0x7fffffff
+         * (corpus half_roundtrip_f16) */
+        if (isnan(x) && st == PTX_T_BF16 && dsz == 4)
+            return (v & 0xffff) << 16;
         return dsz == 4 ? canon32(ftz ? ftzf((float)x) : (float)x) : bf64(x);
     }
     if (PTX_TCLASS(st) == PTX_TC_F) {
@@ -334,7 +340,12 @@ static double sum_round_odd(double p, double c)
  * .bf16, .f16x2, .bf16x2). Each half is rounded once from the exact result (.rn unless
  * another rounding is given): products of two halves are exact in double and sums are
  * rounded to odd first (sum_round_odd); .ftz flushes subnormal inputs and results; .sat
- * clamps to [0, 1]; fma .relu (§9.7.4.4) clamps negative results to +0. */
+ * clamps to [0, 1]; fma .relu (§9.7.4.4) clamps negative results and -0.0 to +0.0.
+ * NaNs, where the PTX ISA says only "NaN" (measured on an H100, sm_80 and sm_90 code:
+ * corpus half_arith_*, bf16_arith_*, half2_arith*): every NaN result is the canonical
+ * 0x7fff, in each half of an x2 form: add/sub/mul/fma of a NaN, min/max (§9.7.4.7,
+ * §9.7.4.8) of two NaNs, min/max .NaN of any NaN, and neg/abs (§9.7.4.5, §9.7.4.6) of a
+ * NaN (no sign flip, no payload); min/max of one NaN give the other operand's bits. */
 void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
 {
     const int tc = PTX_TCLASS(in->type);
@@ -363,15 +374,20 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
             }
             uint32_t r;
             switch ((ptx_op)in->op) {
-            case PTX_OP_neg: r = b[0] ^ 0x8000; break; /* sign flip, NaN included */
-            case PTX_OP_abs: r = b[0] & 0x7fff; break;
+            case PTX_OP_neg: r = x[0] != x[0] ? 0x7fffu : b[0] ^ 0x8000; break;
+            case PTX_OP_abs: r = x[0] != x[0] ? 0x7fffu : b[0] & 0x7fff; break;
             case PTX_OP_min:
-            case PTX_OP_max: {
-                double v = in->op == PTX_OP_min ? ptx_fmin(x[0], x[1], nanmode)
-                                                : ptx_fmax(x[0], x[1], nanmode);
-                r = v != v ? 0x7fffu : half_bits(v, bf, PTX_RND_RN, 0);
+            case PTX_OP_max:
+                if (x[0] != x[0] || x[1] != x[1]) {
+                    r = !nanmode && x[0] == x[0] ? b[0] : !nanmode && x[1] == x[1] ? b[1] : 0x7fffu;
+                    break;
+                }
+                /* -0.0 counts as smaller than +0.0 */
+                if (x[0] == x[1])
+                    r = (signbit(x[0]) != 0) == (in->op == PTX_OP_min) ? b[0] : b[1];
+                else
+                    r = (x[0] < x[1]) == (in->op == PTX_OP_min) ? b[0] : b[1];
                 break;
-            }
             default: {
                 double v = in->op == PTX_OP_add   ? sum_round_odd(x[0], x[1])
                            : in->op == PTX_OP_sub ? sum_round_odd(x[0], -x[1])
@@ -379,8 +395,8 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                                                   : sum_round_odd(x[0] * x[1], x[2]);
                 if (sat)
                     v = satd(v);
-                if ((in->bop & PTX_RELU) && v < 0) /* fma .relu (§9.7.4.4): NaN stays NaN */
-                    v = 0;
+                if (in->bop & PTX_RELU)
+                    v = relu(v);
                 r = half_bits(v, bf, in->rnd, 0);
                 if (ftz && half_subnormal(r, bf))
                     r &= 0x8000;
@@ -415,5 +431,41 @@ void sim_exec_int16x2(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em
             out |= ((uint32_t)r & 0xffff) << (16 * h);
         }
         RG(in->o[0].reg) = out;
+    }
+}
+
+/* set with half-precision operands (PTX ISA §9.7.5.1 "Half Precision Comparison
+ * Instructions: set"): d = (a CMP b) [BOP c]; true is 1.0 in a floating-point destination
+ * (0x3c00 for .f16, 0x3f80 for .bf16, f32 1.0 for .f32) and all ones in an integer one,
+ * false 0. The x2 forms compare each half and write each half of d (0xffff when true for
+ * .u32/.s32), with c combined into each. */
+void sim_exec_half_set(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const int dtc = PTX_TCLASS(in->type), stc = PTX_TCLASS(in->type2);
+    const int pairs = stc == PTX_TC_H2 || stc == PTX_TC_BH2 ? 2 : 1;
+    const ptx_type half = stc == PTX_TC_BH2 ? PTX_T_BF16 : PTX_T_F16;
+    const ptx_type st = pairs == 2 ? half : (ptx_type)in->type2;
+    uint32_t one;
+    if (dtc == PTX_TC_BF || dtc == PTX_TC_BH2)
+        one = 0x3f80;
+    else if (dtc == PTX_TC_F || dtc == PTX_TC_H2)
+        one = PTX_TSIZE(in->type) == 4 && pairs == 1 ? 0x3f800000u : 0x3c00;
+    else
+        one = pairs == 2 ? 0xffffu : (uint32_t)zx(UINT64_MAX, PTX_TSIZE(in->type));
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        uint64_t a = opval(c, &in->o[1], R, t), b = opval(c, &in->o[2], R, t);
+        uint64_t p = in->bop ? opval(c, &in->o[3], R, t) & 1 : 0;
+        uint32_t d = 0;
+        for (int h = 0; h < pairs; h++) {
+            unsigned sh = 16 * (unsigned)h;
+            uint64_t r = (uint64_t)sim_compare(in->cmp, st, pairs == 2 ? a >> sh & 0xffff : a,
+                                               pairs == 2 ? b >> sh & 0xffff : b);
+            if (in->bop)
+                r = combine(in->bop, r, p);
+            d |= r ? one << sh : 0;
+        }
+        RG(in->o[0].reg) = d;
     }
 }

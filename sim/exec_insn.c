@@ -317,6 +317,11 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         END_LANES
         break;
     case PTX_OP_set: /* PTX ISA §9.7.6.1: 1.0f / all ones when (a CMP b) [BOP c] */
+        if (PTX_TCLASS(in->type2) == PTX_TC_H2 || PTX_TCLASS(in->type2) == PTX_TC_BH2 ||
+            ((tc == PTX_TC_F || tc == PTX_TC_BF) && sz == 2)) {
+            sim_exec_half_set(c, in, base, em);
+            break;
+        }
         FOR_LANES
         int r = sim_compare(in->cmp, (ptx_type)in->type2, A(1), A(2));
         if (in->bop)
@@ -370,8 +375,8 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
             FOR_LANES
             double xa = (double)f32(A(1)), xb = (double)f32(A(2));
             if (in->bop & PTX_RELU) {
-                xa = xa < 0 ? 0 : xa;
-                xb = xb < 0 ? 0 : xb;
+                xa = relu(xa);
+                xb = relu(xb);
             }
             const int satf = (in->bop & PTX_CVT_SATFINITE) != 0;
             uint32_t hi = half_bits(xa, bf, in->rnd, satf), lo = half_bits(xb, bf, in->rnd, satf);

@@ -294,6 +294,36 @@ START_TEST(test_mma_model_environment_override)
 }
 END_TEST
 
+/* tf32 (mma.h, measured on an H100: corpus wmma_m16n16k8_tf32_rc_float, mma_probe_tf32):
+ * D[0][0] = 1 - 1 (k = 0, 1) + 2^-30 (k = 4). mma.sync m16n8k8 fuses all 8 products, so
+ * 2^-30 is cut off beside the 1s (25 fractional bits): 0; wmma.mma m16n16k8 adds k 0-3
+ * (0) and then k 4-7: 2^-30. */
+START_TEST(test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one)
+{
+    unsetenv("GPULEARN_MMA_MODEL");
+    static uint64_t A[16 * 8], B[8 * 16], C[16 * 16], D[16 * 16];
+    const uint32_t one = 0x3f800000u, m_one = 0xbf800000u, p15 = 0x38000000u; /* 2^-15 */
+    for (int wmma = 0; wmma < 2; wmma++) {
+        const int n = wmma ? 16 : 8;
+        mma_desc d = {.kind = wmma ? MMA_K_WMMA : MMA_K_MMA,
+                      .m = 16,
+                      .n = (uint8_t)n,
+                      .k = 8,
+                      .atype = MMA_T_TF32,
+                      .btype = MMA_T_TF32,
+                      .ctype = MMA_T_F32,
+                      .dtype = MMA_T_F32,
+                      .arow = 1};
+        memset(A, 0, sizeof A), memset(B, 0, sizeof B), memset(C, 0, sizeof C);
+        A[0] = one, A[1] = one, A[4] = p15;
+        B[0 * n] = one, B[1 * n] = m_one, B[4 * n] = p15;
+        mma_compute(&d, A, B, C, D);
+        ck_assert_msg(D[0] == (wmma ? 0x30800000u : 0u), "%s: D[0][0] = 0x%08llx",
+                      wmma ? "wmma" : "mma.sync", (unsigned long long)D[0]);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------- ldmatrix, stmatrix, movmatrix */
 
 /* ldmatrix .x1/.x2/.x4, with and without .trans (PTX ISA §9.7.14.5.15): register i of
@@ -586,6 +616,7 @@ static Suite *mma_suite(void)
     tcase_add_loop_test(tc, test_mma_float_model_rows, 0,
                         (int)(sizeof model_rows / sizeof model_rows[0]));
     tcase_add_test(tc, test_mma_model_environment_override);
+    tcase_add_test(tc, test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one);
     suite_add_tcase(s, tc);
     tc = tcase_create("matrix");
     tcase_set_timeout(tc, 120);
