@@ -219,30 +219,6 @@ static void access_from_sim(const sim_access *s, gl_access *g)
     g->src_line = s->src_line;
 }
 
-/* The allocation an out-of-bounds fault names: sim/ words it "N bytes past the end of
- * 'c' (4000 bytes)" or "N bytes before the start of 'c' (4000 bytes)" in its message
- * and keeps no field for it, so it is read here, once, into the record. */
-static void bounds_from_message(const char *msg, gl_fault *g)
-{
-    const char *p = strstr(msg, " bytes past the end of '");
-    int after = 1;
-    if (!p)
-        p = strstr(msg, " bytes before the start of '"), after = 0;
-    if (!p)
-        return;
-    const char *d = p;
-    while (d > msg && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
-    const char *size = e ? strchr(e, '(') : NULL;
-    if (d == p || !size)
-        return;
-    g->alloc_distance = strtoull(d, NULL, 10);
-    g->alloc_after = after;
-    snprintf(g->alloc_name, sizeof g->alloc_name, "%.*s", (int)(e - q), q);
-    g->alloc_bytes = strtoull(size + 1, NULL, 10);
-}
-
 /* f's thread's warp and lane in a block of block[] threads: warps are 32 consecutive
  * linear thread ids, x fastest (CUDA C++ Programming Guide, "Thread Hierarchy"). */
 static void fault_from_sim(const sim_fault *s, const unsigned block[3], gl_fault *g)
@@ -259,8 +235,10 @@ static void fault_from_sim(const sim_fault *s, const unsigned block[3], gl_fault
     copy_file_name(g->src_file, s->src_file);
     g->src_line = s->src_line;
     snprintf(g->message, sizeof g->message, "%s", s->message);
-    if (s->kind == SIM_FAULT_OUT_OF_BOUNDS)
-        bounds_from_message(s->message, g);
+    snprintf(g->alloc_name, sizeof g->alloc_name, "%s", s->near.name);
+    g->alloc_bytes = s->near.bytes;
+    g->alloc_distance = s->near.distance;
+    g->alloc_after = s->near.after;
     g->warp = g->lane = -1;
     if (s->kind != SIM_FAULT_NONE && s->kind != SIM_FAULT_DEADLOCK &&
         s->kind != SIM_FAULT_UNSUPPORTED) {
