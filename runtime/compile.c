@@ -438,14 +438,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
                  "gpulearn: warning: the compilation cache entry %s was damaged: removed it "
                  "and compiled again\n",
                  evicted);
-        size_t nl = strlen(note), ll = out->log ? strlen(out->log) : 0;
-        char *log = malloc(nl + ll + 1);
-        if (log) {
-            memcpy(log, note, nl);
-            memcpy(log + nl, out->log ? out->log : "", ll + 1);
-            free(out->log);
-            out->log = log;
-        }
+        cc_log_prepend(out, note);
     }
     return GL_OK;
 }

@@ -368,14 +368,7 @@ try_result cc_try_clang_older(const char *path, const char *archnum, int debug, 
                      "sm_%d instead of sm_%s (its PTX runs on sm_%s too; --compiler nvrtc or "
                      "nvcc compile for sm_%s itself)\n",
                      sm, sm, archnum, archnum, archnum);
-            size_t nl = strlen(noteline), ll = out->log ? strlen(out->log) : 0;
-            char *log = malloc(nl + ll + 1);
-            if (log) {
-                memcpy(log, noteline, nl);
-                memcpy(log + nl, out->log ? out->log : "", ll + 1);
-                free(out->log);
-                out->log = log;
-            }
+            cc_log_prepend(out, noteline);
         }
         return r;
     }

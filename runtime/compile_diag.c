@@ -570,3 +570,15 @@ void cc_keep_warnings(const char *log, const char *path, gl_compiled *out)
     }
     out->log = warns.s;
 }
+
+void cc_log_prepend(gl_compiled *out, const char *note)
+{
+    const size_t nl = strlen(note), ll = out->log ? strlen(out->log) : 0;
+    char *log = malloc(nl + ll + 1);
+    if (!log)
+        return;
+    memcpy(log, note, nl);
+    memcpy(log + nl, out->log ? out->log : "", ll + 1);
+    free(out->log);
+    out->log = log;
+}

@@ -43,6 +43,9 @@ gl_status cc_compile_failed(const char *log, const char *path, const char *tool,
                             gl_error *err);
 /* A successful compilation's log rewritten into out->log and out->diags. */
 void cc_keep_warnings(const char *log, const char *path, gl_compiled *out);
+/* Puts gpulearn's note (a line ending in '\n') before out->log (kept as it is when memory
+ * runs out). */
+void cc_log_prepend(gl_compiled *out, const char *note);
 
 /* ------------------------------------------------------------------ compile_cli.c */
 
