@@ -1,7 +1,9 @@
-/* sim_exec_insn.c — the general tier: sim_exec_insn, one switch over every PTX op with the
- * semantics of each (ptx_ops.def's one-line expressions for the plain ALU ops), grouped
- * by family with the PTX ISA section each follows. The fast tiers (exec_fast.h) hand it
- * every form they do not cover.
+/* exec_insn.c — the general tier: sim_exec_insn, one switch over every PTX op, grouped by
+ * family with the PTX ISA section each follows: the ALU ops' semantics inline
+ * (ptx_ops.def's one-line expressions for the plain ones), the other families' handlers
+ * called once per warp instruction (exec_alu.c, exec_ctrl.c, exec_mem.c, exec_warp.c,
+ * exec_async.c, exec_mma.c). The fast tiers (exec_fast.h) hand it every form they do not
+ * cover.
  */
 #include <fenv.h>
 #include <math.h>
