@@ -4,6 +4,7 @@
 #define GL_CLI_H
 
 #include "runtime/backend.h"
+#include "runtime/lesson.h"
 
 /* Options shared by the commands; each command accepts the subset it documents. */
 typedef struct cli {
@@ -29,6 +30,11 @@ int cli_die(gl_status st, const char *msg);
 
 /* Prints "gpulearn: <fmt with arg>" and a pointer to --help; returns 2. */
 int cli_usage_error(const char *fmt, const char *arg);
+
+/* Finds lesson `name` (lesson_find) into *l when it has an exercise: 0, else the exit code
+ * after printing why (2 for a lesson without an exercise: "... has no exercise to
+ * <verb>"); *l holds nothing to free then. */
+int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l);
 
 /* The commands: each takes the arguments after its name; returns the exit code. */
 int cmd_run(int argc, char **argv);

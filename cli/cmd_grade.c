@@ -327,15 +327,10 @@ int cmd_grade(int argc, char **argv)
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
     gl_lesson l;
+    if ((rc = cli_exercise_lesson(c.pos[0], "grade", &l)) != 0)
+        return rc;
     gl_error err = {0};
-    gl_status st = lesson_find(c.pos[0], &l, &err);
-    if (st != GL_OK)
-        return cli_die(st, err.msg);
-    if (!l.exercise) {
-        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to grade\n", l.id);
-        lesson_free(&l);
-        return 2;
-    }
+    gl_status st;
     gl_grade_opts opts = {.backend = c.backend,
                           .compile = {.compiler = c.compiler,
                                       .verbose = c.verbose,

@@ -35,15 +35,10 @@ int cmd_reset(int argc, char **argv)
     if (c.npos != 1)
         return cli_usage_error("reset needs one lesson (gpulearn reset LESSON [--yes])%s", "");
     gl_lesson l;
+    if ((rc = cli_exercise_lesson(c.pos[0], "reset", &l)) != 0)
+        return rc;
     gl_error err = {0};
-    gl_status st = lesson_find(c.pos[0], &l, &err);
-    if (st != GL_OK)
-        return cli_die(st, err.msg);
-    if (!l.exercise) {
-        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to reset\n", l.id);
-        lesson_free(&l);
-        return 2;
-    }
+    gl_status st;
     char path[PATH_MAX];
     if (!workspace_has_copy(&l, path, sizeof path)) {
         /* Nothing to lose: make the copy from the starter. */

@@ -318,7 +318,7 @@ int cmd_run(int argc, char **argv)
     if (res.note[0])
         fprintf(stderr, "gpulearn: %s\n", res.note);
     int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
-    if (res.gpu_fault) {
+    if (res.fault.kind == GL_FAULT_GPU) {
         /* The GPU's buffers are lost with its context: show only the printf output. */
         if (!dumped && res.stdout_text && *res.stdout_text)
             fputs(res.stdout_text, stdout);

@@ -70,6 +70,20 @@ static const char usage[] =
     "to the simulator. Exit codes: 0 ok, 1 the kernel or a check failed, 2 bad usage or\n"
     "bad input files.\n";
 
+int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l)
+{
+    gl_error err = {0};
+    gl_status st = lesson_find(name, l, &err);
+    if (st != GL_OK)
+        return cli_die(st, err.msg);
+    if (!l->exercise) {
+        fprintf(stderr, "gpulearn: lesson '%s' has no exercise to %s\n", l->id, verb);
+        lesson_free(l);
+        return 2;
+    }
+    return 0;
+}
+
 int cli_die(gl_status st, const char *msg)
 {
     /* Every message line gets the prefix; indented lines (a compiler's source excerpt

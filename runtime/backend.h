@@ -262,15 +262,12 @@ typedef struct gl_run_result {
     gl_buffer *buffers;      /* after the kernel, one per arg (scalars: NULL data) */
     int nargs;
     char *stdout_text; /* device printf output ("" if none) */
-    gl_fault fault;    /* the simulator's fault, kind GL_FAULT_NONE if none */
+    gl_fault fault;    /* the fault that ended the launch, kind GL_FAULT_NONE if none; on the
+                          GPU kind GL_FAULT_GPU (the TUI offers a re-run on the simulator) */
     gl_stats stats;    /* simulator counters (zero on the GPU) */
     double elapsed_ms; /* GPU kernel time, 0 on the simulator */
     char *ptx;         /* the PTX that ran */
     /* GPU: isolation, timing */
-    int gpu_fault;             /* GPU runs: 0 none, 1 the kernel faulted (cuda_error names
-                                 it), 2 it ran past opts.timeout_s and was killed, 3 the
-                                 worker died; the TUI offers a re-run on the simulator */
-    char cuda_error[64];       /* e.g. "CUDA_ERROR_ILLEGAL_ADDRESS", or "" */
     int cached;                /* the PTX came from the compilation cache */
     char compile_command[512]; /* the compiler's command line / options (gl_compiled) */
     char *compile_log;         /* gl_run_spec: the compiler's warnings (and gpulearn's

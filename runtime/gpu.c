@@ -483,6 +483,32 @@ void gpu_set_cluster(gpu_t *g, const unsigned cluster[3])
     memcpy(g->cluster, cluster, sizeof g->cluster);
 }
 
+/* The loaded module's kernel, ready to launch with dynamic_shared bytes of dynamic shared
+ * memory (over 48 KiB opted in): GL_OK with *f; GL_ERR_LAUNCH when no PTX is loaded, the
+ * kernel is not in it or the shared memory is too much; a failed cuModuleGetFunction
+ * otherwise gives status other. */
+static gl_status kernel_ready(gpu_t *g, const char *kernel, unsigned dynamic_shared,
+                              gl_status other, CUfunction *f, gl_error *err)
+{
+    gl_status st = gpu_enter(g, err);
+    if (st != GL_OK)
+        return st;
+    if (!g->module)
+        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
+    CUresult r = g->p_cuModuleGetFunction(f, g->module, kernel);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return gl_fail(err, GL_ERR_LAUNCH,
+                       "no kernel named %s in the PTX (C++ kernels need extern \"C\")", kernel);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(g, other, r, "cuModuleGetFunction", err);
+    if (shared_over(g, *f, dynamic_shared, err))
+        return GL_ERR_LAUNCH;
+    if ((r = opt_in_shared(g, *f, dynamic_shared)) != CUDA_SUCCESS)
+        return cu_fail(g, GL_ERR_LAUNCH, r,
+                       "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
+    return GL_OK;
+}
+
 gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const unsigned block[3],
                      unsigned dynamic_shared, void **params, char **printf_out, double *elapsed_ms,
                      gl_error *err)
@@ -491,24 +517,11 @@ gl_status gpu_launch(gpu_t *g, const char *kernel, const unsigned grid[3], const
         *printf_out = NULL;
     if (elapsed_ms)
         *elapsed_ms = 0;
-    gl_status st = gpu_enter(g, err);
+    CUfunction f;
+    gl_status st = kernel_ready(g, kernel, dynamic_shared, GL_ERR_CUDA, &f, err);
     if (st != GL_OK)
         return st;
-    if (!g->module)
-        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
-    CUfunction f;
-    CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
-    if (r == CUDA_ERROR_NOT_FOUND)
-        return gl_fail(err, GL_ERR_LAUNCH,
-                       "no kernel named %s in the PTX (C++ kernels need extern \"C\")", kernel);
-    if (r != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_CUDA, r, "cuModuleGetFunction", err);
-    if (shared_over(g, f, dynamic_shared, err))
-        return GL_ERR_LAUNCH;
-    if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_LAUNCH, r,
-                       "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
-
+    CUresult r;
     CUevent start = NULL, stop = NULL;
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
         (r = g->p_cuEventCreate(&stop, CU_EVENT_DEFAULT)) != CUDA_SUCCESS) {
@@ -616,20 +629,11 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           double *elapsed_ms, gl_error *err)
 {
     *elapsed_ms = 0;
-    gl_status st = gpu_enter(g, err);
+    CUfunction f;
+    gl_status st = kernel_ready(g, kernel, dynamic_shared, GL_ERR_LAUNCH, &f, err);
     if (st != GL_OK)
         return st;
-    if (!g->module)
-        return gl_fail(err, GL_ERR_LAUNCH, "no PTX loaded on the GPU");
-    CUfunction f;
-    CUresult r = g->p_cuModuleGetFunction(&f, g->module, kernel);
-    if (r != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_LAUNCH, r, "cuModuleGetFunction", err);
-    if (shared_over(g, f, dynamic_shared, err))
-        return GL_ERR_LAUNCH;
-    if ((r = opt_in_shared(g, f, dynamic_shared)) != CUDA_SUCCESS)
-        return cu_fail(g, GL_ERR_LAUNCH, r,
-                       "cuFuncSetAttribute (dynamic shared memory over 48 KiB)", err);
+    CUresult r;
     CUevent start = NULL, stop = NULL;
     const char *call = "cuEventCreate";
     if ((r = g->p_cuEventCreate(&start, CU_EVENT_DEFAULT)) == CUDA_SUCCESS &&

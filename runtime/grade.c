@@ -419,6 +419,7 @@ static void why_stopped(const gl_fault *f, char *buf, size_t len)
                        : f->kind == GL_FAULT_DEADLOCK    ? "a deadlock"
                        : f->kind == GL_FAULT_STEP_LIMIT  ? "an endless loop"
                        : f->kind == GL_FAULT_TRAP        ? "a trap or failed assert"
+                       : f->kind == GL_FAULT_GPU         ? "a fault on the GPU"
                                                          : "it stopped";
     if (f->src_file[0] && f->src_line > 0)
         snprintf(buf, len, "%s at %s:%d", what, gl_display_path(f->src_file), f->src_line);

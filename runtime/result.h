@@ -15,7 +15,8 @@
 #define GL_FILE_MAX 256
 
 /* What ended a launch (compute-sanitizer memcheck's vocabulary; PTX ISA §9.7.19
- * "trap"/"brkpt" for GL_FAULT_TRAP). The values equal sim/sim.h's sim_fault_kind. */
+ * "trap"/"brkpt" for GL_FAULT_TRAP). The values equal sim/sim.h's sim_fault_kind, and
+ * GL_FAULT_GPU, which only the GPU back end reports, follows them. */
 typedef enum gl_fault_kind {
     GL_FAULT_NONE = 0,
     GL_FAULT_OUT_OF_BOUNDS, /* an access outside every allocation of its space */
@@ -24,6 +25,9 @@ typedef enum gl_fault_kind {
     GL_FAULT_STEP_LIMIT,    /* the step or wall-time limit stopped an endless loop */
     GL_FAULT_UNSUPPORTED,   /* an instruction the simulator does not implement */
     GL_FAULT_TRAP,          /* trap / brkpt / a failed assert() */
+    GL_FAULT_GPU,           /* the kernel failed on the GPU: a CUDA error (cuda_error), a
+                               run past the time limit or a worker that died; the GPU
+                               names no thread, the simulator shows where */
 } gl_fault_kind;
 
 /* A state space (PTX ISA §5.1). The values equal sim/sim.h's sim_space. */
@@ -63,6 +67,10 @@ typedef struct gl_fault {
     uint64_t alloc_bytes;
     uint64_t alloc_distance;
     int alloc_after;
+    /* GL_FAULT_GPU: the CUDA driver's error name (CUDA Driver API, "Error Handling":
+     * cuGetErrorName), e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"; "" for a time-out or a worker
+     * that died (message says which). */
+    char cuda_error[64];
 } gl_fault;
 
 /* A checker's finding (compute-sanitizer's memcheck, racecheck, synccheck, initcheck).

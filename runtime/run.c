@@ -221,28 +221,16 @@ static void access_from_sim(const sim_access *s, gl_access *g)
     g->src_line = s->src_line;
 }
 
-/* The allocation an out-of-bounds fault names: sim/ words it "N bytes past the end of
- * 'c' (4000 bytes)" or "N bytes before the start of 'c' (4000 bytes)" in its message
- * and keeps no field for it, so it is read here, once, into the record. */
-static void bounds_from_message(const char *msg, gl_fault *g)
+/* The GPU's fault (worker.h) as a gl_fault of kind GL_FAULT_GPU: the CUDA error's name
+ * and msg, the driver's words ("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was
+ * encountered (cuCtxSynchronize)") or the time-out's. The GPU names no thread or line. */
+static void fault_from_gpu(const gl_worker_result *wr, const char *msg, gl_fault *g)
 {
-    const char *p = strstr(msg, " bytes past the end of '");
-    int after = 1;
-    if (!p)
-        p = strstr(msg, " bytes before the start of '"), after = 0;
-    if (!p)
-        return;
-    const char *d = p;
-    while (d > msg && d[-1] >= '0' && d[-1] <= '9')
-        d--;
-    const char *q = strchr(p, '\'') + 1, *e = strchr(q, '\'');
-    const char *size = e ? strchr(e, '(') : NULL;
-    if (d == p || !size)
-        return;
-    g->alloc_distance = strtoull(d, NULL, 10);
-    g->alloc_after = after;
-    snprintf(g->alloc_name, sizeof g->alloc_name, "%.*s", (int)(e - q), q);
-    g->alloc_bytes = strtoull(size + 1, NULL, 10);
+    memset(g, 0, sizeof *g);
+    g->kind = GL_FAULT_GPU;
+    g->warp = g->lane = -1;
+    snprintf(g->cuda_error, sizeof g->cuda_error, "%s", wr->cuda_error);
+    snprintf(g->message, sizeof g->message, "%.511s", msg);
 }
 
 /* f's thread's warp and lane in a block of block[] threads: warps are 32 consecutive
@@ -261,8 +249,10 @@ static void fault_from_sim(const sim_fault *s, const unsigned block[3], gl_fault
     copy_file_name(g->src_file, s->src_file);
     g->src_line = s->src_line;
     snprintf(g->message, sizeof g->message, "%s", s->message);
-    if (s->kind == SIM_FAULT_OUT_OF_BOUNDS)
-        bounds_from_message(s->message, g);
+    snprintf(g->alloc_name, sizeof g->alloc_name, "%s", s->near.name);
+    g->alloc_bytes = s->near.bytes;
+    g->alloc_distance = s->near.distance;
+    g->alloc_after = s->near.after;
     g->warp = g->lane = -1;
     if (s->kind != SIM_FAULT_NONE && s->kind != SIM_FAULT_DEADLOCK &&
         s->kind != SIM_FAULT_UNSUPPORTED) {
@@ -666,8 +656,9 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                         (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes, wr.occupancy[0],
                         wr.occupancy[2], &res->occupancy);
     }
-    res->gpu_fault = (int)wr.fault;
-    snprintf(res->cuda_error, sizeof res->cuda_error, "%s", wr.cuda_error);
+    const gl_worker_fault gpu_fault = wr.fault;
+    if (gpu_fault != GL_WORKER_OK)
+        fault_from_gpu(&wr, e.msg, &res->fault);
     res->timing.library = wr.library;
     if (spec->ref_cub && !have_cub && st == GL_OK) { /* why CUB did not run */
         res->timing.library = (gl_library_run){.asked = 1};
@@ -706,7 +697,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     else
         snprintf(again, sizeof again, " (--backend sim)");
     const char *src = gl_display_path(spec->source);
-    if (res->gpu_fault == GL_WORKER_TIMEOUT)
+    if (gpu_fault == GL_WORKER_TIMEOUT)
         return gl_fail(err, GL_ERR_FAULT,
                        "%s: kernel '%s' ran longer than %g s on the GPU and was stopped: an "
                        "endless loop?\nRun it on the simulator to see where it loops%s",
@@ -797,8 +788,7 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
         if (st != GL_OK && !opened && opts->backend == GL_BACKEND_AUTO) {
             snprintf(res->note, sizeof res->note, "%.400s: running on the simulator", ge.msg);
             res->backend = GL_BACKEND_SIM;
-            res->gpu_fault = 0;
-            res->cuda_error[0] = '\0';
+            memset(&res->fault, 0, sizeof res->fault);
             if (m)
                 st = gl_run_sim(spec, m, kernel, opts, res, err);
             else /* the simulator cannot run it either: say why */

@@ -522,6 +522,24 @@ uint64_t sim_atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t cv)
 void sim_member_parts(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em,
                       uint32_t part[32]);
 
+/* exec_mem.c: ld/ldu (PTX ISA §9.7.9.8, §9.7.9.9) for the lanes em of warp w (first
+ * thread base); a faulting lane ends the instruction. */
+void sim_exec_ld(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em);
+/* exec_mem.c: the same for st (PTX ISA §9.7.9.10). */
+void sim_exec_st(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+/* exec_mem.c: the same for atom and red (PTX ISA §9.7.13.5, §9.7.13.6). */
+void sim_exec_atom(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em);
+/* exec_warp.c: warp-synchronous shfl.sync and vote.sync (PTX ISA §9.7.8.6, §9.7.13) for
+ * the lanes em of warp w (first thread base) at pc (for the trace's pictures). */
+void sim_exec_shfl(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
+                   uint32_t pc);
+void sim_exec_vote(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
+                   uint32_t pc);
+/* exec_warp.c: the same for match.sync, redux.sync and elect.sync (PTX ISA §9.7.13). */
+void sim_exec_match(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+void sim_exec_redux(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+void sim_exec_elect(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+
 /* Tensor-core instruction in (PTX_IS_MMA: mma, wmma, ldmatrix, stmatrix, movmatrix, PTX
  * ISA §9.7.14) for the lanes em of warp w (first thread base): all 32 lanes, or a fault,
  * as `.aligned` requires (exec_mma.c). */

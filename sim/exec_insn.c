@@ -1,7 +1,9 @@
-/* sim_exec_insn.c — the general tier: sim_exec_insn, one switch over every PTX op with the
- * semantics of each (ptx_ops.def's one-line expressions for the plain ALU ops), grouped
- * by family with the PTX ISA section each follows. The fast tiers (exec_fast.h) hand it
- * every form they do not cover.
+/* exec_insn.c — the general tier: sim_exec_insn, one switch over every PTX op, grouped by
+ * family with the PTX ISA section each follows: the ALU ops' semantics inline
+ * (ptx_ops.def's one-line expressions for the plain ones), the other families' handlers
+ * called once per warp instruction (exec_alu.c, exec_ctrl.c, exec_mem.c, exec_warp.c,
+ * exec_async.c, exec_mma.c). The fast tiers (exec_fast.h) hand it every form they do not
+ * cover.
  */
 #include <fenv.h>
 #include <math.h>
@@ -402,75 +404,10 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         END_LANES
         break;
     case PTX_OP_ld: /* PTX ISA §9.7.9.8 ld, §9.7.9.9 ldu */
-    case PTX_OP_ldu: {
-        const unsigned n = in->vec;
-        const int is_s = tc == PTX_TC_S;
-        if ((in->flags & PTX_F_VOLATILE) && w < SIM_ITS_WARPS)
-            c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
-        FOR_LANES
-        uint64_t addr = addr_of(c, &in->o[1], R, t);
-        const unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 0, in);
-        if (!p)
-            return;
-        if (in->o[0].kind == PTX_OPK_VEC) {
-            for (unsigned i = 0; i < n; i++) {
-                uint16_t rg = vec_reg(&in->o[0], i);
-                if (rg != PTX_NOREG)
-                    RG(rg) = load_val(p + i * sz, sz, is_s);
-            }
-        } else {
-            D = load_val(p, sz, is_s);
-        }
-        END_LANES
-        break;
-    }
-    case PTX_OP_st: { /* PTX ISA §9.7.9.10 st */
-        const unsigned n = in->vec;
-        if (in->bop == PTX_MEM_RELEASE) /* st.release: a release, then the store */
-            sim_grace_release(c);
-        FOR_LANES
-        uint64_t addr = addr_of(c, &in->o[0], R, t);
-        unsigned char *p = sim_mem(c, t, in->space, addr, sz * n, 1, in);
-        if (!p)
-            return;
-        if (in->o[1].kind == PTX_OPK_VEC) {
-            for (unsigned i = 0; i < n; i++) {
-                uint16_t rg = vec_reg(&in->o[1], i);
-                uint64_t v = rg != PTX_NOREG ? RG(rg) : 0;
-                memcpy(p + i * sz, &v, sz);
-            }
-        } else {
-            uint64_t v = A(1);
-            memcpy(p, &v, sz);
-        }
-        END_LANES
-        break;
-    }
+    case PTX_OP_ldu: sim_exec_ld(c, in, w, base, em); break;
+    case PTX_OP_st: /* PTX ISA §9.7.9.10 st */ sim_exec_st(c, in, base, em); break;
     case PTX_OP_atom:
-    case PTX_OP_red: {
-        const int is_atom = in->op == PTX_OP_atom;
-        if (w < SIM_ITS_WARPS)
-            c->its_syncmem[w] = 1; /* polling memory: see sim_warp_step */
-        const ptx_operand *ao = &in->o[is_atom ? 1 : 0];
-        if (in->bop == PTX_MEM_RELEASE) /* atom.release / .acq_rel */
-            sim_grace_release(c);
-        FOR_LANES
-        uint64_t addr = addr_of(c, ao, R, t);
-        unsigned char *p = sim_mem(c, t, in->space, addr, sz, 2, in);
-        if (!p)
-            return;
-        uint64_t old = 0;
-        memcpy(&old, p, sz);
-        uint64_t b = A(is_atom ? 2 : 1);
-        uint64_t cv = is_atom && in->cmp == PTX_ATOM_CAS ? A(3) : 0;
-        uint64_t nv = sim_atom_op(in->cmp, (ptx_type)in->type, old, b, cv);
-        memcpy(p, &nv, sz);
-        c->mwrites += memcmp(&nv, &old, sz) != 0; /* spin detection: memory changed */
-        if (is_atom)
-            D = old;
-        END_LANES
-        break;
-    }
+    case PTX_OP_red: sim_exec_atom(c, in, w, base, em); break;
     case PTX_OP_prefetch: break;
 
     /* ---- control flow (PTX ISA §9.7.12) ---- */
@@ -708,146 +645,10 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
      *      when every live lane named in membermask is at the instruction; a lane
      *      takes part with the lanes executing it (em) that its own membermask names
      *      (sim_member_parts). */
-    case PTX_OP_shfl: {
-        uint32_t part[32];
-        sim_member_parts(c, in, base, em, part);
-        uint64_t val[32];
-        uint32_t src[32];
-        uint8_t pv[32];
-        FOR_LANES
-        unsigned lane = t - base;
-        uint32_t b = (uint32_t)A(2) & 31, cv = (uint32_t)A(3);
-        uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
-        int maxl = (int)((lane & seg) | (clamp & ~seg)), minl = (int)(lane & seg), j;
-        int ok;
-        switch (in->cmp) {
-        case PTX_SHFL_UP:
-            j = (int)lane - (int)b;
-            ok = j >= maxl;
-            break;
-        case PTX_SHFL_DOWN:
-            j = (int)lane + (int)b;
-            ok = j <= maxl;
-            break;
-        case PTX_SHFL_BFLY:
-            j = (int)(lane ^ b);
-            ok = j <= maxl;
-            break;
-        default:
-            j = minl | (int)(b & ~seg);
-            ok = j <= maxl;
-            break;
-        }
-        if (!ok || j < 0 || j > 31)
-            j = (int)lane;
-        src[lane] = (uint32_t)j;
-        pv[lane] = (uint8_t)ok;
-        END_LANES
-        if (c->trace) /* which lane each lane read, for the TUI's shuffle picture */
-            sim_trace_shfl(c, w, pc, em, src, pv);
-        FOR_LANES
-        unsigned lane = t - base, st = base + src[lane];
-        /* the source lane's value of a; a lane outside the warp, not
-             * participating, or exited gives an undefined value on the GPU: here
-             * the source lane's register as it is */
-        if (st < c->nthreads && ((part[lane] >> src[lane]) & 1) && in->o[1].kind == PTX_OPK_REG)
-            val[lane] = *sim_reg(c, st, in->o[1].reg);
-        else
-            val[lane] = A(1);
-        END_LANES
-        FOR_LANES
-        unsigned lane = t - base;
-        D = zx(val[lane], 4);
-        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-            RG(in->o[0].imm) = pv[lane];
-        END_LANES
-        break;
-    }
-    case PTX_OP_vote: {
-        uint32_t part[32], pred = 0;
-        sim_member_parts(c, in, base, em, part);
-        FOR_LANES
-        if (A(1) & 1)
-            pred |= 1u << (t - base);
-        END_LANES
-        if (c->trace) { /* who voted what, for the TUI's vote picture */
-            _Static_assert((int)TRACE_VOTE_ALL == (int)PTX_VOTE_ALL &&
-                               (int)TRACE_VOTE_BALLOT == (int)PTX_VOTE_BALLOT,
-                           "trace_vote_kind follows the parser's vote modes");
-            sim_trace_vote(c, w, pc, em, pred, in->cmp);
-        }
-        FOR_LANES
-        const uint32_t p = part[t - base], ballot = pred & p;
-        switch (in->cmp) {
-        case PTX_VOTE_ALL: D = ballot == p; break;
-        case PTX_VOTE_ANY: D = ballot != 0; break;
-        case PTX_VOTE_UNI: D = ballot == 0 || ballot == p; break;
-        default: D = ballot; break;
-        }
-        END_LANES
-        break;
-    }
-    case PTX_OP_match: {
-        uint32_t part[32];
-        sim_member_parts(c, in, base, em, part);
-        uint64_t val[32];
-        FOR_LANES
-        val[t - base] = zx(A(1), sz);
-        END_LANES
-        FOR_LANES
-        unsigned lane = t - base;
-        if (in->cmp == PTX_MATCH_ALL) {
-            int all = 1;
-            for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
-                all &= val[__builtin_ctz(pm)] == val[lane];
-            D = all ? part[lane] : 0;
-            if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-                RG(in->o[0].imm) = (uint64_t)all;
-        } else {
-            uint32_t r = 0;
-            for (uint32_t pm = part[lane]; pm; pm &= pm - 1)
-                if (val[__builtin_ctz(pm)] == val[lane])
-                    r |= 1u << __builtin_ctz(pm);
-            D = r;
-        }
-        END_LANES
-        break;
-    }
-    case PTX_OP_redux: {
-        uint32_t part[32], v[32];
-        sim_member_parts(c, in, base, em, part);
-        FOR_LANES
-        v[t - base] = (uint32_t)A(1);
-        END_LANES
-        FOR_LANES
-        /* over the lanes of its group, in lane order */
-        uint32_t acc = 0;
-        int first = 1;
-        for (uint32_t pm = part[t - base]; pm; pm &= pm - 1) {
-            const uint32_t x = v[__builtin_ctz(pm)];
-            if (first) {
-                acc = x;
-                first = 0;
-                continue;
-            }
-            switch (in->cmp) {
-            case PTX_ATOM_ADD: acc += x; break;
-            case PTX_ATOM_AND: acc &= x; break;
-            case PTX_ATOM_OR: acc |= x; break;
-            case PTX_ATOM_XOR: acc ^= x; break;
-            case PTX_ATOM_MIN:
-                acc = ISS ? ((int32_t)x < (int32_t)acc ? x : acc) : (x < acc ? x : acc);
-                break;
-            case PTX_ATOM_MAX:
-                acc = ISS ? ((int32_t)x > (int32_t)acc ? x : acc) : (x > acc ? x : acc);
-                break;
-            default: break;
-            }
-        }
-        D = acc;
-        END_LANES
-        break;
-    }
+    case PTX_OP_shfl: sim_exec_shfl(c, in, w, base, em, pc); break;
+    case PTX_OP_vote: sim_exec_vote(c, in, w, base, em, pc); break;
+    case PTX_OP_match: sim_exec_match(c, in, base, em); break;
+    case PTX_OP_redux: sim_exec_redux(c, in, base, em); break;
     case PTX_OP_mma: /* PTX ISA §9.7.14: the tensor-core instructions (exec_mma.c) */
     case PTX_OP_wmma_load:
     case PTX_OP_wmma_store:
@@ -855,18 +656,9 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     case PTX_OP_ldmatrix:
     case PTX_OP_stmatrix:
     case PTX_OP_movmatrix: sim_exec_mma(c, in, w, base, em); break;
-    case PTX_OP_elect: { /* PTX ISA §9.7.13.12: the lowest lane of each group leads */
-        uint32_t part[32];
-        sim_member_parts(c, in, base, em, part);
-        FOR_LANES
-        const uint32_t leader = part[t - base] ? (uint32_t)__builtin_ctz(part[t - base]) : 0;
-        if (in->o[0].reg != PTX_NOREG)
-            D = leader;
-        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
-            RG(in->o[0].imm) = leader == t - base;
-        END_LANES
+    case PTX_OP_elect: /* PTX ISA §9.7.13.12: the lowest lane of each group leads */
+        sim_exec_elect(c, in, base, em);
         break;
-    }
     case PTX_OP_cp:
     case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
     case PTX_OP_barrier_cluster: /* PTX ISA §9.7.13.2; mapa, getctarank §9.7.9.21-22 */

@@ -229,6 +229,16 @@ typedef enum sim_space {
 
 /* A fault record: kind, where (block, thread, PTX line, CUDA source line) and, for
  * memory faults, the access. message is a complete human-readable sentence. */
+/* The allocation an out-of-bounds global access lies next to (sim_fault.near): the one
+ * whose end it passed, or the nearest after it, within 1 MiB. */
+typedef struct sim_alloc_near {
+    char name[64];     /* the allocation's label (sim_malloc_named: a buffer's argument name) */
+    uint64_t bytes;    /* its size in bytes; 0: no allocation near (the rest unset) */
+    uint64_t distance; /* bytes from its end to the access (after), or from the access to
+                          its start */
+    int after;         /* 1 past its end, 0 before its start */
+} sim_alloc_near;
+
 typedef struct sim_fault {
     sim_fault_kind kind;
     sim_space space;
@@ -242,6 +252,8 @@ typedef struct sim_fault {
     int src_line;         /* from .loc, 0 unknown */
     char message[512];    /* e.g. "out-of-bounds store of 4 bytes at 0x... : 0 bytes
                                past the end of 'c' (4000 bytes)" */
+    sim_alloc_near near;  /* SIM_FAULT_OUT_OF_BOUNDS in global memory: the allocation the
+                             message names; near.bytes 0 otherwise */
 } sim_fault;
 
 /* A checker finding, reported like compute-sanitizer (kind, address, size, space,

@@ -113,8 +113,10 @@ const char *sim_kind_name(int kind)
 }
 
 /* Describes where a bad global address lies relative to the nearest allocation. */
-void sim_describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size_t n)
+void sim_describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size_t n,
+                         sim_alloc_near *near)
 {
+    memset(near, 0, sizeof *near);
     /* the nearest allocation before addr and the nearest after it; an index past the end
      * of a buffer is named from that buffer while it is within the buffer's own length
      * past it (x[i + 100] of a 64-element x), even when the next allocation is nearer */
@@ -139,9 +141,15 @@ void sim_describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size
     const int use_prev = prev && (dprev <= prev->size || dprev <= dnext);
     const uint64_t dist = use_prev ? dprev : dnext;
     const sim_alloc *best = use_prev ? prev : next;
-    if (!best || dist > (1u << 20))
+    if (!best || dist > (1u << 20)) {
         snprintf(buf, n, "not inside any allocation%s", addr < 4096 ? " (a null pointer?)" : "");
-    else if (use_prev)
+        return;
+    }
+    snprintf(near->name, sizeof near->name, "%s", best->label);
+    near->bytes = best->size;
+    near->distance = dist;
+    near->after = use_prev;
+    if (use_prev)
         snprintf(buf, n, "%llu bytes past the end of '%s' (%zu bytes)", (unsigned long long)dist,
                  best->label, best->size);
     else

@@ -169,6 +169,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
     }
     char why[200];
     why[0] = 0;
+    sim_alloc_near near; /* global and const: the allocation next to a bad address */
+    near.bytes = 0;
     switch (sp) {
     case SIM_SPACE_GLOBAL:
     case SIM_SPACE_CONST: {
@@ -182,7 +184,7 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
                 mreq_add(c, t, sp, a, size, kind, in);
             return al->data + (a - al->base);
         }
-        sim_describe_global(c->s, a, size, why, sizeof why);
+        sim_describe_global(c->s, a, size, why, sizeof why, &near);
         break;
     }
     case SIM_SPACE_SHARED:
@@ -247,6 +249,8 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         f->is_store = kind;
         f->address = addr;
         f->size = size;
+        if (near.bytes)
+            f->near = near;
     }
     return NULL;
 }

@@ -87,8 +87,11 @@ const char *sim_space_name(int space);
 /* sim_fault.c: "load", "store" or "atomic" for an access kind 0, 1, 2. */
 const char *sim_kind_name(int kind);
 /* sim_fault.c: describes global address addr (size bytes) relative to the nearest
- * allocation, for fault messages, into buf (n bytes). */
-void sim_describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size_t n);
+ * allocation, for fault messages, into buf (n bytes); *near gets that allocation when the
+ * text names one past whose end or before whose start the access lies (near->bytes 0
+ * otherwise). */
+void sim_describe_global(sim_t *s, uint64_t addr, unsigned size, char *buf, size_t n,
+                         sim_alloc_near *near);
 /* sim_fault.c: records a finding (kept up to sim_config.max_findings, counted past
  * it); NULL when not kept. t, pc, op: the access; other_*: the earlier one, -1 none. */
 sim_finding *sim_add_finding(sim_ctx *c, sim_finding_kind kind, int is_error, sim_space sp,

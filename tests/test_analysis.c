@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/backend.h"
 #include "runtime/spec.h"
@@ -549,6 +550,55 @@ START_TEST(test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_
 }
 END_TEST
 
+/* The allocation an out-of-bounds fault names comes from the simulator's fields: a kernel
+ * (CUDA C, compiled here) whose thread 0 stores to out[-2], 8 bytes before the start of
+ * the 128 bytes of 'out'. */
+START_TEST(test_run_names_the_allocation_a_store_lies_before)
+{
+    char dir[] = "/tmp/gl-oob-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/before.cu", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("extern \"C\" __global__ void shift(int *out)\n"
+          "{\n"
+          "    int i = threadIdx.x;\n"
+          "    out[i - 2] = i;\n"
+          "}\n",
+          f);
+    fclose(f);
+    cJSON *j = cJSON_Parse("{\"source\": \"before.cu\", \"kernel\": \"shift\", \"grid\": [1], "
+                           "\"block\": [32], \"args\": [{\"name\": \"out\", \"type\": \"i32*\", "
+                           "\"len\": 32}]}");
+    gl_spec spec;
+    gl_error err;
+    memset(&err, 0, sizeof err);
+    ck_assert_int_eq(spec_from_json(j, "before.json", dir, NULL, &spec, &err), GL_OK);
+    cJSON_Delete(j);
+    gl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.backend = GL_BACKEND_SIM;
+    gl_run_result res;
+    ck_assert_int_eq(gl_run_spec(&spec, &o, &res, &err), GL_ERR_FAULT);
+    const gl_fault *ft = &res.fault;
+    ck_assert_int_eq(ft->kind, GL_FAULT_OUT_OF_BOUNDS);
+    ck_assert_uint_eq(ft->thread[0], 0);
+    ck_assert_int_eq(ft->src_line, 4);
+    ck_assert_uint_eq(ft->address, res.dptr[0] - 8);
+    ck_assert_str_eq(ft->alloc_name, "out");
+    ck_assert_uint_eq(ft->alloc_bytes, 128);
+    ck_assert_uint_eq(ft->alloc_distance, 8);
+    ck_assert_int_eq(ft->alloc_after, 0);
+    ck_assert_msg(strstr(ft->message, "8 bytes before the start of 'out' (128 bytes)"), "%s",
+                  ft->message);
+    gl_run_result_free_trace(&res);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_run_reports_a_race_and_an_unwritten_buffer_as_findings)
 {
     const char *json =
@@ -660,6 +710,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tr, test_run_reports_a_race_and_an_unwritten_buffer_as_findings, 0, 2);
     tcase_add_test(tr,
                    test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane);
+    tcase_add_test(tr, test_run_names_the_allocation_a_store_lies_before);
     tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0, 2);
     suite_add_tcase(s, tr);
     return s;

@@ -560,13 +560,16 @@ START_TEST(test_fake_driver_fault_is_named_with_advice_and_next_launch_works)
     gl_error err = {0};
     ck_assert_int_eq(gl_run_spec(&s, &opts, &r, &err), GL_ERR_FAULT);
     ck_assert_int_eq(gl_exit_code(err.status), 1);
-    ck_assert_int_eq(r.gpu_fault, GL_WORKER_CUDA_FAULT);
+    ck_assert_int_eq(r.fault.kind, GL_FAULT_GPU);
+    ck_assert_int_eq(r.fault.warp, -1); /* the GPU names no thread */
     /* A store 1 GiB past a small buffer: the H200 (driver 580) reported
      * CUDA_ERROR_ILLEGAL_ADDRESS in most runs and CUDA_ERROR_INVALID_ADDRESS_SPACE in
      * one, depending on what lies at that address. Either is a fault named by CUDA. */
-    ck_assert_msg(strcmp(r.cuda_error, "CUDA_ERROR_ILLEGAL_ADDRESS") == 0 ||
-                      strcmp(r.cuda_error, "CUDA_ERROR_INVALID_ADDRESS_SPACE") == 0,
-                  "%s", r.cuda_error);
+    ck_assert_msg(strcmp(r.fault.cuda_error, "CUDA_ERROR_ILLEGAL_ADDRESS") == 0 ||
+                      strcmp(r.fault.cuda_error, "CUDA_ERROR_INVALID_ADDRESS_SPACE") == 0,
+                  "%s", r.fault.cuda_error);
+    ck_assert_msg(strncmp(r.fault.message, "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal", 38) == 0, "%s",
+                  r.fault.message);
     ck_assert_msg(strstr(err.msg, "tests/cli/saxpy.cu: kernel 'saxpy' faulted on the GPU: "
                                   "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access"),
                   "%s", err.msg);
@@ -577,7 +580,7 @@ START_TEST(test_fake_driver_fault_is_named_with_advice_and_next_launch_works)
     gl_run_result_free(&r);
     setenv("FAKE_CUDA", "ok", 1);
     ck_assert_msg(gl_run_spec(&s, &opts, &r, &err) == GL_OK, "%s", err.msg);
-    ck_assert_int_eq(r.gpu_fault, 0);
+    ck_assert_int_eq(r.fault.kind, GL_FAULT_NONE);
     gl_run_result_free(&r);
     spec_free(&s);
     assert_no_children();
@@ -597,7 +600,9 @@ START_TEST(test_fake_driver_endless_kernel_is_stopped_and_next_launch_works)
     ck_assert_int_eq(gl_run_spec(&s, &opts, &r, &err), GL_ERR_FAULT);
     ck_assert(now_s() - t0 < 5);
     ck_assert_int_eq(r.backend, GL_BACKEND_GPU); /* no fallback once the GPU opened */
-    ck_assert_int_eq(r.gpu_fault, GL_WORKER_TIMEOUT);
+    ck_assert_int_eq(r.fault.kind, GL_FAULT_GPU);
+    ck_assert_str_eq(r.fault.cuda_error, "");
+    ck_assert_str_eq(r.fault.message, "the kernel ran longer than 0.5 s and was stopped");
     ck_assert_msg(strstr(err.msg, "kernel 'saxpy' ran longer than 0.5 s on the GPU and was "
                                   "stopped: an endless loop?\nRun it on the simulator to see "
                                   "where it loops: gpulearn run tests/cli/saxpy.json "
@@ -787,9 +792,9 @@ START_TEST(test_gpu_out_of_bounds_is_named_and_next_launch_works)
     /* A store 1 GiB past a small buffer: the H200 (driver 580) reported
      * CUDA_ERROR_ILLEGAL_ADDRESS in most runs and CUDA_ERROR_INVALID_ADDRESS_SPACE in
      * one, depending on what lies at that address. Either is a fault named by CUDA. */
-    ck_assert_msg(strcmp(r.cuda_error, "CUDA_ERROR_ILLEGAL_ADDRESS") == 0 ||
-                      strcmp(r.cuda_error, "CUDA_ERROR_INVALID_ADDRESS_SPACE") == 0,
-                  "%s", r.cuda_error);
+    ck_assert_msg(strcmp(r.fault.cuda_error, "CUDA_ERROR_ILLEGAL_ADDRESS") == 0 ||
+                      strcmp(r.fault.cuda_error, "CUDA_ERROR_INVALID_ADDRESS_SPACE") == 0,
+                  "%s", r.fault.cuda_error);
     ck_assert_msg(strstr(err.msg, "gpulearn run tests/gpu/oob_far.json --backend sim"), "%s",
                   err.msg);
     gl_run_result_free(&r);
@@ -812,7 +817,7 @@ START_TEST(test_gpu_endless_loop_is_stopped_after_timeout_and_next_launch_works)
     ck_assert_int_eq(gl_run_spec(&s, &opts, &r, &err), GL_ERR_FAULT);
     double took = now_s() - t0;
     printf("GPU endless loop stopped after %.1f s: %s\n", took, err.msg);
-    ck_assert_int_eq(r.gpu_fault, GL_WORKER_TIMEOUT);
+    ck_assert_int_eq(r.fault.kind, GL_FAULT_GPU);
     ck_assert(took < 60);
     ck_assert_msg(strstr(err.msg, "ran longer than 2 s on the GPU"), "%s", err.msg);
     gl_run_result_free(&r);

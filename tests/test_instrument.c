@@ -1043,8 +1043,8 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
         .backend = GL_BACKEND_GPU, .trace_level = TRACE_MEMORY, .metrics = 1, .gpu_trace = 1};
     gl_run_result g;
     gl_status st = gl_run_ptx(&spec, c.ptx, &go, &g, &err);
-    if (st == GL_ERR_NODEVICE ||
-        (st != GL_OK && g.backend == GL_BACKEND_GPU && !g.gpu_fault && strstr(err.msg, "driver"))) {
+    if (st == GL_ERR_NODEVICE || (st != GL_OK && g.backend == GL_BACKEND_GPU &&
+                                  g.fault.kind != GL_FAULT_GPU && strstr(err.msg, "driver"))) {
         printf("SKIP: no GPU (%s)\n", err.msg);
         gl_run_result_free(&g);
         gl_compiled_free(&c);

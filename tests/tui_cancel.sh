@@ -11,16 +11,10 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux or pgrep).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_cancel: tmux not found: skipping"; exit 77; }
-command -v pgrep >/dev/null 2>&1 || { echo "tui_cancel: pgrep not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_cancel: no binary at $GPULEARN"; exit 1; }
-
-SOCK="glcancel$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_cancel.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/lessons/01-spin"
+NAME=tui_cancel; SESSION=cancel
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin pgrep
+mkdir -p "$TMP/lessons/01-spin"
 LESSON="$TMP/lessons/01-spin"
 
 cat >"$LESSON/spin.cu" <<'EOF'
@@ -74,8 +68,6 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-NAME=tui_cancel; SESSION=cancel
-. "$(dirname "$0")/lib/tmux.sh"
 # processes running the TUI (its worker is a fork: same command line)
 nproc_tui() { pgrep -f -- "$GPULEARN $LESSON" | wc -l; }
 wait_nproc() {

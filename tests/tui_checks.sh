@@ -10,15 +10,10 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_checks: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_checks: no binary at $GPULEARN"; exit 1; }
-
-SOCK="glchecks$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_checks.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/lessons/01-race"
+NAME=tui_checks; SESSION=checks
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
+mkdir -p "$TMP/lessons/01-race"
 LESSON="$TMP/lessons/01-race"
 
 cat >"$LESSON/race.cu" <<'EOF'
@@ -78,8 +73,6 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-NAME=tui_checks; SESSION=checks
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE)"; }
 
 walk() {

@@ -18,17 +18,10 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_compare: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_compare: no binary at $GPULEARN"; exit 1; }
-
-SOCK="glcmp$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_compare.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$TMP/lessons"
-cp -R "$ROOT"/lessons/01-* "$TMP/lessons/"
+NAME=tui_compare; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
+tui_copy_lessons 01
 
 # The fixture: an exercise whose largest graded size takes longer than a second.
 mkdir -p "$TMP/lessons/02-spin"
@@ -70,8 +63,6 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-NAME=tui_compare; SESSION=views
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($PART)"; }
 
 # fresh LESSON [COPY]: a new TUI (empty data folders; COPY, if given, is the learner's

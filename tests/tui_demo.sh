@@ -9,19 +9,11 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_demo: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_demo: no binary at $GPULEARN"; exit 1; }
-
-SOCK="gldemo$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_demo.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
+NAME=tui_demo; SESSION=demo
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 # Only lessons 0 and 1 (copied): the test does not depend on the other lessons' state.
-mkdir -p "$TMP/lessons"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-for d in "$ROOT"/lessons/00-* "$ROOT"/lessons/01-*; do [ -d "$d" ] && cp -R "$d" "$TMP/lessons/"; done
-mkdir -p "$TMP/xdg"
+tui_copy_lessons 00 01
 
 cat >"$TMP/pane.sh" <<'EOF'
 before=$(stty -g)
@@ -33,8 +25,6 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-NAME=tui_demo; SESSION=demo
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($WHAT)"; }
 click() {
   x=$(printf '%x' $(($1 + 33))); y=$(printf '%x' $(($2 + 33)))

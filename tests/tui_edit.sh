@@ -13,19 +13,12 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_edit: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_edit: no binary at $GPULEARN"; exit 1; }
-
-SOCK="gledit$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_edit.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
+NAME=tui_edit; SESSION=edit
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 # Only lessons 0 and 1 (copied): the test does not depend on the other lessons' state.
-mkdir -p "$TMP/lessons"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-for d in "$ROOT"/lessons/00-* "$ROOT"/lessons/01-*; do [ -d "$d" ] && cp -R "$d" "$TMP/lessons/"; done
-mkdir -p "$TMP/xdg" "$TMP/home"
+tui_copy_lessons 00 01
+mkdir -p "$TMP/home"
 
 # The "editors": each changes the file it is given, as a learner would.
 cat >"$TMP/fix.sh" <<'EOF'
@@ -56,8 +49,6 @@ sleep 600
 EOF
 use_editor() { cp "$TMP/$1" "$TMP/editor.sh"; chmod +x "$TMP/editor.sh"; }
 
-NAME=tui_edit; SESSION=edit
-. "$(dirname "$0")/lib/tmux.sh"
 # click X Y: a left-button press and release at column X, row Y (0-based), in the X10
 # mouse encoding the terminal's kmous capability names.
 click() {

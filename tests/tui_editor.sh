@@ -13,18 +13,11 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_editor: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_editor: no binary at $GPULEARN"; exit 1; }
-
-SOCK="gleditor$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_editor.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/lessons"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-for d in "$ROOT"/lessons/00-* "$ROOT"/lessons/01-*; do [ -d "$d" ] && cp -R "$d" "$TMP/lessons/"; done
-mkdir -p "$TMP/xdg" "$TMP/home"
+NAME=tui_editor; SESSION=ed
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
+tui_copy_lessons 00 01
+mkdir -p "$TMP/home"
 
 # No editor in the environment (nor a vi or nano to fall back on: the built-in opens).
 cat >"$TMP/pane.sh" <<'EOF'
@@ -38,8 +31,6 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-NAME=tui_editor; SESSION=ed
-. "$(dirname "$0")/lib/tmux.sh"
 # the screen with its colours (SGR escapes) kept
 screen_e() { T capture-pane -p -e -t "$SESSION"; }
 ESC=$(printf '\033')

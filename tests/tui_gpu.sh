@@ -9,29 +9,20 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux or no GPU).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_gpu: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_gpu: no binary at $GPULEARN"; exit 1; }
+NAME=tui_gpu; SESSION=gpu
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 if "$GPULEARN" info --json 2>/dev/null | grep -q '"simulator":[[:space:]]*true'; then
   echo "tui_gpu: SKIP: no GPU"
   exit 77
 fi
 LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
 
-SOCK="glgpu$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_gpu.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg"
-
 cat >"$TMP/pane.sh" <<'EOF'
 XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" "$GPULEARN" "$TUI_LESSON"
 echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
-
-NAME=tui_gpu; SESSION=gpu
-. "$(dirname "$0")/lib/tmux.sh"
 
 T -f /dev/null new-session -d -s gpu -x 120 -y 40 \
   "env GPULEARN='$GPULEARN' TUI_TMP='$TMP' TUI_LESSONS='$LESSONS' TUI_LESSON=5 sh '$TMP/pane.sh'" ||

@@ -20,16 +20,11 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_pictures: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_pictures: no binary at $GPULEARN"; exit 1; }
+NAME=tui_pictures; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
-
-SOCK="glpict$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_pictures.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/fix/01-endless" "$TMP/fix/02-barrier" "$TMP/fix/03-ballot"
+mkdir -p "$TMP/fix/01-endless" "$TMP/fix/02-barrier" "$TMP/fix/03-ballot"
 # Votes (in[i] = i - 8): a ballot where lanes 9-31 vote true, __any_sync where lanes
 # 29-31 do, __all_sync where every lane does.
 cat >"$TMP/fix/03-ballot/b.cu" <<'EOF'
@@ -104,8 +99,6 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-NAME=tui_pictures; SESSION=views
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 
 

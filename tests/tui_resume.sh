@@ -8,15 +8,10 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_resume: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_resume: no binary at $GPULEARN"; exit 1; }
+NAME=tui_resume; SESSION=resume
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 LESSONS=$(pwd)/lessons
-
-SOCK="glresume$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_resume.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
 mkdir -p "$TMP/xdg/gpulearn"
 PROGRESS="$TMP/xdg/gpulearn/progress.json"
 # a key a later version might write: kept through every update
@@ -27,9 +22,6 @@ XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "
 echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF2
-
-NAME=tui_resume; SESSION=resume
-. "$(dirname "$0")/lib/tmux.sh"
 
 start() { # start ARGS: a fresh TUI at 80x24 with those arguments
   T kill-server >/dev/null 2>&1

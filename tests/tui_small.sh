@@ -9,24 +9,16 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_small: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_small: no binary at $GPULEARN"; exit 1; }
+NAME=tui_small; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 LESSONS=$(pwd)/lessons
-
-SOCK="glsmall$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_small.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg"
 cat >"$TMP/pane.sh" <<'EOF2'
 XDG_DATA_HOME="$TUI_TMP/xdg" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
 echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF2
 
-NAME=tui_small; SESSION=views
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 
 open 60 20 "$LESSONS" 7

@@ -8,18 +8,11 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_smoke: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_smoke: no binary at $GPULEARN"; exit 1; }
-
-SOCK="gltui$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_smoke.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
+NAME=tui_smoke; SESSION=smoke
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 # Only lessons 0 and 1 (copied): the test does not depend on the other lessons' state.
-mkdir -p "$TMP/lessons"
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-for d in "$ROOT"/lessons/00-* "$ROOT"/lessons/01-*; do [ -d "$d" ] && cp -R "$d" "$TMP/lessons/"; done
+tui_copy_lessons 00 01
 
 # The pane runs this: record the tty settings, run the TUI, compare them after.
 cat >"$TMP/pane.sh" <<'EOF'
@@ -32,8 +25,6 @@ echo "GPULEARN-EXIT=$rc"
 sleep 600
 EOF
 
-NAME=tui_smoke; SESSION=smoke
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE)"; }
 
 smoke() {

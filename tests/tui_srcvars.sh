@@ -10,16 +10,11 @@
 # locations here (clang only: it keeps -O0 locals in memory).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_srcvars: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_srcvars: no binary at $GPULEARN"; exit 1; }
+NAME=tui_srcvars; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
-
-SOCK="glsrcvars$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_srcvars.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/cache"
+mkdir -p "$TMP/cache"
 
 cat >"$TMP/pane.sh" <<'EOF2'
 XDG_DATA_HOME="$TUI_TMP/xdg" XDG_CACHE_HOME="$TUI_TMP/cache" GPULEARN_LESSONS="$TUI_LESSONS" GPULEARN_NO_GPU=1 "$GPULEARN" "$TUI_LESSON"
@@ -27,8 +22,6 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF2
 
-NAME=tui_srcvars; SESSION=views
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 
 # step_to PATTERN: Home, then . until the screen matches PATTERN (extended regexp).

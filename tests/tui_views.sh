@@ -20,16 +20,11 @@
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux).
 set -u
 
-command -v tmux >/dev/null 2>&1 || { echo "tui_views: tmux not found: skipping"; exit 77; }
-GPULEARN=${GPULEARN:-$(pwd)/build/debug/gpulearn}
-[ -x "$GPULEARN" ] || { echo "tui_views: no binary at $GPULEARN"; exit 1; }
+NAME=tui_views; SESSION=views
+. "$(dirname "$0")/lib/tmux.sh"
+tui_begin
 LESSONS=${GPULEARN_LESSONS:-$(pwd)/lessons}
-
-SOCK="glviews$$"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/tui_views.XXXXXX") || exit 1
-cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT INT TERM
-mkdir -p "$TMP/xdg" "$TMP/fix/01-errors"
+mkdir -p "$TMP/fix/01-errors"
 FIX="$TMP/fix/01-errors"
 
 cat >"$FIX/oob.cu" <<'EOF'
@@ -72,8 +67,6 @@ echo "GPULEARN-EXIT=$?"
 sleep 600
 EOF
 
-NAME=tui_views; SESSION=views
-. "$(dirname "$0")/lib/tmux.sh"
 fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 # The screen without its status bar (one-off messages live there).
 body() { screen | sed '$d'; }

@@ -289,7 +289,8 @@ void app_finish_job(app *a)
         else if (a->view == VIEW_ERROR)
             a->view = VIEW_MAP;
         char msg[200];
-        if (kind == JOB_EXERCISE && a->run_status == GL_OK && !a->run.gpu_fault && a->cmp.done) {
+        if (kind == JOB_EXERCISE && a->run_status == GL_OK && a->run.fault.kind != GL_FAULT_GPU &&
+            a->cmp.done) {
             if (a->cmp.differ)
                 snprintf(msg, sizeof msg,
                          "output differs from the reference at %zu of %zu elements (n = %lld)",
@@ -301,7 +302,7 @@ void app_finish_job(app *a)
             app_set_flash(a, msg);
         } else if (kind == JOB_EXERCISE && a->run_status == GL_OK && a->ref_status != GL_OK) {
             app_set_flash(a, "ran; the reference could not run: see Result");
-        } else if (a->run_status == GL_OK && a->run.gpu_fault)
+        } else if (a->run_status == GL_OK && a->run.fault.kind == GL_FAULT_GPU)
             app_set_flash(a, "the kernel failed on the GPU: press S to re-run it on the simulator, "
                              "which shows where");
         else if (a->run_status == GL_OK && a->run.nerrors > 0)

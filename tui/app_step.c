@@ -182,8 +182,7 @@ void app_run_result_free(gl_run_result *r)
  * becomes the baseline the next run of its step is compared with. */
 void app_keep_baseline(app *a)
 {
-    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != GL_FAULT_NONE ||
-        a->run.gpu_fault)
+    if (!a->have_run || a->run_status != GL_OK || a->run.fault.kind != GL_FAULT_NONE)
         return;
     a->baseline = (struct app_baseline){true,
                                         a->lesson,

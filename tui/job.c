@@ -186,8 +186,6 @@ static void write_result(wbuf *w, const gl_run_result *r)
     w_bytes(w, &r->occupancy, sizeof r->occupancy);
     w_bytes(w, &r->peaks, sizeof r->peaks);
     w_str(w, r->ptx);
-    w_bytes(w, &r->gpu_fault, sizeof r->gpu_fault);
-    w_bytes(w, r->cuda_error, sizeof r->cuda_error);
     w_bytes(w, &r->cached, sizeof r->cached);
     w_bytes(w, r->compile_command, sizeof r->compile_command);
     w_blob(w, r->diags, (size_t)r->ndiags * sizeof *r->diags);
@@ -319,6 +317,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     res->fault.src_file[sizeof res->fault.src_file - 1] = '\0';
     res->fault.message[sizeof res->fault.message - 1] = '\0';
     res->fault.alloc_name[sizeof res->fault.alloc_name - 1] = '\0';
+    res->fault.cuda_error[sizeof res->fault.cuda_error - 1] = '\0';
     r_bytes(r, &res->stats, sizeof res->stats);
     r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
     r_bytes(r, &res->occupancy, sizeof res->occupancy);
@@ -326,9 +325,6 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->peaks, sizeof res->peaks);
     res->peaks.device[sizeof res->peaks.device - 1] = '\0';
     res->ptx = r_blob(r, NULL);
-    r_bytes(r, &res->gpu_fault, sizeof res->gpu_fault);
-    r_bytes(r, res->cuda_error, sizeof res->cuda_error);
-    res->cuda_error[sizeof res->cuda_error - 1] = '\0';
     r_bytes(r, &res->cached, sizeof res->cached);
     r_bytes(r, res->compile_command, sizeof res->compile_command);
     res->compile_command[sizeof res->compile_command - 1] = '\0';

@@ -451,6 +451,11 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     }
     view_put(win, y, x, w, f->kind != GL_FAULT_NONE ? f->message : a->run.findings[0].message,
              term_attr(TC_BAD));
+    if (f->kind == GL_FAULT_GPU && h >= 3) /* CUDA names no thread or line */
+        view_put(win, y + 2, x, w,
+                 "the GPU does not say which thread or line: press S to re-run it on the "
+                 "simulator, which shows where",
+                 term_attr(TC_DIM));
 }
 
 int view_error_height(const app *a, int w)

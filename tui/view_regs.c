@@ -205,6 +205,25 @@ static int vote_picture(WINDOW *win, const trace_event *v, unsigned l, int y, in
 /* The source variable register r holds after the instruction at pc ran (DWARF ranges
  * say where a variable is before an instruction: the next one's, pc + 1, first; then
  * pc's own), or NULL: a compiler temporary, or no debug build. */
+/* The last event of `kind` (a shuffle's or a vote's picture) that warp wp of block b
+ * recorded after its issue event at index issue, before its next issue (looked for in the
+ * next 7 events), or NULL. */
+static const trace_event *issue_event(const trace_t *t, size_t issue, uint32_t b, unsigned wp,
+                                      trace_kind kind)
+{
+    const trace_event *found = NULL;
+    for (size_t i = issue + 1; i < t->nevents && i < issue + 8; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->block != b || e->warp != wp)
+            continue;
+        if (e->kind == TRACE_EV_ISSUE)
+            break;
+        if (e->kind == kind)
+            found = e;
+    }
+    return found;
+}
+
 static const trace_var *var_of(const trace_t *t, int r, int32_t pc)
 {
     if (pc < 0)
@@ -366,32 +385,14 @@ void view_regs_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
     }
     /* a shuffle: which lane each lane read (the picture of shfl.sync) */
     if (last_issue != SIZE_MAX && row + 2 < y + h) {
-        const trace_event *s = NULL;
-        for (size_t i = last_issue + 1; i < t->nevents && i < last_issue + 8; i++) {
-            const trace_event *e = &t->events[i];
-            if (e->block != b || e->warp != wp)
-                continue;
-            if (e->kind == TRACE_EV_ISSUE)
-                break;
-            if (e->kind == TRACE_EV_SHFL)
-                s = e;
-        }
+        const trace_event *s = issue_event(t, last_issue, b, wp, TRACE_EV_SHFL);
         if (s)
             row += shfl_picture(win, t, s, l, row, x, y + h - row, w);
     }
     /* a vote (__all_sync, __any_sync, __uni_sync, __ballot_sync): how each lane voted and
      * what every lane got */
     if (last_issue != SIZE_MAX && row + 1 < y + h) {
-        const trace_event *v = NULL;
-        for (size_t i = last_issue + 1; i < t->nevents && i < last_issue + 8; i++) {
-            const trace_event *e = &t->events[i];
-            if (e->block != b || e->warp != wp)
-                continue;
-            if (e->kind == TRACE_EV_ISSUE)
-                break;
-            if (e->kind == TRACE_EV_VOTE)
-                v = e;
-        }
+        const trace_event *v = issue_event(t, last_issue, b, wp, TRACE_EV_VOTE);
         if (v)
             row += vote_picture(win, v, l, row, x, y + h - row, w);
     }
