@@ -6,6 +6,7 @@
  * printer for every op. */
 #include "runtime/instrument.h"
 
+#include "sim/mma.h"
 #include "sim/ptx/ptx_ir.h"
 
 #include <ctype.h>
@@ -560,6 +561,8 @@ typedef struct memsite {
     unsigned base_size;   /* its size in bytes */
     const char *base_sym; /* the variable addressed, or NULL */
     long long off;        /* the address's immediate (the whole address without a base) */
+    unsigned lanes;       /* only lanes below this give an address (ldmatrix/stmatrix .x1,
+                             .x2: 8, 16); 0: every lane */
 } memsite;
 
 /* Emits the per-warp memory record code for instruction `pc` (before it). -1 when the
@@ -576,6 +579,8 @@ static int emit_mem(sbuf *b, int sim_mode, int in_func, const memsite *m, int pc
         sb_puts(b, "\tsetp.eq.u32 %glx_g, %glx_lane, %glx_lane;\n");
     else
         sb_printf(b, "\t%s.pred %%glx_g, %s;\n", m->guard_neg ? "not" : "mov", m->guard);
+    if (m->lanes) /* ldmatrix.x1/.x2: lanes 0 .. 8 num - 1 give the rows' addresses */
+        sb_printf(b, "\tsetp.lt.and.u32 %%glx_g, %%glx_lane, %u, %%glx_g;\n", m->lanes);
     /* address, evaluated as the instruction does */
     if (m->base_reg && m->base_size == 8)
         sb_printf(b, "\tadd.s64 %%glx_a, %s, %lld;\n", m->base_reg, m->off);
@@ -685,8 +690,14 @@ static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
     if (!tsize || in->op == PTX_OP_wmma_load || in->op == PTX_OP_wmma_store)
         return 0; /* (wmma: many addresses per lane, not one record; the simulator has them) */
     ms->width = ms->op == TRACE_ATOMIC ? tsize : tsize * (in->vec ? in->vec : 1);
-    if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix)
-        ms->width = 16; /* one 16-byte matrix row per lane address (PTX ISA §9.7.14.5.15) */
+    if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix) {
+        /* one 16-byte matrix row per lane address, from lanes 0 .. 8 num - 1 (PTX ISA
+         * §9.7.14.5.15) */
+        mma_desc d;
+        mma_unpack((uint32_t)in->target, &d);
+        ms->width = 16;
+        ms->lanes = d.num < 4 ? 8u * (unsigned)d.num : 0;
+    }
     /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix (ptx_ir.h) */
     const ptx_operand *a = in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix
                                ? &in->o[0]

@@ -26,7 +26,10 @@
  * Limits: one memory instruction, ret or exit per line (as nvcc, NVRTC and clang emit
  * PTX); an access addressed by a .local variable's name is not recorded; at most
  * GL_ITRACE_MAX_SHARED_SYMS shared variables are translated; `.shared::cluster`
- * accesses are recorded as shared.
+ * accesses (distributed shared memory) are recorded as shared with the address the
+ * kernel computed (mapa's), while the simulator's own trace names another CTA's shared
+ * memory by its cluster window: the two traces differ there; wmma.load/store (many
+ * addresses per lane) are not recorded.
  */
 #ifndef GL_INSTRUMENT_H
 #define GL_INSTRUMENT_H

@@ -810,6 +810,16 @@ START_TEST(test_corpus_instrumented_traces_equal_simulator_traces)
                 spec_free(&spec);
                 continue;
             }
+            if (strstr(c.ptx, "shared::cluster") || strstr(c.ptx, "mapa") ||
+                strstr(c.ptx, "wmma.load") || strstr(c.ptx, "wmma.store")) {
+                /* not comparable (instrument.h, Limits): distributed shared memory (the
+                 * record holds mapa's address, the simulator's trace the cluster window)
+                 * and wmma.load/store (many addresses per lane: not recorded) */
+                skipped++;
+                gl_compiled_free(&c);
+                spec_free(&spec);
+                continue;
+            }
             int trunc = 0;
             size_t n = compare_spec(path, c.ptx, &spec, 0, &trunc, 1);
             /* what the GPU gets assembles */
