@@ -16,6 +16,7 @@
 
 #include "sim/mma.h"
 #include "tests/fixture.h"
+#include "trace/trace.h"
 
 static const char *const compilers[] = {"nvcc", "nvccG", "clang"};
 
@@ -580,6 +581,63 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
 }
 END_TEST
 
+/* The trace's registers view (TRACE_EV_REG with record_regs) shows what an mma.sync's
+ * destination register list received, like any destination: for each of the four f32
+ * registers of m16n8k16's D, an event whose 32 lane values are the D fragment
+ * (element i of lane l at row l/4 + 8 (i/2), column 2 (l%4) + i%2). */
+START_TEST(test_trace_records_mma_destination_registers)
+{
+    const int ci = _i;
+    ptx_module_t *m = load("mma_sync", ci);
+    if (!m)
+        return;
+    enum { M = 16, N = 8, K = 16 };
+    float a[M * K], b[K * N], c[M * N], d[M * N];
+    uint32_t st = 777u;
+    for (int i = 0; i < M * K; i++)
+        a[i] = (float)small(&st, -8, 8);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (float)small(&st, -8, 8);
+    for (int i = 0; i < M * N; i++)
+        c[i] = (float)small(&st, -32, 32);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = c[i * N + j];
+            for (int k = 0; k < K; k++)
+                s += a[i * K + k] * b[k * N + j];
+            d[i * N + j] = s;
+        }
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    tr->record_regs = 1;
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    uint64_t da = fixture_upload(s, a, sizeof a, "A"), db = fixture_upload(s, b, sizeof b, "B");
+    uint64_t dc = fixture_upload(s, c, sizeof c, "C"), dd = fixture_upload(s, NULL, sizeof d, "D");
+    int exact = 1;
+    void *p[] = {&da, &db, &dc, &dd, &exact};
+    launch(s, m, "mma_m16n8k16_f16_f32", 1, p, ci);
+    for (int i = 0; i < 4; i++) {
+        uint32_t want[32];
+        for (unsigned l = 0; l < 32; l++)
+            memcpy(&want[l], &d[(l / 4 + 8 * (i / 2)) * N + 2 * (l % 4) + i % 2], 4);
+        int found = 0;
+        for (size_t e = 0; e < tr->nevents && !found; e++) {
+            const trace_event *ev = &tr->events[e];
+            if (ev->kind != TRACE_EV_REG || ev->mask != UINT32_MAX)
+                continue;
+            const uint64_t *v = trace_event_values(tr, ev);
+            found = 1;
+            for (unsigned l = 0; l < 32 && found; l++)
+                found = (uint32_t)v[l] == want[l];
+        }
+        ck_assert_msg(found, "%s: no register event holds D register %d", compilers[ci], i);
+    }
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
+}
+END_TEST
+
 /* ldmatrix reads shared memory like ld.shared (PTX ISA §9.7.14.5.15): one 16-byte row per
  * lane address, racechecked. Warp 1 stores rows that warp 0 reads with no barrier. */
 START_TEST(test_ldmatrix_is_racechecked_against_other_warps_stores)
@@ -636,6 +694,7 @@ static Suite *mma_suite(void)
     tcase_add_loop_test(tc, test_mma_in_half_a_warp_is_an_error_naming_the_instruction, 0, 3);
     tcase_add_test(tc, test_bad_tensor_core_forms_are_parse_errors);
     tcase_add_test(tc, test_ldmatrix_is_racechecked_against_other_warps_stores);
+    tcase_add_loop_test(tc, test_trace_records_mma_destination_registers, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
