@@ -145,10 +145,32 @@ static sim_async *async_of(sim_ctx *c, unsigned t, const ptx_insn *in)
     sim_async *a = c->async;
     if (a->block != c->block_linear + 1) {
         a->block = c->block_linear + 1;
+        for (unsigned k = 0; k < a->n; k++)
+            free(a->q[k].bulk);
         a->n = 0;
         memset(a->groups, 0, sizeof a->groups);
     }
     return a;
+}
+
+/* Writes copy cp into shared memory through the checked path (16 bytes at a time for
+ * cp.async.bulk), as a store by thread t at `in`, and frees its bulk buffer. Returns 0
+ * after a fault. */
+static int land_one(sim_ctx *c, const sim_async_copy *cp, unsigned t, const ptx_insn *in)
+{
+    const unsigned len = cp->bulk ? cp->bulk_size : cp->size, step = cp->bulk ? 16 : cp->size;
+    const unsigned char *src = cp->bulk ? cp->bulk : cp->data;
+    sim_race_async_mark(c, cp->dst, len, 0, 0, 0);
+    int ok = 1;
+    for (unsigned o = 0; o < len && ok; o += step) {
+        unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, cp->dst + o, step, 1, in);
+        if (p)
+            memcpy(p, src + o, step);
+        ok = p != NULL;
+    }
+    free(cp->bulk);
+    c->mwrites++; /* spin detection: memory changed */
+    return ok;
 }
 
 /* Lands the copies of thread t that are due for a wait with n groups left pending (n <
@@ -162,18 +184,24 @@ static int land(sim_ctx *c, sim_async *a, unsigned t, int n, const ptx_insn *in)
             a->q[keep++] = a->q[k];
             continue;
         }
-        const sim_async_copy *cp = &a->q[k];
-        sim_race_async_mark(c, cp->dst, cp->size, 0, 0, 0);
-        unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, cp->dst, cp->size, 1, in);
-        if (!p) {
-            ok = 0;
-            continue;
-        }
-        memcpy(p, cp->data, cp->size);
-        c->mwrites++; /* spin detection: memory changed */
+        ok = land_one(c, &a->q[k], t, in);
     }
     a->n = keep;
     return ok;
+}
+
+/* Makes room for one more copy in a's queue; 0 (a fault recorded) without memory. */
+static int grow(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in)
+{
+    unsigned nc = a->cap ? a->cap * 2 : 256;
+    sim_async_copy *q = realloc(a->q, nc * sizeof *q);
+    if (!q) {
+        sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async");
+        return 0;
+    }
+    a->q = q;
+    a->cap = nc;
+    return 1;
 }
 
 /* cp.async [d], [s], cp-size{, src-size} by thread t: reads the source now. */
@@ -197,16 +225,8 @@ static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, 
                      (unsigned long long)dst, size);
         return 0;
     }
-    if (a->n == a->cap) {
-        unsigned nc = a->cap ? a->cap * 2 : 256;
-        sim_async_copy *q = realloc(a->q, nc * sizeof *q);
-        if (!q) {
-            sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async");
-            return 0;
-        }
-        a->q = q;
-        a->cap = nc;
-    }
+    if (a->n == a->cap && !grow(c, a, t, in))
+        return 0;
     sim_async_copy *cp = &a->q[a->n];
     memset(cp, 0, sizeof *cp);
     if (srcsize) {
@@ -252,12 +272,7 @@ static void land_tracked(sim_ctx *c, uint32_t key, const ptx_insn *in)
             a->q[keep++] = *cp;
             continue;
         }
-        sim_race_async_mark(c, cp->dst, cp->size, 0, 0, 0);
-        unsigned char *p = sim_mem(c, cp->tid, SIM_SPACE_SHARED, cp->dst, cp->size, 1, in);
-        if (p) {
-            memcpy(p, cp->data, cp->size);
-            c->mwrites++;
-        }
+        land_one(c, cp, cp->tid, in);
     }
     a->n = keep;
 }
@@ -281,6 +296,83 @@ static void phase_completed(sim_ctx *c)
     if (c->wsync)
         for (unsigned w = 0; w < c->nwarps; w++)
             c->wsync[w]++;
+}
+
+/* cp.async.bulk [d], [s], size{, [mbar]} by thread t (PTX ISA §9.7.9.25.4.1): the model
+ * of exec_async.h. Addresses and size must be multiples of 16. */
+static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc)
+{
+    const uint64_t dst = addr(c, &in->o[0], t), src = addr(c, &in->o[1], t);
+    const uint64_t size = val(c, &in->o[2], t);
+    if (size == 0 || size % 16 || dst % 16 || src % 16 || size > (1u << 20)) {
+        sim_fault_at(c, t, in, SIM_FAULT_MISALIGNED,
+                     "cp.async.bulk of %llu bytes from 0x%llx to 0x%llx: addresses and size "
+                     "must be multiples of 16 (PTX ISA §9.7.9.25.4.1)",
+                     (unsigned long long)size, (unsigned long long)src, (unsigned long long)dst);
+        return 0;
+    }
+    const int to_shared = (in->bop & PTX_CPA_BULK_MBAR) != 0;
+    unsigned char *buf = malloc(size);
+    if (!buf) {
+        sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async.bulk");
+        return 0;
+    }
+    for (uint64_t o = 0; o < size; o += 16) {
+        const unsigned char *p =
+            sim_mem(c, t, to_shared ? SIM_SPACE_GLOBAL : SIM_SPACE_SHARED, src + o, 16, 0, in);
+        if (!p) {
+            free(buf);
+            return 0;
+        }
+        memcpy(buf + o, p, 16);
+    }
+    if (!to_shared) { /* .bulk_group: written to global now */
+        for (uint64_t o = 0; o < size; o += 16) {
+            unsigned char *p = sim_mem(c, t, SIM_SPACE_GLOBAL, dst + o, 16, 1, in);
+            if (!p) {
+                free(buf);
+                return 0;
+            }
+            memcpy(p, buf + o, 16);
+        }
+        free(buf);
+        c->mwrites++;
+        return 1;
+    }
+    uint64_t *obj = mbar_obj(c, t, in, &in->o[3], 2);
+    if (!obj || (a->n == a->cap && !grow(c, a, t, in))) {
+        free(buf);
+        return 0;
+    }
+    sim_async_copy *cp = &a->q[a->n++];
+    memset(cp, 0, sizeof *cp);
+    cp->dst = (uint32_t)dst;
+    cp->tid = (uint16_t)t;
+    cp->bulk_size = (uint32_t)size;
+    cp->bulk = buf;
+    cp->group = -1;
+    cp->pc = (int32_t)pc;
+    const uint32_t key = mbar_key(c, obj);
+    cp->mbar = key;
+    if (c->checks & SIM_CHECK_RACE)
+        sim_race_async_mark(c, dst, (unsigned)size, t, (int32_t)pc, 1);
+    const int r = sim_mbar_tx(obj, -(int64_t)size); /* complete_tx */
+    if (r < 0) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                     "cp.async.bulk: complete_tx of %llu bytes takes the mbarrier's tx-count "
+                     "out of range (PTX ISA §9.7.13.15.2)",
+                     (unsigned long long)size);
+        return 0;
+    }
+    c->mwrites++;
+    if (!key || r > 0) { /* outside shared memory the copy lands now */
+        land_tracked(c, key, in);
+        if (!key)
+            land(c, a, t, -1, in);
+        if (r > 0)
+            phase_completed(c);
+    }
+    return 1;
 }
 
 static void exec_mbarrier(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned t)
@@ -366,6 +458,13 @@ void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, u
             if (!a)
                 return;
             int ok = 1;
+            if (in->bop & PTX_CPA_BULK) { /* commit_group and wait_group: nothing pending */
+                if (in->cmp == PTX_CPA_COPY)
+                    ok = bulk_copy(c, a, t, in, pc);
+                if (!ok)
+                    return;
+                continue;
+            }
             switch (in->cmp) {
             case PTX_CPA_COPY: ok = issue_copy(c, a, t, in, pc); break;
             case PTX_CPA_COMMIT: sim_async_commit(a, t); break;
@@ -409,6 +508,8 @@ void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, u
 void sim_async_free(sim_ctx *c)
 {
     if (c->async) {
+        for (unsigned k = 0; k < c->async->n; k++)
+            free(c->async->q[k].bulk);
         free(c->async->q);
         free(c->async);
         c->async = NULL;

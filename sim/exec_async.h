@@ -6,7 +6,15 @@
  * cp.async.mbarrier.arrive (§9.7.9.25.3.4) made an mbarrier track it, when that
  * mbarrier's current phase completes. Until then its destination bytes are marked in
  * racecheck's shadows (sim_race_async_mark): reading or writing them is an error that
- * names the cp.async, whatever barriers come between. An mbarrier (§9.7.13.15) is a 64-bit word in shared memory
+ * names the cp.async, whatever barriers come between. cp.async.bulk (§9.7.9.25.4.1)
+ * from global to shared with .mbarrier::complete_tx::bytes is one such copy of `size`
+ * bytes that performs complete_tx on its mbarrier at issue and lands when the phase
+ * completes; from shared to global (.bulk_group) it is done at issue, one order the
+ * PTX ISA allows, so writing its source before cp.async.bulk.wait_group.read is not
+ * reported. fence.proxy.async orders generic-proxy writes before async-proxy reads
+ * (§9.7.13.4.2): the simulator has one proxy, so it is a no-op. Not simulated:
+ * cp.async.bulk.tensor (TMA with tensor maps), .multicast::cluster, cp.reduce.async.bulk
+ * and cp.async.bulk.prefetch. An mbarrier (§9.7.13.15) is a 64-bit word in shared memory
  * that the simulator encodes as below; only these functions read or write it.
  */
 #ifndef GL_EXEC_ASYNC_H
@@ -56,6 +64,8 @@ typedef struct sim_async_copy {
     uint32_t mbar;          /* shared offset + 1 of the mbarrier whose phase lands it
                                (cp.async.mbarrier.arrive), 0 none */
     unsigned char data[16]; /* the source bytes, read at issue */
+    uint32_t bulk_size;     /* cp.async.bulk: size bytes (size is 0), else 0 */
+    unsigned char *bulk;    /* cp.async.bulk: its source bytes (malloc), read at issue */
 } sim_async_copy;
 
 /* The copies of one CTA in flight and each thread's committed groups. */

@@ -16,16 +16,23 @@ static const uint16_t *rlist(const sim_ctx *c, const ptx_operand *o)
     return c->m->rlist + o->imm;
 }
 
-/* Fills mat (rows x cols, row-major) from the 32 lanes' fragments of matrix `which`. */
+/* Whether lane l takes part in quad-pair qp (0 ... 3; -1: every lane, the other forms). */
+static int in_qp(unsigned l, int qp)
+{
+    return qp < 0 || (int)((l >> 2) & 3) == qp;
+}
+
+/* Fills mat (rows x cols, row-major) from the fragments of matrix `which` of the 32 lanes
+ * or of quad-pair qp's 8 (in_qp). */
 static void gather(const sim_ctx *c, const mma_desc *d, int which, unsigned base,
-                   const ptx_operand *o, uint64_t *mat, int cols)
+                   const ptx_operand *o, uint64_t *mat, int cols, int qp)
 {
     const unsigned bits = mma_elem_bits(d, which);
     const int nr = mma_nregs(d, which), ep = bits >= 32 ? 1 : (int)(32 / bits);
     const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
     const uint16_t *sl = rlist(c, o);
     for (unsigned l = 0; l < 32; l++)
-        for (int r = nr - 1; r >= 0; r--) { /* wmma's copies: the first one wins */
+        for (int r = nr - 1; r >= 0 && in_qp(l, qp); r--) { /* wmma's copies: the first wins */
             const uint64_t v = sl[r] == PTX_NOREG ? 0 : *sim_reg(c, base + l, sl[r]);
             for (int j = 0; j < ep; j++) {
                 int row, col;
@@ -35,16 +42,17 @@ static void gather(const sim_ctx *c, const mma_desc *d, int which, unsigned base
         }
 }
 
-/* Writes matrix mat (row-major, cols wide) into the 32 lanes' fragments of `which`. */
+/* Writes matrix mat (row-major, cols wide) into the fragments of `which` of the lanes of
+ * quad-pair qp (in_qp). */
 static void scatter(sim_ctx *c, const mma_desc *d, int which, unsigned base, const ptx_operand *o,
-                    const uint64_t *mat, int cols)
+                    const uint64_t *mat, int cols, int qp)
 {
     const unsigned bits = mma_elem_bits(d, which);
     const int nr = mma_nregs(d, which), ep = bits >= 32 ? 1 : (int)(32 / bits);
     const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
     const uint16_t *sl = rlist(c, o);
     for (unsigned l = 0; l < 32; l++)
-        for (int r = 0; r < nr; r++) {
+        for (int r = 0; r < nr && in_qp(l, qp); r++) {
             uint64_t v = 0;
             for (int j = 0; j < ep; j++) {
                 int row, col;
@@ -221,11 +229,14 @@ void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uin
     case MMA_K_MMA:
     case MMA_K_WMMA: {
         static _Thread_local uint64_t A[MAXE], B[MAXE], C[32 * 32], D[32 * 32];
-        gather(c, &d, MMA_A, base, &in->o[1], A, d.k);
-        gather(c, &d, MMA_B, base, &in->o[2], B, d.n);
-        gather(c, &d, MMA_C, base, &in->o[3], C, d.n);
-        mma_compute(&d, A, B, C, D);
-        scatter(c, &d, MMA_D, base, &in->o[0], D, d.n);
+        /* m8n8k4 .f16: four quad-pairs, each its own product (mma_quad_pair) */
+        for (int qp = mma_quad_pair(&d) ? 0 : -1; qp < 4; qp = qp < 0 ? 4 : qp + 1) {
+            gather(c, &d, MMA_A, base, &in->o[1], A, d.k, qp);
+            gather(c, &d, MMA_B, base, &in->o[2], B, d.n, qp);
+            gather(c, &d, MMA_C, base, &in->o[3], C, d.n, qp);
+            mma_compute(&d, A, B, C, D);
+            scatter(c, &d, MMA_D, base, &in->o[0], D, d.n, qp);
+        }
         break;
     }
     case MMA_K_WLOAD: wmma_mem(c, in, &d, d.frag, base, 0); break;

@@ -65,8 +65,8 @@ void mma_unpack(uint32_t b, mma_desc *d)
 
 /* ------------------------------------------------------------------ decoding */
 
-static const char *const type_names[] = {"",   "f16", "bf16", "tf32", "f32", "f64", "s8",
-                                         "u8", "s4",  "u4",   "b1",   "s32", "b16"};
+static const char *const type_names[] = {"",   "f16", "bf16", "tf32", "f32", "f64",  "s8",  "u8",
+                                         "s4", "u4",  "b1",   "s32",  "b16", "e4m3", "e5m2"};
 
 static int is_word(const char *q, size_t n, const char *w)
 {
@@ -93,12 +93,16 @@ static int parse_shape(const char *q, size_t n, unsigned *m, unsigned *nn, unsig
  * implements. */
 static int mma_shape_ok(int at, unsigned m, unsigned n, unsigned k)
 {
-    if (at == MMA_T_F16 || at == MMA_T_BF16)
+    if (at == MMA_T_F16)
+        return (m == 16 && n == 8 && (k == 8 || k == 16)) || (m == 8 && n == 8 && k == 4);
+    if (at == MMA_T_BF16)
         return m == 16 && n == 8 && (k == 8 || k == 16);
     if (at == MMA_T_TF32)
         return m == 16 && n == 8 && (k == 4 || k == 8);
-    if (at == MMA_T_F64)
-        return m == 8 && n == 8 && k == 4;
+    if (at == MMA_T_F64) /* m16n8k4/k8/k16: sm_90 */
+        return (m == 8 && n == 8 && k == 4) || (m == 16 && n == 8 && (k == 4 || k == 8 || k == 16));
+    if (at == MMA_T_E4M3 || at == MMA_T_E5M2) /* sm_89 */
+        return m == 16 && n == 8 && k == 32;
     const unsigned kb = at == MMA_T_S8 || at == MMA_T_U8   ? 16
                         : at == MMA_T_S4 || at == MMA_T_U4 ? 32
                         : at == MMA_T_B1                   ? 128
@@ -127,6 +131,11 @@ static int wmma_shape_ok(int at, unsigned m, unsigned n, unsigned k)
     }
 }
 
+static int is_fp8(int t)
+{
+    return t == MMA_T_E4M3 || t == MMA_T_E5M2;
+}
+
 static int is_int_type(int t)
 {
     return t == MMA_T_S8 || t == MMA_T_U8 || t == MMA_T_S4 || t == MMA_T_U4 || t == MMA_T_B1;
@@ -136,10 +145,13 @@ static unsigned type_bits(int t);
 
 /* Whether the types of an mma/wmma.mma go together (PTX ISA §9.7.14.5.1 and §9.7.14.4.1
  * tables): integer A and B of one width (signedness may differ; b1 with b1) into s32;
- * f64 only with f64; f16 into f16 or f32; bf16 and tf32, A and B alike, into f32. */
+ * f64 only with f64; f16 into f16 or f32; bf16 and tf32, A and B alike, into f32; fp8
+ * (.e4m3 and .e5m2, mixed or not) into f32. */
 static int types_ok(const mma_desc *d)
 {
     const int at = d->atype, bt = d->btype;
+    if (is_fp8(at) || is_fp8(bt))
+        return is_fp8(at) && is_fp8(bt) && d->ctype == MMA_T_F32 && d->dtype == MMA_T_F32;
     if (is_int_type(at) || is_int_type(bt))
         return is_int_type(at) && is_int_type(bt) && type_bits(at) == type_bits(bt) &&
                d->ctype == MMA_T_S32 && d->dtype == MMA_T_S32;
@@ -253,12 +265,6 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
         d->atype = (uint8_t)types[1];
         d->btype = (uint8_t)types[2];
         d->ctype = (uint8_t)types[3];
-        if (m == 8 && n == 8 && k == 4 && d->atype == MMA_T_F16) {
-            snprintf(err, errlen,
-                     "mma.m8n8k4 with .f16 (the sm_70 quad-pair form) is not "
-                     "implemented");
-            return 0;
-        }
         if (!mma_shape_ok(d->atype, m, n, k))
             goto bad_shape;
         break;
@@ -347,7 +353,9 @@ static unsigned type_bits(int t)
     case MMA_T_S32: return 32;
     case MMA_T_F64: return 64;
     case MMA_T_S8:
-    case MMA_T_U8: return 8;
+    case MMA_T_U8:
+    case MMA_T_E4M3:
+    case MMA_T_E5M2: return 8;
     case MMA_T_S4:
     case MMA_T_U4: return 4;
     case MMA_T_B1: return 1;
@@ -376,10 +384,17 @@ static int unique_regs(const mma_desc *d, int which)
     return (int)((which == MMA_A ? d->m : d->n) * d->k / (32 * e));
 }
 
+int mma_quad_pair(const mma_desc *d)
+{
+    return d->kind == MMA_K_MMA && d->m == 8 && d->k == 4 && d->atype == MMA_T_F16;
+}
+
 int mma_nregs(const mma_desc *d, int which)
 {
     if (d->kind == MMA_K_LDMATRIX || d->kind == MMA_K_STMATRIX || d->kind == MMA_K_MOVMATRIX)
         return d->num;
+    if (mma_quad_pair(d)) /* A, B: .f16x2 x 2; C, D: .f16x2 x 4 or .f32 x 8 */
+        return which == MMA_A || which == MMA_B ? 2 : mma_elem_bits(d, which) == 16 ? 4 : 8;
     if (which == MMA_A || which == MMA_B) {
         const int t = which == MMA_A ? d->atype : d->btype;
         if (t == MMA_T_F16 && d->kind != MMA_K_MMA)
@@ -390,9 +405,33 @@ int mma_nregs(const mma_desc *d, int which)
     return (int)(d->m * d->n / 32 / e);
 }
 
+/* The quad-pair layouts (mma_quad_pair) of element i of the lane's list, PTX ISA
+ * §9.7.14.5.1: t = %laneid % 4, hi = 4 for lanes 16 and up. */
+static void quad_pair_pos(const mma_desc *d, int which, unsigned lane, int i, int *row, int *col)
+{
+    const int t = (int)(lane & 3), hi = lane >= 16 ? 4 : 0;
+    if (which == MMA_A) {
+        *row = d->arow ? t + hi : i + hi;
+        *col = d->arow ? i : t;
+    } else if (which == MMA_B) {
+        *row = d->brow ? t : i;
+        *col = d->brow ? i + hi : t + hi;
+    } else if (mma_elem_bits(d, which) == 16) {
+        *row = t + hi;
+        *col = i;
+    } else {
+        *row = (int)(lane & 1) + (i & 2) + hi;
+        *col = (int)(lane & 2) + (i & 1) + (i & 4);
+    }
+}
+
 void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int *row, int *col)
 {
     const int g = (int)(lane >> 2), t = (int)(lane & 3);
+    if (mma_quad_pair(d)) {
+        quad_pair_pos(d, which, lane, r * (mma_elem_bits(d, which) == 16 ? 2 : 1) + j, row, col);
+        return;
+    }
     if (which == MMA_A || which == MMA_B) {
         const int e = (int)epr(mma_elem_bits(d, which));
         const int kh = d->k / (4 * e); /* register columns of k: 1 or 2 */
@@ -427,17 +466,19 @@ void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int
 
 /* ------------------------------------------------------------------ arithmetic */
 
-/* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (mma.h). */
-static const mma_fp_model hopper_models[3] = {{16, 25}, {16, 25}, {8, 25}};
-static const mma_fp_model ampere_models[3] = {{8, 24}, {8, 24}, {4, 24}};
+/* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (mma.h); fp8 (sm_89
+ * Ada and sm_90): assumed, see mma.h. */
+static const mma_fp_model hopper_models[4] = {{16, 25}, {16, 25}, {8, 25}, {32, 13}};
+static const mma_fp_model ampere_models[4] = {{8, 24}, {8, 24}, {4, 24}, {32, 13}};
 
 mma_fp_model mma_model(int atype)
 {
-    const int idx = atype == MMA_T_BF16 ? 1 : atype == MMA_T_TF32 ? 2 : 0;
+    const int idx = atype == MMA_T_BF16 ? 1 : atype == MMA_T_TF32 ? 2 : is_fp8(atype) ? 3 : 0;
     const char *env = getenv("GPULEARN_MMA_MODEL");
     const mma_fp_model *table = env && !strncmp(env, "ampere", 6) ? ampere_models : hopper_models;
     mma_fp_model md = table[idx];
-    const char *name = type_names[idx == 1 ? MMA_T_BF16 : idx == 2 ? MMA_T_TF32 : MMA_T_F16];
+    static const int names[4] = {MMA_T_F16, MMA_T_BF16, MMA_T_TF32, MMA_T_E4M3};
+    const char *name = type_names[names[idx]];
     for (const char *p = env; p && *p;) {
         const size_t nl = strlen(name);
         int b, f;
@@ -480,6 +521,24 @@ static uint32_t f32_bits(float f)
     return b;
 }
 
+/* An fp8 element as a double (PTX ISA §5.2.5.2 "Alternate Floating Point Data Formats"):
+ * .e4m3 bias 7, no inf, S.1111.111 NaN; .e5m2 bias 15 with IEEE inf and NaN. */
+static double fp8_to_double(int t, unsigned v)
+{
+    const int e4 = t == MMA_T_E4M3, fb = e4 ? 3 : 2, emax = e4 ? 15 : 31;
+    const unsigned e = (v & 0x7f) >> fb, f = v & ((1u << fb) - 1);
+    double x;
+    if (e4 && e == 15 && f == 7)
+        x = NAN;
+    else if (!e4 && e == 31)
+        x = f ? NAN : INFINITY;
+    else if (e == 0)
+        x = ldexp((double)f, (e4 ? -6 : -14) - fb);
+    else
+        x = ldexp((double)(f | 1u << fb), (int)e - (emax >> 1) - fb);
+    return v & 0x80 ? -x : x;
+}
+
 /* An input element as a double (exact for every input type). tf32: the PTX ISA leaves
  * the 13 low significand bits of a .tf32 operand unused (§9.7.14.1); they are ignored. */
 static double fp_in(int t, uint64_t v)
@@ -489,6 +548,8 @@ static double fp_in(int t, uint64_t v)
     case MMA_T_BF16: return (double)bits_f32((uint32_t)(v & 0xffff) << 16);
     case MMA_T_TF32: return (double)bits_f32((uint32_t)v & 0xffffe000u);
     case MMA_T_F32: return (double)bits_f32((uint32_t)v);
+    case MMA_T_E4M3:
+    case MMA_T_E5M2: return fp8_to_double(t, (unsigned)(v & 0xff));
     default: {
         double x;
         memcpy(&x, &v, 8);
@@ -562,12 +623,14 @@ static double sig_exp(double x, int emin, int *e)
 
 static int emin_of(int t)
 {
-    return t == MMA_T_F16 ? -14 : -126; /* bf16 and tf32 have f32's exponent range */
+    /* bf16 and tf32 have f32's exponent range */
+    return t == MMA_T_F16 || t == MMA_T_E5M2 ? -14 : t == MMA_T_E4M3 ? -6 : -126;
 }
 
 /* One fused addition (mma.h): c (already in D's type, value cv) plus the products
- * a[i] b[i] of type t, i < n; the result in D's type (f16: 16-bit pattern; f32: bits). */
-static uint32_t fused(double cv, int dtype, int t, const double *a, const double *b, int n,
+ * a[i] b[i] of types at and bt, i < n; the result in D's type (f16: 16-bit pattern; f32:
+ * bits). */
+static uint32_t fused(double cv, int dtype, int at, int bt, const double *a, const double *b, int n,
                       const mma_fp_model *md)
 {
     double exact = cv; /* NaN and inf decide alone, as in double arithmetic */
@@ -583,7 +646,7 @@ static uint32_t fused(double cv, int dtype, int t, const double *a, const double
     sig[0] = sig_exp(cv, emin_of(dtype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32), &ex[0]);
     for (int i = 0; i < n; i++) {
         int ea, eb;
-        const double sa = sig_exp(a[i], emin_of(t), &ea), sb = sig_exp(b[i], emin_of(t), &eb);
+        const double sa = sig_exp(a[i], emin_of(at), &ea), sb = sig_exp(b[i], emin_of(bt), &eb);
         sig[i + 1] = sa * sb;
         ex[i + 1] = ea + eb;
     }
@@ -636,7 +699,7 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
                         b[np] = fp_in(d->btype, B[kk * N + j]);
                     }
                     const double cv = fp_in(d->dtype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32, acc);
-                    acc = fused(cv, d->dtype, d->atype, a, b, np, md);
+                    acc = fused(cv, d->dtype, d->atype, d->btype, a, b, np, md);
                 }
                 *out = acc;
             }

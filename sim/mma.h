@@ -41,6 +41,8 @@ enum {
     MMA_T_B1,
     MMA_T_S32,
     MMA_T_B16,
+    MMA_T_E4M3, /* fp8: 4 exponent bits, 3 fraction, no inf, NaN S.1111.111 (sm_89) */
+    MMA_T_E5M2, /* fp8: 5 exponent bits, 2 fraction, IEEE-like inf and NaN (sm_89) */
 };
 
 /* Matrices of an instruction: A (M x K), B (K x N), C and D (M x N). */
@@ -83,6 +85,13 @@ unsigned mma_elem_bits(const mma_desc *d, int which);
  * is MMA_D (the list). Each register holds 32 bits (64 for f64 elements). */
 int mma_nregs(const mma_desc *d, int which);
 
+/* Whether d is the sm_70 quad-pair form mma.m8n8k4 with .f16 inputs (PTX ISA
+ * §9.7.14.5.1 "Matrix Fragments for mma.m8n8k4 with .f16 floating point type"): the warp
+ * is four quad-pairs, p = (%laneid >> 2) & 3 holding lanes 4p ... 4p+3 and 4p+16 ...
+ * 4p+19, each multiplying its own 8 x 8 x 4 matrices; mma_frag_pos then gives positions
+ * in the lane's quad-pair's matrices. */
+int mma_quad_pair(const mma_desc *d);
+
 /* Where element j of register r of lane `lane`'s fragment of matrix `which` lives:
  * *row, *col in the M x K (A), K x N (B) or M x N (C, D) matrix. Elements are packed from
  * the register's low bits up (two f16 of an .f16x2: j = 0 is the low half). wmma
@@ -110,7 +119,10 @@ typedef struct mma_fp_model {
     int frac_bits; /* fractional bits kept when aligning (23: none below f32's) */
 } mma_fp_model;
 
-/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32): mma.c's table for Hopper
+/* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32, and the fp8 types, whose
+ * entry (block 32, 13 bits, "e4m3:" in GPULEARN_MMA_MODEL) is an assumption of the
+ * recorded low accumulation precision of Hopper's fp8 tensor cores, not yet fitted to a
+ * measurement): mma.c's table for Hopper
  * (sm_90: whole K at once, 25 bits; the H100/H200 the corpus is recorded on), unless
  * GPULEARN_MMA_MODEL says otherwise: "ampere" (sm_80/86/89: K halves for f16/bf16 k16
  * and tf32 k8, 24 bits), "hopper", or per type "f16:16,25;bf16:16,25;tf32:8,25" (block,
@@ -120,7 +132,7 @@ mma_fp_model mma_model(int atype);
 
 /* D = A * B + C for one warp: the matrices as row-major arrays of raw element bits (A:
  * m*k, B: k*n, C and D: m*n; f16/bf16 in the low 16 bits, s4/u4/b1 in the low bits,
- * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32 by the model above (for
+ * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32/fp8 by the model above (for
  * wmma.mma .tf32, §9.7.14.4.3, in blocks of at most 4 products, as an H100 does); f64
  * one fma chain from k = 0, rounded to nearest (as MMA-Sim measured); integers exact,
  * wrapped to s32 or clamped with .satfinite; b1: c + popc(a XOR/AND b). */

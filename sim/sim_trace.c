@@ -11,10 +11,12 @@
 #include "sim/ptx/ptx_dwarf.h"
 #include "sim/sim_mem.h"
 
-/* The register slots instruction in writes (its destinations), at most 4 in out;
- * returns how many. No registers for stores, branches, barriers (bar.red's result
+enum { MAXDST = 32 }; /* the longest destination: a tensor-core register list */
+
+/* The register slots instruction in writes (its destinations: a register, a vector, or
+ * a tensor-core instruction's register list, PTX ISA §9.7.14) in out; returns how many. No registers for stores, branches, barriers (bar.red's result
  * arrives at the release, after the issue: not recorded) and the like. */
-static int insn_dests(const ptx_insn *in, uint16_t out[4])
+static int insn_dests(const sim_ctx *c, const ptx_insn *in, uint16_t out[MAXDST])
 {
     switch (in->op) {
     case PTX_OP_st:
@@ -49,6 +51,10 @@ static int insn_dests(const ptx_insn *in, uint16_t out[4])
             if (r != PTX_NOREG)
                 out[n++] = r;
         }
+    } else if (d->kind == PTX_OPK_RLIST) { /* mma, wmma.load, ldmatrix: {d0, d1, ...} */
+        for (unsigned i = 0; i < d->sub && i < MAXDST; i++)
+            if (c->m->rlist[d->imm + i] != PTX_NOREG)
+                out[n++] = c->m->rlist[d->imm + i];
     }
     return n;
 }
@@ -78,8 +84,8 @@ static void trace_regs(sim_ctx *c)
 {
     c->reg_pending = 0;
     const ptx_insn *in = &c->code[c->last_pc];
-    uint16_t dst[4];
-    int nd = insn_dests(in, dst);
+    uint16_t dst[MAXDST];
+    int nd = insn_dests(c, in, dst);
     const ptx_func *f = &c->m->funcs[in->func];
     for (int i = 0; i < nd; i++) {
         if (dst[i] >= f->nregs || f->reg_base + dst[i] >= 0xffff)

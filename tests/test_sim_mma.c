@@ -2,7 +2,7 @@
  * shape and type, wmma, ldmatrix, stmatrix and movmatrix, run from kernels compiled
  * from CUDA C (tests/kernels/ops/{mma_sync,mma_b1_and,wmma,ldmatrix,stmatrix,movmatrix,
  * mma_misuse}.cu; fixtures tests/fixtures/ptx/NAME.{nvcc,nvccG,clang}.ptx made by
- * tools/gen_ptx_fixtures.sh). Inputs are small integers, so every result is exact
+ * tools/gen_ptx_fixtures.sh; mma_sm90.cu: the quad-pair m8n8k4 .f16, f64 m16n8k*, fp8). Inputs are small integers, so every result is exact
  * whatever the hardware's accumulation order; the expected matrices are computed here
  * row-major (D = A B + C), independently of the fragment layouts the kernels and the
  * simulator use. The floating-point accumulation model itself is checked by table rows
@@ -16,6 +16,7 @@
 
 #include "sim/mma.h"
 #include "tests/fixture.h"
+#include "trace/trace.h"
 
 static const char *const compilers[] = {"nvcc", "nvccG", "clang"};
 
@@ -62,7 +63,10 @@ typedef struct mma_kernel {
     const char *name;       /* kernel in mma_sync.cu or mma_b1_and.cu */
     int m, k;               /* n is 8 */
     char kind;              /* 'f': float inputs (f16, bf16, tf32), 'h': the same with an f16 D,
-                         'd': f64, 'i': integer, 'x': b1 xor, 'a': b1 and */
+                         'd': f64, 'i': integer, 'x': b1 xor, 'a': b1 and; in mma_sm90.cu:
+                         'q'/'Q': m8n8k4 .f16 quad-pairs (one 8x8 tile each, four a block;
+                         'Q': f16 D), 'D': f64, 'e': fp8 given as bytes (.e4m3 A and B),
+                         'E': the same with an .e5m2 A */
     int alo, ahi, blo, bhi; /* input ranges (integers) */
     int sat;                /* .satfinite */
 } mma_kernel;
@@ -87,8 +91,30 @@ static const mma_kernel mma_kernels[] = {
     {"mma_m8n8k32_s4_sat", 8, 32, 'i', -8, 7, -8, 7, 1},
     {"mma_m8n8k128_b1_xor", 8, 128, 'x', 0, 1, 0, 1, 0},
     {"mma_m16n8k256_b1_and", 16, 256, 'a', 0, 1, 0, 1, 0},
+    {"mma_m8n8k4_f16_f32_rc", 8, 4, 'q', -8, 8, -8, 8, 0},
+    {"mma_m8n8k4_f16_f16_cr", 8, 4, 'Q', -8, 8, -8, 8, 0},
+    {"mma_m16n8k4_f64", 16, 4, 'D', -8, 8, -8, 8, 0},
+    {"mma_m16n8k8_f64", 16, 8, 'D', -8, 8, -8, 8, 0},
+    {"mma_m16n8k16_f64", 16, 16, 'D', -8, 8, -8, 8, 0},
+    {"mma_m16n8k32_e4m3", 16, 32, 'e', -8, 8, -8, 8, 0},
+    {"mma_m16n8k32_e5m2_e4m3", 16, 32, 'E', -8, 8, -8, 8, 0},
 };
 enum { NMMA = sizeof mma_kernels / sizeof mma_kernels[0], BLOCKS = 4 };
+
+/* The fp8 bits of a small integer v (|v| <= 8, exact in both formats): .e4m3 (e5m2 = 0,
+ * bias 7, 3 fraction bits) or .e5m2 (bias 15, 2 fraction bits). */
+static uint8_t fp8_of(int v, int e5m2)
+{
+    const int fb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    const unsigned s = v < 0 ? 0x80 : 0, a = (unsigned)abs(v);
+    if (a == 0)
+        return (uint8_t)s;
+    int e = 0;
+    while ((a >> e) > 1)
+        e++;
+    const unsigned f = ((a << fb) >> e) & ((1u << fb) - 1); /* exact: a has <= fb + 1 bits */
+    return (uint8_t)(s | (unsigned)(e + bias) << fb | f);
+}
 
 /* mma.sync of every shape and type (PTX ISA §9.7.14.5.14), exact integer inputs: D equals
  * A B + C computed row-major; with .satfinite, C near the s32 limits makes it clamp. */
@@ -96,7 +122,9 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
 {
     const int ci = _i / NMMA;
     const mma_kernel *mk = &mma_kernels[_i % NMMA];
-    const char *file = mk->kind == 'a' ? "mma_b1_and" : "mma_sync";
+    const char *file = mk->kind == 'a'             ? "mma_b1_and"
+                       : strchr("qQDeE", mk->kind) ? "mma_sm90"
+                                                   : "mma_sync";
     ptx_module_t *m = load(file, ci);
     if (!m)
         return;
@@ -127,12 +155,15 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
                 want[(size_t)t * M * N + i * N + j] = s;
             }
     sim_t *s = sim_new(NULL);
-    const int isf = mk->kind == 'f' || mk->kind == 'h', isd = mk->kind == 'd';
+    const int isf = strchr("fhqQ", mk->kind) != NULL, isd = mk->kind == 'd' || mk->kind == 'D';
+    const int fp8 = mk->kind == 'e' || mk->kind == 'E';
     const size_t esz = isd ? 8 : 4;
     void *ha = malloc(na * esz), *hb = malloc(nb * esz), *hc = malloc(nc * esz);
     void *hd = calloc(nc, esz);
     for (size_t i = 0; i < na; i++) {
-        if (isd)
+        if (fp8)
+            ((uint8_t *)ha)[i] = fp8_of(ia[i], mk->kind == 'E');
+        else if (isd)
             ((double *)ha)[i] = ia[i];
         else if (isf)
             ((float *)ha)[i] = (float)ia[i];
@@ -140,7 +171,9 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
             ((int *)ha)[i] = ia[i];
     }
     for (size_t i = 0; i < nb; i++) {
-        if (isd)
+        if (fp8)
+            ((uint8_t *)hb)[i] = fp8_of(ib[i], 0);
+        else if (isd)
             ((double *)hb)[i] = ib[i];
         else if (isf)
             ((float *)hb)[i] = (float)ib[i];
@@ -150,7 +183,7 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
     for (size_t i = 0; i < nc; i++) {
         if (isd)
             ((double *)hc)[i] = ic[i];
-        else if (isf)
+        else if (isf || fp8)
             ((float *)hc)[i] = (float)ic[i];
         else
             ((int *)hc)[i] = ic[i];
@@ -159,14 +192,14 @@ START_TEST(test_mma_sync_every_shape_gives_the_exact_product)
     uint64_t dc = fixture_upload(s, hc, nc * esz, "C"), dd = fixture_upload(s, hd, nc * esz, "D");
     int exact = 1;
     void *p5[] = {&da, &db, &dc, &dd, &exact};
-    launch(s, m, mk->name, T, p5, ci);
+    launch(s, m, mk->name, mk->kind == 'q' || mk->kind == 'Q' ? T / 4 : T, p5, ci);
     ck_assert_int_eq(sim_memcpy_dtoh(s, hd, dd, nc * esz), SIM_OK);
     for (size_t i = 0; i < nc; i++) {
         /* (the f16 D of mma_m16n8k16_f16_f16 comes back converted to float) */
         double got;
         if (isd)
             got = ((double *)hd)[i];
-        else if (isf)
+        else if (isf || fp8)
             got = ((float *)hd)[i];
         else
             got = ((int *)hd)[i];
@@ -535,9 +568,15 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
     static const struct {
         const char *insn, *want;
     } rows[] = {
-        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, "
+        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
          "{%r1,%r2}, {%r3,%r4}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};",
-         "quad-pair form"},
+         "operand 0 needs 8 registers, found 4"},
+        {"mma.sync.aligned.m8n8k4.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, "
+         "{%r1,%r2}, {%r3,%r4}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};",
+         "unsupported shape .m8n8k4"},
+        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16 {%r1,%r2}, {%r1,%r2,%r3,%r4}, "
+         "{%r3,%r4}, {%r1,%r2};",
+         "unsupported combination of types"},
         {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, "
          "{%r3,%r4}, {%f1,%f2,%f3,%f4};",
          "operand 1 needs 4 registers, found 2"},
@@ -569,6 +608,63 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
         free(diag);
         ptx_module_free(m);
     }
+}
+END_TEST
+
+/* The trace's registers view (TRACE_EV_REG with record_regs) shows what an mma.sync's
+ * destination register list received, like any destination: for each of the four f32
+ * registers of m16n8k16's D, an event whose 32 lane values are the D fragment
+ * (element i of lane l at row l/4 + 8 (i/2), column 2 (l%4) + i%2). */
+START_TEST(test_trace_records_mma_destination_registers)
+{
+    const int ci = _i;
+    ptx_module_t *m = load("mma_sync", ci);
+    if (!m)
+        return;
+    enum { M = 16, N = 8, K = 16 };
+    float a[M * K], b[K * N], c[M * N], d[M * N];
+    uint32_t st = 777u;
+    for (int i = 0; i < M * K; i++)
+        a[i] = (float)small(&st, -8, 8);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (float)small(&st, -8, 8);
+    for (int i = 0; i < M * N; i++)
+        c[i] = (float)small(&st, -32, 32);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = c[i * N + j];
+            for (int k = 0; k < K; k++)
+                s += a[i * K + k] * b[k * N + j];
+            d[i * N + j] = s;
+        }
+    trace_t *tr = trace_new(TRACE_ISSUE, 0);
+    tr->record_regs = 1;
+    sim_config cfg = {.trace = tr};
+    sim_t *s = sim_new(&cfg);
+    uint64_t da = fixture_upload(s, a, sizeof a, "A"), db = fixture_upload(s, b, sizeof b, "B");
+    uint64_t dc = fixture_upload(s, c, sizeof c, "C"), dd = fixture_upload(s, NULL, sizeof d, "D");
+    int exact = 1;
+    void *p[] = {&da, &db, &dc, &dd, &exact};
+    launch(s, m, "mma_m16n8k16_f16_f32", 1, p, ci);
+    for (int i = 0; i < 4; i++) {
+        uint32_t want[32];
+        for (unsigned l = 0; l < 32; l++)
+            memcpy(&want[l], &d[(l / 4 + 8 * (i / 2)) * N + 2 * (l % 4) + i % 2], 4);
+        int found = 0;
+        for (size_t e = 0; e < tr->nevents && !found; e++) {
+            const trace_event *ev = &tr->events[e];
+            if (ev->kind != TRACE_EV_REG || ev->mask != UINT32_MAX)
+                continue;
+            const uint64_t *v = trace_event_values(tr, ev);
+            found = 1;
+            for (unsigned l = 0; l < 32 && found; l++)
+                found = (uint32_t)v[l] == want[l];
+        }
+        ck_assert_msg(found, "%s: no register event holds D register %d", compilers[ci], i);
+    }
+    sim_free(s);
+    trace_free(tr);
+    ptx_module_free(m);
 }
 END_TEST
 
@@ -629,6 +725,7 @@ static Suite *mma_suite(void)
     tcase_add_loop_test(tc, test_mma_in_half_a_warp_is_an_error_naming_the_instruction, 0, 3);
     tcase_add_test(tc, test_bad_tensor_core_forms_are_parse_errors);
     tcase_add_test(tc, test_ldmatrix_is_racechecked_against_other_warps_stores);
+    tcase_add_loop_test(tc, test_trace_records_mma_destination_registers, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2638,6 +2638,45 @@ START_TEST(test_cp_async_destination_read_before_the_wait_is_a_race)
 }
 END_TEST
 
+/* cp.async.bulk (PTX ISA §9.7.9.25.4.1): 256 bytes land in shared memory when the
+ * mbarrier phase completes (thread 0's expect_tx and the copy's complete_tx balance, all
+ * 64 threads arrive); reading the destination before then is a race naming the copy. */
+START_TEST(test_cp_async_bulk_lands_at_the_phase_and_early_reads_race)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("cp_async_bulk_early", _i);
+    if (!m)
+        return;
+    for (int early = 0; early < 2; early++) {
+        sim_t *s = sim_new(NULL);
+        int host[64];
+        for (int k = 0; k < 64; k++)
+            host[k] = 5 * k - 77;
+        uint64_t in = dev(s, host, sizeof host), out = dev(s, NULL, sizeof host);
+        void *p[] = {&in, &out, &early};
+        sim_result r;
+        klaunch(s, m, "cp_async_bulk_early", 1, 64, p, &r);
+        if (!early) {
+            ck_assert_int_eq(r.nerrors, 0);
+            int got[64];
+            sim_memcpy_dtoh(s, got, out, sizeof got);
+            for (int k = 0; k < 64; k++)
+                ck_assert_int_eq(got[k], 5 * k - 77);
+        } else {
+            ck_assert_int_ge(r.nfindings, 1);
+            const char *msg = r.findings[0].message;
+            ck_assert_int_eq(r.findings[0].kind, SIM_FIND_RACE);
+            ck_assert_msg(strstr(msg, "cp_async_bulk_early.cu:21") &&
+                              strstr(msg, "cp_async_bulk_early.cu:16"),
+                          "%s", msg);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2658,6 +2697,7 @@ static Suite *ops_suite(void)
     tcase_add_loop_test(tc, test_recursive_device_functions_use_a_call_stack, 0, 3);
     tcase_add_loop_test(tc, test_every_atomic_op_on_global_and_shared_memory, 0, 3);
     tcase_add_loop_test(tc, test_printf_formats_every_conversion, 0, 3);
+    tcase_add_loop_test(tc, test_cp_async_bulk_lands_at_the_phase_and_early_reads_race, 0, 3);
     tcase_add_test(tc,
                    test_printf_check_of_ptx_text_refuses_unsupported_formats_before_a_gpu_launch);
     tcase_add_loop_test(tc, test_printf_rejects_what_the_gpu_cannot_print, 0,

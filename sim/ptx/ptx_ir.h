@@ -228,6 +228,11 @@ enum {
     PTX_MBAR_INVAL
 };
 enum { PTX_MBAR_PARITY = 1, PTX_MBAR_TX = 2, PTX_MBAR_NOINC = 4 };
+/* cp.async.bulk (PTX ISA §9.7.9.25.4): bop bits of PTX_OP_cp. PTX_CPA_BULK: the .bulk
+ * forms (copy, commit_group, wait_group{.read}); a copy [d], [s], size, [mbar] with
+ * .mbarrier::complete_tx::bytes (PTX_CPA_BULK_MBAR: global to shared) or [d], [s], size
+ * with .bulk_group (shared to global). */
+enum { PTX_CPA_BULK = 8, PTX_CPA_BULK_MBAR = 16 };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation

@@ -1157,6 +1157,11 @@ static int async_mod(ptx_insn *in, const char *q, size_t n)
         {"mbarrier", PTX_OP_cp, PTX_CPA_MBAR_ARRIVE, 0},
         {"arrive", PTX_OP_cp, 0, 0},
         {"noinc", PTX_OP_cp, 0, PTX_MBAR_NOINC},
+        {"bulk", PTX_OP_cp, 0, PTX_CPA_BULK},
+        {"mbarrier::complete_tx::bytes", PTX_OP_cp, 0, PTX_CPA_BULK_MBAR},
+        {"bulk_group", PTX_OP_cp, 0, 0},
+        {"read", PTX_OP_cp, 0, 0}, /* wait_group.read: the simulator's copies end at once */
+        {"shared::cluster", PTX_OP_cp, 0, 0},
         {"init", PTX_OP_mbarrier, PTX_MBAR_INIT, 0},
         {"arrive", PTX_OP_mbarrier, PTX_MBAR_ARRIVE, 0},
         {"arrive_drop", PTX_OP_mbarrier, PTX_MBAR_ARRIVE_DROP, 0},
