@@ -276,6 +276,7 @@ const char *const lesson_metric_names[] = {"branch_efficiency",
                                            "additions",
                                            "float_additions",
                                            "global_load_bytes_per_flop",
+                                           "tensor_instructions",
                                            NULL};
 
 static const char k_check_kinds[] =
@@ -285,7 +286,7 @@ static const char k_check_kinds[] =
     "\"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\", "
-    "\"float_additions\" or \"global_load_bytes_per_flop\"";
+    "\"float_additions\", \"global_load_bytes_per_flop\" or \"tensor_instructions\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,
