@@ -363,6 +363,10 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
                 "the load requests touched x 32 / the launch's flops)";
         return r->spec.flops > 0 ? (double)c->gld_sectors * 32 / r->spec.flops : 0;
     }
+    if (strcmp(m, "tensor_instructions") == 0) {
+        *what = "tensor-core instructions (warp-level mma / wmma.mma)";
+        return (double)c->tensor_insts;
+    }
     /* global_loads_per_output */
     *what = "global loads per output element (lane-level loads / output elements)";
     size_t outs = 0;
@@ -406,6 +410,9 @@ static const char *k_metric_advice[][2] = {
      "Each element a thread loads from global memory should serve many operations: load "
      "tiles of the inputs into shared memory once per block (and reuse values from "
      "registers), so that one load feeds a whole row or column of multiply-adds."},
+    {"tensor_instructions", "Multiply on the tensor cores: wmma::mma_sync (or mma.sync) "
+                            "does a 16 x 16 x 16 tile in one warp instruction, where "
+                            "floating-point fma does one product per thread."},
     {"float_additions", "A work-efficient scan (Blelloch: an up-sweep and a down-sweep) does "
                         "about 2n additions; Hillis-Steele adds at every step for almost every "
                         "element, about n log2 n."},

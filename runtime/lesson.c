@@ -266,12 +266,19 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
-                                           "sectors_per_request",     "sector_efficiency",
-                                           "bank_conflicts",          "global_atomics",
-                                           "global_loads_per_output", "additions",
-                                           "float_additions",         "global_load_bytes_per_flop",
-                                           "theoretical_occupancy",   NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",
+                                           "warp_execution_efficiency",
+                                           "sectors_per_request",
+                                           "sector_efficiency",
+                                           "bank_conflicts",
+                                           "global_atomics",
+                                           "global_loads_per_output",
+                                           "additions",
+                                           "float_additions",
+                                           "global_load_bytes_per_flop",
+                                           "theoretical_occupancy",
+                                           "tensor_instructions",
+                                           NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -280,7 +287,8 @@ static const char k_check_kinds[] =
     "\"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\", "
-    "\"float_additions\", \"global_load_bytes_per_flop\" or \"theoretical_occupancy\"";
+    "\"float_additions\", \"global_load_bytes_per_flop\", \"theoretical_occupancy\" or "
+    "\"tensor_instructions\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,

@@ -238,6 +238,11 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
             } else if (ti->cls == TRACE_CLASS_FMA) {
                 c->thread_fmas += on;
             }
+            /* op names as sim/ptx/ptx_ops.def spells them, before a type suffix */
+            const char *mn = ti->mnemonic;
+            if ((strncmp(mn, "mma", 3) == 0 && (mn[3] == '\0' || mn[3] == '.')) ||
+                strncmp(mn, "wmma_mma", 8) == 0)
+                c->tensor_insts += on != 0;
         }
         break;
     }

@@ -59,6 +59,8 @@
  *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
  *    only, which for a float scan or reduction is exactly the "additions performed";
  *    "gpulearn__thread_inst_executed_fma.sum": mad/fma.
+ *    "gpulearn__inst_executed_mma.sum": warp-level tensor-core matrix instructions (mma.sync
+ *    and wmma.mma; PTX ISA §9.7.14), one per warp instruction.
  * Keys with the gpulearn__ prefix have no Nsight Compute counterpart.
  */
 #ifndef GL_ANALYSIS_H
@@ -99,6 +101,7 @@
     X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                                       \
     X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                                     \
     X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
+    X(tensor_insts, "gpulearn__inst_executed_mma.sum")                                             \
     X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                          \
     X(barrier_releases, "gpulearn__barrier_releases.sum")                                          \
     X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")
