@@ -150,9 +150,8 @@ static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which
 }
 
 /* ldmatrix (store = 0, PTX ISA §9.7.14.5.15) or stmatrix (store = 1, §9.7.14.5.16) of
- * num 8x8 matrices of b16: lanes 8i ... 8i+7 give the addresses of matrix i's rows (16
- * bytes each); register i of lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 of matrix
- * i (with .trans: of its transpose), the lower column in the low half. */
+ * num 8x8 matrices of b16: lane mma_ldm_row_lane(i, row) gives the address of matrix i's
+ * row (16 bytes); register i of each lane holds the two elements mma_ldm_pos places. */
 static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsigned base, int store)
 {
     const ptx_operand *lo = &in->o[store ? 1 : 0], *ao = &in->o[store ? 0 : 1];
@@ -163,35 +162,36 @@ static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsign
             for (int i = 0; i < d->num; i++) {
                 const uint64_t v = sl[i] == PTX_NOREG ? 0 : *sim_reg(c, base + l, sl[i]);
                 for (int j = 0; j < 2; j++) {
-                    const int r = (int)l / 4, col = 2 * (int)(l % 4) + j;
-                    const uint16_t e = (uint16_t)(v >> (16 * j));
-                    if (d->trans)
-                        mat[i][col][r] = e;
-                    else
-                        mat[i][r][col] = e;
+                    int r, col;
+                    mma_ldm_pos(d->trans, l, j, &r, &col);
+                    mat[i][r][col] = (uint16_t)(v >> (16 * j));
                 }
             }
-    for (unsigned l = 0; l < 8u * d->num; l++) {
-        const unsigned t = base + l;
-        const uint64_t *R = sim_lane_regs(c, t);
-        const uint64_t a = ao->imm + (ao->reg != PTX_NOREG ? R[(size_t)ao->reg << 5] : 0) +
-                           (ao->sym >= 0 ? sym_addr(c, ao->sym, t) : 0);
-        unsigned char *p = sim_mem(c, t, in->space, a, 16, store, in);
-        if (!p)
-            return 0;
-        if (store)
-            memcpy(p, mat[l / 8][l % 8], 16);
-        else
-            memcpy(mat[l / 8][l % 8], p, 16);
-    }
+    for (int i = 0; i < d->num; i++)
+        for (int row = 0; row < 8; row++) {
+            const unsigned t = base + mma_ldm_row_lane(i, row);
+            const uint64_t *R = sim_lane_regs(c, t);
+            const uint64_t a = ao->imm + (ao->reg != PTX_NOREG ? R[(size_t)ao->reg << 5] : 0) +
+                               (ao->sym >= 0 ? sym_addr(c, ao->sym, t) : 0);
+            unsigned char *p = sim_mem(c, t, in->space, a, 16, store, in);
+            if (!p)
+                return 0;
+            if (store)
+                memcpy(p, mat[i][row], 16);
+            else
+                memcpy(mat[i][row], p, 16);
+        }
     if (!store)
         for (unsigned l = 0; l < 32; l++)
             for (int i = 0; i < d->num; i++) {
-                const int r = (int)l / 4, col = 2 * (int)(l % 4);
-                const uint32_t lo16 = d->trans ? mat[i][col][r] : mat[i][r][col];
-                const uint32_t hi16 = d->trans ? mat[i][col + 1][r] : mat[i][r][col + 1];
+                uint32_t v = 0;
+                for (int j = 0; j < 2; j++) {
+                    int r, col;
+                    mma_ldm_pos(d->trans, l, j, &r, &col);
+                    v |= (uint32_t)mat[i][r][col] << (16 * j);
+                }
                 if (sl[i] != PTX_NOREG)
-                    *sim_reg(c, base + l, sl[i]) = lo16 | hi16 << 16;
+                    *sim_reg(c, base + l, sl[i]) = v;
             }
     return 1;
 }
@@ -245,14 +245,18 @@ void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uin
     case MMA_K_STMATRIX: ldst_matrix(c, in, &d, base, 1); break;
     default: { /* movmatrix.trans (PTX ISA §9.7.14.5.17): the 8x8 b16 fragment transposed */
         uint16_t mat[8][8];
+        int r, col;
         for (unsigned l = 0; l < 32; l++) {
             const uint64_t v = *sim_reg(c, base + l, in->o[1].reg);
-            mat[l / 4][2 * (l % 4)] = (uint16_t)v;
-            mat[l / 4][2 * (l % 4) + 1] = (uint16_t)(v >> 16);
+            for (int j = 0; j < 2; j++)
+                mma_ldm_pos(0, l, j, &r, &col), mat[r][col] = (uint16_t)(v >> (16 * j));
         }
-        for (unsigned l = 0; l < 32; l++)
-            *sim_reg(c, base + l, in->o[0].reg) =
-                (uint32_t)mat[2 * (l % 4)][l / 4] | (uint32_t)mat[2 * (l % 4) + 1][l / 4] << 16;
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t v = 0;
+            for (int j = 0; j < 2; j++)
+                mma_ldm_pos(1, l, j, &r, &col), v |= (uint32_t)mat[r][col] << (16 * j);
+            *sim_reg(c, base + l, in->o[0].reg) = v;
+        }
         break;
     }
     }

@@ -464,6 +464,13 @@ void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int
     }
 }
 
+void mma_ldm_pos(int trans, unsigned lane, int j, int *row, int *col)
+{
+    const int r = (int)(lane / 4), c = 2 * (int)(lane % 4) + j;
+    *row = trans ? c : r;
+    *col = trans ? r : c;
+}
+
 /* ------------------------------------------------------------------ arithmetic */
 
 /* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (mma.h); fp8 (sm_89

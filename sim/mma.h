@@ -102,6 +102,20 @@ int mma_quad_pair(const mma_desc *d);
  * .store agree with each other on it. */
 void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int *row, int *col);
 
+/* Where element j (0: the low 16 bits) of lane `lane`'s register of one 8 x 8 .b16 matrix
+ * of ldmatrix (PTX ISA §9.7.14.5.15), stmatrix (§9.7.14.5.16) or movmatrix (§9.7.14.5.17)
+ * lives: row lane / 4, column 2 * (lane % 4) + j; with trans (.trans, and movmatrix's
+ * destination) in the transpose: row and column swapped. */
+void mma_ldm_pos(int trans, unsigned lane, int j, int *row, int *col);
+
+/* The lane that gives the shared-memory address of row `row` (0 ... 7, 16 bytes) of
+ * matrix `matrix` (0 ... num - 1) of ldmatrix/stmatrix (PTX ISA §9.7.14.5.15: threads
+ * 0-7 address matrix 0's rows, 8-15 matrix 1's, ...). */
+static inline unsigned mma_ldm_row_lane(int matrix, int row)
+{
+    return (unsigned)(8 * matrix + row);
+}
+
 /* The floating-point accumulation model of mma/wmma with f16, bf16 or tf32 inputs, as
  * measured bit for bit by MMA-Sim (Microsoft, "MMA-Sim: Bit-Accurate Reference Model of
  * Tensor Cores and Matrix Cores", 2025; it refines Fasi, Higham, Mikaitis, Pranesh,
