@@ -13,10 +13,15 @@
 
 int gl_frag_is_tensor(const char *mn)
 {
-    static const char *const pre[] = {"mma.", "wmma.", "ldmatrix", "stmatrix", "movmatrix"};
-    for (size_t i = 0; mn && i < sizeof pre / sizeof pre[0]; i++)
-        if (strncmp(mn, pre[i], strlen(pre[i])) == 0 || strcmp(mn, "mma") == 0)
+    /* the trace's names: the opcode (sim/ptx/ptx_ops.def: mma, wmma_load, ...), then
+     * the space and type suffixes */
+    static const char *const ops[] = {"mma",      "wmma_load", "wmma_store", "wmma_mma",
+                                      "ldmatrix", "stmatrix",  "movmatrix"};
+    for (size_t i = 0; mn && i < sizeof ops / sizeof ops[0]; i++) {
+        const size_t n = strlen(ops[i]);
+        if (strncmp(mn, ops[i], n) == 0 && (mn[n] == '.' || mn[n] == 0))
             return 1;
+    }
     return 0;
 }
 

@@ -73,8 +73,9 @@ typedef struct gl_frags {
     gl_frag_mat mat[GL_FRAG_MAX_MATS];
 } gl_frags;
 
-/* Whether a trace instruction's mnemonic (trace_insn.mnemonic, possibly cut) names a
- * tensor-core instruction: mma, wmma.*, ldmatrix, stmatrix, movmatrix. */
+/* Whether a trace instruction's mnemonic (trace_insn.mnemonic: the opcode's name, then
+ * space and type suffixes, "wmma_load.shared.f16") names a tensor-core instruction: mma,
+ * wmma_load, wmma_store, wmma_mma, ldmatrix, stmatrix, movmatrix. */
 int gl_frag_is_tensor(const char *mnemonic);
 
 /* Describes instruction pc (the trace's pc: an index into the module's code) of the

@@ -174,9 +174,9 @@ static gl_status get_sizes(ctx *c, const cJSON *v, const char *field, int64_t **
     return GL_OK;
 }
 
-static const char *const k_views[] = {"text",      "device",   "grid_map", "buffers", "warps",
-                                      "memory",    "banks",    "barriers", "atomics", "tree",
-                                      "registers", "roofline", NULL};
+static const char *const k_views[] = {"text",      "device",   "grid_map",  "buffers", "warps",
+                                      "memory",    "banks",    "barriers",  "atomics", "tree",
+                                      "registers", "roofline", "fragments", NULL};
 static const char *const k_map_values[] = {"global_index", "block", "thread", "warp",
                                            "lane",         "sm",    NULL};
 

@@ -132,9 +132,10 @@ START_TEST(test_non_tensor_instruction_has_no_fragments)
     ck_assert_int_eq(gl_frags_of(ptx, 0, &f), 0);
     ck_assert_int_eq(f.kind, GL_FRAG_NONE);
     ck_assert_int_eq(gl_frags_of("not ptx", 0, &f), 0);
-    ck_assert_int_eq(gl_frag_is_tensor("mma.sync.aligned.m1"), 1);
-    ck_assert_int_eq(gl_frag_is_tensor("wmma.load.a.sync.al"), 1);
-    ck_assert_int_eq(gl_frag_is_tensor("ldmatrix.sync.align"), 1);
+    ck_assert_int_eq(gl_frag_is_tensor("mma.f32"), 1);
+    ck_assert_int_eq(gl_frag_is_tensor("wmma_load.shared.f16"), 1);
+    ck_assert_int_eq(gl_frag_is_tensor("ldmatrix.shared.b16"), 1);
+    ck_assert_int_eq(gl_frag_is_tensor("mmax"), 0);
     ck_assert_int_eq(gl_frag_is_tensor("ld.shared.f32"), 0);
     free(ptx);
 }

@@ -53,6 +53,7 @@ typedef enum app_view {
     VIEW_ERROR,    /* the picture of a race, an out-of-bounds access or a deadlock */
     VIEW_REGS,     /* the selected thread's registers at the cursor (key 0) */
     VIEW_ROOFLINE, /* the device's roofline with the session's runs on it (key L) */
+    VIEW_FRAGS,    /* which lane holds which element of a tensor-core instruction (key F) */
     VIEW__COUNT
 } app_view;
 
@@ -187,6 +188,7 @@ typedef struct app {
     int tree_col;   /* tree view: first element shown (values), or the
                                      cursor's element (zoomed out) */
     bool tree_zoom; /* tree view: every element as a compressed strip */
+    int frag_mat;   /* fragment view: the matrix shown (A, B, C, D; M cycles) */
 
     app_confirm confirm; /* pending y/n question */
 

@@ -532,7 +532,7 @@ static handler_result set_view(app *a, app_view v)
     }
     const tui_view *tv = view_of(v);
     a->view = v;
-    if (tv->space)
+    if (tv->space || v == VIEW_FRAGS)
         a->tpos = tv_initial_pos(a);
     char msg[160];
     if (!a->have_run && (tv->flags & VIEW_F_RUN))
@@ -650,6 +650,37 @@ static handler_result act_play_faster(app *a)
 static handler_result act_play_slower(app *a)
 {
     return play_speed(a, 1.5);
+}
+
+/* M: the fragment view's next matrix (A, B, C, D of an mma; ldmatrix's m0 ... m3). */
+static handler_result act_frag_mat(app *a)
+{
+    if (a->view != VIEW_FRAGS)
+        return set_view(a, VIEW_FRAGS);
+    a->frag_mat++;
+    return H_REDRAW;
+}
+
+/* t / T: the selected warp's next / previous tensor-core instruction. */
+static handler_result tensor_move(app *a, int dir)
+{
+    if (!a->have_run || !a->run.trace)
+        return time_move(a, TV_INSN, dir); /* says what is missing */
+    bool moved;
+    a->tpos = tv_tensor_pos(a, dir, &moved);
+    a->frag_mat = 0;
+    if (!moved)
+        app_set_flash(a, dir > 0 ? "no later tensor-core instruction in this warp"
+                                 : "no earlier tensor-core instruction in this warp");
+    return H_REDRAW;
+}
+static handler_result act_tensor_next(app *a)
+{
+    return tensor_move(a, 1);
+}
+static handler_result act_tensor_prev(app *a)
+{
+    return tensor_move(a, -1);
 }
 
 static handler_result act_step_fwd(app *a)
@@ -1056,6 +1087,17 @@ static const key_binding k_keys[] = {
      act_play},
     {ON_LESSON, {'+', '='}, "+ / -", "playback faster / slower", act_play_faster},
     {ON_LESSON, {'-', '_'}, NULL, NULL, act_play_slower},
+    {ON_LESSON | ON_DEMO,
+     {'M'},
+     "M",
+     "fragment view (F): the next matrix of the instruction (A, B, C, D)",
+     act_frag_mat},
+    {ON_LESSON | ON_DEMO,
+     {'t'},
+     "t / T",
+     "the selected warp's next / previous tensor-core instruction (mma, wmma, ldmatrix)",
+     act_tensor_next},
+    {ON_LESSON | ON_DEMO, {'T'}, NULL, NULL, act_tensor_prev},
     {ON_LESSON | ON_DEMO, {'>'}, "> / <", "next / previous barrier of the block", act_bar_fwd},
     {ON_LESSON | ON_DEMO, {'<'}, NULL, NULL, act_bar_back},
     {ON_LESSON | ON_DEMO,

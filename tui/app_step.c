@@ -224,6 +224,7 @@ void app_results_clear(app *a)
     a->cmp_top = 0;
     a->tree_col = 0;
     a->tree_zoom = false;
+    a->frag_mat = 0;
 }
 
 /* Drops everything derived from the current step (spec, source, run, grade). */

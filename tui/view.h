@@ -98,6 +98,16 @@ size_t tv_initial_pos(const app *a);
  * instruction), 0 if none. */
 int tv_current_line(const app *a);
 
+/* -------------------------------------------------------- view_fragments.c */
+
+/* Where the cursor goes to stand just after the selected warp's next (dir 1) or previous
+ * (-1) tensor-core instruction (mma, wmma, ldmatrix, stmatrix, movmatrix) and its
+ * register writes; a->tpos (and *moved false) when there is none. */
+size_t tv_tensor_pos(const app *a, int dir, bool *moved);
+/* Just after the selected warp's first tensor-core instruction (the trace's end when
+ * it ran none): where the fragment view opens. */
+size_t tv_tensor_first(const app *a);
+
 /* ------------------------------------------------------------ view_error.c */
 
 /* The distinct source lines warps of the first stuck block wait at when the trace

@@ -115,6 +115,8 @@ size_t tv_initial_pos(const app *a)
         if (best != SIZE_MAX)
             return best + 1;
     }
+    if (a->view == VIEW_FRAGS)
+        return tv_tensor_first(a);
     return t->nevents;
 }
 

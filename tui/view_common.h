@@ -53,6 +53,9 @@ int view_regs_height(const app *a, int w);
 void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
                         struct view_metrics *m);
 int view_roofline_height(const app *a, int w);
+void view_fragments_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
+                         struct view_metrics *m);
+int view_fragments_height(const app *a, int w);
 
 /* ------------------------------------------------------------------ helpers */
 

@@ -37,6 +37,10 @@ static const tui_view k_views[VIEW__COUNT] = {
     [VIEW_ROOFLINE] = {VIEW_ROOFLINE, "roofline", 'L', "the roofline, with this session's runs",
                        NULL, VIEW_F_RUN | VIEW_F_WIDE, 0, view_roofline_draw, view_roofline_height,
                        NULL},
+    [VIEW_FRAGS] = {VIEW_FRAGS, "fragments", 'F',
+                    "tensor-core fragments: which lane holds which element (M t T)", NULL,
+                    F_TRACE | VIEW_F_SIM | VIEW_F_WIDE, 0, view_fragments_draw,
+                    view_fragments_height, NULL},
 };
 
 const tui_view *view_of(app_view v)
