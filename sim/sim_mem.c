@@ -8,31 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "sim/exec_cluster.h"
 #include "sim/sim_mem.h"
-
-/* malloc for an allocation's bytes, not zeroed: those of 4 MiB and more on 2 MiB
- * boundaries in transparent huge pages where the kernel has them (Linux madvise
- * MADV_HUGEPAGE), one page fault per 2 MiB when they are first written instead of one
- * per 4 KiB. Freed with free(). */
-static unsigned char *host_alloc(size_t bytes)
-{
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge)
-        return malloc(bytes ? bytes : 1);
-    void *p = NULL;
-    if (posix_memalign(&p, huge, bytes) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes / huge * huge, MADV_HUGEPAGE); /* advice: a failure changes nothing */
-#endif
-    return p;
-}
 
 /* Allocates `bytes` at an `align`-aligned address: zeros and every byte unwritten
  * (fill NULL, init 0), zeros and every byte written (fill NULL, init 1), or what
@@ -60,7 +41,7 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
     const int eager = bytes <= ((size_t)1 << 28);
     const int lazy_data = !fill && !eager, lazy_bits = !init && !eager;
     const size_t nbits = bytes / 8 + 1;
-    unsigned char *data = lazy_data ? calloc(1, bytes ? bytes : 1) : host_alloc(bytes);
+    unsigned char *data = lazy_data ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
     unsigned char *written = lazy_bits ? calloc(1, nbits) : malloc(nbits);
     if (!data || !written) {
         free(data);
