@@ -332,10 +332,10 @@ static void fill_arg(void *ctx, void *dst, size_t bytes)
 }
 
 /* What the kernel left into buffers b, for the pointer arguments [0, nalloc) with
- * simulated memory at dptr: copied into the host buffers there are, else handed over
- * from the simulator (sim_release_data, so s must not run again). Buffers never
- * allocated (a run that stopped before) get their initial contents. -1 when out of
- * memory (data stays NULL), else 0. */
+ * simulated memory at dptr in s: copied into the host buffers there are, else handed
+ * over from the simulator (sim_release_data, so s must not run again). Buffers without
+ * data and never allocated (a run that stopped before; s may be NULL when nalloc is 0)
+ * get their initial contents. -1 when out of memory (data stays NULL), else 0. */
 static int take_buffers(const gl_spec *spec, sim_t *s, const uint64_t *dptr, int nalloc,
                         gl_buffer *b)
 {
@@ -378,6 +378,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         res->metrics = opts->metrics ? calloc(1, sizeof *res->metrics) : NULL;
         if (!tr || (opts->metrics && !res->metrics)) {
             trace_free(tr);
+            take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
             return gl_fail(err, GL_ERR_NOMEM, "out of memory for the trace");
         }
         tr->snap_max_bytes = opts->snapshot_bytes;
@@ -400,6 +401,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     const int ptx_sm = gl_ptx_target_sm(res->ptx);
     if (ptx_sm > dev->compute_major * 10 + dev->compute_minor) {
         trace_free(tr);
+        take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
         return gl_fail(err, GL_ERR_LAUNCH,
                        "%s: the PTX targets sm_%d, newer than the simulated %s (%s): compile "
                        "for %s or older",
@@ -427,6 +429,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     sim_t *s = sim_new(&cfg);
     if (!s) {
         trace_free(tr);
+        take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
         return gl_fail(err, GL_ERR_NOMEM, "out of memory creating the simulator");
     }
     gl_status st = GL_OK;
