@@ -130,7 +130,7 @@ void spec_free(gl_spec *s);
 int spec_find_arg(const gl_spec *s, const char *name);
 
 /* Host copy of every pointer argument's buffer, in argument order (scalars have
- * data == NULL). */
+ * data == NULL, and so do spec_buffers_sized's buffers until a run fills them). */
 typedef struct gl_buffer {
     void *data;
     size_t bytes;
@@ -150,10 +150,9 @@ gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err);
 void spec_buffer_fill(const gl_arg *a, void *dst);
 
 /* The most bytes a launch's buffers may take in all: 16 GiB (a modest GPU's memory), or a
- * quarter of this machine's memory if that is less. spec_buffers_new (and _sized) refuse
- * more with
- * GL_ERR_INPUT, before allocating anything (the buffers live in host memory and in the
- * simulator's or GPU's). */
+ * quarter of this machine's memory if that is less. spec_buffers_new and
+ * spec_buffers_sized refuse more with GL_ERR_INPUT, before allocating anything (the
+ * buffers live in the simulator's memory, or in host memory and the GPU's). */
 #define GL_DEVICE_MEMORY_CAP ((uint64_t)16 << 30)
 void spec_buffers_free(gl_buffer *b, int nargs);
 

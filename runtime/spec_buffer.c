@@ -108,8 +108,8 @@ static uint64_t spec_memory_cap(void)
 gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err)
 {
     *out = NULL;
-    /* every buffer lives in host memory, and in the simulator's device memory or the
-     * GPU's: their total is bounded before anything is allocated */
+    /* every buffer lives in the simulator's memory, or in host memory and the GPU's:
+     * their total is bounded before anything is allocated */
     uint64_t total = 0;
     for (int k = 0; k < s->nargs; k++)
         if (s->args[k].is_ptr)
