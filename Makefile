@@ -200,8 +200,8 @@ check: $(BIN) $(TEST_BIN)
 BENCH_MODE := $(if $(filter command line environment,$(origin MODE)),$(MODE),release)
 bench:
 	@$(MAKE) --no-print-directory MODE=$(BENCH_MODE) bench-run
-bench-run: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do $$b bench/ptx || exit 1; done
+bench-run: $(BENCH_BIN) $(BIN)
+	@for b in $(BENCH_BIN); do GPULEARN=$(abspath $(BIN)) $$b bench/ptx || exit 1; done
 
 # `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` never builds these).
 # Runs fuzz_ptx (ptx_parse), fuzz_spec (spec_from_json) and fuzz_lesson (lesson_parse) for

@@ -346,8 +346,11 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
  * checked the arguments against the kernel's parameters and owns m. The simulator's
  * fault and findings are converted here, the one place, into res->fault and
  * res->findings (runtime/result.h: file names copied, warp and lane filled in).
- * res->buffers (res->nargs == spec->nargs, e.g. from spec_buffers_new) hold the initial
- * contents on entry and what the kernel left on return, also after a fault.
+ * res->buffers (res->nargs == spec->nargs) hold the initial contents on entry
+ * (spec_buffers_new), or no data (spec_buffers_sized: each buffer is then generated from
+ * its init straight into simulated memory, and that memory handed over into
+ * res->buffers afterwards: one copy of each buffer, not two); on return, what the
+ * kernel left, also after a fault.
  * opts (NULL: defaults) as for gl_run_spec; the simulator reads step_limit, timeout_s,
  * schedule_random/seed, checks_off, uninit_zero_buffers, the trace fields, metrics and
  * trace_sink. Sets res->fault, stats, stdout_text, findings, occupancy, trace, metrics

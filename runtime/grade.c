@@ -198,7 +198,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
                        gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
     }
     gl_run_result res = {0};
-    gl_status st = spec_buffers_new(spec, &res.buffers, err);
+    gl_status st = spec_buffers_sized(spec, &res.buffers, err);
     if (st != GL_OK)
         return st;
     res.nargs = spec->nargs;

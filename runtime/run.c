@@ -314,6 +314,40 @@ static void sim_sinks_fn(void *ctx, const trace_t *t, const trace_event *ev, con
     s->next(s->next_ctx, t, ev, addrs);
 }
 
+/* sim_fill_fn of a pointer argument (ctx: its gl_arg): its init, from the spec. */
+static void fill_arg(void *ctx, void *dst, size_t bytes)
+{
+    (void)bytes;
+    spec_buffer_fill(ctx, dst);
+}
+
+/* What the kernel left into buffers b, for the pointer arguments [0, nalloc) with
+ * simulated memory at dptr in s: copied into the host buffers there are, else handed
+ * over from the simulator (sim_release_data, so s must not run again). Buffers without
+ * data and never allocated (a run that stopped before; s may be NULL when nalloc is 0)
+ * get their initial contents. -1 when out of memory (data stays NULL), else 0. */
+static int take_buffers(const gl_spec *spec, sim_t *s, const uint64_t *dptr, int nalloc,
+                        gl_buffer *b)
+{
+    int rc = 0;
+    for (int i = 0; i < spec->nargs; i++) {
+        if (!spec->args[i].is_ptr)
+            continue;
+        if (i < nalloc && b[i].data) {
+            sim_memcpy_dtoh(s, b[i].data, dptr[i], b[i].bytes);
+        } else if (i < nalloc) {
+            b[i].data = sim_release_data(s, dptr[i]);
+        } else if (!b[i].data) {
+            b[i].data = malloc(b[i].bytes ? b[i].bytes : 1);
+            if (b[i].data)
+                spec_buffer_fill(&spec->args[i], b[i].data);
+        }
+        if (!b[i].data)
+            rc = -1;
+    }
+    return rc;
+}
+
 /* See backend.h. */
 gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                      const gl_run_opts *opts, gl_run_result *res, gl_error *err)
@@ -334,6 +368,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         res->metrics = opts->metrics ? calloc(1, sizeof *res->metrics) : NULL;
         if (!tr || (opts->metrics && !res->metrics)) {
             trace_free(tr);
+            take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
             return gl_fail(err, GL_ERR_NOMEM, "out of memory for the trace");
         }
         tr->snap_max_bytes = opts->snapshot_bytes;
@@ -356,6 +391,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     const int ptx_sm = gl_ptx_target_sm(res->ptx);
     if (ptx_sm > dev->compute_major * 10 + dev->compute_minor) {
         trace_free(tr);
+        take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
         return gl_fail(err, GL_ERR_LAUNCH,
                        "%s: the PTX targets sm_%d, newer than the simulated %s (%s): compile "
                        "for %s or older",
@@ -383,9 +419,11 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     sim_t *s = sim_new(&cfg);
     if (!s) {
         trace_free(tr);
+        take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
         return gl_fail(err, GL_ERR_NOMEM, "out of memory creating the simulator");
     }
     gl_status st = GL_OK;
+    int nalloc = 0; /* arguments [0, nalloc) have their simulated memory */
     uint64_t *dptr = calloc((size_t)spec->nargs + 1, sizeof *dptr);
     uint64_t *slots = calloc((size_t)spec->nargs + 1, sizeof *slots);
     void **params = calloc((size_t)spec->nargs + 1, sizeof *params);
@@ -393,18 +431,32 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
         goto done;
     }
-    for (int i = 0; i < spec->nargs; i++) {
+    for (int i = 0; i < spec->nargs; i++, nalloc = i) {
         const gl_arg *a = &spec->args[i];
         if (a->is_ptr) {
-            if (sim_malloc(s, res->buffers[i].bytes, a->name, &dptr[i]) != SIM_OK ||
-                sim_memcpy_htod(s, dptr[i], res->buffers[i].data, res->buffers[i].bytes) !=
-                    SIM_OK) {
+            const gl_buffer *b = &res->buffers[i];
+            /* initcheck: every byte copied in counts as written, but with
+             * uninit_zero_buffers not those of a buffer without an init */
+            const int unwritten = opts->uninit_zero_buffers && a->init.kind == GL_INIT_ZERO;
+            sim_status ms;
+            if (b->data) { /* host buffers (a GPU attempt's): copied in */
+                ms = sim_malloc(s, b->bytes, a->name, &dptr[i]);
+                if (ms == SIM_OK)
+                    ms = sim_memcpy_htod(s, dptr[i], b->data, b->bytes);
+                if (ms == SIM_OK && unwritten)
+                    ms = sim_set_written(s, dptr[i], b->bytes, 0);
+            } else if (unwritten) {
+                ms = sim_malloc(s, b->bytes, a->name, &dptr[i]);
+            } else { /* generated in place: one copy of each buffer */
+                ms = sim_malloc_init(s, b->bytes, a->name,
+                                     a->init.kind == GL_INIT_ZERO ? NULL : fill_arg, (void *)a,
+                                     &dptr[i]);
+            }
+            if (ms != SIM_OK) {
                 st = gl_fail(err, GL_ERR_NOMEM, "%s: args[%d]: cannot allocate %zu bytes",
-                             spec->file, i, res->buffers[i].bytes);
+                             spec->file, i, b->bytes);
                 goto done;
             }
-            if (opts->uninit_zero_buffers && a->init.kind == GL_INIT_ZERO)
-                sim_set_written(s, dptr[i], res->buffers[i].bytes, 0);
             slots[i] = dptr[i];
         } else {
             gl_scalar_bytes(a, &slots[i]);
@@ -457,9 +509,6 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
             tr = NULL;
         }
     }
-    for (int i = 0; i < spec->nargs; i++)
-        if (spec->args[i].is_ptr)
-            sim_memcpy_dtoh(s, res->buffers[i].data, dptr[i], res->buffers[i].bytes);
     switch (ss) {
     case SIM_OK: break;
     case SIM_ERR_FAULT:
@@ -477,6 +526,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         break;
     }
 done:
+    if (dptr && take_buffers(spec, s, dptr, nalloc, res->buffers) != 0 && st == GL_OK)
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory for the buffers");
     if (dptr && spec->nargs > 0) { /* buffer addresses: kept in res (a GPU attempt's go) */
         free(res->dptr);
         res->dptr = dptr;
@@ -774,7 +825,9 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
             goto out;
     }
 
-    st = spec_buffers_new(spec, &res->buffers, err);
+    /* the GPU copies host buffers in; the simulator generates them in its memory */
+    st = use_gpu ? spec_buffers_new(spec, &res->buffers, err)
+                 : spec_buffers_sized(spec, &res->buffers, err);
     if (st != GL_OK)
         goto out;
     res->nargs = spec->nargs;

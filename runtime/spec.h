@@ -130,7 +130,7 @@ void spec_free(gl_spec *s);
 int spec_find_arg(const gl_spec *s, const char *name);
 
 /* Host copy of every pointer argument's buffer, in argument order (scalars have
- * data == NULL). */
+ * data == NULL, and so do spec_buffers_sized's buffers until a run fills them). */
 typedef struct gl_buffer {
     void *data;
     size_t bytes;
@@ -140,11 +140,19 @@ typedef struct gl_buffer {
  * spec_buffers_free. GL_ERR_NOMEM on failure; GL_ERR_INPUT when they would take more
  * than GL_DEVICE_MEMORY_CAP (or a quarter of this machine's memory). */
 gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err);
+/* spec_buffers_new's checks and array, each pointer argument's buffer with its bytes
+ * but no data yet (data == NULL): for a back end that writes the initial contents
+ * straight into its own memory with spec_buffer_fill (gl_run_sim) and hands the
+ * results over into data. */
+gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err);
+/* Writes pointer argument a's initial contents (its init; zeros where none) into dst:
+ * every one of its a->len elements, a->len * gl_type_size(a->type) bytes. */
+void spec_buffer_fill(const gl_arg *a, void *dst);
 
 /* The most bytes a launch's buffers may take in all: 16 GiB (a modest GPU's memory), or a
- * quarter of this machine's memory if that is less. spec_buffers_new refuses more with
- * GL_ERR_INPUT, before allocating anything (the buffers live in host memory and in the
- * simulator's or GPU's). */
+ * quarter of this machine's memory if that is less. spec_buffers_new and
+ * spec_buffers_sized refuse more with GL_ERR_INPUT, before allocating anything (the
+ * buffers live in the simulator's memory, or in host memory and the GPU's). */
 #define GL_DEVICE_MEMORY_CAP ((uint64_t)16 << 30)
 void spec_buffers_free(gl_buffer *b, int nargs);
 

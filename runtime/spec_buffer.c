@@ -105,11 +105,11 @@ static uint64_t spec_memory_cap(void)
     return cap;
 }
 
-gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
+gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err)
 {
     *out = NULL;
-    /* every buffer lives in host memory, and in the simulator's device memory or the
-     * GPU's: their total is bounded before anything is allocated */
+    /* every buffer lives in the simulator's memory, or in host memory and the GPU's:
+     * their total is bounded before anything is allocated */
     uint64_t total = 0;
     for (int k = 0; k < s->nargs; k++)
         if (s->args[k].is_ptr)
@@ -125,41 +125,64 @@ gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
     gl_buffer *b = calloc(s->nargs ? (size_t)s->nargs : 1, sizeof *b);
     if (!b)
         return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", s->file);
+    for (int k = 0; k < s->nargs; k++)
+        if (s->args[k].is_ptr)
+            b[k].bytes = s->args[k].len * gl_type_size(s->args[k].type);
+    *out = b;
+    return GL_OK;
+}
+
+void spec_buffer_fill(const gl_arg *a, void *dst)
+{
+    const gl_init *in = &a->init;
+    const gl_type t = a->type;
+    size_t done = a->len; /* elements written; the rest are zeros */
+    switch (in->kind) {
+    case GL_INIT_ZERO: done = 0; break;
+    case GL_INIT_VALUES:
+        done = in->count < a->len ? in->count : a->len;
+        for (size_t i = 0; i < done; i++)
+            spec_store_value(dst, t, i, in->values[i]);
+        break;
+    case GL_INIT_FILL:
+        for (size_t i = 0; i < a->len; i++)
+            spec_store_value(dst, t, i, in->a);
+        break;
+    case GL_INIT_IOTA:
+        for (size_t i = 0; i < a->len; i++) {
+            if (gl_type_is_float(t))
+                spec_store_float(dst, t, i, in->a.f + (double)i * in->b.f);
+            else
+                spec_store_bits(dst, t, i, in->a.u + (uint64_t)i * in->b.u);
+        }
+        break;
+    case GL_INIT_RANDOM: gl_random_fill(dst, t, a->len, in->seed, in->a, in->b); break;
+    }
+    const size_t size = gl_type_size(t);
+    memset((unsigned char *)dst + done * size, 0, (a->len - done) * size);
+}
+
+gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err)
+{
+    gl_buffer *b;
+    gl_status st = spec_buffers_sized(s, &b, err);
+    if (st != GL_OK)
+        return st;
     for (int k = 0; k < s->nargs; k++) {
         const gl_arg *a = &s->args[k];
         if (!a->is_ptr)
             continue;
-        gl_type t = a->type;
-        size_t bytes = a->len * gl_type_size(t);
-        b[k].data = calloc(bytes ? bytes : 1, 1);
+        /* zeros from calloc, untouched until used; the rest written once */
+        const size_t bytes = b[k].bytes;
+        const int zero = a->init.kind == GL_INIT_ZERO;
+        b[k].data = zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
         if (!b[k].data) {
             spec_buffers_free(b, s->nargs);
             return gl_fail(err, GL_ERR_NOMEM, "%s: args[%d] (%s): out of memory for %zu bytes",
                            s->file, k, a->name, bytes);
         }
-        b[k].bytes = bytes;
-        const gl_init *in = &a->init;
-        bool is_f = gl_type_is_float(t);
-        switch (in->kind) {
-        case GL_INIT_ZERO: break;
-        case GL_INIT_VALUES:
-            for (size_t i = 0; i < in->count && i < a->len; i++)
-                spec_store_value(b[k].data, t, i, in->values[i]);
-            break;
-        case GL_INIT_FILL:
-            for (size_t i = 0; i < a->len; i++)
-                spec_store_value(b[k].data, t, i, in->a);
-            break;
-        case GL_INIT_IOTA:
-            for (size_t i = 0; i < a->len; i++) {
-                if (is_f)
-                    spec_store_float(b[k].data, t, i, in->a.f + (double)i * in->b.f);
-                else
-                    spec_store_bits(b[k].data, t, i, in->a.u + (uint64_t)i * in->b.u);
-            }
-            break;
-        case GL_INIT_RANDOM: gl_random_fill(b[k].data, t, a->len, in->seed, in->a, in->b); break;
-        }
+        if (!zero)
+            spec_buffer_fill(a, b[k].data);
     }
     *out = b;
     return GL_OK;

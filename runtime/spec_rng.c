@@ -2,6 +2,8 @@
  * (spec.h gl_random_fill): splitmix64, identical on every back end. */
 #include "runtime/spec_internal.h"
 
+#include <string.h>
+
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014; the constants of Vigna's splitmix64.c). Per output, with 64-bit
  * wrapping arithmetic:
@@ -29,12 +31,21 @@ static uint64_t splitmix64(uint64_t *state)
 void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max)
 {
     uint64_t state = seed;
-    if (gl_type_is_float(t)) {
-        double span = max.f - min.f;
+    const double span = max.f - min.f;
+    unsigned char *p = dst;
+    if (t == GL_F32) { /* one loop per type, each element stored in place */
         for (size_t i = 0; i < len; i++) {
-            uint64_t r = splitmix64(&state);
-            double u = t == GL_F32 ? (double)(r >> 40) * 0x1p-24 : (double)(r >> 11) * 0x1p-53;
-            spec_store_float(dst, t, i, min.f + span * u);
+            const double u = (double)(splitmix64(&state) >> 40) * 0x1p-24;
+            const float x = (float)(min.f + span * u);
+            memcpy(p + 4 * i, &x, 4);
+        }
+        return;
+    }
+    if (t == GL_F64) {
+        for (size_t i = 0; i < len; i++) {
+            const double u = (double)(splitmix64(&state) >> 11) * 0x1p-53;
+            const double x = min.f + span * u;
+            memcpy(p + 8 * i, &x, 8);
         }
         return;
     }

@@ -196,6 +196,19 @@ void sim_free(sim_t *s);
  * unmapped gap after it so overruns fault). label names the allocation in fault
  * reports (e.g. the launch-spec argument "c"). */
 sim_status sim_malloc(sim_t *s, size_t bytes, const char *label, uint64_t *dptr);
+/* Writes the initial contents of an allocation: every one of the `bytes` bytes at dst
+ * (dst is malloc'd memory, not zeroed). ctx is sim_malloc_init's. */
+typedef void (*sim_fill_fn)(void *ctx, void *dst, size_t bytes);
+/* sim_malloc, then the contents written by fill(ctx, data, bytes) in place (or zeros
+ * when fill is NULL) and every byte marked written for initcheck, as if copied in by
+ * sim_memcpy_htod, without a host copy. SIM_ERR_NOMEM when out of memory. */
+sim_status sim_malloc_init(sim_t *s, size_t bytes, const char *label, sim_fill_fn fill, void *ctx,
+                           uint64_t *dptr);
+/* Hands the host memory holding allocation dptr's bytes (dptr as sim_malloc returned it)
+ * to the caller, who frees it with free(). The allocation must not be accessed after
+ * that (no launch, no copy): for taking a launch's results just before sim_free. NULL if
+ * dptr starts no allocation or its memory was already handed over. */
+void *sim_release_data(sim_t *s, uint64_t dptr);
 /* Copies between host memory and a simulated global allocation.
  * SIM_ERR_LAUNCH if the range is not inside one allocation. */
 sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes);

@@ -15,8 +15,12 @@
 #include "sim/exec_cluster.h"
 #include "sim/sim_mem.h"
 
-sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t align,
-                            uint64_t *dptr)
+/* Allocates `bytes` at an `align`-aligned address: zeros and every byte unwritten
+ * (fill NULL, init 0), zeros and every byte written (fill NULL, init 1), or what
+ * fill(ctx, data, bytes) writes (it must write every byte) and every byte written. Each
+ * page of the data and of the initcheck bitmap is touched once. */
+static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t align,
+                               sim_fill_fn fill, void *ctx, int init, uint64_t *dptr)
 {
     if (align < 256)
         align = 256;
@@ -31,20 +35,28 @@ sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t 
         s->allocs = na;
         s->cap = nc;
     }
-    /* zeros; up to 256 MiB written now, which maps the pages (as cudaMalloc commits
+    /* zeros: up to 256 MiB written now, which maps the pages (as cudaMalloc commits
      * device memory) so that a launch does not pay for first touches; calloc keeps huge
-     * allocations lazy */
+     * allocations lazy. fill writes every byte itself. */
     const int eager = bytes <= ((size_t)1 << 28);
-    unsigned char *data = eager ? malloc(bytes ? bytes : 1) : calloc(1, bytes ? bytes : 1);
-    unsigned char *written = eager ? malloc(bytes / 8 + 1) : calloc(1, bytes / 8 + 1);
+    const int lazy_data = !fill && !eager, lazy_bits = !init && !eager;
+    const size_t nbits = bytes / 8 + 1;
+    unsigned char *data = lazy_data ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
+    unsigned char *written = lazy_bits ? calloc(1, nbits) : malloc(nbits);
     if (!data || !written) {
         free(data);
         free(written);
         return SIM_ERR_NOMEM;
     }
-    if (eager) {
+    if (fill)
+        fill(ctx, data, bytes);
+    else if (!lazy_data)
         memset(data, 0, bytes ? bytes : 1);
-        memset(written, 0, bytes / 8 + 1);
+    if (init) { /* bits [0, bytes) set, the rest of the last byte clear */
+        memset(written, 0xff, bytes / 8);
+        written[bytes / 8] = (unsigned char)((1u << (bytes & 7)) - 1);
+    } else if (!lazy_bits) {
+        memset(written, 0, nbits);
     }
     sim_alloc *a = &s->allocs[s->nallocs++];
     memset(a, 0, sizeof *a);
@@ -59,9 +71,21 @@ sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t 
     return SIM_OK;
 }
 
+sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t align,
+                            uint64_t *dptr)
+{
+    return alloc_global(s, bytes, label, align, NULL, NULL, 0, dptr);
+}
+
 sim_status sim_malloc(sim_t *s, size_t bytes, const char *label, uint64_t *dptr)
 {
-    return sim_alloc_global(s, bytes, label, 256, dptr);
+    return alloc_global(s, bytes, label, 256, NULL, NULL, 0, dptr);
+}
+
+sim_status sim_malloc_init(sim_t *s, size_t bytes, const char *label, sim_fill_fn fill, void *ctx,
+                           uint64_t *dptr)
+{
+    return alloc_global(s, bytes, label, 256, fill, ctx, 1, dptr);
 }
 
 /* The allocation holding [addr, addr+size), or NULL. */
@@ -135,6 +159,16 @@ sim_status sim_memcpy_dtoh(sim_t *s, void *dst, uint64_t src, size_t bytes)
     if (bytes)
         memcpy(dst, a->data + (src - a->base), bytes);
     return SIM_OK;
+}
+
+void *sim_release_data(sim_t *s, uint64_t dptr)
+{
+    sim_alloc *a = find_alloc(s, dptr, 0);
+    if (!a || a->base != dptr)
+        return NULL;
+    void *data = a->data;
+    a->data = NULL;
+    return data;
 }
 
 /* sim_mem for every access but the common load of a kernel parameter (below). */

@@ -464,6 +464,57 @@ START_TEST(test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink)
 }
 END_TEST
 
+/* Buffers generated in simulated memory (spec_buffers_sized: no host copy before the
+ * launch) and buffers copied in from the host (spec_buffers_new) give the same bytes and
+ * findings: copy_strided reads in[32 i] (in: iota 0.5, 1.5, ...) into out[i]; out's
+ * last 64 floats are never written and stay zeros. */
+START_TEST(test_run_sim_generated_buffers_equal_copied_ones)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/metrics.%s.ptx", fixture_compilers[_i]);
+    size_t len;
+    char *ptx = fixture_read(path, &len);
+    ck_assert_ptr_nonnull(ptx);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_int_eq(ptx_parse(ptx, len, "metrics.ptx", &m, &diag), SIM_OK);
+    free(diag);
+    cJSON *j = cJSON_Parse("{\"source\": \"metrics.cu\", \"kernel\": \"copy_strided\", "
+                           "\"grid\": [2,1,1], \"block\": [64,1,1], \"args\": [{\"name\": "
+                           "\"in\", \"type\": \"f32*\", \"len\": 4096, \"init\": {\"iota\": "
+                           "{\"start\": 0.5, \"step\": 1}}}, {\"name\": \"out\", \"type\": "
+                           "\"f32*\", \"len\": 192}]}");
+    gl_spec spec;
+    gl_error err = {0};
+    ck_assert_msg(spec_from_json(j, "test.json", "tests/kernels/check", NULL, &spec, &err) == GL_OK,
+                  "%s", err.msg);
+    cJSON_Delete(j);
+    gl_run_result gen = {0}, copied = {0};
+    ck_assert_int_eq(spec_buffers_sized(&spec, &gen.buffers, &err), GL_OK);
+    ck_assert_int_eq(spec_buffers_new(&spec, &copied.buffers, &err), GL_OK);
+    gen.nargs = copied.nargs = spec.nargs;
+    const char *kernel = gl_resolve_kernel(m, "copy_strided");
+    ck_assert_msg(gl_run_sim(&spec, m, kernel, NULL, &gen, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(gl_run_sim(&spec, m, kernel, NULL, &copied, &err) == GL_OK, "%s", err.msg);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_ptr_nonnull(gen.buffers[k].data);
+        ck_assert_uint_eq(gen.buffers[k].bytes, copied.buffers[k].bytes);
+        ck_assert(memcmp(gen.buffers[k].data, copied.buffers[k].data, gen.buffers[k].bytes) == 0);
+    }
+    const float *in = gen.buffers[0].data, *out = gen.buffers[1].data;
+    ck_assert(in[0] == 0.5f && in[4095] == 4095.5f);
+    for (int i = 0; i < 192; i++)
+        ck_assert(out[i] == (i < 128 ? (float)(32 * i) + 0.5f : 0.0f));
+    ck_assert_int_eq(gen.nfindings, 0);
+    ck_assert_int_eq(copied.nfindings, 0);
+    gl_run_result_free(&gen);
+    gl_run_result_free(&copied);
+    spec_free(&spec);
+    ptx_module_free(m);
+    free(ptx);
+}
+END_TEST
+
 START_TEST(test_occupancy_follows_the_limits_and_the_waves)
 {
     const gl_device_info d = {.warp_size = 32,
@@ -712,6 +763,7 @@ static Suite *suite(void)
                    test_run_converts_an_out_of_bounds_fault_with_file_line_block_thread_warp_lane);
     tcase_add_test(tr, test_run_names_the_allocation_a_store_lies_before);
     tcase_add_loop_test(tr, test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink, 0, 2);
+    tcase_add_loop_test(tr, test_run_sim_generated_buffers_equal_copied_ones, 0, 2);
     suite_add_tcase(s, tr);
     return s;
 }

@@ -293,6 +293,54 @@ START_TEST(test_read_of_never_written_global_memory_warns_and_runs_on)
 }
 END_TEST
 
+/* sim_fill_fn of the test below: floats 0, 1, 2, ... over memory that is not zeroed;
+ * adds the bytes it was given to *ctx. */
+static void fill_iota(void *ctx, void *dst, size_t bytes)
+{
+    *(size_t *)ctx += bytes;
+    for (size_t i = 0; i < bytes / 4; i++) {
+        const float x = (float)i;
+        memcpy((char *)dst + 4 * i, &x, 4);
+    }
+}
+
+/* sim_malloc_init writes an allocation's contents in place (init_rows.cu reads g,
+ * filled by the callback, and out, zeros) and counts every byte as written, as
+ * sim_memcpy_htod does: no uninitialised read. sim_release_data hands out's memory
+ * over, once, and only for an allocation's own address. */
+START_TEST(test_malloc_init_fills_in_place_and_counts_every_byte_written)
+{
+    ptx_module_t *m = fixture_load("init_rows", _i);
+    sim_t *s = sim_new(NULL);
+    size_t filled = 0;
+    uint64_t dg, dout;
+    ck_assert_int_eq(sim_malloc_init(s, 256 * 4, "g", fill_iota, &filled, &dg), SIM_OK);
+    ck_assert_uint_eq(filled, 256 * 4);
+    ck_assert_int_eq(sim_malloc_init(s, 256 * 4, "out", NULL, NULL, &dout), SIM_OK);
+    float zeros[256];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, zeros, dout, sizeof zeros), SIM_OK);
+    for (int i = 0; i < 256; i++)
+        ck_assert_float_eq(zeros[i], 0.0f);
+    void *params[] = {&dg, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {16, 16, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "rows", grid, block, 0, params, &r), SIM_OK);
+    if (r.nfindings)
+        dump(&r);
+    ck_assert_int_eq(r.nfindings, 0);
+    ck_assert_ptr_null(sim_release_data(s, dout + 4));
+    float *out = sim_release_data(s, dout);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_null(sim_release_data(s, dout));
+    for (int i = 0; i < 256; i++)
+        ck_assert_float_eq(out[i], (float)i + (float)(i / 16));
+    free(out);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 /* initcheck of whole warps' global loads in two half-warp patterns (init_rows.cu: a
  * 16x16 block, each warp reading two rows of 16 words and one word per half-warp). The
  * never-written reads are counted per lane, whichever way the warp's request is checked. */
@@ -1104,6 +1152,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_syncthreads_in_both_arms_of_an_if_warns_but_completes, 0, 2);
     tcase_add_loop_test(tc, test_read_of_never_written_global_rows_and_broadcasts_counts_each_lane,
                         0, 2);
+    tcase_add_loop_test(tc, test_malloc_init_fills_in_place_and_counts_every_byte_written, 0, 2);
     suite_add_tcase(s, tc);
     TCase *ts = tcase_create("schedule");
     tcase_add_loop_test(ts, test_random_schedule_changes_printf_order_between_seeds, 0, 2);

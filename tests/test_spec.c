@@ -170,6 +170,25 @@ START_TEST(test_every_type_and_init_kind_fills_exact_buffers)
         "}\n";
     ck_assert_str_eq(json, want);
     free(json);
+
+    /* The simulator's way: sized buffers without data, each filled in place by
+     * spec_buffer_fill into memory that is not zeroed: the same bytes, every byte
+     * written (a_i8's fourth element and a_u32 are zeros). */
+    gl_buffer *sized;
+    ck_assert_int_eq(spec_buffers_sized(&s, &sized, &err), GL_OK);
+    for (int k = 0; k < s.nargs; k++) {
+        ck_assert_ptr_null(sized[k].data);
+        ck_assert_uint_eq(sized[k].bytes, b[k].bytes);
+        if (!s.args[k].is_ptr)
+            continue;
+        unsigned char poisoned[64];
+        ck_assert_uint_le(b[k].bytes, sizeof poisoned);
+        memset(poisoned, 0xA5, sizeof poisoned);
+        spec_buffer_fill(&s.args[k], poisoned);
+        ck_assert_msg(memcmp(poisoned, b[k].data, b[k].bytes) == 0, "%s", s.args[k].name);
+        ck_assert_uint_eq(poisoned[b[k].bytes], 0xA5); /* nothing past the buffer */
+    }
+    spec_buffers_free(sized, s.nargs);
     spec_buffers_free(b, s.nargs);
     spec_free(&s);
 }
