@@ -173,16 +173,7 @@ int gl_frags_of(const char *ptx, int pc, gl_frags *f)
     case PTX_OP_movmatrix: kind = GL_FRAG_MOVMATRIX; break;
     default: return 0;
     }
-    mma_unpack((uint32_t)in->target, &d);
-    /* the packed bits leave the kind out: the opcode says it (as exec_mma.c sets it) */
-    static const uint8_t mma_kind[] = {[GL_FRAG_MMA] = MMA_K_MMA,
-                                       [GL_FRAG_WMMA_LOAD] = MMA_K_WLOAD,
-                                       [GL_FRAG_WMMA_STORE] = MMA_K_WSTORE,
-                                       [GL_FRAG_WMMA_MMA] = MMA_K_WMMA,
-                                       [GL_FRAG_LDMATRIX] = MMA_K_LDMATRIX,
-                                       [GL_FRAG_STMATRIX] = MMA_K_STMATRIX,
-                                       [GL_FRAG_MOVMATRIX] = MMA_K_MOVMATRIX};
-    d.kind = mma_kind[kind];
+    ptx_mma_desc(in, &d);
     f->kind = kind;
     line_mnemonic(ptx, in->ptx_line, f->what, sizeof f->what);
     f->m = d.m, f->n = d.n, f->k = d.k;

@@ -694,7 +694,7 @@ static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
         /* one 16-byte matrix row per lane address, from lanes 0 .. 8 num - 1 (PTX ISA
          * §9.7.14.5.15) */
         mma_desc d;
-        mma_unpack((uint32_t)in->target, &d);
+        ptx_mma_desc(in, &d);
         ms->width = 16;
         ms->lanes = d.num < 4 ? 8u * (unsigned)d.num : 0;
     }

@@ -199,14 +199,7 @@ static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsign
 void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
 {
     mma_desc d;
-    d.kind = in->op == PTX_OP_mma          ? MMA_K_MMA
-             : in->op == PTX_OP_wmma_load  ? MMA_K_WLOAD
-             : in->op == PTX_OP_wmma_store ? MMA_K_WSTORE
-             : in->op == PTX_OP_wmma_mma   ? MMA_K_WMMA
-             : in->op == PTX_OP_ldmatrix   ? MMA_K_LDMATRIX
-             : in->op == PTX_OP_stmatrix   ? MMA_K_STMATRIX
-                                           : MMA_K_MOVMATRIX;
-    mma_unpack((uint32_t)in->target, &d);
+    ptx_mma_desc(in, &d);
     if (em != UINT32_MAX) {
         /* .sync.aligned (PTX ISA §9.7.14): every thread of the warp executes the same
          * instruction together; a partial warp or exited lanes leave it undefined */

@@ -477,4 +477,10 @@ void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len);
  * that starts no token (*t then describes it, as a one-byte PTX_TOK_PUNCT). */
 int ptx_lex_next(ptx_lexer *lx, ptx_tok *t);
 
+struct mma_desc;
+/* The decoded form of tensor-core instruction in (mma, wmma.*, ldmatrix, stmatrix,
+ * movmatrix; sim/mma.h): its kind from the opcode and the rest from in->target, where
+ * the parser packed it (mma_pack). Returns 1, or 0 (d untouched) for any other op. */
+int ptx_mma_desc(const ptx_insn *in, struct mma_desc *d);
+
 #endif

@@ -1266,19 +1266,30 @@ static int parse_rlist(parser *P, ptx_operand *o)
     return expect(P, '}');
 }
 
+int ptx_mma_desc(const ptx_insn *in, mma_desc *d)
+{
+    uint8_t kind;
+    switch ((ptx_op)in->op) {
+    case PTX_OP_mma: kind = MMA_K_MMA; break;
+    case PTX_OP_wmma_load: kind = MMA_K_WLOAD; break;
+    case PTX_OP_wmma_store: kind = MMA_K_WSTORE; break;
+    case PTX_OP_wmma_mma: kind = MMA_K_WMMA; break;
+    case PTX_OP_ldmatrix: kind = MMA_K_LDMATRIX; break;
+    case PTX_OP_stmatrix: kind = MMA_K_STMATRIX; break;
+    case PTX_OP_movmatrix: kind = MMA_K_MOVMATRIX; break;
+    default: return 0;
+    }
+    d->kind = kind;
+    mma_unpack((uint32_t)in->target, d); /* keeps d->kind */
+    return 1;
+}
+
 /* The operands of a tensor-core instruction (ptx_ops.def): register lists, the address,
  * wmma's optional stride; the list lengths checked against mma_nregs. */
 static int parse_mma_operands(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
     mma_desc d;
-    d.kind = in->op == PTX_OP_mma          ? MMA_K_MMA
-             : in->op == PTX_OP_wmma_load  ? MMA_K_WLOAD
-             : in->op == PTX_OP_wmma_store ? MMA_K_WSTORE
-             : in->op == PTX_OP_wmma_mma   ? MMA_K_WMMA
-             : in->op == PTX_OP_ldmatrix   ? MMA_K_LDMATRIX
-             : in->op == PTX_OP_stmatrix   ? MMA_K_STMATRIX
-                                           : MMA_K_MOVMATRIX;
-    mma_unpack((uint32_t)in->target, &d);
+    ptx_mma_desc(in, &d);
     /* what each operand is: 'L' list of matrix (index), 'A' address, 'S' stride, 'R' reg */
     const int wf = d.frag == MMA_C ? (d.kind == MMA_K_WSTORE ? MMA_D : MMA_C) : d.frag;
     struct {
