@@ -121,6 +121,41 @@ START_TEST(test_unsupported_instruction_is_named_with_its_line)
 }
 END_TEST
 
+/* An instruction newer than the module's .version is refused, as ptxas refuses it
+ * ("Feature 'elect' requires PTX ISA .version 8.0 or later"): the PTX clang 14 writes
+ * (.version 7.1) with inline elect.sync or cvt.satfinite to f16. */
+static const char version_ptx[] =
+    ".version %s\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .b32 %%r<4>;\n  .reg .pred %%p<2>;\n  .reg .f32 %%f<2>;\n  .reg .b16 %%rs<2>;\n"
+    "  elect.sync %%r1|%%p1, -1;\n"             /* 10 */
+    "  cvt.rn.satfinite.f16.f32 %%rs1, %%f1;\n" /* 11 */
+    "  ret;\n}\n";
+
+START_TEST(test_instructions_newer_than_the_ptx_version_are_refused)
+{
+    char text[512];
+    snprintf(text, sizeof text, version_ptx, "7.1");
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_int_ne(ptx_parse(text, strlen(text), "v.ptx", &m, &diag), SIM_OK);
+    ck_assert_ptr_nonnull(diag);
+    ck_assert_msg(strstr(diag, "v.ptx:10:3: 'elect.sync' needs PTX ISA .version 8.0 or later, "
+                               "and this PTX is .version 7.1"),
+                  "%s", diag);
+    ck_assert_msg(strstr(diag, "v.ptx:11:3: 'cvt.rn.satfinite.f16.f32' needs PTX ISA .version "
+                               "8.1 or later"),
+                  "%s", diag);
+    free(diag);
+    snprintf(text, sizeof text, version_ptx, "8.1"); /* the same at 8.1 parses */
+    diag = NULL;
+    ck_assert_msg(ptx_parse(text, strlen(text), "v.ptx", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
+    ptx_module_free(m);
+    free(diag);
+}
+END_TEST
+
 /* bar/barrier forms (PTX ISA §9.7.13.1): sync/arrive with a thread count, red with and
  * without one, negated predicates; a register named without '%' inside a scoped block
  * (as inline asm writes `.reg .u64 g;`) used as an address. */
@@ -229,6 +264,7 @@ static Suite *ptx_suite(void)
     tcase_add_loop_test(tc, test_entry_params_give_sizes_and_alignment_in_order, 0, 2);
     tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
+    tcase_add_test(tc, test_instructions_newer_than_the_ptx_version_are_refused);
     tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);
     tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);
     suite_add_tcase(s, tc);

@@ -163,6 +163,7 @@ typedef struct parser {
     fixup *fix;
     int nfix, fixcap;
     int cur_file, cur_line;
+    int ptx_version; /* the module's .version as 10 major + minor (80 for 8.0); 0 unknown */
 } parser;
 
 static void diag(parser *P, int line, int col, const char *fmt, ...)
@@ -1672,6 +1673,26 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "testp needs a property in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
+    /* Instructions newer than the module's .version: ptxas refuses them ("Feature 'elect'
+     * requires PTX ISA .version 8.0 or later", checked with CUDA 13's ptxas on an H200),
+     * so the simulator does too. PTX ISA "PTX ISA Notes" of elect.sync and mbarrier
+     * (expect_tx, complete_tx: 8.0) and cvt (.satfinite to .f16/.bf16 from .f32: 8.1). */
+    int need = 0;
+    if (op == PTX_OP_elect ||
+        (op == PTX_OP_mbarrier && (in->cmp == PTX_MBAR_EXPECT_TX ||
+                                   in->cmp == PTX_MBAR_COMPLETE_TX || (in->bop & PTX_MBAR_TX))))
+        need = 80;
+    else if (op == PTX_OP_cvt && (in->bop & PTX_CVT_SATFINITE) && in->type2 == PTX_T_F32 &&
+             (in->type == PTX_T_F16 || in->type == PTX_T_BF16 || in->type == PTX_T_F16X2 ||
+              in->type == PTX_T_BF16X2))
+        need = 81;
+    if (need && P->ptx_version && P->ptx_version < need) {
+        diag(P, mt->line, mt->col,
+             "'%.*s' needs PTX ISA .version %d.%d or later, and this PTX is .version %d.%d: "
+             "ptxas refuses it (clang 14 writes 7.x; NVRTC and nvcc write a version that has it)",
+             (int)mt->len, mt->p, need / 10, need % 10, P->ptx_version / 10, P->ptx_version % 10);
+        return 0;
+    }
     return 1;
 }
 
@@ -2225,8 +2246,16 @@ static void parse_module(parser *P)
         }
         int line = P->t.line;
         if (is_ident(P, ".version") || is_ident(P, ".target") || is_ident(P, ".address_size")) {
-            int is_as = is_ident(P, ".address_size");
+            int is_as = is_ident(P, ".address_size"), is_version = is_ident(P, ".version");
             next(P);
+            if (is_version) { /* "8.0": the token's text, whatever kind the lexer made it */
+                int major = 0, minor = 0;
+                char v[16];
+                snprintf(v, sizeof v, "%.*s", (int)(P->t.len < 15 ? P->t.len : 15), P->t.p);
+                if (sscanf(v, "%d.%d", &major, &minor) == 2 && major > 0 && minor >= 0 &&
+                    minor < 10)
+                    P->ptx_version = major * 10 + minor;
+            }
             if (is_as && P->t.kind == PTX_TOK_INT && P->t.ival != 64) {
                 diag(P, P->t.line, P->t.col, "only .address_size 64 is supported");
                 P->unsupported = 1;
