@@ -713,9 +713,37 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
         }
 }
 
+/* mma.m8n8k4 .f16 (mma_quad_pair) as an H100 gives it (measured: corpus
+ * mma_m8n8k4_f16_f32_rc_float and mma_m8n8k4_f16_f16_cr_float, fitted by
+ * tools/mma_m8n8k4_model.py): not one fused addition but a chain of f32 fma, rounded to
+ * nearest at each step, over k = 0 ... 3. With an f32 D the chain starts from 0 and C is
+ * added last (one f32 addition); with an f16 D it starts from C and the f32 result is
+ * rounded to f16 (nearest even). NaN results are the canonical NaN. */
+static void quad_pair_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B,
+                              const uint64_t *C, uint64_t *D)
+{
+    const int f16d = d->dtype == MMA_T_F16, ct = d->ctype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            const float c = (float)fp_in(ct, C[i * 8 + j]);
+            float acc = f16d ? c : 0.0f;
+            for (int kk = 0; kk < 4; kk++)
+                acc = fmaf((float)fp_in(MMA_T_F16, A[i * 4 + kk]),
+                           (float)fp_in(MMA_T_F16, B[kk * 8 + j]), acc);
+            if (!f16d)
+                acc += c;
+            D[i * 8 + j] = f16d ? (isnan(acc) ? 0x7fffu : half_rne(acc))
+                                : (isnan(acc) ? 0x7fffffffu : f32_bits(acc));
+        }
+}
+
 void mma_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                  uint64_t *D)
 {
+    if (mma_quad_pair(d)) {
+        quad_pair_compute(d, A, B, C, D);
+        return;
+    }
     mma_fp_model md = mma_model(d->atype);
     /* wmma.mma m16n16k8 .tf32 adds its 8 products in two fused additions of 4, as two
      * m16n8k4 steps (measured on an H100: corpus wmma_m16n16k8_tf32_rc_float, fitted by

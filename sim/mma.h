@@ -147,7 +147,8 @@ mma_fp_model mma_model(int atype);
 /* D = A * B + C for one warp: the matrices as row-major arrays of raw element bits (A:
  * m*k, B: k*n, C and D: m*n; f16/bf16 in the low 16 bits, s4/u4/b1 in the low bits,
  * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32/fp8 by the model above (for
- * wmma.mma .tf32, §9.7.14.4.3, in blocks of at most 4 products, as an H100 does); f64
+ * wmma.mma .tf32, §9.7.14.4.3, in blocks of at most 4 products, as an H100 does), except
+ * the quad-pair m8n8k4 .f16, which an H100 computes as an f32 fma chain (mma.c); f64
  * one fma chain from k = 0, rounded to nearest (as MMA-Sim measured); integers exact,
  * wrapped to s32 or clamped with .satfinite; b1: c + popc(a XOR/AND b). */
 void mma_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B, const uint64_t *C,

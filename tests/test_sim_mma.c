@@ -357,6 +357,44 @@ START_TEST(test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one)
 }
 END_TEST
 
+/* mma.m8n8k4 .f16 (mma.c quad_pair_compute, measured on an H100: corpus
+ * mma_m8n8k4_f16_*_float, tools/mma_m8n8k4_model.py): an f32 fma chain over k = 0 ... 3.
+ * f32 D: three products 2^-24 add up to 3 x 2^-24 from 0, then 1 + 1.5 ulp rounds (tie,
+ * even) to 1 + 2^-22 (0x3f800002); the fused model would truncate to 1 + 2^-23. f16 D:
+ * from C = 1, 1 + 2^-11 (k = 0) is an f16 tie; the two 2^-24 are each a tie in f32 and
+ * vanish (1 + 2^-11 stays), so the f16 result rounds to even: 1 (0x3c00), where the
+ * exact sum rounds up to 1 + 2^-10. */
+START_TEST(test_mma_m8n8k4_f16_is_an_fma_chain)
+{
+    static uint64_t A[8 * 4], B[4 * 8], C[8 * 8], D[8 * 8];
+    for (int f16d = 0; f16d < 2; f16d++) {
+        const uint8_t t = f16d ? MMA_T_F16 : MMA_T_F32;
+        mma_desc d = {.kind = MMA_K_MMA,
+                      .m = 8,
+                      .n = 8,
+                      .k = 4,
+                      .atype = MMA_T_F16,
+                      .btype = MMA_T_F16,
+                      .ctype = t,
+                      .dtype = t,
+                      .arow = 1};
+        memset(A, 0, sizeof A), memset(B, 0, sizeof B), memset(C, 0, sizeof C);
+        const uint64_t p12 = 0x0c00; /* 2^-12 */
+        for (int k = f16d; k < 3; k++)
+            A[k] = p12, B[k * 8] = p12;
+        if (f16d) {
+            A[0] = 0x2800, B[0] = 0x2400; /* 2^-5 x 2^-6 = 2^-11 */
+            C[0] = 0x3c00;
+        } else {
+            C[0] = 0x3f800000u;
+        }
+        mma_compute(&d, A, B, C, D);
+        ck_assert_msg(D[0] == (f16d ? 0x3c00u : 0x3f800002u), "%s D: D[0][0] = 0x%llx",
+                      f16d ? "f16" : "f32", (unsigned long long)D[0]);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------- ldmatrix, stmatrix, movmatrix */
 
 /* ldmatrix .x1/.x2/.x4, with and without .trans (PTX ISA §9.7.14.5.15): register i of
@@ -713,6 +751,7 @@ static Suite *mma_suite(void)
                         (int)(sizeof model_rows / sizeof model_rows[0]));
     tcase_add_test(tc, test_mma_model_environment_override);
     tcase_add_test(tc, test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one);
+    tcase_add_test(tc, test_mma_m8n8k4_f16_is_an_fma_chain);
     suite_add_tcase(s, tc);
     tc = tcase_create("matrix");
     tcase_set_timeout(tc, 120);
