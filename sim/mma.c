@@ -473,9 +473,9 @@ void mma_ldm_pos(int trans, unsigned lane, int j, int *row, int *col)
 
 /* ------------------------------------------------------------------ arithmetic */
 
-/* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (mma.h); fp8 (sm_89
- * Ada and sm_90): assumed, see mma.h. */
-static const mma_fp_model hopper_models[4] = {{16, 25}, {16, 25}, {8, 25}, {32, 13}};
+/* Per input type (f16, bf16, tf32), from MMA-Sim's measurements (mma.h); fp8: measured
+ * on an H100 (mma_fp8_order); on Ada (sm_89) assumed. */
+static const mma_fp_model hopper_models[4] = {{16, 25}, {16, 25}, {8, 25}, {16, 25}};
 static const mma_fp_model ampere_models[4] = {{8, 24}, {8, 24}, {4, 24}, {32, 13}};
 
 mma_fp_model mma_model(int atype)
@@ -666,6 +666,38 @@ static uint32_t fused(double cv, int dtype, int at, int bt, const double *a, con
     return dtype == MMA_T_F16 ? half_rne(x) : f32_bits(f32_rz(x));
 }
 
+/* The k order of an fp8 mma.m16n8k32 on an H100 (measured: corpus
+ * mma_m16n8k32_{e4m3,e5m2_e4m3}_{exact,float}, fitted by tools/mma_fp8_model.py): it
+ * computes as two m16n8k16 .f16 steps on the inputs converted to f16 (exact), the first
+ * on bytes 0 and 1 of each A/B register (k % 4 < 2), the second on bytes 2 and 3; each
+ * step one fused addition of the f16 model (16 products, 25 bits, f32 truncated) from 0,
+ * then C added by one f32 addition rounded to nearest. Entry i is the i-th k. */
+static int mma_fp8_order(int i)
+{
+    return i < 16 ? (i >> 1) * 4 + (i & 1) : ((i - 16) >> 1) * 4 + 2 + (i & 1);
+}
+
+/* D = A * B + C with fp8 A and B (mma_fp8_order), the f32 result's bits. */
+static uint32_t fp8_dot(const mma_desc *d, const mma_fp_model *md, const uint64_t *A,
+                        const uint64_t *B, int i, int j, double c)
+{
+    const int K = d->k, N = d->n;
+    uint32_t acc = 0;
+    for (int k0 = 0; k0 < K; k0 += md->block) {
+        double a[32], b[32];
+        int np = 0;
+        for (int q = k0; q < K && q < k0 + md->block; q++, np++) {
+            const int kk = mma_fp8_order(q);
+            a[np] = fp_in(d->atype, A[i * K + kk]);
+            b[np] = fp_in(d->btype, B[kk * N + j]);
+        }
+        /* the f16 copies' exponent range */
+        acc = fused(bits_f32(acc), MMA_T_F32, MMA_T_F16, MMA_T_F16, a, b, np, md);
+    }
+    const float r = bits_f32(acc) + (float)c;
+    return isnan(r) ? 0x7fffffffu : f32_bits(r);
+}
+
 void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t *A,
                        const uint64_t *B, const uint64_t *C, uint64_t *D)
 {
@@ -686,6 +718,8 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
                 if (d->satfinite)
                     acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
                 *out = (uint32_t)acc;
+            } else if (is_fp8(d->atype)) {
+                *out = fp8_dot(d, md, A, B, i, j, fp_in(MMA_T_F32, c));
             } else if (d->atype == MMA_T_F64) {
                 double acc = fp_in(MMA_T_F64, c);
                 for (int kk = 0; kk < K; kk++)
@@ -713,9 +747,37 @@ void mma_compute_model(const mma_desc *d, const mma_fp_model *md, const uint64_t
         }
 }
 
+/* mma.m8n8k4 .f16 (mma_quad_pair) as an H100 gives it (measured: corpus
+ * mma_m8n8k4_f16_f32_rc_float and mma_m8n8k4_f16_f16_cr_float, fitted by
+ * tools/mma_m8n8k4_model.py): not one fused addition but a chain of f32 fma, rounded to
+ * nearest at each step, over k = 0 ... 3. With an f32 D the chain starts from 0 and C is
+ * added last (one f32 addition); with an f16 D it starts from C and the f32 result is
+ * rounded to f16 (nearest even). NaN results are the canonical NaN. */
+static void quad_pair_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B,
+                              const uint64_t *C, uint64_t *D)
+{
+    const int f16d = d->dtype == MMA_T_F16, ct = d->ctype == MMA_T_F16 ? MMA_T_F16 : MMA_T_F32;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            const float c = (float)fp_in(ct, C[i * 8 + j]);
+            float acc = f16d ? c : 0.0f;
+            for (int kk = 0; kk < 4; kk++)
+                acc = fmaf((float)fp_in(MMA_T_F16, A[i * 4 + kk]),
+                           (float)fp_in(MMA_T_F16, B[kk * 8 + j]), acc);
+            if (!f16d)
+                acc += c;
+            D[i * 8 + j] = f16d ? (isnan(acc) ? 0x7fffu : half_rne(acc))
+                                : (isnan(acc) ? 0x7fffffffu : f32_bits(acc));
+        }
+}
+
 void mma_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B, const uint64_t *C,
                  uint64_t *D)
 {
+    if (mma_quad_pair(d)) {
+        quad_pair_compute(d, A, B, C, D);
+        return;
+    }
     mma_fp_model md = mma_model(d->atype);
     /* wmma.mma m16n16k8 .tf32 adds its 8 products in two fused additions of 4, as two
      * m16n8k4 steps (measured on an H100: corpus wmma_m16n16k8_tf32_rc_float, fitted by

@@ -134,9 +134,8 @@ typedef struct mma_fp_model {
 } mma_fp_model;
 
 /* The model for atype (MMA_T_F16, MMA_T_BF16, MMA_T_TF32, and the fp8 types, whose
- * entry (block 32, 13 bits, "e4m3:" in GPULEARN_MMA_MODEL) is an assumption of the
- * recorded low accumulation precision of Hopper's fp8 tensor cores, not yet fitted to a
- * measurement): mma.c's table for Hopper
+ * entry ("e4m3:" in GPULEARN_MMA_MODEL) is that of the f16 steps an H100 runs fp8 mma
+ * as: block 16, 25 bits, in mma.c's k order, C added last): mma.c's table for Hopper
  * (sm_90: whole K at once, 25 bits; the H100/H200 the corpus is recorded on), unless
  * GPULEARN_MMA_MODEL says otherwise: "ampere" (sm_80/86/89: K halves for f16/bf16 k16
  * and tf32 k8, 24 bits), "hopper", or per type "f16:16,25;bf16:16,25;tf32:8,25" (block,
@@ -146,8 +145,10 @@ mma_fp_model mma_model(int atype);
 
 /* D = A * B + C for one warp: the matrices as row-major arrays of raw element bits (A:
  * m*k, B: k*n, C and D: m*n; f16/bf16 in the low 16 bits, s4/u4/b1 in the low bits,
- * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32/fp8 by the model above (for
- * wmma.mma .tf32, §9.7.14.4.3, in blocks of at most 4 products, as an H100 does); f64
+ * f64 as its 64 bits). PTX ISA §9.7.14.5.14 mma: f16/bf16/tf32/fp8 by the model above
+ * (fp8: two f16 steps, then C; wmma.mma .tf32, §9.7.14.4.3: blocks of at most 4
+ * products; as an H100 does), except the quad-pair m8n8k4 .f16, which an H100 computes
+ * as an f32 fma chain (mma.c); f64
  * one fma chain from k = 0, rounded to nearest (as MMA-Sim measured); integers exact,
  * wrapped to s32 or clamped with .satfinite; b1: c + popc(a XOR/AND b). */
 void mma_compute(const mma_desc *d, const uint64_t *A, const uint64_t *B, const uint64_t *C,

@@ -357,6 +357,75 @@ START_TEST(test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one)
 }
 END_TEST
 
+/* mma.m8n8k4 .f16 (mma.c quad_pair_compute, measured on an H100: corpus
+ * mma_m8n8k4_f16_*_float, tools/mma_m8n8k4_model.py): an f32 fma chain over k = 0 ... 3.
+ * f32 D: three products 2^-24 add up to 3 x 2^-24 from 0, then 1 + 1.5 ulp rounds (tie,
+ * even) to 1 + 2^-22 (0x3f800002); the fused model would truncate to 1 + 2^-23. f16 D:
+ * from C = 1, 1 + 2^-11 (k = 0) is an f16 tie; the two 2^-24 are each a tie in f32 and
+ * vanish (1 + 2^-11 stays), so the f16 result rounds to even: 1 (0x3c00), where the
+ * exact sum rounds up to 1 + 2^-10. */
+START_TEST(test_mma_m8n8k4_f16_is_an_fma_chain)
+{
+    static uint64_t A[8 * 4], B[4 * 8], C[8 * 8], D[8 * 8];
+    for (int f16d = 0; f16d < 2; f16d++) {
+        const uint8_t t = f16d ? MMA_T_F16 : MMA_T_F32;
+        mma_desc d = {.kind = MMA_K_MMA,
+                      .m = 8,
+                      .n = 8,
+                      .k = 4,
+                      .atype = MMA_T_F16,
+                      .btype = MMA_T_F16,
+                      .ctype = t,
+                      .dtype = t,
+                      .arow = 1};
+        memset(A, 0, sizeof A), memset(B, 0, sizeof B), memset(C, 0, sizeof C);
+        const uint64_t p12 = 0x0c00; /* 2^-12 */
+        for (int k = f16d; k < 3; k++)
+            A[k] = p12, B[k * 8] = p12;
+        if (f16d) {
+            A[0] = 0x2800, B[0] = 0x2400; /* 2^-5 x 2^-6 = 2^-11 */
+            C[0] = 0x3c00;
+        } else {
+            C[0] = 0x3f800000u;
+        }
+        mma_compute(&d, A, B, C, D);
+        ck_assert_msg(D[0] == (f16d ? 0x3c00u : 0x3f800002u), "%s D: D[0][0] = 0x%llx",
+                      f16d ? "f16" : "f32", (unsigned long long)D[0]);
+    }
+}
+END_TEST
+
+/* fp8 mma.m16n8k32 (mma.c mma_fp8_order, measured on an H100: corpus mma_m16n8k32_*,
+ * tools/mma_fp8_model.py): two f16 steps, k % 4 < 2 then k % 4 >= 2, then C.
+ * D[0][0] = 16 x 16 (k = 0) - 16 x 16 (k = 2) + 2^-9 x 2^-9 (k = 16): 2^-18 meets 256 in
+ * the first step and is cut off (25 bits below 2^8), so D = 0 (k halves 0-15, 16-31 would
+ * give 2^-18). D[1][1] = 1 + 0.5 + C = 2^24: the products give 1.5, and 2^24 + 1.5 rounds
+ * to nearest: 2^24 + 2 (0x4b800001; C inside the truncating fused addition: 2^24). */
+START_TEST(test_mma_fp8_is_two_f16_steps_then_c)
+{
+    static uint64_t A[16 * 32], B[32 * 8], C[16 * 8], D[16 * 8];
+    mma_desc d = {.kind = MMA_K_MMA,
+                  .m = 16,
+                  .n = 8,
+                  .k = 32,
+                  .atype = MMA_T_E4M3,
+                  .btype = MMA_T_E4M3,
+                  .ctype = MMA_T_F32,
+                  .dtype = MMA_T_F32,
+                  .arow = 1};
+    memset(A, 0, sizeof A), memset(B, 0, sizeof B), memset(C, 0, sizeof C);
+    A[0] = 0x58, B[0] = 0x58;              /* 16 x 16 */
+    A[2] = 0x58, B[2 * 8] = 0xd8;          /* 16 x -16 */
+    A[16] = 0x01, B[16 * 8] = 0x01;        /* 2^-9 x 2^-9 (subnormal) */
+    A[32] = 0x38, B[1] = 0x38;             /* 1 x 1 */
+    A[32 + 2] = 0x30, B[2 * 8 + 1] = 0x38; /* 0.5 x 1 */
+    C[8 + 1] = 0x4b800000u;                /* 2^24 */
+    mma_compute(&d, A, B, C, D);
+    ck_assert_msg(D[0] == 0, "D[0][0] = 0x%08llx", (unsigned long long)D[0]);
+    ck_assert_msg(D[9] == 0x4b800001u, "D[1][1] = 0x%08llx", (unsigned long long)D[9]);
+}
+END_TEST
+
 /* ------------------------------------------------- ldmatrix, stmatrix, movmatrix */
 
 /* ldmatrix .x1/.x2/.x4, with and without .trans (PTX ISA §9.7.14.5.15): register i of
@@ -713,6 +782,8 @@ static Suite *mma_suite(void)
                         (int)(sizeof model_rows / sizeof model_rows[0]));
     tcase_add_test(tc, test_mma_model_environment_override);
     tcase_add_test(tc, test_wmma_tf32_adds_in_blocks_of_four_mma_sync_in_one);
+    tcase_add_test(tc, test_mma_m8n8k4_f16_is_an_fma_chain);
+    tcase_add_test(tc, test_mma_fp8_is_two_f16_steps_then_c);
     suite_add_tcase(s, tc);
     tc = tcase_create("matrix");
     tcase_set_timeout(tc, 120);
