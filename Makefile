@@ -52,10 +52,11 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 ifeq ($(MODE),release)
   OPT := -O2 -g -DNDEBUG
 else ifeq ($(MODE),asan)
-  OPT := -O1 -g -fsanitize=address -fno-omit-frame-pointer
+  OPT := -O1 -g -fsanitize=address -fno-omit-frame-pointer -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=address
 else ifeq ($(MODE),ubsan)
-  OPT := -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+  OPT := -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+         -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=undefined
 else ifeq ($(MODE),debug)
   OPT := -O1 -g
