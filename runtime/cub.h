@@ -1,8 +1,8 @@
 /* cub.h — NVIDIA's CUB beside a lesson's kernel. A launch spec's "reference_library":
  * {"cub_reduce_sum": [n]} or {"cub_exclusive_sum": [n]} makes a GPU run time CUB's
  * cub::DeviceReduce::Sum or cub::DeviceScan::ExclusiveSum of n ints after the kernel,
- * so that the Result can say how far the kernel is from the library (issue "Lessons
- * 11-18": the last steps of lessons 9 and 10). CUB is a header library: gpulearn builds
+ * so that the Result can say how far the kernel is from the library (the last steps of
+ * lessons 9 and 10). CUB is a header library: gpulearn builds
  * runtime/prelude/reference/cub_ref.cu with nvcc into a shared library once per nvcc
  * version and target, cached under the PTX cache; without nvcc the comparison is
  * skipped with a message and nothing else changes. */
