@@ -625,6 +625,7 @@ START_TEST(test_mma_in_half_a_warp_is_an_error_naming_the_instruction)
                       strstr(res.fault.message, "lanes 0x0000ffff") &&
                       strstr(res.fault.message, "all 32 lanes"),
                   "message: %s", res.fault.message);
+    sim_result_free(&res);
     sim_free(s);
     ptx_module_free(m);
 }

@@ -30,7 +30,7 @@ typedef struct op_case {
 } op_case;
 
 static const char scalar_head[] =
-    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".version 8.1\n.target sm_80\n.address_size 64\n"
     ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
     "  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg .f32 %f<16>;\n"
     "  .reg .f64 %fd<16>;\n  .reg .pred %p<8>;\n  .reg .b16 %h<8>;\n"
