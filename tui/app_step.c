@@ -93,7 +93,9 @@ void app_compile_diags(app *a, const gl_diag *diags, int ndiags)
         g->line = d->line;
         g->col = d->col;
         g->is_error = d->severity == GL_DIAG_ERROR;
-        snprintf(g->msg, sizeof g->msg, "%s: %s", gl_diag_severity_name(d->severity), d->text);
+        /* the message cut to what the pane's line holds */
+        snprintf(g->msg, sizeof g->msg, "%.12s: %.200s", gl_diag_severity_name(d->severity),
+                 d->text);
     }
 }
 
