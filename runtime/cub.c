@@ -17,6 +17,7 @@
 #include "runtime/cache.h"
 #include "runtime/child.h"
 #include "runtime/compile.h"
+#include "runtime/worker.h"
 
 /* nvcc's time limit for the library (CUB's headers take tens of seconds). */
 #define CUB_BUILD_TIMEOUT_S 300.0
@@ -31,27 +32,8 @@ static char *read_source(char *path, size_t len)
     *slash = '\0';
     if (snprintf(path, len, "%s/reference/cub_ref.cu", prelude) >= (int)len)
         return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t cap = 0, used = 0, got;
-    do {
-        if (used + 4096 + 1 > cap) {
-            char *t = realloc(text, cap = (cap + 4096) * 2);
-            if (!t) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = t;
-        }
-        got = fread(text + used, 1, cap - used - 1, f);
-        used += got;
-    } while (got > 0);
-    fclose(f);
-    text[used] = '\0';
-    return text;
+    gl_error err = {0};
+    return gl_read_file(path, NULL, &err);
 }
 
 /* In nvcc's child: its output into the log file (ctx: the fd). */
@@ -194,12 +176,6 @@ static gl_status cub_once(void *ctx, gl_error *err)
                           : gl_fail(err, GL_ERR_CUDA, "CUB returned cudaError %d", c->status);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 void gl_cub_run(gpu_t *g, const char *so_path, gl_cub_op op, int64_t n, gl_library_run *out)
 {
     memset(out, 0, sizeof *out);
@@ -251,8 +227,9 @@ void gl_cub_run(gpu_t *g, const char *so_path, gl_cub_op op, int64_t n, gl_libra
                  (long long)n, got, want);
         goto done;
     }
-    qsort(times, GL_CUB_REPS, sizeof *times, cmp_double);
-    out->ms = (times[(GL_CUB_REPS - 1) / 2] + times[GL_CUB_REPS / 2]) / 2;
+    gl_time_stats ts;
+    gl_time_stats_of(times, GL_CUB_REPS, &ts);
+    out->ms = ts.median_ms;
     const double bytes = (double)n * sizeof(int) * (op == GL_CUB_REDUCE_SUM ? 1 : 2);
     out->gbs = out->ms > 0 ? bytes / out->ms / 1e6 : 0;
     out->ran = out->ms > 0;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/worker.h"
+
 typedef int cublas_status; /* cublasStatus_t: 0 is CUBLAS_STATUS_SUCCESS */
 typedef void *cublas_handle;
 enum { CUBLAS_OP_N_ = 0 }; /* cublasOperation_t: no transpose */
@@ -102,12 +104,6 @@ static float input_value(int64_t i, int salt)
     return (float)((i * 7 + salt) % 5 - 2);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
 {
     memset(out, 0, sizeof *out);
@@ -170,8 +166,9 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
             goto done;
         }
     }
-    qsort(times, GL_CUBLAS_REPS, sizeof *times, cmp_double);
-    out->ms = (times[(GL_CUBLAS_REPS - 1) / 2] + times[GL_CUBLAS_REPS / 2]) / 2;
+    gl_time_stats ts;
+    gl_time_stats_of(times, GL_CUBLAS_REPS, &ts);
+    out->ms = ts.median_ms;
     out->gflops = out->ms > 0 ? 2.0 * (double)m * (double)n * (double)k / out->ms / 1e6 : 0;
     out->ran = out->ms > 0;
     snprintf(out->note, sizeof out->note, "cuBLAS cublasSgemm_v2 (%s), %lld x %lld x %lld", libname,
