@@ -1,6 +1,6 @@
 #!/bin/sh
 # tui_fragments.sh — the fragment view (F) of lesson 13 (tensor cores) under tmux, at
-# 200x60 and at 60x20: step 1 opens on it at the warp's first tensor-core instruction,
+# 200x60, 80x24 and 60x20: step 1 opens on it at the warp's first tensor-core instruction,
 # wmma.load.a of a 16 x 16 row-major f16 A, whose grid's first rows are exactly the
 # lanes of the simulator's layout (mma.m16n8k16's A tiled, PTX ISA §9.7.14.5.8: row r
 # holds lanes 4r .. 4r+3 twice over, rows 8-15 the same lanes again); t steps to the
@@ -26,7 +26,7 @@ fail_context() { echo " ($SIZE, lesson $LESSON)"; }
 # row N of the A grid as the view draws it (3-column cells, row label of 3)
 arow() { screen | grep -o -- "$1" | head -1; }
 
-for size in "200 60" "60 20"; do
+for size in "200 60" "80 24" "60 20"; do
   set -- $size
   open "$1" "$2" "$TMP/lessons" tensor-cores
   wait_for "F fragments" 20 || fail "step 1 does not open on the fragment view"
@@ -44,6 +44,11 @@ for size in "200 60" "60 20"; do
     screen | grep -q -- "15 28 28 29 29 30 30 31 31 28 28 29 29 30 30 31 31" || fail "A row 15 is not lanes 28 .. 31"
     wait_for "lane 0 (after): A\[0\]=" 20 || fail "no values of lane 0's A registers"
     wait_for "values:" 20 || fail "no values grid"
+  elif [ "$1" = 80 ]; then
+    # two columns a cell: one character a lane with a gap, 10 .. 31 as a .. v (a lane
+    # number cut to its first digit would read as lane 1)
+    screen | grep -q -- "A 16x16 f16: lane (a-v = 10-31)" || fail "no a-v key in the heading"
+    screen | grep -q -- " 2 8 8 9 9 a a b b 8 8 9 9 a a b b" || fail "A row 2 is not lanes 8 8 9 9 a a b b .."
   else
     # compact: one character a lane (base 32: 28 .. 31 are s t u v)
     screen | grep -q -- " 0 0011223300112233" || fail "A row 0 (compact) is not lanes 0011223300112233"

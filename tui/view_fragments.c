@@ -90,7 +90,8 @@ static int draw_grid(WINDOW *win, const gl_frag_mat *mt, unsigned sel,
     if (!vals && lw + mt->cols * 3 > w)
         cw = 2;
     if (!vals && lw + mt->cols * 2 > w)
-        cw = 1; /* narrow: one character a lane, base 32 (0-9, a-v), no gaps */
+        cw = 1; /* narrow: no gaps (a cell of 1 or 2 columns shows one character a lane,
+                   base 32: 0-9, a-v) */
     int ncols = (w - lw) / cw;
     if (ncols > mt->cols)
         ncols = mt->cols;
@@ -122,7 +123,7 @@ static int draw_grid(WINDOW *win, const gl_frag_mat *mt, unsigned sel,
                         (int)strlen(v) <= cw - 1)
                         break;
                 snprintf(buf, sizeof buf, "%*.*s", cw - 1, cw - 1, v);
-            } else if (cw == 1)
+            } else if (cw <= 2) /* one character a lane: 10-31 are a-v */
                 snprintf(buf, sizeof buf, "%c", "0123456789abcdefghijklmnopqrstuv"[e->lane & 31]);
             else
                 snprintf(buf, sizeof buf, "%*d", cw - 1, e->lane);
@@ -169,15 +170,19 @@ void view_fragments_draw(WINDOW *win, const app *a, const trace_t *t, int y, int
     snprintf(buf, sizeof buf, "line %d %s", view_line_of_pc(t, e->pc), f.what);
     view_put(win, row++, x, w, buf, term_attr(TC_HEADING));
     int n = snprintf(buf, sizeof buf, "%s %dx%d %s", mt->name, mt->rows, mt->cols, mt->type);
-    if (f.kind == GL_FRAG_MMA || f.kind == GL_FRAG_WMMA_MMA || f.kind == GL_FRAG_WMMA_LOAD)
+    /* cells of one character (draw_grid) where two-digit lanes do not fit */
+    const bool one_char = w < (mt->rows > 10 ? 3 : 2) + mt->cols * 3;
+    if (one_char)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, ": lane (a-v = 10-31)");
+    else if (f.kind == GL_FRAG_MMA || f.kind == GL_FRAG_WMMA_MMA || f.kind == GL_FRAG_WMMA_LOAD)
         n += snprintf(buf + n, sizeof buf - (size_t)n, "%s",
                       mt->name[0] == 'A'   ? (f.row_major_a ? " row-major" : " col-major")
                       : mt->name[0] == 'B' ? (f.row_major_b ? " row-major" : " col-major")
                                            : "");
-    if (f.trans)
+    if (f.trans && !one_char)
         n += snprintf(buf + n, sizeof buf - (size_t)n, " .trans");
-    n += snprintf(buf + n, sizeof buf - (size_t)n, ": cell = lane%s",
-                  w < mt->cols * 2 + 3 ? " (a-v: 10-31)" : "");
+    if (!one_char)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, ": cell = lane");
     if (f.nmats > 1 && n < (int)sizeof buf - 40) {
         n += snprintf(buf + n, sizeof buf - (size_t)n, "  M:");
         for (int i = 0; i < f.nmats; i++)
