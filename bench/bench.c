@@ -5,8 +5,9 @@
  * bench/README.md) this program parses the PTX once, runs the kernel on the simulator
  * through sim.h (sim_new / sim_malloc / sim_launch) and runs the same computation as a
  * plain C loop compiled into this binary (-O2 in MODE=release). Both are timed in this
- * one run, each repeated, and the median is kept; only ratios measured here are
- * compared. Reported: simulated warp instructions per second, threads per second, the
+ * one process over BENCH_RUNS runs (default 3), taking turns; every figure is reported
+ * as its median over the runs with the min and max beside it, and only ratios measured
+ * here are compared. Reported: simulated warp instructions per second, threads per second, the
  * slowdown against the C loop and, where the simulator can trace
  * (BENCH_HAVE_TRACE, set by the Makefile when sim_config has a trace), the cost of
  * memory-level tracing. Each kernel also runs on the translating tier (SIM_TIER_JIT,
@@ -19,7 +20,8 @@
  * PTX file. Usage: bench [PTX_DIR] [--quick | --full]. Sizes: the issue's, unless the
  * launches of a kernel would take over BENCH_BUDGET seconds (default 20; estimated from
  * a calibration launch at the smallest size), then the largest size that fits, marked
- * '*' in the table. --quick (or BENCH_QUICK=1): smallest sizes, one rep; --full (or
+ * '*' in the table. --quick (or BENCH_QUICK=1): smallest sizes, one run unless
+ * BENCH_RUNS says otherwise; --full (or
  * BENCH_FULL=1): the issue's sizes whatever the time. BENCH_BUDGET=S sets the budget,
  * BENCH_ONLY=name runs one kernel (for perf record). See bench/README.md.
  */
@@ -58,10 +60,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+/* A figure over the runs: its median (judged against the targets), min and max. */
+typedef struct spread {
+    double med, min, max;
+} spread;
+
+/* Sorts v[n] (n >= 1) and returns its median, min and max. */
+static spread spread_of(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
+    return s;
 }
 
 static char *read_text(const char *path, size_t *len)
@@ -272,20 +281,29 @@ static void case_free(bench_case *b)
 
 /* ------------------------------------------------------------------ runs */
 
+/* Most runs BENCH_RUNS may ask for (each run: two C loops and one launch of each kind). */
+enum { MAX_RUNS = 100 };
+
+/* The times of one kernel's runs, in CPU seconds: run i timed c_s[2i], c_s[2i + 1],
+ * then sim_s[i], jit_s[i], trace_s[i], nocheck_s[i] (see run_case). */
 typedef struct bench_result {
     int ok;
-    double c_s;          /* median seconds of the C loop */
-    double sim_s;        /* median seconds of one untraced launch */
-    double trace_s;      /* median seconds of one launch traced at memory level; 0 none */
-    uint64_t warp_insns; /* per launch */
-    uint64_t threads;
+    int runs;                 /* runs completed */
+    int have_trace;           /* trace_s measured (a trace is available, not BENCH_PLAIN_ONLY) */
+    int have_nocheck;         /* nocheck_s measured */
+    double c_s[2 * MAX_RUNS]; /* C loops */
+    double sim_s[MAX_RUNS];   /* untraced launches, every checker on */
+    double trace_s[MAX_RUNS]; /* launches traced at memory level */
+    /* launches with racecheck, initcheck, synccheck and the global race detector off */
+    double nocheck_s[MAX_RUNS];
+    /* untraced launches on the translating tier (SIM_TIER_JIT), blocks from the cache */
+    double jit_s[MAX_RUNS];
+    uint64_t warp_insns;   /* per launch */
+    uint64_t threads;      /* per launch */
     uint64_t trace_events; /* events seen by the trace sink in one traced launch */
-    double nocheck_s;      /* median seconds of one launch with every optional checker
-                              off (racecheck, initcheck, synccheck); 0 not measured */
-    double jit_s;          /* median seconds of one untraced launch on the translating
-                              tier (SIM_TIER_JIT), its blocks loaded from the cache */
-    double jit_first_s;    /* wall seconds of the first such launch (with the allocations
-                              and copies), which compiles the blocks */
+    /* wall seconds of the first launch on the tier (with its allocations and copies),
+     * which compiles the blocks */
+    double jit_first_s;
 } bench_result;
 
 #ifdef BENCH_HAVE_TRACE
@@ -427,29 +445,31 @@ static double timed_launch(bench_case *b, const ptx_module_t *m, enum run_mode m
     return t;
 }
 
-/* Times the C loop and the launches. The kinds of measurement take turns within each
- * repetition (two C loops, then one launch of each kind), so that a machine whose speed
- * drifts during the run (other tenants, frequency changes) slows all of them alike and
- * their ratios stay meaningful; each figure is the median of its repetitions. */
-static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_result *r)
+/* Times the C loop and the launches over `runs` runs. The kinds of measurement take
+ * turns within each run (two C loops, then one launch of each kind), so that a machine
+ * whose speed drifts (other tenants, frequency changes) slows all of them alike and the
+ * ratios of one run stay meaningful. One untimed C loop comes first: it touches the pages
+ * of its output. Stops at the first failure (r->ok = 0). */
+static void run_case(bench_case *b, const ptx_module_t *m, int runs, bench_result *r)
 {
     memset(r, 0, sizeof *r);
     r->threads =
         (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] * b->block[2];
     r->ok = 1;
-    double tc[33], ts[16], tt[16], tn[16], tj[16];
-    int nc = 0;
-    const double t0 = now_s();
-    b->c_loop(b); /* the first of the 2 * reps + 1 C loops runs alone: it also touches the
-                     pages of its output */
-    tc[nc++] = now_s() - t0;
-    for (int i = 0; i < reps; i++) {
+    b->c_loop(b);
+#ifdef BENCH_HAVE_TRACE
+    r->have_trace = !plain_only;
+#endif
+#ifdef BENCH_HAVE_CHECKS
+    r->have_nocheck = !plain_only;
+#endif
+    for (int i = 0; i < runs; i++) {
         for (int k = 0; k < 2; k++) {
             const double t1 = now_s();
             b->c_loop(b);
-            tc[nc++] = now_s() - t1;
+            r->c_s[2 * i + k] = now_s() - t1;
         }
-        if ((ts[i] = timed_launch(b, m, RUN_PLAIN, r)) < 0)
+        if ((r->sim_s[i] = timed_launch(b, m, RUN_PLAIN, r)) < 0)
             return;
         if (i == 0) { /* wall time: the compile runs in a child process */
             const double w0 = wall_s();
@@ -457,34 +477,14 @@ static void run_case(bench_case *b, const ptx_module_t *m, int reps, bench_resul
                 return;
             r->jit_first_s = wall_s() - w0;
         }
-        if ((tj[i] = timed_launch(b, m, RUN_JIT, r)) < 0)
+        if ((r->jit_s[i] = timed_launch(b, m, RUN_JIT, r)) < 0)
             return;
-        if (plain_only)
-            continue;
-#ifdef BENCH_HAVE_TRACE
-        if ((tt[i] = timed_launch(b, m, RUN_TRACED, r)) < 0)
+        if (r->have_trace && (r->trace_s[i] = timed_launch(b, m, RUN_TRACED, r)) < 0)
             return;
-#endif
-#ifdef BENCH_HAVE_CHECKS
-        if ((tn[i] = timed_launch(b, m, RUN_NOCHECK, r)) < 0)
+        if (r->have_nocheck && (r->nocheck_s[i] = timed_launch(b, m, RUN_NOCHECK, r)) < 0)
             return;
-#endif
+        r->runs = i + 1;
     }
-    r->c_s = median(tc, nc);
-    r->sim_s = median(ts, reps);
-    r->jit_s = median(tj, reps);
-    if (plain_only)
-        return;
-#ifdef BENCH_HAVE_TRACE
-    r->trace_s = median(tt, reps);
-#else
-    (void)tt;
-#endif
-#ifdef BENCH_HAVE_CHECKS
-    r->nocheck_s = median(tn, reps);
-#else
-    (void)tn;
-#endif
 }
 
 /* ------------------------------------------------------------------ report */
@@ -494,10 +494,85 @@ static const char *yes_no(int met)
     return met ? "met" : "NOT met";
 }
 
+/* The figures of the tables. Each is computed for every run from that run's times (the
+ * ratios from times measured side by side), then summarised by spread_of. */
+enum figure {
+    FIG_SIM_MS,       /* interpreter, untraced: milliseconds of one launch */
+    FIG_SIM_MWIS,     /* its million warp instructions per second */
+    FIG_SIM_MTHREADS, /* its million threads per second */
+    FIG_C_MS,         /* the C loop: milliseconds, every timed loop (two a run) */
+    FIG_SLOWDOWN,     /* interpreter launch / the mean of the run's two C loops */
+    FIG_TRACED_X,     /* memory-traced launch / untraced launch */
+    FIG_NOCHECK_X,    /* launch with the optional checkers off / untraced launch */
+    FIG_JIT_MS,       /* translating tier, untraced, blocks cached: milliseconds */
+    FIG_JIT_MWIS,     /* its million warp instructions per second */
+    FIG_SPEEDUP,      /* interpreter launch / tier launch */
+    FIG_JIT_SLOWDOWN, /* tier launch / the mean of the run's two C loops */
+    NFIG
+};
+
+/* Median, min and max of figure f over r's runs (r->runs >= 1). */
+static spread figure_of(const bench_result *r, enum figure f)
+{
+    double v[2 * MAX_RUNS];
+    if (f == FIG_C_MS) {
+        for (int i = 0; i < 2 * r->runs; i++)
+            v[i] = r->c_s[i] * 1e3;
+        return spread_of(v, 2 * r->runs);
+    }
+    const double wi = (double)r->warp_insns, th = (double)r->threads;
+    for (int i = 0; i < r->runs; i++) {
+        const double c = 0.5 * (r->c_s[2 * i] + r->c_s[2 * i + 1]);
+        const double t = r->sim_s[i], j = r->jit_s[i];
+        switch (f) {
+        case FIG_SIM_MS: v[i] = t * 1e3; break;
+        case FIG_SIM_MWIS: v[i] = wi / t / 1e6; break;
+        case FIG_SIM_MTHREADS: v[i] = th / t / 1e6; break;
+        case FIG_SLOWDOWN: v[i] = t / c; break;
+        case FIG_TRACED_X: v[i] = r->trace_s[i] / t; break;
+        case FIG_NOCHECK_X: v[i] = r->nocheck_s[i] / t; break;
+        case FIG_JIT_MS: v[i] = j * 1e3; break;
+        case FIG_JIT_MWIS: v[i] = wi / j / 1e6; break;
+        case FIG_SPEEDUP: v[i] = t / j; break;
+        case FIG_JIT_SLOWDOWN: v[i] = j / c; break;
+        case FIG_C_MS:
+        case NFIG: v[i] = 0; break;
+        }
+    }
+    return spread_of(v, r->runs);
+}
+
+/* Which value of a spread a table row shows: the median, or the min or max row under it. */
+enum row { ROW_MED, ROW_MIN, ROW_MAX };
+
+static double pick(spread s, enum row w)
+{
+    return w == ROW_MED ? s.med : w == ROW_MIN ? s.min : s.max;
+}
+
+/* "2.6M (2.5-2.7)": the median, then min-max unless there was one run. */
+static void fmt_target(char *buf, size_t n, spread s, int prec, const char *unit, int runs)
+{
+    if (runs > 1)
+        snprintf(buf, n, "%.*f%s (%.*f-%.*f)", prec, s.med, unit, prec, s.min, prec, s.max);
+    else
+        snprintf(buf, n, "%.*f%s", prec, s.med, unit);
+}
+
+/* One line of the targets: kernel, what, the figure with its spread, met or not. */
+static void print_target(const char *kernel, const char *what, spread s, int prec, const char *unit,
+                         int runs, int met, const char *extra)
+{
+    char v[64];
+    fmt_target(v, sizeof v, s, prec, unit, runs);
+    printf("  %-8s %-37s  %-22s %s%s\n", kernel, what, v, yes_no(met), extra);
+}
+
 /* Picks the size of case k: the issue's size unless the estimated time of all its
- * launches (from a calibration launch at the smallest size, untraced and traced, which
- * also checks the result) is over budget_s; then the largest size that fits. */
-static int pick_size(int k, const ptx_module_t *m, int reps, double budget_s, int *ok)
+ * `runs` runs (from calibration launches at the smallest size, untraced, traced and with
+ * the checkers off, which also check the result) is over budget_s; then the largest size
+ * that fits. */
+static int pick_size(int k, const ptx_module_t *m, int runs, double budget_s, int *ok)
 {
     const bench_size *z = &sizes[k];
     bench_case b;
@@ -528,7 +603,7 @@ static int pick_size(int k, const ptx_module_t *m, int reps, double budget_s, in
     if (!good)
         return z->min_lg;
     *ok = 1;
-    double per = (double)reps * (tu + tt + tn);
+    double per = (double)runs * (tu + tt + tn);
     int lg = z->min_lg;
     while (lg < z->max_lg && per * (double)(1u << ((lg + 1 - z->min_lg) * z->work_exp)) <= budget_s)
         lg++;
@@ -563,7 +638,17 @@ int main(int argc, char **argv)
     env = getenv("BENCH_BUDGET");
     if (env && atof(env) > 0)
         budget = atof(env);
-    int reps = quick ? 1 : 3;
+    int runs = quick ? 1 : 3;
+    env = getenv("BENCH_RUNS");
+    if (env && *env) {
+        char *end;
+        const long n = strtol(env, &end, 10);
+        if (*end || n < 1 || n > MAX_RUNS) {
+            fprintf(stderr, "bench: BENCH_RUNS=%s: a number of runs from 1 to %d\n", env, MAX_RUNS);
+            return 2;
+        }
+        runs = (int)n;
+    }
     double wall0 = wall_s(), cpu0 = now_s();
     {
         const char *t = getenv("TMPDIR");
@@ -579,9 +664,9 @@ int main(int argc, char **argv)
     int ran[NCASES] = {0};
     int all_ok = 1;
 
-    printf("gpulearn simulator benchmark: one core, median of %d simulator "
-           "launches and %d C loops;\n",
-           reps, reps * 2 + 1);
+    printf("gpulearn simulator benchmark, one core: %d run%s (BENCH_RUNS) of two C loops and "
+           "one launch\nof each kind, taking turns;\n",
+           runs, runs > 1 ? "s" : "");
     if (quick)
         printf("sizes: --quick (the smallest of each kernel)\n");
     else if (full)
@@ -621,7 +706,7 @@ int main(int argc, char **argv)
         free(text);
         int lg = quick ? sizes[k].min_lg : sizes[k].max_lg, ok = 1;
         if (!quick && !full)
-            lg = pick_size(k, m, reps, budget, &ok);
+            lg = pick_size(k, m, runs, budget, &ok);
         if (ok && case_init(&cases[k], name, lg) != 0) {
             fprintf(stderr, "bench: %s: out of memory\n", name);
             return 1;
@@ -631,7 +716,7 @@ int main(int argc, char **argv)
                 size_t l = strlen(cases[k].size_label);
                 snprintf(cases[k].size_label + l, sizeof cases[k].size_label - l, "*");
             }
-            run_case(&cases[k], m, reps, &res[k]);
+            run_case(&cases[k], m, runs, &res[k]);
         } else {
             memset(&res[k], 0, sizeof res[k]);
             cases[k].name = name;
@@ -643,6 +728,8 @@ int main(int argc, char **argv)
             all_ok = 0;
     }
 
+    const char *row_name[] = {NULL, "  min", "  max"};
+    const int nrows = runs > 1 ? 3 : 1;
     printf("\n%-8s %-7s %12s %9s %9s %10s %9s %9s %9s %9s\n", "kernel", "size", "warp insns",
            "sim ms", "Mwi/s", "Mthreads/s", "C ms", "slowdown", "traced/x", "nochk/x");
     for (int k = 0; k < NCASES; k++) {
@@ -660,21 +747,35 @@ int main(int argc, char **argv)
                    b->size_label);
             continue;
         }
-        char tr[32] = "n/a", nc[32] = "n/a";
-        if (r->trace_s > 0)
-            snprintf(tr, sizeof tr, "%.2f", r->trace_s / r->sim_s);
-        if (r->nocheck_s > 0)
-            snprintf(nc, sizeof nc, "%.2f", r->nocheck_s / r->sim_s);
-        printf("%-8s %-7s %12llu %9.1f %9.1f %10.2f %9.2f %8.0fx %9s %9s\n", b->name, b->size_label,
-               (unsigned long long)r->warp_insns, r->sim_s * 1e3,
-               (double)r->warp_insns / r->sim_s / 1e6, (double)r->threads / r->sim_s / 1e6,
-               r->c_s * 1e3, r->sim_s / r->c_s, tr, nc);
+        spread f[NFIG];
+        for (int i = 0; i < NFIG; i++)
+            f[i] = figure_of(r, (enum figure)i);
+        for (int w = 0; w < nrows; w++) {
+            char wi[24] = "", tr[32] = "n/a", nc[32] = "n/a";
+            if (w == ROW_MED)
+                snprintf(wi, sizeof wi, "%llu", (unsigned long long)r->warp_insns);
+            if (r->have_trace)
+                snprintf(tr, sizeof tr, "%.2f", pick(f[FIG_TRACED_X], (enum row)w));
+            if (r->have_nocheck)
+                snprintf(nc, sizeof nc, "%.2f", pick(f[FIG_NOCHECK_X], (enum row)w));
+            printf("%-8s %-7s %12s %9.1f %9.1f %10.2f %9.2f %8.0fx %9s %9s\n",
+                   w == ROW_MED ? b->name : row_name[w], w == ROW_MED ? b->size_label : "", wi,
+                   pick(f[FIG_SIM_MS], (enum row)w), pick(f[FIG_SIM_MWIS], (enum row)w),
+                   pick(f[FIG_SIM_MTHREADS], (enum row)w), pick(f[FIG_C_MS], (enum row)w),
+                   pick(f[FIG_SLOWDOWN], (enum row)w), tr, nc);
+        }
     }
     printf("Mwi/s: million simulated warp instructions per second. slowdown: simulator time / "
            "plain C -O2 time.\ntraced/x: time with a memory-level trace / untraced time. "
            "nochk/x: time with racecheck,\ninitcheck and synccheck off / time with every "
            "checker on (the default, used everywhere else).\n* scaled down from the "
            "issue's size.\n");
+    if (runs > 1)
+        printf("Each figure is computed per run, ratios from the run's own launches and C loops;"
+               "\nthe kernel's row gives the median over the %d runs, min and max the spread.\n",
+               runs);
+    else
+        printf("One run (BENCH_RUNS=1): no spread.\n");
     double load = 0;
     FILE *lf = fopen("/proc/loadavg", "r");
     if (lf) {
@@ -690,46 +791,65 @@ int main(int argc, char **argv)
            "measured)\n");
 #endif
 
-    printf("\ntranslating tier (sim/jit.c) against the interpreter, same run, untraced:\n");
+    printf("\ntranslating tier (sim/jit.c) against the interpreter, same runs, untraced:\n");
     printf("%-8s %9s %9s %9s %9s %9s %10s %12s\n", "kernel", "interp ms", "jit ms", "speed-up",
            "interp", "jit", "jit slow-", "1st jit ms");
     printf("%-8s %9s %9s %9s %9s %9s %10s %12s\n", "", "", "", "", "Mwi/s", "Mwi/s", "down x C",
            "(compile)");
     for (int k = 0; k < NCASES; k++) {
         const bench_result *r = &res[k];
-        if (!r->ok || !ran[k] || r->jit_s <= 0)
+        if (!r->ok || !ran[k])
             continue;
-        printf("%-8s %9.1f %9.1f %8.2fx %9.1f %9.1f %9.1fx %12.0f\n", cases[k].name, r->sim_s * 1e3,
-               r->jit_s * 1e3, r->sim_s / r->jit_s, (double)r->warp_insns / r->sim_s / 1e6,
-               (double)r->warp_insns / r->jit_s / 1e6, r->jit_s / r->c_s, r->jit_first_s * 1e3);
+        spread f[NFIG];
+        for (int i = 0; i < NFIG; i++)
+            f[i] = figure_of(r, (enum figure)i);
+        for (int w = 0; w < nrows; w++) {
+            const enum row rw = (enum row)w;
+            printf("%-8s %9.1f %9.1f %8.2fx %9.1f %9.1f %9.1fx",
+                   w == ROW_MED ? cases[k].name : row_name[w], pick(f[FIG_SIM_MS], rw),
+                   pick(f[FIG_JIT_MS], rw), pick(f[FIG_SPEEDUP], rw), pick(f[FIG_SIM_MWIS], rw),
+                   pick(f[FIG_JIT_MWIS], rw), pick(f[FIG_JIT_SLOWDOWN], rw));
+            if (w == ROW_MED)
+                printf(" %12.0f", r->jit_first_s * 1e3);
+            printf("\n");
+        }
     }
     printf("1st jit ms: wall time of the first launch on the tier, which compiles the kernel's "
-           "blocks\n(cc, then cached), with its allocations and copies.\n");
+           "blocks\n(cc, then cached), with its allocations and copies: one launch, no "
+           "spread.\n");
 
-    printf("\ntargets:\n");
+    printf("\ntargets (judged on the median over the runs%s):\n",
+           runs > 1 ? "; min-max in brackets" : "");
     for (int k = 0; k < NCASES; k++) {
         bench_case *b = &cases[k];
         bench_result *r = &res[k];
         if (!r->ok || !ran[k])
             continue;
-        double wis = (double)r->warp_insns / r->sim_s, wjs = (double)r->warp_insns / r->jit_s;
-        printf("  %-8s >= 100M warp insns/s untraced : %7.1fM  %s (interp); %7.1fM  %s (jit)\n",
-               b->name, wis / 1e6, yes_no(wis >= 100e6), wjs / 1e6, yes_no(wjs >= 100e6));
-        if (b->target_c)
-            printf("  %-8s within 10x of plain C -O2     : %7.1fx  %s (interp); %7.1fx  %s (jit)\n",
-                   b->name, r->sim_s / r->c_s, yes_no(r->sim_s / r->c_s <= 10.0), r->jit_s / r->c_s,
-                   yes_no(r->jit_s / r->c_s <= 10.0));
-        if (r->trace_s > 0)
-            printf("  %-8s memory trace within 3x        : %7.2fx  %s (%llu events)\n", b->name,
-                   r->trace_s / r->sim_s, yes_no(r->trace_s / r->sim_s <= 3.0),
-                   (unsigned long long)r->trace_events);
-        else if (plain_only)
-            printf("  %-8s memory trace within 3x        :     n/a  not measured "
-                   "(BENCH_PLAIN_ONLY)\n",
-                   b->name);
-        else
-            printf("  %-8s memory trace within 3x        :     n/a  trace: not available yet\n",
-                   b->name);
+        const spread wis = figure_of(r, FIG_SIM_MWIS), wjs = figure_of(r, FIG_JIT_MWIS);
+        print_target(b->name, ">= 100M warp insns/s untraced, interp", wis, 1, "M", runs,
+                     wis.med >= 100, "");
+        print_target(b->name, ">= 100M warp insns/s untraced, jit", wjs, 1, "M", runs,
+                     wjs.med >= 100, "");
+        if (b->target_c) {
+            const spread si = figure_of(r, FIG_SLOWDOWN), sj = figure_of(r, FIG_JIT_SLOWDOWN);
+            print_target(b->name, "within 10x of plain C -O2, interp", si, 1, "x", runs,
+                         si.med <= 10.0, "");
+            print_target(b->name, "within 10x of plain C -O2, jit", sj, 1, "x", runs,
+                         sj.med <= 10.0, "");
+        }
+        if (r->have_trace) {
+            const spread st = figure_of(r, FIG_TRACED_X);
+            char ev[48];
+            snprintf(ev, sizeof ev, " (%llu events)", (unsigned long long)r->trace_events);
+            print_target(b->name, "memory trace within 3x of untraced", st, 2, "x", runs,
+                         st.med <= 3.0, ev);
+        } else if (plain_only) {
+            printf("  %-8s %-37s  n/a: not measured (BENCH_PLAIN_ONLY)\n", b->name,
+                   "memory trace within 3x of untraced");
+        } else {
+            printf("  %-8s %-37s  n/a: trace not available yet\n", b->name,
+                   "memory trace within 3x of untraced");
+        }
     }
     for (int k = 0; k < NCASES; k++)
         if (ran[k])

@@ -6,12 +6,12 @@
  * c = a + b): what a learner waits for, parsing, compiling (from the PTX cache),
  * generating the inputs, simulating, printing the summary, freeing. Each spec runs once
  * untimed (filling the PTX and translating-tier caches, in a temporary XDG_CACHE_HOME),
- * then BENCH_CLI_REPS times (default 3); reported: the median wall time with the min
- * and max, and the median peak RSS (wait4's ru_maxrss) per byte of the launch's
- * buffers.
+ * then BENCH_RUNS times (default 3; 1 with BENCH_QUICK=1); reported: the wall time and
+ * the peak RSS (wait4's ru_maxrss), also per byte of the launch's buffers, each as the
+ * median with the min and max of the runs under it.
  *
  * Exit status: 0 when every run exits 0, 1 when one does not, 2 when gpulearn or a
- * spec is missing. Arguments are ignored (bench-run passes every bench the PTX folder).
+ * spec is missing or BENCH_RUNS is not a number from 1 to 100. Arguments are ignored (bench-run passes every bench the PTX folder).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -52,11 +52,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sorts v[n] and returns its median. */
-static double median(double *v, int n)
+/* A figure over the runs: median, min and max. */
+typedef struct spread {
+    double med, min, max;
+} spread;
+
+/* Sorts v[n] (n >= 1) and returns its median, min and max. */
+static spread spread_of(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
+    return s;
 }
 
 /* Runs `gpulearn run spec` with stdout and stderr to /dev/null: wall seconds into
@@ -92,15 +98,27 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
+/* Most runs BENCH_RUNS may ask for. */
+enum { MAX_RUNS = 100 };
+
 int main(void)
 {
     const char *gpulearn = getenv("GPULEARN");
     if (!gpulearn || !*gpulearn)
         gpulearn = "build/release/gpulearn";
-    const char *r = getenv("BENCH_CLI_REPS");
-    int reps = r ? atoi(r) : 3;
-    if (reps < 1 || reps > 99)
-        reps = 3;
+    const char *quick = getenv("BENCH_QUICK");
+    int runs = quick && *quick && strcmp(quick, "0") != 0 ? 1 : 3;
+    const char *env = getenv("BENCH_RUNS");
+    if (env && *env) {
+        char *end;
+        const long n = strtol(env, &end, 10);
+        if (*end || n < 1 || n > MAX_RUNS) {
+            fprintf(stderr, "bench/cli: BENCH_RUNS=%s: a number of runs from 1 to %d\n", env,
+                    MAX_RUNS);
+            return 2;
+        }
+        runs = (int)n;
+    }
     if (access(gpulearn, X_OK) != 0) {
         fprintf(stderr, "bench/cli: no gpulearn binary at %s (set GPULEARN)\n", gpulearn);
         return 2;
@@ -125,34 +143,42 @@ int main(void)
     setenv("GPULEARN_NO_GPU", "1", 1);
 
     printf("\nEnd-to-end command line: GPULEARN_NO_GPU=1 %s run SPEC > /dev/null\n"
-           "(after one untimed run filling the caches; wall time of %d runs: median [min, "
-           "max]; peak RSS: median)\n\n",
-           gpulearn, reps);
-    printf("%-28s %9s %9s %9s %9s %10s %10s\n", "spec", "elements", "median s", "min s", "max s",
-           "RSS MiB", "RSS/byte");
+           "after one untimed run filling the caches; %d timed run%s (BENCH_RUNS)%s\n\n",
+           gpulearn, runs, runs > 1 ? "s" : "",
+           runs > 1 ? ": the median, min and max of each" : ", no spread");
+    printf("%-28s %9s %9s %10s %10s\n", "spec", "elements", "wall s", "RSS MiB", "RSS/byte");
     int fail = 0;
     for (size_t k = 0; k < sizeof cases / sizeof *cases && !fail; k++) {
         const cli_case *c = &cases[k];
-        double t[99], rss[99];
+        double t[MAX_RUNS], rss[MAX_RUNS];
         long kb = 0;
         if (run_once(gpulearn, c->spec, &t[0], &kb) != 0) {
             fprintf(stderr, "bench/cli: %s run %s failed\n", gpulearn, c->spec);
             fail = 1;
             break;
         }
-        for (int i = 0; i < reps; i++) {
+        for (int i = 0; i < runs; i++) {
             if (run_once(gpulearn, c->spec, &t[i], &kb) != 0) {
                 fprintf(stderr, "bench/cli: %s run %s failed\n", gpulearn, c->spec);
                 fail = 1;
                 break;
             }
-            rss[i] = (double)kb * 1024.0;
+            rss[i] = (double)kb / 1024.0; /* MiB */
         }
         if (fail)
             break;
-        const double med = median(t, reps), rss_med = median(rss, reps);
-        printf("%-28s %6s2^%d %9.2f %9.2f %9.2f %10.1f %10.3f\n", c->spec, "", c->log2_n, med, t[0],
-               t[reps - 1], rss_med / 1048576.0, rss_med / c->buffer_bytes);
+        const spread ts = spread_of(t, runs), rs = spread_of(rss, runs);
+        char elements[16];
+        snprintf(elements, sizeof elements, "2^%d", c->log2_n);
+        const double bytes_mib = c->buffer_bytes / 1048576.0;
+        printf("%-28s %9s %9.2f %10.1f %10.3f\n", c->spec, elements, ts.med, rs.med,
+               rs.med / bytes_mib);
+        if (runs > 1) {
+            printf("%-28s %9s %9.2f %10.1f %10.3f\n", "  min", "", ts.min, rs.min,
+                   rs.min / bytes_mib);
+            printf("%-28s %9s %9.2f %10.1f %10.3f\n", "  max", "", ts.max, rs.max,
+                   rs.max / bytes_mib);
+        }
     }
     printf("\nRSS/byte: peak RSS over the bytes of the launch's buffers (each held once in\n"
            "simulated memory with one initcheck bit per byte, 1.125, plus the process's "
