@@ -672,8 +672,8 @@ int main(int argc, char **argv)
     else if (full)
         printf("sizes: --full (the issue's sizes)\n");
     else
-        printf("sizes: the issue's, scaled down (marked *) where all launches of a kernel "
-               "would take over %.0f s (BENCH_BUDGET; --full forces them)\n",
+        printf("sizes: the issue's, scaled down (marked *) where all launches of a kernel\n"
+               "would take over %g s (BENCH_BUDGET; --full forces them)\n",
                budget);
     fflush(stdout);
     const char *only = getenv("BENCH_ONLY"); /* one kernel, e.g. for perf record */

@@ -142,7 +142,8 @@ int main(void)
     setenv("XDG_DATA_HOME", data, 1);
     setenv("GPULEARN_NO_GPU", "1", 1);
 
-    printf("\nEnd-to-end command line: GPULEARN_NO_GPU=1 %s run SPEC > /dev/null\n"
+    printf("\nEnd-to-end command line: GPULEARN_NO_GPU=1 gpulearn run SPEC > /dev/null\n"
+           "(gpulearn: %s)\n"
            "after one untimed run filling the caches; %d timed run%s (BENCH_RUNS)%s\n\n",
            gpulearn, runs, runs > 1 ? "s" : "",
            runs > 1 ? ": the median, min and max of each" : ", no spread");
