@@ -579,7 +579,7 @@ static int pick_size(int k, const ptx_module_t *m, int runs, double budget_s, in
     *ok = 0;
     if (case_init(&b, z->name, z->min_lg) != 0)
         return z->min_lg;
-    uint64_t wi = 0, ev = 0;
+    uint64_t wi = 0;
     b.c_loop(&b);
     double tu = sim_run(&b, m, RUN_PLAIN, &wi, NULL);
     int good = tu >= 0 && check(&b);
@@ -587,7 +587,7 @@ static int pick_size(int k, const ptx_module_t *m, int runs, double budget_s, in
 #ifdef BENCH_HAVE_TRACE
     if (good) {
         memset(b.host[b.ninputs], 0xff, b.bytes[b.ninputs]);
-        tt = sim_run(&b, m, RUN_TRACED, &wi, &ev);
+        tt = sim_run(&b, m, RUN_TRACED, &wi, NULL);
         good = tt >= 0 && check(&b);
     }
 #endif
