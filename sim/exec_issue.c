@@ -362,6 +362,298 @@ static void run_ahead(sim_ctx *c, unsigned w)
     pcs_set(c->pc + base, p);
 }
 
+/* ------------------------------------------------------------------ lockstep regions
+ * When every warp of a block that can issue is converged at the same PC, with nothing
+ * run ahead, the next rounds of the deterministic schedule issue the same instructions
+ * to each of those warps in index order for as long as the code is straight-line: a
+ * region. Its instructions are those warp_step's converged path runs with exec_fast
+ * or a full-warp kernel and that cannot change the control flow: no branch, exit,
+ * guard predicate, barrier or other general-path instruction, no clock read. A block
+ * found so at the start of its turn (sim_region_turn) runs the whole region in that
+ * turn, as that many rounds: instruction i for warp w0, w1, ..., then instruction i + 1.
+ * Within the block that is exactly the order of the rounds (run-ahead only moves
+ * register-only work, which no one sees); the other resident blocks' turns come after
+ * the region instead of between its rounds, which is a legal schedule like any other
+ * and the same with either tier. Memory, the checkers, findings, the trace (its issue
+ * events in that order, their times the steps) and the statistics see each instruction
+ * as if issued in its round.
+ *
+ * Warps arrive together where the last instruction issued was not a region's: after
+ * a branch or a barrier, at a branch target, at the entry (leaders). run_ahead does not
+ * start at a leader, so that the warps wait there with nothing run ahead and the block
+ * can enter the region; elsewhere it runs ahead as before. */
+
+/* Whether instruction p can be in a region (and decodes it for run_ahead's kernels, so
+ * that parameter loads, symbol addresses and special registers have full-warp forms). */
+static int region_ok(sim_ctx *c, uint32_t p)
+{
+    const unsigned fk = c->fast[p];
+    struct sim_fops *F = &c->fops[p];
+    if (!fk || fk == FK_BRA || fk == FK_EXIT || F->g != UINT32_MAX)
+        return 0;
+    const ptx_insn *in = &c->code[p];
+    if (fk == FK_MOV_SREG) {
+        const unsigned id = in->o[1].sub;
+        if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK64 || id == PTX_SREG_CLOCK_HI ||
+            id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
+            id == PTX_SREG_GLOBALTIMER_HI)
+            return 0;
+    }
+    if (!F->ahead)
+        ahead_decode(c, in, fk, F);
+    return 1;
+}
+
+void sim_region_build(sim_ctx *c)
+{
+    c->rlen = NULL;
+    if (!c->fops || c->s->cfg.schedule_random)
+        return;
+    const int ncode = c->m->ncode;
+    uint8_t *ok = calloc((size_t)ncode + 1, 1);
+    uint8_t *rl = calloc((size_t)ncode + 1, 1);
+    c->rk = calloc((size_t)ncode + 1, sizeof *c->rk);
+    if (!ok || !rl || !c->rk) {
+        free(ok);
+        free(rl);
+        free(c->rk);
+        c->rk = NULL;
+        return;
+    }
+    for (int p = 0; p < ncode; p++) {
+        ok[p] = (uint8_t)region_ok(c, (uint32_t)p);
+        if (ok[p] && c->fops[p].fh == FH_BCAST)
+            c->rk[p] = c->fops[p].k;
+    }
+    for (int p = ncode - 1; p >= 0; p--) {
+        const unsigned n = ok[p] ? 1u + (rl[p + 1] & SIM_RLEN_MASK) : 0;
+        rl[p] = (uint8_t)(n > SIM_REGION_MAX ? SIM_REGION_MAX : n);
+    }
+    /* a region of one instruction is none (1): nothing to save */
+    for (int p = 0; p < ncode; p++)
+        if (rl[p] < 2)
+            rl[p] = 1;
+    /* leaders: the entry, branch targets, after a non-region instruction, and where a
+     * region of the maximum length ends inside a longer straight line */
+    for (int p = 0; p < ncode; p++) {
+        const ptx_insn *in = &c->code[p];
+        if (c->fast[p] == FK_BRA && in->target >= 0 && in->target < ncode && rl[in->target] > 1)
+            rl[in->target] |= SIM_RLEN_LEADER;
+        if (rl[p] > 1 && (p == 0 || !ok[p - 1] || p == c->entry->entry_pc))
+            rl[p] |= SIM_RLEN_LEADER;
+    }
+    for (int p = 0; p < ncode; p++)
+        if ((rl[p] & SIM_RLEN_LEADER) && (rl[p] & SIM_RLEN_MASK) == SIM_REGION_MAX &&
+            p + SIM_REGION_MAX < ncode && rl[p + SIM_REGION_MAX] > 1)
+            rl[p + SIM_REGION_MAX] |= SIM_RLEN_LEADER;
+    free(ok);
+    c->rlen = rl;
+}
+
+/* Sets the PCs of the running region's warps as the rounds stop after warp number k
+ * (0-based among rg_wm) issued instruction p: p + 1 for it and those before it, p for
+ * the others. */
+static void region_stop(sim_ctx *c, uint32_t p, unsigned k)
+{
+    unsigned i = 0;
+    for (uint32_t m = c->rg_wm; m; m &= m - 1, i++) {
+        const unsigned w = (unsigned)__builtin_ctz(m);
+        pcs_set(c->pc + w * 32, i <= k ? p + 1 : p);
+        c->wconv[w] = 0;
+    }
+}
+
+int sim_region_insn(void *ctx, uint32_t p)
+{
+    sim_ctx *const c = ctx;
+    const int only_count = (p & SIM_REGION_ISSUED) != 0;
+    p &= ~SIM_REGION_ISSUED;
+    const struct sim_fops *const F = &c->fops[p];
+    const ptx_insn *const in = &c->code[p];
+    const unsigned n = c->rg_n, fh = F->fh;
+    const uint64_t done = (uint64_t)(p - c->rg_pc) * n; /* issued before p in the region */
+    const int st = in->op == PTX_OP_st;
+    unsigned k = 0;
+    for (uint32_t m = c->rg_wm; m; m &= m - 1, k++) {
+        const unsigned w = (unsigned)__builtin_ctz(m), base = w * 32;
+        c->steps = c->rg_steps0 + done + k + 1;
+        if (c->trace)
+            sim_trace_issue(c, w, p, UINT32_MAX, UINT32_MAX);
+        if (only_count)
+            continue;
+        c->mwrites += (uint64_t)st;
+        uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
+        if (fh && fh < FH_SREG) {
+            const uint64_t *const rows[2] = {R, c->imm_rows};
+            exec_fh(fh, F->sa, F->k, R + F->d, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
+                    rows[F->src[0] >> 31] + (F->src[0] & ~SIM_FOP_IMM),
+                    rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
+                    rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
+        } else if (fh == FH_TIDX) {
+            tidx_row(R + F->d, base, F->k);
+        } else if (fh == FH_SREG) {
+            uint64_t *const Dp = R + F->d;
+            const uint64_t v = sreg(c, in->o[1].sub, base) & F->k;
+            VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
+        } else {
+            exec_fast(c, in, w, base, UINT32_MAX, p, UINT32_MAX);
+            if (c->faulted) {
+                region_stop(c, p, k);
+                c->res->stats.warp_instructions = c->rg_wi0 + done + k + 1;
+                c->res->stats.thread_instructions = c->rg_ti0 + (done + k + 1) * 32;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The round after a region, for its warps wm (converged at T, nothing run ahead), when
+ * the instruction at T ends their straight line the same way for each warp: an unguarded
+ * exit, or a branch that each warp takes or skips as a whole. Issues it to each warp in
+ * index order as warp_step's converged path would (step, statistics, issue event, the
+ * branch's back-edge bookkeeping, the next converged PC, run_ahead), so that the block
+ * stays in lockstep without a turn of its own; anything else is left to the next
+ * round. The step limit is known to be far (sim_region_turn). */
+static void region_tail(sim_ctx *c, uint32_t T, uint32_t wm)
+{
+    const unsigned fk = c->fast[T];
+    const struct sim_fops *F = &c->fops[T];
+    if (fk != FK_EXIT && fk != FK_BRA)
+        return;
+    if (fk == FK_EXIT && F->g != UINT32_MAX)
+        return;
+    uint32_t em[SIM_ITS_WARPS];
+    for (uint32_t m = wm; m; m &= m - 1) {
+        const unsigned w = (unsigned)__builtin_ctz(m);
+        em[w] = UINT32_MAX;
+        if (F->g != UINT32_MAX) {
+            const uint64_t *R = c->regs + (((size_t)w * c->regcap) << 5);
+            em[w] = guard_bits(R + (F->g & ~1u), F->g & 1);
+            if (em[w] != 0 && em[w] != UINT32_MAX)
+                return; /* a warp diverges here: the ordinary round */
+        }
+    }
+    const ptx_insn *in = &c->code[T];
+    for (uint32_t m = wm; m; m &= m - 1) {
+        const unsigned w = (unsigned)__builtin_ctz(m), base = w * 32;
+        ++c->steps;
+        c->clock_check -= c->clock_check > 1; /* the next issue checks it at 1 */
+        c->res->stats.warp_instructions++;
+        c->res->stats.thread_instructions += 32;
+        if (c->trace)
+            sim_trace_issue(c, w, T, UINT32_MAX, em[w]);
+        c->wconv[w] = 0;
+        if (fk == FK_EXIT) {
+            pcs_set(c->pc + base, T + 1);
+            memset(c->state + base, SIM_T_EXIT, 32);
+            c->nexited += 32;
+            c->wdone |= 1u << w; /* as warp_step finds it next: no lane can run */
+            continue;
+        }
+        if (em[w]) {
+            pcs_set(c->pc + base, (uint32_t)in->target);
+            if ((uint32_t)in->target <= T)
+                sim_back_edge(c, w, T, UINT32_MAX);
+            c->wconv[w] = (uint32_t)in->target + 1;
+        } else {
+            pcs_set(c->pc + base, T + 1);
+            c->wconv[w] = T + 2;
+        }
+        if (!c->faulted && c->fops[c->wconv[w] - 1].ahead != 1 &&
+            !(c->rlen[c->wconv[w] - 1] & SIM_RLEN_LEADER))
+            run_ahead(c, w);
+    }
+}
+
+int sim_region_turn(sim_ctx *c)
+{
+    if (!c->rlen)
+        return 0;
+    uint32_t P = UINT32_MAX, wm = 0;
+    for (unsigned w = 0; w < c->nwarps; w++) {
+        if ((c->wdone >> w) & 1)
+            continue;
+        if (c->ahead[w] || c->w_called[w])
+            return 0;
+        uint32_t p;
+        if (c->wconv[w]) {
+            p = c->wconv[w] - 1;
+        } else {
+            if (c->nthreads - w * 32 < 32)
+                return 0;
+            /* 8 lane states per word (SIM_T_RUN is 0), as warp_step reads them */
+            uint64_t sw[4], any_run = 0, not_run = 0;
+            memcpy(sw, c->state + w * 32, sizeof sw);
+            for (int i = 0; i < 4; i++) {
+                any_run |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
+                not_run |= sw[i];
+            }
+            if (!any_run)
+                continue; /* every lane exited or waits at a barrier */
+            p = c->pc[w * 32];
+            if (not_run || !pcs_all_equal(c->pc + w * 32, p))
+                return 0;
+        }
+        if (P != UINT32_MAX && p != P)
+            return 0;
+        if (P == UINT32_MAX && (c->rlen[p] & SIM_RLEN_MASK) < 2)
+            return 0; /* no region there: no need to look at the other warps */
+        P = p;
+        wm |= 1u << w;
+    }
+    if (!wm)
+        return 0;
+    const unsigned L = c->rlen[P] & SIM_RLEN_MASK, n = sim_pop32(wm);
+    if (c->steps + (uint64_t)(L + 1) * n + (uint64_t)(SIM_AHEAD_MAX + 1) * 8 * c->nwarps >=
+        c->step_limit)
+        return 0;
+    c->rg_pc = P;
+    c->rg_wm = wm;
+    c->rg_n = n;
+    c->rg_steps0 = c->steps;
+    c->rg_wi0 = c->res->stats.warp_instructions;
+    c->rg_ti0 = c->res->stats.thread_instructions;
+    for (uint32_t m = wm; m; m &= m - 1) {
+        const unsigned w = (unsigned)__builtin_ctz(m);
+        c->wconv[w] = 0;
+        c->its_spin[w] = 0; /* converged: spins count from zero (warp_step) */
+    }
+    /* (not while the registers view records each instruction's values) */
+    const sim_jit_region_fn fn =
+        c->jit && !(c->trace && c->trace->record_regs) ? c->jit->region[P] : NULL;
+    int faulted = 0;
+    if (fn) {
+        for (unsigned i = 0; i < L; i++) { /* this block's uniform special registers */
+            const struct sim_fops *F = &c->fops[P + i];
+            if (F->fh == FH_SREG)
+                c->rk[P + i] = sreg(c, c->code[P + i].o[1].sub, 0) & F->k;
+        }
+        faulted = fn(c->regs, c->regcap << 5, wm, c, sim_region_insn, c->trace != NULL, c->rk);
+        c->res->jit_blocks++;
+    } else {
+        for (unsigned i = 0; i < L && !faulted; i++)
+            faulted = sim_region_insn(c, P + i);
+    }
+    if (faulted)
+        return 1;
+    c->res->regions++;
+    const uint64_t issued = (uint64_t)L * n;
+    c->steps = c->rg_steps0 + issued;
+    c->res->stats.warp_instructions = c->rg_wi0 + issued;
+    c->res->stats.thread_instructions = c->rg_ti0 + issued * 32;
+    for (uint32_t m = wm; m; m &= m - 1) {
+        const unsigned w = (unsigned)__builtin_ctz(m);
+        pcs_set(c->pc + w * 32, P + L);
+        c->wconv[w] = P + L + 1;
+    }
+    /* the wall clock, as warp_step checks it every SIM_CLOCK_EVERY instructions: the next
+     * issue checks it once this many have passed */
+    c->clock_check = c->clock_check > issued ? c->clock_check - (uint32_t)issued : 1;
+    region_tail(c, P + L, wm);
+    return 1;
+}
+
 #if defined(__x86_64__) && defined(__SSE2__)
 /* warp_step's scan of a whole warp (32 lanes, state st, PCs pcs) four lanes at a time
  * (SSE2): the smallest PC of a runnable lane (state SIM_T_RUN, which is 0), with the
@@ -682,7 +974,8 @@ scanned:;
     }
     /* (not when the next instruction is known not to run ahead: the call costs) */
     if (its && c->wconv[w] && !c->w_called[w] && !c->faulted && c->fops &&
-        c->fops[c->wconv[w] - 1].ahead != 1)
+        c->fops[c->wconv[w] - 1].ahead != 1 &&
+        !(c->rlen && (c->rlen[c->wconv[w] - 1] & SIM_RLEN_LEADER)))
         run_ahead(c, w);
     return 1;
 }

@@ -1,6 +1,25 @@
 /* jit.c — the translating tier: straight-line runs of register-only instructions of a
- * converged warp become host code, generated C compiled by the system C compiler into a
- * shared object that the simulator loads.
+ * converged warp, and the lockstep regions of a block (exec_issue.c sim_region_turn),
+ * become host code, generated C compiled by the system C compiler into a shared object
+ * that the simulator loads.
+ *
+ * Regions. A region is straight-line code that every warp of a block that can issue
+ * runs in lockstep, loads and stores included; sim_region_turn runs it as that many
+ * rounds (instruction i for each warp in index order, then i + 1). Its function,
+ * `int gl_jitr_<pc>(R0, ws, wm, x, insn, traced, K)`, runs each run of translatable
+ * instructions for every warp of wm in turn (one loop over the lanes per warp, as
+ * below), and calls insn(x, pc) = sim_region_insn for each other instruction: the
+ * interpreter's own code for it over the warps in index order, with the checkers,
+ * faults and trace events. A register-only instruction reads and writes its own warp's
+ * registers only, so running instruction i's translated neighbours for all warps
+ * before the next load or store is the rounds' order for everything anyone sees; a
+ * fault stops the function at once with the same warps' PCs, steps and statistics as
+ * the interpreter's region (tests: test_sim_jit, tests/jit.sh). Kernel-parameter loads,
+ * symbol addresses and uniform special registers read K[pc] (sim_ctx.rk: the launch's
+ * and the block's values); %tid.x of a one-dimensional block is computed. While
+ * tracing (traced = 1) the function also calls insn(x, pc | SIM_REGION_ISSUED) after
+ * each translated run, which counts and traces those instructions' issue in order;
+ * while the registers view records values the interpreter runs the region.
  *
  * Unit. A block is a run of consecutive instructions that each have a full-warp vector
  * kernel in exec_fast.h (struct sim_fops.fh: integer and f32 ALU, mov, setp, shifts by
@@ -62,7 +81,7 @@
 
 extern char **environ;
 
-#define SIM_JIT_VERSION 1 /* the generator's version: part of the cache key */
+#define SIM_JIT_VERSION 4 /* the generator's version: part of the cache key */
 #define SIM_JIT_MIN 2     /* shortest block worth a call */
 #define SIM_JIT_MAX 24    /* longest block (below SIM_AHEAD_MAX, so that blocks fit) */
 _Static_assert(SIM_JIT_MAX < SIM_AHEAD_MAX, "a block fits in the run-ahead window");
@@ -71,6 +90,8 @@ _Static_assert(SIM_JIT_MAX < SIM_AHEAD_MAX, "a block fits in the run-ahead windo
 struct sim_jit_state {
     uint64_t mod_id; /* module translated (ptx_module.id), 0 none */
     int failed;      /* translating it failed: the interpreter runs it */
+    int regions;     /* it was translated with its lockstep regions (sim_ctx.rlen) */
+    int tidx_1d;     /* ... for a one-dimensional block (%tid.x is FH_TIDX, ahead_decode) */
     void *so;        /* dlopen handle */
     sim_jit_table t;
 };
@@ -130,6 +151,15 @@ static int jit_ok(const sim_ctx *c, int pc)
     return fk && fk < FK_LD && F->fh && F->fh < FH_BCAST && F->g == UINT32_MAX;
 }
 
+/* Whether the instruction at pc of a lockstep region is translated: jit_ok's, and the
+ * values run_ahead broadcasts (FH_BCAST, FH_SREG: from the region's K table) or computes
+ * (FH_TIDX). */
+static int region_jit_ok(const sim_ctx *c, int pc)
+{
+    const unsigned fh = c->fops[pc].fh;
+    return jit_ok(c, pc) || fh == FH_BCAST || fh == FH_SREG || fh == FH_TIDX;
+}
+
 /* Per-lane generator state of one block: the C variable holding each register slot's
  * current value (v<slot>), whether it was loaded or written. */
 typedef struct jgen {
@@ -172,10 +202,12 @@ static void assign(jgen *g, unsigned r, const char *e)
 }
 
 /* Emits the per-lane C of instruction in (its sim_fops F), as exec_fh computes it. */
-static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, unsigned t)
+static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, unsigned t, int pc)
 {
     char a[48] = "0", b[48] = "0", cc[48] = "0", e[320];
-    const unsigned nsrc = F->fh == FH_ZERO ? 0 : in->nopnd > 1 ? in->nopnd - 1u : 0;
+    const unsigned nsrc = F->fh == FH_ZERO || F->fh >= FH_BCAST ? 0
+                          : in->nopnd > 1                       ? in->nopnd - 1u
+                                                                : 0;
     if (nsrc >= 1)
         operand(g, in, 1, a, sizeof a);
     if (nsrc >= 2)
@@ -256,6 +288,11 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
     case FH_MOV32: snprintf(e, sizeof e, "(uint32_t)%s", a); break;
     case FH_MOV64: snprintf(e, sizeof e, "%s", a); break;
     case FH_MOVP: snprintf(e, sizeof e, "%s & 1", a); break;
+    case FH_BCAST:
+    case FH_SREG: snprintf(e, sizeof e, "K[%d]", pc); break;
+    case FH_TIDX:
+        snprintf(e, sizeof e, "(wb + l) & UINT64_C(0x%llx)", (unsigned long long)F->k);
+        break;
     default: snprintf(e, sizeof e, "0"); break; /* not reached: jit_ok */
     }
     /* a temporary first: the destination may be a source */
@@ -266,7 +303,7 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
 
 /* The C source of c's module's blocks (the block starts and lengths into len[]), with
  * the flags it is compiled with; NULL on out of memory. Caller frees. */
-static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks)
+static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsigned *nregions)
 {
     const int ncode = c->m->ncode;
     uint8_t *leader = calloc((size_t)ncode + 1, 1);
@@ -305,6 +342,7 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks)
               "    memcpy(&u, &f, 4);\n    return f != f ? 0x%xu : u;\n}\n",
               SIM_JIT_VERSION, NAN32);
     *nblocks = 0;
+    *nregions = 0;
     for (int pc = 0; pc < ncode;) {
         int end = pc;
         while (end < ncode && end - pc < SIM_JIT_MAX && jit_ok(c, end) &&
@@ -324,11 +362,54 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks)
                   "{\n  for (unsigned l = 0; l < 32; l++) {\n",
                   pc, pc);
         for (int p = pc; p < end; p++)
-            emit_insn(&g, &c->code[p], &c->fops[p], (unsigned)(p - pc));
+            emit_insn(&g, &c->code[p], &c->fops[p], (unsigned)(p - pc), p);
         for (unsigned i = 0; i < g.nslots; i++)
             jb_printf(&b, "    R[%u + l] = v%u;\n", g.slots[i] * 32u, g.slots[i]);
         jb_printf(&b, "  }\n}\n");
         pc = end;
+    }
+    /* lockstep regions (sim_region_turn) at their leaders: each run of translatable
+     * instructions for every warp of wm, the others through insn() */
+    for (int pc = 0; c->rlen && pc < ncode; pc++) {
+        if (!(c->rlen[pc] & SIM_RLEN_LEADER))
+            continue;
+        const int end = pc + (int)(c->rlen[pc] & SIM_RLEN_MASK);
+        (*nregions)++;
+        jb_printf(&b,
+                  "int gl_jitr_%d(uint64_t *restrict R0, size_t ws, uint32_t wm, void *x,\n"
+                  "    int (*insn)(void *, uint32_t), int traced, const uint64_t *K);\n"
+                  "int gl_jitr_%d(uint64_t *restrict R0, size_t ws, uint32_t wm, void *x,\n"
+                  "    int (*insn)(void *, uint32_t), int traced, const uint64_t *K)\n{\n"
+                  "  (void)R0;\n  (void)ws;\n  (void)wm;\n  (void)x;\n  (void)insn;\n",
+                  pc, pc);
+        for (int p = pc; p < end;) {
+            if (!region_jit_ok(c, p)) {
+                jb_printf(&b, "  if (insn(x, %du))\n    return 1;\n", p);
+                p++;
+                continue;
+            }
+            int q = p;
+            while (q < end && region_jit_ok(c, q))
+                q++;
+            memset(g.have, 0, nregs);
+            memset(g.dirty, 0, nregs);
+            g.nslots = 0;
+            jb_printf(&b, "  for (uint32_t m = wm; m; m &= m - 1) {\n"
+                          "    uint64_t *restrict R = R0 + (size_t)__builtin_ctz(m) * ws;\n"
+                          "    const uint64_t wb = 32u * (uint64_t)__builtin_ctz(m);\n"
+                          "    (void)wb;\n"
+                          "  for (unsigned l = 0; l < 32; l++) {\n");
+            for (int i = p; i < q; i++)
+                emit_insn(&g, &c->code[i], &c->fops[i], (unsigned)(i - p), i);
+            for (unsigned i = 0; i < g.nslots; i++)
+                jb_printf(&b, "    R[%u + l] = v%u;\n", g.slots[i] * 32u, g.slots[i]);
+            jb_printf(&b, "  }\n  }\n  if (traced) {\n");
+            for (int i = p; i < q; i++)
+                jb_printf(&b, "    insn(x, %du | 0x%xu);\n", i, SIM_REGION_ISSUED);
+            jb_printf(&b, "  }\n");
+            p = q;
+        }
+        jb_printf(&b, "  (void)traced;\n  (void)K;\n  return 0;\n}\n");
     }
     free(leader);
     free(g.have);
@@ -433,6 +514,18 @@ static int compile(const char *dir, const char *src, const char *path, char *con
     argv[n] = NULL;
     jit_compiles++;
     const int rc = spawn_wait(argv, -1);
+#ifndef NDEBUG
+    /* debug builds (the tests'): generated C that does not compile is a generator bug;
+     * say so, and keep the source (tests/jit.sh then sees the tiers' stderr differ) */
+    if (rc != 0) {
+        fprintf(stderr,
+                "gpulearn: internal error: the translating tier's C did not compile "
+                "(%s)\n",
+                cpath);
+        unlink(tmp);
+        return -1;
+    }
+#endif
     unlink(cpath);
     if (rc != 0 || rename(tmp, path) != 0) {
         unlink(tmp);
@@ -450,13 +543,16 @@ static int translate(sim_ctx *c, struct sim_jit_state *J)
     const int ncode = c->m->ncode;
     J->t.len = calloc((size_t)ncode + 1, 1);
     J->t.fn = calloc((size_t)ncode + 1, sizeof *J->t.fn);
-    if (!J->t.len || !J->t.fn)
+    J->t.region = calloc((size_t)ncode + 1, sizeof *J->t.region);
+    if (!J->t.len || !J->t.fn || !J->t.region)
         return -1;
-    unsigned nblocks = 0;
-    char *src = gen_source(c, J->t.len, &nblocks);
+    unsigned nblocks = 0, nregions = 0;
+    char *src = gen_source(c, J->t.len, &nblocks, &nregions);
     if (!src)
         return -1;
-    if (!nblocks) {
+    J->regions = c->rlen != NULL;
+    J->tidx_1d = c->block[0] == c->nthreads;
+    if (!nblocks && !nregions) {
         free(src);
         return -1;
     }
@@ -507,15 +603,22 @@ static int translate(sim_ctx *c, struct sim_jit_state *J)
     if (!J->so)
         return -1;
     for (int pc = 0; pc < ncode; pc++) {
-        if (!J->t.len[pc])
-            continue;
         char name[32];
-        snprintf(name, sizeof name, "gl_jit_%d", pc);
-        void *sym = dlsym(J->so, name);
-        if (!sym)
-            return -1;
-        /* POSIX dlsym: a function's address through a data pointer */
-        memcpy(&J->t.fn[pc], &sym, sizeof sym);
+        if (J->t.len[pc]) {
+            snprintf(name, sizeof name, "gl_jit_%d", pc);
+            void *sym = dlsym(J->so, name);
+            if (!sym)
+                return -1;
+            /* POSIX dlsym: a function's address through a data pointer */
+            memcpy(&J->t.fn[pc], &sym, sizeof sym);
+        }
+        if (c->rlen && (c->rlen[pc] & SIM_RLEN_LEADER)) {
+            snprintf(name, sizeof name, "gl_jitr_%d", pc);
+            void *sym = dlsym(J->so, name);
+            if (!sym)
+                return -1;
+            memcpy(&J->t.region[pc], &sym, sizeof sym);
+        }
     }
     return 0;
 }
@@ -526,6 +629,7 @@ static void state_clear(struct sim_jit_state *J)
         dlclose(J->so);
     free(J->t.fn);
     free(J->t.len);
+    free(J->t.region);
     memset(J, 0, sizeof *J);
 }
 
@@ -550,7 +654,9 @@ void sim_jit_attach(sim_ctx *c, uint64_t nwarps_grid)
     if (!s->jit && !(s->jit = calloc(1, sizeof *s->jit)))
         return;
     struct sim_jit_state *J = s->jit;
-    if (J->mod_id != c->m->id) {
+    const int tidx_1d = c->block[0] == c->nthreads;
+    if (J->mod_id != c->m->id || (!J->regions && c->rlen && !J->failed) ||
+        (J->regions && J->tidx_1d != tidx_1d)) {
         state_clear(J);
         J->mod_id = c->m->id;
         if (translate(c, J) != 0) {

@@ -250,6 +250,8 @@ static void launch_free(sim_ctx *base)
     free(base->zero_regs);
     free(base->imm_rows);
     free(base->fops);
+    free(base->rlen);
+    free(base->rk);
     free(base);
 }
 
@@ -363,7 +365,9 @@ static void block_start(sim_ctx *c, uint64_t b)
     for (unsigned w = 0; w < c->nwarps; w++)
         c->loop_pc[w] = -1;
     memset(c->w_called, 0, sizeof c->w_called);
-    memset(c->wconv, 0, sizeof c->wconv);
+    /* a whole warp starts converged at the entry (warp_step needs no scan) */
+    for (unsigned w = 0; w < SIM_ITS_WARPS; w++)
+        c->wconv[w] = w < c->nthreads / 32 ? (uint32_t)f->entry_pc + 1 : 0;
     /* independent thread scheduling: no yields, spins or polls yet (sim_warp_step) */
     for (unsigned w = 0; w < c->nwarps && w < SIM_ITS_WARPS; w++) {
         c->its_block[w] = c->block_linear + 1;
@@ -484,7 +488,7 @@ static int block_turn(sim_ctx *c, unsigned *order)
 {
     int progressed = 0;
     if (!order) {
-        progressed = sim_warp_round(c);
+        progressed = sim_region_turn(c) || sim_warp_round(c);
     } else {
         for (unsigned i = 0; i < c->nwarps; i++)
             order[i] = i;
@@ -668,6 +672,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
                    ~s->cfg.checks_off;
     uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
     s->launches++;
+    sim_region_build(base);
     sim_jit_attach(base, nblocks * base->nwarps);
     if ((base->checks & SIM_CHECK_GLOBAL_RACE) && nblocks <= SIM_GRACE_MAX_BLOCKS) {
         sim_grace *g = base->grace = calloc(1, sizeof *g);

@@ -369,8 +369,11 @@ typedef struct sim_result {
     int nerrors, nwarnings; /* occurrences of error / warning findings (merged and
                               dropped ones included); nerrors > 0 means the kernel is
                               wrong even when it completed */
-    uint64_t jit_blocks;    /* translated blocks run (sim_config.tier); not a statistic
-                               of the kernel: 0 on the interpreter */
+    uint64_t jit_blocks;    /* translated blocks and regions run (sim_config.tier); not
+                               a statistic of the kernel: 0 on the interpreter */
+    uint64_t regions;       /* lockstep regions run (deterministic schedules, either
+                               tier; exec_issue.c sim_region_turn): not a statistic of
+                               the kernel */
 } sim_result;
 void sim_result_free(sim_result *r);
 

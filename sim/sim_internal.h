@@ -264,7 +264,25 @@ typedef struct sim_ctx {
                                                           guard-true lanes, oldest first
                                                           from ahead_head (a ring) */
     const struct sim_jit_table *jit; /* the translated blocks (sim/jit.h), NULL: none */
+    /* ---- lockstep regions (exec_issue.c sim_region_turn): a block whose warps that can
+     * issue are converged at one PC runs the straight-line region there as that many
+     * rounds in one turn of the launch's schedule */
+    uint8_t *rlen;           /* per PC (ncode + 1): the region starting there, its length
+                                in instructions (SIM_RLEN_MASK bits; 1: none) and
+                                SIM_RLEN_LEADER where warps arrive together (after a
+                                non-region instruction, at a branch target, the entry);
+                                NULL: no regions (random schedules, no fops) */
+    uint64_t *rk;            /* per PC: the value of a region's FH_BCAST instruction (its
+                                k) or FH_SREG one (of the block running the region) */
+    uint32_t rg_pc, rg_wm;   /* the running region's first PC and its warps (bit w) */
+    unsigned rg_n;           /* how many warps rg_wm names */
+    uint64_t rg_steps0;      /* c->steps when it began */
+    uint64_t rg_wi0, rg_ti0; /* the warp- and thread-instruction statistics then */
 } sim_ctx;
+
+#define SIM_REGION_MAX 48     /* longest region, instructions */
+#define SIM_RLEN_MASK 0x7fu   /* sim_ctx.rlen: the length bits */
+#define SIM_RLEN_LEADER 0x80u /* sim_ctx.rlen: run_ahead does not start there */
 
 /* Population count without a libgcc call (the build targets baseline x86-64). */
 static inline unsigned sim_pop32(uint32_t x)
@@ -359,6 +377,30 @@ struct sim_fops {
  * reads as it reads a register's row. Leaves both NULL without memory (exec_fast then
  * decodes operands per issue). Caller frees both. */
 void sim_fops_build(sim_ctx *c, int ncode);
+
+/* Fills c->rlen for the launch (deterministic schedules with c->fops; else leaves it
+ * NULL): each PC's lockstep region and whether it is a leader. Needs the kernel
+ * parameters in c->kparams (a parameter load is decoded with its value). Caller frees. */
+void sim_region_build(sim_ctx *c);
+
+/* A block's turn when its warps that can issue (no lane at a barrier or exited) are
+ * converged at the first PC of a region (sim_ctx.rlen), none with instructions run ahead
+ * or inside a call, and the step limit is far: runs the region's L instructions as L
+ * rounds of the deterministic schedule would (each instruction for those warps in index
+ * order, steps, statistics and the trace as warp_step counts them), through the
+ * translating tier's function for it when there is one and nothing is traced, else
+ * instruction by instruction. The warps end converged after it. Returns 1 when it ran
+ * (c->faulted set if an instruction faulted), 0 when the block is not so (the caller
+ * runs an ordinary round). */
+int sim_region_turn(sim_ctx *c);
+
+/* Runs instruction pc of the running region (sim_region_turn) for its warps: the
+ * translating tier's functions call it for what they do not translate. With
+ * SIM_REGION_ISSUED in pc, only counts it as issued to each warp (steps, statistics,
+ * the trace's issue events): the tier ran it. ctx: the sim_ctx. Returns 1 when it
+ * faulted (the region stops), else 0. */
+int sim_region_insn(void *ctx, uint32_t pc);
+#define SIM_REGION_ISSUED 0x80000000u
 
 /* Executes one warp instruction for warp w (exec_issue.c). Returns 0 when no lane of the
  * warp can run (all exited or waiting at a barrier). */

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The translating tier never changes results: every tests/corpus/NAME.json runs on the
 # simulator with --sim-tier interp and with --sim-tier jit (forced, whatever the launch
-# size), and the exit code, stdout, stderr (findings), --dump-json, --metrics-json and
-# --trace-json outputs must be the same bytes. NVRTC compiles the kernels (the PTX is
+# size), once untraced and once with --metrics-json and --trace-json, and the exit codes,
+# stdout, stderr (findings), --dump-json, metrics and trace outputs must be the same bytes. NVRTC compiles the kernels (the PTX is
 # cached by a first run, so both runs print the same "cached"); where NVRTC is missing,
 # clang does. At the end the tier's folder must hold compiled blocks, so the comparison
 # cannot pass with the tier silently off. Two cases at a time (JIT_JOBS, default 2).
@@ -15,12 +15,16 @@ if [ "${1:-}" = --one ]; then
   "$G" run "$spec" --backend sim --compiler $cc --sim-tier interp >/dev/null 2>&1 # cache the PTX
   for tier in interp jit; do
     o="$T/$name.$tier"
+    # untraced (the tier's fastest form), then traced with the metrics
     "$G" run "$spec" --backend sim --compiler $cc --sim-tier $tier --dump-json "$o.json" \
-      --metrics-json "$o.metrics.json" --trace-json "$o.trace.json" >"$o.out" 2>"$o.err"
+      >"$o.out" 2>"$o.err"
     echo $? >"$o.rc"
+    "$G" run "$spec" --backend sim --compiler $cc --sim-tier $tier --dump-json "$o.t.json" \
+      --metrics-json "$o.metrics.json" --trace-json "$o.trace.json" >"$o.t.out" 2>"$o.t.err"
+    echo $? >"$o.t.rc"
   done
   bad=
-  for f in rc out err json metrics.json trace.json; do
+  for f in rc out err json t.rc t.out t.err t.json metrics.json trace.json; do
     a="$T/$name.interp.$f"; b="$T/$name.jit.$f"
     [ -f "$a" ] || [ -f "$b" ] || continue
     cmp -s "$a" "$b" || bad="$bad $f"

@@ -1,7 +1,8 @@
 /* Tests of the simulator's translating tier (sim/jit.c): the same kernels on the
  * interpreter and the tier give the same buffers and statistics, the tier's compiled
- * blocks are cached (a second simulator loads them without compiling), and what the tier
- * cannot translate (divergent code, no cache folder) runs in the interpreter with the
+ * blocks are cached (a second simulator loads them without compiling), a fault inside a
+ * lockstep region is the same fault at the same step on both, and what the tier cannot
+ * translate (divergent code, no cache folder) runs in the interpreter with the
  * same results. Kernels: tests/kernels/sim/NAME.cu through their PTX fixtures. */
 #include <check.h>
 #include <stdint.h>
@@ -68,6 +69,50 @@ START_TEST(test_vec_add_on_the_tier_matches_the_interpreter_and_runs_blocks)
     ck_assert_mem_eq(&ri.stats, &rj.stats, sizeof ri.stats);
     ck_assert_uint_eq(ri.jit_blocks, 0);
     ck_assert_uint_gt(rj.jit_blocks, 0); /* the address arithmetic is translated */
+    /* both tiers run the same lockstep regions: 2 per block (before and after the bounds
+     * check's branch) but the last, whose warp 7 diverges there (elements 992-999 of
+     * its 992-1023): only the first */
+    ck_assert_uint_eq(ri.regions, 2 * 3 + 1);
+    ck_assert_uint_eq(rj.regions, ri.regions);
+    sim_result_free(&ri);
+    sim_result_free(&rj);
+}
+END_TEST
+
+/* vec_add told that n is 1100 with buffers of VN = 1000 on tier: the load of a[1000]
+ * faults inside a lockstep region (block 3, warp 7); *r the launch's result. */
+static void run_vec_add_past_the_end(int tier, int ci, sim_result *r)
+{
+    ptx_module_t *m = fixture_load("vec_add", ci);
+    sim_t *s = sim_on(tier);
+    static float a[VN], b[VN];
+    for (int i = 0; i < VN; i++)
+        a[i] = b[i] = (float)i;
+    uint64_t da = fixture_upload(s, a, sizeof a, "a"), db = fixture_upload(s, b, sizeof b, "b");
+    uint64_t dc = fixture_upload(s, NULL, sizeof a, "c");
+    int n = 1100;
+    void *params[] = {&da, &db, &dc, &n};
+    unsigned grid[3] = {5, 1, 1}, block[3] = {256, 1, 1};
+    ck_assert_int_eq(sim_launch(s, m, "vec_add", grid, block, 0, params, r), SIM_ERR_FAULT);
+    sim_free(s);
+    ptx_module_free(m);
+}
+
+START_TEST(test_fault_inside_a_region_is_the_same_on_both_tiers)
+{
+    sim_result ri, rj;
+    run_vec_add_past_the_end(SIM_TIER_INTERP, _i, &ri);
+    run_vec_add_past_the_end(SIM_TIER_JIT, _i, &rj);
+    ck_assert_int_eq(ri.fault.kind, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_uint_eq(ri.fault.block[0], 3);
+    ck_assert_uint_eq(ri.fault.thread[0], 1000 - 3 * 256); /* the first lane past the end */
+    ck_assert_str_eq(ri.fault.message, rj.fault.message);
+    ck_assert_mem_eq(ri.fault.block, rj.fault.block, sizeof ri.fault.block);
+    ck_assert_mem_eq(ri.fault.thread, rj.fault.thread, sizeof ri.fault.thread);
+    ck_assert_mem_eq(&ri.stats, &rj.stats, sizeof ri.stats);
+    ck_assert_int_eq(ri.nfindings, rj.nfindings);
+    ck_assert_str_eq(ri.findings[0].message, rj.findings[0].message);
+    ck_assert_uint_gt(rj.jit_blocks, 0);
     sim_result_free(&ri);
     sim_result_free(&rj);
 }
@@ -191,6 +236,7 @@ int main(void)
                         nc);
     tcase_add_loop_test(tc, test_shared_memory_reduction_on_the_tier_matches_the_interpreter, 0,
                         nc);
+    tcase_add_loop_test(tc, test_fault_inside_a_region_is_the_same_on_both_tiers, 0, nc);
     tcase_add_loop_test(tc, test_second_simulator_loads_cached_blocks_without_compiling, 0, nc);
     tcase_add_loop_test(tc, test_divergent_code_falls_back_to_the_interpreter_with_the_same_results,
                         0, nc);
