@@ -153,6 +153,19 @@ static sim_async *async_of(sim_ctx *c, unsigned t, const ptx_insn *in)
     return a;
 }
 
+/* The race checker's view of an asynchronous copy's write as it is issued: the copy may
+ * land at any time until its wait (PTX ISA §9.7.9.25.3), so it races with every access
+ * of another thread to those bytes in the same barrier interval, those before the issue
+ * included. Checked as a store by thread t at `in` now (the reads it overwrites), before
+ * sim_race_async_mark replaces the bytes' shadow with the pending copy (which reports
+ * the accesses after it until it lands). */
+static void async_write_check(sim_ctx *c, uint64_t dst, unsigned size, unsigned t,
+                              const ptx_insn *in)
+{
+    if (c->shadow && size && dst + size <= c->shared_size)
+        sim_race_check(c, t, dst, size, 1, in);
+}
+
 /* Writes copy cp into shared memory through the checked path (16 bytes at a time for
  * cp.async.bulk), as a store by thread t at `in`, and frees its bulk buffer. Returns 0
  * after a fault. */
@@ -244,8 +257,10 @@ static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, 
     cp->group = -1;
     cp->pc = (int32_t)pc;
     a->n++;
-    if (c->checks & SIM_CHECK_RACE)
+    if (c->checks & SIM_CHECK_RACE) {
+        async_write_check(c, dst, size, t, in);
         sim_race_async_mark(c, dst, size, t, (int32_t)pc, 1);
+    }
     return 1;
 }
 
@@ -354,8 +369,10 @@ static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, u
     cp->pc = (int32_t)pc;
     const uint32_t key = mbar_key(c, obj);
     cp->mbar = key;
-    if (c->checks & SIM_CHECK_RACE)
+    if (c->checks & SIM_CHECK_RACE) {
+        async_write_check(c, dst, (unsigned)size, t, in);
         sim_race_async_mark(c, dst, (unsigned)size, t, (int32_t)pc, 1);
+    }
     const int r = sim_mbar_tx(obj, -(int64_t)size); /* complete_tx */
     if (r < 0) {
         sim_fault_at(c, t, in, SIM_FAULT_TRAP,
