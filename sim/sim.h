@@ -155,8 +155,9 @@ typedef struct sim_config {
      * Clusters"), CTAs in x, y, z; 0s: the kernel's own (.reqnctapercluster), else none. */
     unsigned cluster[3];
     /* The execution tier (--sim-tier; SIM_TIER_*): the interpreter, the translating
-     * tier (sim/jit.c: straight-line register-only blocks of converged warps compiled to
-     * host code; the interpreter runs everything else), or auto: the translating tier
+     * tier (sim/jit.c: straight-line register-only blocks of converged warps and the
+     * lockstep regions of a block compiled to host code; the interpreter runs everything
+     * else, and the regions' loads and stores), or auto: the translating tier
      * for launches of SIM_JIT_AUTO_WARPS warps or more. Results, findings, traces and
      * statistics are the same on every tier. */
     int tier;
@@ -168,9 +169,10 @@ typedef struct sim_config {
 /* Execution tiers (sim_config.tier). */
 enum { SIM_TIER_AUTO, SIM_TIER_INTERP, SIM_TIER_JIT };
 /* The smallest launch, in warps of the whole grid, that SIM_TIER_AUTO translates. The
- * tier saves at most about 7% of the simulator's host instructions (callgrind: vec_add
- * 7%, sgemm 1%) and its first compile of a kernel costs 0.1-0.2 s: it pays from about
- * 2 s of simulation, 2^21 warps of vec_add (bench/README.md "Translating tier"). */
+ * tier saves up to about 30% of the interpreter's time (vec_add; sgemm, reduce and scan
+ * 0-10%) and its first compile of a kernel costs 0.3-0.9 s (0.5-2 s on the GPU
+ * machine's cores): vec_add repays it from about 2.5 million warps (bench/README.md
+ * "Translating tier"). */
 #define SIM_JIT_AUTO_WARPS (1ull << 21)
 
 /* The C compiler runs of the translating tier in this process so far (each compiles
