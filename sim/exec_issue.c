@@ -42,6 +42,21 @@
     4096 /* any other loop: late, so data-dependent loops keep the
                                    min-PC picture (lanes that finish early wait) */
 
+/* The lane states of a whole warp (32 bytes, SIM_T_RUN is 0) eight to a 64-bit word:
+ * sets *any_run when some lane is runnable and *all_run when every lane is. */
+static inline void warp_run_state(const uint8_t *st, int *any_run, int *all_run)
+{
+    uint64_t sw[4], zero = 0, not_run = 0;
+    memcpy(sw, st, sizeof sw);
+    for (int i = 0; i < 4; i++) {
+        /* a byte of sw[i] that is zero (a runnable lane) */
+        zero |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
+        not_run |= sw[i];
+    }
+    *any_run = zero != 0;
+    *all_run = not_run == 0;
+}
+
 /* Whether the group g of warp lanes at instruction in must wait for other lanes. */
 static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t g,
                          uint32_t live, uint32_t *missing)
@@ -250,6 +265,32 @@ static inline int ahead_turn(sim_ctx *c, unsigned w)
     return 1;
 }
 
+/* Runs instruction p (its sim_fops F) for all 32 lanes of converged warp w (registers
+ * R, first thread base) when it has a full-warp form: an exec_fh kernel, %tid.x of a
+ * one-dimensional block (FH_TIDX) or a uniform special register (FH_SREG). Returns 0,
+ * having done nothing, for any other instruction. */
+static inline int exec_full(sim_ctx *c, const struct sim_fops *F, uint32_t p, uint64_t *R,
+                            unsigned base)
+{
+    const unsigned fh = F->fh;
+    if (fh && fh < FH_SREG) {
+        const uint64_t *const rows[2] = {R, c->imm_rows}; /* a register's row or an immediate's */
+        exec_fh(fh, F->sa, F->k, R + F->d, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
+                rows[F->src[0] >> 31] + (F->src[0] & ~SIM_FOP_IMM),
+                rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
+                rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
+    } else if (fh == FH_TIDX) {
+        tidx_row(R + F->d, base, F->k);
+    } else if (fh == FH_SREG) {
+        uint64_t *const Dp = R + F->d;
+        const uint64_t v = sreg(c, c->code[p].o[1].sub, base) & F->k;
+        VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* Runs warp w's register-only instructions from its converged PC (c->wconv[w] - 1)
  * ahead of its turns, as warp_step's converged path would run them (guard, exec_fast,
  * the next converged PC), stopping at the first other instruction, a divergent branch
@@ -268,8 +309,6 @@ static void run_ahead(sim_ctx *c, unsigned w)
         return;
     const unsigned base = w * 32;
     uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
-    /* fop_row without a branch: a row of the warp's registers or an immediate's */
-    const uint64_t *const rows[2] = {R, c->imm_rows};
     const int tracing = c->trace != NULL;
     /* c->ahead[w] and the converged PC (c->wconv[w] - 1) live in n and p meanwhile:
      * nothing that runs here reads them */
@@ -312,18 +351,7 @@ static void run_ahead(sim_ctx *c, unsigned w)
         }
         n++;
         if (em == UINT32_MAX) {
-            const unsigned fh = F->fh;
-            if (fh && fh < FH_SREG) {
-                exec_fh(fh, F->sa, F->k, R + F->d, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
-                        rows[F->src[0] >> 31] + (F->src[0] & ~SIM_FOP_IMM),
-                        rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
-                        rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
-            } else if (fh == FH_TIDX) {
-                tidx_row(R + F->d, base, F->k);
-            } else if (fh == FH_SREG) {
-                uint64_t *const Dp = R + F->d;
-                const uint64_t v = sreg(c, c->code[p].o[1].sub, base) & F->k;
-                VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
+            if (exec_full(c, F, p, R, base)) {
             } else if (F->bra) { /* as exec_fast's bra: the PCs are set below */
                 if (F->next <= p)
                     sim_back_edge(c, w, p, UINT32_MAX);
@@ -470,7 +498,7 @@ int sim_region_insn(void *ctx, uint32_t p)
     p &= ~SIM_REGION_ISSUED;
     const struct sim_fops *const F = &c->fops[p];
     const ptx_insn *const in = &c->code[p];
-    const unsigned n = c->rg_n, fh = F->fh;
+    const unsigned n = c->rg_n;
     const uint64_t done = (uint64_t)(p - c->rg_pc) * n; /* issued before p in the region */
     const int st = in->op == PTX_OP_st;
     unsigned k = 0;
@@ -483,19 +511,7 @@ int sim_region_insn(void *ctx, uint32_t p)
             continue;
         c->mwrites += (uint64_t)st;
         uint64_t *const R = c->regs + (((size_t)w * c->regcap) << 5);
-        if (fh && fh < FH_SREG) {
-            const uint64_t *const rows[2] = {R, c->imm_rows};
-            exec_fh(fh, F->sa, F->k, R + F->d, F->d2 != UINT32_MAX ? R + F->d2 : NULL,
-                    rows[F->src[0] >> 31] + (F->src[0] & ~SIM_FOP_IMM),
-                    rows[F->src[1] >> 31] + (F->src[1] & ~SIM_FOP_IMM),
-                    rows[F->src[2] >> 31] + (F->src[2] & ~SIM_FOP_IMM));
-        } else if (fh == FH_TIDX) {
-            tidx_row(R + F->d, base, F->k);
-        } else if (fh == FH_SREG) {
-            uint64_t *const Dp = R + F->d;
-            const uint64_t v = sreg(c, in->o[1].sub, base) & F->k;
-            VPAIRS(vst64(Dp + l, (sim_v64){v, v}));
-        } else {
+        if (!exec_full(c, F, p, R, base)) {
             exec_fast(c, in, w, base, UINT32_MAX, p, UINT32_MAX);
             if (c->faulted) {
                 region_stop(c, p, k);
@@ -582,17 +598,12 @@ int sim_region_turn(sim_ctx *c)
         } else {
             if (c->nthreads - w * 32 < 32)
                 return 0;
-            /* 8 lane states per word (SIM_T_RUN is 0), as warp_step reads them */
-            uint64_t sw[4], any_run = 0, not_run = 0;
-            memcpy(sw, c->state + w * 32, sizeof sw);
-            for (int i = 0; i < 4; i++) {
-                any_run |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
-                not_run |= sw[i];
-            }
+            int any_run, all_run;
+            warp_run_state(c->state + w * 32, &any_run, &all_run);
             if (!any_run)
                 continue; /* every lane exited or waits at a barrier */
             p = c->pc[w * 32];
-            if (not_run || !pcs_all_equal(c->pc + w * 32, p))
+            if (!all_run || !pcs_all_equal(c->pc + w * 32, p))
                 return 0;
         }
         if (P != UINT32_MAX && p != P)
@@ -753,19 +764,13 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
     }
     const unsigned n = c->nthreads - base < 32 ? c->nthreads - base : 32;
     if (n == 32) {
-        /* whole warp: 8 lane states per 64-bit word (SIM_T_RUN is 0) */
-        uint64_t sw[4], any_run = 0, not_run = 0;
-        memcpy(sw, st, sizeof sw);
-        for (int i = 0; i < 4; i++) {
-            /* a byte of sw[i] that is zero (a runnable lane) */
-            any_run |= (sw[i] - 0x0101010101010101ull) & ~sw[i] & 0x8080808080808080ull;
-            not_run |= sw[i];
-        }
+        int any_run, all_run;
+        warp_run_state(st, &any_run, &all_run);
         if (!any_run) {
             c->wdone |= 1u << w;
             return 0; /* every lane exited or waits at a barrier */
         }
-        if (!not_run) { /* every lane runnable: converged when all PCs are equal */
+        if (all_run) { /* every lane runnable: converged when all PCs are equal */
             const uint32_t p0 = pcs[0];
             if (pcs_all_equal(pcs, p0)) {
                 best = p0;

@@ -301,6 +301,20 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
     assign(g, F->d >> 5, e);
 }
 
+/* Emits the body of a loop over the lanes l that runs instructions p..q-1 (each one
+ * jit_ok or region_jit_ok) on the lane-major registers R: sources loaded at first use,
+ * each result in a local, every register written stored at the end. */
+static void emit_lanes(jgen *g, const sim_ctx *c, int p, int q)
+{
+    memset(g->have, 0, g->nregs);
+    memset(g->dirty, 0, g->nregs);
+    g->nslots = 0;
+    for (int i = p; i < q; i++)
+        emit_insn(g, &c->code[i], &c->fops[i], (unsigned)(i - p), i);
+    for (unsigned i = 0; i < g->nslots; i++)
+        jb_printf(g->b, "    R[%u + l] = v%u;\n", g->slots[i] * 32u, g->slots[i]);
+}
+
 /* The C source of c's module's blocks (the block starts and lengths into len[]), with
  * the flags it is compiled with; NULL on out of memory. Caller frees. */
 static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsigned *nregions)
@@ -354,17 +368,11 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsig
         }
         len[pc] = (uint8_t)(end - pc);
         (*nblocks)++;
-        memset(g.have, 0, nregs);
-        memset(g.dirty, 0, nregs);
-        g.nslots = 0;
         jb_printf(&b,
                   "void gl_jit_%d(uint64_t *restrict R);\nvoid gl_jit_%d(uint64_t *restrict R)\n"
                   "{\n  for (unsigned l = 0; l < 32; l++) {\n",
                   pc, pc);
-        for (int p = pc; p < end; p++)
-            emit_insn(&g, &c->code[p], &c->fops[p], (unsigned)(p - pc), p);
-        for (unsigned i = 0; i < g.nslots; i++)
-            jb_printf(&b, "    R[%u + l] = v%u;\n", g.slots[i] * 32u, g.slots[i]);
+        emit_lanes(&g, c, pc, end);
         jb_printf(&b, "  }\n}\n");
         pc = end;
     }
@@ -391,18 +399,12 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsig
             int q = p;
             while (q < end && region_jit_ok(c, q))
                 q++;
-            memset(g.have, 0, nregs);
-            memset(g.dirty, 0, nregs);
-            g.nslots = 0;
             jb_printf(&b, "  for (uint32_t m = wm; m; m &= m - 1) {\n"
                           "    uint64_t *restrict R = R0 + (size_t)__builtin_ctz(m) * ws;\n"
                           "    const uint64_t wb = 32u * (uint64_t)__builtin_ctz(m);\n"
                           "    (void)wb;\n"
                           "  for (unsigned l = 0; l < 32; l++) {\n");
-            for (int i = p; i < q; i++)
-                emit_insn(&g, &c->code[i], &c->fops[i], (unsigned)(i - p), i);
-            for (unsigned i = 0; i < g.nslots; i++)
-                jb_printf(&b, "    R[%u + l] = v%u;\n", g.slots[i] * 32u, g.slots[i]);
+            emit_lanes(&g, c, p, q);
             jb_printf(&b, "  }\n  }\n  if (traced) {\n");
             for (int i = p; i < q; i++)
                 jb_printf(&b, "    insn(x, %du | 0x%xu);\n", i, SIM_REGION_ISSUED);
