@@ -93,6 +93,9 @@ gl_status gpu_occupancy(gpu_t *g, const char *kernel, const unsigned block[3],
                         unsigned dynamic_shared, int occ[5], gl_error *err);
 /* One launch timed by CUDA events recorded just before and after it on the default
  * stream (CUDA Driver API §6.19): *elapsed_ms, milliseconds (resolution about 0.5 us).
+ * Before the start event, a read of twice the L2's size evicts what earlier work left
+ * there (the inputs' copies leave dirty lines), so every timed run, the kernel's and a
+ * library's alike, starts from the same cache state.
  * No printf capture (timing runs discard device printf). Errors as gpu_launch. */
 gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
                           const unsigned block[3], unsigned dynamic_shared, void **params,
@@ -100,7 +103,7 @@ gl_status gpu_time_launch(gpu_t *g, const char *kernel, const unsigned grid[3],
 
 /* Times host calls that queue GPU work on the default stream (a library's, e.g.
  * cuBLAS): CUDA events recorded before and after fn(ctx, err) (CUDA Driver API §6.19),
- * *elapsed_ms in milliseconds. fn's error is returned as it is. */
+ * *elapsed_ms in milliseconds; the L2 is scrubbed first, as for gpu_time_launch. fn's error is returned as it is. */
 typedef gl_status (*gpu_call_fn)(void *ctx, gl_error *err);
 gl_status gpu_time_calls(gpu_t *g, gpu_call_fn fn, void *ctx, double *elapsed_ms, gl_error *err);
 
