@@ -256,6 +256,54 @@ START_TEST(test_module_variables_func_calls_and_dynamic_shared_run)
 }
 END_TEST
 
+/* PTX ISA §4.4 and §5.1: a `{ }` block scopes its .reg declarations. NVRTC writes
+ * __syncthreads_or as `{ .reg .pred %p1; ... }` inside a kernel that has its own %p1;
+ * inline asm blocks reuse names (`p`) in sibling and nested blocks. Each inner name is a
+ * register of its own, and the outer one means itself again after the '}'. */
+static const char scoped_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd1, %rd1, %rd2;\n"
+    "  setp.lt.u32 %p1, %r1, 2;\n" /* outer %p1: t < 2 */
+    "  {\n  .reg .pred %p1;\n  setp.ge.u32 %p1, %r1, 100;\n" /* inner %p1: false */
+    "  selp.b32 %r2, 7, 1, %p1;\n"                           /* r2 = 1 */
+    "  { .reg .pred %p1; setp.lt.u32 %p1, %r1, 100; }\n"      /* nested: true, unused */
+    "  selp.b32 %r3, 7, 1, %p1;\n  add.s32 %r2, %r2, %r3;\n  }\n" /* still inner: r2 = 2 */
+    "  { .reg .pred p; setp.eq.u32 p, %r1, 0; @p add.s32 %r2, %r2, 100; }\n"
+    "  { .reg .pred p; setp.eq.u32 p, %r1, 1; @p add.s32 %r2, %r2, 200; }\n"
+    "  selp.b32 %r3, 10, 0, %p1;\n  add.s32 %r2, %r2, %r3;\n" /* outer %p1 again */
+    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+
+START_TEST(test_braces_scope_register_declarations)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(scoped_ptx, strlen(scoped_ptx), "scope.ptx", &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+    sim_t *s = sim_new(NULL);
+    uint64_t d = 0;
+    ck_assert_int_eq(sim_malloc(s, 16, "out", &d), SIM_OK);
+    void *params[] = {&d};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {4, 1, 1};
+    sim_result r;
+    st = sim_launch(s, m, "k", grid, block, 0, params, &r);
+    ck_assert_msg(st == SIM_OK, "%s", r.fault.message);
+    int out[4];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
+    /* 2 from the inner blocks, +100/+200 from the sibling blocks' p, +10 where the
+     * outer %p1 (t < 2) survived the inner declarations */
+    ck_assert_int_eq(out[0], 112);
+    ck_assert_int_eq(out[1], 212);
+    ck_assert_int_eq(out[2], 2);
+    ck_assert_int_eq(out[3], 2);
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ptx_suite(void)
 {
     Suite *s = suite_create("ptx");
@@ -267,6 +315,7 @@ static Suite *ptx_suite(void)
     tcase_add_test(tc, test_instructions_newer_than_the_ptx_version_are_refused);
     tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);
     tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);
+    tcase_add_test(tc, test_braces_scope_register_declarations);
     suite_add_tcase(s, tc);
     return s;
 }

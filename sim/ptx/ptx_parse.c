@@ -157,6 +157,17 @@ typedef struct parser {
     /* current function */
     int fn;
     smap regs, lsyms, labels;
+    /* `{ }` statement blocks scope declarations, as ptxas reads PTX: a name declared in
+     * a block is visible until its '}' and may hide an outer one (NVRTC's
+     * __syncthreads_or writes `{ .reg .pred %p1; ... }` in kernels with their own %p1).
+     * A name declared in a block takes a new register; each entry says what the name
+     * meant before it (-1: nothing), restored at the '}' */
+    struct reg_shadow {
+        char *name;
+        int depth, prev;
+    } * shadow;
+    int nshadow, shadowcap;
+    int block_depth; /* 1 in the function's body, +1 per open '{' */
     smap all_labels;        /* every function's labels, for the DWARF's code addresses */
     ptx_dwarf_sec secs[16]; /* the module's .section blocks (ptx_dwarf.h) */
     int nsecs;
@@ -601,6 +612,61 @@ static int reg_new(parser *P, ptx_func *f, const char *nm, size_t nl, int ty)
     return f->nregs++;
 }
 
+/* The register slot of name k[0..n) in the current scope; 0 when none is declared. */
+static int regs_get(const parser *P, const char *k, size_t n, int *slot)
+{
+    return smap_get(&P->regs, k, n, slot) && *slot >= 0;
+}
+
+/* Declares register name k[0..n) of type rty in the current block: a new slot, unless
+ * this block declared the name already (a repeated declaration names the same register);
+ * a name of an outer block is hidden until this block's '}' (scope_close). */
+static void reg_declare(parser *P, ptx_func *f, const char *k, size_t n, ptx_type rty)
+{
+    int prev;
+    const int had = regs_get(P, k, n, &prev);
+    if (had) {
+        if (P->block_depth <= 1)
+            return;
+        for (int i = P->nshadow - 1; i >= 0 && P->shadow[i].depth == P->block_depth; i--)
+            if (strlen(P->shadow[i].name) == n && memcmp(P->shadow[i].name, k, n) == 0)
+                return;
+    }
+    const int slot = reg_new(P, f, k, n, rty);
+    if (slot < 0)
+        return;
+    if (P->block_depth > 1) {
+        if (P->nshadow == P->shadowcap) {
+            int nc = P->shadowcap ? 2 * P->shadowcap : 16;
+            struct reg_shadow *sh = realloc(P->shadow, (size_t)nc * sizeof *sh);
+            if (!sh) {
+                P->oom = 1;
+                return;
+            }
+            P->shadow = sh;
+            P->shadowcap = nc;
+        }
+        char *name = strndup(k, n);
+        if (!name) {
+            P->oom = 1;
+            return;
+        }
+        P->shadow[P->nshadow++] = (struct reg_shadow){name, P->block_depth, had ? prev : -1};
+    }
+    smap_put(&P->regs, k, n, slot);
+}
+
+/* Closes the current block: the names it declared mean again what they meant before. */
+static void scope_close(parser *P)
+{
+    while (P->nshadow > 0 && P->shadow[P->nshadow - 1].depth >= P->block_depth) {
+        struct reg_shadow *sh = &P->shadow[--P->nshadow];
+        smap_put(&P->regs, sh->name, strlen(sh->name), sh->prev);
+        free(sh->name);
+    }
+    P->block_depth--;
+}
+
 /* .reg .type %name, %name<N>, ... ; */
 static void parse_reg(parser *P)
 {
@@ -647,17 +713,10 @@ static void parse_reg(parser *P)
             char buf[160];
             for (uint64_t i = 0; i < n && nl < 120; i++) {
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm, (unsigned long long)i);
-                int dummy;
-                int slot;
-                if (!smap_get(&P->regs, buf, (size_t)k, &dummy) &&
-                    (slot = reg_new(P, f, buf, (size_t)k, rty)) >= 0)
-                    smap_put(&P->regs, buf, (size_t)k, slot);
+                reg_declare(P, f, buf, (size_t)k, rty);
             }
         } else {
-            int dummy;
-            int slot;
-            if (!smap_get(&P->regs, nm, nl, &dummy) && (slot = reg_new(P, f, nm, nl, rty)) >= 0)
-                smap_put(&P->regs, nm, nl, slot);
+            reg_declare(P, f, nm, nl, rty);
         }
         if (f->nregs >= (int)PTX_NOREG) {
             diag(P, P->t.line, P->t.col, "too many registers in one function");
@@ -743,7 +802,7 @@ static uint64_t imm_bits(const ptx_tok *tk, ptx_type t, int neg)
 static int lookup_reg(parser *P, uint16_t *slot)
 {
     int v;
-    if (!smap_get(&P->regs, P->t.p, P->t.len, &v)) {
+    if (!regs_get(P, P->t.p, P->t.len, &v)) {
         diag(P, P->t.line, P->t.col, "unknown register '%.*s'", (int)P->t.len, P->t.p);
         return 0;
     }
@@ -856,7 +915,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             if (P->t.kind == PTX_TOK_INT) {
                 o->imm += neg ? (uint64_t)0 - P->t.ival : P->t.ival;
             } else if (P->t.kind == PTX_TOK_IDENT &&
-                       (P->t.p[0] == '%' || smap_get(&P->regs, P->t.p, P->t.len, &ignored))) {
+                       (P->t.p[0] == '%' || regs_get(P, P->t.p, P->t.len, &ignored))) {
                 /* a register; names without '%' are legal too (`.reg .u64 g;` in an
                  * inline-asm block, PTX ISA §4.4 identifiers) */
                 if (o->reg != PTX_NOREG || !lookup_reg(P, &o->reg)) {
@@ -892,7 +951,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
                 if (!lookup_reg(P, &r))
                     return 0;
-            } else if (P->t.kind == PTX_TOK_IDENT && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+            } else if (P->t.kind == PTX_TOK_IDENT && regs_get(P, P->t.p, P->t.len, &rs)) {
                 r = (uint16_t)rs; /* named without '%' (inline asm) */
             } else if (P->t.kind == PTX_TOK_INT && P->t.ival == 0) {
                 /* a zero element of a pack (cuda_fp16's `mov.b32 %f1, {0, %rs1}`):
@@ -917,7 +976,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
     }
     if (P->t.kind == PTX_TOK_IDENT) {
         int rs;
-        if (in->op != PTX_OP_bra && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+        if (in->op != PTX_OP_bra && regs_get(P, P->t.p, P->t.len, &rs)) {
             /* a register named without '%' (inline asm: `{ .reg .pred p; ... }`) */
             o->kind = PTX_OPK_REG;
             o->reg = (uint16_t)rs;
@@ -1245,7 +1304,7 @@ static int parse_rlist(parser *P, ptx_operand *o)
         } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
             if (!lookup_reg(P, &r))
                 return 0;
-        } else if (P->t.kind == PTX_TOK_IDENT && smap_get(&P->regs, P->t.p, P->t.len, &rs)) {
+        } else if (P->t.kind == PTX_TOK_IDENT && regs_get(P, P->t.p, P->t.len, &rs)) {
             r = (uint16_t)rs;
         } else {
             diag(P, P->t.line, P->t.col, "expected a register in the list, found '%.*s'",
@@ -1872,7 +1931,7 @@ static void parse_insn(parser *P, int guard, int gneg)
             in.op == PTX_OP_madc) {
             /* the carry flag: one hidden register per function (PTX ISA §9.7.2) */
             int slot;
-            if (!smap_get(&P->regs, "%%cc", 4, &slot)) {
+            if (!regs_get(P, "%%cc", 4, &slot)) {
                 slot = reg_new(P, &m->funcs[P->fn], "%cc", 3, PTX_T_B32);
                 if (slot >= 0)
                     smap_put(&P->regs, "%%cc", 4, slot);
@@ -1931,6 +1990,9 @@ static void begin_func(parser *P, int fi)
 {
     P->fn = fi;
     smap_free(&P->regs);
+    while (P->nshadow > 0)
+        free(P->shadow[--P->nshadow].name);
+    P->block_depth = 1;
     smap_free(&P->lsyms);
     smap_free(&P->labels);
     P->nfix = 0;
@@ -1975,12 +2037,16 @@ static void parse_body(parser *P)
 {
     ptx_module *m = P->m;
     int depth = 1;
+    P->block_depth = 1;
     while (depth > 0 && P->t.kind != PTX_TOK_EOF && !P->oom) {
         if (accept(P, '{')) {
             depth++;
+            P->block_depth = depth;
             continue;
         }
         if (accept(P, '}')) {
+            if (depth > 1)
+                scope_close(P);
             depth--;
             continue;
         }
@@ -2518,6 +2584,9 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     smap_free(&P->lsyms);
     smap_free(&P->labels);
     smap_free(&P->gsyms);
+    while (P->nshadow > 0)
+        free(P->shadow[--P->nshadow].name);
+    free(P->shadow);
     for (int i = 0; i < P->nfix; i++)
         free(P->fix[i].label);
     free(P->fix);
