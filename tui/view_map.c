@@ -252,7 +252,7 @@ static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t le
             snprintf(buf, len, "SM the block ran on (%s)",
                      a->have_run ? "this run recorded none" : "r runs");
         else if (a->run.backend == GL_BACKEND_SIM)
-            snprintf(buf, len, "SM the block ran on (simulated %%smid)");
+            snprintf(buf, len, "SM (simulated %%smid)");
         else
             snprintf(buf, len, "SM the block ran on (%%smid)");
         return;
