@@ -343,9 +343,16 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_NCTAID_Y: return c->grid[1];
     case PTX_SREG_NCTAID_Z: return c->grid[2];
     case PTX_SREG_LANEID: return t % 32;
-    case PTX_SREG_WARPID: return t / 32;
-    case PTX_SREG_NWARPID: return c->nwarps;
-    case PTX_SREG_SMID: return c->slot % (uint64_t)sim_model(c->s)->sm_count;
+    /* Where the thread runs (sim.c sim_place): its warp's slot on its modelled SM, of
+     * the profile's warps per SM, and the SM's id, of the profile's SMs. "%warpid
+     * returns the location of a thread at the moment when read" (§10.4): not the warp's
+     * index in its block, which a block that shares its SM with others, or that does
+     * not start at slot 0, does not read; "%nwarpid ... the maximum number of warp
+     * identifiers" (§10.5); "%nsmid may be larger than the physical number of SMs"
+     * (§10.9): the profile's SM count, as every %smid is below it. */
+    case PTX_SREG_WARPID: return c->wslot[t >> 5];
+    case PTX_SREG_NWARPID: return c->nwarpid;
+    case PTX_SREG_SMID: return c->smid;
     case PTX_SREG_NSMID: return (uint64_t)sim_model(c->s)->sm_count;
     case PTX_SREG_CLOCK: return c->steps & 0xffffffffu;
     case PTX_SREG_CLOCK64: return c->steps;
@@ -383,6 +390,16 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return (uint64_t)c->cl_explicit;
     default: return 0;
     }
+}
+
+/* Whether special register id reads the same for every thread of the block at any
+ * moment; not %tid, %laneid, the %lanemask_* registers (per lane) or %warpid (per warp:
+ * its slot on the SM). The fast tiers broadcast a uniform one to every warp. */
+static inline int sreg_block_uniform(unsigned id)
+{
+    return !(id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID || id == PTX_SREG_WARPID ||
+             id == PTX_SREG_LANEMASK_EQ ||
+             (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT));
 }
 
 static inline uint64_t sym_addr(const sim_ctx *c, int sym, unsigned t)

@@ -706,9 +706,7 @@ static inline __attribute__((always_inline)) void exec_fast(sim_ctx *c, const pt
     }
     case FK_MOV_SREG: { /* special registers, PTX ISA §10 (sreg) */
         const unsigned id = in->o[1].sub;
-        const int per_lane = id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID ||
-                             id == PTX_SREG_WARPID || id == PTX_SREG_LANEMASK_EQ ||
-                             (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT);
+        const int per_lane = !sreg_block_uniform(id);
         const uint64_t vm = pred ? 1 : dm;
         if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads) {
             /* one-dimensional block: the thread index */

@@ -160,9 +160,7 @@ static void ahead_decode(const sim_ctx *c, const ptx_insn *in, unsigned fk, stru
     const uint64_t dm = sz >= 8 ? UINT64_MAX : (1ull << (sz * 8)) - 1;
     if (fk == FK_MOV_SREG) {
         const unsigned id = in->o[1].sub;
-        const int per_lane = id <= PTX_SREG_TID_Z || id == PTX_SREG_LANEID ||
-                             id == PTX_SREG_WARPID || id == PTX_SREG_LANEMASK_EQ ||
-                             (id >= PTX_SREG_LANEMASK_LE && id <= PTX_SREG_LANEMASK_GT);
+        const int per_lane = !sreg_block_uniform(id);
         F->k = PTX_TCLASS(in->type) == PTX_TC_PRED ? 1 : dm;
         if (id == PTX_SREG_TID_X && c->block[0] == c->nthreads)
             F->fh = FH_TIDX;

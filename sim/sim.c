@@ -1,17 +1,19 @@
 /* sim.c — the simulator instance (sim_new, sim_free, the device model) and launches:
  * sim_launch sets up the blocks' contexts and schedules them.
  *
- * Blocks run concurrently, as on a GPU: a wave of resident blocks (sim_resident_blocks:
- * the modelled SMs times what one SM holds, at most SIM_DETERMINISTIC_RESIDENT in the
- * deterministic schedule) takes turns, one round each in slot order,
- * and a block that finishes hands its slot to the next block in linear order (x
- * fastest). Within a round, warps are issued in index order, one warp instruction
- * each (sim_warp_step in exec_issue.c). Barriers are sim_barrier.c's.
+ * Blocks run concurrently, as on a GPU: a wave of resident blocks (the modelled SMs
+ * times what one SM holds, sim_blocks_per_sm; at most SIM_DETERMINISTIC_PER_SM per SM in
+ * the deterministic schedule) takes turns, one round each in slot order, and a block
+ * that finishes hands its slot to the next block in linear order (x fastest). Several
+ * resident blocks share each modelled SM, each warp in a warp slot of its SM (sim_place:
+ * %smid, %warpid). Within a round, warps are issued in index order, one warp
+ * instruction each (sim_warp_step in exec_issue.c). Barriers are sim_barrier.c's.
  *
  * sim_config.schedule_random: 2 to that many resident blocks, in a seeded random order,
  * taking 1..4 rounds per turn in a random order of slots; in each round the block's
  * warps in a random order, each issuing a random burst of 1..8 instructions; and the
- * lanes of a diverged warp in a random order (exec_issue.c random_group).
+ * lanes of a diverged warp in a random order (exec_issue.c random_group); the blocks
+ * per SM, the SM ids and the warp slots at random too.
  *
  * The checkers (findings in sim_result) run on every access in sim_mem.c: memcheck
  * there, initcheck in sim_initcheck.c, racecheck and the global-memory race detector in
@@ -61,21 +63,25 @@ double sim_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The deterministic schedule interleaves at most this many blocks (2 per modelled SM):
- * enough for blocks to overlap as on a GPU, and few enough contexts that their
- * registers stay in the host's caches (make bench: 16 interleaved blocks cost scan and
- * sgemm 15-30 %). Random schedules go up to sim_resident_blocks. */
-#define SIM_DETERMINISTIC_RESIDENT 8u
-/* SMs whose resident blocks the simulator interleaves (random schedules too). */
-#define SIM_RESIDENT_SMS 4
+/* The deterministic schedule interleaves at most this many blocks per modelled SM (8
+ * blocks over SIM_RESIDENT_SMS SMs): enough for blocks to overlap and share an SM as on
+ * a GPU, and few enough contexts that their registers stay in the host's caches (make
+ * bench: 16 interleaved blocks cost scan and sgemm 15-30 %). Random schedules go up to
+ * what the occupancy model allows. */
+#define SIM_DETERMINISTIC_PER_SM 2u
+/* SMs whose resident blocks the simulator interleaves (random schedules too): a wave
+ * over all 132 of an H100 would be thousands of block contexts. */
+#define SIM_RESIDENT_SMS 4u
+/* Warp slots an SM has at most in the placement's masks (sim_place): every profile's
+ * max_warps_per_sm is 64 or fewer. */
+#define SIM_MAX_WARP_SLOTS 64u
 
 /* Blocks of `threads` threads (rounded up to whole warps) and `shared_bytes` of shared
- * memory each that the modelled device holds at once: sm_count times what one SM's
- * thread, block and shared-memory limits allow (at least one per SM). The simulator
- * interleaves up to 8 of them (2 per SM) in its deterministic schedule and 2 to all of
- * them in random schedules, as a GPU runs a wave of resident blocks at once. */
-static unsigned sim_resident_blocks(const sim_device_model *d, unsigned threads,
-                                    size_t shared_bytes)
+ * memory each that one SM of the modelled device holds at once: what its thread, block
+ * and shared-memory limits allow (at least one). The resident blocks of a launch are
+ * SIM_RESIDENT_SMS SMs' worth of these (sim_launch), as a GPU runs a wave of resident
+ * blocks at once. */
+static unsigned sim_blocks_per_sm(const sim_device_model *d, unsigned threads, size_t shared_bytes)
 {
     const unsigned warps = (threads + 31) / 32;
     unsigned per_sm = (unsigned)d->max_blocks_per_sm;
@@ -83,10 +89,7 @@ static unsigned sim_resident_blocks(const sim_device_model *d, unsigned threads,
         per_sm = (unsigned)d->max_threads_per_sm / (warps * 32);
     if (shared_bytes && d->shared_bytes_per_sm / shared_bytes < per_sm)
         per_sm = (unsigned)(d->shared_bytes_per_sm / shared_bytes);
-    /* the first SIM_RESIDENT_SMS SMs: a wave over all 132 of an H100 would be thousands
-     * of block contexts */
-    return (per_sm ? per_sm : 1) *
-           (unsigned)(d->sm_count < SIM_RESIDENT_SMS ? d->sm_count : SIM_RESIDENT_SMS);
+    return per_sm ? per_sm : 1;
 }
 
 sim_t *sim_new(const sim_config *cfg)
@@ -252,6 +255,7 @@ static void launch_free(sim_ctx *base)
     free(base->fops);
     free(base->rlen);
     free(base->rk);
+    free(base->place);
     free(base);
 }
 
@@ -283,6 +287,102 @@ static uint64_t rng_next(uint64_t *st)
 static unsigned rng_below(uint64_t *st, unsigned n)
 {
     return (unsigned)(rng_next(st) % n);
+}
+
+/* Where a launch's resident blocks run (PTX ISA §10.4 %warpid, §10.8 %smid): the
+ * modelled SMs, each with its warp slots. Resident slot k runs on SM k / per_sm: several
+ * blocks share an SM, up to what the occupancy model allows. An SM's warp slots are
+ * spread over its SIM_SMSPS sub-partitions (the CUDA C++ Programming Guide, "Compute
+ * Capability 7.x" and later: 4 warp schedulers per SM, among which "the SM statically
+ * distributes its warps"): slot k is in sub-partition k % SIM_SMSPS. A block's warp w
+ * goes to sub-partition (start + w) % SIM_SMSPS, at its lowest free slot (the next one
+ * with a free slot when that one is full), where start is the SM's counter, one further
+ * for each block started there (place_block). Measured on an H200 (issue 28): warp w of
+ * a block alone on its SM reads %warpid 4 * (w / 4) + (start + w) % 4, and the counter
+ * goes on across blocks and launches, so that a block often reads %warpid values that are
+ * not its warp indices even alone on its SM (1, 2, 3, 0, 5, ... for start 1). The
+ * deterministic schedule starts every SM's counter at 1, as after one earlier block
+ * there; a random one at random. So no block's %warpid is its warp index by right, as
+ * the ISA says ("%ctaid and %tid should be used to compute a virtual warp index"); it is
+ * unique among the warps resident on the SM at once and below %nwarpid. */
+#define SIM_SMSPS 4u
+typedef struct sim_place {
+    uint64_t rng;    /* random schedules: the placement's own stream (the schedule's
+                         stream stays as it was) */
+    unsigned per_sm; /* resident slots per modelled SM */
+    unsigned nslots; /* warp slots per SM: the profile's max_warps_per_sm (%nwarpid) */
+    struct sim_sm {
+        uint64_t used;  /* bit k: warp slot k holds a warp of a resident block */
+        unsigned start; /* the sub-partition of the next block's warp 0 */
+        uint32_t id;    /* %smid */
+    } sm[];
+} sim_place;
+
+/* The placement of a launch of nres resident slots over nsm modelled SMs (its per-SM
+ * count of resident blocks chosen here: up to SIM_DETERMINISTIC_PER_SM in the
+ * deterministic schedule, at random between 2 and per_sm in random ones, never over
+ * per_sm, so that more SMs are used only for a cluster larger than nsm SMs hold); NULL
+ * on no memory. SM ids: 0, 1, ... in the deterministic schedule; in random ones distinct
+ * ids at random in [0, sm_count) (PTX ISA §10.8: "The SM identifier numbering is not
+ * guaranteed to be contiguous"; an H200 gives blocks 0-7 of a launch SMs 124-131).
+ * Caller frees. */
+static sim_place *place_new(const sim_t *s, const sim_device_model *dm, unsigned per_sm,
+                            unsigned nsm, unsigned nres)
+{
+    const int random = s->cfg.schedule_random;
+    uint64_t rng = s->cfg.schedule_seed ^ 0x736d69645f706c63ull; /* "smid_plc" */
+    unsigned lo = per_sm < SIM_DETERMINISTIC_PER_SM ? per_sm : SIM_DETERMINISTIC_PER_SM, bps = lo;
+    if (random) {
+        if ((nres + nsm - 1) / nsm > lo)
+            lo = (nres + nsm - 1) / nsm;
+        if (lo > per_sm) /* a cluster larger than the wave (sim_launch) */
+            lo = per_sm;
+        bps = lo + (unsigned)(rng_next(&rng) % (per_sm - lo + 1));
+    }
+    const unsigned used = (nres + bps - 1) / bps; /* SMs the slots fill */
+    sim_place *p = calloc(1, sizeof *p + used * sizeof p->sm[0]);
+    if (!p)
+        return NULL;
+    p->per_sm = bps;
+    p->nslots = dm->max_warps_per_sm < (int)SIM_MAX_WARP_SLOTS ? (unsigned)dm->max_warps_per_sm
+                                                               : SIM_MAX_WARP_SLOTS;
+    const uint64_t nids = (uint64_t)dm->sm_count;
+    uint64_t off = 0, stride = 1;
+    if (random) { /* i -> (off + i * stride) mod sm_count, stride coprime: distinct ids */
+        off = rng_next(&rng) % nids;
+        do {
+            stride = rng_next(&rng) % nids | 1;
+        } while (gcd64(stride, nids) != 1);
+    }
+    for (unsigned i = 0; i < used; i++) {
+        p->sm[i].id = (uint32_t)((off + i * stride) % nids);
+        p->sm[i].start = random ? (unsigned)(rng_next(&rng) % SIM_SMSPS) : 1;
+    }
+    p->rng = rng;
+    return p;
+}
+
+/* Gives the warps of the block starting in c free warp slots of its SM (sim_place):
+ * c->wslot[w] is warp w's slot (%warpid), c->wslot_mask all of them. The occupancy
+ * model leaves enough free slots: per_sm blocks of c->nwarps warps fit in nslots. */
+static void place_block(sim_ctx *c)
+{
+    struct sim_sm *sm = &c->place->sm[c->sm];
+    const unsigned n = c->place->nslots;
+    c->wslot_mask = 0;
+    for (unsigned w = 0; w < c->nwarps; w++) {
+        unsigned k = 0; /* the lowest free slot of sub-partition start + w, or of the next */
+        for (unsigned i = 0; i < n; i++) {
+            const unsigned part = (sm->start + w + i / (n / SIM_SMSPS)) % SIM_SMSPS;
+            k = i % (n / SIM_SMSPS) * SIM_SMSPS + part;
+            if (!((sm->used >> k) & 1))
+                break;
+        }
+        sm->used |= 1ull << k;
+        c->wslot_mask |= 1ull << k;
+        c->wslot[w] = (uint8_t)k;
+    }
+    sm->start = (sm->start + 1) % SIM_SMSPS;
 }
 
 /* Called when the block in c was found stuck (c->stuck, sim_back_edge): if every other
@@ -415,7 +515,17 @@ static void block_start(sim_ctx *c, uint64_t b)
     memset(c->clb_thr, 0, sizeof c->clb_thr);
     c->clb_arrived = 0;
     c->clb_phase = 0;
+    place_block(c);
     sim_trace_block(c, TRACE_EV_BLOCK_START);
+}
+
+/* Ends the block in c: a BLOCK_END trace event, and its warp slots free for the next
+ * block on its SM. */
+static void block_end(sim_ctx *c)
+{
+    sim_trace_block(c, TRACE_EV_BLOCK_END);
+    c->place->sm[c->sm].used &= ~c->wslot_mask;
+    c->wslot_mask = 0;
 }
 
 /* The linear index (x fastest) of the CTA of rank r in cluster q (both x fastest) of a
@@ -700,13 +810,16 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
         }
         base->trace_mem = base->trace->level >= TRACE_MEMORY;
     }
-    /* residency: the blocks that run at once (sim_resident_blocks); a random schedule
-     * picks between 2 and that many */
-    unsigned nres = sim_resident_blocks(dm, base->nthreads, shared);
+    /* residency: the blocks that run at once, SIM_RESIDENT_SMS SMs' worth
+     * (sim_blocks_per_sm); a random schedule picks between 2 and that many */
+    const unsigned per_sm = sim_blocks_per_sm(dm, base->nthreads, shared),
+                   nsm = (unsigned)dm->sm_count < SIM_RESIDENT_SMS ? (unsigned)dm->sm_count
+                                                                   : SIM_RESIDENT_SMS;
+    unsigned nres = per_sm * nsm;
     if (s->cfg.schedule_random && nres > 2)
         nres = 2 + rng_below(&base->rng, nres - 1);
-    else if (nres > SIM_DETERMINISTIC_RESIDENT)
-        nres = SIM_DETERMINISTIC_RESIDENT;
+    else if (!s->cfg.schedule_random && nres > SIM_DETERMINISTIC_PER_SM * nsm)
+        nres = SIM_DETERMINISTIC_PER_SM * nsm;
     if (nres > nblocks)
         nres = (unsigned)nblocks;
     /* a cluster's CTAs are resident together (co-scheduled, as on the GPU): whole
@@ -716,6 +829,12 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     nres = nres / cn * cn;
     if (nres < cn)
         nres = cn;
+    base->place = place_new(s, dm, per_sm, nsm, nres);
+    if (!base->place) {
+        launch_free(base);
+        return launch_error(res, SIM_ERR_NOMEM, "out of memory for the launch");
+    }
+    base->nwarpid = base->place->nslots;
     sim_ctx *cs = calloc(nres, sizeof *cs);
     unsigned *worder = s->cfg.schedule_random ? calloc(base->nwarps, sizeof *worder) : NULL;
     uint32_t *border =
@@ -724,6 +843,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     for (unsigned k = 0; ok && k < nres; k++) {
         cs[k] = *base;
         cs[k].slot = k;
+        cs[k].sm = k / base->place->per_sm;
+        cs[k].smid = base->place->sm[cs[k].sm].id;
         cs[k].cl_ctx = &cs[k / cn * cn];
         ok = ctx_alloc_block(&cs[k]) == 0;
     }
@@ -807,7 +928,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             if (r < 0) {
                 st = SIM_ERR_FAULT;
             } else if (r == 0) {
-                sim_trace_block(c, TRACE_EV_BLOCK_END);
+                block_end(c);
                 if (cn == 1 && next < nunits) {
                     block_start(c, BLOCK_AT(next, 0));
                     next++;
@@ -844,7 +965,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     for (unsigned k = 0; busy && k < nres; k++)
         if (busy[k] == 1) {
             SWAP_IN(&cs[k]);
-            sim_trace_block(&cs[k], TRACE_EV_BLOCK_END);
+            block_end(&cs[k]);
         }
 #undef BLOCK_AT
 #undef UNIT_AT

@@ -92,7 +92,7 @@ typedef struct sim_device_model {
      * bytes of shared memory. */
     int max_threads_per_sm;
     int max_blocks_per_sm;
-    int max_warps_per_sm;
+    int max_warps_per_sm;       /* also the warp slots of a modelled SM (%nwarpid) */
     int regs_per_sm;            /* 65536 */
     int regs_per_thread;        /* 255 */
     size_t shared_bytes_per_sm; /* bytes */
@@ -137,9 +137,11 @@ typedef struct sim_config {
      * sim_launch; every launch starts it afresh (trace_begin_launch). */
     trace_t *trace;
     /* Scheduling (--schedule). 0 (default): deterministic, blocks in linear order,
-     * warps round-robin one instruction each. 1: seeded random: blocks in a random
-     * order, and in each round the block's warps in a random order, each issuing a
-     * random burst of 1..8 instructions. The same seed gives the same run. */
+     * warps round-robin one instruction each, 2 resident blocks per modelled SM. 1:
+     * seeded random: blocks in a random order, and in each round the block's warps in a
+     * random order, each issuing a random burst of 1..8 instructions; the resident
+     * blocks per SM, the SMs' ids (%smid) and the warps' slots (%warpid) at random too.
+     * The same seed gives the same run. */
     int schedule_random;
     uint64_t schedule_seed;
     /* Checkers to turn off (SIM_CHECK_* bits; 0 = every checker on). Out-of-bounds
@@ -385,7 +387,12 @@ void sim_result_free(sim_result *r);
  * Returns SIM_OK when the kernel ran to completion, SIM_ERR_FAULT with res->fault
  * filled in when it faulted (memory stays as the kernel left it), SIM_ERR_NOT_FOUND,
  * SIM_ERR_LAUNCH (block over 1024 threads, zero dimension; message in
- * res->fault.message) or SIM_ERR_NOMEM. res is always initialised. */
+ * res->fault.message) or SIM_ERR_NOMEM. res is always initialised.
+ * Where a thread runs (PTX ISA §10.4-10.9): the resident blocks share a few modelled SMs,
+ * several to an SM as occupancy allows; %smid is the block's SM (the trace's BLOCK_START
+ * and BLOCK_END aux), below %nsmid = the profile's sm_count; %warpid the warp's slot on
+ * its SM, below %nwarpid = the profile's max_warps_per_sm, unique among the SM's
+ * resident warps and not the warp's index in its block (sim.c sim_place). */
 sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const unsigned grid[3],
                       const unsigned block[3], unsigned dynamic_shared, void **params,
                       sim_result *res);

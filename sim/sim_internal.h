@@ -153,8 +153,7 @@ typedef struct sim_ctx {
     trace_t *trace;          /* non-NULL while tracing: the issue hook's one branch */
     int trace_mem;           /* TRACE_MEMORY: sim_mem collects lane addresses */
     uint32_t block_linear;   /* current block, x fastest */
-    unsigned slot;           /* which of the launch's resident blocks this context runs
-                              (sim_resident_blocks); its SM is slot % sm_count */
+    unsigned slot;           /* which of the launch's resident blocks this context runs */
     const ptx_insn *mreq_in; /* pending memory request of the last issued instruction */
     unsigned mreq_warp;
     uint32_t mreq_mask;
@@ -185,6 +184,14 @@ typedef struct sim_ctx {
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
+    /* ---- where the block runs (sim.c sim_place; PTX ISA §10.4 %warpid, §10.8 %smid) */
+    struct sim_place *place;      /* the launch's modelled SMs and their warp slots */
+    unsigned sm;                  /* this slot's modelled SM: place->sm[sm] */
+    uint32_t smid;                /* its %smid (the trace's BLOCK_START/END aux) */
+    unsigned nwarpid;             /* warp slots per SM (%nwarpid): place's nslots */
+    uint8_t wslot[SIM_ITS_WARPS]; /* per warp of the block: its warp slot on the SM
+                                     (%warpid), while the block runs */
+    uint64_t wslot_mask;          /* those slots (bit k: slot k) */
     /* ---- independent thread scheduling (helper A; exec_issue.c sim_warp_step) ----
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,

@@ -193,7 +193,7 @@ void sim_trace_block(sim_ctx *c, int kind)
     trace_event ev = {0};
     ev.kind = (uint8_t)kind;
     ev.block = c->block_linear;
-    ev.aux = c->slot % (uint32_t)sim_model(c->s)->sm_count;
+    ev.aux = c->smid; /* %smid (sim.c sim_place) */
     ev.pc = -1;
     ev.time = c->steps;
     trace_append(c->trace, &ev, NULL);

@@ -25,7 +25,7 @@ typedef enum map_kind {
     MAP_WARP,
     MAP_LANE,
     MAP_SM, /* the SM the thread's block ran on (the last run's BLOCK_START events:
-                     %smid on the GPU, the simulator's block % SMs assignment) */
+                     %smid on the GPU and on the simulator) */
     MAP_BUFFER,
 } map_kind;
 

@@ -251,12 +251,9 @@ static void map_mode_label(const app *a, const map_mode *m, char *buf, size_t le
         if (!a->have_run || !a->run.trace)
             snprintf(buf, len, "SM the block ran on (%s)",
                      a->have_run ? "this run recorded none" : "r runs");
-        else if (a->run.backend == GL_BACKEND_SIM) {
-            gl_device_info sim; /* the simulator's model: no GPU is asked */
-            char note[64];
-            gl_device_query(GL_BACKEND_SIM, &sim, note, sizeof note, NULL);
-            snprintf(buf, len, "SM (simulated: resident slot %% %d SMs)", sim.sm_count);
-        } else
+        else if (a->run.backend == GL_BACKEND_SIM)
+            snprintf(buf, len, "SM (simulated %%smid)");
+        else
             snprintf(buf, len, "SM the block ran on (%%smid)");
         return;
     case MAP_BUFFER: {
