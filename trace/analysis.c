@@ -535,6 +535,7 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
     if (copy_files(m, t) < 0)
         return -1;
     m->ntop_atomics = 0;
+    m->natomic_addresses = a->natoms;
     if (a->natoms) {
         atom_slot *tmp = malloc(a->natoms * sizeof *tmp);
         if (!tmp)

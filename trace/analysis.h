@@ -222,12 +222,13 @@ typedef struct gl_metrics {
     int nlines;
     gl_atomic_addr top_atomics[GL_METRICS_TOP_ATOMICS];
     int ntop_atomics;
-    int level;           /* trace_level the metrics came from: memory metrics are
+    uint64_t natomic_addresses; /* distinct addresses (space, address) atomics updated */
+    int level;                  /* trace_level the metrics came from: memory metrics are
                                zero below TRACE_MEMORY */
-    int incomplete;      /* 1 when events were missing (a truncated trace analysed
+    int incomplete;             /* 1 when events were missing (a truncated trace analysed
                                without a sink) */
-    gl_metrics_acc *acc; /* streaming state while gl_metrics_sink is fed */
-    char **files;        /* the trace's source file names by .file index (lines'
+    gl_metrics_acc *acc;        /* streaming state while gl_metrics_sink is fed */
+    char **files;               /* the trace's source file names by .file index (lines'
                                src_file; index 0 unused), nfiles of them, so that the
                                metrics name their files after the trace is freed */
     int nfiles;
