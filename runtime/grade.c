@@ -164,9 +164,10 @@ const gl_check *grade_reference_check(const gl_exercise *e, int64_t n)
 static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
                                     const uint64_t *addrs)
 {
-    (void)t;
     (void)addrs;
-    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
+    /* cp.async's global read is a lane's load too; a bulk copy's pieces are no lanes */
+    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD &&
+        !trace_event_is_bulk(t, ev))
         *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
 }
 
@@ -322,9 +323,8 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         return gl_warp_execution_efficiency(c);
     }
     if (strcmp(m, "sectors_per_request") == 0) {
-        *what = "global memory sectors per request (loads and stores)";
-        uint64_t req = c->gld_requests + c->gst_requests;
-        return req ? (double)(c->gld_sectors + c->gst_sectors) / (double)req : 0;
+        *what = "global memory sectors per request (loads, stores and cp.async reads)";
+        return gl_global_sectors_per_request(c);
     }
     if (strcmp(m, "sector_efficiency") == 0) {
         *what = "global memory sector efficiency (% of the bytes of the 32-byte sectors "
@@ -333,7 +333,7 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     }
     if (strcmp(m, "bank_conflicts") == 0) {
         *what = "shared-memory bank conflicts (extra wavefronts)";
-        return (double)(c->shld_bank_conflicts + c->shst_bank_conflicts);
+        return (double)gl_shared_bank_conflicts(c);
     }
     if (strcmp(m, "global_atomics") == 0) {
         *what = "global atomic operations (one per thread that performs one)";
@@ -357,11 +357,15 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         return r->got.occupancy.valid ? 100 * r->got.occupancy.theoretical : 0;
     }
     if (strcmp(m, "global_load_bytes_per_flop") == 0) {
-        /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (32 bytes per sector requested,
-         * before any cache hit) over the launch's declared "flops" */
+        /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum plus _op_ldgsts and cp.async.bulk's
+         * reads (32 bytes per sector requested, before any cache hit) over the launch's
+         * declared "flops" */
         *what = "bytes of global loads per floating-point operation (32-byte sectors "
-                "the load requests touched x 32 / the launch's flops)";
-        return r->spec.flops > 0 ? (double)c->gld_sectors * 32 / r->spec.flops : 0;
+                "the load and cp.async requests touched x 32 / the launch's flops)";
+        return r->spec.flops > 0
+                   ? (double)(c->gld_sectors + c->ldgsts_sectors + c->bulk_ld_sectors) * 32 /
+                         r->spec.flops
+                   : 0;
     }
     if (strcmp(m, "tensor_instructions") == 0) {
         *what = "tensor-core instructions (warp-level mma / wmma.mma)";
@@ -872,16 +876,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         sub.diags = NULL;
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";
-    } else if (gl_ptx_check_features(sub.ptx, gl_ptx_target_sm(sub.ptx), sub_path,
-                                     opts->compile.arch_origin, &cerr) != GL_OK) {
-        rep->compile_log = strdup(cerr.msg);
-        snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
-        not_run = "not run: the kernel does not compile";
     } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
         rep->compile_log = strdup(diag);
         snprintf(compiles->detail, sizeof compiles->detail,
                  "the simulator cannot run this kernel's PTX: %.1900s", diag);
         not_run = "not run: the simulator cannot load the kernel";
+    } else if (gl_ptx_check_features(sub_m, ptx_module_target_sm(sub_m), sub_path,
+                                     opts->compile.arch_origin, &cerr) != GL_OK) {
+        rep->compile_log = strdup(cerr.msg);
+        snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
+        not_run = "not run: the kernel does not compile";
     }
     if (not_run) {
         for (int i = 0; i < e->nchecks; i++) {

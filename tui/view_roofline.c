@@ -13,25 +13,13 @@
 #include "trace/analysis.h"
 #include "tui/view_common.h"
 
-/* FLOPs a simulator trace counts: float add/sub and mul, and 2 per fma (Nsight Compute's
- * roofline counts fadd + fmul + 2 ffma); 0 without issue events (a GPU trace). */
-static double trace_flops(const trace_t *t)
+/* FLOPs the run's metrics counted (trace/analysis.h, from the trace's instruction facts:
+ * every kind, CUDA-core and tensor); 0 without issue events (a GPU trace). */
+static double trace_flops(const gl_metrics *m)
 {
     double f = 0;
-    for (size_t i = 0; t && i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->kind != TRACE_EV_ISSUE || e->pc < 0 || e->pc >= (int32_t)t->ninsns)
-            continue;
-        const trace_insn *ti = &t->insns[e->pc];
-        if (!ti->is_float)
-            continue;
-        const int on = view_popc(e->aux);
-        if (ti->cls == TRACE_CLASS_FMA)
-            f += 2.0 * on;
-        else if (ti->cls == TRACE_CLASS_ADD ||
-                 (ti->cls == TRACE_CLASS_MUL && strncmp(ti->mnemonic, "mul", 3) == 0))
-            f += on;
-    }
+    for (int k = TRACE_FLOP_NONE + 1; m && k < TRACE_FLOP_COUNT; k++)
+        f += (double)gl_flops(&m->total, k);
     return f;
 }
 
@@ -55,9 +43,9 @@ void view_roofline_record(app *a)
         return;
     app_roof_point p = {0};
     snprintf(p.kernel, sizeof p.kernel, "%.63s", a->run_kernel[0] ? a->run_kernel : a->spec.kernel);
-    p.flops = a->spec.flops > 0 ? a->spec.flops : trace_flops(a->run.trace);
     const gl_metrics *m = a->run.metrics;
-    const double sectors = m ? (double)(m->total.gld_sectors + m->total.gst_sectors) : 0;
+    p.flops = a->spec.flops > 0 ? a->spec.flops : trace_flops(m);
+    const double sectors = m ? (double)gl_global_sectors(&m->total) : 0;
     p.from_sectors = sectors > 0;
     p.bytes = sectors > 0 ? sectors * 32 : a->spec.bytes_moved;
     if (p.flops <= 0 || p.bytes <= 0)
