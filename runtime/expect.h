@@ -59,8 +59,11 @@ typedef struct gl_expect {
                                      between the selection and the same elements of the
                                      step kernel's run (needs "kernel") */
     double diff_min, diff_max;
+    char *gemm_a, *gemm_b; /* "gemm": ["A", "B"]: diff compares with the host's product of
+                              those shaped buffers (in double) instead */
     int line;   /* metric: a line of the step's kernel file (per-line metrics); 0: all */
-    double per; /* metric: "per": divided by that buffer's len (0: not) */
+    double per; /* metric: divided by "per": a buffer's len (> 0), the grid's blocks
+                   ("block": -1), the launch's "flops" ("flops": -2), or 0: not divided */
     /* finding: "first" (only the first finding of the kind), "hazard" ("raw", "war",
      * "waw"), the threads of the reading and writing accesses, the element
      * ("bins[7]", "s[63]") */
