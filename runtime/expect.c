@@ -31,6 +31,7 @@ const char *const gl_expect_metric_names[] = {
     "flops_per_sector_byte",
     "theoretical_occupancy",
     "achieved_occupancy",
+    "shared_bytes_per_block",
     "occupancy_limiter",
     NULL,
 };
@@ -457,7 +458,8 @@ static gl_status parse_entry(pctx *c, const cJSON *js, const cJSON *launch, gl_e
                           "shared_store_wavefronts_per_request, global_loads, global_atomics, "
                           "shared_atomics, additions, float_additions, tensor_instructions, "
                           "global_load_bytes_per_flop, flops_per_sector_byte, "
-                          "theoretical_occupancy, achieved_occupancy, occupancy_limiter");
+                          "theoretical_occupancy, achieved_occupancy, shared_bytes_per_block, "
+                          "occupancy_limiter");
         if ((st = dup_str(c, subj->valuestring, &e->name)) != GL_OK)
             return st;
         if (!e->has_equals && !e->has_min && !e->has_max)
@@ -469,8 +471,10 @@ static gl_status parse_entry(pctx *c, const cJSON *js, const cJSON *launch, gl_e
         if (has_line && (line < 1 || line != floor(line) || line > 1e6))
             return bad(c, "line must be a line number of the step's kernel file");
         e->line = (int)line;
-        if (e->line && (strstr(e->name, "occupancy") || strcmp(e->name, "global_loads") == 0))
-            return bad(c, "occupancy and global_loads are the launch's, not a line's");
+        if (e->line && (strstr(e->name, "occupancy") || strcmp(e->name, "global_loads") == 0 ||
+                        strcmp(e->name, "shared_bytes_per_block") == 0))
+            return bad(c, "occupancy, shared_bytes_per_block and global_loads are the launch's, "
+                          "not a line's");
         const cJSON *per = cJSON_GetObjectItemCaseSensitive(js, "per");
         if (per) {
             const cJSON *arg = cJSON_IsString(per) ? launch_arg(launch, per->valuestring) : NULL;
@@ -879,6 +883,8 @@ static double metric_value(const char *name, const gl_counts *c, const gl_spec *
         return res->occupancy.valid ? 100 * res->occupancy.theoretical : 0;
     if (strcmp(name, "achieved_occupancy") == 0)
         return res->occupancy.valid ? 100 * res->occupancy.achieved : 0;
+    if (strcmp(name, "shared_bytes_per_block") == 0)
+        return res->occupancy.valid ? res->occupancy.shared_bytes : 0;
     return 0;
 }
 
@@ -894,7 +900,8 @@ static int check_metric(const gl_expect *e, const gl_spec *spec, const krun *r, 
         }
         return 1;
     }
-    const int occupancy = strstr(e->name, "occupancy") != NULL;
+    const int occupancy =
+        strstr(e->name, "occupancy") != NULL || strcmp(e->name, "shared_bytes_per_block") == 0;
     if (!occupancy && !r->res.metrics) {
         snprintf(why, len, "the run has no metrics");
         return 0;
