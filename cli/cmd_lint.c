@@ -61,7 +61,8 @@ int cmd_lint(int argc, char **argv)
     if (speed) {
         gl_expect_probe_gpu(&o);
         if (!o.gpu) {
-            fprintf(stderr, "gpulearn: lint --speed times the steps on a GPU; there is none here\n");
+            fprintf(stderr,
+                    "gpulearn: lint --speed times the steps on a GPU; there is none here\n");
             return 1;
         }
     }

@@ -51,7 +51,7 @@ typedef struct gl_expect {
     double min, max;  /* "min", "max": bounds (inclusive) */
     double tolerance; /* "tolerance": |actual - expected| allowed by equals and sum */
     int has_sum;
-    double sum;       /* "sum": the selection's sum */
+    double sum; /* "sum": the selection's sum */
     int has_iota;
     double iota_start, iota_step; /* "iota": element k of the selection = start + k step */
     int sorted;                   /* "sorted": "ascending": non-decreasing */
@@ -61,8 +61,8 @@ typedef struct gl_expect {
     double diff_min, diff_max;
     char *gemm_a, *gemm_b; /* "gemm": ["A", "B"]: diff compares with the host's product of
                               those shaped buffers (in double) instead */
-    int line;   /* metric: a line of the step's kernel file (per-line metrics); 0: all */
-    double per; /* metric: divided by "per": a buffer's len (> 0), the grid's blocks
+    int line;              /* metric: a line of the step's kernel file (per-line metrics); 0: all */
+    double per;            /* metric: divided by "per": a buffer's len (> 0), the grid's blocks
                    ("block": -1), the launch's "flops" ("flops": -2), or 0: not divided */
     /* finding: "first" (only the first finding of the kind), "hazard" ("raw", "war",
      * "waw"), the threads of the reading and writing accesses, the element
@@ -94,10 +94,10 @@ extern const char *const gl_expect_measure_names[];
 
 /* How gl_expect_lint_step runs a step. */
 typedef struct gl_expect_lint_opts {
-    int no_sim;      /* 1: skip the simulator's run (gpulearn lint --speed) */
-    int gpu;         /* a GPU works here (gl_expect_probe_gpu) */
+    int no_sim;       /* 1: skip the simulator's run (gpulearn lint --speed) */
+    int gpu;          /* a GPU works here (gl_expect_probe_gpu) */
     char device[256]; /* its name */
-    int speed;       /* 1: on the GPU, time the step's kernel and every other kernel of its
+    int speed;        /* 1: on the GPU, time the step's kernel and every other kernel of its
                         file that takes the launch's arguments (those the TUI's f runs),
                         and print a table row for each (tools/gpu_speed.sh) */
 } gl_expect_lint_opts;
@@ -113,7 +113,7 @@ void gl_expect_probe_gpu(gl_expect_lint_opts *o);
  * number of GPU entries left unchecked. Writes one line per problem to out
  * ("dir/lesson.json: steps[0].expect[1]: bins[7] is 8; expected 2 (the simulator)").
  * Returns the number of problems. */
-int gl_expect_lint_step(const struct gl_lesson *l, int s, const gl_expect_lint_opts *o,
-                        FILE *out, int *gpu_skipped);
+int gl_expect_lint_step(const struct gl_lesson *l, int s, const gl_expect_lint_opts *o, FILE *out,
+                        int *gpu_skipped);
 
 #endif

@@ -15,16 +15,16 @@ struct cJSON;
 typedef struct gl_step {
     char *title;
     char *text;
-    char *kernel;         /* path of the step's .cu (resolved), or NULL for text-only */
-    char *view;           /* "text", "device", "grid_map", "buffers"; and views the TUI
+    char *kernel;             /* path of the step's .cu (resolved), or NULL for text-only */
+    char *view;               /* "text", "device", "grid_map", "buffers"; and views the TUI
                               adds later (until then it shows the grid map): "warps",
                               "memory", "banks", "barriers", "atomics", "tree",
                               "registers", "roofline" */
-    char *map_value;      /* grid_map colouring: "global_index", "block", "thread",
+    char *map_value;          /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
-    struct cJSON *launch; /* launch spec object (owned), or NULL */
-    char *arch;           /* optional "arch" of the step (canonical "sm_80"), or NULL: the
+    struct cJSON *launch;     /* launch spec object (owned), or NULL */
+    char *arch;               /* optional "arch" of the step (canonical "sm_80"), or NULL: the
                              lesson's; a launch's own "arch" comes first */
     struct cJSON *gpu_launch; /* "gpu_launch" (owned), or NULL: the launch's changes for a
                                  GPU (lesson_step_spec_for) */
