@@ -812,18 +812,18 @@ static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, 
     }
     if (e->has_diff && !(maxdiff >= e->diff_min && maxdiff <= e->diff_max)) {
         fmt(got, sizeof got, maxdiff);
-        char lo[48], hi[48];
-        fmt(lo, sizeof lo, e->diff_min);
-        fmt(hi, sizeof hi, e->diff_max);
+        gl_expect range = {.has_min = e->diff_min > 0,
+                           .min = e->diff_min,
+                           .has_max = !isinf(e->diff_max),
+                           .max = e->diff_max};
+        fmt_claim(want, sizeof want, &range);
         if (e->gemm_a)
             snprintf(why, len,
-                     "'%s' differs from the host's %s %s (in double) by up to %s; expected from "
-                     "%s to %s",
-                     e->name, e->gemm_a, e->gemm_b, got, lo, hi);
+                     "'%s' differs from the host's %s %s (in double) by up to %s; expected %s",
+                     e->name, e->gemm_a, e->gemm_b, got, want);
         else
-            snprintf(why, len,
-                     "%s's '%s' differs from the step kernel's by up to %s; expected from %s to %s",
-                     e->kernel, e->name, got, lo, hi);
+            snprintf(why, len, "%s's '%s' differs from the step kernel's by up to %s; expected %s",
+                     e->kernel, e->name, got, want);
         return 0;
     }
     return 1;
@@ -1229,7 +1229,7 @@ static void size_text(const gl_spec *s, char *buf, size_t len)
 /* One row of gpulearn lint --speed's table. */
 static void speed_row(FILE *out, const gl_lesson *l, int s, const gl_spec *spec, const krun *r)
 {
-    char size[128], lib[64] = "";
+    char size[128], lib[320] = "";
     size_text(spec, size, sizeof size);
     const char *k = r->kernel ? r->kernel : spec->kernel;
     if (r->status != GL_OK) {
@@ -1239,9 +1239,12 @@ static void speed_row(FILE *out, const gl_lesson *l, int s, const gl_spec *spec,
     const gl_timing *t = &r->res.timing;
     double pct = 0;
     if (library_pct(t, &pct))
-        snprintf(lib, sizeof lib, "%s %.0f %%", t->library.gbs > 0 ? "CUB" : "cuBLAS", pct);
+        snprintf(lib, sizeof lib, "%s %.0f %s (yours %.0f %%)",
+                 t->library.gbs > 0 ? "CUB" : "cuBLAS",
+                 t->library.gbs > 0 ? t->library.gbs : t->library.gflops,
+                 t->library.gbs > 0 ? "GB/s" : "GFLOP/s", pct);
     else if (t->library.asked)
-        snprintf(lib, sizeof lib, "library: not run");
+        snprintf(lib, sizeof lib, "library not run: %.240s", t->library.note);
     char flops[48] = "";
     if (t->gflops > 0)
         snprintf(flops, sizeof flops, "%9.0f GFLOP/s", t->gflops);
