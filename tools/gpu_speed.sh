@@ -6,12 +6,13 @@
 # GPU "expect" entries (measured ranges per GPU, "device": "H200" ...). Each timed
 # kernel is one row:
 #
-#   speed 12.4 matmul_regtile  M=4096 N=4096 K=4096  1.2345 ms  163 GB/s  3.4 % of peak  111335 GFLOP/s cuBLAS 95 %
+#   speed 12.4 matmul_regtile  M=4096 N=4096 K=4096  5.1234 ms  39 GB/s  0.8 % of peak
+#         26825 GFLOP/s cuBLAS 51000 GFLOP/s (yours 53 %)        (one line; figures made up)
 #
 # (lesson.step, kernel, the launch's scalar arguments, median of 20 timed runs after a
 # warm-up, bandwidth from the launch's bytes_moved, its share of the device's peak,
-# GFLOP/s from its flops, and the kernel's rate as a share of cuBLAS's or CUB's at the
-# same size), then a line per GPU entry that does not hold and each lesson's verdict.
+# GFLOP/s from its flops, cuBLAS's or CUB's rate at the same size and the kernel's as a
+# share of it), then a line per GPU entry that does not hold and each lesson's verdict.
 # A speed claim in a step's text is what these rows measured on the GPUs it names
 # (within 10 %), or the text gives the measured range per GPU.
 #
