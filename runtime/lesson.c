@@ -208,14 +208,64 @@ static cJSON *launch_with_arch(const cJSON *launch, const char *arch)
     return js;
 }
 
+/* A step's "gpu_launch": changes of its launch for a GPU. Top-level keys among those a
+ * size changes replace the launch's; "args" is an array of objects, each naming an
+ * argument of the launch and giving the keys that replace its own. */
+static gl_status check_gpu_launch(ctx *c, const cJSON *gpu, const cJSON *launch, int i)
+{
+    char field[64];
+    snprintf(field, sizeof field, "steps[%d].gpu_launch", i);
+    if (!launch)
+        return bad(c, field, "a step without a launch has nothing to change for a GPU");
+    if (!cJSON_IsObject(gpu))
+        return bad(c, field, "must be an object of changes to the step's launch");
+    static const char *const keys[] = {"grid",  "block", "dynamic_shared_bytes", "bytes_moved",
+                                       "flops", "args",  "reference_library",    NULL};
+    gl_status st = only_keys(c, gpu, field, keys);
+    if (st != GL_OK)
+        return st;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(gpu, "args");
+    if (!args)
+        return GL_OK;
+    if (!cJSON_IsArray(args))
+        return bad(c, strcat(field, ".args"), "must be an array of {\"name\": ..., changes}");
+    int k = 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, args)
+    {
+        char f[96];
+        snprintf(f, sizeof f, "%s.args[%d]", field, k++);
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "name");
+        if (!cJSON_IsObject(a) || !cJSON_IsString(name))
+            return bad(c, f, "must be an object naming an argument of the launch (\"name\")");
+        static const char *const arg_keys[] = {"name", "len", "value", "shape", "init", NULL};
+        if ((st = only_keys(c, a, f, arg_keys)) != GL_OK)
+            return st;
+        int found = 0;
+        const cJSON *la;
+        cJSON_ArrayForEach(la, cJSON_GetObjectItemCaseSensitive(launch, "args"))
+        {
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(la, "name");
+            found |= cJSON_IsString(n) && strcmp(n->valuestring, name->valuestring) == 0;
+        }
+        if (!found) {
+            char what[128];
+            snprintf(what, sizeof what, "the launch has no argument named '%.60s'",
+                     name->valuestring);
+            return bad(c, f, what);
+        }
+    }
+    return GL_OK;
+}
+
 static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
 {
     char field[32];
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text", "kernel", "launch",
-                                       "view",  "map",  "arch",   NULL};
+    static const char *const keys[] = {"title", "text", "kernel", "launch",     "view",
+                                       "map",   "arch", "expect", "gpu_launch", NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st == GL_OK)
         st = get_arch(c, js, field, &s->arch);
@@ -262,6 +312,16 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     } else if (s->kernel) {
         return bad(c, strcat(field, ".launch"), "missing (a step with a kernel runs it)");
     }
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(js, "gpu_launch");
+    if (gpu) {
+        if ((st = check_gpu_launch(c, gpu, launch, i)) != GL_OK)
+            return st;
+        if (!(s->gpu_launch = cJSON_Duplicate(gpu, 1)))
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    }
+    const cJSON *expect = cJSON_GetObjectItemCaseSensitive(js, "expect");
+    if (expect)
+        return gl_expect_parse(expect, launch, c->file, i, &s->expect, &s->nexpect, c->err);
     return GL_OK;
 }
 
@@ -661,6 +721,8 @@ void lesson_free(gl_lesson *l)
         free(s->map_value);
         free(s->arch);
         cJSON_Delete(s->launch);
+        cJSON_Delete(s->gpu_launch);
+        gl_expect_free(s->expect, s->nexpect);
     }
     free(l->steps);
     free(l->arch);
@@ -789,13 +851,65 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err)
     return st;
 }
 
+/* launch with gpu's changes (check_gpu_launch's form) applied, in place. 0 on no memory. */
+static int apply_gpu_launch(cJSON *launch, const cJSON *gpu)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, gpu)
+    {
+        if (strcmp(it->string, "args") == 0)
+            continue;
+        cJSON *v = cJSON_Duplicate(it, 1);
+        if (!v)
+            return 0;
+        if (cJSON_GetObjectItemCaseSensitive(launch, it->string))
+            cJSON_ReplaceItemInObjectCaseSensitive(launch, it->string, v);
+        else
+            cJSON_AddItemToObject(launch, it->string, v);
+    }
+    const cJSON *change;
+    cJSON_ArrayForEach(change, cJSON_GetObjectItemCaseSensitive(gpu, "args"))
+    {
+        const char *name = cJSON_GetObjectItemCaseSensitive(change, "name")->valuestring;
+        cJSON *arg;
+        cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(launch, "args"))
+        {
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(arg, "name");
+            if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
+                continue;
+            cJSON_ArrayForEach(it, change)
+            {
+                cJSON *v = cJSON_Duplicate(it, 1);
+                if (!v)
+                    return 0;
+                if (cJSON_GetObjectItemCaseSensitive(arg, it->string))
+                    cJSON_ReplaceItemInObjectCaseSensitive(arg, it->string, v);
+                else
+                    cJSON_AddItemToObject(arg, it->string, v);
+            }
+        }
+    }
+    return 1;
+}
+
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err)
+{
+    return lesson_step_spec_for(l, step, GL_BACKEND_SIM, out, err);
+}
+
+gl_status lesson_step_spec_for(const gl_lesson *l, int step, gl_backend_kind where, gl_spec *out,
+                               gl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (step < 0 || step >= l->nsteps || !l->steps[step].launch)
         return gl_fail(err, GL_ERR_USAGE, "%s: step %d has no kernel to run", l->dir, step + 1);
     const gl_step *s = &l->steps[step];
+    const int gpu = where == GL_BACKEND_GPU && s->gpu_launch;
     cJSON *js = launch_with_arch(s->launch, s->arch ? s->arch : l->arch);
+    if (js && gpu && !apply_gpu_launch(js, s->gpu_launch)) {
+        cJSON_Delete(js);
+        js = NULL;
+    }
     if (!js)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     /* A "source" in the launch is relative to the lesson folder; the step's kernel
@@ -806,7 +920,8 @@ gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error 
         base = NULL;
     }
     char file[PATH_MAX];
-    snprintf(file, sizeof file, "%s/lesson.json: steps[%d].launch", l->dir, step);
+    snprintf(file, sizeof file, "%s/lesson.json: steps[%d].%s", l->dir, step,
+             gpu ? "gpu_launch" : "launch");
     gl_status st = spec_from_json(js, file, base, NULL, out, err);
     cJSON_Delete(js);
     return st;

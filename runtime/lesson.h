@@ -3,6 +3,8 @@
 #ifndef GL_LESSON_H
 #define GL_LESSON_H
 
+#include "runtime/backend.h"
+#include "runtime/expect.h"
 #include "runtime/gl.h"
 #include "runtime/spec.h"
 
@@ -13,17 +15,22 @@ struct cJSON;
 typedef struct gl_step {
     char *title;
     char *text;
-    char *kernel;         /* path of the step's .cu (resolved), or NULL for text-only */
-    char *view;           /* "text", "device", "grid_map", "buffers"; and views the TUI
+    char *kernel;             /* path of the step's .cu (resolved), or NULL for text-only */
+    char *view;               /* "text", "device", "grid_map", "buffers"; and views the TUI
                               adds later (until then it shows the grid map): "warps",
                               "memory", "banks", "barriers", "atomics", "tree",
                               "registers", "roofline" */
-    char *map_value;      /* grid_map colouring: "global_index", "block", "thread",
+    char *map_value;          /* grid_map colouring: "global_index", "block", "thread",
                               "warp", "lane", or "buffer:NAME" (that buffer's element
                               at the thread's global index). NULL = "global_index" */
-    struct cJSON *launch; /* launch spec object (owned), or NULL */
-    char *arch;           /* optional "arch" of the step (canonical "sm_80"), or NULL: the
+    struct cJSON *launch;     /* launch spec object (owned), or NULL */
+    char *arch;               /* optional "arch" of the step (canonical "sm_80"), or NULL: the
                              lesson's; a launch's own "arch" comes first */
+    struct cJSON *gpu_launch; /* "gpu_launch" (owned), or NULL: the launch's changes for a
+                                 GPU (lesson_step_spec_for) */
+    gl_expect *expect;        /* "expect": the claims of the text about the run, checked by
+                                 gpulearn lint (runtime/expect.h); nexpect of them */
+    int nexpect;
 } gl_step;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
@@ -125,6 +132,15 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err);
 
 /* The launch spec of step i (source = the step's kernel unless the spec names one). */
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err);
+
+/* The launch spec of step i for a run on `where`: on GL_BACKEND_GPU the step's
+ * "gpu_launch" applied to its launch (a size that keeps a GPU busy: each top-level key
+ * replaces the launch's, each object of its "args" the keys of the argument it names),
+ * else lesson_step_spec. Callers pass the back end that will run it (the TUI's probed
+ * device); GL_ERR_INPUT naming "dir/lesson.json: steps[i].gpu_launch" when the result
+ * is not a valid spec. */
+gl_status lesson_step_spec_for(const gl_lesson *l, int step, gl_backend_kind where, gl_spec *out,
+                               gl_error *err);
 
 /* The target the exercise names: its launch's "arch", else the lesson's, else NULL. */
 const char *lesson_exercise_arch(const gl_lesson *l);

@@ -1,6 +1,8 @@
-/* test_lessons.c — every shipped lesson loads, every step's kernel runs on the simulator,
- * every exercise's reference passes its checks and its starter fails them; the lesson 1
- * grader reports what went wrong in plain words. Runs from the repo root. */
+/* test_lessons.c — every shipped lesson loads, every step's kernel runs on the simulator
+ * and what its text states about the run holds ("expect"), every exercise's reference
+ * passes its checks and its starter fails them; the lesson 1 grader reports what went
+ * wrong in plain words; expect entries that contradict a run fail lint, malformed ones do
+ * not load; "gpu_launch" applies on a GPU only. Runs from the repo root. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +256,139 @@ START_TEST(test_sorting_steps_lose_updates_then_count_and_sort_exactly)
 }
 END_TEST
 
+/* The whole of what grade_lint wrote for dir, and its problem count (caller frees). */
+static char *lint_output(const char *dir, int *problems)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    *problems = grade_lint(dir, f);
+    fclose(f);
+    return buf;
+}
+
+/* A step's "expect" entries are checked against its run: tests/fixtures/lessons/90-expect
+ * states four claims its run contradicts (a buffer element, a metric, "no finding", another
+ * kernel's output) beside four that hold; lint names each wrong one with its place, what
+ * the run shows and what the entry expected, and counts the GPU entries it could not
+ * check. */
+START_TEST(test_expect_entries_that_contradict_the_run_fail_lint)
+{
+    const char *dir = "tests/fixtures/lessons/90-expect";
+    int problems = 0;
+    char *out = lint_output(dir, &problems);
+    ck_assert_msg(problems == 4, "%d problems:\n%s", problems, out);
+    static const char *const want[] = {
+        "90-expect/lesson.json: steps[0].expect[1]: out[3] is 3; expected 4 (the simulator)\n",
+        "90-expect/lesson.json: steps[0].expect[3]: global_atomics is 0; expected at least 1 "
+        "(the simulator)\n",
+        "90-expect/lesson.json: steps[0].expect[5]: the run has a finding: global-memory race",
+        "90-expect/lesson.json: steps[0].expect[6]: fill_twice's 'out' differs from the step "
+        "kernel's by up to 63; expected at most 0 (the simulator)\n",
+        "90-expect: SKIP: 4 GPU expect entries not checked: no GPU here\n",
+        "90-expect: FAILED: 4 problems\n"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(out, want[i]), "no \"%s\" in:\n%s", want[i], out);
+    for (int j = 0; j < 9; j++) { /* the entries that hold are not named */
+        char place[32];
+        snprintf(place, sizeof place, "expect[%d]", j);
+        ck_assert_msg((j == 1 || j == 3 || j == 5 || j == 6) == (strstr(out, place) != NULL),
+                      "%s:\n%s", place, out);
+    }
+    free(out);
+}
+END_TEST
+
+/* A malformed "expect" entry or "gpu_launch" makes the lesson fail to load, naming
+ * dir/lesson.json, the step, the entry and the problem. */
+START_TEST(test_expect_and_gpu_launch_are_validated_with_their_place)
+{
+    static const struct {
+        const char *step_keys, *msg;
+    } cases[] = {
+        {"\"expect\": [{\"buffer\": \"nope\", \"equals\": 1}]",
+         "d/lesson.json: steps[0].expect[0]: the launch has no pointer argument named 'nope'"},
+        {"\"expect\": [{\"buffer\": \"out\", \"equals\": 1}, {\"buffer\": \"out\"}]",
+         "d/lesson.json: steps[0].expect[1]: a buffer entry needs a test: equals, min, max, sum, "
+         "iota, sorted or diff"},
+        {"\"expect\": [{\"equals\": 1}]",
+         "d/lesson.json: steps[0].expect[0]: needs a subject: \"buffer\", \"stdout_lines\", "
+         "\"stdout_contains\", \"metric\", \"finding\" or \"measure\""},
+        {"\"expect\": [{\"metric\": \"branch_efficiency\", \"equal\": 1}]",
+         "d/lesson.json: steps[0].expect[0]: unknown key \"equal\""},
+        {"\"expect\": [{\"metric\": \"speed\", \"min\": 1}]",
+         "d/lesson.json: steps[0].expect[0]: metric must be a metric's name"},
+        {"\"expect\": [{\"finding\": \"race\", \"on\": \"gpu\"}]",
+         "d/lesson.json: steps[0].expect[0]: metrics and findings come from the simulator's "
+         "run: on must be \"sim\""},
+        {"\"expect\": [{\"measure\": \"gbs\", \"min\": 1, \"on\": \"both\"}]",
+         "d/lesson.json: steps[0].expect[0]: a measure is a GPU's: on must be \"gpu\""},
+        {"\"expect\": [{\"buffer\": \"out\", \"index\": 64, \"equals\": 1}]",
+         "d/lesson.json: steps[0].expect[0]: index must be an element of the buffer"},
+        {"\"expect\": [{\"buffer\": \"out\", \"diff\": {\"max\": 0}}]",
+         "d/lesson.json: steps[0].expect[0]: diff compares another \"kernel\"'s run"},
+        {"\"expect\": [{\"measure\": \"library_pct\", \"min\": 90}]",
+         "d/lesson.json: steps[0].expect[0]: library_pct needs the launch's "
+         "\"reference_library\""},
+        {"\"expect\": {\"buffer\": \"out\"}", "d/lesson.json: steps[0].expect: must be an array"},
+        {"\"gpu_launch\": {\"args\": [{\"name\": \"in\", \"len\": 9}]}",
+         "d/lesson.json: steps[0].gpu_launch.args[0]: the launch has no argument named 'in'"},
+        {"\"gpu_launch\": {\"kernel\": \"other\"}",
+         "d/lesson.json: steps[0].gpu_launch.kernel: unknown key"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"format\": 1, \"id\": \"x\", \"title\": \"t\", \"summary\": \"s\", \"steps\": "
+                 "[{\"title\": \"a\", \"text\": \"b\", \"launch\": {\"source\": \"k.cu\", "
+                 "\"kernel\": \"k\", \"grid\": [1], \"block\": [64], \"args\": [{\"name\": "
+                 "\"out\", \"type\": \"i32*\", \"len\": 64}]}, %s}]}",
+                 cases[i].step_keys);
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_int_eq(lesson_parse(text, strlen(text), "d", &l, &err), GL_ERR_INPUT);
+        ck_assert_msg(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0, "%s\nnot: %s",
+                      err.msg, cases[i].msg);
+    }
+}
+END_TEST
+
+/* "gpu_launch" changes a step's launch for a GPU only: lesson 12's "how fast" step runs
+ * 256^3 on the simulator and 4096^3, beside cuBLAS at 4096^3, on a GPU. */
+START_TEST(test_gpu_launch_applies_on_a_gpu_only)
+{
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_find("12", &l, &err) == GL_OK, "%s", err.msg);
+    gl_spec sim, gpu;
+    ck_assert_msg(lesson_step_spec_for(&l, 3, GL_BACKEND_SIM, &sim, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 3, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_str_eq(sim.kernel, "matmul_regtile");
+    ck_assert_str_eq(gpu.kernel, "matmul_regtile");
+    ck_assert_uint_eq(sim.grid[0], 4);
+    ck_assert_uint_eq(gpu.grid[0], 64);
+    ck_assert_uint_eq(gpu.grid[1], 64);
+    ck_assert_uint_eq(gpu.block[0], 16); /* untouched */
+    ck_assert(gpu.flops == 137438953472.0);
+    ck_assert_int_eq(gpu.ref_sgemm[0], 4096);
+    ck_assert_int_eq(sim.ref_sgemm[0], 256);
+    const int a = spec_find_arg(&gpu, "A"), m = spec_find_arg(&gpu, "M");
+    ck_assert_uint_eq(gpu.args[a].len, 4096u * 4096u);
+    ck_assert_uint_eq(gpu.args[a].rows, 4096);
+    ck_assert(gpu.args[a].init.kind == GL_INIT_RANDOM); /* kept from the launch */
+    ck_assert_int_eq(gpu.args[m].value.i, 4096);
+    ck_assert_int_eq(sim.args[m].value.i, 256);
+    spec_free(&sim);
+    spec_free(&gpu);
+    /* a step without one runs its launch on a GPU too */
+    ck_assert_msg(lesson_step_spec_for(&l, 0, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_uint_eq(gpu.grid[0], 4);
+    spec_free(&gpu);
+    lesson_free(&l);
+}
+END_TEST
+
 static Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -269,6 +404,9 @@ static Suite *lessons_suite(void)
     tcase_add_test(tc, test_lesson_find_by_number_id_and_folder);
     tcase_add_test(tc, test_softmax_and_attention_grade_within_documented_tolerances);
     tcase_add_test(tc, test_sorting_steps_lose_updates_then_count_and_sort_exactly);
+    tcase_add_test(tc, test_expect_entries_that_contradict_the_run_fail_lint);
+    tcase_add_test(tc, test_expect_and_gpu_launch_are_validated_with_their_place);
+    tcase_add_test(tc, test_gpu_launch_applies_on_a_gpu_only);
     suite_add_tcase(s, tc);
     return s;
 }

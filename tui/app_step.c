@@ -382,7 +382,12 @@ void app_step_enter(app *a, int i)
         a->view = view_of_step(step->view);
         if (step->launch) {
             want_spec = true;
-            st = lesson_step_spec(a->lesson, i, &a->spec, &err);
+            /* on a GPU a speed step runs at its GPU size ("gpu_launch") */
+            app_probe_backend(a);
+            const bool gpu =
+                a->opts.backend != GL_BACKEND_SIM && !a->device_error[0] && !a->device.is_simulator;
+            st = lesson_step_spec_for(a->lesson, i, gpu ? GL_BACKEND_GPU : GL_BACKEND_SIM, &a->spec,
+                                      &err);
         }
     }
     if (want_spec) {
