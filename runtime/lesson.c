@@ -208,14 +208,80 @@ static cJSON *launch_with_arch(const cJSON *launch, const char *arch)
     return js;
 }
 
+/* A step's optional "kernels": for other kernels of the step's file (run with the TUI's
+ * f), the launch fields each needs to compute the whole output, over the step's launch:
+ * {"matmul_naive": {"grid": [16, 16, 1]}, "reduce_grid_stride": {"args": {"sum":
+ * {"len": 1056}}}}. Each entry may give "grid", "block", "dynamic_shared_bytes",
+ * "flops", "bytes_moved" and "args" (pointer arguments of the step's launch by name:
+ * their "len" and "shape"); the merged launch is validated as a spec when it is built
+ * (lesson_step_kernel_spec). */
+static gl_status load_step_kernels(ctx *c, const cJSON *js, const char *field, gl_step *s)
+{
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(js, "kernels");
+    if (!ks)
+        return GL_OK;
+    char f[512];
+    snprintf(f, sizeof f, "%s.kernels", field);
+    if (!cJSON_IsObject(ks) || !s->launch)
+        return bad(c, f,
+                   s->launch ? "must be an object of kernel names and their launch fields"
+                             : "needs the step's \"launch\" (it amends it per kernel)");
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(s->launch, "kernel");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(s->launch, "args");
+    const cJSON *k;
+    cJSON_ArrayForEach(k, ks)
+    {
+        snprintf(f, sizeof f, "%s.kernels.%s", field, k->string);
+        static const char *const keys[] = {
+            "grid", "block", "dynamic_shared_bytes", "flops", "bytes_moved", "args", NULL};
+        gl_status st;
+        if (!*k->string)
+            return bad(c, f, "must name a kernel of the step's file");
+        if (cJSON_IsString(own) && strcmp(own->valuestring, k->string) == 0)
+            return bad(c, f, "is the step's own kernel: its launch is the step's \"launch\"");
+        if (!cJSON_IsObject(k))
+            return bad(c, f, "must be an object of launch fields");
+        if ((st = only_keys(c, k, f, keys)) != GL_OK)
+            return st;
+        const cJSON *ka = cJSON_GetObjectItemCaseSensitive(k, "args");
+        if (!ka)
+            continue;
+        strncat(f, ".args", sizeof f - strlen(f) - 1);
+        if (!cJSON_IsObject(ka))
+            return bad(c, f, "must be an object: argument name -> {\"len\", \"shape\"}");
+        const cJSON *a;
+        cJSON_ArrayForEach(a, ka)
+        {
+            char fa[640];
+            snprintf(fa, sizeof fa, "%s.%s", f, a->string);
+            static const char *const akeys[] = {"len", "shape", NULL};
+            const cJSON *arg = NULL, *it;
+            cJSON_ArrayForEach(it, args)
+            {
+                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name");
+                if (cJSON_IsString(nm) && strcmp(nm->valuestring, a->string) == 0)
+                    arg = it;
+            }
+            if (!arg || !cJSON_GetObjectItemCaseSensitive(arg, "len"))
+                return bad(c, fa, "names no pointer argument of the step's launch");
+            if (!cJSON_IsObject(a))
+                return bad(c, fa, "must be an object with \"len\" and/or \"shape\"");
+            if ((st = only_keys(c, a, fa, akeys)) != GL_OK)
+                return st;
+        }
+    }
+    s->kernels = cJSON_Duplicate(ks, 1);
+    return s->kernels ? GL_OK : gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+}
+
 static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_step *s)
 {
     char field[32];
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text", "kernel", "launch",
-                                       "view",  "map",  "arch",   NULL};
+    static const char *const keys[] = {"title", "text", "kernel",  "launch", "view",
+                                       "map",   "arch", "kernels", NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st == GL_OK)
         st = get_arch(c, js, field, &s->arch);
@@ -262,7 +328,7 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     } else if (s->kernel) {
         return bad(c, strcat(field, ".launch"), "missing (a step with a kernel runs it)");
     }
-    return GL_OK;
+    return load_step_kernels(c, js, field, s);
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
@@ -661,6 +727,7 @@ void lesson_free(gl_lesson *l)
         free(s->map_value);
         free(s->arch);
         cJSON_Delete(s->launch);
+        cJSON_Delete(s->kernels);
     }
     free(l->steps);
     free(l->arch);
@@ -878,6 +945,76 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     char file[PATH_MAX];
     snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", l->dir, (long long)n);
     gl_status st = spec_from_json(js, file, NULL, &vars, out, err); /* source_path as given */
+    cJSON_Delete(js);
+    return st;
+}
+
+const char *lesson_step_kernel_name(const gl_step *s)
+{
+    const cJSON *k = s->launch ? cJSON_GetObjectItemCaseSensitive(s->launch, "kernel") : NULL;
+    return cJSON_IsString(k) ? k->valuestring : "";
+}
+
+/* Replaces (or adds) obj.key with a copy of v. 0 when out of memory. */
+static int set_copy(cJSON *obj, const char *key, const cJSON *v)
+{
+    cJSON *n = cJSON_Duplicate(v, 1);
+    if (!n)
+        return 0;
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        return cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n) ? 1 : (cJSON_Delete(n), 0);
+    cJSON_AddItemToObject(obj, key, n);
+    return 1;
+}
+
+gl_status lesson_step_kernel_spec(const gl_lesson *l, int step, const char *kernel, gl_spec *out,
+                                  gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (step < 0 || step >= l->nsteps || !l->steps[step].launch)
+        return gl_fail(err, GL_ERR_USAGE, "%s: step %d has no kernel to run", l->dir, step + 1);
+    const gl_step *s = &l->steps[step];
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(s->launch, "kernel");
+    if (!kernel || (cJSON_IsString(own) && strcmp(own->valuestring, kernel) == 0))
+        return lesson_step_spec(l, step, out, err);
+    cJSON *js = launch_with_arch(s->launch, s->arch ? s->arch : l->arch);
+    cJSON *name = cJSON_CreateString(kernel);
+    int ok = js && name && set_copy(js, "kernel", name);
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(s->kernels, kernel), *f;
+    cJSON_ArrayForEach(f, entry)
+    {
+        if (strcmp(f->string, "args") != 0) {
+            ok = ok && set_copy(js, f->string, f);
+            continue;
+        }
+        const cJSON *fa;
+        cJSON_ArrayForEach(fa, f)
+        {
+            cJSON *arg;
+            cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(js, "args"))
+            {
+                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(arg, "name");
+                const cJSON *v;
+                if (cJSON_IsString(nm) && strcmp(nm->valuestring, fa->string) == 0)
+                    cJSON_ArrayForEach(v, fa) ok = ok && set_copy(arg, v->string, v);
+            }
+        }
+    }
+    cJSON_Delete(name);
+    const char *base = l->dir;
+    if (ok && !cJSON_GetObjectItemCaseSensitive(js, "source")) {
+        cJSON_AddStringToObject(js, "source", s->kernel);
+        base = NULL;
+    }
+    gl_status st;
+    if (!ok) {
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    } else {
+        char file[PATH_MAX];
+        snprintf(file, sizeof file, "%s/lesson.json: steps[%d].launch with kernels.%s", l->dir,
+                 step, kernel);
+        st = spec_from_json(js, file, base, NULL, out, err);
+    }
     cJSON_Delete(js);
     return st;
 }

@@ -24,6 +24,11 @@ typedef struct gl_step {
     struct cJSON *launch; /* launch spec object (owned), or NULL */
     char *arch;           /* optional "arch" of the step (canonical "sm_80"), or NULL: the
                              lesson's; a launch's own "arch" comes first */
+
+    /* Optional "kernels" (owned), or NULL: per other kernel of the step's file, the launch
+     * fields (grid, block, args' len...) it runs with instead of the step's
+     * (lesson_step_kernel_spec). */
+    struct cJSON *kernels;
 } gl_step;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
@@ -125,6 +130,17 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err);
 
 /* The launch spec of step i (source = the step's kernel unless the spec names one). */
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err);
+
+/* The launch spec the TUI's f runs kernel `kernel` of step i's file with: the step's
+ * launch with "kernel" set to it and the kernel's entry of the step's "kernels" (its
+ * grid, block, args' lengths...) applied, so that each kernel computes the whole output
+ * (README "Writing a lesson"). kernel NULL or the step's own: lesson_step_spec. Errors
+ * as spec_from_json's, naming "steps[i].launch with kernels.NAME". */
+gl_status lesson_step_kernel_spec(const gl_lesson *l, int step, const char *kernel, gl_spec *out,
+                                  gl_error *err);
+
+/* The kernel step s launches (its launch's "kernel"), "" when it has none. */
+const char *lesson_step_kernel_name(const gl_step *s);
 
 /* The target the exercise names: its launch's "arch", else the lesson's, else NULL. */
 const char *lesson_exercise_arch(const gl_lesson *l);

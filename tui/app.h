@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "runtime/backend.h"
+#include "runtime/compare.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
 #include "runtime/workspace.h"
@@ -130,6 +131,9 @@ typedef struct app {
     bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
+    bool have_work;         /* run_work holds the last run's work (a run that finished) */
+    gl_work run_work;       /* its kernel, launch and elements changed: the Result says
+                               when the previous run did other work (gl_work_same) */
     /* the session's runs on the roofline, oldest first (view_roofline_record) */
     app_roof_point roof[APP_MAX_ROOF];
     int nroof;
@@ -230,6 +234,8 @@ typedef struct app {
         bool has_counts;     /* the trace's counters (c) are there */
         gl_counts c;
         bool names; /* the debug build (N): compares only with its kind */
+        bool has_work;
+        gl_work work; /* its kernel, launch and elements changed (app.run_work) */
     } baseline;
 
     /* back end, decided once (device query) */

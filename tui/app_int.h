@@ -79,6 +79,12 @@ void app_scroll_to_kernel(app *a);
  * kernel source and initial buffers. Problems become messages in the panes. */
 void app_step_enter(app *a, int i);
 
+/* f: the step's launch for kernel `kernel` of its file (lesson_step_kernel_spec: the
+ * lesson's per-kernel launch where it gives one) replaces the spec, the buffers before
+ * the launch and the map's colourings; the last run is dropped (it becomes the
+ * baseline). false, with msg, when that launch does not load. */
+bool app_step_use_kernel(app *a, const char *kernel, char *msg, size_t len);
+
 /* Closes the open lesson (its step, results and job). */
 void app_lesson_close(app *a);
 

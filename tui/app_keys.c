@@ -143,8 +143,9 @@ static handler_result act_run(app *a)
 }
 
 /* f: run the next kernel of the step's file that the step's launch can run (as many
- * parameters as it has arguments), in the order of the file; the step's own kernel comes
- * round again. The kernels are read from the PTX of the last run. */
+ * parameters as it has arguments), in the order of the file, with its own launch where
+ * the lesson gives one (a step's "kernels": each computes the whole output); the step's
+ * own kernel comes round again. The kernels are read from the PTX of the last run. */
 static handler_result act_kernel_next(app *a)
 {
     if (app_on_exercise(a) || !a->have_spec) {
@@ -176,7 +177,7 @@ static handler_result act_kernel_next(app *a)
         if (j != cur && np[j] == a->spec.nargs)
             pick = j;
     }
-    char msg[sizeof a->flash]; /* as long as the flash it lands in */
+    char msg[512]; /* app_set_flash cuts it to the flash */
     if (pick < 0) {
         snprintf(msg, sizeof msg,
                  "%s has no other kernel with %d parameters (this step's launch passes %d)",
@@ -185,20 +186,22 @@ static handler_result act_kernel_next(app *a)
         gl_ptx_kernels_free(names, np, n);
         return H_REDRAW;
     }
-    char *k = strdup(names[pick]);
-    if (!k) {
-        gl_ptx_kernels_free(names, np, n);
-        return H_REDRAW;
-    }
+    char k[128];
+    snprintf(k, sizeof k, "%s", names[pick]);
     int ord = 0;
     for (int i = 0; i <= pick; i++)
         ord += np[i] == a->spec.nargs;
-    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s (f: the next)", ord, fits,
-             app_base_name(a->spec.source), k);
     gl_ptx_kernels_free(names, np, n);
-    free(a->spec.kernel);
-    a->spec.kernel = k;
-    a->other_kernel = true;
+    char file[96];
+    snprintf(file, sizeof file, "%s", app_base_name(a->spec.source));
+    if (!app_step_use_kernel(a, k, msg, sizeof msg)) {
+        app_set_flash(a, msg);
+        return H_REDRAW;
+    }
+    const gl_spec *s = &a->spec;
+    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s, %u x %u x %u blocks of %u (f: the next)",
+             ord, fits, file, k, s->grid[0], s->grid[1], s->grid[2],
+             s->block[0] * s->block[1] * s->block[2]);
     app_scroll_to_kernel(a);
     a->replayed_on_sim = false;
     handler_result r = app_start_run(a);
@@ -1046,7 +1049,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO,
      {'f'},
      "f",
-     "run the next kernel of this step's file (same launch)",
+     "run the next kernel of this step's file (with its own launch where the lesson gives one)",
      act_kernel_next},
     {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
     {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},

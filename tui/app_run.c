@@ -239,6 +239,11 @@ void app_finish_job(app *a)
         memcpy(a->run_error, errmsg, sizeof a->run_error);
         a->have_run = true;
         a->run_gen++;
+        /* what it did, for the next run's comparison (the elements it changed) */
+        a->have_work = a->have_spec && a->run_status == GL_OK &&
+                       a->run.fault.kind == GL_FAULT_NONE && a->run.buffers;
+        if (a->have_work)
+            gl_work_of(&a->spec, a->init_buffers, a->run.buffers, a->run.nargs, &a->run_work);
         view_roofline_record(a);
         a->res_top = 0;
         a->ndiags = 0;

@@ -195,7 +195,9 @@ void app_keep_baseline(app *a)
                                         a->run.elapsed_ms,
                                         a->run.metrics != NULL,
                                         {0},
-                                        a->run_names};
+                                        a->run_names,
+                                        a->have_work,
+                                        a->run_work};
     if (a->run.metrics)
         a->baseline.c = a->run.metrics->total;
 }
@@ -206,6 +208,7 @@ void app_results_clear(app *a)
     if (a->have_run)
         app_run_result_free(&a->run);
     a->have_run = false;
+    a->have_work = false;
     a->play_next = 0;
     free(a->run_chatter);
     a->run_chatter = NULL;
@@ -283,6 +286,49 @@ static void build_modes(app *a, const char *map_value)
             strcmp(map_value + 7, a->spec.args[i].name) == 0)
             a->mode = a->nmodes - 1;
     }
+}
+
+/* a->spec was just loaded: the buffers before the launch (for the buffers view and
+ * buffer:NAME maps; none past 64 MiB) and the map's colourings. */
+static void spec_took(app *a, const char *map_value)
+{
+    gl_error err = {0};
+    a->have_spec = true;
+    uint64_t bytes = 0;
+    for (int k = 0; k < a->spec.nargs; k++)
+        if (a->spec.args[k].is_ptr)
+            bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
+    if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
+        a->init_buffers = NULL;
+    build_modes(a, map_value);
+}
+
+bool app_step_use_kernel(app *a, const char *kernel, char *msg, size_t len)
+{
+    const gl_step *step = app_cur_step(a);
+    gl_spec ns;
+    gl_error err = {0};
+    if (!step || lesson_step_kernel_spec(a->lesson, a->step, kernel, &ns, &err) != GL_OK) {
+        snprintf(msg, len, "%s", step ? err.msg : "the exercise runs its own kernel");
+        return false;
+    }
+    app_results_clear(a); /* the last run, of the other kernel, becomes the baseline */
+    if (a->init_buffers)
+        spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
+    spec_free(&a->spec);
+    a->spec = ns;
+    const int mode = a->mode;
+    spec_took(a, step->map_value);
+    if (mode < a->nmodes) /* the same colouring (a buffer's is at the same place) */
+        a->mode = mode;
+    a->other_kernel = strcmp(kernel, lesson_step_kernel_name(step)) != 0;
+    /* a selected thread past the new grid or block: none */
+    for (int d = 0; d < 3; d++)
+        if (a->sel_block[d] >= a->spec.grid[d] || a->sel_thread[d] >= a->spec.block[d])
+            a->sel_on = a->map_focus = false;
+    a->tpos = 0;
+    msg[0] = '\0';
+    return true;
 }
 
 /* The exercise's source as the learner works on it: their copy, made from the starter
@@ -388,16 +434,9 @@ void app_step_enter(app *a, int i)
     if (want_spec) {
         a->other_kernel = false;
         if (st == GL_OK) {
-            a->have_spec = true;
             if (!source)
                 source = a->spec.source;
-            uint64_t bytes = 0;
-            for (int k = 0; k < a->spec.nargs; k++)
-                if (a->spec.args[k].is_ptr)
-                    bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
-            if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
-                a->init_buffers = NULL;
-            build_modes(a, map_value);
+            spec_took(a, map_value);
         } else {
             memset(&a->spec, 0, sizeof a->spec);
             app_msgcpy(a->spec_error, sizeof a->spec_error, err.msg);

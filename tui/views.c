@@ -1178,12 +1178,21 @@ static void baseline_lines(const app *a, tlines *L, int cols)
                                   (double)p->divergent_branches, (double)c->divergent_branches, 0))
             np++;
     }
+    /* whether the two runs did the same work (f runs another kernel, maybe in another
+     * launch): say so before comparing their counts */
+    char work[600] = "";
+    const bool same =
+        !b->has_work || !a->have_work || gl_work_same(&b->work, &a->run_work, work, sizeof work);
+    if (work[0])
+        tl_wrap(L, work, cols, same ? term_attr(TC_DIM) : term_attr(TC_WARN));
     if (np == 0) {
-        tl_printf(L, cols, term_attr(TC_DIM), "the same as your previous run");
+        tl_printf(L, cols, term_attr(TC_DIM), "the same counts as your previous run");
         return;
     }
     char line[720];
-    int used = snprintf(line, sizeof line, "than your previous run:");
+    const bool other = b->has_work && a->have_work && strcmp(b->work.kernel, a->run_work.kernel);
+    int used = snprintf(line, sizeof line, "than your previous run%s%.120s%s:", other ? " (" : "",
+                        other ? b->work.kernel : "", other ? ")" : "");
     for (int i = 0; i < np && used < (int)sizeof line; i++)
         used += snprintf(line + used, sizeof line - (size_t)used, "%s %s", i ? ";" : "", parts[i]);
     tl_wrap(L, line, cols, term_attr(TC_HEADING));
