@@ -188,7 +188,8 @@ typedef struct app {
         int first_arg;           /* the first output that differs (-1: none) */
         size_t first;            /* its first differing element */
     } cmp;
-    int cmp_top;    /* first row shown of the buffers view's comparison */
+    int cmp_top;    /* first row shown of the buffers view (on the exercise: of its
+                                     comparison with the reference) */
     int tree_col;   /* tree view: first element shown (values), or the
                                      cursor's element (zoomed out) */
     bool tree_zoom; /* tree view: every element as a compressed strip */
@@ -256,7 +257,8 @@ typedef struct app {
         int src_rows;              /* source lines shown */
         int res_lines, res_rows;   /* result pane */
         int help_lines, help_rows; /* help overlay (per column) */
-        int cmp_lines, cmp_rows;   /* the buffers view's comparison table (exercise) */
+        int cmp_lines, cmp_rows;   /* the buffers view's rows (on the exercise: its
+                                      comparison with the reference) */
         int tree_elems, tree_cols; /* tree view: shared elements; elements per page */
     } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
@@ -306,6 +308,12 @@ void view_free(void);
 /* Writes s at (y, x) in attribute attr, cut to maxcols display columns (UTF-8 aware).
  * Returns the columns written. */
 int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr);
+/* Writes s at (y, x) word-wrapped to maxcols display columns, on at most maxrows rows
+ * (the last row cut); returns the rows written. For a view's one-line messages, which
+ * a narrow pane would otherwise cut. */
+int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr);
+/* Rows view_put_wrap needs for s at maxcols columns (with no limit on rows). */
+int view_wrap_rows(const char *s, int maxcols);
 /* Draws a box (border in term glyphs) with a label in its top border. */
 void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
 

@@ -439,7 +439,8 @@ static int clamp_top(int top, int lines, int rows)
     return top < 0 ? 0 : top;
 }
 
-/* [ / ]: scrolls the exercise's comparison (buffers view) a page. */
+/* [ / ]: scrolls the buffers view a page (on the exercise its comparison with the
+ * reference), or the tree view sideways. */
 static handler_result cmp_scroll(app *a, int d)
 {
     if (a->view == VIEW_TREE) { /* sideways through shared memory: a page, or the cursor */
@@ -453,9 +454,8 @@ static handler_result cmp_scroll(app *a, int d)
         a->tree_col = c < 0 ? 0 : c;
         return H_REDRAW;
     }
-    if (!app_on_exercise(a) || a->view != VIEW_BUFFERS || !a->cmp.done) {
-        app_set_flash(a,
-                      "[ ] scroll the exercise's output against the reference (view 7, after r)");
+    if (a->view != VIEW_BUFFERS || !a->have_run) {
+        app_set_flash(a, "[ ] scroll the buffers view (7, after r) and the tree view (8)");
         return H_REDRAW;
     }
     int page = a->metrics.cmp_rows > 1 ? a->metrics.cmp_rows - 1 : 1;
@@ -1129,7 +1129,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON,
      {'['},
      "[ / ]",
-     "sideways: the tree view (8); your output against the reference (7)",
+     "scroll: the buffers view (7) a page; the tree view (8) sideways",
      act_cmp_up},
     {ON_LESSON,
      {'o'},

@@ -459,6 +459,12 @@ void app_lesson_close(app *a)
  * in it (progress.json), saying so. */
 void app_lesson_open(app *a, gl_lesson *l, bool resume)
 {
+    /* N (the debug build) ends with its lesson: every count and picture a lesson's text
+     * speaks of is of the optimised build, which another lesson's N would silently
+     * change */
+    const bool names_off = a->names_build && a->lesson != l;
+    if (names_off)
+        a->names_build = false;
     app_lesson_close(a);
     a->lesson = l;
     a->screen = SCREEN_LESSON;
@@ -471,6 +477,8 @@ void app_lesson_open(app *a, gl_lesson *l, bool resume)
                  at + 1, app_nsteps(a));
         app_set_flash(a, msg);
     }
+    if (names_off)
+        app_set_flash(a, "N is off: a new lesson runs the optimised build its counts are of");
 }
 
 /* Decides the back end once: gl_device_query with the chosen kind. */

@@ -67,6 +67,61 @@ int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
     return put(win, y, x, maxcols, s, attr);
 }
 
+int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr)
+{
+    if (maxcols <= 0 || maxrows <= 0 || !s)
+        return 0;
+    int rows = 0;
+    size_t left = strlen(s);
+    while (left > 0 && rows < maxrows) {
+        int cols;
+        size_t fit = mb_fit(s, left, maxcols, &cols);
+        if (fit < left && rows + 1 < maxrows) { /* break at the last space that fits */
+            size_t b = fit;
+            while (b > 0 && s[b] != ' ')
+                b--;
+            if (b > 0)
+                fit = b;
+        }
+        if (fit == 0)
+            fit = 1;
+        wattron(win, attr);
+        mvwaddnstr(win, y + rows, x, s, (int)fit);
+        wattroff(win, attr);
+        rows++;
+        s += fit, left -= fit;
+        while (left > 0 && *s == ' ')
+            s++, left--;
+    }
+    return rows;
+}
+
+int view_wrap_rows(const char *s, int maxcols)
+{
+    if (maxcols <= 0 || !s)
+        return 0;
+    int rows = 0;
+    size_t left = strlen(s);
+    while (left > 0) {
+        int cols;
+        size_t fit = mb_fit(s, left, maxcols, &cols);
+        if (fit < left) {
+            size_t b = fit;
+            while (b > 0 && s[b] != ' ')
+                b--;
+            if (b > 0)
+                fit = b;
+        }
+        if (fit == 0)
+            fit = 1;
+        rows++;
+        s += fit, left -= fit;
+        while (left > 0 && *s == ' ')
+            s++, left--;
+    }
+    return rows;
+}
+
 typedef struct tline {
     char *s;
     int attr;
@@ -334,6 +389,10 @@ static void draw_status(const app *a)
         return;
     }
     const char *right = a->flash[0] ? a->flash : "?:help  q:quit";
+    /* N (the debug build) changes every count: the status line says so while it is on */
+    char names[64] = "";
+    if (a->screen == SCREEN_LESSON && a->names_build)
+        snprintf(names, sizeof names, "%s N: debug build -G", term_glyph()->dot);
     /* the help keys stay: a narrow terminal first loses the back end's explanation
      * ("simulator (no GPU found)" -> "simulator"), then the back end */
     for (int pass = 0; pass < 3; pass++) {
@@ -344,8 +403,9 @@ static void draw_status(const app *a)
             backend[0] = '\0';
         const char *sep = backend[0] ? term_glyph()->dot : "";
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d %s %s", a->lesson->number,
-                     term_glyph()->dot, a->step + 1, app_nsteps(a), sep, backend);
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s %s %s", a->lesson->number,
+                     term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names, sep,
+                     backend);
         else
             snprintf(left, sizeof left, "%d lesson%s %s %s", a->nlessons,
                      a->nlessons == 1 ? "" : "s", sep, backend);
@@ -357,15 +417,18 @@ static void draw_status(const app *a)
     }
     if (a->flash[0]) { /* a message matters more than the back end's name */
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d", a->lesson->number,
-                     term_glyph()->dot, a->step + 1, app_nsteps(a));
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s", a->lesson->number,
+                     term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names);
         else
             left[0] = '\0';
         int lw, rw;
         mb_fit(left, strlen(left), 1 << 20, &lw);
         mb_fit(right, strlen(right), 1 << 20, &rw);
-        if (lw + rw + 4 >= COLS) {
-            draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), right, "");
+        if (lw + rw + 4 >= COLS) { /* the message alone, after N's mark */
+            char both[400];
+            snprintf(both, sizeof both, "%s%s%.300s", names[0] ? "N -G " : "",
+                     names[0] ? term_glyph()->dot : "", right);
+            draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), both, "");
             return;
         }
     }
@@ -1112,12 +1175,15 @@ static void comparison_lines(const app *a, tlines *L, int cols)
     if (c->done && c->differ == 0)
         tl_printf(L, cols, term_attr(TC_GOOD), "output matches the reference for n = %lld",
                   (long long)c->n);
-    else if (c->done)
+    else if (c->done) {
+        char tol[64] = "";
+        if (c->tolerance > 0)
+            snprintf(tol, sizeof tol, " by more than the tolerance %g", c->tolerance);
         tl_printf(L, cols, term_attr(TC_BAD),
-                  "output differs from the reference for n = %lld at %zu of %zu elements%s",
-                  (long long)c->n, c->differ, c->elements,
+                  "output differs from the reference for n = %lld at %zu of %zu elements%s%s",
+                  (long long)c->n, c->differ, c->elements, tol,
                   a->view == VIEW_BUFFERS ? " (side by side above)" : " (7 shows them)");
-    else if (a->ref_status != GL_OK && a->ref_error[0]) {
+    } else if (a->ref_status != GL_OK && a->ref_error[0]) {
         tl_printf(L, cols, term_attr(TC_BAD),
                   "the reference could not run at n = %lld:", (long long)a->ref_n);
         tl_wrap(L, a->ref_error, cols, term_attr(TC_BAD));
