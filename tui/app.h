@@ -252,6 +252,8 @@ typedef struct app {
     int help_top;    /* first line shown in the help overlay */
     char flash[256]; /* one-off message in the status bar */
     int res_top;     /* first line shown in the result pane */
+    bool res_full;   /* the result pane takes the lesson's whole page (Enter toggles; a
+                        grading opens it so, a run closes it) */
     struct view_metrics {
         int text_lines, text_rows; /* wrapped lines of the text pane; rows shown */
         int src_rows;              /* source lines shown */

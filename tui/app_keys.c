@@ -477,6 +477,7 @@ static handler_result act_reference(app *a)
         return H_REDRAW;
     }
     a->show_reference = !a->show_reference;
+    a->res_full = false; /* the source pane shows it */
     app_source_load(&a->src,
                     a->show_reference ? a->lesson->exercise->reference : app_exercise_source(a));
     app_scroll_to_kernel(a);
@@ -520,6 +521,7 @@ static handler_result act_warps(app *a)
         return H_REDRAW;
     }
     a->view = a->view == VIEW_WARPS ? VIEW_MAP : VIEW_WARPS;
+    a->res_full = false;
     if (a->view == VIEW_WARPS && !a->have_run)
         app_set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
     return H_REDRAW;
@@ -535,6 +537,7 @@ static handler_result set_view(app *a, app_view v)
     }
     const tui_view *tv = view_of(v);
     a->view = v;
+    a->res_full = false; /* the view is in the panes */
     if (tv->space || v == VIEW_FRAGS)
         a->tpos = tv_initial_pos(a);
     char msg[160];
@@ -730,14 +733,21 @@ static handler_result act_map_prev(app *a)
     return act_map(a, -1);
 }
 
+static handler_result act_res_up(app *a);
+static handler_result act_res_down(app *a);
+
 static handler_result act_src_up(app *a)
 {
+    if (a->res_full) /* the whole page is the Result: arrows scroll it */
+        return act_res_up(a);
     a->src_top = clamp_top(a->src_top - 1, a->src.nlines, a->metrics.src_rows);
     return H_REDRAW;
 }
 
 static handler_result act_src_down(app *a)
 {
+    if (a->res_full)
+        return act_res_down(a);
     a->src_top = clamp_top(a->src_top + 1, a->src.nlines, a->metrics.src_rows);
     return H_REDRAW;
 }
@@ -766,6 +776,18 @@ static handler_result act_res_up(app *a)
 static handler_result act_res_down(app *a)
 {
     a->res_top = clamp_top(a->res_top + 1, a->metrics.res_lines, a->metrics.res_rows);
+    return H_REDRAW;
+}
+
+/* Enter: the result pane on the whole page (a grade report in one screen), or back. */
+static handler_result act_res_full(app *a)
+{
+    if (!a->have_spec && !app_on_exercise(a)) {
+        app_set_flash(a, "this step has no Result to show");
+        return H_REDRAW;
+    }
+    a->res_full = !a->res_full;
+    a->res_top = 0;
     return H_REDRAW;
 }
 
@@ -1142,6 +1164,11 @@ static const key_binding k_keys[] = {
      "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
      act_tree_zoom},
     {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},
+    {ON_LESSON,
+     {'\n', '\r', KEY_ENTER},
+     "Enter",
+     "the Result on the whole page (a grade report) / back",
+     act_res_full},
     {ON_LESSON, {'K'}, "K", "scroll the result up", act_res_up},
     {ON_LESSON, {'J'}, "J", "scroll the result down", act_res_down},
     {ON_LESSON,

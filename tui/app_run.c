@@ -61,6 +61,7 @@ handler_result app_start_run(app *a)
         o.compile.arch_origin = "\"arch\" of the lesson";
     }
     a->start_names = a->names_build;
+    a->res_full = false; /* a run's pictures are in the other panes */
     snprintf(a->start_kernel, sizeof a->start_kernel, "%s",
              a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
     char msg[256];
@@ -326,6 +327,7 @@ void app_finish_job(app *a)
                          sizeof a->grade_error);
         a->have_grade = true;
         a->res_top = 0;
+        a->res_full = true; /* the report in one screen (Enter: back to the panes) */
         a->ndiags = 0;
         if (a->grade_status == GL_OK && !a->grade.compiled) {
             app_compile_diags(a, a->grade.diags, a->grade.ndiags);

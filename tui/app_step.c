@@ -250,6 +250,7 @@ static void step_clear(app *a)
     app_results_clear(a);
     a->nmodes = a->mode = 0;
     a->text_top = a->src_top = a->res_top = 0;
+    a->res_full = false;
     a->sel_on = false;
     a->map_focus = false;
     a->view = VIEW_MAP;

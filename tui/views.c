@@ -1448,6 +1448,42 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         tl_wrap(L, a->run.note, cols, term_attr(TC_DIM));
 }
 
+/* Word-wraps text to width columns with every line indented by `indent` spaces. */
+static void tl_wrap_indent(tlines *L, const char *text, int width, int indent, int attr)
+{
+    tlines W = {0};
+    tl_wrap(&W, text, width - indent, attr);
+    for (int i = 0; i < W.n; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%*s%s", indent, "", W.v[i].s);
+        tl_add(L, buf, strlen(buf), W.v[i].attr);
+    }
+    tl_free(&W);
+}
+
+/* A copy of s with every occurrence of path replaced by its file name (caller frees);
+ * NULL when path is empty or out of memory. */
+static char *path_to_name(const char *s, const char *path)
+{
+    const size_t pl = path ? strlen(path) : 0;
+    if (pl == 0)
+        return NULL;
+    const char *name = base_name(path);
+    char *out = malloc(strlen(s) + 1), *o = out;
+    if (!out)
+        return NULL;
+    while (*s) {
+        if (strncmp(s, path, pl) == 0) {
+            o += sprintf(o, "%s", name);
+            s += pl;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
 static void build_grade_lines(const app *a, tlines *L, int cols)
 {
     if (a->grade_status != GL_OK) {
@@ -1463,13 +1499,25 @@ static void build_grade_lines(const app *a, tlines *L, int cols)
         tl_add(L, "your kernel did not compile:", 28, term_attr(TC_BAD));
         tl_wrap(L, r->compile_log ? r->compile_log : "", cols, PLAIN);
     }
-    /* failures first (what to fix), then the checks that could not run, then passes */
+    /* failures first (what to fix), then the checks that could not run, then passes;
+     * checks that did not fail and say the same (or nothing) share one entry */
+    bool done[256] = {false};
     for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < r->nchecks; i++) {
+        for (int i = 0; i < r->nchecks && i < 256; i++) {
             const gl_check_result *c = &r->checks[i];
             int rank = c->passed ? 2 : c->not_run ? 1 : 0;
-            if (rank != pass)
+            if (rank != pass || done[i])
                 continue;
+            char names[1024];
+            size_t used = (size_t)snprintf(names, sizeof names, "%s", c->name);
+            for (int j = i + 1; rank > 0 && j < r->nchecks && j < 256; j++) {
+                const gl_check_result *o = &r->checks[j];
+                if ((o->passed ? 2 : o->not_run ? 1 : 0) != rank || strcmp(o->detail, c->detail))
+                    continue;
+                done[j] = true;
+                if (used < sizeof names)
+                    used += (size_t)snprintf(names + used, sizeof names - used, ", %s", o->name);
+            }
             tl_printf(L, cols,
                       rank == 2   ? term_attr(TC_GOOD)
                       : rank == 1 ? term_attr(TC_WARN)
@@ -1478,9 +1526,13 @@ static void build_grade_lines(const app *a, tlines *L, int cols)
                       rank == 2   ? "PASS"
                       : rank == 1 ? "NOT RUN"
                                   : "FAIL",
-                      c->name);
-            if (c->detail[0])
-                tl_printf(L, cols, PLAIN, "     %s", c->detail);
+                      names);
+            if (c->detail[0]) {
+                /* the learner's copy by its file name (its folder is in the text pane) */
+                char *d = path_to_name(c->detail, a->ex_path);
+                tl_wrap_indent(L, d ? d : c->detail, cols, 5, PLAIN);
+                free(d);
+            }
         }
 }
 
@@ -1514,7 +1566,9 @@ static void draw_result(const app *a, WINDOW *win, int h, int w, struct view_met
     m->res_rows = h - 2;
     int top = tl_draw(win, &L, a->res_top, 1, 2, h - 2, cols);
     if (top + h - 2 < L.n)
-        put(win, h - 1, w - 22, 20, " J/K scroll: more ", term_attr(TC_DIM));
+        put(win, h - 1, w - 34, 32,
+            a->res_full ? " J/K or Up/Down: more " : " Enter: all  J/K scroll: more ",
+            term_attr(TC_DIM));
     tl_free(&L);
 }
 
@@ -1650,6 +1704,14 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
             if (d)
                 draw_device(a, d, h - th, COLS), pane_show(d);
         }
+        return;
+    }
+    if (a->res_full && has_result) { /* the Result on the whole page */
+        char full[160];
+        snprintf(full, sizeof full, "%s %s Enter: back to the panes", res_title, term_glyph()->dot);
+        WINDOW *r = pane(W_RESULT, y, 0, h, COLS, full);
+        if (r)
+            draw_result(a, r, h, COLS, m), pane_show(r);
         return;
     }
     if (!has_src && !has_result) {
