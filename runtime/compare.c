@@ -39,18 +39,20 @@ void gl_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *afte
         snprintf(b->name, sizeof b->name, "%s", a->name);
         b->len = a->len;
         b->changed = SIZE_MAX;
+        b->first = a->len;
         const size_t bytes = a->len * gl_type_size(a->type);
         if (i >= nafter || !after || !after[i].data || after[i].bytes < bytes)
             continue;
         if (before && before[i].data && before[i].bytes >= bytes) {
-            b->changed = gl_count_changed(a->type, a->len, before[i].data, after[i].data, NULL);
+            b->changed =
+                gl_count_changed(a->type, a->len, before[i].data, after[i].data, &b->first);
             continue;
         }
         void *init = malloc(bytes ? bytes : 1);
         if (!init)
             continue;
         spec_buffer_fill(a, init);
-        b->changed = gl_count_changed(a->type, a->len, init, after[i].data, NULL);
+        b->changed = gl_count_changed(a->type, a->len, init, after[i].data, &b->first);
         free(init);
     }
 }

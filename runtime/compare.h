@@ -30,6 +30,7 @@ typedef struct gl_work {
         size_t len;     /* elements */
         size_t changed; /* elements the launch changed (gl_count_changed); SIZE_MAX when
                            the buffer after the launch is missing */
+        size_t first;   /* the first of them (len when none) */
     } buf[GL_WORK_MAX_BUFFERS];
 } gl_work;
 

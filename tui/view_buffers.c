@@ -265,8 +265,10 @@ static const char *cmp_missing(const app *a)
     return "no reference output to compare with";
 }
 
-/* A pointer argument's buffer before (NULL when there is no copy) and after the run,
- * and what changed: *ndiff elements, the first at *first (n when none). */
+/* A pointer argument's buffer before (NULL when there is no copy: a step's buffers past
+ * 64 MiB) and after the run, and what changed: *ndiff elements, the first at *first (n
+ * when none); without a copy, the counts the run's work took from the spec's inits
+ * (app.run_work). false when neither says. */
 static bool arg_changes(const app *a, int i, const void **before, size_t *ndiff, size_t *first)
 {
     const gl_arg *arg = &a->spec.args[i];
@@ -276,8 +278,19 @@ static bool arg_changes(const app *a, int i, const void **before, size_t *ndiff,
     const bool can = exp && exp->data && exp->bytes >= bytes && got->bytes >= bytes;
     *before = can ? exp->data : NULL;
     *first = n;
-    *ndiff = can ? gl_count_changed(arg->type, n, exp->data, got->data, first) : 0;
-    return can;
+    *ndiff = 0;
+    if (can) {
+        *ndiff = gl_count_changed(arg->type, n, exp->data, got->data, first);
+        return true;
+    }
+    for (int b = 0; a->have_work && b < a->run_work.nbuf; b++)
+        if (strcmp(a->run_work.buf[b].name, arg->name) == 0 &&
+            a->run_work.buf[b].changed != SIZE_MAX) {
+            *ndiff = a->run_work.buf[b].changed;
+            *first = a->run_work.buf[b].first;
+            return true;
+        }
+    return false;
 }
 
 /* The buffers before and after the run as rows at width w: first a line per buffer,
@@ -288,7 +301,7 @@ static void build_before_after(const app *a, int w, blist *L)
     char buf[512];
     if (app_on_exercise(a))
         brow_text(L, cmp_missing(a), w, term_attr(TC_DIM));
-    brow_text(L, "what the launch changed (bit for bit):", w, term_attr(TC_HEADING));
+    brow_text(L, "changed by the kernel (bits):", w, term_attr(TC_HEADING));
     /* the order: changed buffers, then the rest (in argument order within each) */
     int order[APP_MAX_ARGS], norder = 0;
     for (int pass = 0; pass < 2; pass++)
@@ -311,11 +324,14 @@ static void build_before_after(const app *a, int w, blist *L)
                      arg->name, n);
         else if (ndiff == 0)
             snprintf(buf, sizeof buf, "%s[%zu]: unchanged", arg->name, n);
+        else if (ndiff == n && n == 1)
+            snprintf(buf, sizeof buf, "%s: its one element changed", arg->name);
         else if (ndiff == n)
-            snprintf(buf, sizeof buf, "%s: the kernel changed all %zu elements", arg->name, n);
-        else
-            snprintf(buf, sizeof buf, "%s: the kernel changed %zu of %zu elements, first [%zu]",
-                     arg->name, ndiff, n, first);
+            snprintf(buf, sizeof buf, "%s: all %zu elements changed", arg->name, n);
+        else if (snprintf(buf, sizeof buf, "%s: %zu of %zu changed, first [%zu]", arg->name, ndiff,
+                          n, first) > w) /* the values below start at the first anyway */
+            snprintf(buf, sizeof buf, "%s: %zu of %zu changed", arg->name, ndiff, n);
+        /* (an element written with the value it held did not change) */
         brow_text(L, buf, w, can && ndiff ? term_attr(TC_GOOD) : term_attr(TC_DIM));
     }
     for (int o = 0; o < norder; o++) {
@@ -341,7 +357,7 @@ static void build_before_after(const app *a, int w, blist *L)
             size_t c0 = 0;
             if ((size_t)fit < arg->cols && can && ndiff && first % arg->cols >= (size_t)fit)
                 c0 = first % arg->cols;
-            snprintf(buf, sizeof buf, "%s, %zu x %zu: rows %zu..%zu, columns %zu..%zu", arg->name,
+            snprintf(buf, sizeof buf, "%s %zux%zu: rows %zu-%zu, cols %zu-%zu", arg->name,
                      arg->rows, arg->cols, r0,
                      r0 + MATRIX_ROWS < arg->rows ? r0 + MATRIX_ROWS - 1 : arg->rows - 1, c0,
                      c0 + (size_t)fit < arg->cols ? c0 + (size_t)fit - 1 : arg->cols - 1);
@@ -356,7 +372,7 @@ static void build_before_after(const app *a, int w, blist *L)
         }
         /* the values from the first change on (changed ones bright) */
         size_t from = can && ndiff ? first : 0;
-        snprintf(buf, sizeof buf, "%s, from [%zu]:", arg->name, from);
+        snprintf(buf, sizeof buf, "%s from [%zu]:", arg->name, from);
         brow_text(L, buf, w, term_attr(TC_HEADING));
         for (int row = 0; row < VALUE_ROWS && from < n; row++) {
             int cx = snprintf(buf, sizeof buf, "[%zu]", from) + 1;

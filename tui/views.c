@@ -1288,6 +1288,20 @@ static void occupancy_lines(const app *a, tlines *L, int cols)
               blocks == 1 ? "" : "s", o->sm_count, waves);
 }
 
+/* Whether the last run changed pointer argument i's buffer: against the copy from before
+ * the launch, else (a buffer past 64 MiB) the run's work; true when neither says. */
+static bool run_buffer_changed(const app *a, int i)
+{
+    if (a->init_buffers && a->init_buffers[i].data)
+        return memcmp(a->init_buffers[i].data, a->run.buffers[i].data, a->run.buffers[i].bytes) !=
+               0;
+    for (int b = 0; a->have_work && b < a->run_work.nbuf; b++)
+        if (strcmp(a->run_work.buf[b].name, a->spec.args[i].name) == 0 &&
+            a->run_work.buf[b].changed != SIZE_MAX)
+            return a->run_work.buf[b].changed > 0;
+    return true;
+}
+
 static void build_run_lines(const app *a, tlines *L, int cols)
 {
     char backend[300];
@@ -1406,9 +1420,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                     const gl_arg *arg = &a->spec.args[i];
                     if (!arg->is_ptr || !a->run.buffers[i].data)
                         continue;
-                    bool changed = !a->init_buffers || !a->init_buffers[i].data ||
-                                   memcmp(a->init_buffers[i].data, a->run.buffers[i].data,
-                                          a->run.buffers[i].bytes) != 0;
+                    bool changed = run_buffer_changed(a, i);
                     if (changed != (pass == 0))
                         continue;
                     if (!header)
