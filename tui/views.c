@@ -1530,11 +1530,33 @@ static void build_grade_lines(const app *a, tlines *L, int cols)
                 if (used < sizeof names)
                     used += (size_t)snprintf(names + used, sizeof names - used, ", %s", o->name);
             }
-            tl_printf(L, cols,
-                      rank == 2   ? term_attr(TC_GOOD)
-                      : rank == 1 ? term_attr(TC_WARN)
-                                  : term_attr(TC_BAD),
-                      "%s %s",
+            const int attr = rank == 2   ? term_attr(TC_GOOD)
+                             : rank == 1 ? term_attr(TC_WARN)
+                                         : term_attr(TC_BAD);
+            if (rank == 2 && c->detail[0] && !strchr(c->detail, '\n')) {
+                /* a pass on one line with what it checked, the rest indented */
+                char *d = path_to_name(c->detail, a->ex_path);
+                const char *det = d ? d : c->detail;
+                const size_t n = strlen(names) + strlen(det) + 16;
+                char *line = malloc(n);
+                if (line) {
+                    snprintf(line, n, "PASS %s: %s", names, det);
+                    tlines W = {0};
+                    tl_wrap(&W, line, cols, attr);
+                    const char *rest = line + (W.n ? strlen(W.v[0].s) : strlen(line));
+                    while (*rest == ' ')
+                        rest++;
+                    if (W.n)
+                        tl_add(L, W.v[0].s, strlen(W.v[0].s), attr);
+                    if (*rest)
+                        tl_wrap_indent(L, rest, cols, 5, PLAIN);
+                    tl_free(&W);
+                    free(line);
+                }
+                free(d);
+                continue;
+            }
+            tl_printf(L, cols, attr, "%s %s",
                       rank == 2   ? "PASS"
                       : rank == 1 ? "NOT RUN"
                                   : "FAIL",
