@@ -269,7 +269,8 @@ static const char *cmp_missing(const app *a)
  * 64 MiB) and after the run, and what changed: *ndiff elements, the first at *first (n
  * when none); without a copy, the counts the run's work took from the spec's inits
  * (app.run_work). false when neither says. */
-static bool arg_changes(const app *a, int i, const void **before, size_t *ndiff, size_t *first)
+static bool arg_changes_uncached(const app *a, int i, const void **before, size_t *ndiff,
+                                 size_t *first)
 {
     const gl_arg *arg = &a->spec.args[i];
     const gl_buffer *got = &a->run.buffers[i];
@@ -291,6 +292,33 @@ static bool arg_changes(const app *a, int i, const void **before, size_t *ndiff,
             return true;
         }
     return false;
+}
+
+/* arg_changes_uncached, remembered per run (app.run_gen): a frame asks for each buffer
+ * several times, and a buffer may hold millions of elements. */
+static bool arg_changes(const app *a, int i, const void **before, size_t *ndiff, size_t *first)
+{
+    static struct {
+        unsigned gen;
+        const app *a;
+        bool known[APP_MAX_ARGS], can[APP_MAX_ARGS];
+        size_t ndiff[APP_MAX_ARGS], first[APP_MAX_ARGS];
+    } c;
+    if (i >= APP_MAX_ARGS)
+        return arg_changes_uncached(a, i, before, ndiff, first);
+    if (c.gen != a->run_gen || c.a != a) {
+        memset(&c, 0, sizeof c);
+        c.gen = a->run_gen, c.a = a;
+    }
+    const gl_buffer *exp = a->init_buffers ? &a->init_buffers[i] : NULL;
+    if (!c.known[i]) {
+        c.can[i] = arg_changes_uncached(a, i, before, &c.ndiff[i], &c.first[i]);
+        c.known[i] = true;
+    }
+    *before = c.can[i] && exp && exp->data ? exp->data : NULL;
+    *ndiff = c.ndiff[i];
+    *first = c.first[i];
+    return c.can[i];
 }
 
 /* The buffers before and after the run as rows at width w: first a line per buffer,

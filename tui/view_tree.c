@@ -2,6 +2,7 @@
  * (snapshots), changed cells bright: a reduction or scan tree, one level per barrier
  * epoch. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,33 +34,24 @@ static void shared_elem(const trace_t *t, unsigned *size, bool *is_float)
     }
 }
 
-static double snap_value(const unsigned char *p, unsigned size, bool is_float)
+/* A float element of size bytes: f64, f32 or f16. */
+static double snap_float(const unsigned char *p, unsigned size)
 {
-    if (is_float && size == 8) {
+    if (size == 8) {
         double d;
         memcpy(&d, p, 8);
         return d;
     }
-    if (is_float) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
+    if (size == 2) { /* IEEE half: sign, 5 exponent bits, 10 fraction bits */
+        const unsigned h = p[0] | (unsigned)p[1] << 8, e = (h >> 10) & 31, m = h & 1023;
+        const double v = e == 0    ? ldexp(m, -24)
+                         : e == 31 ? (m ? NAN : INFINITY)
+                                   : ldexp(1024 + m, (int)e - 25);
+        return h & 0x8000 ? -v : v;
     }
-    if (size == 8) {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return (double)v;
-    }
-    if (size == 2) {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    if (size == 1)
-        return (signed char)p[0];
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
+    float f;
+    memcpy(&f, p, 4);
+    return f;
 }
 
 /* Element p (size bytes) as text: floats to 4 digits; integers exactly, unsigned when
@@ -68,7 +60,7 @@ static int snap_text(char *buf, size_t len, const unsigned char *p, unsigned siz
                      bool uns)
 {
     if (is_float)
-        return snprintf(buf, len, "%.4g", snap_value(p, size, true));
+        return snprintf(buf, len, "%.4g", snap_float(p, size));
     uint64_t u = 0;
     memcpy(&u, p, size); /* little-endian, as the trace's bytes */
     if (uns)
@@ -193,9 +185,10 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
     unsigned sw, sl;
     tv_selected(a, &b, &sw, &sl);
     if (t->nsnaps == 0) {
-        view_put(win, y, x, w, "no shared-memory snapshots: this kernel has no barrier",
-                 term_attr(TC_DIM));
-        view_put(win, y + 1, x, w, "(or uses no shared memory)", term_attr(TC_DIM));
+        view_put_wrap(win, y, x, w, h,
+                      "no shared-memory snapshots: this kernel has no barrier (or uses no shared "
+                      "memory)",
+                      term_attr(TC_DIM));
         return;
     }
     unsigned es;
