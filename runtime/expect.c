@@ -644,6 +644,8 @@ void gl_expect_free(gl_expect *e, int n)
 /* One run of a kernel of the step (the step's own, or an entry's "kernel"). */
 typedef struct krun {
     const char *kernel; /* NULL: the step's */
+    gl_spec spec;       /* its launch (lesson_step_spec_for: the step's "kernels" entry) */
+    int have_spec;
     gl_status status;
     char error[4096];
     gl_run_result res;
@@ -1188,23 +1190,33 @@ static void count_global_loads(void *ctx, const trace_t *t, const trace_event *e
         *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
 }
 
-/* Runs `kernel` (NULL: the spec's) with spec's launch into r. */
-static void run_kernel(const gl_spec *spec, const char *kernel, const gl_run_opts *o, krun *r)
+/* Runs `kernel` of step s's file (NULL: the step's) on `where` with the launch the step
+ * gives it (lesson_step_spec_for), into r (r->spec owned: krun_free). */
+static void run_kernel(const gl_lesson *l, int s, const char *kernel, gl_backend_kind where,
+                       const gl_run_opts *o, krun *r)
 {
     memset(r, 0, sizeof *r);
     r->kernel = kernel;
-    gl_spec s = *spec;
-    if (kernel)
-        s.kernel = (char *)kernel; /* borrowed for this call; spec keeps its own */
-    gl_run_opts ro = *o;
-    if (ro.metrics && ro.backend == GL_BACKEND_SIM) {
-        ro.trace_sink = count_global_loads;
-        ro.trace_sink_ctx = &r->global_load_lanes;
-    }
     gl_error err = {0};
-    r->status = gl_run_spec(&s, &ro, &r->res, &err);
+    r->status = lesson_step_spec_for(l, s, kernel, where, &r->spec, &err);
+    if (r->status == GL_OK) {
+        r->have_spec = 1;
+        gl_run_opts ro = *o;
+        if (ro.metrics && ro.backend == GL_BACKEND_SIM) {
+            ro.trace_sink = count_global_loads;
+            ro.trace_sink_ctx = &r->global_load_lanes;
+        }
+        r->status = gl_run_spec(&r->spec, &ro, &r->res, &err);
+    }
     if (r->status != GL_OK)
         snprintf(r->error, sizeof r->error, "%s", err.msg);
+}
+
+static void krun_free(krun *r)
+{
+    gl_run_result_free(&r->res);
+    if (r->have_spec)
+        spec_free(&r->spec);
 }
 
 /* The scalar arguments as "M=4096 N=4096 K=4096" (a speed row's size). */
@@ -1281,20 +1293,13 @@ static int add_file_kernels(const krun *step, const gl_spec *spec, char ***names
  * unnoticed). */
 static int fits_launch(const gl_lesson *l, int s, const char *kernel, char *why, size_t len)
 {
-    gl_spec spec;
-    gl_error err = {0};
-    if (lesson_step_spec_for(l, s, GL_BACKEND_SIM, &spec, &err) != GL_OK) {
-        snprintf(why, len, "%s", err.msg);
-        return 0;
-    }
     const gl_run_opts o = {.backend = GL_BACKEND_SIM};
     krun r;
-    run_kernel(&spec, kernel, &o, &r);
+    run_kernel(l, s, kernel, GL_BACKEND_SIM, &o, &r);
     const int ok = r.status == GL_OK;
     if (!ok)
         snprintf(why, len, "%.1000s", r.error);
-    gl_run_result_free(&r.res);
-    spec_free(&spec);
+    krun_free(&r);
     return ok;
 }
 
@@ -1313,12 +1318,6 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
         metrics |= e->kind == GL_EXPECT_METRIC;
         timed |= e->kind == GL_EXPECT_MEASURE;
     }
-    gl_spec spec;
-    gl_error err = {0};
-    if (lesson_step_spec_for(l, s, where, &spec, &err) != GL_OK) {
-        fprintf(out, "%s/lesson.json: steps[%d]: %s\n", l->dir, s, err.msg);
-        return 1;
-    }
     gl_run_opts o = {.backend = where, .metrics = metrics};
     if (timed) {
         o.time_reps = 20;
@@ -1330,27 +1329,27 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
     char **names = NULL;
     int *np = NULL, nk = 0;
     krun *runs = calloc((size_t)cap, sizeof *runs);
-    if (!runs) {
-        spec_free(&spec);
+    if (!runs)
         return 1;
-    }
-    run_kernel(&spec, NULL, &o, &runs[n++]);
+    run_kernel(l, s, NULL, where, &o, &runs[n++]);
+    const gl_spec *spec = &runs[0].spec;
     if (runs[0].status != GL_OK) {
         fprintf(out, "%s/lesson.json: steps[%d]: the step's kernel does not run on %s: %s\n",
                 l->dir, s, dev, runs[0].error);
         problems++;
     } else {
         if (lo->speed && where == GL_BACKEND_GPU) {
-            const int extra = add_file_kernels(&runs[0], &spec, &names, &np, &nk);
+            const int extra = add_file_kernels(&runs[0], spec, &names, &np, &nk);
             krun *more = realloc(runs, (size_t)(cap + extra) * sizeof *runs);
             if (more) {
                 runs = more;
                 memset(runs + cap, 0, (size_t)extra * sizeof *runs);
                 cap += extra;
             }
-            speed_row(out, l, s, &spec, &runs[0]);
+            spec = &runs[0].spec; /* runs moved */
+            speed_row(out, l, s, spec, &runs[0]);
             for (int i = 0; i < nk && more; i++)
-                if (np[i] == spec.nargs && strcmp(names[i], spec.kernel) != 0) {
+                if (np[i] == spec->nargs && strcmp(names[i], spec->kernel) != 0) {
                     char why[4096];
                     if (!fits_launch(l, s, names[i], why, sizeof why)) {
                         fprintf(out,
@@ -1359,8 +1358,9 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
                                 l->number, s + 1, names[i], why);
                         continue;
                     }
-                    run_kernel(&spec, names[i], &o, &runs[n]);
-                    speed_row(out, l, s, &spec, &runs[n++]);
+                    run_kernel(l, s, names[i], where, &o, &runs[n]);
+                    speed_row(out, l, s, &runs[n].spec, &runs[n]);
+                    n++;
                 }
         }
         for (int j = 0; j < step->nexpect; j++) {
@@ -1370,7 +1370,7 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
             int r = e->kernel ? find_run(runs, n, e->kernel) : 0;
             if (r < 0) {
                 r = n++;
-                run_kernel(&spec, e->kernel, &o, &runs[r]);
+                run_kernel(l, s, e->kernel, where, &o, &runs[r]);
             }
             /* a kernel that faults is checked only for its finding (f on a launch that
              * does not fit it) */
@@ -1379,13 +1379,13 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
             if (runs[r].status != GL_OK && !fault_finding) {
                 fprintf(out,
                         "%s/lesson.json: steps[%d].expect[%d]: kernel %s does not run with the "
-                        "step's launch on %s: %s\n",
+                        "launch the step gives it on %s: %s\n",
                         l->dir, s, j, e->kernel, dev, runs[r].error);
                 problems++;
                 continue;
             }
             char why[1536];
-            if (!check_entry(e, &spec, &runs[r], &runs[0], why, sizeof why)) {
+            if (!check_entry(e, &runs[r].spec, &runs[r], &runs[0], why, sizeof why)) {
                 fprintf(out, "%s/lesson.json: steps[%d].expect[%d]: %s (%s)\n", l->dir, s, j, why,
                         dev);
                 problems++;
@@ -1393,11 +1393,10 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
         }
     }
     for (int i = 0; i < n; i++)
-        gl_run_result_free(&runs[i].res);
+        krun_free(&runs[i]);
     free(runs);
     if (nk > 0)
         gl_ptx_kernels_free(names, np, nk);
-    spec_free(&spec);
     return problems;
 }
 
@@ -1430,7 +1429,7 @@ int gl_expect_lint_step(const gl_lesson *l, int s, const gl_expect_lint_opts *o,
         /* the GPU launch must build even where it cannot run */
         gl_spec spec;
         gl_error err = {0};
-        if (step->gpu_launch && lesson_step_spec_for(l, s, GL_BACKEND_GPU, &spec, &err) != GL_OK) {
+        if (step->gpu_launch && lesson_step_spec_for(l, s, NULL, GL_BACKEND_GPU, &spec, &err) != GL_OK) {
             fprintf(out, "%s/lesson.json: steps[%d].gpu_launch: %s\n", l->dir, s, err.msg);
             problems++;
         } else if (step->gpu_launch) {

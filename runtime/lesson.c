@@ -208,52 +208,67 @@ static cJSON *launch_with_arch(const cJSON *launch, const char *arch)
     return js;
 }
 
-/* A step's "gpu_launch": changes of its launch for a GPU. Top-level keys among those a
- * size changes replace the launch's; "args" is an array of objects, each naming an
- * argument of the launch and giving the keys that replace its own. */
-static gl_status check_gpu_launch(ctx *c, const cJSON *gpu, const cJSON *launch, int i)
+/* Launch changes: a step's "gpu_launch", an entry of its "kernels" or of its gpu_launch's
+ * "kernels". Each of `keys` replaces the launch's own; "args" is an object naming
+ * arguments of the launch, each with any of "len", "value", "shape" and "init" to replace
+ * its own ({"in": {"len": 67108867}, "n": {"value": 67108867}}); "kernels" (only where
+ * `kernels_too`) an object of the file's other kernels, each with changes of its own. The
+ * changed launch is validated as a spec when it is built (lesson_step_spec_for). */
+static gl_status check_changes(ctx *c, const cJSON *ch, const cJSON *launch, const char *field,
+                               int gpu, int kernels_too)
 {
-    char field[64];
-    snprintf(field, sizeof field, "steps[%d].gpu_launch", i);
-    if (!launch)
-        return bad(c, field, "a step without a launch has nothing to change for a GPU");
-    if (!cJSON_IsObject(gpu))
+    char f[640];
+    if (!cJSON_IsObject(ch))
         return bad(c, field, "must be an object of changes to the step's launch");
-    static const char *const keys[] = {"grid",  "block", "dynamic_shared_bytes", "bytes_moved",
-                                       "flops", "args",  "reference_library",    NULL};
-    gl_status st = only_keys(c, gpu, field, keys);
+    static const char *const gpu_keys[] = {"grid",  "block", "dynamic_shared_bytes",
+                                           "bytes_moved", "flops", "args", "reference_library",
+                                           "kernels", NULL};
+    static const char *const kernel_keys[] = {"grid", "block", "dynamic_shared_bytes",
+                                              "bytes_moved", "flops", "args", NULL};
+    gl_status st = only_keys(c, ch, field, gpu ? gpu_keys : kernel_keys);
     if (st != GL_OK)
         return st;
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(gpu, "args");
-    if (!args)
-        return GL_OK;
-    if (!cJSON_IsArray(args))
-        return bad(c, strcat(field, ".args"), "must be an array of {\"name\": ..., changes}");
-    int k = 0;
-    const cJSON *a;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(ch, "args"), *a;
+    snprintf(f, sizeof f, "%s.args", field);
+    if (args && !cJSON_IsObject(args))
+        return bad(c, f, "must be an object: argument name -> {\"len\", \"value\", ...}");
     cJSON_ArrayForEach(a, args)
     {
-        char f[96];
-        snprintf(f, sizeof f, "%s.args[%d]", field, k++);
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "name");
-        if (!cJSON_IsObject(a) || !cJSON_IsString(name))
-            return bad(c, f, "must be an object naming an argument of the launch (\"name\")");
-        static const char *const arg_keys[] = {"name", "len", "value", "shape", "init", NULL};
-        if ((st = only_keys(c, a, f, arg_keys)) != GL_OK)
-            return st;
-        int found = 0;
-        const cJSON *la;
+        snprintf(f, sizeof f, "%s.args.%s", field, a->string);
+        /* a pointer argument's "len", "shape" and "init"; a scalar's "value" */
+        static const char *const ptr_keys[] = {"len", "shape", "init", NULL};
+        static const char *const scalar_keys[] = {"value", NULL};
+        const cJSON *arg = NULL, *la;
         cJSON_ArrayForEach(la, cJSON_GetObjectItemCaseSensitive(launch, "args"))
         {
             const cJSON *n = cJSON_GetObjectItemCaseSensitive(la, "name");
-            found |= cJSON_IsString(n) && strcmp(n->valuestring, name->valuestring) == 0;
+            if (cJSON_IsString(n) && strcmp(n->valuestring, a->string) == 0)
+                arg = la;
         }
-        if (!found) {
-            char what[128];
-            snprintf(what, sizeof what, "the launch has no argument named '%.60s'",
-                     name->valuestring);
-            return bad(c, f, what);
-        }
+        if (!arg)
+            return bad(c, f, "names no argument of the step's launch");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(arg, "type");
+        const int ptr = cJSON_IsString(type) && strchr(type->valuestring, '*');
+        if (!cJSON_IsObject(a))
+            return bad(c, f, ptr ? "must be an object of \"len\", \"shape\" or \"init\""
+                                 : "must be an object with the scalar's \"value\"");
+        if ((st = only_keys(c, a, f, ptr ? ptr_keys : scalar_keys)) != GL_OK)
+            return st;
+    }
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(ch, "kernels"), *k;
+    snprintf(f, sizeof f, "%s.kernels", field);
+    if (ks && (!kernels_too || !cJSON_IsObject(ks)))
+        return bad(c, f, "must be an object of kernel names and their launch changes");
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(launch, "kernel");
+    cJSON_ArrayForEach(k, ks)
+    {
+        snprintf(f, sizeof f, "%s.kernels.%s", field, k->string);
+        if (!*k->string)
+            return bad(c, f, "must name a kernel of the step's file");
+        if (cJSON_IsString(own) && strcmp(own->valuestring, k->string) == 0)
+            return bad(c, f, "is the step's own kernel: its launch is the step's \"launch\"");
+        if ((st = check_changes(c, k, launch, f, 0, 0)) != GL_OK)
+            return st;
     }
     return GL_OK;
 }
@@ -264,8 +279,9 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text", "kernel", "launch",     "view",
-                                       "map",   "arch", "expect", "gpu_launch", NULL};
+    static const char *const keys[] = {"title", "text",   "kernel",     "launch",  "view",
+                                       "map",   "arch",   "expect",     "gpu_launch", "kernels",
+                                       NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st == GL_OK)
         st = get_arch(c, js, field, &s->arch);
@@ -312,11 +328,35 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     } else if (s->kernel) {
         return bad(c, strcat(field, ".launch"), "missing (a step with a kernel runs it)");
     }
-    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(js, "gpu_launch");
-    if (gpu) {
-        if ((st = check_gpu_launch(c, gpu, launch, i)) != GL_OK)
+    /* "kernels" (the launch of each other kernel of the file, for the TUI's f) and
+     * "gpu_launch" (the changes for a GPU) amend the launch */
+    static const char *const amends[] = {"kernels", "gpu_launch"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *ch = cJSON_GetObjectItemCaseSensitive(js, amends[k]);
+        if (!ch)
+            continue;
+        char f[64];
+        snprintf(f, sizeof f, "%s.%s", field, amends[k]);
+        if (!launch)
+            return bad(c, f, "needs the step's \"launch\" (it amends it)");
+        if (k == 0) {
+            /* {"kernels": {...}} as the changes of a launch that has only kernels */
+            cJSON *wrap = cJSON_CreateObject();
+            if (!wrap || !cJSON_AddItemReferenceToObject(wrap, "kernels", (cJSON *)ch)) {
+                cJSON_Delete(wrap);
+                return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+            }
+            st = cJSON_IsObject(ch) ? check_changes(c, wrap, launch, field, 1, 1)
+                                    : bad(c, f, "must be an object of kernel names and their "
+                                                "launch changes");
+            cJSON_Delete(wrap);
+        } else {
+            st = check_changes(c, ch, launch, f, 1, 1);
+        }
+        if (st != GL_OK)
             return st;
-        if (!(s->gpu_launch = cJSON_Duplicate(gpu, 1)))
+        cJSON **to = k == 0 ? &s->kernels : &s->gpu_launch;
+        if (!(*to = cJSON_Duplicate(ch, 1)))
             return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
     }
     const cJSON *expect = cJSON_GetObjectItemCaseSensitive(js, "expect");
@@ -723,6 +763,7 @@ void lesson_free(gl_lesson *l)
         cJSON_Delete(s->launch);
         cJSON_Delete(s->gpu_launch);
         gl_expect_free(s->expect, s->nexpect);
+        cJSON_Delete(s->kernels);
     }
     free(l->steps);
     free(l->arch);
@@ -851,41 +892,41 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err)
     return st;
 }
 
-/* launch with gpu's changes (check_gpu_launch's form) applied, in place. 0 on no memory. */
-static int apply_gpu_launch(cJSON *launch, const cJSON *gpu)
+/* Replaces (or adds) obj.key with a copy of v. 0 when out of memory. */
+static int set_copy(cJSON *obj, const char *key, const cJSON *v)
+{
+    cJSON *n = cJSON_Duplicate(v, 1);
+    if (!n)
+        return 0;
+    if (cJSON_GetObjectItemCaseSensitive(obj, key))
+        return cJSON_ReplaceItemInObjectCaseSensitive(obj, key, n) ? 1 : (cJSON_Delete(n), 0);
+    cJSON_AddItemToObject(obj, key, n);
+    return 1;
+}
+
+/* launch with the changes ch (check_changes's form; NULL: none) applied in place, all but
+ * their "kernels". 0 when out of memory. */
+static int apply_changes(cJSON *launch, const cJSON *ch)
 {
     const cJSON *it;
-    cJSON_ArrayForEach(it, gpu)
+    cJSON_ArrayForEach(it, ch)
     {
-        if (strcmp(it->string, "args") == 0)
+        if (strcmp(it->string, "kernels") == 0)
             continue;
-        cJSON *v = cJSON_Duplicate(it, 1);
-        if (!v)
-            return 0;
-        if (cJSON_GetObjectItemCaseSensitive(launch, it->string))
-            cJSON_ReplaceItemInObjectCaseSensitive(launch, it->string, v);
-        else
-            cJSON_AddItemToObject(launch, it->string, v);
-    }
-    const cJSON *change;
-    cJSON_ArrayForEach(change, cJSON_GetObjectItemCaseSensitive(gpu, "args"))
-    {
-        const char *name = cJSON_GetObjectItemCaseSensitive(change, "name")->valuestring;
-        cJSON *arg;
-        cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(launch, "args"))
+        if (strcmp(it->string, "args") != 0) {
+            if (!set_copy(launch, it->string, it))
+                return 0;
+            continue;
+        }
+        const cJSON *change;
+        cJSON_ArrayForEach(change, it)
         {
-            const cJSON *n = cJSON_GetObjectItemCaseSensitive(arg, "name");
-            if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
-                continue;
-            cJSON_ArrayForEach(it, change)
+            cJSON *arg;
+            cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(launch, "args"))
             {
-                cJSON *v = cJSON_Duplicate(it, 1);
-                if (!v)
-                    return 0;
-                if (cJSON_GetObjectItemCaseSensitive(arg, it->string))
-                    cJSON_ReplaceItemInObjectCaseSensitive(arg, it->string, v);
-                else
-                    cJSON_AddItemToObject(arg, it->string, v);
+                const cJSON *n = cJSON_GetObjectItemCaseSensitive(arg, "name"), *v;
+                if (cJSON_IsString(n) && strcmp(n->valuestring, change->string) == 0)
+                    cJSON_ArrayForEach(v, change) if (!set_copy(arg, v->string, v)) return 0;
             }
         }
     }
@@ -894,24 +935,34 @@ static int apply_gpu_launch(cJSON *launch, const cJSON *gpu)
 
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err)
 {
-    return lesson_step_spec_for(l, step, GL_BACKEND_SIM, out, err);
+    return lesson_step_spec_for(l, step, NULL, GL_BACKEND_SIM, out, err);
 }
 
-gl_status lesson_step_spec_for(const gl_lesson *l, int step, gl_backend_kind where, gl_spec *out,
-                               gl_error *err)
+gl_status lesson_step_spec_for(const gl_lesson *l, int step, const char *kernel,
+                               gl_backend_kind where, gl_spec *out, gl_error *err)
 {
     memset(out, 0, sizeof *out);
     if (step < 0 || step >= l->nsteps || !l->steps[step].launch)
         return gl_fail(err, GL_ERR_USAGE, "%s: step %d has no kernel to run", l->dir, step + 1);
     const gl_step *s = &l->steps[step];
-    const int gpu = where == GL_BACKEND_GPU && s->gpu_launch;
+    const cJSON *gpu = where == GL_BACKEND_GPU ? s->gpu_launch : NULL;
+    if (kernel && strcmp(kernel, lesson_step_kernel_name(s)) == 0)
+        kernel = NULL;
     cJSON *js = launch_with_arch(s->launch, s->arch ? s->arch : l->arch);
-    if (js && gpu && !apply_gpu_launch(js, s->gpu_launch)) {
-        cJSON_Delete(js);
-        js = NULL;
+    cJSON *name = kernel ? cJSON_CreateString(kernel) : NULL;
+    /* the step's launch, its changes for a GPU, then the kernel's own changes and the
+     * kernel's for a GPU */
+    int ok = js && (!kernel || (name && set_copy(js, "kernel", name))) && apply_changes(js, gpu);
+    if (ok && kernel) {
+        ok = apply_changes(js, cJSON_GetObjectItemCaseSensitive(s->kernels, kernel)) &&
+             apply_changes(js, cJSON_GetObjectItemCaseSensitive(
+                                   cJSON_GetObjectItemCaseSensitive(gpu, "kernels"), kernel));
     }
-    if (!js)
+    cJSON_Delete(name);
+    if (!ok) {
+        cJSON_Delete(js);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
     /* A "source" in the launch is relative to the lesson folder; the step's kernel
      * path is already resolved. */
     const char *base = l->dir;
@@ -920,8 +971,8 @@ gl_status lesson_step_spec_for(const gl_lesson *l, int step, gl_backend_kind whe
         base = NULL;
     }
     char file[PATH_MAX];
-    snprintf(file, sizeof file, "%s/lesson.json: steps[%d].%s", l->dir, step,
-             gpu ? "gpu_launch" : "launch");
+    snprintf(file, sizeof file, "%s/lesson.json: steps[%d].launch%s%s%s", l->dir, step,
+             gpu ? " with gpu_launch" : "", kernel ? " with kernels." : "", kernel ? kernel : "");
     gl_status st = spec_from_json(js, file, base, NULL, out, err);
     cJSON_Delete(js);
     return st;
@@ -995,4 +1046,10 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     gl_status st = spec_from_json(js, file, NULL, &vars, out, err); /* source_path as given */
     cJSON_Delete(js);
     return st;
+}
+
+const char *lesson_step_kernel_name(const gl_step *s)
+{
+    const cJSON *k = s->launch ? cJSON_GetObjectItemCaseSensitive(s->launch, "kernel") : NULL;
+    return cJSON_IsString(k) ? k->valuestring : "";
 }

@@ -31,6 +31,9 @@ typedef struct gl_step {
     gl_expect *expect;        /* "expect": the claims of the text about the run, checked by
                                  gpulearn lint (runtime/expect.h); nexpect of them */
     int nexpect;
+    struct cJSON *kernels;    /* "kernels" (owned), or NULL: per other kernel of the
+                                 step's file, the launch changes it runs with (grid,
+                                 block, args' len...; lesson_step_spec_for) */
 } gl_step;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
@@ -133,14 +136,20 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err);
 /* The launch spec of step i (source = the step's kernel unless the spec names one). */
 gl_status lesson_step_spec(const gl_lesson *l, int step, gl_spec *out, gl_error *err);
 
-/* The launch spec of step i for a run on `where`: on GL_BACKEND_GPU the step's
- * "gpu_launch" applied to its launch (a size that keeps a GPU busy: each top-level key
- * replaces the launch's, each object of its "args" the keys of the argument it names),
- * else lesson_step_spec. Callers pass the back end that will run it (the TUI's probed
- * device); GL_ERR_INPUT naming "dir/lesson.json: steps[i].gpu_launch" when the result
- * is not a valid spec. */
-gl_status lesson_step_spec_for(const gl_lesson *l, int step, gl_backend_kind where, gl_spec *out,
-                               gl_error *err);
+/* The launch spec kernel `kernel` of step i's file runs with on `where` (README
+ * "Writing a lesson"): the step's launch; on GL_BACKEND_GPU its "gpu_launch" applied (a
+ * size that keeps a GPU busy: each key replaces the launch's, each entry of its "args"
+ * the keys of the argument it names); for another kernel of the file than the step's
+ * (the TUI's f; kernel NULL: the step's own) its entry of the step's "kernels", then on a
+ * GPU its entry of the gpu_launch's "kernels", so that each kernel computes the whole
+ * output at either size. Callers pass the back end that will run it (the TUI's probed
+ * device). GL_ERR_INPUT naming "dir/lesson.json: steps[i].launch with gpu_launch with
+ * kernels.NAME" when the result is not a valid spec. */
+gl_status lesson_step_spec_for(const gl_lesson *l, int step, const char *kernel,
+                               gl_backend_kind where, gl_spec *out, gl_error *err);
+
+/* The kernel step s launches (its launch's "kernel"), "" when it has none. */
+const char *lesson_step_kernel_name(const gl_step *s);
 
 /* The target the exercise names: its launch's "arch", else the lesson's, else NULL. */
 const char *lesson_exercise_arch(const gl_lesson *l);

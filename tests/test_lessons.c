@@ -332,8 +332,14 @@ START_TEST(test_expect_and_gpu_launch_are_validated_with_their_place)
          "d/lesson.json: steps[0].expect[0]: library_pct needs the launch's "
          "\"reference_library\""},
         {"\"expect\": {\"buffer\": \"out\"}", "d/lesson.json: steps[0].expect: must be an array"},
-        {"\"gpu_launch\": {\"args\": [{\"name\": \"in\", \"len\": 9}]}",
-         "d/lesson.json: steps[0].gpu_launch.args[0]: the launch has no argument named 'in'"},
+        {"\"gpu_launch\": {\"args\": {\"in\": {\"len\": 9}}}",
+         "d/lesson.json: steps[0].gpu_launch.args.in: names no argument of the step's launch"},
+        {"\"gpu_launch\": {\"args\": [{\"name\": \"out\", \"len\": 9}]}",
+         "d/lesson.json: steps[0].gpu_launch.args: must be an object: argument name ->"},
+        {"\"gpu_launch\": {\"args\": {\"out\": {\"value\": 9}}}",
+         "d/lesson.json: steps[0].gpu_launch.args.out.value: unknown key"},
+        {"\"gpu_launch\": {\"kernels\": {\"k\": {\"grid\": [2]}}}",
+         "d/lesson.json: steps[0].gpu_launch.kernels.k: is the step's own kernel"},
         {"\"gpu_launch\": {\"kernel\": \"other\"}",
          "d/lesson.json: steps[0].gpu_launch.kernel: unknown key"},
     };
@@ -362,8 +368,8 @@ START_TEST(test_gpu_launch_applies_on_a_gpu_only)
     gl_error err = {0};
     ck_assert_msg(lesson_find("12", &l, &err) == GL_OK, "%s", err.msg);
     gl_spec sim, gpu;
-    ck_assert_msg(lesson_step_spec_for(&l, 3, GL_BACKEND_SIM, &sim, &err) == GL_OK, "%s", err.msg);
-    ck_assert_msg(lesson_step_spec_for(&l, 3, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_SIM, &sim, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
     ck_assert_str_eq(sim.kernel, "matmul_regtile");
     ck_assert_str_eq(gpu.kernel, "matmul_regtile");
     ck_assert_uint_eq(sim.grid[0], 4);
@@ -382,7 +388,7 @@ START_TEST(test_gpu_launch_applies_on_a_gpu_only)
     spec_free(&sim);
     spec_free(&gpu);
     /* a step without one runs its launch on a GPU too */
-    ck_assert_msg(lesson_step_spec_for(&l, 0, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 0, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
     ck_assert_uint_eq(gpu.grid[0], 4);
     spec_free(&gpu);
     lesson_free(&l);

@@ -105,7 +105,7 @@ keys r
 wait_for "output differs from the reference for n = 1000 at 872 of 1000" 600 ||
   fail "no 'output differs' message for the wrong kernel"
 screen | grep -q "7 buffers" || fail "the buffers view did not open on the difference"
-screen | grep -q "n = 1000, the reference vs yours" || fail "no heading over the side-by-side table"
+screen | grep -q "n = 1000: reference vs yours, exact" || fail "no heading over the side-by-side table (compared exactly)"
 screen | grep -Eq "index +expected +actual" || fail "no index / expected / actual columns"
 screen | grep -q "c: 872 of 1000 differ" || fail "the table does not count the differing elements"
 screen | grep -q "127 equal (0..126)" || fail "the equal elements before the first difference are not folded"
@@ -123,7 +123,7 @@ keys '?'
 wait_for "Help: keys" || fail "no help overlay"
 screen | grep -q "z / Z .*graded size" || fail "the help does not list z / Z"
 i=0
-while ! screen | grep -q "\[ / \] .*sideways: .*output against\|\[ / \] .*sideways: .*(8)"; do
+while ! screen | grep -q "\[ / \] .*scroll: the buffers view (7)"; do
   [ "$i" -ge 6 ] && fail "the help does not list [ / ]"
   keys NPage; i=$((i + 1)); sleep 0.2
 done

@@ -136,7 +136,7 @@ walk() {
   keys Escape
   # the buffers view draws col[] as the 12 x 16 matrix the spec's shape declares
   keys 7
-  wait_for "12 x 16, columns 0\.\." 20 || fail "the buffers view does not draw col[] as a 12 x 16 matrix"
+  wait_for "col 12x16: rows 0-7, cols 0-" 20 || fail "the buffers view does not draw col[] as a 12 x 16 matrix"
   screen | grep -Eq "\[0\] +0 +1 +2 +3" || fail "row 0 of col[] is not 0 1 2 3 ..."
   keys 1
   # a legend too wide for the pane still reaches the largest value (192 threads: 191)

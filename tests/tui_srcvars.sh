@@ -6,6 +6,8 @@
 #    shows "on this line: i = 0" and a register cell labelled "i %rN" with its value;
 #    thread 1 ('}') shows i = 1.
 #  - N again: the optimised build, PTX names only.
+#  - while N is on the status line says "N: debug build -G"; opening another lesson turns
+#    it off and says so (the lesson's counts are of the optimised build).
 # Skips (77) without tmux, and passes with a note when no compiler records variable
 # locations here (clang only: it keeps -O0 locals in memory).
 set -u
@@ -44,6 +46,7 @@ screen | grep -q "N: source variable names" || fail "the registers view does not
 
 keys N
 wait_for "ran$" 600 || fail "N did not re-run the step (the debug build)"
+screen | tail -1 | grep -q "N: debug build -G" || fail "the status line does not say the debug build is on"
 screen | grep -q "than your previous run" && fail "the debug build's counts are compared with the optimised build's"
 if screen | grep -q "recorded no variable locations"; then
   echo "tui_srcvars: the compiler here records no variable locations (clang?): names not checked"
@@ -59,4 +62,16 @@ sleep 0.5
 wait_for "ran$" 600 || fail "N again did not re-run the step (the optimised build)"
 step_to "line 6 " || fail "stepping the optimised build never reaches line 6"
 screen | grep -Eq "[ >]i %r[0-9]+" && fail "the optimised build still labels registers with source names"
+screen | tail -1 | grep -q "N: debug build" && fail "the status line still says the debug build is on"
+
+# N on, then another lesson: it opens on the optimised build, saying so
+keys N
+wait_for "N: debug build -G" 600 || fail "N is not shown in the status line"
+wait_for "ran" 600 || fail "N did not re-run the step"
+keys Escape
+wait_for "Lessons" 20 || fail "Esc did not go back to the list"
+keys j Enter
+wait_for "Lesson 2" 20 || fail "lesson 2 did not open"
+wait_for "N is off" 20 || fail "opening another lesson does not say N is off"
+screen | tail -1 | grep -q "N: debug build" && fail "the debug build stays on in another lesson"
 echo "tui_srcvars: ok"

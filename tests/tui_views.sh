@@ -193,10 +193,11 @@ walk() {
   keys '}'
   wait_for "wrote: [^ ]* = -31" 20 || fail "} did not select thread 1 (its load of in[1] = -31)"
   forth_and_back . ,
-  # f runs the next kernel of the step's file with the same launch, and says which
+  # f runs the next kernel of the step's file (with the step's launch: the lesson gives
+  # reduce_strided none of its own), and says which
   keys f
   wait_for "ran on the simulator: reduce_strided" 600 || fail "f did not run the file's next kernel (reduce_strided)"
-  screen | grep -q "than your previous run: warp instructions 2440 -> 1976" ||
+  screen | grep -q "than your previous run (reduce_interleaved): warp instructions 2440 -> 1976" ||
     fail "the run of reduce_strided is not compared with the step's kernel"
 
   # Lesson 9, step 5: the registers view pictures a shuffle: the first one is down 16.

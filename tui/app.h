@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "runtime/backend.h"
+#include "runtime/compare.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
 #include "runtime/workspace.h"
@@ -128,8 +129,13 @@ typedef struct app {
     char *run_chatter;      /* anything the runtime wrote to stdout/stderr meanwhile */
     bool replayed_on_sim;   /* the last run was S: a GPU run replayed on the simulator */
     bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
+    gl_backend_kind spec_where; /* the back end the step's spec was built for: on a GPU
+                                   a speed step's gpu_launch (lesson_step_spec_for) */
     char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
     char run_kernel[128];   /* the last run's (a->run), likewise */
+    bool have_work;         /* run_work holds the last run's work (a run that finished) */
+    gl_work run_work;       /* its kernel, launch and elements changed: the Result says
+                               when the previous run did other work (gl_work_same) */
     /* the session's runs on the roofline, oldest first (view_roofline_record) */
     app_roof_point roof[APP_MAX_ROOF];
     int nroof;
@@ -184,7 +190,8 @@ typedef struct app {
         int first_arg;           /* the first output that differs (-1: none) */
         size_t first;            /* its first differing element */
     } cmp;
-    int cmp_top;    /* first row shown of the buffers view's comparison */
+    int cmp_top;    /* first row shown of the buffers view (on the exercise: of its
+                                     comparison with the reference) */
     int tree_col;   /* tree view: first element shown (values), or the
                                      cursor's element (zoomed out) */
     bool tree_zoom; /* tree view: every element as a compressed strip */
@@ -230,6 +237,8 @@ typedef struct app {
         bool has_counts;     /* the trace's counters (c) are there */
         gl_counts c;
         bool names; /* the debug build (N): compares only with its kind */
+        bool has_work;
+        gl_work work; /* its kernel, launch and elements changed (app.run_work) */
     } baseline;
 
     /* back end, decided once (device query) */
@@ -245,12 +254,15 @@ typedef struct app {
     int help_top;    /* first line shown in the help overlay */
     char flash[256]; /* one-off message in the status bar */
     int res_top;     /* first line shown in the result pane */
+    bool res_full;   /* the result pane takes the lesson's whole page (Enter toggles; a
+                        grading opens it so, a run closes it) */
     struct view_metrics {
         int text_lines, text_rows; /* wrapped lines of the text pane; rows shown */
         int src_rows;              /* source lines shown */
         int res_lines, res_rows;   /* result pane */
         int help_lines, help_rows; /* help overlay (per column) */
-        int cmp_lines, cmp_rows;   /* the buffers view's comparison table (exercise) */
+        int cmp_lines, cmp_rows;   /* the buffers view's rows (on the exercise: its
+                                      comparison with the reference) */
         int tree_elems, tree_cols; /* tree view: shared elements; elements per page */
     } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
@@ -300,6 +312,12 @@ void view_free(void);
 /* Writes s at (y, x) in attribute attr, cut to maxcols display columns (UTF-8 aware).
  * Returns the columns written. */
 int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr);
+/* Writes s at (y, x) word-wrapped to maxcols display columns, on at most maxrows rows
+ * (the last row cut); returns the rows written. For a view's one-line messages, which
+ * a narrow pane would otherwise cut. */
+int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr);
+/* Rows view_put_wrap needs for s at maxcols columns (with no limit on rows). */
+int view_wrap_rows(const char *s, int maxcols);
 /* Draws a box (border in term glyphs) with a label in its top border. */
 void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
 

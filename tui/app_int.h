@@ -79,6 +79,19 @@ void app_scroll_to_kernel(app *a);
  * kernel source and initial buffers. Problems become messages in the panes. */
 void app_step_enter(app *a, int i);
 
+/* f: the step's launch for kernel `kernel` of its file (lesson_step_spec_for: the
+ * lesson's per-kernel launch where it gives one) replaces the spec, the buffers before
+ * the launch and the map's colourings; the last run is dropped (it becomes the
+ * baseline). false, with msg, when that launch does not load. */
+bool app_step_use_kernel(app *a, const char *kernel, char *msg, size_t len);
+
+/* Rebuilds the step's spec (its kernel, or the one f chose) for a run on `where`
+ * (GL_BACKEND_SIM, or anything else for the probed back end) when the step has a
+ * "gpu_launch" and the spec was built for the other one, as app_step_use_kernel does:
+ * S replays a GPU run on the simulator at the step's own size, and r after it goes back
+ * to the GPU's. true when nothing needed doing; false, with msg, when it does not load. */
+bool app_step_respec(app *a, gl_backend_kind where, char *msg, size_t len);
+
 /* Closes the open lesson (its step, results and job). */
 void app_lesson_close(app *a);
 

@@ -143,8 +143,9 @@ static handler_result act_run(app *a)
 }
 
 /* f: run the next kernel of the step's file that the step's launch can run (as many
- * parameters as it has arguments), in the order of the file; the step's own kernel comes
- * round again. The kernels are read from the PTX of the last run. */
+ * parameters as it has arguments), in the order of the file, with its own launch where
+ * the lesson gives one (a step's "kernels": each computes the whole output); the step's
+ * own kernel comes round again. The kernels are read from the PTX of the last run. */
 static handler_result act_kernel_next(app *a)
 {
     if (app_on_exercise(a) || !a->have_spec) {
@@ -176,7 +177,7 @@ static handler_result act_kernel_next(app *a)
         if (j != cur && np[j] == a->spec.nargs)
             pick = j;
     }
-    char msg[sizeof a->flash]; /* as long as the flash it lands in */
+    char msg[512]; /* app_set_flash cuts it to the flash */
     if (pick < 0) {
         snprintf(msg, sizeof msg,
                  "%s has no other kernel with %d parameters (this step's launch passes %d)",
@@ -185,20 +186,22 @@ static handler_result act_kernel_next(app *a)
         gl_ptx_kernels_free(names, np, n);
         return H_REDRAW;
     }
-    char *k = strdup(names[pick]);
-    if (!k) {
-        gl_ptx_kernels_free(names, np, n);
-        return H_REDRAW;
-    }
+    char k[128];
+    snprintf(k, sizeof k, "%s", names[pick]);
     int ord = 0;
     for (int i = 0; i <= pick; i++)
         ord += np[i] == a->spec.nargs;
-    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s (f: the next)", ord, fits,
-             app_base_name(a->spec.source), k);
     gl_ptx_kernels_free(names, np, n);
-    free(a->spec.kernel);
-    a->spec.kernel = k;
-    a->other_kernel = true;
+    char file[96];
+    snprintf(file, sizeof file, "%s", app_base_name(a->spec.source));
+    if (!app_step_use_kernel(a, k, msg, sizeof msg)) {
+        app_set_flash(a, msg);
+        return H_REDRAW;
+    }
+    const gl_spec *s = &a->spec;
+    snprintf(msg, sizeof msg, "kernel %d of %d in %s: %s, %u x %u x %u blocks of %u (f: the next)",
+             ord, fits, file, k, s->grid[0], s->grid[1], s->grid[2],
+             s->block[0] * s->block[1] * s->block[2]);
     app_scroll_to_kernel(a);
     a->replayed_on_sim = false;
     handler_result r = app_start_run(a);
@@ -436,7 +439,8 @@ static int clamp_top(int top, int lines, int rows)
     return top < 0 ? 0 : top;
 }
 
-/* [ / ]: scrolls the exercise's comparison (buffers view) a page. */
+/* [ / ]: scrolls the buffers view a page (on the exercise its comparison with the
+ * reference), or the tree view sideways. */
 static handler_result cmp_scroll(app *a, int d)
 {
     if (a->view == VIEW_TREE) { /* sideways through shared memory: a page, or the cursor */
@@ -450,9 +454,8 @@ static handler_result cmp_scroll(app *a, int d)
         a->tree_col = c < 0 ? 0 : c;
         return H_REDRAW;
     }
-    if (!app_on_exercise(a) || a->view != VIEW_BUFFERS || !a->cmp.done) {
-        app_set_flash(a,
-                      "[ ] scroll the exercise's output against the reference (view 7, after r)");
+    if (a->view != VIEW_BUFFERS || !a->have_run) {
+        app_set_flash(a, "[ ] scroll the buffers view (7, after r) and the tree view (8)");
         return H_REDRAW;
     }
     int page = a->metrics.cmp_rows > 1 ? a->metrics.cmp_rows - 1 : 1;
@@ -474,6 +477,7 @@ static handler_result act_reference(app *a)
         return H_REDRAW;
     }
     a->show_reference = !a->show_reference;
+    a->res_full = false; /* the source pane shows it */
     app_source_load(&a->src,
                     a->show_reference ? a->lesson->exercise->reference : app_exercise_source(a));
     app_scroll_to_kernel(a);
@@ -517,6 +521,7 @@ static handler_result act_warps(app *a)
         return H_REDRAW;
     }
     a->view = a->view == VIEW_WARPS ? VIEW_MAP : VIEW_WARPS;
+    a->res_full = false;
     if (a->view == VIEW_WARPS && !a->have_run)
         app_set_flash(a, "r runs the kernel: the timeline shows what each warp issued");
     return H_REDRAW;
@@ -532,6 +537,7 @@ static handler_result set_view(app *a, app_view v)
     }
     const tui_view *tv = view_of(v);
     a->view = v;
+    a->res_full = false; /* the view is in the panes */
     if (tv->space || v == VIEW_FRAGS)
         a->tpos = tv_initial_pos(a);
     char msg[160];
@@ -727,14 +733,21 @@ static handler_result act_map_prev(app *a)
     return act_map(a, -1);
 }
 
+static handler_result act_res_up(app *a);
+static handler_result act_res_down(app *a);
+
 static handler_result act_src_up(app *a)
 {
+    if (a->res_full) /* the whole page is the Result: arrows scroll it */
+        return act_res_up(a);
     a->src_top = clamp_top(a->src_top - 1, a->src.nlines, a->metrics.src_rows);
     return H_REDRAW;
 }
 
 static handler_result act_src_down(app *a)
 {
+    if (a->res_full)
+        return act_res_down(a);
     a->src_top = clamp_top(a->src_top + 1, a->src.nlines, a->metrics.src_rows);
     return H_REDRAW;
 }
@@ -763,6 +776,18 @@ static handler_result act_res_up(app *a)
 static handler_result act_res_down(app *a)
 {
     a->res_top = clamp_top(a->res_top + 1, a->metrics.res_lines, a->metrics.res_rows);
+    return H_REDRAW;
+}
+
+/* Enter: the result pane on the whole page (a grade report in one screen), or back. */
+static handler_result act_res_full(app *a)
+{
+    if (!a->have_spec && !app_on_exercise(a)) {
+        app_set_flash(a, "this step has no Result to show");
+        return H_REDRAW;
+    }
+    a->res_full = !a->res_full;
+    a->res_top = 0;
     return H_REDRAW;
 }
 
@@ -1046,7 +1071,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON | ON_DEMO,
      {'f'},
      "f",
-     "run the next kernel of this step's file (same launch)",
+     "run the next kernel of this step's file (with its own launch where the lesson gives one)",
      act_kernel_next},
     {ON_LESSON, {'e'}, "e", "edit your copy of the exercise, then re-run it", act_edit},
     {ON_LESSON, {'g'}, "g", "grade your copy of the exercise", act_grade},
@@ -1126,7 +1151,7 @@ static const key_binding k_keys[] = {
     {ON_LESSON,
      {'['},
      "[ / ]",
-     "sideways: the tree view (8); your output against the reference (7)",
+     "scroll: the buffers view (7) a page; the tree view (8) sideways",
      act_cmp_up},
     {ON_LESSON,
      {'o'},
@@ -1139,6 +1164,11 @@ static const key_binding k_keys[] = {
      "tree view (8): all of shared memory as a strip, [ ] move its cursor / back",
      act_tree_zoom},
     {ON_LESSON, {']'}, NULL, NULL, act_cmp_down},
+    {ON_LESSON,
+     {'\n', '\r', KEY_ENTER},
+     "Enter",
+     "the Result on the whole page (a grade report) / back",
+     act_res_full},
     {ON_LESSON, {'K'}, "K", "scroll the result up", act_res_up},
     {ON_LESSON, {'J'}, "J", "scroll the result down", act_res_down},
     {ON_LESSON,

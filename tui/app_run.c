@@ -36,6 +36,12 @@ handler_result app_start_run(app *a)
     }
     if (app_busy(a))
         return H_HANDLED;
+    /* the launch of the back end that runs it: a speed step's gpu_launch on a GPU only */
+    char why[512];
+    if (!app_step_respec(a, a->opts.backend, why, sizeof why)) {
+        app_set_flash(a, why);
+        return H_REDRAW;
+    }
     /* the trace (warp timeline, memory requests with lane addresses, shared memory at
      * each barrier for the tree views) and metrics (per line) of the run */
     /* the limits of every launch (backend.h), with the exercise's own step limit on the
@@ -61,6 +67,7 @@ handler_result app_start_run(app *a)
         o.compile.arch_origin = "\"arch\" of the lesson";
     }
     a->start_names = a->names_build;
+    a->res_full = false; /* a run's pictures are in the other panes */
     snprintf(a->start_kernel, sizeof a->start_kernel, "%s",
              a->other_kernel && a->spec.kernel ? a->spec.kernel : "");
     char msg[256];
@@ -115,10 +122,14 @@ handler_result app_rerun_sim(app *a)
         return H_REDRAW;
     }
     gl_backend_kind keep = a->opts.backend;
+    const bool resized = app_cur_step(a) && app_cur_step(a)->gpu_launch && !app_on_exercise(a);
     a->opts.backend = GL_BACKEND_SIM;
     handler_result r = app_start_run(a);
     a->opts.backend = keep;
     a->replayed_on_sim = true;
+    if (resized && a->spec_where == GL_BACKEND_SIM)
+        app_set_flash(a, "replayed on the simulator at the step's own size (the GPU ran its "
+                         "gpu_launch)");
     return r;
 }
 
@@ -239,6 +250,11 @@ void app_finish_job(app *a)
         memcpy(a->run_error, errmsg, sizeof a->run_error);
         a->have_run = true;
         a->run_gen++;
+        /* what it did, for the next run's comparison (the elements it changed) */
+        a->have_work = a->have_spec && a->run_status == GL_OK &&
+                       a->run.fault.kind == GL_FAULT_NONE && a->run.buffers;
+        if (a->have_work)
+            gl_work_of(&a->spec, a->init_buffers, a->run.buffers, a->run.nargs, &a->run_work);
         view_roofline_record(a);
         a->res_top = 0;
         a->ndiags = 0;
@@ -321,6 +337,7 @@ void app_finish_job(app *a)
                          sizeof a->grade_error);
         a->have_grade = true;
         a->res_top = 0;
+        a->res_full = true; /* the report in one screen (Enter: back to the panes) */
         a->ndiags = 0;
         if (a->grade_status == GL_OK && !a->grade.compiled) {
             app_compile_diags(a, a->grade.diags, a->grade.ndiags);

@@ -195,7 +195,9 @@ void app_keep_baseline(app *a)
                                         a->run.elapsed_ms,
                                         a->run.metrics != NULL,
                                         {0},
-                                        a->run_names};
+                                        a->run_names,
+                                        a->have_work,
+                                        a->run_work};
     if (a->run.metrics)
         a->baseline.c = a->run.metrics->total;
 }
@@ -206,6 +208,7 @@ void app_results_clear(app *a)
     if (a->have_run)
         app_run_result_free(&a->run);
     a->have_run = false;
+    a->have_work = false;
     a->play_next = 0;
     free(a->run_chatter);
     a->run_chatter = NULL;
@@ -247,6 +250,7 @@ static void step_clear(app *a)
     app_results_clear(a);
     a->nmodes = a->mode = 0;
     a->text_top = a->src_top = a->res_top = 0;
+    a->res_full = false;
     a->sel_on = false;
     a->map_focus = false;
     a->view = VIEW_MAP;
@@ -283,6 +287,79 @@ static void build_modes(app *a, const char *map_value)
             strcmp(map_value + 7, a->spec.args[i].name) == 0)
             a->mode = a->nmodes - 1;
     }
+}
+
+/* a->spec was just loaded: the buffers before the launch (for the buffers view and
+ * buffer:NAME maps; none past 64 MiB) and the map's colourings. */
+static void spec_took(app *a, const char *map_value)
+{
+    gl_error err = {0};
+    a->have_spec = true;
+    uint64_t bytes = 0;
+    for (int k = 0; k < a->spec.nargs; k++)
+        if (a->spec.args[k].is_ptr)
+            bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
+    if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
+        a->init_buffers = NULL;
+    build_modes(a, map_value);
+}
+
+/* The back end a run of the step now goes to, for its launch: a GPU when the probed one
+ * is (a speed step then runs at its "gpu_launch"), else the simulator. */
+static gl_backend_kind step_where(app *a)
+{
+    app_probe_backend(a);
+    return a->opts.backend != GL_BACKEND_SIM && !a->device_error[0] && !a->device.is_simulator
+               ? GL_BACKEND_GPU
+               : GL_BACKEND_SIM;
+}
+
+/* The step's launch for kernel `kernel` of its file on `where` replaces the spec (see
+ * app_step_use_kernel). */
+static bool use_spec(app *a, const char *kernel, gl_backend_kind where, char *msg, size_t len)
+{
+    const gl_step *step = app_cur_step(a);
+    gl_spec ns;
+    gl_error err = {0};
+    if (!step || lesson_step_spec_for(a->lesson, a->step, kernel, where, &ns, &err) != GL_OK) {
+        snprintf(msg, len, "%s", step ? err.msg : "the exercise runs its own kernel");
+        return false;
+    }
+    app_results_clear(a); /* the last run, of the other kernel, becomes the baseline */
+    if (a->init_buffers)
+        spec_buffers_free(a->init_buffers, a->spec.nargs), a->init_buffers = NULL;
+    spec_free(&a->spec);
+    a->spec = ns;
+    a->spec_where = where;
+    const int mode = a->mode;
+    spec_took(a, step->map_value);
+    if (mode < a->nmodes) /* the same colouring (a buffer's is at the same place) */
+        a->mode = mode;
+    a->other_kernel = strcmp(a->spec.kernel, lesson_step_kernel_name(step)) != 0;
+    /* a selected thread past the new grid or block: none */
+    for (int d = 0; d < 3; d++)
+        if (a->sel_block[d] >= a->spec.grid[d] || a->sel_thread[d] >= a->spec.block[d])
+            a->sel_on = a->map_focus = false;
+    a->tpos = 0;
+    msg[0] = '\0';
+    return true;
+}
+
+bool app_step_use_kernel(app *a, const char *kernel, char *msg, size_t len)
+{
+    return use_spec(a, kernel, a->spec_where, msg, len);
+}
+
+bool app_step_respec(app *a, gl_backend_kind where, char *msg, size_t len)
+{
+    msg[0] = '\0';
+    if (where != GL_BACKEND_SIM)
+        where = step_where(a);
+    const gl_step *step = app_cur_step(a);
+    if (app_on_exercise(a) || !step || !step->gpu_launch || !a->have_spec ||
+        where == a->spec_where)
+        return true;
+    return use_spec(a, a->other_kernel ? a->spec.kernel : NULL, where, msg, len);
 }
 
 /* The exercise's source as the learner works on it: their copy, made from the starter
@@ -383,26 +460,16 @@ void app_step_enter(app *a, int i)
         if (step->launch) {
             want_spec = true;
             /* on a GPU a speed step runs at its GPU size ("gpu_launch") */
-            app_probe_backend(a);
-            const bool gpu =
-                a->opts.backend != GL_BACKEND_SIM && !a->device_error[0] && !a->device.is_simulator;
-            st = lesson_step_spec_for(a->lesson, i, gpu ? GL_BACKEND_GPU : GL_BACKEND_SIM, &a->spec,
-                                      &err);
+            a->spec_where = step_where(a);
+            st = lesson_step_spec_for(a->lesson, i, NULL, a->spec_where, &a->spec, &err);
         }
     }
     if (want_spec) {
         a->other_kernel = false;
         if (st == GL_OK) {
-            a->have_spec = true;
             if (!source)
                 source = a->spec.source;
-            uint64_t bytes = 0;
-            for (int k = 0; k < a->spec.nargs; k++)
-                if (a->spec.args[k].is_ptr)
-                    bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
-            if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
-                a->init_buffers = NULL;
-            build_modes(a, map_value);
+            spec_took(a, map_value);
         } else {
             memset(&a->spec, 0, sizeof a->spec);
             app_msgcpy(a->spec_error, sizeof a->spec_error, err.msg);
@@ -425,6 +492,12 @@ void app_lesson_close(app *a)
  * in it (progress.json), saying so. */
 void app_lesson_open(app *a, gl_lesson *l, bool resume)
 {
+    /* N (the debug build) ends with its lesson: every count and picture a lesson's text
+     * speaks of is of the optimised build, which another lesson's N would silently
+     * change */
+    const bool names_off = a->names_build && a->lesson != l;
+    if (names_off)
+        a->names_build = false;
     app_lesson_close(a);
     a->lesson = l;
     a->screen = SCREEN_LESSON;
@@ -437,6 +510,8 @@ void app_lesson_open(app *a, gl_lesson *l, bool resume)
                  at + 1, app_nsteps(a));
         app_set_flash(a, msg);
     }
+    if (names_off)
+        app_set_flash(a, "N is off: a new lesson runs the optimised build its counts are of");
 }
 
 /* Decides the back end once: gl_device_query with the chosen kind. */

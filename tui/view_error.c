@@ -193,7 +193,7 @@ static void draw_oob(WINDOW *win, const app *a, int y, int x, int h, int w)
                 view_put(win, r++, x, w, buf, PLAIN);
         }
     } else {
-        view_put(win, r++, x, w, f->message, PLAIN);
+        r += view_put_wrap(win, r, x, w, y + h - r > 3 ? 3 : y + h - r, f->message, PLAIN);
     }
     if (r + 1 < y + h)
         lanes_picture(win, a, &ac, NULL, r + 1, x, y + h - r - 1, w);
@@ -232,7 +232,7 @@ static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, in
     int r = y + 1;
     char buf[400];
     if (!t) {
-        view_put(win, r, x, w, a->run.fault.message, PLAIN);
+        view_put_wrap(win, r, x, w, y + h - r, a->run.fault.message, PLAIN);
         return;
     }
     unsigned wpb = view_warps_per_block(t);
@@ -273,7 +273,7 @@ static void draw_deadlock(WINDOW *win, const app *a, const trace_t *t, int y, in
     }
     free(at);
     if (r < y + h)
-        view_put(win, r, x, w, a->run.fault.message, term_attr(TC_DIM));
+        view_put_wrap(win, r, x, w, y + h - r, a->run.fault.message, term_attr(TC_DIM));
 }
 
 /* Barrier misuse (synccheck): in the finding's block, the lines of the barriers each
@@ -301,7 +301,7 @@ static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const gl_finding 
             view_put(win, r++, x, w, head + cut + (head[cut] == ' '), term_attr(TC_BAD) | A_BOLD);
     }
     if (!t) {
-        view_put(win, r, x, w, fi->message, PLAIN);
+        view_put_wrap(win, r, x, w, y + h - r, fi->message, PLAIN);
         return;
     }
     const unsigned wpb = view_warps_per_block(t) < 1024 ? view_warps_per_block(t) : 1024;
@@ -337,9 +337,9 @@ static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const gl_finding 
         view_put(win, r++, x, w, buf, arrivals[k] < most ? term_attr(TC_WARN) : PLAIN);
     }
     if (r < y + h)
-        view_put(win, r, x, w,
-                 "__syncthreads() needs a condition that is the same for the whole block",
-                 term_attr(TC_DIM));
+        view_put_wrap(win, r, x, w, y + h - r,
+                      "__syncthreads() needs a condition that is the same for the whole block",
+                      term_attr(TC_DIM));
 }
 
 void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
@@ -347,11 +347,12 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
 {
     (void)vm;
     if (!tv_has_error_picture(a)) {
-        view_put(win, y, x, w,
-                 a->have_run ? "no error in this run: nothing to picture" : "no run yet",
-                 term_attr(TC_GOOD));
-        view_put(win, y + 1, x, w, "races, out-of-bounds accesses and deadlocks open here",
-                 term_attr(TC_DIM));
+        int r =
+            view_put_wrap(win, y, x, w, 2,
+                          a->have_run ? "no error in this run: nothing to picture" : "no run yet",
+                          term_attr(TC_GOOD));
+        view_put_wrap(win, y + r, x, w, h - r,
+                      "races, out-of-bounds accesses and deadlocks open here", term_attr(TC_DIM));
         return;
     }
     const gl_fault *f = &a->run.fault;
@@ -449,13 +450,14 @@ void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
             return;
         }
     }
-    view_put(win, y, x, w, f->kind != GL_FAULT_NONE ? f->message : a->run.findings[0].message,
-             term_attr(TC_BAD));
-    if (f->kind == GL_FAULT_GPU && h >= 3) /* CUDA names no thread or line */
-        view_put(win, y + 2, x, w,
-                 "the GPU does not say which thread or line: press S to re-run it on the "
-                 "simulator, which shows where",
-                 term_attr(TC_DIM));
+    int r = view_put_wrap(win, y, x, w, h - 1,
+                          f->kind != GL_FAULT_NONE ? f->message : a->run.findings[0].message,
+                          term_attr(TC_BAD));
+    if (f->kind == GL_FAULT_GPU && r + 1 < h) /* CUDA names no thread or line */
+        view_put_wrap(win, y + r + 1, x, w, h - r - 1,
+                      "the GPU does not say which thread or line: press S to re-run it on the "
+                      "simulator, which shows where",
+                      term_attr(TC_DIM));
 }
 
 int view_error_height(const app *a, int w)

@@ -693,11 +693,15 @@ void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x
     int top = y + 2;
     if (h >= 9) { /* room for the shape line */
         char shape[200];
-        snprintf(shape, sizeof shape, "grid (%u,%u,%u) x block (%u,%u,%u) = %llu threads%s",
-                 s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],
-                 (unsigned long long)(B * T),
-                 block1d ? (T > WARP ? "; a row = a warp" : "")
-                         : "; rows = threadIdx.y, columns = threadIdx.x");
+        /* the shape, its explanation where there is room; never a cut number */
+        if (snprintf(shape, sizeof shape, "grid (%u,%u,%u) x block (%u,%u,%u) = %llu threads%s",
+                     s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],
+                     (unsigned long long)(B * T),
+                     block1d ? (T > WARP ? "; a row = a warp" : "")
+                             : "; rows = threadIdx.y, columns = threadIdx.x") > w)
+            snprintf(shape, sizeof shape, "grid (%u,%u,%u) x block (%u,%u,%u): %llu", s->grid[0],
+                     s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],
+                     (unsigned long long)(B * T));
         wattron(win, term_attr(TC_DIM));
         mvwaddnstr(win, top, x, shape, w);
         wattroff(win, term_attr(TC_DIM));

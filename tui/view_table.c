@@ -89,9 +89,10 @@ static void draw_time_line(WINDOW *win, const app *a, const trace_t *t, int y, i
         snprintf(buf, sizeof buf,
                  "after %" PRIu64 " warp instr. (event %zu of %zu) b%u w%u lane %u  .,<>()", time,
                  pos, t->nevents, b, wp, l);
-    else
-        snprintf(buf, sizeof buf, "t=%" PRIu64 " ev %zu/%zu b%u w%u l%u .,<>()", time, pos,
-                 t->nevents, b, wp, l);
+    else if (snprintf(buf, sizeof buf, "t=%" PRIu64 " ev %zu/%zu b%u w%u l%u .,<>()", time, pos,
+                      t->nevents, b, wp, l) > w) /* the numbers matter more than the keys */
+        snprintf(buf, sizeof buf, "t=%" PRIu64 " ev %zu/%zu b%u w%u l%u", time, pos, t->nevents, b,
+                 wp, l);
     view_put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 
@@ -110,22 +111,24 @@ void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struc
         return;
     }
     if (!t || t->nevents == 0) {
-        view_put(win, y, x, w,
-                 !a->have_run ? "press r: this view shows what the kernel did"
-                 : a->run.backend != GL_BACKEND_SIM
-                     ? "no trace of this GPU run: S replays it on the simulator"
-                     : "no trace of this run",
-                 term_attr(TC_DIM));
-        view_put(win, y + 1, x, w, "1 thread map, 2 warps, v next view, ? help", term_attr(TC_DIM));
+        int r = view_put_wrap(win, y, x, w, h - 1,
+                              !a->have_run ? "press r: this view shows what the kernel did"
+                              : a->run.backend != GL_BACKEND_SIM
+                                  ? "no trace of this GPU run: S replays it on the simulator"
+                                  : "no trace of this run",
+                              term_attr(TC_DIM));
+        view_put_wrap(win, y + r, x, w, h - r, "1 thread map, 2 warps, v next view, ? help",
+                      term_attr(TC_DIM));
         return;
     }
     if (a->run.backend != GL_BACKEND_SIM && (v->flags & VIEW_F_SIM)) {
         /* GPU traces hold memory requests and block starts/ends (runtime/instrument.h) */
-        view_put(win, y, x, w, "the GPU's trace has memory requests and blocks only",
-                 term_attr(TC_DIM));
-        view_put(win, y + 1, x, w,
-                 "S replays this launch on the simulator, which records this view",
-                 term_attr(TC_DIM));
+        int r =
+            view_put_wrap(win, y, x, w, h - 1,
+                          "the GPU's trace has memory requests and blocks only", term_attr(TC_DIM));
+        view_put_wrap(win, y + r, x, w, h - r,
+                      "S replays this launch on the simulator, which records this view",
+                      term_attr(TC_DIM));
         return;
     }
     v->draw(win, a, t, y, x, h - 1, w, m);

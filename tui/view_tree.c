@@ -2,6 +2,7 @@
  * (snapshots), changed cells bright: a reduction or scan tree, one level per barrier
  * epoch. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,33 +33,77 @@ static void shared_elem(const trace_t *t, unsigned *size, bool *is_float)
     }
 }
 
-static double snap_value(const unsigned char *p, unsigned size, bool is_float)
+/* A float element of size bytes: f64, f32 or f16. */
+static double snap_float(const unsigned char *p, unsigned size)
 {
-    if (is_float && size == 8) {
+    if (size == 8) {
         double d;
         memcpy(&d, p, 8);
         return d;
     }
-    if (is_float) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
+    if (size == 2) { /* IEEE half: sign, 5 exponent bits, 10 fraction bits */
+        const unsigned h = p[0] | (unsigned)p[1] << 8, e = (h >> 10) & 31, m = h & 1023;
+        const double v = e == 0    ? ldexp(m, -24)
+                         : e == 31 ? (m ? NAN : INFINITY)
+                                   : ldexp(1024 + m, (int)e - 25);
+        return h & 0x8000 ? -v : v;
     }
-    if (size == 8) {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return (double)v;
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+/* Element p (size bytes) as text: floats to 4 digits; integers exactly, unsigned when
+ * uns (see stored_unsigned), else signed. */
+static int snap_text(char *buf, size_t len, const unsigned char *p, unsigned size, bool is_float,
+                     bool uns)
+{
+    if (is_float)
+        return snprintf(buf, len, "%.4g", snap_float(p, size));
+    uint64_t u = 0;
+    memcpy(&u, p, size); /* little-endian, as the trace's bytes */
+    if (uns)
+        return snprintf(buf, len, "%" PRIu64, u);
+    if (size < 8 && (u >> (8 * size - 1)) & 1) /* sign-extend */
+        u |= ~UINT64_C(0) << (8 * size);
+    return snprintf(buf, len, "%" PRId64, (int64_t)u);
+}
+
+/* Whether the integers block b stored in shared memory (its shared stores and atomics
+ * among events [0, upto)) are best shown unsigned, judged on snapshot s: the PTX does not
+ * say (NVRTC stores an int with st.shared.u32), so they are unsigned when one of them
+ * would be below -2^24 as a signed value (a key or a mask past 2^31, not a count or a
+ * sum). Elements nothing stored (the simulator's poison, a GPU's leftovers) do not count. */
+static bool stored_unsigned(const trace_t *t, uint32_t b, size_t upto, const trace_snapshot *s,
+                            unsigned es, bool is_float)
+{
+    if (is_float || es < 4 || s->size < es)
+        return false;
+    const size_t nel = s->size / es;
+    unsigned char *wrote = calloc(nel, 1);
+    if (!wrote)
+        return false;
+    for (size_t i = 0; i < upto && i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_EV_MEM || e->block != b || e->space != TRACE_SPACE_SHARED ||
+            e->op == TRACE_LOAD)
+            continue;
+        const uint64_t *ad = trace_event_addrs(t, e);
+        for (int l = 0; l < WARP; l++)
+            for (uint64_t o = 0; (e->mask >> l) & 1u && o < e->width; o += es)
+                if ((ad[l] + o) / es < nel)
+                    wrote[(ad[l] + o) / es] = 1;
     }
-    if (size == 2) {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
+    bool uns = false;
+    for (size_t k = 0; k < nel && !uns; k++) {
+        if (!wrote[k])
+            continue;
+        uint64_t u = 0;
+        memcpy(&u, t->snap_bytes + s->offset + k * es, es);
+        uns = es == 8 ? (int64_t)u < -(INT64_C(1) << 56) : (int32_t)u < -(1 << 24);
     }
-    if (size == 1)
-        return (signed char)p[0];
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
+    free(wrote);
+    return uns;
 }
 
 /* The shared stores of block b between events from and to (one barrier epoch),
@@ -139,9 +184,10 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
     unsigned sw, sl;
     tv_selected(a, &b, &sw, &sl);
     if (t->nsnaps == 0) {
-        view_put(win, y, x, w, "no shared-memory snapshots: this kernel has no barrier",
-                 term_attr(TC_DIM));
-        view_put(win, y + 1, x, w, "(or uses no shared memory)", term_attr(TC_DIM));
+        view_put_wrap(win, y, x, w, h,
+                      "no shared-memory snapshots: this kernel has no barrier (or uses no shared "
+                      "memory)",
+                      term_attr(TC_DIM));
         return;
     }
     unsigned es;
@@ -151,8 +197,8 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     enum { MAXR = 64 };
     uint32_t idx[MAXR];
-    size_t at[MAXR]; /* event index of each release */
-    int n = 0, total = 0;
+    size_t at[MAXR];                  /* event index of each release */
+    int n = 0, total = 0, before = 0; /* before: all released before the cursor */
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->kind != TRACE_EV_BAR_RELEASE || e->block != b || e->aux == UINT32_MAX ||
@@ -161,17 +207,43 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
         total++;
         if (i >= pos)
             continue;
+        before++;
         if (n == MAXR)
             memmove(idx, idx + 1, (MAXR - 1) * sizeof *idx),
                 memmove(at, at + 1, (MAXR - 1) * sizeof *at), n--;
         at[n] = i;
         idx[n++] = e->aux;
     }
-    int cw = fl ? 7 : 5, lw = 6;
+    /* rows: the last barriers before the cursor; when some do not fit, the first row says
+     * how many earlier ones are not shown. Who wrote what in the last epoch shown goes
+     * below (zoomed out, the cursor's values). */
+    int who_rows = h >= 9 ? (h >= 16 ? 4 : 2) : 0;
+    if (a->tree_zoom && who_rows == 0 && h >= 5)
+        who_rows = 1;
+    int rows = h - 2 - who_rows;
+    if (rows < 1)
+        rows = 1;
+    const bool cut = before > rows;
+    const int start =
+        n - (cut && rows > 1 ? rows - 1 : rows) > 0 ? n - (cut && rows > 1 ? rows - 1 : rows) : 0;
+    /* columns as wide as the widest value of the rows shown, one space between */
+    char buf[256];
+    int lw = 6, cw = 2;
+    const bool uns = n > 0 && stored_unsigned(t, b, at[n - 1], &t->snaps[idx[n - 1]], es, fl);
+    for (int r = start; r < n; r++) {
+        const trace_snapshot *sn = &t->snaps[idx[r]];
+        for (uint32_t e = 0; (size_t)(e + 1) * es <= sn->size; e++) {
+            int l = snap_text(buf, sizeof buf, t->snap_bytes + sn->offset + (size_t)e * es, es, fl,
+                              uns);
+            if (l + 1 > cw)
+                cw = l + 1;
+        }
+    }
+    if (cw > w - lw)
+        cw = w - lw > 2 ? w - lw : 2;
     int ncols = (w - lw) / cw;
     if (ncols < 1)
         ncols = 1;
-    char buf[256];
     uint32_t elems = 0;
     for (size_t i = 0; i < t->nsnaps; i++) /* the block's shared memory, in elements */
         if (t->snaps[i].size / es > elems)
@@ -191,7 +263,7 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
     snprintf(buf, sizeof buf,
              narrow ? "block %u, barrier %d/%d: shared"
                     : "block %u after barrier %d/%d: shared memory",
-             b, n, total);
+             b, before, total);
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     const int last =
         zoom ? first
@@ -216,18 +288,17 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
         view_put(win, y + 2, x, w, "> steps to the first barrier", term_attr(TC_DIM));
         return;
     }
-    /* who wrote what in the last epoch shown (between the two last barriers); zoomed
-     * out, the cursor's values instead */
-    int who_rows = h >= 9 ? (h >= 16 ? 4 : 2) : 0;
-    if (zoom && who_rows == 0 && h >= 5)
-        who_rows = 1;
-    int rows = h - 2 - who_rows;
-    int start = n > rows ? n - rows : 0;
+    const int top = y + 2 + (start > 0 || before > n ? 1 : 0); /* the first barrier's row */
+    if (top > y + 2) {
+        snprintf(buf, sizeof buf, "%s %d more row%s above (< back)", view_utf8() ? "\u22ee" : ":",
+                 before - (n - start), before - (n - start) == 1 ? "" : "s");
+        view_put(win, y + 2, x, w, buf, term_attr(TC_DIM));
+    }
     for (int r = start; r < n; r++) {
         const trace_snapshot *s = &t->snaps[idx[r]];
         const trace_snapshot *p = r > 0 ? &t->snaps[idx[r - 1]] : NULL;
         int line = view_line_of_pc(t, s->pc);
-        const int row = y + 2 + r - start;
+        const int row = top + r - start;
         snprintf(buf, sizeof buf, "L%-4d", line);
         view_put(win, row, x, lw, buf, r == n - 1 ? term_attr(TC_SELECTED) : term_attr(TC_DIM));
         if (zoom) {
@@ -250,15 +321,13 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
         }
         for (int c = 0; c < ncols && (uint32_t)(first + c) < s->size / es; c++) {
             size_t off = (size_t)(first + c) * es;
-            double v = snap_value(t->snap_bytes + s->offset + off, es, fl);
             bool changed =
                 p && off + es <= p->size &&
                 memcmp(t->snap_bytes + s->offset + off, t->snap_bytes + p->offset + off, es) != 0;
-            if (fl)
-                snprintf(buf, sizeof buf, "%*.*g", cw - 1, 4, v);
-            else
-                snprintf(buf, sizeof buf, "%*.0f", cw - 1, v);
-            view_put(win, row, x + lw + c * cw, cw, buf,
+            char v[64];
+            snap_text(v, sizeof v, t->snap_bytes + s->offset + off, es, fl, uns);
+            snprintf(buf, sizeof buf, "%*s", cw - 1, v); /* right-aligned, a space before */
+            view_put(win, row, x + lw + c * cw + 1, cw - 1, buf,
                      changed ? term_attr(TC_GOOD) | A_BOLD : PLAIN);
         }
     }
@@ -271,16 +340,16 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
                      c0 + k - 1);
         for (uint32_t e = c0;
              e < c0 + k && (size_t)(e + 1) * es <= s->size && used < (int)sizeof buf - 24; e++) {
-            double v = snap_value(t->snap_bytes + s->offset + (size_t)e * es, es, fl);
-            used += fl ? snprintf(buf + used, sizeof buf - (size_t)used, " %.4g", v)
-                       : snprintf(buf + used, sizeof buf - (size_t)used, " %.0f", v);
+            char v[64];
+            snap_text(v, sizeof v, t->snap_bytes + s->offset + (size_t)e * es, es, fl, uns);
+            used += snprintf(buf + used, sizeof buf - (size_t)used, " %s", v);
         }
-        view_put(win, y + 2 + (n - start), x, w, buf, PLAIN);
+        view_put_wrap(win, top + (n - start), x, w, who_rows, buf, PLAIN);
         return;
     }
     if (who_rows > 0)
         draw_epoch_writers(win, a, t, b, n >= 2 ? at[n - 2] + 1 : 0, at[n - 1], es,
-                           y + 2 + (n - start), x, y + h - (y + 2 + (n - start)), w);
+                           top + (n - start), x, y + h - (top + (n - start)), w);
 }
 
 int view_tree_height(const app *a, int w)

@@ -79,15 +79,14 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     if (h < 3 || w < 16)
         return;
     if (!t || t->nevents == 0 || a->run.backend != GL_BACKEND_SIM) {
-        wattron(win, term_attr(TC_DIM));
-        mvwaddnstr(win, y, x,
-                   !a->have_run ? "press r: the timeline shows what every warp issued"
-                   : a->run.backend != GL_BACKEND_SIM
-                       ? "the GPU traces memory requests, not issues: S replays on the simulator"
-                       : "no trace of this run",
-                   w);
-        mvwaddnstr(win, y + 1, x, "w: back to the thread map", w);
-        wattroff(win, term_attr(TC_DIM));
+        int r = view_put_wrap(win, y, x, w, h - 1,
+                              !a->have_run ? "press r: the timeline shows what every warp issued"
+                              : a->run.backend != GL_BACKEND_SIM
+                                  ? "the GPU traces memory requests, not issues: S replays on the "
+                                    "simulator"
+                                  : "no trace of this run",
+                              term_attr(TC_DIM));
+        view_put(win, y + r, x, w, "w: back to the thread map", term_attr(TC_DIM));
         return;
     }
     uint64_t T = (uint64_t)t->block[0] * t->block[1] * t->block[2];
@@ -186,12 +185,26 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
             kernel_eff = gl_warp_execution_efficiency(&m->total);
     }
     qsort(lines, (size_t)nl, sizeof lines[0], eff_cmp);
-    int eff_rows = nl == 0 ? 0 : (nl < 5 ? nl : 5) + 1;
-    if (eff_rows > h - 4)
-        eff_rows = h - 4 > 0 ? h - 4 : 0;
-    int rows = h - 2 - eff_rows;
+    /* rows: the warps first (the picture), at least half of them or 4; then a note for
+     * warps not shown and a cut trace; the per-line table gets what is left (the source
+     * pane's gutter gives the same shares), and what it does not take goes to the warps */
+    const int avail = h - 2;
+    const int eff_want = nl == 0 ? 0 : (nl < 5 ? nl : 5) + 2; /* its heading may take 2 */
+    int rows = nwarps < (uint64_t)avail ? (int)nwarps : avail;
+    if (rows > (avail / 2 > 4 ? avail / 2 : 4))
+        rows = avail / 2 > 4 ? avail / 2 : 4;
+    if (rows > avail)
+        rows = avail;
+    const int notes = (t->truncated ? 1 : 0) + (nwarps > (uint64_t)rows ? 1 : 0);
+    int rest = avail - rows - notes;
+    if (rest < 0)
+        rows += rest, rest = 0;
     if (rows < 1)
-        rows = 1, eff_rows = h - 3 > 0 ? h - 3 : 0;
+        rows = 1;
+    int eff_rows = rest >= 3 ? (rest < eff_want ? rest : eff_want) : 0;
+    rest -= eff_rows;
+    if (rest > 0 && nwarps > (uint64_t)rows) /* more warps where the table did not need it */
+        rows += (uint64_t)rest < nwarps - (uint64_t)rows ? rest : (int)(nwarps - (uint64_t)rows);
 
     /* which warps: from the selected thread's warp when there is a selection */
     uint64_t first = 0;
@@ -283,12 +296,18 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
         wattroff(win, term_attr(TC_DIM));
     }
     free(count);
-    if (t->truncated) {
-        wattron(win, term_attr(TC_WARN));
-        mvwaddnstr(win, y + 2 + (int)shown - 1 + (shown < (uint64_t)rows), x,
-                   "(trace cut: the first events only)", w);
-        wattroff(win, term_attr(TC_WARN));
+    int ny = y + 2 + (int)shown; /* the notes under the rows */
+    if (nwarps > shown && ny < y + h - eff_rows) {
+        char more[160];
+        snprintf(
+            more, sizeof more, "%s %llu of %llu warps shown from b%llu w%llu; ( ) select others",
+            view_utf8() ? "\u22ee" : ":", (unsigned long long)shown, (unsigned long long)nwarps,
+            (unsigned long long)(first / wpb), (unsigned long long)(first % wpb));
+        view_put(win, ny++, x, w, more, term_attr(TC_DIM));
     }
+    if (t->truncated && ny < y + h - eff_rows)
+        view_put(win, ny, x, w, "trace cut: the cells show its first events only",
+                 term_attr(TC_WARN));
     /* warp execution efficiency (active lanes) per line */
     if (eff_rows > 0) {
         int ey = y + h - eff_rows;
@@ -307,9 +326,16 @@ void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
                                  : "idle: %.0f%% partial, %.0f%% divergent",
                          100.0 * idle_partial, 100.0 * idle_divergent);
             }
-        } else
-            snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
-                     kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+        } else {
+            int n =
+                snprintf(head, sizeof head, "active lanes: kernel %.0f%%; per line, lowest first:",
+                         kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+            if (n > w && eff_rows > 2) { /* two lines, not a cut one */
+                snprintf(head, sizeof head, "active lanes: kernel %.0f%%",
+                         kernel_eff >= 0 ? 100.0 * kernel_eff : 0.0);
+                snprintf(head2, sizeof head2, "per line, lowest first:");
+            }
+        }
         wattron(win, term_attr(TC_HEADING));
         mvwaddnstr(win, ey, x, head, w);
         if (head2[0] && eff_rows > 1)

@@ -67,6 +67,61 @@ int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
     return put(win, y, x, maxcols, s, attr);
 }
 
+int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr)
+{
+    if (maxcols <= 0 || maxrows <= 0 || !s)
+        return 0;
+    int rows = 0;
+    size_t left = strlen(s);
+    while (left > 0 && rows < maxrows) {
+        int cols;
+        size_t fit = mb_fit(s, left, maxcols, &cols);
+        if (fit < left && rows + 1 < maxrows) { /* break at the last space that fits */
+            size_t b = fit;
+            while (b > 0 && s[b] != ' ')
+                b--;
+            if (b > 0)
+                fit = b;
+        }
+        if (fit == 0)
+            fit = 1;
+        wattron(win, attr);
+        mvwaddnstr(win, y + rows, x, s, (int)fit);
+        wattroff(win, attr);
+        rows++;
+        s += fit, left -= fit;
+        while (left > 0 && *s == ' ')
+            s++, left--;
+    }
+    return rows;
+}
+
+int view_wrap_rows(const char *s, int maxcols)
+{
+    if (maxcols <= 0 || !s)
+        return 0;
+    int rows = 0;
+    size_t left = strlen(s);
+    while (left > 0) {
+        int cols;
+        size_t fit = mb_fit(s, left, maxcols, &cols);
+        if (fit < left) {
+            size_t b = fit;
+            while (b > 0 && s[b] != ' ')
+                b--;
+            if (b > 0)
+                fit = b;
+        }
+        if (fit == 0)
+            fit = 1;
+        rows++;
+        s += fit, left -= fit;
+        while (left > 0 && *s == ' ')
+            s++, left--;
+    }
+    return rows;
+}
+
 typedef struct tline {
     char *s;
     int attr;
@@ -334,6 +389,10 @@ static void draw_status(const app *a)
         return;
     }
     const char *right = a->flash[0] ? a->flash : "?:help  q:quit";
+    /* N (the debug build) changes every count: the status line says so while it is on */
+    char names[64] = "";
+    if (a->screen == SCREEN_LESSON && a->names_build)
+        snprintf(names, sizeof names, "%s N: debug build -G", term_glyph()->dot);
     /* the help keys stay: a narrow terminal first loses the back end's explanation
      * ("simulator (no GPU found)" -> "simulator"), then the back end */
     for (int pass = 0; pass < 3; pass++) {
@@ -344,8 +403,9 @@ static void draw_status(const app *a)
             backend[0] = '\0';
         const char *sep = backend[0] ? term_glyph()->dot : "";
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d %s %s", a->lesson->number,
-                     term_glyph()->dot, a->step + 1, app_nsteps(a), sep, backend);
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s %s %s", a->lesson->number,
+                     term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names, sep,
+                     backend);
         else
             snprintf(left, sizeof left, "%d lesson%s %s %s", a->nlessons,
                      a->nlessons == 1 ? "" : "s", sep, backend);
@@ -357,15 +417,18 @@ static void draw_status(const app *a)
     }
     if (a->flash[0]) { /* a message matters more than the back end's name */
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d", a->lesson->number,
-                     term_glyph()->dot, a->step + 1, app_nsteps(a));
+            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s", a->lesson->number,
+                     term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names);
         else
             left[0] = '\0';
         int lw, rw;
         mb_fit(left, strlen(left), 1 << 20, &lw);
         mb_fit(right, strlen(right), 1 << 20, &rw);
-        if (lw + rw + 4 >= COLS) {
-            draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), right, "");
+        if (lw + rw + 4 >= COLS) { /* the message alone, after N's mark */
+            char both[400];
+            snprintf(both, sizeof both, "%s%s%.300s", names[0] ? "N -G " : "",
+                     names[0] ? term_glyph()->dot : "", right);
+            draw_bar(W_STATUS, LINES - 1, term_attr(TC_STATUS), both, "");
             return;
         }
     }
@@ -1112,12 +1175,15 @@ static void comparison_lines(const app *a, tlines *L, int cols)
     if (c->done && c->differ == 0)
         tl_printf(L, cols, term_attr(TC_GOOD), "output matches the reference for n = %lld",
                   (long long)c->n);
-    else if (c->done)
+    else if (c->done) {
+        char tol[64] = "";
+        if (c->tolerance > 0)
+            snprintf(tol, sizeof tol, " by more than the tolerance %g", c->tolerance);
         tl_printf(L, cols, term_attr(TC_BAD),
-                  "output differs from the reference for n = %lld at %zu of %zu elements%s",
-                  (long long)c->n, c->differ, c->elements,
+                  "output differs from the reference for n = %lld at %zu of %zu elements%s%s",
+                  (long long)c->n, c->differ, c->elements, tol,
                   a->view == VIEW_BUFFERS ? " (side by side above)" : " (7 shows them)");
-    else if (a->ref_status != GL_OK && a->ref_error[0]) {
+    } else if (a->ref_status != GL_OK && a->ref_error[0]) {
         tl_printf(L, cols, term_attr(TC_BAD),
                   "the reference could not run at n = %lld:", (long long)a->ref_n);
         tl_wrap(L, a->ref_error, cols, term_attr(TC_BAD));
@@ -1172,12 +1238,21 @@ static void baseline_lines(const app *a, tlines *L, int cols)
                                   (double)p->divergent_branches, (double)c->divergent_branches, 0))
             np++;
     }
+    /* whether the two runs did the same work (f runs another kernel, maybe in another
+     * launch): say so before comparing their counts */
+    char work[600] = "";
+    const bool same =
+        !b->has_work || !a->have_work || gl_work_same(&b->work, &a->run_work, work, sizeof work);
+    if (work[0])
+        tl_wrap(L, work, cols, same ? term_attr(TC_DIM) : term_attr(TC_WARN));
     if (np == 0) {
-        tl_printf(L, cols, term_attr(TC_DIM), "the same as your previous run");
+        tl_printf(L, cols, term_attr(TC_DIM), "the same counts as your previous run");
         return;
     }
     char line[720];
-    int used = snprintf(line, sizeof line, "than your previous run:");
+    const bool other = b->has_work && a->have_work && strcmp(b->work.kernel, a->run_work.kernel);
+    int used = snprintf(line, sizeof line, "than your previous run%s%.120s%s:", other ? " (" : "",
+                        other ? b->work.kernel : "", other ? ")" : "");
     for (int i = 0; i < np && used < (int)sizeof line; i++)
         used += snprintf(line + used, sizeof line - (size_t)used, "%s %s", i ? ";" : "", parts[i]);
     tl_wrap(L, line, cols, term_attr(TC_HEADING));
@@ -1205,6 +1280,20 @@ static void occupancy_lines(const app *a, tlines *L, int cols)
               a->run.backend == GL_BACKEND_SIM ? " (modelled, registers not counted)" : "",
               o->theoretical * 100, o->limiter, o->achieved * 100, (unsigned long long)blocks,
               blocks == 1 ? "" : "s", o->sm_count, waves);
+}
+
+/* Whether the last run changed pointer argument i's buffer: against the copy from before
+ * the launch, else (a buffer past 64 MiB) the run's work; true when neither says. */
+static bool run_buffer_changed(const app *a, int i)
+{
+    if (a->init_buffers && a->init_buffers[i].data)
+        return memcmp(a->init_buffers[i].data, a->run.buffers[i].data, a->run.buffers[i].bytes) !=
+               0;
+    for (int b = 0; a->have_work && b < a->run_work.nbuf; b++)
+        if (strcmp(a->run_work.buf[b].name, a->spec.args[i].name) == 0 &&
+            a->run_work.buf[b].changed != SIZE_MAX)
+            return a->run_work.buf[b].changed > 0;
+    return true;
 }
 
 static void build_run_lines(const app *a, tlines *L, int cols)
@@ -1325,9 +1414,7 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                     const gl_arg *arg = &a->spec.args[i];
                     if (!arg->is_ptr || !a->run.buffers[i].data)
                         continue;
-                    bool changed = !a->init_buffers || !a->init_buffers[i].data ||
-                                   memcmp(a->init_buffers[i].data, a->run.buffers[i].data,
-                                          a->run.buffers[i].bytes) != 0;
+                    bool changed = run_buffer_changed(a, i);
                     if (changed != (pass == 0))
                         continue;
                     if (!header)
@@ -1367,6 +1454,42 @@ static void build_run_lines(const app *a, tlines *L, int cols)
         tl_wrap(L, a->run.note, cols, term_attr(TC_DIM));
 }
 
+/* Word-wraps text to width columns with every line indented by `indent` spaces. */
+static void tl_wrap_indent(tlines *L, const char *text, int width, int indent, int attr)
+{
+    tlines W = {0};
+    tl_wrap(&W, text, width - indent, attr);
+    for (int i = 0; i < W.n; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%*s%s", indent, "", W.v[i].s);
+        tl_add(L, buf, strlen(buf), W.v[i].attr);
+    }
+    tl_free(&W);
+}
+
+/* A copy of s with every occurrence of path replaced by its file name (caller frees);
+ * NULL when path is empty or out of memory. */
+static char *path_to_name(const char *s, const char *path)
+{
+    const size_t pl = path ? strlen(path) : 0;
+    if (pl == 0)
+        return NULL;
+    const char *name = base_name(path);
+    char *out = malloc(strlen(s) + 1), *o = out;
+    if (!out)
+        return NULL;
+    while (*s) {
+        if (strncmp(s, path, pl) == 0) {
+            o += sprintf(o, "%s", name);
+            s += pl;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
 static void build_grade_lines(const app *a, tlines *L, int cols)
 {
     if (a->grade_status != GL_OK) {
@@ -1382,24 +1505,62 @@ static void build_grade_lines(const app *a, tlines *L, int cols)
         tl_add(L, "your kernel did not compile:", 28, term_attr(TC_BAD));
         tl_wrap(L, r->compile_log ? r->compile_log : "", cols, PLAIN);
     }
-    /* failures first (what to fix), then the checks that could not run, then passes */
+    /* failures first (what to fix), then the checks that could not run, then passes;
+     * checks that did not fail and say the same (or nothing) share one entry */
+    bool done[256] = {false};
     for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < r->nchecks; i++) {
+        for (int i = 0; i < r->nchecks && i < 256; i++) {
             const gl_check_result *c = &r->checks[i];
             int rank = c->passed ? 2 : c->not_run ? 1 : 0;
-            if (rank != pass)
+            if (rank != pass || done[i])
                 continue;
-            tl_printf(L, cols,
-                      rank == 2   ? term_attr(TC_GOOD)
-                      : rank == 1 ? term_attr(TC_WARN)
-                                  : term_attr(TC_BAD),
-                      "%s %s",
+            char names[1024];
+            size_t used = (size_t)snprintf(names, sizeof names, "%s", c->name);
+            for (int j = i + 1; rank > 0 && j < r->nchecks && j < 256; j++) {
+                const gl_check_result *o = &r->checks[j];
+                if ((o->passed ? 2 : o->not_run ? 1 : 0) != rank || strcmp(o->detail, c->detail))
+                    continue;
+                done[j] = true;
+                if (used < sizeof names)
+                    used += (size_t)snprintf(names + used, sizeof names - used, ", %s", o->name);
+            }
+            const int attr = rank == 2   ? term_attr(TC_GOOD)
+                             : rank == 1 ? term_attr(TC_WARN)
+                                         : term_attr(TC_BAD);
+            if (rank == 2 && c->detail[0] && !strchr(c->detail, '\n')) {
+                /* a pass on one line with what it checked, the rest indented */
+                char *d = path_to_name(c->detail, a->ex_path);
+                const char *det = d ? d : c->detail;
+                const size_t n = strlen(names) + strlen(det) + 16;
+                char *line = malloc(n);
+                if (line) {
+                    snprintf(line, n, "PASS %s: %s", names, det);
+                    tlines W = {0};
+                    tl_wrap(&W, line, cols, attr);
+                    const char *rest = line + (W.n ? strlen(W.v[0].s) : strlen(line));
+                    while (*rest == ' ')
+                        rest++;
+                    if (W.n)
+                        tl_add(L, W.v[0].s, strlen(W.v[0].s), attr);
+                    if (*rest)
+                        tl_wrap_indent(L, rest, cols, 5, PLAIN);
+                    tl_free(&W);
+                    free(line);
+                }
+                free(d);
+                continue;
+            }
+            tl_printf(L, cols, attr, "%s %s",
                       rank == 2   ? "PASS"
                       : rank == 1 ? "NOT RUN"
                                   : "FAIL",
-                      c->name);
-            if (c->detail[0])
-                tl_printf(L, cols, PLAIN, "     %s", c->detail);
+                      names);
+            if (c->detail[0]) {
+                /* the learner's copy by its file name (its folder is in the text pane) */
+                char *d = path_to_name(c->detail, a->ex_path);
+                tl_wrap_indent(L, d ? d : c->detail, cols, 5, PLAIN);
+                free(d);
+            }
         }
 }
 
@@ -1433,7 +1594,9 @@ static void draw_result(const app *a, WINDOW *win, int h, int w, struct view_met
     m->res_rows = h - 2;
     int top = tl_draw(win, &L, a->res_top, 1, 2, h - 2, cols);
     if (top + h - 2 < L.n)
-        put(win, h - 1, w - 22, 20, " J/K scroll: more ", term_attr(TC_DIM));
+        put(win, h - 1, w - 34, 32,
+            a->res_full ? " J/K or Up/Down: more " : " Enter: all  J/K scroll: more ",
+            term_attr(TC_DIM));
     tl_free(&L);
 }
 
@@ -1569,6 +1732,14 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
             if (d)
                 draw_device(a, d, h - th, COLS), pane_show(d);
         }
+        return;
+    }
+    if (a->res_full && has_result) { /* the Result on the whole page */
+        char full[160];
+        snprintf(full, sizeof full, "%s %s Enter: back to the panes", res_title, term_glyph()->dot);
+        WINDOW *r = pane(W_RESULT, y, 0, h, COLS, full);
+        if (r)
+            draw_result(a, r, h, COLS, m), pane_show(r);
         return;
     }
     if (!has_src && !has_result) {
