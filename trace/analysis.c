@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/dram.h"
+
 /* One atomic address (open-addressing hash; count 0 = empty slot). */
 typedef struct atom_slot {
     uint64_t address;
@@ -27,6 +29,7 @@ struct gl_metrics_acc {
     size_t natoms, cap_atoms;
     arrival *arr;
     size_t narr, cap_arr;
+    gl_dram *dram; /* the DRAM model, when gl_metrics.l2_bytes is set */
     int nomem;
 };
 
@@ -130,6 +133,8 @@ static gl_metrics_acc *acc_get(gl_metrics *m, const trace_t *t)
         free(a);
         return NULL;
     }
+    if (m->l2_bytes && !(a->dram = gl_dram_new(m->l2_bytes)))
+        a->nomem = 1;
     m->acc = a;
     m->level = t->level;
     snprintf(m->kernel, sizeof m->kernel, "%s", t->kernel);
@@ -186,6 +191,9 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, co
             for (uint32_t m = ev->mask; m; m &= m - 1)
                 atom_add(a, TRACE_SPACE_GLOBAL, addrs[__builtin_ctz(m)]);
         }
+        if (a->dram)
+            gl_dram_access(a->dram, ev->op, addrs, ev->mask, ev->width, &c->dram_read_bytes,
+                           &c->dram_write_bytes);
     } else if (ev->space == TRACE_SPACE_SHARED) {
         if (ev->op == TRACE_ATOMIC) {
             c->shared_atom_requests++;
@@ -394,7 +402,7 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
         }
         free(tmp);
     }
-    if (a->nomem)
+    if (a->nomem || (a->dram && gl_dram_nomem(a->dram)))
         m->incomplete = 1;
     return 0;
 }
@@ -422,6 +430,7 @@ void gl_metrics_free(gl_metrics *m)
         free(m->acc->pc);
         free(m->acc->atoms);
         free(m->acc->arr);
+        gl_dram_free(m->acc->dram);
         free(m->acc);
         m->acc = NULL;
     }
