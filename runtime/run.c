@@ -475,12 +475,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                         ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
                         &res->occupancy);
     }
-    {
-        gl_device_info pi;
-        gl_arch_device_info(dev, &pi);
-        res->peaks = (gl_peaks){.gbs = pi.peak_bandwidth_gbs, .gflops = gl_peak_fp32_gflops(&pi)};
-        snprintf(res->peaks.device, sizeof res->peaks.device, "%s, %s", dev->gpu, dev->name);
-    }
+    gl_arch_profile_peaks(dev, &res->peaks);
     fault_from_sim(&sr.fault, spec->block, &res->fault);
     res->stats = (gl_stats){sr.stats.warp_instructions, sr.stats.thread_instructions};
     free(res->stdout_text);
@@ -734,8 +729,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         gl_timing_rates(spec, wr.have_info ? wr.info.peak_bandwidth_gbs : 0, t);
     }
     if (wr.have_info) {
-        res->peaks =
-            (gl_peaks){.gbs = wr.info.peak_bandwidth_gbs, .gflops = gl_peak_fp32_gflops(&wr.info)};
+        gl_arch_peaks(&wr.info, &res->peaks);
         snprintf(res->peaks.device, sizeof res->peaks.device, "%.79s", wr.info.name);
     }
     gl_worker_result_free(&wr);

@@ -178,6 +178,7 @@ START_TEST(test_a_table_read_by_every_block_costs_its_size_once)
     ck_assert_uint_eq(c->dram_read_bytes, 4096 + 256);
     ck_assert_uint_eq(c->dram_write_bytes, 256);
     ck_assert_float_eq(((float *)res.buffers[1].data)[63], 1024.0f);
+    ck_assert_uint_eq(res.peaks.l2_bytes, 50u << 20);
     gl_run_result_free(&res);
 }
 END_TEST
