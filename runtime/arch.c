@@ -158,43 +158,34 @@ int gl_ptx_target_sm(const char *ptx)
     return 0;
 }
 
-/* What each target adds, newest first where one name prefixes another. PTX entries cite
- * the instruction's "Target ISA notes" in the PTX ISA; CUDA C entries the CUDA C++
- * Programming Guide section that gives their compute capability. */
-static const gl_arch_feature features[] = {
-    /* PTX ISA "cp.async.bulk", "cp.reduce.async.bulk": requires sm_90 or higher */
-    {"cp.async.bulk", 1, 90, "cuda::memcpy_async with TMA"},
-    {"cp.reduce.async.bulk", 1, 90, NULL},
-    /* PTX ISA "cp.async": requires sm_80 or higher */
-    {"cp.async", 1, 80, "__pipeline_memcpy_async / cuda::memcpy_async"},
-    /* PTX ISA "mbarrier.test_wait/try_wait": try_wait requires sm_90; the other mbarrier
-     * operations sm_80 */
-    {"mbarrier.try_wait", 1, 90, "cuda::barrier"},
-    {"mbarrier", 1, 80, "cuda::barrier"},
-    /* PTX ISA "redux.sync": requires sm_80 or higher */
-    {"redux.sync", 1, 80, "__reduce_*_sync"},
-    /* PTX ISA "elect.sync", "mapa", "getctarank", "barrier.cluster", "stmatrix",
-     * "fence.proxy.async", "setmaxnreg", "wgmma.mma_async": sm_90 or higher */
-    {"elect.sync", 1, 90, NULL},
-    {"mapa", 1, 90, "cluster.map_shared_rank()"},
-    {"getctarank", 1, 90, "cluster.block_rank()"},
-    {"barrier.cluster", 1, 90, "cluster.sync()"},
-    {"stmatrix", 1, 90, NULL},
-    {"fence.proxy.async", 1, 90, NULL},
-    {"setmaxnreg", 1, 90, NULL},
-    {"wgmma", 1, 90, NULL},
-    /* PTX ISA "Special Registers": %clusterid, %cluster_ctaid, %cluster_nctaid, ...
-     * require sm_90 or higher */
-    {"%cluster", 1, 90, "cooperative_groups::this_cluster()"},
-    /* CUDA C++ Programming Guide "Warp Reduce Functions": compute capability 8.x and
-     * later */
+/* What CUDA C writes that becomes a PTX feature (the simulator's feature names,
+ * sim.h ptx_feature), for messages. */
+static const struct {
+    const char *ptx, *cuda;
+} cuda_spelling[] = {
+    {"cp.async.bulk", "cuda::memcpy_async with TMA"},
+    {"cp.async", "__pipeline_memcpy_async / cuda::memcpy_async"},
+    {"mbarrier.try_wait", "cuda::barrier"},
+    {"mbarrier.expect_tx", "cuda::barrier"},
+    {"mbarrier", "cuda::barrier"},
+    {"redux.sync", "__reduce_*_sync"},
+    {"mapa", "cluster.map_shared_rank()"},
+    {"getctarank", "cluster.block_rank()"},
+    {"barrier.cluster", "cluster.sync()"},
+    {"%cluster", "cooperative_groups::this_cluster()"},
+};
+
+/* The CUDA C identifiers that need a newer target, with the CUDA C++ Programming Guide
+ * section that gives their compute capability. */
+static const gl_arch_feature cuda_features[] = {
+    /* "Warp Reduce Functions": compute capability 8.x and later */
     {"__reduce_add_sync", 0, 80, NULL},
     {"__reduce_min_sync", 0, 80, NULL},
     {"__reduce_max_sync", 0, 80, NULL},
     {"__reduce_and_sync", 0, 80, NULL},
     {"__reduce_or_sync", 0, 80, NULL},
     {"__reduce_xor_sync", 0, 80, NULL},
-    /* CUDA C++ Programming Guide "Thread Block Clusters": compute capability 9.0 */
+    /* "Thread Block Clusters": compute capability 9.0 */
     {"__cluster_dims__", 0, 90, NULL},
     {"this_cluster", 0, 90, NULL},
     {"__isClusterShared", 0, 90, NULL},
@@ -219,77 +210,55 @@ static int has_word(const char *text, const char *name)
     return 0;
 }
 
-const gl_arch_feature *gl_arch_feature_in(const char *text, int target_sm)
+/* The simulator's feature f (sim.h) as a gl_arch_feature. */
+static gl_arch_feature from_ptx(const ptx_feature *f)
 {
-    for (size_t i = 0; text && i < sizeof features / sizeof *features; i++)
-        if (features[i].first_sm > target_sm && has_word(text, features[i].name))
-            return &features[i];
-    return NULL;
+    gl_arch_feature g = {f->name, 1, f->first_sm, NULL};
+    for (size_t i = 0; i < sizeof cuda_spelling / sizeof *cuda_spelling; i++)
+        if (strcmp(cuda_spelling[i].ptx, f->name) == 0)
+            g.cuda = cuda_spelling[i].cuda;
+    return g;
 }
 
-/* The feature a PTX instruction (its mnemonic, then its operands) is, or NULL. */
-static const gl_arch_feature *ptx_feature(const char *op, size_t oplen, const char *line)
+int gl_arch_feature_in(const char *text, int target_sm, gl_arch_feature *out)
 {
-    for (size_t i = 0; i < sizeof features / sizeof *features; i++) {
-        const gl_arch_feature *f = &features[i];
-        if (!f->is_ptx)
-            continue;
-        size_t n = strlen(f->name);
-        if (f->name[0] == '%'
-                ? strstr(line, f->name) != NULL
-                : oplen >= n && strncmp(op, f->name, n) == 0 && (oplen == n || op[n] == '.'))
-            return f;
+    for (size_t i = 0; text && i < sizeof cuda_features / sizeof *cuda_features; i++)
+        if (cuda_features[i].first_sm > target_sm && has_word(text, cuda_features[i].name)) {
+            *out = cuda_features[i];
+            return 1;
+        }
+    /* PTX names: of the ones named, the form that needs the newest target
+     * ("mbarrier.try_wait" over "mbarrier") */
+    const ptx_feature *best = NULL;
+    for (int i = 0; text && i < ptx_feature_count(); i++) {
+        const ptx_feature *f = ptx_feature_at(i);
+        if (f->first_sm > target_sm && (!best || f->first_sm > best->first_sm) &&
+            has_word(text, f->name))
+            best = f;
     }
-    return NULL;
+    if (!best)
+        return 0;
+    *out = from_ptx(best);
+    return 1;
 }
 
-gl_status gl_ptx_check_features(const char *ptx, int target_sm, const char *source,
+gl_status gl_ptx_check_features(const struct ptx_module *m, int target_sm, const char *source,
                                 const char *origin, gl_error *err)
 {
-    int ptx_line = 0, src_line = 0;
-    for (const char *p = ptx; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char line[512];
-        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
-        p = eol ? eol + 1 : NULL;
-        ptx_line++;
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        int file, l;
-        if (sscanf(s, ".loc %d %d", &file, &l) == 2) {
-            src_line = l;
-            continue;
-        }
-        if (*s == '.' || *s == '/' || *s == '{' || *s == '}' || *s == '\0')
-            continue;
-        if (*s == '@') { /* guard predicate */
-            while (*s && !isspace((unsigned char)*s))
-                s++;
-            while (isspace((unsigned char)*s))
-                s++;
-        }
-        size_t oplen = 0;
-        while (s[oplen] && !isspace((unsigned char)s[oplen]) && s[oplen] != ';')
-            oplen++;
-        if (oplen && s[oplen - 1] == ':') /* a label */
-            continue;
-        const gl_arch_feature *f = ptx_feature(s, oplen, s);
-        if (!f || f->first_sm <= target_sm)
-            continue;
-        char where[64];
-        if (src_line > 0)
-            snprintf(where, sizeof where, ":%d", src_line);
-        else
-            snprintf(where, sizeof where, " (PTX line %d)", ptx_line);
-        char what[128];
-        snprintf(what, sizeof what, "%s%s%s%s", f->name, f->cuda ? " (" : "",
-                 f->cuda ? f->cuda : "", f->cuda ? ")" : "");
-        return gl_fail(err, GL_ERR_COMPILE,
-                       "%s%s: %s needs sm_%d or newer; this run targets sm_%d (%s)",
-                       gl_display_path(source), where, what, f->first_sm, target_sm,
-                       origin ? origin : "the default");
-    }
-    return GL_OK;
+    ptx_feature_use use;
+    if (!m || !ptx_module_newer_feature(m, target_sm, &use))
+        return GL_OK;
+    const gl_arch_feature f = from_ptx(use.feature);
+    char where[64];
+    if (use.src_line > 0)
+        snprintf(where, sizeof where, ":%d", use.src_line);
+    else
+        snprintf(where, sizeof where, " (PTX line %d)", use.ptx_line);
+    char what[160];
+    snprintf(what, sizeof what, "%s%s%s%s", f.name, f.cuda ? " (" : "", f.cuda ? f.cuda : "",
+             f.cuda ? ")" : "");
+    return gl_fail(err, GL_ERR_COMPILE,
+                   "%s%s: %s needs sm_%d or newer; this run targets sm_%d (%s)",
+                   gl_display_path(source), where, what, f.first_sm, target_sm,
+                   origin ? origin : "the default");
 }

@@ -57,23 +57,28 @@ int gl_ptx_target_sm(const char *ptx);
 
 /* A CUDA C identifier or PTX instruction that needs a newer target than some. */
 typedef struct gl_arch_feature {
-    const char *name; /* "__reduce_add_sync", or a PTX mnemonic prefix "redux.sync" */
+    const char *name; /* "__reduce_add_sync", or a PTX feature (sim.h ptx_feature:
+                         "redux.sync", "cp.async.bulk") */
     int is_ptx;       /* 1: a PTX instruction (or special register, "%cluster"), 0: CUDA C */
     int first_sm;     /* the first target that has it: 80 */
     const char *cuda; /* is_ptx: what CUDA C writes that becomes it, or NULL */
 } gl_arch_feature;
 
 /* The feature whose name appears in text (a compiler's error message) as a whole
- * identifier and needs a target newer than target_sm; NULL if none. */
-const gl_arch_feature *gl_arch_feature_in(const char *text, int target_sm);
+ * identifier and needs a target newer than target_sm: 1 with *out, else 0. PTX names
+ * are the simulator's features (sim.h ptx_feature_at); of several, the one that needs
+ * the newest target. */
+int gl_arch_feature_in(const char *text, int target_sm, gl_arch_feature *out);
 
-/* Checks that the instructions of PTX text exist on target_sm (PTX ISA, "Target ISA
- * notes" of each instruction): GL_OK, or GL_ERR_COMPILE with err->msg
- * "k.cu:7: redux.sync (__reduce_add_sync) needs sm_80 or newer; this run targets sm_75
- * (--arch)" (the source line from the PTX's .loc where it has one, else the PTX line).
- * source: the .cu path for the message; origin: where the target came from ("--arch",
- * "the spec's \"arch\"", ...). */
-gl_status gl_ptx_check_features(const char *ptx, int target_sm, const char *source,
+/* Checks that every instruction of parsed module m exists on target_sm, from the
+ * module's decoded op facts (sim.h ptx_module_newer_feature: ptx_ops.def's first
+ * target of each op and of its later forms, PTX ISA "Target ISA notes"): GL_OK (also
+ * for m NULL), or GL_ERR_COMPILE with err->msg "k.cu:7: redux.sync (__reduce_*_sync)
+ * needs sm_80 or newer; this run targets sm_75 (--arch)" (the source line from the
+ * PTX's .loc where it has one, else the PTX line). source: the .cu path for the
+ * message; origin: where the target came from ("--arch", "the spec's \"arch\"", ...). */
+struct ptx_module;
+gl_status gl_ptx_check_features(const struct ptx_module *m, int target_sm, const char *source,
                                 const char *origin, gl_error *err);
 
 #endif

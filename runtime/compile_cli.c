@@ -380,9 +380,10 @@ try_result cc_try_clang_older(const char *path, const char *archnum, int debug, 
  * for (they differ where clang knows no newer target, see cc_try_clang_older). */
 void cc_explain_target(gl_error *err, const char *path, int sm, int want, const char *origin)
 {
-    const gl_arch_feature *f = err ? gl_arch_feature_in(err->msg, sm) : NULL;
-    if (!f)
+    gl_arch_feature fv;
+    if (!err || !gl_arch_feature_in(err->msg, sm, &fv))
         return;
+    const gl_arch_feature *f = &fv;
     char head[512];
     if (sm < want && f->first_sm <= want)
         snprintf(head, sizeof head,

@@ -11,18 +11,9 @@
 #include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 
-int gl_frag_is_tensor(const char *mn)
+int gl_frag_is_tensor(const trace_insn *ti)
 {
-    /* the trace's names: the opcode (sim/ptx/ptx_ops.def: mma, wmma_load, ...), then
-     * the space and type suffixes */
-    static const char *const ops[] = {"mma",      "wmma_load", "wmma_store", "wmma_mma",
-                                      "ldmatrix", "stmatrix",  "movmatrix"};
-    for (size_t i = 0; mn && i < sizeof ops / sizeof ops[0]; i++) {
-        const size_t n = strlen(ops[i]);
-        if (strncmp(mn, ops[i], n) == 0 && (mn[n] == '.' || mn[n] == 0))
-            return 1;
-    }
-    return 0;
+    return ti && (ti->flags & TRACE_INSN_FRAGMENTS) != 0;
 }
 
 /* The last module parsed (the view asks for the same run's PTX on every frame). */
@@ -61,23 +52,6 @@ static const char *type_name(int t)
         [MMA_T_S4] = "s4",   [MMA_T_U4] = "u4",     [MMA_T_B1] = "b1",     [MMA_T_S32] = "s32",
         [MMA_T_B16] = "b16", [MMA_T_E4M3] = "e4m3", [MMA_T_E5M2] = "e5m2"};
     return t >= 0 && t < (int)(sizeof names / sizeof names[0]) && names[t] ? names[t] : "?";
-}
-
-/* The mnemonic of PTX line `line` (1-based) of text: its first word after a guard. */
-static void line_mnemonic(const char *text, int line, char *out, size_t n)
-{
-    out[0] = 0;
-    const char *p = text;
-    for (int l = 1; l < line && p; l++)
-        if ((p = strchr(p, '\n')) != NULL)
-            p++;
-    if (!p)
-        return;
-    p += strspn(p, " \t");
-    if (*p == '@')
-        p += strcspn(p, " \t"), p += strspn(p, " \t");
-    size_t len = strcspn(p, " \t;\n");
-    snprintf(out, n, "%.*s", (int)len, p);
 }
 
 /* Fills matrix `which` (MMA_A ... MMA_D) of d from the list operand o of in. */
@@ -175,7 +149,7 @@ int gl_frags_of(const char *ptx, int pc, gl_frags *f)
     }
     ptx_mma_desc(in, &d);
     f->kind = kind;
-    line_mnemonic(ptx, in->ptx_line, f->what, sizeof f->what);
+    snprintf(f->what, sizeof f->what, "%s", ptx_insn_mnemonic(m, in));
     f->m = d.m, f->n = d.n, f->k = d.k;
     f->row_major_a = d.arow, f->row_major_b = d.brow;
     f->trans = d.trans;

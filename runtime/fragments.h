@@ -73,10 +73,10 @@ typedef struct gl_frags {
     gl_frag_mat mat[GL_FRAG_MAX_MATS];
 } gl_frags;
 
-/* Whether a trace instruction's mnemonic (trace_insn.mnemonic: the opcode's name, then
- * space and type suffixes, "wmma_load.shared.f16") names a tensor-core instruction: mma,
- * wmma_load, wmma_store, wmma_mma, ldmatrix, stmatrix, movmatrix. */
-int gl_frag_is_tensor(const char *mnemonic);
+/* Whether trace instruction ti is a tensor-core instruction whose registers hold matrix
+ * fragments (mma, wmma.load/.store/.mma, ldmatrix, stmatrix, movmatrix: its
+ * TRACE_INSN_FRAGMENTS fact); 0 for NULL. */
+int gl_frag_is_tensor(const trace_insn *ti);
 
 /* Describes instruction pc (the trace's pc: an index into the module's code) of the
  * PTX text ptx (the run's gl_run_result.ptx). Returns 1 and fills *f (free with

@@ -872,16 +872,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         sub.diags = NULL;
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";
-    } else if (gl_ptx_check_features(sub.ptx, gl_ptx_target_sm(sub.ptx), sub_path,
-                                     opts->compile.arch_origin, &cerr) != GL_OK) {
-        rep->compile_log = strdup(cerr.msg);
-        snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
-        not_run = "not run: the kernel does not compile";
     } else if (!(sub_m = parse_ptx(sub.ptx, sub_path, diag, sizeof diag))) {
         rep->compile_log = strdup(diag);
         snprintf(compiles->detail, sizeof compiles->detail,
                  "the simulator cannot run this kernel's PTX: %.1900s", diag);
         not_run = "not run: the simulator cannot load the kernel";
+    } else if (gl_ptx_check_features(sub_m, ptx_module_target_sm(sub_m), sub_path,
+                                     opts->compile.arch_origin, &cerr) != GL_OK) {
+        rep->compile_log = strdup(cerr.msg);
+        snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
+        not_run = "not run: the kernel does not compile";
     }
     if (not_run) {
         for (int i = 0; i < e->nchecks; i++) {

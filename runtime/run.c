@@ -801,10 +801,11 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
     }
 
     /* an instruction the PTX's own target lacks (inline asm; NVRTC runs no ptxas):
-     * named, with the first target that has it, on either back end */
+     * named, with the first target that has it, on either back end (from the parsed
+     * module's op facts; PTX the simulator cannot parse goes to the GPU's own check) */
     const char *origin = NULL;
     gl_run_profile(spec, opts, &origin);
-    st = gl_ptx_check_features(ptx, gl_ptx_target_sm(ptx), spec->source, origin, err);
+    st = gl_ptx_check_features(m, m ? ptx_module_target_sm(m) : 0, spec->source, origin, err);
     if (st != GL_OK)
         goto out;
 

@@ -98,7 +98,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         END_LANES                                                                                  \
         fesetround(old_);                                                                          \
     }
-#define BIN(name, cls, IE, FE, DE)                                                                 \
+#define BIN(name, cls, sm, ptx, IE, FE, DE)                                                        \
     case PTX_OP_##name:                                                                            \
         FLOAT_CASE(FE, DE, 2)                                                                      \
         else                                                                                       \
@@ -114,7 +114,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
             END_LANES                                                                              \
         }                                                                                          \
         break;
-#define UN(name, cls, IE, FE, DE)                                                                  \
+#define UN(name, cls, sm, ptx, IE, FE, DE)                                                         \
     case PTX_OP_##name:                                                                            \
         FLOAT_CASE(FE, DE, 1)                                                                      \
         else                                                                                       \
@@ -128,7 +128,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
             END_LANES                                                                              \
         }                                                                                          \
         break;
-#define OP(name, cls, k)
+#define OP(name, cls, k, sm, ptx, syntax)
 #include "sim/ptx/ptx_ops.def"
 #undef BIN
 #undef UN

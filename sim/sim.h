@@ -62,11 +62,36 @@ unsigned ptx_entry_shared_bytes(const ptx_module_t *m, const char *kernel);
 /* Source file named by `.file` index `file` in the module, or NULL. */
 const char *ptx_source_file(const ptx_module_t *m, int file);
 
-/* The trace class (trace.h TRACE_CLASS_*) of the PTX operation whose mnemonic, up to
- * its first '.', is name[0..len) (PTX ISA §9.7 "Instructions": ld and ldu load, st
- * stores, atom and red are atomic, ...); TRACE_CLASS_OTHER for one the simulator does
- * not know. From ptx_ops.def, as the simulator's own trace classes. */
-int ptx_op_class(const char *name, size_t len);
+/* A PTX instruction, or a form of one, that some targets lack: the PTX ISA's "Target
+ * ISA notes" (first_sm) and "PTX ISA notes" (first_ptx) of the instruction. The
+ * simulator's op list (sim/ptx/ptx_ops.def) gives each op's oldest form; later forms
+ * (types, shapes, modifiers) are listed after the ops. */
+typedef struct ptx_feature {
+    const char *name; /* "redux.sync", "cp.async.bulk", "mma with .bf16", "%cluster" */
+    int first_sm;     /* the first target that has it: 80 for sm_80 */
+    int first_ptx;    /* the first PTX ISA version, x 10: 70 for PTX ISA 7.0 */
+} ptx_feature;
+
+/* Every feature the simulator knows: ptx_feature_at(0 .. ptx_feature_count()-1). */
+int ptx_feature_count(void);
+const ptx_feature *ptx_feature_at(int i);
+
+/* Where a module uses a feature (ptx_module_newer_feature). */
+typedef struct ptx_feature_use {
+    const ptx_feature *feature;
+    int ptx_line;         /* the instruction's line in the PTX text, 1-based */
+    const char *src_file; /* its CUDA source file from .loc (owned by the module), or NULL */
+    int src_line;         /* its CUDA source line, 0 unknown */
+} ptx_feature_use;
+
+/* The first instruction of m, in the order of the text, whose form needs a target newer
+ * than sm_<target_sm> (80 for sm_80): 1 with *use filled, 0 when every instruction
+ * exists on that target. */
+int ptx_module_newer_feature(const ptx_module_t *m, int target_sm, ptx_feature_use *use);
+
+/* The SM number of the module's `.target sm_XY` directive (PTX ISA §11.3.2; 90 for
+ * sm_90a), 0 when it has none. */
+int ptx_module_target_sm(const ptx_module_t *m);
 
 /* ------------------------------------------------------------------- simulator */
 
@@ -415,7 +440,8 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
                       sim_result *res);
 
 /* Fills the trace's static instruction table (trace.h trace_insn: source line, class,
- * mnemonic per PC) and file names from a parsed module. The simulator does it at each
+ * op facts and full mnemonic per PC, decoded from the module once) and file names from
+ * a parsed module. The simulator does it at each
  * traced launch (after trace_begin_launch); the GPU back end calls it for the PTX it
  * instruments, so that events from both back ends refer to the same PCs. 0, or -1 on
  * no memory. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mma.h"
 #include "sim/ptx/ptx_dwarf.h"
 #include "sim/sim_mem.h"
 
@@ -199,16 +200,6 @@ void sim_trace_block(sim_ctx *c, int kind)
     trace_append(c->trace, &ev, NULL);
 }
 
-static void type_suffix(int ty, char *buf, size_t n)
-{
-    static const char cls[] = {'b', 'u', 's', 'f', 0};
-    int tc = PTX_TCLASS(ty) >> 4;
-    if (ty == PTX_T_NONE || tc > 3)
-        buf[0] = 0;
-    else
-        snprintf(buf, n, ".%c%u", cls[tc], PTX_TSIZE(ty) * 8);
-}
-
 /* trace.regs: every function's registers in module-wide numbering (reg_base + slot;
  * the kernel's numbering starts wherever its function is in the module). */
 /* The module's source variables (a debug build's DWARF) as trace_vars: each one's
@@ -288,6 +279,141 @@ static int describe_regs(const ptx_module_t *m, trace_t *tr)
     return r;
 }
 
+_Static_assert((int)TRACE_TYPE_KIND_U == (int)PTX_TC_U && (int)TRACE_TYPE_KIND_S == (int)PTX_TC_S &&
+                   (int)TRACE_TYPE_KIND_F == (int)PTX_TC_F &&
+                   (int)TRACE_TYPE_KIND_PRED == (int)PTX_TC_PRED &&
+                   (int)TRACE_TYPE_KIND_BF16 == (int)PTX_TC_BF &&
+                   (int)TRACE_TYPE_KIND_F16X2 == (int)PTX_TC_H2 &&
+                   (int)TRACE_TYPE_KIND_BF16X2 == (int)PTX_TC_BH2 &&
+                   (int)TRACE_TYPE_KIND_U16X2 == (int)PTX_TC_U2 &&
+                   (int)TRACE_TYPE_KIND_S16X2 == (int)PTX_TC_S2,
+               "trace.h's type encoding is ptx_ir.h's");
+_Static_assert((int)TRACE_SPACE_GLOBAL == (int)SIM_SPACE_GLOBAL &&
+                   (int)TRACE_SPACE_SHARED == (int)SIM_SPACE_SHARED &&
+                   (int)TRACE_SPACE_LOCAL == (int)SIM_SPACE_LOCAL &&
+                   (int)TRACE_SPACE_CONST == (int)SIM_SPACE_CONST &&
+                   (int)TRACE_SPACE_PARAM == (int)SIM_SPACE_PARAM,
+               "trace.h's spaces are sim.h's");
+
+/* The FLOP kind of a CUDA-core float operation of type t (trace.h TRACE_FLOP_*), and
+ * how many elements it works on (2 for the packed pairs); 0 for a non-float type. */
+static int flop_kind_of(int t, unsigned *elems)
+{
+    *elems = 1;
+    switch (t) {
+    case PTX_T_F32: return TRACE_FLOP_FP32;
+    case PTX_T_F64: return TRACE_FLOP_FP64;
+    case PTX_T_F16X2: *elems = 2; return TRACE_FLOP_FP16;
+    case PTX_T_F16: return TRACE_FLOP_FP16;
+    case PTX_T_BF16X2: *elems = 2; return TRACE_FLOP_BF16;
+    case PTX_T_BF16: return TRACE_FLOP_BF16;
+    default: return TRACE_FLOP_NONE;
+    }
+}
+
+/* The tensor FLOP kind of A and B's element type (PTX ISA §9.7.14.1). */
+static int tensor_kind_of(int mma_t)
+{
+    switch (mma_t) {
+    case MMA_T_F16: return TRACE_FLOP_TENSOR_F16;
+    case MMA_T_BF16: return TRACE_FLOP_TENSOR_BF16;
+    case MMA_T_TF32: return TRACE_FLOP_TENSOR_TF32;
+    case MMA_T_F64: return TRACE_FLOP_TENSOR_F64;
+    case MMA_T_S8:
+    case MMA_T_U8: return TRACE_FLOP_TENSOR_INT8;
+    case MMA_T_S4:
+    case MMA_T_U4: return TRACE_FLOP_TENSOR_INT4;
+    case MMA_T_B1: return TRACE_FLOP_TENSOR_B1;
+    case MMA_T_E4M3:
+    case MMA_T_E5M2: return TRACE_FLOP_TENSOR_FP8;
+    default: return TRACE_FLOP_NONE;
+    }
+}
+
+/* The trace's facts of instruction in of module m (trace.h trace_insn), decoded once
+ * per launch: what the analyses and views read instead of its text. */
+static void insn_facts(const ptx_module *m, const ptx_insn *in, trace_insn *ti)
+{
+    const int op = in->op < PTX_OP_COUNT ? in->op : PTX_OP_mov;
+    int cls = ptx_op_table[op].cls;
+    if ((op == PTX_OP_rcp || op == PTX_OP_sqrt) && (in->flags & PTX_F_APPROX))
+        cls = TRACE_CLASS_SFU; /* MUFU.RCP / MUFU.SQRT (PTX ISA §9.7.3.13, .15) */
+    if (op == PTX_OP_cp && in->cmp != PTX_CPA_COPY)
+        cls = TRACE_CLASS_SYNC; /* commit_group, wait_group, wait_all, mbarrier.arrive */
+    ti->cls = (uint8_t)cls;
+    ti->op = (uint16_t)op;
+    ti->type = in->type;
+    ti->vec = in->vec ? in->vec : 1;
+    unsigned f = 0;
+    if (in->vec > 1 && cls != TRACE_CLASS_ALU)
+        f |= TRACE_INSN_VECTOR;
+    if (op == PTX_OP_ldmatrix || op == PTX_OP_stmatrix)
+        f |= TRACE_INSN_MATRIX;
+    if (op == PTX_OP_wmma_load || op == PTX_OP_wmma_store || op == PTX_OP_wmma_mma)
+        f |= TRACE_INSN_WMMA;
+    if (PTX_IS_MMA(op))
+        f |= TRACE_INSN_FRAGMENTS;
+    if (op == PTX_OP_cp && (in->bop & PTX_CPA_BULK))
+        f |= TRACE_INSN_BULK;
+    if (op == PTX_OP_red)
+        f |= TRACE_INSN_REDUCTION;
+    if (in->flags & PTX_F_APPROX)
+        f |= TRACE_INSN_APPROX;
+    if (in->flags & PTX_F_VOLATILE)
+        f |= TRACE_INSN_STRONG;
+    if (in->guard != PTX_NOREG)
+        f |= TRACE_INSN_GUARDED;
+    if (in->flags & PTX_F_UNI)
+        f |= TRACE_INSN_UNIFORM;
+    if (in->flags & PTX_F_NC)
+        f |= TRACE_INSN_NC;
+    ti->flags = (uint16_t)f;
+    const unsigned tsize = PTX_TSIZE(in->type);
+    mma_desc d;
+    const int is_mma = ptx_mma_desc(in, &d);
+    switch (cls) {
+    case TRACE_CLASS_LOAD:
+        ti->src_space = in->space;
+        ti->bytes = (uint8_t)(is_mma ? (d.kind == MMA_K_WLOAD ? 0 : 16) : tsize * ti->vec);
+        break;
+    case TRACE_CLASS_STORE:
+        ti->dst_space = in->space;
+        ti->bytes = (uint8_t)(is_mma ? (d.kind == MMA_K_WSTORE ? 0 : 16) : tsize * ti->vec);
+        break;
+    case TRACE_CLASS_ATOMIC:
+        ti->src_space = ti->dst_space = in->space;
+        ti->bytes = (uint8_t)(tsize * ti->vec);
+        break;
+    case TRACE_CLASS_ASYNC_COPY: /* PTX ISA §9.7.9.25: cp.async [dst], [src], cp-size */
+        if (!(in->bop & PTX_CPA_BULK)) {
+            ti->src_space = SIM_SPACE_GLOBAL, ti->dst_space = SIM_SPACE_SHARED;
+            if (in->o[2].kind == PTX_OPK_IMM && in->o[2].imm <= 16)
+                ti->bytes = (uint8_t)in->o[2].imm;
+        } else if (in->bop & PTX_CPA_BULK_MBAR) { /* global to shared::cluster */
+            ti->src_space = SIM_SPACE_GLOBAL, ti->dst_space = SIM_SPACE_SHARED;
+        } else { /* .bulk_group: shared to global */
+            ti->src_space = SIM_SPACE_SHARED, ti->dst_space = SIM_SPACE_GLOBAL;
+        }
+        break;
+    default: break;
+    }
+    if (is_mma && (d.kind == MMA_K_MMA || d.kind == MMA_K_WMMA || d.kind == MMA_K_WLOAD ||
+                   d.kind == MMA_K_WSTORE)) {
+        ti->mma_m = d.m, ti->mma_n = d.n, ti->mma_k = d.k;
+        if (d.kind == MMA_K_MMA || d.kind == MMA_K_WMMA) {
+            /* 2 x M x N x K per product; the quad-pair m8n8k4 .f16 is four (§9.7.14.5.1) */
+            ti->flop_kind = (uint8_t)tensor_kind_of(d.atype);
+            ti->mma_flops = 2u * d.m * d.n * d.k * (mma_quad_pair(&d) ? 4u : 1u);
+        }
+    } else if (cls == TRACE_CLASS_ADD || cls == TRACE_CLASS_MUL || cls == TRACE_CLASS_FMA) {
+        unsigned elems;
+        ti->flop_kind = (uint8_t)flop_kind_of(in->type, &elems);
+        if (ti->flop_kind)
+            ti->flops = (uint8_t)(elems * (cls == TRACE_CLASS_FMA ? 2u : 1u));
+    }
+    snprintf(ti->mnemonic, sizeof ti->mnemonic, "%s", ptx_insn_mnemonic(m, in));
+}
+
 int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
 {
     trace_insn *ti = calloc((size_t)m->ncode + 1, sizeof *ti);
@@ -299,19 +425,10 @@ int sim_trace_describe(const ptx_module_t *m, trace_t *tr)
     }
     for (int pc = 0; pc < m->ncode; pc++) {
         const ptx_insn *in = &m->code[pc];
-        const char *name = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].name : "?";
         ti[pc].src_line = in->src_line;
         ti[pc].src_file = (int16_t)in->src_file;
         ti[pc].ptx_line = in->ptx_line;
-        ti[pc].cls = in->op < PTX_OP_COUNT ? ptx_op_table[in->op].cls : TRACE_CLASS_OTHER;
-        ti[pc].is_float = PTX_TCLASS(in->type) == PTX_TC_F;
-        char ty[8];
-        type_suffix(in->type, ty, sizeof ty);
-        const char *sp = is_mem_op(in->op) && in->space != SIM_SPACE_GENERIC
-                             ? trace_space_name(in->space)
-                             : NULL;
-        snprintf(ti[pc].mnemonic, sizeof ti[pc].mnemonic, "%s%s%s%s", name, sp ? "." : "",
-                 sp ? sp : "", ty);
+        insn_facts(m, in, &ti[pc]);
     }
     for (int i = 0; i < m->nfiles; i++)
         files[i] = m->files ? m->files[i] : NULL;

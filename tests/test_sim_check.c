@@ -956,6 +956,8 @@ START_TEST(test_trace_records_register_values_of_every_lane)
             /* the float sum, by the 8 lanes below n only */
             e = reg_event_with(tr, 1, sum, 0xffu, 4, TRACE_REG_F, 0);
             ck_assert_msg(e != NULL, "no .f32 register holds a[i] + b[i] for lanes 0-7 of block 1");
+            ck_assert_int_eq(tr->insns[e->pc].cls, TRACE_CLASS_ADD);
+            ck_assert_int_eq(tr->insns[e->pc].type, TRACE_TYPE_KIND_F | 4);
             ck_assert_str_eq(tr->insns[e->pc].mnemonic, "add.f32");
             /* the bounds predicate, every lane */
             int found_pred = 0;

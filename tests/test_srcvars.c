@@ -108,7 +108,7 @@ START_TEST(test_debug_build_names_i_and_sum_by_the_registers_holding_them)
     /* the store of out[i]: the only st */
     int st_pc = -1;
     for (int pc = 0; pc < tr->ninsns; pc++)
-        if (strncmp(tr->insns[pc].mnemonic, "st", 2) == 0)
+        if (tr->insns[pc].cls == TRACE_CLASS_STORE)
             st_pc = pc;
     ck_assert_int_ge(st_pc, 0);
     const trace_var *ti = NULL, *ts = NULL;

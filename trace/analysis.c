@@ -236,21 +236,18 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
         c->thread_inst_pred_on += on;
         if (pc < a->npc) {
             const trace_insn *ti = &t->insns[pc];
-            if (ti->cls == TRACE_CLASS_BRANCH && strncmp(ti->mnemonic, "bra", 3) == 0) {
+            if (ti->cls == TRACE_CLASS_BRANCH) {
                 c->branches++;
                 c->divergent_branches += ev->aux != 0 && ev->aux != ev->mask;
             } else if (ti->cls == TRACE_CLASS_ADD) {
                 c->thread_adds += on;
-                if (ti->is_float)
+                if (TRACE_TYPE_IS_FLOAT(ti->type))
                     c->thread_fadds += on;
             } else if (ti->cls == TRACE_CLASS_FMA) {
                 c->thread_fmas += on;
-            }
-            /* op names as sim/ptx/ptx_ops.def spells them, before a type suffix */
-            const char *mn = ti->mnemonic;
-            if ((strncmp(mn, "mma", 3) == 0 && (mn[3] == '\0' || mn[3] == '.')) ||
-                strncmp(mn, "wmma_mma", 8) == 0)
+            } else if (ti->cls == TRACE_CLASS_TENSOR) {
                 c->tensor_insts += on != 0;
+            }
         }
         break;
     }

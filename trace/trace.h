@@ -79,7 +79,22 @@ enum {
  *                   lanes of mask whose guard predicate is true (= mask if none)
  *   MEM:            warp, pc, mask (lanes that accessed memory), space, op,
  *                   width (bytes per lane; .v4.f32 is 16), aux = index of the 32 lane
- *                   addresses in trace.addrs (aux*32 .. aux*32+31; inactive lanes 0)
+ *                   addresses in trace.addrs (aux*32 .. aux*32+31; inactive lanes 0).
+ *                   One per warp memory instruction, after its ISSUE, except:
+ *                   - cp.async (trace_insn.cls TRACE_CLASS_ASYNC_COPY): two, both at
+ *                     the copy's issue (its bytes land in shared memory by the wait,
+ *                     PTX ISA §9.7.9.25.3): the global read (op TRACE_LOAD, the lanes
+ *                     whose src-size is not 0) then the shared write (op TRACE_STORE,
+ *                     every lane that issued it), width the cp-size (4, 8 or 16; a
+ *                     lane whose src-size is smaller still counts cp-size bytes);
+ *                   - cp.async.bulk (TRACE_INSN_BULK): each lane's copy of N bytes is
+ *                     a run of events per side, the source read (op TRACE_LOAD) then
+ *                     the destination write (op TRACE_STORE), each holding the 16-byte
+ *                     pieces of the copy that fall in one aligned 512-byte block of
+ *                     addresses (slot i: piece i, not lane i; width 16);
+ *                   - wmma.load / wmma.store: one per fragment register (each lane's
+ *                     address of that register's elements, width their bytes), or per
+ *                     element where a register's elements are not adjacent in memory.
  *   BAR_ARRIVE:     warp, pc, mask (arriving lanes), barrier (id)
  *   BAR_RELEASE:    pc (the barrier of the first waiting thread), barrier,
  *                   aux = snapshot index in trace.snaps, or UINT32_MAX for none
@@ -111,29 +126,133 @@ typedef struct trace_event {
 } trace_event;
 _Static_assert(sizeof(trace_event) == 32, "trace_event is meant to stay 32 bytes");
 
-/* What an instruction is, for per-line analyses: filled once per launch by the back end
- * from the PTX it ran (both back ends run the same PTX). */
+/* What an instruction is (trace_insn.cls): the class of its op in sim/ptx/ptx_ops.def,
+ * one per op, refined by the instruction's modifiers where noted. */
 enum {
-    TRACE_CLASS_OTHER = 0,
-    TRACE_CLASS_ADD,     /* add / sub (integer or float): the scan lesson's "additions" */
-    TRACE_CLASS_FMA,     /* mad / fma (float or integer) */
-    TRACE_CLASS_MUL,     /* mul, div, rem and the rest of arithmetic */
-    TRACE_CLASS_LOAD,    /* ld, ldu */
-    TRACE_CLASS_STORE,   /* st */
-    TRACE_CLASS_ATOMIC,  /* atom, red */
-    TRACE_CLASS_BRANCH,  /* bra, call, ret, exit */
-    TRACE_CLASS_BARRIER, /* bar, barrier */
-    TRACE_CLASS_WARP,    /* shfl, vote, match, redux, activemask, bar.warp.sync */
+    TRACE_CLASS_OTHER = 0,  /* none of the below: prefetch, trap, brkpt, nanosleep */
+    TRACE_CLASS_ALU,        /* integer, logic, move, conversion, comparison, selection,
+                               min/max/abs/neg (any type), bit and SIMD video ops */
+    TRACE_CLASS_ADD,        /* add, sub, addc, subc: integer or float (trace_insn.type)
+                               (the scan lesson's "additions") */
+    TRACE_CLASS_MUL,        /* mul, mul24: integer or float */
+    TRACE_CLASS_FMA,        /* mad, fma, mad24, madc: integer or float */
+    TRACE_CLASS_DIV,        /* div, rem; rcp and sqrt without .approx (IEEE-rounded) */
+    TRACE_CLASS_SFU,        /* the .approx functions (the special function unit, MUFU):
+                               sin, cos, lg2, ex2, tanh, rsqrt, rcp.approx, sqrt.approx */
+    TRACE_CLASS_TENSOR,     /* mma, wmma.mma: warp-wide matrix multiply-accumulate on the
+                               tensor cores (PTX ISA §9.7.14) */
+    TRACE_CLASS_LOAD,       /* ld, ldu, ldmatrix, wmma.load */
+    TRACE_CLASS_STORE,      /* st, stmatrix, wmma.store */
+    TRACE_CLASS_ATOMIC,     /* atom, red */
+    TRACE_CLASS_ASYNC_COPY, /* cp.async and cp.async.bulk copies (PTX ISA §9.7.9.25): a
+                               read of one space and a write of another */
+    TRACE_CLASS_BRANCH,     /* bra */
+    TRACE_CLASS_CALL,       /* call, ret, exit */
+    TRACE_CLASS_BARRIER,    /* bar, barrier, barrier.cluster */
+    TRACE_CLASS_SYNC,       /* memory ordering and asynchronous completion: membar,
+                               fence, mbarrier.*, cp.async.commit_group / wait_group /
+                               wait_all / mbarrier.arrive and their .bulk forms */
+    TRACE_CLASS_WARP,       /* shfl, vote, match, redux, activemask, bar.warp.sync,
+                               elect, movmatrix */
+    TRACE_CLASS_COUNT
 };
 
-/* One static instruction (pc = index). */
+/* trace_insn.flags. */
+enum {
+    TRACE_INSN_VECTOR = 1u << 0,    /* .v2 / .v4 access (trace_insn.vec elements) */
+    TRACE_INSN_MATRIX = 1u << 1,    /* ldmatrix / stmatrix: 8x8 .b16 matrices, one 16-byte
+                                      row per lane address (PTX ISA §9.7.14.5.15-16) */
+    TRACE_INSN_WMMA = 1u << 2,      /* wmma.load / .store / .mma (PTX ISA §9.7.14.4) */
+    TRACE_INSN_FRAGMENTS = 1u << 3, /* a tensor-core instruction whose registers hold
+                                      matrix fragments: mma, wmma.*, ldmatrix, stmatrix,
+                                      movmatrix (the fragment view shows it) */
+    TRACE_INSN_BULK = 1u << 4,      /* cp.async.bulk and its commit / wait forms */
+    TRACE_INSN_REDUCTION = 1u << 5, /* red (an atomic that returns nothing) */
+    TRACE_INSN_APPROX = 1u << 6,    /* .approx */
+    TRACE_INSN_STRONG = 1u << 7,    /* .volatile, .relaxed, .acquire, .release, .sc */
+    TRACE_INSN_GUARDED = 1u << 8,   /* executed under a guard predicate (@p / @!p) */
+    TRACE_INSN_UNIFORM = 1u << 9,   /* .uni: the PTX promises all active lanes agree */
+    TRACE_INSN_NC = 1u << 10,       /* ld.global.nc: through the non-coherent cache */
+};
+
+/* Data types of trace_insn.type, encoded as the simulator's (PTX ISA §5.2.1
+ * "Fundamental Types"): the low nibble is the size in bytes, the high nibble the kind. */
+enum {
+    TRACE_TYPE_NONE = 0,
+    TRACE_TYPE_KIND_B = 0x00, /* .b8 .. .b64: untyped bits */
+    TRACE_TYPE_KIND_U = 0x10, /* .u8 .. .u64 */
+    TRACE_TYPE_KIND_S = 0x20, /* .s8 .. .s64 */
+    TRACE_TYPE_KIND_F = 0x30, /* .f16 .f32 .f64 */
+    TRACE_TYPE_KIND_PRED = 0x40,
+    TRACE_TYPE_KIND_BF16 = 0x50,   /* .bf16 (2 bytes) */
+    TRACE_TYPE_KIND_F16X2 = 0x60,  /* .f16x2: two .f16 in 4 bytes */
+    TRACE_TYPE_KIND_BF16X2 = 0x70, /* .bf16x2 */
+    TRACE_TYPE_KIND_U16X2 = 0x80,  /* .u16x2 */
+    TRACE_TYPE_KIND_S16X2 = 0x90,  /* .s16x2 */
+};
+#define TRACE_TYPE_BYTES(t) ((unsigned)((t)&0x0f))
+#define TRACE_TYPE_KIND(t) ((unsigned)((t)&0xf0))
+/* Whether type t holds floating-point values (f16/f32/f64, bf16, packed pairs). */
+#define TRACE_TYPE_IS_FLOAT(t)                                                                     \
+    (TRACE_TYPE_KIND(t) == TRACE_TYPE_KIND_F || TRACE_TYPE_KIND(t) == TRACE_TYPE_KIND_BF16 ||      \
+     TRACE_TYPE_KIND(t) == TRACE_TYPE_KIND_F16X2 || TRACE_TYPE_KIND(t) == TRACE_TYPE_KIND_BF16X2)
+
+/* Which roof an instruction's floating-point (or tensor integer) operations count
+ * against (trace_insn.flop_kind). The CUDA-core kinds count per lane whose guard is
+ * true, trace_insn.flops each: an add, sub or mul 1 per element, an fma/mad 2 (Nsight
+ * Compute's roofline counts fadd + fmul + 2 x ffma); a packed .f16x2/.bf16x2 op does
+ * two elements. The tensor kinds count per warp instruction, trace_insn.mma_flops:
+ * 2 x M x N x K of the shape (a multiply and an add per product term), by the type of
+ * the A and B matrices (PTX ISA §9.7.14.1 "Matrix Data-types"). */
+enum {
+    TRACE_FLOP_NONE = 0,
+    TRACE_FLOP_FP32,        /* .f32 add/sub/mul/fma/mad */
+    TRACE_FLOP_FP64,        /* .f64 */
+    TRACE_FLOP_FP16,        /* .f16, .f16x2 */
+    TRACE_FLOP_BF16,        /* .bf16, .bf16x2 */
+    TRACE_FLOP_TENSOR_F16,  /* mma / wmma.mma with .f16 A and B */
+    TRACE_FLOP_TENSOR_BF16, /* .bf16 A and B */
+    TRACE_FLOP_TENSOR_TF32, /* .tf32 */
+    TRACE_FLOP_TENSOR_F64,  /* .f64 */
+    TRACE_FLOP_TENSOR_INT8, /* .s8 / .u8: integer operations, not floating point */
+    TRACE_FLOP_TENSOR_INT4, /* .s4 / .u4 */
+    TRACE_FLOP_TENSOR_B1,   /* .b1 (and/xor + popc) */
+    TRACE_FLOP_TENSOR_FP8,  /* .e4m3 / .e5m2 */
+    TRACE_FLOP_COUNT
+};
+#define TRACE_FLOP_IS_TENSOR(k) ((k) >= TRACE_FLOP_TENSOR_F16 && (k) < TRACE_FLOP_COUNT)
+
+/* One static instruction (pc = index): what the back end ran there, decoded once by the
+ * simulator's PTX front end (sim_trace_describe) for both back ends. Consumers read
+ * these facts; the mnemonic is for display only and never parsed. */
 typedef struct trace_insn {
-    int32_t src_line;  /* CUDA source line, 0 unknown */
-    int16_t src_file;  /* index into trace.files, 0 unknown */
-    uint8_t cls;       /* TRACE_CLASS_* */
-    uint8_t is_float;  /* the operation's type is a float type */
-    int32_t ptx_line;  /* line in the PTX text */
-    char mnemonic[20]; /* e.g. "ld.global.f32" (may be truncated) */
+    int32_t src_line;             /* CUDA source line, 0 unknown */
+    int16_t src_file;             /* index into trace.files, 0 unknown */
+    uint8_t cls;                  /* TRACE_CLASS_* */
+    uint8_t type;                 /* TRACE_TYPE_*: the instruction's data type (the destination's
+                           for cvt; the element's for vector accesses); NONE for none */
+    int32_t ptx_line;             /* line in the PTX text */
+    uint16_t op;                  /* the op (its line in sim/ptx/ptx_ops.def): equal ids are the
+                           same op; for identity only, its name is in mnemonic */
+    uint16_t flags;               /* TRACE_INSN_* */
+    uint8_t src_space;            /* TRACE_SPACE_* the instruction reads memory of, as written
+                           (0: none, or generic: the MEM event's space is where the
+                           address went): ld, ldu, atom, red, ldmatrix, wmma.load,
+                           cp.async's source */
+    uint8_t dst_space;            /* the space it writes: st, atom, red, stmatrix, wmma.store,
+                           cp.async's destination */
+    uint8_t vec;                  /* elements of a vector access (1, 2 or 4) */
+    uint8_t bytes;                /* bytes per lane per address: ld.v4.f32 16, atom.u64 8,
+                           ldmatrix / stmatrix 16 (a row), cp.async its cp-size; 0 when
+                           an operand decides it (cp.async.bulk) or for no access */
+    uint8_t flop_kind;            /* TRACE_FLOP_* */
+    uint8_t flops;                /* CUDA-core kinds: FLOPs per lane whose guard is true */
+    uint16_t mma_m, mma_n, mma_k; /* tensor-core shape (mma, wmma.*), else 0 */
+    uint32_t mma_flops;           /* tensor kinds: FLOPs per warp instruction (2 x M x N x K, four
+                           such products for the quad-pair mma.m8n8k4 .f16) */
+    char mnemonic[96];            /* the full PTX mnemonic as written, every modifier included
+                           ("cp.async.ca.shared.global", "mma.sync.aligned.m16n8k16.row
+                           .col.f32.f16.f16.f32"); display only, cut at 95 bytes */
 } trace_insn;
 
 /* A register of the PTX the back end ran, for TRACE_EV_REG (index = trace.regs slot). */

@@ -199,10 +199,10 @@ void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const tra
     int line = view_line_of_pc(t, e->pc);
     const char *mn = e->pc >= 0 && e->pc < t->ninsns ? t->insns[e->pc].mnemonic : "?";
     if (w >= 56)
-        snprintf(buf, sizeof buf, "b%u w%u line %d: %.20s, %u B x %d lanes", e->block, e->warp,
-                 line, mn, e->width, view_popc(e->mask));
+        snprintf(buf, sizeof buf, "b%u w%u line %d: %s, %u B x %d lanes", e->block, e->warp, line,
+                 mn, e->width, view_popc(e->mask));
     else
-        snprintf(buf, sizeof buf, "b%u w%u L%d %.20s %uBx%d", e->block, e->warp, line, mn, e->width,
+        snprintf(buf, sizeof buf, "b%u w%u L%d %s %uBx%d", e->block, e->warp, line, mn, e->width,
                  view_popc(e->mask));
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     view_put(win, y + 1, x, w, view_src_text(a, line), term_attr(TC_DIM));

@@ -31,7 +31,7 @@ static size_t current_issue(const app *a, const trace_t *t, size_t pos)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->kind != TRACE_EV_ISSUE || e->block != b || e->warp != w || e->pc < 0 ||
-            e->pc >= t->ninsns || !gl_frag_is_tensor(t->insns[e->pc].mnemonic))
+            e->pc >= t->ninsns || !gl_frag_is_tensor(&t->insns[e->pc]))
             continue;
         if (i >= pos)
             return last != SIZE_MAX ? last : i;
@@ -61,7 +61,7 @@ size_t tv_tensor_pos(const app *a, int dir, bool *moved)
         i = dir > 0 ? i + 1 : i - 1;
         const trace_event *e = &t->events[i];
         if (e->kind == TRACE_EV_ISSUE && e->block == b && e->warp == w && e->pc >= 0 &&
-            e->pc < t->ninsns && gl_frag_is_tensor(t->insns[e->pc].mnemonic)) {
+            e->pc < t->ninsns && gl_frag_is_tensor(&t->insns[e->pc])) {
             *moved = true;
             return i + 1;
         }

@@ -32,14 +32,8 @@ static double trace_flops(const trace_t *t)
         if (e->kind != TRACE_EV_ISSUE || e->pc < 0 || e->pc >= (int32_t)t->ninsns)
             continue;
         const trace_insn *ti = &t->insns[e->pc];
-        if (!ti->is_float)
-            continue;
-        const int on = view_popc(e->aux);
-        if (ti->cls == TRACE_CLASS_FMA)
-            f += 2.0 * on;
-        else if (ti->cls == TRACE_CLASS_ADD ||
-                 (ti->cls == TRACE_CLASS_MUL && strncmp(ti->mnemonic, "mul", 3) == 0))
-            f += on;
+        if (ti->flop_kind == TRACE_FLOP_FP32)
+            f += (double)ti->flops * view_popc(e->aux);
     }
     return f;
 }

@@ -10,25 +10,24 @@
 
 /* -------------------------------------------------------------------- tree */
 
-/* The shared array's element: from the first shared access instruction's mnemonic. */
+/* The shared array's element: the data type of the first instruction that accesses
+ * shared memory by name (ld/st/atom .shared, trace_insn's facts). */
 static void shared_elem(const trace_t *t, unsigned *size, bool *is_float)
 {
     *size = 4, *is_float = false;
     for (int i = 0; i < t->ninsns; i++) {
-        const char *m = t->insns[i].mnemonic;
-        if (!strstr(m, ".shared"))
+        const trace_insn *ti = &t->insns[i];
+        if (ti->src_space != TRACE_SPACE_SHARED && ti->dst_space != TRACE_SPACE_SHARED)
             continue;
-        *is_float = t->insns[i].is_float;
-        const char *d = strrchr(m, '.');
-        if (d && (d[1] == 'f' || d[1] == 's' || d[1] == 'u' || d[1] == 'b')) {
-            int bits = atoi(d + 2);
-            if (bits == 64)
-                *size = 8;
-            else if (bits == 16)
-                *size = 2;
-            else if (bits == 8)
-                *size = 1;
-        }
+        if (ti->cls != TRACE_CLASS_LOAD && ti->cls != TRACE_CLASS_STORE &&
+            ti->cls != TRACE_CLASS_ATOMIC)
+            continue;
+        if (ti->flags & (TRACE_INSN_MATRIX | TRACE_INSN_WMMA))
+            continue; /* matrix fragments, not the array's elements */
+        *is_float = TRACE_TYPE_IS_FLOAT(ti->type);
+        const unsigned bytes = TRACE_TYPE_BYTES(ti->type);
+        if (bytes == 1 || bytes == 2 || bytes == 8)
+            *size = bytes;
         return;
     }
 }

@@ -15,9 +15,9 @@
 
 /* Opcodes, from ptx_ops.def. */
 typedef enum ptx_op {
-#define BIN(n, cls, i, f, d) PTX_OP_##n,
-#define UN(n, cls, i, f, d) PTX_OP_##n,
-#define OP(n, cls, k) PTX_OP_##n,
+#define BIN(n, cls, sm, ptx, i, f, d) PTX_OP_##n,
+#define UN(n, cls, sm, ptx, i, f, d) PTX_OP_##n,
+#define OP(n, cls, k, sm, ptx, syntax) PTX_OP_##n,
 #include "sim/ptx/ptx_ops.def"
 #undef BIN
 #undef UN
@@ -32,10 +32,15 @@ typedef enum ptx_op {
 /* What ptx_ops.def says of one op (PTX ISA §9.7 "Instructions"), indexed by ptx_op
  * (ptx_ops.c). */
 typedef struct ptx_op_info {
-    const char *name; /* mnemonic without modifiers ("bar_warp" for bar.warp.sync) */
-    uint8_t cls;      /* trace.h TRACE_CLASS_* */
-    int8_t nopnd;     /* operands the parser checks, destination included; -1: the
-                         modifiers decide (ptx_parse.c) */
+    const char *name;   /* the parser's name, without modifiers ("bar_warp" for
+                           bar.warp.sync) */
+    const char *syntax; /* as PTX writes it before type and space: "bar.warp.sync",
+                           "redux.sync", "cp.async" */
+    uint8_t cls;        /* trace.h TRACE_CLASS_* */
+    int8_t nopnd;       /* operands the parser checks, destination included; -1: the
+                           modifiers decide (ptx_parse.c) */
+    uint8_t first_sm;   /* the first target that has it (80: sm_80) */
+    uint8_t first_ptx;  /* the first PTX ISA version, x 10 (70: 7.0) */
 } ptx_op_info;
 extern const ptx_op_info ptx_op_table[PTX_OP_COUNT];
 
@@ -324,8 +329,10 @@ typedef struct ptx_insn {
     uint8_t bop;      /* setp/set: PTX_BOP_* combining with the predicate operand */
     uint8_t o4kind;   /* fifth operand (bfi len, shfl.sync membermask, lop3 immLut):
                          PTX_OPK_NONE, PTX_OPK_REG or PTX_OPK_IMM; value in target */
-    /* (2 bytes of padding: what the executor derives from an instruction, such as its
-     * fast-path kind, it keeps in tables of its own, indexed by PC) */
+    uint16_t mnem;    /* its full mnemonic: index into ptx_module.mnems (0: none kept;
+                         ptx_insn_mnemonic). What the executor derives from an
+                         instruction, such as its fast-path kind, it keeps in tables of
+                         its own, indexed by PC. */
     ptx_operand o[4]; /* o[0] destination (or address for st), then sources */
 } ptx_insn;
 _Static_assert(sizeof(ptx_insn) == 96, "ptx_insn is meant to stay 96 bytes");
@@ -443,7 +450,24 @@ struct ptx_module {
      * without debug information */
     struct ptx_srcvar *srcvars;
     int nsrcvars;
+    /* the distinct full mnemonics as written ("cp.async.ca.shared.global"), for
+     * ptx_insn.mnem; [0] is NULL */
+    char **mnems;
+    int nmnems;
+    int target_sm;   /* the .target directive's sm_XY (90 for sm_90a), 0 none */
+    int ptx_version; /* the .version directive, x 10 (83 for 8.3), 0 none */
 };
+
+/* The full mnemonic of in as written, every modifier included
+ * ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"); the op's syntax when the
+ * module kept none (a `ret` the parser added). */
+const char *ptx_insn_mnemonic(const ptx_module *m, const ptx_insn *in);
+
+/* The form of in that needs the newest target and PTX ISA version (sim.h
+ * ptx_feature): the op's own (ptx_ops.def), or a later form of it by its modifiers,
+ * types or shape (mma.m16n8k16, add.bf16, cp.async.bulk, ...), or the %cluster
+ * special registers among its operands. Never NULL. */
+const struct ptx_feature *ptx_insn_feature(const ptx_module *m, const ptx_insn *in);
 
 /* ------------------------------------------------------------------ lexer */
 typedef enum ptx_tok_kind {

@@ -164,7 +164,36 @@ typedef struct parser {
     int nfix, fixcap;
     int cur_file, cur_line;
     int ptx_version; /* the module's .version as 10 major + minor (80 for 8.0); 0 unknown */
+    smap mnems;      /* full mnemonic -> index into ptx_module.mnems */
+    int mnemcap;
 } parser;
+
+/* The index of mnemonic s[0..n) in the module's table of full mnemonics (ptx_insn.mnem),
+ * added if new; 0 when the table is full or memory ran out. */
+static uint16_t intern_mnemonic(parser *P, const char *s, size_t n)
+{
+    ptx_module *m = P->m;
+    int idx;
+    if (smap_get(&P->mnems, s, n, &idx))
+        return (uint16_t)idx;
+    if (m->nmnems == 0) { /* [0]: none */
+        GROW(m->mnems, m->nmnems, P->mnemcap);
+        if (P->oom)
+            return 0;
+        m->mnems[m->nmnems++] = NULL;
+    }
+    if (m->nmnems > 0xffff)
+        return 0;
+    GROW(m->mnems, m->nmnems, P->mnemcap);
+    char *d = P->oom ? NULL : xstrndup(s, n);
+    if (!d || !smap_put(&P->mnems, s, n, m->nmnems)) {
+        free(d);
+        P->oom = 1;
+        return 0;
+    }
+    m->mnems[m->nmnems] = d;
+    return (uint16_t)m->nmnems++;
+}
 
 static void diag(parser *P, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -1715,6 +1744,7 @@ static void parse_insn(parser *P, int guard, int gneg)
         skip_stmt(P);
         return;
     }
+    in.mnem = intern_mnemonic(P, mt.p, mt.len);
     if (in.op == PTX_OP_call) {
         if (!parse_call(P, &in, mt.line, mt.col)) {
             skip_stmt(P);
@@ -2254,7 +2284,14 @@ static void parse_module(parser *P)
                 snprintf(v, sizeof v, "%.*s", (int)(P->t.len < 15 ? P->t.len : 15), P->t.p);
                 if (sscanf(v, "%d.%d", &major, &minor) == 2 && major > 0 && minor >= 0 &&
                     minor < 10)
-                    P->ptx_version = major * 10 + minor;
+                    P->m->ptx_version = P->ptx_version = major * 10 + minor;
+            } else if (!is_as && P->t.kind == PTX_TOK_IDENT && P->t.len > 3 &&
+                       !memcmp(P->t.p, "sm_", 3)) { /* .target sm_90a, ... */
+                int sm = 0;
+                for (size_t i = 3; i < P->t.len && P->t.p[i] >= '0' && P->t.p[i] <= '9'; i++)
+                    sm = sm * 10 + (P->t.p[i] - '0');
+                if (sm < 10000)
+                    P->m->target_sm = sm;
             }
             if (is_as && P->t.kind == PTX_TOK_INT && P->t.ival != 64) {
                 diag(P, P->t.line, P->t.col, "only .address_size 64 is supported");
@@ -2518,6 +2555,7 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     smap_free(&P->lsyms);
     smap_free(&P->labels);
     smap_free(&P->gsyms);
+    smap_free(&P->mnems);
     for (int i = 0; i < P->nfix; i++)
         free(P->fix[i].label);
     free(P->fix);
@@ -2565,6 +2603,9 @@ void ptx_module_free(ptx_module_t *m)
     for (int i = 0; i < m->nshvars; i++)
         free(m->shvars[i].name);
     free(m->shvars);
+    for (int i = 0; i < m->nmnems; i++)
+        free(m->mnems[i]);
+    free(m->mnems);
     free(m->funcs);
     free(m->vars);
     free(m->syms);
