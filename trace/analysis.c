@@ -191,9 +191,6 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, co
             for (uint32_t m = ev->mask; m; m &= m - 1)
                 atom_add(a, TRACE_SPACE_GLOBAL, addrs[__builtin_ctz(m)]);
         }
-        if (a->dram)
-            gl_dram_access(a->dram, ev->op, addrs, ev->mask, ev->width, &c->dram_read_bytes,
-                           &c->dram_write_bytes);
     } else if (ev->space == TRACE_SPACE_SHARED) {
         if (ev->op == TRACE_ATOMIC) {
             c->shared_atom_requests++;
@@ -228,6 +225,11 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
         return;
     int pc = ev->pc >= 0 && ev->pc < a->npc ? ev->pc : a->npc;
     gl_counts *c = &a->pc[pc];
+    /* every global request through the DRAM model: ld, st, atom, red, cp.async's read
+     * and cp.async.bulk's pieces alike */
+    if (a->dram && ev->kind == TRACE_EV_MEM && addrs && ev->space == TRACE_SPACE_GLOBAL)
+        gl_dram_access(a->dram, ev->op, addrs, ev->mask, ev->width, &c->dram_read_bytes,
+                       &c->dram_write_bytes);
     switch (ev->kind) {
     case TRACE_EV_ISSUE: {
         unsigned on = (unsigned)__builtin_popcount(ev->aux);
