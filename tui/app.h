@@ -88,6 +88,7 @@ typedef struct app_roof_point {
     double bytes;              /* of DRAM traffic, or as bytes_from says */
     app_roof_bytes bytes_from;
     uint64_t l2_bytes;         /* the L2 the DRAM model held */
+    double sector_bytes;       /* global sectors x 32: what the SMs asked of the L2 */
     bool cut;                  /* the counts come from a cut trace (a lower bound) */
     double gflops;
     unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */

@@ -22,35 +22,54 @@
 #include "trace/analysis.h"
 #include "tui/view_common.h"
 
-/* FLOPs a simulator trace counts: float add/sub and mul, and 2 per fma (Nsight Compute's
- * roofline counts fadd + fmul + 2 ffma); 0 without issue events (a GPU trace). */
-static double trace_flops(const trace_t *t)
+/* The roof of a kind of FLOP of the trace's instruction facts (trace.h TRACE_FLOP_*):
+ * bf16 arithmetic runs on the FP16 units; int4 and b1 tensor operations are judged on
+ * the int8 roof (no data sheet of a profile's GPU gives them a dense figure of their own
+ * that this view shows); -1 for none. */
+static int flop_roof(int kind)
 {
-    double f = 0;
+    switch (kind) {
+    case TRACE_FLOP_FP32: return GL_ROOF_FP32;
+    case TRACE_FLOP_FP64: return GL_ROOF_FP64;
+    case TRACE_FLOP_FP16:
+    case TRACE_FLOP_BF16: return GL_ROOF_FP16;
+    case TRACE_FLOP_TENSOR_F16: return GL_ROOF_TC_F16;
+    case TRACE_FLOP_TENSOR_BF16: return GL_ROOF_TC_BF16;
+    case TRACE_FLOP_TENSOR_TF32: return GL_ROOF_TC_TF32;
+    case TRACE_FLOP_TENSOR_F64: return GL_ROOF_TC_F64;
+    case TRACE_FLOP_TENSOR_INT8:
+    case TRACE_FLOP_TENSOR_INT4:
+    case TRACE_FLOP_TENSOR_B1: return GL_ROOF_TC_INT8;
+    case TRACE_FLOP_TENSOR_FP8: return GL_ROOF_TC_FP8;
+    default: return -1;
+    }
+}
+
+/* The FLOPs of instruction ti issued with `on` lanes whose guard is true. */
+static double insn_flops(const trace_insn *ti, int on)
+{
+    if (TRACE_FLOP_IS_TENSOR(ti->flop_kind))
+        return on ? (double)ti->mma_flops : 0;
+    return (double)ti->flops * on;
+}
+
+/* The FLOPs of the last run by roof (kind[GL_ROOFS], 0 where none): the issue events of
+ * its trace (none in a GPU trace). */
+static void run_flops(const app *a, double kind[GL_ROOFS])
+{
+    memset(kind, 0, GL_ROOFS * sizeof kind[0]);
+    const trace_t *t = a->run.trace;
+    if (t && t->truncated)
+        return; /* not every event is there */
     for (size_t i = 0; t && i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->kind != TRACE_EV_ISSUE || e->pc < 0 || e->pc >= (int32_t)t->ninsns)
             continue;
         const trace_insn *ti = &t->insns[e->pc];
-        if (ti->flop_kind == TRACE_FLOP_FP32)
-            f += (double)ti->flops * view_popc(e->aux);
+        const int r = flop_roof(ti->flop_kind);
+        if (r >= 0)
+            kind[r] += insn_flops(ti, view_popc(e->aux));
     }
-    return f;
-}
-
-/* The FLOPs of the last run by kind (kind[GL_ROOFS], 0 where none). */
-static void run_flops(const app *a, double kind[GL_ROOFS])
-{
-    memset(kind, 0, GL_ROOFS * sizeof kind[0]);
-    kind[GL_ROOF_FP32] = trace_flops(a->run.trace);
-}
-
-/* The roof for a run whose FLOPs were not counted (a GPU trace has no issue events): the
- * kind of the kernel's own arithmetic instructions, FP32 when it has none. */
-static gl_roof insns_roof(const trace_t *t)
-{
-    (void)t;
-    return GL_ROOF_FP32;
 }
 
 /* The target a run started now would model (app_start_run's choice). */
@@ -111,6 +130,20 @@ static gl_roof judged_roof(const double kind[GL_ROOFS], const gl_peaks *pk)
     return best < 0 ? GL_ROOF_FP32 : (gl_roof)best;
 }
 
+/* The roof for a run whose FLOPs were not counted (a GPU trace has no issue events):
+ * judged_roof of the FLOPs each of the kernel's instructions does once per warp, which
+ * the tensor cores' kinds dominate; FP32 when it has none. */
+static gl_roof insns_roof(const trace_t *t, const gl_peaks *pk)
+{
+    double kind[GL_ROOFS] = {0};
+    for (int pc = 0; t && pc < t->ninsns; pc++) {
+        const int r = flop_roof(t->insns[pc].flop_kind);
+        if (r >= 0)
+            kind[r] += insn_flops(&t->insns[pc], WARP);
+    }
+    return judged_roof(kind, pk);
+}
+
 void view_roofline_record(app *a)
 {
     if (!a->have_run || a->run_status != GL_OK || !a->have_spec)
@@ -129,7 +162,7 @@ void view_roofline_record(app *a)
         p.roof = judged_roof(p.kind, &pk);
     } else {
         p.flops = a->spec.flops;
-        p.roof = insns_roof(a->run.trace);
+        p.roof = insns_roof(a->run.trace, &pk);
         p.roof_from_insns = true;
     }
     /* bytes: the DRAM model, else the sectors, else the launch's */
@@ -137,6 +170,7 @@ void view_roofline_record(app *a)
     const double dram = m ? (double)(m->total.dram_read_bytes + m->total.dram_write_bytes) : 0;
     const double sectors = m ? 32.0 * (double)(m->total.gld_sectors + m->total.gst_sectors) : 0;
     const bool cut = m && m->incomplete;
+    p.sector_bytes = sectors;
     if (cut && a->spec.bytes_moved > 0) {
         p.bytes = a->spec.bytes_moved, p.bytes_from = ROOF_BYTES_SPEC;
     } else if (dram > 0) {
@@ -242,8 +276,9 @@ static int put_wrapped(WINDOW *win, int y, int x, int w, int rows, const char *s
 static void bytes_label(char *buf, size_t len, const app_roof_point *p)
 {
     if (p->bytes_from == ROOF_BYTES_DRAM)
-        snprintf(buf, len, "DRAM, modelled (a %.0f MiB L2)%s",
-                 (double)p->l2_bytes / (1024.0 * 1024.0), p->cut ? ", of a cut trace" : "");
+        snprintf(buf, len, "DRAM, modelled (a %.0f MiB L2)%s, %.3g FLOP/B of global sectors",
+                 (double)p->l2_bytes / (1024.0 * 1024.0), p->cut ? ", of a cut trace" : "",
+                 p->flops / p->sector_bytes);
     else if (p->bytes_from == ROOF_BYTES_SECTORS)
         snprintf(buf, len, "global sectors x 32, not DRAM bytes%s",
                  p->cut ? ", of a cut trace" : "");
@@ -257,7 +292,8 @@ static void roof_reason(char *buf, size_t len, const app_roof_point *p)
 {
     buf[0] = '\0';
     if (p->roof_from_insns) {
-        snprintf(buf, len, "FLOPs: the launch's \"flops\"; the roof: the kernel's instructions");
+        snprintf(buf, len, "FLOPs: the launch's \"flops\", its roof the kind of the kernel's "
+                           "instructions");
         return;
     }
     int kinds = 0;
@@ -290,7 +326,7 @@ static void verdict(char *buf, size_t len, const app_roof_point *p, char c, doub
 static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool current, int y,
                         int x, int w, int rows, double bw, double peak)
 {
-    char buf[1024], r1[32], r2[32], r3[32], bl[160], why[400];
+    char buf[1024], r1[32], r2[32], bl[160], why[400];
     int used = 0;
     if (!current) {
         used = put_wrapped(
@@ -304,8 +340,9 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
     } else {
         const app_roof_point *p = &a->roof[idx[n - 1]];
         const double ai = p->flops / p->bytes, att = fmin(peak, ai * bw);
+        const int keep = n > 1 ? 1 : 0; /* a row for the earlier runs */
         verdict(buf, sizeof buf, p, (char)('a' + n - 1), bw, peak);
-        used += put_wrapped(win, y, x, w, rows, buf, term_attr(TC_GOOD));
+        used += put_wrapped(win, y, x, w, 1, buf, term_attr(TC_GOOD));
         char reach[96] = "";
         if (p->gflops > 0) {
             fmt_rate(r1, sizeof r1, p->gflops, roof_unit(p->roof));
@@ -313,12 +350,11 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
                      100 * p->gflops / att);
         }
         fmt_rate(r2, sizeof r2, att, roof_unit(p->roof));
-        fmt_rate(r3, sizeof r3, peak, roof_unit(p->roof));
         bytes_label(bl, sizeof bl, p);
         roof_reason(why, sizeof why, p);
-        snprintf(buf, sizeof buf, "  at most %s (%s roof %s)%s; bytes: %s%s%s", r2,
-                 gl_roof_name((gl_roof)p->roof), r3, reach, bl, why[0] ? "; " : "", why);
-        used += put_wrapped(win, y + used, x, w, rows - used, buf, term_attr(TC_GOOD));
+        snprintf(buf, sizeof buf, "  at most %s under the %s roof%s; bytes: %s%s%s", r2,
+                 gl_roof_name((gl_roof)p->roof), reach, bl, why[0] ? "; " : "", why);
+        used += put_wrapped(win, y + used, x, w, rows - used - keep, buf, term_attr(TC_GOOD));
         n--; /* the rest are earlier runs */
     }
     if (n > 0 && used < rows) {
@@ -344,7 +380,7 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const bool current = n > 0 && a->have_run && a->roof[idx[n - 1]].gen == a->run_gen;
     const int roof = current ? a->roof[idx[n - 1]].roof : GL_ROOF_FP32;
     const double bw = pk.gbs, peak = pk.gflops[roof], fp32 = pk.gflops[GL_ROOF_FP32];
-    char buf[512], r1[32], r2[32], r3[32];
+    char buf[512], r1[32], r2[32];
     if (bw <= 0 || peak <= 0) {
         put_wrapped(win, y, x, w, h,
                     a->have_run ? "the device's peak bandwidth or FLOP/s is not known"
@@ -359,7 +395,6 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const bool compact = h - 3 - legend < 5;
     fmt_rate(r1, sizeof r1, bw, "B/s");
     fmt_rate(r2, sizeof r2, peak, roof_unit(roof));
-    fmt_rate(r3, sizeof r3, fp32, "FLOP/s");
     if (compact) {
         const double g = peak >= 1e6 ? peak / 1e6 : peak >= 1e3 ? peak / 1e3 : peak;
         snprintf(buf, sizeof buf, "%s %.3g%c, %s, ridge %.3g: %s", gl_roof_name(roof), g,
@@ -367,8 +402,8 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     } else if (roof == GL_ROOF_FP32)
         snprintf(buf, sizeof buf, "%s, %s FP32, ridge %.3g FLOP/B: %s", r1, r2, ridge, pk.device);
     else
-        snprintf(buf, sizeof buf, "%s, %s %s (ridge %.3g FLOP/B), %s FP32: %s", r1, r2,
-                 gl_roof_name(roof), ridge, r3, pk.device);
+        snprintf(buf, sizeof buf, "%s, %s %s, ridge %.3g FLOP/B: %s", r1, gl_roof_name(roof), r2,
+                 ridge, pk.device);
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     const int lw = compact ? 4 : 7; /* y labels */
     const int ph = compact ? h - 3 : h - 3 - legend;
@@ -410,16 +445,21 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     }
     for (int r = 0; r < ph; r++)
         view_put(win, py + r, px - 1, 1, "|", term_attr(TC_DIM));
-    /* the FP32 roof, dim, where the run is judged against another one */
-    if (roof != GL_ROOF_FP32 && fp32 > 0)
+    /* the FP32 roof, dim and named at its right end, where the run is judged against
+     * another one */
+    if (roof != GL_ROOF_FP32 && fp32 > 0 && ROW(log10(fp32)) >= 0 && ROW(log10(fp32)) < ph) {
+        const int r = ROW(log10(fp32));
         for (int c = 0; c < pw; c++) {
             const double li = dx0 + (c + 0.5) / pw * (dx1 - dx0);
-            if (pow(10, li) * bw < fp32)
-                continue;
-            const int r = ROW(log10(fp32));
-            if (r >= 0 && r < ph)
+            if (pow(10, li) * bw >= fp32)
                 view_put(win, py + r, px + c, 1, ".", term_attr(TC_DIM));
         }
+        snprintf(buf, sizeof buf, "FP32 %.3g%c", fp32 >= 1e3 ? fp32 / 1e3 : fp32,
+                 fp32 >= 1e3 ? 'T' : 'G');
+        const int len = (int)strlen(buf);
+        if (len < pw / 3)
+            view_put(win, py + r, px + pw - len, len, buf, term_attr(TC_DIM));
+    }
     /* the roof: the bandwidth slope, then the compute ceiling; '+' at the ridge */
     const int ridge_col = COL(log10(ridge));
     for (int c = 0; c < pw; c++) {
