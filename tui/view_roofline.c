@@ -537,5 +537,5 @@ int view_roofline_height(const app *a, int w)
 {
     (void)a;
     (void)w;
-    return 20;
+    return 19;
 }
