@@ -142,20 +142,7 @@ int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info)
 
 int gl_ptx_target_sm(const char *ptx)
 {
-    for (const char *p = ptx; p && (p = strstr(p, ".target")); p += 7) {
-        if (p != ptx && p[-1] != '\n' && !isspace((unsigned char)p[-1]))
-            continue;
-        const char *q = p + 7;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        char name[16];
-        size_t n = 0;
-        while (n < sizeof name - 1 && (isalnum((unsigned char)q[n]) || q[n] == '_'))
-            name[n] = q[n], n++;
-        name[n] = '\0';
-        return strncmp(name, "sm_", 3) == 0 ? gl_arch_sm(name) : 0;
-    }
-    return 0;
+    return ptx ? ptx_text_target_sm(ptx, strlen(ptx)) : 0;
 }
 
 /* What CUDA C writes that becomes a PTX feature (the simulator's feature names,

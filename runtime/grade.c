@@ -322,9 +322,8 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         return gl_warp_execution_efficiency(c);
     }
     if (strcmp(m, "sectors_per_request") == 0) {
-        *what = "global memory sectors per request (loads and stores)";
-        uint64_t req = c->gld_requests + c->gst_requests;
-        return req ? (double)(c->gld_sectors + c->gst_sectors) / (double)req : 0;
+        *what = "global memory sectors per request (loads, stores and cp.async reads)";
+        return gl_global_sectors_per_request(c);
     }
     if (strcmp(m, "sector_efficiency") == 0) {
         *what = "global memory sector efficiency (% of the bytes of the 32-byte sectors "
@@ -333,7 +332,7 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     }
     if (strcmp(m, "bank_conflicts") == 0) {
         *what = "shared-memory bank conflicts (extra wavefronts)";
-        return (double)(c->shld_bank_conflicts + c->shst_bank_conflicts);
+        return (double)gl_shared_bank_conflicts(c);
     }
     if (strcmp(m, "global_atomics") == 0) {
         *what = "global atomic operations (one per thread that performs one)";
@@ -357,11 +356,15 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         return r->got.occupancy.valid ? 100 * r->got.occupancy.theoretical : 0;
     }
     if (strcmp(m, "global_load_bytes_per_flop") == 0) {
-        /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (32 bytes per sector requested,
-         * before any cache hit) over the launch's declared "flops" */
+        /* l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum plus _op_ldgsts and cp.async.bulk's
+         * reads (32 bytes per sector requested, before any cache hit) over the launch's
+         * declared "flops" */
         *what = "bytes of global loads per floating-point operation (32-byte sectors "
-                "the load requests touched x 32 / the launch's flops)";
-        return r->spec.flops > 0 ? (double)c->gld_sectors * 32 / r->spec.flops : 0;
+                "the load and cp.async requests touched x 32 / the launch's flops)";
+        return r->spec.flops > 0
+                   ? (double)(c->gld_sectors + c->ldgsts_sectors + c->bulk_ld_sectors) * 32 /
+                         r->spec.flops
+                   : 0;
     }
     if (strcmp(m, "tensor_instructions") == 0) {
         *what = "tensor-core instructions (warp-level mma / wmma.mma)";

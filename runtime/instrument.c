@@ -563,13 +563,17 @@ typedef struct memsite {
     long long off;        /* the address's immediate (the whole address without a base) */
     unsigned lanes;       /* only lanes below this give an address (ldmatrix/stmatrix .x1,
                              .x2: 8, 16); 0: every lane */
+    const char *nz_reg;   /* only lanes where this register is not 0 give an address
+                             (cp.async's src-size: 0 reads nothing), or NULL */
+    unsigned nz_size;     /* its size in bytes (4 or 8) */
 } memsite;
 
 /* Emits the per-warp memory record code for instruction `pc` (before it). -1 when the
  * address cannot be evaluated (a register neither 32 nor 64 bits wide). */
 static int emit_mem(sbuf *b, int sim_mode, int in_func, const memsite *m, int pc, int *label)
 {
-    if (m->base_reg && m->base_size != 8 && m->base_size != 4)
+    if ((m->base_reg && m->base_size != 8 && m->base_size != 4) ||
+        (m->nz_reg && m->nz_size != 8 && m->nz_size != 4))
         return -1;
     int l = (*label)++;
     if (in_func)
@@ -581,6 +585,8 @@ static int emit_mem(sbuf *b, int sim_mode, int in_func, const memsite *m, int pc
         sb_printf(b, "\t%s.pred %%glx_g, %s;\n", m->guard_neg ? "not" : "mov", m->guard);
     if (m->lanes) /* ldmatrix.x1/.x2: lanes 0 .. 8 num - 1 give the rows' addresses */
         sb_printf(b, "\tsetp.lt.and.u32 %%glx_g, %%glx_lane, %u, %%glx_g;\n", m->lanes);
+    if (m->nz_reg) /* cp.async with src-size 0: nothing read */
+        sb_printf(b, "\tsetp.ne.and.u%u %%glx_g, %s, 0, %%glx_g;\n", m->nz_size * 8, m->nz_reg);
     /* address, evaluated as the instruction does */
     if (m->base_reg && m->base_size == 8)
         sb_printf(b, "\tadd.s64 %%glx_a, %s, %lld;\n", m->base_reg, m->off);
@@ -666,50 +672,13 @@ static const char *reg_name(const ptx_module *m, int f, unsigned slot)
     return n[0] && strlen(n) < sizeof fn->reginfo[slot].name - 1 ? n : NULL;
 }
 
-/* Describes instruction pc of function f as a memory access to record; 0 when it is
- * none (not ld/ldu/st/atom/red, or on .const/.param), -1 when it is one whose address
- * cannot be named here (a .local variable or a register name cut short). */
-static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
+/* The address operand a of instruction pc of function f into *ms (base register or
+ * variable, offset): 1, or -1 when it cannot be named here (a .local variable or a
+ * register name cut short), 0 when it is no address. */
+static int describe_addr(const ptx_module *m, int f, const ptx_operand *a, memsite *ms)
 {
-    const ptx_insn *in = &m->code[pc];
-    memset(ms, 0, sizeof *ms);
-    switch (ptx_op_table[in->op].cls) { /* ld/ldu, st, atom/red (sim/ptx/ptx_ops.def) */
-    case TRACE_CLASS_LOAD: ms->op = TRACE_LOAD; break;
-    case TRACE_CLASS_STORE: ms->op = TRACE_STORE; break;
-    case TRACE_CLASS_ATOMIC: ms->op = TRACE_ATOMIC; break;
-    default: return 0;
-    }
-    switch (in->space) {
-    case SIM_SPACE_GENERIC: ms->space = 0; break;
-    case SIM_SPACE_GLOBAL: ms->space = TRACE_SPACE_GLOBAL; break;
-    case SIM_SPACE_SHARED: ms->space = TRACE_SPACE_SHARED; break;
-    case SIM_SPACE_LOCAL: ms->space = TRACE_SPACE_LOCAL; break;
-    default: return 0;
-    }
-    unsigned tsize = PTX_TSIZE(in->type);
-    if (!tsize || in->op == PTX_OP_wmma_load || in->op == PTX_OP_wmma_store)
-        return 0; /* (wmma: many addresses per lane, not one record; the simulator has them) */
-    ms->width = ms->op == TRACE_ATOMIC ? tsize : tsize * (in->vec ? in->vec : 1);
-    if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix) {
-        /* one 16-byte matrix row per lane address, from lanes 0 .. 8 num - 1 (PTX ISA
-         * §9.7.14.5.15) */
-        mma_desc d;
-        ptx_mma_desc(in, &d);
-        ms->width = 16;
-        ms->lanes = d.num < 4 ? 8u * (unsigned)d.num : 0;
-    }
-    /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix (ptx_ir.h) */
-    const ptx_operand *a = in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix
-                               ? &in->o[0]
-                               : &in->o[1];
     if (a->kind != PTX_OPK_ADDR)
         return 0;
-    if (in->guard != PTX_NOREG) {
-        ms->guard = reg_name(m, f, in->guard);
-        ms->guard_neg = (in->flags & PTX_F_GUARD_NEG) != 0;
-        if (!ms->guard)
-            return -1;
-    }
     ms->off = (long long)a->imm;
     if (a->reg != PTX_NOREG) {
         ms->base_reg = reg_name(m, f, a->reg);
@@ -725,6 +694,100 @@ static int describe_mem(const ptx_module *m, int f, int pc, memsite *ms)
         if (m->shvars[i].sym == a->sym)
             ms->base_sym = m->shvars[i].name;
     return ms->base_sym ? 1 : -1;
+}
+
+/* cp.async [dst], [src], cp-size{, src-size} (PTX ISA §9.7.9.25.3) as the two requests
+ * the simulator traces (trace.h MEM): part 0 the global read of the lanes whose
+ * src-size is not 0, part 1 the shared write. 0 when there is nothing to record (a
+ * src-size of immediate 0, or a cp-size that is no immediate). */
+static int describe_copy(const ptx_module *m, int f, const ptx_insn *in, int part, memsite *ms)
+{
+    if (in->o[2].kind != PTX_OPK_IMM)
+        return 0;
+    ms->width = (unsigned)in->o[2].imm;
+    ms->space = part ? TRACE_SPACE_SHARED : TRACE_SPACE_GLOBAL;
+    ms->op = part ? TRACE_STORE : TRACE_LOAD;
+    if (!part && in->nopnd > 3) {
+        const ptx_operand *sz = &in->o[3];
+        if (sz->kind == PTX_OPK_IMM && sz->imm == 0)
+            return 0;
+        if (sz->kind == PTX_OPK_REG) {
+            ms->nz_reg = reg_name(m, f, sz->reg);
+            ms->nz_size = ms->nz_reg ? PTX_TSIZE(m->funcs[f].reginfo[sz->reg].type) : 0;
+            if (!ms->nz_reg)
+                return -1;
+        }
+    }
+    return describe_addr(m, f, &in->o[part ? 0 : 1], ms);
+}
+
+/* The requests instruction in makes that are recorded (trace.h MEM): 2 for cp.async, 1
+ * for the other memory instructions; cp.async.bulk's (an operand's length of bytes)
+ * and wmma.load/store's (many addresses per lane, in a layout the PTX ISA leaves
+ * opaque) are not. */
+static int mem_parts(const ptx_insn *in)
+{
+    if (in->op == PTX_OP_cp)
+        return in->cmp == PTX_CPA_COPY && !(in->bop & PTX_CPA_BULK) ? 2 : 0;
+    return 1;
+}
+
+/* Describes part `part` of instruction pc of function f as a memory access to record;
+ * 0 when it is none (not ld/ldu/st/atom/red/ldmatrix/stmatrix/cp.async, or on
+ * .const/.param), -1 when it is one whose address cannot be named here (a .local
+ * variable or a register name cut short). */
+static int describe_mem(const ptx_module *m, int f, int pc, int part, memsite *ms)
+{
+    const ptx_insn *in = &m->code[pc];
+    memset(ms, 0, sizeof *ms);
+    if (part >= mem_parts(in))
+        return 0;
+    if (in->op == PTX_OP_cp) {
+        const int r = describe_copy(m, f, in, part, ms);
+        if (r <= 0)
+            return r;
+    } else {
+        switch (ptx_op_table[in->op].cls) { /* sim/ptx/ptx_ops.def */
+        case TRACE_CLASS_LOAD: ms->op = TRACE_LOAD; break;
+        case TRACE_CLASS_STORE: ms->op = TRACE_STORE; break;
+        case TRACE_CLASS_ATOMIC: ms->op = TRACE_ATOMIC; break;
+        default: return 0;
+        }
+        switch (in->space) {
+        case SIM_SPACE_GENERIC: ms->space = 0; break;
+        case SIM_SPACE_GLOBAL: ms->space = TRACE_SPACE_GLOBAL; break;
+        case SIM_SPACE_SHARED: ms->space = TRACE_SPACE_SHARED; break;
+        case SIM_SPACE_LOCAL: ms->space = TRACE_SPACE_LOCAL; break;
+        default: return 0;
+        }
+        unsigned tsize = PTX_TSIZE(in->type);
+        if (!tsize || in->op == PTX_OP_wmma_load || in->op == PTX_OP_wmma_store)
+            return 0; /* (wmma: mem_parts) */
+        ms->width = ms->op == TRACE_ATOMIC ? tsize : tsize * (in->vec ? in->vec : 1);
+        if (in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix) {
+            /* one 16-byte matrix row per lane address, from lanes 0 .. 8 num - 1 (PTX ISA
+             * §9.7.14.5.15) */
+            mma_desc d;
+            ptx_mma_desc(in, &d);
+            ms->width = 16;
+            ms->lanes = d.num < 4 ? 8u * (unsigned)d.num : 0;
+        }
+        /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix
+         * (ptx_ir.h) */
+        const ptx_operand *a =
+            in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix ? &in->o[0]
+                                                                                     : &in->o[1];
+        const int r = describe_addr(m, f, a, ms);
+        if (r <= 0)
+            return r;
+    }
+    if (in->guard != PTX_NOREG) {
+        ms->guard = reg_name(m, f, in->guard);
+        ms->guard_neg = (in->flags & PTX_F_GUARD_NEG) != 0;
+        if (!ms->guard)
+            return -1;
+    }
+    return 1;
 }
 
 /* The .shared variables entry e can name, where the simulator places them (the parsed
@@ -773,10 +836,10 @@ static gl_status instrument_function(const char *ptx, const ptx_module *m, int f
     for (int pc = fn->entry_pc; pc < fn->end_pc; pc++) {
         const ptx_insn *in = &m->code[pc];
         int line = in->ptx_line;
-        memsite ms;
-        int mem = describe_mem(m, f, pc, &ms);
+        memsite ms[2];
+        int mem[2] = {describe_mem(m, f, pc, 0, &ms[0]), describe_mem(m, f, pc, 1, &ms[1])};
         int ret = is_entry && (in->op == PTX_OP_ret || in->op == PTX_OP_exit) && line != ret_line;
-        if (!mem && !ret)
+        if (!mem[0] && !mem[1] && !ret)
             continue;
         /* the parser adds a `ret` where a function falls off its end, at the line of the
          * token after its '}': more instructions on that line than the text has */
@@ -791,10 +854,12 @@ static gl_status instrument_function(const char *ptx, const ptx_module *m, int f
                            line);
         start = ed->text.n;
         at = stmt_point(ptx, (size_t)off, ed);
-        if (mem < 0 || (mem > 0 && emit_mem(&ed->text, sim_mode, !is_entry, &ms, pc, label) < 0))
-            out->nskipped++;
-        else if (mem > 0)
-            out->nmem++;
+        for (int k = 0; k < 2; k++) /* cp.async: the global read, then the shared write */
+            if (mem[k] < 0 ||
+                (mem[k] > 0 && emit_mem(&ed->text, sim_mode, !is_entry, &ms[k], pc, label) < 0))
+                out->nskipped++;
+            else if (mem[k] > 0)
+                out->nmem++;
         if (ret) {
             ret_line = line; /* one block end for a line */
             const char *g = in->guard != PTX_NOREG ? reg_name(m, f, in->guard) : NULL;

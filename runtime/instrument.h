@@ -9,8 +9,10 @@
  *   - at block start, thread 0 of the block writes a block-start record (block, %smid,
  *     %globaltimer); the last thread of the block to reach `ret`/`exit` of the entry
  *     writes the block-end record;
- *   - before every ld/ldu/st/atom/red on .global, .shared, .local or generic addresses
- *     (not .const/.param), each warp writes one memory record: the lowest lane whose
+ *   - before every ld/ldu/st/atom/red/ldmatrix/stmatrix on .global, .shared, .local or
+ *     generic addresses (not .const/.param), each warp writes one memory record, and
+ *     before every cp.async two, as the simulator traces it (trace/trace.h MEM): the
+ *     global read of the lanes whose src-size is not 0, then the shared write: the lowest lane whose
  *     guard is true (vote.sync.ballot over the guard among activemask, PTX ISA §9.7.13
  *     vote, activemask) reserves a record with atom.global.add on the header's counter
  *     (GPU mode; see gl_instrument_ptx for the simulator's), broadcasts its index with
@@ -29,7 +31,8 @@
  * accesses (distributed shared memory) are recorded as shared with the address the
  * kernel computed (mapa's), while the simulator's own trace names another CTA's shared
  * memory by its cluster window: the two traces differ there; wmma.load/store (many
- * addresses per lane) are not recorded.
+ * addresses per lane, in a fragment layout the PTX ISA leaves opaque) and cp.async.bulk
+ * (a length of bytes in an operand) are not recorded: the simulator's trace has them.
  */
 #ifndef GL_INSTRUMENT_H
 #define GL_INSTRUMENT_H

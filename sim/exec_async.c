@@ -217,8 +217,17 @@ static int grow(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in)
     return 1;
 }
 
-/* cp.async [d], [s], cp-size{, src-size} by thread t: reads the source now. */
-static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc)
+/* A warp's cp.async lanes for the trace (trace.h MEM: the global read of the lanes whose
+ * src-size is not 0, then the shared write of every lane that issued one). */
+typedef struct copy_lanes {
+    uint32_t gmask, smask;
+    uint64_t g[32], s[32];
+} copy_lanes;
+
+/* cp.async [d], [s], cp-size{, src-size} by thread t: reads the source now. Records the
+ * lane's addresses in cl when tracing memory (cl non-NULL). */
+static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc,
+                      copy_lanes *cl)
 {
     const unsigned size = (unsigned)in->o[2].imm;
     if (size != 4 && size != 8 && size != 16) {
@@ -242,13 +251,19 @@ static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, 
         return 0;
     sim_async_copy *cp = &a->q[a->n];
     memset(cp, 0, sizeof *cp);
+    const uint64_t src = addr(c, &in->o[1], t);
     if (srcsize) {
         /* the source as a global load of cp-size bytes (alignment, bounds) */
-        const unsigned char *s =
-            sim_mem(c, t, SIM_SPACE_GLOBAL, addr(c, &in->o[1], t), size, 0, in);
+        const unsigned char *s = sim_mem(c, t, SIM_SPACE_GLOBAL, src, size, 0, in);
         if (!s)
             return 0;
         memcpy(cp->data, s, srcsize);
+    }
+    if (cl) {
+        const unsigned l = t % 32;
+        cl->smask |= 1u << l, cl->s[l] = dst;
+        if (srcsize)
+            cl->gmask |= 1u << l, cl->g[l] = src;
     }
     cp->dst = (uint32_t)dst;
     cp->tid = (uint16_t)t;
@@ -313,6 +328,24 @@ static void phase_completed(sim_ctx *c)
             c->wsync[w]++;
 }
 
+/* Traces one side of thread t's bulk copy of `size` bytes at `a` (trace.h MEM: the
+ * 16-byte pieces in each aligned 512-byte block of addresses, one event per block, slot
+ * i holding piece i of its block). */
+static void trace_bulk(sim_ctx *c, unsigned t, uint32_t pc, int space, int op, uint64_t a,
+                       uint64_t size)
+{
+    uint64_t ad[32];
+    for (uint64_t o = 0; o < size;) {
+        const uint64_t blk = (a + o) / 512;
+        uint32_t mask = 0;
+        for (; o < size && (a + o) / 512 == blk; o += 16) {
+            const unsigned i = (unsigned)((a + o) % 512 / 16);
+            mask |= 1u << i, ad[i] = a + o;
+        }
+        sim_trace_mem(c, t / 32, pc, space, op, 16, mask, ad);
+    }
+}
+
 /* cp.async.bulk [d], [s], size{, [mbar]} by thread t (PTX ISA §9.7.9.25.4.1): the model
  * of exec_async.h. Addresses and size must be multiples of 16. */
 static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc)
@@ -327,6 +360,12 @@ static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, u
         return 0;
     }
     const int to_shared = (in->bop & PTX_CPA_BULK_MBAR) != 0;
+    if (c->trace_mem) { /* read at the issue; written when it lands or now (.bulk_group) */
+        trace_bulk(c, t, pc, to_shared ? SIM_SPACE_GLOBAL : SIM_SPACE_SHARED, TRACE_LOAD, src,
+                   size);
+        trace_bulk(c, t, pc, to_shared ? SIM_SPACE_SHARED : SIM_SPACE_GLOBAL, TRACE_STORE, dst,
+                   size);
+    }
     unsigned char *buf = malloc(size);
     if (!buf) {
         sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async.bulk");
@@ -463,9 +502,10 @@ static void exec_mbarrier(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned t
     }
 }
 
-void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
+/* sim_exec_async for the lanes em, lane by lane (cl: cp.async's lanes for the trace). */
+static void exec_lanes(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
+                       uint32_t pc, copy_lanes *cl)
 {
-    const uint32_t pc = (uint32_t)(in - c->code);
     for (uint32_t m = em; m; m &= m - 1) {
         const unsigned t = base + (unsigned)__builtin_ctz(m);
         if (in->op == PTX_OP_mbarrier) {
@@ -483,7 +523,7 @@ void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, u
                 continue;
             }
             switch (in->cmp) {
-            case PTX_CPA_COPY: ok = issue_copy(c, a, t, in, pc); break;
+            case PTX_CPA_COPY: ok = issue_copy(c, a, t, in, pc, cl); break;
             case PTX_CPA_COMMIT: sim_async_commit(a, t); break;
             case PTX_CPA_WAIT_GROUP: ok = land(c, a, t, (int)val(c, &in->o[0], t), in); break;
             case PTX_CPA_WAIT_ALL: ok = land(c, a, t, -1, in); break;
@@ -519,6 +559,24 @@ void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, u
         }
         if (c->faulted)
             return;
+    }
+}
+
+void sim_exec_async(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
+{
+    const uint32_t pc = (uint32_t)(in - c->code);
+    copy_lanes cl;
+    copy_lanes *clp = NULL;
+    if (c->trace_mem && in->op == PTX_OP_cp && in->cmp == PTX_CPA_COPY &&
+        !(in->bop & PTX_CPA_BULK)) {
+        cl.gmask = cl.smask = 0;
+        clp = &cl;
+    }
+    exec_lanes(c, in, w, base, em, pc, clp);
+    if (clp) { /* trace.h MEM: the global read, then the shared write, both at the issue */
+        const unsigned size = (unsigned)in->o[2].imm;
+        sim_trace_mem(c, w, pc, SIM_SPACE_GLOBAL, TRACE_LOAD, size, cl.gmask, cl.g);
+        sim_trace_mem(c, w, pc, SIM_SPACE_SHARED, TRACE_STORE, size, cl.smask, cl.s);
     }
 }
 

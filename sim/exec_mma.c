@@ -71,13 +71,50 @@ static void dims(const mma_desc *d, int which, int *rows, int *cols)
     *cols = which == MMA_A ? d->k : d->n;
 }
 
+/* The addresses of a warp's wmma.load/store for the trace (trace.h MEM: one request per
+ * fragment register, or per element where a register's elements are not adjacent). */
+enum { WT_REGS = 16, WT_ELEMS = 4 };
+typedef struct wmma_trace {
+    uint64_t a[WT_REGS][WT_ELEMS][32]; /* address of element j of register r, per lane, in
+                                          its space (a generic one resolved, as sim_mem
+                                          gives it to the trace) */
+    uint8_t split[WT_REGS];            /* 1: register r's elements are not adjacent */
+    uint8_t space;                     /* the space the addresses went to */
+} wmma_trace;
+
+/* Records in wt the address sim_mem just gave the trace for lane l (c->mreq_addr). */
+static void wt_note(const sim_ctx *c, wmma_trace *wt, int r, int j, unsigned l)
+{
+    if (wt && r < WT_REGS && j < WT_ELEMS) {
+        wt->a[r][j][l] = c->mreq_addr[l];
+        wt->space = c->mreq_space;
+    }
+}
+
+/* Emits the requests wt gathered for `in` (nr registers of ep elements of `bits`). */
+static void wmma_trace_emit(sim_ctx *c, const ptx_insn *in, const wmma_trace *wt, unsigned w,
+                            int nr, int ep, unsigned bits, int store)
+{
+    const uint32_t pc = (uint32_t)(in - c->code);
+    const int op = store ? TRACE_STORE : TRACE_LOAD;
+    for (int r = 0; r < nr && r < WT_REGS; r++) {
+        if (!wt->split[r]) {
+            sim_trace_mem(c, w, pc, wt->space, op, bits >= 32 ? bits / 8 : 4, UINT32_MAX,
+                          wt->a[r][0]);
+            continue;
+        }
+        for (int j = 0; j < ep && j < WT_ELEMS; j++)
+            sim_trace_mem(c, w, pc, wt->space, op, bits / 8, UINT32_MAX, wt->a[r][j]);
+    }
+}
+
 /* wmma.load (store = 0) or wmma.store (store = 1) of matrix `which` (PTX ISA §9.7.14.4.2-3):
  * element (row, col) at base + (row * stride + col) elements (.row) or col * stride + row
  * (.col); stride defaults to the matrix's columns (.row) or rows (.col). Each lane
  * accesses its fragment's elements, a register's elements at once where they are
  * adjacent in memory. Returns 0 after a memory fault. */
 static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which, unsigned base,
-                    int store)
+                    int store, wmma_trace *wt)
 {
     const ptx_operand *lo = &in->o[store ? 1 : 0], *ao = &in->o[store ? 0 : 1];
     const unsigned bits = mma_elem_bits(d, which);
@@ -107,12 +144,15 @@ static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which
                 bitaddr[j] = a0 * 8 + idx * bits;
                 adjacent &= bitaddr[j] == bitaddr[0] + (uint64_t)j * bits;
             }
+            if (wt && r < WT_REGS)
+                wt->split[r] |= !(adjacent && bitaddr[0] % 8 == 0);
             uint64_t *reg = sl[r] != PTX_NOREG ? sim_reg(c, t, sl[r]) : NULL;
             uint64_t v = store && reg ? *reg : 0;
             if (adjacent && bitaddr[0] % 8 == 0) {
                 unsigned char *p = sim_mem(c, t, in->space, bitaddr[0] / 8, rbytes, store, in);
                 if (!p)
                     return 0;
+                wt_note(c, wt, r, 0, l);
                 if (store) {
                     memcpy(p, &v, rbytes);
                     continue;
@@ -131,6 +171,7 @@ static int wmma_mem(sim_ctx *c, const ptx_insn *in, const mma_desc *d, int which
                         sim_mem(c, t, in->space, bitaddr[j] / 8, bits / 8, store, in);
                     if (!p)
                         return 0;
+                    wt_note(c, wt, r, j, l);
                     uint64_t e = store ? (v >> (j * bits)) & mask : 0;
                     if (store)
                         memcpy(p, &e, bits / 8);
@@ -232,8 +273,26 @@ void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uin
         }
         break;
     }
-    case MMA_K_WLOAD: wmma_mem(c, in, &d, d.frag, base, 0); break;
-    case MMA_K_WSTORE: wmma_mem(c, in, &d, MMA_D, base, 1); break;
+    case MMA_K_WLOAD:
+    case MMA_K_WSTORE: {
+        const int store = d.kind == MMA_K_WSTORE, which = store ? MMA_D : d.frag;
+        static _Thread_local wmma_trace wt;
+        wmma_trace *wtp = NULL;
+        if (c->trace_mem) {
+            memset(wt.split, 0, sizeof wt.split);
+            wtp = &wt;
+        }
+        if (wmma_mem(c, in, &d, which, base, store, wtp) && wtp) {
+            /* many addresses per lane: the requests of wt, not the one pending request
+             * sim_mem gathered (its last address of each lane) */
+            if (c->mreq_in == in)
+                c->mreq_in = NULL;
+            const unsigned bits = mma_elem_bits(&d, which);
+            wmma_trace_emit(c, in, wtp, w, mma_nregs(&d, which), bits >= 32 ? 1 : (int)(32 / bits),
+                            bits, store);
+        }
+        break;
+    }
     case MMA_K_LDMATRIX: ldst_matrix(c, in, &d, base, 0); break;
     case MMA_K_STMATRIX: ldst_matrix(c, in, &d, base, 1); break;
     default: { /* movmatrix.trans (PTX ISA §9.7.14.5.17): the 8x8 b16 fragment transposed */

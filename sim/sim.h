@@ -92,6 +92,9 @@ int ptx_module_newer_feature(const ptx_module_t *m, int target_sm, ptx_feature_u
 /* The SM number of the module's `.target sm_XY` directive (PTX ISA §11.3.2; 90 for
  * sm_90a), 0 when it has none. */
 int ptx_module_target_sm(const ptx_module_t *m);
+/* The same of PTX text not parsed (read with the PTX lexer, so a `.target` in a comment
+ * or string does not count): the first `.target` directive's sm_XY, 0 when none. */
+int ptx_text_target_sm(const char *text, size_t len);
 
 /* ------------------------------------------------------------------- simulator */
 

@@ -319,6 +319,12 @@ void sim_trace_shfl(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, const u
 /* Records a vote.sync of warp w at pc (TRACE_EV_VOTE): `lanes` voted, `yes` of them
  * with a true predicate; kind is a trace_vote_kind. */
 void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_t yes, int kind);
+/* Records a memory request of warp w at pc that is not the instruction's one pending
+ * request (trace.h MEM: cp.async's global read and shared write, a cp.async.bulk copy's
+ * pieces, wmma's per-register requests): `space`, `op` (trace_mem_op), width bytes per
+ * lane, the lanes `mask` with their addresses addr[lane]. Only with c->trace_mem. */
+void sim_trace_mem(sim_ctx *c, unsigned w, uint32_t pc, int space, int op, unsigned width,
+                   uint32_t mask, const uint64_t addr[32]);
 
 /* Racecheck hook for bar.warp.sync (__syncwarp): hazards between lanes of warp w
  * before this point and after it are ordered. */

@@ -165,6 +165,21 @@ void sim_trace_vote(sim_ctx *c, unsigned w, uint32_t pc, uint32_t lanes, uint32_
     trace_append(c->trace, &ev, NULL);
 }
 
+void sim_trace_mem(sim_ctx *c, unsigned w, uint32_t pc, int space, int op, unsigned width,
+                   uint32_t mask, const uint64_t addr[32])
+{
+    if (!mask)
+        return;
+    trace_event ev = warp_event(c, TRACE_EV_MEM, w, pc, mask);
+    ev.space = (uint8_t)space;
+    ev.op = (uint8_t)op;
+    ev.width = (uint8_t)(width > 255 ? 255 : width);
+    uint64_t a[32];
+    for (unsigned l = 0; l < 32; l++)
+        a[l] = (mask >> l) & 1u ? addr[l] : 0;
+    trace_append(c->trace, &ev, a);
+}
+
 void sim_trace_issue(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask, uint32_t pred)
 {
     sim_trace_flush(c);

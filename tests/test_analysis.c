@@ -251,6 +251,222 @@ START_TEST(test_scan_counts_the_additions_it_performs)
 }
 END_TEST
 
+/* The metrics of `kernel` of fixture `name` (compiler ci) over grid x block threads,
+ * with two zeroed buffers of `bytes` each as its parameters. */
+static void run_two_buffers(run *R, const char *name, int ci, const char *kernel, unsigned grid,
+                            unsigned block, size_t bytes)
+{
+    ptx_module_t *m = fixture_load(name, ci);
+    begin(R);
+    void *zero = calloc(1, bytes);
+    uint64_t d0 = buf(R, zero, bytes, "a"), d1 = buf(R, zero, bytes, "b");
+    free(zero);
+    void *params[] = {&d0, &d1};
+    launch(R, m, kernel, grid, block, params);
+    ptx_module_free(m);
+}
+
+/* tests/kernels/ops/traffic.cu: a cp.async of 16 bytes per lane reads 32 x 16 = 512
+ * contiguous bytes per warp, 16 sectors (PTX ISA §9.7.9.25.3; Nsight Compute's LDGSTS
+ * counters), and writes shared memory in quarter-warps of 128 bytes (4 wavefronts); the
+ * same copy through registers reads the same sectors as ld.global.v4. */
+START_TEST(test_cp_async_global_reads_are_counted_like_the_loads_they_replace)
+{
+    run A, S;
+    run_two_buffers(&A, "traffic", _i, "async_copy16", 2, 64, 128 * 16);
+    const gl_counts *a = &A.met.total;
+    ck_assert_uint_eq(a->ldgsts_requests, 4);
+    ck_assert_uint_eq(a->ldgsts_sectors, 64);
+    ck_assert_uint_eq(a->ldgsts_bytes, 2048);
+    ck_assert_uint_eq(a->ldgsts_wavefronts, 16);
+    ck_assert_uint_eq(a->ldgsts_bank_conflicts, 0);
+    ck_assert_uint_eq(a->gld_requests, 0);
+    ck_assert_uint_eq(gl_global_sectors(a), 64 + a->gst_sectors);
+    ck_assert_uint_eq(gl_global_bytes(a), 2048 + a->gst_bytes);
+    run_two_buffers(&S, "traffic", _i, "sync_copy16", 2, 64, 128 * 16);
+    const gl_counts *b = &S.met.total;
+    if (_i == 0) { /* nvcc: ld.global.v4 (clang loads a float4 as two 8-byte halves) */
+        ck_assert_uint_eq(b->gld_requests, 4);
+        ck_assert_uint_eq(b->gld_sectors, a->ldgsts_sectors);
+        ck_assert_uint_eq(b->shst_wavefronts, a->ldgsts_wavefronts);
+        ck_assert_uint_eq(gl_global_sectors(b), gl_global_sectors(a));
+    }
+    /* the metrics JSON names them as Nsight Compute does */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_int_eq(gl_metrics_write_json(&A.met, f), 0);
+    fclose(f);
+    cJSON *js = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(js);
+    const cJSON *mt = cJSON_GetObjectItem(js, "metrics");
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum")->valuedouble,
+        64);
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "smsp__sass_data_bytes_mem_global_op_ldgsts.sum")->valuedouble,
+        2048);
+    ck_assert_double_eq(
+        cJSON_GetObjectItem(mt, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum")->valuedouble,
+        4);
+    ck_assert_double_eq(cJSON_GetObjectItem(mt, "gpulearn__sectors_global.sum")->valuedouble,
+                        (double)gl_global_sectors(a));
+    cJSON_Delete(js);
+    free(text);
+    end(&A);
+    end(&S);
+}
+END_TEST
+
+/* cp.async's shared write conflicts like a store (a stride of two words: 2-way), and a
+ * lane whose src-size is 0 reads nothing (zero fill). */
+START_TEST(test_cp_async_shared_writes_conflict_and_zero_fill_reads_nothing)
+{
+    run R;
+    run_two_buffers(&R, "traffic", _i, "async_copy4_stride2", 1, 32, 256);
+    ck_assert_uint_eq(R.met.total.ldgsts_requests, 1);
+    ck_assert_uint_eq(R.met.total.ldgsts_sectors, 4);
+    ck_assert_uint_eq(R.met.total.ldgsts_bytes, 128);
+    ck_assert_uint_eq(R.met.total.ldgsts_wavefronts, 2);
+    ck_assert_uint_eq(R.met.total.ldgsts_bank_conflicts, 1);
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "async_copy_zfill", 1, 32, 128);
+    ck_assert_uint_eq(R.met.total.ldgsts_requests, 1);
+    ck_assert_uint_eq(R.met.total.ldgsts_bytes, 16 * 4); /* the 16 even lanes */
+    ck_assert_uint_eq(R.met.total.ldgsts_sectors, 4);
+    ck_assert_uint_eq(R.met.total.ldgsts_wavefronts, 1); /* every lane writes its word */
+    end(&R);
+}
+END_TEST
+
+/* atom and red are counted apart, as Nsight Compute's _op_atom and _op_red. */
+START_TEST(test_atom_and_red_are_counted_apart)
+{
+    run R;
+    run_two_buffers(&R, "traffic", _i, "atom_red", 1, 32, 128);
+    ck_assert_uint_eq(R.met.total.global_atom_requests, 1);
+    ck_assert_uint_eq(R.met.total.global_red_requests, 1);
+    ck_assert_uint_eq(R.met.total.global_atom_sectors, 1);
+    ck_assert_uint_eq(R.met.total.global_red_sectors, 1);
+    ck_assert_uint_eq(R.met.total.global_atom_threads, 64);
+    end(&R);
+}
+END_TEST
+
+/* tests/kernels/ops/ldmatrix.cu: .x1, .x2, .x4 with and without .trans, one warp, eight
+ * 16-byte rows of a matrix in 32 consecutive words: one wavefront per matrix, counted as
+ * LDSM (PTX ISA §9.7.14.5.15), not as ld.shared. */
+START_TEST(test_ldmatrix_is_counted_as_ldsm)
+{
+    ptx_module_t *m = fixture_load("ldmatrix", _i);
+    run R;
+    begin(&R);
+    unsigned short in[4 * 9 * 8] = {0};
+    uint64_t din = buf(&R, in, sizeof in, "in"), dout = buf(&R, NULL, 448 * 4, "out");
+    void *params[] = {&din, &dout};
+    launch(&R, m, "ldmatrix_all", 1, 32, params);
+    ck_assert_uint_eq(R.met.total.ldsm_requests, 6);
+    ck_assert_uint_eq(R.met.total.ldsm_wavefronts, 1 + 1 + 2 + 2 + 4 + 4);
+    ck_assert_uint_eq(R.met.total.ldsm_bank_conflicts, 0);
+    ck_assert_uint_eq(R.met.total.shld_requests, 0);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* Tensor-core FLOPs by the type of A and B: 2 x M x N x K per warp mma.sync (PTX ISA
+ * §9.7.14.5.14), four tiles (warps) per launch (tests/kernels/ops/mma_sync.cu). */
+START_TEST(test_mma_flops_are_2mnk_per_warp_instruction_by_type)
+{
+    static const struct {
+        const char *kernel;
+        int kind;
+        uint64_t flops; /* per warp */
+        size_t esz;
+    } rows[] = {
+        {"mma_m16n8k16_f16_f32", TRACE_FLOP_TENSOR_F16, 2 * 16 * 8 * 16, 4},
+        {"mma_m16n8k8_bf16_f32", TRACE_FLOP_TENSOR_BF16, 2 * 16 * 8 * 8, 4},
+        {"mma_m16n8k8_tf32", TRACE_FLOP_TENSOR_TF32, 2 * 16 * 8 * 8, 4},
+        {"mma_m8n8k4_f64", TRACE_FLOP_TENSOR_F64, 2 * 8 * 8 * 4, 8},
+        {"mma_m16n8k32_s8_sat", TRACE_FLOP_TENSOR_INT8, 2 * 16 * 8 * 32, 4},
+    };
+    ptx_module_t *m = fixture_load("mma_sync", _i);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        run R;
+        begin(&R);
+        const size_t n = 4 * 16 * 32 * rows[i].esz; /* the largest tile, 4 of them */
+        uint64_t d[4];
+        for (int k = 0; k < 4; k++)
+            d[k] = buf(&R, NULL, n, "m");
+        int exact = 1;
+        void *params[] = {&d[0], &d[1], &d[2], &d[3], &exact};
+        launch(&R, m, rows[i].kernel, 4, 32, params);
+        ck_assert_uint_eq(R.met.total.tensor_insts, 4);
+        for (int k = TRACE_FLOP_NONE + 1; k < TRACE_FLOP_COUNT; k++)
+            if (TRACE_FLOP_IS_TENSOR(k))
+                ck_assert_msg(gl_flops(&R.met.total, k) ==
+                                  (k == rows[i].kind ? 4 * rows[i].flops : 0),
+                              "%s: kind %d: %llu", rows[i].kernel, k,
+                              (unsigned long long)gl_flops(&R.met.total, k));
+        ck_assert_uint_eq(R.met.total.flops_fp32, 0); /* the tiles' index arithmetic */
+        end(&R);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
+/* FP32 FLOPs as Nsight Compute's roofline counts them: saxpy's fma is 2 per lane
+ * (tests/kernels/sim/saxpy.cu: y[i] = a * x[i] + y[i] for i < n). */
+START_TEST(test_saxpy_does_2_fp32_flops_per_element)
+{
+    ptx_module_t *m = fixture_load("saxpy", _i);
+    run R;
+    begin(&R);
+    float x[100] = {0}, y[100] = {0};
+    uint64_t dx = buf(&R, x, sizeof x, "x"), dy = buf(&R, y, sizeof y, "y");
+    int n = 100;
+    float a = 2.0f;
+    void *params[] = {&n, &a, &dx, &dy};
+    launch(&R, m, "saxpy", 1, 128, params);
+    ck_assert_uint_eq(R.met.total.thread_ffma, 100);
+    ck_assert_uint_eq(R.met.total.flops_fp32, 200);
+    ck_assert_uint_eq(gl_flops(&R.met.total, TRACE_FLOP_FP32), 200);
+    ck_assert_uint_eq(R.met.total.flops_fp64, 0);
+    end(&R);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* cp.async.bulk (PTX ISA §9.7.9.25.4, tests/corpus/cp_async_bulk.cu, sm_90): three
+ * blocks each bring 2 x 512 bytes in (global to shared) and write 1024 back: every
+ * byte in both directions, 32-byte aligned, so sectors = bytes / 32. */
+START_TEST(test_cp_async_bulk_copies_count_every_byte)
+{
+    gl_spec spec;
+    gl_error err = {0};
+    ck_assert_msg(spec_load_file("tests/corpus/cp_async_bulk.json", &spec, &err) == GL_OK, "%s",
+                  err.msg);
+    gl_run_opts o = {.backend = GL_BACKEND_SIM, .trace_level = TRACE_MEMORY, .metrics = 1};
+    gl_run_result res;
+    gl_status st = gl_run_spec(&spec, &o, &res, &err);
+    if (st == GL_ERR_TOOL) { /* no compiler for sm_90 here */
+        printf("SKIP: %s\n", err.msg);
+        spec_free(&spec);
+        return;
+    }
+    ck_assert_msg(st == GL_OK, "%s", err.msg);
+    const gl_counts *c = &res.metrics->total;
+    ck_assert_uint_eq(c->bulk_copies, 9);
+    ck_assert_uint_eq(c->bulk_ld_bytes, 3 * 1024);
+    ck_assert_uint_eq(c->bulk_ld_sectors, 3 * 1024 / 32);
+    ck_assert_uint_eq(c->bulk_st_bytes, 3 * 1024);
+    ck_assert_uint_eq(c->bulk_st_sectors, 3 * 1024 / 32);
+    ck_assert_uint_eq(gl_global_sectors(c), 2 * 3 * 1024 / 32);
+    gl_run_result_free(&res);
+    spec_free(&spec);
+}
+END_TEST
+
 START_TEST(test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated)
 {
     ptx_module_t *m = load(_i);
@@ -753,6 +969,14 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_streamed_metrics_stay_exact_when_the_stored_trace_is_truncated, 0,
                         2);
     tcase_add_loop_test(tc, test_metrics_json_uses_nsight_names, 0, 2);
+    tcase_add_loop_test(tc, test_cp_async_global_reads_are_counted_like_the_loads_they_replace, 0,
+                        2);
+    tcase_add_loop_test(tc, test_cp_async_shared_writes_conflict_and_zero_fill_reads_nothing, 0, 2);
+    tcase_add_loop_test(tc, test_atom_and_red_are_counted_apart, 0, 2);
+    tcase_add_loop_test(tc, test_ldmatrix_is_counted_as_ldsm, 0, 2);
+    tcase_add_loop_test(tc, test_mma_flops_are_2mnk_per_warp_instruction_by_type, 0, 2);
+    tcase_add_loop_test(tc, test_saxpy_does_2_fp32_flops_per_element, 0, 2);
+    tcase_add_test(tc, test_cp_async_bulk_copies_count_every_byte);
     tcase_add_loop_test(tc, test_perfetto_trace_has_running_slices_and_a_wait_per_barrier, 0, 2);
     tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
     suite_add_tcase(s, tc);

@@ -13,6 +13,7 @@
 #include "runtime/arch.h"
 #include "runtime/backend.h"
 #include "runtime/lesson.h"
+#include "sim/sim.h"
 
 #define KDIR "tests/kernels/arch/"
 
@@ -152,6 +153,71 @@ START_TEST(test_redux_sync_in_sm_75_ptx_is_named_before_it_runs)
         gl_run_result_free(&res);
     }
     spec_free(&spec);
+}
+END_TEST
+
+/* The feature check reads the parsed module's op facts (ptx_ops.def's first target of
+ * each op and of its later forms, PTX ISA "Target ISA notes"), not the text: each row is
+ * one instruction in a kernel for `target`, and the first target that has it. */
+START_TEST(test_features_come_from_the_decoded_instructions)
+{
+    static const struct {
+        const char *insn;
+        int target;
+        const char *feature; /* NULL: the target has it */
+        int first_sm;
+    } rows[] = {
+        {"redux.sync.add.u32 %r2, %r1, -1;", 75, "redux.sync", 80},
+        {"redux.sync.add.u32 %r2, %r1, -1;", 80, NULL, 0},
+        {"mov.u32 %r1, %cluster_ctarank;", 80, "%cluster", 90},
+        {"elect.sync %r1|%p1, -1;", 89, "elect.sync", 90},
+        {"fence.proxy.async.shared::cta;", 80, "fence.proxy.async", 90},
+        {"fence.acq_rel.gpu;", 75, NULL, 0},
+        {"cp.async.ca.shared.global [%r1], [%rd1], 4;", 75, "cp.async", 80},
+        {"mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3}, "
+         "{%f1,%f2,%f3,%f4};",
+         75, "mma with .bf16", 80},
+        {"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3}, "
+         "{%f1,%f2,%f3,%f4};",
+         75, NULL, 0},
+        {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+         "{%r1,%r2}, {%f1,%f2,%f3,%f4};",
+         75, "mma.m16n8k16 with .f16", 80},
+        {"add.rn.bf16 %h1, %h2, %h3;", 89, "add/sub/mul/setp/tanh/ex2 .bf16", 90},
+        {"fma.rn.bf16 %h1, %h2, %h3, %h1;", 75, "fma/min/max/neg/abs .bf16", 80},
+        {"mbarrier.try_wait.parity.shared::cta.b64 %p1, [%rd1], %r1;", 80, "mbarrier.try_wait", 90},
+        {"tanh.approx.f32 %f1, %f2;", 75, NULL, 0},
+        {"// redux.sync.add.u32 %r2, %r1, -1; in a comment is no instruction\n", 75, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx,
+                 ".version 8.3\n.target sm_%d\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 p)\n{\n"
+                 "  .reg .pred %%p<2>;\n  .reg .b16 %%h<4>;\n  .reg .b32 %%r<5>;\n"
+                 "  .reg .f32 %%f<5>;\n  .reg .b64 %%rd<2>;\n"
+                 "  %s\n  ret;\n}\n",
+                 rows[i].target, rows[i].insn);
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        ck_assert_msg(ptx_parse(ptx, strlen(ptx), "t.ptx", &m, &diag) == SIM_OK, "%s: %s",
+                      rows[i].insn, diag ? diag : "");
+        ck_assert_int_eq(ptx_module_target_sm(m), rows[i].target);
+        gl_error err = {0};
+        gl_status st = gl_ptx_check_features(m, rows[i].target, "k.cu", "--arch", &err);
+        if (!rows[i].feature) {
+            ck_assert_msg(st == GL_OK, "%s: %s", rows[i].insn, err.msg);
+        } else {
+            char want[256];
+            snprintf(want, sizeof want, "k.cu (PTX line 11): %s", rows[i].feature);
+            ck_assert_int_eq(st, GL_ERR_COMPILE);
+            ck_assert_msg(strstr(err.msg, want), "%s: %s", rows[i].insn, err.msg);
+            snprintf(want, sizeof want, "needs sm_%d or newer; this run targets sm_%d (--arch)",
+                     rows[i].first_sm, rows[i].target);
+            ck_assert_msg(strstr(err.msg, want), "%s: %s", rows[i].insn, err.msg);
+        }
+        ptx_module_free(m);
+    }
 }
 END_TEST
 
@@ -377,6 +443,7 @@ static Suite *arch_suite(void)
     tcase_add_test(tc, test_the_cache_keeps_targets_apart);
     tcase_add_loop_test(tc, test_reduce_add_sync_on_sm_75_names_the_feature_and_sm_80, 0, 3);
     tcase_add_loop_test(tc, test_redux_sync_in_sm_75_ptx_is_named_before_it_runs, 0, 3);
+    tcase_add_test(tc, test_features_come_from_the_decoded_instructions);
     tcase_add_test(tc, test_spec_arch_must_be_a_known_target);
     tcase_add_test(tc, test_100_kib_of_dynamic_shared_fits_sm_90_not_sm_75);
     tcase_add_test(tc, test_occupancy_uses_the_targets_limits);

@@ -1031,6 +1031,13 @@ static const char *const gpu_specs[] = {
     "tests/corpus/idx3d.json",
     "tests/corpus/ldg_restrict.json",
     "tests/corpus/local_array.json",
+    /* cp.async (a global read and a shared write per warp instruction, PTX ISA
+     * §9.7.9.25.3) and ldmatrix (a 16-byte row per lane address, §9.7.14.5.15) */
+    "tests/corpus/cp_async_cg16.json",
+    "tests/corpus/cp_async_ca4.json",
+    "tests/corpus/cp_async_zfill.json",
+    "tests/kernels/ops/traffic.json",
+    "tests/kernels/ops/ldmatrix.json",
 };
 
 /* On a real GPU: the trace of the instrumented kernel equals the simulator's trace of
@@ -1136,6 +1143,14 @@ START_TEST(test_real_gpu_trace_equals_simulator_trace_on_deterministic_kernels)
             SAME(shst_bank_conflicts);
             SAME(global_atom_requests);
             SAME(shared_atom_requests);
+            SAME(ldgsts_requests);
+            SAME(ldgsts_sectors);
+            SAME(ldgsts_bytes);
+            SAME(ldgsts_wavefronts);
+            SAME(ldgsts_bank_conflicts);
+            SAME(ldsm_requests);
+            SAME(ldsm_wavefronts);
+            SAME(ldsm_bank_conflicts);
         }
     }
 #undef SAME

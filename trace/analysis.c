@@ -51,8 +51,78 @@ double gl_gld_sectors_per_request(const gl_counts *c)
 
 double gl_global_sector_efficiency(const gl_counts *c)
 {
-    uint64_t sectors = c->gld_sectors + c->gst_sectors;
-    return sectors ? 100.0 * (double)(c->gld_bytes + c->gst_bytes) / (32.0 * (double)sectors) : 0.0;
+    uint64_t sectors = c->gld_sectors + c->gst_sectors + c->ldgsts_sectors;
+    return sectors ? 100.0 * (double)(c->gld_bytes + c->gst_bytes + c->ldgsts_bytes) /
+                         (32.0 * (double)sectors)
+                   : 0.0;
+}
+
+uint64_t gl_global_sectors(const gl_counts *c)
+{
+    return c->gld_sectors + c->gst_sectors + c->ldgsts_sectors + c->global_atom_sectors +
+           c->global_red_sectors + c->bulk_ld_sectors + c->bulk_st_sectors;
+}
+
+uint64_t gl_global_bytes(const gl_counts *c)
+{
+    return c->gld_bytes + c->gst_bytes + c->ldgsts_bytes + c->bulk_ld_bytes + c->bulk_st_bytes;
+}
+
+double gl_global_sectors_per_request(const gl_counts *c)
+{
+    const uint64_t req = c->gld_requests + c->gst_requests + c->ldgsts_requests;
+    return req ? (double)(c->gld_sectors + c->gst_sectors + c->ldgsts_sectors) / (double)req : 0.0;
+}
+
+uint64_t gl_shared_wavefronts(const gl_counts *c)
+{
+    return c->shld_wavefronts + c->shst_wavefronts + c->ldsm_wavefronts + c->stsm_wavefronts +
+           c->ldgsts_wavefronts;
+}
+
+uint64_t gl_shared_bank_conflicts(const gl_counts *c)
+{
+    return c->shld_bank_conflicts + c->shst_bank_conflicts + c->ldsm_bank_conflicts +
+           c->stsm_bank_conflicts + c->ldgsts_bank_conflicts;
+}
+
+uint64_t gl_flops(const gl_counts *c, int k)
+{
+    switch (k) {
+    case TRACE_FLOP_FP32: return c->flops_fp32;
+    case TRACE_FLOP_FP64: return c->flops_fp64;
+    case TRACE_FLOP_FP16: return c->flops_fp16;
+    case TRACE_FLOP_BF16: return c->flops_bf16;
+    case TRACE_FLOP_TENSOR_F16: return c->flops_tensor_f16;
+    case TRACE_FLOP_TENSOR_BF16: return c->flops_tensor_bf16;
+    case TRACE_FLOP_TENSOR_TF32: return c->flops_tensor_tf32;
+    case TRACE_FLOP_TENSOR_F64: return c->flops_tensor_f64;
+    case TRACE_FLOP_TENSOR_INT8: return c->flops_tensor_int8;
+    case TRACE_FLOP_TENSOR_INT4: return c->flops_tensor_int4;
+    case TRACE_FLOP_TENSOR_B1: return c->flops_tensor_b1;
+    case TRACE_FLOP_TENSOR_FP8: return c->flops_tensor_fp8;
+    default: return 0;
+    }
+}
+
+/* The counter of FLOPs of kind k in c, NULL for none. */
+static uint64_t *flops_counter(gl_counts *c, int k)
+{
+    switch (k) {
+    case TRACE_FLOP_FP32: return &c->flops_fp32;
+    case TRACE_FLOP_FP64: return &c->flops_fp64;
+    case TRACE_FLOP_FP16: return &c->flops_fp16;
+    case TRACE_FLOP_BF16: return &c->flops_bf16;
+    case TRACE_FLOP_TENSOR_F16: return &c->flops_tensor_f16;
+    case TRACE_FLOP_TENSOR_BF16: return &c->flops_tensor_bf16;
+    case TRACE_FLOP_TENSOR_TF32: return &c->flops_tensor_tf32;
+    case TRACE_FLOP_TENSOR_F64: return &c->flops_tensor_f64;
+    case TRACE_FLOP_TENSOR_INT8: return &c->flops_tensor_int8;
+    case TRACE_FLOP_TENSOR_INT4: return &c->flops_tensor_int4;
+    case TRACE_FLOP_TENSOR_B1: return &c->flops_tensor_b1;
+    case TRACE_FLOP_TENSOR_FP8: return &c->flops_tensor_fp8;
+    default: return NULL;
+    }
 }
 
 double gl_gst_sectors_per_request(const gl_counts *c)
@@ -173,9 +243,47 @@ static void atom_add(gl_metrics_acc *a, int space, uint64_t address)
     a->atoms[h].count++;
 }
 
-static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, const uint64_t *addrs)
+/* The bytes of a MEM event's active lanes. */
+static uint64_t event_bytes(const trace_event *ev)
+{
+    return (uint64_t)__builtin_popcount(ev->mask) * ev->width;
+}
+
+/* A MEM event of cp.async or cp.async.bulk (trace.h: the global read and the shared
+ * write of a copy; bulk copies in 512-byte pieces). */
+static void copy_event(gl_counts *c, const trace_insn *ti, const trace_event *ev,
+                       const uint64_t *addrs)
+{
+    if (ti->flags & TRACE_INSN_BULK) {
+        if (ev->space != TRACE_SPACE_GLOBAL)
+            return;
+        const unsigned sectors = gl_request_sectors(addrs, ev->mask, ev->width);
+        if (ev->op == TRACE_LOAD)
+            c->bulk_ld_sectors += sectors, c->bulk_ld_bytes += event_bytes(ev);
+        else
+            c->bulk_st_sectors += sectors, c->bulk_st_bytes += event_bytes(ev);
+        return;
+    }
+    if (ev->space == TRACE_SPACE_GLOBAL) {
+        c->ldgsts_requests++;
+        c->ldgsts_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
+        c->ldgsts_bytes += event_bytes(ev);
+    } else if (ev->space == TRACE_SPACE_SHARED) {
+        unsigned groups = 0, wf = gl_request_wavefronts(addrs, ev->mask, ev->width, &groups);
+        c->ldgsts_wavefronts += wf;
+        c->ldgsts_bank_conflicts += wf - groups;
+    }
+}
+
+static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti, const trace_event *ev,
+                      const uint64_t *addrs)
 {
     unsigned lanes = (unsigned)__builtin_popcount(ev->mask);
+    if (ti && ti->cls == TRACE_CLASS_ASYNC_COPY) {
+        copy_event(c, ti, ev, addrs);
+        return;
+    }
+    const int red = ti && (ti->flags & TRACE_INSN_REDUCTION);
     if (ev->space == TRACE_SPACE_GLOBAL) {
         if (ev->op == TRACE_LOAD) {
             c->gld_requests++;
@@ -186,7 +294,11 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, co
             c->gst_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
             c->gst_bytes += (uint64_t)lanes * ev->width;
         } else {
-            c->global_atom_requests++;
+            const unsigned sectors = gl_request_sectors(addrs, ev->mask, ev->width);
+            if (red)
+                c->global_red_requests++, c->global_red_sectors += sectors;
+            else
+                c->global_atom_requests++, c->global_atom_sectors += sectors;
             c->global_atom_threads += lanes;
             for (uint32_t m = ev->mask; m; m &= m - 1)
                 atom_add(a, TRACE_SPACE_GLOBAL, addrs[__builtin_ctz(m)]);
@@ -200,7 +312,16 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, co
             return;
         }
         unsigned groups = 0, wf = gl_request_wavefronts(addrs, ev->mask, ev->width, &groups);
-        if (ev->op == TRACE_LOAD) {
+        const int matrix = ti && (ti->flags & TRACE_INSN_MATRIX);
+        if (ev->op == TRACE_LOAD && matrix) {
+            c->ldsm_requests++;
+            c->ldsm_wavefronts += wf;
+            c->ldsm_bank_conflicts += wf - groups;
+        } else if (matrix) {
+            c->stsm_requests++;
+            c->stsm_wavefronts += wf;
+            c->stsm_bank_conflicts += wf - groups;
+        } else if (ev->op == TRACE_LOAD) {
             c->shld_requests++;
             c->shld_wavefronts += wf;
             c->shld_bank_conflicts += wf - groups;
@@ -215,6 +336,50 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_event *ev, co
         else
             c->local_st_requests++;
     }
+}
+
+/* The arithmetic counters of an issued instruction ti whose guard is true in `on`
+ * lanes (analysis.h: the Nsight thread-instruction counters, FLOPs by kind). */
+static void arith_counts(gl_counts *c, const trace_insn *ti, unsigned on)
+{
+    if (ti->cls == TRACE_CLASS_ADD) {
+        c->thread_adds += on;
+        if (TRACE_TYPE_IS_FLOAT(ti->type))
+            c->thread_fadds += on;
+    } else if (ti->cls == TRACE_CLASS_FMA) {
+        c->thread_fmas += on;
+    } else if (ti->cls == TRACE_CLASS_TENSOR) {
+        c->tensor_insts += on != 0;
+    } else if (ti->cls == TRACE_CLASS_SFU) {
+        c->thread_sfu += on;
+    }
+    if (!ti->flop_kind)
+        return;
+    uint64_t *fl = flops_counter(c, ti->flop_kind);
+    if (TRACE_FLOP_IS_TENSOR(ti->flop_kind)) {
+        if (fl && on)
+            *fl += ti->mma_flops; /* per warp instruction: the whole warp computes it */
+        return;
+    }
+    if (fl)
+        *fl += (uint64_t)ti->flops * on;
+    const int add = ti->cls == TRACE_CLASS_ADD, mul = ti->cls == TRACE_CLASS_MUL;
+    uint64_t *cnt = NULL;
+    switch (ti->flop_kind) {
+    case TRACE_FLOP_FP32:
+        cnt = add ? &c->thread_fadd : mul ? &c->thread_fmul : &c->thread_ffma;
+        break;
+    case TRACE_FLOP_FP64:
+        cnt = add ? &c->thread_dadd : mul ? &c->thread_dmul : &c->thread_dfma;
+        break;
+    case TRACE_FLOP_FP16:
+    case TRACE_FLOP_BF16:
+        cnt = add ? &c->thread_hadd : mul ? &c->thread_hmul : &c->thread_hfma;
+        break;
+    default: break;
+    }
+    if (cnt)
+        *cnt += on;
 }
 
 void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs)
@@ -241,21 +406,17 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
             if (ti->cls == TRACE_CLASS_BRANCH) {
                 c->branches++;
                 c->divergent_branches += ev->aux != 0 && ev->aux != ev->mask;
-            } else if (ti->cls == TRACE_CLASS_ADD) {
-                c->thread_adds += on;
-                if (TRACE_TYPE_IS_FLOAT(ti->type))
-                    c->thread_fadds += on;
-            } else if (ti->cls == TRACE_CLASS_FMA) {
-                c->thread_fmas += on;
-            } else if (ti->cls == TRACE_CLASS_TENSOR) {
-                c->tensor_insts += on != 0;
+            } else if (ti->cls == TRACE_CLASS_ASYNC_COPY && (ti->flags & TRACE_INSN_BULK)) {
+                c->bulk_copies += on; /* one copy per lane that issued one */
+            } else {
+                arith_counts(c, ti, on);
             }
         }
         break;
     }
     case TRACE_EV_MEM:
         if (addrs)
-            mem_event(a, c, ev, addrs);
+            mem_event(a, c, pc < a->npc ? &t->insns[pc] : NULL, ev, addrs);
         break;
     case TRACE_EV_BAR_ARRIVE:
         c->barrier_arrivals++;
@@ -384,6 +545,7 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
     if (copy_files(m, t) < 0)
         return -1;
     m->ntop_atomics = 0;
+    m->natomic_addresses = a->natoms;
     if (a->natoms) {
         atom_slot *tmp = malloc(a->natoms * sizeof *tmp);
         if (!tmp)
@@ -480,6 +642,12 @@ static void json_counts(FILE *f, const gl_counts *c, const char *indent)
     fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct\": %.6g,\n",
             indent,
             c->gst_sectors ? 100.0 * (double)c->gst_bytes / (32.0 * (double)c->gst_sectors) : 0.0);
+    fprintf(f, "%s  \"smsp__sass_average_data_bytes_per_sector_mem_global_op_ldgsts.pct\": %.6g,\n",
+            indent,
+            c->ldgsts_sectors ? 100.0 * (double)c->ldgsts_bytes / (32.0 * (double)c->ldgsts_sectors)
+                              : 0.0);
+    fprintf(f, "%s  \"gpulearn__sectors_global.sum\": %llu,\n", indent,
+            (unsigned long long)gl_global_sectors(c));
     fprintf(f, "%s  \"warp_execution_efficiency\": %.6g,\n", indent,
             gl_warp_execution_efficiency(c));
     fprintf(f, "%s  \"branch_efficiency\": %.6g\n%s}", indent, gl_branch_efficiency(c), indent);
@@ -507,7 +675,14 @@ int gl_metrics_write_json(const gl_metrics *m, FILE *f)
                "conflict; bank conflicts = wavefronts - groups\",\n"
                "    \"gpulearn__barrier_wait_time.sum\": \"sum over warp arrivals of release "
                "time - arrival time, in the back end's clock (simulator: warp instructions "
-               "issued)\"\n  },\n");
+               "issued)\",\n"
+               "    \"gpulearn__sectors_global.sum\": \"32-byte global sectors of every kind of "
+               "access (ld, st, cp.async, atom, red, cp.async.bulk), the distinct sectors of each "
+               "warp request: L1/L2 traffic, not DRAM bytes\",\n"
+               "    \"flops\": \"per lane whose guard is true: fp32 and fp64 add/sub and mul 1, "
+               "fma/mad 2 (Nsight Compute's roofline); fp16 and bf16 the same per element of a "
+               "packed pair; tensor: 2 x M x N x K per warp mma.sync or wmma.mma, by the type "
+               "of A and B\"\n  },\n");
     fprintf(f, "  \"metrics\": ");
     json_counts(f, &m->total, "  ");
     fprintf(f, ",\n  \"lines\": [");

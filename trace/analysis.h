@@ -28,12 +28,33 @@
  *    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
  *    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", the same with _op_st, and
  *    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio" (/_op_st).
- *    Coalesced f32: 4 sectors per request; a stride of 32 floats: 32. The bytes the
+ *    ld/ldu, wmma.load and vector (.v2/.v4: width 8 or 16 bytes per lane) accesses are
+ *    _op_ld; st and wmma.store _op_st. Coalesced f32: 4 sectors per request; a stride
+ *    of 32 floats: 32; float4: 16. The bytes the
  *    active lanes asked for ("smsp__sass_data_bytes_mem_global_op_ld.sum", _op_st) over
  *    the bytes of the sectors fetched is the share of each sector used,
  *    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct" (/_op_st): 100 for
  *    any fully used sectors, coalesced f32 and float4 alike; 12.5 for a stride of 32
  *    floats (Nsight Compute Profiling Guide, "Memory Workload Analysis").
+ *  - cp.async (PTX ISA §9.7.9.25.3; SASS LDGSTS, global to shared without registers):
+ *    its global read is "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum" (one per
+ *    warp instruction), "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
+ *    "smsp__sass_data_bytes_mem_global_op_ldgsts.sum" (cp-size bytes per lane whose
+ *    src-size is not 0), not in _op_ld; its shared write is counted like a shared
+ *    store: "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+ *    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum".
+ *  - cp.async.bulk (§9.7.9.25.4; the tensor memory accelerator, not the LSU pipe, so
+ *    no Nsight LSU counter): "gpulearn__bulk_copies.sum" (copies, one per lane that
+ *    issued one), "gpulearn__bulk_copy_sectors_global_op_ld.sum" / "_bytes_" (global
+ *    to shared) and _op_st (shared to global).
+ *  - Global atomics, split as Nsight Compute splits them: atom
+ *    ("smsp__inst_executed_op_global_atom.sum",
+ *    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") and red (_global_red,
+ *    _op_red: an atomic whose result is not used, PTX ISA §9.7.13.6).
+ *  - gl_global_sectors() sums the global sectors of every kind above (ld, st, ldgsts,
+ *    atom, red, bulk copies): what the kernel's global accesses touch, each warp
+ *    request on its own. It is L1/L2 traffic, not DRAM bytes: sectors that several
+ *    requests touch count once per request.
  *  - Shared memory: 32 banks of 4 bytes. A request is split into groups of lanes that
  *    move at most 128 bytes (all 32 lanes for widths up to 4 bytes, half-warps for 8,
  *    quarter-warps for 16); a group's wavefronts are the largest number of DISTINCT
@@ -43,7 +64,12 @@
  *    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
  *    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", and _op_st.
  *    A conflict-free request is 1 wavefront; stride-2 f32 access is 2 (a 2-way
- *    conflict); padding the row removes it.
+ *    conflict); padding the row removes it. ld.shared/st.shared and wmma on shared
+ *    memory are _op_ld/_op_st; ldmatrix and stmatrix (PTX ISA §9.7.14.5.15-16: one
+ *    16-byte row per lane address, groups of 8 lanes, so one 8x8 matrix is at best one
+ *    wavefront) have their own: "smsp__inst_executed_op_ldsm.sum",
+ *    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+ *    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", and _stsm.
  *  - Atomics: "smsp__inst_executed_op_global_atom.sum" / "_shared_atom.sum" (warp
  *    atom/red instructions), "gpulearn__thread_atomics_global.sum" / "_shared.sum"
  *    (lane-level operations), and the addresses with the most lane-level atomics
@@ -54,13 +80,29 @@
  *    "gpulearn__barrier_wait_time.sum" (sum over arrivals of release time - arrival
  *    time, in trace time units: warp instructions issued on the simulator; a
  *    warp-cycle count on the GPU).
- *  - Arithmetic (lanes whose guard predicate is true):
+ *  - Arithmetic (lanes whose guard predicate is true, from the trace's instruction
+ *    facts, trace.h trace_insn):
  *    "gpulearn__thread_inst_executed_add.sum": add/sub of any type, index and address
  *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
  *    only, which for a float scan or reduction is exactly the "additions performed";
- *    "gpulearn__thread_inst_executed_fma.sum": mad/fma.
- *    "gpulearn__inst_executed_mma.sum": warp-level tensor-core matrix instructions (mma.sync
- *    and wmma.mma; PTX ISA §9.7.14), one per warp instruction.
+ *    "gpulearn__thread_inst_executed_fma.sum": mad/fma of any type.
+ *  - Floating point, per PTX instruction and lane whose guard is true, as Nsight
+ *    Compute's thread-instruction counters count SASS instructions:
+ *    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum" (add/sub .f32), _fmul
+ *    (mul .f32), _ffma (fma/mad .f32), _dadd/_dmul/_dfma (.f64), _hadd/_hmul/_hfma
+ *    (.f16, .bf16 and their packed x2 forms, one per instruction as HADD2 is one).
+ *    FLOPs: "gpulearn__flops_fp32.sum" = fadd + fmul + 2 x ffma (Nsight Compute's
+ *    roofline), "gpulearn__flops_fp64.sum" likewise; "gpulearn__flops_fp16.sum" and
+ *    _bf16 count every element (a packed x2 instruction is 2, or 4 for fma). div, rcp,
+ *    sqrt and the .approx functions are not FLOPs here (the GPU runs div and the
+ *    IEEE-rounded ones as FFMA sequences that PTX does not show);
+ *    "gpulearn__thread_inst_executed_sfu.sum" counts the .approx ones (MUFU).
+ *  - Tensor cores (PTX ISA §9.7.14): "gpulearn__inst_executed_mma.sum" (warp mma.sync
+ *    and wmma.mma instructions) and their FLOPs by the type of A and B,
+ *    "gpulearn__flops_tensor_f16.sum", _bf16, _tf32, _f64, _fp8 (e4m3/e5m2) and the
+ *    integer operations "gpulearn__ops_tensor_int8.sum", _int4, _b1: 2 x M x N x K per
+ *    warp instruction (an m16n8k16 is 4096; the quad-pair m8n8k4 .f16 four products of
+ *    512), so each can be judged against its own roof.
  *  - DRAM (trace/dram.h's model of an L2 of gl_metrics.l2_bytes, only when that is set):
  *    "dram__bytes_read.sum": bytes of the global sectors the L2 did not hold when a load
  *    or atomic touched them (the first touch, and again after an eviction);
@@ -91,22 +133,64 @@
     X(gst_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                               \
     X(gld_bytes, "smsp__sass_data_bytes_mem_global_op_ld.sum")                                     \
     X(gst_bytes, "smsp__sass_data_bytes_mem_global_op_st.sum")                                     \
+    X(ldgsts_requests, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum")                      \
+    X(ldgsts_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum")                        \
+    X(ldgsts_bytes, "smsp__sass_data_bytes_mem_global_op_ldgsts.sum")                              \
+    X(ldgsts_wavefronts, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum")     \
+    X(ldgsts_bank_conflicts,                                                                       \
+      "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum")                    \
+    X(bulk_copies, "gpulearn__bulk_copies.sum")                                                    \
+    X(bulk_ld_sectors, "gpulearn__bulk_copy_sectors_global_op_ld.sum")                             \
+    X(bulk_ld_bytes, "gpulearn__bulk_copy_bytes_global_op_ld.sum")                                 \
+    X(bulk_st_sectors, "gpulearn__bulk_copy_sectors_global_op_st.sum")                             \
+    X(bulk_st_bytes, "gpulearn__bulk_copy_bytes_global_op_st.sum")                                 \
     X(shld_requests, "smsp__inst_executed_op_shared_ld.sum")                                       \
     X(shld_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")                     \
     X(shld_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
     X(shst_requests, "smsp__inst_executed_op_shared_st.sum")                                       \
     X(shst_wavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                     \
     X(shst_bank_conflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
+    X(ldsm_requests, "smsp__inst_executed_op_ldsm.sum")                                            \
+    X(ldsm_wavefronts, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum")         \
+    X(ldsm_bank_conflicts, "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum") \
+    X(stsm_requests, "smsp__inst_executed_op_stsm.sum")                                            \
+    X(stsm_wavefronts, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum")         \
+    X(stsm_bank_conflicts, "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum") \
     X(local_ld_requests, "smsp__inst_executed_op_local_ld.sum")                                    \
     X(local_st_requests, "smsp__inst_executed_op_local_st.sum")                                    \
     X(global_atom_requests, "smsp__inst_executed_op_global_atom.sum")                              \
+    X(global_red_requests, "smsp__inst_executed_op_global_red.sum")                                \
+    X(global_atom_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum")                     \
+    X(global_red_sectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum")                       \
     X(shared_atom_requests, "smsp__inst_executed_op_shared_atom.sum")                              \
     X(global_atom_threads, "gpulearn__thread_atomics_global.sum")                                  \
     X(shared_atom_threads, "gpulearn__thread_atomics_shared.sum")                                  \
     X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                                       \
     X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                                     \
     X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
+    X(thread_fadd, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")                          \
+    X(thread_fmul, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum")                          \
+    X(thread_ffma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")                          \
+    X(thread_dadd, "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum")                          \
+    X(thread_dmul, "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum")                          \
+    X(thread_dfma, "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum")                          \
+    X(thread_hadd, "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum")                          \
+    X(thread_hmul, "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum")                          \
+    X(thread_hfma, "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum")                          \
+    X(thread_sfu, "gpulearn__thread_inst_executed_sfu.sum")                                        \
+    X(flops_fp32, "gpulearn__flops_fp32.sum")                                                      \
+    X(flops_fp64, "gpulearn__flops_fp64.sum")                                                      \
+    X(flops_fp16, "gpulearn__flops_fp16.sum")                                                      \
+    X(flops_bf16, "gpulearn__flops_bf16.sum")                                                      \
     X(tensor_insts, "gpulearn__inst_executed_mma.sum")                                             \
+    X(flops_tensor_f16, "gpulearn__flops_tensor_f16.sum")                                          \
+    X(flops_tensor_bf16, "gpulearn__flops_tensor_bf16.sum")                                        \
+    X(flops_tensor_tf32, "gpulearn__flops_tensor_tf32.sum")                                        \
+    X(flops_tensor_f64, "gpulearn__flops_tensor_f64.sum")                                          \
+    X(flops_tensor_int8, "gpulearn__ops_tensor_int8.sum")                                          \
+    X(flops_tensor_int4, "gpulearn__ops_tensor_int4.sum")                                          \
+    X(flops_tensor_b1, "gpulearn__ops_tensor_b1.sum")                                              \
+    X(flops_tensor_fp8, "gpulearn__flops_tensor_fp8.sum")                                          \
     X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                          \
     X(barrier_releases, "gpulearn__barrier_releases.sum")                                          \
     X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")                                        \
@@ -145,12 +229,13 @@ typedef struct gl_metrics {
     int nlines;
     gl_atomic_addr top_atomics[GL_METRICS_TOP_ATOMICS];
     int ntop_atomics;
-    int level;           /* trace_level the metrics came from: memory metrics are
+    uint64_t natomic_addresses; /* distinct addresses (space, address) atomics updated */
+    int level;                  /* trace_level the metrics came from: memory metrics are
                                zero below TRACE_MEMORY */
-    int incomplete;      /* 1 when events were missing (a truncated trace analysed
+    int incomplete;             /* 1 when events were missing (a truncated trace analysed
                                without a sink) */
-    gl_metrics_acc *acc; /* streaming state while gl_metrics_sink is fed */
-    char **files;        /* the trace's source file names by .file index (lines'
+    gl_metrics_acc *acc;        /* streaming state while gl_metrics_sink is fed */
+    char **files;               /* the trace's source file names by .file index (lines'
                                src_file; index 0 unused), nfiles of them, so that the
                                metrics name their files after the trace is freed */
     int nfiles;
@@ -168,6 +253,24 @@ double gl_gld_sectors_per_request(const gl_counts *c);
  * together, in percent (0 without global requests). */
 double gl_global_sector_efficiency(const gl_counts *c);
 double gl_gst_sectors_per_request(const gl_counts *c);
+/* Global sectors of every kind of access (ld, st, cp.async, atom, red, cp.async.bulk;
+ * see above): the intensity a roofline can use where no DRAM byte count exists, labelled
+ * as sectors. */
+uint64_t gl_global_sectors(const gl_counts *c);
+/* The bytes the lanes asked for from and to global memory, every kind of access:
+ * ld + st + cp.async + bulk copies (atomics: the lanes' operand bytes are not counted;
+ * their sectors are in gl_global_sectors). */
+uint64_t gl_global_bytes(const gl_counts *c);
+/* Sectors per request of the LSU's global loads, stores and cp.async reads together
+ * (ld + st + ldgsts sectors / their requests); 0 without any. */
+double gl_global_sectors_per_request(const gl_counts *c);
+/* Shared-memory wavefronts and bank conflicts of every kind of access: ld/st.shared,
+ * ldmatrix, stmatrix and cp.async's shared writes. */
+uint64_t gl_shared_wavefronts(const gl_counts *c);
+uint64_t gl_shared_bank_conflicts(const gl_counts *c);
+/* FLOPs (or tensor integer operations) of kind k (trace.h TRACE_FLOP_*) in c; 0 for
+ * TRACE_FLOP_NONE or an unknown kind. */
+uint64_t gl_flops(const gl_counts *c, int k);
 
 /* Streaming use: set trace.sink = gl_metrics_sink, trace.sink_ctx = m (a zeroed
  * gl_metrics) before the launch; after it, call gl_metrics_finish(m, trace). Exact even

@@ -230,6 +230,7 @@ static void write_result(wbuf *w, const gl_run_result *r)
         w_blob(w, m->lines, (size_t)m->nlines * sizeof *m->lines);
         w_bytes(w, m->top_atomics, sizeof m->top_atomics);
         w_bytes(w, &m->ntop_atomics, sizeof m->ntop_atomics);
+        w_bytes(w, &m->natomic_addresses, sizeof m->natomic_addresses);
         w_bytes(w, &m->level, sizeof m->level);
         w_bytes(w, &m->incomplete, sizeof m->incomplete);
     }
@@ -412,6 +413,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
                 m->lines = p, m->nlines = (int)n;
             r_bytes(r, m->top_atomics, sizeof m->top_atomics);
             r_bytes(r, &m->ntop_atomics, sizeof m->ntop_atomics);
+            r_bytes(r, &m->natomic_addresses, sizeof m->natomic_addresses);
             r_bytes(r, &m->level, sizeof m->level);
             r_bytes(r, &m->incomplete, sizeof m->incomplete);
         }

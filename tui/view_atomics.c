@@ -1,4 +1,6 @@
-/* view_atomics.c — the atomics view: lane-level atomic operations per address. */
+/* view_atomics.c — the atomics view: lane-level atomic operations per address, up to
+ * the trace cursor; at the end of a trace that was cut, the whole launch's (its
+ * metrics). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,25 @@ static int by_count(const void *p, const void *q)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* The launch's atomics from its metrics (trace/analysis.h, streamed over every event,
+ * so exact when the stored trace was cut): the busiest addresses into ac (*n of them),
+ * the lane-level operations into *total and the distinct addresses into *naddr. 0 when
+ * the run has no complete metrics. */
+static int atomics_of_launch(const app *a, addr_count *ac, size_t cap, size_t *n, uint64_t *total,
+                             uint64_t *naddr)
+{
+    const gl_metrics *m = a->run.metrics;
+    if (!m || m->incomplete || m->level < TRACE_MEMORY)
+        return 0;
+    *total = m->total.global_atom_threads + m->total.shared_atom_threads;
+    *naddr = m->natomic_addresses;
+    *n = 0;
+    for (int i = 0; i < m->ntop_atomics && *n < cap; i++)
+        ac[(*n)++] = (addr_count){m->top_atomics[i].address, m->top_atomics[i].space,
+                                  m->top_atomics[i].count};
+    return 1;
+}
+
 void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
                        struct view_metrics *vm)
 {
@@ -30,28 +51,39 @@ void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x
     addr_count *ac = malloc(cap * sizeof *ac);
     if (!ac)
         return;
-    uint64_t total = 0;
-    for (size_t i = 0; i < pos; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->kind != TRACE_EV_MEM || e->op != TRACE_ATOMIC)
-            continue;
-        const uint64_t *ad = trace_event_addrs(t, e);
-        for (int l = 0; l < WARP; l++) {
-            if (!((e->mask >> l) & 1u))
-                continue;
-            total++;
-            size_t k = 0;
-            while (k < n && !(ac[k].addr == ad[l] && ac[k].space == e->space))
-                k++;
-            if (k < n)
-                ac[k].n++;
-            else if (n < cap)
-                ac[n++] = (addr_count){ad[l], e->space, 1};
-        }
-    }
+    uint64_t total = 0, naddr = 0;
     char buf[256];
-    snprintf(buf, sizeof buf, "%" PRIu64 " atomic op%s on %zu address%s so far", total,
-             total == 1 ? "" : "s", n, n == 1 ? "" : "es");
+    /* At the end of a cut trace the stored events are the first ones only: the counts
+     * are the launch's (its metrics saw every event), or said to be the first events'. */
+    const bool cut = t->truncated && pos == t->nevents;
+    bool launch = false; /* the counts are the whole launch's */
+    if (cut && atomics_of_launch(a, ac, cap, &n, &total, &naddr)) {
+        launch = true;
+        snprintf(buf, sizeof buf, "%" PRIu64 " atomic%s%s on %" PRIu64 " address%s", total,
+                 w >= 40 ? " op" : "", total == 1 ? "" : "s", naddr, naddr == 1 ? "" : "es");
+    } else {
+        for (size_t i = 0; i < pos; i++) {
+            const trace_event *e = &t->events[i];
+            if (e->kind != TRACE_EV_MEM || e->op != TRACE_ATOMIC)
+                continue;
+            const uint64_t *ad = trace_event_addrs(t, e);
+            for (int l = 0; l < WARP; l++) {
+                if (!((e->mask >> l) & 1u))
+                    continue;
+                total++;
+                size_t k = 0;
+                while (k < n && !(ac[k].addr == ad[l] && ac[k].space == e->space))
+                    k++;
+                if (k < n)
+                    ac[k].n++;
+                else if (n < cap)
+                    ac[n++] = (addr_count){ad[l], e->space, 1};
+            }
+        }
+        snprintf(buf, sizeof buf, "%" PRIu64 " atomic%s%s on %zu address%s%s", total,
+                 w >= 40 ? " op" : "", total == 1 ? "" : "s", n, n == 1 ? "" : "es",
+                 cut ? "" : " so far");
+    }
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     if (total == 0) {
         view_put(win, y + 1, x, w,
@@ -72,12 +104,24 @@ void view_atomics_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x
         named = false;
         lo = ac[k].addr < lo ? ac[k].addr : lo;
     }
-    view_put(win, y + 1, x, w,
-             named
-                 ? (w >= 60 ? "busiest first, by buffer element; they serialise:" : "busiest first")
-                 : (w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
-                            : "busiest first, +words from the lowest"),
-             term_attr(TC_DIM));
+    if (launch) /* what the first row counts: the launch, though its trace was cut */
+        view_put(win, y + 1, x, w,
+                 w >= 60 ? "in the whole launch (its trace was cut); busiest first:"
+                         : "whole launch (trace cut)",
+                 term_attr(TC_WARN));
+    else if (cut) {
+        snprintf(buf, sizeof buf,
+                 w >= 60 ? "in the first %zu events only: the trace was cut" : "first %zu events",
+                 t->nevents);
+        view_put(win, y + 1, x, w, buf, term_attr(TC_WARN));
+    } else
+        view_put(
+            win, y + 1, x, w,
+            named
+                ? (w >= 60 ? "busiest first, by buffer element; they serialise:" : "busiest first")
+                : (w >= 60 ? "busiest first (+words from the lowest address); they serialise:"
+                           : "busiest first, +words from the lowest"),
+            term_attr(TC_DIM));
     qsort(ac, n, sizeof *ac, by_count);
     int lw = w >= 50 ? 20 : 13, bw = w - lw - 8;
     if (bw < 4)

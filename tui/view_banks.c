@@ -98,8 +98,10 @@ void view_banks_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, 
     const gl_metrics *m = a->run.metrics;
     for (int i = 0; m && i < m->nlines && r < y + h - 1; i++) {
         const gl_counts *c = &m->lines[i].c;
-        uint64_t req = c->shld_requests + c->shst_requests,
-                 wv = c->shld_wavefronts + c->shst_wavefronts;
+        /* every kind of shared request: ld/st, ldmatrix/stmatrix, cp.async's writes */
+        uint64_t req = c->shld_requests + c->shst_requests + c->ldsm_requests + c->stsm_requests +
+                       c->ldgsts_requests,
+                 wv = gl_shared_wavefronts(c);
         if (!req || m->lines[i].src_line <= 0)
             continue;
         snprintf(buf, sizeof buf, "line %d: %.2f wavefronts/request", m->lines[i].src_line,

@@ -30,9 +30,16 @@ void view_barriers_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
         nrel += e->kind == TRACE_EV_BAR_RELEASE;
     }
     char buf[300];
-    snprintf(buf, sizeof buf, "block %u: %d barrier%s, warps over time", b, nrel,
-             nrel == 1 ? "" : "s");
-    view_put(win, y, x, w, buf, term_attr(TC_HEADING));
+    if (t->truncated && w >= 60) /* the stored events are the launch's first ones only */
+        snprintf(buf, sizeof buf, "block %u: %d barrier%s in the first %zu events (trace cut)", b,
+                 nrel, nrel == 1 ? "" : "s", t->nevents);
+    else if (t->truncated)
+        snprintf(buf, sizeof buf, "block %u: %d barrier%s (trace cut)", b, nrel,
+                 nrel == 1 ? "" : "s");
+    else
+        snprintf(buf, sizeof buf, "block %u: %d barrier%s, warps over time", b, nrel,
+                 nrel == 1 ? "" : "s");
+    view_put(win, y, x, w, buf, t->truncated ? term_attr(TC_WARN) : term_attr(TC_HEADING));
     const char *run = view_utf8() ? "\u2500" : "-", *wait = view_utf8() ? "\u00b7" : ".",
                *rel = view_utf8() ? "\u2502" : "|";
     snprintf(buf, sizeof buf, "%s issuing  %s waiting at a barrier  %s released", run, wait, rel);

@@ -198,12 +198,14 @@ void view_request_heading(WINDOW *win, const app *a, const trace_t *t, const tra
     char buf[300];
     int line = view_line_of_pc(t, e->pc);
     const char *mn = e->pc >= 0 && e->pc < t->ninsns ? t->insns[e->pc].mnemonic : "?";
+    /* a cp.async.bulk event holds 16-byte pieces of one lane's copy, not lanes (trace.h) */
+    const bool bulk = e->pc >= 0 && e->pc < t->ninsns && (t->insns[e->pc].flags & TRACE_INSN_BULK);
     if (w >= 56)
-        snprintf(buf, sizeof buf, "b%u w%u line %d: %s, %u B x %d lanes", e->block, e->warp, line,
-                 mn, e->width, view_popc(e->mask));
+        snprintf(buf, sizeof buf, "b%u w%u line %d: %s, %u B x %d %s", e->block, e->warp, line, mn,
+                 e->width, view_popc(e->mask), bulk ? "pieces of one copy" : "lanes");
     else
-        snprintf(buf, sizeof buf, "b%u w%u L%d %s %uBx%d", e->block, e->warp, line, mn, e->width,
-                 view_popc(e->mask));
+        snprintf(buf, sizeof buf, "b%u w%u L%d %s %uBx%d%s", e->block, e->warp, line, mn, e->width,
+                 view_popc(e->mask), bulk ? " pieces" : "");
     view_put(win, y, x, w, buf, term_attr(TC_HEADING));
     view_put(win, y + 1, x, w, view_src_text(a, line), term_attr(TC_DIM));
 }

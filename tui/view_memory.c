@@ -1,6 +1,7 @@
-/* view_memory.c — the memory view: one warp's global request, lane -> 32-byte sector ->
- * 128-byte line, sectors per request (the metric of runtime/analysis.h, CUDA C++ Best
- * Practices Guide §10.2.1 "Coalesced Access to Global Memory"). */
+/* view_memory.c — the memory view: one warp's global request (ld, st, atomics, cp.async's
+ * read, a bulk copy's pieces), lane -> 32-byte sector -> 128-byte line, sectors per
+ * request (the metric of trace/analysis.h, CUDA C++ Best Practices Guide §10.2.1
+ * "Coalesced Access to Global Memory"), and the launch's sectors by kind of access. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -104,7 +105,9 @@ void view_memory_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         view_put(win, r++, x, w, buf, term_attr(TC_MAPSEL));
     }
     /* one row per 128-byte line: its four sectors, with the lanes in each */
-    int rows_left = h - (r - y);
+    const gl_metrics *m = a->run.metrics;
+    const bool summary = m && m->level >= TRACE_MEMORY; /* a last row: the launch's sectors */
+    int rows_left = h - (r - y) - (summary && h - (r - y) > 2);
     int nlines = 0;
     for (int i = 0; i < ns; i++)
         if (i == 0 || sec[i] / 4 != sec[i - 1] / 4)
@@ -151,6 +154,21 @@ void view_memory_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x,
         while (i < ns && sec[i] / 4 == line)
             i++;
     }
+    /* the launch's global sectors by kind of access (its metrics: every request) */
+    if (summary && r < y + h) {
+        const gl_counts *c = &m->total;
+        if (w >= 60)
+            snprintf(buf, sizeof buf,
+                     "launch: %" PRIu64 " sectors: ld %" PRIu64 " st %" PRIu64 " cp.async %" PRIu64
+                     " atomic %" PRIu64 " bulk %" PRIu64 "%s",
+                     gl_global_sectors(c), c->gld_sectors, c->gst_sectors, c->ldgsts_sectors,
+                     c->global_atom_sectors + c->global_red_sectors,
+                     c->bulk_ld_sectors + c->bulk_st_sectors, m->incomplete ? " (incomplete)" : "");
+        else
+            snprintf(buf, sizeof buf, "launch: %" PRIu64 " global sectors%s", gl_global_sectors(c),
+                     m->incomplete ? " (incomplete)" : "");
+        view_put(win, r, x, w, buf, term_attr(TC_DIM));
+    }
 }
 
 /* Heading, lanes, verdict, selected lane, lines header, one row per line. */
@@ -173,5 +191,5 @@ int view_memory_height(const app *a, int w)
                 seen[nlines++] = ad[l] / 128;
         }
     }
-    return 7 + (nlines > 1 ? nlines : 1);
+    return 8 + (nlines > 1 ? nlines : 1); /* and the launch's sectors by kind */
 }

@@ -53,23 +53,15 @@ static double insn_flops(const trace_insn *ti, int on)
     return (double)ti->flops * on;
 }
 
-/* The FLOPs of the last run by roof (kind[GL_ROOFS], 0 where none): the issue events of
- * its trace (none in a GPU trace). */
-static void run_flops(const app *a, double kind[GL_ROOFS])
+/* The FLOPs of the last run by roof (kind[GL_ROOFS], 0 where none), as its metrics
+ * counted them over every event (trace/analysis.h gl_flops; none in a GPU trace, which
+ * has no issue events). */
+static void run_flops(const gl_metrics *m, double kind[GL_ROOFS])
 {
     memset(kind, 0, GL_ROOFS * sizeof kind[0]);
-    const trace_t *t = a->run.trace;
-    if (t && t->truncated)
-        return; /* not every event is there */
-    for (size_t i = 0; t && i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->kind != TRACE_EV_ISSUE || e->pc < 0 || e->pc >= (int32_t)t->ninsns)
-            continue;
-        const trace_insn *ti = &t->insns[e->pc];
-        const int r = flop_roof(ti->flop_kind);
-        if (r >= 0)
-            kind[r] += insn_flops(ti, view_popc(e->aux));
-    }
+    for (int k = TRACE_FLOP_NONE + 1; m && k < TRACE_FLOP_COUNT; k++)
+        if (flop_roof(k) >= 0)
+            kind[flop_roof(k)] += (double)gl_flops(&m->total, k);
 }
 
 /* The target a run started now would model (app_start_run's choice). */
@@ -155,7 +147,8 @@ void view_roofline_record(app *a)
     snprintf(p.lesson, sizeof p.lesson, "%.63s", lesson_id(a));
     snprintf(p.device, sizeof p.device, "%s", pk.device);
     /* FLOPs: counted over the run, by kind; else the launch's */
-    run_flops(a, p.kind);
+    const gl_metrics *m = a->run.metrics;
+    run_flops(m, p.kind);
     for (int k = 0; k < GL_ROOFS; k++)
         p.flops += p.kind[k];
     if (p.flops > 0) {
@@ -166,9 +159,8 @@ void view_roofline_record(app *a)
         p.roof_from_insns = true;
     }
     /* bytes: the DRAM model, else the sectors, else the launch's */
-    const gl_metrics *m = a->run.metrics;
     const double dram = m ? (double)(m->total.dram_read_bytes + m->total.dram_write_bytes) : 0;
-    const double sectors = m ? 32.0 * (double)(m->total.gld_sectors + m->total.gst_sectors) : 0;
+    const double sectors = m ? 32.0 * (double)gl_global_sectors(&m->total) : 0;
     const bool cut = m && m->incomplete;
     p.sector_bytes = sectors;
     if (cut && a->spec.bytes_moved > 0) {

@@ -1159,20 +1159,14 @@ static void baseline_lines(const app *a, tlines *L, int cols)
         np++;
     if (b->has_counts && a->run.metrics) {
         const gl_counts *p = &b->c, *c = &a->run.metrics->total;
-        const double spr0 = p->gld_requests + p->gst_requests
-                                ? (double)(p->gld_sectors + p->gst_sectors) /
-                                      (double)(p->gld_requests + p->gst_requests)
-                                : 0,
-                     spr1 = c->gld_requests + c->gst_requests
-                                ? (double)(c->gld_sectors + c->gst_sectors) /
-                                      (double)(c->gld_requests + c->gst_requests)
-                                : 0;
+        const double spr0 = gl_global_sectors_per_request(p),
+                     spr1 = gl_global_sectors_per_request(c);
         if (spr0 > 0 && spr1 > 0 &&
             change_text(parts[np], sizeof parts[np], "global sectors/request", spr0, spr1, 1))
             np++;
-        if (np < 4 && change_text(parts[np], sizeof parts[np], "shared wavefronts",
-                                  (double)(p->shld_wavefronts + p->shst_wavefronts),
-                                  (double)(c->shld_wavefronts + c->shst_wavefronts), 0))
+        if (np < 4 &&
+            change_text(parts[np], sizeof parts[np], "shared wavefronts",
+                        (double)gl_shared_wavefronts(p), (double)gl_shared_wavefronts(c), 0))
             np++;
         if (np < 4 && change_text(parts[np], sizeof parts[np], "divergent branches",
                                   (double)p->divergent_branches, (double)c->divergent_branches, 0))

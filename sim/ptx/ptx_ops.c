@@ -350,3 +350,21 @@ int ptx_module_target_sm(const ptx_module_t *m)
 {
     return m->target_sm;
 }
+
+int ptx_text_target_sm(const char *text, size_t len)
+{
+    ptx_lexer lx;
+    ptx_tok t;
+    ptx_lex_init(&lx, text, len);
+    for (ptx_lex_next(&lx, &t); t.kind != PTX_TOK_EOF; ptx_lex_next(&lx, &t)) {
+        if (t.kind != PTX_TOK_IDENT || t.len != 7 || memcmp(t.p, ".target", 7) != 0)
+            continue;
+        ptx_lex_next(&lx, &t);
+        int sm = 0;
+        if (t.kind == PTX_TOK_IDENT && t.len > 3 && !memcmp(t.p, "sm_", 3))
+            for (size_t i = 3; i < t.len && t.p[i] >= '0' && t.p[i] <= '9' && sm < 10000; i++)
+                sm = sm * 10 + (t.p[i] - '0');
+        return sm;
+    }
+    return 0;
+}
