@@ -117,8 +117,8 @@ for S in "80 24" "120 40"; do
   keys L
   wait_for "L roofline" 20 || fail "L does not open the roofline view"
   keys r
-  wait_for "a wmma_gemm64.* F.*B.* memory-bound" 600 ||
-    fail "wmma_gemm64 is not memory-bound under its roof"
+  wait_for "a wmma_gemm64.* 42.7 F.*B.* memory-bound" 600 ||
+    fail "wmma_gemm64 is not memory-bound at 42.7 FLOP/B under its roof"
   chart_on_screen "wmma_gemm64"
   screen | grep -q "f16 tensor.*312 *T" || fail "the chart does not name the f16 tensor roof, 312 TFLOP/s"
 done

@@ -82,6 +82,7 @@ typedef struct app_roof_point {
     char lesson[64];           /* the lesson's id ("" none) */
     char device[80];           /* the device it modelled or ran on (gl_peaks.device) */
     double flops;              /* FLOPs counted in the trace, else the launch's "flops" */
+    double declared;           /* the launch's "flops" (0: none) */
     double kind[GL_ROOFS];     /* the counted FLOPs of each kind (all 0 when none were) */
     int roof;                  /* gl_roof it is judged against */
     bool roof_from_insns;      /* chosen from the kernel's instructions (no counts) */

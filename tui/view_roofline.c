@@ -151,6 +151,7 @@ void view_roofline_record(app *a)
     run_flops(m, p.kind);
     for (int k = 0; k < GL_ROOFS; k++)
         p.flops += p.kind[k];
+    p.declared = a->spec.flops;
     if (p.flops > 0) {
         p.roof = judged_roof(p.kind, &pk);
     } else {
@@ -278,8 +279,10 @@ static void bytes_label(char *buf, size_t len, const app_roof_point *p)
         snprintf(buf, len, "the launch's bytes_moved");
 }
 
-/* Why the current run judged against its roof, when it is not plain: "FLOPs: 97% f16
- * tensor, 3% FP32; the f16 tensor units take longest" or where the roof came from. */
+/* What the legend adds about the current run's FLOPs, when there is something to add:
+ * where they and the roof came from when they were not counted, the launch's "flops"
+ * when the run did more or fewer, the mix of kinds and why that roof ("FLOPs: 97% f16
+ * tensor, 3% FP32; judged on the f16 tensor roof, ..."). */
 static void roof_reason(char *buf, size_t len, const app_roof_point *p)
 {
     buf[0] = '\0';
@@ -288,12 +291,16 @@ static void roof_reason(char *buf, size_t len, const app_roof_point *p)
                            "instructions");
         return;
     }
+    size_t used = 0;
+    if (p->declared > 0 && fabs(p->flops - p->declared) > 0.01 * p->declared)
+        used = (size_t)snprintf(buf, len, "FLOPs: %.0f counted, the launch declares %.0f",
+                                p->flops, p->declared);
     int kinds = 0;
     for (int k = 0; k < GL_ROOFS; k++)
         kinds += p->kind[k] > 0;
-    if (kinds < 2)
+    if (kinds < 2 || used >= len)
         return;
-    size_t used = (size_t)snprintf(buf, len, "FLOPs:");
+    used += (size_t)snprintf(buf + used, len - used, "%s", used ? ";" : "FLOPs:");
     for (int k = 0; k < GL_ROOFS && used < len; k++)
         if (p->kind[k] > 0)
             used += (size_t)snprintf(buf + used, len - used, " %.0f%% %s,",
