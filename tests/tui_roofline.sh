@@ -59,7 +59,7 @@ keys r
 wait_for "a vec_add: 0.0833 FLOP/B, memory-bound" 600 || fail "vec_add is not placed at 0.0833 FLOP/B"
 pane >"$TMP/got"
 cat >"$TMP/want" <<'EOF2'
- 3.35 TB/s, 66.9 TFLOP/s FP32, ridge 20 FLOP/B:
+ FP32 66.9 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B
         |                       //+------------
      10T|                   ////
         |               ////
@@ -82,7 +82,7 @@ wait_for "b matmul_tiled: 21.3 FLOP/B, compute-bound" 600 ||
   fail "matmul_tiled is not at 21.3 FLOP/B of DRAM"
 T resize-window -t views -x 120 -y 40
 SIZE=120x40
-wait_for "FLOP/B: H100 SXM" 20 || fail "the wider pane does not name the device"
+wait_for "ridge 20 FLOP/B: H100 SXM *│" 20 || fail "the wider pane does not name the device"
 has "DRAM, modelled (a 50 MiB L2), 3.76 FLOP/B of global sectors" ||
   fail "the legend does not name the DRAM model's bytes and the sectors' 3.76"
 screen | grep -q "earlier: a vec_add 0.0833" || fail "vec_add's run is not kept"

@@ -392,18 +392,31 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
      * rows; with fewer rows a compact one: header, plot, x axis with its labels, verdict */
     const int legend = h - 3 - 8 < 2 ? 2 : h - 3 - 8 > 5 ? 5 : h - 3 - 8;
     const bool compact = h - 3 - legend < 5;
+    /* the header: the roof, the bandwidth, the ridge and the device, as much of it as
+     * fits whole (a number or a name cut short would read as another) */
     fmt_rate(r1, sizeof r1, bw, "B/s");
     fmt_rate(r2, sizeof r2, peak, roof_unit(roof));
-    if (compact) {
+    if (compact) { /* "f16 tensor 312T, 1.55TB/s" */
         const double g = peak >= 1e6 ? peak / 1e6 : peak >= 1e3 ? peak / 1e3 : peak;
-        snprintf(buf, sizeof buf, "%s %.3g%c, %s, ridge %.3g: %s", gl_roof_name(roof), g,
-                 peak >= 1e6 ? 'P' : peak >= 1e3 ? 'T' : 'G', r1, ridge, pk.device);
-    } else if (roof == GL_ROOF_FP32)
-        snprintf(buf, sizeof buf, "%s, %s FP32, ridge %.3g FLOP/B: %s", r1, r2, ridge, pk.device);
-    else
-        snprintf(buf, sizeof buf, "%s, %s %s, ridge %.3g FLOP/B: %s", r1, gl_roof_name(roof), r2,
-                 ridge, pk.device);
-    view_put(win, y, x, w, buf, term_attr(TC_HEADING));
+        snprintf(r2, sizeof r2, "%.3g%c", g, peak >= 1e6 ? 'P' : peak >= 1e3 ? 'T' : 'G');
+        for (char *c = r1; (c = strchr(c, ' '));)
+            memmove(c, c + 1, strlen(c));
+    }
+    char ridge_s[32];
+    snprintf(ridge_s, sizeof ridge_s, compact ? "ridge %.3g" : "ridge %.3g FLOP/B", ridge);
+    char head[5][256];
+    const int dn = (int)strcspn(pk.device, "(,"); /* "H100 SXM (Hopper), sm_90": H100 SXM */
+    snprintf(head[0], sizeof head[0], "%s %s, %s, %s: %s", gl_roof_name(roof), r2, r1, ridge_s,
+             pk.device);
+    snprintf(head[1], sizeof head[1], "%s %s, %s, %s: %.*s", gl_roof_name(roof), r2, r1,
+             ridge_s, dn > 0 && pk.device[dn - 1] == ' ' ? dn - 1 : dn, pk.device);
+    snprintf(head[2], sizeof head[2], "%s %s, %s, %s", gl_roof_name(roof), r2, r1, ridge_s);
+    snprintf(head[3], sizeof head[3], "%s %s, %s", gl_roof_name(roof), r2, ridge_s);
+    snprintf(head[4], sizeof head[4], "%s %s", gl_roof_name(roof), r2);
+    int hi = 0;
+    while (hi < 4 && (int)strlen(head[hi]) > w)
+        hi++;
+    view_put(win, y, x, w, head[hi], term_attr(TC_HEADING));
     const int lw = compact ? 4 : 7; /* y labels */
     const int ph = compact ? h - 3 : h - 3 - legend;
     const int pw = w - lw - 1;
