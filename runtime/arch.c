@@ -72,9 +72,9 @@ _Static_assert((int)GL_ROOFS == (int)SIM_ROOFS && (int)GL_ROOF_TC_F64 == (int)SI
 
 const char *gl_roof_name(gl_roof r)
 {
-    static const char *const names[GL_ROOFS] = {
-        "FP32",        "FP64",        "FP16",       "f16 tensor", "bf16 tensor",
-        "tf32 tensor", "int8 tensor", "fp8 tensor", "f64 tensor"};
+    static const char *const names[GL_ROOFS] = {"FP32",        "FP64",        "FP16",
+                                                "f16 tensor",  "bf16 tensor", "tf32 tensor",
+                                                "int8 tensor", "fp8 tensor",  "f64 tensor"};
     return r >= 0 && r < GL_ROOFS ? names[r] : "?";
 }
 
@@ -99,8 +99,8 @@ void gl_arch_peaks(const gl_device_info *d, gl_peaks *p)
     const double mhz = d->clock_khz / 1e3;
     if (!m) {
         p->gflops[GL_ROOF_FP32] = (double)d->sm_count *
-                                  fp32_lanes_per_sm(d->compute_major, d->compute_minor) * 2 *
-                                  mhz / 1e3;
+                                  fp32_lanes_per_sm(d->compute_major, d->compute_minor) * 2 * mhz /
+                                  1e3;
         return;
     }
     for (int k = 0; k < GL_ROOFS; k++) {

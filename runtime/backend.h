@@ -64,11 +64,11 @@ typedef enum gl_roof {
 /* The roofline of the device a run modelled or ran on (gl_arch_peaks; README
  * "Occupancy and the roofline"). */
 typedef struct gl_peaks {
-    double gbs;               /* DRAM GB/s (1e9 B/s), 0 = unknown */
-    double gflops[GL_ROOFS];  /* GFLOP/s of each kind (int8: G integer ops/s), dense; 0 =
+    double gbs;              /* DRAM GB/s (1e9 B/s), 0 = unknown */
+    double gflops[GL_ROOFS]; /* GFLOP/s of each kind (int8: G integer ops/s), dense; 0 =
                                  the device has no such unit, or unknown */
-    uint64_t l2_bytes;        /* its L2, bytes (the DRAM model's, trace/dram.h), 0 unknown */
-    char device[80];          /* "H100 SXM (Hopper), sm_90" or the GPU's name */
+    uint64_t l2_bytes;       /* its L2, bytes (the DRAM model's, trace/dram.h), 0 unknown */
+    char device[80];         /* "H100 SXM (Hopper), sm_90" or the GPU's name */
 } gl_peaks;
 
 /* ------------------------------------------------------------ GPU back end (gpu.c) */

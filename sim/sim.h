@@ -148,8 +148,8 @@ typedef struct sim_device_model {
      * (dense; integer operations for int8): peak = SMs x flops_per_clk x clock, the
      * low-precision tensor kinds at tensor_clock_mhz (device.c checks each against its
      * data sheet). */
-    int clock_mhz;               /* boost clock, MHz */
-    int tensor_clock_mhz;        /* the clock the data sheet's f16, bf16, tf32, int8 and
+    int clock_mhz;                /* boost clock, MHz */
+    int tensor_clock_mhz;         /* the clock the data sheet's f16, bf16, tf32, int8 and
                                     fp8 tensor figures assume: clock_mhz, but 1830 on an
                                     H100 SXM (1980 for FP32, FP64 and the FP64 tensor
                                     cores) */

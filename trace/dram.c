@@ -16,8 +16,8 @@ typedef struct line {
 } line;
 
 struct gl_dram {
-    uint32_t capacity;       /* sectors the L2 holds */
-    line *lines;             /* resident sectors, nlines of cap_lines */
+    uint32_t capacity; /* sectors the L2 holds */
+    line *lines;       /* resident sectors, nlines of cap_lines */
     uint32_t nlines, cap_lines;
     uint32_t *slots;         /* hash table: index + 1 into lines, 0 = empty */
     uint32_t nslots;         /* a power of two, at least twice cap_lines */

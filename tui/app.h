@@ -79,18 +79,18 @@ typedef enum app_roof_bytes {
  * point is drawn only on the roofline of its own lesson and device. */
 typedef struct app_roof_point {
     char kernel[64];
-    char lesson[64];           /* the lesson's id ("" none) */
-    char device[80];           /* the device it modelled or ran on (gl_peaks.device) */
-    double flops;              /* FLOPs counted in the trace, else the launch's "flops" */
-    double declared;           /* the launch's "flops" (0: none) */
-    double kind[GL_ROOFS];     /* the counted FLOPs of each kind (all 0 when none were) */
-    int roof;                  /* gl_roof it is judged against */
-    bool roof_from_insns;      /* chosen from the kernel's instructions (no counts) */
-    double bytes;              /* of DRAM traffic, or as bytes_from says */
+    char lesson[64];       /* the lesson's id ("" none) */
+    char device[80];       /* the device it modelled or ran on (gl_peaks.device) */
+    double flops;          /* FLOPs counted in the trace, else the launch's "flops" */
+    double declared;       /* the launch's "flops" (0: none) */
+    double kind[GL_ROOFS]; /* the counted FLOPs of each kind (all 0 when none were) */
+    int roof;              /* gl_roof it is judged against */
+    bool roof_from_insns;  /* chosen from the kernel's instructions (no counts) */
+    double bytes;          /* of DRAM traffic, or as bytes_from says */
     app_roof_bytes bytes_from;
-    uint64_t l2_bytes;         /* the L2 the DRAM model held */
-    double sector_bytes;       /* global sectors x 32: what the SMs asked of the L2 */
-    bool cut;                  /* the counts come from a cut trace (a lower bound) */
+    uint64_t l2_bytes;   /* the L2 the DRAM model held */
+    double sector_bytes; /* global sectors x 32: what the SMs asked of the L2 */
+    bool cut;            /* the counts come from a cut trace (a lower bound) */
     double gflops;
     unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */
 } app_roof_point;

@@ -254,8 +254,7 @@ static int put_wrapped(WINDOW *win, int y, int x, int w, int rows, const char *s
                 n = lw;
         }
         char line[512];
-        snprintf(line, sizeof line, "%.*s", n < (int)sizeof line - 1 ? n : (int)sizeof line - 1,
-                 s);
+        snprintf(line, sizeof line, "%.*s", n < (int)sizeof line - 1 ? n : (int)sizeof line - 1, s);
         view_put(win, y + used, x + in, lw, line, attr);
         used++;
         s += n;
@@ -287,14 +286,15 @@ static void roof_reason(char *buf, size_t len, const app_roof_point *p)
 {
     buf[0] = '\0';
     if (p->roof_from_insns) {
-        snprintf(buf, len, "FLOPs: the launch's \"flops\", its roof the kind of the kernel's "
-                           "instructions");
+        snprintf(buf, len,
+                 "FLOPs: the launch's \"flops\", its roof the kind of the kernel's "
+                 "instructions");
         return;
     }
     size_t used = 0;
     if (p->declared > 0 && fabs(p->flops - p->declared) > 0.01 * p->declared)
-        used = (size_t)snprintf(buf, len, "FLOPs: %.0f counted, the launch declares %.0f",
-                                p->flops, p->declared);
+        used = (size_t)snprintf(buf, len, "FLOPs: %.0f counted, the launch declares %.0f", p->flops,
+                                p->declared);
     int kinds = 0;
     for (int k = 0; k < GL_ROOFS; k++)
         kinds += p->kind[k] > 0;
@@ -306,14 +306,14 @@ static void roof_reason(char *buf, size_t len, const app_roof_point *p)
             used += (size_t)snprintf(buf + used, len - used, " %.0f%% %s,",
                                      100 * p->kind[k] / p->flops, gl_roof_name((gl_roof)k));
     if (used < len)
-        snprintf(buf + used - 1, len - used + 1, "; judged on the %s roof, whose share takes "
-                                                 "longest at its peak",
+        snprintf(buf + used - 1, len - used + 1,
+                 "; judged on the %s roof, whose share takes "
+                 "longest at its peak",
                  gl_roof_name((gl_roof)p->roof));
 }
 
 /* "a vec_add: 0.0833 FLOP/B, memory-bound" for point p (letter c) against peak. */
-static void verdict(char *buf, size_t len, const app_roof_point *p, char c, double bw,
-                    double peak)
+static void verdict(char *buf, size_t len, const app_roof_point *p, char c, double bw, double peak)
 {
     const double ai = p->flops / p->bytes;
     snprintf(buf, len, "%c %s: %.3g FLOP/B, %s-bound", c, p->kernel, ai,
@@ -345,8 +345,7 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
         char reach[96] = "";
         if (p->gflops > 0) {
             fmt_rate(r1, sizeof r1, p->gflops, roof_unit(p->roof));
-            snprintf(reach, sizeof reach, ", reached %s (%.0f%% of it)", r1,
-                     100 * p->gflops / att);
+            snprintf(reach, sizeof reach, ", reached %s (%.0f%% of it)", r1, 100 * p->gflops / att);
         }
         fmt_rate(r2, sizeof r2, att, roof_unit(p->roof));
         bytes_label(bl, sizeof bl, p);
@@ -408,8 +407,8 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const int dn = (int)strcspn(pk.device, "(,"); /* "H100 SXM (Hopper), sm_90": H100 SXM */
     snprintf(head[0], sizeof head[0], "%s %s, %s, %s: %s", gl_roof_name(roof), r2, r1, ridge_s,
              pk.device);
-    snprintf(head[1], sizeof head[1], "%s %s, %s, %s: %.*s", gl_roof_name(roof), r2, r1,
-             ridge_s, dn > 0 && pk.device[dn - 1] == ' ' ? dn - 1 : dn, pk.device);
+    snprintf(head[1], sizeof head[1], "%s %s, %s, %s: %.*s", gl_roof_name(roof), r2, r1, ridge_s,
+             dn > 0 && pk.device[dn - 1] == ' ' ? dn - 1 : dn, pk.device);
     snprintf(head[2], sizeof head[2], "%s %s, %s, %s", gl_roof_name(roof), r2, r1, ridge_s);
     snprintf(head[3], sizeof head[3], "%s %s, %s", gl_roof_name(roof), r2, ridge_s);
     snprintf(head[4], sizeof head[4], "%s %s", gl_roof_name(roof), r2);
