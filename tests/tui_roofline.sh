@@ -16,6 +16,8 @@
 #    judged against the f16 tensor roof, 312 TFLOP/s, not FP32's 19.5: 33.5 MFLOP over
 #    768 KiB of DRAM (A and B read, C written once) is 42.7 FLOP/B, memory-bound under
 #    its ridge of 201 (and compute-bound under FP32's 12.5);
+#  - a kernel doing FP32 and tensor-core arithmetic is judged on the roof of the kind
+#    whose FLOPs take longest at its peak, and the legend gives the mix;
 #  - at 80x24 and 120x40 the chart (axes, roof, point, verdict) is on screen for lesson
 #    18 step 6 and lesson 13 step 5; at 60x20 a compact chart and its verdict; the help
 #    lists the view's key.
@@ -125,6 +127,22 @@ done
 # at 120x40 the legend says which roof, and FP32's is drawn beside it
 has "under the f16 tensor roof" || fail "the legend does not judge on the f16 tensor roof"
 screen | grep -q "[.]FP32 19.5T" || fail "the chart does not draw the FP32 roof, 19.5T, beside it"
+
+# a kernel doing two kinds of arithmetic (tests/kernels/roofline/90-mixed, sm_80): one
+# mma.sync (4096 f16 tensor FLOPs) and 1000 FP32 fma a lane (64000 FLOPs, + 96 adds) is
+# judged on the FP32 roof, 68192 FLOPs over 256 bytes of DRAM (x read, out written);
+# with 1 fma a lane (160 FP32 FLOPs: 8 ps at 19.5 TFLOP/s, the mma 13 ps at 312) on the
+# f16 tensor roof, 4256 / 256 = 16.6 FLOP/B
+open 120 40 "$ROOT/tests/kernels/roofline" 90
+keys r
+wait_for "a mixed: 266 FLOP/B, compute-bound" 600 || fail "the FP32-heavy kernel is not at 266 FLOP/B"
+has "FLOPs: 94% FP32, 6% f16 tensor; judged on the FP32 roof" || fail "the mix and its roof are not named"
+keys n
+wait_for "step 2/" 20 || fail "no step 2"
+keys r
+wait_for "b mixed: 16.6 FLOP/B, memory-bound" 600 || fail "the tensor-heavy kernel is not at 16.6 FLOP/B"
+has "under the f16 tensor roof" || fail "the tensor-heavy kernel is not judged on the f16 tensor roof"
+has "FLOPs: 4% FP32, 96% f16 tensor" || fail "the mix is not named"
 
 # lesson 12's point is not on lesson 18's chart: a folder with lessons 12 and 18 only
 tui_copy_lessons 12 18

@@ -107,19 +107,18 @@ static const char *lesson_id(const app *a)
  * the rest on the FP32 ones). */
 static gl_roof judged_roof(const double kind[GL_ROOFS], const gl_peaks *pk)
 {
-    int best = -1;
-    double worst = 0;
-    for (int k = 0; k < GL_ROOFS; k++) {
-        if (kind[k] <= 0)
-            continue;
-        int r = k;
-        if (pk->gflops[r] <= 0)
-            r = k == GL_ROOF_TC_F64 ? GL_ROOF_FP64 : GL_ROOF_FP32;
-        const double t = pk->gflops[r] > 0 ? kind[k] / pk->gflops[r] : 0;
-        if (best < 0 || t > worst)
-            best = r, worst = t;
-    }
-    return best < 0 ? GL_ROOF_FP32 : (gl_roof)best;
+    double on[GL_ROOFS] = {0}; /* FLOPs by the units that run them */
+    for (int k = 0; k < GL_ROOFS; k++)
+        if (kind[k] > 0)
+            on[pk->gflops[k] > 0     ? k
+               : k == GL_ROOF_TC_F64 ? GL_ROOF_FP64
+                                     : GL_ROOF_FP32] += kind[k];
+    int best = GL_ROOF_FP32;
+    double longest = 0;
+    for (int r = 0; r < GL_ROOFS; r++)
+        if (on[r] > 0 && pk->gflops[r] > 0 && on[r] / pk->gflops[r] > longest)
+            best = r, longest = on[r] / pk->gflops[r];
+    return (gl_roof)best;
 }
 
 /* The roof for a run whose FLOPs were not counted (a GPU trace has no issue events):
