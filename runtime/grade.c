@@ -164,9 +164,10 @@ const gl_check *grade_reference_check(const gl_exercise *e, int64_t n)
 static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
                                     const uint64_t *addrs)
 {
-    (void)t;
     (void)addrs;
-    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
+    /* cp.async's global read is a lane's load too; a bulk copy's pieces are no lanes */
+    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD &&
+        !trace_event_is_bulk(t, ev))
         *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
 }
 

@@ -18,7 +18,7 @@ typedef struct warp_state {
 typedef struct block_state {
     uint64_t start;
     uint32_t sm;
-    uint64_t mem; /* memory requests seen (GPU traces) */
+    uint64_t mem; /* memory requests seen (GPU traces; cp.async is two, trace.h) */
     warp_state *warps;
 } block_state;
 
@@ -296,8 +296,8 @@ gl_perfetto_status gl_perfetto_write(FILE *f, const trace_t *t, const char *cloc
         block_state *bs = w.blocks[b];
         if (!bs) /* a trace cut before its BLOCK_START */
             continue;
-        if (ev->kind == TRACE_EV_MEM)
-            bs->mem++;
+        if (ev->kind == TRACE_EV_MEM && !trace_event_is_bulk(w.t, ev))
+            bs->mem++; /* (a bulk copy's pieces are one request per lane, its issue) */
         unsigned warp = ev->warp;
         warp_state *ws = warp < w.nwarps ? &bs->warps[warp] : NULL;
         switch (ev->kind) {

@@ -244,7 +244,8 @@ typedef struct trace_insn {
     uint8_t vec;                  /* elements of a vector access (1, 2 or 4) */
     uint8_t bytes;                /* bytes per lane per address: ld.v4.f32 16, atom.u64 8,
                            ldmatrix / stmatrix 16 (a row), cp.async its cp-size; 0 when
-                           an operand decides it (cp.async.bulk) or for no access */
+                           an operand decides it (cp.async.bulk), for wmma.load/store (per
+                           register, as their MEM events say) and for no access */
     uint8_t flop_kind;            /* TRACE_FLOP_* */
     uint8_t flops;                /* CUDA-core kinds: FLOPs per lane whose guard is true */
     uint16_t mma_m, mma_n, mma_k; /* tensor-core shape (mma, wmma.*), else 0 */
@@ -374,6 +375,15 @@ static inline const uint64_t *trace_event_addrs(const trace_t *t, const trace_ev
 static inline const uint64_t *trace_event_values(const trace_t *t, const trace_event *ev)
 {
     return t->addrs + (size_t)ev->aux * 32;
+}
+
+/* Whether MEM event ev holds a cp.async.bulk copy's 16-byte pieces (slot i: piece i of
+ * one lane's copy) rather than one address per lane: consumers that read its slots as
+ * lanes skip it. */
+static inline int trace_event_is_bulk(const trace_t *t, const trace_event *ev)
+{
+    return ev->kind == TRACE_EV_MEM && ev->pc >= 0 && ev->pc < t->ninsns &&
+           (t->insns[ev->pc].flags & TRACE_INSN_BULK) != 0;
 }
 
 /* The name of a state space for messages and JSON: "global", "shared", ... */

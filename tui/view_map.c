@@ -105,7 +105,8 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
             el[i] = -1;
         for (size_t i = 0; i < t->nevents; i++) {
             const trace_event *e = &t->events[i];
-            if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL)
+            if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL ||
+                trace_event_is_bulk(t, e)) /* a bulk copy's pieces are not lanes */
                 continue;
             const uint64_t *ad = trace_event_addrs(t, e);
             bool store = e->op != TRACE_LOAD;
@@ -887,7 +888,7 @@ static int thread_touches(const app *a, int arg, uint64_t global, int64_t *out, 
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->kind != TRACE_EV_MEM || e->space != TRACE_SPACE_GLOBAL || e->block != blk ||
-            e->warp != warp || !((e->mask >> lane) & 1u))
+            e->warp != warp || !((e->mask >> lane) & 1u) || trace_event_is_bulk(t, e))
             continue;
         uint64_t elem;
         if (map_buffer_at(a, trace_event_addrs(t, e)[lane], &elem, NULL) != arg)

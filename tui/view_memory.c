@@ -88,7 +88,7 @@ void view_memory_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x,
              : sectors <= ideal + 1 ? term_attr(TC_WARN)
                                     : term_attr(TC_BAD));
     /* the selected thread's lane in this request (what the trace has for a thread) */
-    if (e->block == b && e->warp == sw && r < y + h - 2) {
+    if (e->block == b && e->warp == sw && r < y + h - 2 && !trace_event_is_bulk(t, e)) {
         if ((e->mask >> sl) & 1u) {
             char elem[96];
             if (e->space == TRACE_SPACE_GLOBAL && view_buffer_elem(a, ad[sl], elem, sizeof elem))
