@@ -64,22 +64,64 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     info->l2_bytes = d->l2_bytes;
     info->clock_khz = d->clock_mhz * 1000;
     info->peak_bandwidth_gbs = d->dram_gbs;
-    info->peak_fp32_gflops = (double)d->sm_count * d->fp32_lanes_per_sm * 2 * d->clock_mhz / 1e3;
 }
 
-int gl_fp32_lanes_per_sm(int major, int minor)
+_Static_assert((int)GL_ROOFS == (int)SIM_ROOFS && (int)GL_ROOF_TC_F64 == (int)SIM_ROOF_TC_F64 &&
+                   (int)GL_ROOF_TC_F16 == (int)SIM_ROOF_TC_F16,
+               "gl_roof is sim_roof's order");
+
+const char *gl_roof_name(gl_roof r)
+{
+    static const char *const names[GL_ROOFS] = {"FP32",        "FP64",        "FP16",
+                                                "f16 tensor",  "bf16 tensor", "tf32 tensor",
+                                                "int8 tensor", "fp8 tensor",  "f64 tensor"};
+    return r >= 0 && r < GL_ROOFS ? names[r] : "?";
+}
+
+/* FP32 lanes per SM of compute capability major.minor (CUDA C++ Programming Guide,
+ * "Arithmetic Instructions" throughput table: 32-bit floating-point add, multiply,
+ * multiply-add results per clock per SM): 64 on 6.0, 7.x and 8.0, else 128. */
+static int fp32_lanes_per_sm(int major, int minor)
 {
     return (major == 6 && minor == 0) || major == 7 || (major == 8 && minor == 0) ? 64 : 128;
 }
 
-double gl_peak_fp32_gflops(const gl_device_info *d)
+void gl_arch_peaks(const gl_device_info *d, gl_peaks *p)
 {
-    if (d->peak_fp32_gflops > 0)
-        return d->peak_fp32_gflops;
+    p->gbs = d->peak_bandwidth_gbs;
+    p->l2_bytes = d->l2_bytes;
+    memset(p->gflops, 0, sizeof p->gflops);
     if (d->sm_count <= 0 || d->clock_khz <= 0 || d->compute_major <= 0)
-        return 0;
-    return (double)d->sm_count * gl_fp32_lanes_per_sm(d->compute_major, d->compute_minor) * 2 *
-           d->clock_khz / 1e6;
+        return;
+    char name[16];
+    snprintf(name, sizeof name, "sm_%d%d", d->compute_major, d->compute_minor);
+    const sim_device_model *m = sim_device_find(name);
+    const double mhz = d->clock_khz / 1e3;
+    if (!m) {
+        p->gflops[GL_ROOF_FP32] = (double)d->sm_count *
+                                  fp32_lanes_per_sm(d->compute_major, d->compute_minor) * 2 * mhz /
+                                  1e3;
+        return;
+    }
+    for (int k = 0; k < GL_ROOFS; k++) {
+        const int low_tensor = k >= GL_ROOF_TC_F16 && k <= GL_ROOF_TC_FP8;
+        const double clk = low_tensor ? mhz * m->tensor_clock_mhz / m->clock_mhz : mhz;
+        p->gflops[k] = (double)d->sm_count * m->flops_per_clk[k] * clk / 1e3;
+    }
+}
+
+void gl_arch_profile_peaks(const sim_device_model *d, gl_peaks *p)
+{
+    gl_device_info info;
+    gl_arch_device_info(d, &info);
+    gl_arch_peaks(&info, p);
+    snprintf(p->device, sizeof p->device, "%s, %s", d->gpu, d->name);
+}
+
+void gl_arch_run_peaks(const gl_spec *spec, const gl_run_opts *opts, gl_peaks *p)
+{
+    const char *origin = NULL;
+    gl_arch_profile_peaks(gl_run_profile(spec, opts, &origin), p);
 }
 
 int gl_arch_target_count(void)

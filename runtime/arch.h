@@ -32,14 +32,24 @@ int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info);
 struct sim_device_model;
 void gl_arch_device_info(const struct sim_device_model *d, gl_device_info *info);
 
-/* Peak FP32 throughput of d, GFLOP/s: d->peak_fp32_gflops when set, else SMs x FP32 lanes
- * per SM (gl_fp32_lanes_per_sm) x 2 FLOPs per FMA x SM clock; 0 when the clock or the SM
- * count is unknown. */
-double gl_peak_fp32_gflops(const gl_device_info *d);
-/* FP32 lanes per SM of compute capability major.minor (CUDA C++ Programming Guide,
- * "Arithmetic Instructions" throughput table: 32-bit floating-point add, multiply,
- * multiply-add results per clock per SM): 64 on 6.0, 7.x and 8.0, else 128. */
-int gl_fp32_lanes_per_sm(int major, int minor);
+/* The roofline of device d into p (p->device is left alone): its DRAM bandwidth, L2 and
+ * peak of each kind. The per-SM, per-clock figures are those of the simulator's profile
+ * of d's compute capability (sim.h flops_per_clk), scaled by d's SMs and clock: for a
+ * profile itself that gives its GPU's data sheet; for a GPU its own SMs and boost clock
+ * (cuDeviceGetAttribute CLOCK_RATE), the low-precision tensor kinds at that clock times
+ * the profile's tensor_clock_mhz / clock_mhz (an H100's or H200's 1980 MHz: 1830). A
+ * compute capability without a profile gets the FP32 roof only (64 FP32 lanes per SM on
+ * 6.0, 7.x and 8.0, else 128); an unknown clock or SM count none. */
+void gl_arch_peaks(const gl_device_info *d, gl_peaks *p);
+/* The roofline of a simulator's device profile d: gl_arch_peaks of its properties, and
+ * p->device "A100 (Ampere), sm_80". */
+void gl_arch_profile_peaks(const struct sim_device_model *d, gl_peaks *p);
+/* The roofline of the device a simulator run of spec with opts models (gl_run_profile's
+ * precedence: --arch, the spec's "arch", the default), as gl_arch_profile_peaks. */
+void gl_arch_run_peaks(const gl_spec *spec, const gl_run_opts *opts, gl_peaks *p);
+/* "FP32", "FP64", "FP16", "f16 tensor", "bf16 tensor", "tf32 tensor", "int8 tensor",
+ * "fp8 tensor", "f64 tensor". */
+const char *gl_roof_name(gl_roof r);
 
 /* The SM number of the `.target sm_XY` directive of PTX text (PTX ISA §11.3.2
  * ".target"), or 0 when it has none. */

@@ -44,16 +44,31 @@ typedef struct gl_device_info {
     int regs_per_sm;                     /* 32-bit registers per SM */
     int max_blocks_per_sm;               /* resident blocks per SM */
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
-    double peak_fp32_gflops;             /* simulator: its profile's data-sheet peak; GPU: 0
-                                            (gl_peak_fp32_gflops computes it) */
 } gl_device_info;
 
-/* The roofline of the device a run modelled or ran on: peak DRAM bandwidth and FP32
- * throughput (README "Occupancy and the roofline"). */
+/* The kinds of arithmetic with a roof of their own: the CUDA cores' FP32, FP64 and FP16
+ * (half2), the tensor cores' by input type (dense). The order of sim.h's sim_roof. */
+typedef enum gl_roof {
+    GL_ROOF_FP32,
+    GL_ROOF_FP64,
+    GL_ROOF_FP16,
+    GL_ROOF_TC_F16,
+    GL_ROOF_TC_BF16,
+    GL_ROOF_TC_TF32,
+    GL_ROOF_TC_INT8,
+    GL_ROOF_TC_FP8,
+    GL_ROOF_TC_F64,
+    GL_ROOFS
+} gl_roof;
+
+/* The roofline of the device a run modelled or ran on (gl_arch_peaks; README
+ * "Occupancy and the roofline"). */
 typedef struct gl_peaks {
-    double gbs;      /* GB/s (1e9 B/s), 0 = unknown */
-    double gflops;   /* FP32 GFLOP/s, 0 = unknown */
-    char device[80]; /* "H100 SXM (Hopper), sm_90" or the GPU's name */
+    double gbs;              /* DRAM GB/s (1e9 B/s), 0 = unknown */
+    double gflops[GL_ROOFS]; /* GFLOP/s of each kind (int8: G integer ops/s), dense; 0 =
+                                 the device has no such unit, or unknown */
+    uint64_t l2_bytes;       /* its L2, bytes (the DRAM model's, trace/dram.h), 0 unknown */
+    char device[80];         /* "H100 SXM (Hopper), sm_90" or the GPU's name */
 } gl_peaks;
 
 /* ------------------------------------------------------------ GPU back end (gpu.c) */

@@ -397,6 +397,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                        "for %s or older",
                        spec->file, ptx_sm, dev->name, origin, dev->name);
     }
+    if (res->metrics) /* the DRAM model holds the modelled GPU's L2 */
+        res->metrics->l2_bytes = dev->l2_bytes;
     sim_config cfg = {.step_limit = opts->step_limit ? opts->step_limit : GL_STEP_LIMIT_DEFAULT,
                       .time_limit_s = opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S,
                       .trace = tr,
@@ -473,12 +475,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                         ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
                         &res->occupancy);
     }
-    {
-        gl_device_info pi;
-        gl_arch_device_info(dev, &pi);
-        res->peaks = (gl_peaks){.gbs = pi.peak_bandwidth_gbs, .gflops = gl_peak_fp32_gflops(&pi)};
-        snprintf(res->peaks.device, sizeof res->peaks.device, "%s, %s", dev->gpu, dev->name);
-    }
+    gl_arch_profile_peaks(dev, &res->peaks);
     fault_from_sim(&sr.fault, spec->block, &res->fault);
     res->stats = (gl_stats){sr.stats.warp_instructions, sr.stats.thread_instructions};
     free(res->stdout_text);
@@ -590,6 +587,7 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
     if (met) {
         tr->sink = gl_metrics_sink;
         tr->sink_ctx = met;
+        met->l2_bytes = wr->have_info ? wr->info.l2_bytes : 0; /* the DRAM model: its L2 */
     }
     if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr) < 0) {
         trace_free(tr);
@@ -678,7 +676,8 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                          .timeout_s = opts->timeout_s,
                          .warmup = reps && opts->time_warmup > 0 ? opts->time_warmup : 0,
                          .reps = reps,
-                         .want_info = reps > 0,
+                         .want_info = reps > 0 || want_trace, /* the roofline's peaks,
+                                                                 the DRAM model's L2 */
                          .trace_ptx = want_trace ? ins.ptx : NULL,
                          .trace_records = opts->gpu_trace_records};
     gl_worker_result wr;
@@ -730,8 +729,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         gl_timing_rates(spec, wr.have_info ? wr.info.peak_bandwidth_gbs : 0, t);
     }
     if (wr.have_info) {
-        res->peaks =
-            (gl_peaks){.gbs = wr.info.peak_bandwidth_gbs, .gflops = gl_peak_fp32_gflops(&wr.info)};
+        gl_arch_peaks(&wr.info, &res->peaks);
         snprintf(res->peaks.device, sizeof res->peaks.device, "%.79s", wr.info.name);
     }
     gl_worker_result_free(&wr);

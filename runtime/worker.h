@@ -69,7 +69,8 @@ typedef struct gl_worker_job {
                                filled in by the worker with its device addresses) */
     double timeout_s;      /* kernel time limit; <= 0: GL_TIMEOUT_DEFAULT_S */
     int warmup, reps;      /* timing: warm-up runs, then reps timed runs (reps 0: none) */
-    int want_info;         /* also send gl_device_info (timing needs the peak) */
+    int want_info;         /* also send gl_device_info (timing and the roofline need the
+                              peaks, the DRAM model the L2) */
     /* GPU traces (runtime/instrument.h): after the result run and the timed runs, load
      * trace_ptx (the instrumented PTX, whose entry `kernel` takes one more parameter),
      * copy the initial buffers in again, launch it once with a zeroed trace buffer of

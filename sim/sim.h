@@ -98,6 +98,23 @@ int ptx_text_target_sm(const char *text, size_t len);
 
 /* ------------------------------------------------------------------- simulator */
 
+/* The kinds of arithmetic a roofline gives a roof of their own (sim_device_model
+ * flops_per_clk): the CUDA cores' FP32, FP64 and FP16 (half2: 2 lanes x 2 FLOPs per
+ * fma), and the tensor cores' by input type (f16, bf16, tf32, int8, fp8 e4m3/e5m2,
+ * f64; PTX ISA §9.7.14 "Warp-level matrix multiply-accumulate instructions"). */
+typedef enum sim_roof {
+    SIM_ROOF_FP32,
+    SIM_ROOF_FP64,
+    SIM_ROOF_FP16,
+    SIM_ROOF_TC_F16,
+    SIM_ROOF_TC_BF16,
+    SIM_ROOF_TC_TF32,
+    SIM_ROOF_TC_INT8,
+    SIM_ROOF_TC_FP8,
+    SIM_ROOF_TC_F64,
+    SIM_ROOFS
+} sim_roof;
+
 /* A device profile: the limits of one GPU generation that the simulator models (launch
  * limits, residency, shared memory) and that kernels compile for (compute_XY). Values
  * from the CUDA C++ Programming Guide, "Compute Capabilities", Table "Technical
@@ -126,11 +143,18 @@ typedef struct sim_device_model {
     size_t shared_bytes_per_sm; /* bytes */
     size_t l2_bytes;            /* L2 cache of the named GPU, bytes */
     int sector_bytes;           /* 32: the unit of a global memory transaction */
-    /* The roofline of the named GPU (its data sheet): boost SM clock, FP32 lanes per SM
-     * (each does one FMA, 2 FLOPs, per clock) and DRAM bandwidth. */
-    int clock_mhz;         /* boost clock, MHz */
-    int fp32_lanes_per_sm; /* 64 on 7.5 and 8.0, 128 on 8.6, 8.9 and 9.0 */
-    double dram_gbs;       /* DRAM bandwidth, GB/s (1e9 B/s) */
+    /* The roofline of the named GPU (its data sheet): DRAM bandwidth, boost SM clock, and
+     * for each kind of arithmetic with a roof of its own the FLOPs one SM does per clock
+     * (dense; integer operations for int8): peak = SMs x flops_per_clk x clock, the
+     * low-precision tensor kinds at tensor_clock_mhz (device.c checks each against its
+     * data sheet). */
+    int clock_mhz;                /* boost clock, MHz */
+    int tensor_clock_mhz;         /* the clock the data sheet's f16, bf16, tf32, int8 and
+                                    fp8 tensor figures assume: clock_mhz, but 1830 on an
+                                    H100 SXM (1980 for FP32, FP64 and the FP64 tensor
+                                    cores) */
+    int flops_per_clk[SIM_ROOFS]; /* per SM and clock; 0: this GPU has no such unit */
+    double dram_gbs;              /* DRAM bandwidth, GB/s (1e9 B/s) */
 } sim_device_model;
 
 /* The default profile (sm_90; static storage). */

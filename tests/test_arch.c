@@ -3,6 +3,7 @@
  * named with the first target that has it, and the simulator models the target's
  * limits (shared memory, occupancy). Kernels: tests/kernels/arch/. */
 #include <check.h>
+#include <math.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,23 +330,76 @@ START_TEST(test_profiles_carry_the_data_sheet_roofline)
         gl_device_info d;
         gl_arch_target(i, name, gpu, &d);
         ck_assert_str_eq(name, want[i].name);
-        ck_assert_double_eq_tol(d.peak_bandwidth_gbs, want[i].gbs, 1e-9);
-        ck_assert_double_eq_tol(gl_peak_fp32_gflops(&d), want[i].gflops, 1e-6);
+        gl_peaks p;
+        gl_arch_peaks(&d, &p);
+        ck_assert_double_eq_tol(p.gbs, want[i].gbs, 1e-9);
+        ck_assert_double_eq_tol(p.gflops[GL_ROOF_FP32], want[i].gflops, 1e-6);
     }
+    gl_peaks p;
     gl_device_info h100 = {.compute_major = 9, .sm_count = 132, .clock_khz = 1980000};
-    ck_assert_double_eq_tol(gl_peak_fp32_gflops(&h100), 66908.16, 1e-6);
+    gl_arch_peaks(&h100, &p);
+    ck_assert_double_eq_tol(p.gflops[GL_ROOF_FP32], 66908.16, 1e-6);
     gl_device_info t4 = {
         .compute_major = 7, .compute_minor = 5, .sm_count = 40, .clock_khz = 1590000};
-    ck_assert_double_eq_tol(gl_peak_fp32_gflops(&t4), 8140.8, 1e-6);
+    gl_arch_peaks(&t4, &p);
+    ck_assert_double_eq_tol(p.gflops[GL_ROOF_FP32], 8140.8, 1e-6);
     gl_device_info unknown = {.compute_major = 9, .sm_count = 132};
-    ck_assert_double_eq(gl_peak_fp32_gflops(&unknown), 0);
+    gl_arch_peaks(&unknown, &p);
+    ck_assert_double_eq(p.gflops[GL_ROOF_FP32], 0);
     gl_run_result res;
     gl_error err = {0};
     ck_assert_msg(run_shared("sm_80", 1024, 1, &res, &err) == GL_OK, "%s", err.msg);
     ck_assert_double_eq_tol(res.peaks.gbs, 1555, 1e-9);
-    ck_assert_double_eq_tol(res.peaks.gflops, 19491.84, 1e-6);
+    ck_assert_double_eq_tol(res.peaks.gflops[GL_ROOF_FP32], 19491.84, 1e-6);
+    ck_assert_double_eq_tol(res.peaks.gflops[GL_ROOF_TC_F16], 311869.44, 1e-6);
+    ck_assert_uint_eq(res.peaks.l2_bytes, 40u << 20);
     ck_assert_str_eq(res.peaks.device, "A100 (Ampere), sm_80");
     gl_run_result_free(&res);
+}
+END_TEST
+
+/* Every profile has a roof per kind of arithmetic, each its GPU's dense data-sheet
+ * figure in TFLOP/s (int8: TOP/s), 0 where the GPU has no such unit (device.c cites the
+ * data sheets and whitepapers): FP32, FP64, FP16 (half2), then the tensor cores' f16,
+ * bf16, tf32, int8, fp8, f64. The H100's low-precision tensor figures are at 1830 MHz, its
+ * FP32, FP64 and f64 tensor ones at 1980. A GPU of a profile's compute capability scales
+ * the same per-SM, per-clock figures by its own SMs and clock. */
+START_TEST(test_profiles_have_a_roof_per_kind_of_arithmetic)
+{
+    static const double want[5][GL_ROOFS] = {
+        /* T4: 8.1, 1/32 FP64, 16.3 FP16, 65 f16, 130 int8 */
+        {8.1408, 0.2544, 16.2816, 65.1264, 0, 0, 130.2528, 0, 0},
+        /* A100: 19.5, 9.7, 78, 312 f16/bf16, 156 tf32, 624 int8, 19.5 f64 tensor */
+        {19.49184, 9.74592, 77.96736, 311.86944, 311.86944, 155.93472, 623.73888, 0, 19.49184},
+        /* A10: 31.2, 125 f16/bf16, 62.5 tf32, 250 int8 */
+        {31.24224, 0.48816, 31.24224, 124.96896, 124.96896, 62.48448, 249.93792, 0, 0},
+        /* L4: 30.3, 121 f16/bf16, 60 tf32, 242 fp8/int8 */
+        {30.28992, 0.47328, 30.28992, 121.15968, 121.15968, 60.57984, 242.31936, 242.31936, 0},
+        /* H100 SXM: 66.9, 33.5, 133.8, 989.4 f16/bf16, 494.7 tf32, 1979 fp8/int8, 66.9 f64 */
+        {66.90816, 33.45408, 133.81632, 989.42976, 989.42976, 494.71488, 1978.85952, 1978.85952,
+         66.90816}};
+    for (int i = 0; i < 5; i++) {
+        char name[16], gpu[64];
+        gl_device_info d;
+        gl_arch_target(i, name, gpu, &d);
+        gl_peaks p;
+        gl_arch_peaks(&d, &p);
+        for (int k = 0; k < GL_ROOFS; k++)
+            ck_assert_msg(fabs(p.gflops[k] / 1e3 - want[i][k]) < 1e-6, "%s %s: %g TFLOP/s, want %g",
+                          name, gl_roof_name((gl_roof)k), p.gflops[k] / 1e3, want[i][k]);
+    }
+    /* an H200 (132 SMs at 1980 MHz, compute capability 9.0): the H100's figures */
+    gl_device_info h200 = {.compute_major = 9, .sm_count = 132, .clock_khz = 1980000};
+    gl_peaks p;
+    gl_arch_peaks(&h200, &p);
+    ck_assert_double_eq_tol(p.gflops[GL_ROOF_TC_F16], 989429.76, 1e-6);
+    ck_assert_double_eq_tol(p.gflops[GL_ROOF_TC_F64], 66908.16, 1e-6);
+    /* an H100 PCIe (114 SMs, 1755 MHz): 114 x 4096 x 1755 x 1830 / 1980 */
+    gl_device_info pcie = {.compute_major = 9, .sm_count = 114, .clock_khz = 1755000};
+    gl_arch_peaks(&pcie, &p);
+    ck_assert_double_eq_tol(p.gflops[GL_ROOF_TC_F16], 114 * 4096 * 1755 * (1830.0 / 1980) / 1e3,
+                            1e-6);
+    ck_assert_str_eq(gl_roof_name(GL_ROOF_TC_BF16), "bf16 tensor");
 }
 END_TEST
 
@@ -394,6 +448,7 @@ static Suite *arch_suite(void)
     tcase_add_test(tc, test_100_kib_of_dynamic_shared_fits_sm_90_not_sm_75);
     tcase_add_test(tc, test_occupancy_uses_the_targets_limits);
     tcase_add_test(tc, test_profiles_carry_the_data_sheet_roofline);
+    tcase_add_test(tc, test_profiles_have_a_roof_per_kind_of_arithmetic);
     tcase_add_test(tc, test_lesson_arch_reaches_steps_and_exercise);
     suite_add_tcase(s, tc);
     return s;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/dram.h"
+
 /* One atomic address (open-addressing hash; count 0 = empty slot). */
 typedef struct atom_slot {
     uint64_t address;
@@ -27,6 +29,7 @@ struct gl_metrics_acc {
     size_t natoms, cap_atoms;
     arrival *arr;
     size_t narr, cap_arr;
+    gl_dram *dram; /* the DRAM model, when gl_metrics.l2_bytes is set */
     int nomem;
 };
 
@@ -200,6 +203,8 @@ static gl_metrics_acc *acc_get(gl_metrics *m, const trace_t *t)
         free(a);
         return NULL;
     }
+    if (m->l2_bytes && !(a->dram = gl_dram_new(m->l2_bytes)))
+        a->nomem = 1;
     m->acc = a;
     m->level = t->level;
     snprintf(m->kernel, sizeof m->kernel, "%s", t->kernel);
@@ -385,6 +390,11 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
         return;
     int pc = ev->pc >= 0 && ev->pc < a->npc ? ev->pc : a->npc;
     gl_counts *c = &a->pc[pc];
+    /* every global request through the DRAM model: ld, st, atom, red, cp.async's read
+     * and cp.async.bulk's pieces alike */
+    if (a->dram && ev->kind == TRACE_EV_MEM && addrs && ev->space == TRACE_SPACE_GLOBAL)
+        gl_dram_access(a->dram, ev->op, addrs, ev->mask, ev->width, &c->dram_read_bytes,
+                       &c->dram_write_bytes);
     switch (ev->kind) {
     case TRACE_EV_ISSUE: {
         unsigned on = (unsigned)__builtin_popcount(ev->aux);
@@ -553,7 +563,7 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
         }
         free(tmp);
     }
-    if (a->nomem)
+    if (a->nomem || (a->dram && gl_dram_nomem(a->dram)))
         m->incomplete = 1;
     return 0;
 }
@@ -581,6 +591,7 @@ void gl_metrics_free(gl_metrics *m)
         free(m->acc->pc);
         free(m->acc->atoms);
         free(m->acc->arr);
+        gl_dram_free(m->acc->dram);
         free(m->acc);
         m->acc = NULL;
     }

@@ -103,6 +103,11 @@
  *    integer operations "gpulearn__ops_tensor_int8.sum", _int4, _b1: 2 x M x N x K per
  *    warp instruction (an m16n8k16 is 4096; the quad-pair m8n8k4 .f16 four products of
  *    512), so each can be judged against its own roof.
+ *  - DRAM (trace/dram.h's model of an L2 of gl_metrics.l2_bytes, only when that is set):
+ *    "dram__bytes_read.sum": bytes of the global sectors the L2 did not hold when a load
+ *    or atomic touched them (the first touch, and again after an eviction);
+ *    "dram__bytes_write.sum": 32 per sector a store or atomic made dirty (each is written
+ *    back once), counted at that store's line.
  * Keys with the gpulearn__ prefix have no Nsight Compute counterpart.
  */
 #ifndef GL_ANALYSIS_H
@@ -188,7 +193,9 @@
     X(flops_tensor_fp8, "gpulearn__flops_tensor_fp8.sum")                                          \
     X(barrier_arrivals, "gpulearn__barrier_arrivals.sum")                                          \
     X(barrier_releases, "gpulearn__barrier_releases.sum")                                          \
-    X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")
+    X(barrier_wait_time, "gpulearn__barrier_wait_time.sum")                                        \
+    X(dram_read_bytes, "dram__bytes_read.sum")                                                     \
+    X(dram_write_bytes, "dram__bytes_write.sum")
 
 /* Counters for a kernel or one source line (meanings above). */
 typedef struct gl_counts {
@@ -232,6 +239,10 @@ typedef struct gl_metrics {
                                src_file; index 0 unused), nfiles of them, so that the
                                metrics name their files after the trace is freed */
     int nfiles;
+    /* Set before streaming (gl_metrics_sink): the L2 of the device, bytes, that the DRAM
+     * model holds (trace/dram.h); 0 = no model, the dram__ counters stay 0 (and so in
+     * gl_metrics_from_trace, which starts from a zeroed m). */
+    uint64_t l2_bytes;
 } gl_metrics;
 
 /* Derived ratios (0 when the denominator is 0). */

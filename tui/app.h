@@ -68,17 +68,34 @@ typedef struct app_diag {
 
 enum { APP_MAX_DIAGS = 32 };
 
+/* Where a roofline point's bytes came from (view_roofline.c). */
+typedef enum app_roof_bytes {
+    ROOF_BYTES_DRAM,    /* the DRAM model over every global request (trace/dram.h) */
+    ROOF_BYTES_SECTORS, /* global sectors x 32: no model (its L2 unknown) */
+    ROOF_BYTES_SPEC,    /* the launch's "bytes_moved" */
+} app_roof_bytes;
+
 /* A run placed on the roofline view (view_roofline.c): its arithmetic intensity is
- * flops / bytes; gflops is what it reached on a GPU (0: not timed, the simulator). */
+ * flops / bytes; gflops is what it reached on a GPU (0: not timed, the simulator). A
+ * point is drawn only on the roofline of its own lesson and device. */
 typedef struct app_roof_point {
     char kernel[64];
-    double flops;     /* the launch's "flops", else what the trace counts */
-    double bytes;     /* global sectors x 32 from the trace, else the launch's bytes_moved */
-    int from_sectors; /* bytes came from the trace's sectors */
+    char lesson[64];       /* the lesson's id ("" none) */
+    char device[80];       /* the device it modelled or ran on (gl_peaks.device) */
+    double flops;          /* FLOPs counted in the trace, else the launch's "flops" */
+    double declared;       /* the launch's "flops" (0: none) */
+    double kind[GL_ROOFS]; /* the counted FLOPs of each kind (all 0 when none were) */
+    int roof;              /* gl_roof it is judged against */
+    bool roof_from_insns;  /* chosen from the kernel's instructions (no counts) */
+    double bytes;          /* of DRAM traffic, or as bytes_from says */
+    app_roof_bytes bytes_from;
+    uint64_t l2_bytes;   /* the L2 the DRAM model held */
+    double sector_bytes; /* global sectors x 32: what the SMs asked of the L2 */
+    bool cut;            /* the counts come from a cut trace (a lower bound) */
     double gflops;
     unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */
 } app_roof_point;
-enum { APP_MAX_ROOF = 8 };
+enum { APP_MAX_ROOF = 16 };
 
 /* A question waiting for y/n in the status bar. */
 typedef enum app_confirm { CONFIRM_NONE, CONFIRM_RESET } app_confirm;
