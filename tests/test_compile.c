@@ -13,6 +13,7 @@
 #include "runtime/backend.h"
 #include "runtime/cache.h"
 #include "runtime/compile.h"
+#include "sim/sim.h"
 #include "tests/temp_cache.h"
 
 #define KDIR "tests/kernels/compile/"
@@ -278,6 +279,58 @@ START_TEST(test_nested_header_code_is_on_the_line_that_called_it)
     }
     ck_assert_msg(on[0] && on[1], "%s: %d shared accesses on line %d, %d on line %d",
                   gl_compiler_name(c), on[0], first, on[1], second);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+/* The race of lines_cub.cu, run on the simulator: the second reduction's writes to the
+ * shared TempStorage race with the first one's reads, and the finding names the two
+ * calls (the earlier access on the first's line, the later on the second's), not one
+ * line twice or a CUB header's. Loop: compiler (nvcc and NVRTC). */
+START_TEST(test_race_in_nested_header_code_names_the_calling_lines)
+{
+    const char *path = KDIR "lines_cub.cu";
+    gl_compiler c = compilers[_i];
+    if (c == GL_CC_CLANG) {
+        printf("SKIP: clang has no CUB\n");
+        return;
+    }
+    gl_compiled out;
+    if (!compile_ok(c, path, &out))
+        return;
+    const int first = line_of(path, "expect: first"), second = line_of(path, "expect: second");
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(out.ptx, strlen(out.ptx), path, &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "?");
+    sim_t *s = sim_new(NULL);
+    int in[64];
+    for (int k = 0; k < 64; k++)
+        in[k] = k;
+    uint64_t din = 0, dout = 0;
+    ck_assert_int_eq(sim_malloc(s, sizeof in, "in", &din), SIM_OK);
+    ck_assert_int_eq(sim_memcpy_htod(s, din, in, sizeof in), SIM_OK);
+    ck_assert_int_eq(sim_malloc(s, 2 * sizeof(int), "out", &dout), SIM_OK);
+    void *params[] = {&din, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "two_reductions", grid, block, 0, params, &r), SIM_OK);
+    int races = 0;
+    for (int i = 0; i < r.nfindings; i++) {
+        const sim_finding *f = &r.findings[i];
+        if (f->kind != SIM_FIND_RACE && f->kind != SIM_FIND_WARP_RACE)
+            continue;
+        races++;
+        ck_assert_msg(f->other.src_line == first && f->access.src_line == second,
+                      "%s: a race between lines %d and %d, want %d then %d: %s",
+                      gl_compiler_name(c), f->other.src_line, f->access.src_line, first, second,
+                      f->message);
+    }
+    ck_assert_msg(races > 0, "%s: no race found", gl_compiler_name(c));
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+    free(diag);
     gl_compiled_free(&out);
 }
 END_TEST
@@ -845,6 +898,8 @@ static Suite *compile_suite(void)
     tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, 2 * NCOMPILERS);
     tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 5 * NCOMPILERS);
     tcase_add_loop_test(tc, test_nested_header_code_is_on_the_line_that_called_it, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_race_in_nested_header_code_names_the_calling_lines, 0,
+                        NCOMPILERS);
     tcase_add_loop_test(tc, test_inline_asm_is_on_the_calling_line_not_an_operand_line, 0,
                         NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
