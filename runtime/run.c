@@ -1063,7 +1063,36 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     o->achieved = (double)blocks * o->warps_per_block / slots;
     if (o->achieved > o->theoretical)
         o->achieved = o->theoretical;
+    o->blocks = blocks;
     o->valid = 1;
+}
+
+void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n,
+                                   "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% "
+                                   "achieved",
+                                   modelled ? " (modelled, registers not counted)" : "",
+                                   o->theoretical * 100, o->limiter, o->achieved * 100);
+#define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    const char *bs = o->blocks == 1 ? "" : "s";
+    if (o->waves <= 1 && o->sms_used < o->sm_count) {
+        MORE(" on the %d SM%s with work: %llu block%s on %d SMs, %d idle", o->sms_used,
+             o->sms_used == 1 ? "" : "s", (unsigned long long)o->blocks, bs, o->sm_count,
+             o->sm_count - o->sms_used);
+    } else {
+        MORE(": %llu block%s on %d SMs", (unsigned long long)o->blocks, bs, o->sm_count);
+        const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
+        const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
+        if (o->waves > 1)
+            MORE(" in %llu waves", (unsigned long long)o->waves);
+        if (o->waves > 1 && rest && rest < (uint64_t)o->sm_count)
+            MORE(", the last on %llu SM%s (%llu idle)", (unsigned long long)rest,
+                 rest == 1 ? "" : "s", (unsigned long long)(o->sm_count - rest));
+    }
+    if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
+        MORE("; %d registers per thread", o->regs_per_thread);
+#undef MORE
 }
 
 gl_sim_tier gl_sim_tier_parse(const char *s)
