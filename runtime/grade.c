@@ -311,8 +311,7 @@ static race_scope race_scope_of(const gl_finding *f)
         return RACE_ASYNC;
     if (memcmp(f->access.block, f->other.block, sizeof f->access.block) != 0)
         return f->space == GL_SPACE_SHARED ? RACE_CLUSTER : RACE_GRID;
-    return f->kind == GL_FIND_WARP_RACE || f->access.warp == f->other.warp ? RACE_WARP
-                                                                           : RACE_BLOCK;
+    return f->kind == GL_FIND_WARP_RACE || f->access.warp == f->other.warp ? RACE_WARP : RACE_BLOCK;
 }
 
 /* The finding of `kind` a report shows for run r: the first, except that of races the
@@ -726,7 +725,7 @@ static fault_class classify_fault(const gl_fault *f, const size_run *r)
     if (g[1] == 1 && g[2] == 1 && b[1] == 1 && b[2] == 1 && r->n > 0 &&
         (uint64_t)g[0] == ((uint64_t)r->n + b[0] - 1) / b[0])
         return (uint64_t)f->block[0] * b[0] + f->thread[0] >= (uint64_t)r->n ? FAULT_GUARD
-                                                                              : FAULT_INDEX;
+                                                                             : FAULT_INDEX;
     int several = 0, edge = 0;
     for (int d = 0; d < 3; d++)
         if (g[d] > 1) {
@@ -826,8 +825,8 @@ static void fault_advice(gl_check_result *c, fault_class fc, const gl_fault *f, 
 /* no_out_of_bounds: one line per class of fault seen (fault_class) in the default and
  * debug builds' runs; the general edge advice only where no run showed a more particular
  * one. */
-static void advise_faults(const gl_exercise *e, const gl_check *k, const size_run *runs,
-                          int nruns, gl_check_result *c)
+static void advise_faults(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                          gl_check_result *c)
 {
     const sim_run *rs[ADVICE_MAX_RUNS];
     const size_run *of[ADVICE_MAX_RUNS];
@@ -849,8 +848,8 @@ static void advise_faults(const gl_exercise *e, const gl_check *k, const size_ru
 }
 
 /* no_uninitialized_reads: by the space of the first load of unwritten memory. */
-static void advise_uninit(const gl_exercise *e, const gl_check *k, const size_run *runs,
-                          int nruns, gl_check_result *c)
+static void advise_uninit(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                          gl_check_result *c)
 {
     const sim_run *rs[ADVICE_MAX_RUNS];
     const size_run *of[ADVICE_MAX_RUNS];
@@ -876,8 +875,9 @@ static void advise_uninit(const gl_exercise *e, const gl_check *k, const size_ru
                    "write it before it is read, or do not read it.",
                    l);
     else
-        add_detail(c, "%s read a variable or array element before anything was stored in it: "
-                      "give it a value first.",
+        add_detail(c,
+                   "%s read a variable or array element before anything was stored in it: "
+                   "give it a value first.",
                    l);
 }
 
@@ -972,8 +972,7 @@ static void advise_occupancy(const size_run *runs, int nruns, gl_check_result *c
         add_detail(c,
                    "Threads set the limit: blocks of %d warps fit %d times into the SM's %d "
                    "warp slots. Pick a block size whose warps divide %d.",
-                   o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm,
-                   o->max_warps_per_sm);
+                   o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm, o->max_warps_per_sm);
     else
         add_detail(c, "Registers set the limit: use fewer per thread (fewer values live at "
                       "once), or smaller blocks.");
@@ -997,8 +996,9 @@ static void advise(const gl_exercise *e, const gl_check *k, const size_run *runs
                           "that nothing wrote (no_uninitialized_reads says where): it holds "
                           "different garbage each time, on a GPU as here.");
         else if (order_dependent || sched_stopped)
-            add_detail(c, "The result depends on the order in which warps and blocks run: "
-                          "under a random order %s.",
+            add_detail(c,
+                       "The result depends on the order in which warps and blocks run: "
+                       "under a random order %s.",
                        sched_stopped && !order_dependent
                            ? "the kernel stopped where the default order finished"
                            : "the output differed from the default order's");
@@ -1035,7 +1035,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     int order_dependent = 0; /* random_schedule: some schedule's outputs differ from the
                                 deterministic schedule's (not merely from the reference);
                                 2: and the kernel read uninitialised memory */
-    int sched_stopped = 0; /* random_schedule: a random schedule's run stopped where the
+    int sched_stopped = 0;   /* random_schedule: a random schedule's run stopped where the
                               default schedule's finished */
     for (int i = 0; i < nruns; i++) {
         const size_run *r = &runs[i];

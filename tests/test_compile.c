@@ -267,14 +267,14 @@ START_TEST(test_nested_header_code_is_on_the_line_that_called_it)
     const int nbar = lines_of_ops(out.ptx, bars, lines, 64);
     ck_assert_msg(nbar == 2, "%s: %d barriers, want CUB's 2", gl_compiler_name(c), nbar);
     ck_assert_msg(lines[0] + lines[1] == first + second && lines[0] != lines[1],
-                  "%s: the barriers are on lines %d and %d, want %d and %d",
-                  gl_compiler_name(c), lines[0], lines[1], first, second);
+                  "%s: the barriers are on lines %d and %d, want %d and %d", gl_compiler_name(c),
+                  lines[0], lines[1], first, second);
     const int nsh = lines_of_ops(out.ptx, shared, lines, 64);
     int on[2] = {0, 0};
     for (int i = 0; i < nsh && i < 64; i++) {
         ck_assert_msg(lines[i] == first || lines[i] == second,
-                      "%s: a shared access on line %d, not %d or %d", gl_compiler_name(c),
-                      lines[i], first, second);
+                      "%s: a shared access on line %d, not %d or %d", gl_compiler_name(c), lines[i],
+                      first, second);
         on[lines[i] == second]++;
     }
     ck_assert_msg(on[0] && on[1], "%s: %d shared accesses on line %d, %d on line %d",
@@ -898,8 +898,7 @@ static Suite *compile_suite(void)
     tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, 2 * NCOMPILERS);
     tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 5 * NCOMPILERS);
     tcase_add_loop_test(tc, test_nested_header_code_is_on_the_line_that_called_it, 0, NCOMPILERS);
-    tcase_add_loop_test(tc, test_race_in_nested_header_code_names_the_calling_lines, 0,
-                        NCOMPILERS);
+    tcase_add_loop_test(tc, test_race_in_nested_header_code_names_the_calling_lines, 0, NCOMPILERS);
     tcase_add_loop_test(tc, test_inline_asm_is_on_the_calling_line_not_an_operand_line, 0,
                         NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
