@@ -186,7 +186,7 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
                graded, skipped);
     ck_assert_int_ge(graded, 20);
     if (bad) /* the whole list: a Check message holds a few KiB */
-        printf("%s", problems);
+        printf("%s", problems), fflush(stdout);
     ck_assert_msg(bad == 0, "%d of %d wrong solutions are not rejected as expected:\n%.3000s", bad,
                   graded, problems);
 #ifndef GL_SANITIZER_BUILD
