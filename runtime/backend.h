@@ -250,10 +250,10 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
                      unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
 
 /* o in one line of text for the Result (buf, n bytes): "occupancy: 100% theoretical
- * (limit: threads), about 12% achieved on the 4 SMs with work: 4 blocks on 108 SMs, 104
- * idle" (the achieved figure is of the SMs with work: the idle ones are named apart), "...
- * in 3 waves, the last on 10 SMs (98 idle)" where the last wave leaves SMs idle; modelled:
- * the simulator's model, which counts no registers. */
+ * (limit: threads), about 12% achieved on the 4 SMs with work: 104 of 108 SMs idle" (the
+ * achieved figure is of the SMs with work: the idle ones are said apart), or ": 217 blocks
+ * in 2 waves on 108 SMs, the last on 1" (the SMs the last wave keeps busy); modelled: the
+ * simulator's model, which counts no registers. */
 void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n);
 
 /* The kernels (.entry directives, in the order of the PTX) of a module's PTX text and

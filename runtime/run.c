@@ -1075,21 +1075,18 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
                                    modelled ? " (modelled, registers not counted)" : "",
                                    o->theoretical * 100, o->limiter, o->achieved * 100);
 #define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
-    const char *bs = o->blocks == 1 ? "" : "s";
-    if (o->waves <= 1 && o->sms_used < o->sm_count) {
-        MORE(" on the %d SM%s with work: %llu block%s on %d SMs, %d idle", o->sms_used,
-             o->sms_used == 1 ? "" : "s", (unsigned long long)o->blocks, bs, o->sm_count,
-             o->sm_count - o->sms_used);
-    } else {
-        MORE(": %llu block%s on %d SMs", (unsigned long long)o->blocks, bs, o->sm_count);
-        const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
-        const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
-        if (o->waves > 1)
-            MORE(" in %llu waves", (unsigned long long)o->waves);
-        if (o->waves > 1 && rest && rest < (uint64_t)o->sm_count)
-            MORE(", the last on %llu SM%s (%llu idle)", (unsigned long long)rest,
-                 rest == 1 ? "" : "s", (unsigned long long)(o->sm_count - rest));
-    }
+    const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
+    const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
+    if (o->waves <= 1 && o->sms_used < o->sm_count)
+        MORE(" on the %d SM%s with work: %d of %d SMs idle", o->sms_used,
+             o->sms_used == 1 ? "" : "s", o->sm_count - o->sms_used, o->sm_count);
+    else if (o->waves <= 1)
+        MORE(": %llu blocks on %d SMs", (unsigned long long)o->blocks, o->sm_count);
+    else
+        MORE(": %llu blocks in %llu waves on %d SMs", (unsigned long long)o->blocks,
+             (unsigned long long)o->waves, o->sm_count);
+    if (o->waves > 1 && rest && rest < (uint64_t)o->sm_count)
+        MORE(", the last on %llu", (unsigned long long)rest);
     if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
         MORE("; %d registers per thread", o->regs_per_thread);
 #undef MORE

@@ -536,7 +536,7 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     char line[400];
     gl_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 12% achieved on "
-                           "the 4 SMs with work: 4 blocks on 108 SMs, 104 idle");
+                           "the 4 SMs with work: 104 of 108 SMs idle");
     /* 48 KiB of shared memory per block of 4 warps: 3 per SM; two full waves */
     gl_occupancy_of(&d, (unsigned[3]){648, 1, 1}, (unsigned[3]){128, 1, 1}, 48 * 1024, 0, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 3);
@@ -546,8 +546,8 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_uint_eq(o.waves, 2);
     gl_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_str_eq(line, "occupancy (modelled, registers not counted): 19% theoretical "
-                           "(limit: shared memory), about 19% achieved: 648 blocks on 108 SMs "
-                           "in 2 waves");
+                           "(limit: shared memory), about 19% achieved: 648 blocks in 2 waves on "
+                           "108 SMs");
     /* 64 registers per thread: 2048 per warp, 32 warps per SM, 4 blocks of 8 warps */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 4);
@@ -559,13 +559,12 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_double_eq_tol(o.achieved, 217.0 * 32 / (109.0 * 64), 1e-12);
     gl_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 100% achieved: "
-                           "217 blocks on 108 SMs in 2 waves, the last on 1 SM (107 idle)");
+                           "217 blocks in 2 waves on 108 SMs, the last on 1");
     /* one block: one SM with work */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
     gl_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 50% theoretical (limit: registers), about 12% achieved on "
-                           "the 1 SM with work: 1 block on 108 SMs, 107 idle; 64 registers per "
-                           "thread");
+                           "the 1 SM with work: 107 of 108 SMs idle; 64 registers per thread");
     /* a partial warp counts as a warp; the driver's figure wins */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){48, 1, 1}, 0, 255, 1, &o);
     ck_assert_int_eq(o.warps_per_block, 2);

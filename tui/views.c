@@ -1191,8 +1191,8 @@ static void baseline_lines(const app *a, tlines *L, int cols)
 
 /* Theoretical and (estimated) achieved occupancy of the run's launch in one wrapped line
  * (gl_occupancy_describe): "occupancy: 100% theoretical (limit: threads), about 12%
- * achieved on the 4 SMs with work: 4 blocks on 132 SMs, 128 idle"; on the simulator it
- * says the figures are its model's, without registers. */
+ * achieved on the 4 SMs with work: 128 of 132 SMs idle"; on the simulator it says the
+ * figures are its model's, without registers. */
 static void occupancy_lines(const app *a, tlines *L, int cols)
 {
     const gl_occupancy *o = &a->run.occupancy;
