@@ -239,9 +239,10 @@ typedef struct gl_run_opts {
  * Nsight Compute's launch__occupancy_limit_* and sm__warps_active.avg.pct_of_peak_
  * sustained_active). Theoretical: the resident blocks per SM the limits allow, as a
  * share of the SM's warps. Achieved is an estimate: blocks of equal length run in waves
- * of sm_count * blocks_per_sm, so a small grid leaves SMs empty and a partial last wave
- * leaves them part-full; it is the share of the warp slots of the busy SMs that hold a
- * warp, averaged over the waves. */
+ * of sm_count * blocks_per_sm; it is the share of the warp slots of the SMs with work
+ * that hold a warp, averaged over the waves, as Nsight Compute averages over each SM's
+ * active cycles: an SM with no block counts for nothing, so a grid of 4 blocks on 132
+ * SMs can be 50% achieved with 128 SMs idle (gl_occupancy_describe says both). */
 typedef struct gl_occupancy {
     int valid;           /* 0: not computed (the launch did not start) */
     int warps_per_block; /* a partial warp counts as one */
@@ -255,7 +256,8 @@ typedef struct gl_occupancy {
     double theoretical;    /* 0..1 */
     double achieved;       /* 0..1, the estimate above */
     uint64_t waves;
-    int sms_used; /* SMs with a block in the first wave */
+    int sms_used;    /* SMs with a block in the first wave */
+    uint64_t blocks; /* blocks of the launch */
 } gl_occupancy;
 
 /* Fills *o for a launch of grid x block threads with shared_bytes of shared memory per
@@ -264,6 +266,13 @@ typedef struct gl_occupancy {
  * registers per thread when known (0 if not). */
 void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
                      unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
+
+/* o in one line of text for the Result (buf, n bytes): "occupancy: 100% theoretical
+ * (limit: threads), about 12% achieved on the 4 SMs with work: 104 of 108 SMs idle" (the
+ * achieved figure is of the SMs with work: the idle ones are said apart), or ": 217 blocks
+ * in 2 waves on 108 SMs, the last on 1" (the SMs the last wave keeps busy); modelled: the
+ * simulator's model, which counts no registers. */
+void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n);
 
 /* The kernels (.entry directives, in the order of the PTX) of a module's PTX text and
  * the number of parameters of each: names[i] (malloc'd, the PTX name: mangled unless

@@ -20,9 +20,9 @@
 
 /* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
 #ifdef GL_VERSION
-#define GL_CACHE_VERSION GL_VERSION " cache 3"
+#define GL_CACHE_VERSION GL_VERSION " cache 4"
 #else
-#define GL_CACHE_VERSION "cache 3"
+#define GL_CACHE_VERSION "cache 4"
 #endif
 
 const char *gl_compiler_name(gl_compiler c)

@@ -174,33 +174,113 @@ static void next_user_loc(const char *p, const unsigned char *header, long nf, l
     }
 }
 
-/* Whether the .loc whose operands after the file index start at r (up to end) has an
- * inlined_at naming a file marked in header[nf]. */
-static int inlined_into_header(const char *r, const char *end, const unsigned char *header, int nf)
+/* A source location F L C of a `.loc` packed in 64 bits (file 8 bits, line and column
+ * 28 bits each); 0 is no location. */
+static uint64_t loc_key(long f, long l, long c)
+{
+    return (uint64_t)f << 56 | (uint64_t)(l & 0xfffffff) << 28 | (uint64_t)(c & 0xfffffff);
+}
+
+/* Where each location a `.loc` used resolved to (the learner's location, or 0 for none),
+ * the latest use of a location winning: what an `inlined_at` naming it means, as ptxas
+ * reads it ("must be used in a preceding .loc directive"). Open addressing. */
+typedef struct loc_map {
+    uint64_t *keys, *vals; /* keys 0: an empty slot */
+    size_t cap, n;         /* cap a power of two, n < cap / 2 */
+    int oom;
+} loc_map;
+
+static uint64_t *loc_slot(uint64_t *keys, size_t cap, uint64_t k)
+{
+    size_t i = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+    while (keys[i] && keys[i] != k)
+        i = (i + 1) & (cap - 1);
+    return &keys[i];
+}
+
+static void loc_put(loc_map *m, uint64_t k, uint64_t v)
+{
+    if (!k || m->oom)
+        return;
+    if (2 * (m->n + 1) > m->cap) {
+        const size_t cap = m->cap ? 2 * m->cap : 256;
+        uint64_t *keys = calloc(cap, sizeof *keys), *vals = calloc(cap, sizeof *vals);
+        if (!keys || !vals) {
+            free(keys), free(vals);
+            m->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                uint64_t *s = loc_slot(keys, cap, m->keys[i]);
+                *s = m->keys[i];
+                vals[s - keys] = m->vals[i];
+            }
+        free(m->keys), free(m->vals);
+        m->keys = keys, m->vals = vals, m->cap = cap;
+    }
+    uint64_t *s = loc_slot(m->keys, m->cap, k);
+    m->n += !*s;
+    *s = k;
+    m->vals[s - m->keys] = v;
+}
+
+static uint64_t loc_get(const loc_map *m, uint64_t k)
+{
+    if (!m->cap)
+        return 0;
+    const uint64_t *s = loc_slot(m->keys, m->cap, k);
+    return *s ? m->vals[s - m->keys] : 0;
+}
+
+/* The `inlined_at F L C` operands of the .loc whose text after the file index starts at
+ * r (up to end): 1 with *f, *l, *c set, else 0. */
+static int inlined_at(const char *r, const char *end, long *f, long *l, long *c)
 {
     for (const char *x = r; x + 10 <= end; x++)
         if (memcmp(x, "inlined_at", 10) == 0) {
             const char *at = x + 10;
-            const long f2 = read_num(&at, end);
-            return f2 > 0 && f2 < nf && header[f2];
+            *f = read_num(&at, end), *l = read_num(&at, end), *c = read_num(&at, end);
+            return *f > 0 && *l >= 0;
         }
     return 0;
 }
 
+/* Appends the line `\t.loc F L C<rest>` for packed location k. */
+static void put_loc(strbuf *b, uint64_t k, const char *rest)
+{
+    cc_sb_printf(b, "\t.loc\t%ld %ld %ld%s\n", (long)(k >> 56), (long)(k >> 28 & 0xfffffff),
+                 (long)(k & 0xfffffff), rest);
+}
+
+/* Whether the line [p, end) is the comment `marker` NVVM and LLVM write around an inline
+ * asm statement's instructions ("// begin inline asm", "// end inline asm"). */
+static int asm_marker(const char *p, const char *end, const char *marker)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const size_t n = strlen(marker);
+    return (size_t)(end - p) >= n && memcmp(p, marker, n) == 0;
+}
+
 /* Line info of code inlined from toolchain headers, given to the learner's line that
  * used it, as NVRTC gives it: a `.loc` in such a header (PTX ISA §11.1.4 .loc) becomes
- * its `inlined_at` location when that is outside the toolchain's headers (nvcc's
- * atomicAdd, __shfl_sync); without one (clang, whose NVPTX back end writes none: its
- * threadIdx and blockIdx reads), the next location in the learner's code, the statement
- * the value is for; with neither, a comment. A `.loc` of the learner's code inlined into
- * a header's (a functor CUB calls) keeps its own line and loses its inlined_at, which
- * names a location rewritten away. Lines keep their numbers (PTX lines in messages).
- * Returns a new string (caller frees) or NULL (no memory). */
+ * the innermost frame of its `inlined_at` chain that lies outside the toolchain's headers
+ * (nvcc's atomicAdd, __shfl_sync; CUB's and libcu++'s functions nested many levels deep,
+ * whose `inlined_at` names another header location: the location a preceding `.loc` used
+ * resolved to); without one (clang, whose NVPTX back end writes none: its threadIdx and
+ * blockIdx reads), the next location in the learner's code, the statement the value is
+ * for; with neither, a comment. A `.loc` of the learner's code inlined into a header's (a
+ * functor CUB calls) keeps its own line and loses its inlined_at, which names a location
+ * rewritten away. The instructions of an inline asm statement in a function of the
+ * learner's that was inlined (a cp.async or mbarrier wrapper) count on the line that
+ * called that function: NVVM writes no `.loc` for an asm statement, so its instructions
+ * would keep the line of whichever operand was computed last. Lines keep their numbers
+ * (PTX lines in messages). Returns a new string (caller frees) or NULL (no memory). */
 char *cc_ptx_fix_locs(const char *ptx, const char *path)
 {
     enum { NF = 256 };
     unsigned char header[NF] = {0}; /* .file index -> a toolchain header */
-    int any = 0;
     for (const char *p = ptx; *p;) {
         const char *eol = strchr(p, '\n');
         const char *end = eol ? eol : p + strlen(p), *at;
@@ -215,46 +295,80 @@ char *cc_ptx_fix_locs(const char *ptx, const char *path)
                 memcpy(name, open + 1, len);
                 name[len] = '\0';
                 if (strcmp(name, path) != 0 && toolchain_header(name))
-                    header[idx] = 1, any = 1;
+                    header[idx] = 1;
             }
         }
         p = eol ? eol + 1 : end;
     }
     strbuf b = {0};
+    loc_map map = {0};
+    /* the learner's location the instructions are on now, and the call of the inlined
+     * function of the learner's that they belong to (0: none) */
+    uint64_t cur = 0, call = 0;
+    int in_asm = 0; /* inside an asm statement moved to `call` */
     for (const char *p = ptx; *p;) {
         const char *eol = strchr(p, '\n');
         const char *end = eol ? eol + 1 : p + strlen(p), *q;
-        const char *r = any ? directive(p, end, ".loc", &q) : NULL;
+        const char *r = directive(p, end, ".loc", &q);
         const long f = r ? read_num(&r, end) : -1;
+        const char *ops = r; /* after the file index */
+        const long l = r ? read_num(&r, end) : -1, c = r ? read_num(&r, end) : -1;
+        long f2 = -1, l2 = -1, c2 = -1;
+        const int has_at = f > 0 && inlined_at(ops, end, &f2, &l2, &c2);
+        const int user_at = has_at && f2 < NF && !header[f2];
         if (f > 0 && f < NF && header[f]) {
-            const char *at = NULL;
-            for (const char *x = r; x + 10 <= end; x++)
-                if (memcmp(x, "inlined_at", 10) == 0) {
-                    at = x + 10;
-                    break;
-                }
-            long f2 = at ? read_num(&at, end) : -1, l2 = at ? read_num(&at, end) : -1;
-            long c2 = at ? read_num(&at, end) : -1;
-            if (!at)
-                next_user_loc(end, header, NF, &f2, &l2, &c2);
+            /* a header's line: the learner's frame it is inlined into */
+            uint64_t to = 0;
+            if (has_at && f2 > 0 && f2 < NF)
+                to = user_at ? (l2 > 0 ? loc_key(f2, l2, c2 > 0 ? c2 : 0) : 0)
+                             : loc_get(&map, loc_key(f2, l2, c2));
+            if (!has_at) {
+                long uf = -1, ul = -1, uc = -1;
+                next_user_loc(end, header, NF, &uf, &ul, &uc);
+                if (uf > 0 && ul > 0)
+                    to = loc_key(uf, ul, uc > 0 ? uc : 0);
+            }
+            loc_put(&map, loc_key(f, l, c), to);
             const int nl = end[-1] == '\n';
-            if (f2 > 0 && f2 < NF && !header[f2] && l2 > 0) {
-                cc_sb_printf(&b, "\t.loc\t%ld %ld %ld", f2, l2, c2 > 0 ? c2 : 0);
+            if (to) {
+                put_loc(&b, to, "");
+                cur = to, call = 0;
             } else {
                 cc_sb_puts(&b, "\t// ");
                 cc_sb_putn(&b, q, (size_t)(end - q) - (size_t)nl);
+                cc_sb_puts(&b, "\n");
             }
-            cc_sb_puts(&b, "\n");
-        } else if (f > 0 && any && inlined_into_header(r, end, header, NF)) {
-            /* the learner's code (a functor, a lambda) inlined into a header's: it counts
-             * on its own line; its inlined_at names a header location rewritten above,
-             * which ptxas rejects ("must be used in a preceding .loc directive") */
-            const long l = read_num(&r, end), c = read_num(&r, end);
-            cc_sb_printf(&b, "\t.loc\t%ld %ld %ld\n", f, l, c > 0 ? c : 0);
+        } else if (f > 0 && f < NF) {
+            /* the learner's line; inlined into a function of the learner's, or into a
+             * header's (a functor CUB calls: its inlined_at names a header location
+             * rewritten above, which ptxas rejects, "must be used in a preceding .loc
+             * directive", so it goes) */
+            if (l > 0) {
+                cur = loc_key(f, l, c > 0 ? c : 0);
+                loc_put(&map, loc_key(f, l, c), cur);
+                call = user_at && l2 > 0 ? loc_key(f2, l2, c2 > 0 ? c2 : 0) : 0;
+            }
+            if (has_at && !user_at)
+                cc_sb_printf(&b, "\t.loc\t%ld %ld %ld\n", f, l, c > 0 ? c : 0);
+            else
+                cc_sb_putn(&b, p, (size_t)(end - p));
+        } else if (!in_asm && call && asm_marker(p, end, "// begin inline asm")) {
+            put_loc(&b, call, "\t// begin inline asm");
+            in_asm = 1;
+        } else if (in_asm && asm_marker(p, end, "// end inline asm")) {
+            put_loc(&b, cur, "\t// end inline asm");
+            in_asm = 0;
         } else {
+            if (*p == '}' && !in_asm) /* a function's end */
+                cur = call = 0;
             cc_sb_putn(&b, p, (size_t)(end - p));
         }
         p = end;
+    }
+    free(map.keys), free(map.vals);
+    if (map.oom) {
+        free(b.s);
+        return NULL;
     }
     return cc_sb_take(&b);
 }

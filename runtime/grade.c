@@ -281,9 +281,8 @@ static int is_memory_fault(const gl_fault *f)
     return f->kind == GL_FAULT_OUT_OF_BOUNDS || f->kind == GL_FAULT_MISALIGNED;
 }
 
-/* The first finding of `kind` (GL_FIND_RACE...; GL_FIND_RACE also matches races
- * inside one warp and in global memory, GL_FIND_DIVERGENT_BARRIER a barrier exited threads skipped): its message, which names the threads and source lines involved; 0
- * if there is none. */
+/* Whether finding f is of `kind`: GL_FIND_RACE also matches races inside one warp and
+ * in global memory, GL_FIND_DIVERGENT_BARRIER a barrier that exited threads skipped. */
 static int finding_is(const gl_finding *f, gl_finding_kind kind)
 {
     return f->kind == kind ||
@@ -292,19 +291,56 @@ static int finding_is(const gl_finding *f, gl_finding_kind kind)
            (kind == GL_FIND_DIVERGENT_BARRIER && f->kind == GL_FIND_EXITED_BARRIER);
 }
 
-static int describe_finding(const sim_run *r, gl_finding_kind kind, char *buf, size_t len)
+/* Which threads a race is between, widest last: the barrier whose absence it shows is
+ * __syncwarp() for two lanes of one warp, __syncthreads() for two warps of one block,
+ * the cp.async's wait for a copy read before it landed, a cluster barrier for two blocks
+ * of a cluster (distributed shared memory), and none at all for two blocks of the grid. */
+typedef enum race_scope {
+    RACE_NONE,
+    RACE_WARP,
+    RACE_BLOCK,
+    RACE_ASYNC,
+    RACE_CLUSTER,
+    RACE_GRID,
+} race_scope;
+
+static race_scope race_scope_of(const gl_finding *f)
 {
+    if (!finding_is(f, GL_FIND_RACE))
+        return RACE_NONE;
+    if (f->other_async)
+        return RACE_ASYNC;
+    if (memcmp(f->access.block, f->other.block, sizeof f->access.block) != 0)
+        return f->space == GL_SPACE_SHARED ? RACE_CLUSTER : RACE_GRID;
+    return f->kind == GL_FIND_WARP_RACE || f->access.warp == f->other.warp ? RACE_WARP : RACE_BLOCK;
+}
+
+/* The finding of `kind` a report shows for run r: the first, except that of races the
+ * first of the widest scope (race_scope), the one whose barrier the advice names; NULL
+ * if there is none. */
+static const gl_finding *shown_finding(const sim_run *r, gl_finding_kind kind)
+{
+    const gl_finding *best = NULL;
     for (int i = 0; i < r->nfindings; i++) {
         const gl_finding *f = &r->findings[i];
-        if (!finding_is(f, kind))
-            continue;
-        int more = 0;
-        for (int j = i + 1; j < r->nfindings; j++)
-            more += finding_is(&r->findings[j], kind);
-        snprintf(buf, len, "%s%s", f->message, more ? " (and more like it)" : "");
-        return 1;
+        if (finding_is(f, kind) && (!best || race_scope_of(f) > race_scope_of(best)))
+            best = f;
     }
-    return 0;
+    return best;
+}
+
+/* The shown finding of `kind` in run r (shown_finding): its message, which names the
+ * threads and source lines involved, into buf; 0 if there is none. */
+static int describe_finding(const sim_run *r, gl_finding_kind kind, char *buf, size_t len)
+{
+    const gl_finding *f = shown_finding(r, kind);
+    if (!f)
+        return 0;
+    int more = 0;
+    for (int j = 0; j < r->nfindings; j++)
+        more += &r->findings[j] != f && finding_is(&r->findings[j], kind);
+    snprintf(buf, len, "%s%s", f->message, more ? " (and more like it)" : "");
+    return 1;
 }
 
 /* Value of a metric check at one run, and what it measures (for messages). */
@@ -398,18 +434,17 @@ static const char *k_metric_advice[][2] = {
                           "consecutive lanes touching consecutive elements (or each lane a "
                           "float4 of consecutive floats) use all of it."},
     {"bank_conflicts", "Lanes of a warp that touch different words in the same bank (word "
-                       "index mod 32) are served one after the other."},
+                       "index mod 32) are served one after the other: a column of a [32][32] "
+                       "tile, for one, lies in a single bank (pad each row by one element, "
+                       "[32][33])."},
     {"global_atomics", "Accumulate in shared memory first and add each block's result to "
                        "global memory once."},
-    {"global_loads_per_output", "Load each input element into shared memory once per "
-                                "block and read the neighbours from there."},
+    {"global_loads_per_output",
+     "Load each input element from global memory once (per block) into shared memory or "
+     "registers, and reuse it from there: a stencil's neighbours, a row that several passes "
+     "read, a tile that every thread of the block reads."},
     {"additions", "A work-efficient algorithm does O(n) additions; one that adds at every "
                   "step for every element does O(n log n)."},
-    {"theoretical_occupancy",
-     "An SM holds as many blocks as its threads, blocks and shared memory allow: a block "
-     "that declares more shared memory than it needs at once keeps other blocks out. Stage "
-     "the data in smaller tiles, one after the other, with a barrier before each tile is "
-     "overwritten."},
     {"global_load_bytes_per_flop",
      "Each element a thread loads from global memory should serve many operations: load "
      "tiles of the inputs into shared memory once per block (and reuse values from "
@@ -438,6 +473,557 @@ static void why_stopped(const gl_fault *f, char *buf, size_t len)
         snprintf(buf, len, "%s", what);
 }
 
+/* ------------------------------------------------------------------------- advice */
+
+/* A failed check's advice: what to change, each line chosen by the facts of the failure
+ * it follows (a race's two threads, warps and blocks and lines; a fault's space, block
+ * and allocation; a finding's space), never by the check's kind alone. */
+
+/* "line 12", or "an unknown line" when the access has no source line. */
+static const char *line_name(int line, char *buf, size_t n)
+{
+    if (line > 0)
+        snprintf(buf, n, "line %d", line);
+    else
+        snprintf(buf, n, "an unknown line");
+    return buf;
+}
+
+/* line_name with a capital: "Line 12", "An unknown line". */
+static const char *line_name_cap(int line, char *buf, size_t n)
+{
+    line_name(line, buf, n);
+    buf[0] = (char)(buf[0] - 'a' + 'A');
+    return buf;
+}
+
+/* What an access does: "read", "write", "atomic update". */
+static const char *op_noun(int op)
+{
+    return op == 1 ? "write" : op == 2 ? "atomic update" : "read";
+}
+
+/* Where a barrier between an earlier access at line a and a later one at line b goes.
+ * In program order a before b: between them. The earlier access on the later line (a >
+ * b): the code meant line b's access to come first, and the barrier goes between them;
+ * or a loop runs line a before line b comes round again (the barrier between them
+ * already there), and it goes at the loop's end. */
+static void barrier_place(int a, int b, const char *barrier, char *buf, size_t n)
+{
+    if (a <= 0 || b <= 0 || a == b)
+        snprintf(buf, n, "Put %s between the two accesses", barrier);
+    else if (a < b)
+        snprintf(buf, n, "Put %s after line %d and before line %d", barrier, a, b);
+    else
+        snprintf(buf, n,
+                 "Put %s after line %d and before line %d, so that line %d's access comes "
+                 "first; or, if a barrier stands there already, after line %d and before a "
+                 "loop comes back to line %d",
+                 barrier, b, a, b, a, b);
+}
+
+/* What two accesses of one source line need: a read and a write (split the line around
+ * the barrier), and where threads also wrote the element there (waw: x += v by several
+ * threads, or steps of a loop taking turns), an atomic or a barrier between the steps. */
+static void same_line_advice(gl_check_result *c, const gl_finding *f, int waw, const char *barrier)
+{
+    char l[32];
+    const char *what = f->var[0] ? f->var : "the same element";
+    line_name(f->access.src_line, l, sizeof l);
+    if (waw)
+        add_detail(c,
+                   "Several threads write %s at %s. If each adds to it (x += v), make that one "
+                   "atomic (atomicAdd, ...) or give each thread its own element; if they take "
+                   "turns, one step of a loop each, put %s between the steps.",
+                   what, l, barrier);
+    else
+        add_detail(c,
+                   "%s both reads and writes %s: read the value into a variable, then %s, then "
+                   "write (and in a loop, another %s before the next step reads again).",
+                   line_name_cap(f->access.src_line, l, sizeof l), what, barrier, barrier);
+}
+
+/* Advice for one race (race_scope_of(f) == scope); waw: a write-after-write race of the
+ * same scope lies on f's line too. */
+static void race_advice(gl_check_result *c, const gl_finding *f, race_scope scope, int waw)
+{
+    const gl_access *a = &f->other, *b = &f->access; /* earlier, later */
+    char la[32], lb[32], place[400];
+    const char *what = f->var[0]                     ? f->var
+                       : f->space == GL_SPACE_GLOBAL ? "the same global memory"
+                                                     : "the same shared memory";
+    line_name(a->src_line, la, sizeof la);
+    line_name(b->src_line, lb, sizeof lb);
+    const int one_line = a->src_line > 0 && a->src_line == b->src_line;
+    switch (scope) {
+    case RACE_GRID:
+        add_detail(c,
+                   "Blocks run at the same time and no barrier spans them: block (%u,%u,%u)'s "
+                   "%s at %s and block (%u,%u,%u)'s %s at %s touched %s with nothing ordering "
+                   "them, and __syncthreads() orders only the threads of one block. Make the "
+                   "update one atomic (atomicAdd, atomicMax, ...), let each block own the "
+                   "elements it writes (index them with blockIdx), or combine the blocks' "
+                   "results in a second launch.",
+                   a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0],
+                   b->block[1], b->block[2], op_noun(b->op), lb, what);
+        break;
+    case RACE_CLUSTER:
+        barrier_place(a->src_line, b->src_line, "cluster.sync() (barrier.cluster.arrive and wait)",
+                      place, sizeof place);
+        add_detail(c,
+                   "Blocks of a cluster run at the same time: block (%u,%u,%u)'s %s at %s and "
+                   "block (%u,%u,%u)'s %s at %s touched %s in one block's shared memory with no "
+                   "cluster barrier between them. %s.",
+                   a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0],
+                   b->block[1], b->block[2], op_noun(b->op), lb, what, place);
+        break;
+    case RACE_ASYNC:
+        if (!memcmp(a->thread, b->thread, sizeof a->thread))
+            add_detail(c,
+                       "The cp.async at %s had not landed when the same thread read %s at %s: "
+                       "wait for its group (cp.async.wait_group or wait_all, or the pipeline's "
+                       "consumer_wait) before %s.",
+                       la, what, lb, lb);
+        else
+            add_detail(c,
+                       "The cp.async that thread (%u,%u,%u) issued at %s had not landed when "
+                       "thread (%u,%u,%u) read %s at %s: the thread that issued a copy must "
+                       "wait for its group (cp.async.wait_group or wait_all), and a "
+                       "__syncthreads() after that wait, before %s, makes every thread's "
+                       "copies visible to the others.",
+                       a->thread[0], a->thread[1], a->thread[2], la, b->thread[0], b->thread[1],
+                       b->thread[2], what, lb, lb);
+        break;
+    case RACE_BLOCK:
+        if (one_line) {
+            same_line_advice(c, f, waw, "__syncthreads()");
+            break;
+        }
+        barrier_place(a->src_line, b->src_line, "__syncthreads()", place, sizeof place);
+        add_detail(c,
+                   "Warps of a block run in any order: warp %d's %s at %s and warp %d's %s at "
+                   "%s touched %s with no barrier between them. %s. Every thread of the block "
+                   "must reach it: not inside a branch only some threads take.",
+                   a->warp, op_noun(a->op), la, b->warp, op_noun(b->op), lb, what, place);
+        break;
+    case RACE_WARP:
+        if (one_line) {
+            same_line_advice(c, f, waw, "__syncwarp()");
+            break;
+        }
+        barrier_place(a->src_line, b->src_line, "__syncwarp()", place, sizeof place);
+        add_detail(c,
+                   "Lanes of warp %d touched %s (a %s at %s, then a %s at %s) with nothing "
+                   "between them: since Volta a warp's lanes need not run in lockstep. %s, or "
+                   "exchange the values in registers with __shfl_sync() and its relatives.",
+                   b->warp, what, op_noun(a->op), la, op_noun(b->op), lb, place);
+        break;
+    case RACE_NONE: break;
+    }
+}
+
+/* Whether the source lines of races f and g overlap (as ranges from the lower line to the
+ * higher): one barrier placed for g can order f too. */
+static int lines_overlap(const gl_finding *f, const gl_finding *g)
+{
+    const int f0 = f->access.src_line, f1 = f->other.src_line;
+    const int g0 = g->access.src_line, g1 = g->other.src_line;
+    if (f0 <= 0 || f1 <= 0 || g0 <= 0 || g1 <= 0)
+        return 0;
+    const int flo = f0 < f1 ? f0 : f1, fhi = f0 < f1 ? f1 : f0;
+    const int glo = g0 < g1 ? g0 : g1, ghi = g0 < g1 ? g1 : g0;
+    return flo <= ghi && glo <= fhi;
+}
+
+/* The runs of check k's sizes that ran, into out[] (at most max), each with its size's
+ * size_run in of[]: for each size its default-schedule run, then (random: 1) its
+ * random-schedule runs and (dbg: 1) its debug build's. Returns how many. */
+static int check_runs(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                      int random, int dbg, const sim_run **out, const size_run **of, int max)
+{
+    int n = 0;
+    for (int i = 0; i < nruns; i++) {
+        const size_run *r = &runs[i];
+        if (!uses_size(k, e, r->n) || r->skipped)
+            continue;
+        if (n < max)
+            out[n] = &r->got, of[n++] = r;
+        for (int s = 0; random && s < r->nsched && n < max; s++)
+            out[n] = &r->sched[s], of[n++] = r;
+        if (dbg && r->have_dbg && n < max)
+            out[n] = &r->dbg, of[n++] = r;
+    }
+    return n;
+}
+
+enum { ADVICE_MAX_RUNS = 512 };
+
+/* no_races: one line per scope of race seen (race_scope), widest first; a race inside a
+ * warp only where no race between warps or blocks spans its lines (the __syncthreads()
+ * that one needs orders it too). */
+static void advise_races(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                         gl_check_result *c)
+{
+    const sim_run *rs[ADVICE_MAX_RUNS];
+    const size_run *of[ADVICE_MAX_RUNS];
+    const int n = check_runs(e, k, runs, nruns, 1, 0, rs, of, ADVICE_MAX_RUNS);
+    for (int scope = RACE_GRID; scope > RACE_NONE; scope--) {
+        const gl_finding *pick = NULL;
+        for (int i = 0; i < n && !pick; i++)
+            for (int j = 0; j < rs[i]->nfindings && !pick; j++) {
+                const gl_finding *f = &rs[i]->findings[j];
+                if ((int)race_scope_of(f) != scope)
+                    continue;
+                int covered = 0;
+                for (int i2 = 0; scope == RACE_WARP && i2 < n && !covered; i2++)
+                    for (int j2 = 0; j2 < rs[i2]->nfindings && !covered; j2++) {
+                        const gl_finding *g = &rs[i2]->findings[j2];
+                        const race_scope gs = race_scope_of(g);
+                        covered = (gs == RACE_BLOCK || gs == RACE_GRID) && lines_overlap(f, g);
+                    }
+                if (!covered)
+                    pick = f;
+            }
+        if (!pick)
+            continue;
+        int waw = 0; /* a write-after-write race of this scope on the pick's one line */
+        for (int i = 0; i < n && !waw; i++)
+            for (int j = 0; j < rs[i]->nfindings && !waw; j++) {
+                const gl_finding *g = &rs[i]->findings[j];
+                waw = (int)race_scope_of(g) == scope && g->hazard == GL_HAZ_WAW &&
+                      g->access.src_line == pick->access.src_line &&
+                      g->other.src_line == pick->access.src_line;
+            }
+        race_advice(c, pick, (race_scope)scope, waw);
+    }
+}
+
+/* What an out-of-bounds or misaligned access shows, from its facts. */
+typedef enum fault_class {
+    FAULT_MISALIGNED, /* an address not a multiple of the access's size */
+    FAULT_SHARED,     /* outside the block's shared memory */
+    FAULT_LOCAL,      /* outside a thread's local memory */
+    FAULT_BEFORE,     /* before the start of a buffer: an index below 0 */
+    FAULT_GUARD,      /* a thread of a 1-D grid of n threads rounded up to whole blocks
+                         whose index i >= n */
+    FAULT_INDEX,      /* the same whose index i < n: another index went past */
+    FAULT_LOOP,       /* in a block inside the grid (not its last along any dimension of
+                         more than one block): with the usual index its threads' own
+                         indices are inside the data, so the index came from a loop or
+                         from a wrong formula */
+    FAULT_EDGE,       /* in a block at the grid's edge, or the grid's only block */
+    FAULT_CLASSES
+} fault_class;
+
+static fault_class classify_fault(const gl_fault *f, const size_run *r)
+{
+    if (f->kind == GL_FAULT_MISALIGNED)
+        return FAULT_MISALIGNED;
+    if (f->space == GL_SPACE_SHARED)
+        return FAULT_SHARED;
+    if (f->space == GL_SPACE_LOCAL)
+        return FAULT_LOCAL;
+    if (f->alloc_bytes && !f->alloc_after)
+        return FAULT_BEFORE;
+    const unsigned *g = r->spec.grid, *b = r->spec.block;
+    if (g[1] == 1 && g[2] == 1 && b[1] == 1 && b[2] == 1 && r->n > 0 &&
+        (uint64_t)g[0] == ((uint64_t)r->n + b[0] - 1) / b[0])
+        return (uint64_t)f->block[0] * b[0] + f->thread[0] >= (uint64_t)r->n ? FAULT_GUARD
+                                                                             : FAULT_INDEX;
+    int several = 0, edge = 0;
+    for (int d = 0; d < 3; d++)
+        if (g[d] > 1) {
+            several = 1;
+            edge |= f->block[d] == g[d] - 1;
+        }
+    return several && !edge ? FAULT_LOOP : FAULT_EDGE;
+}
+
+static void fault_advice(gl_check_result *c, fault_class fc, const gl_fault *f, const size_run *r)
+{
+    char l[32];
+    line_name(f->src_line, l, sizeof l);
+    char buf[80] = "a buffer";
+    if (f->alloc_name[0])
+        snprintf(buf, sizeof buf, "'%s'", f->alloc_name);
+    const uint64_t i = (uint64_t)f->block[0] * r->spec.block[0] + f->thread[0];
+    const unsigned *g = r->spec.grid;
+    switch (fc) {
+    case FAULT_MISALIGNED:
+        add_detail(c,
+                   "The %u-byte access at %s used an address that is not a multiple of %u: a "
+                   "vector access (float4, int2, ...) must start at an element index that is a "
+                   "multiple of its width; handle the elements before and after the aligned "
+                   "part one at a time.",
+                   f->size, l, f->size);
+        break;
+    case FAULT_SHARED:
+        add_detail(c,
+                   "The access at %s went outside the shared memory the block declared: "
+                   "compare the largest index it takes (the block's last thread, a halo's far "
+                   "edge, a loop's last step) with the __shared__ array's size.",
+                   l);
+        break;
+    case FAULT_LOCAL:
+        add_detail(c,
+                   "The access at %s went outside a thread's local array: check its index "
+                   "against the array's declared length.",
+                   l);
+        break;
+    case FAULT_BEFORE:
+        add_detail(c,
+                   "The access at %s lies %llu bytes before the start of %s: an index went "
+                   "below 0 (a neighbour i - 1 at i = 0, a halo's left edge): guard it too.",
+                   l, (unsigned long long)f->alloc_distance, buf);
+        break;
+    case FAULT_GUARD:
+        add_detail(c,
+                   "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) accessed %s past "
+                   "its end at %s for n = %lld: the grid is rounded up to whole blocks, so "
+                   "when n is not a multiple of the block size the last block has threads "
+                   "whose index is >= n. They must not touch the arrays: guard the access "
+                   "with if (i < n).",
+                   (unsigned long long)i, buf, l, (long long)r->n);
+        break;
+    case FAULT_INDEX:
+        add_detail(c,
+                   "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) is below n = %lld, "
+                   "yet it accessed %s past its end at %s: an index other than the thread's "
+                   "own went out of range (i + 1, the last elements of a vector access, a "
+                   "loop's index): check that one against the array's length.",
+                   (unsigned long long)i, (long long)r->n, buf, l);
+        break;
+    case FAULT_LOOP:
+        add_detail(c,
+                   "Block (%u,%u,%u) is not at the edge of the grid: with the usual index "
+                   "(blockIdx * blockDim + threadIdx) its threads' rows and columns lie inside "
+                   "the data, so the index that went past the end of %s at %s comes from "
+                   "elsewhere: a loop (the last tile of a loop over K when K is not a multiple "
+                   "of the tile, a stride loop's bound) or the formula itself (a stride or "
+                   "offset of the wrong size). Check that index against the length it runs "
+                   "over (and load 0 for the elements of a tile outside the matrix).",
+                   f->block[0], f->block[1], f->block[2], buf, l);
+        break;
+    case FAULT_EDGE: {
+        char along[64] = "";
+        static const char *const dim[3] = {"x", "y", "z"};
+        for (int d = 0; d < 3; d++)
+            if (g[d] > 1 && f->block[d] == g[d] - 1)
+                snprintf(along + strlen(along), sizeof along - strlen(along), "%s%s",
+                         along[0] ? " and " : "", dim[d]);
+        add_detail(c,
+                   "Block (%u,%u,%u) is %s%s, and one of its threads accessed %s past its "
+                   "end at %s: threads of the grid's last blocks lie past the edge of the data "
+                   "when a size is not a multiple of the block. Check every index against its "
+                   "own bound: the thread's row against the rows, its column against the "
+                   "columns, and each loop's index (the last tile of a loop over K) against "
+                   "the length it runs over.",
+                   f->block[0], f->block[1], f->block[2],
+                   along[0] ? "the grid's last along " : "the grid's only block", along, buf, l);
+        break;
+    }
+    case FAULT_CLASSES: break;
+    }
+}
+
+/* no_out_of_bounds: one line per class of fault seen (fault_class) in the default and
+ * debug builds' runs; the general edge advice only where no run showed a more particular
+ * one. */
+static void advise_faults(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                          gl_check_result *c)
+{
+    const sim_run *rs[ADVICE_MAX_RUNS];
+    const size_run *of[ADVICE_MAX_RUNS];
+    const int n = check_runs(e, k, runs, nruns, 0, 1, rs, of, ADVICE_MAX_RUNS);
+    int first[FAULT_CLASSES];
+    for (int i = 0; i < FAULT_CLASSES; i++)
+        first[i] = -1;
+    for (int i = 0; i < n; i++)
+        if (is_memory_fault(&rs[i]->fault)) {
+            const fault_class fc = classify_fault(&rs[i]->fault, of[i]);
+            if (first[fc] < 0)
+                first[fc] = i;
+        }
+    if (first[FAULT_GUARD] >= 0 || first[FAULT_INDEX] >= 0 || first[FAULT_LOOP] >= 0)
+        first[FAULT_EDGE] = -1;
+    for (int fc = 0; fc < FAULT_CLASSES; fc++)
+        if (first[fc] >= 0)
+            fault_advice(c, (fault_class)fc, &rs[first[fc]]->fault, of[first[fc]]);
+}
+
+/* no_uninitialized_reads: by the space of the first load of unwritten memory. */
+static void advise_uninit(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                          gl_check_result *c)
+{
+    const sim_run *rs[ADVICE_MAX_RUNS];
+    const size_run *of[ADVICE_MAX_RUNS];
+    const int n = check_runs(e, k, runs, nruns, 0, 1, rs, of, ADVICE_MAX_RUNS);
+    const gl_finding *f = NULL;
+    for (int i = 0; i < n && !f; i++)
+        f = shown_finding(rs[i], GL_FIND_UNINIT_READ);
+    if (!f)
+        return;
+    char l[32];
+    line_name_cap(f->access.src_line, l, sizeof l);
+    if (f->space == GL_SPACE_SHARED)
+        add_detail(c,
+                   "%s read %s, which no thread of the block had stored: shared memory starts "
+                   "with arbitrary values on a GPU. Store every element that is read (zeros "
+                   "where a tile passes the edge of the data) before the __syncthreads() that "
+                   "comes before the reads.",
+                   l, f->var[0] ? f->var : "shared memory");
+    else if (f->space == GL_SPACE_GLOBAL)
+        add_detail(c,
+                   "%s read global memory that neither the inputs nor the kernel had written "
+                   "(a buffer the host did not fill starts with arbitrary values on a GPU): "
+                   "write it before it is read, or do not read it.",
+                   l);
+    else
+        add_detail(c,
+                   "%s read a variable or array element before anything was stored in it: "
+                   "give it a value first.",
+                   l);
+}
+
+/* no_deadlock: by what the first failing run showed: a barrier never released, threads
+ * released from different barriers, or a barrier released after threads had exited. */
+static void advise_deadlock(const gl_exercise *e, const gl_check *k, const size_run *runs,
+                            int nruns, gl_check_result *c)
+{
+    const sim_run *rs[ADVICE_MAX_RUNS];
+    const size_run *of[ADVICE_MAX_RUNS];
+    const int n = check_runs(e, k, runs, nruns, 0, 0, rs, of, ADVICE_MAX_RUNS);
+    char l[32];
+    for (int i = 0; i < n; i++) {
+        if (rs[i]->fault.kind == GL_FAULT_DEADLOCK) {
+            add_detail(c,
+                       "The block never got past the barrier at %s: __syncthreads() must be "
+                       "reached by every thread of the block, at the same call. Take it out "
+                       "of any branch or loop that only some threads run (guard the work "
+                       "inside, not the barrier), and do not return before it.",
+                       line_name(rs[i]->fault.src_line, l, sizeof l));
+            return;
+        }
+        const gl_finding *f = shown_finding(rs[i], GL_FIND_DIVERGENT_BARRIER);
+        if (f && f->kind == GL_FIND_EXITED_BARRIER) {
+            add_detail(c,
+                       "Threads of the block exited without reaching the __syncthreads() at %s "
+                       "that the others waited at: they returned early, or skipped the branch "
+                       "or loop that holds it. Every thread must reach every barrier: take the "
+                       "barrier out of the branch (guard only the work), and do not return "
+                       "before it.",
+                       line_name(f->access.src_line, l, sizeof l));
+            return;
+        }
+        if (f) {
+            add_detail(c,
+                       "Threads of the block waited at different __syncthreads() calls (%s is "
+                       "one of them): each call is a barrier of its own, so the code around "
+                       "them is not synchronised as written. Use one __syncthreads() after the "
+                       "branch, reached by the whole block.",
+                       line_name(f->access.src_line, l, sizeof l));
+            return;
+        }
+    }
+}
+
+/* time_limit: an endless loop, or a kernel that finished but issued too many
+ * instructions. */
+static void advise_time(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                        gl_check_result *c)
+{
+    const sim_run *rs[ADVICE_MAX_RUNS];
+    const size_run *of[ADVICE_MAX_RUNS];
+    const int n = check_runs(e, k, runs, nruns, 0, 0, rs, of, ADVICE_MAX_RUNS);
+    char l[32];
+    for (int i = 0; i < n; i++)
+        if (rs[i]->fault.kind == GL_FAULT_STEP_LIMIT) {
+            add_detail(c,
+                       "The kernel was still running at %s when it was stopped: does that loop "
+                       "ever end? Check its condition and its step.",
+                       line_name(rs[i]->fault.src_line, l, sizeof l));
+            return;
+        }
+    add_detail(c, "The kernel finished, but did more work than the task needs: look for a "
+                  "loop that every thread runs over the whole input, or a step smaller than "
+                  "the number of threads.");
+}
+
+/* theoretical_occupancy: by the limit that sets the resident blocks per SM. */
+static void advise_occupancy(const size_run *runs, int nruns, gl_check_result *c)
+{
+    const gl_occupancy *o = NULL;
+    for (int i = nruns - 1; i >= 0 && !o; i--)
+        if (runs[i].got.occupancy.valid)
+            o = &runs[i].got.occupancy;
+    if (!o)
+        return;
+    if (strcmp(o->limiter, "shared memory") == 0)
+        add_detail(c,
+                   "Shared memory sets the limit: each block declares %u bytes, so an SM holds "
+                   "%d block%s of %d warps. A block that declares more than it needs at once "
+                   "keeps other blocks out: stage the data in smaller tiles, one after the "
+                   "other, with a barrier before each tile is overwritten.",
+                   o->shared_bytes, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
+                   o->warps_per_block);
+    else if (strcmp(o->limiter, "blocks") == 0)
+        add_detail(c,
+                   "The number of blocks per SM sets the limit: an SM holds at most %d blocks, "
+                   "and blocks of %d warps fill %d of its %d warp slots. Use larger blocks.",
+                   o->blocks_per_sm, o->warps_per_block, o->blocks_per_sm * o->warps_per_block,
+                   o->max_warps_per_sm);
+    else if (strcmp(o->limiter, "threads") == 0)
+        add_detail(c,
+                   "Threads set the limit: blocks of %d warps fit %d times into the SM's %d "
+                   "warp slots. Pick a block size whose warps divide %d.",
+                   o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm, o->max_warps_per_sm);
+    else
+        add_detail(c, "Registers set the limit: use fewer per thread (fewer values live at "
+                      "once), or smaller blocks.");
+}
+
+/* The advice of failed check k (its detail's last lines). order_dependent: random_schedule
+ * saw outputs differ between schedules (2: and the kernel read uninitialised memory);
+ * sched_stopped: a random schedule's run stopped where the default one finished. */
+static void advise(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
+                   int order_dependent, int sched_stopped, gl_check_result *c)
+{
+    switch (k->kind) {
+    case GL_CHECK_NO_FAULT: advise_faults(e, k, runs, nruns, c); break;
+    case GL_CHECK_NO_RACES: advise_races(e, k, runs, nruns, c); break;
+    case GL_CHECK_NO_UNINIT: advise_uninit(e, k, runs, nruns, c); break;
+    case GL_CHECK_NO_DEADLOCK: advise_deadlock(e, k, runs, nruns, c); break;
+    case GL_CHECK_TIME_LIMIT: advise_time(e, k, runs, nruns, c); break;
+    case GL_CHECK_RANDOM_SCHEDULE:
+        if (order_dependent == 2)
+            add_detail(c, "The result changes from run to run because the kernel reads memory "
+                          "that nothing wrote (no_uninitialized_reads says where): it holds "
+                          "different garbage each time, on a GPU as here.");
+        else if (order_dependent || sched_stopped)
+            add_detail(c,
+                       "The result depends on the order in which warps and blocks run: "
+                       "under a random order %s.",
+                       sched_stopped && !order_dependent
+                           ? "the kernel stopped where the default order finished"
+                           : "the output differed from the default order's");
+        else
+            add_detail(c, "The output was the same under every schedule tried, and wrong "
+                          "(matches_reference says where), or a run stopped: the order in "
+                          "which warps run is not what is wrong here.");
+        break;
+    case GL_CHECK_METRIC:
+        if (strcmp(k->metric, "theoretical_occupancy") == 0) {
+            advise_occupancy(runs, nruns, c);
+            break;
+        }
+        for (size_t i = 0; i < sizeof k_metric_advice / sizeof *k_metric_advice; i++)
+            if (strcmp(k_metric_advice[i][0], k->metric) == 0)
+                add_detail(c, "%s", k_metric_advice[i][1]);
+        break;
+    case GL_CHECK_MATCHES_REFERENCE: break;
+    }
+}
+
 static void run_check(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
                       gl_check_result *c)
 {
@@ -453,6 +1039,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     int order_dependent = 0; /* random_schedule: some schedule's outputs differ from the
                                 deterministic schedule's (not merely from the reference);
                                 2: and the kernel read uninitialised memory */
+    int sched_stopped = 0;   /* random_schedule: a random schedule's run stopped where the
+                              default schedule's finished */
     for (int i = 0; i < nruns; i++) {
         const size_run *r = &runs[i];
         if (!uses_size(k, e, r->n) || (r->inputs && k->kind == GL_CHECK_METRIC))
@@ -547,6 +1135,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 snprintf(where, sizeof where, ", random schedule %d", s + 1);
                 if (sr->status != GL_OK) {
                     ok = 0;
+                    sched_stopped |= finished;
                     add_detail(out, "n = %s%s: %s", r->label, where, sr->error);
                 } else {
                     /* this schedule's output is not the default schedule's: the order
@@ -676,64 +1265,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             add_detail(c, "output matches the reference for n = %s", sizes);
             break;
         }
-    } else if (c->not_run) {
-        /* no advice: nothing was judged */
-    } else if (k->kind == GL_CHECK_NO_FAULT) {
-        add_detail(c, "A thread accessed memory outside its buffer. When n is not a "
-                      "multiple of the block size, the last block has threads whose "
-                      "index is >= n: they must not touch the arrays.");
-    } else if (k->kind == GL_CHECK_NO_RACES) {
-        /* the advice follows the first race found: inside one warp it needs
-         * __syncwarp(), between blocks an atomic, between warps __syncthreads() */
-        gl_finding_kind first = GL_FIND_RACE;
-        for (int i = 0; i < nruns && first == GL_FIND_RACE; i++)
-            for (int f = 0; f < runs[i].got.nfindings && first == GL_FIND_RACE; f++) {
-                const gl_finding *fi = &runs[i].got.findings[f];
-                if (fi->kind == GL_FIND_WARP_RACE ||
-                    (fi->kind == GL_FIND_GLOBAL_RACE &&
-                     memcmp(fi->access.block, fi->other.block, sizeof fi->access.block)))
-                    first = fi->kind;
-            }
-        if (first == GL_FIND_GLOBAL_RACE)
-            add_detail(c, "Blocks run at the same time: when several blocks update one "
-                          "global address with a plain read-modify-write (x += v), one "
-                          "block's load can come before another's store, and that update "
-                          "is lost. Make each such update one atomicAdd (or another atomic), "
-                          "or give each block its own slot and combine them afterwards.");
-        else if (first == GL_FIND_WARP_RACE)
-            add_detail(c, "Lanes of one warp touched the same shared memory, at least one "
-                          "writing, with no __syncwarp() between: since Volta a warp's lanes "
-                          "need not run in lockstep, so put __syncwarp() between each step's "
-                          "reads and its writes (or use __shfl_down_sync).");
-        else
-            add_detail(c, "Two threads touched the same memory, at least one writing, with no "
-                          "__syncthreads() between the accesses: the result depends on which "
-                          "warp runs first.");
-    } else if (k->kind == GL_CHECK_NO_UNINIT) {
-        add_detail(c, "A thread read memory that nothing had written: shared memory (and "
-                      "a buffer the host did not fill) starts with arbitrary values on a "
-                      "GPU. Store every element before any thread reads it, and put "
-                      "__syncthreads() between the stores and the loads.");
-    } else if (k->kind == GL_CHECK_NO_DEADLOCK) {
-        add_detail(c, "__syncthreads() must be reached by every thread of the block, at the "
-                      "same call: do not put it inside a branch that only some threads take.");
-    } else if (k->kind == GL_CHECK_TIME_LIMIT) {
-        add_detail(c, "Does a loop ever end? Check its condition and its step.");
-    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE && order_dependent == 2) {
-        add_detail(c, "The result changes from run to run because the kernel reads memory "
-                      "that nothing wrote (no_uninitialized_reads says where): it holds "
-                      "different garbage each time, on a GPU as here.");
-    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE && order_dependent) {
-        add_detail(c, "The result depends on the order in which warps and blocks run: some "
-                      "thread reads a value before another has written it.");
-    } else if (k->kind == GL_CHECK_RANDOM_SCHEDULE) {
-        add_detail(c, "The output was the same under every schedule tried, and wrong "
-                      "(matches_reference says where), or a run stopped: the order in which "
-                      "warps run is not what is wrong here.");
-    } else if (k->kind == GL_CHECK_METRIC) {
-        for (size_t i = 0; i < sizeof k_metric_advice / sizeof *k_metric_advice; i++)
-            if (strcmp(k_metric_advice[i][0], k->metric) == 0)
-                add_detail(c, "%s", k_metric_advice[i][1]);
+    } else if (!c->not_run) { /* no advice where nothing was judged */
+        advise(e, k, runs, nruns, order_dependent, sched_stopped, c);
     }
 }
 

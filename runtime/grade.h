@@ -17,7 +17,7 @@ typedef struct gl_check_result {
     int not_run; /* 1: could not be judged (the kernel did not compile, did not fit
                         the exercise or did not finish, and failed no size for this
                         check's own reason): reported as NOT RUN, counted as failed */
-    char detail[2048];
+    char detail[4096];
 } gl_check_result;
 
 /* "pass", "fail" or "not_run": a check's verdict in JSON, JUnit and the batch CSV. */

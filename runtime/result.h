@@ -97,6 +97,7 @@ typedef struct gl_access {
     int op;                     /* 0 load, 1 store, 2 atomic */
     unsigned thread[3];         /* threadIdx */
     unsigned block[3];          /* blockIdx */
+    int warp;                   /* the thread's warp in its block: linear thread id / 32 */
     int ptx_line;               /* 0 unknown */
     char src_file[GL_FILE_MAX]; /* "" unknown */
     int src_line;               /* 0 unknown */
@@ -115,6 +116,8 @@ typedef struct gl_finding {
     uint64_t count;     /* times seen (same kind and lines are reported once) */
     char message[1024]; /* a complete sentence for learners, naming both lines */
     char var[64];       /* shared accesses: the variable and element, "s[63]", or "" */
+    int other_async;    /* GL_FIND_RACE: other is a cp.async (by the thread that issued
+                           it) that had not completed when access read its bytes */
 } gl_finding;
 
 /* A launch's counters (simulator; zero on the GPU). */

@@ -211,11 +211,14 @@ static void copy_file_name(char dst[GL_FILE_MAX], const char *src)
     snprintf(dst, GL_FILE_MAX, "%s", src ? src : "");
 }
 
-static void access_from_sim(const sim_access *s, gl_access *g)
+static void access_from_sim(const sim_access *s, const unsigned block[3], gl_access *g)
 {
     g->op = s->op;
     memcpy(g->thread, s->thread, sizeof g->thread);
     memcpy(g->block, s->block, sizeof g->block);
+    g->warp = (int)((s->thread[0] +
+                     (uint64_t)block[0] * (s->thread[1] + (uint64_t)block[1] * s->thread[2])) /
+                    32);
     g->ptx_line = s->ptx_line;
     copy_file_name(g->src_file, s->src_file);
     g->src_line = s->src_line;
@@ -263,7 +266,7 @@ static void fault_from_sim(const sim_fault *s, const unsigned block[3], gl_fault
     }
 }
 
-static void finding_from_sim(const sim_finding *s, gl_finding *g)
+static void finding_from_sim(const sim_finding *s, const unsigned block[3], gl_finding *g)
 {
     memset(g, 0, sizeof *g);
     g->kind = (gl_finding_kind)s->kind;
@@ -272,8 +275,9 @@ static void finding_from_sim(const sim_finding *s, gl_finding *g)
     g->address = s->address;
     g->size = s->size;
     g->hazard = (gl_hazard)s->hazard;
-    access_from_sim(&s->access, &g->access);
-    access_from_sim(&s->other, &g->other);
+    access_from_sim(&s->access, block, &g->access);
+    access_from_sim(&s->other, block, &g->other);
+    g->other_async = s->other_async;
     g->count = s->count;
     snprintf(g->message, sizeof g->message, "%s", s->message);
     snprintf(g->var, sizeof g->var, "%s", s->var);
@@ -490,7 +494,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     res->findings = sr.nfindings > 0 ? calloc((size_t)sr.nfindings, sizeof *res->findings) : NULL;
     res->nfindings = res->findings ? sr.nfindings : 0;
     for (int i = 0; i < res->nfindings; i++)
-        finding_from_sim(&sr.findings[i], &res->findings[i]);
+        finding_from_sim(&sr.findings[i], spec->block, &res->findings[i]);
     /* findings that found no memory are counted as dropped */
     res->findings_dropped = sr.findings_dropped + (sr.nfindings - res->nfindings);
     res->nerrors = sr.nerrors;
@@ -1058,7 +1062,33 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     o->achieved = (double)blocks * o->warps_per_block / slots;
     if (o->achieved > o->theoretical)
         o->achieved = o->theoretical;
+    o->blocks = blocks;
     o->valid = 1;
+}
+
+void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n,
+                                   "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% "
+                                   "achieved",
+                                   modelled ? " (modelled, registers not counted)" : "",
+                                   o->theoretical * 100, o->limiter, o->achieved * 100);
+#define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
+    const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
+    if (o->waves <= 1 && o->sms_used < o->sm_count)
+        MORE(" on the %d SM%s with work: %d of %d SMs idle", o->sms_used,
+             o->sms_used == 1 ? "" : "s", o->sm_count - o->sms_used, o->sm_count);
+    else if (o->waves <= 1)
+        MORE(": %llu blocks on %d SMs", (unsigned long long)o->blocks, o->sm_count);
+    else
+        MORE(": %llu blocks in %llu waves on %d SMs", (unsigned long long)o->blocks,
+             (unsigned long long)o->waves, o->sm_count);
+    if (o->waves > 1 && rest && rest < (uint64_t)o->sm_count)
+        MORE(", the last on %llu", (unsigned long long)rest);
+    if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
+        MORE("; %d registers per thread", o->regs_per_thread);
+#undef MORE
 }
 
 gl_sim_tier gl_sim_tier_parse(const char *s)

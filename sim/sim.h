@@ -397,6 +397,10 @@ typedef struct sim_finding {
     char var[64];       /* shared accesses: the variable and element, "s[63]" (the
                               element counted in units of the access's width), "" when
                               no .shared variable holds the address */
+    int other_async;    /* SIM_FIND_RACE: the earlier access is an asynchronous copy
+                              (cp.async) into shared memory that had not completed when
+                              the later one read its bytes (other: the thread that
+                              issued it, at the cp.async's line) */
 } sim_finding;
 
 /* Counters collected during a launch (always on; cheap). */

@@ -178,6 +178,7 @@ __attribute__((cold, noinline)) void sim_report_async_race(sim_ctx *c, unsigned 
                                      (int32_t)(in - c->code), op, (int)ct, cpc, 1);
     if (!f)
         return;
+    f->other_async = 1;
     char at[200], cpat[200], wa[80], wb[80], var[120];
     sim_where(c, in, at, sizeof at);
     sim_where(c, &c->code[cpc], cpat, sizeof cpat);

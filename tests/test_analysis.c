@@ -624,7 +624,7 @@ END_TEST
 
 /* The CUDA Occupancy Calculator's arithmetic on an A100-like device (108 SMs, 2048
  * threads, 32 blocks, 164 KiB of shared memory and 65536 registers per SM), and the
- * wave estimate of achieved occupancy. */
+ * wave estimate of achieved occupancy, and the line that describes it (gl_occupancy_describe). */
 /* gl_run_opts.trace_sink of the test below: lane-level global loads. */
 static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
                                     const uint64_t *addrs)
@@ -748,6 +748,11 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_double_eq_tol(o.achieved, 0.125, 1e-12);
     ck_assert_int_eq(o.sms_used, 4);
     ck_assert_uint_eq(o.waves, 1);
+    /* the achieved figure is of the 4 busy SMs: the idle ones are said apart */
+    char line[400];
+    gl_occupancy_describe(&o, 0, line, sizeof line);
+    ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 12% achieved on "
+                           "the 4 SMs with work: 104 of 108 SMs idle");
     /* 48 KiB of shared memory per block of 4 warps: 3 per SM; two full waves */
     gl_occupancy_of(&d, (unsigned[3]){648, 1, 1}, (unsigned[3]){128, 1, 1}, 48 * 1024, 0, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 3);
@@ -755,6 +760,10 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_double_eq_tol(o.theoretical, 12.0 / 64, 1e-12);
     ck_assert_double_eq_tol(o.achieved, 12.0 / 64, 1e-12);
     ck_assert_uint_eq(o.waves, 2);
+    gl_occupancy_describe(&o, 1, line, sizeof line);
+    ck_assert_str_eq(line, "occupancy (modelled, registers not counted): 19% theoretical "
+                           "(limit: shared memory), about 19% achieved: 648 blocks in 2 waves on "
+                           "108 SMs");
     /* 64 registers per thread: 2048 per warp, 32 warps per SM, 4 blocks of 8 warps */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 4);
@@ -764,6 +773,14 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     gl_occupancy_of(&d, (unsigned[3]){217, 1, 1}, (unsigned[3]){1024, 1, 1}, 0, 0, 0, &o);
     ck_assert_uint_eq(o.waves, 2);
     ck_assert_double_eq_tol(o.achieved, 217.0 * 32 / (109.0 * 64), 1e-12);
+    gl_occupancy_describe(&o, 0, line, sizeof line);
+    ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 100% achieved: "
+                           "217 blocks in 2 waves on 108 SMs, the last on 1");
+    /* one block: one SM with work */
+    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
+    gl_occupancy_describe(&o, 0, line, sizeof line);
+    ck_assert_str_eq(line, "occupancy: 50% theoretical (limit: registers), about 12% achieved on "
+                           "the 1 SM with work: 107 of 108 SMs idle; 64 registers per thread");
     /* a partial warp counts as a warp; the driver's figure wins */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){48, 1, 1}, 0, 255, 1, &o);
     ck_assert_int_eq(o.warps_per_block, 2);

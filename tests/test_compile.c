@@ -13,6 +13,7 @@
 #include "runtime/backend.h"
 #include "runtime/cache.h"
 #include "runtime/compile.h"
+#include "sim/sim.h"
 #include "tests/temp_cache.h"
 
 #define KDIR "tests/kernels/compile/"
@@ -219,17 +220,164 @@ START_TEST(test_intrinsics_are_on_the_lines_that_call_them)
 }
 END_TEST
 
+/* The line each instruction of the PTX is on (the last .loc with a line before it) for
+ * the instructions that start with one of the prefixes in `ops` (NULL-terminated), in
+ * order: up to max of them into lines[]; returns how many there are. */
+static int lines_of_ops(const char *ptx, const char *const *ops, int *lines, int max)
+{
+    int line = 0, n = 0;
+    char buf[512];
+    for (const char *p = ptx, *q; (q = next_line(&p, buf, sizeof buf)) != NULL;) {
+        int f, l;
+        if (sscanf(q, ".loc %d %d", &f, &l) == 2) {
+            if (l)
+                line = l;
+            continue;
+        }
+        for (const char *const *o = ops; *o; o++)
+            if (strncmp(q, *o, strlen(*o)) == 0) {
+                if (n < max)
+                    lines[n] = line;
+                n++;
+                break;
+            }
+    }
+    return n;
+}
+
+/* Code nested many levels deep in the CUDA Toolkit's headers counts on the learner's line
+ * that called it, whatever the compiler interleaved it with: lines_cub.cu's two CUB
+ * reductions (nvcc and NVRTC: clang has no CUB) each have their barrier and their shared
+ * stores and loads on their own line. Loop: compiler. */
+START_TEST(test_nested_header_code_is_on_the_line_that_called_it)
+{
+    const char *path = KDIR "lines_cub.cu";
+    gl_compiler c = compilers[_i];
+    if (c == GL_CC_CLANG) {
+        printf("SKIP: clang has no CUB\n");
+        return;
+    }
+    gl_compiled out;
+    if (!compile_ok(c, path, &out))
+        return;
+    const int first = line_of(path, "expect: first"), second = line_of(path, "expect: second");
+    static const char *const bars[] = {"bar.sync", "barrier.sync", NULL};
+    static const char *const shared[] = {"ld.shared", "st.shared", NULL};
+    int lines[64];
+    const int nbar = lines_of_ops(out.ptx, bars, lines, 64);
+    ck_assert_msg(nbar == 2, "%s: %d barriers, want CUB's 2", gl_compiler_name(c), nbar);
+    ck_assert_msg(lines[0] + lines[1] == first + second && lines[0] != lines[1],
+                  "%s: the barriers are on lines %d and %d, want %d and %d", gl_compiler_name(c),
+                  lines[0], lines[1], first, second);
+    const int nsh = lines_of_ops(out.ptx, shared, lines, 64);
+    int on[2] = {0, 0};
+    for (int i = 0; i < nsh && i < 64; i++) {
+        ck_assert_msg(lines[i] == first || lines[i] == second,
+                      "%s: a shared access on line %d, not %d or %d", gl_compiler_name(c), lines[i],
+                      first, second);
+        on[lines[i] == second]++;
+    }
+    ck_assert_msg(on[0] && on[1], "%s: %d shared accesses on line %d, %d on line %d",
+                  gl_compiler_name(c), on[0], first, on[1], second);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+/* The race of lines_cub.cu, run on the simulator: the second reduction's writes to the
+ * shared TempStorage race with the first one's reads, and the finding names the two
+ * calls (the earlier access on the first's line, the later on the second's), not one
+ * line twice or a CUB header's. Loop: compiler (nvcc and NVRTC). */
+START_TEST(test_race_in_nested_header_code_names_the_calling_lines)
+{
+    const char *path = KDIR "lines_cub.cu";
+    gl_compiler c = compilers[_i];
+    if (c == GL_CC_CLANG) {
+        printf("SKIP: clang has no CUB\n");
+        return;
+    }
+    gl_compiled out;
+    if (!compile_ok(c, path, &out))
+        return;
+    const int first = line_of(path, "expect: first"), second = line_of(path, "expect: second");
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(out.ptx, strlen(out.ptx), path, &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "?");
+    sim_t *s = sim_new(NULL);
+    int in[64];
+    for (int k = 0; k < 64; k++)
+        in[k] = k;
+    uint64_t din = 0, dout = 0;
+    ck_assert_int_eq(sim_malloc(s, sizeof in, "in", &din), SIM_OK);
+    ck_assert_int_eq(sim_memcpy_htod(s, din, in, sizeof in), SIM_OK);
+    ck_assert_int_eq(sim_malloc(s, 2 * sizeof(int), "out", &dout), SIM_OK);
+    void *params[] = {&din, &dout};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    sim_result r;
+    ck_assert_int_eq(sim_launch(s, m, "two_reductions", grid, block, 0, params, &r), SIM_OK);
+    int races = 0;
+    for (int i = 0; i < r.nfindings; i++) {
+        const sim_finding *f = &r.findings[i];
+        if (f->kind != SIM_FIND_RACE && f->kind != SIM_FIND_WARP_RACE)
+            continue;
+        races++;
+        ck_assert_msg(f->other.src_line == first && f->access.src_line == second,
+                      "%s: a race between lines %d and %d, want %d then %d: %s",
+                      gl_compiler_name(c), f->other.src_line, f->access.src_line, first, second,
+                      f->message);
+    }
+    ck_assert_msg(races > 0, "%s: no race found", gl_compiler_name(c));
+    sim_result_free(&r);
+    sim_free(s);
+    ptx_module_free(m);
+    free(diag);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+/* An inline asm statement in a function of the learner's counts on the line that called
+ * the function (nvcc, NVRTC), or on the statement (clang, which writes no inlined_at),
+ * never on the line of one of its operands: lines_asm.cu. Loop: compiler. */
+START_TEST(test_inline_asm_is_on_the_calling_line_not_an_operand_line)
+{
+    const char *path = KDIR "lines_asm.cu";
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    if (!compile_ok(c, path, &out))
+        return;
+    static const char *const st[] = {"st.volatile.global", NULL};
+    int lines[8];
+    const int n = lines_of_ops(out.ptx, st, lines, 8);
+    ck_assert_msg(n == 2, "%s: %d volatile stores, want 2", gl_compiler_name(c), n);
+    if (c == GL_CC_CLANG) {
+        const int at = line_of(path, "expect: asm");
+        ck_assert_msg(lines[0] == at && lines[1] == at, "clang: the stores are on lines %d, %d",
+                      lines[0], lines[1]);
+    } else {
+        const int a = line_of(path, "expect: call A"), b = line_of(path, "expect: call B");
+        ck_assert_msg(lines[0] + lines[1] == a + b && lines[0] != lines[1],
+                      "%s: the stores are on lines %d and %d, want %d and %d (line %d is an "
+                      "operand's)",
+                      gl_compiler_name(c), lines[0], lines[1], a, b,
+                      line_of(path, "expect: operand"));
+    }
+    gl_compiled_free(&out);
+}
+END_TEST
+
 /* Every `inlined_at F L C` of the PTX gpulearn keeps names a location a preceding .loc
  * used, as ptxas requires ("Source location ... used in inlined_at directive must be used
  * in a preceding .loc directive"): after ptx_fix_locs rewrote the headers' lines, for
- * lines.cu, lines_cg.cu and functor.cu (a functor CUB inlines: nvcc and NVRTC only).
+ * lines.cu, lines_cg.cu, functor.cu (a functor CUB inlines), lines_cub.cu (nvcc and NVRTC
+ * only: clang has no CUB) and lines_asm.cu.
  * Loop: compiler _i % NCOMPILERS, file _i / NCOMPILERS. */
 START_TEST(test_inlined_at_names_a_preceding_loc)
 {
-    static const char *const files[] = {KDIR "lines.cu", KDIR "lines_cg.cu", KDIR "functor.cu"};
+    static const char *const files[] = {KDIR "lines.cu", KDIR "lines_cg.cu", KDIR "functor.cu",
+                                        KDIR "lines_cub.cu", KDIR "lines_asm.cu"};
     gl_compiler c = compilers[_i % NCOMPILERS];
     const char *path = files[_i / NCOMPILERS];
-    if (c == GL_CC_CLANG && strstr(path, "functor")) {
+    if (c == GL_CC_CLANG && (strstr(path, "functor") || strstr(path, "cub"))) {
         printf("SKIP: clang has no CUB\n");
         return;
     }
@@ -748,7 +896,11 @@ static Suite *compile_suite(void)
                         NCOMPILERS);
     tcase_add_loop_test(tc, test_warnings_go_to_log_not_error, 0, NCOMPILERS);
     tcase_add_loop_test(tc, test_intrinsics_are_on_the_lines_that_call_them, 0, 2 * NCOMPILERS);
-    tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 3 * NCOMPILERS);
+    tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 5 * NCOMPILERS);
+    tcase_add_loop_test(tc, test_nested_header_code_is_on_the_line_that_called_it, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_race_in_nested_header_code_names_the_calling_lines, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_inline_asm_is_on_the_calling_line_not_an_operand_line, 0,
+                        NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);
     tcase_add_test(tc, test_env_forces_one_compiler);
     tcase_add_test(tc, test_missing_compiler_says_what_to_install);

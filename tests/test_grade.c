@@ -1,5 +1,8 @@
 /* test_grade.c — the grader rejects wrong solutions with the right check
- * (tests/grade/NN-lesson/<check>__<what>.cu must fail <check>), `gpulearn grade --batch`
+ * (tests/grade/NN-lesson/<check>__<what>.cu must fail <check>) and advises what fits the
+ * failure (a submission's `// expect-advice: TEXT` and `// expect-no-advice: TEXT` lines,
+ * at its end so that its line numbers stay, say what the check's advice must and must
+ * not contain), `gpulearn grade --batch`
  * gives every submission of tests/grade/batch its verdict (pass_* pass, fail_* fail)
  * whatever the others do, JSON and JUnit outputs parse, lesson.json check declarations
  * are validated, and the learner's workspace and progress behave. Runs from the repo
@@ -35,9 +38,63 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The advice lines of a check's detail (runtime/grade.c's advise): the lines that do not
+ * report one size ("n = ...", "also fails for ...", "not run for ..."), into buf. */
+static void advice_of(const char *detail, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = detail; *p;) {
+        const char *eol = strchr(p, '\n');
+        const size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (strncmp(p, "n = ", 4) != 0 && strncmp(p, "also fails for ", 15) != 0 &&
+            strncmp(p, "not run for ", 12) != 0 && used + len + 2 < n) {
+            memcpy(buf + used, p, len);
+            used += len;
+            buf[used++] = '\n';
+            buf[used] = '\0';
+        }
+        p = eol ? eol + 1 : p + len;
+    }
+}
+
+/* A submission's advice expectations, one per comment line: `// expect-advice: TEXT` (the
+ * failed check's advice says TEXT) and `// expect-no-advice: TEXT` (it does not). What
+ * does not hold goes into why (n bytes); returns how many expectations the file has. */
+static int check_advice(const char *path, const char *advice, char *why, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[1024];
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        const char *yes = strstr(line, "// expect-advice: "),
+                   *no = strstr(line, "// expect-no-advice: ");
+        const char *text = yes ? yes + 18 : no ? no + 21 : NULL;
+        if (!text)
+            continue;
+        count++;
+        const int has = strstr(advice, text) != NULL;
+        if (yes ? !has : has) {
+            const size_t used = strlen(why);
+            snprintf(why + used, n - used, "%sthe advice %s \"%s\"", used ? "; " : "",
+                     yes ? "does not say" : "says", text);
+        }
+    }
+    fclose(f);
+    if (why[0] && strlen(why) + 20 < n) {
+        const size_t used = strlen(why);
+        snprintf(why + used, n - used, ". The advice:\n%s", advice);
+    }
+    return count;
+}
+
 /* Grades every tests/grade/<lesson>/<check>__*.cu and checks that <check> failed (not
- * merely was not run), and every tests/grade/<lesson>/pass__*.cu (right solutions that
- * differ from the reference) and checks that it passed. A sanitizer build (make check
+ * merely was not run) with the advice its expect-advice lines name (check_advice), and
+ * every tests/grade/<lesson>/pass__*.cu (right solutions that differ from the reference)
+ * and checks that it passed. A sanitizer build (make check
  * MODE=asan|ubsan), which runs every kernel several times slower, grades one wrong
  * submission per lesson and check and one right one per lesson (the first by name): every
  * check's code path under the sanitizer; the debug build grades them all. */
@@ -47,8 +104,8 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
     DIR *root = opendir("tests/grade");
     ck_assert_ptr_nonnull(root);
     struct dirent *d;
-    int graded = 0, bad = 0, skipped = 0;
-    static char problems[16384];
+    int graded = 0, bad = 0, skipped = 0, advised = 0;
+    static char problems[65536];
     problems[0] = '\0';
     while ((d = readdir(root))) {
         if (d->d_name[0] < '0' || d->d_name[0] > '9')
@@ -80,7 +137,7 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
             (void)last_check;
 #endif
             gl_grade_report rep;
-            char why[1024] = "";
+            char why[8192] = "";
             if (grade_exercise(&l, path, NULL, &rep, &err) != GL_OK) {
                 snprintf(why, sizeof why, "%.900s", err.msg);
             } else if (!rep.compiled) {
@@ -96,12 +153,17 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
             } else {
                 snprintf(why, sizeof why, "lesson %s has no check '%s'", l.id, check);
                 for (int i = 0; i < rep.nchecks; i++)
-                    if (strcmp(rep.checks[i].name, check) == 0)
+                    if (strcmp(rep.checks[i].name, check) == 0) {
                         snprintf(why, sizeof why, "%s",
                                  rep.checks[i].passed    ? "passes the check it must fail"
                                  : rep.checks[i].not_run ? "the check it must fail was not run"
                                  : strlen(rep.checks[i].detail) < 20 ? "no detail"
                                                                      : "");
+                        static char advice[4096];
+                        advice_of(rep.checks[i].detail, advice, sizeof advice);
+                        if (!why[0])
+                            advised += check_advice(path, advice, why, sizeof why) > 0;
+                    }
             }
             if (why[0]) {
                 bad++;
@@ -123,8 +185,13 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
                "other %d are graded by the debug build\n",
                graded, skipped);
     ck_assert_int_ge(graded, 20);
-    ck_assert_msg(bad == 0, "%d of %d wrong solutions are not rejected as expected:\n%s", bad,
+    if (bad) /* the whole list: a Check message holds a few KiB */
+        printf("%s", problems), fflush(stdout);
+    ck_assert_msg(bad == 0, "%d of %d wrong solutions are not rejected as expected:\n%.3000s", bad,
                   graded, problems);
+#ifndef GL_SANITIZER_BUILD
+    ck_assert_int_ge(advised, 8); /* the submissions with expect-advice lines */
+#endif
 }
 END_TEST
 

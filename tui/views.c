@@ -1258,28 +1258,18 @@ static void baseline_lines(const app *a, tlines *L, int cols)
     tl_wrap(L, line, cols, term_attr(TC_HEADING));
 }
 
-/* Theoretical and (estimated) achieved occupancy of the run's launch (gl_occupancy) in
- * one wrapped line: "occupancy: 100% theoretical (limit: threads), about 6% achieved: 4
- * blocks on 132 SMs"; on the simulator it says the figures are its model's, without
- * registers. */
+/* Theoretical and (estimated) achieved occupancy of the run's launch in one wrapped line
+ * (gl_occupancy_describe): "occupancy: 100% theoretical (limit: threads), about 12%
+ * achieved on the 4 SMs with work: 128 of 132 SMs idle"; on the simulator it says the
+ * figures are its model's, without registers. */
 static void occupancy_lines(const app *a, tlines *L, int cols)
 {
     const gl_occupancy *o = &a->run.occupancy;
     if (!o->valid)
         return;
-    const uint64_t blocks = (uint64_t)a->spec.grid[0] * a->spec.grid[1] * a->spec.grid[2];
-    char waves[80] = "";
-    if (o->waves > 1)
-        snprintf(waves, sizeof waves, " in %llu waves", (unsigned long long)o->waves);
-    if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
-        snprintf(waves + strlen(waves), sizeof waves - strlen(waves), "; %d registers per thread",
-                 o->regs_per_thread);
-    tl_printf(L, cols, term_attr(TC_DIM),
-              "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% achieved: %llu block%s on "
-              "%d SMs%s",
-              a->run.backend == GL_BACKEND_SIM ? " (modelled, registers not counted)" : "",
-              o->theoretical * 100, o->limiter, o->achieved * 100, (unsigned long long)blocks,
-              blocks == 1 ? "" : "s", o->sm_count, waves);
+    char line[400];
+    gl_occupancy_describe(o, a->run.backend == GL_BACKEND_SIM, line, sizeof line);
+    tl_printf(L, cols, term_attr(TC_DIM), "%s", line);
 }
 
 /* Whether the last run changed pointer argument i's buffer: against the copy from before

@@ -5,3 +5,4 @@ extern "C" __global__ void add2d(const float *a, float *c, int w, int h)
         for (int x = threadIdx.x; x < w; x += blockDim.x)
             c[y * w + x] += 2.0f * a[y * w + x];
 }
+// expect-advice: let each block own the elements it writes (index them with blockIdx)

@@ -20,3 +20,4 @@ extern "C" __global__ void stencil(const int *in, int *out, int n)
         out[i] = s;
     }
 }
+// expect-advice: an index went below 0

@@ -17,3 +17,6 @@ extern "C" __global__ void reverse_inplace(int *data, int n)
     if (t < m)
         data[base + t] = s[t];
 }
+// expect-advice: warp 1's write at line 9 and warp 0's read at line 12
+// expect-advice: Put __syncthreads() after line 9 and before line 12
+// expect-no-advice: __syncwarp

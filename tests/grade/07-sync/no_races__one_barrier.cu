@@ -12,3 +12,5 @@ extern "C" __global__ void reverse_inplace(int *data, int n)
     if (t < m)
         data[base + t] = s[t];
 }
+// expect-advice: Line 10 both reads and writes s[0]: read the value into a variable, then __syncthreads()
+// expect-no-advice: __syncwarp

@@ -12,3 +12,6 @@ extern "C" __global__ void histogram(const int *data, int *bins, int n)
     if (threadIdx.x < 16)
         bins[threadIdx.x] += local[threadIdx.x];
 }
+// expect-advice: __syncthreads() orders only the threads of one block
+// expect-advice: combine the blocks' results in a second launch
+// expect-no-advice: Put __syncthreads()

@@ -12,3 +12,5 @@ extern "C" __global__ void histogram(const int *data, int *bins, int n)
     if (threadIdx.x < 16 && local[threadIdx.x] != 0)
         atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
 }
+// expect-advice: Several threads write local[
+// expect-advice:  at line 10. If each adds to it (x += v), make that one atomic

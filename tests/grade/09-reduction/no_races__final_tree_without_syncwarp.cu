@@ -21,3 +21,5 @@ extern "C" __global__ void block_sum(const int *in, int *partial, int n)
     if (t == 0)
         partial[blockIdx.x] = warps[0] + warps[1];
 }
+// expect-advice: Put __syncwarp() after line 18 and before line 20
+// expect-no-advice: __syncthreads

@@ -25,3 +25,6 @@ extern "C" __global__ void block_sum(const int *in, int *partial, int n)
     if (t == 0)
         partial[blockIdx.x] = s[0];
 }
+// expect-advice: Lanes of warp 0 touched
+// expect-advice: Put __syncwarp() after line 18 and before line 19
+// expect-no-advice: __syncthreads

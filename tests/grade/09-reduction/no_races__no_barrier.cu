@@ -18,3 +18,5 @@ extern "C" __global__ void block_sum(const int *in, int *partial, int n)
             partial[blockIdx.x] = v;
     }
 }
+// expect-advice: Put __syncthreads() after line 14 and before line 16
+// expect-no-advice: __syncwarp

@@ -32,3 +32,5 @@ extern "C" __global__ void matmul(const float *A, const float *B, float *C, int 
                 C[row * N + col] = acc[i][j];
         }
 }
+// expect-advice: after line 21 and before a loop comes back to line 16
+// expect-no-advice: __syncwarp

@@ -65,3 +65,5 @@ extern "C" __global__ void matmul_pipelined(const int *A, const int *B, int *C, 
     if (row < M && col < N)
         C[row * N + col] = acc;
 }
+// expect-advice: had not landed when the same thread read
+// expect-advice:  at line 61: wait for its group
