@@ -1429,7 +1429,8 @@ int gl_expect_lint_step(const gl_lesson *l, int s, const gl_expect_lint_opts *o,
         /* the GPU launch must build even where it cannot run */
         gl_spec spec;
         gl_error err = {0};
-        if (step->gpu_launch && lesson_step_spec_for(l, s, NULL, GL_BACKEND_GPU, &spec, &err) != GL_OK) {
+        if (step->gpu_launch &&
+            lesson_step_spec_for(l, s, NULL, GL_BACKEND_GPU, &spec, &err) != GL_OK) {
             fprintf(out, "%s/lesson.json: steps[%d].gpu_launch: %s\n", l->dir, s, err.msg);
             problems++;
         } else if (step->gpu_launch) {

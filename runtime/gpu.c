@@ -78,8 +78,8 @@ struct gpu {
     getproc_v2_fn getproc_v2; /* one of these two is set */
     getproc_v1_fn getproc_v1;
     CUdevice dev;
-    CUcontext ctx;       /* the primary context of dev, retained */
-    CUmodule module;     /* the module of the last gpu_load_ptx, or NULL */
+    CUcontext ctx;   /* the primary context of dev, retained */
+    CUmodule module; /* the module of the last gpu_load_ptx, or NULL */
     /* the L2 scrub before each timed run (gpu_flush_l2): its module, kernel and buffer of
      * twice the L2's size, made at the first timed run */
     CUmodule scrub_module;

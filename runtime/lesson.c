@@ -220,11 +220,11 @@ static gl_status check_changes(ctx *c, const cJSON *ch, const cJSON *launch, con
     char f[640];
     if (!cJSON_IsObject(ch))
         return bad(c, field, "must be an object of changes to the step's launch");
-    static const char *const gpu_keys[] = {"grid",  "block", "dynamic_shared_bytes",
-                                           "bytes_moved", "flops", "args", "reference_library",
-                                           "kernels", NULL};
-    static const char *const kernel_keys[] = {"grid", "block", "dynamic_shared_bytes",
-                                              "bytes_moved", "flops", "args", NULL};
+    static const char *const gpu_keys[] = {"grid",  "block", "dynamic_shared_bytes", "bytes_moved",
+                                           "flops", "args",  "reference_library",    "kernels",
+                                           NULL};
+    static const char *const kernel_keys[] = {
+        "grid", "block", "dynamic_shared_bytes", "bytes_moved", "flops", "args", NULL};
     gl_status st = only_keys(c, ch, field, gpu ? gpu_keys : kernel_keys);
     if (st != GL_OK)
         return st;
@@ -250,8 +250,9 @@ static gl_status check_changes(ctx *c, const cJSON *ch, const cJSON *launch, con
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(arg, "type");
         const int ptr = cJSON_IsString(type) && strchr(type->valuestring, '*');
         if (!cJSON_IsObject(a))
-            return bad(c, f, ptr ? "must be an object of \"len\", \"shape\" or \"init\""
-                                 : "must be an object with the scalar's \"value\"");
+            return bad(c, f,
+                       ptr ? "must be an object of \"len\", \"shape\" or \"init\""
+                           : "must be an object with the scalar's \"value\"");
         if ((st = only_keys(c, a, f, ptr ? ptr_keys : scalar_keys)) != GL_OK)
             return st;
     }
@@ -279,9 +280,8 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text",   "kernel",     "launch",  "view",
-                                       "map",   "arch",   "expect",     "gpu_launch", "kernels",
-                                       NULL};
+    static const char *const keys[] = {"title", "text",   "kernel",     "launch",  "view", "map",
+                                       "arch",  "expect", "gpu_launch", "kernels", NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st == GL_OK)
         st = get_arch(c, js, field, &s->arch);
@@ -347,8 +347,9 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
                 return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
             }
             st = cJSON_IsObject(ch) ? check_changes(c, wrap, launch, field, 1, 1)
-                                    : bad(c, f, "must be an object of kernel names and their "
-                                                "launch changes");
+                                    : bad(c, f,
+                                          "must be an object of kernel names and their "
+                                          "launch changes");
             cJSON_Delete(wrap);
         } else {
             st = check_changes(c, ch, launch, f, 1, 1);

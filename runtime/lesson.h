@@ -31,7 +31,7 @@ typedef struct gl_step {
     gl_expect *expect;        /* "expect": the claims of the text about the run, checked by
                                  gpulearn lint (runtime/expect.h); nexpect of them */
     int nexpect;
-    struct cJSON *kernels;    /* "kernels" (owned), or NULL: per other kernel of the
+    struct cJSON *kernels; /* "kernels" (owned), or NULL: per other kernel of the
                                  step's file, the launch changes it runs with (grid,
                                  block, args' len...; lesson_step_spec_for) */
 } gl_step;

@@ -606,8 +606,14 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
     tr->sink_ctx = NULL;
     uint64_t over = tr->dropped;
     int truncated = tr->truncated;
+    /* memory instructions the instrumentation does not record (instrument.h): the
+     * metrics lack their requests, and say so */
+    int unrecorded = 0;
+    for (int pc = 0; pc < tr->ninsns; pc++)
+        unrecorded |= (tr->insns[pc].flags & (TRACE_INSN_WMMA | TRACE_INSN_BULK)) &&
+                      (tr->insns[pc].src_space || tr->insns[pc].dst_space);
     res->metrics = met;
-    if (met && truncated)
+    if (met && (truncated || unrecorded))
         met->incomplete = 1;
     if (opts->trace_level != TRACE_OFF)
         res->trace = tr;
@@ -620,6 +626,10 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
                  (unsigned long long)over,
                  (unsigned long long)(opts->gpu_trace_records ? opts->gpu_trace_records
                                                               : GL_ITRACE_DEFAULT_RECORDS));
+    else if (met && unrecorded)
+        snprintf(why, sizeof why,
+                 "GPU metrics lack wmma.load/store and cp.async.bulk, which the GPU trace does "
+                 "not record: their requests and bytes come from the simulator (--backend sim)");
     else if (met)
         snprintf(why, sizeof why,
                  "GPU metrics cover memory requests and atomics; instruction counts and "

@@ -123,7 +123,8 @@ START_TEST(test_step_kernels_give_a_kernel_its_own_grid_and_lengths)
                   "%s", err.msg);
     ck_assert_str_eq(lesson_step_kernel_name(&l.steps[0]), "matmul_regtile");
     gl_spec s;
-    ck_assert_msg(lesson_step_spec_for(&l, 0, "matmul_naive", GL_BACKEND_SIM, &s, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 0, "matmul_naive", GL_BACKEND_SIM, &s, &err) == GL_OK,
+                  "%s", err.msg);
     ck_assert_str_eq(s.kernel, "matmul_naive");
     ck_assert_uint_eq(s.grid[0], 4);
     ck_assert_uint_eq(s.grid[1], 4);
@@ -133,12 +134,14 @@ START_TEST(test_step_kernels_give_a_kernel_its_own_grid_and_lengths)
     ck_assert_uint_eq(s.args[2].rows, 64);
     spec_free(&s);
     /* a kernel with no entry: the step's launch with its name */
-    ck_assert_msg(lesson_step_spec_for(&l, 0, "other", GL_BACKEND_SIM, &s, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 0, "other", GL_BACKEND_SIM, &s, &err) == GL_OK, "%s",
+                  err.msg);
     ck_assert_str_eq(s.kernel, "other");
     ck_assert_uint_eq(s.grid[0], 1);
     spec_free(&s);
     /* the step's own kernel, or none: the step's launch */
-    ck_assert_int_eq(lesson_step_spec_for(&l, 0, "matmul_regtile", GL_BACKEND_SIM, &s, &err), GL_OK);
+    ck_assert_int_eq(lesson_step_spec_for(&l, 0, "matmul_regtile", GL_BACKEND_SIM, &s, &err),
+                     GL_OK);
     ck_assert_str_eq(s.kernel, "matmul_regtile");
     spec_free(&s);
     ck_assert_int_eq(lesson_step_spec_for(&l, 0, NULL, GL_BACKEND_SIM, &s, &err), GL_OK);
@@ -256,8 +259,9 @@ START_TEST(test_every_kernel_f_runs_computes_the_whole_output)
                 if (np[k] != own.nargs || strcmp(names[k], own.kernel) == 0)
                     continue; /* f runs only kernels the step's arguments fit */
                 gl_spec ks;
-                ck_assert_msg(lesson_step_spec_for(&ls[li], si, names[k], GL_BACKEND_SIM, &ks, &err) == GL_OK,
-                              "%s: %s", what, err.msg);
+                ck_assert_msg(
+                    lesson_step_spec_for(&ls[li], si, names[k], GL_BACKEND_SIM, &ks, &err) == GL_OK,
+                    "%s: %s", what, err.msg);
                 snprintf(what, sizeof what, "lesson %d step %d, f: %s", ls[li].number, si + 1,
                          names[k]);
                 gl_work kw;

@@ -368,8 +368,10 @@ START_TEST(test_gpu_launch_applies_on_a_gpu_only)
     gl_error err = {0};
     ck_assert_msg(lesson_find("12", &l, &err) == GL_OK, "%s", err.msg);
     gl_spec sim, gpu;
-    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_SIM, &sim, &err) == GL_OK, "%s", err.msg);
-    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_SIM, &sim, &err) == GL_OK, "%s",
+                  err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 3, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s",
+                  err.msg);
     ck_assert_str_eq(sim.kernel, "matmul_regtile");
     ck_assert_str_eq(gpu.kernel, "matmul_regtile");
     ck_assert_uint_eq(sim.grid[0], 4);
@@ -388,7 +390,8 @@ START_TEST(test_gpu_launch_applies_on_a_gpu_only)
     spec_free(&sim);
     spec_free(&gpu);
     /* a step without one runs its launch on a GPU too */
-    ck_assert_msg(lesson_step_spec_for(&l, 0, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(lesson_step_spec_for(&l, 0, NULL, GL_BACKEND_GPU, &gpu, &err) == GL_OK, "%s",
+                  err.msg);
     ck_assert_uint_eq(gpu.grid[0], 4);
     spec_free(&gpu);
     lesson_free(&l);

@@ -266,10 +266,10 @@ static const char scoped_ptx[] =
     "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
     "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
     "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd1, %rd1, %rd2;\n"
-    "  setp.lt.u32 %p1, %r1, 2;\n" /* outer %p1: t < 2 */
-    "  {\n  .reg .pred %p1;\n  setp.ge.u32 %p1, %r1, 100;\n" /* inner %p1: false */
-    "  selp.b32 %r2, 7, 1, %p1;\n"                           /* r2 = 1 */
-    "  { .reg .pred %p1; setp.lt.u32 %p1, %r1, 100; }\n"      /* nested: true, unused */
+    "  setp.lt.u32 %p1, %r1, 2;\n"                                /* outer %p1: t < 2 */
+    "  {\n  .reg .pred %p1;\n  setp.ge.u32 %p1, %r1, 100;\n"      /* inner %p1: false */
+    "  selp.b32 %r2, 7, 1, %p1;\n"                                /* r2 = 1 */
+    "  { .reg .pred %p1; setp.lt.u32 %p1, %r1, 100; }\n"          /* nested: true, unused */
     "  selp.b32 %r3, 7, 1, %p1;\n  add.s32 %r2, %r2, %r3;\n  }\n" /* still inner: r2 = 2 */
     "  { .reg .pred p; setp.eq.u32 p, %r1, 0; @p add.s32 %r2, %r2, 100; }\n"
     "  { .reg .pred p; setp.eq.u32 p, %r1, 1; @p add.s32 %r2, %r2, 200; }\n"

@@ -110,9 +110,9 @@ done <<'EOF2'
 7 2 released t=[0-9]* line 17
 7 3 -
 8 1 race on counter\[0\]
-8 2 256 atomic ops on 1 address
-8 3 1024 atomic ops on 16 addresses
-8 4 1088 atomic ops on 32 addresses
+8 2 256 atomics on 1 address
+8 3 1024 atomics on 16 addresses
+8 4 1088 atomics on 32 addresses
 9 1 more rows above (< back)
 9 2 4 wavefronts, ideal 1
 9 3 L48 
@@ -146,11 +146,11 @@ done <<'EOF2'
 15 2 b0 w0 ████
 15 3 b0 w0 ████
 16 1 race on bins\[
-16 2 2048 atomic ops on 16 addresses
-16 3 atomic ops on 32 addresses
+16 2 2048 atomics on 16 addresses
+16 3 atomics on 32 addresses
 16 4 keys_out: 
 16 5 released t=[0-9]* line 56
-16 6 atomic ops on 32 addresses
+16 6 atomics on 32 addresses
 17 1 released t=[0-9]* line 49
 17 2 %p1 
 17 3 b0 w0 .*██

@@ -143,15 +143,15 @@ typedef struct app {
     gl_status run_status;
     gl_run_result run;
     char run_error[4096];
-    char *run_chatter;      /* anything the runtime wrote to stdout/stderr meanwhile */
-    bool replayed_on_sim;   /* the last run was S: a GPU run replayed on the simulator */
-    bool other_kernel;      /* f chose spec.kernel: not the one the step launches */
+    char *run_chatter;          /* anything the runtime wrote to stdout/stderr meanwhile */
+    bool replayed_on_sim;       /* the last run was S: a GPU run replayed on the simulator */
+    bool other_kernel;          /* f chose spec.kernel: not the one the step launches */
     gl_backend_kind spec_where; /* the back end the step's spec was built for: on a GPU
                                    a speed step's gpu_launch (lesson_step_spec_for) */
-    char start_kernel[128]; /* the run under way's kernel when f chose it, else "" */
-    char run_kernel[128];   /* the last run's (a->run), likewise */
-    bool have_work;         /* run_work holds the last run's work (a run that finished) */
-    gl_work run_work;       /* its kernel, launch and elements changed: the Result says
+    char start_kernel[128];     /* the run under way's kernel when f chose it, else "" */
+    char run_kernel[128];       /* the last run's (a->run), likewise */
+    bool have_work;             /* run_work holds the last run's work (a run that finished) */
+    gl_work run_work;           /* its kernel, launch and elements changed: the Result says
                                when the previous run did other work (gl_work_same) */
     /* the session's runs on the roofline, oldest first (view_roofline_record) */
     app_roof_point roof[APP_MAX_ROOF];

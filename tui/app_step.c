@@ -356,8 +356,7 @@ bool app_step_respec(app *a, gl_backend_kind where, char *msg, size_t len)
     if (where != GL_BACKEND_SIM)
         where = step_where(a);
     const gl_step *step = app_cur_step(a);
-    if (app_on_exercise(a) || !step || !step->gpu_launch || !a->have_spec ||
-        where == a->spec_where)
+    if (app_on_exercise(a) || !step || !step->gpu_launch || !a->have_spec || where == a->spec_where)
         return true;
     return use_spec(a, a->other_kernel ? a->spec.kernel : NULL, where, msg, len);
 }

@@ -167,7 +167,7 @@ typedef struct parser {
         int depth, prev;
     } * shadow;
     int nshadow, shadowcap;
-    int block_depth; /* 1 in the function's body, +1 per open '{' */
+    int block_depth;        /* 1 in the function's body, +1 per open '{' */
     smap all_labels;        /* every function's labels, for the DWARF's code addresses */
     ptx_dwarf_sec secs[16]; /* the module's .section blocks (ptx_dwarf.h) */
     int nsecs;
