@@ -666,7 +666,7 @@ static void fmt(char *buf, size_t len, double v)
 /* "2", "2 (within 0.001)", "from 1 to 3", "at least 1", "at most 3" */
 static void fmt_claim(char *buf, size_t len, const gl_expect *e)
 {
-    char a[48], b[48];
+    char a[24], b[24]; /* fmt writes at most 17 bytes: %.0f below 1e15, or %.6g */
     if (e->has_equals) {
         fmt(a, sizeof a, e->equals);
         if (e->tolerance > 0) {
