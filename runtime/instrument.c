@@ -1048,8 +1048,10 @@ static void sort_by_time(trace_t *t)
 
 int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
                      const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
-                     trace_t *t)
+                     trace_t *t, uint64_t *lost)
 {
+    if (lost)
+        *lost = 0;
     const unsigned char *p = buf;
     if (bytes < GL_ITRACE_HEADER_BYTES || rd64(p + 24) != GL_ITRACE_MAGIC)
         return -1;
@@ -1121,6 +1123,8 @@ int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
     if (total > written) {
         t->truncated = 1;
         t->dropped += total - written;
+        if (lost)
+            *lost = total - written;
     }
     if (!ins->sim_mode)
         sort_by_time(t);

@@ -123,10 +123,12 @@ void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint6
  * ORIGINAL module `orig` (sim_trace_describe), then block start/end and memory events
  * in record order; GPU shared addresses are translated to the simulator's layout
  * with ins->syms. t->truncated is set and t->dropped counts the records that did not
- * fit. time: %globaltimer in ns; GPU-mode traces are ordered by time (the sink, if
- * set, saw them in record order). 0, or -1 on a malformed buffer or no memory. */
+ * fit, as do events past t's own cap (trace_append); *lost (may be NULL) gets the
+ * records the kernel made that did not fit in the buffer alone, which a sink never saw.
+ * time: %globaltimer in ns; GPU-mode traces are ordered by time (the sink, if set, saw
+ * them in record order). 0, or -1 on a malformed buffer or no memory. */
 int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
                      const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
-                     trace_t *t);
+                     trace_t *t, uint64_t *lost);
 
 #endif

@@ -593,7 +593,9 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
         tr->sink_ctx = met;
         met->l2_bytes = wr->have_info ? wr->info.l2_bytes : 0; /* the DRAM model: its L2 */
     }
-    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr) < 0) {
+    uint64_t over = 0; /* records the device buffer had no room for: no sink saw them */
+    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr,
+                         &over) < 0) {
         trace_free(tr);
         gl_metrics_free(met);
         free(met);
@@ -604,8 +606,9 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
         met->incomplete = 1;
     tr->sink = NULL;
     tr->sink_ctx = NULL;
-    uint64_t over = tr->dropped;
-    int truncated = tr->truncated;
+    /* events past the stored trace's cap went through the sink: only the device's lost
+     * records make the metrics incomplete (the trace's views say what they kept) */
+    const int truncated = over > 0;
     /* memory instructions the instrumentation does not record (instrument.h): the
      * metrics lack their requests, and say so */
     int unrecorded = 0;

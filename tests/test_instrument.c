@@ -69,8 +69,10 @@ static int pc_first = 0, pc_last = 1 << 30; /* requests() keeps these instructio
 static int ignore_local_addrs;              /* GPU vs simulator: local windows may differ in base */
 static size_t last_stored;                  /* events and drops of compare_spec's decoded trace */
 static uint64_t last_dropped;
-static int instr_mode = 1;   /* gl_instrument_ptx's sim_mode in compare_spec */
-static trace_t **keep_trace; /* set: compare_spec hands its decoded trace over */
+static uint64_t last_lost;       /* the records its buffer had no room for (decode's *lost) */
+static size_t decode_max_events; /* the decoded trace's cap (trace_new; 0: the default) */
+static int instr_mode = 1;       /* gl_instrument_ptx's sim_mode in compare_spec */
+static trace_t **keep_trace;     /* set: compare_spec hands its decoded trace over */
 /* set: changes the trace buffer before it is decoded (what a GPU would write) */
 static void (*mutate_ibuf)(void *buf, size_t bytes, const gl_instrumented *ins);
 
@@ -353,8 +355,9 @@ static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *
     if (mutate_ibuf)
         mutate_ibuf(ibuf, bytes, &ins);
     /* decoded trace */
-    b.tr = trace_new(TRACE_MEMORY, 0);
-    ck_assert_int_eq(gl_itrace_decode(ibuf, bytes, &ins, m, spec.grid, spec.block, b.tr), 0);
+    b.tr = trace_new(TRACE_MEMORY, decode_max_events);
+    ck_assert_int_eq(
+        gl_itrace_decode(ibuf, bytes, &ins, m, spec.grid, spec.block, b.tr, &last_lost), 0);
     free(ibuf);
     *truncated = b.tr->truncated;
     last_stored = b.tr->nevents;
@@ -558,6 +561,24 @@ START_TEST(test_small_capacity_marks_the_trace_truncated)
     int trunc = 0;
     compare("vec_add.nvcc", vec_add_json, 10, &trunc);
     ck_assert_int_eq(trunc, 1);
+    ck_assert_uint_gt(last_lost, 0);
+}
+END_TEST
+
+/* A decoded trace that keeps fewer events than the buffer holds is cut, but loses no
+ * record: a sink (the metrics) saw every one. gpulearn run --metrics-json on a GPU keeps
+ * one event and called every GPU trace "truncated: N records did not fit", so the
+ * metrics of every GPU run were marked incomplete. */
+START_TEST(test_a_trace_cap_loses_no_record)
+{
+    int trunc = 0;
+    decode_max_events = 1;
+    compare("vec_add.nvcc", vec_add_json, 0, &trunc);
+    decode_max_events = 0;
+    ck_assert_int_eq(trunc, 1);
+    ck_assert_uint_eq(last_stored, 1);
+    ck_assert_uint_gt(last_dropped, 0);
+    ck_assert_uint_eq(last_lost, 0);
 }
 END_TEST
 
@@ -1196,6 +1217,7 @@ static Suite *suite(void)
                         0, 2);
     tcase_add_loop_test(tc, test_metrics_kernels_strided_and_bank_conflicts_agree, 0, 2);
     tcase_add_test(tc, test_small_capacity_marks_the_trace_truncated);
+    tcase_add_test(tc, test_a_trace_cap_loses_no_record);
     tcase_add_test(tc, test_every_fixture_entry_instruments_parses_and_assembles);
     tcase_add_test(tc, test_perfetto_of_a_gpu_trace_shows_blocks_on_sms);
     tcase_add_loop_test(tc, test_gpu_shared_layout_is_translated_to_the_simulators, 0, 2);
