@@ -825,7 +825,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             return gs;
         snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major, info.compute_minor);
     }
-    char *sub_path = strdup(submission ? submission : e->starter);
+    char *sub_path = strdup(submission ? submission : e->starter), *sub_src = NULL;
     gl_compiled ref = {0}, sub = {0}, sub_gpu = {0}, sub_dbg = {0};
     ptx_module_t *ref_m = NULL, *sub_m = NULL, *dbg_m = NULL;
     size_run *runs = NULL;
@@ -862,6 +862,14 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const char *not_run = NULL;
     gl_compile_opts sub_compile = opts->compile;
     sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
+    /* the submission is read once, here, and every build compiles these bytes: a file
+     * swapped for a link or another file after this read changes nothing */
+    sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    if (!sub_src) {
+        st = err ? err->status : GL_ERR_INPUT;
+        goto done;
+    }
+    sub_compile.source = sub_src;
     if (gl_compile_cuda(sub_path, &sub_compile, &sub, &cerr) != GL_OK) {
         if (cerr.status != GL_ERR_COMPILE) {
             st = gl_fail(err, cerr.status, "%s", cerr.msg);
@@ -1083,6 +1091,7 @@ done:
     gl_compiled_free(&sub_dbg);
     ptx_module_free(dbg_m);
     free(sub_path);
+    free(sub_src);
     if (st != GL_OK) { /* an error leaves no checks behind: the caller frees nothing */
         free(rep->compile_log);
         free(rep->diags);
