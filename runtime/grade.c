@@ -418,20 +418,31 @@ static const char *k_metric_advice[][2] = {
                         "element, about n log2 n."},
 };
 
-/* Why a launch stopped, in a few words with where: "an endless loop at k.cu:6". */
-static void why_stopped(const gl_fault *f, char *buf, size_t len)
+/* Why a launch did not finish, with where: "an out-of-bounds access at k.cu:6"; never
+ * without a reason: the step limit, an unsupported instruction (deep recursion: "call
+ * stack overflow calling 'f' ..."), a launch the simulator refused (the memory limit)
+ * give the simulator's own sentence. */
+static void why_stopped(const sim_run *r, char *buf, size_t len)
 {
+    const gl_fault *f = &r->fault;
     const char *what = f->kind == GL_FAULT_OUT_OF_BOUNDS ? "an out-of-bounds access"
                        : f->kind == GL_FAULT_MISALIGNED  ? "a misaligned access"
                        : f->kind == GL_FAULT_DEADLOCK    ? "a deadlock"
-                       : f->kind == GL_FAULT_STEP_LIMIT  ? "an endless loop"
                        : f->kind == GL_FAULT_TRAP        ? "a trap or failed assert"
                        : f->kind == GL_FAULT_GPU         ? "a fault on the GPU"
-                                                         : "it stopped";
-    if (f->src_file[0] && f->src_line > 0)
-        snprintf(buf, len, "%s at %s:%d", what, gl_display_path(f->src_file), f->src_line);
+                                                         : NULL;
+    int n = -1; /* the sentence itself (the step limit, unsupported, refused), without
+                   the states of the block's warps that follow it */
+    if (!what) {
+        what = f->message[0] ? f->message : r->error[0] ? r->error : "the launch did not run";
+        const char *warps = strstr(what, "; warps of block");
+        n = warps ? (int)(warps - what) : -1;
+    }
+    const char *file = gl_display_path(f->src_file);
+    if (f->src_file[0] && f->src_line > 0 && !strstr(what, file))
+        snprintf(buf, len, "%.*s at %s:%d", n, what, file, f->src_line);
     else
-        snprintf(buf, len, "%s", what);
+        snprintf(buf, len, "%.*s", n, what);
 }
 
 static void run_check(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
@@ -440,7 +451,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     snprintf(c->name, sizeof c->name, "%s", k->name);
     c->passed = 1;
     int failed = 0, nnot_run = 0, more_adv = 0, not_run_adv = 0;
-    char more[256] = "", not_run[256] = "", why_not_run[512] = "";
+    char more[256] = "", not_run[256] = "", why_not_run[1024] = "";
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
@@ -589,7 +600,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                          nnot_run ? ", " : "", r->label);
             nnot_run++;
             if (!why_not_run[0])
-                why_stopped(&r->got.fault, why_not_run, sizeof why_not_run);
+                why_stopped(&r->got, why_not_run, sizeof why_not_run);
             c->passed = 0;
         } else if (!ok) {
             if (failed >= GRADE_DETAILED_SIZES && r->inputs)
