@@ -285,17 +285,18 @@ int cmd_grade(int argc, char **argv)
 {
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit. */
-    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL;
+    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char **slot = strcmp(a, "--batch") == 0    ? &batch
-                            : strcmp(a, "--out") == 0    ? &out
-                            : strcmp(a, "--format") == 0 ? &format
-                            : strcmp(a, "--seed") == 0   ? &seed
-                                                         : NULL;
+        const char **slot = strcmp(a, "--batch") == 0          ? &batch
+                            : strcmp(a, "--out") == 0          ? &out
+                            : strcmp(a, "--format") == 0       ? &format
+                            : strcmp(a, "--seed") == 0         ? &seed
+                            : strcmp(a, "--memory-limit") == 0 ? &memory
+                                                               : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
             continue;
@@ -346,6 +347,13 @@ int cmd_grade(int argc, char **argv)
                                    seed);
         }
         opts.seed = v, opts.seed_given = 1;
+    }
+    if (memory &&
+        (gl_parse_bytes(memory, &opts.memory_limit) != 0 || opts.memory_limit < (1u << 20))) {
+        lesson_free(&l);
+        return cli_usage_error("--memory-limit must be a size of at least 1 MiB (e.g. 512M, 2G), "
+                               "not '%s'",
+                               memory);
     }
     /* Submissions compile in a sandbox (runtime/sandbox.h). Without one, a class's
      * batch is not graded unless the instructor says so. */

@@ -2,7 +2,8 @@
  * Options of its own: --time [--reps N] [--warmup N] (kernel time on the GPU:
  * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
  * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
- * trace as Chrome Trace Event JSON for Perfetto). */
+ * trace as Chrome Trace Event JSON for Perfetto), --memory-limit SIZE (the simulator's
+ * memory budget, default half the memory available). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ typedef struct run_extra {
     const char *metrics_json; /* --metrics-json FILE */
     int schedule_random;      /* --schedule random:SEED */
     uint64_t schedule_seed;
+    uint64_t memory_limit; /* --memory-limit SIZE, bytes; 0: the default */
 } run_extra;
 
 static int parse_count(const char *opt, const char *val, int lo, int hi, int *out)
@@ -116,7 +118,8 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
         const char *a = argv[i];
         int takes = strcmp(a, "--reps") == 0 || strcmp(a, "--warmup") == 0 ||
                     strcmp(a, "--timeout") == 0 || strcmp(a, "--trace-json") == 0 ||
-                    strcmp(a, "--metrics-json") == 0 || strcmp(a, "--schedule") == 0;
+                    strcmp(a, "--metrics-json") == 0 || strcmp(a, "--schedule") == 0 ||
+                    strcmp(a, "--memory-limit") == 0;
         if (takes && i + 1 >= *argc)
             return cli_usage_error("%s needs a value", a);
         if (strcmp(a, "--time") == 0) {
@@ -142,6 +145,11 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
                                        "whole number), not '%s'",
                                        v);
             }
+        } else if (strcmp(a, "--memory-limit") == 0) {
+            if (gl_parse_bytes(argv[++i], &x->memory_limit) != 0 || x->memory_limit < (1u << 20))
+                return cli_usage_error("--memory-limit must be a size of at least 1 MiB (e.g. "
+                                       "512M, 2G), not '%s'",
+                                       argv[i]);
         } else if (strcmp(a, "--timeout") == 0) {
             const char *v = argv[++i];
             char *end;
@@ -300,6 +308,8 @@ int cmd_run(int argc, char **argv)
                                     .arch = c.arch,
                                     .arch_origin = c.arch ? "--arch" : NULL},
                         .timeout_s = x.timeout_s,
+                        .memory_limit = x.memory_limit,
+                        .memory_limit_origin = x.memory_limit ? "--memory-limit" : NULL,
                         .time_reps = x.time ? x.reps : 0,
                         .time_warmup = x.warmup};
     if (x.trace_json)

@@ -161,6 +161,50 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
+int gl_parse_bytes(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const double v = s && *s ? strtod(s, &end) : -1;
+    if (errno || !end || end == s || v != v)
+        return -1;
+    while (*end == ' ')
+        end++;
+    double scale = 1;
+    const char units[] = "kmgt";
+    const char *u = *end ? strchr(units, *end | 0x20) : NULL;
+    if (u) {
+        for (const char *p = units; p <= u; p++)
+            scale *= 1024;
+        end++;
+        if ((end[0] | 0x20) == 'i' && (end[1] | 0x20) == 'b')
+            end += 2;
+        else if ((end[0] | 0x20) == 'b')
+            end++;
+    } else if ((*end | 0x20) == 'b') {
+        end++;
+    }
+    const double bytes = v * scale;
+    if (*end || !(bytes >= 1) || bytes > 0x1p60)
+        return -1;
+    *out = (uint64_t)bytes;
+    return 0;
+}
+
+void gl_format_bytes(char *buf, size_t len, uint64_t n)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (n < 1024) {
+        snprintf(buf, len, "%llu bytes", (unsigned long long)n);
+        return;
+    }
+    int u = 0;
+    double v = (double)n / 1024;
+    while (v >= 1024 && u < 3)
+        v /= 1024, u++;
+    snprintf(buf, len, v == (double)(uint64_t)v ? "%.0f %s" : "%.1f %s", v, unit[u]);
+}
+
 int gl_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;

@@ -86,6 +86,14 @@ void gl_tmpdir_remove(const char *dir);
  * must be before a sweep removes it, seconds. */
 #define GL_TMPDIR_STALE_S 3600
 
+/* A size in bytes as a person writes it: a whole or decimal number with an optional unit
+ * K, M, G, T (powers of 1024; "KiB", "MB", "g" too; no unit: bytes): "2G", "512MiB",
+ * "1.5g", "1048576". 0 with *out set, or -1 (not a size, or under one byte or over
+ * 2^60). */
+int gl_parse_bytes(const char *s, uint64_t *out);
+/* n bytes for messages into buf: "16 GiB", "1.5 MiB", "300 bytes". */
+void gl_format_bytes(char *buf, size_t len, uint64_t n);
+
 /* 1 when paths a and b name the same existing file (same device and inode). */
 int gl_same_file(const char *a, const char *b);
 

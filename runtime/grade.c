@@ -203,9 +203,10 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
         return st;
     res.nargs = spec->nargs;
     gl_run_opts o = *opts;
-    if (o.metrics) {
+    if (o.metrics) { /* in the sandbox's child too: the count comes back */
         o.trace_sink = count_global_load_lanes;
         o.trace_sink_ctx = &r->global_load_lanes;
+        o.trace_sink_ctx_bytes = sizeof r->global_load_lanes;
     }
     gl_error rerr = {0};
     r->status = gl_run_sim(spec, m, kernel, &o, &res, &rerr);
@@ -808,6 +809,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
+    const uint64_t mem_limit = opts->memory_limit ? opts->memory_limit
+                               : e->memory_limit  ? e->memory_limit
+                                                  : GL_MEMORY_LIMIT_GRADE;
+    const char *mem_origin = opts->memory_limit ? "--memory-limit"
+                             : e->memory_limit  ? "\"memory_limit\" of the exercise"
+                                                : "the grader's default; --memory-limit sets it";
 
     /* the target: --arch, else the exercise's "arch", else the default: for the simulator
      * its default profile, for the GPU its own (compute_XY of its capability) */
@@ -983,7 +990,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        gl_run_opts ref_cfg = {.step_limit = step_limit, .compile = sim_compile};
+        gl_run_opts ref_cfg = {.step_limit = step_limit,
+                               .compile = sim_compile,
+                               .memory_limit = mem_limit,
+                               .memory_limit_origin = mem_origin};
         gl_error rerr = {0};
         st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
@@ -998,8 +1008,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        gl_run_opts sub_cfg = {
-            .step_limit = step_limit, .metrics = traced && metric_here, .compile = sim_compile};
+        gl_run_opts sub_cfg = {.step_limit = step_limit,
+                               .metrics = traced && metric_here,
+                               .compile = sim_compile,
+                               .memory_limit = mem_limit,
+                               .memory_limit_origin = mem_origin,
+                               .sandbox = rep->sandboxed};
         gl_error serr = {0};
         if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
             /* The submission does not fit the exercise (renamed kernel, changed
@@ -1042,7 +1056,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             break;
         }
         if (dbg_m && !r->inputs) {
-            gl_run_opts dbg_cfg = {.step_limit = step_limit, .compile = sim_compile};
+            gl_run_opts dbg_cfg = {.step_limit = step_limit,
+                                   .compile = sim_compile,
+                                   .memory_limit = mem_limit,
+                                   .memory_limit_origin = mem_origin,
+                                   .sandbox = rep->sandboxed};
             gl_error derr = {0};
             r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
@@ -1055,7 +1073,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 gl_run_opts rc = {.step_limit = step_limit,
                                   .schedule_random = seed != 0,
                                   .schedule_seed = seed,
-                                  .compile = sim_compile};
+                                  .compile = sim_compile,
+                                  .memory_limit = mem_limit,
+                                  .memory_limit_origin = mem_origin,
+                                  .sandbox = rep->sandboxed};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;
