@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "runtime/cublas.h"
@@ -232,13 +233,24 @@ static void print_findings(const gl_run_result *res)
             f->kind == GL_FIND_DEADLOCK || f->kind == GL_FIND_STEP_LIMIT ||
             f->kind == GL_FIND_OTHER)
             continue; /* the fault that ended the launch: reported as the run's error */
-        fprintf(stderr, "gpulearn: %s: %s", f->is_error ? "error" : "warning", f->message);
+        fprintf(stderr, "gpulearn: %s: ", f->is_error ? "error" : "warning");
+        gl_fputs_term(stderr, f->message, 0);
         if (f->count > 1)
             fprintf(stderr, " (%llu times)", (unsigned long long)f->count);
         fputc('\n', stderr);
     }
     if (res->findings_dropped)
         fprintf(stderr, "gpulearn: %d more findings not shown\n", res->findings_dropped);
+}
+
+/* The kernel's printf output on stdout: on a terminal escaped (gl_escape_term: lines and
+ * tabs kept, no escape sequence gets through), elsewhere the bytes as printed. */
+static void put_printf(const char *text)
+{
+    if (isatty(STDOUT_FILENO))
+        gl_fputs_term(stdout, text, GL_ESC_LINES);
+    else
+        fputs(text, stdout);
 }
 
 /* The --time report: median and spread, bandwidth against the peak, FLOP/s. */
@@ -322,16 +334,21 @@ int cmd_run(int argc, char **argv)
     opts.schedule_seed = x.schedule_seed;
     gl_run_result res;
     st = gl_run_spec(&spec, &opts, &res, &err);
-    if (res.compile_log) /* the compiler's warnings */
-        fprintf(stderr, "%s%s", res.compile_log,
-                res.compile_log[strlen(res.compile_log) - 1] == '\n' ? "" : "\n");
-    if (res.note[0])
-        fprintf(stderr, "gpulearn: %s\n", res.note);
+    if (res.compile_log) { /* the compiler's warnings, quoting the source: escaped */
+        gl_fputs_term(stderr, res.compile_log, GL_ESC_LINES);
+        if (res.compile_log[strlen(res.compile_log) - 1] != '\n')
+            fputc('\n', stderr);
+    }
+    if (res.note[0]) {
+        fputs("gpulearn: ", stderr);
+        gl_fputs_term(stderr, res.note, 0);
+        fputc('\n', stderr);
+    }
     int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
     if (res.fault.kind == GL_FAULT_GPU) {
         /* The GPU's buffers are lost with its context: show only the printf output. */
         if (!dumped && res.stdout_text && *res.stdout_text)
-            fputs(res.stdout_text, stdout);
+            put_printf(res.stdout_text);
     } else if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
         if (c.dump_json)
             rc = write_dump(c.dump_json, &spec, &res);
@@ -342,7 +359,7 @@ int cmd_run(int argc, char **argv)
                    res.backend == GL_BACKEND_GPU ? "GPU" : "simulator",
                    gl_compiler_name(res.compiler), res.cached ? ", cached" : "");
             if (res.stdout_text && *res.stdout_text)
-                fputs(res.stdout_text, stdout);
+                put_printf(res.stdout_text);
             for (int i = 0; i < spec.nargs; i++)
                 if (spec.args[i].is_ptr)
                     print_buffer(&spec.args[i], &res.buffers[i]);

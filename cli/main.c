@@ -87,11 +87,17 @@ int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l)
 int cli_die(gl_status st, const char *msg)
 {
     /* Every message line gets the prefix; indented lines (a compiler's source excerpt
-     * and caret) are printed as they are, so the caret stays under its column. */
+     * and caret) are printed as they are, so the caret stays under its column. What a
+     * message quotes of a submission (its name, its source lines) is escaped
+     * (gl_escape_term): it can send no escape sequence to the terminal. */
     while (*msg) {
         const char *nl = strchr(msg, '\n');
         int len = nl ? (int)(nl - msg) : (int)strlen(msg);
-        fprintf(stderr, "%s%.*s\n", msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", len, msg);
+        char line[sizeof(gl_error){0}.msg];
+        snprintf(line, sizeof line, "%.*s", len, msg);
+        fputs(msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", stderr);
+        gl_fputs_term(stderr, line, GL_ESC_LINES);
+        fputc('\n', stderr);
         msg += len + (nl ? 1 : 0);
     }
     return gl_exit_code(st);

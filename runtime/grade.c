@@ -1138,24 +1138,34 @@ done:
     return st;
 }
 
+/* Report text comes from the submission (its name, compiler messages quoting its lines):
+ * it reaches a terminal escaped (gl_escape_term), so it can forge no line and send no
+ * escape sequence. */
 void grade_report_write_text(FILE *f, const gl_grade_report *r)
 {
     int passed = 0;
+    fputs("Grading ", f);
+    gl_fputs_term(f, r->submission, 0);
     fprintf(f,
-            "Grading %s for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
+            " for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
             "repeats them)\n",
-            r->submission, r->lesson,
-            strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
+            r->lesson, strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
             (unsigned long long)r->seed, (unsigned long long)r->seed);
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
         passed += c->passed;
-        fprintf(f, "  %-7s  %s\n", c->passed ? "PASS" : c->not_run ? "NOT RUN" : "FAIL", c->name);
+        fprintf(f, "  %-7s  ", c->passed ? "PASS" : c->not_run ? "NOT RUN" : "FAIL");
+        gl_fputs_term(f, c->name, 0);
+        fputc('\n', f);
         const char *line = c->detail;
         while (*line) {
             const char *nl = strchr(line, '\n');
-            int len = nl ? (int)(nl - line) : (int)strlen(line);
-            fprintf(f, "        %.*s\n", len, line);
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            char one[sizeof c->detail];
+            snprintf(one, sizeof one, "%.*s", (int)len, line);
+            fputs("        ", f);
+            gl_fputs_term(f, one, GL_ESC_LINES); /* tabs kept: a compiler's excerpt */
+            fputc('\n', f);
             line += len + (nl ? 1 : 0);
         }
     }
@@ -1177,12 +1187,21 @@ const char *grade_check_status(const gl_check_result *c)
     return c->passed ? "pass" : c->not_run ? "not_run" : "fail";
 }
 
+/* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD), so that the
+ * JSON is valid whatever bytes a submission's name or messages hold. */
+static void add_text(cJSON *obj, const char *key, const char *s)
+{
+    char *clean = gl_utf8_clean(s);
+    cJSON_AddStringToObject(obj, key, clean ? clean : "");
+    free(clean);
+}
+
 void grade_report_write_json(FILE *f, const gl_grade_report *r)
 {
     cJSON *js = cJSON_CreateObject();
-    cJSON_AddStringToObject(js, "lesson", r->lesson);
-    cJSON_AddStringToObject(js, "submission", r->submission);
-    cJSON_AddStringToObject(js, "backend", r->backend);
+    add_text(js, "lesson", r->lesson);
+    add_text(js, "submission", r->submission);
+    add_text(js, "backend", r->backend);
     cJSON_AddBoolToObject(js, "passed", r->passed);
     cJSON_AddBoolToObject(js, "compiled", r->compiled);
     cJSON_AddNumberToObject(js, "seed", (double)r->seed);
@@ -1190,10 +1209,10 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON *checks = cJSON_AddArrayToObject(js, "checks");
     for (int i = 0; i < r->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
-        cJSON_AddStringToObject(c, "name", r->checks[i].name);
+        add_text(c, "name", r->checks[i].name);
         cJSON_AddBoolToObject(c, "passed", r->checks[i].passed);
         cJSON_AddStringToObject(c, "status", grade_check_status(&r->checks[i]));
-        cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
+        add_text(c, "detail", r->checks[i].detail);
         cJSON_AddItemToArray(checks, c);
     }
     char *text = cJSON_Print(js);
@@ -1203,13 +1222,20 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON_Delete(js);
 }
 
-/* XML text with &, <, >, " escaped and control characters other than tab/newline
- * dropped (they are not allowed in XML 1.0). */
+/* XML 1.0 character data (§2.2 Char) from any bytes: &, <, >, " escaped; a byte that
+ * is not valid UTF-8, and U+FFFE and U+FFFF, as U+FFFD; the control characters XML
+ * forbids (all below 0x20 but tab, newline and carriage return) shown as C escapes in
+ * text ("\033", as on a terminal): the document is well-formed whatever a submission's
+ * name or messages hold. */
 static void xml_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '&')
+    while (*s) {
+        const unsigned char ch = (unsigned char)*s;
+        uint32_t cp = 0;
+        const int k = gl_utf8_next(s, &cp);
+        if (k == 0 || cp == 0xfffe || cp == 0xffff)
+            fputs("\xef\xbf\xbd", f);
+        else if (ch == '&')
             fputs("&amp;", f);
         else if (ch == '<')
             fputs("&lt;", f);
@@ -1217,8 +1243,11 @@ static void xml_text(FILE *f, const char *s)
             fputs("&gt;", f);
         else if (ch == '"')
             fputs("&quot;", f);
-        else if (ch >= 0x20 || ch == '\n' || ch == '\t')
-            fputc(ch, f);
+        else if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+            fprintf(f, "\\%03o", ch);
+        else
+            fwrite(s, 1, (size_t)k, f);
+        s += k ? k : 1;
     }
 }
 
