@@ -50,7 +50,8 @@ for name in $targets; do
   done
   before=$(ls "$crashes" | wc -l)
   start=$(date +%s)
-  "$bin" "$corpus" "fuzz/corpus/$name" -dict="$dict" -fork="$JOBS" -ignore_crashes=1 \
+  # its own process group (setsid), so that stopping it stops the fork-mode jobs too
+  setsid "$bin" "$corpus" "fuzz/corpus/$name" -dict="$dict" -fork="$JOBS" -ignore_crashes=1 \
     -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -max_total_time="$MAX" -artifact_prefix="$crashes/" >"$log" 2>&1 &
   pid=$!
@@ -59,7 +60,7 @@ for name in $targets; do
     sleep 5
     n=$(grep -E '^#[0-9]+: cov:' "$log" | tail -n 1 | sed -n 's/^#\([0-9]*\):.*/\1/p')
     if [ -n "$n" ] && [ "$n" -ge "$EXECS" ]; then
-      kill -INT "$pid" 2>/dev/null
+      kill -TERM "-$pid" 2>/dev/null # the group; SIGINT: a background job of sh ignores it
       break
     fi
   done
