@@ -852,8 +852,9 @@ typedef struct run_records {
     int findings_dropped, nerrors, nwarnings;
 } run_records;
 
-/* The most bytes one message of a sandboxed run may announce (a buffer: 64 GiB). */
-#define RUN_MSG_MAX ((uint64_t)64 << 30)
+/* The most bytes one message of a sandboxed run may announce besides a buffer, which
+ * may be as large as it is (printf output is cut at 1 MiB, findings at 100). */
+#define RUN_MSG_MAX ((uint64_t)256 << 20)
 
 /* What the sandboxed child runs. */
 typedef struct sandbox_run {
@@ -1023,7 +1024,7 @@ static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *
         memcpy(opts->trace_sink_ctx, in->data, len);
         return 0;
     case RUN_MSG_DONE:
-        *st = (gl_status)in->h.arg;
+        *st = in->h.arg <= (uint32_t)GL_ERR_NOMEM ? (gl_status)in->h.arg : GL_ERR_FAULT;
         if (*st != GL_OK)
             gl_fail(err, *st, "%s", in->data);
         return 1;
@@ -1091,11 +1092,16 @@ static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, c
     /* its result; the simulator stops the launch at the time limit, so this deadline
      * only catches a child that hangs elsewhere */
     const double deadline = gl_child_now() + 2 * timeout + 60;
+    /* what the child may announce: never more than the largest buffer (a child that
+     * lost its mind cannot make this process allocate what it likes) */
+    uint64_t most = RUN_MSG_MAX;
+    for (int i = 0; res->buffers && i < res->nargs; i++)
+        most = res->buffers[i].bytes > most ? res->buffers[i].bytes : most;
     gl_msg_in in = {0};
     gl_status st = GL_ERR_FAULT;
     int done = 0;
     gl_msg_rc rc = GL_MSG_OK;
-    while (!done && (rc = gl_msg_recv(ch.fd, &in, RUN_MSG_MAX, deadline)) == GL_MSG_OK) {
+    while (!done && (rc = gl_msg_recv(ch.fd, &in, most, deadline)) == GL_MSG_OK) {
         done = take_message(opts, res, &in, &st, err);
         if (done < 0)
             rc = GL_MSG_ERROR;
