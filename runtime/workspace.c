@@ -160,9 +160,9 @@ gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_erro
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         if (!exists(path) && rename(bak, path) == 0)
-            gl_fail(err, st, "%s\nnot reset: your version is unchanged at %s", why, path);
+            gl_fail(err, st, "%s; not reset: your version is unchanged at %s", why, path);
         else
-            gl_fail(err, st, "%s\nnot reset: your version is kept as %s", why, bak);
+            gl_fail(err, st, "%s; not reset: your version is kept as %s", why, bak);
         bak[0] = '\0';
     }
     return st;
