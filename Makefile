@@ -192,7 +192,17 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 run: all
 	$(BIN)
 
-check: $(BIN) $(TEST_BIN)
+# The fuzz targets built with the stub driver (fuzz/stub_main.c) in place of libFuzzer,
+# against this build's libraries: `make check` links them (they cannot rot) and
+# tests/fuzz_replay.sh replays their seeds and saved crashes.
+FUZZ_NAMES    := ptx spec lesson
+FUZZ_STUB_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+$(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $(LIBRUNTIME) \
+                  $(LIBSIM) $(LIBTRACE)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(BIN) $(TEST_BIN) $(FUZZ_STUB_BIN)
 	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
 
 # `make bench` measures a release build unless MODE is given on the command line (or in
@@ -204,7 +214,8 @@ bench:
 bench-run: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do GPULEARN=$(abspath $(BIN)) $$b bench/ptx || exit 1; done
 
-# `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` never builds these).
+# `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` builds the same
+# targets with a stub driver instead, above).
 # Runs fuzz_ptx (ptx_parse), fuzz_spec (spec_from_json) and fuzz_lesson (lesson_parse) for
 # FUZZ_SECONDS each (FUZZ_JOBS parallel processes, default 1) and
 # prints executions and crashes; new crashing inputs land in $(FUZZ_BUILD)/crashes/.
@@ -218,11 +229,12 @@ FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS)
 FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                  $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
-FUZZ_SPEC_OBJ := $(FUZZ_BUILD)/runtime/spec.o $(FUZZ_BUILD)/runtime/gl.o \
-                 $(FUZZ_BUILD)/fuzz/fuzz_spec.o
-FUZZ_LESSON_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
-                   $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o) \
-                   $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
+# the spec and lesson loaders reach most of runtime/ (targets, buffers, expressions):
+# they link all of it, with sim/ and trace/ under it, so no object list can fall behind
+FUZZ_RUNTIME_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
+                    $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_SPEC_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_spec.o
+FUZZ_LESSON_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(say) FZCC $<
@@ -232,7 +244,7 @@ $(FUZZ_BUILD)/fuzz_ptx: $(FUZZ_PTX_OBJ)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm
 $(FUZZ_BUILD)/fuzz_spec: $(FUZZ_SPEC_OBJ)
 	$(say) LD $@
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
 $(FUZZ_BUILD)/fuzz_lesson: $(FUZZ_LESSON_OBJ)
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm

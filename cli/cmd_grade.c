@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -133,9 +134,116 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
+/* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD). */
+static void add_text(cJSON *obj, const char *key, const char *s)
+{
+    char *clean = gl_utf8_clean(s);
+    cJSON_AddStringToObject(obj, key, clean ? clean : "");
+    free(clean);
+}
+
+/* s escaped for the terminal (gl_escape_term) into buf. */
+static const char *term(char *buf, size_t len, const char *s)
+{
+    gl_escape_term(buf, len, s, 0);
+    return buf;
+}
+
+/* Whether folder `inner` (a real path) is `outer` or lies inside it. */
+static int folder_within(const char *inner, const char *outer)
+{
+    const size_t n = strlen(outer);
+    return strncmp(inner, outer, n) == 0 &&
+           (inner[n] == '\0' || inner[n] == '/' || (n == 1 && outer[0] == '/'));
+}
+
+/* Where a batch's reports go: prefix (--out), else grades-<lesson id> in the folder that
+ * holds the graded folder: beside it, never in it. A prefix whose folder is the graded
+ * folder or inside it is refused (a submission there could put a link in a report's
+ * place), and so is the lesson's own folder (its files are inputs). 0 with out[n] set,
+ * or the exit code after the message. */
+static int report_prefix(const gl_lesson *l, const char *dir, const char *prefix, char *out,
+                         size_t n)
+{
+    char real_dir[PATH_MAX], real_out[PATH_MAX], real_lesson[PATH_MAX], folder[PATH_MAX];
+    if (!realpath(dir, real_dir)) {
+        fprintf(stderr, "gpulearn: %s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    if (!prefix) {
+        snprintf(folder, sizeof folder, "%s", real_dir);
+        char *slash = strrchr(folder, '/');
+        if (slash)
+            slash[slash == folder] = '\0'; /* "/subs" is in "/" */
+        char full[PATH_MAX + 80];
+        snprintf(full, sizeof full, "%s%sgrades-%s", folder, strcmp(folder, "/") ? "/" : "", l->id);
+        if (strlen(full) >= n)
+            return cli_usage_error("%s: the path is too long", dir);
+        snprintf(out, n, "%s", gl_display_path(full)); /* relative when under here */
+        return 0;
+    }
+    snprintf(folder, sizeof folder, "%s", prefix);
+    char *slash = strrchr(folder, '/');
+    if (slash)
+        slash[slash == folder] = '\0';
+    else
+        snprintf(folder, sizeof folder, ".");
+    /* before any grading: a report that cannot be written would lose it all */
+    if (!realpath(folder, real_out) || access(real_out, W_OK) != 0) {
+        fprintf(stderr, "gpulearn: --out %s: %s: %s\n", prefix, folder, strerror(errno));
+        return 2;
+    }
+    {
+        if (folder_within(real_out, real_dir)) {
+            fprintf(stderr,
+                    "gpulearn: --out %s: inside the graded folder %s, where a submission could "
+                    "put a link in a report's place: write the reports elsewhere (the default "
+                    "is beside the graded folder)\n",
+                    prefix, dir);
+            return 2;
+        }
+        if (realpath(l->dir, real_lesson) && folder_within(real_out, real_lesson)) {
+            fprintf(stderr,
+                    "gpulearn: --out %s: inside the lesson's folder %s: write the reports "
+                    "elsewhere\n",
+                    prefix, l->dir);
+            return 2;
+        }
+    }
+    snprintf(out, n, "%s", prefix);
+    return 0;
+}
+
+/* Writes a report (gl_write_report: never through a link) unless it is one of the
+ * inputs, a submission under another name (a hard link): 0, or 2 after the message. */
+static int write_report(const char *path, const char *data, size_t len, const char *dir,
+                        struct dirent **names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char sub[PATH_MAX * 2];
+        snprintf(sub, sizeof sub, "%s/%s", dir, names[i]->d_name);
+        if (gl_same_file(path, sub)) {
+            char shown[1200];
+            fprintf(stderr, "gpulearn: %s is the submission %s: not overwritten\n", path,
+                    term(shown, sizeof shown, names[i]->d_name));
+            return 2;
+        }
+    }
+    gl_error err = {0};
+    if (gl_write_report(path, data, len, &err) != GL_OK) {
+        fprintf(stderr, "gpulearn: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
+}
+
+static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_arg,
                        const gl_grade_opts *opts)
 {
+    char prefix[PATH_MAX];
+    int rc = report_prefix(l, dir, prefix_arg, prefix, sizeof prefix);
+    if (rc)
+        return rc;
     struct dirent **names = NULL;
     int n = scandir(dir, &names, is_cu, by_name);
     if (n < 0) {
@@ -150,17 +258,30 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
                 dir);
         return 2;
     }
-    char def[PATH_MAX];
-    if (!prefix) {
-        snprintf(def, sizeof def, "grades-%s", l->id);
-        prefix = def;
-    }
     char csv_path[PATH_MAX + 8], json_path[PATH_MAX + 8];
     snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
     snprintf(json_path, sizeof json_path, "%s.json", prefix);
-    FILE *csv = fopen(csv_path, "w");
+    /* a link or a folder in a report's place is refused before any grading (and again
+     * when written: gl_write_report) */
+    const char *const outs[] = {csv_path, json_path};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (lstat(outs[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr,
+                    "gpulearn: %s: %s: the report is written to a regular file only, never "
+                    "through a link (--out PREFIX names another place)\n",
+                    outs[i], S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a regular file");
+            for (int k = 0; k < n; k++)
+                free(names[k]);
+            free(names);
+            return 2;
+        }
+    }
+    char *csv_text = NULL;
+    size_t csv_len = 0;
+    FILE *csv = open_memstream(&csv_text, &csv_len);
     if (!csv) {
-        fprintf(stderr, "gpulearn: %s: %s\n", csv_path, strerror(errno));
+        fprintf(stderr, "gpulearn: out of memory\n");
         for (int i = 0; i < n; i++)
             free(names[i]);
         free(names);
@@ -180,11 +301,13 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
     if (!class_opts.seed_given)
         class_opts.seed = grade_new_seed(), class_opts.seed_given = 1;
     opts = &class_opts;
-    printf("grading %s with random inputs from seed %llu (--seed %llu repeats them)\n", dir,
-           (unsigned long long)class_opts.seed, (unsigned long long)class_opts.seed);
+    char shown[4096], shown2[2048];
+    printf("grading %s with random inputs from seed %llu (--seed %llu repeats them)\n",
+           term(shown, sizeof shown, dir), (unsigned long long)class_opts.seed,
+           (unsigned long long)class_opts.seed);
     cJSON *summary = cJSON_CreateObject();
-    cJSON_AddStringToObject(summary, "lesson", l->id);
-    cJSON_AddStringToObject(summary, "folder", dir);
+    add_text(summary, "lesson", l->id);
+    add_text(summary, "folder", dir);
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
@@ -203,6 +326,9 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         } else if (!rep && !why[0]) {
             snprintf(why, sizeof why, "the grader's report could not be read");
         }
+        /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
+         * terminal gets it escaped, one line per submission */
+        term(shown, sizeof shown, names[i]->d_name);
         csv_field(csv, names[i]->d_name);
         if (!rep) {
             nerrors++;
@@ -213,11 +339,11 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
             csv_field(csv, why);
             fputc('\n', csv);
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "file", names[i]->d_name);
+            add_text(o, "file", names[i]->d_name);
             cJSON_AddStringToObject(o, "verdict", "error");
-            cJSON_AddStringToObject(o, "error", why);
+            add_text(o, "error", why);
             cJSON_AddItemToArray(subs, o);
-            printf("%-32s ERROR  %s\n", names[i]->d_name, why);
+            printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
             continue;
         }
         int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "passed"));
@@ -252,32 +378,39 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix,
         fputc('\n', csv);
         npassed += passed;
         nfailed += !passed;
-        printf("%-32s %s  %d of %d checks%s%s\n", names[i]->d_name, passed ? "PASS " : "FAIL ", ok,
-               total, *first ? "; first failure: " : "", first);
-        cJSON_AddStringToObject(rep, "file", names[i]->d_name);
+        printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
+               *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
+        add_text(rep, "file", names[i]->d_name);
         cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
         cJSON_AddItemToArray(subs, rep);
     }
     cJSON_AddNumberToObject(summary, "passed", npassed);
     cJSON_AddNumberToObject(summary, "failed", nfailed);
     cJSON_AddNumberToObject(summary, "errors", nerrors);
-    int rc = fclose(csv) == 0 ? 0 : 2;
+    rc = fclose(csv) == 0 && csv_text ? 0 : 2;
+    if (rc)
+        fprintf(stderr, "gpulearn: out of memory\n");
     char *js = cJSON_Print(summary);
     cJSON_Delete(summary);
-    gl_error err = {0};
-    if (!js || gl_write_file_atomic(json_path, js, strlen(js), &err) != GL_OK) {
-        fprintf(stderr, "gpulearn: %s\n", js ? err.msg : "out of memory");
+    if (!rc)
+        rc = write_report(csv_path, csv_text, csv_len, dir, names, n);
+    if (!rc && !js) {
+        fprintf(stderr, "gpulearn: out of memory\n");
         rc = 2;
     }
+    if (!rc)
+        rc = write_report(json_path, js, strlen(js), dir, names, n);
     free(js);
+    free(csv_text);
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
     printf("%d submissions: %d passed, %d failed, %d could not be graded\n", n, npassed, nfailed,
            nerrors);
-    printf("wrote %s and %s\n", csv_path, json_path);
     if (rc)
         return rc;
+    printf("wrote %s and %s\n", term(shown, sizeof shown, csv_path),
+           term(shown2, sizeof shown2, json_path));
     return nfailed || nerrors ? 1 : 0;
 }
 
@@ -285,17 +418,18 @@ int cmd_grade(int argc, char **argv)
 {
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit. */
-    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL;
+    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char **slot = strcmp(a, "--batch") == 0    ? &batch
-                            : strcmp(a, "--out") == 0    ? &out
-                            : strcmp(a, "--format") == 0 ? &format
-                            : strcmp(a, "--seed") == 0   ? &seed
-                                                         : NULL;
+        const char **slot = strcmp(a, "--batch") == 0          ? &batch
+                            : strcmp(a, "--out") == 0          ? &out
+                            : strcmp(a, "--format") == 0       ? &format
+                            : strcmp(a, "--seed") == 0         ? &seed
+                            : strcmp(a, "--memory-limit") == 0 ? &memory
+                                                               : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
             continue;
@@ -346,6 +480,13 @@ int cmd_grade(int argc, char **argv)
                                    seed);
         }
         opts.seed = v, opts.seed_given = 1;
+    }
+    if (memory &&
+        (gl_parse_bytes(memory, &opts.memory_limit) != 0 || opts.memory_limit < (1u << 20))) {
+        lesson_free(&l);
+        return cli_usage_error("--memory-limit must be a size of at least 1 MiB (e.g. 512M, 2G), "
+                               "not '%s'",
+                               memory);
     }
     /* Submissions compile in a sandbox (runtime/sandbox.h). Without one, a class's
      * batch is not graded unless the instructor says so. */

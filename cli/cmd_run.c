@@ -2,11 +2,13 @@
  * Options of its own: --time [--reps N] [--warmup N] (kernel time on the GPU:
  * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
  * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
- * trace as Chrome Trace Event JSON for Perfetto). */
+ * trace as Chrome Trace Event JSON for Perfetto), --memory-limit SIZE (the simulator's
+ * memory budget, default half the memory available). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "runtime/cublas.h"
@@ -89,6 +91,7 @@ typedef struct run_extra {
     const char *metrics_json; /* --metrics-json FILE */
     int schedule_random;      /* --schedule random:SEED */
     uint64_t schedule_seed;
+    uint64_t memory_limit; /* --memory-limit SIZE, bytes; 0: the default */
 } run_extra;
 
 static int parse_count(const char *opt, const char *val, int lo, int hi, int *out)
@@ -116,7 +119,8 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
         const char *a = argv[i];
         int takes = strcmp(a, "--reps") == 0 || strcmp(a, "--warmup") == 0 ||
                     strcmp(a, "--timeout") == 0 || strcmp(a, "--trace-json") == 0 ||
-                    strcmp(a, "--metrics-json") == 0 || strcmp(a, "--schedule") == 0;
+                    strcmp(a, "--metrics-json") == 0 || strcmp(a, "--schedule") == 0 ||
+                    strcmp(a, "--memory-limit") == 0;
         if (takes && i + 1 >= *argc)
             return cli_usage_error("%s needs a value", a);
         if (strcmp(a, "--time") == 0) {
@@ -142,6 +146,11 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
                                        "whole number), not '%s'",
                                        v);
             }
+        } else if (strcmp(a, "--memory-limit") == 0) {
+            if (gl_parse_bytes(argv[++i], &x->memory_limit) != 0 || x->memory_limit < (1u << 20))
+                return cli_usage_error("--memory-limit must be a size of at least 1 MiB (e.g. "
+                                       "512M, 2G), not '%s'",
+                                       argv[i]);
         } else if (strcmp(a, "--timeout") == 0) {
             const char *v = argv[++i];
             char *end;
@@ -224,13 +233,24 @@ static void print_findings(const gl_run_result *res)
             f->kind == GL_FIND_DEADLOCK || f->kind == GL_FIND_STEP_LIMIT ||
             f->kind == GL_FIND_OTHER)
             continue; /* the fault that ended the launch: reported as the run's error */
-        fprintf(stderr, "gpulearn: %s: %s", f->is_error ? "error" : "warning", f->message);
+        fprintf(stderr, "gpulearn: %s: ", f->is_error ? "error" : "warning");
+        gl_fputs_term(stderr, f->message, 0);
         if (f->count > 1)
             fprintf(stderr, " (%llu times)", (unsigned long long)f->count);
         fputc('\n', stderr);
     }
     if (res->findings_dropped)
         fprintf(stderr, "gpulearn: %d more findings not shown\n", res->findings_dropped);
+}
+
+/* The kernel's printf output on stdout: on a terminal escaped (gl_escape_term: lines and
+ * tabs kept, no escape sequence gets through), elsewhere the bytes as printed. */
+static void put_printf(const char *text)
+{
+    if (isatty(STDOUT_FILENO))
+        gl_fputs_term(stdout, text, GL_ESC_LINES);
+    else
+        fputs(text, stdout);
 }
 
 /* The --time report: median and spread, bandwidth against the peak, FLOP/s. */
@@ -300,6 +320,8 @@ int cmd_run(int argc, char **argv)
                                     .arch = c.arch,
                                     .arch_origin = c.arch ? "--arch" : NULL},
                         .timeout_s = x.timeout_s,
+                        .memory_limit = x.memory_limit,
+                        .memory_limit_origin = x.memory_limit ? "--memory-limit" : NULL,
                         .time_reps = x.time ? x.reps : 0,
                         .time_warmup = x.warmup};
     if (x.trace_json)
@@ -312,16 +334,21 @@ int cmd_run(int argc, char **argv)
     opts.schedule_seed = x.schedule_seed;
     gl_run_result res;
     st = gl_run_spec(&spec, &opts, &res, &err);
-    if (res.compile_log) /* the compiler's warnings */
-        fprintf(stderr, "%s%s", res.compile_log,
-                res.compile_log[strlen(res.compile_log) - 1] == '\n' ? "" : "\n");
-    if (res.note[0])
-        fprintf(stderr, "gpulearn: %s\n", res.note);
+    if (res.compile_log) { /* the compiler's warnings, quoting the source: escaped */
+        gl_fputs_term(stderr, res.compile_log, GL_ESC_LINES);
+        if (res.compile_log[strlen(res.compile_log) - 1] != '\n')
+            fputc('\n', stderr);
+    }
+    if (res.note[0]) {
+        fputs("gpulearn: ", stderr);
+        gl_fputs_term(stderr, res.note, 0);
+        fputc('\n', stderr);
+    }
     int dumped = c.dump_json && strcmp(c.dump_json, "-") == 0;
     if (res.fault.kind == GL_FAULT_GPU) {
         /* The GPU's buffers are lost with its context: show only the printf output. */
         if (!dumped && res.stdout_text && *res.stdout_text)
-            fputs(res.stdout_text, stdout);
+            put_printf(res.stdout_text);
     } else if (res.buffers && (st == GL_OK || st == GL_ERR_FAULT)) {
         if (c.dump_json)
             rc = write_dump(c.dump_json, &spec, &res);
@@ -332,7 +359,7 @@ int cmd_run(int argc, char **argv)
                    res.backend == GL_BACKEND_GPU ? "GPU" : "simulator",
                    gl_compiler_name(res.compiler), res.cached ? ", cached" : "");
             if (res.stdout_text && *res.stdout_text)
-                fputs(res.stdout_text, stdout);
+                put_printf(res.stdout_text);
             for (int i = 0; i < spec.nargs; i++)
                 if (spec.args[i].is_ptr)
                     print_buffer(&spec.args[i], &res.buffers[i]);

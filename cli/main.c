@@ -19,11 +19,12 @@ static const char usage[] =
     "                              [--metrics-json OUT] [--trace-json OUT]\n"
     "                              [--schedule deterministic|random:SEED]\n"
     "                              [--time [--reps N] [--warmup N]] [--timeout SECONDS]\n"
+    "                              [--memory-limit SIZE]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
     "                             [--arch TARGET] [--sim-tier T] [--seed N]\n"
-    "                             [--unsafe-no-sandbox]\n"
+    "                             [--memory-limit SIZE] [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
-    "                             [--unsafe-no-sandbox]\n"
+    "                             [--memory-limit SIZE] [--unsafe-no-sandbox]\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
     "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
@@ -43,10 +44,11 @@ static const char usage[] =
     "  grade   grade an exercise: FILE.cu (default: your copy in the workspace, else the\n"
     "          starter) against the lesson's checks; runs on the simulator unless\n"
     "          --backend gpu. --batch grades every .cu in DIR (one per learner) into\n"
-    "          PREFIX.csv and PREFIX.json (default grades-<lesson>). Random inputs\n"
+    "          PREFIX.csv and PREFIX.json (default grades-<lesson> beside DIR, never in\n"
+    "          it). Random inputs\n"
     "          change on every grading; the report prints their seed, and --seed N\n"
     "          repeats a grading (a batch uses one seed for every submission).\n"
-    "          Submissions compile in a Landlock sandbox: they read nothing but\n"
+    "          Submissions compile and run in a Landlock sandbox: they read nothing but\n"
     "          themselves, the compilers and headers; a batch refuses to run without\n"
     "          one unless --unsafe-no-sandbox\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
@@ -60,7 +62,10 @@ static const char usage[] =
     "\n"
     "Limits: every launch of run, grade and the lessons stops after 10 s of wall time\n"
     "(run --timeout changes it) on the GPU and on the simulator, and on the simulator\n"
-    "also after 2^30 warp instructions (an exercise may set fewer), as an endless loop.\n"
+    "also after 2^30 warp instructions (an exercise may set fewer). --memory-limit SIZE\n"
+    "(512M, 2G) bounds the simulated memory of a launch (buffers, __device__ data, the\n"
+    "resident blocks' local and shared memory): half the memory available for run and\n"
+    "the lessons, 2 GiB (or the exercise's \"memory_limit\") for grade.\n"
     "\n"
     "--sim-tier interp|jit|auto picks the simulator's tier: the interpreter, or straight-line\n"
     "blocks compiled to host code with the system C compiler (cc, cached under the PTX\n"
@@ -89,11 +94,17 @@ int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l)
 int cli_die(gl_status st, const char *msg)
 {
     /* Every message line gets the prefix; indented lines (a compiler's source excerpt
-     * and caret) are printed as they are, so the caret stays under its column. */
+     * and caret) are printed as they are, so the caret stays under its column. What a
+     * message quotes of a submission (its name, its source lines) is escaped
+     * (gl_escape_term): it can send no escape sequence to the terminal. */
     while (*msg) {
         const char *nl = strchr(msg, '\n');
         int len = nl ? (int)(nl - msg) : (int)strlen(msg);
-        fprintf(stderr, "%s%.*s\n", msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", len, msg);
+        char line[sizeof(gl_error){0}.msg];
+        snprintf(line, sizeof line, "%.*s", len, msg);
+        fputs(msg[0] == ' ' || msg[0] == '\t' ? "" : "gpulearn: ", stderr);
+        gl_fputs_term(stderr, line, GL_ESC_LINES);
+        fputc('\n', stderr);
         msg += len + (nl ? 1 : 0);
     }
     return gl_exit_code(st);

@@ -233,7 +233,34 @@ typedef struct gl_run_opts {
     /* end trace, checkers, metrics */
     gl_sim_tier sim_tier; /* simulator tier (--sim-tier); GL_TIER_DEFAULT: the
                              environment's GPULEARN_SIM_TIER, else auto */
+    /* The simulator's memory budget (sim_config.memory_limit), bytes: device memory
+     * (the buffers, __device__ and __constant__ data) and the local, shared and register
+     * memory of the resident blocks, checked before anything is allocated; 0:
+     * gl_memory_limit_default(). A launch past it fails with GL_ERR_LAUNCH and a message
+     * naming the sizes and the limit ("the kernel asks for 16 GiB of device memory ...;
+     * the memory limit is 2 GiB"), never by running the machine out of memory. */
+    uint64_t memory_limit;
+    const char *memory_limit_origin; /* where memory_limit came from, for messages
+                                        ("--memory-limit", "\"memory_limit\" of the lesson");
+                                        NULL: the default's words */
+    /* 1: the simulation runs in a sandboxed child (gl_sandbox_spawn: user nobody when
+     * run as root, Landlock, no network, a CPU limit), whose address space (RLIMIT_AS) is
+     * bounded a little above the budget as a net under it: how the grader runs a
+     * submission's kernel. The result comes back as gl_run_sim's would, without a stored
+     * trace (trace_level must be TRACE_OFF); trace_sink runs in the child, and the first
+     * trace_sink_ctx_bytes bytes of its ctx (plain data) come back into the caller's.
+     * GL_ERR_TOOL when the sandbox cannot be made. */
+    int sandbox;
+    size_t trace_sink_ctx_bytes;
 } gl_run_opts;
+
+/* The memory budget a run has when none is given (gl_run_opts.memory_limit 0): half of
+ * the memory the system has available now (MemAvailable in /proc/meminfo), at least
+ * 256 MiB; 4 GiB where that cannot be read. */
+uint64_t gl_memory_limit_default(void);
+/* The memory budget of a graded launch when neither the lesson ("memory_limit" of its
+ * exercise) nor --memory-limit sets one: 2 GiB. */
+#define GL_MEMORY_LIMIT_GRADE (UINT64_C(2) << 30)
 
 /* The occupancy of a launch (CUDA C++ Programming Guide, "Occupancy Calculator";
  * Nsight Compute's launch__occupancy_limit_* and sm__warps_active.avg.pct_of_peak_

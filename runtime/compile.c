@@ -10,13 +10,17 @@
 #include "sim/sim.h"
 
 #include "runtime/arch.h"
+#include "runtime/sandbox.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
 #ifdef GL_VERSION
@@ -122,6 +126,7 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
                 r->ndiags = 0;
             break;
         case CC_MSG_DONE: r->done = in.h.arg, done = 1; break;
+        case GL_SANDBOX_MSG_ERROR: field = &r->msg, r->sandbox_error = done = 1; break;
         default: rc = GL_MSG_ERROR; break;
         }
         if (rc != GL_MSG_OK)
@@ -313,9 +318,13 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
                        "%s: not a GPU architecture (expected e.g. sm_75, compute_75, 75 or 7.5)",
                        arch);
 
-    char *src = gl_read_file(path, NULL, err);
+    char *src = opts->source ? malloc(opts->source_len + 1) : gl_read_file(path, NULL, err);
     if (!src)
-        return GL_ERR_INPUT;
+        return opts->source ? gl_fail(err, GL_ERR_NOMEM, "out of memory") : GL_ERR_INPUT;
+    if (opts->source) {
+        memcpy(src, opts->source, opts->source_len);
+        src[opts->source_len] = '\0';
+    }
 
     char key[65];
     int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, opts->debug, key) == 0;
@@ -328,6 +337,30 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         return GL_OK;
     }
 
+    /* nvcc and clang read a file: with the bytes given, a copy of them in a private
+     * folder, under the source's own base name (the learner's path is never opened) */
+    char copydir[PATH_MAX] = "", copy[PATH_MAX + 64] = "";
+    const char *cpath = path;
+    if (opts->source && want != GL_CC_NVRTC) {
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        int fd = -1;
+        if (gl_tmpdir_make(copydir, sizeof copydir, "cc") == 0 &&
+            snprintf(copy, sizeof copy, "%s/%s", copydir, *base ? base : "kernel.cu") <
+                (int)sizeof copy)
+            fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        const int ok = fd >= 0 && gl_write_all(fd, opts->source, opts->source_len) == 0;
+        const int e = errno;
+        if (fd >= 0 && close(fd) != 0)
+            fd = -1;
+        if (!ok || fd < 0) {
+            if (copydir[0])
+                gl_tmpdir_remove(copydir);
+            free(src);
+            return gl_fail(err, GL_ERR_TOOL, "cannot write a copy of %s to compile: %s", path,
+                           strerror(e));
+        }
+        cpath = copy;
+    }
     static const gl_compiler order[] = {GL_CC_NVRTC, GL_CC_NVCC, GL_CC_CLANG};
     strbuf whys = {0};
     try_result r = TRY_UNAVAILABLE;
@@ -342,14 +375,14 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         if (c == GL_CC_NVRTC)
             r = cc_try_nvrtc(path, archnum, opts->debug, src, out, why, sizeof why, &cerr);
         else if (c == GL_CC_NVCC)
-            r = cc_try_nvcc(path, archnum, opts->debug, out, why, sizeof why, &cerr);
+            r = cc_try_nvcc(cpath, archnum, opts->debug, out, why, sizeof why, &cerr);
         else {
-            r = cc_try_clang(path, archnum, opts->debug, out, why, sizeof why, &cerr);
+            r = cc_try_clang(cpath, archnum, opts->debug, out, why, sizeof why, &cerr);
             if (r != TRY_OK &&
                 (strstr(cerr.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET))) {
                 int older = 0;
                 const int asked = opts->arch && *opts->arch;
-                try_result o = cc_try_clang_older(path, archnum, opts->debug, asked, out, why,
+                try_result o = cc_try_clang_older(cpath, archnum, opts->debug, asked, out, why,
                                                   sizeof why, &cerr, &older);
                 if (older)
                     r = o, compiled_sm = older;
@@ -359,7 +392,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
             fprintf(stderr, "gpulearn: %s: %s\n", gl_compiler_name(c), out->command);
         if (r == TRY_COMPILE_ERROR && err) {
             *err = cerr;
-            cc_explain_target(err, path, compiled_sm, gl_arch_sm(archnum), opts->arch_origin);
+            cc_explain_target(err, cpath, compiled_sm, gl_arch_sm(archnum), opts->arch_origin);
         }
         if (r == TRY_UNAVAILABLE) {
             if (opts->verbose)
@@ -370,6 +403,11 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         }
     }
     free(src);
+    if (cpath != path) { /* messages and line info name the source, not its copy */
+        gl_error ignored = {0};
+        cc_rename_source(cpath, path, out, err ? err : &ignored);
+        gl_tmpdir_remove(copydir);
+    }
 
     if (r == TRY_UNAVAILABLE) {
         out->used = want;

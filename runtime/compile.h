@@ -42,6 +42,12 @@ typedef struct gl_compile_opts {
      * and the source file itself, with CPU-time, memory and wall-time limits; no cache.
      * GL_ERR_TOOL when the sandbox cannot be made (see gl_sandbox_available). */
     int sandbox;
+    /* The source's bytes, read once by the caller (a submission: gl_read_submission), or
+     * NULL: read from path. When set, path only names the source (in messages, line info
+     * and the cache key) and is never opened: nvcc and clang compile a copy written to a
+     * private folder (the sandbox's, with sandbox), NVRTC the bytes themselves. */
+    const char *source;
+    size_t source_len; /* bytes at source (it may hold a NUL; one follows them) */
 } gl_compile_opts;
 
 /* Limits of a sandboxed compilation: CPU seconds, bytes of data memory, wall seconds. */

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,29 +42,6 @@ static int find_on_path(const char *name, char *buf, size_t n)
         path += len + (colon ? 1 : 0);
     }
     return 0;
-}
-
-/* A temporary folder for one compilation, removed with everything in it. */
-int cc_tmpdir_make(char *dir, size_t n)
-{
-    const char *t = getenv("TMPDIR");
-    if (!t || !*t)
-        t = "/tmp";
-    int w = snprintf(dir, n, "%s/gpulearn-cc-XXXXXX", t);
-    return w > 0 && (size_t)w < n && mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(p);
-    return 0;
-}
-
-/* Removes dir and everything under it (links are removed, not followed). */
-void cc_tmpdir_remove(const char *dir)
-{
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The limits of every compiler process (compile.h): CPU time and, outside
@@ -221,7 +197,7 @@ try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_comp
         snprintf(why, whylen, "nvcc: not on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
         return TRY_UNAVAILABLE;
     }
-    if (cc_tmpdir_make(tmp, sizeof tmp) != 0) {
+    if (gl_tmpdir_make(tmp, sizeof tmp, "cc") != 0) {
         snprintf(why, whylen, "nvcc: cannot create a temporary folder: %s", strerror(errno));
         return TRY_UNAVAILABLE;
     }
@@ -241,7 +217,7 @@ try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_comp
                     (char *)path,
                     NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
-    cc_tmpdir_remove(tmp);
+    gl_tmpdir_remove(tmp);
     return r;
 }
 
@@ -310,7 +286,7 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
                  PRELUDE_NAME);
         return TRY_UNAVAILABLE;
     }
-    if (cc_tmpdir_make(tmp, sizeof tmp) != 0) {
+    if (gl_tmpdir_make(tmp, sizeof tmp, "cc") != 0) {
         snprintf(why, whylen, "clang: cannot create a temporary folder: %s", strerror(errno));
         return TRY_UNAVAILABLE;
     }
@@ -327,7 +303,7 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
                     "-fno-delete-null-pointer-checks", "-include", prelude, "-isystem", incdir,
                     "-x", "cuda", "-o", ptxpath, (char *)path, NULL};
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
-    cc_tmpdir_remove(tmp);
+    gl_tmpdir_remove(tmp);
     return r;
 }
 

@@ -74,6 +74,52 @@ static int same_file(const char *name, const char *path)
            a.st_ino == b.st_ino;
 }
 
+/* s with every `from` replaced by `to` (malloc'd; NULL when s is NULL or memory ran out). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    if (!s)
+        return NULL;
+    strbuf b = {0};
+    const size_t n = strlen(from);
+    for (const char *hit; n && (hit = strstr(s, from)); s = hit + n)
+        cc_sb_printf(&b, "%.*s%s", (int)(hit - s), s, to);
+    cc_sb_puts(&b, s);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : strdup("");
+}
+
+void cc_rename_source(const char *copy, const char *as, gl_compiled *c, gl_error *e)
+{
+    /* the copy's name as messages may print it: whole, or relative to the current
+     * folder (gl_display_path) */
+    const char *forms[2] = {copy, gl_display_path(copy)};
+    for (int f = 0; f < (forms[1] != forms[0] ? 2 : 1); f++) {
+        char *msg = replace_all(e->msg, forms[f], as), *log = replace_all(c->log, forms[f], as),
+             *cmd = replace_all(c->command, forms[f], as);
+        if (msg)
+            snprintf(e->msg, sizeof e->msg, "%s", msg);
+        if (cmd)
+            snprintf(c->command, sizeof c->command, "%s", cmd);
+        if (log) {
+            free(c->log);
+            c->log = log;
+        }
+        free(msg), free(cmd);
+    }
+    for (int i = 0; i < c->ndiags; i++)
+        if (strcmp(c->diags[i].file, copy) == 0 ||
+            strcmp(c->diags[i].file, gl_display_path(copy)) == 0)
+            snprintf(c->diags[i].file, sizeof c->diags[i].file, "%s", as);
+    char *ptx = c->ptx ? cc_ptx_fix_file_names(c->ptx, copy, as) : NULL;
+    if (ptx) {
+        free(c->ptx);
+        c->ptx = ptx;
+    }
+}
+
 /* Rewrites every `.file N "name"` of the PTX that names the learner's file `path` (the
  * same file, by any name) to `as`, so that line info (and simulator faults) say
  * "kernel.cu:5", not a temporary, absolute or sandbox copy's name. PTX ISA §11.1.3

@@ -34,6 +34,10 @@ void cc_sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf,
 /* The PTX with the .file entries that name `path` (as the compiler wrote it) renamed to
  * `as` (malloc'd; NULL when out of memory). */
 char *cc_ptx_fix_file_names(const char *ptx, const char *path, const char *as);
+/* A compilation of `copy` (a private copy of the learner's source) renamed to name the
+ * source `as`: the error message, the log, the command, the diagnostics' files and the
+ * PTX's .file entries (each kept as it is when memory runs out). */
+void cc_rename_source(const char *copy, const char *as, gl_compiled *c, gl_error *e);
 /* The PTX with the .loc lines inside toolchain headers moved to the user's line that
  * called them (malloc'd; NULL when out of memory). */
 char *cc_ptx_fix_locs(const char *ptx, const char *path);
@@ -56,10 +60,6 @@ typedef enum try_result { TRY_OK, TRY_COMPILE_ERROR, TRY_UNAVAILABLE } try_resul
 /* What clang says of a target it does not know. */
 #define CLANG_NO_TARGET "unsupported CUDA gpu architecture"
 
-/* A temporary folder for one compilation ($TMPDIR/gpulearn-cc-XXXXXX): 0 or -1. */
-int cc_tmpdir_make(char *dir, size_t n);
-/* Removes dir and everything under it. */
-void cc_tmpdir_remove(const char *dir);
 /* A gl_child_opts setup hook: the CPU-time and data limits of every compiler process
  * (GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES); ctx unused. */
 void cc_compile_limits(void *ctx);
@@ -119,6 +119,8 @@ enum {
  * string fields (malloc'd, "" when not sent). */
 typedef struct cc_reply {
     uint32_t done, status, used;
+    int sandbox_error; /* the sandboxed child could not confine itself: msg says why
+                          (GL_SANDBOX_MSG_ERROR) */
     char *why, *msg, *command, *ptx, *log;
     gl_diag *diags; /* CC_MSG_DIAGS (malloc'd), or NULL */
     int ndiags;

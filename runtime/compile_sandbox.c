@@ -1,6 +1,8 @@
-/* compile_sandbox.c — compiling untrusted source (gl_compile_opts.sandbox): a child
- * process confined by Landlock to the compilers, the headers and the submission, run as
- * user nobody when started as root, within the compile limits. */
+/* compile_sandbox.c — compiling untrusted source (gl_compile_opts.sandbox): a sandboxed
+ * child (gl_sandbox_spawn) confined by Landlock to the compilers, the headers and a copy
+ * of the submission's bytes in its private folder, run as user nobody when started as
+ * root, within the compile limits. The learner's path is never opened here: the bytes
+ * were read once (gl_read_submission), and only the copy is compiled. */
 #include "runtime/compile_internal.h"
 
 #include "runtime/sandbox.h"
@@ -15,32 +17,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Copies the regular file src to dst (mode 0644) owned by uid:gid: 0, or -1 with the
- * reason in e when e is given (GL_ERR_INPUT when src cannot be read, as gl_read_file). */
-static int copy_file(const char *src, const char *dst, uid_t uid, gid_t gid, gl_error *e)
+/* Writes len bytes to a new file dst (mode 0644): 0, or -1 with errno. */
+static int write_new(const char *dst, const void *data, size_t len)
 {
-    gl_error ignored;
-    size_t len = 0;
-    char *data = gl_read_file(src, &len, e ? e : &ignored);
-    if (!data)
+    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
         return -1;
-    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    int ok = fd >= 0 && gl_write_all(fd, data, len) == 0 && fchown(fd, uid, gid) == 0;
-    if (fd >= 0)
-        ok &= close(fd) == 0;
-    if (!ok && e)
-        gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder: %s", src,
-                strerror(errno));
-    free(data);
+    int ok = gl_write_all(fd, data, len) == 0;
+    const int e = errno;
+    ok &= close(fd) == 0;
+    if (!ok)
+        errno = e;
     return ok ? 0 : -1;
 }
 
-/* copy_tree's source and destination roots and owner (nftw passes no context; only the
+/* copy_tree's source and destination roots (nftw passes no context; only the
  * single-threaded sandboxed child calls it). */
 static struct {
     const char *src, *dst;
-    uid_t uid;
-    gid_t gid;
 } tree;
 
 static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -50,162 +44,93 @@ static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW
     if (snprintf(to, sizeof to, "%s%s", tree.dst, p + strlen(tree.src)) >= (int)sizeof to)
         return -1;
     if (flag == FTW_D)
-        return mkdir(to, 0755) == 0 && chown(to, tree.uid, tree.gid) == 0 ? 0 : -1;
-    if (flag == FTW_F && S_ISREG(st->st_mode))
-        return copy_file(p, to, tree.uid, tree.gid, NULL);
+        return mkdir(to, 0755);
+    if (flag == FTW_F && S_ISREG(st->st_mode)) {
+        gl_error ignored;
+        size_t len = 0;
+        char *data = gl_read_file(p, &len, &ignored);
+        int rc = data ? write_new(to, data, len) : -1;
+        free(data);
+        return rc;
+    }
     return 0; /* links and the rest are not copied */
 }
 
-/* Copies the folders and regular files under src to dst (which must not exist), owned by
- * uid:gid: 0 or -1. */
-static int copy_tree(const char *src, const char *dst, uid_t uid, gid_t gid)
+/* Copies the folders and regular files under src to dst (which must not exist): 0 or -1. */
+static int copy_tree(const char *src, const char *dst)
 {
-    tree.src = src, tree.dst = dst, tree.uid = uid, tree.gid = gid;
+    tree.src = src, tree.dst = dst;
     return nftw(src, copy_entry, 16, FTW_PHYS);
 }
 
-/* s with every `from` replaced by `to` (malloc'd; NULL when s is NULL or memory ran out). */
-static char *replace_all(const char *s, const char *from, const char *to)
-{
-    if (!s)
-        return NULL;
-    strbuf b = {0};
-    const size_t n = strlen(from);
-    for (const char *hit; n && (hit = strstr(s, from)); s = hit + n) {
-        cc_sb_printf(&b, "%.*s%s", (int)(hit - s), s, to);
-    }
-    cc_sb_puts(&b, s);
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s ? b.s : strdup("");
-}
-
-/* Run as root, the sandboxed child compiles as user nobody, who may not be able to read
- * the submission or the prelude where they are (under /root): it copies both into tmp
- * (tmp/src/<name>, tmp/prelude), hands tmp to nobody and drops root. copy gets the
- * submission's copy; prelude becomes the prelude's copy. GL_OK (and nothing done) when
- * not root; else an error in e: GL_ERR_INPUT when the submission cannot be read. */
-static gl_status as_nobody(const char *real, const char *tmp, char *prelude, size_t prelude_len,
-                           char *copy, size_t copy_len, gl_error *e)
-{
-    if (geteuid() != 0)
-        return GL_OK;
-    uid_t uid = GL_SANDBOX_NOBODY;
-    gid_t gid = GL_SANDBOX_NOBODY;
-    gl_sandbox_nobody(&uid, &gid);
-    char src[PATH_MAX], pre[PATH_MAX];
-    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
-    if (snprintf(src, sizeof src, "%s/src", tmp) >= (int)sizeof src ||
-        snprintf(copy, copy_len, "%s/%s", src, base) >= (int)copy_len ||
-        snprintf(pre, sizeof pre, "%s/prelude", tmp) >= (int)sizeof pre) {
-        return gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", real);
-    }
-    if (chown(tmp, uid, gid) != 0 || mkdir(src, 0755) != 0 || chown(src, uid, gid) != 0)
-        return gl_fail(e, GL_ERR_TOOL, "cannot prepare the sandbox's folder %s: %s", tmp,
-                       strerror(errno));
-    if (copy_file(real, copy, uid, gid, e) != 0)
-        return e->status;
-    if (*prelude) {
-        if (copy_tree(prelude, pre, uid, gid) != 0)
-            return gl_fail(e, GL_ERR_TOOL,
-                           "cannot copy the prelude %s into the sandbox's "
-                           "folder: %s",
-                           prelude, strerror(errno));
-        snprintf(prelude, prelude_len, "%s", pre);
-        setenv("GPULEARN_PRELUDE_DIR", pre, 1);
-    }
-    return gl_sandbox_drop_root(e);
-}
-
-/* What cc_compile_sandboxed hands its child. */
+/* What the sandboxed child compiles with and may read (the paths its read list names). */
 typedef struct sandbox_args {
-    const char *path, *real, *tmp;
+    const char *path; /* the submission's name, as the caller gave it (never opened) */
+    const char *src;  /* its bytes */
+    size_t len;
+    const char *tmp; /* the child's private folder */
     const gl_compile_opts *opts;
+    char copy[PATH_MAX];    /* tmp/src/<its base name>: what is compiled */
+    char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
+    char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
 } sandbox_args;
 
-/* The child of cc_compile_sandboxed (a gl_child body, under cc_compile_limits): confines
- * itself, compiles, sends the result (compiler, command, status and message, PTX, log)
- * and exits. */
-static void sandboxed_child(int fd, void *arg)
+/* The child's prepare hook (gl_sandbox_opts.prepare): writes the submission's bytes to
+ * tmp/src/<base name> and, run as root, copies the prelude into tmp/prelude (user
+ * nobody may not read it where it is, under /root), and finds the CUDA Toolkit's and
+ * NVRTC's folders for the read list. */
+static gl_status prepare(void *ctx, gl_error *e)
 {
-    const sandbox_args *a = arg;
-    const char *path = a->path, *real = a->real, *tmp = a->tmp;
-    const gl_compile_opts *opts = a->opts;
-    setenv("TMPDIR", tmp, 1);
-    char prelude[PATH_MAX] = "", cuda[PATH_MAX] = "", cuda_real[PATH_MAX] = "";
-    if (gl_find_prelude(prelude, sizeof prelude)) {
-        char *slash = strrchr(prelude, '/');
+    sandbox_args *a = ctx;
+    if (gl_find_prelude(a->prelude, sizeof a->prelude)) {
+        char *slash = strrchr(a->prelude, '/');
         if (slash)
             *slash = '\0';
     }
     const char *home = getenv("CUDA_HOME");
-    snprintf(cuda, sizeof cuda, "%s", home && *home ? home : "/usr/local/cuda");
-    if (!realpath(cuda, cuda_real))
-        cuda_real[0] = '\0';
+    snprintf(a->cuda, sizeof a->cuda, "%s", home && *home ? home : "/usr/local/cuda");
+    if (!realpath(a->cuda, a->cuda_real))
+        a->cuda_real[0] = '\0';
     /* the folder of the libnvrtc this process loads (and its real path): NVRTC loads its
      * builtins library from there while it compiles, wherever the toolkit lives */
-    char nvrtc_dir[PATH_MAX] = "", nvrtc_real[PATH_MAX] = "";
-    if (cc_nvrtc_dir(nvrtc_dir, sizeof nvrtc_dir) && !realpath(nvrtc_dir, nvrtc_real))
-        nvrtc_real[0] = '\0';
+    if (cc_nvrtc_dir(a->nvrtc_dir, sizeof a->nvrtc_dir) && !realpath(a->nvrtc_dir, a->nvrtc_real))
+        a->nvrtc_real[0] = '\0';
+    char src[PATH_MAX], pre[PATH_MAX];
+    const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
+    if (snprintf(src, sizeof src, "%s/src", a->tmp) >= (int)sizeof src ||
+        snprintf(a->copy, sizeof a->copy, "%s/%s", src, *base ? base : "kernel.cu") >=
+            (int)sizeof a->copy ||
+        snprintf(pre, sizeof pre, "%s/prelude", a->tmp) >= (int)sizeof pre)
+        return gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", a->path);
+    if (mkdir(src, 0755) != 0 || write_new(a->copy, a->src, a->len) != 0)
+        return gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder %s: %s", a->path,
+                       a->tmp, strerror(errno));
+    if (geteuid() == 0 && *a->prelude) {
+        if (copy_tree(a->prelude, pre) != 0)
+            return gl_fail(e, GL_ERR_TOOL,
+                           "cannot copy the prelude %s into the sandbox's folder: %s", a->prelude,
+                           strerror(errno));
+        snprintf(a->prelude, sizeof a->prelude, "%s", pre);
+        setenv("GPULEARN_PRELUDE_DIR", pre, 1);
+    }
+    return GL_OK;
+}
+
+/* The sandboxed child's body: compiles the copy, sends the result (compiler, command,
+ * status and message, PTX, log, diagnostics) and exits. */
+static void sandboxed_child(int fd, void *arg)
+{
+    sandbox_args *a = arg;
     gl_error e = {0};
     gl_compiled c = {0};
-    char copy[PATH_MAX] = ""; /* run as root: the submission's copy that nobody compiles */
-    gl_status st = as_nobody(real, tmp, prelude, sizeof prelude, copy, sizeof copy, &e);
-    gl_child_rebind(); /* becoming nobody cleared the death signal */
-    /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
-    const char *const read[] = {"/usr/bin",
-                                "/usr/lib",
-                                "/usr/lib64",
-                                "/usr/libexec",
-                                "/usr/include",
-                                "/bin",
-                                "/lib",
-                                "/lib64",
-                                "/etc/ld.so.cache",
-                                "/etc/alternatives",
-                                "/dev/null",
-                                "/dev/zero",
-                                "/dev/urandom",
-                                "/usr/local/cuda",
-                                cuda,
-                                cuda_real,
-                                prelude,
-                                *copy ? copy : real,
-                                nvrtc_dir,
-                                nvrtc_real};
-    const char *const write[] = {tmp, "/dev/null"};
-    if (st == GL_OK)
-        st = gl_sandbox_restrict(read, (int)(sizeof read / sizeof read[0]), write, 2, &e);
-    if (st == GL_OK) {
-        gl_compile_opts o = *opts;
-        o.sandbox = 0;
-        o.no_cache = 1;
-        st = gl_compile_cuda(*copy ? copy : path, &o, &c, &e);
-    }
-    if (*copy) { /* messages name the submission as the caller did, not its copy */
-        char *msg = replace_all(e.msg, copy, path), *log = replace_all(c.log, copy, path),
-             *cmd = replace_all(c.command, copy, path);
-        if (msg)
-            snprintf(e.msg, sizeof e.msg, "%s", msg);
-        if (cmd)
-            snprintf(c.command, sizeof c.command, "%s", cmd);
-        if (log) {
-            free(c.log);
-            c.log = log;
-        }
-        free(msg), free(cmd);
-        for (int i = 0; i < c.ndiags; i++)
-            if (strcmp(c.diags[i].file, copy) == 0)
-                snprintf(c.diags[i].file, sizeof c.diags[i].file, "%s", path);
-        /* and so does the PTX's line info, so faults name it too */
-        char *ptx = c.ptx ? cc_ptx_fix_file_names(c.ptx, copy, path) : NULL;
-        if (ptx) {
-            free(c.ptx);
-            c.ptx = ptx;
-        }
-    }
+    gl_compile_opts o = *a->opts;
+    o.sandbox = 0;
+    o.no_cache = 1;
+    o.source = NULL;
+    gl_status st = gl_compile_cuda(a->copy, &o, &c, &e);
+    /* messages, diagnostics and the PTX's line info name the submission as the caller
+     * did, not its copy */
+    cc_rename_source(a->copy, a->path, &c, &e);
     int ok = gl_msg_send(fd, CC_MSG_USED, (uint32_t)c.used, NULL, 0) == 0 &&
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_ERROR, (uint32_t)st, e.msg) == 0 &&
@@ -220,44 +145,59 @@ static void sandboxed_child(int fd, void *arg)
 gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl_compiled *out,
                                gl_error *err)
 {
-    char real[PATH_MAX], tmp[PATH_MAX];
-    struct stat lst;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) /* a link could name any file */
-        return gl_fail(err, GL_ERR_INPUT,
-                       "%s: is a symbolic link: grading follows none (give "
-                       "the file itself)",
-                       path);
-    if (!realpath(path, real))
-        return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(errno));
     if (!gl_sandbox_available())
         return gl_fail(err, GL_ERR_TOOL,
                        "cannot compile %s in a sandbox: the kernel offers no "
                        "Landlock (Linux 5.13 or later with landlock in its LSM list)",
                        path);
-    if (cc_tmpdir_make(tmp, sizeof tmp) != 0)
-        return gl_fail(err, GL_ERR_TOOL, "cannot make a temporary folder: %s", strerror(errno));
-    sandbox_args a = {path, real, tmp, opts};
-    /* killed as a group with what it starts, and with the grader */
-    const gl_child_opts o = {.setup = cc_compile_limits};
-    gl_child ch;
-    const int started = gl_child_spawn(&ch, &o, sandboxed_child, &a);
-    if (started != 0) {
+    /* the bytes to compile: the caller's (read once), else read here, once */
+    char *own = NULL;
+    size_t len = opts->source ? strlen(opts->source) : 0;
+    if (!opts->source && !(own = gl_read_submission(path, &len, err)))
+        return err ? err->status : GL_ERR_INPUT;
+    sandbox_args *a = calloc(1, sizeof *a);
+    char tmp[PATH_MAX];
+    if (!a || gl_tmpdir_make(tmp, sizeof tmp, "cc") != 0) {
         const int e = errno;
-        cc_tmpdir_remove(tmp);
+        free(own);
+        free(a);
+        return a ? gl_fail(err, GL_ERR_TOOL, "cannot make a temporary folder: %s", strerror(e))
+                 : gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
+    a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
+    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real, a->prelude,
+                                a->copy,           a->nvrtc_dir, a->nvrtc_real};
+    const gl_sandbox_opts so = {.dir = tmp,
+                                .read = read,
+                                .nread = (int)(sizeof read / sizeof read[0]),
+                                .prepare = prepare,
+                                .ctx = a,
+                                .data_bytes = GL_COMPILE_DATA_BYTES,
+                                .cpu_s = GL_COMPILE_CPU_S};
+    /* killed as a group with what it starts, and with the grader */
+    gl_child ch;
+    const int started = gl_sandbox_spawn(&ch, &so, sandboxed_child, a);
+    const int spawn_errno = errno;
+    free(own);
+    free(a);
+    if (started != 0) {
+        gl_tmpdir_remove(tmp);
         return started == GL_CHILD_ERR_PIPE
-                   ? gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(e))
-                   : gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(e));
+                   ? gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(spawn_errno))
+                   : gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(spawn_errno));
     }
     /* the result within the wall-clock limit */
     cc_reply rep;
     const gl_msg_rc got = cc_receive(ch.fd, gl_child_now() + GL_COMPILE_WALL_S, &rep);
     gl_child_exit ex;
     gl_child_stop(&ch, GL_CHILD_FOREVER, &ex); /* whatever it started and left behind */
-    cc_tmpdir_remove(tmp);
+    gl_tmpdir_remove(tmp);
     gl_status st;
     if (got == GL_MSG_TIMEOUT) {
         st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler ran longer than %d s and was stopped",
                      path, GL_COMPILE_WALL_S);
+    } else if (rep.sandbox_error) {
+        st = gl_fail(err, GL_ERR_TOOL, "cannot compile %s in the sandbox: %s", path, rep.msg);
     } else if (got != GL_MSG_OK) {
         st = gl_fail(err, GL_ERR_COMPILE,
                      "%s: the compiler stopped (%s): the source needs too "

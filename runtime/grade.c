@@ -204,9 +204,10 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
         return st;
     res.nargs = spec->nargs;
     gl_run_opts o = *opts;
-    if (o.metrics) {
+    if (o.metrics) { /* in the sandbox's child too: the count comes back */
         o.trace_sink = count_global_load_lanes;
         o.trace_sink_ctx = &r->global_load_lanes;
+        o.trace_sink_ctx_bytes = sizeof r->global_load_lanes;
     }
     gl_error rerr = {0};
     r->status = gl_run_sim(spec, m, kernel, &o, &res, &rerr);
@@ -457,20 +458,31 @@ static const char *k_metric_advice[][2] = {
                         "element, about n log2 n."},
 };
 
-/* Why a launch stopped, in a few words with where: "an endless loop at k.cu:6". */
-static void why_stopped(const gl_fault *f, char *buf, size_t len)
+/* Why a launch did not finish, with where: "an out-of-bounds access at k.cu:6"; never
+ * without a reason: the step limit, an unsupported instruction (deep recursion: "call
+ * stack overflow calling 'f' ..."), a launch the simulator refused (the memory limit)
+ * give the simulator's own sentence. */
+static void why_stopped(const sim_run *r, char *buf, size_t len)
 {
+    const gl_fault *f = &r->fault;
     const char *what = f->kind == GL_FAULT_OUT_OF_BOUNDS ? "an out-of-bounds access"
                        : f->kind == GL_FAULT_MISALIGNED  ? "a misaligned access"
                        : f->kind == GL_FAULT_DEADLOCK    ? "a deadlock"
-                       : f->kind == GL_FAULT_STEP_LIMIT  ? "an endless loop"
                        : f->kind == GL_FAULT_TRAP        ? "a trap or failed assert"
                        : f->kind == GL_FAULT_GPU         ? "a fault on the GPU"
-                                                         : "it stopped";
-    if (f->src_file[0] && f->src_line > 0)
-        snprintf(buf, len, "%s at %s:%d", what, gl_display_path(f->src_file), f->src_line);
+                                                         : NULL;
+    int n = -1; /* the sentence itself (the step limit, unsupported, refused), without
+                   the states of the block's warps that follow it */
+    if (!what) {
+        what = f->message[0] ? f->message : r->error[0] ? r->error : "the launch did not run";
+        const char *warps = strstr(what, "; warps of block");
+        n = warps ? (int)(warps - what) : -1;
+    }
+    const char *file = gl_display_path(f->src_file);
+    if (f->src_file[0] && f->src_line > 0 && !strstr(what, file))
+        snprintf(buf, len, "%.*s at %s:%d", n, what, file, f->src_line);
     else
-        snprintf(buf, len, "%s", what);
+        snprintf(buf, len, "%.*s", n, what);
 }
 
 /* ------------------------------------------------------------------------- advice */
@@ -1030,7 +1042,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     snprintf(c->name, sizeof c->name, "%s", k->name);
     c->passed = 1;
     int failed = 0, nnot_run = 0, more_adv = 0, not_run_adv = 0;
-    char more[256] = "", not_run[256] = "", why_not_run[512] = "";
+    char more[256] = "", not_run[256] = "", why_not_run[1024] = "";
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
@@ -1182,7 +1194,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                          nnot_run ? ", " : "", r->label);
             nnot_run++;
             if (!why_not_run[0])
-                why_stopped(&r->got.fault, why_not_run, sizeof why_not_run);
+                why_stopped(&r->got, why_not_run, sizeof why_not_run);
             c->passed = 0;
         } else if (!ok) {
             if (failed >= GRADE_DETAILED_SIZES && r->inputs)
@@ -1334,6 +1346,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
+    const uint64_t mem_limit = opts->memory_limit ? opts->memory_limit
+                               : e->memory_limit  ? e->memory_limit
+                                                  : GL_MEMORY_LIMIT_GRADE;
+    const char *mem_origin = opts->memory_limit ? "--memory-limit"
+                             : e->memory_limit  ? "\"memory_limit\" of the exercise"
+                                                : "the grader's default; --memory-limit sets it";
 
     /* the target: --arch, else the exercise's "arch", else the default: for the simulator
      * its default profile, for the GPU its own (compute_XY of its capability) */
@@ -1362,7 +1380,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             return gs;
         snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major, info.compute_minor);
     }
-    char *sub_path = strdup(submission ? submission : e->starter);
+    char *sub_path = strdup(submission ? submission : e->starter), *sub_src = NULL;
     gl_compiled ref = {0}, sub = {0}, sub_gpu = {0}, sub_dbg = {0};
     ptx_module_t *ref_m = NULL, *sub_m = NULL, *dbg_m = NULL;
     size_run *runs = NULL;
@@ -1399,6 +1417,14 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const char *not_run = NULL;
     gl_compile_opts sub_compile = opts->compile;
     sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
+    /* the submission is read once, here, and every build compiles these bytes: a file
+     * swapped for a link or another file after this read changes nothing */
+    sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    if (!sub_src) {
+        st = err ? err->status : GL_ERR_INPUT;
+        goto done;
+    }
+    sub_compile.source = sub_src;
     if (gl_compile_cuda(sub_path, &sub_compile, &sub, &cerr) != GL_OK) {
         if (cerr.status != GL_ERR_COMPILE) {
             st = gl_fail(err, cerr.status, "%s", cerr.msg);
@@ -1501,7 +1527,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        gl_run_opts ref_cfg = {.step_limit = step_limit, .compile = sim_compile};
+        gl_run_opts ref_cfg = {.step_limit = step_limit,
+                               .compile = sim_compile,
+                               .memory_limit = mem_limit,
+                               .memory_limit_origin = mem_origin};
         gl_error rerr = {0};
         st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
@@ -1516,8 +1545,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        gl_run_opts sub_cfg = {
-            .step_limit = step_limit, .metrics = traced && metric_here, .compile = sim_compile};
+        gl_run_opts sub_cfg = {.step_limit = step_limit,
+                               .metrics = traced && metric_here,
+                               .compile = sim_compile,
+                               .memory_limit = mem_limit,
+                               .memory_limit_origin = mem_origin,
+                               .sandbox = rep->sandboxed};
         gl_error serr = {0};
         if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
             /* The submission does not fit the exercise (renamed kernel, changed
@@ -1560,7 +1593,11 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             break;
         }
         if (dbg_m && !r->inputs) {
-            gl_run_opts dbg_cfg = {.step_limit = step_limit, .compile = sim_compile};
+            gl_run_opts dbg_cfg = {.step_limit = step_limit,
+                                   .compile = sim_compile,
+                                   .memory_limit = mem_limit,
+                                   .memory_limit_origin = mem_origin,
+                                   .sandbox = rep->sandboxed};
             gl_error derr = {0};
             r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
@@ -1573,7 +1610,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 gl_run_opts rc = {.step_limit = step_limit,
                                   .schedule_random = seed != 0,
                                   .schedule_seed = seed,
-                                  .compile = sim_compile};
+                                  .compile = sim_compile,
+                                  .memory_limit = mem_limit,
+                                  .memory_limit_origin = mem_origin,
+                                  .sandbox = rep->sandboxed};
                 if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
                     break;
                 r->nsched++;
@@ -1620,6 +1660,7 @@ done:
     gl_compiled_free(&sub_dbg);
     ptx_module_free(dbg_m);
     free(sub_path);
+    free(sub_src);
     if (st != GL_OK) { /* an error leaves no checks behind: the caller frees nothing */
         free(rep->compile_log);
         free(rep->diags);
@@ -1634,24 +1675,34 @@ done:
     return st;
 }
 
+/* Report text comes from the submission (its name, compiler messages quoting its lines):
+ * it reaches a terminal escaped (gl_escape_term), so it can forge no line and send no
+ * escape sequence. */
 void grade_report_write_text(FILE *f, const gl_grade_report *r)
 {
     int passed = 0;
+    fputs("Grading ", f);
+    gl_fputs_term(f, r->submission, 0);
     fprintf(f,
-            "Grading %s for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
+            " for lesson '%s' (on the %s; random inputs from seed %llu: --seed %llu "
             "repeats them)\n",
-            r->submission, r->lesson,
-            strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
+            r->lesson, strcmp(r->backend, "gpu") == 0 ? "GPU and the simulator" : "simulator",
             (unsigned long long)r->seed, (unsigned long long)r->seed);
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];
         passed += c->passed;
-        fprintf(f, "  %-7s  %s\n", c->passed ? "PASS" : c->not_run ? "NOT RUN" : "FAIL", c->name);
+        fprintf(f, "  %-7s  ", c->passed ? "PASS" : c->not_run ? "NOT RUN" : "FAIL");
+        gl_fputs_term(f, c->name, 0);
+        fputc('\n', f);
         const char *line = c->detail;
         while (*line) {
             const char *nl = strchr(line, '\n');
-            int len = nl ? (int)(nl - line) : (int)strlen(line);
-            fprintf(f, "        %.*s\n", len, line);
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            char one[sizeof c->detail];
+            snprintf(one, sizeof one, "%.*s", (int)len, line);
+            fputs("        ", f);
+            gl_fputs_term(f, one, GL_ESC_LINES); /* tabs kept: a compiler's excerpt */
+            fputc('\n', f);
             line += len + (nl ? 1 : 0);
         }
     }
@@ -1673,12 +1724,21 @@ const char *grade_check_status(const gl_check_result *c)
     return c->passed ? "pass" : c->not_run ? "not_run" : "fail";
 }
 
+/* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD), so that the
+ * JSON is valid whatever bytes a submission's name or messages hold. */
+static void add_text(cJSON *obj, const char *key, const char *s)
+{
+    char *clean = gl_utf8_clean(s);
+    cJSON_AddStringToObject(obj, key, clean ? clean : "");
+    free(clean);
+}
+
 void grade_report_write_json(FILE *f, const gl_grade_report *r)
 {
     cJSON *js = cJSON_CreateObject();
-    cJSON_AddStringToObject(js, "lesson", r->lesson);
-    cJSON_AddStringToObject(js, "submission", r->submission);
-    cJSON_AddStringToObject(js, "backend", r->backend);
+    add_text(js, "lesson", r->lesson);
+    add_text(js, "submission", r->submission);
+    add_text(js, "backend", r->backend);
     cJSON_AddBoolToObject(js, "passed", r->passed);
     cJSON_AddBoolToObject(js, "compiled", r->compiled);
     cJSON_AddNumberToObject(js, "seed", (double)r->seed);
@@ -1686,10 +1746,10 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON *checks = cJSON_AddArrayToObject(js, "checks");
     for (int i = 0; i < r->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
-        cJSON_AddStringToObject(c, "name", r->checks[i].name);
+        add_text(c, "name", r->checks[i].name);
         cJSON_AddBoolToObject(c, "passed", r->checks[i].passed);
         cJSON_AddStringToObject(c, "status", grade_check_status(&r->checks[i]));
-        cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
+        add_text(c, "detail", r->checks[i].detail);
         cJSON_AddItemToArray(checks, c);
     }
     char *text = cJSON_Print(js);
@@ -1699,13 +1759,20 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
     cJSON_Delete(js);
 }
 
-/* XML text with &, <, >, " escaped and control characters other than tab/newline
- * dropped (they are not allowed in XML 1.0). */
+/* XML 1.0 character data (§2.2 Char) from any bytes: &, <, >, " escaped; a byte that
+ * is not valid UTF-8, and U+FFFE and U+FFFF, as U+FFFD; the control characters XML
+ * forbids (all below 0x20 but tab, newline and carriage return) shown as C escapes in
+ * text ("\033", as on a terminal): the document is well-formed whatever a submission's
+ * name or messages hold. */
 static void xml_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '&')
+    while (*s) {
+        const unsigned char ch = (unsigned char)*s;
+        uint32_t cp = 0;
+        const int k = gl_utf8_next(s, &cp);
+        if (k == 0 || cp == 0xfffe || cp == 0xffff)
+            fputs("\xef\xbf\xbd", f);
+        else if (ch == '&')
             fputs("&amp;", f);
         else if (ch == '<')
             fputs("&lt;", f);
@@ -1713,8 +1780,11 @@ static void xml_text(FILE *f, const char *s)
             fputs("&gt;", f);
         else if (ch == '"')
             fputs("&quot;", f);
-        else if (ch >= 0x20 || ch == '\n' || ch == '\t')
-            fputc(ch, f);
+        else if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+            fprintf(f, "\\%03o", ch);
+        else
+            fwrite(s, 1, (size_t)k, f);
+        s += k ? k : 1;
     }
 }
 

@@ -57,6 +57,11 @@ typedef struct gl_grade_opts {
      * offers one (runtime/sandbox.h); no_sandbox = 1 compiles it like any file.
      * gl_grade_report.sandboxed says which happened. */
     int no_sandbox;
+    /* The memory budget of every graded launch (gl_run_opts.memory_limit), bytes: 0 is
+     * the exercise's "memory_limit", else GL_MEMORY_LIMIT_GRADE (2 GiB). The submission's
+     * launches run in the sandbox with it (gl_run_opts.sandbox) where the compile does;
+     * one past it fails the grade with the sizes named. */
+    uint64_t memory_limit;
 } gl_grade_opts;
 
 /* A fresh grading seed below 2^32 (clock and process id). */

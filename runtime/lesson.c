@@ -590,8 +590,9 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
 {
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
-    static const char *const keys[] = {"title", "text",   "starter", "reference",  "launch",
-                                       "sizes", "checks", "hints",   "step_limit", NULL};
+    static const char *const keys[] = {"title",      "text",         "starter", "reference",
+                                       "launch",     "sizes",        "checks",  "hints",
+                                       "step_limit", "memory_limit", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);
@@ -631,6 +632,10 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if ((st = get_number(c, js, "exercise", "step_limit", 1000, 0x1p50, &limit, NULL)) != GL_OK)
         return st;
     e->step_limit = (uint64_t)limit;
+    limit = 0; /* bytes: 1 MiB to 1 TiB */
+    if ((st = get_number(c, js, "exercise", "memory_limit", 0x1p20, 0x1p40, &limit, NULL)) != GL_OK)
+        return st;
+    e->memory_limit = (uint64_t)limit;
     if ((st = add_implicit_checks(c, e)) != GL_OK)
         return st;
     const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");

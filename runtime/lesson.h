@@ -91,8 +91,10 @@ typedef struct gl_exercise {
     int nchecks;
     char **hints;
     int nhints;
-    uint64_t step_limit; /* "step_limit": warp instructions one graded launch may
+    uint64_t step_limit;   /* "step_limit": warp instructions one graded launch may
                               issue before it counts as an endless loop (0 = default) */
+    uint64_t memory_limit; /* "memory_limit": bytes of simulated memory one graded launch
+                              may hold (gl_run_opts.memory_limit; 0 = GL_MEMORY_LIMIT_GRADE) */
 } gl_exercise;
 
 typedef struct gl_lesson {

@@ -1,6 +1,8 @@
 /* run.c — running a launch spec on a back end: compile, check the spec against the
  * kernel's parameters, allocate, copy in, launch, copy back. */
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "runtime/cache.h"
 #include "runtime/cub.h"
 #include "runtime/instrument.h"
+#include "runtime/sandbox.h"
 #include "runtime/worker.h"
 #include "trace/analysis.h"
 
@@ -352,6 +355,37 @@ static int take_buffers(const gl_spec *spec, sim_t *s, const uint64_t *dptr, int
     return rc;
 }
 
+static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                                   const gl_run_opts *opts, gl_run_result *res, gl_error *err);
+
+/* The translating tier's folder in a sandboxed child (its private folder), or NULL. */
+static const char *jit_dir_here;
+
+/* See backend.h. */
+uint64_t gl_memory_limit_default(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (!kib)
+        return UINT64_C(4) << 30;
+    const uint64_t half = (uint64_t)kib * 1024 / 2;
+    return half < (UINT64_C(256) << 20) ? UINT64_C(256) << 20 : half;
+}
+
+/* Where the memory budget came from, for the end of a message about it. */
+static const char *limit_origin(const gl_run_opts *o)
+{
+    return o->memory_limit_origin ? o->memory_limit_origin
+           : o->memory_limit      ? "the caller's"
+                                  : "half the memory available now; --memory-limit sets it";
+}
+
 /* See backend.h. */
 gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                      const gl_run_opts *opts, gl_run_result *res, gl_error *err)
@@ -359,6 +393,8 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     gl_run_opts none = {0};
     if (!opts)
         opts = &none;
+    if (opts->sandbox)
+        return run_sim_sandboxed(spec, m, kernel, opts, res, err);
     /* trace, checkers, metrics: a trace when asked for one, for metrics or for the
      * caller's sink; metrics are streamed from it so they stay exact past the
      * stored-event cap */
@@ -410,7 +446,9 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .schedule_seed = opts->schedule_seed,
                       .checks_off = opts->checks_off,
                       .device = dev,
-                      .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]}};
+                      .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]},
+                      .memory_limit =
+                          opts->memory_limit ? opts->memory_limit : gl_memory_limit_default()};
     gl_sim_tier tier = opts->sim_tier;
     if (tier == GL_TIER_DEFAULT) {
         const char *e = getenv("GPULEARN_SIM_TIER");
@@ -420,7 +458,9 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                : tier == GL_TIER_JIT  ? SIM_TIER_JIT
                                       : SIM_TIER_AUTO;
     char jit_dir[4200];
-    if (tier != GL_TIER_INTERP && gl_cache_jit_dir(jit_dir, sizeof jit_dir) == 0)
+    if (tier != GL_TIER_INTERP && jit_dir_here)
+        cfg.jit_dir = jit_dir_here; /* never the shared cache: its code is loaded unsandboxed */
+    else if (tier != GL_TIER_INTERP && gl_cache_jit_dir(jit_dir, sizeof jit_dir) == 0)
         cfg.jit_dir = jit_dir;
     sim_t *s = sim_new(&cfg);
     if (!s) {
@@ -457,6 +497,20 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                 ms = sim_malloc_init(s, b->bytes, a->name,
                                      a->init.kind == GL_INIT_ZERO ? NULL : fill_arg, (void *)a,
                                      &dptr[i]);
+            }
+            const uint64_t held = sim_memory_used(s);
+            if (ms != SIM_OK &&
+                b->bytes > cfg.memory_limit - (held < cfg.memory_limit ? held : cfg.memory_limit)) {
+                char want[32], have[32], lim[32];
+                gl_format_bytes(want, sizeof want, b->bytes);
+                gl_format_bytes(have, sizeof have, held);
+                gl_format_bytes(lim, sizeof lim, cfg.memory_limit);
+                snprintf(res->fault.message, sizeof res->fault.message,
+                         "the launch asks for %s of device memory for args[%d] '%s' (%s "
+                         "allocated before it); the memory limit is %s (%s)",
+                         want, i, a->name, have, lim, limit_origin(opts));
+                st = gl_fail(err, GL_ERR_LAUNCH, "%s: %s", spec->file, res->fault.message);
+                goto done;
             }
             if (ms != SIM_OK) {
                 st = gl_fail(err, GL_ERR_NOMEM, "%s: args[%d]: cannot allocate %zu bytes",
@@ -519,6 +573,11 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
             err->status = st;
         break;
     case SIM_ERR_LAUNCH:
+        if (strstr(res->fault.message, "the memory limit is")) { /* say where it is set */
+            size_t used = strlen(res->fault.message);
+            snprintf(res->fault.message + used, sizeof res->fault.message - used, " (%s)",
+                     limit_origin(opts));
+        }
         st = gl_fail(err, GL_ERR_LAUNCH, "%s: %s", spec->file, res->fault.message);
         break;
     case SIM_ERR_NOMEM: st = gl_fail(err, GL_ERR_NOMEM, "simulator out of memory"); break;
@@ -779,6 +838,319 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
                    "%s: kernel '%s' faulted on the GPU: %s\nRe-run it on the simulator to find "
                    "the faulting access%s",
                    src, spec->kernel, e.msg, again);
+}
+
+/* ------------------------------------------------------------ the sandboxed run */
+
+/* What a sandboxed run's child sends back (child.h messages, in this order; the same
+ * binary reads them, so records travel as bytes). */
+enum {
+    RUN_MSG_BUFFER = 1, /* arg: the argument; payload: its buffer's bytes after the run */
+    RUN_MSG_STDOUT,     /* payload: device printf output */
+    RUN_MSG_NOTE,       /* payload: res->note */
+    RUN_MSG_RECORDS,    /* payload: a run_records */
+    RUN_MSG_FINDINGS,   /* payload: the gl_finding records */
+    RUN_MSG_DPTR,       /* payload: nargs buffer addresses */
+    RUN_MSG_METRICS,    /* payload: the gl_metrics struct (its pointers not valid here) */
+    RUN_MSG_LINES,      /* payload: its gl_line_counts */
+    RUN_MSG_FILES,      /* arg: how many; payload: its file names, each NUL-terminated */
+    RUN_MSG_SINK,       /* payload: the first trace_sink_ctx_bytes of the sink's ctx */
+    RUN_MSG_DONE,       /* arg: gl_status; payload: the error message */
+};
+
+/* The fixed-size part of a result. */
+typedef struct run_records {
+    gl_fault fault;
+    gl_stats stats;
+    gl_occupancy occupancy;
+    gl_peaks peaks;
+    int findings_dropped, nerrors, nwarnings;
+} run_records;
+
+/* The most bytes one message of a sandboxed run may announce besides a buffer, which
+ * may be as large as it is (printf output is cut at 1 MiB, findings at 100). */
+#define RUN_MSG_MAX ((uint64_t)256 << 20)
+
+/* What the sandboxed child runs. */
+typedef struct sandbox_run {
+    const gl_spec *spec;
+    const ptx_module_t *m;
+    const char *kernel;
+    const gl_run_opts *opts;
+    gl_run_result *res;
+    char jit[4200]; /* its private folder's jit/ */
+} sandbox_run;
+
+static int send_str(int fd, uint32_t type, const char *s)
+{
+    return gl_msg_send(fd, type, 0, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The sandboxed child (gl_sandbox_spawn's body): runs gl_run_sim as the caller asked
+ * (unsandboxed now: it is the sandbox) and sends the result back. */
+static void sandboxed_run(int fd, void *arg)
+{
+    sandbox_run *a = arg;
+    gl_run_opts o = *a->opts;
+    o.sandbox = 0;
+    o.trace_level = TRACE_OFF; /* no stored trace travels back */
+    jit_dir_here = a->jit;
+    gl_error e = {0};
+    const gl_status st = gl_run_sim(a->spec, a->m, a->kernel, &o, a->res, &e);
+    const gl_run_result *r = a->res;
+    int ok = 1;
+    for (int i = 0; ok && r->buffers && i < r->nargs; i++)
+        if (r->buffers[i].data)
+            ok = gl_msg_send(fd, RUN_MSG_BUFFER, (uint32_t)i, r->buffers[i].data,
+                             r->buffers[i].bytes) == 0;
+    run_records rec = {r->fault,   r->stats,    r->occupancy, r->peaks, r->findings_dropped,
+                       r->nerrors, r->nwarnings};
+    ok = ok && send_str(fd, RUN_MSG_STDOUT, r->stdout_text) == 0 &&
+         send_str(fd, RUN_MSG_NOTE, r->note) == 0 &&
+         gl_msg_send(fd, RUN_MSG_RECORDS, 0, &rec, sizeof rec) == 0 &&
+         gl_msg_send(fd, RUN_MSG_FINDINGS, 0, r->findings,
+                     (size_t)r->nfindings * sizeof *r->findings) == 0;
+    if (ok && r->dptr)
+        ok = gl_msg_send(fd, RUN_MSG_DPTR, 0, r->dptr, (size_t)r->nargs * sizeof *r->dptr) == 0;
+    const gl_metrics *mt = r->metrics;
+    if (ok && mt) {
+        ok = gl_msg_send(fd, RUN_MSG_METRICS, 0, mt, sizeof *mt) == 0 &&
+             gl_msg_send(fd, RUN_MSG_LINES, 0, mt->lines, (size_t)mt->nlines * sizeof *mt->lines) ==
+                 0;
+        size_t len = 0;
+        for (int i = 0; i < mt->nfiles; i++)
+            len += strlen(mt->files[i] ? mt->files[i] : "") + 1;
+        ok = ok && gl_msg_send_header(fd, RUN_MSG_FILES, (uint32_t)mt->nfiles, len) == 0;
+        for (int i = 0; ok && i < mt->nfiles; i++) {
+            const char *f = mt->files[i] ? mt->files[i] : "";
+            ok = gl_write_all(fd, f, strlen(f) + 1) == 0;
+        }
+    }
+    if (ok && a->opts->trace_sink_ctx && a->opts->trace_sink_ctx_bytes)
+        ok = gl_msg_send(fd, RUN_MSG_SINK, 0, a->opts->trace_sink_ctx,
+                         a->opts->trace_sink_ctx_bytes) == 0;
+    ok = ok && gl_msg_send(fd, RUN_MSG_DONE, (uint32_t)st, e.msg, strlen(e.msg)) == 0;
+    _exit(ok ? 0 : 1);
+}
+
+/* The metrics the child sent (RUN_MSG_METRICS, then _LINES and _FILES) into res. */
+static int take_metrics(gl_run_result *res, gl_msg_in *in)
+{
+    gl_metrics *mt = res->metrics;
+    switch (in->h.type) {
+    case RUN_MSG_METRICS:
+        if (in->h.len != sizeof *mt || mt)
+            return -1;
+        mt = res->metrics = calloc(1, sizeof *mt);
+        if (!mt)
+            return -1;
+        memcpy(mt, in->data, sizeof *mt);
+        mt->kernel[sizeof mt->kernel - 1] = '\0';
+        mt->lines = NULL, mt->nlines = 0, mt->acc = NULL, mt->files = NULL, mt->nfiles = 0;
+        return 0;
+    case RUN_MSG_LINES:
+        if (!mt || mt->lines || in->h.len % sizeof *mt->lines ||
+            in->h.len / sizeof *mt->lines > INT_MAX)
+            return -1;
+        mt->nlines = (int)(in->h.len / sizeof *mt->lines);
+        mt->lines = (gl_line_counts *)(void *)gl_msg_in_take(in);
+        return mt->lines || mt->nlines == 0 ? 0 : -1;
+    default: /* RUN_MSG_FILES */
+        if (!mt || mt->files || in->h.arg > 65536)
+            return -1;
+        mt->files = calloc((size_t)in->h.arg + 1, sizeof *mt->files);
+        if (!mt->files)
+            return -1;
+        const char *p = in->data, *end = in->data + in->h.len;
+        for (uint32_t i = 0; i < in->h.arg && p < end; i++) {
+            mt->files[i] = strndup(p, (size_t)(end - p));
+            mt->nfiles = (int)i + 1;
+            p += strnlen(p, (size_t)(end - p)) + 1;
+        }
+        return 0;
+    }
+}
+
+/* One message of a sandboxed run's child into res (see RUN_MSG_*): 0, 1 after
+ * RUN_MSG_DONE (*st and err set), -1 for a message that does not fit. */
+static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *in, gl_status *st,
+                        gl_error *err)
+{
+    const uint32_t type = in->h.type;
+    const size_t len = (size_t)in->h.len;
+    switch (type) {
+    case RUN_MSG_BUFFER:
+        if (!res->buffers || in->h.arg >= (uint32_t)res->nargs ||
+            len != res->buffers[in->h.arg].bytes)
+            return -1;
+        free(res->buffers[in->h.arg].data);
+        res->buffers[in->h.arg].data = gl_msg_in_take(in);
+        return 0;
+    case RUN_MSG_STDOUT:
+        free(res->stdout_text);
+        res->stdout_text = gl_msg_in_take(in);
+        return 0;
+    case RUN_MSG_NOTE: snprintf(res->note, sizeof res->note, "%s", in->data); return 0;
+    case RUN_MSG_RECORDS: {
+        run_records rec;
+        if (len != sizeof rec)
+            return -1;
+        memcpy(&rec, in->data, sizeof rec);
+        res->fault = rec.fault;
+        res->fault.src_file[GL_FILE_MAX - 1] = res->fault.message[sizeof res->fault.message - 1] =
+            res->fault.alloc_name[sizeof res->fault.alloc_name - 1] =
+                res->fault.cuda_error[sizeof res->fault.cuda_error - 1] = '\0';
+        res->stats = rec.stats;
+        res->occupancy = rec.occupancy;
+        res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
+        res->peaks = rec.peaks;
+        res->peaks.device[sizeof res->peaks.device - 1] = '\0';
+        res->findings_dropped = rec.findings_dropped;
+        res->nerrors = rec.nerrors;
+        res->nwarnings = rec.nwarnings;
+        return 0;
+    }
+    case RUN_MSG_FINDINGS:
+        if (len % sizeof *res->findings || len / sizeof *res->findings > INT_MAX)
+            return -1;
+        free(res->findings);
+        res->nfindings = (int)(len / sizeof *res->findings);
+        res->findings = res->nfindings ? (gl_finding *)(void *)gl_msg_in_take(in) : NULL;
+        for (int i = 0; res->findings && i < res->nfindings; i++) {
+            gl_finding *f = &res->findings[i];
+            f->message[sizeof f->message - 1] = f->var[sizeof f->var - 1] = '\0';
+            f->access.src_file[GL_FILE_MAX - 1] = f->other.src_file[GL_FILE_MAX - 1] = '\0';
+        }
+        if (!res->findings)
+            res->nfindings = 0;
+        return 0;
+    case RUN_MSG_DPTR:
+        if (len != (size_t)res->nargs * sizeof *res->dptr || res->nargs == 0)
+            return -1;
+        free(res->dptr);
+        res->dptr = (uint64_t *)(void *)gl_msg_in_take(in);
+        return 0;
+    case RUN_MSG_METRICS:
+    case RUN_MSG_LINES:
+    case RUN_MSG_FILES: return take_metrics(res, in);
+    case RUN_MSG_SINK:
+        if (len != opts->trace_sink_ctx_bytes || !opts->trace_sink_ctx)
+            return -1;
+        memcpy(opts->trace_sink_ctx, in->data, len);
+        return 0;
+    case RUN_MSG_DONE:
+        *st = in->h.arg <= (uint32_t)GL_ERR_NOMEM ? (gl_status)in->h.arg : GL_ERR_FAULT;
+        if (*st != GL_OK)
+            gl_fail(err, *st, "%s", in->data);
+        return 1;
+    case GL_SANDBOX_MSG_ERROR:
+        *st = gl_fail(err, GL_ERR_TOOL, "cannot run the kernel in the sandbox: %s", in->data);
+        return 1;
+    default: return -1;
+    }
+}
+
+/* This process's virtual memory now, bytes (/proc/self/statm), 0 when unknown. */
+static uint64_t vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long pages = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* gl_run_sim with opts->sandbox (backend.h): the run in a sandboxed child. Its address
+ * space is bounded at what this process maps now, plus four times the memory budget
+ * (the checkers' shadows and the initcheck bits of the simulated memory are host memory
+ * the budget does not count), plus 1 GiB; a CPU-time limit backs the simulator's own
+ * wall-clock limit. */
+static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                                   const gl_run_opts *opts, gl_run_result *res, gl_error *err)
+{
+    if (!gl_sandbox_available()) {
+        take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
+        return gl_fail(err, GL_ERR_TOOL,
+                       "cannot run %s in a sandbox: the kernel offers no Landlock (Linux 5.13 "
+                       "or later with landlock in its LSM list)",
+                       kernel);
+    }
+    const uint64_t limit = opts->memory_limit ? opts->memory_limit : gl_memory_limit_default();
+    const double timeout = opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S;
+    sandbox_run *a = calloc(1, sizeof *a);
+    char dir[4096];
+    if (!a || gl_tmpdir_make(dir, sizeof dir, "run") != 0) {
+        const int e = errno;
+        free(a);
+        take_buffers(spec, NULL, NULL, 0, res->buffers);
+        return gl_fail(err, GL_ERR_TOOL, "cannot make a folder for the sandboxed run: %s",
+                       strerror(e));
+    }
+    *a = (sandbox_run){spec, m, kernel, opts, res, ""};
+    snprintf(a->jit, sizeof a->jit, "%s/jit", dir);
+    const gl_sandbox_opts so = {.dir = dir,
+                                .address_space = vm_bytes() + 4 * limit + (UINT64_C(1) << 30),
+                                .cpu_s = (unsigned)(2 * timeout) + 60};
+    gl_child ch;
+    const int started = gl_sandbox_spawn(&ch, &so, sandboxed_run, a);
+    const int spawn_errno = errno;
+    free(a);
+    if (started != 0) {
+        gl_tmpdir_remove(dir);
+        take_buffers(spec, NULL, NULL, 0, res->buffers);
+        return gl_fail(err, GL_ERR_TOOL, "cannot start the sandboxed run: %s",
+                       strerror(spawn_errno));
+    }
+    /* its result; the simulator stops the launch at the time limit, so this deadline
+     * only catches a child that hangs elsewhere */
+    const double deadline = gl_child_now() + 2 * timeout + 60;
+    /* what the child may announce: never more than the largest buffer (a child that
+     * lost its mind cannot make this process allocate what it likes) */
+    uint64_t most = RUN_MSG_MAX;
+    for (int i = 0; res->buffers && i < res->nargs; i++)
+        most = res->buffers[i].bytes > most ? res->buffers[i].bytes : most;
+    gl_msg_in in = {0};
+    gl_status st = GL_ERR_FAULT;
+    int done = 0;
+    gl_msg_rc rc = GL_MSG_OK;
+    while (!done && (rc = gl_msg_recv(ch.fd, &in, most, deadline)) == GL_MSG_OK) {
+        done = take_message(opts, res, &in, &st, err);
+        if (done < 0)
+            rc = GL_MSG_ERROR;
+        if (done < 0)
+            break;
+    }
+    gl_msg_in_free(&in);
+    gl_child_exit ex;
+    gl_child_stop(&ch, GL_CHILD_FOREVER, &ex);
+    gl_tmpdir_remove(dir);
+    if (done != 1) {
+        char lim[32], why[160];
+        gl_format_bytes(lim, sizeof lim, so.address_space);
+        if (rc == GL_MSG_TIMEOUT)
+            snprintf(why, sizeof why, "it ran past %.0f s and was stopped", 2 * timeout + 60);
+        else if (ex.signal == SIGXCPU || (ex.signal == SIGKILL && rc != GL_MSG_ERROR))
+            snprintf(why, sizeof why,
+                     "it was killed (%s): past its CPU-time limit of %u s, or the machine ran "
+                     "out of memory (its address space may reach %s)",
+                     strsignal(ex.signal), so.cpu_s, lim);
+        else if (ex.signal)
+            snprintf(why, sizeof why, "it was killed by signal %d (%s)", ex.signal,
+                     strsignal(ex.signal));
+        else
+            snprintf(why, sizeof why, "it sent no result (%s)",
+                     rc == GL_MSG_ERROR ? "a message that does not fit" : "exit");
+        snprintf(res->fault.message, sizeof res->fault.message,
+                 "the simulation of '%s' did not finish in its sandbox: %s", kernel, why);
+        st =
+            gl_fail(err, GL_ERR_FAULT, "%s: %s", gl_display_path(spec->source), res->fault.message);
+    }
+    if (take_buffers(spec, NULL, NULL, 0, res->buffers) != 0 && st == GL_OK) /* any not sent */
+        st = gl_fail(err, GL_ERR_NOMEM, "out of memory for the buffers");
+    return st;
 }
 
 gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,

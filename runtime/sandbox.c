@@ -10,6 +10,7 @@
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -203,4 +204,90 @@ gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *co
     (void)read, (void)nread, (void)write, (void)nwrite;
     return gl_fail(err, GL_ERR_TOOL, "this build has no Landlock (not Linux)");
 #endif
+}
+
+/* ------------------------------------------------------------ sandboxed children */
+
+/* What gl_sandbox_spawn's child needs (on the parent's stack: the fork copies it). */
+typedef struct spawn_args {
+    const gl_sandbox_opts *o;
+    void (*body)(int fd, void *arg);
+    void *arg;
+} spawn_args;
+
+/* Sets one resource limit (soft and hard) when v > 0. */
+static void limit(int resource, uint64_t v)
+{
+    if (v == 0)
+        return;
+    const struct rlimit r = {(rlim_t)v, (rlim_t)v};
+    setrlimit(resource, &r);
+}
+
+/* gl_sandbox_spawn's setup hook: the limits, before anything else runs. */
+static void spawn_limits(void *ctx)
+{
+    const gl_sandbox_opts *o = ctx;
+    const struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    limit(RLIMIT_CPU, o->cpu_s);
+#ifndef __SANITIZE_ADDRESS__
+    limit(RLIMIT_AS, o->address_space);
+    limit(RLIMIT_DATA, o->data_bytes);
+#endif
+}
+
+/* The child's body: confine, then the caller's body. */
+static void spawn_body(int fd, void *arg)
+{
+    const spawn_args *a = arg;
+    const gl_sandbox_opts *o = a->o;
+    gl_error e = {0};
+    gl_status st = o->prepare ? o->prepare(o->ctx, &e) : GL_OK;
+    if (st == GL_OK && geteuid() == 0) {
+        uid_t uid;
+        gid_t gid;
+        gl_sandbox_nobody(&uid, &gid);
+        if (chown(o->dir, uid, gid) != 0)
+            st = gl_fail(&e, GL_ERR_TOOL, "cannot hand the sandbox's folder %s to user nobody: %s",
+                         o->dir, strerror(errno));
+        else
+            st = gl_sandbox_drop_root(&e);
+    }
+    gl_child_rebind(); /* becoming nobody cleared the death signal */
+    /* what compilers and the dynamic loader read; no /etc, /proc, /home, lessons */
+    static const char *const sys[] = {
+        "/usr/bin",  "/usr/lib",  "/usr/lib64",  "/usr/libexec",     "/usr/include",
+        "/bin",      "/lib",      "/lib64",      "/etc/ld.so.cache", "/etc/alternatives",
+        "/dev/null", "/dev/zero", "/dev/urandom"};
+    const int nsys = (int)(sizeof sys / sizeof sys[0]);
+    const char **read = calloc((size_t)(nsys + o->nread) + 1, sizeof *read);
+    int nread = 0;
+    for (int i = 0; read && i < nsys; i++)
+        read[nread++] = sys[i];
+    for (int i = 0; read && i < o->nread; i++)
+        if (o->read[i] && *o->read[i])
+            read[nread++] = o->read[i];
+    const char *const write[] = {o->dir, "/dev/null"};
+    if (st == GL_OK && !read)
+        st = gl_fail(&e, GL_ERR_NOMEM, "out of memory");
+    if (st == GL_OK && (setenv("TMPDIR", o->dir, 1) != 0 || chdir(o->dir) != 0))
+        st = gl_fail(&e, GL_ERR_TOOL, "cannot enter the sandbox's folder %s: %s", o->dir,
+                     strerror(errno));
+    if (st == GL_OK)
+        st = gl_sandbox_restrict(read, nread, write, 2, &e);
+    free(read);
+    if (st != GL_OK) {
+        gl_msg_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
+        _exit(126);
+    }
+    a->body(fd, a->arg);
+}
+
+int gl_sandbox_spawn(gl_child *c, const gl_sandbox_opts *o, void (*body)(int fd, void *arg),
+                     void *arg)
+{
+    spawn_args a = {o, body, arg};
+    const gl_child_opts co = {.setup = spawn_limits, .setup_ctx = (void *)o};
+    return gl_child_spawn(c, &co, spawn_body, &a);
 }

@@ -19,8 +19,10 @@
 #ifndef GL_SANDBOX_H
 #define GL_SANDBOX_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
+#include "runtime/child.h"
 #include "runtime/gl.h"
 
 /* The Landlock ABI version the kernel offers (1 or more), 0 when it offers none (an old
@@ -50,5 +52,45 @@ gl_status gl_sandbox_drop_root(gl_error *err);
 
 /* The ids gl_sandbox_drop_root becomes: user nobody's, else GL_SANDBOX_NOBODY. */
 void gl_sandbox_nobody(uid_t *uid, gid_t *gid);
+
+/* ------------------------------------------------------------ sandboxed children */
+
+/* What a sandboxed child (gl_sandbox_spawn) may use. Every untrusted thing gpulearn runs
+ * goes through it: a compilation of a submission (compile_sandbox.c), the simulation of
+ * a submission's kernel (gl_run_opts.sandbox), and a learner's whole program, whose host
+ * code would run in such a child (body: an exec of the program; docs/architecture.md
+ * "Whole programs"). */
+typedef struct gl_sandbox_opts {
+    /* Its private folder (gl_tmpdir_make): the one tree it may write, its TMPDIR and
+     * working folder; handed to user nobody when it runs as root. */
+    const char *dir;
+    /* More trees (or files) it may read and execute, besides the system's (the
+     * compilers' and the dynamic loader's: /usr, /lib, /bin, ...: gl_sandbox_spawn);
+     * NULL or "" entries are skipped. */
+    const char *const *read;
+    int nread;
+    /* In the child, after the limits are set and before it gives up root and confines
+     * itself: copies into dir what user nobody could not read where it is, and fills in
+     * the paths read[] points at. NULL: none. An error stops the child (reported). */
+    gl_status (*prepare)(void *ctx, gl_error *err);
+    void *ctx;
+    uint64_t address_space; /* RLIMIT_AS, bytes (all its virtual memory: the net under a
+                               memory budget); 0: none. Not set in AddressSanitizer
+                               builds, whose shadow memory is one huge mapping */
+    uint64_t data_bytes;    /* RLIMIT_DATA, bytes; 0: none (same exception) */
+    unsigned cpu_s;         /* RLIMIT_CPU, seconds; 0: none */
+} gl_sandbox_opts;
+
+/* The message (child.h) a sandboxed child sends when it cannot confine itself, its
+ * payload the reason; it then exits with 126 and body never runs. */
+#define GL_SANDBOX_MSG_ERROR 0x58424e53u
+
+/* Starts body(fd, arg) in a child (gl_child_spawn: its own process group, killed with
+ * gpulearn, messages on fd) that first sets the limits (and a core size of 0), runs
+ * o->prepare, becomes user nobody when run as root (gl_sandbox_drop_root), sets TMPDIR to
+ * o->dir and restricts itself (gl_sandbox_restrict: read the system's trees and o->read,
+ * write o->dir and /dev/null; no sockets). Returns as gl_child_spawn. */
+int gl_sandbox_spawn(gl_child *c, const gl_sandbox_opts *o, void (*body)(int fd, void *arg),
+                     void *arg);
 
 #endif

@@ -1,10 +1,12 @@
 /* workspace.c — the learner's copies of exercises and their progress (see workspace.h). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -116,11 +118,15 @@ static gl_status move_aside(const char *path, char *bak, size_t bak_len, gl_erro
         if (errno == EEXIST)
             continue;
         /* no hard links here: rename onto a name that does not exist yet */
-        if (!exists(bak) && rename(path, bak) == 0)
-            return GL_OK;
-        if (!exists(bak))
-            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: %s", path,
-                           strerror(errno));
+        const int link_errno = errno;
+        if (!exists(bak)) {
+            if (rename(path, bak) == 0)
+                return GL_OK;
+            /* the error of the call that failed, not of exists()'s stat */
+            const int e = errno == EXDEV || errno == ENOENT ? link_errno : errno;
+            return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup as %s: %s", path, bak,
+                           strerror(e));
+        }
     }
     return gl_fail(err, GL_ERR_INPUT, "%s: cannot keep a backup: 9999 backups already", path);
 }
@@ -147,7 +153,19 @@ gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_erro
             return st;
         }
     }
-    return copy_starter(l, path, err);
+    st = copy_starter(l, path, err);
+    if (st != GL_OK && bak[0]) {
+        /* the learner's version is never left where they cannot find it: back in place,
+         * else where it was moved, and the message says which */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        if (!exists(path) && rename(bak, path) == 0)
+            gl_fail(err, st, "%s; not reset: your version is unchanged at %s", why, path);
+        else
+            gl_fail(err, st, "%s; not reset: your version is kept as %s", why, bak);
+        bak[0] = '\0';
+    }
+    return st;
 }
 
 /* ------------------------------------------------------------------------ progress */
@@ -157,8 +175,59 @@ static void progress_path(char *path, size_t len)
     snprintf(path, len, "%s/progress.json", workspace_root());
 }
 
-gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
-                        gl_error *err)
+/* Holds <root>/progress.lock locked (flock, exclusive) for one read-modify-write of
+ * progress.json: graders of different lessons and the TUI, at once, each see the others'
+ * marks. Returns the lock's descriptor (release with progress_unlock), or -1 when there
+ * is no lock file to take (a read-only or missing workspace: nothing is written then
+ * either, and reading alone needs no lock). */
+static int progress_lock(void)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/progress.lock", workspace_root());
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
+static void progress_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing releases the lock */
+}
+
+/* Sets a corrupt progress.json (path) aside under a name no earlier one has:
+ * progress.json.corrupt-<UTC time to the nanosecond>-<n> (link() refuses a name that
+ * exists: the first n free). The name goes to aside; 1 when moved. */
+static int set_aside(const char *path, char *aside, size_t len)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char stamp[64];
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
+    for (unsigned n = 1; n < 1000; n++) {
+        snprintf(aside, len, "%s.corrupt-%s.%09ldZ-%u", path, stamp, (long)ts.tv_nsec, n);
+        if (link(path, aside) == 0)
+            return unlink(path) == 0;
+        if (errno == EEXIST)
+            continue;
+        if (!exists(aside) && rename(path, aside) == 0) /* no hard links here */
+            return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* progress_load with the lock held by the caller (or none to take). */
+static gl_status load_locked(gl_lesson_progress **out, int *count, char *warning,
+                             size_t warning_len, gl_error *err)
 {
     *out = NULL;
     *count = 0;
@@ -188,15 +257,18 @@ gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, siz
         }
     if (!ok) {
         cJSON_Delete(js);
-        char aside[PATH_MAX + 64];
-        snprintf(aside, sizeof aside, "%s.corrupt-%lld", path, (long long)time(NULL));
-        int moved = rename(path, aside) == 0;
-        if (warning && warning_len)
+        char aside[PATH_MAX + 96];
+        const int moved = set_aside(path, aside, sizeof aside);
+        if (warning && warning_len && moved)
             snprintf(warning, warning_len,
-                     "%s is not valid progress; %s and starting from empty progress",
-                     gl_display_path(path),
-                     moved ? "set it aside as progress.json.corrupt-<time>"
-                           : "could not set it aside");
+                     "%s is not valid progress; set it aside as %s and starting from empty "
+                     "progress",
+                     gl_display_path(path), gl_display_path(aside));
+        else if (warning && warning_len)
+            snprintf(warning, warning_len,
+                     "%s is not valid progress; could not set it aside (%s) and starting from "
+                     "empty progress",
+                     gl_display_path(path), strerror(errno));
         return GL_OK;
     }
     int n = cJSON_GetArraySize(lessons);
@@ -222,6 +294,15 @@ gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, siz
     *out = p;
     *count = k;
     return GL_OK;
+}
+
+gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
+                        gl_error *err)
+{
+    const int lock = progress_lock();
+    gl_status st = load_locked(out, count, warning, warning_len, err);
+    progress_unlock(lock);
+    return st;
 }
 
 /* Sets obj[key] to a number (replacing what was there). */
@@ -268,10 +349,17 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
         return gl_fail(err, GL_ERR_INPUT, "lesson id '%s' is too long", id);
     gl_lesson_progress *p = NULL;
     int n = 0;
-    char warning[PATH_MAX + 128];
-    gl_status st = progress_load(&p, &n, warning, sizeof warning, err); /* validates */
+    char warning[2 * PATH_MAX + 256];
+    gl_status st = make_dirs(workspace_root(), err);
     if (st != GL_OK)
         return st;
+    /* read, change and replace the file under the lock: no other writer in between */
+    const int lock = progress_lock();
+    st = load_locked(&p, &n, warning, sizeof warning, err); /* validates */
+    if (st != GL_OK) {
+        progress_unlock(lock);
+        return st;
+    }
     free(p);
     if (warning[0])
         fprintf(stderr, "gpulearn: warning: %s\n", warning);
@@ -282,6 +370,7 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
         o = cJSON_AddObjectToObject(lessons, id);
     if (!o) {
         cJSON_Delete(js);
+        progress_unlock(lock);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     const cJSON *seen = cJSON_GetObjectItemCaseSensitive(o, "steps_seen");
@@ -303,13 +392,14 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
     }
     char *text = cJSON_Print(js);
     cJSON_Delete(js);
-    if (!text)
+    if (!text) {
+        progress_unlock(lock);
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
-    st = make_dirs(workspace_root(), err);
+    }
     char path[PATH_MAX];
     progress_path(path, sizeof path);
-    if (st == GL_OK)
-        st = gl_write_file_atomic(path, text, strlen(text), err);
+    st = gl_write_file_atomic(path, text, strlen(text), err); /* temporary file + rename */
+    progress_unlock(lock);
     free(text);
     return st;
 }

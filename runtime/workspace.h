@@ -23,7 +23,8 @@ int workspace_has_copy(const gl_lesson *l, char *path, size_t len);
  * The previous copy is kept, never over an earlier one: as <file>.bak, else the first
  * free <file>.bak.2, .bak.3, ...; its name goes to bak ("" when there was nothing to
  * keep: no copy, or one equal to the starter). GL_ERR_INPUT when it cannot be kept (the
- * copy is then untouched). */
+ * copy is then untouched), or when the starter cannot be written (a full disk): the copy
+ * is then moved back, and the message says where it is. */
 gl_status workspace_reset(const gl_lesson *l, char *bak, size_t bak_len, gl_error *err);
 
 /* What a learner has done in one lesson. */
@@ -35,8 +36,10 @@ typedef struct gl_lesson_progress {
 } gl_lesson_progress;
 
 /* Progress of every lesson, in <root>/progress.json. A missing file is empty progress; a
- * corrupt one is renamed to progress.json.corrupt-<time> with a warning in *warning
- * (may be NULL) and treated as empty. Caller frees *out. */
+ * corrupt one is set aside as progress.json.corrupt-<UTC time to the ns>-<n> (never over
+ * an earlier one) with a warning naming it in *warning (may be NULL), and treated as
+ * empty. Caller frees *out. Every change of the file is made under a lock
+ * (<root>/progress.lock, flock) and lands by an atomic rename. */
 gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
                         gl_error *err);
 

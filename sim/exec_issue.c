@@ -247,6 +247,53 @@ void sim_back_edge(sim_ctx *c, unsigned w, uint32_t pc, uint32_t mask)
     }
 }
 
+/* The fault of a launch stopped by the step limit (over_steps) or the time limit, at
+ * thread t issuing `in` for warp w. What the spin detector knows decides the words: a
+ * warp whose state repeated with no memory written between (sim_back_edge) loops for
+ * ever; warps that took loop branches without repeating may be in a loop that ends late;
+ * a block none of whose warps took one ran out of steps in straight-line code (a grid
+ * too large for the limit), not in a loop. */
+static void step_limit_fault(sim_ctx *c, unsigned w, unsigned t, const ptx_insn *in, int over_steps)
+{
+    int spinning = -1, looped = -1;
+    for (unsigned v = 0; v < c->nwarps && v < SIM_ITS_WARPS; v++) {
+        if (spinning < 0 && c->spin_flag[v] == c->mwrites + 1)
+            spinning = (int)v;
+        if (looped < 0 && c->loop_pc[v] >= 0)
+            looped = (int)v;
+    }
+    const unsigned shown = spinning >= 0 ? (unsigned)spinning : looped >= 0 ? (unsigned)looped : w;
+    const ptx_insn *at = c->loop_pc[shown] >= 0 ? &c->code[c->loop_pc[shown]] : in;
+    char where[200], warps[300], head[160];
+    sim_where(c, at, where, sizeof where);
+    sim_warps_state(c, warps, sizeof warps);
+    if (over_steps)
+        snprintf(head, sizeof head, "step limit of %llu warp instructions reached",
+                 (unsigned long long)c->step_limit);
+    else
+        snprintf(head, sizeof head,
+                 "time limit of %g s reached after %llu warp instructions (--timeout raises it)",
+                 c->s->cfg.time_limit_s, (unsigned long long)c->steps);
+    const uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    if (spinning >= 0)
+        sim_fault_at(c, t, at, SIM_FAULT_STEP_LIMIT,
+                     "%s: warp %d repeats the same state at %s with no memory written between "
+                     "its turns: an endless loop%s",
+                     head, spinning, where, warps);
+    else if (looped >= 0)
+        sim_fault_at(c, t, at, SIM_FAULT_STEP_LIMIT,
+                     "%s: warps loop (the last loop branch at %s) but none repeated its state: "
+                     "a loop that ends late or never, or a launch longer than the limit%s",
+                     head, where, warps);
+    else
+        sim_fault_at(c, t, at, SIM_FAULT_STEP_LIMIT,
+                     "%s in straight-line code at %s: no warp of block (%u,%u,%u) took a loop "
+                     "branch; the launch (%llu blocks of %u threads) is longer than the limit, "
+                     "not an endless loop",
+                     head, where, c->bid[0], c->bid[1], c->bid[2], (unsigned long long)blocks,
+                     c->nthreads);
+}
+
 /* Warp w's turn while it has instructions run ahead: counts the oldest as issued now
  * (as warp_step would have: one step, 32 threads, its issue event). Returns 1. */
 static inline int ahead_turn(sim_ctx *c, unsigned w)
@@ -904,21 +951,7 @@ scanned:;
         over_time = c->deadline > 0 && sim_now() > c->deadline;
     }
     if (over_steps || over_time) {
-        const ptx_insn *at = c->loop_pc[w] >= 0 ? &c->code[c->loop_pc[w]] : in;
-        char where[200];
-        sim_where(c, at, where, sizeof where);
-        char warps[300];
-        sim_warps_state(c, warps, sizeof warps);
-        if (over_steps)
-            sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
-                         "step limit of %llu warp instructions reached: an endless loop? "
-                         "(last loop branch at %s)%s",
-                         (unsigned long long)c->step_limit, where, warps);
-        else
-            sim_fault_at(c, base + (unsigned)__builtin_ctz(mask), at, SIM_FAULT_STEP_LIMIT,
-                         "time limit of %g s reached after %llu warp instructions: an endless "
-                         "loop? (last loop branch at %s; --timeout raises the limit)%s",
-                         c->s->cfg.time_limit_s, (unsigned long long)c->steps, where, warps);
+        step_limit_fault(c, w, base + (unsigned)__builtin_ctz(mask), in, over_steps);
         return 1;
     }
     c->res->stats.warp_instructions++;

@@ -133,8 +133,25 @@ void sim_result_free(sim_result *r)
 
 /* ------------------------------------------------------------------ launch */
 
-/* Instantiates the module's .global/.const variables in s (once per module). */
-static sim_status load_module_vars(sim_t *s, const ptx_module *m)
+/* n bytes for messages: "16 GiB", "1.5 MiB", "300 bytes". */
+static void fmt_bytes(char *buf, size_t len, uint64_t n)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (n < 1024) {
+        snprintf(buf, len, "%llu bytes", (unsigned long long)n);
+        return;
+    }
+    int u = 0;
+    double v = (double)n / 1024;
+    while (v >= 1024 && u < 3)
+        v /= 1024, u++;
+    snprintf(buf, len, v == (double)(uint64_t)v ? "%.0f %s" : "%.1f %s", v, unit[u]);
+}
+
+/* Instantiates the module's .global/.const variables in s (once per module). A variable
+ * past the memory budget (sim_config.memory_limit) is SIM_ERR_LAUNCH with *why naming
+ * it and the sizes. */
+static sim_status load_module_vars(sim_t *s, const ptx_module *m, sim_result *res)
 {
     if (s->mod_id == m->id)
         return SIM_OK;
@@ -143,7 +160,19 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m)
         return SIM_ERR_NOMEM;
     for (int i = 0; i < m->nvars; i++) {
         const ptx_var *v = &m->vars[i];
+        const uint64_t held = s->mem_used;
         sim_status st = sim_alloc_global(s, v->size, v->name, v->align, &va[i]);
+        if (st != SIM_OK && s->cfg.memory_limit && v->size > s->cfg.memory_limit - held) {
+            char want[32], have[32], lim[32];
+            fmt_bytes(want, sizeof want, v->size);
+            fmt_bytes(have, sizeof have, held);
+            fmt_bytes(lim, sizeof lim, s->cfg.memory_limit);
+            snprintf(res->fault.message, sizeof res->fault.message,
+                     "the kernel asks for %s of device memory for its variable '%s' (%s "
+                     "allocated before it); the memory limit is %s",
+                     want, v->name, have, lim);
+            st = SIM_ERR_LAUNCH;
+        }
         if (st != SIM_OK) {
             free(va);
             return st;
@@ -238,6 +267,45 @@ static int ctx_alloc_block(sim_ctx *c)
         ((c->checks & SIM_CHECK_INIT) && !c->shared_written))
         return -1;
     return 0;
+}
+
+/* The memory budget (sim_config.memory_limit) of a launch's resident blocks: the
+ * simulated memory one block holds (ctx_alloc_block: local memory, parameter space and
+ * call frames per thread, registers per warp, shared memory) times *nres must fit in
+ * what the global allocations leave; *nres is lowered to whole clusters of cn blocks
+ * that fit. -1 with the message in res when not even one cluster fits. */
+static int resident_budget(const sim_ctx *base, unsigned cn, unsigned *nres, sim_result *res)
+{
+    const sim_t *s = base->s;
+    const uint64_t n = base->nthreads, local = n * base->localcap,
+                   other = n * (base->paramcap + SIM_MAX_DEPTH * sizeof(sim_frame)) +
+                           (uint64_t)base->nwarps * 32 * base->regcap * sizeof(uint64_t) +
+                           base->shared_size,
+                   block = local + other,
+                   left = s->cfg.memory_limit > s->mem_used ? s->cfg.memory_limit - s->mem_used : 0;
+    const uint64_t fit = block ? left / block : *nres;
+    if (fit >= *nres)
+        return 0;
+    if (fit >= cn) {
+        *nres = (unsigned)(fit / cn * cn);
+        return 0;
+    }
+    char b[32], l[32], per[32], o[32], g[32], lim[32];
+    fmt_bytes(b, sizeof b, block * cn);
+    fmt_bytes(l, sizeof l, local * cn);
+    fmt_bytes(per, sizeof per, base->localcap);
+    fmt_bytes(o, sizeof o, other * cn);
+    fmt_bytes(g, sizeof g, s->mem_used);
+    fmt_bytes(lim, sizeof lim, s->cfg.memory_limit);
+    char who[48] = "one resident block";
+    if (cn > 1)
+        snprintf(who, sizeof who, "a cluster of %u resident blocks", cn);
+    snprintf(res->fault.message, sizeof res->fault.message,
+             "the kernel asks for %s of memory for %s: local memory %s (%s per thread x %llu "
+             "threads), registers, parameters and shared memory %s; with %s of device memory "
+             "allocated the memory limit is %s",
+             b, who, l, per, (unsigned long long)(n * cn), o, g, lim);
+    return -1;
 }
 
 /* Frees the launch-wide state (launch context base) and base itself. */
@@ -726,7 +794,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     int cl_explicit;
     if (launch_cluster(s, f, grid, cl_dim, &cl_explicit, res) < 0)
         return SIM_ERR_LAUNCH;
-    sim_status st = load_module_vars(s, m);
+    sim_status st = load_module_vars(s, m, res);
+    if (st == SIM_ERR_LAUNCH)
+        return st; /* over the memory budget: the message says so */
     if (st != SIM_OK)
         return launch_error(res, st, "out of memory for module variables");
     const uint8_t *fast = module_fast(s, m);
@@ -829,6 +899,11 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     nres = nres / cn * cn;
     if (nres < cn)
         nres = cn;
+    /* the memory budget: as many resident blocks as fit, at least one (cluster) */
+    if (s->cfg.memory_limit && resident_budget(base, cn, &nres, res) != 0) {
+        launch_free(base);
+        return SIM_ERR_LAUNCH;
+    }
     base->place = place_new(s, dm, per_sm, nsm, nres);
     if (!base->place) {
         launch_free(base);

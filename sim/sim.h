@@ -218,6 +218,17 @@ typedef struct sim_config {
     /* Folder of the translating tier's compiled blocks (created if missing, its parent
      * must exist); NULL or "": the tier is off (the interpreter runs). Not owned. */
     const char *jit_dir;
+    /* The memory budget: bytes of simulated memory the instance may hold at once, 0 for
+     * no limit. It counts what a GPU would hold in device memory: the global allocations
+     * (sim_malloc, the module's .global and .const variables) and, during a launch, the
+     * local memory, registers, parameter space and shared memory of its resident blocks.
+     * Checked before allocating, never by running out: sim_malloc past it returns
+     * SIM_ERR_NOMEM with nothing allocated (sim_memory_used tells the caller what is
+     * held); a launch whose module variables, or whose one resident block (a cluster's
+     * blocks), do not fit returns SIM_ERR_LAUNCH with a message naming the sizes and the
+     * limit; a launch runs fewer blocks at once when all that the device profile allows
+     * do not fit. The checkers' shadows (host memory) are not counted. */
+    uint64_t memory_limit;
 } sim_config;
 
 /* Execution tiers (sim_config.tier). */
@@ -252,6 +263,9 @@ void sim_free(sim_t *s);
  * unmapped gap after it so overruns fault). label names the allocation in fault
  * reports (e.g. the launch-spec argument "c"). */
 sim_status sim_malloc(sim_t *s, size_t bytes, const char *label, uint64_t *dptr);
+/* Bytes of simulated global memory s holds now (its allocations and module variables,
+ * as sim_config.memory_limit counts them). */
+uint64_t sim_memory_used(const sim_t *s);
 /* Writes the initial contents of an allocation: every one of the `bytes` bytes at dst
  * (dst is malloc'd memory, not zeroed). ctx is sim_malloc_init's. */
 typedef void (*sim_fill_fn)(void *ctx, void *dst, size_t bytes);

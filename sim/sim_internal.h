@@ -95,6 +95,7 @@ struct sim {
                              module_fast), 0 none */
     uint8_t *fast;             /* its sim_fast_kinds table */
     uint64_t launches;         /* sim_launch calls so far (the race detector's shadows) */
+    uint64_t mem_used;         /* bytes of the global allocations (memory_limit) */
     struct sim_jit_state *jit; /* the translating tier's module (sim/jit.c), or NULL */
 };
 

@@ -27,6 +27,10 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
     uint64_t base = (s->next + align - 1) / align * align;
     if (bytes > SIM_SHARED_WIN - base - 4096)
         return SIM_ERR_NOMEM;
+    /* the memory budget, before anything is allocated */
+    if (s->cfg.memory_limit &&
+        (s->mem_used > s->cfg.memory_limit || bytes > s->cfg.memory_limit - s->mem_used))
+        return SIM_ERR_NOMEM;
     if (s->nallocs == s->cap) {
         int nc = s->cap ? s->cap * 2 : 16;
         sim_alloc *na = realloc(s->allocs, (size_t)nc * sizeof *na);
@@ -67,8 +71,14 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
     snprintf(a->label, sizeof a->label, "%s", label ? label : "");
     /* an unmapped gap of at least 256 bytes after every allocation */
     s->next = base + bytes + 256;
+    s->mem_used += bytes;
     *dptr = base;
     return SIM_OK;
+}
+
+uint64_t sim_memory_used(const sim_t *s)
+{
+    return s->mem_used;
 }
 
 sim_status sim_alloc_global(sim_t *s, size_t bytes, const char *label, uint64_t align,

@@ -17,3 +17,5 @@ extern "C" __global__ void negative_index(int *x) { x[(int)threadIdx.x - 1] = 1;
 extern "C" __global__ void divzero(int *x) { x[threadIdx.x] = 7 / x[threadIdx.x]; }
 extern "C" __global__ void shfl_partial(int *x) { if (threadIdx.x < 16) x[threadIdx.x] = __shfl_sync(0xffffffffu, x[threadIdx.x], 0); }
 extern "C" __global__ void counting(volatile int *x) { unsigned i = 0; while (x[0] == 0) i++; x[1] = i; }
+extern "C" __global__ void long_grid(int *x) { if (threadIdx.x == 1000) x[0] = 1; }
+extern "C" __global__ void busy_loop(volatile int *x) { while (x[0] == 0) x[1 + threadIdx.x % 8] += 1; }
