@@ -1,4 +1,5 @@
-/* cublas.c — cuBLAS SGEMM beside a kernel (cublas.h). libcublas's entry points are
+/* cublas.c — cuBLAS SGEMM (or GemmEx with FP16 tensor-core math) beside a kernel
+ * (cublas.h). libcublas's entry points are
  * resolved with dlsym into pointers of the prototypes cublas_api.h declares (cuBLAS
  * Library User Guide §2.4, "cuBLAS Level-3 Function Reference": cublas<t>gemm), written
  * out here so that gpulearn builds without the cuBLAS headers. */
@@ -21,6 +22,18 @@ typedef cublas_status (*set_stream_fn)(cublas_handle, void *); /* cudaStream_t; 
 typedef cublas_status (*sgemm_fn)(cublas_handle, int transa, int transb, int m, int n, int k,
                                   const float *alpha, const float *a, int lda, const float *b,
                                   int ldb, const float *beta, float *c, int ldc);
+
+/* cublasGemmEx (cublas_api.h): data types cudaDataType_t, compute cublasComputeType_t,
+ * algo cublasGemmAlgo_t */
+typedef cublas_status (*gemm_ex_fn)(cublas_handle, int transa, int transb, int m, int n, int k,
+                                    const void *alpha, const void *a, int atype, int lda,
+                                    const void *b, int btype, int ldb, const void *beta, void *c,
+                                    int ctype, int ldc, int compute, int algo);
+enum {
+    CUDA_R_32F_ = 0,                  /* cudaDataType_t (library_types.h) */
+    CUBLAS_COMPUTE_32F_FAST_16F_ = 74, /* cublasComputeType_t */
+    CUBLAS_GEMM_DEFAULT_ = -1         /* cublasGemmAlgo_t */
+};
 
 #define CUBLAS_SYMBOLS(X)                                                                          \
     X(cublasCreate_v2, create_fn)                                                                  \
@@ -75,9 +88,10 @@ void *gl_cublas_open(char *name, size_t len)
     return NULL;
 }
 
-/* One SGEMM call, for gpu_time_calls. */
+/* One SGEMM (or GemmEx) call, for gpu_time_calls. */
 typedef struct sgemm_call {
     cublas_lib *f;
+    gemm_ex_fn gemm_ex; /* f16: cublasGemmEx, else NULL: cublasSgemm_v2 */
     cublas_handle h;
     int m, n, k;
     uint64_t a, b, c; /* device addresses */
@@ -90,12 +104,20 @@ static gl_status sgemm_once(void *ctx, gl_error *err)
     const float one = 1.0f, zero = 0.0f;
     /* row-major C (m x n) = A B is column-major C^T = B^T A^T: B^T is n x k with leading
      * dimension n, A^T k x m with leading dimension k */
-    s->status = s->f->p_cublasSgemm_v2(
-        s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one, (const float *)(uintptr_t)s->b,
-        s->n, (const float *)(uintptr_t)s->a, s->k, &zero, (float *)(uintptr_t)s->c, s->n);
-    return s->status == 0
-               ? GL_OK
-               : gl_fail(err, GL_ERR_CUDA, "cublasSgemm_v2 returned status %d", s->status);
+    if (s->gemm_ex)
+        s->status = s->gemm_ex(s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one,
+                               (const void *)(uintptr_t)s->b, CUDA_R_32F_, s->n,
+                               (const void *)(uintptr_t)s->a, CUDA_R_32F_, s->k, &zero,
+                               (void *)(uintptr_t)s->c, CUDA_R_32F_, s->n,
+                               CUBLAS_COMPUTE_32F_FAST_16F_, CUBLAS_GEMM_DEFAULT_);
+    else
+        s->status = s->f->p_cublasSgemm_v2(s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k,
+                                           &one, (const float *)(uintptr_t)s->b, s->n,
+                                           (const float *)(uintptr_t)s->a, s->k, &zero,
+                                           (float *)(uintptr_t)s->c, s->n);
+    return s->status == 0 ? GL_OK
+                          : gl_fail(err, GL_ERR_CUDA, "%s returned status %d",
+                                    s->gemm_ex ? "cublasGemmEx" : "cublasSgemm_v2", s->status);
 }
 
 /* Small integers (-2..2) so that every sum is exact in any order. */
@@ -104,7 +126,7 @@ static float input_value(int64_t i, int salt)
     return (float)((i * 7 + salt) % 5 - 2);
 }
 
-void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
+void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], int f16, gl_library_run *out)
 {
     memset(out, 0, sizeof *out);
     out->asked = 1;
@@ -118,6 +140,10 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
     cublas_lib f;
     cublas_resolve(lib, &f);
     sgemm_call s = {.f = &f, .m = (int)m, .n = (int)n, .k = (int)k};
+    if (f16 && !(s.gemm_ex = (gemm_ex_fn)dlsym(lib, "cublasGemmEx"))) {
+        snprintf(out->note, sizeof out->note, "cuBLAS skipped: %s has no cublasGemmEx", libname);
+        return;
+    }
     gl_error e = {0};
     float *ha = malloc((size_t)(m * k) * sizeof *ha), *hb = malloc((size_t)(k * n) * sizeof *hb);
     double times[GL_CUBLAS_REPS];
@@ -171,8 +197,9 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out)
     out->ms = ts.median_ms;
     out->gflops = out->ms > 0 ? 2.0 * (double)m * (double)n * (double)k / out->ms / 1e6 : 0;
     out->ran = out->ms > 0;
-    snprintf(out->note, sizeof out->note, "cuBLAS cublasSgemm_v2 (%s), %lld x %lld x %lld", libname,
-             (long long)m, (long long)n, (long long)k);
+    snprintf(out->note, sizeof out->note, "cuBLAS %s (%.120s), %lld x %lld x %lld",
+             f16 ? "cublasGemmEx, FP16 tensor-core math" : "cublasSgemm_v2", libname, (long long)m,
+             (long long)n, (long long)k);
 done:
     if (s.h)
         f.p_cublasDestroy_v2(s.h);

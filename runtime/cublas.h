@@ -23,12 +23,16 @@
 void *gl_cublas_open(char *name, size_t len);
 
 /* In the GPU worker (g open, its context current): row-major C = A B for an M x K A and
- * a K x N B, as cuBLAS's column-major C^T = B^T A^T on the default stream, with small
- * integer inputs so that two corners of C can be checked exactly. GL_CUBLAS_WARMUP
+ * a K x N B of floats, as cuBLAS's column-major C^T = B^T A^T on the default stream, with
+ * small integer inputs so that two corners of C can be checked exactly: cublasSgemm_v2,
+ * or with f16 = 1 cublasGemmEx with FP32 A, B and C and CUBLAS_COMPUTE_32F_FAST_16F (the
+ * products on the tensor cores in FP16, summed in FP32: cuBLAS Library User Guide,
+ * "cublasGemmEx" and "cublasComputeType_t"), what a tensor-core kernel that stages FP32
+ * inputs as half does. GL_CUBLAS_WARMUP
  * untimed calls, then GL_CUBLAS_REPS calls each timed by gpu_time_calls; out->ms is their
  * median. Every outcome is a value in *out (ran 0 and note saying why: libcublas absent,
  * a cuBLAS status, device memory); nothing is returned. */
-void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], gl_library_run *out);
+void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], int f16, gl_library_run *out);
 
 /* One line for the Result and `gpulearn run` about the library beside the kernel:
  * "cuBLAS: 14210 GFLOP/s in 0.019 ms (cublasSgemm_v2 ...), yours is 31% of it" (compared

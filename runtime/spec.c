@@ -966,7 +966,8 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
     }
 
     /* "reference_library": the library run beside the kernel on a GPU, one of
-     * {"sgemm": [M, N, K]}, {"cub_reduce_sum": [n]}, {"cub_exclusive_sum": [n]} */
+     * {"sgemm": [M, N, K]}, {"gemm_f16": [M, N, K]}, {"cub_reduce_sum": [n]},
+     * {"cub_exclusive_sum": [n]} */
     const cJSON *lib = cJSON_GetObjectItemCaseSensitive(json, "reference_library");
     static const struct {
         const char *name;
@@ -974,27 +975,29 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
         gl_cub_op cub;
     } libs[] = {{"sgemm", 3, GL_CUB_NONE},
                 {"cub_reduce_sum", 1, GL_CUB_REDUCE_SUM},
-                {"cub_exclusive_sum", 1, GL_CUB_EXCLUSIVE_SUM}};
+                {"cub_exclusive_sum", 1, GL_CUB_EXCLUSIVE_SUM},
+                {"gemm_f16", 3, GL_CUB_NONE}};
     int which = -1;
-    for (int i = 0; lib && cJSON_IsObject(lib) && cJSON_GetArraySize(lib) == 1 && i < 3; i++)
+    for (int i = 0; lib && cJSON_IsObject(lib) && cJSON_GetArraySize(lib) == 1 && i < 4; i++)
         if (strcmp(lib->child->string, libs[i].name) == 0 && cJSON_IsArray(lib->child) &&
             cJSON_GetArraySize(lib->child) == libs[i].dims)
             which = i;
     if (lib && which < 0)
         cfail(&c, GL_ERR_INPUT, "reference_library",
-              "must be {\"sgemm\": [M, N, K]}, {\"cub_reduce_sum\": [n]} or "
-              "{\"cub_exclusive_sum\": [n]}");
+              "must be {\"sgemm\": [M, N, K]}, {\"gemm_f16\": [M, N, K]}, "
+              "{\"cub_reduce_sum\": [n]} or {\"cub_exclusive_sum\": [n]}");
     for (int d = 0; which >= 0 && d < libs[which].dims; d++) {
         num n;
         char p[48];
-        const int64_t max = which == 0 ? 1 << 20 : INT32_MAX;
+        const int gemm = libs[which].dims == 3;
+        const int64_t max = gemm ? 1 << 20 : INT32_MAX;
         snprintf(p, sizeof p, "reference_library.%s[%d]", libs[which].name, d);
         if (!get_num(&c, cJSON_GetArrayItem(lib->child, d), p, &n))
             continue;
         if (n.is_float || n.neg || n.mag == 0 || n.mag > (uint64_t)max)
             cfail(&c, GL_ERR_INPUT, p, "must be an integer from 1 to %lld", (long long)max);
-        else if (which == 0)
-            out->ref_sgemm[d] = (int64_t)n.mag;
+        else if (gemm)
+            out->ref_sgemm[d] = (int64_t)n.mag, out->ref_gemm_f16 = which == 3;
         else {
             out->ref_cub = libs[which].cub;
             out->ref_cub_n = (int64_t)n.mag;

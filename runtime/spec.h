@@ -98,8 +98,11 @@ typedef struct gl_spec {
     double bytes_moved; /* bytes one launch reads and writes in global memory */
     double flops;       /* floating-point operations of one launch */
     /* "reference_library": {"sgemm": [M, N, K]}: on a GPU, cuBLAS's SGEMM of those sizes
-     * runs beside the kernel (runtime/cublas.h); all 0 when not declared */
+     * runs beside the kernel (runtime/cublas.h); all 0 when not declared.
+     * {"gemm_f16": [M, N, K]}: the same FP32 matrices, multiplied on the tensor cores in
+     * FP16 (ref_gemm_f16 = 1), beside a tensor-core kernel that stages FP32 inputs as half */
     int64_t ref_sgemm[3];
+    int ref_gemm_f16;
     /* "reference_library": {"cub_reduce_sum": [n]} or {"cub_exclusive_sum": [n]}: on a
      * GPU, CUB's device-wide routine on n ints runs beside the kernel (runtime/cub.h) */
     gl_cub_op ref_cub; /* GL_CUB_NONE when not declared */

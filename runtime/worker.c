@@ -283,7 +283,7 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         gl_library_run lib;
         gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_KERNEL, NULL, 0);
         if (spec->ref_sgemm[0] > 0)
-            gl_cublas_sgemm(g, spec->ref_sgemm, &lib);
+            gl_cublas_sgemm(g, spec->ref_sgemm, spec->ref_gemm_f16, &lib);
         else
             gl_cub_run(g, job->cub_so, spec->ref_cub, spec->ref_cub_n, &lib);
         gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
