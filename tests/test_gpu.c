@@ -355,11 +355,21 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
     gl_error err = {0};
     ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", &v, &s, &err) == GL_OK, "%s", err.msg);
     ck_assert(s.ref_sgemm[0] == 70 && s.ref_sgemm[1] == 50 && s.ref_sgemm[2] == 35);
+    ck_assert_int_eq(s.ref_gemm_f16, 0);
+    spec_free(&s);
+    cJSON_Delete(j);
+    /* gemm_f16: the same sizes, FP16 tensor-core math (lesson 13 beside its wmma GEMM) */
+    j = cJSON_Parse("{\"source\": \"reduce_big.cu\", \"kernel\": \"k\", \"grid\": [1], "
+                    "\"block\": [1], \"reference_library\": {\"gemm_f16\": [64, 32, 16]}, "
+                    "\"args\": []}");
+    ck_assert_msg(spec_from_json(j, "k.json", "tests/gpu", NULL, &s, &err) == GL_OK, "%s", err.msg);
+    ck_assert(s.ref_sgemm[0] == 64 && s.ref_sgemm[1] == 32 && s.ref_sgemm[2] == 16);
+    ck_assert_int_eq(s.ref_gemm_f16, 1);
     spec_free(&s);
     cJSON_Delete(j);
     const char *bad[] = {"{\"sgemm\": [1, 2]}", "{\"dgemm\": [1, 2, 3]}", "{\"sgemm\": [1, 0, 3]}"};
-    const char *why[] = {"reference_library: must be {\"sgemm\": [M, N, K]}, {\"cub_reduce",
-                         "reference_library: must be {\"sgemm\": [M, N, K]}, {\"cub_reduce",
+    const char *why[] = {"reference_library: must be {\"sgemm\": [M, N, K]}, {\"gemm_f16",
+                         "reference_library: must be {\"sgemm\": [M, N, K]}, {\"gemm_f16",
                          "reference_library.sgemm[1]: must be an integer from 1 to 1048576"};
     for (int i = 0; i < 3; i++) {
         char text[300];
