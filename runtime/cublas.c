@@ -30,9 +30,9 @@ typedef cublas_status (*gemm_ex_fn)(cublas_handle, int transa, int transb, int m
                                     const void *b, int btype, int ldb, const void *beta, void *c,
                                     int ctype, int ldc, int compute, int algo);
 enum {
-    CUDA_R_32F_ = 0,                  /* cudaDataType_t (library_types.h) */
+    CUDA_R_32F_ = 0,                   /* cudaDataType_t (library_types.h) */
     CUBLAS_COMPUTE_32F_FAST_16F_ = 74, /* cublasComputeType_t */
-    CUBLAS_GEMM_DEFAULT_ = -1         /* cublasGemmAlgo_t */
+    CUBLAS_GEMM_DEFAULT_ = -1          /* cublasGemmAlgo_t */
 };
 
 #define CUBLAS_SYMBOLS(X)                                                                          \
@@ -111,8 +111,8 @@ static gl_status sgemm_once(void *ctx, gl_error *err)
                                (void *)(uintptr_t)s->c, CUDA_R_32F_, s->n,
                                CUBLAS_COMPUTE_32F_FAST_16F_, CUBLAS_GEMM_DEFAULT_);
     else
-        s->status = s->f->p_cublasSgemm_v2(s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k,
-                                           &one, (const float *)(uintptr_t)s->b, s->n,
+        s->status = s->f->p_cublasSgemm_v2(s->h, CUBLAS_OP_N_, CUBLAS_OP_N_, s->n, s->m, s->k, &one,
+                                           (const float *)(uintptr_t)s->b, s->n,
                                            (const float *)(uintptr_t)s->a, s->k, &zero,
                                            (float *)(uintptr_t)s->c, s->n);
     return s->status == 0 ? GL_OK

@@ -161,9 +161,9 @@ done <<'EOF2'
 18 3 released t=[0-9]* line 24
 18 4 b0 w0 ████
 18 5 b0 w0 ████
-18 6 vec_add.* 0.0833 F.*B.* memory-bound
-18 7 matmul_tiled.* 21.3 F.*B.* compute-bound
-18 8 vec_add.* 0.0833 F.*B.* memory-bound
+18 6 0.0833 F.*B.* memory-bound
+18 7 21.3 F.*B.* compute-bound
+18 8 0.0833 F.*B.* memory-bound
 EOF2
 
 # lesson 16 step 5's tree: the sorted keys unsigned (none below zero), apart, and the
