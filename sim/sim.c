@@ -365,7 +365,7 @@ static unsigned rng_below(uint64_t *st, unsigned n)
  * distributes its warps"): slot k is in sub-partition k % SIM_SMSPS. A block's warp w
  * goes to sub-partition (start + w) % SIM_SMSPS, at its lowest free slot (the next one
  * with a free slot when that one is full), where start is the SM's counter, one further
- * for each block started there (place_block). Measured on an H200 (issue 28): warp w of
+ * for each block started there (place_block). Measured on an H200 (tests/kernels/sim/where.cu): warp w of
  * a block alone on its SM reads %warpid 4 * (w / 4) + (start + w) % 4, and the counter
  * goes on across blocks and launches, so that a block often reads %warpid values that are
  * not its warp indices even alone on its SM (1, 2, 3, 0, 5, ... for start 1). The

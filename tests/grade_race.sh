@@ -1,5 +1,5 @@
 #!/bin/sh
-# grade_race.sh — a submission swapped with a link while it is graded (issue 30, item 1).
+# grade_race.sh — a submission swapped with a link while it is graded.
 # A learner who can write to the submissions folder exchanges their file with a symbolic
 # link in a loop (renameat2 RENAME_EXCHANGE): to the hidden reference (a PASS they did
 # not write) and to a secret file (its lines quoted in a compile error). gpulearn reads
@@ -9,7 +9,7 @@
 #
 # GPULEARN_RACE_GRADES (default 100) single gradings, half of them with the link to the
 # reference and half with the link to the secret, and a tenth as many batches of 4
-# submissions; issue 30 asks for 200 (GPULEARN_RACE_GRADES=200: 20 s here).
+# submissions; GPULEARN_RACE_GRADES=200 for a longer run (20 s here).
 # Exit: 0 pass, 1 fail, 77 skip (no python3 or no renameat2).
 set -u
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}

@@ -1,11 +1,11 @@
 #!/bin/sh
 # progress_race.sh — graders of different lessons on one workspace at once lose no
-# progress (issue 30, item 5): each grades the learner's copy (the lesson's solution)
+# progress: each grades the learner's copy (the lesson's solution)
 # and marks the lesson passed in progress.json; every round starts from an empty file
 # and must end with all 8 marks. progress.json is read, changed and replaced under a
 # lock (progress.lock, flock), so no grader's write undoes another's.
 #
-# GPULEARN_PROGRESS_ROUNDS rounds of 8 graders at once (default 3; issue 30 asks for 50:
+# GPULEARN_PROGRESS_ROUNDS rounds of 8 graders at once (default 3; 50 for a long run:
 # about 3 minutes here). Exit: 0 pass, 1 fail.
 set -u
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}

@@ -1,6 +1,6 @@
 #!/bin/sh
 # report_formats.sh — the grader's reports stay valid and its terminal output stays inert
-# whatever a submission is called or holds (issue 30, items 4 and 5). A batch of hostile
+# whatever a submission is called or holds. A batch of hostile
 # names (newlines that would forge a PASS line, escape sequences that retitle or clear
 # the terminal, C1 controls, bidirectional overrides, bytes that are not UTF-8, XML and
 # CSV specials) and a source whose compile error quotes escape sequences and invalid

@@ -1,4 +1,4 @@
-/* test_hostile.c — what a hostile submission meets (issue 30): its bytes read once and
+/* test_hostile.c — what a hostile submission meets: its bytes read once and
  * never through a link, reports written never through one, text from it escaped for a
  * terminal and made valid UTF-8 for JSON and XML, temporary folders a killed gpulearn
  * left behind swept, and its kernel simulated in a sandbox under a memory budget. Runs

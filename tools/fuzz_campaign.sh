@@ -1,6 +1,6 @@
 #!/bin/sh
 # fuzz_campaign.sh — a libFuzzer campaign of a fixed number of executions per target, on
-# the GPU machine's 16 cores (issue 30: 10 million executions of each target).
+# the GPU machine's 16 cores (10 million executions of each target).
 #
 #   FUZZ_JOBS=16 sh tools/fuzz_campaign.sh [TARGET...]
 #
