@@ -227,6 +227,27 @@ int gl_write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* A new file "PATH.tmp.PID.N" beside path, opened for writing with O_CREAT | O_EXCL |
+ * extra_flags and mode: its descriptor, and its name in *tmp (malloc'd, caller frees,
+ * also on failure); -1 with errno (ENOMEM: no name). */
+static int open_temp_beside(const char *path, int extra_flags, mode_t mode, char **tmp)
+{
+    static unsigned counter;
+    const size_t tn = strlen(path) + 48;
+    if (!(*tmp = malloc(tn))) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int fd = -1;
+    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+        snprintf(*tmp, tn, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+        fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | extra_flags, mode);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
 gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, gl_error *err)
 {
     struct stat st;
@@ -253,23 +274,14 @@ gl_status gl_write_file_atomic(const char *path, const void *data, size_t len, g
             return r;
         }
     }
-    static unsigned counter;
-    size_t tn = strlen(path) + 48;
-    char *tmp = malloc(tn);
-    if (!tmp)
-        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
-    int fd = -1;
-    for (int tries = 0; tries < 100 && fd < 0; tries++) {
-        snprintf(tmp, tn, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
-        /* 0666 so the process umask applies, as it would to a plain fopen. */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    char *tmp = NULL;
+    /* 0666 so the process umask applies, as it would to a plain fopen. */
+    int fd = open_temp_beside(path, 0, 0666, &tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
+        return e == ENOMEM ? gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path)
+                           : gl_fail(err, GL_ERR_INPUT, "%s: %s", path, strerror(e));
     }
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
         (void)fchmod(fd, st.st_mode & 07777); /* keep an existing file's permissions */
@@ -447,18 +459,8 @@ gl_status gl_write_report(const char *path, const void *data, size_t len, gl_err
                        S_ISLNK(st.st_mode)   ? "is a symbolic link"
                        : S_ISDIR(st.st_mode) ? "is a folder"
                                              : "is not a regular file");
-    static unsigned counter;
-    size_t tn = strlen(path) + 48;
-    char *tmp = malloc(tn);
-    if (!tmp)
-        return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", path);
-    int fd = -1;
-    for (int tries = 0; tries < 100 && fd < 0; tries++) {
-        snprintf(tmp, tn, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    char *tmp = NULL;
+    int fd = open_temp_beside(path, O_NOFOLLOW, 0644, &tmp);
     int e = errno;
     if (fd >= 0) {
         e = 0;
