@@ -335,6 +335,10 @@ int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr);
 int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr);
 /* Rows view_put_wrap needs for s at maxcols columns (with no limit on rows). */
 int view_wrap_rows(const char *s, int maxcols);
+/* One row of view_put_wrap's wrapping of *s (*left bytes) at maxcols columns: its bytes,
+ * cut at the last space that fits unless `last` (the last row allowed: cut where the
+ * columns end); *s and *left move past it and the spaces after it. */
+size_t view_wrap_cut(const char **s, size_t *left, int maxcols, bool last);
 /* Draws a box (border in term glyphs) with a label in its top border. */
 void view_box(WINDOW *win, int y, int x, int h, int w, const char *label);
 

@@ -231,25 +231,14 @@ static brow *brow_add(blist *L, brow_kind kind, int arg, int attr)
 /* Adds s as text rows wrapped to w columns (at most 3). */
 static void brow_text(blist *L, const char *s, int w, int attr)
 {
-    const int rows = view_wrap_rows(s, w);
     size_t left = strlen(s);
-    for (int k = 0; k < rows && k < 3 && left; k++) {
+    for (int k = 0; k < 3 && left && w > 0; k++) {
         brow *r = brow_add(L, BR_TEXT, -1, attr);
         if (!r)
             return;
-        /* the part view_put_wrap would put on this row: cut at the last space that fits */
-        size_t fit = left < (size_t)w ? left : (size_t)w;
-        if (fit < left) {
-            size_t b = fit;
-            while (b > 0 && s[b] != ' ')
-                b--;
-            if (b > 0)
-                fit = b;
-        }
-        snprintf(r->text, sizeof r->text, "%.*s", (int)fit, s);
-        s += fit, left -= fit;
-        while (left > 0 && *s == ' ')
-            s++, left--;
+        const char *row = s;
+        const size_t fit = view_wrap_cut(&s, &left, w, false);
+        snprintf(r->text, sizeof r->text, "%.*s", (int)fit, row);
     }
 }
 

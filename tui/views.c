@@ -67,6 +67,25 @@ int view_put(WINDOW *win, int y, int x, int maxcols, const char *s, int attr)
     return put(win, y, x, maxcols, s, attr);
 }
 
+size_t view_wrap_cut(const char **s, size_t *left, int maxcols, bool last)
+{
+    int cols;
+    size_t fit = mb_fit(*s, *left, maxcols, &cols);
+    if (fit < *left && !last) { /* break at the last space that fits */
+        size_t b = fit;
+        while (b > 0 && (*s)[b] != ' ')
+            b--;
+        if (b > 0)
+            fit = b;
+    }
+    if (fit == 0)
+        fit = 1;
+    *s += fit, *left -= fit;
+    while (*left > 0 && **s == ' ')
+        (*s)++, (*left)--;
+    return fit;
+}
+
 int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const char *s, int attr)
 {
     if (maxcols <= 0 || maxrows <= 0 || !s)
@@ -74,24 +93,12 @@ int view_put_wrap(WINDOW *win, int y, int x, int maxcols, int maxrows, const cha
     int rows = 0;
     size_t left = strlen(s);
     while (left > 0 && rows < maxrows) {
-        int cols;
-        size_t fit = mb_fit(s, left, maxcols, &cols);
-        if (fit < left && rows + 1 < maxrows) { /* break at the last space that fits */
-            size_t b = fit;
-            while (b > 0 && s[b] != ' ')
-                b--;
-            if (b > 0)
-                fit = b;
-        }
-        if (fit == 0)
-            fit = 1;
+        const char *row = s;
+        const size_t fit = view_wrap_cut(&s, &left, maxcols, rows + 1 == maxrows);
         wattron(win, attr);
-        mvwaddnstr(win, y + rows, x, s, (int)fit);
+        mvwaddnstr(win, y + rows, x, row, (int)fit);
         wattroff(win, attr);
         rows++;
-        s += fit, left -= fit;
-        while (left > 0 && *s == ' ')
-            s++, left--;
     }
     return rows;
 }
@@ -103,21 +110,8 @@ int view_wrap_rows(const char *s, int maxcols)
     int rows = 0;
     size_t left = strlen(s);
     while (left > 0) {
-        int cols;
-        size_t fit = mb_fit(s, left, maxcols, &cols);
-        if (fit < left) {
-            size_t b = fit;
-            while (b > 0 && s[b] != ' ')
-                b--;
-            if (b > 0)
-                fit = b;
-        }
-        if (fit == 0)
-            fit = 1;
+        view_wrap_cut(&s, &left, maxcols, false);
         rows++;
-        s += fit, left -= fit;
-        while (left > 0 && *s == ' ')
-            s++, left--;
     }
     return rows;
 }
