@@ -252,9 +252,17 @@ static int issue_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, 
     sim_async_copy *cp = &a->q[a->n];
     memset(cp, 0, sizeof *cp);
     const uint64_t src = addr(c, &in->o[1], t);
+    if (src % size != 0) { /* "src and dst must be aligned to cp-size" (§9.7.9.25.3.1) */
+        sim_fault_at(c, t, in, SIM_FAULT_MISALIGNED,
+                     "cp.async source 0x%llx is not aligned to its %u bytes",
+                     (unsigned long long)src, size);
+        return 0;
+    }
     if (srcsize) {
-        /* the source as a global load of cp-size bytes (alignment, bounds) */
-        const unsigned char *s = sim_mem(c, t, SIM_SPACE_GLOBAL, src, size, 0, in);
+        /* the source as a global load of src-size bytes: only those are read, the rest of
+         * cp-size is zero-filled, so a tail copy whose cp-size reaches past the end of its
+         * allocation is in bounds (§9.7.9.25.3.1 cp.async, src-size) */
+        const unsigned char *s = sim_mem(c, t, SIM_SPACE_GLOBAL, src, (unsigned)srcsize, 0, in);
         if (!s)
             return 0;
         memcpy(cp->data, s, srcsize);

@@ -114,3 +114,20 @@ extern "C" __global__ void cp_async_mbarrier(const unsigned *in, unsigned *out)
                      : "r"(smem(&bar)));
     out[t] = buf[(t + 1) % blockDim.x] + buf[t];
 }
+
+// A tail copy: the last thread's 16-byte copy reaches past the end of `in` (n = 37 words),
+// but src-size says only the words below n are read; the rest is zero-filled. Only
+// src-size bytes of the source are accessed, so this is in bounds (§9.7.9.25.3.1).
+extern "C" __global__ void cp_async_tail(const unsigned *in, unsigned *out, int n)
+{
+    __shared__ unsigned buf[16 * 4] __attribute__((aligned(16)));
+    int t = threadIdx.x, left = n - 4 * t;
+    unsigned srcsize = left >= 4 ? 16u : left > 0 ? 4u * (unsigned)left : 0u;
+    const unsigned *s = left > 0 ? in + 4 * t : in;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem(&buf[4 * t])), "l"(s),
+                 "r"(srcsize));
+    asm volatile("cp.async.wait_all;");
+    __syncthreads();
+    for (int k = 0; k < 4; k++)
+        out[4 * t + k] = buf[(4 * t + k + 5) % (4 * blockDim.x)] + 1000u * (unsigned)k;
+}
