@@ -595,6 +595,21 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = r;
         END_LANES
         break;
+    case PTX_OP_bmsk: /* PTX ISA §9.7.1.21 bmsk: a mask of b bits from bit a; .clamp: an
+                       * a or b of 32 or more is not wrapped to its low five bits */
+        FOR_LANES
+        uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2), a1 = a & 31, b1 = b & 31;
+        uint32_t mask0 = ~0u << a1, mask1 = a1 + b1 >= 32 ? 0 : ~0u << (a1 + b1);
+        const int clamp = (in->flags & PTX_F_CLAMP) != 0;
+        if (clamp && a >= 32)
+            mask0 = 0;
+        if (clamp && b >= 32)
+            mask1 = 0;
+        else if (b1 == 0 && a1 + b1 < 32)
+            mask1 = ~0u;
+        D = mask0 & ~mask1;
+        END_LANES
+        break;
     case PTX_OP_testp: /* PTX ISA §9.7.3.x testp */
         FOR_LANES
         double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));

@@ -184,7 +184,7 @@ enum {
     PTX_F_SHIFTAMT = 1u << 12,
     PTX_F_NAN = 1u << 13,   /* min/max.NaN: NaN if either input is NaN */
     PTX_F_CC = 1u << 14,    /* add.cc/sub.cc/mad.cc write the carry flag (§9.7.2) */
-    PTX_F_CLAMP = 1u << 15, /* shf.clamp (else .wrap) */
+    PTX_F_CLAMP = 1u << 15, /* shf.clamp, bmsk.clamp (else .wrap) */
 };
 /* ptx_insn.bop of membar/fence: PTX_MEM_CTA for block scope (.cta, __threadfence_block);
  * of st/atom/red: PTX_MEM_RELEASE for .release, .acq_rel and .sc (PTX ISA §8.4). */

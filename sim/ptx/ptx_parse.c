@@ -1585,8 +1585,11 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->cmp = (uint8_t)k;
         } else if (op == PTX_OP_shf && n == 4 && !memcmp(q, "wrap", 4)) {
             /* the default */
-        } else if (op == PTX_OP_shf && n == 5 && !memcmp(q, "clamp", 5)) {
+        } else if ((op == PTX_OP_shf || op == PTX_OP_bmsk) && n == 5 && !memcmp(q, "clamp", 5)) {
             in->flags |= PTX_F_CLAMP;
+            in->cmp = op == PTX_OP_bmsk ? 1 : in->cmp; /* bmsk: a mode was given */
+        } else if (op == PTX_OP_bmsk && n == 4 && !memcmp(q, "wrap", 4)) {
+            in->cmp = 1;
         } else if (op == PTX_OP_testp && (k = lookup_mod(testp_names, 6, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 6 &&
@@ -1757,6 +1760,10 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
+    if (op == PTX_OP_bmsk && !in->cmp) {
+        diag(P, mt->line, mt->col, "bmsk needs .clamp or .wrap in '%.*s'", (int)mt->len, mt->p);
+        return 0;
+    }
     if (op == PTX_OP_testp && !in->cmp) {
         diag(P, mt->line, mt->col, "testp needs a property in '%.*s'", (int)mt->len, mt->p);
         return 0;
@@ -1851,7 +1858,7 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = PTX_T_PRED;
             if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr || in.op == PTX_OP_shf ||
                  in.op == PTX_OP_bfe || in.op == PTX_OP_bfi || in.op == PTX_OP_shfl ||
-                 in.op == PTX_OP_prmt) &&
+                 in.op == PTX_OP_prmt || in.op == PTX_OP_bmsk) &&
                 n >= 2)
                 it = PTX_T_U32;
             if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) && n == 2)
