@@ -353,9 +353,12 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     const int pairs = tc == PTX_TC_H2 || tc == PTX_TC_BH2 ? 2 : 1;
     const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
     const int nanmode = (in->flags & PTX_F_NAN) != 0;
-    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad   ? 3
-                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1
-                                                                    : 2;
+    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad ? 3
+                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs || in->op == PTX_OP_tanh ||
+                             in->op == PTX_OP_ex2
+                         ? 1
+                         : 2;
+    const int xorsign = (in->bop & PTX_XORSIGN_ABS) != 0;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         unsigned t = base + (unsigned)__builtin_ctz(m_);
         uint64_t *R = sim_lane_regs(c, t);
@@ -372,8 +375,31 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                     b[k] &= 0x8000;
                 x[k] = half_val(b[k], bf);
             }
-            uint32_t r;
+            uint32_t r, sign = 0;
+            if ((in->bop & PTX_OOB) && (x[0] != x[0] || x[1] != x[1] || x[2] != x[2])) {
+                /* fma.oob gives +0 for an "OOB NaN" operand, an encoding the PTX ISA
+                 * (§9.7.4.4) leaves to the tensor-map hardware: not simulated */
+                sim_unsupported(c, t, in);
+                return;
+            }
+            if (xorsign) { /* min/max.xorsign.abs (§9.7.4.7-8): on |a|, |b|; sign a ^ b */
+                sign = (b[0] ^ b[1]) & 0x8000;
+                for (int k = 0; k < 2; k++)
+                    if (x[k] == x[k]) {
+                        b[k] &= 0x7fff;
+                        x[k] = fabs(x[k]);
+                    }
+            }
             switch ((ptx_op)in->op) {
+            case PTX_OP_tanh: /* tanh/ex2.approx .f16/.bf16 (§9.7.4.9-10): the f32 ones, rounded */
+            case PTX_OP_ex2: {
+                const float v =
+                    in->op == PTX_OP_tanh ? approx_tanh((float)x[0]) : approx_ex2((float)x[0]);
+                r = half_bits((double)v, bf, PTX_RND_RN, 0);
+                if (ftz && half_subnormal(r, bf))
+                    r &= 0x8000;
+                break;
+            }
             case PTX_OP_neg: r = x[0] != x[0] ? 0x7fffu : b[0] ^ 0x8000; break;
             case PTX_OP_abs: r = x[0] != x[0] ? 0x7fffu : b[0] & 0x7fff; break;
             case PTX_OP_min:
@@ -387,6 +413,7 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                     r = (signbit(x[0]) != 0) == (in->op == PTX_OP_min) ? b[0] : b[1];
                 else
                     r = (x[0] < x[1]) == (in->op == PTX_OP_min) ? b[0] : b[1];
+                r |= sign; /* .xorsign: r is |a| or |b| here */
                 break;
             default: {
                 double v = in->op == PTX_OP_add   ? sum_round_odd(x[0], x[1])

@@ -38,12 +38,48 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         case PTX_OP_min:
         case PTX_OP_max:
         case PTX_OP_neg:
-        case PTX_OP_abs: sim_exec_half(c, in, base, em); return;
+        case PTX_OP_abs:
+        case PTX_OP_tanh:
+        case PTX_OP_ex2: sim_exec_half(c, in, base, em); return;
         default: break; /* moves, loads, conversions: handled below by size */
         }
     }
     if (in->flags & PTX_F_CC) {
         sim_exec_carry(c, in, base, em);
+        return;
+    }
+    if (sat && tc == PTX_TC_S && sz == 4 && (in->op == PTX_OP_add || in->op == PTX_OP_sub)) {
+        /* add.sat.s32 / sub.sat.s32 (PTX ISA §9.7.1.1-2): clamped to MININT..MAXINT */
+        FOR_LANES
+        const int64_t a = sx(A(1), 4), b = sx(A(2), 4), r = in->op == PTX_OP_add ? a + b : a - b;
+        D = zx((uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 4);
+        END_LANES
+        return;
+    }
+    if ((in->op == PTX_OP_min || in->op == PTX_OP_max) && tc == PTX_TC_S && (in->bop & PTX_RELU)) {
+        /* min.relu / max.relu .s32 (PTX ISA §9.7.1.12-13, sm_90): a negative result is 0 */
+        FOR_LANES
+        const int64_t a = sx(A(1), sz), b = sx(A(2), sz);
+        const int64_t r = (in->op == PTX_OP_min) == (a < b) ? a : b;
+        D = zx((uint64_t)(r < 0 ? 0 : r), sz);
+        END_LANES
+        return;
+    }
+    if ((in->op == PTX_OP_min || in->op == PTX_OP_max) && tc == PTX_TC_F && sz == 4 &&
+        (in->bop & PTX_XORSIGN_ABS)) {
+        /* min/max.xorsign.abs.f32 (PTX ISA §9.7.3.11-12): min/max of |a| and |b| (the NaN
+         * rules unchanged), its sign a's sign ^ b's, unless the result is NaN */
+        FOR_LANES
+        const uint64_t ab = zx(A(1), 4), bb = zx(A(2), 4);
+        float fa = f32(ab & 0x7fffffffu), fb = f32(bb & 0x7fffffffu);
+        if (ftz) {
+            fa = ftzf(fa);
+            fb = ftzf(fb);
+        }
+        const float r =
+            in->op == PTX_OP_min ? ptx_fminf(fa, fb, nanmode) : ptx_fmaxf(fa, fb, nanmode);
+        D = r != r ? canon32(r) : (bf32(r) & 0x7fffffffu) | ((ab ^ bb) & 0x80000000u);
+        END_LANES
         return;
     }
     if (tc == PTX_TC_F && in->op == PTX_OP_copysign) {
@@ -517,14 +553,17 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = in->cmp == PTX_SHF_L ? zx((v << n) >> 32, 4) : zx(v >> n, 4);
         END_LANES
         break;
-    case PTX_OP_lop3: { /* PTX ISA §9.7.8.5 lop3: any function of a, b, c by its LUT */
+    case PTX_OP_lop3: { /* PTX ISA §9.7.8.6 lop3: any function of a, b, c by its LUT; the
+                         * .and/.or form also sets p = (d != 0) BoolOp q */
         FOR_LANES
         uint64_t a = A(1), b = A(2), cc = A(3), r = 0;
-        uint32_t lut = (uint32_t)O4;
+        uint32_t lut = in->bop ? in->cmp : (uint32_t)O4;
         for (unsigned i = 0; i < 8; i++)
             if ((lut >> i) & 1)
                 r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
         D = zx(r, sz);
+        if (in->bop && in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = combine(in->bop, zx(r, sz) != 0, O4 & 1);
         END_LANES
         break;
     }
@@ -610,6 +649,25 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = mask0 & ~mask1;
         END_LANES
         break;
+    case PTX_OP_szext: /* PTX ISA §9.7.1.21 szext: the low b bits of a, sign- (.s32) or
+                        * zero-extended; .clamp: b >= 32 keeps all of a, .wrap: b mod 32 */
+        FOR_LANES
+        const uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2), b1 = b & 31;
+        const int too_large = b >= 32 && (in->flags & PTX_F_CLAMP);
+        const uint32_t hi = too_large ? 0 : ~0u << b1;
+        const int sign = b1 != 0 && !too_large && ISS && ((a >> ((b1 - 1) & 31)) & 1);
+        D = (a & ~hi) | (sign ? hi : 0);
+        END_LANES
+        break;
+    case PTX_OP_createpolicy: /* PTX ISA §9.7.9.18: an opaque policy; its form in bits 0-1 */
+        FOR_LANES
+        D = 0x2c00000000000000ull | in->cmp;
+        END_LANES
+        break;
+    case PTX_OP_applypriority: /* PTX ISA §9.7.9.16-17: cache-line hints */
+    case PTX_OP_discard:
+    case PTX_OP_pmevent: /* §9.7.19.3: no performance monitors */
+    case PTX_OP_griddepcontrol: /* §9.7.13.13: no dependent grids */ break;
     case PTX_OP_testp: /* PTX ISA §9.7.3.x testp */
         FOR_LANES
         double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));

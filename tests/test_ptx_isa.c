@@ -17,7 +17,7 @@
 #include "tests/fixture.h"
 
 #define ISA_DIR "tests/isa/"
-#define OUT_WORDS 5    /* u64 slots per thread: %r0, %rd0, %f0, %fd0, %p0 */
+#define OUT_WORDS 5 /* u64 slots per thread: %r0, %rd0, %f0, %fd0, %p0 */
 #define SCRATCH_WORDS 64
 
 /* The kernel around a form: its helper function (the call row calls it) and the entry,
@@ -240,8 +240,7 @@ START_TEST(test_every_instruction_runs)
             ninsn++;
             insn_bad = insn_refused = insn_forms = 0;
         } else if (line[0] == '!') {
-            ck_assert_msg(split(line + 1, f, 3) == 3, "instructions.txt: bad exclusion '%s'",
-                          line);
+            ck_assert_msg(split(line + 1, f, 3) == 3, "instructions.txt: bad exclusion '%s'", line);
             nexcluded++;
         } else if (line[0] == '=') {
             ck_assert_msg(insn[0], "instructions.txt: a form before any instruction");
@@ -255,9 +254,9 @@ START_TEST(test_every_instruction_runs)
                 ck_assert(parse_u64(trim(tilde + 1), &fm.tol));
             }
             ck_assert_msg(strchr("rdfFpt", fm.kind) && fm.kind &&
-                              (fm.threads == 1 || fm.threads == 32) &&
-                              parse_u64(f[2], &fm.a) && parse_u64(f[3], &fm.b) &&
-                              parse_u64(f[4], &fm.c) && parse_u64(trim(f[5]), &fm.want),
+                              (fm.threads == 1 || fm.threads == 32) && parse_u64(f[2], &fm.a) &&
+                              parse_u64(f[3], &fm.b) && parse_u64(f[4], &fm.c) &&
+                              parse_u64(trim(f[5]), &fm.want),
                           "instructions.txt: bad fields in the form of %s: '%s'", insn, f[6]);
             fm.body = f[6];
             nforms++;

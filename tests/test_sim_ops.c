@@ -2224,15 +2224,16 @@ END_TEST
 
 START_TEST(test_unsupported_form_is_a_clear_error_naming_the_instruction)
 {
-    /* mul.f16x2 with .sat is parsed but min.xorsign is not: the parser names it */
+    /* multimem (PTX ISA §9.7.9.14) needs a multicast object: the parser names it */
     static const char text[] =
-        ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
-        "  .reg .f32 %f<4>;\n  min.xorsign.abs.f32 %f1, %f2, %f3;\n  ret;\n}\n";
+        ".version 8.1\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+        "  .reg .b64 %rd<4>;\n  multimem.ld_reduce.relaxed.sys.global.add.u64 %rd1, [%rd2];\n"
+        "  ret;\n}\n";
     ptx_module_t *m = NULL;
     char *diag = NULL;
     sim_status st = ptx_parse(text, strlen(text), "x.ptx", &m, &diag);
     ck_assert_int_eq(st, SIM_ERR_UNSUPPORTED);
-    ck_assert_msg(diag && strstr(diag, "x.ptx:7:3:") && strstr(diag, "min.xorsign.abs.f32"), "%s",
+    ck_assert_msg(diag && strstr(diag, "x.ptx:7:3:") && strstr(diag, "multimem.ld_reduce"), "%s",
                   diag ? diag : "");
     free(diag);
 }

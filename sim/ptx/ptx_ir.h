@@ -209,6 +209,11 @@ enum {
  * fma): .satfinite clamps infinities and out-of-range values to the largest finite
  * value; .relu clamps negative results to +0. */
 enum { PTX_CVT_SATFINITE = 1, PTX_RELU = 2 };
+/* more ptx_insn.bop bits: min/max .xorsign.abs (PTX ISA §9.7.3.11-12, §9.7.4.7-8: the
+ * minimum or maximum of |a| and |b| with the sign a ^ b), fma.oob (§9.7.4.4), lop3's
+ * .and/.or predicate form (§9.7.8.6: bop PTX_BOP_AND/OR; immLut in cmp, q in the fifth
+ * operand) */
+enum { PTX_XORSIGN_ABS = 4, PTX_OOB = 8 };
 /* cp.async (PTX ISA §9.7.9.25) and mbarrier (§9.7.13.15): the form in ptx_insn.cmp and
  * modifiers in ptx_insn.bop. Operands: cp.async [d], [s], cp-size{, src-size};
  * wait_group N; cp.async.mbarrier.arrive [a]; mbarrier.init [a], count; arrive state,
@@ -219,7 +224,8 @@ enum {
     PTX_CPA_COMMIT,
     PTX_CPA_WAIT_GROUP,
     PTX_CPA_WAIT_ALL,
-    PTX_CPA_MBAR_ARRIVE
+    PTX_CPA_MBAR_ARRIVE,
+    PTX_CPA_PREFETCH /* cp.async.bulk.prefetch.L2.global [a], size (§9.7.9.25.4.3): a hint */
 };
 enum {
     PTX_MBAR_INIT = 1,

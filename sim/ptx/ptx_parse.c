@@ -1249,6 +1249,7 @@ static int async_mod(ptx_insn *in, const char *q, size_t n)
         {"bulk", PTX_OP_cp, 0, PTX_CPA_BULK},
         {"mbarrier::complete_tx::bytes", PTX_OP_cp, 0, PTX_CPA_BULK_MBAR},
         {"bulk_group", PTX_OP_cp, 0, 0},
+        {"prefetch", PTX_OP_cp, PTX_CPA_PREFETCH, 0},
         {"read", PTX_OP_cp, 0, 0}, /* wait_group.read: the simulator's copies end at once */
         {"shared::cluster", PTX_OP_cp, 0, 0},
         {"init", PTX_OP_mbarrier, PTX_MBAR_INIT, 0},
@@ -1585,11 +1586,35 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->cmp = (uint8_t)k;
         } else if (op == PTX_OP_shf && n == 4 && !memcmp(q, "wrap", 4)) {
             /* the default */
-        } else if ((op == PTX_OP_shf || op == PTX_OP_bmsk) && n == 5 && !memcmp(q, "clamp", 5)) {
+        } else if ((op == PTX_OP_shf || op == PTX_OP_bmsk || op == PTX_OP_szext) && n == 5 &&
+                   !memcmp(q, "clamp", 5)) {
             in->flags |= PTX_F_CLAMP;
-            in->cmp = op == PTX_OP_bmsk ? 1 : in->cmp; /* bmsk: a mode was given */
-        } else if (op == PTX_OP_bmsk && n == 4 && !memcmp(q, "wrap", 4)) {
+            in->cmp = op == PTX_OP_shf ? in->cmp : 1; /* bmsk, szext: a mode was given */
+        } else if ((op == PTX_OP_bmsk || op == PTX_OP_szext) && n == 4 && !memcmp(q, "wrap", 4)) {
             in->cmp = 1;
+        } else if (op == PTX_OP_createpolicy && !in->cmp &&
+                   ((n == 10 && !memcmp(q, "fractional", 10)) ||
+                    (n == 5 && !memcmp(q, "range", 5)) || (n == 3 && !memcmp(q, "cvt", 3)))) {
+            in->cmp = (uint8_t)(q[0] == 'f' ? 1 : q[0] == 'r' ? 2 : 3); /* §9.7.9.18 forms */
+        } else if (op == PTX_OP_griddepcontrol && !in->cmp &&
+                   ((n == 17 && !memcmp(q, "launch_dependents", 17)) ||
+                    (n == 4 && !memcmp(q, "wait", 4)))) {
+            in->cmp = (uint8_t)(q[0] == 'w' ? 2 : 1);
+        } else if (op == PTX_OP_pmevent && n == 4 && !memcmp(q, "mask", 4)) {
+            /* pmevent.mask a: several events at once */
+        } else if (op == PTX_OP_lop3 && !in->bop && (k = lookup_mod(bop_names, 2, q, n))) {
+            in->bop = (uint8_t)k; /* lop3.and / lop3.or: d|p, ..., q (PTX ISA §9.7.8.6) */
+        } else if ((op == PTX_OP_min || op == PTX_OP_max) &&
+                   ((n == 7 && !memcmp(q, "xorsign", 7)) || (n == 3 && !memcmp(q, "abs", 3)))) {
+            in->bop |= PTX_XORSIGN_ABS; /* checked below: both or neither */
+        } else if (op == PTX_OP_fma && n == 3 && !memcmp(q, "oob", 3)) {
+            in->bop |= PTX_OOB;
+        } else if (op == PTX_OP_fence && n == 13 && !memcmp(q, "mbarrier_init", 13)) {
+            /* fence.mbarrier_init.release.cluster (PTX ISA §9.7.13.4): orders earlier
+             * mbarrier.init, which the simulator makes visible at once */
+        } else if ((op == PTX_OP_ld || op == PTX_OP_st) && n == 14 &&
+                   !memcmp(q, "L2::cache_hint", 14)) {
+            /* a createpolicy policy as the last operand (PTX ISA §9.7.9.8): a hint */
         } else if (op == PTX_OP_testp && (k = lookup_mod(testp_names, 6, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 6 &&
@@ -1753,15 +1778,31 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     }
     if (op == PTX_OP_vote && in->cmp != PTX_VOTE_BALLOT)
         in->type = PTX_T_PRED;
-    if ((op == PTX_OP_bar_warp || op == PTX_OP_activemask || op == PTX_OP_nanosleep) &&
+    if ((op == PTX_OP_bar_warp || op == PTX_OP_activemask || op == PTX_OP_nanosleep ||
+         op == PTX_OP_applypriority || op == PTX_OP_discard || op == PTX_OP_griddepcontrol ||
+         op == PTX_OP_pmevent) &&
         in->type == PTX_T_NONE)
         in->type = PTX_T_B32;
     if (op == PTX_OP_shf && !in->cmp) {
         diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
-    if (op == PTX_OP_bmsk && !in->cmp) {
-        diag(P, mt->line, mt->col, "bmsk needs .clamp or .wrap in '%.*s'", (int)mt->len, mt->p);
+    if ((op == PTX_OP_bmsk || op == PTX_OP_szext) && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs .clamp or .wrap", (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((op == PTX_OP_createpolicy || op == PTX_OP_griddepcontrol) && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs a form (PTX ISA %s)", (int)mt->len, mt->p,
+             op == PTX_OP_createpolicy ? "§9.7.9.18: .fractional, .range or .cvt"
+                                       : "§9.7.13.13: .launch_dependents or .wait");
+        return 0;
+    }
+    if ((in->bop & PTX_XORSIGN_ABS) && (op == PTX_OP_min || op == PTX_OP_max) &&
+        !(has_sub(mt, ".xorsign") && has_sub(mt, ".abs"))) {
+        diag(P, mt->line, mt->col,
+             "'%.*s': .xorsign and .abs go together (the three-input .abs form is sm_100)",
+             (int)mt->len, mt->p);
+        P->unsupported = 1;
         return 0;
     }
     if (op == PTX_OP_testp && !in->cmp) {
@@ -1831,6 +1872,18 @@ static void parse_insn(parser *P, int guard, int gneg)
                     skip_stmt(P);
                     return;
                 }
+                if (in.op == PTX_OP_lop3 && in.bop) {
+                    /* lop3.BoolOp d|p, a, b, c, immLut, q: immLut to cmp, q fifth */
+                    const uint64_t lut = o5.imm;
+                    if (o5.kind != PTX_OPK_IMM || !expect(P, ',') ||
+                        !parse_operand(P, &in, &o5, PTX_T_PRED)) {
+                        diag(P, mt.line, mt.col, "'%.*s' takes d|p, a, b, c, immLut, q",
+                             (int)mt.len, mt.p);
+                        skip_stmt(P);
+                        return;
+                    }
+                    in.cmp = (uint8_t)lut;
+                }
                 if (o5.kind == PTX_OPK_REG) {
                     in.o4kind = PTX_OPK_REG;
                     in.target = o5.reg;
@@ -1858,7 +1911,7 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = PTX_T_PRED;
             if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr || in.op == PTX_OP_shf ||
                  in.op == PTX_OP_bfe || in.op == PTX_OP_bfi || in.op == PTX_OP_shfl ||
-                 in.op == PTX_OP_prmt || in.op == PTX_OP_bmsk) &&
+                 in.op == PTX_OP_prmt || in.op == PTX_OP_bmsk || in.op == PTX_OP_szext) &&
                 n >= 2)
                 it = PTX_T_U32;
             if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) && n == 2)
@@ -1871,6 +1924,8 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = (ptx_type)in.type;
             if (in.op == PTX_OP_testp && n == 1)
                 it = (ptx_type)in.type;
+            if (in.op == PTX_OP_createpolicy && n >= 1)
+                it = in.cmp == 1 ? PTX_T_F32 : PTX_T_U32;
             /* a video instruction's `%r1.b3210`: the register, then its selector */
             const char *sel = NULL;
             size_t seln = 0;
@@ -1922,7 +1977,15 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = 4;
         if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
-        if (in.op == PTX_OP_cp)
+        if ((in.op == PTX_OP_ld || in.op == PTX_OP_st) && has_sub(&mt, ".L2::cache_hint"))
+            want++; /* the cache policy */
+        if (in.op == PTX_OP_lop3 && in.bop)
+            want = 5; /* d|p, a, b, c; immLut in cmp, q fifth */
+        if (in.op == PTX_OP_createpolicy)
+            want = in.cmp == 2 ? 4 : in.cmp == 3 ? 2 : (n == 1 ? 1 : 2);
+        if (in.op == PTX_OP_cp && in.cmp == PTX_CPA_PREFETCH)
+            want = 2;
+        else if (in.op == PTX_OP_cp)
             want = in.cmp == PTX_CPA_COPY          ? (n == 4 ? 4 : 3)
                    : in.cmp == PTX_CPA_WAIT_GROUP  ? 1
                    : in.cmp == PTX_CPA_MBAR_ARRIVE ? 1
@@ -1951,7 +2014,8 @@ static void parse_insn(parser *P, int guard, int gneg)
               ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
               in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
               in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
-              in.op == PTX_OP_mbarrier || n == 0);
+              in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority ||
+              in.op == PTX_OP_discard || in.op == PTX_OP_pmevent || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
@@ -1959,7 +2023,7 @@ static void parse_insn(parser *P, int guard, int gneg)
         }
         if (in.o[0].sub == 2 && in.o[0].kind == PTX_OPK_REG &&
             !(in.op == PTX_OP_setp || in.op == PTX_OP_shfl || in.op == PTX_OP_match ||
-              in.op == PTX_OP_elect)) {
+              in.op == PTX_OP_elect || (in.op == PTX_OP_lop3 && in.bop))) {
             diag(P, mt.line, mt.col, "'%.*s' has one destination, not d|p", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
