@@ -319,6 +319,114 @@ void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     }
 }
 
+/* The part of v a scalar video selector picks (PTX ISA §9.7.18.1 partSelectSignExtend:
+ * 0 the word, 1-4 byte 0-3, 5-6 half-word 0-1), sign- or zero-extended. */
+static int64_t svideo_part(uint32_t v, unsigned sel, int sgn)
+{
+    if (sel >= 1 && sel <= 4) {
+        const uint32_t x = (v >> (8 * (sel - 1))) & 0xff;
+        return sgn ? (int64_t)(int8_t)x : (int64_t)x;
+    }
+    if (sel >= 5) {
+        const uint32_t x = (v >> (16 * (sel - 5))) & 0xffff;
+        return sgn ? (int64_t)(int16_t)x : (int64_t)x;
+    }
+    return sgn ? (int64_t)(int32_t)v : (int64_t)v;
+}
+
+static __int128 clamp128(__int128 x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Scalar video instructions (PTX ISA §9.7.18.1), as the ISA's pseudocode: the operands'
+ * parts extended to 33 bits (partSelectSignExtend), the operation on them exactly,
+ * optSaturate to .dtype (a byte or half-word range when merging into one), then the
+ * secondary operation with c (extended by .dtype) or the merge into c (optMerge); the low
+ * 32 bits to d. vmad: (a * b + c) with the negations (~ and a carry-in of 1), .po, and
+ * .shr7/.shr15, saturated to 32 bits. vset: 1 or 0, unsigned. */
+void sim_exec_svideo(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const uint32_t tg = (uint32_t)in->target;
+    const unsigned dsel = PTX_SV_DSEL(tg), op2 = PTX_SV_OP2(tg);
+    const int ds = PTX_TCLASS(in->type) == PTX_TC_S, as = PTX_TCLASS(in->type2) == PTX_TC_S;
+    const int bs = (tg & PTX_SV_BSIGNED) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+    const int vsh = in->op == PTX_OP_vshl || in->op == PTX_OP_vshr;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        const uint32_t a = (uint32_t)opval(c, &in->o[1], R, t);
+        const uint32_t b = (uint32_t)opval(c, &in->o[2], R, t);
+        const uint32_t cw = in->nopnd > 3 ? (uint32_t)opval(c, &in->o[3], R, t) : 0;
+        const int64_t ta = svideo_part(a, PTX_SV_ASEL(tg), as);
+        int64_t tb = svideo_part(b, PTX_SV_BSEL(tg), vsh ? 0 : bs);
+        __int128 tmp = 0;
+        switch ((ptx_op)in->op) {
+        case PTX_OP_vadd: tmp = (__int128)ta + tb; break;
+        case PTX_OP_vsub: tmp = (__int128)ta - tb; break;
+        case PTX_OP_vabsdiff: tmp = ta > tb ? (__int128)ta - tb : (__int128)tb - ta; break;
+        case PTX_OP_vmin: tmp = ta < tb ? ta : tb; break;
+        case PTX_OP_vmax: tmp = ta > tb ? ta : tb; break;
+        case PTX_OP_vshl:
+        case PTX_OP_vshr:
+            tb = (in->flags & PTX_F_CLAMP) ? (tb > 32 ? 32 : tb) : (tb & 0x1f);
+            tmp = in->op == PTX_OP_vshl ? (__int128)ta * ((__int128)1 << tb) : (__int128)(ta >> tb);
+            break;
+        case PTX_OP_vset:
+            switch (in->cmp) {
+            case PTX_CMP_EQ: tmp = ta == tb; break;
+            case PTX_CMP_NE: tmp = ta != tb; break;
+            case PTX_CMP_LT: tmp = ta < tb; break;
+            case PTX_CMP_LE: tmp = ta <= tb; break;
+            case PTX_CMP_GT: tmp = ta > tb; break;
+            default: tmp = ta >= tb; break;
+            }
+            break;
+        default: { /* vmad */
+            const int na = (tg & PTX_SV_NEG_A) != 0, nb = (tg & (PTX_SV_NEG_A << 1)) != 0;
+            const int nc = (tg & (PTX_SV_NEG_A << 2)) != 0;
+            const int sf = as || bs || (na ^ nb) || nc;
+            __int128 cc = sf ? (__int128)(int32_t)cw : (__int128)cw, lsb = 0;
+            tmp = (__int128)ta * tb;
+            if (tg & PTX_SV_PO) {
+                lsb = 1;
+            } else if (na ^ nb) {
+                tmp = ~tmp;
+                lsb = 1;
+            } else if (nc) {
+                cc = ~cc;
+                lsb = 1;
+            }
+            tmp = tmp + cc + lsb;
+            if (PTX_SV_SCALE(tg))
+                tmp >>= PTX_SV_SCALE(tg) == 1 ? 7 : 15;
+            if (sat)
+                tmp = sf ? clamp128(tmp, INT32_MIN, INT32_MAX) : clamp128(tmp, 0, UINT32_MAX);
+            RG(in->o[0].reg) = (uint32_t)tmp;
+            continue;
+        }
+        }
+        if (sat) { /* optSaturate */
+            const int bits = dsel >= 5 ? 16 : dsel >= 1 ? 8 : 32;
+            tmp = ds ? clamp128(tmp, -((int64_t)1 << (bits - 1)), ((int64_t)1 << (bits - 1)) - 1)
+                     : clamp128(tmp, 0, (int64_t)(((uint64_t)1 << bits) - 1));
+        }
+        const __int128 cv = ds ? (__int128)(int32_t)cw : (__int128)cw;
+        uint32_t d = (uint32_t)tmp;
+        if (op2 == 1)
+            d = (uint32_t)(tmp + cv);
+        else if (op2 == 2)
+            d = (uint32_t)(tmp < cv ? tmp : cv);
+        else if (op2 == 3)
+            d = (uint32_t)(tmp > cv ? tmp : cv);
+        else if (dsel >= 5)
+            d = ((d & 0xffffu) << (16 * (dsel - 5))) | (cw & ~(0xffffu << (16 * (dsel - 5))));
+        else if (dsel >= 1)
+            d = ((d & 0xffu) << (8 * (dsel - 1))) | (cw & ~(0xffu << (8 * (dsel - 1))));
+        RG(in->o[0].reg) = d;
+    }
+}
+
 /* p + c in double, rounded to odd: when the sum is inexact, of the two doubles around
  * it the one whose last significand bit is 1. A second rounding of that to a format with
  * at most 51 significand bits (f16: 11, bf16: 8) is then the correctly rounded p + c

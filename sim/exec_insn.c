@@ -759,6 +759,15 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     case PTX_OP_vmin4:
     case PTX_OP_vmax4:
     case PTX_OP_vset4: sim_exec_video(c, in, base, em); break;
+    case PTX_OP_vadd: /* PTX ISA §9.7.18.1 scalar video (exec_alu.c) */
+    case PTX_OP_vsub:
+    case PTX_OP_vabsdiff:
+    case PTX_OP_vmin:
+    case PTX_OP_vmax:
+    case PTX_OP_vshl:
+    case PTX_OP_vshr:
+    case PTX_OP_vmad:
+    case PTX_OP_vset: sim_exec_svideo(c, in, base, em); break;
     case PTX_OP_COUNT: unsup = 1; break;
     }
     if (unsup)

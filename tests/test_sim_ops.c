@@ -2263,8 +2263,9 @@ START_TEST(test_bad_video_instruction_forms_are_errors_naming_the_instruction_an
         {"vadd4.u32.u32.u32.rn %r1, %r2, %r3, %r1;", "unsupported modifier '.rn'"},
         {"vadd4.u32.u32.u32 %r1, %r2, %r3, 0;", "operand 3 must be a register"},
         {"vabsdiff2.u32.u32.u32.add %r1, 5, %r3, %r1;", "operand 1 must be a register"},
-        {"vshl.u32.u32.u32.clamp %r1, %r2, %r3;",
-         "unsupported instruction 'vshl.u32.u32.u32.clamp'"},
+        /* the scalar ones (§9.7.18.1): vshl/vshr need a mode, selectors .b0-.b3 .h0 .h1 */
+        {"vshl.u32.u32.u32 %r1, %r2, %r3;", "needs .dtype.atype.u32 and .clamp or .wrap"},
+        {"vadd.u32.u32.u32 %r1, %r2.b4, %r3;", "bad selector '.b4'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[512];

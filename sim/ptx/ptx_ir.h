@@ -266,6 +266,23 @@ enum { PTX_BARC_RELAXED = 1 };
 #define PTX_V_BSEL(tg, i) ((unsigned)((tg) >> (12 + 3 * (i))) & 7u)
 #define PTX_V_MASK(tg) ((unsigned)((tg) >> 24) & 15u)
 enum { PTX_V_ADD = 1 << 28, PTX_V_BSIGNED = 1 << 29 };
+/* Scalar video instructions (PTX ISA §9.7.18.1: vadd vsub vabsdiff vmin vmax vshl vshr
+ * vmad vset). type: .dtype (vset: .u32), type2: .atype, flags: PTX_F_SAT, PTX_F_CLAMP
+ * (vshl/vshr .clamp, else .wrap), cmp: vset's comparison. The rest in target: the
+ * selectors of a, b and d (0: the whole word, 1-4: .b0-.b3, 5-6: .h0-.h1), the
+ * secondary operation (1 .add, 2 .min, 3 .max), .btype's signedness, vmad's .shr7 (1)
+ * or .shr15 (2), .po and the negated operands. */
+#define PTX_SV_ASEL(tg) ((unsigned)(tg)&7u)
+#define PTX_SV_BSEL(tg) ((unsigned)((tg) >> 3) & 7u)
+#define PTX_SV_DSEL(tg) ((unsigned)((tg) >> 6) & 7u)
+#define PTX_SV_OP2(tg) ((unsigned)((tg) >> 9) & 3u)
+#define PTX_SV_SCALE(tg) ((unsigned)((tg) >> 12) & 3u)
+enum {
+    PTX_SV_BSIGNED = 1 << 11,
+    PTX_SV_PO = 1 << 14,
+    PTX_SV_NEG_A = 1 << 15
+}; /* NEG_B, NEG_C:
+                                                                  the next two bits */
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
 enum {
     PTX_RND_NONE,

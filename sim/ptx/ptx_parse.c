@@ -1148,6 +1148,98 @@ static int is_video(int op)
     return op >= PTX_OP_vadd2 && op <= PTX_OP_vset4;
 }
 
+/* The scalar video instructions (PTX ISA §9.7.18.1), contiguous in ptx_ops.def. */
+static int is_svideo(int op)
+{
+    return op >= PTX_OP_vadd && op <= PTX_OP_vset;
+}
+
+/* Decodes a scalar video instruction's modifiers (PTX ISA §9.7.18.1):
+ * vop.dtype.atype.btype{.sat}{.op2}, vshl/vshr.dtype.atype.u32{.sat}.mode{.op2},
+ * vmad.dtype.atype.btype{.po}{.sat}{.scale}, vset.atype.btype.cmp{.op2}; each type .u32 or
+ * .s32. The selectors and negations come with the operands (svideo_sel). */
+static int decode_svideo(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    static const char *const cmp6[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    static const char *const op2s[] = {"add", "min", "max"};
+    const int vset = in->op == PTX_OP_vset, vsh = in->op == PTX_OP_vshl || in->op == PTX_OP_vshr;
+    const int vmad = in->op == PTX_OP_vmad;
+    uint8_t ty[3];
+    int nt = 0, mode = 0, k;
+    uint32_t tg = 0;
+    const char *p = memchr(mt->p, '.', mt->len), *end = mt->p + mt->len;
+    while (p && p < end) {
+        const char *q = p + 1, *e = memchr(q, '.', (size_t)(end - q));
+        if (!e)
+            e = end;
+        const size_t n = (size_t)(e - q);
+        ptx_type t = type_of(q, n);
+        if ((t == PTX_T_U32 || t == PTX_T_S32) && nt < 3)
+            ty[nt++] = (uint8_t)t;
+        else if (n == 3 && !memcmp(q, "sat", 3) && !vset)
+            in->flags |= PTX_F_SAT;
+        else if (!vmad && !PTX_SV_OP2(tg) && (k = lookup_mod(op2s, 3, q, n)))
+            tg |= (uint32_t)k << 9;
+        else if (vset && !in->cmp && (k = lookup_mod(cmp6, 6, q, n)))
+            in->cmp = (uint8_t)k;
+        else if (vsh && !mode &&
+                 ((n == 5 && !memcmp(q, "clamp", 5)) || (n == 4 && !memcmp(q, "wrap", 4))))
+            mode = q[0] == 'c' ? 2 : 1;
+        else if (vmad && !PTX_SV_SCALE(tg) && n == 4 && (!memcmp(q, "shr7", 4)))
+            tg |= 1u << 12;
+        else if (vmad && !PTX_SV_SCALE(tg) && n == 5 && !memcmp(q, "shr15", 5))
+            tg |= 2u << 12;
+        else if (vmad && n == 2 && !memcmp(q, "po", 2))
+            tg |= PTX_SV_PO;
+        else {
+            diag(P, mt->line, mt->col, "unsupported modifier '.%.*s' in '%.*s'", (int)n, q,
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        p = e;
+    }
+    if (nt != (vset ? 2 : 3) || (vsh && ty[2] != PTX_T_U32) || (vset && !in->cmp) ||
+        (vsh && !mode)) {
+        diag(P, mt->line, mt->col, "'%.*s' needs %s (PTX ISA §9.7.18.1)", (int)mt->len, mt->p,
+             vset  ? ".atype.btype and a comparison (.eq .ne .lt .le .gt .ge)"
+             : vsh ? ".dtype.atype.u32 and .clamp or .wrap"
+                   : ".dtype.atype.btype, each .u32 or .s32");
+        return 0;
+    }
+    if (mode == 2)
+        in->flags |= PTX_F_CLAMP;
+    in->type = vset ? PTX_T_U32 : ty[0];
+    in->type2 = ty[vset ? 0 : 1];
+    if (ty[vset ? 1 : 2] == PTX_T_S32)
+        tg |= PTX_SV_BSIGNED;
+    in->target = (int32_t)tg;
+    in->vec = 1;
+    return 1;
+}
+
+/* The selector written after operand k of a scalar video instruction (d.b0, a.h1: .b0-.b3
+ * .h0 .h1, PTX ISA §9.7.18.1), into in->target. */
+static int svideo_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const char *s, size_t n,
+                      int line, int col)
+{
+    int v = 0;
+    if (n == 2 && s[0] == 'b' && s[1] >= '0' && s[1] <= '3')
+        v = 1 + (s[1] - '0');
+    else if (n == 2 && s[0] == 'h' && (s[1] == '0' || s[1] == '1'))
+        v = 5 + (s[1] - '0');
+    if (!v || k > 2 || (k == 0 && in->op == PTX_OP_vmad)) {
+        diag(P, line, col,
+             "'%.*s': bad selector '.%.*s' on operand %d (PTX ISA §9.7.18.1: .b0-.b3, "
+             ".h0, .h1 on d, a and b)",
+             (int)mt->len, mt->p, (int)n, s, k);
+        return 0;
+    }
+    const unsigned shift = k == 0 ? 6 : k == 1 ? 0 : 3;
+    in->target = (int32_t)(((uint32_t)in->target & ~(7u << shift)) | ((uint32_t)v << shift));
+    return 1;
+}
+
 /* Checks a video instruction's types (vt[0..ntypes)) and packs the defaults of its
  * selectors and mask with .add (vadd) into in->target (ptx_ir.h PTX_V_*):
  * vop4.dtype.atype.btype{.sat}/.add, vset4.atype.btype.cmp{.add}; each type .u32/.s32,
@@ -1520,6 +1612,13 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
     size_t blen = dot ? (size_t)(dot - s) : mt->len;
+    if (blen >= 4 && blen <= 8 && s[0] == 'v') {
+        const int vop = ptx_op_lookup(s, blen);
+        if (is_svideo(vop)) {
+            in->op = (uint8_t)vop;
+            return decode_svideo(P, in, mt);
+        }
+    }
     if ((blen == 3 && !memcmp(s, "mma", 3)) || (blen == 4 && !memcmp(s, "wmma", 4)) ||
         (blen == 8 && (!memcmp(s, "ldmatrix", 8) || !memcmp(s, "stmatrix", 8))) ||
         (blen == 9 && !memcmp(s, "movmatrix", 9)))
@@ -1930,7 +2029,12 @@ static void parse_insn(parser *P, int guard, int gneg)
             const char *sel = NULL;
             size_t seln = 0;
             int sline = P->t.line, scol = P->t.col;
-            if (is_video(in.op) && P->t.kind == PTX_TOK_IDENT && P->t.len > 1) {
+            if (in.op == PTX_OP_vmad && n >= 1 && is_punct(P, '-')) {
+                next(P); /* vmad's {-}a, {-}b, {-}c */
+                in.target = (int32_t)((uint32_t)in.target | (PTX_SV_NEG_A << (n - 1)));
+            }
+            if ((is_video(in.op) || is_svideo(in.op)) && P->t.kind == PTX_TOK_IDENT &&
+                P->t.len > 1) {
                 const char *dot = memchr(P->t.p + 1, '.', P->t.len - 1);
                 if (dot) {
                     sel = dot + 1;
@@ -1939,11 +2043,12 @@ static void parse_insn(parser *P, int guard, int gneg)
                 }
             }
             if (!parse_operand(P, &in, &in.o[n], it) ||
-                (sel && !video_sel(P, &in, &mt, n, sel, seln, sline, scol))) {
+                (sel && is_video(in.op) && !video_sel(P, &in, &mt, n, sel, seln, sline, scol)) ||
+                (sel && is_svideo(in.op) && !svideo_sel(P, &in, &mt, n, sel, seln, sline, scol))) {
                 skip_stmt(P);
                 return;
             }
-            if (is_video(in.op) && in.o[n].kind != PTX_OPK_REG) {
+            if ((is_video(in.op) || (is_svideo(in.op) && n < 3)) && in.o[n].kind != PTX_OPK_REG) {
                 /* as ptxas ("Incorrect video selector for operand N", CUDA 13, H100) */
                 diag(P, sline, scol, "'%.*s': operand %d must be a register", (int)mt.len, mt.p, n);
                 skip_stmt(P);
@@ -1967,6 +2072,8 @@ static void parse_insn(parser *P, int guard, int gneg)
                                               : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (is_svideo(in.op) && in.op != PTX_OP_vmad)
+            want = PTX_SV_OP2(in.target) || PTX_SV_DSEL(in.target) ? 4 : 3;
         if (in.op == PTX_OP_setp || in.op == PTX_OP_set)
             want = in.bop ? 4 : 3;
         if (in.op == PTX_OP_vote && n == 2)
