@@ -649,6 +649,55 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = mask0 & ~mask1;
         END_LANES
         break;
+    case PTX_OP_stacksave: /* PTX ISA §9.7.17.1-3: the stack pointer, a local address */
+    case PTX_OP_stackrestore:
+    case PTX_OP_alloca: {
+        const uint64_t fbase = (uint64_t)c->m->funcs[in->func].local_size;
+        FOR_LANES
+        const uint64_t sp0 = c->lbase[t] + fbase, sp = sp0 + c->ldyn[t];
+        if (in->op == PTX_OP_stacksave) {
+            D = zx(sp, sz);
+        } else if (in->op == PTX_OP_stackrestore) {
+            const uint64_t a = zx(A(0), sz);
+            if (a < sp0 || a > (uint64_t)c->localcap) {
+                sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                             "stackrestore to 0x%llx, which no stacksave of this function "
+                             "returned (PTX ISA §9.7.17.2: the stack would be corrupted)",
+                             (unsigned long long)a);
+                return;
+            }
+            c->ldyn[t] = (uint32_t)(a - sp0);
+        } else { /* alloca ptr, size{, immAlign}: at least 8-byte aligned */
+            const uint64_t size = zx(A(1), sz), al = in->nopnd > 2 && A(2) > 8 ? A(2) : 8;
+            const uint64_t p = (sp + al - 1) & ~(al - 1);
+            if (p + size > (uint64_t)c->localcap || p + size < p) {
+                sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                             "alloca of %llu bytes overflows the thread's stack (%u bytes for "
+                             "alloca, the GPU's default cudaLimitStackSize)",
+                             (unsigned long long)size, SIM_ALLOCA_BYTES);
+                return;
+            }
+            c->ldyn[t] = (uint32_t)(p + size - sp0);
+            D = zx(p, sz);
+        }
+        END_LANES
+        break;
+    }
+    case PTX_OP_cvt_pack: { /* PTX ISA §9.7.9.22 cvt.pack: a and b saturated to the
+                             * width, a above b, then (below 16 bits) c's low bits above */
+        const unsigned bits = in->cmp;
+        const int64_t lo = in->bop ? -((int64_t)1 << (bits - 1)) : 0;
+        const int64_t hi = in->bop ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+        const uint64_t fm = ((uint64_t)1 << bits) - 1;
+        FOR_LANES
+        int64_t a = sx(A(1), 4), b = sx(A(2), 4);
+        a = a < lo ? lo : a > hi ? hi : a;
+        b = b < lo ? lo : b > hi ? hi : b;
+        uint64_t td = ((uint64_t)b & fm) | (((uint64_t)a & fm) << bits);
+        D = bits == 16 ? td : zx(td | (A(3) << (2 * bits)), 4);
+        END_LANES
+        break;
+    }
     case PTX_OP_szext: /* PTX ISA §9.7.1.21 szext: the low b bits of a, sign- (.s32) or
                         * zero-extended; .clamp: b >= 32 keeps all of a, .wrap: b mod 32 */
         FOR_LANES

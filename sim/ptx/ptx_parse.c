@@ -1752,6 +1752,15 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if (n > 4 && (!memcmp(q, "L1::", 4) || !memcmp(q, "L2::", 4)) &&
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
             /* cache eviction and prefetch-size hints: no effect in the simulator */
+        } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "pack", 4) && !ntypes) {
+            op = PTX_OP_cvt_pack;
+            in->op = (uint8_t)op;
+        } else if (op == PTX_OP_cvt_pack && !ntypes && n == 2 && (q[0] == 'u' || q[0] == 's') &&
+                   (q[1] == '4' || q[1] == '2')) {
+            in->cmp = (uint8_t)(q[1] - '0'); /* the sub-byte types (sm_75) */
+            in->bop = q[0] == 's';
+            in->type = PTX_T_B32;
+            ntypes++;
         } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
             in->bop |= PTX_CVT_SATFINITE;
         } else if ((op == PTX_OP_cvt || op == PTX_OP_fma || op == PTX_OP_min || op == PTX_OP_max) &&
@@ -1841,6 +1850,22 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         in->type = PTX_T_B32;
     if (is_video(op))
         return decode_video(P, in, mt, vt, ntypes, vadd);
+    if (op == PTX_OP_cvt_pack) {
+        const ptx_type ct = (ptx_type)in->type;
+        if (!in->cmp && (ct == PTX_T_U8 || ct == PTX_T_S8 || ct == PTX_T_U16 || ct == PTX_T_S16)) {
+            in->cmp = (uint8_t)(PTX_TSIZE(ct) * 8);
+            in->bop = PTX_TCLASS(ct) == PTX_TC_S;
+        }
+        if (!in->cmp || !(in->flags & PTX_F_SAT) || ntypes != (in->cmp == 16 ? 2 : 3)) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': cvt.pack.sat.{u16,s16}.s32 or cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 "
+                 "(PTX ISA §9.7.9.22)",
+                 (int)mt->len, mt->p);
+            return 0;
+        }
+        in->type = PTX_T_B32;
+        in->type2 = PTX_T_S32;
+    }
     if (op == PTX_OP_cvt && ntypes != 2) {
         diag(P, mt->line, mt->col, "cvt needs two types");
         return 0;
@@ -2072,6 +2097,10 @@ static void parse_insn(parser *P, int guard, int gneg)
                                               : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (in.op == PTX_OP_alloca)
+            want = n == 3 ? 3 : 2;
+        if (in.op == PTX_OP_cvt_pack)
+            want = in.cmp == 16 ? 3 : 4;
         if (is_svideo(in.op) && in.op != PTX_OP_vmad)
             want = PTX_SV_OP2(in.target) || PTX_SV_DSEL(in.target) ? 4 : 3;
         if (in.op == PTX_OP_setp || in.op == PTX_OP_set)
@@ -2116,13 +2145,13 @@ static void parse_insn(parser *P, int guard, int gneg)
             in.o[3] = in.o[2];
             memset(&in.o[2], 0, sizeof in.o[2]);
         }
-        int writes =
-            !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
-              ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
-              in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
-              in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
-              in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority ||
-              in.op == PTX_OP_discard || in.op == PTX_OP_pmevent || n == 0);
+        int writes = !(
+            in.op == PTX_OP_st || in.op == PTX_OP_red ||
+            ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
+            in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
+            in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
+            in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority || in.op == PTX_OP_discard ||
+            in.op == PTX_OP_pmevent || in.op == PTX_OP_stackrestore || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
