@@ -454,6 +454,25 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         if ((uint32_t)in->target <= pc)
             sim_back_edge(c, w, pc, em);
         break;
+    case PTX_OP_brx: { /* PTX ISA §9.7.12.4 brx.idx: to the index-th label of the list */
+        const uint64_t n = in->o[1].imm;
+        int back = 0;
+        FOR_LANES
+        const uint64_t i = zx(A(0), 4);
+        if (i >= n) {
+            sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                         "brx.idx index %llu is past its list of %llu labels (PTX ISA "
+                         "§9.7.12.4: the behavior is undefined)",
+                         (unsigned long long)i, (unsigned long long)n);
+            return;
+        }
+        c->pc[t] = (uint32_t)c->m->btab[in->target + (int32_t)i];
+        back |= c->pc[t] <= pc;
+        END_LANES
+        if (back)
+            sim_back_edge(c, w, pc, em);
+        break;
+    }
     case PTX_OP_call:
         FOR_LANES
         sim_do_call(c, in, t, pc + 1);

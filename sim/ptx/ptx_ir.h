@@ -463,6 +463,10 @@ struct ptx_module {
     int ncalls;
     uint16_t *rlist; /* register slots of the PTX_OPK_RLIST operands */
     int nrlist;
+    int32_t *btab; /* the PCs of the .branchtargets lists brx.idx reads (PTX ISA
+                      §9.7.12.4): brx.idx's target is its list's first entry, o[1].imm
+                      the list's length */
+    int nbtab;
     char **files; /* .file index -> name (index 0 unused) */
     int nfiles;
     unsigned module_shared; /* bytes of module-scope .shared */

@@ -173,6 +173,18 @@ typedef struct parser {
     int nsecs;
     fixup *fix;
     int nfix, fixcap;
+    /* brx.idx (PTX ISA §9.7.12.4): the function's `L: .branchtargets a, b, ...` lists
+     * (label L, the targets' names) and the brx.idx naming them, resolved at its end */
+    struct btlist {
+        char *name;
+        char **labels;
+        int n, line, col;
+    } * bt;
+    int nbt, btcap;
+    fixup *bfix; /* pc: the brx.idx; label: its list's name */
+    int nbfix, bfixcap, btabcap;
+    int last_label_pc; /* where the last label was defined, for .branchtargets */
+    char *last_label;
     int cur_file, cur_line;
     int ptx_version; /* the module's .version as 10 major + minor (80 for 8.0); 0 unknown */
     smap mnems;      /* full mnemonic -> index into ptx_module.mnems */
@@ -1699,6 +1711,9 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                    ((n == 17 && !memcmp(q, "launch_dependents", 17)) ||
                     (n == 4 && !memcmp(q, "wait", 4)))) {
             in->cmp = (uint8_t)(q[0] == 'w' ? 2 : 1);
+        } else if (op == PTX_OP_brx && n == 3 && !memcmp(q, "idx", 3) && !in->cmp) {
+            in->cmp = 1;
+            in->type = PTX_T_U32; /* the index */
         } else if (op == PTX_OP_pmevent && n == 4 && !memcmp(q, "mask", 4)) {
             /* pmevent.mask a: several events at once */
         } else if (op == PTX_OP_lop3 && !in->bop && (k = lookup_mod(bop_names, 2, q, n))) {
@@ -1911,6 +1926,10 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
+    if (op == PTX_OP_brx && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s': brx needs .idx", (int)mt->len, mt->p);
+        return 0;
+    }
     if ((op == PTX_OP_bmsk || op == PTX_OP_szext) && !in->cmp) {
         diag(P, mt->line, mt->col, "'%.*s' needs .clamp or .wrap", (int)mt->len, mt->p);
         return 0;
@@ -2054,6 +2073,21 @@ static void parse_insn(parser *P, int guard, int gneg)
             const char *sel = NULL;
             size_t seln = 0;
             int sline = P->t.line, scol = P->t.col;
+            if (in.op == PTX_OP_brx && n == 1 && P->t.kind == PTX_TOK_IDENT) {
+                GROW(P->bfix, P->nbfix, P->bfixcap); /* the list, resolved by resolve_brx */
+                if (P->oom) {
+                    skip_stmt(P);
+                    return;
+                }
+                P->bfix[P->nbfix].pc = m->ncode;
+                P->bfix[P->nbfix].label = xstrndup(P->t.p, P->t.len);
+                P->bfix[P->nbfix].line = P->t.line;
+                P->bfix[P->nbfix].col = P->t.col;
+                P->nbfix++;
+                next(P);
+                n++;
+                break;
+            }
             if (in.op == PTX_OP_vmad && n >= 1 && is_punct(P, '-')) {
                 next(P); /* vmad's {-}a, {-}b, {-}c */
                 in.target = (int32_t)((uint32_t)in.target | (PTX_SV_NEG_A << (n - 1)));
@@ -2145,13 +2179,14 @@ static void parse_insn(parser *P, int guard, int gneg)
             in.o[3] = in.o[2];
             memset(&in.o[2], 0, sizeof in.o[2]);
         }
-        int writes = !(
-            in.op == PTX_OP_st || in.op == PTX_OP_red ||
-            ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
-            in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
-            in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
-            in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority || in.op == PTX_OP_discard ||
-            in.op == PTX_OP_pmevent || in.op == PTX_OP_stackrestore || n == 0);
+        int writes =
+            !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
+              ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
+              in.op == PTX_OP_bra || in.op == PTX_OP_brx || in.op == PTX_OP_prefetch ||
+              in.op == PTX_OP_prefetchu || in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep ||
+              in.op == PTX_OP_cp || in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority ||
+              in.op == PTX_OP_discard || in.op == PTX_OP_pmevent || in.op == PTX_OP_stackrestore ||
+              n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
@@ -2235,10 +2270,13 @@ static void begin_func(parser *P, int fi)
     P->nfix = 0;
 }
 
+static void resolve_brx(parser *P);
+
 static void end_func(parser *P)
 {
     ptx_module *m = P->m;
     ptx_func *f = &m->funcs[P->fn];
+    resolve_brx(P);
     for (int i = 0; i < P->nfix; i++) {
         int pc;
         if (!smap_get(&P->labels, P->fix[i].label, strlen(P->fix[i].label), &pc))
@@ -2268,6 +2306,79 @@ static void end_func(parser *P)
     f->frame_size = align_up(f->frame_size, 8);
     f->local_size = align_up(f->local_size, 16);
     P->fn = -1;
+}
+
+/* `L: .branchtargets a, b, ...;` (PTX ISA §11.3.1): the list brx.idx names by L. */
+static void parse_branchtargets(parser *P)
+{
+    const int line = P->t.line, col = P->t.col;
+    next(P);
+    if (!P->last_label || P->last_label_pc != P->m->ncode) {
+        diag(P, line, col, ".branchtargets needs a label before it");
+        skip_stmt(P);
+        return;
+    }
+    GROW(P->bt, P->nbt, P->btcap);
+    if (P->oom)
+        return;
+    struct btlist *b = &P->bt[P->nbt++];
+    memset(b, 0, sizeof *b);
+    b->name = xstrndup(P->last_label, strlen(P->last_label));
+    b->line = line;
+    b->col = col;
+    int cap = 0;
+    while (P->t.kind == PTX_TOK_IDENT) {
+        GROW(b->labels, b->n, cap);
+        if (P->oom)
+            return;
+        b->labels[b->n++] = xstrndup(P->t.p, P->t.len);
+        next(P);
+        if (!accept(P, ','))
+            break;
+    }
+    if (!b->n)
+        diag(P, line, col, ".branchtargets lists no label");
+    expect(P, ';');
+}
+
+/* Resolves the function's brx.idx lists into ptx_module.btab (at its end). */
+static void resolve_brx(parser *P)
+{
+    ptx_module *m = P->m;
+    for (int i = 0; i < P->nbfix; i++) {
+        const fixup *f = &P->bfix[i];
+        const struct btlist *b = NULL;
+        for (int j = 0; j < P->nbt && !b; j++)
+            if (!strcmp(P->bt[j].name, f->label))
+                b = &P->bt[j];
+        if (!b) {
+            diag(P, f->line, f->col, "'%s' names no .branchtargets list", f->label);
+            continue;
+        }
+        m->code[f->pc].target = m->nbtab;
+        m->code[f->pc].o[1].imm = (uint64_t)b->n;
+        for (int k = 0; k < b->n; k++) {
+            int pc;
+            if (!smap_get(&P->labels, b->labels[k], strlen(b->labels[k]), &pc)) {
+                diag(P, b->line, b->col, "unknown label '%s'", b->labels[k]);
+                pc = 0;
+            }
+            GROW(m->btab, m->nbtab, P->btabcap);
+            if (P->oom)
+                return;
+            m->btab[m->nbtab++] = pc;
+        }
+    }
+    for (int i = 0; i < P->nbfix; i++)
+        free(P->bfix[i].label);
+    P->nbfix = 0;
+    for (int j = 0; j < P->nbt; j++) {
+        for (int k = 0; k < P->bt[j].n; k++)
+            free(P->bt[j].labels[k]);
+        free(P->bt[j].labels);
+        free(P->bt[j].name);
+    }
+    P->nbt = 0;
 }
 
 static void parse_body(parser *P)
@@ -2308,6 +2419,8 @@ static void parse_body(parser *P)
                     next(P);
             } else if (is_ident(P, ".pragma")) {
                 skip_stmt(P);
+            } else if (is_ident(P, ".branchtargets")) {
+                parse_branchtargets(P);
             } else if (is_ident(P, ".local")) {
                 next(P);
                 parse_var(P, SIM_SPACE_LOCAL, 0);
@@ -2362,6 +2475,9 @@ static void parse_body(parser *P)
                     diag(P, lt.line, lt.col, "label '%.*s' defined twice", (int)lt.len, lt.p);
                 smap_put(&P->labels, lt.p, lt.len, m->ncode);
                 smap_put(&P->all_labels, lt.p, lt.len, m->ncode);
+                free(P->last_label);
+                P->last_label = xstrndup(lt.p, lt.len);
+                P->last_label_pc = m->ncode;
                 next(P);
                 next(P);
                 continue;
@@ -2835,6 +2951,10 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     for (int i = 0; i < P->nfix; i++)
         free(P->fix[i].label);
     free(P->fix);
+    resolve_brx(P); /* frees what an unfinished function left */
+    free(P->bfix);
+    free(P->bt);
+    free(P->last_label);
     finish_module(P);
     sim_status st = SIM_OK;
     if (P->oom)
@@ -2887,6 +3007,7 @@ void ptx_module_free(ptx_module_t *m)
     free(m->syms);
     free(m->calls);
     free(m->rlist);
+    free(m->btab);
     free(m->srcvars);
     free(m->code);
     free(m->name);
