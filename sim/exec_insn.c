@@ -802,6 +802,8 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         break;
     case PTX_OP_cp:
     case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
+    case PTX_OP_st_async: /* PTX ISA §9.7.9.12, §9.7.13.7 (exec_async.c) */
+    case PTX_OP_red_async: sim_exec_st_async(c, in, base, em); break;
     case PTX_OP_barrier_cluster: /* PTX ISA §9.7.13.2; mapa, getctarank §9.7.9.21-22 */
     case PTX_OP_mapa:
     case PTX_OP_getctarank: sim_exec_cluster(c, in, w, base, em, pc); break;

@@ -244,6 +244,9 @@ enum { PTX_MBAR_PARITY = 1, PTX_MBAR_TX = 2, PTX_MBAR_NOINC = 4 };
  * .mbarrier::complete_tx::bytes (PTX_CPA_BULK_MBAR: global to shared) or [d], [s], size
  * with .bulk_group (shared to global). */
 enum { PTX_CPA_BULK = 8, PTX_CPA_BULK_MBAR = 16 };
+/* cp.reduce.async.bulk.redOp.type (PTX ISA §9.7.9.25.4.2): bop PTX_CPA_REDUCE with a bulk
+ * copy's operands; the element type in type2, the operation (PTX_ATOM_*) in rnd. */
+enum { PTX_CPA_REDUCE = 32 };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation

@@ -1354,6 +1354,7 @@ static int async_mod(ptx_insn *in, const char *q, size_t n)
         {"mbarrier::complete_tx::bytes", PTX_OP_cp, 0, PTX_CPA_BULK_MBAR},
         {"bulk_group", PTX_OP_cp, 0, 0},
         {"prefetch", PTX_OP_cp, PTX_CPA_PREFETCH, 0},
+        {"reduce", PTX_OP_cp, 0, PTX_CPA_REDUCE},
         {"read", PTX_OP_cp, 0, 0}, /* wait_group.read: the simulator's copies end at once */
         {"shared::cluster", PTX_OP_cp, 0, 0},
         {"init", PTX_OP_mbarrier, PTX_MBAR_INIT, 0},
@@ -1664,6 +1665,9 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             else
                 in->type2 = (uint8_t)t;
             ntypes++;
+        } else if (op == PTX_OP_cp && (in->bop & PTX_CPA_REDUCE) && !in->rnd &&
+                   (k = lookup_mod(atom_names, 10, q, n))) {
+            in->rnd = (uint8_t)k; /* cp.reduce's operation */
         } else if ((op == PTX_OP_cp || op == PTX_OP_mbarrier) && async_mod(in, q, n)) {
             /* cp.async / mbarrier forms (async_mod) */
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
@@ -1679,7 +1683,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                  (int)mt->len, mt->p);
             P->unsupported = 1;
             return 0;
-        } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux) &&
+        } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux ||
+                    op == PTX_OP_red_async) &&
                    (k = lookup_mod(atom_names, 10, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) && in->cmp &&
@@ -1711,6 +1716,12 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                    ((n == 17 && !memcmp(q, "launch_dependents", 17)) ||
                     (n == 4 && !memcmp(q, "wait", 4)))) {
             in->cmp = (uint8_t)(q[0] == 'w' ? 2 : 1);
+        } else if ((op == PTX_OP_st || op == PTX_OP_red) && n == 5 && !memcmp(q, "async", 5)) {
+            op = op == PTX_OP_st ? PTX_OP_st_async : PTX_OP_red_async;
+            in->op = (uint8_t)op;
+        } else if ((op == PTX_OP_st_async || op == PTX_OP_red_async) && n == 28 &&
+                   !memcmp(q, "mbarrier::complete_tx::bytes", 28)) {
+            /* the completion mechanism, the only one on sm_90 */
         } else if (op == PTX_OP_brx && n == 3 && !memcmp(q, "idx", 3) && !in->cmp) {
             in->cmp = 1;
             in->type = PTX_T_U32; /* the index */
@@ -1852,6 +1863,20 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             return 0;
         }
         in->space = SIM_SPACE_SHARED; /* the destination's */
+        if (in->bop & PTX_CPA_REDUCE) {
+            const int et = in->type;
+            if (!in->rnd || !(in->bop & PTX_CPA_BULK) ||
+                !(et == PTX_T_B32 || et == PTX_T_U32 || et == PTX_T_S32 || et == PTX_T_B64 ||
+                  et == PTX_T_U64 || et == PTX_T_S64 || et == PTX_T_F32 || et == PTX_T_F64)) {
+                diag(P, mt->line, mt->col,
+                     "'%.*s': cp.reduce.async.bulk needs an operation and a 32- or 64-bit type "
+                     "(.f16/.bf16 are not simulated)",
+                     (int)mt->len, mt->p);
+                P->unsupported = 1;
+                return 0;
+            }
+            in->type2 = (uint8_t)et;
+        }
         in->type = PTX_T_B32;
     }
     if (op == PTX_OP_mbarrier && !in->cmp) {
@@ -1885,7 +1910,18 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "cvt needs two types");
         return 0;
     }
-    if ((op == PTX_OP_atom || op == PTX_OP_red) && !in->cmp) {
+    if ((op == PTX_OP_st_async || op == PTX_OP_red_async) && !has_sub(mt, ".shared::cluster") &&
+        !has_sub(mt, ".mbarrier::complete_tx::bytes")) {
+        diag(P, mt->line, mt->col,
+             "'%.*s': only the sm_90 form (.shared::cluster with .mbarrier::complete_tx::bytes) "
+             "is supported",
+             (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    if (op == PTX_OP_st_async || op == PTX_OP_red_async)
+        in->space = SIM_SPACE_SHARED;
+    if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_red_async) && !in->cmp) {
         diag(P, mt->line, mt->col, "unsupported atomic '%.*s'", (int)mt->len, mt->p);
         P->unsupported = 1;
         return 0;
@@ -2186,7 +2222,7 @@ static void parse_insn(parser *P, int guard, int gneg)
               in.op == PTX_OP_prefetchu || in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep ||
               in.op == PTX_OP_cp || in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority ||
               in.op == PTX_OP_discard || in.op == PTX_OP_pmevent || in.op == PTX_OP_stackrestore ||
-              n == 0);
+              in.op == PTX_OP_st_async || in.op == PTX_OP_red_async || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
