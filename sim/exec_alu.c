@@ -319,6 +319,102 @@ void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     }
 }
 
+/* x to .e4m3 (PTX ISA §5.2.5 alternate floating-point formats: 4 exponent bits of bias 7,
+ * 3 mantissa bits, no infinity, NaN 0x7f, largest 448) rounded to nearest even with
+ * .satfinite: beyond +-448 (infinities too) gives +-448; NaN gives 0x7f. */
+static uint32_t to_e4m3(double x)
+{
+    const uint32_t sign = signbit(x) ? 0x80u : 0;
+    if (x != x)
+        return 0x7f;
+    double a = fabs(x);
+    if (a >= 448)
+        return sign | 0x7e;
+    if (a == 0)
+        return sign;
+    int e;
+    (void)frexp(a, &e);
+    int E = e - 1 < -6 ? -6 : e - 1;
+    double n = ldexp(a, 3 - E), f = floor(n), r = n - f;
+    n = r > 0.5 ? f + 1 : r < 0.5 ? f : (fmod(f, 2.0) == 0 ? f : f + 1);
+    if (n >= 16) {
+        n /= 2;
+        E++;
+    }
+    const uint32_t m = (uint32_t)n;
+    if (E > 8 || (E == 8 && m > 14))
+        return sign | 0x7e;
+    if (m < 8)
+        return sign | m; /* subnormal */
+    return sign | ((uint32_t)(E + 7) << 3) | (m - 8);
+}
+
+/* .e4m3 / .e5m2 bits b (one byte) as a double. */
+static double fp8_val(uint32_t b, int e5m2)
+{
+    if (e5m2)
+        return half_val((b & 0xff) << 8, 0); /* e5m2 is f16's upper byte */
+    const uint32_t ex = (b >> 3) & 15, m = b & 7;
+    if (ex == 15 && m == 7)
+        return NAN;
+    const double v = ex ? ldexp(8.0 + m, (int)ex - 10) : ldexp((double)m, -9);
+    return (b & 0x80) ? -v : v;
+}
+
+/* x to .e4m3 or .e5m2 (round to nearest even, .satfinite; .relu: negatives to +0). */
+static uint32_t to_fp8(double x, int e5m2, int relu)
+{
+    if (relu && x < 0)
+        x = 0;
+    if (!e5m2)
+        return to_e4m3(x);
+    return x != x ? 0x7f : small_float(x, 5, 2, PTX_RND_RN, 1) & 0xff;
+}
+
+uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b)
+{
+    const int relu = (in->bop & PTX_RELU) != 0;
+    switch (in->cmp) {
+    case PTX_CVT_TF32: { /* keep 10 mantissa bits: .rna ties away, .rn ties to even */
+        uint32_t x = (uint32_t)a;
+        if ((x & 0x7f800000u) == 0x7f800000u) /* infinity or NaN */
+            return (x & 0x7fffffu)
+                       ? 0x7fffffffu
+                       : ((in->bop & PTX_CVT_SATFINITE) ? (x & 0x80000000u) | 0x7f7fe000u : x);
+        if (in->rnd == PTX_RND_RNA)
+            x += 0x1000;
+        else if (in->rnd == PTX_RND_RN)
+            x += 0xfff + ((x >> 13) & 1);
+        x &= 0xffffe000u;
+        if ((in->bop & PTX_CVT_SATFINITE) && (x & 0x7f800000u) == 0x7f800000u)
+            x = (x & 0x80000000u) | 0x7f7fe000u;
+        return x;
+    }
+    case PTX_CVT_TO_E4M3X2:
+    case PTX_CVT_TO_E5M2X2: { /* d = {cvt(a) upper byte, cvt(b) lower}; from f16x2 its halves */
+        const int e5 = in->cmp == PTX_CVT_TO_E5M2X2;
+        double hi, lo;
+        if (in->type2 == PTX_T_F32) {
+            hi = (double)f32(a);
+            lo = (double)f32(b);
+        } else {
+            hi = half_val((uint32_t)(a >> 16) & 0xffff, 0);
+            lo = half_val((uint32_t)a & 0xffff, 0);
+        }
+        return (to_fp8(hi, e5, relu) << 8) | to_fp8(lo, e5, relu);
+    }
+    default: { /* cvt.f16x2 from .e4m3x2 / .e5m2x2: each byte to a half, exactly */
+        const int e5 = in->cmp == PTX_CVT_FROM_E5M2X2;
+        double hi = fp8_val((uint32_t)(a >> 8) & 0xff, e5), lo = fp8_val((uint32_t)a & 0xff, e5);
+        if (relu) {
+            hi = hi < 0 ? 0 : hi;
+            lo = lo < 0 ? 0 : lo;
+        }
+        return ((uint64_t)half_bits(hi, 0, PTX_RND_RN, 0) << 16) | half_bits(lo, 0, PTX_RND_RN, 0);
+    }
+    }
+}
+
 /* The part of v a scalar video selector picks (PTX ISA §9.7.18.1 partSelectSignExtend:
  * 0 the word, 1-4 byte 0-3, 5-6 half-word 0-1), sign- or zero-extended. */
 static int64_t svideo_part(uint32_t v, unsigned sel, int sgn)

@@ -407,6 +407,12 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         }
         break;
     case PTX_OP_cvt:
+        if (in->cmp) { /* .tf32, .e4m3x2, .e5m2x2 (PTX ISA §9.7.9.21) */
+            FOR_LANES
+            D = sim_cvt_special(in, A(1), in->nopnd > 2 ? A(2) : 0);
+            END_LANES
+            break;
+        }
         if (in->type == PTX_T_F16X2 || in->type == PTX_T_BF16X2) {
             /* cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) in the upper half, cvt(b) lower} */
             const int bf = in->type == PTX_T_BF16X2;

@@ -296,7 +296,19 @@ enum {
     PTX_RND_RNI,
     PTX_RND_RZI,
     PTX_RND_RMI,
-    PTX_RND_RPI
+    PTX_RND_RPI,
+    PTX_RND_RNA /* nearest, ties away from zero: cvt.rna.tf32.f32 only */
+};
+/* cvt to or from the types that are no register type (PTX ISA §9.7.9.21): ptx_insn.cmp of
+ * cvt is 0, or which one: .tf32 destination (a .b32 holding an f32 with 10 mantissa
+ * bits), .e4m3x2 / .e5m2x2 destination (a .b16, a's value in the upper byte), or those
+ * as the source of cvt.f16x2. */
+enum {
+    PTX_CVT_TF32 = 1,
+    PTX_CVT_TO_E4M3X2,
+    PTX_CVT_TO_E5M2X2,
+    PTX_CVT_FROM_E4M3X2,
+    PTX_CVT_FROM_E5M2X2
 };
 /* Comparison operators of setp/set (PTX ISA §9.7.1.x, Table "comparison operators"). */
 enum {

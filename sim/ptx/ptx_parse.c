@@ -1604,7 +1604,8 @@ static int decode_barrier_cluster(parser *P, ptx_insn *in, const ptx_tok *mt)
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
-    static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+    static const char *const rnd_names[] = {"rn",  "rz",  "rm",  "rp", "rni",
+                                            "rzi", "rmi", "rpi", "rna"};
     static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",
                                             "lo",  "ls",  "hi",  "hs",  "equ", "neu",
                                             "ltu", "leu", "gtu", "geu", "num", "nan"};
@@ -1778,6 +1779,21 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if (n > 4 && (!memcmp(q, "L1::", 4) || !memcmp(q, "L2::", 4)) &&
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
             /* cache eviction and prefetch-size hints: no effect in the simulator */
+        } else if (op == PTX_OP_cvt && ntypes < 2 && !in->cmp &&
+                   ((n == 4 && !memcmp(q, "tf32", 4)) ||
+                    (n == 6 && (!memcmp(q, "e4m3x2", 6) || !memcmp(q, "e5m2x2", 6))))) {
+            /* a type no register has (PTX ISA §9.7.9.21): in cmp, its register's in type */
+            const int code = q[0] == 't'   ? PTX_CVT_TF32
+                             : q[1] == '4' ? PTX_CVT_TO_E4M3X2
+                                           : PTX_CVT_TO_E5M2X2;
+            if (ntypes == 0) {
+                in->cmp = (uint8_t)code;
+                in->type = code == PTX_CVT_TF32 ? PTX_T_B32 : PTX_T_B16;
+            } else {
+                in->cmp = code == PTX_CVT_TF32 ? 0xff : (uint8_t)(code + 2); /* 0xff: none */
+                in->type2 = PTX_T_B16;
+            }
+            ntypes++;
         } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "pack", 4) && !ntypes) {
             op = PTX_OP_cvt_pack;
             in->op = (uint8_t)op;
@@ -1795,7 +1811,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_add || op == PTX_OP_min || op == PTX_OP_max) && n == 5 &&
                    (!memcmp(q, "u16x2", 5) || !memcmp(q, "s16x2", 5))) {
             in->type = q[0] == 'u' ? PTX_T_U16X2 : PTX_T_S16X2; /* sm_90 (§9.7.1.1) */
-        } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
+        } else if ((k = lookup_mod(rnd_names, 9, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
             in->vec = (uint8_t)(q[1] - '0');
@@ -1905,6 +1921,28 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         }
         in->type = PTX_T_B32;
         in->type2 = PTX_T_S32;
+    }
+    if (op == PTX_OP_cvt && in->cmp) {
+        const int c = in->cmp, t2 = in->type2;
+        const int ok =
+            c == PTX_CVT_TF32        ? t2 == PTX_T_F32 && (in->rnd == PTX_RND_RNA ||
+                                                    in->rnd == PTX_RND_RN || in->rnd == PTX_RND_RZ)
+            : c <= PTX_CVT_TO_E5M2X2 ? (t2 == PTX_T_F32 || t2 == PTX_T_F16X2) &&
+                                           in->rnd == PTX_RND_RN && (in->bop & PTX_CVT_SATFINITE)
+                                     : in->type == PTX_T_F16X2 && c != 0xff;
+        if (!ok) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': the forms are cvt.{rna,rn,rz}{.satfinite}.tf32.f32, "
+                 "cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and "
+                 "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} (PTX ISA §9.7.9.21)",
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+    } else if (in->rnd == PTX_RND_RNA) {
+        diag(P, mt->line, mt->col, "'%.*s': .rna is only for cvt.rna.tf32.f32", (int)mt->len,
+             mt->p);
+        return 0;
     }
     if (op == PTX_OP_cvt && ntypes != 2) {
         diag(P, mt->line, mt->col, "cvt needs two types");
@@ -2167,6 +2205,8 @@ static void parse_insn(parser *P, int guard, int gneg)
                                               : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (in.op == PTX_OP_cvt && (in.cmp == PTX_CVT_TO_E4M3X2 || in.cmp == PTX_CVT_TO_E5M2X2))
+            want = in.type2 == PTX_T_F32 ? 3 : 2; /* d, a, b from two f32 */
         if (in.op == PTX_OP_alloca)
             want = n == 3 ? 3 : 2;
         if (in.op == PTX_OP_cvt_pack)
@@ -2181,7 +2221,7 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = 0;
         if (in.op == PTX_OP_mad && (in.flags & PTX_F_CC))
             want = 4;
-        if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
+        if (in.op == PTX_OP_cvt && !in.cmp && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
         if ((in.op == PTX_OP_ld || in.op == PTX_OP_st) && has_sub(&mt, ".L2::cache_hint"))
             want++; /* the cache policy */
