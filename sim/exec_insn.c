@@ -378,7 +378,21 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
 
     /* ---- data movement and conversion (PTX ISA §9.7.9) ---- */
     case PTX_OP_mov:
-        if (in->o[1].kind == PTX_OPK_VEC) { /* pack {a, b} into one register */
+        if (in->o[0].kind == PTX_OPK_VEC && in->o[1].kind == PTX_OPK_VEC) {
+            /* mov.b128 (PTX ISA §9.7.9.4): a .b128 register from or to two .b64 */
+            FOR_LANES
+            uint64_t v[2];
+            for (unsigned i = 0; i < 2; i++) {
+                const uint16_t rg = vec_reg(&in->o[1], i);
+                v[i] = rg != PTX_NOREG ? RG(rg) : 0;
+            }
+            for (unsigned i = 0; i < 2; i++) {
+                const uint16_t rg = vec_reg(&in->o[0], i);
+                if (rg != PTX_NOREG)
+                    RG(rg) = v[i];
+            }
+            END_LANES
+        } else if (in->o[1].kind == PTX_OPK_VEC) { /* pack {a, b} into one register */
             unsigned n = in->o[1].sub, esz = sz / n;
             FOR_LANES
             uint64_t r = 0;

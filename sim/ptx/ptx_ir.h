@@ -78,6 +78,10 @@ typedef enum ptx_type {
      * 4-byte values of class PTX_TC_U2/S2, only for add, min and max. */
     PTX_T_U16X2 = 0x84,
     PTX_T_S16X2 = 0x94,
+    /* .b128 (PTX ISA §5.2.2, sm_70, PTX ISA 8.3): only in register declarations, where it
+     * takes two slots (the low 64 bits, then the high ones); an instruction of type .b128
+     * (mov, ld, ldu, st, atom.exch/.cas) is decoded as .v2.b64 on those two slots. */
+    PTX_T_B128 = 0xa8,
 } ptx_type;
 enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70, PTX_TC_U2 = 0x80, PTX_TC_S2 = 0x90 };
 #define PTX_TSIZE(t) ((unsigned)((t)&0x0f))

@@ -346,7 +346,7 @@ static ptx_type type_of(const char *s, size_t n)
         {"s16", PTX_T_S16},       {"s32", PTX_T_S32},   {"s64", PTX_T_S64},
         {"f16", PTX_T_F16},       {"f32", PTX_T_F32},   {"f64", PTX_T_F64},
         {"pred", PTX_T_PRED},     {"bf16", PTX_T_BF16}, {"f16x2", PTX_T_F16X2},
-        {"bf16x2", PTX_T_BF16X2},
+        {"bf16x2", PTX_T_BF16X2}, {"b128", PTX_T_B128},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0)
@@ -754,10 +754,16 @@ static void parse_reg(parser *P)
             char buf[160];
             for (uint64_t i = 0; i < n && nl < 120; i++) {
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm, (unsigned long long)i);
+                const int before = f->nregs;
                 reg_declare(P, f, buf, (size_t)k, rty);
+                if (rty == PTX_T_B128 && f->nregs > before) /* its high half */
+                    reg_new(P, f, buf, (size_t)k, PTX_T_B64);
             }
         } else {
+            const int before = f->nregs;
             reg_declare(P, f, nm, nl, rty);
+            if (rty == PTX_T_B128 && f->nregs > before)
+                reg_new(P, f, nm, nl, PTX_T_B64);
         }
         if (f->nregs >= (int)PTX_NOREG) {
             diag(P, P->t.line, P->t.col, "too many registers in one function");
@@ -2000,6 +2006,20 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
         return 0;
     }
+    if (in->type == PTX_T_B128) {
+        if (!(op == PTX_OP_mov || op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st ||
+              (op == PTX_OP_atom && (in->cmp == PTX_ATOM_EXCH || in->cmp == PTX_ATOM_CAS))) ||
+            in->vec != 1) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': .b128 is simulated for mov, ld, ldu, st and "
+                 "atom.exch/.cas only",
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        in->type = PTX_T_B64; /* on the register's two slots (parse_insn) */
+        in->vec = 2;
+    }
     if (op == PTX_OP_brx && !in->cmp) {
         diag(P, mt->line, mt->col, "'%.*s': brx needs .idx", (int)mt->len, mt->p);
         return 0;
@@ -2197,6 +2217,16 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
         }
         in.nopnd = (uint8_t)n;
+        if (has_sub(&mt, ".b128")) /* a .b128 register: the vector of its two slots */
+            for (int i = 0; i < n; i++)
+                if (in.o[i].kind == PTX_OPK_REG && in.o[i].reg + 1u < PTX_NOREG &&
+                    (int)in.o[i].reg < m->funcs[P->fn].nregs &&
+                    m->funcs[P->fn].reginfo[in.o[i].reg].type == PTX_T_B128) {
+                    in.o[i].kind = PTX_OPK_VEC;
+                    in.o[i].sub = 2;
+                    in.o[i].imm = (uint64_t)in.o[i].reg | ((uint64_t)(in.o[i].reg + 1u) << 16);
+                    in.o[i].reg = PTX_NOREG;
+                }
         int want = ptx_op_table[in.op].nopnd; /* ptx_ops.def, or by the modifiers: */
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
             want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
@@ -2286,7 +2316,8 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
             in.target = slot;
         }
-        int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov;
+        int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov ||
+                     (in.op == PTX_OP_atom && in.vec == 2); /* atom .b128 */
         if (writes && !(in.o[0].kind == PTX_OPK_REG || (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
             diag(P, mt.line, mt.col, "'%.*s' needs a register as its destination", (int)mt.len,
                  mt.p);
