@@ -514,6 +514,11 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v);
 void sim_exec_carry(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 /* exec_alu.c: the same for a SIMD video op (vadd2/4 ... vset2/4; PTX ISA §9.7.16.2). */
 void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+/* exec_alu.c: cvt with a .tf32, .e4m3x2 or .e5m2x2 type (ptx_insn.cmp PTX_CVT_*, PTX ISA
+ * §9.7.9.21) of source operands a (and b: the second f32 of a pair). */
+uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b);
+/* exec_alu.c: the scalar video instructions (PTX ISA §9.7.18.1: vadd ... vset). */
+void sim_exec_svideo(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 /* exec_alu.c: the same for half-precision arithmetic (.f16/.bf16/x2; PTX ISA §9.7.4). */
 void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
 /* add/min/max on packed 16-bit integers (.u16x2, .s16x2; PTX ISA §9.7.1.1, §9.7.1.10). */

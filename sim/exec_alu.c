@@ -319,6 +319,210 @@ void sim_exec_video(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     }
 }
 
+/* x to .e4m3 (PTX ISA §5.2.5 alternate floating-point formats: 4 exponent bits of bias 7,
+ * 3 mantissa bits, no infinity, NaN 0x7f, largest 448) rounded to nearest even with
+ * .satfinite: beyond +-448 (infinities too) gives +-448; NaN gives 0x7f. */
+static uint32_t to_e4m3(double x)
+{
+    const uint32_t sign = signbit(x) ? 0x80u : 0;
+    if (x != x)
+        return 0x7f;
+    double a = fabs(x);
+    if (a >= 448)
+        return sign | 0x7e;
+    if (a == 0)
+        return sign;
+    int e;
+    (void)frexp(a, &e);
+    int E = e - 1 < -6 ? -6 : e - 1;
+    double n = ldexp(a, 3 - E), f = floor(n), r = n - f;
+    n = r > 0.5 ? f + 1 : r < 0.5 ? f : (fmod(f, 2.0) == 0 ? f : f + 1);
+    if (n >= 16) {
+        n /= 2;
+        E++;
+    }
+    const uint32_t m = (uint32_t)n;
+    if (E > 8 || (E == 8 && m > 14))
+        return sign | 0x7e;
+    if (m < 8)
+        return sign | m; /* subnormal */
+    return sign | ((uint32_t)(E + 7) << 3) | (m - 8);
+}
+
+/* .e4m3 / .e5m2 bits b (one byte) as a double. */
+static double fp8_val(uint32_t b, int e5m2)
+{
+    if (e5m2)
+        return half_val((b & 0xff) << 8, 0); /* e5m2 is f16's upper byte */
+    const uint32_t ex = (b >> 3) & 15, m = b & 7;
+    if (ex == 15 && m == 7)
+        return NAN;
+    const double v = ex ? ldexp(8.0 + m, (int)ex - 10) : ldexp((double)m, -9);
+    return (b & 0x80) ? -v : v;
+}
+
+/* x to .e4m3 or .e5m2 (round to nearest even, .satfinite; .relu: negatives to +0). */
+static uint32_t to_fp8(double x, int e5m2, int relu)
+{
+    if (relu && x < 0)
+        x = 0;
+    if (!e5m2)
+        return to_e4m3(x);
+    return x != x ? 0x7f : small_float(x, 5, 2, PTX_RND_RN, 1) & 0xff;
+}
+
+uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b)
+{
+    const int relu = (in->bop & PTX_RELU) != 0;
+    switch (in->cmp) {
+    case PTX_CVT_TF32: { /* keep 10 mantissa bits: .rna ties away, .rn ties to even */
+        uint32_t x = (uint32_t)a;
+        if ((x & 0x7f800000u) == 0x7f800000u) /* infinity or NaN */
+            return (x & 0x7fffffu)
+                       ? 0x7fffffffu
+                       : ((in->bop & PTX_CVT_SATFINITE) ? (x & 0x80000000u) | 0x7f7fe000u : x);
+        if (in->rnd == PTX_RND_RNA)
+            x += 0x1000;
+        else if (in->rnd == PTX_RND_RN)
+            x += 0xfff + ((x >> 13) & 1);
+        x &= 0xffffe000u;
+        if ((in->bop & PTX_CVT_SATFINITE) && (x & 0x7f800000u) == 0x7f800000u)
+            x = (x & 0x80000000u) | 0x7f7fe000u;
+        return x;
+    }
+    case PTX_CVT_TO_E4M3X2:
+    case PTX_CVT_TO_E5M2X2: { /* d = {cvt(a) upper byte, cvt(b) lower}; from f16x2 its halves */
+        const int e5 = in->cmp == PTX_CVT_TO_E5M2X2;
+        double hi, lo;
+        if (in->type2 == PTX_T_F32) {
+            hi = (double)f32(a);
+            lo = (double)f32(b);
+        } else {
+            hi = half_val((uint32_t)(a >> 16) & 0xffff, 0);
+            lo = half_val((uint32_t)a & 0xffff, 0);
+        }
+        return (to_fp8(hi, e5, relu) << 8) | to_fp8(lo, e5, relu);
+    }
+    default: { /* cvt.f16x2 from .e4m3x2 / .e5m2x2: each byte to a half, exactly */
+        const int e5 = in->cmp == PTX_CVT_FROM_E5M2X2;
+        double hi = fp8_val((uint32_t)(a >> 8) & 0xff, e5), lo = fp8_val((uint32_t)a & 0xff, e5);
+        if (relu) {
+            hi = hi < 0 ? 0 : hi;
+            lo = lo < 0 ? 0 : lo;
+        }
+        return ((uint64_t)half_bits(hi, 0, PTX_RND_RN, 0) << 16) | half_bits(lo, 0, PTX_RND_RN, 0);
+    }
+    }
+}
+
+/* The part of v a scalar video selector picks (PTX ISA §9.7.18.1 partSelectSignExtend:
+ * 0 the word, 1-4 byte 0-3, 5-6 half-word 0-1), sign- or zero-extended. */
+static int64_t svideo_part(uint32_t v, unsigned sel, int sgn)
+{
+    if (sel >= 1 && sel <= 4) {
+        const uint32_t x = (v >> (8 * (sel - 1))) & 0xff;
+        return sgn ? (int64_t)(int8_t)x : (int64_t)x;
+    }
+    if (sel >= 5) {
+        const uint32_t x = (v >> (16 * (sel - 5))) & 0xffff;
+        return sgn ? (int64_t)(int16_t)x : (int64_t)x;
+    }
+    return sgn ? (int64_t)(int32_t)v : (int64_t)v;
+}
+
+static __int128 clamp128(__int128 x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* Scalar video instructions (PTX ISA §9.7.18.1), as the ISA's pseudocode: the operands'
+ * parts extended to 33 bits (partSelectSignExtend), the operation on them exactly,
+ * optSaturate to .dtype (a byte or half-word range when merging into one), then the
+ * secondary operation with c (extended by .dtype) or the merge into c (optMerge); the low
+ * 32 bits to d. vmad: (a * b + c) with the negations (~ and a carry-in of 1), .po, and
+ * .shr7/.shr15, saturated to 32 bits. vset: 1 or 0, unsigned. */
+void sim_exec_svideo(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const uint32_t tg = (uint32_t)in->target;
+    const unsigned dsel = PTX_SV_DSEL(tg), op2 = PTX_SV_OP2(tg);
+    const int ds = PTX_TCLASS(in->type) == PTX_TC_S, as = PTX_TCLASS(in->type2) == PTX_TC_S;
+    const int bs = (tg & PTX_SV_BSIGNED) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+    const int vsh = in->op == PTX_OP_vshl || in->op == PTX_OP_vshr;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        unsigned t = base + (unsigned)__builtin_ctz(m_);
+        uint64_t *R = sim_lane_regs(c, t);
+        const uint32_t a = (uint32_t)opval(c, &in->o[1], R, t);
+        const uint32_t b = (uint32_t)opval(c, &in->o[2], R, t);
+        const uint32_t cw = in->nopnd > 3 ? (uint32_t)opval(c, &in->o[3], R, t) : 0;
+        const int64_t ta = svideo_part(a, PTX_SV_ASEL(tg), as);
+        int64_t tb = svideo_part(b, PTX_SV_BSEL(tg), vsh ? 0 : bs);
+        __int128 tmp = 0;
+        switch ((ptx_op)in->op) {
+        case PTX_OP_vadd: tmp = (__int128)ta + tb; break;
+        case PTX_OP_vsub: tmp = (__int128)ta - tb; break;
+        case PTX_OP_vabsdiff: tmp = ta > tb ? (__int128)ta - tb : (__int128)tb - ta; break;
+        case PTX_OP_vmin: tmp = ta < tb ? ta : tb; break;
+        case PTX_OP_vmax: tmp = ta > tb ? ta : tb; break;
+        case PTX_OP_vshl:
+        case PTX_OP_vshr:
+            tb = (in->flags & PTX_F_CLAMP) ? (tb > 32 ? 32 : tb) : (tb & 0x1f);
+            tmp = in->op == PTX_OP_vshl ? (__int128)ta * ((__int128)1 << tb) : (__int128)(ta >> tb);
+            break;
+        case PTX_OP_vset:
+            switch (in->cmp) {
+            case PTX_CMP_EQ: tmp = ta == tb; break;
+            case PTX_CMP_NE: tmp = ta != tb; break;
+            case PTX_CMP_LT: tmp = ta < tb; break;
+            case PTX_CMP_LE: tmp = ta <= tb; break;
+            case PTX_CMP_GT: tmp = ta > tb; break;
+            default: tmp = ta >= tb; break;
+            }
+            break;
+        default: { /* vmad */
+            const int na = (tg & PTX_SV_NEG_A) != 0, nb = (tg & (PTX_SV_NEG_A << 1)) != 0;
+            const int nc = (tg & (PTX_SV_NEG_A << 2)) != 0;
+            const int sf = as || bs || (na ^ nb) || nc;
+            __int128 cc = sf ? (__int128)(int32_t)cw : (__int128)cw, lsb = 0;
+            tmp = (__int128)ta * tb;
+            if (tg & PTX_SV_PO) {
+                lsb = 1;
+            } else if (na ^ nb) {
+                tmp = ~tmp;
+                lsb = 1;
+            } else if (nc) {
+                cc = ~cc;
+                lsb = 1;
+            }
+            tmp = tmp + cc + lsb;
+            if (PTX_SV_SCALE(tg))
+                tmp >>= PTX_SV_SCALE(tg) == 1 ? 7 : 15;
+            if (sat)
+                tmp = sf ? clamp128(tmp, INT32_MIN, INT32_MAX) : clamp128(tmp, 0, UINT32_MAX);
+            RG(in->o[0].reg) = (uint32_t)tmp;
+            continue;
+        }
+        }
+        if (sat) { /* optSaturate */
+            const int bits = dsel >= 5 ? 16 : dsel >= 1 ? 8 : 32;
+            tmp = ds ? clamp128(tmp, -((int64_t)1 << (bits - 1)), ((int64_t)1 << (bits - 1)) - 1)
+                     : clamp128(tmp, 0, (int64_t)(((uint64_t)1 << bits) - 1));
+        }
+        const __int128 cv = ds ? (__int128)(int32_t)cw : (__int128)cw;
+        uint32_t d = (uint32_t)tmp;
+        if (op2 == 1)
+            d = (uint32_t)(tmp + cv);
+        else if (op2 == 2)
+            d = (uint32_t)(tmp < cv ? tmp : cv);
+        else if (op2 == 3)
+            d = (uint32_t)(tmp > cv ? tmp : cv);
+        else if (dsel >= 5)
+            d = ((d & 0xffffu) << (16 * (dsel - 5))) | (cw & ~(0xffffu << (16 * (dsel - 5))));
+        else if (dsel >= 1)
+            d = ((d & 0xffu) << (8 * (dsel - 1))) | (cw & ~(0xffu << (8 * (dsel - 1))));
+        RG(in->o[0].reg) = d;
+    }
+}
+
 /* p + c in double, rounded to odd: when the sum is inexact, of the two doubles around
  * it the one whose last significand bit is 1. A second rounding of that to a format with
  * at most 51 significand bits (f16: 11, bf16: 8) is then the correctly rounded p + c
@@ -353,9 +557,12 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
     const int pairs = tc == PTX_TC_H2 || tc == PTX_TC_BH2 ? 2 : 1;
     const int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
     const int nanmode = (in->flags & PTX_F_NAN) != 0;
-    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad   ? 3
-                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs ? 1
-                                                                    : 2;
+    const int nsrc = in->op == PTX_OP_fma || in->op == PTX_OP_mad ? 3
+                     : in->op == PTX_OP_neg || in->op == PTX_OP_abs || in->op == PTX_OP_tanh ||
+                             in->op == PTX_OP_ex2
+                         ? 1
+                         : 2;
+    const int xorsign = (in->bop & PTX_XORSIGN_ABS) != 0;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         unsigned t = base + (unsigned)__builtin_ctz(m_);
         uint64_t *R = sim_lane_regs(c, t);
@@ -372,8 +579,31 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                     b[k] &= 0x8000;
                 x[k] = half_val(b[k], bf);
             }
-            uint32_t r;
+            uint32_t r, sign = 0;
+            if ((in->bop & PTX_OOB) && (x[0] != x[0] || x[1] != x[1] || x[2] != x[2])) {
+                /* fma.oob gives +0 for an "OOB NaN" operand, an encoding the PTX ISA
+                 * (§9.7.4.4) leaves to the tensor-map hardware: not simulated */
+                sim_unsupported(c, t, in);
+                return;
+            }
+            if (xorsign) { /* min/max.xorsign.abs (§9.7.4.7-8): on |a|, |b|; sign a ^ b */
+                sign = (b[0] ^ b[1]) & 0x8000;
+                for (int k = 0; k < 2; k++)
+                    if (x[k] == x[k]) {
+                        b[k] &= 0x7fff;
+                        x[k] = fabs(x[k]);
+                    }
+            }
             switch ((ptx_op)in->op) {
+            case PTX_OP_tanh: /* tanh/ex2.approx .f16/.bf16 (§9.7.4.9-10): the f32 ones, rounded */
+            case PTX_OP_ex2: {
+                const float v =
+                    in->op == PTX_OP_tanh ? approx_tanh((float)x[0]) : approx_ex2((float)x[0]);
+                r = half_bits((double)v, bf, PTX_RND_RN, 0);
+                if (ftz && half_subnormal(r, bf))
+                    r &= 0x8000;
+                break;
+            }
             case PTX_OP_neg: r = x[0] != x[0] ? 0x7fffu : b[0] ^ 0x8000; break;
             case PTX_OP_abs: r = x[0] != x[0] ? 0x7fffu : b[0] & 0x7fff; break;
             case PTX_OP_min:
@@ -387,6 +617,7 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                     r = (signbit(x[0]) != 0) == (in->op == PTX_OP_min) ? b[0] : b[1];
                 else
                     r = (x[0] < x[1]) == (in->op == PTX_OP_min) ? b[0] : b[1];
+                r |= sign; /* .xorsign: r is |a| or |b| here */
                 break;
             default: {
                 double v = in->op == PTX_OP_add   ? sum_round_odd(x[0], x[1])

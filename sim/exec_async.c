@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/exec.h"
 #include "sim/sim_mem.h"
 
 /* ------------------------------------------------------------ mbarrier object */
@@ -354,6 +355,58 @@ static void trace_bulk(sim_ctx *c, unsigned t, uint32_t pc, int space, int op, u
     }
 }
 
+/* cp.reduce.async.bulk [d], [s], size{, [mbar]} by thread t (PTX ISA §9.7.9.25.4.2): each
+ * element of the source (shared::cta) is reduced into the destination (global with
+ * .bulk_group, else shared::cluster with the mbarrier's complete_tx) at the issue, an
+ * order the ISA allows; the element operations are atom's (sim_atom_op). buf: size
+ * bytes of scratch, freed here. */
+static int bulk_reduce(sim_ctx *c, unsigned t, const ptx_insn *in, uint64_t dst, uint64_t src,
+                       uint64_t size, int to_shared, unsigned char *buf)
+{
+    const unsigned esz = PTX_TSIZE(in->type2);
+    int ok = 1;
+    for (uint64_t o = 0; ok && o < size; o += 16) {
+        const unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, src + o, 16, 0, in);
+        if (p)
+            memcpy(buf + o, p, 16);
+        ok = p != NULL;
+    }
+    for (uint64_t o = 0; ok && o < size; o += esz) {
+        unsigned char *p =
+            sim_mem(c, t, to_shared ? SIM_SPACE_SHARED : SIM_SPACE_GLOBAL, dst + o, esz, 2, in);
+        if (p) {
+            uint64_t old = 0, b = 0;
+            memcpy(&old, p, esz);
+            memcpy(&b, buf + o, esz);
+            const uint64_t nv = sim_atom_op(in->rnd, (ptx_type)in->type2, old, b, 0);
+            memcpy(p, &nv, esz);
+        }
+        ok = p != NULL;
+    }
+    free(buf);
+    if (!ok)
+        return 0;
+    c->mwrites++;
+    if (!to_shared)
+        return 1;
+    uint64_t *obj = mbar_obj(c, t, in, &in->o[3], 2);
+    if (!obj)
+        return 0;
+    const int r = sim_mbar_tx(obj, -(int64_t)size); /* complete_tx */
+    if (r < 0) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                     "cp.reduce.async.bulk: complete_tx of %llu bytes takes the mbarrier's "
+                     "tx-count out of range (PTX ISA §9.7.13.15.2)",
+                     (unsigned long long)size);
+        return 0;
+    }
+    if (r > 0) {
+        land_tracked(c, mbar_key(c, obj), in);
+        phase_completed(c);
+    }
+    return 1;
+}
+
 /* cp.async.bulk [d], [s], size{, [mbar]} by thread t (PTX ISA §9.7.9.25.4.1): the model
  * of exec_async.h. Addresses and size must be multiples of 16. */
 static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, uint32_t pc)
@@ -379,6 +432,8 @@ static int bulk_copy(sim_ctx *c, sim_async *a, unsigned t, const ptx_insn *in, u
         sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED, "out of memory for cp.async.bulk");
         return 0;
     }
+    if (in->bop & PTX_CPA_REDUCE) /* cp.reduce.async.bulk: read, reduce and write now */
+        return bulk_reduce(c, t, in, dst, src, size, to_shared, buf);
     for (uint64_t o = 0; o < size; o += 16) {
         const unsigned char *p =
             sim_mem(c, t, to_shared ? SIM_SPACE_GLOBAL : SIM_SPACE_SHARED, src + o, 16, 0, in);
@@ -567,6 +622,48 @@ static void exec_lanes(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base
         }
         if (c->faulted)
             return;
+    }
+}
+
+void sim_exec_st_async(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
+{
+    const unsigned esz = PTX_TSIZE(in->type), sz = esz * in->vec;
+    for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
+        const unsigned t = base + (unsigned)__builtin_ctz(m_);
+        const uint64_t *R = sim_lane_regs(c, t);
+        unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, addr(c, &in->o[0], t), sz,
+                                   in->op == PTX_OP_st_async ? 1 : 2, in);
+        if (!p)
+            return;
+        if (in->op == PTX_OP_st_async) {
+            for (unsigned i = 0; i < in->vec; i++) {
+                const uint64_t v =
+                    in->o[1].kind == PTX_OPK_VEC ? RG(vec_reg(&in->o[1], i)) : val(c, &in->o[1], t);
+                memcpy(p + i * esz, &v, esz);
+            }
+        } else {
+            uint64_t old = 0;
+            memcpy(&old, p, esz);
+            const uint64_t nv =
+                sim_atom_op(in->cmp, (ptx_type)in->type, old, val(c, &in->o[1], t), 0);
+            memcpy(p, &nv, esz);
+        }
+        c->mwrites++;
+        uint64_t *obj = mbar_obj(c, t, in, &in->o[2], 2);
+        if (!obj)
+            return;
+        const int r = sim_mbar_tx(obj, -(int64_t)sz); /* complete_tx */
+        if (r < 0) {
+            sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                         "%s: complete_tx of %u bytes takes the mbarrier's tx-count out of range "
+                         "(PTX ISA §9.7.13.15.2)",
+                         in->op == PTX_OP_st_async ? "st.async" : "red.async", sz);
+            return;
+        }
+        if (r > 0) {
+            land_tracked(c, mbar_key(c, obj), in);
+            phase_completed(c);
+        }
     }
 }
 

@@ -85,6 +85,12 @@ int sim_async_due(const sim_async *a, unsigned k, unsigned tid, int n);
 
 /* ---- execution (called by sim_exec.c for cp.async.* and mbarrier.*) ---- */
 
+/* st.async / red.async [a], b, [mbar] (PTX ISA §9.7.9.12, §9.7.13.7) of the lanes em
+ * (the warp's first thread base): the store or reduction is done at issue (an order the
+ * ISA allows: it completes before the mbarrier's phase can), then complete_tx of its
+ * size on the mbarrier. */
+void sim_exec_st_async(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em);
+
 /* Runs cp.async / cp.async.commit_group / wait_group / wait_all / mbarrier.arrive and
  * mbarrier.* for the lanes em of warp w (first thread base). Faults (bounds, bad
  * counts) are recorded with sim_fault_at. */

@@ -146,7 +146,7 @@ void sim_do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
     const ptx_func *cur = &m->funcs[in->func];
     unsigned d = c->depth[t];
     uint32_t nr = c->rbase[t] + (uint32_t)cur->nregs, np = c->pbase[t] + cur->frame_size,
-             nl = c->lbase[t] + cur->local_size;
+             nl = c->lbase[t] + cur->local_size + c->ldyn[t];
     if (d + 1 >= SIM_MAX_DEPTH || nr + (size_t)callee->nregs > c->regcap ||
         np + (size_t)callee->frame_size > c->paramcap ||
         nl + (size_t)callee->local_size > c->localcap) {
@@ -164,12 +164,14 @@ void sim_do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
     fr->rbase = c->rbase[t];
     fr->pbase = c->pbase[t];
     fr->lbase = c->lbase[t];
+    fr->ldyn = c->ldyn[t];
     c->depth[t] = (uint8_t)(d + 1);
     if (d == 0 && t / 32 < SIM_ITS_WARPS)
         c->w_called[t / 32]++;
     c->rbase[t] = nr;
     c->pbase[t] = np;
     c->lbase[t] = nl;
+    c->ldyn[t] = 0;
     c->pc[t] = (uint32_t)callee->entry_pc;
 }
 
@@ -193,6 +195,7 @@ void sim_do_ret(sim_ctx *c, const ptx_insn *in, unsigned t)
     c->rbase[t] = fr->rbase;
     c->pbase[t] = fr->pbase;
     c->lbase[t] = fr->lbase;
+    c->ldyn[t] = fr->ldyn; /* the callee's alloca memory is freed (§9.7.17.3) */
     c->pc[t] = (uint32_t)fr->ret_pc;
     c->depth[t] = (uint8_t)(d - 1);
     if (d == 1 && t / 32 < SIM_ITS_WARPS)

@@ -38,12 +38,48 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         case PTX_OP_min:
         case PTX_OP_max:
         case PTX_OP_neg:
-        case PTX_OP_abs: sim_exec_half(c, in, base, em); return;
+        case PTX_OP_abs:
+        case PTX_OP_tanh:
+        case PTX_OP_ex2: sim_exec_half(c, in, base, em); return;
         default: break; /* moves, loads, conversions: handled below by size */
         }
     }
     if (in->flags & PTX_F_CC) {
         sim_exec_carry(c, in, base, em);
+        return;
+    }
+    if (sat && tc == PTX_TC_S && sz == 4 && (in->op == PTX_OP_add || in->op == PTX_OP_sub)) {
+        /* add.sat.s32 / sub.sat.s32 (PTX ISA §9.7.1.1-2): clamped to MININT..MAXINT */
+        FOR_LANES
+        const int64_t a = sx(A(1), 4), b = sx(A(2), 4), r = in->op == PTX_OP_add ? a + b : a - b;
+        D = zx((uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r), 4);
+        END_LANES
+        return;
+    }
+    if ((in->op == PTX_OP_min || in->op == PTX_OP_max) && tc == PTX_TC_S && (in->bop & PTX_RELU)) {
+        /* min.relu / max.relu .s32 (PTX ISA §9.7.1.12-13, sm_90): a negative result is 0 */
+        FOR_LANES
+        const int64_t a = sx(A(1), sz), b = sx(A(2), sz);
+        const int64_t r = (in->op == PTX_OP_min) == (a < b) ? a : b;
+        D = zx((uint64_t)(r < 0 ? 0 : r), sz);
+        END_LANES
+        return;
+    }
+    if ((in->op == PTX_OP_min || in->op == PTX_OP_max) && tc == PTX_TC_F && sz == 4 &&
+        (in->bop & PTX_XORSIGN_ABS)) {
+        /* min/max.xorsign.abs.f32 (PTX ISA §9.7.3.11-12): min/max of |a| and |b| (the NaN
+         * rules unchanged), its sign a's sign ^ b's, unless the result is NaN */
+        FOR_LANES
+        const uint64_t ab = zx(A(1), 4), bb = zx(A(2), 4);
+        float fa = f32(ab & 0x7fffffffu), fb = f32(bb & 0x7fffffffu);
+        if (ftz) {
+            fa = ftzf(fa);
+            fb = ftzf(fb);
+        }
+        const float r =
+            in->op == PTX_OP_min ? ptx_fminf(fa, fb, nanmode) : ptx_fmaxf(fa, fb, nanmode);
+        D = r != r ? canon32(r) : (bf32(r) & 0x7fffffffu) | ((ab ^ bb) & 0x80000000u);
+        END_LANES
         return;
     }
     if (tc == PTX_TC_F && in->op == PTX_OP_copysign) {
@@ -342,7 +378,21 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
 
     /* ---- data movement and conversion (PTX ISA §9.7.9) ---- */
     case PTX_OP_mov:
-        if (in->o[1].kind == PTX_OPK_VEC) { /* pack {a, b} into one register */
+        if (in->o[0].kind == PTX_OPK_VEC && in->o[1].kind == PTX_OPK_VEC) {
+            /* mov.b128 (PTX ISA §9.7.9.4): a .b128 register from or to two .b64 */
+            FOR_LANES
+            uint64_t v[2];
+            for (unsigned i = 0; i < 2; i++) {
+                const uint16_t rg = vec_reg(&in->o[1], i);
+                v[i] = rg != PTX_NOREG ? RG(rg) : 0;
+            }
+            for (unsigned i = 0; i < 2; i++) {
+                const uint16_t rg = vec_reg(&in->o[0], i);
+                if (rg != PTX_NOREG)
+                    RG(rg) = v[i];
+            }
+            END_LANES
+        } else if (in->o[1].kind == PTX_OPK_VEC) { /* pack {a, b} into one register */
             unsigned n = in->o[1].sub, esz = sz / n;
             FOR_LANES
             uint64_t r = 0;
@@ -371,6 +421,12 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         }
         break;
     case PTX_OP_cvt:
+        if (in->cmp) { /* .tf32, .e4m3x2, .e5m2x2 (PTX ISA §9.7.9.21) */
+            FOR_LANES
+            D = sim_cvt_special(in, A(1), in->nopnd > 2 ? A(2) : 0);
+            END_LANES
+            break;
+        }
         if (in->type == PTX_T_F16X2 || in->type == PTX_T_BF16X2) {
             /* cvt.rn.f16x2.f32 d, a, b: d = {cvt(a) in the upper half, cvt(b) lower} */
             const int bf = in->type == PTX_T_BF16X2;
@@ -418,6 +474,25 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         if ((uint32_t)in->target <= pc)
             sim_back_edge(c, w, pc, em);
         break;
+    case PTX_OP_brx: { /* PTX ISA §9.7.12.4 brx.idx: to the index-th label of the list */
+        const uint64_t n = in->o[1].imm;
+        int back = 0;
+        FOR_LANES
+        const uint64_t i = zx(A(0), 4);
+        if (i >= n) {
+            sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                         "brx.idx index %llu is past its list of %llu labels (PTX ISA "
+                         "§9.7.12.4: the behavior is undefined)",
+                         (unsigned long long)i, (unsigned long long)n);
+            return;
+        }
+        c->pc[t] = (uint32_t)c->m->btab[in->target + (int32_t)i];
+        back |= c->pc[t] <= pc;
+        END_LANES
+        if (back)
+            sim_back_edge(c, w, pc, em);
+        break;
+    }
     case PTX_OP_call:
         FOR_LANES
         sim_do_call(c, in, t, pc + 1);
@@ -517,14 +592,17 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = in->cmp == PTX_SHF_L ? zx((v << n) >> 32, 4) : zx(v >> n, 4);
         END_LANES
         break;
-    case PTX_OP_lop3: { /* PTX ISA §9.7.8.5 lop3: any function of a, b, c by its LUT */
+    case PTX_OP_lop3: { /* PTX ISA §9.7.8.6 lop3: any function of a, b, c by its LUT; the
+                         * .and/.or form also sets p = (d != 0) BoolOp q */
         FOR_LANES
         uint64_t a = A(1), b = A(2), cc = A(3), r = 0;
-        uint32_t lut = (uint32_t)O4;
+        uint32_t lut = in->bop ? in->cmp : (uint32_t)O4;
         for (unsigned i = 0; i < 8; i++)
             if ((lut >> i) & 1)
                 r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? cc : ~cc);
         D = zx(r, sz);
+        if (in->bop && in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG)
+            RG(in->o[0].imm) = combine(in->bop, zx(r, sz) != 0, O4 & 1);
         END_LANES
         break;
     }
@@ -595,6 +673,89 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         D = r;
         END_LANES
         break;
+    case PTX_OP_bmsk: /* PTX ISA §9.7.1.21 bmsk: a mask of b bits from bit a; .clamp: an
+                       * a or b of 32 or more is not wrapped to its low five bits */
+        FOR_LANES
+        uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2), a1 = a & 31, b1 = b & 31;
+        uint32_t mask0 = ~0u << a1, mask1 = a1 + b1 >= 32 ? 0 : ~0u << (a1 + b1);
+        const int clamp = (in->flags & PTX_F_CLAMP) != 0;
+        if (clamp && a >= 32)
+            mask0 = 0;
+        if (clamp && b >= 32)
+            mask1 = 0;
+        else if (b1 == 0 && a1 + b1 < 32)
+            mask1 = ~0u;
+        D = mask0 & ~mask1;
+        END_LANES
+        break;
+    case PTX_OP_stacksave: /* PTX ISA §9.7.17.1-3: the stack pointer, a local address */
+    case PTX_OP_stackrestore:
+    case PTX_OP_alloca: {
+        const uint64_t fbase = (uint64_t)c->m->funcs[in->func].local_size;
+        FOR_LANES
+        const uint64_t sp0 = c->lbase[t] + fbase, sp = sp0 + c->ldyn[t];
+        if (in->op == PTX_OP_stacksave) {
+            D = zx(sp, sz);
+        } else if (in->op == PTX_OP_stackrestore) {
+            const uint64_t a = zx(A(0), sz);
+            if (a < sp0 || a > (uint64_t)c->localcap) {
+                sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                             "stackrestore to 0x%llx, which no stacksave of this function "
+                             "returned (PTX ISA §9.7.17.2: the stack would be corrupted)",
+                             (unsigned long long)a);
+                return;
+            }
+            c->ldyn[t] = (uint32_t)(a - sp0);
+        } else { /* alloca ptr, size{, immAlign}: at least 8-byte aligned */
+            const uint64_t size = zx(A(1), sz), al = in->nopnd > 2 && A(2) > 8 ? A(2) : 8;
+            const uint64_t p = (sp + al - 1) & ~(al - 1);
+            if (p + size > (uint64_t)c->localcap || p + size < p) {
+                sim_fault_at(c, t, in, SIM_FAULT_OUT_OF_BOUNDS,
+                             "alloca of %llu bytes overflows the thread's stack (%u bytes for "
+                             "alloca, the GPU's default cudaLimitStackSize)",
+                             (unsigned long long)size, SIM_ALLOCA_BYTES);
+                return;
+            }
+            c->ldyn[t] = (uint32_t)(p + size - sp0);
+            D = zx(p, sz);
+        }
+        END_LANES
+        break;
+    }
+    case PTX_OP_cvt_pack: { /* PTX ISA §9.7.9.22 cvt.pack: a and b saturated to the
+                             * width, a above b, then (below 16 bits) c's low bits above */
+        const unsigned bits = in->cmp;
+        const int64_t lo = in->bop ? -((int64_t)1 << (bits - 1)) : 0;
+        const int64_t hi = in->bop ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+        const uint64_t fm = ((uint64_t)1 << bits) - 1;
+        FOR_LANES
+        int64_t a = sx(A(1), 4), b = sx(A(2), 4);
+        a = a < lo ? lo : a > hi ? hi : a;
+        b = b < lo ? lo : b > hi ? hi : b;
+        uint64_t td = ((uint64_t)b & fm) | (((uint64_t)a & fm) << bits);
+        D = bits == 16 ? td : zx(td | (A(3) << (2 * bits)), 4);
+        END_LANES
+        break;
+    }
+    case PTX_OP_szext: /* PTX ISA §9.7.1.21 szext: the low b bits of a, sign- (.s32) or
+                        * zero-extended; .clamp: b >= 32 keeps all of a, .wrap: b mod 32 */
+        FOR_LANES
+        const uint32_t a = (uint32_t)A(1), b = (uint32_t)A(2), b1 = b & 31;
+        const int too_large = b >= 32 && (in->flags & PTX_F_CLAMP);
+        const uint32_t hi = too_large ? 0 : ~0u << b1;
+        const int sign = b1 != 0 && !too_large && ISS && ((a >> ((b1 - 1) & 31)) & 1);
+        D = (a & ~hi) | (sign ? hi : 0);
+        END_LANES
+        break;
+    case PTX_OP_createpolicy: /* PTX ISA §9.7.9.18: an opaque policy; its form in bits 0-1 */
+        FOR_LANES
+        D = 0x2c00000000000000ull | in->cmp;
+        END_LANES
+        break;
+    case PTX_OP_applypriority: /* PTX ISA §9.7.9.16-17: cache-line hints */
+    case PTX_OP_discard:
+    case PTX_OP_pmevent: /* §9.7.19.3: no performance monitors */
+    case PTX_OP_griddepcontrol: /* §9.7.13.13: no dependent grids */ break;
     case PTX_OP_testp: /* PTX ISA §9.7.3.x testp */
         FOR_LANES
         double x = sz == 4 ? (double)f32(A(1)) : f64(A(1));
@@ -661,6 +822,8 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         break;
     case PTX_OP_cp:
     case PTX_OP_mbarrier: sim_exec_async(c, in, w, base, em); break;
+    case PTX_OP_st_async: /* PTX ISA §9.7.9.12, §9.7.13.7 (exec_async.c) */
+    case PTX_OP_red_async: sim_exec_st_async(c, in, base, em); break;
     case PTX_OP_barrier_cluster: /* PTX ISA §9.7.13.2; mapa, getctarank §9.7.9.21-22 */
     case PTX_OP_mapa:
     case PTX_OP_getctarank: sim_exec_cluster(c, in, w, base, em, pc); break;
@@ -686,6 +849,15 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     case PTX_OP_vmin4:
     case PTX_OP_vmax4:
     case PTX_OP_vset4: sim_exec_video(c, in, base, em); break;
+    case PTX_OP_vadd: /* PTX ISA §9.7.18.1 scalar video (exec_alu.c) */
+    case PTX_OP_vsub:
+    case PTX_OP_vabsdiff:
+    case PTX_OP_vmin:
+    case PTX_OP_vmax:
+    case PTX_OP_vshl:
+    case PTX_OP_vshr:
+    case PTX_OP_vmad:
+    case PTX_OP_vset: sim_exec_svideo(c, in, base, em); break;
     case PTX_OP_COUNT: unsup = 1; break;
     }
     if (unsup)

@@ -69,6 +69,27 @@ void sim_exec_atom(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     const ptx_operand *ao = &in->o[is_atom ? 1 : 0];
     if (in->bop == PTX_MEM_RELEASE) /* atom.release / .acq_rel */
         sim_grace_release(c);
+    if (in->vec == 2) { /* atom.exch/.cas.b128 (sm_90): 16 bytes, operands slot pairs */
+        FOR_LANES
+        unsigned char *p = sim_mem(c, t, in->space, addr_of(c, ao, R, t), 16, 2, in);
+        if (!p)
+            return;
+        uint64_t old[2], b[2], cv[2];
+        memcpy(old, p, 16);
+        for (unsigned i = 0; i < 2; i++) {
+            b[i] = RG(vec_reg(&in->o[2], i));
+            cv[i] = in->cmp == PTX_ATOM_CAS ? RG(vec_reg(&in->o[3], i)) : 0;
+        }
+        const int swap = in->cmp == PTX_ATOM_EXCH || (old[0] == b[0] && old[1] == b[1]);
+        if (swap)
+            memcpy(p, in->cmp == PTX_ATOM_EXCH ? b : cv, 16);
+        c->mwrites += swap;
+        for (unsigned i = 0; i < 2; i++)
+            if (vec_reg(&in->o[0], i) != PTX_NOREG)
+                RG(vec_reg(&in->o[0], i)) = old[i];
+        END_LANES
+        return;
+    }
     FOR_LANES
     uint64_t addr = addr_of(c, ao, R, t);
     unsigned char *p = sim_mem(c, t, in->space, addr, sz, 2, in);

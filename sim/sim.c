@@ -212,6 +212,7 @@ static void ctx_free_block(sim_ctx *c)
     free(c->rbase);
     free(c->pbase);
     free(c->lbase);
+    free(c->ldyn);
     free(c->bar_pc);
     free(c->frames);
     free(c->regs);
@@ -239,6 +240,7 @@ static int ctx_alloc_block(sim_ctx *c)
     c->rbase = calloc(n, sizeof *c->rbase);
     c->pbase = calloc(n, sizeof *c->pbase);
     c->lbase = calloc(n, sizeof *c->lbase);
+    c->ldyn = calloc(n, sizeof *c->ldyn);
     c->bar_pc = calloc(n, sizeof *c->bar_pc);
     c->frames = calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
     c->regs = calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
@@ -260,9 +262,9 @@ static int ctx_alloc_block(sim_ctx *c)
     }
     if (c->checks & SIM_CHECK_INIT)
         c->shared_written = calloc(1, shared ? shared : 1);
-    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase || !c->bar_pc ||
-        !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc || !c->shared ||
-        !c->wsync ||
+    if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase || !c->ldyn ||
+        !c->bar_pc || !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc ||
+        !c->shared || !c->wsync ||
         ((c->checks & SIM_CHECK_RACE) && (!c->shadow || !c->shadow_same || !c->wshadow)) ||
         ((c->checks & SIM_CHECK_INIT) && !c->shared_written))
         return -1;
@@ -518,6 +520,7 @@ static void block_start(sim_ctx *c, uint64_t b)
     memset(c->rbase, 0, nt * sizeof *c->rbase);
     memset(c->pbase, 0, nt * sizeof *c->pbase);
     memset(c->lbase, 0, nt * sizeof *c->lbase);
+    memset(c->ldyn, 0, nt * sizeof *c->ldyn);
     memset(c->bar_pc, 0xff, nt * sizeof *c->bar_pc); /* -1: at no barrier */
     memset(c->bar_waiting, 0, sizeof c->bar_waiting);
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
@@ -824,6 +827,11 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     base->regcap = (size_t)m->sum_regs + 1;
     base->paramcap = (size_t)m->sum_frame + 64;
     base->localcap = (size_t)m->sum_local + 16;
+    for (int pc = 0; pc < m->ncode; pc++)
+        if (m->code[pc].op == PTX_OP_alloca) {
+            base->localcap += SIM_ALLOCA_BYTES;
+            break;
+        }
     base->shared_size = shared;
     base->dynshared_off = f->dynshared_off;
     base->kparam_size = f->kparam_size;

@@ -110,8 +110,11 @@ enum { SIM_T_RUN, SIM_T_BAR, SIM_T_EXIT };
 
 typedef struct sim_frame {
     int32_t ret_pc, call;
-    uint32_t rbase, pbase, lbase;
+    uint32_t rbase, pbase, lbase, ldyn;
 } sim_frame;
+/* Bytes of local memory per thread for alloca (PTX ISA §9.7.17.3) in a module that uses
+ * it: the GPU's default stack size (cudaLimitStackSize, 1 KiB). */
+#define SIM_ALLOCA_BYTES 1024
 
 /* Everything one launch needs; the hot state of the interpreter. */
 typedef struct sim_ctx {
@@ -129,6 +132,7 @@ typedef struct sim_ctx {
     uint8_t *state;
     uint8_t *depth;
     uint32_t *rbase, *pbase, *lbase;
+    uint32_t *ldyn; /* bytes alloca'd above the current function's locals (§9.7.17) */
     int32_t *bar_pc;
     sim_frame *frames;     /* nthreads * SIM_MAX_DEPTH */
     uint64_t *regs;        /* lane-major per warp: nwarps * regcap * 32, see sim_reg */

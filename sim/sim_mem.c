@@ -253,7 +253,7 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
         break;
     case SIM_SPACE_LOCAL: {
         /* the thread's stack: its frames up to the end of the current function's */
-        uint64_t top = c->lbase[t] + (uint64_t)c->m->funcs[in->func].local_size;
+        uint64_t top = c->lbase[t] + (uint64_t)c->m->funcs[in->func].local_size + c->ldyn[t];
         if (top > c->localcap)
             top = c->localcap;
         if (a <= top && size <= top - a) {

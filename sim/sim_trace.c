@@ -25,6 +25,12 @@ static int insn_dests(const sim_ctx *c, const ptx_insn *in, uint16_t out[MAXDST]
     case PTX_OP_bar:
     case PTX_OP_barrier:
     case PTX_OP_bra:
+    case PTX_OP_brx:
+    case PTX_OP_stackrestore:
+    case PTX_OP_applypriority:
+    case PTX_OP_discard:
+    case PTX_OP_pmevent:
+    case PTX_OP_griddepcontrol:
     case PTX_OP_call:
     case PTX_OP_ret:
     case PTX_OP_exit:

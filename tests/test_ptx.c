@@ -102,7 +102,7 @@ static const char unsupported_ptx[] =
     ".visible .entry k(.param .u64 p)\n{\n"
     "  .reg .b32 %r<4>;\n"
     "  mov.u32 %r1, 1;\n"                                     /* 7 */
-    "  pmevent.mask 1;\n"                                     /* 8 */
+    "  suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"               /* 8 */
     "  tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r1}, [t, {%r1}];\n" /* 9 */
     "  ret;\n}\n";
 
@@ -114,7 +114,8 @@ START_TEST(test_unsupported_instruction_is_named_with_its_line)
     ck_assert_int_eq(st, SIM_ERR_UNSUPPORTED);
     ck_assert_ptr_null(m);
     ck_assert_ptr_nonnull(diag);
-    ck_assert_msg(strstr(diag, "u.ptx:8:3: unsupported instruction 'pmevent.mask'"), "%s", diag);
+    ck_assert_msg(strstr(diag, "u.ptx:8:3: unsupported instruction 'suld.b.1d.b32.trap'"), "%s",
+                  diag);
     ck_assert_msg(strstr(diag, "u.ptx:9:3: unsupported instruction 'tex.1d.v4.f32.s32'"), "%s",
                   diag);
     free(diag);

@@ -921,6 +921,21 @@ static const op_case cases[] = {
      0x0ull, 0x6ull, 0},
     {"fns.b32 not found is 0xffffffff", "fns.b32 %r0, %r1, 7, 1;", 'r', 0x50ull, 0x0ull, 0x0ull,
      0xffffffffull, 0},
+    /* bmsk (PTX ISA §9.7.1.21): d = mask0 & ~mask1 with the ISA's overflow rules */
+    {"bmsk.wrap.b32 1, 2 is 0x6 (the ISA's example)", "bmsk.wrap.b32 %r0, 1, 2;", 'r', 0x0ull,
+     0x0ull, 0x0ull, 0x6ull, 0},
+    {"bmsk.clamp.b32 width of 32 or more runs to bit 31", "bmsk.clamp.b32 %r0, %r1, %r2;", 'r',
+     0x4ull, 0x28ull, 0x0ull, 0xfffffff0ull, 0},
+    {"bmsk.wrap.b32 wraps the width to its low 5 bits", "bmsk.wrap.b32 %r0, %r1, %r2;", 'r', 0x4ull,
+     0x28ull, 0x0ull, 0xff0ull, 0},
+    {"bmsk.clamp.b32 position of 32 or more is 0", "bmsk.clamp.b32 %r0, %r1, %r2;", 'r', 0x21ull,
+     0x2ull, 0x0ull, 0x0ull, 0},
+    {"bmsk.wrap.b32 wraps the position", "bmsk.wrap.b32 %r0, %r1, %r2;", 'r', 0x21ull, 0x2ull,
+     0x0ull, 0x6ull, 0},
+    {"bmsk.clamp.b32 a field past bit 31 stops there", "bmsk.clamp.b32 %r0, %r1, %r2;", 'r',
+     0x1cull, 0x8ull, 0x0ull, 0xf0000000ull, 0},
+    {"bmsk.clamp.b32 width 0 is an empty mask", "bmsk.clamp.b32 %r0, %r1, %r2;", 'r', 0x5ull,
+     0x0ull, 0x0ull, 0x0ull, 0},
     {"inline-asm scope: registers named without % and a {lo, hi} unpack",
      "{ .reg .b16 lo, hi;\n mov.b32 {lo, hi}, %r1;\n cvt.u32.u16 %r4, hi;\n cvt.u32.u16 %r5, lo; "
      "}\n sub.u32 %r0, %r4, %r5;",
@@ -2209,15 +2224,16 @@ END_TEST
 
 START_TEST(test_unsupported_form_is_a_clear_error_naming_the_instruction)
 {
-    /* mul.f16x2 with .sat is parsed but min.xorsign is not: the parser names it */
+    /* multimem (PTX ISA §9.7.9.14) needs a multicast object: the parser names it */
     static const char text[] =
-        ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
-        "  .reg .f32 %f<4>;\n  min.xorsign.abs.f32 %f1, %f2, %f3;\n  ret;\n}\n";
+        ".version 8.1\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+        "  .reg .b64 %rd<4>;\n  multimem.ld_reduce.relaxed.sys.global.add.u64 %rd1, [%rd2];\n"
+        "  ret;\n}\n";
     ptx_module_t *m = NULL;
     char *diag = NULL;
     sim_status st = ptx_parse(text, strlen(text), "x.ptx", &m, &diag);
     ck_assert_int_eq(st, SIM_ERR_UNSUPPORTED);
-    ck_assert_msg(diag && strstr(diag, "x.ptx:7:3:") && strstr(diag, "min.xorsign.abs.f32"), "%s",
+    ck_assert_msg(diag && strstr(diag, "x.ptx:7:3:") && strstr(diag, "multimem.ld_reduce"), "%s",
                   diag ? diag : "");
     free(diag);
 }
@@ -2247,8 +2263,9 @@ START_TEST(test_bad_video_instruction_forms_are_errors_naming_the_instruction_an
         {"vadd4.u32.u32.u32.rn %r1, %r2, %r3, %r1;", "unsupported modifier '.rn'"},
         {"vadd4.u32.u32.u32 %r1, %r2, %r3, 0;", "operand 3 must be a register"},
         {"vabsdiff2.u32.u32.u32.add %r1, 5, %r3, %r1;", "operand 1 must be a register"},
-        {"vshl.u32.u32.u32.clamp %r1, %r2, %r3;",
-         "unsupported instruction 'vshl.u32.u32.u32.clamp'"},
+        /* the scalar ones (§9.7.18.1): vshl/vshr need a mode, selectors .b0-.b3 .h0 .h1 */
+        {"vshl.u32.u32.u32 %r1, %r2, %r3;", "needs .dtype.atype.u32 and .clamp or .wrap"},
+        {"vadd.u32.u32.u32 %r1, %r2.b4, %r3;", "bad selector '.b4'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[512];

@@ -78,6 +78,10 @@ typedef enum ptx_type {
      * 4-byte values of class PTX_TC_U2/S2, only for add, min and max. */
     PTX_T_U16X2 = 0x84,
     PTX_T_S16X2 = 0x94,
+    /* .b128 (PTX ISA §5.2.2, sm_70, PTX ISA 8.3): only in register declarations, where it
+     * takes two slots (the low 64 bits, then the high ones); an instruction of type .b128
+     * (mov, ld, ldu, st, atom.exch/.cas) is decoded as .v2.b64 on those two slots. */
+    PTX_T_B128 = 0xa8,
 } ptx_type;
 enum { PTX_TC_BF = 0x50, PTX_TC_H2 = 0x60, PTX_TC_BH2 = 0x70, PTX_TC_U2 = 0x80, PTX_TC_S2 = 0x90 };
 #define PTX_TSIZE(t) ((unsigned)((t)&0x0f))
@@ -184,7 +188,7 @@ enum {
     PTX_F_SHIFTAMT = 1u << 12,
     PTX_F_NAN = 1u << 13,   /* min/max.NaN: NaN if either input is NaN */
     PTX_F_CC = 1u << 14,    /* add.cc/sub.cc/mad.cc write the carry flag (§9.7.2) */
-    PTX_F_CLAMP = 1u << 15, /* shf.clamp (else .wrap) */
+    PTX_F_CLAMP = 1u << 15, /* shf.clamp, bmsk.clamp (else .wrap) */
 };
 /* ptx_insn.bop of membar/fence: PTX_MEM_CTA for block scope (.cta, __threadfence_block);
  * of st/atom/red: PTX_MEM_RELEASE for .release, .acq_rel and .sc (PTX ISA §8.4). */
@@ -209,6 +213,11 @@ enum {
  * fma): .satfinite clamps infinities and out-of-range values to the largest finite
  * value; .relu clamps negative results to +0. */
 enum { PTX_CVT_SATFINITE = 1, PTX_RELU = 2 };
+/* more ptx_insn.bop bits: min/max .xorsign.abs (PTX ISA §9.7.3.11-12, §9.7.4.7-8: the
+ * minimum or maximum of |a| and |b| with the sign a ^ b), fma.oob (§9.7.4.4), lop3's
+ * .and/.or predicate form (§9.7.8.6: bop PTX_BOP_AND/OR; immLut in cmp, q in the fifth
+ * operand) */
+enum { PTX_XORSIGN_ABS = 4, PTX_OOB = 8 };
 /* cp.async (PTX ISA §9.7.9.25) and mbarrier (§9.7.13.15): the form in ptx_insn.cmp and
  * modifiers in ptx_insn.bop. Operands: cp.async [d], [s], cp-size{, src-size};
  * wait_group N; cp.async.mbarrier.arrive [a]; mbarrier.init [a], count; arrive state,
@@ -219,7 +228,8 @@ enum {
     PTX_CPA_COMMIT,
     PTX_CPA_WAIT_GROUP,
     PTX_CPA_WAIT_ALL,
-    PTX_CPA_MBAR_ARRIVE
+    PTX_CPA_MBAR_ARRIVE,
+    PTX_CPA_PREFETCH /* cp.async.bulk.prefetch.L2.global [a], size (§9.7.9.25.4.3): a hint */
 };
 enum {
     PTX_MBAR_INIT = 1,
@@ -238,6 +248,9 @@ enum { PTX_MBAR_PARITY = 1, PTX_MBAR_TX = 2, PTX_MBAR_NOINC = 4 };
  * .mbarrier::complete_tx::bytes (PTX_CPA_BULK_MBAR: global to shared) or [d], [s], size
  * with .bulk_group (shared to global). */
 enum { PTX_CPA_BULK = 8, PTX_CPA_BULK_MBAR = 16 };
+/* cp.reduce.async.bulk.redOp.type (PTX ISA §9.7.9.25.4.2): bop PTX_CPA_REDUCE with a bulk
+ * copy's operands; the element type in type2, the operation (PTX_ATOM_*) in rnd. */
+enum { PTX_CPA_REDUCE = 32 };
 /* Boolean combining of setp/set (`setp.lt.and.s32 p, a, b, c`, PTX ISA §9.7.6.1). */
 enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 /* bar/barrier (PTX ISA §9.7.13.1): the form in ptx_insn.cmp, and for .red the operation
@@ -260,6 +273,23 @@ enum { PTX_BARC_RELAXED = 1 };
 #define PTX_V_BSEL(tg, i) ((unsigned)((tg) >> (12 + 3 * (i))) & 7u)
 #define PTX_V_MASK(tg) ((unsigned)((tg) >> 24) & 15u)
 enum { PTX_V_ADD = 1 << 28, PTX_V_BSIGNED = 1 << 29 };
+/* Scalar video instructions (PTX ISA §9.7.18.1: vadd vsub vabsdiff vmin vmax vshl vshr
+ * vmad vset). type: .dtype (vset: .u32), type2: .atype, flags: PTX_F_SAT, PTX_F_CLAMP
+ * (vshl/vshr .clamp, else .wrap), cmp: vset's comparison. The rest in target: the
+ * selectors of a, b and d (0: the whole word, 1-4: .b0-.b3, 5-6: .h0-.h1), the
+ * secondary operation (1 .add, 2 .min, 3 .max), .btype's signedness, vmad's .shr7 (1)
+ * or .shr15 (2), .po and the negated operands. */
+#define PTX_SV_ASEL(tg) ((unsigned)(tg)&7u)
+#define PTX_SV_BSEL(tg) ((unsigned)((tg) >> 3) & 7u)
+#define PTX_SV_DSEL(tg) ((unsigned)((tg) >> 6) & 7u)
+#define PTX_SV_OP2(tg) ((unsigned)((tg) >> 9) & 3u)
+#define PTX_SV_SCALE(tg) ((unsigned)((tg) >> 12) & 3u)
+enum {
+    PTX_SV_BSIGNED = 1 << 11,
+    PTX_SV_PO = 1 << 14,
+    PTX_SV_NEG_A = 1 << 15
+}; /* NEG_B, NEG_C:
+                                                                  the next two bits */
 /* Rounding modifiers (PTX ISA §9.7.3 / §9.7.9.21 cvt). */
 enum {
     PTX_RND_NONE,
@@ -270,7 +300,19 @@ enum {
     PTX_RND_RNI,
     PTX_RND_RZI,
     PTX_RND_RMI,
-    PTX_RND_RPI
+    PTX_RND_RPI,
+    PTX_RND_RNA /* nearest, ties away from zero: cvt.rna.tf32.f32 only */
+};
+/* cvt to or from the types that are no register type (PTX ISA §9.7.9.21): ptx_insn.cmp of
+ * cvt is 0, or which one: .tf32 destination (a .b32 holding an f32 with 10 mantissa
+ * bits), .e4m3x2 / .e5m2x2 destination (a .b16, a's value in the upper byte), or those
+ * as the source of cvt.f16x2. */
+enum {
+    PTX_CVT_TF32 = 1,
+    PTX_CVT_TO_E4M3X2,
+    PTX_CVT_TO_E5M2X2,
+    PTX_CVT_FROM_E4M3X2,
+    PTX_CVT_FROM_E5M2X2
 };
 /* Comparison operators of setp/set (PTX ISA §9.7.1.x, Table "comparison operators"). */
 enum {
@@ -440,6 +482,10 @@ struct ptx_module {
     int ncalls;
     uint16_t *rlist; /* register slots of the PTX_OPK_RLIST operands */
     int nrlist;
+    int32_t *btab; /* the PCs of the .branchtargets lists brx.idx reads (PTX ISA
+                      §9.7.12.4): brx.idx's target is its list's first entry, o[1].imm
+                      the list's length */
+    int nbtab;
     char **files; /* .file index -> name (index 0 unused) */
     int nfiles;
     unsigned module_shared; /* bytes of module-scope .shared */

@@ -173,6 +173,18 @@ typedef struct parser {
     int nsecs;
     fixup *fix;
     int nfix, fixcap;
+    /* brx.idx (PTX ISA §9.7.12.4): the function's `L: .branchtargets a, b, ...` lists
+     * (label L, the targets' names) and the brx.idx naming them, resolved at its end */
+    struct btlist {
+        char *name;
+        char **labels;
+        int n, line, col;
+    } * bt;
+    int nbt, btcap;
+    fixup *bfix; /* pc: the brx.idx; label: its list's name */
+    int nbfix, bfixcap, btabcap;
+    int last_label_pc; /* where the last label was defined, for .branchtargets */
+    char *last_label;
     int cur_file, cur_line;
     int ptx_version; /* the module's .version as 10 major + minor (80 for 8.0); 0 unknown */
     smap mnems;      /* full mnemonic -> index into ptx_module.mnems */
@@ -334,7 +346,7 @@ static ptx_type type_of(const char *s, size_t n)
         {"s16", PTX_T_S16},       {"s32", PTX_T_S32},   {"s64", PTX_T_S64},
         {"f16", PTX_T_F16},       {"f32", PTX_T_F32},   {"f64", PTX_T_F64},
         {"pred", PTX_T_PRED},     {"bf16", PTX_T_BF16}, {"f16x2", PTX_T_F16X2},
-        {"bf16x2", PTX_T_BF16X2},
+        {"bf16x2", PTX_T_BF16X2}, {"b128", PTX_T_B128},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0)
@@ -742,10 +754,16 @@ static void parse_reg(parser *P)
             char buf[160];
             for (uint64_t i = 0; i < n && nl < 120; i++) {
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm, (unsigned long long)i);
+                const int before = f->nregs;
                 reg_declare(P, f, buf, (size_t)k, rty);
+                if (rty == PTX_T_B128 && f->nregs > before) /* its high half */
+                    reg_new(P, f, buf, (size_t)k, PTX_T_B64);
             }
         } else {
+            const int before = f->nregs;
             reg_declare(P, f, nm, nl, rty);
+            if (rty == PTX_T_B128 && f->nregs > before)
+                reg_new(P, f, nm, nl, PTX_T_B64);
         }
         if (f->nregs >= (int)PTX_NOREG) {
             diag(P, P->t.line, P->t.col, "too many registers in one function");
@@ -1148,6 +1166,98 @@ static int is_video(int op)
     return op >= PTX_OP_vadd2 && op <= PTX_OP_vset4;
 }
 
+/* The scalar video instructions (PTX ISA §9.7.18.1), contiguous in ptx_ops.def. */
+static int is_svideo(int op)
+{
+    return op >= PTX_OP_vadd && op <= PTX_OP_vset;
+}
+
+/* Decodes a scalar video instruction's modifiers (PTX ISA §9.7.18.1):
+ * vop.dtype.atype.btype{.sat}{.op2}, vshl/vshr.dtype.atype.u32{.sat}.mode{.op2},
+ * vmad.dtype.atype.btype{.po}{.sat}{.scale}, vset.atype.btype.cmp{.op2}; each type .u32 or
+ * .s32. The selectors and negations come with the operands (svideo_sel). */
+static int decode_svideo(parser *P, ptx_insn *in, const ptx_tok *mt)
+{
+    static const char *const cmp6[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    static const char *const op2s[] = {"add", "min", "max"};
+    const int vset = in->op == PTX_OP_vset, vsh = in->op == PTX_OP_vshl || in->op == PTX_OP_vshr;
+    const int vmad = in->op == PTX_OP_vmad;
+    uint8_t ty[3];
+    int nt = 0, mode = 0, k;
+    uint32_t tg = 0;
+    const char *p = memchr(mt->p, '.', mt->len), *end = mt->p + mt->len;
+    while (p && p < end) {
+        const char *q = p + 1, *e = memchr(q, '.', (size_t)(end - q));
+        if (!e)
+            e = end;
+        const size_t n = (size_t)(e - q);
+        ptx_type t = type_of(q, n);
+        if ((t == PTX_T_U32 || t == PTX_T_S32) && nt < 3)
+            ty[nt++] = (uint8_t)t;
+        else if (n == 3 && !memcmp(q, "sat", 3) && !vset)
+            in->flags |= PTX_F_SAT;
+        else if (!vmad && !PTX_SV_OP2(tg) && (k = lookup_mod(op2s, 3, q, n)))
+            tg |= (uint32_t)k << 9;
+        else if (vset && !in->cmp && (k = lookup_mod(cmp6, 6, q, n)))
+            in->cmp = (uint8_t)k;
+        else if (vsh && !mode &&
+                 ((n == 5 && !memcmp(q, "clamp", 5)) || (n == 4 && !memcmp(q, "wrap", 4))))
+            mode = q[0] == 'c' ? 2 : 1;
+        else if (vmad && !PTX_SV_SCALE(tg) && n == 4 && (!memcmp(q, "shr7", 4)))
+            tg |= 1u << 12;
+        else if (vmad && !PTX_SV_SCALE(tg) && n == 5 && !memcmp(q, "shr15", 5))
+            tg |= 2u << 12;
+        else if (vmad && n == 2 && !memcmp(q, "po", 2))
+            tg |= PTX_SV_PO;
+        else {
+            diag(P, mt->line, mt->col, "unsupported modifier '.%.*s' in '%.*s'", (int)n, q,
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        p = e;
+    }
+    if (nt != (vset ? 2 : 3) || (vsh && ty[2] != PTX_T_U32) || (vset && !in->cmp) ||
+        (vsh && !mode)) {
+        diag(P, mt->line, mt->col, "'%.*s' needs %s (PTX ISA §9.7.18.1)", (int)mt->len, mt->p,
+             vset  ? ".atype.btype and a comparison (.eq .ne .lt .le .gt .ge)"
+             : vsh ? ".dtype.atype.u32 and .clamp or .wrap"
+                   : ".dtype.atype.btype, each .u32 or .s32");
+        return 0;
+    }
+    if (mode == 2)
+        in->flags |= PTX_F_CLAMP;
+    in->type = vset ? PTX_T_U32 : ty[0];
+    in->type2 = ty[vset ? 0 : 1];
+    if (ty[vset ? 1 : 2] == PTX_T_S32)
+        tg |= PTX_SV_BSIGNED;
+    in->target = (int32_t)tg;
+    in->vec = 1;
+    return 1;
+}
+
+/* The selector written after operand k of a scalar video instruction (d.b0, a.h1: .b0-.b3
+ * .h0 .h1, PTX ISA §9.7.18.1), into in->target. */
+static int svideo_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const char *s, size_t n,
+                      int line, int col)
+{
+    int v = 0;
+    if (n == 2 && s[0] == 'b' && s[1] >= '0' && s[1] <= '3')
+        v = 1 + (s[1] - '0');
+    else if (n == 2 && s[0] == 'h' && (s[1] == '0' || s[1] == '1'))
+        v = 5 + (s[1] - '0');
+    if (!v || k > 2 || (k == 0 && in->op == PTX_OP_vmad)) {
+        diag(P, line, col,
+             "'%.*s': bad selector '.%.*s' on operand %d (PTX ISA §9.7.18.1: .b0-.b3, "
+             ".h0, .h1 on d, a and b)",
+             (int)mt->len, mt->p, (int)n, s, k);
+        return 0;
+    }
+    const unsigned shift = k == 0 ? 6 : k == 1 ? 0 : 3;
+    in->target = (int32_t)(((uint32_t)in->target & ~(7u << shift)) | ((uint32_t)v << shift));
+    return 1;
+}
+
 /* Checks a video instruction's types (vt[0..ntypes)) and packs the defaults of its
  * selectors and mask with .add (vadd) into in->target (ptx_ir.h PTX_V_*):
  * vop4.dtype.atype.btype{.sat}/.add, vset4.atype.btype.cmp{.add}; each type .u32/.s32,
@@ -1249,6 +1359,8 @@ static int async_mod(ptx_insn *in, const char *q, size_t n)
         {"bulk", PTX_OP_cp, 0, PTX_CPA_BULK},
         {"mbarrier::complete_tx::bytes", PTX_OP_cp, 0, PTX_CPA_BULK_MBAR},
         {"bulk_group", PTX_OP_cp, 0, 0},
+        {"prefetch", PTX_OP_cp, PTX_CPA_PREFETCH, 0},
+        {"reduce", PTX_OP_cp, 0, PTX_CPA_REDUCE},
         {"read", PTX_OP_cp, 0, 0}, /* wait_group.read: the simulator's copies end at once */
         {"shared::cluster", PTX_OP_cp, 0, 0},
         {"init", PTX_OP_mbarrier, PTX_MBAR_INIT, 0},
@@ -1498,7 +1610,8 @@ static int decode_barrier_cluster(parser *P, ptx_insn *in, const ptx_tok *mt)
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
-    static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+    static const char *const rnd_names[] = {"rn",  "rz",  "rm",  "rp", "rni",
+                                            "rzi", "rmi", "rpi", "rna"};
     static const char *const cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",
                                             "lo",  "ls",  "hi",  "hs",  "equ", "neu",
                                             "ltu", "leu", "gtu", "geu", "num", "nan"};
@@ -1519,6 +1632,13 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     const char *s = mt->p, *end = mt->p + mt->len;
     const char *dot = memchr(s, '.', mt->len);
     size_t blen = dot ? (size_t)(dot - s) : mt->len;
+    if (blen >= 4 && blen <= 8 && s[0] == 'v') {
+        const int vop = ptx_op_lookup(s, blen);
+        if (is_svideo(vop)) {
+            in->op = (uint8_t)vop;
+            return decode_svideo(P, in, mt);
+        }
+    }
     if ((blen == 3 && !memcmp(s, "mma", 3)) || (blen == 4 && !memcmp(s, "wmma", 4)) ||
         (blen == 8 && (!memcmp(s, "ldmatrix", 8) || !memcmp(s, "stmatrix", 8))) ||
         (blen == 9 && !memcmp(s, "movmatrix", 9)))
@@ -1552,6 +1672,9 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             else
                 in->type2 = (uint8_t)t;
             ntypes++;
+        } else if (op == PTX_OP_cp && (in->bop & PTX_CPA_REDUCE) && !in->rnd &&
+                   (k = lookup_mod(atom_names, 10, q, n))) {
+            in->rnd = (uint8_t)k; /* cp.reduce's operation */
         } else if ((op == PTX_OP_cp || op == PTX_OP_mbarrier) && async_mod(in, q, n)) {
             /* cp.async / mbarrier forms (async_mod) */
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) &&
@@ -1567,7 +1690,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
                  (int)mt->len, mt->p);
             P->unsupported = 1;
             return 0;
-        } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux) &&
+        } else if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_redux ||
+                    op == PTX_OP_red_async) &&
                    (k = lookup_mod(atom_names, 10, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
         } else if ((op == PTX_OP_setp || op == PTX_OP_set) && in->cmp &&
@@ -1585,8 +1709,44 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             in->cmp = (uint8_t)k;
         } else if (op == PTX_OP_shf && n == 4 && !memcmp(q, "wrap", 4)) {
             /* the default */
-        } else if (op == PTX_OP_shf && n == 5 && !memcmp(q, "clamp", 5)) {
+        } else if ((op == PTX_OP_shf || op == PTX_OP_bmsk || op == PTX_OP_szext) && n == 5 &&
+                   !memcmp(q, "clamp", 5)) {
             in->flags |= PTX_F_CLAMP;
+            in->cmp = op == PTX_OP_shf ? in->cmp : 1; /* bmsk, szext: a mode was given */
+        } else if ((op == PTX_OP_bmsk || op == PTX_OP_szext) && n == 4 && !memcmp(q, "wrap", 4)) {
+            in->cmp = 1;
+        } else if (op == PTX_OP_createpolicy && !in->cmp &&
+                   ((n == 10 && !memcmp(q, "fractional", 10)) ||
+                    (n == 5 && !memcmp(q, "range", 5)) || (n == 3 && !memcmp(q, "cvt", 3)))) {
+            in->cmp = (uint8_t)(q[0] == 'f' ? 1 : q[0] == 'r' ? 2 : 3); /* §9.7.9.18 forms */
+        } else if (op == PTX_OP_griddepcontrol && !in->cmp &&
+                   ((n == 17 && !memcmp(q, "launch_dependents", 17)) ||
+                    (n == 4 && !memcmp(q, "wait", 4)))) {
+            in->cmp = (uint8_t)(q[0] == 'w' ? 2 : 1);
+        } else if ((op == PTX_OP_st || op == PTX_OP_red) && n == 5 && !memcmp(q, "async", 5)) {
+            op = op == PTX_OP_st ? PTX_OP_st_async : PTX_OP_red_async;
+            in->op = (uint8_t)op;
+        } else if ((op == PTX_OP_st_async || op == PTX_OP_red_async) && n == 28 &&
+                   !memcmp(q, "mbarrier::complete_tx::bytes", 28)) {
+            /* the completion mechanism, the only one on sm_90 */
+        } else if (op == PTX_OP_brx && n == 3 && !memcmp(q, "idx", 3) && !in->cmp) {
+            in->cmp = 1;
+            in->type = PTX_T_U32; /* the index */
+        } else if (op == PTX_OP_pmevent && n == 4 && !memcmp(q, "mask", 4)) {
+            /* pmevent.mask a: several events at once */
+        } else if (op == PTX_OP_lop3 && !in->bop && (k = lookup_mod(bop_names, 2, q, n))) {
+            in->bop = (uint8_t)k; /* lop3.and / lop3.or: d|p, ..., q (PTX ISA §9.7.8.6) */
+        } else if ((op == PTX_OP_min || op == PTX_OP_max) &&
+                   ((n == 7 && !memcmp(q, "xorsign", 7)) || (n == 3 && !memcmp(q, "abs", 3)))) {
+            in->bop |= PTX_XORSIGN_ABS; /* checked below: both or neither */
+        } else if (op == PTX_OP_fma && n == 3 && !memcmp(q, "oob", 3)) {
+            in->bop |= PTX_OOB;
+        } else if (op == PTX_OP_fence && n == 13 && !memcmp(q, "mbarrier_init", 13)) {
+            /* fence.mbarrier_init.release.cluster (PTX ISA §9.7.13.4): orders earlier
+             * mbarrier.init, which the simulator makes visible at once */
+        } else if ((op == PTX_OP_ld || op == PTX_OP_st) && n == 14 &&
+                   !memcmp(q, "L2::cache_hint", 14)) {
+            /* a createpolicy policy as the last operand (PTX ISA §9.7.9.8): a hint */
         } else if (op == PTX_OP_testp && (k = lookup_mod(testp_names, 6, q, n)) && !in->cmp) {
             in->cmp = (uint8_t)k;
         } else if ((op == PTX_OP_bar || op == PTX_OP_barrier) && n == 6 &&
@@ -1625,6 +1785,30 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if (n > 4 && (!memcmp(q, "L1::", 4) || !memcmp(q, "L2::", 4)) &&
                    !(n == 14 && !memcmp(q, "L2::cache_hint", 14))) {
             /* cache eviction and prefetch-size hints: no effect in the simulator */
+        } else if (op == PTX_OP_cvt && ntypes < 2 && !in->cmp &&
+                   ((n == 4 && !memcmp(q, "tf32", 4)) ||
+                    (n == 6 && (!memcmp(q, "e4m3x2", 6) || !memcmp(q, "e5m2x2", 6))))) {
+            /* a type no register has (PTX ISA §9.7.9.21): in cmp, its register's in type */
+            const int code = q[0] == 't'   ? PTX_CVT_TF32
+                             : q[1] == '4' ? PTX_CVT_TO_E4M3X2
+                                           : PTX_CVT_TO_E5M2X2;
+            if (ntypes == 0) {
+                in->cmp = (uint8_t)code;
+                in->type = code == PTX_CVT_TF32 ? PTX_T_B32 : PTX_T_B16;
+            } else {
+                in->cmp = code == PTX_CVT_TF32 ? 0xff : (uint8_t)(code + 2); /* 0xff: none */
+                in->type2 = PTX_T_B16;
+            }
+            ntypes++;
+        } else if (op == PTX_OP_cvt && n == 4 && !memcmp(q, "pack", 4) && !ntypes) {
+            op = PTX_OP_cvt_pack;
+            in->op = (uint8_t)op;
+        } else if (op == PTX_OP_cvt_pack && !ntypes && n == 2 && (q[0] == 'u' || q[0] == 's') &&
+                   (q[1] == '4' || q[1] == '2')) {
+            in->cmp = (uint8_t)(q[1] - '0'); /* the sub-byte types (sm_75) */
+            in->bop = q[0] == 's';
+            in->type = PTX_T_B32;
+            ntypes++;
         } else if (op == PTX_OP_cvt && n == 9 && !memcmp(q, "satfinite", 9)) {
             in->bop |= PTX_CVT_SATFINITE;
         } else if ((op == PTX_OP_cvt || op == PTX_OP_fma || op == PTX_OP_min || op == PTX_OP_max) &&
@@ -1633,7 +1817,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         } else if ((op == PTX_OP_add || op == PTX_OP_min || op == PTX_OP_max) && n == 5 &&
                    (!memcmp(q, "u16x2", 5) || !memcmp(q, "s16x2", 5))) {
             in->type = q[0] == 'u' ? PTX_T_U16X2 : PTX_T_S16X2; /* sm_90 (§9.7.1.1) */
-        } else if ((k = lookup_mod(rnd_names, 8, q, n))) {
+        } else if ((k = lookup_mod(rnd_names, 9, q, n))) {
             in->rnd = (uint8_t)k;
         } else if (n == 2 && q[0] == 'v' && (q[1] == '2' || q[1] == '4')) {
             in->vec = (uint8_t)(q[1] - '0');
@@ -1701,6 +1885,20 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             return 0;
         }
         in->space = SIM_SPACE_SHARED; /* the destination's */
+        if (in->bop & PTX_CPA_REDUCE) {
+            const int et = in->type;
+            if (!in->rnd || !(in->bop & PTX_CPA_BULK) ||
+                !(et == PTX_T_B32 || et == PTX_T_U32 || et == PTX_T_S32 || et == PTX_T_B64 ||
+                  et == PTX_T_U64 || et == PTX_T_S64 || et == PTX_T_F32 || et == PTX_T_F64)) {
+                diag(P, mt->line, mt->col,
+                     "'%.*s': cp.reduce.async.bulk needs an operation and a 32- or 64-bit type "
+                     "(.f16/.bf16 are not simulated)",
+                     (int)mt->len, mt->p);
+                P->unsupported = 1;
+                return 0;
+            }
+            in->type2 = (uint8_t)et;
+        }
         in->type = PTX_T_B32;
     }
     if (op == PTX_OP_mbarrier && !in->cmp) {
@@ -1714,11 +1912,60 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         in->type = PTX_T_B32;
     if (is_video(op))
         return decode_video(P, in, mt, vt, ntypes, vadd);
+    if (op == PTX_OP_cvt_pack) {
+        const ptx_type ct = (ptx_type)in->type;
+        if (!in->cmp && (ct == PTX_T_U8 || ct == PTX_T_S8 || ct == PTX_T_U16 || ct == PTX_T_S16)) {
+            in->cmp = (uint8_t)(PTX_TSIZE(ct) * 8);
+            in->bop = PTX_TCLASS(ct) == PTX_TC_S;
+        }
+        if (!in->cmp || !(in->flags & PTX_F_SAT) || ntypes != (in->cmp == 16 ? 2 : 3)) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': cvt.pack.sat.{u16,s16}.s32 or cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 "
+                 "(PTX ISA §9.7.9.22)",
+                 (int)mt->len, mt->p);
+            return 0;
+        }
+        in->type = PTX_T_B32;
+        in->type2 = PTX_T_S32;
+    }
+    if (op == PTX_OP_cvt && in->cmp) {
+        const int c = in->cmp, t2 = in->type2;
+        const int ok =
+            c == PTX_CVT_TF32        ? t2 == PTX_T_F32 && (in->rnd == PTX_RND_RNA ||
+                                                    in->rnd == PTX_RND_RN || in->rnd == PTX_RND_RZ)
+            : c <= PTX_CVT_TO_E5M2X2 ? (t2 == PTX_T_F32 || t2 == PTX_T_F16X2) &&
+                                           in->rnd == PTX_RND_RN && (in->bop & PTX_CVT_SATFINITE)
+                                     : in->type == PTX_T_F16X2 && c != 0xff;
+        if (!ok) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': the forms are cvt.{rna,rn,rz}{.satfinite}.tf32.f32, "
+                 "cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and "
+                 "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} (PTX ISA §9.7.9.21)",
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+    } else if (in->rnd == PTX_RND_RNA) {
+        diag(P, mt->line, mt->col, "'%.*s': .rna is only for cvt.rna.tf32.f32", (int)mt->len,
+             mt->p);
+        return 0;
+    }
     if (op == PTX_OP_cvt && ntypes != 2) {
         diag(P, mt->line, mt->col, "cvt needs two types");
         return 0;
     }
-    if ((op == PTX_OP_atom || op == PTX_OP_red) && !in->cmp) {
+    if ((op == PTX_OP_st_async || op == PTX_OP_red_async) && !has_sub(mt, ".shared::cluster") &&
+        !has_sub(mt, ".mbarrier::complete_tx::bytes")) {
+        diag(P, mt->line, mt->col,
+             "'%.*s': only the sm_90 form (.shared::cluster with .mbarrier::complete_tx::bytes) "
+             "is supported",
+             (int)mt->len, mt->p);
+        P->unsupported = 1;
+        return 0;
+    }
+    if (op == PTX_OP_st_async || op == PTX_OP_red_async)
+        in->space = SIM_SPACE_SHARED;
+    if ((op == PTX_OP_atom || op == PTX_OP_red || op == PTX_OP_red_async) && !in->cmp) {
         diag(P, mt->line, mt->col, "unsupported atomic '%.*s'", (int)mt->len, mt->p);
         P->unsupported = 1;
         return 0;
@@ -1750,11 +1997,49 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     }
     if (op == PTX_OP_vote && in->cmp != PTX_VOTE_BALLOT)
         in->type = PTX_T_PRED;
-    if ((op == PTX_OP_bar_warp || op == PTX_OP_activemask || op == PTX_OP_nanosleep) &&
+    if ((op == PTX_OP_bar_warp || op == PTX_OP_activemask || op == PTX_OP_nanosleep ||
+         op == PTX_OP_applypriority || op == PTX_OP_discard || op == PTX_OP_griddepcontrol ||
+         op == PTX_OP_pmevent) &&
         in->type == PTX_T_NONE)
         in->type = PTX_T_B32;
     if (op == PTX_OP_shf && !in->cmp) {
         diag(P, mt->line, mt->col, "shf needs .l or .r in '%.*s'", (int)mt->len, mt->p);
+        return 0;
+    }
+    if (in->type == PTX_T_B128) {
+        if (!(op == PTX_OP_mov || op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st ||
+              (op == PTX_OP_atom && (in->cmp == PTX_ATOM_EXCH || in->cmp == PTX_ATOM_CAS))) ||
+            in->vec != 1) {
+            diag(P, mt->line, mt->col,
+                 "'%.*s': .b128 is simulated for mov, ld, ldu, st and "
+                 "atom.exch/.cas only",
+                 (int)mt->len, mt->p);
+            P->unsupported = 1;
+            return 0;
+        }
+        in->type = PTX_T_B64; /* on the register's two slots (parse_insn) */
+        in->vec = 2;
+    }
+    if (op == PTX_OP_brx && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s': brx needs .idx", (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((op == PTX_OP_bmsk || op == PTX_OP_szext) && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs .clamp or .wrap", (int)mt->len, mt->p);
+        return 0;
+    }
+    if ((op == PTX_OP_createpolicy || op == PTX_OP_griddepcontrol) && !in->cmp) {
+        diag(P, mt->line, mt->col, "'%.*s' needs a form (PTX ISA %s)", (int)mt->len, mt->p,
+             op == PTX_OP_createpolicy ? "§9.7.9.18: .fractional, .range or .cvt"
+                                       : "§9.7.13.13: .launch_dependents or .wait");
+        return 0;
+    }
+    if ((in->bop & PTX_XORSIGN_ABS) && (op == PTX_OP_min || op == PTX_OP_max) &&
+        !(has_sub(mt, ".xorsign") && has_sub(mt, ".abs"))) {
+        diag(P, mt->line, mt->col,
+             "'%.*s': .xorsign and .abs go together (the three-input .abs form is sm_100)",
+             (int)mt->len, mt->p);
+        P->unsupported = 1;
         return 0;
     }
     if (op == PTX_OP_testp && !in->cmp) {
@@ -1824,6 +2109,18 @@ static void parse_insn(parser *P, int guard, int gneg)
                     skip_stmt(P);
                     return;
                 }
+                if (in.op == PTX_OP_lop3 && in.bop) {
+                    /* lop3.BoolOp d|p, a, b, c, immLut, q: immLut to cmp, q fifth */
+                    const uint64_t lut = o5.imm;
+                    if (o5.kind != PTX_OPK_IMM || !expect(P, ',') ||
+                        !parse_operand(P, &in, &o5, PTX_T_PRED)) {
+                        diag(P, mt.line, mt.col, "'%.*s' takes d|p, a, b, c, immLut, q",
+                             (int)mt.len, mt.p);
+                        skip_stmt(P);
+                        return;
+                    }
+                    in.cmp = (uint8_t)lut;
+                }
                 if (o5.kind == PTX_OPK_REG) {
                     in.o4kind = PTX_OPK_REG;
                     in.target = o5.reg;
@@ -1851,7 +2148,7 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = PTX_T_PRED;
             if ((in.op == PTX_OP_shl || in.op == PTX_OP_shr || in.op == PTX_OP_shf ||
                  in.op == PTX_OP_bfe || in.op == PTX_OP_bfi || in.op == PTX_OP_shfl ||
-                 in.op == PTX_OP_prmt) &&
+                 in.op == PTX_OP_prmt || in.op == PTX_OP_bmsk || in.op == PTX_OP_szext) &&
                 n >= 2)
                 it = PTX_T_U32;
             if ((in.op == PTX_OP_vote || in.op == PTX_OP_match || in.op == PTX_OP_redux) && n == 2)
@@ -1864,11 +2161,33 @@ static void parse_insn(parser *P, int guard, int gneg)
                 it = (ptx_type)in.type;
             if (in.op == PTX_OP_testp && n == 1)
                 it = (ptx_type)in.type;
+            if (in.op == PTX_OP_createpolicy && n >= 1)
+                it = in.cmp == 1 ? PTX_T_F32 : PTX_T_U32;
             /* a video instruction's `%r1.b3210`: the register, then its selector */
             const char *sel = NULL;
             size_t seln = 0;
             int sline = P->t.line, scol = P->t.col;
-            if (is_video(in.op) && P->t.kind == PTX_TOK_IDENT && P->t.len > 1) {
+            if (in.op == PTX_OP_brx && n == 1 && P->t.kind == PTX_TOK_IDENT) {
+                GROW(P->bfix, P->nbfix, P->bfixcap); /* the list, resolved by resolve_brx */
+                if (P->oom) {
+                    skip_stmt(P);
+                    return;
+                }
+                P->bfix[P->nbfix].pc = m->ncode;
+                P->bfix[P->nbfix].label = xstrndup(P->t.p, P->t.len);
+                P->bfix[P->nbfix].line = P->t.line;
+                P->bfix[P->nbfix].col = P->t.col;
+                P->nbfix++;
+                next(P);
+                n++;
+                break;
+            }
+            if (in.op == PTX_OP_vmad && n >= 1 && is_punct(P, '-')) {
+                next(P); /* vmad's {-}a, {-}b, {-}c */
+                in.target = (int32_t)((uint32_t)in.target | (PTX_SV_NEG_A << (n - 1)));
+            }
+            if ((is_video(in.op) || is_svideo(in.op)) && P->t.kind == PTX_TOK_IDENT &&
+                P->t.len > 1) {
                 const char *dot = memchr(P->t.p + 1, '.', P->t.len - 1);
                 if (dot) {
                     sel = dot + 1;
@@ -1877,11 +2196,12 @@ static void parse_insn(parser *P, int guard, int gneg)
                 }
             }
             if (!parse_operand(P, &in, &in.o[n], it) ||
-                (sel && !video_sel(P, &in, &mt, n, sel, seln, sline, scol))) {
+                (sel && is_video(in.op) && !video_sel(P, &in, &mt, n, sel, seln, sline, scol)) ||
+                (sel && is_svideo(in.op) && !svideo_sel(P, &in, &mt, n, sel, seln, sline, scol))) {
                 skip_stmt(P);
                 return;
             }
-            if (is_video(in.op) && in.o[n].kind != PTX_OPK_REG) {
+            if ((is_video(in.op) || (is_svideo(in.op) && n < 3)) && in.o[n].kind != PTX_OPK_REG) {
                 /* as ptxas ("Incorrect video selector for operand N", CUDA 13, H100) */
                 diag(P, sline, scol, "'%.*s': operand %d must be a register", (int)mt.len, mt.p, n);
                 skip_stmt(P);
@@ -1897,6 +2217,16 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
         }
         in.nopnd = (uint8_t)n;
+        if (has_sub(&mt, ".b128")) /* a .b128 register: the vector of its two slots */
+            for (int i = 0; i < n; i++)
+                if (in.o[i].kind == PTX_OPK_REG && in.o[i].reg + 1u < PTX_NOREG &&
+                    (int)in.o[i].reg < m->funcs[P->fn].nregs &&
+                    m->funcs[P->fn].reginfo[in.o[i].reg].type == PTX_T_B128) {
+                    in.o[i].kind = PTX_OPK_VEC;
+                    in.o[i].sub = 2;
+                    in.o[i].imm = (uint64_t)in.o[i].reg | ((uint64_t)(in.o[i].reg + 1u) << 16);
+                    in.o[i].reg = PTX_NOREG;
+                }
         int want = ptx_op_table[in.op].nopnd; /* ptx_ops.def, or by the modifiers: */
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
             want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
@@ -1905,6 +2235,14 @@ static void parse_insn(parser *P, int guard, int gneg)
                                               : 1;
         if (in.op == PTX_OP_atom)
             want = in.cmp == PTX_ATOM_CAS ? 4 : 3;
+        if (in.op == PTX_OP_cvt && (in.cmp == PTX_CVT_TO_E4M3X2 || in.cmp == PTX_CVT_TO_E5M2X2))
+            want = in.type2 == PTX_T_F32 ? 3 : 2; /* d, a, b from two f32 */
+        if (in.op == PTX_OP_alloca)
+            want = n == 3 ? 3 : 2;
+        if (in.op == PTX_OP_cvt_pack)
+            want = in.cmp == 16 ? 3 : 4;
+        if (is_svideo(in.op) && in.op != PTX_OP_vmad)
+            want = PTX_SV_OP2(in.target) || PTX_SV_DSEL(in.target) ? 4 : 3;
         if (in.op == PTX_OP_setp || in.op == PTX_OP_set)
             want = in.bop ? 4 : 3;
         if (in.op == PTX_OP_vote && n == 2)
@@ -1913,9 +2251,17 @@ static void parse_insn(parser *P, int guard, int gneg)
             want = 0;
         if (in.op == PTX_OP_mad && (in.flags & PTX_F_CC))
             want = 4;
-        if (in.op == PTX_OP_cvt && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
+        if (in.op == PTX_OP_cvt && !in.cmp && (in.type == PTX_T_F16X2 || in.type == PTX_T_BF16X2))
             want = 3;
-        if (in.op == PTX_OP_cp)
+        if ((in.op == PTX_OP_ld || in.op == PTX_OP_st) && has_sub(&mt, ".L2::cache_hint"))
+            want++; /* the cache policy */
+        if (in.op == PTX_OP_lop3 && in.bop)
+            want = 5; /* d|p, a, b, c; immLut in cmp, q fifth */
+        if (in.op == PTX_OP_createpolicy)
+            want = in.cmp == 2 ? 4 : in.cmp == 3 ? 2 : (n == 1 ? 1 : 2);
+        if (in.op == PTX_OP_cp && in.cmp == PTX_CPA_PREFETCH)
+            want = 2;
+        else if (in.op == PTX_OP_cp)
             want = in.cmp == PTX_CPA_COPY          ? (n == 4 ? 4 : 3)
                    : in.cmp == PTX_CPA_WAIT_GROUP  ? 1
                    : in.cmp == PTX_CPA_MBAR_ARRIVE ? 1
@@ -1942,9 +2288,11 @@ static void parse_insn(parser *P, int guard, int gneg)
         int writes =
             !(in.op == PTX_OP_st || in.op == PTX_OP_red ||
               ((in.op == PTX_OP_bar || in.op == PTX_OP_barrier) && in.cmp != PTX_BAR_RED) ||
-              in.op == PTX_OP_bra || in.op == PTX_OP_prefetch || in.op == PTX_OP_prefetchu ||
-              in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep || in.op == PTX_OP_cp ||
-              in.op == PTX_OP_mbarrier || n == 0);
+              in.op == PTX_OP_bra || in.op == PTX_OP_brx || in.op == PTX_OP_prefetch ||
+              in.op == PTX_OP_prefetchu || in.op == PTX_OP_bar_warp || in.op == PTX_OP_nanosleep ||
+              in.op == PTX_OP_cp || in.op == PTX_OP_mbarrier || in.op == PTX_OP_applypriority ||
+              in.op == PTX_OP_discard || in.op == PTX_OP_pmevent || in.op == PTX_OP_stackrestore ||
+              in.op == PTX_OP_st_async || in.op == PTX_OP_red_async || n == 0);
         if (in.o[0].kind == PTX_OPK_REG && in.o[0].sub == 1) {
             diag(P, mt.line, mt.col, "'%.*s': a destination cannot be negated", (int)mt.len, mt.p);
             skip_stmt(P);
@@ -1952,7 +2300,7 @@ static void parse_insn(parser *P, int guard, int gneg)
         }
         if (in.o[0].sub == 2 && in.o[0].kind == PTX_OPK_REG &&
             !(in.op == PTX_OP_setp || in.op == PTX_OP_shfl || in.op == PTX_OP_match ||
-              in.op == PTX_OP_elect)) {
+              in.op == PTX_OP_elect || (in.op == PTX_OP_lop3 && in.bop))) {
             diag(P, mt.line, mt.col, "'%.*s' has one destination, not d|p", (int)mt.len, mt.p);
             skip_stmt(P);
             return;
@@ -1968,7 +2316,8 @@ static void parse_insn(parser *P, int guard, int gneg)
             }
             in.target = slot;
         }
-        int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov;
+        int vec_ok = in.op == PTX_OP_ld || in.op == PTX_OP_ldu || in.op == PTX_OP_mov ||
+                     (in.op == PTX_OP_atom && in.vec == 2); /* atom .b128 */
         if (writes && !(in.o[0].kind == PTX_OPK_REG || (vec_ok && in.o[0].kind == PTX_OPK_VEC))) {
             diag(P, mt.line, mt.col, "'%.*s' needs a register as its destination", (int)mt.len,
                  mt.p);
@@ -2028,10 +2377,13 @@ static void begin_func(parser *P, int fi)
     P->nfix = 0;
 }
 
+static void resolve_brx(parser *P);
+
 static void end_func(parser *P)
 {
     ptx_module *m = P->m;
     ptx_func *f = &m->funcs[P->fn];
+    resolve_brx(P);
     for (int i = 0; i < P->nfix; i++) {
         int pc;
         if (!smap_get(&P->labels, P->fix[i].label, strlen(P->fix[i].label), &pc))
@@ -2061,6 +2413,79 @@ static void end_func(parser *P)
     f->frame_size = align_up(f->frame_size, 8);
     f->local_size = align_up(f->local_size, 16);
     P->fn = -1;
+}
+
+/* `L: .branchtargets a, b, ...;` (PTX ISA §11.3.1): the list brx.idx names by L. */
+static void parse_branchtargets(parser *P)
+{
+    const int line = P->t.line, col = P->t.col;
+    next(P);
+    if (!P->last_label || P->last_label_pc != P->m->ncode) {
+        diag(P, line, col, ".branchtargets needs a label before it");
+        skip_stmt(P);
+        return;
+    }
+    GROW(P->bt, P->nbt, P->btcap);
+    if (P->oom)
+        return;
+    struct btlist *b = &P->bt[P->nbt++];
+    memset(b, 0, sizeof *b);
+    b->name = xstrndup(P->last_label, strlen(P->last_label));
+    b->line = line;
+    b->col = col;
+    int cap = 0;
+    while (P->t.kind == PTX_TOK_IDENT) {
+        GROW(b->labels, b->n, cap);
+        if (P->oom)
+            return;
+        b->labels[b->n++] = xstrndup(P->t.p, P->t.len);
+        next(P);
+        if (!accept(P, ','))
+            break;
+    }
+    if (!b->n)
+        diag(P, line, col, ".branchtargets lists no label");
+    expect(P, ';');
+}
+
+/* Resolves the function's brx.idx lists into ptx_module.btab (at its end). */
+static void resolve_brx(parser *P)
+{
+    ptx_module *m = P->m;
+    for (int i = 0; i < P->nbfix; i++) {
+        const fixup *f = &P->bfix[i];
+        const struct btlist *b = NULL;
+        for (int j = 0; j < P->nbt && !b; j++)
+            if (!strcmp(P->bt[j].name, f->label))
+                b = &P->bt[j];
+        if (!b) {
+            diag(P, f->line, f->col, "'%s' names no .branchtargets list", f->label);
+            continue;
+        }
+        m->code[f->pc].target = m->nbtab;
+        m->code[f->pc].o[1].imm = (uint64_t)b->n;
+        for (int k = 0; k < b->n; k++) {
+            int pc;
+            if (!smap_get(&P->labels, b->labels[k], strlen(b->labels[k]), &pc)) {
+                diag(P, b->line, b->col, "unknown label '%s'", b->labels[k]);
+                pc = 0;
+            }
+            GROW(m->btab, m->nbtab, P->btabcap);
+            if (P->oom)
+                return;
+            m->btab[m->nbtab++] = pc;
+        }
+    }
+    for (int i = 0; i < P->nbfix; i++)
+        free(P->bfix[i].label);
+    P->nbfix = 0;
+    for (int j = 0; j < P->nbt; j++) {
+        for (int k = 0; k < P->bt[j].n; k++)
+            free(P->bt[j].labels[k]);
+        free(P->bt[j].labels);
+        free(P->bt[j].name);
+    }
+    P->nbt = 0;
 }
 
 static void parse_body(parser *P)
@@ -2101,6 +2526,8 @@ static void parse_body(parser *P)
                     next(P);
             } else if (is_ident(P, ".pragma")) {
                 skip_stmt(P);
+            } else if (is_ident(P, ".branchtargets")) {
+                parse_branchtargets(P);
             } else if (is_ident(P, ".local")) {
                 next(P);
                 parse_var(P, SIM_SPACE_LOCAL, 0);
@@ -2155,6 +2582,9 @@ static void parse_body(parser *P)
                     diag(P, lt.line, lt.col, "label '%.*s' defined twice", (int)lt.len, lt.p);
                 smap_put(&P->labels, lt.p, lt.len, m->ncode);
                 smap_put(&P->all_labels, lt.p, lt.len, m->ncode);
+                free(P->last_label);
+                P->last_label = xstrndup(lt.p, lt.len);
+                P->last_label_pc = m->ncode;
                 next(P);
                 next(P);
                 continue;
@@ -2628,6 +3058,10 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     for (int i = 0; i < P->nfix; i++)
         free(P->fix[i].label);
     free(P->fix);
+    resolve_brx(P); /* frees what an unfinished function left */
+    free(P->bfix);
+    free(P->bt);
+    free(P->last_label);
     finish_module(P);
     sim_status st = SIM_OK;
     if (P->oom)
@@ -2680,6 +3114,7 @@ void ptx_module_free(ptx_module_t *m)
     free(m->syms);
     free(m->calls);
     free(m->rlist);
+    free(m->btab);
     free(m->srcvars);
     free(m->code);
     free(m->name);

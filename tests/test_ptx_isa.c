@@ -1,0 +1,323 @@
+/* test_ptx_isa.c — every PTX instruction of the PTX ISA's chapter 9.7 up to sm_90 runs on
+ * the simulator: walks tests/isa/instructions.txt (one "@" line per instruction, its
+ * "=" forms below it, "!" for the instructions left out and why), wraps each form in a
+ * kernel (tests/isa/wrap_head.ptx, the form's body, tests/isa/wrap_tail.ptx), parses
+ * and launches it as the other sim tests do, and compares thread 0's result with the
+ * value the table states (worked out from the ISA's semantics, not from the
+ * simulator). It fails naming every instruction the simulator refuses (does not parse,
+ * or stops with "unsupported") or miscomputes, except those the table lists as gaps
+ * ("~" lines, with the reason), whose forms must still be refused. tools/isa_gpu_check.sh
+ * runs the same table on a GPU. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "tests/fixture.h"
+
+#define ISA_DIR "tests/isa/"
+#define OUT_WORDS 5 /* u64 slots per thread: %r0, %rd0, %f0, %fd0, %p0 */
+#define SCRATCH_WORDS 64
+
+/* The kernel around a form: its helper function (the call row calls it) and the entry,
+ * whose parameters the head's @IN@/@OUT@/@SCR@/@SH@ name. */
+static const char prologue[] =
+    ".version 8.7\n.target sm_90\n.address_size 64\n"
+    ".shared .align 16 .b8 isa_sh[2048];\n"
+    ".func (.param .b32 isa_inc_r) isa_inc(.param .b32 isa_inc_x)\n{\n"
+    "  .reg .b32 %t;\n  ld.param.b32 %t, [isa_inc_x];\n  add.u32 %t, %t, 1;\n"
+    "  st.param.b32 [isa_inc_r], %t;\n  ret;\n}\n"
+    ".visible .entry k(.param .u64 pout, .param .u64 pin, .param .u64 pscr)\n{\n"
+    "  .reg .b64 %ai<4>;\n  ld.param.u64 %ai0, [pin];\n  ld.param.u64 %ai1, [pout];\n"
+    "  ld.param.u64 %ai2, [pscr];\n  mov.u64 %ai3, isa_sh;\n  cvta.shared.u64 %ai3, %ai3;\n"
+    "{\n";
+static const char epilogue[] = "}\n  ret;\n}\n";
+
+typedef struct text {
+    char *p;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        ck_assert_ptr_nonnull(t->p);
+    }
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
+    t->p[t->len] = '\0';
+}
+
+static void puts_t(text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+static void printf_t(text *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(t, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* s with the head's placeholders replaced by the entry's registers. */
+static void put_wrapped(text *t, const char *s)
+{
+    static const char *const from[] = {"@IN@", "@OUT@", "@SCR@", "@SH@"};
+    static const char *const to[] = {"%ai0", "%ai1", "%ai2", "%ai3"};
+    while (*s) {
+        int k = -1;
+        for (int i = 0; i < 4 && k < 0; i++)
+            if (!strncmp(s, from[i], strlen(from[i])))
+                k = i;
+        if (k >= 0) {
+            puts_t(t, to[k]);
+            s += strlen(from[k]);
+        } else {
+            put(t, s++, 1);
+        }
+    }
+}
+
+/* One "=" line: kind | threads | a | b | c | want | body. */
+typedef struct form {
+    char kind; /* r d f F p: the result compared; t: the launch must stop with a trap */
+    unsigned threads;
+    uint64_t a, b, c, want, tol;
+    const char *body;
+} form;
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+/* Splits s at the first n-1 '|' into f[0..n-1] (the last keeps any further '|'). */
+static int split(char *s, char **f, int n)
+{
+    int k = 0;
+    while (k < n - 1) {
+        char *bar = strchr(s, '|');
+        if (!bar)
+            break;
+        *bar = '\0';
+        f[k++] = trim(s);
+        s = bar + 1;
+    }
+    f[k++] = trim(s);
+    return k;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    int neg = *s == '-';
+    *v = strtoull(neg ? s + 1 : s, &end, 0);
+    if (neg)
+        *v = (uint64_t)0 - *v;
+    return end != s && *end == '\0';
+}
+
+/* The result thread 0 left for kind, from out (OUT_WORDS per thread). */
+static uint64_t pick(const uint64_t *out, char kind)
+{
+    switch (kind) {
+    case 'r': return out[0] & 0xffffffffu;
+    case 'd': return out[1];
+    case 'f': return out[2] & 0xffffffffu;
+    case 'F': return out[3];
+    default: return out[4] & 1;
+    }
+}
+
+/* Runs one form; returns NULL when it gives the stated result, else why not (malloc'd). */
+static char *run_form(const form *fm, const char *head, const char *tail, int *refused)
+{
+    text t = {0};
+    puts_t(&t, prologue);
+    put_wrapped(&t, head);
+    puts_t(&t, fm->body);
+    puts_t(&t, "\n");
+    put_wrapped(&t, tail);
+    puts_t(&t, epilogue);
+    text why = {0};
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    *refused = 0;
+    if (ptx_parse(t.p, t.len, "isa.ptx", &m, &diag) != SIM_OK) {
+        *refused = 1;
+        char *nl = diag ? strchr(diag, '\n') : NULL;
+        if (nl)
+            *nl = '\0';
+        printf_t(&why, "refused: %s", diag ? diag : "parse failed");
+        free(diag);
+        free(t.p);
+        return why.p;
+    }
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    ck_assert_ptr_nonnull(s);
+    uint64_t in[3] = {fm->a, fm->b, fm->c}, scr[SCRATCH_WORDS];
+    uint64_t *out = calloc((size_t)fm->threads * OUT_WORDS, sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    for (unsigned i = 0; i < SCRATCH_WORDS; i++)
+        scr[i] = i;
+    uint64_t din = 0, dout = 0, dscr = 0;
+    const size_t outsz = (size_t)fm->threads * OUT_WORDS * sizeof *out;
+    ck_assert_int_eq(sim_malloc(s, sizeof in, "in", &din), SIM_OK);
+    ck_assert_int_eq(sim_malloc(s, outsz, "out", &dout), SIM_OK);
+    ck_assert_int_eq(sim_malloc(s, sizeof scr, "scratch", &dscr), SIM_OK);
+    sim_memcpy_htod(s, din, in, sizeof in);
+    sim_memcpy_htod(s, dout, out, outsz);
+    sim_memcpy_htod(s, dscr, scr, sizeof scr);
+    void *params[] = {&dout, &din, &dscr};
+    unsigned g[3] = {1, 1, 1}, b[3] = {fm->threads, 1, 1};
+    sim_result res;
+    sim_status st = sim_launch(s, m, "k", g, b, 0, params, &res);
+    if (fm->kind == 't') {
+        if (st == SIM_OK || res.fault.kind != SIM_FAULT_TRAP)
+            printf_t(&why, "did not stop with a trap (%s)",
+                     st == SIM_OK ? "completed" : res.fault.message);
+    } else if (st != SIM_OK) {
+        *refused = strstr(res.fault.message, "unsupported") != NULL;
+        printf_t(&why, "%s: %s", *refused ? "refused" : "launch failed", res.fault.message);
+    } else {
+        sim_memcpy_dtoh(s, out, dout, outsz);
+        uint64_t got = pick(out, fm->kind);
+        uint64_t d = got > fm->want ? got - fm->want : fm->want - got;
+        if (d > fm->tol)
+            printf_t(&why, "miscomputed: got 0x%llx, want 0x%llx", (unsigned long long)got,
+                     (unsigned long long)fm->want);
+    }
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+    free(out);
+    free(t.p);
+    return why.p;
+}
+
+START_TEST(test_every_instruction_runs)
+{
+    size_t n;
+    char *table = fixture_read(ISA_DIR "instructions.txt", &n);
+    char *head = fixture_read(ISA_DIR "wrap_head.ptx", &n);
+    char *tail = fixture_read(ISA_DIR "wrap_tail.ptx", &n);
+    ck_assert_msg(table && head && tail, "cannot read " ISA_DIR " (run tests from the repo root)");
+    text report = {0};
+    int ninsn = 0, nforms = 0, nexcluded = 0, nbad_insn = 0, nrefused_insn = 0, ngaps = 0;
+    char insn[64] = "", section[32] = "";
+    int insn_bad = 0, insn_refused = 0, insn_forms = 0, lineno = 0, insn_gap = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(table, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+        /* close the previous instruction at its next "@", "!" or the end */
+        if (insn[0] && (!line || line[0] == '@' || line[0] == '!' || line[0] == '~')) {
+            ck_assert_msg(insn_forms > 0, "instructions.txt: '%s' has no form", insn);
+            nbad_insn += insn_bad;
+            nrefused_insn += insn_refused;
+            insn[0] = '\0';
+        }
+        if (!line)
+            break;
+        lineno++;
+        char *f[7];
+        if (line[0] == '@' || line[0] == '~') {
+            insn_gap = line[0] == '~';
+            int k = split(line + 1, f, insn_gap ? 6 : 5);
+            ck_assert_msg(k == (insn_gap ? 6 : 5), "instructions.txt: bad instruction line '%s'",
+                          line);
+            snprintf(insn, sizeof insn, "%s", f[0]);
+            snprintf(section, sizeof section, "%s", f[1]);
+            ninsn++;
+            ngaps += insn_gap;
+            insn_bad = insn_refused = insn_forms = 0;
+        } else if (line[0] == '!') {
+            ck_assert_msg(split(line + 1, f, 3) == 3, "instructions.txt: bad exclusion '%s'", line);
+            nexcluded++;
+        } else if (line[0] == '=') {
+            ck_assert_msg(insn[0], "instructions.txt: a form before any instruction");
+            ck_assert_msg(split(line + 1, f, 7) == 7, "instructions.txt: bad form '%s'", line);
+            form fm = {0};
+            fm.kind = f[0][0];
+            fm.threads = (unsigned)atoi(f[1]);
+            char *tilde = strchr(f[5], '~');
+            if (tilde) {
+                *tilde = '\0';
+                ck_assert(parse_u64(trim(tilde + 1), &fm.tol));
+            }
+            ck_assert_msg(strchr("rdfFpt", fm.kind) && fm.kind &&
+                              (fm.threads == 1 || fm.threads == 32) && parse_u64(f[2], &fm.a) &&
+                              parse_u64(f[3], &fm.b) && parse_u64(f[4], &fm.c) &&
+                              parse_u64(trim(f[5]), &fm.want),
+                          "instructions.txt: bad fields in the form of %s: '%s'", insn, f[6]);
+            fm.body = f[6];
+            nforms++;
+            insn_forms++;
+            int refused;
+            char *why = run_form(&fm, head, tail, &refused);
+            if (insn_gap) { /* a known gap: it must still be refused */
+                if (!refused) {
+                    printf_t(&report, "  %s (PTX ISA %s) `%s`: listed as a gap (~) but %s\n", insn,
+                             section, fm.body, why ? why : "runs right: make its line '@'");
+                    insn_bad = 1;
+                }
+                free(why);
+            } else if (why) {
+                printf_t(&report, "  %s (PTX ISA %s) `%s`: %s\n", insn, section, fm.body, why);
+                insn_bad = 1;
+                insn_refused |= refused;
+                free(why);
+            }
+        } else {
+            ck_assert_msg(line[0] == '#' || trim(line)[0] == '\0',
+                          "instructions.txt: unknown line '%s'", line);
+        }
+    }
+    printf("%d instructions (%d forms), %d left out, %d known gaps; %d not right, %d of them "
+           "refused\n",
+           ninsn, nforms, nexcluded, ngaps, nbad_insn, nrefused_insn);
+    ck_assert_msg(ninsn > 100, "instructions.txt lists only %d instructions", ninsn);
+    if (report.p) /* Check's own message cannot hold the list */
+        fputs(report.p, stdout);
+    fflush(stdout);
+    ck_assert_msg(nbad_insn == 0,
+                  "%d of %d instructions are refused or miscomputed by the simulator (%d "
+                  "refused; the forms are listed above)",
+                  nbad_insn, ninsn, nrefused_insn);
+    free(report.p);
+    free(table);
+    free(head);
+    free(tail);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ptx_isa");
+    TCase *tc = tcase_create("isa");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_every_instruction_runs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int nf = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
