@@ -31,6 +31,7 @@
 #define SIM_CLUSTER_TID 0x8000u
 #define SIM_MAX_DEPTH 32
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
+#define SIM_SHREL 8      /* release writes to shared memory racecheck remembers */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
 /* The global-memory race detector's record of one access (sim_mem.h grace_check). */
@@ -181,6 +182,11 @@ typedef struct sim_ctx {
                                       until the launch's first cp.async */
     uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
     uint16_t *wsync;               /* per warp: __syncwarp count (racecheck) */
+    struct sim_shrel {             /* racecheck: the latest release writes to shared memory */
+        uint32_t a, epoch;         /* (st/atom/red .release, .acq_rel, .sc): byte offset, */
+        uint16_t tid;              /* interval and thread (sim_race_released) */
+    } shrel[SIM_SHREL];
+    unsigned nshrel; /* releases recorded so far; shrel is a ring of the last SIM_SHREL */
     uint64_t rng;                  /* schedule_random state */
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
