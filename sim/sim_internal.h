@@ -114,6 +114,13 @@ typedef struct sim_frame {
     uint32_t rbase, pbase, lbase;
 } sim_frame;
 
+/* A release write to shared memory that racecheck remembers (st/atom/red .release,
+ * .acq_rel, .sc; sim_mem.h sim_race_released): byte offset, barrier interval, thread. */
+struct sim_shrel {
+    uint32_t a, epoch;
+    uint16_t tid;
+};
+
 /* Everything one launch needs; the hot state of the interpreter. */
 typedef struct sim_ctx {
     sim_t *s;
@@ -182,15 +189,13 @@ typedef struct sim_ctx {
                                       until the launch's first cp.async */
     uint32_t epoch;                /* barrier interval of the CTA (racecheck) */
     uint16_t *wsync;               /* per warp: __syncwarp count (racecheck) */
-    struct sim_shrel {             /* racecheck: the latest release writes to shared memory */
-        uint32_t a, epoch;         /* (st/atom/red .release, .acq_rel, .sc): byte offset, */
-        uint16_t tid;              /* interval and thread (sim_race_released) */
-    } shrel[SIM_SHREL];
-    unsigned nshrel; /* releases recorded so far; shrel is a ring of the last SIM_SHREL */
     uint64_t rng;                  /* schedule_random state */
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
+    /* racecheck: the last release writes to shared memory, a ring (sim_race_released) */
+    struct sim_shrel shrel[SIM_SHREL];
+    unsigned nshrel; /* release writes recorded so far */
     /* ---- where the block runs (sim.c sim_place; PTX ISA §10.4 %warpid, §10.8 %smid) */
     struct sim_place *place;      /* the launch's modelled SMs and their warp slots */
     unsigned sm;                  /* this slot's modelled SM: place->sm[sm] */

@@ -303,8 +303,7 @@ START_TEST(test_cub_umbrella_header_compiles_where_cub_is_available)
     }
     ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
     ck_assert_ptr_nonnull(strstr(out.ptx, "block_sum"));
-    ck_assert_msg(!out.log || !strstr(out.log, "warning"), "%s: %s", gl_compiler_name(c),
-                  out.log);
+    ck_assert_msg(!out.log || !strstr(out.log, "warning"), "%s: %s", gl_compiler_name(c), out.log);
     gl_compiled_free(&out);
 }
 END_TEST
