@@ -393,6 +393,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         if (r == TRY_COMPILE_ERROR && err) {
             *err = cerr;
             cc_explain_target(err, cpath, compiled_sm, gl_arch_sm(archnum), opts->arch_origin);
+            cc_explain_library(err, cpath, c == GL_CC_CLANG);
         }
         if (r == TRY_UNAVAILABLE) {
             if (opts->verbose)

@@ -538,6 +538,16 @@ static void diag_add(diag_list *l, const char *file, size_t flen, long lineno, l
              hash ? (int)hlen : 0, hash ? hash : "", hash ? "]" : "");
 }
 
+/* A warning the learner's code did not cause: libcu++'s <cuda/std/cmath> defines INFINITY
+ * and NAN for NVRTC (as numeric_limits calls) over the prelude's math.h, which NVRTC
+ * includes first (--pre-include), with the same values. */
+static int prelude_artefact(const line *l)
+{
+    return mem_has(l->s, l->n, "nvrtc/math.h") &&
+           (mem_has(l->s, l->n, "redefinition of macro \"INFINITY\"") ||
+            mem_has(l->s, l->n, "redefinition of macro \"NAN\""));
+}
+
 /* Rewrites a compiler's log into "path:line:col: severity: message" diagnostics, each
  * followed by its context lines (source line, caret, notes). Errors go to errs, warnings
  * and remarks to warns. Summary lines ("2 errors generated") are dropped. Every
@@ -573,6 +583,7 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
 
     strbuf *cur = NULL;   /* bucket of the current diagnostic */
     strbuf pending = {0}; /* "In file included from" lines, for the next diagnostic */
+    strbuf dropped = {0}; /* the prelude's own diagnostics (prelude_artefact) */
     for (size_t i = 0; i < nlines; i++) {
         const line *l = &lines[i];
         const char *file, *rest;
@@ -596,6 +607,11 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
             int is_note = sevlen >= 4 && memcmp(rest, "note", 4) == 0;
             int is_error =
                 colon && (mem_has(rest, sevlen, "error") || mem_has(rest, sevlen, "fatal"));
+            if (!is_error && prelude_artefact(l)) {
+                cur = &dropped; /* with its context lines */
+                pending.len = 0;
+                continue;
+            }
             if (!is_note || !cur)
                 cur = is_error ? errs : warns;
             if (col == 0 && i + 2 < nlines) { /* nvcc: "  source" then "  ^" */
@@ -660,6 +676,7 @@ static void diag_rewrite(const char *log, const char *path, strbuf *errs, strbuf
         cc_sb_puts(cur, "\n");
     }
     free(pending.s);
+    free(dropped.s);
     free(lines);
 }
 
@@ -729,6 +746,45 @@ void cc_keep_warnings(const char *log, const char *path, gl_compiled *out)
         return;
     }
     out->log = warns.s;
+}
+
+/* See compile_internal.h. */
+void cc_explain_library(gl_error *err, const char *path, int clang)
+{
+    if (!err)
+        return;
+    const char *m = err->msg;
+    char head[600];
+    if (!clang && ((strstr(m, "is not allowed in JIT mode") &&
+                    (strstr(m, "/cub/") || strstr(m, "/thrust/"))) ||
+                   strstr(m, "namespace \"cub\" has no member \"Device") ||
+                   (strstr(m, "must be a class or namespace name") && strstr(m, "cub::Device")))) {
+        snprintf(head, sizeof head,
+                 "%s: CUB's device-wide algorithms (cub/device/..., cub::DeviceReduce and the "
+                 "rest) and Thrust are host code that launches kernels, which NVRTC does not "
+                 "compile: NVRTC takes CUB's block-, warp- and thread-level primitives "
+                 "(<cub/cub.cuh>, or their own headers such as <cub/block/block_reduce.cuh>)\n",
+                 gl_display_path(path));
+    } else if (clang && strstr(m, "file not found") &&
+               (strstr(m, "'cub/") || strstr(m, "'cuda/") || strstr(m, "'thrust/") ||
+                strstr(m, "'nv/"))) {
+        snprintf(head, sizeof head,
+                 "%s: CUB and libcu++ (<cub/...>, <cuda/...>) are not available with clang: "
+                 "they come with the CUDA Toolkit (include/cccl) and need its CUDA headers, "
+                 "while gpulearn's clang compiles against its own prelude; NVRTC and nvcc "
+                 "compile them\n",
+                 gl_display_path(path));
+    } else {
+        return;
+    }
+    char msg[sizeof err->msg];
+    size_t hl = strlen(head), ml = strlen(m);
+    if (hl + ml >= sizeof msg)
+        ml = sizeof msg - 1 - hl;
+    memcpy(msg, head, hl);
+    memcpy(msg + hl, m, ml);
+    msg[hl + ml] = '\0';
+    memcpy(err->msg, msg, sizeof msg);
 }
 
 void cc_log_prepend(gl_compiled *out, const char *note)

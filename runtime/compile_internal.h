@@ -50,6 +50,13 @@ void cc_keep_warnings(const char *log, const char *path, gl_compiled *out);
 /* Puts gpulearn's note (a line ending in '\n') before out->log (kept as it is when memory
  * runs out). */
 void cc_log_prepend(gl_compiled *out, const char *note);
+/* A compile error caused by a CUDA library the compiler cannot use gets a first line that
+ * says so: under NVRTC (clang: 0), CUB's device-wide algorithms and Thrust, which are
+ * host code; under clang (1), CUB and libcu++, which need the CUDA Toolkit's headers
+ * (clang compiles against gpulearn's prelude: CCCL 3.0 also needs PTX ISA 7.6, which it
+ * assumes of clang 16 and later only).
+ * path: the learner's file. */
+void cc_explain_library(gl_error *err, const char *path, int clang);
 
 /* ------------------------------------------------------------------ compile_cli.c */
 

@@ -154,6 +154,19 @@ static int nvrtc_include_dir(char *buf, size_t n)
     return 0;
 }
 
+/* Appends s to the string buf[n] whose length is *at, as much as fits. */
+static void cmd_append(char *buf, size_t n, size_t *at, const char *s)
+{
+    size_t len = strlen(s);
+    if (*at + 1 >= n)
+        return;
+    if (len > n - 1 - *at)
+        len = n - 1 - *at;
+    memcpy(buf + *at, s, len);
+    *at += len;
+    buf[*at] = '\0';
+}
+
 static try_result nvrtc_compile_here(const char *path, const char *archnum, int debug,
                                      const char *src, gl_compiled *out, char *why, size_t whylen,
                                      gl_error *err)
@@ -174,11 +187,18 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
             snprintf(ccclopt, sizeof ccclopt, "--include-path=%s/cccl", incdir);
     }
     /* the C library headers NVRTC lacks (prelude/nvrtc), searched last */
-    char libc[PATH_MAX + 16], libcopt[PATH_MAX + 32] = "";
-    if (nvrtc_libc_dir(libc, sizeof libc))
+    char libc[PATH_MAX + 16], libcopt[PATH_MAX + 32] = "", firstopt[PATH_MAX + 48] = "";
+    if (nvrtc_libc_dir(libc, sizeof libc)) {
         snprintf(libcopt, sizeof libcopt, "--include-path=%s", libc);
-    const char *options[6] = {arch, debug ? "-G" : "-lineinfo"};
+        /* prelude/nvrtc/first, searched before the Toolkit's: cub/cub.cuh without
+         * CUB's device-wide algorithms, which are host code (see that header) */
+        if (ccclopt[0])
+            snprintf(firstopt, sizeof firstopt, "--include-path=%s/first", libc);
+    }
+    const char *options[7] = {arch, debug ? "-G" : "-lineinfo"};
     int noptions = 2;
+    if (firstopt[0])
+        options[noptions++] = firstopt;
     if (incopt[0])
         options[noptions++] = incopt;
     if (ccclopt[0])
@@ -189,9 +209,17 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
          * file: INFINITY, NAN and M_PI need no #include there, nor here */
         options[noptions++] = "--pre-include=math.h";
     }
-    snprintf(out->command, sizeof out->command, "nvrtc %s %s %.100s%s%.100s%s%.100s%s (%.100s)",
-             options[0], options[1], incopt, ccclopt[0] ? " " : "", ccclopt, libcopt[0] ? " " : "",
-             libcopt, libcopt[0] ? " --pre-include=math.h" : "", nvrtc.soname);
+    /* "nvrtc OPTION ... (library)", cut short where it does not fit */
+    size_t at = 0;
+    out->command[0] = '\0';
+    cmd_append(out->command, sizeof out->command, &at, "nvrtc");
+    for (int i = 0; i < noptions; i++) {
+        cmd_append(out->command, sizeof out->command, &at, " ");
+        cmd_append(out->command, sizeof out->command, &at, options[i]);
+    }
+    cmd_append(out->command, sizeof out->command, &at, " (");
+    cmd_append(out->command, sizeof out->command, &at, nvrtc.soname);
+    cmd_append(out->command, sizeof out->command, &at, ")");
 
     nvrtcProgram prog;
     /* The program name is the path, so diagnostics and .file carry it. */

@@ -331,10 +331,7 @@ static uint64_t *mbar_obj(sim_ctx *c, unsigned t, const ptx_insn *in, const ptx_
  * them go unreported; never a false report. */
 static void phase_completed(sim_ctx *c)
 {
-    c->epoch++;
-    if (c->wsync)
-        for (unsigned w = 0; w < c->nwarps; w++)
-            c->wsync[w]++;
+    sim_race_interval(c);
 }
 
 /* Traces one side of thread t's bulk copy of `size` bytes at `a` (trace.h MEM: the

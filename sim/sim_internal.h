@@ -31,6 +31,7 @@
 #define SIM_CLUSTER_TID 0x8000u
 #define SIM_MAX_DEPTH 32
 #define SIM_ITS_WARPS 32 /* warps per block at most (1024 threads) */
+#define SIM_SHREL 8      /* release writes to shared memory racecheck remembers */
 #define SIM_AHEAD_MAX 32 /* register-only instructions a warp may run ahead of its turn */
 
 /* The global-memory race detector's record of one access (sim_mem.h grace_check). */
@@ -116,6 +117,13 @@ typedef struct sim_frame {
  * it: the GPU's default stack size (cudaLimitStackSize, 1 KiB). */
 #define SIM_ALLOCA_BYTES 1024
 
+/* A release write to shared memory that racecheck remembers (st/atom/red .release,
+ * .acq_rel, .sc; sim_mem.h sim_race_released): byte offset, barrier interval, thread. */
+struct sim_shrel {
+    uint32_t a, epoch;
+    uint16_t tid;
+};
+
 /* Everything one launch needs; the hot state of the interpreter. */
 typedef struct sim_ctx {
     sim_t *s;
@@ -189,6 +197,9 @@ typedef struct sim_ctx {
     uint64_t poison;               /* seed of the poison that shared memory, local memory and
                               registers start as (sim_poison): fixed in the deterministic
                               schedule, from schedule_seed in random ones */
+    /* racecheck: the last release writes to shared memory, a ring (sim_race_released) */
+    struct sim_shrel shrel[SIM_SHREL];
+    unsigned nshrel; /* release writes recorded so far */
     /* ---- where the block runs (sim.c sim_place; PTX ISA §10.4 %warpid, §10.8 %smid) */
     struct sim_place *place;      /* the launch's modelled SMs and their warp slots */
     unsigned sm;                  /* this slot's modelled SM: place->sm[sm] */

@@ -182,6 +182,22 @@ void *sim_release_data(sim_t *s, uint64_t dptr)
 }
 
 /* sim_mem for every access but the common load of a kernel parameter (below). */
+/* Racecheck of thread t's access to shared bytes [a, a+size) by instruction in (kind: 0
+ * load, 1 store, 2 atomic): the strong forms of ld/st checked as such (race_one's ops 3
+ * and 4), then the ordering that a release and an acquire give (sim_race_acquired). */
+static void shared_race(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int kind,
+                        const ptx_insn *in)
+{
+    const int strong = (in->op == PTX_OP_ld || in->op == PTX_OP_st) &&
+                       (in->bop & (PTX_MEM_STRONG | PTX_MEM_RELEASE)) != 0;
+    sim_race_check(c, t, a, size, strong && kind == 0 ? 3 : strong && kind == 1 ? 4 : kind, in);
+    if (kind == 2 || (strong && kind == 0))
+        sim_race_acquired(c, t, a, size);
+    if (kind != 0 && in->bop == PTX_MEM_RELEASE &&
+        (in->op == PTX_OP_st || in->op == PTX_OP_atom || in->op == PTX_OP_red))
+        sim_race_released(c, t, a);
+}
+
 static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int space, uint64_t addr,
                                                    unsigned size, int kind, const ptx_insn *in)
 {
@@ -236,7 +252,7 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
             return sim_cluster_mem(c, t, space, addr, a, size, kind, in);
         if (a <= c->shared_size && size <= c->shared_size - a) {
             if (c->checks & SIM_CHECK_RACE)
-                sim_race_check(c, t, a, size, kind, in);
+                shared_race(c, t, a, size, kind, in);
             if (c->checks & SIM_CHECK_INIT) {
                 /* an atomic reads the word before it writes it */
                 if (kind != 1 && memchr(c->shared_written + a, 0, size))

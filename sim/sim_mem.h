@@ -111,6 +111,20 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
 /* sim_race.c: racecheck of thread t's access (op 0 load, 1 store, 2 atomic) to shared
  * bytes [a, a+size). */
 void sim_race_check(sim_ctx *c, unsigned t, uint64_t a, unsigned size, int op, const ptx_insn *in);
+/* Racecheck's ordering by release and acquire in shared memory (PTX ISA §8.8 "Release and
+ * acquire patterns"), as libcu++'s cuda::barrier and cuda::pipeline use it where there
+ * is no mbarrier (sm_70-sm_75: atom.add.acq_rel arrivals, ld.acquire polls).
+ * sim_race_released: thread t's release write (st/atom/red .release, .acq_rel, .sc) to
+ * shared byte offset a (an 8-byte object at most). sim_race_acquired: an atomic or
+ * strong load of thread t of [a, a+size) that reads a release of another thread in the
+ * current interval starts a new one (sim_race_interval). Coarser than the memory model,
+ * as an mbarrier's phase is (exec_async.c): the threads that did not take part are
+ * ordered too, so races between them go unreported; never a false report. */
+void sim_race_released(sim_ctx *c, unsigned t, uint64_t a);
+void sim_race_acquired(sim_ctx *c, unsigned t, uint64_t a, unsigned size);
+/* A new racecheck interval for the CTA: every access so far is ordered before every later
+ * one (a barrier's release, an mbarrier phase's completion). */
+void sim_race_interval(sim_ctx *c);
 /* sim_race.c: marks shared bytes [a, a+size) as the destination of thread tid's
  * cp.async at pc that has not completed (on = 1: racecheck reports any access to them,
  * SIM_EPOCH_ASYNC), or clears the mark when it lands (on = 0). */
@@ -264,9 +278,11 @@ static inline void wshadow_set(struct sim_wshadow *S, uint64_t k, const struct s
 
 /* Checks and records, in one shadow sh (a shared byte, or a whole word whose shadows
  * agree), an access of thread t of warp w (its __syncwarp count ws, at pc = in; E the
- * current epoch) to shared bytes [a, a+size). op: 0 load, 1 store, 2 atomic (atomics
- * are checked against plain accesses of other threads, not against each other, and are
- * not recorded). Reports only when !reported (one report per access); returns whether
+ * current epoch) to shared bytes [a, a+size). op: 0 load, 1 store, 2 atomic, 3 strong
+ * load, 4 strong store (PTX ISA §8.5: strong operations, atomics and the .relaxed,
+ * .acquire, .release forms, do not race with each other: they are checked against plain
+ * accesses of other threads, a strong load against plain stores only, and are not
+ * recorded). Reports only when !reported (one report per access); returns whether
  * the access has been reported. */
 /* The body of race_one and race_word, SH_(field) naming the shadow's field. */
 #define RACE_ONE_BODY                                                                              \
@@ -283,8 +299,8 @@ static inline void wshadow_set(struct sim_wshadow *S, uint64_t k, const struct s
             ot = SH_(w_tid);                                                                       \
             opc = SH_(w_pc);                                                                       \
             oop = 1;                                                                               \
-            hz = op == 0 ? SIM_HAZ_RAW : SIM_HAZ_WAW;                                              \
-        } else if (op != 0 && SH_(r_epoch) == E) {                                                 \
+            hz = op == 0 || op == 3 ? SIM_HAZ_RAW : SIM_HAZ_WAW;                                   \
+        } else if ((op == 1 || op == 2 || op == 4) && SH_(r_epoch) == E) {                         \
             /* a reader in another warp first (an error), then one in this warp */                 \
             if (SH_(r_tid) / 32u != w) {                                                           \
                 ot = SH_(r_tid);                                                                   \

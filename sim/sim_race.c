@@ -25,6 +25,7 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
                                                      int oop)
 {
     int32_t pc = (int32_t)(in - c->code);
+    op = op == 3 ? 0 : op == 4 ? 1 : op; /* a strong load or store (race_one) */
     const int remote = t >= SIM_CLUSTER_TID || ot >= SIM_CLUSTER_TID;
     int same_warp = t / 32 == ot / 32 && !remote;
     /* an error inside one warp too: independent thread scheduling (Volta+, CUDA C++
@@ -65,6 +66,37 @@ __attribute__((cold, noinline)) void sim_report_race(sim_ctx *c, unsigned t, con
                  "which Volta and later GPUs do not promise",
                  hazard_name(hz), t / 32, wa, t % 32, sim_op_verb(op, 0), size, at, a, ot % 32,
                  sim_op_verb(oop, 1), b);
+}
+
+/* See sim_mem.h. */
+void sim_race_interval(sim_ctx *c)
+{
+    c->epoch++;
+    if (c->wsync)
+        for (unsigned w = 0; w < c->nwarps; w++)
+            c->wsync[w]++;
+}
+
+/* See sim_mem.h. */
+void sim_race_released(sim_ctx *c, unsigned t, uint64_t a)
+{
+    struct sim_shrel *r = &c->shrel[c->nshrel++ % SIM_SHREL];
+    r->a = (uint32_t)a;
+    r->epoch = c->epoch;
+    r->tid = (uint16_t)t;
+}
+
+/* See sim_mem.h. */
+void sim_race_acquired(sim_ctx *c, unsigned t, uint64_t a, unsigned size)
+{
+    const unsigned n = c->nshrel < SIM_SHREL ? c->nshrel : SIM_SHREL;
+    for (unsigned i = 0; i < n; i++) {
+        const struct sim_shrel *r = &c->shrel[i];
+        if (r->epoch == c->epoch && r->tid != t && r->a < a + size && a < (uint64_t)r->a + 8) {
+            sim_race_interval(c);
+            return;
+        }
+    }
 }
 
 /* Checks and records an access of thread t to shared bytes [a, a+size) in the n

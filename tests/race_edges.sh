@@ -3,7 +3,8 @@
 # paths handle (row broadcasts, half-warp rows and columns, unaligned unit-stride words,
 # partial masks with gaps, bytes and halves inside words, __syncwarp, random schedules,
 # out-of-bounds and misaligned shared accesses, a cp.async overwriting what another warp
-# read earlier in the interval). Each tests/kernels/check/race_edges/
+# read earlier in the interval, warps ordered by st.release / ld.acquire or by
+# atom.add.acq_rel arrivals in shared memory, and not by .relaxed ones). Each tests/kernels/check/race_edges/
 # NAME.json (kernels in tests/kernels/check/race_edges.cu) runs on the simulator with
 # each compiler present, and must print exactly the recorded findings and exit code:
 #

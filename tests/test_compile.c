@@ -283,6 +283,48 @@ START_TEST(test_nested_header_code_is_on_the_line_that_called_it)
 }
 END_TEST
 
+/* <cub/cub.cuh> compiles with NVRTC (gpulearn's stand-in: CUB's block, warp and thread
+ * primitives) and with nvcc, with no warning from NVRTC; clang's error says CUB is not
+ * available with it. Loop: compiler. */
+START_TEST(test_cub_umbrella_header_compiles_where_cub_is_available)
+{
+    const char *path = KDIR "cub_umbrella.cu";
+    gl_compiler c = compilers[_i];
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(c, path, &out, &err, &st))
+        return;
+    if (c == GL_CC_CLANG) {
+        ck_assert_int_eq(st, GL_ERR_COMPILE);
+        ck_assert_msg(strstr(err.msg, "not available with clang"), "%s", err.msg);
+        gl_compiled_free(&out);
+        return;
+    }
+    ck_assert_msg(st == GL_OK, "%s: %s", gl_compiler_name(c), err.msg);
+    ck_assert_ptr_nonnull(strstr(out.ptx, "block_sum"));
+    ck_assert_msg(!out.log || !strstr(out.log, "warning"), "%s: %s", gl_compiler_name(c), out.log);
+    gl_compiled_free(&out);
+}
+END_TEST
+
+/* CUB's device-wide algorithms under NVRTC: the error's first line says they are host
+ * code and what NVRTC takes instead. */
+START_TEST(test_device_wide_cub_under_nvrtc_says_it_is_host_code)
+{
+    gl_compiled out;
+    gl_error err = {0};
+    gl_status st;
+    if (!compile_with(GL_CC_NVRTC, KDIR "cub_device.cu", &out, &err, &st))
+        return;
+    ck_assert_int_eq(st, GL_ERR_COMPILE);
+    ck_assert_msg(strncmp(err.msg, KDIR "cub_device.cu: CUB's device-wide algorithms", 56) == 0 &&
+                      strstr(err.msg, "host code") && strstr(err.msg, "<cub/cub.cuh>"),
+                  "%s", err.msg);
+    gl_compiled_free(&out);
+}
+END_TEST
+
 /* The race of lines_cub.cu, run on the simulator: the second reduction's writes to the
  * shared TempStorage race with the first one's reads, and the finding names the two
  * calls (the earlier access on the first's line, the later on the second's), not one
@@ -899,6 +941,9 @@ static Suite *compile_suite(void)
     tcase_add_loop_test(tc, test_inlined_at_names_a_preceding_loc, 0, 5 * NCOMPILERS);
     tcase_add_loop_test(tc, test_nested_header_code_is_on_the_line_that_called_it, 0, NCOMPILERS);
     tcase_add_loop_test(tc, test_race_in_nested_header_code_names_the_calling_lines, 0, NCOMPILERS);
+    tcase_add_loop_test(tc, test_cub_umbrella_header_compiles_where_cub_is_available, 0,
+                        NCOMPILERS);
+    tcase_add_test(tc, test_device_wide_cub_under_nvrtc_says_it_is_host_code);
     tcase_add_loop_test(tc, test_inline_asm_is_on_the_calling_line_not_an_operand_line, 0,
                         NCOMPILERS);
     tcase_add_test(tc, test_unknown_compiler_in_env_fails_cleanly);

@@ -191,8 +191,10 @@ enum {
     PTX_F_CLAMP = 1u << 15, /* shf.clamp, bmsk.clamp (else .wrap) */
 };
 /* ptx_insn.bop of membar/fence: PTX_MEM_CTA for block scope (.cta, __threadfence_block);
- * of st/atom/red: PTX_MEM_RELEASE for .release, .acq_rel and .sc (PTX ISA §8.4). */
-enum { PTX_MEM_CTA = 1, PTX_MEM_RELEASE = 2 };
+ * of st/atom/red: PTX_MEM_RELEASE for .release, .acq_rel and .sc (PTX ISA §8.4); of
+ * ld/st: PTX_MEM_STRONG for the other memory-model forms, .relaxed and .acquire (strong
+ * operations, §8.5: not .volatile, which racecheck treats as a plain access). */
+enum { PTX_MEM_CTA = 1, PTX_MEM_RELEASE = 2, PTX_MEM_STRONG = 4 };
 /* Second-level modes kept in ptx_insn.cmp for ops that have no comparison:
  * shfl.sync mode, vote.sync mode, match mode, redux/atom operation, prmt mode (0 =
  * default, 1..6 = f4e b4e rc8 ecl ecr rc16), shf direction, testp property, bop of

@@ -1854,6 +1854,8 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
             /* volatile, and the strong (memory-model) forms: loads the simulator treats
              * as polling memory for forward progress (sim_warp_step) */
             in->flags |= PTX_F_VOLATILE;
+            if (n != 8 && in->bop != PTX_MEM_RELEASE)
+                in->bop = PTX_MEM_STRONG; /* strong: not a data race with atomics */
         } else if (n == 2 && !memcmp(q, "to", 2)) {
             in->flags |= PTX_F_TO;
         } else if (n == 2 && !memcmp(q, "nc", 2)) {
