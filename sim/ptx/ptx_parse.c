@@ -732,7 +732,7 @@ static int scope_declare(parser *P, const char *k, size_t n, int line, int col, 
         diag(P, line, col, "'%.*s' is declared twice in the same block", (int)n, k);
         return 0;
     }
-    char key[160];
+    char key[1024];
     int kl = snprintf(key, sizeof key, "%d:%.*s", P->blk, (int)n, k);
     if (kl > 0 && (size_t)kl < sizeof key && smap_get(&P->labels, key, (size_t)kl, &v)) {
         diag(P, line, col, "'%.*s' is declared as a label and again in the same block", (int)n, k);
@@ -2147,7 +2147,7 @@ static void end_func(parser *P)
     for (int i = 0; i < P->nfix; i++) {
         /* the label of the branch's block, else of the blocks around it (scope_open) */
         int li = -1;
-        char key[160];
+        char key[1024];
         for (int b = P->fix[i].blk; b >= 0 && li < 0; b = P->blk_parent[b]) {
             int kl = snprintf(key, sizeof key, "%d:%s", b, P->fix[i].label);
             if (kl < 0 || (size_t)kl >= sizeof key || !smap_get(&P->labels, key, (size_t)kl, &li))
@@ -2196,7 +2196,7 @@ static void end_func(parser *P)
  * definition of label"). */
 static void label_define(parser *P, const ptx_tok *lt)
 {
-    char key[160];
+    char key[1024];
     int kl = snprintf(key, sizeof key, "%d:%.*s", P->blk, (int)lt->len, lt->p);
     int v;
     if (kl < 0 || (size_t)kl >= sizeof key) {
