@@ -16,7 +16,8 @@
  * whose front end is NVRTC's, compiles the lessons and the corpus but not tests/grade's
  * 300 submissions unless SWEEP_NVCC=all: about 50 s on 2 idle cores with all three
  * compilers, half of it without a Toolkit (clang only, as in CI). SWEEP_COMPILERS=clang
- * (a comma list) limits the compilers, SWEEP_ONLY=text the files to paths holding it. */
+ * (a comma list) limits the compilers, SWEEP_ONLY=text the files to paths holding it;
+ * SWEEP_DEBUG=1 sweeps the debug builds grading makes (-G; clang -O0) instead. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -592,7 +593,9 @@ static int sweep(gl_compiler c, int w, int jobs, FILE *out)
             (c == GL_CC_NVCC && !nvcc_all && !strncmp(units[i].path, "tests/grade/", 12)))
             continue;
         kernels++;
-        gl_compile_opts o = {.compiler = c, .arch = units[i].arch[0] ? units[i].arch : NULL};
+        gl_compile_opts o = {.compiler = c,
+                             .arch = units[i].arch[0] ? units[i].arch : NULL,
+                             .debug = getenv("SWEEP_DEBUG") != NULL};
         gl_compiled cc;
         gl_error err = {0};
         char what[600];
