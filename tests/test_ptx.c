@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/ptx/ptx_ir.h"
 #include "sim/sim.h"
 #include "tests/fixture.h"
 
@@ -305,6 +306,179 @@ START_TEST(test_braces_scope_register_declarations)
 }
 END_TEST
 
+/* Runs kernel k of m with one block of `threads` threads and params, fails on a fault. */
+static void run_block(ptx_module_t *m, const char *k, unsigned threads, void **params, sim_t *s)
+{
+    unsigned grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
+    sim_result r;
+    sim_status st = sim_launch(s, m, k, grid, block, 0, params, &r);
+    ck_assert_msg(st == SIM_OK, "%s", r.fault.message);
+    sim_result_free(&r);
+}
+
+/* The other declarations a block scopes, as ptxas reads them (PTX ISA §9.7.12.1 {}):
+ * labels (sibling blocks define the same label; a branch finds the label of its own
+ * block first, then of the blocks around it, defined before or after it), .local and
+ * .shared variables (an inner one hides an outer one of the same name until the '}'),
+ * and registers and variables in one name space. Thread t of 4 writes 21010 (t = 0) or
+ * 21110: 3 loop rounds + 7 from the inner buf, +100 unless the inner %p1 (t == 0) skips
+ * it, +1000 from the outer buf, +0 from the outer %p1 (false: the loop's last setp),
+ * +20000 through the block's shared sh. Before, the second label L was an error and the
+ * outer buf read the inner one's 7. */
+static const char scoped_vars_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  .local .align 4 .b8 buf[8];\n"
+    "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd1, %rd1, %rd2;\n"
+    "  mov.u32 %r4, 1000;\n  st.local.u32 [buf], %r4;\n  mov.u32 %r2, 0;\n"
+    "  {\n  .reg .b32 n;\n  .local .align 4 .b8 buf[8];\n  mov.u32 %r4, 7;\n"
+    "  st.local.u32 [buf], %r4;\n  mov.u32 n, 3;\n"
+    "L:\n  add.s32 %r2, %r2, 1;\n  sub.s32 n, n, 1;\n  setp.ne.u32 %p1, n, 0;\n  @%p1 bra L;\n"
+    "  ld.local.u32 %r3, [buf];\n  add.s32 %r2, %r2, %r3;\n  }\n"
+    "  {\n  .reg .pred %p1;\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra L;\n"
+    "  add.s32 %r2, %r2, 100;\n"
+    "L:\n  { .reg .b32 %r2; mov.u32 %r2, 5000; @%p1 bra OUT; }\n  }\n"
+    "OUT:\n  ld.local.u32 %r3, [buf];\n  add.s32 %r2, %r2, %r3;\n"
+    "  selp.b32 %r3, 1, 0, %p1;\n  add.s32 %r2, %r2, %r3;\n"
+    "  {\n  .shared .align 4 .b32 sh;\n  .reg .b64 buf;\n  mov.u64 buf, sh;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n  mov.u32 %r4, 20000;\n  @%p1 st.shared.u32 [buf], %r4;\n"
+    "  bar.sync 0;\n  ld.shared.u32 %r3, [sh];\n  add.s32 %r2, %r2, %r3;\n  }\n"
+    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+
+START_TEST(test_braces_scope_labels_local_and_shared_variables)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(scoped_vars_ptx, strlen(scoped_vars_ptx), "v.ptx", &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+    sim_t *s = sim_new(NULL);
+    uint64_t d = fixture_upload(s, NULL, 16, "out");
+    void *params[] = {&d};
+    run_block(m, "k", 4, params, s);
+    int out[4];
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
+    ck_assert_int_eq(out[0], 21010);
+    for (int t = 1; t < 4; t++)
+        ck_assert_int_eq(out[t], 21110);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* What ptxas refuses about declarations in blocks is an error at the name's line and
+ * column (each verdict checked with ptxas 13.0): a name declared twice in one block (a
+ * kernel parameter and the body count as one block), a label of the same name as a
+ * declaration of its block, a label of an inner block branched to from outside it, a
+ * register or variable used after its block, and .extern in a function. */
+static const struct {
+    const char *body, *want;
+} scope_errors[] = {
+    {"{ .reg .b32 %r1;\n .reg .b32 %r1; }",
+     "e.ptx:7:12: '%r1' is declared twice in the same block"},
+    {".reg .b32 %r<10>;\n .reg .b32 %r5;", "e.ptx:7:12: '%r5' is declared twice in the same block"},
+    {".reg .b64 out;", "e.ptx:6:11: 'out' is declared twice in the same block"},
+    {".reg .b32 x;\n .local .b32 x;", "e.ptx:7:14: 'x' is declared twice in the same block"},
+    {"{ L2:\n L2: ret; }", "e.ptx:7:2: label 'L2' defined twice in the same block"},
+    {".reg .b32 L1;\nL1: ret;", "e.ptx:7:1: 'L1' is declared in this block and again as a label"},
+    {"bra L1;\n{ L1: ret; }", "e.ptx:6:5: unknown label 'L1'"},
+    {"{ .reg .b32 %r9; }\n mov.u32 %r9, 2;", "e.ptx:7:10: unknown register '%r9'"},
+    {".reg .b64 %rd1;\n{ .local .b32 buf; }\n mov.u64 %rd1, buf;",
+     "e.ptx:8:16: unknown symbol 'buf'"},
+    {".extern .shared .b8 dyn[];", "e.ptx:6:1: .extern declarations belong at module scope"},
+};
+
+START_TEST(test_declarations_ptxas_refuses_in_blocks_are_errors)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n"
+             "{\n%s\n ret;\n}\n",
+             scope_errors[_i].body); /* the body from line 6 */
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, strlen(text), "e.ptx", &m, &diag);
+    ck_assert_int_ne(st, SIM_OK);
+    ck_assert_msg(diag && strstr(diag, scope_errors[_i].want), "want '%s' in:\n%s\n(text:\n%s)",
+                  scope_errors[_i].want, diag ? diag : "", text);
+    free(diag);
+}
+END_TEST
+
+/* tests/kernels/sim/scoped_blocks.cu as NVRTC, nvcc and clang compile it: the
+ * __syncthreads_or/_and/_count blocks and inline-asm blocks that declare the kernel's own
+ * register names (%p1, %p2, %r1), nested, and sibling blocks with one label. Thread t of
+ * 64 (n = 40, in[t] = t) writes v + 100 (v > 20) + 2006 + 100000 * or (1) + 200000 *
+ * and (1) + 1000000 * count (29: v = 11 .. 39); the others write nothing. */
+static const char *const scoped_compilers[] = {"nvrtc", "nvcc", "clang"};
+
+START_TEST(test_every_compilers_scoped_blocks_run_exactly)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/ptx/scoped_blocks.%s.ptx", scoped_compilers[_i]);
+    size_t len;
+    char *text = fixture_read(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, len, path, &m, &diag);
+    ck_assert_msg(st == SIM_OK, "%s:\n%s", path, diag ? diag : "");
+    free(text);
+    sim_t *s = sim_new(NULL);
+    int in[40], out[64];
+    for (int t = 0; t < 40; t++)
+        in[t] = t;
+    for (int t = 0; t < 64; t++)
+        out[t] = -1;
+    uint64_t din = fixture_upload(s, in, sizeof in, "in");
+    uint64_t dout = fixture_upload(s, out, sizeof out, "out");
+    int n = 40;
+    void *params[] = {&din, &dout, &n};
+    run_block(m, "scoped_blocks", 64, params, s);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+    for (int t = 0; t < 64; t++) {
+        int want = t < 40 ? t + (t > 20 ? 100 : 0) + 2006 + 100000 + 200000 + 29000000 : -1;
+        ck_assert_msg(out[t] == want, "%s: out[%d] = %d, want %d", path, t, out[t], want);
+    }
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* ptx_parse_bindings lists each name an instruction uses with the declaration the parser
+ * bound it to: in scoped_ptx, the inner blocks' %p1 (lines 16 and 19) and the outer one
+ * (line 6) are three declarations, and each use names the one of its block. */
+START_TEST(test_bindings_name_the_declaration_of_the_innermost_block)
+{
+    ptx_module_t *m = NULL;
+    ptx_binding *b = NULL;
+    int nb = 0;
+    sim_status st =
+        ptx_parse_bindings(scoped_ptx, strlen(scoped_ptx), "scope.ptx", &m, NULL, &b, &nb);
+    ck_assert_int_eq(st, SIM_OK);
+    /* every use of %p1: its line -> the line of the declaration it means */
+    static const int want[][2] = {{14, 6}, {17, 16}, {18, 16}, {19, 19}, {20, 16}, {25, 6}};
+    int seen = 0;
+    for (int i = 0; i < nb; i++) {
+        const char *line = scoped_ptx;
+        for (int l = 1; l < b[i].line; l++)
+            line = strchr(line, '\n') + 1;
+        if (b[i].kind != PTX_BIND_REG || strncmp(line + b[i].col - 1, "%p1", 3) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            if (want[k][0] == b[i].line) {
+                ck_assert_msg(b[i].decl_line == want[k][1], "%%p1 on line %d: declared on %d",
+                              b[i].line, b[i].decl_line);
+                seen++;
+            }
+    }
+    ck_assert_int_eq(seen, 6);
+    free(b);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ptx_suite(void)
 {
     Suite *s = suite_create("ptx");
@@ -317,6 +491,11 @@ static Suite *ptx_suite(void)
     tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);
     tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);
     tcase_add_test(tc, test_braces_scope_register_declarations);
+    tcase_add_test(tc, test_braces_scope_labels_local_and_shared_variables);
+    tcase_add_loop_test(tc, test_every_compilers_scoped_blocks_run_exactly, 0, 3);
+    tcase_add_test(tc, test_bindings_name_the_declaration_of_the_innermost_block);
+    tcase_add_loop_test(tc, test_declarations_ptxas_refuses_in_blocks_are_errors, 0,
+                        (int)(sizeof scope_errors / sizeof scope_errors[0]));
     suite_add_tcase(s, tc);
     return s;
 }

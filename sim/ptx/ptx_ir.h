@@ -555,4 +555,22 @@ struct mma_desc;
  * the parser packed it (mma_pack). Returns 1, or 0 (d untouched) for any other op. */
 int ptx_mma_desc(const ptx_insn *in, struct mma_desc *d);
 
+/* Name resolution, for tests: one use of a register, a variable (or parameter) or a
+ * label in an instruction, and the declaration the parser bound it to, following the
+ * scopes of `{ }` blocks (PTX ISA §9.7.12.1). tests/test_scope_sweep.c compares them
+ * with a scope walk of its own over the PTX text. */
+typedef enum ptx_binding_kind { PTX_BIND_REG, PTX_BIND_VAR, PTX_BIND_LABEL } ptx_binding_kind;
+typedef struct ptx_binding {
+    int line, col;           /* the use: PTX line and byte column, both 1-based */
+    int decl_line, decl_col; /* the name in its declaration (.reg, variable, parameter)
+                                or label definition */
+    int kind;                /* ptx_binding_kind */
+} ptx_binding;
+
+/* ptx_parse, also listing every name an instruction uses that the parser resolved, in
+ * the order parsed, into *binds (*nbinds entries; caller frees; NULL and 0 when parsing
+ * failed). The carry flag of add.cc/addc (declared by no one) is not listed. */
+sim_status ptx_parse_bindings(const char *text, size_t len, const char *name, ptx_module_t **out,
+                              char **diag, ptx_binding **binds, int *nbinds);
+
 #endif

@@ -135,7 +135,16 @@ typedef struct fixup {
     int pc;
     char *label;
     int line, col;
+    int blk; /* the block the branch is in: its label is looked up from there outwards */
 } fixup;
+
+/* What a name of the current function means now, saved when a block's declaration hides
+ * it and put back at the block's '}' (scope_close). */
+typedef struct scope_saved {
+    char *name;
+    int blk;                /* the block whose declaration hid it */
+    int reg, sym, decl_blk; /* the register slot, symbol and declaring block (-1: none) */
+} scope_saved;
 
 typedef struct parser {
     ptx_lexer lx;
@@ -157,17 +166,33 @@ typedef struct parser {
     /* current function */
     int fn;
     smap regs, lsyms, labels;
-    /* `{ }` statement blocks scope declarations, as ptxas reads PTX: a name declared in
-     * a block is visible until its '}' and may hide an outer one (NVRTC's
-     * __syncthreads_or writes `{ .reg .pred %p1; ... }` in kernels with their own %p1).
-     * A name declared in a block takes a new register; each entry says what the name
-     * meant before it (-1: nothing), restored at the '}' */
-    struct reg_shadow {
-        char *name;
-        int depth, prev;
-    } * shadow;
+    /* Scopes (PTX ISA §9.7.12.1 {}: "any variable declared within a scope is not
+     * available outside the scope"), as ptxas reads them: block 0 is the function's
+     * body with its parameters, each '{' opens a block inside the current one. Registers
+     * and variables (regs, lsyms) share one name space per block: a name is declared
+     * once per block, before its uses, and hides an outer one until the block's '}'
+     * (NVRTC's __syncthreads_or writes `{ .reg .pred %p1; ... }` in kernels with their
+     * own %p1). Labels are visible in their whole block and the blocks inside it
+     * (forward branches), and may be defined again in another block: labels is keyed
+     * "<block>:<name>" and resolved at the function's end (end_func). */
+    int blk;         /* the current block */
+    int *blk_parent; /* [block]: the block it is in (-1 for block 0) */
+    int nblk, blkcap;
+    smap decl_blk;       /* register or variable name -> block of the declaration that
+                               regs/lsyms hold for it now */
+    scope_saved *shadow; /* what inner declarations hid, innermost last */
     int nshadow, shadowcap;
-    int block_depth;        /* 1 in the function's body, +1 per open '{' */
+    struct decl_pos {
+        int line, col;
+    } * regpos, *sympos, *retpos; /* where each register slot, symbol and return parameter
+                                     of the function being read was declared */
+    int regposcap, symposcap, retposcap;
+    struct label_def {
+        int pc, line, col;
+    } * labeldefs; /* the function's labels (labels' values index it) */
+    int nlabel, labelcap;
+    ptx_binding *binds; /* ptx_parse_bindings: every name resolved, in text order */
+    int nbinds, bindcap, record;
     smap all_labels;        /* every function's labels, for the DWARF's code addresses */
     ptx_dwarf_sec secs[16]; /* the module's .section blocks (ptx_dwarf.h) */
     int nsecs;
@@ -360,8 +385,10 @@ static int add_sym(parser *P, int kind, int64_t value)
 {
     ptx_module *m = P->m;
     GROW(m->syms, m->nsyms, P->scap);
+    GROW(P->sympos, m->nsyms, P->symposcap);
     if (P->oom)
         return -1;
+    P->sympos[m->nsyms] = (struct decl_pos){0, 0};
     m->syms[m->nsyms].kind = (uint8_t)kind;
     m->syms[m->nsyms].owned = 0; /* realloc'ed memory: set every field */
     m->syms[m->nsyms].value = value;
@@ -551,6 +578,8 @@ static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size
     } while (depth > 0 && P->t.kind != PTX_TOK_EOF);
 }
 
+static void var_declare(parser *P, const char *k, size_t n, int line, int col, int sym);
+
 /* A variable declaration after its state space: module scope or inside a function. */
 static void parse_var(parser *P, sim_space space, int is_extern)
 {
@@ -622,8 +651,8 @@ static void parse_var(parser *P, sim_space space, int is_extern)
         }
     }
     if (sym >= 0) {
-        if (in_fn && space != SIM_SPACE_GLOBAL && space != SIM_SPACE_CONST)
-            smap_put(&P->lsyms, d.name, d.nlen, sym);
+        if (in_fn) /* every variable of a function is scoped by its block (scope_declare) */
+            var_declare(P, d.name, d.nlen, d.line, d.col, sym);
         else
             smap_put(&P->gsyms, d.name, d.nlen, sym);
     }
@@ -645,6 +674,10 @@ static int reg_new(parser *P, ptx_func *f, const char *nm, size_t nl, int ty)
         f->reginfo = ri;
         f->reginfo_cap = cap;
     }
+    GROW(P->regpos, f->nregs, P->regposcap);
+    if (P->oom)
+        return -1;
+    P->regpos[f->nregs] = (struct decl_pos){0, 0};
     ptx_reginfo *r = &f->reginfo[f->nregs];
     size_t n = nl < sizeof r->name - 1 ? nl : sizeof r->name - 1;
     memcpy(r->name, nm, n);
@@ -659,53 +692,126 @@ static int regs_get(const parser *P, const char *k, size_t n, int *slot)
     return smap_get(&P->regs, k, n, slot) && *slot >= 0;
 }
 
-/* Declares register name k[0..n) of type rty in the current block: a new slot, unless
- * this block declared the name already (a repeated declaration names the same register);
- * a name of an outer block is hidden until this block's '}' (scope_close). */
-static void reg_declare(parser *P, ptx_func *f, const char *k, size_t n, ptx_type rty)
+/* Records that the name at P->t was resolved to the declaration at pos (ptx_parse_bindings
+ * only). */
+static void bind_record(parser *P, int kind, const struct decl_pos *pos)
 {
-    int prev;
-    const int had = regs_get(P, k, n, &prev);
-    if (had) {
-        if (P->block_depth <= 1)
-            return;
-        for (int i = P->nshadow - 1; i >= 0 && P->shadow[i].depth == P->block_depth; i--)
-            if (strlen(P->shadow[i].name) == n && memcmp(P->shadow[i].name, k, n) == 0)
-                return;
-    }
-    const int slot = reg_new(P, f, k, n, rty);
-    if (slot < 0)
+    if (!P->record)
         return;
-    if (P->block_depth > 1) {
-        if (P->nshadow == P->shadowcap) {
-            int nc = P->shadowcap ? 2 * P->shadowcap : 16;
-            struct reg_shadow *sh = realloc(P->shadow, (size_t)nc * sizeof *sh);
-            if (!sh) {
-                P->oom = 1;
-                return;
-            }
-            P->shadow = sh;
-            P->shadowcap = nc;
-        }
-        char *name = strndup(k, n);
+    GROW(P->binds, P->nbinds, P->bindcap);
+    if (P->oom)
+        return;
+    P->binds[P->nbinds++] =
+        (ptx_binding){P->t.line, P->t.col, pos ? pos->line : 0, pos ? pos->col : 0, kind};
+}
+
+/* regs_get for the name at P->t, recorded as a use of that register. */
+static int regs_bind(parser *P, int *slot)
+{
+    if (!regs_get(P, P->t.p, P->t.len, slot))
+        return 0;
+    bind_record(P, PTX_BIND_REG, &P->regpos[*slot]);
+    return 1;
+}
+
+/* find_sym for the name at P->t, recorded as a use of that variable or parameter. */
+static int sym_bind(parser *P)
+{
+    int s = find_sym(P, P->t.p, P->t.len);
+    if (s >= 0 && P->m->syms[s].kind != PTX_SYM_FUNC)
+        bind_record(P, PTX_BIND_VAR, &P->sympos[s]);
+    return s;
+}
+
+/* Opens a `{ }` block inside the current one. */
+static void scope_open(parser *P)
+{
+    GROW(P->blk_parent, P->nblk, P->blkcap);
+    if (P->oom)
+        return;
+    P->blk_parent[P->nblk] = P->blk;
+    P->blk = P->nblk++;
+}
+
+/* Declares name k[0..n) at line:col in the current block as register slot reg or
+ * symbol sym (the other -1): it hides what the name meant in outer blocks until this
+ * block's '}'. A name this block declared already, as a register, variable or label,
+ * is an error, as ptxas says ("Duplicate definition"). Returns 0 then. */
+static int scope_declare(parser *P, const char *k, size_t n, int line, int col, int reg, int sym)
+{
+    int b = -1, v;
+    if (smap_get(&P->decl_blk, k, n, &b) && b == P->blk) {
+        diag(P, line, col, "'%.*s' is declared twice in the same block", (int)n, k);
+        return 0;
+    }
+    char key[1024];
+    int kl = snprintf(key, sizeof key, "%d:%.*s", P->blk, (int)n, k);
+    if (kl > 0 && (size_t)kl < sizeof key && smap_get(&P->labels, key, (size_t)kl, &v)) {
+        diag(P, line, col, "'%.*s' is declared as a label and again in the same block", (int)n, k);
+        return 0;
+    }
+    if (P->blk > 0) {
+        GROW(P->shadow, P->nshadow, P->shadowcap);
+        char *name = P->oom ? NULL : xstrndup(k, n);
         if (!name) {
             P->oom = 1;
-            return;
+            return 0;
         }
-        P->shadow[P->nshadow++] = (struct reg_shadow){name, P->block_depth, had ? prev : -1};
+        scope_saved *sv = &P->shadow[P->nshadow++];
+        *sv = (scope_saved){name, P->blk, -1, -1, b};
+        if (smap_get(&P->regs, k, n, &v))
+            sv->reg = v;
+        if (smap_get(&P->lsyms, k, n, &v))
+            sv->sym = v;
     }
-    smap_put(&P->regs, k, n, slot);
+    int ok = smap_put(&P->decl_blk, k, n, P->blk);
+    if (reg >= 0 || smap_get(&P->regs, k, n, &v))
+        ok &= smap_put(&P->regs, k, n, reg);
+    if (sym >= 0 || smap_get(&P->lsyms, k, n, &v))
+        ok &= smap_put(&P->lsyms, k, n, sym);
+    if (!ok)
+        P->oom = 1;
+    return ok;
 }
 
 /* Closes the current block: the names it declared mean again what they meant before. */
 static void scope_close(parser *P)
 {
-    while (P->nshadow > 0 && P->shadow[P->nshadow - 1].depth >= P->block_depth) {
-        struct reg_shadow *sh = &P->shadow[--P->nshadow];
-        smap_put(&P->regs, sh->name, strlen(sh->name), sh->prev);
-        free(sh->name);
+    while (P->nshadow > 0 && P->shadow[P->nshadow - 1].blk == P->blk) {
+        scope_saved *sv = &P->shadow[--P->nshadow];
+        size_t n = strlen(sv->name);
+        smap_put(&P->regs, sv->name, n, sv->reg);
+        smap_put(&P->lsyms, sv->name, n, sv->sym);
+        smap_put(&P->decl_blk, sv->name, n, sv->decl_blk);
+        free(sv->name);
     }
-    P->block_depth--;
+    if (P->blk > 0)
+        P->blk = P->blk_parent[P->blk];
+}
+
+/* Declares register name k[0..n) of type rty, written at line:col, in the current block
+ * (scope_declare). */
+static void reg_declare(parser *P, ptx_func *f, const char *k, size_t n, ptx_type rty, int line,
+                        int col)
+{
+    int b;
+    if (smap_get(&P->decl_blk, k, n, &b) && b == P->blk) {
+        scope_declare(P, k, n, line, col, -1, -1); /* the error */
+        return;
+    }
+    const int slot = reg_new(P, f, k, n, rty);
+    if (slot < 0)
+        return;
+    P->regpos[slot] = (struct decl_pos){line, col};
+    scope_declare(P, k, n, line, col, slot, -1);
+}
+
+/* Declares variable or parameter k[0..n) at line:col as symbol sym of the current
+ * function, in the current block (scope_declare). */
+static void var_declare(parser *P, const char *k, size_t n, int line, int col, int sym)
+{
+    P->sympos[sym] = (struct decl_pos){line, col};
+    scope_declare(P, k, n, line, col, -1, sym);
 }
 
 /* .reg .type %name, %name<N>, ... ; */
@@ -739,6 +845,7 @@ static void parse_reg(parser *P)
         }
         const char *nm = P->t.p;
         size_t nl = P->t.len;
+        const int dline = P->t.line, dcol = P->t.col;
         next(P);
         if (accept(P, '<')) {
             uint64_t n = 0;
@@ -755,13 +862,13 @@ static void parse_reg(parser *P)
             for (uint64_t i = 0; i < n && nl < 120; i++) {
                 int k = snprintf(buf, sizeof buf, "%.*s%llu", (int)nl, nm, (unsigned long long)i);
                 const int before = f->nregs;
-                reg_declare(P, f, buf, (size_t)k, rty);
+                reg_declare(P, f, buf, (size_t)k, rty, dline, dcol);
                 if (rty == PTX_T_B128 && f->nregs > before) /* its high half */
                     reg_new(P, f, buf, (size_t)k, PTX_T_B64);
             }
         } else {
             const int before = f->nregs;
-            reg_declare(P, f, nm, nl, rty);
+            reg_declare(P, f, nm, nl, rty, dline, dcol);
             if (rty == PTX_T_B128 && f->nregs > before)
                 reg_new(P, f, nm, nl, PTX_T_B64);
         }
@@ -849,7 +956,7 @@ static uint64_t imm_bits(const ptx_tok *tk, ptx_type t, int neg)
 static int lookup_reg(parser *P, uint16_t *slot)
 {
     int v;
-    if (!regs_get(P, P->t.p, P->t.len, &v)) {
+    if (!regs_bind(P, &v)) {
         diag(P, P->t.line, P->t.col, "unknown register '%.*s'", (int)P->t.len, P->t.p);
         return 0;
     }
@@ -866,6 +973,7 @@ static void add_fixup(parser *P, int pc)
     P->fix[P->nfix].label = xstrndup(P->t.p, P->t.len);
     P->fix[P->nfix].line = P->t.line;
     P->fix[P->nfix].col = P->t.col;
+    P->fix[P->nfix].blk = P->blk;
     P->nfix++;
 }
 
@@ -970,7 +1078,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
                     return 0;
                 }
             } else if (P->t.kind == PTX_TOK_IDENT) {
-                int s = find_sym(P, P->t.p, P->t.len);
+                int s = sym_bind(P);
                 if (s < 0 || o->sym >= 0) {
                     diag(P, P->t.line, P->t.col, "unknown symbol '%.*s' in address", (int)P->t.len,
                          P->t.p);
@@ -998,7 +1106,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
                 if (!lookup_reg(P, &r))
                     return 0;
-            } else if (P->t.kind == PTX_TOK_IDENT && regs_get(P, P->t.p, P->t.len, &rs)) {
+            } else if (P->t.kind == PTX_TOK_IDENT && regs_bind(P, &rs)) {
                 r = (uint16_t)rs; /* named without '%' (inline asm) */
             } else if (P->t.kind == PTX_TOK_INT && P->t.ival == 0) {
                 /* a zero element of a pack (cuda_fp16's `mov.b32 %f1, {0, %rs1}`):
@@ -1023,7 +1131,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
     }
     if (P->t.kind == PTX_TOK_IDENT) {
         int rs;
-        if (in->op != PTX_OP_bra && regs_get(P, P->t.p, P->t.len, &rs)) {
+        if (in->op != PTX_OP_bra && regs_bind(P, &rs)) {
             /* a register named without '%' (inline asm: `{ .reg .pred p; ... }`) */
             o->kind = PTX_OPK_REG;
             o->reg = (uint16_t)rs;
@@ -1045,7 +1153,7 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
             next(P);
             return 1;
         }
-        int s = find_sym(P, P->t.p, P->t.len);
+        int s = sym_bind(P);
         if (s < 0) {
             diag(P, P->t.line, P->t.col, "unknown symbol '%.*s'", (int)P->t.len, P->t.p);
             return 0;
@@ -1068,7 +1176,7 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
     c.ret_off = -1;
     if (accept(P, '(')) {
         if (P->t.kind == PTX_TOK_IDENT) {
-            int s = find_sym(P, P->t.p, P->t.len);
+            int s = sym_bind(P);
             if (s < 0 || m->syms[s].kind != PTX_SYM_FPARAM) {
                 diag(P, P->t.line, P->t.col, "call return '%.*s' is not a .param", (int)P->t.len,
                      P->t.p);
@@ -1098,7 +1206,7 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
     if (accept(P, ',')) {
         if (accept(P, '(')) {
             while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF) {
-                int a = P->t.kind == PTX_TOK_IDENT ? find_sym(P, P->t.p, P->t.len) : -1;
+                int a = P->t.kind == PTX_TOK_IDENT ? sym_bind(P) : -1;
                 if (a < 0 || m->syms[a].kind != PTX_SYM_FPARAM) {
                     diag(P, P->t.line, P->t.col, "call argument '%.*s' is not a .param",
                          (int)P->t.len, P->t.p);
@@ -1445,7 +1553,7 @@ static int parse_rlist(parser *P, ptx_operand *o)
         } else if (P->t.kind == PTX_TOK_IDENT && P->t.p[0] == '%') {
             if (!lookup_reg(P, &r))
                 return 0;
-        } else if (P->t.kind == PTX_TOK_IDENT && regs_get(P, P->t.p, P->t.len, &rs)) {
+        } else if (P->t.kind == PTX_TOK_IDENT && regs_bind(P, &rs)) {
             r = (uint16_t)rs;
         } else {
             diag(P, P->t.line, P->t.col, "expected a register in the list, found '%.*s'",
@@ -2179,6 +2287,7 @@ static void parse_insn(parser *P, int guard, int gneg)
                 P->bfix[P->nbfix].label = xstrndup(P->t.p, P->t.len);
                 P->bfix[P->nbfix].line = P->t.line;
                 P->bfix[P->nbfix].col = P->t.col;
+                P->bfix[P->nbfix].blk = P->blk;
                 P->nbfix++;
                 next(P);
                 n++;
@@ -2373,10 +2482,27 @@ static void begin_func(parser *P, int fi)
     smap_free(&P->regs);
     while (P->nshadow > 0)
         free(P->shadow[--P->nshadow].name);
-    P->block_depth = 1;
+    smap_free(&P->decl_blk);
+    P->nblk = 0;
+    P->blk = -1;
+    scope_open(P); /* block 0: the body and the parameters */
     smap_free(&P->lsyms);
     smap_free(&P->labels);
+    P->nlabel = 0;
     P->nfix = 0;
+}
+
+/* The label `name` seen from block blk: defined in blk or a block around it (scope_open);
+ * its index in labeldefs, or -1. */
+static int label_find(const parser *P, int blk, const char *name)
+{
+    char key[1024];
+    for (int b = blk; b >= 0; b = P->blk_parent[b]) {
+        int li, kl = snprintf(key, sizeof key, "%d:%s", b, name);
+        if (kl >= 0 && (size_t)kl < sizeof key && smap_get(&P->labels, key, (size_t)kl, &li))
+            return li;
+    }
+    return -1;
 }
 
 static void resolve_brx(parser *P);
@@ -2387,11 +2513,20 @@ static void end_func(parser *P)
     ptx_func *f = &m->funcs[P->fn];
     resolve_brx(P);
     for (int i = 0; i < P->nfix; i++) {
-        int pc;
-        if (!smap_get(&P->labels, P->fix[i].label, strlen(P->fix[i].label), &pc))
+        /* the label of the branch's block, else of the blocks around it (scope_open) */
+        const int li = label_find(P, P->fix[i].blk, P->fix[i].label);
+        if (li < 0) {
             diag(P, P->fix[i].line, P->fix[i].col, "unknown label '%s'", P->fix[i].label);
-        else
-            m->code[P->fix[i].pc].target = pc;
+        } else {
+            m->code[P->fix[i].pc].target = P->labeldefs[li].pc;
+            if (P->record) {
+                GROW(P->binds, P->nbinds, P->bindcap);
+                if (!P->oom)
+                    P->binds[P->nbinds++] =
+                        (ptx_binding){P->fix[i].line, P->fix[i].col, P->labeldefs[li].line,
+                                      P->labeldefs[li].col, PTX_BIND_LABEL};
+            }
+        }
         free(P->fix[i].label);
     }
     P->nfix = 0;
@@ -2467,11 +2602,10 @@ static void resolve_brx(parser *P)
         m->code[f->pc].target = m->nbtab;
         m->code[f->pc].o[1].imm = (uint64_t)b->n;
         for (int k = 0; k < b->n; k++) {
-            int pc;
-            if (!smap_get(&P->labels, b->labels[k], strlen(b->labels[k]), &pc)) {
+            const int li = label_find(P, f->blk, b->labels[k]);
+            if (li < 0)
                 diag(P, b->line, b->col, "unknown label '%s'", b->labels[k]);
-                pc = 0;
-            }
+            const int pc = li < 0 ? 0 : P->labeldefs[li].pc;
             GROW(m->btab, m->nbtab, P->btabcap);
             if (P->oom)
                 return;
@@ -2490,15 +2624,45 @@ static void resolve_brx(parser *P)
     P->nbt = 0;
 }
 
+/* Label lt at the next instruction, in the current block: visible in the whole block
+ * and the blocks inside it (end_func resolves branches). Defined twice in one block, or
+ * named like a register or variable of the block, is an error (ptxas: "Duplicate
+ * definition of label"). */
+static void label_define(parser *P, const ptx_tok *lt)
+{
+    char key[1024];
+    int kl = snprintf(key, sizeof key, "%d:%.*s", P->blk, (int)lt->len, lt->p);
+    int v;
+    if (kl < 0 || (size_t)kl >= sizeof key) {
+        diag(P, lt->line, lt->col, "label name too long");
+        return;
+    }
+    if (smap_get(&P->labels, key, (size_t)kl, &v)) {
+        diag(P, lt->line, lt->col, "label '%.*s' defined twice in the same block", (int)lt->len,
+             lt->p);
+        return;
+    }
+    if (smap_get(&P->decl_blk, lt->p, lt->len, &v) && v == P->blk) {
+        diag(P, lt->line, lt->col, "'%.*s' is declared in this block and again as a label",
+             (int)lt->len, lt->p);
+        return;
+    }
+    GROW(P->labeldefs, P->nlabel, P->labelcap);
+    if (P->oom)
+        return;
+    P->labeldefs[P->nlabel] = (struct label_def){P->m->ncode, lt->line, lt->col};
+    if (!smap_put(&P->labels, key, (size_t)kl, P->nlabel++))
+        P->oom = 1;
+}
+
 static void parse_body(parser *P)
 {
     ptx_module *m = P->m;
     int depth = 1;
-    P->block_depth = 1;
     while (depth > 0 && P->t.kind != PTX_TOK_EOF && !P->oom) {
         if (accept(P, '{')) {
             depth++;
-            P->block_depth = depth;
+            scope_open(P);
             continue;
         }
         if (accept(P, '}')) {
@@ -2546,14 +2710,11 @@ static void parse_body(parser *P)
                 next(P);
                 parse_var(P, SIM_SPACE_CONST, 0);
             } else if (is_ident(P, ".extern")) {
-                next(P);
-                if (is_ident(P, ".shared")) {
-                    next(P);
-                    parse_var(P, SIM_SPACE_SHARED, 1);
-                } else {
-                    diag(P, P->t.line, P->t.col, "unsupported .extern declaration");
-                    skip_stmt(P);
-                }
+                /* external linkage is for module scope (PTX ISA §11.6.1 .extern; ptxas
+                 * reads `.extern` in a function as a syntax error) */
+                diag(P, P->t.line, P->t.col,
+                     ".extern declarations belong at module scope, not in a function");
+                skip_stmt(P);
             } else {
                 diag(P, P->t.line, P->t.col, "unsupported directive '%.*s'", (int)P->t.len, P->t.p);
                 P->unsupported = 1;
@@ -2579,10 +2740,7 @@ static void parse_body(parser *P)
             ptx_lex_next(&P->lx, &nt);
             P->lx = save;
             if (nt.kind == PTX_TOK_PUNCT && *nt.p == ':') {
-                int dummy;
-                if (smap_get(&P->labels, lt.p, lt.len, &dummy))
-                    diag(P, lt.line, lt.col, "label '%.*s' defined twice", (int)lt.len, lt.p);
-                smap_put(&P->labels, lt.p, lt.len, m->ncode);
+                label_define(P, &lt);
                 smap_put(&P->all_labels, lt.p, lt.len, m->ncode);
                 free(P->last_label);
                 P->last_label = xstrndup(lt.p, lt.len);
@@ -2642,7 +2800,12 @@ static void parse_params(parser *P, ptx_param **out, int *count, unsigned *frame
             int s = add_sym(P, is_kernel ? PTX_SYM_KPARAM : PTX_SYM_FPARAM, pp->offset);
             (void)m;
             if (s >= 0)
-                smap_put(&P->lsyms, d.name, d.nlen, s);
+                var_declare(P, d.name, d.nlen, d.line, d.col, s);
+        } else {
+            GROW(P->retpos, *count - 1, P->retposcap); /* a .func's return parameters */
+            if (P->oom)
+                return;
+            P->retpos[*count - 1] = (struct decl_pos){d.line, d.col};
         }
         if (!accept(P, ','))
             break;
@@ -2711,7 +2874,8 @@ static void parse_function(parser *P, int is_entry, int is_extern)
     for (int i = 0; i < nrets; i++) {
         int s = add_sym(P, PTX_SYM_FPARAM, rets[i].offset);
         if (s >= 0)
-            smap_put(&P->lsyms, rets[i].name, strlen(rets[i].name), s);
+            var_declare(P, rets[i].name, strlen(rets[i].name), P->retpos[i].line, P->retpos[i].col,
+                        s);
     }
     if (is_punct(P, '(')) {
         unsigned kframe = 0;
@@ -3029,15 +3193,19 @@ static void read_dwarf(parser *P)
 
 static uint64_t next_module_id = 1;
 
-sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_t **out,
-                     char **diag_out)
+/* ptx_parse; with binds, ptx_parse_bindings. */
+static sim_status parse_text(const char *text, size_t len, const char *name, ptx_module_t **out,
+                             char **diag_out, ptx_binding **binds, int *nbinds)
 {
     *out = NULL;
     if (diag_out)
         *diag_out = NULL;
+    if (binds)
+        *binds = NULL, *nbinds = 0;
     parser Pv;
     parser *P = &Pv;
     memset(P, 0, sizeof *P);
+    P->record = binds != NULL;
     P->name = name ? name : "<ptx>";
     P->fn = -1;
     P->m = calloc(1, sizeof *P->m);
@@ -3056,6 +3224,12 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     while (P->nshadow > 0)
         free(P->shadow[--P->nshadow].name);
     free(P->shadow);
+    smap_free(&P->decl_blk);
+    free(P->blk_parent);
+    free(P->regpos);
+    free(P->sympos);
+    free(P->retpos);
+    free(P->labeldefs);
     smap_free(&P->mnems);
     for (int i = 0; i < P->nfix; i++)
         free(P->fix[i].label);
@@ -3075,6 +3249,7 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     if (st != SIM_OK) {
         diag_finish(P);
         free(P->dsrc);
+        free(P->binds);
         ptx_module_free(P->m);
         if (diag_out)
             *diag_out = P->diag;
@@ -3084,8 +3259,23 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     }
     free(P->diag);
     free(P->dsrc);
+    if (binds)
+        *binds = P->binds, *nbinds = P->nbinds;
     *out = P->m;
     return SIM_OK;
+}
+
+sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_t **out,
+                     char **diag_out)
+{
+    return parse_text(text, len, name, out, diag_out, NULL, NULL);
+}
+
+/* See ptx_ir.h. */
+sim_status ptx_parse_bindings(const char *text, size_t len, const char *name, ptx_module_t **out,
+                              char **diag, ptx_binding **binds, int *nbinds)
+{
+    return parse_text(text, len, name, out, diag, binds, nbinds);
 }
 
 void ptx_module_free(ptx_module_t *m)
