@@ -275,6 +275,9 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
         snprintf(out->regs_why, sizeof out->regs_why, "ptxas %s failed: %.*s", arch,
                  (int)(n ? (n < 200 ? n : 200) : strlen(why)), n ? log : why);
         free(log);
+        for (char *c = out->regs_why; *c; c++) /* ptxas quotes the PTX: printable only */
+            if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
+                *c = '?';
     } else {
         size_t len = 0;
         char *bin = gl_read_file(cubin, &len, &e);

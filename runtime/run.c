@@ -1028,6 +1028,7 @@ static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *
         res->stats = rec.stats;
         res->occupancy = rec.occupancy;
         res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
+        res->occupancy.regs_why[sizeof res->occupancy.regs_why - 1] = '\0';
         res->peaks = rec.peaks;
         res->peaks.device[sizeof res->peaks.device - 1] = '\0';
         res->findings_dropped = rec.findings_dropped;
