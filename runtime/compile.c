@@ -466,7 +466,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     out->ptx = located;
     if (opts->debug)
         snprintf(out->regs_why, sizeof out->regs_why, "not counted for a debug build");
-    else
+    else if (!out->regs) /* NVRTC counted them where there is no ptxas */
         cc_count_regs(out->ptx, archnum, out);
     if (cacheable) {
         gl_cache_entry e = {.ptx = out->ptx, .log = out->log, .regs = out->regs};

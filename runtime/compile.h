@@ -71,8 +71,9 @@ typedef struct gl_compiled {
                           GL_ERR_COMPILE too (then nothing else is), none on a cache hit */
     int ndiags;
     /* Registers per thread of each function, counted for the target: ptxas compiles the
-     * PTX to a cubin for sm_<target> (as a GPU's driver compiles it) and runtime/cubin.h
-     * reads the table from it: "sm_75\n72 moving_sum\n..." (gl_regs_of looks one up).
+     * PTX to a cubin for sm_<target> (as a GPU's driver compiles it; without ptxas, NVRTC
+     * compiles the source for sm_<target> too) and runtime/cubin.h reads the table from
+     * the cubin: "sm_75\n72 moving_sum\n..." (gl_regs_of looks one up).
      * NULL when not counted (no CUDA Toolkit on this machine, a debug build), regs_why
      * then says why: "no CUDA Toolkit (ptxas) to count them". */
     char *regs;

@@ -252,7 +252,9 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
         logpath[PATH_MAX + 16], arch[64], why[512] = "";
     const int sm = gl_arch_sm(archnum);
     if (!gl_find_ptxas(ptxas, sizeof ptxas)) {
-        snprintf(out->regs_why, sizeof out->regs_why, "no CUDA Toolkit (ptxas) to count them");
+        if (!out->regs_why[0]) /* else NVRTC's reason (compile_nvrtc.c) */
+            snprintf(out->regs_why, sizeof out->regs_why,
+                     "no CUDA Toolkit (ptxas) to count them");
         return;
     }
     if (gl_tmpdir_make(tmp, sizeof tmp, "ptxas") != 0) {

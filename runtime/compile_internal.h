@@ -83,7 +83,8 @@ void cc_explain_target(gl_error *err, const char *path, int sm, int want, const 
 
 /* ptxas (gl_find_ptxas) compiles ptx for sm_<archnum> into a cubin in a private folder,
  * under the compile limits; out->regs gets its register table (runtime/cubin.h), or stays
- * NULL with out->regs_why saying why (no ptxas, ptxas failed). */
+ * NULL with out->regs_why saying why (no ptxas, ptxas failed). Where there is no ptxas,
+ * NVRTC counts them while it compiles (compile_nvrtc.c), and this is not called. */
 void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out);
 
 /* ------------------------------------------------------------------ compile_nvrtc.c */

@@ -3,7 +3,8 @@
  * and _sm90 (ptxas of CUDA 13.0 on nvcc's PTX of
  * tests/grade/18-occupancy/theoretical_occupancy__window_of_40_in_registers.cu; `ptxas
  * -v`: "Used 72 registers" for sm_75, 76 for sm_90) on every machine; the same count as
- * `ptxas -v` for PTX compiled here, where a CUDA Toolkit is (else a SKIP line); and
+ * `ptxas -v` for PTX compiled here, through ptxas and through NVRTC's own cubin, where a
+ * CUDA Toolkit is (else a SKIP line); and
  * truncated and damaged cubins, which are refused without reading outside the file.
  * Run from the repository root. */
 #include <check.h>
@@ -83,14 +84,31 @@ START_TEST(test_the_compilation_counts_what_ptxas_v_says_for_the_target)
         printf("SKIP: no ptxas (CUDA Toolkit): registers per thread are not counted here\n");
         gl_compiled c = {0};
         gl_error err = {0};
-        const gl_compile_opts o = {.arch = "sm_75", .no_cache = 1};
-        if (gl_compile_cuda(WINDOW, &o, &c, &err) == GL_OK) { /* clang only: why not */
+        const gl_compile_opts o = {.arch = "sm_75", .no_cache = 1, .compiler = GL_CC_CLANG};
+        if (gl_compile_cuda(WINDOW, &o, &c, &err) == GL_OK) { /* clang alone: why not */
             ck_assert_ptr_null(c.regs);
             ck_assert_str_eq(c.regs_why, "no CUDA Toolkit (ptxas) to count them");
         }
         gl_compiled_free(&c);
         return;
     }
+    /* NVRTC without ptxas: its own cubin for the target gives the same count */
+    setenv("GPULEARN_PTXAS", "none", 1);
+    for (int sm = 75; sm <= 90; sm += 15) {
+        gl_compiled c = {0};
+        gl_error err = {0};
+        char a[16];
+        snprintf(a, sizeof a, "sm_%d", sm);
+        const gl_compile_opts o = {.arch = a, .no_cache = 1, .compiler = GL_CC_NVRTC};
+        if (gl_compile_cuda(WINDOW, &o, &c, &err) == GL_ERR_TOOL) {
+            printf("SKIP: NVRTC not available: %s\n", err.msg);
+            break;
+        }
+        ck_assert_msg(c.regs != NULL, "%s: %s", a, c.regs_why);
+        ck_assert_int_eq(gl_regs_of(c.regs, "moving_sum", NULL), ptxas_says(ptxas, c.ptx, sm));
+        gl_compiled_free(&c);
+    }
+    unsetenv("GPULEARN_PTXAS");
     static const char *const arch[] = {"sm_75", "sm_90"};
     for (int i = 0; i < 2; i++)
         for (int cached = 0; cached < 2; cached++) { /* compiled, then from the cache */
