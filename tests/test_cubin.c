@@ -233,6 +233,24 @@ START_TEST(test_the_simulator_occupancy_counts_registers_or_says_it_is_a_bound)
     ck_assert_double_eq_tol(o.theoretical, 0, 1e-12);
     gl_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_ptr_nonnull(strstr(line, "a GPU refuses this launch"));
+    /* 84 registers (the issue's kernel): 2816 per warp, 5 warps per sub-partition, 20 per
+     * SM: 2 blocks of 8 warps, 50% on a T4 */
+    gl_occupancy_of(&t4, grid, block, 0, 84, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 2);
+    ck_assert_double_eq_tol(o.theoretical, 0.5, 1e-12);
+    /* registers per sub-partition, not per SM: 80 registers, blocks of one warp on an
+     * H100 (64 warps, 32 blocks): 16384 / 2560 = 6 warps in each of 4 partitions, 24
+     * blocks (65536 / 2560 would say 25) */
+    gl_device_info h100 = t4;
+    h100.max_threads_per_sm = 2048, h100.max_blocks_per_sm = 32, h100.sm_count = 132;
+    gl_occupancy_of(&h100, grid, (unsigned[3]){32, 1, 1}, 0, 80, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 24);
+    /* 255 registers: a block of 8 warps fits once; one of 9 warps counts as 12 (a multiple
+     * of the 4 partitions), 98304 registers: it does not fit */
+    gl_occupancy_of(&h100, grid, (unsigned[3]){256, 1, 1}, 0, 255, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 1);
+    gl_occupancy_of(&h100, grid, (unsigned[3]){288, 1, 1}, 0, 255, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 0);
     free(table);
     free(bin);
 }
