@@ -197,8 +197,8 @@ typedef struct gl_run_opts {
      * counted"). A table counted for another target than the simulated one is not used. */
     const char *regs;
     const char *regs_why;
-    uint64_t step_limit;         /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
-    double timeout_s;            /* wall-time limit of the kernel, seconds; 0 =
+    uint64_t step_limit; /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
+    double timeout_s;    /* wall-time limit of the kernel, seconds; 0 =
                                     GL_TIMEOUT_DEFAULT_S. The GPU worker running a kernel
                                     past it is killed; the simulator stops the launch
                                     with GL_FAULT_STEP_LIMIT */

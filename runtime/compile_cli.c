@@ -237,8 +237,7 @@ int gl_find_ptxas(char *buf, size_t n)
     if (find_on_path("ptxas", buf, n))
         return 1;
     const char *home = getenv("CUDA_HOME");
-    if (home && *home && snprintf(buf, n, "%s/bin/ptxas", home) < (int)n &&
-        access(buf, X_OK) == 0)
+    if (home && *home && snprintf(buf, n, "%s/bin/ptxas", home) < (int)n && access(buf, X_OK) == 0)
         return 1;
     snprintf(buf, n, "/usr/local/cuda/bin/ptxas");
     return access(buf, X_OK) == 0;
@@ -253,8 +252,7 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
     const int sm = gl_arch_sm(archnum);
     if (!gl_find_ptxas(ptxas, sizeof ptxas)) {
         if (!out->regs_why[0]) /* else NVRTC's reason (compile_nvrtc.c) */
-            snprintf(out->regs_why, sizeof out->regs_why,
-                     "no CUDA Toolkit (ptxas) to count them");
+            snprintf(out->regs_why, sizeof out->regs_why, "no CUDA Toolkit (ptxas) to count them");
         return;
     }
     if (gl_tmpdir_make(tmp, sizeof tmp, "ptxas") != 0) {

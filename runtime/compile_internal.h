@@ -108,16 +108,16 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
 /* A compiling child (cc_try_nvrtc's, cc_compile_sandboxed's) sends its result back in
  * messages (child.h), one per field, the last CC_MSG_DONE. */
 enum {
-    CC_MSG_WHY = 1, /* payload: why the compiler is unavailable (cc_try_nvrtc) */
-    CC_MSG_ERROR,   /* arg: gl_status; payload: the error message */
-    CC_MSG_COMMAND, /* payload: the command line */
-    CC_MSG_PTX,     /* payload: the PTX */
-    CC_MSG_LOG,     /* payload: the compiler's messages */
-    CC_MSG_USED,    /* arg: the gl_compiler that compiled (cc_compile_sandboxed) */
-    CC_MSG_DIAGS,   /* payload: the gl_diag records, as bytes (same binary both ends) */
-    CC_MSG_REGS,    /* arg: 1 when there is a register table; payload: it (gl_compiled.regs) */
+    CC_MSG_WHY = 1,  /* payload: why the compiler is unavailable (cc_try_nvrtc) */
+    CC_MSG_ERROR,    /* arg: gl_status; payload: the error message */
+    CC_MSG_COMMAND,  /* payload: the command line */
+    CC_MSG_PTX,      /* payload: the PTX */
+    CC_MSG_LOG,      /* payload: the compiler's messages */
+    CC_MSG_USED,     /* arg: the gl_compiler that compiled (cc_compile_sandboxed) */
+    CC_MSG_DIAGS,    /* payload: the gl_diag records, as bytes (same binary both ends) */
+    CC_MSG_REGS,     /* arg: 1 when there is a register table; payload: it (gl_compiled.regs) */
     CC_MSG_REGS_WHY, /* payload: gl_compiled.regs_why */
-    CC_MSG_DONE,    /* arg: try_result (cc_try_nvrtc) or gl_status (cc_compile_sandboxed) */
+    CC_MSG_DONE,     /* arg: try_result (cc_try_nvrtc) or gl_status (cc_compile_sandboxed) */
 };
 
 /* The most bytes one message may announce (4 GiB). */

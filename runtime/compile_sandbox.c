@@ -170,7 +170,7 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                  : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
-    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real, a->prelude,
+    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real,  a->prelude,
                                 a->copy,           a->nvrtc_dir, a->nvrtc_real, a->ptxas};
     const gl_sandbox_opts so = {.dir = tmp,
                                 .read = read,

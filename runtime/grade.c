@@ -1056,7 +1056,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     c->passed = 1;
     int failed = 0, nnot_run = 0, more_adv = 0, not_run_adv = 0;
     char more[256] = "", not_run[256] = "", why_not_run[1024] = "";
-    char regs_unknown[512] = ""; /* theoretical_occupancy: registers per thread unknown and
+    char regs_unknown[512] = "";      /* theoretical_occupancy: registers per thread unknown and
                                     the bound cannot decide (why, with the bound) */
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)

@@ -394,8 +394,8 @@ static int sim_regs(const gl_run_opts *opts, const char *kernel, const sim_devic
 {
     why[0] = '\0';
     if (!opts->regs) {
-        snprintf(why, whylen, "%s", opts->regs_why && *opts->regs_why ? opts->regs_why
-                                                                       : "not counted");
+        snprintf(why, whylen, "%s",
+                 opts->regs_why && *opts->regs_why ? opts->regs_why : "not counted");
         return -1;
     }
     int sm = 0;
@@ -802,10 +802,9 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     if (wr.occupancy[2] > 0 && wr.occupancy[3] > 0 && wr.occupancy[4] > 0) {
         gl_device_info d = {
             .warp_size = 32, .sm_count = wr.occupancy[3], .max_threads_per_sm = wr.occupancy[4]};
-        gl_occupancy_of(&d, spec->grid, spec->block,
-                        (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes,
-                        wr.occupancy[0] > 0 ? wr.occupancy[0] : -1, wr.occupancy[2],
-                        &res->occupancy);
+        gl_occupancy_of(
+            &d, spec->grid, spec->block, (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes,
+            wr.occupancy[0] > 0 ? wr.occupancy[0] : -1, wr.occupancy[2], &res->occupancy);
     }
     const gl_worker_fault gpu_fault = wr.fault;
     if (gpu_fault != GL_WORKER_OK)

@@ -50,7 +50,7 @@
 #define COMMON                                                                                     \
     .warp_size = 32, .max_threads_per_block = 1024, .max_block_dim = {1024, 1024, 64},             \
     .max_grid_dim = {2147483647u, 65535u, 65535u}, .shared_bytes_per_block = 48 * KIB,             \
-    .regs_per_sm = 65536, .regs_per_thread = 255, .reg_alloc_unit = 256, .sm_partitions = 4,        \
+    .regs_per_sm = 65536, .regs_per_thread = 255, .reg_alloc_unit = 256, .sm_partitions = 4,       \
     .sector_bytes = 32
 
 /* flops_per_clk in sim_roof order: FP32, FP64, FP16, tensor f16, bf16, tf32, int8, fp8,
