@@ -1407,7 +1407,8 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
             /* registers per thread not counted (no CUDA Toolkit's ptxas): an occupancy
              * entry is checked against the occupancy the other limits allow where that
              * decides it, else not checked; the step says so below */
-            if (strstr(e->name, "occupancy") && runs[r].res.occupancy.bound) {
+            if (e->kind == GL_EXPECT_METRIC && strstr(e->name, "occupancy") &&
+                runs[r].res.occupancy.bound) {
                 bound_why = runs[r].res.occupancy.regs_why;
                 if (registers_decide(e, &runs[r].spec, &runs[r])) {
                     nundecided++;
