@@ -375,6 +375,11 @@ int cmd_run(int argc, char **argv)
         if (mrc && !rc)
             rc = mrc;
     }
+    if (c.verbose && res.occupancy.valid) { /* the Result's occupancy line, registers too */
+        char line[512];
+        gl_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
+        fprintf(stderr, "gpulearn: %s\n", line);
+    }
     print_findings(&res);
     if (st == GL_OK && res.nerrors > 0 && !rc)
         rc = 1;                             /* completed, but wrong: a race is an error */

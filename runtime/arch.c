@@ -61,6 +61,9 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     info->shared_bytes_per_block_optin = d->shared_bytes_per_block_optin;
     info->regs_per_sm = d->regs_per_sm;
     info->regs_per_block = d->regs_per_sm; /* 64 K per block too on 7.5 - 9.0 */
+    info->regs_per_thread = d->regs_per_thread;
+    info->reg_alloc_unit = d->reg_alloc_unit;
+    info->sm_partitions = d->sm_partitions;
     info->l2_bytes = d->l2_bytes;
     info->clock_khz = d->clock_mhz * 1000;
     info->peak_bandwidth_gbs = d->dram_gbs;

@@ -42,6 +42,11 @@ typedef struct gl_device_info {
     char driver[64];           /* driver version "13.0", or "" */
     /* GPU: device properties */
     int regs_per_sm;                     /* 32-bit registers per SM */
+    int regs_per_thread;                 /* the most a thread may have: 255 */
+    int reg_alloc_unit;                  /* a warp's registers come in multiples of
+                                            this: 256 (0: 256) */
+    int sm_partitions;                   /* an SM's sub-partitions, each with a share
+                                            of its registers: 4 (0: 4) */
     int max_blocks_per_sm;               /* resident blocks per SM */
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
 } gl_device_info;
@@ -186,8 +191,14 @@ typedef struct gl_run_opts {
     gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
     const char *source_override; /* compile this .cu instead of spec->source, or NULL */
-    uint64_t step_limit;         /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
-    double timeout_s;            /* wall-time limit of the kernel, seconds; 0 =
+    /* The simulator's occupancy: the registers per thread of the PTX's kernels counted
+     * for the target (gl_compiled.regs, runtime/cubin.h's table; gl_run_spec sets it from
+     * its compilation), or NULL with regs_why saying why they are not known (NULL: "not
+     * counted"). A table counted for another target than the simulated one is not used. */
+    const char *regs;
+    const char *regs_why;
+    uint64_t step_limit; /* simulator, warp instructions; 0 = GL_STEP_LIMIT_DEFAULT */
+    double timeout_s;    /* wall-time limit of the kernel, seconds; 0 =
                                     GL_TIMEOUT_DEFAULT_S. The GPU worker running a kernel
                                     past it is killed; the simulator stops the launch
                                     with GL_FAULT_STEP_LIMIT */
@@ -275,10 +286,19 @@ typedef struct gl_occupancy {
     int warps_per_block; /* a partial warp counts as one */
     int max_warps_per_sm;
     int sm_count;
-    int blocks_per_sm;     /* the theoretical limit, >= 1 */
+    int blocks_per_sm;     /* the theoretical limit; 0 only when a block needs more
+                              registers than an SM gives one block (a GPU refuses the
+                              launch: "too many resources requested for launch") */
     char limiter[16];      /* what sets blocks_per_sm: "threads", "blocks", "shared
                                  memory" or "registers" */
-    int regs_per_thread;   /* 0: not known (the simulator runs PTX's virtual registers) */
+    int regs_known;        /* 1: regs_per_thread is the kernel's count for the target */
+    int regs_per_thread;   /* the GPU driver's (CU_FUNC_ATTRIBUTE_NUM_REGS), or on the
+                              simulator ptxas's for the modelled target (gl_compiled.regs);
+                              0 when not known */
+    char regs_why[160];    /* why registers are not known, when not: "no CUDA Toolkit
+                              (ptxas) to count them" */
+    int bound;             /* 1: registers are not known and nothing else counted them, so
+                              theoretical (and achieved) are upper bounds: "at most" */
     unsigned shared_bytes; /* per block: static + dynamic */
     double theoretical;    /* 0..1 */
     double achieved;       /* 0..1, the estimate above */
@@ -288,9 +308,14 @@ typedef struct gl_occupancy {
 } gl_occupancy;
 
 /* Fills *o for a launch of grid x block threads with shared_bytes of shared memory per
- * block on device d. blocks_per_sm_known > 0 overrides the computed limit (the driver's
- * cuOccupancyMaxActiveBlocksPerMultiprocessor, which counts registers too); regs is
- * registers per thread when known (0 if not). */
+ * block on device d. regs: registers per thread, or -1 when not known (o->bound then,
+ * unless blocks_per_sm_known). The register limit is the CUDA Occupancy Calculator's
+ * (cuda_occupancy.h cudaOccMaxBlocksPerSMRegsLimit; Nsight Compute's "Block Limit
+ * Registers"): a warp gets regs x 32 rounded up to d->reg_alloc_unit, in one of the SM's
+ * d->sm_partitions sub-partitions of regs_per_sm / sm_partitions each; a block whose warps,
+ * rounded up to a multiple of the partitions, need more than d->regs_per_block does not
+ * fit at all (blocks_per_sm 0). blocks_per_sm_known > 0 overrides the computed limit (the
+ * driver's cuOccupancyMaxActiveBlocksPerMultiprocessor, which counts registers too). */
 void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
                      unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
 
@@ -298,7 +323,10 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
  * (limit: threads), about 12% achieved on the 4 SMs with work: 104 of 108 SMs idle" (the
  * achieved figure is of the SMs with work: the idle ones are said apart), or ": 217 blocks
  * in 2 waves on 108 SMs, the last on 1" (the SMs the last wave keeps busy); modelled: the
- * simulator's model, which counts no registers. */
+ * simulator's model, with the registers ptxas counted for its target ("occupancy
+ * (modelled, 72 registers per thread for sm_75): 75% theoretical (limit: registers)"), or
+ * with none: "occupancy (modelled): at most 100% theoretical (limit without registers:
+ * threads; registers per thread unknown: no CUDA Toolkit (ptxas) to count them)". */
 void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n);
 
 /* The kernels (.entry directives, in the order of the PTX) of a module's PTX text and

@@ -150,7 +150,8 @@ void gl_cache_entry_free(gl_cache_entry *e)
         return;
     free(e->ptx);
     free(e->log);
-    e->ptx = e->log = NULL;
+    free(e->regs);
+    e->ptx = e->log = e->regs = NULL;
 }
 
 static int valid_key(const char *key)
@@ -165,8 +166,10 @@ static int valid_key(const char *key)
 }
 
 /* Entry file format (text, one entry per file "<key>.ptx"):
- *   gpulearn-ptx-cache 2\n compiler NAME\n command TEXT\n sha256 HEX\n log N\n <N bytes>
- *   ptx M\n <M bytes>   (HEX: entry_sum of the log and the PTX)
+ *   gpulearn-ptx-cache 3\n compiler NAME\n command TEXT\n regs_why TEXT\n sha256 HEX\n
+ *   log N\n <N bytes> regs R\n <R bytes> ptx M\n <M bytes>
+ * (HEX: entry_sum of the log, the register table, its regs_why and the PTX; R 0: no
+ * table)
  * Reads "word value\n" at *p; returns the value (up to the newline) or NULL. */
 static const char *field(const char **p, const char *end, const char *word, size_t *len)
 {
@@ -206,12 +209,16 @@ static char *blob(const char **p, const char *end, const char *word)
     return out;
 }
 
-/* The SHA-256 of an entry's log and PTX, as stored in its "sha256" line. */
-static void entry_sum(const char *log, const char *ptx, char hex[65])
+/* The SHA-256 of an entry's log, register table and PTX, as stored in its "sha256"
+ * line. */
+static void entry_sum(const gl_cache_entry *e, const char *ptx, char hex[65])
 {
     gl_sha256 h;
     gl_sha256_init(&h);
+    const char *log = e->log, *regs = e->regs;
     gl_sha256_field(&h, "log", log ? log : "", log ? strlen(log) : 0);
+    gl_sha256_field(&h, "regs", regs ? regs : "", regs ? strlen(regs) : 0);
+    gl_sha256_field(&h, "regs_why", e->regs_why, strlen(e->regs_why));
     gl_sha256_field(&h, "ptx", ptx, strlen(ptx));
     gl_sha256_hex(&h, hex);
 }
@@ -229,7 +236,7 @@ int gl_cache_get(const char *key, gl_cache_entry *e)
     if (!text)
         return 0;
     const char *p = text, *end = text + n;
-    static const char magic[] = "gpulearn-ptx-cache 2\n";
+    static const char magic[] = "gpulearn-ptx-cache 3\n";
     size_t len;
     const char *v;
     int ok = 0;
@@ -246,6 +253,9 @@ int gl_cache_get(const char *key, gl_cache_entry *e)
     if (!(v = field(&p, end, "command", &len)) || len >= sizeof e->command)
         goto out;
     memcpy(e->command, v, len);
+    if (!(v = field(&p, end, "regs_why", &len)) || len >= sizeof e->regs_why)
+        goto out;
+    memcpy(e->regs_why, v, len);
     if (!(v = field(&p, end, "sha256", &len)) || len != 64)
         goto out;
     memcpy(sum, v, 64);
@@ -253,10 +263,14 @@ int gl_cache_get(const char *key, gl_cache_entry *e)
         p += 6;
     else if (!(e->log = blob(&p, end, "log")))
         goto out;
+    if (strncmp(p, "regs 0\n", 7) == 0)
+        p += 7;
+    else if (!(e->regs = blob(&p, end, "regs")))
+        goto out;
     if (!(e->ptx = blob(&p, end, "ptx")) || p != end)
         goto out;
     char got[65];
-    entry_sum(e->log, e->ptx, got);
+    entry_sum(e, e->ptx, got);
     ok = strcmp(got, sum) == 0;
 out:
     free(text);
@@ -294,7 +308,8 @@ gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err)
         return gl_fail(err, GL_ERR_INPUT, "cache: bad key");
     if (gl_cache_dir(dir, sizeof dir) != 0)
         return gl_fail(err, GL_ERR_INPUT, "cache: off (GPULEARN_NO_CACHE) or no $HOME");
-    if (strchr(e->compiler, '\n') || strchr(e->command, '\n') || !e->ptx)
+    if (strchr(e->compiler, '\n') || strchr(e->command, '\n') || strchr(e->regs_why, '\n') ||
+        !e->ptx)
         return gl_fail(err, GL_ERR_INPUT, "cache: entry not storable");
     if (make_dirs(dir) != 0)
         return gl_fail(err, GL_ERR_INPUT, "cache: %s: %s", dir, strerror(errno));
@@ -303,12 +318,15 @@ gl_status gl_cache_put(const char *key, const gl_cache_entry *e, gl_error *err)
     FILE *m = open_memstream(&data, &len);
     if (!m)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
-    size_t loglen = e->log ? strlen(e->log) : 0, ptxlen = strlen(e->ptx);
+    size_t loglen = e->log ? strlen(e->log) : 0, ptxlen = strlen(e->ptx),
+           regslen = e->regs ? strlen(e->regs) : 0;
     char sum[65];
-    entry_sum(e->log, e->ptx, sum);
-    fprintf(m, "gpulearn-ptx-cache 2\ncompiler %s\ncommand %s\nsha256 %s\nlog %zu\n", e->compiler,
-            e->command, sum, loglen);
+    entry_sum(e, e->ptx, sum);
+    fprintf(m, "gpulearn-ptx-cache 3\ncompiler %s\ncommand %s\nregs_why %s\nsha256 %s\nlog %zu\n",
+            e->compiler, e->command, e->regs_why, sum, loglen);
     fwrite(e->log ? e->log : "", 1, loglen, m);
+    fprintf(m, "regs %zu\n", regslen);
+    fwrite(e->regs ? e->regs : "", 1, regslen, m);
     fprintf(m, "ptx %zu\n", ptxlen);
     fwrite(e->ptx, 1, ptxlen, m);
     if (fclose(m) != 0) {

@@ -38,6 +38,8 @@ int gl_cache_dir(char *buf, size_t n);
 typedef struct gl_cache_entry {
     char *ptx;          /* PTX text (caller frees) */
     char *log;          /* the compiler's warnings, or NULL (caller frees) */
+    char *regs;         /* the register table (gl_compiled.regs), or NULL (caller frees) */
+    char regs_why[256]; /* why regs is NULL (gl_compiled.regs_why), or "" */
     char compiler[16];  /* "nvrtc", "nvcc", "clang" */
     char command[512];  /* the command line that produced it */
     char evicted[4200]; /* gl_cache_get: the path of a damaged entry it removed, or "" */
@@ -46,7 +48,7 @@ void gl_cache_entry_free(gl_cache_entry *e);
 
 /* Looks up `key` (64 hex digits). Returns 1 and fills e on a hit, 0 on a miss (absent,
  * unreadable or damaged entry; e is left empty). A damaged entry (bad format, or its
- * log and PTX do not match the SHA-256 stored with them) is removed and named in
+ * log, PTX and registers do not match the SHA-256 stored with them) is removed and named in
  * e->evicted. */
 int gl_cache_get(const char *key, gl_cache_entry *e);
 

@@ -24,9 +24,9 @@
 
 /* Part of every cache key: a new gpulearn release never reuses an older one's PTX. */
 #ifdef GL_VERSION
-#define GL_CACHE_VERSION GL_VERSION " cache 4"
+#define GL_CACHE_VERSION GL_VERSION " cache 5"
 #else
-#define GL_CACHE_VERSION "cache 4"
+#define GL_CACHE_VERSION "cache 5"
 #endif
 
 const char *gl_compiler_name(gl_compiler c)
@@ -47,6 +47,8 @@ void gl_compiled_free(gl_compiled *c)
     free(c->ptx);
     free(c->log);
     free(c->diags);
+    free(c->regs);
+    c->regs = NULL;
     c->ptx = NULL;
     c->log = NULL;
     c->diags = NULL;
@@ -89,6 +91,7 @@ int cc_send(int fd, uint32_t type, uint32_t arg, const char *s)
 void cc_reply_free(cc_reply *r)
 {
     free(r->why), free(r->msg), free(r->command), free(r->ptx), free(r->log), free(r->diags);
+    free(r->regs), free(r->regs_why);
     memset(r, 0, sizeof *r);
 }
 
@@ -110,6 +113,11 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
         case CC_MSG_PTX: field = &r->ptx; break;
         case CC_MSG_LOG: field = &r->log; break;
         case CC_MSG_USED: r->used = in.h.arg; break;
+        case CC_MSG_REGS:
+            if (in.h.arg)
+                field = &r->regs;
+            break;
+        case CC_MSG_REGS_WHY: field = &r->regs_why; break;
         case CC_MSG_DIAGS:
             if (in.h.len % sizeof *r->diags != 0 || in.h.len / sizeof *r->diags > INT_MAX) {
                 rc = GL_MSG_ERROR;
@@ -137,7 +145,7 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
         }
     }
     gl_msg_in_free(&in);
-    char **fields[] = {&r->why, &r->msg, &r->command, &r->ptx, &r->log};
+    char **fields[] = {&r->why, &r->msg, &r->command, &r->ptx, &r->log, &r->regs_why};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!*fields[i] && !(*fields[i] = strdup("")))
             rc = GL_MSG_ERROR;
@@ -193,7 +201,8 @@ static const char cache_options[] =
     "nvrtc: --include-path=CUDA/include/cccl when there --include-path=PRELUDE/nvrtc "
     "--pre-include=math.h | "
     "debug: -G for -lineinfo (nvrtc, nvcc), -O0 for -O2 (clang) | "
-    "file names rewritten to the path as given";
+    "file names rewritten to the path as given | "
+    "registers: ptxas -arch=sm_N -o kernel.cubin kernel.ptx, not for debug builds";
 
 /* Whether the source #includes a file of its own ("..."), whose bytes the key would
  * not see. */
@@ -234,6 +243,10 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     gl_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
     gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
+    if (!debug) /* the register count: which ptxas, or none */
+        gl_sha256_field(&h, "ptxas", "", 0);
+    if (!debug && gl_find_ptxas(buf, sizeof buf))
+        gl_sha256_file_id(&h, "ptxas", buf);
     if (want == GL_CC_AUTO || want == GL_CC_NVRTC)
         cc_nvrtc_key(&h);
     if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && gl_find_nvcc(buf, sizeof buf))
@@ -268,6 +281,8 @@ static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t
             out->used = all[i];
             out->ptx = e.ptx;
             out->log = e.log;
+            out->regs = e.regs;
+            snprintf(out->regs_why, sizeof out->regs_why, "%s", e.regs_why);
             snprintf(out->command, sizeof out->command, "%s", e.command);
             out->cached = 1;
             return 1;
@@ -450,8 +465,13 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     }
     free(out->ptx);
     out->ptx = located;
+    if (opts->debug)
+        snprintf(out->regs_why, sizeof out->regs_why, "not counted for a debug build");
+    else if (!out->regs) /* NVRTC counted them where there is no ptxas */
+        cc_count_regs(out->ptx, archnum, out);
     if (cacheable) {
-        gl_cache_entry e = {.ptx = out->ptx, .log = out->log};
+        gl_cache_entry e = {.ptx = out->ptx, .log = out->log, .regs = out->regs};
+        snprintf(e.regs_why, sizeof e.regs_why, "%s", out->regs_why);
         snprintf(e.compiler, sizeof e.compiler, "%s", gl_compiler_name(out->used));
         snprintf(e.command, sizeof e.command, "%s", out->command);
         gl_error cerr = {0};

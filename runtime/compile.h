@@ -14,6 +14,10 @@ const char *gl_compiler_name(gl_compiler c);
  * 1, or 0 when there is none. */
 int gl_find_nvcc(char *buf, size_t n);
 
+/* ptxas's path into buf[n]: $GPULEARN_PTXAS ("none": there is none), then PATH,
+ * $CUDA_HOME/bin, /usr/local/cuda/bin. Returns 1, or 0 when there is none. */
+int gl_find_ptxas(char *buf, size_t n);
+
 /* The clang prelude's path (gpulearn_prelude.h) into buf[n]: $GPULEARN_PRELUDE_DIR, the
  * source tree's runtime/prelude, then <exe>/../share/gpulearn/prelude for installs; the
  * files shipped beside it (include/, reference/) are in the same folder. Returns 1, or 0
@@ -66,6 +70,14 @@ typedef struct gl_compiled {
                           order (errors, warnings, notes; malloc'd, or NULL): set on
                           GL_ERR_COMPILE too (then nothing else is), none on a cache hit */
     int ndiags;
+    /* Registers per thread of each function, counted for the target: ptxas compiles the
+     * PTX to a cubin for sm_<target> (as a GPU's driver compiles it; without ptxas, NVRTC
+     * compiles the source for sm_<target> too) and runtime/cubin.h reads the table from
+     * the cubin: "sm_75\n72 moving_sum\n..." (gl_regs_of looks one up).
+     * NULL when not counted (no CUDA Toolkit on this machine, a debug build), regs_why
+     * then says why: "no CUDA Toolkit (ptxas) to count them". */
+    char *regs;
+    char regs_why[256];
 } gl_compiled;
 void gl_compiled_free(gl_compiled *c);
 

@@ -5,6 +5,7 @@
 #include "sim/sim.h"
 
 #include "runtime/arch.h"
+#include "runtime/cubin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -219,6 +220,75 @@ try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_comp
     try_result r = run_external(argv, tmp, ptxpath, path, "nvcc", out, why, whylen, err);
     gl_tmpdir_remove(tmp);
     return r;
+}
+
+/* ------------------------------------------------------------------ ptxas */
+
+/* Finds ptxas: $GPULEARN_PTXAS ("none": no ptxas), then PATH, $CUDA_HOME/bin and
+ * /usr/local/cuda/bin, as gl_find_nvcc looks for nvcc. */
+int gl_find_ptxas(char *buf, size_t n)
+{
+    const char *env = getenv("GPULEARN_PTXAS");
+    if (env && *env) {
+        if (strcmp(env, "none") == 0)
+            return 0;
+        return snprintf(buf, n, "%s", env) < (int)n && access(buf, X_OK) == 0;
+    }
+    if (find_on_path("ptxas", buf, n))
+        return 1;
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home && snprintf(buf, n, "%s/bin/ptxas", home) < (int)n && access(buf, X_OK) == 0)
+        return 1;
+    snprintf(buf, n, "/usr/local/cuda/bin/ptxas");
+    return access(buf, X_OK) == 0;
+}
+
+void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
+{
+    free(out->regs);
+    out->regs = NULL;
+    char ptxas[PATH_MAX], tmp[PATH_MAX], in[PATH_MAX + 16], cubin[PATH_MAX + 16],
+        logpath[PATH_MAX + 16], arch[64], why[512] = "";
+    const int sm = gl_arch_sm(archnum);
+    if (!gl_find_ptxas(ptxas, sizeof ptxas)) {
+        if (!out->regs_why[0]) /* else NVRTC's reason (compile_nvrtc.c) */
+            snprintf(out->regs_why, sizeof out->regs_why, "no CUDA Toolkit (ptxas) to count them");
+        return;
+    }
+    if (gl_tmpdir_make(tmp, sizeof tmp, "ptxas") != 0) {
+        snprintf(out->regs_why, sizeof out->regs_why, "ptxas: cannot create a temporary folder: %s",
+                 strerror(errno));
+        return;
+    }
+    snprintf(in, sizeof in, "%s/kernel.ptx", tmp);
+    snprintf(cubin, sizeof cubin, "%s/kernel.cubin", tmp);
+    snprintf(logpath, sizeof logpath, "%s/log.txt", tmp);
+    snprintf(arch, sizeof arch, "-arch=sm_%s", archnum);
+    gl_error e = {0};
+    char *argv[] = {ptxas, arch, "-o", cubin, in, NULL};
+    int rc = gl_write_file_atomic(in, ptx, strlen(ptx), &e) == GL_OK
+                 ? tool_run(argv, logpath, why, sizeof why)
+                 : (snprintf(why, sizeof why, "%.400s", e.msg), -1);
+    if (rc != 0) {
+        char *log = rc > 0 ? gl_read_file(logpath, NULL, &e) : NULL;
+        const size_t n = log ? strcspn(log, "\n") : 0;
+        snprintf(out->regs_why, sizeof out->regs_why, "ptxas %s failed: %.*s", arch,
+                 (int)(n ? (n < 200 ? n : 200) : strlen(why)), n ? log : why);
+        free(log);
+        for (char *c = out->regs_why; *c; c++) /* ptxas quotes the PTX: printable only */
+            if ((unsigned char)*c < ' ' || (unsigned char)*c > '~')
+                *c = '?';
+    } else {
+        size_t len = 0;
+        char *bin = gl_read_file(cubin, &len, &e);
+        out->regs = bin ? gl_cubin_regs(bin, len, sm, why, sizeof why) : NULL;
+        if (!out->regs)
+            snprintf(out->regs_why, sizeof out->regs_why,
+                     "ptxas %s wrote a cubin gpulearn cannot read: %.120s", arch,
+                     bin ? why : e.msg);
+        free(bin);
+    }
+    gl_tmpdir_remove(tmp);
 }
 
 /* ------------------------------------------------------------------ clang */

@@ -88,6 +88,12 @@ try_result cc_try_clang_older(const char *path, const char *archnum, int debug, 
 /* Prefixes a compile error caused by a feature target sm lacks with a line naming it. */
 void cc_explain_target(gl_error *err, const char *path, int sm, int want, const char *origin);
 
+/* ptxas (gl_find_ptxas) compiles ptx for sm_<archnum> into a cubin in a private folder,
+ * under the compile limits; out->regs gets its register table (runtime/cubin.h), or stays
+ * NULL with out->regs_why saying why (no ptxas, ptxas failed). Where there is no ptxas,
+ * NVRTC counts them while it compiles (compile_nvrtc.c), and this is not called. */
+void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out);
+
 /* ------------------------------------------------------------------ compile_nvrtc.c */
 
 /* NVRTC (dlopen'd, in a child process) compiles src (the bytes of path). */
@@ -109,14 +115,16 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
 /* A compiling child (cc_try_nvrtc's, cc_compile_sandboxed's) sends its result back in
  * messages (child.h), one per field, the last CC_MSG_DONE. */
 enum {
-    CC_MSG_WHY = 1, /* payload: why the compiler is unavailable (cc_try_nvrtc) */
-    CC_MSG_ERROR,   /* arg: gl_status; payload: the error message */
-    CC_MSG_COMMAND, /* payload: the command line */
-    CC_MSG_PTX,     /* payload: the PTX */
-    CC_MSG_LOG,     /* payload: the compiler's messages */
-    CC_MSG_USED,    /* arg: the gl_compiler that compiled (cc_compile_sandboxed) */
-    CC_MSG_DIAGS,   /* payload: the gl_diag records, as bytes (same binary both ends) */
-    CC_MSG_DONE,    /* arg: try_result (cc_try_nvrtc) or gl_status (cc_compile_sandboxed) */
+    CC_MSG_WHY = 1,  /* payload: why the compiler is unavailable (cc_try_nvrtc) */
+    CC_MSG_ERROR,    /* arg: gl_status; payload: the error message */
+    CC_MSG_COMMAND,  /* payload: the command line */
+    CC_MSG_PTX,      /* payload: the PTX */
+    CC_MSG_LOG,      /* payload: the compiler's messages */
+    CC_MSG_USED,     /* arg: the gl_compiler that compiled (cc_compile_sandboxed) */
+    CC_MSG_DIAGS,    /* payload: the gl_diag records, as bytes (same binary both ends) */
+    CC_MSG_REGS,     /* arg: 1 when there is a register table; payload: it (gl_compiled.regs) */
+    CC_MSG_REGS_WHY, /* payload: gl_compiled.regs_why */
+    CC_MSG_DONE,     /* arg: try_result (cc_try_nvrtc) or gl_status (cc_compile_sandboxed) */
 };
 
 /* The most bytes one message may announce (4 GiB). */
@@ -128,7 +136,8 @@ typedef struct cc_reply {
     uint32_t done, status, used;
     int sandbox_error; /* the sandboxed child could not confine itself: msg says why
                           (GL_SANDBOX_MSG_ERROR) */
-    char *why, *msg, *command, *ptx, *log;
+    char *why, *msg, *command, *ptx, *log, *regs_why;
+    char *regs;     /* CC_MSG_REGS with arg 1, or NULL */
     gl_diag *diags; /* CC_MSG_DIAGS (malloc'd), or NULL */
     int ndiags;
 } cc_reply;

@@ -3,6 +3,9 @@
 #define _GNU_SOURCE /* dladdr */
 #include "runtime/compile_internal.h"
 
+#include "runtime/arch.h"
+#include "runtime/cubin.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,6 +28,8 @@
     X(nvrtcGetPTX)                                                                                 \
     X(nvrtcGetProgramLogSize)                                                                      \
     X(nvrtcGetProgramLog)                                                                          \
+    X(nvrtcGetCUBINSize)                                                                           \
+    X(nvrtcGetCUBIN)                                                                               \
     X(nvrtcVersion)
 
 /* libnvrtc, loaded once on first use and kept for the life of the process. */
@@ -167,6 +172,43 @@ static void cmd_append(char *buf, size_t n, size_t *at, const char *s)
     buf[*at] = '\0';
 }
 
+/* Registers per thread where no ptxas counts them (cc_count_regs): NVRTC compiles src
+ * again with the same options but for the real target sm_<archnum>, and the cubin it
+ * makes (nvrtcGetCUBIN, NVRTC User Guide §3.2; its PTX for sm_N is the one for
+ * compute_N) gives the table into out->regs, else out->regs_why says why not. */
+static void nvrtc_count_regs(const char *path, const char *src, const char *archnum,
+                             const char **options, int noptions, gl_compiled *out)
+{
+    char arch[64];
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%s", archnum);
+    const char *opts[8];
+    for (int i = 0; i < noptions && i < 8; i++)
+        opts[i] = i == 0 ? arch : options[i];
+    nvrtcProgram prog;
+    nvrtcResult r = nvrtc.p_nvrtcCreateProgram(&prog, src, path, 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS) {
+        snprintf(out->regs_why, sizeof out->regs_why, "nvrtc %s: %s", arch,
+                 nvrtc.p_nvrtcGetErrorString(r));
+        return;
+    }
+    size_t n = 0;
+    char *bin = NULL;
+    if ((r = nvrtc.p_nvrtcCompileProgram(prog, noptions, opts)) == NVRTC_SUCCESS &&
+        (r = nvrtc.p_nvrtcGetCUBINSize(prog, &n)) == NVRTC_SUCCESS && n > 0 &&
+        (bin = malloc(n)) != NULL && (r = nvrtc.p_nvrtcGetCUBIN(prog, bin)) == NVRTC_SUCCESS) {
+        char why[200];
+        out->regs = gl_cubin_regs(bin, n, gl_arch_sm(archnum), why, sizeof why);
+        if (!out->regs)
+            snprintf(out->regs_why, sizeof out->regs_why,
+                     "nvrtc %s made a cubin gpulearn cannot read: %.120s", arch, why);
+    } else {
+        snprintf(out->regs_why, sizeof out->regs_why, "nvrtc %s: %s", arch,
+                 r != NVRTC_SUCCESS ? nvrtc.p_nvrtcGetErrorString(r) : "no cubin");
+    }
+    free(bin);
+    nvrtc.p_nvrtcDestroyProgram(&prog);
+}
+
 static try_result nvrtc_compile_here(const char *path, const char *archnum, int debug,
                                      const char *src, gl_compiled *out, char *why, size_t whylen,
                                      gl_error *err)
@@ -255,6 +297,9 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
             out->ptx[n] = '\0';
             cc_keep_warnings(log, path, out);
             result = TRY_OK;
+            char ptxas[PATH_MAX];
+            if (!debug && !gl_find_ptxas(ptxas, sizeof ptxas))
+                nvrtc_count_regs(path, src, archnum, options, noptions, out);
         } else {
             free(out->ptx);
             out->ptx = NULL;
@@ -289,6 +334,8 @@ static void nvrtc_child(int fd, void *arg)
              cc_send(fd, CC_MSG_ERROR, (uint32_t)e.status, e.msg) == 0 &&
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             cc_send(fd, CC_MSG_REGS, c.regs != NULL, c.regs) == 0 &&
+             cc_send(fd, CC_MSG_REGS_WHY, 0, c.regs_why) == 0 &&
              gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
              gl_msg_send(fd, CC_MSG_DONE, (uint32_t)r, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
@@ -318,8 +365,11 @@ try_result cc_try_nvrtc(const char *path, const char *archnum, int debug, const 
         snprintf(out->command, sizeof out->command, "%s", rep.command);
         if (r == TRY_COMPILE_ERROR)
             gl_fail(err, (gl_status)rep.status, "%s", rep.msg);
-        if (r == TRY_OK)
+        if (r == TRY_OK) {
             out->ptx = rep.ptx, rep.ptx = NULL;
+            out->regs = rep.regs, rep.regs = NULL;
+            snprintf(out->regs_why, sizeof out->regs_why, "%s", rep.regs_why);
+        }
         if (*rep.log)
             out->log = rep.log, rep.log = NULL;
         out->diags = rep.diags, rep.diags = NULL;

@@ -73,12 +73,13 @@ typedef struct sandbox_args {
     char copy[PATH_MAX];    /* tmp/src/<its base name>: what is compiled */
     char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
     char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
+    char ptxas[PATH_MAX]; /* ptxas (gl_find_ptxas), which counts the registers */
 } sandbox_args;
 
 /* The child's prepare hook (gl_sandbox_opts.prepare): writes the submission's bytes to
  * tmp/src/<base name> and, run as root, copies the prelude into tmp/prelude (user
  * nobody may not read it where it is, under /root), and finds the CUDA Toolkit's and
- * NVRTC's folders for the read list. */
+ * NVRTC's folders and ptxas for the read list. */
 static gl_status prepare(void *ctx, gl_error *e)
 {
     sandbox_args *a = ctx;
@@ -95,6 +96,8 @@ static gl_status prepare(void *ctx, gl_error *e)
      * builtins library from there while it compiles, wherever the toolkit lives */
     if (cc_nvrtc_dir(a->nvrtc_dir, sizeof a->nvrtc_dir) && !realpath(a->nvrtc_dir, a->nvrtc_real))
         a->nvrtc_real[0] = '\0';
+    if (!gl_find_ptxas(a->ptxas, sizeof a->ptxas))
+        a->ptxas[0] = '\0';
     char src[PATH_MAX], pre[PATH_MAX];
     const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
     if (snprintf(src, sizeof src, "%s/src", a->tmp) >= (int)sizeof src ||
@@ -135,6 +138,8 @@ static void sandboxed_child(int fd, void *arg)
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_ERROR, (uint32_t)st, e.msg) == 0 &&
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
+             cc_send(fd, CC_MSG_REGS, c.regs != NULL, c.regs) == 0 &&
+             cc_send(fd, CC_MSG_REGS_WHY, 0, c.regs_why) == 0 &&
              gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
              gl_msg_send(fd, CC_MSG_DONE, (uint32_t)st, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
@@ -165,8 +170,8 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                  : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
-    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real, a->prelude,
-                                a->copy,           a->nvrtc_dir, a->nvrtc_real};
+    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real,  a->prelude,
+                                a->copy,           a->nvrtc_dir, a->nvrtc_real, a->ptxas};
     const gl_sandbox_opts so = {.dir = tmp,
                                 .read = read,
                                 .nread = (int)(sizeof read / sizeof read[0]),
@@ -214,6 +219,8 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
             gl_fail(err, st, "%s", rep.msg);
         else {
             out->ptx = rep.ptx, rep.ptx = NULL;
+            out->regs = rep.regs, rep.regs = NULL;
+            snprintf(out->regs_why, sizeof out->regs_why, "%s", rep.regs_why);
             if (*rep.log)
                 out->log = rep.log, rep.log = NULL;
         }

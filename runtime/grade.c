@@ -388,9 +388,10 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     }
     if (strcmp(m, "theoretical_occupancy") == 0) {
         /* Nsight Compute's sm__maxwarps_per_active_cycle_pct ("Theoretical Occupancy"),
-         * from the device profile's limits (registers unknown: PTX's virtual ones) */
+         * from the device profile's limits and the registers per thread ptxas counts for
+         * the graded target (an upper bound without them: run_check) */
         *what = "theoretical occupancy (% of the SM's warp slots the resident blocks fill: "
-                "threads, blocks and shared memory per SM of the graded device)";
+                "threads, blocks, shared memory and registers per SM of the graded device)";
         return r->got.occupancy.valid ? 100 * r->got.occupancy.theoretical : 0;
     }
     if (strcmp(m, "global_load_bytes_per_flop") == 0) {
@@ -989,9 +990,21 @@ static void advise_occupancy(const size_run *runs, int nruns, gl_check_result *c
                    "Threads set the limit: blocks of %d warps fit %d times into the SM's %d "
                    "warp slots. Pick a block size whose warps divide %d.",
                    o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm, o->max_warps_per_sm);
+    else if (o->blocks_per_sm == 0)
+        add_detail(c,
+                   "Registers set the limit: %d per thread, and a block of %d warps needs more "
+                   "than the registers an SM gives one block, so a GPU does not launch it at all. "
+                   "Use fewer registers per thread (fewer values live at once), or smaller "
+                   "blocks.",
+                   o->regs_per_thread, o->warps_per_block);
     else
-        add_detail(c, "Registers set the limit: use fewer per thread (fewer values live at "
-                      "once), or smaller blocks.");
+        add_detail(c,
+                   "Registers set the limit: %d per thread (ptxas's count for this target), so "
+                   "an SM holds %d block%s of %d warps. Use fewer per thread (fewer values live "
+                   "at once: a smaller array per thread, fewer loops unrolled), or smaller "
+                   "blocks.",
+                   o->regs_per_thread, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
+                   o->warps_per_block);
 }
 
 /* The advice of failed check k (its detail's last lines). order_dependent: random_schedule
@@ -1043,6 +1056,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     c->passed = 1;
     int failed = 0, nnot_run = 0, more_adv = 0, not_run_adv = 0;
     char more[256] = "", not_run[256] = "", why_not_run[1024] = "";
+    char regs_unknown[512] = "";      /* theoretical_occupancy: registers per thread unknown and
+                                    the bound cannot decide (why, with the bound) */
     const gl_check *ref_check = NULL; /* outputs of matches_reference, for metrics */
     for (int i = 0; i < e->nchecks; i++)
         if (e->checks[i].kind == GL_CHECK_MATCHES_REFERENCE && !ref_check)
@@ -1128,6 +1143,19 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 add_detail(out, "n = %s: not measured (no trace)", r->label);
             } else {
                 double v = metric_value(k, ref_check, r, &metric_what);
+                if (strcmp(k->metric, "theoretical_occupancy") == 0 && r->got.occupancy.bound &&
+                    !(k->has_min && v < k->min) && !(!k->has_min && k->has_max && v <= k->max)) {
+                    /* registers per thread unknown: v is an upper bound, which fails a
+                     * minimum it is under and passes a maximum it is within; else it
+                     * tells nothing */
+                    if (!regs_unknown[0])
+                        snprintf(regs_unknown, sizeof regs_unknown,
+                                 "not run: registers per thread unknown (%s), so the "
+                                 "theoretical occupancy is at most %.4g%% (limit without "
+                                 "registers: %s); a CUDA Toolkit's ptxas counts them",
+                                 r->got.occupancy.regs_why, v, r->got.occupancy.limiter);
+                    break;
+                }
                 if ((k->has_min && v < k->min) || (k->has_max && v > k->max)) {
                     ok = 0;
                     char bound[64];
@@ -1210,6 +1238,11 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         add_detail(c, "also fails for %d sets of adversarial inputs", more_adv);
     else if (failed > GRADE_DETAILED_SIZES)
         add_detail(c, "also fails for n = %s%s", more, more_adv ? " and adversarial inputs" : "");
+    if (regs_unknown[0] && !failed) {
+        c->passed = 0;
+        c->not_run = c->regs_unknown = 1;
+        add_detail(c, "%s", regs_unknown);
+    }
     if (nnot_run) {
         c->not_run = !failed;
         if (!*not_run)
@@ -1529,6 +1562,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         gl_run_opts ref_cfg = {.step_limit = step_limit,
                                .compile = sim_compile,
+                               .regs = ref.regs,
+                               .regs_why = ref.regs_why,
                                .memory_limit = mem_limit,
                                .memory_limit_origin = mem_origin};
         gl_error rerr = {0};
@@ -1548,6 +1583,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         gl_run_opts sub_cfg = {.step_limit = step_limit,
                                .metrics = traced && metric_here,
                                .compile = sim_compile,
+                               .regs = sub.regs,
+                               .regs_why = sub.regs_why,
                                .memory_limit = mem_limit,
                                .memory_limit_origin = mem_origin,
                                .sandbox = rep->sandboxed};
@@ -1827,6 +1864,18 @@ void grade_report_write_junit(FILE *f, const gl_grade_report *r)
     fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
+/* Whether every check rep failed is theoretical_occupancy NOT RUN for want of a register
+ * count (gl_check_result.regs_unknown): the reference's verdict on a machine without a
+ * CUDA Toolkit. */
+static int regs_unknown_only(const gl_grade_report *rep)
+{
+    int n = 0;
+    for (int i = 0; i < rep->nchecks; i++)
+        if (!rep->checks[i].passed && !(n++, rep->checks[i].regs_unknown))
+            return 0;
+    return n > 0;
+}
+
 int grade_lint(const char *dir, FILE *out)
 {
     gl_lesson l;
@@ -1870,6 +1919,7 @@ int grade_lint(const char *dir, FILE *out)
         fprintf(out, "%s: SKIP: %d GPU expect entr%s not checked: no GPU here\n", dir, gpu_skipped,
                 gpu_skipped == 1 ? "y" : "ies");
     const gl_exercise *ex = l.exercise;
+    int ref_regs_unknown = 0; /* the reference's theoretical_occupancy NOT RUN: no ptxas */
     if (ex) {
         if (ex->nhints < 2 || ex->nhints > 3) {
             fprintf(out, "%s/lesson.json: exercise.hints: %d hints; a lesson gives 2 or 3\n", dir,
@@ -1881,6 +1931,12 @@ int grade_lint(const char *dir, FILE *out)
         if (grade_exercise(&l, ex->reference, &lint_opts, &rep, &e) != GL_OK) {
             fprintf(out, "%s\n", e.msg);
             problems++;
+        } else if (!rep.passed && (ref_regs_unknown = regs_unknown_only(&rep))) {
+            /* a machine without a CUDA Toolkit: what registers decide is left to one */
+            fprintf(out,
+                    "%s: SKIP: theoretical_occupancy of the reference NOT RUN: no CUDA "
+                    "Toolkit's ptxas counts registers per thread here\n",
+                    gl_display_path(ex->reference));
         } else if (!rep.passed) {
             fprintf(out, "%s: the reference fails its checks:\n", gl_display_path(ex->reference));
             grade_report_write_text(out, &rep);
@@ -1905,7 +1961,10 @@ int grade_lint(const char *dir, FILE *out)
         fprintf(out, "%s: FAILED: %d problem%s\n", dir, problems, problems == 1 ? "" : "s");
     else
         fprintf(out, "%s: ok (%d step%s%s)\n", dir, l.nsteps, l.nsteps == 1 ? "" : "s",
-                ex ? "; the reference passes every check, the starter fails" : "; no exercise");
+                !ex                ? "; no exercise"
+                : ref_regs_unknown ? "; the reference passes every check judged here, the "
+                                     "starter fails"
+                                   : "; the reference passes every check, the starter fails");
     lesson_free(&l);
     return problems;
 }

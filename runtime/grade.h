@@ -17,6 +17,9 @@ typedef struct gl_check_result {
     int not_run; /* 1: could not be judged (the kernel did not compile, did not fit
                         the exercise or did not finish, and failed no size for this
                         check's own reason): reported as NOT RUN, counted as failed */
+    /* 1 (with not_run): theoretical_occupancy could not be judged because nothing counted
+     * registers per thread (no CUDA Toolkit) and the bound without them decides nothing */
+    int regs_unknown;
     char detail[4096];
 } gl_check_result;
 

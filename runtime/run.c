@@ -12,6 +12,7 @@
 #include "runtime/backend.h"
 #include "runtime/cache.h"
 #include "runtime/cub.h"
+#include "runtime/cubin.h"
 #include "runtime/instrument.h"
 #include "runtime/sandbox.h"
 #include "runtime/worker.h"
@@ -386,6 +387,26 @@ static const char *limit_origin(const gl_run_opts *o)
                                   : "half the memory available now; --memory-limit sets it";
 }
 
+/* The registers per thread of kernel for the simulated device dev, from opts->regs
+ * (gl_run_opts), or -1 with why (whylen bytes) saying why they are not known. */
+static int sim_regs(const gl_run_opts *opts, const char *kernel, const sim_device_model *dev,
+                    char *why, size_t whylen)
+{
+    why[0] = '\0';
+    if (!opts->regs) {
+        snprintf(why, whylen, "%s",
+                 opts->regs_why && *opts->regs_why ? opts->regs_why : "not counted");
+        return -1;
+    }
+    int sm = 0;
+    const int regs = gl_regs_of(opts->regs, kernel, &sm);
+    if (sm != dev->compute_major * 10 + dev->compute_minor)
+        snprintf(why, whylen, "counted for sm_%d, not the simulated %s", sm, dev->name);
+    else if (regs < 0)
+        snprintf(why, whylen, "ptxas's cubin has no function '%.100s'", kernel);
+    return why[0] ? -1 : regs;
+}
+
 /* See backend.h. */
 gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
                      const gl_run_opts *opts, gl_run_result *res, gl_error *err)
@@ -529,9 +550,12 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     if (ss != SIM_ERR_LAUNCH && ss != SIM_ERR_NOT_FOUND) {
         gl_device_info info;
         gl_arch_device_info(dev, &info);
+        char why[160];
+        const int regs = sim_regs(opts, kernel, dev, why, sizeof why);
         gl_occupancy_of(&info, spec->grid, spec->block,
-                        ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, 0, 0,
+                        ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, regs, 0,
                         &res->occupancy);
+        snprintf(res->occupancy.regs_why, sizeof res->occupancy.regs_why, "%s", why);
     }
     gl_arch_profile_peaks(dev, &res->peaks);
     fault_from_sim(&sr.fault, spec->block, &res->fault);
@@ -778,9 +802,9 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     if (wr.occupancy[2] > 0 && wr.occupancy[3] > 0 && wr.occupancy[4] > 0) {
         gl_device_info d = {
             .warp_size = 32, .sm_count = wr.occupancy[3], .max_threads_per_sm = wr.occupancy[4]};
-        gl_occupancy_of(&d, spec->grid, spec->block,
-                        (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes, wr.occupancy[0],
-                        wr.occupancy[2], &res->occupancy);
+        gl_occupancy_of(
+            &d, spec->grid, spec->block, (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes,
+            wr.occupancy[0] > 0 ? wr.occupancy[0] : -1, wr.occupancy[2], &res->occupancy);
     }
     const gl_worker_fault gpu_fault = wr.fault;
     if (gpu_fault != GL_WORKER_OK)
@@ -1003,6 +1027,7 @@ static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *
         res->stats = rec.stats;
         res->occupancy = rec.occupancy;
         res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
+        res->occupancy.regs_why[sizeof res->occupancy.regs_why - 1] = '\0';
         res->peaks = rec.peaks;
         res->peaks.device[sizeof res->peaks.device - 1] = '\0';
         res->findings_dropped = rec.findings_dropped;
@@ -1316,6 +1341,8 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
         gl_compiled_free(&c);
         return st;
     }
+    o.regs = c.regs;
+    o.regs_why = c.regs_why;
     st = gl_run_ptx(spec, c.ptx, &o, res, err);
     res->diags = c.diags, res->ndiags = c.ndiags;
     c.diags = NULL;
@@ -1396,6 +1423,24 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
     return GL_OK;
 }
 
+/* The blocks per SM registers allow (gl_occupancy_of, backend.h): 0 when one block does
+ * not fit, INT_MAX when they set no limit (0 registers). */
+static int blocks_by_regs(const gl_device_info *d, int regs, int warp, int warps_per_block)
+{
+    const int unit = d->reg_alloc_unit > 0 ? d->reg_alloc_unit : 256;
+    const int parts = d->sm_partitions > 0 ? d->sm_partitions : 4;
+    const int max_thread = d->regs_per_thread > 0 ? d->regs_per_thread : 255;
+    const int per_block = d->regs_per_block > 0 ? d->regs_per_block : d->regs_per_sm;
+    const int per_warp = (regs * warp + unit - 1) / unit * unit;
+    if (per_warp == 0)
+        return INT_MAX;
+    /* the hardware's check assumes a block's warps spread over every partition */
+    const int warps_rounded = (warps_per_block + parts - 1) / parts * parts;
+    if (regs > max_thread || (int64_t)per_warp * warps_rounded > per_block)
+        return 0;
+    return d->regs_per_sm / parts / per_warp * parts / warps_per_block;
+}
+
 void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
                      unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o)
 {
@@ -1408,7 +1453,9 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     o->warps_per_block = (int)((threads + (uint64_t)warp - 1) / (uint64_t)warp);
     o->max_warps_per_sm = d->max_threads_per_sm > 0 ? d->max_threads_per_sm / warp : 64;
     o->sm_count = d->sm_count > 0 ? d->sm_count : 1;
-    o->regs_per_thread = regs;
+    o->regs_known = regs >= 0;
+    o->regs_per_thread = regs > 0 ? regs : 0;
+    o->bound = regs < 0 && blocks_per_sm_known <= 0;
     o->shared_bytes = shared_bytes;
     int bps = d->max_blocks_per_sm > 0 ? d->max_blocks_per_sm : 32;
     const char *lim = "blocks";
@@ -1418,11 +1465,10 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     if (shared_bytes && d->shared_bytes_per_sm &&
         d->shared_bytes_per_sm / shared_bytes < (size_t)bps)
         bps = (int)(d->shared_bytes_per_sm / shared_bytes), lim = "shared memory";
-    if (regs > 0 && d->regs_per_sm > 0) {
-        /* registers are allocated per warp in units of 256 (the CUDA Occupancy Calculator's
-         * allocation unit for compute capability 5.0 and later) */
-        const int per_warp = (regs * warp + 255) / 256 * 256;
-        const int by_regs = d->regs_per_sm / per_warp / o->warps_per_block;
+    if (bps < 1) /* more than an SM has: the launch fails before occupancy matters */
+        bps = 1;
+    if (regs >= 0 && d->regs_per_sm > 0) {
+        const int by_regs = blocks_by_regs(d, regs, warp, o->warps_per_block);
         if (by_regs < bps)
             bps = by_regs, lim = "registers";
     }
@@ -1431,8 +1477,12 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
             lim = "registers";
         bps = blocks_per_sm_known;
     }
-    o->blocks_per_sm = bps > 0 ? bps : 1;
+    o->blocks_per_sm = bps;
     snprintf(o->limiter, sizeof o->limiter, "%s", lim);
+    o->blocks = blocks;
+    o->valid = 1;
+    if (bps == 0) /* one block needs more registers than an SM gives a block */
+        return;
     o->theoretical = (double)o->blocks_per_sm * o->warps_per_block / o->max_warps_per_sm;
     if (o->theoretical > 1)
         o->theoretical = 1;
@@ -1447,18 +1497,31 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
     o->achieved = (double)blocks * o->warps_per_block / slots;
     if (o->achieved > o->theoretical)
         o->achieved = o->theoretical;
-    o->blocks = blocks;
-    o->valid = 1;
 }
 
 void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n)
 {
-    size_t used = (size_t)snprintf(buf, n,
-                                   "occupancy%s: %.0f%% theoretical (limit: %s), about %.0f%% "
-                                   "achieved",
-                                   modelled ? " (modelled, registers not counted)" : "",
-                                   o->theoretical * 100, o->limiter, o->achieved * 100);
+    size_t used = 0;
 #define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
+    if (modelled && o->regs_known)
+        MORE("occupancy (modelled, %d registers per thread from ptxas)", o->regs_per_thread);
+    else
+        MORE("occupancy%s", modelled ? " (modelled)" : "");
+    if (o->blocks_per_sm == 0) {
+        MORE(": 0%% theoretical (limit: registers): a block of %d warps needs more than the "
+             "registers an SM gives one block; a GPU refuses this launch (too many resources "
+             "requested for launch)",
+             o->warps_per_block);
+        if (!modelled && o->regs_known)
+            MORE("; %d registers per thread", o->regs_per_thread);
+        return;
+    }
+    if (o->bound)
+        MORE(": at most %.0f%% theoretical (limit without registers: %s), at most %.0f%% achieved",
+             o->theoretical * 100, o->limiter, o->achieved * 100);
+    else
+        MORE(": %.0f%% theoretical (limit: %s), about %.0f%% achieved", o->theoretical * 100,
+             o->limiter, o->achieved * 100);
     const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
     const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
     if (o->waves <= 1 && o->sms_used < o->sm_count)
@@ -1471,8 +1534,10 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
              (unsigned long long)o->waves, o->sm_count);
     if (o->waves > 1 && rest && rest < (uint64_t)o->sm_count)
         MORE(", the last on %llu", (unsigned long long)rest);
-    if (o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
+    if (!modelled && o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
         MORE("; %d registers per thread", o->regs_per_thread);
+    if (o->bound)
+        MORE("; registers per thread unknown: %s", o->regs_why[0] ? o->regs_why : "not counted");
 #undef MORE
 }
 

@@ -41,11 +41,17 @@
 /* Limits every profile shares (Technical Specifications table, compute capability 7.5
  * to 9.0): 1024 threads per block of at most 1024 x 1024 x 64, a grid of at most
  * (2^31-1) x 65535 x 65535 blocks, 48 KiB of static shared memory per block, warps of
- * 32 lanes, 255 registers per thread. */
+ * 32 lanes, 255 registers per thread, 64 K registers per SM and per block. Registers are
+ * allocated to a warp in units of 256, in one of the SM's 4 sub-partitions (each holds a
+ * quarter of the SM's registers): the CUDA Occupancy Calculator's rules, as the CUDA
+ * Toolkit's cuda_occupancy.h states them (cudaOccRegAllocationGranularity: 256 and
+ * cudaOccSubPartitionsPerMultiprocessor: 4 for compute capability 7.x to 9.x,
+ * cudaOccMaxBlocksPerSMRegsLimit), and Nsight Compute's "Block Limit Registers". */
 #define COMMON                                                                                     \
     .warp_size = 32, .max_threads_per_block = 1024, .max_block_dim = {1024, 1024, 64},             \
     .max_grid_dim = {2147483647u, 65535u, 65535u}, .shared_bytes_per_block = 48 * KIB,             \
-    .regs_per_sm = 65536, .regs_per_thread = 255, .sector_bytes = 32
+    .regs_per_sm = 65536, .regs_per_thread = 255, .reg_alloc_unit = 256, .sm_partitions = 4,       \
+    .sector_bytes = 32
 
 /* flops_per_clk in sim_roof order: FP32, FP64, FP16, tensor f16, bf16, tf32, int8, fp8,
  * f64 (the header comment gives each one's source). */

@@ -140,6 +140,9 @@ typedef struct sim_device_model {
     int max_warps_per_sm;       /* also the warp slots of a modelled SM (%nwarpid) */
     int regs_per_sm;            /* 65536 */
     int regs_per_thread;        /* 255 */
+    int reg_alloc_unit;         /* 256: registers are given to a warp in multiples of this */
+    int sm_partitions;          /* 4: an SM's sub-partitions, each with a quarter of its
+                                   registers; a warp's registers lie in one of them */
     size_t shared_bytes_per_sm; /* bytes */
     size_t l2_bytes;            /* L2 cache of the named GPU, bytes */
     int sector_bytes;           /* 32: the unit of a global memory transaction */

@@ -323,6 +323,7 @@ static bool read_result(rbuf *r, gl_run_result *res)
     r_bytes(r, &res->elapsed_ms, sizeof res->elapsed_ms);
     r_bytes(r, &res->occupancy, sizeof res->occupancy);
     res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
+    res->occupancy.regs_why[sizeof res->occupancy.regs_why - 1] = '\0';
     r_bytes(r, &res->peaks, sizeof res->peaks);
     res->peaks.device[sizeof res->peaks.device - 1] = '\0';
     res->ptx = r_blob(r, NULL);

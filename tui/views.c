@@ -1255,7 +1255,8 @@ static void baseline_lines(const app *a, tlines *L, int cols)
 /* Theoretical and (estimated) achieved occupancy of the run's launch in one wrapped line
  * (gl_occupancy_describe): "occupancy: 100% theoretical (limit: threads), about 12%
  * achieved on the 4 SMs with work: 128 of 132 SMs idle"; on the simulator it says the
- * figures are its model's, without registers. */
+ * figures are its model's, with the registers per thread ptxas counted for the target,
+ * or that they are upper bounds when nothing counted them (no CUDA Toolkit). */
 static void occupancy_lines(const app *a, tlines *L, int cols)
 {
     const gl_occupancy *o = &a->run.occupancy;
