@@ -649,7 +649,6 @@ typedef struct krun {
     gl_status status;
     char error[4096];
     gl_run_result res;
-    uint64_t global_load_lanes; /* lane-level global loads (metric "global_loads") */
 } krun;
 
 /* Formats v for messages: integers exactly, others with 6 significant digits. */
@@ -905,15 +904,15 @@ static double metric_value(const char *name, const gl_counts *c, const gl_spec *
     if (strcmp(name, "shared_store_wavefronts_per_request") == 0)
         return ratio(c->shst_wavefronts, c->shst_requests);
     if (strcmp(name, "global_loads") == 0)
-        return (double)r->global_load_lanes;
+        return (double)c->gld_elements;
     if (strcmp(name, "global_atomics") == 0)
         return (double)c->global_atom_threads;
     if (strcmp(name, "shared_atomics") == 0)
         return (double)c->shared_atom_threads;
     if (strcmp(name, "additions") == 0)
-        return (double)c->thread_adds;
+        return (double)c->additions;
     if (strcmp(name, "float_additions") == 0)
-        return (double)c->thread_fadds;
+        return (double)c->float_additions;
     if (strcmp(name, "tensor_instructions") == 0)
         return (double)c->tensor_insts;
     if (strcmp(name, "global_load_bytes_per_flop") == 0)
@@ -1180,16 +1179,6 @@ static int check_entry(const gl_expect *e, const gl_spec *spec, const krun *r, c
     return 0;
 }
 
-/* Counts lane-level global loads (gl_run_opts.trace_sink; ctx: a uint64_t). */
-static void count_global_loads(void *ctx, const trace_t *t, const trace_event *ev,
-                               const uint64_t *addrs)
-{
-    (void)t;
-    (void)addrs;
-    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
-        *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
-}
-
 /* Runs `kernel` of step s's file (NULL: the step's) on `where` with the launch the step
  * gives it (lesson_step_spec_for), into r (r->spec owned: krun_free). */
 static void run_kernel(const gl_lesson *l, int s, const char *kernel, gl_backend_kind where,
@@ -1201,12 +1190,7 @@ static void run_kernel(const gl_lesson *l, int s, const char *kernel, gl_backend
     r->status = lesson_step_spec_for(l, s, kernel, where, &r->spec, &err);
     if (r->status == GL_OK) {
         r->have_spec = 1;
-        gl_run_opts ro = *o;
-        if (ro.metrics && ro.backend == GL_BACKEND_SIM) {
-            ro.trace_sink = count_global_loads;
-            ro.trace_sink_ctx = &r->global_load_lanes;
-        }
-        r->status = gl_run_spec(&r->spec, &ro, &r->res, &err);
+        r->status = gl_run_spec(&r->spec, o, &r->res, &err);
     }
     if (r->status != GL_OK)
         snprintf(r->error, sizeof r->error, "%s", err.msg);

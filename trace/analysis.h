@@ -43,6 +43,19 @@
  *    src-size is not 0), not in _op_ld; its shared write is counted like a shared
  *    store: "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
  *    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum".
+ *  - "gpulearn__thread_global_load_elements.sum": elements read from global memory,
+ *    per lane: ld/ldu/wmma.load the access's bytes over its type's (ld.v4.f32 4, a
+ *    float 1), cp.async its cp-size in 4-byte words (16 bytes: 4; lanes whose
+ *    src-size is 0 read nothing), cp.async.bulk its bytes / 4: what "global loads per
+ *    output" counts, however the kernel loads.
+ *  - cp.async groups (PTX ISA §9.7.9.25.3): "gpulearn__inst_executed_async_wait.sum"
+ *    (warp cp.async.wait_group / wait_all instructions) and
+ *    "gpulearn__inst_executed_async_wait_overlapped.sum": those at which, for some lane,
+ *    a committed group holding copies lands that was in flight while the lane read
+ *    shared memory (ld.shared, ldmatrix, wmma.load): a copy overlapping the computation
+ *    on an earlier tile. A wait right after the commit, before any such read, does not
+ *    count, nor do empty groups. Each lane's newest 8 groups are tracked exactly
+ *    (older ones merge).
  *  - cp.async.bulk (§9.7.9.25.4; the tensor memory accelerator, not the LSU pipe, so
  *    no Nsight LSU counter): "gpulearn__bulk_copies.sum" (copies, one per lane that
  *    issued one), "gpulearn__bulk_copy_sectors_global_op_ld.sum" / "_bytes_" (global
@@ -86,6 +99,12 @@
  *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
  *    only, which for a float scan or reduction is exactly the "additions performed";
  *    "gpulearn__thread_inst_executed_fma.sum": mad/fma of any type.
+ *    Additions, whatever instruction does them (trace_insn.adds):
+ *    "gpulearn__thread_additions.sum": per lane whose guard is true, one per element that
+ *    add/sub/addc/subc, mad/fma/mad24/madc (with any operands: fma(1, v, s) is an
+ *    addition) and atom/red .add compute (a packed .f16x2 pair 2, a .v4 red 4), index
+ *    arithmetic included; "gpulearn__thread_additions_float.sum": those of float types,
+ *    a float scan's or reduction's "additions performed" however it writes them.
  *  - Floating point, per PTX instruction and lane whose guard is true, as Nsight
  *    Compute's thread-instruction counters count SASS instructions:
  *    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum" (add/sub .f32), _fmul
@@ -168,6 +187,11 @@
     X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                                       \
     X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                                     \
     X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
+    X(additions, "gpulearn__thread_additions.sum")                                                 \
+    X(float_additions, "gpulearn__thread_additions_float.sum")                                     \
+    X(gld_elements, "gpulearn__thread_global_load_elements.sum")                                   \
+    X(async_waits, "gpulearn__inst_executed_async_wait.sum")                                       \
+    X(async_waits_overlapped, "gpulearn__inst_executed_async_wait_overlapped.sum")                 \
     X(thread_fadd, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")                          \
     X(thread_fmul, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum")                          \
     X(thread_ffma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")                          \
@@ -243,6 +267,9 @@ typedef struct gl_metrics {
      * model holds (trace/dram.h); 0 = no model, the dram__ counters stay 0 (and so in
      * gl_metrics_from_trace, which starts from a zeroed m). */
     uint64_t l2_bytes;
+    /* The most bytes one block wrote to global memory (st, atom, red, cp.async.bulk to
+     * global: active lanes x width), the work-distribution check's measure. */
+    uint64_t block_write_max;
 } gl_metrics;
 
 /* Derived ratios (0 when the denominator is 0). */
