@@ -649,6 +649,7 @@ typedef struct krun {
     gl_status status;
     char error[4096];
     gl_run_result res;
+    uint64_t global_load_lanes; /* lane-level global loads (metric "global_loads") */
 } krun;
 
 /* Formats v for messages: integers exactly, others with 6 significant digits. */
@@ -904,7 +905,7 @@ static double metric_value(const char *name, const gl_counts *c, const gl_spec *
     if (strcmp(name, "shared_store_wavefronts_per_request") == 0)
         return ratio(c->shst_wavefronts, c->shst_requests);
     if (strcmp(name, "global_loads") == 0)
-        return (double)c->gld_elements;
+        return (double)r->global_load_lanes;
     if (strcmp(name, "global_atomics") == 0)
         return (double)c->global_atom_threads;
     if (strcmp(name, "shared_atomics") == 0)
@@ -1179,6 +1180,16 @@ static int check_entry(const gl_expect *e, const gl_spec *spec, const krun *r, c
     return 0;
 }
 
+/* Counts lane-level global loads (gl_run_opts.trace_sink; ctx: a uint64_t). */
+static void count_global_loads(void *ctx, const trace_t *t, const trace_event *ev,
+                               const uint64_t *addrs)
+{
+    (void)t;
+    (void)addrs;
+    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD)
+        *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
+}
+
 /* Runs `kernel` of step s's file (NULL: the step's) on `where` with the launch the step
  * gives it (lesson_step_spec_for), into r (r->spec owned: krun_free). */
 static void run_kernel(const gl_lesson *l, int s, const char *kernel, gl_backend_kind where,
@@ -1190,7 +1201,12 @@ static void run_kernel(const gl_lesson *l, int s, const char *kernel, gl_backend
     r->status = lesson_step_spec_for(l, s, kernel, where, &r->spec, &err);
     if (r->status == GL_OK) {
         r->have_spec = 1;
-        r->status = gl_run_spec(&r->spec, o, &r->res, &err);
+        gl_run_opts ro = *o;
+        if (ro.metrics && ro.backend == GL_BACKEND_SIM) {
+            ro.trace_sink = count_global_loads;
+            ro.trace_sink_ctx = &r->global_load_lanes;
+        }
+        r->status = gl_run_spec(&r->spec, &ro, &r->res, &err);
     }
     if (r->status != GL_OK)
         snprintf(r->error, sizeof r->error, "%s", err.msg);

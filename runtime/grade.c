@@ -431,20 +431,21 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
                    : 0;
     }
     if (strcmp(m, "pipeline_overlap") == 0) {
-        *what = "cp.async waits that a copy reached while it had stayed in flight over "
-                "computation (warp-level waits whose landing group was committed before the "
-                "warp read shared memory)";
+        *what = "cp.async waits for copies that stayed in flight while the warp computed "
+                "(warp-level waits at which a group lands that was committed before the warp "
+                "read shared memory)";
         return (double)c->async_waits_overlapped;
     }
-    /* global_loads_per_output */
-    *what = "global loads per output element (elements loaded from global memory by "
-            "ld, cp.async and bulk copies / output elements)";
-    size_t outs = 0;
+    /* global_loads_per_output: bytes, so that an int4 load or a 16-byte cp.async weighs
+     * as the four loads it replaces */
+    *what = "global loads per output element (bytes read from global memory by ld, "
+            "cp.async and bulk copies / the output elements' bytes)";
+    double out_bytes = 0;
     const gl_check *ok = k->outputs ? k : outputs_from;
     for (int a = 0; a < r->spec.nargs; a++)
         if (r->spec.args[a].is_ptr && (!ok || grade_is_output(ok, r->spec.args[a].name)))
-            outs += r->spec.args[a].len;
-    return outs ? (double)c->gld_elements / (double)outs : 0;
+            out_bytes += (double)r->spec.args[a].len * (double)gl_type_size(r->spec.args[a].type);
+    return out_bytes > 0 ? (double)gl_global_load_bytes(c) / out_bytes : 0;
 }
 
 /* Sizes whose failure is described in full; the rest are only counted. */
@@ -1181,6 +1182,14 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         snprintf(bound, sizeof bound, "at most %g", k->max);
                     add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label, metric_what, v,
                                bound);
+                    if (strcmp(k->metric, "tensor_core_share") == 0) {
+                        double t, sc;
+                        product_work(&r->got.counts, &t, &sc);
+                        add_detail(out,
+                                   "n = %s: the tensor cores did %.0f multiply-adds and scalar "
+                                   "floating-point instructions %.0f; the product has %lld",
+                                   r->label, t, sc, (long long)lesson_check_product(k, r->n));
+                    }
                 }
             }
             break;

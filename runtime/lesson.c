@@ -367,22 +367,14 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",
-                                           "warp_execution_efficiency",
-                                           "sectors_per_request",
-                                           "sector_efficiency",
-                                           "bank_conflicts",
-                                           "global_atomics",
-                                           "global_loads_per_output",
-                                           "additions",
-                                           "float_additions",
-                                           "global_load_bytes_per_flop",
-                                           "theoretical_occupancy",
-                                           "tensor_instructions",
-                                           "tensor_core_share",
-                                           "work_distribution",
-                                           "pipeline_overlap",
-                                           NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
+                                           "sectors_per_request",     "sector_efficiency",
+                                           "bank_conflicts",          "global_atomics",
+                                           "global_loads_per_output", "additions",
+                                           "float_additions",         "global_load_bytes_per_flop",
+                                           "theoretical_occupancy",   "tensor_instructions",
+                                           "tensor_core_share",       "work_distribution",
+                                           "pipeline_overlap",        NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -482,8 +474,8 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
     snprintf(field, sizeof field, "exercise.checks[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"kind",  "sizes", "outputs", "tolerance", "min",
-                                       "max",   "max_steps", "seeds", "product",   NULL};
+    static const char *const keys[] = {"kind", "sizes",     "outputs", "tolerance", "min",
+                                       "max",  "max_steps", "seeds",   "product",   NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st != GL_OK)
         return st;
@@ -560,9 +552,9 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
             snprintf(buf, sizeof buf, "%.0f", p->valuedouble);
         int64_t v = 0;
         const gl_vars one = {.names = {"n"}, .values = {1}, .count = 1};
-        if ((!cJSON_IsString(p) && !(cJSON_IsNumber(p) && p->valuedouble >= 1 &&
-                                     p->valuedouble < 0x1p53 &&
-                                     p->valuedouble == floor(p->valuedouble))) ||
+        if ((!cJSON_IsString(p) &&
+             !(cJSON_IsNumber(p) && p->valuedouble >= 1 && p->valuedouble < 0x1p53 &&
+               p->valuedouble == floor(p->valuedouble))) ||
             !spec_eval(src, &one, &v, msg, sizeof msg) || v < 1) {
             snprintf(what, sizeof what,
                      "must be a number >= 1 or an expression over n such as \"16 * n * 16 * n "

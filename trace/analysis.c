@@ -92,6 +92,11 @@ uint64_t gl_global_bytes(const gl_counts *c)
     return c->gld_bytes + c->gst_bytes + c->ldgsts_bytes + c->bulk_ld_bytes + c->bulk_st_bytes;
 }
 
+uint64_t gl_global_load_bytes(const gl_counts *c)
+{
+    return c->gld_bytes + c->ldgsts_bytes + c->bulk_ld_bytes;
+}
+
 double gl_global_sectors_per_request(const gl_counts *c)
 {
     const uint64_t req = c->gld_requests + c->gst_requests + c->ldgsts_requests;
@@ -345,7 +350,7 @@ static void async_group_event(gl_metrics_acc *a, gl_counts *c, const trace_insn 
                 w->overlapped[l] = (uint8_t)(((o >> 1) & ~1u) | ((o | o >> 1) & 1u));
                 w->ngroups[l]--;
             }
-            w->overlapped[l] &= (uint8_t)~(1u << w->ngroups[l]);
+            w->overlapped[l] &= (uint8_t) ~(1u << w->ngroups[l]);
             g[w->ngroups[l]++] = w->open[l];
             w->open[l] = 0;
             break;
@@ -403,8 +408,7 @@ static void copy_event(gl_counts *c, const trace_insn *ti, const trace_event *ev
             return;
         const unsigned sectors = gl_request_sectors(addrs, ev->mask, ev->width);
         if (ev->op == TRACE_LOAD)
-            c->bulk_ld_sectors += sectors, c->bulk_ld_bytes += event_bytes(ev),
-                c->gld_elements += event_bytes(ev) / 4;
+            c->bulk_ld_sectors += sectors, c->bulk_ld_bytes += event_bytes(ev);
         else
             c->bulk_st_sectors += sectors, c->bulk_st_bytes += event_bytes(ev);
         return;
@@ -413,7 +417,6 @@ static void copy_event(gl_counts *c, const trace_insn *ti, const trace_event *ev
         c->ldgsts_requests++;
         c->ldgsts_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
         c->ldgsts_bytes += event_bytes(ev);
-        c->gld_elements += (uint64_t)__builtin_popcount(ev->mask) * (ev->width > 4 ? ev->width / 4 : 1);
     } else if (ev->space == TRACE_SPACE_SHARED) {
         unsigned groups = 0, wf = gl_request_wavefronts(addrs, ev->mask, ev->width, &groups);
         c->ldgsts_wavefronts += wf;
@@ -437,11 +440,9 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti, con
     const int red = ti && (ti->flags & TRACE_INSN_REDUCTION);
     if (ev->space == TRACE_SPACE_GLOBAL) {
         if (ev->op == TRACE_LOAD) {
-            const unsigned elem = ti && TRACE_TYPE_BYTES(ti->type) ? TRACE_TYPE_BYTES(ti->type) : 4;
             c->gld_requests++;
             c->gld_sectors += gl_request_sectors(addrs, ev->mask, ev->width);
             c->gld_bytes += (uint64_t)lanes * ev->width;
-            c->gld_elements += (uint64_t)lanes * (ev->width > elem ? ev->width / elem : 1);
         } else if (ev->op == TRACE_STORE) {
             c->gst_requests++;
             c->gst_sectors += gl_request_sectors(addrs, ev->mask, ev->width);

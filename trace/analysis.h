@@ -43,11 +43,6 @@
  *    src-size is not 0), not in _op_ld; its shared write is counted like a shared
  *    store: "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
  *    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum".
- *  - "gpulearn__thread_global_load_elements.sum": elements read from global memory,
- *    per lane: ld/ldu/wmma.load the access's bytes over its type's (ld.v4.f32 4, a
- *    float 1), cp.async its cp-size in 4-byte words (16 bytes: 4; lanes whose
- *    src-size is 0 read nothing), cp.async.bulk its bytes / 4: what "global loads per
- *    output" counts, however the kernel loads.
  *  - cp.async groups (PTX ISA §9.7.9.25.3): "gpulearn__inst_executed_async_wait.sum"
  *    (warp cp.async.wait_group / wait_all instructions) and
  *    "gpulearn__inst_executed_async_wait_overlapped.sum": those at which, for some lane,
@@ -97,7 +92,7 @@
  *    facts, trace.h trace_insn):
  *    "gpulearn__thread_inst_executed_add.sum": add/sub of any type, index and address
  *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
- *    only, which for a float scan or reduction is exactly the "additions performed";
+ *    instructions only (the additions an fma or an atomic does are not among them);
  *    "gpulearn__thread_inst_executed_fma.sum": mad/fma of any type.
  *    Additions, whatever instruction does them (trace_insn.adds):
  *    "gpulearn__thread_additions.sum": per lane whose guard is true, one per element that
@@ -189,7 +184,6 @@
     X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
     X(additions, "gpulearn__thread_additions.sum")                                                 \
     X(float_additions, "gpulearn__thread_additions_float.sum")                                     \
-    X(gld_elements, "gpulearn__thread_global_load_elements.sum")                                   \
     X(async_waits, "gpulearn__inst_executed_async_wait.sum")                                       \
     X(async_waits_overlapped, "gpulearn__inst_executed_async_wait_overlapped.sum")                 \
     X(thread_fadd, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")                          \
@@ -288,6 +282,11 @@ uint64_t gl_global_sectors(const gl_counts *c);
  * ld + st + cp.async + bulk copies (atomics: the lanes' operand bytes are not counted;
  * their sectors are in gl_global_sectors). */
 uint64_t gl_global_bytes(const gl_counts *c);
+/* The bytes the lanes read from global memory, however they read them: ld (a .v4
+ * access 16 per lane), cp.async (cp-size per lane whose src-size is not 0) and
+ * cp.async.bulk; what "global loads per output" weighs, so that an int4 load or a
+ * 16-byte cp.async counts as the four int loads it replaces. */
+uint64_t gl_global_load_bytes(const gl_counts *c);
 /* Sectors per request of the LSU's global loads, stores and cp.async reads together
  * (ld + st + ldgsts sectors / their requests); 0 without any. */
 double gl_global_sectors_per_request(const gl_counts *c);

@@ -27,7 +27,7 @@ __device__ __forceinline__ void cp_async4(int *dst, const int *src, bool valid)
 
 extern "C" __global__ void stencil(const int *in, int *out, int n)
 {
-    __shared__ __align__(16) int win[B / 8][STRIDE]; // win[t][0..15] = in[i - 4 .. i + 11]
+    __shared__ __attribute__((aligned(16))) int win[B / 8][STRIDE]; // win[t][0..15] = in[i - 4 .. i + 11]
     int t = threadIdx.x, i = blockIdx.x * B + 8 * t;  // outputs i .. i + 7
     if (t < B / 8 && i < n)
         for (int c = 0; c < 4; c++) {

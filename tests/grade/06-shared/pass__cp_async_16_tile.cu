@@ -27,7 +27,7 @@ __device__ __forceinline__ void cp_async4(int *dst, const int *src, bool valid)
 
 extern "C" __global__ void stencil(const int *in, int *out, int n)
 {
-    __shared__ __align__(16) int tile[B + 8]; // in[base - 4 .. base + B + 3]
+    __shared__ __attribute__((aligned(16))) int tile[B + 8]; // in[base - 4 .. base + B + 3]
     int t = threadIdx.x, base = blockIdx.x * B, i = base + t;
     if (t < (B + 8) / 4) {
         int j = base - 4 + 4 * t;
