@@ -911,9 +911,9 @@ static double metric_value(const char *name, const gl_counts *c, const gl_spec *
     if (strcmp(name, "shared_atomics") == 0)
         return (double)c->shared_atom_threads;
     if (strcmp(name, "additions") == 0)
-        return (double)c->thread_adds;
+        return (double)c->additions;
     if (strcmp(name, "float_additions") == 0)
-        return (double)c->thread_fadds;
+        return (double)c->float_additions;
     if (strcmp(name, "tensor_instructions") == 0)
         return (double)c->tensor_insts;
     if (strcmp(name, "global_load_bytes_per_flop") == 0)

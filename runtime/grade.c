@@ -36,8 +36,9 @@ typedef struct sim_run {
     gl_finding *findings; /* errors and warnings (malloc'd) */
     int nfindings;
     gl_stats stats;
-    gl_counts counts;           /* trace counters (when traced) */
-    uint64_t global_load_lanes; /* lane-level global loads (when traced) */
+    gl_counts counts;         /* trace counters (when traced) */
+    uint64_t block_write_max; /* the most bytes one block wrote to global memory (when
+                                 traced; gl_metrics.block_write_max) */
     int traced;
     gl_occupancy occupancy; /* of the launch on the graded device profile */
 } sim_run;
@@ -160,19 +161,8 @@ const gl_check *grade_reference_check(const gl_exercise *e, int64_t n)
 
 /* ------------------------------------------------------------ running on the simulator */
 
-/* Counts lane-level global loads (gl_run_opts.trace_sink; ctx: a uint64_t). */
-static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
-                                    const uint64_t *addrs)
-{
-    (void)addrs;
-    /* cp.async's global read is a lane's load too; a bulk copy's pieces are no lanes */
-    if (ev->kind == TRACE_EV_MEM && ev->space == TRACE_SPACE_GLOBAL && ev->op == TRACE_LOAD &&
-        !trace_event_is_bulk(t, ev))
-        *(uint64_t *)ctx += (uint64_t)__builtin_popcount(ev->mask);
-}
-
 /* Runs spec on the simulator with module m (already parsed) through gl_run_sim, with
- * opts' limits, schedule and metrics (opts->metrics: r->counts and r->global_load_lanes,
+ * opts' limits, schedule and metrics (opts->metrics: r->counts and r->block_write_max,
  * r->traced). The result is always initialised; r->status says how the kernel ended.
  * Returns GL_OK unless the run could not be set up (then err says why: a spec that does
  * not fit the kernel). */
@@ -203,14 +193,8 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     if (st != GL_OK)
         return st;
     res.nargs = spec->nargs;
-    gl_run_opts o = *opts;
-    if (o.metrics) { /* in the sandbox's child too: the count comes back */
-        o.trace_sink = count_global_load_lanes;
-        o.trace_sink_ctx = &r->global_load_lanes;
-        o.trace_sink_ctx_bytes = sizeof r->global_load_lanes;
-    }
     gl_error rerr = {0};
-    r->status = gl_run_sim(spec, m, kernel, &o, &res, &rerr);
+    r->status = gl_run_sim(spec, m, kernel, opts, &res, &rerr);
     if (r->status == GL_ERR_FAULT || r->status == GL_ERR_UNSUPPORTED)
         snprintf(r->error, sizeof r->error, "%s", rerr.msg);
     else if (r->status != GL_OK)
@@ -228,9 +212,8 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
     res.nfindings = 0;
     if (res.metrics && !res.metrics->incomplete) {
         r->counts = res.metrics->total;
+        r->block_write_max = res.metrics->block_write_max;
         r->traced = 1;
-    } else {
-        r->global_load_lanes = 0;
     }
     gl_run_result_free(&res);
     return GL_OK;
@@ -344,6 +327,30 @@ static int describe_finding(const sim_run *r, gl_finding_kind kind, char *buf, s
     return 1;
 }
 
+/* The multiply-adds of run r's tensor-core instructions (M x N x K each) and of its
+ * scalar floating-point work (its FLOPs / 2: an fma is one, an add or a mul half). */
+static void product_work(const gl_counts *c, double *tensor, double *scalar)
+{
+    double t = 0;
+    for (int k = TRACE_FLOP_TENSOR_F16; k < TRACE_FLOP_COUNT; k++)
+        t += (double)gl_flops(c, k);
+    *tensor = t / 2;
+    *scalar = (double)(c->flops_fp32 + c->flops_fp64 + c->flops_fp16 + c->flops_bf16) / 2;
+}
+
+/* tensor_core_share at run r, in percent: of the product's P multiply-adds (the check's
+ * "product" at r->n), those the tensor cores did, min(T, P - S) with T the tensor-core
+ * multiply-adds and S the scalar floating-point ones: mma on zero fragments beside a
+ * product computed with fma counts nothing, an epilogue's O(M N) scaling little. */
+static double tensor_share(const gl_check *k, const size_run *r)
+{
+    const double p = (double)lesson_check_product(k, r->n);
+    double t, sc;
+    product_work(&r->got.counts, &t, &sc);
+    const double done = t < p - sc ? t : p - sc;
+    return p > 0 && done > 0 ? 100 * done / p : 0;
+}
+
 /* Value of a metric check at one run, and what it measures (for messages). */
 static double metric_value(const gl_check *k, const gl_check *outputs_from, const size_run *r,
                            const char **what)
@@ -377,14 +384,14 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         return (double)c->global_atom_threads;
     }
     if (strcmp(m, "float_additions") == 0) {
-        *what = "floating-point additions performed (lane-level add/sub on floats: the "
-                "algorithm's additions, without index arithmetic)";
-        return (double)c->thread_fadds;
+        *what = "floating-point additions performed (per lane, every float add/sub, fma/mad "
+                "and atomic add: the algorithm's additions, without index arithmetic)";
+        return (double)c->float_additions;
     }
     if (strcmp(m, "additions") == 0) {
-        *what = "additions performed (lane-level add/sub instructions, index arithmetic "
-                "included)";
-        return (double)c->thread_adds;
+        *what = "additions performed (per lane, every add/sub, fma/mad and atomic add of "
+                "any type, index arithmetic included)";
+        return (double)c->additions;
     }
     if (strcmp(m, "theoretical_occupancy") == 0) {
         /* Nsight Compute's sm__maxwarps_per_active_cycle_pct ("Theoretical Occupancy"),
@@ -409,14 +416,37 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
         *what = "tensor-core instructions (warp-level mma / wmma.mma)";
         return (double)c->tensor_insts;
     }
-    /* global_loads_per_output */
-    *what = "global loads per output element (lane-level loads / output elements)";
-    size_t outs = 0;
+    if (strcmp(m, "tensor_core_share") == 0) {
+        *what = "share of the product's multiply-adds done on the tensor cores, in % "
+                "(the M x N x K of the mma instructions, at most the product's less the "
+                "multiply-adds done on scalar floating-point units)";
+        return tensor_share(k, r);
+    }
+    if (strcmp(m, "work_distribution") == 0) {
+        /* the reference's largest block is a full tile whatever the size: edge tiles
+         * write less in both */
+        *what = "the most output any one block writes, relative to the reference's "
+                "largest block (global bytes stored: 1 = each block its own tile)";
+        return r->expect.block_write_max
+                   ? (double)r->got.block_write_max / (double)r->expect.block_write_max
+                   : 0;
+    }
+    if (strcmp(m, "pipeline_overlap") == 0) {
+        *what = "cp.async waits for copies that stayed in flight while the warp computed "
+                "(warp-level waits at which a group lands that was committed before the warp "
+                "read shared memory)";
+        return (double)c->async_waits_overlapped;
+    }
+    /* global_loads_per_output: bytes, so that an int4 load or a 16-byte cp.async weighs
+     * as the four loads it replaces */
+    *what = "global loads per output element (bytes read from global memory by ld, "
+            "cp.async and bulk copies / the output elements' bytes)";
+    double out_bytes = 0;
     const gl_check *ok = k->outputs ? k : outputs_from;
     for (int a = 0; a < r->spec.nargs; a++)
         if (r->spec.args[a].is_ptr && (!ok || grade_is_output(ok, r->spec.args[a].name)))
-            outs += r->spec.args[a].len;
-    return outs ? (double)r->got.global_load_lanes / (double)outs : 0;
+            out_bytes += (double)r->spec.args[a].len * (double)gl_type_size(r->spec.args[a].type);
+    return out_bytes > 0 ? (double)gl_global_load_bytes(c) / out_bytes : 0;
 }
 
 /* Sizes whose failure is described in full; the rest are only counted. */
@@ -454,6 +484,20 @@ static const char *k_metric_advice[][2] = {
     {"tensor_instructions", "Multiply on the tensor cores: wmma::mma_sync (or mma.sync) "
                             "does a 16 x 16 x 16 tile in one warp instruction, where "
                             "floating-point fma does one product per thread."},
+    {"tensor_core_share",
+     "Do the product's multiply-adds on the tensor cores: accumulate every 16 x 16 x 16 "
+     "piece of C with wmma::mma_sync (or mma.sync) into the fragment you store, and keep "
+     "scalar floating-point work to an epilogue (scaling C is M x N operations; the "
+     "product's M x N x K on scalar fma counts against the share, and mma on fragments "
+     "whose result is not used counts for nothing)."},
+    {"work_distribution",
+     "Each block should compute the part of the output the launch gives it (its own "
+     "tile, from blockIdx), not more: a block that computes the whole output while the "
+     "others return leaves the GPU's other SMs idle."},
+    {"pipeline_overlap",
+     "Keep the next tile's copy in flight while you compute on this one: issue and commit "
+     "tile t + 1's cp.async group before waiting, then cp.async.wait_group 1 (not 0), which "
+     "waits only for the older group, tile t's."},
     {"float_additions", "A work-efficient scan (Blelloch: an up-sweep and a down-sweep) does "
                         "about 2n additions; Hillis-Steele adds at every step for almost every "
                         "element, about n log2 n."},
@@ -1138,7 +1182,8 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         case GL_CHECK_METRIC:
             if (!finished) {
                 break; /* not measured */
-            } else if (!r->got.traced && strcmp(k->metric, "theoretical_occupancy") != 0) {
+            } else if ((!r->got.traced && strcmp(k->metric, "theoretical_occupancy") != 0) ||
+                       (!r->expect.traced && strcmp(k->metric, "work_distribution") == 0)) {
                 ok = 0;
                 add_detail(out, "n = %s: not measured (no trace)", r->label);
             } else {
@@ -1165,6 +1210,14 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         snprintf(bound, sizeof bound, "at most %g", k->max);
                     add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label, metric_what, v,
                                bound);
+                    if (strcmp(k->metric, "tensor_core_share") == 0) {
+                        double t, sc;
+                        product_work(&r->got.counts, &t, &sc);
+                        add_detail(out,
+                                   "n = %s: the tensor cores did %.0f multiply-adds and scalar "
+                                   "floating-point instructions %.0f; the product has %lld",
+                                   r->label, t, sc, (long long)lesson_check_product(k, r->n));
+                    }
                 }
             }
             break;
@@ -1560,7 +1613,13 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
+        int ref_metrics = 0; /* work_distribution compares with the reference's blocks */
+        for (int k = 0; k < e->nchecks; k++)
+            ref_metrics |= e->checks[k].metric && !r->inputs &&
+                           strcmp(e->checks[k].metric, "work_distribution") == 0 &&
+                           uses_size(&e->checks[k], e, r->n);
         gl_run_opts ref_cfg = {.step_limit = step_limit,
+                               .metrics = ref_metrics,
                                .compile = sim_compile,
                                .regs = ref.regs,
                                .regs_why = ref.regs_why,

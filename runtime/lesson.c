@@ -367,19 +367,14 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
 }
 
 /* Metric checks: name, and whether the threshold is a minimum (else a maximum). */
-const char *const lesson_metric_names[] = {"branch_efficiency",
-                                           "warp_execution_efficiency",
-                                           "sectors_per_request",
-                                           "sector_efficiency",
-                                           "bank_conflicts",
-                                           "global_atomics",
-                                           "global_loads_per_output",
-                                           "additions",
-                                           "float_additions",
-                                           "global_load_bytes_per_flop",
-                                           "theoretical_occupancy",
-                                           "tensor_instructions",
-                                           NULL};
+const char *const lesson_metric_names[] = {"branch_efficiency",       "warp_execution_efficiency",
+                                           "sectors_per_request",     "sector_efficiency",
+                                           "bank_conflicts",          "global_atomics",
+                                           "global_loads_per_output", "additions",
+                                           "float_additions",         "global_load_bytes_per_flop",
+                                           "theoretical_occupancy",   "tensor_instructions",
+                                           "tensor_core_share",       "work_distribution",
+                                           "pipeline_overlap",        NULL};
 
 static const char k_check_kinds[] =
     "\"matches_reference\", \"no_out_of_bounds\", \"no_races\", \"no_deadlock\", "
@@ -388,8 +383,9 @@ static const char k_check_kinds[] =
     "\"sectors_per_request\", "
     "\"sector_efficiency\", "
     "\"bank_conflicts\", \"global_atomics\", \"global_loads_per_output\", \"additions\", "
-    "\"float_additions\", \"global_load_bytes_per_flop\", \"theoretical_occupancy\" or "
-    "\"tensor_instructions\"";
+    "\"float_additions\", \"global_load_bytes_per_flop\", \"theoretical_occupancy\", "
+    "\"tensor_instructions\", \"tensor_core_share\", \"work_distribution\" or "
+    "\"pipeline_overlap\"";
 
 /* js.key as a number from lo to hi (absent: out unchanged, *has unset). */
 static gl_status get_number(ctx *c, const cJSON *js, const char *field, const char *key, double lo,
@@ -479,7 +475,7 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
     static const char *const keys[] = {"kind", "sizes",     "outputs", "tolerance", "min",
-                                       "max",  "max_steps", "seeds",   NULL};
+                                       "max",  "max_steps", "seeds",   "product",   NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st != GL_OK)
         return st;
@@ -516,14 +512,19 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
         return bad(c, f, what);
     }
     /* Keys that only some kinds take. */
+    const int share = strcmp(kn, "tensor_core_share") == 0;
     const char *only_for[][2] = {{"tolerance", "matches_reference or random_schedule"},
                                  {"min", "metric"},
                                  {"max", "metric"},
                                  {"max_steps", "time_limit"},
-                                 {"seeds", "random_schedule"}};
+                                 {"seeds", "random_schedule"},
+                                 {"product", "tensor_core_share"}};
     int takes[] = {k->kind == GL_CHECK_MATCHES_REFERENCE || k->kind == GL_CHECK_RANDOM_SCHEDULE,
-                   metric, metric, k->kind == GL_CHECK_TIME_LIMIT,
-                   k->kind == GL_CHECK_RANDOM_SCHEDULE};
+                   metric,
+                   metric,
+                   k->kind == GL_CHECK_TIME_LIMIT,
+                   k->kind == GL_CHECK_RANDOM_SCHEDULE,
+                   share};
     for (size_t j = 0; j < sizeof takes / sizeof *takes; j++)
         if (!takes[j] && cJSON_GetObjectItemCaseSensitive(js, only_for[j][0])) {
             snprintf(f, sizeof f, "%s.%s", field, only_for[j][0]);
@@ -537,6 +538,32 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
         if (!k->has_min && !k->has_max)
             return bad(c, field, "a metric check needs \"min\" or \"max\"");
         k->metric = strdup(kn);
+    }
+    if (share) { /* the product's multiply-adds, an expression over n (spec_eval) */
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(js, "product");
+        snprintf(f, sizeof f, "%s.product", field);
+        if (!p)
+            return bad(c, field,
+                       "a tensor_core_share check needs \"product\" (the product's "
+                       "multiply-adds M x N x K, an expression over n)");
+        char buf[64], msg[160] = "";
+        const char *src = cJSON_IsString(p) ? p->valuestring : buf;
+        if (cJSON_IsNumber(p))
+            snprintf(buf, sizeof buf, "%.0f", p->valuedouble);
+        int64_t v = 0;
+        const gl_vars one = {.names = {"n"}, .values = {1}, .count = 1};
+        if ((!cJSON_IsString(p) &&
+             !(cJSON_IsNumber(p) && p->valuedouble >= 1 && p->valuedouble < 0x1p53 &&
+               p->valuedouble == floor(p->valuedouble))) ||
+            !spec_eval(src, &one, &v, msg, sizeof msg) || v < 1) {
+            snprintf(what, sizeof what,
+                     "must be a number >= 1 or an expression over n such as \"16 * n * 16 * n "
+                     "* 32\"%s%s",
+                     msg[0] ? ": " : "", msg);
+            return bad(c, f, what);
+        }
+        if (!(k->product = strdup(src)))
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
     }
     if (k->kind == GL_CHECK_TIME_LIMIT) {
         double ms = 0;
@@ -584,6 +611,14 @@ static gl_status load_check(ctx *c, const cJSON *js, int i, gl_check *k)
         k->tolerance = tol->valuedouble;
     }
     return GL_OK;
+}
+
+int64_t lesson_check_product(const gl_check *k, int64_t n)
+{
+    const gl_vars vars = {.names = {"n"}, .values = {n}, .count = 1};
+    int64_t v = 0;
+    char msg[160];
+    return k->product && spec_eval(k->product, &vars, &v, msg, sizeof msg) && v > 0 ? v : 0;
 }
 
 static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exercise *e)
@@ -784,6 +819,7 @@ void lesson_free(gl_lesson *l)
         for (int i = 0; e->checks && i < e->nchecks; i++) {
             free(e->checks[i].name);
             free(e->checks[i].metric);
+            free(e->checks[i].product);
             free(e->checks[i].sizes);
             free_strings(e->checks[i].outputs, e->checks[i].noutputs);
         }

@@ -52,7 +52,11 @@ typedef enum gl_check_kind {
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
                                    trace/analysis.h; "theoretical_occupancy" (min,
-                                   percent: gl_occupancy_of on the graded profile) */
+                                   percent: gl_occupancy_of on the graded profile);
+                                   "tensor_core_share" (min, percent of the check's
+                                   "product"), "work_distribution" (max, against the
+                                   reference's blocks), "pipeline_overlap" (min, waits
+                                   that leave a copy in flight); README lists them */
     GL_CHECK_NO_UNINIT,         /* "no_uninitialized_reads": no load of memory nothing
                                    wrote (initcheck: shared memory, or global memory
                                    neither copied in, initialised by the spec nor
@@ -75,6 +79,8 @@ typedef struct gl_check {
     int has_min, has_max;
     uint64_t max_steps; /* GL_CHECK_TIME_LIMIT: warp instructions per launch */
     int seeds;          /* GL_CHECK_RANDOM_SCHEDULE: schedules tried (default 3) */
+    char *product;      /* "tensor_core_share": the multiply-adds of the exercise's
+                           matrix product (M x N x K), an expression over n */
     int implicit;       /* not in lesson.json: added because every exercise is
                               checked for it (lesson.c add_implicit_checks) */
 } gl_check;
@@ -180,6 +186,10 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
 /* Whether the exercise's launch has an argument with "random" inputs (else the
  * adversarial variants would repeat the same run). */
 int lesson_exercise_has_random(const gl_lesson *l);
+
+/* The value of check k's "product" at size n (lesson_load validated it), 0 when it
+ * has none. */
+int64_t lesson_check_product(const gl_check *k, int64_t n);
 
 /* The metric check names lesson.json accepts, NULL-terminated (for lint and docs). */
 extern const char *const lesson_metric_names[];

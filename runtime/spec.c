@@ -1115,6 +1115,11 @@ void spec_free(gl_spec *s)
     memset(s, 0, sizeof *s);
 }
 
+bool spec_eval(const char *expr, const gl_vars *vars, int64_t *out, char *msg, size_t msglen)
+{
+    return spec_expr_eval(expr, vars, out, msg, msglen);
+}
+
 int spec_find_arg(const gl_spec *s, const char *name)
 {
     for (int i = 0; i < s->nargs; i++)

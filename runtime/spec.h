@@ -129,6 +129,11 @@ gl_status spec_from_json(const struct cJSON *json, const char *file, const char 
                          const gl_vars *vars, gl_spec *out, gl_error *err);
 void spec_free(gl_spec *s);
 
+/* Evaluates an integer expression over vars, in the syntax of a spec's numbers
+ * ("16 * n * (n + 1)"): true with the value in *out, or false with why in msg (msglen
+ * bytes): a syntax error, 64-bit overflow, division by zero or an unknown variable. */
+bool spec_eval(const char *expr, const gl_vars *vars, int64_t *out, char *msg, size_t msglen);
+
 /* Index of the argument called name, or -1. */
 int spec_find_arg(const gl_spec *s, const char *name);
 

@@ -432,6 +432,26 @@ static void insn_facts(const ptx_module *m, const ptx_insn *in, trace_insn *ti)
         if (ti->flop_kind)
             ti->flops = (uint8_t)(elems * (cls == TRACE_CLASS_FMA ? 2u : 1u));
     }
+    /* additions: add/sub and mad/fma of any type and operands, atom/red .add; a packed
+     * pair is two, a vector atom/red one per element */
+    const unsigned tk = TRACE_TYPE_KIND(in->type),
+                   pair = tk == TRACE_TYPE_KIND_F16X2 || tk == TRACE_TYPE_KIND_BF16X2 ||
+                                  tk == TRACE_TYPE_KIND_U16X2 || tk == TRACE_TYPE_KIND_S16X2
+                              ? 2u
+                              : 1u;
+    if (cls == TRACE_CLASS_ADD || cls == TRACE_CLASS_FMA)
+        ti->adds = (uint8_t)pair;
+    else if (cls == TRACE_CLASS_ATOMIC && in->cmp == PTX_ATOM_ADD)
+        ti->adds = (uint8_t)(pair * ti->vec);
+    if (op == PTX_OP_cp && !(in->bop & PTX_CPA_BULK)) { /* PTX ISA §9.7.9.25.3 */
+        ti->async_group = in->cmp == PTX_CPA_COPY         ? TRACE_ASYNC_COPY
+                          : in->cmp == PTX_CPA_COMMIT     ? TRACE_ASYNC_COMMIT
+                          : in->cmp == PTX_CPA_WAIT_GROUP ? TRACE_ASYNC_WAIT
+                          : in->cmp == PTX_CPA_WAIT_ALL   ? TRACE_ASYNC_WAIT_ALL
+                                                          : TRACE_ASYNC_NONE;
+        if (in->cmp == PTX_CPA_WAIT_GROUP && in->o[0].kind == PTX_OPK_IMM)
+            ti->async_wait_n = (uint8_t)(in->o[0].imm > 255 ? 255 : in->o[0].imm);
+    }
     snprintf(ti->mnemonic, sizeof ti->mnemonic, "%s", ptx_insn_mnemonic(m, in));
 }
 

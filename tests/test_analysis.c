@@ -339,6 +339,55 @@ START_TEST(test_cp_async_shared_writes_conflict_and_zero_fill_reads_nothing)
 }
 END_TEST
 
+/* tests/kernels/ops/traffic.cu: every instruction that adds counts, whatever its form: per
+ * lane add.f32, fma.rn.f32 by 1, red.global.add.f32 and add.rn.f16x2 (two): 5 x 32 float
+ * additions, 32 of them at the fma's line (75); the Nsight add/sub count sees 64. The
+ * bytes read from global memory are the same through cp.async and ld (2 blocks of 64
+ * lanes x 16: 2048, whether ld.v4 or clang's two ld.u64), and a zero-fill lane reads
+ * none. */
+START_TEST(test_additions_of_every_form_and_load_bytes_of_every_kind)
+{
+    run R;
+    run_two_buffers(&R, "traffic", _i, "adds_every_form", 1, 32, 33 * 4);
+    ck_assert_uint_eq(R.met.total.float_additions, 160);
+    ck_assert_uint_eq(line_counts(&R.met, 75).float_additions, 32);
+    ck_assert_uint_eq(line_counts(&R.met, 79).float_additions, 64);
+    ck_assert_uint_ge(R.met.total.additions, 160);
+    ck_assert_uint_eq(R.met.total.thread_fadds, 64); /* add.f32 and add.rn.f16x2 */
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "async_copy16", 2, 64, 128 * 16);
+    ck_assert_uint_eq(gl_global_load_bytes(&R.met.total), 2048);
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "sync_copy16", 2, 64, 128 * 16);
+    ck_assert_uint_eq(gl_global_load_bytes(&R.met.total), 2048);
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "async_copy_zfill", 1, 32, 128);
+    ck_assert_uint_eq(gl_global_load_bytes(&R.met.total), 64);
+    end(&R);
+}
+END_TEST
+
+/* tests/kernels/ops/traffic.cu's pipeline: with wait_group 1 the waits for tiles 1, 2 and
+ * 3 land a group that was in flight while the warp read the tile before it (3 of 4);
+ * with wait_group 0 right after the commit, none. The most bytes one block of
+ * uneven_blocks writes: block 2's 3 x 32 floats. */
+START_TEST(test_pipeline_overlap_and_block_writes)
+{
+    run R;
+    run_two_buffers(&R, "traffic", _i, "pipeline_wait1", 1, 32, 128 * 4);
+    ck_assert_uint_eq(R.met.total.async_waits, 4);
+    ck_assert_uint_eq(R.met.total.async_waits_overlapped, 3);
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "pipeline_wait0", 1, 32, 128 * 4);
+    ck_assert_uint_eq(R.met.total.async_waits, 4);
+    ck_assert_uint_eq(R.met.total.async_waits_overlapped, 0);
+    end(&R);
+    run_two_buffers(&R, "traffic", _i, "uneven_blocks", 3, 32, 3 * 96 * 4);
+    ck_assert_uint_eq(R.met.block_write_max, 384);
+    end(&R);
+}
+END_TEST
+
 /* atom and red are counted apart, as Nsight Compute's _op_atom and _op_red. */
 START_TEST(test_atom_and_red_are_counted_apart)
 {
@@ -990,6 +1039,8 @@ static Suite *suite(void)
                         2);
     tcase_add_loop_test(tc, test_cp_async_shared_writes_conflict_and_zero_fill_reads_nothing, 0, 2);
     tcase_add_loop_test(tc, test_atom_and_red_are_counted_apart, 0, 2);
+    tcase_add_loop_test(tc, test_additions_of_every_form_and_load_bytes_of_every_kind, 0, 2);
+    tcase_add_loop_test(tc, test_pipeline_overlap_and_block_writes, 0, 2);
     tcase_add_loop_test(tc, test_ldmatrix_is_counted_as_ldsm, 0, 2);
     tcase_add_loop_test(tc, test_mma_flops_are_2mnk_per_warp_instruction_by_type, 0, 2);
     tcase_add_loop_test(tc, test_saxpy_does_2_fp32_flops_per_element, 0, 2);

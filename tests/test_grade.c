@@ -693,6 +693,33 @@ START_TEST(test_lesson_json_validates_check_declarations)
     ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].max: only metric checks"));
     ck_assert_int_eq(load_with_checks("[{\"kind\": \"time_limit\"}]", &err), GL_ERR_INPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "max_steps"));
+    /* tensor_core_share needs the product's multiply-adds, an expression over n */
+    ck_assert_msg(load_with_checks("[{\"kind\": \"tensor_core_share\", \"min\": 95,"
+                                   " \"product\": \"16 * n * 16 * (n + 1) * 32\"},"
+                                   " {\"kind\": \"work_distribution\", \"max\": 2},"
+                                   " {\"kind\": \"pipeline_overlap\", \"min\": 1}]",
+                                   &err) == GL_OK,
+                  "%s", err.msg);
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"tensor_core_share\", \"min\": 95}]", &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0]: a tensor_core_share check needs "
+                                          "\"product\""));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"tensor_core_share\", \"min\": 95,"
+                                      " \"product\": \"16 * m\"}]",
+                                      &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].product: must be"));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"tensor_core_share\", \"min\": 95,"
+                                      " \"product\": \"n - 1\"}]",
+                                      &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "exercise.checks[0].product: must be"));
+    ck_assert_int_eq(load_with_checks("[{\"kind\": \"bank_conflicts\", \"max\": 0,"
+                                      " \"product\": 64}]",
+                                      &err),
+                     GL_ERR_INPUT);
+    ck_assert_ptr_nonnull(
+        strstr(err.msg, "exercise.checks[0].product: only tensor_core_share checks"));
 }
 END_TEST
 

@@ -7,12 +7,33 @@
 
 #include "trace/dram.h"
 
-/* One atomic address (open-addressing hash; count 0 = empty slot). */
+/* One atomic address (open-addressing hash; count 0 = empty slot); the same table
+ * keys blocks (their global write bytes) and warps (their async-group state's index). */
 typedef struct atom_slot {
     uint64_t address;
     uint64_t count;
     int space;
 } atom_slot;
+
+/* An open-addressing hash of atom_slots, half full at most. */
+typedef struct count_table {
+    atom_slot *slots;
+    size_t n, cap;
+} count_table;
+
+/* Groups a thread keeps track of exactly (older ones merge into the oldest). */
+#define ASYNC_GROUPS 8
+
+/* One warp's cp.async groups (PTX ISA §9.7.9.25.3): per lane, the copies of its open
+ * group and of its committed groups not yet waited for, oldest first (saturating), and
+ * which of those groups (bit i: groups[l][i]) held a copy in flight while the lane read
+ * shared memory. */
+typedef struct async_warp {
+    uint16_t open[32];
+    uint16_t groups[32][ASYNC_GROUPS];
+    uint8_t ngroups[32];
+    uint8_t overlapped[32];
+} async_warp;
 
 /* A barrier arrival waiting for its release. */
 typedef struct arrival {
@@ -25,8 +46,11 @@ typedef struct arrival {
 struct gl_metrics_acc {
     gl_counts *pc; /* per instruction; [npc] gathers unknown PCs */
     int npc;
-    atom_slot *atoms;
-    size_t natoms, cap_atoms;
+    count_table atoms;
+    count_table block_writes; /* key: block; count: bytes it wrote to global memory */
+    count_table warp_async;   /* key: block << 16 | warp; count: index in async + 1 */
+    async_warp *async;
+    size_t nasync, cap_async;
     arrival *arr;
     size_t narr, cap_arr;
     gl_dram *dram; /* the DRAM model, when gl_metrics.l2_bytes is set */
@@ -66,6 +90,11 @@ uint64_t gl_global_sectors(const gl_counts *c)
 uint64_t gl_global_bytes(const gl_counts *c)
 {
     return c->gld_bytes + c->gst_bytes + c->ldgsts_bytes + c->bulk_ld_bytes + c->bulk_st_bytes;
+}
+
+uint64_t gl_global_load_bytes(const gl_counts *c)
+{
+    return c->gld_bytes + c->ldgsts_bytes + c->bulk_ld_bytes;
 }
 
 double gl_global_sectors_per_request(const gl_counts *c)
@@ -211,36 +240,156 @@ static gl_metrics_acc *acc_get(gl_metrics *m, const trace_t *t)
     return a;
 }
 
-static void atom_add(gl_metrics_acc *a, int space, uint64_t address)
+/* The slot of (space, key) in t, added with count 0 when new (then the caller sets a
+ * count: a slot left at 0 reads as empty); NULL on no memory (a->nomem set). */
+static atom_slot *table_slot(gl_metrics_acc *a, count_table *t, int space, uint64_t key)
 {
-    if ((a->natoms + 1) * 2 > a->cap_atoms) {
-        size_t nc = a->cap_atoms ? a->cap_atoms * 2 : 256;
+    if ((t->n + 1) * 2 > t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
         atom_slot *ns = calloc(nc, sizeof *ns);
         if (!ns) {
             a->nomem = 1;
-            return;
+            return NULL;
         }
-        for (size_t i = 0; i < a->cap_atoms; i++) {
-            if (!a->atoms[i].count)
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slots[i].count)
                 continue;
-            size_t h = (size_t)((a->atoms[i].address * 0x9e3779b97f4a7c15ull) >> 20) & (nc - 1);
+            size_t h = (size_t)((t->slots[i].address * 0x9e3779b97f4a7c15ull) >> 20) & (nc - 1);
             while (ns[h].count)
                 h = (h + 1) & (nc - 1);
-            ns[h] = a->atoms[i];
+            ns[h] = t->slots[i];
         }
-        free(a->atoms);
-        a->atoms = ns;
-        a->cap_atoms = nc;
+        free(t->slots);
+        t->slots = ns;
+        t->cap = nc;
     }
-    size_t h = (size_t)((address * 0x9e3779b97f4a7c15ull) >> 20) & (a->cap_atoms - 1);
-    while (a->atoms[h].count && !(a->atoms[h].address == address && a->atoms[h].space == space))
-        h = (h + 1) & (a->cap_atoms - 1);
-    if (!a->atoms[h].count) {
-        a->atoms[h].address = address;
-        a->atoms[h].space = space;
-        a->natoms++;
+    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (t->cap - 1);
+    while (t->slots[h].count && !(t->slots[h].address == key && t->slots[h].space == space))
+        h = (h + 1) & (t->cap - 1);
+    if (!t->slots[h].count) {
+        t->slots[h].address = key;
+        t->slots[h].space = space;
+        t->n++;
     }
-    a->atoms[h].count++;
+    return &t->slots[h];
+}
+
+/* The slot of (space, key) in t, or NULL when there is none. */
+static const atom_slot *table_find(const count_table *t, int space, uint64_t key)
+{
+    if (!t->n)
+        return NULL;
+    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (t->cap - 1);
+    for (; t->slots[h].count; h = (h + 1) & (t->cap - 1))
+        if (t->slots[h].address == key && t->slots[h].space == space)
+            return &t->slots[h];
+    return NULL;
+}
+
+static void atom_add(gl_metrics_acc *a, int space, uint64_t address)
+{
+    atom_slot *s = table_slot(a, &a->atoms, space, address);
+    if (s)
+        s->count++;
+}
+
+/* The async-group state of warp `warp` of block `block`, created empty; NULL on no
+ * memory. */
+static async_warp *async_of(gl_metrics_acc *a, uint32_t block, unsigned warp)
+{
+    atom_slot *s = table_slot(a, &a->warp_async, 0, (uint64_t)block << 16 | warp);
+    if (!s)
+        return NULL;
+    if (!s->count) {
+        if (a->nasync == a->cap_async) {
+            size_t nc = a->cap_async ? a->cap_async * 2 : 64;
+            async_warp *na = realloc(a->async, nc * sizeof *na);
+            if (!na) {
+                a->nomem = 1;
+                a->warp_async.n--, s->address = 0; /* the slot stays empty */
+                return NULL;
+            }
+            a->async = na;
+            a->cap_async = nc;
+        }
+        memset(&a->async[a->nasync], 0, sizeof *a->async);
+        s->count = ++a->nasync;
+    }
+    return &a->async[s->count - 1];
+}
+
+static uint16_t sat_add16(uint16_t x, unsigned y)
+{
+    return (uint16_t)(x + y > 0xffff ? 0xffff : x + y);
+}
+
+/* A cp.async group instruction (trace_insn.async_group) issued by lanes `on` of warp
+ * ev->warp: its effect on the lanes' groups. A wait counts in async_waits, and in
+ * async_waits_overlapped when some lane's group that lands at it held a copy in flight
+ * while that lane read shared memory (async_shared_read). */
+static void async_group_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti,
+                              const trace_event *ev, uint32_t on)
+{
+    if (!on)
+        return;
+    async_warp *w = async_of(a, ev->block, ev->warp);
+    if (!w)
+        return;
+    int overlapped = 0;
+    for (uint32_t m = on; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        uint16_t *g = w->groups[l];
+        unsigned keep = 0;
+        switch (ti->async_group) {
+        case TRACE_ASYNC_COPY: w->open[l] = sat_add16(w->open[l], 1); break;
+        case TRACE_ASYNC_COMMIT:
+            if (w->ngroups[l] == ASYNC_GROUPS) { /* the two oldest merge */
+                const unsigned o = w->overlapped[l];
+                g[0] = sat_add16(g[0], g[1]);
+                memmove(g + 1, g + 2, (ASYNC_GROUPS - 2) * sizeof *g);
+                w->overlapped[l] = (uint8_t)(((o >> 1) & ~1u) | ((o | o >> 1) & 1u));
+                w->ngroups[l]--;
+            }
+            w->overlapped[l] &= (uint8_t) ~(1u << w->ngroups[l]);
+            g[w->ngroups[l]++] = w->open[l];
+            w->open[l] = 0;
+            break;
+        case TRACE_ASYNC_WAIT:
+        case TRACE_ASYNC_WAIT_ALL: {
+            if (ti->async_group == TRACE_ASYNC_WAIT)
+                keep = ti->async_wait_n < w->ngroups[l] ? ti->async_wait_n : w->ngroups[l];
+            else
+                w->open[l] = 0;
+            const unsigned land = w->ngroups[l] - keep; /* the oldest land */
+            overlapped |= (w->overlapped[l] & ((1u << land) - 1)) != 0;
+            memmove(g, g + land, keep * sizeof *g);
+            w->overlapped[l] = (uint8_t)(w->overlapped[l] >> land);
+            w->ngroups[l] = (uint8_t)keep;
+            break;
+        }
+        default: break;
+        }
+    }
+    if (ti->async_group == TRACE_ASYNC_WAIT || ti->async_group == TRACE_ASYNC_WAIT_ALL) {
+        c->async_waits++;
+        c->async_waits_overlapped += overlapped;
+    }
+}
+
+/* Lanes `mask` of warp ev->warp read shared memory (computing on data that landed
+ * before): their committed groups that hold copies were in flight meanwhile. */
+static void async_shared_read(gl_metrics_acc *a, const trace_event *ev)
+{
+    const atom_slot *s = table_find(&a->warp_async, 0, (uint64_t)ev->block << 16 | ev->warp);
+    if (!s)
+        return; /* the warp has issued no cp.async */
+    async_warp *w = &a->async[s->count - 1];
+    for (uint32_t m = ev->mask; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        for (unsigned i = 0; i < w->ngroups[l]; i++)
+            if (w->groups[l][i])
+                w->overlapped[l] |= (uint8_t)(1u << i);
+    }
 }
 
 /* The bytes of a MEM event's active lanes. */
@@ -279,6 +428,11 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti, con
                       const uint64_t *addrs)
 {
     unsigned lanes = (unsigned)__builtin_popcount(ev->mask);
+    if (ev->space == TRACE_SPACE_GLOBAL && ev->op != TRACE_LOAD && event_bytes(ev)) {
+        atom_slot *b = table_slot(a, &a->block_writes, 0, ev->block);
+        if (b)
+            b->count += event_bytes(ev);
+    }
     if (ti && ti->cls == TRACE_CLASS_ASYNC_COPY) {
         copy_event(c, ti, ev, addrs);
         return;
@@ -311,6 +465,8 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti, con
                 atom_add(a, TRACE_SPACE_SHARED, addrs[__builtin_ctz(m)]);
             return;
         }
+        if (ev->op == TRACE_LOAD)
+            async_shared_read(a, ev);
         unsigned groups = 0, wf = gl_request_wavefronts(addrs, ev->mask, ev->width, &groups);
         const int matrix = ti && (ti->flags & TRACE_INSN_MATRIX);
         if (ev->op == TRACE_LOAD && matrix) {
@@ -342,6 +498,9 @@ static void mem_event(gl_metrics_acc *a, gl_counts *c, const trace_insn *ti, con
  * lanes (analysis.h: the Nsight thread-instruction counters, FLOPs by kind). */
 static void arith_counts(gl_counts *c, const trace_insn *ti, unsigned on)
 {
+    c->additions += (uint64_t)ti->adds * on;
+    if (TRACE_TYPE_IS_FLOAT(ti->type))
+        c->float_additions += (uint64_t)ti->adds * on;
     if (ti->cls == TRACE_CLASS_ADD) {
         c->thread_adds += on;
         if (TRACE_TYPE_IS_FLOAT(ti->type))
@@ -411,6 +570,8 @@ void gl_metrics_sink(void *ctx, const trace_t *t, const trace_event *ev, const u
             } else {
                 arith_counts(c, ti, on);
             }
+            if (ti->async_group)
+                async_group_event(a, c, ti, ev, ev->aux);
         }
         break;
     }
@@ -545,15 +706,19 @@ int gl_metrics_finish(gl_metrics *m, const trace_t *t)
     if (copy_files(m, t) < 0)
         return -1;
     m->ntop_atomics = 0;
-    m->natomic_addresses = a->natoms;
-    if (a->natoms) {
-        atom_slot *tmp = malloc(a->natoms * sizeof *tmp);
+    m->natomic_addresses = a->atoms.n;
+    m->block_write_max = 0;
+    for (size_t i = 0; i < a->block_writes.cap; i++)
+        if (a->block_writes.slots[i].count > m->block_write_max)
+            m->block_write_max = a->block_writes.slots[i].count;
+    if (a->atoms.n) {
+        atom_slot *tmp = malloc(a->atoms.n * sizeof *tmp);
         if (!tmp)
             return -1;
         size_t j = 0;
-        for (size_t i = 0; i < a->cap_atoms; i++)
-            if (a->atoms[i].count)
-                tmp[j++] = a->atoms[i];
+        for (size_t i = 0; i < a->atoms.cap; i++)
+            if (a->atoms.slots[i].count)
+                tmp[j++] = a->atoms.slots[i];
         qsort(tmp, j, sizeof *tmp, cmp_atom);
         for (size_t i = 0; i < j && i < GL_METRICS_TOP_ATOMICS; i++) {
             m->top_atomics[i].space = tmp[i].space;
@@ -589,7 +754,10 @@ void gl_metrics_free(gl_metrics *m)
         return;
     if (m->acc) {
         free(m->acc->pc);
-        free(m->acc->atoms);
+        free(m->acc->atoms.slots);
+        free(m->acc->block_writes.slots);
+        free(m->acc->warp_async.slots);
+        free(m->acc->async);
         free(m->acc->arr);
         gl_dram_free(m->acc->dram);
         free(m->acc);

@@ -43,6 +43,14 @@
  *    src-size is not 0), not in _op_ld; its shared write is counted like a shared
  *    store: "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
  *    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum".
+ *  - cp.async groups (PTX ISA §9.7.9.25.3): "gpulearn__inst_executed_async_wait.sum"
+ *    (warp cp.async.wait_group / wait_all instructions) and
+ *    "gpulearn__inst_executed_async_wait_overlapped.sum": those at which, for some lane,
+ *    a committed group holding copies lands that was in flight while the lane read
+ *    shared memory (ld.shared, ldmatrix, wmma.load): a copy overlapping the computation
+ *    on an earlier tile. A wait right after the commit, before any such read, does not
+ *    count, nor do empty groups. Each lane's newest 8 groups are tracked exactly
+ *    (older ones merge).
  *  - cp.async.bulk (§9.7.9.25.4; the tensor memory accelerator, not the LSU pipe, so
  *    no Nsight LSU counter): "gpulearn__bulk_copies.sum" (copies, one per lane that
  *    issued one), "gpulearn__bulk_copy_sectors_global_op_ld.sum" / "_bytes_" (global
@@ -84,8 +92,14 @@
  *    facts, trace.h trace_insn):
  *    "gpulearn__thread_inst_executed_add.sum": add/sub of any type, index and address
  *    arithmetic included; "gpulearn__thread_inst_executed_fadd.sum": float add/sub
- *    only, which for a float scan or reduction is exactly the "additions performed";
+ *    instructions only (the additions an fma or an atomic does are not among them);
  *    "gpulearn__thread_inst_executed_fma.sum": mad/fma of any type.
+ *    Additions, whatever instruction does them (trace_insn.adds):
+ *    "gpulearn__thread_additions.sum": per lane whose guard is true, one per element that
+ *    add/sub/addc/subc, mad/fma/mad24/madc (with any operands: fma(1, v, s) is an
+ *    addition) and atom/red .add compute (a packed .f16x2 pair 2, a .v4 red 4), index
+ *    arithmetic included; "gpulearn__thread_additions_float.sum": those of float types,
+ *    a float scan's or reduction's "additions performed" however it writes them.
  *  - Floating point, per PTX instruction and lane whose guard is true, as Nsight
  *    Compute's thread-instruction counters count SASS instructions:
  *    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum" (add/sub .f32), _fmul
@@ -168,6 +182,10 @@
     X(thread_adds, "gpulearn__thread_inst_executed_add.sum")                                       \
     X(thread_fadds, "gpulearn__thread_inst_executed_fadd.sum")                                     \
     X(thread_fmas, "gpulearn__thread_inst_executed_fma.sum")                                       \
+    X(additions, "gpulearn__thread_additions.sum")                                                 \
+    X(float_additions, "gpulearn__thread_additions_float.sum")                                     \
+    X(async_waits, "gpulearn__inst_executed_async_wait.sum")                                       \
+    X(async_waits_overlapped, "gpulearn__inst_executed_async_wait_overlapped.sum")                 \
     X(thread_fadd, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum")                          \
     X(thread_fmul, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum")                          \
     X(thread_ffma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")                          \
@@ -243,6 +261,9 @@ typedef struct gl_metrics {
      * model holds (trace/dram.h); 0 = no model, the dram__ counters stay 0 (and so in
      * gl_metrics_from_trace, which starts from a zeroed m). */
     uint64_t l2_bytes;
+    /* The most bytes one block wrote to global memory (st, atom, red, cp.async.bulk to
+     * global: active lanes x width), the work-distribution check's measure. */
+    uint64_t block_write_max;
 } gl_metrics;
 
 /* Derived ratios (0 when the denominator is 0). */
@@ -261,6 +282,11 @@ uint64_t gl_global_sectors(const gl_counts *c);
  * ld + st + cp.async + bulk copies (atomics: the lanes' operand bytes are not counted;
  * their sectors are in gl_global_sectors). */
 uint64_t gl_global_bytes(const gl_counts *c);
+/* The bytes the lanes read from global memory, however they read them: ld (a .v4
+ * access 16 per lane), cp.async (cp-size per lane whose src-size is not 0) and
+ * cp.async.bulk; what "global loads per output" weighs, so that an int4 load or a
+ * 16-byte cp.async counts as the four int loads it replaces. */
+uint64_t gl_global_load_bytes(const gl_counts *c);
 /* Sectors per request of the LSU's global loads, stores and cp.async reads together
  * (ld + st + ldgsts sectors / their requests); 0 without any. */
 double gl_global_sectors_per_request(const gl_counts *c);

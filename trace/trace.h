@@ -175,6 +175,16 @@ enum {
     TRACE_INSN_NC = 1u << 10,       /* ld.global.nc: through the non-coherent cache */
 };
 
+/* trace_insn.async_group: the cp.async (not .bulk) forms that open, close and wait for
+ * a thread's groups of copies (PTX ISA §9.7.9.25.3.1-3). */
+enum {
+    TRACE_ASYNC_NONE = 0,
+    TRACE_ASYNC_COPY,     /* cp.async: a copy joins the thread's open group */
+    TRACE_ASYNC_COMMIT,   /* cp.async.commit_group: the open group is committed */
+    TRACE_ASYNC_WAIT,     /* cp.async.wait_group N: all but the newest N groups land */
+    TRACE_ASYNC_WAIT_ALL, /* cp.async.wait_all: every copy lands */
+};
+
 /* Data types of trace_insn.type, encoded as the simulator's (PTX ISA §5.2.1
  * "Fundamental Types"): the low nibble is the size in bytes, the high nibble the kind. */
 enum {
@@ -251,6 +261,15 @@ typedef struct trace_insn {
     uint16_t mma_m, mma_n, mma_k; /* tensor-core shape (mma, wmma.*), else 0 */
     uint32_t mma_flops;           /* tensor kinds: FLOPs per warp instruction (2 x M x N x K, four
                            such products for the quad-pair mma.m8n8k4 .f16) */
+    uint8_t adds;                 /* additions one lane whose guard is true performs, of any
+                           type: add, sub, addc, subc, mad, fma, mad24, madc (whatever the
+                           operands: fma(1, v, s) adds), and atom / red .add; one per
+                           element (a packed .f16x2 / .bf16x2 / .u16x2 / .s16x2 pair 2, a
+                           .v2 / .v4 atom or red 2 or 4); 0 for every other instruction */
+    uint8_t async_group;          /* TRACE_ASYNC_*: what a (non-bulk) cp.async instruction
+                           does to its thread's bulk-async groups (PTX ISA §9.7.9.25.3) */
+    uint8_t async_wait_n;         /* TRACE_ASYNC_WAIT: N of cp.async.wait_group N (the
+                           newest groups it lets stay in flight), capped at 255 */
     char mnemonic[96];            /* the full PTX mnemonic as written, every modifier included
                            ("cp.async.ca.shared.global", "mma.sync.aligned.m16n8k16.row
                            .col.f32.f16.f16.f32"); display only, cut at 95 bytes */

@@ -1,7 +1,7 @@
 // The memory requests the metrics count beside ld/st (trace/analysis.h): cp.async (PTX
 // ISA §9.7.9.25.3) of 16 and 4 bytes, with a bank conflict on the shared side and with a
 // src-size of 0 (zero fill), the same 16-byte copy through registers (ld.global.v4 /
-// st.shared.v4), and atom against red (an atomic whose result is unused).
+// st.shared.v4), and atom against red (an atomic whose result is unused); then additions.
 __device__ __forceinline__ unsigned saddr(const void *p)
 {
     unsigned a;
@@ -63,4 +63,63 @@ extern "C" __global__ void atom_red(unsigned *count, unsigned *old)
 {
     old[threadIdx.x] = atomicAdd(&count[0], 1u);
     asm volatile("red.global.add.u32 [%0], 1;" ::"l"(&count[1]) : "memory");
+}
+
+// Every form of addition counts (trace/analysis.h "gpulearn__thread_additions_float.sum"):
+// per lane an add.f32, an fma.rn.f32 by 1 (an addition all the same), a
+// red.global.add.f32 and an add.rn.f16x2 of a packed pair (two): 5 float additions.
+extern "C" __global__ void adds_every_form(float *f, unsigned *h)
+{
+    const int t = threadIdx.x;
+    float x = f[t] + 1.0f;
+    asm("fma.rn.f32 %0, 0f3F800000, %1, 0f40000000;" : "=f"(x) : "f"(x)); // 1 * x + 2
+    f[t] = x;
+    asm volatile("red.global.add.f32 [%0], %1;" ::"l"(&f[32]), "f"(x) : "memory");
+    unsigned v = h[t];
+    asm("add.rn.f16x2 %0, %1, %1;" : "=r"(v) : "r"(v));
+    h[t] = v;
+}
+
+// One warp, four tiles of 32 floats through two shared buffers: tile k + 1's group is
+// committed before the wait for tile k, which waits with wait_group N. With N = 1 the
+// copy of tile k + 1 stays in flight while the warp reads tile k from shared memory, so
+// the waits for tiles 1, 2 and 3 land groups that were in flight over such reads (3
+// overlapped waits of 4); with N = 0 each wait also lands the tile just committed, before
+// any read (0 of 4).
+template <int N> __device__ void pipeline(const float *in, float *out)
+{
+    __shared__ float buf[2][32];
+    const int t = threadIdx.x;
+    float s = 0;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(saddr(&buf[0][t])), "l"(in + t));
+    asm volatile("cp.async.commit_group;");
+    for (int k = 0; k < 4; k++) {
+        if (k + 1 < 4)
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(
+                             saddr(&buf[(k + 1) & 1][t])),
+                         "l"(in + 32 * (k + 1) + t));
+        asm volatile("cp.async.commit_group;");
+        asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+        __syncwarp();
+        s += buf[k & 1][(t + 1) % 32];
+        __syncwarp();
+    }
+    out[t] = s;
+}
+extern "C" __global__ void pipeline_wait1(const float *in, float *out)
+{
+    pipeline<1>(in, out);
+}
+extern "C" __global__ void pipeline_wait0(const float *in, float *out)
+{
+    pipeline<0>(in, out);
+}
+
+// Block b of the grid stores (b + 1) x 32 floats: with 3 blocks the most one block
+// writes to global memory is block 2's 384 bytes.
+extern "C" __global__ void uneven_blocks(float *out, float *unused)
+{
+    (void)unused;
+    for (int k = 0; k <= (int)blockIdx.x; k++)
+        out[blockIdx.x * 96 + 32 * k + threadIdx.x] = 1.0f;
 }
