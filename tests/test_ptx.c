@@ -406,6 +406,41 @@ START_TEST(test_declarations_ptxas_refuses_in_blocks_are_errors)
 }
 END_TEST
 
+/* ptxas takes a special register only as the source of mov or cvt (checked with ptxas
+ * 13.0: add, setp, selp, shl, mul.lo and st refuse %tid.x; WARP_SZ is a constant). */
+static const struct {
+    const char *body;
+    int ok;
+} sreg_uses[] = {
+    {" .reg .b32 r; mov.u32 r, %tid.x;", 1},
+    {" .reg .b64 r; cvt.u64.u32 r, %tid.x;", 1},
+    {" .reg .b32 r; add.u32 r, %tid.x, 2;", 0},
+    {" .reg .pred p; setp.eq.u32 p, %laneid, 0;", 0},
+    {" .reg .b64 a; ld.param.u64 a, [out]; st.global.u32 [a], %ntid.x;", 0},
+    {" .reg .b32 r; mov.u32 r, 1; shl.b32 r, r, WARP_SZ;", 1},
+};
+
+START_TEST(test_special_registers_are_read_by_mov_and_cvt_only)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n"
+             "{\n%s\n ret;\n}\n",
+             sreg_uses[_i].body);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, strlen(text), "s.ptx", &m, &diag);
+    if (sreg_uses[_i].ok)
+        ck_assert_msg(st == SIM_OK, "%s: %s", sreg_uses[_i].body, diag ? diag : "");
+    else
+        ck_assert_msg(st != SIM_OK && diag && strstr(diag, "s.ptx:6:") &&
+                          strstr(diag, "cannot take a special register"),
+                      "%s: %s", sreg_uses[_i].body, diag ? diag : "(accepted)");
+    ptx_module_free(m);
+    free(diag);
+}
+END_TEST
+
 /* tests/kernels/sim/scoped_blocks.cu as NVRTC, nvcc and clang compile it: the
  * __syncthreads_or/_and/_count blocks and inline-asm blocks that declare the kernel's own
  * register names (%p1, %p2, %r1), nested, and sibling blocks with one label. Thread t of
@@ -486,6 +521,8 @@ static Suite *ptx_suite(void)
     tcase_add_loop_test(tc, test_every_fixture_parses_with_its_entry_and_source_file, 0, 2 * NFIX);
     tcase_add_loop_test(tc, test_entry_params_give_sizes_and_alignment_in_order, 0, 2);
     tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
+    tcase_add_loop_test(tc, test_special_registers_are_read_by_mov_and_cvt_only, 0,
+                        (int)(sizeof sreg_uses / sizeof *sreg_uses));
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
     tcase_add_test(tc, test_instructions_newer_than_the_ptx_version_are_refused);
     tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);

@@ -2466,6 +2466,17 @@ static void parse_insn(parser *P, int guard, int gneg)
             return;
         }
     }
+    /* ptxas reads a special register only as the source of mov or cvt ("Special register
+     * argument not allowed for instruction 'add'"); WARP_SZ is a constant */
+    for (int i = 0; in.op != PTX_OP_mov && in.op != PTX_OP_cvt && i < in.nopnd; i++)
+        if (in.o[i].kind == PTX_OPK_SREG && in.o[i].sub != PTX_SREG_WARPSZ) {
+            diag(P, mt.line, mt.col,
+                 "'%.*s' cannot take a special register as an operand: read it into a "
+                 "register with mov first (ptxas: \"Special register argument not allowed\")",
+                 (int)mt.len, mt.p);
+            skip_stmt(P);
+            return;
+        }
     if (!expect(P, ';'))
         skip_stmt(P);
     GROW(m->code, m->ncode, P->ccap);
