@@ -58,6 +58,8 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     }
     info->shared_bytes_per_block = d->shared_bytes_per_block;
     info->shared_bytes_per_sm = d->shared_bytes_per_sm;
+    info->shared_reserved_per_block = d->shared_reserved_per_block;
+    info->shared_alloc_unit = d->shared_alloc_unit;
     info->shared_bytes_per_block_optin = d->shared_bytes_per_block_optin;
     info->regs_per_sm = d->regs_per_sm;
     info->regs_per_block = d->regs_per_sm; /* 64 K per block too on 7.5 - 9.0 */

@@ -31,9 +31,13 @@ typedef struct gl_device_info {
     int max_block_dim[3];
     int max_grid_dim[3];
     int regs_per_block;
-    size_t shared_bytes_per_block; /* default limit, bytes */
-    size_t shared_bytes_per_sm;    /* bytes */
-    size_t global_bytes;           /* total global memory, bytes */
+    size_t shared_bytes_per_block;    /* default limit, bytes */
+    size_t shared_bytes_per_sm;       /* bytes */
+    size_t shared_reserved_per_block; /* bytes the driver adds to each block's shared
+                                         memory (sim.h sim_device_model) */
+    int shared_alloc_unit;            /* a block's shared memory is rounded up to this
+                                         (bytes; 0: 1) */
+    size_t global_bytes;              /* total global memory, bytes */
     size_t l2_bytes;
     int clock_khz; /* SM clock */
     int mem_clock_khz;

@@ -287,6 +287,10 @@ gl_status gpu_device_info(gpu_t *g, gl_device_info *info, gl_error *err)
     info->shared_bytes_per_block = (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
     info->shared_bytes_per_sm =
         (size_t)attr(g, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    info->shared_reserved_per_block =
+        (size_t)attr(g, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    /* cuda_occupancy.h's cudaOccSMemAllocationGranularity */
+    info->shared_alloc_unit = info->compute_major >= 8 ? 128 : 256;
     size_t total = 0;
     if (g->p_cuDeviceTotalMem(&total, g->dev) == CUDA_SUCCESS)
         info->global_bytes = total;

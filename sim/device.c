@@ -71,6 +71,8 @@ static const sim_device_model profiles[] = {
      .max_warps_per_sm = 32,
      .shared_bytes_per_block_optin = 64 * KIB,
      .shared_bytes_per_sm = 64 * KIB,
+     .shared_reserved_per_block = 0,
+     .shared_alloc_unit = 256,
      .l2_bytes = 4 * MIB,
      /* T4 data sheet: 320 GB/s GDDR6, 1590 MHz boost; no bf16, tf32, fp8 or f64 tensor
       * cores (those PTX types need sm_80 / sm_89) */
@@ -91,6 +93,8 @@ static const sim_device_model profiles[] = {
      .max_warps_per_sm = 64,
      .shared_bytes_per_block_optin = 163 * KIB,
      .shared_bytes_per_sm = 164 * KIB,
+     .shared_reserved_per_block = KIB,
+     .shared_alloc_unit = 128,
      .l2_bytes = 40 * MIB,
      /* A100 40GB SXM data sheet: 1555 GB/s HBM2, 1410 MHz; no fp8 */
      .clock_mhz = 1410,
@@ -110,6 +114,8 @@ static const sim_device_model profiles[] = {
      .max_warps_per_sm = 48,
      .shared_bytes_per_block_optin = 99 * KIB,
      .shared_bytes_per_sm = 100 * KIB,
+     .shared_reserved_per_block = KIB,
+     .shared_alloc_unit = 128,
      .l2_bytes = 6 * MIB,
      /* A10 data sheet: 600 GB/s GDDR6, 1695 MHz; no fp8, no f64 tensor figure */
      .clock_mhz = 1695,
@@ -129,6 +135,8 @@ static const sim_device_model profiles[] = {
      .max_warps_per_sm = 48,
      .shared_bytes_per_block_optin = 99 * KIB,
      .shared_bytes_per_sm = 100 * KIB,
+     .shared_reserved_per_block = KIB,
+     .shared_alloc_unit = 128,
      .l2_bytes = 48 * MIB,
      /* L4 data sheet: 300 GB/s GDDR6, 2040 MHz; no f64 tensor figure */
      .clock_mhz = 2040,
@@ -148,6 +156,8 @@ static const sim_device_model profiles[] = {
      .max_warps_per_sm = 64,
      .shared_bytes_per_block_optin = 227 * KIB,
      .shared_bytes_per_sm = 228 * KIB,
+     .shared_reserved_per_block = KIB,
+     .shared_alloc_unit = 128,
      .l2_bytes = 50 * MIB,
      /* H100 SXM5 data sheet: 3.35 TB/s HBM3, 1980 MHz, the low-precision tensor figures
       * at 1830 MHz */

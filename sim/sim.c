@@ -87,8 +87,11 @@ static unsigned sim_blocks_per_sm(const sim_device_model *d, unsigned threads, s
     unsigned per_sm = (unsigned)d->max_blocks_per_sm;
     if (warps && (unsigned)d->max_threads_per_sm / (warps * 32) < per_sm)
         per_sm = (unsigned)d->max_threads_per_sm / (warps * 32);
-    if (shared_bytes && d->shared_bytes_per_sm / shared_bytes < per_sm)
-        per_sm = (unsigned)(d->shared_bytes_per_sm / shared_bytes);
+    /* what a block takes from the SM's shared memory (sim_device_model) */
+    const size_t unit = d->shared_alloc_unit > 0 ? (size_t)d->shared_alloc_unit : 1;
+    const size_t taken = (shared_bytes + d->shared_reserved_per_block + unit - 1) / unit * unit;
+    if (taken && d->shared_bytes_per_sm / taken < per_sm)
+        per_sm = (unsigned)(d->shared_bytes_per_sm / taken);
     return per_sm ? per_sm : 1;
 }
 

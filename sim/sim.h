@@ -144,8 +144,15 @@ typedef struct sim_device_model {
     int sm_partitions;          /* 4: an SM's sub-partitions, each with a quarter of its
                                    registers; a warp's registers lie in one of them */
     size_t shared_bytes_per_sm; /* bytes */
-    size_t l2_bytes;            /* L2 cache of the named GPU, bytes */
-    int sector_bytes;           /* 32: the unit of a global memory transaction */
+    /* A block takes from the SM its static + dynamic shared memory plus
+     * shared_reserved_per_block (the driver's, 1 KiB from sm_80 on: CUDA C++ Programming
+     * Guide, "Shared Memory" of compute capability 8.x and 9.0), rounded up to
+     * shared_alloc_unit bytes (256 on 7.x, 128 from 8.x on: the Toolkit's
+     * cuda_occupancy.h, cudaOccSMemAllocationGranularity). */
+    size_t shared_reserved_per_block;
+    int shared_alloc_unit;
+    size_t l2_bytes;  /* L2 cache of the named GPU, bytes */
+    int sector_bytes; /* 32: the unit of a global memory transaction */
     /* The roofline of the named GPU (its data sheet): DRAM bandwidth, boost SM clock, and
      * for each kind of arithmetic with a roof of its own the FLOPs one SM does per clock
      * (dense; integer operations for int8): peak = SMs x flops_per_clk x clock, the

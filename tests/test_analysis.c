@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/arch.h"
 #include "runtime/backend.h"
 #include "runtime/spec.h"
 #include "sim/sim.h"
@@ -780,6 +781,32 @@ START_TEST(test_run_sim_generated_buffers_equal_copied_ones)
 }
 END_TEST
 
+/* A block's shared memory is taken with the driver's reserve, in allocation units (the
+ * Toolkit's cuda_occupancy.h): lesson 18's starter (256 threads, (8192 + 8) floats = 32800
+ * bytes) holds 6 blocks per sm_90 SM (32800 + 1024 rounded to 128 = 33920; 228 KiB / 33920
+ * = 6), 75 %, as cuOccupancyMaxActiveBlocksPerMultiprocessor gives on an H200 (before:
+ * 7 blocks, 88 %); on sm_75 (no reserve, 256-byte units) 64 KiB / 33024 = 1 block. */
+START_TEST(test_occupancy_counts_the_drivers_shared_memory_reserve)
+{
+    gl_device_info d;
+    gl_arch_device_info(sim_device_find("sm_90"), &d);
+    gl_occupancy o;
+    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 6);
+    ck_assert_str_eq(o.limiter, "shared memory");
+    ck_assert_double_eq_tol(o.theoretical, 0.75, 1e-12);
+    /* 7 blocks fit exactly when each takes 228 KiB / 7 rounded down to 128 bytes */
+    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1},
+                    228 * 1024 / 7 / 128 * 128 - 1024, 24, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 7);
+    gl_arch_device_info(sim_device_find("sm_75"), &d);
+    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 1);
+    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32768, 24, 0, &o);
+    ck_assert_int_eq(o.blocks_per_sm, 2);
+}
+END_TEST
+
 START_TEST(test_occupancy_follows_the_limits_and_the_waves)
 {
     const gl_device_info d = {.warp_size = 32,
@@ -1047,6 +1074,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cp_async_bulk_copies_count_every_byte);
     tcase_add_loop_test(tc, test_perfetto_trace_has_running_slices_and_a_wait_per_barrier, 0, 2);
     tcase_add_test(tc, test_occupancy_follows_the_limits_and_the_waves);
+    tcase_add_test(tc, test_occupancy_counts_the_drivers_shared_memory_reserve);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("runtime");
     tcase_add_loop_test(tr, test_run_returns_metrics_trace_and_findings, 0, 2);
