@@ -320,13 +320,15 @@ static void run_block(ptx_module_t *m, const char *k, unsigned threads, void **p
  * labels (sibling blocks define the same label; a branch finds the label of its own
  * block first, then of the blocks around it, defined before or after it), .local and
  * .shared variables (an inner one hides an outer one of the same name until the '}'),
- * and registers and variables in one name space. Thread t of 4 writes 21010 (t = 0) or
- * 21110: 3 loop rounds + 7 from the inner buf, +100 unless the inner %p1 (t == 0) skips
- * it, +1000 from the outer buf, +0 from the outer %p1 (false: the loop's last setp),
- * +20000 through the block's shared sh. Before, the second label L was an error and the
- * outer buf read the inner one's 7. */
+ * and registers and variables in one name space (a block's register g hides the module's
+ * variable g until its '}'). Thread t of 4 writes 21015 (t = 0) or 21115: 3 loop rounds
+ * + 7 from the inner buf, +100 unless the inner %p1 (t == 0) skips it, +1000 from the
+ * outer buf, +0 from the outer %p1 (false: the loop's last setp), +20000 through the
+ * block's shared sh, +5 from g. Before, the second label L was an error and the outer
+ * buf read the inner one's 7. */
 static const char scoped_vars_ptx[] =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".global .align 4 .u32 g = 5;\n"
     ".visible .entry k(.param .u64 out)\n{\n"
     "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
     "  .local .align 4 .b8 buf[8];\n"
@@ -345,6 +347,7 @@ static const char scoped_vars_ptx[] =
     "  {\n  .shared .align 4 .b32 sh;\n  .reg .b64 buf;\n  mov.u64 buf, sh;\n"
     "  setp.eq.u32 %p1, %r1, 0;\n  mov.u32 %r4, 20000;\n  @%p1 st.shared.u32 [buf], %r4;\n"
     "  bar.sync 0;\n  ld.shared.u32 %r3, [sh];\n  add.s32 %r2, %r2, %r3;\n  }\n"
+    "  { .reg .b32 g; mov.u32 g, 9; }\n  ld.global.u32 %r3, [g];\n  add.s32 %r2, %r2, %r3;\n"
     "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
 
 START_TEST(test_braces_scope_labels_local_and_shared_variables)
@@ -359,9 +362,9 @@ START_TEST(test_braces_scope_labels_local_and_shared_variables)
     run_block(m, "k", 4, params, s);
     int out[4];
     ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
-    ck_assert_int_eq(out[0], 21010);
+    ck_assert_int_eq(out[0], 21015);
     for (int t = 1; t < 4; t++)
-        ck_assert_int_eq(out[t], 21110);
+        ck_assert_int_eq(out[t], 21115);
     sim_free(s);
     ptx_module_free(m);
 }

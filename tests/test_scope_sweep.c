@@ -20,6 +20,7 @@
  * SWEEP_DEBUG=1 sweeps the debug builds grading makes (-G; clang -O0) instead. */
 #include <check.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,22 +499,29 @@ static int compare(const char *what, const char *text, ptx_binding *b, int nb, F
 
 typedef struct unit {
     char path[512];
+    char real[PATH_MAX]; /* the file, however path names it */
     char arch[16];
 } unit;
 
 static unit *units;
 static int nunits, unitcap;
 
+/* Adds path at target arch unless the file is there at that target already (a corpus
+ * spec's "../corpus/x.cu" is tests/corpus/x.cu). */
 static void add_unit(const char *path, const char *arch)
 {
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        snprintf(real, sizeof real, "%s", path);
     for (int i = 0; i < nunits; i++)
-        if (!strcmp(units[i].path, path) && !strcmp(units[i].arch, arch ? arch : ""))
+        if (!strcmp(units[i].real, real) && !strcmp(units[i].arch, arch ? arch : ""))
             return;
     if (nunits == unitcap) {
         unitcap = unitcap ? 2 * unitcap : 256;
         units = realloc(units, (size_t)unitcap * sizeof *units);
     }
     snprintf(units[nunits].path, sizeof units[nunits].path, "%s", path);
+    snprintf(units[nunits].real, sizeof units[nunits].real, "%s", real);
     snprintf(units[nunits].arch, sizeof units[nunits].arch, "%s", arch ? arch : "");
     nunits++;
 }

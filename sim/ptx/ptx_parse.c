@@ -395,10 +395,12 @@ static int add_sym(parser *P, int kind, int64_t value)
     return m->nsyms++;
 }
 
+/* The symbol name s[0..n) means here: the function's (-1 in lsyms: none in this scope,
+ * see scope_declare), else the module's; -1 when none. */
 static int find_sym(parser *P, const char *s, size_t n)
 {
     int v;
-    if (P->fn >= 0 && smap_get(&P->lsyms, s, n, &v))
+    if (P->fn >= 0 && smap_get(&P->lsyms, s, n, &v) && v >= 0)
         return v;
     if (smap_get(&P->gsyms, s, n, &v))
         return v;
@@ -733,29 +735,36 @@ static void scope_open(parser *P)
     P->blk = P->nblk++;
 }
 
-/* Declares name k[0..n) at line:col in the current block as register slot reg or
- * symbol sym (the other -1): it hides what the name meant in outer blocks until this
- * block's '}'. A name this block declared already, as a register, variable or label,
- * is an error, as ptxas says ("Duplicate definition"). Returns 0 then. */
-static int scope_declare(parser *P, const char *k, size_t n, int line, int col, int reg, int sym)
+/* Whether the current block declared name k[0..n) already, as a register, variable or
+ * label: an error at line:col then, as ptxas says ("Duplicate definition"). */
+static int scope_redeclared(parser *P, const char *k, size_t n, int line, int col)
 {
-    int b = -1, v;
+    int b, v;
     if (smap_get(&P->decl_blk, k, n, &b) && b == P->blk) {
         diag(P, line, col, "'%.*s' is declared twice in the same block", (int)n, k);
-        return 0;
+        return 1;
     }
     char key[1024];
     int kl = snprintf(key, sizeof key, "%d:%.*s", P->blk, (int)n, k);
     if (kl > 0 && (size_t)kl < sizeof key && smap_get(&P->labels, key, (size_t)kl, &v)) {
         diag(P, line, col, "'%.*s' is declared as a label and again in the same block", (int)n, k);
-        return 0;
+        return 1;
     }
+    return 0;
+}
+
+/* Declares name k[0..n), new to the current block, as register slot reg or symbol sym
+ * (the other -1): it hides what the name meant in outer blocks until this block's '}'. */
+static void scope_declare(parser *P, const char *k, size_t n, int reg, int sym)
+{
+    int b = -1, v;
+    smap_get(&P->decl_blk, k, n, &b);
     if (P->blk > 0) {
         GROW(P->shadow, P->nshadow, P->shadowcap);
         char *name = P->oom ? NULL : xstrndup(k, n);
         if (!name) {
             P->oom = 1;
-            return 0;
+            return;
         }
         scope_saved *sv = &P->shadow[P->nshadow++];
         *sv = (scope_saved){name, P->blk, -1, -1, b};
@@ -771,7 +780,6 @@ static int scope_declare(parser *P, const char *k, size_t n, int line, int col, 
         ok &= smap_put(&P->lsyms, k, n, sym);
     if (!ok)
         P->oom = 1;
-    return ok;
 }
 
 /* Closes the current block: the names it declared mean again what they meant before. */
@@ -794,16 +802,13 @@ static void scope_close(parser *P)
 static void reg_declare(parser *P, ptx_func *f, const char *k, size_t n, ptx_type rty, int line,
                         int col)
 {
-    int b;
-    if (smap_get(&P->decl_blk, k, n, &b) && b == P->blk) {
-        scope_declare(P, k, n, line, col, -1, -1); /* the error */
+    if (scope_redeclared(P, k, n, line, col))
         return;
-    }
     const int slot = reg_new(P, f, k, n, rty);
     if (slot < 0)
         return;
     P->regpos[slot] = (struct decl_pos){line, col};
-    scope_declare(P, k, n, line, col, slot, -1);
+    scope_declare(P, k, n, slot, -1);
 }
 
 /* Declares variable or parameter k[0..n) at line:col as symbol sym of the current
@@ -811,7 +816,8 @@ static void reg_declare(parser *P, ptx_func *f, const char *k, size_t n, ptx_typ
 static void var_declare(parser *P, const char *k, size_t n, int line, int col, int sym)
 {
     P->sympos[sym] = (struct decl_pos){line, col};
-    scope_declare(P, k, n, line, col, -1, sym);
+    if (!scope_redeclared(P, k, n, line, col))
+        scope_declare(P, k, n, -1, sym);
 }
 
 /* .reg .type %name, %name<N>, ... ; */
