@@ -60,7 +60,7 @@ done
 # An instruction the simulator lacks is named with the learner's line (the no-GPU case
 # below checks it under --backend auto too, which used to exit 1 without a word).
 expect "unsupported instruction" 1 "$G" run tests/cli/unsupported.json --backend sim
-has err "unsupported.cu:5: unsupported instruction 'pmevent' (PTX line [0-9]*)"
+has err "unsupported.cu:5: unsupported instruction 'multimem.red.relaxed.sys.global.add.u32' (PTX line [0-9]*)"
 
 # Metrics: the simulator's numbers equal what Nsight Compute measured on an H200
 # (ncu --metrics ... on the same kernels, driver 580, see tools/gpu_check.sh).
@@ -116,7 +116,7 @@ else
   expect "auto falls back to the simulator" 0 "$G" run tests/cli/saxpy.json
   has err "running on the simulator"; has out "ran on the simulator"
   expect "auto: an instruction the simulator lacks" 1 "$G" run tests/cli/unsupported.json
-  has err "unsupported.cu:5: unsupported instruction 'pmevent'"
+  has err "unsupported.cu:5: unsupported instruction 'multimem.red.relaxed"
   echo "SKIP: no GPU: the GPU cases were not run"
 fi
 echo "cli: $((n-fails)) passed, $fails failed"

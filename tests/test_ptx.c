@@ -107,6 +107,71 @@ static const char unsupported_ptx[] =
     "  tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r1}, [t, {%r1}];\n" /* 9 */
     "  ret;\n}\n";
 
+/* brx.idx (PTX ISA §9.7.12.4) names a `.branchtargets` list of the same function: a list
+ * that does not exist, and a label in a list that does not, are errors with their line */
+START_TEST(test_brx_idx_lists_are_checked)
+{
+    static const char text[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k()\n{\n"
+                               "  .reg .b32 %r<4>;\n"
+                               "  mov.u32 %r1, 0;\n"                   /* 7 */
+                               "  brx.idx %r1, $Lnone;\n"              /* 8 */
+                               "$Lt: .branchtargets $La, $Lmissing;\n" /* 9 */
+                               "  brx.idx.uni %r1, $Lt;\n"             /* 10 */
+                               "$La:\n  ret;\n}\n";
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_int_ne(ptx_parse(text, strlen(text), "b.ptx", &m, &diag), SIM_OK);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(diag && strstr(diag, "b.ptx:8:") &&
+                      strstr(diag, "'$Lnone' names no .branchtargets list"),
+                  "%s", diag ? diag : "");
+    ck_assert_msg(strstr(diag, "b.ptx:9:") && strstr(diag, "unknown label '$Lmissing'"), "%s",
+                  diag);
+    free(diag);
+}
+END_TEST
+
+/* What the PTX ISA leaves undefined stops the launch naming it: a brx.idx index past its
+ * list (§9.7.12.4), an alloca past the stack (§9.7.17.3: 1 KiB per thread here, the GPU's
+ * default), a stackrestore below the function's frame (§9.7.17.2). */
+START_TEST(test_brx_past_its_list_and_stack_overflow_are_faults)
+{
+    static const struct {
+        const char *body, *msg;
+    } cases[] = {
+        {"mov.u32 %r1, 5; brx.idx %r1, $Lt; $Lt: .branchtargets $La, $La; $La: ret;",
+         "brx.idx index 5 is past its list of 2 labels"},
+        {"alloca.u64 %rd1, 600, 8; alloca.u64 %rd2, 600, 8; ret;",
+         "alloca of 600 bytes overflows the thread's stack"},
+        {"stacksave.u64 %rd1; sub.u64 %rd1, %rd1, 8; stackrestore.u64 %rd1; ret;",
+         "which no stacksave of this function returned"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                 "  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n  %s\n}\n",
+                 cases[i].body);
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        sim_status st = ptx_parse(text, strlen(text), "f.ptx", &m, &diag);
+        ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+        free(diag);
+        sim_t *s = sim_new(NULL);
+        unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+        sim_result r;
+        st = sim_launch(s, m, "k", grid, block, 0, NULL, &r);
+        ck_assert_int_ne(st, SIM_OK);
+        ck_assert_msg(strstr(r.fault.message, cases[i].msg), "want \"%s\" in: %s", cases[i].msg,
+                      r.fault.message);
+        sim_result_free(&r);
+        sim_free(s);
+        ptx_module_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_unsupported_instruction_is_named_with_its_line)
 {
     ptx_module_t *m = NULL;
@@ -527,6 +592,8 @@ static Suite *ptx_suite(void)
     tcase_add_loop_test(tc, test_special_registers_are_read_by_mov_and_cvt_only, 0,
                         (int)(sizeof sreg_uses / sizeof *sreg_uses));
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
+    tcase_add_test(tc, test_brx_idx_lists_are_checked);
+    tcase_add_test(tc, test_brx_past_its_list_and_stack_overflow_are_faults);
     tcase_add_test(tc, test_instructions_newer_than_the_ptx_version_are_refused);
     tcase_add_test(tc, test_barrier_forms_and_scoped_registers_in_addresses_parse);
     tcase_add_test(tc, test_module_variables_func_calls_and_dynamic_shared_run);

@@ -76,6 +76,8 @@ enum {
     F_MBAR_TX,                        /* mbarrier.expect_tx, complete_tx, .expect_tx */
     F_FENCE_PROXY_ASYNC,              /* §9.7.13.4 fence.proxy.async */
     F_CLUSTER_SREG,                   /* §10 %clusterid ... %is_explicit_cluster */
+    F_XORSIGN_ABS,                    /* §9.7.3.11-12, §9.7.4.7-8 min/max .xorsign.abs */
+    F_ATOM_B128,                      /* §9.7.13.5 atom.exch/.cas .b128 */
     /* instructions the simulator does not run, named in compilers' messages */
     F_WGMMA,          /* §9.7.15 wgmma.mma_async (sm_90a) */
     F_SETMAXNREG,     /* §9.7.19.5 setmaxnreg (sm_90a) */
@@ -120,6 +122,8 @@ static const ptx_feature later[F_COUNT - PTX_OP_COUNT] = {
     LATER(F_MBAR_TX) = {"mbarrier.expect_tx", 90, 80},
     LATER(F_FENCE_PROXY_ASYNC) = {"fence.proxy.async", 90, 80},
     LATER(F_CLUSTER_SREG) = {"%cluster", 90, 78},
+    LATER(F_XORSIGN_ABS) = {"min/max .xorsign.abs", 86, 72},
+    LATER(F_ATOM_B128) = {"atom .b128", 90, 83},
     LATER(F_WGMMA) = {"wgmma", 90, 80},
     LATER(F_SETMAXNREG) = {"setmaxnreg", 90, 80},
     LATER(F_CP_REDUCE_BULK) = {"cp.reduce.async.bulk", 90, 80},
@@ -244,6 +248,8 @@ static int later_form(const ptx_module *m, const ptx_insn *in)
         return is_f16(t) ? F_HALF_SFU : -1;
     case PTX_OP_min:
     case PTX_OP_max:
+        if (in->bop & PTX_XORSIGN_ABS)
+            return F_XORSIGN_ABS;
         if (int16x2 || (is_int && (in->bop & PTX_RELU)))
             return F_INT16X2;
         if (is_bf16(t))
@@ -275,6 +281,8 @@ static int later_form(const ptx_module *m, const ptx_insn *in)
                    : -1;
     case PTX_OP_atom:
     case PTX_OP_red:
+        if (in->vec == 2)
+            return F_ATOM_B128; /* .b128, decoded as .v2.b64 */
         if (is_bf16(t))
             return F_ATOM_BF16;
         if (t == PTX_T_F16X2)
