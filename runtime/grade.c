@@ -53,7 +53,8 @@ static void sim_run_free(sim_run *r)
 typedef struct size_run {
     int64_t n;
     gl_inputs inputs; /* the lesson's random inputs, or an adversarial variant */
-    char label[320];  /* "4099", or "4099 with every input the largest allowed" */
+    char label[320];  /* "4099", "4099 with every input the largest allowed", or a declared
+                         set: "4099 with keys across the whole range of u32 (...)" */
     gl_spec spec;     /* the submission's spec at this n */
     sim_run expect;   /* reference */
     sim_run got;      /* submission, deterministic schedule */
