@@ -57,8 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (l.exercise) {
         int64_t sizes[64];
         const int n = grade_sizes(l.exercise, sizes, 64);
+        const int last = GL_INPUTS_DECLARED + lesson_exercise_declared_inputs(&l);
         for (int i = 0; i < n; i++)
-            for (int v = GL_INPUTS_RANDOM; v <= GL_INPUTS_FEW_VALUES; v++) {
+            for (int v = GL_INPUTS_RANDOM; v < last; v++) {
                 gl_spec spec;
                 if (lesson_exercise_spec_variant(&l, sizes[i], (uint64_t)i * 64, (gl_inputs)v,
                                                  "kernel.cu", &spec, &err) == GL_OK)

@@ -54,7 +54,8 @@ static void sim_run_free(sim_run *r)
 typedef struct size_run {
     int64_t n;
     gl_inputs inputs; /* the lesson's random inputs, or an adversarial variant */
-    char label[64];   /* "4099", or "4099 with every input the largest allowed" */
+    char label[320];  /* "4099", "4099 with every input the largest allowed", or a declared
+                         set: "4099 with keys across the whole range of u32 (...)" */
     gl_spec spec;     /* the submission's spec at this n */
     sim_run expect;   /* reference */
     sim_run got;      /* submission, deterministic schedule */
@@ -239,8 +240,8 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
                                gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
             grade_format_value(g, sizeof g, arg->type,
                                gl_buffer_get(got[a].data, arg->type, first));
-            add_detail(c, "n = %lld%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
-                       (long long)r->n, where, arg->name, first, g, w, wrong, arg->len);
+            add_detail(c, "n = %s%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
+                       r->label, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
         }
     }
@@ -1577,17 +1578,21 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                  gl_compiler_name(sub.used), sim_target->name);
 
     /* every graded size with the lesson's random inputs, then the largest of the
-     * exercise's sizes with each set of adversarial inputs (lesson.h gl_inputs) */
-    int64_t sizes[64 + 3];
-    gl_inputs inputs[64 + 3] = {0};
+     * exercise's sizes with each set of adversarial inputs: every input the largest
+     * allowed, the smallest, few values, then each set the lesson declares (lesson.h
+     * gl_inputs) */
+    enum { MAX_RUNS = 64 + GL_INPUTS_DECLARED - 1 + GL_INPUTS_MAX_DECLARED };
+    int64_t sizes[MAX_RUNS];
+    gl_inputs inputs[MAX_RUNS] = {0};
     int nsizes = grade_sizes(e, sizes, 64);
     if (lesson_exercise_has_random(l) && e->nsizes > 0) {
         int64_t largest = e->sizes[0];
         for (int i = 1; i < e->nsizes; i++)
             largest = e->sizes[i] > largest ? e->sizes[i] : largest;
-        for (gl_inputs v = GL_INPUTS_ALL_MAX; v <= GL_INPUTS_FEW_VALUES; v++) {
+        const int last = GL_INPUTS_DECLARED + lesson_exercise_declared_inputs(l);
+        for (int v = GL_INPUTS_ALL_MAX; v < last && nsizes < MAX_RUNS; v++) {
             sizes[nsizes] = largest;
-            inputs[nsizes++] = v;
+            inputs[nsizes++] = (gl_inputs)v;
         }
     }
     runs = calloc((size_t)nsizes, sizeof *runs);
@@ -1595,15 +1600,14 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
         goto done;
     }
-    static const char *const input_names[] = {
-        "", " with every input the largest allowed", " with every input the smallest allowed",
-        " with inputs from the lowest quarter of their range (duplicates)"};
     for (int i = 0; i < nsizes; i++) {
         size_run *r = &runs[i];
+        char words[sizeof r->label - 24];
         nruns++;
         r->n = sizes[i];
         r->inputs = inputs[i];
-        snprintf(r->label, sizeof r->label, "%lld%s", (long long)r->n, input_names[r->inputs]);
+        lesson_exercise_inputs_label(l, r->inputs, words, sizeof words);
+        snprintf(r->label, sizeof r->label, "%lld%s", (long long)r->n, words);
         int metric_here = 0;
         for (int k = 0; k < e->nchecks; k++)
             metric_here |=
@@ -1668,8 +1672,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
                 nruns++;
                 q->n = sizes[j];
                 q->inputs = inputs[j];
-                snprintf(q->label, sizeof q->label, "%lld%s", (long long)q->n,
-                         input_names[q->inputs]);
+                lesson_exercise_inputs_label(l, q->inputs, words, sizeof words);
+                snprintf(q->label, sizeof q->label, "%lld%s", (long long)q->n, words);
                 if (lesson_exercise_spec_variant(l, q->n, seed_base + (uint64_t)j, q->inputs,
                                                  sub_path, &q->spec, err) != GL_OK ||
                     spec_buffers_new(&q->spec, &q->expect.buffers, err) != GL_OK ||

@@ -621,6 +621,70 @@ int64_t lesson_check_product(const gl_check *k, int64_t n)
     return k->product && spec_eval(k->product, &vars, &v, msg, sizeof msg) && v > 0 ? v : 0;
 }
 
+/* An exercise argument's "adversarial" list (lesson.h gl_inputs), or NULL. */
+static const cJSON *adversarial_of(const cJSON *arg)
+{
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
+                                            "adversarial");
+}
+
+static gl_status exercise_spec(const cJSON *launch, const char *arch, const char *dir, int64_t n,
+                               uint64_t seed_offset, gl_inputs variant, const char *source_path,
+                               gl_spec *out, gl_error *err);
+
+/* Each argument's "adversarial" list: only beside "random", an array of at most
+ * GL_INPUTS_MAX_DECLARED objects with a known "class" and the keys a "random" init takes
+ * but its seed; and each set makes a valid launch at the exercise's first size. */
+static gl_status check_adversarial(ctx *c, const char *dir, const gl_exercise *e)
+{
+    static const char *const keys[] = {"class", "min", "max", "quantum", "nonfinite", NULL};
+    const cJSON *arg;
+    int i = 0, nsets = 0;
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(e->launch, "args"))
+    {
+        const cJSON *adv = adversarial_of(arg);
+        char f[96];
+        snprintf(f, sizeof f, "exercise.launch.args[%d].init.adversarial", i++);
+        if (!adv)
+            continue;
+        if (!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
+                                              "random"))
+            return bad(c, f, "only an argument with \"random\" inputs takes adversarial ones");
+        if (!cJSON_IsArray(adv) || cJSON_GetArraySize(adv) > GL_INPUTS_MAX_DECLARED)
+            return bad(c, f,
+                       "must be an array of at most 8 input sets, e.g. [{\"class\": "
+                       "\"full_range\"}]");
+        const cJSON *set;
+        int j = 0;
+        cJSON_ArrayForEach(set, adv)
+        {
+            char fj[128];
+            snprintf(fj, sizeof fj, "%s[%d]", f, j++);
+            if (!cJSON_IsObject(set))
+                return bad(c, fj, "must be an object {\"class\": ...}");
+            gl_status st = only_keys(c, set, fj, keys);
+            if (st != GL_OK)
+                return st;
+            const cJSON *cls = cJSON_GetObjectItemCaseSensitive(set, "class");
+            if (!cJSON_IsString(cls) || (strcmp(cls->valuestring, "full_range") != 0 &&
+                                         strcmp(cls->valuestring, "bit_ranges") != 0 &&
+                                         strcmp(cls->valuestring, "uniform") != 0))
+                return bad(c, strcat(fj, ".class"),
+                           "must be \"full_range\", \"bit_ranges\" or \"uniform\"");
+        }
+        nsets = j > nsets ? j : nsets;
+    }
+    for (int j = 0; j < nsets; j++) {
+        gl_spec spec;
+        gl_error serr = {0};
+        if (exercise_spec(e->launch, NULL, dir, e->sizes[0], 0, (gl_inputs)(GL_INPUTS_DECLARED + j),
+                          e->starter, &spec, &serr) != GL_OK)
+            return gl_fail(c->err, GL_ERR_INPUT, "%s", serr.msg);
+        spec_free(&spec);
+    }
+    return GL_OK;
+}
+
 static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exercise *e)
 {
     if (!cJSON_IsObject(js))
@@ -647,6 +711,8 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if (!sizes)
         return bad(c, "exercise.sizes", "missing (the values of n to grade with)");
     if ((st = get_sizes(c, sizes, "exercise.sizes", &e->sizes, &e->nsizes)) != GL_OK)
+        return st;
+    if ((st = check_adversarial(c, dir, e)) != GL_OK)
         return st;
     const cJSON *checks = cJSON_GetObjectItemCaseSensitive(js, "checks");
     if (!cJSON_IsArray(checks) || cJSON_GetArraySize(checks) == 0)
@@ -1048,6 +1114,52 @@ int lesson_exercise_has_random(const gl_lesson *l)
     return 0;
 }
 
+/* The limits of the element type of an argument typed `type` ("u32*"), as strings a
+ * spec reads exactly: {"0", "4294967295"}; NULL for an unknown type. */
+static const char *const *type_limits(const char *type)
+{
+    static const char *const lim[][3] = {
+        {"i8", "-128", "127"},
+        {"u8", "0", "255"},
+        {"i16", "-32768", "32767"},
+        {"u16", "0", "65535"},
+        {"i32", "-2147483648", "2147483647"},
+        {"u32", "0", "4294967295"},
+        {"i64", "-9223372036854775808", "9223372036854775807"},
+        {"u64", "0", "18446744073709551615"},
+        {"f32", "-3.4028234663852886e38", "3.4028234663852886e38"},
+        {"f64", "-1.7976931348623157e308", "1.7976931348623157e308"},
+    };
+    for (size_t i = 0; type && i < sizeof lim / sizeof *lim; i++)
+        if (strncmp(type, lim[i][0], strlen(lim[i][0])) == 0 && type[strlen(lim[i][0])] == '*')
+            return &lim[i][1];
+    return NULL;
+}
+
+/* rnd (a "random" init) with the input set `set` of its "adversarial" list: the set's
+ * class, quantum, nonfinite, and its min and max, by default the type's limits. 0 when
+ * out of memory. */
+static int apply_input_set(cJSON *rnd, const cJSON *set, const char *type)
+{
+    static const char *const keys[] = {"class", "quantum", "nonfinite"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(set, keys[k]);
+        if (v && !set_copy(rnd, keys[k], v))
+            return 0;
+    }
+    const char *const *lim = type_limits(type);
+    for (int k = 0; k < 2; k++) {
+        const char *key = k ? "max" : "min";
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(set, key);
+        cJSON *def = !v && lim ? cJSON_CreateString(lim[k]) : NULL;
+        const int ok = !(v || def) || set_copy(rnd, key, v ? v : def);
+        cJSON_Delete(def);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                        gl_inputs variant, const char *source_path, gl_spec *out,
                                        gl_error *err)
@@ -1055,24 +1167,38 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
     memset(out, 0, sizeof *out);
     if (!l->exercise)
         return gl_fail(err, GL_ERR_USAGE, "lesson '%s' has no exercise", l->id);
-    cJSON *js = launch_with_arch(l->exercise->launch, l->arch);
+    return exercise_spec(l->exercise->launch, l->arch, l->dir, n, seed_offset, variant, source_path,
+                         out, err);
+}
+
+/* lesson_exercise_spec_variant on an exercise's launch, the lesson's arch (NULL: none)
+ * and folder. */
+static gl_status exercise_spec(const cJSON *launch, const char *arch, const char *dir, int64_t n,
+                               uint64_t seed_offset, gl_inputs variant, const char *source_path,
+                               gl_spec *out, gl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *js = launch_with_arch(launch, arch);
     if (!js)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     cJSON_DeleteItemFromObjectCaseSensitive(js, "source");
     cJSON_AddStringToObject(js, "source", source_path);
-    /* Different inputs at every size: offset each "random" seed. */
+    int ok = 1;
     cJSON *arg;
     cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(js, "args"))
     {
-        cJSON *rnd = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(arg, "init"),
-                                                      "random");
+        cJSON *init = cJSON_GetObjectItemCaseSensitive(arg, "init");
+        cJSON *adv = cJSON_DetachItemFromObjectCaseSensitive(init, "adversarial");
+        cJSON *rnd = cJSON_GetObjectItemCaseSensitive(init, "random");
+        /* Different inputs at every size: offset each "random" seed. */
         cJSON *seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
         if (cJSON_IsNumber(seed))
             cJSON_SetNumberValue(seed, seed->valuedouble + (double)seed_offset);
-        /* adversarial inputs, inside the declared range (the kernel may rely on it) */
+        /* adversarial inputs inside the declared range (the kernel may rely on it) */
         cJSON *mn = cJSON_GetObjectItemCaseSensitive(rnd, "min");
         cJSON *mx = cJSON_GetObjectItemCaseSensitive(rnd, "max");
-        if (variant != GL_INPUTS_RANDOM && cJSON_IsNumber(mn) && cJSON_IsNumber(mx)) {
+        if (variant != GL_INPUTS_RANDOM && variant < GL_INPUTS_DECLARED && cJSON_IsNumber(mn) &&
+            cJSON_IsNumber(mx)) {
             const double lo = mn->valuedouble, hi = mx->valuedouble;
             if (variant == GL_INPUTS_ALL_MAX)
                 cJSON_SetNumberValue(mn, hi);
@@ -1081,13 +1207,134 @@ gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t s
             else if (variant == GL_INPUTS_FEW_VALUES)
                 cJSON_SetNumberValue(mx, lo + floor((hi - lo) / 4)); /* integral: ints */
         }
+        /* the declared sets: the argument's own entry, where it has one */
+        const cJSON *set = variant >= GL_INPUTS_DECLARED && rnd
+                               ? cJSON_GetArrayItem(adv, (int)variant - GL_INPUTS_DECLARED)
+                               : NULL;
+        if (set) {
+            const cJSON *type = cJSON_GetObjectItemCaseSensitive(arg, "type");
+            ok &= apply_input_set(rnd, set, cJSON_IsString(type) ? type->valuestring : NULL);
+        }
+        cJSON_Delete(adv);
+    }
+    if (!ok) {
+        cJSON_Delete(js);
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     gl_vars vars = {.names = {"n"}, .values = {n}, .count = 1};
     char file[PATH_MAX];
-    snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", l->dir, (long long)n);
+    if (variant >= GL_INPUTS_DECLARED)
+        snprintf(file, sizeof file,
+                 "%s/lesson.json: exercise.launch (n = %lld) with adversarial[%d]", dir,
+                 (long long)n, (int)variant - GL_INPUTS_DECLARED);
+    else
+        snprintf(file, sizeof file, "%s/lesson.json: exercise.launch (n = %lld)", dir,
+                 (long long)n);
     gl_status st = spec_from_json(js, file, NULL, &vars, out, err); /* source_path as given */
     cJSON_Delete(js);
     return st;
+}
+
+int lesson_exercise_declared_inputs(const gl_lesson *l)
+{
+    int most = 0;
+    const cJSON *arg;
+    if (!l->exercise)
+        return 0;
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "args"))
+    {
+        const int k = cJSON_GetArraySize(adversarial_of(arg));
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+/* Appends one argument's input set to buf (used bytes): "keys across the whole range of
+ * u32 (its extremes included)". */
+static void describe_set(char *buf, size_t len, const char *name, const char *type,
+                         const cJSON *set)
+{
+    const char *cls = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "class"));
+    const cJSON *mn = cJSON_GetObjectItemCaseSensitive(set, "min");
+    const cJSON *mx = cJSON_GetObjectItemCaseSensitive(set, "max");
+    const cJSON *qu = cJSON_GetObjectItemCaseSensitive(set, "quantum");
+    const int is_f = type && type[0] == 'f';
+    char range[96], t[8];
+    snprintf(t, sizeof t, "%.*s", (int)strcspn(type ? type : "", "*"), type ? type : "");
+    /* the bounds: the set's, else the type's limits; floats as %.9g */
+    double lo = -1, hi = 1; /* the whole range holds 0 */
+    if (mn || mx) {
+        char a[40], b[40];
+        const char *const *lim = type_limits(type);
+        const char *ls = cJSON_IsString(mn) ? mn->valuestring : lim ? lim[0] : "0";
+        const char *hs = cJSON_IsString(mx) ? mx->valuestring : lim ? lim[1] : "0";
+        lo = cJSON_IsNumber(mn) ? mn->valuedouble : strtod(ls, NULL);
+        hi = cJSON_IsNumber(mx) ? mx->valuedouble : strtod(hs, NULL);
+        if (is_f || cJSON_IsNumber(mn))
+            snprintf(a, sizeof a, "%.9g", lo);
+        else
+            snprintf(a, sizeof a, "%s", ls);
+        if (is_f || cJSON_IsNumber(mx))
+            snprintf(b, sizeof b, "%.9g", hi);
+        else
+            snprintf(b, sizeof b, "%s", hs);
+        snprintf(range, sizeof range, "[%s, %s]", a, b);
+    } else {
+        snprintf(range, sizeof range, "the whole range of %s", t);
+    }
+    size_t used = strlen(buf);
+    if (strcmp(cls, "bit_ranges") == 0) {
+        const int w = (int)(8 * (t[1] == '8' ? 1 : t[1] == '1' ? 2 : t[1] == '3' ? 4 : 8));
+        used += (size_t)snprintf(buf + used, len - used, "%s differing only in bits", name);
+        for (int k = 0; k < w / 8 && used < len; k++)
+            used += (size_t)snprintf(buf + used, len - used, " %d-%d,", 8 * k, 8 * k + 7);
+        if (used < len)
+            snprintf(buf + used, len - used, " or bit %d (one range per part of %s)", w - 1, name);
+    } else if (strcmp(cls, "uniform") == 0) {
+        snprintf(buf + used, len - used, "%s uniform in %s", name, range);
+    } else if (!is_f) {
+        snprintf(buf + used, len - used, "%s across %s (its extremes included)", name, range);
+    } else {
+        int e = 0;
+        if (cJSON_IsNumber(qu))
+            frexp(qu->valuedouble, &e);
+        used += (size_t)snprintf(buf + used, len - used, "%s over every binade of %s", name, range);
+        if (cJSON_IsNumber(qu) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, " in multiples of 2^%d", e - 1);
+        else if (used < len && lo <= 0 && hi >= 0)
+            used += (size_t)snprintf(buf + used, len - used, " (zeros and denormals included)");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(set, "nonfinite")) && used < len)
+            snprintf(buf + used, len - used, ", with infinities and NaN");
+    }
+}
+
+void lesson_exercise_inputs_label(const gl_lesson *l, gl_inputs variant, char *buf, size_t len)
+{
+    static const char *const implicit[] = {
+        "", " with every input the largest allowed", " with every input the smallest allowed",
+        " with inputs from the lowest quarter of their range (duplicates)"};
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (variant < GL_INPUTS_DECLARED) {
+        snprintf(buf, len, "%s", implicit[variant]);
+        return;
+    }
+    const cJSON *arg,
+        *args = l->exercise ? cJSON_GetObjectItemCaseSensitive(l->exercise->launch, "args") : NULL;
+    int first = 1;
+    cJSON_ArrayForEach(arg, args)
+    {
+        const cJSON *set =
+            cJSON_GetArrayItem(adversarial_of(arg), (int)variant - GL_INPUTS_DECLARED);
+        if (!set)
+            continue;
+        const size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s", first ? " with " : "; ");
+        first = 0;
+        describe_set(buf, len, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(arg, "name")),
+                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(arg, "type")), set);
+    }
 }
 
 const char *lesson_step_kernel_name(const gl_step *s)

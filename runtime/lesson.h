@@ -167,16 +167,34 @@ const char *lesson_exercise_arch(const gl_lesson *l);
 gl_status lesson_exercise_spec(const gl_lesson *l, int64_t n, uint64_t seed_offset,
                                const char *source_path, gl_spec *out, gl_error *err);
 
-/* Which inputs an exercise spec's "random" arguments get: the lesson's random draws, or
+/* Which inputs an exercise spec's "random" arguments get: the lesson's random draws;
  * adversarial ones inside each argument's declared [min, max] (the grader runs them at
  * the largest size): every element max, every element min (negative where the range
- * allows), or draws from the lowest quarter of the range (many duplicates). */
+ * allows), or draws from the lowest quarter of the range (many duplicates); and the
+ * sets the lesson declares (README "Writing a lesson"): GL_INPUTS_DECLARED + j gives
+ * each argument whose init has an "adversarial" list its entry j (a "random" class with
+ * its range, by default the element type's whole range: spec.h gl_random_class), the
+ * other arguments their random draws. */
 typedef enum gl_inputs {
     GL_INPUTS_RANDOM = 0,
     GL_INPUTS_ALL_MAX,
     GL_INPUTS_ALL_MIN,
     GL_INPUTS_FEW_VALUES,
+    GL_INPUTS_DECLARED, /* + j, j < lesson_exercise_declared_inputs */
 } gl_inputs;
+
+/* The most entries one argument's "adversarial" list may hold. */
+#define GL_INPUTS_MAX_DECLARED 8
+
+/* How many declared input sets the exercise has: the longest "adversarial" list of its
+ * arguments (0 when none). */
+int lesson_exercise_declared_inputs(const gl_lesson *l);
+
+/* The words a report puts after a size for `variant`: "" for the random draws,
+ * " with every input the largest allowed", ..., for a declared set each argument's
+ * entry: " with keys differing only in bits 0-7, 8-15, 16-23, 24-31, or bit 31 (one
+ * range per part of keys)". Cut to len bytes. */
+void lesson_exercise_inputs_label(const gl_lesson *l, gl_inputs variant, char *buf, size_t len);
 
 /* lesson_exercise_spec with the inputs of `variant`. */
 gl_status lesson_exercise_spec_variant(const gl_lesson *l, int64_t n, uint64_t seed_offset,

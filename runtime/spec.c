@@ -542,7 +542,92 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
 
 static const char *const init_keys[] = {"values", "fill", "iota", "random", NULL};
 static const char *const iota_keys[] = {"start", "step", NULL};
-static const char *const random_keys[] = {"seed", "min", "max", NULL};
+static const char *const random_keys[] = {"seed",    "min",       "max", "class",
+                                          "quantum", "nonfinite", NULL};
+
+/* The smallest and largest value of integer type t, as its gl_value. */
+static void int_limits(gl_type t, gl_value *lo, gl_value *hi)
+{
+    const unsigned bits = (unsigned)(8 * gl_type_size(t));
+    if (gl_type_is_signed(t)) {
+        hi->i = (int64_t)(UINT64_MAX >> (65 - bits));
+        lo->i = -hi->i - 1;
+    } else {
+        lo->u = 0;
+        hi->u = UINT64_MAX >> (64 - bits);
+    }
+}
+
+/* A "random" init's optional "class" (uniform, full_range, bit_ranges), "quantum" and
+ * "nonfinite" (spec.h gl_random_class; its min and max already parsed), at path sub. */
+static bool parse_random_class(ctx *c, const cJSON *v, gl_arg *a, const char *sub)
+{
+    char p[160];
+    const bool is_f = gl_type_is_float(a->type);
+    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(v, "class");
+    const cJSON *qu = cJSON_GetObjectItemCaseSensitive(v, "quantum");
+    const cJSON *nf = cJSON_GetObjectItemCaseSensitive(v, "nonfinite");
+    a->init.rclass = GL_RANDOM_UNIFORM;
+    if (cls) {
+        snprintf(p, sizeof p, "%s.class", sub);
+        const char *n = cJSON_IsString(cls) ? cls->valuestring : "";
+        if (strcmp(n, "full_range") == 0) {
+            a->init.rclass = GL_RANDOM_FULL_RANGE;
+        } else if (strcmp(n, "bit_ranges") == 0) {
+            a->init.rclass = GL_RANDOM_BIT_RANGES;
+        } else if (strcmp(n, "uniform") != 0) {
+            cfail(c, GL_ERR_INPUT, p, "must be \"uniform\", \"full_range\" or \"bit_ranges\"");
+            return false;
+        }
+    }
+    if (a->init.rclass == GL_RANDOM_BIT_RANGES) {
+        gl_value lo, hi;
+        if (is_f) {
+            cfail(c, GL_ERR_INPUT, sub, "bit_ranges draws integer keys, not %s",
+                  gl_type_name(a->type));
+            return false;
+        }
+        int_limits(a->type, &lo, &hi);
+        if (lo.u != a->init.a.u || hi.u != a->init.b.u) {
+            cfail(c, GL_ERR_INPUT, sub,
+                  "bit_ranges draws from every value of %s: min and max must be its limits",
+                  gl_type_name(a->type));
+            return false;
+        }
+    }
+    const bool float_full = is_f && a->init.rclass == GL_RANDOM_FULL_RANGE;
+    if ((qu || nf) && !float_full) {
+        snprintf(p, sizeof p, "%s.%s", sub, qu ? "quantum" : "nonfinite");
+        cfail(c, GL_ERR_INPUT, p, "only a full_range of f32 or f64 takes this key");
+        return false;
+    }
+    if (nf) {
+        snprintf(p, sizeof p, "%s.nonfinite", sub);
+        if (!cJSON_IsBool(nf)) {
+            cfail(c, GL_ERR_INPUT, p, "must be true or false");
+            return false;
+        }
+        a->init.nonfinite = cJSON_IsTrue(nf);
+    }
+    if (qu) {
+        snprintf(p, sizeof p, "%s.quantum", sub);
+        const double smallest = a->type == GL_F32 ? 0x1p-149 : 0x1p-1074;
+        int e;
+        if (!cJSON_IsNumber(qu) || !(qu->valuedouble >= smallest) ||
+            frexp(qu->valuedouble, &e) != 0.5 || (a->type == GL_F32 && e > 128)) {
+            cfail(c, GL_ERR_INPUT, p,
+                  "must be a power of two that %s can hold (0.0009765625 = 2^-10)",
+                  gl_type_name(a->type));
+            return false;
+        }
+        a->init.quantum = qu->valuedouble;
+        if (fmod(a->init.a.f, a->init.quantum) != 0 || fmod(a->init.b.f, a->init.quantum) != 0) {
+            cfail(c, GL_ERR_INPUT, p, "min and max must be multiples of the quantum");
+            return false;
+        }
+    }
+    return true;
+}
 
 static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
 {
@@ -643,7 +728,8 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     a->init.kind = GL_INIT_RANDOM;
     if (!cJSON_IsObject(v)) {
         cfail(c, GL_ERR_INPUT, sub,
-              "must be an object {\"seed\": ..., \"min\": ..., \"max\": ...}");
+              "must be an object {\"seed\": ..., \"min\": ..., \"max\": ...} (and optionally "
+              "\"class\", \"quantum\", \"nonfinite\")");
         return false;
     }
     if (!check_keys(c, v, sub, random_keys))
@@ -678,7 +764,9 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
         cfail(c, GL_ERR_INPUT, sub, "min is greater than max");
         return false;
     }
-    if (is_f && !isfinite(a->init.b.f - a->init.a.f)) {
+    if (!parse_random_class(c, v, a, sub))
+        return false;
+    if (is_f && a->init.rclass == GL_RANDOM_UNIFORM && !isfinite(a->init.b.f - a->init.a.f)) {
         cfail(c, GL_ERR_INPUT, sub, "max - min is too large for f64");
         return false;
     }

@@ -48,14 +48,30 @@ typedef enum gl_init_kind {
     GL_INIT_RANDOM
 } gl_init_kind;
 
+/* How a "random" init draws its values (its "class"; spec_rng.c states each exactly):
+ * uniform in [a, b] (the default, gl_random_fill); full_range: every magnitude of [a, b]
+ * (integers uniform with the extremes mixed in; floats spread over every binade, with
+ * zeros, the extremes and, if asked, infinities and NaN); bit_ranges: integer keys that
+ * differ only within one byte, or only in the top bit, in each part of the buffer. */
+typedef enum gl_random_class {
+    GL_RANDOM_UNIFORM,
+    GL_RANDOM_FULL_RANGE,
+    GL_RANDOM_BIT_RANGES,
+} gl_random_class;
+
 /* How a pointer argument's buffer starts out. values: `count` values (the rest of the
  * buffer is zero; count > len is an error). fill: every element = a. iota: element i =
  * a + i*b (for integer types b is .i, possibly negative; for floats computed in double,
- * then rounded). random: seed, inclusive range [a, b] (see gl_random_fill). */
+ * then rounded). random: seed, inclusive range [a, b], drawn by its class
+ * (gl_random_fill_init). */
 typedef struct gl_init {
     gl_init_kind kind;
     gl_value a, b;
     uint64_t seed;
+    gl_random_class rclass; /* random: how values are drawn */
+    double quantum;         /* random full_range of floats: every value a multiple of it (a
+                               power of two), 0 = none (down to the smallest denormal) */
+    bool nonfinite;         /* random full_range of floats: infinities and NaN mixed in */
     gl_value *values;
     size_t count;
 } gl_init;
@@ -168,6 +184,9 @@ void spec_buffers_free(gl_buffer *b, int nargs);
  * [min, max] inclusive, floats min + (max - min) * u with u in [0, 1). Identical on every
  * back end because buffers are filled on the host. */
 void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max);
+/* The values of a "random" init of any class (in->rclass: uniform is gl_random_fill;
+ * full_range and bit_ranges as spec_rng.c documents them), len elements of type t. */
+void gl_random_fill_init(void *dst, gl_type t, size_t len, const gl_init *in);
 
 /* Element i of a buffer of type t as a gl_value. */
 gl_value gl_buffer_get(const void *data, gl_type t, size_t i);

@@ -156,7 +156,7 @@ void spec_buffer_fill(const gl_arg *a, void *dst)
                 spec_store_bits(dst, t, i, in->a.u + (uint64_t)i * in->b.u);
         }
         break;
-    case GL_INIT_RANDOM: gl_random_fill(dst, t, a->len, in->seed, in->a, in->b); break;
+    case GL_INIT_RANDOM: gl_random_fill_init(dst, t, a->len, in); break;
     }
     const size_t size = gl_type_size(t);
     memset((unsigned char *)dst + done * size, 0, (a->len - done) * size);

@@ -4,6 +4,8 @@
  * wrong in plain words; expect entries that contradict a run fail lint, malformed ones do
  * not load; "gpu_launch" applies on a GPU only. Runs from the repo root. */
 #include <check.h>
+#include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +400,133 @@ START_TEST(test_gpu_launch_applies_on_a_gpu_only)
 }
 END_TEST
 
+/* An exercise's "adversarial" sets reach its launch as declared: set j gives each
+ * argument with an entry j that entry's class, by default over the element type's whole
+ * range, and every other argument its random draws; the values are spec_rng.c's, exactly
+ * (computed independently from its documentation for n = 8), and the report's words say
+ * which set ran. */
+START_TEST(test_declared_input_sets_are_generated_as_declared)
+{
+    static const char text[] =
+        "{\"format\": 1, \"id\": \"x\", \"title\": \"t\", \"summary\": \"s\", "
+        "\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], "
+        "\"exercise\": {\"title\": \"e\", \"text\": \"t\", \"starter\": \"exercise.cu\", "
+        "\"reference\": \"solution.cu\", \"sizes\": [8], "
+        "\"checks\": [{\"kind\": \"matches_reference\"}], \"launch\": {\"kernel\": \"vec_add\", "
+        "\"grid\": [1], \"block\": [32], \"args\": ["
+        "{\"name\": \"k\", \"type\": \"u8*\", \"len\": \"n\", \"init\": {\"random\": {\"seed\": 7, "
+        "\"min\": 0, \"max\": 9}, \"adversarial\": [{\"class\": \"full_range\"}, "
+        "{\"class\": \"bit_ranges\"}]}},"
+        "{\"name\": \"x\", \"type\": \"f32*\", \"len\": \"n\", \"init\": {\"random\": {\"seed\": "
+        "9, "
+        "\"min\": -1, \"max\": 1}, \"adversarial\": [{\"class\": \"full_range\", \"min\": -16, "
+        "\"max\": 16, \"quantum\": 0.25}]}},"
+        "{\"name\": \"v\", \"type\": \"i32*\", \"len\": \"n\", \"init\": {\"random\": {\"seed\": "
+        "3, "
+        "\"min\": -5, \"max\": 5}}},"
+        "{\"name\": \"n\", \"type\": \"i32\", \"value\": \"n\"}]}}}";
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_parse(text, strlen(text), "lessons/01-threads", &l, &err) == GL_OK, "%s",
+                  err.msg);
+    ck_assert_int_eq(lesson_exercise_declared_inputs(&l), 2);
+    static const uint8_t want_k[2][8] = {{28, 203, 17, 254, 105, 44, 48, 248},
+                                         {203, 213, 28, 13, 145, 145, 17, 17}};
+    static const float want_x[8] = {1.5f, 0.0f, -2.25f, 0.75f, -2.25f, -0.25f, 3.0f, 1.5f};
+    static const int32_t want_v[8] = {-1, 4, 1, 1, -5, 4, -4, -2};
+    static const char *const want_label[2] = {
+        " with k across the whole range of u8 (its extremes included); x over every binade of "
+        "[-16, 16] in multiples of 2^-2",
+        " with k differing only in bits 0-7, or bit 7 (one range per part of k)"};
+    gl_buffer *random_draws = NULL;
+    for (int v = GL_INPUTS_RANDOM; v < GL_INPUTS_DECLARED + 2; v++) {
+        if (v > GL_INPUTS_RANDOM && v < GL_INPUTS_DECLARED)
+            continue;
+        gl_spec s;
+        gl_buffer *b;
+        ck_assert_msg(lesson_exercise_spec_variant(&l, 8, 0, (gl_inputs)v, l.exercise->starter, &s,
+                                                   &err) == GL_OK,
+                      "%s", err.msg);
+        ck_assert_int_eq(spec_buffers_new(&s, &b, &err), GL_OK);
+        if (v == GL_INPUTS_RANDOM) {
+            random_draws = b;
+            spec_free(&s);
+            continue;
+        }
+        const int j = v - GL_INPUTS_DECLARED;
+        ck_assert(memcmp(b[0].data, want_k[j], 8) == 0);
+        if (j == 0) { /* x's full_range, +0 and not -0 at 1 */
+            ck_assert(memcmp(b[1].data, want_x, sizeof want_x) == 0);
+        } else { /* x has no set 1: its random draws */
+            ck_assert(memcmp(b[1].data, random_draws[1].data, sizeof want_x) == 0);
+        }
+        ck_assert(memcmp(b[2].data, want_v, sizeof want_v) == 0); /* v: always random */
+        ck_assert(memcmp(b[2].data, random_draws[2].data, sizeof want_v) == 0);
+        char label[256];
+        lesson_exercise_inputs_label(&l, (gl_inputs)v, label, sizeof label);
+        ck_assert_str_eq(label, want_label[j]);
+        spec_buffers_free(b, s.nargs);
+        spec_free(&s);
+    }
+    spec_buffers_free(random_draws, 4);
+    lesson_free(&l);
+
+    /* malformed lists fail to load, naming the place */
+    static const struct {
+        const char *from, *to, *msg;
+    } bad[] = {
+        {"{\"random\": {\"seed\": 3, \"min\": -5, \"max\": 5}}",
+         "{\"fill\": 1, \"adversarial\": [{\"class\": \"full_range\"}]}",
+         "exercise.launch.args[2].init.adversarial: only an argument with \"random\" inputs "
+         "takes adversarial ones"},
+        {"{\"class\": \"bit_ranges\"}", "{\"class\": \"bits\"}",
+         "exercise.launch.args[0].init.adversarial[1].class: must be"},
+        {"{\"class\": \"bit_ranges\"}", "{\"class\": \"bit_ranges\", \"seed\": 4}",
+         "exercise.launch.args[0].init.adversarial[1].seed: unknown key"},
+        {"\"quantum\": 0.25", "\"quantum\": 0.3",
+         "exercise.launch (n = 8) with adversarial[0]: args[1].init.random.quantum: must be a "
+         "power of two"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char t[sizeof text + 128];
+        const char *at = strstr(text, bad[i].from);
+        ck_assert_ptr_nonnull(at);
+        snprintf(t, sizeof t, "%.*s%s%s", (int)(at - text), text, bad[i].to,
+                 at + strlen(bad[i].from));
+        ck_assert_int_eq(lesson_parse(t, strlen(t), "lessons/01-threads", &l, &err), GL_ERR_INPUT);
+        ck_assert_msg(strstr(err.msg, bad[i].msg), "%s\nnot: %s", err.msg, bad[i].msg);
+    }
+}
+END_TEST
+
+/* Every shipped exercise states its adversarial inputs: each argument with random
+ * inputs lists them ("adversarial", [] where its declared range is all the valid input),
+ * and at least one exercise in two goes past the declared range. */
+START_TEST(test_every_exercise_declares_its_adversarial_inputs)
+{
+    int exercises = 0, declared = 0;
+    for (int i = 0; i < nlessons; i++) {
+        const gl_exercise *e = lessons[i].exercise;
+        if (!e)
+            continue;
+        exercises++;
+        declared += lesson_exercise_declared_inputs(&lessons[i]) > 0;
+        const cJSON *arg;
+        cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(e->launch, "args"))
+        {
+            const cJSON *init = cJSON_GetObjectItemCaseSensitive(arg, "init");
+            if (cJSON_GetObjectItemCaseSensitive(init, "random"))
+                ck_assert_msg(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(init, "adversarial")),
+                              "%s: exercise argument %s has random inputs and no adversarial list",
+                              lessons[i].dir,
+                              cJSON_GetObjectItemCaseSensitive(arg, "name")->valuestring);
+        }
+    }
+    ck_assert_int_ge(exercises, 18);
+    ck_assert_int_ge(2 * declared, exercises);
+}
+END_TEST
+
 static Suite *lessons_suite(void)
 {
     Suite *s = suite_create("lessons");
@@ -416,6 +545,8 @@ static Suite *lessons_suite(void)
     tcase_add_test(tc, test_expect_entries_that_contradict_the_run_fail_lint);
     tcase_add_test(tc, test_expect_and_gpu_launch_are_validated_with_their_place);
     tcase_add_test(tc, test_gpu_launch_applies_on_a_gpu_only);
+    tcase_add_test(tc, test_declared_input_sets_are_generated_as_declared);
+    tcase_add_test(tc, test_every_exercise_declares_its_adversarial_inputs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -506,6 +507,97 @@ START_TEST(test_random_is_deterministic_and_in_range)
 }
 END_TEST
 
+/* The classes of "random" (spec_rng.c's documentation, computed independently from it
+ * for these seeds): full_range of i32 mixes the extremes into uniform draws; full_range
+ * of f32 spreads values over every binade (here the largest float, the largest denormal
+ * and a denormal among them); bit_ranges of u32 gives keys that differ only in one byte,
+ * or only in bit 31, per fifth of the buffer. */
+START_TEST(test_random_classes_draw_as_documented)
+{
+    gl_init in = {.kind = GL_INIT_RANDOM, .rclass = GL_RANDOM_FULL_RANGE, .seed = 5};
+    in.a.i = INT32_MIN;
+    in.b.i = INT32_MAX;
+    int32_t d[8];
+    gl_random_fill_init(d, GL_I32, 8, &in);
+    static const int32_t want_d[8] = {328677112,  1510324549, 805781572,  -2036732117,
+                                      2147483646, -721049796, -594228467, -1720640938};
+    ck_assert(memcmp(d, want_d, sizeof d) == 0);
+
+    float f[8];
+    in = (gl_init){.kind = GL_INIT_RANDOM, .rclass = GL_RANDOM_FULL_RANGE, .seed = 11};
+    in.a.f = -FLT_MAX;
+    in.b.f = FLT_MAX;
+    in.nonfinite = true;
+    gl_random_fill_init(f, GL_F32, 8, &in);
+    static const float want_f[8] = {-0x1.3624dap-10f,  0x1.fffffep+127f, 0x1.3592ecp+38f,
+                                    -0x1.7a183ap-112f, -0x1.e8ae82p+57f, 0x1.fffffcp-127f,
+                                    -0x1.99f78p-129f,  -0x1.eb89cap+61f};
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(f[i] == want_f[i], "f[%d] = %a, not %a", i, (double)f[i], (double)want_f[i]);
+    in.seed = 17; /* all negative: [-FLT_MAX, -1] */
+    in.b.f = -1;
+    in.nonfinite = false;
+    gl_random_fill_init(f, GL_F32, 8, &in);
+    static const float want_neg[8] = {
+        -0x1.a83718p+81f, -0x1.8e65d4p+94f, -0x1.137a74p+53f,  -1.0f,
+        -0x1.cf3c6ap+22f, -0x1.e8ce56p+15f, -0x1.54e946p+101f, -FLT_MAX};
+    ck_assert(memcmp(f, want_neg, sizeof f) == 0);
+
+    uint32_t k[10];
+    in = (gl_init){.kind = GL_INIT_RANDOM, .rclass = GL_RANDOM_BIT_RANGES, .seed = 13};
+    in.b.u = UINT32_MAX;
+    gl_random_fill_init(k, GL_U32, 10, &in);
+    static const uint32_t want_k[10] = {0xf8ad8a8e, 0xf8ad8a37, 0x2eefcf73, 0x2eefee73, 0x2ee0d297,
+                                        0x2eb4d297, 0xa2ee950f, 0x3cee950f, 0x67c99b12, 0xe7c99b12};
+    ck_assert(memcmp(k, want_k, sizeof k) == 0);
+    /* each pair of a part differs only in its range: bits 0-7, 8-15, 16-23, 24-31, 31 */
+    for (int p = 0; p < 5; p++)
+        ck_assert_uint_eq((k[2 * p] ^ k[2 * p + 1]) & ~(p < 4 ? 0xffu << (8 * p) : 1u << 31), 0);
+}
+END_TEST
+
+/* A "random" class is checked where the spec names it: bit_ranges needs an integer type
+ * and its whole range, quantum and nonfinite a full_range of floats, the bounds multiples
+ * of the quantum. */
+START_TEST(test_random_class_keys_are_validated)
+{
+    static const struct {
+        const char *arg, *msg;
+    } cases[] = {
+        {"\"type\": \"f32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": 0, \"max\": 1, "
+         "\"class\": \"bit_ranges\"}}",
+         "args[0].init.random: bit_ranges draws integer keys, not f32"},
+        {"\"type\": \"u32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": 0, \"max\": 7, "
+         "\"class\": \"bit_ranges\"}}",
+         "args[0].init.random: bit_ranges draws from every value of u32: min and max must be its "
+         "limits"},
+        {"\"type\": \"i32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": 0, \"max\": 7, "
+         "\"class\": \"full_range\", \"quantum\": 1}}",
+         "args[0].init.random.quantum: only a full_range of f32 or f64 takes this key"},
+        {"\"type\": \"f32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1.3, "
+         "\"class\": \"full_range\", \"quantum\": 0.25}}",
+         "args[0].init.random.quantum: min and max must be multiples of the quantum"},
+        {"\"type\": \"f32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1, "
+         "\"class\": \"full_range\", \"quantum\": 0.3}}",
+         "args[0].init.random.quantum: must be a power of two"},
+        {"\"type\": \"f32*\", \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1, "
+         "\"class\": \"widest\"}}",
+         "args[0].init.random.class: must be \"uniform\", \"full_range\" or \"bit_ranges\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"source\": \"saxpy.cu\", \"kernel\": \"k\", \"grid\": [1], \"block\": [32], "
+                 "\"args\": [{\"name\": \"a\", \"len\": 4, %s}]}",
+                 cases[i].arg);
+        gl_spec s;
+        gl_error err = {0};
+        ck_assert_int_eq(from_text(text, NULL, &s, &err), GL_ERR_INPUT);
+        ck_assert_msg(strstr(err.msg, cases[i].msg), "%s\nnot: %s", err.msg, cases[i].msg);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------------ gl.c */
 
 START_TEST(test_exit_codes_follow_the_architecture)
@@ -585,6 +677,8 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_json_result_parses_back_with_cjson);
     tcase_add_test(tc, test_random_is_splitmix64_with_known_first_values);
     tcase_add_test(tc, test_random_is_deterministic_and_in_range);
+    tcase_add_test(tc, test_random_classes_draw_as_documented);
+    tcase_add_test(tc, test_random_class_keys_are_validated);
     tcase_add_test(tc, test_exit_codes_follow_the_architecture);
     tcase_add_test(tc, test_atomic_write_then_read_round_trips);
     suite_add_tcase(s, tc);
