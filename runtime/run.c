@@ -1507,7 +1507,9 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
     size_t used = 0;
 #define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
     if (modelled && o->regs_known)
-        MORE("occupancy (modelled, %d registers per thread from ptxas)", o->regs_per_thread);
+        MORE("occupancy (modelled, %d registers per thread)", o->regs_per_thread);
+    else if (o->bound)
+        MORE("occupancy (%sregisters unknown)", modelled ? "modelled, " : "");
     else
         MORE("occupancy%s", modelled ? " (modelled)" : "");
     if (o->blocks_per_sm == 0) {
@@ -1519,12 +1521,8 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
             MORE("; %d registers per thread", o->regs_per_thread);
         return;
     }
-    if (o->bound)
-        MORE(": at most %.0f%% theoretical (limit without registers: %s), at most %.0f%% achieved",
-             o->theoretical * 100, o->limiter, o->achieved * 100);
-    else
-        MORE(": %.0f%% theoretical (limit: %s), about %.0f%% achieved", o->theoretical * 100,
-             o->limiter, o->achieved * 100);
+    MORE(": %s%.0f%% theoretical (limit: %s), about %.0f%% achieved", o->bound ? "at most " : "",
+         o->theoretical * 100, o->limiter, o->achieved * 100);
     const uint64_t per_wave = (uint64_t)o->blocks_per_sm * (uint64_t)o->sm_count;
     const uint64_t rest = per_wave ? o->blocks % per_wave : 0;
     if (o->waves <= 1 && o->sms_used < o->sm_count)
@@ -1540,7 +1538,7 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
     if (!modelled && o->regs_per_thread > 0) /* the driver's count (CU_FUNC_ATTRIBUTE_NUM_REGS) */
         MORE("; %d registers per thread", o->regs_per_thread);
     if (o->bound)
-        MORE("; registers per thread unknown: %s", o->regs_why[0] ? o->regs_why : "not counted");
+        MORE("; registers: %s", o->regs_why[0] ? o->regs_why : "not counted");
 #undef MORE
 }
 

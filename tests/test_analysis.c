@@ -837,9 +837,9 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_double_eq_tol(o.achieved, 12.0 / 64, 1e-12);
     ck_assert_uint_eq(o.waves, 2);
     gl_occupancy_describe(&o, 1, line, sizeof line);
-    ck_assert_str_eq(line, "occupancy (modelled): at most 19% theoretical (limit without "
-                           "registers: shared memory), at most 19% achieved: 648 blocks in 2 "
-                           "waves on 108 SMs; registers per thread unknown: not counted");
+    ck_assert_str_eq(line, "occupancy (modelled, registers unknown): at most 19% theoretical "
+                           "(limit: shared memory), about 19% achieved: 648 blocks in 2 waves on "
+                           "108 SMs; registers: not counted");
     /* 64 registers per thread: 2048 per warp, 32 warps per SM, 4 blocks of 8 warps */
     gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 4);

@@ -185,8 +185,8 @@ END_TEST
 
 /* The simulator's occupancy of a launch of the window kernel on sm_75 (120 blocks of 256
  * threads: one wave of 3 blocks on each of the 40 SMs): with the 72 registers of the sm_75 cubin, 3 blocks per SM,
- * 75% (limit: registers); without a count, at most 100% (limit without registers:
- * threads), an upper bound that says why. */
+ * 75% (limit: registers); without a count, at most 100% (limit: threads), an upper
+ * bound that says why. */
 START_TEST(test_the_simulator_occupancy_counts_registers_or_says_it_is_a_bound)
 {
     size_t len = 0;
@@ -214,18 +214,16 @@ START_TEST(test_the_simulator_occupancy_counts_registers_or_says_it_is_a_bound)
     ck_assert_int_eq(o.bound, 0);
     char line[512];
     gl_occupancy_describe(&o, 1, line, sizeof line);
-    ck_assert_str_eq(line, "occupancy (modelled, 72 registers per thread from ptxas): 75% "
-                           "theoretical (limit: registers), about 75% achieved: 120 blocks on 40 "
-                           "SMs");
+    ck_assert_str_eq(line, "occupancy (modelled, 72 registers per thread): 75% theoretical "
+                           "(limit: registers), about 75% achieved: 120 blocks on 40 SMs");
     gl_occupancy_of(&t4, grid, block, 0, -1, 0, &o);
     snprintf(o.regs_why, sizeof o.regs_why, "no CUDA Toolkit (ptxas) to count them");
     ck_assert_int_eq(o.bound, 1);
     ck_assert_double_eq_tol(o.theoretical, 1.0, 1e-12);
     gl_occupancy_describe(&o, 1, line, sizeof line);
-    ck_assert_str_eq(line, "occupancy (modelled): at most 100% theoretical (limit without "
-                           "registers: threads), at most 75% achieved: 120 blocks on 40 SMs; "
-                           "registers per thread unknown: no CUDA Toolkit (ptxas) to count "
-                           "them");
+    ck_assert_str_eq(line, "occupancy (modelled, registers unknown): at most 100% theoretical "
+                           "(limit: threads), about 75% achieved: 120 blocks on 40 SMs; "
+                           "registers: no CUDA Toolkit (ptxas) to count them");
     /* a block of 1024 threads at 72 registers needs 73728 of the 65536 a block may have:
      * it does not launch on a GPU */
     gl_occupancy_of(&t4, grid, (unsigned[3]){1024, 1, 1}, 0, 72, 0, &o);

@@ -1368,8 +1368,6 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                 tl_printf(L, cols, term_attr(TC_DIM), "(%d more not shown)",
                           a->run.findings_dropped);
         }
-        if (a->run_status == GL_OK)
-            occupancy_lines(a, L, cols);
         const char *out = a->run.stdout_text;
         if (out && *out) {
             int n = 0;
@@ -1391,6 +1389,9 @@ static void build_run_lines(const app *a, tlines *L, int cols)
                 p = e + 1;
             }
         }
+        /* after the kernel's own output, which a small terminal shows first */
+        if (a->run_status == GL_OK)
+            occupancy_lines(a, L, cols);
         if (a->have_spec && a->run.buffers) {
             /* buffers the kernel changed first: those are its outputs */
             bool header = false;
