@@ -544,6 +544,27 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         }
         params[i] = &slots[i];
     }
+    {
+        /* registers counted for the target that one block cannot get: a GPU refuses the
+         * launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), so the simulator does too */
+        char why[160];
+        const int regs = sim_regs(opts, kernel, dev, why, sizeof why);
+        gl_device_info info;
+        gl_occupancy o;
+        gl_arch_device_info(dev, &info);
+        gl_occupancy_of(&info, spec->grid, spec->block, 0, regs, 0, &o);
+        if (regs > 0 && o.valid && o.blocks_per_sm == 0) {
+            st = gl_fail(err, GL_ERR_LAUNCH,
+                         "%s: too many resources requested for launch: '%s' needs %d registers "
+                         "per thread (ptxas, %s), and a block of %d warps needs more than the "
+                         "%d registers an SM gives one block; a GPU refuses this launch "
+                         "(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES). Use smaller blocks, or fewer "
+                         "registers (__launch_bounds__)",
+                         spec->file, kernel, regs, dev->name, o.warps_per_block,
+                         info.regs_per_block > 0 ? info.regs_per_block : info.regs_per_sm);
+            goto done;
+        }
+    }
     sim_result sr;
     sim_status ss =
         sim_launch(s, m, kernel, spec->grid, spec->block, spec->dynamic_shared_bytes, params, &sr);

@@ -62,6 +62,16 @@ done
 expect "unsupported instruction" 1 "$G" run tests/cli/unsupported.json --backend sim
 has err "unsupported.cu:5: unsupported instruction 'multimem.red.relaxed.sys.global.add.u32' (PTX line [0-9]*)"
 
+# A block that needs more registers than an SM gives one (72 per thread from ptxas for
+# sm_75, x 1024 threads > 65536): a GPU refuses the launch, and so does the simulator.
+# Registers are counted only where a CUDA Toolkit's ptxas is (else the launch runs).
+if command -v ptxas >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ]; then
+  expect "too many registers per block" 2 "$G" run tests/cli/regs_too_many.json --backend sim
+  has err "regs_too_many.json: too many resources requested for launch: 'moving_sum' needs 72 registers per thread (ptxas, sm_75)"
+else
+  echo "SKIP too many registers per block: no ptxas (CUDA Toolkit) counts registers here"
+fi
+
 # Metrics: the simulator's numbers equal what Nsight Compute measured on an H200
 # (ncu --metrics ... on the same kernels, driver 580, see tools/gpu_check.sh).
 metric() { grep -m1 "\"$1\"" "$T/out" | sed 's/.*: *\([0-9.]*\).*/\1/'; }
