@@ -352,6 +352,23 @@ static void trace_bulk(sim_ctx *c, unsigned t, uint32_t pc, int space, int op, u
     }
 }
 
+/* Whether thread t may run in, an asynchronous write to .shared::cluster (st.async,
+ * red.async, cp.reduce.async.bulk to shared memory): only in a launch with a cluster
+ * shape. Without one an H200 stops the kernel with CUDA_ERROR_ILLEGAL_INSTRUCTION
+ * (measured for each of the three, driver 580; with "cluster": [1, 1, 1] they run), so
+ * the simulator faults there too; 0 after the fault. */
+static int cluster_launched(sim_ctx *c, unsigned t, const ptx_insn *in, const char *what)
+{
+    if (c->cl_explicit)
+        return 1;
+    sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                 "illegal instruction: %s writes to .shared::cluster, which needs a launch in "
+                 "thread block clusters (a \"cluster\" shape, cudaLaunchKernelEx); a GPU stops "
+                 "the kernel here (CUDA_ERROR_ILLEGAL_INSTRUCTION)",
+                 what);
+    return 0;
+}
+
 /* cp.reduce.async.bulk [d], [s], size{, [mbar]} by thread t (PTX ISA §9.7.9.25.4.2): each
  * element of the source (shared::cta) is reduced into the destination (global with
  * .bulk_group, else shared::cluster with the mbarrier's complete_tx) at the issue, an
@@ -362,6 +379,10 @@ static int bulk_reduce(sim_ctx *c, unsigned t, const ptx_insn *in, uint64_t dst,
 {
     const unsigned esz = PTX_TSIZE(in->type2);
     int ok = 1;
+    if (to_shared && !cluster_launched(c, t, in, "cp.reduce.async.bulk")) {
+        free(buf);
+        return 0;
+    }
     for (uint64_t o = 0; ok && o < size; o += 16) {
         const unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, src + o, 16, 0, in);
         if (p)
@@ -627,6 +648,8 @@ void sim_exec_st_async(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t e
     const unsigned esz = PTX_TSIZE(in->type), sz = esz * in->vec;
     for (uint32_t m_ = em; m_; m_ &= m_ - 1) {
         const unsigned t = base + (unsigned)__builtin_ctz(m_);
+        if (!cluster_launched(c, t, in, in->op == PTX_OP_st_async ? "st.async" : "red.async"))
+            return;
         const uint64_t *R = sim_lane_regs(c, t);
         unsigned char *p = sim_mem(c, t, SIM_SPACE_SHARED, addr(c, &in->o[0], t), sz,
                                    in->op == PTX_OP_st_async ? 1 : 2, in);

@@ -90,6 +90,7 @@ static void put_wrapped(text *t, const char *s)
 typedef struct form {
     char kind; /* r d f F p: the result compared; t: the launch must stop with a trap */
     unsigned threads;
+    int cluster; /* threads "1c": launched in a thread block cluster of one CTA */
     uint64_t a, b, c, want, tol;
     const char *body;
 } form;
@@ -167,7 +168,8 @@ static char *run_form(const form *fm, const char *head, const char *tail, int *r
         return why.p;
     }
     free(diag);
-    sim_t *s = sim_new(NULL);
+    const sim_config cfg = {.cluster = {1, 1, 1}};
+    sim_t *s = sim_new(fm->cluster ? &cfg : NULL);
     ck_assert_ptr_nonnull(s);
     uint64_t in[3] = {fm->a, fm->b, fm->c}, scr[SCRATCH_WORDS];
     uint64_t *out = calloc((size_t)fm->threads * OUT_WORDS, sizeof *out);
@@ -252,6 +254,7 @@ START_TEST(test_every_instruction_runs)
             form fm = {0};
             fm.kind = f[0][0];
             fm.threads = (unsigned)atoi(f[1]);
+            fm.cluster = strchr(f[1], 'c') != NULL;
             char *tilde = strchr(f[5], '~');
             if (tilde) {
                 *tilde = '\0';

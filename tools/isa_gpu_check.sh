@@ -64,8 +64,9 @@ BEGIN { head = slurp(headf); tail = slurp(tailf); n = 0 }
     printf "                 :: \"l\"(in), \"l\"(out), \"l\"(scr), \"l\"(isa_sh) : \"memory\");\n}\n" > cu
     close(cu)
     js = d "/k.json"
-    printf "{\"source\": \"k.cu\", \"kernel\": \"k\", \"arch\": \"sm_90\", \"grid\": [1, 1, 1], \"block\": [%d, 1, 1],\n", f[2] > js
-    printf " \"args\": [{\"name\": \"out\", \"type\": \"u64*\", \"len\": %d},\n", f[2] * 5 > js
+    # threads "1c": in a thread block cluster of one CTA
+    printf "{\"source\": \"k.cu\", \"kernel\": \"k\", \"arch\": \"sm_90\", \"grid\": [1, 1, 1], \"block\": [%d, 1, 1],%s\n", f[2], (f[2] ~ /c$/ ? " \"cluster\": [1, 1, 1]," : "") > js
+    printf " \"args\": [{\"name\": \"out\", \"type\": \"u64*\", \"len\": %d},\n", (f[2] + 0) * 5 > js
     printf "  {\"name\": \"in\", \"type\": \"u64*\", \"len\": 3, \"init\": {\"values\": [\"%s\", \"%s\", \"%s\"]}},\n", f[3], f[4], f[5] > js
     printf "  {\"name\": \"scr\", \"type\": \"u64*\", \"len\": 64, \"init\": {\"iota\": {\"start\": 0, \"step\": 1}}}]}\n" > js
     close(js)
