@@ -790,6 +790,32 @@ static __attribute__((noinline)) uint32_t random_group(sim_ctx *c, unsigned base
     return p;
 }
 
+/* Of the lanes cand of the warp at base, those the scheduler issues when some are inside
+ * device-function calls: the deepest calls first, and in them the smallest PC; returns
+ * that PC, the lanes in *g. A divergent branch's lanes run their calls to the end before
+ * the other side's: lanes of different calls of one function (called from both sides of
+ * an if, as `nvcc -G` keeps cooperative_groups' __activemask()) do not issue together at
+ * its first instruction, as they do not on a GPU, where the branch's sides reconverge
+ * only after it (coalesced_threads() in divergent code: tests/corpus/cg_coalesced). */
+static uint32_t deepest_group(const sim_ctx *c, unsigned base, uint32_t cand, uint32_t *g)
+{
+    unsigned d = 0;
+    uint32_t p = UINT32_MAX;
+    for (uint32_t m = cand; m; m &= m - 1) {
+        const unsigned l = base + (unsigned)__builtin_ctz(m);
+        if (c->depth[l] > d || (c->depth[l] == d && c->pc[l] < p)) {
+            d = c->depth[l];
+            p = c->pc[l];
+        }
+    }
+    *g = 0;
+    for (uint32_t m = cand; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        *g |= (uint32_t)(c->pc[base + l] == p && c->depth[base + l] == d) << l;
+    }
+    return p;
+}
+
 static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned w)
 {
     if (w < SIM_ITS_WARPS && c->ahead[w])
@@ -851,6 +877,8 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
         mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
     }
 scanned:;
+    if (mask != run && w < SIM_ITS_WARPS && c->w_called[w])
+        best = deepest_group(c, base, run, &mask);
     if (mask != run && c->s->cfg.schedule_random && w < SIM_ITS_WARPS && !(c->its_yield[w] & run))
         best = random_group(c, base, run, best, &mask);
     const ptx_insn *in = &c->code[best];
@@ -885,15 +913,19 @@ scanned:;
             }
             while (cand && !chosen) {
                 uint32_t p = UINT32_MAX, g = 0;
-                for (uint32_t m = cand; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    if (c->pc[base + l] < p)
-                        p = c->pc[base + l];
-                }
-                for (uint32_t m = cand; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    if (c->pc[base + l] == p)
-                        g |= 1u << l;
+                if (w < SIM_ITS_WARPS && c->w_called[w]) {
+                    p = deepest_group(c, base, cand, &g);
+                } else {
+                    for (uint32_t m = cand; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        if (c->pc[base + l] < p)
+                            p = c->pc[base + l];
+                    }
+                    for (uint32_t m = cand; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        if (c->pc[base + l] == p)
+                            g |= 1u << l;
+                    }
                 }
                 const ptx_insn *pi = &c->code[p];
                 if (is_warp_sync(pi) && wsync_blocked(c, pi, base, g, live, &missing)) {
