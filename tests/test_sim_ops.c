@@ -2773,6 +2773,49 @@ START_TEST(test_indirect_call_of_no_function_faults)
 }
 END_TEST
 
+/* Both sides of a divergent branch call one device function that reads activemask (as
+ * `nvcc -G` keeps __activemask(), which cooperative_groups' coalesced_threads() calls);
+ * the function lies after the kernel, so the sides' lanes would meet at its first
+ * instruction if the smallest PC issued first. On a GPU each side runs its call apart
+ * (they reconverge after the branch): each lane sees its own side's lanes. */
+static const char divcall_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".func (.param .b32 r) am();\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd0, [out];\n mov.u32 %r0, %tid.x;\n and.b32 %r1, %r0, 1;\n"
+    " setp.eq.u32 %p0, %r1, 1;\n @%p0 bra ODD;\n"
+    " {\n .param .b32 r0;\n call (r0), am;\n ld.param.b32 %r2, [r0];\n }\n bra DONE;\n"
+    "ODD:\n {\n .param .b32 r1;\n call (r1), am;\n ld.param.b32 %r2, [r1];\n }\n"
+    "DONE:\n mul.wide.u32 %rd1, %r0, 4;\n add.s64 %rd2, %rd0, %rd1;\n"
+    " st.global.u32 [%rd2], %r2;\n ret;\n}\n"
+    ".func (.param .b32 r) am()\n{\n .reg .b32 %r<2>;\n activemask.b32 %r0;\n"
+    " st.param.b32 [r], %r0;\n ret;\n}\n";
+
+START_TEST(test_divergent_sides_call_a_function_apart)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(divcall_ptx, strlen(divcall_ptx), "divcall", &m, &diag) == SIM_OK,
+                  "%s", diag ? diag : "");
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    uint32_t out[32];
+    uint64_t dout = dev(s, NULL, sizeof out);
+    void *p[] = {&dout};
+    unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    sim_result res;
+    ck_assert_int_eq(sim_launch(s, m, "k", g, b, 0, p, &res), SIM_OK);
+    sim_memcpy_dtoh(s, out, dout, sizeof out);
+    for (int t = 0; t < 32; t++)
+        ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "lane %d: 0x%08x", t,
+                      out[t]);
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2793,6 +2836,7 @@ static Suite *ops_suite(void)
     tcase_add_loop_test(tc, test_recursive_device_functions_use_a_call_stack, 0, 3);
     tcase_add_loop_test(tc, test_indirect_calls_through_a_function_pointer_table, 0, 3);
     tcase_add_test(tc, test_indirect_call_of_no_function_faults);
+    tcase_add_test(tc, test_divergent_sides_call_a_function_apart);
     tcase_add_loop_test(tc, test_every_atomic_op_on_global_and_shared_memory, 0, 3);
     tcase_add_loop_test(tc, test_printf_formats_every_conversion, 0, 3);
     tcase_add_loop_test(tc, test_cp_async_bulk_lands_at_the_phase_and_early_reads_race, 0, 3);
