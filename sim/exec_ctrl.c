@@ -114,14 +114,15 @@ static const ptx_func *indirect_callee(sim_ctx *c, const ptx_insn *in, unsigned 
     const ptx_module *m = c->m;
     const uint64_t a = *sim_reg(c, t, (unsigned)cl->fptr);
     const uint64_t i = (a - PTX_FUNC_ADDR_BASE) / 16;
-    const ptx_func *f = a >= PTX_FUNC_ADDR_BASE && a % 16 == 0 && i < (uint64_t)m->nfuncs
-                            ? &m->funcs[i]
-                            : NULL;
+    const ptx_func *f =
+        a >= PTX_FUNC_ADDR_BASE && a % 16 == 0 && i < (uint64_t)m->nfuncs ? &m->funcs[i] : NULL;
     if (!f || f->is_entry || (f->entry_pc < 0 && f->builtin == PTX_BUILTIN_NONE)) {
         sim_fault_at(c, t, in, SIM_FAULT_TRAP,
                      "indirect call through a pointer (0x%llx) that holds the address of %s%s",
-                     (unsigned long long)a, f ? f->is_entry ? "a kernel: " : "a function the "
-                     "module only declares: " : "no device function",
+                     (unsigned long long)a,
+                     !f            ? "no device function"
+                     : f->is_entry ? "a kernel: "
+                                   : "a function the module only declares: ",
                      f ? f->name : "");
         return NULL;
     }
@@ -143,7 +144,8 @@ void sim_do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
 {
     const ptx_module *m = c->m;
     const ptx_call *cl = &m->calls[in->target];
-    const ptx_func *callee = cl->callee >= 0 ? &m->funcs[cl->callee] : indirect_callee(c, in, t, cl);
+    const ptx_func *callee =
+        cl->callee >= 0 ? &m->funcs[cl->callee] : indirect_callee(c, in, t, cl);
     if (!callee)
         return;
     unsigned char *pm = c->params + (size_t)t * c->paramcap;

@@ -2718,8 +2718,7 @@ START_TEST(test_indirect_calls_through_a_function_pointer_table)
         const int a = in[t];
         const int op = t % 3 == 0 ? a + t : t % 3 == 1 ? a * t : a - t;
         const int want = t < N ? op + ((a & 1) ? 2 * t : -t) : 0;
-        ck_assert_msg(out[t] == want, "%s: out[%d] = %d, want %d", kcompilers[_i], t, out[t],
-                      want);
+        ck_assert_msg(out[t] == want, "%s: out[%d] = %d, want %d", kcompilers[_i], t, out[t], want);
     }
     sim_result_free(&res);
     sim_free(s);
@@ -2796,8 +2795,8 @@ START_TEST(test_divergent_sides_call_a_function_apart)
 {
     ptx_module_t *m = NULL;
     char *diag = NULL;
-    ck_assert_msg(ptx_parse(divcall_ptx, strlen(divcall_ptx), "divcall", &m, &diag) == SIM_OK,
-                  "%s", diag ? diag : "");
+    ck_assert_msg(ptx_parse(divcall_ptx, strlen(divcall_ptx), "divcall", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
     free(diag);
     sim_t *s = sim_new(NULL);
     uint32_t out[32];
@@ -2808,8 +2807,7 @@ START_TEST(test_divergent_sides_call_a_function_apart)
     ck_assert_int_eq(sim_launch(s, m, "k", g, b, 0, p, &res), SIM_OK);
     sim_memcpy_dtoh(s, out, dout, sizeof out);
     for (int t = 0; t < 32; t++)
-        ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "lane %d: 0x%08x", t,
-                      out[t]);
+        ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "lane %d: 0x%08x", t, out[t]);
     sim_result_free(&res);
     sim_free(s);
     ptx_module_free(m);

@@ -304,8 +304,8 @@ START_TEST(test_reserved_shared_memory_and_envregs_read_the_driver_model)
             ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
             const uint32_t want[11] = {144, 1168, 1024, 144, 656, 0, 0, 0, 136, 24, 1234};
             for (int i = 0; i < 11; i++)
-                ck_assert_msg(out[i] == want[i], "%s: word %d = %u, want %u", devs[k], i,
-                              out[i], want[i]);
+                ck_assert_msg(out[i] == want[i], "%s: word %d = %u, want %u", devs[k], i, out[i],
+                              want[i]);
         } else { /* no reserve: the window is empty, the store past the kernel's own faults */
             ck_assert_int_eq(st, SIM_ERR_FAULT);
             ck_assert_msg(strstr(r.fault.message, "shared memory"), "%s", r.fault.message);

@@ -453,11 +453,11 @@ typedef struct ptx_reginfo {
 typedef struct ptx_func {
     char *name;
     int is_entry;
-    int is_extern; /* declared only (vprintf, malloc, ...) */
+    int is_extern;  /* declared only (vprintf, malloc, ...) */
     int addr_taken; /* its address is a value (mov, an initializer): indirect calls may
                        reach it */
-    int builtin;   /* PTX_BUILTIN_* for extern functions we implement */
-    int entry_pc;  /* first instruction, -1 when no body */
+    int builtin;    /* PTX_BUILTIN_* for extern functions we implement */
+    int entry_pc;   /* first instruction, -1 when no body */
     int end_pc;
     int nregs;            /* register slots */
     ptx_reginfo *reginfo; /* nregs declarations (slot -> name, type) */

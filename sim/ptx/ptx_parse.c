@@ -567,10 +567,10 @@ static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size
                 accept(P, ',');
             continue;
         }
-        int fs = P->t.kind == PTX_TOK_IDENT && PTX_TSIZE(d->type) == 8 &&
-                         PTX_TCLASS(d->type) != PTX_TC_F
-                     ? find_sym(P, P->t.p, P->t.len)
-                     : -1;
+        int fs =
+            P->t.kind == PTX_TOK_IDENT && PTX_TSIZE(d->type) == 8 && PTX_TCLASS(d->type) != PTX_TC_F
+                ? find_sym(P, P->t.p, P->t.len)
+                : -1;
         if (fs >= 0 && P->m->syms[fs].kind == PTX_SYM_FUNC) {
             /* a function's address (a table of function pointers: `.u64 t[2] = {f, g}`) */
             const uint64_t a = PTX_FUNC_ADDR(P->m->syms[fs].value);
@@ -588,8 +588,7 @@ static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size
             diag(P, P->t.line, P->t.col,
                  "unsupported initializer '%.*s' (only numbers and function names are "
                  "supported)",
-                 (int)P->t.len,
-                 P->t.p);
+                 (int)P->t.len, P->t.p);
             P->unsupported = 1;
             skip_stmt(P);
             return;
@@ -1253,8 +1252,7 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
     } else {
         int s = P->t.kind == PTX_TOK_IDENT ? find_sym(P, P->t.p, P->t.len) : -1;
         if (s < 0 || m->syms[s].kind != PTX_SYM_FUNC) {
-            diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len,
-                 P->t.p);
+            diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len, P->t.p);
             return 0;
         }
         c.callee = (int)m->syms[s].value;
@@ -1303,9 +1301,9 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
         }
         const struct proto *pr = &P->protos[proto];
         if (c.nargs != pr->nparams || (c.ret_off >= 0) != (pr->nrets > 0)) {
-            diag(P, line, col, "indirect call with %d arguments%s; its .callprototype '%s' has "
-                 "%d%s",
-                 c.nargs, c.ret_off >= 0 ? " and a return value" : "", pr->name, pr->nparams,
+            diag(P, line, col,
+                 "indirect call with %d arguments%s; its .callprototype '%s' has %d%s", c.nargs,
+                 c.ret_off >= 0 ? " and a return value" : "", pr->name, pr->nparams,
                  pr->nrets ? " and a return value" : "");
             return 0;
         }
