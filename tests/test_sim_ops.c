@@ -2775,8 +2775,9 @@ END_TEST
 /* Both sides of a divergent branch call one device function that reads activemask (as
  * `nvcc -G` keeps __activemask(), which cooperative_groups' coalesced_threads() calls);
  * the function lies after the kernel, so the sides' lanes would meet at its first
- * instruction if the smallest PC issued first. On a GPU each side runs its call apart
- * (they reconverge after the branch): each lane sees its own side's lanes. */
+ * instruction if the smallest PC issued first, or in a random order. On a GPU each side
+ * runs its call apart (they reconverge after the branch): each lane sees its own side's
+ * lanes, in every schedule. */
 static const char divcall_ptx[] =
     ".version 7.0\n.target sm_80\n.address_size 64\n"
     ".func (.param .b32 r) am();\n"
@@ -2798,18 +2799,22 @@ START_TEST(test_divergent_sides_call_a_function_apart)
     ck_assert_msg(ptx_parse(divcall_ptx, strlen(divcall_ptx), "divcall", &m, &diag) == SIM_OK, "%s",
                   diag ? diag : "");
     free(diag);
-    sim_t *s = sim_new(NULL);
-    uint32_t out[32];
-    uint64_t dout = dev(s, NULL, sizeof out);
-    void *p[] = {&dout};
-    unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
-    sim_result res;
-    ck_assert_int_eq(sim_launch(s, m, "k", g, b, 0, p, &res), SIM_OK);
-    sim_memcpy_dtoh(s, out, dout, sizeof out);
-    for (int t = 0; t < 32; t++)
-        ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "lane %d: 0x%08x", t, out[t]);
-    sim_result_free(&res);
-    sim_free(s);
+    for (int seed = 0; seed < 16; seed++) { /* 0: the deterministic schedule */
+        sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = (uint64_t)seed};
+        sim_t *s = sim_new(&cfg);
+        uint32_t out[32];
+        uint64_t dout = dev(s, NULL, sizeof out);
+        void *p[] = {&dout};
+        unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+        sim_result res;
+        ck_assert_int_eq(sim_launch(s, m, "k", g, b, 0, p, &res), SIM_OK);
+        sim_memcpy_dtoh(s, out, dout, sizeof out);
+        for (int t = 0; t < 32; t++)
+            ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "seed %d, lane %d: 0x%08x",
+                          seed, t, out[t]);
+        sim_result_free(&res);
+        sim_free(s);
+    }
     ptx_module_free(m);
 }
 END_TEST
