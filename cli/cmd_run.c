@@ -3,7 +3,8 @@
  * median and spread, bandwidth against the theoretical peak, FLOP/s), --timeout SECONDS
  * (the GPU worker's kernel time limit, default 10), --trace-json FILE (the simulator's
  * trace as Chrome Trace Event JSON for Perfetto), --memory-limit SIZE (the simulator's
- * memory budget, default half the memory available). */
+ * memory budget, default half the memory available), --debug (the debug build grading
+ * runs its memory checks on: -G with NVRTC and nvcc, -O0 with clang). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +84,10 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
 }
 
 /* Options of `run` only, taken out of argv before cli_parse_args sees it:
- * --time, --reps N, --warmup N, --timeout SECONDS. */
+ * --time, --reps N, --warmup N, --timeout SECONDS, --debug. */
 typedef struct run_extra {
     int time, reps, warmup;
+    int debug; /* --debug: compile the debug build (gl_compile_opts.debug) */
     double timeout_s;
     const char *trace_json;   /* --trace-json FILE */
     const char *metrics_json; /* --metrics-json FILE */
@@ -125,6 +127,8 @@ static int take_run_options(int *argc, char **argv, run_extra *x)
             return cli_usage_error("%s needs a value", a);
         if (strcmp(a, "--time") == 0) {
             x->time = 1;
+        } else if (strcmp(a, "--debug") == 0) {
+            x->debug = 1;
         } else if (strcmp(a, "--reps") == 0) {
             rc = parse_count(a, argv[++i], 1, 100000, &x->reps);
         } else if (strcmp(a, "--warmup") == 0) {
@@ -317,6 +321,7 @@ int cmd_run(int argc, char **argv)
     gl_run_opts opts = {.backend = c.backend,
                         .compile = {.compiler = c.compiler,
                                     .verbose = c.verbose,
+                                    .debug = x.debug,
                                     .arch = c.arch,
                                     .arch_origin = c.arch ? "--arch" : NULL},
                         .timeout_s = x.timeout_s,

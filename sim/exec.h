@@ -368,8 +368,22 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_GLOBALTIMER: return c->steps;
     case PTX_SREG_GLOBALTIMER_LO: return c->steps & 0xffffffffu;
     case PTX_SREG_GLOBALTIMER_HI: return c->steps >> 32;
-    case PTX_SREG_DYNAMIC_SMEM_SIZE: return c->shared_size - c->dynshared_off;
-    case PTX_SREG_TOTAL_SMEM_SIZE: return c->shared_size;
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: return c->own_shared - c->dynshared_off;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return c->own_shared;
+    /* the driver's reserved shared memory (sim_ctx.reserved_off): the window
+     * [reserved_off, shared_size); offset 0 at its start, offset 1 half way (512 bytes
+     * in from sm_80's 1 KiB; cooperative_groups needs 288 bytes there: memory.h) */
+    case PTX_SREG_RESERVED_SMEM_BEGIN:
+    case PTX_SREG_RESERVED_SMEM_0: return c->reserved_off;
+    case PTX_SREG_RESERVED_SMEM_END: return c->shared_size;
+    case PTX_SREG_RESERVED_SMEM_CAP: return c->shared_size - c->reserved_off;
+    case PTX_SREG_RESERVED_SMEM_1: return c->reserved_off + (c->shared_size - c->reserved_off) / 2;
+    /* %envreg<n> (PTX ISA §10 %envreg<32>): the driver's; cooperative_groups reads %envreg1:%envreg2 as the
+     * address of a cooperative launch's grid workspace (details/driver_abi.h). The
+     * simulator's launches are not cooperative (cuLaunchKernel, not
+     * cuLaunchCooperativeKernel): 0, so grid_group::is_valid() is false and grid.sync()
+     * traps, as after a <<<>>> launch on a GPU */
+    default: return 0;
     case PTX_SREG_WARPSZ: return 32;
     case PTX_SREG_GRIDID: return 1;
     /* clusters (PTX ISA §10): without a cluster launch every CTA is a cluster of one */
@@ -388,7 +402,6 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_CLUSTER_CTARANK: return c->cl_rank;
     case PTX_SREG_CLUSTER_NCTARANK: return c->cl_n;
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return (uint64_t)c->cl_explicit;
-    default: return 0;
     }
 }
 
@@ -412,6 +425,7 @@ static inline uint64_t sym_addr(const sim_ctx *c, int sym, unsigned t)
     case PTX_SYM_LOCAL: return c->lbase[t] + (uint64_t)s->value;
     case PTX_SYM_KPARAM: return (uint64_t)s->value;
     case PTX_SYM_FPARAM: return SIM_PARAM_FRAME + c->pbase[t] + (uint64_t)s->value;
+    case PTX_SYM_FUNC: return PTX_FUNC_ADDR(s->value); /* what an indirect call takes */
     default: return 0;
     }
 }

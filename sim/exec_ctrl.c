@@ -105,13 +105,49 @@ static void do_assertfail(sim_ctx *c, const ptx_insn *in, unsigned t, const ptx_
     sim_fault_at(c, t, in, SIM_FAULT_TRAP, "assertion `%s` failed in %s", m, fn);
 }
 
-/* call (PTX ISA §9.7.12.x call): the callee gets a fresh register, parameter and local
- * frame above the caller's; arguments are copied into its parameter frame. */
+/* The function an indirect call of thread t reaches: the one whose address
+ * (PTX_FUNC_ADDR) its register holds, with the prototype's parameters; NULL after a
+ * fault (no function there, another signature: undefined on a GPU, PTX ISA §9.7.12.5). */
+static const ptx_func *indirect_callee(sim_ctx *c, const ptx_insn *in, unsigned t,
+                                       const ptx_call *cl)
+{
+    const ptx_module *m = c->m;
+    const uint64_t a = *sim_reg(c, t, (unsigned)cl->fptr);
+    const uint64_t i = (a - PTX_FUNC_ADDR_BASE) / 16;
+    const ptx_func *f =
+        a >= PTX_FUNC_ADDR_BASE && a % 16 == 0 && i < (uint64_t)m->nfuncs ? &m->funcs[i] : NULL;
+    if (!f || f->is_entry || (f->entry_pc < 0 && f->builtin == PTX_BUILTIN_NONE)) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                     "indirect call through a pointer (0x%llx) that holds the address of %s%s",
+                     (unsigned long long)a,
+                     !f            ? "no device function"
+                     : f->is_entry ? "a kernel: "
+                                   : "a function the module only declares: ",
+                     f ? f->name : "");
+        return NULL;
+    }
+    if (f->nparams != cl->nargs || (f->nrets > 0) != (cl->nrets > 0)) {
+        sim_fault_at(c, t, in, SIM_FAULT_TRAP,
+                     "indirect call of '%s' (%d parameters%s) through a prototype of %d "
+                     "parameters%s",
+                     f->name, f->nparams, f->nrets ? ", a return value" : "", cl->nargs,
+                     cl->nrets ? ", a return value" : "");
+        return NULL;
+    }
+    return f;
+}
+
+/* call (PTX ISA §9.7.12.5 call): the callee gets a fresh register, parameter and local
+ * frame above the caller's; arguments are copied into its parameter frame. An indirect
+ * call's callee is the function its register names, per thread (indirect_callee). */
 void sim_do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
 {
     const ptx_module *m = c->m;
     const ptx_call *cl = &m->calls[in->target];
-    const ptx_func *callee = &m->funcs[cl->callee];
+    const ptx_func *callee =
+        cl->callee >= 0 ? &m->funcs[cl->callee] : indirect_callee(c, in, t, cl);
+    if (!callee)
+        return;
     unsigned char *pm = c->params + (size_t)t * c->paramcap;
     if (callee->builtin == PTX_BUILTIN_VPRINTF) {
         /* CUDA C++ Programming Guide "Formatted Output": vprintf(fmt, args) */

@@ -757,6 +757,32 @@ static inline uint32_t scan_warp(const uint8_t *st, const uint32_t *pcs, uint32_
 }
 #endif
 
+/* Whether lanes a and b (thread indices) are in the same device-function calls: the same
+ * depth and return PCs, so that at one PC they run the same instance of a function. */
+static int same_calls(const sim_ctx *c, unsigned a, unsigned b)
+{
+    if (c->depth[a] != c->depth[b])
+        return 0;
+    const sim_frame *fa = &c->frames[(size_t)a * SIM_MAX_DEPTH],
+                    *fb = &c->frames[(size_t)b * SIM_MAX_DEPTH];
+    for (unsigned i = 0; i < c->depth[a]; i++)
+        if (fa[i].ret_pc != fb[i].ret_pc)
+            return 0;
+    return 1;
+}
+
+/* The lanes of g (at one PC) in the same calls as its lowest lane (same_calls). */
+static uint32_t call_mates(const sim_ctx *c, unsigned base, uint32_t g)
+{
+    const unsigned l0 = base + (unsigned)__builtin_ctz(g);
+    uint32_t k = 0;
+    for (uint32_t m = g; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        k |= (uint32_t)same_calls(c, l0, base + l) << l;
+    }
+    return k;
+}
+
 /* Random schedules (sim_config.schedule_random): the lanes of a diverged warp run in
  * any order under independent thread scheduling (CUDA C++ Programming Guide,
  * "Independent Thread Scheduling"), so half the time the group issued is that of a
@@ -786,7 +812,35 @@ static __attribute__((noinline)) uint32_t random_group(sim_ctx *c, unsigned base
         const unsigned l = (unsigned)__builtin_ctz(r);
         g |= (uint32_t)(c->pc[base + l] == p) << l;
     }
-    *mask = g;
+    *mask = base / 32 < SIM_ITS_WARPS && c->w_called[base / 32] ? call_mates(c, base, g) : g;
+    return p;
+}
+
+/* Of the lanes cand of the warp at base, those the scheduler issues when some are inside
+ * device-function calls: the deepest calls first, and in them the smallest PC, the lanes
+ * there in the same calls (call_mates); returns that PC, the lanes in *g. A divergent
+ * branch's sides run their calls apart: lanes of different calls of one function (called
+ * from both sides of an if, as `nvcc -G` keeps cooperative_groups' __activemask()) do not
+ * issue together at its first instruction, as they do not on a GPU, where the branch's
+ * sides reconverge only after it (coalesced_threads() in divergent code:
+ * tests/corpus/cg_coalesced). */
+static uint32_t deepest_group(const sim_ctx *c, unsigned base, uint32_t cand, uint32_t *g)
+{
+    unsigned d = 0;
+    uint32_t p = UINT32_MAX;
+    for (uint32_t m = cand; m; m &= m - 1) {
+        const unsigned l = base + (unsigned)__builtin_ctz(m);
+        if (c->depth[l] > d || (c->depth[l] == d && c->pc[l] < p)) {
+            d = c->depth[l];
+            p = c->pc[l];
+        }
+    }
+    uint32_t at = 0;
+    for (uint32_t m = cand; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        at |= (uint32_t)(c->pc[base + l] == p && c->depth[base + l] == d) << l;
+    }
+    *g = call_mates(c, base, at);
     return p;
 }
 
@@ -851,6 +905,8 @@ static inline __attribute__((always_inline)) int warp_step(sim_ctx *c, unsigned 
         mask |= (uint32_t)(st[l] == SIM_T_RUN && pcs[l] == best) << l;
     }
 scanned:;
+    if (w < SIM_ITS_WARPS && c->w_called[w]) /* also when every lane is at one PC */
+        best = deepest_group(c, base, run, &mask);
     if (mask != run && c->s->cfg.schedule_random && w < SIM_ITS_WARPS && !(c->its_yield[w] & run))
         best = random_group(c, base, run, best, &mask);
     const ptx_insn *in = &c->code[best];
@@ -885,17 +941,37 @@ scanned:;
             }
             while (cand && !chosen) {
                 uint32_t p = UINT32_MAX, g = 0;
-                for (uint32_t m = cand; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    if (c->pc[base + l] < p)
-                        p = c->pc[base + l];
-                }
-                for (uint32_t m = cand; m; m &= m - 1) {
-                    unsigned l = (unsigned)__builtin_ctz(m);
-                    if (c->pc[base + l] == p)
-                        g |= 1u << l;
+                if (w < SIM_ITS_WARPS && c->w_called[w]) {
+                    p = deepest_group(c, base, cand, &g);
+                } else {
+                    for (uint32_t m = cand; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        if (c->pc[base + l] < p)
+                            p = c->pc[base + l];
+                    }
+                    for (uint32_t m = cand; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        if (c->pc[base + l] == p)
+                            g |= 1u << l;
+                    }
                 }
                 const ptx_insn *pi = &c->code[p];
+                if (is_warp_sync(pi) && wsync_blocked(c, pi, base, g, live, &missing) &&
+                    w < SIM_ITS_WARPS && c->w_called[w]) {
+                    /* lanes its membermask names that wait at the same instruction in
+                     * other calls of its function (deepest_group kept them apart) meet it
+                     * there */
+                    uint32_t same = 0;
+                    for (uint32_t m = cand; m; m &= m - 1) {
+                        unsigned l = (unsigned)__builtin_ctz(m);
+                        same |= (uint32_t)(c->pc[base + l] == p) << l;
+                    }
+                    if ((missing & ~same) == 0) {
+                        chosen = g | missing;
+                        best = p;
+                        break;
+                    }
+                }
                 if (is_warp_sync(pi) && wsync_blocked(c, pi, base, g, live, &missing)) {
                     /* bar.warp.sync at different PCs synchronise with each other
                      * (PTX ISA §9.7.13.x bar.warp.sync, sm_70+): release them together */

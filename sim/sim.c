@@ -191,6 +191,19 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m, sim_result *re
     return SIM_OK;
 }
 
+/* Whether module m reads a %reserved_smem_offset_* register (PTX ISA §10): its
+ * blocks then get the driver's reserved shared memory (sim_ctx.reserved_off). */
+static int reads_reserved_smem(const ptx_module *m)
+{
+    for (int pc = 0; pc < m->ncode; pc++)
+        for (int k = 0; k < m->code[pc].nopnd && k < 4; k++)
+            if (m->code[pc].o[k].kind == PTX_OPK_SREG &&
+                m->code[pc].o[k].sub >= PTX_SREG_RESERVED_SMEM_BEGIN &&
+                m->code[pc].o[k].sub <= PTX_SREG_RESERVED_SMEM_1)
+                return 1;
+    return 0;
+}
+
 /* The executor's fast-path kinds of m's instructions (sim_fast_kinds), decoded the first
  * time s launches m and kept while s launches nothing else; NULL without memory. */
 static const uint8_t *module_fast(sim_t *s, const ptx_module *m)
@@ -835,7 +848,11 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             base->localcap += SIM_ALLOCA_BYTES;
             break;
         }
-    base->shared_size = shared;
+    base->shared_size = base->reserved_off = base->own_shared = shared;
+    if (reads_reserved_smem(m) && dm->shared_reserved_per_block) {
+        base->reserved_off = (shared + 15) & ~(size_t)15;
+        base->shared_size = base->reserved_off + dm->shared_reserved_per_block;
+    }
     base->dynshared_off = f->dynshared_off;
     base->kparam_size = f->kparam_size;
     base->step_limit = s->cfg.step_limit ? s->cfg.step_limit : (1ull << 32);

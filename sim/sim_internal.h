@@ -151,8 +151,16 @@ typedef struct sim_ctx {
     int32_t *loop_pc; /* last backward branch taken (for step-limit messages) */
     /* per CTA */
     unsigned char *shared;
-    size_t shared_size; /* static + dynamic */
+    size_t shared_size; /* static + dynamic, and the reserved window (reserved_off) */
     unsigned dynshared_off;
+    /* where the driver's reserved shared memory starts (PTX ISA §10
+     * %reserved_smem_offset_begin): after the kernel's static and dynamic shared memory,
+     * aligned to 16 bytes, sim_device_model.shared_reserved_per_block bytes up to
+     * shared_size, in a kernel that reads a %reserved_smem_offset_* register (the
+     * Toolkit's cooperative_groups on sm_80 and later); elsewhere shared_size (no window:
+     * an access past the kernel's own shared memory faults) */
+    size_t reserved_off;
+    size_t own_shared; /* the kernel's static + dynamic bytes (%total_smem_size) */
     unsigned char *kparams;
     size_t kparam_size;
     /* results */

@@ -474,6 +474,47 @@ START_TEST(test_declarations_ptxas_refuses_in_blocks_are_errors)
 }
 END_TEST
 
+/* Indirect calls (PTX ISA §9.7.12.5 call through a register) need a .callprototype
+ * (§11.3.3) of as many parameters as the call passes; what ptxas 13.0 refuses ("Call
+ * target not recognized", "Call has wrong number of parameters", "Unknown symbol") is an
+ * error at the call, and the last form, which it takes, parses. */
+static const struct {
+    const char *body, *want;
+} fptr_forms[] = {
+    {".reg .b64 %rd<2>;\n.param .b32 p0;\ncall %rd1, (p0);",
+     "e.ptx:8:1: an indirect call needs a .callprototype"},
+    {".reg .b64 %rd<2>;\n.param .b32 p0;\npr: .callprototype _ (.param .b32 _, .param .b32 "
+     "_);\ncall %rd1, (p0), pr;",
+     "e.ptx:9:1: indirect call with 1 arguments; its .callprototype 'pr' has 2"},
+    {".reg .b64 %rd<2>;\n.param .b32 p0;\ncall %rd1, (p0), nope;",
+     "e.ptx:8:18: 'nope' names no .callprototype"},
+    {".reg .b64 %rd<2>;\n.param .b32 p0;\n.param .b32 r0;\npr: .callprototype (.param .b32 _) "
+     "_ (.param .b32 _);\ncall (r0), %rd1, (p0), pr;",
+     NULL},
+};
+
+START_TEST(test_indirect_calls_need_a_matching_callprototype)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n"
+             "{\n%s\n ret;\n}\n",
+             fptr_forms[_i].body); /* the body from line 6 */
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, strlen(text), "e.ptx", &m, &diag);
+    if (!fptr_forms[_i].want) {
+        ck_assert_msg(st == SIM_OK, "%s", diag ? diag : "");
+        ptx_module_free(m);
+    } else {
+        ck_assert_int_ne(st, SIM_OK);
+        ck_assert_msg(diag && strstr(diag, fptr_forms[_i].want), "want '%s' in:\n%s",
+                      fptr_forms[_i].want, diag ? diag : "");
+    }
+    free(diag);
+}
+END_TEST
+
 /* ptxas takes a special register only as the source of mov or cvt (checked with ptxas
  * 13.0: add, setp, selp, shl, mul.lo and st refuse %tid.x; WARP_SZ is a constant). */
 static const struct {
@@ -601,6 +642,8 @@ static Suite *ptx_suite(void)
     tcase_add_test(tc, test_braces_scope_labels_local_and_shared_variables);
     tcase_add_loop_test(tc, test_every_compilers_scoped_blocks_run_exactly, 0, 3);
     tcase_add_test(tc, test_bindings_name_the_declaration_of_the_innermost_block);
+    tcase_add_loop_test(tc, test_indirect_calls_need_a_matching_callprototype, 0,
+                        (int)(sizeof fptr_forms / sizeof fptr_forms[0]));
     tcase_add_loop_test(tc, test_declarations_ptxas_refuses_in_blocks_are_errors, 0,
                         (int)(sizeof scope_errors / sizeof scope_errors[0]));
     suite_add_tcase(s, tc);

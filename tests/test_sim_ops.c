@@ -2695,6 +2695,130 @@ START_TEST(test_cp_async_bulk_lands_at_the_phase_and_early_reads_race)
 }
 END_TEST
 
+/* Indirect calls (PTX ISA §9.7.12.5 call through a register, §11.3.3 .callprototype):
+ * tests/kernels/ops/fptr_call.cu calls through a __device__ table of function pointers
+ * (`.u64 table[3] = {f, g, h}`) and through a pointer each thread picks (lanes of one
+ * warp calling different functions), with nvcc -O3, nvcc -G and clang. */
+START_TEST(test_indirect_calls_through_a_function_pointer_table)
+{
+    _kci = _i;
+    ptx_module_t *m = kload("fptr_call", _i);
+    sim_t *s = sim_new(NULL);
+    enum { N = 90, T = 96 };
+    int in[T], out[T];
+    for (int i = 0; i < T; i++)
+        in[i] = (i * 37) % 101 - 50;
+    uint64_t din = dev(s, in, sizeof in), dout = dev(s, NULL, sizeof out);
+    int n = N;
+    void *p[] = {&din, &dout, &n};
+    sim_result res;
+    klaunch(s, m, "fptr_call", 2, 48, p, &res);
+    sim_memcpy_dtoh(s, out, dout, sizeof out);
+    for (int t = 0; t < T; t++) {
+        const int a = in[t];
+        const int op = t % 3 == 0 ? a + t : t % 3 == 1 ? a * t : a - t;
+        const int want = t < N ? op + ((a & 1) ? 2 * t : -t) : 0;
+        ck_assert_msg(out[t] == want, "%s: out[%d] = %d, want %d", kcompilers[_i], t, out[t], want);
+    }
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* An indirect call through a register that holds no function's address, or a function
+ * of another signature than the prototype, stops the kernel with a fault that says so. */
+static const char fptr_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".func (.param .b32 r) one(.param .b32 a)\n{\n .reg .b32 %r<2>;\n"
+    " ld.param.b32 %r0, [a];\n add.s32 %r1, %r0, 1;\n st.param.b32 [r], %r1;\n ret;\n}\n"
+    ".visible .entry k(.param .u64 out, .param .u64 bad)\n{\n"
+    " .reg .b64 %rd<4>;\n .reg .b32 %r<2>;\n"
+    " ld.param.u64 %rd0, [out];\n ld.param.u64 %rd1, [bad];\n mov.u64 %rd2, one;\n"
+    " add.s64 %rd2, %rd2, %rd1;\n"
+    " {\n .param .b32 p0;\n .param .b32 r0;\n st.param.b32 [p0], 41;\n"
+    " proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    " call (r0), %rd2, (p0), proto;\n ld.param.b32 %r0, [r0];\n }\n"
+    " st.global.u32 [%rd0], %r0;\n ret;\n}\n";
+
+START_TEST(test_indirect_call_of_no_function_faults)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(fptr_ptx, strlen(fptr_ptx), "fptr", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    for (int bad = 0; bad < 2; bad++) {
+        uint64_t dout = dev(s, NULL, 4), off = bad ? 8 : 0;
+        void *p[] = {&dout, &off};
+        unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+        sim_result res;
+        sim_status st = sim_launch(s, m, "k", g, b, 0, p, &res);
+        if (!bad) {
+            ck_assert_msg(st == SIM_OK, "%s", res.fault.message);
+            int v = 0;
+            sim_memcpy_dtoh(s, &v, dout, 4);
+            ck_assert_int_eq(v, 42);
+        } else {
+            ck_assert_int_eq(st, SIM_ERR_FAULT);
+            ck_assert_msg(strstr(res.fault.message, "holds the address of no device function"),
+                          "%s", res.fault.message);
+        }
+        sim_result_free(&res);
+    }
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
+/* Both sides of a divergent branch call one device function that reads activemask (as
+ * `nvcc -G` keeps __activemask(), which cooperative_groups' coalesced_threads() calls);
+ * the function lies after the kernel, so the sides' lanes would meet at its first
+ * instruction if the smallest PC issued first, or in a random order. On a GPU each side
+ * runs its call apart (they reconverge after the branch): each lane sees its own side's
+ * lanes, in every schedule. */
+static const char divcall_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".func (.param .b32 r) am();\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd0, [out];\n mov.u32 %r0, %tid.x;\n and.b32 %r1, %r0, 1;\n"
+    " setp.eq.u32 %p0, %r1, 1;\n @%p0 bra ODD;\n"
+    " {\n .param .b32 r0;\n call (r0), am;\n ld.param.b32 %r2, [r0];\n }\n bra DONE;\n"
+    "ODD:\n {\n .param .b32 r1;\n call (r1), am;\n ld.param.b32 %r2, [r1];\n }\n"
+    "DONE:\n mul.wide.u32 %rd1, %r0, 4;\n add.s64 %rd2, %rd0, %rd1;\n"
+    " st.global.u32 [%rd2], %r2;\n ret;\n}\n"
+    ".func (.param .b32 r) am()\n{\n .reg .b32 %r<2>;\n activemask.b32 %r0;\n"
+    " st.param.b32 [r], %r0;\n ret;\n}\n";
+
+START_TEST(test_divergent_sides_call_a_function_apart)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(divcall_ptx, strlen(divcall_ptx), "divcall", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
+    free(diag);
+    for (int seed = 0; seed < 16; seed++) { /* 0: the deterministic schedule */
+        sim_config cfg = {.schedule_random = seed > 0, .schedule_seed = (uint64_t)seed};
+        sim_t *s = sim_new(&cfg);
+        uint32_t out[32];
+        uint64_t dout = dev(s, NULL, sizeof out);
+        void *p[] = {&dout};
+        unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+        sim_result res;
+        ck_assert_int_eq(sim_launch(s, m, "k", g, b, 0, p, &res), SIM_OK);
+        sim_memcpy_dtoh(s, out, dout, sizeof out);
+        for (int t = 0; t < 32; t++)
+            ck_assert_msg(out[t] == (t & 1 ? 0xaaaaaaaau : 0x55555555u), "seed %d, lane %d: 0x%08x",
+                          seed, t, out[t]);
+        sim_result_free(&res);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("sim_ops");
@@ -2713,6 +2837,9 @@ static Suite *ops_suite(void)
     tcase_add_loop_test(tc, test_vote_ballot_any_all_and_partial_masks, 0, 3);
     tcase_add_loop_test(tc, test_intra_warp_atomic_cas_lock_terminates_with_every_update, 0, 3);
     tcase_add_loop_test(tc, test_recursive_device_functions_use_a_call_stack, 0, 3);
+    tcase_add_loop_test(tc, test_indirect_calls_through_a_function_pointer_table, 0, 3);
+    tcase_add_test(tc, test_indirect_call_of_no_function_faults);
+    tcase_add_test(tc, test_divergent_sides_call_a_function_apart);
     tcase_add_loop_test(tc, test_every_atomic_op_on_global_and_shared_memory, 0, 3);
     tcase_add_loop_test(tc, test_printf_formats_every_conversion, 0, 3);
     tcase_add_loop_test(tc, test_cp_async_bulk_lands_at_the_phase_and_early_reads_race, 0, 3);

@@ -253,6 +253,70 @@ START_TEST(test_both_tiers_read_the_same_special_registers)
 }
 END_TEST
 
+/* The driver's registers cooperative_groups reads (cooperative_groups/details/memory.h,
+ * driver_abi.h): %reserved_smem_offset_* (PTX ISA §10, sm_80) name the block's
+ * reserved shared memory, 1 KiB from sm_80 on (sim_device_model.shared_reserved_per_block)
+ * after the kernel's own (here 100 static bytes at 0, 24 dynamic at 112: 136 bytes), and
+ * a thread stores to and loads from it through a generic address, as cooperative_groups'
+ * multi-warp tiles do; %envreg1:%envreg2 (§10 %envreg<32>), a cooperative launch's grid
+ * workspace, are 0 (no cooperative launch); %total_smem_size stays the kernel's own. On
+ * sm_75 (no reserve) the window is empty. */
+static const char reserved_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .shared .align 4 .b8 s[100];\n .reg .b32 %r<16>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd0, [out];\n cvta.to.global.u64 %rd0, %rd0;\n"
+    " mov.u32 %r0, %reserved_smem_offset_begin;\n mov.u32 %r1, %reserved_smem_offset_end;\n"
+    " mov.u32 %r2, %reserved_smem_offset_cap;\n mov.u32 %r3, %reserved_smem_offset_0;\n"
+    " mov.u32 %r4, %reserved_smem_offset_1;\n mov.u32 %r5, %envreg0;\n"
+    " mov.u32 %r6, %envreg1;\n mov.u32 %r7, %envreg31;\n mov.u32 %r8, %total_smem_size;\n"
+    " mov.u32 %r9, %dynamic_smem_size;\n"
+    " cvt.u64.u32 %rd1, %r4;\n cvta.shared.u64 %rd2, %rd1;\n"
+    " st.u32 [%rd2], 1234;\n ld.u32 %r10, [%rd2];\n"
+    " st.global.u32 [%rd0], %r0;\n st.global.u32 [%rd0+4], %r1;\n"
+    " st.global.u32 [%rd0+8], %r2;\n st.global.u32 [%rd0+12], %r3;\n"
+    " st.global.u32 [%rd0+16], %r4;\n st.global.u32 [%rd0+20], %r5;\n"
+    " st.global.u32 [%rd0+24], %r6;\n st.global.u32 [%rd0+28], %r7;\n"
+    " st.global.u32 [%rd0+32], %r8;\n st.global.u32 [%rd0+36], %r9;\n"
+    " st.global.u32 [%rd0+40], %r10;\n ret;\n}\n";
+
+START_TEST(test_reserved_shared_memory_and_envregs_read_the_driver_model)
+{
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(reserved_ptx, strlen(reserved_ptx), "reserved", &m, &diag) == SIM_OK,
+                  "%s", diag ? diag : "");
+    free(diag);
+    const char *const devs[2] = {"sm_90", "sm_75"};
+    for (int k = 0; k < 2; k++) {
+        sim_config cfg = {.device = sim_device_find(devs[k])};
+        ck_assert_ptr_nonnull(cfg.device);
+        sim_t *s = sim_new(&cfg);
+        uint32_t out[11] = {0};
+        uint64_t d = fixture_upload(s, out, sizeof out, "out");
+        void *params[] = {&d};
+        unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+        sim_result r;
+        sim_status st = sim_launch(s, m, "k", grid, block, 24, params, &r);
+        if (k == 0) {
+            ck_assert_msg(st == SIM_OK, "launch: %s", r.fault.message);
+            ck_assert_int_eq(sim_memcpy_dtoh(s, out, d, sizeof out), SIM_OK);
+            const uint32_t want[11] = {144, 1168, 1024, 144, 656, 0, 0, 0, 136, 24, 1234};
+            for (int i = 0; i < 11; i++)
+                ck_assert_msg(out[i] == want[i], "%s: word %d = %u, want %u", devs[k], i, out[i],
+                              want[i]);
+        } else { /* no reserve: the window is empty, the store past the kernel's own faults */
+            ck_assert_int_eq(st, SIM_ERR_FAULT);
+            ck_assert_msg(strstr(r.fault.message, "shared memory"), "%s", r.fault.message);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim_sreg");
@@ -264,6 +328,7 @@ int main(void)
     tcase_add_loop_test(tc, test_random_schedules_share_sms_and_place_warps_at_random, 0, nc);
     tcase_add_loop_test(tc, test_nwarpid_and_nsmid_follow_the_device_profile, 0, nc);
     tcase_add_loop_test(tc, test_both_tiers_read_the_same_special_registers, 0, nc);
+    tcase_add_test(tc, test_reserved_shared_memory_and_envregs_read_the_driver_model);
     suite_add_tcase(s, tc);
     return temp_cache_run_suite(s);
 }

@@ -104,6 +104,12 @@ enum {
 /* Deepest call chain a thread may have (the simulator's frame stack; recursion deeper
  * than this is reported as a call-stack overflow). */
 #define PTX_MAX_CALL_DEPTH 32
+/* The address of function i as a value (`mov.u64 %rd, f;`, a `.u64 t[] = {f, g}`
+ * initializer; PTX ISA §9.7.12.5 call through a register): PTX_FUNC_ADDR_BASE + 16 i, an
+ * address below every memory window of the simulator, so that a load from it faults and
+ * an indirect call through any other value names no function. */
+#define PTX_FUNC_ADDR_BASE 0x0000600000000000ull
+#define PTX_FUNC_ADDR(i) (PTX_FUNC_ADDR_BASE + 16ull * (uint64_t)(i))
 
 /* Special registers (PTX ISA §10). */
 enum {
@@ -156,6 +162,19 @@ enum {
     PTX_SREG_CLUSTER_CTARANK,
     PTX_SREG_CLUSTER_NCTARANK,
     PTX_SREG_IS_EXPLICIT_CLUSTER,
+    /* the block's reserved shared memory (PTX ISA §10 %reserved_smem_offset_*,
+     * sm_80): its first byte, its end, its size and the two offsets in it the
+     * driver defines (cooperative_groups/details/memory.h reads %reserved_smem_offset_1
+     * as the start of its scratch space); uniform in a CTA */
+    PTX_SREG_RESERVED_SMEM_BEGIN,
+    PTX_SREG_RESERVED_SMEM_END,
+    PTX_SREG_RESERVED_SMEM_CAP,
+    PTX_SREG_RESERVED_SMEM_0,
+    PTX_SREG_RESERVED_SMEM_1,
+    /* %envreg0 .. %envreg31 (PTX ISA §10 %envreg<32>: driver-defined, read-only): ids
+     * PTX_SREG_ENVREG0 + n */
+    PTX_SREG_ENVREG0,
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
 };
 
 /* sub: PTX_OPK_SREG: the register id; PTX_OPK_VEC: the element count; PTX_OPK_REG:
@@ -415,7 +434,10 @@ typedef struct ptx_param {
 /* A call site: the callee and where its arguments and return value live in the
  * caller's parameter frame. */
 typedef struct ptx_call {
-    int callee; /* function index */
+    int callee; /* function index; -1: an indirect call (fptr) */
+    int fptr;   /* indirect call (PTX ISA §9.7.12.5 call through a register): the caller's
+                   register slot holding the function's address (PTX_FUNC_ADDR); -1 direct */
+    int nrets;  /* indirect call: its .callprototype's return parameters (0 or 1) */
     int nargs;
     int ret_off;    /* caller frame offset of the return .param, -1 none */
     int arg_off[8]; /* caller frame offsets of the argument .params */
@@ -431,9 +453,11 @@ typedef struct ptx_reginfo {
 typedef struct ptx_func {
     char *name;
     int is_entry;
-    int is_extern; /* declared only (vprintf, malloc, ...) */
-    int builtin;   /* PTX_BUILTIN_* for extern functions we implement */
-    int entry_pc;  /* first instruction, -1 when no body */
+    int is_extern;  /* declared only (vprintf, malloc, ...) */
+    int addr_taken; /* its address is a value (mov, an initializer): indirect calls may
+                       reach it */
+    int builtin;    /* PTX_BUILTIN_* for extern functions we implement */
+    int entry_pc;   /* first instruction, -1 when no body */
     int end_pc;
     int nregs;            /* register slots */
     ptx_reginfo *reginfo; /* nregs declarations (slot -> name, type) */

@@ -208,6 +208,13 @@ typedef struct parser {
     int nbt, btcap;
     fixup *bfix; /* pc: the brx.idx; label: its list's name */
     int nbfix, bfixcap, btabcap;
+    /* the function's `L: .callprototype (ret) _ (params);` declarations (PTX ISA §11.3.3),
+     * which indirect calls name: their parameter counts */
+    struct proto {
+        char *name;
+        int nparams, nrets;
+    } * protos;
+    int nproto, protocap;
     int last_label_pc; /* where the last label was defined, for .branchtargets */
     char *last_label;
     int cur_file, cur_line;
@@ -562,11 +569,28 @@ static void parse_init(parser *P, const decl *d, unsigned char *buf, size_t size
                 accept(P, ',');
             continue;
         }
+        int fs =
+            P->t.kind == PTX_TOK_IDENT && PTX_TSIZE(d->type) == 8 && PTX_TCLASS(d->type) != PTX_TC_F
+                ? find_sym(P, P->t.p, P->t.len)
+                : -1;
+        if (fs >= 0 && P->m->syms[fs].kind == PTX_SYM_FUNC) {
+            /* a function's address (a table of function pointers: `.u64 t[2] = {f, g}`) */
+            const uint64_t a = PTX_FUNC_ADDR(P->m->syms[fs].value);
+            P->m->funcs[P->m->syms[fs].value].addr_taken = 1;
+            if (pos + esz <= size)
+                memcpy(buf + pos, &a, 8);
+            pos += esz;
+            next(P);
+            if (depth > 0)
+                accept(P, ',');
+            continue;
+        }
         int neg = accept(P, '-');
         if (P->t.kind != PTX_TOK_INT && P->t.kind != PTX_TOK_FLOAT) {
             diag(P, P->t.line, P->t.col,
-                 "unsupported initializer '%.*s' (only numbers are supported)", (int)P->t.len,
-                 P->t.p);
+                 "unsupported initializer '%.*s' (only numbers and function names are "
+                 "supported)",
+                 (int)P->t.len, P->t.p);
             P->unsupported = 1;
             skip_stmt(P);
             return;
@@ -939,7 +963,26 @@ static const struct {
     {"%cluster_ctarank", PTX_SREG_CLUSTER_CTARANK},
     {"%cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK},
     {"%is_explicit_cluster", PTX_SREG_IS_EXPLICIT_CLUSTER},
+    {"%reserved_smem_offset_begin", PTX_SREG_RESERVED_SMEM_BEGIN},
+    {"%reserved_smem_offset_end", PTX_SREG_RESERVED_SMEM_END},
+    {"%reserved_smem_offset_cap", PTX_SREG_RESERVED_SMEM_CAP},
+    {"%reserved_smem_offset_0", PTX_SREG_RESERVED_SMEM_0},
+    {"%reserved_smem_offset_1", PTX_SREG_RESERVED_SMEM_1},
 };
+
+/* n for a token %envreg<n> (PTX ISA §10 %envreg<32>: %envreg0 .. %envreg31), else -1. */
+static int envreg_index(const ptx_tok *tk)
+{
+    if (tk->len < 8 || tk->len > 9 || memcmp(tk->p, "%envreg", 7) != 0)
+        return -1;
+    int n = 0;
+    for (size_t i = 7; i < tk->len; i++) {
+        if (tk->p[i] < '0' || tk->p[i] > '9')
+            return -1;
+        n = n * 10 + (tk->p[i] - '0');
+    }
+    return (tk->len == 9 && tk->p[7] == '0') || n > 31 ? -1 : n;
+}
 
 /* Converts a literal to the bits of an immediate of type t. */
 static uint64_t imm_bits(const ptx_tok *tk, ptx_type t, int neg)
@@ -1028,6 +1071,13 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
                 next(P);
                 return 1;
             }
+        const int env = envreg_index(&P->t);
+        if (env >= 0) {
+            o->kind = PTX_OPK_SREG;
+            o->sub = (uint8_t)(PTX_SREG_ENVREG0 + env);
+            next(P);
+            return 1;
+        }
         o->kind = PTX_OPK_REG;
         if (!lookup_reg(P, &o->reg))
             return 0;
@@ -1166,6 +1216,8 @@ static int parse_operand(parser *P, ptx_insn *in, ptx_operand *o, ptx_type imm_t
         }
         o->kind = PTX_OPK_SYM;
         o->sym = s;
+        if (P->m->syms[s].kind == PTX_SYM_FUNC) /* a function's address (PTX_FUNC_ADDR) */
+            P->m->funcs[P->m->syms[s].value].addr_taken = 1;
         next(P);
         return 1;
     }
@@ -1194,21 +1246,26 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
         if (!expect(P, ')') || !expect(P, ','))
             return 0;
     }
-    if (P->t.kind != PTX_TOK_IDENT || P->t.p[0] == '%') {
-        diag(P, P->t.line, P->t.col, "indirect calls are not supported");
-        P->unsupported = 1;
-        return 0;
-    }
-    int s = find_sym(P, P->t.p, P->t.len);
-    if (s < 0 || m->syms[s].kind != PTX_SYM_FUNC) {
-        diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len, P->t.p);
-        return 0;
-    }
-    c.callee = (int)m->syms[s].value;
-    ptx_func *callee = &m->funcs[c.callee];
+    c.fptr = -1;
     c.line = line; /* a callee without a body is reported at the end (finish_module) */
     c.col = col;
+    int rs;
+    if (P->t.kind == PTX_TOK_IDENT && regs_bind(P, &rs)) {
+        /* indirect (PTX ISA §9.7.12.5: `call (ret), fptr, (args), proto;`): the register
+         * holds a function's address; the callee is known when the call runs */
+        c.callee = -1;
+        c.fptr = rs;
+    } else {
+        int s = P->t.kind == PTX_TOK_IDENT ? find_sym(P, P->t.p, P->t.len) : -1;
+        if (s < 0 || m->syms[s].kind != PTX_SYM_FUNC) {
+            diag(P, P->t.line, P->t.col, "call of unknown function '%.*s'", (int)P->t.len, P->t.p);
+            return 0;
+        }
+        c.callee = (int)m->syms[s].value;
+    }
+    const ptx_func *callee = c.callee >= 0 ? &m->funcs[c.callee] : NULL;
     next(P);
+    int proto = -1;
     if (accept(P, ',')) {
         if (accept(P, '(')) {
             while (!is_punct(P, ')') && P->t.kind != PTX_TOK_EOF) {
@@ -1231,10 +1288,33 @@ static int parse_call(parser *P, ptx_insn *in, int line, int col)
             if (!expect(P, ')'))
                 return 0;
         }
-        if (accept(P, ','))
-            next(P); /* prototype name */
+        if (accept(P, ',')) { /* the prototype (PTX ISA §11.3.3 .callprototype) */
+            for (int i = 0; i < P->nproto && proto < 0; i++)
+                if (tok_eq(&P->t, P->protos[i].name))
+                    proto = i;
+            if (!callee && proto < 0) {
+                diag(P, P->t.line, P->t.col, "'%.*s' names no .callprototype", (int)P->t.len,
+                     P->t.p);
+                return 0;
+            }
+            next(P);
+        }
     }
-    if (c.nargs != callee->nparams && !callee->is_extern) {
+    if (!callee) {
+        if (proto < 0) {
+            diag(P, line, col, "an indirect call needs a .callprototype (PTX ISA §9.7.12.5)");
+            return 0;
+        }
+        const struct proto *pr = &P->protos[proto];
+        if (c.nargs != pr->nparams || (c.ret_off >= 0) != (pr->nrets > 0)) {
+            diag(P, line, col,
+                 "indirect call with %d arguments%s; its .callprototype '%s' has %d%s", c.nargs,
+                 c.ret_off >= 0 ? " and a return value" : "", pr->name, pr->nparams,
+                 pr->nrets ? " and a return value" : "");
+            return 0;
+        }
+        c.nrets = pr->nrets;
+    } else if (c.nargs != callee->nparams && !callee->is_extern) {
         diag(P, line, col, "call of '%s' with %d arguments; it takes %d", callee->name, c.nargs,
              callee->nparams);
         return 0;
@@ -2602,6 +2682,72 @@ static void parse_branchtargets(parser *P)
     expect(P, ';');
 }
 
+/* The parameter list of a .callprototype, `(.param .b32 _, .param .align 8 .b8 _[16])`
+ * or `()`: the number of parameters, or -1 (a diagnostic given). */
+static int proto_params(parser *P)
+{
+    if (!expect(P, '('))
+        return -1;
+    int n = 0, depth = 0, item = 0;
+    while (P->t.kind != PTX_TOK_EOF && !(depth == 0 && is_punct(P, ')'))) {
+        if (is_punct(P, '[') || is_punct(P, '('))
+            depth++;
+        else if (is_punct(P, ']') || is_punct(P, ')'))
+            depth--;
+        else if (depth == 0 && is_punct(P, ',')) {
+            n += item;
+            item = 0;
+        } else if (is_punct(P, ';')) {
+            diag(P, P->t.line, P->t.col, "unterminated .callprototype parameter list");
+            return -1;
+        } else
+            item = 1;
+        next(P);
+    }
+    expect(P, ')');
+    return n + item;
+}
+
+/* `L: .callprototype [(.param ret)] _ (params);` (PTX ISA §11.3.3): a prototype indirect
+ * calls name by L; recorded with its parameter counts until the function's end. */
+static void parse_callprototype(parser *P)
+{
+    const int line = P->t.line, col = P->t.col;
+    next(P);
+    if (!P->last_label || P->last_label_pc != P->m->ncode) {
+        diag(P, line, col, ".callprototype needs a label before it");
+        skip_stmt(P);
+        return;
+    }
+    int nrets = 0;
+    if (is_punct(P, '(')) {
+        nrets = proto_params(P);
+        if (nrets > 1) {
+            diag(P, line, col, ".callprototype with %d return parameters (PTX allows one)", nrets);
+            nrets = -1;
+        }
+    }
+    if (nrets < 0 || !tok_eq(&P->t, "_")) {
+        if (nrets >= 0)
+            diag(P, P->t.line, P->t.col, "expected '_' in .callprototype, not '%.*s'",
+                 (int)P->t.len, P->t.p);
+        skip_stmt(P);
+        return;
+    }
+    next(P);
+    const int nparams = proto_params(P);
+    if (nparams < 0) {
+        skip_stmt(P);
+        return;
+    }
+    GROW(P->protos, P->nproto, P->protocap);
+    if (P->oom)
+        return;
+    P->protos[P->nproto++] =
+        (struct proto){xstrndup(P->last_label, strlen(P->last_label)), nparams, nrets};
+    expect(P, ';');
+}
+
 /* Resolves the function's brx.idx lists into ptx_module.btab (at its end). */
 static void resolve_brx(parser *P)
 {
@@ -2639,6 +2785,9 @@ static void resolve_brx(parser *P)
         free(P->bt[j].name);
     }
     P->nbt = 0;
+    for (int i = 0; i < P->nproto; i++)
+        free(P->protos[i].name);
+    P->nproto = 0;
 }
 
 /* Label lt at the next instruction, in the current block: visible in the whole block
@@ -2711,6 +2860,8 @@ static void parse_body(parser *P)
                 skip_stmt(P);
             } else if (is_ident(P, ".branchtargets")) {
                 parse_branchtargets(P);
+            } else if (is_ident(P, ".callprototype")) {
+                parse_callprototype(P);
             } else if (is_ident(P, ".local")) {
                 next(P);
                 parse_var(P, SIM_SPACE_LOCAL, 0);
@@ -3053,7 +3204,8 @@ static void parse_module(parser *P)
 }
 
 /* Whether function f can reach itself through calls (DFS over the call graph; state:
- * 0 unvisited, 1 on the stack, 2 done). */
+ * 0 unvisited, 1 on the stack, 2 done). An indirect call may reach every function
+ * whose address is taken. */
 static int reaches_cycle(const ptx_module *m, int f, unsigned char *state)
 {
     if (state[f] == 1)
@@ -3062,11 +3214,17 @@ static int reaches_cycle(const ptx_module *m, int f, unsigned char *state)
         return 0;
     state[f] = 1;
     const ptx_func *fn = &m->funcs[f];
-    for (int pc = fn->entry_pc; pc >= 0 && pc < fn->end_pc; pc++)
-        if (m->code[pc].op == PTX_OP_call && m->code[pc].target >= 0 &&
-            m->code[pc].target < m->ncalls &&
-            reaches_cycle(m, m->calls[m->code[pc].target].callee, state))
+    for (int pc = fn->entry_pc; pc >= 0 && pc < fn->end_pc; pc++) {
+        if (m->code[pc].op != PTX_OP_call || m->code[pc].target < 0 ||
+            m->code[pc].target >= m->ncalls)
+            continue;
+        const int callee = m->calls[m->code[pc].target].callee;
+        if (callee >= 0 && reaches_cycle(m, callee, state))
             return 1;
+        for (int g = 0; callee < 0 && g < m->nfuncs; g++)
+            if (m->funcs[g].addr_taken && reaches_cycle(m, g, state))
+                return 1;
+    }
     state[f] = 2;
     return 0;
 }
@@ -3077,6 +3235,8 @@ static void finish_module(parser *P)
     /* calls of functions that were only declared (a prototype may come before the
      * body, as nvcc -G writes them) and that the simulator does not provide */
     for (int i = 0; i < m->ncalls; i++) {
+        if (m->calls[i].callee < 0)
+            continue; /* indirect: checked when it runs (sim_do_call) */
         const ptx_func *cf = &m->funcs[m->calls[i].callee];
         if (cf->entry_pc < 0 && cf->builtin == PTX_BUILTIN_NONE) {
             int sf = 0, sl = 0; /* the call's source line */
@@ -3254,6 +3414,7 @@ static sim_status parse_text(const char *text, size_t len, const char *name, ptx
     resolve_brx(P); /* frees what an unfinished function left */
     free(P->bfix);
     free(P->bt);
+    free(P->protos);
     free(P->last_label);
     finish_module(P);
     sim_status st = SIM_OK;
