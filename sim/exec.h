@@ -369,7 +369,8 @@ static inline uint64_t sreg(const sim_ctx *c, unsigned id, unsigned t)
     case PTX_SREG_GLOBALTIMER_LO: return c->steps & 0xffffffffu;
     case PTX_SREG_GLOBALTIMER_HI: return c->steps >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return c->own_shared - c->dynshared_off;
-    case PTX_SREG_TOTAL_SMEM_SIZE: return c->own_shared;
+    case PTX_SREG_TOTAL_SMEM_SIZE:
+        return c->total_smem; /* PTX ISA §10.40 */
     /* the driver's reserved shared memory (sim_ctx.reserved_off): the window
      * [reserved_off, shared_size); offset 0 at its start, offset 1 half way (512 bytes
      * in from sm_80's 1 KiB; cooperative_groups needs 288 bytes there: memory.h) */

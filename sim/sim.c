@@ -849,6 +849,10 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             break;
         }
     base->shared_size = base->reserved_off = base->own_shared = shared;
+    {
+        const size_t unit = dm->shared_alloc_unit > 0 ? (size_t)dm->shared_alloc_unit : 1;
+        base->total_smem = (shared + unit - 1) / unit * unit;
+    }
     if (reads_reserved_smem(m) && dm->shared_reserved_per_block) {
         base->reserved_off = (shared + 15) & ~(size_t)15;
         base->shared_size = base->reserved_off + dm->shared_reserved_per_block;

@@ -160,7 +160,9 @@ typedef struct sim_ctx {
      * Toolkit's cooperative_groups on sm_80 and later); elsewhere shared_size (no window:
      * an access past the kernel's own shared memory faults) */
     size_t reserved_off;
-    size_t own_shared; /* the kernel's static + dynamic bytes (%total_smem_size) */
+    size_t own_shared; /* the kernel's static + dynamic bytes */
+    size_t total_smem; /* %total_smem_size: own_shared rounded up to the device's shared
+                          allocation unit (an H200 reads 256 for 136 bytes) */
     unsigned char *kparams;
     size_t kparam_size;
     /* results */
