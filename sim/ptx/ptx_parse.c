@@ -2554,7 +2554,8 @@ static void parse_insn(parser *P, int guard, int gneg)
     }
     /* ptxas reads a special register only as the source of mov or cvt ("Special register
      * argument not allowed for instruction 'add'"); WARP_SZ is a constant */
-    for (int i = 0; in.op != PTX_OP_mov && in.op != PTX_OP_cvt && i < in.nopnd; i++)
+    const int nop = in.nopnd < 4 ? in.nopnd : 4; /* o[4]: the rest are in rlist */
+    for (int i = 0; in.op != PTX_OP_mov && in.op != PTX_OP_cvt && i < nop; i++)
         if (in.o[i].kind == PTX_OPK_SREG && in.o[i].sub != PTX_SREG_WARPSZ) {
             diag(P, mt.line, mt.col,
                  "'%.*s' cannot take a special register as an operand: read it into a "
