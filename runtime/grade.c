@@ -1094,6 +1094,14 @@ static void advise(const gl_exercise *e, const gl_check *k, const size_run *runs
     }
 }
 
+/* Appends label to the comma-separated list in buf[size], as much as fits. */
+static void append_label(char *buf, size_t size, const char *label)
+{
+    const size_t used = strlen(buf);
+    if (used + 1 < size)
+        snprintf(buf + used, size - used, "%s%s", used ? ", " : "", label);
+}
+
 static void run_check(const gl_exercise *e, const gl_check *k, const size_run *runs, int nruns,
                       gl_check_result *c)
 {
@@ -1272,8 +1280,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             if (r->inputs)
                 not_run_adv++;
             else
-                snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%s",
-                         nnot_run ? ", " : "", r->label);
+                append_label(not_run, sizeof not_run, r->label);
             nnot_run++;
             if (!why_not_run[0])
                 why_stopped(&r->got, why_not_run, sizeof why_not_run);
@@ -1282,8 +1289,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             if (failed >= GRADE_DETAILED_SIZES && r->inputs)
                 more_adv++;
             else if (failed >= GRADE_DETAILED_SIZES)
-                snprintf(more + strlen(more), sizeof more - strlen(more), "%s%s", *more ? ", " : "",
-                         r->label);
+                append_label(more, sizeof more, r->label);
             failed++;
             c->passed = 0;
         }
