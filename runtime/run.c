@@ -1485,8 +1485,8 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
         bps = by_threads, lim = "threads";
     /* a block's shared memory plus the driver's reserve, in allocation units (the
      * Toolkit's cuda_occupancy.h, cudaOccMaxBlocksPerSMSmemLimit) */
-    const size_t unit = d->shared_alloc_unit > 0 ? (size_t)d->shared_alloc_unit : 1;
-    const size_t taken = (shared_bytes + d->shared_reserved_per_block + unit - 1) / unit * unit;
+    const size_t taken =
+        sim_shared_taken(shared_bytes, d->shared_reserved_per_block, d->shared_alloc_unit);
     if (taken && d->shared_bytes_per_sm && d->shared_bytes_per_sm / taken < (size_t)bps)
         bps = (int)(d->shared_bytes_per_sm / taken), lim = "shared memory";
     if (bps < 1) /* more than an SM has: the launch fails before occupancy matters */

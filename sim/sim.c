@@ -81,15 +81,20 @@ double sim_now(void)
  * and shared-memory limits allow (at least one). The resident blocks of a launch are
  * SIM_RESIDENT_SMS SMs' worth of these (sim_launch), as a GPU runs a wave of resident
  * blocks at once. */
+size_t sim_shared_taken(size_t bytes, size_t reserved, int unit)
+{
+    const size_t u = unit > 0 ? (size_t)unit : 1;
+    return (bytes + reserved + u - 1) / u * u;
+}
+
 static unsigned sim_blocks_per_sm(const sim_device_model *d, unsigned threads, size_t shared_bytes)
 {
     const unsigned warps = (threads + 31) / 32;
     unsigned per_sm = (unsigned)d->max_blocks_per_sm;
     if (warps && (unsigned)d->max_threads_per_sm / (warps * 32) < per_sm)
         per_sm = (unsigned)d->max_threads_per_sm / (warps * 32);
-    /* what a block takes from the SM's shared memory (sim_device_model) */
-    const size_t unit = d->shared_alloc_unit > 0 ? (size_t)d->shared_alloc_unit : 1;
-    const size_t taken = (shared_bytes + d->shared_reserved_per_block + unit - 1) / unit * unit;
+    const size_t taken =
+        sim_shared_taken(shared_bytes, d->shared_reserved_per_block, d->shared_alloc_unit);
     if (taken && d->shared_bytes_per_sm / taken < per_sm)
         per_sm = (unsigned)(d->shared_bytes_per_sm / taken);
     return per_sm ? per_sm : 1;
@@ -849,10 +854,7 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
             break;
         }
     base->shared_size = base->reserved_off = base->own_shared = shared;
-    {
-        const size_t unit = dm->shared_alloc_unit > 0 ? (size_t)dm->shared_alloc_unit : 1;
-        base->total_smem = (shared + unit - 1) / unit * unit;
-    }
+    base->total_smem = sim_shared_taken(shared, 0, dm->shared_alloc_unit);
     if (reads_reserved_smem(m) && dm->shared_reserved_per_block) {
         base->reserved_off = (shared + 15) & ~(size_t)15;
         base->shared_size = base->reserved_off + dm->shared_reserved_per_block;

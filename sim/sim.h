@@ -172,6 +172,11 @@ const sim_device_model *sim_device(void);
 /* The profile of a target written "sm_80", "compute_80", "80" or "8.0"; NULL when the
  * simulator has none for it. */
 const sim_device_model *sim_device_find(const char *name);
+
+/* Bytes of an SM's shared memory that a block declaring `bytes` (static + dynamic) takes:
+ * bytes + reserved (the driver's reserve per block) rounded up to unit (the allocation
+ * unit; 0: 1), as the Toolkit's cuda_occupancy.h computes it (sim_device_model). */
+size_t sim_shared_taken(size_t bytes, size_t reserved, int unit);
 /* The profiles, oldest first: sim_device_at(0 .. sim_device_count()-1); NULL outside. */
 int sim_device_count(void);
 const sim_device_model *sim_device_at(int i);
