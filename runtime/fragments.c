@@ -160,7 +160,9 @@ int gl_frags_of(const char *ptx, int pc, gl_frags *f)
     case GL_FRAG_MMA:
     case GL_FRAG_WMMA_MMA:
         f->nmats = 4;
-        ok = fill_mat(&f->mat[0], &d, MMA_A, m, in, &in->o[1], 0) &&
+        /* mma.sp: A's registers hold the compressed M x K/2 (sim/mma.h mma_sp_dense) */
+        const mma_desc da = d.sparse ? mma_sp_dense(&d) : d;
+        ok = fill_mat(&f->mat[0], &da, MMA_A, m, in, &in->o[1], 0) &&
              fill_mat(&f->mat[1], &d, MMA_B, m, in, &in->o[2], 0) &&
              fill_mat(&f->mat[2], &d, MMA_C, m, in, &in->o[3], 0) &&
              fill_mat(&f->mat[3], &d, MMA_D, m, in, &in->o[0], 1);

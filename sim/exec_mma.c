@@ -237,6 +237,69 @@ static int ldst_matrix(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsign
     return 1;
 }
 
+/* mma.sp (PTX ISA §9.7.14.6) for warp w: the compressed A (M x K/2, the fragments of the
+ * dense K/2 shape) is placed by the metadata of the lanes the selector names; each row i
+ * of D is then the dense product over K/2 of compressed row i with the K/2 rows of B its
+ * fields pick (as the hardware gathers them: one K/2-long accumulation, mma_compute's
+ * model of the dense K/2 shape). A metadata field that names one element twice, or
+ * picks no tf32 element (0x4, 0xe only), is undefined behaviour (§9.7.14.6.1): a fault. */
+static void exec_mma_sp(sim_ctx *c, const ptx_insn *in, const mma_desc *d, unsigned w,
+                        unsigned base)
+{
+    static _Thread_local uint64_t A[16 * 64], B[128 * 8], Bi[64 * 8], C[16 * 8], D[16 * 8],
+        Di[16 * 8];
+    const mma_desc dd = mma_sp_dense(d);
+    const int kc = d->k / 2, ch = mma_sp_chunk(d), tf32 = ch == 2, unit = ch == 8 ? 2 : 1;
+    gather(c, &dd, MMA_A, base, &in->o[1], A, kc, -1);
+    gather(c, d, MMA_B, base, &in->o[2], B, d->n, -1);
+    gather(c, d, MMA_C, base, &in->o[3], C, d->n, -1);
+    const uint16_t meta = rlist(c, &in->o[3])[in->o[3].sub];
+    if (!mma_sp_selector_runs(d)) {
+        char where[200];
+        sim_where(c, in, where, sizeof where);
+        sim_fault_at(c, base, in, SIM_FAULT_TRAP,
+                     "illegal instruction: mma.sp .m%dn%dk%d with sparsity selector %d at %s "
+                     "(warp %u): ptxas takes it, but the metadata it names lies outside each "
+                     "quad of lanes and the GPU stops (an H200 reports an illegal "
+                     "instruction; PTX ISA §9.7.14.6.2 shows selectors 0 and 1 only)",
+                     d->m, d->n, d->k, d->sel, where, w);
+        return;
+    }
+    for (int i = 0; i < d->m; i++) {
+        for (int q = 0; q < d->k / ch; q++) {
+            unsigned lane;
+            int bit;
+            mma_sp_meta_pos(d, i, q, &lane, &bit);
+            const unsigned f = (unsigned)(*sim_reg(c, base + lane, meta) >> bit) & 15;
+            const unsigned i0 = f & 3, i1 = f >> 2;
+            if (i0 == i1 || (tf32 && f != 0x4 && f != 0xe)) {
+                char where[200];
+                sim_where(c, in, where, sizeof where);
+                sim_fault_at(c, base + lane, in, SIM_FAULT_TRAP,
+                             "mma.sp at %s: metadata 0x%x (bits %d-%d of lane %u's register) for "
+                             "row %d, elements %d-%d of A, of warp %u is undefined (PTX ISA "
+                             "§9.7.14.6.1: %s)",
+                             where, f, bit + 3, bit, lane, i, q * ch, q * ch + ch - 1, w,
+                             tf32 ? ".tf32 takes 0x4 or 0xe" : "two different indices");
+                return;
+            }
+            /* kept unit u of the chunk (compressed columns q*ch/2 + u*unit ...) comes from
+             * row i0 (u = 0) or i1 (u = 1) of the chunk */
+            for (int u = 0; u < (tf32 ? 1 : 2); u++)
+                for (int e = 0; e < unit; e++) {
+                    const int src =
+                        tf32 ? q * ch + (int)(i0 >> 1) : q * ch + (int)(u ? i1 : i0) * unit + e;
+                    const int p = q * ch / 2 + u * unit + e;
+                    for (int j = 0; j < d->n; j++)
+                        Bi[p * d->n + j] = B[src * d->n + j];
+                }
+        }
+        mma_compute(&dd, A, Bi, C, Di);
+        memcpy(&D[i * d->n], &Di[i * d->n], (size_t)d->n * sizeof D[0]);
+    }
+    scatter(c, d, MMA_D, base, &in->o[0], D, d->n, -1);
+}
+
 void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em)
 {
     mma_desc d;
@@ -262,6 +325,10 @@ void sim_exec_mma(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uin
     switch (d.kind) {
     case MMA_K_MMA:
     case MMA_K_WMMA: {
+        if (d.sparse) {
+            exec_mma_sp(c, in, &d, w, base);
+            break;
+        }
         static _Thread_local uint64_t A[MAXE], B[MAXE], C[32 * 32], D[32 * 32];
         /* m8n8k4 .f16: four quad-pairs, each its own product (mma_quad_pair) */
         for (int qp = mma_quad_pair(&d) ? 0 : -1; qp < 4; qp = qp < 0 ? 4 : qp + 1) {

@@ -112,6 +112,26 @@ static int mma_shape_ok(int at, unsigned m, unsigned n, unsigned k)
     return (m == 8 && n == 8 && k == kb) || (m == 16 && n == 8 && (k == kb || k == 2 * kb));
 }
 
+/* The same for mma.sp (PTX ISA §9.7.14.6.1 "Sparse matrix storage"): twice the dense
+ * K of m16n8. */
+static int mma_sp_shape_ok(int at, unsigned m, unsigned n, unsigned k)
+{
+    if (m != 16 || n != 8)
+        return 0;
+    switch (at) {
+    case MMA_T_F16:
+    case MMA_T_BF16: return k == 16 || k == 32;
+    case MMA_T_TF32: return k == 8 || k == 16;
+    case MMA_T_S8:
+    case MMA_T_U8: return k == 32 || k == 64;
+    case MMA_T_S4:
+    case MMA_T_U4: return k == 64 || k == 128;
+    case MMA_T_E4M3:
+    case MMA_T_E5M2: return k == 64;
+    default: return 0;
+    }
+}
+
 /* The same for wmma (PTX ISA §9.7.14.4.1 Table "Matrix shapes and types"). */
 static int wmma_shape_ok(int at, unsigned m, unsigned n, unsigned k)
 {
@@ -216,6 +236,9 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
             if (ntypes == 4)
                 break;
             types[ntypes++] = t;
+        } else if (d->kind == MMA_K_MMA && !d->sparse && p == mn + blen &&
+                   (is_word(q, nq, "sp") || is_word(q, nq, "sp::ordered_metadata"))) {
+            d->sparse = nq == 2 ? 1 : 2;
         } else if (is_word(q, nq, "sync") || is_word(q, nq, "aligned") || is_word(q, nq, "popc") ||
                    is_word(q, nq, "rn")) {
             /* required spellings; popc goes with .xor/.and; f64 rounds to nearest */
@@ -265,7 +288,11 @@ int mma_decode(const char *mn, size_t len, mma_desc *d, int *space, char *err, s
         d->atype = (uint8_t)types[1];
         d->btype = (uint8_t)types[2];
         d->ctype = (uint8_t)types[3];
-        if (!mma_shape_ok(d->atype, m, n, k))
+        if (d->sparse && (!d->arow || d->brow)) {
+            snprintf(err, errlen, "mma.sp needs .row.col (PTX ISA §9.7.14.6.5)");
+            return 0;
+        }
+        if (!(d->sparse ? mma_sp_shape_ok : mma_shape_ok)(d->atype, m, n, k))
             goto bad_shape;
         break;
     case MMA_K_WMMA:
@@ -399,6 +426,10 @@ int mma_nregs(const mma_desc *d, int which)
         const int t = which == MMA_A ? d->atype : d->btype;
         if (t == MMA_T_F16 && d->kind != MMA_K_MMA)
             return 8; /* wmma: .f16x2 x 8 for every shape (§9.7.14.4.1) */
+        if (d->sparse && which == MMA_A) {
+            const mma_desc dd = mma_sp_dense(d);
+            return unique_regs(&dd, which);
+        }
         return unique_regs(d, which);
     }
     const unsigned e = epr(mma_elem_bits(d, which));
@@ -461,6 +492,57 @@ void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int
     } else {
         *row = g;
         *col = q * 8 + 2 * t + (i & 1);
+    }
+}
+
+mma_desc mma_sp_dense(const mma_desc *d)
+{
+    mma_desc dd = *d;
+    dd.k = (uint16_t)(d->k / 2);
+    dd.sparse = 0;
+    dd.sel = 0;
+    return dd;
+}
+
+int mma_sp_chunk(const mma_desc *d)
+{
+    const unsigned bits = type_bits(d->atype);
+    return bits == 32 ? 2 : bits == 4 ? 8 : 4;
+}
+
+/* Metadata bits of one row of A: a 4-bit field per chunk. */
+static int sp_row_bits(const mma_desc *d)
+{
+    return 4 * d->k / mma_sp_chunk(d);
+}
+
+int mma_sp_selectors(const mma_desc *d)
+{
+    if (d->atype == MMA_T_F16) /* ptxas takes 0 ... 3 for k32 too */
+        return 4;
+    return sp_row_bits(d) == 16 ? 4 : 64 / sp_row_bits(d);
+}
+
+int mma_sp_selector_runs(const mma_desc *d)
+{
+    return d->sel < (sp_row_bits(d) == 16 ? 4 : 64 / sp_row_bits(d));
+}
+
+void mma_sp_meta_pos(const mma_desc *d, int row, int chunk, unsigned *lane, int *bit)
+{
+    /* the quad of lanes 4g ... 4g+3 holds the fields of rows g and g + 8: the nl of its
+     * lanes from nl * sel on, 2 * row_bits bits in all */
+    const int nl = 2 * sp_row_bits(d) / 32, g = row % 8, hi = row / 8;
+    if (type_bits(d->atype) >= 16) {
+        /* 16- and 32-bit types: lane i has chunks 4i ... 4i+3, row g in its low 16 bits
+         * and row g + 8 in its high 16 */
+        *lane = (unsigned)(4 * g + nl * d->sel + chunk / 4);
+        *bit = 16 * hi + 4 * (chunk % 4);
+    } else {
+        /* 8- and 4-bit types: a lane holds one row's chunks 8i ... 8i+7: row g in lanes
+         * 0 and 2 of the selected ones, row g + 8 in lanes 1 and 3 */
+        *lane = (unsigned)(4 * g + nl * d->sel + hi + 2 * (chunk / 8));
+        *bit = 4 * (chunk % 8);
     }
 }
 

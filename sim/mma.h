@@ -62,9 +62,13 @@ typedef struct mma_desc {
     uint8_t bop_and;                    /* b1: .and.popc (else .xor.popc) */
     uint8_t num;                        /* ldmatrix/stmatrix: .x1 .x2 .x4 */
     uint8_t trans;                      /* ldmatrix/stmatrix/movmatrix: .trans */
+    uint8_t sparse;                     /* mma.sp (PTX ISA §9.7.14.6): 1 .sp, 2
+                                           .sp::ordered_metadata; 0 dense. Not packed:
+                                           ptx_mma_desc takes it from ptx_insn.cmp */
+    uint8_t sel;                        /* mma.sp: the sparsity selector (0 ... 3) */
 } mma_desc;
 
-/* Packs a descriptor into 32 bits (kept in ptx_insn.target) and back. */
+/* Packs a descriptor (all but sparse and sel) into 32 bits (kept in ptx_insn.target) and back. */
 uint32_t mma_pack(const mma_desc *d);
 void mma_unpack(uint32_t bits, mma_desc *d);
 
@@ -101,6 +105,35 @@ int mma_quad_pair(const mma_desc *d);
  * (8 where the matrix needs fewer) holding copies of the first ones; wmma.load, .mma and
  * .store agree with each other on it. */
 void mma_frag_pos(const mma_desc *d, int which, unsigned lane, int r, int j, int *row, int *col);
+
+/* Sparse mma (mma.sp, PTX ISA §9.7.14.6): A (M x K) is stored compressed, M x K/2, in
+ * the fragments of the dense shape with K/2 (mma_sp_dense); each row of A is cut into
+ * chunks whose kept elements a 4-bit metadata field places (§9.7.14.6.1): two 2-bit
+ * indices, the low one for the chunk's first kept element. A chunk is 4 elements of a
+ * 16- or 8-bit type (2 kept), 8 of a 4-bit type (indices count pairs: 2 pairs kept) and
+ * 2 of .tf32 (1 kept: the field is 0x4 for element 0, 0xe for element 1). */
+
+/* The dense descriptor whose A fragments hold sparse d's compressed A: K/2. */
+mma_desc mma_sp_dense(const mma_desc *d);
+
+/* How many sparsity selector values d takes (1, 2 or 4): as ptxas 13 accepts them. */
+int mma_sp_selectors(const mma_desc *d);
+
+/* Whether the hardware runs d's selector: those whose metadata lanes lie in the quad.
+ * ptxas takes selectors 2 and 3 of .m16n8k32 .f16 too, and an H200 stops on them with
+ * "illegal instruction" (tools/mma_sp_probe.cu). */
+int mma_sp_selector_runs(const mma_desc *d);
+
+/* Elements of A per metadata field (2, 4 or 8; above). */
+int mma_sp_chunk(const mma_desc *d);
+
+/* Where the metadata field of row `row`, chunk `chunk` (0 ... K / mma_sp_chunk - 1) of
+ * sparse d's A lives: *lane (0 ... 31) and *bit (its lowest bit in that lane's
+ * metadata register), for sparsity selector d->sel. Measured on an H200 for every shape,
+ * type and selector (tools/mma_sp_probe.cu; the ISA gives it as pictures, §9.7.14.6.2):
+ * the quad of rows g and g + 8 keeps them in the lanes the selector picks, 16/32-bit
+ * types a row per half register, 8/4-bit types a row per lane. */
+void mma_sp_meta_pos(const mma_desc *d, int row, int chunk, unsigned *lane, int *bit);
 
 /* Where element j (0: the low 16 bits) of lane `lane`'s register of one 8 x 8 .b16 matrix
  * of ldmatrix (PTX ISA §9.7.14.5.15), stmatrix (§9.7.14.5.16) or movmatrix (§9.7.14.5.17)

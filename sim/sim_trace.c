@@ -422,9 +422,11 @@ static void insn_facts(const ptx_module *m, const ptx_insn *in, trace_insn *ti)
                    d.kind == MMA_K_WSTORE)) {
         ti->mma_m = d.m, ti->mma_n = d.n, ti->mma_k = d.k;
         if (d.kind == MMA_K_MMA || d.kind == MMA_K_WMMA) {
-            /* 2 x M x N x K per product; the quad-pair m8n8k4 .f16 is four (§9.7.14.5.1) */
+            /* 2 x M x N x K per product; the quad-pair m8n8k4 .f16 is four (§9.7.14.5.1);
+             * mma.sp multiplies the K/2 kept elements only (§9.7.14.6) */
             ti->flop_kind = (uint8_t)tensor_kind_of(d.atype);
-            ti->mma_flops = 2u * d.m * d.n * d.k * (mma_quad_pair(&d) ? 4u : 1u);
+            ti->mma_flops =
+                2u * d.m * d.n * (d.sparse ? d.k / 2u : d.k) * (mma_quad_pair(&d) ? 4u : 1u);
         }
     } else if (cls == TRACE_CLASS_ADD || cls == TRACE_CLASS_MUL || cls == TRACE_CLASS_FMA) {
         unsigned elems;

@@ -126,6 +126,31 @@ START_TEST(test_ldmatrix_x4_rows_addresses_and_elements)
 }
 END_TEST
 
+/* mma.sp (PTX ISA §9.7.14.6.2): A's two registers hold the compressed 16 x 8 (the layout
+ * of the dense m16n8k8's A), B is the whole 16 x 8 of K = 16. */
+START_TEST(test_mma_sp_a_is_the_compressed_matrix)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+        ".reg .b32 %a<2>, %b<2>, %e;\n.reg .f32 %c<4>, %d<4>;\n"
+        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%d0,%d1,%d2,%d3}, {%a0,%a1}, "
+        "{%b0,%b1}, {%c0,%c1,%c2,%c3}, %e, 0;\nret;\n}\n";
+    gl_frags f;
+    find_insn(ptx, "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", &f);
+    ck_assert_int_eq(f.k, 16);
+    const gl_frag_mat *A = &f.mat[0], *B = &f.mat[1];
+    ck_assert_int_eq(A->rows * 100 + A->cols, 1608);
+    ck_assert_int_eq(A->nregs, 2);
+    ck_assert_int_eq(B->rows * 100 + B->cols, 1608);
+    ck_assert_int_eq(B->nregs, 2);
+    /* lane 5 (g 1, t 1): a0 = row 1, columns 2 and 3; a1 row 9 */
+    ck_assert_int_eq(cell(A, 1, 2).lane, 5);
+    ck_assert_int_eq(cell(A, 9, 3).lane, 5);
+    ck_assert_int_eq(cell(A, 9, 3).reg, 1);
+    gl_frags_free(&f);
+}
+END_TEST
+
 START_TEST(test_non_tensor_instruction_has_no_fragments)
 {
     char *ptx = read_ptx("ldmatrix");
@@ -198,6 +223,7 @@ int main(void)
     tcase_add_test(tc, test_mma_m16n8k16_f16_a_follows_the_ptx_isa_layout);
     tcase_add_test(tc, test_ldmatrix_x4_rows_addresses_and_elements);
     tcase_add_test(tc, test_non_tensor_instruction_has_no_fragments);
+    tcase_add_test(tc, test_mma_sp_a_is_the_compressed_matrix);
     tcase_add_test(tc, test_element_values_decode_by_type);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

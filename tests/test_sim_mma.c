@@ -663,6 +663,28 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
         {"ldmatrix.sync.aligned.m8n8.x1.global.b16 {%r1}, [%r2];", "needs .shared"},
         {"wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1], %r5;",
          "needs 8 registers, found 4"},
+        /* mma.sp (PTX ISA §9.7.14.6): ptxas 13's selector ranges, .row.col only */
+        {"mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, {%f1,%f2,%f3,%f4}, %r5, 2;",
+         "selector (operand 5) must be an integer constant 0 ... 1"},
+        {"mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, "
+         "{%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, %r5, 1;",
+         "0 ... 0"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2}, {%r3,%r4}, {%f1,%f2,%f3,%f4}, %r5, %r6;",
+         "must be an integer constant"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2}, {%r3,%r4}, {%f1,%f2,%f3,%f4}, 7, 0;",
+         "metadata (operand 4) must be a .b32 register"},
+        {"mma.sp.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2}, {%r3,%r4}, {%f1,%f2,%f3,%f4}, %r5, 0;",
+         "mma.sp needs .row.col"},
+        {"mma.sp.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1}, {%r3}, {%f1,%f2,%f3,%f4}, %r5, 0;",
+         "unsupported shape .m16n8k8"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+         "{%r1,%r2,%r3,%r4}, {%r3,%r4}, {%f1,%f2,%f3,%f4}, %r5, 0;",
+         "operand 1 needs 2 registers, found 4"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char text[1024];
@@ -678,6 +700,86 @@ START_TEST(test_bad_tensor_core_forms_are_parse_errors)
         free(diag);
         ptx_module_free(m);
     }
+}
+END_TEST
+
+/* mma.sp m16n8k16 .f16 / m16n8k32 .f16 run by one warp from hand-written PTX: every A
+ * element and B element 1, C 0, each lane's metadata register `meta` (lane 0's own:
+ * meta0) and sparsity selector sel; the result is D[0][0] (lane 0's d0) in *out. */
+static sim_result run_sp(int k32, int sel, uint32_t meta, uint32_t meta0, float *out)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_80\n.address_size 64\n"
+             ".visible .entry k(.param .u64 out)\n{\n"
+             ".reg .b32 %%a<4>, %%b<4>, %%e, %%l;\n.reg .f32 %%c<4>, %%d<4>;\n.reg .pred %%p;\n"
+             ".reg .b64 %%o;\n"
+             "mov.b32 %%a0, 0x3c003c00; mov.b32 %%a1, 0x3c003c00; mov.b32 %%a2, 0x3c003c00;\n"
+             "mov.b32 %%a3, 0x3c003c00; mov.b32 %%b0, 0x3c003c00; mov.b32 %%b1, 0x3c003c00;\n"
+             "mov.b32 %%b2, 0x3c003c00; mov.b32 %%b3, 0x3c003c00; mov.f32 %%c0, 0f00000000;\n"
+             "mov.f32 %%c1, 0f00000000; mov.f32 %%c2, 0f00000000; mov.f32 %%c3, 0f00000000;\n"
+             "mov.u32 %%l, %%laneid; setp.eq.u32 %%p, %%l, 0;\n"
+             "selp.b32 %%e, %u, %u, %%p;\n"
+             "mma.sp.sync.aligned.m16n8k%d.row.col.f32.f16.f16.f32 {%%d0,%%d1,%%d2,%%d3}, %s, "
+             "%s, {%%c0,%%c1,%%c2,%%c3}, %%e, %d;\n"
+             "@!%%p bra $done;\nld.param.u64 %%o, [out];\nst.global.f32 [%%o], %%d0;\n"
+             "$done:\nret;\n}\n",
+             meta0, meta, k32 ? 32 : 16, k32 ? "{%a0,%a1,%a2,%a3}" : "{%a0,%a1}",
+             k32 ? "{%b0,%b1,%b2,%b3}" : "{%b0,%b1}", sel);
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    sim_status st = ptx_parse(text, strlen(text), "sp.ptx", &m, &diag);
+    ck_assert_msg(st == SIM_OK, "parse failed:\n%s", diag ? diag : "");
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    uint64_t dout = fixture_upload(s, NULL, 4, "out");
+    void *p[] = {&dout};
+    unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+    sim_result res;
+    sim_launch(s, m, "k", g, b, 0, p, &res);
+    *out = -1;
+    if (res.fault.kind == SIM_FAULT_NONE)
+        sim_memcpy_dtoh(s, out, dout, 4);
+    sim_free(s);
+    ptx_module_free(m);
+    return res;
+}
+
+/* The metadata of mma.sp (PTX ISA §9.7.14.6.1): only the lanes the selector names are
+ * read (as an H200 does: tools/mma_sp_probe.cu), so a garbage register elsewhere changes
+ * nothing; a field with two equal indices in a lane that is read is undefined behaviour,
+ * a fault naming the lane, the bits and the row; and selectors 2 and 3 of m16n8k32 .f16,
+ * which ptxas takes, stop as the H200 does, with an illegal instruction. */
+START_TEST(test_mma_sp_metadata_is_read_from_the_selected_lanes_only)
+{
+    float d;
+    sim_result res = run_sp(0, 0, 0x44444444u, 0x44444444u, &d);
+    ck_assert_int_eq(res.fault.kind, SIM_FAULT_NONE);
+    ck_assert_msg(d == 8.0f, "all ones, K = 16 with 8 kept: D[0][0] = %g, want 8", d);
+    sim_result_free(&res);
+    /* selector 1: lane 0 is not read, its fields all-zero (undefined) do no harm */
+    res = run_sp(0, 1, 0x44444444u, 0x00000000u, &d);
+    ck_assert_int_eq(res.fault.kind, SIM_FAULT_NONE);
+    ck_assert(d == 8.0f);
+    sim_result_free(&res);
+    /* selector 0 reads lane 0: bits 0-3 = 0x0 (indices 0 and 0) for row 0 */
+    res = run_sp(0, 0, 0x44444444u, 0x44444440u, &d);
+    ck_assert_int_eq(res.fault.kind, SIM_FAULT_TRAP);
+    ck_assert_msg(strstr(res.fault.message, "metadata 0x0 (bits 3-0 of lane 0's register)") &&
+                      strstr(res.fault.message, "row 0, elements 0-3") &&
+                      strstr(res.fault.message, "§9.7.14.6.1"),
+                  "message: %s", res.fault.message);
+    sim_result_free(&res);
+    res = run_sp(1, 1, 0x44444444u, 0x44444444u, &d);
+    ck_assert_int_eq(res.fault.kind, SIM_FAULT_NONE);
+    ck_assert_msg(d == 16.0f, "K = 32 with 16 kept: D[0][0] = %g, want 16", d);
+    sim_result_free(&res);
+    res = run_sp(1, 2, 0x44444444u, 0x44444444u, &d);
+    ck_assert_int_eq(res.fault.kind, SIM_FAULT_TRAP);
+    ck_assert_msg(strstr(res.fault.message, "illegal instruction") &&
+                      strstr(res.fault.message, "selector 2"),
+                  "message: %s", res.fault.message);
+    sim_result_free(&res);
 }
 END_TEST
 
@@ -796,6 +898,7 @@ static Suite *mma_suite(void)
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_mma_in_half_a_warp_is_an_error_naming_the_instruction, 0, 3);
     tcase_add_test(tc, test_bad_tensor_core_forms_are_parse_errors);
+    tcase_add_test(tc, test_mma_sp_metadata_is_read_from_the_selected_lanes_only);
     tcase_add_test(tc, test_ldmatrix_is_racechecked_against_other_warps_stores);
     tcase_add_loop_test(tc, test_trace_records_mma_destination_registers, 0, 3);
     suite_add_tcase(s, tc);

@@ -51,6 +51,8 @@ enum {
     F_MMA_F64_M8N8K4,                 /* .f64 m8n8k4 */
     F_MMA_F64_M16N8,                  /* .f64 m16n8k4, m16n8k8, m16n8k16 */
     F_MMA_FP8,                        /* .e4m3 / .e5m2 */
+    F_MMA_SP,                         /* §9.7.14.6 mma.sp (.f16 .bf16 .tf32 .s8/.u8 .s4/.u4) */
+    F_MMA_SP_ORDERED,                 /* mma.sp::ordered_metadata */
     F_WMMA_INT8,                      /* §9.7.14.4 wmma: integer (.s8/.u8) */
     F_WMMA_SUBBYTE,                   /* sub-byte and single-bit (.s4/.u4/.b1) */
     F_WMMA_SM80,                      /* double and alternate precision, .m16n16k8 */
@@ -97,6 +99,8 @@ static const ptx_feature later[F_COUNT - PTX_OP_COUNT] = {
     LATER(F_MMA_F64_M8N8K4) = {"mma.m8n8k4 with .f64", 80, 70},
     LATER(F_MMA_F64_M16N8) = {"mma.m16n8 with .f64", 90, 78},
     LATER(F_MMA_FP8) = {"mma with .e4m3/.e5m2", 89, 84},
+    LATER(F_MMA_SP) = {"mma.sp", 80, 71},
+    LATER(F_MMA_SP_ORDERED) = {"mma.sp::ordered_metadata", 80, 85},
     LATER(F_WMMA_INT8) = {"wmma with .s8/.u8", 72, 63},
     LATER(F_WMMA_SUBBYTE) = {"wmma with .s4/.u4/.b1", 75, 63},
     LATER(F_WMMA_SM80) = {"wmma with .bf16/.tf32/.f64 or .m16n16k8", 80, 70},
@@ -181,7 +185,9 @@ static int mma_form(const mma_desc *d)
     const int is_int = is_int8 || at == MMA_T_S4 || at == MMA_T_U4 || at == MMA_T_B1;
     if (d->kind == MMA_K_MMA) {
         if (at == MMA_T_E4M3 || at == MMA_T_E5M2)
-            return F_MMA_FP8;
+            return F_MMA_FP8; /* sparse too: sm_89, PTX ISA 8.4 */
+        if (d->sparse)
+            return d->sparse == 2 ? F_MMA_SP_ORDERED : F_MMA_SP;
         if (at == MMA_T_F64)
             return d->m == 8 ? F_MMA_F64_M8N8K4 : F_MMA_F64_M16N8;
         if (at == MMA_T_BF16)

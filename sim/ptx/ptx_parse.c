@@ -1617,6 +1617,7 @@ static int decode_mma(parser *P, ptx_insn *in, const ptx_tok *mt)
                           : space == 2 ? SIM_SPACE_SHARED
                                        : SIM_SPACE_GENERIC);
     in->target = (int32_t)mma_pack(&d);
+    in->cmp = d.sparse; /* the selector joins it in parse_mma_operands */
     return 1;
 }
 
@@ -1676,6 +1677,42 @@ int ptx_mma_desc(const ptx_insn *in, mma_desc *d)
     }
     d->kind = kind;
     mma_unpack((uint32_t)in->target, d); /* keeps d->kind */
+    if (kind == MMA_K_MMA) {
+        d->sparse = in->cmp & 3;
+        d->sel = (uint8_t)(in->cmp >> 2);
+    }
+    return 1;
+}
+
+/* mma.sp's metadata register and sparsity selector (PTX ISA §9.7.14.6.5), after its four
+ * lists (the ',' consumed): the register's slot goes to ptx_module.rlist right after the C
+ * list's (o[3]; the lists are appended in order), the selector to in->cmp's bits 2-3. */
+static int parse_mma_sp_tail(parser *P, ptx_insn *in, const ptx_tok *mt, mma_desc *d)
+{
+    ptx_operand e, f;
+    if (!parse_operand(P, in, &e, PTX_T_B32))
+        return 0;
+    if (e.kind != PTX_OPK_REG) {
+        diag(P, mt->line, mt->col, "'%.*s': the metadata (operand 4) must be a .b32 register",
+             (int)mt->len, mt->p);
+        return 0;
+    }
+    if (!expect(P, ',') || !parse_operand(P, in, &f, PTX_T_U32))
+        return 0;
+    if (f.kind != PTX_OPK_IMM || f.imm >= (uint64_t)mma_sp_selectors(d)) {
+        diag(P, mt->line, mt->col,
+             "'%.*s': the sparsity selector (operand 5) must be an integer constant 0 ... %d "
+             "(PTX ISA §9.7.14.6.5)",
+             (int)mt->len, mt->p, mma_sp_selectors(d) - 1);
+        return 0;
+    }
+    ptx_module *m = P->m;
+    GROW(m->rlist, m->nrlist, P->rlcap);
+    if (P->oom)
+        return 0;
+    m->rlist[m->nrlist++] = e.reg;
+    in->cmp = (uint8_t)(in->cmp | f.imm << 2);
+    in->nopnd = 4;
     return 1;
 }
 
@@ -1755,6 +1792,8 @@ static int parse_mma_operands(parser *P, ptx_insn *in, const ptx_tok *mt)
         n++;
         if (!accept(P, ','))
             break;
+        if (n == 4 && d.sparse)
+            return parse_mma_sp_tail(P, in, mt, &d);
     }
     if (n < nmin) {
         diag(P, mt->line, mt->col, "'%.*s' takes %d operands, found %d", (int)mt->len, mt->p, nmin,
