@@ -1,0 +1,65 @@
+#!/bin/sh
+# Whole CUDA programs (`gpulearn run PROG.cu`, docs/architecture.md "Whole programs"):
+# every tests/programs/NAME.cu is compiled with each compiler present and run on the
+# simulator; its stdout must equal NAME.stdout byte for byte and its exit status
+# NAME.status. The goldens are what an NVIDIA GPU prints (tools/programs_gpu_record.sh
+# records them natively with nvcc on a GPU). gpulearn's own messages go to stderr only;
+# the fault of oob_write.cu must name its line, block and thread there. The programs in
+# tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
+# to a kernel, an API gpulearn does not provide, a compile error) and have no GPU golden.
+# Time: about 0.3 s a program (clang: three compiles and a link).
+G=${GPULEARN:?set GPULEARN to the gpulearn binary}
+cd "$(dirname "$0")/.." || exit 1
+fails=0; ran=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+if command -v clang >/dev/null 2>&1 || ls /usr/bin/clang-1[4-9] >/dev/null 2>&1; then
+  for src in tests/programs/*.cu; do
+    name=$(basename "$src" .cu)
+    "$G" run "$src" > "$tmp/out" 2> "$tmp/err"; rc=$?
+    want=$(cat "tests/programs/$name.status")
+    if ! cmp -s "$tmp/out" "tests/programs/$name.stdout"; then
+      echo "FAIL $name (clang): stdout differs from tests/programs/$name.stdout"
+      diff "tests/programs/$name.stdout" "$tmp/out" | head -20; sed 's/^/  stderr: /' "$tmp/err" | head -10
+      fails=$((fails+1))
+    elif [ "$rc" != "$want" ]; then
+      echo "FAIL $name (clang): exit status $rc, expected $want"; sed 's/^/  stderr: /' "$tmp/err" | head -10
+      fails=$((fails+1))
+    else
+      echo "PASS $name (clang)"
+    fi
+    ran=$((ran+1))
+  done
+  # the fault's explanation: stderr, with the line, block and thread of the first thread
+  "$G" run tests/programs/oob_write.cu > /dev/null 2> "$tmp/err"
+  for want in "gpulearn: kernel write_past(int\*, int)<<<(4,1,1), (256,1,1)>>> stopped: out-of-bounds store" \
+              "gpulearn:   at tests/programs/oob_write.cu:10, block (0,0,0), thread (1,0,0)" \
+              "cudaErrorIllegalAddress" "1 device allocation (4000 bytes) never freed"; do
+    grep -q "$want" "$tmp/err" || { echo "FAIL oob_write: stderr lacks '$want'"; cat "$tmp/err"; fails=$((fails+1)); }
+  done
+  # a host pointer given to a kernel: a fault that says so
+  "$G" run tests/programs/errors/host_pointer.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && grep -q "is host memory" "$tmp/err" && grep -q "host_pointer.cu:7" "$tmp/err" &&
+    grep -q "^sync: cudaErrorIllegalAddress" "$tmp/out"; } ||
+    { echo "FAIL host_pointer: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # an API gpulearn does not provide: named, exit 1, nothing run
+  "$G" run tests/programs/errors/unprovided.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q "gpulearn: .*cudaMemcpy2D.* not provided by gpulearn's CUDA runtime" "$tmp/err"; } ||
+    { echo "FAIL unprovided: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # a compile error: the compiler's file:line, then gpulearn's line; exit 1
+  "$G" run tests/programs/errors/syntax.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && grep -q "syntax.cu:5:.*error" "$tmp/err" && grep -q "^gpulearn: .*syntax.cu does not compile" "$tmp/err"; } ||
+    { echo "FAIL syntax: rc $rc"; cat "$tmp/err"; fails=$((fails+1)); }
+  # the program's arguments and exit status pass through
+  printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return 7; }\n' > "$tmp/args.cu"
+  out=$("$G" run "$tmp/args.cu" -- one two 2>&1); rc=$?
+  [ "$out" = "3 two" ] && [ $rc = 7 ] || { echo "FAIL args: '$out' rc $rc"; fails=$((fails+1)); }
+else
+  echo "SKIP clang: not installed (clang, clang-14 ... clang-19)"
+fi
+echo "SKIP nvcc: gpulearn run PROG.cu compiles programs with clang only in this version"
+
+[ $ran -gt 0 ] || { echo "SKIP: no compiler for whole programs"; exit 77; }
+echo "programs: $ran run, $fails failed"
+[ $fails = 0 ]
