@@ -99,8 +99,12 @@ int cmd_run_program(int argc, char **argv)
     if (!rc && gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
         rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
     else if (!rc) {
-        gl_program_opts o = {.sources = srcs, .nsources = nsrc, .cflags = flags,
-                             .ncflags = nflag, .arch = arch, .verbose = verbose};
+        gl_program_opts o = {.sources = srcs,
+                             .nsources = nsrc,
+                             .cflags = flags,
+                             .ncflags = nflag,
+                             .arch = arch,
+                             .verbose = verbose};
         gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);

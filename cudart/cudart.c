@@ -378,8 +378,7 @@ void __cudaRegisterFunction(void **handle, const char *stub, char *device_fun, c
                             int thread_limit, void *tid, void *bid, void *bdim, void *gdim,
                             int *wsize)
 {
-    (void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim, (void)gdim,
-        (void)wsize;
+    (void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim, (void)gdim, (void)wsize;
     cr_func *nf = realloc(G.funcs, (size_t)(G.nfuncs + 1) * sizeof *nf);
     if (!nf)
         return;
@@ -487,8 +486,7 @@ static cudaError_t fault_error(sim_fault_kind k)
 }
 
 /* The C++ ABI's demangler (libstdc++ or libc++, which the program links as C++). */
-char *__cxa_demangle(const char *name, char *buf, size_t *len, int *status)
-    __attribute__((weak));
+char *__cxa_demangle(const char *name, char *buf, size_t *len, int *status) __attribute__((weak));
 
 /* A kernel's name as written in the source ("write_past(int*, int)"), into buf. */
 static const char *kernel_name(const char *mangled, char *buf, size_t n)
@@ -518,13 +516,12 @@ static void report(const cr_func *f, cr_dim3 g, cr_dim3 b, const sim_result *r)
     char name[512];
     kernel_name(f->name, name, sizeof name);
     if (ft->kind != SIM_FAULT_NONE) {
-        cr_note("kernel %s<<<(%u,%u,%u), (%u,%u,%u)>>> stopped: %s", name, g.x, g.y, g.z, b.x,
-                b.y, b.z, ft->message);
+        cr_note("kernel %s<<<(%u,%u,%u), (%u,%u,%u)>>> stopped: %s", name, g.x, g.y, g.z, b.x, b.y,
+                b.z, ft->message);
         if (ft->src_file)
             cr_note("  at %s:%d, block (%u,%u,%u), thread (%u,%u,%u)", rel_path(ft->src_file),
-                    ft->src_line,
-                    ft->block[0], ft->block[1], ft->block[2], ft->thread[0], ft->thread[1],
-                    ft->thread[2]);
+                    ft->src_line, ft->block[0], ft->block[1], ft->block[2], ft->thread[0],
+                    ft->thread[1], ft->thread[2]);
         else
             cr_note("  in block (%u,%u,%u), thread (%u,%u,%u)", ft->block[0], ft->block[1],
                     ft->block[2], ft->thread[0], ft->thread[1], ft->thread[2]);
@@ -570,8 +567,7 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
     if (threads == 0 || threads > (uint64_t)d->max_threads_per_block ||
         block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
         block.z > (unsigned)d->max_block_dim[2] || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
-        grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] ||
-        grid.z > d->max_grid_dim[2])
+        grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] || grid.z > d->max_grid_dim[2])
         return ret(E_INVALID_CONFIGURATION);
     ptx_module_t *m = module_of(f->module);
     if (!m)
@@ -599,8 +595,7 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
     }
     /* modelled time: a launch's overhead, then its warp instructions issued by the
      * device's SMs, four warps a clock each */
-    model(3000.0 + (double)r.stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 /
-                       d->clock_mhz);
+    model(3000.0 + (double)r.stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
     sim_result_free(&r);
     return E_OK;
 }
@@ -641,10 +636,9 @@ typedef struct cr_prop {
     size_t totalConstMem;
     int major, minor;
     size_t textureAlignment;
-    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated,
-        canMapHostMemory, computeMode, concurrentKernels, ECCEnabled, asyncEngineCount,
-        unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize,
-        maxThreadsPerMultiProcessor;
+    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory,
+        computeMode, concurrentKernels, ECCEnabled, asyncEngineCount, unifiedAddressing,
+        memoryClockRate, memoryBusWidth, l2CacheSize, maxThreadsPerMultiProcessor;
     size_t sharedMemPerMultiprocessor;
     int regsPerMultiprocessor, managedMemory, maxBlocksPerMultiProcessor;
     size_t sharedMemPerBlockOptin;
@@ -971,9 +965,8 @@ static cudaError_t symbol_address(const void *symbol, uint64_t *d, size_t *bytes
             ptx_module_t *m = module_of(G.vars[i].module);
             if (!m)
                 return E_INVALID_KERNEL_IMAGE;
-            return sim_var_address(G.sim, m, G.vars[i].name, d, bytes) == SIM_OK
-                       ? E_OK
-                       : E_INVALID_SYMBOL;
+            return sim_var_address(G.sim, m, G.vars[i].name, d, bytes) == SIM_OK ? E_OK
+                                                                                 : E_INVALID_SYMBOL;
         }
     return E_INVALID_SYMBOL;
 }
@@ -991,15 +984,14 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
     size_t bytes;
     if ((e = symbol_address(symbol, &d, &bytes)) != E_OK)
         return ret(e);
-    if (offset > bytes || n > bytes - offset || (kind != K_HTOD && kind != K_DTOD && kind != K_DEFAULT))
+    if (offset > bytes || n > bytes - offset ||
+        (kind != K_HTOD && kind != K_DTOD && kind != K_DEFAULT))
         return ret(E_INVALID_VALUE);
     return copy("cudaMemcpyToSymbol", (void *)(uintptr_t)(d + offset), src, n, K_DEFAULT, 1);
 }
 
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
-                                 int kind);
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset,
-                                 int kind)
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind)
 {
     cudaError_t e = sync_point();
     if (e != E_OK)
@@ -1008,7 +1000,8 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
     size_t bytes;
     if ((e = symbol_address(symbol, &d, &bytes)) != E_OK)
         return ret(e);
-    if (offset > bytes || n > bytes - offset || (kind != K_DTOH && kind != K_DTOD && kind != K_DEFAULT))
+    if (offset > bytes || n > bytes - offset ||
+        (kind != K_DTOH && kind != K_DTOD && kind != K_DEFAULT))
         return ret(E_INVALID_VALUE);
     return copy("cudaMemcpyFromSymbol", dst, (void *)(uintptr_t)(d + offset), n, K_DEFAULT, 2);
 }

@@ -172,11 +172,11 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
     if (access(clangxx, X_OK) != 0)
         snprintf(clangxx, sizeof clangxx, "%s", clang);
     if (!gl_find_prelude(prelude, sizeof prelude))
-        return gl_fail(err, GL_ERR_TOOL, "the prelude gpulearn_prelude.h is not found (set "
-                                         "GPULEARN_PRELUDE_DIR)");
+        return gl_fail(err, GL_ERR_TOOL,
+                       "the prelude gpulearn_prelude.h is not found (set "
+                       "GPULEARN_PRELUDE_DIR)");
     cc_prelude_include_dir(prelude, preinc, sizeof preinc);
-    if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib,
-                   sizeof lib) ||
+    if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib) ||
         !find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, sizeof inc))
         return gl_fail(err, GL_ERR_TOOL,
                        "gpulearn's CUDA runtime (libgpulearn_cudart.a and its include folder) "
@@ -215,9 +215,21 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         int n = 0;
         argv[n++] = cu || !has_suffix(src, ".c") ? clangxx : clang;
         if (cu) {
-            const char *common[] = {"-x", "cuda", "-nocudainc", "-nocudalib", arch,
-                                    "-Wno-unknown-cuda-version", "-fno-color-diagnostics",
-                                    "-include", prelude, "-include", rt, "-isystem", inc, "-isystem", preinc};
+            const char *common[] = {"-x",
+                                    "cuda",
+                                    "-nocudainc",
+                                    "-nocudalib",
+                                    arch,
+                                    "-Wno-unknown-cuda-version",
+                                    "-fno-color-diagnostics",
+                                    "-include",
+                                    prelude,
+                                    "-include",
+                                    rt,
+                                    "-isystem",
+                                    inc,
+                                    "-isystem",
+                                    preinc};
             for (size_t k = 0; k < sizeof common / sizeof common[0]; k++)
                 argv[n++] = common[k];
         } else {
@@ -229,8 +241,15 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         const int base = n;
         if (cu) {
             /* the device side: PTX with line info; a null dereference stays an access */
-            const char *dev[] = {"--cuda-device-only", "-S", "-O2", "-gline-tables-only",
-                                 "-fno-delete-null-pointer-checks", "-o", ptx, src, NULL};
+            const char *dev[] = {"--cuda-device-only",
+                                 "-S",
+                                 "-O2",
+                                 "-gline-tables-only",
+                                 "-fno-delete-null-pointer-checks",
+                                 "-o",
+                                 ptx,
+                                 src,
+                                 NULL};
             for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
                 argv[n++] = dev[k];
             if (compile(argv, dir, src, "device", o->verbose, err) != 0) {
@@ -244,9 +263,19 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             n = base;
             /* the host side: the new launch API (__cudaPushCallConfiguration and
              * cudaLaunchKernel, CUDA 9.2 on), the PTX in the GPU binary's place */
-            const char *host[] = {"--cuda-host-only", "-O2", "-Xclang", "-target-sdk-version=11.5",
-                                  "-Xclang", "-fcuda-include-gpubinary", "-Xclang", gpubin,
-                                  "-c", "-o", obj, src, NULL};
+            const char *host[] = {"--cuda-host-only",
+                                  "-O2",
+                                  "-Xclang",
+                                  "-target-sdk-version=11.5",
+                                  "-Xclang",
+                                  "-fcuda-include-gpubinary",
+                                  "-Xclang",
+                                  gpubin,
+                                  "-c",
+                                  "-o",
+                                  obj,
+                                  src,
+                                  NULL};
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         } else {
@@ -280,9 +309,9 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             char *text = gl_read_file(log, NULL, NULL);
             char names[1024];
             if (text && named_functions(text, "undefined reference to `", names, sizeof names))
-                st = gl_fail(err, GL_ERR_COMPILE,
-                             "the program calls %s: not provided by gpulearn's CUDA runtime",
-                             names);
+                st =
+                    gl_fail(err, GL_ERR_COMPILE,
+                            "the program calls %s: not provided by gpulearn's CUDA runtime", names);
             else
                 st = gl_fail(err, GL_ERR_COMPILE, "the program does not link:\n%s",
                              text ? text : "");
