@@ -1,5 +1,6 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
- * [--backend auto|sim] [--arch TARGET] [--schedule random:SEED] [--timeout SECONDS]
+ * [--backend auto|sim] [--arch TARGET] [--compiler auto|clang|nvcc]
+ * [--schedule random:SEED] [--timeout SECONDS]
  * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
  * runtime and run with its kernels on the simulator (runtime/program.h). Exits with the
  * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
@@ -46,6 +47,7 @@ int cmd_run_program(int argc, char **argv)
     int nsrc = 0, nflag = 0, nargs = 1, verbose = 0, rc = 0;
     const char *arch = NULL, *schedule = NULL;
     double timeout = 0;
+    gl_compiler compiler = GL_CC_AUTO;
     char archbuf[16];
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -84,6 +86,16 @@ int cmd_run_program(int argc, char **argv)
             timeout = strtod(val, &end);
             if (*end || timeout <= 0)
                 rc = cli_usage_error("--timeout needs a number of seconds, not '%s'", val);
+        } else if (strcmp(a, "--compiler") == 0 && val) {
+            i++;
+            if (strcmp(val, "clang") == 0)
+                compiler = GL_CC_CLANG;
+            else if (strcmp(val, "nvcc") == 0)
+                compiler = GL_CC_NVCC;
+            else if (strcmp(val, "auto") != 0)
+                rc = cli_usage_error("--compiler for a program must be auto, clang or nvcc, not "
+                                     "'%s'",
+                                     val);
         } else if (strcmp(a, "--verbose") == 0) {
             verbose = 1;
         } else if (a[0] != '-' && is_source(a)) {
@@ -104,6 +116,7 @@ int cmd_run_program(int argc, char **argv)
                              .cflags = flags,
                              .ncflags = nflag,
                              .arch = arch,
+                             .compiler = compiler,
                              .verbose = verbose};
         gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (st != GL_OK) {

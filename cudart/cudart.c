@@ -330,13 +330,60 @@ typedef struct cr_fatbin_wrapper {
 
 #define CR_PTX_MAGIC "GLPTX\n"
 
-/* Registers one translation unit's device code; the handle is its index + 1. */
+/* The PTX of an NVIDIA fat binary (nvcc's, compiled with -gencode code=compute_XX and
+ * -Xfatbin --compress=false), as a malloc'd NUL-terminated copy; NULL when it has none
+ * uncompressed. The layout (not documented by NVIDIA; as the Toolkit's fatbinary writes
+ * it): a 16-byte header (magic 0xBA55ED50, u16 version, u16 header size, u64 size of the
+ * entries), then entries of u16 kind (1 PTX, 2 ELF), u16 version, u32 header size, u64
+ * payload size, ..., u64 flags at +40 (0x8000: compressed); the payload after the
+ * entry's header. */
+static char *fatbin_ptx(const unsigned char *f)
+{
+    uint32_t magic;
+    uint16_t hsize;
+    uint64_t total;
+    memcpy(&magic, f, 4);
+    memcpy(&hsize, f + 6, 2);
+    memcpy(&total, f + 8, 8);
+    if (magic != 0xBA55ED50u || total > ((uint64_t)1 << 32))
+        return NULL;
+    for (uint64_t off = hsize; off + 48 <= hsize + total;) {
+        const unsigned char *e = f + off;
+        uint16_t kind;
+        uint32_t ehdr;
+        uint64_t psize, flags;
+        memcpy(&kind, e, 2);
+        memcpy(&ehdr, e + 4, 4);
+        memcpy(&psize, e + 8, 8);
+        memcpy(&flags, e + 40, 8);
+        if (ehdr < 48 || psize > total)
+            return NULL;
+        if (kind == 1 && !(flags & 0x8000)) {
+            char *ptx = malloc(psize + 1);
+            if (ptx) {
+                memcpy(ptx, e + ehdr, psize);
+                ptx[psize] = '\0';
+            }
+            return ptx;
+        }
+        off += ehdr + psize;
+    }
+    return NULL;
+}
+
+/* Registers one translation unit's device code (gpulearn's "GLPTX" wrapper from clang,
+ * or nvcc's fat binary with PTX); the handle is its index + 1. */
 void **__cudaRegisterFatBinary(void *fat);
 void **__cudaRegisterFatBinary(void *fat)
 {
     const cr_fatbin_wrapper *w = fat;
-    if (!w || !w->data || strncmp(w->data, CR_PTX_MAGIC, strlen(CR_PTX_MAGIC)) != 0) {
-        cr_note("this program's device code is not in gpulearn's form: compile it with "
+    const char *ptx = NULL;
+    if (w && w->data && strncmp(w->data, CR_PTX_MAGIC, strlen(CR_PTX_MAGIC)) == 0)
+        ptx = w->data + strlen(CR_PTX_MAGIC);
+    else if (w && w->data)
+        ptx = fatbin_ptx((const unsigned char *)w->data);
+    if (!ptx) {
+        cr_note("this program's device code has no PTX gpulearn can read: compile it with "
                 "`gpulearn run PROG.cu`");
         exit(2);
     }
@@ -346,10 +393,26 @@ void **__cudaRegisterFatBinary(void *fat)
         exit(2);
     }
     G.mods = nm;
-    G.mods[G.nmods].ptx = w->data + strlen(CR_PTX_MAGIC);
+    G.mods[G.nmods].ptx = ptx;
     G.mods[G.nmods].mod = NULL;
     G.nmods++;
     return (void **)(uintptr_t)G.nmods;
+}
+
+/* nvcc (CUDA 12.8 and later): the module is ready (1) once registered. */
+char __cudaInitModule(void **handle);
+char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+/* nvcc (CUDA 13): a kernel's handle for __cudaLaunchKernel is its host stub's address. */
+cudaError_t __cudaGetKernel(const void **kernel, const void *stub);
+cudaError_t __cudaGetKernel(const void **kernel, const void *stub)
+{
+    *kernel = stub;
+    return E_OK;
 }
 
 /* The end of a translation unit's registrations (CUDA 10.1 and later); nothing to do. */
@@ -598,6 +661,24 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
     model(3000.0 + (double)r.stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
     sim_result_free(&r);
     return E_OK;
+}
+
+/* nvcc's launch (CUDA 13: crt/host_runtime.h __cudaLaunch), with __cudaGetKernel's
+ * handle; _ptsz: the per-thread default stream, the same here. */
+cudaError_t __cudaLaunchKernel(const void *kernel, cr_dim3 grid, cr_dim3 block, void **args,
+                               size_t shared, void *stream);
+cudaError_t __cudaLaunchKernel(const void *kernel, cr_dim3 grid, cr_dim3 block, void **args,
+                               size_t shared, void *stream)
+{
+    return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(const void *kernel, cr_dim3 grid, cr_dim3 block, void **args,
+                                    size_t shared, void *stream);
+cudaError_t __cudaLaunchKernel_ptsz(const void *kernel, cr_dim3 grid, cr_dim3 block, void **args,
+                                    size_t shared, void *stream)
+{
+    return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 
 /* ------------------------------------------------------------------ devices */

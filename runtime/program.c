@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/arch.h"
 #include "runtime/compile.h"
 #include "runtime/compile_internal.h"
 #include "runtime/program.h"
@@ -25,6 +26,8 @@
 
 /* The newest GPU target clang 14 knows (the prelude's oldest supported clang). */
 #define PROG_CLANG_MAX_SM 86
+/* The most arguments of one compiler command before gpulearn's own. */
+#define PROG_MAXARGS 64
 
 /* path of one of gpulearn's runtime files: $ENV, the build's (GL_...), then
  * <exe>/../share/gpulearn/cudart/<name> for installs. 1 if found. */
@@ -158,12 +161,105 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
     return rc == 0 ? 0 : -1;
 }
 
+/* Links objs with gpulearn's runtime library into dir/prog (exe); a CUDA function no
+ * object defines is named as not provided. extra: an option for the driver, or NULL. */
+static gl_status link_program(const char *driver, const char *extra, char **objs, int nobj,
+                              const char *lib, const char *dir, char *exe, size_t exelen,
+                              int verbose, gl_error *err)
+{
+    const char *argv[PROG_MAXARGS + 16];
+    int n = 0;
+    argv[n++] = driver;
+    if (extra)
+        argv[n++] = extra;
+    snprintf(exe, exelen, "%s/prog", dir);
+    argv[n++] = "-o";
+    argv[n++] = exe;
+    for (int i = 0; i < nobj && n < PROG_MAXARGS; i++)
+        argv[n++] = objs[i];
+    argv[n++] = lib;
+    argv[n++] = "-ldl";
+    argv[n++] = "-lm";
+    argv[n++] = "-lpthread";
+    argv[n] = NULL;
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s/link.log", dir);
+    if (run_tool((char *const *)argv, log, verbose) == 0)
+        return GL_OK;
+    char *text = gl_read_file(log, NULL, NULL);
+    char names[1024];
+    gl_status st;
+    if (text && named_functions(text, "undefined reference to `", names, sizeof names))
+        st = gl_fail(err, GL_ERR_COMPILE,
+                     "the program calls %s: not provided by gpulearn's CUDA runtime", names);
+    else
+        st = gl_fail(err, GL_ERR_COMPILE, "the program does not link:\n%s", text ? text : "");
+    free(text);
+    return st;
+}
+
+/* The nvcc build: each source compiled by nvcc against the Toolkit's headers, its fat
+ * binary carrying PTX for compute_<sm> uncompressed (which cudart reads), linked
+ * without NVIDIA's runtime (-cudart none). */
+static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, const char *lib,
+                            const char *dir, char *exe, size_t exelen, gl_error *err)
+{
+    char gencode[64];
+    snprintf(gencode, sizeof gencode, "arch=compute_%d,code=compute_%d", sm, sm);
+    char **objs = calloc((size_t)o->nsources + 1, sizeof *objs);
+    if (!objs)
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    gl_status st = GL_OK;
+    int nobj = 0;
+    for (int i = 0; i < o->nsources && st == GL_OK; i++) {
+        char obj[PATH_MAX];
+        snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
+        const char *argv[PROG_MAXARGS + 32];
+        int n = 0;
+        argv[n++] = nvcc;
+        if (has_suffix(o->sources[i], ".cu")) {
+            const char *cu[] = {"-gencode", gencode, "-Xfatbin", "--compress=false", "-lineinfo"};
+            for (size_t k = 0; k < sizeof cu / sizeof cu[0]; k++)
+                argv[n++] = cu[k];
+        }
+        for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
+            argv[n++] = o->cflags[k];
+        const char *rest[] = {"-O2", "-c", "-o", obj, o->sources[i], NULL};
+        for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
+            argv[n++] = rest[k];
+        if (compile(argv, dir, o->sources[i], "nvcc", o->verbose, err) != 0)
+            st = GL_ERR_COMPILE;
+        else
+            objs[nobj++] = strdup(obj);
+    }
+    if (st == GL_OK)
+        st = link_program(nvcc, "-cudart=none", objs, nobj, lib, dir, exe, exelen, o->verbose, err);
+    for (int i = 0; i < nobj; i++)
+        free(objs[i]);
+    free(objs);
+    return st;
+}
+
 gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe, size_t exelen,
                            gl_error *err)
 {
     char clang[PATH_MAX], clangxx[PATH_MAX + 4], prelude[PATH_MAX], preinc[PATH_MAX + 16],
         lib[PATH_MAX], inc[PATH_MAX], rt[PATH_MAX + 16];
-    if (!cc_find_clang(clang, sizeof clang))
+    if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib))
+        return gl_fail(err, GL_ERR_TOOL,
+                       "gpulearn's CUDA runtime (libgpulearn_cudart.a) is not found: build it "
+                       "with make, or set GPULEARN_CUDART_LIB");
+    int sm = o->arch ? gl_arch_sm(o->arch) : 90;
+    const int have_clang = cc_find_clang(clang, sizeof clang);
+    if (o->compiler == GL_CC_NVCC || (o->compiler == GL_CC_AUTO && !have_clang)) {
+        char nvcc[PATH_MAX];
+        if (!gl_find_nvcc(nvcc, sizeof nvcc))
+            return gl_fail(err, GL_ERR_TOOL,
+                           "compiling a whole program needs clang or nvcc; %s is not found",
+                           o->compiler == GL_CC_NVCC ? "nvcc" : "neither");
+        return build_nvcc(o, nvcc, sm ? sm : 90, lib, dir, exe, exelen, err);
+    }
+    if (!have_clang)
         return gl_fail(err, GL_ERR_TOOL,
                        "compiling a whole program needs clang (clang, clang-14 ... clang-19 on "
                        "PATH)");
@@ -184,21 +280,13 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
                        "GPULEARN_CUDART_INCLUDE");
     /* nvcc includes cuda_runtime.h in every .cu; so does gpulearn */
     snprintf(rt, sizeof rt, "%s/cuda_runtime.h", inc);
-    int sm = 90;
-    if (o->arch) {
-        const char *d = o->arch;
-        while (*d && (*d < '0' || *d > '9'))
-            d++;
-        sm = atoi(d);
-        if (strchr(d, '.'))
-            sm = sm * 10 + atoi(strchr(d, '.') + 1);
-    }
+    if (!sm)
+        sm = 90;
     if (sm > PROG_CLANG_MAX_SM)
         sm = sm >= 90 ? 80 : PROG_CLANG_MAX_SM; /* PTX of an older target runs on newer */
     char arch[64];
     snprintf(arch, sizeof arch, "--cuda-gpu-arch=sm_%d", sm);
 
-    enum { MAXARGS = 64 };
     char **objs = calloc((size_t)o->nsources + 8, sizeof *objs);
     if (!objs)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
@@ -211,7 +299,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         snprintf(ptx, sizeof ptx, "%s/%d.ptx", dir, i);
         snprintf(gpubin, sizeof gpubin, "%s/%d.gpubin", dir, i);
         snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
-        const char *argv[MAXARGS + 32];
+        const char *argv[PROG_MAXARGS + 32];
         int n = 0;
         argv[n++] = cu || !has_suffix(src, ".c") ? clangxx : clang;
         if (cu) {
@@ -236,7 +324,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             argv[n++] = "-isystem";
             argv[n++] = inc;
         }
-        for (int k = 0; k < o->ncflags && k < MAXARGS; k++)
+        for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
             argv[n++] = o->cflags[k];
         const int base = n;
         if (cu) {
@@ -252,7 +340,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
                                  NULL};
             for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
                 argv[n++] = dev[k];
-            if (compile(argv, dir, src, "device", o->verbose, err) != 0) {
+            if (compile(argv, dir, src, "clang, device code", o->verbose, err) != 0) {
                 st = GL_ERR_COMPILE;
                 break;
             }
@@ -283,41 +371,14 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }
-        if (compile(argv, dir, src, "host", o->verbose, err) != 0) {
+        if (compile(argv, dir, src, "clang, host code", o->verbose, err) != 0) {
             st = GL_ERR_COMPILE;
             break;
         }
         objs[nobj++] = strdup(obj);
     }
-    if (st == GL_OK) {
-        const char *argv[MAXARGS + 16];
-        int n = 0;
-        argv[n++] = clangxx;
-        snprintf(exe, exelen, "%s/prog", dir);
-        argv[n++] = "-o";
-        argv[n++] = exe;
-        for (int i = 0; i < nobj && n < MAXARGS; i++)
-            argv[n++] = objs[i];
-        argv[n++] = lib;
-        argv[n++] = "-ldl";
-        argv[n++] = "-lm";
-        argv[n++] = "-lpthread";
-        argv[n] = NULL;
-        char log[PATH_MAX];
-        snprintf(log, sizeof log, "%s/link.log", dir);
-        if (run_tool((char *const *)argv, log, o->verbose) != 0) {
-            char *text = gl_read_file(log, NULL, NULL);
-            char names[1024];
-            if (text && named_functions(text, "undefined reference to `", names, sizeof names))
-                st =
-                    gl_fail(err, GL_ERR_COMPILE,
-                            "the program calls %s: not provided by gpulearn's CUDA runtime", names);
-            else
-                st = gl_fail(err, GL_ERR_COMPILE, "the program does not link:\n%s",
-                             text ? text : "");
-            free(text);
-        }
-    }
+    if (st == GL_OK)
+        st = link_program(clangxx, NULL, objs, nobj, lib, dir, exe, exelen, o->verbose, err);
     for (int i = 0; i < nobj; i++)
         free(objs[i]);
     free(objs);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "runtime/compile.h"
 #include "runtime/gl.h"
 
 /* What to compile and how. */
@@ -14,12 +15,15 @@ typedef struct gl_program_opts {
     int nsources;
     const char *const *cflags; /* -I DIR, -D NAME[=V] as given, each one argument */
     int ncflags;
-    const char *arch; /* the device profile, "sm_90"; NULL: the simulator's default */
+    const char *arch;     /* the device profile, "sm_90"; NULL: the simulator's default */
+    gl_compiler compiler; /* GL_CC_CLANG, GL_CC_NVCC, or GL_CC_AUTO: clang, else nvcc */
     int verbose;      /* print each compiler command to stderr */
 } gl_program_opts;
 
 /* Compiles and links the program into an executable `dir`/prog (dir: a folder the caller
- * made and removes), with clang in CUDA mode: each .cu's device code to PTX with the
+ * made and removes). With nvcc: the Toolkit's headers, the fat binary carrying PTX
+ * (-gencode arch=compute_XX,code=compute_XX, uncompressed), linked with -cudart=none.
+ * With clang in CUDA mode: each .cu's device code to PTX with the
  * prelude, embedded where clang's host object expects its GPU binary, the host code
  * against cudart/include's cuda_runtime.h, linked with libgpulearn_cudart.a. The
  * compilers' messages (file:line) go to stderr as they come. GL_ERR_COMPILE when the
