@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cudart/include/gpulearn_device_prop.h"
 #include "sim/sim.h"
 
 /* ------------------------------------------------------------------ types */
@@ -707,27 +708,9 @@ cudaError_t cudaSetDevice(int device)
     return device == 0 ? E_OK : ret(E_INVALID_DEVICE);
 }
 
-/* cudaDeviceProp as cudart/include/cuda_runtime.h declares it. */
-typedef struct cr_prop {
-    char name[256];
-    size_t totalGlobalMem, sharedMemPerBlock;
-    int regsPerBlock, warpSize;
-    size_t memPitch;
-    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
-    size_t totalConstMem;
-    int major, minor;
-    size_t textureAlignment;
-    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory,
-        computeMode, concurrentKernels, ECCEnabled, asyncEngineCount, unifiedAddressing,
-        memoryClockRate, memoryBusWidth, l2CacheSize, maxThreadsPerMultiProcessor;
-    size_t sharedMemPerMultiprocessor;
-    int regsPerMultiprocessor, managedMemory, maxBlocksPerMultiProcessor;
-    size_t sharedMemPerBlockOptin;
-} cr_prop;
-
 /* The modelled device's properties (sim_device_model; memory: 80 GiB). */
-cudaError_t cudaGetDeviceProperties(cr_prop *p, int device);
-cudaError_t cudaGetDeviceProperties(cr_prop *p, int device)
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     if (!p)
         return ret(E_INVALID_VALUE);
@@ -748,12 +731,10 @@ cudaError_t cudaGetDeviceProperties(cr_prop *p, int device)
         p->maxThreadsDim[i] = d->max_block_dim[i];
         p->maxGridSize[i] = (int)d->max_grid_dim[i];
     }
-    p->clockRate = d->clock_mhz * 1000;
     p->totalConstMem = 65536;
     p->major = d->compute_major;
     p->minor = d->compute_minor;
     p->textureAlignment = 512;
-    p->deviceOverlap = 1;
     p->multiProcessorCount = d->sm_count;
     p->canMapHostMemory = 1;
     p->concurrentKernels = 1;
@@ -766,14 +747,31 @@ cudaError_t cudaGetDeviceProperties(cr_prop *p, int device)
     p->managedMemory = 1;
     p->maxBlocksPerMultiProcessor = d->max_blocks_per_sm;
     p->sharedMemPerBlockOptin = d->shared_bytes_per_block_optin;
+    p->reservedSharedMemPerBlock = d->shared_reserved_per_block;
+    p->concurrentManagedAccess = 1;
+    p->cooperativeLaunch = 1;
+    p->clusterLaunch = d->compute_major >= 9;
     return E_OK;
+}
+
+/* The modelled clock, kHz (cudaDevAttrClockRate; CUDA 13's cudaDeviceProp has none). */
+static int d_clock_khz(void)
+{
+    return G.dev->clock_mhz * 1000;
+}
+
+/* CUDA 12 and later's name for it (cuda_runtime_api.h #defines one to the other). */
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
+{
+    return cudaGetDeviceProperties(p, device);
 }
 
 /* cudaDeviceGetAttribute for the attributes cuda_runtime.h declares. */
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
-    cr_prop p;
+    struct cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceProperties(&p, device);
     if (e != E_OK || !value)
         return ret(e != E_OK ? e : E_INVALID_VALUE);
@@ -787,7 +785,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case 7: *value = p.maxGridSize[attr - 5]; break;
     case 8: *value = (int)p.sharedMemPerBlock; break;
     case 10: *value = p.warpSize; break;
-    case 13: *value = p.clockRate; break;
+    case 13: *value = d_clock_khz(); break;
     case 16: *value = p.multiProcessorCount; break;
     case 75: *value = p.major; break;
     case 76: *value = p.minor; break;

@@ -5,6 +5,8 @@
 # NAME.status. The goldens are what an NVIDIA GPU prints (tools/programs_gpu_record.sh
 # records them natively with nvcc on a GPU). gpulearn's own messages go to stderr only;
 # the fault of oob_write.cu must name its line, block and thread there. The programs in
+# tests/programs/sim/ print what the simulator models (the device's properties), so their
+# goldens are the simulator's own, for its default profile (sm_90). The programs in
 # tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
 # to a kernel, an API gpulearn does not provide, a compile error) and have no GPU golden.
 # Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
@@ -20,13 +22,13 @@ have_clang=0; have_nvcc=0
 [ $have_nvcc = 1 ] || echo "SKIP nvcc: not installed (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)"
 for cc in clang nvcc; do
   eval "[ \$have_$cc = 1 ]" || continue
-  for src in tests/programs/*.cu; do
-    name=$(basename "$src" .cu)
+  for src in tests/programs/*.cu tests/programs/sim/*.cu; do
+    name=$(basename "$src" .cu); gold=${src%.cu}
     "$G" run --compiler $cc "$src" > "$tmp/out" 2> "$tmp/err"; rc=$?
-    want=$(cat "tests/programs/$name.status")
-    if ! cmp -s "$tmp/out" "tests/programs/$name.stdout"; then
-      echo "FAIL $name ($cc): stdout differs from tests/programs/$name.stdout"
-      diff "tests/programs/$name.stdout" "$tmp/out" | head -20; sed 's/^/  stderr: /' "$tmp/err" | head -10
+    want=$(cat "$gold.status")
+    if ! cmp -s "$tmp/out" "$gold.stdout"; then
+      echo "FAIL $name ($cc): stdout differs from $gold.stdout"
+      diff "$gold.stdout" "$tmp/out" | head -20; sed 's/^/  stderr: /' "$tmp/err" | head -10
       fails=$((fails+1))
     elif [ "$rc" != "$want" ]; then
       echo "FAIL $name ($cc): exit status $rc, expected $want"; sed 's/^/  stderr: /' "$tmp/err" | head -10

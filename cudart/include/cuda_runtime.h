@@ -66,41 +66,8 @@ enum cudaMemcpyKind {
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
-/* The device's properties, from the modelled device profile (the fields courses read). */
-struct cudaDeviceProp {
-    char name[256];
-    size_t totalGlobalMem;           /* bytes */
-    size_t sharedMemPerBlock;        /* bytes */
-    int regsPerBlock;
-    int warpSize;                    /* lanes */
-    size_t memPitch;
-    int maxThreadsPerBlock;
-    int maxThreadsDim[3];
-    int maxGridSize[3];
-    int clockRate;                   /* kHz */
-    size_t totalConstMem;            /* bytes */
-    int major, minor;
-    size_t textureAlignment;
-    int deviceOverlap;
-    int multiProcessorCount;
-    int kernelExecTimeoutEnabled;
-    int integrated;
-    int canMapHostMemory;
-    int computeMode;
-    int concurrentKernels;
-    int ECCEnabled;
-    int asyncEngineCount;
-    int unifiedAddressing;
-    int memoryClockRate;             /* kHz */
-    int memoryBusWidth;              /* bits */
-    int l2CacheSize;                 /* bytes */
-    int maxThreadsPerMultiProcessor;
-    size_t sharedMemPerMultiprocessor; /* bytes */
-    int regsPerMultiprocessor;
-    int managedMemory;
-    int maxBlocksPerMultiProcessor;
-    size_t sharedMemPerBlockOptin;   /* bytes */
-};
+/* The device's properties (CUDA 13's layout), from the modelled device profile. */
+#include "gpulearn_device_prop.h"
 
 enum cudaDeviceAttr {
     cudaDevAttrMaxThreadsPerBlock = 1,
@@ -131,6 +98,7 @@ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
