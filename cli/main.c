@@ -22,6 +22,7 @@ static const char usage[] =
     "                              [--memory-limit SIZE] [--debug]\n"
     "       gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]\n"
     "                            [--backend auto|sim] [--arch TARGET] [--timeout SECONDS]\n"
+    "                            [--compiler auto|clang|nvcc]\n"
     "                            [--schedule random:SEED] [--verbose] [-- ARGS...]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
     "                             [--arch TARGET] [--sim-tier T] [--seed N]\n"

@@ -110,6 +110,9 @@ typedef struct cr_alloc {
     size_t bytes;
     int kind; /* 0 cudaMalloc, 1 cudaMallocManaged, 2 cudaMallocHost/HostAlloc */
     unsigned number;
+    char name[64];  /* the label the simulator knows it by: the host variable or
+                       "allocation #N" */
+    char where[96]; /* "vector_add.cu:34" where it was allocated, or "" */
 } cr_alloc;
 
 /* An event: the modelled device time when it was recorded. */
@@ -182,6 +185,8 @@ static void flush_printf(void)
     G.out_len = 0;
 }
 
+/* At exit: device printf written; device memory never freed reported, as
+ * compute-sanitizer's leak check does. */
 static void at_exit(void)
 {
     flush_printf();
@@ -191,9 +196,16 @@ static void at_exit(void)
     for (int i = 0; i < G.nallocs; i++)
         if (G.allocs[i].kind != 2)
             leaks++, bytes += G.allocs[i].bytes;
-    if (leaks)
-        cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree", leaks,
-                leaks == 1 ? "" : "s", bytes);
+    if (!leaks)
+        return;
+    cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree:", leaks,
+            leaks == 1 ? "" : "s", bytes);
+    for (int i = 0, shown = 0; i < G.nallocs && shown < 5; i++)
+        if (G.allocs[i].kind != 2) {
+            shown++;
+            cr_note("  '%s' (%zu bytes%s%s)", G.allocs[i].name, G.allocs[i].bytes,
+                    G.allocs[i].where[0] ? ", " : "", G.allocs[i].where);
+        }
 }
 
 /* Starts the simulator on the first call (the device profile of GPULEARN_PROG_ARCH). */
@@ -272,14 +284,70 @@ static cr_alloc *device_range(uint64_t p, size_t n, int *inside)
     return NULL;
 }
 
-static int add_alloc(uint64_t p, size_t bytes, int kind)
+static int add_alloc(uint64_t p, size_t bytes, int kind, const char *name, const char *where)
 {
     cr_alloc *na = realloc(G.allocs, (size_t)(G.nallocs + 1) * sizeof *na);
     if (!na)
         return -1;
     G.allocs = na;
-    G.allocs[G.nallocs++] = (cr_alloc){p, bytes, kind, ++G.alloc_count};
+    cr_alloc *a = &G.allocs[G.nallocs++];
+    memset(a, 0, sizeof *a);
+    a->ptr = p;
+    a->bytes = bytes;
+    a->kind = kind;
+    a->number = ++G.alloc_count;
+    snprintf(a->name, sizeof a->name, "%s", name ? name : "");
+    snprintf(a->where, sizeof a->where, "%s", where ? where : "");
     return 0;
+}
+
+/* The host variable a cudaMalloc call at file:line assigns ("d_a" of
+ * `cudaMalloc(&d_a, n)` or `cudaMalloc((void **)&d_a, n)`), read from the source, into
+ * name; 0 when the line cannot be read or holds no such call. */
+static int alloc_variable(const char *file, int line, char *name, size_t n)
+{
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f)
+        return 0;
+    char buf[1024];
+    int at = 0, found = 0;
+    while (fgets(buf, sizeof buf, f))
+        if (++at == line)
+            break;
+    fclose(f);
+    const char *p = at == line ? strstr(buf, "cudaMalloc") : NULL;
+    if (p && (p = strchr(p, '(')) != NULL) {
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '(') /* a cast: (void **) */
+            p = strchr(p, ')') ? strchr(p, ')') + 1 : p;
+        while (*p == ' ' || *p == '&' || *p == '(')
+            p++;
+        size_t k = 0;
+        while (k + 1 < n &&
+               (p[k] == '_' || p[k] == '.' || (p[k] >= 'a' && p[k] <= 'z') ||
+                (p[k] >= 'A' && p[k] <= 'Z') || (k && p[k] >= '0' && p[k] <= '9') ||
+                (p[k] == '-' && p[k + 1] == '>') || (k && p[k] == '>' && p[k - 1] == '-')))
+            k++;
+        if (k > 0) {
+            snprintf(name, n, "%.*s", (int)k, p);
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* The simulator's label and the place of a new allocation from file:line (NULL: none). */
+static void alloc_label(const char *file, int line, char *name, size_t n, char *where, size_t wn)
+{
+    where[0] = '\0';
+    if (file && line > 0) {
+        const char *base = strrchr(file, '/');
+        snprintf(where, wn, "%s:%d", base ? base + 1 : file, line);
+    }
+    if (!alloc_variable(file, line, name, n))
+        snprintf(name, n, "allocation #%u", G.alloc_count + 1);
 }
 
 static void drop_alloc(cr_alloc *a)
@@ -589,6 +657,11 @@ static void report(const cr_func *f, cr_dim3 g, cr_dim3 b, const sim_result *r)
         else
             cr_note("  in block (%u,%u,%u), thread (%u,%u,%u)", ft->block[0], ft->block[1],
                     ft->block[2], ft->thread[0], ft->thread[1], ft->thread[2]);
+        for (int i = 0; ft->near.bytes && i < G.nallocs; i++)
+            if (strcmp(G.allocs[i].name, ft->near.name) == 0 && G.allocs[i].bytes == ft->near.bytes)
+                cr_note("  '%s' is allocation #%u (%zu bytes%s%s)", G.allocs[i].name,
+                        G.allocs[i].number, G.allocs[i].bytes, G.allocs[i].where[0] ? ", " : "",
+                        G.allocs[i].where);
         if (ft->kind == SIM_FAULT_OUT_OF_BOUNDS && ft->near.bytes == 0 && host_mapped(ft->address))
             cr_note("  0x%llx is host memory (malloc, the stack or a global of the program), "
                     "not device memory: a kernel can only use pointers from cudaMalloc or "
@@ -825,9 +898,10 @@ cudaError_t cudaDeviceReset(void)
 /* ------------------------------------------------------------------ memory */
 
 /* Device memory (§6.10 cudaMalloc): an allocation of the simulator, which the host
- * cannot dereference (its address is not mapped in the process). */
-cudaError_t cudaMalloc(void **p, size_t bytes);
-cudaError_t cudaMalloc(void **p, size_t bytes)
+ * cannot dereference (its address is not mapped in the process); file:line (NULL, 0:
+ * unknown) names it in messages. */
+cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line);
+cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line)
 {
     if (!p)
         return ret(E_INVALID_VALUE);
@@ -839,18 +913,26 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
         *p = NULL;
         return E_OK;
     }
-    char label[64];
-    snprintf(label, sizeof label, "allocation #%u", G.alloc_count + 1);
+    char name[64], where[96];
+    alloc_label(file, line, name, sizeof name, where, sizeof where);
     uint64_t d;
-    if (sim_malloc(G.sim, bytes, label, &d) != SIM_OK || add_alloc(d, bytes, 0) != 0)
+    if (sim_malloc(G.sim, bytes, name, &d) != SIM_OK || add_alloc(d, bytes, 0, name, where) != 0)
         return ret(E_MEMORY_ALLOCATION);
     *p = (void *)(uintptr_t)d;
     return E_OK;
 }
 
+cudaError_t cudaMalloc(void **p, size_t bytes);
+cudaError_t cudaMalloc(void **p, size_t bytes)
+{
+    return __gpulearn_cudaMalloc(p, bytes, NULL, 0);
+}
+
 /* Unified memory (§6.10 cudaMallocManaged): one address on the host and in kernels. */
-cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
-cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
+cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags, const char *file,
+                                         int line);
+cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags, const char *file,
+                                         int line)
 {
     (void)flags;
     if (!p || bytes == 0)
@@ -859,13 +941,20 @@ cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
         return G.sticky;
-    char label[64];
-    snprintf(label, sizeof label, "allocation #%u", G.alloc_count + 1);
+    char name[64], where[96];
+    alloc_label(file, line, name, sizeof name, where, sizeof where);
     uint64_t d;
-    if (sim_malloc_mapped(G.sim, bytes, label, &d) != SIM_OK || add_alloc(d, bytes, 1) != 0)
+    if (sim_malloc_mapped(G.sim, bytes, name, &d) != SIM_OK ||
+        add_alloc(d, bytes, 1, name, where) != 0)
         return ret(E_MEMORY_ALLOCATION);
     *p = (void *)(uintptr_t)d;
     return E_OK;
+}
+
+cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
+cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
+{
+    return __gpulearn_cudaMallocManaged(p, bytes, flags, NULL, 0);
 }
 
 /* Pinned host memory (§6.10): ordinary host memory here. */
@@ -875,7 +964,7 @@ cudaError_t cudaMallocHost(void **p, size_t bytes)
     if (!p)
         return ret(E_INVALID_VALUE);
     void *h = malloc(bytes ? bytes : 1);
-    if (!h || add_alloc((uint64_t)(uintptr_t)h, bytes, 2) != 0) {
+    if (!h || add_alloc((uint64_t)(uintptr_t)h, bytes, 2, NULL, NULL) != 0) {
         free(h);
         return ret(E_MEMORY_ALLOCATION);
     }

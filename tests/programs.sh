@@ -44,6 +44,11 @@ for cc in clang nvcc; do
                 "cudaErrorIllegalAddress" "1 device allocation (4000 bytes) never freed"; do
       grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks '$want'"; cat "$tmp/err"; fails=$((fails+1)); }
     done
+    # clang: the allocation named by its host variable and its cudaMalloc's line
+    [ $cc = clang ] && for want in "past the end of 'd' (4000 bytes)" \
+        "gpulearn:   'd' is allocation #1 (4000 bytes, oob_write.cu:17)" "gpulearn:   'd' (4000 bytes, oob_write.cu:17)"; do
+      grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
+    done
   done
   # an API gpulearn does not provide: named, exit 1, nothing run (clang: not declared;
   # nvcc: declared by the Toolkit's header, not defined at the link)

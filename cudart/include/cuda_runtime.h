@@ -103,8 +103,11 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 /* memory (§6.9, §6.10) */
-cudaError_t cudaMalloc(void **devPtr, size_t size);
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);
+/* cudaMalloc and cudaMallocManaged with the caller's file and line (below), which name the
+ * allocation in gpulearn's messages */
+cudaError_t __gpulearn_cudaMalloc(void **devPtr, size_t size, const char *file, int line);
+cudaError_t __gpulearn_cudaMallocManaged(void **devPtr, size_t size, unsigned int flags,
+                                         const char *file, int line);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void *devPtr);
@@ -140,16 +143,35 @@ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                               cudaStream_t stream = 0);
 }
 
-/* The C++ forms (cuda_runtime.h's templates). */
-template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size)
+/* cudaMalloc and cudaMallocManaged as NVIDIA declares them (void ** and the C++
+ * template), passing on where they were called from (clang's __builtin_FILE and
+ * __builtin_LINE in a default argument are the call's) */
+static inline cudaError_t cudaMalloc(void **devPtr, size_t size,
+                                     const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
 {
-    return cudaMalloc((void **)devPtr, size);
+    return __gpulearn_cudaMalloc(devPtr, size, file, line);
+}
+template <class T>
+static inline cudaError_t cudaMalloc(T **devPtr, size_t size, const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMalloc((void **)devPtr, size, file, line);
+}
+static inline cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal,
+                                            const char *file = __builtin_FILE(),
+                                            int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMallocManaged(devPtr, size, flags, file, line);
 }
 template <class T>
 static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size,
-                                            unsigned int flags = cudaMemAttachGlobal)
+                                            unsigned int flags = cudaMemAttachGlobal,
+                                            const char *file = __builtin_FILE(),
+                                            int line = __builtin_LINE())
 {
-    return cudaMallocManaged((void **)devPtr, size, flags);
+    return __gpulearn_cudaMallocManaged((void **)devPtr, size, flags, file, line);
 }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
 {
