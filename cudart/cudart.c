@@ -29,6 +29,7 @@ enum {
     E_INVALID_VALUE = 1,
     E_MEMORY_ALLOCATION = 2,
     E_INVALID_CONFIGURATION = 9,
+    E_INVALID_PITCH_VALUE = 12,
     E_INVALID_SYMBOL = 13,
     E_INVALID_MEMCPY_DIRECTION = 21,
     E_INVALID_DEVICE_FUNCTION = 98,
@@ -95,6 +96,8 @@ typedef struct cr_func {
     const void *stub;
     int module;
     const char *name;
+    int max_dynamic; /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set (48 KiB
+                        less the static shared memory) */
 } cr_func;
 
 /* A __device__ or __constant__ variable: its host shadow's address and PTX name. */
@@ -515,7 +518,7 @@ void __cudaRegisterFunction(void **handle, const char *stub, char *device_fun, c
     if (!nf)
         return;
     G.funcs = nf;
-    G.funcs[G.nfuncs++] = (cr_func){stub, (int)(uintptr_t)handle - 1, name};
+    G.funcs[G.nfuncs++] = (cr_func){stub, (int)(uintptr_t)handle - 1, name, -1};
 }
 
 /* A __device__ or __constant__ variable: host shadow `host`, PTX name `name`. */
@@ -605,16 +608,25 @@ const char *cudaGetErrorName(cudaError_t e)
 /* ------------------------------------------------------------------ launches */
 
 /* What a fault of kind k makes the next synchronising call return. */
-static cudaError_t fault_error(sim_fault_kind k)
+static cudaError_t fault_kind_error(sim_fault_kind k)
 {
     switch (k) {
     case SIM_FAULT_OUT_OF_BOUNDS: return E_ILLEGAL_ADDRESS;
     case SIM_FAULT_MISALIGNED: return E_MISALIGNED;
-    case SIM_FAULT_TRAP: return E_ASSERT;
+    case SIM_FAULT_TRAP: return E_LAUNCH_FAILURE;
     case SIM_FAULT_STEP_LIMIT:
     case SIM_FAULT_DEADLOCK: return E_LAUNCH_TIMEOUT;
     default: return E_LAUNCH_FAILURE;
     }
+}
+
+/* What fault f makes the next synchronising call return: a failed assert() is
+ * cudaErrorAssert, a trap cudaErrorLaunchFailure. */
+static cudaError_t fault_error(const sim_fault *f)
+{
+    if (f->kind == SIM_FAULT_TRAP && strncmp(f->message, "assertion", 9) == 0)
+        return E_ASSERT;
+    return fault_kind_error(f->kind);
 }
 
 /* The C++ ABI's demangler (libstdc++ or libc++, which the program links as C++). */
@@ -667,7 +679,7 @@ static void report(const cr_func *f, cr_dim3 g, cr_dim3 b, const sim_result *r)
                     "not device memory: a kernel can only use pointers from cudaMalloc or "
                     "cudaMallocManaged",
                     (unsigned long long)ft->address);
-        const cudaError_t e = fault_error(ft->kind);
+        const cudaError_t e = fault_error(ft);
         cr_note("  the next synchronising call returns %s (\"%s\"), as on a GPU", err_name(e),
                 cudaGetErrorString(e));
     }
@@ -709,6 +721,23 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
     ptx_module_t *m = module_of(f->module);
     if (!m)
         return ret(E_INVALID_KERNEL_IMAGE);
+    /* dynamic shared memory past 48 KiB needs the kernel's opt-in (CUDA C++ Programming
+     * Guide, "Shared Memory" of compute capability 7.x and later) */
+    const size_t stat = ptx_entry_shared_bytes(m, f->name);
+    const size_t dyn_max = f->max_dynamic >= 0                ? (size_t)f->max_dynamic
+                           : d->shared_bytes_per_block > stat ? d->shared_bytes_per_block - stat
+                                                              : 0;
+    if (shared > dyn_max) {
+        char name[512];
+        cr_note("kernel %s not launched: %zu bytes of dynamic shared memory, more than the %zu "
+                "it may have%s; the launch returns cudaErrorInvalidValue",
+                kernel_name(f->name, name, sizeof name), shared, dyn_max,
+                f->max_dynamic >= 0
+                    ? ""
+                    : " (past 48 KiB, a kernel opts in with cudaFuncSetAttribute("
+                      "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))");
+        return ret(E_INVALID_VALUE);
+    }
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
     sim_result r;
     sim_status st = sim_launch(G.sim, m, f->name, g, b, (unsigned)shared, args, &r);
@@ -721,7 +750,7 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
     }
     report(f, grid, block, &r);
     if (r.fault.kind != SIM_FAULT_NONE)
-        G.fault = fault_error(r.fault.kind);
+        G.fault = fault_error(&r.fault);
     if (r.printf_len) {
         char *no = realloc(G.out, G.out_len + r.printf_len);
         if (no) {
@@ -753,6 +782,37 @@ cudaError_t __cudaLaunchKernel_ptsz(const void *kernel, cr_dim3 grid, cr_dim3 bl
                                     size_t shared, void *stream)
 {
     return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+/* cudaFuncSetAttribute (§6.8): the dynamic shared memory a kernel may have
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize, 8, up to the device's opt-in maximum less
+ * its static shared memory) and the carveout hint (9, accepted, no effect). */
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    cr_func *f = NULL;
+    for (int i = 0; i < G.nfuncs && !f; i++)
+        if (G.funcs[i].stub == func)
+            f = &G.funcs[i];
+    if (!f)
+        return ret(E_INVALID_DEVICE_FUNCTION);
+    if (attr == 9)
+        return value >= -1 && value <= 100 ? E_OK : ret(E_INVALID_VALUE);
+    if (attr != 8) {
+        cr_note("cudaFuncSetAttribute: attribute %d is not provided by gpulearn", attr);
+        return ret(E_INVALID_VALUE);
+    }
+    ptx_module_t *m = module_of(f->module);
+    if (!m)
+        return ret(E_INVALID_KERNEL_IMAGE);
+    const size_t stat = ptx_entry_shared_bytes(m, f->name),
+                 optin = G.dev->shared_bytes_per_block_optin;
+    if (value < 0 || (size_t)value + stat > optin)
+        return ret(E_INVALID_VALUE);
+    f->max_dynamic = value;
+    return E_OK;
 }
 
 /* ------------------------------------------------------------------ devices */
@@ -1077,6 +1137,56 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
     if (e != E_OK)
         return ret(e);
     return copy("cudaMemcpy", dst, src, n, kind, 0);
+}
+
+/* Pitched device memory (§6.10 cudaMallocPitch): rows of `width` bytes, each starting
+ * at a multiple of 512 bytes (the modelled device's texture alignment). */
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return ret(E_INVALID_VALUE);
+    const size_t pt = (width + 511) / 512 * 512;
+    if (height && pt > SIZE_MAX / height)
+        return ret(E_MEMORY_ALLOCATION);
+    cudaError_t e = __gpulearn_cudaMalloc(p, pt * height, NULL, 0);
+    if (e == E_OK)
+        *pitch = pt;
+    return e;
+}
+
+/* A 2D copy (§6.10 cudaMemcpy2D): `height` rows of `width` bytes, rows dpitch and spitch
+ * bytes apart. */
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, int kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, int kind)
+{
+    cudaError_t e = sync_point();
+    if (e != E_OK)
+        return ret(e);
+    if (width > dpitch || width > spitch)
+        return ret(E_INVALID_PITCH_VALUE);
+    for (size_t r = 0; r < height && e == E_OK; r++)
+        e = copy("cudaMemcpy2D", (char *)dst + r * dpitch, (const char *)src + r * spitch, width,
+                 kind, 0);
+    return e;
+}
+
+/* Unified memory hints (§6.10 cudaMemPrefetchAsync, cudaMemAdvise): the simulator's
+ * managed memory is one copy, so they change nothing (any signature's arguments). */
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream);
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream)
+{
+    (void)p, (void)n, (void)device, (void)stream;
+    return G.sticky ? G.sticky : E_OK;
+}
+
+cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device);
+cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
+{
+    (void)p, (void)n, (void)advice, (void)device;
+    return E_OK;
 }
 
 /* Streams run in order and synchronously here: the async forms are the plain ones. */

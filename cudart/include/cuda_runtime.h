@@ -69,6 +69,11 @@ typedef struct CUevent_st *cudaEvent_t;
 /* The device's properties (CUDA 13's layout), from the modelled device profile. */
 #include "gpulearn_device_prop.h"
 
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+
 enum cudaDeviceAttr {
     cudaDevAttrMaxThreadsPerBlock = 1,
     cudaDevAttrMaxBlockDimX = 2,
@@ -109,6 +114,9 @@ cudaError_t __gpulearn_cudaMalloc(void **devPtr, size_t size, const char *file, 
 cudaError_t __gpulearn_cudaMallocManaged(void **devPtr, size_t size, unsigned int flags,
                                          const char *file, int line);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaFreeHost(void *ptr);
@@ -116,9 +124,11 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
-                               size_t offset = 0,
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset = 0,
                                enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset = 0,
                                  enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
@@ -135,6 +145,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 /* launches (§6.8) and what clang's kernel stubs call */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
@@ -166,10 +177,9 @@ static inline cudaError_t cudaMallocManaged(void **devPtr, size_t size,
     return __gpulearn_cudaMallocManaged(devPtr, size, flags, file, line);
 }
 template <class T>
-static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size,
-                                            unsigned int flags = cudaMemAttachGlobal,
-                                            const char *file = __builtin_FILE(),
-                                            int line = __builtin_LINE())
+static inline cudaError_t
+cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal,
+                  const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return __gpulearn_cudaMallocManaged((void **)devPtr, size, flags, file, line);
 }
@@ -177,8 +187,7 @@ template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size
 {
     return cudaMallocHost((void **)ptr, size);
 }
-template <class T>
-static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+template <class T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
 {
     return cudaHostAlloc((void **)ptr, size, flags);
 }
@@ -199,6 +208,16 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
 template <class T> static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
 {
     return cudaGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value)
+{
+    return cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)devPtr, pitch, width, height);
 }
 template <class T>
 static inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
