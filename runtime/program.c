@@ -243,8 +243,8 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
 gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe, size_t exelen,
                            gl_error *err)
 {
-    char clang[PATH_MAX], clangxx[PATH_MAX + 4], prelude[PATH_MAX], preinc[PATH_MAX + 16],
-        lib[PATH_MAX], inc[PATH_MAX], rt[PATH_MAX + 16];
+    char clang[PATH_MAX], prelude[PATH_MAX], preinc[PATH_MAX + 16], lib[PATH_MAX], inc[PATH_MAX],
+        rt[PATH_MAX + 16];
     if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib))
         return gl_fail(err, GL_ERR_TOOL,
                        "gpulearn's CUDA runtime (libgpulearn_cudart.a) is not found: build it "
@@ -263,10 +263,6 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         return gl_fail(err, GL_ERR_TOOL,
                        "compiling a whole program needs clang (clang, clang-14 ... clang-19 on "
                        "PATH)");
-    /* clang++ beside clang (the driver in C++ mode links the C++ library) */
-    snprintf(clangxx, sizeof clangxx, "%s++", clang);
-    if (access(clangxx, X_OK) != 0)
-        snprintf(clangxx, sizeof clangxx, "%s", clang);
     if (!gl_find_prelude(prelude, sizeof prelude))
         return gl_fail(err, GL_ERR_TOOL,
                        "the prelude gpulearn_prelude.h is not found (set "
@@ -301,7 +297,10 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
         const char *argv[PROG_MAXARGS + 32];
         int n = 0;
-        argv[n++] = cu || !has_suffix(src, ".c") ? clangxx : clang;
+        argv[n++] = clang;
+        /* C++ (what clang++ is), but for .c files */
+        if (cu || !has_suffix(src, ".c"))
+            argv[n++] = "--driver-mode=g++";
         if (cu) {
             const char *common[] = {"-x",
                                     "cuda",
@@ -378,7 +377,8 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         objs[nobj++] = strdup(obj);
     }
     if (st == GL_OK)
-        st = link_program(clangxx, NULL, objs, nobj, lib, dir, exe, exelen, o->verbose, err);
+        st = link_program(clang, "--driver-mode=g++", objs, nobj, lib, dir, exe, exelen, o->verbose,
+                          err);
     for (int i = 0; i < nobj; i++)
         free(objs[i]);
     free(objs);

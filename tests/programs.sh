@@ -67,6 +67,20 @@ if [ $ran -gt 0 ]; then
   "$G" run tests/programs/errors/syntax.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
   { [ $rc = 1 ] && grep -q "syntax.cu.*5.*error" "$tmp/err" && grep -q "^gpulearn: .*syntax.cu does not compile" "$tmp/err"; } ||
     { echo "FAIL syntax: rc $rc"; cat "$tmp/err"; fails=$((fails+1)); }
+  # a shared-memory race: reported on stderr with both lines; the program's status stays
+  "$G" run tests/programs/errors/shared_race.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaSuccess ] &&
+    grep -q "^gpulearn: error in kernel r(int\*): shared-memory race (read after write hazard).*shared_race.cu:4" "$tmp/err"; } ||
+    { echo "FAIL shared_race: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # two .cu files and a .cpp, stdin passed through
+  out=$(echo hello | "$G" run tests/programs/multi/main.cu tests/programs/multi/scale.cu tests/programs/multi/sum.cpp 2>&1); rc=$?
+  [ "$out" = "0 10 20 30 (sum 60)
+stdin: hello" ] && [ $rc = 0 ] || { echo "FAIL multi: '$out' rc $rc"; fails=$((fails+1)); }
+  # a program that never ends: --timeout stops it, exit 1
+  printf 'volatile int x;\nint main() { for (;;) x++; }\n' > "$tmp/spin.cu"
+  out=$("$G" run "$tmp/spin.cu" --timeout 1 2>&1 < /dev/null); rc=$?
+  { [ $rc = 1 ] && echo "$out" | grep -q "^gpulearn: spin.cu did not end within 1 s (--timeout): stopped"; } ||
+    { echo "FAIL timeout: '$out' rc $rc"; fails=$((fails+1)); }
   # the program's arguments and exit status pass through
   printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return 7; }\n' > "$tmp/args.cu"
   out=$("$G" run "$tmp/args.cu" -- one two 2>&1); rc=$?
