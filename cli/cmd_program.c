@@ -1,8 +1,9 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
- * [--backend auto|sim] [--arch TARGET] [--compiler auto|clang|nvcc]
+ * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
  * [--schedule random:SEED] [--timeout SECONDS]
  * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
- * runtime and run with its kernels on the simulator (runtime/program.h). Exits with the
+ * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
+ * gpu built by nvcc as usual and run on the GPU. Exits with the
  * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
 #include <limits.h>
 #include <stdio.h>
@@ -25,11 +26,31 @@ static int is_source(const char *s)
     return 0;
 }
 
+/* Whether `run`'s option o takes the next argument as its value. */
+static int takes_value(const char *o)
+{
+    static const char *const opts[] = {"-I",           "-D",
+                                       "--backend",    "--dump-json",
+                                       "--compiler",   "--arch",
+                                       "--sim-tier",   "--reps",
+                                       "--warmup",     "--timeout",
+                                       "--schedule",   "--metrics-json",
+                                       "--trace-json", "--memory-limit"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(o, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int cmd_run_is_program(int argc, char **argv)
 {
     for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
         size_t n = strlen(argv[i]);
-        if (argv[i][0] != '-' && n > 3 && strcmp(argv[i] + n - 3, ".cu") == 0)
+        if (argv[i][0] == '-') {
+            i += takes_value(argv[i]); /* an option's value is no input */
+            continue;
+        }
+        if (n > 3 && strcmp(argv[i] + n - 3, ".cu") == 0)
             return 1;
     }
     return 0;
@@ -48,6 +69,7 @@ int cmd_run_program(int argc, char **argv)
     const char *arch = NULL, *schedule = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
+    int native = 0;
     char archbuf[16];
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -62,9 +84,7 @@ int cmd_run_program(int argc, char **argv)
         } else if (strcmp(a, "--backend") == 0 && val) {
             i++;
             if (strcmp(val, "gpu") == 0)
-                rc = cli_usage_error("--backend gpu: whole programs run on the simulator only "
-                                     "in this version (run the program natively on a GPU)%s",
-                                     "");
+                native = 1;
             else if (strcmp(val, "sim") != 0 && strcmp(val, "auto") != 0)
                 rc = cli_usage_error("--backend must be auto, sim or gpu, not '%s'", val);
         } else if (strcmp(a, "--arch") == 0 && val) {
@@ -117,6 +137,7 @@ int cmd_run_program(int argc, char **argv)
                              .ncflags = nflag,
                              .arch = arch,
                              .compiler = compiler,
+                             .native = native,
                              .verbose = verbose};
         gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (st != GL_OK) {

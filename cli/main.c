@@ -21,7 +21,7 @@ static const char usage[] =
     "                              [--time [--reps N] [--warmup N]] [--timeout SECONDS]\n"
     "                              [--memory-limit SIZE] [--debug]\n"
     "       gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]\n"
-    "                            [--backend auto|sim] [--arch TARGET] [--timeout SECONDS]\n"
+    "                            [--backend auto|sim|gpu] [--arch TARGET] [--timeout SECONDS]\n"
     "                            [--compiler auto|clang|nvcc]\n"
     "                            [--schedule random:SEED] [--verbose] [-- ARGS...]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"

@@ -161,8 +161,9 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
     return rc == 0 ? 0 : -1;
 }
 
-/* Links objs with gpulearn's runtime library into dir/prog (exe); a CUDA function no
- * object defines is named as not provided. extra: an option for the driver, or NULL. */
+/* Links objs with gpulearn's runtime library lib (NULL: none) into dir/prog (exe); a
+ * CUDA function no object defines is named as not provided. extra: an option for the
+ * driver, or NULL. */
 static gl_status link_program(const char *driver, const char *extra, char **objs, int nobj,
                               const char *lib, const char *dir, char *exe, size_t exelen,
                               int verbose, gl_error *err)
@@ -177,7 +178,8 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
     argv[n++] = exe;
     for (int i = 0; i < nobj && n < PROG_MAXARGS; i++)
         argv[n++] = objs[i];
-    argv[n++] = lib;
+    if (lib)
+        argv[n++] = lib;
     argv[n++] = "-ldl";
     argv[n++] = "-lm";
     argv[n++] = "-lpthread";
@@ -200,12 +202,17 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
 
 /* The nvcc build: each source compiled by nvcc against the Toolkit's headers, its fat
  * binary carrying PTX for compute_<sm> uncompressed (which cudart reads), linked
- * without NVIDIA's runtime (-cudart none). */
+ * without NVIDIA's runtime (-cudart none). o->native: an ordinary build for the GPU
+ * (-arch=sm_<sm>, or -arch=native when sm is 0) with NVIDIA's runtime; lib unused. */
 static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, const char *lib,
                             const char *dir, char *exe, size_t exelen, gl_error *err)
 {
-    char gencode[64];
+    char gencode[64], arch[32];
     snprintf(gencode, sizeof gencode, "arch=compute_%d,code=compute_%d", sm, sm);
+    if (sm)
+        snprintf(arch, sizeof arch, "-arch=sm_%d", sm);
+    else
+        snprintf(arch, sizeof arch, "-arch=native");
     char **objs = calloc((size_t)o->nsources + 1, sizeof *objs);
     if (!objs)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
@@ -217,7 +224,10 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
         const char *argv[PROG_MAXARGS + 32];
         int n = 0;
         argv[n++] = nvcc;
-        if (has_suffix(o->sources[i], ".cu")) {
+        if (has_suffix(o->sources[i], ".cu") && o->native) {
+            argv[n++] = arch;
+            argv[n++] = "-lineinfo";
+        } else if (has_suffix(o->sources[i], ".cu")) {
             const char *cu[] = {"-gencode", gencode, "-Xfatbin", "--compress=false", "-lineinfo"};
             for (size_t k = 0; k < sizeof cu / sizeof cu[0]; k++)
                 argv[n++] = cu[k];
@@ -233,7 +243,8 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
             objs[nobj++] = strdup(obj);
     }
     if (st == GL_OK)
-        st = link_program(nvcc, "-cudart=none", objs, nobj, lib, dir, exe, exelen, o->verbose, err);
+        st = link_program(nvcc, o->native ? NULL : "-cudart=none", objs, nobj,
+                          o->native ? NULL : lib, dir, exe, exelen, o->verbose, err);
     for (int i = 0; i < nobj; i++)
         free(objs[i]);
     free(objs);
@@ -250,6 +261,14 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
                        "gpulearn's CUDA runtime (libgpulearn_cudart.a) is not found: build it "
                        "with make, or set GPULEARN_CUDART_LIB");
     int sm = o->arch ? gl_arch_sm(o->arch) : 90;
+    if (o->native) {
+        char nvcc[PATH_MAX];
+        if (o->compiler == GL_CC_CLANG)
+            return gl_fail(err, GL_ERR_USAGE, "--backend gpu compiles with nvcc, not clang");
+        if (!gl_find_nvcc(nvcc, sizeof nvcc))
+            return gl_fail(err, GL_ERR_TOOL, "--backend gpu needs nvcc (the CUDA Toolkit)");
+        return build_nvcc(o, nvcc, o->arch ? sm : 0, NULL, dir, exe, exelen, err);
+    }
     const int have_clang = cc_find_clang(clang, sizeof clang);
     if (o->compiler == GL_CC_NVCC || (o->compiler == GL_CC_AUTO && !have_clang)) {
         char nvcc[PATH_MAX];

@@ -17,7 +17,9 @@ typedef struct gl_program_opts {
     int ncflags;
     const char *arch;     /* the device profile, "sm_90"; NULL: the simulator's default */
     gl_compiler compiler; /* GL_CC_CLANG, GL_CC_NVCC, or GL_CC_AUTO: clang, else nvcc */
-    int verbose;      /* print each compiler command to stderr */
+    int native;           /* --backend gpu: an ordinary nvcc build with NVIDIA's runtime, run
+                             on the GPU (-arch=native, or arch's) */
+    int verbose;          /* print each compiler command to stderr */
 } gl_program_opts;
 
 /* Compiles and links the program into an executable `dir`/prog (dir: a folder the caller
