@@ -90,7 +90,9 @@ PRELUDE_DIR := $(abspath runtime/prelude)
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
-            -DGL_LESSONS_DIR='"$(LESSONS_DIR)"' -DGL_PRELUDE_DIR='"$(PRELUDE_DIR)"'
+            -DGL_LESSONS_DIR='"$(LESSONS_DIR)"' -DGL_PRELUDE_DIR='"$(PRELUDE_DIR)"' \
+            -DGL_CUDART_LIB='"$(abspath $(BUILD))/libgpulearn_cudart.a"' \
+            -DGL_CUDART_INCLUDE='"$(abspath cudart/include)"'
 CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm
@@ -100,6 +102,7 @@ TRACE_SRC   := $(wildcard trace/*.c)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
 CLI_SRC     := $(wildcard cli/*.c)
+CUDART_SRC  := $(wildcard cudart/*.c)
 TEST_SRC    := $(wildcard tests/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
@@ -108,6 +111,7 @@ TRACE_OBJ   := $(TRACE_SRC:%.c=$(BUILD)/%.o)
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ     := $(TUI_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_BIN   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
@@ -116,9 +120,12 @@ LIBTRACE   := $(BUILD)/libtrace.a
 LIBRUNTIME := $(BUILD)/libruntime.a
 LIBTUI     := $(BUILD)/libtui.a
 BIN        := $(BUILD)/gpulearn
+# gpulearn's CUDA runtime with the simulator under it, which whole programs link
+# (`gpulearn run PROG.cu`; a static archive: the objects are built as PIE, not PIC)
+LIBCUDART  := $(BUILD)/libgpulearn_cudart.a
 
 .PHONY: all run check bench bench-run fuzz fuzz-build install format clean deps
-all: $(BIN)
+all: $(BIN) $(LIBCUDART)
 
 # Say exactly what is missing (and install it where we may).
 deps:
@@ -158,6 +165,11 @@ $(LIBRUNTIME): $(RUNTIME_OBJ)
 	$(say) AR $@
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(LIBTUI): $(TUI_OBJ)
+	@mkdir -p $(dir $@)
+	$(say) AR $@
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBCUDART): $(CUDART_OBJ) $(SIM_OBJ) $(TRACE_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) AR $@
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -202,7 +214,7 @@ $(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: $(BIN) $(TEST_BIN) $(FUZZ_STUB_BIN)
+check: $(BIN) $(LIBCUDART) $(TEST_BIN) $(FUZZ_STUB_BIN)
 	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
 
 # `make bench` measures a release build unless MODE is given on the command line (or in
@@ -258,6 +270,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpulearn
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpulearn
 	cp -R lessons runtime/prelude $(DESTDIR)$(PREFIX)/share/gpulearn/
+	install -d $(DESTDIR)$(PREFIX)/share/gpulearn/cudart
+	install -m 644 $(LIBCUDART) $(DESTDIR)$(PREFIX)/share/gpulearn/cudart/
+	cp -R cudart/include $(DESTDIR)$(PREFIX)/share/gpulearn/cudart/
 
 FORMAT_SRC := $(SIM_SRC) $(TRACE_SRC) $(RUNTIME_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
               $(BENCH_SRC) $(wildcard fuzz/*.c) $(wildcard */*.h sim/ptx/*.h)

@@ -38,6 +38,10 @@ int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l);
 
 /* The commands: each takes the arguments after its name; returns the exit code. */
 int cmd_run(int argc, char **argv);
+/* Whether `run`'s arguments name a whole program (a .cu file before any --), and running
+ * one (cmd_program.c). */
+int cmd_run_is_program(int argc, char **argv);
+int cmd_run_program(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_lint(int argc, char **argv);  /* cmd_lint.c */

@@ -281,6 +281,8 @@ static void print_timing(FILE *f, const gl_timing *t)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cmd_run_is_program(argc, argv))
+        return cmd_run_program(argc, argv);
     cli c = {0};
     run_extra x = {0};
     int rc = take_run_options(&argc, argv, &x);

@@ -116,11 +116,8 @@ void sim_free(sim_t *s)
     if (!s)
         return;
     sim_jit_free(s);
-    for (int i = 0; i < s->nallocs; i++) {
-        free(s->allocs[i].data);
-        free(s->allocs[i].written);
-        sim_gsh_free(&s->allocs[i]);
-    }
+    for (int i = 0; i < s->nallocs; i++)
+        sim_alloc_release(&s->allocs[i]);
     free(s->allocs);
     free(s->var_addr);
     free(s->fast);
@@ -194,6 +191,23 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m, sim_result *re
     s->nvars = m->nvars;
     s->mod_id = m->id;
     return SIM_OK;
+}
+
+sim_status sim_var_address(sim_t *s, const ptx_module_t *m, const char *name, uint64_t *dptr,
+                           size_t *bytes)
+{
+    sim_result res;
+    memset(&res, 0, sizeof res);
+    sim_status st = load_module_vars(s, m, &res);
+    if (st != SIM_OK)
+        return st;
+    for (int i = 0; i < m->nvars; i++)
+        if (strcmp(m->vars[i].name, name) == 0) {
+            *dptr = s->var_addr[i];
+            *bytes = m->vars[i].size;
+            return SIM_OK;
+        }
+    return SIM_ERR_NOT_FOUND;
 }
 
 /* Whether module m reads a %reserved_smem_offset_* register (PTX ISA §10): its

@@ -294,6 +294,20 @@ sim_status sim_malloc_init(sim_t *s, size_t bytes, const char *label, sim_fill_f
  * that (no launch, no copy): for taking a launch's results just before sim_free. NULL if
  * dptr starts no allocation or its memory was already handed over. */
 void *sim_release_data(sim_t *s, uint64_t dptr);
+/* sim_malloc whose bytes the host process reaches at the same address: the allocation's
+ * memory is mapped at host address *dptr (page-aligned, zero-filled, every byte counted
+ * as written for initcheck, since host stores are not seen), as cudaMallocManaged's
+ * unified memory is one pointer on the host and in kernels. SIM_ERR_NOMEM when out of
+ * memory or when that host address range is taken. */
+sim_status sim_malloc_mapped(sim_t *s, size_t bytes, const char *label, uint64_t *dptr);
+/* Frees the allocation starting at dptr (cudaFree): later accesses to it fault as out of
+ * bounds. SIM_ERR_NOT_FOUND if no allocation starts there. */
+sim_status sim_mfree(sim_t *s, uint64_t dptr);
+/* The device address and size of module m's .global or .const variable `name` in s
+ * (instantiated with the module's other variables on first use, as a launch does; one
+ * module's variables at a time). SIM_ERR_NOT_FOUND if m has none of that name. */
+sim_status sim_var_address(sim_t *s, const ptx_module_t *m, const char *name, uint64_t *dptr,
+                           size_t *bytes);
 /* Copies between host memory and a simulated global allocation.
  * SIM_ERR_LAUNCH if the range is not inside one allocation. */
 sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes);

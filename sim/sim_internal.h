@@ -60,6 +60,7 @@ typedef struct sim_alloc {
     char label[64];
     unsigned char *data;
     unsigned char *written; /* initcheck: 1 bit per byte written (htod or kernel) */
+    int mapped;             /* data is mmap'd at host address base (sim_malloc_mapped) */
     sim_gword *gsh;         /* race detector: one per word, or NULL (allocated when a
                                launch first checks the allocation) */
     uint64_t gsh_launch;    /* sim.launches when gsh was last used */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -123,6 +124,66 @@ static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
         return NULL;
     s->last = found;
     return a;
+}
+
+/* Frees one allocation's host memory (malloc'd or mapped) and its checkers' shadows. */
+void sim_alloc_release(sim_alloc *a)
+{
+    if (a->mapped && a->data)
+        munmap(a->data, a->size ? a->size : 1);
+    else
+        free(a->data);
+    free(a->written);
+    sim_gsh_free(a);
+    a->data = NULL;
+    a->written = NULL;
+}
+
+sim_status sim_malloc_mapped(sim_t *s, size_t bytes, const char *label, uint64_t *dptr)
+{
+    uint64_t base;
+    sim_status st = alloc_global(s, 0, label, 4096, NULL, NULL, 1, &base);
+    if (st != SIM_OK)
+        return st;
+    sim_alloc *a = &s->allocs[s->nallocs - 1];
+    void *want = (void *)(uintptr_t)base;
+    void *p = mmap(want, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    unsigned char *written = malloc(bytes / 8 + 1);
+    if (p == MAP_FAILED || p != want || !written) {
+        if (p != MAP_FAILED)
+            munmap(p, bytes ? bytes : 1);
+        free(written);
+        sim_alloc_release(a);
+        s->nallocs--;
+        s->next = base;
+        return SIM_ERR_NOMEM;
+    }
+    memset(written, 0xff, bytes / 8 + 1);
+    free(a->data);
+    free(a->written);
+    a->data = p;
+    a->written = written;
+    a->mapped = 1;
+    a->size = bytes;
+    s->next = base + bytes + 256;
+    s->mem_used += bytes;
+    *dptr = base;
+    return SIM_OK;
+}
+
+sim_status sim_mfree(sim_t *s, uint64_t dptr)
+{
+    sim_alloc *a = find_alloc(s, dptr, 0);
+    if (!a || a->base != dptr)
+        return SIM_ERR_NOT_FOUND;
+    const int i = (int)(a - s->allocs);
+    s->mem_used -= a->size;
+    sim_alloc_release(a);
+    memmove(&s->allocs[i], &s->allocs[i + 1], (size_t)(s->nallocs - i - 1) * sizeof *a);
+    s->nallocs--;
+    s->last = 0;
+    return SIM_OK;
 }
 
 /* Sets or clears the initcheck bits of bytes [off, off+n) of allocation a. */

@@ -141,6 +141,9 @@ void sim_race_check_remote(sim_ctx *tc, unsigned rt, uint16_t ws, uint64_t a, un
                            const ptx_insn *in);
 /* sim_race.c: frees allocation al's global race shadow, if any. */
 void sim_gsh_free(sim_alloc *al);
+/* Frees allocation a's data (malloc'd, or mapped by sim_malloc_mapped), its initcheck
+ * bits and its race detector's shadow; the entry itself stays (the caller removes it). */
+void sim_alloc_release(sim_alloc *a);
 /* sim_race.c: allocation al's global race shadow, made on first use; NULL when al is
  * too large to check or memory is short. */
 sim_gword *sim_grace_shadow(sim_ctx *c, sim_alloc *al);

@@ -8,7 +8,7 @@ command -v clang-format >/dev/null 2>&1 || { echo "format: SKIP (no clang-format
 v=$(clang-format --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
 [ "$v" = 14 ] || { echo "format: SKIP (clang-format $v, not 14)"; exit 77; }
 bad=0; n=0
-for f in sim/*.[ch] sim/ptx/*.[ch] trace/*.[ch] runtime/*.[ch] tui/*.[ch] cli/*.[ch] tests/*.[ch] bench/*.c fuzz/*.c; do
+for f in sim/*.[ch] sim/ptx/*.[ch] trace/*.[ch] cudart/*.[ch] runtime/*.[ch] tui/*.[ch] cli/*.[ch] tests/*.[ch] bench/*.c fuzz/*.c; do
   [ -f "$f" ] || continue
   n=$((n + 1))
   if ! clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then

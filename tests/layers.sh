@@ -15,6 +15,7 @@ trace:   trace
 runtime: runtime sim trace
 tui:     tui runtime trace
 cli:     cli tui runtime trace
+cudart:  cudart sim trace
 '
 # Folders whose files name nothing of sim/ (sim_*, ptx_*, SIM_*, PTX_*).
 NO_SIM_NAMES='tui cli'

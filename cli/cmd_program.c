@@ -1,0 +1,157 @@
+/* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
+ * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
+ * [--schedule random:SEED] [--timeout SECONDS]
+ * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
+ * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
+ * gpu built by nvcc as usual and run on the GPU. Exits with the
+ * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "runtime/arch.h"
+#include "runtime/program.h"
+
+static int is_source(const char *s)
+{
+    static const char *const ext[] = {".cu", ".cpp", ".cc", ".cxx", ".c"};
+    size_t n = strlen(s);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && strcmp(s + n - k, ext[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether `run`'s option o takes the next argument as its value. */
+static int takes_value(const char *o)
+{
+    static const char *const opts[] = {"-I",           "-D",
+                                       "--backend",    "--dump-json",
+                                       "--compiler",   "--arch",
+                                       "--sim-tier",   "--reps",
+                                       "--warmup",     "--timeout",
+                                       "--schedule",   "--metrics-json",
+                                       "--trace-json", "--memory-limit"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(o, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int cmd_run_is_program(int argc, char **argv)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        size_t n = strlen(argv[i]);
+        if (argv[i][0] == '-') {
+            i += takes_value(argv[i]); /* an option's value is no input */
+            continue;
+        }
+        if (n > 3 && strcmp(argv[i] + n - 3, ".cu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cmd_run_program(int argc, char **argv)
+{
+    const char **srcs = calloc((size_t)argc + 1, sizeof *srcs);
+    const char **flags = calloc((size_t)argc * 2 + 1, sizeof *flags);
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!srcs || !flags || !args) {
+        free(srcs), free(flags), free(args);
+        return cli_die(GL_ERR_NOMEM, "out of memory");
+    }
+    int nsrc = 0, nflag = 0, nargs = 1, verbose = 0, rc = 0;
+    const char *arch = NULL, *schedule = NULL;
+    double timeout = 0;
+    gl_compiler compiler = GL_CC_AUTO;
+    int native = 0;
+    char archbuf[16];
+    for (int i = 0; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0) {
+            for (i++; i < argc; i++)
+                args[nargs++] = argv[i];
+        } else if ((strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0) && val) {
+            flags[nflag++] = a, flags[nflag++] = val, i++;
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0) {
+            flags[nflag++] = a;
+        } else if (strcmp(a, "--backend") == 0 && val) {
+            i++;
+            if (strcmp(val, "gpu") == 0)
+                native = 1;
+            else if (strcmp(val, "sim") != 0 && strcmp(val, "auto") != 0)
+                rc = cli_usage_error("--backend must be auto, sim or gpu, not '%s'", val);
+        } else if (strcmp(a, "--arch") == 0 && val) {
+            i++;
+            char why[256];
+            if (!gl_arch_known(val, archbuf, why, sizeof why))
+                rc = cli_usage_error("--arch: %s", why);
+            arch = archbuf;
+        } else if (strcmp(a, "--schedule") == 0 && val) {
+            i++;
+            if (strncmp(val, "random:", 7) == 0)
+                schedule = val;
+            else if (strcmp(val, "deterministic") != 0)
+                rc = cli_usage_error("--schedule must be deterministic or random:SEED, not '%s'",
+                                     val);
+        } else if (strcmp(a, "--timeout") == 0 && val) {
+            i++;
+            char *end;
+            timeout = strtod(val, &end);
+            if (*end || timeout <= 0)
+                rc = cli_usage_error("--timeout needs a number of seconds, not '%s'", val);
+        } else if (strcmp(a, "--compiler") == 0 && val) {
+            i++;
+            if (strcmp(val, "clang") == 0)
+                compiler = GL_CC_CLANG;
+            else if (strcmp(val, "nvcc") == 0)
+                compiler = GL_CC_NVCC;
+            else if (strcmp(val, "auto") != 0)
+                rc = cli_usage_error("--compiler for a program must be auto, clang or nvcc, not "
+                                     "'%s'",
+                                     val);
+        } else if (strcmp(a, "--verbose") == 0) {
+            verbose = 1;
+        } else if (a[0] != '-' && is_source(a)) {
+            srcs[nsrc++] = a;
+        } else {
+            rc = cli_usage_error("run PROG.cu: unknown argument '%s' (the program's own "
+                                 "arguments go after --)",
+                                 a);
+        }
+    }
+    char dir[PATH_MAX], exe[PATH_MAX + 16];
+    gl_error err = {0};
+    if (!rc && gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
+        rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
+    else if (!rc) {
+        gl_program_opts o = {.sources = srcs,
+                             .nsources = nsrc,
+                             .cflags = flags,
+                             .ncflags = nflag,
+                             .arch = arch,
+                             .compiler = compiler,
+                             .native = native,
+                             .verbose = verbose};
+        gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
+        if (st != GL_OK) {
+            rc = cli_die(st, err.msg);
+        } else {
+            const char *base = strrchr(srcs[0], '/');
+            args[0] = (char *)(base ? base + 1 : srcs[0]);
+            args[nargs] = NULL;
+            rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
+            if (rc < 0)
+                rc = cli_die(err.status, err.msg);
+        }
+        gl_tmpdir_remove(dir);
+    }
+    free(srcs), free(flags), free(args);
+    return rc;
+}

@@ -1,0 +1,229 @@
+/* cuda_runtime.h — the host side of the CUDA runtime API for whole programs compiled with
+ * clang in CUDA mode without a Toolkit (`gpulearn run PROG.cu`; docs/architecture.md
+ * "Whole programs"). It declares what gpulearn's runtime (cudart/cudart.c, linked into
+ * the program) provides, with NVIDIA's names, types, error codes and default arguments
+ * (CUDA Runtime API reference, "Modules"); what kernels use (built-in variables, vector
+ * types, atomics, intrinsics) comes from runtime/prelude/gpulearn_prelude.h, which every
+ * compile gets. A function declared here and not provided would be a link error naming
+ * it, which gpulearn reports as "not provided". */
+#ifndef GPULEARN_CUDA_RUNTIME_H
+#define GPULEARN_CUDA_RUNTIME_H
+
+#include <stddef.h>
+
+#define CUDART_VERSION 12000
+#define __CUDART_API_VERSION 12000
+
+/* cudaError_t: NVIDIA's codes (driver_types.h), those gpulearn returns. */
+enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorCudartUnloading = 4,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidPitchValue = 12,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorSymbolNotFound = 500,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotPermitted = 800,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+
+/* The device's properties (CUDA 13's layout), from the modelled device profile. */
+#include "gpulearn_device_prop.h"
+
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrClockRate = 13,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+
+extern "C" {
+/* errors (CUDA Runtime API §6.3) */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t error);
+const char *cudaGetErrorName(cudaError_t error);
+/* devices (§6.1) */
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+/* memory (§6.9, §6.10) */
+/* cudaMalloc and cudaMallocManaged with the caller's file and line (below), which name the
+ * allocation in gpulearn's messages */
+cudaError_t __gpulearn_cudaMalloc(void **devPtr, size_t size, const char *file, int line);
+cudaError_t __gpulearn_cudaMallocManaged(void **devPtr, size_t size, unsigned int flags,
+                                         const char *file, int line);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset = 0,
+                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset = 0,
+                                 enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+/* streams and events (§6.4, §6.6): streams run in order, synchronously */
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+/* launches (§6.8) and what clang's kernel stubs call */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream);
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                                     void *stream = 0);
+cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                              cudaStream_t stream = 0);
+}
+
+/* cudaMalloc and cudaMallocManaged as NVIDIA declares them (void ** and the C++
+ * template), passing on where they were called from (clang's __builtin_FILE and
+ * __builtin_LINE in a default argument are the call's) */
+static inline cudaError_t cudaMalloc(void **devPtr, size_t size,
+                                     const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMalloc(devPtr, size, file, line);
+}
+template <class T>
+static inline cudaError_t cudaMalloc(T **devPtr, size_t size, const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMalloc((void **)devPtr, size, file, line);
+}
+static inline cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal,
+                                            const char *file = __builtin_FILE(),
+                                            int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMallocManaged(devPtr, size, flags, file, line);
+}
+template <class T>
+static inline cudaError_t
+cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal,
+                  const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMallocManaged((void **)devPtr, size, flags, file, line);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
+{
+    return cudaMallocHost((void **)ptr, size);
+}
+template <class T> static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+    return cudaHostAlloc((void **)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                                             size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    return cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                               size_t offset = 0,
+                                               enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    return cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
+{
+    return cudaGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value)
+{
+    return cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)devPtr, pitch, width, height);
+}
+template <class T>
+static inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+                                           size_t sharedMem = 0, cudaStream_t stream = 0)
+{
+    return cudaLaunchKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+#endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Whole CUDA programs (`gpulearn run PROG.cu`, docs/architecture.md "Whole programs"):
+# every tests/programs/NAME.cu is compiled with each compiler present and run on the
+# simulator; its stdout must equal NAME.stdout byte for byte and its exit status
+# NAME.status. The goldens are what an NVIDIA GPU prints (tools/programs_gpu_record.sh
+# records them natively with nvcc on a GPU). gpulearn's own messages go to stderr only;
+# the fault of oob_write.cu must name its line, block and thread there. The programs in
+# tests/programs/sim/ print what the simulator models (the device's properties), so their
+# goldens are the simulator's own, for its default profile (sm_90). The programs in
+# tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
+# to a kernel, an API gpulearn does not provide, a compile error) and have no GPU golden.
+# Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
+G=${GPULEARN:?set GPULEARN to the gpulearn binary}
+cd "$(dirname "$0")/.." || exit 1
+fails=0; ran=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+have_clang=0; have_nvcc=0
+{ command -v clang >/dev/null 2>&1 || ls /usr/bin/clang-1[4-9] >/dev/null 2>&1; } && have_clang=1
+{ command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; } && have_nvcc=1
+[ $have_clang = 1 ] || echo "SKIP clang: not installed (clang, clang-14 ... clang-19)"
+[ $have_nvcc = 1 ] || echo "SKIP nvcc: not installed (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)"
+for cc in clang nvcc; do
+  eval "[ \$have_$cc = 1 ]" || continue
+  for src in tests/programs/*.cu tests/programs/sim/*.cu; do
+    name=$(basename "$src" .cu); gold=${src%.cu}
+    "$G" run --compiler $cc "$src" > "$tmp/out" 2> "$tmp/err"; rc=$?
+    want=$(cat "$gold.status")
+    if ! cmp -s "$tmp/out" "$gold.stdout"; then
+      echo "FAIL $name ($cc): stdout differs from $gold.stdout"
+      diff "$gold.stdout" "$tmp/out" | head -20; sed 's/^/  stderr: /' "$tmp/err" | head -10
+      fails=$((fails+1))
+    elif [ "$rc" != "$want" ]; then
+      echo "FAIL $name ($cc): exit status $rc, expected $want"; sed 's/^/  stderr: /' "$tmp/err" | head -10
+      fails=$((fails+1))
+    else
+      echo "PASS $name ($cc)"
+    fi
+    ran=$((ran+1))
+    # the fault's explanation: stderr, with the line, block and thread of the first thread
+    [ "$name" = oob_write ] || continue
+    for want in "gpulearn: kernel write_past(int\*, int)<<<(4,1,1), (256,1,1)>>> stopped: out-of-bounds store" \
+                "gpulearn:   at tests/programs/oob_write.cu:10, block (0,0,0), thread (1,0,0)" \
+                "cudaErrorIllegalAddress" "1 device allocation (4000 bytes) never freed"; do
+      grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks '$want'"; cat "$tmp/err"; fails=$((fails+1)); }
+    done
+    # clang: the allocation named by its host variable and its cudaMalloc's line
+    [ $cc = clang ] && for want in "past the end of 'd' (4000 bytes)" \
+        "gpulearn:   'd' is allocation #1 (4000 bytes, oob_write.cu:17)" "gpulearn:   'd' (4000 bytes, oob_write.cu:17)"; do
+      grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
+    done
+  done
+  # an API gpulearn does not provide: named, exit 1, nothing run (clang: not declared;
+  # nvcc: declared by the Toolkit's header, not defined at the link)
+  "$G" run --compiler $cc tests/programs/errors/unprovided.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q "gpulearn: .*cudaGraphCreate.*: not provided by gpulearn's CUDA runtime" "$tmp/err"; } ||
+    { echo "FAIL unprovided ($cc): rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+done
+if [ $ran -gt 0 ]; then
+  # a host pointer given to a kernel: a fault that says so
+  "$G" run tests/programs/errors/host_pointer.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && grep -q "is host memory" "$tmp/err" && grep -q "host_pointer.cu:7" "$tmp/err" &&
+    grep -q "^sync: cudaErrorIllegalAddress" "$tmp/out"; } ||
+    { echo "FAIL host_pointer: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # a compile error: the compiler's file:line, then gpulearn's line; exit 1
+  "$G" run tests/programs/errors/syntax.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 1 ] && grep -q "syntax.cu.*5.*error" "$tmp/err" && grep -q "^gpulearn: .*syntax.cu does not compile" "$tmp/err"; } ||
+    { echo "FAIL syntax: rc $rc"; cat "$tmp/err"; fails=$((fails+1)); }
+  # a shared-memory race: reported on stderr with both lines; the program's status stays
+  "$G" run tests/programs/errors/shared_race.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaSuccess ] &&
+    grep -q "^gpulearn: error in kernel r(int\*): shared-memory race (read after write hazard).*shared_race.cu:4" "$tmp/err"; } ||
+    { echo "FAIL shared_race: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # two .cu files and a .cpp, stdin passed through
+  out=$(echo hello | "$G" run tests/programs/multi/main.cu tests/programs/multi/scale.cu tests/programs/multi/sum.cpp 2>&1); rc=$?
+  [ "$out" = "0 10 20 30 (sum 60)
+stdin: hello" ] && [ $rc = 0 ] || { echo "FAIL multi: '$out' rc $rc"; fails=$((fails+1)); }
+  # a program that never ends: --timeout stops it, exit 1
+  printf 'volatile int x;\nint main() { for (;;) x++; }\n' > "$tmp/spin.cu"
+  out=$("$G" run "$tmp/spin.cu" --timeout 1 2>&1 < /dev/null); rc=$?
+  { [ $rc = 1 ] && echo "$out" | grep -q "^gpulearn: spin.cu did not end within 1 s (--timeout): stopped"; } ||
+    { echo "FAIL timeout: '$out' rc $rc"; fails=$((fails+1)); }
+  # the program's arguments and exit status pass through
+  printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return 7; }\n' > "$tmp/args.cu"
+  out=$("$G" run "$tmp/args.cu" -- one two 2>&1); rc=$?
+  [ "$out" = "3 two" ] && [ $rc = 7 ] || { echo "FAIL args: '$out' rc $rc"; fails=$((fails+1)); }
+fi
+
+[ $ran -gt 0 ] || { echo "SKIP: neither clang nor nvcc: no whole program compiled"; exit 77; }
+echo "programs: $ran run, $fails failed"
+[ $fails = 0 ]
