@@ -900,7 +900,10 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
     return cudaGetDeviceProperties(p, device);
 }
 
-/* cudaDeviceGetAttribute for the attributes cuda_runtime.h declares. */
+/* cudaDeviceGetAttribute (CUDA Runtime API §6.1): every cudaDeviceAttr of CUDA 13's
+ * driver_types.h. Those the profile models come from cudaGetDeviceProperties; those
+ * gpulearn has nothing for (textures and surfaces, PCI ids, NUMA, interop) are 0, as a
+ * device without the feature reports; a value outside the enum is cudaErrorInvalidValue. */
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
@@ -908,6 +911,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     cudaError_t e = cudaGetDeviceProperties(&p, device);
     if (e != E_OK || !value)
         return ret(e != E_OK ? e : E_INVALID_VALUE);
+    const int big = 0x7fffffff;
     switch (attr) {
     case 1: *value = p.maxThreadsPerBlock; break;
     case 2:
@@ -917,16 +921,43 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case 6:
     case 7: *value = p.maxGridSize[attr - 5]; break;
     case 8: *value = (int)p.sharedMemPerBlock; break;
+    case 9: *value = (int)p.totalConstMem; break;
     case 10: *value = p.warpSize; break;
+    case 11: *value = p.memPitch > (size_t)big ? big : (int)p.memPitch; break;
+    case 12: *value = p.regsPerBlock; break;
     case 13: *value = d_clock_khz(); break;
+    case 14: *value = (int)p.textureAlignment; break;
+    case 15: *value = 1; break; /* GpuOverlap: copies overlap kernels */
     case 16: *value = p.multiProcessorCount; break;
+    case 19: *value = p.canMapHostMemory; break;
+    case 31: *value = p.concurrentKernels; break;
+    case 38: *value = p.l2CacheSize; break;
+    case 39: *value = p.maxThreadsPerMultiProcessor; break;
+    case 40: *value = p.asyncEngineCount; break;
+    case 41: *value = p.unifiedAddressing; break;
     case 75: *value = p.major; break;
     case 76: *value = p.minor; break;
+    case 78: /* stream priorities, global and local L1 caching */
+    case 79:
+    case 80: *value = 1; break;
     case 81: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case 82: *value = p.regsPerMultiprocessor; break;
+    case 83: *value = p.managedMemory; break;
+    case 87: *value = 2; break; /* single- to double-precision throughput */
+    case 89: *value = p.concurrentManagedAccess; break;
+    case 90: *value = 1; break; /* compute preemption */
+    case 95: *value = p.cooperativeLaunch; break;
     case 97: *value = (int)p.sharedMemPerBlockOptin; break;
+    case 106: *value = p.maxBlocksPerMultiProcessor; break;
+    case 111: *value = (int)p.reservedSharedMemPerBlock; break;
+    case 120: *value = p.clusterLaunch; break;
     default:
-        cr_note("cudaDeviceGetAttribute: attribute %d is not provided by gpulearn", attr);
-        return ret(E_INVALID_VALUE);
+        /* the rest of the enum (ComputeMode 20 is cudaComputeModeDefault, 0) */
+        if (attr < 1 || attr > 147 || attr == 44 || (attr > 101 && attr < 106) || attr == 107 ||
+            attr == 110 || attr == 136 || attr == 137 || attr == 146)
+            return ret(E_INVALID_VALUE);
+        *value = 0;
+        break;
     }
     return E_OK;
 }
@@ -1362,6 +1393,52 @@ cudaError_t cudaEventSynchronize(cr_event *ev)
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
     return ret(sync_point());
+}
+
+/* Whether the work before the event has completed (§6.6): always, as streams are
+ * synchronous, so cudaSuccess, or the sticky error of a kernel that faulted. */
+cudaError_t cudaEventQuery(cr_event *ev);
+cudaError_t cudaEventQuery(cr_event *ev)
+{
+    if (!ev)
+        return ret(E_INVALID_RESOURCE_HANDLE);
+    return ret(sync_point());
+}
+
+/* The same for a stream (§6.4). */
+cudaError_t cudaStreamQuery(void *stream);
+cudaError_t cudaStreamQuery(void *stream)
+{
+    (void)stream;
+    return ret(sync_point());
+}
+
+/* A false assert() in a whole program's host code (runtime/prelude/include/assert.h
+ * declares __assertfail for both sides): the C library's message and abort(), as the
+ * host's assert.h does. */
+void __assertfail(const char *message, const char *file, unsigned line, const char *function,
+                  size_t char_size);
+void __assertfail(const char *message, const char *file, unsigned line, const char *function,
+                  size_t char_size)
+{
+    (void)char_size;
+    fflush(stdout);
+    fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, message);
+    abort();
+}
+
+/* cudaProfilerStart/Stop (§6.32 "Profiler Control"): no profiler attaches to the
+ * simulator; both succeed and do nothing. */
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStart(void)
+{
+    return E_OK;
+}
+
+cudaError_t cudaProfilerStop(void);
+cudaError_t cudaProfilerStop(void)
+{
+    return E_OK;
 }
 
 /* Milliseconds of modelled device time between two recorded events; the simulator's

@@ -339,8 +339,12 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             for (size_t k = 0; k < sizeof common / sizeof common[0]; k++)
                 argv[n++] = common[k];
         } else {
+            /* a host-only file: cuda_runtime.h, and the vector types it takes from the
+             * prelude's folder (searched last: the C library's assert.h comes first) */
             argv[n++] = "-isystem";
             argv[n++] = inc;
+            argv[n++] = "-idirafter";
+            argv[n++] = preinc;
         }
         for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
             argv[n++] = o->cflags[k];

@@ -37,39 +37,10 @@ typedef __PTRDIFF_TYPE__ ptrdiff_t;
 #include <__clang_cuda_builtin_vars.h>
 
 /* ------------------------------------------------------------ vector types (§7.3.1) */
-/* Every built-in vector type TN (T char, uchar, short, ushort, int, uint, long, ulong,
- * longlong, ulonglong, float, double; N 1 to 4) with the alignment the Programming
- * Guide's table in §7.3.1 gives it: 1- and 3-element types that of their element, 2- and
- * 4-element ones their size, at most 16 bytes (the 16-byte-aligned double4, long4, ...
- * that CUDA 13 calls *_16a). Each with its make_TN. */
-#define GL_VEC(T, E, A2, A4)                                                               \
-    struct T##1 { E x; };                                                                   \
-    struct __attribute__((aligned(A2))) T##2 { E x, y; };                                  \
-    struct T##3 { E x, y, z; };                                                             \
-    struct __attribute__((aligned(A4))) T##4 { E x, y, z, w; };                            \
-    GL_DEV T##1 make_##T##1(E x) { T##1 v = {x}; return v; }                              \
-    GL_DEV T##2 make_##T##2(E x, E y) { T##2 v = {x, y}; return v; }                      \
-    GL_DEV T##3 make_##T##3(E x, E y, E z) { T##3 v = {x, y, z}; return v; }              \
-    GL_DEV T##4 make_##T##4(E x, E y, E z, E w) { T##4 v = {x, y, z, w}; return v; }
-GL_VEC(char, signed char, 2, 4)
-GL_VEC(uchar, unsigned char, 2, 4)
-GL_VEC(short, short, 4, 8)
-GL_VEC(ushort, unsigned short, 4, 8)
-GL_VEC(int, int, 8, 16)
-GL_VEC(uint, unsigned, 8, 16)
-GL_VEC(long, long, 16, 16)
-GL_VEC(ulong, unsigned long, 16, 16)
-GL_VEC(longlong, long long, 16, 16)
-GL_VEC(ulonglong, unsigned long long, 16, 16)
-GL_VEC(float, float, 8, 16)
-GL_VEC(double, double, 16, 16)
-#undef GL_VEC
-struct dim3 {
-    unsigned x, y, z;
-    __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1)
-        : x(vx), y(vy), z(vz) {}
-    __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-};
+/* The vector types, dim3 and the make_ functions (host and device, as CUDA's), shared
+ * with a whole program's host-only files (cudart/include/cuda_runtime.h). */
+#define GL_HD __host__ __device__ static __inline__ __attribute__((always_inline, nodebug))
+#include <gpulearn/vector_types.h>
 /* clang's builtin-variable header declares these conversions; CUDA's headers define them. */
 #define GL_BUILTIN_CONV(T)                                                                \
     __device__ inline T::operator dim3() const { return dim3(x, y, z); }                   \
@@ -83,6 +54,12 @@ GL_BUILTIN_CONV(__cuda_builtin_gridDim_t)
 /* ---------------------------------------------------------------- printf (§7.33) */
 /* clang lowers device printf to the driver's vprintf. */
 extern "C" __device__ int printf(const char *, ...);
+
+/* ------------------------------------------------ memcpy, memset in device code (§7.27) */
+/* CUDA declares them for both sides; a whole program's host code has the C library's
+ * (overloads by __host__/__device__, as clang's own CUDA headers do). */
+GL_DEV void *memcpy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
+GL_DEV void *memset(void *d, int c, size_t n) { return __builtin_memset(d, c, n); }
 
 /* ------------------------------------------------- device heap (§7.37, declared only) */
 /* Declared so that host C++ headers compile (clang's cuda_wrappers/new, which <algorithm>
@@ -402,28 +379,30 @@ GL_REDUX(__reduce_xor_sync, unsigned, "xor", "b32", "r")
 #endif
 
 /* --------------------------------------------------------------- math (§13.1, §13.3) */
-GL_DEV int min(int a, int b) { return a < b ? a : b; }
-GL_DEV int max(int a, int b) { return a > b ? a : b; }
-GL_DEV unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-GL_DEV unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-GL_DEV long long min(long long a, long long b) { return a < b ? a : b; }
-GL_DEV long long max(long long a, long long b) { return a > b ? a : b; }
-GL_DEV float min(float a, float b) { return __builtin_fminf(a, b); }
-GL_DEV float max(float a, float b) { return __builtin_fmaxf(a, b); }
-GL_DEV unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-GL_DEV unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-GL_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
-GL_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+/* min and max: host and device, as CUDA's math_functions.hpp declares them (a whole
+ * program's host code calls them too) */
+GL_HD int min(int a, int b) { return a < b ? a : b; }
+GL_HD int max(int a, int b) { return a > b ? a : b; }
+GL_HD unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+GL_HD unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+GL_HD long long min(long long a, long long b) { return a < b ? a : b; }
+GL_HD long long max(long long a, long long b) { return a > b ? a : b; }
+GL_HD float min(float a, float b) { return __builtin_fminf(a, b); }
+GL_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
+GL_HD unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+GL_HD unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+GL_HD double min(double a, double b) { return __builtin_fmin(a, b); }
+GL_HD double max(double a, double b) { return __builtin_fmax(a, b); }
 /* mixed signedness, as CUDA's math_functions.hpp declares them: compared unsigned
  * (min(256, n - blockIdx.x * 256) is min(int, unsigned)) */
-GL_DEV unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
-GL_DEV unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
-GL_DEV unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
-GL_DEV unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
-GL_DEV unsigned long long min(long long a, unsigned long long b) { return min((unsigned long long)a, b); }
-GL_DEV unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
-GL_DEV unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
-GL_DEV unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
+GL_HD unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
+GL_HD unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
+GL_HD unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
+GL_HD unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+GL_HD unsigned long long min(long long a, unsigned long long b) { return min((unsigned long long)a, b); }
+GL_HD unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
+GL_HD unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
+GL_HD unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
 /* abs.s32/.s64 semantics: the most negative value stays itself (no signed overflow) */
 GL_DEV int abs(int a) { return (int)(a < 0 ? 0u - (unsigned)a : (unsigned)a); }
 GL_DEV long long llabs(long long a)

@@ -31,6 +31,28 @@ namespace cooperative_groups {
 #define GL_CG_SITE_ARGS gl_line, gl_col
 
 namespace details {
+/* A shuffle of any trivially copyable T (CUDA C++ Programming Guide §11.4.2.3: a tile's
+ * shfl takes any such type): built-in arithmetic types in one __shfl_*_sync, the others
+ * (uint4, a struct, a pointer) word by word, as the Toolkit's header does. */
+template <bool B> struct is_arith {};
+/* the types the prelude's __shfl_*_sync take (not __is_arithmetic: libstdc++ declares a
+ * template of that name, which turns clang's trait off) */
+template <typename T> struct shfl_native { static constexpr bool v = false; };
+#define GL_CG_NATIVE(T) template <> struct shfl_native<T> { static constexpr bool v = true; };
+GL_CG_NATIVE(int) GL_CG_NATIVE(unsigned) GL_CG_NATIVE(long long) GL_CG_NATIVE(unsigned long long)
+GL_CG_NATIVE(float) GL_CG_NATIVE(double)
+#undef GL_CG_NATIVE
+template <typename T, typename F> GL_CG_DEV T shfl_any(T v, F f, is_arith<true>) { return f(v); }
+template <typename T, typename F> GL_CG_DEV T shfl_any(T v, F f, is_arith<false>)
+{
+    unsigned w[(sizeof(T) + 3) / 4] = {};
+    __builtin_memcpy(w, &v, sizeof(T));
+    for (unsigned i = 0; i < (sizeof(T) + 3) / 4; i++)
+        w[i] = f(w[i]);
+    __builtin_memcpy(&v, w, sizeof(T));
+    return v;
+}
+#define GL_CG_SHFL(T, v, call) details::shfl_any(v, [=](auto x) { return call; }, details::is_arith<details::shfl_native<T>::v>())
 /* bar.sync 0 (PTX ISA §9.7.13.1) and bar.warp.sync (§9.7.13.3), with the call site */
 GL_CG_DEV void bar_sync(unsigned line, unsigned col)
 {
@@ -216,19 +238,19 @@ public:
     GL_CG_DEV unsigned meta_group_size() const { return meta_size_; }
     template <typename T> GL_CG_DEV T shfl(T v, int src_rank) const
     {
-        return __shfl_sync(build_mask(), v, src_rank, N);
+        return GL_CG_SHFL(T, v, __shfl_sync(build_mask(), x, src_rank, N));
     }
     template <typename T> GL_CG_DEV T shfl_down(T v, unsigned delta) const
     {
-        return __shfl_down_sync(build_mask(), v, delta, N);
+        return GL_CG_SHFL(T, v, __shfl_down_sync(build_mask(), x, delta, N));
     }
     template <typename T> GL_CG_DEV T shfl_up(T v, unsigned delta) const
     {
-        return __shfl_up_sync(build_mask(), v, delta, N);
+        return GL_CG_SHFL(T, v, __shfl_up_sync(build_mask(), x, delta, N));
     }
     template <typename T> GL_CG_DEV T shfl_xor(T v, unsigned lane_mask) const
     {
-        return __shfl_xor_sync(build_mask(), v, (int)lane_mask, N);
+        return GL_CG_SHFL(T, v, __shfl_xor_sync(build_mask(), x, (int)lane_mask, N));
     }
     GL_CG_DEV int any(int p) const { return __ballot_sync(build_mask(), p) != 0; }
     GL_CG_DEV int all(int p) const { return __ballot_sync(build_mask(), p) == build_mask(); }
