@@ -2424,6 +2424,14 @@ static void parse_insn(parser *P, int guard, int gneg)
                     in.o[i].imm = (uint64_t)in.o[i].reg | ((uint64_t)(in.o[i].reg + 1u) << 16);
                     in.o[i].reg = PTX_NOREG;
                 }
+        /* cvt to a signed integer narrower than a 64-bit destination register: the result
+         * is sign-extended to the register's width (PTX ISA §9.7.9.21 Notes), marked
+         * with .wide, which cvt has not */
+        if (in.op == PTX_OP_cvt && !in.cmp && PTX_TCLASS(in.type) == PTX_TC_S &&
+            PTX_TSIZE(in.type) < 8 && n >= 1 && in.o[0].kind == PTX_OPK_REG &&
+            (int)in.o[0].reg < m->funcs[P->fn].nregs &&
+            PTX_TSIZE(m->funcs[P->fn].reginfo[in.o[0].reg].type) == 8)
+            in.flags |= PTX_F_WIDE;
         int want = ptx_op_table[in.op].nopnd; /* ptx_ops.def, or by the modifiers: */
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
             want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
