@@ -320,14 +320,19 @@ static void put_cvt_row(text *t, unsigned i, const char *body)
 {
     static const char *const res[] = {"mov.b64 %a64, %d64;", "cvt.u64.u32 %a64, %d32;",
                                       "cvt.u64.u16 %a64, %d16;", "cvt.u64.u8 %a64, %d8;"};
-    const int k = strstr(body, "%d64") ? 0 : strstr(body, "%d32") ? 1 : strstr(body, "%d16") ? 2 : 3;
+    const int k = strstr(body, "%d64")   ? 0
+                  : strstr(body, "%d32") ? 1
+                  : strstr(body, "%d16") ? 2
+                                         : 3;
     puts_t(t, "{\n.reg .b8 %a8, %d8;\n.reg .b16 %a16, %b16, %c16, %d16;\n"
               ".reg .b32 %a32, %b32, %c32, %d32;\n.reg .b64 %a64, %b64, %c64, %d64;\n");
     static const char regs[] = "abc";
     for (int r = 0; r < 3; r++) {
         const char x = regs[r];
-        printf_t(t, "ld.global.u64 %%%c64, [%%ai0+%u];\ncvt.u32.u64 %%%c32, %%%c64;\n"
-                    "cvt.u16.u64 %%%c16, %%%c64;\n", x, 24 * i + 8 * (unsigned)r, x, x, x, x);
+        printf_t(t,
+                 "ld.global.u64 %%%c64, [%%ai0+%u];\ncvt.u32.u64 %%%c32, %%%c64;\n"
+                 "cvt.u16.u64 %%%c16, %%%c64;\n",
+                 x, 24 * i + 8 * (unsigned)r, x, x, x, x);
     }
     puts_t(t, "cvt.u8.u64 %a8, %a64;\nmov.b16 %d16, 0;\nmov.b32 %d32, 0;\nmov.b64 %d64, 0;\n"
               "cvt.u8.u16 %d8, %d16;\n");
@@ -435,7 +440,8 @@ START_TEST(test_every_cvt_row)
     for (unsigned i = 0; i < nok; i++) {
         const cvt_row *r = &rows[okrow[i]];
         if (out[i] != r->want) {
-            printf_t(&report, "  cvt.txt:%d %s `%s` a=0x%llx b=0x%llx c=0x%llx: got 0x%llx, want 0x%llx\n",
+            printf_t(&report,
+                     "  cvt.txt:%d %s `%s` a=0x%llx b=0x%llx c=0x%llx: got 0x%llx, want 0x%llx\n",
                      r->line, r->status, r->body, (unsigned long long)r->in[0],
                      (unsigned long long)r->in[1], (unsigned long long)r->in[2],
                      (unsigned long long)out[i], (unsigned long long)r->want);

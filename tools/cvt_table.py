@@ -156,11 +156,6 @@ def reg(t):
     return {8: 16, 16: 16, 32: 32, 64: 64}[WIDTH[t]] if t in WIDTH else None
 
 
-def fval(t, bits):
-    """decoded value of float bits as (kind, sign, value)"""
-    return decode(t, bits)
-
-
 def f2f(dt, st, bits, rnd=None, ftz=False, sat=False, relu=False, satfinite=False):
     """cvt to float dt from float st: (want, status)."""
     k = decode(st, bits)
@@ -191,7 +186,6 @@ def f2f(dt, st, bits, rnd=None, ftz=False, sat=False, relu=False, satfinite=Fals
         rnd = 'rn'
     if relu and sign:
         v, sign = Fr(0), 0
-        status = 'isa' if v else status
     if sat:
         if v == 'inf':
             v = Fr(1) if not sign else Fr(0)
@@ -489,7 +483,7 @@ comment('.relu: negative results become 0 (-0.0 too: H100, corpus cvt_relu_satfi
         'canonical NaN; .satfinite: beyond MAX_NORM (inf too) the sign-preserved MAX_NORM, NaN '
         'a NaN (§9.7.9.21 "Saturation modifier"; .satfinite from PTX ISA 8.1)')
 F32IN = [fb('f32', Fr(3, 2)), fb('f32', Fr(-3, 2)), 0x80000000, fb('f32', 70000),
-         fb('f32', -70000), fb('f32', 2 ** 130 // 2 ** 2), inf_of('f32'), inf_of('f32', 1),
+         fb('f32', -70000), fb('f32', 3 * 2 ** 126), inf_of('f32'), inf_of('f32', 1),
          nan_of('f32'), 0xffffffff, fb('f32', Fr(1) + Fr(1, 2 ** 11)),
          fb('f32', Fr(-1) - Fr(3, 2 ** 9))]
 for dt in ('f16', 'bf16'):
