@@ -600,6 +600,85 @@ for t, bits, sg in (('u8', 8, 0), ('s8', 8, 1), ('u4', 4, 0), ('s4', 4, 1), ('u2
         row('cvt.pack.sat.%s.s32.b32 %%d32, %%a32, %%b32, %%c32;' % t, hexw(a, 32),
             hexw(pack(bits, sg, a, b, c), 32), b=hexw(b, 32), c=hexw(c, 32), sec='9.7.9.22')
 
+
+# -------- forms that are not PTX: ptxas 13.0 -arch=sm_90 refuses each (its message), and
+# so must the simulator (tests/test_ptx_isa.c); the ISA's rules they break are in
+# sim/ptx/ptx_parse.c cvt_form_error
+REFUSED = [
+    ('cvt.rn.satfinite.tf32.f32 %d32, %a32;', "Modifier '.satfinite' on 'cvt.tf32.f32.rn' requires .target sm_100 or higher"),
+    ('cvt.rz.satfinite.tf32.f32 %d32, %a32;', "Modifier '.satfinite' on 'cvt.tf32.f32.rz' requires .target sm_100 or higher"),
+    ('cvt.rna.relu.tf32.f32 %d32, %a32;', "Modifier '.relu' cannot be combined with modifier '.rna'"),
+    ('cvt.rn.relu.satfinite.tf32.f32 %d32, %a32;', "Modifier '.satfinite' on 'cvt.tf32.f32.rn' requires .target sm_100 or higher"),
+    ('cvt.rm.tf32.f32 %d32, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rz.satfinite.e4m3x2.f32 %d16, %a32, %b32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.e4m3x2.f32 %d16, %a32, %b32;', "'.satfinite' modifier required for instruction 'cvt' with destination type '.e4m3x2'"),
+    ('cvt.rzi.sat.s32.bf16 %d32, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.f16.f32 %d16, %a32;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rn.f32.f16 %d32, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rni.f32.f16 %d32, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.sat.s32.s16 %d32, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.rn.relu.f32.f16 %d32, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rn.satfinite.f32.f64 %d32, %a64;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rn.relu.f16.f16 %d16, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rna.f16.f32 %d16, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.ftz.f64.f32 %d64, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.ftz.s32.f64 %d32, %a64;', "Modifier '.ftz' does not apply to this type of convert operation"),
+    ('cvt.rn.sat.bf16.f32 %d16, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.rn.satfinite.relu.f16x2.e4m3x2 %d32, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rn.f32.f32 %d32, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rz.f64.f64 %d64, %a64;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rni.f32.s32 %d32, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.s32.f32 %d32, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.s32.f32 %d32, %a32;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rn.s32.s16 %d32, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.ftz.s32.s16 %d32, %a16;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+    ('cvt.rm.relu.f16.f32 %d16, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rp.satfinite.bf16.f32 %d16, %a32;', "Modifier '.satfinite' cannot be combined with modifier '.rp'"),
+    ('cvt.rn.ftz.relu.f16.f32 %d16, %a32;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+    ('cvt.rn.sat.relu.f16.f32 %d16, %a32;', "Modifier '.relu' cannot be combined with modifier '.sat'"),
+    ('cvt.rn.ftz.f16x2.f32 %d32, %a32, %b32;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+    ('cvt.rn.sat.f16x2.f32 %d32, %a32, %b32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.rm.f16x2.f32 %d32, %a32, %b32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.sat.bf16.s32 %d16, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.ftz.f64.f16 %d64, %a16;', "Modifier '.ftz' does not apply to this type of convert operation"),
+    ('cvt.rn.ftz.f16.f64 %d16, %a64;', "Modifier '.ftz' does not apply to this type of convert operation"),
+    ('cvt.rn.relu.bf16.f16 %d16, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rn.satfinite.bf16.f16 %d16, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rni.f16.bf16 %d16, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.f16.f16 %d16, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.ftz.f16.f16 %d16, %a16;', "Modifier '.ftz' does not apply to this type of convert operation"),
+    ('cvt.rni.ftz.s32.f16 %d32, %a16;', "Modifier '.ftz' does not apply to this type of convert operation"),
+    ('cvt.sat.s64.s32 %d64, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.s32.u16 %d32, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.rn.ftz.satfinite.e4m3x2.f32 %d16, %a32, %b32;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+    ('cvt.rz.f16x2.e5m2x2 %d32, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rna.ftz.tf32.f32 %d32, %a32;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+    ('cvt.sat.u32.u32 %d32, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.bf16.bf16 %d16, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.f16.s32 %d16, %a32;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rn.bf16.bf16 %d16, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.f64.s32 %d64, %a32;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.f32.s16 %d32, %a16;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rzi.f32.f64 %d32, %a64;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rzi.f64.f32 %d64, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.f32.f64 %d32, %a64;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rzi.s32.s32 %d32, %a32;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.tf32.f32 %d32, %a32;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.bf16.u16 %d16, %a16;', "Rounding modifier required for instruction 'cvt'"),
+    ('cvt.rn.f64.f16 %d64, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.ftz.satfinite.f16.f32 %d16, %a32;', "Modifier '.satfinite' cannot be combined with modifier '.ftz'"),
+    ('cvt.rn.sat.satfinite.f16.f32 %d16, %a32;', "Modifier '.satfinite' cannot be combined with modifier '.sat'"),
+    ('cvt.sat.s16.u8 %d16, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.u16.u8 %d16, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.s16.s8 %d16, %a16;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.u64.u32 %d64, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.sat.s64.u32 %d64, %a32;', "Illegal modifier '.sat' for instruction 'cvt'"),
+    ('cvt.rn.ftz.f32.f16 %d32, %a16;', "Illegal rounding modifier for instruction 'cvt'"),
+    ('cvt.rn.relu.e4m3x2.f32 %d16, %a32, %b32;', "'.satfinite' modifier required for instruction 'cvt' with destination type '.e4m3x2'"),
+    ('cvt.b32.b16 %d32, %a16;', "Unexpected instruction types specified for 'cvt'"),
+    ('cvt.rn.ftz.tf32.f32 %d32, %a32;', "Illegal modifier '.ftz' for instruction 'cvt'"),
+]
+
 # ------------------------------------------------------------------ output
 HEAD = '''# tests/isa/cvt.txt -- every cvt form of the PTX ISA up to sm_90 (PTX ISA 9.0 §9.7.9.21
 # cvt, §9.7.9.22 cvt.pack), row by row, with inputs at each form's edges. Written by
@@ -619,6 +698,11 @@ HEAD = '''# tests/isa/cvt.txt -- every cvt form of the PTX ISA up to sm_90 (PTX 
 #                   the simulator's model, from the measurement its code cites; to be
 #                   measured on a GPU
 #         gpu    -- confirmed on a GPU (the comment above it says which)
+#
+#   ! why | instruction
+#
+# A form that is not PTX for sm_90 (why: ptxas 13.0's message for -arch=sm_90): the
+# simulator must refuse it.
 '''
 
 
@@ -634,6 +718,9 @@ def main():
         c = c if isinstance(c, str) else hexw(c, 32)
         out.append('= %s | %s | %s | %s | %s | %s | %s\n' % (sec, status, a, b, c, want, bd))
         n += 1
+    out.append('\n# not PTX: ptxas 13.0 -arch=sm_90 refuses these, and so must the simulator\n')
+    for bd, why in REFUSED:
+        out.append('! %s | %s\n' % (why, bd))
     sys.stdout.write(''.join(out))
     sys.stderr.write('cvt_table: %d rows\n' % n)
 
