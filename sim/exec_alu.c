@@ -389,9 +389,9 @@ static double fp8_val(uint32_t b, int e5m2)
 
 /* x to .e4m3 or .e5m2 (round to nearest even, .satfinite; .relu: negatives and -0.0 to
  * +0.0, as relu() for .f16). */
-static uint32_t to_fp8(double x, int e5m2, int relu_)
+static uint32_t to_fp8(double x, int e5m2, int use_relu)
 {
-    if (relu_)
+    if (use_relu)
         x = relu(x);
     if (!e5m2)
         return to_e4m3(x);
