@@ -688,10 +688,10 @@ HEAD = '''# tests/isa/cvt.txt -- every cvt form of the PTX ISA up to sm_90 (PTX 
 #
 #   = section | status | a | b | c | want | instruction
 #
-# The instruction names its operands %dN (the result), %aN, %bN, %cN (N = 16, 32 or 64: a
-# .bN register). The harness loads a, b and c (u64) into %a16/%a32/%a64 (their low bits),
-# likewise b and c, zeroes %dN, runs the instruction and compares %dN, zero-extended to 64
-# bits, with want.
+# The instruction names its operands %dN (the result), %aN, %bN, %cN (N = 8, 16, 32 or
+# 64: a .bN register; 8 only beside .bf16, where ptxas takes no wider one). The harness
+# puts the low N bits of a, b and c (u64) in %aN, %bN, %cN, runs the instruction and
+# compares %dN, zero-extended to 64 bits, with want.
 # status: isa    -- the bits follow from the ISA's text (the section cited); to be
 #                   confirmed on a GPU (tools/cvt_gpu_check.sh)
 #         unspec -- the ISA leaves these bits open (which NaN, the sign of a clamped -0.0):
