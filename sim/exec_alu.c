@@ -113,6 +113,34 @@ static uint64_t float_to_int(double x, int rnd, ptx_type dt, unsigned ssz)
     return (uint64_t)x;
 }
 
+/* The integer v (zx: unsigned; else signed) of ssz bytes as a double that rounds like v
+ * itself to a format of at most 51 mantissa bits (f16, bf16): above 2^53 the bits below
+ * the double's precision become one sticky bit, so .rn/.rz/.rm/.rp see the exact value
+ * (a plain (double) would round twice: cvt.rn.bf16.u64 of 2^63 + 2^55 + 1 gave 2^63). */
+static double int_to_double_sticky(uint64_t v, unsigned ssz, int is_signed)
+{
+    const int neg = is_signed && sx(v, ssz) < 0;
+    uint64_t m = neg ? (uint64_t)0 - (uint64_t)sx(v, ssz) : zx(v, ssz);
+    if (m >> 53) {
+        const int sh = 64 - __builtin_clzll(m) - 53;
+        m = (m >> sh) | ((m & (((uint64_t)1 << sh) - 1)) != 0);
+        return neg ? -ldexp((double)m, sh) : ldexp((double)m, sh);
+    }
+    return neg ? -(double)m : (double)m;
+}
+
+/* x rounded to an integral value by cvt's integer rounding rnd (.rni ties to even, .rzi,
+ * .rmi, .rpi; PTX ISA §9.7.9.21 "Integer Notes"); -0.0 and a NaN kept. */
+static double round_integral(double x, int rnd)
+{
+    switch (rnd) {
+    case PTX_RND_RNI: return nearbyint(x);
+    case PTX_RND_RZI: return trunc(x);
+    case PTX_RND_RMI: return floor(x);
+    default: return ceil(x);
+    }
+}
+
 /* cvt, PTX ISA §9.7.9.21. */
 uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
 {
@@ -127,14 +155,17 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
             x = half_val((uint32_t)v, st == PTX_T_BF16);
         else if (PTX_TCLASS(st) == PTX_TC_F)
             x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
-        else if (PTX_TCLASS(st) == PTX_TC_S)
-            x = (double)sx(v, ssz);
         else
-            x = (double)zx(v, ssz);
+            x = int_to_double_sticky(v, ssz, PTX_TCLASS(st) == PTX_TC_S);
         if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
+            int rnd = in->rnd;
+            if (rnd >= PTX_RND_RNI && rnd <= PTX_RND_RPI) { /* cvt.rni.f16.f16: integral */
+                x = round_integral(x, rnd);
+                rnd = PTX_RND_RN;
+            }
             if (in->bop & PTX_RELU)
                 x = relu(x);
-            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, in->rnd,
+            return half_bits(sat ? satd(x) : x, dt == PTX_T_BF16, rnd,
                              (in->bop & PTX_CVT_SATFINITE) != 0);
         }
         if (PTX_TCLASS(dt) != PTX_TC_F)
@@ -153,13 +184,8 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
         double x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
         if (PTX_TCLASS(dt) != PTX_TC_F)
             return float_to_int(x, in->rnd, dt, ssz);
-        switch (in->rnd) {
-        case PTX_RND_RNI: x = nearbyint(x); break;
-        case PTX_RND_RZI: x = trunc(x); break;
-        case PTX_RND_RMI: x = floor(x); break;
-        case PTX_RND_RPI: x = ceil(x); break;
-        default: break;
-        }
+        if (in->rnd >= PTX_RND_RNI && in->rnd <= PTX_RND_RPI)
+            x = round_integral(x, in->rnd);
         if (sat)
             x = satd(x);
         if (dsz == 4) {
@@ -361,11 +387,12 @@ static double fp8_val(uint32_t b, int e5m2)
     return (b & 0x80) ? -v : v;
 }
 
-/* x to .e4m3 or .e5m2 (round to nearest even, .satfinite; .relu: negatives to +0). */
-static uint32_t to_fp8(double x, int e5m2, int relu)
+/* x to .e4m3 or .e5m2 (round to nearest even, .satfinite; .relu: negatives and -0.0 to
+ * +0.0, as relu() for .f16). */
+static uint32_t to_fp8(double x, int e5m2, int use_relu)
 {
-    if (relu && x < 0)
-        x = 0;
+    if (use_relu)
+        x = relu(x);
     if (!e5m2)
         return to_e4m3(x);
     return x != x ? 0x7f : small_float(x, 5, 2, PTX_RND_RN, 1) & 0xff;
@@ -373,10 +400,14 @@ static uint32_t to_fp8(double x, int e5m2, int relu)
 
 uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b)
 {
-    const int relu = (in->bop & PTX_RELU) != 0;
+    const int has_relu = (in->bop & PTX_RELU) != 0;
     switch (in->cmp) {
-    case PTX_CVT_TF32: { /* keep 10 mantissa bits: .rna ties away, .rn ties to even */
+    case PTX_CVT_TF32: { /* keep 10 mantissa bits: .rna ties away, .rn ties to even;
+                          * .relu: a negative value (-0.0, -inf too) gives +0.0, as for
+                          * .f16 (sim_cvt), a NaN the canonical NaN */
         uint32_t x = (uint32_t)a;
+        if (has_relu && (x & 0x80000000u) && (x & 0x7fffffffu) <= 0x7f800000u)
+            return 0;
         if ((x & 0x7f800000u) == 0x7f800000u) /* infinity or NaN */
             return (x & 0x7fffffu)
                        ? 0x7fffffffu
@@ -401,14 +432,14 @@ uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b)
             hi = half_val((uint32_t)(a >> 16) & 0xffff, 0);
             lo = half_val((uint32_t)a & 0xffff, 0);
         }
-        return (to_fp8(hi, e5, relu) << 8) | to_fp8(lo, e5, relu);
+        return (to_fp8(hi, e5, has_relu) << 8) | to_fp8(lo, e5, has_relu);
     }
     default: { /* cvt.f16x2 from .e4m3x2 / .e5m2x2: each byte to a half, exactly */
         const int e5 = in->cmp == PTX_CVT_FROM_E5M2X2;
         double hi = fp8_val((uint32_t)(a >> 8) & 0xff, e5), lo = fp8_val((uint32_t)a & 0xff, e5);
-        if (relu) {
-            hi = hi < 0 ? 0 : hi;
-            lo = lo < 0 ? 0 : lo;
+        if (has_relu) {
+            hi = relu(hi);
+            lo = relu(lo);
         }
         return ((uint64_t)half_bits(hi, 0, PTX_RND_RN, 0) << 16) | half_bits(lo, 0, PTX_RND_RN, 0);
     }

@@ -444,10 +444,13 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         }
         FOR_LANES
         uint64_t r = sim_cvt(in, A(1));
-        /* a signed result narrower than 32 bits is sign-extended in its register
-             * (PTX ISA §9.7.9.21 cvt) */
-        if (tc == PTX_TC_S && sz < 4)
-            r = zx((uint64_t)sx(r, sz), 4);
+        /* a signed result is sign-extended to its register's width: 32 bits for a
+         * narrower type, 64 in a 64-bit register (.wide, from the parser; PTX ISA
+         * §9.7.9.21 cvt Notes) */
+        if (tc == PTX_TC_S && sz < 8)
+            r = (in->flags & PTX_F_WIDE) ? (uint64_t)sx(r, sz)
+                : sz < 4                 ? zx((uint64_t)sx(r, sz), 4)
+                                         : r;
         D = r;
         END_LANES
         break;

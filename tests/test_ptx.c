@@ -195,8 +195,9 @@ static const char version_ptx[] =
     ".version %s\n.target sm_90\n.address_size 64\n"
     ".visible .entry k(.param .u64 p)\n{\n"
     "  .reg .b32 %%r<4>;\n  .reg .pred %%p<2>;\n  .reg .f32 %%f<2>;\n  .reg .b16 %%rs<2>;\n"
-    "  elect.sync %%r1|%%p1, -1;\n"             /* 10 */
-    "  cvt.rn.satfinite.f16.f32 %%rs1, %%f1;\n" /* 11 */
+    "  elect.sync %%r1|%%p1, -1;\n"              /* 10 */
+    "  cvt.rn.satfinite.f16.f32 %%rs1, %%f1;\n"  /* 11 */
+    "  cvt.rna.satfinite.tf32.f32 %%r2, %%f1;\n" /* 12 */
     "  ret;\n}\n";
 
 START_TEST(test_instructions_newer_than_the_ptx_version_are_refused)
@@ -211,6 +212,9 @@ START_TEST(test_instructions_newer_than_the_ptx_version_are_refused)
                                "and this PTX is .version 7.1"),
                   "%s", diag);
     ck_assert_msg(strstr(diag, "v.ptx:11:3: 'cvt.rn.satfinite.f16.f32' needs PTX ISA .version "
+                               "8.1 or later"),
+                  "%s", diag);
+    ck_assert_msg(strstr(diag, "v.ptx:12:3: 'cvt.rna.satfinite.tf32.f32' needs PTX ISA .version "
                                "8.1 or later"),
                   "%s", diag);
     free(diag);

@@ -7,7 +7,12 @@
  * simulator). It fails naming every instruction the simulator refuses (does not parse,
  * or stops with "unsupported") or miscomputes, except those the table lists as gaps
  * ("~" lines, with the reason), whose forms must still be refused. tools/isa_gpu_check.sh
- * runs the same table on a GPU. */
+ * runs the same table on a GPU.
+ *
+ * test_every_cvt_row does the same for tests/isa/cvt.txt, every cvt form row by row (PTX
+ * ISA §9.7.9.21 cvt, §9.7.9.22 cvt.pack: its header gives the format): all rows in one
+ * kernel run by one thread, each row's result compared with its stated bits;
+ * tools/cvt_gpu_check.sh runs the same rows on a GPU. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -306,12 +311,188 @@ START_TEST(test_every_instruction_runs)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- tests/isa/cvt.txt */
+
+/* One row's block: a, b, c (u64 at in + 24 i) into %aN/%bN/%cN (N = 8, 16, 32, 64: their
+ * low bits), %dN zero, the row's instruction, %dN zero-extended to out[i] (the register
+ * the instruction names; cvt.txt's header). */
+static void put_cvt_row(text *t, unsigned i, const char *body)
+{
+    static const char *const res[] = {"mov.b64 %a64, %d64;", "cvt.u64.u32 %a64, %d32;",
+                                      "cvt.u64.u16 %a64, %d16;", "cvt.u64.u8 %a64, %d8;"};
+    const int k = strstr(body, "%d64")   ? 0
+                  : strstr(body, "%d32") ? 1
+                  : strstr(body, "%d16") ? 2
+                                         : 3;
+    puts_t(t, "{\n.reg .b8 %a8, %d8;\n.reg .b16 %a16, %b16, %c16, %d16;\n"
+              ".reg .b32 %a32, %b32, %c32, %d32;\n.reg .b64 %a64, %b64, %c64, %d64;\n");
+    static const char regs[] = "abc";
+    for (int r = 0; r < 3; r++) {
+        const char x = regs[r];
+        printf_t(t,
+                 "ld.global.u64 %%%c64, [%%ai0+%u];\ncvt.u32.u64 %%%c32, %%%c64;\n"
+                 "cvt.u16.u64 %%%c16, %%%c64;\n",
+                 x, 24 * i + 8 * (unsigned)r, x, x, x, x);
+    }
+    puts_t(t, "cvt.u8.u64 %a8, %a64;\nmov.b16 %d16, 0;\nmov.b32 %d32, 0;\nmov.b64 %d64, 0;\n"
+              "cvt.u8.u16 %d8, %d16;\n");
+    puts_t(t, body);
+    printf_t(t, "\n%s\nst.global.u64 [%%ai1+%u], %%a64;\n}\n", res[k], 8 * i);
+}
+
+/* A module of one kernel k(out, in) running rows[0..n-1]'s bodies. */
+static char *cvt_module(const char *const *bodies, unsigned n)
+{
+    text t = {0};
+    puts_t(&t, ".version 8.7\n.target sm_90\n.address_size 64\n"
+               ".visible .entry k(.param .u64 pout, .param .u64 pin)\n{\n"
+               "  .reg .b64 %ai<2>;\n  ld.param.u64 %ai0, [pin];\n  ld.param.u64 %ai1, [pout];\n");
+    for (unsigned i = 0; i < n; i++)
+        put_cvt_row(&t, i, bodies[i]);
+    puts_t(&t, "  ret;\n}\n");
+    return t.p;
+}
+
+typedef struct cvt_row {
+    int line;
+    const char *status, *body;
+    uint64_t in[3], want;
+} cvt_row;
+
+START_TEST(test_every_cvt_row)
+{
+    size_t n;
+    char *table = fixture_read(ISA_DIR "cvt.txt", &n);
+    ck_assert_msg(table, "cannot read " ISA_DIR "cvt.txt (run tests from the repo root)");
+    cvt_row *rows = NULL;
+    unsigned nrows = 0, cap = 0, nbad = 0, nrefused = 0;
+    text report = {0};
+    int lineno = 0;
+    for (char *line = table, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (line[0] == '!') { /* not PTX: must be refused */
+            char *g[2];
+            ck_assert_msg(split(line + 1, g, 2) == 2, "cvt.txt: bad line '%s'", line);
+            char *src = cvt_module((const char *const *)&g[1], 1), *diag = NULL;
+            ptx_module_t *m = NULL;
+            if (ptx_parse(src, strlen(src), "cvt.ptx", &m, &diag) == SIM_OK) {
+                printf_t(&report, "  cvt.txt:%d `%s`: accepted, but it is not PTX (ptxas: %s)\n",
+                         lineno, g[1], g[0]);
+                nbad++;
+            }
+            nrefused++;
+            ptx_module_free(m);
+            free(diag);
+            free(src);
+            continue;
+        }
+        if (line[0] != '=') {
+            ck_assert_msg(line[0] == '#' || line[0] == '\0', "cvt.txt: unknown line '%s'", line);
+            continue;
+        }
+        char *f[7];
+        ck_assert_msg(split(line + 1, f, 7) == 7, "cvt.txt: bad row '%s'", line);
+        if (nrows == cap) {
+            cap = cap ? cap * 2 : 1024;
+            rows = realloc(rows, cap * sizeof *rows);
+            ck_assert_ptr_nonnull(rows);
+        }
+        cvt_row *r = &rows[nrows++];
+        r->line = lineno;
+        r->status = f[1];
+        r->body = f[6];
+        ck_assert_msg(parse_u64(f[2], &r->in[0]) && parse_u64(f[3], &r->in[1]) &&
+                          parse_u64(f[4], &r->in[2]) && parse_u64(f[5], &r->want) &&
+                          (!strcmp(f[1], "isa") || !strcmp(f[1], "unspec") || !strcmp(f[1], "gpu")),
+                      "cvt.txt: bad fields in '%s'", f[6]);
+    }
+    ck_assert_msg(nrows > 1000, "cvt.txt has only %u rows", nrows);
+    /* each row parsed alone first, so that a refused form is named */
+    const char **ok = malloc(nrows * sizeof *ok);
+    unsigned *okrow = malloc(nrows * sizeof *okrow), nok = 0;
+    ck_assert(ok && okrow);
+    for (unsigned i = 0; i < nrows; i++) {
+        char *src = cvt_module(&rows[i].body, 1), *diag = NULL;
+        ptx_module_t *m = NULL;
+        if (ptx_parse(src, strlen(src), "cvt.ptx", &m, &diag) == SIM_OK) {
+            ok[nok] = rows[i].body;
+            okrow[nok++] = i;
+        } else {
+            char *nl = diag ? strchr(diag, '\n') : NULL;
+            if (nl)
+                *nl = '\0';
+            printf_t(&report, "  cvt.txt:%d `%s`: refused: %s\n", rows[i].line, rows[i].body,
+                     diag ? diag : "parse failed");
+            nbad++;
+        }
+        ptx_module_free(m);
+        free(diag);
+        free(src);
+    }
+    char *src = cvt_module(ok, nok), *diag = NULL;
+    ptx_module_t *m = NULL;
+    ck_assert_msg(ptx_parse(src, strlen(src), "cvt.ptx", &m, &diag) == SIM_OK, "%s", diag);
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    ck_assert_ptr_nonnull(s);
+    uint64_t *in = calloc((size_t)nok * 3 + 1, sizeof *in), *out = calloc(nok + 1, sizeof *out);
+    ck_assert(in && out);
+    for (unsigned i = 0; i < nok; i++)
+        memcpy(&in[3 * i], rows[okrow[i]].in, sizeof rows[0].in);
+    uint64_t din = 0, dout = 0;
+    ck_assert_int_eq(sim_malloc(s, ((size_t)nok * 3 + 1) * 8, "in", &din), SIM_OK);
+    ck_assert_int_eq(sim_malloc(s, ((size_t)nok + 1) * 8, "out", &dout), SIM_OK);
+    sim_memcpy_htod(s, din, in, ((size_t)nok * 3 + 1) * 8);
+    sim_memcpy_htod(s, dout, out, ((size_t)nok + 1) * 8);
+    void *params[] = {&dout, &din};
+    unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+    sim_result res;
+    sim_status st = sim_launch(s, m, "k", g, b, 0, params, &res);
+    ck_assert_msg(st == SIM_OK, "the cvt kernel stopped: %s", res.fault.message);
+    sim_memcpy_dtoh(s, out, dout, ((size_t)nok + 1) * 8);
+    for (unsigned i = 0; i < nok; i++) {
+        const cvt_row *r = &rows[okrow[i]];
+        if (out[i] != r->want) {
+            printf_t(&report,
+                     "  cvt.txt:%d %s `%s` a=0x%llx b=0x%llx c=0x%llx: got 0x%llx, want 0x%llx\n",
+                     r->line, r->status, r->body, (unsigned long long)r->in[0],
+                     (unsigned long long)r->in[1], (unsigned long long)r->in[2],
+                     (unsigned long long)out[i], (unsigned long long)r->want);
+            nbad++;
+        }
+    }
+    printf("cvt.txt: %u rows and %u forms that are not PTX; %u wrong\n", nrows, nrefused, nbad);
+    if (report.p)
+        fputs(report.p, stdout);
+    fflush(stdout);
+    ck_assert_msg(nbad == 0,
+                  "%u of %u cvt rows and forms that are not PTX are wrong: refused, miscomputed "
+                  "or accepted (listed above)",
+                  nbad, nrows + nrefused);
+    sim_result_free(&res);
+    sim_free(s);
+    ptx_module_free(m);
+    free(report.p);
+    free(src);
+    free(in);
+    free(out);
+    free(ok);
+    free(okrow);
+    free(rows);
+    free(table);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ptx_isa");
     TCase *tc = tcase_create("isa");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_every_instruction_runs);
+    tcase_add_test(tc, test_every_cvt_row);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1840,6 +1840,83 @@ static int decode_barrier_cluster(parser *P, ptx_insn *in, const ptx_tok *mt)
     return 1;
 }
 
+/* Why a cvt's modifiers do not fit its types, or NULL (PTX ISA §9.7.9.21 cvt: "Rounding
+ * modifier is mandatory", "Integer Notes", "Floating Point Notes", the .ftz, .sat, .relu
+ * and .satfinite rules and the syntax's forms), as ptxas 13.0 -arch=sm_90 reads them:
+ * where ptxas accepts more than the text (a rounding on .bf16 to a wider float, none
+ * between .f16 and .bf16), so does this; tests/isa/cvt.txt lists forms it refuses. */
+static const char *cvt_form_error(const ptx_insn *in)
+{
+    const int dt = in->type, st = in->type2, rnd = in->rnd;
+    const int relu = (in->bop & PTX_RELU) != 0, satf = (in->bop & PTX_CVT_SATFINITE) != 0;
+    const int sat = (in->flags & PTX_F_SAT) != 0, ftz = (in->flags & PTX_F_FTZ) != 0;
+    const int frnd = rnd >= PTX_RND_RN && rnd <= PTX_RND_RP;
+    const int irnd = rnd >= PTX_RND_RNI && rnd <= PTX_RND_RPI;
+    const int rn_rz = rnd == PTX_RND_RN || rnd == PTX_RND_RZ;
+    if (in->cmp) { /* .tf32, .e4m3x2/.e5m2x2 (checked by the caller) */
+        if (ftz || sat)
+            return ".ftz and .sat do not apply to .tf32, .e4m3x2 or .e5m2x2";
+        if (in->cmp == PTX_CVT_TF32)
+            return rnd == PTX_RND_RNA && relu ? ".relu cannot be combined with .rna"
+                   : rnd != PTX_RND_RNA && satf
+                       ? "cvt.rn/.rz.satfinite.tf32.f32 needs sm_100 (PTX ISA 8.6)"
+                       : NULL;
+        if (in->cmp >= PTX_CVT_FROM_E4M3X2 && satf)
+            return ".satfinite does not apply to .f16x2 from .e4m3x2/.e5m2x2";
+        return rnd != PTX_RND_RN && in->cmp >= PTX_CVT_FROM_E4M3X2 ? "the rounding is .rn" : NULL;
+    }
+    if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2)
+        return st != PTX_T_F32 ? "the source of .f16x2/.bf16x2 is two .f32"
+               : !rn_rz        ? "to .f16x2/.bf16x2 the rounding is .rn or .rz"
+               : ftz || sat    ? ".ftz and .sat do not apply to .f16x2/.bf16x2"
+                               : NULL;
+    const int dtc = PTX_TCLASS(dt), stc = PTX_TCLASS(st);
+    const int dfl = dtc == PTX_TC_F || dtc == PTX_TC_BF, sfl = stc == PTX_TC_F || stc == PTX_TC_BF;
+    if ((!dfl && dtc != PTX_TC_U && dtc != PTX_TC_S) ||
+        (!sfl && stc != PTX_TC_U && stc != PTX_TC_S))
+        return "the types are .u8-.u64, .s8-.s64, .f16, .bf16, .f32 and .f64";
+    if ((relu || satf) && !(st == PTX_T_F32 && (dt == PTX_T_F16 || dt == PTX_T_BF16)))
+        return ".relu and .satfinite are for .f16/.bf16 from .f32";
+    if ((relu || satf) && !rn_rz)
+        return "with .relu or .satfinite the rounding is .rn or .rz";
+    if ((relu || satf) && (sat || ftz))
+        return ".relu and .satfinite cannot be combined with .sat or .ftz";
+    if (ftz && dt != PTX_T_F32 && st != PTX_T_F32)
+        return ".ftz applies only where .dtype or .atype is .f32";
+    if (sat && dt == PTX_T_BF16)
+        return ".sat does not apply to a .bf16 destination";
+    if (!dfl && !sfl) { /* integer to integer */
+        if (rnd)
+            return "a rounding modifier is illegal between integer types";
+        if (ftz)
+            return ".ftz does not apply between integer types";
+        const unsigned ds = PTX_TSIZE(dt), ss = PTX_TSIZE(st);
+        const int dsg = dtc == PTX_TC_S, ssg = stc == PTX_TC_S;
+        const int superset = ssg ? dsg && ds >= ss : dsg ? ds > ss : ds >= ss;
+        return sat && superset ? ".sat is illegal where the destination holds every source value"
+                               : NULL;
+    }
+    if (!dfl) /* float to integer */
+        return !irnd                     ? "float to integer needs .rni, .rzi, .rmi or .rpi"
+               : sat && st == PTX_T_BF16 ? ".sat does not apply to a .bf16 source"
+               : ftz && st != PTX_T_F32  ? ".ftz applies only to an .f32 source"
+                                         : NULL;
+    if (!sfl) /* integer to float */
+        return frnd ? NULL : "integer to float needs .rn, .rz, .rm or .rp";
+    if (dt == st) /* an integral value in the same format, or none */
+        return frnd ? "between equal float types the rounding is .rni, .rzi, .rmi or .rpi" : NULL;
+    if (irnd)
+        return "integer rounding applies only between equal float types";
+    const int dbits = dt == PTX_T_BF16 ? 8 : dt == PTX_T_F16 ? 11 : dt == PTX_T_F32 ? 24 : 53;
+    const int sbits = st == PTX_T_BF16 ? 8 : st == PTX_T_F16 ? 11 : st == PTX_T_F32 ? 24 : 53;
+    const int half_pair = PTX_TSIZE(dt) == 2 && PTX_TSIZE(st) == 2; /* f16 <-> bf16 */
+    if (!half_pair && dbits < sbits && !frnd)
+        return "a narrowing float conversion needs .rn, .rz, .rm or .rp";
+    if (dbits > sbits && PTX_TSIZE(dt) > PTX_TSIZE(st) && frnd && st != PTX_T_BF16)
+        return "a widening float conversion takes no rounding modifier";
+    return NULL;
+}
+
 /* Splits the mnemonic into op and modifiers (PTX ISA §9.7: instruction syntax). */
 static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
 {
@@ -2189,6 +2266,12 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         diag(P, mt->line, mt->col, "cvt needs two types");
         return 0;
     }
+    const char *cvt_why = op == PTX_OP_cvt ? cvt_form_error(in) : NULL;
+    if (cvt_why) {
+        diag(P, mt->line, mt->col, "'%.*s': %s (PTX ISA §9.7.9.21 cvt)", (int)mt->len, mt->p,
+             cvt_why);
+        return 0;
+    }
     if ((op == PTX_OP_st_async || op == PTX_OP_red_async) && !has_sub(mt, ".shared::cluster") &&
         !has_sub(mt, ".mbarrier::complete_tx::bytes")) {
         diag(P, mt->line, mt->col,
@@ -2284,7 +2367,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
     /* Instructions newer than the module's .version: ptxas refuses them ("Feature 'elect'
      * requires PTX ISA .version 8.0 or later", checked with CUDA 13's ptxas on an H200),
      * so the simulator does too. PTX ISA "PTX ISA Notes" of elect.sync and mbarrier
-     * (expect_tx, complete_tx: 8.0) and cvt (.satfinite to .f16/.bf16 from .f32: 8.1). */
+     * (expect_tx, complete_tx: 8.0) and cvt (.satfinite to .f16/.bf16/.tf32 from .f32: 8.1). */
     int need = 0;
     if (op == PTX_OP_elect ||
         (op == PTX_OP_mbarrier && (in->cmp == PTX_MBAR_EXPECT_TX ||
@@ -2292,7 +2375,7 @@ static int decode_mnemonic(parser *P, ptx_insn *in, const ptx_tok *mt)
         need = 80;
     else if (op == PTX_OP_cvt && (in->bop & PTX_CVT_SATFINITE) && in->type2 == PTX_T_F32 &&
              (in->type == PTX_T_F16 || in->type == PTX_T_BF16 || in->type == PTX_T_F16X2 ||
-              in->type == PTX_T_BF16X2))
+              in->type == PTX_T_BF16X2 || in->cmp == PTX_CVT_TF32))
         need = 81;
     if (need && P->ptx_version && P->ptx_version < need) {
         diag(P, mt->line, mt->col,
@@ -2463,6 +2546,14 @@ static void parse_insn(parser *P, int guard, int gneg)
                     in.o[i].imm = (uint64_t)in.o[i].reg | ((uint64_t)(in.o[i].reg + 1u) << 16);
                     in.o[i].reg = PTX_NOREG;
                 }
+        /* cvt to a signed integer narrower than a 64-bit destination register: the result
+         * is sign-extended to the register's width (PTX ISA §9.7.9.21 Notes), marked
+         * with .wide, which cvt has not */
+        if (in.op == PTX_OP_cvt && !in.cmp && PTX_TCLASS(in.type) == PTX_TC_S &&
+            PTX_TSIZE(in.type) < 8 && n >= 1 && in.o[0].kind == PTX_OPK_REG &&
+            (int)in.o[0].reg < m->funcs[P->fn].nregs &&
+            PTX_TSIZE(m->funcs[P->fn].reginfo[in.o[0].reg].type) == 8)
+            in.flags |= PTX_F_WIDE;
         int want = ptx_op_table[in.op].nopnd; /* ptx_ops.def, or by the modifiers: */
         if (in.op == PTX_OP_bar || in.op == PTX_OP_barrier)
             want = in.cmp == PTX_BAR_RED      ? ((n == 3 || n == 4) ? n : 3)
