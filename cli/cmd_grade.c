@@ -495,32 +495,6 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     return nfailed || nerrors ? 1 : 0;
 }
 
-/* The worker processes a grading runs at once: --jobs (arg), else GPULEARN_JOBS, else the
- * cores this process may use (gl_pool_cores). 0 with *jobs set, or the exit code after
- * the message. */
-static int jobs_count(const char *arg, int *jobs)
-{
-    const char *env = getenv("GPULEARN_JOBS");
-    const char *v = arg ? arg : env && *env ? env : NULL;
-    if (!v) {
-        *jobs = gl_pool_cores();
-        return 0;
-    }
-    char *end = NULL;
-    errno = 0;
-    const long n = strtol(v, &end, 10);
-    if (!*v || *end || errno || n < 1 || n > GL_POOL_MAX_WORKERS) {
-        char msg[256];
-        snprintf(msg, sizeof msg,
-                 "%s must be a whole number from 1 to %d (worker processes), "
-                 "not '%.100s'",
-                 arg ? "--jobs" : "GPULEARN_JOBS", GL_POOL_MAX_WORKERS, v);
-        return cli_usage_error("%s", msg);
-    }
-    *jobs = (int)n;
-    return 0;
-}
-
 int cmd_grade(int argc, char **argv)
 {
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
@@ -569,9 +543,10 @@ int cmd_grade(int argc, char **argv)
                                "");
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
-    int njobs = 1;
-    if ((rc = jobs_count(jobs, &njobs)) != 0)
-        return rc;
+    char why[256];
+    const int njobs = gl_pool_workers(jobs, why, sizeof why);
+    if (njobs < 0)
+        return cli_usage_error("%s", why);
     gl_lesson l;
     if ((rc = cli_exercise_lesson(c.pos[0], "grade", &l)) != 0)
         return rc;

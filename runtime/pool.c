@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +20,24 @@ int gl_pool_cores(void)
 #endif
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (n > GL_POOL_MAX_WORKERS ? GL_POOL_MAX_WORKERS : (int)n) : 1;
+}
+
+int gl_pool_workers(const char *arg, char *why, size_t why_len)
+{
+    const char *env = getenv("GPULEARN_JOBS");
+    const char *v = arg ? arg : env && *env ? env : NULL;
+    if (!v)
+        return gl_pool_cores();
+    char *end = NULL;
+    errno = 0;
+    const long n = strtol(v, &end, 10);
+    if (!*v || *end || errno || n < 1 || n > GL_POOL_MAX_WORKERS) {
+        snprintf(why, why_len,
+                 "%s must be a whole number from 1 to %d (worker processes), not '%.100s'",
+                 arg ? "--jobs" : "GPULEARN_JOBS", GL_POOL_MAX_WORKERS, v);
+        return -1;
+    }
+    return (int)n;
 }
 
 enum { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_CANCELLED };

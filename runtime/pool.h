@@ -10,6 +10,7 @@
 #ifndef GL_POOL_H
 #define GL_POOL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/child.h"
@@ -20,6 +21,12 @@ int gl_pool_cores(void);
 
 /* The largest worker count gpulearn accepts (--jobs, GPULEARN_JOBS). */
 #define GL_POOL_MAX_WORKERS 1024
+
+/* The workers to run at once: arg (--jobs; NULL: none given), else the environment's
+ * GPULEARN_JOBS, else gl_pool_cores(). -1 with why (a sentence naming --jobs or
+ * GPULEARN_JOBS) when the one given is not a whole number from 1 to
+ * GL_POOL_MAX_WORKERS. */
+int gl_pool_workers(const char *arg, char *why, size_t why_len);
 
 /* How to run a pool's jobs. */
 typedef struct gl_pool_opts {
