@@ -11,6 +11,10 @@ case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 # tests use tmux servers of their own, every test its own temporary folders, no test
 # builds or listens on a port).
 serial=""
+# The tests are what runs at once: a grading inside one makes its runs one after the
+# other (tests/grade_jobs.sh asks for workers itself), so that N tests keep N cores busy
+# and no launch nears its wall-time limit for want of one.
+export GPULEARN_JOBS=${GPULEARN_JOBS:-1}
 passed=0; failed=0; skipped=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
