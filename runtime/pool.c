@@ -13,13 +13,15 @@
 
 int gl_pool_cores(void)
 {
+    long n = 0;
 #ifdef __linux__
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
 #endif
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (n > GL_POOL_MAX_WORKERS ? GL_POOL_MAX_WORKERS : (int)n) : 1;
+    if (n <= 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > GL_POOL_MAX_WORKERS ? GL_POOL_MAX_WORKERS : (int)n;
 }
 
 int gl_pool_workers(const char *arg, char *why, size_t why_len)
