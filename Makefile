@@ -214,8 +214,12 @@ $(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The tests run as many at a time as make's -j N (`make -j2 check`: 2), else as the
+# machine has processors (tests/run_all.sh).
 check: $(BIN) $(LIBCUDART) $(TEST_BIN) $(FUZZ_STUB_BIN)
-	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) \
+	  GPULEARN_TEST_JOBS=$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))) \
+	  sh tests/run_all.sh $(TEST_BIN)
 
 # `make bench` measures a release build unless MODE is given on the command line (or in
 # the environment): it re-runs make with MODE=release. Exit 1 only if a kernel's result

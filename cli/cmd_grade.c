@@ -15,6 +15,7 @@
 #include "runtime/child.h"
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
+#include "runtime/pool.h"
 #include "runtime/sandbox.h"
 #include "runtime/workspace.h"
 
@@ -61,43 +62,92 @@ static void grade_child(int fd, void *arg)
     _exit(st == GL_OK ? 0 : 3);
 }
 
-/* Grades one file into a JSON report in a child process, so that nothing one
- * submission does (a crash, a hang) reaches the others. Returns the report's JSON text
- * (caller frees), or NULL with *why set. */
-static char *grade_in_child(const gl_lesson *l, const char *path, const gl_grade_opts *opts,
-                            char *why, size_t why_len)
+/* A batch's submissions, each graded in a worker of its own (a gl_pool body). */
+typedef struct batch_jobs {
+    const gl_lesson *l;
+    const char *dir;
+    struct dirent **names;
+    const gl_grade_opts *opts;
+} batch_jobs;
+
+static void batch_child(int fd, int job, void *ctx)
 {
-    grade_args a = {l, path, opts};
-    gl_child ch;
-    const int started = gl_child_spawn(&ch, NULL, grade_child, &a);
-    if (started != 0) {
-        snprintf(why, why_len,
-                 started == GL_CHILD_ERR_PIPE ? "cannot create a pipe: %s" : "cannot fork: %s",
-                 strerror(errno));
-        return NULL;
-    }
-    gl_msg_in in = {0};
-    const gl_msg_rc got =
-        gl_msg_recv(ch.fd, &in, BATCH_REPORT_MAX, gl_child_now() + BATCH_SUBMISSION_SECONDS);
-    gl_child_exit ex;
-    if (got == GL_MSG_OK || got == GL_MSG_EOF) {
-        gl_child_close(&ch);
-        gl_child_wait(&ch, GL_CHILD_FOREVER, &ex);
-    } else {
-        gl_child_stop(&ch, GL_CHILD_FOREVER, &ex); /* with what it started */
-    }
-    if (got == GL_MSG_TIMEOUT) {
+    const batch_jobs *b = ctx;
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", b->dir, b->names[job]->d_name);
+    grade_args a = {b->l, path, b->opts};
+    grade_child(fd, &a);
+}
+
+/* The JSON report a submission's worker sent (caller frees), so that nothing one
+ * submission does (a crash, a hang) reaches the others; or NULL with *why set. */
+static char *batch_report(gl_pool_result *res, char *why, size_t why_len)
+{
+    if (res && res->start_errno)
+        snprintf(why, why_len, "cannot start the grader: %s", strerror(res->start_errno));
+    else if (res && res->end == GL_MSG_TIMEOUT)
         snprintf(why, why_len, "grading took longer than %d seconds and was stopped",
                  BATCH_SUBMISSION_SECONDS);
-    } else if (ex.signal) {
-        snprintf(why, why_len, "the grader crashed on this submission (signal %d)", ex.signal);
-    } else if (got != GL_MSG_OK || in.h.type != BATCH_MSG_REPORT || in.h.len == 0) {
+    else if (res && res->exit.signal)
+        snprintf(why, why_len, "the grader crashed on this submission (signal %d)",
+                 res->exit.signal);
+    else if (!res || res->nmsgs < 1 || res->msgs[0].h.type != BATCH_MSG_REPORT ||
+             res->msgs[0].h.len == 0)
         snprintf(why, why_len, "the grader produced no report");
-    } else {
-        return gl_msg_in_take(&in);
-    }
-    gl_msg_in_free(&in);
+    else
+        return gl_msg_in_take(&res->msgs[0]);
     return NULL;
+}
+
+/* The progress line of a batch on a terminal (stderr): submissions graded of all,
+ * time elapsed and an estimate of the time left. */
+typedef struct batch_progress {
+    int on;    /* stderr is a terminal */
+    int shown; /* the line is on the screen */
+    double t0; /* the batch's start (gl_child_now) */
+    int done, total;
+} batch_progress;
+
+/* s seconds as "42s" or "3m07s". */
+static void duration(char *buf, size_t n, double s)
+{
+    const long t = (long)(s + 0.5);
+    if (t < 60)
+        snprintf(buf, n, "%lds", t);
+    else
+        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+}
+
+static void progress_draw(batch_progress *p)
+{
+    if (!p->on)
+        return;
+    const double el = gl_child_now() - p->t0;
+    char e[32], left[64] = "";
+    duration(e, sizeof e, el);
+    if (p->done > 0 && p->done < p->total) {
+        char l[32];
+        duration(l, sizeof l, el / p->done * (p->total - p->done));
+        snprintf(left, sizeof left, ", about %s left", l);
+    }
+    fprintf(stderr, "\r\033[K%d of %d graded, %s elapsed%s", p->done, p->total, e, left);
+    p->shown = 1;
+}
+
+/* A gl_pool progress hook. */
+static void progress_update(void *ctx, int done, int total)
+{
+    batch_progress *p = ctx;
+    p->done = done, p->total = total;
+    progress_draw(p);
+}
+
+/* Takes the line off the screen (before a line of the batch's own output). */
+static void progress_clear(batch_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -311,11 +361,36 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
+    /* submissions in parallel, each in a worker of its own; fewer submissions than
+     * workers share the rest among their runs (gl_grade_opts.jobs) */
+    const int jobs = class_opts.jobs > 1 ? class_opts.jobs : 1;
+    const int workers = jobs < n ? jobs : n;
+    class_opts.jobs = jobs / workers;
+    batch_jobs bj = {l, dir, names, opts};
+    batch_progress prog = {.on = isatty(STDERR_FILENO), .t0 = gl_child_now(), .total = n};
+    const gl_pool_opts po = {.workers = workers,
+                             .njobs = n,
+                             .body = batch_child,
+                             .ctx = &bj,
+                             .max_message = BATCH_REPORT_MAX,
+                             .job_timeout_s = BATCH_SUBMISSION_SECONDS,
+                             .progress = progress_update,
+                             .progress_ctx = &prog};
+    gl_pool *pool = gl_pool_new(&po);
+    if (!pool) {
+        fprintf(stderr, "gpulearn: out of memory\n");
+        fclose(csv);
+        free(csv_text);
+        cJSON_Delete(summary);
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return 2;
+    }
     for (int i = 0; i < n; i++) {
-        char path[PATH_MAX * 2];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
         char why[512] = "";
-        char *text = grade_in_child(l, path, opts, why, sizeof why);
+        char *text = batch_report(gl_pool_wait(pool, i), why, sizeof why);
+        progress_clear(&prog);
         cJSON *rep = text ? cJSON_Parse(text) : NULL;
         free(text);
         if (rep && cJSON_GetObjectItemCaseSensitive(rep, "error")) {
@@ -344,6 +419,8 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
             add_text(o, "error", why);
             cJSON_AddItemToArray(subs, o);
             printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
+            fflush(stdout);
+            progress_draw(&prog);
             continue;
         }
         int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "passed"));
@@ -380,10 +457,14 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         nfailed += !passed;
         printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
                *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
+        fflush(stdout);
+        progress_draw(&prog);
         add_text(rep, "file", names[i]->d_name);
         cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
         cJSON_AddItemToArray(subs, rep);
     }
+    gl_pool_free(pool);
+    progress_clear(&prog);
     cJSON_AddNumberToObject(summary, "passed", npassed);
     cJSON_AddNumberToObject(summary, "failed", nfailed);
     cJSON_AddNumberToObject(summary, "errors", nerrors);
@@ -417,8 +498,9 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
 int cmd_grade(int argc, char **argv)
 {
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
-     * --format junit. */
-    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL;
+     * --format junit, --seed N, --memory-limit SIZE, --jobs N. */
+    const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
+               *jobs = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
@@ -429,6 +511,7 @@ int cmd_grade(int argc, char **argv)
                             : strcmp(a, "--format") == 0       ? &format
                             : strcmp(a, "--seed") == 0         ? &seed
                             : strcmp(a, "--memory-limit") == 0 ? &memory
+                            : strcmp(a, "--jobs") == 0         ? &jobs
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
@@ -460,6 +543,10 @@ int cmd_grade(int argc, char **argv)
                                "");
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
+    char why[256];
+    const int njobs = gl_pool_workers(jobs, why, sizeof why);
+    if (njobs < 0)
+        return cli_usage_error("%s", why);
     gl_lesson l;
     if ((rc = cli_exercise_lesson(c.pos[0], "grade", &l)) != 0)
         return rc;
@@ -469,7 +556,8 @@ int cmd_grade(int argc, char **argv)
                           .compile = {.compiler = c.compiler,
                                       .verbose = c.verbose,
                                       .arch = c.arch,
-                                      .arch_origin = c.arch ? "--arch" : NULL}};
+                                      .arch_origin = c.arch ? "--arch" : NULL},
+                          .jobs = njobs};
     if (seed) {
         char *end = NULL;
         errno = 0;

@@ -11,6 +11,7 @@
 
 #include "runtime/grade.h"
 #include "runtime/arch.h"
+#include "runtime/pool.h"
 #include "runtime/sandbox.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
@@ -1419,6 +1420,317 @@ static ptx_module_t *parse_ptx(const char *ptx, const char *name, char *diag_out
     return m;
 }
 
+/* ------------------------------------------------------------- a grading's runs */
+
+/* What every graded launch of one grading shares. */
+typedef struct grade_env {
+    const gl_exercise *e;
+    uint64_t step_limit; /* warp instructions */
+    uint64_t mem_limit;  /* bytes */
+    const char *mem_origin;
+    gl_compile_opts sim_compile; /* the modelled target */
+    const gl_compiled *ref, *sub;
+    int sandboxed; /* the submission's launches run in the sandbox */
+    int traced;    /* some check is a metric */
+    uint64_t seed; /* the grading's seed (gl_grade_report.seed) */
+} grade_env;
+
+/* The reference's launch at size n with inputs. */
+static gl_run_opts ref_opts(const grade_env *g, int64_t n, gl_inputs inputs)
+{
+    int ref_metrics = 0; /* work_distribution compares with the reference's blocks */
+    for (int k = 0; k < g->e->nchecks; k++)
+        ref_metrics |= g->e->checks[k].metric && !inputs &&
+                       strcmp(g->e->checks[k].metric, "work_distribution") == 0 &&
+                       uses_size(&g->e->checks[k], g->e, n);
+    return (gl_run_opts){.step_limit = g->step_limit,
+                         .metrics = ref_metrics,
+                         .compile = g->sim_compile,
+                         .regs = g->ref->regs,
+                         .regs_why = g->ref->regs_why,
+                         .memory_limit = g->mem_limit,
+                         .memory_limit_origin = g->mem_origin};
+}
+
+/* The submission's launch at size n, deterministic schedule. */
+static gl_run_opts sub_opts(const grade_env *g, int64_t n)
+{
+    int metric_here = 0;
+    for (int k = 0; k < g->e->nchecks; k++)
+        metric_here |=
+            g->e->checks[k].kind == GL_CHECK_METRIC && uses_size(&g->e->checks[k], g->e, n);
+    return (gl_run_opts){.step_limit = g->step_limit,
+                         .metrics = g->traced && metric_here,
+                         .compile = g->sim_compile,
+                         .regs = g->sub->regs,
+                         .regs_why = g->sub->regs_why,
+                         .memory_limit = g->mem_limit,
+                         .memory_limit_origin = g->mem_origin,
+                         .sandbox = g->sandboxed};
+}
+
+/* The submission's debug build's launch. */
+static gl_run_opts dbg_opts(const grade_env *g)
+{
+    return (gl_run_opts){.step_limit = g->step_limit,
+                         .compile = g->sim_compile,
+                         .memory_limit = g->mem_limit,
+                         .memory_limit_origin = g->mem_origin,
+                         .sandbox = g->sandboxed};
+}
+
+/* The submission's launch under random schedule s (from 0). */
+static gl_run_opts sched_opts(const grade_env *g, int s)
+{
+    const uint64_t seed = (g->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
+    return (gl_run_opts){.step_limit = g->step_limit,
+                         .schedule_random = seed != 0,
+                         .schedule_seed = seed,
+                         .compile = g->sim_compile,
+                         .memory_limit = g->mem_limit,
+                         .memory_limit_origin = g->mem_origin,
+                         .sandbox = g->sandboxed};
+}
+
+/* The random schedules size n runs under when its deterministic run finished: the most
+ * seeds of its random_schedule checks, else 1 for no_races; -1: none at all. */
+static int sched_count(const gl_exercise *e, int64_t n)
+{
+    int seeds = 0;
+    if (wanted(e, GL_CHECK_RANDOM_SCHEDULE, n, &seeds))
+        return seeds;
+    return wanted(e, GL_CHECK_NO_RACES, n, NULL) ? 1 : -1;
+}
+
+/* One simulator run of a grading as a job of a worker pool (gl_grade_opts.jobs). */
+typedef struct sim_job {
+    const gl_spec *spec;
+    const ptx_module_t *m;
+    gl_run_opts opts;
+} sim_job;
+
+/* A size's runs: its reference's, its submission's (deterministic schedule), its debug
+ * build's and its first random schedule's (the others follow it): the index of its job,
+ * -1 for none; and how many random schedules it has. */
+enum { RUN_REF, RUN_GOT, RUN_DBG, RUN_SCHED, RUN_NSCHED, RUN_KINDS };
+
+/* Every run a grading may make, made ahead in worker processes: grade_exercise then
+ * takes each one's result where it would have run it, in the same order, so the report
+ * is the one it makes alone. Runs it turns out not to need (after a size that hit the
+ * step limit, the random schedules of a run that stopped) are cancelled or left over. */
+typedef struct grade_jobs {
+    gl_pool *pool; /* NULL: every run in this process */
+    sim_job *jobs;
+    int njobs;
+    gl_spec *specs; /* the reference's and the submission's spec of each size (owned) */
+    int nspecs;
+    int (*at)[RUN_KINDS]; /* per size */
+    int nsizes;           /* sizes listed in at */
+} grade_jobs;
+
+/* The messages a run's worker sends: its buffers, its findings, then the run itself. */
+enum {
+    JOB_MSG_BUFFER = 1, /* arg: the argument; payload: the buffer's bytes */
+    JOB_MSG_NO_DATA,    /* arg: the argument; payload: its size_t bytes (no data) */
+    JOB_MSG_FINDINGS,   /* payload: the gl_finding array */
+    JOB_MSG_RUN,        /* arg: grade_sim's gl_status; payload: a job_done */
+};
+
+/* The most bytes a run's message announces besides a buffer, which may be as large as
+ * it is (findings are at most 100, a run's own message 8 KiB). */
+#define GRADE_MSG_MAX ((uint64_t)256 << 20)
+
+/* The fixed part of a run's result (pointers are the worker's: not used). */
+typedef struct job_done {
+    sim_run r;
+    gl_error err;
+} job_done;
+
+/* The worker's side (a gl_pool body): runs job `job` and sends its result. */
+static void job_body(int fd, int job, void *ctx)
+{
+    const grade_jobs *J = ctx;
+    const sim_job *j = &J->jobs[job];
+    job_done *d = calloc(1, sizeof *d);
+    if (!d)
+        _exit(1);
+    const gl_status st = grade_sim(j->spec, j->m, &j->opts, &d->r, &d->err);
+    int ok = 1;
+    for (int a = 0; ok && d->r.buffers && a < d->r.nargs; a++) {
+        const gl_buffer *b = &d->r.buffers[a];
+        ok = b->data
+                 ? gl_msg_send(fd, JOB_MSG_BUFFER, (uint32_t)a, b->data, b->bytes) == 0
+                 : gl_msg_send(fd, JOB_MSG_NO_DATA, (uint32_t)a, &b->bytes, sizeof b->bytes) == 0;
+    }
+    ok = ok && gl_msg_send(fd, JOB_MSG_FINDINGS, 0, d->r.findings,
+                           (size_t)d->r.nfindings * sizeof *d->r.findings) == 0;
+    ok = ok && gl_msg_send(fd, JOB_MSG_RUN, (uint32_t)st, d, sizeof *d) == 0;
+    _exit(ok ? 0 : 1);
+}
+
+/* A worker's result into *r and *err, with the status grade_sim returned there; -1 when
+ * it sent none whole (r is then empty). */
+static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    const gl_msg_in *last = res && res->nmsgs ? &res->msgs[res->nmsgs - 1] : NULL;
+    if (!last || last->h.type != JOB_MSG_RUN || last->h.len != sizeof(job_done))
+        return -1;
+    const job_done *d = (const job_done *)(const void *)last->data;
+    const int nargs = d->r.nargs;
+    gl_buffer *bufs = nargs > 0 ? calloc((size_t)nargs, sizeof *bufs) : NULL;
+    gl_finding *finds = NULL;
+    int nfinds = 0, ok = nargs >= 0 && (nargs == 0 || bufs);
+    for (int i = 0; ok && i < res->nmsgs - 1; i++) {
+        gl_msg_in *m = &res->msgs[i];
+        const uint32_t a = m->h.arg;
+        switch (m->h.type) {
+        case JOB_MSG_BUFFER:
+            ok = a < (uint32_t)nargs && bufs && !bufs[a].data;
+            if (ok) {
+                bufs[a].bytes = (size_t)m->h.len;
+                bufs[a].data = gl_msg_in_take(m);
+                ok = bufs[a].data != NULL;
+            }
+            break;
+        case JOB_MSG_NO_DATA:
+            ok = a < (uint32_t)nargs && bufs && m->h.len == sizeof bufs[a].bytes;
+            if (ok)
+                memcpy(&bufs[a].bytes, m->data, sizeof bufs[a].bytes);
+            break;
+        case JOB_MSG_FINDINGS:
+            ok = !finds && m->h.len % sizeof *finds == 0 &&
+                 m->h.len / sizeof *finds == (uint64_t)d->r.nfindings;
+            nfinds = ok ? d->r.nfindings : 0;
+            finds = ok && nfinds ? (gl_finding *)(void *)gl_msg_in_take(m) : NULL;
+            ok = ok && (finds || !nfinds);
+            break;
+        default: ok = 0;
+        }
+    }
+    if (!ok) {
+        spec_buffers_free(bufs, nargs > 0 ? nargs : 0);
+        free(finds);
+        return -1;
+    }
+    *r = d->r;
+    r->error[sizeof r->error - 1] = '\0';
+    r->buffers = d->r.buffers ? bufs : NULL;
+    r->findings = finds;
+    r->nfindings = nfinds;
+    if (!r->buffers)
+        spec_buffers_free(bufs, nargs > 0 ? nargs : 0);
+    *st = (gl_status)last->h.arg;
+    if (err) {
+        *err = d->err;
+        err->msg[sizeof err->msg - 1] = '\0';
+    }
+    return 0;
+}
+
+/* Lists every run grade_exercise may make for sizes[0..nsizes) (with inputs[]), in its
+ * order, and starts a pool of `workers` for them. A spec that cannot be made ends the
+ * list there (grade_exercise meets the same error there itself). On any failure J has
+ * no pool, and every run is made in this process. */
+static void jobs_plan(grade_jobs *J, int workers, const gl_lesson *l, const grade_env *g,
+                      const ptx_module_t *ref_m, const ptx_module_t *sub_m,
+                      const ptx_module_t *dbg_m, const char *sub_path, const int64_t *sizes,
+                      const gl_inputs *inputs, int nsizes, uint64_t seed_base)
+{
+    memset(J, 0, sizeof *J);
+    const gl_exercise *e = g->e;
+    int most = 0; /* jobs at most */
+    for (int i = 0; i < nsizes; i++) {
+        const int seeds = sched_count(e, sizes[i]);
+        most += 3 + (seeds > 0 ? seeds : 0);
+    }
+    J->jobs = calloc((size_t)most + 1, sizeof *J->jobs);
+    J->specs = calloc((size_t)nsizes * 2 + 1, sizeof *J->specs);
+    J->at = calloc((size_t)nsizes + 1, sizeof *J->at);
+    if (!J->jobs || !J->specs || !J->at)
+        return;
+    uint64_t largest = 0; /* the largest buffer: the largest message a worker sends */
+    for (int i = 0; i < nsizes; i++) {
+        int *at = J->at[i];
+        for (int k = 0; k < RUN_NSCHED; k++)
+            at[k] = -1;
+        gl_error ignored;
+        gl_spec *rs = &J->specs[J->nspecs];
+        if (lesson_exercise_spec_variant(l, sizes[i], seed_base + (uint64_t)i, inputs[i],
+                                         e->reference, rs, &ignored) != GL_OK)
+            break;
+        J->nspecs++;
+        at[RUN_REF] = J->njobs;
+        J->jobs[J->njobs++] = (sim_job){rs, ref_m, ref_opts(g, sizes[i], inputs[i])};
+        J->nsizes = i + 1;
+        gl_spec *ss = &J->specs[J->nspecs];
+        if (lesson_exercise_spec_variant(l, sizes[i], seed_base + (uint64_t)i, inputs[i], sub_path,
+                                         ss, &ignored) != GL_OK)
+            break;
+        J->nspecs++;
+        for (int a = 0; a < ss->nargs; a++) {
+            const uint64_t b = (uint64_t)ss->args[a].len * gl_type_size(ss->args[a].type);
+            largest = b > largest ? b : largest;
+        }
+        at[RUN_GOT] = J->njobs;
+        J->jobs[J->njobs++] = (sim_job){ss, sub_m, sub_opts(g, sizes[i])};
+        if (dbg_m && !inputs[i]) {
+            at[RUN_DBG] = J->njobs;
+            J->jobs[J->njobs++] = (sim_job){ss, dbg_m, dbg_opts(g)};
+        }
+        at[RUN_SCHED] = J->njobs;
+        for (int s = 0; s < sched_count(e, sizes[i]); s++, at[RUN_NSCHED]++)
+            J->jobs[J->njobs++] = (sim_job){ss, sub_m, sched_opts(g, s)};
+    }
+    const gl_pool_opts po = {.workers = workers,
+                             .njobs = J->njobs,
+                             .body = job_body,
+                             .ctx = J,
+                             .max_message = largest > GRADE_MSG_MAX ? largest : GRADE_MSG_MAX};
+    J->pool = J->njobs ? gl_pool_new(&po) : NULL;
+}
+
+/* Ends the workers still running: the runs left are not needed. */
+static void jobs_stop(grade_jobs *J)
+{
+    gl_pool_free(J->pool);
+    J->pool = NULL;
+}
+
+static void jobs_free(grade_jobs *J)
+{
+    jobs_stop(J);
+    for (int i = 0; i < J->nspecs; i++)
+        spec_free(&J->specs[i]);
+    free(J->specs);
+    free(J->jobs);
+    free(J->at);
+    memset(J, 0, sizeof *J);
+}
+
+/* The job of size i's run `kind` (RUN_SCHED: random schedule s), -1 when none. */
+static int job_of(const grade_jobs *J, int i, int kind, int s)
+{
+    if (!J->pool || i >= J->nsizes)
+        return -1;
+    if (kind != RUN_SCHED)
+        return J->at[i][kind];
+    return s < J->at[i][RUN_NSCHED] ? J->at[i][RUN_SCHED] + s : -1;
+}
+
+/* grade_sim of size i's run `kind` (job_of): the worker's result when it has one, else
+ * made here (every run in this process with --jobs 1; a worker that ended without a
+ * result, killed or out of memory, gets its run made again here). */
+static gl_status grade_run(grade_jobs *J, int i, int kind, int s, const gl_spec *spec,
+                           const ptx_module_t *m, const gl_run_opts *o, sim_run *r, gl_error *err)
+{
+    const int job = job_of(J, i, kind, s);
+    gl_status st;
+    if (job >= 0 && job_take(gl_pool_wait(J->pool, job), r, &st, err) == 0)
+        return st;
+    return grade_sim(spec, m, o, r, err);
+}
+
 gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                          gl_grade_report *rep, gl_error *err)
 {
@@ -1479,6 +1791,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     size_run *runs = NULL;
     int nruns = 0;
     int traced = 0;
+    grade_jobs J = {0}; /* the runs in worker processes (opts->jobs > 1) */
     for (int i = 0; i < e->nchecks; i++)
         traced |= e->checks[i].kind == GL_CHECK_METRIC;
     gl_status st = gl_compile_cuda(e->reference, &opts->compile, &ref, err);
@@ -1606,6 +1919,19 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
         goto done;
     }
+    const grade_env env = {.e = e,
+                           .step_limit = step_limit,
+                           .mem_limit = mem_limit,
+                           .mem_origin = mem_origin,
+                           .sim_compile = sim_compile,
+                           .ref = &ref,
+                           .sub = &sub,
+                           .sandboxed = rep->sandboxed,
+                           .traced = traced,
+                           .seed = rep->seed};
+    if (opts->jobs > 1)
+        jobs_plan(&J, opts->jobs, l, &env, ref_m, sub_m, dbg_m, sub_path, sizes, inputs, nsizes,
+                  seed_base);
     for (int i = 0; i < nsizes; i++) {
         size_run *r = &runs[i];
         char words[sizeof r->label - 24];
@@ -1614,29 +1940,14 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         r->inputs = inputs[i];
         lesson_exercise_inputs_label(l, r->inputs, words, sizeof words);
         snprintf(r->label, sizeof r->label, "%lld%s", (long long)r->n, words);
-        int metric_here = 0;
-        for (int k = 0; k < e->nchecks; k++)
-            metric_here |=
-                e->checks[k].kind == GL_CHECK_METRIC && uses_size(&e->checks[k], e, r->n);
         gl_spec ref_spec;
         st = lesson_exercise_spec_variant(l, r->n, seed_base + (uint64_t)i, r->inputs, e->reference,
                                           &ref_spec, err);
         if (st != GL_OK)
             goto done;
-        int ref_metrics = 0; /* work_distribution compares with the reference's blocks */
-        for (int k = 0; k < e->nchecks; k++)
-            ref_metrics |= e->checks[k].metric && !r->inputs &&
-                           strcmp(e->checks[k].metric, "work_distribution") == 0 &&
-                           uses_size(&e->checks[k], e, r->n);
-        gl_run_opts ref_cfg = {.step_limit = step_limit,
-                               .metrics = ref_metrics,
-                               .compile = sim_compile,
-                               .regs = ref.regs,
-                               .regs_why = ref.regs_why,
-                               .memory_limit = mem_limit,
-                               .memory_limit_origin = mem_origin};
+        const gl_run_opts ref_cfg = ref_opts(&env, r->n, r->inputs);
         gl_error rerr = {0};
-        st = grade_sim(&ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
+        st = grade_run(&J, i, RUN_REF, 0, &ref_spec, ref_m, &ref_cfg, &r->expect, &rerr);
         spec_free(&ref_spec);
         if (st != GL_OK || r->expect.status != GL_OK) {
             st = gl_fail(err, GL_ERR_INPUT, "%s: the reference solution fails at n = %s: %s",
@@ -1649,16 +1960,9 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         /* The simulator always runs the submission: only it sees out-of-bounds
          * accesses that a GPU lets pass. */
-        gl_run_opts sub_cfg = {.step_limit = step_limit,
-                               .metrics = traced && metric_here,
-                               .compile = sim_compile,
-                               .regs = sub.regs,
-                               .regs_why = sub.regs_why,
-                               .memory_limit = mem_limit,
-                               .memory_limit_origin = mem_origin,
-                               .sandbox = rep->sandboxed};
+        const gl_run_opts sub_cfg = sub_opts(&env, r->n);
         gl_error serr = {0};
-        if (grade_sim(&r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
+        if (grade_run(&J, i, RUN_GOT, 0, &r->spec, sub_m, &sub_cfg, &r->got, &serr) != GL_OK) {
             /* The submission does not fit the exercise (renamed kernel, changed
              * parameters): a failed grade, reported under "compiles". */
             compiles->passed = 0;
@@ -1671,6 +1975,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             goto done;
         }
         if (r->got.fault.kind == GL_FAULT_STEP_LIMIT) {
+            jobs_stop(&J); /* the larger sizes' runs are not needed */
             /* An endless loop: larger sizes would only loop longer. Their checks fail
              * with the same message. */
             for (int j = i + 1; j < nsizes; j++) {
@@ -1699,31 +2004,24 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             break;
         }
         if (dbg_m && !r->inputs) {
-            gl_run_opts dbg_cfg = {.step_limit = step_limit,
-                                   .compile = sim_compile,
-                                   .memory_limit = mem_limit,
-                                   .memory_limit_origin = mem_origin,
-                                   .sandbox = rep->sandboxed};
+            const gl_run_opts dbg_cfg = dbg_opts(&env);
             gl_error derr = {0};
-            r->have_dbg = grade_sim(&r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
+            r->have_dbg =
+                grade_run(&J, i, RUN_DBG, 0, &r->spec, dbg_m, &dbg_cfg, &r->dbg, &derr) == GL_OK;
         }
-        int seeds = 0;
-        if (r->got.status == GL_OK && (wanted(e, GL_CHECK_RANDOM_SCHEDULE, r->n, &seeds) ||
-                                       (wanted(e, GL_CHECK_NO_RACES, r->n, NULL) && (seeds = 1)))) {
+        const int seeds = sched_count(e, r->n);
+        if (r->got.status == GL_OK && seeds >= 0) {
             r->sched = calloc((size_t)seeds, sizeof *r->sched);
             for (int s = 0; r->sched && s < seeds; s++) {
-                const uint64_t seed = (rep->seed + 1) * 0x9e3779b97f4a7c15ull + (uint64_t)s * 7919u;
-                gl_run_opts rc = {.step_limit = step_limit,
-                                  .schedule_random = seed != 0,
-                                  .schedule_seed = seed,
-                                  .compile = sim_compile,
-                                  .memory_limit = mem_limit,
-                                  .memory_limit_origin = mem_origin,
-                                  .sandbox = rep->sandboxed};
-                if (grade_sim(&r->spec, sub_m, &rc, &r->sched[s], &serr) != GL_OK)
+                const gl_run_opts rc = sched_opts(&env, s);
+                if (grade_run(&J, i, RUN_SCHED, s, &r->spec, sub_m, &rc, &r->sched[s], &serr) !=
+                    GL_OK)
                     break;
                 r->nsched++;
             }
+        } else {
+            for (int s = 0; s < seeds; s++) /* not needed */
+                gl_pool_cancel(J.pool, job_of(&J, i, RUN_SCHED, s));
         }
         /* On the GPU only a kernel the simulator ran cleanly: a faulting one could
          * corrupt GPU memory or hang. */
@@ -1740,6 +2038,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             }
         }
     }
+    jobs_stop(&J);
     for (int i = 0; i < e->nchecks; i++)
         run_check(e, &e->checks[i], runs, nruns, &rep->checks[i + 1]);
     rep->passed = 1;
@@ -1747,6 +2046,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         rep->passed &= rep->checks[i].passed;
 
 done:
+    jobs_free(&J);
     for (int i = 0; i < nruns; i++) {
         spec_free(&runs[i].spec);
         sim_run_free(&runs[i].expect);

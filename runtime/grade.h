@@ -65,6 +65,13 @@ typedef struct gl_grade_opts {
      * launches run in the sandbox with it (gl_run_opts.sandbox) where the compile does;
      * one past it fails the grade with the sizes named. */
     uint64_t memory_limit;
+    /* The worker processes the grading's simulator runs go to (runtime/pool.h): <= 1
+     * runs them here, one after the other; more runs up to that many at once, each in a
+     * worker of its own (a submission's run still in its sandbox, started there), and
+     * takes their results in the order one process makes them, so the report is the
+     * same byte for byte (only a launch's wall-time limit, GL_TIMEOUT_DEFAULT_S, could
+     * tell them apart, on a machine given more jobs than it has cores). */
+    int jobs;
 } gl_grade_opts;
 
 /* A fresh grading seed below 2^32 (clock and process id). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runtime/child.h"
+#include "runtime/pool.h"
 #include "trace/trace.h"
 #include "tui/app_int.h"
 #include "tui/editor.h"
@@ -138,8 +139,11 @@ handler_result app_start_grade(app *a)
     if (app_busy(a))
         return H_HANDLED;
     const char *sub = a->ex_path[0] ? a->ex_path : NULL;
+    char why[256];
+    const int workers = gl_pool_workers(NULL, why, sizeof why); /* GPULEARN_JOBS, the cores */
     gl_grade_opts o = {.backend = a->opts.backend,
-                       .compile = {.arch = a->opts.arch, .arch_origin = "--arch"}};
+                       .compile = {.arch = a->opts.arch, .arch_origin = "--arch"},
+                       .jobs = workers > 0 ? workers : gl_pool_cores()};
     char msg[256];
     if (!job_start_grade(&a->job, a->lesson, sub, &o, msg, sizeof msg)) {
         app_set_flash(a, msg);
