@@ -66,6 +66,7 @@ int cmd_run_program(int argc, char **argv)
         return cli_die(GL_ERR_NOMEM, "out of memory");
     }
     int nsrc = 0, nflag = 0, nargs = 1, verbose = 0, rc = 0;
+    char argv0[PATH_MAX];
     const char *arch = NULL, *schedule = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
@@ -143,8 +144,14 @@ int cmd_run_program(int argc, char **argv)
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);
         } else {
-            const char *base = strrchr(srcs[0], '/');
-            args[0] = (char *)(base ? base + 1 : srcs[0]);
+            /* argv[0] as `nvcc -o NAME NAME.cu && ./NAME` gives it: ./ and the first
+             * source's name without its suffix */
+            const char *base = strrchr(srcs[0], '/'), *dot;
+            base = base ? base + 1 : srcs[0];
+            dot = strrchr(base, '.');
+            snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)),
+                     base);
+            args[0] = argv0;
             args[nargs] = NULL;
             rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
             if (rc < 0)

@@ -576,7 +576,10 @@ cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = G.sticky ? G.sticky : G.last;
+    /* the last error any call returned, once: after a kernel's fault the calls keep
+     * returning it (sticky), but cudaGetLastError gives it once and then cudaSuccess,
+     * as an H200 with CUDA 13 does (tests/programs/oob_write.cu) */
+    cudaError_t e = G.last;
     G.last = E_OK;
     return e;
 }
@@ -584,7 +587,7 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void);
 cudaError_t cudaPeekAtLastError(void)
 {
-    return G.sticky ? G.sticky : G.last;
+    return G.last;
 }
 
 const char *cudaGetErrorString(cudaError_t e);
@@ -704,7 +707,7 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
         return ret(E_MEMORY_ALLOCATION);
     flush_printf();
     if (G.sticky)
-        return G.sticky;
+        return ret(G.sticky);
     const cr_func *f = NULL;
     for (int i = 0; i < G.nfuncs && !f; i++)
         if (G.funcs[i].stub == func)
@@ -713,10 +716,15 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
         return ret(E_INVALID_DEVICE_FUNCTION);
     const sim_device_model *d = G.dev;
     const uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (threads == 0 || threads > (uint64_t)d->max_threads_per_block ||
-        block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
-        block.z > (unsigned)d->max_block_dim[2] || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
-        grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] || grid.z > d->max_grid_dim[2])
+    /* a block dimension past its limit is cudaErrorInvalidValue (an H200 with CUDA 13 gives
+     * it for <<<1, 1025>>>: tests/programs/launch_config.cu), the other illegal
+     * configurations cudaErrorInvalidConfiguration */
+    if (block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
+        block.z > (unsigned)d->max_block_dim[2])
+        return ret(E_INVALID_VALUE);
+    if (threads == 0 || threads > (uint64_t)d->max_threads_per_block || grid.x == 0 ||
+        grid.y == 0 || grid.z == 0 || grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] ||
+        grid.z > d->max_grid_dim[2])
         return ret(E_INVALID_CONFIGURATION);
     ptx_module_t *m = module_of(f->module);
     if (!m)
@@ -999,7 +1007,7 @@ cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int 
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
-        return G.sticky;
+        return ret(G.sticky);
     if (bytes == 0) {
         *p = NULL;
         return E_OK;
@@ -1031,7 +1039,7 @@ cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags,
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
-        return G.sticky;
+        return ret(G.sticky);
     char name[64], where[96];
     alloc_label(file, line, name, sizeof name, where, sizeof where);
     uint64_t d;
@@ -1235,7 +1243,7 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
-        return G.sticky;
+        return ret(G.sticky);
     if (n == 0)
         return E_OK;
     const uint64_t d = (uint64_t)(uintptr_t)p;

@@ -154,7 +154,10 @@ uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
         if (st == PTX_T_F16 || st == PTX_T_BF16)
             x = half_val((uint32_t)v, st == PTX_T_BF16);
         else if (PTX_TCLASS(st) == PTX_TC_F)
-            x = ssz == 4 ? (double)(ftz ? ftzf(f32(v)) : f32(v)) : f64(v);
+            /* .ftz does not flush an .f32 subnormal on its way to .f16: an H200 gives
+             * cvt.rp.ftz.f16.f32 of 0x00000001 the least subnormal 0x0001
+             * (tools/cvt_gpu_check.sh) */
+            x = ssz == 4 ? (double)(ftz && dt != PTX_T_F16 ? ftzf(f32(v)) : f32(v)) : f64(v);
         else
             x = int_to_double_sticky(v, ssz, PTX_TCLASS(st) == PTX_TC_S);
         if (dt == PTX_T_F16 || dt == PTX_T_BF16) {
@@ -408,10 +411,18 @@ uint64_t sim_cvt_special(const ptx_insn *in, uint64_t a, uint64_t b)
         uint32_t x = (uint32_t)a;
         if (has_relu && (x & 0x80000000u) && (x & 0x7fffffffu) <= 0x7f800000u)
             return 0;
-        if ((x & 0x7f800000u) == 0x7f800000u) /* infinity or NaN */
-            return (x & 0x7fffffu)
-                       ? 0x7fffffffu
-                       : ((in->bop & PTX_CVT_SATFINITE) ? (x & 0x80000000u) | 0x7f7fe000u : x);
+        if ((x & 0x7f800000u) == 0x7f800000u && !(x & 0x7fffffu)) /* infinity */
+            return (in->bop & PTX_CVT_SATFINITE) ? (x & 0x80000000u) | 0x7f7fe000u : x;
+        if ((x & 0x7f800000u) == 0x7f800000u) {
+            /* a NaN, as an H200 gives it (the ISA says only NaN; tools/cvt_gpu_check.sh):
+             * .rn and .rz the tf32 canonical NaN 0x7fffe000; .rna keeps the sign and the
+             * payload's high 10 bits; .rna.satfinite one tf32 unit below that (measured
+             * for the payloads 0x400000 and 0x400001 only) */
+            if (in->rnd != PTX_RND_RNA)
+                return 0x7fffe000u;
+            x &= 0xffffe000u;
+            return (in->bop & PTX_CVT_SATFINITE) && (x & 0x7fe000u) > 0x2000u ? x - 0x2000u : x;
+        }
         if (in->rnd == PTX_RND_RNA)
             x += 0x1000;
         else if (in->rnd == PTX_RND_RN)

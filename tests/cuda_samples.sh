@@ -20,7 +20,7 @@ mask() {
   else sed -E "s/[0-9]+\.[0-9]+/N/g; /$2/s/.*/(masked)/" "$1"; fi
 }
 fails=0; ran=0
-grep -v '^#' "$D/samples.txt" | while IFS='|' read -r name args re skip; do
+grep -v '^#' "$D/samples.txt" | while IFS=';' read -r name args re skip; do
   name=$(echo $name); re=$(echo "$re" | sed 's/^ *//; s/ *$//'); skip=$(echo "$skip" | sed 's/^ *//')
   [ -n "$name" ] || continue
   gold=$D/$name/$name

@@ -6,7 +6,7 @@
 NVCC=${NVCC:-nvcc}
 D=tests/programs/cuda-samples
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-grep -v '^#' "$D/samples.txt" | while IFS='|' read -r name args re skip; do
+grep -v '^#' "$D/samples.txt" | while IFS=';' read -r name args re skip; do
   name=$(echo $name); [ -n "$name" ] || continue
   srcs=$(ls "$D/$name"/*.cu "$D/$name"/*.cpp 2>/dev/null)
   # shellcheck disable=SC2086
@@ -14,7 +14,7 @@ grep -v '^#' "$D/samples.txt" | while IFS='|' read -r name args re skip; do
     echo "$name: nvcc failed"; head -5 "$tmp/$name.err"; continue
   fi
   # shellcheck disable=SC2086
-  "$tmp/$name" $args >"$D/$name/$name.stdout" 2>"$tmp/$name.stderr" </dev/null
+  (cd "$tmp" && "./$name" $args) >"$D/$name/$name.stdout" 2>"$tmp/$name.stderr" </dev/null
   echo $? >"$D/$name/$name.status"
   echo "$name: exit $(cat "$D/$name/$name.status"), $(wc -l <"$D/$name/$name.stdout") lines"
 done

@@ -44,6 +44,10 @@ BEGIN {
     body = trim(line)
     b = body; gsub(/%/, "%%", b)
     pre = ""; post = ""; ins = ""; op = 1; decl = ""
+    # .f64 operands as double asm operands ("d"): a .b64 register ("l") for the .f64
+    # destination of cvt.f64.u32 left the low word of the result holding the source
+    # on an H200 (ptxas), though the PTX is legal
+    mn = body; sub(/[ \t].*/, "", mn); nt = split(mn, tk, "."); dty = tk[nt - 1]; sty = tk[nt]
     for (k = 1; k <= 3; k++) { # the sources it names, in order: operands %1, %2, %3
         x = names[k]
         if (!match(body, "%" x "(8|16|32|64)")) continue
@@ -51,17 +55,22 @@ BEGIN {
         if (w == 8) { # no 8-bit asm operand: a .b8 register of its own, from 16 bits
             pre = pre ".reg .b8 %%" x "8;\\ncvt.u8.u16 %%" x "8, %" op ";\\n"; w = 16
         } else gsub("%%" x w, "%" op, b)
-        ins = ins (ins == "" ? "" : ", ") "\"" (w == 16 ? "h" : w == 32 ? "r" : "l") "\"((" \
-              (w == 16 ? "unsigned short" : w == 32 ? "unsigned" : "u64") ")in[" 3 * n + k - 1 "])"
+        if (w == 64 && sty == "f64")
+            ins = ins (ins == "" ? "" : ", ") "\"d\"(__longlong_as_double((long long)in[" 3 * n + k - 1 "]))"
+        else
+            ins = ins (ins == "" ? "" : ", ") "\"" (w == 16 ? "h" : w == 32 ? "r" : "l") "\"((" \
+                  (w == 16 ? "unsigned short" : w == 32 ? "unsigned" : "u64") ")in[" 3 * n + k - 1 "])"
         op++
     }
     match(body, "%d(8|16|32|64)"); w = substr(body, RSTART + 2, RLENGTH - 2)
     if (w == 8) { pre = pre ".reg .b8 %%d8;\\n"; post = "\\ncvt.u16.u8 %0, %%d8;"; w = 16 }
     else gsub("%%d" w, "%0", b)
+    fd = w == 64 && dty == "f64"
     printf "    { %s d; asm volatile(\"{\\n%s%s%s\\n}\" : \"=%s\"(d) : %s);\n", \
-        (w == 16 ? "unsigned short" : w == 32 ? "unsigned" : "u64"), pre, b, post, \
-        (w == 16 ? "h" : w == 32 ? "r" : "l"), ins > cu
-    printf "      out[%d] = (unsigned)d; out[%d] = (unsigned)((u64)d >> 32); }\n", 2 * n, 2 * n + 1 > cu
+        (fd ? "double" : w == 16 ? "unsigned short" : w == 32 ? "unsigned" : "u64"), pre, b, post, \
+        (fd ? "d" : w == 16 ? "h" : w == 32 ? "r" : "l"), ins > cu
+    printf "      u64 e = %s; out[%d] = (unsigned)e; out[%d] = (unsigned)(e >> 32); }\n", \
+        (fd ? "(u64)__double_as_longlong(d)" : "(u64)d"), 2 * n, 2 * n + 1 > cu
     for (k = 3; k <= 5; k++) vals = vals (n + k > 3 ? ", " : "") "\"" f[k] "\""
     printf "%d|%s|%s|%s|%s|%s|%s\n", NR, f[2], f[3], f[4], f[5], f[6], body > (out "/manifest")
     n++
