@@ -9,7 +9,7 @@
 #   make format          clang-format every C file
 #
 # Dependencies come from Debian's packages through pkg-config: ncursesw, libcjson,
-# check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
+# libseccomp, nettle (the PTX cache's SHA-256), check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
 # `dpkg -x` (for machines without a package registry). CUDA_HOME locates cuda.h and
 # nvrtc.h; without them the GPU back end and NVRTC are built as "unavailable" stubs.
 
@@ -70,11 +70,11 @@ ifneq ($(DEPS_PREFIX),)
   DEPS_LIBDIRS := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH) $(DEPS_PREFIX)/lib/$(MULTIARCH)
   PKG_CFLAGS   := -isystem $(DEPS_PREFIX)/usr/include -isystem $(DEPS_PREFIX)/usr/include/cjson \
                   -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
-  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp
+  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp -lnettle
   CHECK_CFLAGS := -pthread
   CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
 else
-  PKGS         := ncursesw libcjson libseccomp
+  PKGS         := ncursesw libcjson libseccomp nettle
   PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
   PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
   CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
