@@ -70,8 +70,8 @@ typedef enum gl_roof {
     GL_ROOFS
 } gl_roof;
 
-/* The roofline of the device a run modelled or ran on (gl_arch_peaks; README
- * "Occupancy and the roofline"). */
+/* The roofline of the device a run modelled or ran on (gl_arch_peaks; README "In the
+ * TUI", `L`). */
 typedef struct gl_peaks {
     double gbs;              /* DRAM GB/s (1e9 B/s), 0 = unknown */
     double gflops[GL_ROOFS]; /* GFLOP/s of each kind (int8: G integer ops/s), dense; 0 =

@@ -192,7 +192,7 @@ typedef struct sim_config {
      * SIM_FAULT_STEP_LIMIT, like the step limit, naming the time. Checked every 2^16
      * warp instructions, so it may be overrun by that much. */
     double time_limit_s;
-    /* Barrier semantics. 0 (default, as Volta and later GPUs behave; ARCHITECTURE.md):
+    /* Barrier semantics. 0 (default, as Volta and later GPUs behave; README "Simulator"):
      * a barrier is released once every non-exited thread of the CTA waits at the same
      * barrier id, so a bar.sync that only part of the block reaches completes when the
      * rest has exited. 1 (strict, like compute-sanitizer synccheck): released only when

@@ -4,7 +4,8 @@
  * produce the same events from instrumented PTX (per-warp SM id and clock, per memory
  * instruction the lane addresses and activemask). Everything a learner sees or is
  * graded on (trace/analysis.h, the TUI views) is computed from these events and the
- * static instruction table, never from back-end internals (ARCHITECTURE.md "Trace").
+ * static instruction table, never from back-end internals (docs/architecture.md
+ * "gpulearn architecture": PTX is the common currency).
  *
  * Levels: TRACE_OFF records nothing; TRACE_ISSUE records warp instruction issue,
  * barriers, blocks and printf; TRACE_MEMORY adds one memory-request event per warp
