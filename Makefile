@@ -179,11 +179,7 @@ $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) 
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # Benchmarks drive sim/ directly (sim.h), so they link libsim and the libtrace it writes
-# to, nothing else. They measure memory-level tracing once sim_config has a trace
-# (trace/trace.h).
-BENCH_HAVE_TRACE := $(shell grep -qs 'trace_t *\*trace;' sim/sim.h && echo -DBENCH_HAVE_TRACE)
-BENCH_HAVE_CHECKS := $(shell grep -qs 'checks_off;' sim/sim.h && echo -DBENCH_HAVE_CHECKS)
-$(BUILD)/bench/%.o: CFLAGS += $(BENCH_HAVE_TRACE) $(BENCH_HAVE_CHECKS)
+# to, nothing else.
 .SECONDARY: $(BENCH_BIN:%=%.o)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
