@@ -1,4 +1,7 @@
-/* ptx_ir.h — private to sim/: the decoded PTX module.
+/* ptx_ir.h — the decoded PTX module: the PTX front end's public face, beside sim.h
+ * (which keeps the module opaque). The interpreter runs it; runtime/ reads it where it
+ * needs an instruction's decoded facts: the instrumentation (runtime/instrument.c: what to
+ * record, the lexer for the text around it) and the fragments view (runtime/fragments.c).
  *
  * ptx_parse() turns PTX text into this form once; the interpreter (sim/exec_*.c) never
  * touches strings or hash tables. Every instruction of every function lives in one
