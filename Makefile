@@ -191,7 +191,7 @@ run: all
 # The fuzz targets built with the stub driver (fuzz/stub_main.c) in place of libFuzzer,
 # against this build's libraries: `make check` links them (they cannot rot) and
 # tests/fuzz_replay.sh replays their seeds and saved crashes.
-FUZZ_NAMES    := ptx spec lesson
+FUZZ_NAMES    := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_STUB_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 $(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $(LIBRUNTIME) \
                   $(LIBSIM) $(LIBTRACE)
@@ -225,12 +225,11 @@ FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS)
 FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                  $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
-# the spec and lesson loaders reach most of runtime/ (targets, buffers, expressions):
-# they link all of it, with sim/ and trace/ under it, so no object list can fall behind
+# every other target (the spec and lesson loaders reach most of runtime/: targets,
+# buffers, expressions) links all of runtime/, with sim/ and trace/ under it, so no object
+# list can fall behind; fuzz/fuzz_NAME.c is target NAME (make check links each one)
 FUZZ_RUNTIME_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                     $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o)
-FUZZ_SPEC_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_spec.o
-FUZZ_LESSON_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(say) FZCC $<
@@ -238,13 +237,10 @@ $(FUZZ_BUILD)/%.o: %.c
 $(FUZZ_BUILD)/fuzz_ptx: $(FUZZ_PTX_OBJ)
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm
-$(FUZZ_BUILD)/fuzz_spec: $(FUZZ_SPEC_OBJ)
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_%.o
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
-$(FUZZ_BUILD)/fuzz_lesson: $(FUZZ_LESSON_OBJ)
-	$(say) LD $@
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
-fuzz-build: $(FUZZ_BUILD)/fuzz_ptx $(FUZZ_BUILD)/fuzz_spec $(FUZZ_BUILD)/fuzz_lesson
+fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_ptx ptx $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/ptx.dict
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_spec spec $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/json.dict
