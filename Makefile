@@ -9,7 +9,7 @@
 #   make format          clang-format every C file
 #
 # Dependencies come from Debian's packages through pkg-config: ncursesw, libcjson,
-# check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
+# libseccomp, nettle (the PTX cache's SHA-256), check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
 # `dpkg -x` (for machines without a package registry). CUDA_HOME locates cuda.h and
 # nvrtc.h; without them the GPU back end and NVRTC are built as "unavailable" stubs.
 
@@ -70,11 +70,11 @@ ifneq ($(DEPS_PREFIX),)
   DEPS_LIBDIRS := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH) $(DEPS_PREFIX)/lib/$(MULTIARCH)
   PKG_CFLAGS   := -isystem $(DEPS_PREFIX)/usr/include -isystem $(DEPS_PREFIX)/usr/include/cjson \
                   -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
-  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp
+  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp -lnettle
   CHECK_CFLAGS := -pthread
   CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
 else
-  PKGS         := ncursesw libcjson libseccomp
+  PKGS         := ncursesw libcjson libseccomp nettle
   PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
   PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
   CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -191,11 +191,7 @@ $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) 
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # Benchmarks drive sim/ directly (sim.h), so they link libsim and the libtrace it writes
-# to, nothing else. They measure memory-level tracing once sim_config has a trace
-# (trace/trace.h).
-BENCH_HAVE_TRACE := $(shell grep -qs 'trace_t *\*trace;' sim/sim.h && echo -DBENCH_HAVE_TRACE)
-BENCH_HAVE_CHECKS := $(shell grep -qs 'checks_off;' sim/sim.h && echo -DBENCH_HAVE_CHECKS)
-$(BUILD)/bench/%.o: CFLAGS += $(BENCH_HAVE_TRACE) $(BENCH_HAVE_CHECKS)
+# to, nothing else.
 .SECONDARY: $(BENCH_BIN:%=%.o)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
@@ -207,7 +203,7 @@ run: all
 # The fuzz targets built with the stub driver (fuzz/stub_main.c) in place of libFuzzer,
 # against this build's libraries: `make check` links them (they cannot rot) and
 # tests/fuzz_replay.sh replays their seeds and saved crashes.
-FUZZ_NAMES    := ptx spec lesson
+FUZZ_NAMES    := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_STUB_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 $(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $(LIBRUNTIME) \
                   $(LIBSIM) $(LIBTRACE)
@@ -245,12 +241,11 @@ FUZZ_CFLAGS  := $(CSTD) $(filter-out -Werror,$(WARNINGS)) -g -O1 -fno-omit-frame
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS)
 FUZZ_PTX_OBJ  := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                  $(FUZZ_BUILD)/fuzz/fuzz_ptx.o
-# the spec and lesson loaders reach most of runtime/ (targets, buffers, expressions):
-# they link all of it, with sim/ and trace/ under it, so no object list can fall behind
+# every other target (the spec and lesson loaders reach most of runtime/: targets,
+# buffers, expressions) links all of runtime/, with sim/ and trace/ under it, so no object
+# list can fall behind; fuzz/fuzz_NAME.c is target NAME (make check links each one)
 FUZZ_RUNTIME_OBJ := $(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o) $(TRACE_SRC:%.c=$(FUZZ_BUILD)/%.o) \
                     $(RUNTIME_SRC:%.c=$(FUZZ_BUILD)/%.o)
-FUZZ_SPEC_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_spec.o
-FUZZ_LESSON_OBJ := $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_lesson.o
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(say) FZCC $<
@@ -258,13 +253,10 @@ $(FUZZ_BUILD)/%.o: %.c
 $(FUZZ_BUILD)/fuzz_ptx: $(FUZZ_PTX_OBJ)
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lm
-$(FUZZ_BUILD)/fuzz_spec: $(FUZZ_SPEC_OBJ)
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_RUNTIME_OBJ) $(FUZZ_BUILD)/fuzz/fuzz_%.o
 	$(say) LD $@
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
-$(FUZZ_BUILD)/fuzz_lesson: $(FUZZ_LESSON_OBJ)
-	$(say) LD $@
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -ldl -lm
-fuzz-build: $(FUZZ_BUILD)/fuzz_ptx $(FUZZ_BUILD)/fuzz_spec $(FUZZ_BUILD)/fuzz_lesson
+fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_ptx ptx $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/ptx.dict
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_spec spec $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/json.dict

@@ -8,21 +8,19 @@
  * one process over BENCH_RUNS runs (default 3), taking turns; every figure is reported
  * as its median over the runs with the min and max beside it, and only ratios measured
  * here are compared. Reported: simulated warp instructions per second, threads per second, the
- * slowdown against the C loop and, where the simulator can trace
- * (BENCH_HAVE_TRACE, set by the Makefile when sim_config has a trace), the cost of
- * memory-level tracing. Each kernel also runs on the translating tier (SIM_TIER_JIT,
+ * slowdown against the C loop, the cost of memory-level tracing and of the checkers. Each kernel also runs on the translating tier (SIM_TIER_JIT,
  * blocks compiled into a temporary folder by the first such launch), interleaved with
  * the interpreter's launches; a second table gives both tiers and their ratio. A table
- * compares each figure with the issue's targets, for both tiers.
+ * compares each figure with its target (bench/README.md), for both tiers.
  *
  * Exit status: 0 when every kernel's result is right (targets missed are reported, not
  * failed), 1 when a result is wrong or a launch fails, 2 on bad usage or a missing
- * PTX file. Usage: bench [PTX_DIR] [--quick | --full]. Sizes: the issue's, unless the
+ * PTX file. Usage: bench [PTX_DIR] [--quick | --full]. Sizes: the full ones, unless the
  * launches of a kernel would take over BENCH_BUDGET seconds (default 20; estimated from
  * a calibration launch at the smallest size), then the largest size that fits, marked
  * '*' in the table. --quick (or BENCH_QUICK=1): smallest sizes, one run unless
  * BENCH_RUNS says otherwise; --full (or
- * BENCH_FULL=1): the issue's sizes whatever the time. BENCH_BUDGET=S sets the budget,
+ * BENCH_FULL=1): the full sizes whatever the time. BENCH_BUDGET=S sets the budget,
  * BENCH_ONLY=name runs one kernel (for perf record). See bench/README.md.
  */
 #include <stdint.h>
@@ -32,9 +30,7 @@
 #include <time.h>
 
 #include "sim/sim.h"
-#ifdef BENCH_HAVE_TRACE
 #include "trace/trace.h"
-#endif
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -130,7 +126,7 @@ typedef struct bench_case {
     size_t ref_bytes;
     int n; /* the kernel's int parameter */
     void (*c_loop)(struct bench_case *b);
-    int target_c; /* 1: the issue sets a slowdown target (vec_add, reduce) */
+    int target_c; /* 1: a slowdown target against C applies (vec_add, reduce) */
 } bench_case;
 
 static void c_vec_add(bench_case *b)
@@ -186,16 +182,16 @@ static void c_scan(bench_case *b)
 }
 
 /* Problem sizes: log2 of the element count (SGEMM: of n), from the smallest
- * (calibration) to the issue's size; work grows as 2^(lg * work_exp). */
+ * (calibration) to the full size; work grows as 2^(lg * work_exp). */
 typedef struct bench_size {
     const char *name;
     int min_lg, max_lg, work_exp;
 } bench_size;
 static const bench_size sizes[] = {
-    {"vec_add", 16, 24, 1}, /* issue: 2^24 elements */
-    {"reduce", 16, 24, 1},  /* issue: 2^24 */
-    {"sgemm", 6, 9, 3},     /* issue: 512^3 */
-    {"scan", 14, 22, 1},    /* issue: 2^22 */
+    {"vec_add", 16, 24, 1}, /* full: 2^24 elements */
+    {"reduce", 16, 24, 1},  /* full: 2^24 */
+    {"sgemm", 6, 9, 3},     /* full: 512^3 */
+    {"scan", 14, 22, 1},    /* full: 2^22 */
 };
 
 /* Sets up one case at size lg (log2 of the element count, or of n for SGEMM). */
@@ -306,7 +302,6 @@ typedef struct bench_result {
     double jit_first_s;
 } bench_result;
 
-#ifdef BENCH_HAVE_TRACE
 /* Streaming consumer: counts events (what an analysis would do in one pass). */
 static void count_sink(void *ctx, const trace_t *t, const trace_event *ev, const uint64_t *addrs)
 {
@@ -315,7 +310,6 @@ static void count_sink(void *ctx, const trace_t *t, const trace_event *ev, const
     (void)addrs;
     (*(uint64_t *)ctx)++;
 }
-#endif
 
 /* How a launch is configured. */
 enum run_mode {
@@ -338,11 +332,8 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
     memset(&cfg, 0, sizeof cfg);
     cfg.tier = mode == RUN_JIT ? SIM_TIER_JIT : SIM_TIER_INTERP;
     cfg.jit_dir = jit_dir;
-#ifdef BENCH_HAVE_CHECKS
     if (mode == RUN_NOCHECK)
         cfg.checks_off = SIM_CHECK_RACE | SIM_CHECK_INIT | SIM_CHECK_SYNC | SIM_CHECK_GLOBAL_RACE;
-#endif
-#ifdef BENCH_HAVE_TRACE
     trace_t *tr = NULL;
     uint64_t nev = 0;
     if (mode == RUN_TRACED) {
@@ -354,9 +345,6 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
         tr->sink_ctx = &nev;
         cfg.trace = tr;
     }
-#endif
-    (void)mode;
-    (void)events;
     sim_t *s = sim_new(&cfg);
     double t = -1;
     uint64_t d[3] = {0, 0, 0};
@@ -390,13 +378,11 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
     t = t1 - t0;
 out:
     sim_free(s);
-#ifdef BENCH_HAVE_TRACE
     if (tr) {
         if (events)
             *events = nev;
         trace_free(tr);
     }
-#endif
     return t;
 }
 
@@ -457,12 +443,8 @@ static void run_case(bench_case *b, const ptx_module_t *m, int runs, bench_resul
         (uint64_t)b->grid[0] * b->grid[1] * b->grid[2] * b->block[0] * b->block[1] * b->block[2];
     r->ok = 1;
     b->c_loop(b);
-#ifdef BENCH_HAVE_TRACE
     r->have_trace = !plain_only;
-#endif
-#ifdef BENCH_HAVE_CHECKS
     r->have_nocheck = !plain_only;
-#endif
     for (int i = 0; i < runs; i++) {
         for (int k = 0; k < 2; k++) {
             const double t1 = now_s();
@@ -568,7 +550,7 @@ static void print_target(const char *kernel, const char *what, spread s, int pre
     printf("  %-8s %-37s  %-22s %s%s\n", kernel, what, v, yes_no(met), extra);
 }
 
-/* Picks the size of case k: the issue's size unless the estimated time of all its
+/* Picks the size of case k: the full size unless the estimated time of all its
  * `runs` runs (from calibration launches at the smallest size, untraced, traced and with
  * the checkers off, which also check the result) is over budget_s; then the largest size
  * that fits. */
@@ -584,21 +566,17 @@ static int pick_size(int k, const ptx_module_t *m, int runs, double budget_s, in
     double tu = sim_run(&b, m, RUN_PLAIN, &wi, NULL);
     int good = tu >= 0 && check(&b);
     double tt = 0;
-#ifdef BENCH_HAVE_TRACE
     if (good) {
         memset(b.host[b.ninputs], 0xff, b.bytes[b.ninputs]);
         tt = sim_run(&b, m, RUN_TRACED, &wi, NULL);
         good = tt >= 0 && check(&b);
     }
-#endif
     double tn = 0;
-#ifdef BENCH_HAVE_CHECKS
     if (good) {
         memset(b.host[b.ninputs], 0xff, b.bytes[b.ninputs]);
         tn = sim_run(&b, m, RUN_NOCHECK, &wi, NULL);
         good = tn >= 0 && check(&b);
     }
-#endif
     case_free(&b);
     if (!good)
         return z->min_lg;
@@ -670,9 +648,9 @@ int main(int argc, char **argv)
     if (quick)
         printf("sizes: --quick (the smallest of each kernel)\n");
     else if (full)
-        printf("sizes: --full (the issue's sizes)\n");
+        printf("sizes: --full (the full sizes)\n");
     else
-        printf("sizes: the issue's, scaled down (marked *) where all launches of a kernel\n"
+        printf("sizes: the full ones, scaled down (marked *) where all launches of a kernel\n"
                "would take over %g s (BENCH_BUDGET; --full forces them)\n",
                budget);
     fflush(stdout);
@@ -769,7 +747,7 @@ int main(int argc, char **argv)
            "plain C -O2 time.\ntraced/x: time with a memory-level trace / untraced time. "
            "nochk/x: time with racecheck,\ninitcheck and synccheck off / time with every "
            "checker on (the default, used everywhere else).\n* scaled down from the "
-           "issue's size.\n");
+           "full size.\n");
     if (runs > 1)
         printf("Each figure is computed per run, ratios from the run's own launches and C loops;"
                "\nthe kernel's row gives the median over the %d runs, min and max the spread.\n",
@@ -786,10 +764,6 @@ int main(int argc, char **argv)
     printf("Times are CPU seconds of this process. The run took %.1f s of CPU, %.1f s of wall "
            "time;\nload average %.2f (wall >> CPU: other processes shared the machine).\n",
            now_s() - cpu0, wall_s() - wall0, load);
-#ifndef BENCH_HAVE_TRACE
-    printf("trace: not available yet (sim_config has no trace; memory-level tracing not "
-           "measured)\n");
-#endif
 
     printf("\ntranslating tier (sim/jit.c) against the interpreter, same runs, untraced:\n");
     printf("%-8s %9s %9s %9s %9s %9s %10s %12s\n", "kernel", "interp ms", "jit ms", "speed-up",

@@ -71,10 +71,6 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     info->peak_bandwidth_gbs = d->dram_gbs;
 }
 
-_Static_assert((int)GL_ROOFS == (int)SIM_ROOFS && (int)GL_ROOF_TC_F64 == (int)SIM_ROOF_TC_F64 &&
-                   (int)GL_ROOF_TC_F16 == (int)SIM_ROOF_TC_F16,
-               "gl_roof is sim_roof's order");
-
 const char *gl_roof_name(gl_roof r)
 {
     static const char *const names[GL_ROOFS] = {"FP32",        "FP64",        "FP16",

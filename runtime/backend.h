@@ -55,23 +55,18 @@ typedef struct gl_device_info {
     size_t shared_bytes_per_block_optin; /* opt-in limit (cuFuncSetAttribute), bytes */
 } gl_device_info;
 
-/* The kinds of arithmetic with a roof of their own: the CUDA cores' FP32, FP64 and FP16
- * (half2), the tensor cores' by input type (dense). The order of sim.h's sim_roof. */
+/* The kinds of arithmetic with a roof of their own: sim/kinds.h's SIM_ROOF_LIST (the CUDA
+ * cores' FP32, FP64 and FP16 (half2), the tensor cores' by input type, dense), then
+ * their count. */
 typedef enum gl_roof {
-    GL_ROOF_FP32,
-    GL_ROOF_FP64,
-    GL_ROOF_FP16,
-    GL_ROOF_TC_F16,
-    GL_ROOF_TC_BF16,
-    GL_ROOF_TC_TF32,
-    GL_ROOF_TC_INT8,
-    GL_ROOF_TC_FP8,
-    GL_ROOF_TC_F64,
+#define GL_ROOF_ENUM(n, v) GL_ROOF_##n = v,
+    SIM_ROOF_LIST(GL_ROOF_ENUM) /* then their count: */
     GL_ROOFS
+#undef GL_ROOF_ENUM
 } gl_roof;
 
-/* The roofline of the device a run modelled or ran on (gl_arch_peaks; README
- * "Occupancy and the roofline"). */
+/* The roofline of the device a run modelled or ran on (gl_arch_peaks; README "In the
+ * TUI", `L`). */
 typedef struct gl_peaks {
     double gbs;              /* DRAM GB/s (1e9 B/s), 0 = unknown */
     double gflops[GL_ROOFS]; /* GFLOP/s of each kind (int8: G integer ops/s), dense; 0 =

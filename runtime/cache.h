@@ -10,14 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <nettle/sha2.h>
+
 #include "runtime/gl.h"
 
-/* Incremental SHA-256 (FIPS 180-4). */
+/* Incremental SHA-256 (FIPS 180-4), nettle's (Debian's nettle-dev). */
 typedef struct gl_sha256 {
-    uint32_t h[8];
-    uint64_t bytes; /* message length so far */
-    unsigned char block[64];
-    size_t used; /* bytes in block */
+    struct sha256_ctx ctx;
 } gl_sha256;
 void gl_sha256_init(gl_sha256 *s);
 void gl_sha256_update(gl_sha256 *s, const void *data, size_t len);
@@ -26,7 +25,8 @@ void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t le
 /* Adds a program's identity as field `name`: its path, size and modification time (a
  * new version of the compiler is a new key, without running it). */
 void gl_sha256_file_id(gl_sha256 *s, const char *name, const char *path);
-/* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]. */
+/* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]; s starts over
+ * (as after gl_sha256_init). */
 void gl_sha256_hex(gl_sha256 *s, char hex[65]);
 
 /* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created),

@@ -6,8 +6,8 @@
 #include <stdint.h> /* uint64_t */
 #include <stdio.h>  /* FILE */
 
-/* Status at runtime/ boundaries. gl_exit_code() maps each to ARCHITECTURE.md's exit
- * codes: 0 ok, 1 the kernel or the check failed, 2 bad usage or bad input files. */
+/* Status at runtime/ boundaries. gl_exit_code() maps each to an exit code
+ * (docs/architecture.md "Contracts"): 0 ok, 1 the kernel or the check failed, 2 bad usage or bad input files. */
 typedef enum gl_status {
     GL_OK = 0,
     GL_ERR_USAGE,       /* bad command line                                  -> 2 */

@@ -11,33 +11,28 @@
 
 #include <stdint.h>
 
+#include "sim/kinds.h"
+#include "trace/trace.h"
+
 /* Longest file name a record keeps (longer ones are cut), bytes with the NUL. */
 #define GL_FILE_MAX 256
 
-/* What ended a launch (compute-sanitizer memcheck's vocabulary; PTX ISA §9.7.19
- * "trap"/"brkpt" for GL_FAULT_TRAP). The values equal sim/sim.h's sim_fault_kind, and
- * GL_FAULT_GPU, which only the GPU back end reports, follows them. */
+/* What ended a launch: sim/kinds.h's SIM_FAULT_LIST (what each means), with the same
+ * values, then GL_FAULT_GPU: the kernel failed on the GPU, a CUDA error (cuda_error), a
+ * run past the time limit or a worker that died; the GPU names no thread, the simulator
+ * shows where. */
 typedef enum gl_fault_kind {
-    GL_FAULT_NONE = 0,
-    GL_FAULT_OUT_OF_BOUNDS, /* an access outside every allocation of its space */
-    GL_FAULT_MISALIGNED,    /* an address not a multiple of the access size */
-    GL_FAULT_DEADLOCK,      /* a barrier that can never be released */
-    GL_FAULT_STEP_LIMIT,    /* the step or wall-time limit stopped an endless loop */
-    GL_FAULT_UNSUPPORTED,   /* an instruction the simulator does not implement */
-    GL_FAULT_TRAP,          /* trap / brkpt / a failed assert() */
-    GL_FAULT_GPU,           /* the kernel failed on the GPU: a CUDA error (cuda_error), a
-                               run past the time limit or a worker that died; the GPU
-                               names no thread, the simulator shows where */
+#define GL_FAULT_ENUM(n, v) GL_FAULT_##n = v,
+    SIM_FAULT_LIST(GL_FAULT_ENUM) /* then runtime's own: */
+    GL_FAULT_GPU
+#undef GL_FAULT_ENUM
 } gl_fault_kind;
 
-/* A state space (PTX ISA §5.1). The values equal sim/sim.h's sim_space. */
+/* A state space (PTX ISA §5.1): trace/trace.h's TRACE_SPACE_LIST, as the simulator's. */
 typedef enum gl_space {
-    GL_SPACE_GENERIC,
-    GL_SPACE_GLOBAL,
-    GL_SPACE_SHARED,
-    GL_SPACE_LOCAL,
-    GL_SPACE_CONST,
-    GL_SPACE_PARAM,
+#define GL_SPACE_ENUM(n, v) GL_SPACE_##n = v,
+    TRACE_SPACE_LIST(GL_SPACE_ENUM)
+#undef GL_SPACE_ENUM
 } gl_space;
 
 /* The fault that ended a launch: kind, where (block, thread, its warp and lane, the PTX
@@ -73,24 +68,21 @@ typedef struct gl_fault {
     char cuda_error[64];
 } gl_fault;
 
-/* A checker's finding (compute-sanitizer's memcheck, racecheck, synccheck, initcheck).
- * The values equal sim/sim.h's sim_finding_kind; sim.h says what each one means. */
+/* A checker's finding (compute-sanitizer's memcheck, racecheck, synccheck, initcheck):
+ * sim/kinds.h's SIM_FINDING_LIST (what each means), with the same values. */
 typedef enum gl_finding_kind {
-    GL_FIND_OUT_OF_BOUNDS = 1, /* error (= the fault) */
-    GL_FIND_MISALIGNED,        /* error (= the fault) */
-    GL_FIND_UNINIT_READ,       /* warning: a load of bytes nothing wrote */
-    GL_FIND_RACE,              /* error: shared-memory hazard between warps */
-    GL_FIND_WARP_RACE,         /* error: the same between lanes of one warp */
-    GL_FIND_DIVERGENT_BARRIER, /* warning: threads released from different barriers */
-    GL_FIND_DEADLOCK,          /* error (= the fault) */
-    GL_FIND_STEP_LIMIT,        /* error (= the fault) */
-    GL_FIND_OTHER,             /* error (= the fault): trap, unsupported, ... */
-    GL_FIND_EXITED_BARRIER,    /* warning: a barrier released while threads had exited */
-    GL_FIND_GLOBAL_RACE,       /* error: global-memory data race (PTX ISA §8) */
+#define GL_FIND_ENUM(n, v) GL_FIND_##n = v,
+    SIM_FINDING_LIST(GL_FIND_ENUM)
+#undef GL_FIND_ENUM
 } gl_finding_kind;
 
-/* A race's order: read after write, write after read, write after write. */
-typedef enum gl_hazard { GL_HAZ_NONE, GL_HAZ_RAW, GL_HAZ_WAR, GL_HAZ_WAW } gl_hazard;
+/* A race's order: read after write, write after read, write after write
+ * (sim/kinds.h SIM_HAZARD_LIST). */
+typedef enum gl_hazard {
+#define GL_HAZ_ENUM(n, v) GL_HAZ_##n = v,
+    SIM_HAZARD_LIST(GL_HAZ_ENUM)
+#undef GL_HAZ_ENUM
+} gl_hazard;
 
 /* One access of a finding. */
 typedef struct gl_access {

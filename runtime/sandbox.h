@@ -58,8 +58,7 @@ void gl_sandbox_nobody(uid_t *uid, gid_t *gid);
 /* What a sandboxed child (gl_sandbox_spawn) may use. Every untrusted thing gpulearn runs
  * goes through it: a compilation of a submission (compile_sandbox.c), the simulation of
  * a submission's kernel (gl_run_opts.sandbox), and a learner's whole program, whose host
- * code would run in such a child (body: an exec of the program; docs/architecture.md
- * "Whole programs"). */
+ * code would run in such a child (body: an exec of the program). */
 typedef struct gl_sandbox_opts {
     /* Its private folder (gl_tmpdir_make): the one tree it may write, its TMPDIR and
      * working folder; handed to user nobody when it runs as root. */

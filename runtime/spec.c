@@ -1,4 +1,4 @@
-/* spec.c — launch specs (ARCHITECTURE.md "Launch spec"): loading and validating the
+/* spec.c — launch specs (README "Launch specs"): loading and validating the
  * JSON into a gl_spec. The expression evaluator is in spec_expr.c, host buffers in
  * spec_buffer.c, the random generator in spec_rng.c and the JSON writer in spec_json.c.
  *

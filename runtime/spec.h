@@ -1,4 +1,4 @@
-/* spec.h — launch specs (ARCHITECTURE.md "Launch spec") and their host buffers. */
+/* spec.h — launch specs (README "Launch specs") and their host buffers. */
 #ifndef GL_SPEC_H
 #define GL_SPEC_H
 
@@ -196,7 +196,8 @@ gl_value gl_buffer_get(const void *data, gl_type t, size_t i);
  * infinities as the strings "nan", "inf", "-inf". */
 void gl_json_write_value(FILE *f, gl_type t, gl_value v);
 
-/* Writes {"buffers": {"<ptr arg>": [...]}, "stdout": "..."} per ARCHITECTURE.md. */
+/* Writes {"buffers": {"<ptr arg>": [...]}, "stdout": "..."} (README "Command line",
+ * --dump-json). */
 gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
                                const char *stdout_text, gl_error *err);
 

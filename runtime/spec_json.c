@@ -1,5 +1,5 @@
-/* spec_json.c — exact JSON output (`gpulearn run --dump-json`, ARCHITECTURE.md "Command
- * line"): values in a round-trip form, strings always valid UTF-8, in the C numeric
+/* spec_json.c — exact JSON output (`gpulearn run --dump-json`, README "Command line";
+ * docs/architecture.md "Contracts"): values in a round-trip form, strings always valid UTF-8, in the C numeric
  * locale. */
 #include "runtime/spec_internal.h"
 

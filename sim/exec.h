@@ -1,5 +1,5 @@
-/* exec.h — private to the interpreter (sim/exec_*.c): the execution model, and what
- * its files share.
+/* exec.h — private to the interpreter (sim/exec_*): the execution model, and what its
+ * files share.
  *
  * Execution model (PTX ISA §3.1 "SIMT architecture"; CUDA C++ Programming Guide,
  * "Independent Thread Scheduling"): every thread has its own PC. A warp issues one

@@ -1,5 +1,6 @@
-/* exec_fast.h — private to the interpreter: the fast tiers, included by exec_issue.c
- * (which runs them) and exec_fast.c (which decodes for them). exec_fast and the
+/* exec_fast.h — private to sim/: the fast tiers, included by exec_issue.c (which runs
+ * them), exec_fast.c (which decodes for them) and jit.c (which translates the same
+ * kernels). exec_fast and the
  * full-warp kernels are static inline so that the issue loop and run-ahead compile them
  * into their own loops, as one translation unit.
  */

@@ -1,6 +1,6 @@
-/* exec_lanes.h — private to the general tier (exec_insn.c and the family handlers of
- * exec_alu.c, exec_ctrl.c, exec_mem.c and exec_warp.c): the operand macros of its lane
- * loops, as Lua's vmcase.
+/* exec_lanes.h — private to the general tier (sim/exec_*.c: exec_insn.c and the family
+ * handlers of exec_alu.c, exec_cluster.c, exec_ctrl.c, exec_mem.c and exec_warp.c): the
+ * operand macros of its lane loops, as Lua's vmcase.
  * FOR_LANES ... END_LANES runs its body for each lane t of em (the warp's first thread
  * base) with R its register frame; A(i) is operand i's value for that lane, D the
  * destination register. Not for the fast tiers, whose names these would shadow.

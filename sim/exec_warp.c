@@ -75,9 +75,6 @@ void sim_exec_vote(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         pred |= 1u << (t - base);
     END_LANES
     if (c->trace) { /* who voted what, for the TUI's vote picture */
-        _Static_assert((int)TRACE_VOTE_ALL == (int)PTX_VOTE_ALL &&
-                           (int)TRACE_VOTE_BALLOT == (int)PTX_VOTE_BALLOT,
-                       "trace_vote_kind follows the parser's vote modes");
         sim_trace_vote(c, w, pc, em, pred, in->cmp);
     }
     FOR_LANES

@@ -1,12 +1,14 @@
-/* mma.h — private to sim/: the semantics of the tensor-core (warp-level matrix)
- * instructions, as pure functions: PTX ISA §9.7.14 "Warp Level Matrix Multiply-Accumulate
- * Instructions" — wmma.load/store/mma (§9.7.14.4), mma.sync (§9.7.14.5), ldmatrix
- * (§9.7.14.5.15), stmatrix (§9.7.14.5.16) and movmatrix (§9.7.14.5.17).
+/* mma.h — the semantics of the tensor-core (warp-level matrix) instructions, as pure
+ * functions, public to runtime/ (the fragments view lays fragments out with them):
+ * PTX ISA §9.7.14 "Warp Level Matrix Multiply-Accumulate Instructions" —
+ * wmma.load/store/mma (§9.7.14.4), mma.sync (§9.7.14.5), ldmatrix (§9.7.14.5.15),
+ * stmatrix (§9.7.14.5.16) and movmatrix (§9.7.14.5.17).
  *
  * Nothing here touches the simulator's state: the parser decodes an instruction's
  * modifiers with mma_decode, and the executor (exec_mma.c) asks which lane holds which
  * fragment element (mma_frag_pos) and does the arithmetic (mma_compute) on whole
- * matrices. Fragments are named as in the PTX ISA: groupID = %laneid >> 2,
+ * matrices; runtime/fragments.c and runtime/instrument.c read the same layouts.
+ * Fragments are named as in the PTX ISA: groupID = %laneid >> 2,
  * threadID_in_group = %laneid % 4.
  */
 #ifndef GL_SIM_MMA_H

@@ -584,7 +584,7 @@ static void block_start(sim_ctx *c, uint64_t b)
     if (c->shadow_same) /* a new epoch below: no shadow field is live (sim_race_check) */
         memset(c->shadow_same, 1, (c->shared_size + 3) / 4 + 1);
     /* Registers, local and shared memory start as poison, as on a GPU they hold
-     * whatever was there (ARCHITECTURE.md "Never kinder than hardware"), one stream per
+     * whatever was there (README "Simulator": never as zeros), one stream per
      * block. Only the register slots a thread may read before writing them need it
      * (sim_regs_read_first); the others are written before any read. */
     const uint64_t poison = c->poison ^ ((uint64_t)c->block_linear * 0xd1b54a32d192ed03ull);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/kinds.h"
 #include "trace/trace.h"
 
 /* Status at every sim/ boundary. Details go into the out-parameters named per call. */
@@ -98,21 +99,12 @@ int ptx_text_target_sm(const char *text, size_t len);
 
 /* ------------------------------------------------------------------- simulator */
 
-/* The kinds of arithmetic a roofline gives a roof of their own (sim_device_model
- * flops_per_clk): the CUDA cores' FP32, FP64 and FP16 (half2: 2 lanes x 2 FLOPs per
- * fma), and the tensor cores' by input type (f16, bf16, tf32, int8, fp8 e4m3/e5m2,
- * f64; PTX ISA §9.7.14 "Warp-level matrix multiply-accumulate instructions"). */
+/* The kinds of arithmetic with a roof of their own (kinds.h SIM_ROOF_LIST). */
 typedef enum sim_roof {
-    SIM_ROOF_FP32,
-    SIM_ROOF_FP64,
-    SIM_ROOF_FP16,
-    SIM_ROOF_TC_F16,
-    SIM_ROOF_TC_BF16,
-    SIM_ROOF_TC_TF32,
-    SIM_ROOF_TC_INT8,
-    SIM_ROOF_TC_FP8,
-    SIM_ROOF_TC_F64,
+#define SIM_ROOF_ENUM(n, v) SIM_ROOF_##n = v,
+    SIM_ROOF_LIST(SIM_ROOF_ENUM) /* then their count: */
     SIM_ROOFS
+#undef SIM_ROOF_ENUM
 } sim_roof;
 
 /* A device profile: the limits of one GPU generation that the simulator models (launch
@@ -192,7 +184,7 @@ typedef struct sim_config {
      * SIM_FAULT_STEP_LIMIT, like the step limit, naming the time. Checked every 2^16
      * warp instructions, so it may be overrun by that much. */
     double time_limit_s;
-    /* Barrier semantics. 0 (default, as Volta and later GPUs behave; ARCHITECTURE.md):
+    /* Barrier semantics. 0 (default, as Volta and later GPUs behave; README "Simulator"):
      * a barrier is released once every non-exited thread of the CTA waits at the same
      * barrier id, so a bar.sync that only part of the block reaches completes when the
      * rest has exited. 1 (strict, like compute-sanitizer synccheck): released only when
@@ -318,25 +310,19 @@ sim_status sim_memcpy_dtoh(sim_t *s, void *dst, uint64_t src, size_t bytes);
  * warning). SIM_ERR_LAUNCH if the range is not inside one allocation. */
 sim_status sim_set_written(sim_t *s, uint64_t dptr, size_t bytes, int written);
 
-/* What went wrong in a launch, as a value (the process never aborts). */
+/* What went wrong in a launch, as a value (the process never aborts; kinds.h
+ * SIM_FAULT_LIST says what each means). */
 typedef enum sim_fault_kind {
-    SIM_FAULT_NONE = 0,
-    SIM_FAULT_OUT_OF_BOUNDS, /* access outside every allocation of its space */
-    SIM_FAULT_MISALIGNED,    /* address not a multiple of the access size */
-    SIM_FAULT_DEADLOCK,      /* bar.sync that can never be released */
-    SIM_FAULT_STEP_LIMIT,    /* endless loop guard (sim_config.step_limit or
-                                time_limit_s) */
-    SIM_FAULT_UNSUPPORTED,   /* instruction not implemented: message names it */
-    SIM_FAULT_TRAP,          /* trap / brkpt / assert */
+#define SIM_FAULT_ENUM(n, v) SIM_FAULT_##n = v,
+    SIM_FAULT_LIST(SIM_FAULT_ENUM)
+#undef SIM_FAULT_ENUM
 } sim_fault_kind;
 
+/* A state space (PTX ISA §5.1; trace/trace.h TRACE_SPACE_LIST). */
 typedef enum sim_space {
-    SIM_SPACE_GENERIC,
-    SIM_SPACE_GLOBAL,
-    SIM_SPACE_SHARED,
-    SIM_SPACE_LOCAL,
-    SIM_SPACE_CONST,
-    SIM_SPACE_PARAM,
+#define SIM_SPACE_ENUM(n, v) SIM_SPACE_##n = v,
+    TRACE_SPACE_LIST(SIM_SPACE_ENUM)
+#undef SIM_SPACE_ENUM
 } sim_space;
 
 /* A fault record: kind, where (block, thread, PTX line, CUDA source line) and, for
@@ -372,48 +358,17 @@ typedef struct sim_fault {
  * block, thread, source line) and, for hazards, the other access too. Errors end the
  * launch only where noted; warnings never do. */
 typedef enum sim_finding_kind {
-    SIM_FIND_OUT_OF_BOUNDS = 1, /* error, ends the launch (= the fault) */
-    SIM_FIND_MISALIGNED,        /* error, ends the launch (= the fault) */
-    SIM_FIND_UNINIT_READ,       /* warning, the launch goes on: a load of global bytes
-                                   nothing wrote (not sim_memcpy_htod, not a kernel),
-                                   or of shared bytes no thread of the block stored
-                                   (poison here, arbitrary values on a GPU) */
-    SIM_FIND_RACE,              /* error, the launch goes on: threads of different
-                                   warps touch the same shared bytes, at least one
-                                   writes, with no barrier between (RAW/WAR/WAW) */
-    SIM_FIND_WARP_RACE,         /* error, the launch goes on: the same between lanes of
-                                   one warp with no __syncwarp between: a race under
-                                   independent thread scheduling (Volta+), which no GPU
-                                   since Volta promises to run in lockstep */
-    SIM_FIND_DIVERGENT_BARRIER, /* warning: threads of a block waited at different
-                                   bar.sync instructions (same id) and were released
-                                   together; synccheck reports it */
-    SIM_FIND_DEADLOCK,          /* error (= the fault) */
-    SIM_FIND_STEP_LIMIT,        /* error (= the fault) */
-    SIM_FIND_OTHER,             /* error (= the fault): trap, unsupported, ... */
-    SIM_FIND_EXITED_BARRIER,    /* warning: a barrier without a thread count released
-                                   while threads of the block had exited: legal PTX
-                                   (exited threads do not count, PTX ISA "bar"), but
-                                   __syncthreads() in code part of the block returned
-                                   from breaks the CUDA C++ Programming Guide's rule
-                                   (a condition the same for the whole block) */
-    SIM_FIND_GLOBAL_RACE,       /* error, the launch goes on: two accesses to the same
-                                   global bytes, at least one a store and not both
-                                   strong (atomic, volatile, .relaxed, .acquire,
-                                   .release), from different blocks, or from different
-                                   warps of one block with no barrier between, with no
-                                   release (__threadfence(), a .release store or atomic)
-                                   by the first one's block after it followed by an
-                                   acquire (an atomic or strong load) by the second
-                                   one's block before it (PTX ISA §8 "Memory Consistency
-                                   Model": the pair is a data race). An atomic and a
-                                   plain load are not reported (the CAS loop idiom). compute-sanitizer's
-                                   racecheck covers shared memory only. Within one warp
-                                   it is not checked, nor in allocations over 16 MiB or
-                                   launches of over 2^22 blocks. */
+#define SIM_FIND_ENUM(n, v) SIM_FIND_##n = v,
+    SIM_FINDING_LIST(SIM_FIND_ENUM) /* kinds.h says what each means */
+#undef SIM_FIND_ENUM
 } sim_finding_kind;
 
-typedef enum sim_hazard { SIM_HAZ_NONE, SIM_HAZ_RAW, SIM_HAZ_WAR, SIM_HAZ_WAW } sim_hazard;
+/* A race's order (kinds.h SIM_HAZARD_LIST). */
+typedef enum sim_hazard {
+#define SIM_HAZ_ENUM(n, v) SIM_HAZ_##n = v,
+    SIM_HAZARD_LIST(SIM_HAZ_ENUM)
+#undef SIM_HAZ_ENUM
+} sim_hazard;
 
 /* One access of a finding. */
 typedef struct sim_access {

@@ -173,7 +173,7 @@ typedef struct sim_ctx {
     int faulted;
     sim_result *res;
     size_t printf_cap;
-    /* ---- trace, checkers, scheduling (helper B; sim.c) ---- */
+    /* ---- trace, checkers, scheduling (sim.c) ---- */
     trace_t *trace;          /* non-NULL while tracing: the issue hook's one branch */
     int trace_mem;           /* TRACE_MEMORY: sim_mem collects lane addresses */
     uint32_t block_linear;   /* current block, x fastest */
@@ -219,7 +219,7 @@ typedef struct sim_ctx {
     uint8_t wslot[SIM_ITS_WARPS]; /* per warp of the block: its warp slot on the SM
                                      (%warpid), while the block runs */
     uint64_t wslot_mask;          /* those slots (bit k: slot k) */
-    /* ---- independent thread scheduling (helper A; exec_issue.c sim_warp_step) ----
+    /* ---- independent thread scheduling (exec_issue.c sim_warp_step) ----
      * Fixed arrays (a block has at most SIM_ITS_WARPS warps) so that sim.c needs no
      * allocation; its_block says which block the state belongs to (block_linear + 1,
      * 0 never), so a new block starts with no yields. */
@@ -262,7 +262,7 @@ typedef struct sim_ctx {
     unsigned clb_phase;     /* in the rank-0 context: the current phase's parity */
     uint8_t clb_thr[SIM_ITS_WARPS * 32]; /* per thread: bit 0 arrived and not yet waited,
                                             bit 1 the parity of the phase it arrived in */
-    /* ---- CTA barriers (helper H; sim_barrier.c sim_barrier_exec, sim_resolve_barrier), PTX ISA
+    /* ---- CTA barriers (sim_barrier.c sim_barrier_exec, sim_resolve_barrier), PTX ISA
      * §9.7.13.1 bar/barrier: 16 barriers per CTA, each with the arrivals of its current
      * phase. Reset at each block start. */
     uint8_t bar_id[SIM_ITS_WARPS * 32]; /* per thread: the barrier it waits at */

@@ -12,7 +12,8 @@ B=${BUILD:-build/debug}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export TMPDIR="$T"
 bad=0
-for n in ptx spec lesson; do
+for src in fuzz/fuzz_*.c; do
+  n=${src#fuzz/fuzz_}; n=${n%.c}
   dirs="fuzz/corpus/$n"
   [ -d "fuzz/crashes/$n" ] && dirs="$dirs fuzz/crashes/$n"
   # shellcheck disable=SC2086

@@ -3,8 +3,8 @@
 # #include "..." in sim/ trace/ runtime/ tui/ cli/ names a header of a layer that the
 # file's own layer may include; tui/ and cli/ do not mention the simulator at all: no
 # sim_* or ptx_* function, type or field, no SIM_* or PTX_* constant (they reach it only
-# through runtime/, whose result types are runtime/result.h's). Each violation is named
-# file:line.
+# through runtime/, whose result types are runtime/result.h's); a header private to a
+# folder or to some files is included only there. Each violation is named file:line.
 # Exit 0 when the tree keeps the rules, 1 when it does not.
 #
 # The rules, written once (docs/architecture.md repeats these lines and this script
@@ -56,6 +56,29 @@ if [ -n "$out" ]; then
   fails=$((fails + $(printf '%s\n' "$out" | wc -l)))
 fi
 
+# Private headers: a header whose first line says "private to SCOPE" is included only by
+# the files SCOPE names: the first word of that line after "private to" that holds a
+# slash, a folder ("sim/": every file under it) or a pattern ("runtime/spec*.c",
+# "sim/exec_*"), else the header's own folder. A module's public face says so instead.
+priv=$(for h in $(printf '%s\n' "$files" | grep '\.h$'); do
+  scope=$(sed -n '1{/private to /{s/.*private to //;p;};}' "$h" | tr ' ' '\n' |
+          sed -n 's/^[(]*\([^(),:;]*\/[^(),:;]*\).*/\1/p' | head -1)
+  if [ -z "$scope" ] && sed -n 1p "$h" | grep -q 'private to '; then scope="${h%/*}/"; fi
+  [ -n "$scope" ] && printf '%s %s\n' "$h" "$scope"
+done)
+out=$(printf '%s\n' "$priv" | while read -r h scope; do
+  [ -n "$h" ] || continue
+  case $scope in */) pat="$scope*" ;; *) pat=$scope ;; esac
+  grep -nF "#include \"$h\"" $files /dev/null | while IFS=: read -r f n _; do
+    # shellcheck disable=SC2254
+    case $f in $pat) ;; *) echo "FAIL $f:$n: includes $h, which is private to $scope" ;; esac
+  done
+done)
+if [ -n "$out" ]; then
+  printf '%s\n' "$out"
+  fails=$((fails + $(printf '%s\n' "$out" | wc -l)))
+fi
+
 # tui/ and cli/ see a run's fault, findings and counters as runtime/result.h's types
 # (gl_fault, gl_finding, gl_stats) and name nothing of sim/: no function, type, field or
 # constant (a name beginning sim_, ptx_, SIM_ or PTX_), in code or in comments.
@@ -69,7 +92,7 @@ for d in $NO_SIM_NAMES; do
 done
 
 if [ "$fails" = 0 ]; then
-  echo "ok   layers: $(printf '%s\n' "$files" | wc -l) files keep the include rules"
+  echo "ok   layers: $(printf '%s\n' "$files" | wc -l) files keep the include rules ($(printf '%s\n' "$priv" | grep -c .) private headers)"
   exit 0
 fi
 echo "$fails layer violation(s); the rules are at the top of tests/layers.sh and in $doc"

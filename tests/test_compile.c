@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/backend.h"
@@ -709,6 +710,43 @@ START_TEST(test_sha256_matches_fips_180_vectors)
     gl_sha256_init(&h);
     gl_sha256_hex(&h, hex);
     ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    /* FIPS 180-4's long vector: a million 'a', a thousand bytes at a time */
+    char a[1000];
+    memset(a, 'a', sizeof a);
+    gl_sha256_init(&h);
+    for (int i = 0; i < 1000; i++)
+        gl_sha256_update(&h, a, sizeof a);
+    gl_sha256_hex(&h, hex);
+    ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+/* Cache keys and entries stay what earlier builds wrote: a key made of fields
+ * (gl_sha256_field) and an entry file, both written by the hand-written SHA-256 that
+ * nettle replaced, give the same digests and the entry is still a hit. */
+START_TEST(test_cache_key_and_entry_of_an_earlier_build_are_still_found)
+{
+    static const char src[] = "extern \"C\" __global__ void k(){}";
+    gl_sha256 h;
+    char key[65];
+    gl_sha256_init(&h);
+    gl_sha256_field(&h, "gpulearn", "3", 1);
+    gl_sha256_field(&h, "source", src, strlen(src));
+    gl_sha256_field(&h, "debug", "", 0);
+    gl_sha256_hex(&h, key);
+    ck_assert_str_eq(key, "f1044f2cc2ce5dd15869c597d15d2380eb83eb8274a25db16bfeb931024dcf2a");
+    char dir[400], path[900];
+    fresh_cache(dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/%s.ptx", dir, key);
+    write_text(path, "gpulearn-ptx-cache 3\ncompiler nvrtc\ncommand x\nregs_why x\n"
+                     "sha256 6b71360ce810536b973404660ab672b6753d333601911095fa3fc1dd2f8fcbd7\n"
+                     "log 0\nregs 0\nptx 13\n.version 8.0\n");
+    gl_cache_entry e;
+    ck_assert_int_eq(gl_cache_get(key, &e), 1);
+    ck_assert_str_eq(e.ptx, ".version 8.0\n");
+    ck_assert_str_eq(e.regs_why, "x");
+    gl_cache_entry_free(&e);
 }
 END_TEST
 
@@ -955,6 +993,7 @@ static Suite *compile_suite(void)
     TCase *cache = tcase_create("cache");
     tcase_set_timeout(cache, 120);
     tcase_add_test(cache, test_sha256_matches_fips_180_vectors);
+    tcase_add_test(cache, test_cache_key_and_entry_of_an_earlier_build_are_still_found);
     tcase_add_test(cache, test_second_compile_comes_from_cache_without_recompiling);
     tcase_add_test(cache, test_changed_source_or_arch_or_compiler_misses_the_cache);
     tcase_add_test(cache, test_any_prelude_header_added_or_changed_misses_the_cache);

@@ -745,7 +745,7 @@ START_TEST(test_trace_levels_record_issue_and_memory_events)
 }
 END_TEST
 
-/* The round-robin schedule (ARCHITECTURE.md "Simulator"): warp 0 runs a long loop of
+/* The round-robin schedule (README "Simulator"): warp 0 runs a long loop of
  * register-only instructions, which the simulator runs ahead of its turns; every event
  * others can see must still come at its round-robin step. Traced, the issue events are
  * one per step and alternate warp 0, warp 1 while both run; warp 1, on the shorter path,

@@ -1,6 +1,6 @@
 /* analysis.h — metrics computed from a launch's trace (trace/trace.h), per kernel and per
  * CUDA source line, in Nsight Compute's vocabulary so that what a learner reads here
- * carries over to the real profiler (ARCHITECTURE.md "Trace").
+ * carries over to the real profiler (docs/architecture.md "Contracts").
  *
  * Only trace events and the trace's static instruction table are used, never back-end
  * internals, so a GPU trace gives the same numbers as a simulator trace.

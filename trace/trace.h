@@ -4,7 +4,8 @@
  * produce the same events from instrumented PTX (per-warp SM id and clock, per memory
  * instruction the lane addresses and activemask). Everything a learner sees or is
  * graded on (trace/analysis.h, the TUI views) is computed from these events and the
- * static instruction table, never from back-end internals (ARCHITECTURE.md "Trace").
+ * static instruction table, never from back-end internals (docs/architecture.md
+ * "gpulearn architecture": PTX is the common currency).
  *
  * Levels: TRACE_OFF records nothing; TRACE_ISSUE records warp instruction issue,
  * barriers, blocks and printf; TRACE_MEMORY adds one memory-request event per warp
@@ -52,7 +53,8 @@ typedef enum trace_kind {
 } trace_kind;
 
 /* The mode of a TRACE_EV_VOTE (vote.sync.all, .any, .uni, .ballot.b32: __all_sync,
- * __any_sync, __uni_sync, __ballot_sync). */
+ * __any_sync, __uni_sync, __ballot_sync); the parser's vote modes (sim/ptx/ptx_ir.h
+ * PTX_VOTE_*) are these. */
 typedef enum trace_vote_kind {
     TRACE_VOTE_ALL = 1,
     TRACE_VOTE_ANY,
@@ -63,14 +65,16 @@ typedef enum trace_vote_kind {
 /* Memory operation of a TRACE_EV_MEM event. */
 typedef enum trace_mem_op { TRACE_LOAD = 0, TRACE_STORE = 1, TRACE_ATOMIC = 2 } trace_mem_op;
 
-/* State space of a TRACE_EV_MEM event; the values equal sim_space (sim.h). Generic
- * accesses are recorded in the space the address resolved to. */
+/* The state spaces (PTX ISA §5.1), listed once for every layer: X(NAME, value) makes
+ * TRACE_SPACE_NAME here, sim_space (sim/sim.h SIM_SPACE_NAME) and runtime's gl_space
+ * (runtime/result.h GL_SPACE_NAME). GENERIC is an address as written through a generic
+ * pointer; a TRACE_EV_MEM event records the space the address resolved to. */
+#define TRACE_SPACE_LIST(X)                                                                        \
+    X(GENERIC, 0) X(GLOBAL, 1) X(SHARED, 2) X(LOCAL, 3) X(CONST, 4) X(PARAM, 5)
 enum {
-    TRACE_SPACE_GLOBAL = 1,
-    TRACE_SPACE_SHARED = 2,
-    TRACE_SPACE_LOCAL = 3,
-    TRACE_SPACE_CONST = 4,
-    TRACE_SPACE_PARAM = 5
+#define TRACE_SPACE_ENUM(n, v) TRACE_SPACE_##n = v,
+    TRACE_SPACE_LIST(TRACE_SPACE_ENUM)
+#undef TRACE_SPACE_ENUM
 };
 
 /* One event (32 bytes). Which fields mean something depends on kind:

@@ -1,5 +1,5 @@
 // reduce.cu — bench kernel: shared-memory tree reduction, one partial sum per block
-// (issue 3 item 6, "shared-memory reduction"). Launch with 256 threads per block.
+// (the sum of a block's elements). Launch with 256 threads per block.
 #define BLOCK 256
 extern "C" __global__ void reduce(const unsigned *in, unsigned *out, int n)
 {

@@ -1,6 +1,6 @@
 // scan.cu — bench kernel: inclusive block scan (Hillis-Steele, double-buffered in
-// shared memory), each block scans its own 1024 elements (issue 3 item 6, "block
-// scan"). Launch with 1024 threads per block.
+// shared memory), each block scans its own 1024 elements. Launch with 1024 threads
+// per block.
 #define BLOCK 1024
 extern "C" __global__ void scan(const unsigned *in, unsigned *out, int n)
 {

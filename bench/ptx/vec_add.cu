@@ -1,4 +1,4 @@
-// vec_add.cu — bench kernel: c[i] = a[i] + b[i] (issue 3 item 6, "vector add").
+// vec_add.cu — bench kernel: c[i] = a[i] + b[i], one thread per element.
 extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,7 @@
-/* ptx_ir.h — private to sim/: the decoded PTX module.
+/* ptx_ir.h — the decoded PTX module: the PTX front end's public face, beside sim.h
+ * (which keeps the module opaque). The interpreter runs it; runtime/ reads it where it
+ * needs an instruction's decoded facts: the instrumentation (runtime/instrument.c: what to
+ * record, the lexer for the text around it) and the fragments view (runtime/fragments.c).
  *
  * ptx_parse() turns PTX text into this form once; the interpreter (sim/exec_*.c) never
  * touches strings or hash tables. Every instruction of every function lives in one
@@ -219,7 +222,12 @@ enum { PTX_MEM_CTA = 1, PTX_MEM_RELEASE = 2, PTX_MEM_STRONG = 4 };
  * default, 1..6 = f4e b4e rc8 ecl ecr rc16), shf direction, testp property, bop of
  * setp/set (in ptx_insn.bop), lop3's immLut (in cmp), bfind/shf/... flags above. */
 enum { PTX_SHFL_UP = 1, PTX_SHFL_DOWN, PTX_SHFL_BFLY, PTX_SHFL_IDX };
-enum { PTX_VOTE_ALL = 1, PTX_VOTE_ANY, PTX_VOTE_UNI, PTX_VOTE_BALLOT };
+enum {
+    PTX_VOTE_ALL = TRACE_VOTE_ALL,
+    PTX_VOTE_ANY = TRACE_VOTE_ANY,
+    PTX_VOTE_UNI = TRACE_VOTE_UNI,
+    PTX_VOTE_BALLOT = TRACE_VOTE_BALLOT
+}; /* the vote modes are trace/trace.h's trace_vote_kind */
 enum { PTX_MATCH_ANY = 1, PTX_MATCH_ALL };
 enum { PTX_SHF_L = 1, PTX_SHF_R };
 enum {
