@@ -252,7 +252,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && gl_find_nvcc(buf, sizeof buf))
         gl_sha256_file_id(&h, "nvcc", buf);
     if (want == GL_CC_AUTO || want == GL_CC_CLANG) {
-        if (cc_find_clang(buf, sizeof buf))
+        if (gl_find_clang(buf, sizeof buf))
             gl_sha256_file_id(&h, "clang", buf);
         gl_error ignored;
         size_t n = 0;
@@ -260,7 +260,7 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
         gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
         free(prelude);
         char inc[PATH_MAX + 16];
-        cc_prelude_include_dir(buf, inc, sizeof inc);
+        gl_prelude_include_dir(buf, inc, sizeof inc);
         cc_key_tree(&h, inc, "", 8);
     }
     gl_sha256_hex(&h, key);

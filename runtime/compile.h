@@ -24,6 +24,14 @@ int gl_find_ptxas(char *buf, size_t n);
  * when it is not found. */
 int gl_find_prelude(char *buf, size_t n);
 
+/* clang's path into buf[n] (clang, then clang-14 ... clang-19 on PATH). Returns 1, or 0
+ * when there is none. */
+int gl_find_clang(char *buf, size_t n);
+
+/* The include/ folder beside the prelude (path prelude, from gl_find_prelude) into
+ * buf[n]. */
+void gl_prelude_include_dir(const char *prelude, char *buf, size_t n);
+
 /* Options of one compilation. Zero-initialise for defaults. */
 typedef struct gl_compile_opts {
     gl_compiler compiler;    /* GL_CC_AUTO: NVRTC if libnvrtc loads, else nvcc on PATH or

@@ -321,14 +321,14 @@ int gl_find_prelude(char *buf, size_t n)
 
 /* The headers shipped beside the prelude (prelude: its path): <its folder>/include,
  * holding cooperative_groups.h and cooperative_groups/ (reduce.h, scan.h, details/). */
-void cc_prelude_include_dir(const char *prelude, char *buf, size_t n)
+void gl_prelude_include_dir(const char *prelude, char *buf, size_t n)
 {
     const char *slash = strrchr(prelude, '/');
     snprintf(buf, n, "%.*s/include", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
 }
 
 /* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
-int cc_find_clang(char *buf, size_t n)
+int gl_find_clang(char *buf, size_t n)
 {
     if (find_on_path("clang", buf, n))
         return 1;
@@ -346,7 +346,7 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
 {
     char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64],
         incdir[PATH_MAX + 16];
-    if (!cc_find_clang(clang, sizeof clang)) {
+    if (!gl_find_clang(clang, sizeof clang)) {
         snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
         return TRY_UNAVAILABLE;
     }
@@ -363,7 +363,7 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
     snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
     snprintf(arch, sizeof arch, "--cuda-gpu-arch=sm_%s", archnum);
     /* the prelude's include/ (cooperative_groups.h), searched before the system's */
-    cc_prelude_include_dir(prelude, incdir, sizeof incdir);
+    gl_prelude_include_dir(prelude, incdir, sizeof incdir);
     char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
                     "-Wno-unknown-cuda-version", "-S", debug ? "-O0" : "-O2", "-gline-tables-only",
                     "-fno-color-diagnostics",

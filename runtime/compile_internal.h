@@ -70,10 +70,6 @@ typedef enum try_result { TRY_OK, TRY_COMPILE_ERROR, TRY_UNAVAILABLE } try_resul
 /* A gl_child_opts setup hook: the CPU-time and data limits of every compiler process
  * (GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES); ctx unused. */
 void cc_compile_limits(void *ctx);
-/* Finds clang: 1 with the path in buf (gl_find_nvcc and gl_find_prelude: compile.h). */
-int cc_find_clang(char *buf, size_t n);
-/* The include/ folder beside the prelude (path prelude), into buf. */
-void cc_prelude_include_dir(const char *prelude, char *buf, size_t n);
 /* nvcc / clang compile path for sm_<archnum> (debug: -G / -O0) into out; why says why a
  * compiler is unavailable, err holds a compile error. */
 try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_compiled *out,

@@ -14,7 +14,6 @@
 
 #include "runtime/arch.h"
 #include "runtime/compile.h"
-#include "runtime/compile_internal.h"
 #include "runtime/program.h"
 
 #ifndef GL_CUDART_LIB
@@ -269,7 +268,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             return gl_fail(err, GL_ERR_TOOL, "--backend gpu needs nvcc (the CUDA Toolkit)");
         return build_nvcc(o, nvcc, o->arch ? sm : 0, NULL, dir, exe, exelen, err);
     }
-    const int have_clang = cc_find_clang(clang, sizeof clang);
+    const int have_clang = gl_find_clang(clang, sizeof clang);
     if (o->compiler == GL_CC_NVCC || (o->compiler == GL_CC_AUTO && !have_clang)) {
         char nvcc[PATH_MAX];
         if (!gl_find_nvcc(nvcc, sizeof nvcc))
@@ -286,7 +285,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         return gl_fail(err, GL_ERR_TOOL,
                        "the prelude gpulearn_prelude.h is not found (set "
                        "GPULEARN_PRELUDE_DIR)");
-    cc_prelude_include_dir(prelude, preinc, sizeof preinc);
+    gl_prelude_include_dir(prelude, preinc, sizeof preinc);
     if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib) ||
         !find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, sizeof inc))
         return gl_fail(err, GL_ERR_TOOL,
