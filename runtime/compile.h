@@ -24,7 +24,7 @@ int gl_find_ptxas(char *buf, size_t n);
  * when it is not found. */
 int gl_find_prelude(char *buf, size_t n);
 
-/* clang's path into buf[n] (clang, then clang-14 ... clang-19 on PATH). Returns 1, or 0
+/* clang's path into buf[n] ("clang" on PATH, then clang-19 down to clang-14). Returns 1, or 0
  * when there is none. */
 int gl_find_clang(char *buf, size_t n);
 
