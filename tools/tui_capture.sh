@@ -70,10 +70,11 @@ idle() {
 }
 
 SEQ=0
-# cap WHAT: writes the screen to DIR/NNN-WHAT.txt.
+# cap WHAT: writes the screen to DIR/NNN-WHAT.txt; the temporary folder's random name
+# (the exercise's copy lives in it) as XXXXXX, the same length, so walks compare.
 cap() {
   SEQ=$((SEQ + 1))
-  screen >"$DIR/$(printf %03d $SEQ)-$1.txt"
+  screen | sed 's/tui_capture\.[A-Za-z0-9]\{6\}/tui_capture.XXXXXX/g' >"$DIR/$(printf %03d $SEQ)-$1.txt"
 }
 # press KEY WHAT: sends the key, waits for the screen to settle and captures it.
 press() { keys "$1"; settle; cap "$2"; }
