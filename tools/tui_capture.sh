@@ -13,6 +13,7 @@
 # Env:   GPULEARN (the binary; default build/debug/gpulearn), SIZES (default
 #        "80x24 120x40"), GPULEARN_LESSONS (the lessons folder; default lessons/).
 # Files: OUTDIR/WxH/LESSON/NNN-WHAT.txt, one capture-pane each (NNN keeps their order).
+# Needs: tmux, perl.
 # Exit:  0 done, 1 the TUI did not open or a run did not finish (OUTDIR/errors lists
 #        them; the walk goes on), 77 no tmux.
 set -u
@@ -23,7 +24,7 @@ shift
 case $OUT in /*) ;; *) OUT=$(pwd)/$OUT ;; esac
 # tests/lib/tmux.sh finds the repository from $0's folder's parent: tools/ works too
 . "$(dirname "$0")/../tests/lib/tmux.sh"
-tui_begin
+tui_begin perl
 LESSONS=${GPULEARN_LESSONS:-$ROOT/lessons}
 SIZES=${SIZES:-"80x24 120x40"}
 mkdir -p "$OUT" "$TMP/cache"
@@ -70,11 +71,15 @@ idle() {
 }
 
 SEQ=0
-# cap WHAT: writes the screen to DIR/NNN-WHAT.txt; the temporary folder's random name
-# (the exercise's copy lives in it) as XXXXXX, the same length, so walks compare.
+# cap WHAT: writes the screen to DIR/NNN-WHAT.txt, with what differs from walk to walk
+# masked at the same length (so the layout stays): the temporary folder's random name
+# (the exercise's copy lives in it) as XXXXXX, and times measured ("0.081 s") as #.###.
 cap() {
   SEQ=$((SEQ + 1))
-  screen | sed 's/tui_capture\.[A-Za-z0-9]\{6\}/tui_capture.XXXXXX/g' >"$DIR/$(printf %03d $SEQ)-$1.txt"
+  screen | normalize >"$DIR/$(printf %03d $SEQ)-$1.txt"
+}
+normalize() {
+  perl -pe 's/tui_capture\.[A-Za-z0-9]{6}/tui_capture.XXXXXX/g; s/\b(\d+\.\d+)(?= s\b)/"#" x length($1)/ge'
 }
 # press KEY WHAT: sends the key, waits for the screen to settle and captures it.
 press() { keys "$1"; settle; cap "$2"; }
