@@ -1,6 +1,6 @@
 /* app.h — the TUI's state, shared by the app*.c files (loop, steps, runs, keys and
- * actions), views.c (panes) and the views (view.h). Private to tui/. Views read this
- * state and draw; only the app*.c files change it. */
+ * actions), the frame's files (pane.h: frame*.c, pane*.c) and the views (view.h).
+ * Private to tui/. Views read this state and draw; only the app*.c files change it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
 
@@ -316,7 +316,7 @@ const app_diag *app_diag_at(const app *a, int line);
 /* "simulator (no GPU found)", "GPU: NVIDIA H100 ..." or "back end: not probed yet". */
 void app_backend_label(const app *a, char *buf, size_t len);
 
-/* ----------------------------------------------------------------- views.c */
+/* ------------------------------------------ frame.c, pane.c, highlight.c */
 
 /* Draws the whole frame for the current state (every pane, status bar, help overlay)
  * with wnoutrefresh on each window and a single doupdate; *m gets the sizes drawn. */

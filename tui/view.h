@@ -1,7 +1,7 @@
 /* view.h — the views of the map's slot (keys 1-9 and 0, v cycles: the thread map, the
  * warp timeline and the trace views, one file each, tui/view_*.c) and what the app*.c
- * files and views.c ask of them: drawing and sizing the slot, time travel over the last
- * run's trace, the map's threads and values. Private to tui/. */
+ * files and the frame (frame.c) ask of them: drawing and sizing the slot, time travel
+ * over the last run's trace, the map's threads and values. Private to tui/. */
 #ifndef GL_TUI_VIEW_H
 #define GL_TUI_VIEW_H
 

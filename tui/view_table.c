@@ -106,7 +106,7 @@ void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struc
     }
     if (h < 3 || w < 16)
         return;
-    if ((v->flags & VIEW_F_WHOLE) && a->have_run) { /* the slot has a spec (views.c) */
+    if ((v->flags & VIEW_F_WHOLE) && a->have_run) { /* the slot has a spec (frame.c) */
         v->draw(win, a, t, y, x, h, w, m);
         return;
     }
