@@ -55,15 +55,15 @@ settle() {
 }
 
 # idle: waits (up to 10 minutes) until no run or grading is under way: the status bar
-# shows neither the spinner nor the cancel key.
+# does not start with the spinner (a narrow one leaves out the cancel key).
+SPIN='^ ?(⠋|⠙|⠹|⠸|⠼|⠴|⠦|⠧|⠇|⠏|[|/\\-] )'
 idle() {
   sleep 0.2; n=0
   while [ $n -lt 6000 ]; do
-    last=$(screen | tail -n 1)
-    case $last in
-      *cancel*|*"Esc cancels"*) ;;
-      *) settle; return 0 ;;
-    esac
+    if ! screen | tail -n 1 | grep -Eq "$SPIN"; then
+      settle
+      screen | tail -n 1 | grep -Eq "$SPIN" || return 0
+    fi
     sleep 0.1; n=$((n + 1))
   done
   echo "$SIZE $LESSON: a run did not finish" >>"$OUT/errors"
@@ -79,7 +79,9 @@ cap() {
   screen | normalize >"$DIR/$(printf %03d $SEQ)-$1.txt"
 }
 normalize() {
-  perl -pe 's/tui_capture\.[A-Za-z0-9]{6}/tui_capture.XXXXXX/g; s/\b(\d+\.\d+)(?= s\b)/"#" x length($1)/ge'
+  perl -pe 's/tui_capture\.[A-Za-z0-9]{6}/tui_capture.XXXXXX/g;
+    s/(?:(?<=simulator \()|(?<=took ))(\d+\.\d+)/"#" x length($1)/ge;
+    s/\b(\d+\.\d+)(?= s\b)/"#" x length($1)/ge'
 }
 # press KEY WHAT: sends the key, waits for the screen to settle and captures it.
 press() { keys "$1"; settle; cap "$2"; }
