@@ -86,9 +86,9 @@ typedef struct view_map_cell {
     unsigned b[3], t[3];
 } view_map_cell;
 /* The thread map (1): its colourings for the step (map_colourings), where it drew each
- * thread (map_hit), and what it derived from the
- * last run, cached by its trace and app.run_gen (a new trace may reuse the old address):
- * the element of each buffer each thread touched, and the SM each block ran on. */
+ * thread (map_hit), and what it derived from the last run, cached by its trace and
+ * app.run_gen (a new trace may reuse the old address): the element of each buffer each
+ * thread touched, and the SM each block ran on. */
 typedef struct view_map_state {
     map_mode modes[MAP_MAX_MODES]; /* the colourings Tab cycles through */
     int nmodes, mode;              /* how many; the one shown */
