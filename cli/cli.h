@@ -46,5 +46,6 @@ int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
 int cmd_reset(int argc, char **argv); /* cmd_reset.c */
+int cmd_demo(int argc, char **argv);  /* cmd_demo.c: the TUI in demo mode (tui_run) */
 
 #endif

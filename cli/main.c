@@ -272,7 +272,7 @@ static int dispatch(int argc, char **argv)
         if (strcmp(argv[1], "reset") == 0)
             return cmd_reset(argc - 2, argv + 2);
         if (strcmp(argv[1], "demo") == 0)
-            return tui_demo_main(argc - 2, argv + 2);
+            return cmd_demo(argc - 2, argv + 2);
     }
     cli c = {0};
     int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch --sim-tier");

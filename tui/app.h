@@ -1,6 +1,6 @@
 /* app.h — the TUI's state, shared by the app*.c files (loop, steps, runs, keys and
- * actions), views.c (panes) and the views (view.h). Private to tui/. Views read this
- * state and draw; only the app*.c files change it. */
+ * actions), the frame's files (pane.h: frame*.c, pane*.c) and the views (view.h).
+ * Private to tui/. Views read this state and draw; only the app*.c files change it. */
 #ifndef GL_TUI_APP_H
 #define GL_TUI_APP_H
 
@@ -18,24 +18,6 @@
 
 typedef enum app_screen { SCREEN_LIST, SCREEN_LESSON } app_screen;
 
-/* Map colourings Tab cycles through: the fixed ones, then one per pointer argument. */
-typedef enum map_kind {
-    MAP_GLOBAL_INDEX,
-    MAP_BLOCK,
-    MAP_THREAD,
-    MAP_WARP,
-    MAP_LANE,
-    MAP_SM, /* the SM the thread's block ran on (the last run's BLOCK_START events:
-                     %smid on the GPU and on the simulator) */
-    MAP_BUFFER,
-} map_kind;
-
-typedef struct map_mode {
-    map_kind kind;
-    int arg; /* MAP_BUFFER: index into the spec's args */
-} map_mode;
-
-enum { APP_MAX_MODES = 16 };
 /* Pointer arguments the map follows through a trace (launches with more show none). */
 enum { APP_MAX_ARGS = 64 };
 
@@ -67,35 +49,6 @@ typedef struct app_diag {
 } app_diag;
 
 enum { APP_MAX_DIAGS = 32 };
-
-/* Where a roofline point's bytes came from (view_roofline.c). */
-typedef enum app_roof_bytes {
-    ROOF_BYTES_DRAM,    /* the DRAM model over every global request (trace/dram.h) */
-    ROOF_BYTES_SECTORS, /* global sectors x 32: no model (its L2 unknown) */
-    ROOF_BYTES_SPEC,    /* the launch's "bytes_moved" */
-} app_roof_bytes;
-
-/* A run placed on the roofline view (view_roofline.c): its arithmetic intensity is
- * flops / bytes; gflops is what it reached on a GPU (0: not timed, the simulator). A
- * point is drawn only on the roofline of its own lesson and device. */
-typedef struct app_roof_point {
-    char kernel[64];
-    char lesson[64];       /* the lesson's id ("" none) */
-    char device[80];       /* the device it modelled or ran on (gl_peaks.device) */
-    double flops;          /* FLOPs counted in the trace, else the launch's "flops" */
-    double declared;       /* the launch's "flops" (0: none) */
-    double kind[GL_ROOFS]; /* the counted FLOPs of each kind (all 0 when none were) */
-    int roof;              /* gl_roof it is judged against */
-    bool roof_from_insns;  /* chosen from the kernel's instructions (no counts) */
-    double bytes;          /* of DRAM traffic, or as bytes_from says */
-    app_roof_bytes bytes_from;
-    uint64_t l2_bytes;   /* the L2 the DRAM model held */
-    double sector_bytes; /* global sectors x 32: what the SMs asked of the L2 */
-    bool cut;            /* the counts come from a cut trace (a lower bound) */
-    double gflops;
-    unsigned gen; /* the run's app.run_gen: the current run's point is drawn bright */
-} app_roof_point;
-enum { APP_MAX_ROOF = 16 };
 
 /* A question waiting for y/n in the status bar. */
 typedef enum app_confirm { CONFIRM_NONE, CONFIRM_RESET } app_confirm;
@@ -132,8 +85,6 @@ typedef struct app {
     bool have_spec;
     char spec_error[4096];
     app_source src;
-    map_mode modes[APP_MAX_MODES];
-    int nmodes, mode;
     gl_buffer *init_buffers; /* buffers before running, for buffer:NAME maps */
 
     /* last run of this step */
@@ -153,9 +104,6 @@ typedef struct app {
     bool have_work;             /* run_work holds the last run's work (a run that finished) */
     gl_work run_work;           /* its kernel, launch and elements changed: the Result says
                                when the previous run did other work (gl_work_same) */
-    /* the session's runs on the roofline, oldest first (view_roofline_record) */
-    app_roof_point roof[APP_MAX_ROOF];
-    int nroof;
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
      * names"); its counts are of the code as written, compared only with its kind's */
@@ -207,12 +155,6 @@ typedef struct app {
         int first_arg;           /* the first output that differs (-1: none) */
         size_t first;            /* its first differing element */
     } cmp;
-    int cmp_top;    /* first row shown of the buffers view (on the exercise: of its
-                                     comparison with the reference) */
-    int tree_col;   /* tree view: first element shown (values), or the
-                                     cursor's element (zoomed out) */
-    bool tree_zoom; /* tree view: every element as a compressed strip */
-    int frag_mat;   /* fragment view: the matrix shown (A, B, C, D; M cycles) */
 
     app_confirm confirm; /* pending y/n question */
 
@@ -316,7 +258,7 @@ const app_diag *app_diag_at(const app *a, int line);
 /* "simulator (no GPU found)", "GPU: NVIDIA H100 ..." or "back end: not probed yet". */
 void app_backend_label(const app *a, char *buf, size_t len);
 
-/* ----------------------------------------------------------------- views.c */
+/* ------------------------------------------ frame.c, pane.c, highlight.c */
 
 /* Draws the whole frame for the current state (every pane, status bar, help overlay)
  * with wnoutrefresh on each window and a single doupdate; *m gets the sizes drawn. */

@@ -439,27 +439,12 @@ static int clamp_top(int top, int lines, int rows)
     return top < 0 ? 0 : top;
 }
 
-/* [ / ]: scrolls the buffers view a page (on the exercise its comparison with the
- * reference), or the tree view sideways. */
-static handler_result cmp_scroll(app *a, int d)
+/* [ / ]: the view's own scroll: the buffers view a page (on the exercise its comparison
+ * with the reference), the tree view sideways. */
+static handler_result cmp_scroll(app *a, int ch)
 {
-    if (a->view == VIEW_TREE) { /* sideways through shared memory: a page, or the cursor */
-        const int n = a->metrics.tree_elems,
-                  page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
-        if (n <= 0)
-            return H_REDRAW;
-        int c = a->tree_col + d * page;
-        if (c > n - (a->tree_zoom ? 1 : page))
-            c = n - (a->tree_zoom ? 1 : page);
-        a->tree_col = c < 0 ? 0 : c;
-        return H_REDRAW;
-    }
-    if (a->view != VIEW_BUFFERS || !a->have_run) {
+    if (!view_slot_key(a, ch))
         app_set_flash(a, "[ ] scroll the buffers view (7, after r) and the tree view (8)");
-        return H_REDRAW;
-    }
-    int page = a->metrics.cmp_rows > 1 ? a->metrics.cmp_rows - 1 : 1;
-    a->cmp_top = clamp_top(a->cmp_top + d * page, a->metrics.cmp_lines, a->metrics.cmp_rows);
     return H_REDRAW;
 }
 /* o on a passed exercise: the source pane shows the lesson's reference solution, or
@@ -488,29 +473,23 @@ static handler_result act_reference(app *a)
 
 static handler_result act_tree_zoom(app *a)
 {
-    if (a->view != VIEW_TREE) {
+    if (!view_slot_key(a, 'x'))
         app_set_flash(a, "x zooms the tree view (8) out to all of shared memory");
-        return H_REDRAW;
-    }
-    a->tree_zoom = !a->tree_zoom;
     return H_REDRAW;
 }
 static handler_result act_cmp_up(app *a)
 {
-    return cmp_scroll(a, -1);
+    return cmp_scroll(a, '[');
 }
 static handler_result act_cmp_down(app *a)
 {
-    return cmp_scroll(a, 1);
+    return cmp_scroll(a, ']');
 }
 
 static handler_result act_map(app *a, int d)
 {
-    if (a->nmodes == 0) {
+    if (!map_colouring_next(d))
         app_set_flash(a, "no thread map on this step");
-        return H_REDRAW;
-    }
-    a->mode = (a->mode + d + a->nmodes) % a->nmodes;
     return H_REDRAW;
 }
 
@@ -661,9 +640,8 @@ static handler_result act_play_slower(app *a)
 /* M: the fragment view's next matrix (A, B, C, D of an mma; ldmatrix's m0 ... m3). */
 static handler_result act_frag_mat(app *a)
 {
-    if (a->view != VIEW_FRAGS)
+    if (!view_slot_key(a, 'M'))
         return set_view(a, VIEW_FRAGS);
-    a->frag_mat++;
     return H_REDRAW;
 }
 
@@ -674,7 +652,7 @@ static handler_result tensor_move(app *a, int dir)
         return time_move(a, TV_INSN, dir); /* says what is missing */
     bool moved;
     a->tpos = tv_tensor_pos(a, dir, &moved);
-    a->frag_mat = 0;
+    view_reset(VIEW_FRAGS);
     if (!moved)
         app_set_flash(a, dir > 0 ? "no later tensor-core instruction in this warp"
                                  : "no earlier tensor-core instruction in this warp");

@@ -159,13 +159,12 @@ handler_result app_start_grade(app *a)
  * keeping where the learner was looking. Drops the last run. */
 void app_exercise_reenter(app *a)
 {
-    int src_top = a->src_top, text_top = a->text_top, mode = a->mode;
+    int src_top = a->src_top, text_top = a->text_top, mode = map_colouring();
     app_view view = a->view;
     app_step_enter(a, a->step);
     a->src_top = src_top;
     a->text_top = text_top;
-    if (mode < a->nmodes)
-        a->mode = mode;
+    map_colouring_keep(mode);
     a->view = view;
 }
 
@@ -298,7 +297,7 @@ void app_finish_job(app *a)
         /* the exercise: its output against the reference's */
         if (kind == JOB_EXERCISE)
             exercise_compare(a);
-        a->cmp_top = 0;
+        view_reset(VIEW_BUFFERS);
         /* an exercise whose output differs opens on the comparison (the symptom; the
          * source pane marks the checkers' findings and 9 shows their picture); else an
          * error opens on its picture */

@@ -226,10 +226,7 @@ void app_results_clear(app *a)
     a->ref_error[0] = '\0';
     memset(&a->cmp, 0, sizeof a->cmp);
     a->cmp.first_arg = -1;
-    a->cmp_top = 0;
-    a->tree_col = 0;
-    a->tree_zoom = false;
-    a->frag_mat = 0;
+    view_reset_all();
 }
 
 /* Drops everything derived from the current step (spec, source, run, grade). */
@@ -248,7 +245,7 @@ static void step_clear(app *a)
     a->spec_error[0] = '\0';
     source_free(&a->src);
     app_results_clear(a);
-    a->nmodes = a->mode = 0;
+    map_colourings_clear();
     a->text_top = a->src_top = a->res_top = 0;
     a->res_full = false;
     a->sel_on = false;
@@ -257,36 +254,6 @@ static void step_clear(app *a)
     a->tpos = 0;
     a->spec_n = 0;
     a->confirm = CONFIRM_NONE;
-}
-
-static void build_modes(app *a, const char *map_value)
-{
-    static const struct {
-        const char *name;
-        map_kind kind;
-    } fixed[] = {
-        {"global_index", MAP_GLOBAL_INDEX},
-        {"block", MAP_BLOCK},
-        {"thread", MAP_THREAD},
-        {"warp", MAP_WARP},
-        {"lane", MAP_LANE},
-        {"sm", MAP_SM},
-    };
-    a->nmodes = 0;
-    a->mode = 0;
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        a->modes[a->nmodes++] = (map_mode){fixed[i].kind, -1};
-        if (map_value && strcmp(map_value, fixed[i].name) == 0)
-            a->mode = a->nmodes - 1;
-    }
-    for (int i = 0; i < a->spec.nargs && a->nmodes < APP_MAX_MODES; i++) {
-        if (!a->spec.args[i].is_ptr)
-            continue;
-        a->modes[a->nmodes++] = (map_mode){MAP_BUFFER, i};
-        if (map_value && strncmp(map_value, "buffer:", 7) == 0 &&
-            strcmp(map_value + 7, a->spec.args[i].name) == 0)
-            a->mode = a->nmodes - 1;
-    }
 }
 
 /* a->spec was just loaded: the buffers before the launch (for the buffers view and
@@ -301,7 +268,7 @@ static void spec_took(app *a, const char *map_value)
             bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
     if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
         a->init_buffers = NULL;
-    build_modes(a, map_value);
+    map_colourings(a, map_value);
 }
 
 /* The back end a run of the step now goes to, for its launch: a GPU when the probed one
@@ -331,10 +298,9 @@ static bool use_spec(app *a, const char *kernel, gl_backend_kind where, char *ms
     spec_free(&a->spec);
     a->spec = ns;
     a->spec_where = where;
-    const int mode = a->mode;
+    const int mode = map_colouring();
     spec_took(a, step->map_value);
-    if (mode < a->nmodes) /* the same colouring (a buffer's is at the same place) */
-        a->mode = mode;
+    map_colouring_keep(mode); /* the same colouring (a buffer's is at the same place) */
     a->other_kernel = strcmp(a->spec.kernel, lesson_step_kernel_name(step)) != 0;
     /* a selected thread past the new grid or block: none */
     for (int d = 0; d < 3; d++)

@@ -20,9 +20,4 @@ typedef struct tui_opts {
  * cannot be initialised or the lesson is unknown, with a message on stderr). */
 int tui_run(const tui_opts *opts);
 
-/* `gpulearn demo LESSON [--auto SECONDS] [--backend auto|sim|gpu]`: parses the
- * arguments after "demo" and runs the TUI in demo mode. Returns the exit code (2 on bad
- * usage, with a message on stderr). */
-int tui_demo_main(int argc, char **argv);
-
 #endif

@@ -1,7 +1,7 @@
 /* view.h — the views of the map's slot (keys 1-9 and 0, v cycles: the thread map, the
  * warp timeline and the trace views, one file each, tui/view_*.c) and what the app*.c
- * files and views.c ask of them: drawing and sizing the slot, time travel over the last
- * run's trace, the map's threads and values. Private to tui/. */
+ * files and the frame (frame.c) ask of them: drawing and sizing the slot, time travel
+ * over the last run's trace, the map's threads and values. Private to tui/. */
 #ifndef GL_TUI_VIEW_H
 #define GL_TUI_VIEW_H
 
@@ -29,7 +29,10 @@ enum {
     VIEW_F_BARRIER = 64, /* playback (P) steps by barrier, else by instruction */
 };
 
-/* One view of the map's slot: a row of the view table (indexed by app_view). */
+/* One view of the map's slot: a row of the view table (indexed by app_view). Like htop's
+ * Panel, a view owns its state (a cursor, a scroll, a zoom, what it derived from the last
+ * run): the row points at it and hands it to the view's functions as self; the app keeps
+ * the lesson, the step and the run, which every view reads. */
 typedef struct tui_view {
     app_view id;       /* its row */
     const char *name;  /* "memory": flash messages, the pane title, a step's "view" */
@@ -41,13 +44,19 @@ typedef struct tui_view {
                              (else instructions) and it opens after the costliest; 0 none */
     /* Draws it into (y, x, h, w) of win from the last run's trace t (NULL: none yet; a
      * trace view draws above the time line and only once there is a trace, unless
-     * VIEW_F_WHOLE); m gets the rows a scrolled table has and shows. */
-    void (*draw)(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                 struct view_metrics *m);
+     * VIEW_F_WHOLE); self is its state; m gets the rows a scrolled table has and shows. */
+    void (*draw)(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                 int w, struct view_metrics *m);
     /* Rows it would like at width w. */
     int (*natural_height)(const app *a, int w);
     /* Columns it would like; NULL: all the layout gives a view. */
     int (*natural_width)(const app *a);
+    void *state; /* the view's own state (view_common.h: view_NAME_state), NULL: none */
+    /* Puts its state back as a step opens it (NULL: nothing to put back). */
+    void (*reset)(void *self);
+    /* Its own keys while it is shown ([ ] x M): true when it took ch (the frame needs
+     * redrawing), false when ch does nothing here (NULL: it has none). */
+    bool (*on_key)(void *self, const app *a, int ch);
 } tui_view;
 
 /* The row of view v. */
@@ -63,6 +72,12 @@ app_view view_next(app_view v);
 void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m);
 /* Rows the current view would like at width w. */
 int view_slot_height(const app *a, int w);
+/* Hands key ch to the current view (tui_view.on_key); false when it does not take it. */
+bool view_slot_key(const app *a, int ch);
+/* Puts view v's state back (tui_view.reset): its cursor, scroll and zoom as it opens. */
+void view_reset(app_view v);
+/* view_reset of every view: a step was entered. */
+void view_reset_all(void);
 /* The current view's pane title into buf; returns buf. */
 const char *view_slot_title(const app *a, char *buf, size_t len);
 /* The help overlay's lines for the view keys ("1-5", "views: 1 threads 2 warps ..."),
@@ -72,9 +87,9 @@ int view_help_lines(app_help_line *out, int max);
 
 /* ---------------------------------------------------------- view_roofline.c */
 
-/* Adds the last run to the session's points on the roofline (a->roof): a run that
+/* Adds the last run to the session's points on the roofline (its state): a run that
  * finished and whose FLOPs and bytes are known. Called once per finished run. */
-void view_roofline_record(app *a);
+void view_roofline_record(const app *a);
 
 /* ----------------------------------------------------------- view_common.c */
 
@@ -117,6 +132,40 @@ int tv_deadlock_lines(const app *a, int *lines, int max);
 bool tv_has_error_picture(const app *a);
 
 /* -------------------------------------------------------------- view_map.c */
+
+/* Map colourings Tab cycles through: the fixed ones, then one per pointer argument. */
+typedef enum map_kind {
+    MAP_GLOBAL_INDEX,
+    MAP_BLOCK,
+    MAP_THREAD,
+    MAP_WARP,
+    MAP_LANE,
+    MAP_SM, /* the SM the thread's block ran on (the last run's BLOCK_START events:
+                     %smid on the GPU and on the simulator) */
+    MAP_BUFFER,
+} map_kind;
+
+typedef struct map_mode {
+    map_kind kind;
+    int arg; /* MAP_BUFFER: index into the spec's args */
+} map_mode;
+
+enum { MAP_MAX_MODES = 16 };
+
+/* The step's spec was loaded (a->spec): the map's colourings for it, the fixed ones then
+ * one per pointer argument (at most MAP_MAX_MODES), showing the one map_value names
+ * ("block", "buffer:NAME"; NULL or another: the global index). */
+void map_colourings(const app *a, const char *map_value);
+/* No colourings: the step was left. */
+void map_colourings_clear(void);
+/* The colouring shown (its index). */
+int map_colouring(void);
+/* Shows colouring i again when the list has one (a new spec for the same step, keeping
+ * what the learner was looking at: a buffer's is at the same place). */
+void map_colouring_keep(int i);
+/* Tab (d 1) / Shift-Tab (-1): the next or previous colouring; false when there is none
+ * (no map on this step). */
+bool map_colouring_next(int d);
 
 /* The spec argument whose buffer holds global address addr in the last run, with the
  * element (*elem) and the byte within it (*rem, may be NULL); -1 when no buffer does or

@@ -7,9 +7,10 @@
 
 /* ------------------------------------------------------------------- banks */
 
-void view_banks_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                     struct view_metrics *vm)
+void view_banks_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                     int w, struct view_metrics *vm)
 {
+    (void)self;
     (void)vm;
     const trace_event *e = view_current_request(a, t);
     if (!e) {

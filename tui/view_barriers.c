@@ -8,9 +8,10 @@
 
 /* ---------------------------------------------------------------- barriers */
 
-void view_barriers_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                        struct view_metrics *vm)
+void view_barriers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
+                        int h, int w, struct view_metrics *vm)
 {
+    (void)self;
     (void)vm;
     uint32_t b;
     unsigned sw, sl;

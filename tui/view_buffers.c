@@ -97,8 +97,8 @@ static size_t cmp_rows(const app *a, size_t skip, cmp_row *out, size_t max)
     return row;
 }
 
-static void draw_comparison(WINDOW *win, const app *a, int y, int x, int h, int w,
-                            struct view_metrics *m)
+static void draw_comparison(WINDOW *win, const app *a, const view_buffers_state *st, int y, int x,
+                            int h, int w, struct view_metrics *m)
 {
     char buf[512];
     /* as the grader compares: bit-exact, or floats within the check's tolerance */
@@ -132,7 +132,7 @@ static void draw_comparison(WINDOW *win, const app *a, int y, int x, int h, int 
         rows--; /* the last line says how to scroll */
     if (rows < 1)
         rows = 1;
-    int top = a->cmp_top;
+    int top = st->top;
     if ((size_t)top + (size_t)rows > total)
         top = total > (size_t)rows ? (int)(total - (size_t)rows) : 0;
     if (m)
@@ -448,12 +448,13 @@ static void draw_brow(WINDOW *win, const app *a, const brow *r, int y, int x, in
     }
 }
 
-void view_buffers_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                       struct view_metrics *m)
+void view_buffers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                       int w, struct view_metrics *m)
 {
+    const view_buffers_state *st = self;
     (void)t;
     if (app_on_exercise(a) && a->cmp.done) {
-        draw_comparison(win, a, y, x, h, w, m);
+        draw_comparison(win, a, st, y, x, h, w, m);
         return;
     }
     blist L = {0};
@@ -463,7 +464,7 @@ void view_buffers_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x
         rows--; /* the last line says how to scroll */
     if (rows < 1)
         rows = 1;
-    int top = a->cmp_top;
+    int top = st->top;
     if (top > L.n - rows)
         top = L.n - rows;
     if (top < 0)
@@ -492,4 +493,23 @@ int view_buffers_height(const app *a, int w)
     const int n = L.n;
     free(L.v);
     return n < 20 ? (n > 6 ? n : 6) : 20;
+}
+
+bool view_buffers_key(void *self, const app *a, int ch)
+{
+    view_buffers_state *st = self;
+    if ((ch != '[' && ch != ']') || !a->have_run)
+        return false;
+    /* a page: the rows shown but one, between the first and the last page */
+    const int lines = a->metrics.cmp_lines, rows = a->metrics.cmp_rows;
+    int top = st->top + (ch == ']' ? 1 : -1) * (rows > 1 ? rows - 1 : 1);
+    if (top > lines - rows)
+        top = lines - rows;
+    st->top = top < 0 ? 0 : top;
+    return true;
+}
+
+void view_buffers_reset(void *self)
+{
+    ((view_buffers_state *)self)->top = 0;
 }

@@ -342,9 +342,10 @@ static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const gl_finding 
                       term_attr(TC_DIM));
 }
 
-void view_error_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                     struct view_metrics *vm)
+void view_error_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                     int w, struct view_metrics *vm)
 {
+    (void)self;
     (void)vm;
     if (!tv_has_error_picture(a)) {
         int r =

@@ -140,9 +140,10 @@ static int draw_grid(WINDOW *win, const gl_frag_mat *mt, unsigned sel,
     return r;
 }
 
-void view_fragments_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                         struct view_metrics *vm)
+void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
+                         int h, int w, struct view_metrics *vm)
 {
+    const view_frags_state *st = self;
     (void)vm;
     uint32_t b;
     unsigned wp, sel;
@@ -161,7 +162,7 @@ void view_fragments_draw(WINDOW *win, const app *a, const trace_t *t, int y, int
         view_put(win, y, x, w, "cannot read this instruction's PTX", term_attr(TC_WARN));
         return;
     }
-    const int mi = (a->frag_mat % f.nmats + f.nmats) % f.nmats;
+    const int mi = (st->mat % f.nmats + f.nmats) % f.nmats;
     const gl_frag_mat *mt = &f.mat[mi];
     const bool compact = h < 14 || w < 40;
     char buf[300];
@@ -230,4 +231,18 @@ int view_fragments_height(const app *a, int w)
 {
     (void)a, (void)w;
     return 2 + 17 + 2 + 17;
+}
+
+bool view_fragments_key(void *self, const app *a, int ch)
+{
+    (void)a;
+    if (ch != 'M')
+        return false;
+    ((view_frags_state *)self)->mat++;
+    return true;
+}
+
+void view_fragments_reset(void *self)
+{
+    ((view_frags_state *)self)->mat = 0;
 }

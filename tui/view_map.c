@@ -9,6 +9,13 @@
 
 #include "tui/view_common.h"
 
+/* The map's own state: the view table's row holds it (the map's functions that other
+ * files call, map_hit and map_value, have no self). */
+static view_map_state *map_state(void)
+{
+    return view_of(VIEW_MAP)->state;
+}
+
 static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[3], char *buf,
                             size_t len);
 
@@ -75,30 +82,27 @@ int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem)
  * too large. */
 static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool **written)
 {
-    static bool arg_written[APP_MAX_ARGS];
-    static const trace_t *cached;
-    static unsigned cached_gen;
-    static int64_t *el;
-    static uint64_t n;
+    view_map_state *S = map_state();
     const trace_t *t = view_trace(a);
     const gl_spec *s = &a->spec;
     if (!t || t->level < TRACE_MEMORY || !a->run.dptr)
         return NULL;
-    if (t != cached || a->run_gen != cached_gen) {
-        free(el);
-        el = NULL;
-        cached = NULL;
-        cached_gen = a->run_gen;
+    if (t != S->elems.trace || a->run_gen != S->elems.gen) {
+        free(S->elems.el);
+        S->elems.el = NULL;
+        S->elems.trace = NULL;
+        S->elems.gen = a->run_gen;
         uint64_t T = threads_per_block(s);
-        n = block_count(s) * T;
-        memset(arg_written, 0, sizeof arg_written);
+        const uint64_t n = S->elems.n = block_count(s) * T;
+        bool *arg_written = S->elems.written;
+        memset(S->elems.written, 0, sizeof S->elems.written);
         if (n == 0 || s->nargs > APP_MAX_ARGS || (uint64_t)s->nargs * n > (UINT64_C(1) << 24))
             return NULL;
-        el = malloc((size_t)(s->nargs * n) * sizeof *el);
+        int64_t *el = S->elems.el = malloc((size_t)(s->nargs * n) * sizeof *el);
         uint8_t *wrote = calloc((size_t)(s->nargs * n), 1);
         if (!el || !wrote) {
             free(el), free(wrote);
-            el = NULL;
+            S->elems.el = NULL;
             return NULL;
         }
         for (uint64_t i = 0; i < (uint64_t)s->nargs * n; i++)
@@ -125,12 +129,12 @@ static const int64_t *thread_elems(const app *a, uint64_t *nthreads, const bool 
             }
         }
         free(wrote);
-        cached = t;
+        S->elems.trace = t;
     }
-    *nthreads = n;
+    *nthreads = S->elems.n;
     if (written)
-        *written = arg_written;
-    return el;
+        *written = S->elems.written;
+    return S->elems.el;
 }
 
 /* The element of buffer `arg` that thread (b, t) shows: the one it touched in the last
@@ -151,21 +155,17 @@ static int64_t thread_elem(const app *a, int arg, const unsigned b[3], const uns
  * (-1: not recorded); cached per run (app.run_gen). NULL when the run has no trace. */
 static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
 {
-    static const trace_t *cached;
-    static unsigned cached_gen;
-    static int32_t *sm;
-    static uint64_t n;
-    static int hi;
+    view_map_state *S = map_state();
     const trace_t *t = view_trace(a);
     if (!t)
         return NULL;
-    if (t != cached || a->run_gen != cached_gen) {
-        free(sm);
-        n = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
-        sm = n && n < (1u << 24) ? malloc(n * sizeof *sm) : NULL;
-        hi = 0;
-        cached = sm ? t : NULL;
-        cached_gen = a->run_gen;
+    if (t != S->sms.trace || a->run_gen != S->sms.gen) {
+        free(S->sms.sm);
+        const uint64_t n = S->sms.n = (uint64_t)t->grid[0] * t->grid[1] * t->grid[2];
+        int32_t *sm = S->sms.sm = n && n < (1u << 24) ? malloc(n * sizeof *sm) : NULL;
+        S->sms.hi = 0;
+        S->sms.trace = sm ? t : NULL;
+        S->sms.gen = a->run_gen;
         if (!sm)
             return NULL;
         for (uint64_t i = 0; i < n; i++)
@@ -175,13 +175,13 @@ static const int32_t *block_sms(const app *a, uint64_t *nblocks, int *max_sm)
             if (e->kind != TRACE_EV_BLOCK_START || e->block >= n || sm[e->block] >= 0)
                 continue;
             sm[e->block] = (int32_t)e->aux;
-            if ((int)e->aux > hi)
-                hi = (int)e->aux;
+            if ((int)e->aux > S->sms.hi)
+                S->sms.hi = (int)e->aux;
         }
     }
-    *nblocks = n;
-    *max_sm = hi;
-    return sm;
+    *nblocks = S->sms.n;
+    *max_sm = S->sms.hi;
+    return S->sms.sm;
 }
 
 bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsigned t[3],
@@ -491,29 +491,23 @@ static bool thread_at(const gl_spec *s, bool block1d, int r, int col, unsigned t
     return true;
 }
 
-/* Where the last view_map_draw put each thread's cell, in screen coordinates (clicks). */
-typedef struct cell_pos {
-    int y, x, w;
-    unsigned b[3], t[3];
-} cell_pos;
-static cell_pos *g_cells;
-static int g_ncells, g_cells_cap;
-
+/* Records where the map drew thread (b, t): a cell of w columns at (cy, cx) of win. */
 static void cell_record(WINDOW *win, int cy, int cx, int w, const unsigned b[3],
                         const unsigned t[3])
 {
-    if (g_ncells == g_cells_cap) {
-        int cap = g_cells_cap ? g_cells_cap * 2 : 1024;
+    view_map_state *S = map_state();
+    if (S->ncells == S->cells_cap) {
+        int cap = S->cells_cap ? S->cells_cap * 2 : 1024;
         if (cap > (1 << 20))
             return;
-        cell_pos *p = realloc(g_cells, (size_t)cap * sizeof *p);
+        view_map_cell *p = realloc(S->cells, (size_t)cap * sizeof *p);
         if (!p)
             return;
-        g_cells = p, g_cells_cap = cap;
+        S->cells = p, S->cells_cap = cap;
     }
     int by, bx;
     getbegyx(win, by, bx);
-    cell_pos *c = &g_cells[g_ncells++];
+    view_map_cell *c = &S->cells[S->ncells++];
     c->y = by + cy, c->x = bx + cx, c->w = w;
     memcpy(c->b, b, sizeof c->b);
     memcpy(c->t, t, sizeof c->t);
@@ -521,10 +515,11 @@ static void cell_record(WINDOW *win, int cy, int cx, int w, const unsigned b[3],
 
 bool map_hit(int y, int x, unsigned b[3], unsigned t[3])
 {
-    for (int i = 0; i < g_ncells; i++)
-        if (g_cells[i].y == y && x >= g_cells[i].x && x < g_cells[i].x + g_cells[i].w) {
-            memcpy(b, g_cells[i].b, sizeof g_cells[i].b);
-            memcpy(t, g_cells[i].t, sizeof g_cells[i].t);
+    const view_map_state *S = map_state();
+    for (int i = 0; i < S->ncells; i++)
+        if (S->cells[i].y == y && x >= S->cells[i].x && x < S->cells[i].x + S->cells[i].w) {
+            memcpy(b, S->cells[i].b, sizeof S->cells[i].b);
+            memcpy(t, S->cells[i].t, sizeof S->cells[i].t);
             return true;
         }
     return false;
@@ -608,15 +603,16 @@ static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
 
 /* The grid map of the current spec; the selected thread (a->sel_on) is marked and
  * described on the last lines. */
-void view_map_draw(WINDOW *win, const app *a, const trace_t *trace, int y, int x, int h, int w,
-                   struct view_metrics *vm)
+void view_map_draw(WINDOW *win, const app *a, void *self, const trace_t *trace, int y, int x, int h,
+                   int w, struct view_metrics *vm)
 {
     (void)trace, (void)vm;
-    g_ncells = 0;
+    view_map_state *S = self;
+    S->ncells = 0;
     if (!a->have_spec || h < 3 || w < 12)
         return;
     const gl_spec *s = &a->spec;
-    const map_mode *m = &a->modes[a->mode];
+    const map_mode *m = &S->modes[S->mode];
     colouring c = make_colouring(a, m);
     draw_legend(win, a, m, &c, y, x, w);
     if (h >= 6) { /* the last lines describe the selected thread */
@@ -979,10 +975,10 @@ static void map_thread_info(const app *a, const unsigned b[3], const unsigned t[
 
 int map_natural_width(const app *a)
 {
-    if (!a->have_spec || a->nmodes == 0)
+    if (!a->have_spec || map_state()->nmodes == 0)
         return 0;
     const gl_spec *s = &a->spec;
-    colouring c = make_colouring(a, &a->modes[a->mode]);
+    colouring c = make_colouring(a, &map_state()->modes[map_state()->mode]);
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
     int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
     int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
@@ -1006,10 +1002,10 @@ int map_natural_width(const app *a)
 /* Legend, shape line, blocks, info line. */
 int view_map_height(const app *a, int w)
 {
-    if (!a->have_spec || a->nmodes == 0)
+    if (!a->have_spec || map_state()->nmodes == 0)
         return 0;
     const gl_spec *s = &a->spec;
-    colouring c = make_colouring(a, &a->modes[a->mode]);
+    colouring c = make_colouring(a, &map_state()->modes[map_state()->mode]);
     bool block1d = s->block[1] == 1 && s->block[2] == 1;
     int cols = block1d ? (int)(s->block[0] < WARP ? s->block[0] : WARP) : (int)s->block[0];
     int rows = block1d ? (int)((s->block[0] + WARP - 1) / WARP) : (int)(s->block[1] * s->block[2]);
@@ -1028,4 +1024,61 @@ int view_map_height(const app *a, int w)
         box_rows = (B + per_row - 1) / per_row, rows = -1; /* one line per block */
     uint64_t h = 4 + box_rows * (uint64_t)(rows + 2);
     return h > 200 ? 200 : (int)h;
+}
+
+void map_colourings(const app *a, const char *map_value)
+{
+    static const struct {
+        const char *name;
+        map_kind kind;
+    } fixed[] = {
+        {"global_index", MAP_GLOBAL_INDEX},
+        {"block", MAP_BLOCK},
+        {"thread", MAP_THREAD},
+        {"warp", MAP_WARP},
+        {"lane", MAP_LANE},
+        {"sm", MAP_SM},
+    };
+    view_map_state *S = map_state();
+    S->nmodes = 0;
+    S->mode = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        S->modes[S->nmodes++] = (map_mode){fixed[i].kind, -1};
+        if (map_value && strcmp(map_value, fixed[i].name) == 0)
+            S->mode = S->nmodes - 1;
+    }
+    for (int i = 0; i < a->spec.nargs && S->nmodes < MAP_MAX_MODES; i++) {
+        if (!a->spec.args[i].is_ptr)
+            continue;
+        S->modes[S->nmodes++] = (map_mode){MAP_BUFFER, i};
+        if (map_value && strncmp(map_value, "buffer:", 7) == 0 &&
+            strcmp(map_value + 7, a->spec.args[i].name) == 0)
+            S->mode = S->nmodes - 1;
+    }
+}
+
+void map_colourings_clear(void)
+{
+    map_state()->nmodes = map_state()->mode = 0;
+}
+
+int map_colouring(void)
+{
+    return map_state()->mode;
+}
+
+void map_colouring_keep(int i)
+{
+    view_map_state *S = map_state();
+    if (i < S->nmodes)
+        S->mode = i;
+}
+
+bool map_colouring_next(int d)
+{
+    view_map_state *S = map_state();
+    if (S->nmodes == 0)
+        return false;
+    S->mode = (S->mode + d + S->nmodes) % S->nmodes;
+    return true;
 }

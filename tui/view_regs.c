@@ -253,9 +253,10 @@ static bool line_mentions(const char *s, const char *name)
     return false;
 }
 
-void view_regs_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                    struct view_metrics *vm)
+void view_regs_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                    int w, struct view_metrics *vm)
 {
+    (void)self;
     (void)vm;
     uint32_t b;
     unsigned wp, l;

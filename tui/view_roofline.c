@@ -135,11 +135,12 @@ static gl_roof insns_roof(const trace_t *t, const gl_peaks *pk)
     return judged_roof(kind, pk);
 }
 
-void view_roofline_record(app *a)
+void view_roofline_record(const app *a)
 {
+    view_roofline_state *R = view_of(VIEW_ROOFLINE)->state;
     if (!a->have_run || a->run_status != GL_OK || !a->have_spec)
         return;
-    app_roof_point p = {0};
+    view_roof_point p = {0};
     gl_peaks pk;
     view_peaks(a, &pk);
     snprintf(p.kernel, sizeof p.kernel, "%.63s", a->run_kernel[0] ? a->run_kernel : a->spec.kernel);
@@ -178,33 +179,33 @@ void view_roofline_record(app *a)
         p.gflops = p.flops / (a->run.elapsed_ms * 1e6);
     p.gen = a->run_gen;
     /* a run again of the same kernel at the same intensity replaces its point */
-    int n = a->nroof;
+    int n = R->n;
     for (int i = 0; i < n; i++) {
-        const app_roof_point *q = &a->roof[i];
+        const view_roof_point *q = &R->pt[i];
         if (strcmp(q->kernel, p.kernel) == 0 && strcmp(q->lesson, p.lesson) == 0 &&
             strcmp(q->device, p.device) == 0 &&
             fabs(q->flops / q->bytes - p.flops / p.bytes) <= 1e-9 * (p.flops / p.bytes)) {
-            memmove(&a->roof[i], &a->roof[i + 1], (size_t)(n - i - 1) * sizeof a->roof[0]);
+            memmove(&R->pt[i], &R->pt[i + 1], (size_t)(n - i - 1) * sizeof R->pt[0]);
             n--;
             break;
         }
     }
-    if (n == APP_MAX_ROOF) {
-        memmove(&a->roof[0], &a->roof[1], (size_t)(n - 1) * sizeof a->roof[0]);
+    if (n == VIEW_MAX_ROOF) {
+        memmove(&R->pt[0], &R->pt[1], (size_t)(n - 1) * sizeof R->pt[0]);
         n--;
     }
-    a->roof[n] = p;
-    a->nroof = n + 1;
+    R->pt[n] = p;
+    R->n = n + 1;
 }
 
 /* The points of the current lesson on device pk, oldest first, into idx (their indexes
- * in a->roof); how many. */
-static int shown_points(const app *a, const gl_peaks *pk, int idx[APP_MAX_ROOF])
+ * in R->pt); how many. */
+static int shown_points(const view_roofline_state *R, const app *a, const gl_peaks *pk,
+                        int idx[VIEW_MAX_ROOF])
 {
     int n = 0;
-    for (int i = 0; i < a->nroof; i++)
-        if (strcmp(a->roof[i].lesson, lesson_id(a)) == 0 &&
-            strcmp(a->roof[i].device, pk->device) == 0)
+    for (int i = 0; i < R->n; i++)
+        if (strcmp(R->pt[i].lesson, lesson_id(a)) == 0 && strcmp(R->pt[i].device, pk->device) == 0)
             idx[n++] = i;
     return n;
 }
@@ -264,7 +265,7 @@ static int put_wrapped(WINDOW *win, int y, int x, int w, int rows, const char *s
 }
 
 /* Where a point's bytes came from, for the legend. */
-static void bytes_label(char *buf, size_t len, const app_roof_point *p)
+static void bytes_label(char *buf, size_t len, const view_roof_point *p)
 {
     if (p->bytes_from == ROOF_BYTES_DRAM)
         snprintf(buf, len, "DRAM, modelled (a %.0f MiB L2)%s, %.3g FLOP/B of global sectors",
@@ -281,7 +282,7 @@ static void bytes_label(char *buf, size_t len, const app_roof_point *p)
  * where they and the roof came from when they were not counted, the launch's "flops"
  * when the run did more or fewer, the mix of kinds and why that roof ("FLOPs: 97% f16
  * tensor, 3% FP32; judged on the f16 tensor roof, ..."). */
-static void roof_reason(char *buf, size_t len, const app_roof_point *p)
+static void roof_reason(char *buf, size_t len, const view_roof_point *p)
 {
     buf[0] = '\0';
     if (p->roof_from_insns) {
@@ -312,7 +313,7 @@ static void roof_reason(char *buf, size_t len, const app_roof_point *p)
 }
 
 /* "a vec_add: 0.0833 FLOP/B, memory-bound" for point p (letter c) against peak. */
-static void verdict(char *buf, size_t len, const app_roof_point *p, char c, double bw, double peak)
+static void verdict(char *buf, size_t len, const view_roof_point *p, char c, double bw, double peak)
 {
     const double ai = p->flops / p->bytes;
     snprintf(buf, len, "%c %s: %.3g FLOP/B, %s-bound", c, p->kernel, ai,
@@ -321,8 +322,8 @@ static void verdict(char *buf, size_t len, const app_roof_point *p, char c, doub
 
 /* The legend at (y, x) in rows rows: the current run (where it sits, what bounds it, why
  * that roof, where its bytes came from) and the earlier runs, or why there is no point. */
-static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool current, int y,
-                        int x, int w, int rows, double bw, double peak)
+static void legend_draw(WINDOW *win, const app *a, const view_roofline_state *R, const int *idx,
+                        int n, bool current, int y, int x, int w, int rows, double bw, double peak)
 {
     char buf[1024], r1[32], r2[32], bl[160], why[400];
     int used = 0;
@@ -336,7 +337,7 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
                   "counts none",
             term_attr(TC_DIM));
     } else {
-        const app_roof_point *p = &a->roof[idx[n - 1]];
+        const view_roof_point *p = &R->pt[idx[n - 1]];
         const double ai = p->flops / p->bytes, att = fmin(peak, ai * bw);
         const int keep = n > 1 ? 1 : 0; /* a row for the earlier runs */
         verdict(buf, sizeof buf, p, (char)('a' + n - 1), bw, peak);
@@ -357,7 +358,7 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
     if (n > 0 && used < rows) {
         size_t o = (size_t)snprintf(buf, sizeof buf, "earlier:");
         for (int i = 0; i < n && o < sizeof buf; i++) {
-            const app_roof_point *q = &a->roof[idx[i]];
+            const view_roof_point *q = &R->pt[idx[i]];
             o += (size_t)snprintf(buf + o, sizeof buf - o, " %c %s %.3g", 'a' + i, q->kernel,
                                   q->flops / q->bytes);
         }
@@ -365,17 +366,18 @@ static void legend_draw(WINDOW *win, const app *a, const int *idx, int n, bool c
     }
 }
 
-void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                        struct view_metrics *vm)
+void view_roofline_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
+                        int h, int w, struct view_metrics *vm)
 {
     (void)t;
     (void)vm;
+    const view_roofline_state *R = self;
     gl_peaks pk;
     view_peaks(a, &pk);
-    int idx[APP_MAX_ROOF];
-    const int n = shown_points(a, &pk, idx);
-    const bool current = n > 0 && a->have_run && a->roof[idx[n - 1]].gen == a->run_gen;
-    const int roof = current ? a->roof[idx[n - 1]].roof : GL_ROOF_FP32;
+    int idx[VIEW_MAX_ROOF];
+    const int n = shown_points(R, a, &pk, idx);
+    const bool current = n > 0 && a->have_run && R->pt[idx[n - 1]].gen == a->run_gen;
+    const int roof = current ? R->pt[idx[n - 1]].roof : GL_ROOF_FP32;
     const double bw = pk.gbs, peak = pk.gflops[roof], fp32 = pk.gflops[GL_ROOF_FP32];
     char buf[512], r1[32], r2[32];
     if (bw <= 0 || peak <= 0) {
@@ -419,14 +421,14 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const int ph = compact ? h - 3 : h - 3 - legend;
     const int pw = w - lw - 1;
     if (ph < 2 || pw < 12) { /* no room for a plot: the legend alone */
-        legend_draw(win, a, idx, n, current, y + 1, x, w, h - 1, bw, peak);
+        legend_draw(win, a, R, idx, n, current, y + 1, x, w, h - 1, bw, peak);
         return;
     }
     /* axes: intensity 0.01 .. 1000 FLOP/byte, wider to hold every point; FLOP/s from a
      * decade under the roof's lowest point to the decade over the highest roof drawn */
     int dx0 = -2, dx1 = 3;
     for (int i = 0; i < n; i++) {
-        const double li = log10(a->roof[idx[i]].flops / a->roof[idx[i]].bytes);
+        const double li = log10(R->pt[idx[i]].flops / R->pt[idx[i]].bytes);
         if (li < dx0)
             dx0 = (int)floor(li);
         if (li > dx1)
@@ -436,8 +438,8 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     const int dy1 = (int)ceil(log10(top * 1.01));
     int dy0 = (int)floor(log10(bw * pow(10, dx0)));
     for (int i = 0; i < n; i++)
-        if (a->roof[idx[i]].gflops > 0 && log10(a->roof[idx[i]].gflops) < dy0)
-            dy0 = (int)floor(log10(a->roof[idx[i]].gflops));
+        if (R->pt[idx[i]].gflops > 0 && log10(R->pt[idx[i]].gflops) < dy0)
+            dy0 = (int)floor(log10(R->pt[idx[i]].gflops));
     if (dy1 - dy0 < 1)
         dy0 = dy1 - 1;
 #define COL(li) ((int)floor(((double)(li)-dx0) / (dx1 - dx0) * pw))
@@ -483,7 +485,7 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     }
     /* the runs: earlier ones dim, the current bright; a letter each */
     for (int i = 0; i < n; i++) {
-        const app_roof_point *p = &a->roof[idx[i]];
+        const view_roof_point *p = &R->pt[idx[i]];
         const bool cur = current && i == n - 1;
         const int attr = cur ? (int)(term_attr(TC_GOOD) | A_BOLD) : term_attr(TC_DIM);
         const double ai = p->flops / p->bytes;
@@ -525,7 +527,7 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
     if (compact) {
         /* the verdict alone, or why there is no point */
         if (current) {
-            const app_roof_point *p = &a->roof[idx[n - 1]];
+            const view_roof_point *p = &R->pt[idx[n - 1]];
             const double ai = p->flops / p->bytes;
             snprintf(buf, sizeof buf, "%c %s %.3g F/B: %s-bound", 'a' + n - 1, p->kernel, ai,
                      ai < ridge ? "memory" : "compute");
@@ -534,10 +536,10 @@ void view_roofline_draw(WINDOW *win, const app *a, const trace_t *t, int y, int 
                          ai < ridge ? "memory" : "compute");
             view_put(win, ay + 1, x, w, buf, term_attr(TC_GOOD));
         } else {
-            legend_draw(win, a, idx, n, false, ay + 1, x, w, 1, bw, peak);
+            legend_draw(win, a, R, idx, n, false, ay + 1, x, w, 1, bw, peak);
         }
     } else {
-        legend_draw(win, a, idx, n, current, ay + 2, x, w, h - (ay + 2 - y), bw, peak);
+        legend_draw(win, a, R, idx, n, current, ay + 2, x, w, h - (ay + 2 - y), bw, peak);
     }
 #undef COL
 #undef ROW

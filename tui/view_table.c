@@ -10,9 +10,16 @@
 
 enum { F_TRACE = VIEW_F_RUN | VIEW_F_TRACE };
 
+/* The views' own state, one each (tui_view.state). */
+static view_map_state s_map;
+static view_buffers_state s_buffers;
+static view_tree_state s_tree;
+static view_roofline_state s_roofline;
+static view_frags_state s_frags;
+
 static const tui_view k_views[VIEW__COUNT] = {
     [VIEW_MAP] = {VIEW_MAP, "threads", '1', "threads", "Threads (w: warps)", 0, 0, view_map_draw,
-                  view_map_height, map_natural_width},
+                  view_map_height, map_natural_width, &s_map},
     [VIEW_WARPS] = {VIEW_WARPS, "warps", '2', "warps", "Warps (w: map)", VIEW_F_RUN, 0,
                     view_warps_draw, view_warps_height, NULL},
     [VIEW_MEMORY] = {VIEW_MEMORY, "memory", '3', "memory", NULL, F_TRACE | VIEW_F_WIDE,
@@ -26,21 +33,22 @@ static const tui_view k_views[VIEW__COUNT] = {
                       view_atomics_height, NULL},
     [VIEW_BUFFERS] = {VIEW_BUFFERS, "buffers", '7', "buffers", NULL,
                       F_TRACE | VIEW_F_WHOLE | VIEW_F_WIDE_EX, 0, view_buffers_draw,
-                      view_buffers_height, NULL},
+                      view_buffers_height, NULL, &s_buffers, view_buffers_reset, view_buffers_key},
     [VIEW_TREE] = {VIEW_TREE, "tree", '8', "tree", NULL,
                    F_TRACE | VIEW_F_SIM | VIEW_F_WIDE | VIEW_F_BARRIER, 0, view_tree_draw,
-                   view_tree_height, NULL},
+                   view_tree_height, NULL, &s_tree, view_tree_reset, view_tree_key},
     [VIEW_ERROR] = {VIEW_ERROR, "error", '9', "error picture", NULL, F_TRACE | VIEW_F_WHOLE, 0,
                     view_error_draw, view_error_height, NULL},
     [VIEW_REGS] = {VIEW_REGS, "registers", '0', "the selected thread's registers", NULL,
                    F_TRACE | VIEW_F_SIM, 0, view_regs_draw, view_regs_height, NULL},
     [VIEW_ROOFLINE] = {VIEW_ROOFLINE, "roofline", 'L', "the roofline, with this session's runs",
                        NULL, VIEW_F_RUN | VIEW_F_WIDE, 0, view_roofline_draw, view_roofline_height,
-                       NULL},
+                       NULL, &s_roofline},
     [VIEW_FRAGS] = {VIEW_FRAGS, "fragments", 'F',
                     "tensor-core fragments: which lane holds which element (M t T)", NULL,
                     F_TRACE | VIEW_F_SIM | VIEW_F_WIDE, 0, view_fragments_draw,
-                    view_fragments_height, NULL},
+                    view_fragments_height, NULL, &s_frags, view_fragments_reset,
+                    view_fragments_key},
 };
 
 const tui_view *view_of(app_view v)
@@ -101,13 +109,13 @@ void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struc
     const tui_view *v = view_of(a->view);
     const trace_t *t = view_trace(a);
     if (!(v->flags & VIEW_F_TRACE)) {
-        v->draw(win, a, t, y, x, h, w, m);
+        v->draw(win, a, v->state, t, y, x, h, w, m);
         return;
     }
     if (h < 3 || w < 16)
         return;
-    if ((v->flags & VIEW_F_WHOLE) && a->have_run) { /* the slot has a spec (views.c) */
-        v->draw(win, a, t, y, x, h, w, m);
+    if ((v->flags & VIEW_F_WHOLE) && a->have_run) { /* the slot has a spec (frame.c) */
+        v->draw(win, a, v->state, t, y, x, h, w, m);
         return;
     }
     if (!t || t->nevents == 0) {
@@ -131,13 +139,32 @@ void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struc
                       term_attr(TC_DIM));
         return;
     }
-    v->draw(win, a, t, y, x, h - 1, w, m);
+    v->draw(win, a, v->state, t, y, x, h - 1, w, m);
     draw_time_line(win, a, t, y + h - 1, x, w);
 }
 
 int view_slot_height(const app *a, int w)
 {
     return view_of(a->view)->natural_height(a, w);
+}
+
+bool view_slot_key(const app *a, int ch)
+{
+    const tui_view *v = view_of(a->view);
+    return v->on_key && v->on_key(v->state, a, ch);
+}
+
+void view_reset(app_view v)
+{
+    const tui_view *row = view_of(v);
+    if (row->reset)
+        row->reset(row->state);
+}
+
+void view_reset_all(void)
+{
+    for (int i = 0; i < VIEW__COUNT; i++)
+        view_reset(k_views[i].id);
 }
 
 const char *view_slot_title(const app *a, char *buf, size_t len)

@@ -174,12 +174,13 @@ static void draw_epoch_writers(WINDOW *win, const app *a, const trace_t *t, uint
 }
 
 /* The tree view: shared memory of the selected block after each barrier, one row per
- * barrier. Values of the elements from a->tree_col ([ ] page sideways), or, zoomed out
+ * barrier. Values of the elements from its column ([ ] page sideways), or, zoomed out
  * (x), every element as a strip of cells (each cell k elements: bright where one
- * changed at that barrier) with a cursor at a->tree_col whose values are listed below. */
-void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                    struct view_metrics *m)
+ * changed at that barrier) with a cursor at that column whose values are listed below. */
+void view_tree_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                    int w, struct view_metrics *m)
 {
+    const view_tree_state *st = self;
     uint32_t b;
     unsigned sw, sl;
     tv_selected(a, &b, &sw, &sl);
@@ -218,7 +219,7 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
      * how many earlier ones are not shown. Who wrote what in the last epoch shown goes
      * below (zoomed out, the cursor's values). */
     int who_rows = h >= 9 ? (h >= 16 ? 4 : 2) : 0;
-    if (a->tree_zoom && who_rows == 0 && h >= 5)
+    if (st->zoom && who_rows == 0 && h >= 5)
         who_rows = 1;
     int rows = h - 2 - who_rows;
     if (rows < 1)
@@ -250,9 +251,9 @@ void view_tree_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, i
             elems = t->snaps[i].size / es;
     /* zoomed out: k elements per cell, as few as let every element fit */
     const int strip = w - lw > 1 ? w - lw : 1;
-    const uint32_t k = a->tree_zoom ? (elems + (uint32_t)strip - 1) / (uint32_t)strip : 1;
-    const int zoom = a->tree_zoom && elems > 0;
-    int first = a->tree_col < 0 ? 0 : a->tree_col;
+    const uint32_t k = st->zoom ? (elems + (uint32_t)strip - 1) / (uint32_t)strip : 1;
+    const int zoom = st->zoom && elems > 0;
+    int first = st->col < 0 ? 0 : st->col;
     if (!zoom && elems > 0 && (uint32_t)first + (uint32_t)ncols > elems)
         first = elems > (uint32_t)ncols ? (int)(elems - (uint32_t)ncols) : 0;
     if (zoom && (uint32_t)first >= elems)
@@ -356,4 +357,29 @@ int view_tree_height(const app *a, int w)
 {
     (void)a, (void)w;
     return 20;
+}
+
+bool view_tree_key(void *self, const app *a, int ch)
+{
+    view_tree_state *st = self;
+    if (ch == 'x') {
+        st->zoom = !st->zoom;
+        return true;
+    }
+    if (ch != '[' && ch != ']')
+        return false;
+    /* sideways through shared memory: a page, or (zoomed out) the cursor */
+    const int n = a->metrics.tree_elems, page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
+    if (n <= 0)
+        return true;
+    int c = st->col + (ch == ']' ? 1 : -1) * page;
+    if (c > n - (st->zoom ? 1 : page))
+        c = n - (st->zoom ? 1 : page);
+    st->col = c < 0 ? 0 : c;
+    return true;
+}
+
+void view_tree_reset(void *self)
+{
+    *(view_tree_state *)self = (view_tree_state){0};
 }

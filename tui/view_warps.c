@@ -72,9 +72,10 @@ static int eff_cmp(const void *x, const void *y)
 }
 
 /* The warp timeline of the last run's trace. */
-void view_warps_draw(WINDOW *win, const app *a, const trace_t *t, int y, int x, int h, int w,
-                     struct view_metrics *vm)
+void view_warps_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
+                     int w, struct view_metrics *vm)
 {
+    (void)self;
     (void)vm;
     if (h < 3 || w < 16)
         return;
