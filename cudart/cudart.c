@@ -716,16 +716,14 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
         return ret(E_INVALID_DEVICE_FUNCTION);
     const sim_device_model *d = G.dev;
     const uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    /* a block dimension past its limit is cudaErrorInvalidValue (an H200 with CUDA 13 gives
-     * it for <<<1, 1025>>>: tests/programs/launch_config.cu), the other illegal
-     * configurations cudaErrorInvalidConfiguration */
-    if (block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
-        block.z > (unsigned)d->max_block_dim[2])
+    /* every illegal configuration is cudaErrorInvalidValue, as an H200 with CUDA 13 gives
+     * it (tests/programs/launch_config.cu: too many threads, a dimension past its limit,
+     * an empty block or grid; older runtimes said cudaErrorInvalidConfiguration) */
+    if (threads == 0 || threads > (uint64_t)d->max_threads_per_block ||
+        block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
+        block.z > (unsigned)d->max_block_dim[2] || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
+        grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] || grid.z > d->max_grid_dim[2])
         return ret(E_INVALID_VALUE);
-    if (threads == 0 || threads > (uint64_t)d->max_threads_per_block || grid.x == 0 ||
-        grid.y == 0 || grid.z == 0 || grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] ||
-        grid.z > d->max_grid_dim[2])
-        return ret(E_INVALID_CONFIGURATION);
     ptx_module_t *m = module_of(f->module);
     if (!m)
         return ret(E_INVALID_KERNEL_IMAGE);

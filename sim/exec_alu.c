@@ -141,12 +141,45 @@ static double round_integral(double x, int rnd)
     }
 }
 
+/* Mantissa bits of a float type (0: not one cvt_nan64 handles). */
+static unsigned fmant(ptx_type t)
+{
+    return t == PTX_T_F64    ? 52
+           : t == PTX_T_F32  ? 23
+           : t == PTX_T_F16  ? 10
+           : t == PTX_T_BF16 ? 7
+                             : 0;
+}
+
+/* A NaN converted to or from .f64 (the ISA says only "NaN"): an H200 keeps its sign and
+ * payload, aligned to the top of the destination's mantissa and made quiet (cvt.f32.f64
+ * of 0x7ff8000000000000 is 0x7fc00000, cvt.f64.f16 of 0xfe01 is 0xfff8040000000000;
+ * tools/cvt_gpu_check.sh), where between the narrower types a NaN becomes the canonical
+ * one. Returns 1 with the result in *out when v is such a NaN. */
+static int cvt_nan64(ptx_type dt, ptx_type st, uint64_t v, uint64_t *out)
+{
+    const unsigned ms = fmant(st), md = fmant(dt);
+    if (!ms || !md || dt == st || (dt != PTX_T_F64 && st != PTX_T_F64))
+        return 0;
+    const unsigned ws = PTX_TSIZE(st) * 8, wd = PTX_TSIZE(dt) * 8;
+    const uint64_t one = 1, mmask = (one << ms) - 1, emask = ((one << (ws - 1 - ms)) - 1) << ms;
+    if ((v & emask) != emask || !(v & mmask))
+        return 0;
+    const uint64_t sign = (v >> (ws - 1)) & 1, m52 = (v & mmask) << (52 - ms);
+    const uint64_t dm = ((m52 >> (52 - md)) | (one << (md - 1))) & ((one << md) - 1);
+    *out = (sign << (wd - 1)) | (((one << (wd - 1 - md)) - 1) << md) | dm;
+    return 1;
+}
+
 /* cvt, PTX ISA §9.7.9.21. */
 uint64_t sim_cvt(const ptx_insn *in, uint64_t v)
 {
     ptx_type dt = (ptx_type)in->type, st = (ptx_type)in->type2;
     unsigned dsz = PTX_TSIZE(dt), ssz = PTX_TSIZE(st);
     int sat = (in->flags & PTX_F_SAT) != 0, ftz = (in->flags & PTX_F_FTZ) != 0;
+    uint64_t nan_out;
+    if (!sat && !(in->bop & PTX_RELU) && cvt_nan64(dt, st, v, &nan_out))
+        return nan_out;
     if (st == PTX_T_F16 || st == PTX_T_BF16 || dt == PTX_T_F16 || dt == PTX_T_BF16) {
         /* half precision (PTX ISA §9.7.9.21 cvt, "Floating Point Conversion"): one
          * rounding, from the exact value of the source */

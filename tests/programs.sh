@@ -79,7 +79,7 @@ stdin: hello" ] && [ $rc = 0 ] || { echo "FAIL multi: '$out' rc $rc"; fails=$((f
   # a program that never ends: --timeout stops it, exit 1
   printf 'volatile int x;\nint main() { for (;;) x++; }\n' > "$tmp/spin.cu"
   out=$("$G" run "$tmp/spin.cu" --timeout 1 2>&1 < /dev/null); rc=$?
-  { [ $rc = 1 ] && echo "$out" | grep -q "^gpulearn: spin.cu did not end within 1 s (--timeout): stopped"; } ||
+  { [ $rc = 1 ] && echo "$out" | grep -q "^gpulearn: ./spin did not end within 1 s (--timeout): stopped"; } ||
     { echo "FAIL timeout: '$out' rc $rc"; fails=$((fails+1)); }
   # the program's arguments and exit status pass through
   printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return 7; }\n' > "$tmp/args.cu"

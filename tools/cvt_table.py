@@ -166,12 +166,16 @@ def f2f(dt, st, bits, rnd=None, ftz=False, sat=False, relu=False, satfinite=Fals
             return 0, 'isa'  # "NaN results are flushed to positive zero"
         if relu:
             return CANON[dt], 'isa' if dt != 'f64' else 'unspec'
-        if dt == 'f64':  # the simulator: the payload kept, made quiet (host double)
-            if st == 'f32':
-                return (bits >> 31 << 63) | 0x7ff8000000000000 | ((bits & 0x3fffff) << 29), 'unspec'
-            if st == 'f64':
-                return bits | 0x0008000000000000, 'unspec'
-            return (k[1] << 63) | 0x7ff8000000000000, 'unspec'  # from f16/bf16: sign kept
+        if (dt == 'f64' or st == 'f64') and dt != st and dt != 'tf32':
+            # H200 (tools/cvt_gpu_check.sh): to or from .f64, the sign and the payload
+            # aligned to the top of the mantissa, made quiet
+            ms, md = FLT[st][1], FLT[dt][1]
+            m52 = (bits & ((1 << ms) - 1)) << (52 - ms)
+            dm = ((m52 >> (52 - md)) | (1 << (md - 1))) & ((1 << md) - 1)
+            wd = WIDTH[dt]
+            return (k[1] << (wd - 1)) | (((1 << (wd - 1 - md)) - 1) << md) | dm, 'gpu'
+        if dt == 'f64':  # .f64 from .f64: the payload kept, made quiet
+            return bits | 0x0008000000000000, 'unspec'
         if dt == 'f32' and st == 'bf16':  # H100: payload kept (corpus half_roundtrip_bf16)
             return (bits << 16) | 0x00400000, 'unspec'
         if dt == 'tf32' and rnd == 'rna':  # H200: sign and the payload's high 10 bits;
