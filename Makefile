@@ -54,10 +54,13 @@ ifeq ($(MODE),release)
 else ifeq ($(MODE),asan)
   OPT := -O1 -g -fsanitize=address -fno-omit-frame-pointer -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=address
+  # a whole program links the sanitized cudart archive: the runtime first (program.c)
+  CUDART_SANLIB := $(shell $(CC) -print-file-name=libasan.so)
 else ifeq ($(MODE),ubsan)
   OPT := -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
          -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=undefined
+  CUDART_SANLIB := $(shell $(CC) -print-file-name=libubsan.so)
 else ifeq ($(MODE),debug)
   OPT := -O1 -g
 else
@@ -92,7 +95,8 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
             -DGL_LESSONS_DIR='"$(LESSONS_DIR)"' -DGL_PRELUDE_DIR='"$(PRELUDE_DIR)"' \
             -DGL_CUDART_LIB='"$(abspath $(BUILD))/libgpulearn_cudart.a"' \
-            -DGL_CUDART_INCLUDE='"$(abspath cudart/include)"'
+            -DGL_CUDART_INCLUDE='"$(abspath cudart/include)"' \
+            -DGL_CUDART_SANLIB='"$(CUDART_SANLIB)"'
 CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -ldl -lm

@@ -19,6 +19,11 @@
 #ifndef GL_CUDART_LIB
 #define GL_CUDART_LIB "build/debug/libgpulearn_cudart.a"
 #endif
+/* In a sanitizer build (make MODE=asan/ubsan) the cudart archive is instrumented: the
+ * sanitizer's runtime, linked first into every program (ASan must come first). */
+#ifndef GL_CUDART_SANLIB
+#define GL_CUDART_SANLIB ""
+#endif
 #ifndef GL_CUDART_INCLUDE
 #define GL_CUDART_INCLUDE "cudart/include"
 #endif
@@ -175,6 +180,8 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
     snprintf(exe, exelen, "%s/prog", dir);
     argv[n++] = "-o";
     argv[n++] = exe;
+    if (lib && GL_CUDART_SANLIB[0])
+        argv[n++] = GL_CUDART_SANLIB;
     for (int i = 0; i < nobj && n < PROG_MAXARGS; i++)
         argv[n++] = objs[i];
     if (lib)
@@ -430,6 +437,8 @@ int gl_program_run(const char *exe, char *const argv[], const char *arch, const 
         if (schedule)
             setenv("GPULEARN_PROG_SCHEDULE", schedule, 1);
         setenv("GPULEARN_PROG_NAME", argv[0], 1);
+        if (GL_CUDART_SANLIB[0]) /* a sanitizer build: the program's own leaks are not ours */
+            setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
         execv(exe, argv);
         _exit(127);
     }

@@ -849,8 +849,8 @@ int gl_metrics_write_json(const gl_metrics *m, FILE *f)
                "warp request: L1/L2 traffic, not DRAM bytes\",\n"
                "    \"flops\": \"per lane whose guard is true: fp32 and fp64 add/sub and mul 1, "
                "fma/mad 2 (Nsight Compute's roofline); fp16 and bf16 the same per element of a "
-               "packed pair; tensor: 2 x M x N x K per warp mma.sync or wmma.mma, by the type "
-               "of A and B\"\n  },\n");
+               "packed pair; tensor: 2 x M x N x K per warp mma.sync or wmma.mma (K/2 for the kept "
+               "half of mma.sp), by the type of A and B\"\n  },\n");
     fprintf(f, "  \"metrics\": ");
     json_counts(f, &m->total, "  ");
     fprintf(f, ",\n  \"lines\": [");
