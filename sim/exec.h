@@ -122,9 +122,23 @@ static inline int round_begin(int rnd)
 /* The canonical NaN the GPU produces for single precision (CUDA C++ Programming
  * Guide, "Floating-Point Standard": f32 arithmetic has one canonical NaN, 0x7fffffff,
  * and no payloads); x86 would give 0xffc00000, so every f32 result that is a NaN is
- * canonicalised. Double precision propagates NaN payloads like the host, so f64
- * results are left as the host computes them. */
+ * canonicalised (tests/isa/nan.txt: every f32 form, neg and abs too, on an H200).
+ * Double precision propagates NaN payloads: nan64_of. */
 #define NAN32 0x7fffffffu
+#define QNAN64_BIT 0x0008000000000000ull /* an f64 NaN's quiet bit (IEEE 754 §6.2.1) */
+
+/* The NaN an f64 operation returns whose result r is a NaN: the first NaN operand of
+ * a, b, c (PTX order), made quiet, sign and payload kept (no operand negation applied:
+ * sub.f64 of a NaN b gives b's sign); r itself when no operand is a NaN (an invalid
+ * operation's default NaN, 0xfff8000000000000 on the GPU as on the host). Measured on
+ * an H200 (tests/isa/nan.txt); which NaN comes back when two operands are NaNs follows
+ * the operand order ptxas chose, which PTX does not fix (rows marked `order`; NVRTC's
+ * code gets the first: corpus nan_minmax_f64_two_nans). */
+static inline double nan64_of(double r, double a, double b, double c)
+{
+    const double x = a != a ? a : b != b ? b : c != c ? c : r;
+    return f64(bf64(x) | QNAN64_BIT);
+}
 static inline uint64_t canon32(float f)
 {
     return f != f ? NAN32 : bf32(f);
@@ -162,7 +176,7 @@ static inline double ptx_fmin(double a, double b, int nanmode)
 {
     if (a != a || b != b) {
         if (nanmode || (a != a && b != b))
-            return f64(bf64(a) | 0x0008000000000000ull); /* a, quiet */
+            return f64(bf64(a) | QNAN64_BIT); /* a, quiet */
         return a != a ? b : a;
     }
     if (a == b)
@@ -173,7 +187,7 @@ static inline double ptx_fmax(double a, double b, int nanmode)
 {
     if (a != a || b != b) {
         if (nanmode || (a != a && b != b))
-            return f64(bf64(a) | 0x0008000000000000ull); /* a, quiet */
+            return f64(bf64(a) | QNAN64_BIT); /* a, quiet */
         return a != a ? b : a;
     }
     if (a == b)
@@ -229,13 +243,19 @@ static inline float approx_tanh(float x)
 {
     return (float)tanh((double)x);
 }
-/* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.4.x) keeps only
+/* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.3.14) keeps only
  * about 20 bits: the GPU's result has a relative error up to 2^-19ish. We truncate the
  * exact reciprocal's mantissa to 20 bits, flush subnormal inputs and results. */
 static inline double rcp_f64(double x, const ptx_insn *in)
 {
     if (!(in->flags & PTX_F_APPROX))
         return 1.0 / x;
+    /* the GPU reads only the high 32 bits of a NaN or infinity (measured on an H200,
+     * tests/isa/nan.txt): a NaN there gives 0x7fffffff00000000, the f32 canonical NaN
+     * in the high word; a high word of infinity (a NaN's payload only in the low word)
+     * gives a signed zero */
+    if (((bf64(x) >> 52) & 0x7ff) == 0x7ff)
+        return (bf64(x) >> 32) & 0xfffff ? f64(0x7fffffff00000000ull) : copysign(0.0, x);
     if (fpclassify(x) == FP_SUBNORMAL)
         x = copysign(0.0, x);
     double r = 1.0 / x;

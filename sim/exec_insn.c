@@ -93,14 +93,21 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         return;
     }
     if (tc == PTX_TC_F && (in->op == PTX_OP_neg || in->op == PTX_OP_abs)) {
-        /* neg/abs.f32/.f64 (PTX ISA §9.7.3.9, §9.7.3.8) change only the sign bit (NaN
-         * payloads kept); .ftz flushes a subnormal input first */
+        /* neg/abs.f32/.f64 (PTX ISA §9.7.3.9, §9.7.3.8) change only the sign bit of a
+         * number; .ftz flushes a subnormal input first. A NaN (the ISA: "NaN inputs
+         * yield an unspecified NaN"), as an H200 gives it (tests/isa/nan.txt): .f32 the
+         * canonical NaN, .f64 the input made quiet, its sign unchanged */
         const uint64_t sign = sz == 4 ? 0x80000000u : 0x8000000000000000ull;
         FOR_LANES
         uint64_t v = zx(A(1), sz);
         if (ftz && sz == 4)
             v = bf32(ftzf(f32(v)));
-        D = in->op == PTX_OP_neg ? v ^ sign : v & ~sign;
+        if (sz == 4 && f32(v) != f32(v))
+            D = NAN32;
+        else if (sz == 8 && f64(v) != f64(v))
+            D = v | QNAN64_BIT;
+        else
+            D = in->op == PTX_OP_neg ? v ^ sign : v & ~sign;
         END_LANES
         return;
     }
@@ -130,6 +137,8 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         (void)da;                                                                                  \
         (void)db;                                                                                  \
         double r_ = (double)(DE);                                                                  \
+        if (NSRC > 1 && r_ != r_)                                                                  \
+            r_ = nan64_of(r_, da, db, 0.0);                                                        \
         D = bf64(sat ? satd(r_) : r_);                                                             \
         END_LANES                                                                                  \
         fesetround(old_);                                                                          \
@@ -189,8 +198,10 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
                     r = satf(r);
                 D = canon32(ftz ? ftzf(r) : r);
             } else {
-                double da = f64(A(1)), db = f64(A(2));
-                double r = is_mad ? fma(da, db, f64(A(3))) : da * db;
+                double da = f64(A(1)), db = f64(A(2)), dc = is_mad ? f64(A(3)) : 0.0;
+                double r = is_mad ? fma(da, db, dc) : da * db;
+                if (r != r)
+                    r = nan64_of(r, da, db, dc);
                 D = bf64(sat ? satd(r) : r);
             }
             END_LANES
