@@ -109,6 +109,7 @@ CLI_SRC     := $(wildcard cli/*.c)
 CUDART_SRC  := $(wildcard cudart/*.c)
 TEST_SRC    := $(wildcard tests/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
+TOOL_SRC    := $(wildcard tools/*.c)
 
 SIM_OBJ     := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TRACE_OBJ   := $(TRACE_SRC:%.c=$(BUILD)/%.o)
@@ -118,6 +119,7 @@ CLI_OBJ     := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_BIN   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+TOOL_BIN    := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 
 LIBSIM     := $(BUILD)/libsim.a
 LIBTRACE   := $(BUILD)/libtrace.a
@@ -147,7 +149,7 @@ endif
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(say) CC $<
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(if $(filter runtime/% tools/%,$<),$(CUDA_CFLAGS)) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -c $< -o $@
 
 # The interpreter's hot files at -O3 in release builds (unrolled and vectorised lane
 # loops: 3-8% fewer instructions per launch in `make bench`): the executor (exec_*.c)
@@ -201,6 +203,14 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The GPU-check tools in C (tools/sfu_check.c: the simulator against a GPU through the
+# GPU back end) link every library below the TUI; `make check` links them (they cannot
+# rot), a GPU machine runs them.
+.SECONDARY: $(TOOL_BIN:%=%.o)
+$(BUILD)/tools/%: $(BUILD)/tools/%.o $(LIBRUNTIME) $(LIBSIM) $(LIBTRACE)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 run: all
 	$(BIN)
 
@@ -216,7 +226,7 @@ $(FUZZ_STUB_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz/%.o $(BUILD)/fuzz/stub_main.o $
 
 # The tests run as many at a time as make's -j N (`make -j2 check`: 2), else as the
 # machine has processors (tests/run_all.sh).
-check: $(BIN) $(LIBCUDART) $(TEST_BIN) $(FUZZ_STUB_BIN)
+check: $(BIN) $(LIBCUDART) $(TEST_BIN) $(FUZZ_STUB_BIN) $(TOOL_BIN)
 	@GPULEARN=$(abspath $(BIN)) BUILD=$(BUILD) \
 	  GPULEARN_TEST_JOBS=$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))) \
 	  sh tests/run_all.sh $(TEST_BIN)
