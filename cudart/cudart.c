@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 #include "cudart/include/gpulearn_device_prop.h"
+#include "cudart/record.h"
 #include "sim/sim.h"
+#include "trace/analysis.h"
+#include "trace/perfetto.h"
 
 /* ------------------------------------------------------------------ types */
 
@@ -150,11 +153,56 @@ static struct {
         cr_dim3 grid, block;
         size_t shared;
         void *stream;
+        const void *site; /* the return address of <<<>>>'s push: in the host code */
     } cfg[8];
     int ncfg;
+    const void *site; /* the popped configuration's site, for the launch that follows */
+    int api_depth;    /* host API calls in progress (one record for the outermost) */
+    unsigned nlaunch; /* launches so far (records number them from 1) */
+    trace_t *trace;   /* GPULEARN_PROG_TRACE_DIR set: each launch's trace */
+    const char *trace_dir;
+    gl_metrics metrics; /* the launch's metrics, streamed from its trace */
 } G;
 
 /* ------------------------------------------------------------------ helpers */
+
+/* A host API call being recorded (record.h): its name and start on both clocks. */
+typedef struct cr_api {
+    const char *name; /* NULL: not recorded (no record file, or a call inside another) */
+    double model0, wall0;
+} cr_api;
+
+static cr_api api_begin(const char *name)
+{
+    cr_api a = {NULL, 0, 0};
+    if (G.api_depth++ == 0 && cr_rec_on()) {
+        a.name = strncmp(name, "__gpulearn_", 11) == 0 ? name + 11 : name;
+        a.model0 = G.now_ns;
+        a.wall0 = cr_wall_ns();
+    }
+    return a;
+}
+
+/* The call's record: {"type":"api", "name", "start_ns", "end_ns" (the modelled device
+ * clock), "wall_start_ns", "wall_end_ns"}. */
+static void api_end(cr_api *a)
+{
+    G.api_depth--;
+    if (!a->name)
+        return;
+    cr_json j = {0};
+    cr_json_raw(&j, "{\"type\":\"api\",\"name\":");
+    cr_json_str(&j, a->name);
+    cr_json_fmt(&j,
+                ",\"start_ns\":%.0f,\"end_ns\":%.0f,\"wall_start_ns\":%.0f,"
+                "\"wall_end_ns\":%.0f}",
+                a->model0, G.now_ns, a->wall0, cr_wall_ns());
+    cr_rec_write(&j);
+    cr_json_free(&j);
+}
+
+/* At the start of every API function: its record written when it returns. */
+#define CR_API() cr_api cr_api_call_ __attribute__((cleanup(api_end))) = api_begin(__func__)
 
 static void cr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A message of gpulearn's on stderr, prefixed "gpulearn: ". */
@@ -231,6 +279,11 @@ static int cr_init(void)
     if (sch && strncmp(sch, "random:", 7) == 0) {
         cfg.schedule_random = 1;
         cfg.schedule_seed = strtoull(sch + 7, NULL, 10);
+    }
+    G.trace_dir = getenv("GPULEARN_PROG_TRACE_DIR");
+    if (G.trace_dir && *G.trace_dir) {
+        G.trace = trace_new(TRACE_MEMORY, 0);
+        cfg.trace = G.trace;
     }
     G.sim = sim_new(&cfg);
     atexit(at_exit);
@@ -545,6 +598,7 @@ unsigned __cudaPushCallConfiguration(cr_dim3 grid, cr_dim3 block, size_t shared,
     G.cfg[G.ncfg].block = block;
     G.cfg[G.ncfg].shared = shared;
     G.cfg[G.ncfg].stream = stream;
+    G.cfg[G.ncfg].site = __builtin_return_address(0);
     G.ncfg++;
     return 0;
 }
@@ -560,6 +614,7 @@ int __cudaPopCallConfiguration(cr_dim3 *grid, cr_dim3 *block, size_t *shared, vo
     *block = G.cfg[G.ncfg].block;
     *shared = G.cfg[G.ncfg].shared;
     *(void **)stream = G.cfg[G.ncfg].stream;
+    G.site = G.cfg[G.ncfg].site;
     return 0;
 }
 
@@ -567,6 +622,7 @@ int __cudaPopCallConfiguration(cr_dim3 *grid, cr_dim3 *block, size_t *shared, vo
 cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *stream);
 cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *stream)
 {
+    CR_API();
     return __cudaPushCallConfiguration(grid, block, shared, stream) ? E_INVALID_VALUE : E_OK;
 }
 
@@ -576,6 +632,7 @@ cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaGetLastError(void)
 {
+    CR_API();
     /* the last error any call returned, once: after a kernel's fault the calls keep
      * returning it (sticky), but cudaGetLastError gives it once and then cudaSuccess,
      * as an H200 with CUDA 13 does (tests/programs/oob_write.cu) */
@@ -587,12 +644,14 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void);
 cudaError_t cudaPeekAtLastError(void)
 {
+    CR_API();
     return G.last;
 }
 
 const char *cudaGetErrorString(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e)
 {
+    CR_API();
     for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
         if (cr_errors[i].code == e)
             return cr_errors[i].text;
@@ -602,6 +661,7 @@ const char *cudaGetErrorString(cudaError_t e)
 const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorName(cudaError_t e)
 {
+    CR_API();
     for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
         if (cr_errors[i].code == e)
             return cr_errors[i].name;
@@ -696,24 +756,167 @@ static void report(const cr_func *f, cr_dim3 g, cr_dim3 b, const sim_result *r)
     }
 }
 
-/* Runs kernel `func` on the simulator, synchronously (§6.8 cudaLaunchKernel). */
-cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
-                             size_t shared, void *stream);
-cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
-                             size_t shared, void *stream)
+/* ------------------------------------------------------------------ launch records */
+
+/* The names sim/kinds.h gives each kind, by value. */
+#define CR_NAME(n, v) [v] = #n,
+static const char *const fault_kind_names[] = {SIM_FAULT_LIST(CR_NAME)};
+static const char *const finding_kind_names[] = {SIM_FINDING_LIST(CR_NAME)};
+static const char *const hazard_names[] = {SIM_HAZARD_LIST(CR_NAME)};
+#undef CR_NAME
+
+static const char *name_of(const char *const *names, size_t n, int v)
 {
-    (void)stream;
-    if (cr_init() != 0)
-        return ret(E_MEMORY_ALLOCATION);
+    return v >= 0 && (size_t)v < n && names[v] ? names[v] : "OTHER";
+}
+
+static void json_dim(cr_json *j, const char *key, const unsigned v[3])
+{
+    cr_json_fmt(j, ",\"%s\":[%u,%u,%u]", key, v[0], v[1], v[2]);
+}
+
+/* ,"file":..,"line":..,"ptx_line":..,"block":[..],"thread":[..] of an access. */
+static void json_place(cr_json *j, const char *file, int line, int ptx_line,
+                       const unsigned block[3], const unsigned thread[3])
+{
+    cr_json_raw(j, ",\"file\":");
+    cr_json_str(j, file ? rel_path(file) : NULL);
+    cr_json_fmt(j, ",\"line\":%d,\"ptx_line\":%d", line, ptx_line);
+    json_dim(j, "block", block);
+    json_dim(j, "thread", thread);
+}
+
+static void json_fault(cr_json *j, const sim_fault *ft)
+{
+    cr_json_raw(j, "{\"kind\":");
+    cr_json_str(
+        j, name_of(fault_kind_names, sizeof fault_kind_names / sizeof *fault_kind_names, ft->kind));
+    cr_json_raw(j, ",\"message\":");
+    cr_json_str(j, ft->message);
+    json_place(j, ft->src_file, ft->src_line, ft->ptx_line, ft->block, ft->thread);
+    cr_json_raw(j, ",\"space\":");
+    cr_json_str(j, trace_space_name((int)ft->space));
+    cr_json_fmt(j, ",\"is_store\":%d,\"address\":%llu,\"size\":%u", ft->is_store,
+                (unsigned long long)ft->address, ft->size);
+    if (ft->near.bytes) {
+        cr_json_raw(j, ",\"alloc\":{\"name\":");
+        cr_json_str(j, ft->near.name);
+        cr_json_fmt(j, ",\"bytes\":%llu,\"distance\":%llu,\"after\":%d}",
+                    (unsigned long long)ft->near.bytes, (unsigned long long)ft->near.distance,
+                    ft->near.after);
+    } else {
+        cr_json_raw(j, ",\"alloc\":null");
+    }
+    cr_json_raw(j, ",\"error\":");
+    cr_json_str(j, err_name(fault_error(ft)));
+    cr_json_raw(j, "}");
+}
+
+static void json_finding(cr_json *j, const sim_finding *x)
+{
+    cr_json_raw(j, "{\"kind\":");
+    cr_json_str(j, name_of(finding_kind_names,
+                           sizeof finding_kind_names / sizeof *finding_kind_names, x->kind));
+    cr_json_fmt(j, ",\"severity\":\"%s\",\"message\":", x->is_error ? "error" : "warning");
+    cr_json_str(j, x->message);
+    json_place(j, x->access.src_file, x->access.src_line, x->access.ptx_line, x->access.block,
+               x->access.thread);
+    cr_json_fmt(j, ",\"op\":%d,\"space\":", x->access.op);
+    cr_json_str(j, trace_space_name((int)x->space));
+    cr_json_fmt(j, ",\"address\":%llu,\"size\":%u,\"hazard\":\"%s\",\"count\":%llu,\"var\":",
+                (unsigned long long)x->address, x->size,
+                name_of(hazard_names, sizeof hazard_names / sizeof *hazard_names, x->hazard),
+                (unsigned long long)x->count);
+    cr_json_str(j, x->var);
+    if (x->hazard != SIM_HAZ_NONE) {
+        cr_json_fmt(j, ",\"other\":{\"op\":%d", x->other.op);
+        json_place(j, x->other.src_file, x->other.src_line, x->other.ptx_line, x->other.block,
+                   x->other.thread);
+        cr_json_fmt(j, "},\"other_async\":%d}", x->other_async);
+    } else {
+        cr_json_raw(j, ",\"other\":null,\"other_async\":0}");
+    }
+}
+
+/* One launch's record (docs/architecture.md "Whole programs", "Launch records"); r NULL
+ * when the kernel did not run (e: why). */
+static void rec_launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, size_t shared,
+                       const void *site, cudaError_t e, const sim_result *r, double model0,
+                       double wall0)
+{
+    cr_json j = {0};
+    char name[512];
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    cr_json_fmt(&j, "{\"type\":\"launch\",\"launch\":%u,\"kernel\":", G.nlaunch);
+    cr_json_str(&j, f ? kernel_name(f->name, name, sizeof name) : NULL);
+    cr_json_raw(&j, ",\"mangled\":");
+    cr_json_str(&j, f ? f->name : NULL);
+    json_dim(&j, "grid", g);
+    json_dim(&j, "block", b);
+    cr_json_fmt(&j, ",\"shared\":%zu", shared);
+    const uint64_t at = cr_exe_address(site);
+    if (at)
+        cr_json_fmt(&j, ",\"site\":\"0x%llx\"", (unsigned long long)at);
+    else
+        cr_json_raw(&j, ",\"site\":null");
+    cr_json_fmt(&j, ",\"launched\":%s,\"error\":", r ? "true" : "false");
+    cr_json_str(&j, err_name(e));
+    cr_json_raw(&j, ",\"fault\":");
+    if (r && r->fault.kind != SIM_FAULT_NONE)
+        json_fault(&j, &r->fault);
+    else
+        cr_json_raw(&j, "null");
+    cr_json_raw(&j, ",\"findings\":[");
+    for (int i = 0; r && i < r->nfindings; i++) {
+        if (i)
+            cr_json_raw(&j, ",");
+        json_finding(&j, &r->findings[i]);
+    }
+    cr_json_fmt(&j,
+                "],\"findings_dropped\":%d,\"errors\":%d,\"warnings\":%d,\"stats\":{"
+                "\"warp_instructions\":%llu,\"thread_instructions\":%llu,\"printf_bytes\":%zu},"
+                "\"start_ns\":%.0f,\"end_ns\":%.0f,\"wall_start_ns\":%.0f,\"wall_end_ns\":%.0f}",
+                r ? r->findings_dropped : 0, r ? r->nerrors : 0, r ? r->nwarnings : 0,
+                r ? (unsigned long long)r->stats.warp_instructions : 0ULL,
+                r ? (unsigned long long)r->stats.thread_instructions : 0ULL, r ? r->printf_len : 0,
+                model0, G.now_ns, wall0, cr_wall_ns());
+    cr_rec_write(&j);
+    cr_json_free(&j);
+}
+
+/* GPULEARN_PROG_TRACE_DIR: launch N's trace as Chrome Trace Event JSON (N.trace.json,
+ * trace/perfetto.h) and its metrics (N.metrics.json, trace/analysis.h
+ * gl_metrics_write_json) in that folder, which gpulearn assembles (runtime/program.h). */
+static void write_launch_files(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%u.trace.json", G.trace_dir, G.nlaunch);
+    FILE *t = fopen(path, "w");
+    if (t) {
+        gl_perfetto_write(t, G.trace, NULL);
+        fclose(t);
+    }
+    if (gl_metrics_finish(&G.metrics, G.trace) < 0)
+        G.metrics.incomplete = 1;
+    snprintf(path, sizeof path, "%s/%u.metrics.json", G.trace_dir, G.nlaunch);
+    FILE *m = fopen(path, "w");
+    if (m) {
+        gl_metrics_write_json(&G.metrics, m);
+        fclose(m);
+    }
+}
+
+/* Runs kernel f (NULL: not registered) on the simulator, synchronously; *ran: 1 when it
+ * ran, r then filled (the caller frees it). Returns what the launch returns. */
+static cudaError_t launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, void **args, size_t shared,
+                          sim_result *r, int *ran)
+{
+    *ran = 0;
     flush_printf();
     if (G.sticky)
-        return ret(G.sticky);
-    const cr_func *f = NULL;
-    for (int i = 0; i < G.nfuncs && !f; i++)
-        if (G.funcs[i].stub == func)
-            f = &G.funcs[i];
+        return G.sticky;
     if (!f)
-        return ret(E_INVALID_DEVICE_FUNCTION);
+        return E_INVALID_DEVICE_FUNCTION;
     const sim_device_model *d = G.dev;
     const uint64_t threads = (uint64_t)block.x * block.y * block.z;
     /* every illegal configuration is cudaErrorInvalidValue, as an H200 with CUDA 13 gives
@@ -723,10 +926,10 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
         block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
         block.z > (unsigned)d->max_block_dim[2] || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
         grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] || grid.z > d->max_grid_dim[2])
-        return ret(E_INVALID_VALUE);
+        return E_INVALID_VALUE;
     ptx_module_t *m = module_of(f->module);
     if (!m)
-        return ret(E_INVALID_KERNEL_IMAGE);
+        return E_INVALID_KERNEL_IMAGE;
     /* dynamic shared memory past 48 KiB needs the kernel's opt-in (CUDA C++ Programming
      * Guide, "Shared Memory" of compute capability 7.x and later) */
     const size_t stat = ptx_entry_shared_bytes(m, f->name);
@@ -742,34 +945,73 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
                     ? ""
                     : " (past 48 KiB, a kernel opts in with cudaFuncSetAttribute("
                       "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))");
-        return ret(E_INVALID_VALUE);
+        return E_INVALID_VALUE;
+    }
+    if (G.trace) { /* the metrics of this launch, streamed from its trace */
+        gl_metrics_free(&G.metrics);
+        memset(&G.metrics, 0, sizeof G.metrics);
+        G.metrics.l2_bytes = d->l2_bytes;
+        G.trace->sink = gl_metrics_sink;
+        G.trace->sink_ctx = &G.metrics;
     }
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    sim_result r;
-    sim_status st = sim_launch(G.sim, m, f->name, g, b, (unsigned)shared, args, &r);
+    sim_status st = sim_launch(G.sim, m, f->name, g, b, (unsigned)shared, args, r);
     if (st == SIM_ERR_LAUNCH || st == SIM_ERR_NOT_FOUND || st == SIM_ERR_NOMEM) {
         char name[512];
         cr_note("kernel %s not launched: %s", kernel_name(f->name, name, sizeof name),
-                r.fault.message);
-        sim_result_free(&r);
-        return ret(st == SIM_ERR_NOMEM ? E_MEMORY_ALLOCATION : E_INVALID_VALUE);
+                r->fault.message);
+        sim_result_free(r);
+        return st == SIM_ERR_NOMEM ? E_MEMORY_ALLOCATION : E_INVALID_VALUE;
     }
-    report(f, grid, block, &r);
-    if (r.fault.kind != SIM_FAULT_NONE)
-        G.fault = fault_error(&r.fault);
-    if (r.printf_len) {
-        char *no = realloc(G.out, G.out_len + r.printf_len);
+    *ran = 1;
+    report(f, grid, block, r);
+    if (r->fault.kind != SIM_FAULT_NONE)
+        G.fault = fault_error(&r->fault);
+    if (r->printf_len) {
+        char *no = realloc(G.out, G.out_len + r->printf_len);
         if (no) {
-            memcpy(no + G.out_len, r.printf_out, r.printf_len);
+            memcpy(no + G.out_len, r->printf_out, r->printf_len);
             G.out = no;
-            G.out_len += r.printf_len;
+            G.out_len += r->printf_len;
         }
     }
     /* modelled time: a launch's overhead, then its warp instructions issued by the
      * device's SMs, four warps a clock each */
-    model(3000.0 + (double)r.stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
-    sim_result_free(&r);
+    model(3000.0 +
+          (double)r->stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
     return E_OK;
+}
+
+/* Runs kernel `func` on the simulator, synchronously (§6.8 cudaLaunchKernel), and
+ * records the launch (record.h). */
+cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
+                             size_t shared, void *stream);
+cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
+                             size_t shared, void *stream)
+{
+    CR_API();
+    (void)stream;
+    /* where in the host code: <<<>>>'s push, else this call's caller */
+    const void *site = G.site ? G.site : __builtin_return_address(0);
+    G.site = NULL;
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    const cr_func *f = NULL;
+    for (int i = 0; i < G.nfuncs && !f; i++)
+        if (G.funcs[i].stub == func)
+            f = &G.funcs[i];
+    const double model0 = G.now_ns, wall0 = cr_rec_on() ? cr_wall_ns() : 0;
+    sim_result r;
+    int ran = 0;
+    const cudaError_t e = launch(f, grid, block, args, shared, &r, &ran);
+    G.nlaunch++;
+    if (cr_rec_on())
+        rec_launch(f, grid, block, shared, site, e, ran ? &r : NULL, model0, wall0);
+    if (ran && G.trace)
+        write_launch_files();
+    if (ran)
+        sim_result_free(&r);
+    return ret(e);
 }
 
 /* nvcc's launch (CUDA 13: crt/host_runtime.h __cudaLaunch), with __cudaGetKernel's
@@ -796,6 +1038,7 @@ cudaError_t __cudaLaunchKernel_ptsz(const void *kernel, cr_dim3 grid, cr_dim3 bl
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 {
+    CR_API();
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     cr_func *f = NULL;
@@ -826,6 +1069,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDeviceCount(int *count)
 {
+    CR_API();
     if (!count)
         return ret(E_INVALID_VALUE);
     *count = 1;
@@ -835,6 +1079,7 @@ cudaError_t cudaGetDeviceCount(int *count)
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetDevice(int *device)
 {
+    CR_API();
     if (!device)
         return ret(E_INVALID_VALUE);
     *device = 0;
@@ -844,6 +1089,7 @@ cudaError_t cudaGetDevice(int *device)
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaSetDevice(int device)
 {
+    CR_API();
     return device == 0 ? E_OK : ret(E_INVALID_DEVICE);
 }
 
@@ -851,6 +1097,7 @@ cudaError_t cudaSetDevice(int device)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     if (device != 0)
@@ -903,6 +1150,7 @@ static int d_clock_khz(void)
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
 {
+    CR_API();
     return cudaGetDeviceProperties(p, device);
 }
 
@@ -913,6 +1161,7 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
+    CR_API();
     struct cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceProperties(&p, device);
     if (e != E_OK || !value)
@@ -972,6 +1221,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceSynchronize(void)
 {
+    CR_API();
     return ret(sync_point());
 }
 
@@ -979,6 +1229,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceReset(void)
 {
+    CR_API();
     if (cr_init() != 0)
         return E_MEMORY_ALLOCATION;
     flush_printf();
@@ -1000,6 +1251,7 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line);
 cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     if (cr_init() != 0)
@@ -1022,6 +1274,7 @@ cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int 
 cudaError_t cudaMalloc(void **p, size_t bytes);
 cudaError_t cudaMalloc(void **p, size_t bytes)
 {
+    CR_API();
     return __gpulearn_cudaMalloc(p, bytes, NULL, 0);
 }
 
@@ -1031,6 +1284,7 @@ cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags,
 cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags, const char *file,
                                          int line)
 {
+    CR_API();
     (void)flags;
     if (!p || bytes == 0)
         return ret(E_INVALID_VALUE);
@@ -1051,6 +1305,7 @@ cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags,
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
 {
+    CR_API();
     return __gpulearn_cudaMallocManaged(p, bytes, flags, NULL, 0);
 }
 
@@ -1058,6 +1313,7 @@ cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
 cudaError_t cudaMallocHost(void **p, size_t bytes);
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     void *h = malloc(bytes ? bytes : 1);
@@ -1072,6 +1328,7 @@ cudaError_t cudaMallocHost(void **p, size_t bytes)
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaMallocHost(p, bytes);
 }
@@ -1079,6 +1336,7 @@ cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaFreeHost(void *p)
 {
+    CR_API();
     if (!p)
         return E_OK;
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, 2);
@@ -1094,6 +1352,7 @@ cudaError_t cudaFreeHost(void *p)
 cudaError_t cudaFree(void *p);
 cudaError_t cudaFree(void *p)
 {
+    CR_API();
     if (!p)
         return E_OK;
     cudaError_t e = sync_point();
@@ -1170,6 +1429,7 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t n, in
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1181,6 +1441,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    CR_API();
     if (!pitch)
         return ret(E_INVALID_VALUE);
     const size_t pt = (width + 511) / 512 * 512;
@@ -1199,6 +1460,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1215,6 +1477,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream)
 {
+    CR_API();
     (void)p, (void)n, (void)device, (void)stream;
     return G.sticky ? G.sticky : E_OK;
 }
@@ -1222,6 +1485,7 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stre
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device);
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
 {
+    CR_API();
     (void)p, (void)n, (void)advice, (void)device;
     return E_OK;
 }
@@ -1230,6 +1494,7 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
+    CR_API();
     (void)stream;
     return cudaMemcpy(dst, src, n, kind);
 }
@@ -1238,6 +1503,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void
 cudaError_t cudaMemset(void *p, int value, size_t n);
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
+    CR_API();
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
@@ -1266,6 +1532,7 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream)
 {
+    CR_API();
     (void)stream;
     return cudaMemset(p, value, n);
 }
@@ -1292,6 +1559,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
                                int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1308,6 +1576,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1324,6 +1593,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
 cudaError_t cudaGetSymbolAddress(void **p, const void *symbol);
 cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
 {
+    CR_API();
     uint64_t d;
     size_t bytes;
     cudaError_t e = symbol_address(symbol, &d, &bytes);
@@ -1338,6 +1608,7 @@ cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
 cudaError_t cudaStreamCreate(void **stream);
 cudaError_t cudaStreamCreate(void **stream)
 {
+    CR_API();
     if (!stream)
         return ret(E_INVALID_VALUE);
     *stream = malloc(1);
@@ -1347,6 +1618,7 @@ cudaError_t cudaStreamCreate(void **stream)
 cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags);
 cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaStreamCreate(stream);
 }
@@ -1354,6 +1626,7 @@ cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags)
 cudaError_t cudaStreamSynchronize(void *stream);
 cudaError_t cudaStreamSynchronize(void *stream)
 {
+    CR_API();
     (void)stream;
     return ret(sync_point());
 }
@@ -1361,6 +1634,7 @@ cudaError_t cudaStreamSynchronize(void *stream)
 cudaError_t cudaStreamDestroy(void *stream);
 cudaError_t cudaStreamDestroy(void *stream)
 {
+    CR_API();
     free(stream);
     return E_OK;
 }
@@ -1368,6 +1642,7 @@ cudaError_t cudaStreamDestroy(void *stream)
 cudaError_t cudaEventCreate(cr_event **ev);
 cudaError_t cudaEventCreate(cr_event **ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_VALUE);
     *ev = calloc(1, sizeof **ev);
@@ -1377,6 +1652,7 @@ cudaError_t cudaEventCreate(cr_event **ev)
 cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags);
 cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaEventCreate(ev);
 }
@@ -1385,6 +1661,7 @@ cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags)
 cudaError_t cudaEventRecord(cr_event *ev, void *stream);
 cudaError_t cudaEventRecord(cr_event *ev, void *stream)
 {
+    CR_API();
     (void)stream;
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
@@ -1396,6 +1673,7 @@ cudaError_t cudaEventRecord(cr_event *ev, void *stream)
 cudaError_t cudaEventSynchronize(cr_event *ev);
 cudaError_t cudaEventSynchronize(cr_event *ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
     return ret(sync_point());
@@ -1406,6 +1684,7 @@ cudaError_t cudaEventSynchronize(cr_event *ev)
 cudaError_t cudaEventQuery(cr_event *ev);
 cudaError_t cudaEventQuery(cr_event *ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
     return ret(sync_point());
@@ -1415,6 +1694,7 @@ cudaError_t cudaEventQuery(cr_event *ev)
 cudaError_t cudaStreamQuery(void *stream);
 cudaError_t cudaStreamQuery(void *stream)
 {
+    CR_API();
     (void)stream;
     return ret(sync_point());
 }
@@ -1438,12 +1718,14 @@ void __assertfail(const char *message, const char *file, unsigned line, const ch
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStart(void)
 {
+    CR_API();
     return E_OK;
 }
 
 cudaError_t cudaProfilerStop(void);
 cudaError_t cudaProfilerStop(void)
 {
+    CR_API();
     return E_OK;
 }
 
@@ -1452,6 +1734,7 @@ cudaError_t cudaProfilerStop(void)
 cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b);
 cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b)
 {
+    CR_API();
     if (!ms)
         return ret(E_INVALID_VALUE);
     if (!a || !b || !a->recorded || !b->recorded)
@@ -1469,6 +1752,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b)
 cudaError_t cudaEventDestroy(cr_event *ev);
 cudaError_t cudaEventDestroy(cr_event *ev)
 {
+    CR_API();
     free(ev);
     return E_OK;
 }

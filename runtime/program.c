@@ -240,7 +240,8 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
         }
         for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
             argv[n++] = o->cflags[k];
-        const char *rest[] = {"-O2", "-c", "-o", obj, o->sources[i], NULL};
+        /* the host code's line table (-g1): launch records' file:line */
+        const char *rest[] = {"-O2", "-Xcompiler", "-g1", "-c", "-o", obj, o->sources[i], NULL};
         for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
             argv[n++] = rest[k];
         if (compile(argv, dir, o->sources[i], "nvcc", o->verbose, err) != 0)
@@ -381,6 +382,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
              * cudaLaunchKernel, CUDA 9.2 on), the PTX in the GPU binary's place */
             const char *host[] = {"--cuda-host-only",
                                   "-O2",
+                                  "-gline-tables-only", /* launch records' file:line */
                                   "-Xclang",
                                   "-target-sdk-version=11.5",
                                   "-Xclang",
@@ -395,7 +397,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         } else {
-            const char *host[] = {"-O2", "-c", "-o", obj, src, NULL};
+            const char *host[] = {"-O2", "-gline-tables-only", "-c", "-o", obj, src, NULL};
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }
