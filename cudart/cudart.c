@@ -10,6 +10,7 @@
  * GPULEARN_PROG_ARCH (the device profile, default the simulator's), GPULEARN_PROG_SCHEDULE
  * ("random:SEED"), GPULEARN_PROG_NAME (the program's name in messages).
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "cudart/include/gpulearn_device_prop.h"
+#include "cudart/include/gpulearn_func_attributes.h"
 #include "cudart/record.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
@@ -1062,6 +1064,237 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
         return ret(E_INVALID_VALUE);
     f->max_dynamic = value;
     return E_OK;
+}
+
+/* ------------------------------------------------------------------ occupancy */
+
+/* The registers per thread ptxas gave kernel `name` for the modelled device (the table
+ * gpulearn's build writes, GPULEARN_PROG_REGS: "sm_90\n<registers> <name>\n..."), or -1
+ * when they were not counted (no CUDA Toolkit's ptxas when the program was built): said
+ * once on stderr. */
+static int func_regs(const char *name)
+{
+    static char *table;
+    static int loaded;
+    if (!loaded) {
+        loaded = 1;
+        const char *path = getenv("GPULEARN_PROG_REGS");
+        FILE *f = path && *path ? fopen(path, "r") : NULL;
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+            fseek(f, 0, SEEK_SET) == 0 && (table = calloc(1, (size_t)len + 1)) != NULL &&
+            fread(table, 1, (size_t)len, f) != (size_t)len) {
+            free(table);
+            table = NULL;
+        }
+        if (f)
+            fclose(f);
+    }
+    for (const char *p = table; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+        char *end;
+        const long r = strtol(p, &end, 10);
+        const size_t k = strlen(name);
+        if (end != p && *end == ' ' && strncmp(end + 1, name, k) == 0 &&
+            (end[1 + k] == '\n' || end[1 + k] == '\0'))
+            return (int)r;
+    }
+    static int noted;
+    if (!noted) {
+        noted = 1;
+        cr_note("note: registers per thread are not counted for %s (no CUDA Toolkit's ptxas "
+                "when it was built): cudaFuncGetAttributes gives numRegs 0 and the occupancy "
+                "calls leave the register limit out",
+                G.prog);
+    }
+    return -1;
+}
+
+/* The threads per block a kernel may have (.maxntid or .reqntid of its .entry in the PTX,
+ * __launch_bounds__'s first argument), or 0 when it does not say. */
+static int ptx_max_threads(const char *ptx, const char *name)
+{
+    char pat[600];
+    snprintf(pat, sizeof pat, ".entry %s(", name);
+    const char *e = strstr(ptx, pat);
+    if (!e)
+        return 0;
+    const char *body = strchr(e, '{');
+    const char *d = strstr(e, ".maxntid");
+    if (!d || (body && d > body))
+        d = strstr(e, ".reqntid");
+    if (!d || (body && d > body))
+        return 0;
+    d += 8;
+    long n = 1;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        const long v = strtol(d, &end, 10);
+        if (end == d)
+            break;
+        n *= v;
+        d = end + strspn(end, " \t,");
+    }
+    return n > 0 && n <= INT_MAX ? (int)n : 0;
+}
+
+/* The bytes a warp's registers take: regs x 32 rounded up to the allocation unit (CUDA
+ * Occupancy Calculator, cuda_occupancy.h cudaOccMaxBlocksPerSMRegsLimit). */
+static int regs_per_warp(const sim_device_model *d, int regs)
+{
+    const int unit = d->reg_alloc_unit;
+    return (regs * d->warp_size + unit - 1) / unit * unit;
+}
+
+/* cudaFuncGetAttributes's fields for f (m: its module): static shared memory from the
+ * PTX, registers per thread from ptxas (func_regs: 0 when not counted), the most threads
+ * per block (the device's, the kernel's __launch_bounds__, and what its registers allow:
+ * a block's warps, rounded up to the SM's sub-partitions, times a warp's registers within
+ * the registers of a block), the dynamic shared memory it may have (cudaFuncSetAttribute's,
+ * else 48 KiB less the static), the PTX's target as ptxVersion and the modelled device's
+ * as binaryVersion (the driver compiles the PTX for it). constSizeBytes and
+ * localSizeBytes are not counted (0); the cluster fields are 0 as for a kernel without
+ * cluster attributes; preferredShmemCarveout -1 (the default). */
+static void func_attributes(const cr_func *f, const ptx_module_t *m, struct cudaFuncAttributes *a)
+{
+    const sim_device_model *d = G.dev;
+    memset(a, 0, sizeof *a);
+    a->sharedSizeBytes = ptx_entry_shared_bytes(m, f->name);
+    const int regs = func_regs(f->name);
+    a->numRegs = regs > 0 ? regs : 0;
+    int max = d->max_threads_per_block;
+    const int bounds = ptx_max_threads(G.mods[f->module].ptx, f->name);
+    if (bounds > 0 && bounds < max)
+        max = bounds;
+    if (a->numRegs > 0) {
+        const int parts = d->sm_partitions, per_warp = regs_per_warp(d, a->numRegs);
+        const int warps = d->regs_per_sm / per_warp / parts * parts; /* per block */
+        if (warps * d->warp_size < max)
+            max = warps * d->warp_size;
+    }
+    a->maxThreadsPerBlock = max;
+    const char *t = strstr(G.mods[f->module].ptx, ".target sm_");
+    a->ptxVersion = t ? atoi(t + 11) : 0;
+    a->binaryVersion = d->compute_major * 10 + d->compute_minor;
+    a->maxDynamicSharedSizeBytes = f->max_dynamic >= 0
+                                       ? f->max_dynamic
+                                       : (int)(d->shared_bytes_per_block > a->sharedSizeBytes
+                                                   ? d->shared_bytes_per_block - a->sharedSizeBytes
+                                                   : 0);
+    a->preferredShmemCarveout = -1;
+}
+
+/* The registered kernel of host stub func, its module parsed; NULL with *e set. */
+static cr_func *kernel_of(const void *func, const ptx_module_t **m, cudaError_t *e)
+{
+    cr_func *f = NULL;
+    for (int i = 0; i < G.nfuncs && !f; i++)
+        if (G.funcs[i].stub == func)
+            f = &G.funcs[i];
+    *e = E_INVALID_DEVICE_FUNCTION;
+    if (!f)
+        return NULL;
+    *e = E_INVALID_KERNEL_IMAGE;
+    if (!(*m = module_of(f->module)))
+        return NULL;
+    *e = E_OK;
+    return f;
+}
+
+/* cudaFuncGetAttributes (CUDA Runtime API §6.8): func_attributes's fields. */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    CR_API();
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (!attr)
+        return ret(E_INVALID_VALUE);
+    const ptx_module_t *m = NULL;
+    cudaError_t e;
+    const cr_func *f = kernel_of(func, &m, &e);
+    if (!f)
+        return ret(e);
+    func_attributes(f, m, attr);
+    return E_OK;
+}
+
+/* The blocks of block_size threads with dyn bytes of dynamic shared memory that one SM
+ * holds at once, as the CUDA Occupancy Calculator counts them (the Toolkit's
+ * cuda_occupancy.h cudaOccMaxActiveBlocksPerMultiprocessor, the default shared-memory
+ * carveout): the least of the limits of warps (the SM's over the block's), blocks per
+ * SM, shared memory (static + dynamic + the driver's reserve per block, in allocation
+ * units; 0 past what a block may have) and registers (cudaOccMaxBlocksPerSMRegsLimit:
+ * a warp's registers rounded up to the allocation unit in one of the SM's
+ * sub-partitions; 0 when a block's warps, rounded up to the partitions, need more than a
+ * block may have). */
+static int blocks_per_sm(const cr_func *f, const struct cudaFuncAttributes *a, int block_size,
+                         size_t dyn)
+{
+    const sim_device_model *d = G.dev;
+    if (block_size > d->max_threads_per_block)
+        return 0;
+    const int warps = (block_size + d->warp_size - 1) / d->warp_size;
+    int limit = d->max_threads_per_sm / d->warp_size / warps;
+    if (d->max_blocks_per_sm < limit)
+        limit = d->max_blocks_per_sm;
+    /* shared memory (cudaOccMaxBlocksPerSMSmemLimit) */
+    const size_t stat = a->sharedSizeBytes + d->shared_reserved_per_block;
+    const size_t taken = sim_shared_taken(stat + dyn, 0, d->shared_alloc_unit);
+    const int optin = f->max_dynamic >= 0;
+    size_t per_block = d->shared_bytes_per_block;
+    if (optin && stat + (size_t)a->maxDynamicSharedSizeBytes > d->shared_bytes_per_block)
+        per_block = d->shared_bytes_per_block_optin;
+    per_block += d->shared_reserved_per_block;
+    if ((optin && dyn > (size_t)a->maxDynamicSharedSizeBytes) || taken > per_block)
+        return 0;
+    if (taken && d->shared_bytes_per_sm / taken < (size_t)limit)
+        limit = (int)(d->shared_bytes_per_sm / taken);
+    /* registers (cudaOccMaxBlocksPerSMRegsLimit) */
+    if (a->numRegs > 0) {
+        const int parts = d->sm_partitions, per_warp = regs_per_warp(d, a->numRegs);
+        const int warps_rounded = (warps + parts - 1) / parts * parts;
+        if (a->numRegs > d->regs_per_thread || (long)per_warp * warps_rounded > d->regs_per_sm)
+            return 0;
+        const int by_regs = d->regs_per_sm / parts / per_warp * parts / warps;
+        if (by_regs < limit)
+            limit = by_regs;
+    }
+    return limit;
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (§6.9): blocks_per_sm; flags
+ * cudaOccupancyDefault (0) or cudaOccupancyDisableCachingOverride (1: no effect from
+ * compute capability 7.0 on). A block size of 0 or less is cudaErrorInvalidValue. */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num, const void *func,
+                                                                   int block_size, size_t dyn,
+                                                                   unsigned flags);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num, const void *func,
+                                                                   int block_size, size_t dyn,
+                                                                   unsigned flags)
+{
+    CR_API();
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (!num || block_size <= 0 || flags > 1)
+        return ret(E_INVALID_VALUE);
+    const ptx_module_t *m = NULL;
+    cudaError_t e;
+    const cr_func *f = kernel_of(func, &m, &e);
+    if (!f)
+        return ret(e);
+    struct cudaFuncAttributes a;
+    func_attributes(f, m, &a);
+    *num = blocks_per_sm(f, &a, block_size, dyn);
+    return E_OK;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *func,
+                                                          int block_size, size_t dyn);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *func,
+                                                          int block_size, size_t dyn)
+{
+    CR_API();
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num, func, block_size, dyn, 0);
 }
 
 /* ------------------------------------------------------------------ devices */
