@@ -24,7 +24,7 @@
 #include "cudart/record.h"
 #include "sim/sim.h"
 #include "trace/analysis.h"
-#include "trace/perfetto.h"
+#include "trace/trace_file.h"
 
 /* ------------------------------------------------------------------ types */
 
@@ -284,7 +284,15 @@ static int cr_init(void)
     }
     G.trace_dir = getenv("GPULEARN_PROG_TRACE_DIR");
     if (G.trace_dir && *G.trace_dir) {
-        G.trace = trace_new(TRACE_MEMORY, 0);
+        /* GPULEARN_PROG_TRACE_FULL (the TUI): what its views read, as a kernel's run in
+         * the TUI records it (registers, shared memory at barriers, 256 Ki events) */
+        const char *full = getenv("GPULEARN_PROG_TRACE_FULL");
+        const int tui = full && strcmp(full, "1") == 0;
+        G.trace = trace_new(TRACE_MEMORY, tui ? (size_t)1 << 18 : 0);
+        if (G.trace && tui) {
+            G.trace->record_regs = 1;
+            G.trace->snap_max_bytes = (size_t)1 << 20;
+        }
         cfg.trace = G.trace;
     }
     G.sim = sim_new(&cfg);
@@ -886,16 +894,16 @@ static void rec_launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, size_t sha
     cr_json_free(&j);
 }
 
-/* GPULEARN_PROG_TRACE_DIR: launch N's trace as Chrome Trace Event JSON (N.trace.json,
- * trace/perfetto.h) and its metrics (N.metrics.json, trace/analysis.h
- * gl_metrics_write_json) in that folder, which gpulearn assembles (runtime/program.h). */
+/* GPULEARN_PROG_TRACE_DIR: launch N's trace (N.trace, trace/trace_file.h) and its
+ * metrics (N.metrics.json, trace/analysis.h gl_metrics_write_json) in that folder, which
+ * gpulearn reads (runtime/program.h). */
 static void write_launch_files(void)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/%u.trace.json", G.trace_dir, G.nlaunch);
-    FILE *t = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/%u.trace", G.trace_dir, G.nlaunch);
+    FILE *t = fopen(path, "wb");
     if (t) {
-        gl_perfetto_write(t, G.trace, NULL);
+        trace_save(G.trace, t);
         fclose(t);
     }
     if (gl_metrics_finish(&G.metrics, G.trace) < 0)

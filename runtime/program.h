@@ -46,7 +46,7 @@ int gl_program_run(const char *exe, char *const argv[], const char *arch, const 
 /* ---- launch records (docs/architecture.md "Whole programs", "Launch records") ----
  * gl_program_run's child inherits gpulearn's environment: set GPULEARN_PROG_RECORD to a
  * file (cudart appends one JSON line per launch and per host API call) and
- * GPULEARN_PROG_TRACE_DIR to a folder (cudart writes launch N's N.trace.json and
+ * GPULEARN_PROG_TRACE_DIR to a folder (cudart writes launch N's N.trace and
  * N.metrics.json there) before it to have them. */
 
 /* One kernel launch of the program, as cudart recorded it. */
@@ -97,9 +97,14 @@ gl_status gl_program_records_read(const char *path, const char *exe, gl_prog_rec
                                   gl_error *err);
 void gl_program_records_free(gl_prog_records *r);
 
+/* Launch n's trace, read from trace_dir/N.trace (trace/trace_file.h: checked, as it
+ * comes from the program's process) into *out (free it with trace_free). GL_ERR_INPUT
+ * when it is missing or damaged (err says how). */
+gl_status gl_program_launch_trace(const char *trace_dir, unsigned n, trace_t **out, gl_error *err);
+
 /* `--trace-json`: the run's Chrome Trace Event JSON to out: process 0 the host's API
  * calls on the modelled device clock, process N launch N with the tracks its own trace
- * has (trace/perfetto.h: a block and its warps), read from trace_dir/N.trace.json, its
+ * has (trace/perfetto.h: a block and its warps), from trace_dir/N.trace, its
  * warp-instruction clock stretched over the launch's modelled span. GL_ERR_INPUT when a
  * launch's trace is missing or unreadable, GL_ERR_NOMEM. */
 gl_status gl_program_write_trace(const gl_prog_records *r, const char *trace_dir,

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "runtime/program.h"
-#include "trace/trace.h"
+#include "trace/perfetto.h"
+#include "trace/trace_file.h"
 
 /* ------------------------------------------------------------ record lines */
 
@@ -365,6 +366,41 @@ static cJSON *launch_file(const char *dir, unsigned n, const char *suffix, gl_er
     return o;
 }
 
+gl_status gl_program_launch_trace(const char *trace_dir, unsigned n, trace_t **out, gl_error *err)
+{
+    char path[PATH_MAX + 32], why[256] = "";
+    snprintf(path, sizeof path, "%s/%u.trace", trace_dir, n);
+    FILE *f = fopen(path, "rb");
+    *out = f ? trace_load(f, why, sizeof why) : NULL;
+    if (f)
+        fclose(f);
+    if (!*out)
+        return gl_fail(err, GL_ERR_INPUT, "launch %u's trace (%s): %s", n, path,
+                       why[0] ? why : strerror(errno));
+    return GL_OK;
+}
+
+/* Launch n's trace as Chrome Trace Event JSON (trace/perfetto.h), parsed; NULL with err
+ * set. */
+static cJSON *launch_perfetto(const char *dir, unsigned n, gl_error *err)
+{
+    trace_t *t = NULL;
+    if (gl_program_launch_trace(dir, n, &t, err) != GL_OK)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    const int ok = mem && gl_perfetto_write(mem, t, NULL) == GL_PERFETTO_OK;
+    if (mem)
+        fclose(mem);
+    trace_free(t);
+    cJSON *o = ok && text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!o)
+        gl_fail(err, GL_ERR_NOMEM, "launch %u's trace: out of memory", n);
+    return o;
+}
+
 /* "kernel<<<(x,y,z), (x,y,z)>>>" and " at file:line" of launch l into buf. */
 static const char *launch_label(const gl_prog_launch *l, char *buf, size_t n)
 {
@@ -439,7 +475,7 @@ gl_status gl_program_write_trace(const gl_prog_records *r, const char *trace_dir
         const gl_prog_launch *l = &r->launches[i];
         if (!l->launched)
             continue;
-        cJSON *t = launch_file(trace_dir, l->number, "trace.json", err);
+        cJSON *t = launch_perfetto(trace_dir, l->number, err);
         cJSON *tev = t ? cJSON_GetObjectItemCaseSensitive(t, "traceEvents") : NULL;
         if (!cJSON_IsArray(tev)) {
             cJSON_Delete(t);
