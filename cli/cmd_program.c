@@ -1,7 +1,7 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
  * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
  * [--schedule random:SEED] [--timeout SECONDS] [--trace-json FILE] [--metrics-json FILE]
- * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
+ * [--verbose] [-- ARGS...]`, and `gpulearn PROG.cu ...` (the TUI on it): a whole CUDA program compiled against gpulearn's CUDA
  * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
  * gpu built by nvcc as usual and run on the GPU. Exits with the
  * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "runtime/arch.h"
 #include "runtime/program.h"
+#include "tui/tui.h"
 
 static int is_source(const char *s)
 {
@@ -86,7 +87,9 @@ static int write_outputs(const char *recs, const char *exe, const char *traces, 
     return st == GL_OK ? 0 : cli_die(st, err.msg);
 }
 
-int cmd_run_program(int argc, char **argv)
+/* `run PROG.cu ...` (tui 0), or `gpulearn PROG.cu ...` (tui 1): the TUI on the program,
+ * which takes its sources, -I, -D, --arch, --compiler and its arguments. */
+static int program(int argc, char **argv, int tui)
 {
     const char **srcs = calloc((size_t)argc + 1, sizeof *srcs);
     const char **flags = calloc((size_t)argc * 2 + 1, sizeof *flags);
@@ -162,32 +165,44 @@ int cmd_run_program(int argc, char **argv)
                                  a);
         }
     }
+    /* argv[0] as `nvcc -o NAME NAME.cu && ./NAME` gives it: ./ and the first source's
+     * name without its suffix */
+    if (!rc) {
+        const char *base = strrchr(srcs[0], '/'), *dot;
+        base = base ? base + 1 : srcs[0];
+        dot = strrchr(base, '.');
+        snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)), base);
+        args[0] = argv0;
+        args[nargs] = NULL;
+    }
+    gl_program_opts o = {.sources = srcs,
+                         .nsources = nsrc,
+                         .cflags = flags,
+                         .ncflags = nflag,
+                         .arch = arch,
+                         .compiler = compiler,
+                         .native = native,
+                         .verbose = verbose};
+    if (!rc && tui) {
+        if (native || schedule || timeout > 0 || trace_json || metrics_json || verbose)
+            rc = cli_usage_error("%s (the TUI) takes sources, -I, -D, --arch, --compiler and "
+                                 "the program's arguments; `gpulearn run PROG.cu` takes the "
+                                 "rest",
+                                 "gpulearn PROG.cu");
+        else
+            rc = tui_program(&(tui_program_opts){.build = o, .argv = args});
+    }
     char dir[PATH_MAX], exe[PATH_MAX + 16];
     gl_error err = {0};
-    if (!rc && gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
+    if (rc || tui)
+        ; /* a usage error, or the TUI ran it */
+    else if (gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
         rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
-    else if (!rc) {
-        gl_program_opts o = {.sources = srcs,
-                             .nsources = nsrc,
-                             .cflags = flags,
-                             .ncflags = nflag,
-                             .arch = arch,
-                             .compiler = compiler,
-                             .native = native,
-                             .verbose = verbose};
+    else {
         gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);
         } else {
-            /* argv[0] as `nvcc -o NAME NAME.cu && ./NAME` gives it: ./ and the first
-             * source's name without its suffix */
-            const char *base = strrchr(srcs[0], '/'), *dot;
-            base = base ? base + 1 : srcs[0];
-            dot = strrchr(base, '.');
-            snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)),
-                     base);
-            args[0] = argv0;
-            args[nargs] = NULL;
             char recs[PATH_MAX + 16], traces[PATH_MAX + 16];
             snprintf(recs, sizeof recs, "%s/records.jsonl", dir);
             snprintf(traces, sizeof traces, "%s/launches", dir);
@@ -208,4 +223,14 @@ int cmd_run_program(int argc, char **argv)
     }
     free(srcs), free(flags), free(args);
     return rc;
+}
+
+int cmd_run_program(int argc, char **argv)
+{
+    return program(argc, argv, 0);
+}
+
+int cmd_tui_program(int argc, char **argv)
+{
+    return program(argc, argv, 1);
 }
