@@ -183,6 +183,10 @@ static int program(int argc, char **argv, int tui)
                          .compiler = compiler,
                          .native = native,
                          .verbose = verbose};
+    if (!rc && native && (trace_json || metrics_json))
+        rc = cli_usage_error("%s: a program's traces and metrics come from the simulator "
+                             "(--backend sim)",
+                             trace_json ? "--trace-json" : "--metrics-json");
     if (!rc && tui) {
         if (native || schedule || timeout > 0 || trace_json || metrics_json || verbose)
             rc = cli_usage_error("%s (the TUI) takes sources, -I, -D, --arch, --compiler and "

@@ -110,7 +110,7 @@ gl_status gl_program_launch_trace(const char *trace_dir, unsigned n, trace_t **o
 gl_status gl_program_write_trace(const gl_prog_records *r, const char *trace_dir,
                                  const char *program, FILE *out, gl_error *err);
 
-/* `--metrics-json`: {"program", "launches": {"N": metrics}} to out, each launch's metrics
+/* `--metrics-json`: {"program", "launches": {"N": metrics}} to out, each launch that ran's metrics
  * as `run SPEC.json --metrics-json` writes them (trace/analysis.h gl_metrics_write_json,
  * from trace_dir/N.metrics.json) with "launch", "kernel_name", "grid", "block" and
  * "where" added. GL_ERR_INPUT when one is missing, GL_ERR_NOMEM. */

@@ -98,4 +98,8 @@ if not bad:
 sys.exit(1 if bad else 0)
 PY
 done
+# traces and metrics are the simulator's: asked for with --backend gpu, a usage error
+out=$("$G" run --backend gpu tests/programs/vector_add.cu --metrics-json "$tmp/m.json" 2>&1); rc=$?
+{ [ $rc = 2 ] && echo "$out" | grep -q "come from the simulator"; } ||
+  { echo "FAIL --backend gpu --metrics-json: rc $rc: $out"; fails=$((fails+1)); }
 [ $fails = 0 ]
