@@ -42,6 +42,9 @@ int cmd_run(int argc, char **argv);
  * one (cmd_program.c). */
 int cmd_run_is_program(int argc, char **argv);
 int cmd_run_program(int argc, char **argv);
+/* `gpulearn PROG.cu [MORE.cu ...] [-I DIR] [-D NAME[=V]] [--arch T] [--compiler C] [--
+ * ARGS]`: the TUI on a whole program (tui_program; cmd_program.c). */
+int cmd_tui_program(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_lint(int argc, char **argv);  /* cmd_lint.c */

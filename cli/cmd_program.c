@@ -1,18 +1,21 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
  * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
- * [--schedule random:SEED] [--timeout SECONDS]
- * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
+ * [--schedule random:SEED] [--timeout SECONDS] [--trace-json FILE] [--metrics-json FILE]
+ * [--verbose] [-- ARGS...]`, and `gpulearn PROG.cu ...` (the TUI on it): a whole CUDA program compiled against gpulearn's CUDA
  * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
  * gpu built by nvcc as usual and run on the GPU. Exits with the
  * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "runtime/arch.h"
 #include "runtime/program.h"
+#include "tui/tui.h"
 
 static int is_source(const char *s)
 {
@@ -56,7 +59,37 @@ int cmd_run_is_program(int argc, char **argv)
     return 0;
 }
 
-int cmd_run_program(int argc, char **argv)
+/* --trace-json / --metrics-json: the run's records (recs) and its launches' files
+ * (traces) assembled into the files asked for. 0, or an exit code with a message. */
+static int write_outputs(const char *recs, const char *exe, const char *traces, const char *program,
+                         const char *trace_json, const char *metrics_json)
+{
+    gl_prog_records r;
+    gl_error err = {0};
+    gl_status st = gl_program_records_read(recs, exe, &r, &err);
+    if (st != GL_OK)
+        return cli_die(st, err.msg);
+    const char *outs[2] = {trace_json, metrics_json};
+    for (int k = 0; k < 2 && st == GL_OK; k++) {
+        if (!outs[k])
+            continue;
+        FILE *f = fopen(outs[k], "w");
+        if (!f) {
+            st = gl_fail(&err, GL_ERR_INPUT, "%s: %s", outs[k], strerror(errno));
+            break;
+        }
+        st = k == 0 ? gl_program_write_trace(&r, traces, program, f, &err)
+                    : gl_program_write_metrics(&r, traces, program, f, &err);
+        if (fclose(f) != 0 && st == GL_OK)
+            st = gl_fail(&err, GL_ERR_INPUT, "%s: %s", outs[k], strerror(errno));
+    }
+    gl_program_records_free(&r);
+    return st == GL_OK ? 0 : cli_die(st, err.msg);
+}
+
+/* `run PROG.cu ...` (tui 0), or `gpulearn PROG.cu ...` (tui 1): the TUI on the program,
+ * which takes its sources, -I, -D, --arch, --compiler and its arguments. */
+static int program(int argc, char **argv, int tui)
 {
     const char **srcs = calloc((size_t)argc + 1, sizeof *srcs);
     const char **flags = calloc((size_t)argc * 2 + 1, sizeof *flags);
@@ -67,7 +100,7 @@ int cmd_run_program(int argc, char **argv)
     }
     int nsrc = 0, nflag = 0, nargs = 1, verbose = 0, rc = 0;
     char argv0[PATH_MAX];
-    const char *arch = NULL, *schedule = NULL;
+    const char *arch = NULL, *schedule = NULL, *trace_json = NULL, *metrics_json = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
     int native = 0;
@@ -117,6 +150,11 @@ int cmd_run_program(int argc, char **argv)
                 rc = cli_usage_error("--compiler for a program must be auto, clang or nvcc, not "
                                      "'%s'",
                                      val);
+        } else if ((strcmp(a, "--trace-json") == 0 || strcmp(a, "--metrics-json") == 0) && val) {
+            i++;
+            if (strcmp(val, "-") == 0) /* stdout is the program's */
+                rc = cli_usage_error("%s for a program needs a file, not -", a);
+            *(a[2] == 't' ? &trace_json : &metrics_json) = val;
         } else if (strcmp(a, "--verbose") == 0) {
             verbose = 1;
         } else if (a[0] != '-' && is_source(a)) {
@@ -127,38 +165,76 @@ int cmd_run_program(int argc, char **argv)
                                  a);
         }
     }
+    /* argv[0] as `nvcc -o NAME NAME.cu && ./NAME` gives it: ./ and the first source's
+     * name without its suffix */
+    if (!rc) {
+        const char *base = strrchr(srcs[0], '/'), *dot;
+        base = base ? base + 1 : srcs[0];
+        dot = strrchr(base, '.');
+        snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)), base);
+        args[0] = argv0;
+        args[nargs] = NULL;
+    }
+    gl_program_opts o = {.sources = srcs,
+                         .nsources = nsrc,
+                         .cflags = flags,
+                         .ncflags = nflag,
+                         .arch = arch,
+                         .compiler = compiler,
+                         .native = native,
+                         .verbose = verbose};
+    if (!rc && native && (trace_json || metrics_json))
+        rc = cli_usage_error("%s: a program's traces and metrics come from the simulator "
+                             "(--backend sim)",
+                             trace_json ? "--trace-json" : "--metrics-json");
+    if (!rc && tui) {
+        if (native || schedule || timeout > 0 || trace_json || metrics_json || verbose)
+            rc = cli_usage_error("%s (the TUI) takes sources, -I, -D, --arch, --compiler and "
+                                 "the program's arguments; `gpulearn run PROG.cu` takes the "
+                                 "rest",
+                                 "gpulearn PROG.cu");
+        else
+            rc = tui_program(&(tui_program_opts){.build = o, .argv = args});
+    }
     char dir[PATH_MAX], exe[PATH_MAX + 16];
     gl_error err = {0};
-    if (!rc && gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
+    if (rc || tui)
+        ; /* a usage error, or the TUI ran it */
+    else if (gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
         rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
-    else if (!rc) {
-        gl_program_opts o = {.sources = srcs,
-                             .nsources = nsrc,
-                             .cflags = flags,
-                             .ncflags = nflag,
-                             .arch = arch,
-                             .compiler = compiler,
-                             .native = native,
-                             .verbose = verbose};
+    else {
         gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);
         } else {
-            /* argv[0] as `nvcc -o NAME NAME.cu && ./NAME` gives it: ./ and the first
-             * source's name without its suffix */
-            const char *base = strrchr(srcs[0], '/'), *dot;
-            base = base ? base + 1 : srcs[0];
-            dot = strrchr(base, '.');
-            snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)),
-                     base);
-            args[0] = argv0;
-            args[nargs] = NULL;
-            rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
+            char recs[PATH_MAX + 16], traces[PATH_MAX + 16];
+            snprintf(recs, sizeof recs, "%s/records.jsonl", dir);
+            snprintf(traces, sizeof traces, "%s/launches", dir);
+            const int want = trace_json || metrics_json;
+            if (want && (mkdir(traces, 0700) != 0 || setenv("GPULEARN_PROG_RECORD", recs, 1) ||
+                         setenv("GPULEARN_PROG_TRACE_DIR", traces, 1)))
+                rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
+            else
+                rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
             if (rc < 0)
                 rc = cli_die(err.status, err.msg);
+            else if (want) {
+                int wrc = write_outputs(recs, exe, traces, argv0, trace_json, metrics_json);
+                rc = rc ? rc : wrc;
+            }
         }
         gl_tmpdir_remove(dir);
     }
     free(srcs), free(flags), free(args);
     return rc;
+}
+
+int cmd_run_program(int argc, char **argv)
+{
+    return program(argc, argv, 0);
+}
+
+int cmd_tui_program(int argc, char **argv)
+{
+    return program(argc, argv, 1);
 }

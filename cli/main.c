@@ -274,6 +274,8 @@ static int dispatch(int argc, char **argv)
         if (strcmp(argv[1], "demo") == 0)
             return cmd_demo(argc - 2, argv + 2);
     }
+    if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
+        return cmd_tui_program(argc - 1, argv + 1);
     cli c = {0};
     int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch --sim-tier");
     if (rc)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "runtime/backend.h"
+#include "runtime/program.h"
 
 /* What `gpulearn` (or `gpulearn demo`) was asked for. */
 typedef struct tui_opts {
@@ -19,5 +20,17 @@ typedef struct tui_opts {
 /* Runs the TUI until the user quits. Returns a process exit code (0; 2 if the terminal
  * cannot be initialised or the lesson is unknown, with a message on stderr). */
 int tui_run(const tui_opts *opts);
+
+/* What `gpulearn PROG.cu` opens: a whole program, built as `run PROG.cu` builds it
+ * (build; runtime/program.h) and run with argv (argv[0] its name). */
+typedef struct tui_program_opts {
+    gl_program_opts build;
+    char *const *argv;
+} tui_program_opts;
+
+/* Builds and runs the program, then shows its launches, its output and each launch's
+ * views until the user quits (tui/app_program.c). Returns 0, or 2 when the terminal
+ * cannot be initialised (a message on stderr). */
+int tui_program(const tui_program_opts *o);
 
 #endif
