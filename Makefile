@@ -61,10 +61,15 @@ else ifeq ($(MODE),ubsan)
          -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=undefined
   CUDART_SANLIB := $(shell $(CC) -print-file-name=libubsan.so)
+else ifeq ($(MODE),tsan)
+  # ThreadSanitizer: the simulator's worker threads (sim_config.threads, sim_par.c)
+  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DGL_SANITIZER_BUILD=1
+  SANFLAGS := -fsanitize=thread
+  CUDART_SANLIB := $(shell $(CC) -print-file-name=libtsan.so)
 else ifeq ($(MODE),debug)
   OPT := -O1 -g
 else
-  $(error MODE must be debug, release, asan or ubsan)
+  $(error MODE must be debug, release, asan, ubsan or tsan)
 endif
 
 ifneq ($(DEPS_PREFIX),)
@@ -97,8 +102,8 @@ CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
             -DGL_CUDART_LIB='"$(abspath $(BUILD))/libgpulearn_cudart.a"' \
             -DGL_CUDART_INCLUDE='"$(abspath cudart/include)"' \
             -DGL_CUDART_SANLIB='"$(CUDART_SANLIB)"'
-CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
-LDFLAGS  += $(SANFLAGS)
+CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) -pthread $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
 SIM_SRC     := $(wildcard sim/*.c sim/ptx/*.c)

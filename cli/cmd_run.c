@@ -288,8 +288,9 @@ int cmd_run(int argc, char **argv)
     int rc = take_run_options(&argc, argv, &x);
     if (rc)
         return rc;
-    rc = cli_parse_args(argc, argv, &c,
-                        "--backend --dump-json --compiler --arch --sim-tier --verbose");
+    rc = cli_parse_args(
+        argc, argv, &c,
+        "--backend --dump-json --compiler --arch --sim-tier --sim-threads --verbose");
     if (rc)
         return rc;
     if (x.time && c.backend == GL_BACKEND_SIM)

@@ -186,6 +186,12 @@ typedef enum gl_sim_tier {
 /* The tier named s ("interp", "jit", "auto"); GL_TIER_DEFAULT for another name. */
 gl_sim_tier gl_sim_tier_parse(const char *s);
 
+/* The largest --sim-threads gpulearn accepts. */
+#define GL_SIM_THREADS_MAX 256
+/* The worker threads named by s (--sim-threads, GPULEARN_SIM_THREADS): a whole number
+ * from 1 to GL_SIM_THREADS_MAX; 0 for anything else. */
+unsigned gl_sim_threads_parse(const char *s);
+
 typedef struct gl_run_opts {
     gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
@@ -241,6 +247,9 @@ typedef struct gl_run_opts {
                                     figures with it */
     void *trace_sink_ctx;     /* trace_sink's ctx */
     /* end trace, checkers, metrics */
+    unsigned sim_threads; /* worker threads of a simulated launch (--sim-threads,
+                             sim_config.threads); 0: the environment's
+                             GPULEARN_SIM_THREADS, else the cores (gl_pool_cores) */
     gl_sim_tier sim_tier; /* simulator tier (--sim-tier); GL_TIER_DEFAULT: the
                              environment's GPULEARN_SIM_TIER, else auto */
     /* The simulator's memory budget (sim_config.memory_limit), bytes: device memory

@@ -14,6 +14,7 @@
 #include "runtime/cub.h"
 #include "runtime/cubin.h"
 #include "runtime/instrument.h"
+#include "runtime/pool.h"
 #include "runtime/sandbox.h"
 #include "runtime/worker.h"
 #include "trace/analysis.h"
@@ -466,6 +467,13 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]},
                       .memory_limit =
                           opts->memory_limit ? opts->memory_limit : gl_memory_limit_default()};
+    cfg.threads = opts->sim_threads;
+    if (!cfg.threads) {
+        const char *e = getenv("GPULEARN_SIM_THREADS");
+        cfg.threads = e ? gl_sim_threads_parse(e) : 0;
+        if (!cfg.threads)
+            cfg.threads = (unsigned)gl_pool_cores();
+    }
     gl_sim_tier tier = opts->sim_tier;
     if (tier == GL_TIER_DEFAULT) {
         const char *e = getenv("GPULEARN_SIM_TIER");
@@ -1557,6 +1565,16 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
     if (o->bound)
         MORE("; registers: %s", o->regs_why[0] ? o->regs_why : "not counted");
 #undef MORE
+}
+
+unsigned gl_sim_threads_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    const unsigned long n = strtoul(s, &end, 10);
+    return *s >= '0' && *s <= '9' && !*end && !errno && n >= 1 && n <= GL_SIM_THREADS_MAX
+               ? (unsigned)n
+               : 0;
 }
 
 gl_sim_tier gl_sim_tier_parse(const char *s)
