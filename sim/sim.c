@@ -819,9 +819,10 @@ typedef struct par_worker {
     int started;
     uint64_t *next; /* the launch's next block to take (atomic) */
     uint64_t nblocks;
+    uint64_t chunk; /* blocks taken at once: neighbours in memory on one thread */
 } par_worker;
 
-/* A worker's loop: takes blocks in linear order and runs each to its end. Halts the
+/* A worker's loop: takes chunks of blocks in linear order and runs each block to its end. Halts the
  * launch at anything the one-thread run would order with other blocks: a fault, a
  * finding, printf output, a block found stuck (spin detection counts every block's
  * writes), the step limit near. */
@@ -831,11 +832,15 @@ static void *par_run(void *arg)
     sim_ctx *c = &w->c;
     sim_par *p = c->par;
     const uint64_t lim = c->step_limit - SIM_PAR_MARGIN;
+    uint64_t b = 0, chunk_end = 0;
     while (!sim_par_halted(p)) {
-        const uint64_t b = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED);
+        if (b == chunk_end) { /* the next chunk of consecutive blocks */
+            b = __atomic_fetch_add(w->next, w->chunk, __ATOMIC_RELAXED);
+            chunk_end = b + w->chunk < w->nblocks ? b + w->chunk : w->nblocks;
+        }
         if (b >= w->nblocks)
             break;
-        block_start(c, b);
+        block_start(c, b++);
         int r;
         do
             r = block_turn(c, NULL);
@@ -906,6 +911,10 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
             memcpy(c->rk, base->rk, ((size_t)ncode + 1) * sizeof *c->rk);
         w->next = &next;
         w->nblocks = nblocks;
+        /* chunks of consecutive blocks, 16 per worker (the slowest chunk ends the run),
+         * so that workers seldom write the same pages (page faults take one lock per
+         * 2 MiB of them) */
+        w->chunk = nblocks / (16 * (uint64_t)nw) ? nblocks / (16 * (uint64_t)nw) : 1;
         ok =
             c->place && (!base->fops || c->fops) && (!base->rk || c->rk) && ctx_alloc_block(c) == 0;
     }

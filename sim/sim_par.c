@@ -14,19 +14,27 @@
  * on the order the workers ran the blocks in: a conflict exists iff some word is written
  * by one block and touched by another, whichever came first.
  *
+ * Lines: a warp's unit-stride request covers whole 128-byte lines (32 words), which a
+ * line state claims with one compare-and-swap: XR(b), XW(b) (every word of the line read,
+ * or written whole, by b's full-line requests only), XMANY (full-line reads of several
+ * blocks), or SPLIT (the word states hold the line's truth). Any other request to a
+ * line first splits it: the thread that splits takes LOCK, writes the 32 word states the
+ * line state stands for, then publishes SPLIT; others wait meanwhile.
+ *
  * Without a conflict, each block read only what no other block of the launch wrote, so
  * it ran exactly as in any interleaving, and the words each block wrote are its own:
  * memory ends the same. Initcheck: the bitmap of written bytes is not touched while the
  * workers run (two words share one of its bytes); a read of a byte is initialised when
- * the bitmap says so or the block itself wrote it (the word's m), which is what the
- * one-thread run finds, since no other block wrote it; the commit then sets the bitmap
- * bits of every m. Undo: the first write claim of a word saves its 4 bytes (orig), and
- * the words each worker claimed are kept as ranges (coalesced), so that a stopped run
- * puts every written word back.
+ * the bitmap says so or the block itself wrote it (the word's m, or its line in XW),
+ * which is what the one-thread run finds, since no other block wrote it; the commit then
+ * sets the bitmap bits of every byte written. Undo: the first write claim of a word or
+ * line saves its bytes (orig), and the words each worker claimed are kept as ranges
+ * (coalesced), so that a stopped run puts every written word back.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim/sim_mem.h"
 
@@ -36,6 +44,11 @@
 #define PAR_KIND(s) ((s)&3u)
 #define PAR_MASK(s) (((s) >> 2) & 0xfu)
 #define PAR_BLOCK(s) ((s) >> 6)
+/* Line states: XR(b) = b << 6 | PAR_R, XW(b) = b << 6 | PAR_W, and: */
+#define LINE_MANY 3u
+#define LINE_SPLIT 7u
+#define LINE_LOCK 11u
+#define LINE_WORDS 32u
 
 /* The words a worker claimed for writing, as ranges of one allocation. */
 struct par_range {
@@ -54,12 +67,44 @@ struct sim_par {
     int nallocs;
     int init;             /* initcheck is on */
     uint32_t **own;       /* per allocation: a state per word, or NULL (made on use) */
+    uint32_t **line;      /* per allocation: a state per 128-byte line */
     unsigned char **orig; /* per allocation: each written word's bytes before it */
     struct par_log *logs; /* per worker */
     unsigned nworkers;
     int stop;             /* atomic: a worker found a conflict or must stop */
     pthread_mutex_t lock; /* making own/orig arrays */
 };
+
+/* The words of allocation ai's word states: whole lines (a split line's word states are
+ * all written), and one more line. */
+static size_t own_words(const sim_par *p, int ai)
+{
+    return ((p->s->allocs[ai].size + 3) / 4 / LINE_WORDS + 1) * LINE_WORDS;
+}
+
+/* n zero bytes, mapped lazily; from 4 MiB on in huge pages where the system allows
+ * them (madvise), since the undo bytes of a large output are written densely: a page
+ * fault per 2 MiB rather than per 4 KiB. NULL on no memory. Free with zfree(p, n). */
+static void *zalloc(size_t n)
+{
+    if (n < ((size_t)4 << 20))
+        return calloc(1, n);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    madvise(p, n, MADV_HUGEPAGE);
+    return p;
+}
+
+static void zfree(void *p, size_t n)
+{
+    if (!p)
+        return;
+    if (n < ((size_t)4 << 20))
+        free(p);
+    else
+        munmap(p, n);
+}
 
 sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
 {
@@ -72,9 +117,11 @@ sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
     p->nworkers = nworkers;
     p->own = calloc((size_t)s->nallocs + 1, sizeof *p->own);
     p->orig = calloc((size_t)s->nallocs + 1, sizeof *p->orig);
+    p->line = calloc((size_t)s->nallocs + 1, sizeof *p->line);
     p->logs = calloc(nworkers, sizeof *p->logs);
-    if (!p->own || !p->orig || !p->logs || pthread_mutex_init(&p->lock, NULL) != 0) {
+    if (!p->own || !p->orig || !p->line || !p->logs || pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p->own);
+        free(p->line);
         free(p->orig);
         free(p->logs);
         free(p);
@@ -88,13 +135,16 @@ void sim_par_free(sim_par *p)
     if (!p)
         return;
     for (int i = 0; i < p->nallocs; i++) {
-        free(p->own[i]);
-        free(p->orig[i]);
+        const size_t words = own_words(p, i);
+        zfree(p->own[i], 4 * words);
+        zfree(p->orig[i], 4 * words);
+        free(p->line[i]);
     }
     for (unsigned w = 0; w < p->nworkers; w++)
         free(p->logs[w].r);
     free(p->own);
     free(p->orig);
+    free(p->line);
     free(p->logs);
     pthread_mutex_destroy(&p->lock);
     free(p);
@@ -110,8 +160,8 @@ int sim_par_halted(const sim_par *p)
     return __atomic_load_n(&p->stop, __ATOMIC_RELAXED);
 }
 
-/* Allocation ai's word states, made (with its undo bytes) on first use; NULL and the
- * launch halted when memory is short. */
+/* Allocation ai's word states, made (with its line states and undo bytes) on first use;
+ * NULL and the launch halted when memory is short. */
 static uint32_t *own_of(sim_par *p, int ai)
 {
     uint32_t *o = __atomic_load_n(&p->own[ai], __ATOMIC_ACQUIRE);
@@ -120,14 +170,17 @@ static uint32_t *own_of(sim_par *p, int ai)
     pthread_mutex_lock(&p->lock);
     o = p->own[ai];
     if (!o) {
-        const size_t words = (p->s->allocs[ai].size + 3) / 4 + 1;
+        const size_t words = own_words(p, ai);
         /* calloc maps large arrays lazily: pages of words never touched cost nothing */
-        p->orig[ai] = calloc(words, 4);
-        o = calloc(words, sizeof *o);
-        if (!o || !p->orig[ai]) {
-            free(o);
-            free(p->orig[ai]);
+        p->orig[ai] = zalloc(4 * words);
+        p->line[ai] = calloc(words / LINE_WORDS + 1, sizeof *p->line[ai]);
+        o = zalloc(4 * words);
+        if (!o || !p->orig[ai] || !p->line[ai]) {
+            zfree(o, 4 * words);
+            zfree(p->orig[ai], 4 * words);
+            free(p->line[ai]);
             p->orig[ai] = NULL;
+            p->line[ai] = NULL;
             o = NULL;
             sim_par_halt(p);
         } else {
@@ -160,17 +213,34 @@ static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
     L->r[L->n++] = (struct par_range){ai, k, k + 1};
 }
 
-int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
+/* Saves the bytes of words [k0, k1) of allocation ai (al) before their first write and
+ * logs them for worker w. */
+static void first_write(sim_par *p, unsigned w, int ai, const sim_alloc *al, uint64_t k0,
+                        uint64_t k1)
+{
+    const uint64_t b0 = 4 * k0, b1 = 4 * k1 < al->size ? 4 * k1 : al->size;
+    memcpy(p->orig[ai] + b0, al->data + b0, b1 - b0);
+    for (uint64_t k = k0; k < k1; k++)
+        log_word(p, w, ai, k);
+}
+
+/* Whether bytes [o, o+n) of al are all marked written in the initcheck bitmap. */
+static int bitmap_set(const sim_alloc *al, uint64_t o, uint64_t n)
+{
+    return sim_bits_all_set(al->written, o, n);
+}
+
+/* Claims bytes [off, end) of words [k0, k1) (one line's at most) word by word for the
+ * block me (PAR_BLOCK form). Returns 0, 1 when a word is read by other blocks too, or
+ * -1 after halting. */
+static int claim_words(sim_ctx *c, sim_alloc *al, int ai, uint32_t *own, uint64_t off, uint64_t end,
+                       int kind)
 {
     sim_par *p = c->par;
-    const int ai = (int)(al - p->s->allocs);
-    uint32_t *own = own_of(p, ai);
-    if (!own)
-        return -1;
     const uint32_t me = (c->block_linear + 1u) << 6;
     const int reads = kind != 1, writes = kind != 0;
     int shared = 0;
-    for (uint64_t k = off / 4, end = off + n; 4 * k < end; k++) {
+    for (uint64_t k = off / 4; 4 * k < end; k++) {
         /* the bytes of word k the access covers */
         const uint64_t b0 = 4 * k < off ? off - 4 * k : 0, b1 = end - 4 * k < 4 ? end - 4 * k : 4;
         const uint32_t m = ((1u << b1) - 1) & ~((1u << b0) - 1);
@@ -178,7 +248,7 @@ int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
         for (;;) {
             old = st;
             uint32_t nst;
-            const int mine = PAR_BLOCK(st) == me >> 6 && PAR_KIND(st) != PAR_MANY && st;
+            const int mine = st && PAR_KIND(st) != PAR_MANY && PAR_BLOCK(st) == me >> 6;
             if (writes) {
                 if (st && !mine)
                     return sim_par_halt(p), -1;
@@ -196,12 +266,8 @@ int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
                 break;
             if (__atomic_compare_exchange_n(&own[k], &st, nst, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED)) {
-                if (writes && PAR_KIND(old) != PAR_W) {
-                    /* the word's first write: it is this block's alone from now on */
-                    memcpy(p->orig[ai] + 4 * k, al->data + 4 * k,
-                           4 * k + 4 <= al->size ? 4 : al->size - 4 * k);
-                    log_word(p, c->par_w, ai, k);
-                }
+                if (writes && PAR_KIND(old) != PAR_W)
+                    first_write(p, c->par_w, ai, al, k, k + 1); /* this block's alone now */
                 st = nst;
                 break;
             }
@@ -209,7 +275,7 @@ int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
         if (PAR_KIND(st) == PAR_MANY)
             shared = 1;
         /* initcheck of what the access reads: the bitmap (unchanged while the workers
-         * run) or this block's own writes */
+         * run) or this block's own writes before */
         if (reads && p->init) {
             const unsigned own_m = PAR_KIND(old) == PAR_W ? PAR_MASK(old) : 0;
             for (unsigned i = b0; i < b1; i++)
@@ -222,37 +288,135 @@ int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
     return shared;
 }
 
-/* Applies fn to every word the workers claimed for writing: (allocation, word). */
-#define FOR_CLAIMED(p, body)                                                                       \
-    for (unsigned w_ = 0; w_ < (p)->nworkers; w_++)                                                \
-        for (size_t i_ = 0; i_ < (p)->logs[w_].n; i_++) {                                          \
-            const struct par_range *r_ = &(p)->logs[w_].r[i_];                                     \
-            sim_alloc *const al = &(p)->s->allocs[r_->ai];                                         \
-            const uint32_t *const own = (p)->own[r_->ai];                                          \
-            const unsigned char *const orig = (p)->orig[r_->ai];                                   \
-            for (uint64_t k = r_->w0; k < r_->w1; k++) {                                           \
-                body                                                                               \
-            }                                                                                      \
+/* Line li of allocation ai (state *L) for a request that does not cover it whole: makes
+ * it SPLIT, its word states standing for what its line state said. 0, or -1 after
+ * halting (a line another block wrote). */
+static int split_line(sim_par *p, uint32_t *own, uint32_t *L, uint64_t li, uint32_t me)
+{
+    for (;;) {
+        uint32_t l = __atomic_load_n(L, __ATOMIC_ACQUIRE);
+        if (l == LINE_SPLIT)
+            return 0;
+        if (l == LINE_LOCK)
+            continue; /* another thread is splitting it */
+        if (l == 0) {
+            if (__atomic_compare_exchange_n(L, &l, LINE_SPLIT, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                return 0;
+            continue;
         }
+        if (PAR_KIND(l) == PAR_W && PAR_BLOCK(l) != me >> 6)
+            return sim_par_halt(p), -1;
+        if (!__atomic_compare_exchange_n(L, &l, LINE_LOCK, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            continue;
+        const uint32_t w = l == LINE_MANY ? PAR_MANY : PAR_KIND(l) == PAR_W ? l | 0xfu << 2 : l;
+        for (uint64_t k = li * LINE_WORDS; k < (li + 1) * LINE_WORDS; k++)
+            __atomic_store_n(&own[k], w, __ATOMIC_RELAXED);
+        __atomic_store_n(L, LINE_SPLIT, __ATOMIC_RELEASE);
+        return 0;
+    }
+}
+
+/* Claims the whole line li (bytes [128 li, 128 li + 128) of al) for a full-line request of
+ * block me. Returns 0, 1 when other blocks read it too, 2 when the line is SPLIT (the
+ * caller claims its words), or -1 after halting. */
+static int claim_line(sim_ctx *c, sim_alloc *al, int ai, uint32_t *L, uint64_t li, int kind)
+{
+    sim_par *p = c->par;
+    const uint32_t me = (c->block_linear + 1u) << 6;
+    const int reads = kind != 1, writes = kind != 0;
+    for (;;) {
+        uint32_t l = __atomic_load_n(L, __ATOMIC_ACQUIRE), nl;
+        if (l == LINE_SPLIT)
+            return 2;
+        if (l == LINE_LOCK)
+            continue;
+        const int mine = l && l != LINE_MANY && PAR_BLOCK(l) == me >> 6;
+        if (l && !mine && (writes || PAR_KIND(l) == PAR_W))
+            return sim_par_halt(p), -1;
+        if (writes)
+            nl = me | PAR_W;
+        else if (!l)
+            nl = me | PAR_R;
+        else if (mine || l == LINE_MANY)
+            nl = l;
+        else
+            nl = LINE_MANY;
+        /* what it reads: the bitmap, unless the block wrote the whole line before */
+        if (reads && p->init && PAR_KIND(l) != PAR_W && !bitmap_set(al, li * 128, 128))
+            return sim_par_halt(p), -1;
+        if (nl == l)
+            return nl == LINE_MANY;
+        if (__atomic_compare_exchange_n(L, &l, nl, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+            if (writes && PAR_KIND(l) != PAR_W)
+                first_write(p, c->par_w, ai, al, li * LINE_WORDS, (li + 1) * LINE_WORDS);
+            return nl == LINE_MANY;
+        }
+    }
+}
+
+int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
+{
+    sim_par *p = c->par;
+    const int ai = (int)(al - p->s->allocs);
+    uint32_t *own = own_of(p, ai);
+    if (!own)
+        return -1;
+    uint32_t *const line = p->line[ai];
+    const uint32_t me = (c->block_linear + 1u) << 6;
+    int shared = 0;
+    const uint64_t end = off + n;
+    for (uint64_t li = off / 128; 128 * li < end; li++) {
+        const uint64_t l0 = 128 * li > off ? 128 * li : off,
+                       l1 = 128 * li + 128 < end ? 128 * li + 128 : end;
+        int r = 2;
+        if (l0 == 128 * li && l1 == 128 * li + 128)
+            r = claim_line(c, al, ai, &line[li], li, kind);
+        else if (split_line(p, own, &line[li], li, me) < 0)
+            r = -1;
+        if (r == 2)
+            r = claim_words(c, al, ai, own, l0, l1, kind);
+        if (r < 0)
+            return -1;
+        shared |= r;
+    }
+    return shared;
+}
 
 void sim_par_commit(sim_par *p)
 {
     if (!p->init)
         return;
-    FOR_CLAIMED(p, {
-        (void)orig;
-        const unsigned m = PAR_MASK(own[k]);
-        for (unsigned i = 0; i < 4; i++)
-            if ((m >> i) & 1)
-                al->written[(4 * k + i) >> 3] |= (unsigned char)(1u << ((4 * k + i) & 7));
-    })
+    for (unsigned w = 0; w < p->nworkers; w++)
+        for (size_t i = 0; i < p->logs[w].n; i++) {
+            const struct par_range *r = &p->logs[w].r[i];
+            sim_alloc *const al = &p->s->allocs[r->ai];
+            const uint32_t *const own = p->own[r->ai], *const line = p->line[r->ai];
+            for (uint64_t k = r->w0; k < r->w1;) {
+                const uint32_t l = line[k / LINE_WORDS];
+                if (k % LINE_WORDS == 0 && k + LINE_WORDS <= r->w1 && l != LINE_SPLIT &&
+                    PAR_KIND(l) == PAR_W) {
+                    memset(al->written + 4 * k / 8, 0xff, 4 * LINE_WORDS / 8); /* the line */
+                    k += LINE_WORDS;
+                    continue;
+                }
+                const unsigned m =
+                    l != LINE_SPLIT && PAR_KIND(l) == PAR_W ? 0xfu : PAR_MASK(own[k]);
+                for (unsigned b = 0; b < 4; b++)
+                    if ((m >> b) & 1)
+                        al->written[(4 * k + b) >> 3] |= (unsigned char)(1u << ((4 * k + b) & 7));
+                k++;
+            }
+        }
 }
 
 void sim_par_rollback(sim_par *p)
 {
-    FOR_CLAIMED(p, {
-        (void)own;
-        memcpy(al->data + 4 * k, orig + 4 * k, 4 * k + 4 <= al->size ? 4 : al->size - 4 * k);
-    })
+    for (unsigned w = 0; w < p->nworkers; w++)
+        for (size_t i = 0; i < p->logs[w].n; i++) {
+            const struct par_range *r = &p->logs[w].r[i];
+            sim_alloc *const al = &p->s->allocs[r->ai];
+            const uint64_t b0 = 4 * r->w0, b1 = 4 * r->w1 < al->size ? 4 * r->w1 : al->size;
+            memcpy(al->data + b0, p->orig[r->ai] + b0, b1 - b0);
+        }
 }
-#undef FOR_CLAIMED
