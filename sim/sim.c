@@ -825,13 +825,15 @@ typedef struct par_worker {
 /* A worker's loop: takes chunks of blocks in linear order and runs each block to its end. Halts the
  * launch at anything the one-thread run would order with other blocks: a fault, a
  * finding, printf output, a block found stuck (spin detection counts every block's
- * writes), the step limit near. */
+ * writes), half the step limit reached. */
 static void *par_run(void *arg)
 {
     par_worker *w = arg;
     sim_ctx *c = &w->c;
     sim_par *p = c->par;
-    const uint64_t lim = c->step_limit - SIM_PAR_MARGIN;
+    /* half the limit: a launch that nears it (an endless loop) runs again on one thread,
+     * which finds where it stops; what the workers ran by then is lost, so not more */
+    const uint64_t lim = c->step_limit / 2;
     uint64_t b = 0, chunk_end = 0;
     while (!sim_par_halted(p)) {
         if (b == chunk_end) { /* the next chunk of consecutive blocks */
