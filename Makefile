@@ -1,6 +1,6 @@
 # gpulearn — one Makefile for the whole tree.
 #
-#   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan)
+#   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan|tsan)
 #   make run             build, then start the TUI
 #   make check           build and run every test (Check suites and shell tests)
 #   make bench           simulator benchmarks (release build; see bench/README.md)
