@@ -388,9 +388,9 @@ int cmd_run(int argc, char **argv)
         gl_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
         fprintf(stderr, "gpulearn: %s\n", line);
     }
-    if (c.verbose && res.sim_threads) /* sim_par.c: 1 when it ran, or ran again, on one */
-        fprintf(stderr, "gpulearn: the simulator ran the blocks on %u thread%s\n", res.sim_threads,
-                res.sim_threads > 1 ? "s" : "");
+    if (c.verbose && res.block_threads) /* sim_par.c: 1 when it ran, or ran again, on one */
+        fprintf(stderr, "gpulearn: the simulator ran the blocks on %u thread%s\n",
+                res.block_threads, res.block_threads > 1 ? "s" : "");
     print_findings(&res);
     if (st == GL_OK && res.nerrors > 0 && !rc)
         rc = 1;                             /* completed, but wrong: a race is an error */

@@ -351,14 +351,14 @@ typedef struct gl_run_result {
     gl_compiler compiler;    /* which compiler produced the PTX */
     gl_buffer *buffers;      /* after the kernel, one per arg (scalars: NULL data) */
     int nargs;
-    char *stdout_text;    /* device printf output ("" if none) */
-    gl_fault fault;       /* the fault that ended the launch, kind GL_FAULT_NONE if none; on the
+    char *stdout_text;      /* device printf output ("" if none) */
+    gl_fault fault;         /* the fault that ended the launch, kind GL_FAULT_NONE if none; on the
                           GPU kind GL_FAULT_GPU (the TUI offers a re-run on the simulator) */
-    gl_stats stats;       /* simulator counters (zero on the GPU) */
-    unsigned sim_threads; /* the threads the simulator ran the launch's blocks on
+    gl_stats stats;         /* simulator counters (zero on the GPU) */
+    unsigned block_threads; /* the threads the simulator ran the launch's blocks on
                              (sim_result.threads; 0 when not known: the GPU, a sandbox) */
-    double elapsed_ms;    /* GPU kernel time, 0 on the simulator */
-    char *ptx;            /* the PTX that ran */
+    double elapsed_ms;      /* GPU kernel time, 0 on the simulator */
+    char *ptx;              /* the PTX that ran */
     /* GPU: isolation, timing */
     int cached;                /* the PTX came from the compilation cache */
     char compile_command[512]; /* the compiler's command line / options (gl_compiled) */

@@ -585,7 +585,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     gl_arch_profile_peaks(dev, &res->peaks);
     fault_from_sim(&sr.fault, spec->block, &res->fault);
     res->stats = (gl_stats){sr.stats.warp_instructions, sr.stats.thread_instructions};
-    res->sim_threads = sr.threads;
+    res->block_threads = sr.threads;
     free(res->stdout_text);
     res->stdout_text = sr.printf_out ? strndup(sr.printf_out, sr.printf_len) : strdup("");
     if (sr.printf_dropped) {
