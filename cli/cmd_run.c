@@ -388,7 +388,7 @@ int cmd_run(int argc, char **argv)
         gl_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
         fprintf(stderr, "gpulearn: %s\n", line);
     }
-    if (c.verbose && res.block_threads) /* sim_par.c: 1 when it ran, or ran again, on one */
+    if (c.verbose && res.block_threads) /* 1: on one thread, or again on one after a halt */
         fprintf(stderr, "gpulearn: the simulator ran the blocks on %u thread%s\n",
                 res.block_threads, res.block_threads > 1 ? "s" : "");
     print_findings(&res);
