@@ -200,8 +200,11 @@ $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) 
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # Benchmarks drive sim/ directly (sim.h), so they link libsim and the libtrace it writes
-# to, nothing else.
+# to, nothing else; but bench/lessons, which runs lesson steps as runtime/ does.
 .SECONDARY: $(BENCH_BIN:%=%.o)
+$(BUILD)/bench/lessons: $(BUILD)/bench/lessons.o $(LIBRUNTIME) $(LIBSIM) $(LIBTRACE)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
