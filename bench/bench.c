@@ -327,6 +327,8 @@ static char jit_dir[256];
 /* The launches' worker threads (sim_config.threads): 0, one thread, but in the per-core
  * table (run_threads); and the threads the last launch ran on (sim_result.threads). */
 static unsigned sim_threads, sim_threads_used;
+/* CPU seconds of this process (all threads) during the last launch. */
+static double sim_cpu_s;
 /* 1: launches are timed in wall seconds (the per-core table), else in CPU seconds. */
 static int time_wall;
 
@@ -371,9 +373,10 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
     params[b->nbufs] = &b->n;
     sim_result res;
     double (*clock_s)(void) = time_wall ? wall_s : now_s;
-    double t0 = clock_s();
+    const double c0 = now_s(), t0 = clock_s();
     sim_status st = sim_launch(s, m, b->name, b->grid, b->block, 0, params, &res);
     double t1 = clock_s();
+    sim_cpu_s = now_s() - c0;
     sim_threads_used = res.threads;
     if (st != SIM_OK) {
         fprintf(stderr, "bench: %s: launch failed (status %d): %s\n", b->name, (int)st,
@@ -610,6 +613,7 @@ enum { MAX_TCOUNTS = 16 };
 typedef struct par_result {
     int ok;
     double wall[MAX_TCOUNTS][MAX_RUNS];
+    double cpu[MAX_TCOUNTS][MAX_RUNS]; /* CPU seconds of all threads */
     unsigned used[MAX_TCOUNTS];
 } par_result;
 
@@ -638,6 +642,7 @@ static void run_threads(bench_case *b, const ptx_module_t *m, int runs, const un
         for (int k = 0; k < ncounts && p->ok; k++) {
             sim_threads = counts[k];
             p->wall[k][i] = timed_launch(b, m, RUN_PLAIN, &scratch);
+            p->cpu[k][i] = sim_cpu_s;
             p->ok = scratch.ok;
             if (i == 0 || sim_threads_used < p->used[k])
                 p->used[k] = sim_threads_used;
@@ -861,10 +866,11 @@ int main(int argc, char **argv)
     printf("\nblocks on worker threads (sim_config.threads, --sim-threads): %d run%s of "
            "untraced\nlaunches (interpreter, every checker on) on each count, wall time; "
            "speed-up over one\nthread, efficiency = speed-up / threads; 'on': the threads the "
-           "launch ran on (1: run\nagain on one thread, sim_par.c):\n",
+           "launch ran on (1: run\nagain on one thread, sim_par.c); CPU/1: the CPU time of all "
+           "threads over one thread's\n(the workers' overhead, whatever the machine's load):\n",
            runs, runs > 1 ? "s" : "");
-    printf("%-8s %7s %9s %9s %9s %10s %4s\n", "kernel", "threads", "wall ms", "Mwi/s", "speed-up",
-           "efficiency", "on");
+    printf("%-8s %7s %9s %9s %9s %10s %4s %7s\n", "kernel", "threads", "wall ms", "Mwi/s",
+           "speed-up", "efficiency", "on", "CPU/1");
     for (int k = 0; k < NCASES; k++) {
         bench_result *r = &res[k];
         if (!r->ok || !ran[k])
@@ -898,9 +904,13 @@ int main(int argc, char **argv)
             memcpy(w, pres[k].wall[t], sizeof w);
             const spread st = spread_of(w, runs);
             const double sp = s1.med / st.med;
-            printf("%-8s %7u %9.1f %9.1f %8.2fx %9.0f%% %4u\n", t ? "" : cases[k].name, counts[t],
-                   st.med * 1e3, (double)r->warp_insns / st.med / 1e6, sp, 100 * sp / counts[t],
-                   pres[k].used[t]);
+            double cp[MAX_RUNS], c1[MAX_RUNS];
+            memcpy(cp, pres[k].cpu[t], sizeof cp);
+            memcpy(c1, pres[k].cpu[0], sizeof c1);
+            const double cpu_x = spread_of(cp, runs).med / spread_of(c1, runs).med;
+            printf("%-8s %7u %9.1f %9.1f %8.2fx %9.0f%% %4u %6.2fx\n", t ? "" : cases[k].name,
+                   counts[t], st.med * 1e3, (double)r->warp_insns / st.med / 1e6, sp,
+                   100 * sp / counts[t], pres[k].used[t], cpu_x);
         }
     }
     fflush(stdout);

@@ -336,6 +336,11 @@ void sim_par_free(sim_par *p);
  * thread's (a word another block wrote or touches, a read of unwritten bytes, no
  * memory): the run is halted and the caller must not access the bytes. */
 int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind);
+/* sim_par_claim for the lanes em of a warp's request, lane l's `size` bytes at global
+ * address addr[l] of al: the lanes whose words other blocks read too; *halted set (and
+ * 0 returned) when one cannot be claimed. */
+uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint64_t *addr,
+                             unsigned size, int kind, int *halted);
 /* Halts the parallel run (every worker stops at its next turn); whether it is halted. */
 void sim_par_halt(sim_par *p);
 int sim_par_halted(const sim_par *p);

@@ -1062,15 +1062,12 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         if (stride == 0 && (ptr[0] = sim_global_row(c, base, addr[0], size, kind, in)))
             return 2;
         uint32_t gl = em; /* the lanes the global race detector checks */
-        if (c->par)
-            for (uint32_t m = em; m; m &= m - 1) {
-                const unsigned l = (unsigned)__builtin_ctz(m);
-                const int r = sim_par_claim(c, al, addr[l] - lo, size, kind);
-                if (r < 0)
-                    return 0; /* sim_mem reports it */
-                if (r)
-                    gl &= ~(1u << l);
-            }
+        if (c->par) {
+            int halted;
+            gl &= ~sim_par_claim_lanes(c, al, em, addr, size, kind, &halted);
+            if (halted)
+                return 0; /* sim_mem reports it */
+        }
         if (c->grace)
             grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
         if (half) {

@@ -383,6 +383,45 @@ int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind)
     return shared;
 }
 
+uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint64_t *addr,
+                             unsigned size, int kind, int *halted)
+{
+    sim_par *p = c->par;
+    const int ai = (int)(al - p->s->allocs);
+    const uint32_t *const own = __atomic_load_n(&p->own[ai], __ATOMIC_ACQUIRE);
+    const uint32_t *const line = own ? p->line[ai] : NULL;
+    const uint32_t me = (c->block_linear + 1u) << 6, full = me | PAR_W | 0xfu << 2;
+    uint32_t shared = 0;
+    *halted = 0;
+    for (uint32_t m = em; m; m &= m - 1) {
+        const unsigned l = (unsigned)__builtin_ctz(m);
+        const uint64_t off = addr[l] - al->base, k = off / 4;
+        /* the common case: an aligned word of a split line already claimed as needed */
+        if (own && size == 4 && !(off & 3) &&
+            __atomic_load_n(&line[k / LINE_WORDS], __ATOMIC_ACQUIRE) == LINE_SPLIT) {
+            const uint32_t st = __atomic_load_n(&own[k], __ATOMIC_RELAXED);
+            if (kind == 1 ? st == full
+                          : st == full || (kind == 0 && (st == PAR_MANY || st == (me | PAR_R)))) {
+                /* a read's bytes: written by the block (the whole word), or in the bitmap */
+                if (kind == 1 || st == full || !p->init ||
+                    ((al->written[off >> 3] >> (off & 7)) & 0xfu) == 0xfu) {
+                    if (st == PAR_MANY)
+                        shared |= 1u << l;
+                    continue;
+                }
+            }
+        }
+        const int r = sim_par_claim(c, al, off, size, kind);
+        if (r < 0) {
+            *halted = 1;
+            return 0;
+        }
+        if (r)
+            shared |= 1u << l;
+    }
+    return shared;
+}
+
 void sim_par_commit(sim_par *p)
 {
     if (!p->init)
