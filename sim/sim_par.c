@@ -136,7 +136,7 @@ void sim_par_free(sim_par *p)
         return;
     for (int i = 0; i < p->nallocs; i++) {
         const size_t words = own_words(p, i);
-        zfree(p->own[i], 4 * words);
+        free(p->own[i]);
         zfree(p->orig[i], 4 * words);
         free(p->line[i]);
     }
@@ -174,9 +174,9 @@ static uint32_t *own_of(sim_par *p, int ai)
         /* calloc maps large arrays lazily: pages of words never touched cost nothing */
         p->orig[ai] = zalloc(4 * words);
         p->line[ai] = calloc(words / LINE_WORDS + 1, sizeof *p->line[ai]);
-        o = zalloc(4 * words);
+        o = calloc(words, sizeof *o); /* touched only where lines split */
         if (!o || !p->orig[ai] || !p->line[ai]) {
-            zfree(o, 4 * words);
+            free(o);
             zfree(p->orig[ai], 4 * words);
             free(p->line[ai]);
             p->orig[ai] = NULL;
