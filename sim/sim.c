@@ -899,6 +899,11 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
         c->cl_ctx = c;
         c->fops = NULL;
         c->rk = NULL;
+        /* a quarter of the wall-time limit: a run that takes longer (a block waiting on
+         * one later in its worker's chunk, say) is halted and the launch runs on one
+         * thread with the whole limit, as it would have without workers */
+        if (base->deadline > 0)
+            c->deadline = sim_now() + s->cfg.time_limit_s / 4;
         c->place = calloc(1, sizeof *c->place + sizeof c->place->sm[0]);
         if (c->place) {
             c->place->per_sm = 1;
@@ -944,6 +949,8 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
         /* as before the launch: the words written, the race detector's records of this
          * launch (a cleared record is as empty as another launch's) and block times */
         sim_par_rollback(p);
+        if (base->deadline > 0)
+            base->deadline = sim_now() + s->cfg.time_limit_s;
         for (int i = 0; i < s->nallocs; i++)
             if (s->allocs[i].gsh && s->allocs[i].gsh_launch == s->launches)
                 memset(s->allocs[i].gsh, 0, (s->allocs[i].size + 3) / 4 * sizeof *s->allocs[i].gsh);

@@ -9,8 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests/fixture.h"
+
+/* CLOCK_MONOTONIC seconds. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* What one launch gave: its result (findings copied out) and its output buffer. */
 typedef struct outcome {
@@ -173,6 +182,41 @@ START_TEST(test_findings_and_faults_are_the_one_thread_runs)
 }
 END_TEST
 
+START_TEST(test_a_block_waiting_for_a_later_block_of_its_chunk_completes_on_one_thread)
+{
+    /* wait_next: block 2k waits for block 2k + 1's flag. Interleaved on one thread the
+     * launch completes; on the workers each chunk holds a pair, whose first block waits
+     * for ever: halted at a quarter of the time limit, the launch runs on one thread with
+     * the whole limit (not past it) */
+    enum { NB = 64 };
+    static int32_t spins[2][NB];
+    for (unsigned k = 0; k < 2; k++) {
+        ptx_module_t *m = fixture_load("wait_next", _i);
+        sim_config cfg = {.threads = k ? 2 : 1, .time_limit_s = 4};
+        sim_t *s = sim_new(&cfg);
+        static const int32_t zeros[NB];
+        uint64_t dflag = fixture_upload(s, zeros, sizeof zeros, "flag"),
+                 dspins = fixture_upload(s, zeros, sizeof zeros, "spins");
+        void *params[] = {&dflag, &dspins};
+        unsigned g[3] = {NB, 1, 1}, b[3] = {32, 1, 1};
+        sim_result r;
+        const double t0 = now_s();
+        ck_assert_msg(sim_launch(s, m, "wait_next", g, b, 0, params, &r) == SIM_OK, "%u: %s", k,
+                      r.fault.message);
+        ck_assert_uint_eq(r.threads, 1);
+        if (k) { /* the workers' quarter (1 s), then the run on one thread, not the limit */
+            ck_assert_double_ge(now_s() - t0, 0.9);
+            ck_assert_double_lt(now_s() - t0, 3.0);
+        }
+        ck_assert_int_eq(sim_memcpy_dtoh(s, spins[k], dspins, sizeof spins[k]), SIM_OK);
+        sim_result_free(&r);
+        sim_free(s);
+        ptx_module_free(m);
+    }
+    ck_assert_mem_eq(spins[0], spins[1], sizeof spins[0]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim_par");
@@ -184,6 +228,8 @@ int main(void)
     tcase_add_loop_test(
         tc, test_blocks_adding_into_one_word_run_again_on_one_thread_from_the_same_memory, 0, nc);
     tcase_add_loop_test(tc, test_findings_and_faults_are_the_one_thread_runs, 0, nc);
+    tcase_add_loop_test(
+        tc, test_a_block_waiting_for_a_later_block_of_its_chunk_completes_on_one_thread, 0, nc);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
