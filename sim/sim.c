@@ -899,11 +899,12 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
         c->cl_ctx = c;
         c->fops = NULL;
         c->rk = NULL;
-        /* a quarter of the wall-time limit: a run that takes longer (a block waiting on
-         * one later in its worker's chunk, say) is halted and the launch runs on one
-         * thread with the whole limit, as it would have without workers */
+        /* half the wall-time limit: a run that takes longer (a block waiting on one
+         * later in its worker's chunk, say; a launch that would take more than the limit
+         * on one thread) is halted and the launch runs on one thread with the whole
+         * limit, as it would have without workers */
         if (base->deadline > 0)
-            c->deadline = sim_now() + s->cfg.time_limit_s / 4;
+            c->deadline = sim_now() + s->cfg.time_limit_s / 2;
         c->place = calloc(1, sizeof *c->place + sizeof c->place->sm[0]);
         if (c->place) {
             c->place->per_sm = 1;

@@ -3,7 +3,7 @@
 // with blocks of 32 threads. The deterministic schedule interleaves the resident blocks,
 // so the launch completes; blocks on worker threads (sim/sim_par.c) each run a block to
 // its end, and a worker whose chunk holds both blocks of a pair waits for ever: the
-// parallel run is halted at a quarter of the wall-time limit and the launch runs on one
+// parallel run is halted at half the wall-time limit and the launch runs on one
 // thread with the whole limit (tests/test_sim_par.c).
 extern "C" __global__ void wait_next(volatile int *flag, int *spins)
 {
