@@ -69,6 +69,9 @@ struct sim_par {
     uint32_t **own;       /* per allocation: a state per word, or NULL (made on use) */
     uint32_t **line;      /* per allocation: a state per 128-byte line */
     unsigned char **orig; /* per allocation: each written word's bytes before it */
+    uint8_t **zline;      /* per allocation, per line: 1 when the line was written whole
+                             first and held zeros before (orig not used: an output's pages
+                             of undo bytes are never touched) */
     struct par_log *logs; /* per worker */
     unsigned nworkers;
     int stop;             /* atomic: a worker found a conflict or must stop */
@@ -117,9 +120,11 @@ sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
     p->nworkers = nworkers;
     p->own = calloc((size_t)s->nallocs + 1, sizeof *p->own);
     p->orig = calloc((size_t)s->nallocs + 1, sizeof *p->orig);
+    p->zline = calloc((size_t)s->nallocs + 1, sizeof *p->zline);
     p->line = calloc((size_t)s->nallocs + 1, sizeof *p->line);
     p->logs = calloc(nworkers, sizeof *p->logs);
-    if (!p->own || !p->orig || !p->line || !p->logs || pthread_mutex_init(&p->lock, NULL) != 0) {
+    if (!p->own || !p->orig || !p->zline || !p->line || !p->logs ||
+        pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p->own);
         free(p->line);
         free(p->orig);
@@ -138,12 +143,14 @@ void sim_par_free(sim_par *p)
         const size_t words = own_words(p, i);
         free(p->own[i]);
         zfree(p->orig[i], 4 * words);
+        free(p->zline[i]);
         free(p->line[i]);
     }
     for (unsigned w = 0; w < p->nworkers; w++)
         free(p->logs[w].r);
     free(p->own);
     free(p->orig);
+    free(p->zline);
     free(p->line);
     free(p->logs);
     pthread_mutex_destroy(&p->lock);
@@ -174,11 +181,14 @@ static uint32_t *own_of(sim_par *p, int ai)
         /* calloc maps large arrays lazily: pages of words never touched cost nothing */
         p->orig[ai] = zalloc(4 * words);
         p->line[ai] = calloc(words / LINE_WORDS + 1, sizeof *p->line[ai]);
+        p->zline[ai] = calloc(words / LINE_WORDS + 1, 1);
         o = calloc(words, sizeof *o); /* touched only where lines split */
-        if (!o || !p->orig[ai] || !p->line[ai]) {
+        if (!o || !p->orig[ai] || !p->line[ai] || !p->zline[ai]) {
             free(o);
             zfree(p->orig[ai], 4 * words);
             free(p->line[ai]);
+            free(p->zline[ai]);
+            p->zline[ai] = NULL;
             p->orig[ai] = NULL;
             p->line[ai] = NULL;
             o = NULL;
@@ -214,12 +224,17 @@ static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
 }
 
 /* Saves the bytes of words [k0, k1) of allocation ai (al) before their first write and
- * logs them for worker w. */
+ * logs them for worker w; a whole line (k0 = 32 li) of zeros only as its zline flag. */
 static void first_write(sim_par *p, unsigned w, int ai, const sim_alloc *al, uint64_t k0,
                         uint64_t k1)
 {
     const uint64_t b0 = 4 * k0, b1 = 4 * k1 < al->size ? 4 * k1 : al->size;
-    memcpy(p->orig[ai] + b0, al->data + b0, b1 - b0);
+    static const unsigned char zeros[4 * LINE_WORDS];
+    if (k1 - k0 == LINE_WORDS && b1 - b0 == sizeof zeros &&
+        memcmp(al->data + b0, zeros, sizeof zeros) == 0)
+        p->zline[ai][k0 / LINE_WORDS] = 1;
+    else
+        memcpy(p->orig[ai] + b0, al->data + b0, b1 - b0);
     for (uint64_t k = k0; k < k1; k++)
         log_word(p, w, ai, k);
 }
@@ -455,7 +470,12 @@ void sim_par_rollback(sim_par *p)
         for (size_t i = 0; i < p->logs[w].n; i++) {
             const struct par_range *r = &p->logs[w].r[i];
             sim_alloc *const al = &p->s->allocs[r->ai];
-            const uint64_t b0 = 4 * r->w0, b1 = 4 * r->w1 < al->size ? 4 * r->w1 : al->size;
-            memcpy(al->data + b0, p->orig[r->ai] + b0, b1 - b0);
+            for (uint64_t k = r->w0; k < r->w1; k++) {
+                const uint64_t b0 = 4 * k, b1 = 4 * k + 4 < al->size ? 4 * k + 4 : al->size;
+                if (p->zline[r->ai][k / LINE_WORDS])
+                    memset(al->data + b0, 0, b1 - b0);
+                else
+                    memcpy(al->data + b0, p->orig[r->ai] + b0, b1 - b0);
+            }
         }
 }
