@@ -470,9 +470,14 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     cfg.threads = opts->sim_threads;
     if (!cfg.threads) {
         const char *e = getenv("GPULEARN_SIM_THREADS");
-        cfg.threads = e ? gl_sim_threads_parse(e) : 0;
-        if (!cfg.threads)
-            cfg.threads = (unsigned)gl_pool_cores();
+        cfg.threads = e && *e ? gl_sim_threads_parse(e) : (unsigned)gl_pool_cores();
+        if (!cfg.threads) {
+            trace_free(tr);
+            take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
+            return gl_fail(err, GL_ERR_USAGE,
+                           "GPULEARN_SIM_THREADS must be a whole number from 1 to %d, not '%s'",
+                           GL_SIM_THREADS_MAX, e);
+        }
     }
     gl_sim_tier tier = opts->sim_tier;
     if (tier == GL_TIER_DEFAULT) {

@@ -7,8 +7,9 @@
 #    with the default, the machine's cores, against the goldens);
 #  - every second race_edges case (tests/kernels/check/race_edges, with its NAME.args)
 #    with 1 and with 3 threads;
-#  - gradings of lessons 1, 9 and 10 (tests/grade: right and wrong submissions), their
-#    JSON reports with GPULEARN_SIM_THREADS=1 and 3.
+#  - gradings of lessons 1 and 9 (tests/grade: right and wrong submissions), their JSON
+#    reports with GPULEARN_SIM_THREADS=1 and 3;
+#  - --sim-threads 0, 257, x and GPULEARN_SIM_THREADS=many are refused (exit 2).
 # --verbose says how many threads each launch ran its blocks on: the comparison cannot
 # pass with the parallel path silently off (some corpus launches must run on 8 threads;
 # others, whose blocks communicate, report or print, run again on one). NVRTC compiles
@@ -100,4 +101,13 @@ for sub in tests/grade/01-threads/pass__grid_stride.cu tests/grade/01-threads/ma
   if [ $r1 = $r3 ] && cmp -s "$T/g1" "$T/g3"; then echo "ok   grade $les $(basename "$sub"): 3 threads = 1 (exit $r1)"
   else echo "FAIL grade $les $(basename "$sub"): 3 threads differ (exit $r3, $r1)"; diff "$T/g1" "$T/g3" | head -10; fails=$((fails + 1)); fi
 done
+# bad counts are refused, naming the option or variable (exit 2)
+for v in 0 257 x; do
+  "$G" run tests/corpus/vec_add.json --sim-threads "$v" >"$T/out" 2>"$T/err"
+  if [ $? = 2 ] && grep -q -- "--sim-threads must be a whole number" "$T/err"; then echo "ok   --sim-threads $v refused"
+  else echo "FAIL --sim-threads $v"; fails=$((fails + 1)); fi
+done
+GPULEARN_SIM_THREADS=many "$G" run tests/corpus/vec_add.json >"$T/out" 2>"$T/err"
+if [ $? = 2 ] && grep -q "GPULEARN_SIM_THREADS must be" "$T/err"; then echo "ok   GPULEARN_SIM_THREADS=many refused"
+else echo "FAIL GPULEARN_SIM_THREADS=many"; fails=$((fails + 1)); fi
 [ "$fails" = 0 ]
