@@ -1,6 +1,6 @@
 # gpulearn — one Makefile for the whole tree.
 #
-#   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan)
+#   make                 build build/$(MODE)/gpulearn (MODE=debug|release|asan|ubsan|tsan)
 #   make run             build, then start the TUI
 #   make check           build and run every test (Check suites and shell tests)
 #   make bench           simulator benchmarks (release build; see bench/README.md)
@@ -61,10 +61,15 @@ else ifeq ($(MODE),ubsan)
          -DGL_SANITIZER_BUILD=1
   SANFLAGS := -fsanitize=undefined
   CUDART_SANLIB := $(shell $(CC) -print-file-name=libubsan.so)
+else ifeq ($(MODE),tsan)
+  # ThreadSanitizer: the simulator's worker threads (sim_config.threads, sim_par.c)
+  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DGL_SANITIZER_BUILD=1
+  SANFLAGS := -fsanitize=thread
+  CUDART_SANLIB := $(shell $(CC) -print-file-name=libtsan.so)
 else ifeq ($(MODE),debug)
   OPT := -O1 -g
 else
-  $(error MODE must be debug, release, asan or ubsan)
+  $(error MODE must be debug, release, asan, ubsan or tsan)
 endif
 
 ifneq ($(DEPS_PREFIX),)
@@ -97,8 +102,8 @@ CPPFLAGS += -I. -MMD -MP -DGL_VERSION='"$(VERSION)"' \
             -DGL_CUDART_LIB='"$(abspath $(BUILD))/libgpulearn_cudart.a"' \
             -DGL_CUDART_INCLUDE='"$(abspath cudart/include)"' \
             -DGL_CUDART_SANLIB='"$(CUDART_SANLIB)"'
-CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
-LDFLAGS  += $(SANFLAGS)
+CFLAGS   += $(CSTD) $(WARNINGS) $(OPT) -pthread $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(PKG_LIBS) -ldl -lm
 
 SIM_SRC     := $(wildcard sim/*.c sim/ptx/*.c)
@@ -197,8 +202,11 @@ $(OTHER_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBTUI) $(LIBRUNTIME) 
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # Benchmarks drive sim/ directly (sim.h), so they link libsim and the libtrace it writes
-# to, nothing else.
+# to, nothing else; but bench/lessons, which runs lesson steps as runtime/ does.
 .SECONDARY: $(BENCH_BIN:%=%.o)
+$(BUILD)/bench/lessons: $(BUILD)/bench/lessons.o $(LIBRUNTIME) $(LIBSIM) $(LIBTRACE)
+	$(say) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBSIM) $(LIBTRACE)
 	$(say) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

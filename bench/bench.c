@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 #include "trace/trace.h"
@@ -323,13 +324,23 @@ enum run_mode {
  * first launch of each kernel on the tier compiles its blocks. */
 static char jit_dir[256];
 
+/* The launches' worker threads (sim_config.threads): 0, one thread, but in the per-core
+ * table (run_threads); and the threads the last launch ran on (sim_result.threads). */
+static unsigned sim_threads, sim_threads_used;
+/* CPU seconds of this process (all threads) during the last launch. */
+static double sim_cpu_s;
+/* 1: launches are timed in wall seconds (the per-core table), else in CPU seconds. */
+static int time_wall;
+
 /* One launch on a fresh simulator sharing nothing with other runs; outputs are copied
- * back into b->host[ninputs..]. Returns seconds for sim_launch alone, or -1. */
+ * back into b->host[ninputs..]. Returns seconds for sim_launch alone (CPU seconds, or
+ * wall seconds with time_wall), or -1. */
 static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
                       uint64_t *warp_insns, uint64_t *events)
 {
     sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.threads = sim_threads;
     cfg.tier = mode == RUN_JIT ? SIM_TIER_JIT : SIM_TIER_INTERP;
     cfg.jit_dir = jit_dir;
     if (mode == RUN_NOCHECK)
@@ -361,9 +372,12 @@ static double sim_run(bench_case *b, const ptx_module_t *m, enum run_mode mode,
         params[i] = &d[i];
     params[b->nbufs] = &b->n;
     sim_result res;
-    double t0 = now_s();
+    double (*clock_s)(void) = time_wall ? wall_s : now_s;
+    const double c0 = now_s(), t0 = clock_s();
     sim_status st = sim_launch(s, m, b->name, b->grid, b->block, 0, params, &res);
-    double t1 = now_s();
+    double t1 = clock_s();
+    sim_cpu_s = now_s() - c0;
+    sim_threads_used = res.threads;
     if (st != SIM_OK) {
         fprintf(stderr, "bench: %s: launch failed (status %d): %s\n", b->name, (int)st,
                 res.fault.message);
@@ -588,6 +602,55 @@ static int pick_size(int k, const ptx_module_t *m, int runs, double budget_s, in
     return lg;
 }
 
+/* ------------------------------------------------------------------ per core */
+
+/* Most thread counts in the per-core table. */
+enum { MAX_TCOUNTS = 16 };
+
+/* One kernel's launches on 1, 2, 4, ... worker threads: wall seconds per run of each
+ * count, and the threads its launches ran on (sim_result.threads; fewer when the launch
+ * ran again on one thread, sim_par.c). */
+typedef struct par_result {
+    int ok;
+    double wall[MAX_TCOUNTS][MAX_RUNS];
+    double cpu[MAX_TCOUNTS][MAX_RUNS]; /* CPU seconds of all threads */
+    unsigned used[MAX_TCOUNTS];
+} par_result;
+
+/* The cores this process may run on (at least 1), or BENCH_THREADS. */
+static unsigned bench_cores(void)
+{
+    const char *e = getenv("BENCH_THREADS");
+    if (e && atoi(e) > 0)
+        return (unsigned)atoi(e);
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* Times `runs` untraced launches (the interpreter, every checker on) of b on each of the
+ * ncounts thread counts, taking turns within each run as run_case does. */
+static void run_threads(bench_case *b, const ptx_module_t *m, int runs, const unsigned *counts,
+                        int ncounts, par_result *p)
+{
+    memset(p, 0, sizeof *p);
+    p->ok = 1;
+    bench_result scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.ok = 1;
+    time_wall = 1;
+    for (int i = 0; i < runs && p->ok; i++)
+        for (int k = 0; k < ncounts && p->ok; k++) {
+            sim_threads = counts[k];
+            p->wall[k][i] = timed_launch(b, m, RUN_PLAIN, &scratch);
+            p->cpu[k][i] = sim_cpu_s;
+            p->ok = scratch.ok;
+            if (i == 0 || sim_threads_used < p->used[k])
+                p->used[k] = sim_threads_used;
+        }
+    time_wall = 0;
+    sim_threads = 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = "bench/ptx";
@@ -792,6 +855,66 @@ int main(int argc, char **argv)
            "blocks\n(cc, then cached), with its allocations and copies: one launch, no "
            "spread.\n");
 
+    /* the same kernels on 1, 2, 4, ... threads up to the cores (and the cores) */
+    unsigned counts[MAX_TCOUNTS];
+    int ncounts = 0;
+    const unsigned cores = bench_cores();
+    for (unsigned t = 1; t < cores && ncounts < MAX_TCOUNTS - 1; t *= 2)
+        counts[ncounts++] = t;
+    counts[ncounts++] = cores;
+    static par_result pres[NCASES];
+    printf("\nblocks on worker threads (sim_config.threads, --sim-threads): %d run%s of "
+           "untraced\nlaunches (interpreter, every checker on) on each count, wall time; "
+           "speed-up over one\nthread, efficiency = speed-up / threads; 'on': the threads the "
+           "launch ran on (1: run\nagain on one thread, sim_par.c); CPU/1: the CPU time of all "
+           "threads over one thread's\n(the workers' overhead, whatever the machine's load):\n",
+           runs, runs > 1 ? "s" : "");
+    printf("%-8s %7s %9s %9s %9s %10s %4s %7s\n", "kernel", "threads", "wall ms", "Mwi/s",
+           "speed-up", "efficiency", "on", "CPU/1");
+    for (int k = 0; k < NCASES; k++) {
+        bench_result *r = &res[k];
+        if (!r->ok || !ran[k])
+            continue;
+        /* the module again (the first tables freed theirs) */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.ptx", dir, cases[k].name);
+        size_t len = 0;
+        char *text = read_text(path, &len);
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        if (!text || ptx_parse(text, len, path, &m, &diag) != SIM_OK) {
+            free(text);
+            free(diag);
+            continue;
+        }
+        free(text);
+        run_threads(&cases[k], m, runs, counts, ncounts, &pres[k]);
+        ptx_module_free(m);
+        if (!pres[k].ok) {
+            printf("%-8s  WRONG RESULT or launch failure on worker threads (see above)\n",
+                   cases[k].name);
+            all_ok = 0;
+            continue;
+        }
+        double one[MAX_RUNS];
+        memcpy(one, pres[k].wall[0], sizeof one);
+        const spread s1 = spread_of(one, runs);
+        for (int t = 0; t < ncounts; t++) {
+            double w[MAX_RUNS];
+            memcpy(w, pres[k].wall[t], sizeof w);
+            const spread st = spread_of(w, runs);
+            const double sp = s1.med / st.med;
+            double cp[MAX_RUNS], c1[MAX_RUNS];
+            memcpy(cp, pres[k].cpu[t], sizeof cp);
+            memcpy(c1, pres[k].cpu[0], sizeof c1);
+            const double cpu_x = spread_of(cp, runs).med / spread_of(c1, runs).med;
+            printf("%-8s %7u %9.1f %9.1f %8.2fx %9.0f%% %4u %6.2fx\n", t ? "" : cases[k].name,
+                   counts[t], st.med * 1e3, (double)r->warp_insns / st.med / 1e6, sp,
+                   100 * sp / counts[t], pres[k].used[t], cpu_x);
+        }
+    }
+    fflush(stdout);
+
     printf("\ntargets (judged on the median over the runs%s):\n",
            runs > 1 ? "; min-max in brackets" : "");
     for (int k = 0; k < NCASES; k++) {
@@ -810,6 +933,28 @@ int main(int argc, char **argv)
                          si.med <= 10.0, "");
             print_target(b->name, "within 10x of plain C -O2, jit", sj, 1, "x", runs,
                          sj.med <= 10.0, "");
+        }
+        for (int t = 1; t < ncounts && pres[k].ok; t++) {
+            double w1[MAX_RUNS], wt[MAX_RUNS];
+            memcpy(w1, pres[k].wall[0], sizeof w1);
+            memcpy(wt, pres[k].wall[t], sizeof wt);
+            const spread a = spread_of(w1, runs), bt = spread_of(wt, runs);
+            const spread sp = {a.med / bt.med, a.min / bt.max, a.max / bt.min};
+            char what[64];
+            if (counts[t] == 2) {
+                print_target(b->name, "2 threads >= 1.8x one thread", sp, 2, "x", runs,
+                             sp.med >= 1.8, "");
+            } else if (counts[t] == 16) {
+                const spread ef = {sp.med / 16 * 100, sp.min / 16 * 100, sp.max / 16 * 100};
+                snprintf(what, sizeof what, "16 threads: efficiency >= 75%%");
+                print_target(b->name, what, ef, 0, "%", runs, ef.med >= 75, "");
+                if (strcmp(b->name, "vec_add") == 0) {
+                    const double wi = (double)r->warp_insns / 1e6;
+                    const spread mw = {wi / bt.med, wi / bt.max, wi / bt.min};
+                    print_target(b->name, "16 threads: >= 600M warp insns/s", mw, 1, "M", runs,
+                                 mw.med >= 600, "");
+                }
+            }
         }
         if (r->have_trace) {
             const spread st = figure_of(r, FIG_TRACED_X);

@@ -1,7 +1,7 @@
 /* cli.c — `make bench`: end-to-end time of the command line on the simulator.
  *
- * Spawns `gpulearn run SPEC` (the binary named by $GPULEARN, else
- * build/release/gpulearn) with GPULEARN_NO_GPU=1 for vector add over 2^24 and 2^26
+ * Spawns `gpulearn run SPEC --sim-threads T` (the binary named by $GPULEARN, else
+ * build/release/gpulearn; T 1, then the cores) with GPULEARN_NO_GPU=1 for vector add over 2^24 and 2^26
  * floats (bench/cli/vec_add_24.json and vec_add_26.json: random inputs a and b,
  * c = a + b): what a learner waits for, parsing, compiling (from the PTX cache),
  * generating the inputs, simulating, printing the summary, freeing. Each spec runs once
@@ -65,16 +65,17 @@ static spread spread_of(double *v, int n)
     return s;
 }
 
-/* Runs `gpulearn run spec` with stdout and stderr to /dev/null: wall seconds into
+/* Runs `gpulearn run spec --sim-threads threads` with stdout and stderr to /dev/null: wall seconds into
  * *secs, peak RSS (KiB) into *rss_kb. Returns its exit status, or -1 if it could not
  * be started or was killed. */
-static int run_once(const char *gpulearn, const char *spec, double *secs, long *rss_kb)
+static int run_once(const char *gpulearn, const char *spec, const char *threads, double *secs,
+                    long *rss_kb)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {(char *)gpulearn, "run", (char *)spec, NULL};
+    char *argv[] = {(char *)gpulearn, "run", (char *)spec, "--sim-threads", (char *)threads, NULL};
     const double t0 = wall_s();
     pid_t pid;
     int rc = posix_spawn(&pid, gpulearn, &fa, NULL, argv, environ);
@@ -142,24 +143,34 @@ int main(void)
     setenv("XDG_DATA_HOME", data, 1);
     setenv("GPULEARN_NO_GPU", "1", 1);
 
-    printf("\nEnd-to-end command line: GPULEARN_NO_GPU=1 gpulearn run SPEC > /dev/null\n"
+    printf("\nEnd-to-end command line: GPULEARN_NO_GPU=1 gpulearn run SPEC --sim-threads T "
+           "> /dev/null\n"
            "(gpulearn: %s)\n"
            "after one untimed run filling the caches; %d timed run%s (BENCH_RUNS)%s\n\n",
            gpulearn, runs, runs > 1 ? "s" : "",
            runs > 1 ? ": the median, min and max of each" : ", no spread");
-    printf("%-28s %9s %9s %10s %10s\n", "spec", "elements", "wall s", "RSS MiB", "RSS/byte");
+    printf("%-28s %9s %7s %9s %10s %10s\n", "spec", "elements", "threads", "wall s", "RSS MiB",
+           "RSS/byte");
     int fail = 0;
-    for (size_t k = 0; k < sizeof cases / sizeof *cases && !fail; k++) {
-        const cli_case *c = &cases[k];
+    const long ncores = sysconf(_SC_NPROCESSORS_ONLN);
+    char cores[24];
+    snprintf(cores, sizeof cores, "%ld", ncores > 0 ? ncores : 1);
+    const char *const threads[] = {"1", cores};
+    double rss1 = 0;
+    for (size_t q = 0; q < 2 * (sizeof cases / sizeof *cases) && !fail; q++) {
+        const cli_case *c = &cases[q / 2];
+        const char *th = threads[q % 2];
+        if (q % 2 && strcmp(th, "1") == 0)
+            continue; /* one core: the one-thread row says it all */
         double t[MAX_RUNS], rss[MAX_RUNS];
         long kb = 0;
-        if (run_once(gpulearn, c->spec, &t[0], &kb) != 0) {
+        if (run_once(gpulearn, c->spec, th, &t[0], &kb) != 0) {
             fprintf(stderr, "bench/cli: %s run %s failed\n", gpulearn, c->spec);
             fail = 1;
             break;
         }
         for (int i = 0; i < runs; i++) {
-            if (run_once(gpulearn, c->spec, &t[i], &kb) != 0) {
+            if (run_once(gpulearn, c->spec, th, &t[i], &kb) != 0) {
                 fprintf(stderr, "bench/cli: %s run %s failed\n", gpulearn, c->spec);
                 fail = 1;
                 break;
@@ -172,12 +183,17 @@ int main(void)
         char elements[16];
         snprintf(elements, sizeof elements, "2^%d", c->log2_n);
         const double bytes_mib = c->buffer_bytes / 1048576.0;
-        printf("%-28s %9s %9.2f %10.1f %10.3f\n", c->spec, elements, ts.med, rs.med,
+        printf("%-28s %9s %7s %9.2f %10.1f %10.3f", c->spec, elements, th, ts.med, rs.med,
                rs.med / bytes_mib);
+        if (q % 2)
+            printf("  RSS %.2fx one thread's (target <= 1.25x)", rs.med / rss1);
+        else
+            rss1 = rs.med;
+        printf("\n");
         if (runs > 1) {
-            printf("%-28s %9s %9.2f %10.1f %10.3f\n", "  min", "", ts.min, rs.min,
+            printf("%-28s %9s %7s %9.2f %10.1f %10.3f\n", "  min", "", "", ts.min, rs.min,
                    rs.min / bytes_mib);
-            printf("%-28s %9s %9.2f %10.1f %10.3f\n", "  max", "", ts.max, rs.max,
+            printf("%-28s %9s %7s %9.2f %10.1f %10.3f\n", "  max", "", "", ts.max, rs.max,
                    rs.max / bytes_mib);
         }
     }

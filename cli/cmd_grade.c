@@ -532,7 +532,8 @@ int cmd_grade(int argc, char **argv)
         return cli_usage_error("--format must be text, json or junit, not '%s'", format);
     }
     cli c = {0};
-    int rc = cli_parse_args(nrest, rest, &c, "--backend --compiler --arch --sim-tier --verbose");
+    int rc = cli_parse_args(nrest, rest, &c,
+                            "--backend --compiler --arch --sim-tier --sim-threads --verbose");
     free(rest);
     if (rc)
         return rc;

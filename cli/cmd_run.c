@@ -288,8 +288,9 @@ int cmd_run(int argc, char **argv)
     int rc = take_run_options(&argc, argv, &x);
     if (rc)
         return rc;
-    rc = cli_parse_args(argc, argv, &c,
-                        "--backend --dump-json --compiler --arch --sim-tier --verbose");
+    rc = cli_parse_args(
+        argc, argv, &c,
+        "--backend --dump-json --compiler --arch --sim-tier --sim-threads --verbose");
     if (rc)
         return rc;
     if (x.time && c.backend == GL_BACKEND_SIM)
@@ -387,6 +388,9 @@ int cmd_run(int argc, char **argv)
         gl_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
         fprintf(stderr, "gpulearn: %s\n", line);
     }
+    if (c.verbose && res.block_threads) /* 1: on one thread, or again on one after a halt */
+        fprintf(stderr, "gpulearn: the simulator ran the blocks on %u thread%s\n",
+                res.block_threads, res.block_threads > 1 ? "s" : "");
     print_findings(&res);
     if (st == GL_OK && res.nerrors > 0 && !rc)
         rc = 1;                             /* completed, but wrong: a race is an error */

@@ -15,7 +15,7 @@ static const char usage[] =
     "       gpulearn list [--json]\n"
     "       gpulearn run SPEC.json [--backend auto|sim|gpu] [--dump-json OUT.json]\n"
     "                              [--compiler auto|nvrtc|nvcc|clang] [--arch TARGET]\n"
-    "                              [--sim-tier interp|jit|auto] [--verbose]\n"
+    "                              [--sim-tier interp|jit|auto] [--sim-threads N] [--verbose]\n"
     "                              [--metrics-json OUT] [--trace-json OUT]\n"
     "                              [--schedule deterministic|random:SEED]\n"
     "                              [--time [--reps N] [--warmup N]] [--timeout SECONDS]\n"
@@ -25,7 +25,7 @@ static const char usage[] =
     "                            [--compiler auto|clang|nvcc]\n"
     "                            [--schedule random:SEED] [--verbose] [-- ARGS...]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
-    "                             [--arch TARGET] [--sim-tier T] [--seed N]\n"
+    "                             [--arch TARGET] [--sim-tier T] [--sim-threads N] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
@@ -79,6 +79,8 @@ static const char usage[] =
     "--sim-tier interp|jit|auto picks the simulator's tier: the interpreter, or straight-line\n"
     "blocks compiled to host code with the system C compiler (cc, cached under the PTX\n"
     "cache); auto (the default) translates launches of 2^21 warps or more. Same results.\n"
+    "--sim-threads N runs a launch's blocks on N threads (default: the cores); the results,\n"
+    "findings, statistics and traces are the one-thread run's, byte for byte.\n"
     "--arch TARGET (sm_75, sm_80, sm_86, sm_89, sm_90; also 80, 8.0, compute_80) compiles\n"
     "for that target and makes the simulator model it (`info` lists them); a spec's or a\n"
     "lesson's \"arch\" applies without it; by default the GPU's own, on the simulator sm_90.\n"
@@ -178,6 +180,11 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
                 return cli_usage_error("--sim-tier must be interp, jit or auto, not '%s'", val);
             /* the environment carries it to the TUI's and the grader's workers */
             setenv("GPULEARN_SIM_TIER", val, 1);
+        } else if (TAKES("--sim-threads")) {
+            if (!gl_sim_threads_parse(val))
+                return cli_usage_error(
+                    "--sim-threads must be a whole number from 1 to 256, not '%s'", val);
+            setenv("GPULEARN_SIM_THREADS", val, 1); /* as --sim-tier: for the workers too */
         } else if (TAKES("--dump-json")) {
             c->dump_json = val;
         } else if (TAKES("--format")) {
@@ -277,7 +284,7 @@ static int dispatch(int argc, char **argv)
     if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
         return cmd_tui_program(argc - 1, argv + 1);
     cli c = {0};
-    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch --sim-tier");
+    int rc = cli_parse_args(argc - 1, argv + 1, &c, "--backend --arch --sim-tier --sim-threads");
     if (rc)
         return rc;
     if (c.npos > 1)

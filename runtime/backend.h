@@ -186,6 +186,12 @@ typedef enum gl_sim_tier {
 /* The tier named s ("interp", "jit", "auto"); GL_TIER_DEFAULT for another name. */
 gl_sim_tier gl_sim_tier_parse(const char *s);
 
+/* The largest --sim-threads gpulearn accepts. */
+#define GL_SIM_THREADS_MAX 256
+/* The worker threads named by s (--sim-threads, GPULEARN_SIM_THREADS): a whole number
+ * from 1 to GL_SIM_THREADS_MAX; 0 for anything else. */
+unsigned gl_sim_threads_parse(const char *s);
+
 typedef struct gl_run_opts {
     gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
     gl_compile_opts compile;
@@ -241,6 +247,9 @@ typedef struct gl_run_opts {
                                     figures with it */
     void *trace_sink_ctx;     /* trace_sink's ctx */
     /* end trace, checkers, metrics */
+    unsigned sim_threads; /* worker threads of a simulated launch (--sim-threads,
+                             sim_config.threads); 0: the environment's
+                             GPULEARN_SIM_THREADS, else the cores (gl_pool_cores) */
     gl_sim_tier sim_tier; /* simulator tier (--sim-tier); GL_TIER_DEFAULT: the
                              environment's GPULEARN_SIM_TIER, else auto */
     /* The simulator's memory budget (sim_config.memory_limit), bytes: device memory
@@ -342,12 +351,14 @@ typedef struct gl_run_result {
     gl_compiler compiler;    /* which compiler produced the PTX */
     gl_buffer *buffers;      /* after the kernel, one per arg (scalars: NULL data) */
     int nargs;
-    char *stdout_text; /* device printf output ("" if none) */
-    gl_fault fault;    /* the fault that ended the launch, kind GL_FAULT_NONE if none; on the
+    char *stdout_text;      /* device printf output ("" if none) */
+    gl_fault fault;         /* the fault that ended the launch, kind GL_FAULT_NONE if none; on the
                           GPU kind GL_FAULT_GPU (the TUI offers a re-run on the simulator) */
-    gl_stats stats;    /* simulator counters (zero on the GPU) */
-    double elapsed_ms; /* GPU kernel time, 0 on the simulator */
-    char *ptx;         /* the PTX that ran */
+    gl_stats stats;         /* simulator counters (zero on the GPU) */
+    unsigned block_threads; /* the threads the simulator ran the launch's blocks on
+                             (sim_result.threads; 0 when not known: the GPU, a sandbox) */
+    double elapsed_ms;      /* GPU kernel time, 0 on the simulator */
+    char *ptx;              /* the PTX that ran */
     /* GPU: isolation, timing */
     int cached;                /* the PTX came from the compilation cache */
     char compile_command[512]; /* the compiler's command line / options (gl_compiled) */

@@ -14,6 +14,7 @@
 #include "runtime/cub.h"
 #include "runtime/cubin.h"
 #include "runtime/instrument.h"
+#include "runtime/pool.h"
 #include "runtime/sandbox.h"
 #include "runtime/worker.h"
 #include "trace/analysis.h"
@@ -466,6 +467,18 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]},
                       .memory_limit =
                           opts->memory_limit ? opts->memory_limit : gl_memory_limit_default()};
+    cfg.threads = opts->sim_threads;
+    if (!cfg.threads) {
+        const char *e = getenv("GPULEARN_SIM_THREADS");
+        cfg.threads = e && *e ? gl_sim_threads_parse(e) : (unsigned)gl_pool_cores();
+        if (!cfg.threads) {
+            trace_free(tr);
+            take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
+            return gl_fail(err, GL_ERR_USAGE,
+                           "GPULEARN_SIM_THREADS must be a whole number from 1 to %d, not '%s'",
+                           GL_SIM_THREADS_MAX, e);
+        }
+    }
     gl_sim_tier tier = opts->sim_tier;
     if (tier == GL_TIER_DEFAULT) {
         const char *e = getenv("GPULEARN_SIM_TIER");
@@ -577,6 +590,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     gl_arch_profile_peaks(dev, &res->peaks);
     fault_from_sim(&sr.fault, spec->block, &res->fault);
     res->stats = (gl_stats){sr.stats.warp_instructions, sr.stats.thread_instructions};
+    res->block_threads = sr.threads;
     free(res->stdout_text);
     res->stdout_text = sr.printf_out ? strndup(sr.printf_out, sr.printf_len) : strdup("");
     if (sr.printf_dropped) {
@@ -1557,6 +1571,16 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
     if (o->bound)
         MORE("; registers: %s", o->regs_why[0] ? o->regs_why : "not counted");
 #undef MORE
+}
+
+unsigned gl_sim_threads_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    const unsigned long n = strtoul(s, &end, 10);
+    return *s >= '0' && *s <= '9' && !*end && !errno && n >= 1 && n <= GL_SIM_THREADS_MAX
+               ? (unsigned)n
+               : 0;
 }
 
 gl_sim_tier gl_sim_tier_parse(const char *s)

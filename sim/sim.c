@@ -20,6 +20,7 @@
  * sim_race.c, synccheck in sim_barrier.c; faults and findings are recorded by
  * sim_fault.c, the trace by sim_trace.c.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -771,6 +772,202 @@ static void fault_finding(sim_ctx *c)
                  ft->message);
 }
 
+/* ------------------------------------------------------- blocks on worker threads */
+
+/* Steps kept between a parallel run's total and the step limit: more than run_ahead
+ * and sim_region_turn look ahead (their margins are below 2^14), so that neither the
+ * one-thread run nor a worker ever comes near the limit. */
+#define SIM_PAR_MARGIN (1ull << 16)
+
+/* Whether a launch (its context base, nblocks blocks) may run on worker threads: more
+ * threads than one, the deterministic schedule, no trace, no clusters, far below the
+ * step limit, and a module that reads nothing of where or when a block runs (%smid,
+ * %warpid, %clock*, %globaltimer*: a block's slot and the launch's step count depend on
+ * the other blocks). */
+static int par_eligible(const sim_ctx *base, uint64_t nblocks)
+{
+    const sim_t *s = base->s;
+    if (s->cfg.threads < 2 || s->cfg.schedule_random || base->trace || base->cl_n != 1 ||
+        base->cl_explicit || nblocks < 2 || nblocks >= (1ull << 26) - 1 ||
+        base->step_limit <= 2 * SIM_PAR_MARGIN)
+        return 0;
+    const ptx_module *m = base->m;
+    for (int pc = 0; pc < m->ncode; pc++)
+        for (int k = 0; k < m->code[pc].nopnd && k < 4; k++)
+            if (m->code[pc].o[k].kind == PTX_OPK_SREG)
+                switch (m->code[pc].o[k].sub) {
+                case PTX_SREG_WARPID:
+                case PTX_SREG_SMID:
+                case PTX_SREG_CLOCK:
+                case PTX_SREG_CLOCK64:
+                case PTX_SREG_CLOCK_HI:
+                case PTX_SREG_GLOBALTIMER:
+                case PTX_SREG_GLOBALTIMER_LO:
+                case PTX_SREG_GLOBALTIMER_HI: return 0;
+                default: break;
+                }
+    return 1;
+}
+
+/* One worker thread of a parallel launch: its block context (a copy of the launch's,
+ * with its own per-PC tables, which the issue loop fills in as it runs), result and
+ * single-SM placement. */
+typedef struct par_worker {
+    sim_ctx c;
+    sim_result res;
+    pthread_t th;
+    int started;
+    uint64_t *next; /* the launch's next block to take (atomic) */
+    uint64_t nblocks;
+    uint64_t chunk; /* blocks taken at once: neighbours in memory on one thread */
+} par_worker;
+
+/* A worker's loop: takes chunks of blocks in linear order and runs each block to its end. Halts the
+ * launch at anything the one-thread run would order with other blocks: a fault, a
+ * finding, printf output, a block found stuck (spin detection counts every block's
+ * writes), half the step limit reached. */
+static void *par_run(void *arg)
+{
+    par_worker *w = arg;
+    sim_ctx *c = &w->c;
+    sim_par *p = c->par;
+    /* half the limit: a launch that nears it (an endless loop) runs again on one thread,
+     * which finds where it stops; what the workers ran by then is lost, so not more */
+    const uint64_t lim = c->step_limit / 2;
+    uint64_t b = 0, chunk_end = 0;
+    while (!sim_par_halted(p)) {
+        if (b == chunk_end) { /* the next chunk of consecutive blocks */
+            b = __atomic_fetch_add(w->next, w->chunk, __ATOMIC_RELAXED);
+            chunk_end = b + w->chunk < w->nblocks ? b + w->chunk : w->nblocks;
+        }
+        if (b >= w->nblocks)
+            break;
+        block_start(c, b++);
+        int r;
+        do
+            r = block_turn(c, NULL);
+        while (r > 0 && !c->stuck && c->steps < lim && !sim_par_halted(p));
+        const sim_result *res = c->res;
+        if (r != 0 || res->fault.kind != SIM_FAULT_NONE || res->nfindings || res->nerrors ||
+            res->nwarnings || res->findings_dropped || res->printf_len || res->printf_dropped) {
+            sim_par_halt(p);
+            break;
+        }
+        block_end(c);
+    }
+    return NULL;
+}
+
+/* Frees worker w's state. */
+static void par_worker_free(par_worker *w)
+{
+    ctx_free_block(&w->c);
+    free(w->c.fops);
+    free(w->c.rk);
+    free(w->c.place);
+    sim_result_free(&w->res);
+}
+
+/* Runs the launch whose context is base (nblocks blocks) on worker threads when that is
+ * provably the one-thread run (sim_par.c): 1 when it ran, its statistics added to
+ * base->res; 0 when it did not or was halted, with global memory and the race
+ * detector's state as before, for the one-thread run to start. */
+static int par_launch(sim_ctx *base, uint64_t nblocks)
+{
+    sim_t *s = base->s;
+    const unsigned nw = s->cfg.threads < nblocks ? s->cfg.threads : (unsigned)nblocks;
+    sim_par *p = sim_par_new(s, nw, (base->checks & SIM_CHECK_INIT) != 0);
+    par_worker *ws = p ? calloc(nw, sizeof *ws) : NULL;
+    if (!ws) {
+        sim_par_free(p);
+        return 0;
+    }
+    const sim_device_model *dm = sim_model(s);
+    const int ncode = base->m->ncode;
+    uint64_t next = 0;
+    int ok = 1;
+    for (unsigned i = 0; i < nw && ok; i++) {
+        par_worker *w = &ws[i];
+        sim_ctx *c = &w->c;
+        *c = *base;
+        c->res = &w->res;
+        c->par = p;
+        c->par_w = i;
+        c->slot = i;
+        c->sm = 0;
+        c->smid = 0;
+        c->cl_ctx = c;
+        c->fops = NULL;
+        c->rk = NULL;
+        /* half the wall-time limit: a run that takes longer (a block waiting on one
+         * later in its worker's chunk, say; a launch that would take more than the limit
+         * on one thread) is halted and the launch runs on one thread with the whole
+         * limit, as it would have without workers */
+        if (base->deadline > 0)
+            c->deadline = sim_now() + s->cfg.time_limit_s / 2;
+        c->place = calloc(1, sizeof *c->place + sizeof c->place->sm[0]);
+        if (c->place) {
+            c->place->per_sm = 1;
+            c->place->nslots = dm->max_warps_per_sm < (int)SIM_MAX_WARP_SLOTS
+                                   ? (unsigned)dm->max_warps_per_sm
+                                   : SIM_MAX_WARP_SLOTS;
+            c->place->sm[0].start = 1;
+        }
+        if (base->fops && (c->fops = malloc(((size_t)ncode + 1) * sizeof *c->fops)))
+            memcpy(c->fops, base->fops, ((size_t)ncode + 1) * sizeof *c->fops);
+        if (base->rk && (c->rk = malloc(((size_t)ncode + 1) * sizeof *c->rk)))
+            memcpy(c->rk, base->rk, ((size_t)ncode + 1) * sizeof *c->rk);
+        w->next = &next;
+        w->nblocks = nblocks;
+        /* chunks of consecutive blocks, 16 per worker (the slowest chunk ends the run),
+         * so that workers seldom write the same pages (page faults take one lock per
+         * 2 MiB of them) */
+        w->chunk = nblocks / (16 * (uint64_t)nw) ? nblocks / (16 * (uint64_t)nw) : 1;
+        ok =
+            c->place && (!base->fops || c->fops) && (!base->rk || c->rk) && ctx_alloc_block(c) == 0;
+    }
+    for (unsigned i = 0; i < nw && ok; i++)
+        ws[i].started = ok = pthread_create(&ws[i].th, NULL, par_run, &ws[i]) == 0;
+    if (!ok)
+        sim_par_halt(p);
+    uint64_t steps = 0;
+    for (unsigned i = 0; i < nw; i++) {
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+        steps += ws[i].c.steps;
+    }
+    ok = ok && !sim_par_halted(p) && steps + SIM_PAR_MARGIN < base->step_limit;
+    if (ok) {
+        sim_par_commit(p);
+        base->res->threads = nw;
+        for (unsigned i = 0; i < nw; i++) {
+            base->res->stats.warp_instructions += ws[i].res.stats.warp_instructions;
+            base->res->stats.thread_instructions += ws[i].res.stats.thread_instructions;
+            base->res->jit_blocks += ws[i].res.jit_blocks;
+            base->res->regions += ws[i].res.regions;
+        }
+    } else {
+        /* as before the launch: the words written, the race detector's records of this
+         * launch (a cleared record is as empty as another launch's) and block times */
+        sim_par_rollback(p);
+        if (base->deadline > 0)
+            base->deadline = sim_now() + s->cfg.time_limit_s;
+        for (int i = 0; i < s->nallocs; i++)
+            if (s->allocs[i].gsh && s->allocs[i].gsh_launch == s->launches)
+                memset(s->allocs[i].gsh, 0, (s->allocs[i].size + 3) / 4 * sizeof *s->allocs[i].gsh);
+        if (base->grace) {
+            memset(base->grace->rel_time, 0, nblocks * sizeof *base->grace->rel_time);
+            memset(base->grace->rel_count, 0, nblocks * sizeof *base->grace->rel_count);
+            memset(base->grace->acq_time, 0, nblocks * sizeof *base->grace->acq_time);
+        }
+    }
+    for (unsigned i = 0; i < nw; i++)
+        par_worker_free(&ws[i]);
+    free(ws);
+    sim_par_free(p);
+    return ok;
+}
+
 sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const unsigned grid[3],
                       const unsigned block[3], unsigned dynamic_shared, void **params,
                       sim_result *res)
@@ -951,6 +1148,12 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     if (s->cfg.memory_limit && resident_budget(base, cn, &nres, res) != 0) {
         launch_free(base);
         return SIM_ERR_LAUNCH;
+    }
+    /* on worker threads when that is provably the same run (sim_par.c) */
+    res->threads = 1;
+    if (par_eligible(base, nblocks) && par_launch(base, nblocks)) {
+        launch_free(base);
+        return SIM_OK;
     }
     base->place = place_new(s, dm, per_sm, nsm, nres);
     if (!base->place) {

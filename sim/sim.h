@@ -236,6 +236,13 @@ typedef struct sim_config {
      * limit; a launch runs fewer blocks at once when all that the device profile allows
      * do not fit. The checkers' shadows (host memory) are not counted. */
     uint64_t memory_limit;
+    /* Worker threads a launch's blocks may run on (--sim-threads); 0 or 1: one. Results,
+     * findings, statistics, faults and traces are the one-thread run's, byte for byte: a
+     * launch runs on the workers only when nothing can tell (deterministic schedule, no
+     * trace, no %clock/%smid/%warpid, no clusters), and it is run again on one thread when
+     * its blocks turn out to share written memory, report a finding, fault or print
+     * (sim_par.c; docs/architecture.md "Blocks on all cores"). */
+    unsigned threads;
 } sim_config;
 
 /* Execution tiers (sim_config.tier). */
@@ -432,6 +439,9 @@ typedef struct sim_result {
     uint64_t regions;       /* lockstep regions run (deterministic schedules, either
                                tier; exec_issue.c sim_region_turn): not a statistic of
                                the kernel */
+    unsigned threads;       /* threads the launch's blocks ran on (sim_config.threads):
+                               1 when it ran on one, or ran again on one after its
+                               parallel run was halted; not a statistic of the kernel */
 } sim_result;
 void sim_result_free(sim_result *r);
 

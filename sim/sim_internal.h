@@ -312,11 +312,42 @@ typedef struct sim_ctx {
     unsigned rg_n;           /* how many warps rg_wm names */
     uint64_t rg_steps0;      /* c->steps when it began */
     uint64_t rg_wi0, rg_ti0; /* the warp- and thread-instruction statistics then */
+    /* ---- a block run by a worker thread (sim.c par_launch, sim_par.c) */
+    struct sim_par *par; /* the launch's word ownership, NULL on one thread */
+    unsigned par_w;      /* this worker's index */
 } sim_ctx;
 
 #define SIM_REGION_MAX 48     /* longest region, instructions */
 #define SIM_RLEN_MASK 0x7fu   /* sim_ctx.rlen: the length bits */
 #define SIM_RLEN_LEADER 0x80u /* sim_ctx.rlen: run_ahead does not start there */
+
+/* Blocks on worker threads (sim_par.c; docs/architecture.md "Blocks on all cores"): the
+ * ownership of the launch's global words that proves a parallel run equal to the
+ * one-thread run, and its undo. */
+typedef struct sim_par sim_par;
+/* The ownership state of a launch of s over nworkers workers (init: initcheck is on);
+ * NULL without memory. sim_par_free frees it. */
+sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init);
+void sim_par_free(sim_par *p);
+/* Claims bytes [off, off+n) of allocation al for the block running in c (kind: 0 load,
+ * 1 store, 2 atomic), and checks a read's bytes as initcheck does. Returns 0, 1 when a
+ * word is read by other blocks too (the global race detector then leaves it alone: its
+ * record is not this block's), or -1 when the launch cannot be proved equal to one
+ * thread's (a word another block wrote or touches, a read of unwritten bytes, no
+ * memory): the run is halted and the caller must not access the bytes. */
+int sim_par_claim(sim_ctx *c, sim_alloc *al, uint64_t off, uint64_t n, int kind);
+/* sim_par_claim for the lanes em of a warp's request, lane l's `size` bytes at global
+ * address addr[l] of al: the lanes whose words other blocks read too; *halted set (and
+ * 0 returned) when one cannot be claimed. */
+uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint64_t *addr,
+                             unsigned size, int kind, int *halted);
+/* Halts the parallel run (every worker stops at its next turn); whether it is halted. */
+void sim_par_halt(sim_par *p);
+int sim_par_halted(const sim_par *p);
+/* After a run without a halt: sets the initcheck bits of the bytes the blocks wrote. */
+void sim_par_commit(sim_par *p);
+/* After a halted run: puts back every word the blocks wrote, as it was before. */
+void sim_par_rollback(sim_par *p);
 
 /* Population count without a libgcc call (the build targets baseline x86-64). */
 static inline unsigned sim_pop32(uint32_t x)

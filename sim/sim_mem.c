@@ -102,8 +102,10 @@ sim_status sim_malloc_init(sim_t *s, size_t bytes, const char *label, sim_fill_f
 /* The allocation holding [addr, addr+size), or NULL. */
 static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
 {
-    if (s->last < s->nallocs) {
-        sim_alloc *a = &s->allocs[s->last];
+    /* s->last is a hint that worker threads share (sim_par.c): atomic, relaxed */
+    const int last = __atomic_load_n(&s->last, __ATOMIC_RELAXED);
+    if (last < s->nallocs) {
+        sim_alloc *a = &s->allocs[last];
         if (addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
             return a;
     }
@@ -122,7 +124,7 @@ static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
     sim_alloc *a = &s->allocs[found];
     if (addr - a->base > a->size || size > a->size - (addr - a->base))
         return NULL;
-    s->last = found;
+    __atomic_store_n(&s->last, found, __ATOMIC_RELAXED);
     return a;
 }
 
@@ -297,9 +299,18 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
     case SIM_SPACE_CONST: {
         sim_alloc *al = find_alloc(c->s, a, size);
         if (al) {
-            if ((c->checks & SIM_CHECK_INIT) && sp == SIM_SPACE_GLOBAL)
+            int shared = 0; /* a word other blocks read too (sim_par_claim) */
+            if (c->par && sp == SIM_SPACE_GLOBAL) {
+                shared = sim_par_claim(c, al, a - al->base, size, kind);
+                if (shared < 0) {
+                    sim_fault_at(c, t, in, SIM_FAULT_UNSUPPORTED,
+                                 "blocks share global memory: the launch runs on one thread");
+                    return NULL;
+                }
+            } else if ((c->checks & SIM_CHECK_INIT) && sp == SIM_SPACE_GLOBAL) {
                 sim_global_init_check(c, t, al, a, size, kind, in);
-            if (c->grace && sp == SIM_SPACE_GLOBAL)
+            }
+            if (c->grace && sp == SIM_SPACE_GLOBAL && !shared)
                 grace_check(c, t, al, a, size, kind, in);
             if (c->trace_mem)
                 mreq_add(c, t, sp, a, size, kind, in);
@@ -1043,14 +1054,22 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
         const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
         if (amin < lo || amax - lo > span)                    /* every lane inside al */
             return 0;
-        const int init = (c->checks & SIM_CHECK_INIT) != 0, tmem = c->trace_mem;
+        /* on a worker thread (c->par) the ownership claims run initcheck */
+        const int init = (c->checks & SIM_CHECK_INIT) && !c->par, tmem = c->trace_mem;
         unsigned char *const data = al->data;
         /* a full warp's unit-stride request: one range (the caller fills the other
          * lanes' pointers if it needs them) */
         if (stride == 0 && (ptr[0] = sim_global_row(c, base, addr[0], size, kind, in)))
             return 2;
+        uint32_t gl = em; /* the lanes the global race detector checks */
+        if (c->par) {
+            int halted;
+            gl &= ~sim_par_claim_lanes(c, al, em, addr, size, kind, &halted);
+            if (halted)
+                return 0; /* sim_mem reports it */
+        }
         if (c->grace)
-            grace_lanes(c, al, base, em, addr, 0, size, kind, in);
+            grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -1226,7 +1245,13 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
     if (!al)
         return NULL;
     const uint64_t o = a - al->base;
-    if (c->checks & SIM_CHECK_INIT) {
+    if (c->par) {
+        /* on a worker thread: the claims run initcheck; words other blocks read too
+         * take sim_mem_warp's lanes (the race detector leaves them alone) */
+        const int r = sim_par_claim(c, al, o, n, kind);
+        if (r < 0 || (r && c->grace && al->size <= SIM_GRACE_MAX_BYTES))
+            return NULL;
+    } else if (c->checks & SIM_CHECK_INIT) {
         if (kind != 0)
             mark_written(al, o, n, 1);
         else if (!sim_bits_all_set(al->written, o, n))

@@ -391,8 +391,10 @@ static inline __attribute__((always_inline)) void
 grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint64_t *addr,
             uint64_t a0, unsigned size, int op, const ptx_insn *in)
 {
-    sim_gword *const sh =
-        al->gsh && al->gsh_launch == c->s->launches ? al->gsh : sim_grace_shadow(c, al);
+    /* gsh_launch publishes gsh to the worker threads of a launch (sim_grace_shadow) */
+    sim_gword *const sh = __atomic_load_n(&al->gsh_launch, __ATOMIC_ACQUIRE) == c->s->launches
+                              ? al->gsh
+                              : sim_grace_shadow(c, al);
     if (!sh)
         return;
     const int plain = op != 2 && !(in->flags & PTX_F_VOLATILE) && (size == 4 || size == 8);

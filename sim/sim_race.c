@@ -4,6 +4,7 @@
  * sim_mem.h's header comment describes both.
  */
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,17 +262,29 @@ void sim_gsh_free(sim_alloc *al)
  * allocation goes unchecked). Records carry their launch's tag, so a new launch finds
  * the old ones empty without clearing them; the shadow is cleared only when the 9-bit
  * tag may have come round since its last use (every 512 launches). */
+/* Makes the shadows of a launch on worker threads (sim_par.c) one at a time. */
+static pthread_mutex_t gsh_lock = PTHREAD_MUTEX_INITIALIZER;
+
 sim_gword *sim_grace_shadow(sim_ctx *c, sim_alloc *al)
 {
     const size_t words = (al->size + 3) / 4;
     if (al->size > SIM_GRACE_MAX_BYTES)
         return NULL;
+    if (c->par) {
+        pthread_mutex_lock(&gsh_lock);
+        if (al->gsh_launch == c->s->launches) { /* another worker made it */
+            pthread_mutex_unlock(&gsh_lock);
+            return al->gsh;
+        }
+    }
     if (!al->gsh) {
         al->gsh = gsh_alloc(words ? words : 1);
     } else if (al->gsh_launch >> 9 != c->s->launches >> 9) {
         memset(al->gsh, 0, words * sizeof *al->gsh);
     }
-    al->gsh_launch = c->s->launches;
+    __atomic_store_n(&al->gsh_launch, c->s->launches, __ATOMIC_RELEASE);
+    if (c->par)
+        pthread_mutex_unlock(&gsh_lock);
     return al->gsh;
 }
 
