@@ -1,10 +1,14 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
  * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
- * [--schedule random:SEED] [--timeout SECONDS]
+ * [--schedule random:SEED] [--timeout SECONDS] [--sandbox]
  * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
  * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
  * gpu built by nvcc as usual and run on the GPU. Exits with the
- * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
+ * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:".
+ * The learner's own program runs as `nvcc prog.cu && ./prog` would: with their rights
+ * and their terminal, its output unlimited. --sandbox runs it as grading does
+ * (program_sandbox.c): built and run confined, its output passed on up to
+ * GL_PROGRAM_OUTPUT_RUN, stopped after --timeout or GL_PROGRAM_CPU_S. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,30 @@ static int takes_value(const char *o)
     return 0;
 }
 
+/* `run --sandbox`: the program in the sandbox, its output passed on up to the limit;
+ * its exit status, or -1 when it could not start (err set). */
+static int run_sandboxed(const char *exe, char *const *args, const char *arch, const char *schedule,
+                         double timeout, const char *dir, gl_error *err)
+{
+    const gl_program_exec_opts eo = {.arch = arch,
+                                     .schedule = schedule,
+                                     .timeout_s = timeout > 0 ? timeout : GL_PROGRAM_CPU_S,
+                                     .timeout_origin =
+                                         timeout > 0 ? "--timeout" : "the sandbox's limit",
+                                     .sandbox = 1,
+                                     .dir = dir,
+                                     .output_limit = GL_PROGRAM_OUTPUT_RUN,
+                                     .output_origin = "the limit of run --sandbox"};
+    gl_program_result res;
+    if (gl_program_exec(exe, args, &eo, &res, err) != 0)
+        return -1;
+    if (res.why[0])
+        fprintf(stderr, "gpulearn: %s\n", res.why);
+    const int status = res.status;
+    gl_program_result_free(&res);
+    return status;
+}
+
 int cmd_run_is_program(int argc, char **argv)
 {
     for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -70,7 +98,7 @@ int cmd_run_program(int argc, char **argv)
     const char *arch = NULL, *schedule = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
-    int native = 0;
+    int native = 0, sandbox = 0;
     char archbuf[16];
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -119,6 +147,8 @@ int cmd_run_program(int argc, char **argv)
                                      val);
         } else if (strcmp(a, "--verbose") == 0) {
             verbose = 1;
+        } else if (strcmp(a, "--sandbox") == 0) {
+            sandbox = 1;
         } else if (a[0] != '-' && is_source(a)) {
             srcs[nsrc++] = a;
         } else {
@@ -129,7 +159,9 @@ int cmd_run_program(int argc, char **argv)
     }
     char dir[PATH_MAX], exe[PATH_MAX + 16];
     gl_error err = {0};
-    if (!rc && gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
+    if (!rc && sandbox && native)
+        rc = cli_usage_error("%s runs on the simulator, not with --backend gpu", "--sandbox");
+    if (!rc && gl_tmpdir_make(dir, sizeof dir, sandbox ? "run" : "prog") != 0)
         rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
     else if (!rc) {
         gl_program_opts o = {.sources = srcs,
@@ -140,7 +172,12 @@ int cmd_run_program(int argc, char **argv)
                              .compiler = compiler,
                              .native = native,
                              .verbose = verbose};
-        gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
+        char *log = NULL;
+        gl_status st = sandbox ? gl_program_build_sandboxed(&o, dir, exe, sizeof exe, &log, &err)
+                               : gl_program_build(&o, dir, exe, sizeof exe, &err);
+        if (log)
+            fputs(log, stderr);
+        free(log);
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);
         } else {
@@ -153,7 +190,10 @@ int cmd_run_program(int argc, char **argv)
                      base);
             args[0] = argv0;
             args[nargs] = NULL;
-            rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
+            if (sandbox)
+                rc = run_sandboxed(exe, args, arch, schedule, timeout, dir, &err);
+            else
+                rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
             if (rc < 0)
                 rc = cli_die(err.status, err.msg);
         }

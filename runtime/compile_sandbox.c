@@ -9,59 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Writes len bytes to a new file dst (mode 0644): 0, or -1 with errno. */
-static int write_new(const char *dst, const void *data, size_t len)
-{
-    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -1;
-    int ok = gl_write_all(fd, data, len) == 0;
-    const int e = errno;
-    ok &= close(fd) == 0;
-    if (!ok)
-        errno = e;
-    return ok ? 0 : -1;
-}
-
-/* copy_tree's source and destination roots (nftw passes no context; only the
- * single-threaded sandboxed child calls it). */
-static struct {
-    const char *src, *dst;
-} tree;
-
-static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)ftw;
-    char to[PATH_MAX];
-    if (snprintf(to, sizeof to, "%s%s", tree.dst, p + strlen(tree.src)) >= (int)sizeof to)
-        return -1;
-    if (flag == FTW_D)
-        return mkdir(to, 0755);
-    if (flag == FTW_F && S_ISREG(st->st_mode)) {
-        gl_error ignored;
-        size_t len = 0;
-        char *data = gl_read_file(p, &len, &ignored);
-        int rc = data ? write_new(to, data, len) : -1;
-        free(data);
-        return rc;
-    }
-    return 0; /* links and the rest are not copied */
-}
-
-/* Copies the folders and regular files under src to dst (which must not exist): 0 or -1. */
-static int copy_tree(const char *src, const char *dst)
-{
-    tree.src = src, tree.dst = dst;
-    return nftw(src, copy_entry, 16, FTW_PHYS);
-}
 
 /* What the sandboxed child compiles with and may read (the paths its read list names). */
 typedef struct sandbox_args {
@@ -105,11 +58,11 @@ static gl_status prepare(void *ctx, gl_error *e)
             (int)sizeof a->copy ||
         snprintf(pre, sizeof pre, "%s/prelude", a->tmp) >= (int)sizeof pre)
         return gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", a->path);
-    if (mkdir(src, 0755) != 0 || write_new(a->copy, a->src, a->len) != 0)
+    if (mkdir(src, 0755) != 0 || gl_write_new(a->copy, a->src, a->len) != 0)
         return gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder %s: %s", a->path,
                        a->tmp, strerror(errno));
     if (geteuid() == 0 && *a->prelude) {
-        if (copy_tree(a->prelude, pre) != 0)
+        if (gl_copy_tree(a->prelude, pre) != 0)
             return gl_fail(e, GL_ERR_TOOL,
                            "cannot copy the prelude %s into the sandbox's folder: %s", a->prelude,
                            strerror(errno));
