@@ -1,18 +1,20 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
  * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
- * [--schedule random:SEED] [--timeout SECONDS] [--sandbox]
- * [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's CUDA
- * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
- * gpu built by nvcc as usual and run on the GPU. Exits with the
+ * [--schedule random:SEED] [--timeout SECONDS] [--trace-json FILE] [--metrics-json FILE]
+ * [--sandbox] [--verbose] [-- ARGS...]`: a whole CUDA program compiled against gpulearn's
+ * CUDA runtime and run with its kernels on the simulator (runtime/program.h), or with
+ * --backend gpu built by nvcc as usual and run on the GPU. Exits with the
  * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:".
  * The learner's own program runs as `nvcc prog.cu && ./prog` would: with their rights
  * and their terminal, its output unlimited. --sandbox runs it as grading does
  * (program_sandbox.c): built and run confined, its output passed on up to
  * GL_PROGRAM_OUTPUT_RUN, stopped after --timeout or GL_PROGRAM_CPU_S. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "runtime/arch.h"
@@ -84,6 +86,34 @@ int cmd_run_is_program(int argc, char **argv)
     return 0;
 }
 
+/* --trace-json / --metrics-json: the run's records (recs) and its launches' files
+ * (traces) assembled into the files asked for. 0, or an exit code with a message. */
+static int write_outputs(const char *recs, const char *exe, const char *traces, const char *program,
+                         const char *trace_json, const char *metrics_json)
+{
+    gl_prog_records r;
+    gl_error err = {0};
+    gl_status st = gl_program_records_read(recs, exe, &r, &err);
+    if (st != GL_OK)
+        return cli_die(st, err.msg);
+    const char *outs[2] = {trace_json, metrics_json};
+    for (int k = 0; k < 2 && st == GL_OK; k++) {
+        if (!outs[k])
+            continue;
+        FILE *f = fopen(outs[k], "w");
+        if (!f) {
+            st = gl_fail(&err, GL_ERR_INPUT, "%s: %s", outs[k], strerror(errno));
+            break;
+        }
+        st = k == 0 ? gl_program_write_trace(&r, traces, program, f, &err)
+                    : gl_program_write_metrics(&r, traces, program, f, &err);
+        if (fclose(f) != 0 && st == GL_OK)
+            st = gl_fail(&err, GL_ERR_INPUT, "%s: %s", outs[k], strerror(errno));
+    }
+    gl_program_records_free(&r);
+    return st == GL_OK ? 0 : cli_die(st, err.msg);
+}
+
 int cmd_run_program(int argc, char **argv)
 {
     const char **srcs = calloc((size_t)argc + 1, sizeof *srcs);
@@ -95,7 +125,7 @@ int cmd_run_program(int argc, char **argv)
     }
     int nsrc = 0, nflag = 0, nargs = 1, verbose = 0, rc = 0;
     char argv0[PATH_MAX];
-    const char *arch = NULL, *schedule = NULL;
+    const char *arch = NULL, *schedule = NULL, *trace_json = NULL, *metrics_json = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
     int native = 0, sandbox = 0;
@@ -145,6 +175,11 @@ int cmd_run_program(int argc, char **argv)
                 rc = cli_usage_error("--compiler for a program must be auto, clang or nvcc, not "
                                      "'%s'",
                                      val);
+        } else if ((strcmp(a, "--trace-json") == 0 || strcmp(a, "--metrics-json") == 0) && val) {
+            i++;
+            if (strcmp(val, "-") == 0) /* stdout is the program's */
+                rc = cli_usage_error("%s for a program needs a file, not -", a);
+            *(a[2] == 't' ? &trace_json : &metrics_json) = val;
         } else if (strcmp(a, "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(a, "--sandbox") == 0) {
@@ -159,6 +194,9 @@ int cmd_run_program(int argc, char **argv)
     }
     char dir[PATH_MAX], exe[PATH_MAX + 16];
     gl_error err = {0};
+    if (!rc && sandbox && (trace_json || metrics_json))
+        rc = cli_usage_error("%s: --trace-json and --metrics-json are not yet made in the sandbox",
+                             "--sandbox");
     if (!rc && sandbox && native)
         rc = cli_usage_error("%s runs on the simulator, not with --backend gpu", "--sandbox");
     if (!rc && gl_tmpdir_make(dir, sizeof dir, sandbox ? "run" : "prog") != 0)
@@ -190,12 +228,23 @@ int cmd_run_program(int argc, char **argv)
                      base);
             args[0] = argv0;
             args[nargs] = NULL;
-            if (sandbox)
+            char recs[PATH_MAX + 16], traces[PATH_MAX + 16];
+            snprintf(recs, sizeof recs, "%s/records.jsonl", dir);
+            snprintf(traces, sizeof traces, "%s/launches", dir);
+            const int want = trace_json || metrics_json;
+            if (want && (mkdir(traces, 0700) != 0 || setenv("GPULEARN_PROG_RECORD", recs, 1) ||
+                         setenv("GPULEARN_PROG_TRACE_DIR", traces, 1)))
+                rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
+            else if (sandbox)
                 rc = run_sandboxed(exe, args, arch, schedule, timeout, dir, &err);
             else
                 rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
             if (rc < 0)
                 rc = cli_die(err.status, err.msg);
+            else if (want) {
+                int wrc = write_outputs(recs, exe, traces, argv0, trace_json, metrics_json);
+                rc = rc ? rc : wrc;
+            }
         }
         gl_tmpdir_remove(dir);
     }

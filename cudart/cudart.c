@@ -10,6 +10,7 @@
  * GPULEARN_PROG_ARCH (the device profile, default the simulator's), GPULEARN_PROG_SCHEDULE
  * ("random:SEED"), GPULEARN_PROG_NAME (the program's name in messages).
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,7 +22,11 @@
 #include <unistd.h>
 
 #include "cudart/include/gpulearn_device_prop.h"
+#include "cudart/include/gpulearn_func_attributes.h"
+#include "cudart/record.h"
 #include "sim/sim.h"
+#include "trace/analysis.h"
+#include "trace/trace_file.h"
 
 /* ------------------------------------------------------------------ types */
 
@@ -152,11 +157,56 @@ static struct {
         cr_dim3 grid, block;
         size_t shared;
         void *stream;
+        const void *site; /* the return address of <<<>>>'s push: in the host code */
     } cfg[8];
     int ncfg;
+    const void *site; /* the popped configuration's site, for the launch that follows */
+    int api_depth;    /* host API calls in progress (one record for the outermost) */
+    unsigned nlaunch; /* launches so far (records number them from 1) */
+    trace_t *trace;   /* GPULEARN_PROG_TRACE_DIR set: each launch's trace */
+    const char *trace_dir;
+    gl_metrics metrics; /* the launch's metrics, streamed from its trace */
 } G;
 
 /* ------------------------------------------------------------------ helpers */
+
+/* A host API call being recorded (record.h): its name and start on both clocks. */
+typedef struct cr_api {
+    const char *name; /* NULL: not recorded (no record file, or a call inside another) */
+    double model0, wall0;
+} cr_api;
+
+static cr_api api_begin(const char *name)
+{
+    cr_api a = {NULL, 0, 0};
+    if (G.api_depth++ == 0 && cr_rec_on()) {
+        a.name = strncmp(name, "__gpulearn_", 11) == 0 ? name + 11 : name;
+        a.model0 = G.now_ns;
+        a.wall0 = cr_wall_ns();
+    }
+    return a;
+}
+
+/* The call's record: {"type":"api", "name", "start_ns", "end_ns" (the modelled device
+ * clock), "wall_start_ns", "wall_end_ns"}. */
+static void api_end(cr_api *a)
+{
+    G.api_depth--;
+    if (!a->name)
+        return;
+    cr_json j = {0};
+    cr_json_raw(&j, "{\"type\":\"api\",\"name\":");
+    cr_json_str(&j, a->name);
+    cr_json_fmt(&j,
+                ",\"start_ns\":%.0f,\"end_ns\":%.0f,\"wall_start_ns\":%.0f,"
+                "\"wall_end_ns\":%.0f}",
+                a->model0, G.now_ns, a->wall0, cr_wall_ns());
+    cr_rec_write(&j);
+    cr_json_free(&j);
+}
+
+/* At the start of every API function: its record written when it returns. */
+#define CR_API() cr_api cr_api_call_ __attribute__((cleanup(api_end))) = api_begin(__func__)
 
 static void cr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A message of gpulearn's on stderr, prefixed "gpulearn: ". */
@@ -286,6 +336,19 @@ static int cr_init(void)
     if (sch && strncmp(sch, "random:", 7) == 0) {
         cfg.schedule_random = 1;
         cfg.schedule_seed = strtoull(sch + 7, NULL, 10);
+    }
+    G.trace_dir = getenv("GPULEARN_PROG_TRACE_DIR");
+    if (G.trace_dir && *G.trace_dir) {
+        /* GPULEARN_PROG_TRACE_FULL (the TUI): what its views read, as a kernel's run in
+         * the TUI records it (registers, shared memory at barriers, 256 Ki events) */
+        const char *full = getenv("GPULEARN_PROG_TRACE_FULL");
+        const int tui = full && strcmp(full, "1") == 0;
+        G.trace = trace_new(TRACE_MEMORY, tui ? (size_t)1 << 18 : 0);
+        if (G.trace && tui) {
+            G.trace->record_regs = 1;
+            G.trace->snap_max_bytes = (size_t)1 << 20;
+        }
+        cfg.trace = G.trace;
     }
     G.sim = sim_new(&cfg);
     atexit(at_exit);
@@ -600,6 +663,7 @@ unsigned __cudaPushCallConfiguration(cr_dim3 grid, cr_dim3 block, size_t shared,
     G.cfg[G.ncfg].block = block;
     G.cfg[G.ncfg].shared = shared;
     G.cfg[G.ncfg].stream = stream;
+    G.cfg[G.ncfg].site = __builtin_return_address(0);
     G.ncfg++;
     return 0;
 }
@@ -615,6 +679,7 @@ int __cudaPopCallConfiguration(cr_dim3 *grid, cr_dim3 *block, size_t *shared, vo
     *block = G.cfg[G.ncfg].block;
     *shared = G.cfg[G.ncfg].shared;
     *(void **)stream = G.cfg[G.ncfg].stream;
+    G.site = G.cfg[G.ncfg].site;
     return 0;
 }
 
@@ -622,6 +687,7 @@ int __cudaPopCallConfiguration(cr_dim3 *grid, cr_dim3 *block, size_t *shared, vo
 cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *stream);
 cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *stream)
 {
+    CR_API();
     return __cudaPushCallConfiguration(grid, block, shared, stream) ? E_INVALID_VALUE : E_OK;
 }
 
@@ -631,6 +697,7 @@ cudaError_t cudaConfigureCall(cr_dim3 grid, cr_dim3 block, size_t shared, void *
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaGetLastError(void)
 {
+    CR_API();
     /* the last error any call returned, once: after a kernel's fault the calls keep
      * returning it (sticky), but cudaGetLastError gives it once and then cudaSuccess,
      * as an H200 with CUDA 13 does (tests/programs/oob_write.cu) */
@@ -642,12 +709,14 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void);
 cudaError_t cudaPeekAtLastError(void)
 {
+    CR_API();
     return G.last;
 }
 
 const char *cudaGetErrorString(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e)
 {
+    CR_API();
     for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
         if (cr_errors[i].code == e)
             return cr_errors[i].text;
@@ -657,6 +726,7 @@ const char *cudaGetErrorString(cudaError_t e)
 const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorName(cudaError_t e)
 {
+    CR_API();
     for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
         if (cr_errors[i].code == e)
             return cr_errors[i].name;
@@ -751,24 +821,167 @@ static void report(const cr_func *f, cr_dim3 g, cr_dim3 b, const sim_result *r)
     }
 }
 
-/* Runs kernel `func` on the simulator, synchronously (§6.8 cudaLaunchKernel). */
-cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
-                             size_t shared, void *stream);
-cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
-                             size_t shared, void *stream)
+/* ------------------------------------------------------------------ launch records */
+
+/* The names sim/kinds.h gives each kind, by value. */
+#define CR_NAME(n, v) [v] = #n,
+static const char *const fault_kind_names[] = {SIM_FAULT_LIST(CR_NAME)};
+static const char *const finding_kind_names[] = {SIM_FINDING_LIST(CR_NAME)};
+static const char *const hazard_names[] = {SIM_HAZARD_LIST(CR_NAME)};
+#undef CR_NAME
+
+static const char *name_of(const char *const *names, size_t n, int v)
 {
-    (void)stream;
-    if (cr_init() != 0)
-        return ret(E_MEMORY_ALLOCATION);
+    return v >= 0 && (size_t)v < n && names[v] ? names[v] : "OTHER";
+}
+
+static void json_dim(cr_json *j, const char *key, const unsigned v[3])
+{
+    cr_json_fmt(j, ",\"%s\":[%u,%u,%u]", key, v[0], v[1], v[2]);
+}
+
+/* ,"file":..,"line":..,"ptx_line":..,"block":[..],"thread":[..] of an access. */
+static void json_place(cr_json *j, const char *file, int line, int ptx_line,
+                       const unsigned block[3], const unsigned thread[3])
+{
+    cr_json_raw(j, ",\"file\":");
+    cr_json_str(j, file ? rel_path(file) : NULL);
+    cr_json_fmt(j, ",\"line\":%d,\"ptx_line\":%d", line, ptx_line);
+    json_dim(j, "block", block);
+    json_dim(j, "thread", thread);
+}
+
+static void json_fault(cr_json *j, const sim_fault *ft)
+{
+    cr_json_raw(j, "{\"kind\":");
+    cr_json_str(
+        j, name_of(fault_kind_names, sizeof fault_kind_names / sizeof *fault_kind_names, ft->kind));
+    cr_json_raw(j, ",\"message\":");
+    cr_json_str(j, ft->message);
+    json_place(j, ft->src_file, ft->src_line, ft->ptx_line, ft->block, ft->thread);
+    cr_json_raw(j, ",\"space\":");
+    cr_json_str(j, trace_space_name((int)ft->space));
+    cr_json_fmt(j, ",\"is_store\":%d,\"address\":%llu,\"size\":%u", ft->is_store,
+                (unsigned long long)ft->address, ft->size);
+    if (ft->near.bytes) {
+        cr_json_raw(j, ",\"alloc\":{\"name\":");
+        cr_json_str(j, ft->near.name);
+        cr_json_fmt(j, ",\"bytes\":%llu,\"distance\":%llu,\"after\":%d}",
+                    (unsigned long long)ft->near.bytes, (unsigned long long)ft->near.distance,
+                    ft->near.after);
+    } else {
+        cr_json_raw(j, ",\"alloc\":null");
+    }
+    cr_json_raw(j, ",\"error\":");
+    cr_json_str(j, err_name(fault_error(ft)));
+    cr_json_raw(j, "}");
+}
+
+static void json_finding(cr_json *j, const sim_finding *x)
+{
+    cr_json_raw(j, "{\"kind\":");
+    cr_json_str(j, name_of(finding_kind_names,
+                           sizeof finding_kind_names / sizeof *finding_kind_names, x->kind));
+    cr_json_fmt(j, ",\"severity\":\"%s\",\"message\":", x->is_error ? "error" : "warning");
+    cr_json_str(j, x->message);
+    json_place(j, x->access.src_file, x->access.src_line, x->access.ptx_line, x->access.block,
+               x->access.thread);
+    cr_json_fmt(j, ",\"op\":%d,\"space\":", x->access.op);
+    cr_json_str(j, trace_space_name((int)x->space));
+    cr_json_fmt(j, ",\"address\":%llu,\"size\":%u,\"hazard\":\"%s\",\"count\":%llu,\"var\":",
+                (unsigned long long)x->address, x->size,
+                name_of(hazard_names, sizeof hazard_names / sizeof *hazard_names, x->hazard),
+                (unsigned long long)x->count);
+    cr_json_str(j, x->var);
+    if (x->hazard != SIM_HAZ_NONE) {
+        cr_json_fmt(j, ",\"other\":{\"op\":%d", x->other.op);
+        json_place(j, x->other.src_file, x->other.src_line, x->other.ptx_line, x->other.block,
+                   x->other.thread);
+        cr_json_fmt(j, "},\"other_async\":%d}", x->other_async);
+    } else {
+        cr_json_raw(j, ",\"other\":null,\"other_async\":0}");
+    }
+}
+
+/* One launch's record (docs/architecture.md "Whole programs", "Launch records"); r NULL
+ * when the kernel did not run (e: why). */
+static void rec_launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, size_t shared,
+                       const void *site, cudaError_t e, const sim_result *r, double model0,
+                       double wall0)
+{
+    cr_json j = {0};
+    char name[512];
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    cr_json_fmt(&j, "{\"type\":\"launch\",\"launch\":%u,\"kernel\":", G.nlaunch);
+    cr_json_str(&j, f ? kernel_name(f->name, name, sizeof name) : NULL);
+    cr_json_raw(&j, ",\"mangled\":");
+    cr_json_str(&j, f ? f->name : NULL);
+    json_dim(&j, "grid", g);
+    json_dim(&j, "block", b);
+    cr_json_fmt(&j, ",\"shared\":%zu", shared);
+    const uint64_t at = cr_exe_address(site);
+    if (at)
+        cr_json_fmt(&j, ",\"site\":\"0x%llx\"", (unsigned long long)at);
+    else
+        cr_json_raw(&j, ",\"site\":null");
+    cr_json_fmt(&j, ",\"launched\":%s,\"error\":", r ? "true" : "false");
+    cr_json_str(&j, err_name(e));
+    cr_json_raw(&j, ",\"fault\":");
+    if (r && r->fault.kind != SIM_FAULT_NONE)
+        json_fault(&j, &r->fault);
+    else
+        cr_json_raw(&j, "null");
+    cr_json_raw(&j, ",\"findings\":[");
+    for (int i = 0; r && i < r->nfindings; i++) {
+        if (i)
+            cr_json_raw(&j, ",");
+        json_finding(&j, &r->findings[i]);
+    }
+    cr_json_fmt(&j,
+                "],\"findings_dropped\":%d,\"errors\":%d,\"warnings\":%d,\"stats\":{"
+                "\"warp_instructions\":%llu,\"thread_instructions\":%llu,\"printf_bytes\":%zu},"
+                "\"start_ns\":%.0f,\"end_ns\":%.0f,\"wall_start_ns\":%.0f,\"wall_end_ns\":%.0f}",
+                r ? r->findings_dropped : 0, r ? r->nerrors : 0, r ? r->nwarnings : 0,
+                r ? (unsigned long long)r->stats.warp_instructions : 0ULL,
+                r ? (unsigned long long)r->stats.thread_instructions : 0ULL, r ? r->printf_len : 0,
+                model0, G.now_ns, wall0, cr_wall_ns());
+    cr_rec_write(&j);
+    cr_json_free(&j);
+}
+
+/* GPULEARN_PROG_TRACE_DIR: launch N's trace (N.trace, trace/trace_file.h) and its
+ * metrics (N.metrics.json, trace/analysis.h gl_metrics_write_json) in that folder, which
+ * gpulearn reads (runtime/program.h). */
+static void write_launch_files(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%u.trace", G.trace_dir, G.nlaunch);
+    FILE *t = fopen(path, "wb");
+    if (t) {
+        trace_save(G.trace, t);
+        fclose(t);
+    }
+    if (gl_metrics_finish(&G.metrics, G.trace) < 0)
+        G.metrics.incomplete = 1;
+    snprintf(path, sizeof path, "%s/%u.metrics.json", G.trace_dir, G.nlaunch);
+    FILE *m = fopen(path, "w");
+    if (m) {
+        gl_metrics_write_json(&G.metrics, m);
+        fclose(m);
+    }
+}
+
+/* Runs kernel f (NULL: not registered) on the simulator, synchronously; *ran: 1 when it
+ * ran, r then filled (the caller frees it). Returns what the launch returns. */
+static cudaError_t launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, void **args, size_t shared,
+                          sim_result *r, int *ran)
+{
+    *ran = 0;
     flush_printf();
     if (G.sticky)
-        return ret(G.sticky);
-    const cr_func *f = NULL;
-    for (int i = 0; i < G.nfuncs && !f; i++)
-        if (G.funcs[i].stub == func)
-            f = &G.funcs[i];
+        return G.sticky;
     if (!f)
-        return ret(E_INVALID_DEVICE_FUNCTION);
+        return E_INVALID_DEVICE_FUNCTION;
     const sim_device_model *d = G.dev;
     const uint64_t threads = (uint64_t)block.x * block.y * block.z;
     /* every illegal configuration is cudaErrorInvalidValue, as an H200 with CUDA 13 gives
@@ -778,10 +991,10 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
         block.x > (unsigned)d->max_block_dim[0] || block.y > (unsigned)d->max_block_dim[1] ||
         block.z > (unsigned)d->max_block_dim[2] || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
         grid.x > d->max_grid_dim[0] || grid.y > d->max_grid_dim[1] || grid.z > d->max_grid_dim[2])
-        return ret(E_INVALID_VALUE);
+        return E_INVALID_VALUE;
     ptx_module_t *m = module_of(f->module);
     if (!m)
-        return ret(E_INVALID_KERNEL_IMAGE);
+        return E_INVALID_KERNEL_IMAGE;
     /* dynamic shared memory past 48 KiB needs the kernel's opt-in (CUDA C++ Programming
      * Guide, "Shared Memory" of compute capability 7.x and later) */
     const size_t stat = ptx_entry_shared_bytes(m, f->name);
@@ -797,34 +1010,73 @@ cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void
                     ? ""
                     : " (past 48 KiB, a kernel opts in with cudaFuncSetAttribute("
                       "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))");
-        return ret(E_INVALID_VALUE);
+        return E_INVALID_VALUE;
+    }
+    if (G.trace) { /* the metrics of this launch, streamed from its trace */
+        gl_metrics_free(&G.metrics);
+        memset(&G.metrics, 0, sizeof G.metrics);
+        G.metrics.l2_bytes = d->l2_bytes;
+        G.trace->sink = gl_metrics_sink;
+        G.trace->sink_ctx = &G.metrics;
     }
     const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
-    sim_result r;
-    sim_status st = sim_launch(G.sim, m, f->name, g, b, (unsigned)shared, args, &r);
+    sim_status st = sim_launch(G.sim, m, f->name, g, b, (unsigned)shared, args, r);
     if (st == SIM_ERR_LAUNCH || st == SIM_ERR_NOT_FOUND || st == SIM_ERR_NOMEM) {
         char name[512];
         cr_note("kernel %s not launched: %s", kernel_name(f->name, name, sizeof name),
-                r.fault.message);
-        sim_result_free(&r);
-        return ret(st == SIM_ERR_NOMEM ? E_MEMORY_ALLOCATION : E_INVALID_VALUE);
+                r->fault.message);
+        sim_result_free(r);
+        return st == SIM_ERR_NOMEM ? E_MEMORY_ALLOCATION : E_INVALID_VALUE;
     }
-    report(f, grid, block, &r);
-    if (r.fault.kind != SIM_FAULT_NONE)
-        G.fault = fault_error(&r.fault);
-    if (r.printf_len) {
-        char *no = realloc(G.out, G.out_len + r.printf_len);
+    *ran = 1;
+    report(f, grid, block, r);
+    if (r->fault.kind != SIM_FAULT_NONE)
+        G.fault = fault_error(&r->fault);
+    if (r->printf_len) {
+        char *no = realloc(G.out, G.out_len + r->printf_len);
         if (no) {
-            memcpy(no + G.out_len, r.printf_out, r.printf_len);
+            memcpy(no + G.out_len, r->printf_out, r->printf_len);
             G.out = no;
-            G.out_len += r.printf_len;
+            G.out_len += r->printf_len;
         }
     }
     /* modelled time: a launch's overhead, then its warp instructions issued by the
      * device's SMs, four warps a clock each */
-    model(3000.0 + (double)r.stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
-    sim_result_free(&r);
+    model(3000.0 +
+          (double)r->stats.warp_instructions / (4.0 * d->sm_count) * 1000.0 / d->clock_mhz);
     return E_OK;
+}
+
+/* Runs kernel `func` on the simulator, synchronously (§6.8 cudaLaunchKernel), and
+ * records the launch (record.h). */
+cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
+                             size_t shared, void *stream);
+cudaError_t cudaLaunchKernel(const void *func, cr_dim3 grid, cr_dim3 block, void **args,
+                             size_t shared, void *stream)
+{
+    CR_API();
+    (void)stream;
+    /* where in the host code: <<<>>>'s push, else this call's caller */
+    const void *site = G.site ? G.site : __builtin_return_address(0);
+    G.site = NULL;
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    const cr_func *f = NULL;
+    for (int i = 0; i < G.nfuncs && !f; i++)
+        if (G.funcs[i].stub == func)
+            f = &G.funcs[i];
+    const double model0 = G.now_ns, wall0 = cr_rec_on() ? cr_wall_ns() : 0;
+    sim_result r;
+    int ran = 0;
+    const cudaError_t e = launch(f, grid, block, args, shared, &r, &ran);
+    G.nlaunch++;
+    if (cr_rec_on())
+        rec_launch(f, grid, block, shared, site, e, ran ? &r : NULL, model0, wall0);
+    if (ran && G.trace)
+        write_launch_files();
+    if (ran)
+        sim_result_free(&r);
+    return ret(e);
 }
 
 /* nvcc's launch (CUDA 13: crt/host_runtime.h __cudaLaunch), with __cudaGetKernel's
@@ -851,6 +1103,7 @@ cudaError_t __cudaLaunchKernel_ptsz(const void *kernel, cr_dim3 grid, cr_dim3 bl
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value);
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 {
+    CR_API();
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     cr_func *f = NULL;
@@ -876,11 +1129,243 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
     return E_OK;
 }
 
+/* ------------------------------------------------------------------ occupancy */
+
+/* The registers per thread ptxas gave kernel `name` for the modelled device (the table
+ * gpulearn's build writes, GPULEARN_PROG_REGS: "sm_90\n<registers> <name>\n..."), or -1
+ * when they were not counted (no CUDA Toolkit's ptxas when the program was built): said
+ * once on stderr. */
+static int func_regs(const char *name)
+{
+    static char *table;
+    static int loaded;
+    if (!loaded) {
+        loaded = 1;
+        const char *path = getenv("GPULEARN_PROG_REGS");
+        FILE *f = path && *path ? fopen(path, "r") : NULL;
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+            fseek(f, 0, SEEK_SET) == 0 && (table = calloc(1, (size_t)len + 1)) != NULL &&
+            fread(table, 1, (size_t)len, f) != (size_t)len) {
+            free(table);
+            table = NULL;
+        }
+        if (f)
+            fclose(f);
+    }
+    for (const char *p = table; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+        char *end;
+        const long r = strtol(p, &end, 10);
+        const size_t k = strlen(name);
+        if (end != p && *end == ' ' && strncmp(end + 1, name, k) == 0 &&
+            (end[1 + k] == '\n' || end[1 + k] == '\0'))
+            return (int)r;
+    }
+    static int noted;
+    if (!noted) {
+        noted = 1;
+        cr_note("note: registers per thread are not counted for %s (no CUDA Toolkit's ptxas "
+                "when it was built): cudaFuncGetAttributes gives numRegs 0 and the occupancy "
+                "calls leave the register limit out",
+                G.prog);
+    }
+    return -1;
+}
+
+/* The threads per block a kernel may have (.maxntid or .reqntid of its .entry in the PTX,
+ * __launch_bounds__'s first argument), or 0 when it does not say. */
+static int ptx_max_threads(const char *ptx, const char *name)
+{
+    char pat[600];
+    snprintf(pat, sizeof pat, ".entry %s(", name);
+    const char *e = strstr(ptx, pat);
+    if (!e)
+        return 0;
+    const char *body = strchr(e, '{');
+    const char *d = strstr(e, ".maxntid");
+    if (!d || (body && d > body))
+        d = strstr(e, ".reqntid");
+    if (!d || (body && d > body))
+        return 0;
+    d += 8;
+    long n = 1;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        const long v = strtol(d, &end, 10);
+        if (end == d)
+            break;
+        n *= v;
+        d = end + strspn(end, " \t,");
+    }
+    return n > 0 && n <= INT_MAX ? (int)n : 0;
+}
+
+/* The bytes a warp's registers take: regs x 32 rounded up to the allocation unit (CUDA
+ * Occupancy Calculator, cuda_occupancy.h cudaOccMaxBlocksPerSMRegsLimit). */
+static int regs_per_warp(const sim_device_model *d, int regs)
+{
+    const int unit = d->reg_alloc_unit;
+    return (regs * d->warp_size + unit - 1) / unit * unit;
+}
+
+/* cudaFuncGetAttributes's fields for f (m: its module): static shared memory from the
+ * PTX, registers per thread from ptxas (func_regs: 0 when not counted), the most threads
+ * per block (the device's, the kernel's __launch_bounds__, and what its registers allow:
+ * a block's warps, rounded up to the SM's sub-partitions, times a warp's registers within
+ * the registers of a block), the dynamic shared memory it may have (cudaFuncSetAttribute's,
+ * else 48 KiB less the static), the PTX's target as ptxVersion and the modelled device's
+ * as binaryVersion (the driver compiles the PTX for it). constSizeBytes and
+ * localSizeBytes are not counted (0); the cluster fields are 0 as for a kernel without
+ * cluster attributes; preferredShmemCarveout -1 (the default). */
+static void func_attributes(const cr_func *f, const ptx_module_t *m, struct cudaFuncAttributes *a)
+{
+    const sim_device_model *d = G.dev;
+    memset(a, 0, sizeof *a);
+    a->sharedSizeBytes = ptx_entry_shared_bytes(m, f->name);
+    const int regs = func_regs(f->name);
+    a->numRegs = regs > 0 ? regs : 0;
+    int max = d->max_threads_per_block;
+    const int bounds = ptx_max_threads(G.mods[f->module].ptx, f->name);
+    if (bounds > 0 && bounds < max)
+        max = bounds;
+    if (a->numRegs > 0) {
+        const int parts = d->sm_partitions, per_warp = regs_per_warp(d, a->numRegs);
+        const int warps = d->regs_per_sm / per_warp / parts * parts; /* per block */
+        if (warps * d->warp_size < max)
+            max = warps * d->warp_size;
+    }
+    a->maxThreadsPerBlock = max;
+    const char *t = strstr(G.mods[f->module].ptx, ".target sm_");
+    a->ptxVersion = t ? atoi(t + 11) : 0;
+    a->binaryVersion = d->compute_major * 10 + d->compute_minor;
+    a->maxDynamicSharedSizeBytes = f->max_dynamic >= 0
+                                       ? f->max_dynamic
+                                       : (int)(d->shared_bytes_per_block > a->sharedSizeBytes
+                                                   ? d->shared_bytes_per_block - a->sharedSizeBytes
+                                                   : 0);
+    a->preferredShmemCarveout = -1;
+}
+
+/* The registered kernel of host stub func, its module parsed; NULL with *e set. */
+static cr_func *kernel_of(const void *func, const ptx_module_t **m, cudaError_t *e)
+{
+    cr_func *f = NULL;
+    for (int i = 0; i < G.nfuncs && !f; i++)
+        if (G.funcs[i].stub == func)
+            f = &G.funcs[i];
+    *e = E_INVALID_DEVICE_FUNCTION;
+    if (!f)
+        return NULL;
+    *e = E_INVALID_KERNEL_IMAGE;
+    if (!(*m = module_of(f->module)))
+        return NULL;
+    *e = E_OK;
+    return f;
+}
+
+/* cudaFuncGetAttributes (CUDA Runtime API §6.8): func_attributes's fields. */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    CR_API();
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (!attr)
+        return ret(E_INVALID_VALUE);
+    const ptx_module_t *m = NULL;
+    cudaError_t e;
+    const cr_func *f = kernel_of(func, &m, &e);
+    if (!f)
+        return ret(e);
+    func_attributes(f, m, attr);
+    return E_OK;
+}
+
+/* The blocks of block_size threads with dyn bytes of dynamic shared memory that one SM
+ * holds at once, as the CUDA Occupancy Calculator counts them (the Toolkit's
+ * cuda_occupancy.h cudaOccMaxActiveBlocksPerMultiprocessor, the default shared-memory
+ * carveout): the least of the limits of warps (the SM's over the block's), blocks per
+ * SM, shared memory (static + dynamic + the driver's reserve per block, in allocation
+ * units; 0 past what a block may have) and registers (cudaOccMaxBlocksPerSMRegsLimit:
+ * a warp's registers rounded up to the allocation unit in one of the SM's
+ * sub-partitions; 0 when a block's warps, rounded up to the partitions, need more than a
+ * block may have). */
+static int blocks_per_sm(const cr_func *f, const struct cudaFuncAttributes *a, int block_size,
+                         size_t dyn)
+{
+    const sim_device_model *d = G.dev;
+    if (block_size > d->max_threads_per_block)
+        return 0;
+    const int warps = (block_size + d->warp_size - 1) / d->warp_size;
+    int limit = d->max_threads_per_sm / d->warp_size / warps;
+    if (d->max_blocks_per_sm < limit)
+        limit = d->max_blocks_per_sm;
+    /* shared memory (cudaOccMaxBlocksPerSMSmemLimit) */
+    const size_t stat = a->sharedSizeBytes + d->shared_reserved_per_block;
+    const size_t taken = sim_shared_taken(stat + dyn, 0, d->shared_alloc_unit);
+    const int optin = f->max_dynamic >= 0;
+    size_t per_block = d->shared_bytes_per_block;
+    if (optin && stat + (size_t)a->maxDynamicSharedSizeBytes > d->shared_bytes_per_block)
+        per_block = d->shared_bytes_per_block_optin;
+    per_block += d->shared_reserved_per_block;
+    if ((optin && dyn > (size_t)a->maxDynamicSharedSizeBytes) || taken > per_block)
+        return 0;
+    if (taken && d->shared_bytes_per_sm / taken < (size_t)limit)
+        limit = (int)(d->shared_bytes_per_sm / taken);
+    /* registers (cudaOccMaxBlocksPerSMRegsLimit) */
+    if (a->numRegs > 0) {
+        const int parts = d->sm_partitions, per_warp = regs_per_warp(d, a->numRegs);
+        const int warps_rounded = (warps + parts - 1) / parts * parts;
+        if (a->numRegs > d->regs_per_thread || (long)per_warp * warps_rounded > d->regs_per_sm)
+            return 0;
+        const int by_regs = d->regs_per_sm / parts / per_warp * parts / warps;
+        if (by_regs < limit)
+            limit = by_regs;
+    }
+    return limit;
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (§6.9): blocks_per_sm; flags
+ * cudaOccupancyDefault (0) or cudaOccupancyDisableCachingOverride (1: no effect from
+ * compute capability 7.0 on). A block size of 0 or less is cudaErrorInvalidValue. */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num, const void *func,
+                                                                   int block_size, size_t dyn,
+                                                                   unsigned flags);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num, const void *func,
+                                                                   int block_size, size_t dyn,
+                                                                   unsigned flags)
+{
+    CR_API();
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (!num || block_size <= 0 || flags > 1)
+        return ret(E_INVALID_VALUE);
+    const ptx_module_t *m = NULL;
+    cudaError_t e;
+    const cr_func *f = kernel_of(func, &m, &e);
+    if (!f)
+        return ret(e);
+    struct cudaFuncAttributes a;
+    func_attributes(f, m, &a);
+    *num = blocks_per_sm(f, &a, block_size, dyn);
+    return E_OK;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *func,
+                                                          int block_size, size_t dyn);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *func,
+                                                          int block_size, size_t dyn)
+{
+    CR_API();
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num, func, block_size, dyn, 0);
+}
+
 /* ------------------------------------------------------------------ devices */
 
 cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDeviceCount(int *count)
 {
+    CR_API();
     if (!count)
         return ret(E_INVALID_VALUE);
     *count = 1;
@@ -890,6 +1375,7 @@ cudaError_t cudaGetDeviceCount(int *count)
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetDevice(int *device)
 {
+    CR_API();
     if (!device)
         return ret(E_INVALID_VALUE);
     *device = 0;
@@ -899,6 +1385,7 @@ cudaError_t cudaGetDevice(int *device)
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaSetDevice(int device)
 {
+    CR_API();
     return device == 0 ? E_OK : ret(E_INVALID_DEVICE);
 }
 
@@ -906,6 +1393,7 @@ cudaError_t cudaSetDevice(int device)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     if (device != 0)
@@ -958,6 +1446,7 @@ static int d_clock_khz(void)
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
 {
+    CR_API();
     return cudaGetDeviceProperties(p, device);
 }
 
@@ -968,6 +1457,7 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *p, int device)
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
+    CR_API();
     struct cudaDeviceProp p;
     cudaError_t e = cudaGetDeviceProperties(&p, device);
     if (e != E_OK || !value)
@@ -1027,6 +1517,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceSynchronize(void)
 {
+    CR_API();
     return ret(sync_point());
 }
 
@@ -1034,6 +1525,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceReset(void)
 {
+    CR_API();
     if (cr_init() != 0)
         return E_MEMORY_ALLOCATION;
     flush_printf();
@@ -1055,6 +1547,7 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line);
 cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int line)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     if (cr_init() != 0)
@@ -1077,6 +1570,7 @@ cudaError_t __gpulearn_cudaMalloc(void **p, size_t bytes, const char *file, int 
 cudaError_t cudaMalloc(void **p, size_t bytes);
 cudaError_t cudaMalloc(void **p, size_t bytes)
 {
+    CR_API();
     return __gpulearn_cudaMalloc(p, bytes, NULL, 0);
 }
 
@@ -1086,6 +1580,7 @@ cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags,
 cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags, const char *file,
                                          int line)
 {
+    CR_API();
     (void)flags;
     if (!p || bytes == 0)
         return ret(E_INVALID_VALUE);
@@ -1106,6 +1601,7 @@ cudaError_t __gpulearn_cudaMallocManaged(void **p, size_t bytes, unsigned flags,
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
 {
+    CR_API();
     return __gpulearn_cudaMallocManaged(p, bytes, flags, NULL, 0);
 }
 
@@ -1113,6 +1609,7 @@ cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
 cudaError_t cudaMallocHost(void **p, size_t bytes);
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
+    CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
     void *h = malloc(bytes ? bytes : 1);
@@ -1127,6 +1624,7 @@ cudaError_t cudaMallocHost(void **p, size_t bytes)
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaMallocHost(p, bytes);
 }
@@ -1134,6 +1632,7 @@ cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaFreeHost(void *p)
 {
+    CR_API();
     if (!p)
         return E_OK;
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, 2);
@@ -1149,6 +1648,7 @@ cudaError_t cudaFreeHost(void *p)
 cudaError_t cudaFree(void *p);
 cudaError_t cudaFree(void *p)
 {
+    CR_API();
     if (!p)
         return E_OK;
     cudaError_t e = sync_point();
@@ -1225,6 +1725,7 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t n, in
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1236,6 +1737,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    CR_API();
     if (!pitch)
         return ret(E_INVALID_VALUE);
     const size_t pt = (width + 511) / 512 * 512;
@@ -1254,6 +1756,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1270,6 +1773,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream);
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream)
 {
+    CR_API();
     (void)p, (void)n, (void)device, (void)stream;
     return G.sticky ? G.sticky : E_OK;
 }
@@ -1277,6 +1781,7 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stre
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device);
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
 {
+    CR_API();
     (void)p, (void)n, (void)advice, (void)device;
     return E_OK;
 }
@@ -1285,6 +1790,7 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
+    CR_API();
     (void)stream;
     return cudaMemcpy(dst, src, n, kind);
 }
@@ -1293,6 +1799,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void
 cudaError_t cudaMemset(void *p, int value, size_t n);
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
+    CR_API();
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
@@ -1321,6 +1828,7 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream)
 {
+    CR_API();
     (void)stream;
     return cudaMemset(p, value, n);
 }
@@ -1347,6 +1855,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
                                int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1363,6 +1872,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, si
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, int kind)
 {
+    CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
@@ -1379,6 +1889,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t
 cudaError_t cudaGetSymbolAddress(void **p, const void *symbol);
 cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
 {
+    CR_API();
     uint64_t d;
     size_t bytes;
     cudaError_t e = symbol_address(symbol, &d, &bytes);
@@ -1393,6 +1904,7 @@ cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
 cudaError_t cudaStreamCreate(void **stream);
 cudaError_t cudaStreamCreate(void **stream)
 {
+    CR_API();
     if (!stream)
         return ret(E_INVALID_VALUE);
     *stream = malloc(1);
@@ -1402,6 +1914,7 @@ cudaError_t cudaStreamCreate(void **stream)
 cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags);
 cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaStreamCreate(stream);
 }
@@ -1409,6 +1922,7 @@ cudaError_t cudaStreamCreateWithFlags(void **stream, unsigned flags)
 cudaError_t cudaStreamSynchronize(void *stream);
 cudaError_t cudaStreamSynchronize(void *stream)
 {
+    CR_API();
     (void)stream;
     return ret(sync_point());
 }
@@ -1416,6 +1930,7 @@ cudaError_t cudaStreamSynchronize(void *stream)
 cudaError_t cudaStreamDestroy(void *stream);
 cudaError_t cudaStreamDestroy(void *stream)
 {
+    CR_API();
     free(stream);
     return E_OK;
 }
@@ -1423,6 +1938,7 @@ cudaError_t cudaStreamDestroy(void *stream)
 cudaError_t cudaEventCreate(cr_event **ev);
 cudaError_t cudaEventCreate(cr_event **ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_VALUE);
     *ev = calloc(1, sizeof **ev);
@@ -1432,6 +1948,7 @@ cudaError_t cudaEventCreate(cr_event **ev)
 cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags);
 cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags)
 {
+    CR_API();
     (void)flags;
     return cudaEventCreate(ev);
 }
@@ -1440,6 +1957,7 @@ cudaError_t cudaEventCreateWithFlags(cr_event **ev, unsigned flags)
 cudaError_t cudaEventRecord(cr_event *ev, void *stream);
 cudaError_t cudaEventRecord(cr_event *ev, void *stream)
 {
+    CR_API();
     (void)stream;
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
@@ -1451,6 +1969,7 @@ cudaError_t cudaEventRecord(cr_event *ev, void *stream)
 cudaError_t cudaEventSynchronize(cr_event *ev);
 cudaError_t cudaEventSynchronize(cr_event *ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
     return ret(sync_point());
@@ -1461,6 +1980,7 @@ cudaError_t cudaEventSynchronize(cr_event *ev)
 cudaError_t cudaEventQuery(cr_event *ev);
 cudaError_t cudaEventQuery(cr_event *ev)
 {
+    CR_API();
     if (!ev)
         return ret(E_INVALID_RESOURCE_HANDLE);
     return ret(sync_point());
@@ -1470,6 +1990,7 @@ cudaError_t cudaEventQuery(cr_event *ev)
 cudaError_t cudaStreamQuery(void *stream);
 cudaError_t cudaStreamQuery(void *stream)
 {
+    CR_API();
     (void)stream;
     return ret(sync_point());
 }
@@ -1493,12 +2014,14 @@ void __assertfail(const char *message, const char *file, unsigned line, const ch
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStart(void)
 {
+    CR_API();
     return E_OK;
 }
 
 cudaError_t cudaProfilerStop(void);
 cudaError_t cudaProfilerStop(void)
 {
+    CR_API();
     return E_OK;
 }
 
@@ -1507,6 +2030,7 @@ cudaError_t cudaProfilerStop(void)
 cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b);
 cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b)
 {
+    CR_API();
     if (!ms)
         return ret(E_INVALID_VALUE);
     if (!a || !b || !a->recorded || !b->recorded)
@@ -1524,6 +2048,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cr_event *a, cr_event *b)
 cudaError_t cudaEventDestroy(cr_event *ev);
 cudaError_t cudaEventDestroy(cr_event *ev)
 {
+    CR_API();
     free(ev);
     return E_OK;
 }

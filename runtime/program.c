@@ -14,6 +14,7 @@
 
 #include "runtime/arch.h"
 #include "runtime/compile.h"
+#include "runtime/cubin.h"
 #include "runtime/program.h"
 
 #ifndef GL_CUDART_LIB
@@ -223,6 +224,37 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
     return st;
 }
 
+/* Adds the registers per thread of ptxpath's functions, as ptxas compiles them for
+ * sm_<sm> (the cubin's table, runtime/cubin.h), to dir/regs: "sm_90\n<registers>
+ * <name>\n..." (cudaFuncGetAttributes, cudaOccupancy*: cudart reads it through
+ * GPULEARN_PROG_REGS). Nothing without ptxas (cudart then says registers are not
+ * counted) or when it fails. i: the source's index (its cubin's name). */
+static void count_regs(const char *ptxpath, int sm, const char *dir, int i, int verbose)
+{
+    char ptxas[PATH_MAX], cubin[PATH_MAX], arch[32], out[PATH_MAX + 8], why[256];
+    if (!gl_find_ptxas(ptxas, sizeof ptxas))
+        return;
+    snprintf(cubin, sizeof cubin, "%s/%d.cubin", dir, i);
+    snprintf(arch, sizeof arch, "-arch=sm_%d", sm);
+    char *argv[] = {ptxas, arch, "-o", cubin, (char *)ptxpath, NULL};
+    char log[PATH_MAX + 16];
+    snprintf(log, sizeof log, "%s/ptxas.log", dir);
+    if (run_tool(argv, log, verbose) != 0)
+        return;
+    size_t len = 0;
+    char *bin = gl_read_file(cubin, &len, NULL);
+    char *table = bin ? gl_cubin_regs(bin, len, sm, why, sizeof why) : NULL;
+    free(bin);
+    snprintf(out, sizeof out, "%s/regs", dir);
+    const int first = access(out, F_OK) != 0;
+    FILE *f = table ? fopen(out, "a") : NULL;
+    if (f) /* one "sm_N" line, then every source's functions */
+        fputs(first ? table : table + strcspn(table, "\n") + 1, f);
+    if (f)
+        fclose(f);
+    free(table);
+}
+
 /* The nvcc build: each source compiled by nvcc against the Toolkit's headers, its fat
  * binary carrying PTX for compute_<sm> uncompressed (which cudart reads), linked
  * without NVIDIA's runtime (-cudart none). o->native: an ordinary build for the GPU
@@ -242,7 +274,7 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
     gl_status st = GL_OK;
     int nobj = 0;
     for (int i = 0; i < o->nsources && st == GL_OK; i++) {
-        char obj[PATH_MAX];
+        char obj[PATH_MAX], keep[PATH_MAX];
         snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
         const char *argv[PROG_MAXARGS + 32];
         int n = 0;
@@ -251,19 +283,35 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
             argv[n++] = arch;
             argv[n++] = "-lineinfo";
         } else if (has_suffix(o->sources[i], ".cu")) {
-            const char *cu[] = {"-gencode", gencode, "-Xfatbin", "--compress=false", "-lineinfo"};
+            /* -keep: the PTX (keep/N/NAME.ptx), whose registers ptxas counts */
+            const char *cu[] = {"-gencode",  gencode, "-Xfatbin",  "--compress=false",
+                                "-lineinfo", "-keep", "-keep-dir", keep};
+            snprintf(keep, sizeof keep, "%s/keep%d", dir, i);
+            if (mkdir(keep, 0700) != 0 && errno != EEXIST) {
+                st = gl_fail(err, GL_ERR_TOOL, "cannot create %s: %s", keep, strerror(errno));
+                break;
+            }
             for (size_t k = 0; k < sizeof cu / sizeof cu[0]; k++)
                 argv[n++] = cu[k];
         }
         for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
             argv[n++] = o->cflags[k];
-        const char *rest[] = {"-O2", "-c", "-o", obj, o->sources[i], NULL};
+        /* the host code's line table (-g1): launch records' file:line */
+        const char *rest[] = {"-O2", "-Xcompiler", "-g1", "-c", "-o", obj, o->sources[i], NULL};
         for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
             argv[n++] = rest[k];
-        if (compile(argv, dir, o->sources[i], "nvcc", o->verbose, err) != 0)
+        if (compile(argv, dir, o->sources[i], "nvcc", o->verbose, err) != 0) {
             st = GL_ERR_COMPILE;
-        else
-            objs[nobj++] = strdup(obj);
+            break;
+        }
+        objs[nobj++] = strdup(obj);
+        if (!o->native && has_suffix(o->sources[i], ".cu")) {
+            const char *base = strrchr(o->sources[i], '/');
+            base = base ? base + 1 : o->sources[i];
+            char ptx[2 * PATH_MAX];
+            snprintf(ptx, sizeof ptx, "%s/%.*s.ptx", keep, (int)(strlen(base) - 3), base);
+            count_regs(ptx, sm, dir, i, o->verbose);
+        }
     }
     if (st == GL_OK)
         st = link_program(nvcc, o->native ? NULL : "-cudart=none", objs, nobj,
@@ -320,6 +368,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
     snprintf(rt, sizeof rt, "%s/cuda_runtime.h", inc);
     if (!sm)
         sm = 90;
+    const int regs_sm = sm; /* registers are counted for the device modelled */
     if (sm > PROG_CLANG_MAX_SM)
         sm = sm >= 90 ? 80 : PROG_CLANG_MAX_SM; /* PTX of an older target runs on newer */
     char arch[64];
@@ -393,11 +442,13 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
                 st = err ? err->status : GL_ERR_TOOL;
                 break;
             }
+            count_regs(ptx, regs_sm, dir, i, o->verbose);
             n = base;
             /* the host side: the new launch API (__cudaPushCallConfiguration and
              * cudaLaunchKernel, CUDA 9.2 on), the PTX in the GPU binary's place */
             const char *host[] = {"--cuda-host-only",
                                   "-O2",
+                                  "-gline-tables-only", /* launch records' file:line */
                                   "-Xclang",
                                   "-target-sdk-version=11.5",
                                   "-Xclang",
@@ -412,7 +463,7 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         } else {
-            const char *host[] = {"-O2", "-c", "-o", obj, src, NULL};
+            const char *host[] = {"-O2", "-gline-tables-only", "-c", "-o", obj, src, NULL};
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }
@@ -454,6 +505,11 @@ int gl_program_run(const char *exe, char *const argv[], const char *arch, const 
         if (schedule)
             setenv("GPULEARN_PROG_SCHEDULE", schedule, 1);
         setenv("GPULEARN_PROG_NAME", argv[0], 1);
+        char regs[PATH_MAX + 8]; /* the build's register table (count_regs), if any */
+        const char *slash = strrchr(exe, '/');
+        snprintf(regs, sizeof regs, "%.*s/regs", slash ? (int)(slash - exe) : 1, slash ? exe : ".");
+        if (access(regs, R_OK) == 0)
+            setenv("GPULEARN_PROG_REGS", regs, 1);
         if (GL_CUDART_SANLIB[0]) /* a sanitizer build: the program's own leaks are not ours */
             setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
         execv(exe, argv);

@@ -9,6 +9,7 @@
 
 #include "runtime/compile.h"
 #include "runtime/gl.h"
+#include "runtime/result.h"
 
 /* What to compile and how. */
 typedef struct gl_program_opts {
@@ -125,5 +126,79 @@ void gl_program_result_free(gl_program_result *r);
  * (*res says how it ended), -1 when it could not start or confine itself (err set). */
 int gl_program_exec(const char *exe, char *const argv[], const gl_program_exec_opts *o,
                     gl_program_result *res, gl_error *err);
+
+/* ---- launch records (docs/architecture.md "Whole programs", "Launch records") ----
+ * gl_program_run's child inherits gpulearn's environment: set GPULEARN_PROG_RECORD to a
+ * file (cudart appends one JSON line per launch and per host API call) and
+ * GPULEARN_PROG_TRACE_DIR to a folder (cudart writes launch N's N.trace and
+ * N.metrics.json there) before it to have them. */
+
+/* One kernel launch of the program, as cudart recorded it. */
+typedef struct gl_prog_launch {
+    unsigned number;   /* 1, 2, ... in the order the program launched */
+    char kernel[256];  /* as written in the source, "vectorAdd(float const*, ...)";
+                              "" when the launched function was not a registered kernel */
+    char mangled[256]; /* the PTX entry's name */
+    unsigned grid[3], block[3];
+    uint64_t shared;         /* dynamic shared memory, bytes */
+    uint64_t site;           /* the launch's address in the executable, 0 unknown */
+    char where[GL_FILE_MAX]; /* host source file of the launch (relative to the working
+                              folder when under it), "" unknown */
+    int where_line;          /* its line, 0 unknown */
+    int launched;            /* 1: it ran on the simulator; 0: refused (error says why) */
+    char error[48];          /* what the launch returned, "cudaSuccess" ... */
+    gl_fault fault;          /* kind GL_FAULT_NONE: it completed */
+    char fault_error[48];    /* a fault: what the next synchronising call returns */
+    gl_finding *findings;    /* the checkers' findings, nfindings of them */
+    int nfindings;
+    int findings_dropped, nerrors, nwarnings; /* as sim_result counts them */
+    gl_stats stats;
+    uint64_t printf_bytes;             /* device printf output of the launch */
+    double start_ns, end_ns;           /* the modelled device clock */
+    double wall_start_ns, wall_end_ns; /* wall clock since cudart started */
+} gl_prog_launch;
+
+/* One host API call (cudaMalloc, cudaMemcpy, cudaLaunchKernel, ...). */
+typedef struct gl_prog_call {
+    char name[64];
+    double start_ns, end_ns, wall_start_ns, wall_end_ns; /* as gl_prog_launch's */
+} gl_prog_call;
+
+/* A program run's records. */
+typedef struct gl_prog_records {
+    gl_prog_launch *launches;
+    int nlaunches;
+    gl_prog_call *calls;
+    int ncalls;
+    int bad_lines; /* lines that were not a whole record (a crash while one was written) */
+} gl_prog_records;
+
+/* Reads the record file path (missing: no records, GL_OK) into r. exe (NULL: none): the
+ * program's executable, whose line table (clang -gline-tables-only, gcc -g1) gives each
+ * launch site's file:line through addr2line (binutils or LLVM's; left unknown without
+ * one). GL_ERR_NOMEM, or GL_ERR_INPUT when the file cannot be read. */
+gl_status gl_program_records_read(const char *path, const char *exe, gl_prog_records *r,
+                                  gl_error *err);
+void gl_program_records_free(gl_prog_records *r);
+
+/* Launch n's trace, read from trace_dir/N.trace (trace/trace_file.h: checked, as it
+ * comes from the program's process) into *out (free it with trace_free). GL_ERR_INPUT
+ * when it is missing or damaged (err says how). */
+gl_status gl_program_launch_trace(const char *trace_dir, unsigned n, trace_t **out, gl_error *err);
+
+/* `--trace-json`: the run's Chrome Trace Event JSON to out: process 0 the host's API
+ * calls on the modelled device clock, process N launch N with the tracks its own trace
+ * has (trace/perfetto.h: a block and its warps), from trace_dir/N.trace, its
+ * warp-instruction clock stretched over the launch's modelled span. GL_ERR_INPUT when a
+ * launch's trace is missing or unreadable, GL_ERR_NOMEM. */
+gl_status gl_program_write_trace(const gl_prog_records *r, const char *trace_dir,
+                                 const char *program, FILE *out, gl_error *err);
+
+/* `--metrics-json`: {"program", "launches": {"N": metrics}} to out, each launch's metrics
+ * as `run SPEC.json --metrics-json` writes them (trace/analysis.h gl_metrics_write_json,
+ * from trace_dir/N.metrics.json) with "launch", "kernel_name", "grid", "block" and
+ * "where" added. GL_ERR_INPUT when one is missing, GL_ERR_NOMEM. */
+gl_status gl_program_write_metrics(const gl_prog_records *r, const char *trace_dir,
+                                   const char *program, FILE *out, gl_error *err);
 
 #endif

@@ -243,6 +243,12 @@ static void exec_body(int fd, void *arg)
     if (o->record)
         setenv("GPULEARN_PROG_RECORD", o->record, 1);
     setenv("GPULEARN_PROG_NAME", a->argv[0], 1);
+    char regs[PATH_MAX + 8]; /* the build's register table (program.c count_regs), if any */
+    const char *slash = strrchr(a->exe, '/');
+    snprintf(regs, sizeof regs, "%.*s/regs", slash ? (int)(slash - a->exe) : 1,
+             slash ? a->exe : ".");
+    if (access(regs, R_OK) == 0)
+        setenv("GPULEARN_PROG_REGS", regs, 1);
     if (gl_program_sanitized()) /* the program's own leaks are not gpulearn's */
         setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
     signal(SIGPIPE, SIG_DFL);

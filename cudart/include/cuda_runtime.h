@@ -93,6 +93,12 @@ typedef struct CUevent_st *cudaEvent_t;
 
 /* The device's properties (CUDA 13's layout), from the modelled device profile. */
 #include "gpulearn_device_prop.h"
+/* A kernel's attributes (CUDA 13's layout): cudaFuncGetAttributes. */
+#include "gpulearn_func_attributes.h"
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags's flags */
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
 
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
@@ -307,6 +313,16 @@ cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);
 /* launches (§6.8) and what clang's kernel stubs call */
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+/* occupancy (§6.9): the CUDA Occupancy Calculator's rules for the modelled device, with
+ * the registers ptxas counts for it */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
@@ -379,6 +395,119 @@ template <class T>
 static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
 {
     return cudaMallocPitch((void **)devPtr, pitch, width, height);
+}
+template <class T>
+static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
+{
+    return cudaFuncGetAttributes(attr, (const void *)entry);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+                                                                        int blockSize,
+                                                                        size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, (const void *)func, blockSize, dynamicSMemSize, cudaOccupancyDefault);
+}
+template <class T>
+static inline cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, T func, int blockSize,
+                                                       size_t dynamicSMemSize, unsigned int flags)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, (const void *)func, blockSize, dynamicSMemSize, flags);
+}
+/* A constant dynamic shared memory size for every block size (as NVIDIA's
+ * __cudaOccupancyB2DHelper). */
+class __cudaOccupancyB2DHelper
+{
+    size_t n;
+
+  public:
+    inline __host__ __cudaOccupancyB2DHelper(size_t n_) : n(n_) {}
+    inline __host__ size_t operator()(int) { return n; }
+};
+/* The block size with the most resident threads per SM (CUDA Runtime API §6.9
+ * cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags): every size from the limit
+ * (blockSizeLimit, the device's and the kernel's most threads per block) down, a warp at a
+ * time, with blockSizeToDynamicSMemSize(size) bytes of dynamic shared memory; the first
+ * size that fills an SM ends the search. *minGridSize: the blocks that fill every SM. */
+template <typename UnaryFunction, class T>
+static inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *minGridSize, int *blockSize, T func,
+                                                        UnaryFunction blockSizeToDynamicSMemSize,
+                                                        int blockSizeLimit = 0,
+                                                        unsigned int flags = 0)
+{
+    if (!minGridSize || !blockSize || !func)
+        return cudaErrorInvalidValue;
+    int device, perSm, warp, devMax, sms;
+    struct cudaFuncAttributes attr;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&perSm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&devMax, cudaDevAttrMaxThreadsPerBlock, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess)
+        e = cudaFuncGetAttributes(&attr, (const void *)func);
+    if (e != cudaSuccess)
+        return e;
+    if (blockSizeLimit == 0 || blockSizeLimit > devMax)
+        blockSizeLimit = devMax;
+    if (attr.maxThreadsPerBlock < blockSizeLimit)
+        blockSizeLimit = attr.maxThreadsPerBlock;
+    int best = 0, bestBlocks = 0, bestThreads = 0;
+    for (int aligned = (blockSizeLimit + warp - 1) / warp * warp; aligned > 0; aligned -= warp) {
+        const int size = aligned < blockSizeLimit ? aligned : blockSizeLimit;
+        int blocks = 0;
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+            &blocks, (const void *)func, size, blockSizeToDynamicSMemSize(size), flags);
+        if (e != cudaSuccess)
+            return e;
+        if (size * blocks > bestThreads) {
+            best = size;
+            bestBlocks = blocks;
+            bestThreads = size * blocks;
+        }
+        if (bestThreads == perSm)
+            break;
+    }
+    *minGridSize = bestBlocks * sms;
+    *blockSize = best;
+    return cudaSuccess;
+}
+template <typename UnaryFunction, class T>
+static inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize, T func,
+                                               UnaryFunction blockSizeToDynamicSMemSize,
+                                               int blockSizeLimit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+        minGridSize, blockSize, func, blockSizeToDynamicSMemSize, blockSizeLimit,
+        cudaOccupancyDefault);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+                                                             T func, size_t dynamicSMemSize = 0,
+                                                             int blockSizeLimit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+        minGridSize, blockSize, func, __cudaOccupancyB2DHelper(dynamicSMemSize), blockSizeLimit,
+        cudaOccupancyDefault);
+}
+template <class T>
+static inline cudaError_t
+cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, T func,
+                                            size_t dynamicSMemSize = 0, int blockSizeLimit = 0,
+                                            unsigned int flags = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+        minGridSize, blockSize, func, __cudaOccupancyB2DHelper(dynamicSMemSize), blockSizeLimit,
+        flags);
 }
 template <class T>
 static inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
