@@ -209,9 +209,10 @@ int cmd_run_program(int argc, char **argv)
                              .arch = arch,
                              .compiler = compiler,
                              .native = native,
-                             .verbose = verbose};
+                             .verbose = verbose,
+                             .sandbox = sandbox};
         char *log = NULL;
-        gl_status st = sandbox ? gl_program_build_sandboxed(&o, dir, exe, sizeof exe, &log, &err)
+        gl_status st = sandbox ? gl_program_build_untrusted(&o, dir, exe, sizeof exe, &log, &err)
                                : gl_program_build(&o, dir, exe, sizeof exe, &err);
         if (log)
             fputs(log, stderr);

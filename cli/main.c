@@ -223,6 +223,7 @@ static int cmd_list(int argc, char **argv)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "id", ls[i].id);
             cJSON_AddNumberToObject(o, "number", ls[i].number);
+            cJSON_AddStringToObject(o, "label", ls[i].label);
             cJSON_AddStringToObject(o, "title", ls[i].title);
             cJSON_AddStringToObject(o, "dir", ls[i].dir);
             cJSON_AddBoolToObject(o, "exercise", ls[i].exercise != NULL);
@@ -236,7 +237,7 @@ static int cmd_list(int argc, char **argv)
         cJSON_Delete(arr);
     } else {
         for (int i = 0; i < n; i++) {
-            printf("%2d  %-12s %s%s\n", ls[i].number, ls[i].id, ls[i].title,
+            printf("%2s  %-12s %s%s\n", ls[i].label, ls[i].id, ls[i].title,
                    ls[i].exercise || ls[i].broken ? "" : "  (no exercise)");
             if (ls[i].broken)
                 fprintf(stderr, "gpulearn: %s\n", ls[i].broken);

@@ -5,6 +5,7 @@
  * were read once (gl_read_submission), and only the copy is compiled. */
 #include "runtime/compile_internal.h"
 
+#include "runtime/program.h"
 #include "runtime/sandbox.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@ typedef struct sandbox_args {
     char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
     char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
     char ptxas[PATH_MAX]; /* ptxas (gl_find_ptxas), which counts the registers */
+    char rtinc[PATH_MAX]; /* a whole program's (opts->program): cudart's include folder,
+                             or its copy in tmp (run as root) */
 } sandbox_args;
 
 /* The child's prepare hook (gl_sandbox_opts.prepare): writes the submission's bytes to
@@ -61,6 +64,20 @@ static gl_status prepare(void *ctx, gl_error *e)
     if (mkdir(src, 0755) != 0 || gl_write_new(a->copy, a->src, a->len) != 0)
         return gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder %s: %s", a->path,
                        a->tmp, strerror(errno));
+    char rtlib[PATH_MAX], rt[PATH_MAX];
+    if (!a->opts->program ||
+        !gl_program_runtime_paths(rtlib, sizeof rtlib, a->rtinc, sizeof a->rtinc))
+        a->rtinc[0] = '\0';
+    if (geteuid() == 0 && *a->rtinc) {
+        if (snprintf(rt, sizeof rt, "%s/cudart", a->tmp) >= (int)sizeof rt ||
+            gl_copy_tree(a->rtinc, rt) != 0)
+            return gl_fail(e, GL_ERR_TOOL,
+                           "cannot copy gpulearn's CUDA runtime headers %s into the sandbox's "
+                           "folder: %s",
+                           a->rtinc, strerror(errno));
+        snprintf(a->rtinc, sizeof a->rtinc, "%s", rt);
+        setenv("GPULEARN_CUDART_INCLUDE", rt, 1);
+    }
     if (geteuid() == 0 && *a->prelude) {
         if (gl_copy_tree(a->prelude, pre) != 0)
             return gl_fail(e, GL_ERR_TOOL,
@@ -123,8 +140,8 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                  : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
-    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real,  a->prelude,
-                                a->copy,           a->nvrtc_dir, a->nvrtc_real, a->ptxas};
+    const char *const read[] = {"/usr/local/cuda", a->cuda,       a->cuda_real, a->prelude, a->copy,
+                                a->nvrtc_dir,      a->nvrtc_real, a->ptxas,     a->rtinc};
     const gl_sandbox_opts so = {.dir = tmp,
                                 .read = read,
                                 .nread = (int)(sizeof read / sizeof read[0]),

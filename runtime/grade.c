@@ -1741,6 +1741,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const gl_exercise *e = l->exercise;
     if (!e)
         return gl_fail(err, GL_ERR_INPUT, "lesson '%s' has no exercise to grade", l->id);
+    if (e->program && !opts->compile.program) /* compile.program: its kernel's matrix */
+        return grade_program_exercise(l, submission, opts, rep, err);
     snprintf(rep->lesson, sizeof rep->lesson, "%s", l->id);
     snprintf(rep->submission, sizeof rep->submission, "%s",
              gl_display_path(submission ? submission : e->starter));
@@ -2260,6 +2262,8 @@ int grade_lint(const char *dir, FILE *out)
     gl_expect_probe_gpu(&eo);
     for (int s = 0; s < l.nsteps; s++) {
         const gl_step *step = &l.steps[s];
+        if (step->program)
+            problems += grade_program_lint_step(&l, s, out);
         if (!step->launch)
             continue;
         gl_spec spec;

@@ -22,7 +22,8 @@ typedef struct gl_program_opts {
     int native;           /* --backend gpu: an ordinary nvcc build with NVIDIA's runtime, run
                              on the GPU (-arch=native, or arch's) */
     int verbose;          /* print each compiler command to stderr */
-    int sandbox;          /* unused by gl_program_build (gl_program_build_sandboxed) */
+    int sandbox;          /* gl_program_build_untrusted: build in the sandbox (unused by
+                             gl_program_build itself) */
 } gl_program_opts;
 
 /* Compiles and links the program into an executable `dir`/prog (dir: a folder the caller
@@ -63,14 +64,14 @@ int gl_program_sanitized(void);
  * sockets; no new processes; CPU time, memory and wall time bounded; an environment
  * holding only gpulearn's settings; its output counted, and stopped past a limit. */
 
-/* gl_program_build in a sandboxed child (gl_sandbox_spawn: compile limits,
- * GL_COMPILE_WALL_S of wall time) on copies of the sources, each read once
+/* gl_program_build in a child on copies of the sources, each read once
  * (gl_read_submission: never through a link) and written to dir/src under its base
- * name, so that the compilers read nothing else of the learner's (-I folders apart).
- * The compilers' messages go to *log (malloc'd, may be NULL; caller frees), naming the
- * files by their base names. Errors as gl_program_build's, and GL_ERR_TOOL when no
- * sandbox can be made (no Landlock). */
-gl_status gl_program_build_sandboxed(const gl_program_opts *o, const char *dir, char *exe,
+ * name; with o->sandbox the child is sandboxed (gl_sandbox_spawn: compile limits,
+ * GL_COMPILE_WALL_S of wall time), so that the compilers read nothing else of the
+ * learner's (-I folders apart). The compilers' messages go to *log (malloc'd, may be
+ * NULL; caller frees), naming the files by their base names. Errors as
+ * gl_program_build's, and GL_ERR_TOOL when no sandbox can be made (no Landlock). */
+gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, char *exe,
                                      size_t exelen, char **log, gl_error *err);
 
 /* Limits of a sandboxed program: CPU seconds (RLIMIT_CPU), bytes of address space
@@ -92,8 +93,10 @@ typedef struct gl_program_exec_opts {
     double timeout_s;           /* wall-clock limit, seconds; 0: none */
     const char *timeout_origin; /* where it came from, for the message ("--timeout") */
     int sandbox;                /* 1: in the sandbox (gl_sandbox_opts.program) */
-    const char *dir;            /* its folder: the sandbox's (the only one it may write, its
-                             working folder, HOME and TMPDIR), where stdin_text is put */
+    const char *dir;            /* its folder: the sandbox's (the only one it may write,
+                                   HOME and TMPDIR), where stdin_text is put; its working
+                                   folder is dir/src where that exists (the sources of
+                                   gl_program_build_untrusted), else dir */
     unsigned cpu_s;             /* sandbox: RLIMIT_CPU, seconds; 0: GL_PROGRAM_CPU_S */
     uint64_t memory;            /* sandbox: RLIMIT_AS, bytes; 0: GL_PROGRAM_MEMORY */
     const char *stdin_text;     /* its stdin, or NULL: empty (/dev/null) with capture, else

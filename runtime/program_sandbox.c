@@ -101,6 +101,21 @@ static void build_body(int fd, void *arg)
     _exit(gl_msg_send(fd, PS_MSG_BUILT, (uint32_t)st, msg, (size_t)n + 1) == 0 ? 0 : 1);
 }
 
+/* The build child's body without the sandbox (o->sandbox 0): the prepare step, then the
+ * build, in dir. */
+static void build_plain(int fd, void *arg)
+{
+    build_args *a = arg;
+    gl_error e = {0};
+    gl_status st = chdir(a->dir) == 0 ? build_prepare(a, &e)
+                                      : gl_fail(&e, GL_ERR_TOOL, "%s: %s", a->dir, strerror(errno));
+    if (st != GL_OK) {
+        gl_msg_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
+        _exit(126);
+    }
+    build_body(fd, arg);
+}
+
 /* The folder an "-I DIR" / "-IDIR" flag names, or NULL. */
 static const char *include_dir(const gl_program_opts *o, int k)
 {
@@ -110,11 +125,11 @@ static const char *include_dir(const gl_program_opts *o, int k)
     return strncmp(f, "-I", 2) == 0 ? f + 2 : NULL;
 }
 
-gl_status gl_program_build_sandboxed(const gl_program_opts *o, const char *dir, char *exe,
+gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, char *exe,
                                      size_t exelen, char **log, gl_error *err)
 {
     *log = NULL;
-    if (!gl_sandbox_available())
+    if (o->sandbox && !gl_sandbox_available())
         return gl_fail(err, GL_ERR_TOOL,
                        "cannot build the program in a sandbox: the kernel offers no Landlock "
                        "(Linux 5.13 or later with landlock in its LSM list)");
@@ -166,7 +181,8 @@ gl_status gl_program_build_sandboxed(const gl_program_opts *o, const char *dir, 
                                     .ctx = a,
                                     .data_bytes = GL_COMPILE_DATA_BYTES,
                                     .cpu_s = GL_COMPILE_CPU_S};
-        if (gl_sandbox_spawn(&ch, &so, build_body, a) != 0)
+        if ((o->sandbox ? gl_sandbox_spawn(&ch, &so, build_body, a)
+                        : gl_child_spawn(&ch, NULL, build_plain, a)) != 0)
             st = gl_fail(err, GL_ERR_TOOL, "cannot start the sandboxed build: %s", strerror(errno));
     }
     if (st == GL_OK) {
@@ -182,7 +198,8 @@ gl_status gl_program_build_sandboxed(const gl_program_opts *o, const char *dir, 
         snprintf(path, sizeof path, "%s/build.log", dir);
         *log = gl_read_file(path, NULL, NULL);
         if (rc == GL_MSG_OK && in.h.type == GL_SANDBOX_MSG_ERROR)
-            st = gl_fail(err, GL_ERR_TOOL, "cannot build the program in the sandbox: %s", in.data);
+            st = gl_fail(err, GL_ERR_TOOL, "cannot build the program%s: %s",
+                         o->sandbox ? " in the sandbox" : "", in.data);
         else if (rc == GL_MSG_OK && in.h.type == PS_MSG_BUILT) {
             st = (gl_status)in.h.arg;
             snprintf(exe, exelen, "%s", in.data);
@@ -229,6 +246,11 @@ static void exec_body(int fd, void *arg)
     if (dup2(a->in, 0) < 0 || dup2(a->out[0], 1) < 0 || dup2(a->out[1], 2) < 0)
         _exit(127);
     (void)fd;
+    /* its working folder: where its sources were built (dir/src), so that what cudart
+     * reads of them (a buffer's variable name) and the records' file names are found
+     * and read as the learner named them; else dir */
+    if (o->dir && chdir(o->dir) == 0 && chdir("src") != 0 && errno != ENOENT)
+        _exit(127);
     if (o->sandbox) {
         clearenv();
         setenv("PATH", "/usr/bin:/bin", 1);
