@@ -260,10 +260,10 @@ static void stderr_tail(const char *err, char *buf, size_t n)
 
 /* ------------------------------------------------------------ building and running */
 
-/* Builds source into side->dir (a fresh folder) as the exercise's target; the compilers'
- * messages into *log. */
-static gl_status build(const char *source, const char *arch, gl_compiler cc, int sandbox,
-                       prog_side *side, char **log, gl_error *err)
+/* Builds source (its bytes, read by the caller, or NULL: read there) into side->dir (a
+ * fresh folder) as the exercise's target; the compilers' messages into *log. */
+static gl_status build(const char *source, const char *bytes, size_t len, const char *arch,
+                       gl_compiler cc, int sandbox, prog_side *side, char **log, gl_error *err)
 {
     if (gl_tmpdir_make(side->dir, sizeof side->dir, "run") != 0) {
         side->dir[0] = '\0';
@@ -276,7 +276,9 @@ static gl_status build(const char *source, const char *arch, gl_compiler cc, int
                                .compiler = cc == GL_CC_NVCC    ? GL_CC_NVCC
                                            : cc == GL_CC_CLANG ? GL_CC_CLANG
                                                                : GL_CC_AUTO,
-                               .sandbox = sandbox};
+                               .sandbox = sandbox,
+                               .source = bytes,
+                               .source_len = len};
     gl_status st = gl_program_build_untrusted(&o, side->dir, side->exe, sizeof side->exe, log, err);
     side->built = st == GL_OK;
     return st;
@@ -373,8 +375,9 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
     char name[128];
     prog_name(e, name, sizeof name);
     prog_side ref = {0}, sub = {0};
-    char *log = NULL;
-    gl_status st = build(e->reference, arch, opts->compile.compiler, sandbox, &ref, &log, err);
+    char *log = NULL, *sub_src = NULL;
+    gl_status st =
+        build(e->reference, NULL, 0, arch, opts->compile.compiler, sandbox, &ref, &log, err);
     if (st != GL_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
@@ -393,12 +396,20 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
             goto done;
         }
     }
+    /* the submission is read once: its program and its kernel are built from these bytes */
+    const char *sub_path = submission ? submission : e->starter;
+    size_t sub_len = 0;
+    if (!(sub_src = gl_read_submission(sub_path, &sub_len, err))) {
+        st = err ? err->status : GL_ERR_INPUT;
+        goto done;
+    }
     /* the kernel matrix first, when the exercise has one: its checks follow the program's */
     gl_grade_report kr = {0};
     int have_kernel = e->launch != NULL;
     if (have_kernel) {
         gl_grade_opts ko = *opts;
         ko.compile.program = 1;
+        ko.compile.source = sub_src, ko.compile.source_len = sub_len;
         ko.seed_given = 1, ko.seed = rep->seed;
         if ((st = grade_exercise(l, submission, &ko, &kr, err)) != GL_OK)
             goto done;
@@ -423,8 +434,8 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
     grade_report_free(&kr);
 
     gl_error berr = {0};
-    st = build(submission ? submission : e->starter, arch, opts->compile.compiler, sandbox, &sub,
-               &log, &berr);
+    st =
+        build(sub_path, sub_src, sub_len, arch, opts->compile.compiler, sandbox, &sub, &log, &berr);
     if (st == GL_ERR_COMPILE || st == GL_ERR_INPUT) {
         rep->compiled = 0;
         const size_t n = (log ? strlen(log) : 0) + strlen(berr.msg) + 2;
@@ -503,6 +514,7 @@ verdict:
     st = GL_OK;
 done:
     free(log);
+    free(sub_src);
     side_free(&ref, p->nruns);
     side_free(&sub, p->nruns);
     if (st != GL_OK) {
@@ -521,7 +533,7 @@ int grade_program_lint_step(const gl_lesson *l, int s, FILE *out)
     gl_error err = {0};
     int problems = 0;
     const char *arch = step->arch ? step->arch : l->arch;
-    if (build(step->kernel, arch, GL_CC_AUTO, 0, &side, &log, &err) != GL_OK) {
+    if (build(step->kernel, NULL, 0, arch, GL_CC_AUTO, 0, &side, &log, &err) != GL_OK) {
         fprintf(out, "%s/lesson.json: steps[%d]: %s does not build: %s\n%s", l->dir, s,
                 gl_display_path(step->kernel), err.msg, log ? log : "");
         side_free(&side, 0);

@@ -24,6 +24,10 @@ typedef struct gl_program_opts {
     int verbose;          /* print each compiler command to stderr */
     int sandbox;          /* gl_program_build_untrusted: build in the sandbox (unused by
                              gl_program_build itself) */
+    const char *source;   /* gl_program_build_untrusted: the bytes of sources[0], read once
+                             by the caller (a submission also graded as a kernel), or NULL:
+                             read there; source_len of them */
+    size_t source_len;
 } gl_program_opts;
 
 /* Compiles and links the program into an executable `dir`/prog (dir: a folder the caller

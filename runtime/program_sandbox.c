@@ -148,8 +148,17 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
             if (strcmp(base[i], base[j]) == 0)
                 st = gl_fail(err, GL_ERR_USAGE, "%s and %s have the same name", o->sources[j],
                              o->sources[i]);
-        if (st == GL_OK && !(text[i] = gl_read_submission(o->sources[i], &len[i], err)))
+        if (st == GL_OK && i == 0 && o->source) {
+            if ((text[0] = malloc(o->source_len + 1))) {
+                memcpy(text[0], o->source, o->source_len);
+                text[0][o->source_len] = '\0';
+                len[0] = o->source_len;
+            } else {
+                st = gl_fail(err, GL_ERR_NOMEM, "out of memory");
+            }
+        } else if (st == GL_OK && !(text[i] = gl_read_submission(o->sources[i], &len[i], err))) {
             st = err ? err->status : GL_ERR_INPUT;
+        }
     }
     int nread = 0;
     if (st == GL_OK) {
