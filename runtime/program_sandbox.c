@@ -54,6 +54,12 @@ static gl_status build_prepare(void *ctx, gl_error *e)
     }
     if (geteuid() != 0)
         return GL_OK;
+    /* src is the program's working folder when it runs (program.h): user nobody's */
+    uid_t uid;
+    gid_t gid;
+    gl_sandbox_nobody(&uid, &gid);
+    if (a->o->sandbox && chown(src, uid, gid) != 0)
+        return gl_fail(e, GL_ERR_TOOL, "%s: %s", src, strerror(errno));
     char rt[PATH_MAX + 8];
     snprintf(rt, sizeof rt, "%s/rt", a->dir);
     if (mkdir(rt, 0755) != 0)
