@@ -3,7 +3,8 @@
 # prints what its text says and exits with its "status"; its program exercise grades
 # the reference PASS and each of tests/grade/00b-first-program's submissions with exactly
 # the verdicts of expected.csv (grade --batch, seed 7: every check's pass, fail or
-# not_run), and the reports say what went wrong where. README "Writing a lesson"
+# not_run; a file is named, as in tests/grade, <the check it must fail>__<what>.cu or
+# pass__<what>.cu), and the reports say what went wrong where. README "Writing a lesson"
 # ("Program exercises"). Time: about 25 s (each grading builds and runs two programs
 # twice and grades the kernel inside on the simulator).
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}

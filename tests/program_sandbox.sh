@@ -48,8 +48,11 @@ run $H/flood.cu; rc=$?
 { [ $rc = 1 ] && [ "$(wc -c < "$tmp/out")" = 67108864 ] &&
   has err "gpulearn: ./flood wrote more than 64 MiB to stdout and stderr (the limit of run --sandbox): stopped"; } ||
   { fail "flood: rc $rc, $(wc -c < "$tmp/out") bytes"; }
-run $H/hog.cu; rc=$?
-{ [ $rc = 1 ] && has out "malloc of 64 GiB: refused"; } || fail "hog: rc $rc"
+case $G in
+  */asan/*) echo "SKIP hog: an AddressSanitizer build sets no address-space limit (its shadow memory is one huge mapping)" ;;
+  *) run $H/hog.cu; rc=$?
+     { [ $rc = 1 ] && has out "malloc of 64 GiB: refused"; } || fail "hog: rc $rc" ;;
+esac
 printf '#include "%s"\nint main() { return 0; }\n' "$tmp/home/.ssh/id_rsa" > "$tmp/inc.cu"
 run "$tmp/inc.cu"; rc=$?
 { [ $rc = 1 ] && has err "Permission denied" && has err "gpulearn: inc.cu does not compile" &&
