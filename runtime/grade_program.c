@@ -26,10 +26,8 @@
 typedef struct prog_side {
     char dir[PATH_MAX];
     char exe[PATH_MAX + 16];
-    int built;
     gl_program_result *res; /* per run */
     gl_prog_records *recs;  /* per run */
-    int *ran;               /* per run: 1 when it ran */
 } prog_side;
 
 static void side_free(prog_side *s, int nruns)
@@ -40,7 +38,7 @@ static void side_free(prog_side *s, int nruns)
         if (s->recs)
             gl_program_records_free(&s->recs[i]);
     }
-    free(s->res), free(s->recs), free(s->ran);
+    free(s->res), free(s->recs);
     if (s->dir[0])
         gl_tmpdir_remove(s->dir);
 }
@@ -279,9 +277,7 @@ static gl_status build(const char *source, const char *bytes, size_t len, const 
                                .sandbox = sandbox,
                                .source = bytes,
                                .source_len = len};
-    gl_status st = gl_program_build_untrusted(&o, side->dir, side->exe, sizeof side->exe, log, err);
-    side->built = st == GL_OK;
-    return st;
+    return gl_program_build_untrusted(&o, side->dir, side->exe, sizeof side->exe, log, err);
 }
 
 /* Runs the built program of side once per run of the exercise, records in its folder. */
@@ -291,8 +287,7 @@ static gl_status run_all(const gl_exercise *e, prog_side *side, const char *name
     const gl_program_exercise *p = e->program;
     side->res = calloc((size_t)p->nruns, sizeof *side->res);
     side->recs = calloc((size_t)p->nruns, sizeof *side->recs);
-    side->ran = calloc((size_t)p->nruns, sizeof *side->ran);
-    if (!side->res || !side->recs || !side->ran)
+    if (!side->res || !side->recs)
         return gl_fail(err, GL_ERR_NOMEM, "out of memory");
     for (int i = 0; i < p->nruns; i++) {
         char rec[PATH_MAX + 32];
@@ -315,7 +310,6 @@ static gl_status run_all(const gl_exercise *e, prog_side *side, const char *name
         argv_free(argv);
         if (rc != 0)
             return err ? err->status : GL_ERR_TOOL;
-        side->ran[i] = 1;
         gl_status st = gl_program_records_read(rec, side->exe, &side->recs[i], err);
         if (st != GL_OK)
             return st;
