@@ -337,12 +337,13 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         free(names);
         return 2;
     }
-    /* Header: the lesson's checks, in order. */
+    /* Header: the report's checks, in order. */
     fputs("submission,verdict,checks_passed,checks_total", csv);
-    fputs(",compiles", csv);
-    for (int c = 0; c < l->exercise->nchecks; c++) {
+    char check_names[64][64];
+    const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
+    for (int c = 0; c < ncheck_names; c++) {
         fputc(',', csv);
-        csv_field(csv, l->exercise->checks[c].name);
+        csv_field(csv, check_names[c]);
     }
     fputs(",first_failure\n", csv);
 

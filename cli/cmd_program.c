@@ -1,10 +1,14 @@
 /* cmd_program.c — `gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]
  * [--backend auto|sim|gpu] [--arch TARGET] [--compiler auto|clang|nvcc]
  * [--schedule random:SEED] [--timeout SECONDS] [--trace-json FILE] [--metrics-json FILE]
- * [--verbose] [-- ARGS...]`, and `gpulearn PROG.cu ...` (the TUI on it): a whole CUDA program compiled against gpulearn's CUDA
- * runtime and run with its kernels on the simulator (runtime/program.h), or with --backend
- * gpu built by nvcc as usual and run on the GPU. Exits with the
- * program's status; gpulearn's own messages go to stderr, prefixed "gpulearn:". */
+ * [--sandbox] [--verbose] [-- ARGS...]`, and `gpulearn PROG.cu ...` (the TUI on it): a whole
+ * CUDA program compiled against gpulearn's CUDA runtime and run with its kernels on the
+ * simulator (runtime/program.h), or with --backend gpu built by nvcc as usual and run on
+ * the GPU. Exits with the program's status; gpulearn's own messages go to stderr,
+ * prefixed "gpulearn:". The learner's own program runs as `nvcc prog.cu && ./prog` would:
+ * with their rights and their terminal, its output unlimited. --sandbox runs it as
+ * grading does (program_sandbox.c): built and run confined, its output passed on up to
+ * GL_PROGRAM_OUTPUT_RUN, stopped after --timeout or GL_PROGRAM_CPU_S. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -43,6 +47,30 @@ static int takes_value(const char *o)
         if (strcmp(o, opts[i]) == 0)
             return 1;
     return 0;
+}
+
+/* `run --sandbox`: the program in the sandbox, its output passed on up to the limit;
+ * its exit status, or -1 when it could not start (err set). */
+static int run_sandboxed(const char *exe, char *const *args, const char *arch, const char *schedule,
+                         double timeout, const char *dir, gl_error *err)
+{
+    const gl_program_exec_opts eo = {.arch = arch,
+                                     .schedule = schedule,
+                                     .timeout_s = timeout > 0 ? timeout : GL_PROGRAM_CPU_S,
+                                     .timeout_origin =
+                                         timeout > 0 ? "--timeout" : "the sandbox's limit",
+                                     .sandbox = 1,
+                                     .dir = dir,
+                                     .output_limit = GL_PROGRAM_OUTPUT_RUN,
+                                     .output_origin = "the limit of run --sandbox"};
+    gl_program_result res;
+    if (gl_program_exec(exe, args, &eo, &res, err) != 0)
+        return -1;
+    if (res.why[0])
+        fprintf(stderr, "gpulearn: %s\n", res.why);
+    const int status = res.status;
+    gl_program_result_free(&res);
+    return status;
 }
 
 int cmd_run_is_program(int argc, char **argv)
@@ -103,7 +131,7 @@ static int program(int argc, char **argv, int tui)
     const char *arch = NULL, *schedule = NULL, *trace_json = NULL, *metrics_json = NULL;
     double timeout = 0;
     gl_compiler compiler = GL_CC_AUTO;
-    int native = 0;
+    int native = 0, sandbox = 0;
     char archbuf[16];
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -157,6 +185,8 @@ static int program(int argc, char **argv, int tui)
             *(a[2] == 't' ? &trace_json : &metrics_json) = val;
         } else if (strcmp(a, "--verbose") == 0) {
             verbose = 1;
+        } else if (strcmp(a, "--sandbox") == 0) {
+            sandbox = 1;
         } else if (a[0] != '-' && is_source(a)) {
             srcs[nsrc++] = a;
         } else {
@@ -188,7 +218,7 @@ static int program(int argc, char **argv, int tui)
                              "(--backend sim)",
                              trace_json ? "--trace-json" : "--metrics-json");
     if (!rc && tui) {
-        if (native || schedule || timeout > 0 || trace_json || metrics_json || verbose)
+        if (native || schedule || timeout > 0 || trace_json || metrics_json || verbose || sandbox)
             rc = cli_usage_error("%s (the TUI) takes sources, -I, -D, --arch, --compiler and "
                                  "the program's arguments; `gpulearn run PROG.cu` takes the "
                                  "rest",
@@ -198,12 +228,23 @@ static int program(int argc, char **argv, int tui)
     }
     char dir[PATH_MAX], exe[PATH_MAX + 16];
     gl_error err = {0};
+    if (!rc && !tui && sandbox && (trace_json || metrics_json))
+        rc = cli_usage_error("%s: --trace-json and --metrics-json are not yet made in the sandbox",
+                             "--sandbox");
+    if (!rc && !tui && sandbox && native)
+        rc = cli_usage_error("%s runs on the simulator, not with --backend gpu", "--sandbox");
     if (rc || tui)
         ; /* a usage error, or the TUI ran it */
-    else if (gl_tmpdir_make(dir, sizeof dir, "prog") != 0)
+    else if (gl_tmpdir_make(dir, sizeof dir, sandbox ? "run" : "prog") != 0)
         rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
     else {
-        gl_status st = gl_program_build(&o, dir, exe, sizeof exe, &err);
+        o.sandbox = sandbox;
+        char *log = NULL;
+        gl_status st = sandbox ? gl_program_build_untrusted(&o, dir, exe, sizeof exe, &log, &err)
+                               : gl_program_build(&o, dir, exe, sizeof exe, &err);
+        if (log)
+            fputs(log, stderr);
+        free(log);
         if (st != GL_OK) {
             rc = cli_die(st, err.msg);
         } else {
@@ -214,6 +255,8 @@ static int program(int argc, char **argv, int tui)
             if (want && (mkdir(traces, 0700) != 0 || setenv("GPULEARN_PROG_RECORD", recs, 1) ||
                          setenv("GPULEARN_PROG_TRACE_DIR", traces, 1)))
                 rc = cli_die(GL_ERR_TOOL, "cannot create a temporary folder");
+            else if (sandbox)
+                rc = run_sandboxed(exe, args, arch, schedule, timeout, dir, &err);
             else
                 rc = gl_program_run(exe, args, arch, schedule, timeout, &err);
             if (rc < 0)

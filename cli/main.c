@@ -23,7 +23,8 @@ static const char usage[] =
     "       gpulearn run PROG.cu [MORE.cu|MORE.cpp ...] [-I DIR] [-D NAME[=V]]\n"
     "                            [--backend auto|sim|gpu] [--arch TARGET] [--timeout SECONDS]\n"
     "                            [--compiler auto|clang|nvcc]\n"
-    "                            [--schedule random:SEED] [--verbose] [-- ARGS...]\n"
+    "                            [--schedule random:SEED] [--sandbox] [--verbose]\n"
+    "                            [--trace-json OUT] [--metrics-json OUT] [-- ARGS...]\n"
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
     "                             [--arch TARGET] [--sim-tier T] [--sim-threads N] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
@@ -230,6 +231,7 @@ static int cmd_list(int argc, char **argv)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "id", ls[i].id);
             cJSON_AddNumberToObject(o, "number", ls[i].number);
+            cJSON_AddStringToObject(o, "label", ls[i].label);
             cJSON_AddStringToObject(o, "title", ls[i].title);
             cJSON_AddStringToObject(o, "dir", ls[i].dir);
             cJSON_AddBoolToObject(o, "exercise", ls[i].exercise != NULL);
@@ -243,7 +245,7 @@ static int cmd_list(int argc, char **argv)
         cJSON_Delete(arr);
     } else {
         for (int i = 0; i < n; i++) {
-            printf("%2d  %-12s %s%s\n", ls[i].number, ls[i].id, ls[i].title,
+            printf("%2s  %-12s %s%s\n", ls[i].label, ls[i].id, ls[i].title,
                    ls[i].exercise || ls[i].broken ? "" : "  (no exercise)");
             if (ls[i].broken)
                 fprintf(stderr, "gpulearn: %s\n", ls[i].broken);

@@ -11,12 +11,14 @@
  * ("random:SEED"), GPULEARN_PROG_NAME (the program's name in messages).
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cudart/include/gpulearn_device_prop.h"
@@ -217,6 +219,59 @@ static void cr_note(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+/* ------------------------------------------------------------------ sandbox */
+
+/* In gpulearn's sandbox (GPULEARN_PROG_SANDBOX, runtime/sandbox.h gl_sandbox_opts.program)
+ * a forbidden system call raises SIGSYS (seccomp's trap; seccomp(2): si_syscall holds
+ * its number). This handler says on stderr which call it was, then ends the program by
+ * that signal, which gpulearn reports too. Async-signal-safe but for the fflush of
+ * stdout (the signal comes from the program's own system call, never from inside
+ * stdio), so that what the program printed before is not lost. */
+static void cr_on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    static const struct {
+        long nr;
+        const char *name, *what;
+    } calls[] = {
+        {SYS_fork, "fork", "start a process: a sandboxed program may not"},
+        {SYS_vfork, "vfork", "start a process: a sandboxed program may not"},
+        {SYS_clone, "clone",
+         "start a process (fork, posix_spawn, system): a sandboxed program "
+         "may not"},
+        {SYS_socket, "socket", "open a socket: a sandboxed program has no network"},
+        {SYS_socketpair, "socketpair", "open a socket: a sandboxed program has no network"},
+        {SYS_ptrace, "ptrace", "trace a process: a sandboxed program may not"},
+    };
+    const char *name = "a system call", *what = "make a system call a sandboxed program may not";
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (calls[i].nr == si->si_syscall)
+            name = calls[i].name, what = calls[i].what;
+    fflush(stdout);
+    char msg[512];
+    const int n =
+        snprintf(msg, sizeof msg, "gpulearn: %s called %s (system call %d) to %s: stopped\n",
+                 G.prog ? G.prog : "the program", name, si->si_syscall, what);
+    if (n > 0 && write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
+        msg[0] = '\0';
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* At the program's start, in the sandbox only: the SIGSYS handler. */
+__attribute__((constructor)) static void cr_sandbox_start(void)
+{
+    const char *s = getenv("GPULEARN_PROG_SANDBOX");
+    if (!s || strcmp(s, "1") != 0)
+        return;
+    G.prog = getenv("GPULEARN_PROG_NAME");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = cr_on_sigsys;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSYS, &sa, NULL);
 }
 
 static const char *err_name(cudaError_t e)

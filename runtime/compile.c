@@ -229,7 +229,7 @@ static int has_quoted_include(const char *src)
  * the prelude's bytes when clang is among them. Returns 0, or -1 when this compilation
  * must not be cached. */
 static int cache_key(const char *path, const char *src, gl_compiler want, const char *archnum,
-                     int debug, char key[65])
+                     int debug, int program, char key[65])
 {
     if (has_quoted_include(src))
         return -1;
@@ -241,6 +241,8 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     gl_sha256_field(&h, "want", gl_compiler_name(want), strlen(gl_compiler_name(want)));
     gl_sha256_field(&h, "arch", archnum, strlen(archnum));
     gl_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
+    if (program) /* a whole program's kernels: cudart's header too */
+        gl_sha256_field(&h, "program", "1", 1);
     gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
     if (!debug) /* the register count: which ptxas, or none */
@@ -342,7 +344,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     }
 
     char key[65];
-    int cacheable = !opts->no_cache && cache_key(path, src, want, archnum, opts->debug, key) == 0;
+    int cacheable = !opts->no_cache &&
+                    cache_key(path, src, want, archnum, opts->debug, opts->program, key) == 0;
     char evicted[4200] = "";
     if (cacheable && cache_lookup(key, out, evicted, sizeof evicted)) {
         free(src);
@@ -382,8 +385,8 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     int compiled_sm = gl_arch_sm(archnum); /* the target compiled for (cc_try_clang_older) */
     for (size_t i = 0; i < sizeof order / sizeof order[0] && r == TRY_UNAVAILABLE; i++) {
         gl_compiler c = order[i];
-        if (want != GL_CC_AUTO && want != c)
-            continue;
+        if ((want != GL_CC_AUTO && want != c) || (opts->program && c == GL_CC_NVRTC))
+            continue; /* NVRTC compiles no host code */
         char why[1024] = "";
         gl_error cerr = {0};
         out->used = c;
@@ -392,13 +395,14 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
         else if (c == GL_CC_NVCC)
             r = cc_try_nvcc(cpath, archnum, opts->debug, out, why, sizeof why, &cerr);
         else {
-            r = cc_try_clang(cpath, archnum, opts->debug, out, why, sizeof why, &cerr);
+            r = cc_try_clang(cpath, archnum, opts->debug, opts->program, out, why, sizeof why,
+                             &cerr);
             if (r != TRY_OK &&
                 (strstr(cerr.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET))) {
                 int older = 0;
                 const int asked = opts->arch && *opts->arch;
-                try_result o = cc_try_clang_older(cpath, archnum, opts->debug, asked, out, why,
-                                                  sizeof why, &cerr, &older);
+                try_result o = cc_try_clang_older(cpath, archnum, opts->debug, opts->program, asked,
+                                                  out, why, sizeof why, &cerr, &older);
                 if (older)
                     r = o, compiled_sm = older;
             }

@@ -60,6 +60,11 @@ typedef struct gl_compile_opts {
      * private folder (the sandbox's, with sandbox), NVRTC the bytes themselves. */
     const char *source;
     size_t source_len; /* bytes at source (it may hold a NUL; one follows them) */
+    /* 1: the source is a whole program (host code beside its kernels, calling cudart's
+     * API: a program exercise's kernel graded with a launch spec): compiled by nvcc
+     * (the Toolkit's headers) or clang with cudart's cuda_runtime.h, never NVRTC, which
+     * compiles no host code. */
+    int program;
 } gl_compile_opts;
 
 /* Limits of a sandboxed compilation: CPU seconds, bytes of data memory, wall seconds. */

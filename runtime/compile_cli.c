@@ -2,6 +2,7 @@
  * the CUDA headers), their command lines, and running one under the compile limits with
  * its output in a log. */
 #include "runtime/compile_internal.h"
+#include "runtime/program.h"
 #include "sim/sim.h"
 
 #include "runtime/arch.h"
@@ -341,8 +342,8 @@ int gl_find_clang(char *buf, size_t n)
     return 0;
 }
 
-try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_compiled *out,
-                        char *why, size_t whylen, gl_error *err)
+try_result cc_try_clang(const char *path, const char *archnum, int debug, int program,
+                        gl_compiled *out, char *why, size_t whylen, gl_error *err)
 {
     char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64],
         incdir[PATH_MAX + 16];
@@ -371,7 +372,19 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
                      * not undefined behaviour that -O2 deletes with the code around it;
                      * NVRTC and nvcc make it a trap */
                     "-fno-delete-null-pointer-checks", "-include", prelude, "-isystem", incdir,
-                    "-x", "cuda", "-o", ptxpath, (char *)path, NULL};
+                    "-x", "cuda", "-o", ptxpath, (char *)path, NULL, NULL, NULL, NULL, NULL};
+    char rtlib[PATH_MAX], rtinc[PATH_MAX], rt[PATH_MAX + 32];
+    if (program) { /* after the prelude: cudart's cuda_runtime.h and its folder */
+        if (!gl_program_runtime_paths(rtlib, sizeof rtlib, rtinc, sizeof rtinc)) {
+            gl_tmpdir_remove(tmp);
+            snprintf(why, whylen, "clang: gpulearn's CUDA runtime's include folder not found");
+            return TRY_UNAVAILABLE;
+        }
+        snprintf(rt, sizeof rt, "%s/cuda_runtime.h", rtinc);
+        const int at = (int)(sizeof argv / sizeof argv[0]) - 9; /* "-x" */
+        memmove(&argv[at + 4], &argv[at], 5 * sizeof argv[0]);
+        argv[at] = "-include", argv[at + 1] = rt, argv[at + 2] = "-isystem", argv[at + 3] = rtinc;
+    }
     try_result r = run_external(argv, tmp, ptxpath, path, "clang", out, why, whylen, err);
     gl_tmpdir_remove(tmp);
     return r;
@@ -385,8 +398,8 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_com
  * newer target fails to compile there, with a message naming the feature and clang's
  * limit (gl_compile_cuda). *fallback gets the target compiled for (0: none of them). */
 
-try_result cc_try_clang_older(const char *path, const char *archnum, int debug, int note,
-                              gl_compiled *out, char *why, size_t whylen, gl_error *err,
+try_result cc_try_clang_older(const char *path, const char *archnum, int debug, int program,
+                              int note, gl_compiled *out, char *why, size_t whylen, gl_error *err,
                               int *fallback)
 {
     const int want = gl_arch_sm(archnum);
@@ -401,7 +414,7 @@ try_result cc_try_clang_older(const char *path, const char *archnum, int debug, 
         snprintf(num, sizeof num, "%d", sm);
         gl_error e = {0};
         why[0] = '\0';
-        r = cc_try_clang(path, num, debug, out, why, whylen, &e);
+        r = cc_try_clang(path, num, debug, program, out, why, whylen, &e);
         if (r != TRY_OK && (strstr(e.msg, CLANG_NO_TARGET) || strstr(why, CLANG_NO_TARGET)))
             continue;
         *fallback = sm;

@@ -71,15 +71,17 @@ typedef enum try_result { TRY_OK, TRY_COMPILE_ERROR, TRY_UNAVAILABLE } try_resul
  * (GL_COMPILE_CPU_S, GL_COMPILE_DATA_BYTES); ctx unused. */
 void cc_compile_limits(void *ctx);
 /* nvcc / clang compile path for sm_<archnum> (debug: -G / -O0) into out; why says why a
- * compiler is unavailable, err holds a compile error. */
+ * compiler is unavailable, err holds a compile error. program (clang): path is a whole
+ * program (gl_compile_opts.program): cudart's cuda_runtime.h is included first, as the
+ * program's own build does (nvcc has the Toolkit's). */
 try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_compiled *out,
                        char *why, size_t whylen, gl_error *err);
-try_result cc_try_clang(const char *path, const char *archnum, int debug, gl_compiled *out,
-                        char *why, size_t whylen, gl_error *err);
+try_result cc_try_clang(const char *path, const char *archnum, int debug, int program,
+                        gl_compiled *out, char *why, size_t whylen, gl_error *err);
 /* clang for the newest modelled target below archnum that it knows (*fallback: which;
  * note: say so in the log). */
-try_result cc_try_clang_older(const char *path, const char *archnum, int debug, int note,
-                              gl_compiled *out, char *why, size_t whylen, gl_error *err,
+try_result cc_try_clang_older(const char *path, const char *archnum, int debug, int program,
+                              int note, gl_compiled *out, char *why, size_t whylen, gl_error *err,
                               int *fallback);
 /* Prefixes a compile error caused by a feature target sm lacks with a line naming it. */
 void cc_explain_target(gl_error *err, const char *path, int sm, int want, const char *origin);

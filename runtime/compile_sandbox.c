@@ -5,63 +5,17 @@
  * were read once (gl_read_submission), and only the copy is compiled. */
 #include "runtime/compile_internal.h"
 
+#include "runtime/program.h"
 #include "runtime/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Writes len bytes to a new file dst (mode 0644): 0, or -1 with errno. */
-static int write_new(const char *dst, const void *data, size_t len)
-{
-    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -1;
-    int ok = gl_write_all(fd, data, len) == 0;
-    const int e = errno;
-    ok &= close(fd) == 0;
-    if (!ok)
-        errno = e;
-    return ok ? 0 : -1;
-}
-
-/* copy_tree's source and destination roots (nftw passes no context; only the
- * single-threaded sandboxed child calls it). */
-static struct {
-    const char *src, *dst;
-} tree;
-
-static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)ftw;
-    char to[PATH_MAX];
-    if (snprintf(to, sizeof to, "%s%s", tree.dst, p + strlen(tree.src)) >= (int)sizeof to)
-        return -1;
-    if (flag == FTW_D)
-        return mkdir(to, 0755);
-    if (flag == FTW_F && S_ISREG(st->st_mode)) {
-        gl_error ignored;
-        size_t len = 0;
-        char *data = gl_read_file(p, &len, &ignored);
-        int rc = data ? write_new(to, data, len) : -1;
-        free(data);
-        return rc;
-    }
-    return 0; /* links and the rest are not copied */
-}
-
-/* Copies the folders and regular files under src to dst (which must not exist): 0 or -1. */
-static int copy_tree(const char *src, const char *dst)
-{
-    tree.src = src, tree.dst = dst;
-    return nftw(src, copy_entry, 16, FTW_PHYS);
-}
 
 /* What the sandboxed child compiles with and may read (the paths its read list names). */
 typedef struct sandbox_args {
@@ -74,6 +28,8 @@ typedef struct sandbox_args {
     char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
     char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
     char ptxas[PATH_MAX]; /* ptxas (gl_find_ptxas), which counts the registers */
+    char rtinc[PATH_MAX]; /* a whole program's (opts->program): cudart's include folder,
+                             or its copy in tmp (run as root) */
 } sandbox_args;
 
 /* The child's prepare hook (gl_sandbox_opts.prepare): writes the submission's bytes to
@@ -105,11 +61,25 @@ static gl_status prepare(void *ctx, gl_error *e)
             (int)sizeof a->copy ||
         snprintf(pre, sizeof pre, "%s/prelude", a->tmp) >= (int)sizeof pre)
         return gl_fail(e, GL_ERR_TOOL, "%s: the path is too long", a->path);
-    if (mkdir(src, 0755) != 0 || write_new(a->copy, a->src, a->len) != 0)
+    if (mkdir(src, 0755) != 0 || gl_write_new(a->copy, a->src, a->len) != 0)
         return gl_fail(e, GL_ERR_TOOL, "cannot copy %s into the sandbox's folder %s: %s", a->path,
                        a->tmp, strerror(errno));
+    char rtlib[PATH_MAX], rt[PATH_MAX];
+    if (!a->opts->program ||
+        !gl_program_runtime_paths(rtlib, sizeof rtlib, a->rtinc, sizeof a->rtinc))
+        a->rtinc[0] = '\0';
+    if (geteuid() == 0 && *a->rtinc) {
+        if (snprintf(rt, sizeof rt, "%s/cudart", a->tmp) >= (int)sizeof rt ||
+            gl_copy_tree(a->rtinc, rt) != 0)
+            return gl_fail(e, GL_ERR_TOOL,
+                           "cannot copy gpulearn's CUDA runtime headers %s into the sandbox's "
+                           "folder: %s",
+                           a->rtinc, strerror(errno));
+        snprintf(a->rtinc, sizeof a->rtinc, "%s", rt);
+        setenv("GPULEARN_CUDART_INCLUDE", rt, 1);
+    }
     if (geteuid() == 0 && *a->prelude) {
-        if (copy_tree(a->prelude, pre) != 0)
+        if (gl_copy_tree(a->prelude, pre) != 0)
             return gl_fail(e, GL_ERR_TOOL,
                            "cannot copy the prelude %s into the sandbox's folder: %s", a->prelude,
                            strerror(errno));
@@ -170,8 +140,8 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                  : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
-    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real,  a->prelude,
-                                a->copy,           a->nvrtc_dir, a->nvrtc_real, a->ptxas};
+    const char *const read[] = {"/usr/local/cuda", a->cuda,       a->cuda_real, a->prelude, a->copy,
+                                a->nvrtc_dir,      a->nvrtc_real, a->ptxas,     a->rtinc};
     const gl_sandbox_opts so = {.dir = tmp,
                                 .read = read,
                                 .nread = (int)(sizeof read / sizeof read[0]),

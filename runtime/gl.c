@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <ftw.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -608,4 +610,48 @@ const char *gl_display_path(const char *path)
     if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1])
         return path + n + 1;
     return path;
+}
+
+int gl_write_new(const char *dst, const void *data, size_t len)
+{
+    int fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    int ok = gl_write_all(fd, data, len) == 0;
+    const int e = errno;
+    ok &= close(fd) == 0;
+    if (!ok)
+        errno = e;
+    return ok ? 0 : -1;
+}
+
+/* gl_copy_tree's source and destination roots (nftw passes no context; only
+ * single-threaded sandboxed children call it). */
+static struct {
+    const char *src, *dst;
+} tree;
+
+static int copy_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    char to[PATH_MAX];
+    if (snprintf(to, sizeof to, "%s%s", tree.dst, p + strlen(tree.src)) >= (int)sizeof to)
+        return -1;
+    if (flag == FTW_D)
+        return mkdir(to, 0755);
+    if (flag == FTW_F && S_ISREG(st->st_mode)) {
+        gl_error ignored;
+        size_t len = 0;
+        char *data = gl_read_file(p, &len, &ignored);
+        int rc = data ? gl_write_new(to, data, len) : -1;
+        free(data);
+        return rc;
+    }
+    return 0; /* links and the rest are not copied */
+}
+
+int gl_copy_tree(const char *src, const char *dst)
+{
+    tree.src = src, tree.dst = dst;
+    return nftw(src, copy_entry, 16, FTW_PHYS);
 }

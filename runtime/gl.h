@@ -71,6 +71,15 @@ gl_status gl_write_report(const char *path, const void *data, size_t len, gl_err
 /* Writes all len bytes to fd, retrying short writes and EINTR; 0, or -1 with errno. */
 int gl_write_all(int fd, const void *data, size_t len);
 
+/* Writes len bytes to a new file dst (mode 0644; never over an existing file or through
+ * a link): 0, or -1 with errno. */
+int gl_write_new(const char *dst, const void *data, size_t len);
+
+/* Copies the folders and regular files under src (a folder, or one file) to dst, which
+ * must not exist; links and the rest are not copied. Not thread-safe (nftw): for a
+ * sandboxed child's prepare step. 0, or -1 with errno. */
+int gl_copy_tree(const char *src, const char *dst);
+
 /* A private temporary folder, $TMPDIR/gpulearn-<kind>-<pid>-XXXXXX (mode 0700; kind "cc"
  * for a compilation, "run" for a sandboxed run), into dir[n]. This process holds a lock
  * on it (flock) until gl_tmpdir_remove, so that another gpulearn can tell it is in use.

@@ -1741,6 +1741,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const gl_exercise *e = l->exercise;
     if (!e)
         return gl_fail(err, GL_ERR_INPUT, "lesson '%s' has no exercise to grade", l->id);
+    if (e->program && !opts->compile.program) /* compile.program: its kernel's matrix */
+        return grade_program_exercise(l, submission, opts, rep, err);
     snprintf(rep->lesson, sizeof rep->lesson, "%s", l->id);
     snprintf(rep->submission, sizeof rep->submission, "%s",
              gl_display_path(submission ? submission : e->starter));
@@ -1794,7 +1796,9 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     grade_jobs J = {0}; /* the runs in worker processes (opts->jobs > 1) */
     for (int i = 0; i < e->nchecks; i++)
         traced |= e->checks[i].kind == GL_CHECK_METRIC;
-    gl_status st = gl_compile_cuda(e->reference, &opts->compile, &ref, err);
+    gl_compile_opts ref_compile = opts->compile;
+    ref_compile.source = NULL, ref_compile.source_len = 0; /* the submission's bytes */
+    gl_status st = gl_compile_cuda(e->reference, &ref_compile, &ref, err);
     if (st != GL_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
@@ -1823,11 +1827,19 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const char *not_run = NULL;
     gl_compile_opts sub_compile = opts->compile;
     sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
-    /* the submission is read once, here, and every build compiles these bytes: a file
-     * swapped for a link or another file after this read changes nothing */
-    sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    /* the submission is read once, here (or by the caller: a program exercise's kernel,
+     * opts->compile.source), and every build compiles these bytes: a file swapped for a
+     * link or another file after this read changes nothing */
+    if (opts->compile.source && (sub_src = malloc(opts->compile.source_len + 1))) {
+        memcpy(sub_src, opts->compile.source, opts->compile.source_len);
+        sub_src[opts->compile.source_len] = '\0';
+    } else if (!opts->compile.source) {
+        sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    }
     if (!sub_src) {
-        st = err ? err->status : GL_ERR_INPUT;
+        st = opts->compile.source ? gl_fail(err, GL_ERR_NOMEM, "out of memory")
+             : err                ? err->status
+                                  : GL_ERR_INPUT;
         goto done;
     }
     sub_compile.source = sub_src;
@@ -2260,6 +2272,8 @@ int grade_lint(const char *dir, FILE *out)
     gl_expect_probe_gpu(&eo);
     for (int s = 0; s < l.nsteps; s++) {
         const gl_step *step = &l.steps[s];
+        if (step->program)
+            problems += grade_program_lint_step(&l, s, out);
         if (!step->launch)
             continue;
         gl_spec spec;

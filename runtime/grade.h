@@ -86,6 +86,25 @@ uint64_t grade_new_seed(void);
 gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_grade_opts *opts,
                          gl_grade_report *rep, gl_error *err);
 
+/* grade_exercise for a program exercise (gl_exercise.program; runtime/grade_program.c):
+ * the submission's program built and run in the sandbox beside the reference program,
+ * judged by "compiles", "output_matches_reference", "exit_status", "launches_clean" and
+ * "no_leaks", then the kernel matrix's checks ("kernel.matches_reference", ...) when the exercise has a
+ * launch. grade_exercise calls it; errors as grade_exercise's. */
+gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
+                                 const gl_grade_opts *opts, gl_grade_report *rep, gl_error *err);
+
+/* The names of the checks a grading of exercise e reports, in its report's order
+ * ("compiles" first; a program exercise's own, then "kernel.compiles" and its kernel's),
+ * into names (at most max); returns how many: `grade --batch`'s CSV columns. */
+int grade_check_names(const gl_exercise *e, char (*names)[64], int max);
+
+/* `gpulearn lint` of a program step (gl_step.program): the program builds, runs on the
+ * simulator with the step's args and exits with its "status"; a step that exits 0 has
+ * no faulting, refused or erroneous launch. Writes one line per problem to out; returns
+ * how many. */
+int grade_program_lint_step(const gl_lesson *l, int step, FILE *out);
+
 /* The pieces of grading that the TUI's `r` on an exercise reuses to run the learner's
  * kernel at one graded size and compare it with the reference as the grader does. */
 

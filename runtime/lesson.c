@@ -208,6 +208,65 @@ static cJSON *launch_with_arch(const cJSON *launch, const char *arch)
     return js;
 }
 
+/* An array of strings at js.key (absent: none) into *out, *n. */
+static gl_status get_strings(ctx *c, const cJSON *js, const char *key, const char *field,
+                             char ***out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(js, key);
+    if (!a)
+        return GL_OK;
+    char f[96];
+    snprintf(f, sizeof f, "%s.%s", field, key);
+    if (!cJSON_IsArray(a))
+        return bad(c, f, "must be an array of strings");
+    *out = calloc((size_t)cJSON_GetArraySize(a) + 1, sizeof **out);
+    if (!*out)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, a)
+    {
+        if (!cJSON_IsString(it))
+            return bad(c, f, "must be an array of strings");
+        if (!((*out)[(*n)++] = strdup(it->valuestring)))
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    }
+    return GL_OK;
+}
+
+/* A step whose "program" is a whole CUDA program (README "Writing a lesson"): its file,
+ * "args" and "status"; no kernel, launch or launch amendments. */
+static gl_status load_program_step(ctx *c, const char *dir, const cJSON *js, char *field,
+                                   gl_step *s)
+{
+    static const char *const launch_keys[] = {"kernel",  "launch", "gpu_launch",
+                                              "kernels", "map",    "expect"};
+    for (size_t k = 0; k < sizeof launch_keys / sizeof launch_keys[0]; k++)
+        if (cJSON_GetObjectItemCaseSensitive(js, launch_keys[k])) {
+            char f[96];
+            snprintf(f, sizeof f, "%s.%s", field, launch_keys[k]);
+            return bad(c, f, "a step with a \"program\" has no launch: the program launches");
+        }
+    gl_status st = get_path(c, dir, js, "program", field, 1, &s->kernel);
+    if (st != GL_OK)
+        return st;
+    const size_t n = strlen(s->kernel);
+    if (n < 3 || strcmp(s->kernel + n - 3, ".cu") != 0)
+        return bad(c, strcat(field, ".program"), "must name a .cu file (a whole CUDA program)");
+    s->program = 1;
+    if (!(s->view = strdup("text")))
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    if ((st = get_strings(c, js, "args", field, &s->args, &s->nargs)) != GL_OK)
+        return st;
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(js, "status");
+    if (status && (!cJSON_IsNumber(status) || status->valuedouble != (int)status->valuedouble ||
+                   status->valuedouble < 0 || status->valuedouble > 255))
+        return bad(c, strcat(field, ".status"), "must be an exit status from 0 to 255");
+    s->status = status ? (int)status->valuedouble : 0;
+    return GL_OK;
+}
+
 /* Launch changes: a step's "gpu_launch", an entry of its "kernels" or of its gpu_launch's
  * "kernels". Each of `keys` replaces the launch's own; "args" is an object naming
  * arguments of the launch, each with any of "len", "value", "shape" and "init" to replace
@@ -280,8 +339,9 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
     snprintf(field, sizeof field, "steps[%d]", i);
     if (!cJSON_IsObject(js))
         return bad(c, field, "must be an object");
-    static const char *const keys[] = {"title", "text",   "kernel",     "launch",  "view", "map",
-                                       "arch",  "expect", "gpu_launch", "kernels", NULL};
+    static const char *const keys[] = {"title",   "text", "kernel", "launch",     "view",
+                                       "map",     "arch", "expect", "gpu_launch", "kernels",
+                                       "program", "args", "status", NULL};
     gl_status st = only_keys(c, js, field, keys);
     if (st == GL_OK)
         st = get_arch(c, js, field, &s->arch);
@@ -293,6 +353,11 @@ static gl_status load_step(ctx *c, const char *dir, const cJSON *js, int i, gl_s
         st = get_path(c, dir, js, "kernel", field, 0, &s->kernel);
     if (st != GL_OK)
         return st;
+    if (cJSON_GetObjectItemCaseSensitive(js, "program"))
+        return load_program_step(c, dir, js, field, s);
+    if (cJSON_GetObjectItemCaseSensitive(js, "args") ||
+        cJSON_GetObjectItemCaseSensitive(js, "status"))
+        return bad(c, field, "\"args\" and \"status\" belong to a step with a \"program\"");
     const cJSON *view = cJSON_GetObjectItemCaseSensitive(js, "view");
     const char *vname = s->kernel ? "grid_map" : "text";
     if (view) {
@@ -685,13 +750,64 @@ static gl_status check_adversarial(ctx *c, const char *dir, const gl_exercise *e
     return GL_OK;
 }
 
+/* The exercise's "hints": an array of strings. */
+static gl_status load_hints(ctx *c, const cJSON *js, gl_exercise *e)
+{
+    const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");
+    if (hints && !cJSON_IsArray(hints))
+        return bad(c, "exercise.hints", "must be an array of strings");
+    return get_strings(c, js, "hints", "exercise", &e->hints, &e->nhints);
+}
+
+/* A program exercise's "program": {"runs": [{"args": [...], "stdin": "..."}],
+ * "tolerance": T, "timeout": S} (lesson.h gl_program_exercise). */
+static gl_status load_program_exercise(ctx *c, const cJSON *js, gl_exercise *e)
+{
+    static const char *const keys[] = {"runs", "tolerance", "timeout", NULL};
+    static const char *const run_keys[] = {"args", "stdin", NULL};
+    if (!cJSON_IsObject(js))
+        return bad(c, "exercise.program", "must be an object {\"runs\": [...], ...}");
+    gl_status st = only_keys(c, js, "exercise.program", keys);
+    if (st != GL_OK)
+        return st;
+    gl_program_exercise *p = e->program = calloc(1, sizeof *p);
+    if (!p)
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    p->timeout_s = 30;
+    if ((st = get_number(c, js, "exercise.program", "tolerance", 0, 1e300, &p->tolerance, NULL)) !=
+            GL_OK ||
+        (st = get_number(c, js, "exercise.program", "timeout", 1, 600, &p->timeout_s, NULL)) !=
+            GL_OK)
+        return st;
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(js, "runs");
+    if (runs &&
+        (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0 || cJSON_GetArraySize(runs) > 16))
+        return bad(c, "exercise.program.runs",
+                   "must be an array of 1 to 16 runs {\"args\": [...]}");
+    p->nruns = runs ? cJSON_GetArraySize(runs) : 1;
+    if (!(p->runs = calloc((size_t)p->nruns, sizeof *p->runs)))
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    for (int i = 0; runs && i < p->nruns; i++) {
+        const cJSON *r = cJSON_GetArrayItem(runs, i);
+        char f[64];
+        snprintf(f, sizeof f, "exercise.program.runs[%d]", i);
+        if (!cJSON_IsObject(r))
+            return bad(c, f, "must be an object {\"args\": [...], \"stdin\": \"...\"}");
+        if ((st = only_keys(c, r, f, run_keys)) != GL_OK ||
+            (st = get_strings(c, r, "args", f, &p->runs[i].args, &p->runs[i].nargs)) != GL_OK ||
+            (st = get_text(c, r, "stdin", f, 0, &p->runs[i].stdin_text)) != GL_OK)
+            return st;
+    }
+    return GL_OK;
+}
+
 static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exercise *e)
 {
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
     static const char *const keys[] = {"title",      "text",         "starter", "reference",
                                        "launch",     "sizes",        "checks",  "hints",
-                                       "step_limit", "memory_limit", NULL};
+                                       "step_limit", "memory_limit", "program", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);
@@ -704,6 +820,20 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if (st != GL_OK)
         return st;
     const cJSON *launch = cJSON_GetObjectItemCaseSensitive(js, "launch");
+    const cJSON *program = cJSON_GetObjectItemCaseSensitive(js, "program");
+    if (program) {
+        if ((st = load_program_exercise(c, program, e)) != GL_OK)
+            return st;
+        /* the kernel inside the program is graded too when the exercise says how */
+        const int has = (launch != NULL) + (cJSON_GetObjectItemCaseSensitive(js, "sizes") != NULL) +
+                        (cJSON_GetObjectItemCaseSensitive(js, "checks") != NULL);
+        if (has != 0 && has != 3)
+            return bad(c, "exercise",
+                       "a program exercise has \"launch\", \"sizes\" and \"checks\" (its "
+                       "kernel graded as well) or none of them");
+        if (!has)
+            return load_hints(c, js, e);
+    }
     if (!cJSON_IsObject(launch))
         return bad(c, "exercise.launch", "missing (a launch spec object; numbers may use n)");
     e->launch = cJSON_Duplicate(launch, 1);
@@ -739,20 +869,21 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     e->memory_limit = (uint64_t)limit;
     if ((st = add_implicit_checks(c, e)) != GL_OK)
         return st;
-    const cJSON *hints = cJSON_GetObjectItemCaseSensitive(js, "hints");
-    if (hints) {
-        if (!cJSON_IsArray(hints))
-            return bad(c, "exercise.hints", "must be an array of strings");
-        e->nhints = cJSON_GetArraySize(hints);
-        e->hints = calloc((size_t)e->nhints + 1, sizeof *e->hints);
-        for (int i = 0; i < e->nhints; i++) {
-            const cJSON *h = cJSON_GetArrayItem(hints, i);
-            if (!cJSON_IsString(h))
-                return bad(c, "exercise.hints", "must be an array of strings");
-            e->hints[i] = strdup(h->valuestring);
-        }
-    }
-    return GL_OK;
+    return load_hints(c, js, e);
+}
+
+/* The label of the lesson in folder dir (gl_lesson.label) into out[8]. */
+static void label_of(const char *dir, char out[8])
+{
+    const char *base = strrchr(dir, '/');
+    base = base ? base + 1 : dir;
+    while (base[0] == '0' && isdigit((unsigned char)base[1]))
+        base++;
+    size_t n = 0;
+    while (n < 7 && isalnum((unsigned char)base[n]))
+        n++;
+    memcpy(out, base, n);
+    out[n] = '\0';
 }
 
 static int number_of(const char *dir)
@@ -816,6 +947,7 @@ gl_status lesson_parse(const char *text, size_t len, const char *dir, gl_lesson 
     }
     out->dir = strdup(dir);
     out->number = number_of(dir);
+    label_of(dir, out->label);
     if ((st = get_text(&c, js, "id", "", 1, &out->id)) != GL_OK ||
         (st = get_text(&c, js, "title", "", 1, &out->title)) != GL_OK ||
         (st = get_text(&c, js, "summary", "", 1, &out->summary)) != GL_OK ||
@@ -871,6 +1003,7 @@ void lesson_free(gl_lesson *l)
         cJSON_Delete(s->gpu_launch);
         gl_expect_free(s->expect, s->nexpect);
         cJSON_Delete(s->kernels);
+        free_strings(s->args, s->nargs);
     }
     free(l->steps);
     free(l->arch);
@@ -891,6 +1024,13 @@ void lesson_free(gl_lesson *l)
         }
         free(e->checks);
         free_strings(e->hints, e->nhints);
+        for (int i = 0; e->program && i < e->program->nruns; i++) {
+            free_strings(e->program->runs[i].args, e->program->runs[i].nargs);
+            free(e->program->runs[i].stdin_text);
+        }
+        if (e->program)
+            free(e->program->runs);
+        free(e->program);
         free(e);
     }
     free(l->dir);
@@ -931,6 +1071,7 @@ gl_status lesson_list(gl_lesson **out, int *count, gl_error *err)
                     ls[k].dir = strdup(dir);
                     ls[k].id = strdup(names[i]->d_name);
                     ls[k].number = number_of(dir);
+                    label_of(dir, ls[k].label);
                     ls[k].title = strdup("(broken: this lesson does not load)");
                     ls[k].broken = strdup(lerr.msg);
                     if (!ls[k].dir || !ls[k].id || !ls[k].title || !ls[k].broken) {
@@ -982,12 +1123,15 @@ gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err)
     int all_digits = *name != '\0';
     for (const char *p = name; *p; p++)
         all_digits &= isdigit((unsigned char)*p) != 0;
+    const char *label = name; /* "00b" is "0b" */
+    while (label[0] == '0' && isdigit((unsigned char)label[1]))
+        label++;
     int found = -1;
     for (int i = 0; i < n && found < 0; i++) {
         const char *base = strrchr(ls[i].dir, '/');
         base = base ? base + 1 : ls[i].dir;
         if ((all_digits && ls[i].number == atoi(name)) || strcmp(ls[i].id, name) == 0 ||
-            strcmp(base, name) == 0)
+            strcmp(base, name) == 0 || (!all_digits && strcmp(ls[i].label, label) == 0))
             found = i;
     }
     if (found >= 0) {

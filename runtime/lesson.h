@@ -34,7 +34,33 @@ typedef struct gl_step {
     struct cJSON *kernels; /* "kernels" (owned), or NULL: per other kernel of the
                                  step's file, the launch changes it runs with (grid,
                                  block, args' len...; lesson_step_spec_for) */
+    int program;           /* 1: kernel is a whole program (lesson.json "program" in place
+                              of "kernel"): `gpulearn run` runs it; no launch */
+    char **args;           /* a program step's "args" (its command-line arguments), nargs */
+    int nargs;
+    int status; /* a program step's "status": the exit status it ends with (0 default; 1
+                   for a step whose point is an error its checks catch) */
 } gl_step;
+
+/* One run of a program exercise: the arguments and stdin both programs get. An argument
+ * "{seed}" is the grading's seed, so that inputs a program draws from it change with
+ * every grading, as kernel exercises' random inputs do. */
+typedef struct gl_program_case {
+    char **args; /* nargs of them */
+    int nargs;
+    char *stdin_text; /* "stdin", or NULL: empty */
+} gl_program_case;
+
+/* A program exercise's "program": the learner writes a whole program (README "Writing a
+ * lesson"), graded by its output against the reference program's, its exit status and
+ * every launch's checkers (runtime/grade_program.c). */
+typedef struct gl_program_exercise {
+    gl_program_case *runs; /* "runs" (default: one run without arguments), nruns */
+    int nruns;
+    double tolerance; /* "tolerance": numbers in stdout may differ from the reference's by
+                         this much (absolute); 0: stdout byte for byte */
+    double timeout_s; /* "timeout": seconds of wall time per run (default 30) */
+} gl_program_exercise;
 
 /* One automated check of an exercise ("kind" in lesson.json). */
 typedef enum gl_check_kind {
@@ -97,16 +123,23 @@ typedef struct gl_exercise {
     int nchecks;
     char **hints;
     int nhints;
-    uint64_t step_limit;   /* "step_limit": warp instructions one graded launch may
+    uint64_t step_limit;          /* "step_limit": warp instructions one graded launch may
                               issue before it counts as an endless loop (0 = default) */
-    uint64_t memory_limit; /* "memory_limit": bytes of simulated memory one graded launch
+    uint64_t memory_limit;        /* "memory_limit": bytes of simulated memory one graded launch
                               may hold (gl_run_opts.memory_limit; 0 = GL_MEMORY_LIMIT_GRADE) */
+    gl_program_exercise *program; /* "program": starter and reference are whole programs;
+                                     then launch, sizes and checks (all or none) grade the
+                                     kernel the launch names inside them. NULL: a kernel
+                                     exercise */
 } gl_exercise;
 
 typedef struct gl_lesson {
-    char *dir;  /* the lesson's folder */
-    char *id;   /* short id ("threads") */
-    int number; /* from the folder name NN-slug */
+    char *dir;     /* the lesson's folder */
+    char *id;      /* short id ("threads") */
+    int number;    /* from the folder name NN-slug */
+    char label[8]; /* the folder name's number as a learner types it: its digits without
+                      leading zeros and the letters after them ("1", "12", "0b" for
+                      00b-first-program, the lesson after 0 and before 1) */
     char *title;
     char *summary;
     char *arch; /* optional top-level "arch" (canonical "sm_80"): the target of every step
@@ -137,8 +170,9 @@ void lesson_free(gl_lesson *l);
 gl_status lesson_list(gl_lesson **out, int *count, gl_error *err);
 void lesson_list_free(gl_lesson *ls, int count);
 
-/* Finds a lesson by number ("1", "01"), id ("threads"), folder name ("01-threads") or
- * path to a lesson folder. GL_ERR_USAGE "no lesson 'x' (gpulearn list shows them)". */
+/* Finds a lesson by number ("1", "01"), label ("0b", "00b"), id ("threads"), folder name
+ * ("01-threads") or path to a lesson folder (a number shared by lessons 0 and 0b is
+ * lesson 0's). GL_ERR_USAGE "no lesson 'x' (gpulearn list shows them)". */
 gl_status lesson_find(const char *name, gl_lesson *out, gl_error *err);
 
 /* The launch spec of step i (source = the step's kernel unless the spec names one). */

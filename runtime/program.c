@@ -60,6 +60,17 @@ static int find_file(const char *env, const char *built, const char *name, char 
     return access(buf, R_OK) == 0;
 }
 
+int gl_program_runtime_paths(char *lib, size_t liblen, char *inc, size_t inclen)
+{
+    return find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, liblen) &&
+           find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, inclen);
+}
+
+int gl_program_sanitized(void)
+{
+    return GL_CUDART_SANLIB[0] != '\0';
+}
+
 /* Runs argv (stderr into errpath when not NULL, else passed through); its exit status,
  * or -1 when it could not start. */
 static int run_tool(char *const argv[], const char *errpath, int verbose)
@@ -161,7 +172,7 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
                 "%s does not compile: it calls %s: not provided by gpulearn's CUDA runtime", src,
                 names);
     else if (rc != 0)
-        gl_fail(err, GL_ERR_COMPILE, "%s does not compile (clang, %s code)", src, side);
+        gl_fail(err, GL_ERR_COMPILE, "%s does not compile (%s)", src, side);
     free(text);
     return rc == 0 ? 0 : -1;
 }
@@ -185,8 +196,14 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
         argv[n++] = GL_CUDART_SANLIB;
     for (int i = 0; i < nobj && n < PROG_MAXARGS; i++)
         argv[n++] = objs[i];
-    if (lib)
+    if (lib) {
+        /* cudart's object even in a program that calls no CUDA function: its start (the
+         * sandbox's SIGSYS handler) and its exit (leaks) run in every program */
+        argv[n++] = strcmp(extra ? extra : "", "-cudart=none") == 0
+                        ? "-Xlinker=--undefined=__cudaRegisterFatBinary"
+                        : "-Wl,--undefined=__cudaRegisterFatBinary";
         argv[n++] = lib;
+    }
     argv[n++] = "-ldl";
     argv[n++] = "-lm";
     argv[n++] = "-lpthread";

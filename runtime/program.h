@@ -5,6 +5,7 @@
 #define GL_PROGRAM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runtime/compile.h"
 #include "runtime/gl.h"
@@ -21,6 +22,12 @@ typedef struct gl_program_opts {
     int native;           /* --backend gpu: an ordinary nvcc build with NVIDIA's runtime, run
                              on the GPU (-arch=native, or arch's) */
     int verbose;          /* print each compiler command to stderr */
+    int sandbox;          /* gl_program_build_untrusted: build in the sandbox (unused by
+                             gl_program_build itself) */
+    const char *source;   /* gl_program_build_untrusted: the bytes of sources[0], read once
+                             by the caller (a submission also graded as a kernel), or NULL:
+                             read there; source_len of them */
+    size_t source_len;
 } gl_program_opts;
 
 /* Compiles and links the program into an executable `dir`/prog (dir: a folder the caller
@@ -42,6 +49,90 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
  * on stderr. -1 when it could not start (err set). */
 int gl_program_run(const char *exe, char *const argv[], const char *arch, const char *schedule,
                    double timeout_s, gl_error *err);
+
+/* The files of gpulearn's CUDA runtime a build uses: the archive (libgpulearn_cudart.a)
+ * into lib and its include folder into inc; 1 when both are found. */
+int gl_program_runtime_paths(char *lib, size_t liblen, char *inc, size_t inclen);
+
+/* 1 in a sanitizer build (make MODE=asan/ubsan), whose programs link the sanitizer's
+ * runtime: a program's own leaks are then not reported (ASAN_OPTIONS). */
+int gl_program_sanitized(void);
+
+/* ------------------------------------------------ untrusted programs (program_sandbox.c)
+ *
+ * A program a learner hands in for grading (or `gpulearn run --sandbox`) is untrusted
+ * twice: its source reaches the compilers, and its host code runs natively. Both go
+ * through the sandbox kernels' compiles and runs use (runtime/sandbox.h): its own
+ * folder, the only one it may write (a file there at most GL_PROGRAM_FILE_BYTES); the
+ * system's libraries and the compilers read-only, nothing of the learner's home; no
+ * sockets; no new processes; CPU time, memory and wall time bounded; an environment
+ * holding only gpulearn's settings; its output counted, and stopped past a limit. */
+
+/* gl_program_build in a child on copies of the sources, each read once
+ * (gl_read_submission: never through a link) and written to dir/src under its base
+ * name; with o->sandbox the child is sandboxed (gl_sandbox_spawn: compile limits,
+ * GL_COMPILE_WALL_S of wall time), so that the compilers read nothing else of the
+ * learner's (-I folders apart). The compilers' messages go to *log (malloc'd, may be
+ * NULL; caller frees), naming the files by their base names. Errors as
+ * gl_program_build's, and GL_ERR_TOOL when no sandbox can be made (no Landlock). */
+gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, char *exe,
+                                     size_t exelen, char **log, gl_error *err);
+
+/* Limits of a sandboxed program: CPU seconds (RLIMIT_CPU), bytes of address space
+ * (RLIMIT_AS: the simulator's device memory of managed allocations included), the
+ * largest file it may write in its folder (RLIMIT_FSIZE), and how much stdout and stderr
+ * together `gpulearn run --sandbox` passes on and grading keeps. */
+#define GL_PROGRAM_CPU_S 60
+#define GL_PROGRAM_MEMORY (4ull << 30)
+#define GL_PROGRAM_FILE_BYTES (64ull << 20)
+#define GL_PROGRAM_OUTPUT_RUN (64ull << 20)
+#define GL_PROGRAM_OUTPUT_GRADE (1ull << 20)
+
+/* How gl_program_exec runs a program. */
+typedef struct gl_program_exec_opts {
+    const char *arch;           /* GPULEARN_PROG_ARCH: the device profile, or NULL */
+    const char *schedule;       /* GPULEARN_PROG_SCHEDULE: "random:SEED", or NULL */
+    const char *record;         /* GPULEARN_PROG_RECORD: the file cudart writes each launch's
+                             record to, or NULL */
+    double timeout_s;           /* wall-clock limit, seconds; 0: none */
+    const char *timeout_origin; /* where it came from, for the message ("--timeout") */
+    int sandbox;                /* 1: in the sandbox (gl_sandbox_opts.program) */
+    const char *dir;            /* its folder: the sandbox's (the only one it may write,
+                                   HOME and TMPDIR), where stdin_text is put; its working
+                                   folder is dir/src where that exists (the sources of
+                                   gl_program_build_untrusted), else dir */
+    unsigned cpu_s;             /* sandbox: RLIMIT_CPU, seconds; 0: GL_PROGRAM_CPU_S */
+    uint64_t memory;            /* sandbox: RLIMIT_AS, bytes; 0: GL_PROGRAM_MEMORY */
+    const char *stdin_text;     /* its stdin, or NULL: empty (/dev/null) with capture, else
+                               gpulearn's own */
+    int capture;                /* 1: stdout and stderr into the result; 0: passed on to
+                             gpulearn's own stdout and stderr as they come */
+    uint64_t output_limit;      /* bytes of stdout and stderr together, past which it is
+                              stopped (what came before is kept); 0: none */
+    const char *output_origin;  /* where the limit came from, for the message */
+} gl_program_exec_opts;
+
+/* How a program ended and, with capture, what it wrote. */
+typedef struct gl_program_result {
+    int status;      /* its exit status (0-255); killed by a signal: 128 + the signal;
+                      stopped by gpulearn (timeout, output flood) or the sandbox (a
+                      forbidden call, the CPU or file limit): 1 */
+    int signal;      /* > 0: killed by this signal (not gpulearn's kill) */
+    int timed_out;   /* stopped at timeout_s */
+    int flooded;     /* stopped past output_limit */
+    char *out, *err; /* capture: its stdout and stderr, NUL-terminated (never NULL) */
+    size_t outlen, errlen;
+    char why[768]; /* gpulearn's sentence when it did not end by itself or was killed by a
+                      signal (the limit or the signal named), "" when it exited */
+} gl_program_result;
+void gl_program_result_free(gl_program_result *r);
+
+/* Runs the built program exe with argv (argv[0] its name in messages) as o says,
+ * its stdout and stderr through pipes (no terminal): in a child of its own process
+ * group, killed with gpulearn; in the sandbox with o->sandbox. Returns 0 when it ran
+ * (*res says how it ended), -1 when it could not start or confine itself (err set). */
+int gl_program_exec(const char *exe, char *const argv[], const gl_program_exec_opts *o,
+                    gl_program_result *res, gl_error *err);
 
 /* ---- launch records (docs/architecture.md "Whole programs", "Launch records") ----
  * gl_program_run's child inherits gpulearn's environment: set GPULEARN_PROG_RECORD to a

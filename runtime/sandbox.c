@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -76,8 +77,12 @@ static int add_rule(int ruleset, const char *path, uint64_t rights, uint64_t fil
  * reading or writing other processes (ptrace, process_vm_*), and kernel facilities a
  * compiler never needs (bpf, perf_event_open, keyrings, mounts, namespaces, modules).
  * System calls of another architecture's ABI (i386 int 0x80 on x86-64) kill the process:
- * libseccomp's default for architectures the filter does not name. */
-static gl_status deny_syscalls(gl_error *err)
+ * libseccomp's default for architectures the filter does not name. program: a whole
+ * program's host code: the same calls and new processes (fork, vfork, clone without
+ * CLONE_THREAD) raise SIGSYS (SCMP_ACT_TRAP) instead; clone3, whose flags a filter
+ * cannot read, fails with ENOSYS, so that the C library falls back to clone for threads
+ * (glibc's __clone_internal does). */
+static gl_status deny_syscalls(int program, gl_error *err)
 {
     static const char *const denied[] = {
         "socket",      "socketpair",      "ptrace",        "process_vm_readv", "process_vm_writev",
@@ -89,11 +94,21 @@ static gl_status deny_syscalls(gl_error *err)
     if (!f)
         return gl_fail(err, GL_ERR_TOOL, "seccomp_init failed");
     int rc = 0;
+    const uint32_t action = program ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EACCES);
     for (size_t i = 0; i < sizeof denied / sizeof denied[0] && rc == 0; i++) {
         const int nr = seccomp_syscall_resolve_name(denied[i]);
         if (nr != __NR_SCMP_ERROR)
-            rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), nr, 0);
+            rc = seccomp_rule_add(f, action, nr, 0);
     }
+    if (program && rc == 0)
+        rc = seccomp_rule_add(f, SCMP_ACT_TRAP, SCMP_SYS(fork), 0);
+    if (program && rc == 0)
+        rc = seccomp_rule_add(f, SCMP_ACT_TRAP, SCMP_SYS(vfork), 0);
+    if (program && rc == 0)
+        rc = seccomp_rule_add(f, SCMP_ACT_TRAP, SCMP_SYS(clone), 1,
+                              SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    if (program && rc == 0)
+        rc = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     if (rc == 0)
         rc = seccomp_load(f);
     seccomp_release(f);
@@ -148,8 +163,9 @@ gl_status gl_sandbox_drop_root(gl_error *err)
     return GL_OK;
 }
 
-gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *const *write,
-                              int nwrite, gl_error *err)
+/* gl_sandbox_restrict, with a whole program's filter when program is 1. */
+static gl_status restrict_self(const char *const *read, int nread, const char *const *write,
+                               int nwrite, int program, gl_error *err)
 {
 #ifdef GL_HAVE_LANDLOCK
     int abi = gl_sandbox_available();
@@ -199,11 +215,23 @@ gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *co
         return gl_fail(err, GL_ERR_TOOL, "landlock_restrict_self: %s", strerror(e));
     }
     close(ruleset);
-    return deny_syscalls(err);
+    return deny_syscalls(program, err);
 #else
-    (void)read, (void)nread, (void)write, (void)nwrite;
+    (void)read, (void)nread, (void)write, (void)nwrite, (void)program;
     return gl_fail(err, GL_ERR_TOOL, "this build has no Landlock (not Linux)");
 #endif
+}
+
+gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *const *write,
+                              int nwrite, gl_error *err)
+{
+    return restrict_self(read, nread, write, nwrite, 0, err);
+}
+
+gl_status gl_sandbox_restrict_program(const char *const *read, int nread, const char *const *write,
+                                      int nwrite, gl_error *err)
+{
+    return restrict_self(read, nread, write, nwrite, 1, err);
 }
 
 /* ------------------------------------------------------------ sandboxed children */
@@ -231,6 +259,7 @@ static void spawn_limits(void *ctx)
     const struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     limit(RLIMIT_CPU, o->cpu_s);
+    limit(RLIMIT_FSIZE, o->file_bytes);
 #ifndef __SANITIZE_ADDRESS__
     limit(RLIMIT_AS, o->address_space);
     limit(RLIMIT_DATA, o->data_bytes);
@@ -275,7 +304,7 @@ static void spawn_body(int fd, void *arg)
         st = gl_fail(&e, GL_ERR_TOOL, "cannot enter the sandbox's folder %s: %s", o->dir,
                      strerror(errno));
     if (st == GL_OK)
-        st = gl_sandbox_restrict(read, nread, write, 2, &e);
+        st = restrict_self(read, nread, write, 2, o->program, &e);
     free(read);
     if (st != GL_OK) {
         gl_msg_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));

@@ -45,6 +45,11 @@ int gl_sandbox_available(void);
 gl_status gl_sandbox_restrict(const char *const *read, int nread, const char *const *write,
                               int nwrite, gl_error *err);
 
+/* gl_sandbox_restrict with the seccomp filter of a whole program's host code
+ * (gl_sandbox_opts.program): no new processes, and a forbidden call raises SIGSYS. */
+gl_status gl_sandbox_restrict_program(const char *const *read, int nread, const char *const *write,
+                                      int nwrite, gl_error *err);
+
 /* Run as root (effective uid 0): becomes user nobody (its ids from /etc/passwd, else
  * GL_SANDBOX_NOBODY) with no supplementary groups, for good. Otherwise does nothing.
  * GL_ERR_TOOL when the ids cannot be changed. */
@@ -78,6 +83,14 @@ typedef struct gl_sandbox_opts {
                                builds, whose shadow memory is one huge mapping */
     uint64_t data_bytes;    /* RLIMIT_DATA, bytes; 0: none (same exception) */
     unsigned cpu_s;         /* RLIMIT_CPU, seconds; 0: none */
+    uint64_t file_bytes;    /* RLIMIT_FSIZE, bytes: the largest file it may write (past
+                               it SIGXFSZ); 0: none */
+    /* 1: a whole program's host code (docs/architecture.md "Whole programs"): besides the
+     * filter's usual denials, it may start no process (fork, vfork, posix_spawn, clone
+     * without CLONE_THREAD; threads are allowed), and a forbidden system call stops it
+     * with SIGSYS (seccomp's trap) instead of failing with EACCES, so that gpulearn can
+     * say what it tried (cudart's SIGSYS handler names the call). */
+    int program;
 } gl_sandbox_opts;
 
 /* The message (child.h) a sandboxed child sends when it cannot confine itself, its

@@ -1,9 +1,13 @@
-/* test_lessons.c — every shipped lesson loads, every step's kernel runs on the simulator
+/* test_lessons.c — every shipped lesson loads in order (0b between 0 and 1, without
+ * moving a learner's saved progress), every step's kernel runs on the simulator
  * and what its text states about the run holds ("expect"), every exercise's reference
  * passes its checks and its starter fails them; the lesson 1 grader reports what went
  * wrong in plain words; expect entries that contradict a run fail lint, malformed ones do
  * not load; "gpu_launch" applies on a GPU only. Runs from the repo root. */
 #include <check.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +16,7 @@
 
 #include "runtime/grade.h"
 #include "runtime/lesson.h"
+#include "runtime/workspace.h"
 
 static gl_lesson *lessons;
 static int nlessons;
@@ -29,15 +34,31 @@ static void teardown(void)
     lesson_list_free(lessons, nlessons);
 }
 
+/* The shipped lesson with id `id` (the test fails when there is none). */
+static gl_lesson *by_id(const char *id)
+{
+    for (int i = 0; i < nlessons; i++)
+        if (strcmp(lessons[i].id, id) == 0)
+            return &lessons[i];
+    ck_abort_msg("no lesson '%s'", id);
+    return NULL;
+}
+
+/* Lessons come in the order of their folders' names: 0, then 0b (00b-first-program,
+ * "Your first CUDA program"), then 1, 2, ...; the label is the number a learner types. */
 START_TEST(test_shipped_lessons_load_in_order)
 {
-    static const char *const ids[] = {"gpu",        "threads",    "indexing", "warps",
-                                      "divergence", "coalescing", "shared",   "sync",
-                                      "atomics",    "reduction",  "scan"};
-    ck_assert_int_ge(nlessons, 11);
-    for (int i = 0; i < 11; i++) {
-        ck_assert_int_eq(lessons[i].number, i);
+    static const char *const ids[] = {"gpu",   "first-program", "threads",    "indexing",
+                                      "warps", "divergence",    "coalescing", "shared",
+                                      "sync",  "atomics",       "reduction",  "scan"};
+    static const char *const labels[] = {"0", "0b", "1", "2", "3", "4",
+                                         "5", "6",  "7", "8", "9", "10"};
+    static const int numbers[] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    ck_assert_int_ge(nlessons, 12);
+    for (int i = 0; i < 12; i++) {
+        ck_assert_int_eq(lessons[i].number, numbers[i]);
         ck_assert_str_eq(lessons[i].id, ids[i]);
+        ck_assert_str_eq(lessons[i].label, labels[i]);
         ck_assert_int_ge(lessons[i].nsteps, i ? 3 : 1);
         ck_assert_int_le(lessons[i].nsteps, 7);
         if (i > 0) {
@@ -46,13 +67,129 @@ START_TEST(test_shipped_lessons_load_in_order)
             ck_assert_int_le(lessons[i].exercise->nhints, 3);
         }
     }
-    ck_assert_int_eq(lessons[0].number, 0);
-    ck_assert_str_eq(lessons[0].id, "gpu");
-    ck_assert_int_eq(lessons[1].number, 1);
-    ck_assert_str_eq(lessons[1].id, "threads");
     ck_assert_ptr_null(lessons[0].exercise);
-    ck_assert_ptr_nonnull(lessons[1].exercise);
-    ck_assert_int_ge(lessons[1].exercise->nhints, 2);
+    /* 0b: every step a whole program, the exercise one too, its kernel graded as well */
+    const gl_lesson *p = &lessons[1];
+    for (int s = 0; s < p->nsteps; s++) {
+        ck_assert(p->steps[s].program);
+        ck_assert_ptr_null(p->steps[s].launch);
+    }
+    ck_assert_int_eq(p->steps[2].status, 1); /* the 1025-thread launch stops check.cu */
+    ck_assert_ptr_nonnull(p->exercise->program);
+    ck_assert_int_eq(p->exercise->program->nruns, 2);
+    ck_assert_str_eq(p->exercise->program->runs[1].args[1], "{seed}");
+    ck_assert_ptr_nonnull(p->exercise->launch);
+}
+END_TEST
+
+/* A learner's progress (progress.json, keyed by lesson id) of a version without lesson 0b
+ * is the same after it: each lesson keeps its steps, its pass and its exercise copy, the
+ * last lesson seen is still the one reopened, and 0b starts with nothing. */
+START_TEST(test_adding_a_lesson_keeps_saved_progress)
+{
+    char root[] = "/tmp/gl_progressXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    setenv("XDG_DATA_HOME", root, 1);
+    char dir[64], path[128];
+    snprintf(dir, sizeof dir, "%s/gpulearn", root);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"format\": 1, \"last_lesson\": \"indexing\", \"lessons\": {"
+          "\"gpu\": {\"steps_seen\": 7, \"last_step\": 2}, "
+          "\"threads\": {\"steps_seen\": 63, \"last_step\": 5, \"passed\": true}, "
+          "\"indexing\": {\"steps_seen\": 3, \"last_step\": 1}}}\n",
+          f);
+    fclose(f);
+    gl_lesson_progress *pr = NULL;
+    int n = 0;
+    gl_error err = {0};
+    ck_assert_int_eq(progress_load(&pr, &n, NULL, 0, &err), GL_OK);
+    static const struct {
+        const char *id;
+        unsigned seen;
+        int last;
+        bool passed;
+    } want[] = {{"gpu", 7, 2, false},
+                {"first-program", 0, -1, false},
+                {"threads", 63, 5, true},
+                {"indexing", 3, 1, false}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        const gl_lesson *l = by_id(want[w].id);
+        const gl_lesson_progress *got = NULL;
+        for (int k = 0; k < n; k++)
+            if (strcmp(pr[k].id, l->id) == 0)
+                got = &pr[k];
+        ck_assert_msg((got ? got->steps_seen : 0) == want[w].seen, "%s", want[w].id);
+        ck_assert_int_eq(got ? got->last_step : -1, want[w].last);
+        ck_assert_int_eq(got ? got->passed : false, want[w].passed);
+    }
+    char last[64];
+    ck_assert(progress_last_lesson(last, sizeof last));
+    ck_assert_str_eq(last, "indexing");
+    /* the exercise copies are named by lesson id: 1's stays where it was */
+    char copy[PATH_MAX], want_copy[PATH_MAX];
+    ck_assert_int_eq(workspace_exercise_path(by_id("threads"), copy, sizeof copy, &err), GL_OK);
+    snprintf(want_copy, sizeof want_copy, "%s/threads/exercise.cu", dir);
+    ck_assert_str_eq(copy, want_copy);
+    free(pr);
+    unsetenv("XDG_DATA_HOME");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A step's "program" and an exercise's "program" are validated with their place. */
+START_TEST(test_program_steps_and_exercises_are_validated_with_their_place)
+{
+    static const struct {
+        const char *keys, *msg;
+    } cases[] = {
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\", \"program\": \"lesson.json\"}]",
+         "D/lesson.json: steps[0].program: must name a .cu file (a whole CUDA program)"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\", \"program\": \"alloc.cu\", "
+         "\"launch\": {}}]",
+         "D/lesson.json: steps[0].launch: a step with a \"program\" has no launch"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\", \"program\": \"alloc.cu\", "
+         "\"status\": 256}]",
+         "D/lesson.json: steps[0].status: must be an exit status from 0 to 255"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\", \"args\": [\"1\"]}]",
+         "D/lesson.json: steps[0]: \"args\" and \"status\" belong to a step with a \"program\""},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\", \"program\": \"alloc.cu\", "
+         "\"args\": [1]}]",
+         "D/lesson.json: steps[0].args: must be an array of strings"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], \"exercise\": {\"text\": \"t\", "
+         "\"starter\": \"exercise.cu\", \"reference\": \"solution.cu\", \"program\": {}, "
+         "\"sizes\": [1]}",
+         "D/lesson.json: exercise: a program exercise has \"launch\", \"sizes\" and \"checks\""},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], \"exercise\": {\"text\": \"t\", "
+         "\"starter\": \"exercise.cu\", \"reference\": \"solution.cu\", \"program\": "
+         "{\"runs\": []}}",
+         "D/lesson.json: exercise.program.runs: must be an array of 1 to 16 runs"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], \"exercise\": {\"text\": \"t\", "
+         "\"starter\": \"exercise.cu\", \"reference\": \"solution.cu\", \"program\": "
+         "{\"runs\": [{\"argv\": []}]}}",
+         "D/lesson.json: exercise.program.runs[0].argv: unknown key"},
+        {"\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], \"exercise\": {\"text\": \"t\", "
+         "\"starter\": \"exercise.cu\", \"reference\": \"solution.cu\", \"program\": "
+         "{\"tolerance\": -1}}",
+         "D/lesson.json: exercise.program.tolerance: must be a number from 0 to"},
+    };
+    const char *d = "lessons/00b-first-program";
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"format\": 1, \"id\": \"x\", \"title\": \"t\", \"summary\": \"s\", %s}",
+                 cases[i].keys);
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_int_eq(lesson_parse(text, strlen(text), d, &l, &err), GL_ERR_INPUT);
+        char full[600]; /* "D" stands for the folder */
+        snprintf(full, sizeof full, "%s%s", d, cases[i].msg + 1);
+        ck_assert_msg(strncmp(err.msg, full, strlen(full)) == 0, "%s\nnot: %s", err.msg, full);
+    }
 }
 END_TEST
 
@@ -79,7 +216,7 @@ START_TEST(test_lesson1_hello_prints_one_line_per_thread)
 {
     gl_spec spec;
     gl_error err = {0};
-    ck_assert_int_eq(lesson_step_spec(&lessons[1], 0, &spec, &err), GL_OK);
+    ck_assert_int_eq(lesson_step_spec(by_id("threads"), 0, &spec, &err), GL_OK);
     gl_run_opts opts = {.backend = GL_BACKEND_SIM};
     gl_run_result res;
     ck_assert_msg(gl_run_spec(&spec, &opts, &res, &err) == GL_OK, "%s", err.msg);
@@ -108,7 +245,7 @@ START_TEST(test_lesson1_starter_report_names_the_out_of_bounds_store)
 {
     gl_grade_report rep;
     gl_error err = {0};
-    ck_assert_int_eq(grade_exercise(&lessons[1], NULL, NULL, &rep, &err), GL_OK);
+    ck_assert_int_eq(grade_exercise(by_id("threads"), NULL, NULL, &rep, &err), GL_OK);
     /* compiles, the two declared checks, then the five every exercise gets */
     ck_assert_int_eq(rep.nchecks, 8);
     ck_assert_str_eq(rep.checks[0].name, "compiles");
@@ -138,7 +275,7 @@ START_TEST(test_wrong_answer_reports_first_differing_index)
     fclose(f);
     gl_grade_report rep;
     gl_error err = {0};
-    ck_assert_int_eq(grade_exercise(&lessons[1], path, NULL, &rep, &err), GL_OK);
+    ck_assert_int_eq(grade_exercise(by_id("threads"), path, NULL, &rep, &err), GL_OK);
     ck_assert(!rep.passed);
     ck_assert(!rep.checks[1].passed);
     ck_assert(rep.checks[2].passed);
@@ -162,8 +299,20 @@ START_TEST(test_lesson_find_by_number_id_and_folder)
         ck_assert_str_eq(l.id, "threads");
         lesson_free(&l);
     }
+    /* 0b: by its label (with or without the leading zero), id and folder; 0 is lesson 0 */
+    const char *first[] = {"0b", "00b", "first-program", "00b-first-program"};
+    for (size_t i = 0; i < sizeof first / sizeof *first; i++) {
+        gl_lesson l;
+        gl_error err = {0};
+        ck_assert_msg(lesson_find(first[i], &l, &err) == GL_OK, "%s: %s", first[i], err.msg);
+        ck_assert_str_eq(l.id, "first-program");
+        lesson_free(&l);
+    }
     gl_lesson l;
     gl_error err = {0};
+    ck_assert_int_eq(lesson_find("0", &l, &err), GL_OK);
+    ck_assert_str_eq(l.id, "gpu");
+    lesson_free(&l);
     ck_assert_int_eq(lesson_find("nope", &l, &err), GL_ERR_USAGE);
     ck_assert_str_eq(err.msg, "no lesson 'nope' (gpulearn list shows them)");
 }
@@ -534,6 +683,8 @@ static Suite *lessons_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_shipped_lessons_load_in_order);
+    tcase_add_test(tc, test_adding_a_lesson_keeps_saved_progress);
+    tcase_add_test(tc, test_program_steps_and_exercises_are_validated_with_their_place);
     tcase_add_test(tc, test_every_step_kernel_runs_on_the_simulator);
     tcase_add_test(tc, test_lesson1_hello_prints_one_line_per_thread);
     tcase_add_test(tc, test_every_shipped_lesson_lints_clean);

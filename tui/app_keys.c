@@ -111,7 +111,7 @@ static handler_result act_next(app *a)
             app_lesson_open(a, &a->lessons[next], false);
             a->list_sel = next;
             char msg[200];
-            snprintf(msg, sizeof msg, "lesson %d: %.160s", a->lesson->number,
+            snprintf(msg, sizeof msg, "lesson %s: %.160s", a->lesson->label,
                      a->lesson->title ? a->lesson->title : "");
             app_set_flash(a, msg);
             return H_REDRAW;

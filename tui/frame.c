@@ -75,7 +75,7 @@ static void draw_status(const app *a)
             backend[0] = '\0';
         const char *sep = backend[0] ? term_glyph()->dot : "";
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s %s %s", a->lesson->number,
+            snprintf(left, sizeof left, "lesson %s %s step %d/%d%s%s %s %s", a->lesson->label,
                      term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names, sep,
                      backend);
         else
@@ -89,7 +89,7 @@ static void draw_status(const app *a)
     }
     if (a->flash[0]) { /* a message matters more than the back end's name */
         if (a->screen == SCREEN_LESSON && a->lesson)
-            snprintf(left, sizeof left, "lesson %d %s step %d/%d%s%s", a->lesson->number,
+            snprintf(left, sizeof left, "lesson %s %s step %d/%d%s%s", a->lesson->label,
                      term_glyph()->dot, a->step + 1, app_nsteps(a), names[0] ? " " : "", names);
         else
             left[0] = '\0';
@@ -158,8 +158,8 @@ static void draw_title(const app *a)
 {
     char left[512];
     if (a->screen == SCREEN_LESSON && a->lesson)
-        snprintf(left, sizeof left, "gpulearn %s Lesson %d: %s",
-                 strcmp(term_glyph()->h, "-") ? "\u2014" : "-", a->lesson->number,
+        snprintf(left, sizeof left, "gpulearn %s Lesson %s: %s",
+                 strcmp(term_glyph()->h, "-") ? "\u2014" : "-", a->lesson->label,
                  a->lesson->title ? a->lesson->title : "");
     else
         snprintf(left, sizeof left, "gpulearn %s learn CUDA by running it",
@@ -212,7 +212,7 @@ static void draw_list(const app *a, int y, int h)
             wattroff(win, attr);
         }
         char num[16];
-        snprintf(num, sizeof num, "%2d", l->number);
+        snprintf(num, sizeof num, "%2s", l->label);
         int x = 2;
         int by, bx;
         getbegyx(win, by, bx);
@@ -250,7 +250,7 @@ static void draw_list(const app *a, int y, int h)
             mvwaddstr(win, y0, i, term_glyph()->h);
         wattroff(win, term_attr(TC_BORDER));
         tlines L = {0};
-        tl_printf(&L, cols, term_attr(TC_HEADING), "%d %s %s", l->number, term_glyph()->dot,
+        tl_printf(&L, cols, term_attr(TC_HEADING), "%s %s %s", l->label, term_glyph()->dot,
                   l->title ? l->title : "");
         if (l->broken)
             tl_wrap(&L, l->broken, cols, term_attr(TC_BAD));
