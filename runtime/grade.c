@@ -2117,6 +2117,15 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
 
 uint64_t grade_new_seed(void)
 {
+    /* GPULEARN_GRADE_SEED: every grading without --seed uses this one (a walk through
+     * the TUI's screens compared before and after a change: tools/tui_capture.sh) */
+    const char *fixed = getenv("GPULEARN_GRADE_SEED");
+    if (fixed && *fixed) {
+        char *end = NULL;
+        const unsigned long long v = strtoull(fixed, &end, 10);
+        if (!*end && fixed[0] != '-' && v <= 0xffffffffull)
+            return v;
+    }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t x =

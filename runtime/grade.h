@@ -74,7 +74,8 @@ typedef struct gl_grade_opts {
     int jobs;
 } gl_grade_opts;
 
-/* A fresh grading seed below 2^32 (clock and process id). */
+/* A fresh grading seed below 2^32 (clock and process id); the environment's
+ * GPULEARN_GRADE_SEED instead when it holds a whole number below 2^32. */
 uint64_t grade_new_seed(void);
 
 /* Grades `submission` (a .cu file; NULL = the exercise's starter) against lesson l.
