@@ -2148,7 +2148,7 @@ static void add_text(cJSON *obj, const char *key, const char *s)
     free(clean);
 }
 
-void grade_report_write_json(FILE *f, const gl_grade_report *r)
+cJSON *grade_report_to_json(const gl_grade_report *r)
 {
     cJSON *js = cJSON_CreateObject();
     add_text(js, "lesson", r->lesson);
@@ -2167,7 +2167,13 @@ void grade_report_write_json(FILE *f, const gl_grade_report *r)
         add_text(c, "detail", r->checks[i].detail);
         cJSON_AddItemToArray(checks, c);
     }
-    char *text = cJSON_Print(js);
+    return js;
+}
+
+void grade_report_write_json(FILE *f, const gl_grade_report *r)
+{
+    cJSON *js = grade_report_to_json(r);
+    char *text = js ? cJSON_Print(js) : NULL;
     if (text)
         fprintf(f, "%s\n", text);
     free(text);
