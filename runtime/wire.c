@@ -247,6 +247,45 @@ static int diag_fix(gl_diag *d)
            d->severity == GL_DIAG_NOTE;
 }
 
+void gl_wire_put_fault(gl_wire_out *w, const gl_fault *f)
+{
+    gl_wire_put_bytes(w, f, sizeof *f);
+}
+
+int gl_wire_get_fault(gl_wire_in *in, gl_fault *f)
+{
+    gl_wire_get_bytes(in, f, sizeof *f);
+    if (!in->ok || !fault_fix(f)) {
+        in->ok = 0;
+        memset(f, 0, sizeof *f);
+        return -1;
+    }
+    return 0;
+}
+
+void gl_wire_put_findings(gl_wire_out *w, const gl_finding *f, int n)
+{
+    gl_wire_put_blob(w, f, f ? (size_t)n * sizeof *f : 0);
+}
+
+int gl_wire_get_findings(gl_wire_in *in, gl_finding **f, int *n)
+{
+    void *p;
+    size_t count;
+    *f = NULL, *n = 0;
+    if (gl_wire_get_array(in, &p, &count, sizeof **f, WIRE_MAX_RECORDS) != 0)
+        return -1;
+    gl_finding *ff = p;
+    for (size_t i = 0; i < count; i++)
+        if (!finding_fix(&ff[i])) {
+            free(p);
+            in->ok = 0;
+            return -1;
+        }
+    *f = ff, *n = (int)count;
+    return 0;
+}
+
 static void put_diags(gl_wire_out *w, const gl_diag *d, int n)
 {
     gl_wire_put_blob(w, d, d ? (size_t)n * sizeof *d : 0);
@@ -554,7 +593,7 @@ void gl_wire_put_run(gl_wire_out *w, const gl_run_result *r)
     gl_wire_put_buffers(w, r->buffers, r->nargs);
     gl_wire_put_u64(w, (uint64_t)r->nargs);
     gl_wire_put_str(w, r->stdout_text);
-    gl_wire_put_bytes(w, &r->fault, sizeof r->fault);
+    gl_wire_put_fault(w, &r->fault);
     gl_wire_put_bytes(w, &r->stats, sizeof r->stats);
     gl_wire_put_bytes(w, &r->elapsed_ms, sizeof r->elapsed_ms);
     gl_wire_put_str(w, r->ptx);
@@ -565,7 +604,7 @@ void gl_wire_put_run(gl_wire_out *w, const gl_run_result *r)
     gl_wire_put_bytes(w, &r->timing, sizeof r->timing);
     gl_wire_put_trace(w, r->trace);
     put_metrics(w, r->metrics);
-    gl_wire_put_blob(w, r->findings, r->findings ? (size_t)r->nfindings * sizeof *r->findings : 0);
+    gl_wire_put_findings(w, r->findings, r->nfindings);
     gl_wire_put_u64(w, (uint64_t)r->findings_dropped);
     gl_wire_put_u64(w, (uint64_t)r->nerrors);
     gl_wire_put_u64(w, (uint64_t)r->nwarnings);
@@ -593,7 +632,7 @@ int gl_wire_get_run(gl_wire_in *in, gl_run_result *r)
     else if (!r->buffers)
         r->nargs = (int)nargs; /* no buffers (a run that never allocated) */
     r->stdout_text = gl_wire_get_str(in);
-    gl_wire_get_bytes(in, &r->fault, sizeof r->fault);
+    gl_wire_get_fault(in, &r->fault);
     gl_wire_get_bytes(in, &r->stats, sizeof r->stats);
     gl_wire_get_bytes(in, &r->elapsed_ms, sizeof r->elapsed_ms);
     r->ptx = gl_wire_get_str(in);
@@ -605,16 +644,12 @@ int gl_wire_get_run(gl_wire_in *in, gl_run_result *r)
     CUT(r->timing.device), CUT(r->timing.library.note);
     gl_wire_get_trace(in, &r->trace);
     get_metrics(in, &r->metrics);
-    void *p;
-    size_t n;
-    if (gl_wire_get_array(in, &p, &n, sizeof *r->findings, WIRE_MAX_RECORDS) == 0)
-        r->findings = p, r->nfindings = (int)n;
-    for (int i = 0; in->ok && i < r->nfindings; i++)
-        if (!finding_fix(&r->findings[i]))
-            in->ok = 0;
+    gl_wire_get_findings(in, &r->findings, &r->nfindings);
     r->findings_dropped = (int)gl_wire_get_u64(in);
     r->nerrors = (int)gl_wire_get_u64(in);
     r->nwarnings = (int)gl_wire_get_u64(in);
+    void *p;
+    size_t n;
     if (gl_wire_get_array(in, &p, &n, sizeof *r->dptr, WIRE_MAX_ARGS) == 0) {
         r->dptr = p;
         if (p && n != (size_t)r->nargs)
@@ -624,8 +659,6 @@ int gl_wire_get_run(gl_wire_in *in, gl_run_result *r)
     CUT(r->occupancy.limiter), CUT(r->occupancy.regs_why);
     gl_wire_get_bytes(in, &r->peaks, sizeof r->peaks);
     CUT(r->peaks.device);
-    if (in->ok && !fault_fix(&r->fault))
-        in->ok = 0;
     if (!in->ok) {
         gl_run_result_free(r);
         return -1;
@@ -708,6 +741,42 @@ int gl_wire_get_exercise(gl_wire_in *in, gl_exercise_result *x)
         in->ok = 0;
     if (!in->ok) {
         exercise_result_free(x);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the GPU worker's records */
+
+void gl_wire_put_device_info(gl_wire_out *w, const gl_device_info *d)
+{
+    gl_wire_put_bytes(w, d, sizeof *d);
+}
+
+int gl_wire_get_device_info(gl_wire_in *in, gl_device_info *d)
+{
+    gl_wire_get_bytes(in, d, sizeof *d);
+    CUT(d->name), CUT(d->driver);
+    if (!in->ok || in->p != in->end) {
+        in->ok = 0;
+        memset(d, 0, sizeof *d);
+        return -1;
+    }
+    return 0;
+}
+
+void gl_wire_put_library(gl_wire_out *w, const gl_library_run *l)
+{
+    gl_wire_put_bytes(w, l, sizeof *l);
+}
+
+int gl_wire_get_library(gl_wire_in *in, gl_library_run *l)
+{
+    gl_wire_get_bytes(in, l, sizeof *l);
+    CUT(l->note);
+    if (!in->ok || in->p != in->end) {
+        in->ok = 0;
+        memset(l, 0, sizeof *l);
         return -1;
     }
     return 0;

@@ -1,9 +1,12 @@
 /* wire.h — the one codec for what gpulearn's processes hand each other through a pipe
  * (child.h messages): a run's result (gl_run_result, its trace and metrics included), a
- * grading's report (gl_grade_report) and an exercise run (gl_exercise_result). The TUI's
- * worker (tui/job.c), `grade --batch`'s workers (cli/cmd_grade.c) and a sandboxed
- * simulation (runtime/run.c) send them with it; everything that crosses a pipe whole is
- * written and read here, once.
+ * grading's report (gl_grade_report), an exercise run (gl_exercise_result) and the GPU
+ * worker's records (gl_device_info, gl_library_run). The TUI's worker (tui/job.c),
+ * `grade --batch`'s workers (cli/cmd_grade.c), a sandboxed simulation (runtime/run.c)
+ * and the GPU worker (runtime/worker.c) send them with it; every record that crosses a
+ * pipe is written and read here, once. (Raw bytes stay raw: a buffer after a run, the
+ * GPU worker's kernel times and addresses, a GPU trace buffer, which
+ * runtime/instrument.c decodes.)
  *
  * Format: host byte order and the plain records of runtime/result.h as bytes (both ends
  * are the same executable); every pointer's contents follow in place, as a length and
@@ -75,6 +78,15 @@ int gl_wire_get_array(gl_wire_in *in, void **out, size_t *count, size_t size, si
 
 /* ------------------------------------------------------------- gpulearn's types */
 
+/* A fault record (runtime/result.h): its kind and space checked, its strings ended. */
+void gl_wire_put_fault(gl_wire_out *w, const gl_fault *f);
+int gl_wire_get_fault(gl_wire_in *in, gl_fault *f); /* 0, or -1 (f zeroed) */
+
+/* n findings (NULL travels as NULL): kinds, hazards and spaces checked, strings ended. */
+void gl_wire_put_findings(gl_wire_out *w, const gl_finding *f, int n);
+/* *f (malloc'd, caller frees) and *n. 0, or -1 with *f NULL. */
+int gl_wire_get_findings(gl_wire_in *in, gl_finding **f, int *n);
+
 /* Every field of r: buffers (their data or none, and their sizes), printf text, the
  * records, the PTX, the compiler's log and messages, timing, findings, the trace (not
  * its sink, a function of the sender's), the metrics (not their streaming state) and
@@ -100,6 +112,14 @@ int gl_wire_get_report(gl_wire_in *in, gl_grade_report *r);
 void gl_wire_put_exercise(gl_wire_out *w, const gl_exercise_result *x);
 /* Into *x (zeroed first; exercise_result_free). 0, or -1 with x zeroed. */
 int gl_wire_get_exercise(gl_wire_in *in, gl_exercise_result *x);
+
+/* Device properties and a library run (the GPU worker's INFO and LIBRARY messages):
+ * the records as bytes, so the payload is the struct; decoding cuts their strings and
+ * wants nothing after them. 0, or -1 with the record zeroed. */
+void gl_wire_put_device_info(gl_wire_out *w, const gl_device_info *d);
+int gl_wire_get_device_info(gl_wire_in *in, gl_device_info *d);
+void gl_wire_put_library(gl_wire_out *w, const gl_library_run *l);
+int gl_wire_get_library(gl_wire_in *in, gl_library_run *l);
 
 /* ------------------------------------------------------------- messages */
 

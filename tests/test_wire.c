@@ -298,12 +298,28 @@ static char *encode_run(const gl_run_result *r, size_t *len)
 
 /* ------------------------------------------------------------------ round trips */
 
+/* GL_WIRE_SEEDS=DIR: writes the encodings this suite starts from into DIR (fuzz/fuzz_wire's
+ * seeds, fuzz/corpus/wire). */
+static void seed(const char *name, const char *p, size_t len)
+{
+    const char *dir = getenv("GL_WIRE_SEEDS");
+    if (!dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(p, 1, len, f), len);
+    fclose(f);
+}
+
 START_TEST(test_every_field_of_a_run_result_survives)
 {
     gl_run_result r, back;
     make_run(&r);
     size_t len;
     char *p = encode_run(&r, &len);
+    seed("run", p, len);
     ck_assert_int_eq(get_run(p, len, &back), 0);
     same_run(&r, &back);
     /* none of it: a run that made nothing */
@@ -346,6 +362,7 @@ START_TEST(test_every_field_of_a_grade_report_survives)
     }
     size_t len;
     char *p = gl_wire_encode(put_report, &r, &len);
+    seed("report", p, len);
     gl_wire_in in = gl_wire_in_of(p, len);
     ck_assert_int_eq(gl_wire_get_report(&in, &back), 0);
     ck_assert(in.p == in.end);
@@ -387,6 +404,7 @@ START_TEST(test_every_field_of_an_exercise_run_survives)
     x.cmp = (gl_exercise_cmp){1, 1000, 0.5, 1000, 872, 1, 128};
     size_t len;
     char *p = gl_wire_encode(put_exercise, &x, &len);
+    seed("exercise", p, len);
     gl_wire_in in = gl_wire_in_of(p, len);
     ck_assert_int_eq(gl_wire_get_exercise(&in, &back), 0);
     gl_exercise_result a = x, b = back;
@@ -396,6 +414,40 @@ START_TEST(test_every_field_of_an_exercise_run_survives)
     free(p);
     exercise_result_free(&x);
     exercise_result_free(&back);
+}
+END_TEST
+
+static void put_info(gl_wire_out *w, const void *o)
+{
+    gl_wire_put_device_info(w, o);
+}
+
+START_TEST(test_the_gpu_workers_records_are_the_structs_with_their_strings_ended)
+{
+    gl_device_info d, back;
+    fill(&d, sizeof d, 13); /* strings not ended: the decoder ends them */
+    size_t len;
+    char *p = gl_wire_encode(put_info, &d, &len);
+    ck_assert_uint_eq(len, sizeof d); /* the payload is the struct: old senders still fit */
+    gl_wire_in in = gl_wire_in_of(p, len);
+    ck_assert_int_eq(gl_wire_get_device_info(&in, &back), 0);
+    ck_assert_uint_eq((unsigned char)back.name[sizeof back.name - 1], 0);
+    ck_assert_uint_eq((unsigned char)back.driver[sizeof back.driver - 1], 0);
+    END(d.name), END(d.driver);
+    ck_assert(memcmp(&d, &back, sizeof d) == 0);
+    in = gl_wire_in_of(p, len - 1); /* short */
+    ck_assert_int_eq(gl_wire_get_device_info(&in, &back), -1);
+    free(p);
+    gl_library_run l, lback;
+    fill(&l, sizeof l, 14);
+    char q[sizeof l + 1];
+    memcpy(q, &l, sizeof l);
+    in = gl_wire_in_of(q, sizeof q); /* a byte too many */
+    ck_assert_int_eq(gl_wire_get_library(&in, &lback), -1);
+    in = gl_wire_in_of(q, sizeof l);
+    ck_assert_int_eq(gl_wire_get_library(&in, &lback), 0);
+    END(l.note);
+    ck_assert(memcmp(&l, &lback, sizeof l) == 0);
 }
 END_TEST
 
@@ -650,6 +702,7 @@ static Suite *wire_suite(void)
     tcase_add_test(tc, test_every_field_of_a_run_result_survives);
     tcase_add_test(tc, test_every_field_of_a_grade_report_survives);
     tcase_add_test(tc, test_every_field_of_an_exercise_run_survives);
+    tcase_add_test(tc, test_the_gpu_workers_records_are_the_structs_with_their_strings_ended);
     tcase_add_test(tc, test_every_truncation_of_a_run_is_refused);
     tcase_add_test(tc, test_corrupted_and_random_messages_never_crash_the_decoder);
     tcase_add_test(tc, test_indexes_and_kinds_out_of_range_are_refused);
