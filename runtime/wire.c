@@ -276,6 +276,10 @@ int gl_wire_get_findings(gl_wire_in *in, gl_finding **f, int *n)
     if (gl_wire_get_array(in, &p, &count, sizeof **f, WIRE_MAX_RECORDS) != 0)
         return -1;
     gl_finding *ff = p;
+    if (count == 0) { /* none arrive as NULL */
+        free(p);
+        return 0;
+    }
     for (size_t i = 0; i < count; i++)
         if (!finding_fix(&ff[i])) {
             free(p);
@@ -329,9 +333,12 @@ int gl_wire_get_buffers(gl_wire_in *in, gl_buffer **out, int *count)
         return in->ok ? 0 : -1;
     in->p -= sizeof has; /* read again as a bounded count */
     const size_t n = get_count(in, WIRE_MAX_ARGS, 16);
-    gl_buffer *b = n ? calloc(n, sizeof *b) : malloc(1); /* none: an empty array, not NULL */
-    if (!in->ok || !b) {
-        free(b);
+    if (!in->ok)
+        return -1;
+    if (n == 0) /* an empty array arrives as none */
+        return 0;
+    gl_buffer *b = calloc(n, sizeof *b);
+    if (!b) {
         in->ok = 0;
         return -1;
     }
@@ -651,8 +658,10 @@ int gl_wire_get_run(gl_wire_in *in, gl_run_result *r)
     void *p;
     size_t n;
     if (gl_wire_get_array(in, &p, &n, sizeof *r->dptr, WIRE_MAX_ARGS) == 0) {
-        r->dptr = p;
-        if (p && n != (size_t)r->nargs)
+        r->dptr = n ? p : NULL; /* none arrive as NULL */
+        if (!n)
+            free(p);
+        else if (n != (size_t)r->nargs)
             in->ok = 0;
     }
     gl_wire_get_bytes(in, &r->occupancy, sizeof r->occupancy);

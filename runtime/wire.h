@@ -10,7 +10,9 @@
  *
  * Format: host byte order and the plain records of runtime/result.h as bytes (both ends
  * are the same executable); every pointer's contents follow in place, as a length and
- * its bytes (a NULL pointer is its own length, so NULL and "" stay apart). Sending makes
+ * its bytes (a NULL pointer is its own length, so NULL and "" stay apart, and an empty
+ * array stays one; but a run's buffers, findings and buffer addresses, when it has
+ * none, arrive as NULL, which the TUI's views read as "none"). Sending makes
  * two passes, one counting and one writing, so a trace of tens of MB is never copied.
  *
  * Never trusted: a message may come from a child that ran a learner's code, so decoding
@@ -84,7 +86,7 @@ int gl_wire_get_fault(gl_wire_in *in, gl_fault *f); /* 0, or -1 (f zeroed) */
 
 /* n findings (NULL travels as NULL): kinds, hazards and spaces checked, strings ended. */
 void gl_wire_put_findings(gl_wire_out *w, const gl_finding *f, int n);
-/* *f (malloc'd, caller frees) and *n. 0, or -1 with *f NULL. */
+/* *f (malloc'd, caller frees; NULL when there are none) and *n. 0, or -1 with *f NULL. */
 int gl_wire_get_findings(gl_wire_in *in, gl_finding **f, int *n);
 
 /* Every field of r: buffers (their data or none, and their sizes), printf text, the
@@ -102,7 +104,8 @@ int gl_wire_get_trace(gl_wire_in *in, trace_t **t);
 
 /* n buffers (data may be NULL: sizes travel alone). */
 void gl_wire_put_buffers(gl_wire_out *w, const gl_buffer *b, int n);
-/* *b (spec_buffers_free) and *n; NULL and 0 when none. 0, or -1 with nothing kept. */
+/* *b (spec_buffers_free) and *n; NULL and 0 when none (n was 0). 0, or -1 with nothing
+ * kept. */
 int gl_wire_get_buffers(gl_wire_in *in, gl_buffer **b, int *n);
 
 void gl_wire_put_report(gl_wire_out *w, const gl_grade_report *r);
