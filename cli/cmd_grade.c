@@ -48,8 +48,7 @@ typedef struct batch_out {
 static void put_out(gl_wire_out *w, const void *obj)
 {
     const batch_out *o = obj;
-    gl_wire_put_u64(w, (uint64_t)o->st);
-    gl_wire_put_str(w, o->msg);
+    gl_wire_put_status(w, o->st, o->msg);
     if (o->st == GL_OK)
         gl_wire_put_report(w, o->rep);
 }
@@ -102,19 +101,14 @@ static int batch_report(gl_pool_result *res, gl_grade_report *rep, char *why, si
         snprintf(why, why_len, "the grader produced no report");
     else {
         gl_wire_in in = gl_wire_in_of(m->data, (size_t)m->h.len);
-        const uint64_t st = gl_wire_get_u64(&in);
-        char *msg = gl_wire_get_str(&in);
-        if (in.ok && st == GL_OK && gl_wire_get_report(&in, rep) == 0 && in.p == in.end) {
-            free(msg);
+        gl_status st;
+        gl_wire_get_status(&in, &st, why, why_len);
+        if (in.ok && st == GL_OK && gl_wire_get_report(&in, rep) == 0 && in.p == in.end)
             return 0;
-        }
-        if (in.ok && st != GL_OK && st <= GL_ERR_NOMEM && in.p == in.end)
-            snprintf(why, why_len, "%s", msg ? msg : "");
-        else
+        if (!in.ok || st == GL_OK || in.p != in.end)
             snprintf(why, why_len, "the grader's report could not be read");
         grade_report_free(rep);
         memset(rep, 0, sizeof *rep);
-        free(msg);
     }
     return -1;
 }

@@ -1,6 +1,6 @@
 /* fuzz_wire.c — libFuzzer target for the codec of what crosses a pipe (runtime/wire.h):
- * arbitrary bytes decoded as a run's result, a grading's report, an exercise run and the
- * GPU worker's records, as the parent of a sandboxed child would. A decoded result is
+ * arbitrary bytes decoded as a run's result, a grading's report, an exercise run, a
+ * call's status and the GPU worker's records, as the parent of a sandboxed child would. A decoded result is
  * encoded again and must decode (what the decoder accepts is whole and consistent).
  * Seeds: corpus/wire/, encodings of tests/test_wire.c's results. Built only by
  * `make fuzz` (and by `make check` with the stub driver). */
@@ -41,6 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gl_exercise_result ex;
     if (gl_wire_get_exercise(&in, &ex) == 0)
         exercise_result_free(&ex);
+    in = gl_wire_in_of(data, size);
+    gl_status st;
+    char msg[64];
+    gl_wire_get_status(&in, &st, msg, sizeof msg);
     in = gl_wire_in_of(data, size);
     gl_device_info d;
     gl_wire_get_device_info(&in, &d);

@@ -1552,11 +1552,9 @@ static void put_job_out(gl_wire_out *w, const void *obj)
 {
     const job_out *o = obj;
     const sim_run *r = o->r;
-    gl_wire_put_u64(w, (uint64_t)o->st);
-    gl_wire_put_u64(w, (uint64_t)o->err->status);
-    gl_wire_put_bytes(w, o->err->msg, sizeof o->err->msg);
-    gl_wire_put_u64(w, (uint64_t)r->status);
-    gl_wire_put_bytes(w, r->error, sizeof r->error);
+    gl_wire_put_status(w, o->st, NULL);
+    gl_wire_put_status(w, o->err->status, o->err->msg);
+    gl_wire_put_status(w, r->status, r->error);
     gl_wire_put_u64(w, r->buffers != NULL);
     gl_wire_put_u64(w, (uint64_t)r->nargs);
     gl_wire_put_fault(w, &r->fault);
@@ -1598,11 +1596,11 @@ static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *er
     if (!last || last->h.type != JOB_MSG_RUN)
         return -1;
     gl_wire_in in = gl_wire_in_of(last->data, (size_t)last->h.len);
-    const uint64_t status = gl_wire_get_u64(&in), err_status = gl_wire_get_u64(&in);
+    gl_status status;
     gl_error e;
-    gl_wire_get_chars(&in, e.msg, sizeof e.msg);
-    const uint64_t run_status = gl_wire_get_u64(&in);
-    gl_wire_get_chars(&in, r->error, sizeof r->error);
+    gl_wire_get_status(&in, &status, NULL, 0);
+    gl_wire_get_status(&in, &e.status, e.msg, sizeof e.msg);
+    gl_wire_get_status(&in, &r->status, r->error, sizeof r->error);
     const uint64_t has_buffers = gl_wire_get_u64(&in), nargs = gl_wire_get_u64(&in);
     gl_wire_get_fault(&in, &r->fault);
     gl_wire_get_findings(&in, &r->findings, &r->nfindings);
@@ -1613,8 +1611,7 @@ static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *er
     gl_wire_get_bytes(&in, &r->occupancy, sizeof r->occupancy);
     r->occupancy.limiter[sizeof r->occupancy.limiter - 1] = '\0';
     r->occupancy.regs_why[sizeof r->occupancy.regs_why - 1] = '\0';
-    int ok = in.ok && in.p == in.end && status <= GL_ERR_NOMEM && err_status <= GL_ERR_NOMEM &&
-             run_status <= GL_ERR_NOMEM && has_buffers <= 1 && nargs <= 4096;
+    int ok = in.ok && in.p == in.end && has_buffers <= 1 && nargs <= 4096;
     const int n = ok && has_buffers ? (int)nargs : 0;
     gl_buffer *bufs = n > 0 ? calloc((size_t)n, sizeof *bufs) : NULL;
     ok = ok && (n == 0 || bufs);
@@ -1643,14 +1640,11 @@ static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *er
         sim_run_free(r);
         return -1;
     }
-    r->status = (gl_status)run_status;
     r->buffers = bufs;
     r->nargs = (int)nargs;
-    *st = (gl_status)status;
-    if (err) {
+    *st = status;
+    if (err)
         *err = e;
-        err->status = (gl_status)err_status;
-    }
     return 0;
 }
 

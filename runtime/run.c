@@ -920,8 +920,7 @@ typedef struct sandbox_out {
 static void put_sandbox_out(gl_wire_out *w, const void *obj)
 {
     const sandbox_out *o = obj;
-    gl_wire_put_u64(w, (uint64_t)o->st);
-    gl_wire_put_str(w, o->msg);
+    gl_wire_put_status(w, o->st, o->msg);
     gl_run_result r = *o->res;
     r.buffers = NULL; /* sent as RUN_MSG_BUFFER */
     gl_wire_put_run(w, &r);
@@ -959,15 +958,15 @@ static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_msg
                        gl_status *st, gl_error *err)
 {
     gl_wire_in w = gl_wire_in_of(in->data, (size_t)in->h.len);
-    const uint64_t status = gl_wire_get_u64(&w);
-    char *msg = gl_wire_get_str(&w);
+    gl_status status;
+    char msg[sizeof err->msg];
+    gl_wire_get_status(&w, &status, msg, sizeof msg);
     gl_run_result got;
     gl_wire_get_run(&w, &got);
     void *sink = NULL;
     size_t nsink = 0;
     gl_wire_get_array(&w, &sink, &nsink, 1, SIZE_MAX);
-    const int ok = w.ok && w.p == w.end && status <= GL_ERR_NOMEM && !got.buffers &&
-                   got.nargs == res->nargs &&
+    const int ok = w.ok && w.p == w.end && !got.buffers && got.nargs == res->nargs &&
                    (!sink || (opts->trace_sink_ctx && nsink == opts->trace_sink_ctx_bytes));
     if (ok) {
         memcpy(res->note, got.note, sizeof res->note);
@@ -988,13 +987,12 @@ static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_msg
 #undef TAKE
         if (sink)
             memcpy(opts->trace_sink_ctx, sink, nsink);
-        *st = (gl_status)status;
+        *st = status;
         if (*st != GL_OK)
-            gl_fail(err, *st, "%s", msg ? msg : "");
+            gl_fail(err, *st, "%s", msg);
     }
     gl_run_result_free(&got);
     free(sink);
-    free(msg);
     return ok ? 1 : -1;
 }
 

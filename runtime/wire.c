@@ -6,6 +6,7 @@
 #include "trace/analysis.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,28 @@ static int diag_fix(gl_diag *d)
     CUT(d->file), CUT(d->text);
     return d->severity == GL_DIAG_ERROR || d->severity == GL_DIAG_WARNING ||
            d->severity == GL_DIAG_NOTE;
+}
+
+void gl_wire_put_status(gl_wire_out *w, gl_status st, const char *msg)
+{
+    gl_wire_put_u64(w, (uint64_t)st);
+    gl_wire_put_str(w, msg);
+}
+
+int gl_wire_get_status(gl_wire_in *in, gl_status *st, char *msg, size_t len)
+{
+    const uint64_t s = gl_wire_get_u64(in);
+    const uint64_t n = blob_len(in);
+    if (in->ok && !status_ok(s))
+        in->ok = 0;
+    if (msg && len)
+        snprintf(msg, len, "%.*s",
+                 in->ok && n != WIRE_NULL ? (int)(n < INT32_MAX ? n : INT32_MAX) : 0,
+                 in->ok ? in->p : "");
+    if (in->ok && n != WIRE_NULL)
+        in->p += n;
+    *st = in->ok ? (gl_status)s : GL_ERR_TOOL;
+    return in->ok ? 0 : -1;
 }
 
 void gl_wire_put_fault(gl_wire_out *w, const gl_fault *f)

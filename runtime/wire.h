@@ -80,6 +80,12 @@ int gl_wire_get_array(gl_wire_in *in, void **out, size_t *count, size_t size, si
 
 /* ------------------------------------------------------------- gpulearn's types */
 
+/* A call's outcome: its gl_status and message (NULL: none). */
+void gl_wire_put_status(gl_wire_out *w, gl_status st, const char *msg);
+/* *st (a gl_status, else refused) and the message into msg[len] (cut to fit; "" when
+ * none; msg may be NULL to skip it). 0, or -1 with *st GL_ERR_TOOL. */
+int gl_wire_get_status(gl_wire_in *in, gl_status *st, char *msg, size_t len);
+
 /* A fault record (runtime/result.h): its kind and space checked, its strings ended. */
 void gl_wire_put_fault(gl_wire_out *w, const gl_fault *f);
 int gl_wire_get_fault(gl_wire_in *in, gl_fault *f); /* 0, or -1 (f zeroed) */

@@ -614,6 +614,23 @@ START_TEST(test_a_count_larger_than_the_message_is_refused_before_allocating)
 }
 END_TEST
 
+START_TEST(test_a_status_outside_gl_status_is_refused_and_a_long_message_cut)
+{
+    gl_wire_out w = gl_wire_out_mem();
+    gl_wire_put_status(&w, GL_ERR_FAULT, "kernel.cu:5: out of bounds");
+    gl_wire_put_status(&w, (gl_status)(GL_ERR_NOMEM + 1), "?");
+    gl_wire_in in = gl_wire_in_of(w.mem, (size_t)w.n);
+    gl_status st;
+    char msg[11];
+    ck_assert_int_eq(gl_wire_get_status(&in, &st, msg, sizeof msg), 0);
+    ck_assert_int_eq(st, GL_ERR_FAULT);
+    ck_assert_str_eq(msg, "kernel.cu:");
+    ck_assert_int_eq(gl_wire_get_status(&in, &st, msg, sizeof msg), -1);
+    ck_assert_int_eq(st, GL_ERR_TOOL);
+    free(w.mem);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ through a pipe */
 
 static void send_run_body(int fd, void *arg)
@@ -716,6 +733,7 @@ static Suite *wire_suite(void)
     tcase_add_test(tc, test_corrupted_and_random_messages_never_crash_the_decoder);
     tcase_add_test(tc, test_indexes_and_kinds_out_of_range_are_refused);
     tcase_add_test(tc, test_a_count_larger_than_the_message_is_refused_before_allocating);
+    tcase_add_test(tc, test_a_status_outside_gl_status_is_refused_and_a_long_message_cut);
     tcase_add_test(tc, test_a_run_goes_through_a_pipe_in_one_message);
     tcase_add_test(tc, test_an_exercise_run_compares_as_the_grader_and_its_trace_travels);
     suite_add_tcase(s, tc);

@@ -92,8 +92,7 @@ typedef struct job_out {
 static void put_out(gl_wire_out *w, const void *obj)
 {
     const job_out *o = obj;
-    gl_wire_put_u64(w, (uint64_t)o->st);
-    gl_wire_put_str(w, o->msg);
+    gl_wire_put_status(w, o->st, o->msg);
     gl_wire_put_str(w, o->chatter);
     if (o->res)
         gl_wire_put_run(w, o->res);
@@ -249,11 +248,8 @@ static bool finish(job *j, gl_status *st, char *errmsg, size_t errlen, char **ch
 {
     const bool whole = j->in.done && j->in.data && j->in.h.type == JOB_MSG_RESULT;
     gl_wire_in in = whole ? gl_wire_in_of(j->in.data, (size_t)j->in.h.len) : gl_wire_in_of(NULL, 0);
-    const uint64_t status = gl_wire_get_u64(&in);
-    char *msg = gl_wire_get_str(&in);
+    gl_wire_get_status(&in, st, errmsg, errlen);
     char *chat = gl_wire_get_str(&in);
-    if (status > GL_ERR_NOMEM)
-        in.ok = 0;
     if (res)
         gl_wire_get_run(&in, res);
     if (ex)
@@ -263,8 +259,6 @@ static bool finish(job *j, gl_status *st, char *errmsg, size_t errlen, char **ch
     if (in.ok && in.p != in.end) /* more than the call made: not its message */
         in.ok = 0;
     if (in.ok) {
-        *st = (gl_status)status;
-        snprintf(errmsg, errlen, "%s", msg ? msg : "");
         if (chatter)
             *chatter = chat, chat = NULL;
         job_reap(j, false);
@@ -278,7 +272,6 @@ static bool finish(job *j, gl_status *st, char *errmsg, size_t errlen, char **ch
         *st = GL_ERR_TOOL;
         how_it_died(job_reap(j, false), whole, errmsg, errlen, what);
     }
-    free(msg);
     free(chat);
     return in.ok;
 }
