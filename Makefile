@@ -250,7 +250,8 @@ bench-run: $(BENCH_BIN) $(BIN)
 
 # `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` builds the same
 # targets with a stub driver instead, above).
-# Runs fuzz_ptx (ptx_parse), fuzz_spec (spec_from_json) and fuzz_lesson (lesson_parse) for
+# Runs fuzz_ptx (ptx_parse), fuzz_spec (spec_from_json), fuzz_lesson (lesson_parse) and
+# fuzz_wire (runtime/wire.h's decoders) for
 # FUZZ_SECONDS each (FUZZ_JOBS parallel processes, default 1) and
 # prints executions and crashes; new crashing inputs land in $(FUZZ_BUILD)/crashes/.
 FUZZ_SECONDS ?= 60
@@ -283,6 +284,7 @@ fuzz: fuzz-build
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_ptx ptx $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/ptx.dict
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_spec spec $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/json.dict
 	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_lesson lesson $(FUZZ_SECONDS) $(FUZZ_BUILD) fuzz/lesson.dict
+	@sh fuzz/run.sh $(FUZZ_BUILD)/fuzz_wire wire $(FUZZ_SECONDS) $(FUZZ_BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpulearn

@@ -17,14 +17,15 @@
 #include "runtime/lesson.h"
 #include "runtime/pool.h"
 #include "runtime/sandbox.h"
+#include "runtime/wire.h"
 #include "runtime/workspace.h"
 
 /* Wall-clock limit for grading one submission of a batch, seconds. The simulator's
  * step limit stops endless loops long before; this catches anything else. */
 #define BATCH_SUBMISSION_SECONDS 300
 
-/* The message a batch grading child sends (runtime/child.h): its report's JSON text,
- * arg the gl_status of grade_exercise. */
+/* The message a batch grading child sends (runtime/child.h): a batch_out in runtime/wire.h's
+ * codec. */
 enum { BATCH_MSG_REPORT = 1 };
 
 /* The largest report taken, bytes. */
@@ -36,29 +37,31 @@ typedef struct grade_args {
     const gl_grade_opts *opts;
 } grade_args;
 
-/* grade_in_child's child (a gl_child body): grades, sends the report (or the error as
- * {"error": ...}) and exits 0 when grading worked, else 3. */
+/* What a submission's worker sends: grade_exercise's status and message, and the report
+ * when it graded. */
+typedef struct batch_out {
+    gl_status st;
+    const char *msg;
+    const gl_grade_report *rep; /* st == GL_OK */
+} batch_out;
+
+static void put_out(gl_wire_out *w, const void *obj)
+{
+    const batch_out *o = obj;
+    gl_wire_put_status(w, o->st, o->msg);
+    if (o->st == GL_OK)
+        gl_wire_put_report(w, o->rep);
+}
+
+/* grade_in_child's child (a gl_child body): grades, sends the report (or the error) and
+ * exits 0 when grading worked, else 3. */
 static void grade_child(int fd, void *arg)
 {
     const grade_args *a = arg;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
     gl_grade_report rep;
     gl_error err = {0};
     gl_status st = grade_exercise(a->l, a->path, a->opts, &rep, &err);
-    if (f && st == GL_OK)
-        grade_report_write_json(f, &rep);
-    else if (f) {
-        cJSON *js = cJSON_CreateObject();
-        cJSON_AddStringToObject(js, "error", err.msg);
-        char *t = cJSON_PrintUnformatted(js);
-        fputs(t ? t : "{}", f);
-        free(t);
-        cJSON_Delete(js);
-    }
-    if (f && fclose(f) == 0)
-        gl_msg_send(fd, BATCH_MSG_REPORT, (uint32_t)st, text, len);
+    gl_wire_send(fd, BATCH_MSG_REPORT, 0, put_out, &(batch_out){st, err.msg, &rep});
     _exit(st == GL_OK ? 0 : 3);
 }
 
@@ -79,10 +82,13 @@ static void batch_child(int fd, int job, void *ctx)
     grade_child(fd, &a);
 }
 
-/* The JSON report a submission's worker sent (caller frees), so that nothing one
- * submission does (a crash, a hang) reaches the others; or NULL with *why set. */
-static char *batch_report(gl_pool_result *res, char *why, size_t why_len)
+/* The report a submission's worker sent, so that nothing one submission does (a crash,
+ * a hang) reaches the others: 0 with *rep filled in (grade_report_free), or -1 with why
+ * set (the worker's error, or how it ended). */
+static int batch_report(gl_pool_result *res, gl_grade_report *rep, char *why, size_t why_len)
 {
+    memset(rep, 0, sizeof *rep);
+    const gl_msg_in *m = res && res->nmsgs >= 1 ? &res->msgs[0] : NULL;
     if (res && res->start_errno)
         snprintf(why, why_len, "cannot start the grader: %s", strerror(res->start_errno));
     else if (res && res->end == GL_MSG_TIMEOUT)
@@ -91,12 +97,20 @@ static char *batch_report(gl_pool_result *res, char *why, size_t why_len)
     else if (res && res->exit.signal)
         snprintf(why, why_len, "the grader crashed on this submission (signal %d)",
                  res->exit.signal);
-    else if (!res || res->nmsgs < 1 || res->msgs[0].h.type != BATCH_MSG_REPORT ||
-             res->msgs[0].h.len == 0)
+    else if (!m || m->h.type != BATCH_MSG_REPORT || m->h.len == 0)
         snprintf(why, why_len, "the grader produced no report");
-    else
-        return gl_msg_in_take(&res->msgs[0]);
-    return NULL;
+    else {
+        gl_wire_in in = gl_wire_in_of(m->data, (size_t)m->h.len);
+        gl_status st;
+        gl_wire_get_status(&in, &st, why, why_len);
+        if (in.ok && st == GL_OK && gl_wire_get_report(&in, rep) == 0 && in.p == in.end)
+            return 0;
+        if (!in.ok || st == GL_OK || in.p != in.end)
+            snprintf(why, why_len, "the grader's report could not be read");
+        grade_report_free(rep);
+        memset(rep, 0, sizeof *rep);
+    }
+    return -1;
 }
 
 /* The progress line of a batch on a terminal (stderr): submissions graded of all,
@@ -390,18 +404,15 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     }
     for (int i = 0; i < n; i++) {
         char why[512] = "";
-        char *text = batch_report(gl_pool_wait(pool, i), why, sizeof why);
-        progress_clear(&prog);
-        cJSON *rep = text ? cJSON_Parse(text) : NULL;
-        free(text);
-        if (rep && cJSON_GetObjectItemCaseSensitive(rep, "error")) {
-            snprintf(why, sizeof why, "%s",
-                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rep, "error")));
-            cJSON_Delete(rep);
-            rep = NULL;
-        } else if (!rep && !why[0]) {
-            snprintf(why, sizeof why, "the grader's report could not be read");
+        gl_grade_report report;
+        cJSON *rep = NULL;
+        if (batch_report(gl_pool_wait(pool, i), &report, why, sizeof why) == 0) {
+            rep = grade_report_to_json(&report);
+            grade_report_free(&report);
+            if (!rep)
+                snprintf(why, sizeof why, "out of memory for the report");
         }
+        progress_clear(&prog);
         /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
          * terminal gets it escaped, one line per submission */
         term(shown, sizeof shown, names[i]->d_name);

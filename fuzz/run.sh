@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh — one libFuzzer campaign for `make fuzz`.
-#   sh fuzz/run.sh BINARY NAME SECONDS BUILD_DIR DICT
+#   sh fuzz/run.sh BINARY NAME SECONDS BUILD_DIR [DICT]
 # 1. Replays every saved crash in fuzz/crashes/NAME/ (regression seeds) and says which
 #    still crash. 2. Fuzzes for SECONDS with the seeds of fuzz/corpus/NAME/ (new corpus
 #    entries go to BUILD_DIR/corpus/NAME/, new crashes to BUILD_DIR/crashes/NAME/),
@@ -8,7 +8,7 @@
 #    campaign. 3. Prints executions and
 #    crashes. Exit status 0 unless the fuzzer could not run: crashes are reported.
 set -u
-bin=$1 name=$2 secs=$3 build=$4 dict=$5
+bin=$1 name=$2 secs=$3 build=$4 dict=${5:-}
 corpus=$build/corpus/$name crashes=$build/crashes/$name log=$build/fuzz_$name.log
 mkdir -p "$corpus" "$crashes"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}"
@@ -26,7 +26,7 @@ for f in fuzz/crashes/"$name"/*; do
 done
 
 before=$(ls "$crashes" | wc -l)
-"$bin" "$corpus" "fuzz/corpus/$name" -dict="$dict" -max_total_time="$secs" \
+"$bin" "$corpus" "fuzz/corpus/$name" ${dict:+-dict="$dict"} -max_total_time="$secs" \
     -fork="${FUZZ_JOBS:-1}" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$crashes/" >"$log" 2>&1
 rc=$?

@@ -74,7 +74,8 @@ typedef struct gl_grade_opts {
     int jobs;
 } gl_grade_opts;
 
-/* A fresh grading seed below 2^32 (clock and process id). */
+/* A fresh grading seed below 2^32 (clock and process id); the environment's
+ * GPULEARN_GRADE_SEED instead when it holds a whole number below 2^32. */
 uint64_t grade_new_seed(void);
 
 /* Grades `submission` (a .cu file; NULL = the exercise's starter) against lesson l.
@@ -137,6 +138,9 @@ void grade_format_value(char *buf, size_t len, gl_type t, gl_value v);
 /* Writes the report as text (for people) or JSON (for autograders). */
 void grade_report_write_text(FILE *f, const gl_grade_report *r);
 void grade_report_write_json(FILE *f, const gl_grade_report *r);
+/* The JSON report as an object (what grade_report_write_json prints; `grade --batch`
+ * puts it in its summary). Caller frees with cJSON_Delete; NULL when out of memory. */
+struct cJSON *grade_report_to_json(const gl_grade_report *r);
 /* JUnit XML (one <testsuite> "gpulearn.<lesson>", one <testcase> per check, a
  * <failure> with the detail for each failed check), for CI autograders. */
 void grade_report_write_junit(FILE *f, const gl_grade_report *r);

@@ -16,6 +16,7 @@
 #include "runtime/instrument.h"
 #include "runtime/pool.h"
 #include "runtime/sandbox.h"
+#include "runtime/wire.h"
 #include "runtime/worker.h"
 #include "trace/analysis.h"
 
@@ -897,30 +898,14 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
 
 /* ------------------------------------------------------------ the sandboxed run */
 
-/* What a sandboxed run's child sends back (child.h messages, in this order; the same
- * binary reads them, so records travel as bytes). */
+/* What a sandboxed run's child sends back (child.h messages, in this order): each
+ * buffer's bytes as they are (no copy on either side), then the rest of the result in
+ * runtime/wire.h's codec, which refuses what does not decode (the child ran a learner's
+ * code). */
 enum {
     RUN_MSG_BUFFER = 1, /* arg: the argument; payload: its buffer's bytes after the run */
-    RUN_MSG_STDOUT,     /* payload: device printf output */
-    RUN_MSG_NOTE,       /* payload: res->note */
-    RUN_MSG_RECORDS,    /* payload: a run_records */
-    RUN_MSG_FINDINGS,   /* payload: the gl_finding records */
-    RUN_MSG_DPTR,       /* payload: nargs buffer addresses */
-    RUN_MSG_METRICS,    /* payload: the gl_metrics struct (its pointers not valid here) */
-    RUN_MSG_LINES,      /* payload: its gl_line_counts */
-    RUN_MSG_FILES,      /* arg: how many; payload: its file names, each NUL-terminated */
-    RUN_MSG_SINK,       /* payload: the first trace_sink_ctx_bytes of the sink's ctx */
-    RUN_MSG_DONE,       /* arg: gl_status; payload: the error message */
+    RUN_MSG_RESULT,     /* payload: a sandbox_out, the last message */
 };
-
-/* The fixed-size part of a result. */
-typedef struct run_records {
-    gl_fault fault;
-    gl_stats stats;
-    gl_occupancy occupancy;
-    gl_peaks peaks;
-    int findings_dropped, nerrors, nwarnings;
-} run_records;
 
 /* The most bytes one message of a sandboxed run may announce besides a buffer, which
  * may be as large as it is (printf output is cut at 1 MiB, findings at 100). */
@@ -936,9 +921,24 @@ typedef struct sandbox_run {
     char jit[4200]; /* its private folder's jit/ */
 } sandbox_run;
 
-static int send_str(int fd, uint32_t type, const char *s)
+/* RUN_MSG_RESULT's payload: gl_run_sim's status and message, the result (its buffers
+ * sent before it), and the trace sink's context (opts->trace_sink_ctx_bytes of it). */
+typedef struct sandbox_out {
+    gl_status st;
+    const char *msg;
+    const gl_run_result *res;
+    const void *sink_ctx;
+    size_t sink_bytes;
+} sandbox_out;
+
+static void put_sandbox_out(gl_wire_out *w, const void *obj)
 {
-    return gl_msg_send(fd, type, 0, s ? s : "", s ? strlen(s) : 0);
+    const sandbox_out *o = obj;
+    gl_wire_put_status(w, o->st, o->msg);
+    gl_run_result r = *o->res;
+    r.buffers = NULL; /* sent as RUN_MSG_BUFFER */
+    gl_wire_put_run(w, &r);
+    gl_wire_put_blob(w, o->sink_ctx, o->sink_bytes);
 }
 
 /* The sandboxed child (gl_sandbox_spawn's body): runs gl_run_sim as the caller asked
@@ -958,147 +958,72 @@ static void sandboxed_run(int fd, void *arg)
         if (r->buffers[i].data)
             ok = gl_msg_send(fd, RUN_MSG_BUFFER, (uint32_t)i, r->buffers[i].data,
                              r->buffers[i].bytes) == 0;
-    run_records rec = {r->fault,   r->stats,    r->occupancy, r->peaks, r->findings_dropped,
-                       r->nerrors, r->nwarnings};
-    ok = ok && send_str(fd, RUN_MSG_STDOUT, r->stdout_text) == 0 &&
-         send_str(fd, RUN_MSG_NOTE, r->note) == 0 &&
-         gl_msg_send(fd, RUN_MSG_RECORDS, 0, &rec, sizeof rec) == 0 &&
-         gl_msg_send(fd, RUN_MSG_FINDINGS, 0, r->findings,
-                     (size_t)r->nfindings * sizeof *r->findings) == 0;
-    if (ok && r->dptr)
-        ok = gl_msg_send(fd, RUN_MSG_DPTR, 0, r->dptr, (size_t)r->nargs * sizeof *r->dptr) == 0;
-    const gl_metrics *mt = r->metrics;
-    if (ok && mt) {
-        ok = gl_msg_send(fd, RUN_MSG_METRICS, 0, mt, sizeof *mt) == 0 &&
-             gl_msg_send(fd, RUN_MSG_LINES, 0, mt->lines, (size_t)mt->nlines * sizeof *mt->lines) ==
-                 0;
-        size_t len = 0;
-        for (int i = 0; i < mt->nfiles; i++)
-            len += strlen(mt->files[i] ? mt->files[i] : "") + 1;
-        ok = ok && gl_msg_send_header(fd, RUN_MSG_FILES, (uint32_t)mt->nfiles, len) == 0;
-        for (int i = 0; ok && i < mt->nfiles; i++) {
-            const char *f = mt->files[i] ? mt->files[i] : "";
-            ok = gl_write_all(fd, f, strlen(f) + 1) == 0;
-        }
-    }
-    if (ok && a->opts->trace_sink_ctx && a->opts->trace_sink_ctx_bytes)
-        ok = gl_msg_send(fd, RUN_MSG_SINK, 0, a->opts->trace_sink_ctx,
-                         a->opts->trace_sink_ctx_bytes) == 0;
-    ok = ok && gl_msg_send(fd, RUN_MSG_DONE, (uint32_t)st, e.msg, strlen(e.msg)) == 0;
+    const sandbox_out out = {st, e.msg, r, a->opts->trace_sink_ctx,
+                             a->opts->trace_sink_ctx ? a->opts->trace_sink_ctx_bytes : 0};
+    ok = ok && gl_wire_send(fd, RUN_MSG_RESULT, 0, put_sandbox_out, &out) == 0;
     _exit(ok ? 0 : 1);
 }
 
-/* The metrics the child sent (RUN_MSG_METRICS, then _LINES and _FILES) into res. */
-static int take_metrics(gl_run_result *res, gl_msg_in *in)
+/* RUN_MSG_RESULT into res: what gl_run_sim sets (the fault, counters, printf output,
+ * findings, occupancy, the device profile's peaks, metrics, buffer addresses, the
+ * note), *st and err, the trace sink's context. 1, or -1 for a payload that does not
+ * decode or does not fit this run. */
+static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_msg_in *in,
+                       gl_status *st, gl_error *err)
 {
-    gl_metrics *mt = res->metrics;
-    switch (in->h.type) {
-    case RUN_MSG_METRICS:
-        if (in->h.len != sizeof *mt || mt)
-            return -1;
-        mt = res->metrics = calloc(1, sizeof *mt);
-        if (!mt)
-            return -1;
-        memcpy(mt, in->data, sizeof *mt);
-        mt->kernel[sizeof mt->kernel - 1] = '\0';
-        mt->lines = NULL, mt->nlines = 0, mt->acc = NULL, mt->files = NULL, mt->nfiles = 0;
-        return 0;
-    case RUN_MSG_LINES:
-        if (!mt || mt->lines || in->h.len % sizeof *mt->lines ||
-            in->h.len / sizeof *mt->lines > INT_MAX)
-            return -1;
-        mt->nlines = (int)(in->h.len / sizeof *mt->lines);
-        mt->lines = (gl_line_counts *)(void *)gl_msg_in_take(in);
-        return mt->lines || mt->nlines == 0 ? 0 : -1;
-    default: /* RUN_MSG_FILES */
-        if (!mt || mt->files || in->h.arg > 65536)
-            return -1;
-        mt->files = calloc((size_t)in->h.arg + 1, sizeof *mt->files);
-        if (!mt->files)
-            return -1;
-        const char *p = in->data, *end = in->data + in->h.len;
-        for (uint32_t i = 0; i < in->h.arg && p < end; i++) {
-            mt->files[i] = strndup(p, (size_t)(end - p));
-            mt->nfiles = (int)i + 1;
-            p += strnlen(p, (size_t)(end - p)) + 1;
-        }
-        return 0;
+    gl_wire_in w = gl_wire_in_of(in->data, (size_t)in->h.len);
+    gl_status status;
+    char msg[sizeof err->msg];
+    gl_wire_get_status(&w, &status, msg, sizeof msg);
+    gl_run_result got;
+    gl_wire_get_run(&w, &got);
+    void *sink = NULL;
+    size_t nsink = 0;
+    gl_wire_get_array(&w, &sink, &nsink, 1, SIZE_MAX);
+    const int ok = w.ok && w.p == w.end && !got.buffers && got.nargs == res->nargs &&
+                   (!sink || (opts->trace_sink_ctx && nsink == opts->trace_sink_ctx_bytes));
+    if (ok) {
+        memcpy(res->note, got.note, sizeof res->note);
+        res->fault = got.fault;
+        res->stats = got.stats;
+        res->occupancy = got.occupancy;
+        res->peaks = got.peaks;
+        res->findings_dropped = got.findings_dropped;
+        res->nerrors = got.nerrors;
+        res->nwarnings = got.nwarnings;
+#define TAKE(f) (res->f = got.f, got.f = NULL)
+        free(res->stdout_text), TAKE(stdout_text);
+        free(res->findings), TAKE(findings), res->nfindings = got.nfindings;
+        free(res->dptr), TAKE(dptr);
+        if (res->metrics)
+            gl_metrics_free(res->metrics), free(res->metrics);
+        TAKE(metrics);
+#undef TAKE
+        if (sink)
+            memcpy(opts->trace_sink_ctx, sink, nsink);
+        *st = status;
+        if (*st != GL_OK)
+            gl_fail(err, *st, "%s", msg);
     }
+    gl_run_result_free(&got);
+    free(sink);
+    return ok ? 1 : -1;
 }
 
-/* One message of a sandboxed run's child into res (see RUN_MSG_*): 0, 1 after
- * RUN_MSG_DONE (*st and err set), -1 for a message that does not fit. */
+/* One message of a sandboxed run's child into res (see RUN_MSG_*): 0, 1 after the
+ * result (*st and err set), -1 for a message that does not fit. */
 static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *in, gl_status *st,
                         gl_error *err)
 {
-    const uint32_t type = in->h.type;
-    const size_t len = (size_t)in->h.len;
-    switch (type) {
+    switch (in->h.type) {
     case RUN_MSG_BUFFER:
         if (!res->buffers || in->h.arg >= (uint32_t)res->nargs ||
-            len != res->buffers[in->h.arg].bytes)
+            in->h.len != res->buffers[in->h.arg].bytes)
             return -1;
         free(res->buffers[in->h.arg].data);
         res->buffers[in->h.arg].data = gl_msg_in_take(in);
         return 0;
-    case RUN_MSG_STDOUT:
-        free(res->stdout_text);
-        res->stdout_text = gl_msg_in_take(in);
-        return 0;
-    case RUN_MSG_NOTE: snprintf(res->note, sizeof res->note, "%s", in->data); return 0;
-    case RUN_MSG_RECORDS: {
-        run_records rec;
-        if (len != sizeof rec)
-            return -1;
-        memcpy(&rec, in->data, sizeof rec);
-        res->fault = rec.fault;
-        res->fault.src_file[GL_FILE_MAX - 1] = res->fault.message[sizeof res->fault.message - 1] =
-            res->fault.alloc_name[sizeof res->fault.alloc_name - 1] =
-                res->fault.cuda_error[sizeof res->fault.cuda_error - 1] = '\0';
-        res->stats = rec.stats;
-        res->occupancy = rec.occupancy;
-        res->occupancy.limiter[sizeof res->occupancy.limiter - 1] = '\0';
-        res->occupancy.regs_why[sizeof res->occupancy.regs_why - 1] = '\0';
-        res->peaks = rec.peaks;
-        res->peaks.device[sizeof res->peaks.device - 1] = '\0';
-        res->findings_dropped = rec.findings_dropped;
-        res->nerrors = rec.nerrors;
-        res->nwarnings = rec.nwarnings;
-        return 0;
-    }
-    case RUN_MSG_FINDINGS:
-        if (len % sizeof *res->findings || len / sizeof *res->findings > INT_MAX)
-            return -1;
-        free(res->findings);
-        res->nfindings = (int)(len / sizeof *res->findings);
-        res->findings = res->nfindings ? (gl_finding *)(void *)gl_msg_in_take(in) : NULL;
-        for (int i = 0; res->findings && i < res->nfindings; i++) {
-            gl_finding *f = &res->findings[i];
-            f->message[sizeof f->message - 1] = f->var[sizeof f->var - 1] = '\0';
-            f->access.src_file[GL_FILE_MAX - 1] = f->other.src_file[GL_FILE_MAX - 1] = '\0';
-        }
-        if (!res->findings)
-            res->nfindings = 0;
-        return 0;
-    case RUN_MSG_DPTR:
-        if (len != (size_t)res->nargs * sizeof *res->dptr || res->nargs == 0)
-            return -1;
-        free(res->dptr);
-        res->dptr = (uint64_t *)(void *)gl_msg_in_take(in);
-        return 0;
-    case RUN_MSG_METRICS:
-    case RUN_MSG_LINES:
-    case RUN_MSG_FILES: return take_metrics(res, in);
-    case RUN_MSG_SINK:
-        if (len != opts->trace_sink_ctx_bytes || !opts->trace_sink_ctx)
-            return -1;
-        memcpy(opts->trace_sink_ctx, in->data, len);
-        return 0;
-    case RUN_MSG_DONE:
-        *st = in->h.arg <= (uint32_t)GL_ERR_NOMEM ? (gl_status)in->h.arg : GL_ERR_FAULT;
-        if (*st != GL_OK)
-            gl_fail(err, *st, "%s", in->data);
-        return 1;
+    case RUN_MSG_RESULT: return take_result(opts, res, in, st, err);
     case GL_SANDBOX_MSG_ERROR:
         *st = gl_fail(err, GL_ERR_TOOL, "cannot run the kernel in the sandbox: %s", in->data);
         return 1;

@@ -7,6 +7,7 @@
 #include "runtime/cub.h"
 #include "runtime/cublas.h"
 #include "runtime/instrument.h"
+#include "runtime/wire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,6 +153,17 @@ done:
     return launched_bad;
 }
 
+/* The records of INFO and LIBRARY (runtime/wire.h). */
+static void put_info(gl_wire_out *w, const void *d)
+{
+    gl_wire_put_device_info(w, d);
+}
+
+static void put_library(gl_wire_out *w, const void *l)
+{
+    gl_wire_put_library(w, l);
+}
+
 /* The real job: runs in the child only. */
 static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
 {
@@ -172,7 +184,7 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         gl_device_info info;
         if ((st = gpu_device_info(g, &info, &e)) != GL_OK)
             goto fail;
-        gl_worker_send(ch, GL_WORKER_MSG_INFO, 0, &info, sizeof info);
+        gl_wire_send(ch->fd, GL_WORKER_MSG_INFO, 0, put_info, &info);
         if (job->info_only) {
             gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
             gpu_close(g);
@@ -287,7 +299,7 @@ static void gpu_body(gl_worker_chan *ch, const gl_worker_job *job)
         else
             gl_cub_run(g, job->cub_so, spec->ref_cub, spec->ref_cub_n, &lib);
         gl_worker_send(ch, GL_WORKER_MSG_PHASE, GL_WORKER_PHASE_HOST, NULL, 0);
-        gl_worker_send(ch, GL_WORKER_MSG_LIBRARY, 0, &lib, sizeof lib);
+        gl_wire_send(ch->fd, GL_WORKER_MSG_LIBRARY, 0, put_library, &lib);
     }
     int broken = job->trace_ptx ? trace_run(ch, g, job, slots, params) : 0;
     gl_worker_send(ch, GL_WORKER_MSG_DONE, GL_OK, NULL, 0);
@@ -418,16 +430,17 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             res->ntimes = r == GL_MSG_OK ? (int)(h.len / sizeof(double)) : 0;
             break;
         }
-        case GL_WORKER_MSG_INFO:
-            if (h.len != sizeof res->info) {
+        case GL_WORKER_MSG_INFO: {
+            char p[sizeof res->info];
+            if (h.len != sizeof p) {
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, &res->info, h.len, deadline);
-            res->info.name[sizeof res->info.name - 1] = '\0';
-            res->info.driver[sizeof res->info.driver - 1] = '\0';
-            res->have_info = r == GL_MSG_OK;
+            r = gl_msg_recv_payload(fd, p, sizeof p, deadline);
+            gl_wire_in in = gl_wire_in_of(p, sizeof p);
+            res->have_info = r == GL_MSG_OK && gl_wire_get_device_info(&in, &res->info) == 0;
             break;
+        }
         case GL_WORKER_MSG_ERROR: {
             size_t keep = h.len < sizeof errmsg - 1 ? h.len : sizeof errmsg - 1;
             r = gl_msg_recv_payload(fd, errmsg, keep, deadline);
@@ -500,14 +513,18 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 free(dp);
             break;
         }
-        case GL_WORKER_MSG_LIBRARY:
-            if (h.len != sizeof res->library) {
+        case GL_WORKER_MSG_LIBRARY: {
+            char p[sizeof res->library];
+            if (h.len != sizeof p) {
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, &res->library, h.len, deadline);
-            res->library.note[sizeof res->library.note - 1] = '\0';
+            r = gl_msg_recv_payload(fd, p, sizeof p, deadline);
+            gl_wire_in in = gl_wire_in_of(p, sizeof p);
+            if (r == GL_MSG_OK)
+                gl_wire_get_library(&in, &res->library);
             break;
+        }
         case GL_WORKER_MSG_DONE:
             done = 1;
             done_status = (gl_status)h.arg;

@@ -15,7 +15,7 @@
  *   BUFFER  arg = argument index, payload = the buffer's bytes after the first run
  *   STDOUT  payload = device printf output
  *   TIMES   payload = double[n], milliseconds of each timed repetition
- *   INFO    payload = gl_device_info
+ *   INFO    payload = gl_device_info (runtime/wire.h's record)
  *   ERROR   arg = gl_status, payload = "CUDA_ERROR_NAME\n" then the message
  *   DONE    arg = gl_status of the whole job; the last message
  *   ELAPSED payload = double, milliseconds of the first (untimed, result) run
@@ -23,8 +23,8 @@
  *           instrumented kernel filled; arg 1: it could not run, payload = the message
  *   DPTR    (buffer addresses) payload = uint64[nargs], the device address of each
  *           argument's buffer (0 for scalars), sent once they are all allocated
- *   LIBRARY payload = gl_library_run: the spec's "reference_library" (cublas.h), after
- *           the result run and the timed runs
+ *   LIBRARY payload = gl_library_run (wire.h's record): the spec's "reference_library"
+ *           (cublas.h), after the result run and the timed runs
  */
 #ifndef GL_WORKER_H
 #define GL_WORKER_H

@@ -130,31 +130,26 @@ typedef struct app {
      * moves it (view_common.c computes where to) */
     size_t tpos;
     /* the exercise's size: r runs the learner's kernel and then the reference at one of
-     * the graded sizes (grade_sizes, ascending), with the same inputs (job_start_exercise) */
+     * the graded sizes (grade_sizes, ascending), with the same inputs (exercise_run) */
     const gl_lesson *ex_lesson; /* the lesson the sizes below belong to */
-    int64_t ex_sizes[JOB_MAX_SIZES];
+    int64_t ex_sizes[GL_EXERCISE_MAX_SIZES];
     int ex_nsizes;
-    int64_t ex_pick;               /* the size picked with z / Z; 0 = the default */
-    int64_t ex_default;            /* the default: the largest graded size whose reference run
-                                     took under JOB_SIZE_SECONDS on the simulator, measured by
+    int64_t ex_pick;    /* the size picked with z / Z; 0 = the default */
+    int64_t ex_default; /* the default: the largest graded size whose reference run
+                                     took under GL_EXERCISE_SIZE_SECONDS on the simulator, measured by
                                      the lesson's first r; 0 = not measured yet */
-    double ex_secs[JOB_MAX_SIZES]; /* that measurement: seconds per ex_sizes[i], -1 = not run */
-    int64_t spec_n;                /* the exercise: the n a->spec was built with */
+    double ex_secs
+        [GL_EXERCISE_MAX_SIZES]; /* that measurement: seconds per ex_sizes[i], -1 = not run */
+    int64_t spec_n;              /* the exercise: the n a->spec was built with */
     /* the reference's output for the last exercise run (same size, same inputs) */
     int64_t ref_n;
     gl_status ref_status;
     char ref_error[2048];
     gl_buffer *ref_buffers;
     int ref_nargs;
-    /* the last exercise run against it, as the grader's matches_reference compares */
-    struct app_ref_cmp {
-        bool done; /* compared: the run finished and both outputs are here */
-        int64_t n;
-        double tolerance;        /* floats (the check's; 0 = bit-exact) */
-        size_t elements, differ; /* output elements compared, and those that differ */
-        int first_arg;           /* the first output that differs (-1: none) */
-        size_t first;            /* its first differing element */
-    } cmp;
+    /* the last exercise run against it, as the grader's matches_reference compares
+     * (exercise_compare, in the run's worker) */
+    gl_exercise_cmp cmp;
 
     app_confirm confirm; /* pending y/n question */
 

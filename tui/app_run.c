@@ -168,43 +168,9 @@ void app_exercise_reenter(app *a)
     a->view = view;
 }
 
-/* Compares the last exercise run's outputs with the reference's (a->cmp), as the
- * grader's matches_reference check does: its outputs, its tolerance. */
-static void exercise_compare(app *a)
-{
-    struct app_ref_cmp *c = &a->cmp;
-    memset(c, 0, sizeof *c);
-    c->first_arg = -1;
-    if (!a->have_run || a->run_status != GL_OK || !a->have_spec || !a->ref_buffers ||
-        !a->run.buffers || a->ref_n != a->spec_n)
-        return;
-    const gl_check *k = grade_reference_check(a->lesson->exercise, a->ref_n);
-    c->n = a->ref_n;
-    c->tolerance = k ? k->tolerance : 0;
-    for (int i = 0; i < a->spec.nargs; i++) {
-        const gl_arg *arg = &a->spec.args[i];
-        if (!arg->is_ptr || !grade_is_output(k, arg->name))
-            continue;
-        if (i >= a->run.nargs || i >= a->ref_nargs)
-            return;
-        const gl_buffer *got = &a->run.buffers[i], *exp = &a->ref_buffers[i];
-        size_t bytes = arg->len * gl_type_size(arg->type);
-        if (!got->data || !exp->data || got->bytes < bytes || exp->bytes < bytes)
-            return;
-        size_t first;
-        size_t d =
-            grade_count_diffs(arg->type, arg->len, exp->data, got->data, c->tolerance, &first);
-        c->elements += arg->len;
-        c->differ += d;
-        if (d && c->first_arg < 0)
-            c->first_arg = i, c->first = first;
-    }
-    c->done = true;
-}
-
 /* What an exercise run brought besides the learner's run: the default size (when it
  * was measured), the spec at the size it ran at, the reference's output. */
-static void exercise_took(app *a, job_exercise *ex)
+static void exercise_took(app *a, gl_exercise_result *ex)
 {
     if (ex->nsizes > 0 && ex->n > 0) {
         a->ex_default = ex->n;
@@ -234,7 +200,7 @@ void app_finish_job(app *a)
         char *chatter = NULL;
         gl_status st;
         gl_run_result res;
-        job_exercise ex;
+        gl_exercise_result ex = {.cmp.first_arg = -1};
         if (kind == JOB_EXERCISE) {
             job_finish_exercise(&a->job, &st, &res, errmsg, sizeof errmsg, &chatter, &ex);
             exercise_took(a, &ex);
@@ -294,9 +260,12 @@ void app_finish_job(app *a)
         a->note_repeat = a->run.note[0] && strcmp(a->run.note, a->last_note) == 0;
         app_msgcpy(a->last_note, sizeof a->last_note, a->run.note);
         a->tpos = tv_initial_pos(a);
-        /* the exercise: its output against the reference's */
-        if (kind == JOB_EXERCISE)
-            exercise_compare(a);
+        /* the exercise: its output against the reference's, when the run was of the
+         * spec shown */
+        if (kind == JOB_EXERCISE) {
+            const bool shown = a->have_spec && ex.cmp.done && a->ref_n == a->spec_n;
+            a->cmp = shown ? ex.cmp : (gl_exercise_cmp){.first_arg = -1};
+        }
         view_reset(VIEW_BUFFERS);
         /* an exercise whose output differs opens on the comparison (the symptom; the
          * source pane marks the checkers' findings and 9 shows their picture); else an

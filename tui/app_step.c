@@ -390,10 +390,10 @@ static void exercise_sizes(app *a)
     if (a->ex_lesson == a->lesson)
         return;
     a->ex_lesson = a->lesson;
-    a->ex_nsizes = grade_sizes(a->lesson->exercise, a->ex_sizes, JOB_MAX_SIZES);
+    a->ex_nsizes = grade_sizes(a->lesson->exercise, a->ex_sizes, GL_EXERCISE_MAX_SIZES);
     qsort(a->ex_sizes, (size_t)a->ex_nsizes, sizeof a->ex_sizes[0], cmp_i64);
     a->ex_pick = a->ex_default = 0;
-    for (int i = 0; i < JOB_MAX_SIZES; i++)
+    for (int i = 0; i < GL_EXERCISE_MAX_SIZES; i++)
         a->ex_secs[i] = -1;
 }
 

@@ -36,16 +36,16 @@ static void exercise_size_lines(const app *a, tlines *L, int cols)
                   "n = %lld, the default: the largest of the graded sizes %s whose reference run "
                   "took under %.0f s "
                   "on the simulator (%.3f s%s); z picks another",
-                  (long long)n, sizes, JOB_SIZE_SECONDS, secs, slow);
+                  (long long)n, sizes, GL_EXERCISE_SIZE_SECONDS, secs, slow);
     else if (a->ex_default > 0)
         tl_printf(L, cols, term_attr(TC_DIM),
                   "n = %lld, the default (graded sizes %s); z picks another", (long long)n, sizes);
 }
 
-/* The exercise's output against the reference's (app.c's exercise_compare). */
+/* The exercise's output against the reference's (runtime/exercise.c's exercise_compare). */
 static void comparison_lines(const app *a, tlines *L, int cols)
 {
-    const struct app_ref_cmp *c = &a->cmp;
+    const gl_exercise_cmp *c = &a->cmp;
     if (c->done && c->differ == 0)
         tl_printf(L, cols, term_attr(TC_GOOD), "output matches the reference for n = %lld",
                   (long long)c->n);
