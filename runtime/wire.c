@@ -625,6 +625,7 @@ void gl_wire_put_run(gl_wire_out *w, const gl_run_result *r)
     gl_wire_put_str(w, r->stdout_text);
     gl_wire_put_fault(w, &r->fault);
     gl_wire_put_bytes(w, &r->stats, sizeof r->stats);
+    gl_wire_put_u64(w, r->block_threads);
     gl_wire_put_bytes(w, &r->elapsed_ms, sizeof r->elapsed_ms);
     gl_wire_put_str(w, r->ptx);
     gl_wire_put_u64(w, (uint64_t)r->cached);
@@ -664,6 +665,10 @@ int gl_wire_get_run(gl_wire_in *in, gl_run_result *r)
     r->stdout_text = gl_wire_get_str(in);
     gl_wire_get_fault(in, &r->fault);
     gl_wire_get_bytes(in, &r->stats, sizeof r->stats);
+    const uint64_t block_threads = gl_wire_get_u64(in);
+    if (block_threads > GL_SIM_THREADS_MAX)
+        in->ok = 0;
+    r->block_threads = (unsigned)block_threads;
     gl_wire_get_bytes(in, &r->elapsed_ms, sizeof r->elapsed_ms);
     r->ptx = gl_wire_get_str(in);
     r->cached = (int)gl_wire_get_u64(in);
