@@ -179,6 +179,18 @@ static const char *source_name(const char *path, const char *dir)
     return gl_display_path(path);
 }
 
+/* snprintf that cuts a message longer than buf (a launch's fault or finding text and its
+ * header may be long; the report keeps what fits). */
+static void cut_printf(char *buf, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void cut_printf(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+}
+
 /* Launch l's problem (the program built in dir) as one line into buf (0 when it ran
  * clean). */
 static int launch_problem(const gl_prog_launch *l, const char *dir, char *buf, size_t n)
@@ -191,23 +203,23 @@ static int launch_problem(const gl_prog_launch *l, const char *dir, char *buf, s
              l->kernel[0] ? l->kernel : l->mangled, l->grid[0], l->grid[1], l->grid[2], l->block[0],
              l->block[1], l->block[2], where);
     if (!l->launched) {
-        snprintf(buf, n, "%s was refused: %s", head, l->error);
+        cut_printf(buf, n, "%s was refused: %s", head, l->error);
         return 1;
     }
     if (l->fault.kind != GL_FAULT_NONE) {
-        snprintf(buf, n, "%s: %s (%s:%d, block (%u,%u,%u), thread (%u,%u,%u))", head,
-                 l->fault.message, gl_display_path(l->fault.src_file), l->fault.src_line,
-                 l->fault.block[0], l->fault.block[1], l->fault.block[2], l->fault.thread[0],
-                 l->fault.thread[1], l->fault.thread[2]);
+        cut_printf(buf, n, "%s: %s (%s:%d, block (%u,%u,%u), thread (%u,%u,%u))", head,
+                   l->fault.message, gl_display_path(l->fault.src_file), l->fault.src_line,
+                   l->fault.block[0], l->fault.block[1], l->fault.block[2], l->fault.thread[0],
+                   l->fault.thread[1], l->fault.thread[2]);
         return 1;
     }
     for (int k = 0; k < l->nfindings; k++)
         if (l->findings[k].is_error) {
             const gl_finding *f = &l->findings[k];
-            snprintf(buf, n, "%s: %s (%s:%d, block (%u,%u,%u), thread (%u,%u,%u))", head,
-                     f->message, gl_display_path(f->access.src_file), f->access.src_line,
-                     f->access.block[0], f->access.block[1], f->access.block[2],
-                     f->access.thread[0], f->access.thread[1], f->access.thread[2]);
+            cut_printf(buf, n, "%s: %s (%s:%d, block (%u,%u,%u), thread (%u,%u,%u))", head,
+                       f->message, gl_display_path(f->access.src_file), f->access.src_line,
+                       f->access.block[0], f->access.block[1], f->access.block[2],
+                       f->access.thread[0], f->access.thread[1], f->access.thread[2]);
             return 1;
         }
     return 0;
