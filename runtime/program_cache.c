@@ -433,6 +433,8 @@ void gl_program_cache_put(const char *key, const char *dir, int verbose)
     }
     if (m && fclose(m) != 0 && !why)
         why = "out of memory";
+    if (!why && bodylen > GL_READ_MAX_BYTES - 4096) /* what gl_program_cache_get reads */
+        why = "the executable is too large";
     if (!why) {
         char sum[65];
         gl_sha256 h;
