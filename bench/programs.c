@@ -91,8 +91,9 @@ static int run_once(const char *gpulearn, const char *prog, const char *arg, con
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The launches' wall time in a record file (docs/architecture.md "Launch records": each
- * launch line's wall_end_ns - wall_start_ns), seconds; -1 when there is no launch. */
+/* The launches' wall time in a record file (docs/architecture.md "Whole programs",
+ * launch records: each launch line's wall_end_ns - wall_start_ns), seconds; -1 when
+ * there is no launch. */
 static double launches_s(const char *path)
 {
     FILE *f = fopen(path, "r");

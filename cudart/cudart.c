@@ -170,8 +170,10 @@ static struct {
     int ncfg;
     const void *site; /* the popped configuration's site, for the launch that follows */
     int api_depth;    /* host API calls in progress (one record for the outermost) */
-    cr_freed freed[CR_FREED]; /* the last CR_FREED allocations freed, a ring */
-    unsigned nfreed;          /* frees so far (freed[nfreed % CR_FREED] is the next) */
+    /* the last CR_FREED allocations freed, a ring, and the frees so far
+     * (freed[nfreed % CR_FREED] is the next) */
+    cr_freed freed[CR_FREED];
+    unsigned nfreed;
     unsigned nlaunch; /* launches so far (records number them from 1) */
     trace_t *trace;   /* GPULEARN_PROG_TRACE_DIR set: each launch's trace */
     const char *trace_dir;

@@ -462,7 +462,7 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
                 argv[n++] = host[k];
         } else {
             const char *host[] = {"-MD", "-MF", dep, "-O2", "-gline-tables-only",
-                                  "-c",  "-o",  obj, src,  NULL};
+                                  "-c",  "-o",  obj, src,   NULL};
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }

@@ -237,8 +237,9 @@ int gl_program_cache_get(const char *key, const char *dir, char *exe, size_t exe
     ok = 1;
     utimensat(AT_FDCWD, path, NULL, 0); /* recently used: kept longest */
     if (verbose)
-        fprintf(stderr, "gpulearn: the program's build comes from the cache (%s): no compiler "
-                        "runs\n",
+        fprintf(stderr,
+                "gpulearn: the program's build comes from the cache (%s): no compiler "
+                "runs\n",
                 path);
     if (nmsgs > 0)
         fwrite(msgs, 1, (size_t)nmsgs, stderr);
