@@ -245,7 +245,7 @@ check: $(BIN) $(LIBCUDART) $(TEST_BIN) $(FUZZ_STUB_BIN) $(TOOL_BIN)
 BENCH_MODE := $(if $(filter command line environment,$(origin MODE)),$(MODE),release)
 bench:
 	@$(MAKE) --no-print-directory MODE=$(BENCH_MODE) bench-run
-bench-run: $(BENCH_BIN) $(BIN)
+bench-run: $(BENCH_BIN) $(BIN) $(LIBCUDART)
 	@for b in $(BENCH_BIN); do GPULEARN=$(abspath $(BIN)) $$b bench/ptx || exit 1; done
 
 # `make fuzz`: libFuzzer with ASan+UBSan (clang only; `make check` builds the same

@@ -125,6 +125,16 @@ typedef struct cr_alloc {
     char where[96]; /* "vector_add.cu:34" where it was allocated, or "" */
 } cr_alloc;
 
+/* A freed device allocation, for a second cudaFree's message (the simulator never gives
+ * an address twice, so a freed pointer names one allocation). */
+typedef struct cr_freed {
+    uint64_t ptr;
+    size_t bytes;
+    char name[64], where[96]; /* as cr_alloc's */
+    char freed_at[96];        /* "prog.cu:30", the cudaFree that freed it, or "" */
+} cr_freed;
+enum { CR_FREED = 64 };
+
 /* An event: the modelled device time when it was recorded. */
 typedef struct cr_event {
     double ns;
@@ -162,6 +172,10 @@ static struct {
     int ncfg;
     const void *site; /* the popped configuration's site, for the launch that follows */
     int api_depth;    /* host API calls in progress (one record for the outermost) */
+    /* the last CR_FREED allocations freed, a ring, and the frees so far
+     * (freed[nfreed % CR_FREED] is the next) */
+    cr_freed freed[CR_FREED];
+    unsigned nfreed;
     unsigned nlaunch; /* launches so far (records number them from 1) */
     trace_t *trace;   /* GPULEARN_PROG_TRACE_DIR set: each launch's trace */
     const char *trace_dir;
@@ -388,18 +402,18 @@ static cr_alloc *find_alloc(uint64_t p, int kind)
     return NULL;
 }
 
-/* The device or managed allocation holding [p, p+n), or NULL; *inside: 1 when p lies in
- * one but the range passes its end. */
-static cr_alloc *device_range(uint64_t p, size_t n, int *inside)
+/* The device or managed allocation holding [p, p+n), or NULL; *past: the allocation p
+ * lies in when the range passes its end, else NULL. */
+static cr_alloc *device_range(uint64_t p, size_t n, cr_alloc **past)
 {
-    *inside = 0;
+    *past = NULL;
     for (int i = 0; i < G.nallocs; i++) {
         cr_alloc *a = &G.allocs[i];
         if (a->kind == 2 || p < a->ptr || p - a->ptr >= (a->bytes ? a->bytes : 1))
             continue;
         if (n <= a->bytes - (p - a->ptr))
             return a;
-        *inside = 1;
+        *past = a;
         return NULL;
     }
     return NULL;
@@ -1643,10 +1657,63 @@ cudaError_t cudaFreeHost(void *p)
     return E_OK;
 }
 
-/* Frees device or managed memory (§6.10); a pointer not from cudaMalloc, or freed
- * already, is cudaErrorInvalidValue with a message. */
-cudaError_t cudaFree(void *p);
-cudaError_t cudaFree(void *p)
+/* The caller's file:line of the API call in progress ("prog.cu:30", set by the
+ * __gpulearn_ entry points the clang header calls), or "": named in its messages. */
+static char cr_at[96];
+
+/* Sets cr_at from file and line (NULL, 0: unknown). */
+static void set_at(const char *file, int line)
+{
+    cr_at[0] = '\0';
+    if (file && line > 0) {
+        const char *base = strrchr(file, '/');
+        snprintf(cr_at, sizeof cr_at, "%s:%d", base ? base + 1 : file, line);
+    }
+}
+
+/* Why cudaFree(p) is refused (§6.10: cudaErrorInvalidValue), on stderr: freed already
+ * (the allocation and the cudaFree that freed it), pinned host memory, a pointer into
+ * an allocation but not its start, host memory, or none of these. a: p's cudaMallocHost
+ * allocation, or NULL. */
+static void explain_free(void *p, const cr_alloc *a)
+{
+    const uint64_t d = (uint64_t)(uintptr_t)p;
+    char call[160];
+    snprintf(call, sizeof call, "cudaFree(%p)%s%s", p, cr_at[0] ? " at " : "", cr_at);
+    const char *rc = "cudaFree returns cudaErrorInvalidValue";
+    cr_alloc *in, *past;
+    const unsigned n = G.nfreed < CR_FREED ? G.nfreed : CR_FREED;
+    for (unsigned i = 0; i < n; i++) {
+        const cr_freed *f = &G.freed[(G.nfreed - 1 - i) % CR_FREED];
+        if (f->ptr == d) {
+            cr_note("%s: '%s' (%zu bytes%s%s) was freed already%s%s; %s", call, f->name, f->bytes,
+                    f->where[0] ? ", allocated at " : "", f->where,
+                    f->freed_at[0] ? ", by the cudaFree at " : "", f->freed_at, rc);
+            return;
+        }
+    }
+    if (a)
+        cr_note("%s: pinned host memory from cudaMallocHost or cudaHostAlloc: free it with "
+                "cudaFreeHost; %s",
+                call, rc);
+    else if ((in = device_range(d, 1, &past)) != NULL)
+        cr_note("%s: %llu bytes into '%s' (%zu bytes%s%s), not its start: cudaFree takes the "
+                "pointer cudaMalloc returned; %s",
+                call, (unsigned long long)(d - in->ptr), in->name, in->bytes,
+                in->where[0] ? ", allocated at " : "", in->where, rc);
+    else if (host_mapped(d))
+        cr_note("%s: host memory (malloc, new, a variable), not device memory from cudaMalloc; "
+                "%s",
+                call, rc);
+    else
+        cr_note("%s: not a pointer cudaMalloc or cudaMallocManaged returned; %s", call, rc);
+}
+
+/* Frees device or managed memory (§6.10); a pointer not from cudaMalloc or
+ * cudaMallocManaged, or freed already, is cudaErrorInvalidValue with a message naming
+ * the call's file:line (NULL, 0: unknown) and what the pointer is. */
+cudaError_t __gpulearn_cudaFree(void *p, const char *file, int line);
+cudaError_t __gpulearn_cudaFree(void *p, const char *file, int line)
 {
     CR_API();
     if (!p)
@@ -1654,29 +1721,47 @@ cudaError_t cudaFree(void *p)
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
+    set_at(file, line);
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, -1);
     if (!a || a->kind == 2) {
-        cr_note("cudaFree(%p): not a pointer cudaMalloc or cudaMallocManaged returned, or "
-                "freed already; cudaFree returns cudaErrorInvalidValue",
-                p);
+        explain_free(p, a);
+        cr_at[0] = '\0';
         return ret(E_INVALID_VALUE);
     }
+    cr_freed *f = &G.freed[G.nfreed++ % CR_FREED];
+    f->ptr = a->ptr;
+    f->bytes = a->bytes;
+    memcpy(f->name, a->name, sizeof f->name);
+    memcpy(f->where, a->where, sizeof f->where);
+    memcpy(f->freed_at, cr_at, sizeof f->freed_at);
+    cr_at[0] = '\0';
     sim_mfree(G.sim, a->ptr);
     drop_alloc(a);
     return E_OK;
 }
 
+cudaError_t cudaFree(void *p);
+cudaError_t cudaFree(void *p)
+{
+    CR_API();
+    return __gpulearn_cudaFree(p, NULL, 0);
+}
+
 /* Where a copy's pointer lies: 1 device memory of n bytes from p, 0 host memory, -1 an
- * allocation's start with n past its end (message printed). */
+ * allocation's start with n past its end (message printed, naming the allocation and
+ * the call's file:line, cr_at). */
 static int where(const char *fn, uint64_t p, size_t n)
 {
-    int inside;
-    if (device_range(p, n, &inside))
+    cr_alloc *a;
+    if (device_range(p, n, &a))
         return 1;
-    if (inside) {
-        cr_note("%s: the %zu bytes at 0x%llx pass the end of their device allocation; it "
-                "returns cudaErrorInvalidValue",
-                fn, n, (unsigned long long)p);
+    if (a) {
+        const uint64_t off = p - a->ptr;
+        const unsigned long long over = off + n - a->bytes;
+        cr_note("%s%s%s: %zu bytes from offset %llu of '%s' (%zu bytes%s%s) pass its end by "
+                "%llu byte%s; it returns cudaErrorInvalidValue",
+                fn, cr_at[0] ? " at " : "", cr_at, n, (unsigned long long)off, a->name, a->bytes,
+                a->where[0] ? ", allocated at " : "", a->where, over, over == 1 ? "" : "s");
         return -1;
     }
     return 0;
@@ -1722,14 +1807,27 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t n, in
     return E_OK;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
+/* cudaMemcpy (§6.10) called at file:line (NULL, 0: unknown), which its messages name. */
+cudaError_t __gpulearn_cudaMemcpy(void *dst, const void *src, size_t n, int kind, const char *file,
+                                  int line);
+cudaError_t __gpulearn_cudaMemcpy(void *dst, const void *src, size_t n, int kind, const char *file,
+                                  int line)
 {
     CR_API();
     cudaError_t e = sync_point();
     if (e != E_OK)
         return ret(e);
-    return copy("cudaMemcpy", dst, src, n, kind, 0);
+    set_at(file, line);
+    e = copy("cudaMemcpy", dst, src, n, kind, 0);
+    cr_at[0] = '\0';
+    return e;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
+{
+    CR_API();
+    return __gpulearn_cudaMemcpy(dst, src, n, kind, NULL, 0);
 }
 
 /* Pitched device memory (§6.10 cudaMallocPitch): rows of `width` bytes, each starting

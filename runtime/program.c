@@ -16,6 +16,7 @@
 #include "runtime/compile.h"
 #include "runtime/cubin.h"
 #include "runtime/program.h"
+#include "runtime/program_cache.h"
 
 #ifndef GL_CUDART_LIB
 #define GL_CUDART_LIB "build/debug/libgpulearn_cudart.a"
@@ -166,6 +167,7 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
     char *text = gl_read_file(log, NULL, NULL);
     if (text)
         fputs(text, stderr);
+    gl_program_cache_log(dir, text);
     char names[1024] = "";
     if (rc != 0 && text && named_functions(text, "undeclared identifier '", names, sizeof names))
         gl_fail(err, GL_ERR_COMPILE,
@@ -274,11 +276,15 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
     gl_status st = GL_OK;
     int nobj = 0;
     for (int i = 0; i < o->nsources && st == GL_OK; i++) {
-        char obj[PATH_MAX], keep[PATH_MAX];
+        char obj[PATH_MAX], keep[PATH_MAX], dep[PATH_MAX];
         snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
+        snprintf(dep, sizeof dep, "%s/%d.d", dir, i);
         const char *argv[PROG_MAXARGS + 32];
         int n = 0;
         argv[n++] = nvcc;
+        argv[n++] = "-MD"; /* the files it reads, for the build cache (program_cache.h) */
+        argv[n++] = "-MF";
+        argv[n++] = dep;
         if (has_suffix(o->sources[i], ".cu") && o->native) {
             argv[n++] = arch;
             argv[n++] = "-lineinfo";
@@ -322,8 +328,9 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
     return st;
 }
 
-gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe, size_t exelen,
-                           gl_error *err)
+/* gl_program_build without the cache. */
+static gl_status build(const gl_program_opts *o, const char *dir, char *exe, size_t exelen,
+                       gl_error *err)
 {
     char clang[PATH_MAX], prelude[PATH_MAX], preinc[PATH_MAX + 16], lib[PATH_MAX], inc[PATH_MAX],
         rt[PATH_MAX + 16];
@@ -382,8 +389,10 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
     for (int i = 0; i < o->nsources && st == GL_OK; i++) {
         const char *src = o->sources[i];
         const int cu = has_suffix(src, ".cu");
-        char ptx[PATH_MAX], gpubin[PATH_MAX], obj[PATH_MAX];
+        char ptx[PATH_MAX], gpubin[PATH_MAX], obj[PATH_MAX], dep[PATH_MAX], devdep[PATH_MAX];
         snprintf(ptx, sizeof ptx, "%s/%d.ptx", dir, i);
+        snprintf(dep, sizeof dep, "%s/%d.d", dir, i); /* the files read: the build cache */
+        snprintf(devdep, sizeof devdep, "%s/%d.dev.d", dir, i);
         snprintf(gpubin, sizeof gpubin, "%s/%d.gpubin", dir, i);
         snprintf(obj, sizeof obj, "%s/%d.o", dir, i);
         const char *argv[PROG_MAXARGS + 32];
@@ -424,6 +433,9 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
         if (cu) {
             /* the device side: PTX with line info; a null dereference stays an access */
             const char *dev[] = {"--cuda-device-only",
+                                 "-MD",
+                                 "-MF",
+                                 devdep,
                                  "-S",
                                  "-O2",
                                  "-gline-tables-only",
@@ -447,6 +459,9 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             /* the host side: the new launch API (__cudaPushCallConfiguration and
              * cudaLaunchKernel, CUDA 9.2 on), the PTX in the GPU binary's place */
             const char *host[] = {"--cuda-host-only",
+                                  "-MD",
+                                  "-MF",
+                                  dep,
                                   "-O2",
                                   "-gline-tables-only", /* launch records' file:line */
                                   "-Xclang",
@@ -463,7 +478,8 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         } else {
-            const char *host[] = {"-O2", "-gline-tables-only", "-c", "-o", obj, src, NULL};
+            const char *host[] = {"-MD", "-MF", dep, "-O2", "-gline-tables-only",
+                                  "-c",  "-o",  obj, src,   NULL};
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }
@@ -479,6 +495,22 @@ gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe,
     for (int i = 0; i < nobj; i++)
         free(objs[i]);
     free(objs);
+    return st;
+}
+
+gl_status gl_program_build(const gl_program_opts *o, const char *dir, char *exe, size_t exelen,
+                           gl_error *err)
+{
+    char lib[PATH_MAX], inc[PATH_MAX], key[65];
+    const int cached =
+        find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib) &&
+        find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, sizeof inc) &&
+        gl_program_cache_key(o, lib, inc, GL_CUDART_SANLIB, key) == 0;
+    if (cached && gl_program_cache_get(key, dir, exe, exelen, o->verbose))
+        return GL_OK;
+    const gl_status st = build(o, dir, exe, exelen, err);
+    if (st == GL_OK && cached)
+        gl_program_cache_put(key, dir, o->verbose);
     return st;
 }
 

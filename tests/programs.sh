@@ -50,6 +50,32 @@ for cc in clang nvcc; do
       grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
     done
   done
+  # cudaFree twice, into an allocation, of host memory; cudaMemcpy past an allocation's
+  # end: cudaErrorInvalidValue, and gpulearn's explanation naming the allocation (clang:
+  # the calls' lines, the variable and its cudaMalloc's line)
+  "$G" run --compiler $cc tests/programs/errors/double_free.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  [ $rc = 0 ] && [ "$(cat "$tmp/out")" = "cudaErrorInvalidValue cudaErrorInvalidValue cudaErrorInvalidValue" ] ||
+    { echo "FAIL double_free ($cc): rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  if [ $cc = clang ]; then set -- \
+    "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:11: 'd' (256 bytes, allocated at double_free.cu:8) was freed already, by the cudaFree at double_free.cu:10; cudaFree returns cudaErrorInvalidValue" \
+    "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:12: 16 bytes into 'e' (64 bytes, allocated at double_free.cu:9), not its start: cudaFree takes the pointer cudaMalloc returned" \
+    "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:13: host memory (malloc, new, a variable), not device memory from cudaMalloc"
+  else set -- \
+    "gpulearn: cudaFree(0x[0-9a-f]*): 'allocation #1' (256 bytes) was freed already; cudaFree returns cudaErrorInvalidValue" \
+    "gpulearn: cudaFree(0x[0-9a-f]*): 16 bytes into 'allocation #2' (64 bytes), not its start" \
+    "gpulearn: cudaFree(0x[0-9a-f]*): host memory (malloc, new, a variable)"
+  fi
+  for want in "$@"; do
+    grep -q "^$want" "$tmp/err" || { echo "FAIL double_free ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
+  done
+  "$G" run --compiler $cc tests/programs/errors/copy_past_end.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  if [ $cc = clang ]; then
+    want="gpulearn: cudaMemcpy at copy_past_end.cu:9: 128 bytes from offset 32 of 'd' (128 bytes, allocated at copy_past_end.cu:8) pass its end by 32 bytes; it returns cudaErrorInvalidValue"
+  else
+    want="gpulearn: cudaMemcpy: 128 bytes from offset 32 of 'allocation #1' (128 bytes) pass its end by 32 bytes; it returns cudaErrorInvalidValue"
+  fi
+  { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaErrorInvalidValue ] && grep -qF "$want" "$tmp/err"; } ||
+    { echo "FAIL copy_past_end ($cc): rc $rc, stderr lacks \"$want\""; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
   # an API gpulearn does not provide: named, exit 1, nothing run (clang: not declared;
   # nvcc: declared by the Toolkit's header, not defined at the link)
   "$G" run --compiler $cc tests/programs/errors/unprovided.cu > "$tmp/out" 2> "$tmp/err"; rc=$?

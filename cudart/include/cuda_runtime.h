@@ -281,6 +281,11 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
                          size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void *devPtr);
+/* cudaFree and cudaMemcpy with the caller's file and line (the macros below), which
+ * gpulearn's messages about a refused call name */
+cudaError_t __gpulearn_cudaFree(void *devPtr, const char *file, int line);
+cudaError_t __gpulearn_cudaMemcpy(void *dst, const void *src, size_t count,
+                                  enum cudaMemcpyKind kind, const char *file, int line);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
@@ -330,6 +335,11 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                               cudaStream_t stream = 0);
 }
+
+/* A call of cudaFree or cudaMemcpy passes on its file and line; the name alone (a
+ * deleter, a function pointer) is still NVIDIA's function */
+#define cudaFree(...) __gpulearn_cudaFree(__VA_ARGS__, __FILE__, __LINE__)
+#define cudaMemcpy(...) __gpulearn_cudaMemcpy(__VA_ARGS__, __FILE__, __LINE__)
 
 /* cudaMalloc and cudaMallocManaged as NVIDIA declares them (void ** and the C++
  * template), passing on where they were called from (clang's __builtin_FILE and
