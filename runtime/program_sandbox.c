@@ -99,6 +99,9 @@ static void build_body(int fd, void *arg)
         gl_program_opts o = *a->o;
         o.sources = a->base;
         o.sandbox = 0;
+        /* no build cache for untrusted code: its folder is new each time (never a hit),
+         * and no submission's build may become an entry another build could take */
+        setenv("GPULEARN_NO_CACHE", "1", 1);
         st = gl_program_build(&o, a->dir, exe, sizeof exe, &e);
     }
     fflush(stderr);
