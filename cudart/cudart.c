@@ -1289,8 +1289,10 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     const ptx_module_t *m = NULL;
     cudaError_t e;
     const cr_func *f = kernel_of(func, &m, &e);
+    /* a pointer that is no kernel is cudaErrorInvalidResourceHandle here, as CUDA 13 on an
+     * H200 returns it (tests/programs/occupancy.cu), not cudaErrorInvalidDeviceFunction */
     if (!f)
-        return ret(e);
+        return ret(e == E_INVALID_DEVICE_FUNCTION ? E_INVALID_RESOURCE_HANDLE : e);
     func_attributes(f, m, attr);
     return E_OK;
 }
