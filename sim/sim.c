@@ -120,7 +120,9 @@ void sim_free(sim_t *s)
     for (int i = 0; i < s->nallocs; i++)
         sim_alloc_release(&s->allocs[i]);
     free(s->allocs);
-    free(s->var_addr);
+    for (int i = 0; i < s->nmods; i++)
+        free(s->mods[i].addr);
+    free(s->mods);
     free(s->fast);
     free(s);
 }
@@ -154,13 +156,25 @@ static void fmt_bytes(char *buf, size_t len, uint64_t n)
     snprintf(buf, len, v == (double)(uint64_t)v ? "%.0f %s" : "%.1f %s", v, unit[u]);
 }
 
-/* Instantiates the module's .global/.const variables in s (once per module). A variable
- * past the memory budget (sim_config.memory_limit) is SIM_ERR_LAUNCH with *why naming
- * it and the sizes. */
+/* Instantiates the module's .global/.const variables in s (once per module: a module
+ * seen before gets its variables back, with the values they hold). A variable past the
+ * memory budget (sim_config.memory_limit) is SIM_ERR_LAUNCH with *why naming it and the
+ * sizes. */
 static sim_status load_module_vars(sim_t *s, const ptx_module *m, sim_result *res)
 {
     if (s->mod_id == m->id)
         return SIM_OK;
+    for (int i = 0; i < s->nmods; i++)
+        if (s->mods[i].id == m->id) {
+            s->var_addr = s->mods[i].addr;
+            s->nvars = m->nvars;
+            s->mod_id = m->id;
+            return SIM_OK;
+        }
+    struct sim_modvars *mods = realloc(s->mods, ((size_t)s->nmods + 1) * sizeof *mods);
+    if (!mods)
+        return SIM_ERR_NOMEM;
+    s->mods = mods;
     uint64_t *va = calloc((size_t)m->nvars + 1, sizeof *va);
     if (!va)
         return SIM_ERR_NOMEM;
@@ -187,7 +201,8 @@ static sim_status load_module_vars(sim_t *s, const ptx_module *m, sim_result *re
             sim_memcpy_htod(s, va[i], v->init, v->size);
         sim_set_written(s, va[i], v->size, 1); /* module variables start as zeros */
     }
-    free(s->var_addr);
+    s->mods[s->nmods].id = m->id;
+    s->mods[s->nmods++].addr = va;
     s->var_addr = va;
     s->nvars = m->nvars;
     s->mod_id = m->id;

@@ -303,8 +303,8 @@ sim_status sim_malloc_mapped(sim_t *s, size_t bytes, const char *label, uint64_t
  * bounds. SIM_ERR_NOT_FOUND if no allocation starts there. */
 sim_status sim_mfree(sim_t *s, uint64_t dptr);
 /* The device address and size of module m's .global or .const variable `name` in s
- * (instantiated with the module's other variables on first use, as a launch does; one
- * module's variables at a time). SIM_ERR_NOT_FOUND if m has none of that name. */
+ * (instantiated with the module's other variables on first use, as a launch does; each
+ * module's variables live as long as s). SIM_ERR_NOT_FOUND if m has none of that name. */
 sim_status sim_var_address(sim_t *s, const ptx_module_t *m, const char *name, uint64_t *dptr,
                            size_t *bytes);
 /* Copies between host memory and a simulated global allocation.

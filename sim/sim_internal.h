@@ -89,10 +89,17 @@ struct sim {
     sim_alloc *allocs; /* sorted by base (allocated in increasing order) */
     int nallocs, cap;
     uint64_t next;
-    int last;        /* index of the last allocation hit (lookup cache) */
-    uint64_t mod_id; /* module whose variables are instantiated */
-    uint64_t *var_addr;
+    int last;           /* index of the last allocation hit (lookup cache) */
+    uint64_t mod_id;    /* module whose variables var_addr holds (0 none) */
+    uint64_t *var_addr; /* its variables' device addresses: one of mods[].addr */
     int nvars;
+    /* every module whose variables were instantiated, and where: a module's variables
+     * keep their values when launches alternate between modules (a program's .cu files) */
+    struct sim_modvars {
+        uint64_t id; /* ptx_module.id */
+        uint64_t *addr;
+    } * mods;
+    int nmods;
     uint64_t fast_mod_id;      /* module whose fast-path kinds `fast` holds (sim.c
                              module_fast), 0 none */
     uint8_t *fast;             /* its sim_fast_kinds table */

@@ -7,7 +7,7 @@
 # the fault of oob_write.cu must name its line, block and thread there. The programs in
 # tests/programs/sim/ print what the simulator models (the device's properties), so their
 # goldens are the simulator's own, for its default profile (sm_90). The programs in
-# tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
+# tests/programs/multi_vars/ two files' __device__ variables; tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
 # to a kernel, an API gpulearn does not provide, a compile error) and have no GPU golden.
 # Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
@@ -102,6 +102,10 @@ if [ $ran -gt 0 ]; then
   out=$(echo hello | "$G" run tests/programs/multi/main.cu tests/programs/multi/scale.cu tests/programs/multi/sum.cpp 2>&1); rc=$?
   [ "$out" = "0 10 20 30 (sum 60)
 stdin: hello" ] && [ $rc = 0 ] || { echo "FAIL multi: '$out' rc $rc"; fails=$((fails+1)); }
+  # two .cu files with a __device__ variable each, launched in turn: both keep their
+  # values (each file is its own module; "a 0 b 0" when only one module's were kept)
+  out=$("$G" run tests/programs/multi_vars/main.cu tests/programs/multi_vars/other.cu 2>&1); rc=$?
+  [ "$out" = "a 3 b 30" ] && [ $rc = 0 ] || { echo "FAIL multi_vars: '$out' rc $rc"; fails=$((fails+1)); }
   # a program that never ends: --timeout stops it, exit 1
   printf 'volatile int x;\nint main() { for (;;) x++; }\n' > "$tmp/spin.cu"
   out=$("$G" run "$tmp/spin.cu" --timeout 1 2>&1 < /dev/null); rc=$?
