@@ -5,7 +5,8 @@
 # launch in words, the program's output, and the selected launch's views drawn from its
 # trace (warps, memory: a coalesced store is 4 sectors) or its fault (the error view of
 # oob_write.cu names the thread); o shows the source at the line of the view's cursor
-# (the store), q quits with 0. About 5 s.
+# (the store), q quits with 0. A lesson's program step (lesson 0b step 1, alloc.cu): r
+# opens the same screen on it, q comes back to the step, drawn whole. About 8 s.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux, no compiler).
@@ -70,4 +71,26 @@ screen | grep -q "store by: thread (1,0,0)" || fail "the error view does not nam
 screen | grep -q "'d': 4000 bytes" || fail "the error view does not name the allocation"
 keys q
 wait_for "GPULEARN-EXIT=0" || fail "q did not quit with 0"
+
+# the lesson TUI on lesson 0b: r on its first step (a program, alloc.cu) opens the
+# program's screen; q returns to the step
+T kill-server >/dev/null 2>&1
+sleep 0.2
+T -f /dev/null new-session -d -s "$SESSION" -x 80 -y 24 \
+  "cd '$ROOT' && XDG_DATA_HOME='$TMP/xdg' GPULEARN_NO_GPU=1 '$GPULEARN' first-program; echo GPULEARN-EXIT=\$?; sleep 600" ||
+  fail "tmux could not start"
+T set-option -t "$SESSION" status off >/dev/null 2>&1
+wait_for "Step 1/6" || fail "lesson 0b did not open"
+keys r
+wait_for "exit status 0" 300 || fail "r did not open the program's screen"
+row 0 " gpulearn  alloc.cu                                   0 launches, exit status 0"
+row 1 "┌─ launches (0) ───────────────────┐┌─ views ──────────────────────────────────┐"
+row 2 "│ the program launched no kernel   ││ no launch to show                        │"
+row 9 "│ 0 1.5 3 4.5 6 7.5 9 10.5         ││                                          │"
+keys q
+wait_for "Step 1/6" || fail "q did not return to the lesson"
+row 0 " gpulearn — Lesson 0b: Your first CUDA program               1  2  3  4  5  Ex"
+row 2 "│ Two memories: the host's and the device's                                    │"
+row 10 "┌─ alloc.cu ───────────────────────────────────────────────────────────────────┐"
+row 23 " lesson 0b · step 1/6 · simulator (no GPU found)                 ?:help  q:quit"
 echo "$NAME: ok"

@@ -413,25 +413,35 @@ static bool key(prog_ui *p, int ch)
     return true;
 }
 
-int tui_program(const tui_program_opts *o)
+/* Builds and runs the program and shows it until q. own_term: the screen starts and ends
+ * curses itself (tui_program); else it borrows a lesson's curses session, leaving it to
+ * redraw in full (tui_program_within). Returns 0, 1 (no temporary folder) or 2 (no
+ * terminal). */
+static int show(const tui_program_opts *o, bool own_term)
 {
-    static prog_ui p; /* large (the views' app); one TUI per process */
+    static prog_ui p; /* large (the views' app); one program screen at a time */
     memset(&p, 0, sizeof p);
     p.o = o;
     p.a.view = VIEW_WARPS;
     if (gl_tmpdir_make(p.dir, sizeof p.dir, "tuiprog") != 0) {
-        fprintf(stderr, "gpulearn: cannot create a temporary folder\n");
+        if (own_term)
+            fprintf(stderr, "gpulearn: cannot create a temporary folder\n");
         return 1;
     }
     app_source_load(&p.a.src, o->build.sources[0]);
+    if (!own_term)
+        term_suspend();
     run_program(&p);
+    if (!own_term)
+        term_resume();
     load(&p, p.sel);
     char msg[512];
     int rc = 0;
-    if (!term_init(msg, sizeof msg)) {
+    if (own_term && !term_init(msg, sizeof msg)) {
         fprintf(stderr, "gpulearn: %s\n", msg);
         rc = 2;
     } else {
+        view_free(); /* the windows are the program screen's until q */
         draw(&p);
         for (;;) {
             wtimeout(stdscr, 250);
@@ -445,12 +455,26 @@ int tui_program(const tui_program_opts *o)
             draw(&p);
         }
         view_free();
-        term_end();
+        if (own_term)
+            term_end();
+        else
+            clearok(curscr, TRUE);
     }
     unload(&p);
+    view_reset_all(); /* no view keeps state of this program's launches */
     gl_program_records_free(&p.recs);
     app_source_load(&p.a.src, NULL);
     free(p.output);
     gl_tmpdir_remove(p.dir);
     return rc;
+}
+
+int tui_program(const tui_program_opts *o)
+{
+    return show(o, true);
+}
+
+int tui_program_within(const tui_program_opts *o)
+{
+    return show(o, false);
 }

@@ -27,9 +27,38 @@ void app_scroll_source_to(app *a, int line)
         a->src_top = 0;
 }
 
+/* A program step (lesson.json "program"): its file, with its "args", on the program
+ * screen (tui_program_within), as `gpulearn PROG.cu` shows it; q comes back here. */
+static handler_result run_program_step(app *a, const gl_step *step)
+{
+    char argv0[256];
+    const char *base = strrchr(step->kernel, '/'), *dot;
+    base = base ? base + 1 : step->kernel;
+    dot = strrchr(base, '.');
+    snprintf(argv0, sizeof argv0, "./%.*s", (int)(dot ? dot - base : (long)strlen(base)), base);
+    char **argv = calloc((size_t)step->nargs + 2, sizeof *argv);
+    if (!argv) {
+        app_set_flash(a, "out of memory");
+        return H_REDRAW;
+    }
+    argv[0] = argv0;
+    for (int i = 0; i < step->nargs; i++)
+        argv[i + 1] = step->args[i];
+    const char *src[] = {step->kernel};
+    tui_program_opts o = {.build = {.sources = src, .nsources = 1, .arch = a->opts.arch},
+                          .argv = argv};
+    if (tui_program_within(&o) != 0)
+        app_set_flash(a, "cannot create a temporary folder for the program");
+    free(argv);
+    return H_REDRAW;
+}
+
 /* Starts the current step's launch in a worker. */
 handler_result app_start_run(app *a)
 {
+    const gl_step *step = app_on_exercise(a) ? NULL : app_cur_step(a);
+    if (step && step->program)
+        return app_busy(a) ? H_HANDLED : run_program_step(a, step);
     if (!a->have_spec) {
         app_set_flash(a, a->spec_error[0] ? "this step's launch spec has an error"
                                           : "nothing to run on this step");

@@ -33,4 +33,10 @@ typedef struct tui_program_opts {
  * cannot be initialised (a message on stderr). */
 int tui_program(const tui_program_opts *o);
 
+/* The same screen inside a curses session already started (a lesson's program step, r):
+ * q returns with the terminal still in curses mode, the windows freed (view_free) and
+ * the next refresh a full repaint. Returns 0, or 1 when no temporary folder could be
+ * made. */
+int tui_program_within(const tui_program_opts *o);
+
 #endif
