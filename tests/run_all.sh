@@ -12,9 +12,12 @@ case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 # builds or listens on a port).
 serial=""
 # The tests are what runs at once: a grading inside one makes its runs one after the
-# other (tests/grade_jobs.sh asks for workers itself), so that N tests keep N cores busy
-# and no launch nears its wall-time limit for want of one.
+# other (tests/grade_jobs.sh asks for workers itself), and a launch runs its blocks on
+# one thread (tests/sim_threads.sh and test_sim_par ask for more themselves), so that N
+# tests keep N cores busy and no launch nears its wall-time limit for want of one
+# (lesson 9's 131073-block reduce_strided under AddressSanitizer on 2 loaded cores did).
 export GPULEARN_JOBS=${GPULEARN_JOBS:-1}
+export GPULEARN_SIM_THREADS=${GPULEARN_SIM_THREADS:-1}
 passed=0; failed=0; skipped=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
