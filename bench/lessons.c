@@ -86,14 +86,12 @@ static int run_step(const gl_lesson *l, int s, unsigned threads, double *secs, u
     return 0;
 }
 
-/* Runs `gpulearn grade N reference --seed 1` with the environment's extra settings
+/* Runs `gpulearn grade LABEL reference --seed 1` (LABEL: "1", "0b") with the environment's extra settings
  * (NULL: none) and its output to /dev/null: wall seconds into *secs. Its exit status, or
  * -1 when it could not run. */
-static int grade_once(const char *gpulearn, int number, const char *reference, int one_core,
+static int grade_once(const char *gpulearn, const char *label, const char *reference, int one_core,
                       double *secs)
 {
-    char num[16];
-    snprintf(num, sizeof num, "%d", number);
     if (one_core) {
         setenv("GPULEARN_SIM_THREADS", "1", 1);
         setenv("GPULEARN_JOBS", "1", 1);
@@ -105,7 +103,8 @@ static int grade_once(const char *gpulearn, int number, const char *reference, i
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {(char *)gpulearn, "grade", num, (char *)reference, "--seed", "1", NULL};
+    char *argv[] = {(char *)gpulearn, "grade", (char *)label, (char *)reference,
+                    "--seed",         "1",     NULL};
     const double t0 = wall_s();
     pid_t pid;
     int rc = posix_spawn(&pid, gpulearn, &fa, NULL, argv, environ);
@@ -239,7 +238,7 @@ int main(void)
         fprintf(stderr, "bench/lessons: no gpulearn binary at %s (set GPULEARN)\n", gpulearn);
         fail = 1;
     } else if (grade) {
-        printf("\nGrading each exercise's reference: gpulearn grade N REFERENCE --seed 1, wall "
+        printf("\nGrading each exercise's reference: gpulearn grade LABEL REFERENCE --seed 1, wall "
                "seconds,\none core (GPULEARN_SIM_THREADS=1, GPULEARN_JOBS=1) and the defaults "
                "(the %u cores):\n",
                cores);
@@ -250,9 +249,9 @@ int main(void)
             if (l->broken || !l->exercise || !l->exercise->reference || !wanted(l->number, list))
                 continue;
             double w, g1, gn;
-            if (grade_once(gpulearn, l->number, l->exercise->reference, 0, &w) != 0 ||
-                grade_once(gpulearn, l->number, l->exercise->reference, 1, &g1) != 0 ||
-                grade_once(gpulearn, l->number, l->exercise->reference, 0, &gn) != 0) {
+            if (grade_once(gpulearn, l->label, l->exercise->reference, 0, &w) != 0 ||
+                grade_once(gpulearn, l->label, l->exercise->reference, 1, &g1) != 0 ||
+                grade_once(gpulearn, l->label, l->exercise->reference, 0, &gn) != 0) {
                 fprintf(stderr, "bench/lessons: grading %s's reference failed\n", l->id);
                 fail = 1;
                 break;
