@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/spread.h"
+
 #include "sim/sim.h"
 #include "trace/trace.h"
 
@@ -42,32 +44,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A figure over the runs: its median (judged against the targets), min and max. */
-typedef struct spread {
-    double med, min, max;
-} spread;
-
-/* Sorts v[n] (n >= 1) and returns its median, min and max. */
-static spread spread_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
-    return s;
 }
 
 static char *read_text(const char *path, size_t *len)

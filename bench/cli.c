@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/spread.h"
+
 extern char **environ;
 
 /* One spec: its path from the repository root and its buffers' bytes in all. */
@@ -38,32 +40,6 @@ static const cli_case cases[] = {
     {"bench/cli/vec_add_24.json", 24, 3.0 * 4 * (1 << 24)},
     {"bench/cli/vec_add_26.json", 26, 3.0 * 4 * (1 << 26)},
 };
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A figure over the runs: median, min and max. */
-typedef struct spread {
-    double med, min, max;
-} spread;
-
-/* Sorts v[n] (n >= 1) and returns its median, min and max. */
-static spread spread_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
-    return s;
-}
 
 /* Runs `gpulearn run spec --sim-threads threads` with stdout and stderr to /dev/null: wall seconds into
  * *secs, peak RSS (KiB) into *rss_kb. Returns its exit status, or -1 if it could not

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/spread.h"
+
 #include "runtime/backend.h"
 #include "runtime/lesson.h"
 #include "runtime/spec.h"
@@ -35,31 +37,6 @@ extern char **environ;
 
 /* Most runs BENCH_RUNS may ask for. */
 enum { MAX_RUNS = 100 };
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A figure over the runs: median, min and max. */
-typedef struct spread {
-    double med, min, max;
-} spread;
-
-static spread spread_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
-    return s;
-}
 
 /* Runs step s of lesson l on the simulator with its blocks on `threads` threads: wall
  * seconds into *secs and the threads it ran on into *used. 0, or -1 (message printed). */

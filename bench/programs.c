@@ -33,36 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/spread.h"
+
 extern char **environ;
 
 /* Most runs BENCH_RUNS may ask for; rounds of memcpy.cu a run. */
 enum { MAX_RUNS = 100, ROUNDS = 3 };
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A figure over the runs: median, min and max. */
-typedef struct spread {
-    double med, min, max;
-} spread;
-
-/* Sorts v[n] (n >= 1) and returns its median, min and max. */
-static spread spread_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    spread s = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[0], v[n - 1]};
-    return s;
-}
 
 /* Runs `gpulearn run prog [-- arg]` with stdout into out (NULL: /dev/null) and stderr to
  * /dev/null: wall seconds into *secs, peak RSS (KiB, of it and its children) into
