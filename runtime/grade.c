@@ -73,9 +73,7 @@ typedef struct size_run {
     char gpu_error[4096];
 } size_run;
 
-static void add_detail(gl_check_result *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void add_detail(gl_check_result *c, const char *fmt, ...)
+void grade_add_detail(gl_check_result *c, const char *fmt, ...)
 {
     size_t used = strlen(c->detail);
     if (used + 1 >= sizeof c->detail)
@@ -242,8 +240,8 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
                                gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
             grade_format_value(g, sizeof g, arg->type,
                                gl_buffer_get(got[a].data, arg->type, first));
-            add_detail(c, "n = %s%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
-                       r->label, where, arg->name, first, g, w, wrong, arg->len);
+            grade_add_detail(c, "n = %s%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
+                             r->label, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
         }
     }
@@ -591,16 +589,18 @@ static void same_line_advice(gl_check_result *c, const gl_finding *f, int waw, c
     const char *what = f->var[0] ? f->var : "the same element";
     line_name(f->access.src_line, l, sizeof l);
     if (waw)
-        add_detail(c,
-                   "Several threads write %s at %s. If each adds to it (x += v), make that one "
-                   "atomic (atomicAdd, ...) or give each thread its own element; if they take "
-                   "turns, one step of a loop each, put %s between the steps.",
-                   what, l, barrier);
+        grade_add_detail(
+            c,
+            "Several threads write %s at %s. If each adds to it (x += v), make that one "
+            "atomic (atomicAdd, ...) or give each thread its own element; if they take "
+            "turns, one step of a loop each, put %s between the steps.",
+            what, l, barrier);
     else
-        add_detail(c,
-                   "%s both reads and writes %s: read the value into a variable, then %s, then "
-                   "write (and in a loop, another %s before the next step reads again).",
-                   line_name_cap(f->access.src_line, l, sizeof l), what, barrier, barrier);
+        grade_add_detail(
+            c,
+            "%s both reads and writes %s: read the value into a variable, then %s, then "
+            "write (and in a loop, another %s before the next step reads again).",
+            line_name_cap(f->access.src_line, l, sizeof l), what, barrier, barrier);
 }
 
 /* Advice for one race (race_scope_of(f) == scope); waw: a write-after-write race of the
@@ -617,42 +617,45 @@ static void race_advice(gl_check_result *c, const gl_finding *f, race_scope scop
     const int one_line = a->src_line > 0 && a->src_line == b->src_line;
     switch (scope) {
     case RACE_GRID:
-        add_detail(c,
-                   "Blocks run at the same time and no barrier spans them: block (%u,%u,%u)'s "
-                   "%s at %s and block (%u,%u,%u)'s %s at %s touched %s with nothing ordering "
-                   "them, and __syncthreads() orders only the threads of one block. Make the "
-                   "update one atomic (atomicAdd, atomicMax, ...), let each block own the "
-                   "elements it writes (index them with blockIdx), or combine the blocks' "
-                   "results in a second launch.",
-                   a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0],
-                   b->block[1], b->block[2], op_noun(b->op), lb, what);
+        grade_add_detail(
+            c,
+            "Blocks run at the same time and no barrier spans them: block (%u,%u,%u)'s "
+            "%s at %s and block (%u,%u,%u)'s %s at %s touched %s with nothing ordering "
+            "them, and __syncthreads() orders only the threads of one block. Make the "
+            "update one atomic (atomicAdd, atomicMax, ...), let each block own the "
+            "elements it writes (index them with blockIdx), or combine the blocks' "
+            "results in a second launch.",
+            a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0], b->block[1],
+            b->block[2], op_noun(b->op), lb, what);
         break;
     case RACE_CLUSTER:
         barrier_place(a->src_line, b->src_line, "cluster.sync() (barrier.cluster.arrive and wait)",
                       place, sizeof place);
-        add_detail(c,
-                   "Blocks of a cluster run at the same time: block (%u,%u,%u)'s %s at %s and "
-                   "block (%u,%u,%u)'s %s at %s touched %s in one block's shared memory with no "
-                   "cluster barrier between them. %s.",
-                   a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0],
-                   b->block[1], b->block[2], op_noun(b->op), lb, what, place);
+        grade_add_detail(
+            c,
+            "Blocks of a cluster run at the same time: block (%u,%u,%u)'s %s at %s and "
+            "block (%u,%u,%u)'s %s at %s touched %s in one block's shared memory with no "
+            "cluster barrier between them. %s.",
+            a->block[0], a->block[1], a->block[2], op_noun(a->op), la, b->block[0], b->block[1],
+            b->block[2], op_noun(b->op), lb, what, place);
         break;
     case RACE_ASYNC:
         if (!memcmp(a->thread, b->thread, sizeof a->thread))
-            add_detail(c,
-                       "The cp.async at %s had not landed when the same thread read %s at %s: "
-                       "wait for its group (cp.async.wait_group or wait_all, or the pipeline's "
-                       "consumer_wait) before %s.",
-                       la, what, lb, lb);
+            grade_add_detail(
+                c,
+                "The cp.async at %s had not landed when the same thread read %s at %s: "
+                "wait for its group (cp.async.wait_group or wait_all, or the pipeline's "
+                "consumer_wait) before %s.",
+                la, what, lb, lb);
         else
-            add_detail(c,
-                       "The cp.async that thread (%u,%u,%u) issued at %s had not landed when "
-                       "thread (%u,%u,%u) read %s at %s: the thread that issued a copy must "
-                       "wait for its group (cp.async.wait_group or wait_all), and a "
-                       "__syncthreads() after that wait, before %s, makes every thread's "
-                       "copies visible to the others.",
-                       a->thread[0], a->thread[1], a->thread[2], la, b->thread[0], b->thread[1],
-                       b->thread[2], what, lb, lb);
+            grade_add_detail(c,
+                             "The cp.async that thread (%u,%u,%u) issued at %s had not landed when "
+                             "thread (%u,%u,%u) read %s at %s: the thread that issued a copy must "
+                             "wait for its group (cp.async.wait_group or wait_all), and a "
+                             "__syncthreads() after that wait, before %s, makes every thread's "
+                             "copies visible to the others.",
+                             a->thread[0], a->thread[1], a->thread[2], la, b->thread[0],
+                             b->thread[1], b->thread[2], what, lb, lb);
         break;
     case RACE_BLOCK:
         if (one_line) {
@@ -660,11 +663,12 @@ static void race_advice(gl_check_result *c, const gl_finding *f, race_scope scop
             break;
         }
         barrier_place(a->src_line, b->src_line, "__syncthreads()", place, sizeof place);
-        add_detail(c,
-                   "Warps of a block run in any order: warp %d's %s at %s and warp %d's %s at "
-                   "%s touched %s with no barrier between them. %s. Every thread of the block "
-                   "must reach it: not inside a branch only some threads take.",
-                   a->warp, op_noun(a->op), la, b->warp, op_noun(b->op), lb, what, place);
+        grade_add_detail(
+            c,
+            "Warps of a block run in any order: warp %d's %s at %s and warp %d's %s at "
+            "%s touched %s with no barrier between them. %s. Every thread of the block "
+            "must reach it: not inside a branch only some threads take.",
+            a->warp, op_noun(a->op), la, b->warp, op_noun(b->op), lb, what, place);
         break;
     case RACE_WARP:
         if (one_line) {
@@ -672,11 +676,12 @@ static void race_advice(gl_check_result *c, const gl_finding *f, race_scope scop
             break;
         }
         barrier_place(a->src_line, b->src_line, "__syncwarp()", place, sizeof place);
-        add_detail(c,
-                   "Lanes of warp %d touched %s (a %s at %s, then a %s at %s) with nothing "
-                   "between them: since Volta a warp's lanes need not run in lockstep. %s, or "
-                   "exchange the values in registers with __shfl_sync() and its relatives.",
-                   b->warp, what, op_noun(a->op), la, op_noun(b->op), lb, place);
+        grade_add_detail(
+            c,
+            "Lanes of warp %d touched %s (a %s at %s, then a %s at %s) with nothing "
+            "between them: since Volta a warp's lanes need not run in lockstep. %s, or "
+            "exchange the values in registers with __shfl_sync() and its relatives.",
+            b->warp, what, op_noun(a->op), la, op_noun(b->op), lb, place);
         break;
     case RACE_NONE: break;
     }
@@ -810,59 +815,63 @@ static void fault_advice(gl_check_result *c, fault_class fc, const gl_fault *f, 
     const unsigned *g = r->spec.grid;
     switch (fc) {
     case FAULT_MISALIGNED:
-        add_detail(c,
-                   "The %u-byte access at %s used an address that is not a multiple of %u: a "
-                   "vector access (float4, int2, ...) must start at an element index that is a "
-                   "multiple of its width; handle the elements before and after the aligned "
-                   "part one at a time.",
-                   f->size, l, f->size);
+        grade_add_detail(
+            c,
+            "The %u-byte access at %s used an address that is not a multiple of %u: a "
+            "vector access (float4, int2, ...) must start at an element index that is a "
+            "multiple of its width; handle the elements before and after the aligned "
+            "part one at a time.",
+            f->size, l, f->size);
         break;
     case FAULT_SHARED:
-        add_detail(c,
-                   "The access at %s went outside the shared memory the block declared: "
-                   "compare the largest index it takes (the block's last thread, a halo's far "
-                   "edge, a loop's last step) with the __shared__ array's size.",
-                   l);
+        grade_add_detail(
+            c,
+            "The access at %s went outside the shared memory the block declared: "
+            "compare the largest index it takes (the block's last thread, a halo's far "
+            "edge, a loop's last step) with the __shared__ array's size.",
+            l);
         break;
     case FAULT_LOCAL:
-        add_detail(c,
-                   "The access at %s went outside a thread's local array: check its index "
-                   "against the array's declared length.",
-                   l);
+        grade_add_detail(c,
+                         "The access at %s went outside a thread's local array: check its index "
+                         "against the array's declared length.",
+                         l);
         break;
     case FAULT_BEFORE:
-        add_detail(c,
-                   "The access at %s lies %llu bytes before the start of %s: an index went "
-                   "below 0 (a neighbour i - 1 at i = 0, a halo's left edge): guard it too.",
-                   l, (unsigned long long)f->alloc_distance, buf);
+        grade_add_detail(c,
+                         "The access at %s lies %llu bytes before the start of %s: an index went "
+                         "below 0 (a neighbour i - 1 at i = 0, a halo's left edge): guard it too.",
+                         l, (unsigned long long)f->alloc_distance, buf);
         break;
     case FAULT_GUARD:
-        add_detail(c,
-                   "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) accessed %s past "
-                   "its end at %s for n = %lld: the grid is rounded up to whole blocks, so "
-                   "when n is not a multiple of the block size the last block has threads "
-                   "whose index is >= n. They must not touch the arrays: guard the access "
-                   "with if (i < n).",
-                   (unsigned long long)i, buf, l, (long long)r->n);
+        grade_add_detail(c,
+                         "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) accessed %s past "
+                         "its end at %s for n = %lld: the grid is rounded up to whole blocks, so "
+                         "when n is not a multiple of the block size the last block has threads "
+                         "whose index is >= n. They must not touch the arrays: guard the access "
+                         "with if (i < n).",
+                         (unsigned long long)i, buf, l, (long long)r->n);
         break;
     case FAULT_INDEX:
-        add_detail(c,
-                   "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) is below n = %lld, "
-                   "yet it accessed %s past its end at %s: an index other than the thread's "
-                   "own went out of range (i + 1, the last elements of a vector access, a "
-                   "loop's index): check that one against the array's length.",
-                   (unsigned long long)i, (long long)r->n, buf, l);
+        grade_add_detail(
+            c,
+            "Thread i = %llu (blockIdx.x * blockDim.x + threadIdx.x) is below n = %lld, "
+            "yet it accessed %s past its end at %s: an index other than the thread's "
+            "own went out of range (i + 1, the last elements of a vector access, a "
+            "loop's index): check that one against the array's length.",
+            (unsigned long long)i, (long long)r->n, buf, l);
         break;
     case FAULT_LOOP:
-        add_detail(c,
-                   "Block (%u,%u,%u) is not at the edge of the grid: with the usual index "
-                   "(blockIdx * blockDim + threadIdx) its threads' rows and columns lie inside "
-                   "the data, so the index that went past the end of %s at %s comes from "
-                   "elsewhere: a loop (the last tile of a loop over K when K is not a multiple "
-                   "of the tile, a stride loop's bound) or the formula itself (a stride or "
-                   "offset of the wrong size). Check that index against the length it runs "
-                   "over (and load 0 for the elements of a tile outside the matrix).",
-                   f->block[0], f->block[1], f->block[2], buf, l);
+        grade_add_detail(
+            c,
+            "Block (%u,%u,%u) is not at the edge of the grid: with the usual index "
+            "(blockIdx * blockDim + threadIdx) its threads' rows and columns lie inside "
+            "the data, so the index that went past the end of %s at %s comes from "
+            "elsewhere: a loop (the last tile of a loop over K when K is not a multiple "
+            "of the tile, a stride loop's bound) or the formula itself (a stride or "
+            "offset of the wrong size). Check that index against the length it runs "
+            "over (and load 0 for the elements of a tile outside the matrix).",
+            f->block[0], f->block[1], f->block[2], buf, l);
         break;
     case FAULT_EDGE: {
         char along[64] = "";
@@ -871,15 +880,16 @@ static void fault_advice(gl_check_result *c, fault_class fc, const gl_fault *f, 
             if (g[d] > 1 && f->block[d] == g[d] - 1)
                 snprintf(along + strlen(along), sizeof along - strlen(along), "%s%s",
                          along[0] ? " and " : "", dim[d]);
-        add_detail(c,
-                   "Block (%u,%u,%u) is %s%s, and one of its threads accessed %s past its "
-                   "end at %s: threads of the grid's last blocks lie past the edge of the data "
-                   "when a size is not a multiple of the block. Check every index against its "
-                   "own bound: the thread's row against the rows, its column against the "
-                   "columns, and each loop's index (the last tile of a loop over K) against "
-                   "the length it runs over.",
-                   f->block[0], f->block[1], f->block[2],
-                   along[0] ? "the grid's last along " : "the grid's only block", along, buf, l);
+        grade_add_detail(
+            c,
+            "Block (%u,%u,%u) is %s%s, and one of its threads accessed %s past its "
+            "end at %s: threads of the grid's last blocks lie past the edge of the data "
+            "when a size is not a multiple of the block. Check every index against its "
+            "own bound: the thread's row against the rows, its column against the "
+            "columns, and each loop's index (the last tile of a loop over K) against "
+            "the length it runs over.",
+            f->block[0], f->block[1], f->block[2],
+            along[0] ? "the grid's last along " : "the grid's only block", along, buf, l);
         break;
     }
     case FAULT_CLASSES: break;
@@ -926,23 +936,24 @@ static void advise_uninit(const gl_exercise *e, const gl_check *k, const size_ru
     char l[32];
     line_name_cap(f->access.src_line, l, sizeof l);
     if (f->space == GL_SPACE_SHARED)
-        add_detail(c,
-                   "%s read %s, which no thread of the block had stored: shared memory starts "
-                   "with arbitrary values on a GPU. Store every element that is read (zeros "
-                   "where a tile passes the edge of the data) before the __syncthreads() that "
-                   "comes before the reads.",
-                   l, f->var[0] ? f->var : "shared memory");
+        grade_add_detail(
+            c,
+            "%s read %s, which no thread of the block had stored: shared memory starts "
+            "with arbitrary values on a GPU. Store every element that is read (zeros "
+            "where a tile passes the edge of the data) before the __syncthreads() that "
+            "comes before the reads.",
+            l, f->var[0] ? f->var : "shared memory");
     else if (f->space == GL_SPACE_GLOBAL)
-        add_detail(c,
-                   "%s read global memory that neither the inputs nor the kernel had written "
-                   "(a buffer the host did not fill starts with arbitrary values on a GPU): "
-                   "write it before it is read, or do not read it.",
-                   l);
+        grade_add_detail(c,
+                         "%s read global memory that neither the inputs nor the kernel had written "
+                         "(a buffer the host did not fill starts with arbitrary values on a GPU): "
+                         "write it before it is read, or do not read it.",
+                         l);
     else
-        add_detail(c,
-                   "%s read a variable or array element before anything was stored in it: "
-                   "give it a value first.",
-                   l);
+        grade_add_detail(c,
+                         "%s read a variable or array element before anything was stored in it: "
+                         "give it a value first.",
+                         l);
 }
 
 /* no_deadlock: by what the first failing run showed: a barrier never released, threads
@@ -956,32 +967,34 @@ static void advise_deadlock(const gl_exercise *e, const gl_check *k, const size_
     char l[32];
     for (int i = 0; i < n; i++) {
         if (rs[i]->fault.kind == GL_FAULT_DEADLOCK) {
-            add_detail(c,
-                       "The block never got past the barrier at %s: __syncthreads() must be "
-                       "reached by every thread of the block, at the same call. Take it out "
-                       "of any branch or loop that only some threads run (guard the work "
-                       "inside, not the barrier), and do not return before it.",
-                       line_name(rs[i]->fault.src_line, l, sizeof l));
+            grade_add_detail(c,
+                             "The block never got past the barrier at %s: __syncthreads() must be "
+                             "reached by every thread of the block, at the same call. Take it out "
+                             "of any branch or loop that only some threads run (guard the work "
+                             "inside, not the barrier), and do not return before it.",
+                             line_name(rs[i]->fault.src_line, l, sizeof l));
             return;
         }
         const gl_finding *f = shown_finding(rs[i], GL_FIND_DIVERGENT_BARRIER);
         if (f && f->kind == GL_FIND_EXITED_BARRIER) {
-            add_detail(c,
-                       "Threads of the block exited without reaching the __syncthreads() at %s "
-                       "that the others waited at: they returned early, or skipped the branch "
-                       "or loop that holds it. Every thread must reach every barrier: take the "
-                       "barrier out of the branch (guard only the work), and do not return "
-                       "before it.",
-                       line_name(f->access.src_line, l, sizeof l));
+            grade_add_detail(
+                c,
+                "Threads of the block exited without reaching the __syncthreads() at %s "
+                "that the others waited at: they returned early, or skipped the branch "
+                "or loop that holds it. Every thread must reach every barrier: take the "
+                "barrier out of the branch (guard only the work), and do not return "
+                "before it.",
+                line_name(f->access.src_line, l, sizeof l));
             return;
         }
         if (f) {
-            add_detail(c,
-                       "Threads of the block waited at different __syncthreads() calls (%s is "
-                       "one of them): each call is a barrier of its own, so the code around "
-                       "them is not synchronised as written. Use one __syncthreads() after the "
-                       "branch, reached by the whole block.",
-                       line_name(f->access.src_line, l, sizeof l));
+            grade_add_detail(
+                c,
+                "Threads of the block waited at different __syncthreads() calls (%s is "
+                "one of them): each call is a barrier of its own, so the code around "
+                "them is not synchronised as written. Use one __syncthreads() after the "
+                "branch, reached by the whole block.",
+                line_name(f->access.src_line, l, sizeof l));
             return;
         }
     }
@@ -998,15 +1011,16 @@ static void advise_time(const gl_exercise *e, const gl_check *k, const size_run 
     char l[32];
     for (int i = 0; i < n; i++)
         if (rs[i]->fault.kind == GL_FAULT_STEP_LIMIT) {
-            add_detail(c,
-                       "The kernel was still running at %s when it was stopped: does that loop "
-                       "ever end? Check its condition and its step.",
-                       line_name(rs[i]->fault.src_line, l, sizeof l));
+            grade_add_detail(
+                c,
+                "The kernel was still running at %s when it was stopped: does that loop "
+                "ever end? Check its condition and its step.",
+                line_name(rs[i]->fault.src_line, l, sizeof l));
             return;
         }
-    add_detail(c, "The kernel finished, but did more work than the task needs: look for a "
-                  "loop that every thread runs over the whole input, or a step smaller than "
-                  "the number of threads.");
+    grade_add_detail(c, "The kernel finished, but did more work than the task needs: look for a "
+                        "loop that every thread runs over the whole input, or a step smaller than "
+                        "the number of threads.");
 }
 
 /* theoretical_occupancy: by the limit that sets the resident blocks per SM. */
@@ -1019,39 +1033,44 @@ static void advise_occupancy(const size_run *runs, int nruns, gl_check_result *c
     if (!o)
         return;
     if (strcmp(o->limiter, "shared memory") == 0)
-        add_detail(c,
-                   "Shared memory sets the limit: each block declares %u bytes, so an SM holds "
-                   "%d block%s of %d warps. A block that declares more than it needs at once "
-                   "keeps other blocks out: stage the data in smaller tiles, one after the "
-                   "other, with a barrier before each tile is overwritten.",
-                   o->shared_bytes, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
-                   o->warps_per_block);
+        grade_add_detail(
+            c,
+            "Shared memory sets the limit: each block declares %u bytes, so an SM holds "
+            "%d block%s of %d warps. A block that declares more than it needs at once "
+            "keeps other blocks out: stage the data in smaller tiles, one after the "
+            "other, with a barrier before each tile is overwritten.",
+            o->shared_bytes, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
+            o->warps_per_block);
     else if (strcmp(o->limiter, "blocks") == 0)
-        add_detail(c,
-                   "The number of blocks per SM sets the limit: an SM holds at most %d blocks, "
-                   "and blocks of %d warps fill %d of its %d warp slots. Use larger blocks.",
-                   o->blocks_per_sm, o->warps_per_block, o->blocks_per_sm * o->warps_per_block,
-                   o->max_warps_per_sm);
+        grade_add_detail(
+            c,
+            "The number of blocks per SM sets the limit: an SM holds at most %d blocks, "
+            "and blocks of %d warps fill %d of its %d warp slots. Use larger blocks.",
+            o->blocks_per_sm, o->warps_per_block, o->blocks_per_sm * o->warps_per_block,
+            o->max_warps_per_sm);
     else if (strcmp(o->limiter, "threads") == 0)
-        add_detail(c,
-                   "Threads set the limit: blocks of %d warps fit %d times into the SM's %d "
-                   "warp slots. Pick a block size whose warps divide %d.",
-                   o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm, o->max_warps_per_sm);
+        grade_add_detail(c,
+                         "Threads set the limit: blocks of %d warps fit %d times into the SM's %d "
+                         "warp slots. Pick a block size whose warps divide %d.",
+                         o->warps_per_block, o->blocks_per_sm, o->max_warps_per_sm,
+                         o->max_warps_per_sm);
     else if (o->blocks_per_sm == 0)
-        add_detail(c,
-                   "Registers set the limit: %d per thread, and a block of %d warps needs more "
-                   "than the registers an SM gives one block, so a GPU does not launch it at all. "
-                   "Use fewer registers per thread (fewer values live at once), or smaller "
-                   "blocks.",
-                   o->regs_per_thread, o->warps_per_block);
+        grade_add_detail(
+            c,
+            "Registers set the limit: %d per thread, and a block of %d warps needs more "
+            "than the registers an SM gives one block, so a GPU does not launch it at all. "
+            "Use fewer registers per thread (fewer values live at once), or smaller "
+            "blocks.",
+            o->regs_per_thread, o->warps_per_block);
     else
-        add_detail(c,
-                   "Registers set the limit: %d per thread (ptxas's count for this target), so "
-                   "an SM holds %d block%s of %d warps. Use fewer per thread (fewer values live "
-                   "at once: a smaller array per thread, fewer loops unrolled), or smaller "
-                   "blocks.",
-                   o->regs_per_thread, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
-                   o->warps_per_block);
+        grade_add_detail(
+            c,
+            "Registers set the limit: %d per thread (ptxas's count for this target), so "
+            "an SM holds %d block%s of %d warps. Use fewer per thread (fewer values live "
+            "at once: a smaller array per thread, fewer loops unrolled), or smaller "
+            "blocks.",
+            o->regs_per_thread, o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
+            o->warps_per_block);
 }
 
 /* The advice of failed check k (its detail's last lines). order_dependent: random_schedule
@@ -1068,20 +1087,21 @@ static void advise(const gl_exercise *e, const gl_check *k, const size_run *runs
     case GL_CHECK_TIME_LIMIT: advise_time(e, k, runs, nruns, c); break;
     case GL_CHECK_RANDOM_SCHEDULE:
         if (order_dependent == 2)
-            add_detail(c, "The result changes from run to run because the kernel reads memory "
-                          "that nothing wrote (no_uninitialized_reads says where): it holds "
-                          "different garbage each time, on a GPU as here.");
+            grade_add_detail(c,
+                             "The result changes from run to run because the kernel reads memory "
+                             "that nothing wrote (no_uninitialized_reads says where): it holds "
+                             "different garbage each time, on a GPU as here.");
         else if (order_dependent || sched_stopped)
-            add_detail(c,
-                       "The result depends on the order in which warps and blocks run: "
-                       "under a random order %s.",
-                       sched_stopped && !order_dependent
-                           ? "the kernel stopped where the default order finished"
-                           : "the output differed from the default order's");
+            grade_add_detail(c,
+                             "The result depends on the order in which warps and blocks run: "
+                             "under a random order %s.",
+                             sched_stopped && !order_dependent
+                                 ? "the kernel stopped where the default order finished"
+                                 : "the output differed from the default order's");
         else
-            add_detail(c, "The output was the same under every schedule tried, and wrong "
-                          "(matches_reference says where), or a run stopped: the order in "
-                          "which warps run is not what is wrong here.");
+            grade_add_detail(c, "The output was the same under every schedule tried, and wrong "
+                                "(matches_reference says where), or a run stopped: the order in "
+                                "which warps run is not what is wrong here.");
         break;
     case GL_CHECK_METRIC:
         if (strcmp(k->metric, "theoretical_occupancy") == 0) {
@@ -1090,7 +1110,7 @@ static void advise(const gl_exercise *e, const gl_check *k, const size_run *runs
         }
         for (size_t i = 0; i < sizeof k_metric_advice / sizeof *k_metric_advice; i++)
             if (strcmp(k_metric_advice[i][0], k->metric) == 0)
-                add_detail(c, "%s", k_metric_advice[i][1]);
+                grade_add_detail(c, "%s", k_metric_advice[i][1]);
         break;
     case GL_CHECK_MATCHES_REFERENCE: break;
     }
@@ -1140,54 +1160,55 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         case GL_CHECK_NO_FAULT:
             if (is_memory_fault(&r->got.fault)) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, r->got.error);
+                grade_add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (r->have_dbg && is_memory_fault(&r->dbg.fault)) {
                 /* the optimiser moved the access under a guard; as written it is wrong */
                 ok = 0;
-                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, r->dbg.error);
+                grade_add_detail(out, "n = %s, debug build (-G, as written): %s", r->label,
+                                 r->dbg.error);
             }
             break;
         case GL_CHECK_NO_RACES:
             if (describe_finding(&r->got, GL_FIND_RACE, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, buf);
+                grade_add_detail(out, "n = %s: %s", r->label, buf);
             }
             for (int s = 0; ok && s < r->nsched; s++)
                 if (describe_finding(&r->sched[s], GL_FIND_RACE, buf, sizeof buf)) {
                     ok = 0;
-                    add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1, buf);
+                    grade_add_detail(out, "n = %s, random schedule %d: %s", r->label, s + 1, buf);
                 }
             break;
         case GL_CHECK_NO_DEADLOCK:
             if (r->got.fault.kind == GL_FAULT_DEADLOCK) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, r->got.error);
+                grade_add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (describe_finding(&r->got, GL_FIND_DIVERGENT_BARRIER, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, buf);
+                grade_add_detail(out, "n = %s: %s", r->label, buf);
             }
             break;
         case GL_CHECK_NO_UNINIT:
             if (describe_finding(&r->got, GL_FIND_UNINIT_READ, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, buf);
+                grade_add_detail(out, "n = %s: %s", r->label, buf);
             } else if (r->have_dbg &&
                        describe_finding(&r->dbg, GL_FIND_UNINIT_READ, buf, sizeof buf)) {
                 ok = 0;
-                add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, buf);
+                grade_add_detail(out, "n = %s, debug build (-G, as written): %s", r->label, buf);
             }
             break;
         case GL_CHECK_TIME_LIMIT:
             if (r->got.fault.kind == GL_FAULT_STEP_LIMIT) {
                 ok = 0;
-                add_detail(out, "n = %s: %s", r->label, r->got.error);
+                grade_add_detail(out, "n = %s: %s", r->label, r->got.error);
             } else if (r->got.stats.warp_instructions > k->max_steps) {
                 ok = 0;
-                add_detail(out,
-                           "n = %s: the kernel issued %llu warp instructions; the "
-                           "limit is %llu",
-                           r->label, (unsigned long long)r->got.stats.warp_instructions,
-                           (unsigned long long)k->max_steps);
+                grade_add_detail(out,
+                                 "n = %s: the kernel issued %llu warp instructions; the "
+                                 "limit is %llu",
+                                 r->label, (unsigned long long)r->got.stats.warp_instructions,
+                                 (unsigned long long)k->max_steps);
             }
             break;
         case GL_CHECK_METRIC:
@@ -1196,7 +1217,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             } else if ((!r->got.traced && strcmp(k->metric, "theoretical_occupancy") != 0) ||
                        (!r->expect.traced && strcmp(k->metric, "work_distribution") == 0)) {
                 ok = 0;
-                add_detail(out, "n = %s: not measured (no trace)", r->label);
+                grade_add_detail(out, "n = %s: not measured (no trace)", r->label);
             } else {
                 double v = metric_value(k, ref_check, r, &metric_what);
                 if (strcmp(k->metric, "theoretical_occupancy") == 0 && r->got.occupancy.bound &&
@@ -1219,15 +1240,16 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         snprintf(bound, sizeof bound, "at least %g", k->min);
                     else
                         snprintf(bound, sizeof bound, "at most %g", k->max);
-                    add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label, metric_what, v,
-                               bound);
+                    grade_add_detail(out, "n = %s: %s is %.4g; it must be %s", r->label,
+                                     metric_what, v, bound);
                     if (strcmp(k->metric, "tensor_core_share") == 0) {
                         double t, sc;
                         product_work(&r->got.counts, &t, &sc);
-                        add_detail(out,
-                                   "n = %s: the tensor cores did %.0f multiply-adds and scalar "
-                                   "floating-point instructions %.0f; the product has %lld",
-                                   r->label, t, sc, (long long)lesson_check_product(k, r->n));
+                        grade_add_detail(
+                            out,
+                            "n = %s: the tensor cores did %.0f multiply-adds and scalar "
+                            "floating-point instructions %.0f; the product has %lld",
+                            r->label, t, sc, (long long)lesson_check_product(k, r->n));
                     }
                 }
             }
@@ -1240,7 +1262,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                 if (sr->status != GL_OK) {
                     ok = 0;
                     sched_stopped |= finished;
-                    add_detail(out, "n = %s%s: %s", r->label, where, sr->error);
+                    grade_add_detail(out, "n = %s%s: %s", r->label, where, sr->error);
                 } else {
                     /* this schedule's output is not the default schedule's: the order
                      * matters (2: and the kernel read uninitialised memory) */
@@ -1255,10 +1277,10 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
                         /* not declared: judges only the order (matches_reference judges
                          * the values), so a wrong answer fails once, not twice */
                         ok = 0;
-                        add_detail(out,
-                                   "n = %s%s: the output differs from the one under "
-                                   "the default schedule",
-                                   r->label, where);
+                        grade_add_detail(out,
+                                         "n = %s%s: the output differs from the one under "
+                                         "the default schedule",
+                                         r->label, where);
                     }
                 }
             }
@@ -1269,7 +1291,7 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             if (ok && r->on_gpu) {
                 if (r->gpu_status != GL_OK) {
                     ok = 0;
-                    add_detail(out, "n = %s, on the GPU: %s", r->label, r->gpu_error);
+                    grade_add_detail(out, "n = %s, on the GPU: %s", r->label, r->gpu_error);
                 } else {
                     ok = compare_outputs(k, r, r->got_gpu.buffers, ", on the GPU", out);
                 }
@@ -1297,24 +1319,25 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
         }
     }
     if (failed > GRADE_DETAILED_SIZES && !*more)
-        add_detail(c, "also fails for %d sets of adversarial inputs", more_adv);
+        grade_add_detail(c, "also fails for %d sets of adversarial inputs", more_adv);
     else if (failed > GRADE_DETAILED_SIZES)
-        add_detail(c, "also fails for n = %s%s", more, more_adv ? " and adversarial inputs" : "");
+        grade_add_detail(c, "also fails for n = %s%s", more,
+                         more_adv ? " and adversarial inputs" : "");
     if (regs_unknown[0] && !failed) {
         c->passed = 0;
         c->not_run = c->regs_unknown = 1;
-        add_detail(c, "%s", regs_unknown);
+        grade_add_detail(c, "%s", regs_unknown);
     }
     if (nnot_run) {
         c->not_run = !failed;
         if (!*not_run)
-            add_detail(c,
-                       "not run for %d sets of adversarial inputs: the kernel did not "
-                       "finish (%s)",
-                       not_run_adv, why_not_run);
+            grade_add_detail(c,
+                             "not run for %d sets of adversarial inputs: the kernel did not "
+                             "finish (%s)",
+                             not_run_adv, why_not_run);
         else
-            add_detail(c, "not run for n = %s%s: the kernel did not finish (%s)", not_run,
-                       not_run_adv ? " and adversarial inputs" : "", why_not_run);
+            grade_add_detail(c, "not run for n = %s%s: the kernel did not finish (%s)", not_run,
+                             not_run_adv ? " and adversarial inputs" : "", why_not_run);
     }
     char sizes[256] = "";
     size_t used = 0;
@@ -1331,18 +1354,18 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
     if (c->passed) {
         switch (k->kind) {
         case GL_CHECK_NO_FAULT:
-            add_detail(c, "no out-of-bounds or misaligned access for n = %s", sizes);
+            grade_add_detail(c, "no out-of-bounds or misaligned access for n = %s", sizes);
             break;
-        case GL_CHECK_NO_RACES: add_detail(c, "no data races for n = %s", sizes); break;
+        case GL_CHECK_NO_RACES: grade_add_detail(c, "no data races for n = %s", sizes); break;
         case GL_CHECK_NO_DEADLOCK:
-            add_detail(c, "every barrier was reached by the whole block for n = %s", sizes);
+            grade_add_detail(c, "every barrier was reached by the whole block for n = %s", sizes);
             break;
         case GL_CHECK_NO_UNINIT:
-            add_detail(c, "every load read memory written before for n = %s", sizes);
+            grade_add_detail(c, "every load read memory written before for n = %s", sizes);
             break;
         case GL_CHECK_TIME_LIMIT:
-            add_detail(c, "finished within %llu warp instructions for n = %s",
-                       (unsigned long long)k->max_steps, sizes);
+            grade_add_detail(c, "finished within %llu warp instructions for n = %s",
+                             (unsigned long long)k->max_steps, sizes);
             break;
         case GL_CHECK_METRIC: {
             const char *what = "";
@@ -1350,26 +1373,27 @@ static void run_check(const gl_exercise *e, const gl_check *k, const size_run *r
             for (int i = nruns - 1; i >= 0; i--)
                 if (uses_size(k, e, runs[i].n) && !runs[i].inputs) {
                     v = metric_value(k, ref_check, &runs[i], &what);
-                    add_detail(c, "n = %s: %s is %.4g (%s %g)", runs[i].label, what, v,
-                               k->has_min ? "at least" : "at most", k->has_min ? k->min : k->max);
+                    grade_add_detail(c, "n = %s: %s is %.4g (%s %g)", runs[i].label, what, v,
+                                     k->has_min ? "at least" : "at most",
+                                     k->has_min ? k->min : k->max);
                     break;
                 }
             break;
         }
         case GL_CHECK_RANDOM_SCHEDULE:
             if (k->implicit)
-                add_detail(c,
-                           "output the same under %d random schedules as under the "
-                           "default one for n = %s",
-                           k->seeds, sizes);
+                grade_add_detail(c,
+                                 "output the same under %d random schedules as under the "
+                                 "default one for n = %s",
+                                 k->seeds, sizes);
             else
-                add_detail(c,
-                           "output matches the reference under %d random schedules for "
-                           "n = %s",
-                           k->seeds, sizes);
+                grade_add_detail(c,
+                                 "output matches the reference under %d random schedules for "
+                                 "n = %s",
+                                 k->seeds, sizes);
             break;
         case GL_CHECK_MATCHES_REFERENCE:
-            add_detail(c, "output matches the reference for n = %s", sizes);
+            grade_add_detail(c, "output matches the reference for n = %s", sizes);
             break;
         }
     } else if (!c->not_run) { /* no advice where nothing was judged */

@@ -131,6 +131,11 @@ int grade_values_equal(gl_type t, gl_value expected, gl_value actual, double tol
 size_t grade_count_diffs(gl_type t, size_t len, const void *expected, const void *actual,
                          double tol, size_t *first);
 
+/* Appends a printf-formatted line to check c's detail (a newline before it when the
+ * detail has text), cut at the detail's size; nothing when it is full. */
+void grade_add_detail(gl_check_result *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* v as the grader's messages write it: floats "%.9g" (an f32 reads back exactly),
  * integers in full. */
 void grade_format_value(char *buf, size_t len, gl_type t, gl_value v);

@@ -43,21 +43,6 @@ static void side_free(prog_side *s, int nruns)
         gl_tmpdir_remove(s->dir);
 }
 
-/* Appends a formatted line to check c's detail (cut at its size). */
-static void note(gl_check_result *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(gl_check_result *c, const char *fmt, ...)
-{
-    size_t used = strlen(c->detail);
-    if (used + 2 >= sizeof c->detail)
-        return;
-    if (used)
-        c->detail[used++] = '\n', c->detail[used] = '\0';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->detail + used, sizeof c->detail - used, fmt, ap);
-    va_end(ap);
-}
-
 /* The program's name in messages and its argv[0]: "./" and the starter's base name
  * without ".cu" (both programs get the same, so output that prints it compares). */
 static void prog_name(const gl_exercise *e, char *buf, size_t n)
@@ -447,10 +432,11 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
         const size_t n = (log ? strlen(log) : 0) + strlen(berr.msg) + 2;
         if ((rep->compile_log = malloc(n)))
             snprintf(rep->compile_log, n, "%s%s", log ? log : "", berr.msg);
-        note(&rep->checks[C_COMPILES], "%.2000s", rep->compile_log ? rep->compile_log : berr.msg);
+        grade_add_detail(&rep->checks[C_COMPILES], "%.2000s",
+                         rep->compile_log ? rep->compile_log : berr.msg);
         for (int i = 1; i < C_COUNT; i++) {
             rep->checks[i].not_run = 1;
-            note(&rep->checks[i], "not run: the program does not build");
+            grade_add_detail(&rep->checks[i], "not run: the program does not build");
         }
         st = GL_OK;
         goto verdict;
@@ -479,16 +465,18 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
         stderr_tail(r->err, tail, sizeof tail);
         if (r->why[0]) {
             rep->checks[C_OUTPUT].passed = 0;
-            note(&rep->checks[C_OUTPUT], "run %d (%s): %s", i + 1, cmd, r->why);
+            grade_add_detail(&rep->checks[C_OUTPUT], "run %d (%s): %s", i + 1, cmd, r->why);
         } else if (!output_equal(want->out, r->out, p->tolerance, why, sizeof why)) {
             rep->checks[C_OUTPUT].passed = 0;
-            note(&rep->checks[C_OUTPUT], "run %d (%s): stdout differs from the reference's: %s",
-                 i + 1, cmd, why);
+            grade_add_detail(&rep->checks[C_OUTPUT],
+                             "run %d (%s): stdout differs from the reference's: %s", i + 1, cmd,
+                             why);
         }
         if (r->status != want->status) {
             rep->checks[C_STATUS].passed = 0;
-            note(&rep->checks[C_STATUS], "run %d (%s): exit status %d, the reference's %d%s%s",
-                 i + 1, cmd, r->status, want->status, tail[0] ? "; its stderr ends:\n" : "", tail);
+            grade_add_detail(&rep->checks[C_STATUS],
+                             "run %d (%s): exit status %d, the reference's %d%s%s", i + 1, cmd,
+                             r->status, want->status, tail[0] ? "; its stderr ends:\n" : "", tail);
         }
         const gl_prog_records *rs = &sub.recs[i];
         ref_launches += ref.recs[i].nlaunches;
@@ -496,23 +484,25 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
         for (int k = 0; k < rs->nlaunches; k++)
             if (launch_problem(&rs->launches[k], sub.dir, why, sizeof why)) {
                 rep->checks[C_LAUNCHES].passed = 0;
-                note(&rep->checks[C_LAUNCHES], "run %d (%s): %s", i + 1, cmd, why);
+                grade_add_detail(&rep->checks[C_LAUNCHES], "run %d (%s): %s", i + 1, cmd, why);
             }
         if (leak_note(r->err, why, sizeof why)) {
             rep->checks[C_LEAKS].passed = 0;
-            note(&rep->checks[C_LEAKS], "run %d (%s): %s", i + 1, cmd, why);
+            grade_add_detail(&rep->checks[C_LEAKS], "run %d (%s): %s", i + 1, cmd, why);
         }
     }
     if (ref_launches > 0 && sub_launches == 0) {
         rep->checks[C_LAUNCHES].passed = 0;
-        note(&rep->checks[C_LAUNCHES],
-             "the program launched no kernel (the reference launches %d): the work is the "
-             "GPU's",
-             ref_launches);
+        grade_add_detail(
+            &rep->checks[C_LAUNCHES],
+            "the program launched no kernel (the reference launches %d): the work is the "
+            "GPU's",
+            ref_launches);
     }
     if (rep->checks[C_LAUNCHES].passed)
-        note(&rep->checks[C_LAUNCHES], "%d launch%s, each checked: no fault, no error finding",
-             sub_launches, sub_launches == 1 ? "" : "es");
+        grade_add_detail(&rep->checks[C_LAUNCHES],
+                         "%d launch%s, each checked: no fault, no error finding", sub_launches,
+                         sub_launches == 1 ? "" : "es");
 verdict:
     rep->passed = 1;
     for (int i = 0; i < rep->nchecks; i++)
