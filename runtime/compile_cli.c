@@ -381,7 +381,9 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, int pr
             return TRY_UNAVAILABLE;
         }
         snprintf(rt, sizeof rt, "%s/cuda_runtime.h", rtinc);
-        const int at = (int)(sizeof argv / sizeof argv[0]) - 9; /* "-x" */
+        int at = 0; /* the four go in before "-x" */
+        while (strcmp(argv[at], "-x") != 0)
+            at++;
         memmove(&argv[at + 4], &argv[at], 5 * sizeof argv[0]);
         argv[at] = "-include", argv[at + 1] = rt, argv[at + 2] = "-isystem", argv[at + 3] = rtinc;
     }

@@ -41,6 +41,16 @@ step managed.cu 0 "max error: 0"
   grep -q "^  PASS     launches_clean$" "$tmp/ref" && grep -q "^  PASS     kernel.no_out_of_bounds$" "$tmp/ref"; } ||
   { fail "reference: rc $rc"; cat "$tmp/ref"; }
 
+# and with clang, the compiler a machine without the CUDA Toolkit has: the kernel
+# inside is compiled with cudart's cuda_runtime.h after the prelude (CI's grading
+# compiled it with clang, and "-include" was passed as clang's -x language)
+if command -v clang >/dev/null 2>&1 || ls /usr/bin/clang-1[4-9] >/dev/null 2>&1; then
+  GPULEARN_COMPILER=clang "$G" grade 0b "$L/solution.cu" --seed 7 > "$tmp/ref" 2>&1; rc=$?
+  { [ $rc = 0 ] && grep -q "^PASSED: 13 of 13 checks passed$" "$tmp/ref" &&
+    grep -q "compiled with clang for sm_" "$tmp/ref"; } ||
+    { fail "reference with clang: rc $rc"; cat "$tmp/ref"; }
+fi
+
 # every submission's verdict, check by check
 "$G" grade 0b --batch tests/grade/00b-first-program --seed 7 --out "$tmp/g" > "$tmp/batch" 2>&1; rc=$?
 [ $rc = 1 ] || fail "batch: rc $rc"
