@@ -1798,9 +1798,10 @@ static cudaError_t copy(const char *fn, void *dst, const void *src, size_t n, in
         return ret(E_INVALID_VALUE);
     const int want_d = kind == K_HTOD || kind == K_DTOD, want_s = kind == K_DTOH || kind == K_DTOD;
     if (kind != K_DEFAULT && ((want_d && !wd) || (want_s && !ws))) {
-        cr_note("%s: the %s pointer %p is not device memory, but the copy's kind says it is; "
-                "it returns cudaErrorInvalidValue",
-                fn, want_d && !wd ? "destination" : "source", want_d && !wd ? dst : src);
+        cr_note("%s%s%s: the %s pointer %p is not device memory, but the copy's kind says it "
+                "is; it returns cudaErrorInvalidValue",
+                fn, cr_at[0] ? " at " : "", cr_at, want_d && !wd ? "destination" : "source",
+                want_d && !wd ? dst : src);
         return ret(E_INVALID_VALUE);
     }
     if (wd && ws) {
@@ -1900,20 +1901,56 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device)
     return E_OK;
 }
 
-/* Streams run in order and synchronously here: the async forms are the plain ones. */
+/* Streams run in order and synchronously here: the async forms are the plain ones.
+ * cudaMemcpyAsync called at file:line (NULL, 0: unknown), which its messages name. */
+cudaError_t __gpulearn_cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
+                                       const char *file, int line);
+cudaError_t __gpulearn_cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
+                                       const char *file, int line)
+{
+    CR_API();
+    cudaError_t e = sync_point();
+    if (e != E_OK)
+        return ret(e);
+    set_at(file, line);
+    e = copy("cudaMemcpyAsync", dst, src, n, kind, 0);
+    cr_at[0] = '\0';
+    return e;
+}
+
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
     CR_API();
     (void)stream;
-    return cudaMemcpy(dst, src, n, kind);
+    return __gpulearn_cudaMemcpyAsync(dst, src, n, kind, NULL, 0);
 }
 
-/* Sets n bytes of device memory to the byte value (§6.10). */
+static cudaError_t memset_device(const char *fn, void *p, int value, size_t n);
+
+/* Sets n bytes of device memory to the byte value (§6.10), called at file:line (NULL,
+ * 0: unknown), which its messages name. */
+cudaError_t __gpulearn_cudaMemset(void *p, int value, size_t n, const char *file, int line);
+cudaError_t __gpulearn_cudaMemset(void *p, int value, size_t n, const char *file, int line)
+{
+    CR_API();
+    set_at(file, line);
+    const cudaError_t e = memset_device("cudaMemset", p, value, n);
+    cr_at[0] = '\0';
+    return e;
+}
+
 cudaError_t cudaMemset(void *p, int value, size_t n);
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
     CR_API();
+    return __gpulearn_cudaMemset(p, value, n, NULL, 0);
+}
+
+/* cudaMemset's work for the call fn ("cudaMemset", "cudaMemsetAsync"), its messages
+ * naming fn and cr_at. */
+static cudaError_t memset_device(const char *fn, void *p, int value, size_t n)
+{
     if (cr_init() != 0)
         return ret(E_MEMORY_ALLOCATION);
     if (G.sticky)
@@ -1921,10 +1958,11 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
     if (n == 0)
         return E_OK;
     const uint64_t d = (uint64_t)(uintptr_t)p;
-    const int w = where("cudaMemset", d, n);
+    const int w = where(fn, d, n);
     if (w <= 0) {
         if (w == 0)
-            cr_note("cudaMemset: %p is not device memory; it returns cudaErrorInvalidValue", p);
+            cr_note("%s%s%s: %p is not device memory; it returns cudaErrorInvalidValue", fn,
+                    cr_at[0] ? " at " : "", cr_at, p);
         return ret(E_INVALID_VALUE);
     }
     const size_t chunk = (size_t)1 << 20;
@@ -1939,12 +1977,23 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
     return E_OK;
 }
 
+/* cudaMemsetAsync called at file:line (NULL, 0: unknown): cudaMemset's work. */
+cudaError_t __gpulearn_cudaMemsetAsync(void *p, int value, size_t n, const char *file, int line);
+cudaError_t __gpulearn_cudaMemsetAsync(void *p, int value, size_t n, const char *file, int line)
+{
+    CR_API();
+    set_at(file, line);
+    const cudaError_t e = memset_device("cudaMemsetAsync", p, value, n);
+    cr_at[0] = '\0';
+    return e;
+}
+
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream)
 {
     CR_API();
     (void)stream;
-    return cudaMemset(p, value, n);
+    return __gpulearn_cudaMemsetAsync(p, value, n, NULL, 0);
 }
 
 /* The device address of the variable whose host shadow is `symbol`; E_OK or an error. */

@@ -76,6 +76,21 @@ for cc in clang nvcc; do
   fi
   { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaErrorInvalidValue ] && grep -qF "$want" "$tmp/err"; } ||
     { echo "FAIL copy_past_end ($cc): rc $rc, stderr lacks \"$want\""; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  "$G" run --compiler $cc tests/programs/errors/memset_async.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  [ $rc = 0 ] && [ "$(cat "$tmp/out")" = "cudaErrorInvalidValue cudaErrorInvalidValue cudaErrorInvalidValue" ] ||
+    { echo "FAIL memset_async ($cc): rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  if [ $cc = clang ]; then set -- \
+    "gpulearn: cudaMemset at memset_async.cu:10: 132 bytes from offset 0 of 'd' (128 bytes, allocated at memset_async.cu:9) pass its end by 4 bytes; it returns cudaErrorInvalidValue" \
+    "gpulearn: cudaMemsetAsync at memset_async.cu:11: 0x[0-9a-f]* is not device memory; it returns cudaErrorInvalidValue" \
+    "gpulearn: cudaMemcpyAsync at memset_async.cu:12: 128 bytes from offset 32 of 'd' (128 bytes, allocated at memset_async.cu:9) pass its end by 32 bytes"
+  else set -- \
+    "gpulearn: cudaMemset: 132 bytes from offset 0 of 'allocation #1' (128 bytes) pass its end by 4 bytes" \
+    "gpulearn: cudaMemsetAsync: 0x[0-9a-f]* is not device memory" \
+    "gpulearn: cudaMemcpyAsync: 128 bytes from offset 32 of 'allocation #1' (128 bytes) pass its end by 32 bytes"
+  fi
+  for want in "$@"; do
+    grep -q "^$want" "$tmp/err" || { echo "FAIL memset_async ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
+  done
   # an API gpulearn does not provide: named, exit 1, nothing run (clang: not declared;
   # nvcc: declared by the Toolkit's header, not defined at the link)
   "$G" run --compiler $cc tests/programs/errors/unprovided.cu > "$tmp/out" 2> "$tmp/err"; rc=$?

@@ -287,14 +287,18 @@ cudaError_t __gpulearn_cudaFree(void *devPtr, const char *file, int line);
 cudaError_t __gpulearn_cudaMemcpy(void *dst, const void *src, size_t count,
                                   enum cudaMemcpyKind kind, const char *file, int line);
 cudaError_t cudaFreeHost(void *ptr);
-cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+/* cudaMemset, cudaMemsetAsync and cudaMemcpyAsync with the caller's file and line (the
+ * wrappers below) */
+cudaError_t __gpulearn_cudaMemset(void *devPtr, int value, size_t count, const char *file,
+                                  int line);
+cudaError_t __gpulearn_cudaMemsetAsync(void *devPtr, int value, size_t count, const char *file,
+                                       int line);
+cudaError_t __gpulearn_cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind, const char *file, int line);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream = 0);
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                  cudaStream_t stream = 0);
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device);
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset = 0,
                                enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset = 0,
@@ -369,6 +373,30 @@ cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlo
                   const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return __gpulearn_cudaMallocManaged((void **)devPtr, size, flags, file, line);
+}
+/* Streams run in order here, so the async forms are the plain ones (the stream is
+ * unused); all three pass on where they were called from, as cudaMalloc does */
+static inline cudaError_t cudaMemset(void *devPtr, int value, size_t count,
+                                     const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return __gpulearn_cudaMemset(devPtr, value, count, file, line);
+}
+static inline cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                          cudaStream_t stream = 0,
+                                          const char *file = __builtin_FILE(),
+                                          int line = __builtin_LINE())
+{
+    (void)stream;
+    return __gpulearn_cudaMemsetAsync(devPtr, value, count, file, line);
+}
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                          enum cudaMemcpyKind kind, cudaStream_t stream = 0,
+                                          const char *file = __builtin_FILE(),
+                                          int line = __builtin_LINE())
+{
+    (void)stream;
+    return __gpulearn_cudaMemcpyAsync(dst, src, count, kind, file, line);
 }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
 {
