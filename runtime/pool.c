@@ -86,9 +86,22 @@ typedef struct pool_start {
     int job;
 } pool_start;
 
+/* In the worker: its launches run their blocks on its share of the cores (cores over
+ * the workers running at once, at least 1; run.c reads GPULEARN_SIM_THREADS), so that N
+ * workers do not start a thread per core each. A count the user set (--sim-threads,
+ * GPULEARN_SIM_THREADS) stands. Results do not depend on it (docs/architecture.md,
+ * "Blocks on all cores"). */
 static void pool_child(int fd, void *arg)
 {
     const pool_start *s = arg;
+    const char *set = getenv("GPULEARN_SIM_THREADS");
+    if (!set || !*set) {
+        const int at_once = s->p->o.workers < s->p->o.njobs ? s->p->o.workers : s->p->o.njobs;
+        const int share = gl_pool_cores() / (at_once > 0 ? at_once : 1);
+        char v[16];
+        snprintf(v, sizeof v, "%d", share > 1 ? share : 1);
+        setenv("GPULEARN_SIM_THREADS", v, 1);
+    }
     s->p->o.body(fd, s->job, s->p->o.ctx);
 }
 
