@@ -9,7 +9,8 @@
 #   make format          clang-format every C file
 #
 # Dependencies come from Debian's packages through pkg-config: ncursesw, libcjson,
-# libseccomp, nettle (the PTX cache's SHA-256), check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
+# libseccomp, nettle (the PTX cache's SHA-256), zlib (the simulator's special-function
+# tables, sim/sfu/*.z), check. DEPS_PREFIX=/path points at a folder where those packages were unpacked with
 # `dpkg -x` (for machines without a package registry). CUDA_HOME locates cuda.h and
 # nvrtc.h; without them the GPU back end and NVRTC are built as "unavailable" stubs.
 
@@ -78,11 +79,13 @@ ifneq ($(DEPS_PREFIX),)
   DEPS_LIBDIRS := $(DEPS_PREFIX)/usr/lib/$(MULTIARCH) $(DEPS_PREFIX)/lib/$(MULTIARCH)
   PKG_CFLAGS   := -isystem $(DEPS_PREFIX)/usr/include -isystem $(DEPS_PREFIX)/usr/include/cjson \
                   -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600
-  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp -lnettle
+  PKG_LIBS     := $(DEPS_LIBDIRS:%=-L%) $(DEPS_LIBDIRS:%=-Wl,-rpath,%) -lncursesw -ltinfo -lcjson -lseccomp -lnettle -lz
+  # a whole program links cudart and the simulator's -lz from there too (runtime/program.c)
+  CPPFLAGS += -DGL_PROGRAM_LIBDIR='"$(firstword $(DEPS_LIBDIRS))"'
   CHECK_CFLAGS := -pthread
   CHECK_LIBS   := -lcheck_pic -lsubunit -lrt -pthread
 else
-  PKGS         := ncursesw libcjson libseccomp nettle
+  PKGS         := ncursesw libcjson libseccomp nettle zlib
   PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
   PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
   CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -162,6 +165,9 @@ $(BUILD)/%.o: %.c
 ifeq ($(MODE),release)
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard sim/exec_*.c) $(filter-out sim/sim_printf.c,$(wildcard sim/sim*.c))): OPT := -O3 -g -DNDEBUG
 endif
+
+# sim/sfu.c links the special-function unit's tables in whole (.incbin, sim/sfu.h)
+$(BUILD)/sim/sfu.o: $(wildcard sim/sfu/*.z)
 
 $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)

@@ -21,6 +21,11 @@
 #ifndef GL_CUDART_LIB
 #define GL_CUDART_LIB "build/debug/libgpulearn_cudart.a"
 #endif
+/* Where the build found its libraries when built with DEPS_PREFIX (the Makefile), for a
+ * program's link: "" when they are the system's */
+#ifndef GL_PROGRAM_LIBDIR
+#define GL_PROGRAM_LIBDIR ""
+#endif
 /* In a sanitizer build (make MODE=asan/ubsan) the cudart archive is instrumented: the
  * sanitizer's runtime, linked first into every program (ASan must come first). */
 #ifndef GL_CUDART_SANLIB
@@ -205,6 +210,11 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
                         ? "-Xlinker=--undefined=__cudaRegisterFatBinary"
                         : "-Wl,--undefined=__cudaRegisterFatBinary";
         argv[n++] = lib;
+    }
+    if (lib) { /* the simulator's special-function tables (sim/sfu.c) are zlib streams */
+        if (GL_PROGRAM_LIBDIR[0])
+            argv[n++] = "-L" GL_PROGRAM_LIBDIR;
+        argv[n++] = "-lz";
     }
     argv[n++] = "-ldl";
     argv[n++] = "-lm";

@@ -14,6 +14,7 @@
 #include "sim/exec_async.h"
 #include "sim/exec_cluster.h"
 #include "sim/exec_lanes.h"
+#include "sim/sfu.h"
 
 void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
                    uint32_t pc, uint32_t mask)

@@ -14,7 +14,9 @@
  * kernel run by one thread, each row's result compared with its stated bits;
  * tools/cvt_gpu_check.sh runs the same rows on a GPU. test_every_nan_row runs
  * tests/isa/nan.txt the same way: which NaN each float arithmetic form returns, bits
- * recorded on an H200 (tools/nan_table.py, tools/cvt_gpu_check.sh --record). */
+ * recorded on an H200 (tools/nan_table.py, tools/cvt_gpu_check.sh --record), and
+ * test_every_sfu_row tests/isa/sfu.txt: rcp, rsqrt, sqrt and ex2 .approx.f32 results
+ * sampled from an H200's (tools/sfu_dump.cu). */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -524,6 +526,14 @@ START_TEST(test_every_nan_row)
 }
 END_TEST
 
+/* tests/isa/sfu.txt: rcp, rsqrt, sqrt and ex2 .approx.f32 bit for bit as an H200 gives
+ * them (sim/sfu.h). */
+START_TEST(test_every_sfu_row)
+{
+    run_row_table("sfu.txt", 2000);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ptx_isa");
@@ -532,6 +542,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_every_instruction_runs);
     tcase_add_test(tc, test_every_cvt_row);
     tcase_add_test(tc, test_every_nan_row);
+    tcase_add_test(tc, test_every_sfu_row);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,7 +3,7 @@
 # before it computes any compiler flag. Where packages are missing it installs them (as
 # root with apt-get) or prints the exact command to run and exits 1.
 #
-#   sh tools/deps.sh         the build: ncursesw, cJSON, libseccomp, nettle, Check
+#   sh tools/deps.sh         the build: ncursesw, cJSON, libseccomp, nettle, zlib, Check
 #                            (pkg-config), and a compiler for kernels (clang) when no
 #                            CUDA Toolkit is found
 #   sh tools/deps.sh check   also what `make check` drives: tmux (the TUI tests)
@@ -13,12 +13,12 @@
 # GPULEARN_NO_INSTALL=1 only reports.
 missing=""
 if [ -n "$GPULEARN_DEPS_PREFIX" ]; then
-  for h in ncurses.h cjson/cJSON.h check.h seccomp.h nettle/sha2.h; do
+  for h in ncurses.h cjson/cJSON.h check.h seccomp.h nettle/sha2.h zlib.h; do
     [ -f "$GPULEARN_DEPS_PREFIX/usr/include/$h" ] || missing="$missing $h"
   done
   [ -z "$missing" ] && exit 0
   echo "gpulearn: missing under DEPS_PREFIX=$GPULEARN_DEPS_PREFIX:$missing" >&2
-  echo "gpulearn: unpack the packages there: apt-get download libncurses-dev libncursesw6 libtinfo6 libcjson-dev libcjson1 libseccomp-dev libseccomp2 nettle-dev libnettle8 check libsubunit-dev libsubunit0, then dpkg -x each into DEPS_PREFIX" >&2
+  echo "gpulearn: unpack the packages there: apt-get download libncurses-dev libncursesw6 libtinfo6 libcjson-dev libcjson1 libseccomp-dev libseccomp2 nettle-dev libnettle8 zlib1g-dev check libsubunit-dev libsubunit0, then dpkg -x each into DEPS_PREFIX" >&2
   exit 1
 fi
 if command -v pkg-config >/dev/null 2>&1; then
@@ -26,9 +26,10 @@ if command -v pkg-config >/dev/null 2>&1; then
   pkg-config --exists libcjson 2>/dev/null || missing="$missing libcjson-dev"
   pkg-config --exists libseccomp 2>/dev/null || missing="$missing libseccomp-dev"
   pkg-config --exists nettle 2>/dev/null     || missing="$missing nettle-dev"
+  pkg-config --exists zlib 2>/dev/null       || missing="$missing zlib1g-dev"
   pkg-config --exists check 2>/dev/null    || missing="$missing check libsubunit-dev"
 else
-  missing=" pkg-config libncurses-dev libcjson-dev libseccomp-dev nettle-dev check libsubunit-dev"
+  missing=" pkg-config libncurses-dev libcjson-dev libseccomp-dev nettle-dev zlib1g-dev check libsubunit-dev"
 fi
 # Kernels compile with NVRTC or nvcc (the CUDA Toolkit) and otherwise with clang.
 cuda=${CUDA_HOME:-/usr/local/cuda}

@@ -1,0 +1,278 @@
+/* sfu.c — the special-function unit's .approx results as an sm_90 GPU gives them (sfu.h). */
+#include "sim/sfu.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ------------------------------------------------------------------ the tables */
+
+/* The corrections, zlib streams of 2 bits per entry (correction + 2, entry k in bits
+ * 2 (k % 4) of byte k / 4), written by tools/sfu_tables.c into sim/sfu/ and linked in
+ * whole (the assembler's .incbin; the Makefile makes this object depend on them). */
+#define SFU_BLOB(name, file)                                                                       \
+    __asm__(".section .rodata\n"                                                                   \
+            ".global sfu_blob_" #name "\n"                                                         \
+            ".type sfu_blob_" #name ", @object\n"                                                  \
+            ".balign 16\n"                                                                         \
+            "sfu_blob_" #name ":\n"                                                                \
+            ".incbin \"" file "\"\n"                                                               \
+            ".global sfu_blob_" #name "_end\n"                                                     \
+            "sfu_blob_" #name "_end:\n"                                                            \
+            ".previous\n");                                                                        \
+    extern const unsigned char sfu_blob_##name[], sfu_blob_##name##_end[];
+SFU_BLOB(rcp, "sim/sfu/rcp.z")
+SFU_BLOB(rsqrt, "sim/sfu/rsqrt.z")
+SFU_BLOB(sqrt, "sim/sfu/sqrt.z")
+SFU_BLOB(ex2, "sim/sfu/ex2.z")
+
+typedef struct sfu_table {
+    const char *name;
+    unsigned size; /* entries */
+    const unsigned char *blob, *blob_end;
+    unsigned char *packed; /* size / 4 bytes once inflated; NULL: damaged (corrections 0) */
+    pthread_once_t once;
+} sfu_table;
+
+static sfu_table tables[SFU_NTABLES] = {
+    [SFU_RCP] = {"rcp", 1u << 23, sfu_blob_rcp, sfu_blob_rcp_end, NULL, PTHREAD_ONCE_INIT},
+    [SFU_RSQRT] = {"rsqrt", 1u << 24, sfu_blob_rsqrt, sfu_blob_rsqrt_end, NULL, PTHREAD_ONCE_INIT},
+    [SFU_SQRT] = {"sqrt", 1u << 24, sfu_blob_sqrt, sfu_blob_sqrt_end, NULL, PTHREAD_ONCE_INIT},
+    [SFU_EX2] = {"ex2", 1u << 23, sfu_blob_ex2, sfu_blob_ex2_end, NULL, PTHREAD_ONCE_INIT},
+};
+
+/* Inflates table t's corrections (once). */
+#define INFLATE(id)                                                                                \
+    static void inflate_##id(void)                                                                 \
+    {                                                                                              \
+        inflate_table(&tables[id]);                                                                \
+    }
+static void inflate_table(sfu_table *t)
+{
+    const size_t want = t->size / 4;
+    unsigned char *p = malloc(want);
+    uLongf got = (uLongf)want;
+    if (p && uncompress(p, &got, t->blob, (uLong)(t->blob_end - t->blob)) == Z_OK && got == want) {
+        t->packed = p;
+        return;
+    }
+    free(p);
+    fprintf(stderr,
+            "gpulearn: the simulator's %s.approx table (sim/sfu/%s.z) is damaged; its results "
+            "may differ from the GPU's by an ulp (rebuild gpulearn)\n",
+            t->name, t->name);
+}
+INFLATE(SFU_RCP)
+INFLATE(SFU_RSQRT)
+INFLATE(SFU_SQRT)
+INFLATE(SFU_EX2)
+static void (*const inflaters[SFU_NTABLES])(void) = {inflate_SFU_RCP, inflate_SFU_RSQRT,
+                                                     inflate_SFU_SQRT, inflate_SFU_EX2};
+
+unsigned sfu_table_size(sfu_table_id t)
+{
+    return tables[t].size;
+}
+
+static inline uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* 2^(h/256) for h < 256, in double, made once (pthread_once): the Taylor series of
+ * e^(y ln 2) to 22 terms by Horner's rule, one IEEE operation per statement (no
+ * contraction into fma), so every machine computes the same bits. */
+static double exp2_steps[256];
+static pthread_once_t exp2_steps_once = PTHREAD_ONCE_INIT;
+static double exp2_series(double f)
+{
+    const double y = f * 0x1.62e42fefa39efp-1; /* ln 2 */
+    double s = 1.0;
+    for (int n = 22; n >= 1; n--) {
+        double t = y / (double)n;
+        t = t * s;
+        s = 1.0 + t;
+    }
+    return s;
+}
+static void make_exp2_steps(void)
+{
+    for (int h = 0; h < 256; h++)
+        exp2_steps[h] = exp2_series((double)h / 256.0);
+}
+
+/* 2^f for f = k 2^-23 in [0, 1): 2^(h/256) times 2^r for the rest r < 2^-8 (its series
+ * to the 6th power, error under 2^-60), with IEEE double operations only (as above):
+ * within 2^-50 of 2^f, far below an f32 ulp. */
+static double exp2_fraction(unsigned k)
+{
+    pthread_once(&exp2_steps_once, make_exp2_steps);
+    const double y = (double)(k & 0x7fffu) * 0x1p-23 * 0x1.62e42fefa39efp-1;
+    double s = 1.0 + y / 6.0;
+    s = 1.0 + (y / 5.0) * s;
+    s = 1.0 + (y / 4.0) * s;
+    s = 1.0 + (y / 3.0) * s;
+    s = 1.0 + (y / 2.0) * s;
+    s = 1.0 + y * s;
+    const double r = exp2_steps[k >> 15] * s;
+    return r;
+}
+
+unsigned sfu_table_reference(sfu_table_id t, unsigned k)
+{
+    switch (t) {
+    case SFU_RCP: return bits_of((float)(1.0 / (1.0 + (double)k * 0x1p-23)));
+    case SFU_RSQRT: return bits_of((float)(1.0 / sqrt((double)float_of(0x3f800000u + k))));
+    case SFU_SQRT: return bits_of((float)sqrt((double)float_of(0x3f800000u + k)));
+    case SFU_EX2: return bits_of((float)exp2_fraction(k));
+    default: return 0;
+    }
+}
+
+unsigned sfu_table_entry(sfu_table_id t, unsigned k)
+{
+    sfu_table *tb = &tables[t];
+    pthread_once(&tb->once, inflaters[t]);
+    const unsigned ref = sfu_table_reference(t, k);
+    if (!tb->packed)
+        return ref;
+    const int corr = (int)((tb->packed[k >> 2] >> (2 * (k & 3))) & 3) - 2;
+    return (unsigned)((int)ref + corr);
+}
+
+/* ------------------------------------------------------------------ the unit (MUFU) */
+
+#define CANONICAL_NAN 0x7fffffffu
+#define ABS(u) ((u)&0x7fffffffu)
+#define SIGN(u) ((u)&0x80000000u)
+#define IS_NAN(u) (ABS(u) > 0x7f800000u)
+
+/* The unit itself, as the .ftz forms use it: a subnormal input is a signed zero, a
+ * subnormal result is flushed to a signed zero. */
+
+static uint32_t mufu_rcp(uint32_t x)
+{
+    const uint32_t a = ABS(x), s = SIGN(x);
+    if (a > 0x7f800000u)
+        return CANONICAL_NAN;
+    if (a < 0x00800000u) /* zero or subnormal */
+        return s | 0x7f800000u;
+    if (a == 0x7f800000u)
+        return s;
+    const uint32_t t = sfu_table_entry(SFU_RCP, a & 0x7fffffu);
+    const int e = (int)(t >> 23) - ((int)(a >> 23) - 127);
+    return e <= 0 ? s : s | (uint32_t)e << 23 | (t & 0x7fffffu);
+}
+
+/* rsqrt (rs = 1) or sqrt (rs = 0) of a positive normal a: the table entry of its
+ * mantissa and exponent parity, the exponent's half applied. */
+static uint32_t mufu_root(uint32_t a, int rs)
+{
+    const int e = (int)(a >> 23) - 127, odd = e & 1, half = (e - odd) / 2;
+    const uint32_t t =
+        sfu_table_entry(rs ? SFU_RSQRT : SFU_SQRT, (uint32_t)odd << 23 | (a & 0x7fffffu));
+    return (uint32_t)((int)(t >> 23) + (rs ? -half : half)) << 23 | (t & 0x7fffffu);
+}
+
+static uint32_t mufu_rsqrt(uint32_t x)
+{
+    const uint32_t a = ABS(x), s = SIGN(x);
+    if (a > 0x7f800000u || (s && a >= 0x00800000u))
+        return CANONICAL_NAN;
+    if (a < 0x00800000u)
+        return s | 0x7f800000u;
+    if (a == 0x7f800000u)
+        return 0;
+    return mufu_root(a, 1);
+}
+
+static uint32_t mufu_sqrt(uint32_t x)
+{
+    const uint32_t a = ABS(x), s = SIGN(x);
+    if (a > 0x7f800000u || (s && a >= 0x00800000u))
+        return CANONICAL_NAN;
+    if (a < 0x00800000u)
+        return s;
+    if (a == 0x7f800000u)
+        return x;
+    return mufu_root(a, 0);
+}
+
+/* ex2: the input as a fixed-point number with 23 fraction bits, its magnitude truncated
+ * to i + f; 2^i times the table's 2^f for x >= 0; for x < 0, 2^-i when f is 0 (a whole
+ * number, or |x| < 2^-23: 1), else 2^(-i-1) times the table's entry of the fraction's
+ * bits inverted (2^(1 - 2^-23 - f): one's complement, measured). */
+static uint32_t mufu_ex2(uint32_t x)
+{
+    const uint32_t a = ABS(x), s = SIGN(x);
+    if (a > 0x7f800000u)
+        return CANONICAL_NAN;
+    if (a < 0x00800000u) /* zero or subnormal: 2^0 */
+        return 0x3f800000u;
+    if (a >= 0x43000000u) /* |x| >= 128 (and infinity) */
+        return s ? 0 : 0x7f800000u;
+    const int e = (int)(a >> 23) - 127;
+    const uint32_t m = 0x800000u | (a & 0x7fffffu);
+    const uint32_t fixed = e >= 0 ? m << e : e > -24 ? m >> -e : 0; /* |x| 2^23 */
+    const int i = (int)(fixed >> 23);
+    const uint32_t f = fixed & 0x7fffffu;
+    if (!s)
+        return sfu_table_entry(SFU_EX2, f) + ((uint32_t)i << 23);
+    if (f == 0) /* a whole number: 2^-i exactly (libdevice's exp relies on it) */
+        return 127 - i <= 0 ? 0 : (uint32_t)(127 - i) << 23;
+    const int ex = 127 - i - 1;
+    return ex <= 0 ? 0
+                   : (uint32_t)ex << 23 | (sfu_table_entry(SFU_EX2, ~f & 0x7fffffu) & 0x7fffffu);
+}
+
+/* ------------------------------------------------------------------ the PTX forms */
+
+/* The .ftz forms are the unit alone; the others are ptxas's sequences around it (read
+ * from the SASS it emits for sm_90): f32 multiplies that scale a subnormal or huge input
+ * into the unit's range and the result back, rounded to nearest without flushing. */
+
+float sfu_rcp(float x, int ftz)
+{
+    const uint32_t u = bits_of(x);
+    if (ftz)
+        return float_of(mufu_rcp(u));
+    /* FSETP |x| < 2^-126: scale 2^24; |x| > 2^126: scale 1/4 */
+    const float ax = fabsf(x);
+    const float scale = ax < 0x1p-126f ? 0x1p24f : ax > 0x1p126f ? 0.25f : 1.0f;
+    return scale * float_of(mufu_rcp(bits_of(x * scale)));
+}
+
+float sfu_rsqrt(float x, int ftz)
+{
+    if (ftz || !(fabsf(x) < 0x1p-126f) || x == 0.0f)
+        return float_of(mufu_rsqrt(bits_of(x)));
+    return 0x1p12f * float_of(mufu_rsqrt(bits_of(x * 0x1p24f))); /* subnormal */
+}
+
+float sfu_sqrt(float x, int ftz)
+{
+    if (ftz || !(fabsf(x) < 0x1p-126f) || x == 0.0f)
+        return float_of(mufu_sqrt(bits_of(x)));
+    return 0x1p-12f * float_of(mufu_sqrt(bits_of(x * 0x1p24f))); /* subnormal */
+}
+
+float sfu_ex2(float x, int ftz)
+{
+    if (ftz || !(x < -126.0f))
+        return float_of(mufu_ex2(bits_of(x)));
+    /* below -126: 2^(x/2) squared, so that the result can be subnormal */
+    const float h = float_of(mufu_ex2(bits_of(x * 0.5f)));
+    return h * h;
+}

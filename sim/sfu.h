@@ -1,0 +1,56 @@
+/* sfu.h — the special-function unit's .approx results bit for bit as an sm_90 GPU
+ * (measured on an NVIDIA H200) gives them, for the forms whose hardware results are
+ * modelled exactly: rcp, rsqrt, sqrt and ex2 .approx.f32, with and without .ftz (PTX
+ * ISA §9.7.3.15 rcp.approx, §9.7.3.17 sqrt, §9.7.3.18 rsqrt, §9.7.3.21 ex2).
+ *
+ * What the hardware does was measured, not guessed (tools/sfu_dump.cu, tools/sfu_tables.c,
+ * docs/architecture.md "The special-function unit"): the multi-function unit's result
+ * depends on the input's mantissa alone, the exponent only scaling it (rcp, and rsqrt and
+ * sqrt by the exponent's parity: checked on the GPU for every positive normal input), and
+ * ex2 on the input as a fixed-point number with 23 fraction bits, its magnitude truncated
+ * and, for a negative input, the fraction's bits inverted (one's complement). The
+ * mantissa tables are each a correctly rounded reference plus a 2-bit correction per
+ * entry (-2..+1 ulp), kept zlib-compressed in sim/sfu/ and inflated on first use. The
+ * forms without .ftz are the instruction sequences ptxas emits around the unit (scaling
+ * subnormal and huge inputs), computed with the same f32 operations.
+ *
+ * All four are thread-safe (the tables are inflated once, under pthread_once). */
+#ifndef GL_SIM_SFU_H
+#define GL_SIM_SFU_H
+
+/* rcp.approx.f32 of x; ftz: the .ftz form (x and the result flushed to signed zero). */
+float sfu_rcp(float x, int ftz);
+
+/* rsqrt.approx.f32 of x (a negative x or NaN: the canonical NaN 0x7fffffff). */
+float sfu_rsqrt(float x, int ftz);
+
+/* sqrt.approx.f32 of x (a negative x or NaN: the canonical NaN). */
+float sfu_sqrt(float x, int ftz);
+
+/* ex2.approx.f32 of x: 2^x (ex2(-inf) = +0, ex2(+inf) = +inf, ex2(+-0) = 1). */
+float sfu_ex2(float x, int ftz);
+
+/* The tables (tools/sfu_tables.c writes them from a GPU's results). */
+typedef enum sfu_table_id {
+    SFU_RCP,   /* 2^23 entries: rcp of 1 + k 2^-23, in (0.5, 1] */
+    SFU_RSQRT, /* 2^24 entries: rsqrt of the f32 with bits 0x3f800000 + k, in [1, 4) */
+    SFU_SQRT,  /* 2^24 entries: sqrt of the same inputs */
+    SFU_EX2,   /* 2^23 entries: 2^(k 2^-23), in [1, 2) */
+    SFU_NTABLES
+} sfu_table_id;
+
+/* Entries of table t. */
+unsigned sfu_table_size(sfu_table_id t);
+
+/* The correctly rounded reference of entry k of table t (f32 bits), computed with IEEE
+ * double operations only, so that every machine gets the same bits: the hardware's
+ * entry is this plus a correction of -2..+1 (tools/sfu_tables.c encodes the corrections,
+ * sfu.c adds them back). */
+unsigned sfu_table_reference(sfu_table_id t, unsigned k);
+
+/* The hardware's entry k of table t (f32 bits): the reference plus its correction; the
+ * reference alone when the table's data is damaged (a build problem, said once on
+ * stderr). */
+unsigned sfu_table_entry(sfu_table_id t, unsigned k);
+
+#endif

@@ -1,0 +1,152 @@
+// sfu_dump.cu — the GPU's special-function unit results that sim/sfu.c's tables hold,
+// and the checks that those tables with the exponent rules of sim/sfu.c give the GPU's
+// result on every positive normal input (rcp, rsqrt, sqrt) and on every ex2 input.
+//
+//   nvcc -arch=sm_90 -o sfu_dump tools/sfu_dump.cu && ./sfu_dump DIR
+//
+// writes DIR/rcp.d8 (rcp.approx.ftz.f32 of 1 + k 2^-23, k < 2^23), DIR/rsqrt.d8 and
+// DIR/sqrt.d8 (of the f32 0x3f800000 + k, k < 2^24: [1, 4)) and DIR/ex2.d8
+// (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f), each result as the
+// difference from the one before in one signed byte, or 0x80 and the result's 4 bytes
+// (little-endian); then prints, per form, how many inputs the rules get wrong (0 is what
+// sim/sfu.c relies on). tools/sfu_tables.c makes sim/sfu/*.z from the files.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define FORM(name, ins)                                                                            \
+    __global__ void k_##name(uint32_t base, uint32_t n, uint32_t *out)                            \
+    {                                                                                              \
+        uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+        if (i >= n)                                                                                \
+            return;                                                                                \
+        float y;                                                                                   \
+        asm volatile(ins " %0, %1;" : "=f"(y) : "f"(__uint_as_float(base + i)));                  \
+        out[i] = __float_as_uint(y);                                                               \
+    }
+FORM(rcp, "rcp.approx.ftz.f32")
+FORM(rsqrt, "rsqrt.approx.ftz.f32")
+FORM(sqrt, "sqrt.approx.ftz.f32")
+FORM(ex2, "ex2.approx.ftz.f32")
+
+// Every positive normal input (op 0 rcp, 1 rsqrt, 2 sqrt: 2^31 threads) or every normal
+// ex2 input with |x| < 128 (op 3: 2^32 threads), against the rules; counts those that
+// differ.
+__global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
+{
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; // 2^31 of them
+    const uint32_t a = i & 0x7fffffffu, e = a >> 23, m = a & 0x7fffffu;
+    if (e == 0 || e == 255)
+        return;
+    float x = __uint_as_float(a), y;
+    uint32_t want;
+    const int ee = (int)e - 127;
+    if (op == 0) {
+        asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        const uint32_t t = tab[m];
+        const int re = (int)(t >> 23) - ee;
+        want = re <= 0 ? 0 : (uint32_t)re << 23 | (t & 0x7fffffu);
+    } else if (op < 3) {
+        if (op == 1)
+            asm volatile("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        else
+            asm volatile("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        const int odd = ee & 1, half = (ee - odd) / 2;
+        const uint32_t t = tab[(uint32_t)odd << 23 | m];
+        want = (uint32_t)((int)(t >> 23) + (op == 1 ? -half : half)) << 23 | (t & 0x7fffffu);
+    } else {
+        if (a >= 0x43000000u)
+            return;
+        const uint32_t s = i >> 31;
+        x = __uint_as_float(a | s << 31);
+        asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        const uint32_t mm = 0x800000u | m;
+        const uint32_t fx = ee >= 0 ? mm << ee : ee > -24 ? mm >> -ee : 0;
+        const int ip = (int)(fx >> 23);
+        const uint32_t f = fx & 0x7fffffu;
+        if (!s)
+            want = tab[f] + ((uint32_t)ip << 23);
+        else if (f == 0)
+            want = 127 - ip <= 0 ? 0 : (uint32_t)(127 - ip) << 23;
+        else {
+            const int ex = 127 - ip - 1;
+            want = ex <= 0 ? 0 : (uint32_t)ex << 23 | (tab[~f & 0x7fffffu] & 0x7fffffu);
+        }
+    }
+    if (__float_as_uint(y) != want)
+        atomicAdd(bad, 1ull);
+}
+
+typedef void (*kfn)(uint32_t, uint32_t, uint32_t *);
+
+static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint32_t base,
+                                  uint32_t n)
+{
+    uint32_t *d;
+    cudaMalloc(&d, (size_t)n * 4);
+    k<<<(n + 255) / 256, 256>>>(base, n, d);
+    std::vector<uint32_t> h(n);
+    cudaMemcpy(h.data(), d, (size_t)n * 4, cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.d8", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    uint32_t prev = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const int64_t dl = (int64_t)h[i] - (int64_t)prev;
+        if (i > 0 && dl > -128 && dl < 128) {
+            const int8_t c = (int8_t)dl;
+            fwrite(&c, 1, 1, f);
+        } else {
+            const uint8_t esc = 0x80;
+            fwrite(&esc, 1, 1, f);
+            fwrite(&h[i], 4, 1, f);
+        }
+        prev = h[i];
+    }
+    fclose(f);
+    return h;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: sfu_dump DIR\n");
+        return 2;
+    }
+    std::vector<uint32_t> t[4] = {
+        dump(argv[1], "rcp", k_rcp, 0x3f800000u, 1u << 23),
+        dump(argv[1], "rsqrt", k_rsqrt, 0x3f800000u, 1u << 24),
+        dump(argv[1], "sqrt", k_sqrt, 0x3f800000u, 1u << 24),
+        dump(argv[1], "ex2", k_ex2, 0x3f800000u, 1u << 23),
+    };
+    for (uint32_t &v : t[3])
+        v -= 1u << 23; // 2^(1+f) to the table's 2^f
+    const char *names[] = {"rcp", "rsqrt", "sqrt", "ex2"};
+    uint32_t *tab;
+    unsigned long long *bad;
+    cudaMalloc(&tab, (size_t)4 << 24);
+    cudaMalloc(&bad, 8);
+    int rc = 0;
+    for (int op = 0; op < 4; op++) {
+        cudaMemcpy(tab, t[op].data(), t[op].size() * 4, cudaMemcpyHostToDevice);
+        cudaMemset(bad, 0, 8);
+        k_rules<<<op == 3 ? 1u << 24 : 1u << 23, 256>>>(op, tab, bad); // 2^32, 2^31 inputs
+        unsigned long long n = 0;
+        cudaMemcpy(&n, bad, 8, cudaMemcpyDeviceToHost);
+        printf("%s.approx.ftz.f32: %llu inputs differ from the table and its exponent rules\n",
+               names[op], n);
+        rc |= n != 0;
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        fprintf(stderr, "sfu_dump: %s\n", cudaGetErrorString(e));
+        return 2;
+    }
+    return rc;
+}
