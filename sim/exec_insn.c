@@ -257,7 +257,8 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
                 }
                 float r;
                 if (in->flags & PTX_F_APPROX) {
-                    /* div.approx.f32 (PTX ISA §9.7.3.8): a * (1/b), max 2 ulp; for
+                    /* div.approx.f32 (PTX ISA §9.7.3.8): a times the unit's 1/b
+                         * (MUFU.RCP, sim/sfu.h), max 2 ulp; for
                          * 2^126 < |b| < 2^128 the GPU returns 0 for finite a. A
                          * subnormal b (no .ftz) is scaled into the normal range with a,
                          * as the GPU does: 2^-149 / 2^-149 is 1, not a * inf (libdevice's
@@ -270,7 +271,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
                     if (ab > 0x1p126f && ab < INFINITY && isfinite(fa))
                         r = copysignf(0.0f, fa) * copysignf(1.0f, fb);
                     else
-                        r = fa * (1.0f / fb);
+                        r = fa * sfu_rcp(fb, 1);
                 } else {
                     /* .rn: IEEE division; .full: within 2 ulp on the GPU, correctly
                          * rounded here */
