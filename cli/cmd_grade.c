@@ -1,4 +1,5 @@
-/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]` and
+/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]
+ * [--report FILE.json] [--check NAME]` (the last two: cmd_grade_check.c) and
  * `gpulearn grade LESSON --batch DIR [--out PREFIX]`. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -198,6 +200,27 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* t as ISO 8601 UTC, to the second ("2026-11-29T17:05:00Z"). */
+static void utc_time(char *buf, size_t n, time_t t)
+{
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(buf, n, "1970-01-01T00:00:00Z");
+}
+
+/* obj["submitted"]: when the submission dir/name was last modified (its mtime, UTC),
+ * the time `gpulearn gradebook --due` compares; absent when it cannot be read. */
+static void add_submitted(cJSON *obj, const char *dir, const char *name)
+{
+    char path[PATH_MAX * 2], when[32];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lstat(path, &st) != 0)
+        return;
+    utc_time(when, sizeof when, st.st_mtime);
+    cJSON_AddStringToObject(obj, "submitted", when);
+}
+
 /* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD). */
 static void add_text(cJSON *obj, const char *key, const char *s)
 {
@@ -359,7 +382,10 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         fputc(',', csv);
         csv_field(csv, check_names[c]);
     }
-    fputs(",first_failure\n", csv);
+    fputs(",first_failure,score,max_score\n", csv);
+    int max_score = 0; /* what a submission passing every check earns */
+    for (int c = 0; c < ncheck_names; c++)
+        max_score += lesson_check_points(l->exercise, check_names[c]);
 
     /* one seed for the whole class: every submission gets the same inputs */
     gl_grade_opts class_opts = *opts;
@@ -374,6 +400,10 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     add_text(summary, "lesson", l->id);
     add_text(summary, "folder", dir);
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
+    char when[32];
+    utc_time(when, sizeof when, time(NULL));
+    cJSON_AddStringToObject(summary, "graded_at", when);
+    cJSON_AddNumberToObject(summary, "max_score", max_score);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
     /* submissions in parallel, each in a worker of its own; fewer submissions than
@@ -407,6 +437,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         gl_grade_report report;
         cJSON *rep = NULL;
         if (batch_report(gl_pool_wait(pool, i), &report, why, sizeof why) == 0) {
+            grade_report_set_points(&report, l->exercise); /* the lesson's, not the worker's */
             rep = grade_report_to_json(&report);
             grade_report_free(&report);
             if (!rep)
@@ -424,11 +455,14 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
                 fputs(",", csv);
             fputc(',', csv);
             csv_field(csv, why);
-            fputc('\n', csv);
+            fprintf(csv, ",0,%d\n", max_score);
             cJSON *o = cJSON_CreateObject();
             add_text(o, "file", names[i]->d_name);
             cJSON_AddStringToObject(o, "verdict", "error");
             add_text(o, "error", why);
+            cJSON_AddNumberToObject(o, "score", 0);
+            cJSON_AddNumberToObject(o, "max_score", max_score);
+            add_submitted(o, dir, names[i]->d_name);
             cJSON_AddItemToArray(subs, o);
             printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
             fflush(stdout);
@@ -464,7 +498,9 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         }
         fputc(',', csv);
         csv_field(csv, first ? first : "");
-        fputc('\n', csv);
+        fprintf(csv, ",%d,%d\n",
+                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
+                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
         npassed += passed;
         nfailed += !passed;
         printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
@@ -473,6 +509,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         progress_draw(&prog);
         add_text(rep, "file", names[i]->d_name);
         cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
+        add_submitted(rep, dir, names[i]->d_name);
         cJSON_AddItemToArray(subs, rep);
     }
     gl_pool_free(pool);
@@ -512,7 +549,7 @@ int cmd_grade(int argc, char **argv)
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit, --seed N, --memory-limit SIZE, --jobs N. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
-               *jobs = NULL;
+               *jobs = NULL, *report = NULL, *check = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
@@ -524,6 +561,8 @@ int cmd_grade(int argc, char **argv)
                             : strcmp(a, "--seed") == 0         ? &seed
                             : strcmp(a, "--memory-limit") == 0 ? &memory
                             : strcmp(a, "--jobs") == 0         ? &jobs
+                            : strcmp(a, "--report") == 0       ? &report
+                            : strcmp(a, "--check") == 0        ? &check
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
@@ -556,6 +595,8 @@ int cmd_grade(int argc, char **argv)
                                "");
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
+    if (batch && (report || check))
+        return cli_usage_error("%s grades one submission, not a --batch", report ? "--report" : "--check");
     char why[256];
     const int njobs = gl_pool_workers(jobs, why, sizeof why);
     if (njobs < 0)
@@ -616,6 +657,11 @@ int cmd_grade(int argc, char **argv)
     const char *file = c.npos == 2 ? c.pos[1] : NULL;
     if (!file && workspace_has_copy(&l, copy, sizeof copy))
         file = copy;
+    if (report || check) {
+        rc = grade_check_or_save(&l, file, &opts, format, report, check);
+        lesson_free(&l);
+        return rc;
+    }
     gl_grade_report rep;
     st = grade_exercise(&l, file, &opts, &rep, &err);
     if (st == GL_OK) {
