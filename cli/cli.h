@@ -58,5 +58,7 @@ int cmd_info(int argc, char **argv);
 int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
 int cmd_reset(int argc, char **argv); /* cmd_reset.c */
 int cmd_demo(int argc, char **argv);  /* cmd_demo.c: the TUI in demo mode (tui_run) */
+int cmd_classroom(int argc, char **argv); /* cmd_classroom.c: `classroom init` */
+int cmd_gradebook(int argc, char **argv); /* cmd_gradebook.c */
 
 #endif
