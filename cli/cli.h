@@ -55,9 +55,9 @@ struct gl_grade_opts;
 int grade_check_or_save(const gl_lesson *l, const char *file, const struct gl_grade_opts *opts,
                         const char *format, const char *report, const char *check);
 int cmd_info(int argc, char **argv);
-int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
-int cmd_reset(int argc, char **argv); /* cmd_reset.c */
-int cmd_demo(int argc, char **argv);  /* cmd_demo.c: the TUI in demo mode (tui_run) */
+int cmd_lint(int argc, char **argv);      /* cmd_lint.c */
+int cmd_reset(int argc, char **argv);     /* cmd_reset.c */
+int cmd_demo(int argc, char **argv);      /* cmd_demo.c: the TUI in demo mode (tui_run) */
 int cmd_classroom(int argc, char **argv); /* cmd_classroom.c: `classroom init` */
 int cmd_gradebook(int argc, char **argv); /* cmd_gradebook.c */
 

@@ -141,9 +141,11 @@ static char *workflow_text(const texercise *xs, int nx, const char *backend, con
             grade_command(cmd, sizeof cmd, &xs[i], backend, xs[i].names[c]);
             fputs("      - name: ", f);
             yaml_quoted(f, name);
-            fprintf(f, "\n        id: %s\n"
-                       "        uses: classroom-resources/autograding-command-grader@v1\n"
-                       "        with:\n          test-name: ", id);
+            fprintf(f,
+                    "\n        id: %s\n"
+                    "        uses: classroom-resources/autograding-command-grader@v1\n"
+                    "        with:\n          test-name: ",
+                    id);
             yaml_quoted(f, name);
             fputs("\n          command: ", f);
             yaml_quoted(f, cmd);
@@ -297,12 +299,12 @@ static int classroom_init(int argc, char **argv)
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
-        const char **slot = strcmp(a, "--out") == 0             ? &out
-                            : strcmp(a, "--backend") == 0       ? &backend
-                            : strcmp(a, "--gpulearn-url") == 0  ? &url
-                            : strcmp(a, "--gpulearn-ref") == 0  ? &ref
-                            : strcmp(a, "--runs-on") == 0       ? &runs_on
-                                                                : NULL;
+        const char **slot = strcmp(a, "--out") == 0            ? &out
+                            : strcmp(a, "--backend") == 0      ? &backend
+                            : strcmp(a, "--gpulearn-url") == 0 ? &url
+                            : strcmp(a, "--gpulearn-ref") == 0 ? &ref
+                            : strcmp(a, "--runs-on") == 0      ? &runs_on
+                                                               : NULL;
         if (slot && i + 1 < argc)
             *slot = argv[++i];
         else if (slot)
@@ -368,7 +370,8 @@ static int classroom_init(int argc, char **argv)
     if (!rc) {
         snprintf(files[nx].path, sizeof files[nx].path, ".github/workflows/classroom.yml");
         files[nx].data = workflow_text(xs, nx, backend, url, ref, runs_on, &files[nx].len);
-        snprintf(files[nx + 1].path, sizeof files[nx + 1].path, ".github/classroom/autograding.json");
+        snprintf(files[nx + 1].path, sizeof files[nx + 1].path,
+                 ".github/classroom/autograding.json");
         files[nx + 1].data = autograding_text(xs, nx, backend, &files[nx + 1].len);
         if (!files[nx].data || !files[nx + 1].data) {
             fprintf(stderr, "gpulearn: out of memory\n");

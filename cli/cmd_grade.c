@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "runtime/child.h"
 #include "runtime/grade.h"
+#include "runtime/gradebook.h"
 #include "runtime/lesson.h"
 #include "runtime/pool.h"
 #include "runtime/sandbox.h"
@@ -177,37 +178,6 @@ static int is_cu(const struct dirent *d)
     return d->d_name[0] != '.' && n > 3 && strcmp(d->d_name + n - 3, ".cu") == 0;
 }
 
-/* A CSV field, quoted when it needs to be. */
-/* One CSV field (RFC 4180 quoting). A field a spreadsheet would take for a formula
- * (starting with = + - @, tab or carriage return: a submission named
- * "=HYPERLINK(...).cu") gets a leading apostrophe inside quotes, so that it shows as
- * text (OWASP, "CSV Injection"). */
-static void csv_field(FILE *f, const char *s)
-{
-    const int formula = *s && strchr("=+-@\t\r", *s);
-    if (!formula && !strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    if (formula)
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-/* t as ISO 8601 UTC, to the second ("2026-11-29T17:05:00Z"). */
-static void utc_time(char *buf, size_t n, time_t t)
-{
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(buf, n, "1970-01-01T00:00:00Z");
-}
-
 /* obj["submitted"]: when the submission dir/name was last modified (its mtime, UTC),
  * the time `gpulearn gradebook --due` compares; absent when it cannot be read. */
 static void add_submitted(cJSON *obj, const char *dir, const char *name)
@@ -217,7 +187,7 @@ static void add_submitted(cJSON *obj, const char *dir, const char *name)
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (lstat(path, &st) != 0)
         return;
-    utc_time(when, sizeof when, st.st_mtime);
+    gl_utc_format(when, sizeof when, st.st_mtime);
     cJSON_AddStringToObject(obj, "submitted", when);
 }
 
@@ -380,7 +350,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
     for (int c = 0; c < ncheck_names; c++) {
         fputc(',', csv);
-        csv_field(csv, check_names[c]);
+        gl_csv_field(csv, check_names[c]);
     }
     fputs(",first_failure,score,max_score\n", csv);
     int max_score = 0; /* what a submission passing every check earns */
@@ -401,7 +371,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     add_text(summary, "folder", dir);
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
     char when[32];
-    utc_time(when, sizeof when, time(NULL));
+    gl_utc_format(when, sizeof when, time(NULL));
     cJSON_AddStringToObject(summary, "graded_at", when);
     cJSON_AddNumberToObject(summary, "max_score", max_score);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
@@ -447,14 +417,14 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
          * terminal gets it escaped, one line per submission */
         term(shown, sizeof shown, names[i]->d_name);
-        csv_field(csv, names[i]->d_name);
+        gl_csv_field(csv, names[i]->d_name);
         if (!rep) {
             nerrors++;
             fprintf(csv, ",error,0,%d", l->exercise->nchecks + 1);
             for (int c = 0; c <= l->exercise->nchecks; c++)
                 fputs(",", csv);
             fputc(',', csv);
-            csv_field(csv, why);
+            gl_csv_field(csv, why);
             fprintf(csv, ",0,%d\n", max_score);
             cJSON *o = cJSON_CreateObject();
             add_text(o, "file", names[i]->d_name);
@@ -497,7 +467,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
             fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
         }
         fputc(',', csv);
-        csv_field(csv, first ? first : "");
+        gl_csv_field(csv, first ? first : "");
         fprintf(csv, ",%d,%d\n",
                 (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
                 (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
@@ -596,7 +566,8 @@ int cmd_grade(int argc, char **argv)
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
     if (batch && (report || check))
-        return cli_usage_error("%s grades one submission, not a --batch", report ? "--report" : "--check");
+        return cli_usage_error("%s grades one submission, not a --batch",
+                               report ? "--report" : "--check");
     char why[256];
     const int njobs = gl_pool_workers(jobs, why, sizeof why);
     if (njobs < 0)

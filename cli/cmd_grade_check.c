@@ -80,9 +80,9 @@ static int show_check(const cJSON *c)
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(c, "points");
     const int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
     const int points = cJSON_IsNumber(pts) ? pts->valueint : 0;
-    printf("%-7s  ", passed                                      ? "PASS"
+    printf("%-7s  ", passed                                     ? "PASS"
                      : status && strcmp(status, "not_run") == 0 ? "NOT RUN"
-                                                                  : "FAIL");
+                                                                : "FAIL");
     gl_fputs_term(stdout, name ? name : "", 0);
     printf("  (%d of %d point%s)\n", passed ? points : 0, points, points == 1 ? "" : "s");
     for (const char *line = detail ? detail : ""; *line;) {
@@ -109,8 +109,9 @@ int grade_check_or_save(const gl_lesson *l, const char *file, const gl_grade_opt
         for (int i = 0; i < n; i++)
             known |= strcmp(names[i], check) == 0;
         if (!known) {
-            fprintf(stderr, "gpulearn: --check %s: lesson '%s' has no such check (its checks:",
-                    check, l->id);
+            fprintf(stderr,
+                    "gpulearn: --check %s: lesson '%s' has no such check (its checks:", check,
+                    l->id);
             for (int i = 0; i < n; i++)
                 fprintf(stderr, "%s %s", i ? "," : "", names[i]);
             fputs(")\n", stderr);

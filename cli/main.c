@@ -284,6 +284,8 @@ static int dispatch(int argc, char **argv)
             return cmd_demo(argc - 2, argv + 2);
         if (strcmp(argv[1], "classroom") == 0)
             return cmd_classroom(argc - 2, argv + 2);
+        if (strcmp(argv[1], "gradebook") == 0)
+            return cmd_gradebook(argc - 2, argv + 2);
     }
     if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
         return cmd_tui_program(argc - 1, argv + 1);

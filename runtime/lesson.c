@@ -868,10 +868,9 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
 {
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
-    static const char *const keys[] = {"title",      "text",         "starter", "reference",
-                                       "launch",     "sizes",        "checks",  "hints",
-                                       "step_limit", "memory_limit", "program", "points",
-                                       NULL};
+    static const char *const keys[] = {"title",   "text",   "starter", "reference",  "launch",
+                                       "sizes",   "checks", "hints",   "step_limit", "memory_limit",
+                                       "program", "points", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);

@@ -139,7 +139,7 @@ typedef struct gl_exercise {
                                      then launch, sizes and checks (all or none) grade the
                                      kernel the launch names inside them. NULL: a kernel
                                      exercise */
-    gl_points *points; /* "points", npoints of them (lesson_check_points) */
+    gl_points *points;            /* "points", npoints of them (lesson_check_points) */
     int npoints;
 } gl_exercise;
 
