@@ -1,6 +1,6 @@
 /* gradebook.h — a course's gradebook from `gpulearn grade --batch` results (their JSON),
  * one row per student and one column per exercise, in the CSV layouts learning-management
- * systems import and as JSON (`gpulearn gradebook`; README "Grading a course"). Every
+ * systems import and as JSON (`gpulearn gradebook`; README "A course's gradebook"). Every
  * input is untrusted: a batch JSON is checked against its lesson (the checks and points
  * its report must have, a score that is their sum) and refused with the place of the
  * first problem; a student's name is only ever a cell, never a path. */
