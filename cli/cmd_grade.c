@@ -420,8 +420,8 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         gl_csv_field(csv, names[i]->d_name);
         if (!rep) {
             nerrors++;
-            fprintf(csv, ",error,0,%d", l->exercise->nchecks + 1);
-            for (int c = 0; c <= l->exercise->nchecks; c++)
+            fprintf(csv, ",error,0,%d", ncheck_names);
+            for (int c = 0; c < ncheck_names; c++)
                 fputs(",", csv);
             fputc(',', csv);
             gl_csv_field(csv, why);

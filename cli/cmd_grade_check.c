@@ -119,6 +119,11 @@ int grade_check_or_save(const gl_lesson *l, const char *file, const gl_grade_opt
         }
     }
     const char *path = file ? file : e->starter;
+    if (report && gl_same_file(report, path)) {
+        fprintf(stderr, "gpulearn: --report %s: is the graded file itself: not overwritten\n",
+                report);
+        return 2;
+    }
     char sha[65];
     int rc = file_sha256(path, sha);
     if (rc)

@@ -36,14 +36,20 @@ void gl_utc_format(char *buf, size_t n, time_t t)
 
 int gl_utc_parse(const char *s, time_t *t)
 {
-    int y, mo, d, h, mi, sec = 0, k = 0;
-    if (!(sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &sec, &k) == 6 && k &&
-          !s[k]) &&
-        !(sec = 0, k = 0,
-          sscanf(s, "%4d-%2d-%2dT%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &k) == 5 && k && !s[k]))
+    /* the two forms, character by character: 'd' a digit, others themselves */
+    static const char *const forms[] = {"dddd-dd-ddTdd:ddZ", "dddd-dd-ddTdd:dd:ddZ"};
+    int form = -1;
+    for (int f = 0; f < 2; f++) {
+        const char *p = forms[f], *q = s;
+        while (*p && *q && (*p == 'd' ? *q >= '0' && *q <= '9' : *p == *q))
+            p++, q++;
+        if (!*p && !*q)
+            form = f;
+    }
+    if (form < 0)
         return -1;
-    if (strlen(s) != (size_t)(sec || s[16] == ':' ? 20 : 17))
-        return -1; /* digits in full: "2026-1-2T3:4Z" is no time of ours */
+    const int y = atoi(s), mo = atoi(s + 5), d = atoi(s + 8), h = atoi(s + 11), mi = atoi(s + 14),
+              sec = form ? atoi(s + 17) : 0;
     struct tm tm = {.tm_year = y - 1900,
                     .tm_mon = mo - 1,
                     .tm_mday = d,

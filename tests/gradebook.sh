@@ -90,6 +90,8 @@ printf '{"lesson": "threads", "submissions": [' >"$tmp/f/grades-threads.json"
 [ $? = 2 ] && grep -q "lesson 'threads' is in .* already" "$tmp/twice" || say "a lesson twice: $(cat "$tmp/twice")"
 "$G" gradebook "$tmp/res" --due threads=2026-02-30T00:00Z --out "$tmp/x.csv" >"$tmp/due" 2>&1
 [ $? = 2 ] && grep -q "not a time YYYY-MM-DDTHH:MMZ" "$tmp/due" || say "February 30th: $(cat "$tmp/due")"
+"$G" gradebook "$tmp/res" --due "threads=2026-11- 2T00:00Z" --out "$tmp/x.csv" >"$tmp/due" 2>&1
+[ $? = 2 ] && grep -q "not a time YYYY-MM-DDTHH:MMZ" "$tmp/due" || say "a time with a space: $(cat "$tmp/due")"
 "$G" gradebook "$tmp/res" --due 3=2026-02-01T00:00Z --out "$tmp/x.csv" >"$tmp/due" 2>&1
 [ $? = 2 ] && grep -q "no results of that lesson" "$tmp/due" || say "--due of another lesson: $(cat "$tmp/due")"
 cp "$tmp/res/grades-threads.json" "$tmp/keep.json"
