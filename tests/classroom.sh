@@ -9,7 +9,8 @@
 # end of its arrays (tests/grade/01-threads) exactly lesson 1's failing checks fail, and
 # the report is graded once and read back by the other tests. Re-running init changes
 # nothing; a file that differs is kept unless --force; a link in the template's place is
-# refused; lint refuses "points" that name no check (exit 2).
+# refused; lint refuses "points" that name no check (exit 2); the text, JSON and JUnit
+# reports give each check's points and the score.
 # Exit: 0 pass, 1 fail (a visible SKIP without python3's yaml and jsonschema modules).
 set -u
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
@@ -144,6 +145,15 @@ mkdir -p "$tmp/evil" "$tmp/elsewhere" && ln -s "$tmp/elsewhere" "$tmp/evil/.gith
   say "a link in the template is followed: $(cat "$tmp/init4")"
 "$G" classroom >"$tmp/usage" 2>&1
 [ $? = 2 ] && grep -q "init" "$tmp/usage" && grep -q "slurm" "$tmp/usage" || say "classroom without a subcommand: $(cat "$tmp/usage")"
+
+# the reports give the points: text, JSON, JUnit
+"$G" grade 1 tests/grade/01-threads/no_out_of_bounds__no_guard.cu --seed 3 >"$tmp/t" 2>&1
+tail -n 1 "$tmp/t" | grep -qx "Score: 0 of 13 points" || say "text report's score: $(tail -n 2 "$tmp/t")"
+"$G" grade 1 lessons/01-threads/solution.cu --seed 3 --format json 2>/dev/null |
+  python3 -c 'import json,sys; r=json.load(sys.stdin); sys.exit(not (r["score"] == 13 and r["max_score"] == 13 and [c["points"] for c in r["checks"]] == [0, 6, 2, 1, 1, 1, 1, 1]))' ||
+  say "the JSON report's points"
+"$G" grade 1 lessons/01-threads/solution.cu --seed 3 --format junit 2>/dev/null |
+  grep -q '<property name="score" value="13"/><property name="max_score" value="13"/>' || say "the JUnit report's score"
 
 # lint: "points" must name the exercise's checks
 python3 - "$tmp/lessons/01-threads/lesson.json" <<'EOF'
