@@ -417,8 +417,11 @@ int cmd_classroom(int argc, char **argv)
 {
     if (argc >= 1 && strcmp(argv[0], "init") == 0)
         return classroom_init(argc - 1, argv + 1);
-    return cli_usage_error("classroom needs a subcommand: init (a GitHub Classroom template: "
-                           "gpulearn classroom init LESSON... [--out DIR]) or slurm (a Slurm "
-                           "job array: gpulearn classroom slurm LESSON --batch DIR)%s",
-                           "");
+    fprintf(stderr,
+            "gpulearn: classroom %s%s%s: the subcommands are init (a GitHub Classroom "
+            "template: gpulearn classroom init LESSON... [--out DIR]) and slurm (a Slurm "
+            "job array: gpulearn classroom slurm LESSON --batch DIR)\n",
+            argc >= 1 ? "has no subcommand '" : "needs a subcommand", argc >= 1 ? argv[0] : "",
+            argc >= 1 ? "'" : "");
+    return 2;
 }

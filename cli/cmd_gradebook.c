@@ -176,9 +176,13 @@ int cmd_gradebook(int argc, char **argv)
         rc = write_out(out, csv, csv_len, &read);
     if (!rc)
         rc = write_out(json_path, js, strlen(js), &read);
+    int late = 0, missing = 0;
+    for (int i = 0; i < g.nstudents * g.nlessons; i++)
+        late += g.cells[i].late, missing += !g.cells[i].present;
     if (!rc)
-        printf("%d student%s, %d exercise%s: wrote %s and %s\n", g.nstudents,
-               g.nstudents == 1 ? "" : "s", g.nlessons, g.nlessons == 1 ? "" : "s", out, json_path);
+        printf("%d student%s, %d exercise%s (%d late, %d missing): wrote %s and %s\n", g.nstudents,
+               g.nstudents == 1 ? "" : "s", g.nlessons, g.nlessons == 1 ? "" : "s", late, missing,
+               out, json_path);
     free(csv);
     free(js);
     gradebook_free(&g);

@@ -43,7 +43,7 @@ for fmt in plain canvas moodle; do
   [ -n "${GRADEBOOK_RECORD:-}" ] && cp "$tmp/$fmt.csv" "tests/gradebook/$fmt.csv"
   cmp -s "$tmp/$fmt.csv" "tests/gradebook/$fmt.csv" || { say "--format $fmt differs from tests/gradebook/$fmt.csv:"; diff "tests/gradebook/$fmt.csv" "$tmp/$fmt.csv"; }
 done
-grep -q "^4 students, 2 exercises: wrote" "$tmp/gb.out" || say "gradebook's summary: $(cat "$tmp/gb.out")"
+grep -q "^4 students, 2 exercises (2 late, 3 missing): wrote" "$tmp/gb.out" || say "gradebook's summary: $(cat "$tmp/gb.out")"
 python3 - "$tmp/plain.json" <<'PY' || fail=1
 import json, sys
 g = json.load(open(sys.argv[1]))
