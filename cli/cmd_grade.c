@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -370,9 +369,6 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     add_text(summary, "lesson", l->id);
     add_text(summary, "folder", dir);
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
-    char when[32];
-    gl_utc_format(when, sizeof when, time(NULL));
-    cJSON_AddStringToObject(summary, "graded_at", when);
     cJSON_AddNumberToObject(summary, "max_score", max_score);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
