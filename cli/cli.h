@@ -46,9 +46,19 @@ int cmd_run_program(int argc, char **argv);
  * ARGS]`: the TUI on a whole program (tui_program; cmd_program.c). */
 int cmd_tui_program(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
+struct gl_grade_opts;
+/* `grade LESSON [FILE] --report R` and `--check NAME [--report R]` (cmd_grade_check.c):
+ * grades file (NULL: the starter) with opts, or reads R back when check is set and R
+ * holds a report of the same file's bytes; writes the JSON report to R (when given) and
+ * prints the report in `format` or, with check, only that check. Returns the exit
+ * status: 0 passed (the check, else every one), 1 failed, 2 bad usage or input. */
+int grade_check_or_save(const gl_lesson *l, const char *file, const struct gl_grade_opts *opts,
+                        const char *format, const char *report, const char *check);
 int cmd_info(int argc, char **argv);
-int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
-int cmd_reset(int argc, char **argv); /* cmd_reset.c */
-int cmd_demo(int argc, char **argv);  /* cmd_demo.c: the TUI in demo mode (tui_run) */
+int cmd_lint(int argc, char **argv);      /* cmd_lint.c */
+int cmd_reset(int argc, char **argv);     /* cmd_reset.c */
+int cmd_demo(int argc, char **argv);      /* cmd_demo.c: the TUI in demo mode (tui_run) */
+int cmd_classroom(int argc, char **argv); /* cmd_classroom.c: `classroom init` */
+int cmd_gradebook(int argc, char **argv); /* cmd_gradebook.c */
 
 #endif

@@ -1,4 +1,5 @@
-/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]` and
+/* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]
+ * [--report FILE.json] [--check NAME]` (the last two: cmd_grade_check.c) and
  * `gpulearn grade LESSON --batch DIR [--out PREFIX]`. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include "cli/cli.h"
 #include "runtime/child.h"
 #include "runtime/grade.h"
+#include "runtime/gradebook.h"
 #include "runtime/lesson.h"
 #include "runtime/pool.h"
 #include "runtime/sandbox.h"
@@ -175,27 +177,17 @@ static int is_cu(const struct dirent *d)
     return d->d_name[0] != '.' && n > 3 && strcmp(d->d_name + n - 3, ".cu") == 0;
 }
 
-/* A CSV field, quoted when it needs to be. */
-/* One CSV field (RFC 4180 quoting). A field a spreadsheet would take for a formula
- * (starting with = + - @, tab or carriage return: a submission named
- * "=HYPERLINK(...).cu") gets a leading apostrophe inside quotes, so that it shows as
- * text (OWASP, "CSV Injection"). */
-static void csv_field(FILE *f, const char *s)
+/* obj["submitted"]: when the submission dir/name was last modified (its mtime, UTC),
+ * the time `gpulearn gradebook --due` compares; absent when it cannot be read. */
+static void add_submitted(cJSON *obj, const char *dir, const char *name)
 {
-    const int formula = *s && strchr("=+-@\t\r", *s);
-    if (!formula && !strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
+    char path[PATH_MAX * 2], when[32];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lstat(path, &st) != 0)
         return;
-    }
-    fputc('"', f);
-    if (formula)
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    gl_utc_format(when, sizeof when, st.st_mtime);
+    cJSON_AddStringToObject(obj, "submitted", when);
 }
 
 /* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD). */
@@ -357,9 +349,12 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
     for (int c = 0; c < ncheck_names; c++) {
         fputc(',', csv);
-        csv_field(csv, check_names[c]);
+        gl_csv_field(csv, check_names[c]);
     }
-    fputs(",first_failure\n", csv);
+    fputs(",first_failure,score,max_score\n", csv);
+    int max_score = 0; /* what a submission passing every check earns */
+    for (int c = 0; c < ncheck_names; c++)
+        max_score += lesson_check_points(l->exercise, check_names[c]);
 
     /* one seed for the whole class: every submission gets the same inputs */
     gl_grade_opts class_opts = *opts;
@@ -374,6 +369,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     add_text(summary, "lesson", l->id);
     add_text(summary, "folder", dir);
     cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
+    cJSON_AddNumberToObject(summary, "max_score", max_score);
     cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
     int npassed = 0, nfailed = 0, nerrors = 0;
     /* submissions in parallel, each in a worker of its own; fewer submissions than
@@ -407,6 +403,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         gl_grade_report report;
         cJSON *rep = NULL;
         if (batch_report(gl_pool_wait(pool, i), &report, why, sizeof why) == 0) {
+            grade_report_set_points(&report, l->exercise); /* the lesson's, not the worker's */
             rep = grade_report_to_json(&report);
             grade_report_free(&report);
             if (!rep)
@@ -416,19 +413,22 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
          * terminal gets it escaped, one line per submission */
         term(shown, sizeof shown, names[i]->d_name);
-        csv_field(csv, names[i]->d_name);
+        gl_csv_field(csv, names[i]->d_name);
         if (!rep) {
             nerrors++;
-            fprintf(csv, ",error,0,%d", l->exercise->nchecks + 1);
-            for (int c = 0; c <= l->exercise->nchecks; c++)
+            fprintf(csv, ",error,0,%d", ncheck_names);
+            for (int c = 0; c < ncheck_names; c++)
                 fputs(",", csv);
             fputc(',', csv);
-            csv_field(csv, why);
-            fputc('\n', csv);
+            gl_csv_field(csv, why);
+            fprintf(csv, ",0,%d\n", max_score);
             cJSON *o = cJSON_CreateObject();
             add_text(o, "file", names[i]->d_name);
             cJSON_AddStringToObject(o, "verdict", "error");
             add_text(o, "error", why);
+            cJSON_AddNumberToObject(o, "score", 0);
+            cJSON_AddNumberToObject(o, "max_score", max_score);
+            add_submitted(o, dir, names[i]->d_name);
             cJSON_AddItemToArray(subs, o);
             printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
             fflush(stdout);
@@ -463,8 +463,10 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
             fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
         }
         fputc(',', csv);
-        csv_field(csv, first ? first : "");
-        fputc('\n', csv);
+        gl_csv_field(csv, first ? first : "");
+        fprintf(csv, ",%d,%d\n",
+                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
+                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
         npassed += passed;
         nfailed += !passed;
         printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
@@ -473,6 +475,7 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
         progress_draw(&prog);
         add_text(rep, "file", names[i]->d_name);
         cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
+        add_submitted(rep, dir, names[i]->d_name);
         cJSON_AddItemToArray(subs, rep);
     }
     gl_pool_free(pool);
@@ -512,7 +515,7 @@ int cmd_grade(int argc, char **argv)
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
      * --format junit, --seed N, --memory-limit SIZE, --jobs N. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
-               *jobs = NULL;
+               *jobs = NULL, *report = NULL, *check = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
@@ -524,6 +527,8 @@ int cmd_grade(int argc, char **argv)
                             : strcmp(a, "--seed") == 0         ? &seed
                             : strcmp(a, "--memory-limit") == 0 ? &memory
                             : strcmp(a, "--jobs") == 0         ? &jobs
+                            : strcmp(a, "--report") == 0       ? &report
+                            : strcmp(a, "--check") == 0        ? &check
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
@@ -556,6 +561,9 @@ int cmd_grade(int argc, char **argv)
                                "");
     if (out && !batch)
         return cli_usage_error("--out goes with --batch%s", "");
+    if (batch && (report || check))
+        return cli_usage_error("%s grades one submission, not a --batch",
+                               report ? "--report" : "--check");
     char why[256];
     const int njobs = gl_pool_workers(jobs, why, sizeof why);
     if (njobs < 0)
@@ -616,6 +624,11 @@ int cmd_grade(int argc, char **argv)
     const char *file = c.npos == 2 ? c.pos[1] : NULL;
     if (!file && workspace_has_copy(&l, copy, sizeof copy))
         file = copy;
+    if (report || check) {
+        rc = grade_check_or_save(&l, file, &opts, format, report, check);
+        lesson_free(&l);
+        return rc;
+    }
     gl_grade_report rep;
     st = grade_exercise(&l, file, &opts, &rep, &err);
     if (st == GL_OK) {

@@ -28,8 +28,13 @@ static const char usage[] =
     "       gpulearn grade LESSON [FILE.cu] [--backend sim|gpu] [--format text|json|junit]\n"
     "                             [--arch TARGET] [--sim-tier T] [--sim-threads N] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
+    "       gpulearn grade LESSON [FILE.cu] --check NAME [--report FILE.json] [...]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
+    "       gpulearn classroom init LESSON... [--out DIR] [--backend sim|gpu|auto] [--force]\n"
+    "                               [--gpulearn-url URL] [--gpulearn-ref REF] [--runs-on L]\n"
+    "       gpulearn gradebook RESULTS... [--out FILE.csv] [--format plain|canvas|moodle]\n"
+    "                          [--due LESSON=YYYY-MM-DDTHH:MMZ]...\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
     "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
@@ -60,7 +65,18 @@ static const char usage[] =
     "          cores; GPULEARN_JOBS sets it).\n"
     "          Submissions compile and run in a Landlock sandbox: they read nothing but\n"
     "          themselves, the compilers and headers; a batch refuses to run without\n"
-    "          one unless --unsafe-no-sandbox\n"
+    "          one unless --unsafe-no-sandbox. The report gives each check's points\n"
+    "          (the lesson's \"points\", else 1) and the score. --report FILE.json also\n"
+    "          saves the JSON report; --check NAME exits 0 when that check passes, 1 when\n"
+    "          not, reading a --report saved for the same file instead of grading again\n"
+    "  classroom init  a GitHub Classroom assignment template in DIR (default: here):\n"
+    "          the exercises' starters, .github/workflows/classroom.yml (builds gpulearn\n"
+    "          at --gpulearn-ref, grades, one autograding test per check with its\n"
+    "          points) and .github/classroom/autograding.json; a file that differs is\n"
+    "          kept unless --force\n"
+    "  gradebook  one row per student from grade --batch results (.json files or\n"
+    "          folders of grades-*.json): each exercise's score, the total, late (after\n"
+    "          --due) and missing; plain, Canvas or Moodle CSV, and FILE.json beside it\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
     "          says of the run holds (\"expect\"; on a GPU also at its \"gpu_launch\"),\n"
     "          the reference passes and the starter fails; --speed (GPU) times the\n"
@@ -283,6 +299,10 @@ static int dispatch(int argc, char **argv)
             return cmd_reset(argc - 2, argv + 2);
         if (strcmp(argv[1], "demo") == 0)
             return cmd_demo(argc - 2, argv + 2);
+        if (strcmp(argv[1], "classroom") == 0)
+            return cmd_classroom(argc - 2, argv + 2);
+        if (strcmp(argv[1], "gradebook") == 0)
+            return cmd_gradebook(argc - 2, argv + 2);
     }
     if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
         return cmd_tui_program(argc - 1, argv + 1);

@@ -1785,8 +1785,12 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     const gl_exercise *e = l->exercise;
     if (!e)
         return gl_fail(err, GL_ERR_INPUT, "lesson '%s' has no exercise to grade", l->id);
-    if (e->program && !opts->compile.program) /* compile.program: its kernel's matrix */
-        return grade_program_exercise(l, submission, opts, rep, err);
+    if (e->program && !opts->compile.program) { /* compile.program: its kernel's matrix */
+        const gl_status pst = grade_program_exercise(l, submission, opts, rep, err);
+        if (pst == GL_OK)
+            grade_report_set_points(rep, e);
+        return pst;
+    }
     snprintf(rep->lesson, sizeof rep->lesson, "%s", l->id);
     snprintf(rep->submission, sizeof rep->submission, "%s",
              gl_display_path(submission ? submission : e->starter));
@@ -2133,8 +2137,28 @@ done:
         rep->checks = NULL;
         rep->nchecks = 0;
         rep->passed = 0;
+    } else if (!opts->compile.program) {
+        grade_report_set_points(rep, e);
     }
     return st;
+}
+
+void grade_report_set_points(gl_grade_report *r, const gl_exercise *e)
+{
+    for (int i = 0; i < r->nchecks; i++)
+        r->checks[i].points = lesson_check_points(e, r->checks[i].name);
+}
+
+int grade_report_score(const gl_grade_report *r, int *max)
+{
+    int score = 0, all = 0;
+    for (int i = 0; i < r->nchecks; i++) {
+        all += r->checks[i].points;
+        score += r->checks[i].passed ? r->checks[i].points : 0;
+    }
+    if (max)
+        *max = all;
+    return score;
 }
 
 /* Report text comes from the submission (its name, compiler messages quoting its lines):
@@ -2168,7 +2192,10 @@ void grade_report_write_text(FILE *f, const gl_grade_report *r)
             line += len + (nl ? 1 : 0);
         }
     }
-    fprintf(f, "%s: %d of %d checks passed\n", r->passed ? "PASSED" : "FAILED", passed, r->nchecks);
+    int max;
+    const int score = grade_report_score(r, &max);
+    fprintf(f, "%s: %d of %d checks passed\nScore: %d of %d point%s\n",
+            r->passed ? "PASSED" : "FAILED", passed, r->nchecks, score, max, max == 1 ? "" : "s");
 }
 
 uint64_t grade_new_seed(void)
@@ -2214,12 +2241,16 @@ cJSON *grade_report_to_json(const gl_grade_report *r)
     cJSON_AddBoolToObject(js, "compiled", r->compiled);
     cJSON_AddNumberToObject(js, "seed", (double)r->seed);
     cJSON_AddBoolToObject(js, "sandboxed", r->sandboxed);
+    int max;
+    cJSON_AddNumberToObject(js, "score", grade_report_score(r, &max));
+    cJSON_AddNumberToObject(js, "max_score", max);
     cJSON *checks = cJSON_AddArrayToObject(js, "checks");
     for (int i = 0; i < r->nchecks; i++) {
         cJSON *c = cJSON_CreateObject();
         add_text(c, "name", r->checks[i].name);
         cJSON_AddBoolToObject(c, "passed", r->checks[i].passed);
         cJSON_AddStringToObject(c, "status", grade_check_status(&r->checks[i]));
+        cJSON_AddNumberToObject(c, "points", r->checks[i].points);
         add_text(c, "detail", r->checks[i].detail);
         cJSON_AddItemToArray(checks, c);
     }
@@ -2279,6 +2310,10 @@ void grade_report_write_junit(FILE *f, const gl_grade_report *r)
     fputs("\"/><property name=\"backend\" value=\"", f);
     xml_text(f, r->backend);
     fprintf(f, "\"/><property name=\"seed\" value=\"%llu", (unsigned long long)r->seed);
+    int max;
+    const int score = grade_report_score(r, &max);
+    fprintf(f, "\"/><property name=\"score\" value=\"%d\"/><property name=\"max_score\" value=\"%d",
+            score, max);
     fputs("\"/></properties>\n", f);
     for (int i = 0; i < r->nchecks; i++) {
         const gl_check_result *c = &r->checks[i];

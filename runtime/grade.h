@@ -21,6 +21,7 @@ typedef struct gl_check_result {
      * registers per thread (no CUDA Toolkit) and the bound without them decides nothing */
     int regs_unknown;
     char detail[4096];
+    int points; /* what the check is worth when it passes (lesson_check_points) */
 } gl_check_result;
 
 /* "pass", "fail" or "not_run": a check's verdict in JSON, JUnit and the batch CSV. */
@@ -44,6 +45,14 @@ typedef struct gl_grade_report {
     int nchecks;
 } gl_grade_report;
 void grade_report_free(gl_grade_report *r);
+
+/* Sets every check's points from exercise e's "points" (lesson_check_points), by the
+ * check's name: grade_exercise does, and `grade --batch` again on what a worker sent. */
+void grade_report_set_points(gl_grade_report *r, const gl_exercise *e);
+
+/* The points r's passed checks earn; *max (may be NULL) gets what all its checks are
+ * worth. */
+int grade_report_score(const gl_grade_report *r, int *max);
 
 typedef struct gl_grade_opts {
     gl_backend_kind backend; /* SIM or AUTO: the simulator only. GPU: also on the GPU

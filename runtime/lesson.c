@@ -12,6 +12,7 @@
 
 #include "runtime/arch.h"
 #include "runtime/backend.h"
+#include "runtime/grade.h"
 #include "runtime/lesson.h"
 
 static int is_dir(const char *p)
@@ -759,6 +760,68 @@ static gl_status load_hints(ctx *c, const cJSON *js, gl_exercise *e)
     return get_strings(c, js, "hints", "exercise", &e->hints, &e->nhints);
 }
 
+/* The most points one check may be worth. */
+#define POINTS_MAX 1000
+
+/* The exercise's "points": {"CHECK": P, ...}, each name one of the checks its report
+ * shows (grade_check_names: "compiles", the declared and implicit checks, a program
+ * exercise's own and its kernel's "kernel.NAME"), each P a whole number from 0 to
+ * POINTS_MAX. A name that is no check is an error naming the checks there are, so that
+ * a typo never leaves a check at the default 1 point. */
+static gl_status load_points(ctx *c, const cJSON *js, gl_exercise *e)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(js, "points");
+    if (!pts)
+        return GL_OK;
+    if (!cJSON_IsObject(pts))
+        return bad(c, "exercise.points",
+                   "must be an object {\"CHECK\": POINTS, ...} (e.g. {\"matches_reference\": 6})");
+    char names[64][64];
+    const int nnames = grade_check_names(e, names, 64);
+    const int n = cJSON_GetArraySize(pts);
+    if (!(e->points = calloc((size_t)n + 1, sizeof *e->points)))
+        return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, pts)
+    {
+        char f[128];
+        snprintf(f, sizeof f, "exercise.points.%.100s", it->string);
+        int known = 0;
+        for (int i = 0; i < nnames; i++)
+            known |= strcmp(names[i], it->string) == 0;
+        if (!known) {
+            char list[2048] = "";
+            size_t len = 0;
+            for (int i = 0; i < nnames && len + 70 < sizeof list; i++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                                        names[i]);
+            char what[2200];
+            snprintf(what, sizeof what, "no check of this exercise is named so (its checks: %s)",
+                     list);
+            return bad(c, f, what);
+        }
+        for (int i = 0; i < e->npoints; i++)
+            if (strcmp(e->points[i].check, it->string) == 0)
+                return bad(c, f, "given twice");
+        if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+            it->valuedouble < 0 || it->valuedouble > POINTS_MAX)
+            return bad(c, f, "must be a whole number of points from 0 to 1000");
+        gl_points *p = &e->points[e->npoints++];
+        p->points = (int)it->valuedouble;
+        if (!(p->check = strdup(it->string)))
+            return gl_fail(c->err, GL_ERR_NOMEM, "out of memory");
+    }
+    return GL_OK;
+}
+
+int lesson_check_points(const gl_exercise *e, const char *check)
+{
+    for (int i = 0; i < e->npoints; i++)
+        if (strcmp(e->points[i].check, check) == 0)
+            return e->points[i].points;
+    return 1;
+}
+
 /* A program exercise's "program": {"runs": [{"args": [...], "stdin": "..."}],
  * "tolerance": T, "timeout": S} (lesson.h gl_program_exercise). */
 static gl_status load_program_exercise(ctx *c, const cJSON *js, gl_exercise *e)
@@ -805,9 +868,9 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
 {
     if (!cJSON_IsObject(js))
         return bad(c, "exercise", "must be an object");
-    static const char *const keys[] = {"title",      "text",         "starter", "reference",
-                                       "launch",     "sizes",        "checks",  "hints",
-                                       "step_limit", "memory_limit", "program", NULL};
+    static const char *const keys[] = {"title",   "text",   "starter", "reference",  "launch",
+                                       "sizes",   "checks", "hints",   "step_limit", "memory_limit",
+                                       "program", "points", NULL};
     gl_status st = only_keys(c, js, "exercise", keys);
     if (st == GL_OK)
         st = get_text(c, js, "title", "exercise", 0, &e->title);
@@ -832,7 +895,7 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
                        "a program exercise has \"launch\", \"sizes\" and \"checks\" (its "
                        "kernel graded as well) or none of them");
         if (!has)
-            return load_hints(c, js, e);
+            return (st = load_points(c, js, e)) != GL_OK ? st : load_hints(c, js, e);
     }
     if (!cJSON_IsObject(launch))
         return bad(c, "exercise.launch", "missing (a launch spec object; numbers may use n)");
@@ -867,7 +930,7 @@ static gl_status load_exercise(ctx *c, const char *dir, const cJSON *js, gl_exer
     if ((st = get_number(c, js, "exercise", "memory_limit", 0x1p20, 0x1p40, &limit, NULL)) != GL_OK)
         return st;
     e->memory_limit = (uint64_t)limit;
-    if ((st = add_implicit_checks(c, e)) != GL_OK)
+    if ((st = add_implicit_checks(c, e)) != GL_OK || (st = load_points(c, js, e)) != GL_OK)
         return st;
     return load_hints(c, js, e);
 }
@@ -1024,6 +1087,9 @@ void lesson_free(gl_lesson *l)
         }
         free(e->checks);
         free_strings(e->hints, e->nhints);
+        for (int i = 0; i < e->npoints; i++)
+            free(e->points[i].check);
+        free(e->points);
         for (int i = 0; e->program && i < e->program->nruns; i++) {
             free_strings(e->program->runs[i].args, e->program->runs[i].nargs);
             free(e->program->runs[i].stdin_text);

@@ -111,6 +111,14 @@ typedef struct gl_check {
                               checked for it (lesson.c add_implicit_checks) */
 } gl_check;
 
+/* One entry of an exercise's "points" (README "Writing a lesson"): what the check named
+ * `check` (as its report names it: "matches_reference", "kernel.no_races") is worth
+ * when it passes. */
+typedef struct gl_points {
+    char *check;
+    int points; /* 0 to 1000 */
+} gl_points;
+
 typedef struct gl_exercise {
     char *title;
     char *text;
@@ -131,6 +139,8 @@ typedef struct gl_exercise {
                                      then launch, sizes and checks (all or none) grade the
                                      kernel the launch names inside them. NULL: a kernel
                                      exercise */
+    gl_points *points;            /* "points", npoints of them (lesson_check_points) */
+    int npoints;
 } gl_exercise;
 
 typedef struct gl_lesson {
@@ -242,6 +252,10 @@ int lesson_exercise_has_random(const gl_lesson *l);
 /* The value of check k's "product" at size n (lesson_load validated it), 0 when it
  * has none. */
 int64_t lesson_check_product(const gl_check *k, int64_t n);
+
+/* The points the check named `check` in e's report is worth when it passes: its entry
+ * of the exercise's "points", else 1. */
+int lesson_check_points(const gl_exercise *e, const char *check);
 
 /* The metric check names lesson.json accepts, NULL-terminated (for lint and docs). */
 extern const char *const lesson_metric_names[];

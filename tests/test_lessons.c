@@ -648,6 +648,53 @@ START_TEST(test_declared_input_sets_are_generated_as_declared)
 }
 END_TEST
 
+/* "points" per check: the named checks get theirs, every other check of the report 1
+ * (the implicit ones and "compiles" too); a name that is no check of the exercise, or a
+ * value that is no whole number from 0 to 1000, is refused with its place. */
+START_TEST(test_points_name_real_checks_and_default_to_one)
+{
+    static const char text[] =
+        "{\"format\": 1, \"id\": \"x\", \"title\": \"t\", \"summary\": \"s\", "
+        "\"steps\": [{\"title\": \"a\", \"text\": \"b\"}], "
+        "\"exercise\": {\"title\": \"e\", \"text\": \"t\", \"starter\": \"exercise.cu\", "
+        "\"reference\": \"solution.cu\", \"sizes\": [8], "
+        "\"checks\": [{\"kind\": \"matches_reference\"}], \"launch\": {\"kernel\": \"vec_add\", "
+        "\"grid\": [1], \"block\": [32], \"args\": [{\"name\": \"n\", \"type\": \"i32\", "
+        "\"value\": \"n\"}]}, \"points\": {\"matches_reference\": 6, \"no_races\": 2, "
+        "\"compiles\": 0}}}";
+    gl_lesson l;
+    gl_error err = {0};
+    ck_assert_msg(lesson_parse(text, strlen(text), "lessons/01-threads", &l, &err) == GL_OK, "%s",
+                  err.msg);
+    ck_assert_int_eq(lesson_check_points(l.exercise, "matches_reference"), 6);
+    ck_assert_int_eq(lesson_check_points(l.exercise, "no_races"), 2);
+    ck_assert_int_eq(lesson_check_points(l.exercise, "compiles"), 0);
+    ck_assert_int_eq(lesson_check_points(l.exercise, "no_out_of_bounds"), 1);
+    lesson_free(&l);
+    static const struct {
+        const char *from, *to, *msg;
+    } bad[] = {
+        {"\"no_races\": 2", "\"no_race\": 2",
+         "lessons/01-threads/lesson.json: exercise.points.no_race: no check of this exercise is "
+         "named so (its checks: compiles, matches_reference, no_out_of_bounds, no_races, "
+         "no_deadlock, no_uninitialized_reads, time_limit, random_schedule)"},
+        {"\"no_races\": 2", "\"no_races\": 2.5",
+         "exercise.points.no_races: must be a whole number of points from 0 to 1000"},
+        {"\"no_races\": 2", "\"no_races\": -1", "exercise.points.no_races: must be a whole"},
+        {"\"no_races\": 2", "\"no_races\": \"2\"", "exercise.points.no_races: must be a whole"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char t[sizeof text + 128];
+        const char *at = strstr(text, bad[i].from);
+        ck_assert_ptr_nonnull(at);
+        snprintf(t, sizeof t, "%.*s%s%s", (int)(at - text), text, bad[i].to,
+                 at + strlen(bad[i].from));
+        ck_assert_int_eq(lesson_parse(t, strlen(t), "lessons/01-threads", &l, &err), GL_ERR_INPUT);
+        ck_assert_msg(strstr(err.msg, bad[i].msg), "%s\nnot: %s", err.msg, bad[i].msg);
+    }
+}
+END_TEST
+
 /* Every shipped exercise states its adversarial inputs: each argument with random
  * inputs lists them ("adversarial", [] where its declared range is all the valid input),
  * and at least one exercise in two goes past the declared range. */
@@ -698,6 +745,7 @@ static Suite *lessons_suite(void)
     tcase_add_test(tc, test_gpu_launch_applies_on_a_gpu_only);
     tcase_add_test(tc, test_declared_input_sets_are_generated_as_declared);
     tcase_add_test(tc, test_every_exercise_declares_its_adversarial_inputs);
+    tcase_add_test(tc, test_points_name_real_checks_and_default_to_one);
     suite_add_tcase(s, tc);
     return s;
 }
