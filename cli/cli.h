@@ -103,7 +103,8 @@ int cmd_run_program(int argc, char **argv);
  * ARGS]`: the TUI on a whole program (tui_program; cmd_program.c). */
 int cmd_tui_program(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
-/* `gpulearn grade merge OUT PARTS... [--batch DIR] [--lesson LESSON]` (cmd_merge.c). */
+/* `gpulearn grade merge OUT PARTS... [--batch DIR] [--lesson LESSON] [--seed S]`
+ * (cmd_merge.c). */
 int cmd_grade_merge(int argc, char **argv);
 /* `gpulearn classroom slurm LESSON --batch DIR ...` (cmd_slurm.c). */
 int cmd_classroom_slurm(int argc, char **argv);

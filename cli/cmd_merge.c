@@ -1,4 +1,5 @@
-/* cmd_merge.c — `gpulearn grade merge OUT PARTS... [--batch DIR] [--lesson LESSON]`:
+/* cmd_merge.c — `gpulearn grade merge OUT PARTS... [--batch DIR] [--lesson LESSON]
+ * [--seed S]`:
  * joins the shares of a batch (`grade LESSON --batch DIR --shard K/N --seed S`, one a
  * Slurm array task) into the reports the whole batch writes (`grade LESSON --batch DIR
  * --seed S`), byte for byte, through the batch's own writer (cli_batch).
@@ -8,7 +9,8 @@
  * JSON are rebuilt from its reports and compared byte for byte), its reports have the
  * lesson's checks, and the parts together are one grading: one lesson, seed and folder
  * listing (its names' SHA-256), every share once, every submission in its own share.
- * With --batch DIR each submission's SHA-256 is checked against the folder's file. This
+ * With --batch DIR each submission's SHA-256 is checked against the folder's file,
+ * with --lesson and --seed the parts' lesson and seed against those given. This
  * finds a part edited by hand, mixed up or cut short; it is no signature: whoever can
  * write the parts can also write the merged reports. Names from a part never become
  * paths but under --batch DIR, as names the folder's listing holds. */
@@ -504,7 +506,7 @@ static int part_paths(const char *arg, part *p)
 
 int cmd_grade_merge(int argc, char **argv)
 {
-    const char *batch = NULL, *lesson_arg = NULL, *out = NULL;
+    const char *batch = NULL, *lesson_arg = NULL, *out = NULL, *seed_arg = NULL;
     const char **args = calloc((size_t)argc + 1, sizeof *args);
     int nargs = 0;
     if (!args)
@@ -512,6 +514,7 @@ int cmd_grade_merge(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char **slot = strcmp(argv[i], "--batch") == 0    ? &batch
                             : strcmp(argv[i], "--lesson") == 0 ? &lesson_arg
+                            : strcmp(argv[i], "--seed") == 0   ? &seed_arg
                                                                : NULL;
         if (slot && i + 1 < argc) {
             *slot = argv[++i];
@@ -604,6 +607,9 @@ int cmd_grade_merge(int argc, char **argv)
                             term(shown, sizeof shown, subs[i].name), parts[subs[i].part].k,
                             i % (int)ref.of);
     }
+    if (!rc && seed_arg && strtod(seed_arg, NULL) != ref.seed)
+        rc = refuse(parts[0].json_path, "graded with seed %.0f, not --seed %s", ref.seed,
+                    term(shown, sizeof shown, seed_arg));
     if (!rc && batch)
         rc = check_folder(batch, &ref, parts, subs, nsubs);
     /* the merged reports: never over a part */

@@ -30,6 +30,10 @@ static const char usage[] =
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
+    "                             [--shard K/N]\n"
+    "       gpulearn grade merge OUT PART... [--batch DIR] [--lesson LESSON] [--seed N]\n"
+    "       gpulearn classroom slurm LESSON --batch DIR [--shards N] [--gpus] [--cpus N]\n"
+    "                             [--partition P] [--time T] [--seed N] [--out FOLDER]\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
     "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
@@ -60,7 +64,12 @@ static const char usage[] =
     "          cores; GPULEARN_JOBS sets it).\n"
     "          Submissions compile and run in a Landlock sandbox: they read nothing but\n"
     "          themselves, the compilers and headers; a batch refuses to run without\n"
-    "          one unless --unsafe-no-sandbox\n"
+    "          one unless --unsafe-no-sandbox. --shard K/N (with --seed) grades share K\n"
+    "          (0 to N-1) of N of DIR's sorted submissions; `grade merge OUT PART...`\n"
+    "          checks the shares' reports and joins them into OUT.csv and OUT.json,\n"
+    "          the unsharded batch's byte for byte\n"
+    "  classroom slurm  write a Slurm job array that grades DIR in N shares (one a\n"
+    "          task; --gpus: a GPU each) and a merge job after it (FOLDER/submit.sh)\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
     "          says of the run holds (\"expect\"; on a GPU also at its \"gpu_launch\"),\n"
     "          the reference passes and the starter fails; --speed (GPU) times the\n"
@@ -267,6 +276,8 @@ static int dispatch(int argc, char **argv)
         printf("gpulearn %s\n", GL_VERSION);
         return 0;
     }
+    if (argc >= 3 && strcmp(argv[1], "classroom") == 0 && strcmp(argv[2], "slurm") == 0)
+        return cmd_classroom_slurm(argc - 3, argv + 3);
     if (argc >= 2) {
         if (strcmp(argv[1], "list") == 0)
             return cmd_list(argc - 2, argv + 2);
