@@ -56,8 +56,7 @@ typedef struct cli_batch {
 
 /* Starts the reports of a batch of lesson l graded from `folder` with `seed`: 0, or 2
  * when out of memory (*b then holds nothing to close). */
-int cli_batch_open(cli_batch *b, const gl_lesson *l, const char *folder, uint64_t seed,
-                   int echo);
+int cli_batch_open(cli_batch *b, const gl_lesson *l, const char *folder, uint64_t seed, int echo);
 
 /* Adds submission `name` (a file name in the folder): its report (grade_report_to_json;
  * takes ownership, and adds "file" and "verdict" to it) or, with rep NULL, why it could
@@ -67,8 +66,7 @@ void cli_batch_add(cli_batch *b, const char *name, struct cJSON *rep, const char
 /* Ends the reports: the CSV's and the JSON's text (caller frees both); `shard` (may be
  * NULL; takes ownership) goes into the JSON as its "shard". 0, or 2 when out of memory
  * (nothing to free then). */
-int cli_batch_close(cli_batch *b, struct cJSON *shard, char **csv, size_t *csv_len,
-                    char **json);
+int cli_batch_close(cli_batch *b, struct cJSON *shard, char **csv, size_t *csv_len, char **json);
 
 /* Whether a batch grades a file of this name: NAME.cu, not hidden, no '/'. */
 int cli_batch_name_ok(const char *name);

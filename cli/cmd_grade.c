@@ -400,7 +400,7 @@ void cli_batch_add(cli_batch *b, const char *name, cJSON *rep, const char *why)
     b->nfailed += !passed;
     if (b->echo)
         printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
-           *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
+               *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
     add_text(rep, "file", name);
     cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
     cJSON_AddItemToArray(b->subs, rep);

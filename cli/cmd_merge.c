@@ -196,8 +196,8 @@ static int first_diff_line(const char *a, size_t alen, const char *b, size_t ble
  * (grade_report_to_json's, `tmpl`), copied; the batch's own ("file", "verdict" and
  * whatever cli_batch_add writes) are left for cli_batch_add to write again. NULL with
  * why set when s does not hold a report of lesson l graded with seed. */
-static cJSON *rebuild_report(const cJSON *s, const cJSON *tmpl, const gl_lesson *l,
-                             double seed, char *why, size_t why_len)
+static cJSON *rebuild_report(const cJSON *s, const cJSON *tmpl, const gl_lesson *l, double seed,
+                             char *why, size_t why_len)
 {
     cJSON *rep = cJSON_CreateObject();
     for (const cJSON *k = tmpl->child; rep && k; k = k->next) {
@@ -226,8 +226,9 @@ static cJSON *rebuild_report(const cJSON *s, const cJSON *tmpl, const gl_lesson 
     else if (!cJSON_IsBool(passed) || !get_str(rep, "submission") || !get_str(rep, "backend") ||
              !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(rep, "compiled")) ||
              !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(rep, "sandboxed")))
-        snprintf(why, why_len, "its report's passed, compiled, sandboxed, submission or "
-                               "backend is missing or of the wrong type");
+        snprintf(why, why_len,
+                 "its report's passed, compiled, sandboxed, submission or "
+                 "backend is missing or of the wrong type");
     else if (!cJSON_IsArray(checks) || cJSON_GetArraySize(checks) != nnames)
         snprintf(why, why_len, "its report has %d checks, the lesson's exercise %d",
                  cJSON_GetArraySize(checks), nnames);
@@ -293,8 +294,8 @@ static int read_part(part *p, merge_ref *ref, const gl_lesson **lp, gl_lesson *l
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(r, "shard");
     const cJSON *files = cJSON_GetObjectItemCaseSensitive(sh, "files");
     const cJSON *sublist = cJSON_GetObjectItemCaseSensitive(r, "submissions");
-    merge_ref me = {f, get_str(r, "lesson"), get_str(r, "folder"), get_str(sh, "names_sha256"),
-                    0, 0, 0};
+    merge_ref me = {
+        f, get_str(r, "lesson"), get_str(r, "folder"), get_str(sh, "names_sha256"), 0, 0, 0};
     double k;
     if (!cJSON_IsObject(sh))
         return refuse(f, "no \"shard\": the reports of a whole batch, not of a share "
@@ -325,7 +326,7 @@ static int read_part(part *p, merge_ref *ref, const gl_lesson **lp, gl_lesson *l
         *lp = lesson_store;
     }
     /* one grading: what the first part says, every part says */
-    const char *what = strcmp(me.lesson, ref->lesson) ? "lesson"
+    const char *what = strcmp(me.lesson, ref->lesson)   ? "lesson"
                        : strcmp(me.folder, ref->folder) ? "folder"
                        : me.seed != ref->seed           ? "seed"
                        : me.of != ref->of               ? "number of shares"
@@ -333,9 +334,10 @@ static int read_part(part *p, merge_ref *ref, const gl_lesson **lp, gl_lesson *l
                            ? "folder listing"
                            : NULL;
     if (what)
-        return refuse(f, "its %s differs from %s's: parts of another grading (every share "
-                         "must come from one `classroom slurm` script: one lesson, folder, "
-                         "seed and number of shares)",
+        return refuse(f,
+                      "its %s differs from %s's: parts of another grading (every share "
+                      "must come from one `classroom slurm` script: one lesson, folder, "
+                      "seed and number of shares)",
                       what, term(shown, sizeof shown, ref->file));
     /* its files: names the folder could hold, sorted, each with its SHA-256, and its
      * submissions the same names in the same order */
@@ -555,8 +557,8 @@ int cmd_grade_merge(int argc, char **argv)
             rc = read_part(&parts[i], &ref, &l, &lesson, lesson_arg, tmpl, subs, &nsubs, i);
         for (int j = 0; !rc && j < i; j++)
             if (parts[j].k == parts[i].k)
-                rc = refuse(parts[i].json_path, "share %d of %d again: %s holds it too",
-                            parts[i].k, (int)ref.of, parts[j].json_path);
+                rc = refuse(parts[i].json_path, "share %d of %d again: %s holds it too", parts[i].k,
+                            (int)ref.of, parts[j].json_path);
         if (!rc)
             rc = check_part_bytes(&parts[i], l, &ref, subs + first, nsubs - first);
     }
@@ -572,8 +574,9 @@ int cmd_grade_merge(int argc, char **argv)
                 break;
             }
         }
-        rc = refuse(out, "%d parts for %d shares: share %d of %d is missing (pass every "
-                         "part the job array wrote)",
+        rc = refuse(out,
+                    "%d parts for %d shares: share %d of %d is missing (pass every "
+                    "part the job array wrote)",
                     nparts, (int)ref.of, missing, (int)ref.of);
     }
     if (!rc) {

@@ -240,8 +240,8 @@ static char *submit_script(const slurm_job *j, size_t *len)
 
 int cmd_classroom_slurm(int argc, char **argv)
 {
-    const char *batch = NULL, *shards = NULL, *partition = NULL, *time_arg = NULL,
-               *cpus = NULL, *seed = NULL, *out = NULL, *lesson_arg = NULL;
+    const char *batch = NULL, *shards = NULL, *partition = NULL, *time_arg = NULL, *cpus = NULL,
+               *seed = NULL, *out = NULL, *lesson_arg = NULL;
     int gpus = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -272,8 +272,7 @@ int cmd_classroom_slurm(int argc, char **argv)
                                "");
     slurm_job j = {.dir = batch, .gpus = gpus, .partition = partition, .time = time_arg};
     if (parse_count(shards ? shards : "4", 1, CLI_SHARDS_MAX, &j.shards))
-        return cli_usage_error("--shards must be a whole number from 1 to 4096, not '%s'",
-                               shards);
+        return cli_usage_error("--shards must be a whole number from 1 to 4096, not '%s'", shards);
     if (parse_count(cpus ? cpus : "4", 1, 1024, &j.cpus))
         return cli_usage_error("--cpus must be a whole number from 1 to 1024, not '%s'", cpus);
     if (partition && !sbatch_word(partition))
@@ -293,8 +292,7 @@ int cmd_classroom_slurm(int argc, char **argv)
         j.seed = grade_new_seed();
     }
     if (has_control(batch) || (out && has_control(out)))
-        return cli_usage_error("classroom slurm: a path with a control character ('%s')",
-                               batch);
+        return cli_usage_error("classroom slurm: a path with a control character ('%s')", batch);
     gl_lesson l;
     int rc = cli_exercise_lesson(lesson_arg, "grade", &l);
     if (rc)
