@@ -15,6 +15,7 @@
  * write the parts can also write the merged reports. Names from a part never become
  * paths but under --batch DIR, as names the folder's listing holds. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -610,7 +611,10 @@ int cmd_grade_merge(int argc, char **argv)
                             term(shown, sizeof shown, subs[i].name), parts[subs[i].part].k,
                             i % (int)ref.of);
     }
-    if (!rc && seed_arg && strtod(seed_arg, NULL) != ref.seed)
+    char *seed_end = NULL;
+    if (!rc && seed_arg &&
+        (!isdigit((unsigned char)seed_arg[0]) || strtod(seed_arg, &seed_end) != ref.seed ||
+         *seed_end))
         rc = refuse(parts[0].json_path, "graded with seed %.0f, not --seed %s", ref.seed,
                     term(shown, sizeof shown, seed_arg));
     if (!rc && batch)
