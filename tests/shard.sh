@@ -7,6 +7,8 @@
 # its JSON), a share given twice, a missing share, a part of another seed or number of
 # shares, a file name with "../", a part that is not JSON or not a share, and, with
 # --batch DIR, a submission changed since it was graded; --shard needs --seed and K < N.
+# classroom slurm's scripts (run with a stand-in for gpulearn) pass a folder named with
+# a quote and a space as one argument, and its --gpus, --partition and --time.
 # Exit: 0 pass, 1 fail.
 set -u
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
@@ -98,6 +100,32 @@ echo "// changed" >>"$T/subs/fail_16_subtract.cu"
 refused "a submission changed since" "fail_16_subtract.cu: its SHA-256" \
   "$T/out/p0" "$T/out/p1" "$T/out/p2" "$T/out/p3" --batch "$T/subs"
 cp "$T/keep.cu" "$T/subs/fail_16_subtract.cu"
+
+# classroom slurm's scripts, run here without Slurm: a folder named with a quote and a
+# space reaches gpulearn as one argument; --gpus asks for a GPU and grades on it
+mkdir -p "$T/it's here"
+cp "$T/one/only.cu" "$T/it's here/"
+(cd "$T" && "$G" classroom slurm 1 --batch "it's here" --shards 3 --gpus --partition gpu \
+  --time 1:00:00 --seed 77 --out sl >"$T/sl.log" 2>&1) || { bad "classroom slurm: exit $?"; cat "$T/sl.log"; }
+printf '#!/bin/sh\nfor a in "$@"; do echo "[$a]"; done\n' >"$T/args"
+chmod +x "$T/args"
+GPULEARN="$T/args" SLURM_ARRAY_TASK_ID=2 SLURM_CPUS_PER_TASK=3 sh "$T/sl/grade.sbatch" >"$T/sl.args"
+printf '[grade] [threads] [--batch] [%s] [--seed] [77] [--shard] [2/3] [--backend] [gpu] [--jobs] [3] [--out] [%s/sl/parts/part-2] ' \
+  "it's here" "$(cd "$T" && pwd -P)" >"$T/sl.want"
+if [ "$(tr '\n' ' ' <"$T/sl.args")" = "$(cat "$T/sl.want")" ] &&
+   grep -qx '#SBATCH --array=0-2' "$T/sl/grade.sbatch" && grep -qx '#SBATCH --gres=gpu:1' "$T/sl/grade.sbatch" &&
+   grep -qx '#SBATCH --partition=gpu' "$T/sl/merge.sbatch" && grep -qx '#SBATCH --time=1:00:00' "$T/sl/grade.sbatch" &&
+   grep -q 'dependency=afterok:"$array" merge.sbatch' "$T/sl/submit.sh" && grep -q "sh sl/submit.sh" "$T/sl.log"; then
+  ok "classroom slurm: the array task's command, #SBATCH lines, the afterok merge"
+else
+  bad "classroom slurm's scripts"; cat "$T/sl.args" "$T/sl/grade.sbatch"
+fi
+GPULEARN="$T/args" sh "$T/sl/merge.sbatch" | grep -qx "\[--batch\]" || bad "merge.sbatch passes no --batch"
+(cd "$T" && "$G" classroom slurm 1 --batch subs --out subs/sl >"$T/sl.log" 2>&1)
+[ $? = 2 ] && grep -q "inside the graded folder" "$T/sl.log" && ok "classroom slurm --out inside the class folder refused" ||
+  bad "classroom slurm --out inside the class folder: not refused"
+(cd "$T" && "$G" classroom slurm 1 --batch subs --partition 'a b' >"$T/sl.log" 2>&1)
+[ $? = 2 ] && ok "classroom slurm --partition 'a b' refused" || bad "classroom slurm --partition 'a b': not refused"
 
 # usage
 "$G" grade 1 --batch "$T/subs" --shard 0/4 --out "$T/out/u" >"$T/u.log" 2>&1
