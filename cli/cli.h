@@ -3,6 +3,10 @@
 #ifndef GL_CLI_H
 #define GL_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "runtime/backend.h"
 #include "runtime/lesson.h"
 
@@ -36,6 +40,63 @@ int cli_usage_error(const char *fmt, const char *arg);
  * <verb>"); *l holds nothing to free then. */
 int cli_exercise_lesson(const char *name, const char *verb, gl_lesson *l);
 
+/* A batch's reports (cmd_grade.c), written by `grade --batch` and, from shard results,
+ * by `grade merge` (cmd_merge.c) with the same code, so both write the same bytes:
+ * PREFIX.csv (a header of the lesson's checks, then one row per submission, with its
+ * score) and PREFIX.json (lesson, folder, seed, max_score, submissions, passed, failed,
+ * errors). */
+typedef struct cli_batch {
+    const gl_lesson *l;
+    FILE *csv; /* an open_memstream on csv_text */
+    char *csv_text;
+    size_t csv_len;
+    struct cJSON *summary, *subs;
+    int npassed, nfailed, nerrors;
+    int nchecks;   /* the lesson's checks (grade_check_names) */
+    int max_score; /* their points (lesson_check_points) */
+    int echo;      /* print each submission's line (PASS/FAIL/ERROR) on stdout */
+} cli_batch;
+
+/* Starts the reports of a batch of lesson l graded from `folder` with `seed`: 0, or 2
+ * when out of memory (*b then holds nothing to close). */
+int cli_batch_open(cli_batch *b, const gl_lesson *l, const char *folder, uint64_t seed, int echo);
+
+/* Adds submission `name` (a file name in the folder): its report (grade_report_to_json;
+ * takes ownership, and adds "file", "verdict" and "submitted" to it) or, with rep NULL,
+ * why it could not be graded (score 0). submitted: when the file was last modified
+ * (UTC, "YYYY-MM-DDTHH:MM:SSZ"), or NULL. Submissions are added in the folder's sorted
+ * order. */
+void cli_batch_add(cli_batch *b, const char *name, struct cJSON *rep, const char *why,
+                   const char *submitted);
+
+/* Ends the reports: the CSV's and the JSON's text (caller frees both); `shard` (may be
+ * NULL; takes ownership) goes into the JSON as its "shard". 0, or 2 when out of memory
+ * (nothing to free then). */
+int cli_batch_close(cli_batch *b, struct cJSON *shard, char **csv, size_t *csv_len, char **json);
+
+/* Whether a batch grades a file of this name: NAME.cu, not hidden, no '/'. */
+int cli_batch_name_ok(const char *name);
+
+/* The SHA-256 (hex) of the file dir/name, opened never through a link: 0, or -1 (hex
+ * "") when it is not a regular file that can be read. */
+int cli_submission_sha256(const char *dir, const char *name, char hex[65]);
+
+/* The SHA-256 (hex) of a folder's sorted listing names[n] (each name length-prefixed,
+ * gl_sha256_field): what a shard's "names_sha256" holds. */
+void cli_names_sha256(const char *const *names, int n, char hex[65]);
+
+/* The most shares a batch is split into (--shard K/N, classroom slurm --shards N). */
+#define CLI_SHARDS_MAX 4096
+
+/* A share of a batch: `grade --batch DIR --shard K/N` grades the submissions at the
+ * places i of the folder's sorted listing with i % n == k. */
+typedef struct cli_shard {
+    int k, n;
+} cli_shard;
+
+/* Parses "K/N" (decimal, 0 <= K < N <= CLI_SHARDS_MAX) into *sh: 0, or -1. */
+int cli_parse_shard(const char *s, cli_shard *sh);
+
 /* The commands: each takes the arguments after its name; returns the exit code. */
 int cmd_run(int argc, char **argv);
 /* Whether `run`'s arguments name a whole program (a .cu file before any --), and running
@@ -54,6 +115,11 @@ struct gl_grade_opts;
  * status: 0 passed (the check, else every one), 1 failed, 2 bad usage or input. */
 int grade_check_or_save(const gl_lesson *l, const char *file, const struct gl_grade_opts *opts,
                         const char *format, const char *report, const char *check);
+/* `gpulearn grade merge OUT PARTS... [--batch DIR] [--lesson LESSON] [--seed S]`
+ * (cmd_merge.c). */
+int cmd_grade_merge(int argc, char **argv);
+/* `gpulearn classroom slurm LESSON --batch DIR ...` (cmd_slurm.c). */
+int cmd_classroom_slurm(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_lint(int argc, char **argv);      /* cmd_lint.c */
 int cmd_reset(int argc, char **argv);     /* cmd_reset.c */

@@ -1,9 +1,12 @@
 /* cmd_grade.c — `gpulearn grade LESSON [FILE.cu] [--format text|json|junit]
- * [--report FILE.json] [--check NAME]` (the last two: cmd_grade_check.c) and
- * `gpulearn grade LESSON --batch DIR [--out PREFIX]`. */
+ * [--report FILE.json] [--check NAME]` (the last two: cmd_grade_check.c),
+ * `gpulearn grade LESSON --batch DIR [--shard K/N] [--out PREFIX]`, and the batch's
+ * report writer (cli.h, cli_batch) that `grade merge` (cmd_merge.c) shares. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "runtime/cache.h"
 #include "runtime/child.h"
 #include "runtime/grade.h"
 #include "runtime/gradebook.h"
@@ -171,23 +175,28 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static int is_cu(const struct dirent *d)
+int cli_batch_name_ok(const char *name)
 {
-    size_t n = strlen(d->d_name);
-    return d->d_name[0] != '.' && n > 3 && strcmp(d->d_name + n - 3, ".cu") == 0;
+    const size_t n = strlen(name);
+    return name[0] != '.' && n > 3 && strcmp(name + n - 3, ".cu") == 0 && !strchr(name, '/');
 }
 
-/* obj["submitted"]: when the submission dir/name was last modified (its mtime, UTC),
- * the time `gpulearn gradebook --due` compares; absent when it cannot be read. */
-static void add_submitted(cJSON *obj, const char *dir, const char *name)
+static int is_cu(const struct dirent *d)
 {
-    char path[PATH_MAX * 2], when[32];
+    return cli_batch_name_ok(d->d_name);
+}
+
+/* When the submission dir/name was last modified (its mtime, UTC, into when[32]), the
+ * time `gpulearn gradebook --due` compares; NULL when it cannot be read. */
+static const char *submitted_at(const char *dir, const char *name, char when[32])
+{
+    char path[PATH_MAX * 2];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (lstat(path, &st) != 0)
-        return;
-    gl_utc_format(when, sizeof when, st.st_mtime);
-    cJSON_AddStringToObject(obj, "submitted", when);
+        return NULL;
+    gl_utc_format(when, 32, st.st_mtime);
+    return when;
 }
 
 /* obj[key] = s as valid UTF-8 (gl_utf8_clean: a byte that is not is U+FFFD). */
@@ -293,26 +302,262 @@ static int write_report(const char *path, const char *data, size_t len, const ch
     return 0;
 }
 
+int cli_batch_open(cli_batch *b, const gl_lesson *l, const char *folder, uint64_t seed, int echo)
+{
+    memset(b, 0, sizeof *b);
+    b->l = l, b->echo = echo;
+    b->csv = open_memstream(&b->csv_text, &b->csv_len);
+    b->summary = cJSON_CreateObject();
+    if (!b->csv || !b->summary) {
+        if (b->csv)
+            fclose(b->csv);
+        free(b->csv_text);
+        cJSON_Delete(b->summary);
+        memset(b, 0, sizeof *b);
+        return 2;
+    }
+    /* Header: the report's checks, in order. */
+    fputs("submission,verdict,checks_passed,checks_total", b->csv);
+    char check_names[64][64];
+    const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
+    for (int c = 0; c < ncheck_names; c++) {
+        fputc(',', b->csv);
+        gl_csv_field(b->csv, check_names[c]);
+    }
+    fputs(",first_failure,score,max_score\n", b->csv);
+    b->nchecks = ncheck_names;
+    b->max_score = 0; /* what a submission passing every check earns */
+    for (int c = 0; c < ncheck_names; c++)
+        b->max_score += lesson_check_points(l->exercise, check_names[c]);
+    add_text(b->summary, "lesson", l->id);
+    add_text(b->summary, "folder", folder);
+    cJSON_AddNumberToObject(b->summary, "seed", (double)seed);
+    cJSON_AddNumberToObject(b->summary, "max_score", b->max_score);
+    b->subs = cJSON_AddArrayToObject(b->summary, "submissions");
+    return 0;
+}
+
+void cli_batch_add(cli_batch *b, const char *name, cJSON *rep, const char *why,
+                   const char *submitted)
+{
+    FILE *csv = b->csv;
+    char shown[4096], shown2[2048];
+    /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
+     * terminal gets it escaped, one line per submission */
+    term(shown, sizeof shown, name);
+    gl_csv_field(csv, name);
+    if (!rep) {
+        b->nerrors++;
+        fprintf(csv, ",error,0,%d", b->nchecks);
+        for (int c = 0; c < b->nchecks; c++)
+            fputs(",", csv);
+        fputc(',', csv);
+        gl_csv_field(csv, why);
+        fprintf(csv, ",0,%d\n", b->max_score);
+        cJSON *o = cJSON_CreateObject();
+        add_text(o, "file", name);
+        cJSON_AddStringToObject(o, "verdict", "error");
+        add_text(o, "error", why);
+        cJSON_AddNumberToObject(o, "score", 0);
+        cJSON_AddNumberToObject(o, "max_score", b->max_score);
+        if (submitted)
+            add_text(o, "submitted", submitted);
+        cJSON_AddItemToArray(b->subs, o);
+        if (b->echo)
+            printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
+        return;
+    }
+    int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "passed"));
+    const cJSON *checks = cJSON_GetObjectItemCaseSensitive(rep, "checks");
+    int total = cJSON_GetArraySize(checks), ok = 0;
+    const cJSON *c;
+    /* the first check that failed; only when none did, the first not run */
+    const char *first = "", *first_not_run = "";
+    cJSON_ArrayForEach(c, checks)
+    {
+        int p = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+        const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+        ok += p;
+        if (!p && st && strcmp(st, "not_run") == 0) {
+            if (!*first_not_run && nm)
+                first_not_run = nm;
+        } else if (!p && !*first && nm) {
+            first = nm;
+        }
+    }
+    if (!*first)
+        first = first_not_run;
+    fprintf(csv, ",%s,%d,%d", passed ? "pass" : "fail", ok, total);
+    cJSON_ArrayForEach(c, checks)
+    {
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+        fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
+    }
+    fputc(',', csv);
+    gl_csv_field(csv, first ? first : "");
+    fprintf(csv, ",%d,%d\n",
+            (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
+            (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
+    b->npassed += passed;
+    b->nfailed += !passed;
+    if (b->echo)
+        printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
+               *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
+    add_text(rep, "file", name);
+    cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
+    if (submitted)
+        add_text(rep, "submitted", submitted);
+    cJSON_AddItemToArray(b->subs, rep);
+}
+
+int cli_batch_close(cli_batch *b, cJSON *shard, char **csv, size_t *csv_len, char **json)
+{
+    cJSON_AddNumberToObject(b->summary, "passed", b->npassed);
+    cJSON_AddNumberToObject(b->summary, "failed", b->nfailed);
+    cJSON_AddNumberToObject(b->summary, "errors", b->nerrors);
+    if (shard)
+        cJSON_AddItemToObject(b->summary, "shard", shard);
+    const int ok = fclose(b->csv) == 0 && b->csv_text;
+    *json = cJSON_Print(b->summary);
+    cJSON_Delete(b->summary);
+    *csv = b->csv_text, *csv_len = b->csv_len;
+    if (ok && *json)
+        return 0;
+    free(*json), free(*csv);
+    *json = *csv = NULL;
+    return 2;
+}
+
+static void free_names(struct dirent **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int cli_submission_sha256(const char *dir, const char *name, char hex[65])
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    hex[0] = '\0';
+    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    gl_sha256 h;
+    gl_sha256_init(&h);
+    char buf[1 << 16];
+    ssize_t got;
+    while ((got = read(fd, buf, sizeof buf)) > 0)
+        gl_sha256_update(&h, buf, (size_t)got);
+    close(fd);
+    if (got < 0)
+        return -1;
+    gl_sha256_hex(&h, hex);
+    return 0;
+}
+
+void cli_names_sha256(const char *const *names, int n, char hex[65])
+{
+    gl_sha256 h;
+    gl_sha256_init(&h);
+    for (int i = 0; i < n; i++)
+        gl_sha256_field(&h, "name", names[i], strlen(names[i]));
+    gl_sha256_hex(&h, hex);
+}
+
+/* The "shard" object of share k of n (cli.h, cli_batch_close): the folder's listing
+ * (all[nall], sorted) as its count and hash, and each of the share's files with its
+ * SHA-256. NULL when out of memory. */
+static cJSON *shard_object(const cli_shard *sh, struct dirent **all, int nall,
+                           struct dirent **share, int n, const char *dir)
+{
+    const char **list = malloc(((size_t)nall + 1) * sizeof *list);
+    cJSON *o = cJSON_CreateObject();
+    if (!list || !o) {
+        free(list);
+        cJSON_Delete(o);
+        return NULL;
+    }
+    for (int i = 0; i < nall; i++)
+        list[i] = all[i]->d_name;
+    char hex[65];
+    cli_names_sha256(list, nall, hex);
+    free(list);
+    cJSON_AddNumberToObject(o, "index", sh->k);
+    cJSON_AddNumberToObject(o, "of", sh->n);
+    cJSON_AddNumberToObject(o, "names", nall);
+    cJSON_AddStringToObject(o, "names_sha256", hex);
+    cJSON *files = cJSON_AddArrayToObject(o, "files");
+    for (int i = 0; i < n; i++) {
+        cJSON *f = cJSON_CreateObject();
+        add_text(f, "file", share[i]->d_name);
+        cli_submission_sha256(dir, share[i]->d_name, hex);
+        cJSON_AddStringToObject(f, "sha256", hex);
+        cJSON_AddItemToArray(files, f);
+    }
+    return o;
+}
+
+/* `grade --batch DIR [--shard K/N]`: every .cu of dir (sh NULL), or share sh->k of
+ * sh->n of them (the places i of the sorted listing with i % n == k), graded into
+ * PREFIX.csv and PREFIX.json. */
 static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_arg,
-                       const gl_grade_opts *opts)
+                       const gl_grade_opts *opts, const cli_shard *sh)
 {
     char prefix[PATH_MAX];
     int rc = report_prefix(l, dir, prefix_arg, prefix, sizeof prefix);
     if (rc)
         return rc;
-    struct dirent **names = NULL;
-    int n = scandir(dir, &names, is_cu, by_name);
-    if (n < 0) {
+    struct dirent **all = NULL;
+    const int nall = scandir(dir, &all, is_cu, by_name);
+    if (nall < 0) {
         fprintf(stderr, "gpulearn: %s: cannot read the folder: %s\n", dir, strerror(errno));
         return 2;
     }
-    if (n == 0) {
-        free(names);
+    if (nall == 0) {
+        free(all);
         fprintf(stderr,
                 "gpulearn: %s: no .cu files to grade (one submission per learner, "
                 "each a .cu file in the folder)\n",
                 dir);
         return 2;
+    }
+    /* a share's names travel in JSON to `grade merge`, which must rebuild the CSV from
+     * them: they must be text JSON holds as it is */
+    for (int i = 0; sh && i < nall; i++) {
+        char *clean = gl_utf8_clean(all[i]->d_name);
+        const int same = clean && strcmp(clean, all[i]->d_name) == 0;
+        free(clean);
+        if (!same) {
+            char shown[1200];
+            fprintf(stderr,
+                    "gpulearn: %s/%s: the name is not valid UTF-8: rename it to grade the "
+                    "folder in shares (--shard)\n",
+                    dir, term(shown, sizeof shown, all[i]->d_name));
+            free_names(all, nall);
+            return 2;
+        }
+    }
+    /* the share: every sh->n-th name from the sh->k-th, so that shares differ in size by
+     * at most one (a share may be empty) */
+    struct dirent **names = all;
+    int n = nall;
+    if (sh) {
+        names = calloc((size_t)nall / (size_t)sh->n + 1, sizeof *names);
+        if (!names) {
+            fprintf(stderr, "gpulearn: out of memory\n");
+            free_names(all, nall);
+            return 2;
+        }
+        n = 0;
+        for (int i = sh->k; i < nall; i += sh->n)
+            names[n++] = all[i];
     }
     char csv_path[PATH_MAX + 8], json_path[PATH_MAX + 8];
     snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
@@ -327,55 +572,47 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
                     "gpulearn: %s: %s: the report is written to a regular file only, never "
                     "through a link (--out PREFIX names another place)\n",
                     outs[i], S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a regular file");
-            for (int k = 0; k < n; k++)
-                free(names[k]);
-            free(names);
+            if (names != all)
+                free(names);
+            free_names(all, nall);
             return 2;
         }
     }
-    char *csv_text = NULL;
-    size_t csv_len = 0;
-    FILE *csv = open_memstream(&csv_text, &csv_len);
-    if (!csv) {
-        fprintf(stderr, "gpulearn: out of memory\n");
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        return 2;
-    }
-    /* Header: the report's checks, in order. */
-    fputs("submission,verdict,checks_passed,checks_total", csv);
-    char check_names[64][64];
-    const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
-    for (int c = 0; c < ncheck_names; c++) {
-        fputc(',', csv);
-        gl_csv_field(csv, check_names[c]);
-    }
-    fputs(",first_failure,score,max_score\n", csv);
-    int max_score = 0; /* what a submission passing every check earns */
-    for (int c = 0; c < ncheck_names; c++)
-        max_score += lesson_check_points(l->exercise, check_names[c]);
-
     /* one seed for the whole class: every submission gets the same inputs */
     gl_grade_opts class_opts = *opts;
     if (!class_opts.seed_given)
         class_opts.seed = grade_new_seed(), class_opts.seed_given = 1;
     opts = &class_opts;
     char shown[4096], shown2[2048];
-    printf("grading %s with random inputs from seed %llu (--seed %llu repeats them)\n",
-           term(shown, sizeof shown, dir), (unsigned long long)class_opts.seed,
-           (unsigned long long)class_opts.seed);
-    cJSON *summary = cJSON_CreateObject();
-    add_text(summary, "lesson", l->id);
-    add_text(summary, "folder", dir);
-    cJSON_AddNumberToObject(summary, "seed", (double)class_opts.seed);
-    cJSON_AddNumberToObject(summary, "max_score", max_score);
-    cJSON *subs = cJSON_AddArrayToObject(summary, "submissions");
-    int npassed = 0, nfailed = 0, nerrors = 0;
+    if (sh)
+        printf("grading share %d of %d of %s (%d of its %d submissions) with random inputs "
+               "from seed %llu\n",
+               sh->k, sh->n, term(shown, sizeof shown, dir), n, nall,
+               (unsigned long long)class_opts.seed);
+    else
+        printf("grading %s with random inputs from seed %llu (--seed %llu repeats them)\n",
+               term(shown, sizeof shown, dir), (unsigned long long)class_opts.seed,
+               (unsigned long long)class_opts.seed);
+    cli_batch bw;
+    cJSON *shard = NULL;
+    if (cli_batch_open(&bw, l, dir, class_opts.seed, 1) != 0 ||
+        (sh && !(shard = shard_object(sh, all, nall, names, n, dir)))) {
+        fprintf(stderr, "gpulearn: out of memory\n");
+        if (bw.summary) {
+            char *t1, *t2;
+            size_t len;
+            if (cli_batch_close(&bw, NULL, &t1, &len, &t2) == 0)
+                free(t1), free(t2);
+        }
+        if (names != all)
+            free(names);
+        free_names(all, nall);
+        return 2;
+    }
     /* submissions in parallel, each in a worker of its own; fewer submissions than
      * workers share the rest among their runs (gl_grade_opts.jobs) */
     const int jobs = class_opts.jobs > 1 ? class_opts.jobs : 1;
-    const int workers = jobs < n ? jobs : n;
+    const int workers = jobs < n ? jobs : n > 0 ? n : 1;
     class_opts.jobs = jobs / workers;
     batch_jobs bj = {l, dir, names, opts};
     batch_progress prog = {.on = isatty(STDERR_FILENO), .t0 = gl_child_now(), .total = n};
@@ -388,17 +625,9 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
                              .progress = progress_update,
                              .progress_ctx = &prog};
     gl_pool *pool = gl_pool_new(&po);
-    if (!pool) {
+    if (!pool)
         fprintf(stderr, "gpulearn: out of memory\n");
-        fclose(csv);
-        free(csv_text);
-        cJSON_Delete(summary);
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        return 2;
-    }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; pool && i < n; i++) {
         char why[512] = "";
         gl_grade_report report;
         cJSON *rep = NULL;
@@ -410,97 +639,31 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
                 snprintf(why, sizeof why, "out of memory for the report");
         }
         progress_clear(&prog);
-        /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
-         * terminal gets it escaped, one line per submission */
-        term(shown, sizeof shown, names[i]->d_name);
-        gl_csv_field(csv, names[i]->d_name);
-        if (!rep) {
-            nerrors++;
-            fprintf(csv, ",error,0,%d", ncheck_names);
-            for (int c = 0; c < ncheck_names; c++)
-                fputs(",", csv);
-            fputc(',', csv);
-            gl_csv_field(csv, why);
-            fprintf(csv, ",0,%d\n", max_score);
-            cJSON *o = cJSON_CreateObject();
-            add_text(o, "file", names[i]->d_name);
-            cJSON_AddStringToObject(o, "verdict", "error");
-            add_text(o, "error", why);
-            cJSON_AddNumberToObject(o, "score", 0);
-            cJSON_AddNumberToObject(o, "max_score", max_score);
-            add_submitted(o, dir, names[i]->d_name);
-            cJSON_AddItemToArray(subs, o);
-            printf("%-32s ERROR  %s\n", shown, term(shown2, sizeof shown2, why));
-            fflush(stdout);
-            progress_draw(&prog);
-            continue;
-        }
-        int passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rep, "passed"));
-        const cJSON *checks = cJSON_GetObjectItemCaseSensitive(rep, "checks");
-        int total = cJSON_GetArraySize(checks), ok = 0;
-        const cJSON *c;
-        /* the first check that failed; only when none did, the first not run */
-        const char *first = "", *first_not_run = "";
-        cJSON_ArrayForEach(c, checks)
-        {
-            int p = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
-            const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
-            const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
-            ok += p;
-            if (!p && st && strcmp(st, "not_run") == 0) {
-                if (!*first_not_run && nm)
-                    first_not_run = nm;
-            } else if (!p && !*first && nm) {
-                first = nm;
-            }
-        }
-        if (!*first)
-            first = first_not_run;
-        fprintf(csv, ",%s,%d,%d", passed ? "pass" : "fail", ok, total);
-        cJSON_ArrayForEach(c, checks)
-        {
-            const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
-            fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
-        }
-        fputc(',', csv);
-        gl_csv_field(csv, first ? first : "");
-        fprintf(csv, ",%d,%d\n",
-                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
-                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
-        npassed += passed;
-        nfailed += !passed;
-        printf("%-32s %s  %d of %d checks%s%s\n", shown, passed ? "PASS " : "FAIL ", ok, total,
-               *first ? "; first failure: " : "", term(shown2, sizeof shown2, first));
+        char when[32];
+        cli_batch_add(&bw, names[i]->d_name, rep, why, submitted_at(dir, names[i]->d_name, when));
         fflush(stdout);
         progress_draw(&prog);
-        add_text(rep, "file", names[i]->d_name);
-        cJSON_AddStringToObject(rep, "verdict", passed ? "pass" : "fail");
-        add_submitted(rep, dir, names[i]->d_name);
-        cJSON_AddItemToArray(subs, rep);
     }
     gl_pool_free(pool);
     progress_clear(&prog);
-    cJSON_AddNumberToObject(summary, "passed", npassed);
-    cJSON_AddNumberToObject(summary, "failed", nfailed);
-    cJSON_AddNumberToObject(summary, "errors", nerrors);
-    rc = fclose(csv) == 0 && csv_text ? 0 : 2;
-    if (rc)
-        fprintf(stderr, "gpulearn: out of memory\n");
-    char *js = cJSON_Print(summary);
-    cJSON_Delete(summary);
-    if (!rc)
-        rc = write_report(csv_path, csv_text, csv_len, dir, names, n);
-    if (!rc && !js) {
-        fprintf(stderr, "gpulearn: out of memory\n");
+    const int npassed = bw.npassed, nfailed = bw.nfailed, nerrors = bw.nerrors;
+    char *csv_text = NULL, *js = NULL;
+    size_t csv_len = 0;
+    rc = cli_batch_close(&bw, shard, &csv_text, &csv_len, &js);
+    if (rc || !pool) {
+        if (!rc)
+            fprintf(stderr, "gpulearn: out of memory\n");
         rc = 2;
     }
     if (!rc)
-        rc = write_report(json_path, js, strlen(js), dir, names, n);
+        rc = write_report(csv_path, csv_text, csv_len, dir, all, nall);
+    if (!rc)
+        rc = write_report(json_path, js, strlen(js), dir, all, nall);
     free(js);
     free(csv_text);
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    if (names != all)
+        free(names);
+    free_names(all, nall);
     printf("%d submissions: %d passed, %d failed, %d could not be graded\n", n, npassed, nfailed,
            nerrors);
     if (rc)
@@ -510,12 +673,31 @@ static int grade_batch(const gl_lesson *l, const char *dir, const char *prefix_a
     return nfailed || nerrors ? 1 : 0;
 }
 
+int cli_parse_shard(const char *s, cli_shard *sh)
+{
+    char *end = NULL;
+    if (!isdigit((unsigned char)s[0]))
+        return -1;
+    errno = 0;
+    const unsigned long k = strtoul(s, &end, 10);
+    if (errno || *end != '/' || !isdigit((unsigned char)end[1]))
+        return -1;
+    const char *n_text = end + 1;
+    const unsigned long n = strtoul(n_text, &end, 10);
+    if (errno || *end || n < 1 || n > CLI_SHARDS_MAX || k >= n)
+        return -1;
+    sh->k = (int)k, sh->n = (int)n;
+    return 0;
+}
+
 int cmd_grade(int argc, char **argv)
 {
+    if (argc >= 1 && strcmp(argv[0], "merge") == 0)
+        return cmd_grade_merge(argc - 1, argv + 1);
     /* Options this command adds to the shared parser's: --batch DIR, --out PREFIX,
-     * --format junit, --seed N, --memory-limit SIZE, --jobs N. */
+     * --format junit, --seed N, --memory-limit SIZE, --jobs N, --shard K/N. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
-               *jobs = NULL, *report = NULL, *check = NULL;
+               *jobs = NULL, *report = NULL, *check = NULL, *shard = NULL;
     int unsafe = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
@@ -529,6 +711,7 @@ int cmd_grade(int argc, char **argv)
                             : strcmp(a, "--jobs") == 0         ? &jobs
                             : strcmp(a, "--report") == 0       ? &report
                             : strcmp(a, "--check") == 0        ? &check
+                            : strcmp(a, "--shard") == 0        ? &shard
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
@@ -564,6 +747,17 @@ int cmd_grade(int argc, char **argv)
     if (batch && (report || check))
         return cli_usage_error("%s grades one submission, not a --batch",
                                report ? "--report" : "--check");
+    cli_shard sh;
+    if (shard && !batch)
+        return cli_usage_error("--shard goes with --batch%s", "");
+    if (shard && cli_parse_shard(shard, &sh) != 0)
+        return cli_usage_error("--shard must be K/N, share K (0 to N-1, as Slurm's "
+                               "SLURM_ARRAY_TASK_ID) of N (1 to 4096), not '%s'",
+                               shard);
+    if (shard && !seed)
+        return cli_usage_error("--shard needs --seed N: every share must grade with the "
+                               "same random inputs for `grade merge` to join them%s",
+                               "");
     char why[256];
     const int njobs = gl_pool_workers(jobs, why, sizeof why);
     if (njobs < 0)
@@ -615,7 +809,7 @@ int cmd_grade(int argc, char **argv)
                         "submission compiles with your rights\n");
     }
     if (batch) {
-        rc = grade_batch(&l, batch, out, &opts);
+        rc = grade_batch(&l, batch, out, &opts, shard ? &sh : NULL);
         lesson_free(&l);
         return rc;
     }

@@ -31,8 +31,12 @@ static const char usage[] =
     "       gpulearn grade LESSON [FILE.cu] --check NAME [--report FILE.json] [...]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
+    "                             [--shard K/N]\n"
+    "       gpulearn grade merge OUT PART... [--batch DIR] [--lesson LESSON] [--seed N]\n"
     "       gpulearn classroom init LESSON... [--out DIR] [--backend sim|gpu|auto] [--force]\n"
     "                               [--gpulearn-url URL] [--gpulearn-ref REF] [--runs-on L]\n"
+    "       gpulearn classroom slurm LESSON --batch DIR [--shards N] [--gpus] [--cpus N]\n"
+    "                             [--partition P] [--time T] [--seed N] [--out FOLDER]\n"
     "       gpulearn gradebook RESULTS... [--out FILE.csv] [--format plain|canvas|moodle]\n"
     "                          [--due LESSON=YYYY-MM-DDTHH:MMZ]...\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
@@ -68,7 +72,10 @@ static const char usage[] =
     "          one unless --unsafe-no-sandbox. The report gives each check's points\n"
     "          (the lesson's \"points\", else 1) and the score. --report FILE.json also\n"
     "          saves the JSON report; --check NAME exits 0 when that check passes, 1 when\n"
-    "          not, reading a --report saved for the same file instead of grading again\n"
+    "          not, reading a --report saved for the same file instead of grading again.\n"
+    "          --shard K/N (with --seed) grades share K (0 to N-1) of N of DIR's sorted\n"
+    "          submissions; `grade merge OUT PART...` checks the shares' reports and\n"
+    "          joins them into OUT.csv and OUT.json, the unsharded batch's byte for byte\n"
     "  classroom init  a GitHub Classroom assignment template in DIR (default: here):\n"
     "          the exercises' starters, .github/workflows/classroom.yml (builds gpulearn\n"
     "          at --gpulearn-ref, grades, one autograding test per check with its\n"
@@ -77,6 +84,8 @@ static const char usage[] =
     "  gradebook  one row per student from grade --batch results (.json files or\n"
     "          folders of grades-*.json): each exercise's score, the total, late (after\n"
     "          --due) and missing; plain, Canvas or Moodle CSV, and FILE.json beside it\n"
+    "  classroom slurm  write a Slurm job array that grades DIR in N shares (one a\n"
+    "          task; --gpus: a GPU each) and a merge job after it (FOLDER/submit.sh)\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
     "          says of the run holds (\"expect\"; on a GPU also at its \"gpu_launch\"),\n"
     "          the reference passes and the starter fails; --speed (GPU) times the\n"
@@ -284,6 +293,8 @@ static int dispatch(int argc, char **argv)
         printf("gpulearn %s\n", GL_VERSION);
         return 0;
     }
+    if (argc >= 3 && strcmp(argv[1], "classroom") == 0 && strcmp(argv[2], "slurm") == 0)
+        return cmd_classroom_slurm(argc - 3, argv + 3);
     if (argc >= 2) {
         if (strcmp(argv[1], "list") == 0)
             return cmd_list(argc - 2, argv + 2);

@@ -7,12 +7,18 @@
 #                            (pkg-config), and a compiler for kernels (clang) when no
 #                            CUDA Toolkit is found
 #   sh tools/deps.sh check   also what `make check` drives: tmux (the TUI tests)
+#   sh tools/deps.sh slurm   only the one-node Slurm tests/slurm.sh starts (slurmctld,
+#                            slurmd, slurm-client, munge); without it that test SKIPs
 #
 # With GPULEARN_DEPS_PREFIX (set by `make DEPS_PREFIX=...`) it checks that folder
 # instead: the way to build without root (see the README, "Set up").
 # GPULEARN_NO_INSTALL=1 only reports.
 missing=""
-if [ -n "$GPULEARN_DEPS_PREFIX" ]; then
+if [ "$1" = slurm ]; then
+  for t in slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client munged:munge; do
+    PATH=$PATH:/usr/sbin command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t#*:}"
+  done
+elif [ -n "$GPULEARN_DEPS_PREFIX" ]; then
   for h in ncurses.h cjson/cJSON.h check.h seccomp.h nettle/sha2.h zlib.h; do
     [ -f "$GPULEARN_DEPS_PREFIX/usr/include/$h" ] || missing="$missing $h"
   done
@@ -21,7 +27,9 @@ if [ -n "$GPULEARN_DEPS_PREFIX" ]; then
   echo "gpulearn: unpack the packages there: apt-get download libncurses-dev libncursesw6 libtinfo6 libcjson-dev libcjson1 libseccomp-dev libseccomp2 nettle-dev libnettle8 zlib1g-dev check libsubunit-dev libsubunit0, then dpkg -x each into DEPS_PREFIX" >&2
   exit 1
 fi
-if command -v pkg-config >/dev/null 2>&1; then
+if [ "$1" = slurm ]; then
+  : # the build's packages are not asked for
+elif command -v pkg-config >/dev/null 2>&1; then
   pkg-config --exists ncursesw 2>/dev/null || missing="$missing libncurses-dev"
   pkg-config --exists libcjson 2>/dev/null || missing="$missing libcjson-dev"
   pkg-config --exists libseccomp 2>/dev/null || missing="$missing libseccomp-dev"
@@ -33,7 +41,7 @@ else
 fi
 # Kernels compile with NVRTC or nvcc (the CUDA Toolkit) and otherwise with clang.
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if ! command -v clang >/dev/null 2>&1 && ! command -v nvcc >/dev/null 2>&1 &&
+if [ "$1" != slurm ] && ! command -v clang >/dev/null 2>&1 && ! command -v nvcc >/dev/null 2>&1 &&
    [ ! -x "$cuda/bin/nvcc" ] && ! ls "$cuda"/lib64/libnvrtc.so* >/dev/null 2>&1; then
   missing="$missing clang"
 fi
