@@ -1258,7 +1258,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
             return NULL; /* a byte never written: the per-lane loop reports it */
     }
     if (c->grace)
-        grace_lanes(c, al, base, UINT32_MAX, NULL, a, size, kind, in);
+        grace_row(c, al, base, a, size, kind, in);
     if (c->trace_mem)
         mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
     return al->data + o;

@@ -442,6 +442,89 @@ grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint
     }
 }
 
+/* grace_row's pass for a plain load (op 0) or store (op 1) of the n words from g by a
+ * full warp's unit-stride request (word i by thread base + i / (n / 32)): grace_lanes'
+ * common-case test of every word first, then, when every word passes, their records.
+ * The words are distinct, so testing all before recording any is what grace_lanes'
+ * lane-by-lane loop does. The test starts with the commonest case, no live record (a
+ * load: no live store; a store: no live store or read), then grace_lanes' own test.
+ * Returns 0 (nothing recorded) when a word needs sim_grace_check_sh. */
+static inline __attribute__((always_inline)) int grace_row_words(sim_gword *g, unsigned n,
+                                                                 uint32_t key, uint32_t tag,
+                                                                 unsigned warp, sim_gacc y,
+                                                                 unsigned base, int op)
+{
+    unsigned live = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+        live |= (wb >> 23 == tag) & (wb != 0);
+        if (op == 1)
+            live |= (rb >> 23 == tag) & (rb != 0);
+    }
+    if (live) {
+        unsigned slow = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+            const unsigned w_quiet = (wb >> 23 != tag) | (wb == 0) |
+                                     ((wb == key) & (g[i].w.tid / 32u == warp)) |
+                                     (op == 0 && ((g[i].w.bits >> 4) & 3) == 2);
+            const unsigned r_quiet = (rb >> 23 != tag) | (rb == 0) | (rb == key);
+            const unsigned fast =
+                w_quiet & (op == 0 || (r_quiet & ((rb != key) | (g[i].r.tid / 32u == warp))));
+            slow |= fast ^ 1u;
+        }
+        if (slow)
+            return 0;
+    }
+    const unsigned shift = n == 32 ? 0 : 1; /* words per lane: 1 or 2 */
+    for (unsigned i = 0; i < n; i++) {
+        y.tid = (uint16_t)(base + (i >> shift));
+        if (op == 0) {
+            const uint32_t rb = g[i].r.block;
+            if (rb >> 23 != tag || rb == 0 || rb == key)
+                g[i].r = y;
+        } else {
+            g[i].w = y;
+            g[i].r.block = 0;
+        }
+    }
+    return 1;
+}
+
+/* grace_lanes for a full warp's unit-stride request (lane l's access at a0 + l * size):
+ * the common case tested over the request's words at once (grace_row_words), else
+ * grace_lanes lane by lane. */
+static inline __attribute__((always_inline)) void grace_row(sim_ctx *c, sim_alloc *al,
+                                                            unsigned base, uint64_t a0,
+                                                            unsigned size, int op,
+                                                            const ptx_insn *in)
+{
+    sim_gword *const sh = __atomic_load_n(&al->gsh_launch, __ATOMIC_ACQUIRE) == c->s->launches
+                              ? al->gsh
+                              : sim_grace_shadow(c, al);
+    if (!sh)
+        return;
+    const uint64_t off = a0 - al->base;
+    if ((op == 0 || op == 1) && !(in->flags & PTX_F_VOLATILE) && (size == 4 || size == 8) &&
+        (off & (size - 1)) == 0) {
+        const sim_gacc y = {.block = GRACE_KEY(c),
+                            .pc = (int32_t)(in - c->code),
+                            .epoch = (uint16_t)c->epoch,
+                            .rel = c->grace->rel_count[c->block_linear],
+                            .bits = (uint8_t)(0xf | op << 4)};
+        sim_gword *const g = &sh[off >> 2];
+        const uint32_t key = y.block, tag = c->grace->tag;
+        const unsigned warp = base / 32;
+        /* n constant in each form: the loops unrolled */
+        if (size == 4 ? (op == 0 ? grace_row_words(g, 32, key, tag, warp, y, base, 0)
+                                 : grace_row_words(g, 32, key, tag, warp, y, base, 1))
+                      : (op == 0 ? grace_row_words(g, 64, key, tag, warp, y, base, 0)
+                                 : grace_row_words(g, 64, key, tag, warp, y, base, 1)))
+            return;
+    }
+    grace_lanes(c, al, base, UINT32_MAX, NULL, a0, size, op, in);
+}
+
 /* grace_lanes for one thread's access. */
 static inline void grace_check(sim_ctx *c, unsigned t, sim_alloc *al, uint64_t a, unsigned size,
                                int op, const ptx_insn *in)
