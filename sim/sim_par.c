@@ -57,7 +57,8 @@ struct par_range {
 };
 
 struct par_log {
-    struct par_range *r;
+    _Alignas(128) struct par_range *r; /* a cache line pair of its own: written by its
+                                          worker alone */
     size_t n, cap;
     int nomem;
 };
@@ -122,7 +123,9 @@ sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
     p->orig = calloc((size_t)s->nallocs + 1, sizeof *p->orig);
     p->zline = calloc((size_t)s->nallocs + 1, sizeof *p->zline);
     p->line = calloc((size_t)s->nallocs + 1, sizeof *p->line);
-    p->logs = calloc(nworkers, sizeof *p->logs);
+    p->logs = aligned_alloc(_Alignof(struct par_log), nworkers * sizeof *p->logs);
+    if (p->logs)
+        memset(p->logs, 0, nworkers * sizeof *p->logs);
     if (!p->own || !p->orig || !p->zline || !p->line || !p->logs ||
         pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p->own);
@@ -201,12 +204,12 @@ static uint32_t *own_of(sim_par *p, int ai)
     return o;
 }
 
-/* Records that worker w claimed word k of allocation ai for writing. */
-static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
+/* Records that worker w claimed words [k0, k1) of allocation ai for writing. */
+static void log_words(sim_par *p, unsigned w, int ai, uint64_t k0, uint64_t k1)
 {
     struct par_log *L = &p->logs[w];
-    if (L->n && L->r[L->n - 1].ai == ai && L->r[L->n - 1].w1 == k) {
-        L->r[L->n - 1].w1 = k + 1;
+    if (L->n && L->r[L->n - 1].ai == ai && L->r[L->n - 1].w1 == k0) {
+        L->r[L->n - 1].w1 = k1;
         return;
     }
     if (L->n == L->cap) {
@@ -220,7 +223,7 @@ static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
         L->r = r;
         L->cap = cap;
     }
-    L->r[L->n++] = (struct par_range){ai, k, k + 1};
+    L->r[L->n++] = (struct par_range){ai, k0, k1};
 }
 
 /* Saves the bytes of words [k0, k1) of allocation ai (al) before their first write and
@@ -235,8 +238,7 @@ static void first_write(sim_par *p, unsigned w, int ai, const sim_alloc *al, uin
         p->zline[ai][k0 / LINE_WORDS] = 1;
     else
         memcpy(p->orig[ai] + b0, al->data + b0, b1 - b0);
-    for (uint64_t k = k0; k < k1; k++)
-        log_word(p, w, ai, k);
+    log_words(p, w, ai, k0, k1);
 }
 
 /* Whether bytes [o, o+n) of al are all marked written in the initcheck bitmap. */
