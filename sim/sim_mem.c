@@ -1069,8 +1069,12 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             if (halted)
                 return 0; /* sim_mem reports it */
         }
-        if (c->grace)
-            grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
+        if (c->grace) {
+            if (half == 3 && gl == UINT32_MAX) /* two half-warp rows */
+                grace_rows(c, al, base, addr[0], addr[16], addr, size, kind, in);
+            else
+                grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
+        }
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -1259,7 +1263,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
             return NULL; /* a byte never written: the per-lane loop reports it */
     }
     if (c->grace)
-        grace_row(c, al, base, a, size, kind, in);
+        grace_rows(c, al, base, a, a + 16 * (uint64_t)size, NULL, size, kind, in);
     if (c->trace_mem)
         mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
     return al->data + o;
