@@ -828,7 +828,8 @@ static int par_eligible(const sim_ctx *base, uint64_t nblocks)
  * with its own per-PC tables, which the issue loop fills in as it runs), result and
  * single-SM placement. */
 typedef struct par_worker {
-    sim_ctx c;
+    _Alignas(128) sim_ctx c; /* on cache lines of its own: each worker writes its context
+                                and result on every instruction */
     sim_result res;
     pthread_t th;
     int started;
@@ -892,7 +893,9 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
     sim_t *s = base->s;
     const unsigned nw = s->cfg.threads < nblocks ? s->cfg.threads : (unsigned)nblocks;
     sim_par *p = sim_par_new(s, nw, (base->checks & SIM_CHECK_INIT) != 0);
-    par_worker *ws = p ? calloc(nw, sizeof *ws) : NULL;
+    par_worker *ws = p ? aligned_alloc(_Alignof(par_worker), nw * sizeof *ws) : NULL;
+    if (ws)
+        memset(ws, 0, nw * sizeof *ws);
     if (!ws) {
         sim_par_free(p);
         return 0;

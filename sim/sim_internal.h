@@ -89,7 +89,8 @@ struct sim {
     sim_alloc *allocs; /* sorted by base (allocated in increasing order) */
     int nallocs, cap;
     uint64_t next;
-    int last;           /* index of the last allocation hit (lookup cache) */
+    int last;           /* index of the last allocation the host's calls hit (lookup cache;
+                           a block context has its own, sim_ctx.alloc_hint) */
     uint64_t mod_id;    /* module whose variables var_addr holds (0 none) */
     uint64_t *var_addr; /* its variables' device addresses: one of mods[].addr */
     int nvars;
@@ -135,6 +136,8 @@ struct sim_shrel {
 /* Everything one launch needs; the hot state of the interpreter. */
 typedef struct sim_ctx {
     sim_t *s;
+    int alloc_hint; /* index of the last allocation this context's accesses hit (sim_mem.c
+                       find_alloc): per context, as worker threads share no written word */
     const ptx_module *m;
     const ptx_func *entry;
     const ptx_insn *code;

@@ -99,11 +99,12 @@ sim_status sim_malloc_init(sim_t *s, size_t bytes, const char *label, sim_fill_f
     return alloc_global(s, bytes, label, 256, fill, ctx, 1, dptr);
 }
 
-/* The allocation holding [addr, addr+size), or NULL. */
-static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
+/* The allocation holding [addr, addr+size), or NULL. *hint: the index of the last one
+ * found (a lookup cache: sim.last for the host's calls, sim_ctx.alloc_hint for a
+ * block context's, so that worker threads share no written word). */
+static sim_alloc *find_alloc(sim_t *s, int *hint, uint64_t addr, size_t size)
 {
-    /* s->last is a hint that worker threads share (sim_par.c): atomic, relaxed */
-    const int last = __atomic_load_n(&s->last, __ATOMIC_RELAXED);
+    const int last = *hint;
     if (last < s->nallocs) {
         sim_alloc *a = &s->allocs[last];
         if (addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
@@ -124,7 +125,7 @@ static sim_alloc *find_alloc(sim_t *s, uint64_t addr, size_t size)
     sim_alloc *a = &s->allocs[found];
     if (addr - a->base > a->size || size > a->size - (addr - a->base))
         return NULL;
-    __atomic_store_n(&s->last, found, __ATOMIC_RELAXED);
+    *hint = found;
     return a;
 }
 
@@ -176,7 +177,7 @@ sim_status sim_malloc_mapped(sim_t *s, size_t bytes, const char *label, uint64_t
 
 sim_status sim_mfree(sim_t *s, uint64_t dptr)
 {
-    sim_alloc *a = find_alloc(s, dptr, 0);
+    sim_alloc *a = find_alloc(s, &s->last, dptr, 0);
     if (!a || a->base != dptr)
         return SIM_ERR_NOT_FOUND;
     const int i = (int)(a - s->allocs);
@@ -206,7 +207,7 @@ static void mark_written(sim_alloc *a, uint64_t off, size_t n, int on)
 
 sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes)
 {
-    sim_alloc *a = find_alloc(s, dst, bytes);
+    sim_alloc *a = find_alloc(s, &s->last, dst, bytes);
     if (!a)
         return SIM_ERR_LAUNCH;
     if (bytes)
@@ -217,7 +218,7 @@ sim_status sim_memcpy_htod(sim_t *s, uint64_t dst, const void *src, size_t bytes
 
 sim_status sim_set_written(sim_t *s, uint64_t dptr, size_t bytes, int written)
 {
-    sim_alloc *a = find_alloc(s, dptr, bytes);
+    sim_alloc *a = find_alloc(s, &s->last, dptr, bytes);
     if (!a)
         return SIM_ERR_LAUNCH;
     mark_written(a, dptr - a->base, bytes, written);
@@ -226,7 +227,7 @@ sim_status sim_set_written(sim_t *s, uint64_t dptr, size_t bytes, int written)
 
 sim_status sim_memcpy_dtoh(sim_t *s, void *dst, uint64_t src, size_t bytes)
 {
-    sim_alloc *a = find_alloc(s, src, bytes);
+    sim_alloc *a = find_alloc(s, &s->last, src, bytes);
     if (!a)
         return SIM_ERR_LAUNCH;
     if (bytes)
@@ -236,7 +237,7 @@ sim_status sim_memcpy_dtoh(sim_t *s, void *dst, uint64_t src, size_t bytes)
 
 void *sim_release_data(sim_t *s, uint64_t dptr)
 {
-    sim_alloc *a = find_alloc(s, dptr, 0);
+    sim_alloc *a = find_alloc(s, &s->last, dptr, 0);
     if (!a || a->base != dptr)
         return NULL;
     void *data = a->data;
@@ -297,7 +298,7 @@ static __attribute__((noinline)) void *mem_checked(sim_ctx *c, unsigned t, int s
     switch (sp) {
     case SIM_SPACE_GLOBAL:
     case SIM_SPACE_CONST: {
-        sim_alloc *al = find_alloc(c->s, a, size);
+        sim_alloc *al = find_alloc(c->s, &c->alloc_hint, a, size);
         if (al) {
             int shared = 0; /* a word other blocks read too (sim_par_claim) */
             if (c->par && sp == SIM_SPACE_GLOBAL) {
@@ -1048,7 +1049,7 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
     if (sp == SIM_SPACE_GLOBAL) {
         if (minmax)
             WARP_MINMAX();
-        sim_alloc *al = find_alloc(c->s, addr[l0], size);
+        sim_alloc *al = find_alloc(c->s, &c->alloc_hint, addr[l0], size);
         if (!al)
             return 0;
         const uint64_t lo = al->base, span = al->size - size; /* size <= al->size */
@@ -1068,8 +1069,12 @@ int sim_mem_warp(sim_ctx *c, unsigned base, uint32_t em, int space, const uint64
             if (halted)
                 return 0; /* sim_mem reports it */
         }
-        if (c->grace)
-            grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
+        if (c->grace) {
+            if (half == 3 && gl == UINT32_MAX) /* two half-warp rows */
+                grace_rows(c, al, base, addr[0], addr[16], addr, size, kind, in);
+            else
+                grace_lanes(c, al, base, gl, addr, 0, size, kind, in);
+        }
         if (half) {
             /* two half-warps, each one range or one address (shared_halves' patterns and
              * two unit-stride rows): the initcheck bits of the two ranges (a load with a
@@ -1241,7 +1246,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
     const uint64_t n = 32 * (uint64_t)size;
     if ((a & (size - 1)) != 0 || a > UINT64_MAX - n)
         return NULL; /* misaligned, or the range wraps: sim_mem_warp and sim_mem decide */
-    sim_alloc *al = find_alloc(c->s, a, n);
+    sim_alloc *al = find_alloc(c->s, &c->alloc_hint, a, n);
     if (!al)
         return NULL;
     const uint64_t o = a - al->base;
@@ -1258,7 +1263,7 @@ unsigned char *sim_global_row(sim_ctx *c, unsigned base, uint64_t a, unsigned si
             return NULL; /* a byte never written: the per-lane loop reports it */
     }
     if (c->grace)
-        grace_lanes(c, al, base, UINT32_MAX, NULL, a, size, kind, in);
+        grace_rows(c, al, base, a, a + 16 * (uint64_t)size, NULL, size, kind, in);
     if (c->trace_mem)
         mreq_row(c, base, SIM_SPACE_GLOBAL, a, size, kind, in);
     return al->data + o;

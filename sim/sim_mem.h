@@ -1,7 +1,8 @@
 /* sim_mem.h — private to sim/: what the memory paths (sim_mem.c) inline from the
  * checkers and the trace, as static inline functions so that each access costs what it
  * did in one file: the racecheck shadows and their per-access check (race_one,
- * race_word), the global-memory race detector's common case (grace_lanes), and the
+ * race_word), the global-memory race detector's common case (grace_lanes, and grace_rows
+ * for a warp's one or two unit-stride rows: one pass over the request's words), and the
  * trace's memory-request gathering (mreq_*); with the declarations that sim_mem.c,
  * sim_race.c, sim_initcheck.c, sim_trace.c, sim_barrier.c and sim.c share.
  *
@@ -440,6 +441,107 @@ grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint
         }
         sim_grace_check_sh(c, sh, base + l, al, a, size, op, in);
     }
+}
+
+/* Whether each of the n words from g passes grace_lanes' common-case test for a plain
+ * load (op 0) or store (op 1) by warp `warp` of the block whose records say key: first
+ * whether any record is live at all (a load: a store; a store: a store or a read),
+ * branch-free, then grace_lanes' own test. */
+static inline __attribute__((always_inline)) int
+grace_words_quiet(const sim_gword *g, unsigned n, uint32_t key, uint32_t tag, unsigned warp, int op)
+{
+    unsigned live = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+        live |= (wb >> 23 == tag) & (wb != 0);
+        if (op == 1)
+            live |= (rb >> 23 == tag) & (rb != 0);
+    }
+    if (!live)
+        return 1;
+    unsigned slow = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+        const unsigned w_quiet = (wb >> 23 != tag) | (wb == 0) |
+                                 ((wb == key) & (g[i].w.tid / 32u == warp)) |
+                                 (op == 0 && ((g[i].w.bits >> 4) & 3) == 2);
+        const unsigned r_quiet = (rb >> 23 != tag) | (rb == 0) | (rb == key);
+        const unsigned fast =
+            w_quiet & (op == 0 || (r_quiet & ((rb != key) | (g[i].r.tid / 32u == warp))));
+        slow |= fast ^ 1u;
+    }
+    return !slow;
+}
+
+/* grace_lanes' common-case records of the n words from g (`per` words a lane, word i by
+ * thread t0 + i / per), y the record but for its thread. */
+static inline __attribute__((always_inline)) void grace_words_record(sim_gword *g, unsigned n,
+                                                                     unsigned per, uint32_t key,
+                                                                     uint32_t tag, sim_gacc y,
+                                                                     unsigned t0, int op)
+{
+    for (unsigned i = 0; i < n; i++) {
+        y.tid = (uint16_t)(t0 + i / per);
+        if (op == 0) {
+            const uint32_t rb = g[i].r.block;
+            if (rb >> 23 != tag || rb == 0 || rb == key)
+                g[i].r = y;
+        } else {
+            g[i].w = y;
+            g[i].r.block = 0;
+        }
+    }
+}
+
+/* grace_rows' test and records for n words a half-warp (n constant in each caller's
+ * form). Returns 0, nothing recorded, when a word needs sim_grace_check_sh. */
+static inline __attribute__((always_inline)) int grace_halves_words(sim_gword *g0, sim_gword *g16,
+                                                                    unsigned n, uint32_t key,
+                                                                    uint32_t tag, unsigned base,
+                                                                    sim_gacc y, int op)
+{
+    if (!grace_words_quiet(g0, n, key, tag, base / 32, op) ||
+        !grace_words_quiet(g16, n, key, tag, base / 32, op))
+        return 0;
+    grace_words_record(g0, n, n / 16, key, tag, y, base, op);
+    grace_words_record(g16, n, n / 16, key, tag, y, base + 16, op);
+    return 1;
+}
+
+/* grace_lanes for a full warp's request of two unit-stride half-warp rows (lane l's
+ * access at a0 + l * size for l < 16, at a16 + (l - 16) * size for the others; a16 =
+ * a0 + 16 size: one unit-stride row) whose words are distinct: the common case tested
+ * over all the request's words, then their records, which is what grace_lanes' lane by
+ * lane loop does since no word is two lanes'; anything else (a word that needs
+ * sim_grace_check_sh, rows that overlap) through grace_lanes, with the lanes' addresses
+ * addr (or NULL for one row). */
+static inline __attribute__((always_inline)) void
+grace_rows(sim_ctx *c, sim_alloc *al, unsigned base, uint64_t a0, uint64_t a16,
+           const uint64_t *addr, unsigned size, int op, const ptx_insn *in)
+{
+    sim_gword *const sh = __atomic_load_n(&al->gsh_launch, __ATOMIC_ACQUIRE) == c->s->launches
+                              ? al->gsh
+                              : sim_grace_shadow(c, al);
+    if (!sh)
+        return;
+    const uint64_t o0 = a0 - al->base, o16 = a16 - al->base, half = 16 * (uint64_t)size;
+    if ((op == 0 || op == 1) && !(in->flags & PTX_F_VOLATILE) && (size == 4 || size == 8) &&
+        ((o0 | o16) & (size - 1)) == 0 && (o0 + half <= o16 || o16 + half <= o0)) {
+        const sim_gacc y = {.block = GRACE_KEY(c),
+                            .pc = (int32_t)(in - c->code),
+                            .epoch = (uint16_t)c->epoch,
+                            .rel = c->grace->rel_count[c->block_linear],
+                            .bits = (uint8_t)(0xf | op << 4)};
+        sim_gword *const g0 = &sh[o0 >> 2], *const g16 = &sh[o16 >> 2];
+        const uint32_t key = y.block, tag = c->grace->tag;
+        /* the word count constant in each form: the loops unrolled */
+        if (size == 4 ? (op == 0 ? grace_halves_words(g0, g16, 16, key, tag, base, y, 0)
+                                 : grace_halves_words(g0, g16, 16, key, tag, base, y, 1))
+                      : (op == 0 ? grace_halves_words(g0, g16, 32, key, tag, base, y, 0)
+                                 : grace_halves_words(g0, g16, 32, key, tag, base, y, 1)))
+            return;
+    }
+    grace_lanes(c, al, base, UINT32_MAX, addr, a0, size, op, in);
 }
 
 /* grace_lanes for one thread's access. */

@@ -57,7 +57,8 @@ struct par_range {
 };
 
 struct par_log {
-    struct par_range *r;
+    _Alignas(128) struct par_range *r; /* a cache line pair of its own: written by its
+                                          worker alone */
     size_t n, cap;
     int nomem;
 };
@@ -122,7 +123,9 @@ sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
     p->orig = calloc((size_t)s->nallocs + 1, sizeof *p->orig);
     p->zline = calloc((size_t)s->nallocs + 1, sizeof *p->zline);
     p->line = calloc((size_t)s->nallocs + 1, sizeof *p->line);
-    p->logs = calloc(nworkers, sizeof *p->logs);
+    p->logs = aligned_alloc(_Alignof(struct par_log), nworkers * sizeof *p->logs);
+    if (p->logs)
+        memset(p->logs, 0, nworkers * sizeof *p->logs);
     if (!p->own || !p->orig || !p->zline || !p->line || !p->logs ||
         pthread_mutex_init(&p->lock, NULL) != 0) {
         free(p->own);
@@ -201,12 +204,12 @@ static uint32_t *own_of(sim_par *p, int ai)
     return o;
 }
 
-/* Records that worker w claimed word k of allocation ai for writing. */
-static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
+/* Records that worker w claimed words [k0, k1) of allocation ai for writing. */
+static void log_words(sim_par *p, unsigned w, int ai, uint64_t k0, uint64_t k1)
 {
     struct par_log *L = &p->logs[w];
-    if (L->n && L->r[L->n - 1].ai == ai && L->r[L->n - 1].w1 == k) {
-        L->r[L->n - 1].w1 = k + 1;
+    if (L->n && L->r[L->n - 1].ai == ai && L->r[L->n - 1].w1 == k0) {
+        L->r[L->n - 1].w1 = k1;
         return;
     }
     if (L->n == L->cap) {
@@ -220,7 +223,7 @@ static void log_word(sim_par *p, unsigned w, int ai, uint64_t k)
         L->r = r;
         L->cap = cap;
     }
-    L->r[L->n++] = (struct par_range){ai, k, k + 1};
+    L->r[L->n++] = (struct par_range){ai, k0, k1};
 }
 
 /* Saves the bytes of words [k0, k1) of allocation ai (al) before their first write and
@@ -235,8 +238,7 @@ static void first_write(sim_par *p, unsigned w, int ai, const sim_alloc *al, uin
         p->zline[ai][k0 / LINE_WORDS] = 1;
     else
         memcpy(p->orig[ai] + b0, al->data + b0, b1 - b0);
-    for (uint64_t k = k0; k < k1; k++)
-        log_word(p, w, ai, k);
+    log_words(p, w, ai, k0, k1);
 }
 
 /* Whether bytes [o, o+n) of al are all marked written in the initcheck bitmap. */
@@ -437,31 +439,73 @@ uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint6
     return shared;
 }
 
+/* Sets the initcheck bits of the bytes worker w's blocks wrote. Runs beside the other
+ * workers' commits: a line written whole is one block's, so its 16 bitmap bytes are this
+ * worker's alone (runs of such lines set with one memset); a word's 4 bits share a
+ * bitmap byte with the word beside it, which another worker may have written, so they
+ * are set with an atomic or. */
+static void commit_log(sim_par *p, unsigned w)
+{
+    for (size_t i = 0; i < p->logs[w].n; i++) {
+        const struct par_range *r = &p->logs[w].r[i];
+        sim_alloc *const al = &p->s->allocs[r->ai];
+        const uint32_t *const own = p->own[r->ai], *const line = p->line[r->ai];
+        for (uint64_t k = r->w0; k < r->w1;) {
+            if (k % LINE_WORDS == 0) {
+                uint64_t e = k; /* the run of whole lines from k written whole */
+                while (e + LINE_WORDS <= r->w1 && line[e / LINE_WORDS] != LINE_SPLIT &&
+                       PAR_KIND(line[e / LINE_WORDS]) == PAR_W)
+                    e += LINE_WORDS;
+                if (e > k) {
+                    memset(al->written + 4 * k / 8, 0xff, 4 * (e - k) / 8);
+                    k = e;
+                    continue;
+                }
+            }
+            const uint32_t l = line[k / LINE_WORDS];
+            const unsigned m = l != LINE_SPLIT && PAR_KIND(l) == PAR_W ? 0xfu : PAR_MASK(own[k]);
+            if (m)
+                __atomic_fetch_or(&al->written[(4 * k) >> 3], (unsigned char)(m << ((4 * k) & 7)),
+                                  __ATOMIC_RELAXED);
+            k++;
+        }
+    }
+}
+
+struct commit_arg {
+    sim_par *p;
+    unsigned w;
+};
+
+static void *commit_run(void *arg)
+{
+    const struct commit_arg *a = arg;
+    commit_log(a->p, a->w);
+    return NULL;
+}
+
 void sim_par_commit(sim_par *p)
 {
     if (!p->init)
         return;
-    for (unsigned w = 0; w < p->nworkers; w++)
-        for (size_t i = 0; i < p->logs[w].n; i++) {
-            const struct par_range *r = &p->logs[w].r[i];
-            sim_alloc *const al = &p->s->allocs[r->ai];
-            const uint32_t *const own = p->own[r->ai], *const line = p->line[r->ai];
-            for (uint64_t k = r->w0; k < r->w1;) {
-                const uint32_t l = line[k / LINE_WORDS];
-                if (k % LINE_WORDS == 0 && k + LINE_WORDS <= r->w1 && l != LINE_SPLIT &&
-                    PAR_KIND(l) == PAR_W) {
-                    memset(al->written + 4 * k / 8, 0xff, 4 * LINE_WORDS / 8); /* the line */
-                    k += LINE_WORDS;
-                    continue;
-                }
-                const unsigned m =
-                    l != LINE_SPLIT && PAR_KIND(l) == PAR_W ? 0xfu : PAR_MASK(own[k]);
-                for (unsigned b = 0; b < 4; b++)
-                    if ((m >> b) & 1)
-                        al->written[(4 * k + b) >> 3] |= (unsigned char)(1u << ((4 * k + b) & 7));
-                k++;
-            }
-        }
+    /* the workers' logs at once, one thread each (where a thread cannot be made, here):
+     * the launch's whole output is committed, a serial tail of the run otherwise */
+    enum { MAX_COMMIT = 256 };
+    pthread_t th[MAX_COMMIT];
+    struct commit_arg args[MAX_COMMIT];
+    int started[MAX_COMMIT] = {0};
+    const unsigned n = p->nworkers < MAX_COMMIT ? p->nworkers : MAX_COMMIT;
+    for (unsigned w = 1; w < n; w++) {
+        args[w] = (struct commit_arg){p, w};
+        started[w] = pthread_create(&th[w], NULL, commit_run, &args[w]) == 0;
+    }
+    commit_log(p, 0);
+    for (unsigned w = 1; w < p->nworkers; w++) {
+        if (w < n && started[w])
+            pthread_join(th[w], NULL);
+        else
+            commit_log(p, w);
+    }
 }
 
 void sim_par_rollback(sim_par *p)

@@ -104,6 +104,52 @@ START_TEST(test_atomic_on_unwritten_shared_word_is_an_uninitialised_read)
 }
 END_TEST
 
+/* ------------------------------------------------- global-memory races, half-warp rows */
+
+/* grace_halves.cu: each warp stores 32 words as two half-warp rows with a gap between
+ * them (words 0-15 and 32-47), the global race detector's one-pass form
+ * (sim_mem.h grace_rows). Without a barrier warp 1's store overwrites warp 0's: one
+ * write-after-write finding per lane of warp 1, the first naming thread 32 and thread 0;
+ * with barriers between them nothing is reported and every thread reads warp 1's 2.0,
+ * also after the records of the first store (live, another warp's) sent the second
+ * through the per-lane checks. */
+START_TEST(test_global_half_warp_rows_race_and_barrier)
+{
+    ptx_module_t *m = fixture_load("grace_halves", _i);
+    for (int sync = 0; sync < 2; sync++) {
+        sim_t *s = sim_new(NULL);
+        uint64_t dbuf = fixture_upload(s, NULL, 64 * 4, "buf"),
+                 dout = fixture_upload(s, NULL, 64 * 4, "out");
+        void *params[] = {&dbuf, &dout, &sync};
+        unsigned grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+        sim_result r;
+        ck_assert_int_eq(sim_launch(s, m, "store_halves", grid, block, 0, params, &r), SIM_OK);
+        const sim_finding *f = find(&r, SIM_FIND_GLOBAL_RACE);
+        if (sync) {
+            if (f)
+                dump(&r);
+            ck_assert_ptr_null(f);
+            float out[64];
+            ck_assert_int_eq(sim_memcpy_dtoh(s, out, dout, sizeof out), SIM_OK);
+            for (int t = 0; t < 64; t++)
+                ck_assert_float_eq(out[t], 2.0f);
+        } else {
+            if (!f)
+                dump(&r);
+            ck_assert_ptr_nonnull(f);
+            ck_assert_int_eq(f->hazard, SIM_HAZ_WAW);
+            ck_assert_uint_eq(f->access.thread[0], 32);
+            ck_assert_uint_eq(f->other.thread[0], 0);
+            ck_assert_uint_eq(f->address % 256, 0); /* word 0 of buf */
+            ck_assert_uint_eq(f->count, 32);
+        }
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ racecheck */
 
 START_TEST(test_reverse_without_syncthreads_reports_race_naming_both_lines)
@@ -1137,6 +1183,7 @@ static Suite *suite(void)
     Suite *s = suite_create("sim_check");
     TCase *tc = tcase_create("checkers");
     tcase_add_loop_test(tc, test_reverse_without_syncthreads_reports_race_naming_both_lines, 0, 2);
+    tcase_add_loop_test(tc, test_global_half_warp_rows_race_and_barrier, 0, 2);
     tcase_add_loop_test(tc, test_reverse_with_syncthreads_reports_nothing, 0, 2);
     tcase_add_loop_test(tc, test_spin_deadlock_is_found_at_once_naming_each_warp, 0, 2);
     tcase_add_loop_test(tc, test_atomic_on_unwritten_shared_word_is_an_uninitialised_read, 0, 2);
