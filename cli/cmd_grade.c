@@ -513,7 +513,7 @@ int cmd_grade(int argc, char **argv)
      * --format junit, --seed N, --memory-limit SIZE, --jobs N. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
                *jobs = NULL;
-    int unsafe = 0;
+    int unsafe = 0, similarity = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
@@ -527,6 +527,10 @@ int cmd_grade(int argc, char **argv)
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
+            continue;
+        }
+        if (strcmp(a, "--similarity") == 0) {
+            similarity = 1;
             continue;
         }
         if (slot) {
@@ -554,8 +558,8 @@ int cmd_grade(int argc, char **argv)
                                "(gpulearn grade LESSON [FILE.cu] or "
                                "gpulearn grade LESSON --batch DIR)%s",
                                "");
-    if (out && !batch)
-        return cli_usage_error("--out goes with --batch%s", "");
+    if ((out || similarity) && !batch)
+        return cli_usage_error("%s goes with --batch", out ? "--out" : "--similarity");
     char why[256];
     const int njobs = gl_pool_workers(jobs, why, sizeof why);
     if (njobs < 0)
@@ -608,6 +612,11 @@ int cmd_grade(int argc, char **argv)
     }
     if (batch) {
         rc = grade_batch(&l, batch, out, &opts);
+        char prefix[PATH_MAX]; /* the copied-work report beside the grades */
+        if (similarity && rc != 2 && report_prefix(&l, batch, out, prefix, sizeof prefix) == 0) {
+            const int src = cmd_similar_batch(&l, batch, prefix);
+            rc = src ? src : rc;
+        }
         lesson_free(&l);
         return rc;
     }

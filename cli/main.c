@@ -30,6 +30,9 @@ static const char usage[] =
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
+    "                             [--similarity]\n"
+    "       gpulearn similar [LESSON] DIR [--top N] [--min-score PCT] [--max-common N]\n"
+    "                                     [--base FILE] [--html FILE] [--json]\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
     "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
@@ -61,6 +64,11 @@ static const char usage[] =
     "          Submissions compile and run in a Landlock sandbox: they read nothing but\n"
     "          themselves, the compilers and headers; a batch refuses to run without\n"
     "          one unless --unsafe-no-sandbox\n"
+    "  similar copied work among DIR's .cu submissions: pairs ranked by shared winnowed\n"
+    "          fingerprints of their normalised tokens (names, literals, comments and\n"
+    "          layout do not count; LESSON's starter and step code excluded, as --base\n"
+    "          FILE's), with the matching lines side by side; --html FILE writes the\n"
+    "          report as a page; grade --batch --similarity adds it to a batch\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
     "          says of the run holds (\"expect\"; on a GPU also at its \"gpu_launch\"),\n"
     "          the reference passes and the starter fails; --speed (GPU) times the\n"
@@ -282,6 +290,8 @@ static int dispatch(int argc, char **argv)
             return cmd_reset(argc - 2, argv + 2);
         if (strcmp(argv[1], "demo") == 0)
             return cmd_demo(argc - 2, argv + 2);
+        if (strcmp(argv[1], "similar") == 0)
+            return cmd_similar(argc - 2, argv + 2);
     }
     if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
         return cmd_tui_program(argc - 1, argv + 1);
