@@ -157,8 +157,8 @@ static void text_regions(FILE *f, const show *s, const gl_similar_report *r,
                  q->b_first, q->b_last);
         fit(cell, sizeof cell, ha, strlen(ha), COL);
         fprintf(f, "\n  %s%s%s | ", on(s, "\033[36m"), cell, on(s, "\033[0m"));
-        fit(cell, sizeof cell, hb, strlen(hb), COL);
-        fprintf(f, "%s%s%s\n", on(s, "\033[36m"), cell, on(s, "\033[0m"));
+        fprintf(f, "%s%s%s\n", on(s, "\033[36m"), fit_name(cell, sizeof cell, hb, COL),
+                on(s, "\033[0m"));
         const int la = q->a_last - q->a_first + 1, lb = q->b_last - q->b_first + 1;
         const int rows = la > lb ? la : lb;
         for (int i = 0; i < rows && i < TERM_REGION_ROWS; i++) {
@@ -171,8 +171,11 @@ static void text_regions(FILE *f, const show *s, const gl_similar_report *r,
                 const char *t = line_of(d, side ? sb : sa, side ? nb : na, line, &len);
                 if (line <= last) {
                     fit(cell, sizeof cell, t, len, TEXT);
+                    if (side) /* the right column: no trailing spaces */
+                        for (char *e = cell + strlen(cell); e > cell && e[-1] == ' ';)
+                            *--e = '\0';
                     fprintf(f, "%s%5d%s %s", on(s, "\033[33m"), line, on(s, "\033[0m"), cell);
-                } else {
+                } else if (!side) {
                     fprintf(f, "%*s", COL, "");
                 }
                 fputs(side ? "\n" : " | ", f);

@@ -730,7 +730,21 @@ int similar_regions(const gl_similar_report *r, gl_similar_pair *p)
     }
     free(ua), free(ub);
     qsort(t, kept, sizeof *t, cmp_region_pos);
-    p->regions = t, p->nregions = (int)kept;
+    /* tiles apart only by the base's tokens or a changed token, on lines that touch in
+     * both files, are one region */
+    size_t m = 0;
+    for (size_t i = 0; i < kept; i++) {
+        gl_similar_region *prev = m ? &t[m - 1] : NULL;
+        if (prev && t[i].a_first <= prev->a_last + 1 && t[i].a_first >= prev->a_first &&
+            t[i].b_first <= prev->b_last + 1 && t[i].b_first >= prev->b_first) {
+            prev->a_last = t[i].a_last > prev->a_last ? t[i].a_last : prev->a_last;
+            prev->b_last = t[i].b_last > prev->b_last ? t[i].b_last : prev->b_last;
+            prev->ntoks += t[i].ntoks;
+        } else {
+            t[m++] = t[i];
+        }
+    }
+    p->regions = t, p->nregions = (int)m;
     return 0;
 }
 

@@ -99,9 +99,10 @@ typedef struct gl_similar_doc {
     unsigned char *based; /* per token: 1 when a k-gram of the base covers it */
 } gl_similar_doc;
 
-/* A run of identical normalised tokens in both files of a pair: a matching region. */
+/* A matching region of a pair: runs of identical normalised tokens in both files (tiles),
+ * those whose lines touch in both files merged. */
 typedef struct gl_similar_region {
-    int a_tok, b_tok, ntoks;                 /* first token in each file, tokens */
+    int a_tok, b_tok, ntoks;                 /* first token in each file, tokens matched */
     int a_first, a_last, b_first, b_last;    /* 1-based line ranges it covers */
 } gl_similar_region;
 
@@ -145,8 +146,8 @@ gl_status similar_compare(const gl_similar_opts *o, gl_similar_report *r, gl_err
 
 /* The matching regions of pair p (greedy string tiling seeded at the shared fingerprints:
  * each seed is extended over equal tokens not covered by the base; the longest tiles
- * taken first, none overlapping another): fills p->regions and p->matched. 0, or -1
- * when out of memory. */
+ * taken first, none overlapping another; tiles on touching lines merged): fills
+ * p->regions and p->matched. 0, or -1 when out of memory. */
 int similar_regions(const gl_similar_report *r, gl_similar_pair *p);
 
 /* Frees what similar_compare allocated. */
