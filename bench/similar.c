@@ -105,8 +105,8 @@ int main(void)
         char *end;
         const long v = strtol(env, &end, 10);
         if (*end || v < 1 || v > MAX_RUNS) {
-            fprintf(stderr, "bench/similar: BENCH_RUNS=%s: a number of runs from 1 to %d\n",
-                    env, MAX_RUNS);
+            fprintf(stderr, "bench/similar: BENCH_RUNS=%s: a number of runs from 1 to %d\n", env,
+                    MAX_RUNS);
             return 2;
         }
         runs = (int)v;
@@ -144,8 +144,7 @@ int main(void)
             fail = 2;
             break;
         }
-        char *argv[] = {(char *)gpulearn, "similar", "9", dir, "--top", "50", "--html", html,
-                        NULL};
+        char *argv[] = {(char *)gpulearn, "similar", "9", dir, "--top", "50", "--html", html, NULL};
         double t[MAX_RUNS], rss[MAX_RUNS];
         for (int i = 0; i < runs; i++) {
             long kb = 0;

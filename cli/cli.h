@@ -47,9 +47,9 @@ int cmd_run_program(int argc, char **argv);
 int cmd_tui_program(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-int cmd_lint(int argc, char **argv);  /* cmd_lint.c */
-int cmd_reset(int argc, char **argv); /* cmd_reset.c */
-int cmd_demo(int argc, char **argv);  /* cmd_demo.c: the TUI in demo mode (tui_run) */
+int cmd_lint(int argc, char **argv);    /* cmd_lint.c */
+int cmd_reset(int argc, char **argv);   /* cmd_reset.c */
+int cmd_demo(int argc, char **argv);    /* cmd_demo.c: the TUI in demo mode (tui_run) */
 int cmd_similar(int argc, char **argv); /* cmd_similar.c: copied work (runtime/similar.h) */
 /* grade --batch --similarity: the similarity report of dir's submissions with lesson l's
  * files as the base, on stdout and in PREFIX-similar.html and PREFIX-similar.json

@@ -21,9 +21,9 @@
 
 /* How the report is shown. */
 typedef struct show {
-    int top;          /* pairs shown, with their regions */
-    double min_score; /* 0..1: pairs below are not shown */
-    int colour;       /* the terminal takes escape sequences */
+    int top;            /* pairs shown, with their regions */
+    double min_score;   /* 0..1: pairs below are not shown */
+    int colour;         /* the terminal takes escape sequences */
     const char *lesson; /* the lesson whose files are the base, or NULL */
     const char *dir;
 } show;
@@ -204,8 +204,7 @@ static void text_report(FILE *f, const show *s, const gl_similar_report *r, int 
     for (int d = 0; d < r->ndocs; d++)
         compared += !r->docs[d].skipped;
     fprintf(f, "%ssimilar submissions in %s%s: %d compared\n", on(s, "\033[1m"),
-            fit_name(name, sizeof name, s->dir, 40),
-            on(s, "\033[0m"), compared);
+            fit_name(name, sizeof name, s->dir, 40), on(s, "\033[0m"), compared);
     if (s->lesson)
         fprintf(f, "the code of lesson %s's starter and steps excluded; ", s->lesson);
     else
@@ -237,10 +236,10 @@ static void text_report(FILE *f, const show *s, const gl_similar_report *r, int 
         const gl_similar_pair *p = &r->pairs[i];
         fit_name(name, sizeof name, r->docs[p->a].name, 24);
         fit_name(name2, sizeof name2, r->docs[p->b].name, 24);
-        fprintf(f, "\n%s%d. %s and %s%s\n   %.0f%%: %d of %d fingerprints shared; %d tokens in "
-                   "%d region%s\n",
-                on(s, "\033[1m"), i + 1, name, name2, on(s, "\033[0m"), p->score * 100,
-                p->shared,
+        fprintf(f,
+                "\n%s%d. %s and %s%s\n   %.0f%%: %d of %d fingerprints shared; %d tokens in "
+                "%d region%s\n",
+                on(s, "\033[1m"), i + 1, name, name2, on(s, "\033[0m"), p->score * 100, p->shared,
                 r->docs[p->a].nhashes < r->docs[p->b].nhashes ? r->docs[p->a].nhashes
                                                               : r->docs[p->b].nhashes,
                 p->matched, p->nregions, p->nregions == 1 ? "" : "s");
@@ -306,8 +305,7 @@ static void html_side(FILE *f, const gl_similar_doc *d, int first, int last, int
 
 static void html_report(FILE *f, const show *s, const gl_similar_report *r, int nshown)
 {
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>gpulearn similar: ",
-          f);
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>gpulearn similar: ", f);
     html_str(f, s->dir);
     fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:1em 2em}\n"
           "table{border-collapse:collapse}td,th{padding:2px 8px;vertical-align:top}\n"
@@ -320,8 +318,9 @@ static void html_report(FILE *f, const show *s, const gl_similar_report *r, int 
     int compared = 0;
     for (int d = 0; d < r->ndocs; d++)
         compared += !r->docs[d].skipped;
-    fprintf(f, "</h1>\n<p>%d submissions compared by winnowed fingerprints of their "
-               "normalised tokens (k = %d tokens, window %d). ",
+    fprintf(f,
+            "</h1>\n<p>%d submissions compared by winnowed fingerprints of their "
+            "normalised tokens (k = %d tokens, window %d). ",
             compared, GL_SIMILAR_K, GL_SIMILAR_W);
     if (s->lesson) {
         fputs("The code of lesson ", f);
@@ -423,8 +422,10 @@ static cJSON *json_report(const show *s, const gl_similar_report *r, int nshown)
         for (int g = 0; g < p->nregions; g++) {
             const gl_similar_region *q = &p->regions[g];
             cJSON *x = cJSON_CreateObject();
-            cJSON_AddItemToObject(x, "a_lines", cJSON_CreateIntArray((int[]){q->a_first, q->a_last}, 2));
-            cJSON_AddItemToObject(x, "b_lines", cJSON_CreateIntArray((int[]){q->b_first, q->b_last}, 2));
+            cJSON_AddItemToObject(x, "a_lines",
+                                  cJSON_CreateIntArray((int[]){q->a_first, q->a_last}, 2));
+            cJSON_AddItemToObject(x, "b_lines",
+                                  cJSON_CreateIntArray((int[]){q->b_first, q->b_last}, 2));
             cJSON_AddNumberToObject(x, "tokens", q->ntoks);
             cJSON_AddItemToArray(rs, x);
         }
@@ -570,8 +571,7 @@ int cmd_similar(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--top")) {
             if (parse_int(v, 1, 1000000, &top))
-                return cli_usage_error("--top must be a whole number of at least 1, not '%s'",
-                                       v);
+                return cli_usage_error("--top must be a whole number of at least 1, not '%s'", v);
         } else if (!strcmp(a, "--min-score")) {
             if (parse_int(v, 0, 100, &min_score))
                 return cli_usage_error("--min-score must be a percentage from 0 to 100, not "
@@ -607,8 +607,11 @@ int cmd_similar(int argc, char **argv)
     if (npos == 2 && (rc = cli_exercise_lesson(pos[0], "compare", &l)) != 0)
         return rc;
     const char *dir = pos[npos - 1];
-    show s = {.top = (int)top, .min_score = (double)min_score / 100, .colour = colour_ok(),
-              .lesson = npos == 2 ? l.label : NULL, .dir = dir};
+    show s = {.top = (int)top,
+              .min_score = (double)min_score / 100,
+              .colour = colour_ok(),
+              .lesson = npos == 2 ? l.label : NULL,
+              .dir = dir};
     gl_similar_report r;
     int nshown = 0;
     rc = compare(npos == 2 ? &l : NULL, base, nbase, dir, (int)max_common, &s, &r, &nshown);

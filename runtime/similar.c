@@ -16,24 +16,22 @@
  * that kernels call. Sorted (strcmp): bsearch. Any identifier starting with "__",
  * "atomic" or "cuda" is kept too (is_kept). */
 static const char *const kept_words[] = {
-    "asm",         "auto",         "blockDim",   "blockIdx",    "bool",      "break",
-    "case",        "catch",        "ceil",       "ceilf",       "char",      "class",
-    "const",       "constexpr",    "continue",   "cos",         "cosf",      "default",
-    "defined",     "delete",       "dim3",       "do",          "double",    "double2",
-    "else",        "enum",         "exp",        "expf",        "extern",    "fabs",
-    "fabsf",       "false",        "float",      "float2",      "float3",    "float4",
-    "floor",       "floorf",       "fmax",       "fmaxf",       "fmin",      "fminf",
-    "for",         "goto",         "gridDim",    "half",        "half2",     "if",
-    "inline",      "int",          "int2",       "int3",        "int4",      "log",
-    "logf",        "long",         "malloc",     "max",         "memcpy",    "memset",
-    "min",         "namespace",    "new",        "nullptr",     "operator",  "pow",
-    "powf",        "printf",       "private",    "public",      "register",  "restrict",
-    "return",      "rsqrtf",       "short",      "signed",      "sin",       "sinf",
-    "size_t",      "sizeof",       "sqrt",       "sqrtf",       "static",    "static_cast",
-    "std",         "struct",       "switch",     "tanh",        "tanhf",     "template",
-    "this",        "threadIdx",    "throw",      "true",        "try",       "typedef",
-    "typename",    "uint2",        "uint4",      "union",       "unsigned",  "using",
-    "void",        "volatile",     "warpSize",   "while",
+    "asm",       "auto",     "blockDim", "blockIdx", "bool",    "break",     "case",
+    "catch",     "ceil",     "ceilf",    "char",     "class",   "const",     "constexpr",
+    "continue",  "cos",      "cosf",     "default",  "defined", "delete",    "dim3",
+    "do",        "double",   "double2",  "else",     "enum",    "exp",       "expf",
+    "extern",    "fabs",     "fabsf",    "false",    "float",   "float2",    "float3",
+    "float4",    "floor",    "floorf",   "fmax",     "fmaxf",   "fmin",      "fminf",
+    "for",       "goto",     "gridDim",  "half",     "half2",   "if",        "inline",
+    "int",       "int2",     "int3",     "int4",     "log",     "logf",      "long",
+    "malloc",    "max",      "memcpy",   "memset",   "min",     "namespace", "new",
+    "nullptr",   "operator", "pow",      "powf",     "printf",  "private",   "public",
+    "register",  "restrict", "return",   "rsqrtf",   "short",   "signed",    "sin",
+    "sinf",      "size_t",   "sizeof",   "sqrt",     "sqrtf",   "static",    "static_cast",
+    "std",       "struct",   "switch",   "tanh",     "tanhf",   "template",  "this",
+    "threadIdx", "throw",    "true",     "try",      "typedef", "typename",  "uint2",
+    "uint4",     "union",    "unsigned", "using",    "void",    "volatile",  "warpSize",
+    "while",
 };
 
 static int cmp_word(const void *key, const void *elem)
@@ -78,9 +76,9 @@ uint64_t similar_fnv1a(const char *s, size_t n)
     return h;
 }
 
-static const char *const class_names[] = {[GL_SIMILAR_IDENT] = "ID", [GL_SIMILAR_INT] = "INT",
-                                          [GL_SIMILAR_FLOAT] = "FLT", [GL_SIMILAR_STR] = "STR",
-                                          [GL_SIMILAR_CHAR] = "CHR", [GL_SIMILAR_HDR] = "HDR"};
+static const char *const class_names[] = {
+    [GL_SIMILAR_IDENT] = "ID", [GL_SIMILAR_INT] = "INT",  [GL_SIMILAR_FLOAT] = "FLT",
+    [GL_SIMILAR_STR] = "STR",  [GL_SIMILAR_CHAR] = "CHR", [GL_SIMILAR_HDR] = "HDR"};
 
 const char *similar_token_norm(const char *src, const gl_similar_token *t, char *buf, size_t n)
 {
@@ -116,8 +114,8 @@ static int emit(lexer *x, size_t start, uint32_t line, gl_similar_class cls)
         x->toks = t, x->cap = cap;
     }
     gl_similar_token *t = &x->toks[x->n++];
-    *t = (gl_similar_token){.off = (uint32_t)start, .len = (uint32_t)(x->i - start), .line = line,
-                            .cls = (uint8_t)cls};
+    *t = (gl_similar_token){
+        .off = (uint32_t)start, .len = (uint32_t)(x->i - start), .line = line, .cls = (uint8_t)cls};
     if (cls == GL_SIMILAR_KEEP && x->s[start] != '#') {
         t->id = similar_fnv1a(x->s + start, t->len);
     } else {
@@ -221,10 +219,9 @@ int similar_tokenize(const char *src, size_t len, gl_similar_token **out)
             const size_t n = x.i - start;
             const unsigned char q = at(&x, 0);
             /* an encoding prefix or R before a quote: a literal (C11 §6.4.5, C++ raw) */
-            const int prefix = n <= 3 && (q == '"' || q == '\'') &&
-                               strspn(src + start, "uUL8R") >= n &&
-                               (n == 1 || memcmp(src + start, "u8", 2) == 0 ||
-                                src[start + n - 1] == 'R');
+            const int prefix =
+                n <= 3 && (q == '"' || q == '\'') && strspn(src + start, "uUL8R") >= n &&
+                (n == 1 || memcmp(src + start, "u8", 2) == 0 || src[start + n - 1] == 'R');
             if (prefix && src[x.i - 1] == 'R' && q == '"') {
                 skip_raw(&x);
                 rc = emit(&x, start, line, GL_SIMILAR_STR);
@@ -232,8 +229,8 @@ int similar_tokenize(const char *src, size_t len, gl_similar_token **out)
                 skip_quoted(&x, (char)q);
                 rc = emit(&x, start, line, q == '"' ? GL_SIMILAR_STR : GL_SIMILAR_CHAR);
             } else {
-                rc = emit(&x, start, line, is_kept(src + start, n) ? GL_SIMILAR_KEEP
-                                                                   : GL_SIMILAR_IDENT);
+                rc = emit(&x, start, line,
+                          is_kept(src + start, n) ? GL_SIMILAR_KEEP : GL_SIMILAR_IDENT);
             }
         } else if ((unsigned)(c - '0') < 10u || (c == '.' && (unsigned)(at(&x, 1) - '0') < 10u)) {
             /* a preprocessing number (C11 §6.4.8): digits, letters, '.', '\'' and
@@ -484,7 +481,9 @@ static int drop_common(gl_similar_report *r, posting *ps, size_t nps, int max)
 gl_status similar_compare(const gl_similar_opts *o, gl_similar_report *r, gl_error *err)
 {
     memset(r, 0, sizeof *r);
-    r->max_common = o->max_common == 0 ? GL_SIMILAR_MAX_COMMON : o->max_common < 0 ? -1 : o->max_common;
+    r->max_common = o->max_common == 0  ? GL_SIMILAR_MAX_COMMON
+                    : o->max_common < 0 ? -1
+                                        : o->max_common;
     struct dirent **names = NULL;
     const int n = scandir(o->dir, &names, is_cu, by_name);
     if (n < 0)

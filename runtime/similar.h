@@ -84,8 +84,8 @@ int similar_winnow(const uint64_t *h, int n, int w, gl_similar_fp *out);
 
 /* One submission (or base file) as compared. */
 typedef struct gl_similar_doc {
-    char *name;  /* its file name in the folder, untrusted bytes */
-    char *text;  /* its bytes (NUL-terminated), len of them; NULL when skipped */
+    char *name; /* its file name in the folder, untrusted bytes */
+    char *text; /* its bytes (NUL-terminated), len of them; NULL when skipped */
     size_t len;
     char *skipped; /* why it was not compared, or NULL */
     gl_similar_token *toks;
@@ -102,24 +102,24 @@ typedef struct gl_similar_doc {
 /* A matching region of a pair: runs of identical normalised tokens in both files (tiles),
  * those whose lines touch in both files merged. */
 typedef struct gl_similar_region {
-    int a_tok, b_tok, ntoks;                 /* first token in each file, tokens matched */
-    int a_first, a_last, b_first, b_last;    /* 1-based line ranges it covers */
+    int a_tok, b_tok, ntoks;              /* first token in each file, tokens matched */
+    int a_first, a_last, b_first, b_last; /* 1-based line ranges it covers */
 } gl_similar_region;
 
 /* Two submissions and what they share. */
 typedef struct gl_similar_pair {
-    int a, b;      /* indexes into the report's docs, a < b */
-    int shared;    /* distinct fingerprint hashes both have */
-    double score;  /* shared / min(docs[a].nhashes, docs[b].nhashes), 0..1 */
-    int matched;   /* tokens in the regions (filled for the pairs regions were asked of) */
+    int a, b;     /* indexes into the report's docs, a < b */
+    int shared;   /* distinct fingerprint hashes both have */
+    double score; /* shared / min(docs[a].nhashes, docs[b].nhashes), 0..1 */
+    int matched;  /* tokens in the regions (filled for the pairs regions were asked of) */
     gl_similar_region *regions; /* in a's order; NULL until similar_regions */
     int nregions;
 } gl_similar_pair;
 
 /* What to compare. */
 typedef struct gl_similar_opts {
-    const char *dir;          /* the folder: every *.cu in it (not starting with '.') */
-    const char *const *base;  /* nbase files whose code is everyone's (the lesson's
+    const char *dir;         /* the folder: every *.cu in it (not starting with '.') */
+    const char *const *base; /* nbase files whose code is everyone's (the lesson's
                                  starter; read as trusted files, gl_read_file) */
     int nbase;
     int max_common; /* 0: GL_SIMILAR_MAX_COMMON; < 0: no limit */

@@ -27,8 +27,7 @@ static void normalised(const char *src, char *out, size_t n, char *lines, size_t
         snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? " " : "",
                  similar_token_norm(src, &t[i], buf, sizeof buf));
         if (lines)
-            snprintf(lines + strlen(lines), nl - strlen(lines), "%s%u", i ? " " : "",
-                     t[i].line);
+            snprintf(lines + strlen(lines), nl - strlen(lines), "%s%u", i ? " " : "", t[i].line);
     }
     free(t);
 }
@@ -162,8 +161,9 @@ START_TEST(test_compare_ranks_a_copy_and_removes_the_base)
                        "j++) s += v * j - s / 3; return s; }\n";
     char orig[1024], copy[1024];
     snprintf(orig, sizeof orig, "%s%s", starter, body);
-    snprintf(copy, sizeof copy, "// copied\n%s__device__ float g(float w) { float t = 0; "
-                                "for (int q = 0; q < 9; q++) t += w * q - t / 4; return t; }\n",
+    snprintf(copy, sizeof copy,
+             "// copied\n%s__device__ float g(float w) { float t = 0; "
+             "for (int q = 0; q < 9; q++) t += w * q - t / 4; return t; }\n",
              starter);
     put(dir, "a.cu", orig);
     put(dir, "b.cu", copy);
