@@ -71,15 +71,13 @@ static void fit(char *out, size_t n, const char *s, size_t len, int cols)
         int k = gl_utf8_next(p, &cp); /* valid: escaped above */
         if (k <= 0)
             k = 1;
-        const int w = cp_cols(cp);
-        if (used + w > cols - (p[k] ? 1 : 0) && p[k]) { /* no room for it and the '~' */
+        const int w = cp_cols(cp), more = p[k] != '\0';
+        if (used + w + more > cols) { /* no room for it (and the '~' after it): cut */
             while (used < cols - 1 && o + 1 < n)
                 out[o++] = ' ', used++;
             out[o++] = '~', used++;
             break;
         }
-        if (used + w > cols)
-            break;
         memcpy(out + o, p, (size_t)k);
         o += (size_t)k, used += w, p += k;
     }

@@ -56,6 +56,8 @@ for f in unrelated:
 # --- the copies rank first, with their scores; the starter alone scores nothing
 r = run("similar", "9", subs, "--json", "--top", "1000")
 check(r.returncode == 0, "similar 9 DIR --json exits 0", r.stderr)
+if r.returncode != 0:
+    sys.exit(1)
 rep = json.loads(r.stdout)
 pairs = [(p["a"], p["b"], p["shared"], round(p["score"], 4)) for p in rep["pairs"]]
 check(pairs[:3] == [("original.cu", "renamed.cu", 36, 1.0),
