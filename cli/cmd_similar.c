@@ -214,8 +214,8 @@ static void text_report(FILE *f, const show *s, const gl_similar_report *r, int 
         fputs("no passage ignored as common\n", f);
     for (int d = 0; d < r->ndocs; d++)
         if (r->docs[d].skipped) {
-            fprintf(f, "skipped %s: %s\n", fit_name(name, sizeof name, r->docs[d].name, 30),
-                    fit_name(name2, sizeof name2, r->docs[d].skipped, 40));
+            fprintf(f, "skipped %s:\n  %s\n", fit_name(name, sizeof name, r->docs[d].name, 70),
+                    fit_name(name2, sizeof name2, r->docs[d].skipped, 78));
         }
     if (nshown == 0) {
         fprintf(f, "\nno pair shares a passage of %d normalised tokens%s\n", GL_SIMILAR_K,

@@ -515,8 +515,10 @@ gl_status similar_compare(const gl_similar_opts *o, gl_similar_report *r, gl_err
         d->text = gl_read_submission(path, &d->len, &rerr);
         if (!d->text) {
             /* the reason without the path (which quotes the name again) */
-            const char *colon = strstr(rerr.msg, ": ");
-            snprintf(why, sizeof why, "%.150s", colon ? colon + 2 : rerr.msg);
+            const size_t pl = strlen(path);
+            const int named = strncmp(rerr.msg, path, pl) == 0 && rerr.msg[pl] == ':';
+            snprintf(why, sizeof why, "%.150s",
+                     named ? rerr.msg + pl + 1 + (rerr.msg[pl + 1] == ' ') : rerr.msg);
         } else if (d->len > GL_SIMILAR_MAX_BYTES || d->len > UINT32_MAX) {
             snprintf(why, sizeof why, "larger than %zu KiB, not a submission of one exercise",
                      GL_SIMILAR_MAX_BYTES >> 10);
