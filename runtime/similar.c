@@ -449,8 +449,8 @@ static gl_status base_hashes(const gl_similar_opts *o, uint64_t **out, int *nout
 }
 
 /* Removes from every document the fingerprints whose hash is in more than max documents
- * (sorted postings, one per document and hash), counts each document's distinct hashes
- * left and returns the number of hashes removed. */
+ * (max < 0: none) according to the sorted postings ps (one per document and hash).
+ * Returns the number of hashes removed, or -1 when out of memory. */
 static int drop_common(gl_similar_report *r, posting *ps, size_t nps, int max)
 {
     uint64_t *common = NULL;
@@ -460,8 +460,10 @@ static int drop_common(gl_similar_report *r, posting *ps, size_t nps, int max)
             ;
         if (max >= 0 && (int)(j - i) > max) {
             uint64_t *c = realloc(common, ((size_t)ncommon + 1) * sizeof *c);
-            if (!c)
-                break; /* kept: a report with them beats none */
+            if (!c) {
+                free(common);
+                return -1;
+            }
             common = c;
             common[ncommon++] = ps[i].hash;
         }
@@ -561,7 +563,10 @@ gl_status similar_compare(const gl_similar_opts *o, gl_similar_report *r, gl_err
     for (size_t i = 0; i < m; i++)
         if (u == 0 || ps[u - 1].hash != ps[i].hash || ps[u - 1].doc != ps[i].doc)
             ps[u++] = ps[i];
-    r->ncommon = drop_common(r, ps, u, r->max_common);
+    if ((r->ncommon = drop_common(r, ps, u, r->max_common)) < 0) {
+        free(ps);
+        return gl_fail(err, GL_ERR_NOMEM, "out of memory");
+    }
     /* each document's distinct hashes (the index has one posting per document and hash),
      * the common ones left out */
     for (size_t i = 0, j; i < u; i = j) {
