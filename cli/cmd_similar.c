@@ -172,11 +172,12 @@ static void text_regions(FILE *f, const show *s, const gl_similar_report *r,
                     if (side) /* the right column: no trailing spaces */
                         for (char *e = cell + strlen(cell); e > cell && e[-1] == ' ';)
                             *--e = '\0';
-                    fprintf(f, "%s%5d%s %s", on(s, "\033[33m"), line, on(s, "\033[0m"), cell);
+                    fprintf(f, "%s%s%5d%s %s", side ? " " : "", on(s, "\033[33m"), line,
+                            on(s, "\033[0m"), cell);
                 } else if (!side) {
                     fprintf(f, "%*s", COL, "");
                 }
-                fputs(side ? "\n" : " | ", f);
+                fputs(side ? "\n" : " |", f); /* no space at a line's end */
             }
         }
         if (rows > TERM_REGION_ROWS)
