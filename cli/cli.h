@@ -126,5 +126,10 @@ int cmd_reset(int argc, char **argv);     /* cmd_reset.c */
 int cmd_demo(int argc, char **argv);      /* cmd_demo.c: the TUI in demo mode (tui_run) */
 int cmd_classroom(int argc, char **argv); /* cmd_classroom.c: `classroom init` */
 int cmd_gradebook(int argc, char **argv); /* cmd_gradebook.c */
+int cmd_similar(int argc, char **argv);   /* cmd_similar.c: copied work (runtime/similar.h) */
+/* grade --batch --similarity: the similarity report of dir's submissions with lesson l's
+ * files as the base, on stdout and in PREFIX-similar.html and PREFIX-similar.json
+ * (cmd_similar.c); returns 0 or the exit code after the message. */
+int cmd_similar_batch(const gl_lesson *l, const char *dir, const char *prefix);
 
 #endif

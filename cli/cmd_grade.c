@@ -698,7 +698,7 @@ int cmd_grade(int argc, char **argv)
      * --format junit, --seed N, --memory-limit SIZE, --jobs N, --shard K/N. */
     const char *batch = NULL, *out = NULL, *format = NULL, *seed = NULL, *memory = NULL,
                *jobs = NULL, *report = NULL, *check = NULL, *shard = NULL;
-    int unsafe = 0;
+    int unsafe = 0, similarity = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
@@ -715,6 +715,10 @@ int cmd_grade(int argc, char **argv)
                                                                : NULL;
         if (strcmp(a, "--unsafe-no-sandbox") == 0) {
             unsafe = 1;
+            continue;
+        }
+        if (strcmp(a, "--similarity") == 0) {
+            similarity = 1;
             continue;
         }
         if (slot) {
@@ -742,8 +746,8 @@ int cmd_grade(int argc, char **argv)
                                "(gpulearn grade LESSON [FILE.cu] or "
                                "gpulearn grade LESSON --batch DIR)%s",
                                "");
-    if (out && !batch)
-        return cli_usage_error("--out goes with --batch%s", "");
+    if ((out || similarity) && !batch)
+        return cli_usage_error("%s goes with --batch", out ? "--out" : "--similarity");
     if (batch && (report || check))
         return cli_usage_error("%s grades one submission, not a --batch",
                                report ? "--report" : "--check");
@@ -754,6 +758,10 @@ int cmd_grade(int argc, char **argv)
         return cli_usage_error("--shard must be K/N, share K (0 to N-1, as Slurm's "
                                "SLURM_ARRAY_TASK_ID) of N (1 to 4096), not '%s'",
                                shard);
+    if (shard && similarity)
+        return cli_usage_error("--similarity compares the whole folder, not a share: run "
+                               "`gpulearn similar` once for the class%s",
+                               "");
     if (shard && !seed)
         return cli_usage_error("--shard needs --seed N: every share must grade with the "
                                "same random inputs for `grade merge` to join them%s",
@@ -810,6 +818,11 @@ int cmd_grade(int argc, char **argv)
     }
     if (batch) {
         rc = grade_batch(&l, batch, out, &opts, shard ? &sh : NULL);
+        char prefix[PATH_MAX]; /* the copied-work report beside the grades */
+        if (similarity && rc != 2 && report_prefix(&l, batch, out, prefix, sizeof prefix) == 0) {
+            const int src = cmd_similar_batch(&l, batch, prefix);
+            rc = src ? src : rc;
+        }
         lesson_free(&l);
         return rc;
     }

@@ -31,7 +31,7 @@ static const char usage[] =
     "       gpulearn grade LESSON [FILE.cu] --check NAME [--report FILE.json] [...]\n"
     "       gpulearn grade LESSON --batch DIR [--out PREFIX] [--backend sim|gpu] [--seed N]\n"
     "                             [--memory-limit SIZE] [--jobs N] [--unsafe-no-sandbox]\n"
-    "                             [--shard K/N]\n"
+    "                             [--shard K/N | --similarity]\n"
     "       gpulearn grade merge OUT PART... [--batch DIR] [--lesson LESSON] [--seed N]\n"
     "       gpulearn classroom init LESSON... [--out DIR] [--backend sim|gpu|auto] [--force]\n"
     "                               [--gpulearn-url URL] [--gpulearn-ref REF] [--runs-on L]\n"
@@ -39,6 +39,8 @@ static const char usage[] =
     "                             [--partition P] [--time T] [--seed N] [--out FOLDER]\n"
     "       gpulearn gradebook RESULTS... [--out FILE.csv] [--format plain|canvas|moodle]\n"
     "                          [--due LESSON=YYYY-MM-DDTHH:MMZ]...\n"
+    "       gpulearn similar [LESSON] DIR [--top N] [--min-score PCT] [--max-common N]\n"
+    "                                     [--base FILE] [--html FILE] [--json]\n"
     "       gpulearn lint [--speed] LESSON_DIR...\n"
     "       gpulearn reset LESSON [--yes]\n"
     "       gpulearn info [--backend auto|sim|gpu] [--json]\n"
@@ -86,6 +88,11 @@ static const char usage[] =
     "          --due) and missing; plain, Canvas or Moodle CSV, and FILE.json beside it\n"
     "  classroom slurm  write a Slurm job array that grades DIR in N shares (one a\n"
     "          task; --gpus: a GPU each) and a merge job after it (FOLDER/submit.sh)\n"
+    "  similar copied work among DIR's .cu submissions: pairs ranked by shared winnowed\n"
+    "          fingerprints of their normalised tokens (names, literals, comments and\n"
+    "          layout do not count; LESSON's starter and step code excluded, as --base\n"
+    "          FILE's), with the matching lines side by side; --html FILE writes the\n"
+    "          report as a page; grade --batch --similarity adds it to a batch\n"
     "  lint    check lesson folders: schema, files, every step runs and what its text\n"
     "          says of the run holds (\"expect\"; on a GPU also at its \"gpu_launch\"),\n"
     "          the reference passes and the starter fails; --speed (GPU) times the\n"
@@ -314,6 +321,8 @@ static int dispatch(int argc, char **argv)
             return cmd_classroom(argc - 2, argv + 2);
         if (strcmp(argv[1], "gradebook") == 0)
             return cmd_gradebook(argc - 2, argv + 2);
+        if (strcmp(argv[1], "similar") == 0)
+            return cmd_similar(argc - 2, argv + 2);
     }
     if (argc >= 2 && cmd_run_is_program(argc - 1, argv + 1)) /* gpulearn PROG.cu */
         return cmd_tui_program(argc - 1, argv + 1);
