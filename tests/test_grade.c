@@ -332,10 +332,10 @@ START_TEST(test_batch_gives_each_submission_its_verdict)
     ck_assert_ptr_nonnull(strstr(text, "\npass_01_guard.cu,pass,"));
     ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,"));
     ck_assert_ptr_nonnull(strstr(text, "\nfail_22_compile_error.cu,fail,0,8,fail,not_run,not_run,"
-                                       "not_run,not_run,not_run,not_run,not_run,compiles\n"));
+                                       "not_run,not_run,not_run,not_run,not_run,compiles,0,8\n"));
     /* a kernel that never finishes: its checks were not run, and not passed */
     ck_assert_ptr_nonnull(strstr(text, "\nfail_20_endless_loop.cu,fail,1,8,pass,not_run,not_run,"
-                                       "not_run,not_run,not_run,fail,not_run,time_limit\n"));
+                                       "not_run,not_run,not_run,fail,not_run,time_limit,1,8\n"));
     int rows = 0;
     for (const char *p = text; *p; p++)
         rows += *p == '\n';
