@@ -286,96 +286,146 @@ enum {
     FH_TIDX,
 };
 
+/* ------------------------------------------------------------ the kernels' semantics
+ * Each full-warp kernel's semantics, written once (as Lua's luai_numadd): X(FH, N, EXPR)
+ * where EXPR is the lane's 64-bit result from its N sources a, b, c (64-bit register
+ * values: the 32-bit forms read the low halves), the shift amount sa and the constant k
+ * (struct sim_fops). The same expression is the C of the interpreter's vector kernels
+ * (exec_fh: a, b, c are sim_v64, two lanes at a time) and, through #EXPR, the text of the
+ * translating tier's generated C (jit.c: a, b, c are uint64_t, one lane). The operations
+ * that differ between the two are the primitives below, each with its vector form here
+ * and its one-lane form in SIM_FH_SCALAR (the text jit.c puts before its functions):
+ *   M32            the low 32 bits
+ *   MULU(a, b)     the 64-bit product of the low halves, unsigned (mul.wide.u32)
+ *   MULS(a, b)     ... signed (mul.wide.s32, PTX ISA §9.7.1.3)
+ *   SRA32(a, s)    the low half shifted right arithmetically by s, zero-extended
+ *   CMPU(a, OP, b) 1 or 0: the low halves compared unsigned (PTX ISA §9.7.6.2 setp)
+ *   CMPS(a, OP, b) ... signed
+ *   FOP(a, OP, b)  the f32 operation OP of the low halves, NaN canonical (canon32)
+ *   FFMA(a, b, c)  fma.rn.f32 of the low halves (fused: one rounding), NaN canonical
+ * FH_BCAST, FH_SREG and FH_TIDX have no row: they say where a value comes from (a
+ * kernel parameter, a special register, the thread index), not how it is computed. */
+#define SIM_FH_OPS(X)                                                                              \
+    X(FH_SETP32_EQ, 2, CMPU(a, ==, b))                                                             \
+    X(FH_SETP32_NE, 2, CMPU(a, !=, b))                                                             \
+    X(FH_SETP32_LT_S, 2, CMPS(a, <, b))                                                            \
+    X(FH_SETP32_LE_S, 2, CMPS(a, <=, b))                                                           \
+    X(FH_SETP32_GT_S, 2, CMPS(a, >, b))                                                            \
+    X(FH_SETP32_GE_S, 2, CMPS(a, >=, b))                                                           \
+    X(FH_SETP32_LT_U, 2, CMPU(a, <, b))                                                            \
+    X(FH_SETP32_LE_U, 2, CMPU(a, <=, b))                                                           \
+    X(FH_SETP32_GT_U, 2, CMPU(a, >, b))                                                            \
+    X(FH_SETP32_GE_U, 2, CMPU(a, >=, b))                                                           \
+    X(FH_ADD32, 2, (a + b) & M32)                                                                  \
+    X(FH_SUB32, 2, (a - b) & M32)                                                                  \
+    X(FH_AND32, 2, a &b &M32)                                                                      \
+    X(FH_OR32, 2, (a | b) & M32)                                                                   \
+    X(FH_XOR32, 2, (a ^ b) & M32)                                                                  \
+    X(FH_MULLO32, 2, MULU(a, b) & M32)                                                             \
+    X(FH_MADLO32, 3, (MULU(a, b) + c) & M32)                                                       \
+    X(FH_MULWIDE_U32, 2, MULU(a, b))                                                               \
+    X(FH_MADWIDE_U32, 3, MULU(a, b) + c)                                                           \
+    X(FH_MULWIDE_S32, 2, MULS(a, b))                                                               \
+    X(FH_MADWIDE_S32, 3, MULS(a, b) + c)                                                           \
+    X(FH_SHL32_I, 1, (a << sa) & M32)                                                              \
+    X(FH_SHR_U32_I, 1, (a & M32) >> sa)                                                            \
+    X(FH_SHR_S32_I, 1, SRA32(a, sa))                                                               \
+    X(FH_ZERO, 0, a & 0)                                                                           \
+    X(FH_FADD, 2, FOP(a, +, b))                                                                    \
+    X(FH_FSUB, 2, FOP(a, -, b))                                                                    \
+    X(FH_FMUL, 2, FOP(a, *, b))                                                                    \
+    X(FH_FFMA, 3, FFMA(a, b, c))                                                                   \
+    X(FH_ADD64, 2, a + b)                                                                          \
+    X(FH_SUB64, 2, a - b)                                                                          \
+    X(FH_AND64, 2, a &b)                                                                           \
+    X(FH_OR64, 2, a | b)                                                                           \
+    X(FH_XOR64, 2, a ^ b)                                                                          \
+    X(FH_SHL64_I, 1, a << sa)                                                                      \
+    X(FH_SHR_U64_I, 1, a >> sa)                                                                    \
+    X(FH_ADDK64, 1, a + k)                                                                         \
+    X(FH_MOV32, 1, a &M32)                                                                         \
+    X(FH_MOV64, 1, a)                                                                              \
+    X(FH_MOVP, 1, a & 1)
+
+/* The primitives' one-lane forms, as the text of C (a, b, c uint64_t; f32 and canon32 as
+ * exec.h's): what jit.c's generated source defines before its functions. */
+#define SIM_FH_SCALAR                                                                              \
+    "#define M32 UINT64_C(0xffffffff)\n"                                                           \
+    "#define MULU(a, b) ((uint64_t)(uint32_t)(a) * (uint32_t)(b))\n"                               \
+    "#define MULS(a, b) ((uint64_t)((int64_t)(int32_t)(a) * (int32_t)(b)))\n"                      \
+    "#define SRA32(a, s) ((uint64_t)(uint32_t)((int32_t)(a) >> (s)))\n"                            \
+    "#define CMPU(a, OP, b) ((uint64_t)((uint32_t)(a) OP (uint32_t)(b)))\n"                        \
+    "#define CMPS(a, OP, b) ((uint64_t)((int32_t)(a) OP (int32_t)(b)))\n"                          \
+    "#define FOP(a, OP, b) canon32(f32(a) OP f32(b))\n"                                            \
+    "#define FFMA(a, b, c) canon32(__builtin_fmaf(f32(a), f32(b), f32(c)))\n"
+
+/* The primitives' vector forms (two lanes of sim_v64 each; the 32-bit ones compute on
+ * the vector's 32-bit elements and clear the high halves, see sim_v64 above). */
+#define M32 0xffffffffu
+#if defined(__x86_64__) && defined(__SSE2__)
+/* pmuludq: SSE2 has no 64-bit multiply, and a 64-bit one would be three of these */
+#define MULU(a, b) ((sim_v64)_mm_mul_epu32((__m128i)(a), (__m128i)(b)))
+#else
+#define MULU(a, b) (((a)&M32) * ((b)&M32))
+#endif
+#define MULS(a, b) vmulwide_s(a, b)
+#define SRA32(a, s) ((sim_v64)((sim_vs32)(a) >> (int)(s)) & M32)
+#define CMPU(a, OP, b) ((sim_v64)((sim_v32)((sim_v32)(a)OP(sim_v32)(b)) & (sim_v32){1, 0, 1, 0}))
+#define CMPS(a, OP, b) ((sim_v64)((sim_v32)((sim_vs32)(a)OP(sim_vs32)(b)) & (sim_v32){1, 0, 1, 0}))
+#define FOP(a, OP, b) ((sim_v64)vcanon32((sim_vf32)(a)OP(sim_vf32)(b)))
+#define FFMA(a, b, c) vffma(a, b, c)
+
+/* FFMA's vector form where exec_fh has no AVX kernel for it (full_handler then gives no
+ * FH_FFMA; this keeps the row compiled): each lane with fmaf */
+static inline sim_v64 vffma(sim_v64 a, sim_v64 b, sim_v64 c)
+{
+    const sim_v64 r = {canon32(fmaf(f32(a[0]), f32(b[0]), f32(c[0]))),
+                       canon32(fmaf(f32(a[1]), f32(b[1]), f32(c[1])))};
+    return r;
+}
+
 /* Runs full-warp kernel fh (full_handler; sa its shift amount, k its constant; not
  * FH_SREG or FH_TIDX, which run_ahead runs) on the operand rows
  * P1..P3 into the destination rows Dp and, for setp, D2 (its second destination, the
- * negation) or NULL: all 32 lanes. */
+ * negation) or NULL: all 32 lanes, each row of SIM_FH_OPS two lanes at a time. */
 static inline __attribute__((always_inline)) void exec_fh(unsigned fh, unsigned sa, uint64_t k,
                                                           uint64_t *Dp, uint64_t *D2,
                                                           const uint64_t *P1, const uint64_t *P2,
                                                           const uint64_t *P3)
 {
-    switch (fh) {
-#define VCMP(H, EXPR)                                                                              \
-    case H:                                                                                        \
-        VPAIRS(const sim_v32 a = vld32(P1 + l); const sim_v32 b = vld32(P2 + l);                   \
-               const sim_vs32 as = (sim_vs32)a; const sim_vs32 bs = (sim_vs32)b; (void)as;         \
-               (void)bs; vst32(Dp + l, (sim_v32)(EXPR)&1 & VLO));                                  \
-        break;
-        VCMP(FH_SETP32_EQ, a == b)
-        VCMP(FH_SETP32_NE, a != b)
-        VCMP(FH_SETP32_LT_S, as < bs)
-        VCMP(FH_SETP32_LE_S, as <= bs)
-        VCMP(FH_SETP32_GT_S, as > bs)
-        VCMP(FH_SETP32_GE_S, as >= bs)
-        VCMP(FH_SETP32_LT_U, a < b)
-        VCMP(FH_SETP32_LE_U, a <= b)
-        VCMP(FH_SETP32_GT_U, a > b)
-        VCMP(FH_SETP32_GE_U, a >= b)
-#undef VCMP
-    case FH_ADD32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) + vld32(P2 + l)) & VLO)); return;
-    case FH_SUB32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) - vld32(P2 + l)) & VLO)); return;
-    case FH_AND32: VPAIRS(vst32(Dp + l, vld32(P1 + l) & vld32(P2 + l) & VLO)); return;
-    case FH_OR32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) | vld32(P2 + l)) & VLO)); return;
-    case FH_XOR32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) ^ vld32(P2 + l)) & VLO)); return;
-#if defined(__x86_64__) && defined(__SSE2__)
-    /* the low 32 bits of the lanes' 64-bit products of their low halves (pmuludq: SSE2
-     * has no 32-bit multiply) */
-    case FH_MULLO32:
-        VPAIRS(vst32(Dp + l,
-                     (sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l), (__m128i)vld32(P2 + l)) & VLO));
-        return;
-    case FH_MADLO32:
-        VPAIRS(
-            vst32(Dp + l, ((sim_v32)_mm_mul_epu32((__m128i)vld32(P1 + l), (__m128i)vld32(P2 + l)) +
-                           vld32(P3 + l)) &
-                              VLO));
-        return;
-#else
-    case FH_MULLO32: VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l)) & VLO)); return;
-    case FH_MADLO32:
-        VPAIRS(vst32(Dp + l, (vld32(P1 + l) * vld32(P2 + l) + vld32(P3 + l)) & VLO));
-        return;
-#endif
-    case FH_MULWIDE_U32: /* 32 x 32 -> 64 bits */
-        VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu)));
-        return;
-    case FH_MADWIDE_U32:
-        VPAIRS(vst64(Dp + l, (vld64(P1 + l) & 0xffffffffu) * (vld64(P2 + l) & 0xffffffffu) +
-                                 vld64(P3 + l)));
-        return;
-    case FH_MULWIDE_S32: VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)))); return;
-    case FH_MADWIDE_S32:
-        VPAIRS(vst64(Dp + l, vmulwide_s(vld64(P1 + l), vld64(P2 + l)) + vld64(P3 + l)));
-        return;
-    case FH_SHL32_I: VPAIRS(vst32(Dp + l, (vld32(P1 + l) << sa) & VLO)); return;
-    case FH_SHR_U32_I: VPAIRS(vst32(Dp + l, (vld32(P1 + l) >> sa) & VLO)); return;
-    case FH_SHR_S32_I: VPAIRS(vst32(Dp + l, (sim_v32)(vlds32(P1 + l) >> sa) & VLO)); return;
-    case FH_ZERO: VPAIRS(vst64(Dp + l, (sim_v64){0, 0})); return;
-    case FH_FADD: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) + vldf32(P2 + l)))); return;
-    case FH_FSUB: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) - vldf32(P2 + l)))); return;
-    case FH_FMUL: VPAIRS(vst32(Dp + l, vcanon32(vldf32(P1 + l) * vldf32(P2 + l)))); return;
+    const sim_v64 z = {0, 0};
+    (void)k;
 #if SIM_X86_FMA
-    case FH_FFMA: ffma_full_fma3(Dp, P1, P2, P3); return;
+    if (fh == FH_FFMA) { /* the row's expression, four lanes at a time with AVX and FMA */
+        ffma_full_fma3(Dp, P1, P2, P3);
+        return;
+    }
 #endif
-    case FH_ADD64: VPAIRS(vst64(Dp + l, vld64(P1 + l) + vld64(P2 + l))); return;
-    case FH_SUB64: VPAIRS(vst64(Dp + l, vld64(P1 + l) - vld64(P2 + l))); return;
-    case FH_AND64: VPAIRS(vst64(Dp + l, vld64(P1 + l) & vld64(P2 + l))); return;
-    case FH_OR64: VPAIRS(vst64(Dp + l, vld64(P1 + l) | vld64(P2 + l))); return;
-    case FH_XOR64: VPAIRS(vst64(Dp + l, vld64(P1 + l) ^ vld64(P2 + l))); return;
-    case FH_SHL64_I: VPAIRS(vst64(Dp + l, vld64(P1 + l) << sa)); return;
-    case FH_SHR_U64_I: VPAIRS(vst64(Dp + l, vld64(P1 + l) >> sa)); return;
-    case FH_ADDK64: VPAIRS(vst64(Dp + l, vld64(P1 + l) + k)); return;
-    case FH_MOV32: VPAIRS(vst64(Dp + l, vld64(P1 + l) & 0xffffffffu)); return;
-    case FH_MOV64: VPAIRS(vst64(Dp + l, vld64(P1 + l))); return;
-    case FH_MOVP: VPAIRS(vst64(Dp + l, vld64(P1 + l) & 1)); return;
-    case FH_BCAST: VPAIRS(vst64(Dp + l, (sim_v64){k, k})); return;
+    switch (fh) {
+#define FH_CASE(H, N, EXPR)                                                                        \
+    case H:                                                                                        \
+        VPAIRS(const sim_v64 a = (N) >= 1 ? vld64(P1 + l) : z;                                     \
+               const sim_v64 b = (N) >= 2 ? vld64(P2 + l) : z;                                     \
+               const sim_v64 c = (N) >= 3 ? vld64(P3 + l) : z; (void)a; (void)b; (void)c;          \
+               vst64(Dp + l, z + (EXPR)));                                                         \
+        break;
+        SIM_FH_OPS(FH_CASE)
+#undef FH_CASE
+    case FH_BCAST: VPAIRS(vst64(Dp + l, z + k)); return;
     default: return;
     }
     /* setp: the negation, a 0 or 1 in each low half */
     if (D2)
-        VPAIRS(vst32(D2 + l, vld32(Dp + l) ^ (sim_v32){1, 0, 1, 0}));
+        VPAIRS(vst64(D2 + l, vld64(Dp + l) ^ 1));
 }
+#undef M32
+#undef MULU
+#undef MULS
+#undef SRA32
+#undef CMPU
+#undef CMPS
+#undef FOP
+#undef FFMA
 
 /* Operand row src (struct sim_fops) of a warp whose registers start at W. */
 static inline const uint64_t *fop_row(const sim_ctx *c, const uint64_t *W, uint32_t src)

@@ -34,13 +34,15 @@
  * Calling convention. One function per block, `void gl_jit_<pc>(uint64_t *R)`, R the
  * warp's lane-major register block (slot r of lane l at R[r * 32 + l], sim_internal.h).
  * Its body is one loop over the 32 lanes that runs the whole block for a lane, each
- * value in a local variable, 32-bit operations on uint32_t, so that the C compiler keeps
+ * value in a local variable, 32-bit operations on the low halves, so that the C compiler keeps
  * temporaries in host registers and vectorises the loop at the host's vector width
  * (-ftree-vectorize; -mavx2 -mfma where the CPU has them). It compiles with -Wall
- * -Wextra -Werror: a warning is a generator bug, and the interpreter runs the module. Each instruction computes
- * what its exec_fh kernel computes (the same expression per lane: zero-extended 32-bit
- * results, canonical f32 NaNs, fused fma), and the block stores every register it wrote
- * at the end. -ffp-contract=off keeps the float operations unfused, as the interpreter
+ * -Wextra -Werror: a warning is a generator bug, and the interpreter runs the module. Each
+ * instruction is a call of its kernel's function, defined at the top of the generated
+ * source from the kernel's row of SIM_FH_OPS (exec_fast.h): the row's expression as text,
+ * the same expression exec_fh compiles (zero-extended 32-bit results, canonical f32
+ * NaNs, fused fma), so each semantic is written once; the block stores every register
+ * it wrote at the end. -ffp-contract=off keeps the float operations unfused, as the interpreter
  * computes them.
  *
  * Identical results. run_ahead calls a block where it would run its first instruction
@@ -81,7 +83,7 @@
 
 extern char **environ;
 
-#define SIM_JIT_VERSION 4 /* the generator's version: part of the cache key */
+#define SIM_JIT_VERSION 5 /* the generator's version: part of the cache key */
 #define SIM_JIT_MIN 2     /* shortest block worth a call */
 #define SIM_JIT_MAX 24    /* longest block (below SIM_AHEAD_MAX, so that blocks fit) */
 _Static_assert(SIM_JIT_MAX < SIM_AHEAD_MAX, "a block fits in the run-ahead window");
@@ -201,104 +203,39 @@ static void assign(jgen *g, unsigned r, const char *e)
     }
 }
 
-/* Emits the per-lane C of instruction in (its sim_fops F), as exec_fh computes it. */
+/* Each kernel's function in the generated C (gen_source defines one per row of
+ * SIM_FH_OPS, its body the row's expression as text) and its number of sources. */
+#define JIT_ROW(H, N, EXPR) [H] = {#H, N, #EXPR},
+static const struct {
+    const char *name;
+    unsigned nsrc;
+    const char *expr;
+} jit_rows[] = {SIM_FH_OPS(JIT_ROW)};
+#undef JIT_ROW
+
+/* Emits the per-lane C of instruction in (its sim_fops F): a call of its kernel's
+ * function, exactly the expression exec_fh computes (SIM_FH_OPS). */
 static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, unsigned t, int pc)
 {
-    char a[48] = "0", b[48] = "0", cc[48] = "0", e[320];
-    const unsigned nsrc = F->fh == FH_ZERO || F->fh >= FH_BCAST ? 0
-                          : in->nopnd > 1                       ? in->nopnd - 1u
-                                                                : 0;
-    if (nsrc >= 1)
-        operand(g, in, 1, a, sizeof a);
-    if (nsrc >= 2)
-        operand(g, in, 2, b, sizeof b);
-    if (nsrc >= 3)
-        operand(g, in, 3, cc, sizeof cc);
-    const unsigned sa = F->sa;
-    const char *cmp = NULL;
-    int sgn = 0;
-    switch (F->fh) {
-    case FH_SETP32_EQ: cmp = "=="; break;
-    case FH_SETP32_NE: cmp = "!="; break;
-    case FH_SETP32_LT_S: cmp = "<", sgn = 1; break;
-    case FH_SETP32_LE_S: cmp = "<=", sgn = 1; break;
-    case FH_SETP32_GT_S: cmp = ">", sgn = 1; break;
-    case FH_SETP32_GE_S: cmp = ">=", sgn = 1; break;
-    case FH_SETP32_LT_U: cmp = "<"; break;
-    case FH_SETP32_LE_U: cmp = "<="; break;
-    case FH_SETP32_GT_U: cmp = ">"; break;
-    case FH_SETP32_GE_U: cmp = ">="; break;
-    default: break;
-    }
-    if (cmp) {
-        /* a 0 or 1; the negation into the second destination (exec_fh's D2) */
-        const char *ty = sgn ? "int32_t" : "uint32_t";
-        snprintf(e, sizeof e, "(uint64_t)((%s)%s %s (%s)%s)", ty, a, cmp, ty, b);
-        jb_printf(g->b, "    const uint64_t t%u = %s;\n", t, e);
-        snprintf(e, sizeof e, "t%u", t);
-        assign(g, F->d >> 5, e);
-        if (F->d2 != UINT32_MAX) {
-            snprintf(e, sizeof e, "t%u ^ 1", t);
-            assign(g, F->d2 >> 5, e);
-        }
-        return;
-    }
-    switch (F->fh) {
-    case FH_ADD32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s + (uint32_t)%s)", a, b); break;
-    case FH_SUB32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s - (uint32_t)%s)", a, b); break;
-    case FH_AND32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s & (uint32_t)%s)", a, b); break;
-    case FH_OR32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s | (uint32_t)%s)", a, b); break;
-    case FH_XOR32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s ^ (uint32_t)%s)", a, b); break;
-    case FH_MULLO32: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s * (uint32_t)%s)", a, b); break;
-    case FH_MADLO32:
-        snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s * (uint32_t)%s + (uint32_t)%s)", a, b, cc);
-        break;
-    case FH_MULWIDE_U32:
-        snprintf(e, sizeof e, "(uint64_t)(uint32_t)%s * (uint32_t)%s", a, b);
-        break;
-    case FH_MADWIDE_U32:
-        snprintf(e, sizeof e, "(uint64_t)(uint32_t)%s * (uint32_t)%s + %s", a, b, cc);
-        break;
-    case FH_MULWIDE_S32:
-        snprintf(e, sizeof e, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s)", a, b);
-        break;
-    case FH_MADWIDE_S32:
-        snprintf(e, sizeof e, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s) + %s", a, b, cc);
-        break;
-    case FH_SHL32_I: snprintf(e, sizeof e, "(uint32_t)((uint32_t)%s << %u)", a, sa); break;
-    case FH_SHR_U32_I: snprintf(e, sizeof e, "(uint32_t)%s >> %u", a, sa); break;
-    case FH_SHR_S32_I: snprintf(e, sizeof e, "(uint32_t)((int32_t)%s >> %u)", a, sa); break;
-    case FH_ZERO: snprintf(e, sizeof e, "UINT64_C(0)"); break;
-    case FH_FADD: snprintf(e, sizeof e, "canon(f32(%s) + f32(%s))", a, b); break;
-    case FH_FSUB: snprintf(e, sizeof e, "canon(f32(%s) - f32(%s))", a, b); break;
-    case FH_FMUL: snprintf(e, sizeof e, "canon(f32(%s) * f32(%s))", a, b); break;
-    case FH_FFMA:
-        snprintf(e, sizeof e, "canon(__builtin_fmaf(f32(%s), f32(%s), f32(%s)))", a, b, cc);
-        break;
-    case FH_ADD64: snprintf(e, sizeof e, "%s + %s", a, b); break;
-    case FH_SUB64: snprintf(e, sizeof e, "%s - %s", a, b); break;
-    case FH_AND64: snprintf(e, sizeof e, "%s & %s", a, b); break;
-    case FH_OR64: snprintf(e, sizeof e, "%s | %s", a, b); break;
-    case FH_XOR64: snprintf(e, sizeof e, "%s ^ %s", a, b); break;
-    case FH_SHL64_I: snprintf(e, sizeof e, "%s << %u", a, sa); break;
-    case FH_SHR_U64_I: snprintf(e, sizeof e, "%s >> %u", a, sa); break;
-    case FH_ADDK64:
-        snprintf(e, sizeof e, "%s + UINT64_C(0x%llx)", a, (unsigned long long)F->k);
-        break;
-    case FH_MOV32: snprintf(e, sizeof e, "(uint32_t)%s", a); break;
-    case FH_MOV64: snprintf(e, sizeof e, "%s", a); break;
-    case FH_MOVP: snprintf(e, sizeof e, "%s & 1", a); break;
-    case FH_BCAST:
-    case FH_SREG: snprintf(e, sizeof e, "K[%d]", pc); break;
-    case FH_TIDX:
+    char src[3][48] = {"0", "0", "0"}, e[320];
+    if (F->fh == FH_BCAST || F->fh == FH_SREG) {
+        snprintf(e, sizeof e, "K[%d]", pc); /* the launch's or the block's value */
+    } else if (F->fh == FH_TIDX) {
         snprintf(e, sizeof e, "(wb + l) & UINT64_C(0x%llx)", (unsigned long long)F->k);
-        break;
-    default: snprintf(e, sizeof e, "0"); break; /* not reached: jit_ok */
+    } else { /* jit_ok: a row of SIM_FH_OPS */
+        for (unsigned k = 0; k < jit_rows[F->fh].nsrc && k + 1 < in->nopnd; k++)
+            operand(g, in, k + 1, src[k], sizeof src[k]);
+        snprintf(e, sizeof e, "%s(%s, %s, %s, %uu, UINT64_C(0x%llx))", jit_rows[F->fh].name, src[0],
+                 src[1], src[2], (unsigned)F->sa, (unsigned long long)F->k);
     }
     /* a temporary first: the destination may be a source */
     jb_printf(g->b, "    const uint64_t t%u = %s;\n", t, e);
     snprintf(e, sizeof e, "t%u", t);
     assign(g, F->d >> 5, e);
+    if (F->d2 != UINT32_MAX) { /* setp's second destination: the negation (exec_fh's D2) */
+        snprintf(e, sizeof e, "t%u ^ 1", t);
+        assign(g, F->d2 >> 5, e);
+    }
 }
 
 /* Emits the body of a loop over the lanes l that runs instructions p..q-1 (each one
@@ -346,15 +283,23 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsig
         free(g.slots);
         return NULL;
     }
-    jb_printf(&b,
-              "/* gpulearn translating tier (sim/jit.c), generator version %d */\n"
-              "#include <stdint.h>\n#include <string.h>\n"
-              "static inline __attribute__((unused)) float f32(uint64_t v)\n{\n    const uint32_t "
-              "u = (uint32_t)v;\n"
-              "    float f;\n    memcpy(&f, &u, 4);\n    return f;\n}\n"
-              "static inline __attribute__((unused)) uint64_t canon(float f)\n{\n    uint32_t u;\n"
-              "    memcpy(&u, &f, 4);\n    return f != f ? 0x%xu : u;\n}\n",
-              SIM_JIT_VERSION, NAN32);
+    jb_printf(
+        &b,
+        "/* gpulearn translating tier (sim/jit.c), generator version %d */\n"
+        "#include <stdint.h>\n#include <string.h>\n"
+        "static inline __attribute__((unused)) float f32(uint64_t v)\n{\n    const uint32_t "
+        "u = (uint32_t)v;\n"
+        "    float f;\n    memcpy(&f, &u, 4);\n    return f;\n}\n"
+        "static inline __attribute__((unused)) uint64_t canon32(float f)\n{\n    uint32_t u;\n"
+        "    memcpy(&u, &f, 4);\n    return f != f ? 0x%xu : u;\n}\n%s",
+        SIM_JIT_VERSION, NAN32, SIM_FH_SCALAR);
+    for (size_t i = 0; i < sizeof jit_rows / sizeof jit_rows[0]; i++)
+        if (jit_rows[i].name)
+            jb_printf(&b,
+                      "static inline __attribute__((unused)) uint64_t %s(uint64_t a, uint64_t b, "
+                      "uint64_t c, unsigned sa, uint64_t k)\n{\n    (void)a;\n    (void)b;\n"
+                      "    (void)c;\n    (void)sa;\n    (void)k;\n    return %s;\n}\n",
+                      jit_rows[i].name, jit_rows[i].expr);
     *nblocks = 0;
     *nregions = 0;
     for (int pc = 0; pc < ncode;) {

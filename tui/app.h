@@ -215,9 +215,6 @@ typedef struct app {
         int src_rows;              /* source lines shown */
         int res_lines, res_rows;   /* result pane */
         int help_lines, help_rows; /* help overlay (per column) */
-        int cmp_lines, cmp_rows;   /* the buffers view's rows (on the exercise: its
-                                      comparison with the reference) */
-        int tree_elems, tree_cols; /* tree view: shared elements; elements per page */
     } metrics;                     /* what the last frame drew, for scrolling limits */
 } app;
 

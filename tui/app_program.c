@@ -328,7 +328,7 @@ static void draw(prog_ui *p)
                              p->a.have_spec ? view_slot_title(&p->a, stl, sizeof stl) : "views");
     if (mp) {
         if (p->a.have_run)
-            view_slot_draw(mp, &p->a, 1, 2, h - 2, COLS - lw - 4, &p->a.metrics);
+            view_slot_draw(mp, &p->a, 1, 2, h - 2, COLS - lw - 4);
         else
             view_put_wrap(mp, 1, 2, COLS - lw - 4, h - 2,
                           p->note[0] ? p->note : "no launch to show", term_attr(TC_DIM));

@@ -351,7 +351,7 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
             WINDOW *mp =
                 pane_framed(PANE_MAP, y, lw, mh, COLS - lw, view_slot_title(a, stl, sizeof stl));
             if (mp)
-                view_slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4, m), pane_show(mp);
+                view_slot_draw(mp, a, 1, 2, mh - 2, COLS - lw - 4), pane_show(mp);
         }
         WINDOW *r = pane_framed(PANE_RESULT, y + mh, lw, h - mh, COLS - lw, res_title);
         if (r)
@@ -416,7 +416,7 @@ static void draw_lesson(const app *a, int y, int h, struct view_metrics *m)
         WINDOW *mp =
             pane_framed(PANE_MAP, y + th, sw, mh, COLS - sw, view_slot_title(a, stl, sizeof stl));
         if (mp)
-            view_slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4, m), pane_show(mp);
+            view_slot_draw(mp, a, 1, 2, mh - 2, COLS - sw - 4), pane_show(mp);
     }
     if (rh > 0) {
         WINDOW *r = pane_framed(PANE_RESULT, y + th + mh, 0, rh, COLS, res_title);

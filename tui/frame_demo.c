@@ -154,7 +154,7 @@ void frame_demo_draw(const app *a, struct view_metrics *m)
         if (mh >= 3) {
             WINDOW *mp = pane_win(PANE_MAP, my, mxx, mh, mw);
             if (mp)
-                view_slot_draw(mp, a, 0, 0, mh, mw, m), pane_show(mp);
+                view_slot_draw(mp, a, 0, 0, mh, mw), pane_show(mp);
         }
     }
     if (rrows) {

@@ -44,9 +44,9 @@ typedef struct tui_view {
                              (else instructions) and it opens after the costliest; 0 none */
     /* Draws it into (y, x, h, w) of win from the last run's trace t (NULL: none yet; a
      * trace view draws above the time line and only once there is a trace, unless
-     * VIEW_F_WHOLE); self is its state; m gets the rows a scrolled table has and shows. */
+     * VIEW_F_WHOLE); self is its state (a scrolled table keeps its rows there). */
     void (*draw)(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                 int w, struct view_metrics *m);
+                 int w);
     /* Rows it would like at width w. */
     int (*natural_height)(const app *a, int w);
     /* Columns it would like; NULL: all the layout gives a view. */
@@ -69,7 +69,7 @@ app_view view_of_step(const char *name);
 app_view view_next(app_view v);
 /* Draws the current view (a->view) into (y, x, h, w) of win; m (may be NULL) gets the
  * rows of a scrolled table. */
-void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m);
+void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w);
 /* Rows the current view would like at width w. */
 int view_slot_height(const app *a, int w);
 /* Hands key ch to the current view (tui_view.on_key); false when it does not take it. */

@@ -43,10 +43,9 @@ static int atomics_of_launch(const app *a, addr_count *ac, size_t cap, size_t *n
 }
 
 void view_atomics_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                       int w, struct view_metrics *vm)
+                       int w)
 {
     (void)self;
-    (void)vm;
     size_t pos = a->tpos > t->nevents ? t->nevents : a->tpos;
     size_t cap = 4096, n = 0;
     addr_count *ac = malloc(cap * sizeof *ac);

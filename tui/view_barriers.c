@@ -9,10 +9,9 @@
 /* ---------------------------------------------------------------- barriers */
 
 void view_barriers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                        int h, int w, struct view_metrics *vm)
+                        int h, int w)
 {
     (void)self;
-    (void)vm;
     uint32_t b;
     unsigned sw, sl;
     tv_selected(a, &b, &sw, &sl);

@@ -97,8 +97,8 @@ static size_t cmp_rows(const app *a, size_t skip, cmp_row *out, size_t max)
     return row;
 }
 
-static void draw_comparison(WINDOW *win, const app *a, const view_buffers_state *st, int y, int x,
-                            int h, int w, struct view_metrics *m)
+static void draw_comparison(WINDOW *win, const app *a, view_buffers_state *st, int y, int x, int h,
+                            int w)
 {
     char buf[512];
     /* as the grader compares: bit-exact, or floats within the check's tolerance */
@@ -135,8 +135,7 @@ static void draw_comparison(WINDOW *win, const app *a, const view_buffers_state 
     int top = st->top;
     if ((size_t)top + (size_t)rows > total)
         top = total > (size_t)rows ? (int)(total - (size_t)rows) : 0;
-    if (m)
-        m->cmp_lines = (int)total, m->cmp_rows = rows;
+    st->lines = (int)total, st->rows = rows;
     cmp_row *r = calloc((size_t)rows, sizeof *r);
     if (!r)
         return;
@@ -449,12 +448,12 @@ static void draw_brow(WINDOW *win, const app *a, const brow *r, int y, int x, in
 }
 
 void view_buffers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                       int w, struct view_metrics *m)
+                       int w)
 {
-    const view_buffers_state *st = self;
+    view_buffers_state *st = self;
     (void)t;
     if (app_on_exercise(a) && a->cmp.done) {
-        draw_comparison(win, a, st, y, x, h, w, m);
+        draw_comparison(win, a, st, y, x, h, w);
         return;
     }
     blist L = {0};
@@ -469,8 +468,7 @@ void view_buffers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, 
         top = L.n - rows;
     if (top < 0)
         top = 0;
-    if (m)
-        m->cmp_lines = L.n, m->cmp_rows = rows;
+    st->lines = L.n, st->rows = rows;
     for (int k = 0; k < rows && top + k < L.n; k++)
         draw_brow(win, a, &L.v[top + k], y + k, x, w);
     if (L.n > rows) {
@@ -501,7 +499,7 @@ bool view_buffers_key(void *self, const app *a, int ch)
     if ((ch != '[' && ch != ']') || !a->have_run)
         return false;
     /* a page: the rows shown but one, between the first and the last page */
-    const int lines = a->metrics.cmp_lines, rows = a->metrics.cmp_rows;
+    const int lines = st->lines, rows = st->rows;
     int top = st->top + (ch == ']' ? 1 : -1) * (rows > 1 ? rows - 1 : 1);
     if (top > lines - rows)
         top = lines - rows;

@@ -25,6 +25,7 @@ enum { WARP = 32, PLAIN = 0 };
  * the reference); [ ] move it a page. */
 typedef struct view_buffers_state {
     int top;
+    int lines, rows; /* the rows the last frame had to show and showed (for [ ]) */
 } view_buffers_state;
 bool view_buffers_key(void *self, const app *a, int ch);
 void view_buffers_reset(void *self);
@@ -34,6 +35,7 @@ void view_buffers_reset(void *self);
 typedef struct view_tree_state {
     int col;
     bool zoom;
+    int elems, page; /* the last frame's shared elements; elements per page (for [ ]) */
 } view_tree_state;
 bool view_tree_key(void *self, const app *a, int ch);
 void view_tree_reset(void *self);
@@ -115,40 +117,40 @@ typedef struct view_map_state {
  * what); each *_height gives the rows it would like at width w. */
 
 void view_map_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                   int w, struct view_metrics *m);
+                   int w);
 int view_map_height(const app *a, int w);
 void view_warps_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                     int w, struct view_metrics *m);
+                     int w);
 int view_warps_height(const app *a, int w);
 void view_memory_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                      int w, struct view_metrics *m);
+                      int w);
 int view_memory_height(const app *a, int w);
 void view_banks_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                     int w, struct view_metrics *m);
+                     int w);
 int view_banks_height(const app *a, int w);
 void view_barriers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                        int h, int w, struct view_metrics *m);
+                        int h, int w);
 int view_barriers_height(const app *a, int w);
 void view_atomics_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                       int w, struct view_metrics *m);
+                       int w);
 int view_atomics_height(const app *a, int w);
 void view_buffers_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                       int w, struct view_metrics *m);
+                       int w);
 int view_buffers_height(const app *a, int w);
 void view_tree_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                    int w, struct view_metrics *m);
+                    int w);
 int view_tree_height(const app *a, int w);
 void view_error_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                     int w, struct view_metrics *m);
+                     int w);
 int view_error_height(const app *a, int w);
 void view_regs_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                    int w, struct view_metrics *m);
+                    int w);
 int view_regs_height(const app *a, int w);
 void view_roofline_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                        int h, int w, struct view_metrics *m);
+                        int h, int w);
 int view_roofline_height(const app *a, int w);
 void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                         int h, int w, struct view_metrics *m);
+                         int h, int w);
 int view_fragments_height(const app *a, int w);
 
 /* ------------------------------------------------------------------ helpers */

@@ -343,10 +343,9 @@ static void draw_barrier_misuse(WINDOW *win, const trace_t *t, const gl_finding 
 }
 
 void view_error_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                     int w, struct view_metrics *vm)
+                     int w)
 {
     (void)self;
-    (void)vm;
     if (!tv_has_error_picture(a)) {
         int r =
             view_put_wrap(win, y, x, w, 2,

@@ -141,10 +141,9 @@ static int draw_grid(WINDOW *win, const gl_frag_mat *mt, unsigned sel,
 }
 
 void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                         int h, int w, struct view_metrics *vm)
+                         int h, int w)
 {
     const view_frags_state *st = self;
-    (void)vm;
     uint32_t b;
     unsigned wp, sel;
     tv_selected(a, &b, &wp, &sel);

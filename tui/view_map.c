@@ -604,9 +604,9 @@ static void draw_more(WINDOW *win, int y, int x, int w, uint64_t more)
 /* The grid map of the current spec; the selected thread (a->sel_on) is marked and
  * described on the last lines. */
 void view_map_draw(WINDOW *win, const app *a, void *self, const trace_t *trace, int y, int x, int h,
-                   int w, struct view_metrics *vm)
+                   int w)
 {
-    (void)trace, (void)vm;
+    (void)trace;
     view_map_state *S = self;
     S->ncells = 0;
     if (!a->have_spec || h < 3 || w < 12)

@@ -10,10 +10,9 @@
 /* ------------------------------------------------------------------ memory */
 
 void view_memory_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                      int w, struct view_metrics *vm)
+                      int w)
 {
     (void)self;
-    (void)vm;
     const trace_event *e = view_current_request(a, t);
     if (!e) {
         view_put(win, y, x, w, "the selected warp made no global memory request",

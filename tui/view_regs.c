@@ -254,10 +254,9 @@ static bool line_mentions(const char *s, const char *name)
 }
 
 void view_regs_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                    int w, struct view_metrics *vm)
+                    int w)
 {
     (void)self;
-    (void)vm;
     uint32_t b;
     unsigned wp, l;
     tv_selected(a, &b, &wp, &l);

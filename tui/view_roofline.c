@@ -367,10 +367,9 @@ static void legend_draw(WINDOW *win, const app *a, const view_roofline_state *R,
 }
 
 void view_roofline_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x,
-                        int h, int w, struct view_metrics *vm)
+                        int h, int w)
 {
     (void)t;
-    (void)vm;
     const view_roofline_state *R = self;
     gl_peaks pk;
     view_peaks(a, &pk);

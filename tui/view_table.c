@@ -104,18 +104,18 @@ static void draw_time_line(WINDOW *win, const app *a, const trace_t *t, int y, i
     view_put(win, y, x, w, buf, term_attr(TC_DIM));
 }
 
-void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struct view_metrics *m)
+void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w)
 {
     const tui_view *v = view_of(a->view);
     const trace_t *t = view_trace(a);
     if (!(v->flags & VIEW_F_TRACE)) {
-        v->draw(win, a, v->state, t, y, x, h, w, m);
+        v->draw(win, a, v->state, t, y, x, h, w);
         return;
     }
     if (h < 3 || w < 16)
         return;
     if ((v->flags & VIEW_F_WHOLE) && a->have_run) { /* the slot has a spec (frame.c) */
-        v->draw(win, a, v->state, t, y, x, h, w, m);
+        v->draw(win, a, v->state, t, y, x, h, w);
         return;
     }
     if (!t || t->nevents == 0) {
@@ -139,7 +139,7 @@ void view_slot_draw(WINDOW *win, const app *a, int y, int x, int h, int w, struc
                       term_attr(TC_DIM));
         return;
     }
-    v->draw(win, a, v->state, t, y, x, h - 1, w, m);
+    v->draw(win, a, v->state, t, y, x, h - 1, w);
     draw_time_line(win, a, t, y + h - 1, x, w);
 }
 

@@ -178,9 +178,9 @@ static void draw_epoch_writers(WINDOW *win, const app *a, const trace_t *t, uint
  * (x), every element as a strip of cells (each cell k elements: bright where one
  * changed at that barrier) with a cursor at that column whose values are listed below. */
 void view_tree_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                    int w, struct view_metrics *m)
+                    int w)
 {
-    const view_tree_state *st = self;
+    view_tree_state *st = self;
     uint32_t b;
     unsigned sw, sl;
     tv_selected(a, &b, &sw, &sl);
@@ -258,8 +258,8 @@ void view_tree_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int
         first = elems > (uint32_t)ncols ? (int)(elems - (uint32_t)ncols) : 0;
     if (zoom && (uint32_t)first >= elems)
         first = (int)elems - 1;
-    m->tree_elems = (int)elems;
-    m->tree_cols = zoom ? (int)k : ncols;
+    st->elems = (int)elems;
+    st->page = zoom ? (int)k : ncols;
     const bool narrow = w < 48; /* shorter words: the lines stay whole at 80x24 */
     snprintf(buf, sizeof buf,
              narrow ? "block %u, barrier %d/%d: shared"
@@ -362,6 +362,7 @@ int view_tree_height(const app *a, int w)
 bool view_tree_key(void *self, const app *a, int ch)
 {
     view_tree_state *st = self;
+    (void)a;
     if (ch == 'x') {
         st->zoom = !st->zoom;
         return true;
@@ -369,7 +370,7 @@ bool view_tree_key(void *self, const app *a, int ch)
     if (ch != '[' && ch != ']')
         return false;
     /* sideways through shared memory: a page, or (zoomed out) the cursor */
-    const int n = a->metrics.tree_elems, page = a->metrics.tree_cols > 0 ? a->metrics.tree_cols : 1;
+    const int n = st->elems, page = st->page > 0 ? st->page : 1;
     if (n <= 0)
         return true;
     int c = st->col + (ch == ']' ? 1 : -1) * page;

@@ -73,10 +73,9 @@ static int eff_cmp(const void *x, const void *y)
 
 /* The warp timeline of the last run's trace. */
 void view_warps_draw(WINDOW *win, const app *a, void *self, const trace_t *t, int y, int x, int h,
-                     int w, struct view_metrics *vm)
+                     int w)
 {
     (void)self;
-    (void)vm;
     if (h < 3 || w < 16)
         return;
     if (!t || t->nevents == 0 || a->run.backend != GL_BACKEND_SIM) {
