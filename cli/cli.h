@@ -82,7 +82,7 @@ int cli_batch_name_ok(const char *name);
 int cli_submission_sha256(const char *dir, const char *name, char hex[65]);
 
 /* The SHA-256 (hex) of a folder's sorted listing names[n] (each name length-prefixed,
- * gl_sha256_field): what a shard's "names_sha256" holds. */
+ * gl_cache_sha256_field): what a shard's "names_sha256" holds. */
 void cli_names_sha256(const char *const *names, int n, char hex[65]);
 
 /* The most shares a batch is split into (--shard K/N, classroom slurm --shards N). */

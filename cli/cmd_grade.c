@@ -94,7 +94,7 @@ static void batch_child(int fd, int job, void *ctx)
 static int batch_report(gl_pool_result *res, gl_grade_report *rep, char *why, size_t why_len)
 {
     memset(rep, 0, sizeof *rep);
-    const gl_msg_in *m = res && res->nmsgs >= 1 ? &res->msgs[0] : NULL;
+    const gl_child_msg *m = res && res->nmsgs >= 1 ? &res->msgs[0] : NULL;
     if (res && res->start_errno)
         snprintf(why, why_len, "cannot start the grader: %s", strerror(res->start_errno));
     else if (res && res->end == GL_MSG_TIMEOUT)
@@ -195,7 +195,7 @@ static const char *submitted_at(const char *dir, const char *name, char when[32]
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (lstat(path, &st) != 0)
         return NULL;
-    gl_utc_format(when, 32, st.st_mtime);
+    gl_gradebook_utc_format(when, 32, st.st_mtime);
     return when;
 }
 
@@ -322,7 +322,7 @@ int cli_batch_open(cli_batch *b, const gl_lesson *l, const char *folder, uint64_
     const int ncheck_names = grade_check_names(l->exercise, check_names, 64);
     for (int c = 0; c < ncheck_names; c++) {
         fputc(',', b->csv);
-        gl_csv_field(b->csv, check_names[c]);
+        gl_gradebook_csv_field(b->csv, check_names[c]);
     }
     fputs(",first_failure,score,max_score\n", b->csv);
     b->nchecks = ncheck_names;
@@ -345,14 +345,14 @@ void cli_batch_add(cli_batch *b, const char *name, cJSON *rep, const char *why,
     /* a name (or a message quoting it) may hold any bytes but '/' and NUL: the
      * terminal gets it escaped, one line per submission */
     term(shown, sizeof shown, name);
-    gl_csv_field(csv, name);
+    gl_gradebook_csv_field(csv, name);
     if (!rep) {
         b->nerrors++;
         fprintf(csv, ",error,0,%d", b->nchecks);
         for (int c = 0; c < b->nchecks; c++)
             fputs(",", csv);
         fputc(',', csv);
-        gl_csv_field(csv, why);
+        gl_gradebook_csv_field(csv, why);
         fprintf(csv, ",0,%d\n", b->max_score);
         cJSON *o = cJSON_CreateObject();
         add_text(o, "file", name);
@@ -395,7 +395,7 @@ void cli_batch_add(cli_batch *b, const char *name, cJSON *rep, const char *why,
         fprintf(csv, ",%s", st ? st : "fail"); /* pass, fail or not_run */
     }
     fputc(',', csv);
-    gl_csv_field(csv, first ? first : "");
+    gl_gradebook_csv_field(csv, first ? first : "");
     fprintf(csv, ",%d,%d\n",
             (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "score")),
             (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rep, "max_score")));
@@ -449,26 +449,26 @@ int cli_submission_sha256(const char *dir, const char *name, char hex[65])
         close(fd);
         return -1;
     }
-    gl_sha256 h;
-    gl_sha256_init(&h);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
     char buf[1 << 16];
     ssize_t got;
     while ((got = read(fd, buf, sizeof buf)) > 0)
-        gl_sha256_update(&h, buf, (size_t)got);
+        gl_cache_sha256_update(&h, buf, (size_t)got);
     close(fd);
     if (got < 0)
         return -1;
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256_hex(&h, hex);
     return 0;
 }
 
 void cli_names_sha256(const char *const *names, int n, char hex[65])
 {
-    gl_sha256 h;
-    gl_sha256_init(&h);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
     for (int i = 0; i < n; i++)
-        gl_sha256_field(&h, "name", names[i], strlen(names[i]));
-    gl_sha256_hex(&h, hex);
+        gl_cache_sha256_field(&h, "name", names[i], strlen(names[i]));
+    gl_cache_sha256_hex(&h, hex);
 }
 
 /* The "shard" object of share k of n (cli.h, cli_batch_close): the folder's listing
@@ -848,7 +848,7 @@ int cmd_grade(int argc, char **argv)
         rc = rep.passed ? 0 : 1;
         if (rep.passed && file == copy) {
             gl_error perr = {0};
-            if (progress_mark_passed(l.id, &perr) != GL_OK)
+            if (workspace_mark_passed(l.id, &perr) != GL_OK)
                 fprintf(stderr, "gpulearn: warning: progress not saved: %s\n", perr.msg);
         }
     } else {

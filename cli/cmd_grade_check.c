@@ -27,10 +27,10 @@ static int file_sha256(const char *path, char hex[65])
         fprintf(stderr, "gpulearn: %s\n", err.msg);
         return 2;
     }
-    gl_sha256 s;
-    gl_sha256_init(&s);
-    gl_sha256_update(&s, text, len);
-    gl_sha256_hex(&s, hex);
+    gl_cache_sha256 s;
+    gl_cache_sha256_init(&s);
+    gl_cache_sha256_update(&s, text, len);
+    gl_cache_sha256_hex(&s, hex);
     free(text);
     return 0;
 }

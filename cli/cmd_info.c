@@ -82,7 +82,7 @@ int cmd_info(int argc, char **argv)
     gl_device_info d;
     char note[512];
     gl_error err = {0};
-    gl_status st = gl_device_query(c.backend, &d, note, sizeof note, &err);
+    gl_status st = gl_run_device_query(c.backend, &d, note, sizeof note, &err);
     if (st != GL_OK)
         return cli_die(st, err.msg);
     if (note[0])

@@ -159,12 +159,12 @@ static int is_sha256(const char *s)
     return n == 0 || n == 64;
 }
 
-/* Whether s is a time as the batch writes "submitted" (gl_utc_format: the seconds
+/* Whether s is a time as the batch writes "submitted" (gl_gradebook_utc_format: the seconds
  * form, "YYYY-MM-DDTHH:MM:SSZ"). */
 static int is_utc_time(const char *s)
 {
     time_t t;
-    return s && strlen(s) == 20 && gl_utc_parse(s, &t) == 0;
+    return s && strlen(s) == 20 && gl_gradebook_utc_parse(s, &t) == 0;
 }
 
 /* The installed lesson whose id is `id` (from a part: it is matched against the

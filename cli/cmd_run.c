@@ -24,12 +24,12 @@ static void print_value(gl_type t, gl_value v)
     FILE *m = fmemopen(buf, sizeof buf, "w");
     if (!m)
         return;
-    gl_json_write_value(m, t, v);
+    spec_json_write_value(m, t, v);
     long n = ftell(m);
     fclose(m);
     buf[n < 0 ? 0 : n < (long)sizeof buf ? n : (long)sizeof buf - 1] = '\0';
     const char *e = strchr(buf, 'e');
-    if (gl_type_is_float(t) && e && buf[0] != '"') {
+    if (spec_type_is_float(t) && e && buf[0] != '"') {
         int exp = atoi(e + 1), digits = 0;
         for (const char *p = buf; p < e; p++)
             digits += *p >= '0' && *p <= '9';
@@ -48,17 +48,17 @@ static void print_value(gl_type t, gl_value v)
 /* A short human-readable preview of a buffer: its first and last elements. */
 static void print_buffer(const gl_arg *a, const gl_buffer *b)
 {
-    printf("%s (%s[%zu]):", a->name, gl_type_name(a->type), a->len);
+    printf("%s (%s[%zu]):", a->name, spec_type_name(a->type), a->len);
     size_t show = a->len <= 16 ? a->len : 8;
     for (size_t i = 0; i < show; i++) {
         putchar(' ');
-        print_value(a->type, gl_buffer_get(b->data, a->type, i));
+        print_value(a->type, spec_buffer_get(b->data, a->type, i));
     }
     if (show < a->len) {
         printf(" ...");
         for (size_t i = a->len - 4; i < a->len; i++) {
             putchar(' ');
-            print_value(a->type, gl_buffer_get(b->data, a->type, i));
+            print_value(a->type, spec_buffer_get(b->data, a->type, i));
         }
     }
     putchar('\n');
@@ -68,7 +68,7 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
 {
     gl_error err = {0};
     if (strcmp(path, "-") == 0) {
-        gl_json_write_result(stdout, spec, res->buffers, res->stdout_text, &err);
+        spec_json_write_result(stdout, spec, res->buffers, res->stdout_text, &err);
         return 0;
     }
     char *data = NULL;
@@ -76,7 +76,7 @@ static int write_dump(const char *path, const gl_spec *spec, const gl_run_result
     FILE *mem = open_memstream(&data, &len);
     if (!mem)
         return cli_die(GL_ERR_NOMEM, "out of memory");
-    gl_json_write_result(mem, spec, res->buffers, res->stdout_text, &err);
+    spec_json_write_result(mem, spec, res->buffers, res->stdout_text, &err);
     fclose(mem);
     gl_status st = gl_write_file_atomic(path, data, len, &err);
     free(data);
@@ -385,7 +385,7 @@ int cmd_run(int argc, char **argv)
     }
     if (c.verbose && res.occupancy.valid) { /* the Result's occupancy line, registers too */
         char line[512];
-        gl_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
+        gl_run_occupancy_describe(&res.occupancy, res.backend == GL_BACKEND_SIM, line, sizeof line);
         fprintf(stderr, "gpulearn: %s\n", line);
     }
     if (c.verbose && res.block_threads) /* 1: on one thread, or again on one after a halt */
@@ -398,7 +398,8 @@ int cmd_run(int argc, char **argv)
         print_timing(dumped ? stderr : stdout, &res.timing);
     if (st == GL_OK && res.timing.library.asked) { /* "reference_library" */
         char line[400];
-        gl_library_line(&res.timing.library, res.timing.gflops, res.timing.gbs, line, sizeof line);
+        gl_cublas_library_line(&res.timing.library, res.timing.gflops, res.timing.gbs, line,
+                               sizeof line);
         fprintf(dumped ? stderr : stdout, "%s\n", line);
     }
     if (st != GL_OK)

@@ -210,12 +210,12 @@ int cli_parse_args(int argc, char **argv, cli *c, const char *allowed)
                 return cli_usage_error("--arch: %s", why);
             c->arch = c->arch_buf;
         } else if (TAKES("--sim-tier")) {
-            if (gl_sim_tier_parse(val) == GL_TIER_DEFAULT)
+            if (gl_run_sim_tier_parse(val) == GL_TIER_DEFAULT)
                 return cli_usage_error("--sim-tier must be interp, jit or auto, not '%s'", val);
             /* the environment carries it to the TUI's and the grader's workers */
             setenv("GPULEARN_SIM_TIER", val, 1);
         } else if (TAKES("--sim-threads")) {
-            if (!gl_sim_threads_parse(val))
+            if (!gl_run_sim_threads_parse(val))
                 return cli_usage_error(
                     "--sim-threads must be a whole number from 1 to 256, not '%s'", val);
             setenv("GPULEARN_SIM_THREADS", val, 1); /* as --sim-tier: for the workers too */

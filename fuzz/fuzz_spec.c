@@ -4,7 +4,7 @@
  * the variables a lesson defines ("n", "m", "k"), so both the JSON validation and the
  * integer expression evaluator behind "(n + 255) / 256" are exercised. A spec that
  * loads and whose buffers total at most 1 MiB also gets its buffers initialised
- * (values / fill / iota / random) and written by gl_json_write_result to /dev/null. `source` is resolved against a scratch folder that
+ * (values / fill / iota / random) and written by spec_json_write_result to /dev/null. `source` is resolved against a scratch folder that
  * holds kernel.cu, so valid specs are reachable. Built only by `make fuzz`.
  */
 #include <cjson/cJSON.h>
@@ -59,14 +59,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < spec.nargs; i++)
             if (spec.args[i].is_ptr)
                 total += spec.args[i].len <= (1u << 20)
-                             ? spec.args[i].len * gl_type_size(spec.args[i].type)
+                             ? spec.args[i].len * spec_type_size(spec.args[i].type)
                              : (size_t)1 << 30;
         if (total <= (1u << 20)) {
             gl_buffer *bufs = NULL;
             if (spec_buffers_new(&spec, &bufs, &err) == GL_OK) {
                 /* the exact JSON writer behind --dump-json, on every initialiser */
                 if (devnull)
-                    (void)gl_json_write_result(devnull, &spec, bufs, "out\n\"x\"", &err);
+                    (void)spec_json_write_result(devnull, &spec, bufs, "out\n\"x\"", &err);
                 spec_buffers_free(bufs, spec.nargs);
             }
         }

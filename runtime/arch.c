@@ -71,7 +71,7 @@ void gl_arch_device_info(const sim_device_model *d, gl_device_info *info)
     info->peak_bandwidth_gbs = d->dram_gbs;
 }
 
-const char *gl_roof_name(gl_roof r)
+const char *gl_arch_roof_name(gl_roof r)
 {
     static const char *const names[GL_ROOFS] = {"FP32",        "FP64",        "FP16",
                                                 "f16 tensor",  "bf16 tensor", "tf32 tensor",
@@ -141,7 +141,7 @@ int gl_arch_target(int i, char name[16], char gpu[64], gl_device_info *info)
     return d == sim_device();
 }
 
-int gl_ptx_target_sm(const char *ptx)
+int gl_arch_ptx_target_sm(const char *ptx)
 {
     return ptx ? ptx_text_target_sm(ptx, strlen(ptx)) : 0;
 }
@@ -230,8 +230,8 @@ int gl_arch_feature_in(const char *text, int target_sm, gl_arch_feature *out)
     return 1;
 }
 
-gl_status gl_ptx_check_features(const struct ptx_module *m, int target_sm, const char *source,
-                                const char *origin, gl_error *err)
+gl_status gl_arch_check_ptx_features(const struct ptx_module *m, int target_sm, const char *source,
+                                     const char *origin, gl_error *err)
 {
     ptx_feature_use use;
     if (!m || !ptx_module_newer_feature(m, target_sm, &use))

@@ -49,11 +49,11 @@ void gl_arch_profile_peaks(const struct sim_device_model *d, gl_peaks *p);
 void gl_arch_run_peaks(const gl_spec *spec, const gl_run_opts *opts, gl_peaks *p);
 /* "FP32", "FP64", "FP16", "f16 tensor", "bf16 tensor", "tf32 tensor", "int8 tensor",
  * "fp8 tensor", "f64 tensor". */
-const char *gl_roof_name(gl_roof r);
+const char *gl_arch_roof_name(gl_roof r);
 
 /* The SM number of the `.target sm_XY` directive of PTX text (PTX ISA §11.3.2
  * ".target"), or 0 when it has none. */
-int gl_ptx_target_sm(const char *ptx);
+int gl_arch_ptx_target_sm(const char *ptx);
 
 /* A CUDA C identifier or PTX instruction that needs a newer target than some. */
 typedef struct gl_arch_feature {
@@ -78,7 +78,7 @@ int gl_arch_feature_in(const char *text, int target_sm, gl_arch_feature *out);
  * PTX's .loc where it has one, else the PTX line). source: the .cu path for the
  * message; origin: where the target came from ("--arch", "the spec's \"arch\"", ...). */
 struct ptx_module;
-gl_status gl_ptx_check_features(const struct ptx_module *m, int target_sm, const char *source,
-                                const char *origin, gl_error *err);
+gl_status gl_arch_check_ptx_features(const struct ptx_module *m, int target_sm, const char *source,
+                                     const char *origin, gl_error *err);
 
 #endif

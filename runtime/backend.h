@@ -17,7 +17,7 @@
 typedef struct ptx_module ptx_module_t;
 
 typedef enum gl_backend_kind { GL_BACKEND_AUTO, GL_BACKEND_SIM, GL_BACKEND_GPU } gl_backend_kind;
-const char *gl_backend_name(gl_backend_kind k); /* "auto", "sim", "gpu" */
+const char *gl_run_backend_name(gl_backend_kind k); /* "auto", "sim", "gpu" */
 
 /* Properties of a device, real or modelled (lesson 0 and `gpulearn info`). */
 typedef struct gl_device_info {
@@ -161,7 +161,7 @@ typedef struct gl_timing {
 
 /* Fills t's bandwidth and FLOP/s from t->median_ms, the spec's declared "bytes_moved"
  * and "flops" (else the buffers' total size, marked estimated) and peak_gbs. */
-void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
+void gl_run_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t);
 
 /* --------------------------------------------------------- running a spec (run.c) */
 
@@ -184,13 +184,13 @@ typedef enum gl_sim_tier {
 } gl_sim_tier;
 
 /* The tier named s ("interp", "jit", "auto"); GL_TIER_DEFAULT for another name. */
-gl_sim_tier gl_sim_tier_parse(const char *s);
+gl_sim_tier gl_run_sim_tier_parse(const char *s);
 
 /* The largest --sim-threads gpulearn accepts. */
 #define GL_SIM_THREADS_MAX 256
 /* The worker threads named by s (--sim-threads, GPULEARN_SIM_THREADS): a whole number
  * from 1 to GL_SIM_THREADS_MAX; 0 for anything else. */
-unsigned gl_sim_threads_parse(const char *s);
+unsigned gl_run_sim_threads_parse(const char *s);
 
 typedef struct gl_run_opts {
     gl_backend_kind backend; /* AUTO: the GPU when one works, else the simulator */
@@ -255,7 +255,7 @@ typedef struct gl_run_opts {
     /* The simulator's memory budget (sim_config.memory_limit), bytes: device memory
      * (the buffers, __device__ and __constant__ data) and the local, shared and register
      * memory of the resident blocks, checked before anything is allocated; 0:
-     * gl_memory_limit_default(). A launch past it fails with GL_ERR_LAUNCH and a message
+     * gl_run_memory_limit_default(). A launch past it fails with GL_ERR_LAUNCH and a message
      * naming the sizes and the limit ("the kernel asks for 16 GiB of device memory ...;
      * the memory limit is 2 GiB"), never by running the machine out of memory. */
     uint64_t memory_limit;
@@ -276,7 +276,7 @@ typedef struct gl_run_opts {
 /* The memory budget a run has when none is given (gl_run_opts.memory_limit 0): half of
  * the memory the system has available now (MemAvailable in /proc/meminfo), at least
  * 256 MiB; 4 GiB where that cannot be read. */
-uint64_t gl_memory_limit_default(void);
+uint64_t gl_run_memory_limit_default(void);
 /* The memory budget of a graded launch when neither the lesson ("memory_limit" of its
  * exercise) nor --memory-limit sets one: 2 GiB. */
 #define GL_MEMORY_LIMIT_GRADE (UINT64_C(2) << 30)
@@ -288,7 +288,7 @@ uint64_t gl_memory_limit_default(void);
  * of sm_count * blocks_per_sm; it is the share of the warp slots of the SMs with work
  * that hold a warp, averaged over the waves, as Nsight Compute averages over each SM's
  * active cycles: an SM with no block counts for nothing, so a grid of 4 blocks on 132
- * SMs can be 50% achieved with 128 SMs idle (gl_occupancy_describe says both). */
+ * SMs can be 50% achieved with 128 SMs idle (gl_run_occupancy_describe says both). */
 typedef struct gl_occupancy {
     int valid;           /* 0: not computed (the launch did not start) */
     int warps_per_block; /* a partial warp counts as one */
@@ -324,8 +324,8 @@ typedef struct gl_occupancy {
  * rounded up to a multiple of the partitions, need more than d->regs_per_block does not
  * fit at all (blocks_per_sm 0). blocks_per_sm_known > 0 overrides the computed limit (the
  * driver's cuOccupancyMaxActiveBlocksPerMultiprocessor, which counts registers too). */
-void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
-                     unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
+void gl_run_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
+                         unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o);
 
 /* o in one line of text for the Result (buf, n bytes): "occupancy: 100% theoretical
  * (limit: threads), about 12% achieved on the 4 SMs with work: 104 of 108 SMs idle" (the
@@ -335,14 +335,14 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
  * (modelled, 72 registers per thread for sm_75): 75% theoretical (limit: registers)"), or
  * with none: "occupancy (modelled): at most 100% theoretical (limit without registers:
  * threads; registers per thread unknown: no CUDA Toolkit (ptxas) to count them)". */
-void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n);
+void gl_run_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n);
 
 /* The kernels (.entry directives, in the order of the PTX) of a module's PTX text and
  * the number of parameters of each: names[i] (malloc'd, the PTX name: mangled unless
  * extern "C") and nparams[i]. Returns how many, 0 when none, or -1 when the PTX does not
- * parse or memory runs out (nothing to free then). Free with gl_ptx_kernels_free. */
-int gl_ptx_kernels(const char *ptx, char ***names, int **nparams);
-void gl_ptx_kernels_free(char **names, int *nparams, int n);
+ * parse or memory runs out (nothing to free then). Free with gl_run_ptx_kernels_free. */
+int gl_run_ptx_kernels(const char *ptx, char ***names, int **nparams);
+void gl_run_ptx_kernels_free(char **names, int *nparams, int n);
 
 /* Everything one run produced. Free with gl_run_result_free. */
 typedef struct gl_run_result {
@@ -407,9 +407,9 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
 
 /* The .entry of m that a spec's "kernel" names: the exact name, else a C++ mangled
  * name _Z<len><name>... (a kernel declared without extern "C"). NULL if none. */
-const char *gl_resolve_kernel(const ptx_module_t *m, const char *name);
+const char *gl_run_resolve_kernel(const ptx_module_t *m, const char *name);
 
-/* How a spec's arguments fit a kernel's .param list (gl_params_fit). */
+/* How a spec's arguments fit a kernel's .param list (gl_run_params_fit). */
 typedef struct gl_param_fit {
     int found;            /* 0: m has no .entry of that name */
     int nparams;          /* the kernel's parameter count (0 when not found) */
@@ -421,19 +421,19 @@ typedef struct gl_param_fit {
 /* Whether spec's arguments fit the .param list of `kernel` of m: as many, each the size
  * of its parameter (a pointer 8 bytes, a scalar its type's). 1 when they do; else 0 and
  * *fit says how they do not (callers word the error for their audience). */
-int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
-                  gl_param_fit *fit);
+int gl_run_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                      gl_param_fit *fit);
 
 /* A scalar argument's value as the kernel receives it: its type's width of raw bytes
  * (little-endian on host and device) at the start of *slot, the rest zero. */
-void gl_scalar_bytes(const gl_arg *a, uint64_t *slot);
+void gl_run_scalar_bytes(const gl_arg *a, uint64_t *slot);
 
 /* Same with already-compiled PTX (the grader compiles each file once). */
 gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *opts,
                      gl_run_result *res, gl_error *err);
 
 /* The one simulator run of gpulearn (`run`, the TUI and every run of the grader): runs
- * `kernel` of module m (an .entry, as gl_resolve_kernel names it) once on a fresh
+ * `kernel` of module m (an .entry, as gl_run_resolve_kernel names it) once on a fresh
  * simulator over spec's grid, block, dynamic shared memory and arguments. The caller has
  * checked the arguments against the kernel's parameters and owns m. The simulator's
  * fault and findings are converted here, the one place, into res->fault and
@@ -464,7 +464,7 @@ const struct sim_device_model *gl_run_profile(const gl_spec *spec, const gl_run_
 
 /* Device properties of the back end `kind` would run on (AUTO: GPU if present, else
  * the simulator's model; note says which). */
-gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
-                          gl_error *err);
+gl_status gl_run_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
+                              size_t note_len, gl_error *err);
 
 #endif

@@ -12,26 +12,26 @@
 
 /* ------------------------------------------------------------------ SHA-256 */
 
-void gl_sha256_init(gl_sha256 *s)
+void gl_cache_sha256_init(gl_cache_sha256 *s)
 {
     sha256_init(&s->ctx);
 }
 
-void gl_sha256_update(gl_sha256 *s, const void *data, size_t len)
+void gl_cache_sha256_update(gl_cache_sha256 *s, const void *data, size_t len)
 {
     sha256_update(&s->ctx, len, data);
 }
 
-void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t len)
+void gl_cache_sha256_field(gl_cache_sha256 *s, const char *name, const void *data, size_t len)
 {
     char head[96];
     int n = snprintf(head, sizeof head, "%s:%zu:", name, len);
-    gl_sha256_update(s, head, (size_t)n < sizeof head ? (size_t)n : sizeof head - 1);
+    gl_cache_sha256_update(s, head, (size_t)n < sizeof head ? (size_t)n : sizeof head - 1);
     if (len)
-        gl_sha256_update(s, data, len);
+        gl_cache_sha256_update(s, data, len);
 }
 
-void gl_sha256_hex(gl_sha256 *s, char hex[65])
+void gl_cache_sha256_hex(gl_cache_sha256 *s, char hex[65])
 {
     static const char digit[] = "0123456789abcdef";
     uint8_t d[SHA256_DIGEST_SIZE];
@@ -72,7 +72,7 @@ int gl_cache_dir(char *buf, size_t n)
     return w > 0 && (size_t)w < n ? 0 : -1;
 }
 
-void gl_sha256_file_id(gl_sha256 *h, const char *name, const char *path)
+void gl_cache_sha256_file_id(gl_cache_sha256 *h, const char *name, const char *path)
 {
     struct stat st;
     char id[PATH_MAX + 128];
@@ -80,7 +80,7 @@ void gl_sha256_file_id(gl_sha256 *h, const char *name, const char *path)
         memset(&st, 0, sizeof st);
     int n = snprintf(id, sizeof id, "%s %lld %lld.%09ld", path, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
-    gl_sha256_field(h, name, id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+    gl_cache_sha256_field(h, name, id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
 }
 
 void gl_cache_entry_free(gl_cache_entry *e)
@@ -152,14 +152,14 @@ static char *blob(const char **p, const char *end, const char *word)
  * line. */
 static void entry_sum(const gl_cache_entry *e, const char *ptx, char hex[65])
 {
-    gl_sha256 h;
-    gl_sha256_init(&h);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
     const char *log = e->log, *regs = e->regs;
-    gl_sha256_field(&h, "log", log ? log : "", log ? strlen(log) : 0);
-    gl_sha256_field(&h, "regs", regs ? regs : "", regs ? strlen(regs) : 0);
-    gl_sha256_field(&h, "regs_why", e->regs_why, strlen(e->regs_why));
-    gl_sha256_field(&h, "ptx", ptx, strlen(ptx));
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256_field(&h, "log", log ? log : "", log ? strlen(log) : 0);
+    gl_cache_sha256_field(&h, "regs", regs ? regs : "", regs ? strlen(regs) : 0);
+    gl_cache_sha256_field(&h, "regs_why", e->regs_why, strlen(e->regs_why));
+    gl_cache_sha256_field(&h, "ptx", ptx, strlen(ptx));
+    gl_cache_sha256_hex(&h, hex);
 }
 
 int gl_cache_get(const char *key, gl_cache_entry *e)

@@ -15,19 +15,19 @@
 #include "runtime/gl.h"
 
 /* Incremental SHA-256 (FIPS 180-4), nettle's (Debian's nettle-dev). */
-typedef struct gl_sha256 {
+typedef struct gl_cache_sha256 {
     struct sha256_ctx ctx;
-} gl_sha256;
-void gl_sha256_init(gl_sha256 *s);
-void gl_sha256_update(gl_sha256 *s, const void *data, size_t len);
+} gl_cache_sha256;
+void gl_cache_sha256_init(gl_cache_sha256 *s);
+void gl_cache_sha256_update(gl_cache_sha256 *s, const void *data, size_t len);
 /* Adds a length-prefixed field, so that ("ab","c") and ("a","bc") hash differently. */
-void gl_sha256_field(gl_sha256 *s, const char *name, const void *data, size_t len);
+void gl_cache_sha256_field(gl_cache_sha256 *s, const char *name, const void *data, size_t len);
 /* Adds a program's identity as field `name`: its path, size and modification time (a
  * new version of the compiler is a new key, without running it). */
-void gl_sha256_file_id(gl_sha256 *s, const char *name, const char *path);
+void gl_cache_sha256_file_id(gl_cache_sha256 *s, const char *name, const char *path);
 /* Writes the digest as 64 lowercase hex digits and a NUL into hex[65]; s starts over
- * (as after gl_sha256_init). */
-void gl_sha256_hex(gl_sha256 *s, char hex[65]);
+ * (as after gl_cache_sha256_init). */
+void gl_cache_sha256_hex(gl_cache_sha256 *s, char hex[65]);
 
 /* The cache folder, $XDG_CACHE_HOME/gpulearn or $HOME/.cache/gpulearn (not created),
  * into buf[n]. Returns 0, or -1 when neither variable is set, GPULEARN_NO_CACHE is set, or

@@ -217,15 +217,15 @@ void gl_child_close(gl_child *c)
 
 /* ------------------------------------------------------------------ messages */
 
-int gl_msg_send_header(int fd, uint32_t type, uint32_t arg, uint64_t len)
+int gl_child_send_header(int fd, uint32_t type, uint32_t arg, uint64_t len)
 {
     gl_msg_header h = {type, arg, len};
     return gl_write_all(fd, &h, sizeof h);
 }
 
-int gl_msg_send(int fd, uint32_t type, uint32_t arg, const void *data, size_t len)
+int gl_child_send(int fd, uint32_t type, uint32_t arg, const void *data, size_t len)
 {
-    if (gl_msg_send_header(fd, type, arg, len) != 0)
+    if (gl_child_send_header(fd, type, arg, len) != 0)
         return -1;
     return len ? gl_write_all(fd, data, len) : 0;
 }
@@ -265,7 +265,7 @@ static gl_msg_rc read_some(int fd, char *buf, size_t len, size_t *got, double de
     return GL_MSG_OK;
 }
 
-gl_msg_rc gl_msg_recv_header(int fd, gl_msg_header *h, uint64_t max, double deadline)
+gl_msg_rc gl_child_recv_header(int fd, gl_msg_header *h, uint64_t max, double deadline)
 {
     size_t got;
     gl_msg_rc r = read_some(fd, (char *)h, sizeof *h, &got, deadline);
@@ -274,16 +274,16 @@ gl_msg_rc gl_msg_recv_header(int fd, gl_msg_header *h, uint64_t max, double dead
     return r;
 }
 
-gl_msg_rc gl_msg_recv_payload(int fd, void *buf, size_t len, double deadline)
+gl_msg_rc gl_child_recv_payload(int fd, void *buf, size_t len, double deadline)
 {
     size_t got;
     return read_some(fd, buf, len, &got, deadline);
 }
 
-gl_msg_rc gl_msg_recv(int fd, gl_msg_in *in, uint64_t max, double deadline)
+gl_msg_rc gl_child_recv(int fd, gl_child_msg *in, uint64_t max, double deadline)
 {
     if (in->done)
-        gl_msg_in_free(in);
+        gl_child_msg_free(in);
     const size_t hsize = sizeof in->h;
     size_t got;
     if (in->got < hsize) {
@@ -311,16 +311,16 @@ gl_msg_rc gl_msg_recv(int fd, gl_msg_in *in, uint64_t max, double deadline)
     return GL_MSG_OK;
 }
 
-void gl_msg_in_free(gl_msg_in *in)
+void gl_child_msg_free(gl_child_msg *in)
 {
     free(in->data);
     memset(in, 0, sizeof *in);
 }
 
-char *gl_msg_in_take(gl_msg_in *in)
+char *gl_child_msg_take(gl_child_msg *in)
 {
     char *d = in->data;
     in->data = NULL;
-    gl_msg_in_free(in);
+    gl_child_msg_free(in);
     return d;
 }

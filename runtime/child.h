@@ -124,38 +124,38 @@ typedef enum gl_msg_rc {
 
 /* Sends one message of len payload bytes (data may be NULL when len is 0), whole,
  * through partial writes and EINTR. 0, or -1 (errno set; EPIPE: the reader is gone). */
-int gl_msg_send(int fd, uint32_t type, uint32_t arg, const void *data, size_t len);
+int gl_child_send(int fd, uint32_t type, uint32_t arg, const void *data, size_t len);
 
 /* Sends only the header of a message whose len payload bytes the caller then writes
  * itself (gl_write_all), to stream a large payload without a copy. 0 or -1. */
-int gl_msg_send_header(int fd, uint32_t type, uint32_t arg, uint64_t len);
+int gl_child_send_header(int fd, uint32_t type, uint32_t arg, uint64_t len);
 
 /* Receives a header, refusing one that announces more than max payload bytes
- * (GL_MSG_TOO_BIG, *h filled in). The payload is then read with gl_msg_recv_payload. */
-gl_msg_rc gl_msg_recv_header(int fd, gl_msg_header *h, uint64_t max, double deadline);
+ * (GL_MSG_TOO_BIG, *h filled in). The payload is then read with gl_child_recv_payload. */
+gl_msg_rc gl_child_recv_header(int fd, gl_msg_header *h, uint64_t max, double deadline);
 
 /* Reads exactly len payload bytes into buf, or discards them when buf is NULL. */
-gl_msg_rc gl_msg_recv_payload(int fd, void *buf, size_t len, double deadline);
+gl_msg_rc gl_child_recv_payload(int fd, void *buf, size_t len, double deadline);
 
 /* One whole message, received in as many calls as it takes (a user interface reads a
- * little at each turn of its loop). Zero-initialise; free with gl_msg_in_free. */
-typedef struct gl_msg_in {
+ * little at each turn of its loop). Zero-initialise; free with gl_child_msg_free. */
+typedef struct gl_child_msg {
     gl_msg_header h;
     char *data; /* the payload, malloc'd, len + 1 bytes (NUL-terminated) once done */
     size_t got; /* bytes of header + payload read so far */
     int done;   /* 1: h and data hold a whole message */
-} gl_msg_in;
+} gl_child_msg;
 
 /* Reads on into *in until it holds a whole message (GL_MSG_OK, in->done 1) or the
  * deadline passes (GL_MSG_TIMEOUT: call again to go on); GL_MSG_TOO_BIG when the header
  * announces more than max bytes (nothing more is read). After GL_MSG_OK the next call
  * starts the next message (the previous payload is freed). */
-gl_msg_rc gl_msg_recv(int fd, gl_msg_in *in, uint64_t max, double deadline);
+gl_msg_rc gl_child_recv(int fd, gl_child_msg *in, uint64_t max, double deadline);
 
 /* Frees in->data and zeroes *in. */
-void gl_msg_in_free(gl_msg_in *in);
+void gl_child_msg_free(gl_child_msg *in);
 
 /* Takes the payload (caller frees; NULL when none) out of a done *in, which is reset. */
-char *gl_msg_in_take(gl_msg_in *in);
+char *gl_child_msg_take(gl_child_msg *in);
 
 #endif

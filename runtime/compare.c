@@ -6,9 +6,10 @@
 
 #include "runtime/compare.h"
 
-size_t gl_count_changed(gl_type t, size_t len, const void *before, const void *after, size_t *first)
+size_t gl_compare_count_changed(gl_type t, size_t len, const void *before, const void *after,
+                                size_t *first)
 {
-    const size_t es = gl_type_size(t);
+    const size_t es = spec_type_size(t);
     const unsigned char *p = before, *q = after;
     size_t n = 0;
     if (first)
@@ -22,8 +23,8 @@ size_t gl_count_changed(gl_type t, size_t len, const void *before, const void *a
     return n;
 }
 
-void gl_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *after, int nafter,
-                gl_work *w)
+void gl_compare_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *after,
+                        int nafter, gl_work *w)
 {
     memset(w, 0, sizeof *w);
     snprintf(w->kernel, sizeof w->kernel, "%s", s->kernel ? s->kernel : "");
@@ -40,19 +41,19 @@ void gl_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *afte
         b->len = a->len;
         b->changed = SIZE_MAX;
         b->first = a->len;
-        const size_t bytes = a->len * gl_type_size(a->type);
+        const size_t bytes = a->len * spec_type_size(a->type);
         if (i >= nafter || !after || !after[i].data || after[i].bytes < bytes)
             continue;
         if (before && before[i].data && before[i].bytes >= bytes) {
             b->changed =
-                gl_count_changed(a->type, a->len, before[i].data, after[i].data, &b->first);
+                gl_compare_count_changed(a->type, a->len, before[i].data, after[i].data, &b->first);
             continue;
         }
         void *init = malloc(bytes ? bytes : 1);
         if (!init)
             continue;
         spec_buffer_fill(a, init);
-        b->changed = gl_count_changed(a->type, a->len, init, after[i].data, &b->first);
+        b->changed = gl_compare_count_changed(a->type, a->len, init, after[i].data, &b->first);
         free(init);
     }
 }
@@ -76,7 +77,7 @@ static void shapes(const gl_work *cur, const gl_work *prev, char *buf, size_t le
                  (unsigned long long)prev->threads, (unsigned long long)prev->blocks);
 }
 
-int gl_work_same(const gl_work *prev, const gl_work *cur, char *buf, size_t len)
+int gl_compare_work_same(const gl_work *prev, const gl_work *cur, char *buf, size_t len)
 {
     char scratch[8], shape[160];
     if (!buf || len == 0)

@@ -13,8 +13,8 @@
 /* Elements among len elements of type t whose bytes differ between before and after: an
  * element the launch changed, however little (a float 1e-9 away counts, and so does -0.0
  * over 0.0 or another NaN's bits). *first (may be NULL) gets the first one, len if none. */
-size_t gl_count_changed(gl_type t, size_t len, const void *before, const void *after,
-                        size_t *first);
+size_t gl_compare_count_changed(gl_type t, size_t len, const void *before, const void *after,
+                                size_t *first);
 
 enum { GL_WORK_MAX_BUFFERS = 16 };
 
@@ -28,7 +28,7 @@ typedef struct gl_work {
     struct gl_work_buffer {
         char name[64];
         size_t len;     /* elements */
-        size_t changed; /* elements the launch changed (gl_count_changed); SIZE_MAX when
+        size_t changed; /* elements the launch changed (gl_compare_count_changed); SIZE_MAX when
                            the buffer after the launch is missing */
         size_t first;   /* the first of them (len when none) */
     } buf[GL_WORK_MAX_BUFFERS];
@@ -38,8 +38,8 @@ typedef struct gl_work {
  * argument, as gl_run_result.buffers). before: the buffers before the launch, one per
  * argument (spec_buffers_new), or NULL to make each from its init in turn
  * (spec_buffer_fill; a buffer that cannot be allocated counts as unknown). */
-void gl_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *after, int nafter,
-                gl_work *w);
+void gl_compare_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *after,
+                        int nafter, gl_work *w);
 
 /* Whether launch `cur` did the same work as the launch `prev` before it: the same
  * declared flops and bytes_moved (where both declare them), the same pointer arguments
@@ -48,6 +48,6 @@ void gl_work_of(const gl_spec *s, const gl_buffer *before, const gl_buffer *afte
  * 4096 of the 65536 elements of C, matmul_regtile 65536"), or, for the same work from
  * launches of another shape, what each ran ("the same work as the previous run in
  * another shape: ..."); "" when the launches are alike. Returns 1 same, 0 not. */
-int gl_work_same(const gl_work *prev, const gl_work *cur, char *buf, size_t len);
+int gl_compare_work_same(const gl_work *prev, const gl_work *cur, char *buf, size_t len);
 
 #endif

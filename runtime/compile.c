@@ -85,7 +85,7 @@ static int arch_number(const char *arch, char *num, size_t n)
 /* Sends a string field (NULL: empty). 0 or -1. */
 int cc_send(int fd, uint32_t type, uint32_t arg, const char *s)
 {
-    return gl_msg_send(fd, type, arg, s, s ? strlen(s) : 0);
+    return gl_child_send(fd, type, arg, s, s ? strlen(s) : 0);
 }
 
 void cc_reply_free(cc_reply *r)
@@ -101,10 +101,10 @@ void cc_reply_free(cc_reply *r)
 gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
 {
     memset(r, 0, sizeof *r);
-    gl_msg_in in = {0};
+    gl_child_msg in = {0};
     gl_msg_rc rc = GL_MSG_OK;
     int done = 0;
-    while (!done && (rc = gl_msg_recv(fd, &in, CC_MSG_MAX, deadline)) == GL_MSG_OK) {
+    while (!done && (rc = gl_child_recv(fd, &in, CC_MSG_MAX, deadline)) == GL_MSG_OK) {
         char **field = NULL;
         switch (in.h.type) {
         case CC_MSG_WHY: field = &r->why; break;
@@ -125,7 +125,7 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
             }
             free(r->diags);
             r->ndiags = (int)(in.h.len / sizeof *r->diags);
-            r->diags = (gl_diag *)(void *)gl_msg_in_take(&in);
+            r->diags = (gl_diag *)(void *)gl_child_msg_take(&in);
             for (int i = 0; r->diags && i < r->ndiags; i++) { /* NUL-terminated strings */
                 r->diags[i].file[sizeof r->diags[i].file - 1] = '\0';
                 r->diags[i].text[sizeof r->diags[i].text - 1] = '\0';
@@ -141,10 +141,10 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
             break;
         if (field) {
             free(*field);
-            *field = gl_msg_in_take(&in);
+            *field = gl_child_msg_take(&in);
         }
     }
-    gl_msg_in_free(&in);
+    gl_child_msg_free(&in);
     char **fields[] = {&r->why, &r->msg, &r->command, &r->ptx, &r->log, &r->regs_why};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!*fields[i] && !(*fields[i] = strdup("")))
@@ -156,7 +156,7 @@ gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r)
  * name order, into subfolders up to depth levels down; dot files (editors' temporary
  * files) are left out. The prelude's folders (include/ for clang, nvrtc/ for NVRTC) are
  * hashed whole, so that a header added to them or changed invalidates cached PTX. */
-void cc_key_tree(gl_sha256 *h, const char *dir, const char *rel, int depth)
+void cc_key_tree(gl_cache_sha256 *h, const char *dir, const char *rel, int depth)
 {
     char path[2 * PATH_MAX];
     snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
@@ -177,7 +177,7 @@ void cc_key_tree(gl_sha256 *h, const char *dir, const char *rel, int depth)
                 size_t len = 0;
                 gl_error ignored;
                 char *text = gl_read_file(file, &len, &ignored);
-                gl_sha256_field(h, sub, text ? text : "", len);
+                gl_cache_sha256_field(h, sub, text ? text : "", len);
                 free(text);
             }
         }
@@ -233,39 +233,40 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
 {
     if (has_quoted_include(src))
         return -1;
-    gl_sha256 h;
-    gl_sha256_init(&h);
-    gl_sha256_field(&h, "gpulearn", GL_CACHE_VERSION, strlen(GL_CACHE_VERSION));
-    gl_sha256_field(&h, "path", path, strlen(path));
-    gl_sha256_field(&h, "source", src, strlen(src));
-    gl_sha256_field(&h, "want", gl_compiler_name(want), strlen(gl_compiler_name(want)));
-    gl_sha256_field(&h, "arch", archnum, strlen(archnum));
-    gl_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_field(&h, "gpulearn", GL_CACHE_VERSION, strlen(GL_CACHE_VERSION));
+    gl_cache_sha256_field(&h, "path", path, strlen(path));
+    gl_cache_sha256_field(&h, "source", src, strlen(src));
+    gl_cache_sha256_field(&h, "want", gl_compiler_name(want), strlen(gl_compiler_name(want)));
+    gl_cache_sha256_field(&h, "arch", archnum, strlen(archnum));
+    gl_cache_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
     if (program) /* a whole program's kernels: cudart's header too */
-        gl_sha256_field(&h, "program", "1", 1);
-    gl_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
+        gl_cache_sha256_field(&h, "program", "1", 1);
+    gl_cache_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
     if (!debug) /* the register count: which ptxas, or none */
-        gl_sha256_field(&h, "ptxas", "", 0);
-    if (!debug && gl_find_ptxas(buf, sizeof buf))
-        gl_sha256_file_id(&h, "ptxas", buf);
+        gl_cache_sha256_field(&h, "ptxas", "", 0);
+    if (!debug && gl_compile_find_ptxas(buf, sizeof buf))
+        gl_cache_sha256_file_id(&h, "ptxas", buf);
     if (want == GL_CC_AUTO || want == GL_CC_NVRTC)
         cc_nvrtc_key(&h);
-    if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && gl_find_nvcc(buf, sizeof buf))
-        gl_sha256_file_id(&h, "nvcc", buf);
+    if ((want == GL_CC_AUTO || want == GL_CC_NVCC) && gl_compile_find_nvcc(buf, sizeof buf))
+        gl_cache_sha256_file_id(&h, "nvcc", buf);
     if (want == GL_CC_AUTO || want == GL_CC_CLANG) {
-        if (gl_find_clang(buf, sizeof buf))
-            gl_sha256_file_id(&h, "clang", buf);
+        if (gl_compile_find_clang(buf, sizeof buf))
+            gl_cache_sha256_file_id(&h, "clang", buf);
         gl_error ignored;
         size_t n = 0;
-        char *prelude = gl_find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
-        gl_sha256_field(&h, "prelude", prelude ? prelude : "", n);
+        char *prelude =
+            gl_compile_find_prelude(buf, sizeof buf) ? gl_read_file(buf, &n, &ignored) : NULL;
+        gl_cache_sha256_field(&h, "prelude", prelude ? prelude : "", n);
         free(prelude);
         char inc[PATH_MAX + 16];
-        gl_prelude_include_dir(buf, inc, sizeof inc);
+        gl_compile_prelude_dir(buf, inc, sizeof inc);
         cc_key_tree(&h, inc, "", 8);
     }
-    gl_sha256_hex(&h, key);
+    gl_cache_sha256_hex(&h, key);
     return 0;
 }
 

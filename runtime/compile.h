@@ -12,25 +12,25 @@ const char *gl_compiler_name(gl_compiler c);
 
 /* nvcc's path into buf[n]: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. Returns
  * 1, or 0 when there is none. */
-int gl_find_nvcc(char *buf, size_t n);
+int gl_compile_find_nvcc(char *buf, size_t n);
 
 /* ptxas's path into buf[n]: $GPULEARN_PTXAS ("none": there is none), then PATH,
  * $CUDA_HOME/bin, /usr/local/cuda/bin. Returns 1, or 0 when there is none. */
-int gl_find_ptxas(char *buf, size_t n);
+int gl_compile_find_ptxas(char *buf, size_t n);
 
 /* The clang prelude's path (gpulearn_prelude.h) into buf[n]: $GPULEARN_PRELUDE_DIR, the
  * source tree's runtime/prelude, then <exe>/../share/gpulearn/prelude for installs; the
  * files shipped beside it (include/, reference/) are in the same folder. Returns 1, or 0
  * when it is not found. */
-int gl_find_prelude(char *buf, size_t n);
+int gl_compile_find_prelude(char *buf, size_t n);
 
 /* clang's path into buf[n] ("clang" on PATH, then clang-19 down to clang-14). Returns 1, or 0
  * when there is none. */
-int gl_find_clang(char *buf, size_t n);
+int gl_compile_find_clang(char *buf, size_t n);
 
-/* The include/ folder beside the prelude (path prelude, from gl_find_prelude) into
+/* The include/ folder beside the prelude (path prelude, from gl_compile_find_prelude) into
  * buf[n]. */
-void gl_prelude_include_dir(const char *prelude, char *buf, size_t n);
+void gl_compile_prelude_dir(const char *prelude, char *buf, size_t n);
 
 /* Options of one compilation. Zero-initialise for defaults. */
 typedef struct gl_compile_opts {
@@ -86,7 +86,7 @@ typedef struct gl_compiled {
     /* Registers per thread of each function, counted for the target: ptxas compiles the
      * PTX to a cubin for sm_<target> (as a GPU's driver compiles it; without ptxas, NVRTC
      * compiles the source for sm_<target> too) and runtime/cubin.h reads the table from
-     * the cubin: "sm_75\n72 moving_sum\n..." (gl_regs_of looks one up).
+     * the cubin: "sm_75\n72 moving_sum\n..." (gl_cubin_regs_of looks one up).
      * NULL when not counted (no CUDA Toolkit on this machine, a debug build), regs_why
      * then says why: "no CUDA Toolkit (ptxas) to count them". */
     char *regs;

@@ -180,7 +180,7 @@ static try_result run_external(char *const argv[], const char *tmp, const char *
 /* ------------------------------------------------------------------ nvcc */
 
 /* Finds nvcc: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
-int gl_find_nvcc(char *buf, size_t n)
+int gl_compile_find_nvcc(char *buf, size_t n)
 {
     if (find_on_path("nvcc", buf, n))
         return 1;
@@ -195,7 +195,7 @@ try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_comp
                        char *why, size_t whylen, gl_error *err)
 {
     char nvcc[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64];
-    if (!gl_find_nvcc(nvcc, sizeof nvcc)) {
+    if (!gl_compile_find_nvcc(nvcc, sizeof nvcc)) {
         snprintf(why, whylen, "nvcc: not on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin");
         return TRY_UNAVAILABLE;
     }
@@ -226,8 +226,8 @@ try_result cc_try_nvcc(const char *path, const char *archnum, int debug, gl_comp
 /* ------------------------------------------------------------------ ptxas */
 
 /* Finds ptxas: $GPULEARN_PTXAS ("none": no ptxas), then PATH, $CUDA_HOME/bin and
- * /usr/local/cuda/bin, as gl_find_nvcc looks for nvcc. */
-int gl_find_ptxas(char *buf, size_t n)
+ * /usr/local/cuda/bin, as gl_compile_find_nvcc looks for nvcc. */
+int gl_compile_find_ptxas(char *buf, size_t n)
 {
     const char *env = getenv("GPULEARN_PTXAS");
     if (env && *env) {
@@ -251,7 +251,7 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
     char ptxas[PATH_MAX], tmp[PATH_MAX], in[PATH_MAX + 16], cubin[PATH_MAX + 16],
         logpath[PATH_MAX + 16], arch[64], why[512] = "";
     const int sm = gl_arch_sm(archnum);
-    if (!gl_find_ptxas(ptxas, sizeof ptxas)) {
+    if (!gl_compile_find_ptxas(ptxas, sizeof ptxas)) {
         if (!out->regs_why[0]) /* else NVRTC's reason (compile_nvrtc.c) */
             snprintf(out->regs_why, sizeof out->regs_why, "no CUDA Toolkit (ptxas) to count them");
         return;
@@ -296,7 +296,7 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out)
 
 /* Finds the prelude: $GPULEARN_PRELUDE_DIR, the source tree's runtime/prelude
  * (GL_PRELUDE_DIR), then <exe>/../share/gpulearn/prelude for installs. */
-int gl_find_prelude(char *buf, size_t n)
+int gl_compile_find_prelude(char *buf, size_t n)
 {
     const char *env = getenv("GPULEARN_PRELUDE_DIR");
     if (env && *env) {
@@ -322,14 +322,14 @@ int gl_find_prelude(char *buf, size_t n)
 
 /* The headers shipped beside the prelude (prelude: its path): <its folder>/include,
  * holding cooperative_groups.h and cooperative_groups/ (reduce.h, scan.h, details/). */
-void gl_prelude_include_dir(const char *prelude, char *buf, size_t n)
+void gl_compile_prelude_dir(const char *prelude, char *buf, size_t n)
 {
     const char *slash = strrchr(prelude, '/');
     snprintf(buf, n, "%.*s/include", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
 }
 
 /* Finds clang: "clang" on PATH, then clang-19 down to clang-14. */
-int gl_find_clang(char *buf, size_t n)
+int gl_compile_find_clang(char *buf, size_t n)
 {
     if (find_on_path("clang", buf, n))
         return 1;
@@ -347,11 +347,11 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, int pr
 {
     char clang[PATH_MAX], prelude[PATH_MAX], tmp[PATH_MAX], ptxpath[PATH_MAX + 16], arch[64],
         incdir[PATH_MAX + 16];
-    if (!gl_find_clang(clang, sizeof clang)) {
+    if (!gl_compile_find_clang(clang, sizeof clang)) {
         snprintf(why, whylen, "clang: not on PATH (clang, clang-14 ... clang-19)");
         return TRY_UNAVAILABLE;
     }
-    if (!gl_find_prelude(prelude, sizeof prelude)) {
+    if (!gl_compile_find_prelude(prelude, sizeof prelude)) {
         snprintf(why, whylen,
                  "clang: %s not found (set GPULEARN_PRELUDE_DIR to the folder holding it)",
                  PRELUDE_NAME);
@@ -364,7 +364,7 @@ try_result cc_try_clang(const char *path, const char *archnum, int debug, int pr
     snprintf(ptxpath, sizeof ptxpath, "%s/kernel.ptx", tmp);
     snprintf(arch, sizeof arch, "--cuda-gpu-arch=sm_%s", archnum);
     /* the prelude's include/ (cooperative_groups.h), searched before the system's */
-    gl_prelude_include_dir(prelude, incdir, sizeof incdir);
+    gl_compile_prelude_dir(prelude, incdir, sizeof incdir);
     char *argv[] = {clang, "--cuda-device-only", "-nocudainc", "-nocudalib", arch,
                     "-Wno-unknown-cuda-version", "-S", debug ? "-O0" : "-O2", "-gline-tables-only",
                     "-fno-color-diagnostics",

@@ -86,7 +86,7 @@ try_result cc_try_clang_older(const char *path, const char *archnum, int debug, 
 /* Prefixes a compile error caused by a feature target sm lacks with a line naming it. */
 void cc_explain_target(gl_error *err, const char *path, int sm, int want, const char *origin);
 
-/* ptxas (gl_find_ptxas) compiles ptx for sm_<archnum> into a cubin in a private folder,
+/* ptxas (gl_compile_find_ptxas) compiles ptx for sm_<archnum> into a cubin in a private folder,
  * under the compile limits; out->regs gets its register table (runtime/cubin.h), or stays
  * NULL with out->regs_why saying why (no ptxas, ptxas failed). Where there is no ptxas,
  * NVRTC counts them while it compiles (compile_nvrtc.c), and this is not called. */
@@ -98,7 +98,7 @@ void cc_count_regs(const char *ptx, const char *archnum, gl_compiled *out);
 try_result cc_try_nvrtc(const char *path, const char *archnum, int debug, const char *src,
                         gl_compiled *out, char *why, size_t whylen, gl_error *err);
 /* Adds libnvrtc's identity and its C headers (prelude/nvrtc) to a cache key. */
-void cc_nvrtc_key(gl_sha256 *h);
+void cc_nvrtc_key(gl_cache_sha256 *h);
 /* The folder of the libnvrtc this process loads: 1 with it in buf, else 0. */
 int cc_nvrtc_dir(char *buf, size_t n);
 
@@ -145,7 +145,7 @@ void cc_reply_free(cc_reply *r);
 /* Receives a compiling child's messages until CC_MSG_DONE, before deadline. */
 gl_msg_rc cc_receive(int fd, double deadline, cc_reply *r);
 /* Hash into a cache key: every file under dir/rel (depth levels down); an executable's
- * identity is gl_sha256_file_id (cache.h). */
-void cc_key_tree(gl_sha256 *h, const char *dir, const char *rel, int depth);
+ * identity is gl_cache_sha256_file_id (cache.h). */
+void cc_key_tree(gl_cache_sha256 *h, const char *dir, const char *rel, int depth);
 
 #endif

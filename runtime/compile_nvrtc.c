@@ -123,7 +123,7 @@ fail:
 static int nvrtc_libc_dir(char *buf, size_t n)
 {
     char prelude[PATH_MAX];
-    if (!gl_find_prelude(prelude, sizeof prelude))
+    if (!gl_compile_find_prelude(prelude, sizeof prelude))
         return 0;
     const char *slash = strrchr(prelude, '/');
     snprintf(buf, n, "%.*s/nvrtc", slash ? (int)(slash - prelude) : 1, slash ? prelude : ".");
@@ -298,7 +298,7 @@ static try_result nvrtc_compile_here(const char *path, const char *archnum, int 
             cc_keep_warnings(log, path, out);
             result = TRY_OK;
             char ptxas[PATH_MAX];
-            if (!debug && !gl_find_ptxas(ptxas, sizeof ptxas))
+            if (!debug && !gl_compile_find_ptxas(ptxas, sizeof ptxas))
                 nvrtc_count_regs(path, src, archnum, options, noptions, out);
         } else {
             free(out->ptx);
@@ -336,8 +336,8 @@ static void nvrtc_child(int fd, void *arg)
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
              cc_send(fd, CC_MSG_REGS, c.regs != NULL, c.regs) == 0 &&
              cc_send(fd, CC_MSG_REGS_WHY, 0, c.regs_why) == 0 &&
-             gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
-             gl_msg_send(fd, CC_MSG_DONE, (uint32_t)r, NULL, 0) == 0;
+             gl_child_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
+             gl_child_send(fd, CC_MSG_DONE, (uint32_t)r, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
 }
 
@@ -379,7 +379,7 @@ try_result cc_try_nvrtc(const char *path, const char *archnum, int debug, const 
     return r;
 }
 /* See compile_internal.h. */
-void cc_nvrtc_key(gl_sha256 *h)
+void cc_nvrtc_key(gl_cache_sha256 *h)
 {
     /* the library's identity, as for nvcc and clang, without loading it: a PTX taken
      * from the cache then never costs the dlopen of libnvrtc (about 100 MB); only
@@ -387,13 +387,13 @@ void cc_nvrtc_key(gl_sha256 *h)
     char lib[600];
     int known = nvrtc_file(lib, sizeof lib);
     if (known)
-        gl_sha256_file_id(h, "nvrtc", lib);
+        gl_cache_sha256_file_id(h, "nvrtc", lib);
     else if (nvrtc_load()) {
         int major = 0, minor = 0;
         nvrtc.p_nvrtcVersion(&major, &minor);
         char id[600];
         int n = snprintf(id, sizeof id, "%d.%d %s", major, minor, nvrtc.soname);
-        gl_sha256_field(h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
+        gl_cache_sha256_field(h, "nvrtc", id, (size_t)n < sizeof id ? (size_t)n : sizeof id - 1);
     }
     char dir[PATH_MAX + 16];
     if ((known || nvrtc.handle) && nvrtc_libc_dir(dir, sizeof dir))
@@ -416,7 +416,7 @@ int cc_nvrtc_dir(char *buf, size_t n)
     return buf[0] != '\0';
 }
 #else
-void cc_nvrtc_key(gl_sha256 *h)
+void cc_nvrtc_key(gl_cache_sha256 *h)
 {
     (void)h;
 }

@@ -27,7 +27,7 @@ typedef struct sandbox_args {
     char copy[PATH_MAX];    /* tmp/src/<its base name>: what is compiled */
     char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
     char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
-    char ptxas[PATH_MAX]; /* ptxas (gl_find_ptxas), which counts the registers */
+    char ptxas[PATH_MAX]; /* ptxas (gl_compile_find_ptxas), which counts the registers */
     char rtinc[PATH_MAX]; /* a whole program's (opts->program): cudart's include folder,
                              or its copy in tmp (run as root) */
 } sandbox_args;
@@ -39,7 +39,7 @@ typedef struct sandbox_args {
 static gl_status prepare(void *ctx, gl_error *e)
 {
     sandbox_args *a = ctx;
-    if (gl_find_prelude(a->prelude, sizeof a->prelude)) {
+    if (gl_compile_find_prelude(a->prelude, sizeof a->prelude)) {
         char *slash = strrchr(a->prelude, '/');
         if (slash)
             *slash = '\0';
@@ -52,7 +52,7 @@ static gl_status prepare(void *ctx, gl_error *e)
      * builtins library from there while it compiles, wherever the toolkit lives */
     if (cc_nvrtc_dir(a->nvrtc_dir, sizeof a->nvrtc_dir) && !realpath(a->nvrtc_dir, a->nvrtc_real))
         a->nvrtc_real[0] = '\0';
-    if (!gl_find_ptxas(a->ptxas, sizeof a->ptxas))
+    if (!gl_compile_find_ptxas(a->ptxas, sizeof a->ptxas))
         a->ptxas[0] = '\0';
     char src[PATH_MAX], pre[PATH_MAX];
     const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
@@ -104,14 +104,14 @@ static void sandboxed_child(int fd, void *arg)
     /* messages, diagnostics and the PTX's line info name the submission as the caller
      * did, not its copy */
     cc_rename_source(a->copy, a->path, &c, &e);
-    int ok = gl_msg_send(fd, CC_MSG_USED, (uint32_t)c.used, NULL, 0) == 0 &&
+    int ok = gl_child_send(fd, CC_MSG_USED, (uint32_t)c.used, NULL, 0) == 0 &&
              cc_send(fd, CC_MSG_COMMAND, 0, c.command) == 0 &&
              cc_send(fd, CC_MSG_ERROR, (uint32_t)st, e.msg) == 0 &&
              cc_send(fd, CC_MSG_PTX, 0, c.ptx) == 0 && cc_send(fd, CC_MSG_LOG, 0, c.log) == 0 &&
              cc_send(fd, CC_MSG_REGS, c.regs != NULL, c.regs) == 0 &&
              cc_send(fd, CC_MSG_REGS_WHY, 0, c.regs_why) == 0 &&
-             gl_msg_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
-             gl_msg_send(fd, CC_MSG_DONE, (uint32_t)st, NULL, 0) == 0;
+             gl_child_send(fd, CC_MSG_DIAGS, 0, c.diags, (size_t)c.ndiags * sizeof *c.diags) == 0 &&
+             gl_child_send(fd, CC_MSG_DONE, (uint32_t)st, NULL, 0) == 0;
     _exit(ok ? 0 : 1);
 }
 

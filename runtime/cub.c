@@ -26,7 +26,7 @@
 static char *read_source(char *path, size_t len)
 {
     char prelude[PATH_MAX];
-    if (!gl_find_prelude(prelude, sizeof prelude))
+    if (!gl_compile_find_prelude(prelude, sizeof prelude))
         return NULL;
     char *slash = strrchr(prelude, '/');
     *slash = '\0';
@@ -78,7 +78,7 @@ static void log_excerpt(const char *log_path, char *out, size_t len)
 int gl_cub_prepare(int sm, char *path, size_t len, char *why, size_t whylen)
 {
     char nvcc[PATH_MAX], src_path[PATH_MAX], dir[PATH_MAX];
-    if (!gl_find_nvcc(nvcc, sizeof nvcc)) {
+    if (!gl_compile_find_nvcc(nvcc, sizeof nvcc)) {
         snprintf(why, whylen,
                  "CUB skipped: it is built with nvcc, which is not on PATH, in $CUDA_HOME/bin "
                  "or /usr/local/cuda/bin (install the CUDA Toolkit)");
@@ -89,14 +89,14 @@ int gl_cub_prepare(int sm, char *path, size_t len, char *why, size_t whylen)
         snprintf(why, whylen, "CUB skipped: cannot read %s", src_path);
         return 0;
     }
-    gl_sha256 h;
+    gl_cache_sha256 h;
     char key[65], smtext[16];
-    gl_sha256_init(&h);
-    gl_sha256_field(&h, "source", src, strlen(src));
-    gl_sha256_file_id(&h, "nvcc", nvcc);
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_field(&h, "source", src, strlen(src));
+    gl_cache_sha256_file_id(&h, "nvcc", nvcc);
     snprintf(smtext, sizeof smtext, "%d", sm);
-    gl_sha256_field(&h, "sm", smtext, strlen(smtext));
-    gl_sha256_hex(&h, key);
+    gl_cache_sha256_field(&h, "sm", smtext, strlen(smtext));
+    gl_cache_sha256_hex(&h, key);
     free(src);
     if (gl_cache_dir(dir, sizeof dir) != 0)
         snprintf(dir, sizeof dir, "%s", "/tmp/gpulearn-cub");
@@ -228,7 +228,7 @@ void gl_cub_run(gpu_t *g, const char *so_path, gl_cub_op op, int64_t n, gl_libra
         goto done;
     }
     gl_time_stats ts;
-    gl_time_stats_of(times, GL_CUB_REPS, &ts);
+    gl_worker_time_stats_of(times, GL_CUB_REPS, &ts);
     out->ms = ts.median_ms;
     const double bytes = (double)n * sizeof(int) * (op == GL_CUB_REDUCE_SUM ? 1 : 2);
     out->gbs = out->ms > 0 ? bytes / out->ms / 1e6 : 0;

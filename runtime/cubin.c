@@ -170,7 +170,7 @@ char *gl_cubin_regs(const void *elf, size_t len, int sm, char *why, size_t whyle
     return out;
 }
 
-int gl_regs_of(const char *table, const char *kernel, int *sm)
+int gl_cubin_regs_of(const char *table, const char *kernel, int *sm)
 {
     if (sm)
         *sm = 0;

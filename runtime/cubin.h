@@ -22,6 +22,6 @@ char *gl_cubin_regs(const void *elf, size_t len, int sm, char *why, size_t whyle
 /* The registers per thread of kernel in a table of gl_cubin_regs, or -1 when the table
  * has no such function. *sm (if not NULL) is the target the table was counted for (0
  * when the table has no "sm_N" line). */
-int gl_regs_of(const char *table, const char *kernel, int *sm);
+int gl_cubin_regs_of(const char *table, const char *kernel, int *sm);
 
 #endif

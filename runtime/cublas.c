@@ -193,7 +193,7 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], int f16, gl_library_run *ou
         }
     }
     gl_time_stats ts;
-    gl_time_stats_of(times, GL_CUBLAS_REPS, &ts);
+    gl_worker_time_stats_of(times, GL_CUBLAS_REPS, &ts);
     out->ms = ts.median_ms;
     out->gflops = out->ms > 0 ? 2.0 * (double)m * (double)n * (double)k / out->ms / 1e6 : 0;
     out->ran = out->ms > 0;
@@ -209,8 +209,8 @@ done:
     /* lib stays loaded: cuBLAS may have started threads, and the worker exits soon */
 }
 
-void gl_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs, char *buf,
-                     size_t len)
+void gl_cublas_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs,
+                            char *buf, size_t len)
 {
     if (!lib->ran) {
         snprintf(buf, len, "%s", lib->note);

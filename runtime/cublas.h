@@ -39,7 +39,7 @@ void gl_cublas_sgemm(gpu_t *g, const int64_t mnk[3], int f16, gl_library_run *ou
  * by kernel_gflops), "CUB: 2900 GB/s in 0.023 ms (cub::DeviceReduce::Sum, ...), yours is
  * 107% of it" (compared by kernel_gbs; a rate of 0 leaves the comparison out), or the
  * note saying why it was skipped. */
-void gl_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs, char *buf,
-                     size_t len);
+void gl_cublas_library_line(const gl_library_run *lib, double kernel_gflops, double kernel_gbs,
+                            char *buf, size_t len);
 
 #endif

@@ -115,7 +115,7 @@ void exercise_compare(const gl_exercise *e, const gl_spec *spec, const gl_run_re
         if (i >= res->nargs || i >= ex->ref_nargs)
             return;
         const gl_buffer *got = &res->buffers[i], *exp = &ex->ref_buffers[i];
-        size_t bytes = arg->len * gl_type_size(arg->type);
+        size_t bytes = arg->len * spec_type_size(arg->type);
         if (!got->data || !exp->data || got->bytes < bytes || exp->bytes < bytes)
             return;
         size_t first;

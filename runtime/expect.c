@@ -711,10 +711,10 @@ static int value_ok(const gl_expect *e, double v)
 
 static double elem(const gl_buffer *b, gl_type t, size_t i)
 {
-    gl_value v = gl_buffer_get(b->data, t, i);
-    if (gl_type_is_float(t))
+    gl_value v = spec_buffer_get(b->data, t, i);
+    if (spec_type_is_float(t))
         return v.f;
-    return gl_type_is_signed(t) ? (double)v.i : (double)v.u;
+    return spec_type_is_signed(t) ? (double)v.i : (double)v.u;
 }
 
 /* Element i of the host's product gemm_a x gemm_b (double), from run res's buffers. */
@@ -749,10 +749,10 @@ static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, 
                  arg->len);
         return 0;
     }
-    const int is_int = !gl_type_is_float(arg->type);
+    const int is_int = !spec_type_is_float(arg->type);
     if (e->mod && !is_int) {
         snprintf(why, len, "mod needs an integer buffer; '%s' is %s", e->name,
-                 gl_type_name(arg->type));
+                 spec_type_name(arg->type));
         return 0;
     }
     char where[96], got[48], want[96];
@@ -1024,7 +1024,7 @@ static void finding_element(const gl_finding *f, const gl_spec *spec, const gl_r
         return;
     for (int a = 0; a < spec->nargs; a++) {
         const gl_arg *arg = &spec->args[a];
-        const uint64_t lo = res->dptr[a], size = gl_type_size(arg->type);
+        const uint64_t lo = res->dptr[a], size = spec_type_size(arg->type);
         if (arg->is_ptr && lo && f->address >= lo && f->address < lo + arg->len * size) {
             snprintf(buf, len, "%s[%llu]", arg->name,
                      (unsigned long long)((f->address - lo) / size));
@@ -1246,7 +1246,7 @@ static void size_text(const gl_spec *s, char *buf, size_t len)
         if (arg->is_ptr)
             continue;
         char v[48];
-        if (gl_type_is_float(arg->type))
+        if (spec_type_is_float(arg->type))
             fmt(v, sizeof v, arg->value.f);
         else
             snprintf(v, sizeof v, "%lld", (long long)arg->value.i);
@@ -1295,7 +1295,7 @@ static int find_run(const krun *runs, int n, const char *k)
  * passes (those f would run), added to runs (names borrowed from names). */
 static int add_file_kernels(const krun *step, const gl_spec *spec, char ***names, int **np, int *nk)
 {
-    *nk = step->res.ptx ? gl_ptx_kernels(step->res.ptx, names, np) : 0;
+    *nk = step->res.ptx ? gl_run_ptx_kernels(step->res.ptx, names, np) : 0;
     if (*nk < 0)
         *nk = 0;
     int count = 0;
@@ -1435,7 +1435,7 @@ static int lint_on(const gl_lesson *l, int s, gl_backend_kind where, const gl_ex
         krun_free(&runs[i]);
     free(runs);
     if (nk > 0)
-        gl_ptx_kernels_free(names, np, nk);
+        gl_run_ptx_kernels_free(names, np, nk);
     return problems;
 }
 
@@ -1444,7 +1444,7 @@ void gl_expect_probe_gpu(gl_expect_lint_opts *o)
     gl_device_info info;
     char note[256];
     gl_error err = {0};
-    o->gpu = gl_device_query(GL_BACKEND_AUTO, &info, note, sizeof note, &err) == GL_OK &&
+    o->gpu = gl_run_device_query(GL_BACKEND_AUTO, &info, note, sizeof note, &err) == GL_OK &&
              !info.is_simulator;
     snprintf(o->device, sizeof o->device, "%s", o->gpu ? info.name : "");
 }

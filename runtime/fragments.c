@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "sim/mma.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 #include "sim/sim.h"
 
-int gl_frag_is_tensor(const trace_insn *ti)
+int gl_fragments_is_tensor(const trace_insn *ti)
 {
     return ti && (ti->flags & TRACE_INSN_FRAGMENTS) != 0;
 }
@@ -128,7 +128,7 @@ static int fill_ldm(gl_frag_mat *mt, const char *name, int trans, int reg, int w
     return 1;
 }
 
-int gl_frags_of(const char *ptx, int pc, gl_frags *f)
+int gl_fragments_of(const char *ptx, int pc, gl_frags *f)
 {
     memset(f, 0, sizeof *f);
     const ptx_module *m = ptx ? module_of(ptx) : NULL;
@@ -195,21 +195,21 @@ int gl_frags_of(const char *ptx, int pc, gl_frags *f)
         break;
     }
     if (!ok) {
-        gl_frags_free(f);
+        gl_fragments_free(f);
         return 0;
     }
     return 1;
 }
 
-void gl_frags_free(gl_frags *f)
+void gl_fragments_free(gl_frags *f)
 {
     for (int i = 0; i < GL_FRAG_MAX_MATS; i++)
         free(f->mat[i].cells);
     memset(f, 0, sizeof *f);
 }
 
-uint32_t gl_frag_values(const gl_frag_mat *mt, const trace_t *t, size_t issue,
-                        uint64_t vals[32][GL_FRAG_MAX_REGS])
+uint32_t gl_fragments_values(const gl_frag_mat *mt, const trace_t *t, size_t issue,
+                             uint64_t vals[32][GL_FRAG_MAX_REGS])
 {
     memset(vals, 0, sizeof(uint64_t) * 32 * GL_FRAG_MAX_REGS);
     if (!t || !t->regs || issue >= t->nevents || t->events[issue].kind != TRACE_EV_ISSUE)
@@ -267,7 +267,8 @@ static double small_float(uint32_t v, int ebits, int mbits, int e4m3)
     return sign ? -x : x;
 }
 
-void gl_frag_format(const gl_frag_mat *mt, uint64_t reg, int elem, int digits, char *buf, size_t n)
+void gl_fragments_format(const gl_frag_mat *mt, uint64_t reg, int elem, int digits, char *buf,
+                         size_t n)
 {
     const int b = mt->elem_bits;
     const uint64_t v = b >= 64 ? reg : (reg >> (elem * b)) & ((UINT64_C(1) << b) - 1);

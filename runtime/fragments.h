@@ -6,8 +6,8 @@
  * layout functions (sim/mma.h), the ones its executor uses, so the picture is what ran.
  *
  * Values: when the run's trace recorded register values (TRACE_EV_REG, the simulator),
- * gl_frag_values finds each lane's registers of a matrix around the instruction and
- * gl_frag_format decodes an element (f16, bf16, f32, ...). */
+ * gl_fragments_values finds each lane's registers of a matrix around the instruction and
+ * gl_fragments_format decodes an element (f16, bf16, f32, ...). */
 #ifndef GL_FRAGMENTS_H
 #define GL_FRAGMENTS_H
 
@@ -76,26 +76,27 @@ typedef struct gl_frags {
 /* Whether trace instruction ti is a tensor-core instruction whose registers hold matrix
  * fragments (mma, wmma.load/.store/.mma, ldmatrix, stmatrix, movmatrix: its
  * TRACE_INSN_FRAGMENTS fact); 0 for NULL. */
-int gl_frag_is_tensor(const trace_insn *ti);
+int gl_fragments_is_tensor(const trace_insn *ti);
 
 /* Describes instruction pc (the trace's pc: an index into the module's code) of the
  * PTX text ptx (the run's gl_run_result.ptx). Returns 1 and fills *f (free with
- * gl_frags_free); 0 (f zeroed) when pc is not a tensor-core instruction, the text does
+ * gl_fragments_free); 0 (f zeroed) when pc is not a tensor-core instruction, the text does
  * not parse or memory runs out. The parsed module of the last text asked for is kept. */
-int gl_frags_of(const char *ptx, int pc, gl_frags *f);
-void gl_frags_free(gl_frags *f);
+int gl_fragments_of(const char *ptx, int pc, gl_frags *f);
+void gl_fragments_free(gl_frags *f);
 
 /* The registers of matrix mt of the 32 lanes of warp `warp` of block `block` at the
  * instruction whose TRACE_EV_ISSUE is t->events[issue]: a matrix the instruction writes
  * as it left them (its TRACE_EV_REG events after the issue), the others as they were
  * before it (their last write before the issue). vals[lane][r]. Returns the mask of
  * registers r found (bit r); 0 when the trace recorded no register values. */
-uint32_t gl_frag_values(const gl_frag_mat *mt, const trace_t *t, size_t issue,
-                        uint64_t vals[32][GL_FRAG_MAX_REGS]);
+uint32_t gl_fragments_values(const gl_frag_mat *mt, const trace_t *t, size_t issue,
+                             uint64_t vals[32][GL_FRAG_MAX_REGS]);
 
 /* Element `elem` of a register holding `reg` as text in at most n bytes: f16, bf16,
  * tf32, f32 and f64 as %g with up to `digits` significant digits, integers in decimal,
  * b16 (ldmatrix) decoded as f16, the fp8 types (e4m3, e5m2) as their values. */
-void gl_frag_format(const gl_frag_mat *mt, uint64_t reg, int elem, int digits, char *buf, size_t n);
+void gl_fragments_format(const gl_frag_mat *mt, uint64_t reg, int elem, int digits, char *buf,
+                         size_t n);
 
 #endif

@@ -323,7 +323,7 @@ gl_status gpu_load_ptx(gpu_t *g, const char *ptx, gl_error *err)
         return gl_fail(err, GL_ERR_FAULT, "%s", why);
     /* PTX for a newer target than the GPU does not load (CUDA C++ Programming Guide,
      * "Binary Compatibility": PTX runs on its target and later ones): named here */
-    const int want = gl_ptx_target_sm(ptx);
+    const int want = gl_arch_ptx_target_sm(ptx);
     const int major = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
               minor = attr(g, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     if (want > major * 10 + minor) {

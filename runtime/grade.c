@@ -90,7 +90,7 @@ void grade_format_value(char *buf, size_t len, gl_type t, gl_value v)
 {
     if (t == GL_F32 || t == GL_F64)
         snprintf(buf, len, "%.9g", v.f);
-    else if (gl_type_is_signed(t))
+    else if (spec_type_is_signed(t))
         snprintf(buf, len, "%lld", (long long)v.i);
     else
         snprintf(buf, len, "%llu", (unsigned long long)v.u);
@@ -136,7 +136,7 @@ size_t grade_count_diffs(gl_type t, size_t len, const void *expected, const void
     if (first)
         *first = len;
     for (size_t i = 0; i < len; i++)
-        if (!grade_values_equal(t, gl_buffer_get(expected, t, i), gl_buffer_get(actual, t, i),
+        if (!grade_values_equal(t, spec_buffer_get(expected, t, i), spec_buffer_get(actual, t, i),
                                 tol)) {
             if (first && wrong == 0)
                 *first = i;
@@ -171,12 +171,12 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
                            sim_run *r, gl_error *err)
 {
     memset(r, 0, sizeof *r);
-    const char *kernel = gl_resolve_kernel(m, spec->kernel);
+    const char *kernel = gl_run_resolve_kernel(m, spec->kernel);
     if (!kernel)
         return gl_fail(err, GL_ERR_INPUT, "%s: there is no kernel named '%s' (did you rename it?)",
                        gl_display_path(spec->source), spec->kernel);
     gl_param_fit fit;
-    if (!gl_params_fit(spec, m, kernel, &fit)) {
+    if (!gl_run_params_fit(spec, m, kernel, &fit)) {
         if (fit.nparams != spec->nargs)
             return gl_fail(err, GL_ERR_INPUT,
                            "%s: kernel '%s' takes %d parameters; the "
@@ -187,7 +187,7 @@ static gl_status grade_sim(const gl_spec *spec, const ptx_module_t *m, const gl_
                        "%s: parameter %d of '%s' has the wrong type "
                        "(the exercise passes %s%s '%s')",
                        gl_display_path(spec->source), fit.bad_arg, spec->kernel,
-                       gl_type_name(a->type), a->is_ptr ? "*" : "", a->name);
+                       spec_type_name(a->type), a->is_ptr ? "*" : "", a->name);
     }
     gl_run_result res = {0};
     gl_status st = spec_buffers_sized(spec, &res.buffers, err);
@@ -237,9 +237,9 @@ static int compare_outputs(const gl_check *k, const size_run *r, const gl_buffer
         if (wrong) {
             char w[64], g[64];
             grade_format_value(w, sizeof w, arg->type,
-                               gl_buffer_get(r->expect.buffers[a].data, arg->type, first));
+                               spec_buffer_get(r->expect.buffers[a].data, arg->type, first));
             grade_format_value(g, sizeof g, arg->type,
-                               gl_buffer_get(got[a].data, arg->type, first));
+                               spec_buffer_get(got[a].data, arg->type, first));
             grade_add_detail(c, "n = %s%s: %s[%zu] is %s, expected %s (%zu of %zu elements differ)",
                              r->label, where, arg->name, first, g, w, wrong, arg->len);
             ok = 0;
@@ -446,7 +446,7 @@ static double metric_value(const gl_check *k, const gl_check *outputs_from, cons
     const gl_check *ok = k->outputs ? k : outputs_from;
     for (int a = 0; a < r->spec.nargs; a++)
         if (r->spec.args[a].is_ptr && (!ok || grade_is_output(ok, r->spec.args[a].name)))
-            out_bytes += (double)r->spec.args[a].len * (double)gl_type_size(r->spec.args[a].type);
+            out_bytes += (double)r->spec.args[a].len * (double)spec_type_size(r->spec.args[a].type);
     return out_bytes > 0 ? (double)gl_global_load_bytes(c) / out_bytes : 0;
 }
 
@@ -1604,8 +1604,8 @@ static void job_body(int fd, int job, void *ctx)
     for (int a = 0; ok && r->buffers && a < r->nargs; a++) {
         const gl_buffer *b = &r->buffers[a];
         ok = b->data
-                 ? gl_msg_send(fd, JOB_MSG_BUFFER, (uint32_t)a, b->data, b->bytes) == 0
-                 : gl_msg_send(fd, JOB_MSG_NO_DATA, (uint32_t)a, &b->bytes, sizeof b->bytes) == 0;
+                 ? gl_child_send(fd, JOB_MSG_BUFFER, (uint32_t)a, b->data, b->bytes) == 0
+                 : gl_child_send(fd, JOB_MSG_NO_DATA, (uint32_t)a, &b->bytes, sizeof b->bytes) == 0;
     }
     ok = ok && gl_wire_send(fd, JOB_MSG_RUN, 0, put_job_out, &(job_out){st, r, err}) == 0;
     _exit(ok ? 0 : 1);
@@ -1616,7 +1616,7 @@ static void job_body(int fd, int job, void *ctx)
 static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *err)
 {
     memset(r, 0, sizeof *r);
-    const gl_msg_in *last = res && res->nmsgs ? &res->msgs[res->nmsgs - 1] : NULL;
+    const gl_child_msg *last = res && res->nmsgs ? &res->msgs[res->nmsgs - 1] : NULL;
     if (!last || last->h.type != JOB_MSG_RUN)
         return -1;
     gl_wire_in in = gl_wire_in_of(last->data, (size_t)last->h.len);
@@ -1640,14 +1640,14 @@ static int job_take(gl_pool_result *res, sim_run *r, gl_status *st, gl_error *er
     gl_buffer *bufs = n > 0 ? calloc((size_t)n, sizeof *bufs) : NULL;
     ok = ok && (n == 0 || bufs);
     for (int i = 0; ok && i < res->nmsgs - 1; i++) {
-        gl_msg_in *m = &res->msgs[i];
+        gl_child_msg *m = &res->msgs[i];
         const uint32_t a = m->h.arg;
         switch (m->h.type) {
         case JOB_MSG_BUFFER:
             ok = a < (uint32_t)n && !bufs[a].data;
             if (ok) {
                 bufs[a].bytes = (size_t)m->h.len;
-                bufs[a].data = gl_msg_in_take(m);
+                bufs[a].data = gl_child_msg_take(m);
                 ok = bufs[a].data != NULL;
             }
             break;
@@ -1713,7 +1713,7 @@ static void jobs_plan(grade_jobs *J, int workers, const gl_lesson *l, const grad
             break;
         J->nspecs++;
         for (int a = 0; a < ss->nargs; a++) {
-            const uint64_t b = (uint64_t)ss->args[a].len * gl_type_size(ss->args[a].type);
+            const uint64_t b = (uint64_t)ss->args[a].len * spec_type_size(ss->args[a].type);
             largest = b > largest ? b : largest;
         }
         at[RUN_GOT] = J->njobs;
@@ -1798,7 +1798,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     rep->seed = opts->seed_given ? opts->seed : grade_new_seed();
     /* every size's inputs differ from every other size's and every other seed's */
     const uint64_t seed_base = rep->seed * 64;
-    snprintf(rep->backend, sizeof rep->backend, "%s", gl_backend_name(backend));
+    snprintf(rep->backend, sizeof rep->backend, "%s", gl_run_backend_name(backend));
     /* the limits of every launch (backend.h), unless the exercise sets a tighter one */
     uint64_t step_limit = e->step_limit ? e->step_limit : GL_STEP_LIMIT_DEFAULT;
     const uint64_t mem_limit = opts->memory_limit ? opts->memory_limit
@@ -1830,7 +1830,7 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     else if (backend == GL_BACKEND_GPU) {
         gl_device_info info;
         char note[256];
-        gl_status gs = gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
+        gl_status gs = gl_run_device_query(GL_BACKEND_GPU, &info, note, sizeof note, err);
         if (gs != GL_OK)
             return gs;
         snprintf(gpu_arch, sizeof gpu_arch, "compute_%d%d", info.compute_major, info.compute_minor);
@@ -1906,8 +1906,8 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         snprintf(compiles->detail, sizeof compiles->detail,
                  "the simulator cannot run this kernel's PTX: %.1900s", diag);
         not_run = "not run: the simulator cannot load the kernel";
-    } else if (gl_ptx_check_features(sub_m, ptx_module_target_sm(sub_m), sub_path,
-                                     opts->compile.arch_origin, &cerr) != GL_OK) {
+    } else if (gl_arch_check_ptx_features(sub_m, ptx_module_target_sm(sub_m), sub_path,
+                                          opts->compile.arch_origin, &cerr) != GL_OK) {
         rep->compile_log = strdup(cerr.msg);
         snprintf(compiles->detail, sizeof compiles->detail, "%.2000s", cerr.msg);
         not_run = "not run: the kernel does not compile";

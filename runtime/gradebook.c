@@ -9,7 +9,7 @@
 #include "runtime/gradebook.h"
 #include "runtime/lesson.h"
 
-void gl_csv_field(FILE *f, const char *s)
+void gl_gradebook_csv_field(FILE *f, const char *s)
 {
     const int formula = *s && strchr("=+-@\t\r", *s);
     if (!formula && !strpbrk(s, ",\"\n\r")) {
@@ -27,14 +27,14 @@ void gl_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void gl_utc_format(char *buf, size_t n, time_t t)
+void gl_gradebook_utc_format(char *buf, size_t n, time_t t)
 {
     struct tm tm;
     if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
         snprintf(buf, n, "1970-01-01T00:00:00Z");
 }
 
-int gl_utc_parse(const char *s, time_t *t)
+int gl_gradebook_utc_parse(const char *s, time_t *t)
 {
     /* the two forms, character by character: 'd' a digit, others themselves */
     static const char *const forms[] = {"dddd-dd-ddTdd:ddZ", "dddd-dd-ddTdd:dd:ddZ"};
@@ -127,7 +127,8 @@ static gl_status check_submission(const place *p, const cJSON *s, int i, const g
     if (whole(s, "score", max, &cell->score) != 0)
         return bad(p, "submissions[%d].score: must be a whole number from 0 to %d", i, max);
     const cJSON *sub = cJSON_GetObjectItemCaseSensitive(s, "submitted");
-    if (sub && (!cJSON_IsString(sub) || gl_utc_parse(sub->valuestring, &cell->submitted) != 0))
+    if (sub &&
+        (!cJSON_IsString(sub) || gl_gradebook_utc_parse(sub->valuestring, &cell->submitted) != 0))
         return bad(p, "submissions[%d].submitted: must be a time \"YYYY-MM-DDTHH:MM:SSZ\"", i);
     cell->has_submitted = sub != NULL;
     if (strcmp(verdict, "error") == 0) {
@@ -277,7 +278,7 @@ done:
 gl_status gradebook_set_due(gl_gradebook *g, const char *lesson, const char *when, gl_error *err)
 {
     time_t t;
-    if (gl_utc_parse(when, &t) != 0)
+    if (gl_gradebook_utc_parse(when, &t) != 0)
         return gl_fail(err, GL_ERR_USAGE,
                        "--due %s=%s: not a time YYYY-MM-DDTHH:MMZ (UTC, e.g. 2026-12-01T23:59Z)",
                        lesson, when);
@@ -381,7 +382,7 @@ void gradebook_write_csv(FILE *f, const gl_gradebook *g, gl_gb_format format)
           f);
     for (int i = 0; i < g->nlessons; i++) {
         fputc(',', f);
-        gl_csv_field(f, g->lessons[i].id);
+        gl_gradebook_csv_field(f, g->lessons[i].id);
     }
     if (format == GL_GB_PLAIN)
         fputs(",total,max_score,late,missing", f);
@@ -398,10 +399,10 @@ void gradebook_write_csv(FILE *f, const gl_gradebook *g, gl_gb_format format)
     for (int i = 0; i < g->nlessons; i++)
         max += g->lessons[i].max_score;
     for (int s = 0; s < g->nstudents; s++) {
-        gl_csv_field(f, g->students[s]);
+        gl_gradebook_csv_field(f, g->students[s]);
         if (format == GL_GB_CANVAS) {
             fputs(",,,", f);
-            gl_csv_field(f, g->students[s]);
+            gl_gradebook_csv_field(f, g->students[s]);
             fputc(',', f);
         }
         int total = 0;
@@ -418,9 +419,9 @@ void gradebook_write_csv(FILE *f, const gl_gradebook *g, gl_gb_format format)
             flagged_lessons(g, s, 1, late, sizeof late);
             flagged_lessons(g, s, 0, missing, sizeof missing);
             fprintf(f, ",%d,%d,", total, max);
-            gl_csv_field(f, late);
+            gl_gradebook_csv_field(f, late);
             fputc(',', f);
-            gl_csv_field(f, missing);
+            gl_gradebook_csv_field(f, missing);
         }
         for (int i = 0; format == GL_GB_MOODLE && i < g->nlessons; i++) {
             const gl_gb_cell *c = &g->cells[s * g->nlessons + i];
@@ -447,7 +448,7 @@ cJSON *gradebook_to_json(const gl_gradebook *g)
         cJSON_AddStringToObject(o, "label", x->label);
         cJSON_AddNumberToObject(o, "max_score", x->max_score);
         if (x->has_due) {
-            gl_utc_format(when, sizeof when, x->due);
+            gl_gradebook_utc_format(when, sizeof when, x->due);
             cJSON_AddStringToObject(o, "due", when);
         }
         cJSON_AddItemToArray(ls, o);
@@ -471,7 +472,7 @@ cJSON *gradebook_to_json(const gl_gradebook *g)
             cJSON_AddNumberToObject(e, "score", c->score);
             cJSON_AddBoolToObject(e, "late", c->late);
             if (c->has_submitted) {
-                gl_utc_format(when, sizeof when, c->submitted);
+                gl_gradebook_utc_format(when, sizeof when, c->submitted);
                 cJSON_AddStringToObject(e, "submitted", when);
             }
             cJSON_AddItemToObject(ex, g->lessons[i].id, e);

@@ -76,7 +76,7 @@ gl_status gradebook_set_due(gl_gradebook *g, const char *lesson, const char *whe
 gl_status gradebook_finish(gl_gradebook *g, gl_error *err);
 
 /* Writes g as CSV in layout `format` (RFC 4180; every cell that a spreadsheet would take
- * for a formula escaped: gl_csv_field). */
+ * for a formula escaped: gl_gradebook_csv_field). */
 void gradebook_write_csv(FILE *f, const gl_gradebook *g, gl_gb_format format);
 
 /* g as JSON: {"lessons": [{"id", "label", "max_score", "due"}], "students": [{"id",
@@ -90,12 +90,12 @@ void gradebook_free(gl_gradebook *g);
 /* One CSV field (RFC 4180 quoting) to f; a field a spreadsheet would take for a formula
  * (starting with = + - @, tab or carriage return) gets a leading apostrophe inside
  * quotes, so that it shows as text (OWASP, "CSV Injection"). */
-void gl_csv_field(FILE *f, const char *s);
+void gl_gradebook_csv_field(FILE *f, const char *s);
 
 /* t as "YYYY-MM-DDTHH:MM:SSZ" into buf (at least 21 bytes). */
-void gl_utc_format(char *buf, size_t n, time_t t);
+void gl_gradebook_utc_format(char *buf, size_t n, time_t t);
 
 /* Parses "YYYY-MM-DDTHH:MMZ" or "YYYY-MM-DDTHH:MM:SSZ" (UTC) into *t: 0, or -1. */
-int gl_utc_parse(const char *s, time_t *t);
+int gl_gradebook_utc_parse(const char *s, time_t *t);
 
 #endif

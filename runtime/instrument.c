@@ -1,5 +1,5 @@
 /* instrument.c — PTX instrumentation for GPU traces, and decoding of the trace buffer
- * (instrument.h). The parsed module (sim/ptx/ptx_ir.h) says what to record and at which
+ * (instrument.h). The parsed module (sim/ptx/ptx.h) says what to record and at which
  * PTX line; the instrumentation is inserted into the original text there rather than
  * printed from the module, which drops what ptxas still needs (debug sections, .loc,
  * .pragma, cache and memory-order modifiers the simulator ignores) and would need a
@@ -7,7 +7,7 @@
 #include "runtime/instrument.h"
 
 #include "sim/mma.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -82,7 +82,7 @@ static uint64_t align_up(uint64_t v, unsigned a)
 
 /* ------------------------------------------------------------------ text layout */
 
-/* Where a function sits in the text: what the parsed module (sim/ptx/ptx_ir.h) does not keep,
+/* Where a function sits in the text: what the parsed module (sim/ptx/ptx.h) does not keep,
  * since it has each instruction's line but not the parentheses and braces around them.
  * Offsets are bytes into the PTX text; -1 when absent. */
 typedef struct fn_text {
@@ -773,7 +773,7 @@ static int describe_mem(const ptx_module *m, int f, int pc, int part, memsite *m
             ms->lanes = d.num < 4 ? 8u * (unsigned)d.num : 0;
         }
         /* the address operand: o[0] of st/red/stmatrix, o[1] of ld/ldu/atom/ldmatrix
-         * (ptx_ir.h) */
+         * (ptx.h) */
         const ptx_operand *a =
             in->op == PTX_OP_st || in->op == PTX_OP_red || in->op == PTX_OP_stmatrix ? &in->o[0]
                                                                                      : &in->o[1];
@@ -986,12 +986,13 @@ static uint64_t records_offset(uint64_t nblocks, unsigned warps_per_block)
     return align_up(warp_counters_offset(nblocks) + nblocks * warps_per_block * 4, 64);
 }
 
-size_t gl_itrace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records)
+size_t gl_instrument_trace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records)
 {
     return (size_t)(records_offset(nblocks, warps_per_block) + records * GL_ITRACE_RECORD_BYTES);
 }
 
-void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint64_t records)
+void gl_instrument_trace_init(void *buf, uint64_t nblocks, unsigned warps_per_block,
+                              uint64_t records)
 {
     uint64_t h[4] = {0, records, records_offset(nblocks, warps_per_block), GL_ITRACE_MAGIC};
     memcpy(buf, h, sizeof h);
@@ -1046,9 +1047,9 @@ static void sort_by_time(trace_t *t)
     free(ev);
 }
 
-int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
-                     const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
-                     trace_t *t, uint64_t *lost)
+int gl_instrument_trace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
+                               const ptx_module_t *orig, const unsigned grid[3],
+                               const unsigned block[3], trace_t *t, uint64_t *lost)
 {
     if (lost)
         *lost = 0;

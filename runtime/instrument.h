@@ -113,9 +113,10 @@ gl_status gl_instrument_ptx(const char *ptx, const char *kernel, int sim_mode, g
 
 /* Bytes of a trace buffer for `nblocks` blocks of `warps_per_block` warps and
  * `records` records. */
-size_t gl_itrace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records);
-/* Writes the header of a zeroed buffer of gl_itrace_bytes(...) bytes. */
-void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint64_t records);
+size_t gl_instrument_trace_bytes(uint64_t nblocks, unsigned warps_per_block, uint64_t records);
+/* Writes the header of a zeroed buffer of gl_instrument_trace_bytes(...) bytes. */
+void gl_instrument_trace_init(void *buf, uint64_t nblocks, unsigned warps_per_block,
+                              uint64_t records);
 
 /* Decodes a trace buffer the instrumented kernel filled (buf, bytes: as copied back; in
  * GPU mode it may end after the last record written)
@@ -127,8 +128,8 @@ void gl_itrace_init(void *buf, uint64_t nblocks, unsigned warps_per_block, uint6
  * records the kernel made that did not fit in the buffer alone, which a sink never saw.
  * time: %globaltimer in ns; GPU-mode traces are ordered by time (the sink, if set, saw
  * them in record order). 0, or -1 on a malformed buffer or no memory. */
-int gl_itrace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
-                     const ptx_module_t *orig, const unsigned grid[3], const unsigned block[3],
-                     trace_t *t, uint64_t *lost);
+int gl_instrument_trace_decode(const void *buf, size_t bytes, const gl_instrumented *ins,
+                               const ptx_module_t *orig, const unsigned grid[3],
+                               const unsigned block[3], trace_t *t, uint64_t *lost);
 
 #endif

@@ -78,7 +78,7 @@ typedef enum gl_check_kind {
                                    "global_atomics", "global_loads_per_output",
                                    "additions", "float_additions" (max); see
                                    trace/analysis.h; "theoretical_occupancy" (min,
-                                   percent: gl_occupancy_of on the graded profile);
+                                   percent: gl_run_occupancy_of on the graded profile);
                                    "tensor_core_share" (min, percent of the check's
                                    "product"), "work_distribution" (max, against the
                                    reference's blocks), "pipeline_overlap" (min, waits

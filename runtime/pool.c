@@ -47,7 +47,7 @@ enum { JOB_PENDING, JOB_RUNNING, JOB_DONE, JOB_CANCELLED };
 typedef struct pool_job {
     int state;
     gl_child ch;
-    gl_msg_in in; /* the message being received */
+    gl_child_msg in; /* the message being received */
     double deadline;
     gl_pool_result res;
 } pool_job;
@@ -117,7 +117,7 @@ static void finish(gl_pool *p, int j, gl_msg_rc end, int kill)
 {
     pool_job *b = &p->jobs[j];
     b->res.end = end;
-    gl_msg_in_free(&b->in);
+    gl_child_msg_free(&b->in);
     if (kill)
         gl_child_stop(&b->ch, GL_CHILD_FOREVER, &b->res.exit);
     else {
@@ -160,14 +160,14 @@ static void drain(gl_pool *p, int j)
 {
     pool_job *b = &p->jobs[j];
     for (;;) {
-        const gl_msg_rc rc = gl_msg_recv(b->ch.fd, &b->in, p->o.max_message, 0);
+        const gl_msg_rc rc = gl_child_recv(b->ch.fd, &b->in, p->o.max_message, 0);
         if (rc == GL_MSG_TIMEOUT)
             return;
         if (rc != GL_MSG_OK) {
             finish(p, j, rc, rc != GL_MSG_EOF);
             return;
         }
-        gl_msg_in *m = realloc(b->res.msgs, (size_t)(b->res.nmsgs + 1) * sizeof *m);
+        gl_child_msg *m = realloc(b->res.msgs, (size_t)(b->res.nmsgs + 1) * sizeof *m);
         if (!m) {
             finish(p, j, GL_MSG_ERROR, 1);
             return;
@@ -234,7 +234,7 @@ void gl_pool_cancel(gl_pool *p, int job)
         return;
     pool_job *b = &p->jobs[job];
     if (b->state == JOB_RUNNING) {
-        gl_msg_in_free(&b->in);
+        gl_child_msg_free(&b->in);
         gl_child_stop(&b->ch, GL_CHILD_FOREVER, NULL);
         p->running--;
     }
@@ -251,11 +251,11 @@ void gl_pool_free(gl_pool *p)
     for (int j = 0; j < p->o.njobs; j++) {
         pool_job *b = &p->jobs[j];
         if (b->state == JOB_RUNNING) {
-            gl_msg_in_free(&b->in);
+            gl_child_msg_free(&b->in);
             gl_child_stop(&b->ch, GL_CHILD_FOREVER, NULL);
         }
         for (int i = 0; i < b->res.nmsgs; i++)
-            gl_msg_in_free(&b->res.msgs[i]);
+            gl_child_msg_free(&b->res.msgs[i]);
         free(b->res.msgs);
     }
     free(p->jobs);

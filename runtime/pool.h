@@ -46,7 +46,7 @@ typedef struct gl_pool_opts {
 
 /* How a job ended. */
 typedef struct gl_pool_result {
-    gl_msg_in *msgs; /* its messages, whole, in the order sent (data NUL-terminated) */
+    gl_child_msg *msgs; /* its messages, whole, in the order sent (data NUL-terminated) */
     int nmsgs;
     gl_msg_rc end; /* GL_MSG_EOF: the worker closed its pipe (it ended); GL_MSG_ERROR or
                         GL_MSG_TOO_BIG: a message that does not fit, and it was killed;
@@ -62,7 +62,7 @@ typedef struct gl_pool gl_pool;
 gl_pool *gl_pool_new(const gl_pool_opts *o);
 
 /* Runs jobs until job has ended, and returns how: the pool's until gl_pool_free (the
- * caller may take payloads out of its messages: gl_msg_in_take). NULL for a job
+ * caller may take payloads out of its messages: gl_child_msg_take). NULL for a job
  * cancelled or out of range. */
 gl_pool_result *gl_pool_wait(gl_pool *p, int job);
 

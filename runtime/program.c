@@ -244,7 +244,7 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
 static void count_regs(const char *ptxpath, int sm, const char *dir, int i, int verbose)
 {
     char ptxas[PATH_MAX], cubin[PATH_MAX], arch[32], out[PATH_MAX + 8], why[256];
-    if (!gl_find_ptxas(ptxas, sizeof ptxas))
+    if (!gl_compile_find_ptxas(ptxas, sizeof ptxas))
         return;
     snprintf(cubin, sizeof cubin, "%s/%d.cubin", dir, i);
     snprintf(arch, sizeof arch, "-arch=sm_%d", sm);
@@ -353,14 +353,14 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
         char nvcc[PATH_MAX];
         if (o->compiler == GL_CC_CLANG)
             return gl_fail(err, GL_ERR_USAGE, "--backend gpu compiles with nvcc, not clang");
-        if (!gl_find_nvcc(nvcc, sizeof nvcc))
+        if (!gl_compile_find_nvcc(nvcc, sizeof nvcc))
             return gl_fail(err, GL_ERR_TOOL, "--backend gpu needs nvcc (the CUDA Toolkit)");
         return build_nvcc(o, nvcc, o->arch ? sm : 0, NULL, dir, exe, exelen, err);
     }
-    const int have_clang = gl_find_clang(clang, sizeof clang);
+    const int have_clang = gl_compile_find_clang(clang, sizeof clang);
     if (o->compiler == GL_CC_NVCC || (o->compiler == GL_CC_AUTO && !have_clang)) {
         char nvcc[PATH_MAX];
-        if (!gl_find_nvcc(nvcc, sizeof nvcc))
+        if (!gl_compile_find_nvcc(nvcc, sizeof nvcc))
             return gl_fail(err, GL_ERR_TOOL,
                            "compiling a whole program needs clang or nvcc; %s is not found",
                            o->compiler == GL_CC_NVCC ? "nvcc" : "neither");
@@ -370,11 +370,11 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
         return gl_fail(err, GL_ERR_TOOL,
                        "compiling a whole program needs clang (clang, clang-14 ... clang-19 on "
                        "PATH)");
-    if (!gl_find_prelude(prelude, sizeof prelude))
+    if (!gl_compile_find_prelude(prelude, sizeof prelude))
         return gl_fail(err, GL_ERR_TOOL,
                        "the prelude gpulearn_prelude.h is not found (set "
                        "GPULEARN_PRELUDE_DIR)");
-    gl_prelude_include_dir(prelude, preinc, sizeof preinc);
+    gl_compile_prelude_dir(prelude, preinc, sizeof preinc);
     if (!find_file("GPULEARN_CUDART_LIB", GL_CUDART_LIB, "libgpulearn_cudart.a", lib, sizeof lib) ||
         !find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, sizeof inc))
         return gl_fail(err, GL_ERR_TOOL,

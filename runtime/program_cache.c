@@ -34,14 +34,14 @@ static int on_path(const char *name, char *buf, size_t n)
     return 0;
 }
 
-/* Adds tool `name`'s identity (gl_sha256_file_id) when found, else "" (then the build
+/* Adds tool `name`'s identity (gl_cache_sha256_file_id) when found, else "" (then the build
  * uses another, or fails). */
-static void tool_id(gl_sha256 *h, const char *name, int found, const char *path)
+static void tool_id(gl_cache_sha256 *h, const char *name, int found, const char *path)
 {
     if (found)
-        gl_sha256_file_id(h, name, path);
+        gl_cache_sha256_file_id(h, name, path);
     else
-        gl_sha256_field(h, name, "", 0);
+        gl_cache_sha256_field(h, name, "", 0);
 }
 
 int gl_program_cache_key(const gl_program_opts *o, const char *lib, const char *inc,
@@ -50,32 +50,32 @@ int gl_program_cache_key(const gl_program_opts *o, const char *lib, const char *
     char dir[4096], buf[PATH_MAX];
     if (gl_cache_dir(dir, sizeof dir) != 0 || (o->native && !o->arch))
         return -1;
-    gl_sha256 h;
-    gl_sha256_init(&h);
-    gl_sha256_field(&h, "magic", magic, sizeof magic - 1);
-    gl_sha256_field(&h, "version", GL_VERSION, strlen(GL_VERSION));
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_field(&h, "magic", magic, sizeof magic - 1);
+    gl_cache_sha256_field(&h, "version", GL_VERSION, strlen(GL_VERSION));
     /* the line tables name the sources relative to it; -I folders too */
     if (!getcwd(buf, sizeof buf))
         return -1;
-    gl_sha256_field(&h, "cwd", buf, strlen(buf));
+    gl_cache_sha256_field(&h, "cwd", buf, strlen(buf));
     /* gpulearn's own build (its command lines) and gpulearn's CUDA runtime */
     ssize_t k = readlink("/proc/self/exe", buf, sizeof buf - 1);
     buf[k > 0 ? k : 0] = '\0';
-    gl_sha256_file_id(&h, "gpulearn", buf);
-    gl_sha256_file_id(&h, "cudart", lib);
-    gl_sha256_field(&h, "cudart-include", inc, strlen(inc));
-    gl_sha256_field(&h, "sanitizer", sanlib, strlen(sanlib));
+    gl_cache_sha256_file_id(&h, "gpulearn", buf);
+    gl_cache_sha256_file_id(&h, "cudart", lib);
+    gl_cache_sha256_field(&h, "cudart-include", inc, strlen(inc));
+    gl_cache_sha256_field(&h, "sanitizer", sanlib, strlen(sanlib));
     char opts[64];
     int n = snprintf(opts, sizeof opts, "native %d compiler %d", o->native, (int)o->compiler);
-    gl_sha256_field(&h, "opts", opts, (size_t)n);
-    gl_sha256_field(&h, "arch", o->arch ? o->arch : "", o->arch ? strlen(o->arch) : 0);
+    gl_cache_sha256_field(&h, "opts", opts, (size_t)n);
+    gl_cache_sha256_field(&h, "arch", o->arch ? o->arch : "", o->arch ? strlen(o->arch) : 0);
     for (int i = 0; i < o->ncflags; i++)
-        gl_sha256_field(&h, "flag", o->cflags[i], strlen(o->cflags[i]));
+        gl_cache_sha256_field(&h, "flag", o->cflags[i], strlen(o->cflags[i]));
     /* the compilers: whichever the build picks (program.c), by identity */
-    tool_id(&h, "clang", gl_find_clang(buf, sizeof buf), buf);
-    tool_id(&h, "nvcc", gl_find_nvcc(buf, sizeof buf), buf);
-    tool_id(&h, "ptxas", gl_find_ptxas(buf, sizeof buf), buf);
-    tool_id(&h, "prelude", gl_find_prelude(buf, sizeof buf), buf);
+    tool_id(&h, "clang", gl_compile_find_clang(buf, sizeof buf), buf);
+    tool_id(&h, "nvcc", gl_compile_find_nvcc(buf, sizeof buf), buf);
+    tool_id(&h, "ptxas", gl_compile_find_ptxas(buf, sizeof buf), buf);
+    tool_id(&h, "prelude", gl_compile_find_prelude(buf, sizeof buf), buf);
     tool_id(&h, "g++", on_path("g++", buf, sizeof buf), buf); /* nvcc's host compiler */
     tool_id(&h, "gcc", on_path("gcc", buf, sizeof buf), buf);
     for (int i = 0; i < o->nsources; i++) {
@@ -83,11 +83,11 @@ int gl_program_cache_key(const gl_program_opts *o, const char *lib, const char *
         char *src = gl_read_file(o->sources[i], &len, NULL);
         if (!src)
             return -1;
-        gl_sha256_field(&h, "name", o->sources[i], strlen(o->sources[i]));
-        gl_sha256_field(&h, "source", src, len);
+        gl_cache_sha256_field(&h, "name", o->sources[i], strlen(o->sources[i]));
+        gl_cache_sha256_field(&h, "source", src, len);
         free(src);
     }
-    gl_sha256_hex(&h, key);
+    gl_cache_sha256_hex(&h, key);
     return 0;
 }
 
@@ -107,10 +107,10 @@ static int file_sum(const char *path, char hex[65])
     char *data = gl_read_file(path, &len, NULL);
     if (!data)
         return -1;
-    gl_sha256 h;
-    gl_sha256_init(&h);
-    gl_sha256_update(&h, data, len);
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_update(&h, data, len);
+    gl_cache_sha256_hex(&h, hex);
     free(data);
     return 0;
 }
@@ -192,10 +192,10 @@ int gl_program_cache_get(const char *key, const char *dir, char *exe, size_t exe
     p += sizeof magic - 1;
     if (!(v = line(&p, end, "sha256", &len)) || len != 64)
         goto out;
-    gl_sha256 h;
-    gl_sha256_init(&h);
-    gl_sha256_update(&h, p, (size_t)(end - p));
-    gl_sha256_hex(&h, sum);
+    gl_cache_sha256 h;
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_update(&h, p, (size_t)(end - p));
+    gl_cache_sha256_hex(&h, sum);
     if (memcmp(sum, v, 64) != 0 || (ndeps = count(&p, end, "deps", 1u << 20)) < 0)
         goto out;
     const char *deps = p;
@@ -438,10 +438,10 @@ void gl_program_cache_put(const char *key, const char *dir, int verbose)
         why = "the executable is too large";
     if (!why) {
         char sum[65];
-        gl_sha256 h;
-        gl_sha256_init(&h);
-        gl_sha256_update(&h, body, bodylen);
-        gl_sha256_hex(&h, sum);
+        gl_cache_sha256 h;
+        gl_cache_sha256_init(&h);
+        gl_cache_sha256_update(&h, body, bodylen);
+        gl_cache_sha256_hex(&h, sum);
         const size_t headlen = sizeof magic - 1 + 7 + 64 + 1;
         char *all = malloc(headlen + bodylen);
         gl_error err = {0};

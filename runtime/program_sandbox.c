@@ -107,7 +107,7 @@ static void build_body(int fd, void *arg)
     fflush(stderr);
     char msg[PATH_MAX + sizeof e.msg + 32];
     const int n = snprintf(msg, sizeof msg, "%s%c%s", exe, 0, e.msg);
-    _exit(gl_msg_send(fd, PS_MSG_BUILT, (uint32_t)st, msg, (size_t)n + 1) == 0 ? 0 : 1);
+    _exit(gl_child_send(fd, PS_MSG_BUILT, (uint32_t)st, msg, (size_t)n + 1) == 0 ? 0 : 1);
 }
 
 /* The build child's body without the sandbox (o->sandbox 0): the prepare step, then the
@@ -119,7 +119,7 @@ static void build_plain(int fd, void *arg)
     gl_status st = chdir(a->dir) == 0 ? build_prepare(a, &e)
                                       : gl_fail(&e, GL_ERR_TOOL, "%s: %s", a->dir, strerror(errno));
     if (st != GL_OK) {
-        gl_msg_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
+        gl_child_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
         _exit(126);
     }
     build_body(fd, arg);
@@ -174,7 +174,7 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
         a->o = o, a->dir = dir, a->text = text, a->len = len, a->base = base;
         if (!gl_program_runtime_paths(a->lib, sizeof a->lib, a->inc, sizeof a->inc))
             a->lib[0] = a->inc[0] = '\0';
-        if (gl_find_prelude(a->pre, sizeof a->pre)) {
+        if (gl_compile_find_prelude(a->pre, sizeof a->pre)) {
             char *slash = strrchr(a->pre, '/');
             if (slash)
                 *slash = '\0';
@@ -204,10 +204,10 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
             st = gl_fail(err, GL_ERR_TOOL, "cannot start the sandboxed build: %s", strerror(errno));
     }
     if (st == GL_OK) {
-        gl_msg_in in = {0};
+        gl_child_msg in = {0};
         const double deadline = gl_child_now() + GL_COMPILE_WALL_S;
         gl_msg_rc rc;
-        while ((rc = gl_msg_recv(ch.fd, &in, 1 << 20, deadline)) == GL_MSG_TIMEOUT &&
+        while ((rc = gl_child_recv(ch.fd, &in, 1 << 20, deadline)) == GL_MSG_TIMEOUT &&
                gl_child_now() < deadline)
             ;
         gl_child_exit ex = {0};
@@ -233,7 +233,7 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
                          "memory (limits: %d s of CPU, %llu GiB)",
                          ex.signal ? strsignal(ex.signal) : "no result", GL_COMPILE_CPU_S,
                          GL_COMPILE_DATA_BYTES >> 30);
-        gl_msg_in_free(&in);
+        gl_child_msg_free(&in);
     }
     for (int i = 0; text && i < o->nsources; i++)
         free(text[i]);
@@ -412,7 +412,7 @@ int gl_program_exec(const char *exe, char *const argv[], const gl_program_exec_o
     const double deadline = o->timeout_s > 0 ? gl_child_now() + o->timeout_s : GL_CHILD_FOREVER;
     struct pollfd pf[3] = {{p1[0], POLLIN, 0}, {p2[0], POLLIN, 0}, {ch.fd, POLLIN, 0}};
     uint64_t total = 0;
-    gl_msg_in msg = {0};
+    gl_child_msg msg = {0};
     char setup_error[512] = "";
     char buf[65536];
     while (pf[0].fd >= 0 || pf[1].fd >= 0) {
@@ -425,7 +425,7 @@ int gl_program_exec(const char *exe, char *const argv[], const gl_program_exec_o
         if (poll(pf, 3, ms) < 0 && errno != EINTR)
             break;
         if (pf[2].fd >= 0 && pf[2].revents) {
-            const gl_msg_rc rc = gl_msg_recv(ch.fd, &msg, 4096, 0);
+            const gl_msg_rc rc = gl_child_recv(ch.fd, &msg, 4096, 0);
             if (rc == GL_MSG_OK && msg.h.type == GL_SANDBOX_MSG_ERROR)
                 snprintf(setup_error, sizeof setup_error, "%s", msg.data);
             else if (rc != GL_MSG_OK && rc != GL_MSG_TIMEOUT)
@@ -471,7 +471,7 @@ int gl_program_exec(const char *exe, char *const argv[], const gl_program_exec_o
     for (int i = 0; i < 2; i++)
         if (pf[i].fd >= 0)
             close(pf[i].fd);
-    gl_msg_in_free(&msg);
+    gl_child_msg_free(&msg);
     if (o->capture) { /* never NULL: callers compare text */
         if (!res->out)
             append(&res->out, &res->outlen, "", 0);

@@ -1,7 +1,7 @@
 /* result.c — names of runtime's result types (result.h). */
 #include "runtime/result.h"
 
-const char *gl_diag_severity_name(gl_diag_severity s)
+const char *gl_result_severity_name(gl_diag_severity s)
 {
     switch (s) {
     case GL_DIAG_ERROR: return "error";

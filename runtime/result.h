@@ -138,6 +138,6 @@ typedef struct gl_diag {
 } gl_diag;
 
 /* "error", "warning" or "note". */
-const char *gl_diag_severity_name(gl_diag_severity s);
+const char *gl_result_severity_name(gl_diag_severity s);
 
 #endif

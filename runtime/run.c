@@ -20,7 +20,7 @@
 #include "runtime/worker.h"
 #include "trace/analysis.h"
 
-const char *gl_backend_name(gl_backend_kind k)
+const char *gl_run_backend_name(gl_backend_kind k)
 {
     switch (k) {
     case GL_BACKEND_SIM: return "sim";
@@ -88,7 +88,7 @@ static gl_status choose_backend(gl_backend_kind kind, int *use_gpu, char *note, 
 }
 
 /* See backend.h. */
-const char *gl_resolve_kernel(const ptx_module_t *m, const char *want)
+const char *gl_run_resolve_kernel(const ptx_module_t *m, const char *want)
 {
     int n = ptx_entry_count(m);
     for (int i = 0; i < n; i++)
@@ -112,7 +112,8 @@ static void list_entries(const ptx_module_t *m, char *buf, size_t len)
 }
 
 /* See backend.h. */
-int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel, gl_param_fit *fit)
+int gl_run_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel,
+                      gl_param_fit *fit)
 {
     ptx_param_info params[64];
     memset(fit, 0, sizeof *fit);
@@ -126,7 +127,7 @@ int gl_params_fit(const gl_spec *spec, const ptx_module_t *m, const char *kernel
         return 0;
     for (int i = 0; i < fit->nparams && i < 64; i++) {
         const gl_arg *a = &spec->args[i];
-        if (params[i].size != (a->is_ptr ? 8 : gl_type_size(a->type))) {
+        if (params[i].size != (a->is_ptr ? 8 : spec_type_size(a->type))) {
             fit->bad_arg = i;
             fit->param_bytes = params[i].size;
             return 0;
@@ -140,7 +141,7 @@ static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const 
                               gl_error *err)
 {
     gl_param_fit fit;
-    if (gl_params_fit(spec, m, kernel, &fit))
+    if (gl_run_params_fit(spec, m, kernel, &fit))
         return GL_OK;
     if (!fit.found)
         return gl_fail(err, GL_ERR_INPUT, "%s: kernel: no kernel '%s'", spec->file, kernel);
@@ -153,12 +154,12 @@ static gl_status check_params(const gl_spec *spec, const ptx_module_t *m, const 
     return gl_fail(err, GL_ERR_LAUNCH,
                    "%s: args[%d]: '%s' is %s%s (%zu bytes) but parameter %d of "
                    "kernel '%s' is %u bytes",
-                   spec->file, i, a->name, gl_type_name(a->type), a->is_ptr ? "*" : "",
-                   a->is_ptr ? 8 : gl_type_size(a->type), i, spec->kernel, fit.param_bytes);
+                   spec->file, i, a->name, spec_type_name(a->type), a->is_ptr ? "*" : "",
+                   a->is_ptr ? 8 : spec_type_size(a->type), i, spec->kernel, fit.param_bytes);
 }
 
 /* See backend.h. */
-void gl_scalar_bytes(const gl_arg *a, uint64_t *slot)
+void gl_run_scalar_bytes(const gl_arg *a, uint64_t *slot)
 {
     *slot = 0;
     switch (a->type) {
@@ -361,7 +362,7 @@ static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, c
 static const char *jit_dir_here;
 
 /* See backend.h. */
-uint64_t gl_memory_limit_default(void)
+uint64_t gl_run_memory_limit_default(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
@@ -397,7 +398,7 @@ static int sim_regs(const gl_run_opts *opts, const char *kernel, const sim_devic
         return -1;
     }
     int sm = 0;
-    const int regs = gl_regs_of(opts->regs, kernel, &sm);
+    const int regs = gl_cubin_regs_of(opts->regs, kernel, &sm);
     if (sm != dev->compute_major * 10 + dev->compute_minor)
         snprintf(why, whylen, "counted for sm_%d, not the simulated %s", sm, dev->name);
     else if (regs < 0)
@@ -447,7 +448,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     /* the device modelled: the target of the run (gl_run_arch) */
     const char *origin = NULL;
     const sim_device_model *dev = gl_run_profile(spec, opts, &origin);
-    const int ptx_sm = gl_ptx_target_sm(res->ptx);
+    const int ptx_sm = gl_arch_ptx_target_sm(res->ptx);
     if (ptx_sm > dev->compute_major * 10 + dev->compute_minor) {
         trace_free(tr);
         take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
@@ -467,11 +468,11 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
                       .device = dev,
                       .cluster = {spec->cluster[0], spec->cluster[1], spec->cluster[2]},
                       .memory_limit =
-                          opts->memory_limit ? opts->memory_limit : gl_memory_limit_default()};
+                          opts->memory_limit ? opts->memory_limit : gl_run_memory_limit_default()};
     cfg.threads = opts->sim_threads;
     if (!cfg.threads) {
         const char *e = getenv("GPULEARN_SIM_THREADS");
-        cfg.threads = e && *e ? gl_sim_threads_parse(e) : (unsigned)gl_pool_cores();
+        cfg.threads = e && *e ? gl_run_sim_threads_parse(e) : (unsigned)gl_pool_cores();
         if (!cfg.threads) {
             trace_free(tr);
             take_buffers(spec, NULL, NULL, 0, res->buffers); /* the initial contents */
@@ -483,7 +484,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
     gl_sim_tier tier = opts->sim_tier;
     if (tier == GL_TIER_DEFAULT) {
         const char *e = getenv("GPULEARN_SIM_TIER");
-        tier = e ? gl_sim_tier_parse(e) : GL_TIER_AUTO;
+        tier = e ? gl_run_sim_tier_parse(e) : GL_TIER_AUTO;
     }
     cfg.tier = tier == GL_TIER_INTERP ? SIM_TIER_INTERP
                : tier == GL_TIER_JIT  ? SIM_TIER_JIT
@@ -550,7 +551,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
             }
             slots[i] = dptr[i];
         } else {
-            gl_scalar_bytes(a, &slots[i]);
+            gl_run_scalar_bytes(a, &slots[i]);
         }
         params[i] = &slots[i];
     }
@@ -562,7 +563,7 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         gl_device_info info;
         gl_occupancy o;
         gl_arch_device_info(dev, &info);
-        gl_occupancy_of(&info, spec->grid, spec->block, 0, regs, 0, &o);
+        gl_run_occupancy_of(&info, spec->grid, spec->block, 0, regs, 0, &o);
         if (regs > 0 && o.valid && o.blocks_per_sm == 0) {
             st = gl_fail(err, GL_ERR_LAUNCH,
                          "%s: too many resources requested for launch: '%s' needs %d registers "
@@ -583,9 +584,9 @@ gl_status gl_run_sim(const gl_spec *spec, const ptx_module_t *m, const char *ker
         gl_arch_device_info(dev, &info);
         char why[160];
         const int regs = sim_regs(opts, kernel, dev, why, sizeof why);
-        gl_occupancy_of(&info, spec->grid, spec->block,
-                        ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, regs, 0,
-                        &res->occupancy);
+        gl_run_occupancy_of(&info, spec->grid, spec->block,
+                            ptx_entry_shared_bytes(m, kernel) + spec->dynamic_shared_bytes, regs, 0,
+                            &res->occupancy);
         snprintf(res->occupancy.regs_why, sizeof res->occupancy.regs_why, "%s", why);
     }
     gl_arch_profile_peaks(dev, &res->peaks);
@@ -657,7 +658,7 @@ done:
     return st;
 }
 
-void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
+void gl_run_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
 {
     t->bytes_estimated = 0;
     t->bytes_moved = spec->bytes_moved;
@@ -666,7 +667,7 @@ void gl_timing_rates(const gl_spec *spec, double peak_gbs, gl_timing *t)
         double sum = 0;
         for (int i = 0; i < spec->nargs; i++)
             if (spec->args[i].is_ptr)
-                sum += (double)spec->args[i].len * (double)gl_type_size(spec->args[i].type);
+                sum += (double)spec->args[i].len * (double)spec_type_size(spec->args[i].type);
         t->bytes_moved = sum;
         t->bytes_estimated = 1;
     }
@@ -709,8 +710,8 @@ static void gpu_trace_result(const gl_spec *spec, const ptx_module_t *m, const g
         met->l2_bytes = wr->have_info ? wr->info.l2_bytes : 0; /* the DRAM model: its L2 */
     }
     uint64_t over = 0; /* records the device buffer had no room for: no sink saw them */
-    if (gl_itrace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block, tr,
-                         &over) < 0) {
+    if (gl_instrument_trace_decode(wr->trace_buf, wr->trace_bytes, ins, m, spec->grid, spec->block,
+                                   tr, &over) < 0) {
         trace_free(tr);
         gl_metrics_free(met);
         free(met);
@@ -792,13 +793,13 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     }
     for (int i = 0; i < spec->nargs; i++)
         if (!spec->args[i].is_ptr)
-            gl_scalar_bytes(&spec->args[i], &slots[i]);
+            gl_run_scalar_bytes(&spec->args[i], &slots[i]);
     int reps = opts->time_reps > 0 ? opts->time_reps : 0;
     /* CUB beside the kernel: its library for the PTX's target, built once with nvcc */
     char cub_so[PATH_MAX], cub_why[240] = "";
-    int have_cub =
-        spec->ref_cub && gl_cub_prepare(gl_ptx_target_sm(ptx) ? gl_ptx_target_sm(ptx) : 90, cub_so,
-                                        sizeof cub_so, cub_why, sizeof cub_why);
+    int have_cub = spec->ref_cub &&
+                   gl_cub_prepare(gl_arch_ptx_target_sm(ptx) ? gl_arch_ptx_target_sm(ptx) : 90,
+                                  cub_so, sizeof cub_so, cub_why, sizeof cub_why);
     gl_worker_job job = {.spec = spec,
                          .cub_so = have_cub ? cub_so : NULL,
                          .ptx = ptx,
@@ -834,7 +835,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     if (wr.occupancy[2] > 0 && wr.occupancy[3] > 0 && wr.occupancy[4] > 0) {
         gl_device_info d = {
             .warp_size = 32, .sm_count = wr.occupancy[3], .max_threads_per_sm = wr.occupancy[4]};
-        gl_occupancy_of(
+        gl_run_occupancy_of(
             &d, spec->grid, spec->block, (unsigned)wr.occupancy[1] + spec->dynamic_shared_bytes,
             wr.occupancy[0] > 0 ? wr.occupancy[0] : -1, wr.occupancy[2], &res->occupancy);
     }
@@ -849,7 +850,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
     if (st == GL_OK && reps > 0 && wr.ntimes == reps) {
         gl_timing *t = &res->timing;
         gl_time_stats ts;
-        gl_time_stats_of(wr.times_ms, wr.ntimes, &ts);
+        gl_worker_time_stats_of(wr.times_ms, wr.ntimes, &ts);
         t->reps = reps;
         t->warmup = job.warmup;
         t->median_ms = ts.median_ms;
@@ -858,7 +859,7 @@ static gl_status run_on_gpu(const gl_spec *spec, const char *ptx, const char *ke
         t->q1_ms = ts.q1_ms;
         t->q3_ms = ts.q3_ms;
         snprintf(t->device, sizeof t->device, "%s", wr.have_info ? wr.info.name : "");
-        gl_timing_rates(spec, wr.have_info ? wr.info.peak_bandwidth_gbs : 0, t);
+        gl_run_timing_rates(spec, wr.have_info ? wr.info.peak_bandwidth_gbs : 0, t);
     }
     if (wr.have_info) {
         gl_arch_peaks(&wr.info, &res->peaks);
@@ -956,8 +957,8 @@ static void sandboxed_run(int fd, void *arg)
     int ok = 1;
     for (int i = 0; ok && r->buffers && i < r->nargs; i++)
         if (r->buffers[i].data)
-            ok = gl_msg_send(fd, RUN_MSG_BUFFER, (uint32_t)i, r->buffers[i].data,
-                             r->buffers[i].bytes) == 0;
+            ok = gl_child_send(fd, RUN_MSG_BUFFER, (uint32_t)i, r->buffers[i].data,
+                               r->buffers[i].bytes) == 0;
     const sandbox_out out = {st, e.msg, r, a->opts->trace_sink_ctx,
                              a->opts->trace_sink_ctx ? a->opts->trace_sink_ctx_bytes : 0};
     ok = ok && gl_wire_send(fd, RUN_MSG_RESULT, 0, put_sandbox_out, &out) == 0;
@@ -968,7 +969,7 @@ static void sandboxed_run(int fd, void *arg)
  * findings, occupancy, the device profile's peaks, metrics, buffer addresses, the
  * note), *st and err, the trace sink's context. 1, or -1 for a payload that does not
  * decode or does not fit this run. */
-static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_msg_in *in,
+static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_child_msg *in,
                        gl_status *st, gl_error *err)
 {
     gl_wire_in w = gl_wire_in_of(in->data, (size_t)in->h.len);
@@ -1012,8 +1013,8 @@ static int take_result(const gl_run_opts *opts, gl_run_result *res, const gl_msg
 
 /* One message of a sandboxed run's child into res (see RUN_MSG_*): 0, 1 after the
  * result (*st and err set), -1 for a message that does not fit. */
-static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *in, gl_status *st,
-                        gl_error *err)
+static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_child_msg *in,
+                        gl_status *st, gl_error *err)
 {
     switch (in->h.type) {
     case RUN_MSG_BUFFER:
@@ -1021,7 +1022,7 @@ static int take_message(const gl_run_opts *opts, gl_run_result *res, gl_msg_in *
             in->h.len != res->buffers[in->h.arg].bytes)
             return -1;
         free(res->buffers[in->h.arg].data);
-        res->buffers[in->h.arg].data = gl_msg_in_take(in);
+        res->buffers[in->h.arg].data = gl_child_msg_take(in);
         return 0;
     case RUN_MSG_RESULT: return take_result(opts, res, in, st, err);
     case GL_SANDBOX_MSG_ERROR:
@@ -1059,7 +1060,7 @@ static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, c
                        "or later with landlock in its LSM list)",
                        kernel);
     }
-    const uint64_t limit = opts->memory_limit ? opts->memory_limit : gl_memory_limit_default();
+    const uint64_t limit = opts->memory_limit ? opts->memory_limit : gl_run_memory_limit_default();
     const double timeout = opts->timeout_s > 0 ? opts->timeout_s : GL_TIMEOUT_DEFAULT_S;
     sandbox_run *a = calloc(1, sizeof *a);
     char dir[4096];
@@ -1093,18 +1094,18 @@ static gl_status run_sim_sandboxed(const gl_spec *spec, const ptx_module_t *m, c
     uint64_t most = RUN_MSG_MAX;
     for (int i = 0; res->buffers && i < res->nargs; i++)
         most = res->buffers[i].bytes > most ? res->buffers[i].bytes : most;
-    gl_msg_in in = {0};
+    gl_child_msg in = {0};
     gl_status st = GL_ERR_FAULT;
     int done = 0;
     gl_msg_rc rc = GL_MSG_OK;
-    while (!done && (rc = gl_msg_recv(ch.fd, &in, most, deadline)) == GL_MSG_OK) {
+    while (!done && (rc = gl_child_recv(ch.fd, &in, most, deadline)) == GL_MSG_OK) {
         done = take_message(opts, res, &in, &st, err);
         if (done < 0)
             rc = GL_MSG_ERROR;
         if (done < 0)
             break;
     }
-    gl_msg_in_free(&in);
+    gl_child_msg_free(&in);
     gl_child_exit ex;
     gl_child_stop(&ch, GL_CHILD_FOREVER, &ex);
     gl_tmpdir_remove(dir);
@@ -1175,13 +1176,13 @@ gl_status gl_run_ptx(const gl_spec *spec, const char *ptx, const gl_run_opts *op
      * module's op facts; PTX the simulator cannot parse goes to the GPU's own check) */
     const char *origin = NULL;
     gl_run_profile(spec, opts, &origin);
-    st = gl_ptx_check_features(m, m ? ptx_module_target_sm(m) : 0, spec->source, origin, err);
+    st = gl_arch_check_ptx_features(m, m ? ptx_module_target_sm(m) : 0, spec->source, origin, err);
     if (st != GL_OK)
         goto out;
 
     const char *kernel = spec->kernel;
     if (m) {
-        kernel = gl_resolve_kernel(m, spec->kernel);
+        kernel = gl_run_resolve_kernel(m, spec->kernel);
         if (!kernel) {
             char names[1024];
             list_entries(m, names, sizeof names);
@@ -1244,7 +1245,7 @@ static int gpu_own_arch(char out[16])
         gl_device_info info;
         char note[256];
         gl_error e = {0};
-        if (gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &e) == GL_OK &&
+        if (gl_run_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &e) == GL_OK &&
             !info.is_simulator && info.compute_major > 0)
             cc = info.compute_major * 10 + info.compute_minor;
     }
@@ -1310,7 +1311,7 @@ gl_status gl_run_spec(const gl_spec *spec, const gl_run_opts *opts, gl_run_resul
     return st;
 }
 
-int gl_ptx_kernels(const char *ptx, char ***names, int **nparams)
+int gl_run_ptx_kernels(const char *ptx, char ***names, int **nparams)
 {
     *names = NULL;
     *nparams = NULL;
@@ -1330,7 +1331,7 @@ int gl_ptx_kernels(const char *ptx, char ***names, int **nparams)
     }
     ptx_module_free(m);
     if (!ok) {
-        gl_ptx_kernels_free(nm, np, n);
+        gl_run_ptx_kernels_free(nm, np, n);
         return -1;
     }
     *names = nm;
@@ -1338,7 +1339,7 @@ int gl_ptx_kernels(const char *ptx, char ***names, int **nparams)
     return n;
 }
 
-void gl_ptx_kernels_free(char **names, int *nparams, int n)
+void gl_run_ptx_kernels_free(char **names, int *nparams, int n)
 {
     for (int i = 0; names && i < n; i++)
         free(names[i]);
@@ -1346,8 +1347,8 @@ void gl_ptx_kernels_free(char **names, int *nparams, int n)
     free(nparams);
 }
 
-gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note, size_t note_len,
-                          gl_error *err)
+gl_status gl_run_device_query(gl_backend_kind kind, gl_device_info *info, char *note,
+                              size_t note_len, gl_error *err)
 {
     memset(info, 0, sizeof *info);
     int use_gpu = 0;
@@ -1379,7 +1380,7 @@ gl_status gl_device_query(gl_backend_kind kind, gl_device_info *info, char *note
     return GL_OK;
 }
 
-/* The blocks per SM registers allow (gl_occupancy_of, backend.h): 0 when one block does
+/* The blocks per SM registers allow (gl_run_occupancy_of, backend.h): 0 when one block does
  * not fit, INT_MAX when they set no limit (0 registers). */
 static int blocks_by_regs(const gl_device_info *d, int regs, int warp, int warps_per_block)
 {
@@ -1397,8 +1398,8 @@ static int blocks_by_regs(const gl_device_info *d, int regs, int warp, int warps
     return d->regs_per_sm / parts / per_warp * parts / warps_per_block;
 }
 
-void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
-                     unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o)
+void gl_run_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsigned block[3],
+                         unsigned shared_bytes, int regs, int blocks_per_sm_known, gl_occupancy *o)
 {
     memset(o, 0, sizeof *o);
     const uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
@@ -1458,7 +1459,7 @@ void gl_occupancy_of(const gl_device_info *d, const unsigned grid[3], const unsi
         o->achieved = o->theoretical;
 }
 
-void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n)
+void gl_run_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_t n)
 {
     size_t used = 0;
 #define MORE(...) (used += used < n ? (size_t)snprintf(buf + used, n - used, __VA_ARGS__) : 0)
@@ -1498,7 +1499,7 @@ void gl_occupancy_describe(const gl_occupancy *o, int modelled, char *buf, size_
 #undef MORE
 }
 
-unsigned gl_sim_threads_parse(const char *s)
+unsigned gl_run_sim_threads_parse(const char *s)
 {
     char *end;
     errno = 0;
@@ -1508,7 +1509,7 @@ unsigned gl_sim_threads_parse(const char *s)
                : 0;
 }
 
-gl_sim_tier gl_sim_tier_parse(const char *s)
+gl_sim_tier gl_run_sim_tier_parse(const char *s)
 {
     return strcmp(s, "interp") == 0 ? GL_TIER_INTERP
            : strcmp(s, "jit") == 0  ? GL_TIER_JIT

@@ -307,7 +307,7 @@ static void spawn_body(int fd, void *arg)
         st = restrict_self(read, nread, write, 2, o->program, &e);
     free(read);
     if (st != GL_OK) {
-        gl_msg_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
+        gl_child_send(fd, GL_SANDBOX_MSG_ERROR, (uint32_t)st, e.msg, strlen(e.msg));
         _exit(126);
     }
     a->body(fd, a->arg);

@@ -40,19 +40,19 @@ static const struct {
 };
 #define NTYPES ((int)(sizeof type_info / sizeof type_info[0]))
 
-size_t gl_type_size(gl_type t)
+size_t spec_type_size(gl_type t)
 {
     return type_info[t].size;
 }
-const char *gl_type_name(gl_type t)
+const char *spec_type_name(gl_type t)
 {
     return type_info[t].name;
 }
-bool gl_type_is_float(gl_type t)
+bool spec_type_is_float(gl_type t)
 {
     return type_info[t].is_float;
 }
-bool gl_type_is_signed(gl_type t)
+bool spec_type_is_signed(gl_type t)
 {
     return type_info[t].is_signed;
 }
@@ -337,7 +337,7 @@ static bool get_num(ctx *c, const cJSON *j, const char *path, num *out)
 static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_value *out)
 {
     char s[64];
-    if (gl_type_is_float(t)) {
+    if (spec_type_is_float(t)) {
         double d = num_double(n);
         if (t == GL_F32 && isfinite(d) && isinf((float)d)) {
             num_str(n, s, sizeof s);
@@ -357,7 +357,7 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
         }
         /* UINT64_MAX written as a JSON number reads as 2^64: not "out of range" yet. */
         if (fabs(n.f) > 0x1p64) {
-            cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s", s, gl_type_name(t));
+            cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s", s, spec_type_name(t));
             return false;
         }
         cfail(c, GL_ERR_INPUT, path,
@@ -369,7 +369,7 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
     unsigned bits = type_info[t].bits;
     bool ok;
     char lo[32], hi[32];
-    if (gl_type_is_signed(t)) {
+    if (spec_type_is_signed(t)) {
         uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
         ok = n.neg ? n.mag <= lim : n.mag < lim;
         snprintf(lo, sizeof lo, "-%" PRIu64, lim);
@@ -384,8 +384,8 @@ static bool num_to(ctx *c, num n, gl_type t, const char *path, bool round, gl_va
     }
     if (!ok) {
         num_str(n, s, sizeof s);
-        cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s (%s to %s)", s, gl_type_name(t), lo,
-              hi);
+        cfail(c, GL_ERR_INPUT, path, "%s is out of range for %s (%s to %s)", s, spec_type_name(t),
+              lo, hi);
     }
     return ok;
 }
@@ -480,7 +480,7 @@ static bool parse_type(const char *s, gl_type *t, bool *is_ptr)
     if (*is_ptr)
         n--;
     for (int i = 0; i < NTYPES; i++)
-        if (strlen(gl_type_name(i)) == n && strncmp(gl_type_name(i), s, n) == 0) {
+        if (strlen(spec_type_name(i)) == n && strncmp(spec_type_name(i), s, n) == 0) {
             *t = (gl_type)i;
             return true;
         }
@@ -506,7 +506,7 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
     unsigned bits = type_info[a->type].bits;
     bool ok;
     num last = {0};
-    if (gl_type_is_signed(a->type)) {
+    if (spec_type_is_signed(a->type)) {
         int64_t prod, v;
         ok = last_i <= (uint64_t)INT64_MAX &&
              !__builtin_mul_overflow((int64_t)last_i, step, &prod) &&
@@ -535,7 +535,7 @@ static bool iota_int_in_range(ctx *c, const gl_arg *a, const char *path)
         if (last.mag == 0 && !last.neg)
             snprintf(s, sizeof s, "beyond 64 bits");
         cfail(c, GL_ERR_INPUT, path, "element %" PRIu64 " would be %s, out of range for %s", last_i,
-              s, gl_type_name(a->type));
+              s, spec_type_name(a->type));
     }
     return ok;
 }
@@ -548,8 +548,8 @@ static const char *const random_keys[] = {"seed",    "min",       "max", "class"
 /* The smallest and largest value of integer type t, as its gl_value. */
 static void int_limits(gl_type t, gl_value *lo, gl_value *hi)
 {
-    const unsigned bits = (unsigned)(8 * gl_type_size(t));
-    if (gl_type_is_signed(t)) {
+    const unsigned bits = (unsigned)(8 * spec_type_size(t));
+    if (spec_type_is_signed(t)) {
         hi->i = (int64_t)(UINT64_MAX >> (65 - bits));
         lo->i = -hi->i - 1;
     } else {
@@ -563,7 +563,7 @@ static void int_limits(gl_type t, gl_value *lo, gl_value *hi)
 static bool parse_random_class(ctx *c, const cJSON *v, gl_arg *a, const char *sub)
 {
     char p[160];
-    const bool is_f = gl_type_is_float(a->type);
+    const bool is_f = spec_type_is_float(a->type);
     const cJSON *cls = cJSON_GetObjectItemCaseSensitive(v, "class");
     const cJSON *qu = cJSON_GetObjectItemCaseSensitive(v, "quantum");
     const cJSON *nf = cJSON_GetObjectItemCaseSensitive(v, "nonfinite");
@@ -584,14 +584,14 @@ static bool parse_random_class(ctx *c, const cJSON *v, gl_arg *a, const char *su
         gl_value lo, hi;
         if (is_f) {
             cfail(c, GL_ERR_INPUT, sub, "bit_ranges draws integer keys, not %s",
-                  gl_type_name(a->type));
+                  spec_type_name(a->type));
             return false;
         }
         int_limits(a->type, &lo, &hi);
         if (lo.u != a->init.a.u || hi.u != a->init.b.u) {
             cfail(c, GL_ERR_INPUT, sub,
                   "bit_ranges draws from every value of %s: min and max must be its limits",
-                  gl_type_name(a->type));
+                  spec_type_name(a->type));
             return false;
         }
     }
@@ -617,7 +617,7 @@ static bool parse_random_class(ctx *c, const cJSON *v, gl_arg *a, const char *su
             frexp(qu->valuedouble, &e) != 0.5 || (a->type == GL_F32 && e > 128)) {
             cfail(c, GL_ERR_INPUT, p,
                   "must be a power of two that %s can hold (0.0009765625 = 2^-10)",
-                  gl_type_name(a->type));
+                  spec_type_name(a->type));
             return false;
         }
         a->init.quantum = qu->valuedouble;
@@ -651,7 +651,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     const cJSON *v = j->child;
     const char *kind = v->string;
     gl_type t = a->type;
-    bool is_f = gl_type_is_float(t);
+    bool is_f = spec_type_is_float(t);
     snprintf(sub, sizeof sub, "%s.%s", path, kind);
     if (strcmp(kind, "values") == 0) {
         a->init.kind = GL_INIT_VALUES;
@@ -719,7 +719,7 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
             char s[64];
             num_str((num){true, false, 0, last}, s, sizeof s);
             cfail(c, GL_ERR_INPUT, sub, "element %zu would be %s, out of range for %s", a->len - 1,
-                  s, gl_type_name(t));
+                  s, spec_type_name(t));
             return false;
         }
         return true;
@@ -757,9 +757,9 @@ static bool parse_init(ctx *c, const cJSON *j, gl_arg *a, const char *apath)
     if (!ok)
         return false;
     a->init.seed = seed.u;
-    bool gt = is_f                   ? a->init.a.f > a->init.b.f
-              : gl_type_is_signed(t) ? a->init.a.i > a->init.b.i
-                                     : a->init.a.u > a->init.b.u;
+    bool gt = is_f                     ? a->init.a.f > a->init.b.f
+              : spec_type_is_signed(t) ? a->init.a.i > a->init.b.i
+                                       : a->init.a.u > a->init.b.u;
     if (gt) {
         cfail(c, GL_ERR_INPUT, sub, "min is greater than max");
         return false;
@@ -843,7 +843,7 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
         snprintf(path, sizeof path, "%s.value", apath);
         if (len) {
             cfail(c, GL_ERR_INPUT, apath, "'len' is for pointer arguments; %s is a scalar %s",
-                  a->name ? a->name : "this", gl_type_name(a->type));
+                  a->name ? a->name : "this", spec_type_name(a->type));
             ok = false;
         }
         if (init) {
@@ -880,10 +880,10 @@ static bool parse_arg(ctx *c, const cJSON *j, int idx, gl_spec *s)
         cfail(c, GL_ERR_INPUT, path, "must be > 0");
         return false;
     }
-    if (n.mag > GL_MAX_BUFFER_BYTES / gl_type_size(a->type)) {
+    if (n.mag > GL_MAX_BUFFER_BYTES / spec_type_size(a->type)) {
         cfail(c, GL_ERR_INPUT, path,
               "%" PRIu64 " elements of %s is over the 4 GiB limit per buffer", n.mag,
-              gl_type_name(a->type));
+              spec_type_name(a->type));
         return false;
     }
     a->len = (size_t)n.mag;

@@ -26,10 +26,10 @@ typedef enum gl_type {
 } gl_type;
 
 /* Size of one element in bytes; its spelling ("f32"). */
-size_t gl_type_size(gl_type t);
-const char *gl_type_name(gl_type t);
-bool gl_type_is_float(gl_type t);
-bool gl_type_is_signed(gl_type t);
+size_t spec_type_size(gl_type t);
+const char *spec_type_name(gl_type t);
+bool spec_type_is_float(gl_type t);
+bool spec_type_is_signed(gl_type t);
 
 /* A scalar value of any gl_type, exactly: integers as 64-bit, floats as double
  * (an f32 value is exactly representable as a double). Signed types use .i, unsigned
@@ -49,7 +49,7 @@ typedef enum gl_init_kind {
 } gl_init_kind;
 
 /* How a "random" init draws its values (its "class"; spec_rng.c states each exactly):
- * uniform in [a, b] (the default, gl_random_fill); full_range: every magnitude of [a, b]
+ * uniform in [a, b] (the default, spec_random_fill); full_range: every magnitude of [a, b]
  * (integers uniform with the extremes mixed in; floats spread over every binade, with
  * zeros, the extremes and, if asked, infinities and NaN); bit_ranges: integer keys that
  * differ only within one byte, or only in the top bit, in each part of the buffer. */
@@ -63,7 +63,7 @@ typedef enum gl_random_class {
  * buffer is zero; count > len is an error). fill: every element = a. iota: element i =
  * a + i*b (for integer types b is .i, possibly negative; for floats computed in double,
  * then rounded). random: seed, inclusive range [a, b], drawn by its class
- * (gl_random_fill_init). */
+ * (spec_random_fill_init). */
 typedef struct gl_init {
     gl_init_kind kind;
     gl_value a, b;
@@ -170,7 +170,7 @@ gl_status spec_buffers_new(const gl_spec *s, gl_buffer **out, gl_error *err);
  * results over into data. */
 gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err);
 /* Writes pointer argument a's initial contents (its init; zeros where none) into dst:
- * every one of its a->len elements, a->len * gl_type_size(a->type) bytes. */
+ * every one of its a->len elements, a->len * spec_type_size(a->type) bytes. */
 void spec_buffer_fill(const gl_arg *a, void *dst);
 
 /* The most bytes a launch's buffers may take in all: 16 GiB (a modest GPU's memory), or a
@@ -183,22 +183,22 @@ void spec_buffers_free(gl_buffer *b, int nargs);
 /* The documented generator behind "random": splitmix64 from seed; integers uniform in
  * [min, max] inclusive, floats min + (max - min) * u with u in [0, 1). Identical on every
  * back end because buffers are filled on the host. */
-void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max);
-/* The values of a "random" init of any class (in->rclass: uniform is gl_random_fill;
+void spec_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max);
+/* The values of a "random" init of any class (in->rclass: uniform is spec_random_fill;
  * full_range and bit_ranges as spec_rng.c documents them), len elements of type t. */
-void gl_random_fill_init(void *dst, gl_type t, size_t len, const gl_init *in);
+void spec_random_fill_init(void *dst, gl_type t, size_t len, const gl_init *in);
 
 /* Element i of a buffer of type t as a gl_value. */
-gl_value gl_buffer_get(const void *data, gl_type t, size_t i);
+gl_value spec_buffer_get(const void *data, gl_type t, size_t i);
 
 /* Writes one value exactly as JSON: integers as integers (64-bit too), floats in the
  * shortest round-trip form with a '.' or exponent ("-0.0", "0.1", "1e+30"); NaN and
  * infinities as the strings "nan", "inf", "-inf". */
-void gl_json_write_value(FILE *f, gl_type t, gl_value v);
+void spec_json_write_value(FILE *f, gl_type t, gl_value v);
 
 /* Writes {"buffers": {"<ptr arg>": [...]}, "stdout": "..."} (README "Command line",
  * --dump-json). */
-gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
-                               const char *stdout_text, gl_error *err);
+gl_status spec_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
+                                 const char *stdout_text, gl_error *err);
 
 #endif

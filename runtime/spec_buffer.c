@@ -11,8 +11,8 @@
 /* Stores the low bits of an integer (two's complement) as element i. */
 void spec_store_bits(void *dst, gl_type t, size_t i, uint64_t v)
 {
-    unsigned char *p = (unsigned char *)dst + i * gl_type_size(t);
-    switch (gl_type_size(t)) {
+    unsigned char *p = (unsigned char *)dst + i * spec_type_size(t);
+    switch (spec_type_size(t)) {
     case 1: {
         uint8_t x = (uint8_t)v;
         memcpy(p, &x, 1);
@@ -45,7 +45,7 @@ void spec_store_float(void *dst, gl_type t, size_t i, double d)
 
 void spec_store_value(void *dst, gl_type t, size_t i, gl_value v)
 {
-    if (gl_type_is_float(t))
+    if (spec_type_is_float(t))
         spec_store_float(dst, t, i, v.f);
     else
         spec_store_bits(dst, t, i, v.u);
@@ -74,9 +74,9 @@ static uint64_t load_bits(const unsigned char *p, size_t size)
     }
 }
 
-gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
+gl_value spec_buffer_get(const void *data, gl_type t, size_t i)
 {
-    const size_t size = gl_type_size(t);
+    const size_t size = spec_type_size(t);
     uint64_t bits = load_bits((const unsigned char *)data + i * size, size);
     gl_value v;
     if (t == GL_F32) {
@@ -88,7 +88,7 @@ gl_value gl_buffer_get(const void *data, gl_type t, size_t i)
         memcpy(&v.f, &bits, 8);
     } else {
         /* signed types: sign-extend; .i and .u share the bits */
-        if (gl_type_is_signed(t) && size < 8 && (bits >> (8 * size - 1)))
+        if (spec_type_is_signed(t) && size < 8 && (bits >> (8 * size - 1)))
             bits |= UINT64_MAX << (8 * size);
         v.u = bits;
     }
@@ -113,7 +113,7 @@ gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err)
     uint64_t total = 0;
     for (int k = 0; k < s->nargs; k++)
         if (s->args[k].is_ptr)
-            total += (uint64_t)s->args[k].len * gl_type_size(s->args[k].type);
+            total += (uint64_t)s->args[k].len * spec_type_size(s->args[k].type);
     const uint64_t cap = spec_memory_cap();
     if (total > cap)
         return gl_fail(err, GL_ERR_INPUT,
@@ -127,7 +127,7 @@ gl_status spec_buffers_sized(const gl_spec *s, gl_buffer **out, gl_error *err)
         return gl_fail(err, GL_ERR_NOMEM, "%s: out of memory", s->file);
     for (int k = 0; k < s->nargs; k++)
         if (s->args[k].is_ptr)
-            b[k].bytes = s->args[k].len * gl_type_size(s->args[k].type);
+            b[k].bytes = s->args[k].len * spec_type_size(s->args[k].type);
     *out = b;
     return GL_OK;
 }
@@ -150,15 +150,15 @@ void spec_buffer_fill(const gl_arg *a, void *dst)
         break;
     case GL_INIT_IOTA:
         for (size_t i = 0; i < a->len; i++) {
-            if (gl_type_is_float(t))
+            if (spec_type_is_float(t))
                 spec_store_float(dst, t, i, in->a.f + (double)i * in->b.f);
             else
                 spec_store_bits(dst, t, i, in->a.u + (uint64_t)i * in->b.u);
         }
         break;
-    case GL_INIT_RANDOM: gl_random_fill_init(dst, t, a->len, in); break;
+    case GL_INIT_RANDOM: spec_random_fill_init(dst, t, a->len, in); break;
     }
-    const size_t size = gl_type_size(t);
+    const size_t size = spec_type_size(t);
     memset((unsigned char *)dst + done * size, 0, (a->len - done) * size);
 }
 

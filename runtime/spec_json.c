@@ -153,11 +153,11 @@ static void write_json_string(FILE *f, const char *str)
     fputc('"', f);
 }
 
-/* gl_json_write_value in the C numeric locale (the caller switched). */
+/* spec_json_write_value in the C numeric locale (the caller switched). */
 static void write_value(FILE *f, gl_type t, gl_value v)
 {
-    if (!gl_type_is_float(t)) {
-        if (gl_type_is_signed(t))
+    if (!spec_type_is_float(t)) {
+        if (spec_type_is_signed(t))
             fprintf(f, "%" PRId64, v.i);
         else
             fprintf(f, "%" PRIu64, v.u);
@@ -171,7 +171,7 @@ static void write_value(FILE *f, gl_type t, gl_value v)
         fputs(buf, f);
 }
 
-void gl_json_write_value(FILE *f, gl_type t, gl_value v)
+void spec_json_write_value(FILE *f, gl_type t, gl_value v)
 {
     spec_cloc l;
     spec_cloc_enter(&l);
@@ -179,8 +179,8 @@ void gl_json_write_value(FILE *f, gl_type t, gl_value v)
     spec_cloc_leave(&l);
 }
 
-gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
-                               const char *stdout_text, gl_error *err)
+gl_status spec_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffers,
+                                 const char *stdout_text, gl_error *err)
 {
     spec_cloc l;
     spec_cloc_enter(&l);
@@ -194,11 +194,11 @@ gl_status gl_json_write_result(FILE *f, const gl_spec *s, const gl_buffer *buffe
         first = false;
         write_json_string(f, a->name ? a->name : "");
         fputs(": [", f);
-        size_t n = buffers && buffers[k].data ? buffers[k].bytes / gl_type_size(a->type) : 0;
+        size_t n = buffers && buffers[k].data ? buffers[k].bytes / spec_type_size(a->type) : 0;
         for (size_t i = 0; i < n; i++) {
             if (i)
                 fputs(", ", f);
-            write_value(f, a->type, gl_buffer_get(buffers[k].data, a->type, i));
+            write_value(f, a->type, spec_buffer_get(buffers[k].data, a->type, i));
         }
         fputc(']', f);
     }

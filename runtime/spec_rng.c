@@ -1,5 +1,5 @@
 /* spec_rng.c — the documented random generator behind a spec's "random" initialiser
- * (spec.h gl_random_fill, gl_random_fill_init and its classes): splitmix64, identical on
+ * (spec.h spec_random_fill, spec_random_fill_init and its classes): splitmix64, identical on
  * every back end. */
 #include "runtime/spec_internal.h"
 
@@ -30,7 +30,7 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max)
+void spec_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value min, gl_value max)
 {
     uint64_t state = seed;
     const double span = max.f - min.f;
@@ -64,11 +64,11 @@ void gl_random_fill(void *dst, gl_type t, size_t len, uint64_t seed, gl_value mi
  * unsigned ones). Two outputs r1, r2 per element: when r1 % 8 == 0 the element is
  * special number (r1 / 8) % count, the specials being lo, hi, 0, 1, -1 (signed types),
  * lo + 1 and hi - 1, in that order, each kept once and only if inside [lo, hi]; otherwise
- * it is lo + r2 % (hi - lo + 1), as gl_random_fill draws. */
+ * it is lo + r2 % (hi - lo + 1), as spec_random_fill draws. */
 static void fill_full_range_int(void *dst, gl_type t, size_t len, uint64_t seed, gl_value lo,
                                 gl_value hi)
 {
-    const bool sig = gl_type_is_signed(t);
+    const bool sig = spec_type_is_signed(t);
     const uint64_t cand[] = {lo.u, hi.u, 0, 1, sig ? UINT64_MAX : 0, lo.u + 1, hi.u - 1};
     uint64_t special[7];
     int ns = 0;
@@ -178,7 +178,7 @@ static void fill_full_range_float(void *dst, gl_type t, size_t len, const gl_ini
  * leaves one part out of order. */
 static void fill_bit_ranges(void *dst, gl_type t, size_t len, uint64_t seed)
 {
-    const unsigned w = (unsigned)(8 * gl_type_size(t));
+    const unsigned w = (unsigned)(8 * spec_type_size(t));
     const uint64_t parts = w / 8 + 1;
     uint64_t state = seed, base = 0, cur = UINT64_MAX;
     for (size_t i = 0; i < len; i++) {
@@ -192,14 +192,14 @@ static void fill_bit_ranges(void *dst, gl_type t, size_t len, uint64_t seed)
     }
 }
 
-void gl_random_fill_init(void *dst, gl_type t, size_t len, const gl_init *in)
+void spec_random_fill_init(void *dst, gl_type t, size_t len, const gl_init *in)
 {
     if (in->rclass == GL_RANDOM_BIT_RANGES)
         fill_bit_ranges(dst, t, len, in->seed);
-    else if (in->rclass == GL_RANDOM_FULL_RANGE && gl_type_is_float(t))
+    else if (in->rclass == GL_RANDOM_FULL_RANGE && spec_type_is_float(t))
         fill_full_range_float(dst, t, len, in);
     else if (in->rclass == GL_RANDOM_FULL_RANGE)
         fill_full_range_int(dst, t, len, in->seed, in->a, in->b);
     else
-        gl_random_fill(dst, t, len, in->seed, in->a, in->b);
+        spec_random_fill(dst, t, len, in->seed, in->a, in->b);
 }

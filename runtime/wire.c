@@ -825,7 +825,7 @@ int gl_wire_send(int fd, uint32_t type, uint32_t arg, gl_wire_put_fn put, const 
 {
     gl_wire_out count = gl_wire_out_count();
     put(&count, obj);
-    if (gl_msg_send_header(fd, type, arg, count.n) != 0)
+    if (gl_child_send_header(fd, type, arg, count.n) != 0)
         return -1;
     gl_wire_out w = gl_wire_out_fd(fd);
     put(&w, obj);

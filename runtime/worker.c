@@ -43,7 +43,7 @@ void gl_worker_result_free(gl_worker_result *r)
 
 int gl_worker_send(gl_worker_chan *ch, uint32_t type, uint32_t arg, const void *data, size_t len)
 {
-    return gl_msg_send(ch->fd, type, arg, data, len);
+    return gl_child_send(ch->fd, type, arg, data, len);
 }
 
 int gl_worker_is_kernel_fault(const char *name)
@@ -106,7 +106,7 @@ static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uin
     uint64_t nblocks = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
     unsigned wpb = (spec->block[0] * spec->block[1] * spec->block[2] + 31) / 32;
     uint64_t records = job->trace_records ? job->trace_records : GL_ITRACE_DEFAULT_RECORDS;
-    size_t bytes = gl_itrace_bytes(nblocks, wpb, records);
+    size_t bytes = gl_instrument_trace_bytes(nblocks, wpb, records);
     void *host = calloc(1, bytes);
     void **tparams = calloc((size_t)spec->nargs + 2, sizeof *tparams);
     uint64_t tptr = 0;
@@ -117,7 +117,7 @@ static int trace_run(gl_worker_chan *ch, gpu_t *g, const gl_worker_job *job, uin
         st = gl_fail(&e, GL_ERR_NOMEM, "out of memory for a %zu-byte GPU trace buffer", bytes);
         goto done;
     }
-    gl_itrace_init(host, nblocks, wpb, records);
+    gl_instrument_trace_init(host, nblocks, wpb, records);
     if ((st = gpu_load_ptx(g, job->trace_ptx, &e)) != GL_OK)
         goto done;
     for (int i = 0; i < spec->nargs && st == GL_OK; i++) {
@@ -357,7 +357,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
     double deadline = gl_child_now() + GL_WORKER_SETUP_LIMIT_S;
     while (!done) {
         gl_msg_header h;
-        gl_msg_rc r = gl_msg_recv_header(fd, &h, WORKER_MSG_MAX, deadline);
+        gl_msg_rc r = gl_child_recv_header(fd, &h, WORKER_MSG_MAX, deadline);
         if (r == GL_MSG_TIMEOUT) {
             gl_child_kill(&child);
             killed = 1;
@@ -394,7 +394,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, job->buffers[h.arg].data, h.len, deadline);
+            r = gl_child_recv_payload(fd, job->buffers[h.arg].data, h.len, deadline);
             res->buffers_back++;
             break;
         }
@@ -405,10 +405,10 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             char *text = malloc(h.len + 1);
             if (!text) {
-                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
+                r = gl_child_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = gl_msg_recv_payload(fd, text, h.len, deadline);
+            r = gl_child_recv_payload(fd, text, h.len, deadline);
             text[r == GL_MSG_OK ? h.len : 0] = '\0';
             free(res->stdout_text);
             res->stdout_text = text;
@@ -421,10 +421,10 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             double *t = malloc(h.len);
             if (!t) {
-                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
+                r = gl_child_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = gl_msg_recv_payload(fd, t, h.len, deadline);
+            r = gl_child_recv_payload(fd, t, h.len, deadline);
             free(res->times_ms);
             res->times_ms = t;
             res->ntimes = r == GL_MSG_OK ? (int)(h.len / sizeof(double)) : 0;
@@ -436,17 +436,17 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, p, sizeof p, deadline);
+            r = gl_child_recv_payload(fd, p, sizeof p, deadline);
             gl_wire_in in = gl_wire_in_of(p, sizeof p);
             res->have_info = r == GL_MSG_OK && gl_wire_get_device_info(&in, &res->info) == 0;
             break;
         }
         case GL_WORKER_MSG_ERROR: {
             size_t keep = h.len < sizeof errmsg - 1 ? h.len : sizeof errmsg - 1;
-            r = gl_msg_recv_payload(fd, errmsg, keep, deadline);
+            r = gl_child_recv_payload(fd, errmsg, keep, deadline);
             errmsg[r == GL_MSG_OK ? keep : 0] = '\0';
             if (r == GL_MSG_OK && h.len > keep)
-                r = gl_msg_recv_payload(fd, NULL, h.len - keep, deadline);
+                r = gl_child_recv_payload(fd, NULL, h.len - keep, deadline);
             err_status = (gl_status)h.arg;
             break;
         }
@@ -455,23 +455,23 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, &res->elapsed_ms, h.len, deadline);
+            r = gl_child_recv_payload(fd, &res->elapsed_ms, h.len, deadline);
             break;
         case GL_WORKER_MSG_OCCUPANCY:
             if (h.len != sizeof res->occupancy) {
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, res->occupancy, h.len, deadline);
+            r = gl_child_recv_payload(fd, res->occupancy, h.len, deadline);
             break;
         case GL_WORKER_MSG_TRACE: {
             if (h.arg == 1) {
                 size_t keep =
                     h.len < sizeof res->trace_error - 1 ? h.len : sizeof res->trace_error - 1;
-                r = gl_msg_recv_payload(fd, res->trace_error, keep, deadline);
+                r = gl_child_recv_payload(fd, res->trace_error, keep, deadline);
                 res->trace_error[r == GL_MSG_OK ? keep : 0] = '\0';
                 if (r == GL_MSG_OK && h.len > keep)
-                    r = gl_msg_recv_payload(fd, NULL, h.len - keep, deadline);
+                    r = gl_child_recv_payload(fd, NULL, h.len - keep, deadline);
                 break;
             }
             if (h.arg != 0 || h.len > ((uint64_t)16 << 30)) {
@@ -480,12 +480,12 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             void *tb = malloc(h.len ? h.len : 1);
             if (!tb) {
-                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
+                r = gl_child_recv_payload(fd, NULL, h.len, deadline);
                 snprintf(res->trace_error, sizeof res->trace_error,
                          "out of memory for the GPU trace (%llu bytes)", (unsigned long long)h.len);
                 break;
             }
-            r = gl_msg_recv_payload(fd, tb, h.len, deadline);
+            r = gl_child_recv_payload(fd, tb, h.len, deadline);
             free(res->trace_buf);
             res->trace_buf = r == GL_MSG_OK ? tb : NULL;
             res->trace_bytes = r == GL_MSG_OK ? h.len : 0;
@@ -502,10 +502,10 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
             }
             uint64_t *dp = malloc(h.len);
             if (!dp) {
-                r = gl_msg_recv_payload(fd, NULL, h.len, deadline);
+                r = gl_child_recv_payload(fd, NULL, h.len, deadline);
                 break;
             }
-            r = gl_msg_recv_payload(fd, dp, h.len, deadline);
+            r = gl_child_recv_payload(fd, dp, h.len, deadline);
             free(res->dptr);
             res->dptr = r == GL_MSG_OK ? dp : NULL;
             res->ndptr = r == GL_MSG_OK ? spec->nargs : 0;
@@ -519,7 +519,7 @@ gl_status gl_worker_run(const gl_worker_job *job, gl_worker_result *res, gl_erro
                 bad = 1;
                 break;
             }
-            r = gl_msg_recv_payload(fd, p, sizeof p, deadline);
+            r = gl_child_recv_payload(fd, p, sizeof p, deadline);
             gl_wire_in in = gl_wire_in_of(p, sizeof p);
             if (r == GL_MSG_OK)
                 gl_wire_get_library(&in, &res->library);
@@ -602,7 +602,7 @@ static double quantile(const double *v, int n, double q)
     return v[lo] + (pos - lo) * (v[lo + 1] - v[lo]);
 }
 
-void gl_time_stats_of(double *ms, int n, gl_time_stats *out)
+void gl_worker_time_stats_of(double *ms, int n, gl_time_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (n <= 0)

@@ -74,7 +74,7 @@ typedef struct gl_worker_job {
     /* GPU traces (runtime/instrument.h): after the result run and the timed runs, load
      * trace_ptx (the instrumented PTX, whose entry `kernel` takes one more parameter),
      * copy the initial buffers in again, launch it once with a zeroed trace buffer of
-     * gl_itrace_bytes(blocks, warps per block, trace_records) bytes and send it back
+     * gl_instrument_trace_bytes(blocks, warps per block, trace_records) bytes and send it back
      * (TRACE). NULL: no trace. A failure of this run is sent as TRACE arg 1 and does
      * not fail the job (the results were already sent). */
     const char *trace_ptx;
@@ -152,6 +152,6 @@ typedef struct gl_time_stats {
     int n;
     double median_ms, min_ms, max_ms, q1_ms, q3_ms;
 } gl_time_stats;
-void gl_time_stats_of(double *ms, int n, gl_time_stats *out);
+void gl_worker_time_stats_of(double *ms, int n, gl_time_stats *out);
 
 #endif

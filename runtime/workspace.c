@@ -225,7 +225,7 @@ static int set_aside(const char *path, char *aside, size_t len)
     return 0;
 }
 
-/* progress_load with the lock held by the caller (or none to take). */
+/* workspace_progress_load with the lock held by the caller (or none to take). */
 static gl_status load_locked(gl_lesson_progress **out, int *count, char *warning,
                              size_t warning_len, gl_error *err)
 {
@@ -296,8 +296,8 @@ static gl_status load_locked(gl_lesson_progress **out, int *count, char *warning
     return GL_OK;
 }
 
-gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
-                        gl_error *err)
+gl_status workspace_progress_load(gl_lesson_progress **out, int *count, char *warning,
+                                  size_t warning_len, gl_error *err)
 {
     const int lock = progress_lock();
     gl_status st = load_locked(out, count, warning, warning_len, err);
@@ -314,7 +314,7 @@ static void set_number(cJSON *obj, const char *key, double v)
 }
 
 /* The parsed progress file as it is (keys this version does not know are kept), or a
- * fresh {"format": 1, "lessons": {}}; NULL when out of memory. progress_load has set a
+ * fresh {"format": 1, "lessons": {}}; NULL when out of memory. workspace_progress_load has set a
  * corrupt file aside first. */
 static cJSON *progress_doc(void)
 {
@@ -404,7 +404,7 @@ static gl_status progress_update(const char *id, int step, int passed, gl_error 
     return st;
 }
 
-int progress_last_lesson(char *id, size_t len)
+int workspace_last_lesson(char *id, size_t len)
 {
     id[0] = '\0';
     char path[PATH_MAX];
@@ -419,12 +419,12 @@ int progress_last_lesson(char *id, size_t len)
     return id[0] != '\0';
 }
 
-gl_status progress_mark_step(const char *id, int step, gl_error *err)
+gl_status workspace_mark_step(const char *id, int step, gl_error *err)
 {
     return progress_update(id, step, 0, err);
 }
 
-gl_status progress_mark_passed(const char *id, gl_error *err)
+gl_status workspace_mark_passed(const char *id, gl_error *err)
 {
     return progress_update(id, -1, 1, err);
 }

@@ -40,17 +40,17 @@ typedef struct gl_lesson_progress {
  * an earlier one) with a warning naming it in *warning (may be NULL), and treated as
  * empty. Caller frees *out. Every change of the file is made under a lock
  * (<root>/progress.lock, flock) and lands by an atomic rename. */
-gl_status progress_load(gl_lesson_progress **out, int *count, char *warning, size_t warning_len,
-                        gl_error *err);
+gl_status workspace_progress_load(gl_lesson_progress **out, int *count, char *warning,
+                                  size_t warning_len, gl_error *err);
 
 /* Records that step `step` of lesson `id` was seen (and is the learner's last position:
  * the lesson's last_step and the file's "last_lesson") / that its exercise passed, and
  * saves atomically. Keys of progress.json this version does not know are kept. */
-gl_status progress_mark_step(const char *id, int step, gl_error *err);
-gl_status progress_mark_passed(const char *id, gl_error *err);
+gl_status workspace_mark_step(const char *id, int step, gl_error *err);
+gl_status workspace_mark_passed(const char *id, gl_error *err);
 
-/* The id of the lesson the learner saw last (progress_mark_step) in id; 1, or 0 when
+/* The id of the lesson the learner saw last (workspace_mark_step) in id; 1, or 0 when
  * none is recorded. */
-int progress_last_lesson(char *id, size_t len);
+int workspace_last_lesson(char *id, size_t len);
 
 #endif

@@ -10,7 +10,7 @@
 #ifndef GL_SIM_INTERNAL_H
 #define GL_SIM_INTERNAL_H
 
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 #include "sim/sim.h"
 
 #define SIM_GLOBAL_BASE 0x0000700000000000ull

@@ -308,7 +308,7 @@ _Static_assert((int)TRACE_TYPE_KIND_U == (int)PTX_TC_U && (int)TRACE_TYPE_KIND_S
                    (int)TRACE_TYPE_KIND_BF16X2 == (int)PTX_TC_BH2 &&
                    (int)TRACE_TYPE_KIND_U16X2 == (int)PTX_TC_U2 &&
                    (int)TRACE_TYPE_KIND_S16X2 == (int)PTX_TC_S2,
-               "trace.h's type encoding is ptx_ir.h's");
+               "trace.h's type encoding is ptx.h's");
 
 /* The FLOP kind of a CUDA-core float operation of type t (trace.h TRACE_FLOP_*), and
  * how many elements it works on (2 for the packed pairs); 0 for a non-float type. */

@@ -678,7 +678,7 @@ END_TEST
 
 /* The CUDA Occupancy Calculator's arithmetic on an A100-like device (108 SMs, 2048
  * threads, 32 blocks, 164 KiB of shared memory and 65536 registers per SM), and the
- * wave estimate of achieved occupancy, and the line that describes it (gl_occupancy_describe). */
+ * wave estimate of achieved occupancy, and the line that describes it (gl_run_occupancy_describe). */
 /* gl_run_opts.trace_sink of the test below: lane-level global loads. */
 static void count_global_load_lanes(void *ctx, const trace_t *t, const trace_event *ev,
                                     const uint64_t *addrs)
@@ -717,7 +717,7 @@ START_TEST(test_run_sim_starts_from_the_callers_buffers_and_feeds_its_sink)
     ((float *)res.buffers[0].data)[32] = 42.0f; /* out[1] = in[32] */
     uint64_t lanes = 0;
     gl_run_opts o = {.metrics = 1, .trace_sink = count_global_load_lanes, .trace_sink_ctx = &lanes};
-    ck_assert_msg(gl_run_sim(&spec, m, gl_resolve_kernel(m, "copy_strided"), &o, &res, &err) ==
+    ck_assert_msg(gl_run_sim(&spec, m, gl_run_resolve_kernel(m, "copy_strided"), &o, &res, &err) ==
                       GL_OK,
                   "%s", err.msg);
     ck_assert(((float *)res.buffers[1].data)[1] == 42.0f);
@@ -763,7 +763,7 @@ START_TEST(test_run_sim_generated_buffers_equal_copied_ones)
     ck_assert_int_eq(spec_buffers_sized(&spec, &gen.buffers, &err), GL_OK);
     ck_assert_int_eq(spec_buffers_new(&spec, &copied.buffers, &err), GL_OK);
     gen.nargs = copied.nargs = spec.nargs;
-    const char *kernel = gl_resolve_kernel(m, "copy_strided");
+    const char *kernel = gl_run_resolve_kernel(m, "copy_strided");
     ck_assert_msg(gl_run_sim(&spec, m, kernel, NULL, &gen, &err) == GL_OK, "%s", err.msg);
     ck_assert_msg(gl_run_sim(&spec, m, kernel, NULL, &copied, &err) == GL_OK, "%s", err.msg);
     for (int k = 0; k < 2; k++) {
@@ -795,18 +795,18 @@ START_TEST(test_occupancy_counts_the_drivers_shared_memory_reserve)
     gl_device_info d;
     gl_arch_device_info(sim_device_find("sm_90"), &d);
     gl_occupancy o;
-    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 6);
     ck_assert_str_eq(o.limiter, "shared memory");
     ck_assert_double_eq_tol(o.theoretical, 0.75, 1e-12);
     /* 7 blocks fit exactly when each takes 228 KiB / 7 rounded down to 128 bytes */
-    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1},
-                    228 * 1024 / 7 / 128 * 128 - 1024, 24, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1},
+                        228 * 1024 / 7 / 128 * 128 - 1024, 24, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 7);
     gl_arch_device_info(sim_device_find("sm_75"), &d);
-    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32800, 24, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 1);
-    gl_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32768, 24, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){8, 1, 1}, (unsigned[3]){256, 1, 1}, 32768, 24, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 2);
 }
 END_TEST
@@ -821,7 +821,7 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
                               .regs_per_sm = 65536};
     gl_occupancy o;
     /* 4 blocks of 256 threads: 8 per SM (threads), but only 4 SMs busy, 8 of 64 warps each */
-    gl_occupancy_of(&d, (unsigned[3]){4, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 0, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){4, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 0, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 8);
     ck_assert_str_eq(o.limiter, "threads");
     ck_assert_double_eq_tol(o.theoretical, 1.0, 1e-12);
@@ -830,39 +830,40 @@ START_TEST(test_occupancy_follows_the_limits_and_the_waves)
     ck_assert_uint_eq(o.waves, 1);
     /* the achieved figure is of the 4 busy SMs: the idle ones are said apart */
     char line[400];
-    gl_occupancy_describe(&o, 0, line, sizeof line);
+    gl_run_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 12% achieved on "
                            "the 4 SMs with work: 104 of 108 SMs idle");
     /* 48 KiB of shared memory per block of 4 warps: 3 per SM; two full waves */
-    gl_occupancy_of(&d, (unsigned[3]){648, 1, 1}, (unsigned[3]){128, 1, 1}, 48 * 1024, -1, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){648, 1, 1}, (unsigned[3]){128, 1, 1}, 48 * 1024, -1, 0,
+                        &o);
     ck_assert_int_eq(o.blocks_per_sm, 3);
     ck_assert_str_eq(o.limiter, "shared memory");
     ck_assert_double_eq_tol(o.theoretical, 12.0 / 64, 1e-12);
     ck_assert_double_eq_tol(o.achieved, 12.0 / 64, 1e-12);
     ck_assert_uint_eq(o.waves, 2);
-    gl_occupancy_describe(&o, 1, line, sizeof line);
+    gl_run_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_str_eq(line, "occupancy (modelled, registers unknown): at most 19% theoretical "
                            "(limit: shared memory), about 19% achieved: 648 blocks in 2 waves on "
                            "108 SMs; registers: not counted");
     /* 64 registers per thread: 2048 per warp, 32 warps per SM, 4 blocks of 8 warps */
-    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 4);
     ck_assert_str_eq(o.limiter, "registers");
     ck_assert_double_eq_tol(o.theoretical, 0.5, 1e-12);
     /* a last wave of one block: 217 blocks of 32 warps, 2 per SM = 216 per wave */
-    gl_occupancy_of(&d, (unsigned[3]){217, 1, 1}, (unsigned[3]){1024, 1, 1}, 0, 0, 0, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){217, 1, 1}, (unsigned[3]){1024, 1, 1}, 0, 0, 0, &o);
     ck_assert_uint_eq(o.waves, 2);
     ck_assert_double_eq_tol(o.achieved, 217.0 * 32 / (109.0 * 64), 1e-12);
-    gl_occupancy_describe(&o, 0, line, sizeof line);
+    gl_run_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 100% theoretical (limit: threads), about 100% achieved: "
                            "217 blocks in 2 waves on 108 SMs, the last on 1");
     /* one block: one SM with work */
-    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
-    gl_occupancy_describe(&o, 0, line, sizeof line);
+    gl_run_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){256, 1, 1}, 0, 64, 0, &o);
+    gl_run_occupancy_describe(&o, 0, line, sizeof line);
     ck_assert_str_eq(line, "occupancy: 50% theoretical (limit: registers), about 12% achieved on "
                            "the 1 SM with work: 107 of 108 SMs idle; 64 registers per thread");
     /* a partial warp counts as a warp; the driver's figure wins */
-    gl_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){48, 1, 1}, 0, 255, 1, &o);
+    gl_run_occupancy_of(&d, (unsigned[3]){1, 1, 1}, (unsigned[3]){48, 1, 1}, 0, 255, 1, &o);
     ck_assert_int_eq(o.warps_per_block, 2);
     ck_assert_int_eq(o.blocks_per_sm, 1);
     ck_assert_str_eq(o.limiter, "registers");

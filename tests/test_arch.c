@@ -40,9 +40,9 @@ START_TEST(test_every_compiler_writes_the_chosen_target_into_the_ptx)
     if (!compile_for(c, KDIR "dyn_shared.cu", "sm_75", &a))
         return;
     ck_assert_msg(strstr(a.ptx, "\n.target sm_75"), "%s: no .target sm_75", gl_compiler_name(c));
-    ck_assert_int_eq(gl_ptx_target_sm(a.ptx), 75);
+    ck_assert_int_eq(gl_arch_ptx_target_sm(a.ptx), 75);
     ck_assert_int_eq(compile_for(c, KDIR "dyn_shared.cu", "9.0", &b), 1);
-    const int got = gl_ptx_target_sm(b.ptx);
+    const int got = gl_arch_ptx_target_sm(b.ptx);
     if (c == GL_CC_CLANG && got != 90) {
         /* a clang that knows no sm_90 (clang 14: up to sm_86) compiles for the newest
          * target it knows, and says so */
@@ -72,7 +72,7 @@ START_TEST(test_the_cache_keeps_targets_apart)
         gl_error err = {0};
         ck_assert_msg(gl_compile_cuda(KDIR "dyn_shared.cu", &o, &c, &err) == GL_OK, "%s", err.msg);
         ck_assert_int_eq(c.cached, want_cached[i]);
-        ck_assert_int_eq(gl_ptx_target_sm(c.ptx), want_sm[i]);
+        ck_assert_int_eq(gl_arch_ptx_target_sm(c.ptx), want_sm[i]);
         gl_compiled_free(&c);
     }
     char cmd[128];
@@ -204,7 +204,7 @@ START_TEST(test_features_come_from_the_decoded_instructions)
                       rows[i].insn, diag ? diag : "");
         ck_assert_int_eq(ptx_module_target_sm(m), rows[i].target);
         gl_error err = {0};
-        gl_status st = gl_ptx_check_features(m, rows[i].target, "k.cu", "--arch", &err);
+        gl_status st = gl_arch_check_ptx_features(m, rows[i].target, "k.cu", "--arch", &err);
         if (!rows[i].feature) {
             ck_assert_msg(st == GL_OK, "%s: %s", rows[i].insn, err.msg);
         } else {
@@ -386,7 +386,7 @@ START_TEST(test_profiles_have_a_roof_per_kind_of_arithmetic)
         gl_arch_peaks(&d, &p);
         for (int k = 0; k < GL_ROOFS; k++)
             ck_assert_msg(fabs(p.gflops[k] / 1e3 - want[i][k]) < 1e-6, "%s %s: %g TFLOP/s, want %g",
-                          name, gl_roof_name((gl_roof)k), p.gflops[k] / 1e3, want[i][k]);
+                          name, gl_arch_roof_name((gl_roof)k), p.gflops[k] / 1e3, want[i][k]);
     }
     /* an H200 (132 SMs at 1980 MHz, compute capability 9.0): the H100's figures */
     gl_device_info h200 = {.compute_major = 9, .sm_count = 132, .clock_khz = 1980000};
@@ -399,7 +399,7 @@ START_TEST(test_profiles_have_a_roof_per_kind_of_arithmetic)
     gl_arch_peaks(&pcie, &p);
     ck_assert_double_eq_tol(p.gflops[GL_ROOF_TC_F16], 114 * 4096 * 1755 * (1830.0 / 1980) / 1e3,
                             1e-6);
-    ck_assert_str_eq(gl_roof_name(GL_ROOF_TC_BF16), "bf16 tensor");
+    ck_assert_str_eq(gl_arch_roof_name(GL_ROOF_TC_BF16), "bf16 tensor");
 }
 END_TEST
 

@@ -33,7 +33,7 @@ static void body_sizes(int fd, void *arg)
     (void)arg;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         char *p = pattern(sizes[i]);
-        if (gl_msg_send(fd, 10 + (uint32_t)i, (uint32_t)sizes[i], p, sizes[i]) != 0)
+        if (gl_child_send(fd, 10 + (uint32_t)i, (uint32_t)sizes[i], p, sizes[i]) != 0)
             _exit(2);
         free(p);
     }
@@ -57,7 +57,7 @@ static void body_grandchild(int fd, void *arg)
             pause();
     }
     int32_t pid = (int32_t)g;
-    gl_msg_send(fd, 1, 0, &pid, sizeof pid);
+    gl_child_send(fd, 1, 0, &pid, sizeof pid);
     for (;;)
         pause();
 }
@@ -66,7 +66,7 @@ static void body_grandchild(int fd, void *arg)
 static void body_dies_mid_message(int fd, void *arg)
 {
     (void)arg;
-    gl_msg_send_header(fd, 5, 0, 1000);
+    gl_child_send_header(fd, 5, 0, 1000);
     gl_write_all(fd, "0123456789", 10);
     _exit(4);
 }
@@ -76,7 +76,7 @@ static void body_oversized(int fd, void *arg)
 {
     (void)arg;
     char *p = pattern(4096);
-    gl_msg_send(fd, 6, 0, p, 4096);
+    gl_child_send(fd, 6, 0, p, 4096);
     free(p);
 }
 
@@ -111,9 +111,9 @@ START_TEST(test_messages_of_0_1_and_3_mib_bytes_round_trip)
 {
     gl_child c;
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_sizes, NULL), 0);
-    gl_msg_in in = {0};
+    gl_child_msg in = {0};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        ck_assert_int_eq(gl_msg_recv(c.fd, &in, 16u << 20, gl_child_now() + 10), GL_MSG_OK);
+        ck_assert_int_eq(gl_child_recv(c.fd, &in, 16u << 20, gl_child_now() + 10), GL_MSG_OK);
         ck_assert_uint_eq(in.h.type, 10 + i);
         ck_assert_uint_eq(in.h.arg, sizes[i]);
         ck_assert_uint_eq(in.h.len, sizes[i]);
@@ -122,8 +122,8 @@ START_TEST(test_messages_of_0_1_and_3_mib_bytes_round_trip)
         ck_assert_int_eq(in.data[sizes[i]], '\0');
         free(want);
     }
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 16u << 20, gl_child_now() + 10), GL_MSG_EOF);
-    gl_msg_in_free(&in);
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 16u << 20, gl_child_now() + 10), GL_MSG_EOF);
+    gl_child_msg_free(&in);
     gl_child_exit ex;
     gl_child_close(&c);
     ck_assert_int_eq(gl_child_wait(&c, GL_CHILD_FOREVER, &ex), 1);
@@ -137,15 +137,15 @@ START_TEST(test_header_and_payload_read_apart_into_the_callers_memory)
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_sizes, NULL), 0);
     gl_msg_header h;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        ck_assert_int_eq(gl_msg_recv_header(c.fd, &h, 16u << 20, gl_child_now() + 10), GL_MSG_OK);
+        ck_assert_int_eq(gl_child_recv_header(c.fd, &h, 16u << 20, gl_child_now() + 10), GL_MSG_OK);
         ck_assert_uint_eq(h.len, sizes[i]);
         if (i == 1) { /* discarded */
-            ck_assert_int_eq(gl_msg_recv_payload(c.fd, NULL, h.len, gl_child_now() + 10),
+            ck_assert_int_eq(gl_child_recv_payload(c.fd, NULL, h.len, gl_child_now() + 10),
                              GL_MSG_OK);
             continue;
         }
         char *got = malloc(h.len + 1), *want = pattern(h.len);
-        ck_assert_int_eq(gl_msg_recv_payload(c.fd, got, h.len, gl_child_now() + 10), GL_MSG_OK);
+        ck_assert_int_eq(gl_child_recv_payload(c.fd, got, h.len, gl_child_now() + 10), GL_MSG_OK);
         ck_assert(memcmp(got, want, h.len) == 0);
         free(got), free(want);
     }
@@ -157,14 +157,14 @@ START_TEST(test_a_deadline_expires_on_a_silent_child)
 {
     gl_child c;
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_silent, NULL), 0);
-    gl_msg_in in = {0};
+    gl_child_msg in = {0};
     double t0 = gl_child_now();
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 100, t0 + 0.3), GL_MSG_TIMEOUT);
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 100, t0 + 0.3), GL_MSG_TIMEOUT);
     double took = gl_child_now() - t0;
     ck_assert(took >= 0.29 && took < 5);
     /* a deadline already past returns at once */
     t0 = gl_child_now();
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 100, t0 - 1), GL_MSG_TIMEOUT);
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 100, t0 - 1), GL_MSG_TIMEOUT);
     ck_assert(gl_child_now() - t0 < 0.5);
     /* waiting for its end times out too, and leaves it running */
     ck_assert_int_eq(gl_child_wait(&c, gl_child_now() + 0.2, NULL), 0);
@@ -175,7 +175,7 @@ START_TEST(test_a_deadline_expires_on_a_silent_child)
     ck_assert_int_eq(ex.signal, SIGKILL);
     ck_assert(!ex.exited);
     ck_assert_int_eq(c.fd, -1);
-    gl_msg_in_free(&in);
+    gl_child_msg_free(&in);
 }
 END_TEST
 
@@ -185,11 +185,11 @@ START_TEST(test_stop_kills_the_whole_group_grandchild_too)
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_grandchild, NULL), 0);
     ck_assert(c.own_group);
     ck_assert_int_eq(getpgid(c.pid), c.pid);
-    gl_msg_in in = {0};
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 16, gl_child_now() + 10), GL_MSG_OK);
+    gl_child_msg in = {0};
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 16, gl_child_now() + 10), GL_MSG_OK);
     int32_t g;
     memcpy(&g, in.data, sizeof g);
-    gl_msg_in_free(&in);
+    gl_child_msg_free(&in);
     ck_assert(g > 0 && alive(g));
     ck_assert_int_eq(getpgid(g), c.pid);
     ck_assert_int_eq(gl_child_stop(&c, GL_CHILD_FOREVER, NULL), 1);
@@ -207,17 +207,17 @@ START_TEST(test_an_oversized_message_is_refused)
 {
     gl_child c;
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_oversized, NULL), 0);
-    gl_msg_in in = {0};
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 4095, gl_child_now() + 10), GL_MSG_TOO_BIG);
+    gl_child_msg in = {0};
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 4095, gl_child_now() + 10), GL_MSG_TOO_BIG);
     ck_assert_uint_eq(in.h.len, 4096);
     ck_assert_ptr_null(in.data);
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 4095, gl_child_now() + 10), GL_MSG_TOO_BIG);
-    gl_msg_in_free(&in);
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 4095, gl_child_now() + 10), GL_MSG_TOO_BIG);
+    gl_child_msg_free(&in);
     gl_msg_header h;
     gl_child_stop(&c, GL_CHILD_FOREVER, NULL);
     /* the header-only reader refuses it too */
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_oversized, NULL), 0);
-    ck_assert_int_eq(gl_msg_recv_header(c.fd, &h, 100, gl_child_now() + 10), GL_MSG_TOO_BIG);
+    ck_assert_int_eq(gl_child_recv_header(c.fd, &h, 100, gl_child_now() + 10), GL_MSG_TOO_BIG);
     ck_assert_uint_eq(h.type, 6);
     gl_child_stop(&c, GL_CHILD_FOREVER, NULL);
 }
@@ -227,11 +227,11 @@ START_TEST(test_eof_when_the_child_dies_mid_message)
 {
     gl_child c;
     ck_assert_int_eq(gl_child_spawn(&c, NULL, body_dies_mid_message, NULL), 0);
-    gl_msg_in in = {0};
-    ck_assert_int_eq(gl_msg_recv(c.fd, &in, 4096, gl_child_now() + 10), GL_MSG_EOF);
+    gl_child_msg in = {0};
+    ck_assert_int_eq(gl_child_recv(c.fd, &in, 4096, gl_child_now() + 10), GL_MSG_EOF);
     ck_assert(!in.done);
     ck_assert_uint_eq(in.got, sizeof(gl_msg_header) + 10);
-    gl_msg_in_free(&in);
+    gl_child_msg_free(&in);
     gl_child_exit ex;
     gl_child_close(&c);
     ck_assert_int_eq(gl_child_wait(&c, GL_CHILD_FOREVER, &ex), 1);

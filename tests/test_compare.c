@@ -25,12 +25,12 @@ START_TEST(test_changed_counts_every_bit_change_of_a_float)
     const float before[6] = {0.0f, 1.0f, 1e-6f, 0.0f, NAN, 5.0f};
     float after[6] = {1e-6f, 1.0f + 1e-7f, 1e-6f, -0.0f, NAN, 5.0f};
     size_t first = 99;
-    ck_assert_uint_eq(gl_count_changed(GL_F32, 6, before, after, &first), 3);
+    ck_assert_uint_eq(gl_compare_count_changed(GL_F32, 6, before, after, &first), 3);
     ck_assert_uint_eq(first, 0);
-    ck_assert_uint_eq(gl_count_changed(GL_F32, 6, before, before, &first), 0);
+    ck_assert_uint_eq(gl_compare_count_changed(GL_F32, 6, before, before, &first), 0);
     ck_assert_uint_eq(first, 6);
     const int32_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4};
-    ck_assert_uint_eq(gl_count_changed(GL_I32, 3, a, b, &first), 1);
+    ck_assert_uint_eq(gl_compare_count_changed(GL_I32, 3, a, b, &first), 1);
     ck_assert_uint_eq(first, 2);
 }
 END_TEST
@@ -57,34 +57,34 @@ START_TEST(test_work_same_says_which_buffer_differs)
     const gl_work regtile = work("matmul_regtile", 16, 4096, 65536, 65536);
     /* lesson 12 step 4 before its per-kernel launches: naive on the register tile's grid */
     gl_work naive = work("matmul_naive", 16, 4096, 65536, 4096);
-    ck_assert_int_eq(gl_work_same(&regtile, &naive, why, sizeof why), 0);
+    ck_assert_int_eq(gl_compare_work_same(&regtile, &naive, why, sizeof why), 0);
     ck_assert_str_eq(why, "not the same work as the previous run: matmul_naive changed 4096 of "
                           "the 65536 elements of C, matmul_regtile 65536");
     /* with its own launch: the same work, in another shape */
     naive = work("matmul_naive", 256, 65536, 65536, 65536);
-    ck_assert_int_eq(gl_work_same(&regtile, &naive, why, sizeof why), 1);
+    ck_assert_int_eq(gl_compare_work_same(&regtile, &naive, why, sizeof why), 1);
     ck_assert_str_eq(why, "the same work as the previous run in another shape: matmul_naive ran "
                           "65536 threads in 256 blocks, matmul_regtile 4096 in 16, and each "
                           "changed 65536 of the 65536 elements of C");
     /* the same launch again: nothing to say */
-    ck_assert_int_eq(gl_work_same(&regtile, &regtile, why, sizeof why), 1);
+    ck_assert_int_eq(gl_compare_work_same(&regtile, &regtile, why, sizeof why), 1);
     ck_assert_str_eq(why, "");
     /* another length, or other declared FLOPs */
     gl_work partial = work("reduce_grid_stride", 1056, 135168, 1056, 1056);
     gl_work vec = work("reduce_vectorized", 1056, 135168, 1056, 1);
     vec.buf[1].len = 1;
-    ck_assert_int_eq(gl_work_same(&vec, &partial, why, sizeof why), 0);
+    ck_assert_int_eq(gl_compare_work_same(&vec, &partial, why, sizeof why), 0);
     ck_assert_str_eq(why, "not the same work as the previous run: C holds 1056 elements for "
                           "reduce_grid_stride, 1 for reduce_vectorized");
     naive.flops = 1;
-    ck_assert_int_eq(gl_work_same(&regtile, &naive, why, sizeof why), 0);
+    ck_assert_int_eq(gl_compare_work_same(&regtile, &naive, why, sizeof why), 0);
     ck_assert_ptr_nonnull(strstr(why, "the launch declares 1 FLOPs for matmul_naive, 33554432 "
                                       "for matmul_regtile (65536 threads in 256 blocks against "
                                       "4096 in 16)"));
     /* the same kernel twice */
     gl_work again = regtile;
     again.buf[1].changed = 10;
-    ck_assert_int_eq(gl_work_same(&regtile, &again, why, sizeof why), 0);
+    ck_assert_int_eq(gl_compare_work_same(&regtile, &again, why, sizeof why), 0);
     ck_assert_str_eq(why, "not the same work as the previous run: it changed 10 of the 65536 "
                           "elements of C, the previous run 65536");
 }
@@ -210,16 +210,16 @@ static void run_work(gl_spec *spec, const int *outs, const char *what, gl_run_re
             free(a->init.values);
             memset(&a->init, 0, sizeof a->init);
             a->init.kind = GL_INIT_FILL;
-            if (gl_type_is_float(a->type))
+            if (spec_type_is_float(a->type))
                 a->init.a.f = -7777.5;
             else
-                a->init.a.i = gl_type_size(a->type) >= 4 ? 0x7edcba98 : 77;
+                a->init.a.i = spec_type_size(a->type) >= 4 ? 0x7edcba98 : 77;
         }
     gl_error err = {0};
     gl_run_opts o = {.backend = GL_BACKEND_SIM};
     ck_assert_msg(gl_run_spec(spec, &o, res, &err) == GL_OK, "%s: %s", what, err.msg);
     ck_assert_msg(res->fault.kind == GL_FAULT_NONE, "%s: %s", what, res->fault.message);
-    gl_work_of(spec, NULL, res->buffers, res->nargs, w);
+    gl_compare_work_of(spec, NULL, res->buffers, res->nargs, w);
 }
 
 START_TEST(test_every_kernel_f_runs_computes_the_whole_output)
@@ -245,7 +245,7 @@ START_TEST(test_every_kernel_f_runs_computes_the_whole_output)
             run_work(&own, NULL, what, &res, &ow);
             char **names;
             int *np;
-            const int nk = gl_ptx_kernels(res.ptx, &names, &np);
+            const int nk = gl_run_ptx_kernels(res.ptx, &names, &np);
             ck_assert_int_gt(nk, 0);
             gl_run_result_free(&res);
             /* its outputs, then what it changed of them when they start as a sentinel */
@@ -282,7 +282,7 @@ START_TEST(test_every_kernel_f_runs_computes_the_whole_output)
                 gl_run_result_free(&res);
                 spec_free(&ks);
             }
-            gl_ptx_kernels_free(names, np, nk);
+            gl_run_ptx_kernels_free(names, np, nk);
             spec_free(&own);
         }
     /* lessons 9, 11, 12, 14, 15, 16 (two steps), 17 and 18 tell the learner to press f */

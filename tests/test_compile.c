@@ -695,45 +695,45 @@ static void write_text(const char *path, const char *text)
 
 START_TEST(test_sha256_matches_fips_180_vectors)
 {
-    gl_sha256 h;
+    gl_cache_sha256 h;
     char hex[65];
-    gl_sha256_init(&h);
-    gl_sha256_update(&h, "abc", 3);
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_update(&h, "abc", 3);
+    gl_cache_sha256_hex(&h, hex);
     ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    gl_sha256_init(&h);
+    gl_cache_sha256_init(&h);
     const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    gl_sha256_update(&h, two, 20); /* in pieces across the 64-byte block boundary */
-    gl_sha256_update(&h, two + 20, strlen(two) - 20);
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256_update(&h, two, 20); /* in pieces across the 64-byte block boundary */
+    gl_cache_sha256_update(&h, two + 20, strlen(two) - 20);
+    gl_cache_sha256_hex(&h, hex);
     ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    gl_sha256_init(&h);
-    gl_sha256_hex(&h, hex);
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_hex(&h, hex);
     ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     /* FIPS 180-4's long vector: a million 'a', a thousand bytes at a time */
     char a[1000];
     memset(a, 'a', sizeof a);
-    gl_sha256_init(&h);
+    gl_cache_sha256_init(&h);
     for (int i = 0; i < 1000; i++)
-        gl_sha256_update(&h, a, sizeof a);
-    gl_sha256_hex(&h, hex);
+        gl_cache_sha256_update(&h, a, sizeof a);
+    gl_cache_sha256_hex(&h, hex);
     ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 END_TEST
 
 /* Cache keys and entries stay what earlier builds wrote: a key made of fields
- * (gl_sha256_field) and an entry file, both written by the hand-written SHA-256 that
+ * (gl_cache_sha256_field) and an entry file, both written by the hand-written SHA-256 that
  * nettle replaced, give the same digests and the entry is still a hit. */
 START_TEST(test_cache_key_and_entry_of_an_earlier_build_are_still_found)
 {
     static const char src[] = "extern \"C\" __global__ void k(){}";
-    gl_sha256 h;
+    gl_cache_sha256 h;
     char key[65];
-    gl_sha256_init(&h);
-    gl_sha256_field(&h, "gpulearn", "3", 1);
-    gl_sha256_field(&h, "source", src, strlen(src));
-    gl_sha256_field(&h, "debug", "", 0);
-    gl_sha256_hex(&h, key);
+    gl_cache_sha256_init(&h);
+    gl_cache_sha256_field(&h, "gpulearn", "3", 1);
+    gl_cache_sha256_field(&h, "source", src, strlen(src));
+    gl_cache_sha256_field(&h, "debug", "", 0);
+    gl_cache_sha256_hex(&h, key);
     ck_assert_str_eq(key, "f1044f2cc2ce5dd15869c597d15d2380eb83eb8274a25db16bfeb931024dcf2a");
     char dir[400], path[900];
     fresh_cache(dir, sizeof dir);

@@ -40,10 +40,10 @@ START_TEST(test_registers_of_a_kernel_from_its_cubin_for_sm75_and_sm90)
         snprintf(want, sizeof want, "sm_%d\n%d moving_sum\n", cases[i].sm, cases[i].regs);
         ck_assert_str_eq(table, want);
         int sm = 0;
-        ck_assert_int_eq(gl_regs_of(table, "moving_sum", &sm), cases[i].regs);
+        ck_assert_int_eq(gl_cubin_regs_of(table, "moving_sum", &sm), cases[i].regs);
         ck_assert_int_eq(sm, cases[i].sm);
-        ck_assert_int_eq(gl_regs_of(table, "moving", NULL), -1);
-        ck_assert_int_eq(gl_regs_of(table, "moving_sum2", NULL), -1);
+        ck_assert_int_eq(gl_cubin_regs_of(table, "moving", NULL), -1);
+        ck_assert_int_eq(gl_cubin_regs_of(table, "moving_sum2", NULL), -1);
         free(table);
         free(bin);
     }
@@ -80,7 +80,7 @@ static int ptxas_says(const char *ptxas, const char *ptx, int sm)
 START_TEST(test_the_compilation_counts_what_ptxas_v_says_for_the_target)
 {
     char ptxas[4096];
-    if (!gl_find_ptxas(ptxas, sizeof ptxas)) {
+    if (!gl_compile_find_ptxas(ptxas, sizeof ptxas)) {
         printf("SKIP: no ptxas (CUDA Toolkit): registers per thread are not counted here\n");
         gl_compiled c = {0};
         gl_error err = {0};
@@ -105,7 +105,8 @@ START_TEST(test_the_compilation_counts_what_ptxas_v_says_for_the_target)
             break;
         }
         ck_assert_msg(c.regs != NULL, "%s: %s", a, c.regs_why);
-        ck_assert_int_eq(gl_regs_of(c.regs, "moving_sum", NULL), ptxas_says(ptxas, c.ptx, sm));
+        ck_assert_int_eq(gl_cubin_regs_of(c.regs, "moving_sum", NULL),
+                         ptxas_says(ptxas, c.ptx, sm));
         gl_compiled_free(&c);
     }
     unsetenv("GPULEARN_PTXAS");
@@ -119,7 +120,7 @@ START_TEST(test_the_compilation_counts_what_ptxas_v_says_for_the_target)
             ck_assert_int_eq(c.cached, cached);
             ck_assert_msg(c.regs != NULL, "%s: %s", arch[i], c.regs_why);
             int sm = 0;
-            const int regs = gl_regs_of(c.regs, "moving_sum", &sm);
+            const int regs = gl_cubin_regs_of(c.regs, "moving_sum", &sm);
             ck_assert_int_eq(sm, atoi(arch[i] + 3));
             ck_assert_int_eq(regs, ptxas_says(ptxas, c.ptx, sm));
             ck_assert_int_gt(regs, 64); /* what makes registers the limit on sm_75 */
@@ -150,7 +151,7 @@ START_TEST(test_truncated_and_damaged_cubins_are_refused_within_the_file)
         ck_assert_ptr_nonnull(cut);
         memcpy(cut, bin, n);
         char *t = gl_cubin_regs(cut, n, 75, why, sizeof why);
-        ck_assert_msg(!t || gl_regs_of(t, "moving_sum", NULL) == 72, "%zu bytes: %s", n, t);
+        ck_assert_msg(!t || gl_cubin_regs_of(t, "moving_sum", NULL) == 72, "%zu bytes: %s", n, t);
         free(t);
         free(cut);
     }
@@ -164,7 +165,7 @@ START_TEST(test_truncated_and_damaged_cubins_are_refused_within_the_file)
         memcpy(bad, bin, len);
         bad[at] = (char)0xff;
         char *t = gl_cubin_regs(bad, len, 75, why, sizeof why);
-        const int regs = t ? gl_regs_of(t, "moving_sum", NULL) : -1;
+        const int regs = t ? gl_cubin_regs_of(t, "moving_sum", NULL) : -1;
         ck_assert_msg(regs <= 255, "byte %zu: %d registers", at, regs);
         free(t);
     }
@@ -207,33 +208,33 @@ START_TEST(test_the_simulator_occupancy_counts_registers_or_says_it_is_a_bound)
                                .sm_partitions = 4};
     gl_occupancy o;
     const unsigned grid[3] = {120, 1, 1}, block[3] = {256, 1, 1};
-    gl_occupancy_of(&t4, grid, block, 0, gl_regs_of(table, "moving_sum", NULL), 0, &o);
+    gl_run_occupancy_of(&t4, grid, block, 0, gl_cubin_regs_of(table, "moving_sum", NULL), 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 3);
     ck_assert_str_eq(o.limiter, "registers");
     ck_assert_double_eq_tol(o.theoretical, 0.75, 1e-12);
     ck_assert_int_eq(o.bound, 0);
     char line[512];
-    gl_occupancy_describe(&o, 1, line, sizeof line);
+    gl_run_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_str_eq(line, "occupancy (modelled, 72 registers per thread): 75% theoretical "
                            "(limit: registers), about 75% achieved: 120 blocks on 40 SMs");
-    gl_occupancy_of(&t4, grid, block, 0, -1, 0, &o);
+    gl_run_occupancy_of(&t4, grid, block, 0, -1, 0, &o);
     snprintf(o.regs_why, sizeof o.regs_why, "no CUDA Toolkit (ptxas) to count them");
     ck_assert_int_eq(o.bound, 1);
     ck_assert_double_eq_tol(o.theoretical, 1.0, 1e-12);
-    gl_occupancy_describe(&o, 1, line, sizeof line);
+    gl_run_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_str_eq(line, "occupancy (modelled, registers unknown): at most 100% theoretical "
                            "(limit: threads), about 75% achieved: 120 blocks on 40 SMs; "
                            "registers: no CUDA Toolkit (ptxas) to count them");
     /* a block of 1024 threads at 72 registers needs 73728 of the 65536 a block may have:
      * it does not launch on a GPU */
-    gl_occupancy_of(&t4, grid, (unsigned[3]){1024, 1, 1}, 0, 72, 0, &o);
+    gl_run_occupancy_of(&t4, grid, (unsigned[3]){1024, 1, 1}, 0, 72, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 0);
     ck_assert_double_eq_tol(o.theoretical, 0, 1e-12);
-    gl_occupancy_describe(&o, 1, line, sizeof line);
+    gl_run_occupancy_describe(&o, 1, line, sizeof line);
     ck_assert_ptr_nonnull(strstr(line, "a GPU refuses this launch"));
     /* 84 registers (the issue's kernel): 2816 per warp, 5 warps per sub-partition, 20 per
      * SM: 2 blocks of 8 warps, 50% on a T4 */
-    gl_occupancy_of(&t4, grid, block, 0, 84, 0, &o);
+    gl_run_occupancy_of(&t4, grid, block, 0, 84, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 2);
     ck_assert_double_eq_tol(o.theoretical, 0.5, 1e-12);
     /* registers per sub-partition, not per SM: 80 registers, blocks of one warp on an
@@ -241,13 +242,13 @@ START_TEST(test_the_simulator_occupancy_counts_registers_or_says_it_is_a_bound)
      * blocks (65536 / 2560 would say 25) */
     gl_device_info h100 = t4;
     h100.max_threads_per_sm = 2048, h100.max_blocks_per_sm = 32, h100.sm_count = 132;
-    gl_occupancy_of(&h100, grid, (unsigned[3]){32, 1, 1}, 0, 80, 0, &o);
+    gl_run_occupancy_of(&h100, grid, (unsigned[3]){32, 1, 1}, 0, 80, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 24);
     /* 255 registers: a block of 8 warps fits once; one of 9 warps counts as 12 (a multiple
      * of the 4 partitions), 98304 registers: it does not fit */
-    gl_occupancy_of(&h100, grid, (unsigned[3]){256, 1, 1}, 0, 255, 0, &o);
+    gl_run_occupancy_of(&h100, grid, (unsigned[3]){256, 1, 1}, 0, 255, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 1);
-    gl_occupancy_of(&h100, grid, (unsigned[3]){288, 1, 1}, 0, 255, 0, &o);
+    gl_run_occupancy_of(&h100, grid, (unsigned[3]){288, 1, 1}, 0, 255, 0, &o);
     ck_assert_int_eq(o.blocks_per_sm, 0);
     free(table);
     free(bin);

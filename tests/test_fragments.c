@@ -26,9 +26,9 @@ static char *read_ptx(const char *name)
 static void find_insn(const char *ptx, const char *mn, gl_frags *f)
 {
     for (int pc = 0; pc < 20000; pc++) {
-        if (gl_frags_of(ptx, pc, f) && strcmp(f->what, mn) == 0)
+        if (gl_fragments_of(ptx, pc, f) && strcmp(f->what, mn) == 0)
             return;
-        gl_frags_free(f);
+        gl_fragments_free(f);
     }
     ck_abort_msg("no %s in the fixture", mn);
 }
@@ -86,7 +86,7 @@ START_TEST(test_mma_m16n8k16_f16_a_follows_the_ptx_isa_layout)
     for (int r = 0; r < 4; r++)
         for (int q = 0; q < r; q++)
             ck_assert_int_ne(A->trace_reg[r], A->trace_reg[q]);
-    gl_frags_free(&f);
+    gl_fragments_free(&f);
     free(ptx);
 }
 END_TEST
@@ -120,7 +120,7 @@ START_TEST(test_ldmatrix_x4_rows_addresses_and_elements)
                     ck_assert_int_eq(x.reg, 0);
                 }
         }
-        gl_frags_free(&f);
+        gl_fragments_free(&f);
     }
     free(ptx);
 }
@@ -147,7 +147,7 @@ START_TEST(test_mma_sp_a_is_the_compressed_matrix)
     ck_assert_int_eq(cell(A, 1, 2).lane, 5);
     ck_assert_int_eq(cell(A, 9, 3).lane, 5);
     ck_assert_int_eq(cell(A, 9, 3).reg, 1);
-    gl_frags_free(&f);
+    gl_fragments_free(&f);
 }
 END_TEST
 
@@ -155,9 +155,9 @@ START_TEST(test_non_tensor_instruction_has_no_fragments)
 {
     char *ptx = read_ptx("ldmatrix");
     gl_frags f;
-    ck_assert_int_eq(gl_frags_of(ptx, 0, &f), 0);
+    ck_assert_int_eq(gl_fragments_of(ptx, 0, &f), 0);
     ck_assert_int_eq(f.kind, GL_FRAG_NONE);
-    ck_assert_int_eq(gl_frags_of("not ptx", 0, &f), 0);
+    ck_assert_int_eq(gl_fragments_of("not ptx", 0, &f), 0);
     /* the trace's facts say which instructions have fragments, not their names */
     ptx_module_t *m = NULL;
     char *diag = NULL;
@@ -170,12 +170,12 @@ START_TEST(test_non_tensor_instruction_has_no_fragments)
     for (int pc = 0; pc < t->ninsns; pc++) {
         const trace_insn *ti = &t->insns[pc];
         const int is_ldm = strncmp(ti->mnemonic, "ldmatrix.", 9) == 0;
-        ck_assert_int_eq(gl_frag_is_tensor(ti), is_ldm);
+        ck_assert_int_eq(gl_fragments_is_tensor(ti), is_ldm);
         tensor += is_ldm, plain += !is_ldm;
     }
     ck_assert_int_gt(tensor, 0);
     ck_assert_int_gt(plain, 0);
-    ck_assert_int_eq(gl_frag_is_tensor(NULL), 0);
+    ck_assert_int_eq(gl_fragments_is_tensor(NULL), 0);
     trace_free(t);
     ptx_module_free(m);
     free(ptx);
@@ -209,7 +209,7 @@ START_TEST(test_element_values_decode_by_type)
         snprintf(m.type, sizeof m.type, "%s", rows[i].type);
         m.elem_bits = rows[i].bits;
         char buf[32];
-        gl_frag_format(&m, rows[i].reg, rows[i].elem, 3, buf, sizeof buf);
+        gl_fragments_format(&m, rows[i].reg, rows[i].elem, 3, buf, sizeof buf);
         ck_assert_msg(strcmp(buf, rows[i].want) == 0, "row %zu (%s): got %s, want %s", i,
                       rows[i].type, buf, rows[i].want);
     }

@@ -274,15 +274,15 @@ START_TEST(test_time_stats_median_quartiles_min_max)
 {
     double odd[5] = {5, 1, 4, 2, 3};
     gl_time_stats s;
-    gl_time_stats_of(odd, 5, &s);
+    gl_worker_time_stats_of(odd, 5, &s);
     ck_assert_int_eq(s.n, 5);
     ck_assert(s.median_ms == 3 && s.min_ms == 1 && s.max_ms == 5);
     ck_assert(s.q1_ms == 2 && s.q3_ms == 4);
     double even[4] = {4, 3, 2, 1};
-    gl_time_stats_of(even, 4, &s);
+    gl_worker_time_stats_of(even, 4, &s);
     ck_assert(s.median_ms == 2.5 && s.q1_ms == 1.75 && s.q3_ms == 3.25);
     double one[1] = {7};
-    gl_time_stats_of(one, 1, &s);
+    gl_worker_time_stats_of(one, 1, &s);
     ck_assert(s.median_ms == 7 && s.q1_ms == 7 && s.q3_ms == 7);
 }
 END_TEST
@@ -294,14 +294,14 @@ START_TEST(test_rates_use_declared_work_else_estimate_from_buffers)
     ck_assert(s.bytes_moved == 4096 * 4 + 4);
     ck_assert(s.flops == 0);
     gl_timing t = {.median_ms = 0.001};
-    gl_timing_rates(&s, 1000, &t);
+    gl_run_timing_rates(&s, 1000, &t);
     ck_assert_int_eq(t.bytes_estimated, 0);
     ck_assert_msg(t.gbs > 16.3879 && t.gbs < 16.3881, "%g", t.gbs); /* 16388 B / 1 us */
     ck_assert_msg(t.pct_of_peak > 1.638 && t.pct_of_peak < 1.640, "%g", t.pct_of_peak);
     ck_assert(t.gflops == 0);
     s.bytes_moved = 0; /* not declared: the buffers' total size, 4096*4 + 4 bytes too */
     s.flops = 4096;
-    gl_timing_rates(&s, 0, &t);
+    gl_run_timing_rates(&s, 0, &t);
     ck_assert_int_eq(t.bytes_estimated, 1);
     ck_assert(t.bytes_moved == 4096 * 4 + 4);
     ck_assert(t.pct_of_peak == 0);
@@ -396,7 +396,7 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
     gl_library_run cub = {.asked = 1, .ran = 1, .ms = 0.05, .gbs = 2684.4};
     snprintf(cub.note, sizeof cub.note, "CUB cub::DeviceReduce::Sum, 16777219 ints");
     char cline[400];
-    gl_library_line(&cub, 0, 3100, cline, sizeof cline);
+    gl_cublas_library_line(&cub, 0, 3100, cline, sizeof cline);
     ck_assert_str_eq(cline, "CUB: 2684 GB/s in 0.05 ms (cub::DeviceReduce::Sum, 16777219 ints), "
                             "yours is 115% of it");
     /* no reference source beside the prelude: skipped, saying why */
@@ -415,12 +415,12 @@ START_TEST(test_spec_reference_library_and_the_cublas_line)
     gl_library_run lib = {.asked = 1, .ran = 1, .ms = 0.5, .gflops = 4000};
     snprintf(lib.note, sizeof lib.note, "cuBLAS cublasSgemm_v2 (libcublas.so.13), 1 x 1 x 1");
     char line[400];
-    gl_library_line(&lib, 1000, 0, line, sizeof line);
+    gl_cublas_library_line(&lib, 1000, 0, line, sizeof line);
     ck_assert_str_eq(line, "cuBLAS: 4000 GFLOP/s in 0.5 ms (cublasSgemm_v2 (libcublas.so.13), "
                            "1 x 1 x 1), yours is 25% of it");
     lib.ran = 0;
     snprintf(lib.note, sizeof lib.note, "cuBLAS skipped: libcublas not found");
-    gl_library_line(&lib, 1000, 0, line, sizeof line);
+    gl_cublas_library_line(&lib, 1000, 0, line, sizeof line);
     ck_assert_str_eq(line, "cuBLAS skipped: libcublas not found");
 
     fixture f;
@@ -463,9 +463,9 @@ START_TEST(test_no_driver_is_reported_and_auto_falls_back_to_the_simulator)
     gl_run_result_free(&r);
     gl_device_info info;
     char note[512];
-    ck_assert_int_eq(gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &err),
+    ck_assert_int_eq(gl_run_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &err),
                      GL_ERR_NODEVICE);
-    ck_assert_int_eq(gl_device_query(GL_BACKEND_AUTO, &info, note, sizeof note, &err), GL_OK);
+    ck_assert_int_eq(gl_run_device_query(GL_BACKEND_AUTO, &info, note, sizeof note, &err), GL_OK);
     ck_assert_int_eq(info.is_simulator, 1);
     ck_assert_msg(strstr(note, "showing the simulator's model"), "%s", note);
     spec_free(&s);
@@ -507,7 +507,7 @@ static int use_fake(const char *mode)
     gl_device_info info;
     char note[512];
     gl_error err = {0};
-    if (gl_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &err) != GL_OK &&
+    if (gl_run_device_query(GL_BACKEND_GPU, &info, note, sizeof note, &err) != GL_OK &&
         strstr(err.msg, "built without cuda.h")) {
         printf("SKIP: gpulearn built without cuda.h\n");
         return 0;
@@ -659,7 +659,7 @@ START_TEST(test_fake_driver_device_properties)
     gl_device_info d;
     char note[512];
     gl_error err = {0};
-    ck_assert_msg(gl_device_query(GL_BACKEND_AUTO, &d, note, sizeof note, &err) == GL_OK, "%s",
+    ck_assert_msg(gl_run_device_query(GL_BACKEND_AUTO, &d, note, sizeof note, &err) == GL_OK, "%s",
                   err.msg);
     ck_assert_str_eq(d.name, "Fake GPU");
     ck_assert_int_eq(d.is_simulator, 0);
@@ -765,7 +765,7 @@ static int real_gpu(void)
     gl_device_info d;
     char note[512];
     gl_error err = {0};
-    if (gl_device_query(GL_BACKEND_GPU, &d, note, sizeof note, &err) != GL_OK) {
+    if (gl_run_device_query(GL_BACKEND_GPU, &d, note, sizeof note, &err) != GL_OK) {
         printf("SKIP: no GPU (%s)\n", err.msg);
         return 0;
     }
@@ -843,7 +843,7 @@ START_TEST(test_gpu_info_has_real_properties)
     gl_device_info d;
     char note[512];
     gl_error err = {0};
-    ck_assert_int_eq(gl_device_query(GL_BACKEND_GPU, &d, note, sizeof note, &err), GL_OK);
+    ck_assert_int_eq(gl_run_device_query(GL_BACKEND_GPU, &d, note, sizeof note, &err), GL_OK);
     printf("GPU: %s, CC %d.%d, %d SMs, %d regs/SM, %zu KiB smem/SM, L2 %zu MiB, %d MHz, "
            "%d-bit bus at %d MHz, %.0f GB/s, driver %s\n",
            d.name, d.compute_major, d.compute_minor, d.sm_count, d.regs_per_sm,

@@ -119,7 +119,7 @@ START_TEST(test_wrong_solutions_fail_the_expected_check)
     struct dirent *d;
     int graded = 0, bad = 0, skipped = 0, advised = 0;
     char ptxas[4096];
-    const int can_count_regs = gl_find_ptxas(ptxas, sizeof ptxas);
+    const int can_count_regs = gl_compile_find_ptxas(ptxas, sizeof ptxas);
     static char problems[65536];
     problems[0] = '\0';
     while ((d = readdir(root))) {
@@ -947,13 +947,13 @@ START_TEST(test_workspace_copy_reset_and_progress)
     free(copy);
     free(starter);
 
-    ck_assert_int_eq(progress_mark_step("threads", 0, &err), GL_OK);
-    ck_assert_int_eq(progress_mark_step("threads", 2, &err), GL_OK);
-    ck_assert_int_eq(progress_mark_passed("indexing", &err), GL_OK);
+    ck_assert_int_eq(workspace_mark_step("threads", 0, &err), GL_OK);
+    ck_assert_int_eq(workspace_mark_step("threads", 2, &err), GL_OK);
+    ck_assert_int_eq(workspace_mark_passed("indexing", &err), GL_OK);
     gl_lesson_progress *p = NULL;
     int n = 0;
     char warning[512];
-    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_int_eq(workspace_progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
     ck_assert_str_eq(warning, "");
     ck_assert_int_eq(n, 2);
     ck_assert_str_eq(p[0].id, "threads");
@@ -969,14 +969,14 @@ START_TEST(test_workspace_copy_reset_and_progress)
     f = fopen(prog, "w");
     fputs("{\"lessons\": {\"threads\": {\"steps_seen\": \"lots\"", f);
     fclose(f);
-    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_int_eq(workspace_progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
     ck_assert_int_eq(n, 0);
     ck_assert_ptr_nonnull(strstr(warning, "set it aside"));
     free(p);
     struct stat st;
     ck_assert_int_ne(stat(prog, &st), 0);
-    ck_assert_int_eq(progress_mark_step("threads", 1, &err), GL_OK);
-    ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+    ck_assert_int_eq(workspace_mark_step("threads", 1, &err), GL_OK);
+    ck_assert_int_eq(workspace_progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
     ck_assert_int_eq(n, 1);
     ck_assert_uint_eq(p[0].steps_seen, 2u);
     free(p);

@@ -215,7 +215,7 @@ START_TEST(test_corrupt_progress_set_aside_twice_keeps_both)
         gl_lesson_progress *p = NULL;
         int n = -1;
         gl_error err = {0};
-        ck_assert_int_eq(progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
+        ck_assert_int_eq(workspace_progress_load(&p, &n, warning, sizeof warning, &err), GL_OK);
         ck_assert_int_eq(n, 0);
         free(p);
         const char *at = strstr(warning, "set it aside as ");

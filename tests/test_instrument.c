@@ -210,7 +210,7 @@ static sim_status run_sim(const gl_spec *spec, const ptx_module_t *m, const char
         unsigned wpb = (spec->block[0] * spec->block[1] * spec->block[2] + 31) / 32;
         void *host = calloc(1, ibuf_bytes);
         ck_assert_ptr_nonnull(host);
-        gl_itrace_init(host, nb, wpb, nrec);
+        gl_instrument_trace_init(host, nb, wpb, nrec);
         ck_assert_int_eq(sim_malloc(s, ibuf_bytes, "trace", &tb), SIM_OK);
         ck_assert_int_eq(sim_memcpy_htod(s, tb, host, ibuf_bytes), SIM_OK);
         free(host);
@@ -332,7 +332,7 @@ static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *
          * resident blocks interleave: twice the room */
         nrec = (most * (deterministic ? 1 : 2) + 2) * nb * wpb;
     }
-    size_t bytes = gl_itrace_bytes(nb, wpb, nrec);
+    size_t bytes = gl_instrument_trace_bytes(nb, wpb, nrec);
     void *ibuf = NULL;
     ck_assert_int_eq(run_sim(&spec, mi, kernel, bytes, nrec, &ibuf, &b, 0, 0), SIM_OK);
 
@@ -357,7 +357,8 @@ static size_t compare_spec(const char *fixture, const char *ptx, const gl_spec *
     /* decoded trace */
     b.tr = trace_new(TRACE_MEMORY, decode_max_events);
     ck_assert_int_eq(
-        gl_itrace_decode(ibuf, bytes, &ins, m, spec.grid, spec.block, b.tr, &last_lost), 0);
+        gl_instrument_trace_decode(ibuf, bytes, &ins, m, spec.grid, spec.block, b.tr, &last_lost),
+        0);
     free(ibuf);
     *truncated = b.tr->truncated;
     last_stored = b.tr->nevents;

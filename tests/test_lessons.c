@@ -105,7 +105,7 @@ START_TEST(test_adding_a_lesson_keeps_saved_progress)
     gl_lesson_progress *pr = NULL;
     int n = 0;
     gl_error err = {0};
-    ck_assert_int_eq(progress_load(&pr, &n, NULL, 0, &err), GL_OK);
+    ck_assert_int_eq(workspace_progress_load(&pr, &n, NULL, 0, &err), GL_OK);
     static const struct {
         const char *id;
         unsigned seen;
@@ -126,7 +126,7 @@ START_TEST(test_adding_a_lesson_keeps_saved_progress)
         ck_assert_int_eq(got ? got->passed : false, want[w].passed);
     }
     char last[64];
-    ck_assert(progress_last_lesson(last, sizeof last));
+    ck_assert(workspace_last_lesson(last, sizeof last));
     ck_assert_str_eq(last, "indexing");
     /* the exercise copies are named by lesson id: 1's stays where it was */
     char copy[PATH_MAX], want_copy[PATH_MAX];

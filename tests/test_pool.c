@@ -16,7 +16,7 @@ static void body(int fd, int job, void *ctx)
     const char *t = getenv("GPULEARN_SIM_THREADS");
     char msg[64];
     const int n = snprintf(msg, sizeof msg, "job %d %s", job, t ? t : "(unset)");
-    gl_msg_send(fd, 1, 0, msg, (size_t)n);
+    gl_child_send(fd, 1, 0, msg, (size_t)n);
 }
 
 /* Runs njobs jobs on `workers` workers; each job's message must be "job <j> <want>". */

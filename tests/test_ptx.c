@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 #include "sim/sim.h"
 #include "tests/fixture.h"
 

@@ -30,7 +30,7 @@
 #include "runtime/compile.h"
 #include "runtime/lesson.h"
 #include "runtime/spec.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 #include "sim/sim.h"
 
 /* ------------------------------------------------------------------ the scope walk */

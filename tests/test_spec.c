@@ -18,14 +18,14 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* What gl_json_write_value writes for one value. Caller frees. */
+/* What spec_json_write_value writes for one value. Caller frees. */
 static char *value_json(gl_type t, gl_value v)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
-    gl_json_write_value(f, t, v);
+    spec_json_write_value(f, t, v);
     fclose(f);
     return buf;
 }
@@ -53,7 +53,7 @@ static gl_status from_text(const char *text, const gl_vars *vars, gl_spec *s, gl
     return st;
 }
 
-/* A test's buffer as the JSON array gl_json_write_result writes for it. */
+/* A test's buffer as the JSON array spec_json_write_result writes for it. */
 static char *result_json(const gl_spec *s, const gl_buffer *b, const char *out)
 {
     char *buf = NULL;
@@ -61,7 +61,7 @@ static char *result_json(const gl_spec *s, const gl_buffer *b, const char *out)
     gl_error err;
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(gl_json_write_result(f, s, b, out, &err), GL_OK);
+    ck_assert_int_eq(spec_json_write_result(f, s, b, out, &err), GL_OK);
     fclose(f);
     return buf;
 }
@@ -148,7 +148,7 @@ START_TEST(test_every_type_and_init_kind_fills_exact_buffers)
 
     /* Every buffer, exactly, as gpulearn run --dump-json writes it. Random values were
      * computed independently with the splitmix64 reference (Python) from the doc
-     * comment of gl_random_fill. */
+     * comment of spec_random_fill. */
     char *json = result_json(&s, b, "hi \"there\"\n");
     const char *want =
         "{\n"
@@ -391,20 +391,20 @@ START_TEST(test_buffer_get_sign_extends_signed_and_zero_extends_unsigned_element
         {GL_I32, -1, 0}, {GL_U32, 0, 0xffffffffu}, {GL_I64, -1, 0}, {GL_U64, 0, UINT64_MAX},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        gl_value v = gl_buffer_get(ones, rows[r].t, 0);
-        if (gl_type_is_signed(rows[r].t))
-            ck_assert_msg(v.i == rows[r].i, "%s", gl_type_name(rows[r].t));
+        gl_value v = spec_buffer_get(ones, rows[r].t, 0);
+        if (spec_type_is_signed(rows[r].t))
+            ck_assert_msg(v.i == rows[r].i, "%s", spec_type_name(rows[r].t));
         else
-            ck_assert_msg(v.u == rows[r].u, "%s", gl_type_name(rows[r].t));
+            ck_assert_msg(v.u == rows[r].u, "%s", spec_type_name(rows[r].t));
     }
     const int16_t i16[2] = {INT16_MIN, 0x7fff};
-    ck_assert_int_eq(gl_buffer_get(i16, GL_I16, 0).i, INT16_MIN);
-    ck_assert_int_eq(gl_buffer_get(i16, GL_I16, 1).i, 0x7fff);
+    ck_assert_int_eq(spec_buffer_get(i16, GL_I16, 0).i, INT16_MIN);
+    ck_assert_int_eq(spec_buffer_get(i16, GL_I16, 1).i, 0x7fff);
     const float f32[2] = {-0.0f, 0x1.fffffep127f};
-    ck_assert(gl_buffer_get(f32, GL_F32, 1).f == 0x1.fffffep127);
-    ck_assert(signbit(gl_buffer_get(f32, GL_F32, 0).f));
+    ck_assert(spec_buffer_get(f32, GL_F32, 1).f == 0x1.fffffep127);
+    ck_assert(signbit(spec_buffer_get(f32, GL_F32, 0).f));
     const double f64[1] = {0x1.0000000000001p0};
-    ck_assert(gl_buffer_get(f64, GL_F64, 0).f == 0x1.0000000000001p0);
+    ck_assert(spec_buffer_get(f64, GL_F64, 0).f == 0x1.0000000000001p0);
 }
 END_TEST
 
@@ -453,7 +453,7 @@ START_TEST(test_random_is_splitmix64_with_known_first_values)
      * 0x06C45D188009454F (Vigna's reference splitmix64.c). */
     uint64_t out[3];
     gl_value lo = {.u = 0}, hi = {.u = UINT64_MAX};
-    gl_random_fill(out, GL_U64, 3, 0, lo, hi);
+    spec_random_fill(out, GL_U64, 3, 0, lo, hi);
     ck_assert(out[0] == 0xE220A8397B1DCDAFu);
     ck_assert(out[1] == 0x6E789E6AA1B965F4u);
     ck_assert(out[2] == 0x06C45D188009454Fu);
@@ -461,13 +461,13 @@ START_TEST(test_random_is_splitmix64_with_known_first_values)
     /* Full signed range: min + r, wrapping. */
     int64_t sout[3];
     gl_value slo = {.i = INT64_MIN}, shi = {.i = INT64_MAX};
-    gl_random_fill(sout, GL_I64, 3, 0, slo, shi);
+    spec_random_fill(sout, GL_I64, 3, 0, slo, shi);
     ck_assert((uint64_t)sout[0] == 0xE220A8397B1DCDAFu + 0x8000000000000000u);
 
     /* Small range: min + r % (max - min + 1). */
     int32_t d[3];
     gl_value dlo = {.i = 1}, dhi = {.i = 6};
-    gl_random_fill(d, GL_I32, 3, 0, dlo, dhi);
+    spec_random_fill(d, GL_I32, 3, 0, dlo, dhi);
     ck_assert_int_eq(d[0], 1 + (int)(0xE220A8397B1DCDAFu % 6));
     ck_assert_int_eq(d[1], 1 + (int)(0x6E789E6AA1B965F4u % 6));
     ck_assert_int_eq(d[2], 1 + (int)(0x06C45D188009454Fu % 6));
@@ -475,8 +475,8 @@ START_TEST(test_random_is_splitmix64_with_known_first_values)
     /* Floats: f32 uses the top 24 bits, f64 the top 53. */
     float f[1];
     double g[1];
-    gl_random_fill(f, GL_F32, 1, 0, F(0), F(1));
-    gl_random_fill(g, GL_F64, 1, 0, F(0), F(1));
+    spec_random_fill(f, GL_F32, 1, 0, F(0), F(1));
+    spec_random_fill(g, GL_F64, 1, 0, F(0), F(1));
     ck_assert(f[0] == (float)((double)(0xE220A8397B1DCDAFu >> 40) * 0x1p-24));
     ck_assert(g[0] == (double)(0xE220A8397B1DCDAFu >> 11) * 0x1p-53);
 }
@@ -487,8 +487,8 @@ START_TEST(test_random_is_deterministic_and_in_range)
     enum { N = 10000 };
     static int16_t a[N], b[N];
     gl_value lo = {.i = -3}, hi = {.i = 3};
-    gl_random_fill(a, GL_I16, N, 12345, lo, hi);
-    gl_random_fill(b, GL_I16, N, 12345, lo, hi);
+    spec_random_fill(a, GL_I16, N, 12345, lo, hi);
+    spec_random_fill(b, GL_I16, N, 12345, lo, hi);
     ck_assert(memcmp(a, b, sizeof a) == 0);
     int seen[7] = {0};
     for (int i = 0; i < N; i++) {
@@ -497,11 +497,11 @@ START_TEST(test_random_is_deterministic_and_in_range)
     }
     for (int k = 0; k < 7; k++)
         ck_assert_int_gt(seen[k], N / 7 / 2);
-    gl_random_fill(b, GL_I16, N, 12346, lo, hi);
+    spec_random_fill(b, GL_I16, N, 12346, lo, hi);
     ck_assert(memcmp(a, b, sizeof a) != 0);
 
     static float f[N];
-    gl_random_fill(f, GL_F32, N, 9, F(-2.0), F(2.0));
+    spec_random_fill(f, GL_F32, N, 9, F(-2.0), F(2.0));
     for (int i = 0; i < N; i++)
         ck_assert(f[i] >= -2.0f && f[i] <= 2.0f);
 }
@@ -518,7 +518,7 @@ START_TEST(test_random_classes_draw_as_documented)
     in.a.i = INT32_MIN;
     in.b.i = INT32_MAX;
     int32_t d[8];
-    gl_random_fill_init(d, GL_I32, 8, &in);
+    spec_random_fill_init(d, GL_I32, 8, &in);
     static const int32_t want_d[8] = {328677112,  1510324549, 805781572,  -2036732117,
                                       2147483646, -721049796, -594228467, -1720640938};
     ck_assert(memcmp(d, want_d, sizeof d) == 0);
@@ -528,7 +528,7 @@ START_TEST(test_random_classes_draw_as_documented)
     in.a.f = -FLT_MAX;
     in.b.f = FLT_MAX;
     in.nonfinite = true;
-    gl_random_fill_init(f, GL_F32, 8, &in);
+    spec_random_fill_init(f, GL_F32, 8, &in);
     static const float want_f[8] = {-0x1.3624dap-10f,  0x1.fffffep+127f, 0x1.3592ecp+38f,
                                     -0x1.7a183ap-112f, -0x1.e8ae82p+57f, 0x1.fffffcp-127f,
                                     -0x1.99f78p-129f,  -0x1.eb89cap+61f};
@@ -537,7 +537,7 @@ START_TEST(test_random_classes_draw_as_documented)
     in.seed = 17; /* all negative: [-FLT_MAX, -1] */
     in.b.f = -1;
     in.nonfinite = false;
-    gl_random_fill_init(f, GL_F32, 8, &in);
+    spec_random_fill_init(f, GL_F32, 8, &in);
     static const float want_neg[8] = {
         -0x1.a83718p+81f, -0x1.8e65d4p+94f, -0x1.137a74p+53f,  -1.0f,
         -0x1.cf3c6ap+22f, -0x1.e8ce56p+15f, -0x1.54e946p+101f, -FLT_MAX};
@@ -546,7 +546,7 @@ START_TEST(test_random_classes_draw_as_documented)
     uint32_t k[10];
     in = (gl_init){.kind = GL_INIT_RANDOM, .rclass = GL_RANDOM_BIT_RANGES, .seed = 13};
     in.b.u = UINT32_MAX;
-    gl_random_fill_init(k, GL_U32, 10, &in);
+    spec_random_fill_init(k, GL_U32, 10, &in);
     static const uint32_t want_k[10] = {0xf8ad8a8e, 0xf8ad8a37, 0x2eefcf73, 0x2eefee73, 0x2ee0d297,
                                         0x2eb4d297, 0xa2ee950f, 0x3cee950f, 0x67c99b12, 0xe7c99b12};
     ck_assert(memcmp(k, want_k, sizeof k) == 0);

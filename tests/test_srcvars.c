@@ -8,7 +8,7 @@
 
 #include "runtime/compile.h"
 #include "sim/ptx/ptx_dwarf.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
 #include "tests/temp_cache.h"

@@ -644,8 +644,8 @@ START_TEST(test_a_run_goes_through_a_pipe_in_one_message)
     make_run(&r);
     gl_child c;
     ck_assert_int_eq(gl_child_spawn(&c, NULL, send_run_body, &r), 0);
-    gl_msg_in m = {0};
-    ck_assert_int_eq(gl_msg_recv(c.fd, &m, 1u << 30, gl_child_now() + 30), GL_MSG_OK);
+    gl_child_msg m = {0};
+    ck_assert_int_eq(gl_child_recv(c.fd, &m, 1u << 30, gl_child_now() + 30), GL_MSG_OK);
     ck_assert_uint_eq(m.h.type, 7);
     ck_assert_uint_eq(m.h.arg, 3);
     ck_assert_int_eq(get_run(m.data, (size_t)m.h.len, &back), 0);
@@ -653,7 +653,7 @@ START_TEST(test_a_run_goes_through_a_pipe_in_one_message)
     gl_child_exit ex;
     gl_child_stop(&c, 10, &ex);
     ck_assert(ex.exited && ex.code == 0);
-    gl_msg_in_free(&m);
+    gl_child_msg_free(&m);
     gl_run_result_free(&r);
     gl_run_result_free(&back);
 }

@@ -28,6 +28,10 @@ gl_ptx_check_features   gl_arch_check_ptx_features
 gl_ptx_target_sm        gl_arch_ptx_target_sm
 gl_roof_name            gl_arch_roof_name
 
+gl_csv_field            gl_gradebook_csv_field
+gl_utc_format           gl_gradebook_utc_format
+gl_utc_parse            gl_gradebook_utc_parse
+
 gl_sha256               gl_cache_sha256
 gl_sha256_field         gl_cache_sha256_field
 gl_sha256_file_id       gl_cache_sha256_file_id

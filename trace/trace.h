@@ -53,7 +53,7 @@ typedef enum trace_kind {
 } trace_kind;
 
 /* The mode of a TRACE_EV_VOTE (vote.sync.all, .any, .uni, .ballot.b32: __all_sync,
- * __any_sync, __uni_sync, __ballot_sync); the parser's vote modes (sim/ptx/ptx_ir.h
+ * __any_sync, __uni_sync, __ballot_sync); the parser's vote modes (sim/ptx/ptx.h
  * PTX_VOTE_*) are these. */
 typedef enum trace_vote_kind {
     TRACE_VOTE_ALL = 1,

@@ -140,12 +140,12 @@ static void progress_reload(app *a)
     a->progress = NULL;
     a->nprogress = 0;
     gl_error err = {0};
-    if (progress_load(&a->progress, &a->nprogress, a->progress_warning, sizeof a->progress_warning,
-                      &err) != GL_OK) {
+    if (workspace_progress_load(&a->progress, &a->nprogress, a->progress_warning,
+                                sizeof a->progress_warning, &err) != GL_OK) {
         a->progress = NULL;
         a->nprogress = 0;
     }
-    progress_last_lesson(a->last_lesson, sizeof a->last_lesson);
+    workspace_last_lesson(a->last_lesson, sizeof a->last_lesson);
 }
 
 /* Records the current step as seen and as the learner's last position (written when
@@ -159,7 +159,7 @@ void app_progress_step(app *a)
         strcmp(a->last_lesson, a->lesson->id) == 0)
         return;
     gl_error err = {0};
-    if (progress_mark_step(a->lesson->id, a->step, &err) == GL_OK)
+    if (workspace_mark_step(a->lesson->id, a->step, &err) == GL_OK)
         progress_reload(a);
 }
 
@@ -168,7 +168,7 @@ void app_progress_passed(app *a)
     if (!a->lesson || !a->lesson->id || a->opts.demo)
         return;
     gl_error err = {0};
-    if (progress_mark_passed(a->lesson->id, &err) == GL_OK)
+    if (workspace_mark_passed(a->lesson->id, &err) == GL_OK)
         progress_reload(a);
 }
 

@@ -103,7 +103,7 @@ typedef struct app {
     char run_kernel[128];       /* the last run's (a->run), likewise */
     bool have_work;             /* run_work holds the last run's work (a run that finished) */
     gl_work run_work;           /* its kernel, launch and elements changed: the Result says
-                               when the previous run did other work (gl_work_same) */
+                               when the previous run did other work (gl_compare_work_same) */
     /* N: runs use the debug build (-G), whose DWARF names the registers' source
      * variables (no compiler records them for optimised code: README "Source variable
      * names"); its counts are of the code as written, compared only with its kind's */

@@ -99,7 +99,7 @@ void app_lesson_close(app *a);
  * in it (progress.json), saying so. */
 void app_lesson_open(app *a, gl_lesson *l, bool resume);
 
-/* Decides the back end once: gl_device_query with the chosen kind. */
+/* Decides the back end once: gl_run_device_query with the chosen kind. */
 void app_probe_backend(app *a);
 
 /* app_run.c */

@@ -161,7 +161,7 @@ static handler_result act_kernel_next(app *a)
     }
     char **names;
     int *np;
-    const int n = gl_ptx_kernels(a->run.ptx, &names, &np);
+    const int n = gl_run_ptx_kernels(a->run.ptx, &names, &np);
     if (n <= 0) {
         app_set_flash(a, "no kernel found in the last run's PTX");
         return H_REDRAW;
@@ -183,7 +183,7 @@ static handler_result act_kernel_next(app *a)
                  "%s has no other kernel with %d parameters (this step's launch passes %d)",
                  app_base_name(a->spec.source), a->spec.nargs, a->spec.nargs);
         app_set_flash(a, msg);
-        gl_ptx_kernels_free(names, np, n);
+        gl_run_ptx_kernels_free(names, np, n);
         return H_REDRAW;
     }
     char k[128];
@@ -191,7 +191,7 @@ static handler_result act_kernel_next(app *a)
     int ord = 0;
     for (int i = 0; i <= pick; i++)
         ord += np[i] == a->spec.nargs;
-    gl_ptx_kernels_free(names, np, n);
+    gl_run_ptx_kernels_free(names, np, n);
     char file[96];
     snprintf(file, sizeof file, "%s", app_base_name(a->spec.source));
     if (!app_step_use_kernel(a, k, msg, sizeof msg)) {

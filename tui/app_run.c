@@ -252,7 +252,8 @@ void app_finish_job(app *a)
         a->have_work = a->have_spec && a->run_status == GL_OK &&
                        a->run.fault.kind == GL_FAULT_NONE && a->run.buffers;
         if (a->have_work)
-            gl_work_of(&a->spec, a->init_buffers, a->run.buffers, a->run.nargs, &a->run_work);
+            gl_compare_work_of(&a->spec, a->init_buffers, a->run.buffers, a->run.nargs,
+                               &a->run_work);
         view_roofline_record(a);
         a->res_top = 0;
         a->ndiags = 0;

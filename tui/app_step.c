@@ -94,7 +94,7 @@ void app_compile_diags(app *a, const gl_diag *diags, int ndiags)
         g->col = d->col;
         g->is_error = d->severity == GL_DIAG_ERROR;
         /* the message cut to what the pane's line holds */
-        snprintf(g->msg, sizeof g->msg, "%.12s: %.200s", gl_diag_severity_name(d->severity),
+        snprintf(g->msg, sizeof g->msg, "%.12s: %.200s", gl_result_severity_name(d->severity),
                  d->text);
     }
 }
@@ -265,7 +265,7 @@ static void spec_took(app *a, const char *map_value)
     uint64_t bytes = 0;
     for (int k = 0; k < a->spec.nargs; k++)
         if (a->spec.args[k].is_ptr)
-            bytes += a->spec.args[k].len * gl_type_size(a->spec.args[k].type);
+            bytes += a->spec.args[k].len * spec_type_size(a->spec.args[k].type);
     if (bytes <= (64u << 20) && spec_buffers_new(&a->spec, &a->init_buffers, &err) != GL_OK)
         a->init_buffers = NULL;
     map_colourings(a, map_value);
@@ -479,15 +479,15 @@ void app_lesson_open(app *a, gl_lesson *l, bool resume)
         app_set_flash(a, "N is off: a new lesson runs the optimised build its counts are of");
 }
 
-/* Decides the back end once: gl_device_query with the chosen kind. */
+/* Decides the back end once: gl_run_device_query with the chosen kind. */
 void app_probe_backend(app *a)
 {
     if (a->backend_known)
         return;
     gl_error err = {0};
     term_quiet_begin();
-    gl_status st =
-        gl_device_query(a->opts.backend, &a->device, a->device_note, sizeof a->device_note, &err);
+    gl_status st = gl_run_device_query(a->opts.backend, &a->device, a->device_note,
+                                       sizeof a->device_note, &err);
     free(term_quiet_end());
     if (st != GL_OK)
         app_msgcpy(a->device_error, sizeof a->device_error, err.msg);

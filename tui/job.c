@@ -192,7 +192,7 @@ bool job_poll(job *j)
     while (!j->eof) {
         size_t before = j->in.got;
         gl_msg_rc r =
-            gl_msg_recv(j->child.fd, &j->in, JOB_MSG_MAX, before ? job_now() + 0.005 : job_now());
+            gl_child_recv(j->child.fd, &j->in, JOB_MSG_MAX, before ? job_now() + 0.005 : job_now());
         if (r != GL_MSG_TIMEOUT)
             j->eof = true; /* whole, or the child closed or broke the pipe */
         else if (j->in.got == before || job_now() >= until)
@@ -212,7 +212,7 @@ static gl_child_exit job_reap(job *j, bool kill_it)
         gl_child_close(&j->child);
         gl_child_wait(&j->child, GL_CHILD_FOREVER, &ex);
     }
-    gl_msg_in_free(&j->in);
+    gl_child_msg_free(&j->in);
     memset(j, 0, sizeof *j);
     j->child.fd = -1;
     return ex;

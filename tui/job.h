@@ -35,10 +35,10 @@ typedef enum job_kind {
 /* A running (or finished, not yet collected) job. Zero-initialise. */
 typedef struct job {
     job_kind kind;
-    gl_child child; /* the worker; child.fd -1 when there is none */
-    gl_msg_in in;   /* the result message, as far as it arrived */
-    bool eof;       /* the result is whole, or the child closed the pipe (died) */
-    double started; /* monotonic seconds, for "running for 3 s" */
+    gl_child child;  /* the worker; child.fd -1 when there is none */
+    gl_child_msg in; /* the result message, as far as it arrived */
+    bool eof;        /* the result is whole, or the child closed the pipe (died) */
+    double started;  /* monotonic seconds, for "running for 3 s" */
 } job;
 
 /* Seconds on a monotonic clock. */

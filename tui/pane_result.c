@@ -115,8 +115,8 @@ static void baseline_lines(const app *a, tlines *L, int cols)
     /* whether the two runs did the same work (f runs another kernel, maybe in another
      * launch): say so before comparing their counts */
     char work[600] = "";
-    const bool same =
-        !b->has_work || !a->have_work || gl_work_same(&b->work, &a->run_work, work, sizeof work);
+    const bool same = !b->has_work || !a->have_work ||
+                      gl_compare_work_same(&b->work, &a->run_work, work, sizeof work);
     if (work[0])
         tl_wrap(L, work, cols, same ? term_attr(TC_DIM) : term_attr(TC_WARN));
     if (np == 0) {
@@ -133,7 +133,7 @@ static void baseline_lines(const app *a, tlines *L, int cols)
 }
 
 /* Theoretical and (estimated) achieved occupancy of the run's launch in one wrapped line
- * (gl_occupancy_describe): "occupancy: 100% theoretical (limit: threads), about 12%
+ * (gl_run_occupancy_describe): "occupancy: 100% theoretical (limit: threads), about 12%
  * achieved on the 4 SMs with work: 128 of 132 SMs idle"; on the simulator it says the
  * figures are its model's, with the registers per thread ptxas counted for the target,
  * or that they are upper bounds when nothing counted them (no CUDA Toolkit). */
@@ -143,7 +143,7 @@ static void occupancy_lines(const app *a, tlines *L, int cols)
     if (!o->valid)
         return;
     char line[400];
-    gl_occupancy_describe(o, a->run.backend == GL_BACKEND_SIM, line, sizeof line);
+    gl_run_occupancy_describe(o, a->run.backend == GL_BACKEND_SIM, line, sizeof line);
     tl_printf(L, cols, term_attr(TC_DIM), "%s", line);
 }
 
@@ -210,11 +210,11 @@ void pane_result_run_lines(const app *a, tlines *L, int cols)
         if (a->run_status == GL_OK && a->run.timing.library.asked) { /* cuBLAS or CUB beside it */
             char lib[400];
             const double ms = a->have_spec ? a->run.elapsed_ms : 0;
-            gl_library_line(&a->run.timing.library,
-                            ms > 0 && a->spec.flops > 0 ? a->spec.flops / (ms * 1e6) : 0,
-                            ms > 0 && a->spec.bytes_moved > 0 ? a->spec.bytes_moved / (ms * 1e6)
-                                                              : 0,
-                            lib, sizeof lib);
+            gl_cublas_library_line(
+                &a->run.timing.library,
+                ms > 0 && a->spec.flops > 0 ? a->spec.flops / (ms * 1e6) : 0,
+                ms > 0 && a->spec.bytes_moved > 0 ? a->spec.bytes_moved / (ms * 1e6) : 0, lib,
+                sizeof lib);
             tl_wrap(L, lib, cols, PLAIN);
         }
         baseline_lines(a, L, cols);
@@ -292,10 +292,10 @@ void pane_result_run_lines(const app *a, tlines *L, int cols)
                     size_t shown = 0;
                     for (size_t k = 0; k < arg->len && n < cols - 12 && n < (int)sizeof buf - 40;
                          k++, shown++) {
-                        gl_value v = gl_buffer_get(a->run.buffers[i].data, arg->type, k);
-                        if (gl_type_is_float(arg->type))
+                        gl_value v = spec_buffer_get(a->run.buffers[i].data, arg->type, k);
+                        if (spec_type_is_float(arg->type))
                             n += snprintf(buf + n, sizeof buf - (size_t)n, " %g", v.f);
-                        else if (gl_type_is_signed(arg->type))
+                        else if (spec_type_is_signed(arg->type))
                             n += snprintf(buf + n, sizeof buf - (size_t)n, " %lld", (long long)v.i);
                         else
                             n += snprintf(buf + n, sizeof buf - (size_t)n, " %llu",

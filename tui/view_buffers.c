@@ -2,7 +2,7 @@
  * reference's at the same size and inputs, side by side (index, expected, actual)
  * around each difference, as the grader compares them (grade_values_equal, within the
  * check's tolerance); on other steps each buffer against its values before the launch,
- * bit for bit (gl_count_changed), the buffers the kernel changed first, from the first
+ * bit for bit (gl_compare_count_changed), the buffers the kernel changed first, from the first
  * changed element. Both scroll with [ ] when they do not fit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +16,16 @@
 /* Whether element k differs bit for bit between x and y (the kernel changed it). */
 static bool elem_changed(const gl_arg *arg, const void *x, const void *y, size_t k)
 {
-    const size_t es = gl_type_size(arg->type);
+    const size_t es = spec_type_size(arg->type);
     return memcmp((const char *)x + k * es, (const char *)y + k * es, es) != 0;
 }
 
 static int fmt_value(char *buf, size_t len, const gl_arg *arg, const void *data, size_t k)
 {
-    gl_value v = gl_buffer_get(data, arg->type, k);
-    if (gl_type_is_float(arg->type))
+    gl_value v = spec_buffer_get(data, arg->type, k);
+    if (spec_type_is_float(arg->type))
         return snprintf(buf, len, "%g", v.f);
-    if (gl_type_is_signed(arg->type))
+    if (spec_type_is_signed(arg->type))
         return snprintf(buf, len, "%lld", (long long)v.i);
     return snprintf(buf, len, "%llu", (unsigned long long)v.u);
 }
@@ -47,8 +47,8 @@ typedef struct cmp_row {
 /* Whether element k of output arg i matches the reference (grade_values_equal). */
 static bool cmp_equal(const app *a, const gl_arg *arg, int i, size_t k)
 {
-    return grade_values_equal(arg->type, gl_buffer_get(a->ref_buffers[i].data, arg->type, k),
-                              gl_buffer_get(a->run.buffers[i].data, arg->type, k),
+    return grade_values_equal(arg->type, spec_buffer_get(a->ref_buffers[i].data, arg->type, k),
+                              spec_buffer_get(a->run.buffers[i].data, arg->type, k),
                               a->cmp.tolerance);
 }
 
@@ -160,8 +160,8 @@ static void draw_comparison(WINDOW *win, const app *a, view_buffers_state *st, i
             view_put(win, ry, x, w, buf, term_attr(TC_DIM));
         } else {
             char ev[64], gv[64];
-            gl_value e = gl_buffer_get(a->ref_buffers[r[k].arg].data, arg->type, r[k].index);
-            gl_value g = gl_buffer_get(a->run.buffers[r[k].arg].data, arg->type, r[k].index);
+            gl_value e = spec_buffer_get(a->ref_buffers[r[k].arg].data, arg->type, r[k].index);
+            gl_value g = spec_buffer_get(a->run.buffers[r[k].arg].data, arg->type, r[k].index);
             grade_format_value(ev, sizeof ev, arg->type, e);
             grade_format_value(gv, sizeof gv, arg->type, g);
             bool same = grade_values_equal(arg->type, e, g, a->cmp.tolerance);
@@ -263,13 +263,13 @@ static bool arg_changes_uncached(const app *a, int i, const void **before, size_
     const gl_arg *arg = &a->spec.args[i];
     const gl_buffer *got = &a->run.buffers[i];
     const gl_buffer *exp = a->init_buffers ? &a->init_buffers[i] : NULL;
-    const size_t n = arg->len, bytes = n * gl_type_size(arg->type);
+    const size_t n = arg->len, bytes = n * spec_type_size(arg->type);
     const bool can = exp && exp->data && exp->bytes >= bytes && got->bytes >= bytes;
     *before = can ? exp->data : NULL;
     *first = n;
     *ndiff = 0;
     if (can) {
-        *ndiff = gl_count_changed(arg->type, n, exp->data, got->data, first);
+        *ndiff = gl_compare_count_changed(arg->type, n, exp->data, got->data, first);
         return true;
     }
     for (int b = 0; a->have_work && b < a->run_work.nbuf; b++)
@@ -422,7 +422,7 @@ static void draw_brow(WINDOW *win, const app *a, const brow *r, int y, int x, in
     const gl_arg *arg = &a->spec.args[r->arg];
     const void *got = a->run.buffers[r->arg].data;
     const gl_buffer *exp = a->init_buffers ? &a->init_buffers[r->arg] : NULL;
-    const bool can = exp && exp->data && exp->bytes >= arg->len * gl_type_size(arg->type);
+    const bool can = exp && exp->data && exp->bytes >= arg->len * spec_type_size(arg->type);
     char buf[64], v[64];
     if (r->kind == BR_MROW) {
         snprintf(buf, sizeof buf, "[%zu]", r->index);

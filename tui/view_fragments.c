@@ -31,7 +31,7 @@ static size_t current_issue(const app *a, const trace_t *t, size_t pos)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->kind != TRACE_EV_ISSUE || e->block != b || e->warp != w || e->pc < 0 ||
-            e->pc >= t->ninsns || !gl_frag_is_tensor(&t->insns[e->pc]))
+            e->pc >= t->ninsns || !gl_fragments_is_tensor(&t->insns[e->pc]))
             continue;
         if (i >= pos)
             return last != SIZE_MAX ? last : i;
@@ -61,7 +61,7 @@ size_t tv_tensor_pos(const app *a, int dir, bool *moved)
         i = dir > 0 ? i + 1 : i - 1;
         const trace_event *e = &t->events[i];
         if (e->kind == TRACE_EV_ISSUE && e->block == b && e->warp == w && e->pc >= 0 &&
-            e->pc < t->ninsns && gl_frag_is_tensor(&t->insns[e->pc])) {
+            e->pc < t->ninsns && gl_fragments_is_tensor(&t->insns[e->pc])) {
             *moved = true;
             return i + 1;
         }
@@ -119,7 +119,7 @@ static int draw_grid(WINDOW *win, const gl_frag_mat *mt, unsigned sel,
             else if (vals) {
                 char v[24];
                 for (int d = 4; d >= 1; d--) /* the most digits that fit the cell */
-                    if (gl_frag_format(mt, vals[e->lane][e->reg], e->elem, d, v, sizeof v),
+                    if (gl_fragments_format(mt, vals[e->lane][e->reg], e->elem, d, v, sizeof v),
                         (int)strlen(v) <= cw - 1)
                         break;
                 snprintf(buf, sizeof buf, "%*.*s", cw - 1, cw - 1, v);
@@ -157,7 +157,7 @@ void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t
     }
     const trace_event *e = &t->events[is];
     gl_frags f;
-    if (!gl_frags_of(a->run.ptx, e->pc, &f)) {
+    if (!gl_fragments_of(a->run.ptx, e->pc, &f)) {
         view_put(win, y, x, w, "cannot read this instruction's PTX", term_attr(TC_WARN));
         return;
     }
@@ -199,7 +199,7 @@ void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t
     row += draw_grid(win, mt, sel, NULL, row, x, y + h - row, w);
     /* the selected lane's registers of this matrix, and the values grid */
     uint64_t vals[32][GL_FRAG_MAX_REGS];
-    const uint32_t have = compact ? 0 : gl_frag_values(mt, t, is, vals);
+    const uint32_t have = compact ? 0 : gl_fragments_values(mt, t, is, vals);
     if (have && row < y + h) {
         n = snprintf(buf, sizeof buf, "lane %u (%s):", sel, mt->written ? "after" : "before");
         for (int r = 0; r < mt->nregs && n < (int)sizeof buf - 40; r++) {
@@ -208,7 +208,7 @@ void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t
             n += snprintf(buf + n, sizeof buf - (size_t)n, " %s[%d]=", mt->name, r);
             for (int j = 0; j < mt->per_reg && n < (int)sizeof buf - 20; j++) {
                 char v[24];
-                gl_frag_format(mt, vals[sel][r], j, 4, v, sizeof v);
+                gl_fragments_format(mt, vals[sel][r], j, 4, v, sizeof v);
                 n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", j ? "," : "", v);
             }
         }
@@ -222,7 +222,7 @@ void view_fragments_draw(WINDOW *win, const app *a, void *self, const trace_t *t
     } else if (!compact && row < y + h && !t->regs) {
         view_put(win, row++, x, w, "no register values in this trace", term_attr(TC_DIM));
     }
-    gl_frags_free(&f);
+    gl_fragments_free(&f);
 }
 
 /* Heading, key line, a 16-row grid with its header, values line and grid. */

@@ -64,7 +64,7 @@ int map_buffer_at(const app *a, uint64_t addr, uint64_t *elem, uint64_t *rem)
         uint64_t base = r->dptr[i];
         if (!base || addr < base || addr - base >= r->buffers[i].bytes)
             continue;
-        uint64_t es = gl_type_size(a->spec.args[i].type);
+        uint64_t es = spec_type_size(a->spec.args[i].type);
         if (es == 0)
             es = 1;
         *elem = (addr - base) / es;
@@ -213,11 +213,11 @@ bool map_value(const app *a, const map_mode *m, const unsigned b[3], const unsig
         int64_t e = data ? thread_elem(a, m->arg, b, t) : -1;
         if (e < 0 || (uint64_t)e >= len)
             return false;
-        gl_value v = gl_buffer_get(data, type, (size_t)e);
-        *is_float = gl_type_is_float(type);
+        gl_value v = spec_buffer_get(data, type, (size_t)e);
+        *is_float = spec_type_is_float(type);
         if (*is_float)
             *out = v.f;
-        else if (gl_type_is_signed(type))
+        else if (spec_type_is_signed(type))
             *out = (double)v.i;
         else
             *out = (double)v.u;
@@ -328,12 +328,12 @@ static colouring make_colouring(const app *a, const map_mode *m)
         gl_type type;
         const void *data = mode_buffer(a, m, &len, &type);
         c.categorical = false;
-        c.is_float = gl_type_is_float(type);
+        c.is_float = spec_type_is_float(type);
         uint64_t n = B * T < len ? B * T : len;
         bool any = false, all_int = true;
         for (uint64_t i = 0; data && i < n && i < (1u << 22); i++) {
-            gl_value v = gl_buffer_get(data, type, (size_t)i);
-            double d = c.is_float ? v.f : gl_type_is_signed(type) ? (double)v.i : (double)v.u;
+            gl_value v = spec_buffer_get(data, type, (size_t)i);
+            double d = c.is_float ? v.f : spec_type_is_signed(type) ? (double)v.i : (double)v.u;
             if (isnan(d))
                 continue;
             if (!any || d < c.lo)

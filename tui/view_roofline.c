@@ -304,12 +304,12 @@ static void roof_reason(char *buf, size_t len, const view_roof_point *p)
     for (int k = 0; k < GL_ROOFS && used < len; k++)
         if (p->kind[k] > 0)
             used += (size_t)snprintf(buf + used, len - used, " %.0f%% %s,",
-                                     100 * p->kind[k] / p->flops, gl_roof_name((gl_roof)k));
+                                     100 * p->kind[k] / p->flops, gl_arch_roof_name((gl_roof)k));
     if (used < len)
         snprintf(buf + used - 1, len - used + 1,
                  "; judged on the %s roof, whose share takes "
                  "longest at its peak",
-                 gl_roof_name((gl_roof)p->roof));
+                 gl_arch_roof_name((gl_roof)p->roof));
 }
 
 /* "a vec_add: 0.0833 FLOP/B, memory-bound" for point p (letter c) against peak. */
@@ -351,7 +351,7 @@ static void legend_draw(WINDOW *win, const app *a, const view_roofline_state *R,
         bytes_label(bl, sizeof bl, p);
         roof_reason(why, sizeof why, p);
         snprintf(buf, sizeof buf, "  at most %s under the %s roof%s; bytes: %s%s%s", r2,
-                 gl_roof_name((gl_roof)p->roof), reach, bl, why[0] ? "; " : "", why);
+                 gl_arch_roof_name((gl_roof)p->roof), reach, bl, why[0] ? "; " : "", why);
         used += put_wrapped(win, y + used, x, w, rows - used - keep, buf, term_attr(TC_GOOD));
         n--; /* the rest are earlier runs */
     }
@@ -405,13 +405,13 @@ void view_roofline_draw(WINDOW *win, const app *a, void *self, const trace_t *t,
     snprintf(ridge_s, sizeof ridge_s, compact ? "ridge %.3g" : "ridge %.3g FLOP/B", ridge);
     char head[5][256];
     const int dn = (int)strcspn(pk.device, "(,"); /* "H100 SXM (Hopper), sm_90": H100 SXM */
-    snprintf(head[0], sizeof head[0], "%s %s, %s, %s: %s", gl_roof_name(roof), r2, r1, ridge_s,
+    snprintf(head[0], sizeof head[0], "%s %s, %s, %s: %s", gl_arch_roof_name(roof), r2, r1, ridge_s,
              pk.device);
-    snprintf(head[1], sizeof head[1], "%s %s, %s, %s: %.*s", gl_roof_name(roof), r2, r1, ridge_s,
-             dn > 0 && pk.device[dn - 1] == ' ' ? dn - 1 : dn, pk.device);
-    snprintf(head[2], sizeof head[2], "%s %s, %s, %s", gl_roof_name(roof), r2, r1, ridge_s);
-    snprintf(head[3], sizeof head[3], "%s %s, %s", gl_roof_name(roof), r2, ridge_s);
-    snprintf(head[4], sizeof head[4], "%s %s", gl_roof_name(roof), r2);
+    snprintf(head[1], sizeof head[1], "%s %s, %s, %s: %.*s", gl_arch_roof_name(roof), r2, r1,
+             ridge_s, dn > 0 && pk.device[dn - 1] == ' ' ? dn - 1 : dn, pk.device);
+    snprintf(head[2], sizeof head[2], "%s %s, %s, %s", gl_arch_roof_name(roof), r2, r1, ridge_s);
+    snprintf(head[3], sizeof head[3], "%s %s, %s", gl_arch_roof_name(roof), r2, ridge_s);
+    snprintf(head[4], sizeof head[4], "%s %s", gl_arch_roof_name(roof), r2);
     int hi = 0;
     while (hi < 4 && (int)strlen(head[hi]) > w)
         hi++;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 
 /* A label reference at byte `off` of a section: label+addend. */
 typedef struct reloc {

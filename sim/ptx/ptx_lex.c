@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 
 void ptx_lex_init(ptx_lexer *lx, const char *src, size_t len)
 {

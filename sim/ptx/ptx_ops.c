@@ -6,7 +6,7 @@
  * instruction table, the executor's messages, the targets' feature check and gpulearn's
  * PTX instrumentation all read it; nothing else lists op names. */
 #include "sim/mma.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* ptx_parse.c — PTX text to the decoded module of ptx_ir.h (PTX ISA §4–§11).
+/* ptx_parse.c — PTX text to the decoded module of ptx.h (PTX ISA §4–§11).
  *
  * One pass over the tokens builds functions, symbols and instructions; branch labels
  * are resolved at the end of each function. Errors are collected as
@@ -12,7 +12,7 @@
 
 #include "sim/mma.h"
 #include "sim/ptx/ptx_dwarf.h"
-#include "sim/ptx/ptx_ir.h"
+#include "sim/ptx/ptx.h"
 
 /* ------------------------------------------------------------ small helpers */
 
@@ -1453,7 +1453,7 @@ static int svideo_sel(parser *P, ptx_insn *in, const ptx_tok *mt, int k, const c
 }
 
 /* Checks a video instruction's types (vt[0..ntypes)) and packs the defaults of its
- * selectors and mask with .add (vadd) into in->target (ptx_ir.h PTX_V_*):
+ * selectors and mask with .add (vadd) into in->target (ptx.h PTX_V_*):
  * vop4.dtype.atype.btype{.sat}/.add, vset4.atype.btype.cmp{.add}; each type .u32/.s32,
  * .asel defaults to .b3210 (.h10), .bsel to .b7654 (.h32), .mask to .b3210 (.h10). */
 static int decode_video(parser *P, ptx_insn *in, const ptx_tok *mt, const uint8_t *vt, int ntypes,
@@ -2421,7 +2421,7 @@ static void parse_insn(parser *P, int guard, int gneg)
         int n = 0;
         while (!is_punct(P, ';') && P->t.kind != PTX_TOK_EOF) {
             if (n == 4 && (in.op == PTX_OP_bfi || in.op == PTX_OP_lop3 || in.op == PTX_OP_shfl)) {
-                /* the fifth operand lives in target/o4kind (ptx_ir.h) */
+                /* the fifth operand lives in target/o4kind (ptx.h) */
                 ptx_operand o5;
                 if (!parse_operand(P, &in, &o5, PTX_T_U32)) {
                     skip_stmt(P);
@@ -3580,7 +3580,7 @@ sim_status ptx_parse(const char *text, size_t len, const char *name, ptx_module_
     return parse_text(text, len, name, out, diag_out, NULL, NULL);
 }
 
-/* See ptx_ir.h. */
+/* See ptx.h. */
 sim_status ptx_parse_bindings(const char *text, size_t len, const char *name, ptx_module_t **out,
                               char **diag, ptx_binding **binds, int *nbinds)
 {

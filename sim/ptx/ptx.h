@@ -1,4 +1,4 @@
-/* ptx_ir.h — the decoded PTX module: the PTX front end's public face, beside sim.h
+/* ptx.h — the decoded PTX module: the PTX front end's public face, beside sim.h
  * (which keeps the module opaque). The interpreter runs it; runtime/ reads it where it
  * needs an instruction's decoded facts: the instrumentation (runtime/instrument.c: what to
  * record, the lexer for the text around it) and the fragments view (runtime/fragments.c).
@@ -8,8 +8,8 @@
  * array (ptx_module.code); a PC is an index into it. Registers are dense 64-bit slots
  * per function; predicates are slots holding 0 or 1.
  */
-#ifndef GL_PTX_IR_H
-#define GL_PTX_IR_H
+#ifndef GL_PTX_H
+#define GL_PTX_H
 
 #include <stddef.h>
 #include <stdint.h>
