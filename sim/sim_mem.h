@@ -444,33 +444,27 @@ grace_lanes(sim_ctx *c, sim_alloc *al, unsigned base, uint32_t lanes, const uint
 }
 
 /* Whether each of the n words from g passes grace_lanes' common-case test for a plain
- * load (op 0) or store (op 1) by warp `warp` of the block whose records say key: first
- * whether any record is live at all (a load: a store; a store: a store or a read),
- * branch-free, then grace_lanes' own test. */
+ * load (op 0) or store (op 1) by warp `warp` of the block whose records say key: a word
+ * with no live record (a load: no store; a store: no store or read) passes at once, any
+ * other takes grace_lanes' own test, and the first that fails ends the pass (a request
+ * that needs sim_grace_check_sh, an in-place update across warps, costs one word more). */
 static inline __attribute__((always_inline)) int
 grace_words_quiet(const sim_gword *g, unsigned n, uint32_t key, uint32_t tag, unsigned warp, int op)
 {
-    unsigned live = 0;
     for (unsigned i = 0; i < n; i++) {
         const uint32_t wb = g[i].w.block, rb = g[i].r.block;
-        live |= (wb >> 23 == tag) & (wb != 0);
-        if (op == 1)
-            live |= (rb >> 23 == tag) & (rb != 0);
-    }
-    if (!live)
-        return 1;
-    unsigned slow = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const uint32_t wb = g[i].w.block, rb = g[i].r.block;
+        const unsigned live =
+            ((wb >> 23 == tag) & (wb != 0)) | (op == 1 && ((rb >> 23 == tag) & (rb != 0)));
+        if (!live)
+            continue;
         const unsigned w_quiet = (wb >> 23 != tag) | (wb == 0) |
                                  ((wb == key) & (g[i].w.tid / 32u == warp)) |
                                  (op == 0 && ((g[i].w.bits >> 4) & 3) == 2);
         const unsigned r_quiet = (rb >> 23 != tag) | (rb == 0) | (rb == key);
-        const unsigned fast =
-            w_quiet & (op == 0 || (r_quiet & ((rb != key) | (g[i].r.tid / 32u == warp))));
-        slow |= fast ^ 1u;
+        if (!(w_quiet & (op == 0 || (r_quiet & ((rb != key) | (g[i].r.tid / 32u == warp))))))
+            return 0;
     }
-    return !slow;
+    return 1;
 }
 
 /* grace_lanes' common-case records of the n words from g (`per` words a lane, word i by
