@@ -462,7 +462,8 @@ static int compare(const char *what, const char *text, ptx_binding *b, int nb, F
 {
     walk w = {0};
     walk_module(&w, text, strlen(text));
-    qsort(b, (size_t)nb, sizeof *b, by_place);
+    if (nb > 1) /* a module without names has no bindings: b may be NULL */
+        qsort(b, (size_t)nb, sizeof *b, by_place);
     int bad = 0, k = 0;
     for (int i = 0; i < nb; i++) {
         while (k < w.nuses && (w.uses[k].line < b[i].line ||
