@@ -394,18 +394,35 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
         st = err ? err->status : GL_ERR_INPUT;
         goto done;
     }
-    /* the kernel matrix first, when the exercise has one: its checks follow the program's */
+    /* the program first: when it does not build, no check of the kernel inside runs
+     * either, so that the verdict is the same whichever compiler built it (clang stops at
+     * host code that nvcc's headers would declare, nvcc at the link) */
+    gl_error berr = {0};
+    st =
+        build(sub_path, sub_src, sub_len, arch, opts->compile.compiler, sandbox, &sub, &log, &berr);
+    const int builds = st == GL_OK;
+    if (!builds && st != GL_ERR_COMPILE && st != GL_ERR_INPUT) {
+        if (err)
+            *err = berr;
+        goto done;
+    }
+    /* then the kernel matrix, when the exercise has one: its checks follow the program's */
     gl_grade_report kr = {0};
-    int have_kernel = e->launch != NULL;
-    if (have_kernel) {
+    const int have_kernel = e->launch != NULL;
+    char knames[64][64];
+    int nk = 0;
+    if (have_kernel && builds) {
         gl_grade_opts ko = *opts;
         ko.compile.program = 1;
         ko.compile.source = sub_src, ko.compile.source_len = sub_len;
         ko.seed_given = 1, ko.seed = rep->seed;
         if ((st = grade_exercise(l, submission, &ko, &kr, err)) != GL_OK)
             goto done;
+        nk = kr.nchecks;
+    } else if (have_kernel) {
+        /* the kernel checks' names, as grade_check_names lists them after the program's */
+        nk = grade_check_names(e, knames, 64) - C_COUNT;
     }
-    const int nk = have_kernel ? kr.nchecks : 0;
     rep->nchecks = C_COUNT + nk;
     rep->checks = calloc((size_t)rep->nchecks, sizeof *rep->checks);
     if (!rep->checks) {
@@ -416,18 +433,21 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
     for (int i = 0; i < C_COUNT; i++)
         snprintf(rep->checks[i].name, sizeof rep->checks[i].name, "%s", program_checks[i]);
     for (int i = 0; i < nk; i++) {
-        rep->checks[C_COUNT + i] = kr.checks[i];
-        snprintf(rep->checks[C_COUNT + i].name, sizeof rep->checks[C_COUNT + i].name,
-                 "kernel.%.56s", kr.checks[i].name);
+        gl_check_result *c = &rep->checks[C_COUNT + i];
+        if (builds) {
+            *c = kr.checks[i];
+            snprintf(c->name, sizeof c->name, "kernel.%.56s", kr.checks[i].name);
+        } else {
+            snprintf(c->name, sizeof c->name, "%s", knames[C_COUNT + i]);
+            c->not_run = 1;
+            grade_add_detail(c, "not run: the program does not build");
+        }
     }
-    if (have_kernel)
+    if (have_kernel && builds)
         snprintf(rep->backend, sizeof rep->backend, "%s", kr.backend);
     grade_report_free(&kr);
 
-    gl_error berr = {0};
-    st =
-        build(sub_path, sub_src, sub_len, arch, opts->compile.compiler, sandbox, &sub, &log, &berr);
-    if (st == GL_ERR_COMPILE || st == GL_ERR_INPUT) {
+    if (!builds) {
         rep->compiled = 0;
         const size_t n = (log ? strlen(log) : 0) + strlen(berr.msg) + 2;
         if ((rep->compile_log = malloc(n)))
@@ -440,11 +460,6 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
         }
         st = GL_OK;
         goto verdict;
-    }
-    if (st != GL_OK) {
-        if (err)
-            *err = berr;
-        goto done;
     }
     rep->compiled = 1;
     rep->checks[C_COMPILES].passed = 1;

@@ -132,9 +132,9 @@ static int write_gpubin(const char *ptxpath, const char *out, gl_error *err)
     return ok ? 0 : -1;
 }
 
-/* The CUDA functions a compiler's log names after `pat` up to a quote (a link's
- * "undefined reference to `f'", clang's "undeclared identifier 'f'"), as a
- * comma-separated list into buf; 0 when there are none. */
+/* The CUDA names a compiler's log gives after `pat` up to a quote (a link's
+ * "undefined reference to `f'", clang's "undeclared identifier 'f'" and "unknown type
+ * name 't'"), as a comma-separated list into buf; 0 when there are none. */
 static int named_functions(const char *log, const char *pat, char *buf, size_t n)
 {
     int count = 0;
@@ -161,8 +161,8 @@ static int named_functions(const char *log, const char *pat, char *buf, size_t n
 }
 
 /* Runs one compile (argv) with its messages passed on to stderr; 0, or -1 with err
- * saying that src does not compile, naming the CUDA functions clang did not find
- * declared (which gpulearn's runtime does not provide). */
+ * saying that src does not compile, naming the CUDA functions and types clang did not
+ * find declared (which gpulearn's runtime does not provide). */
 static int compile(const char **argv, const char *dir, const char *src, const char *side,
                    int verbose, gl_error *err)
 {
@@ -173,11 +173,15 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
     if (text)
         fputs(text, stderr);
     gl_program_cache_log(dir, text);
-    char names[1024] = "";
+    char names[1024] = "", types[1024] = "";
     if (rc != 0 && text && named_functions(text, "undeclared identifier '", names, sizeof names))
         gl_fail(err, GL_ERR_COMPILE,
                 "%s does not compile: it calls %s: not provided by gpulearn's CUDA runtime", src,
                 names);
+    else if (rc != 0 && text && named_functions(text, "unknown type name '", types, sizeof types))
+        gl_fail(err, GL_ERR_COMPILE,
+                "%s does not compile: it uses %s: not provided by gpulearn's CUDA runtime", src,
+                types);
     else if (rc != 0)
         gl_fail(err, GL_ERR_COMPILE, "%s does not compile (%s)", src, side);
     free(text);

@@ -57,6 +57,24 @@ fi
 cmp -s tests/grade/00b-first-program/expected.csv "$tmp/g.csv" ||
   { fail "batch: grades differ from expected.csv"; diff tests/grade/00b-first-program/expected.csv "$tmp/g.csv"; }
 
+# a program that does not build fails the same checks whichever compiler builds it:
+# clang stops at a type only NVIDIA's headers declare, nvcc at the link (CI's grading
+# built with clang, this machine's with nvcc, and kernel.* once ran with one only)
+for cc in clang nvcc; do
+  case $cc in
+    clang) command -v clang >/dev/null 2>&1 || ls /usr/bin/clang-1[4-9] >/dev/null 2>&1 || continue ;;
+    nvcc) command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || continue ;;
+  esac
+  "$G" grade 0b tests/grade/00b-first-program/compiles__unprovided_api.cu --seed 7 --compiler $cc > "$tmp/r" 2>&1
+  case $cc in # what each says is missing: the type (clang) or the function (nvcc)
+    clang) want="compiles__unprovided_api.cu does not compile: it uses cudaGraph_t: not provided by gpulearn's CUDA runtime" ;;
+    nvcc) want="the program calls cudaGraphCreate: not provided by gpulearn's CUDA runtime" ;;
+  esac
+  grep -qF "$want" "$tmp/r" || { fail "unprovided_api: $cc's report lacks: $want"; cat "$tmp/r"; }
+  { grep -q "^FAILED: 0 of 13 checks passed$" "$tmp/r" &&
+    grep -q "^  NOT RUN  kernel.compiles$" "$tmp/r"; } || { fail "unprovided_api with $cc"; cat "$tmp/r"; }
+done
+
 # what the reports say
 d=tests/grade/00b-first-program
 "$G" grade 0b $d/launches_clean__no_guard.cu --seed 7 > "$tmp/r" 2>&1
