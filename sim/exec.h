@@ -197,20 +197,16 @@ static inline double ptx_fmax(double a, double b, int nanmode)
 
 /* The .approx functions (PTX ISA §9.7.3.16 rcp ... §9.7.3.22 tanh) run on the GPU's
  * multi-function unit, whose exact bits NVIDIA does not document. rcp, rsqrt, sqrt and
- * ex2 .approx.f32 are the GPU's bits (sim/sfu.h, measured on an H200); the rest, and
- * the f16/bf16 forms (approx_ex2 here), are computed in double precision and rounded
- * once, so they lie within the PTX ISA's bounds for the GPU, not on its bits:
+ * ex2 .approx.f32, and the f16/bf16 forms of ex2 and tanh, are the GPU's bits (sim/sfu.h,
+ * measured on an H200); the rest are computed in double precision and rounded once, so
+ * they lie within the PTX ISA's bounds for the GPU, not on its bits:
  *   lg2.approx.f32   max absolute error 2^-22.6 for inputs in [0.5, 2], else 2^-22 rel
  *   sin/cos.approx   max absolute error 2^-20.9 in [-pi, pi]; like the GPU the argument
  *                    is first reduced to turns on a 2^-25 grid (approx_turns), so small
  *                    and large arguments lose accuracy the way they do on the GPU
  *   tanh.approx.f32  max relative error 2^-10.987 on the GPU; here correctly rounded
- * Special values follow the PTX tables: ex2(-inf) = +0, ex2(+inf) = +inf, lg2(+0) =
- * -inf, lg2(x<0) = NaN, sin/cos(+-inf) = NaN. */
-static inline float approx_ex2(float x)
-{
-    return (float)exp2((double)x);
-}
+ * Special values follow the PTX tables: lg2(+0) = -inf, lg2(x<0) = NaN, sin/cos(+-inf)
+ * = NaN. */
 static inline float approx_lg2(float x)
 {
     return (float)log2((double)x);

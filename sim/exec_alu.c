@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/exec_lanes.h"
+#include "sim/sfu.h"
 
 /* ------------------------------------------------------------ comparisons */
 
@@ -670,15 +671,12 @@ void sim_exec_half(sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em)
                     }
             }
             switch ((ptx_op)in->op) {
-            case PTX_OP_tanh: /* tanh/ex2.approx .f16/.bf16 (§9.7.4.9-10): the f32 ones, rounded */
-            case PTX_OP_ex2: {
-                const float v =
-                    in->op == PTX_OP_tanh ? approx_tanh((float)x[0]) : approx_ex2((float)x[0]);
-                r = half_bits((double)v, bf, PTX_RND_RN, 0);
-                if (ftz && half_subnormal(r, bf))
-                    r &= 0x8000;
+            case PTX_OP_tanh: /* tanh/ex2.approx .f16/.bf16 (§9.7.4.9-10): the GPU's bits */
+                r = bf ? sfu_tanh_bf16((unsigned short)b[0]) : sfu_tanh_f16((unsigned short)b[0]);
                 break;
-            }
+            case PTX_OP_ex2:
+                r = bf ? sfu_ex2_bf16((unsigned short)b[0]) : sfu_ex2_f16((unsigned short)b[0]);
+                break;
             case PTX_OP_neg: r = x[0] != x[0] ? 0x7fffu : b[0] ^ 0x8000; break;
             case PTX_OP_abs: r = x[0] != x[0] ? 0x7fffu : b[0] & 0x7fff; break;
             case PTX_OP_min:

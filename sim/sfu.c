@@ -11,9 +11,11 @@
 
 /* ------------------------------------------------------------------ the tables */
 
-/* The corrections, zlib streams of 2 bits per entry (correction + 2, entry k in bits
- * 2 (k % 4) of byte k / 4), written by tools/sfu_tables.c into sim/sfu/ and linked in
- * whole (the assembler's .incbin; the Makefile makes this object depend on them). */
+/* The tables, zlib streams written by tools/sfu_tables.c into sim/sfu/ and linked in
+ * whole (the assembler's .incbin; the Makefile makes this object depend on them): the
+ * f32 tables' corrections, 2 bits per entry (correction + 2, entry k in bits 2 (k % 4)
+ * of byte k / 4); the half tables' results, each as its step from the one before (one
+ * byte, the first from 0). */
 #define SFU_BLOB(name, file)                                                                       \
     __asm__(".section .rodata\n"                                                                   \
             ".global sfu_blob_" #name "\n"                                                         \
@@ -29,6 +31,8 @@ SFU_BLOB(rcp, "sim/sfu/rcp.z")
 SFU_BLOB(rsqrt, "sim/sfu/rsqrt.z")
 SFU_BLOB(sqrt, "sim/sfu/sqrt.z")
 SFU_BLOB(ex2, "sim/sfu/ex2.z")
+SFU_BLOB(tanh_f16, "sim/sfu/tanh_f16.z")
+SFU_BLOB(tanh_bf16, "sim/sfu/tanh_bf16.z")
 
 typedef struct sfu_table {
     const char *name;
@@ -275,4 +279,116 @@ float sfu_ex2(float x, int ftz)
     /* below -126: 2^(x/2) squared, so that the result can be subnormal */
     const float h = float_of(mufu_ex2(bits_of(x * 0.5f)));
     return h * h;
+}
+
+/* ------------------------------------------------------------------ the half forms */
+
+typedef struct sfu_half_table {
+    const char *name;
+    unsigned size; /* entries */
+    const unsigned char *blob, *blob_end;
+    unsigned short *res; /* size results once inflated; NULL: damaged */
+    pthread_once_t once;
+} sfu_half_table;
+
+static sfu_half_table half_tables[SFU_NHALF_TABLES] = {
+    [SFU_TANH_F16] = {"tanh_f16", 0x7c01, sfu_blob_tanh_f16, sfu_blob_tanh_f16_end, NULL,
+                      PTHREAD_ONCE_INIT},
+    [SFU_TANH_BF16] = {"tanh_bf16", 0x7f81, sfu_blob_tanh_bf16, sfu_blob_tanh_bf16_end, NULL,
+                       PTHREAD_ONCE_INIT},
+};
+
+static void inflate_half(sfu_half_table *t)
+{
+    unsigned char *steps = malloc(t->size);
+    unsigned short *res = malloc((size_t)t->size * sizeof *res);
+    uLongf got = (uLongf)t->size;
+    if (steps && res && uncompress(steps, &got, t->blob, (uLong)(t->blob_end - t->blob)) == Z_OK &&
+        got == t->size) {
+        unsigned v = 0;
+        for (unsigned k = 0; k < t->size; k++)
+            res[k] = (unsigned short)(v += steps[k]);
+        t->res = res;
+        free(steps);
+        return;
+    }
+    free(steps);
+    free(res);
+    fprintf(stderr,
+            "gpulearn: the simulator's %s.approx table (sim/sfu/%s.z) is damaged; its results "
+            "may differ from the GPU's by an ulp (rebuild gpulearn)\n",
+            t->name, t->name);
+}
+static void inflate_tanh_f16(void)
+{
+    inflate_half(&half_tables[SFU_TANH_F16]);
+}
+static void inflate_tanh_bf16(void)
+{
+    inflate_half(&half_tables[SFU_TANH_BF16]);
+}
+
+unsigned sfu_half_table_size(sfu_half_table_id t)
+{
+    return half_tables[t].size;
+}
+
+#define HALF_NAN 0x7fffu
+
+/* An f16's value as an f32 (exact). */
+static float f16_value(unsigned short h)
+{
+    const unsigned e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const float v = e == 0 ? (float)m * 0x1p-24f : ldexpf((float)(m | 0x400), (int)e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* An f32 as an f16, its mantissa truncated (toward zero); 2^16 and up: infinity. */
+static unsigned short f16_truncated(float y)
+{
+    const uint32_t u = bits_of(y), s = (u >> 16) & 0x8000, a = ABS(u);
+    if (a >= 0x47800000u) /* 2^16 */
+        return (unsigned short)(s | 0x7c00);
+    if (a < 0x38800000u) /* below 2^-14: a subnormal f16 (or 0), a multiple of 2^-24 */
+        return (unsigned short)(s | (uint32_t)(float_of(a) * 0x1p24f));
+    /* normal: the exponent rebased (127 - 15), the mantissa's top 10 bits */
+    return (unsigned short)(s | ((a >> 23) - 112) << 10 | ((a >> 13) & 0x3ff));
+}
+
+unsigned short sfu_ex2_f16(unsigned short a)
+{
+    if ((a & 0x7fff) > 0x7c00)
+        return HALF_NAN;
+    if ((a & 0x7fff) == 0x7c00) /* 2^inf, 2^-inf */
+        return a & 0x8000 ? 0 : 0x7c00;
+    return f16_truncated(float_of(mufu_ex2(bits_of(f16_value(a)))));
+}
+
+unsigned short sfu_ex2_bf16(unsigned short a)
+{
+    if ((a & 0x7fff) > 0x7f80)
+        return HALF_NAN;
+    return (unsigned short)(mufu_ex2((uint32_t)a << 16) >> 16);
+}
+
+unsigned short sfu_tanh_f16(unsigned short a)
+{
+    if ((a & 0x7fff) > 0x7c00)
+        return HALF_NAN;
+    sfu_half_table *t = &half_tables[SFU_TANH_F16];
+    pthread_once(&t->once, inflate_tanh_f16);
+    if (t->res)
+        return (unsigned short)((a & 0x8000) | t->res[a & 0x7fff]);
+    return f16_truncated(tanhf(f16_value(a))); /* damaged (said once on stderr) */
+}
+
+unsigned short sfu_tanh_bf16(unsigned short a)
+{
+    if ((a & 0x7fff) > 0x7f80)
+        return HALF_NAN;
+    sfu_half_table *t = &half_tables[SFU_TANH_BF16];
+    pthread_once(&t->once, inflate_tanh_bf16);
+    if (t->res)
+        return (unsigned short)((a & 0x8000) | t->res[a & 0x7fff]);
+    return (unsigned short)(bits_of(tanhf(float_of((uint32_t)a << 16))) >> 16); /* damaged */
 }

@@ -14,7 +14,9 @@
  * forms without .ftz are the instruction sequences ptxas emits around the unit (scaling
  * subnormal and huge inputs), computed with the same f32 operations.
  *
- * All four are thread-safe (the tables are inflated once, under pthread_once). */
+ * The f16/bf16 forms of ex2 and tanh follow below them.
+ *
+ * All are thread-safe (the tables are inflated once, under pthread_once). */
 #ifndef GL_SIM_SFU_H
 #define GL_SIM_SFU_H
 
@@ -30,6 +32,27 @@ float sfu_sqrt(float x, int ftz);
 /* ex2.approx.f32 of x: 2^x (ex2(-inf) = +0, ex2(+inf) = +inf, ex2(+-0) = 1). */
 float sfu_ex2(float x, int ftz);
 
+/* The f16 and bf16 forms (PTX ISA §9.7.4.9 tanh, §9.7.4.10 ex2), on one half's bits
+ * (an .x2 form is two of them): every NaN input gives the canonical NaN 0x7fff, and the
+ * result is the f32 unit's, its mantissa truncated (rounded toward zero), measured on
+ * every one of the 2^16 inputs of each (tools/sfu_dump.cu).
+ *
+ * ex2.approx.f16 of a: MUFU.EX2 (the .ftz.f32 form) of a as an f32, truncated to f16,
+ * a subnormal result kept and an overflow (2^16 and up) infinity. */
+unsigned short sfu_ex2_f16(unsigned short a);
+
+/* ex2.approx.ftz.bf16 of a: MUFU.EX2 of a as an f32 (a subnormal a flushed: 1), the
+ * result's low 16 bits dropped. */
+unsigned short sfu_ex2_bf16(unsigned short a);
+
+/* tanh.approx.f16 and tanh.approx.bf16 of a: odd (tanh(-a) = -tanh(a)); the results of
+ * the non-negative inputs up to infinity are the GPU's own, from a table (sim/sfu/
+ * tanh_f16.z, tanh_bf16.z: each result's step from the one before, one byte each). They
+ * are tanh.approx.f32's truncated where that was measured ([0.25, 1)), but the f32 form
+ * is not modelled yet. */
+unsigned short sfu_tanh_f16(unsigned short a);
+unsigned short sfu_tanh_bf16(unsigned short a);
+
 /* The tables (tools/sfu_tables.c writes them from a GPU's results). */
 typedef enum sfu_table_id {
     SFU_RCP,   /* 2^23 entries: rcp of 1 + k 2^-23, in (0.5, 1] */
@@ -38,6 +61,16 @@ typedef enum sfu_table_id {
     SFU_EX2,   /* 2^23 entries: 2^(k 2^-23), in [1, 2) */
     SFU_NTABLES
 } sfu_table_id;
+
+/* The half forms' tables: the results of inputs 0 (+0) to the infinity's bits. */
+typedef enum sfu_half_table_id {
+    SFU_TANH_F16,  /* 0x7c01 entries: tanh.approx.f16 of 0x0000 .. 0x7c00 */
+    SFU_TANH_BF16, /* 0x7f81 entries: tanh.approx.bf16 of 0x0000 .. 0x7f80 */
+    SFU_NHALF_TABLES
+} sfu_half_table_id;
+
+/* Entries of half table t. */
+unsigned sfu_half_table_size(sfu_half_table_id t);
 
 /* Entries of table t. */
 unsigned sfu_table_size(sfu_table_id t);

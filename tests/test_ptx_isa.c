@@ -16,7 +16,9 @@
  * tests/isa/nan.txt the same way: which NaN each float arithmetic form returns, bits
  * recorded on an H200 (tools/nan_table.py, tools/cvt_gpu_check.sh --record), and
  * test_every_sfu_row tests/isa/sfu.txt: rcp, rsqrt, sqrt and ex2 .approx.f32 results
- * sampled from an H200's (tools/sfu_dump.cu). */
+ * sampled from an H200's (tools/sfu_dump.cu); test_every_half_sfu_input the f16 and bf16
+ * forms of ex2 and tanh on all 2^16 inputs, and their .x2 forms, against an H200's
+ * results of every input (tests/isa/sfu_half/). */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +27,8 @@
 
 #include "sim/sim.h"
 #include "tests/fixture.h"
+
+#include <zlib.h>
 
 #define ISA_DIR "tests/isa/"
 #define OUT_WORDS 5 /* u64 slots per thread: %r0, %rd0, %f0, %fd0, %p0 */
@@ -534,6 +538,88 @@ START_TEST(test_every_sfu_row)
 }
 END_TEST
 
+/* An H200's results of a half form over all 2^16 inputs, in input order (tools/
+ * sfu_dump.cu: little-endian u16, gzip'd) into out. */
+static void read_half_golden(const char *name, uint16_t *out)
+{
+    char path[256];
+    snprintf(path, sizeof path, ISA_DIR "sfu_half/%s.u16.gz", name);
+    gzFile f = gzopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s: cannot open", path);
+    unsigned char b[2 * 65536];
+    ck_assert_int_eq(gzread(f, b, sizeof b), (int)sizeof b);
+    gzclose(f);
+    for (unsigned i = 0; i < 65536; i++)
+        out[i] = (uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
+}
+
+/* ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.f16 and tanh.approx.bf16 (PTX ISA
+ * §9.7.4.9-10; sim/sfu.h) equal an H200 on every input: thread i of a 65536-thread
+ * launch computes the form on i, and the .x2 form on the pair (i, i ^ 0x8001) (the other
+ * half a different input, of the other sign), both halves checked. */
+START_TEST(test_every_half_sfu_input)
+{
+    static const struct {
+        const char *golden, *ins, *type;
+    } forms[] = {{"ex2_f16", "ex2.approx", "f16"},
+                 {"ex2_bf16", "ex2.approx.ftz", "bf16"},
+                 {"tanh_f16", "tanh.approx", "f16"},
+                 {"tanh_bf16", "tanh.approx", "bf16"}};
+    static uint16_t gpu[65536];
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        read_half_golden(forms[f].golden, gpu);
+        char ptx[2048];
+        snprintf(ptx, sizeof ptx,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 out)\n{\n"
+                 "  .reg .b32 %%r<9>;\n  .reg .b16 %%h<3>;\n  .reg .b64 %%rd<4>;\n"
+                 "  mov.u32 %%r1, %%ctaid.x;\n  mov.u32 %%r2, %%ntid.x;\n"
+                 "  mov.u32 %%r3, %%tid.x;\n  mad.lo.u32 %%r4, %%r1, %%r2, %%r3;\n"
+                 "  cvt.u16.u32 %%h1, %%r4;\n  %s.%s %%h2, %%h1;\n"
+                 "  xor.b32 %%r5, %%r4, 0x8001;\n  shl.b32 %%r6, %%r5, 16;\n"
+                 "  or.b32 %%r6, %%r6, %%r4;\n  %s.%sx2 %%r7, %%r6;\n"
+                 "  cvt.u32.u16 %%r8, %%h2;\n"
+                 "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r4, 8;\n"
+                 "  add.u64 %%rd3, %%rd1, %%rd2;\n  st.global.v2.u32 [%%rd3], {%%r8, %%r7};\n"
+                 "  ret;\n}\n",
+                 forms[f].ins, forms[f].type, forms[f].ins, forms[f].type);
+        ptx_module_t *m = NULL;
+        char *diag = NULL;
+        ck_assert_msg(ptx_parse(ptx, strlen(ptx), "half.ptx", &m, &diag) == SIM_OK, "%s: %s",
+                      forms[f].golden, diag ? diag : "");
+        free(diag);
+        sim_t *s = sim_new(NULL);
+        ck_assert_ptr_nonnull(s);
+        uint64_t dout = 0;
+        ck_assert_int_eq(sim_malloc(s, 65536 * 8, "out", &dout), SIM_OK);
+        void *params[] = {&dout};
+        unsigned g[3] = {256, 1, 1}, b[3] = {256, 1, 1};
+        sim_result res;
+        ck_assert_msg(sim_launch(s, m, "k", g, b, 0, params, &res) == SIM_OK, "%s: %s",
+                      forms[f].golden, res.fault.message);
+        sim_result_free(&res);
+        uint32_t *out = malloc(65536 * 8);
+        ck_assert_ptr_nonnull(out);
+        sim_memcpy_dtoh(s, out, dout, 65536 * 8);
+        unsigned differ = 0, first = 0;
+        for (unsigned i = 0; i < 65536; i++) {
+            const uint32_t pair = (uint32_t)gpu[i ^ 0x8001] << 16 | gpu[i];
+            if ((out[2 * i] != gpu[i] || out[2 * i + 1] != pair) && !differ++)
+                first = i;
+        }
+        ck_assert_msg(differ == 0,
+                      "%s.%s: %u of 65536 inputs differ from the H200; first 0x%04x: got 0x%04x "
+                      "(x2 0x%08x), the GPU 0x%04x (x2 0x%08x)",
+                      forms[f].ins, forms[f].type, differ, first, out[2 * first],
+                      out[2 * first + 1], gpu[first],
+                      (uint32_t)gpu[first ^ 0x8001] << 16 | gpu[first]);
+        free(out);
+        sim_free(s);
+        ptx_module_free(m);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ptx_isa");
@@ -543,6 +629,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_every_cvt_row);
     tcase_add_test(tc, test_every_nan_row);
     tcase_add_test(tc, test_every_sfu_row);
+    tcase_add_test(tc, test_every_half_sfu_input);
     suite_add_tcase(s, tc);
     return s;
 }

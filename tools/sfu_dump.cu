@@ -9,7 +9,11 @@
 // (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f), each result as the
 // difference from the one before in one signed byte, or 0x80 and the result's 4 bytes
 // (little-endian); then prints, per form, how many inputs the rules get wrong (0 is what
-// sim/sfu.c relies on). tools/sfu_tables.c makes sim/sfu/*.z from the files.
+// sim/sfu.c relies on). It also writes DIR/ex2_f16.u16, ex2_bf16.u16, tanh_f16.u16 and
+// tanh_bf16.u16: ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.f16 and
+// tanh.approx.bf16 of every one of the 2^16 inputs, in input order (little-endian u16).
+// tools/sfu_tables.c makes sim/sfu/*.z from the files (and checks the ex2 half models);
+// tests/isa/sfu_half/ holds the half files gzip'd.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +82,47 @@ __global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
         atomicAdd(bad, 1ull);
 }
 
+// The half forms: thread i computes form op (0 ex2.approx.f16, 1 ex2.approx.ftz.bf16,
+// 2 tanh.approx.f16, 3 tanh.approx.bf16) on the input bits i.
+__global__ void k_half(int op, uint16_t *out)
+{
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned short x = (unsigned short)i, y;
+    if (op == 0)
+        asm volatile("ex2.approx.f16 %0, %1;" : "=h"(y) : "h"(x));
+    else if (op == 1)
+        asm volatile("ex2.approx.ftz.bf16 %0, %1;" : "=h"(y) : "h"(x));
+    else if (op == 2)
+        asm volatile("tanh.approx.f16 %0, %1;" : "=h"(y) : "h"(x));
+    else
+        asm volatile("tanh.approx.bf16 %0, %1;" : "=h"(y) : "h"(x));
+    out[i] = y;
+}
+
+// Writes the half forms' results of every input to DIR/<form>.u16.
+static void dump_halves(const char *dir)
+{
+    static const char *const names[4] = {"ex2_f16", "ex2_bf16", "tanh_f16", "tanh_bf16"};
+    uint16_t *d;
+    cudaMalloc(&d, 65536 * 2);
+    std::vector<uint8_t> h(65536 * 2);
+    for (int op = 0; op < 4; op++) {
+        k_half<<<256, 256>>>(op, d);
+        std::vector<uint16_t> r(65536);
+        cudaMemcpy(r.data(), d, 65536 * 2, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < 65536; i++) // little-endian whatever the host
+            h[2 * i] = (uint8_t)r[i], h[2 * i + 1] = (uint8_t)(r[i] >> 8);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.u16", dir, names[op]);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(h.data(), 1, h.size(), f) != h.size() || fclose(f) != 0) {
+            perror(path);
+            exit(2);
+        }
+    }
+    cudaFree(d);
+}
+
 typedef void (*kfn)(uint32_t, uint32_t, uint32_t *);
 
 static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint32_t base,
@@ -125,6 +170,7 @@ int main(int argc, char **argv)
         dump(argv[1], "sqrt", k_sqrt, 0x3f800000u, 1u << 24),
         dump(argv[1], "ex2", k_ex2, 0x3f800000u, 1u << 23),
     };
+    dump_halves(argv[1]);
     for (uint32_t &v : t[3])
         v -= 1u << 23; // 2^(1+f) to the table's 2^f
     const char *names[] = {"rcp", "rsqrt", "sqrt", "ex2"};

@@ -1,13 +1,20 @@
 /* sfu_tables.c — the tables of sim/sfu/ from a GPU's special-function unit results (sim/sfu.h).
  *
- * Usage: build/debug/tools/sfu_tables DUMPDIR OUTDIR
+ * Usage: build/debug/tools/sfu_tables DUMPDIR OUTDIR [TABLE...]
  *
- * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8 and ex2.d8 as tools/sfu_dump.cu writes them on
- * a machine with an NVIDIA GPU. For each table, every entry's correction (the GPU's
- * result minus sim/sfu.c's correctly rounded reference, in ulps: -2..+1) is packed in 2
- * bits and zlib-compressed into OUTDIR/<table>.z (written to a temporary file, then
- * renamed). Prints each table's corrections and size. Exits 0, or 1 naming the entry
- * whose correction does not fit, or 2 for a missing or short dump. */
+ * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8 and ex2.d8, and ex2_f16.u16, ex2_bf16.u16,
+ * tanh_f16.u16 and tanh_bf16.u16, as tools/sfu_dump.cu writes them on a machine with an
+ * NVIDIA GPU. TABLE: rcp, rsqrt, sqrt, ex2, tanh_f16 or tanh_bf16, or ex2_f16 or
+ * ex2_bf16 for the models' checks (default all). For
+ * each f32 table, every entry's correction (the GPU's result minus sim/sfu.c's correctly
+ * rounded reference, in ulps: -2..+1) is packed in 2 bits; for each half table, the
+ * GPU's results of the inputs +0 to +inf as steps from the one before (one byte each),
+ * after checking that the form is odd and gives 0x7fff for every NaN (what sim/sfu.c
+ * assumes). Each is zlib-compressed into OUTDIR/<table>.z (written to a temporary file,
+ * then renamed). ex2_f16 and ex2_bf16 compare sim/sfu.c's models of those forms with
+ * the GPU's results, every input. Prints each table's figures
+ * and size. Exits 0, or 1 naming the entry that does not fit or the input that differs,
+ * or 2 for a missing or short dump. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +25,129 @@
 #include "sim/sfu.h"
 
 static const char *const names[SFU_NTABLES] = {"rcp", "rsqrt", "sqrt", "ex2"};
+static const char *const half_names[SFU_NHALF_TABLES] = {"tanh_f16", "tanh_bf16"};
+
+/* Writes n bytes of data zlib-compressed to OUTDIR/<name>.z (a temporary file, then
+ * renamed); its compressed size, or 0 after a message. */
+static unsigned long write_z(const char *outdir, const char *name, const unsigned char *data,
+                             size_t n)
+{
+    uLongf zlen = compressBound((uLong)n);
+    unsigned char *z = malloc(zlen);
+    if (!z || compress2(z, &zlen, data, (uLong)n, 9) != Z_OK) {
+        fprintf(stderr, "sfu_tables: zlib failed on %s\n", name);
+        free(z);
+        return 0;
+    }
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/%s.z", outdir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f || fwrite(z, 1, zlen, f) != zlen || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "sfu_tables: %s: %s\n", path, strerror(errno));
+        free(z);
+        return 0;
+    }
+    free(z);
+    return (unsigned long)zlen;
+}
+
+/* Reads the 2^16 results of a half form (little-endian u16, in input order) from
+ * DUMPDIR/<name>.u16. 0, or -1 after a message. */
+static int read_half(const char *dir, const char *name, unsigned short *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.u16", dir, name);
+    FILE *f = fopen(path, "rb");
+    unsigned char b[2];
+    unsigned i = 0;
+    while (f && i < 65536 && fread(b, 1, 2, f) == 2)
+        out[i++] = (unsigned short)(b[0] | b[1] << 8);
+    if (f)
+        fclose(f);
+    if (i < 65536) {
+        fprintf(stderr, "sfu_tables: %s: %s\n", path,
+                f ? "fewer than 65536 results" : strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether table `name` was asked for (argv[3..], none: all). */
+static int wanted(int argc, char **argv, const char *name)
+{
+    for (int i = 3; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    return argc <= 3;
+}
+
+/* The half tables and the ex2 half models' check; the exit status main returns. */
+static int half_tables(int argc, char **argv)
+{
+    static unsigned short gpu[65536];
+    for (int t = 0; t < SFU_NHALF_TABLES; t++) {
+        if (!wanted(argc, argv, half_names[t]))
+            continue;
+        if (read_half(argv[1], half_names[t], gpu) != 0)
+            return 2;
+        const unsigned n = sfu_half_table_size((sfu_half_table_id)t), inf = n - 1;
+        unsigned char *steps = malloc(n);
+        if (!steps) {
+            fprintf(stderr, "sfu_tables: out of memory\n");
+            return 2;
+        }
+        for (unsigned k = 0; k < 65536; k++) {
+            const unsigned a = k & 0x7fff;
+            const unsigned want = a > inf ? 0x7fff : (k & 0x8000) | gpu[a];
+            if (gpu[k] != want) {
+                fprintf(stderr,
+                        "sfu_tables: %s of 0x%04x is 0x%04x, not 0x%04x (odd, NaN 0x7fff): "
+                        "sim/sfu.c's rules do not hold\n",
+                        half_names[t], k, gpu[k], want);
+                free(steps);
+                return 1;
+            }
+            if (k < n) {
+                const int step = (int)gpu[k] - (k ? (int)gpu[k - 1] : 0);
+                if (step < 0 || step > 255) {
+                    fprintf(stderr, "sfu_tables: %s of 0x%04x: a step of %d from the one before\n",
+                            half_names[t], k, step);
+                    free(steps);
+                    return 1;
+                }
+                steps[k] = (unsigned char)step;
+            }
+        }
+        const unsigned long z = write_z(argv[2], half_names[t], steps, n);
+        free(steps);
+        if (!z)
+            return 2;
+        printf("%-9s %6u entries (+0 to +inf): %s/%s.z %lu bytes\n", half_names[t], n, argv[2],
+               half_names[t], z);
+    }
+    static const char *const ex2_names[2] = {"ex2_f16", "ex2_bf16"};
+    for (int bf = 0; bf < 2; bf++) {
+        if (!wanted(argc, argv, ex2_names[bf]))
+            continue;
+        if (read_half(argv[1], ex2_names[bf], gpu) != 0)
+            return 2;
+        unsigned differ = 0, first = 0;
+        for (unsigned k = 0; k < 65536; k++) {
+            const unsigned short sim = bf ? sfu_ex2_bf16((unsigned short)k)
+                                          : sfu_ex2_f16((unsigned short)k);
+            if (sim != gpu[k] && !differ++)
+                first = k;
+        }
+        printf("%-9s the model against the GPU: %u of 65536 inputs differ", ex2_names[bf], differ);
+        if (differ)
+            printf(" (first 0x%04x: GPU 0x%04x)", first, gpu[first]);
+        printf("\n");
+        if (differ)
+            return 1;
+    }
+    return 0;
+}
 
 /* Reads n results from dump file path (sfu_dump.cu's coding) into out. 0, or -1 after a
  * message. */
@@ -52,21 +182,21 @@ static int read_dump(const char *path, uint32_t *out, unsigned n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: sfu_tables DUMPDIR OUTDIR\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: sfu_tables DUMPDIR OUTDIR [TABLE...]\n");
         return 2;
     }
     for (int t = 0; t < SFU_NTABLES; t++) {
+        if (!wanted(argc, argv, names[t]))
+            continue;
         const unsigned n = sfu_table_size((sfu_table_id)t);
         uint32_t *gpu = malloc((size_t)n * 4);
         unsigned char *packed = calloc(n / 4, 1);
-        uLongf zlen = compressBound(n / 4);
-        unsigned char *z = malloc(zlen);
-        if (!gpu || !packed || !z) {
+        if (!gpu || !packed) {
             fprintf(stderr, "sfu_tables: out of memory\n");
             return 2;
         }
-        char path[4096], tmp[4200];
+        char path[4096];
         snprintf(path, sizeof path, "%s/%s.d8", argv[1], names[t]);
         if (read_dump(path, gpu, n) != 0)
             return 2;
@@ -85,23 +215,14 @@ int main(int argc, char **argv)
             count[corr + 2]++;
             packed[k >> 2] |= (unsigned char)((corr + 2) << (2 * (k & 3)));
         }
-        if (compress2(z, &zlen, packed, n / 4, 9) != Z_OK) {
-            fprintf(stderr, "sfu_tables: zlib failed on %s\n", names[t]);
+        const unsigned long zlen = write_z(argv[2], names[t], packed, n / 4);
+        if (!zlen)
             return 2;
-        }
-        snprintf(path, sizeof path, "%s/%s.z", argv[2], names[t]);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *f = fopen(tmp, "wb");
-        if (!f || fwrite(z, 1, zlen, f) != zlen || fclose(f) != 0 || rename(tmp, path) != 0) {
-            fprintf(stderr, "sfu_tables: %s: %s\n", path, strerror(errno));
-            return 2;
-        }
-        printf("%-5s %8u entries: corrections -2: %llu, -1: %llu, 0: %llu, +1: %llu; %s %lu "
-               "bytes\n",
-               names[t], n, count[0], count[1], count[2], count[3], path, (unsigned long)zlen);
+        printf("%-5s %8u entries: corrections -2: %llu, -1: %llu, 0: %llu, +1: %llu; %s/%s.z "
+               "%lu bytes\n",
+               names[t], n, count[0], count[1], count[2], count[3], argv[2], names[t], zlen);
         free(gpu);
         free(packed);
-        free(z);
     }
-    return 0;
+    return half_tables(argc, argv);
 }
