@@ -8,7 +8,8 @@
 # tests/programs/sim/ print what the simulator models (the device's properties), so their
 # goldens are the simulator's own, for its default profile (sm_90). The programs in
 # tests/programs/multi_vars/ two files' __device__ variables; tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
-# to a kernel, an API gpulearn does not provide, a compile error) and have no GPU golden.
+# to a kernel, an API gpulearn does not provide, a compile error, a kernel that floods
+# printf) and have no GPU golden. Also: --schedule random:SEED reaches the launches.
 # Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
 cd "$(dirname "$0")/.." || exit 1
@@ -113,6 +114,25 @@ if [ $ran -gt 0 ]; then
   { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaSuccess ] &&
     grep -q "^gpulearn: error in kernel r(int\*): shared-memory race (read after write hazard).*shared_race.cu:4" "$tmp/err"; } ||
     { echo "FAIL shared_race: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # a kernel that prints more than the device's printf buffer: 1 MiB kept, the rest
+  # dropped as on a GPU, and said on stderr
+  "$G" run tests/programs/errors/printf_flood.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 0 ] && [ "$(wc -c < "$tmp/out")" = 1048588 ] && [ "$(tail -c 12 "$tmp/out")" = "cudaSuccess" ] &&
+    grep -q "^gpulearn: kernel chatty() printed 565248 bytes more than the 1 MiB the device's printf buffer holds" "$tmp/err"; } ||
+    { echo "FAIL printf_flood: rc $rc, $(wc -c < "$tmp/out") bytes"; cat "$tmp/err"; fails=$((fails+1)); }
+  # --schedule random:SEED reaches the program's launches: which warp of 128 writes a
+  # word last is the deterministic order's last (127), and with a seed the seed's, the
+  # same each time
+  cat > "$tmp/last.cu" <<'CU'
+#include <cstdio>
+__global__ void last(int *p) { if (threadIdx.x % 32 == 0) *p = blockIdx.x * 32 + threadIdx.x / 32; }
+int main() { int *d, h; cudaMalloc(&d, 4); last<<<4, 1024>>>(d); cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); printf("%d\n", h); cudaFree(d); return 0; }
+CU
+  s0=$("$G" run "$tmp/last.cu" 2>/dev/null)
+  s1=$("$G" run "$tmp/last.cu" --schedule random:1 2>/dev/null); s1b=$("$G" run "$tmp/last.cu" --schedule random:1 2>/dev/null)
+  s2=$("$G" run "$tmp/last.cu" --schedule random:2 2>/dev/null); s3=$("$G" run "$tmp/last.cu" --schedule random:3 2>/dev/null)
+  { [ "$s0" = 127 ] && [ "$s1" = "$s1b" ] && [ "$(printf '%s\n' $s0 $s1 $s2 $s3 | sort -u | wc -l)" -ge 3 ]; } ||
+    { echo "FAIL --schedule: deterministic '$s0', random:1 '$s1' then '$s1b', random:2 '$s2', random:3 '$s3'"; fails=$((fails+1)); }
   # two .cu files and a .cpp, stdin passed through
   out=$(echo hello | "$G" run tests/programs/multi/main.cu tests/programs/multi/scale.cu tests/programs/multi/sum.cpp 2>&1); rc=$?
   [ "$out" = "0 10 20 30 (sum 60)
