@@ -456,7 +456,8 @@ static int add_alloc(uint64_t p, size_t bytes, int kind, const char *name, const
 
 /* The host variable a cudaMalloc call at file:line assigns ("d_a" of
  * `cudaMalloc(&d_a, n)` or `cudaMalloc((void **)&d_a, n)`), read from the source, into
- * name; 0 when the line cannot be read or holds no such call. */
+ * name; 0 when the line cannot be read, holds no such call, or holds two (which of them
+ * called is not known: `cudaMalloc(&a, n); cudaMalloc(&b, n);` must not name b 'a'). */
 static int alloc_variable(const char *file, int line, char *name, size_t n)
 {
     FILE *f = file ? fopen(file, "r") : NULL;
@@ -469,6 +470,8 @@ static int alloc_variable(const char *file, int line, char *name, size_t n)
             break;
     fclose(f);
     const char *p = at == line ? strstr(buf, "cudaMalloc") : NULL;
+    if (p && strstr(p + 1, "cudaMalloc"))
+        p = NULL;
     if (p && (p = strchr(p, '(')) != NULL) {
         p++;
         while (*p == ' ' || *p == '\t')

@@ -9,7 +9,7 @@
 # goldens are the simulator's own, for its default profile (sm_90). The programs in
 # tests/programs/multi_vars/ two files' __device__ variables; tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
 # to a kernel, an API gpulearn does not provide, a compile error, a kernel that floods
-# printf) and have no GPU golden. Also: --schedule random:SEED reaches the launches.
+# printf, two cudaMalloc calls on one line) and have no GPU golden. Also: --schedule random:SEED reaches the launches.
 # Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
 cd "$(dirname "$0")/.." || exit 1
@@ -114,6 +114,11 @@ if [ $ran -gt 0 ]; then
   { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaSuccess ] &&
     grep -q "^gpulearn: error in kernel r(int\*): shared-memory race (read after write hazard).*shared_race.cu:4" "$tmp/err"; } ||
     { echo "FAIL shared_race: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # two cudaMalloc calls on one line: b's allocation is not named 'a' (the line cannot
+  # say which call made it)
+  "$G" run tests/programs/errors/two_mallocs.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 0 ] && grep -q "read of uninitialised memory: .* (byte offset 0 of 'allocation #2') at two_mallocs.cu:4" "$tmp/err"; } ||
+    { echo "FAIL two_mallocs: rc $rc"; cat "$tmp/err"; fails=$((fails+1)); }
   # a kernel that prints more than the device's printf buffer: 1 MiB kept, the rest
   # dropped as on a GPU, and said on stderr
   "$G" run tests/programs/errors/printf_flood.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
@@ -146,9 +151,9 @@ stdin: hello" ] && [ $rc = 0 ] || { echo "FAIL multi: '$out' rc $rc"; fails=$((f
   out=$("$G" run "$tmp/spin.cu" --timeout 1 2>&1 < /dev/null); rc=$?
   { [ $rc = 1 ] && echo "$out" | grep -q "^gpulearn: ./spin did not end within 1 s (--timeout): stopped"; } ||
     { echo "FAIL timeout: '$out' rc $rc"; fails=$((fails+1)); }
-  # the program's arguments and exit status pass through
-  printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return 7; }\n' > "$tmp/args.cu"
-  out=$("$G" run "$tmp/args.cu" -- one two 2>&1); rc=$?
+  # the program's arguments and exit status pass through; -D reaches the compiler
+  printf '#include <cstdio>\nint main(int c, char **v) { printf("%%d %%s\\n", c, v[c - 1]); return CODE; }\n' > "$tmp/args.cu"
+  out=$("$G" run "$tmp/args.cu" -D CODE=7 -- one two 2>&1); rc=$?
   [ "$out" = "3 two" ] && [ $rc = 7 ] || { echo "FAIL args: '$out' rc $rc"; fails=$((fails+1)); }
 fi
 
