@@ -1447,6 +1447,27 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
     return E_OK;
 }
 
+/* Free and total device memory (§6.10 cudaMemGetInfo): the 80 GiB cudaDeviceProp's
+ * totalGlobalMem says, less the device and managed allocations not yet freed. */
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    CR_API();
+    if (!free_bytes || !total)
+        return ret(E_INVALID_VALUE);
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (G.sticky)
+        return ret(G.sticky);
+    size_t used = 0;
+    for (int i = 0; i < G.nallocs; i++)
+        if (G.allocs[i].kind != 2)
+            used += G.allocs[i].bytes;
+    *total = (size_t)80 << 30;
+    *free_bytes = used < *total ? *total - used : 0;
+    return E_OK;
+}
+
 /* The modelled device's properties (sim_device_model; memory: 80 GiB). */
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
@@ -2202,6 +2223,22 @@ cudaError_t cudaEventRecord(cr_event *ev, void *stream)
     ev->ns = G.now_ns;
     ev->recorded = 1;
     return E_OK;
+}
+
+/* A stream waits for an event (§6.5 cudaStreamWaitEvent): streams run in order and
+ * synchronously here, so the event has happened; a NULL event is
+ * cudaErrorInvalidResourceHandle, flags other than 0 or cudaEventWaitExternal (1)
+ * cudaErrorInvalidValue. */
+cudaError_t cudaStreamWaitEvent(void *stream, cr_event *ev, unsigned flags);
+cudaError_t cudaStreamWaitEvent(void *stream, cr_event *ev, unsigned flags)
+{
+    CR_API();
+    (void)stream;
+    if (!ev)
+        return ret(E_INVALID_RESOURCE_HANDLE);
+    if (flags > 1)
+        return ret(E_INVALID_VALUE);
+    return G.sticky ? ret(G.sticky) : E_OK;
 }
 
 cudaError_t cudaEventSynchronize(cr_event *ev);

@@ -96,6 +96,8 @@ enum cudaMemcpyKind {
 #define cudaEventDisableTiming 0x02
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
+#define cudaEventWaitDefault 0x00
+#define cudaEventWaitExternal 0x01
 
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
@@ -298,6 +300,7 @@ cudaError_t __gpulearn_cudaFree(void *devPtr, const char *file, int line);
 cudaError_t __gpulearn_cudaMemcpy(void *dst, const void *src, size_t count,
                                   enum cudaMemcpyKind kind, const char *file, int line);
 cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 /* cudaMemset, cudaMemsetAsync and cudaMemcpyAsync with the caller's file and line (the
  * wrappers below) */
 cudaError_t __gpulearn_cudaMemset(void *devPtr, int value, size_t count, const char *file,
@@ -319,6 +322,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t cudaStreamCreate(cudaStream_t *stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
