@@ -138,6 +138,7 @@ typedef struct cr_alloc {
     size_t bytes;
     int kind; /* 0 cudaMalloc, 1 cudaMallocManaged, 2 cudaMallocHost/HostAlloc */
     unsigned number;
+    int free_refused; /* a cudaFree of it returned a kernel's sticky error */
     char name[64];  /* the label the simulator knows it by: the host variable or
                        "allocation #N" */
     char where[96]; /* "vector_add.cu:34" where it was allocated, or "" */
@@ -325,27 +326,41 @@ static void flush_printf(void)
     G.out_len = 0;
 }
 
-/* At exit: device printf written; device memory never freed reported, as
- * compute-sanitizer's leak check does. */
-static void at_exit(void)
+/* Lists the device allocations never freed (refused 0) or whose cudaFree returned a
+ * kernel's sticky error (refused 1) on stderr, under a note; none: nothing. */
+static void note_unfreed(int refused)
 {
-    flush_printf();
-    fflush(stdout);
     int leaks = 0;
     size_t bytes = 0;
     for (int i = 0; i < G.nallocs; i++)
-        if (G.allocs[i].kind != 2)
+        if (G.allocs[i].kind != 2 && G.allocs[i].free_refused == refused)
             leaks++, bytes += G.allocs[i].bytes;
     if (!leaks)
         return;
-    cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree:", leaks,
-            leaks == 1 ? "" : "s", bytes);
+    if (refused)
+        cr_note("note: %d device allocation%s (%zu bytes) not freed because cudaFree returned "
+                "the kernel fault's sticky error (%s), as on a GPU:",
+                leaks, leaks == 1 ? "" : "s", bytes, err_name(G.sticky));
+    else
+        cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree:", leaks,
+                leaks == 1 ? "" : "s", bytes);
     for (int i = 0, shown = 0; i < G.nallocs && shown < 5; i++)
-        if (G.allocs[i].kind != 2) {
+        if (G.allocs[i].kind != 2 && G.allocs[i].free_refused == refused) {
             shown++;
             cr_note("  '%s' (%zu bytes%s%s)", G.allocs[i].name, G.allocs[i].bytes,
                     G.allocs[i].where[0] ? ", " : "", G.allocs[i].where);
         }
+}
+
+/* At exit: device printf written; device memory never freed reported, as
+ * compute-sanitizer's leak check does (apart from memory whose cudaFree a kernel's fault
+ * refused, which the program did free). */
+static void at_exit(void)
+{
+    flush_printf();
+    fflush(stdout);
+    note_unfreed(0);
+    note_unfreed(1);
 }
 
 /* Starts the simulator on the first call (the device profile of GPULEARN_PROG_ARCH). */
@@ -1816,8 +1831,12 @@ cudaError_t __gpulearn_cudaFree(void *p, const char *file, int line)
     if (!p)
         return E_OK;
     cudaError_t e = sync_point();
-    if (e != E_OK)
+    if (e != E_OK) {
+        cr_alloc *r = find_alloc((uint64_t)(uintptr_t)p, -1);
+        if (r)
+            r->free_refused = 1;
         return ret(e);
+    }
     set_at(file, line);
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, -1);
     if (!a || a->kind == 2) {

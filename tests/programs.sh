@@ -9,7 +9,7 @@
 # goldens are the simulator's own, for its default profile (sm_90). The programs in
 # tests/programs/multi_vars/ two files' __device__ variables; tests/programs/errors/ check gpulearn's messages for bad programs (a host pointer given
 # to a kernel, an API gpulearn does not provide, a compile error, a kernel that floods
-# printf, two cudaMalloc calls on one line) and have no GPU golden. Also: --schedule random:SEED reaches the launches.
+# printf, two cudaMalloc calls on one line, a kernel that never ends) and have no GPU golden. Also: --schedule random:SEED reaches the launches.
 # Time: about 0.3 s a program with clang (three compiles and a link), 1 s with nvcc.
 G=${GPULEARN:?set GPULEARN to the gpulearn binary}
 cd "$(dirname "$0")/.." || exit 1
@@ -114,6 +114,15 @@ if [ $ran -gt 0 ]; then
   { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaSuccess ] &&
     grep -q "^gpulearn: error in kernel r(int\*): shared-memory race (read after write hazard).*shared_race.cu:4" "$tmp/err"; } ||
     { echo "FAIL shared_race: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
+  # a kernel that never ends: stopped as a deadlock at its loop's line, the next
+  # synchronising call cudaErrorLaunchTimeout; the cudaFree after it returns that sticky
+  # error, and the allocation is not called "never freed"
+  "$G" run tests/programs/errors/spin_kernel.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
+  { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaErrorLaunchTimeout ] &&
+    grep -q "^gpulearn: kernel wait_for(int volatile\*)<<<(1,1,1), (32,1,1)>>> stopped: deadlock: .* loops at spin_kernel.cu:7" "$tmp/err" &&
+    grep -q "^gpulearn: note: 1 device allocation (4 bytes) not freed because cudaFree returned the kernel fault's sticky error (cudaErrorLaunchTimeout)" "$tmp/err" &&
+    ! grep -q "never freed" "$tmp/err"; } ||
+    { echo "FAIL spin_kernel: rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
   # two cudaMalloc calls on one line: b's allocation is not named 'a' (the line cannot
   # say which call made it)
   "$G" run tests/programs/errors/two_mallocs.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
