@@ -45,50 +45,37 @@ for cc in clang nvcc; do
                 "cudaErrorIllegalAddress" "1 device allocation (4000 bytes) never freed"; do
       grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks '$want'"; cat "$tmp/err"; fails=$((fails+1)); }
     done
-    # clang: the allocation named by its host variable and its cudaMalloc's line
-    [ $cc = clang ] && for want in "past the end of 'd' (4000 bytes)" \
+    # the allocation named by its host variable and its cudaMalloc's line (nvcc: through
+    # cudart/include/gpulearn_nvcc_sites.h)
+    for want in "past the end of 'd' (4000 bytes)" \
         "gpulearn:   'd' is allocation #1 (4000 bytes, oob_write.cu:17)" "gpulearn:   'd' (4000 bytes, oob_write.cu:17)"; do
       grep -q "$want" "$tmp/err" || { echo "FAIL oob_write ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
     done
   done
   # cudaFree twice, into an allocation, of host memory; cudaMemcpy past an allocation's
-  # end: cudaErrorInvalidValue, and gpulearn's explanation naming the allocation (clang:
-  # the calls' lines, the variable and its cudaMalloc's line)
+  # end: cudaErrorInvalidValue, and gpulearn's explanation naming the allocation (the
+  # calls' lines, the variable and its cudaMalloc's line, with either compiler)
   "$G" run --compiler $cc tests/programs/errors/double_free.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
   [ $rc = 0 ] && [ "$(cat "$tmp/out")" = "cudaErrorInvalidValue cudaErrorInvalidValue cudaErrorInvalidValue" ] ||
     { echo "FAIL double_free ($cc): rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
-  if [ $cc = clang ]; then set -- \
+  set -- \
     "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:11: 'd' (256 bytes, allocated at double_free.cu:8) was freed already, by the cudaFree at double_free.cu:10; cudaFree returns cudaErrorInvalidValue" \
     "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:12: 16 bytes into 'e' (64 bytes, allocated at double_free.cu:9), not its start: cudaFree takes the pointer cudaMalloc returned" \
     "gpulearn: cudaFree(0x[0-9a-f]*) at double_free.cu:13: host memory (malloc, new, a variable), not device memory from cudaMalloc"
-  else set -- \
-    "gpulearn: cudaFree(0x[0-9a-f]*): 'allocation #1' (256 bytes) was freed already; cudaFree returns cudaErrorInvalidValue" \
-    "gpulearn: cudaFree(0x[0-9a-f]*): 16 bytes into 'allocation #2' (64 bytes), not its start" \
-    "gpulearn: cudaFree(0x[0-9a-f]*): host memory (malloc, new, a variable)"
-  fi
   for want in "$@"; do
     grep -q "^$want" "$tmp/err" || { echo "FAIL double_free ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
   done
   "$G" run --compiler $cc tests/programs/errors/copy_past_end.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
-  if [ $cc = clang ]; then
-    want="gpulearn: cudaMemcpy at copy_past_end.cu:9: 128 bytes from offset 32 of 'd' (128 bytes, allocated at copy_past_end.cu:8) pass its end by 32 bytes; it returns cudaErrorInvalidValue"
-  else
-    want="gpulearn: cudaMemcpy: 128 bytes from offset 32 of 'allocation #1' (128 bytes) pass its end by 32 bytes; it returns cudaErrorInvalidValue"
-  fi
+  want="gpulearn: cudaMemcpy at copy_past_end.cu:9: 128 bytes from offset 32 of 'd' (128 bytes, allocated at copy_past_end.cu:8) pass its end by 32 bytes; it returns cudaErrorInvalidValue"
   { [ $rc = 0 ] && [ "$(cat "$tmp/out")" = cudaErrorInvalidValue ] && grep -qF "$want" "$tmp/err"; } ||
     { echo "FAIL copy_past_end ($cc): rc $rc, stderr lacks \"$want\""; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
   "$G" run --compiler $cc tests/programs/errors/memset_async.cu > "$tmp/out" 2> "$tmp/err"; rc=$?
   [ $rc = 0 ] && [ "$(cat "$tmp/out")" = "cudaErrorInvalidValue cudaErrorInvalidValue cudaErrorInvalidValue" ] ||
     { echo "FAIL memset_async ($cc): rc $rc"; cat "$tmp/out" "$tmp/err"; fails=$((fails+1)); }
-  if [ $cc = clang ]; then set -- \
+  set -- \
     "gpulearn: cudaMemset at memset_async.cu:10: 132 bytes from offset 0 of 'd' (128 bytes, allocated at memset_async.cu:9) pass its end by 4 bytes; it returns cudaErrorInvalidValue" \
     "gpulearn: cudaMemsetAsync at memset_async.cu:11: 0x[0-9a-f]* is not device memory; it returns cudaErrorInvalidValue" \
     "gpulearn: cudaMemcpyAsync at memset_async.cu:12: 128 bytes from offset 32 of 'd' (128 bytes, allocated at memset_async.cu:9) pass its end by 32 bytes"
-  else set -- \
-    "gpulearn: cudaMemset: 132 bytes from offset 0 of 'allocation #1' (128 bytes) pass its end by 4 bytes" \
-    "gpulearn: cudaMemsetAsync: 0x[0-9a-f]* is not device memory" \
-    "gpulearn: cudaMemcpyAsync: 128 bytes from offset 32 of 'allocation #1' (128 bytes) pass its end by 32 bytes"
-  fi
   for want in "$@"; do
     grep -q "^$want" "$tmp/err" || { echo "FAIL memset_async ($cc): stderr lacks \"$want\""; cat "$tmp/err"; fails=$((fails+1)); }
   done
