@@ -139,9 +139,9 @@ typedef struct cr_alloc {
     int kind; /* 0 cudaMalloc, 1 cudaMallocManaged, 2 cudaMallocHost/HostAlloc */
     unsigned number;
     int free_refused; /* a cudaFree of it returned a kernel's sticky error */
-    char name[64];  /* the label the simulator knows it by: the host variable or
-                       "allocation #N" */
-    char where[96]; /* "vector_add.cu:34" where it was allocated, or "" */
+    char name[64];    /* the label the simulator knows it by: the host variable or
+                         "allocation #N" */
+    char where[96];   /* "vector_add.cu:34" where it was allocated, or "" */
 } cr_alloc;
 
 /* A freed device allocation, for a second cudaFree's message (the simulator never gives
