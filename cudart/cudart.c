@@ -121,11 +121,15 @@ typedef struct cr_func {
                         less the static shared memory) */
 } cr_func;
 
-/* A __device__ or __constant__ variable: its host shadow's address and PTX name. */
+/* A __device__ or __constant__ variable: its host shadow's address and PTX name; its
+ * device address and size once cudaGetSymbolAddress handed them out (dptr 0: not yet),
+ * for copies and memsets through that pointer. */
 typedef struct cr_var {
     const void *host;
     int module;
     const char *name;
+    uint64_t dptr;
+    size_t bytes;
 } cr_var;
 
 /* A device, managed or pinned host allocation of the program. */
@@ -134,9 +138,10 @@ typedef struct cr_alloc {
     size_t bytes;
     int kind; /* 0 cudaMalloc, 1 cudaMallocManaged, 2 cudaMallocHost/HostAlloc */
     unsigned number;
-    char name[64];  /* the label the simulator knows it by: the host variable or
-                       "allocation #N" */
-    char where[96]; /* "vector_add.cu:34" where it was allocated, or "" */
+    int free_refused; /* a cudaFree of it returned a kernel's sticky error */
+    char name[64];    /* the label the simulator knows it by: the host variable or
+                         "allocation #N" */
+    char where[96];   /* "vector_add.cu:34" where it was allocated, or "" */
 } cr_alloc;
 
 /* A freed device allocation, for a second cudaFree's message (the simulator never gives
@@ -321,27 +326,41 @@ static void flush_printf(void)
     G.out_len = 0;
 }
 
-/* At exit: device printf written; device memory never freed reported, as
- * compute-sanitizer's leak check does. */
-static void at_exit(void)
+/* Lists the device allocations never freed (refused 0) or whose cudaFree returned a
+ * kernel's sticky error (refused 1) on stderr, under a note; none: nothing. */
+static void note_unfreed(int refused)
 {
-    flush_printf();
-    fflush(stdout);
     int leaks = 0;
     size_t bytes = 0;
     for (int i = 0; i < G.nallocs; i++)
-        if (G.allocs[i].kind != 2)
+        if (G.allocs[i].kind != 2 && G.allocs[i].free_refused == refused)
             leaks++, bytes += G.allocs[i].bytes;
     if (!leaks)
         return;
-    cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree:", leaks,
-            leaks == 1 ? "" : "s", bytes);
+    if (refused)
+        cr_note("note: %d device allocation%s (%zu bytes) not freed because cudaFree returned "
+                "the kernel fault's sticky error (%s), as on a GPU:",
+                leaks, leaks == 1 ? "" : "s", bytes, err_name(G.sticky));
+    else
+        cr_note("note: %d device allocation%s (%zu bytes) never freed with cudaFree:", leaks,
+                leaks == 1 ? "" : "s", bytes);
     for (int i = 0, shown = 0; i < G.nallocs && shown < 5; i++)
-        if (G.allocs[i].kind != 2) {
+        if (G.allocs[i].kind != 2 && G.allocs[i].free_refused == refused) {
             shown++;
             cr_note("  '%s' (%zu bytes%s%s)", G.allocs[i].name, G.allocs[i].bytes,
                     G.allocs[i].where[0] ? ", " : "", G.allocs[i].where);
         }
+}
+
+/* At exit: device printf written; device memory never freed reported, as
+ * compute-sanitizer's leak check does (apart from memory whose cudaFree a kernel's fault
+ * refused, which the program did free). */
+static void at_exit(void)
+{
+    flush_printf();
+    fflush(stdout);
+    note_unfreed(0);
+    note_unfreed(1);
 }
 
 /* Starts the simulator on the first call (the device profile of GPULEARN_PROG_ARCH). */
@@ -452,7 +471,8 @@ static int add_alloc(uint64_t p, size_t bytes, int kind, const char *name, const
 
 /* The host variable a cudaMalloc call at file:line assigns ("d_a" of
  * `cudaMalloc(&d_a, n)` or `cudaMalloc((void **)&d_a, n)`), read from the source, into
- * name; 0 when the line cannot be read or holds no such call. */
+ * name; 0 when the line cannot be read, holds no such call, or holds two (which of them
+ * called is not known: `cudaMalloc(&a, n); cudaMalloc(&b, n);` must not name b 'a'). */
 static int alloc_variable(const char *file, int line, char *name, size_t n)
 {
     FILE *f = file ? fopen(file, "r") : NULL;
@@ -465,6 +485,8 @@ static int alloc_variable(const char *file, int line, char *name, size_t n)
             break;
     fclose(f);
     const char *p = at == line ? strstr(buf, "cudaMalloc") : NULL;
+    if (p && strstr(p + 1, "cudaMalloc"))
+        p = NULL;
     if (p && (p = strchr(p, '(')) != NULL) {
         p++;
         while (*p == ' ' || *p == '\t')
@@ -678,7 +700,7 @@ void __cudaRegisterVar(void **handle, char *host, char *device_addr, const char 
     if (!nv)
         return;
     G.vars = nv;
-    G.vars[G.nvars++] = (cr_var){host, (int)(uintptr_t)handle - 1, name};
+    G.vars[G.nvars++] = (cr_var){host, (int)(uintptr_t)handle - 1, name, 0, 0};
 }
 
 /* <<<grid, block, shared, stream>>>: the configuration the next stub call pops. */
@@ -1068,6 +1090,13 @@ static cudaError_t launch(const cr_func *f, cr_dim3 grid, cr_dim3 block, void **
             G.out_len += r->printf_len;
         }
     }
+    if (r->printf_dropped) { /* a kernel that floods printf: said, not silently cut */
+        char name[512];
+        cr_note("kernel %s printed %zu bytes more than the %zu MiB the device's printf buffer "
+                "holds (cudaLimitPrintfFifoSize): they were dropped, as a GPU drops them",
+                kernel_name(f->name, name, sizeof name), r->printf_dropped,
+                SIM_PRINTF_MAX_BYTES >> 20);
+    }
     /* modelled time: a launch's overhead, then its warp instructions issued by the
      * device's SMs, four warps a clock each */
     model(3000.0 +
@@ -1419,6 +1448,41 @@ cudaError_t cudaSetDevice(int device)
     return device == 0 ? E_OK : ret(E_INVALID_DEVICE);
 }
 
+/* The device's flags (§6.1 cudaSetDeviceFlags): a schedule (cudaDeviceScheduleAuto,
+ * Spin, Yield or BlockingSync), cudaDeviceMapHost, cudaDeviceLmemResizeToMax; they
+ * change nothing here (the host waits by running the kernels, pinned memory is always
+ * mapped). Any other bit, or two schedules, is cudaErrorInvalidValue. */
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaSetDeviceFlags(unsigned flags)
+{
+    CR_API();
+    const unsigned sched = flags & 0x07u;
+    if ((flags & ~0x1Fu) || (sched != 0 && sched != 1 && sched != 2 && sched != 4))
+        return ret(E_INVALID_VALUE);
+    return E_OK;
+}
+
+/* Free and total device memory (§6.10 cudaMemGetInfo): the 80 GiB cudaDeviceProp's
+ * totalGlobalMem says, less the device and managed allocations not yet freed. */
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    CR_API();
+    if (!free_bytes || !total)
+        return ret(E_INVALID_VALUE);
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    if (G.sticky)
+        return ret(G.sticky);
+    size_t used = 0;
+    for (int i = 0; i < G.nallocs; i++)
+        if (G.allocs[i].kind != 2)
+            used += G.allocs[i].bytes;
+    *total = (size_t)80 << 30;
+    *free_bytes = used < *total ? *total - used : 0;
+    return E_OK;
+}
+
 /* The modelled device's properties (sim_device_model; memory: 80 GiB). */
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
@@ -1635,28 +1699,60 @@ cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags)
     return __gpulearn_cudaMallocManaged(p, bytes, flags, NULL, 0);
 }
 
-/* Pinned host memory (§6.10): ordinary host memory here. */
+/* Pinned host memory (§6.10 cudaMallocHost): host memory that kernels may use too, at
+ * the same address, as unified virtual addressing gives every pinned allocation on a
+ * 64-bit GPU (CUDA C++ Programming Guide, "Unified Virtual Address Space": no
+ * cudaHostGetDevicePointer needed): the simulator's mapped memory, as managed memory. */
 cudaError_t cudaMallocHost(void **p, size_t bytes);
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
     CR_API();
     if (!p)
         return ret(E_INVALID_VALUE);
-    void *h = malloc(bytes ? bytes : 1);
-    if (!h || add_alloc((uint64_t)(uintptr_t)h, bytes, 2, NULL, NULL) != 0) {
-        free(h);
+    if (cr_init() != 0)
+        return ret(E_MEMORY_ALLOCATION);
+    char name[64], where[96];
+    alloc_label(NULL, 0, name, sizeof name, where, sizeof where);
+    uint64_t d;
+    if (sim_malloc_mapped(G.sim, bytes, name, &d) != SIM_OK)
+        return ret(E_MEMORY_ALLOCATION);
+    if (add_alloc(d, bytes, 2, name, where) != 0) {
+        sim_mfree(G.sim, d);
         return ret(E_MEMORY_ALLOCATION);
     }
-    *p = h;
+    *p = (void *)(uintptr_t)d;
     return E_OK;
 }
 
+/* cudaMallocHost with flags (§6.10 cudaHostAlloc): cudaHostAllocPortable, Mapped and
+ * WriteCombined change nothing here (one device; pinned memory is always mapped); any
+ * other bit is cudaErrorInvalidValue. */
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 {
     CR_API();
-    (void)flags;
+    if (flags & ~0x07u)
+        return ret(E_INVALID_VALUE);
     return cudaMallocHost(p, bytes);
+}
+
+/* The device pointer of pinned host memory (§6.10 cudaHostGetDevicePointer): the host
+ * pointer itself; flags must be 0, and a pointer outside pinned memory is
+ * cudaErrorInvalidValue. */
+cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags);
+cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
+{
+    CR_API();
+    const uint64_t h = (uint64_t)(uintptr_t)host;
+    if (!dev || flags)
+        return ret(E_INVALID_VALUE);
+    for (int i = 0; i < G.nallocs; i++)
+        if (G.allocs[i].kind == 2 && h >= G.allocs[i].ptr &&
+            h - G.allocs[i].ptr < (G.allocs[i].bytes ? G.allocs[i].bytes : 1)) {
+            *dev = host;
+            return E_OK;
+        }
+    return ret(E_INVALID_VALUE);
 }
 
 cudaError_t cudaFreeHost(void *p);
@@ -1668,7 +1764,7 @@ cudaError_t cudaFreeHost(void *p)
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, 2);
     if (!a)
         return ret(E_INVALID_VALUE);
-    free(p);
+    sim_mfree(G.sim, a->ptr);
     drop_alloc(a);
     return E_OK;
 }
@@ -1735,8 +1831,12 @@ cudaError_t __gpulearn_cudaFree(void *p, const char *file, int line)
     if (!p)
         return E_OK;
     cudaError_t e = sync_point();
-    if (e != E_OK)
+    if (e != E_OK) {
+        cr_alloc *r = find_alloc((uint64_t)(uintptr_t)p, -1);
+        if (r)
+            r->free_refused = 1;
         return ret(e);
+    }
     set_at(file, line);
     cr_alloc *a = find_alloc((uint64_t)(uintptr_t)p, -1);
     if (!a || a->kind == 2) {
@@ -1768,9 +1868,21 @@ cudaError_t cudaFree(void *p)
  * the call's file:line, cr_at). */
 static int where(const char *fn, uint64_t p, size_t n)
 {
-    cr_alloc *a;
+    cr_alloc *a, var;
     if (device_range(p, n, &a))
         return 1;
+    for (int i = 0; i < G.nvars && !a; i++) { /* a cudaGetSymbolAddress pointer */
+        const cr_var *v = &G.vars[i];
+        if (!v->dptr || p < v->dptr || p - v->dptr >= (v->bytes ? v->bytes : 1))
+            continue;
+        if (n <= v->bytes - (p - v->dptr))
+            return 1;
+        memset(&var, 0, sizeof var);
+        var.ptr = v->dptr;
+        var.bytes = v->bytes;
+        snprintf(var.name, sizeof var.name, "%s", v->name);
+        a = &var;
+    }
     if (a) {
         const uint64_t off = p - a->ptr;
         const unsigned long long over = off + n - a->bytes;
@@ -2058,6 +2170,9 @@ cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
     cudaError_t e = symbol_address(symbol, &d, &bytes);
     if (e != E_OK)
         return ret(e);
+    for (int i = 0; i < G.nvars; i++)
+        if (G.vars[i].host == symbol)
+            G.vars[i].dptr = d, G.vars[i].bytes = bytes;
     *p = (void *)(uintptr_t)d;
     return E_OK;
 }
@@ -2127,6 +2242,22 @@ cudaError_t cudaEventRecord(cr_event *ev, void *stream)
     ev->ns = G.now_ns;
     ev->recorded = 1;
     return E_OK;
+}
+
+/* A stream waits for an event (§6.5 cudaStreamWaitEvent): streams run in order and
+ * synchronously here, so the event has happened; a NULL event is
+ * cudaErrorInvalidResourceHandle, flags other than 0 or cudaEventWaitExternal (1)
+ * cudaErrorInvalidValue. */
+cudaError_t cudaStreamWaitEvent(void *stream, cr_event *ev, unsigned flags);
+cudaError_t cudaStreamWaitEvent(void *stream, cr_event *ev, unsigned flags)
+{
+    CR_API();
+    (void)stream;
+    if (!ev)
+        return ret(E_INVALID_RESOURCE_HANDLE);
+    if (flags > 1)
+        return ret(E_INVALID_VALUE);
+    return G.sticky ? ret(G.sticky) : E_OK;
 }
 
 cudaError_t cudaEventSynchronize(cr_event *ev);

@@ -273,10 +273,13 @@ static void count_regs(const char *ptxpath, int sm, const char *dir, int i, int 
 
 /* The nvcc build: each source compiled by nvcc against the Toolkit's headers, its fat
  * binary carrying PTX for compute_<sm> uncompressed (which cudart reads), linked
- * without NVIDIA's runtime (-cudart none). o->native: an ordinary build for the GPU
- * (-arch=sm_<sm>, or -arch=native when sm is 0) with NVIDIA's runtime; lib unused. */
+ * without NVIDIA's runtime (-cudart none), with `-include sites`
+ * (cudart/include/gpulearn_nvcc_sites.h: cudaMalloc, cudaFree, ... pass on their
+ * file:line). o->native: an ordinary build for the GPU (-arch=sm_<sm>, or -arch=native
+ * when sm is 0) with NVIDIA's runtime; lib and sites unused. */
 static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, const char *lib,
-                            const char *dir, char *exe, size_t exelen, gl_error *err)
+                            const char *sites, const char *dir, char *exe, size_t exelen,
+                            gl_error *err)
 {
     char gencode[64], arch[32];
     snprintf(gencode, sizeof gencode, "arch=compute_%d,code=compute_%d", sm, sm);
@@ -313,6 +316,10 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
             }
             for (size_t k = 0; k < sizeof cu / sizeof cu[0]; k++)
                 argv[n++] = cu[k];
+        }
+        if (!o->native) {
+            argv[n++] = "-include";
+            argv[n++] = sites;
         }
         for (int k = 0; k < o->ncflags && k < PROG_MAXARGS; k++)
             argv[n++] = o->cflags[k];
@@ -359,7 +366,7 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
             return gl_fail(err, GL_ERR_USAGE, "--backend gpu compiles with nvcc, not clang");
         if (!gl_compile_find_nvcc(nvcc, sizeof nvcc))
             return gl_fail(err, GL_ERR_TOOL, "--backend gpu needs nvcc (the CUDA Toolkit)");
-        return build_nvcc(o, nvcc, o->arch ? sm : 0, NULL, dir, exe, exelen, err);
+        return build_nvcc(o, nvcc, o->arch ? sm : 0, NULL, NULL, dir, exe, exelen, err);
     }
     const int have_clang = gl_compile_find_clang(clang, sizeof clang);
     if (o->compiler == GL_CC_NVCC || (o->compiler == GL_CC_AUTO && !have_clang)) {
@@ -368,7 +375,13 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
             return gl_fail(err, GL_ERR_TOOL,
                            "compiling a whole program needs clang or nvcc; %s is not found",
                            o->compiler == GL_CC_NVCC ? "nvcc" : "neither");
-        return build_nvcc(o, nvcc, sm ? sm : 90, lib, dir, exe, exelen, err);
+        if (!find_file("GPULEARN_CUDART_INCLUDE", GL_CUDART_INCLUDE, "include", inc, sizeof inc))
+            return gl_fail(err, GL_ERR_TOOL,
+                           "gpulearn's CUDA runtime's include folder is not found: set "
+                           "GPULEARN_CUDART_INCLUDE");
+        char sites[PATH_MAX + 32];
+        snprintf(sites, sizeof sites, "%s/gpulearn_nvcc_sites.h", inc);
+        return build_nvcc(o, nvcc, sm ? sm : 90, lib, sites, dir, exe, exelen, err);
     }
     if (!have_clang)
         return gl_fail(err, GL_ERR_TOOL,

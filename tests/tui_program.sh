@@ -6,7 +6,8 @@
 # trace (warps, memory: a coalesced store is 4 sectors) or its fault (the error view of
 # oob_write.cu names the thread); o shows the source at the line of the view's cursor
 # (the store), q quits with 0. A lesson's program step (lesson 0b step 1, alloc.cu): r
-# opens the same screen on it, q comes back to the step, drawn whole. About 8 s.
+# opens the same screen on it, q comes back to the step, drawn whole. A program that
+# does not compile opens at its error's line in the source, marked. About 9 s.
 #
 # Env: GPULEARN = absolute path of the built binary (make check sets it).
 # Exit: 0 pass, 1 fail (the captured screen is printed), 77 skip (no tmux, no compiler).
@@ -69,6 +70,18 @@ keys 9
 wait_for "9 error (v: next view)" || fail "9 did not show the error view"
 screen | grep -q "store by: thread (1,0,0)" || fail "the error view does not name the thread"
 screen | grep -q "'d': 4000 bytes" || fail "the error view does not name the allocation"
+keys q
+wait_for "GPULEARN-EXIT=0" || fail "q did not quit with 0"
+
+# a program that does not compile: the source pane opens at the error's line (30, below
+# the pane's first rows), marked with the compiler's message
+start errors/late_error
+wait_for "did not run" 300 || fail "late_error's screen did not open"
+wait_for "late_error.cu (o: output)" || fail "a compile error did not show the source"
+screen | grep -q "^│30▶ { p\[0\] = missing_name; }" || fail "line 30 is not shown marked"
+screen | grep -q "error: use of\|error: identifier" || fail "the error's message is not shown"
+keys o
+wait_for "output (o: source)" || fail "o did not show the output"
 keys q
 wait_for "GPULEARN-EXIT=0" || fail "q did not quit with 0"
 

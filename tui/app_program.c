@@ -66,6 +66,51 @@ static void read_output(prog_ui *p, const char *path)
     fclose(f);
 }
 
+/* The compiler's errors and warnings in the output that name the shown source (clang's
+ * "prog.cu:5:12: error: ...", nvcc's "prog.cu(5): error: ..."), marked in the source
+ * pane as a kernel's compile errors are (a->diags, the first message of a line); none
+ * when the program built. Returns whether any is an error. */
+static bool mark_compile_errors(prog_ui *p)
+{
+    app *a = &p->a;
+    a->ndiags = 0;
+    if (p->status >= 0 || !p->output || !a->src.path)
+        return false;
+    const char *want = app_base_name(a->src.path);
+    bool any_error = false;
+    for (const char *s = p->output; *s && a->ndiags < APP_MAX_DIAGS;) {
+        const char *end = strchr(s, '\n');
+        if (!end)
+            end = s + strlen(s);
+        const char *sep = s;
+        while (sep < end && *sep != ':' && *sep != '(')
+            sep++;
+        const char *base = sep;
+        while (base > s && base[-1] != '/')
+            base--;
+        char *num;
+        long line = sep < end ? strtol(sep + 1, &num, 10) : 0, col = 0;
+        if (line > 0 && line < INT_MAX && (size_t)(sep - base) == strlen(want) &&
+            strncmp(base, want, (size_t)(sep - base)) == 0 && num < end) {
+            if (*sep == ':' && *num == ':')
+                col = strtol(num + 1, &num, 10);
+            const char *e = strstr(num, "error: "), *w = strstr(num, "warning: ");
+            const char *m = e && e < end ? e : w && w < end ? w : NULL;
+            if (m && !app_diag_at(a, (int)line)) {
+                app_diag *g = &a->diags[a->ndiags++];
+                memset(g, 0, sizeof *g);
+                g->line = (int)line;
+                g->col = col > 0 && col < INT_MAX ? (int)col : 0;
+                g->is_error = m == e;
+                any_error |= g->is_error;
+                snprintf(g->msg, sizeof g->msg, "%.*s", (int)(end - m), m);
+            }
+        }
+        s = *end ? end + 1 : end;
+    }
+    return any_error;
+}
+
 /* Builds and runs the program with its stdin from /dev/null and its stdout and stderr
  * (and the compiler's messages) into the output file; then reads the records. The
  * terminal must not be in curses mode. */
@@ -116,6 +161,9 @@ static void run_program(prog_ui *p)
         snprintf(p->note, sizeof p->note, "%.500s", rerr.msg);
     if (p->sel >= p->recs.nlaunches)
         p->sel = p->recs.nlaunches ? p->recs.nlaunches - 1 : 0;
+    /* a compile error: the source, its lines marked, rather than the output */
+    if (mark_compile_errors(p))
+        p->show_source = true;
 }
 
 /* Drops the launch shown in the views (its trace and metrics; the findings are the
@@ -284,6 +332,8 @@ static void draw_output(prog_ui *p, int y, int x, int h, int w)
         int line = p->a.have_run ? tv_current_line(&p->a) : 0;
         if (line <= 0 && p->loaded)
             line = p->recs.launches[p->sel].where_line;
+        if (line <= 0 && p->a.ndiags)
+            line = p->a.diags[0].line;
         int top = line > (h - 2) / 2 ? line - (h - 2) / 2 : 0;
         pane_source_region(&p->a, win, 1, 1, h - 2, w - 3, top, false);
     } else {
