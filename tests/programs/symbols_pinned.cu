@@ -4,6 +4,9 @@
 // GPU (unified virtual addressing) or through cudaHostGetDevicePointer (zero-copy, as
 // "CUDA by Example" teaches it). And the error calls: cudaPeekAtLastError leaves the
 // error, cudaGetLastError clears it, cudaDeviceReset ends a sticky fault.
+// Its golden (symbols_pinned.stdout/.status) is written from NVIDIA's CUDA Runtime API
+// documentation, not yet recorded on a GPU as the others here are: the next GPU session
+// runs tools/programs_gpu_record.sh and keeps the GPU's if it differs.
 #include <cstdio>
 
 __device__ int table[4];
