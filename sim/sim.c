@@ -279,27 +279,42 @@ static void ctx_free_block(sim_ctx *c)
     free(c->shared_written);
 }
 
+/* n elements of `size` bytes, zeroed, on 128-byte lines of their own (the pair of 64-byte
+ * lines a core's prefetcher fetches together): block contexts on worker threads write
+ * their arrays on every instruction, and two contexts' arrays in one line would make the
+ * workers' cores pass it back and forth. NULL on no memory; free() frees it. */
+static void *ctx_calloc(size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - 127) / size)
+        return NULL;
+    const size_t bytes = n * size > 0 ? (n * size + 127) / 128 * 128 : 128;
+    void *p = aligned_alloc(128, bytes);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
 /* Allocates the state of the block that context c runs (threads, warps, shared memory,
  * checker shadows), sized by the launch-wide fields already in c. 0, or -1 on no
  * memory (ctx_free_block then frees what was allocated). */
 static int ctx_alloc_block(sim_ctx *c)
 {
     const size_t n = c->nthreads, shared = c->shared_size;
-    c->pc = calloc(n, sizeof *c->pc);
-    c->state = calloc(n, 1);
-    c->depth = calloc(n, 1);
-    c->rbase = calloc(n, sizeof *c->rbase);
-    c->pbase = calloc(n, sizeof *c->pbase);
-    c->lbase = calloc(n, sizeof *c->lbase);
-    c->ldyn = calloc(n, sizeof *c->ldyn);
-    c->bar_pc = calloc(n, sizeof *c->bar_pc);
-    c->frames = calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
-    c->regs = calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
-    c->params = calloc(n, c->paramcap);
-    c->local = calloc(n, c->localcap);
-    c->loop_pc = calloc(c->nwarps, sizeof *c->loop_pc);
-    c->shared = calloc(1, shared ? shared : 1);
-    c->wsync = calloc(c->nwarps, sizeof *c->wsync);
+    c->pc = ctx_calloc(n, sizeof *c->pc);
+    c->state = ctx_calloc(n, 1);
+    c->depth = ctx_calloc(n, 1);
+    c->rbase = ctx_calloc(n, sizeof *c->rbase);
+    c->pbase = ctx_calloc(n, sizeof *c->pbase);
+    c->lbase = ctx_calloc(n, sizeof *c->lbase);
+    c->ldyn = ctx_calloc(n, sizeof *c->ldyn);
+    c->bar_pc = ctx_calloc(n, sizeof *c->bar_pc);
+    c->frames = ctx_calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
+    c->regs = ctx_calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
+    c->params = ctx_calloc(n, c->paramcap);
+    c->local = ctx_calloc(n, c->localcap);
+    c->loop_pc = ctx_calloc(c->nwarps, sizeof *c->loop_pc);
+    c->shared = ctx_calloc(1, shared);
+    c->wsync = ctx_calloc(c->nwarps, sizeof *c->wsync);
     c->shadow = NULL;
     c->shadow_same = NULL;
     c->wshadow = NULL;
@@ -307,12 +322,12 @@ static int ctx_alloc_block(sim_ctx *c)
     if (c->checks & SIM_CHECK_RACE) {
         /* whole words, so that a word's four shadow bytes always exist */
         const size_t words = (shared + 3) / 4 + 1;
-        c->shadow = calloc(words * 4, sizeof *c->shadow);
-        c->shadow_same = calloc(words, 1);
+        c->shadow = ctx_calloc(words * 4, sizeof *c->shadow);
+        c->shadow_same = ctx_calloc(words, 1);
         c->wshadow = wshadow_new(words);
     }
     if (c->checks & SIM_CHECK_INIT)
-        c->shared_written = calloc(1, shared ? shared : 1);
+        c->shared_written = ctx_calloc(1, shared);
     if (!c->pc || !c->state || !c->depth || !c->rbase || !c->pbase || !c->lbase || !c->ldyn ||
         !c->bar_pc || !c->frames || !c->regs || !c->params || !c->local || !c->loop_pc ||
         !c->shared || !c->wsync ||
@@ -824,39 +839,162 @@ static int par_eligible(const sim_ctx *base, uint64_t nblocks)
     return 1;
 }
 
+/* What the workers of a parallel launch share: the launch's context, the next block to
+ * take, and the end of the run, where each worker waits for the others and then commits
+ * its own log (sim_par_commit_log) when the run stands. */
+typedef struct par_team {
+    const sim_ctx *base;
+    struct par_worker *ws;
+    unsigned nw;
+    uint64_t nblocks;
+    double deadline;             /* each worker's: half the wall-time limit, 0 none */
+    _Alignas(128) uint64_t next; /* the next block to take (atomic), on a line of its own */
+    _Alignas(128) pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned arrived; /* workers at the end of their blocks */
+    unsigned started; /* workers running, once all_started */
+    int all_started;  /* par_launch made every thread it could */
+    int stands;       /* the run stands: commit (else halted: roll back) */
+    int decided;      /* stands is set (par_decide) */
+} par_team;
+
 /* One worker thread of a parallel launch: its block context (a copy of the launch's,
  * with its own per-PC tables, which the issue loop fills in as it runs), result and
- * single-SM placement. */
+ * single-SM placement, made by the worker itself (in parallel, from its own thread's
+ * heap, in memory local to where it runs). */
 typedef struct par_worker {
     _Alignas(128) sim_ctx c; /* on cache lines of its own: each worker writes its context
                                 and result on every instruction */
     sim_result res;
     pthread_t th;
     int started;
-    uint64_t *next; /* the launch's next block to take (atomic) */
-    uint64_t nblocks;
-    uint64_t chunk; /* blocks taken at once: neighbours in memory on one thread */
+    unsigned index;
+    par_team *team;
 } par_worker;
 
-/* A worker's loop: takes chunks of blocks in linear order and runs each block to its end. Halts the
- * launch at anything the one-thread run would order with other blocks: a fault, a
- * finding, printf output, a block found stuck (spin detection counts every block's
- * writes), half the step limit reached. */
+/* Sets up worker w's context from the launch's (w->team->base): 0, or -1 on no memory. */
+static int par_setup(par_worker *w)
+{
+    const par_team *t = w->team;
+    const sim_ctx *base = t->base;
+    sim_ctx *c = &w->c;
+    const sim_device_model *dm = sim_model(base->s);
+    const int ncode = base->m->ncode;
+    *c = *base;
+    c->res = &w->res;
+    c->par_w = w->index;
+    c->slot = w->index;
+    c->sm = 0;
+    c->smid = 0;
+    c->cl_ctx = c;
+    c->fops = NULL;
+    c->rk = NULL;
+    c->place = NULL;
+    /* half the wall-time limit: a run that takes longer (a block waiting on one later in
+     * its worker's chunk, say; a launch that would take more than the limit on one
+     * thread) is halted and the launch runs on one thread with the whole limit, as it
+     * would have without workers */
+    c->deadline = t->deadline;
+    /* nothing of the block state yet: ctx_free_block frees what was made */
+    c->pc = NULL, c->state = c->depth = NULL, c->rbase = c->pbase = c->lbase = c->ldyn = NULL;
+    c->bar_pc = NULL, c->frames = NULL, c->regs = NULL, c->params = c->local = NULL;
+    c->loop_pc = NULL, c->shared = NULL, c->wsync = NULL, c->shadow = NULL;
+    c->shadow_same = NULL, c->wshadow = NULL, c->shared_written = NULL, c->async = NULL;
+    c->place = calloc(1, sizeof *c->place + sizeof c->place->sm[0]);
+    if (!c->place)
+        return -1;
+    c->place->per_sm = 1;
+    c->place->nslots = dm->max_warps_per_sm < (int)SIM_MAX_WARP_SLOTS
+                           ? (unsigned)dm->max_warps_per_sm
+                           : SIM_MAX_WARP_SLOTS;
+    c->place->sm[0].start = 1;
+    if (base->fops && (c->fops = malloc(((size_t)ncode + 1) * sizeof *c->fops)))
+        memcpy(c->fops, base->fops, ((size_t)ncode + 1) * sizeof *c->fops);
+    if (base->rk && (c->rk = malloc(((size_t)ncode + 1) * sizeof *c->rk)))
+        memcpy(c->rk, base->rk, ((size_t)ncode + 1) * sizeof *c->rk);
+    if ((base->fops && !c->fops) || (base->rk && !c->rk))
+        return -1;
+    return ctx_alloc_block(c);
+}
+
+/* The next chunk of consecutive blocks for a worker: [*b, *end), empty when none is
+ * left. Guided: a chunk is the blocks left over twice the workers (at least
+ * PAR_MIN_CHUNK), so that the chunks taken last are short and no worker ends long after
+ * the others, while the first are long (workers seldom write the same pages: page
+ * faults take one lock per 2 MiB of them). */
+#define PAR_MIN_CHUNK 4u
+static void par_take(par_team *t, uint64_t *b, uint64_t *end)
+{
+    uint64_t n = __atomic_load_n(&t->next, __ATOMIC_RELAXED), e;
+    do {
+        if (n >= t->nblocks) {
+            *b = *end = t->nblocks;
+            return;
+        }
+        const uint64_t left = t->nblocks - n, k = left / (2 * (uint64_t)t->nw);
+        e = n + (k > PAR_MIN_CHUNK ? k : PAR_MIN_CHUNK);
+        if (e > t->nblocks)
+            e = t->nblocks;
+    } while (!__atomic_compare_exchange_n(&t->next, &n, e, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    *b = n;
+    *end = e;
+}
+
+/* Under t->mu, once every worker that runs has arrived: whether the run stands (no halt,
+ * its steps far from the limit), for the workers waiting in par_arrive. */
+static void par_decide(par_team *t)
+{
+    uint64_t steps = 0;
+    for (unsigned i = 0; i < t->nw; i++)
+        if (t->ws[i].started)
+            steps += t->ws[i].c.steps;
+    t->stands = !sim_par_halted(t->base->par) && steps + SIM_PAR_MARGIN < t->base->step_limit;
+    t->decided = 1;
+    pthread_cond_broadcast(&t->cv);
+}
+
+/* The end of a worker's run: waits until every worker that runs has arrived; the last
+ * decides whether the run stands (no halt, its steps far from the limit). Returns that. */
+static int par_arrive(par_worker *w)
+{
+    par_team *t = w->team;
+    pthread_mutex_lock(&t->mu);
+    t->arrived++;
+    for (;;) {
+        if (t->decided)
+            break;
+        if (t->all_started && t->arrived == t->started) {
+            par_decide(t);
+            break;
+        }
+        pthread_cond_wait(&t->cv, &t->mu);
+    }
+    const int stands = t->stands;
+    pthread_mutex_unlock(&t->mu);
+    return stands;
+}
+
+/* A worker's loop: sets up its context, takes chunks of blocks in linear order and runs
+ * each block to its end. Halts the launch at anything the one-thread run would order
+ * with other blocks: a fault, a finding, printf output, a block found stuck (spin
+ * detection counts every block's writes), half the step limit reached. Then, when the
+ * run stands, commits what its blocks wrote (initcheck bits) beside the others. */
 static void *par_run(void *arg)
 {
     par_worker *w = arg;
+    par_team *t = w->team;
     sim_ctx *c = &w->c;
-    sim_par *p = c->par;
+    sim_par *p = t->base->par;
+    if (par_setup(w) != 0)
+        sim_par_halt(p);
     /* half the limit: a launch that nears it (an endless loop) runs again on one thread,
      * which finds where it stops; what the workers ran by then is lost, so not more */
     const uint64_t lim = c->step_limit / 2;
     uint64_t b = 0, chunk_end = 0;
     while (!sim_par_halted(p)) {
-        if (b == chunk_end) { /* the next chunk of consecutive blocks */
-            b = __atomic_fetch_add(w->next, w->chunk, __ATOMIC_RELAXED);
-            chunk_end = b + w->chunk < w->nblocks ? b + w->chunk : w->nblocks;
-        }
-        if (b >= w->nblocks)
+        if (b == chunk_end)
+            par_take(t, &b, &chunk_end);
+        if (b >= chunk_end)
             break;
         block_start(c, b++);
         int r;
@@ -871,6 +1009,8 @@ static void *par_run(void *arg)
         }
         block_end(c);
     }
+    if (par_arrive(w))
+        sim_par_commit_log(p, w->index);
     return NULL;
 }
 
@@ -894,69 +1034,53 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
     const unsigned nw = s->cfg.threads < nblocks ? s->cfg.threads : (unsigned)nblocks;
     sim_par *p = sim_par_new(s, nw, (base->checks & SIM_CHECK_INIT) != 0);
     par_worker *ws = p ? aligned_alloc(_Alignof(par_worker), nw * sizeof *ws) : NULL;
-    if (ws)
-        memset(ws, 0, nw * sizeof *ws);
-    if (!ws) {
+    par_team *t = ws ? aligned_alloc(_Alignof(par_team), sizeof *t) : NULL;
+    if (!t) {
+        free(ws);
         sim_par_free(p);
         return 0;
     }
-    const sim_device_model *dm = sim_model(s);
-    const int ncode = base->m->ncode;
-    uint64_t next = 0;
-    int ok = 1;
-    for (unsigned i = 0; i < nw && ok; i++) {
-        par_worker *w = &ws[i];
-        sim_ctx *c = &w->c;
-        *c = *base;
-        c->res = &w->res;
-        c->par = p;
-        c->par_w = i;
-        c->slot = i;
-        c->sm = 0;
-        c->smid = 0;
-        c->cl_ctx = c;
-        c->fops = NULL;
-        c->rk = NULL;
-        /* half the wall-time limit: a run that takes longer (a block waiting on one
-         * later in its worker's chunk, say; a launch that would take more than the limit
-         * on one thread) is halted and the launch runs on one thread with the whole
-         * limit, as it would have without workers */
-        if (base->deadline > 0)
-            c->deadline = sim_now() + s->cfg.time_limit_s / 2;
-        c->place = calloc(1, sizeof *c->place + sizeof c->place->sm[0]);
-        if (c->place) {
-            c->place->per_sm = 1;
-            c->place->nslots = dm->max_warps_per_sm < (int)SIM_MAX_WARP_SLOTS
-                                   ? (unsigned)dm->max_warps_per_sm
-                                   : SIM_MAX_WARP_SLOTS;
-            c->place->sm[0].start = 1;
-        }
-        if (base->fops && (c->fops = malloc(((size_t)ncode + 1) * sizeof *c->fops)))
-            memcpy(c->fops, base->fops, ((size_t)ncode + 1) * sizeof *c->fops);
-        if (base->rk && (c->rk = malloc(((size_t)ncode + 1) * sizeof *c->rk)))
-            memcpy(c->rk, base->rk, ((size_t)ncode + 1) * sizeof *c->rk);
-        w->next = &next;
-        w->nblocks = nblocks;
-        /* chunks of consecutive blocks, 16 per worker (the slowest chunk ends the run),
-         * so that workers seldom write the same pages (page faults take one lock per
-         * 2 MiB of them) */
-        w->chunk = nblocks / (16 * (uint64_t)nw) ? nblocks / (16 * (uint64_t)nw) : 1;
-        ok =
-            c->place && (!base->fops || c->fops) && (!base->rk || c->rk) && ctx_alloc_block(c) == 0;
+    memset(ws, 0, nw * sizeof *ws);
+    memset(t, 0, sizeof *t);
+    base->par = p;
+    t->base = base;
+    t->ws = ws;
+    t->nw = nw;
+    t->nblocks = nblocks;
+    t->deadline = base->deadline > 0 ? sim_now() + s->cfg.time_limit_s / 2 : 0;
+    int ok = pthread_mutex_init(&t->mu, NULL) == 0;
+    if (ok && pthread_cond_init(&t->cv, NULL) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        ok = 0;
     }
-    for (unsigned i = 0; i < nw && ok; i++)
-        ws[i].started = ok = pthread_create(&ws[i].th, NULL, par_run, &ws[i]) == 0;
-    if (!ok)
-        sim_par_halt(p);
-    uint64_t steps = 0;
+    if (!ok) {
+        base->par = NULL;
+        free(t);
+        free(ws);
+        sim_par_free(p);
+        return 0;
+    }
+    unsigned started = 0;
     for (unsigned i = 0; i < nw; i++) {
+        ws[i].index = i;
+        ws[i].team = t;
+        if (!(ws[i].started = pthread_create(&ws[i].th, NULL, par_run, &ws[i]) == 0))
+            break;
+        started++;
+    }
+    if (started < nw)
+        sim_par_halt(p);
+    pthread_mutex_lock(&t->mu);
+    t->started = started;
+    t->all_started = 1;
+    if (!t->decided && t->arrived == started) /* every worker already waits (or none ran) */
+        par_decide(t);
+    pthread_mutex_unlock(&t->mu);
+    for (unsigned i = 0; i < nw; i++)
         if (ws[i].started)
             pthread_join(ws[i].th, NULL);
-        steps += ws[i].c.steps;
-    }
-    ok = ok && !sim_par_halted(p) && steps + SIM_PAR_MARGIN < base->step_limit;
+    ok = t->decided && t->stands;
     if (ok) {
-        sim_par_commit(p);
         base->res->threads = nw;
         for (unsigned i = 0; i < nw; i++) {
             base->res->stats.warp_instructions += ws[i].res.stats.warp_instructions;
@@ -981,6 +1105,10 @@ static int par_launch(sim_ctx *base, uint64_t nblocks)
     }
     for (unsigned i = 0; i < nw; i++)
         par_worker_free(&ws[i]);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    base->par = NULL;
+    free(t);
     free(ws);
     sim_par_free(p);
     return ok;

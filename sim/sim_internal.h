@@ -354,8 +354,12 @@ uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint6
 /* Halts the parallel run (every worker stops at its next turn); whether it is halted. */
 void sim_par_halt(sim_par *p);
 int sim_par_halted(const sim_par *p);
-/* After a run without a halt: sets the initcheck bits of the bytes the blocks wrote. */
-void sim_par_commit(sim_par *p);
+/* After a run without a halt: sets the initcheck bits of the bytes worker w's blocks
+ * wrote. Runs beside the other workers' commits: a line written whole is one block's, so
+ * its 16 bitmap bytes are this worker's alone (runs of such lines set with one memset); a
+ * word's 4 bits share a bitmap byte with the word beside it, which another worker may
+ * have written, so they are set with an atomic or. */
+void sim_par_commit_log(sim_par *p, unsigned w);
 /* After a halted run: puts back every word the blocks wrote, as it was before. */
 void sim_par_rollback(sim_par *p);
 

@@ -16,6 +16,12 @@
 #include "sim/exec_cluster.h"
 #include "sim/sim_mem.h"
 
+/* memset through a pointer the compiler cannot see through: malloc followed by a
+ * memset of zeros is otherwise folded into calloc (GCC -O2), which maps no page, and the
+ * launch then pays each page's first touch (two faults on worker threads: sim_par.c reads
+ * a line before its first write, mapping the zero page, then writes it). */
+static void *(*volatile eager_memset)(void *, int, size_t) = memset;
+
 /* Allocates `bytes` at an `align`-aligned address: zeros and every byte unwritten
  * (fill NULL, init 0), zeros and every byte written (fill NULL, init 1), or what
  * fill(ctx, data, bytes) writes (it must write every byte) and every byte written. Each
@@ -56,12 +62,12 @@ static sim_status alloc_global(sim_t *s, size_t bytes, const char *label, uint64
     if (fill)
         fill(ctx, data, bytes);
     else if (!lazy_data)
-        memset(data, 0, bytes ? bytes : 1);
+        eager_memset(data, 0, bytes ? bytes : 1);
     if (init) { /* bits [0, bytes) set, the rest of the last byte clear */
         memset(written, 0xff, bytes / 8);
         written[bytes / 8] = (unsigned char)((1u << (bytes & 7)) - 1);
     } else if (!lazy_bits) {
-        memset(written, 0, nbits);
+        eager_memset(written, 0, nbits);
     }
     sim_alloc *a = &s->allocs[s->nallocs++];
     memset(a, 0, sizeof *a);

@@ -439,13 +439,10 @@ uint32_t sim_par_claim_lanes(sim_ctx *c, sim_alloc *al, uint32_t em, const uint6
     return shared;
 }
 
-/* Sets the initcheck bits of the bytes worker w's blocks wrote. Runs beside the other
- * workers' commits: a line written whole is one block's, so its 16 bitmap bytes are this
- * worker's alone (runs of such lines set with one memset); a word's 4 bits share a
- * bitmap byte with the word beside it, which another worker may have written, so they
- * are set with an atomic or. */
-static void commit_log(sim_par *p, unsigned w)
+void sim_par_commit_log(sim_par *p, unsigned w)
 {
+    if (!p->init)
+        return;
     for (size_t i = 0; i < p->logs[w].n; i++) {
         const struct par_range *r = &p->logs[w].r[i];
         sim_alloc *const al = &p->s->allocs[r->ai];
@@ -469,42 +466,6 @@ static void commit_log(sim_par *p, unsigned w)
                                   __ATOMIC_RELAXED);
             k++;
         }
-    }
-}
-
-struct commit_arg {
-    sim_par *p;
-    unsigned w;
-};
-
-static void *commit_run(void *arg)
-{
-    const struct commit_arg *a = arg;
-    commit_log(a->p, a->w);
-    return NULL;
-}
-
-void sim_par_commit(sim_par *p)
-{
-    if (!p->init)
-        return;
-    /* the workers' logs at once, one thread each (where a thread cannot be made, here):
-     * the launch's whole output is committed, a serial tail of the run otherwise */
-    enum { MAX_COMMIT = 256 };
-    pthread_t th[MAX_COMMIT];
-    struct commit_arg args[MAX_COMMIT];
-    int started[MAX_COMMIT] = {0};
-    const unsigned n = p->nworkers < MAX_COMMIT ? p->nworkers : MAX_COMMIT;
-    for (unsigned w = 1; w < n; w++) {
-        args[w] = (struct commit_arg){p, w};
-        started[w] = pthread_create(&th[w], NULL, commit_run, &args[w]) == 0;
-    }
-    commit_log(p, 0);
-    for (unsigned w = 1; w < p->nworkers; w++) {
-        if (w < n && started[w])
-            pthread_join(th[w], NULL);
-        else
-            commit_log(p, w);
     }
 }
 

@@ -2,14 +2,18 @@
  * launch whose blocks are independent runs on the workers with the buffers and
  * statistics of one thread; one whose blocks communicate (atomics on one word), report
  * findings (races, reads of unwritten memory), fault or print runs again on one thread
- * with everything of the one-thread run, memory first put back as it was. Kernels:
- * tests/kernels/sim and tests/kernels/check through their PTX fixtures. */
+ * with everything of the one-thread run, memory first put back as it was; every block
+ * runs once whatever chunks the workers take, and the workers commit what they wrote; a
+ * launch pays no first touch of the pages sim_malloc made. Kernels: tests/kernels/sim and
+ * tests/kernels/check through their PTX fixtures. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/fixture.h"
 
@@ -127,6 +131,103 @@ START_TEST(test_independent_blocks_run_on_the_workers_with_one_threads_results)
 }
 END_TEST
 
+START_TEST(test_every_block_runs_once_whatever_the_chunks_and_the_workers_commit_their_writes)
+{
+    /* the workers take chunks of shrinking size (sim.c par_take) and each commits its own
+     * initcheck bits once all have ended (par_arrive): over 782 blocks on 3 workers every
+     * element is written once, right; over 2 blocks on 8 threads (2 workers, which end
+     * before or after the launching thread has made them all) every launch runs on both
+     * and a second launch reads what the first wrote without a finding */
+    static const struct {
+        int n;
+        unsigned threads, reps;
+    } cases[] = {{200000, 3, 1}, {300, 8, 40}};
+    for (unsigned k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const int N = cases[k].n;
+        float *a = malloc((size_t)N * sizeof *a), *bb = malloc((size_t)N * sizeof *bb),
+              *c = malloc((size_t)N * sizeof *c);
+        ck_assert(a && bb && c);
+        for (int i = 0; i < N; i++)
+            a[i] = (float)(i % 1000), bb[i] = 3.0f * (float)(i % 7);
+        ptx_module_t *m = fixture_load("vec_add", _i);
+        for (unsigned rep = 0; rep < cases[k].reps; rep++) {
+            sim_config cfg = {.threads = cases[k].threads};
+            sim_t *s = sim_new(&cfg);
+            const size_t bytes = (size_t)N * sizeof *a;
+            uint64_t da = fixture_upload(s, a, bytes, "a"), db = fixture_upload(s, bb, bytes, "b"),
+                     dc = fixture_upload(s, NULL, bytes, "c");
+            int n = N;
+            void *params[] = {&da, &db, &dc, &n};
+            const unsigned nb = (unsigned)(N + 255) / 256;
+            unsigned g[3] = {nb, 1, 1}, b[3] = {256, 1, 1};
+            sim_result r, r2;
+            ck_assert_int_eq(sim_launch(s, m, "vec_add", g, b, 0, params, &r), SIM_OK);
+            ck_assert_int_eq(r.nfindings, 0);
+            ck_assert_uint_eq(r.threads, cases[k].threads < nb ? cases[k].threads : nb);
+            ck_assert_int_eq(sim_memcpy_dtoh(s, c, dc, bytes), SIM_OK);
+            for (int i = 0; i < N; i++)
+                ck_assert_msg(c[i] == a[i] + bb[i], "element %d: %g", i, (double)c[i]);
+            void *params2[] = {&dc, &db, &da, &n}; /* reads c: its initcheck bits */
+            ck_assert_int_eq(sim_launch(s, m, "vec_add", g, b, 0, params2, &r2), SIM_OK);
+            ck_assert_int_eq(r2.nfindings, 0);
+            sim_result_free(&r);
+            sim_result_free(&r2);
+            sim_free(s);
+        }
+        ptx_module_free(m);
+        free(a);
+        free(bb);
+        free(c);
+    }
+}
+END_TEST
+
+START_TEST(test_a_launch_pays_no_first_touch_of_the_pages_sim_malloc_made)
+{
+    /* sim_malloc maps an allocation's pages (up to 256 MiB, as cudaMalloc commits device
+     * memory): a launch writing an 8 MiB output that was never copied in takes fewer page
+     * faults than half its pages, on one thread and on two. (GCC folded the malloc and
+     * memset of zeros into calloc, which maps nothing: every page then faulted in the
+     * launch, twice on the workers, whose claim reads a line before its first write.) */
+    enum { N = 1 << 21 };
+    float *a = malloc(N * sizeof *a), *bb = malloc(N * sizeof *bb);
+    ck_assert(a && bb);
+    for (int i = 0; i < N; i++)
+        a[i] = (float)(i % 100), bb[i] = 1.0f;
+    const long pages = (long)(N * sizeof *a) / sysconf(_SC_PAGESIZE);
+#ifdef GL_SANITIZER_BUILD
+    const int count_faults = 0; /* a sanitizer's shadow memory faults in too */
+#else
+    const int count_faults = 1;
+#endif
+    ptx_module_t *m = fixture_load("vec_add", _i);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        sim_config cfg = {.threads = threads};
+        sim_t *s = sim_new(&cfg);
+        uint64_t da = fixture_upload(s, a, N * sizeof *a, "a"),
+                 db = fixture_upload(s, bb, N * sizeof *bb, "b"),
+                 dc = fixture_upload(s, NULL, N * sizeof *a, "c");
+        int n = N;
+        void *params[] = {&da, &db, &dc, &n};
+        unsigned g[3] = {N / 256, 1, 1}, b[3] = {256, 1, 1};
+        sim_result r;
+        struct rusage u0, u1;
+        getrusage(RUSAGE_SELF, &u0);
+        ck_assert_int_eq(sim_launch(s, m, "vec_add", g, b, 0, params, &r), SIM_OK);
+        getrusage(RUSAGE_SELF, &u1);
+        ck_assert_uint_eq(r.threads, threads);
+        ck_assert_msg(!count_faults || u1.ru_minflt - u0.ru_minflt < pages / 2,
+                      "%u thread(s): %ld page faults in the launch, %ld pages written", threads,
+                      u1.ru_minflt - u0.ru_minflt, pages);
+        sim_result_free(&r);
+        sim_free(s);
+    }
+    ptx_module_free(m);
+    free(a);
+    free(bb);
+}
+END_TEST
+
 START_TEST(test_blocks_adding_into_one_word_run_again_on_one_thread_from_the_same_memory)
 {
     /* reduce_sum: every block's thread 0 adds its block's sum into *out (atomicAdd): a
@@ -225,6 +326,10 @@ int main(void)
     const int nc = (int)(sizeof fixture_compilers / sizeof *fixture_compilers);
     tcase_add_loop_test(tc, test_independent_blocks_run_on_the_workers_with_one_threads_results, 0,
                         nc);
+    tcase_add_loop_test(
+        tc, test_every_block_runs_once_whatever_the_chunks_and_the_workers_commit_their_writes, 0,
+        nc);
+    tcase_add_loop_test(tc, test_a_launch_pays_no_first_touch_of_the_pages_sim_malloc_made, 0, nc);
     tcase_add_loop_test(
         tc, test_blocks_adding_into_one_word_run_again_on_one_thread_from_the_same_memory, 0, nc);
     tcase_add_loop_test(tc, test_findings_and_faults_are_the_one_thread_runs, 0, nc);
