@@ -371,24 +371,26 @@ unsigned short sfu_ex2_bf16(unsigned short a)
     return (unsigned short)(mufu_ex2((uint32_t)a << 16) >> 16);
 }
 
-unsigned short sfu_tanh_f16(unsigned short a)
+/* tanh of a half (bf: a bf16) from its table, odd; with the table damaged, the f32
+ * tanh truncated (said once on stderr). */
+static unsigned short tanh_half(unsigned short a, int bf)
 {
-    if ((a & 0x7fff) > 0x7c00)
+    if ((a & 0x7fff) > (bf ? 0x7f80 : 0x7c00))
         return HALF_NAN;
-    sfu_half_table *t = &half_tables[SFU_TANH_F16];
-    pthread_once(&t->once, inflate_tanh_f16);
+    sfu_half_table *t = &half_tables[bf ? SFU_TANH_BF16 : SFU_TANH_F16];
+    pthread_once(&t->once, bf ? inflate_tanh_bf16 : inflate_tanh_f16);
     if (t->res)
         return (unsigned short)((a & 0x8000) | t->res[a & 0x7fff]);
-    return f16_truncated(tanhf(f16_value(a))); /* damaged (said once on stderr) */
+    return bf ? (unsigned short)(bits_of(tanhf(float_of((uint32_t)a << 16))) >> 16)
+              : f16_truncated(tanhf(f16_value(a)));
+}
+
+unsigned short sfu_tanh_f16(unsigned short a)
+{
+    return tanh_half(a, 0);
 }
 
 unsigned short sfu_tanh_bf16(unsigned short a)
 {
-    if ((a & 0x7fff) > 0x7f80)
-        return HALF_NAN;
-    sfu_half_table *t = &half_tables[SFU_TANH_BF16];
-    pthread_once(&t->once, inflate_tanh_bf16);
-    if (t->res)
-        return (unsigned short)((a & 0x8000) | t->res[a & 0x7fff]);
-    return (unsigned short)(bits_of(tanhf(float_of((uint32_t)a << 16))) >> 16); /* damaged */
+    return tanh_half(a, 1);
 }
