@@ -172,6 +172,56 @@ START_TEST(test_brx_past_its_list_and_stack_overflow_are_faults)
 }
 END_TEST
 
+/* cuda_fp16.hpp's inline assembly, as nvcc and NVRTC copy it into the PTX (CUDA 13,
+ * hexp2): ".reg.b32 f, ULP;" with no space after .reg, registers named f, r and ULP, and
+ * a hexadecimal literal with a U suffix. The simulator refused every half math function
+ * ("unsupported directive '.reg.b32'"). hexp2 is ex2.approx.ftz.f32 of the input, plus
+ * the result times 2^-24 (fma), rounded to f16: 1.0 gives 0x4000 (2), 0.5 0x3da8
+ * (sqrt 2 = 1.41421: 1 + 424/1024), -1.0 0x3800 (0.5). */
+START_TEST(test_dotted_directives_of_cuda_fp16_inline_asm)
+{
+    static const char text[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 p)\n{\n"
+                               "  .reg .b16 %rs<3>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<4>;\n"
+                               "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n"
+                               "  mul.wide.u32 %rd2, %r1, 2;\n  add.s64 %rd3, %rd1, %rd2;\n"
+                               "  ld.global.u16 %rs2, [%rd3];\n"
+                               "  {.reg.b32         f, ULP;         \n"
+                               " .reg.b16         r;              \n"
+                               "  mov.b16         r,%rs2;           \n"
+                               "  cvt.f32.f16     f,r;            \n"
+                               "  ex2.approx.ftz.f32      f,f;    \n"
+                               "  mov.b32         ULP, 0x33800000U;\n"
+                               "  fma.rn.f32      f,f,ULP,f;      \n"
+                               "  cvt.rn.f16.f32      r,f;        \n"
+                               "  mov.b16         %rs1,r;           \n"
+                               "}\n"
+                               "  st.global.u16 [%rd3], %rs1;\n  ret;\n}\n";
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    ck_assert_msg(ptx_parse(text, strlen(text), "h.ptx", &m, &diag) == SIM_OK, "%s",
+                  diag ? diag : "");
+    free(diag);
+    sim_t *s = sim_new(NULL);
+    uint16_t h[3] = {0x3c00, 0x3800, 0xbc00};
+    uint64_t d = 0;
+    ck_assert_int_eq(sim_malloc(s, sizeof h, "h", &d), SIM_OK);
+    sim_memcpy_htod(s, d, h, sizeof h);
+    void *params[] = {&d};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {3, 1, 1};
+    sim_result r;
+    ck_assert_msg(sim_launch(s, m, "k", grid, block, 0, params, &r) == SIM_OK, "%s",
+                  r.fault.message);
+    sim_result_free(&r);
+    sim_memcpy_dtoh(s, h, d, sizeof h);
+    ck_assert_uint_eq(h[0], 0x4000);
+    ck_assert_uint_eq(h[1], 0x3da8);
+    ck_assert_uint_eq(h[2], 0x3800);
+    sim_free(s);
+    ptx_module_free(m);
+}
+END_TEST
+
 START_TEST(test_unsupported_instruction_is_named_with_its_line)
 {
     ptx_module_t *m = NULL;
@@ -636,6 +686,7 @@ static Suite *ptx_suite(void)
     tcase_add_test(tc, test_parse_errors_name_line_and_column_and_report_all);
     tcase_add_loop_test(tc, test_special_registers_are_read_by_mov_and_cvt_only, 0,
                         (int)(sizeof sreg_uses / sizeof *sreg_uses));
+    tcase_add_test(tc, test_dotted_directives_of_cuda_fp16_inline_asm);
     tcase_add_test(tc, test_unsupported_instruction_is_named_with_its_line);
     tcase_add_test(tc, test_brx_idx_lists_are_checked);
     tcase_add_test(tc, test_brx_past_its_list_and_stack_overflow_are_faults);

@@ -151,8 +151,11 @@ int ptx_lex_next(ptx_lexer *lx, ptx_tok *t)
     } else if (is_ident_start(c)) {
         lx->cur++;
         /* `::` joins the parts of a qualifier inside a mnemonic (ld.global.L1::no_allocate,
-         * ld.shared::cta, PTX ISA §9.7.9.8): part of the identifier when a letter follows */
-        while (lx->cur < lx->end &&
+         * ld.shared::cta, PTX ISA §9.7.9.8): part of the identifier when a letter follows.
+         * A word that begins with a dot (a directive, state space or type) ends at the next
+         * dot: ".reg.b32 f;" is ".reg .b32 f;", as ptxas reads it and as cuda_fp16.hpp's
+         * inline assembly (hexp2, hsin, ...) writes it. */
+        while (lx->cur < lx->end && !(c == '.' && *lx->cur == '.') &&
                (is_ident_char((unsigned char)*lx->cur) ||
                 (*lx->cur == ':' && lx->cur + 2 < lx->end && lx->cur[1] == ':' &&
                  isalnum((unsigned char)lx->cur[2]) && lx->cur[-1] != ':')))
