@@ -78,7 +78,10 @@ int gl_program_sanitized(void)
 }
 
 /* Runs argv (stderr into errpath when not NULL, else passed through); its exit status,
- * or -1 when it could not start. */
+ * -1 when a signal ended it, RUN_TOOL_NOT_STARTED when no process could be made for it
+ * (errno says why: EAGAIN past the sandbox's RLIMIT_NPROC). A program that cannot be
+ * executed exits 127, its errpath saying why. */
+#define RUN_TOOL_NOT_STARTED (-2)
 static int run_tool(char *const argv[], const char *errpath, int verbose)
 {
     if (verbose) {
@@ -90,7 +93,7 @@ static int run_tool(char *const argv[], const char *errpath, int verbose)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
-        return -1;
+        return RUN_TOOL_NOT_STARTED;
     if (pid == 0) {
         if (errpath) {
             int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -100,6 +103,7 @@ static int run_tool(char *const argv[], const char *errpath, int verbose)
             }
         }
         execv(argv[0], argv);
+        dprintf(2, "gpulearn: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     int st;
@@ -160,15 +164,19 @@ static int named_functions(const char *log, const char *pat, char *buf, size_t n
     return count;
 }
 
-/* Runs one compile (argv) with its messages passed on to stderr; 0, or -1 with err
- * saying that src does not compile, naming the CUDA functions and types clang did not
- * find declared (which gpulearn's runtime does not provide). */
-static int compile(const char **argv, const char *dir, const char *src, const char *side,
-                   int verbose, gl_error *err)
+/* Runs one compile (argv) with its messages passed on to stderr: GL_OK, GL_ERR_COMPILE
+ * with err saying that src does not compile, naming the CUDA functions and types clang
+ * did not find declared (which gpulearn's runtime does not provide), or GL_ERR_TOOL when
+ * the compiler could not be started. */
+static gl_status compile(const char **argv, const char *dir, const char *src, const char *side,
+                         int verbose, gl_error *err)
 {
     char log[PATH_MAX];
     snprintf(log, sizeof log, "%s/compile.log", dir);
     const int rc = run_tool((char *const *)argv, log, verbose);
+    if (rc == RUN_TOOL_NOT_STARTED)
+        return gl_fail(err, GL_ERR_TOOL, "cannot start %s to compile %s: %s", argv[0], src,
+                       strerror(errno));
     char *text = gl_read_file(log, NULL, NULL);
     if (text)
         fputs(text, stderr);
@@ -185,7 +193,7 @@ static int compile(const char **argv, const char *dir, const char *src, const ch
     else if (rc != 0)
         gl_fail(err, GL_ERR_COMPILE, "%s does not compile (%s)", src, side);
     free(text);
-    return rc == 0 ? 0 : -1;
+    return rc == 0 ? GL_OK : GL_ERR_COMPILE;
 }
 
 /* Links objs with gpulearn's runtime library lib (NULL: none) into dir/prog (exe); a
@@ -226,8 +234,12 @@ static gl_status link_program(const char *driver, const char *extra, char **objs
     argv[n] = NULL;
     char log[PATH_MAX];
     snprintf(log, sizeof log, "%s/link.log", dir);
-    if (run_tool((char *const *)argv, log, verbose) == 0)
+    const int rc = run_tool((char *const *)argv, log, verbose);
+    if (rc == 0)
         return GL_OK;
+    if (rc == RUN_TOOL_NOT_STARTED)
+        return gl_fail(err, GL_ERR_TOOL, "cannot start %s to link the program: %s", driver,
+                       strerror(errno));
     char *text = gl_read_file(log, NULL, NULL);
     char names[1024];
     gl_status st;
@@ -327,10 +339,8 @@ static gl_status build_nvcc(const gl_program_opts *o, const char *nvcc, int sm, 
         const char *rest[] = {"-O2", "-Xcompiler", "-g1", "-c", "-o", obj, o->sources[i], NULL};
         for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
             argv[n++] = rest[k];
-        if (compile(argv, dir, o->sources[i], "nvcc", o->verbose, err) != 0) {
-            st = GL_ERR_COMPILE;
+        if ((st = compile(argv, dir, o->sources[i], "nvcc", o->verbose, err)) != GL_OK)
             break;
-        }
         objs[nobj++] = strdup(obj);
         if (!o->native && has_suffix(o->sources[i], ".cu")) {
             const char *base = strrchr(o->sources[i], '/');
@@ -473,10 +483,8 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
                                  NULL};
             for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
                 argv[n++] = dev[k];
-            if (compile(argv, dir, src, "clang, device code", o->verbose, err) != 0) {
-                st = GL_ERR_COMPILE;
+            if ((st = compile(argv, dir, src, "clang, device code", o->verbose, err)) != GL_OK)
                 break;
-            }
             if (write_gpubin(ptx, gpubin, err) != 0) {
                 st = err ? err->status : GL_ERR_TOOL;
                 break;
@@ -510,10 +518,8 @@ static gl_status build(const gl_program_opts *o, const char *dir, char *exe, siz
             for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
                 argv[n++] = host[k];
         }
-        if (compile(argv, dir, src, "clang, host code", o->verbose, err) != 0) {
-            st = GL_ERR_COMPILE;
+        if ((st = compile(argv, dir, src, "clang, host code", o->verbose, err)) != GL_OK)
             break;
-        }
         objs[nobj++] = strdup(obj);
     }
     if (st == GL_OK)

@@ -115,8 +115,11 @@ static gl_status deny_syscalls(int program, gl_error *err)
     return rc == 0 ? GL_OK : gl_fail(err, GL_ERR_TOOL, "seccomp filter: %s", strerror(-rc));
 }
 
-/* How many processes the real user id owns now (from /proc), or -1. */
-static long processes_of_user(void)
+/* How many tasks (threads: what RLIMIT_NPROC counts, each thread of a process one) the
+ * real user id runs now, from the "Uid:" and "Threads:" lines of /proc/<pid>/status (not
+ * the owner of /proc/<pid>, which is root for a process that gave up root, as every
+ * sandboxed child run by root has), or -1. */
+static long tasks_of_user(void)
 {
     DIR *d = opendir("/proc");
     if (!d)
@@ -127,14 +130,34 @@ static long processes_of_user(void)
     while ((e = readdir(d))) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
-        char path[300];
-        struct stat st;
-        snprintf(path, sizeof path, "/proc/%s", e->d_name);
-        if (stat(path, &st) == 0 && st.st_uid == uid)
-            n++;
+        char path[300], line[256];
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) /* ended meanwhile */
+            continue;
+        long real = -1, threads = 1;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "Uid:", 4) == 0)
+                real = atol(line + 4);
+            else if (strncmp(line, "Threads:", 8) == 0 && atol(line + 8) > 0)
+                threads = atol(line + 8);
+        }
+        fclose(f);
+        if (real == (long)uid)
+            n += threads;
     }
     closedir(d);
     return n;
+}
+
+/* The tasks a sandboxed process may start beyond those its user runs already:
+ * GL_SANDBOX_PROCESSES for each online processor, since as many sandboxed children as
+ * processors (a grading's --jobs) run at once as one user, each counted against every
+ * other's limit. */
+static long task_headroom(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return GL_SANDBOX_PROCESSES * (cpus > 0 ? cpus : 1);
 }
 
 void gl_sandbox_nobody(uid_t *uid, gid_t *gid)
@@ -201,11 +224,10 @@ static gl_status restrict_self(const char *const *read, int nread, const char *c
             close(ruleset);
             return gl_fail(err, GL_ERR_TOOL, "landlock rule for %s: %s", write[i], strerror(e));
         }
-    /* a bounded number of new processes: RLIMIT_NPROC counts the user's processes */
-    const long now = processes_of_user();
+    /* a bounded number of new processes: RLIMIT_NPROC counts the user's tasks */
+    const long now = tasks_of_user();
     if (now >= 0) {
-        const struct rlimit np = {(rlim_t)now + GL_SANDBOX_PROCESSES,
-                                  (rlim_t)now + GL_SANDBOX_PROCESSES};
+        const struct rlimit np = {(rlim_t)(now + task_headroom()), (rlim_t)(now + task_headroom())};
         setrlimit(RLIMIT_NPROC, &np);
     }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||

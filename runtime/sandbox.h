@@ -8,7 +8,7 @@
  *
  * A seccomp filter (libseccomp) then denies every socket (no network) and the system
  * calls that reach other processes or the kernel's administration; RLIMIT_NPROC bounds
- * the processes it may start; run as root, the caller first becomes user nobody
+ * the tasks (processes and threads) it may start; run as root, the caller first becomes user nobody
  * (gl_sandbox_drop_root).
  *
  * Why Landlock and not a namespace sandbox (bubblewrap): it needs no setuid helper and no
@@ -29,8 +29,10 @@
  * kernel, or Landlock not enabled in its LSM list). */
 int gl_sandbox_available(void);
 
-/* How many processes a sandboxed process may start beyond those its user runs already
- * (RLIMIT_NPROC; nvcc starts about 6). */
+/* How many tasks (processes and threads) a sandboxed process may start, per online
+ * processor, beyond those its user runs already (RLIMIT_NPROC, which counts every thread
+ * of the user's: nvcc starts about 6 processes, a program's simulator a thread per
+ * processor; as many sandboxed children as processors may run at once as one user). */
 #define GL_SANDBOX_PROCESSES 64
 
 /* The user id (and group id) a root process becomes when /etc/passwd has no "nobody". */

@@ -5,6 +5,7 @@
  * from the repository root. */
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "runtime/backend.h"
+#include "runtime/child.h"
 #include "runtime/gl.h"
 #include "runtime/sandbox.h"
 #include "runtime/workspace.h"
@@ -322,6 +324,91 @@ START_TEST(test_a_sandboxed_run_is_confined_and_within_its_memory_budget)
 }
 END_TEST
 
+/* A thread that waits until its pipe closes (a task the sandbox's user runs). */
+static void *wait_for_eof(void *arg)
+{
+    char c;
+    while (read(*(int *)arg, &c, 1) > 0)
+        ;
+    return NULL;
+}
+
+/* The sandboxed child's body: starts 8 processes one after the other and sends how
+ * many it could start. */
+static void fork_eight(int fd, void *arg)
+{
+    (void)arg;
+    uint32_t started = 0;
+    for (int i = 0; i < 8; i++) {
+        const pid_t pid = fork();
+        if (pid == 0)
+            _exit(0);
+        if (pid > 0) {
+            started++;
+            waitpid(pid, NULL, 0);
+        }
+    }
+    _exit(gl_child_send(fd, 1, started, NULL, 0) == 0 ? 0 : 1);
+}
+
+/* The sandbox bounds the tasks a child may start beyond those its user runs already,
+ * and RLIMIT_NPROC counts threads: with 200 threads of that user alive (another
+ * grading's simulator, another test), a sandboxed build still starts its compiler's
+ * processes. (CI's grading with nvcc failed when only processes were counted: nvcc's
+ * first fork got EAGAIN, and the reference "did not compile".) As root the sandbox is
+ * user nobody, so the threads are nobody's. */
+START_TEST(test_a_sandboxed_child_starts_processes_beside_many_threads_of_its_user)
+{
+    if (!gl_sandbox_available()) {
+        fprintf(stderr, "SKIP: no Landlock in this kernel: the sandboxed child did not run\n");
+        return;
+    }
+    int ready[2], hold[2];
+    ck_assert_int_eq(pipe(ready), 0);
+    ck_assert_int_eq(pipe(hold), 0);
+    const pid_t helper = fork();
+    ck_assert_int_ge(helper, 0);
+    if (helper == 0) { /* 200 threads of the sandbox's user, alive until hold closes */
+        close(ready[0]);
+        close(hold[1]);
+        gl_error e = {0};
+        if (gl_sandbox_drop_root(&e) != GL_OK)
+            _exit(1);
+        pthread_t t[200];
+        for (int i = 0; i < 200; i++)
+            if (pthread_create(&t[i], NULL, wait_for_eof, &hold[0]) != 0)
+                _exit(2);
+        if (write(ready[1], "r", 1) != 1)
+            _exit(3);
+        for (int i = 0; i < 200; i++)
+            pthread_join(t[i], NULL);
+        _exit(0);
+    }
+    close(ready[1]);
+    close(hold[0]);
+    char c;
+    ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    char dir[64];
+    fresh_dir(dir, sizeof dir);
+    const gl_sandbox_opts so = {.dir = dir};
+    gl_child ch;
+    ck_assert_int_eq(gl_sandbox_spawn(&ch, &so, fork_eight, NULL), 0);
+    gl_child_msg in = {0};
+    ck_assert_int_eq(gl_child_recv(ch.fd, &in, 64, gl_child_now() + 60), GL_MSG_OK);
+    gl_child_exit ex = {0};
+    gl_child_stop(&ch, GL_CHILD_FOREVER, &ex);
+    close(hold[1]);
+    close(ready[0]);
+    int st;
+    ck_assert_int_eq(waitpid(helper, &st, 0), helper);
+    ck_assert_int_eq(in.h.type, 1);
+    ck_assert_msg(in.h.arg == 8, "the sandboxed child started %u of 8 processes", in.h.arg);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    gl_child_msg_free(&in);
+    rm_rf(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hostile");
@@ -334,6 +421,7 @@ int main(void)
     tcase_add_test(tc, test_temporary_folders_of_a_killed_gpulearn_are_swept);
     tcase_add_test(tc, test_corrupt_progress_set_aside_twice_keeps_both);
     tcase_add_test(tc, test_a_sandboxed_run_is_confined_and_within_its_memory_budget);
+    tcase_add_test(tc, test_a_sandboxed_child_starts_processes_beside_many_threads_of_its_user);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
