@@ -4,9 +4,9 @@
 // GPU (unified virtual addressing) or through cudaHostGetDevicePointer (zero-copy, as
 // "CUDA by Example" teaches it). And the error calls: cudaPeekAtLastError leaves the
 // error, cudaGetLastError clears it, cudaDeviceReset ends a sticky fault.
-// Its golden (symbols_pinned.stdout/.status) is written from NVIDIA's CUDA Runtime API
-// documentation, not yet recorded on a GPU as the others here are: the next GPU session
-// runs tools/programs_gpu_record.sh and keeps the GPU's if it differs.
+// Its golden (symbols_pinned.stdout/.status), written first from NVIDIA's CUDA Runtime
+// API documentation, is what tools/programs_gpu_record.sh recorded on an NVIDIA H200
+// (driver 580.159.04, CUDA 13.0): the two agreed byte for byte.
 #include <cstdio>
 
 __device__ int table[4];
