@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sim/sfu.h"
 #include "sim/sim_internal.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -237,28 +238,11 @@ static inline float approx_tanh(float x)
 {
     return (float)tanh((double)x);
 }
-/* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.3.14) keeps only
- * about 20 bits: the GPU's result has a relative error up to 2^-19ish. We truncate the
- * exact reciprocal's mantissa to 20 bits, flush subnormal inputs and results. */
+/* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.3.14) is the
+ * unit's MUFU.RCP64H, as an H200 gives it (sim/sfu.h). */
 static inline double rcp_f64(double x, const ptx_insn *in)
 {
-    if (!(in->flags & PTX_F_APPROX))
-        return 1.0 / x;
-    /* the GPU reads only the high 32 bits of a NaN or infinity (measured on an H200,
-     * tests/isa/nan.txt): a NaN there gives 0x7fffffff00000000, the f32 canonical NaN
-     * in the high word; a high word of infinity (a NaN's payload only in the low word)
-     * gives a signed zero */
-    if (((bf64(x) >> 52) & 0x7ff) == 0x7ff)
-        return (bf64(x) >> 32) & 0xfffff ? f64(0x7fffffff00000000ull) : copysign(0.0, x);
-    if (fpclassify(x) == FP_SUBNORMAL)
-        x = copysign(0.0, x);
-    double r = 1.0 / x;
-    if (!isfinite(r) || r == 0)
-        return r;
-    if (fpclassify(r) == FP_SUBNORMAL)
-        return copysign(0.0, r);
-    uint64_t b = bf64(r) & ~((1ull << 32) - 1);
-    return f64(b);
+    return in->flags & PTX_F_APPROX ? sfu_rcp_f64(x) : 1.0 / x;
 }
 
 /* ---- half precision (PTX ISA §5.2.1 .f16 / .bf16; §9.7.4 half precision ops) ---- */

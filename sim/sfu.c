@@ -281,6 +281,91 @@ float sfu_ex2(float x, int ftz)
     return h * h;
 }
 
+/* ------------------------------------------------------------------ the f64 forms */
+
+/* MUFU.RCP64H and MUFU.RSQ64H, the unit's f64 forms: they read the input's high word
+ * alone (sign, exponent, the top 20 mantissa bits) and write the result's high word, its
+ * low word 0. The mantissa's result is the f32 unit's for the same 20 bits (its table
+ * entry of m << 3), truncated to 20 bits, its exponent the f64 one's; a subnormal input
+ * is a signed zero, a subnormal result flushed. Measured on an H200 on all 2^32 high
+ * words (tools/sfu_check: *.f64 forms), with any low word. */
+#define CANONICAL_NAN64H 0x7fffffffu /* the high word of a NaN result: the f32 one's */
+
+static uint32_t mufu_rcp64h(uint32_t h)
+{
+    const uint32_t a = ABS(h), s = SIGN(h);
+    if (a > 0x7ff00000u)
+        return CANONICAL_NAN64H;
+    if (a < 0x00100000u)
+        return s | 0x7ff00000u;
+    if (a == 0x7ff00000u)
+        return s;
+    const uint32_t t = sfu_table_entry(SFU_RCP, (a & 0xfffffu) << 3);
+    const int e = (int)(t >> 23) - 127 - ((int)(a >> 20) - 1023) + 1023;
+    return e <= 0 ? s : s | (uint32_t)e << 20 | (t & 0x7fffffu) >> 3;
+}
+
+static uint32_t mufu_rsqrt64h(uint32_t h)
+{
+    const uint32_t a = ABS(h), s = SIGN(h);
+    if (a > 0x7ff00000u || (s && a >= 0x00100000u))
+        return CANONICAL_NAN64H;
+    if (a < 0x00100000u)
+        return s | 0x7ff00000u;
+    if (a == 0x7ff00000u)
+        return 0;
+    const int e = (int)(a >> 20) - 1023, odd = e & 1, half = (e - odd) / 2;
+    const uint32_t t = sfu_table_entry(SFU_RSQRT, (uint32_t)odd << 23 | (a & 0xfffffu) << 3);
+    return (uint32_t)((int)(t >> 23) - 127 - half + 1023) << 20 | (t & 0x7fffffu) >> 3;
+}
+
+static uint32_t high_word(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (uint32_t)(u >> 32);
+}
+
+static double from_high_word(uint32_t h)
+{
+    const uint64_t u = (uint64_t)h << 32;
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+double sfu_rcp_f64(double x)
+{
+    return from_high_word(mufu_rcp64h(high_word(x)));
+}
+
+/* rsqrt.approx.f64's refinement of the unit's y (ptxas's DMUL and DFMAs): e = 1 - x y^2,
+ * y + y e (1/2 + 3/8 e). */
+static double rsqrt_refined(double x)
+{
+    const double y = from_high_word(mufu_rsqrt64h(high_word(x)));
+    const double e = fma(x, -(y * y), 1.0);
+    return fma(fma(e, 0.375, 0.5), y * e, y);
+}
+
+double sfu_rsqrt_f64(double x, int ftz)
+{
+    const uint32_t h = high_word(x);
+    if (ftz)
+        return from_high_word(mufu_rsqrt64h(h));
+    if (h - 0x00100000u < 0x7fe00000u) /* a positive normal number */
+        return rsqrt_refined(x);
+    if (x == 0.0)
+        return from_high_word(SIGN(h) | 0x7ff00000u);
+    if (isnan(x))
+        return x + x; /* DADD: the NaN made quiet (tests/isa/nan.txt) */
+    if (SIGN(h))
+        return from_high_word(0xfff80000u);
+    if (isinf(x))
+        return 0.0;
+    return rsqrt_refined(x * 0x1p54) * 0x1p27; /* subnormal */
+}
+
 /* ------------------------------------------------------------------ the half forms */
 
 typedef struct sfu_half_table {
