@@ -164,42 +164,53 @@ unsigned sfu_table_entry(sfu_table_id t, unsigned k)
 #define IS_NAN(u) (ABS(u) > 0x7f800000u)
 
 /* The unit itself, as the .ftz forms use it: a subnormal input is a signed zero, a
- * subnormal result is flushed to a signed zero. */
+ * subnormal result is flushed to a signed zero. rcp and rsqrt serve two formats: f32,
+ * and the high word of an f64 (MUFU.RCP64H, MUFU.RSQ64H), whose top 20 mantissa bits
+ * index the f32 tables (m << 3) and take their entries' top 20 bits. */
+typedef struct unit_format {
+    int mbits;    /* mantissa bits: 23, or 20 in an f64's high word */
+    int bias;     /* exponent bias: 127, 1023 */
+    uint32_t inf; /* an infinity's bits (without the sign) */
+} unit_format;
+static const unit_format F32 = {23, 127, 0x7f800000u}, F64_HIGH = {20, 1023, 0x7ff00000u};
 
-static uint32_t mufu_rcp(uint32_t x)
+static uint32_t mufu_rcp(uint32_t x, const unit_format *f)
 {
     const uint32_t a = ABS(x), s = SIGN(x);
-    if (a > 0x7f800000u)
+    if (a > f->inf)
         return CANONICAL_NAN;
-    if (a < 0x00800000u) /* zero or subnormal */
-        return s | 0x7f800000u;
-    if (a == 0x7f800000u)
+    if (a < 1u << f->mbits) /* zero or subnormal */
+        return s | f->inf;
+    if (a == f->inf)
         return s;
-    const uint32_t t = sfu_table_entry(SFU_RCP, a & 0x7fffffu);
-    const int e = (int)(t >> 23) - ((int)(a >> 23) - 127);
-    return e <= 0 ? s : s | (uint32_t)e << 23 | (t & 0x7fffffu);
+    const int shift = 23 - f->mbits;
+    const uint32_t t = sfu_table_entry(SFU_RCP, (a & ((1u << f->mbits) - 1)) << shift);
+    const int e = (int)(t >> 23) - 127 - ((int)(a >> f->mbits) - f->bias) + f->bias;
+    return e <= 0 ? s : s | (uint32_t)e << f->mbits | (t & 0x7fffffu) >> shift;
 }
 
 /* rsqrt (rs = 1) or sqrt (rs = 0) of a positive normal a: the table entry of its
  * mantissa and exponent parity, the exponent's half applied. */
-static uint32_t mufu_root(uint32_t a, int rs)
+static uint32_t mufu_root(uint32_t a, int rs, const unit_format *f)
 {
-    const int e = (int)(a >> 23) - 127, odd = e & 1, half = (e - odd) / 2;
-    const uint32_t t =
-        sfu_table_entry(rs ? SFU_RSQRT : SFU_SQRT, (uint32_t)odd << 23 | (a & 0x7fffffu));
-    return (uint32_t)((int)(t >> 23) + (rs ? -half : half)) << 23 | (t & 0x7fffffu);
+    const int e = (int)(a >> f->mbits) - f->bias, odd = e & 1, half = (e - odd) / 2;
+    const int shift = 23 - f->mbits;
+    const uint32_t t = sfu_table_entry(rs ? SFU_RSQRT : SFU_SQRT,
+                                       (uint32_t)odd << 23 | (a & ((1u << f->mbits) - 1)) << shift);
+    const int re = (int)(t >> 23) - 127 + (rs ? -half : half) + f->bias;
+    return (uint32_t)re << f->mbits | (t & 0x7fffffu) >> shift;
 }
 
-static uint32_t mufu_rsqrt(uint32_t x)
+static uint32_t mufu_rsqrt(uint32_t x, const unit_format *f)
 {
     const uint32_t a = ABS(x), s = SIGN(x);
-    if (a > 0x7f800000u || (s && a >= 0x00800000u))
+    if (a > f->inf || (s && a >= 1u << f->mbits))
         return CANONICAL_NAN;
-    if (a < 0x00800000u)
-        return s | 0x7f800000u;
-    if (a == 0x7f800000u)
+    if (a < 1u << f->mbits)
+        return s | f->inf;
+    if (a == f->inf)
         return 0;
-    return mufu_root(a, 1);
+    return mufu_root(a, 1, f);
 }
 
 static uint32_t mufu_sqrt(uint32_t x)
@@ -211,7 +222,7 @@ static uint32_t mufu_sqrt(uint32_t x)
         return s;
     if (a == 0x7f800000u)
         return x;
-    return mufu_root(a, 0);
+    return mufu_root(a, 0, &F32);
 }
 
 /* ex2: the input as a fixed-point number with 23 fraction bits, its magnitude truncated
@@ -251,18 +262,18 @@ float sfu_rcp(float x, int ftz)
 {
     const uint32_t u = bits_of(x);
     if (ftz)
-        return float_of(mufu_rcp(u));
+        return float_of(mufu_rcp(u, &F32));
     /* FSETP |x| < 2^-126: scale 2^24; |x| > 2^126: scale 1/4 */
     const float ax = fabsf(x);
     const float scale = ax < 0x1p-126f ? 0x1p24f : ax > 0x1p126f ? 0.25f : 1.0f;
-    return scale * float_of(mufu_rcp(bits_of(x * scale)));
+    return scale * float_of(mufu_rcp(bits_of(x * scale), &F32));
 }
 
 float sfu_rsqrt(float x, int ftz)
 {
     if (ftz || !(fabsf(x) < 0x1p-126f) || x == 0.0f)
-        return float_of(mufu_rsqrt(bits_of(x)));
-    return 0x1p12f * float_of(mufu_rsqrt(bits_of(x * 0x1p24f))); /* subnormal */
+        return float_of(mufu_rsqrt(bits_of(x), &F32));
+    return 0x1p12f * float_of(mufu_rsqrt(bits_of(x * 0x1p24f), &F32)); /* subnormal */
 }
 
 float sfu_sqrt(float x, int ftz)
@@ -283,41 +294,9 @@ float sfu_ex2(float x, int ftz)
 
 /* ------------------------------------------------------------------ the f64 forms */
 
-/* MUFU.RCP64H and MUFU.RSQ64H, the unit's f64 forms: they read the input's high word
- * alone (sign, exponent, the top 20 mantissa bits) and write the result's high word, its
- * low word 0. The mantissa's result is the f32 unit's for the same 20 bits (its table
- * entry of m << 3), truncated to 20 bits, its exponent the f64 one's; a subnormal input
- * is a signed zero, a subnormal result flushed. Measured on an H200 on all 2^32 high
- * words (tools/sfu_check: *.f64 forms), with any low word. */
-#define CANONICAL_NAN64H 0x7fffffffu /* the high word of a NaN result: the f32 one's */
-
-static uint32_t mufu_rcp64h(uint32_t h)
-{
-    const uint32_t a = ABS(h), s = SIGN(h);
-    if (a > 0x7ff00000u)
-        return CANONICAL_NAN64H;
-    if (a < 0x00100000u)
-        return s | 0x7ff00000u;
-    if (a == 0x7ff00000u)
-        return s;
-    const uint32_t t = sfu_table_entry(SFU_RCP, (a & 0xfffffu) << 3);
-    const int e = (int)(t >> 23) - 127 - ((int)(a >> 20) - 1023) + 1023;
-    return e <= 0 ? s : s | (uint32_t)e << 20 | (t & 0x7fffffu) >> 3;
-}
-
-static uint32_t mufu_rsqrt64h(uint32_t h)
-{
-    const uint32_t a = ABS(h), s = SIGN(h);
-    if (a > 0x7ff00000u || (s && a >= 0x00100000u))
-        return CANONICAL_NAN64H;
-    if (a < 0x00100000u)
-        return s | 0x7ff00000u;
-    if (a == 0x7ff00000u)
-        return 0;
-    const int e = (int)(a >> 20) - 1023, odd = e & 1, half = (e - odd) / 2;
-    const uint32_t t = sfu_table_entry(SFU_RSQRT, (uint32_t)odd << 23 | (a & 0xfffffu) << 3);
-    return (uint32_t)((int)(t >> 23) - 127 - half + 1023) << 20 | (t & 0x7fffffu) >> 3;
-}
+/* The f64 forms read the input's high word alone and write the result's high word, its
+ * low word 0 (measured on an H200 on all 2^32 high words, with any low word:
+ * tools/sfu_check's *.f64 forms). */
 
 static uint32_t high_word(double x)
 {
@@ -336,14 +315,14 @@ static double from_high_word(uint32_t h)
 
 double sfu_rcp_f64(double x)
 {
-    return from_high_word(mufu_rcp64h(high_word(x)));
+    return from_high_word(mufu_rcp(high_word(x), &F64_HIGH));
 }
 
 /* rsqrt.approx.f64's refinement of the unit's y (ptxas's DMUL and DFMAs): e = 1 - x y^2,
  * y + y e (1/2 + 3/8 e). */
 static double rsqrt_refined(double x)
 {
-    const double y = from_high_word(mufu_rsqrt64h(high_word(x)));
+    const double y = from_high_word(mufu_rsqrt(high_word(x), &F64_HIGH));
     const double e = fma(x, -(y * y), 1.0);
     return fma(fma(e, 0.375, 0.5), y * e, y);
 }
@@ -352,7 +331,7 @@ double sfu_rsqrt_f64(double x, int ftz)
 {
     const uint32_t h = high_word(x);
     if (ftz)
-        return from_high_word(mufu_rsqrt64h(h));
+        return from_high_word(mufu_rsqrt(h, &F64_HIGH));
     if (h - 0x00100000u < 0x7fe00000u) /* a positive normal number */
         return rsqrt_refined(x);
     if (x == 0.0)
