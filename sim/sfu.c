@@ -242,20 +242,19 @@ static uint32_t mufu_ex2(uint32_t x)
 }
 
 /* lg2: the unit's algorithm, recovered from an H200's results of [0.5, 2) (sfu.h,
- * docs/architecture.md "The special-function unit"). sq(t) for the 17-bit t: the
- * partial products of t^2 of weight 2^19 and up (t_j t_j 2^2j, and 2 t_i t_j 2^(i+j)
- * for i < j), in units of 2^19; for bit j (9 <= j <= 16) those of the bits i < j with
- * i + j >= 18. */
+ * docs/architecture.md "The special-function unit"). */
 const sfu_lg2_segment sfu_lg2_segments[64] = {
 #include "sim/sfu/lg2.h"
 };
 
-static int64_t lg2_square(uint32_t t)
+/* sq(t) for bit j of t (9 <= j <= 16): t_j t_j 2^2j when 2j >= 19, and the 2 t_i t_j
+ * 2^(i+j) of the bits i < j with i + j >= 18. */
+unsigned sfu_lg2_square(unsigned t)
 {
-    int64_t s = 0;
+    unsigned s = 0;
     for (int j = 9; j < 17; j++)
         if (t >> j & 1)
-            s += (j >= 10 ? 1 << (2 * j - 19) : 0) + ((t & ((1u << j) - 1)) >> (18 - j));
+            s += (j >= 10 ? 1u << (2 * j - 19) : 0) + ((t & ((1u << j) - 1)) >> (18 - j));
     return s;
 }
 
@@ -270,7 +269,7 @@ unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x)
         return a == 0x3f800000u ? 0 : a;
     const sfu_lg2_segment *s = &seg[(a >> 17) & 63];
     const uint32_t t = a & 0x1ffffu;
-    const int64_t v = (s->c0 + (int64_t)s->c1 * t - 16 * (int64_t)s->c2 * lg2_square(t)) >> 5;
+    const int64_t v = (s->c0 + (int64_t)s->c1 * t - 16 * (int64_t)s->c2 * sfu_lg2_square(t)) >> 5;
     const int64_t w = ((int64_t)(a >> 23) - 127) * ((int64_t)1 << 36) + v;
     const uint64_t mag = w >= 0 ? (uint64_t)w : (uint64_t)(-w - 1); /* one's complement */
     const uint32_t sign = w >= 0 ? 0 : 0x80000000u;

@@ -74,6 +74,11 @@ typedef struct sfu_lg2_segment {
  * GPU's results). */
 extern const sfu_lg2_segment sfu_lg2_segments[64];
 
+/* The truncated squarer of lg2's t (t < 2^17): the partial products of t^2 of weight
+ * 2^19 and up (t_j t_j 2^2j, and 2 t_i t_j 2^(i+j) for i < j), summed, in units of 2^19
+ * (so at most t^2 / 2^19). */
+unsigned sfu_lg2_square(unsigned t);
+
 /* The unit's lg2 (lg2.approx.ftz.f32) of the f32 with bits x, its result's bits, with
  * the 64 segments seg (sfu_lg2_segments, or a fit's to check it): for x = 2^e m (a
  * positive normal x, not 1), W = e 2^36 + V(m); W >= 0: W 2^-36 truncated to f32;
