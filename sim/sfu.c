@@ -252,9 +252,9 @@ const sfu_lg2_segment sfu_lg2_segments[64] = {
 unsigned sfu_lg2_square(unsigned t)
 {
     unsigned s = 0;
-    for (int j = 9; j < 17; j++)
-        if (t >> j & 1)
-            s += (j >= 10 ? 1u << (2 * j - 19) : 0) + ((t & ((1u << j) - 1)) >> (18 - j));
+    for (int j = 9; j < 17; j++) /* without branches: t's bits are random */
+        s += -(t >> j & 1) &
+             ((j >= 10 ? 1u << (2 * j - 19) : 0) + ((t & ((1u << j) - 1)) >> (18 - j)));
     return s;
 }
 
@@ -275,9 +275,7 @@ unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x)
     const uint32_t sign = w >= 0 ? 0 : 0x80000000u;
     if (mag == 0)
         return sign;
-    int top = 63;
-    while (!(mag >> top & 1))
-        top--;
+    const int top = 63 - __builtin_clzll(mag);
     /* mag 2^-36 truncated to 24 significant bits */
     const uint64_t m = top >= 23 ? mag >> (top - 23) : mag << (23 - top);
     return sign | (uint32_t)(top - 36 + 127) << 23 | ((uint32_t)m & 0x7fffffu);

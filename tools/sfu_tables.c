@@ -210,7 +210,8 @@ static int lg2_units(uint32_t f, int64_t *v, int64_t *ulp)
 static int lg2_fit(const uint32_t *gpu, sfu_lg2_segment seg[64])
 {
     enum { N = 1 << 17 };
-    int64_t *lo = malloc(N * sizeof *lo), *hi = malloc(N * sizeof *hi), *sq = malloc(N * sizeof *sq);
+    int64_t *lo = malloc(N * sizeof *lo), *hi = malloc(N * sizeof *hi),
+            *sq = malloc(N * sizeof *sq);
     if (!lo || !hi || !sq) {
         fprintf(stderr, "sfu_tables: out of memory\n");
         return 1;
@@ -225,9 +226,10 @@ static int lg2_fit(const uint32_t *gpu, sfu_lg2_segment seg[64])
             int64_t a, ua, b, ub;
             if (lg2_units(gpu[(1u << 23) + k], &a, &ua) || !(gpu[k] >> 31) ||
                 lg2_units(gpu[k] & 0x7fffffffu, &b, &ub)) {
-                fprintf(stderr, "sfu_tables: lg2 of 1 + %u 2^-23: the GPU's 0x%08x, 0x%08x do not "
-                                "fit sim/sfu.c's model (multiples of 2^-36, the one below 1 "
-                                "negative)\n",
+                fprintf(stderr,
+                        "sfu_tables: lg2 of 1 + %u 2^-23: the GPU's 0x%08x, 0x%08x do not "
+                        "fit sim/sfu.c's model (multiples of 2^-36, the one below 1 "
+                        "negative)\n",
                         k, gpu[(1u << 23) + k], gpu[k]);
                 rc = 1;
                 break;
@@ -271,8 +273,10 @@ static int lg2_fit(const uint32_t *gpu, sfu_lg2_segment seg[64])
                 }
             }
         if (!found) {
-            fprintf(stderr, "sfu_tables: lg2 segment %d: no c1, c2 near %lld/32, %lld/2 fit the "
-                            "GPU's results\n", g, e1, e2);
+            fprintf(stderr,
+                    "sfu_tables: lg2 segment %d: no c1, c2 near %lld/32, %lld/2 fit the "
+                    "GPU's results\n",
+                    g, e1, e2);
             rc = 1;
         }
     }
@@ -305,8 +309,10 @@ static int lg2_table(const char *dumpdir, const char *outdir)
             first = i;
     free(gpu);
     if (differ) {
-        fprintf(stderr, "sfu_tables: lg2: the fitted model differs from the GPU on %u inputs "
-                        "(first 0x%08x)\n", differ, 0x3f000000u + first);
+        fprintf(stderr,
+                "sfu_tables: lg2: the fitted model differs from the GPU on %u inputs "
+                "(first 0x%08x)\n",
+                differ, 0x3f000000u + first);
         return 1;
     }
     snprintf(path, sizeof path, "%s/lg2.h", outdir);
@@ -327,7 +333,8 @@ static int lg2_table(const char *dumpdir, const char *outdir)
     }
     const int same = memcmp(seg, sfu_lg2_segments, sizeof seg) == 0;
     printf("lg2   64 segments fitted; the model equals the GPU on all 2^24 inputs of [0.5, 2); "
-           "%s (%s sim/sfu/lg2.h's)\n", path, same ? "the same as" : "NOT the same as");
+           "%s (%s sim/sfu/lg2.h's)\n",
+           path, same ? "the same as" : "NOT the same as");
     return 0;
 }
 
