@@ -43,6 +43,11 @@ static float old_ex2(float x, int ftz)
     (void)ftz;
     return (float)exp2((double)x);
 }
+static float old_lg2(float x, int ftz)
+{
+    (void)ftz;
+    return (float)log2((double)x);
+}
 
 typedef struct form {
     const char *name;
@@ -56,6 +61,7 @@ static const form forms[] = {
     {"rsqrt.approx.ftz.f32", sfu_rsqrt, old_rsqrt, 0x00800000u, 0x7f000000u},
     {"sqrt.approx.ftz.f32", sfu_sqrt, old_sqrt, 0x00800000u, 0x7f000000u},
     {"ex2.approx.ftz.f32", sfu_ex2, old_ex2, 0x80000000u, 0xc3000000u}, /* 0 to -128 */
+    {"lg2.approx.ftz.f32", sfu_lg2, old_lg2, 0x00800000u, 0x7f800000u},
 };
 
 /* The half forms: each model beside what the simulator computed before (the f32

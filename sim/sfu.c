@@ -252,6 +252,46 @@ static uint32_t mufu_ex2(uint32_t x)
                    : (uint32_t)ex << 23 | (sfu_table_entry(SFU_EX2, ~f & 0x7fffffu) & 0x7fffffu);
 }
 
+/* lg2: the unit's algorithm, recovered from an H200's results of [0.5, 2) (sfu.h,
+ * docs/architecture.md "The special-function unit"). */
+const sfu_lg2_segment sfu_lg2_segments[64] = {
+#include "sim/sfu/lg2.h"
+};
+
+/* sq(t) for bit j of t (9 <= j <= 16): t_j t_j 2^2j when 2j >= 19, and the 2 t_i t_j
+ * 2^(i+j) of the bits i < j with i + j >= 18. */
+unsigned sfu_lg2_square(unsigned t)
+{
+    unsigned s = 0;
+    for (int j = 9; j < 17; j++) /* without branches: t's bits are random */
+        s += -(t >> j & 1) &
+             ((j >= 10 ? 1u << (2 * j - 19) : 0) + ((t & ((1u << j) - 1)) >> (18 - j)));
+    return s;
+}
+
+unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x)
+{
+    const uint32_t a = ABS(x);
+    if (a > 0x7f800000u || (SIGN(x) && a >= 0x00800000u))
+        return CANONICAL_NAN;
+    if (a < 0x00800000u) /* zero or subnormal */
+        return 0xff800000u;
+    if (a == 0x7f800000u || a == 0x3f800000u) /* lg2(inf) = inf, lg2(1) = +0 */
+        return a == 0x3f800000u ? 0 : a;
+    const sfu_lg2_segment *s = &seg[(a >> 17) & 63];
+    const uint32_t t = a & 0x1ffffu;
+    const int64_t v = (s->c0 + (int64_t)s->c1 * t - 16 * (int64_t)s->c2 * sfu_lg2_square(t)) >> 5;
+    const int64_t w = ((int64_t)(a >> 23) - 127) * ((int64_t)1 << 36) + v;
+    const uint64_t mag = w >= 0 ? (uint64_t)w : (uint64_t)(-w - 1); /* one's complement */
+    const uint32_t sign = w >= 0 ? 0 : 0x80000000u;
+    if (mag == 0)
+        return sign;
+    const int top = 63 - __builtin_clzll(mag);
+    /* mag 2^-36 truncated to 24 significant bits */
+    const uint64_t m = top >= 23 ? mag >> (top - 23) : mag << (23 - top);
+    return sign | (uint32_t)(top - 36 + 127) << 23 | ((uint32_t)m & 0x7fffffu);
+}
+
 /* ------------------------------------------------------------------ the PTX forms */
 
 /* The .ftz forms are the unit alone; the others are ptxas's sequences around it (read
@@ -281,6 +321,14 @@ float sfu_sqrt(float x, int ftz)
     if (ftz || !(fabsf(x) < 0x1p-126f) || x == 0.0f)
         return float_of(mufu_sqrt(bits_of(x)));
     return 0x1p-12f * float_of(mufu_sqrt(bits_of(x * 0x1p24f))); /* subnormal */
+}
+
+float sfu_lg2(float x, int ftz)
+{
+    if (ftz || !(fabsf(x) < 0x1p-126f))
+        return float_of(sfu_lg2_unit(sfu_lg2_segments, bits_of(x)));
+    /* FSETP |x| < 2^-126: the input scaled by 2^24, and 24 taken from the result */
+    return float_of(sfu_lg2_unit(sfu_lg2_segments, bits_of(x * 0x1p24f))) + -24.0f;
 }
 
 float sfu_ex2(float x, int ftz)

@@ -1,16 +1,18 @@
 /* sfu.h — the special-function unit's .approx results bit for bit as an sm_90 GPU
  * (measured on an NVIDIA H200) gives them, for the forms whose hardware results are
- * modelled exactly: rcp, rsqrt, sqrt and ex2 .approx.f32, with and without .ftz (PTX
- * ISA §9.7.3.15 rcp.approx, §9.7.3.17 sqrt, §9.7.3.18 rsqrt, §9.7.3.21 ex2), and the f64
- * forms of rcp and rsqrt built on the same tables.
+ * modelled exactly: rcp, rsqrt, sqrt, lg2 and ex2 .approx.f32, with and without .ftz
+ * (PTX ISA §9.7.3.15 rcp.approx, §9.7.3.17 sqrt, §9.7.3.18 rsqrt, §9.7.3.20 lg2,
+ * §9.7.3.21 ex2), and the f64 forms of rcp and rsqrt built on the same tables.
  *
  * What the hardware does was measured, not guessed (tools/sfu_dump.cu, tools/sfu_tables.c,
  * docs/architecture.md "The special-function unit"): the multi-function unit's result
  * depends on the input's mantissa alone, the exponent only scaling it (rcp, and rsqrt and
  * sqrt by the exponent's parity: checked on the GPU for every positive normal input), and
  * ex2 on the input as a fixed-point number with 23 fraction bits, its magnitude truncated
- * and, for a negative input, the fraction's bits inverted (one's complement). The
- * mantissa tables are each a correctly rounded reference plus a 2-bit correction per
+ * and, for a negative input, the fraction's bits inverted (one's complement). lg2 is
+ * the unit's own algorithm, recovered whole: a quadratic in fixed point per 64th of the
+ * mantissa (sfu_lg2_segment), the exponent added, the sum truncated. The
+ * mantissa tables of rcp, rsqrt, sqrt and ex2 are each a correctly rounded reference plus a 2-bit correction per
  * entry (-2..+1 ulp), kept zlib-compressed in sim/sfu/ and inflated on first use. The
  * forms without .ftz are the instruction sequences ptxas emits around the unit (scaling
  * subnormal and huge inputs), computed with the same f32 operations.
@@ -29,6 +31,10 @@ float sfu_rsqrt(float x, int ftz);
 
 /* sqrt.approx.f32 of x (a negative x or NaN: the canonical NaN). */
 float sfu_sqrt(float x, int ftz);
+
+/* lg2.approx.f32 of x: log2(x) (lg2(+-0) = -inf, a negative x or NaN: the canonical NaN,
+ * lg2(+inf) = +inf, lg2(1) = +0). */
+float sfu_lg2(float x, int ftz);
 
 /* ex2.approx.f32 of x: 2^x (ex2(-inf) = +0, ex2(+inf) = +inf, ex2(+-0) = 1). */
 float sfu_ex2(float x, int ftz);
@@ -65,6 +71,32 @@ unsigned short sfu_ex2_bf16(unsigned short a);
  * is not modelled yet. */
 unsigned short sfu_tanh_f16(unsigned short a);
 unsigned short sfu_tanh_bf16(unsigned short a);
+
+/* lg2's polynomial on one 64th of the mantissa, m = 1 + g/64 + t 2^-23 (g its top 6
+ * bits, t its low 17): V = floor((c0 + c1 t - 16 c2 sq(t)) / 32), log2(m) in units of
+ * 2^-36, where c0, c1 t and 16 c2 sq(t) are in units of 2^-41 and sq(t) is t^2 / 2^19
+ * from a truncated squarer (the partial products of weight 2^19 and up only). */
+typedef struct sfu_lg2_segment {
+    long long c0; /* log2 at the segment's start, 2^-41 units (biased: about 2^-23) */
+    int c1;       /* slope, 2^-41 per 2^-23 of m (19 bits) */
+    int c2;       /* curvature, 2^-37 per 2^19 of t^2 (10 bits) */
+} sfu_lg2_segment;
+
+/* The segments the simulator uses (sim/sfu/lg2.h, written by tools/sfu_tables.c from a
+ * GPU's results). */
+extern const sfu_lg2_segment sfu_lg2_segments[64];
+
+/* The truncated squarer of lg2's t (t < 2^17): the partial products of t^2 of weight
+ * 2^19 and up (t_j t_j 2^2j, and 2 t_i t_j 2^(i+j) for i < j), summed, in units of 2^19
+ * (so at most t^2 / 2^19). */
+unsigned sfu_lg2_square(unsigned t);
+
+/* The unit's lg2 (lg2.approx.ftz.f32) of the f32 with bits x, its result's bits, with
+ * the 64 segments seg (sfu_lg2_segments, or a fit's to check it): for x = 2^e m (a
+ * positive normal x, not 1), W = e 2^36 + V(m); W >= 0: W 2^-36 truncated to f32;
+ * W < 0: -(-W - 1) 2^-36 truncated (one's complement, so lg2(1/4) is -2 + 2^-23).
+ * x = 1: +0. */
+unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x);
 
 /* The tables (tools/sfu_tables.c writes them from a GPU's results). */
 typedef enum sfu_table_id {

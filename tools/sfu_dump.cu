@@ -1,12 +1,14 @@
 // sfu_dump.cu — the GPU's special-function unit results that sim/sfu.c's tables hold,
 // and the checks that those tables with the exponent rules of sim/sfu.c give the GPU's
-// result on every positive normal input (rcp, rsqrt, sqrt) and on every ex2 input.
+// result on every positive normal input (rcp, rsqrt, sqrt, lg2) and on every ex2 input.
 //
 //   nvcc -arch=sm_90 -o sfu_dump tools/sfu_dump.cu && ./sfu_dump DIR
 //
 // writes DIR/rcp.d8 (rcp.approx.ftz.f32 of 1 + k 2^-23, k < 2^23), DIR/rsqrt.d8 and
 // DIR/sqrt.d8 (of the f32 0x3f800000 + k, k < 2^24: [1, 4)) and DIR/ex2.d8
-// (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f), each result as the
+// (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f) and DIR/lg2.d8
+// (lg2.approx.ftz.f32 of the f32 0x3f000000 + k, k < 2^24: [0.5, 2), what
+// tools/sfu_tables.c fits lg2's segments to), each result as the
 // difference from the one before in one signed byte, or 0x80 and the result's 4 bytes
 // (little-endian); then prints, per form, how many inputs the rules get wrong (0 is what
 // sim/sfu.c relies on). It also writes DIR/ex2_f16.u16, ex2_bf16.u16, tanh_f16.u16 and
@@ -33,10 +35,26 @@ FORM(rcp, "rcp.approx.ftz.f32")
 FORM(rsqrt, "rsqrt.approx.ftz.f32")
 FORM(sqrt, "sqrt.approx.ftz.f32")
 FORM(ex2, "ex2.approx.ftz.f32")
+FORM(lg2, "lg2.approx.ftz.f32")
 
-// Every positive normal input (op 0 rcp, 1 rsqrt, 2 sqrt: 2^31 threads) or every normal
-// ex2 input with |x| < 128 (op 3: 2^32 threads), against the rules; counts those that
-// differ.
+// lg2's exponent rule (sim/sfu.c sfu_lg2_unit): w = e 2^36 + V in units of 2^-36 as an
+// f32, truncated; w < 0: its one's complement's magnitude, negative.
+__device__ uint32_t lg2_truncated(int64_t w)
+{
+    const uint32_t s = w < 0 ? 0x80000000u : 0;
+    const uint64_t mag = w < 0 ? (uint64_t)(-w - 1) : (uint64_t)w;
+    if (mag == 0)
+        return s;
+    const int top = 63 - __clzll((long long)mag);
+    const uint64_t m = top >= 23 ? mag >> (top - 23) : mag << (23 - top);
+    return s | (uint32_t)(top - 36 + 127) << 23 | ((uint32_t)m & 0x7fffffu);
+}
+
+// Every positive normal input (op 0 rcp, 1 rsqrt, 2 sqrt, 4 lg2: 2^31 threads) or every
+// normal ex2 input with |x| < 128 (op 3: 2^32 threads), against the rules; counts those
+// that differ. lg2's rule: the result of 2^e m for e other than 0 and -1 is the e = 0
+// result's value V (in 2^-36 units: below the truncation's step for those e) plus e
+// 2^36, truncated (lg2_truncated).
 __global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
 {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; // 2^31 of them
@@ -59,6 +77,12 @@ __global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
         const int odd = ee & 1, half = (ee - odd) / 2;
         const uint32_t t = tab[(uint32_t)odd << 23 | m];
         want = (uint32_t)((int)(t >> 23) + (op == 1 ? -half : half)) << 23 | (t & 0x7fffffu);
+    } else if (op == 4) {
+        if (ee == 0 || ee == -1)
+            return; // the dump itself
+        asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        const int64_t v = (int64_t)((double)__uint_as_float(tab[(1u << 23) | m]) * 0x1p36);
+        want = lg2_truncated((int64_t)ee * ((int64_t)1 << 36) + v);
     } else {
         if (a >= 0x43000000u)
             return;
@@ -164,22 +188,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: sfu_dump DIR\n");
         return 2;
     }
-    std::vector<uint32_t> t[4] = {
+    std::vector<uint32_t> t[5] = {
         dump(argv[1], "rcp", k_rcp, 0x3f800000u, 1u << 23),
         dump(argv[1], "rsqrt", k_rsqrt, 0x3f800000u, 1u << 24),
         dump(argv[1], "sqrt", k_sqrt, 0x3f800000u, 1u << 24),
         dump(argv[1], "ex2", k_ex2, 0x3f800000u, 1u << 23),
+        dump(argv[1], "lg2", k_lg2, 0x3f000000u, 1u << 24),
     };
     dump_halves(argv[1]);
     for (uint32_t &v : t[3])
         v -= 1u << 23; // 2^(1+f) to the table's 2^f
-    const char *names[] = {"rcp", "rsqrt", "sqrt", "ex2"};
+    const char *names[] = {"rcp", "rsqrt", "sqrt", "ex2", "lg2"};
     uint32_t *tab;
     unsigned long long *bad;
     cudaMalloc(&tab, (size_t)4 << 24);
     cudaMalloc(&bad, 8);
     int rc = 0;
-    for (int op = 0; op < 4; op++) {
+    for (int op = 0; op < 5; op++) {
         cudaMemcpy(tab, t[op].data(), t[op].size() * 4, cudaMemcpyHostToDevice);
         cudaMemset(bad, 0, 8);
         k_rules<<<op == 3 ? 1u << 24 : 1u << 23, 256>>>(op, tab, bad); // 2^32, 2^31 inputs

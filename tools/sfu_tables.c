@@ -2,10 +2,13 @@
  *
  * Usage: build/debug/tools/sfu_tables DUMPDIR OUTDIR [TABLE...]
  *
- * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8 and ex2.d8, and ex2_f16.u16, ex2_bf16.u16,
- * tanh_f16.u16 and tanh_bf16.u16, as tools/sfu_dump.cu writes them on a machine with an
- * NVIDIA GPU. TABLE: rcp, rsqrt, sqrt, ex2, tanh_f16 or tanh_bf16, or ex2_f16 or
- * ex2_bf16 for the models' checks (default all). For
+ * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8, ex2.d8 and lg2.d8, and ex2_f16.u16,
+ * ex2_bf16.u16, tanh_f16.u16 and tanh_bf16.u16, as tools/sfu_dump.cu writes them on a
+ * machine with an NVIDIA GPU. TABLE: rcp, rsqrt, sqrt, ex2, lg2, tanh_f16 or tanh_bf16,
+ * or ex2_f16 or ex2_bf16 for the models' checks (default all). lg2 is no table of
+ * results but the 64 segments of the unit's polynomial (sim/sfu.h sfu_lg2_segment),
+ * fitted to the GPU's results of [0.5, 2), the model checked against every one of them,
+ * and written as C to OUTDIR/lg2.h (saying whether it equals the simulator's). For
  * each f32 table, every entry's correction (the GPU's result minus sim/sfu.c's correctly
  * rounded reference, in ulps: -2..+1) is packed in 2 bits; for each half table, the
  * GPU's results of the inputs +0 to +inf as steps from the one before (one byte each),
@@ -16,6 +19,7 @@
  * and size. Exits 0, or 1 naming the entry that does not fit or the input that differs,
  * or 2 for a missing or short dump. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +184,160 @@ static int read_dump(const char *path, uint32_t *out, unsigned n)
     return 0;
 }
 
+/* A positive f32's value in units of 2^-36 (*v) and its ulp's (*ulp, at least 1); -1 when
+ * it is not a whole number of them (lg2's results all are). */
+static int lg2_units(uint32_t f, int64_t *v, int64_t *ulp)
+{
+    const int e = (int)(f >> 23 & 0xff), sh = e - 150 + 36; /* value = m 2^(e - 150) */
+    const int64_t m = (int64_t)(f & 0x7fffffu) | (e ? 1 << 23 : 0);
+    if (f == 0) {
+        *v = 0, *ulp = 1;
+        return 0;
+    }
+    if (sh < 0 && (m & (((int64_t)1 << -sh) - 1)))
+        return -1;
+    *v = sh >= 0 ? m << sh : m >> -sh;
+    *ulp = sh >= 0 ? (int64_t)1 << sh : 1;
+    return 0;
+}
+
+/* lg2's 64 segments (sim/sfu.h sfu_lg2_segment) fitted to the GPU's results of [0.5, 2)
+ * (gpu[i]: lg2.approx.ftz.f32 of the f32 0x3f000000 + i): each result bounds the unit's
+ * V(m), the e = 0 one (truncated V) and the e = -1 one (truncated one's complement of
+ * 2^36 - V) from two sides; c1 and c2 are searched around a least-squares estimate for
+ * the pair that leaves an interval for c0 under every bound, c0 its lowest. 0, or 1
+ * after a message. */
+static int lg2_fit(const uint32_t *gpu, sfu_lg2_segment seg[64])
+{
+    enum { N = 1 << 17 };
+    int64_t *lo = malloc(N * sizeof *lo), *hi = malloc(N * sizeof *hi),
+            *sq = malloc(N * sizeof *sq);
+    if (!lo || !hi || !sq) {
+        fprintf(stderr, "sfu_tables: out of memory\n");
+        return 1;
+    }
+    for (uint32_t t = 0; t < N; t++)
+        sq[t] = sfu_lg2_square(t);
+    int rc = 0;
+    for (int g = 0; g < 64 && !rc; g++) {
+        double sum[3][4] = {{0}};
+        for (uint32_t t = 0; t < N; t++) {
+            const uint32_t k = (uint32_t)g << 17 | t;
+            int64_t a, ua, b, ub;
+            if (lg2_units(gpu[(1u << 23) + k], &a, &ua) || !(gpu[k] >> 31) ||
+                lg2_units(gpu[k] & 0x7fffffffu, &b, &ub)) {
+                fprintf(stderr,
+                        "sfu_tables: lg2 of 1 + %u 2^-23: the GPU's 0x%08x, 0x%08x do not "
+                        "fit sim/sfu.c's model (multiples of 2^-36, the one below 1 "
+                        "negative)\n",
+                        k, gpu[(1u << 23) + k], gpu[k]);
+                rc = 1;
+                break;
+            }
+            /* V in [a, a + ua - 1] (x = 1 gives +0, whatever V); 2^36 - 1 - V in [b, b + ub - 1] */
+            lo[t] = 0x1000000000ll - b - ub;
+            hi[t] = 0x1000000000ll - 1 - b;
+            if (k) {
+                lo[t] = a > lo[t] ? a : lo[t];
+                hi[t] = a + ua - 1 < hi[t] ? a + ua - 1 : hi[t];
+            }
+            const double row[4] = {1.0, (double)t / N, -(double)sq[t] / N,
+                                   (double)(lo[t] + hi[t]) / 2};
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 4; j++)
+                    sum[i][j] += row[i] * row[j];
+        }
+        if (rc)
+            break;
+        for (int i = 0; i < 3; i++) /* the normal equations, Gauss-Jordan */
+            for (int r = 0; r < 3; r++)
+                if (r != i) {
+                    const double f = sum[r][i] / sum[i][i];
+                    for (int j = 0; j < 4; j++)
+                        sum[r][j] -= f * sum[i][j];
+                }
+        const long long e1 = llround(sum[1][3] / sum[1][1] / N * 32),
+                        e2 = llround(sum[2][3] / sum[2][2] / N * 2);
+        int found = 0;
+        for (long long c2 = e2 - 3; c2 <= e2 + 3 && !found; c2++)
+            for (long long c1 = e1 - 8; c1 <= e1 + 8 && !found; c1++) {
+                int64_t L = INT64_MIN, H = INT64_MAX;
+                for (uint32_t t = 0; t < N && L <= H; t++) {
+                    const int64_t f = c1 * t - 16 * c2 * sq[t];
+                    L = 32 * lo[t] - f > L ? 32 * lo[t] - f : L;
+                    H = 32 * hi[t] + 31 - f < H ? 32 * hi[t] + 31 - f : H;
+                }
+                if (L <= H) {
+                    seg[g] = (sfu_lg2_segment){L, (int)c1, (int)c2};
+                    found = 1;
+                }
+            }
+        if (!found) {
+            fprintf(stderr,
+                    "sfu_tables: lg2 segment %d: no c1, c2 near %lld/32, %lld/2 fit the "
+                    "GPU's results\n",
+                    g, e1, e2);
+            rc = 1;
+        }
+    }
+    free(lo);
+    free(hi);
+    free(sq);
+    return rc;
+}
+
+/* lg2: DUMPDIR/lg2.d8 (lg2.approx.ftz.f32 of [0.5, 2), 2^24 results) fitted (lg2_fit),
+ * the model with the fit checked against every result, OUTDIR/lg2.h written (the
+ * initializer sim/sfu.c includes). The exit status main returns. */
+static int lg2_table(const char *dumpdir, const char *outdir)
+{
+    uint32_t *gpu = malloc((size_t)4 << 24);
+    sfu_lg2_segment seg[64];
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/lg2.d8", dumpdir);
+    if (!gpu || read_dump(path, gpu, 1u << 24) != 0) {
+        free(gpu);
+        return 2;
+    }
+    if (lg2_fit(gpu, seg) != 0) {
+        free(gpu);
+        return 1;
+    }
+    unsigned differ = 0, first = 0;
+    for (uint32_t i = 0; i < 1u << 24; i++)
+        if (sfu_lg2_unit(seg, 0x3f000000u + i) != gpu[i] && !differ++)
+            first = i;
+    free(gpu);
+    if (differ) {
+        fprintf(stderr,
+                "sfu_tables: lg2: the fitted model differs from the GPU on %u inputs "
+                "(first 0x%08x)\n",
+                differ, 0x3f000000u + first);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/lg2.h", outdir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL;
+    if (ok) {
+        fprintf(f, "/* sim/sfu/lg2.h — lg2.approx's 64 segments (sim/sfu.h sfu_lg2_segment: "
+                   "c0, c1, c2),\n * written by tools/sfu_tables.c from a GPU's results of "
+                   "[0.5, 2); do not edit. */\n");
+        for (int g = 0; g < 64; g++)
+            fprintf(f, "    {%lld, %d, %d},\n", seg[g].c0, seg[g].c1, seg[g].c2);
+        ok = fclose(f) == 0 && rename(tmp, path) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "sfu_tables: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    const int same = memcmp(seg, sfu_lg2_segments, sizeof seg) == 0;
+    printf("lg2   64 segments fitted; the model equals the GPU on all 2^24 inputs of [0.5, 2); "
+           "%s (%s sim/sfu/lg2.h's)\n",
+           path, same ? "the same as" : "NOT the same as");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -223,6 +381,11 @@ int main(int argc, char **argv)
                names[t], n, count[0], count[1], count[2], count[3], argv[2], names[t], zlen);
         free(gpu);
         free(packed);
+    }
+    if (wanted(argc, argv, "lg2")) {
+        const int rc = lg2_table(argv[1], argv[2]);
+        if (rc)
+            return rc;
     }
     return half_tables(argc, argv);
 }
