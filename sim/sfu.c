@@ -451,22 +451,17 @@ static void inflate_sin(void)
 unsigned sfu_sin_phase(uint32_t x)
 {
     const uint32_t a = ABS(x);
-    if (a == 0)
+    if (a < 0x00800000u) /* zero or subnormal: t below 2^-127, flushed or not */
         return 0;
-    /* |x| = m 2^(e-23); the constant 0x3e22f983 = 0xa2f983 2^-26; the product m 0xa2f983
-     * (48 bits, exact) truncated to its top 24 bits is t's mantissa (FMUL.RZ), t =
-     * p 2^(e-49), and the phase t's fraction times 2^25: p 2^(e-24) modulo 2^25. A
-     * subnormal x gives a t below 2^-127 (phase 0), flushed or not. */
-    const int e = a < 0x00800000u ? -126 : (int)(a >> 23) - 127;
-    const uint64_t m = a < 0x00800000u ? a : 0x800000u | (a & 0x7fffffu);
-    uint64_t p = m * 0xa2f983u;
-    int len = 0;
-    for (uint64_t r = p; r; r >>= 1)
-        len++;
-    if (len > 24)
-        p &= ~((UINT64_C(1) << (len - 24)) - 1);
+    /* |x| = m 2^(e-23), the constant 0x3e22f983 = 0xa2f983 2^-26: the product p = m
+     * 0xa2f983 (47 or 48 bits, exact) with all but its top 24 bits cleared is t's
+     * mantissa (FMUL.RZ), t = p 2^(e-49), and the phase t's fraction times 2^25:
+     * p 2^(e-24) modulo 2^25. */
+    const int e = (int)(a >> 23) - 127;
+    uint64_t p = (uint64_t)(0x800000u | (a & 0x7fffffu)) * 0xa2f983u;
+    p &= ~((UINT64_C(1) << (p >> 47 ? 24 : 23)) - 1);
     const int sh = e - 24;
-    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : -sh >= 64 ? 0 : p >> -sh;
+    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : sh <= -48 ? 0 : p >> -sh;
     return (unsigned)(f & ((1u << 25) - 1));
 }
 

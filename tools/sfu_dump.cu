@@ -92,18 +92,13 @@ __global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
 __host__ __device__ static uint32_t sin_phase(uint32_t x)
 {
     const uint32_t a = x & 0x7fffffffu;
-    if (a == 0)
+    if (a < 0x00800000u) // zero or subnormal
         return 0;
-    const int e = a < 0x00800000u ? -126 : (int)(a >> 23) - 127;
-    const uint64_t m = a < 0x00800000u ? a : 0x800000u | (a & 0x7fffffu);
-    uint64_t p = m * 0xa2f983u; // 0x3e22f983 = 0xa2f983 2^-26; t = RZ(p) 2^(e-49)
-    int len = 0;
-    for (uint64_t r = p; r; r >>= 1)
-        len++;
-    if (len > 24)
-        p &= ~((1ull << (len - 24)) - 1);
+    const int e = (int)(a >> 23) - 127;
+    uint64_t p = (uint64_t)(0x800000u | (a & 0x7fffffu)) * 0xa2f983u; // 47 or 48 bits
+    p &= ~((1ull << (p >> 47 ? 24 : 23)) - 1); // t = RZ(p) 2^(e-49)
     const int sh = e - 24;
-    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : -sh >= 64 ? 0 : p >> -sh;
+    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : sh <= -48 ? 0 : p >> -sh;
     return (uint32_t)(f & ((1u << 25) - 1));
 }
 
