@@ -110,9 +110,10 @@ static int within(double got, double g, bound bd, int is_f32)
 static const char *bound_cc = "";
 
 /* approx_intrinsics.cu: output k of element i (x, y its inputs); README.md's table.
- * Those built on ex2, rcp and rsqrt .approx alone are the GPU's bits (sim/sfu.h), so
- * __expf, __exp10f, __fdividef, rsqrtf and exp2f compare EXACT with NVIDIA's compilers
- * (the golden's code); clang's prelude computes some of them otherwise. */
+ * Those built on ex2, rcp, rsqrt, sin and cos .approx alone are the GPU's bits
+ * (sim/sfu.h), so __expf, __exp10f, __sinf, __cosf, __tanf, __fdividef, rsqrtf and exp2f
+ * compare EXACT with NVIDIA's compilers (the golden's code); clang's prelude computes
+ * some of them otherwise. */
 static bound intrinsics_bound(int k, double x)
 {
     double pa = (float)(fabs(x) + 0.5);
@@ -126,16 +127,16 @@ static bound intrinsics_bound(int k, double x)
     case 2: return in_range ? (bound){ABS, exp2(-21.41), 0} : (bound){ULP, 3, 0};     /* __logf */
     case 3: return in_range ? (bound){ABS, 0x1p-22, 0} : (bound){ULP, 2, 0};          /* __log2f */
     case 4: return in_range ? (bound){ABS, 0x1p-24, 0} : (bound){ULP, 3, 0};          /* __log10f */
-    case 5: return (bound){ABS, exp2(-21.41), 0};                                     /* __sinf */
+    case 5: return same_code ? exact : (bound){ABS, exp2(-21.41), 0};                 /* __sinf */
     case 6:
-        return (bound){ABS, exp2(-21.19), 0}; /* __cosf */
+        return same_code ? exact : (bound){ABS, exp2(-21.19), 0}; /* __cosf */
     /* __tanf = __sinf / __cosf: near 0 the absolute error of __sinf dominates */
-    case 7: return (bound){REL, 0x1p-19, exp2(-21.41)};     /* __tanf */
-    case 8: return (bound){REL, 0x1p-18, 0};                /* __powf */
-    case 9: return same_code ? exact : (bound){ULP, 2, 0};  /* __fdividef */
-    case 10: return same_code ? exact : (bound){ULP, 2, 0}; /* rsqrtf */
-    case 11: return (bound){REL, exp2(-10.987), 0};         /* __tanhf */
-    case 12: return same_code ? exact : (bound){ULP, 2, 0}; /* exp2f */
+    case 7: return same_code ? exact : (bound){REL, 0x1p-19, exp2(-21.41)}; /* __tanf */
+    case 8: return (bound){REL, 0x1p-18, 0};                                /* __powf */
+    case 9: return same_code ? exact : (bound){ULP, 2, 0};                  /* __fdividef */
+    case 10: return same_code ? exact : (bound){ULP, 2, 0};                 /* rsqrtf */
+    case 11: return (bound){REL, exp2(-10.987), 0};                         /* __tanhf */
+    case 12: return same_code ? exact : (bound){ULP, 2, 0};                 /* exp2f */
     default:
         return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
                                           (clang's prelude rounds twice: half an ulp) */
