@@ -196,39 +196,12 @@ static inline double ptx_fmax(double a, double b, int nanmode)
     return a > b ? a : b;
 }
 
-/* The .approx functions (PTX ISA §9.7.3.16 rcp ... §9.7.3.22 tanh) run on the GPU's
- * multi-function unit, whose exact bits NVIDIA does not document. rcp, rsqrt, sqrt, lg2
- * and ex2 .approx.f32, and the f16/bf16 forms of ex2 and tanh, are the GPU's bits
- * (sim/sfu.h, measured on an H200); the rest are computed in double precision and rounded
- * once, so they lie within the PTX ISA's bounds for the GPU, not on its bits:
- *   sin/cos.approx   max absolute error 2^-20.9 in [-pi, pi]; like the GPU the argument
- *                    is first reduced to turns on a 2^-25 grid (approx_turns), so small
- *                    and large arguments lose accuracy the way they do on the GPU
- *   tanh.approx.f32  max relative error 2^-10.987 on the GPU; here correctly rounded
- * Special values follow the PTX tables: sin/cos(+-inf) = NaN. */
-
-/* sin/cos.approx's argument in turns as the GPU's multi-function unit takes it (probed on
- * an H100, tests/kernels/ops/sin_cos_small): |x| times 1/(2 pi) rounded to f32 (the
- * product exact), its fraction truncated to a multiple of 2^-25, with the sign of x. So
- * sin(1e-6) is 9.363e-7 there (5 steps of 2^-25 turns), sin(x) is +-0 below 2 pi 2^-25,
- * and sin(x) is +-0 and cos(x) 1 for |x| from 2^49 on, where no fraction is left. */
-static inline double approx_turns(float x)
-{
-    const double t = fabs((double)x) * (double)0.15915494309189535f; /* exact: 24 x 24 bits */
-    return copysign(floor((t - floor(t)) * 0x1p25) * 0x1p-25, (double)x);
-}
-static inline float approx_sin(float x)
-{
-    if (isinf(x))
-        return f32(NAN32);
-    return (float)sin(approx_turns(x) * 6.283185307179586476925);
-}
-static inline float approx_cos(float x)
-{
-    if (isinf(x))
-        return f32(NAN32);
-    return (float)cos(approx_turns(x) * 6.283185307179586476925);
-}
+/* The .approx functions (PTX ISA §9.7.3.13 rcp ... §9.7.3.22 tanh) run on the GPU's
+ * multi-function unit, whose exact bits NVIDIA does not document. rcp, rsqrt, sqrt, lg2,
+ * ex2, sin and cos .approx.f32, and the f16/bf16 forms of ex2 and tanh, are the GPU's
+ * bits (sim/sfu.h, measured on an H200); tanh.approx.f32 is computed in double precision
+ * and rounded once, so it lies within the PTX ISA's bound for the GPU (max relative
+ * error 2^-10.987), not on its bits. */
 static inline float approx_tanh(float x)
 {
     return (float)tanh((double)x);

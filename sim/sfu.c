@@ -506,3 +506,107 @@ unsigned short sfu_tanh_bf16(unsigned short a)
 {
     return tanh_half(a, 1);
 }
+
+/* ------------------------------------------------------------------ sin and cos */
+
+/* sin.approx and cos.approx (sfu.h): the sine of a quarter wave, 2^23 entries, from a
+ * zlib stream written by tools/sfu_tables.c: per entry one signed byte, its step from
+ * the entry before minus that entry's step (entries and steps before entry 0 are 0), or
+ * the byte 0x80 and the entry's 4 bytes (little-endian). Inflated to 32 MiB on first use. */
+SFU_BLOB(sin, "sim/sfu/sin.z")
+static uint32_t *sin_quarter; /* NULL: damaged */
+static pthread_once_t sin_once = PTHREAD_ONCE_INIT;
+
+int sfu_sin_decode(const unsigned char *code, size_t n, uint32_t *out)
+{
+    size_t i = 0;
+    uint32_t v = 0, step = 0;
+    for (unsigned k = 0; k < SFU_SIN_ENTRIES; k++) {
+        if (i >= n)
+            return -1;
+        if (code[i] == 0x80) {
+            if (n - i < 5)
+                return -1;
+            const uint32_t w = (uint32_t)code[i + 1] | (uint32_t)code[i + 2] << 8 |
+                               (uint32_t)code[i + 3] << 16 | (uint32_t)code[i + 4] << 24;
+            step = w - v;
+            v = w;
+            i += 5;
+        } else {
+            step += (uint32_t)(int32_t)(signed char)code[i++];
+            v += step;
+        }
+        out[k] = v;
+    }
+    return i == n ? 0 : -1;
+}
+
+static void inflate_sin(void)
+{
+    const size_t cap = SFU_SIN_CODE_MAX;
+    unsigned char *code = malloc(cap);
+    uint32_t *tab = malloc((size_t)SFU_SIN_ENTRIES * sizeof *tab);
+    uLongf got = (uLongf)cap;
+    if (code && tab &&
+        uncompress(code, &got, sfu_blob_sin, (uLong)(sfu_blob_sin_end - sfu_blob_sin)) == Z_OK &&
+        sfu_sin_decode(code, got, tab) == 0) {
+        sin_quarter = tab;
+        free(code);
+        return;
+    }
+    free(code);
+    free(tab);
+    fprintf(stderr, "gpulearn: the simulator's sin.approx table (sim/sfu/sin.z) is damaged; sin "
+                    "and cos .approx are computed in double instead (rebuild gpulearn)\n");
+}
+
+unsigned sfu_sin_phase(uint32_t x)
+{
+    const uint32_t a = ABS(x);
+    if (a < 0x00800000u) /* zero or subnormal: t below 2^-127, flushed or not */
+        return 0;
+    /* |x| = m 2^(e-23), the constant 0x3e22f983 = 0xa2f983 2^-26: the product p = m
+     * 0xa2f983 (47 or 48 bits, exact) with all but its top 24 bits cleared is t's
+     * mantissa (FMUL.RZ), t = p 2^(e-49), and the phase t's fraction times 2^25:
+     * p 2^(e-24) modulo 2^25. */
+    const int e = (int)(a >> 23) - 127;
+    uint64_t p = (uint64_t)(0x800000u | (a & 0x7fffffu)) * 0xa2f983u;
+    p &= ~((UINT64_C(1) << (p >> 47 ? 24 : 23)) - 1);
+    const int sh = e - 24;
+    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : sh <= -48 ? 0 : p >> -sh;
+    return (unsigned)(f & ((1u << 25) - 1));
+}
+
+unsigned sfu_sin_entry(unsigned k)
+{
+    pthread_once(&sin_once, inflate_sin);
+    if (sin_quarter)
+        return sin_quarter[k & (SFU_SIN_ENTRIES - 1)];
+    return bits_of((float)sin((double)(k & (SFU_SIN_ENTRIES - 1)) * 0x1p-25 * 6.283185307179586));
+}
+
+/* The unit on phase q (2^-25 turns) and the sign to apply: the quarter-wave entry of q's
+ * low 23 bits, inverted (one's complement) in the odd quarters, negated in the second
+ * half-wave. */
+static uint32_t mufu_sin_phase(unsigned q, uint32_t sign)
+{
+    const unsigned low = q & (SFU_SIN_ENTRIES - 1);
+    const unsigned k = q & SFU_SIN_ENTRIES ? SFU_SIN_ENTRIES - 1 - low : low;
+    return sfu_sin_entry(k) ^ sign ^ (q >> 24 & 1u) << 31;
+}
+
+float sfu_sin(float x)
+{
+    const uint32_t u = bits_of(x);
+    if (ABS(u) >= 0x7f800000u)
+        return float_of(CANONICAL_NAN);
+    return float_of(mufu_sin_phase(sfu_sin_phase(u), SIGN(u)));
+}
+
+float sfu_cos(float x)
+{
+    const uint32_t u = bits_of(x);
+    if (ABS(u) >= 0x7f800000u)
+        return float_of(CANONICAL_NAN);
+    return float_of(mufu_sin_phase((sfu_sin_phase(u) + SFU_SIN_ENTRIES) & ((1u << 25) - 1), 0));
+}

@@ -17,11 +17,15 @@
  * forms without .ftz are the instruction sequences ptxas emits around the unit (scaling
  * subnormal and huge inputs), computed with the same f32 operations.
  *
- * The f16/bf16 forms of ex2 and tanh follow below them.
+ * The f16/bf16 forms of ex2 and tanh follow below them, then sin and cos .approx.f32:
+ * a measured quarter-wave table indexed by the argument's phase.
  *
  * All are thread-safe (the tables are inflated once, under pthread_once). */
 #ifndef GL_SIM_SFU_H
 #define GL_SIM_SFU_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 /* rcp.approx.f32 of x; ftz: the .ftz form (x and the result flushed to signed zero). */
 float sfu_rcp(float x, int ftz);
@@ -97,6 +101,39 @@ unsigned sfu_lg2_square(unsigned t);
  * W < 0: -(-W - 1) 2^-36 truncated (one's complement, so lg2(1/4) is -2 + 2^-23).
  * x = 1: +0. */
 unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x);
+
+/* sin.approx.f32 and cos.approx.f32 of x, with or without .ftz (PTX ISA §9.7.3.18 sin,
+ * §9.7.3.19 cos; the forms give the same bits). ptxas emits FMUL.RZ t = x 0x3e22f983
+ * (1/(2 pi) as an f32, rounded toward zero) and MUFU.SIN or MUFU.COS of t; the unit's
+ * result depends on t's phase alone, q = frac(|t|) in 2^-25 turns, truncated
+ * (sfu_sin_phase): sin is the quarter-wave table's entry (sfu_sin_entry) of q's low 23
+ * bits, inverted (one's complement) in the odd quarters, negated in the second
+ * half-wave and for x < 0; cos is sin's rule at q + 2^23, never negated for x < 0. A
+ * subnormal x has phase 0 (sin +-0, cos 1), flushed or not, and so has |t| >= 2^23 (|x|
+ * above about 5.3e7); infinities and NaN give the canonical NaN 0x7fffffff. Measured on
+ * whole binades of inputs (docs/architecture.md "The special-function unit"). */
+float sfu_sin(float x);
+float sfu_cos(float x);
+
+/* Entries of the quarter-wave table (sim/sfu/sin.z), and its coded stream's bytes at most
+ * (one per entry and 4 more per escape, 2^14 escapes at most: tools/sfu_tables.c refuses
+ * more). */
+#define SFU_SIN_ENTRIES (1u << 23)
+#define SFU_SIN_CODE_MAX (SFU_SIN_ENTRIES + 4u * 16384u)
+
+/* The phase of x's bits as the unit takes it: frac(RZ(|x| 0x3e22f983)) 2^25, truncated
+ * (0 .. 2^25 - 1). */
+unsigned sfu_sin_phase(uint32_t x);
+
+/* The hardware's sine at phase k 2^-25 turns, k < 2^23 (f32 bits, measured: 0 at k = 0,
+ * 1.0 at k = 2^23 - 1); without its table (damaged, said once on stderr) the sine in
+ * double. */
+unsigned sfu_sin_entry(unsigned k);
+
+/* Decodes sim/sfu/sin.z's inflated stream (n bytes, the coding sfu.c describes) into
+ * the SFU_SIN_ENTRIES entries of out. 0, or -1 when it is malformed or of another
+ * length. */
+int sfu_sin_decode(const unsigned char *code, size_t n, uint32_t *out);
 
 /* The tables (tools/sfu_tables.c writes them from a GPU's results). */
 typedef enum sfu_table_id {

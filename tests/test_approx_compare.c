@@ -117,9 +117,10 @@ static int nvidia_code(void)
 }
 
 /* approx_intrinsics.cu: output k of element i (x, y its inputs); README.md's table.
- * Those built on ex2, rcp and rsqrt .approx alone are the GPU's bits (sim/sfu.h), so
- * __expf, __exp10f, __fdividef, rsqrtf and exp2f compare EXACT with NVIDIA's compilers
- * (the golden's code); clang's prelude computes some of them otherwise. */
+ * Those built on ex2, lg2, rcp, rsqrt, sin and cos .approx are the GPU's bits
+ * (sim/sfu.h), so every output but __tanhf (tanh.approx.f32, not modelled bit for bit)
+ * and the last compares EXACT with NVIDIA's compilers (the golden's code); clang's
+ * prelude computes some of them otherwise. */
 static bound intrinsics_bound(int k, double x)
 {
     double pa = (float)(fabs(x) + 0.5);
@@ -130,19 +131,22 @@ static bound intrinsics_bound(int k, double x)
     case 0: return same_code ? exact : (bound){ULP, 2 + floor(fabs(1.173 * x)), 0}; /* __expf */
     case 1:
         return same_code ? exact : (bound){ULP, 2 + floor(fabs(2.97 * x * 0.25)), 0}; /* __exp10f */
-    case 2: return in_range ? (bound){ABS, exp2(-21.41), 0} : (bound){ULP, 3, 0};     /* __logf */
-    case 3: return in_range ? (bound){ABS, 0x1p-22, 0} : (bound){ULP, 2, 0};          /* __log2f */
-    case 4: return in_range ? (bound){ABS, 0x1p-24, 0} : (bound){ULP, 3, 0};          /* __log10f */
-    case 5: return (bound){ABS, exp2(-21.41), 0};                                     /* __sinf */
+    case 2:                                                                           /* __logf */
+        return same_code ? exact : in_range ? (bound){ABS, exp2(-21.41), 0} : (bound){ULP, 3, 0};
+    case 3: /* __log2f */
+        return same_code ? exact : in_range ? (bound){ABS, 0x1p-22, 0} : (bound){ULP, 2, 0};
+    case 4: /* __log10f */
+        return same_code ? exact : in_range ? (bound){ABS, 0x1p-24, 0} : (bound){ULP, 3, 0};
+    case 5: return same_code ? exact : (bound){ABS, exp2(-21.41), 0}; /* __sinf */
     case 6:
-        return (bound){ABS, exp2(-21.19), 0}; /* __cosf */
+        return same_code ? exact : (bound){ABS, exp2(-21.19), 0}; /* __cosf */
     /* __tanf = __sinf / __cosf: near 0 the absolute error of __sinf dominates */
-    case 7: return (bound){REL, 0x1p-19, exp2(-21.41)};     /* __tanf */
-    case 8: return (bound){REL, 0x1p-18, 0};                /* __powf */
-    case 9: return same_code ? exact : (bound){ULP, 2, 0};  /* __fdividef */
-    case 10: return same_code ? exact : (bound){ULP, 2, 0}; /* rsqrtf */
-    case 11: return (bound){REL, exp2(-10.987), 0};         /* __tanhf */
-    case 12: return same_code ? exact : (bound){ULP, 2, 0}; /* exp2f */
+    case 7: return same_code ? exact : (bound){REL, 0x1p-19, exp2(-21.41)}; /* __tanf */
+    case 8: return same_code ? exact : (bound){REL, 0x1p-18, 0};            /* __powf */
+    case 9: return same_code ? exact : (bound){ULP, 2, 0};                  /* __fdividef */
+    case 10: return same_code ? exact : (bound){ULP, 2, 0};                 /* rsqrtf */
+    case 11: return (bound){REL, exp2(-10.987), 0};                         /* __tanhf */
+    case 12: return same_code ? exact : (bound){ULP, 2, 0};                 /* exp2f */
     default:
         return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
                                           (clang's prelude rounds twice: half an ulp) */
@@ -164,19 +168,18 @@ static bound libm_bound(int k, int dbl)
 }
 
 /* approx_libm_f32.cu: output k (26 per element); README.md's table. With NVIDIA's
- * compilers every output but cbrtf's (16: lg2.approx, not modelled bit for bit yet) is
- * the GPU's bits. */
+ * compilers every output is the GPU's bits. */
 static bound libm_f32_bound(int k)
 {
     static const double f[26] = {2, 2, 2, 1, 1, 2, 1, 1, 2, 2, 4, 2, 4,
                                  2, 2, 3, 1, 2, 3, 2, 2, 3, 2, 3, 4, 3};
-    return nvidia_code() && k != 16 ? (bound){EXACT, 0, 0} : (bound){ULP, f[k], 0};
+    return nvidia_code() ? (bound){EXACT, 0, 0} : (bound){ULP, f[k], 0};
 }
 
 /* approx_libm_f64.cu: f64 outputs od (46 per element) and f32 outputs o (12 per element);
- * README.md's table (0: exact). With NVIDIA's compilers every f64 output (rsqrt, hypot,
- * rhypot and rcbrt use rcp and rsqrt .approx .f64: sim/sfu.h) and every f32 one but
- * erfinvf, erfcinvf, normcdfinvf and rcbrtf (2, 3, 7, 10: lg2.approx) are the GPU's bits. */
+ * README.md's table (0: exact). With NVIDIA's compilers every output is the GPU's bits
+ * (rsqrt, hypot, rhypot and rcbrt use rcp and rsqrt .approx .f64; erfinvf, erfcinvf,
+ * normcdfinvf and rcbrtf lg2.approx: sim/sfu.h). */
 static bound libm_f64_bound(int k, int dbl)
 {
     static const double d[46] = {1, 1, 1, 1, 1,  1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
@@ -184,8 +187,7 @@ static bound libm_f64_bound(int k, int dbl)
                                  4, 5, 6, 4, 10, 5, 8, 1, 2, 2, 0, 0, 0, 0};
     static const double f[12] = {4, 4, 2, 4, 6, 5, 5, 5, 1, 1, 1, 2};
     const double b = dbl ? d[k] : f[k];
-    const int lg2 = !dbl && (k == 2 || k == 3 || k == 7 || k == 10);
-    if (b == 0 || (nvidia_code() && !lg2))
+    if (b == 0 || nvidia_code())
         return (bound){EXACT, 0, 0};
     return (bound){dbl ? ULP64 : ULP, b, 0};
 }

@@ -16,7 +16,8 @@
  * tests/isa/nan.txt the same way: which NaN each float arithmetic form returns, bits
  * recorded on an H200 (tools/nan_table.py, tools/cvt_gpu_check.sh --record), and
  * test_every_sfu_row tests/isa/sfu.txt: rcp, rsqrt, sqrt and ex2 .approx.f32 results
- * sampled from an H200's (tools/sfu_dump.cu); test_every_half_sfu_input the f16 and bf16
+ * sampled from an H200's (tools/sfu_dump.cu); test_every_sincos_row
+ * tests/isa/sfu_sincos.txt: sin and cos .approx.f32 the same way; test_every_half_sfu_input the f16 and bf16
  * forms of ex2 and tanh on all 2^16 inputs, and their .x2 forms, against an H200's
  * results of every input (tests/isa/sfu_half/). */
 #include <check.h>
@@ -538,6 +539,14 @@ START_TEST(test_every_sfu_row)
 }
 END_TEST
 
+/* tests/isa/sfu_sincos.txt: sin and cos .approx.f32 bit for bit as an H200 gives them
+ * (sim/sfu.h sfu_sin, sfu_cos). */
+START_TEST(test_every_sincos_row)
+{
+    run_row_table("sfu_sincos.txt", 700);
+}
+END_TEST
+
 /* An H200's results of a half form over all 2^16 inputs, in input order (tools/
  * sfu_dump.cu: little-endian u16, gzip'd) into out. */
 static void read_half_golden(const char *name, uint16_t *out)
@@ -629,6 +638,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_every_cvt_row);
     tcase_add_test(tc, test_every_nan_row);
     tcase_add_test(tc, test_every_sfu_row);
+    tcase_add_test(tc, test_every_sincos_row);
     tcase_add_test(tc, test_every_half_sfu_input);
     suite_add_tcase(s, tc);
     return s;

@@ -1,24 +1,29 @@
 // sfu_dump.cu — the GPU's special-function unit results that sim/sfu.c's tables hold,
 // and the checks that those tables with the exponent rules of sim/sfu.c give the GPU's
-// result on every positive normal input (rcp, rsqrt, sqrt, lg2) and on every ex2 input.
+// result on every positive normal input (rcp, rsqrt, sqrt, lg2) and on every ex2 input, and
+// the quarter-wave table with its phase rules every sin and cos input.
 //
 //   nvcc -arch=sm_90 -o sfu_dump tools/sfu_dump.cu && ./sfu_dump DIR
 //
 // writes DIR/rcp.d8 (rcp.approx.ftz.f32 of 1 + k 2^-23, k < 2^23), DIR/rsqrt.d8 and
-// DIR/sqrt.d8 (of the f32 0x3f800000 + k, k < 2^24: [1, 4)) and DIR/ex2.d8
-// (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f) and DIR/lg2.d8
+// DIR/sqrt.d8 (of the f32 0x3f800000 + k, k < 2^24: [1, 4)), DIR/ex2.d8
+// (ex2.approx.ftz.f32 of 1 + k 2^-23: 2 times the table's 2^f), DIR/lg2.d8
 // (lg2.approx.ftz.f32 of the f32 0x3f000000 + k, k < 2^24: [0.5, 2), what
-// tools/sfu_tables.c fits lg2's segments to), each result as the
+// tools/sfu_tables.c fits lg2's segments to) and DIR/sin.d8 (sin.approx.ftz.f32 of an
+// input of phase k 2^-25 turns, k < 2^23), each result as the
 // difference from the one before in one signed byte, or 0x80 and the result's 4 bytes
 // (little-endian); then prints, per form, how many inputs the rules get wrong (0 is what
-// sim/sfu.c relies on). It also writes DIR/ex2_f16.u16, ex2_bf16.u16, tanh_f16.u16 and
-// tanh_bf16.u16: ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.f16 and
-// tanh.approx.bf16 of every one of the 2^16 inputs, in input order (little-endian u16).
+// sim/sfu.c relies on; sin and cos .approx.ftz.f32 on all 2^32 inputs). It also writes
+// DIR/ex2_f16.u16, ex2_bf16.u16, tanh_f16.u16 and tanh_bf16.u16: ex2.approx.f16,
+// ex2.approx.ftz.bf16, tanh.approx.f16 and tanh.approx.bf16 of every one of the 2^16
+// inputs, in input order (little-endian u16).
 // tools/sfu_tables.c makes sim/sfu/*.z from the files (and checks the ex2 half models);
 // tests/isa/sfu_half/ holds the half files gzip'd.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define FORM(name, ins)                                                                            \
@@ -106,6 +111,51 @@ __global__ void k_rules(int op, const uint32_t *tab, unsigned long long *bad)
         atomicAdd(bad, 1ull);
 }
 
+// sin.approx and cos.approx (sim/sfu.h sfu_sin): the phase of x's bits, frac(RZ(|x|
+// 0x3e22f983)) in 2^-25 turns, truncated, computed exactly in integers.
+__host__ __device__ static uint32_t sin_phase(uint32_t x)
+{
+    const uint32_t a = x & 0x7fffffffu;
+    if (a < 0x00800000u) // zero or subnormal
+        return 0;
+    const int e = (int)(a >> 23) - 127;
+    uint64_t p = (uint64_t)(0x800000u | (a & 0x7fffffu)) * 0xa2f983u; // 47 or 48 bits
+    p &= ~((1ull << (p >> 47 ? 24 : 23)) - 1); // t = RZ(p) 2^(e-49)
+    const int sh = e - 24;
+    const uint64_t f = sh >= 25 ? 0 : sh >= 0 ? p << sh : sh <= -48 ? 0 : p >> -sh;
+    return (uint32_t)(f & ((1u << 25) - 1));
+}
+
+// The sin/cos rule on the quarter-wave table tab: q's low 23 bits, inverted in odd
+// quarters, negated in the second half-wave (and by sign).
+__host__ __device__ static uint32_t sin_rule(const uint32_t *tab, uint32_t q, uint32_t sign)
+{
+    const uint32_t low = q & 0x7fffffu, k = q & 0x800000u ? 0x7fffffu - low : low;
+    return tab[k] ^ sign ^ (q >> 24 & 1u) << 31;
+}
+
+// Every input bit pattern (2^32 threads) of sin.approx.ftz.f32 (op 0) or
+// cos.approx.ftz.f32 (op 1) against sin_rule; counts those that differ.
+__global__ void k_trig(int op, const uint32_t *tab, unsigned long long *bad)
+{
+    const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x, a = u & 0x7fffffffu;
+    const float x = __uint_as_float(u);
+    float y;
+    uint32_t want;
+    if (op == 0)
+        asm volatile("sin.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    else
+        asm volatile("cos.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    if (a >= 0x7f800000u)
+        want = 0x7fffffffu;
+    else if (op == 0)
+        want = sin_rule(tab, sin_phase(u), u & 0x80000000u);
+    else
+        want = sin_rule(tab, (sin_phase(u) + 0x800000u) & 0x1ffffffu, 0);
+    if (__float_as_uint(y) != want)
+        atomicAdd(bad, 1ull);
+}
+
 // The half forms: thread i computes form op (0 ex2.approx.f16, 1 ex2.approx.ftz.bf16,
 // 2 tanh.approx.f16, 3 tanh.approx.bf16) on the input bits i.
 __global__ void k_half(int op, uint16_t *out)
@@ -149,15 +199,21 @@ static void dump_halves(const char *dir)
 
 typedef void (*kfn)(uint32_t, uint32_t, uint32_t *);
 
-static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint32_t base,
-                                  uint32_t n)
+// sin.approx.ftz.f32 of inputs in[i] (thread i).
+__global__ void k_sin_of(const uint32_t *in, uint32_t n, uint32_t *out)
 {
-    uint32_t *d;
-    cudaMalloc(&d, (size_t)n * 4);
-    k<<<(n + 255) / 256, 256>>>(base, n, d);
-    std::vector<uint32_t> h(n);
-    cudaMemcpy(h.data(), d, (size_t)n * 4, cudaMemcpyDeviceToHost);
-    cudaFree(d);
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float y;
+    asm volatile("sin.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(__uint_as_float(in[i])));
+    out[i] = __float_as_uint(y);
+}
+
+// Writes results h to DIR/<name>.d8: each as the difference from the one before in one
+// signed byte, or 0x80 and the result's 4 bytes.
+static void write_d8(const char *dir, const char *name, const std::vector<uint32_t> &h)
+{
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.d8", dir, name);
     FILE *f = fopen(path, "wb");
@@ -166,7 +222,7 @@ static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint
         exit(2);
     }
     uint32_t prev = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < h.size(); i++) {
         const int64_t dl = (int64_t)h[i] - (int64_t)prev;
         if (i > 0 && dl > -128 && dl < 128) {
             const int8_t c = (int8_t)dl;
@@ -178,7 +234,55 @@ static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint
         }
         prev = h[i];
     }
-    fclose(f);
+    if (fclose(f) != 0) {
+        perror(path);
+        exit(2);
+    }
+}
+
+static std::vector<uint32_t> dump(const char *dir, const char *name, kfn k, uint32_t base,
+                                  uint32_t n)
+{
+    uint32_t *d;
+    cudaMalloc(&d, (size_t)n * 4);
+    k<<<(n + 255) / 256, 256>>>(base, n, d);
+    std::vector<uint32_t> h(n);
+    cudaMemcpy(h.data(), d, (size_t)n * 4, cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    write_d8(dir, name, h);
+    return h;
+}
+
+// sin.approx's quarter-wave table: for each phase k < 2^23 (2^-25 turns), an input x_k
+// of that phase (sin_phase; below pi/2 every phase has one), and sin.approx.ftz.f32 of
+// it, written to DIR/sin.d8.
+static std::vector<uint32_t> dump_sin(const char *dir)
+{
+    const uint32_t n = 1u << 23;
+    std::vector<uint32_t> in(n);
+    const double c = 0.15915493667125701904; // 0x3e22f983
+    for (uint32_t k = 0; k < n; k++) {
+        float x = k ? (float)(((double)k + 0.5) * 0x1p-25 / c) : 0.0f;
+        int tries = 0;
+        uint32_t u;
+        while ((memcpy(&u, &x, 4), sin_phase(u) != k) && tries++ < 64)
+            x = nextafterf(x, sin_phase(u) < k ? 2.0f : 0.0f);
+        if (sin_phase(u) != k) {
+            fprintf(stderr, "sfu_dump: no input of phase %u found\n", k);
+            exit(2);
+        }
+        in[k] = u;
+    }
+    uint32_t *din, *dout;
+    cudaMalloc(&din, (size_t)n * 4);
+    cudaMalloc(&dout, (size_t)n * 4);
+    cudaMemcpy(din, in.data(), (size_t)n * 4, cudaMemcpyHostToDevice);
+    k_sin_of<<<n / 256, 256>>>(din, n, dout);
+    std::vector<uint32_t> h(n);
+    cudaMemcpy(h.data(), dout, (size_t)n * 4, cudaMemcpyDeviceToHost);
+    cudaFree(din);
+    cudaFree(dout);
+    write_d8(dir, "sin", h);
     return h;
 }
 
@@ -212,6 +316,18 @@ int main(int argc, char **argv)
         cudaMemcpy(&n, bad, 8, cudaMemcpyDeviceToHost);
         printf("%s.approx.ftz.f32: %llu inputs differ from the table and its exponent rules\n",
                names[op], n);
+        rc |= n != 0;
+    }
+    const std::vector<uint32_t> sin_tab = dump_sin(argv[1]);
+    cudaMemcpy(tab, sin_tab.data(), sin_tab.size() * 4, cudaMemcpyHostToDevice);
+    for (int op = 0; op < 2; op++) {
+        cudaMemset(bad, 0, 8);
+        k_trig<<<1u << 24, 256>>>(op, tab, bad); // 2^32 inputs
+        unsigned long long n = 0;
+        cudaMemcpy(&n, bad, 8, cudaMemcpyDeviceToHost);
+        printf("%s.approx.ftz.f32: %llu inputs differ from the quarter-wave table and its "
+               "phase rules\n",
+               op ? "cos" : "sin", n);
         rc |= n != 0;
     }
     cudaError_t e = cudaDeviceSynchronize();

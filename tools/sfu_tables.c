@@ -2,21 +2,23 @@
  *
  * Usage: build/debug/tools/sfu_tables DUMPDIR OUTDIR [TABLE...]
  *
- * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8, ex2.d8 and lg2.d8, and ex2_f16.u16,
+ * DUMPDIR holds rcp.d8, rsqrt.d8, sqrt.d8, ex2.d8, lg2.d8 and sin.d8, and ex2_f16.u16,
  * ex2_bf16.u16, tanh_f16.u16 and tanh_bf16.u16, as tools/sfu_dump.cu writes them on a
- * machine with an NVIDIA GPU. TABLE: rcp, rsqrt, sqrt, ex2, lg2, tanh_f16 or tanh_bf16,
- * or ex2_f16 or ex2_bf16 for the models' checks (default all). lg2 is no table of
- * results but the 64 segments of the unit's polynomial (sim/sfu.h sfu_lg2_segment),
+ * machine with an NVIDIA GPU. TABLE: rcp, rsqrt, sqrt, ex2, lg2, sin, tanh_f16 or
+ * tanh_bf16, or ex2_f16 or ex2_bf16 for the models' checks (default all). lg2 is no table
+ * of results but the 64 segments of the unit's polynomial (sim/sfu.h sfu_lg2_segment),
  * fitted to the GPU's results of [0.5, 2), the model checked against every one of them,
- * and written as C to OUTDIR/lg2.h (saying whether it equals the simulator's). For
- * each f32 table, every entry's correction (the GPU's result minus sim/sfu.c's correctly
- * rounded reference, in ulps: -2..+1) is packed in 2 bits; for each half table, the
- * GPU's results of the inputs +0 to +inf as steps from the one before (one byte each),
- * after checking that the form is odd and gives 0x7fff for every NaN (what sim/sfu.c
- * assumes). Each is zlib-compressed into OUTDIR/<table>.z (written to a temporary file,
- * then renamed). ex2_f16 and ex2_bf16 compare sim/sfu.c's models of those forms with
- * the GPU's results, every input. Prints each table's figures
- * and size. Exits 0, or 1 naming the entry that does not fit or the input that differs,
+ * and written as C to OUTDIR/lg2.h (saying whether it equals the simulator's). For each
+ * other f32 table but sin, every entry's correction (the GPU's result minus sim/sfu.c's
+ * correctly rounded reference, in ulps: -2..+1) is packed in 2 bits; sin's quarter wave
+ * is the GPU's results themselves, each as its step's change from the step before
+ * (sim/sfu.c); for each half table, the GPU's results of the inputs +0 to +inf as steps
+ * from the one before (one byte each), after checking that the form is odd and gives
+ * 0x7fff for every NaN (what sim/sfu.c assumes). Each is zlib-compressed into
+ * OUTDIR/<table>.z (written to a temporary file, then renamed). ex2_f16 and ex2_bf16
+ * compare sim/sfu.c's models of those forms with the GPU's results, every input. Prints
+ * each table's figures and size.
+ * Exits 0, or 1 naming the entry that does not fit or the input that differs,
  * or 2 for a missing or short dump. */
 #include <errno.h>
 #include <math.h>
@@ -338,6 +340,59 @@ static int lg2_table(const char *dumpdir, const char *outdir)
     return 0;
 }
 
+/* sin.approx's quarter-wave table from DUMPDIR/sin.d8 (sin.approx.ftz.f32 of an input of
+ * phase k 2^-25 turns, k < 2^23: tools/sfu_dump.cu), coded as sim/sfu.c reads it (each
+ * entry's step minus the step before, a byte, or 0x80 and the entry) and checked by
+ * decoding it back; the exit status main returns. */
+static int sin_table(const char *dumpdir, const char *outdir)
+{
+    const unsigned n = SFU_SIN_ENTRIES;
+    uint32_t *gpu = malloc((size_t)n * 4), *back = malloc((size_t)n * 4);
+    unsigned char *code = malloc((size_t)n * 5);
+    if (!gpu || !back || !code) {
+        fprintf(stderr, "sfu_tables: out of memory\n");
+        return 2;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sin.d8", dumpdir);
+    if (read_dump(path, gpu, n) != 0)
+        return 2;
+    size_t len = 0;
+    unsigned escapes = 0;
+    uint32_t prev = 0, step = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const uint32_t s = gpu[k] - prev;
+        const int32_t d = (int32_t)(s - step);
+        if (d >= -127 && d <= 127) {
+            code[len++] = (unsigned char)(signed char)d;
+        } else {
+            code[len++] = 0x80;
+            for (int b = 0; b < 4; b++)
+                code[len++] = (unsigned char)(gpu[k] >> (8 * b));
+            escapes++;
+        }
+        prev = gpu[k];
+        step = s;
+    }
+    if (len > SFU_SIN_CODE_MAX) {
+        fprintf(stderr, "sfu_tables: sin: %u escapes, more than sim/sfu.h allows\n", escapes);
+        return 1;
+    }
+    if (sfu_sin_decode(code, len, back) != 0 || memcmp(back, gpu, (size_t)n * 4) != 0) {
+        fprintf(stderr, "sfu_tables: sin: the coded table does not decode to the dump\n");
+        return 1;
+    }
+    const unsigned long zlen = write_z(outdir, "sin", code, len);
+    free(gpu);
+    free(back);
+    free(code);
+    if (!zlen)
+        return 2;
+    printf("sin   %8u entries (a quarter wave): %u escapes; %s/sin.z %lu bytes\n", n, escapes,
+           outdir, zlen);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -384,6 +439,11 @@ int main(int argc, char **argv)
     }
     if (wanted(argc, argv, "lg2")) {
         const int rc = lg2_table(argv[1], argv[2]);
+        if (rc)
+            return rc;
+    }
+    if (wanted(argc, argv, "sin")) {
+        const int rc = sin_table(argv[1], argv[2]);
         if (rc)
             return rc;
     }
