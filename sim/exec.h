@@ -196,16 +196,6 @@ static inline double ptx_fmax(double a, double b, int nanmode)
     return a > b ? a : b;
 }
 
-/* The .approx functions (PTX ISA §9.7.3.13 rcp ... §9.7.3.22 tanh) run on the GPU's
- * multi-function unit, whose exact bits NVIDIA does not document. rcp, rsqrt, sqrt, lg2,
- * ex2, sin and cos .approx.f32, and the f16/bf16 forms of ex2 and tanh, are the GPU's
- * bits (sim/sfu.h, measured on an H200); tanh.approx.f32 is computed in double precision
- * and rounded once, so it lies within the PTX ISA's bound for the GPU (max relative
- * error 2^-10.987), not on its bits. */
-static inline float approx_tanh(float x)
-{
-    return (float)tanh((double)x);
-}
 /* rcp.f64: .rn is correctly rounded; rcp.approx.ftz.f64 (PTX ISA §9.7.3.14) is the
  * unit's MUFU.RCP64H, as an H200 gives it (sim/sfu.h). */
 static inline double rcp_f64(double x, const ptx_insn *in)

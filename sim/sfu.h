@@ -18,7 +18,8 @@
  * subnormal and huge inputs), computed with the same f32 operations.
  *
  * The f16/bf16 forms of ex2 and tanh follow below them, then sin and cos .approx.f32:
- * a measured quarter-wave table indexed by the argument's phase.
+ * a measured quarter-wave table indexed by the argument's phase, and tanh.approx.f32:
+ * lg2's kind of quadratic per segment, recovered (but for [2^-8, 2^-5), not measured).
  *
  * All are thread-safe (the tables are inflated once, under pthread_once). */
 #ifndef GL_SIM_SFU_H
@@ -71,8 +72,7 @@ unsigned short sfu_ex2_bf16(unsigned short a);
 /* tanh.approx.f16 and tanh.approx.bf16 of a: odd (tanh(-a) = -tanh(a)); the results of
  * the non-negative inputs up to infinity are the GPU's own, from a table (sim/sfu/
  * tanh_f16.z, tanh_bf16.z: each result's step from the one before, one byte each). They
- * are tanh.approx.f32's truncated where that was measured ([0.25, 1)), but the f32 form
- * is not modelled yet. */
+ * are sfu_tanh's (tanh.approx.f32's) truncated on every input of [2^-5, 16). */
 unsigned short sfu_tanh_f16(unsigned short a);
 unsigned short sfu_tanh_bf16(unsigned short a);
 
@@ -114,6 +114,17 @@ unsigned sfu_lg2_unit(const sfu_lg2_segment seg[64], unsigned x);
  * whole binades of inputs (docs/architecture.md "The special-function unit"). */
 float sfu_sin(float x);
 float sfu_cos(float x);
+
+/* tanh.approx.f32 of x (PTX ISA §9.7.3.22; sm_90: MUFU.TANH alone), the unit's algorithm
+ * recovered from an H200's results: odd (tanh(-x) = -tanh(x)); |x| < 2^-8 gives x (zero
+ * and subnormals included); |x| >= 8 (infinity too) gives 1; a NaN the canonical NaN.
+ * In the binades 2^-5 .. 2^2 a quadratic per segment, as lg2's: x's mantissa keeps its
+ * top 18 (2^-5, 2^-4), 19 (2^-3 .. 2^-1), 20 (2^0, 2^2) or 21 (2^1) bits, the lowest 17
+ * of them the offset t, the others the segment (2, 4, 8 or 16 per binade, 48 in all);
+ * V = c0 + c1 t - c2 sq(t) in units of 2^-39 with lg2's truncated squarer
+ * (sfu_lg2_square), truncated to f32. [2^-8, 2^-5) is not measured yet: correctly
+ * rounded tanh there (docs/architecture.md "The special-function unit"). */
+float sfu_tanh(float x);
 
 /* Entries of the quarter-wave table (sim/sfu/sin.z), and its coded stream's bytes at most
  * (one per entry and 4 more per escape, 2^14 escapes at most: tools/sfu_tables.c refuses
