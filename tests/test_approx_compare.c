@@ -149,7 +149,7 @@ static bound intrinsics_bound(int k, double x)
         return same_code && !(fabs(x) >= 0x1p-8 && fabs(x) < 0x1p-5)
                    ? exact
                    : (bound){REL, exp2(-10.987), 0};
-    case 12: return same_code ? exact : (bound){ULP, 2, 0};                 /* exp2f */
+    case 12: return same_code ? exact : (bound){ULP, 2, 0}; /* exp2f */
     default:
         return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
                                           (clang's prelude rounds twice: half an ulp) */
