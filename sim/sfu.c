@@ -613,48 +613,51 @@ float sfu_cos(float x)
 
 /* ------------------------------------------------------------------ tanh */
 
-/* tanh.approx.f32's 48 segments (sfu.h): of the binades 2^-5, 2^-4 (2 each), 2^-3, 2^-2,
- * 2^-1 (4 each), 2^0 (8), 2^1 (16) and 2^2 (8), in that order: {c0, c1, c2} in units of
- * 2^-39, V = c0 + c1 t - c2 sq(t). Fitted to an H200's results of those binades (every
- * input: each result bounds V to [r, r + ulp), and one integer c0 of the interval the
- * other results leave is kept); the analysis is in docs/architecture.md "The
- * special-function unit". */
+/* tanh.approx.f32's 51 segments (sfu.h): of the binades 2^-8, 2^-7, 2^-6 (1 each), 2^-5,
+ * 2^-4 (2 each), 2^-3, 2^-2, 2^-1 (4 each), 2^0 (8), 2^1 (16) and 2^2 (8), in that order:
+ * {c0, c1, c2} in units of 2^-39, V = c0 + c1 t - c2 sq(t). Fitted to an H200's results of
+ * those binades (every input: each result bounds V to [r, r + ulp), and one integer c0 of
+ * the interval the other results leave is kept); the analysis is in docs/architecture.md
+ * "The special-function unit". */
 static const struct {
     int64_t c0;
     int32_t c1, c2;
-} tanh_segments[48] = {
-    {17174298624LL, 65476, 164},     {25750994944LL, 65394, 220},
-    {34315042816LL, 130584, 1272},   {51389005824LL, 129952, 1776},
-    {68363812864LL, 129064, 2236},   {85206958080LL, 127944, 2704},
-    {101887901696LL, 126592, 3160},  {118376890368LL, 125012, 3564},
-    {134645022720LL, 246544, 16552}, {166415695872LL, 238240, 19296},
-    {197008556032LL, 228572, 21488}, {226262777856LL, 217804, 23152},
-    {254050304000LL, 412568, 98592}, {304894967808LL, 362992, 100608},
-    {349179215872LL, 312504, 96608}, {386979332096LL, 264088, 88688},
-    {418694561792LL, 219688, 78584}, {444921020416LL, 180408, 67824},
-    {466352340992LL, 146536, 57152}, {483693035520LL, 118004, 47384},
-    {497613275136LL, 94360, 38736},  {508716777472LL, 75040, 31376},
-    {517528616960LL, 59400, 25152},  {524493389824LL, 46864, 20072},
-    {529980719104LL, 36874, 15946},  {534293544960LL, 28942, 12590},
-    {537676382208LL, 22674, 9898},   {540325347328LL, 17746, 7784},
-    {542397464576LL, 13870, 6094},   {544016596992LL, 10835, 4776},
-    {545280983040LL, 8457, 3734},    {546267627520LL, 6599, 2920},
-    {547037315072LL, 5146, 2278},    {547637493760LL, 4012, 1778},
-    {548105355264LL, 3127, 1386},    {548470030336LL, 2437, 1082},
-    {548754161664LL, 1899, 842},     {548975575040LL, 1479, 654},
-    {549148065792LL, 1152, 508},     {549282447360LL, 897, 394},
-    {549388288000LL, 2636, 3504},    {549620547584LL, 972, 1296},
-    {549706006528LL, 356, 464},      {549737463808LL, 132, 176},
-    {549749129216LL, 48, 64},        {549753323520LL, 20, 32},
-    {549754896384LL, 8, 16},         {549755420672LL, 4, 8},
+} tanh_segments[51] = {
+    {2147483648LL, 16384, 2},         {4294901760LL, 32766, 12},
+    {8589279232LL, 65524, 104},       {17174298624LL, 65476, 164},
+    {25750994944LL, 65394, 220},      {34315042816LL, 130584, 1272},
+    {51389005824LL, 129952, 1776},    {68363812864LL, 129064, 2236},
+    {85206958080LL, 127944, 2704},    {101887901696LL, 126592, 3160},
+    {118376890368LL, 125012, 3564},   {134645022720LL, 246544, 16552},
+    {166415695872LL, 238240, 19296},  {197008556032LL, 228572, 21488},
+    {226262777856LL, 217804, 23152},  {254050304000LL, 412568, 98592},
+    {304894967808LL, 362992, 100608}, {349179215872LL, 312504, 96608},
+    {386979332096LL, 264088, 88688},  {418694561792LL, 219688, 78584},
+    {444921020416LL, 180408, 67824},  {466352340992LL, 146536, 57152},
+    {483693035520LL, 118004, 47384},  {497613275136LL, 94360, 38736},
+    {508716777472LL, 75040, 31376},   {517528616960LL, 59400, 25152},
+    {524493389824LL, 46864, 20072},   {529980719104LL, 36874, 15946},
+    {534293544960LL, 28942, 12590},   {537676382208LL, 22674, 9898},
+    {540325347328LL, 17746, 7784},    {542397464576LL, 13870, 6094},
+    {544016596992LL, 10835, 4776},    {545280983040LL, 8457, 3734},
+    {546267627520LL, 6599, 2920},     {547037315072LL, 5146, 2278},
+    {547637493760LL, 4012, 1778},     {548105355264LL, 3127, 1386},
+    {548470030336LL, 2437, 1082},     {548754161664LL, 1899, 842},
+    {548975575040LL, 1479, 654},      {549148065792LL, 1152, 508},
+    {549282447360LL, 897, 394},       {549388288000LL, 2636, 3504},
+    {549620547584LL, 972, 1296},      {549706006528LL, 356, 464},
+    {549737463808LL, 132, 176},       {549749129216LL, 48, 64},
+    {549753323520LL, 20, 32},         {549754896384LL, 8, 16},
+    {549755420672LL, 4, 8},
 };
 
-/* Per binade e = -5 .. 2: the input bits below the unit's 17-bit offset t that it drops,
+/* Per binade e = -8 .. 2: the input bits below the unit's 17-bit offset t that it drops,
  * the segment bits above t, and the binade's first segment in tanh_segments. */
 static const struct {
     unsigned char drop, bits, first;
-} tanh_binades[8] = {
-    {5, 1, 0}, {5, 1, 2}, {4, 2, 4}, {4, 2, 8}, {4, 2, 12}, {3, 3, 16}, {2, 4, 24}, {3, 3, 40},
+} tanh_binades[11] = {
+    {6, 0, 0},  {6, 0, 1},  {6, 0, 2},  {5, 1, 3},  {5, 1, 5},  {4, 2, 7},
+    {4, 2, 11}, {4, 2, 15}, {3, 3, 19}, {2, 4, 27}, {3, 3, 43},
 };
 
 float sfu_tanh(float x)
@@ -667,14 +670,12 @@ float sfu_tanh(float x)
         return float_of(sign | 0x3f800000u);
     if (e <= -9) /* |x| < 2^-8: x itself (zero and subnormals too) */
         return x;
-    if (e <= -6) /* [2^-8, 2^-5): not measured yet */
-        return (float)tanh((double)x);
-    const unsigned m = (a & 0x7fffffu) >> tanh_binades[e + 5].drop;
+    const unsigned m = (a & 0x7fffffu) >> tanh_binades[e + 8].drop;
     const unsigned t = m & 0x1ffffu;
-    const int i = tanh_binades[e + 5].first + (int)(m >> 17);
+    const int i = tanh_binades[e + 8].first + (int)(m >> 17);
     const int64_t v = tanh_segments[i].c0 + (int64_t)tanh_segments[i].c1 * t -
                       (int64_t)tanh_segments[i].c2 * sfu_lg2_square(t);
-    const int top = 63 - __builtin_clzll((uint64_t)v); /* v >= 2^33 */
+    const int top = 63 - __builtin_clzll((uint64_t)v); /* v >= 2^31 */
     /* v 2^-39 truncated to 24 significant bits */
     return float_of(sign | (uint32_t)(top - 39 + 127) << 23 |
                     ((uint32_t)(v >> (top - 23)) & 0x7fffffu));

@@ -19,7 +19,7 @@
  *
  * The f16/bf16 forms of ex2 and tanh follow below them, then sin and cos .approx.f32:
  * a measured quarter-wave table indexed by the argument's phase, and tanh.approx.f32:
- * lg2's kind of quadratic per segment, recovered (but for [2^-8, 2^-5), not measured).
+ * lg2's kind of quadratic per segment, recovered.
  *
  * All are thread-safe (the tables are inflated once, under pthread_once). */
 #ifndef GL_SIM_SFU_H
@@ -118,12 +118,12 @@ float sfu_cos(float x);
 /* tanh.approx.f32 of x (PTX ISA §9.7.3.22; sm_90: MUFU.TANH alone), the unit's algorithm
  * recovered from an H200's results: odd (tanh(-x) = -tanh(x)); |x| < 2^-8 gives x (zero
  * and subnormals included); |x| >= 8 (infinity too) gives 1; a NaN the canonical NaN.
- * In the binades 2^-5 .. 2^2 a quadratic per segment, as lg2's: x's mantissa keeps its
- * top 18 (2^-5, 2^-4), 19 (2^-3 .. 2^-1), 20 (2^0, 2^2) or 21 (2^1) bits, the lowest 17
- * of them the offset t, the others the segment (2, 4, 8 or 16 per binade, 48 in all);
- * V = c0 + c1 t - c2 sq(t) in units of 2^-39 with lg2's truncated squarer
- * (sfu_lg2_square), truncated to f32. [2^-8, 2^-5) is not measured yet: correctly
- * rounded tanh there (docs/architecture.md "The special-function unit"). */
+ * In the binades 2^-8 .. 2^2 a quadratic per segment, as lg2's: x's mantissa keeps its
+ * top 17 (2^-8 .. 2^-6), 18 (2^-5, 2^-4), 19 (2^-3 .. 2^-1), 20 (2^0, 2^2) or 21 (2^1)
+ * bits, the lowest 17 of them the offset t, the others the segment (1, 2, 4, 8 or 16 per
+ * binade, 51 in all); V = c0 + c1 t - c2 sq(t) in units of 2^-39 with lg2's truncated
+ * squarer (sfu_lg2_square), truncated to f32 (docs/architecture.md "The
+ * special-function unit"). */
 float sfu_tanh(float x);
 
 /* Entries of the quarter-wave table (sim/sfu/sin.z), and its coded stream's bytes at most

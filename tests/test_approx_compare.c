@@ -117,10 +117,9 @@ static int nvidia_code(void)
 }
 
 /* approx_intrinsics.cu: output k of element i (x, y its inputs); README.md's table.
- * Those built on ex2, lg2, rcp, rsqrt, sin and cos .approx are the GPU's bits
- * (sim/sfu.h; tanh.approx.f32 too, __tanhf, but on [2^-8, 2^-5)), so every output but
- * the last compares EXACT with NVIDIA's compilers (the golden's code); clang's prelude
- * computes some of them otherwise. */
+ * Those built on ex2, lg2, rcp, rsqrt, sin, cos and tanh .approx are the GPU's bits
+ * (sim/sfu.h), so every output but the last compares EXACT with NVIDIA's compilers (the
+ * golden's code); clang's prelude computes some of them otherwise. */
 static bound intrinsics_bound(int k, double x)
 {
     double pa = (float)(fabs(x) + 0.5);
@@ -145,11 +144,8 @@ static bound intrinsics_bound(int k, double x)
     case 8: return same_code ? exact : (bound){REL, 0x1p-18, 0};            /* __powf */
     case 9: return same_code ? exact : (bound){ULP, 2, 0};                  /* __fdividef */
     case 10: return same_code ? exact : (bound){ULP, 2, 0};                 /* rsqrtf */
-    case 11: /* __tanhf: tanh.approx.f32's [2^-8, 2^-5) is not measured (sim/sfu.h) */
-        return same_code && !(fabs(x) >= 0x1p-8 && fabs(x) < 0x1p-5)
-                   ? exact
-                   : (bound){REL, exp2(-10.987), 0};
-    case 12: return same_code ? exact : (bound){ULP, 2, 0}; /* exp2f */
+    case 11: return same_code ? exact : (bound){REL, exp2(-10.987), 0};     /* __tanhf */
+    case 12: return same_code ? exact : (bound){ULP, 2, 0};                 /* exp2f */
     default:
         return (bound){ULP, 0.5, 0}; /* __saturatef + __frsqrt_rn: correctly rounded
                                           (clang's prelude rounds twice: half an ulp) */
