@@ -616,9 +616,9 @@ float sfu_cos(float x)
 /* tanh.approx.f32's 51 segments (sfu.h): of the binades 2^-8, 2^-7, 2^-6 (1 each), 2^-5,
  * 2^-4 (2 each), 2^-3, 2^-2, 2^-1 (4 each), 2^0 (8), 2^1 (16) and 2^2 (8), in that order:
  * {c0, c1, c2} in units of 2^-39, V = c0 + c1 t - c2 sq(t). Fitted to an H200's results of
- * those binades (every input: each result bounds V to [r, r + ulp), and one integer c0 of
- * the interval the other results leave is kept); the analysis is in docs/architecture.md
- * "The special-function unit". */
+ * every input of those binades by tools/sfu_tanh_fit.py (each result bounds V to
+ * [r, r + ulp), and the lowest integer c0 of the interval the other results leave is
+ * kept), which prints these lines; docs/architecture.md "The special-function unit". */
 static const struct {
     int64_t c0;
     int32_t c1, c2;

@@ -11,7 +11,8 @@
 // (lg2.approx.ftz.f32 of the f32 0x3f000000 + k, k < 2^24: [0.5, 2), what
 // tools/sfu_tables.c fits lg2's segments to) and DIR/sin.d8 (sin.approx.ftz.f32 of an
 // input of phase k 2^-25 turns, k < 2^23) and DIR/tanh.d8 (tanh.approx.f32 of the f32
-// 0x3b000000 + k, k < 2^25: [2^-9, 2^-5), the binades sim/sfu.c's tanh model lacks),
+// 0x3b000000 + k, k < 12 2^23: [2^-9, 8), the binades of sim/sfu.c's tanh segments,
+// which tools/sfu_tanh_fit.py fits),
 // each result as the
 // difference from the one before in one signed byte, or 0x80 and the result's 4 bytes
 // (little-endian); then prints, per form, how many inputs the rules get wrong (0 is what
@@ -303,7 +304,7 @@ int main(int argc, char **argv)
         dump(argv[1], "lg2", k_lg2, 0x3f000000u, 1u << 24),
     };
     dump_halves(argv[1]);
-    dump(argv[1], "tanh", k_tanh, 0x3b000000u, 1u << 25);
+    dump(argv[1], "tanh", k_tanh, 0x3b000000u, 12u << 23);
     for (uint32_t &v : t[3])
         v -= 1u << 23; // 2^(1+f) to the table's 2^f
     const char *names[] = {"rcp", "rsqrt", "sqrt", "ex2", "lg2"};
