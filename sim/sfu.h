@@ -1,7 +1,7 @@
 /* sfu.h — the special-function unit's .approx results bit for bit as an sm_90 GPU
  * (measured on an NVIDIA H200) gives them, for the forms whose hardware results are
  * modelled exactly: rcp, rsqrt, sqrt, lg2 and ex2 .approx.f32, with and without .ftz
- * (PTX ISA §9.7.3.15 rcp.approx, §9.7.3.17 sqrt, §9.7.3.18 rsqrt, §9.7.3.20 lg2,
+ * (PTX ISA §9.7.3.13 rcp.approx, §9.7.3.15 sqrt, §9.7.3.16 rsqrt, §9.7.3.20 lg2,
  * §9.7.3.21 ex2), and the f64 forms of rcp and rsqrt built on the same tables.
  *
  * What the hardware does was measured, not guessed (tools/sfu_dump.cu, tools/sfu_tables.c,
@@ -44,12 +44,13 @@ float sfu_lg2(float x, int ftz);
 /* ex2.approx.f32 of x: 2^x (ex2(-inf) = +0, ex2(+inf) = +inf, ex2(+-0) = 1). */
 float sfu_ex2(float x, int ftz);
 
-/* rcp.approx.ftz.f64 of x (PTX ISA §9.7.3.15): MUFU.RCP64H alone, which reads x's high
+/* rcp.approx.ftz.f64 of x (PTX ISA §9.7.3.14): MUFU.RCP64H alone, which reads x's high
  * word only and gives a result whose low word is 0: the f32 unit's reciprocal of the
  * same top 20 mantissa bits, truncated to 20 (measured on an H200, every high word). */
 double sfu_rcp_f64(double x);
 
-/* rsqrt.approx.f64 (ftz 0) and rsqrt.approx.ftz.f64 (ftz 1) of x (PTX ISA §9.7.3.18):
+/* rsqrt.approx.f64 (ftz 0) and rsqrt.approx.ftz.f64 (ftz 1) of x (PTX ISA §9.7.3.16,
+ * §9.7.3.17):
  * the .ftz form is MUFU.RSQ64H alone (as rcp's); the other is ptxas's sequence, the unit
  * then one refinement step in f64 (nearly full precision), with its slow path: +-0 gives
  * +-inf, a NaN the NaN made quiet, a negative number 0xfff8000000000000, +inf +0, a
