@@ -103,7 +103,12 @@ static int run_tool(char *const argv[], const char *errpath, int verbose)
             }
         }
         execv(argv[0], argv);
-        dprintf(2, "gpulearn: cannot run %s: %s\n", argv[0], strerror(errno));
+        /* write(2) alone between fork and _exit: the parent may have threads */
+        const char *why = strerror(errno),
+                   *parts[] = {"gpulearn: cannot run ", argv[0], ": ", why, "\n"};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            if (write(2, parts[i], strlen(parts[i])) < 0)
+                break;
         _exit(127);
     }
     int st;
