@@ -651,13 +651,13 @@ static const struct {
     {549755420672LL, 4, 8},
 };
 
-/* Per binade e = -8 .. 2: the input bits below the unit's 17-bit offset t that it drops,
- * the segment bits above t, and the binade's first segment in tanh_segments. */
+/* Per binade e = -8 .. 2: the input bits below the unit's 17-bit offset t that it drops
+ * (the 6 - drop bits above t pick the segment), and the binade's first segment in
+ * tanh_segments. */
 static const struct {
-    unsigned char drop, bits, first;
+    unsigned char drop, first;
 } tanh_binades[11] = {
-    {6, 0, 0},  {6, 0, 1},  {6, 0, 2},  {5, 1, 3},  {5, 1, 5},  {4, 2, 7},
-    {4, 2, 11}, {4, 2, 15}, {3, 3, 19}, {2, 4, 27}, {3, 3, 43},
+    {6, 0}, {6, 1}, {6, 2}, {5, 3}, {5, 5}, {4, 7}, {4, 11}, {4, 15}, {3, 19}, {2, 27}, {3, 43},
 };
 
 float sfu_tanh(float x)

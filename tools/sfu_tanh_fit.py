@@ -116,7 +116,7 @@ def main():
                 print('sfu_tanh_fit: binade 2^%d: segment %d does not fit' % (e, s), file=sys.stderr)
                 return 1
             found.append(c)
-        binades.append((k, sb, len(segs)))
+        binades.append((k, len(segs)))
         for s, (c0, c1, c2) in enumerate(found):
             ss = (m >> tb) == s
             t = m[ss] & ((1 << tb) - 1)
@@ -127,7 +127,7 @@ def main():
     bad = np.flatnonzero(model != gpu)
     print('the model with these segments: %d of %d inputs differ from the GPU' % (len(bad), N))
     text = '    ' + '\n    '.join('{%dLL, %d, %d},' % c for c in segs)
-    bin_text = ', '.join('{%d, %d, %d}' % b for b in binades)
+    bin_text = ', '.join('{%d, %d}' % b for b in binades)
     print('tanh_segments[%d] = {\n%s\n};\ntanh_binades[%d] = {%s};' % (len(segs), text, len(binades), bin_text))
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'sim', 'sfu.c')).read()
     have = [tuple(int(v) for v in g) for g in re.findall(r'\{(\d+)LL, (\d+), (\d+)\}', src)]
