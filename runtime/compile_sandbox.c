@@ -28,6 +28,8 @@ typedef struct sandbox_args {
     char prelude[PATH_MAX]; /* the prelude's folder, or its copy in tmp (run as root) */
     char cuda[PATH_MAX], cuda_real[PATH_MAX], nvrtc_dir[PATH_MAX], nvrtc_real[PATH_MAX];
     char ptxas[PATH_MAX]; /* ptxas (gl_compile_find_ptxas), which counts the registers */
+    char nvcc[PATH_MAX], clang[PATH_MAX]; /* the compilers found, which may lie outside
+                                             the toolkit (a wrapper script on PATH) */
     char rtinc[PATH_MAX]; /* a whole program's (opts->program): cudart's include folder,
                              or its copy in tmp (run as root) */
 } sandbox_args;
@@ -35,7 +37,7 @@ typedef struct sandbox_args {
 /* The child's prepare hook (gl_sandbox_opts.prepare): writes the submission's bytes to
  * tmp/src/<base name> and, run as root, copies the prelude into tmp/prelude (user
  * nobody may not read it where it is, under /root), and finds the CUDA Toolkit's and
- * NVRTC's folders and ptxas for the read list. */
+ * NVRTC's folders, ptxas, nvcc and clang for the read list. */
 static gl_status prepare(void *ctx, gl_error *e)
 {
     sandbox_args *a = ctx;
@@ -54,6 +56,10 @@ static gl_status prepare(void *ctx, gl_error *e)
         a->nvrtc_real[0] = '\0';
     if (!gl_compile_find_ptxas(a->ptxas, sizeof a->ptxas))
         a->ptxas[0] = '\0';
+    if (!gl_compile_find_nvcc(a->nvcc, sizeof a->nvcc))
+        a->nvcc[0] = '\0';
+    if (!gl_compile_find_clang(a->clang, sizeof a->clang))
+        a->clang[0] = '\0';
     char src[PATH_MAX], pre[PATH_MAX];
     const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
     if (snprintf(src, sizeof src, "%s/src", a->tmp) >= (int)sizeof src ||
@@ -140,8 +146,9 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                  : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
     a->path = path, a->src = own ? own : opts->source, a->len = len, a->tmp = tmp, a->opts = opts;
-    const char *const read[] = {"/usr/local/cuda", a->cuda,       a->cuda_real, a->prelude, a->copy,
-                                a->nvrtc_dir,      a->nvrtc_real, a->ptxas,     a->rtinc};
+    const char *const read[] = {"/usr/local/cuda", a->cuda,      a->cuda_real,  a->prelude,
+                                a->copy,           a->nvrtc_dir, a->nvrtc_real, a->ptxas,
+                                a->rtinc,          a->nvcc,      a->clang};
     const gl_sandbox_opts so = {.dir = tmp,
                                 .read = read,
                                 .nread = (int)(sizeof read / sizeof read[0]),

@@ -372,8 +372,13 @@ gl_status grade_program_exercise(const gl_lesson *l, const char *submission,
     if (st != GL_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        st = gl_fail(err, GL_ERR_INPUT, "%s: the reference program does not build: %s\n%s", l->dir,
-                     msg, log ? log : "");
+        /* the lesson's fault when its reference does not compile; the machine's when a
+         * compiler cannot start (exit 1, not 2) */
+        if (st == GL_ERR_COMPILE || st == GL_ERR_INPUT)
+            st = gl_fail(err, GL_ERR_INPUT, "%s: the reference program does not build: %s\n%s",
+                         l->dir, msg, log ? log : "");
+        else
+            st = gl_fail(err, st, "%s: cannot build the reference program: %s", l->dir, msg);
         goto done;
     }
     free(log), log = NULL;

@@ -1,5 +1,6 @@
 /* program.c — whole CUDA programs: compiling one with clang in CUDA mode against
  * gpulearn's CUDA runtime (cudart/), and running it (program.h). */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -79,8 +80,9 @@ int gl_program_sanitized(void)
 
 /* Runs argv (stderr into errpath when not NULL, else passed through); its exit status,
  * -1 when a signal ended it, RUN_TOOL_NOT_STARTED when no process could be made for it
- * (errno says why: EAGAIN past the sandbox's RLIMIT_NPROC). A program that cannot be
- * executed exits 127, its errpath saying why. */
+ * or it could not be executed (errno says why: EAGAIN past the sandbox's RLIMIT_NPROC,
+ * EACCES outside the sandbox's Landlock rules, ENOENT). The child reports a failed
+ * execv's errno through a close-on-exec pipe, which a successful one closes unwritten. */
 #define RUN_TOOL_NOT_STARTED (-2)
 static int run_tool(char *const argv[], const char *errpath, int verbose)
 {
@@ -91,10 +93,19 @@ static int run_tool(char *const argv[], const char *errpath, int verbose)
         fputc('\n', stderr);
     }
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0)
         return RUN_TOOL_NOT_STARTED;
+    pid_t pid = fork();
+    if (pid < 0) {
+        const int e = errno;
+        close(report[0]);
+        close(report[1]);
+        errno = e;
+        return RUN_TOOL_NOT_STARTED;
+    }
     if (pid == 0) {
+        close(report[0]);
         if (errpath) {
             int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
             if (fd >= 0) {
@@ -104,17 +115,23 @@ static int run_tool(char *const argv[], const char *errpath, int verbose)
         }
         execv(argv[0], argv);
         /* write(2) alone between fork and _exit: the parent may have threads */
-        const char *why = strerror(errno),
-                   *parts[] = {"gpulearn: cannot run ", argv[0], ": ", why, "\n"};
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-            if (write(2, parts[i], strlen(parts[i])) < 0)
-                break;
-        _exit(127);
+        const int e = errno;
+        _exit(write(report[1], &e, sizeof e) == (ssize_t)sizeof e ? 127 : 126);
     }
+    close(report[1]);
+    int exec_errno = 0;
+    ssize_t got;
+    while ((got = read(report[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+        ;
+    close(report[0]);
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
+    if (got == (ssize_t)sizeof exec_errno) {
+        errno = exec_errno;
+        return RUN_TOOL_NOT_STARTED;
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

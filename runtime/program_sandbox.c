@@ -35,6 +35,8 @@ typedef struct build_args {
     char inc[PATH_MAX]; /* they are, or (run as root) their copies in dir/rt, for user */
     char pre[PATH_MAX]; /* nobody */
     char cuda[PATH_MAX], cuda_real[PATH_MAX];
+    char nvcc[PATH_MAX], clang[PATH_MAX], ptxas[PATH_MAX]; /* the compilers found, which
+                                   may lie outside the toolkit (a wrapper script on PATH) */
 } build_args;
 
 /* The build child's prepare hook: the sources' bytes into dir/src and, run as root, the
@@ -146,7 +148,8 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
     char **text = calloc((size_t)o->nsources + 1, sizeof *text);
     size_t *len = calloc((size_t)o->nsources + 1, sizeof *len);
     const char **base = calloc((size_t)o->nsources + 1, sizeof *base);
-    const char **read = calloc((size_t)o->ncflags + 8, sizeof *read);
+    enum { NFIXED = 9 }; /* the read list's fixed paths, below, before the -I folders */
+    const char **read = calloc((size_t)o->ncflags + NFIXED, sizeof *read);
     gl_status st =
         a && text && len && base && read ? GL_OK : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     /* each source read once (never through a link), named by its base name */
@@ -183,7 +186,14 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
         snprintf(a->cuda, sizeof a->cuda, "%s", home && *home ? home : "/usr/local/cuda");
         if (!realpath(a->cuda, a->cuda_real))
             a->cuda_real[0] = '\0';
-        const char *fixed[] = {a->lib, a->inc, a->pre, "/usr/local/cuda", a->cuda, a->cuda_real};
+        if (!gl_compile_find_nvcc(a->nvcc, sizeof a->nvcc))
+            a->nvcc[0] = '\0';
+        if (!gl_compile_find_clang(a->clang, sizeof a->clang))
+            a->clang[0] = '\0';
+        if (!gl_compile_find_ptxas(a->ptxas, sizeof a->ptxas))
+            a->ptxas[0] = '\0';
+        const char *fixed[NFIXED] = {a->lib,       a->inc,  a->pre,   "/usr/local/cuda", a->cuda,
+                                     a->cuda_real, a->nvcc, a->clang, a->ptxas};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             read[nread++] = fixed[i];
         for (int k = 0; k < o->ncflags; k++)

@@ -75,6 +75,27 @@ for cc in clang nvcc; do
     grep -q "^  NOT RUN  kernel.compiles$" "$tmp/r"; } || { fail "unprovided_api with $cc"; cat "$tmp/r"; }
 done
 
+# nvcc found on PATH as a wrapper script outside the toolkit (as /usr/local/bin/nvcc is on
+# CI's machines, `exec /usr/local/cuda-13.0/bin/nvcc "$@"`): the build's sandbox lets it
+# run what it found; a tool that cannot be executed is a tool error naming it and why,
+# never "does not compile"
+if command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  real=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+  mkdir "$tmp/wrap" && chmod 755 "$tmp" "$tmp/wrap"
+  printf '#!/bin/sh\nexec %s "$@"\n' "$real" > "$tmp/wrap/nvcc" && chmod 755 "$tmp/wrap/nvcc"
+  PATH="$tmp/wrap:$PATH" "$G" grade 0b tests/grade/00b-first-program/compiles__unprovided_api.cu \
+    --seed 7 --compiler nvcc > "$tmp/r" 2>&1
+  grep -qF "the program calls cudaGraphCreate: not provided by gpulearn's CUDA runtime" "$tmp/r" ||
+    { fail "nvcc as a wrapper script on PATH"; cat "$tmp/r"; }
+  PATH="$tmp/wrap:$PATH" "$G" grade 1 lessons/01-*/solution.cu --seed 7 --compiler nvcc > "$tmp/r" 2>&1 ||
+    { fail "a kernel compiled by nvcc as a wrapper script on PATH"; cat "$tmp/r"; }
+  printf '#!/nonexistent/sh\n' > "$tmp/wrap/nvcc"
+  PATH="$tmp/wrap:$PATH" "$G" grade 0b "$L/solution.cu" --seed 7 --compiler nvcc > "$tmp/r" 2>&1; rc=$?
+  { [ $rc = 1 ] &&
+    grep -qF "cannot start $tmp/wrap/nvcc to compile solution.cu: No such file or directory" "$tmp/r"; } ||
+    { fail "an nvcc that cannot be executed: rc $rc"; cat "$tmp/r"; }
+fi
+
 # what the reports say
 d=tests/grade/00b-first-program
 "$G" grade 0b $d/launches_clean__no_guard.cu --seed 7 > "$tmp/r" 2>&1
