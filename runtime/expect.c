@@ -730,6 +730,16 @@ static double gemm_elem(const gl_expect *e, const gl_spec *spec, const gl_run_re
     return sum;
 }
 
+/* Element i of the entry's buffer (arg), as a message names it: "c[5]", or with its row
+ * and column for a matrix. */
+static void elem_where(const gl_expect *e, const gl_arg *arg, size_t i, char *buf, size_t n)
+{
+    if (arg->rows && arg->cols)
+        snprintf(buf, n, "%s[%zu] (row %zu, column %zu)", e->name, i, i / arg->cols, i % arg->cols);
+    else
+        snprintf(buf, n, "%s[%zu]", e->name, i);
+}
+
 /* Checks a buffer entry against run r (and the step's run for diff); *why gets the
  * first way it fails. */
 static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, const krun *step,
@@ -764,16 +774,12 @@ static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, 
             if (v < 0)
                 v += (double)e->mod;
         }
-        if (arg->rows && arg->cols)
-            snprintf(where, sizeof where, "%s[%zu] (row %zu, column %zu)", e->name, i,
-                     i / arg->cols, i % arg->cols);
-        else
-            snprintf(where, sizeof where, "%s[%zu]", e->name, i);
-        const char *m = e->mod ? " mod " : "";
-        char mods[24] = "";
-        if (e->mod)
-            snprintf(mods, sizeof mods, "%lld", (long long)e->mod);
         if ((e->has_equals || e->has_min || e->has_max) && !value_ok(e, v)) {
+            const char *m = e->mod ? " mod " : "";
+            char mods[24] = "";
+            if (e->mod)
+                snprintf(mods, sizeof mods, "%lld", (long long)e->mod);
+            elem_where(e, arg, i, where, sizeof where);
             fmt(got, sizeof got, v);
             fmt_claim(want, sizeof want, e);
             snprintf(why, len, "%s%s%s is %s; expected %s", where, m, mods, got, want);
@@ -782,6 +788,7 @@ static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, 
         if (e->has_iota) {
             const double w = e->iota_start + (double)(i - from) * e->iota_step;
             if (!equal_within(v, w, e->tolerance)) {
+                elem_where(e, arg, i, where, sizeof where);
                 fmt(got, sizeof got, v);
                 fmt(want, sizeof want, w);
                 snprintf(why, len, "%s is %s; expected %s (iota)", where, got, want);
@@ -789,6 +796,7 @@ static int check_buffer(const gl_expect *e, const gl_spec *spec, const krun *r, 
             }
         }
         if (e->sorted && v < prev) {
+            elem_where(e, arg, i, where, sizeof where);
             fmt(got, sizeof got, v);
             fmt(want, sizeof want, prev);
             snprintf(why, len, "%s is %s, less than the element before it (%s): not ascending",

@@ -144,17 +144,24 @@ void spec_buffer_fill(const gl_arg *a, void *dst)
         for (size_t i = 0; i < done; i++)
             spec_store_value(dst, t, i, in->values[i]);
         break;
-    case GL_INIT_FILL:
-        for (size_t i = 0; i < a->len; i++)
-            spec_store_value(dst, t, i, in->a);
+    case GL_INIT_FILL: {
+        /* one element, then the filled part copied after itself, doubling: the same
+         * bytes as storing each element */
+        const size_t size = spec_type_size(t), bytes = a->len * size;
+        unsigned char *d = dst;
+        if (a->len)
+            spec_store_value(dst, t, 0, in->a);
+        for (size_t have = size; have < bytes; have *= 2)
+            memcpy(d + have, d, have < bytes - have ? have : bytes - have);
         break;
+    }
     case GL_INIT_IOTA:
-        for (size_t i = 0; i < a->len; i++) {
-            if (spec_type_is_float(t))
+        if (spec_type_is_float(t))
+            for (size_t i = 0; i < a->len; i++)
                 spec_store_float(dst, t, i, in->a.f + (double)i * in->b.f);
-            else
+        else
+            for (size_t i = 0; i < a->len; i++)
                 spec_store_bits(dst, t, i, in->a.u + (uint64_t)i * in->b.u);
-        }
         break;
     case GL_INIT_RANDOM: spec_random_fill_init(dst, t, a->len, in); break;
     }
