@@ -446,6 +446,61 @@ static inline uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigne
     }
 }
 
+/* The membermask lanes (of the warp whose first thread is base) name at the
+ * warp-synchronous instruction in, when every one of them names the same: 1 and *mask;
+ * 0 when they may differ. The same: an immediate, no operand, the whole warp (.aligned),
+ * or a register that holds one value in each of the lanes, read directly from the
+ * warp's registers when they are one lane-major block (w_called 0). */
+static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsigned base,
+                                      uint32_t lanes, uint32_t *mask)
+{
+    uint32_t reg;
+    switch ((ptx_op)in->op) {
+    case PTX_OP_shfl:
+        *mask = (uint32_t)in->target;
+        if (in->o4kind != PTX_OPK_REG)
+            return 1;
+        reg = in->target;
+        break;
+    case PTX_OP_vote:
+    case PTX_OP_match:
+    case PTX_OP_redux:
+    case PTX_OP_elect: {
+        const ptx_operand *o = &in->o[in->op == PTX_OP_elect ? 1 : 2];
+        *mask = (uint32_t)o->imm;
+        if (o->kind == PTX_OPK_IMM)
+            return 1;
+        if (o->kind != PTX_OPK_REG || o->sub)
+            return 0;
+        reg = o->reg;
+        break;
+    }
+    case PTX_OP_bar_warp:
+        *mask = in->nopnd ? (uint32_t)in->o[0].imm : 0xffffffffu;
+        if (!in->nopnd || in->o[0].kind == PTX_OPK_IMM)
+            return 1;
+        if (in->o[0].kind != PTX_OPK_REG || in->o[0].sub)
+            return 0;
+        reg = in->o[0].reg;
+        break;
+    default: *mask = PTX_IS_MMA(in->op) ? 0xffffffffu : 0; return 1;
+    }
+    const unsigned w = base >> 5;
+    if (!lanes || w >= SIM_ITS_WARPS || c->w_called[w])
+        return 0;
+    const uint64_t *const row = c->regs + (((size_t)w * c->regcap + reg) << 5);
+    const uint32_t first = (uint32_t)row[__builtin_ctz(lanes)];
+    uint32_t differ = 0;
+    if (lanes == 0xffffffffu) /* the whole warp: one pass the compiler vectorises */
+        for (unsigned l = 0; l < 32; l++)
+            differ |= (uint32_t)row[l] ^ first;
+    else
+        for (uint32_t m = lanes; m; m &= m - 1)
+            differ |= (uint32_t)row[__builtin_ctz(m)] ^ first;
+    *mask = first;
+    return differ == 0;
+}
+
 _Static_assert(PTX_OP_vote == PTX_OP_shfl + 1 && PTX_OP_match == PTX_OP_shfl + 2 &&
                    PTX_OP_redux == PTX_OP_shfl + 3 && PTX_OP_activemask == PTX_OP_shfl + 4 &&
                    PTX_OP_bar_warp == PTX_OP_shfl + 5 && PTX_OP_mma == PTX_OP_bar_warp + 1,

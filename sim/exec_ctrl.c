@@ -290,6 +290,12 @@ uint64_t sim_atom_op(int op, ptx_type ty, uint64_t old, uint64_t b, uint64_t cv)
 void sim_member_parts(const sim_ctx *c, const ptx_insn *in, unsigned base, uint32_t em,
                       uint32_t part[32])
 {
+    uint32_t mask;
+    if (member_mask_uniform(c, in, base, em, &mask)) {
+        for (uint32_t m = em; m; m &= m - 1)
+            part[__builtin_ctz(m)] = em & mask;
+        return;
+    }
     for (uint32_t m = em; m; m &= m - 1) {
         const unsigned l = (unsigned)__builtin_ctz(m);
         part[l] = em & member_mask(c, in, base + l);

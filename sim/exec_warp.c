@@ -10,11 +10,65 @@
 void sim_exec_shfl(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
                    uint32_t pc)
 {
-    uint32_t part[32];
-    sim_member_parts(c, in, base, em, part);
     uint64_t val[32];
     uint32_t src[32];
     uint8_t pv[32];
+    uint32_t mask;
+    const ptx_operand *const ob = &in->o[2], *const oc = &in->o[3];
+    if (em == 0xffffffffu && !c->trace && in->o[1].kind == PTX_OPK_REG &&
+        (ob->kind == PTX_OPK_IMM || (ob->kind == PTX_OPK_REG && !ob->sub)) &&
+        (oc->kind == PTX_OPK_IMM || (oc->kind == PTX_OPK_REG && !oc->sub)) &&
+        member_mask_uniform(c, in, base, em, &mask) && mask == 0xffffffffu && w < SIM_ITS_WARPS &&
+        !c->w_called[w]) {
+        /* the common form a row at a time: the whole warp, each lane naming it, in the
+         * kernel's own frame (its registers one lane-major block: member_mask_uniform
+         * checked w); every source lane takes part, so each lane reads lane j's a as
+         * the loops below do */
+        uint64_t *const row = c->regs + ((size_t)w * c->regcap << 5);
+        const uint64_t *const a = row + ((size_t)in->o[1].reg << 5);
+        uint32_t bl[32], cl[32]; /* each lane's b and c */
+        if (ob->kind == PTX_OPK_IMM)
+            for (unsigned lane = 0; lane < 32; lane++)
+                bl[lane] = (uint32_t)ob->imm;
+        else
+            for (unsigned lane = 0; lane < 32; lane++)
+                bl[lane] = (uint32_t)row[((size_t)ob->reg << 5) + lane];
+        if (oc->kind == PTX_OPK_IMM)
+            for (unsigned lane = 0; lane < 32; lane++)
+                cl[lane] = (uint32_t)oc->imm;
+        else
+            for (unsigned lane = 0; lane < 32; lane++)
+                cl[lane] = (uint32_t)row[((size_t)oc->reg << 5) + lane];
+        int src_lane[32];
+#define SHFL_LANES(J, OK)                                                                          \
+    for (int lane = 0; lane < 32; lane++) {                                                        \
+        const int b = (int)(bl[lane] & 31), clamp = (int)(cl[lane] & 31),                          \
+                  seg = (int)((cl[lane] >> 8) & 31);                                               \
+        const int maxl = (lane & seg) | (clamp & ~seg), j = (J);                                   \
+        const int ok = (OK) && j >= 0 && j <= 31;                                                  \
+        src_lane[lane] = ok ? j : lane;                                                            \
+        pv[lane] = (uint8_t)ok;                                                                    \
+    }
+        switch (in->cmp) {
+        case PTX_SHFL_UP: SHFL_LANES(lane - b, j >= maxl) break;
+        case PTX_SHFL_DOWN: SHFL_LANES(lane + b, j <= maxl) break;
+        case PTX_SHFL_BFLY: SHFL_LANES(lane ^ b, j <= maxl) break;
+        default: SHFL_LANES((lane & seg) | (b & ~seg), j <= maxl) break;
+        }
+#undef SHFL_LANES
+        for (unsigned lane = 0; lane < 32; lane++)
+            val[lane] = (uint32_t)a[src_lane[lane]];
+        uint64_t *const d = row + ((size_t)in->o[0].reg << 5);
+        memcpy(d, val, sizeof val);
+        if (in->o[0].sub == 2 && in->o[0].imm != PTX_NOREG) {
+            uint64_t *const p = row + ((size_t)in->o[0].imm << 5);
+            for (unsigned lane = 0; lane < 32; lane++)
+                p[lane] = pv[lane];
+        }
+        return;
+    }
+    uint32_t part[32];
+    sim_member_parts(c, in, base, em, part);
     FOR_LANES
     unsigned lane = t - base;
     uint32_t b = (uint32_t)A(2) & 31, cv = (uint32_t)A(3);
