@@ -195,6 +195,43 @@ START_TEST(test_every_type_and_init_kind_fills_exact_buffers)
 }
 END_TEST
 
+/* A fill of any length writes exactly len copies of its value and nothing past them
+ * (spec_buffer_fill copies the filled part after itself, doubling). */
+START_TEST(test_fill_writes_every_element_and_nothing_past)
+{
+    static const size_t lens[] = {1, 2, 3, 7, 8, 1000, 1000003};
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        const size_t n = lens[k];
+        gl_arg f64 = {.name = "d",
+                      .type = GL_F64,
+                      .is_ptr = true,
+                      .len = n,
+                      .init = {.kind = GL_INIT_FILL, .a = {.f = -2.5}}};
+        gl_arg i16 = {.name = "h",
+                      .type = GL_I16,
+                      .is_ptr = true,
+                      .len = n,
+                      .init = {.kind = GL_INIT_FILL, .a = {.i = -3}}};
+        double *d = malloc((n + 1) * sizeof *d);
+        int16_t *h = malloc((n + 1) * sizeof *h);
+        ck_assert(d && h);
+        memset(d, 0xA5, (n + 1) * sizeof *d);
+        memset(h, 0xA5, (n + 1) * sizeof *h);
+        spec_buffer_fill(&f64, d);
+        spec_buffer_fill(&i16, h);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_msg(d[i] == -2.5, "len %zu: d[%zu] = %g", n, i, d[i]);
+            ck_assert_msg(h[i] == -3, "len %zu: h[%zu] = %d", n, i, h[i]);
+        }
+        const unsigned char *dp = (const unsigned char *)(d + n),
+                            *hp = (const unsigned char *)(h + n);
+        ck_assert(dp[0] == 0xA5 && dp[7] == 0xA5 && hp[0] == 0xA5 && hp[1] == 0xA5);
+        free(d);
+        free(h);
+    }
+}
+END_TEST
+
 START_TEST(test_string_expressions_use_vars)
 {
     const char *text =
@@ -665,6 +702,7 @@ static Suite *spec_suite(void)
     TCase *tc = tcase_create("spec");
     tcase_add_test(tc, test_saxpy_spec_loads_with_defaults_and_resolved_source);
     tcase_add_test(tc, test_every_type_and_init_kind_fills_exact_buffers);
+    tcase_add_test(tc, test_fill_writes_every_element_and_nothing_past);
     tcase_add_test(tc, test_string_expressions_use_vars);
     tcase_add_test(tc, test_bad_specs_fail_with_the_expected_status_and_message);
     tcase_add_test(tc, test_missing_spec_file_names_the_file);
