@@ -229,7 +229,7 @@ static int has_quoted_include(const char *src)
  * the prelude's bytes when clang is among them. Returns 0, or -1 when this compilation
  * must not be cached. */
 static int cache_key(const char *path, const char *src, gl_compiler want, const char *archnum,
-                     int debug, int program, char key[65])
+                     int debug, int program, int sandbox, char key[65])
 {
     if (has_quoted_include(src))
         return -1;
@@ -243,6 +243,8 @@ static int cache_key(const char *path, const char *src, gl_compiler want, const 
     gl_cache_sha256_field(&h, "debug", debug ? "-G" : "", debug ? 2 : 0);
     if (program) /* a whole program's kernels: cudart's header too */
         gl_cache_sha256_field(&h, "program", "1", 1);
+    if (sandbox) /* compiled in the sandbox: kept apart from the same source's own runs */
+        gl_cache_sha256_field(&h, "sandbox", "1", 1);
     gl_cache_sha256_field(&h, "options", cache_options, sizeof cache_options - 1);
     char buf[PATH_MAX];
     if (!debug) /* the register count: which ptxas, or none */
@@ -296,6 +298,106 @@ static int cache_lookup(const char *key, gl_compiled *out, char *evicted, size_t
 
 /* ------------------------------------------------------------------ entry point */
 
+/* The compiler opts asks for (GPULEARN_COMPILER for AUTO) into *want and its target's
+ * number ("90") into archnum: GL_OK, or GL_ERR_USAGE naming what is wrong. */
+static gl_status resolve_target(const gl_compile_opts *opts, gl_compiler *want, char archnum[16],
+                                gl_error *err)
+{
+    *want = opts->compiler;
+    if ((int)*want < GL_CC_AUTO || *want > GL_CC_CLANG)
+        return gl_fail(err, GL_ERR_USAGE, "unknown compiler %d", (int)*want);
+    const char *env = getenv("GPULEARN_COMPILER");
+    if (*want == GL_CC_AUTO && env && *env && strcmp(env, "auto") != 0) {
+        if (strcmp(env, "nvrtc") == 0)
+            *want = GL_CC_NVRTC;
+        else if (strcmp(env, "nvcc") == 0)
+            *want = GL_CC_NVCC;
+        else if (strcmp(env, "clang") == 0)
+            *want = GL_CC_CLANG;
+        else
+            return gl_fail(err, GL_ERR_USAGE,
+                           "GPULEARN_COMPILER=%s: unknown compiler (nvrtc, nvcc, clang or "
+                           "auto)",
+                           env);
+    }
+    /* default: the simulator's default device profile (sim_device) */
+    char defarch[32];
+    snprintf(defarch, sizeof defarch, "%s", sim_device()->name);
+    const char *arch = opts->arch && *opts->arch ? opts->arch : defarch;
+    if (!arch_number(arch, archnum, 16))
+        return gl_fail(err, GL_ERR_USAGE,
+                       "%s: not a GPU architecture (expected e.g. sm_75, compute_75, 75 or 7.5)",
+                       arch);
+    return GL_OK;
+}
+
+struct gl_compile_job {
+    cc_sandbox_job sb; /* the sandboxed child, while sb.started */
+    gl_status st;      /* the result, once there is one (sb not started) */
+    gl_compiled out;
+    gl_error err;
+    char *src;     /* the source's bytes, read once (NULL: the caller's opts->source) */
+    int cacheable; /* key names the result in the cache */
+    char key[65];
+};
+
+gl_compile_job *gl_compile_start(const char *path, const gl_compile_opts *opts)
+{
+    gl_compile_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return NULL;
+    if (!opts->sandbox) {
+        job->st = gl_compile_cuda(path, opts, &job->out, &job->err);
+        return job;
+    }
+    gl_compile_opts o = *opts;
+    gl_compiler want;
+    char archnum[16];
+    if ((job->st = resolve_target(opts, &want, archnum, &job->err)) != GL_OK)
+        return job;
+    /* the bytes, read once: the cache key's and the sandbox's */
+    if (!o.source) {
+        size_t len = 0;
+        if (!(job->src = gl_read_submission(path, &len, &job->err))) {
+            job->st = job->err.status ? job->err.status : GL_ERR_INPUT;
+            return job;
+        }
+        o.source = job->src;
+        o.source_len = len;
+    }
+    job->cacheable = !o.no_cache &&
+                     cache_key(path, o.source, want, archnum, o.debug, o.program, 1, job->key) == 0;
+    char evicted[4200];
+    if (job->cacheable && cache_lookup(job->key, &job->out, evicted, sizeof evicted)) {
+        job->st = GL_OK;
+        return job;
+    }
+    job->st = cc_sandbox_start(path, &o, &job->sb, &job->err);
+    return job;
+}
+
+gl_status gl_compile_finish(gl_compile_job *job, gl_compiled *out, gl_error *err)
+{
+    if (job->sb.started) {
+        job->st = cc_sandbox_finish(&job->sb, &job->out, &job->err);
+        if (job->st == GL_OK && job->cacheable) {
+            gl_cache_entry e = {.ptx = job->out.ptx, .log = job->out.log, .regs = job->out.regs};
+            snprintf(e.regs_why, sizeof e.regs_why, "%s", job->out.regs_why);
+            snprintf(e.compiler, sizeof e.compiler, "%s", gl_compiler_name(job->out.used));
+            snprintf(e.command, sizeof e.command, "%s", job->out.command);
+            gl_error ignored = {0};
+            gl_cache_put(job->key, &e, &ignored); /* not cached: compiled next time */
+        }
+    }
+    const gl_status st = job->st;
+    *out = job->out;
+    if (st != GL_OK && err)
+        *err = job->err;
+    free(job->src);
+    free(job);
+    return st;
+}
+
 /* See compile.h. AUTO tries NVRTC, nvcc, clang in that order and stops at the first that
  * runs (a compile error from NVRTC is reported, not retried with nvcc). On failure *out
  * owns no memory; out->used and out->command say what ran. */
@@ -306,35 +408,16 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
     if (!opts)
         opts = &defaults;
     memset(out, 0, sizeof *out);
-    if (opts->sandbox)
-        return cc_compile_sandboxed(path, opts, out, err);
-
-    gl_compiler want = opts->compiler;
-    if ((int)want < GL_CC_AUTO || want > GL_CC_CLANG)
-        return gl_fail(err, GL_ERR_USAGE, "unknown compiler %d", (int)want);
-    const char *env = getenv("GPULEARN_COMPILER");
-    if (want == GL_CC_AUTO && env && *env && strcmp(env, "auto") != 0) {
-        if (strcmp(env, "nvrtc") == 0)
-            want = GL_CC_NVRTC;
-        else if (strcmp(env, "nvcc") == 0)
-            want = GL_CC_NVCC;
-        else if (strcmp(env, "clang") == 0)
-            want = GL_CC_CLANG;
-        else
-            return gl_fail(err, GL_ERR_USAGE,
-                           "GPULEARN_COMPILER=%s: unknown compiler (nvrtc, nvcc, clang or "
-                           "auto)",
-                           env);
+    if (opts->sandbox) {
+        gl_compile_job *job = gl_compile_start(path, opts);
+        return job ? gl_compile_finish(job, out, err) : gl_fail(err, GL_ERR_NOMEM, "out of memory");
     }
+
+    gl_compiler want;
     char archnum[16];
-    /* default: the simulator's default device profile (sim_device) */
-    char defarch[32];
-    snprintf(defarch, sizeof defarch, "%s", sim_device()->name);
-    const char *arch = opts->arch && *opts->arch ? opts->arch : defarch;
-    if (!arch_number(arch, archnum, sizeof archnum))
-        return gl_fail(err, GL_ERR_USAGE,
-                       "%s: not a GPU architecture (expected e.g. sm_75, compute_75, 75 or 7.5)",
-                       arch);
+    gl_status ts = resolve_target(opts, &want, archnum, err);
+    if (ts != GL_OK)
+        return ts;
 
     char *src = opts->source ? malloc(opts->source_len + 1) : gl_read_file(path, NULL, err);
     if (!src)
@@ -346,7 +429,7 @@ gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_comp
 
     char key[65];
     int cacheable = !opts->no_cache &&
-                    cache_key(path, src, want, archnum, opts->debug, opts->program, key) == 0;
+                    cache_key(path, src, want, archnum, opts->debug, opts->program, 0, key) == 0;
     char evicted[4200] = "";
     if (cacheable && cache_lookup(key, out, evicted, sizeof evicted)) {
         free(src);

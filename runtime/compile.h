@@ -51,7 +51,8 @@ typedef struct gl_compile_opts {
     int no_cache; /* always compile; neither read nor write the cache */
     /* Untrusted source (a submission being graded): compile in a child process confined
      * by Landlock (runtime/sandbox.h) to the compilers, the system headers, the prelude
-     * and the source file itself, with CPU-time, memory and wall-time limits; no cache.
+     * and the source file itself, with CPU-time, memory and wall-time limits; cached
+     * apart from unsandboxed compilations (the parent reads and writes the cache).
      * GL_ERR_TOOL when the sandbox cannot be made (see gl_sandbox_available). */
     int sandbox;
     /* The source's bytes, read once by the caller (a submission: gl_read_submission), or
@@ -110,5 +111,19 @@ void gl_compiled_free(gl_compiled *c);
  * cache off. */
 gl_status gl_compile_cuda(const char *path, const gl_compile_opts *opts, gl_compiled *out,
                           gl_error *err);
+
+/* A compilation started by gl_compile_start and collected, once, by gl_compile_finish. */
+typedef struct gl_compile_job gl_compile_job;
+
+/* Starts gl_compile_cuda(path, opts): with opts->sandbox, a sandboxed child that compiles
+ * beside the caller (so that several run at once: a grading's optimised and debug
+ * builds), unless the cache holds its result (sandboxed compilations are cached apart
+ * from the others, keyed the same way); otherwise the whole compilation, now. NULL when
+ * memory is short. */
+gl_compile_job *gl_compile_start(const char *path, const gl_compile_opts *opts);
+
+/* Waits for job and frees it: what gl_compile_cuda returns, with out (free it with
+ * gl_compiled_free) and err as it fills them. */
+gl_status gl_compile_finish(gl_compile_job *job, gl_compiled *out, gl_error *err);
 
 #endif

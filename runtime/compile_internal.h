@@ -5,6 +5,7 @@
 #ifndef GL_COMPILE_INTERNAL_H
 #define GL_COMPILE_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,13 +105,30 @@ int cc_nvrtc_dir(char *buf, size_t n);
 
 /* ------------------------------------------------------------------ compile_sandbox.c */
 
-/* gl_compile_cuda with opts->sandbox (compile.h). */
-gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl_compiled *out,
-                               gl_error *err);
+/* A compilation in the sandbox (gl_compile_opts.sandbox), started by cc_sandbox_start
+ * and collected by cc_sandbox_finish: a sandboxed child that runs beside the caller. */
+typedef struct cc_sandbox_job {
+    gl_child ch;
+    char tmp[PATH_MAX];  /* the child's private folder */
+    char path[PATH_MAX]; /* the source's name, for messages */
+    double deadline;     /* gl_child_now() past which it is stopped (GL_COMPILE_WALL_S) */
+    int started;         /* a child runs, for cc_sandbox_finish to collect */
+} cc_sandbox_job;
+
+/* Starts compiling path (opts->source's bytes, else the file's, read once here) in a
+ * sandboxed child: GL_OK with job started, or GL_ERR_TOOL (no Landlock, no fork, no
+ * temporary folder), GL_ERR_NOMEM or the read's error, with nothing started. */
+gl_status cc_sandbox_start(const char *path, const gl_compile_opts *opts, cc_sandbox_job *job,
+                           gl_error *err);
+
+/* Waits for job's child (within its wall-clock limit: past it, the child and all it
+ * started are killed) and gives its result as gl_compile_cuda does; GL_OK and nothing in
+ * out for a job that did not start. */
+gl_status cc_sandbox_finish(cc_sandbox_job *job, gl_compiled *out, gl_error *err);
 
 /* ------------------------------------------------------------------ compile.c */
 
-/* A compiling child (cc_try_nvrtc's, cc_compile_sandboxed's) sends its result back in
+/* A compiling child (cc_try_nvrtc's, cc_sandbox_start's) sends its result back in
  * messages (child.h), one per field, the last CC_MSG_DONE. */
 enum {
     CC_MSG_WHY = 1,  /* payload: why the compiler is unavailable (cc_try_nvrtc) */
@@ -118,11 +136,11 @@ enum {
     CC_MSG_COMMAND,  /* payload: the command line */
     CC_MSG_PTX,      /* payload: the PTX */
     CC_MSG_LOG,      /* payload: the compiler's messages */
-    CC_MSG_USED,     /* arg: the gl_compiler that compiled (cc_compile_sandboxed) */
+    CC_MSG_USED,     /* arg: the gl_compiler that compiled (cc_sandbox_start) */
     CC_MSG_DIAGS,    /* payload: the gl_diag records, as bytes (same binary both ends) */
     CC_MSG_REGS,     /* arg: 1 when there is a register table; payload: it (gl_compiled.regs) */
     CC_MSG_REGS_WHY, /* payload: gl_compiled.regs_why */
-    CC_MSG_DONE,     /* arg: try_result (cc_try_nvrtc) or gl_status (cc_compile_sandboxed) */
+    CC_MSG_DONE,     /* arg: try_result (cc_try_nvrtc) or gl_status (cc_sandbox_start) */
 };
 
 /* The most bytes one message may announce (4 GiB). */

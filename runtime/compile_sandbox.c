@@ -121,11 +121,13 @@ static void sandboxed_child(int fd, void *arg)
     _exit(ok ? 0 : 1);
 }
 
-/* gl_compile_cuda with opts->sandbox: the compilation runs in sandboxed_child, which
- * the wall-clock limit kills with everything it started. */
-gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl_compiled *out,
-                               gl_error *err)
+gl_status cc_sandbox_start(const char *path, const gl_compile_opts *opts, cc_sandbox_job *job,
+                           gl_error *err)
 {
+    memset(job, 0, sizeof *job);
+    job->ch.pid = -1;
+    job->ch.fd = -1;
+    snprintf(job->path, sizeof job->path, "%s", path);
     if (!gl_sandbox_available())
         return gl_fail(err, GL_ERR_TOOL,
                        "cannot compile %s in a sandbox: the kernel offers no "
@@ -137,8 +139,8 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
     if (!opts->source && !(own = gl_read_submission(path, &len, err)))
         return err ? err->status : GL_ERR_INPUT;
     sandbox_args *a = calloc(1, sizeof *a);
-    char tmp[PATH_MAX];
-    if (!a || gl_tmpdir_make(tmp, sizeof tmp, "cc") != 0) {
+    char *const tmp = job->tmp;
+    if (!a || gl_tmpdir_make(tmp, sizeof job->tmp, "cc") != 0) {
         const int e = errno;
         free(own);
         free(a);
@@ -157,8 +159,7 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                                 .data_bytes = GL_COMPILE_DATA_BYTES,
                                 .cpu_s = GL_COMPILE_CPU_S};
     /* killed as a group with what it starts, and with the grader */
-    gl_child ch;
-    const int started = gl_sandbox_spawn(&ch, &so, sandboxed_child, a);
+    const int started = gl_sandbox_spawn(&job->ch, &so, sandboxed_child, a);
     const int spawn_errno = errno;
     free(own);
     free(a);
@@ -168,12 +169,23 @@ gl_status cc_compile_sandboxed(const char *path, const gl_compile_opts *opts, gl
                    ? gl_fail(err, GL_ERR_TOOL, "cannot create a pipe: %s", strerror(spawn_errno))
                    : gl_fail(err, GL_ERR_TOOL, "cannot fork: %s", strerror(spawn_errno));
     }
+    job->deadline = gl_child_now() + GL_COMPILE_WALL_S;
+    job->started = 1;
+    return GL_OK;
+}
+
+gl_status cc_sandbox_finish(cc_sandbox_job *job, gl_compiled *out, gl_error *err)
+{
+    if (!job->started)
+        return GL_OK;
+    job->started = 0;
+    const char *const path = job->path;
     /* the result within the wall-clock limit */
     cc_reply rep;
-    const gl_msg_rc got = cc_receive(ch.fd, gl_child_now() + GL_COMPILE_WALL_S, &rep);
+    const gl_msg_rc got = cc_receive(job->ch.fd, job->deadline, &rep);
     gl_child_exit ex;
-    gl_child_stop(&ch, GL_CHILD_FOREVER, &ex); /* whatever it started and left behind */
-    gl_tmpdir_remove(tmp);
+    gl_child_stop(&job->ch, GL_CHILD_FOREVER, &ex); /* whatever it started and left behind */
+    gl_tmpdir_remove(job->tmp);
     gl_status st;
     if (got == GL_MSG_TIMEOUT) {
         st = gl_fail(err, GL_ERR_COMPILE, "%s: the compiler ran longer than %d s and was stopped",

@@ -1844,6 +1844,33 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     grade_jobs J = {0}; /* the runs in worker processes (opts->jobs > 1) */
     for (int i = 0; i < e->nchecks; i++)
         traced |= e->checks[i].kind == GL_CHECK_METRIC;
+    gl_compile_opts sub_compile = opts->compile;
+    sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
+    /* the submission is read once, here (or by the caller: a program exercise's kernel,
+     * opts->compile.source), and every build compiles these bytes: a file swapped for a
+     * link or another file after this read changes nothing */
+    if (opts->compile.source && (sub_src = malloc(opts->compile.source_len + 1))) {
+        memcpy(sub_src, opts->compile.source, opts->compile.source_len);
+        sub_src[opts->compile.source_len] = '\0';
+    } else if (!opts->compile.source) {
+        sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    }
+    if (!sub_src) {
+        const gl_status rs = opts->compile.source ? gl_fail(err, GL_ERR_NOMEM, "out of memory")
+                             : err                ? err->status
+                                                  : GL_ERR_INPUT;
+        free(sub_path);
+        return rs;
+    }
+    sub_compile.source = sub_src;
+    /* the optimised build and the debug build (-G / -O0, for the memory checks) at once,
+     * each in its sandbox, while the reference compiles here; without a debug build (it
+     * does not compile, or the simulator cannot load it) those checks see the optimised
+     * build */
+    gl_compile_opts dbg_compile = sub_compile;
+    dbg_compile.debug = 1;
+    gl_compile_job *sub_job = gl_compile_start(sub_path, &sub_compile),
+                   *dbg_job = gl_compile_start(sub_path, &dbg_compile);
     gl_compile_opts ref_compile = opts->compile;
     ref_compile.source = NULL, ref_compile.source_len = 0; /* the submission's bytes */
     gl_status st = gl_compile_cuda(e->reference, &ref_compile, &ref, err);
@@ -1873,25 +1900,17 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         snprintf(rep->checks[i + 1].name, sizeof rep->checks[i + 1].name, "%s", e->checks[i].name);
     gl_error cerr = {0};
     const char *not_run = NULL;
-    gl_compile_opts sub_compile = opts->compile;
-    sub_compile.sandbox = rep->sandboxed = !opts->no_sandbox && gl_sandbox_available() > 0;
-    /* the submission is read once, here (or by the caller: a program exercise's kernel,
-     * opts->compile.source), and every build compiles these bytes: a file swapped for a
-     * link or another file after this read changes nothing */
-    if (opts->compile.source && (sub_src = malloc(opts->compile.source_len + 1))) {
-        memcpy(sub_src, opts->compile.source, opts->compile.source_len);
-        sub_src[opts->compile.source_len] = '\0';
-    } else if (!opts->compile.source) {
-        sub_src = gl_read_submission(sub_path, &sub_compile.source_len, err);
+    gl_status sub_st = sub_job ? gl_compile_finish(sub_job, &sub, &cerr)
+                               : gl_fail(&cerr, GL_ERR_NOMEM, "out of memory");
+    sub_job = NULL;
+    if (dbg_job) {
+        gl_error derr = {0};
+        char ddiag[512];
+        if (gl_compile_finish(dbg_job, &sub_dbg, &derr) == GL_OK && sub_st == GL_OK)
+            dbg_m = parse_ptx(sub_dbg.ptx, sub_path, ddiag, sizeof ddiag);
+        dbg_job = NULL;
     }
-    if (!sub_src) {
-        st = opts->compile.source ? gl_fail(err, GL_ERR_NOMEM, "out of memory")
-             : err                ? err->status
-                                  : GL_ERR_INPUT;
-        goto done;
-    }
-    sub_compile.source = sub_src;
-    if (gl_compile_cuda(sub_path, &sub_compile, &sub, &cerr) != GL_OK) {
+    if (sub_st != GL_OK) {
         if (cerr.status != GL_ERR_COMPILE) {
             st = gl_fail(err, cerr.status, "%s", cerr.msg);
             goto done;
@@ -1918,16 +1937,6 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
             rep->checks[i + 1].not_run = 1;
         }
         goto done;
-    }
-    /* the debug build (-G / -O0), for the memory checks; without one (it does not
-     * compile, or the simulator cannot load it) those checks see the optimised build */
-    {
-        gl_compile_opts dbg_compile = sub_compile;
-        dbg_compile.debug = 1;
-        gl_error derr = {0};
-        char ddiag[512];
-        if (gl_compile_cuda(sub_path, &dbg_compile, &sub_dbg, &derr) == GL_OK)
-            dbg_m = parse_ptx(sub_dbg.ptx, sub_path, ddiag, sizeof ddiag);
     }
     if (*gpu_arch) {
         gl_compile_opts gpu_compile = sub_compile;
@@ -2106,6 +2115,16 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         rep->passed &= rep->checks[i].passed;
 
 done:
+    if (sub_job) { /* a grading that stopped before its builds were collected */
+        gl_compiled unused;
+        gl_compile_finish(sub_job, &unused, NULL);
+        gl_compiled_free(&unused);
+    }
+    if (dbg_job) {
+        gl_compiled unused;
+        gl_compile_finish(dbg_job, &unused, NULL);
+        gl_compiled_free(&unused);
+    }
     jobs_free(&J);
     for (int i = 0; i < nruns; i++) {
         spec_free(&runs[i].spec);

@@ -79,8 +79,9 @@ done
 # CI's machines, `exec /usr/local/cuda-13.0/bin/nvcc "$@"`): the build's sandbox lets it
 # run what it found; a tool that cannot be executed is a tool error naming it and why,
 # never "does not compile"
-if command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
-  real=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
+# (the wrapper runs the toolkit's own nvcc, as CI's does: not another wrapper on PATH)
+real="${CUDA_HOME:-/usr/local/cuda}/bin/nvcc"
+if [ -x "$real" ]; then
   mkdir "$tmp/wrap" && chmod 755 "$tmp" "$tmp/wrap"
   printf '#!/bin/sh\nexec %s "$@"\n' "$real" > "$tmp/wrap/nvcc" && chmod 755 "$tmp/wrap/nvcc"
   PATH="$tmp/wrap:$PATH" "$G" grade 0b tests/grade/00b-first-program/compiles__unprovided_api.cu \

@@ -14,6 +14,7 @@
 #include "runtime/backend.h"
 #include "runtime/cache.h"
 #include "runtime/compile.h"
+#include "runtime/sandbox.h"
 #include "sim/sim.h"
 #include "tests/temp_cache.h"
 
@@ -770,6 +771,60 @@ START_TEST(test_second_compile_comes_from_cache_without_recompiling)
 }
 END_TEST
 
+/* A sandboxed compilation (a submission's) is cached apart from an unsandboxed one of
+ * the same file: the first of each kind compiles, the second sandboxed one is a hit with
+ * the same PTX; two sandboxed jobs (a grading's optimised and debug builds) run at once
+ * and each gives what gl_compile_cuda gives; a compile error is never cached. */
+START_TEST(test_sandboxed_compiles_are_cached_apart_and_run_at_once)
+{
+    if (!gl_sandbox_available()) {
+        printf("SKIP: sandboxed compilation cache: the kernel offers no Landlock\n");
+        return;
+    }
+    char dir[400], src[500], bad[500];
+    fresh_cache(dir, sizeof dir);
+    snprintf(src, sizeof src, "%.*s/s.cu", (int)(strlen(dir) - 9), dir);
+    snprintf(bad, sizeof bad, "%.*s/bad.cu", (int)(strlen(dir) - 9), dir);
+    write_text(src, "extern \"C\" __global__ void k(int *p) { p[threadIdx.x] = 7; }\n");
+    write_text(bad, "extern \"C\" __global__ void k(int *p) { p[threadIdx.x] = q; }\n");
+    gl_compiled plain, a, b, opt, dbg;
+    gl_error err = {0};
+    ck_assert_msg(gl_compile_cuda(src, NULL, &plain, &err) == GL_OK, "%s", err.msg);
+    const gl_compile_opts sb = {.sandbox = 1};
+    ck_assert_msg(gl_compile_cuda(src, &sb, &a, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(a.cached, 0); /* not the unsandboxed entry */
+    ck_assert_msg(gl_compile_cuda(src, &sb, &b, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(b.cached, 1);
+    ck_assert_str_eq(a.ptx, b.ptx);
+    ck_assert_int_eq(a.used, b.used);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 2);
+
+    const gl_compile_opts sbd = {.sandbox = 1, .debug = 1}, fresh = {.sandbox = 1, .no_cache = 1};
+    gl_compile_job *j1 = gl_compile_start(src, &fresh), *j2 = gl_compile_start(src, &sbd);
+    ck_assert(j1 && j2);
+    ck_assert_msg(gl_compile_finish(j1, &opt, &err) == GL_OK, "%s", err.msg);
+    ck_assert_msg(gl_compile_finish(j2, &dbg, &err) == GL_OK, "%s", err.msg);
+    ck_assert_int_eq(opt.cached, 0);
+    ck_assert_str_eq(opt.ptx, a.ptx);
+    ck_assert_int_eq(dbg.cached, 0);
+    ck_assert_str_ne(dbg.ptx, a.ptx); /* -G: another build */
+    ck_assert_int_eq(count_files(dir, ".ptx"), 3);
+
+    gl_compiled e1, e2;
+    ck_assert_int_eq(gl_compile_cuda(bad, &sb, &e1, &err), GL_ERR_COMPILE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "bad.cu:1:"));
+    ck_assert_int_eq(gl_compile_cuda(bad, &sb, &e2, &err), GL_ERR_COMPILE);
+    ck_assert_int_eq(count_files(dir, ".ptx"), 3);
+    gl_compiled_free(&plain);
+    gl_compiled_free(&a);
+    gl_compiled_free(&b);
+    gl_compiled_free(&opt);
+    gl_compiled_free(&dbg);
+    gl_compiled_free(&e1);
+    gl_compiled_free(&e2);
+}
+END_TEST
+
 START_TEST(test_changed_source_or_arch_or_compiler_misses_the_cache)
 {
     char dir[400], src[500];
@@ -995,6 +1050,7 @@ static Suite *compile_suite(void)
     tcase_add_test(cache, test_sha256_matches_fips_180_vectors);
     tcase_add_test(cache, test_cache_key_and_entry_of_an_earlier_build_are_still_found);
     tcase_add_test(cache, test_second_compile_comes_from_cache_without_recompiling);
+    tcase_add_test(cache, test_sandboxed_compiles_are_cached_apart_and_run_at_once);
     tcase_add_test(cache, test_changed_source_or_arch_or_compiler_misses_the_cache);
     tcase_add_test(cache, test_any_prelude_header_added_or_changed_misses_the_cache);
     tcase_add_test(cache, test_cache_off_and_quoted_includes_always_compile);
