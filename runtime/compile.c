@@ -346,6 +346,9 @@ gl_compile_job *gl_compile_start(const char *path, const gl_compile_opts *opts)
     gl_compile_job *job = calloc(1, sizeof *job);
     if (!job)
         return NULL;
+    const gl_compile_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
     if (!opts->sandbox) {
         job->st = gl_compile_cuda(path, opts, &job->out, &job->err);
         return job;

@@ -118,8 +118,8 @@ typedef struct gl_compile_job gl_compile_job;
 /* Starts gl_compile_cuda(path, opts): with opts->sandbox, a sandboxed child that compiles
  * beside the caller (so that several run at once: a grading's optimised and debug
  * builds), unless the cache holds its result (sandboxed compilations are cached apart
- * from the others, keyed the same way); otherwise the whole compilation, now. NULL when
- * memory is short. */
+ * from the others, keyed the same way); otherwise the whole compilation, now. opts NULL:
+ * the defaults. NULL when memory is short. */
 gl_compile_job *gl_compile_start(const char *path, const gl_compile_opts *opts);
 
 /* Waits for job and frees it: what gl_compile_cuda returns, with out (free it with
