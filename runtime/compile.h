@@ -28,6 +28,12 @@ int gl_compile_find_prelude(char *buf, size_t n);
  * when there is none. */
 int gl_compile_find_clang(char *buf, size_t n);
 
+/* The nvcc, clang and ptxas a compilation would run (gl_compile_find_nvcc, _clang,
+ * _ptxas) into nvcc, clang and ptxas (PATH_MAX bytes each; "" for one there is none of):
+ * what a sandbox must let its compiler execute, since one found on PATH may lie outside
+ * the toolkit (a wrapper script in /usr/local/bin). */
+void gl_compile_find_tools(char *nvcc, char *clang, char *ptxas);
+
 /* The include/ folder beside the prelude (path prelude, from gl_compile_find_prelude) into
  * buf[n]. */
 void gl_compile_prelude_dir(const char *prelude, char *buf, size_t n);

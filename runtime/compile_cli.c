@@ -464,3 +464,13 @@ void cc_explain_target(gl_error *err, const char *path, int sm, int want, const 
     msg[hl + ml] = '\0';
     memcpy(err->msg, msg, sizeof msg);
 }
+
+void gl_compile_find_tools(char *nvcc, char *clang, char *ptxas)
+{
+    if (!gl_compile_find_nvcc(nvcc, PATH_MAX))
+        nvcc[0] = '\0';
+    if (!gl_compile_find_clang(clang, PATH_MAX))
+        clang[0] = '\0';
+    if (!gl_compile_find_ptxas(ptxas, PATH_MAX))
+        ptxas[0] = '\0';
+}

@@ -54,12 +54,7 @@ static gl_status prepare(void *ctx, gl_error *e)
      * builtins library from there while it compiles, wherever the toolkit lives */
     if (cc_nvrtc_dir(a->nvrtc_dir, sizeof a->nvrtc_dir) && !realpath(a->nvrtc_dir, a->nvrtc_real))
         a->nvrtc_real[0] = '\0';
-    if (!gl_compile_find_ptxas(a->ptxas, sizeof a->ptxas))
-        a->ptxas[0] = '\0';
-    if (!gl_compile_find_nvcc(a->nvcc, sizeof a->nvcc))
-        a->nvcc[0] = '\0';
-    if (!gl_compile_find_clang(a->clang, sizeof a->clang))
-        a->clang[0] = '\0';
+    gl_compile_find_tools(a->nvcc, a->clang, a->ptxas);
     char src[PATH_MAX], pre[PATH_MAX];
     const char *base = strrchr(a->path, '/') ? strrchr(a->path, '/') + 1 : a->path;
     if (snprintf(src, sizeof src, "%s/src", a->tmp) >= (int)sizeof src ||

@@ -186,12 +186,7 @@ gl_status gl_program_build_untrusted(const gl_program_opts *o, const char *dir, 
         snprintf(a->cuda, sizeof a->cuda, "%s", home && *home ? home : "/usr/local/cuda");
         if (!realpath(a->cuda, a->cuda_real))
             a->cuda_real[0] = '\0';
-        if (!gl_compile_find_nvcc(a->nvcc, sizeof a->nvcc))
-            a->nvcc[0] = '\0';
-        if (!gl_compile_find_clang(a->clang, sizeof a->clang))
-            a->clang[0] = '\0';
-        if (!gl_compile_find_ptxas(a->ptxas, sizeof a->ptxas))
-            a->ptxas[0] = '\0';
+        gl_compile_find_tools(a->nvcc, a->clang, a->ptxas);
         const char *fixed[NFIXED] = {a->lib,       a->inc,  a->pre,   "/usr/local/cuda", a->cuda,
                                      a->cuda_real, a->nvcc, a->clang, a->ptxas};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)

@@ -6,6 +6,18 @@
  */
 #include "sim/exec_lanes.h"
 
+/* Each lane's low 32 bits of operand o (an immediate, or a register of the lane-major
+ * register block row) into v. */
+static inline void operand_lanes(const uint64_t *row, const ptx_operand *o, uint32_t v[32])
+{
+    if (o->kind == PTX_OPK_IMM)
+        for (unsigned lane = 0; lane < 32; lane++)
+            v[lane] = (uint32_t)o->imm;
+    else
+        for (unsigned lane = 0; lane < 32; lane++)
+            v[lane] = (uint32_t)row[((size_t)o->reg << 5) + lane];
+}
+
 /* shfl.sync: each lane reads a register of the lane its mode names. */
 void sim_exec_shfl(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, uint32_t em,
                    uint32_t pc)
@@ -27,18 +39,8 @@ void sim_exec_shfl(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
         uint64_t *const row = c->regs + ((size_t)w * c->regcap << 5);
         const uint64_t *const a = row + ((size_t)in->o[1].reg << 5);
         uint32_t bl[32], cl[32]; /* each lane's b and c */
-        if (ob->kind == PTX_OPK_IMM)
-            for (unsigned lane = 0; lane < 32; lane++)
-                bl[lane] = (uint32_t)ob->imm;
-        else
-            for (unsigned lane = 0; lane < 32; lane++)
-                bl[lane] = (uint32_t)row[((size_t)ob->reg << 5) + lane];
-        if (oc->kind == PTX_OPK_IMM)
-            for (unsigned lane = 0; lane < 32; lane++)
-                cl[lane] = (uint32_t)oc->imm;
-        else
-            for (unsigned lane = 0; lane < 32; lane++)
-                cl[lane] = (uint32_t)row[((size_t)oc->reg << 5) + lane];
+        operand_lanes(row, ob, bl);
+        operand_lanes(row, oc, cl);
         int src_lane[32];
 #define SHFL_LANES(J, OK)                                                                          \
     for (int lane = 0; lane < 32; lane++) {                                                        \
