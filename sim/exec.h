@@ -448,7 +448,7 @@ static inline uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigne
 
 /* The membermask lanes (of the warp whose first thread is base) name at the
  * warp-synchronous instruction in, when every one of them names the same: 1 and *mask;
- * 0 when they may differ. The same: an immediate, no operand, the whole warp (.aligned),
+ * 0 when they may differ (*mask untouched). The same: an immediate, no operand, the whole warp (.aligned),
  * or a register that holds one value in each of the lanes, read directly from the
  * warp's registers when they are one lane-major block (w_called 0). */
 static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsigned base,
@@ -457,9 +457,10 @@ static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsi
     uint32_t reg;
     switch ((ptx_op)in->op) {
     case PTX_OP_shfl:
-        *mask = (uint32_t)in->target;
-        if (in->o4kind != PTX_OPK_REG)
+        if (in->o4kind != PTX_OPK_REG) {
+            *mask = (uint32_t)in->target;
             return 1;
+        }
         reg = in->target;
         break;
     case PTX_OP_vote:
@@ -467,18 +468,20 @@ static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsi
     case PTX_OP_redux:
     case PTX_OP_elect: {
         const ptx_operand *o = &in->o[in->op == PTX_OP_elect ? 1 : 2];
-        *mask = (uint32_t)o->imm;
-        if (o->kind == PTX_OPK_IMM)
+        if (o->kind == PTX_OPK_IMM) {
+            *mask = (uint32_t)o->imm;
             return 1;
+        }
         if (o->kind != PTX_OPK_REG || o->sub)
             return 0;
         reg = o->reg;
         break;
     }
     case PTX_OP_bar_warp:
-        *mask = in->nopnd ? (uint32_t)in->o[0].imm : 0xffffffffu;
-        if (!in->nopnd || in->o[0].kind == PTX_OPK_IMM)
+        if (!in->nopnd || in->o[0].kind == PTX_OPK_IMM) {
+            *mask = in->nopnd ? (uint32_t)in->o[0].imm : 0xffffffffu;
             return 1;
+        }
         if (in->o[0].kind != PTX_OPK_REG || in->o[0].sub)
             return 0;
         reg = in->o[0].reg;
@@ -497,8 +500,10 @@ static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsi
     else
         for (uint32_t m = lanes; m; m &= m - 1)
             differ |= (uint32_t)row[__builtin_ctz(m)] ^ first;
+    if (differ)
+        return 0;
     *mask = first;
-    return differ == 0;
+    return 1;
 }
 
 _Static_assert(PTX_OP_vote == PTX_OP_shfl + 1 && PTX_OP_match == PTX_OP_shfl + 2 &&
