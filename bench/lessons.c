@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,12 +64,40 @@ static int run_step(const gl_lesson *l, int s, unsigned threads, double *secs, u
     return 0;
 }
 
-/* Runs `gpulearn grade LABEL reference --seed 1` (LABEL: "1", "0b") with the environment's extra settings
- * (NULL: none) and its output to /dev/null: wall seconds into *secs. Its exit status, or
- * -1 when it could not run. */
-static int grade_once(const char *gpulearn, const char *label, const char *reference, int one_core,
-                      double *secs)
+/* A copy of the file `reference` at a path no grading used before (dir/gN/<its name>)
+ * into copy[n]: a submission the compilation cache has never seen, as a learner's
+ * edited code is, while the reference's own build stays cached. 0, or -1. */
+static int fresh_copy(const char *dir, const char *reference, char *copy, size_t n)
 {
+    static int count;
+    char sub[600];
+    const char *base = strrchr(reference, '/') ? strrchr(reference, '/') + 1 : reference;
+    snprintf(sub, sizeof sub, "%s/g%d", dir, count++);
+    if (mkdir(sub, 0700) != 0 || snprintf(copy, n, "%s/%s", sub, base) >= (int)n)
+        return -1;
+    FILE *in = fopen(reference, "rb"), *out = in ? fopen(copy, "wb") : NULL;
+    char buf[8192];
+    size_t k;
+    int ok = in && out;
+    while (ok && (k = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, k, out) == k;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+/* Runs `gpulearn grade LABEL SUBMISSION --seed 1` (LABEL: "1", "0b"; SUBMISSION: a fresh
+ * copy of reference in dir, fresh_copy) with the environment's extra settings and its
+ * output to /dev/null: wall seconds into *secs. Its exit status, or -1 when it could not
+ * run. */
+static int grade_once(const char *gpulearn, const char *dir, const char *label,
+                      const char *reference, int one_core, double *secs)
+{
+    char copy[1200];
+    if (fresh_copy(dir, reference, copy, sizeof copy) != 0)
+        return -1;
     if (one_core) {
         setenv("GPULEARN_SIM_THREADS", "1", 1);
         setenv("GPULEARN_JOBS", "1", 1);
@@ -80,8 +109,7 @@ static int grade_once(const char *gpulearn, const char *label, const char *refer
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {(char *)gpulearn, "grade", (char *)label, (char *)reference,
-                    "--seed",         "1",     NULL};
+    char *argv[] = {(char *)gpulearn, "grade", (char *)label, copy, "--seed", "1", NULL};
     const double t0 = wall_s();
     pid_t pid;
     int rc = posix_spawn(&pid, gpulearn, &fa, NULL, argv, environ);
@@ -215,9 +243,11 @@ int main(void)
         fprintf(stderr, "bench/lessons: no gpulearn binary at %s (set GPULEARN)\n", gpulearn);
         fail = 1;
     } else if (grade) {
-        printf("\nGrading each exercise's reference: gpulearn grade LABEL REFERENCE --seed 1, wall "
+        printf("\nGrading each exercise's reference: gpulearn grade LABEL COPY --seed 1, wall "
                "seconds,\none core (GPULEARN_SIM_THREADS=1, GPULEARN_JOBS=1) and the defaults "
-               "(the %u cores):\n",
+               "(the %u cores);\nCOPY: the reference copied to a new path for each grading, so "
+               "that its builds compile\nas a learner's new code does (the reference's own, "
+               "cached after an untimed first grading):\n",
                cores);
         printf("%-16s %9s %9s %8s %s\n", "lesson", "one core", "cores", "speed-up", "target < 5 s");
         int met = 0, all = 0;
@@ -226,9 +256,9 @@ int main(void)
             if (l->broken || !l->exercise || !l->exercise->reference || !wanted(l->number, list))
                 continue;
             double w, g1, gn;
-            if (grade_once(gpulearn, l->label, l->exercise->reference, 0, &w) != 0 ||
-                grade_once(gpulearn, l->label, l->exercise->reference, 1, &g1) != 0 ||
-                grade_once(gpulearn, l->label, l->exercise->reference, 0, &gn) != 0) {
+            if (grade_once(gpulearn, tmp, l->label, l->exercise->reference, 0, &w) != 0 ||
+                grade_once(gpulearn, tmp, l->label, l->exercise->reference, 1, &g1) != 0 ||
+                grade_once(gpulearn, tmp, l->label, l->exercise->reference, 0, &gn) != 0) {
                 fprintf(stderr, "bench/lessons: grading %s's reference failed\n", l->id);
                 fail = 1;
                 break;
