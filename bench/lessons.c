@@ -31,6 +31,7 @@
 #include "bench/spread.h"
 
 #include "runtime/backend.h"
+#include "runtime/gl.h"
 #include "runtime/lesson.h"
 #include "runtime/spec.h"
 
@@ -75,17 +76,7 @@ static int fresh_copy(const char *dir, const char *reference, char *copy, size_t
     snprintf(sub, sizeof sub, "%s/g%d", dir, count++);
     if (mkdir(sub, 0700) != 0 || snprintf(copy, n, "%s/%s", sub, base) >= (int)n)
         return -1;
-    FILE *in = fopen(reference, "rb"), *out = in ? fopen(copy, "wb") : NULL;
-    char buf[8192];
-    size_t k;
-    int ok = in && out;
-    while (ok && (k = fread(buf, 1, sizeof buf, in)) > 0)
-        ok = fwrite(buf, 1, k, out) == k;
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0)
-        ok = 0;
-    return ok ? 0 : -1;
+    return gl_copy_tree(reference, copy);
 }
 
 /* Runs `gpulearn grade LABEL SUBMISSION --seed 1` (LABEL: "1", "0b"; SUBMISSION: a fresh
