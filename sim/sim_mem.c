@@ -22,6 +22,39 @@
  * a line before its first write, mapping the zero page, then writes it). */
 static void *(*volatile eager_memset)(void *, int, size_t) = memset;
 
+/* Below this, sim_zmap's memory comes from the heap (calloc, or malloc and memset). */
+#define ZMAP_MIN ((size_t)4 << 20)
+
+void *sim_zmap(size_t n, int hot)
+{
+    if (n < ZMAP_MIN) {
+        if (!hot)
+            return calloc(1, n ? n : 1);
+        void *p = malloc(n ? n : 1);
+        return p ? eager_memset(p, 0, n ? n : 1) : NULL;
+    }
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    (void)madvise(p, n, MADV_HUGEPAGE);
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+    if (hot && madvise(p, n, MADV_POPULATE_WRITE) != 0)
+        eager_memset(p, 0, n);
+    return p;
+}
+
+void sim_zunmap(void *p, size_t n)
+{
+    if (!p)
+        return;
+    if (n < ZMAP_MIN)
+        free(p);
+    else
+        munmap(p, n);
+}
+
 /* Allocates `bytes` at an `align`-aligned address: zeros and every byte unwritten
  * (fill NULL, init 0), zeros and every byte written (fill NULL, init 1), or what
  * fill(ctx, data, bytes) writes (it must write every byte) and every byte written. Each

@@ -153,6 +153,16 @@ __attribute__((noinline)) void sim_grace_check_sh(sim_ctx *c, sim_gword *sh, uns
                                                   sim_alloc *al, uint64_t a, unsigned size, int op,
                                                   const ptx_insn *in);
 
+/* n zero bytes, from 4 MiB on in pages of their own (mmap; huge pages where the system
+ * allows them). hot: every page mapped writable now (MADV_POPULATE_WRITE, Linux 5.14;
+ * else by writing it), for memory that worker threads (sim_par.c) read before they write:
+ * a page first read maps the shared zero page, and its first write then replaces it and
+ * flushes that page from the TLBs of every core the process runs on (an interprocessor
+ * interrupt per page). Otherwise pages are mapped on first touch. NULL on no memory;
+ * free with sim_zunmap(p, n). */
+void *sim_zmap(size_t n, int hot);
+void sim_zunmap(void *p, size_t n);
+
 /* sim_initcheck.c: whether the n bits from bit o of bitmap b are all set. */
 int sim_bits_all_set(const unsigned char *b, uint64_t o, uint64_t n);
 /* sim_initcheck.c: reports thread t's load of unwritten bytes [addr, addr+size) of

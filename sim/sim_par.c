@@ -34,7 +34,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "sim/sim_mem.h"
 
@@ -86,28 +85,10 @@ static size_t own_words(const sim_par *p, int ai)
     return ((p->s->allocs[ai].size + 3) / 4 / LINE_WORDS + 1) * LINE_WORDS;
 }
 
-/* n zero bytes, mapped lazily; from 4 MiB on in huge pages where the system allows
- * them (madvise), since the undo bytes of a large output are written densely: a page
- * fault per 2 MiB rather than per 4 KiB. NULL on no memory. Free with zfree(p, n). */
-static void *zalloc(size_t n)
+/* The bytes of allocation ai's line states. */
+static size_t line_bytes(const sim_par *p, int ai)
 {
-    if (n < ((size_t)4 << 20))
-        return calloc(1, n);
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    madvise(p, n, MADV_HUGEPAGE);
-    return p;
-}
-
-static void zfree(void *p, size_t n)
-{
-    if (!p)
-        return;
-    if (n < ((size_t)4 << 20))
-        free(p);
-    else
-        munmap(p, n);
+    return (own_words(p, ai) / LINE_WORDS + 1) * sizeof(uint32_t);
 }
 
 sim_par *sim_par_new(sim_t *s, unsigned nworkers, int init)
@@ -145,9 +126,9 @@ void sim_par_free(sim_par *p)
     for (int i = 0; i < p->nallocs; i++) {
         const size_t words = own_words(p, i);
         free(p->own[i]);
-        zfree(p->orig[i], 4 * words);
+        sim_zunmap(p->orig[i], 4 * words);
         free(p->zline[i]);
-        free(p->line[i]);
+        sim_zunmap(p->line[i], line_bytes(p, i));
     }
     for (unsigned w = 0; w < p->nworkers; w++)
         free(p->logs[w].r);
@@ -182,14 +163,16 @@ static uint32_t *own_of(sim_par *p, int ai)
     if (!o) {
         const size_t words = own_words(p, ai);
         /* calloc maps large arrays lazily: pages of words never touched cost nothing */
-        p->orig[ai] = zalloc(4 * words);
-        p->line[ai] = calloc(words / LINE_WORDS + 1, sizeof *p->line[ai]);
+        /* undo bytes: written densely where they are (a huge page per 2 MiB of them);
+         * line states: read before written, so mapped writable now */
+        p->orig[ai] = sim_zmap(4 * words, 0);
+        p->line[ai] = sim_zmap(line_bytes(p, ai), 1);
         p->zline[ai] = calloc(words / LINE_WORDS + 1, 1);
-        o = calloc(words, sizeof *o); /* touched only where lines split */
+        o = calloc(words, sizeof *o); /* touched only where lines split (split_line) */
         if (!o || !p->orig[ai] || !p->line[ai] || !p->zline[ai]) {
             free(o);
-            zfree(p->orig[ai], 4 * words);
-            free(p->line[ai]);
+            sim_zunmap(p->orig[ai], 4 * words);
+            sim_zunmap(p->line[ai], line_bytes(p, ai));
             free(p->zline[ai]);
             p->zline[ai] = NULL;
             p->orig[ai] = NULL;
@@ -316,16 +299,12 @@ static int split_line(sim_par *p, uint32_t *own, uint32_t *L, uint64_t li, uint3
             return 0;
         if (l == LINE_LOCK)
             continue; /* another thread is splitting it */
-        if (l == 0) {
-            if (__atomic_compare_exchange_n(L, &l, LINE_SPLIT, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
-                return 0;
-            continue;
-        }
         if (PAR_KIND(l) == PAR_W && PAR_BLOCK(l) != me >> 6)
             return sim_par_halt(p), -1;
         if (!__atomic_compare_exchange_n(L, &l, LINE_LOCK, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             continue;
+        /* the word states of an untouched line are written too (zeros): their page is
+         * then mapped writable by a store, not first read (sim_zmap) */
         const uint32_t w = l == LINE_MANY ? PAR_MANY : PAR_KIND(l) == PAR_W ? l | 0xfu << 2 : l;
         for (uint64_t k = li * LINE_WORDS; k < (li + 1) * LINE_WORDS; k++)
             __atomic_store_n(&own[k], w, __ATOMIC_RELAXED);

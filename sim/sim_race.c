@@ -235,26 +235,10 @@ void sim_check_warp_sync(sim_ctx *c, unsigned w)
         c->wsync[w]++;
 }
 
-/* A zeroed shadow of n words: anonymous pages, as transparent huge pages where the
- * kernel offers them (the shadow is 8 bytes per byte checked: with 4 KiB pages, faulting
- * it in costs more than checking the accesses). NULL without memory. */
-static sim_gword *gsh_alloc(size_t n)
-{
-    const size_t bytes = n * sizeof(sim_gword);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= ((size_t)2 << 20))
-        (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 void sim_gsh_free(sim_alloc *al)
 {
     if (al->gsh)
-        munmap(al->gsh, ((al->size + 3) / 4 ? (al->size + 3) / 4 : 1) * sizeof(sim_gword));
+        sim_zunmap(al->gsh, ((al->size + 3) / 4 ? (al->size + 3) / 4 : 1) * sizeof(sim_gword));
     al->gsh = NULL;
 }
 
@@ -278,7 +262,10 @@ sim_gword *sim_grace_shadow(sim_ctx *c, sim_alloc *al)
         }
     }
     if (!al->gsh) {
-        al->gsh = gsh_alloc(words ? words : 1);
+        /* 8 bytes per byte checked, in huge pages where the kernel offers them, mapped
+         * on first touch (also on worker threads: mapping it all at once, serially, cost
+         * a 16-thread launch over 16 MiB allocations more than its faults) */
+        al->gsh = sim_zmap((words ? words : 1) * sizeof *al->gsh, 0);
     } else if (al->gsh_launch >> 9 != c->s->launches >> 9) {
         memset(al->gsh, 0, words * sizeof *al->gsh);
     }
