@@ -860,6 +860,28 @@ static inline __attribute__((always_inline)) void exec_fast(sim_ctx *c, const pt
             }
             break;
         }
+        if (mr == 2 && vo->kind == PTX_OPK_VEC && sz == 4 && (st || !is_s)) {
+            /* a full warp's unit-stride vector of words (ld/st .v2/.v4 .b32): lane by
+             * lane, each lane's n words in one pass over the range, not n strided ones */
+            uint64_t *V[4];
+            for (unsigned i = 0; i < n; i++) {
+                const uint16_t rg = vec_reg(vo, i);
+                V[i] = rg != PTX_NOREG ? W + ((size_t)rg << 5) : NULL;
+            }
+            unsigned char *p = ptr[0];
+            for (unsigned l = 0; l < 32; l++, p += bytes)
+                for (unsigned i = 0; i < n; i++) {
+                    uint32_t u;
+                    if (st) {
+                        u = V[i] ? (uint32_t)V[i][l] : 0;
+                        memcpy(p + 4 * i, &u, 4);
+                    } else if (V[i]) {
+                        memcpy(&u, p + 4 * i, 4);
+                        V[i][l] = u;
+                    }
+                }
+            break;
+        }
         if (mr == 2) /* sim_mem_warp gave lane 0's pointer only */
             for (unsigned l = 1; l < 32; l++)
                 ptr[l] = ptr[0] + (size_t)l * bytes;
