@@ -946,6 +946,11 @@ scanned:;
                 uint32_t p = UINT32_MAX, g = 0;
                 if (w < SIM_ITS_WARPS && c->w_called[w]) {
                     p = deepest_group(c, base, cand, &g);
+                } else if (cand == mask) {
+                    /* the candidates are the lanes at best (a converged warp at a
+                     * warp-synchronous instruction, most often): no lane loop */
+                    p = best;
+                    g = mask;
                 } else {
                     for (uint32_t m = cand; m; m &= m - 1) {
                         unsigned l = (unsigned)__builtin_ctz(m);
