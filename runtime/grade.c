@@ -1870,7 +1870,13 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
     gl_compile_opts dbg_compile = sub_compile;
     dbg_compile.debug = 1;
     gl_compile_job *sub_job = gl_compile_start(sub_path, &sub_compile),
-                   *dbg_job = gl_compile_start(sub_path, &dbg_compile);
+                   *dbg_job = gl_compile_start(sub_path, &dbg_compile), *gpu_job = NULL;
+    /* and, for a grading on the GPU, its build for the GPU's target: a third compiler at
+     * once, where it used to start once the others had ended */
+    gl_compile_opts gpu_compile = sub_compile;
+    gpu_compile.arch = gpu_arch;
+    if (*gpu_arch)
+        gpu_job = gl_compile_start(sub_path, &gpu_compile);
     gl_compile_opts ref_compile = opts->compile;
     ref_compile.source = NULL, ref_compile.source_len = 0; /* the submission's bytes */
     gl_status st = gl_compile_cuda(e->reference, &ref_compile, &ref, err);
@@ -1939,9 +1945,10 @@ gl_status grade_exercise(const gl_lesson *l, const char *submission, const gl_gr
         goto done;
     }
     if (*gpu_arch) {
-        gl_compile_opts gpu_compile = sub_compile;
-        gpu_compile.arch = gpu_arch;
-        if (gl_compile_cuda(sub_path, &gpu_compile, &sub_gpu, &cerr) != GL_OK) {
+        const gl_status gpu_st = gpu_job ? gl_compile_finish(gpu_job, &sub_gpu, &cerr)
+                                         : gl_fail(&cerr, GL_ERR_NOMEM, "out of memory");
+        gpu_job = NULL;
+        if (gpu_st != GL_OK) {
             rep->compile_log = strdup(cerr.msg);
             rep->diags = sub_gpu.diags, rep->ndiags = sub_gpu.ndiags;
             sub_gpu.diags = NULL;
@@ -2123,6 +2130,11 @@ done:
     if (dbg_job) {
         gl_compiled unused;
         gl_compile_finish(dbg_job, &unused, NULL);
+        gl_compiled_free(&unused);
+    }
+    if (gpu_job) {
+        gl_compiled unused;
+        gl_compile_finish(gpu_job, &unused, NULL);
         gl_compiled_free(&unused);
     }
     jobs_free(&J);

@@ -58,6 +58,14 @@ if cc -shared -fPIC -isystem "$CUDA_INC" tests/gpu/fake_libcuda.c -o "$T/libcuda
   expect "fake GPU next launch" 0 "$G" run $S --backend gpu
   expect "fake GPU trace (instrumented PTX)" 0 "$G" run $S --backend gpu --trace-json "$T/gt.json"
   if grep -q '"traceEvents"' "$T/gt.json"; then ok "GPU trace JSON written"; else bad "GPU trace JSON"; fi
+  # a grading on the GPU builds for the GPU beside the simulator's builds (the fake
+  # driver runs no kernel: the GPU's outputs differ)
+  expect "fake GPU grading" 1 env XDG_DATA_HOME="$T/data" "$G" grade 1 lessons/01-threads/solution.cu --backend gpu --seed 1
+  has out "compiled with [a-z]* (sm_[0-9]* for the simulator, compute_[0-9]* for the GPU)"
+  has out "n = 1, on the GPU: "
+  printf 'extern "C" __global__ void vec_add(const float *a, const float *b, float *c, int n) { c[0] = ; }\n' > "$T/bad.cu"
+  expect "fake GPU grading of code that does not compile" 1 env XDG_DATA_HOME="$T/data" "$G" grade 1 "$T/bad.cu" --backend gpu --seed 1
+  has out "FAIL     compiles"; has out "bad.cu:1:"
 else
   echo "SKIP: fake driver (no cc, no cuda.h, or gpulearn built without cuda.h)"
 fi
