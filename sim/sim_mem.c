@@ -23,7 +23,7 @@
 static void *(*volatile eager_memset)(void *, int, size_t) = memset;
 
 /* Below this, sim_zmap's memory comes from the heap (calloc, or malloc and memset). */
-#define ZMAP_MIN ((size_t)4 << 20)
+#define ZMAP_MIN ((size_t)2 << 20)
 
 void *sim_zmap(size_t n, int hot)
 {

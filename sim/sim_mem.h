@@ -153,7 +153,7 @@ __attribute__((noinline)) void sim_grace_check_sh(sim_ctx *c, sim_gword *sh, uns
                                                   sim_alloc *al, uint64_t a, unsigned size, int op,
                                                   const ptx_insn *in);
 
-/* n zero bytes, from 4 MiB on in pages of their own (mmap; huge pages where the system
+/* n zero bytes, from 2 MiB on in pages of their own (mmap; huge pages where the system
  * allows them). hot: every page mapped writable now (MADV_POPULATE_WRITE, Linux 5.14;
  * else by writing it), for memory that worker threads (sim_par.c) read before they write:
  * a page first read maps the shared zero page, and its first write then replaces it and

@@ -162,9 +162,9 @@ static uint32_t *own_of(sim_par *p, int ai)
     o = p->own[ai];
     if (!o) {
         const size_t words = own_words(p, ai);
-        /* calloc maps large arrays lazily: pages of words never touched cost nothing */
         /* undo bytes: written densely where they are (a huge page per 2 MiB of them);
-         * line states: read before written, so mapped writable now */
+         * line states: read before written, so mapped writable now; word states: calloc
+         * maps large arrays lazily, so pages of words never touched cost nothing */
         p->orig[ai] = sim_zmap(4 * words, 0);
         p->line[ai] = sim_zmap(line_bytes(p, ai), 1);
         p->zline[ai] = calloc(words / LINE_WORDS + 1, 1);
