@@ -75,6 +75,31 @@ static char *read_text(const char *path, size_t *len)
     return buf;
 }
 
+/* Parses dir/name.ptx. NULL on failure, with the reason on stderr; *unreadable 1 when
+ * the file cannot be read (0 when the simulator cannot load it). */
+static ptx_module_t *load_kernel(const char *dir, const char *name, int *unreadable)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.ptx", dir, name);
+    size_t len = 0;
+    char *text = read_text(path, &len);
+    *unreadable = !text;
+    if (!text) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return NULL;
+    }
+    ptx_module_t *m = NULL;
+    char *diag = NULL;
+    if (ptx_parse(text, len, path, &m, &diag) != SIM_OK) {
+        fprintf(stderr, "bench: %s: the simulator cannot load nvcc's PTX:\n%s", name,
+                diag ? diag : "parse error\n");
+        m = NULL;
+    }
+    free(diag);
+    free(text);
+    return m;
+}
+
 /* Deterministic small integers (xorshift), so that float sums are exact. */
 static uint32_t rng_state = 12345;
 static uint32_t rnd(void)
@@ -662,21 +687,14 @@ static void print_threads(const char *name, const par_result *p, uint64_t warp_i
 static int run_big(const char *dir, int runs, const unsigned *counts, int ncounts, par_result *p,
                    uint64_t *warp_insns)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/vec_add.ptx", dir);
-    size_t len = 0;
-    char *text = read_text(path, &len);
-    ptx_module_t *m = NULL;
-    char *diag = NULL;
+    int unreadable;
+    ptx_module_t *m = load_kernel(dir, "vec_add", &unreadable);
     bench_case b;
-    if (!text || ptx_parse(text, len, path, &m, &diag) != SIM_OK || case_init(&b, "vec_add", 26)) {
+    if (!m || case_init(&b, "vec_add", 26)) {
         fprintf(stderr, "bench: vec_add at 2^26: cannot load the PTX or out of memory\n");
-        free(text);
-        free(diag);
         ptx_module_free(m);
         return -1;
     }
-    free(text);
     b.c_loop(&b);
     tier_auto = 1;
     bench_result r;
@@ -768,31 +786,20 @@ int main(int argc, char **argv)
     const char *only = getenv("BENCH_ONLY"); /* one kernel, e.g. for perf record */
     for (int k = 0; k < NCASES; k++) {
         const char *name = sizes[k].name;
-        char path[1024];
         if (only && *only && strcmp(only, name) != 0) {
             memset(&res[k], 0, sizeof res[k]);
             res[k].ok = 1; /* skipped, not failed */
             ran[k] = 0;
             continue;
         }
-        snprintf(path, sizeof path, "%s/%s.ptx", dir, name);
-        size_t len = 0;
-        char *text = read_text(path, &len);
-        if (!text) {
-            fprintf(stderr, "bench: cannot read %s\n", path);
+        int unreadable;
+        ptx_module_t *m = load_kernel(dir, name, &unreadable);
+        if (!m && unreadable)
             return 2;
-        }
-        ptx_module_t *m = NULL;
-        char *diag = NULL;
-        if (ptx_parse(text, len, path, &m, &diag) != SIM_OK) {
-            fprintf(stderr, "bench: %s: the simulator cannot load nvcc's PTX:\n%s", name,
-                    diag ? diag : "parse error\n");
-            free(diag);
-            free(text);
+        if (!m) {
             all_ok = 0;
             continue;
         }
-        free(text);
         int lg = quick ? sizes[k].min_lg : sizes[k].max_lg, ok = 1;
         if (!quick && !full)
             lg = pick_size(k, m, runs, budget, &ok);
@@ -924,18 +931,10 @@ int main(int argc, char **argv)
         if (!r->ok || !ran[k])
             continue;
         /* the module again (the first tables freed theirs) */
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s.ptx", dir, cases[k].name);
-        size_t len = 0;
-        char *text = read_text(path, &len);
-        ptx_module_t *m = NULL;
-        char *diag = NULL;
-        if (!text || ptx_parse(text, len, path, &m, &diag) != SIM_OK) {
-            free(text);
-            free(diag);
+        int unreadable;
+        ptx_module_t *m = load_kernel(dir, cases[k].name, &unreadable);
+        if (!m)
             continue;
-        }
-        free(text);
         run_threads(&cases[k], m, runs, counts, ncounts, &pres[k]);
         ptx_module_free(m);
         if (!pres[k].ok) {

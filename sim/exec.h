@@ -448,9 +448,9 @@ static inline uint32_t member_mask(const sim_ctx *c, const ptx_insn *in, unsigne
 
 /* The membermask lanes (of the warp whose first thread is base) name at the
  * warp-synchronous instruction in, when every one of them names the same: 1 and *mask;
- * 0 when they may differ (*mask untouched). The same: an immediate, no operand, the whole warp (.aligned),
- * or a register that holds one value in each of the lanes, read directly from the
- * warp's registers when they are one lane-major block (w_called 0). */
+ * 0 when they may differ (*mask untouched). The same: an immediate, no operand, the
+ * whole warp (.aligned), or a register that holds one value in each of the lanes, read
+ * directly from the warp's registers when they are one lane-major block (w_called 0). */
 static inline int member_mask_uniform(const sim_ctx *c, const ptx_insn *in, unsigned base,
                                       uint32_t lanes, uint32_t *mask)
 {

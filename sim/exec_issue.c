@@ -62,11 +62,9 @@ static int wsync_blocked(const sim_ctx *c, const ptx_insn *in, unsigned base, ui
                          uint32_t live, uint32_t *missing)
 {
     uint32_t need = 0; /* every lane of g waits for the lanes its membermask names */
-    if (!g || !member_mask_uniform(c, in, base, g, &need)) {
-        need = 0;
+    if (!g || !member_mask_uniform(c, in, base, g, &need)) /* need stays 0 then */
         for (uint32_t m = g; m; m &= m - 1)
             need |= member_mask(c, in, base + (unsigned)__builtin_ctz(m));
-    }
     *missing = need & live & ~g;
     return *missing != 0;
 }
