@@ -1219,7 +1219,6 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     base->dynshared_off = f->dynshared_off;
     base->kparam_size = f->kparam_size;
     base->step_limit = s->cfg.step_limit ? s->cfg.step_limit : (1ull << 32);
-    base->deadline = s->cfg.time_limit_s > 0 ? sim_now() + s->cfg.time_limit_s : 0;
     base->clock_check = SIM_CLOCK_EVERY;
     base->kparams = calloc(1, base->kparam_size ? base->kparam_size : 1);
     if (!base->kparams) {
@@ -1245,6 +1244,9 @@ sim_status sim_launch(sim_t *s, const ptx_module_t *m, const char *kernel, const
     s->launches++;
     sim_region_build(base);
     sim_jit_attach(base, nblocks * base->nwarps);
+    /* the wall-time limit counts from here: the translating tier's compile (above) is
+     * gpulearn's time, not the kernel's */
+    base->deadline = s->cfg.time_limit_s > 0 ? sim_now() + s->cfg.time_limit_s : 0;
     if ((base->checks & SIM_CHECK_GLOBAL_RACE) && nblocks <= SIM_GRACE_MAX_BLOCKS) {
         sim_grace *g = base->grace = calloc(1, sizeof *g);
         if (g) {
