@@ -204,7 +204,9 @@ static int insn_reads(const ptx_insn *in, int skip_dest, uint64_t *bits, unsigne
     if ((in->flags & PTX_F_CC) || in->op == PTX_OP_addc || in->op == PTX_OP_subc ||
         in->op == PTX_OP_madc)
         ok &= in->target >= 0 && slot_add(bits, nregs, (unsigned)in->target);
-    for (unsigned k = skip_dest ? 1 : 0; k < in->nopnd && k < 4; k++) {
+    /* every operand slot, not just nopnd: an operand may sit past them (bar.red d, a, c
+     * keeps c in o[3]); the parser zeroes the slots it does not use */
+    for (unsigned k = skip_dest ? 1 : 0; k < 4; k++) {
         const ptx_operand *o = &in->o[k];
         if (o->kind == PTX_OPK_REG || o->kind == PTX_OPK_ADDR)
             ok &= slot_add(bits, nregs, o->reg);
@@ -238,6 +240,70 @@ static int insn_writes(const ptx_insn *in, unsigned k, uint64_t *bits, unsigned 
     return 1;
 }
 
+/* The successors of instruction i (PC pc0 + i) of a function [pc0, pc0 + n) of m, as
+ * indices into succ[] (at most SUCC_MAX): the fall-through, a bra's target, a brx.idx's
+ * list (PTX ISA §9.7.12.4); none after an unguarded exit or ret. Returns their number,
+ * or -1 when one is outside the function or there are more than SUCC_MAX. */
+#define SUCC_MAX 64
+static int insn_succ(const ptx_module *m, int pc0, size_t n, size_t i, size_t *succ)
+{
+    const ptx_insn *ins = &m->code[pc0 + (int)i];
+    const int guarded = ins->guard != PTX_NOREG;
+    int ns = 0;
+    if (ins->op == PTX_OP_bra) {
+        succ[ns++] = (size_t)(ins->target - pc0);
+        if (guarded || ins->o4kind != PTX_OPK_NONE)
+            succ[ns++] = i + 1;
+    } else if (ins->op == PTX_OP_brx) {
+        const int64_t k = ins->o[1].imm;
+        if (ins->target < 0 || k < 1 || k > SUCC_MAX - 1 || ins->target + k > m->nbtab)
+            return -1;
+        for (int64_t j = 0; j < k; j++)
+            succ[ns++] = (size_t)(m->btab[ins->target + j] - pc0);
+        if (guarded)
+            succ[ns++] = i + 1;
+    } else if (ins->op == PTX_OP_exit || ins->op == PTX_OP_ret) {
+        if (guarded)
+            succ[ns++] = i + 1;
+    } else {
+        succ[ns++] = i + 1;
+    }
+    for (int s = 0; s < ns; s++)
+        if (succ[s] > n) /* n: falling off the end, which the parser does not allow */
+            return -1;
+    return ns;
+}
+
+/* Per instruction of kernel f [pc0, pc0 + n): the slots it reads (rd) and surely writes
+ * (wr), nw words each; need gets the slots cross-lane instructions read. 0, or -1 when
+ * the kernel is beyond the analyses (device-function calls, register lists, unknown
+ * slots, control flow leaving the function). */
+static int insn_sets(const ptx_module *m, const uint8_t *fast, int pc0, size_t n, size_t nw,
+                     unsigned nregs, uint64_t *rd, uint64_t *wr, uint64_t *need)
+{
+    size_t succ[SUCC_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const ptx_insn *ins = &m->code[pc0 + (int)i];
+        if (ins->op == PTX_OP_call || PTX_IS_MMA(ins->op))
+            return -1; /* frames of device functions, register lists */
+        for (unsigned k = 0; k < 4; k++)
+            if (ins->o[k].kind == PTX_OPK_RLIST)
+                return -1;
+        const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
+        if (!insn_reads(ins, w, rd + i * nw, nregs))
+            return -1;
+        if (ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
+            ins->op == PTX_OP_redux || ins->op == PTX_OP_activemask) {
+            /* reads lanes that may not have written the slot */
+            if (!insn_reads(ins, 0, need, nregs))
+                return -1;
+        }
+        if (insn_succ(m, pc0, n, i, succ) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f, uint16_t **out)
 {
     *out = NULL;
@@ -250,44 +316,16 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
     uint64_t *in = malloc(n * nw * sizeof *in), *rd = calloc(n * nw, sizeof *rd),
              *wr = calloc(n * nw, sizeof *wr), *need = calloc(nw, sizeof *need);
     int r = -1;
-    if (!in || !rd || !wr || !need)
+    if (!in || !rd || !wr || !need || insn_sets(m, fast, pc0, n, nw, nregs, rd, wr, need) != 0)
         goto out;
     memset(in, 0xff, n * nw * sizeof *in);
     memset(in, 0, nw * sizeof *in); /* nothing is written at the entry */
-    for (size_t i = 0; i < n; i++) {
-        const ptx_insn *ins = &m->code[pc0 + (int)i];
-        if (ins->op == PTX_OP_call || PTX_IS_MMA(ins->op))
-            goto out; /* frames of device functions, register lists: clear everything */
-        const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
-        if (!insn_reads(ins, w, rd + i * nw, nregs))
-            goto out;
-        if (ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
-            ins->op == PTX_OP_redux || ins->op == PTX_OP_activemask) {
-            /* reads lanes that may not have written the slot */
-            if (!insn_reads(ins, 0, need, nregs))
-                goto out;
-        }
-        if (ins->op == PTX_OP_bra && (ins->target < pc0 || ins->target >= pc1))
-            goto out;
-    }
     /* forward must-analysis to a fixed point: in[s] &= in[pc] | wr[pc] */
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < n; i++) {
-            const ptx_insn *ins = &m->code[pc0 + (int)i];
-            size_t succ[2];
-            int ns = 0;
-            const int guarded = ins->guard != PTX_NOREG;
-            if (ins->op == PTX_OP_bra) {
-                succ[ns++] = (size_t)(ins->target - pc0);
-                if (guarded || ins->o4kind != PTX_OPK_NONE)
-                    succ[ns++] = i + 1;
-            } else if (ins->op == PTX_OP_exit || ins->op == PTX_OP_ret) {
-                if (guarded)
-                    succ[ns++] = i + 1;
-            } else {
-                succ[ns++] = i + 1;
-            }
+            size_t succ[SUCC_MAX];
+            const int ns = insn_succ(m, pc0, n, i, succ);
             for (int s = 0; s < ns; s++) {
                 if (succ[s] >= n)
                     continue;
@@ -325,6 +363,46 @@ out:
     free(wr);
     free(need);
     return r;
+}
+
+uint64_t *sim_regs_live(const ptx_module *m, const uint8_t *fast, const ptx_func *f, size_t *nw_out)
+{
+    const int pc0 = f->entry_pc, pc1 = f->end_pc;
+    const unsigned nregs = (unsigned)f->nregs;
+    if (pc0 < 0 || pc1 <= pc0 || pc1 > m->ncode || f->nregs < 0 || nregs >= PTX_NOREG)
+        return NULL;
+    const size_t n = (size_t)(pc1 - pc0), nw = (nregs + 63) / 64 + 1;
+    /* live: per PC the slots live on entry, and one more entry (nothing live there) */
+    uint64_t *live = calloc((n + 1) * nw, sizeof *live), *rd = calloc(n * nw, sizeof *rd),
+             *wr = calloc(n * nw, sizeof *wr), *need = calloc(nw, sizeof *need);
+    if (!live || !rd || !wr || !need || insn_sets(m, fast, pc0, n, nw, nregs, rd, wr, need) != 0) {
+        free(live);
+        live = NULL;
+        goto out;
+    }
+    /* backward may-analysis to a fixed point: live[i] = rd[i] | (U live[succ] & ~wr[i]) */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = n; i-- > 0;) {
+            size_t succ[SUCC_MAX];
+            const int ns = insn_succ(m, pc0, n, i, succ);
+            uint64_t *li = live + i * nw;
+            for (size_t k = 0; k < nw; k++) {
+                uint64_t o = 0;
+                for (int s = 0; s < ns; s++)
+                    o |= live[succ[s] * nw + k];
+                const uint64_t v = rd[i * nw + k] | (o & ~wr[i * nw + k]);
+                changed |= v != li[k];
+                li[k] = v;
+            }
+        }
+    }
+    *nw_out = nw;
+out:
+    free(rd);
+    free(wr);
+    free(need);
+    return live;
 }
 
 /* The full-warp kernel for instruction in (fast-path kind k, below FK_LD), with its

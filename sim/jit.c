@@ -83,7 +83,7 @@
 
 extern char **environ;
 
-#define SIM_JIT_VERSION 5 /* the generator's version: part of the cache key */
+#define SIM_JIT_VERSION 6 /* the generator's version: part of the cache key */
 #define SIM_JIT_MIN 2     /* shortest block worth a call */
 #define SIM_JIT_MAX 24    /* longest block (below SIM_AHEAD_MAX, so that blocks fit) */
 _Static_assert(SIM_JIT_MAX < SIM_AHEAD_MAX, "a block fits in the run-ahead window");
@@ -170,6 +170,11 @@ typedef struct jgen {
     uint8_t *dirty;
     uint16_t *slots; /* slots written, in order */
     unsigned nslots, nregs;
+    /* the kernel's slots live at each of its PCs (sim_regs_live, nw words a PC, from
+     * PC pc0), or NULL: every slot written is stored */
+    const uint64_t *live;
+    size_t nw;
+    int pc0, pc1;
 } jgen;
 
 /* The C expression for operand k (1..3) of in as a uint64_t: a register's variable
@@ -240,7 +245,8 @@ static void emit_insn(jgen *g, const ptx_insn *in, const struct sim_fops *F, uns
 
 /* Emits the body of a loop over the lanes l that runs instructions p..q-1 (each one
  * jit_ok or region_jit_ok) on the lane-major registers R: sources loaded at first use,
- * each result in a local, every register written stored at the end. */
+ * each result in a local, every register written stored at the end that is live at q
+ * (what follows may read it: the interpreter, the next block, a load's address). */
 static void emit_lanes(jgen *g, const sim_ctx *c, int p, int q)
 {
     memset(g->have, 0, g->nregs);
@@ -248,8 +254,15 @@ static void emit_lanes(jgen *g, const sim_ctx *c, int p, int q)
     g->nslots = 0;
     for (int i = p; i < q; i++)
         emit_insn(g, &c->code[i], &c->fops[i], (unsigned)(i - p), i);
-    for (unsigned i = 0; i < g->nslots; i++)
-        jb_printf(g->b, "    R[%u + l] = v%u;\n", g->slots[i] * 32u, g->slots[i]);
+    const uint64_t *live =
+        g->live && p >= g->pc0 && q <= g->pc1 ? g->live + (size_t)(q - g->pc0) * g->nw : NULL;
+    for (unsigned i = 0; i < g->nslots; i++) {
+        const unsigned r = g->slots[i];
+        if (!live || r / 64 >= g->nw || ((live[r / 64] >> (r % 64)) & 1))
+            jb_printf(g->b, "    R[%u + l] = v%u;\n", r * 32u, r);
+        else
+            jb_printf(g->b, "    (void)v%u; /* dead at %d */\n", r, q);
+    }
 }
 
 /* The C source of c's module's blocks (the block starts and lengths into len[]), with
@@ -272,12 +285,15 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsig
         }
     }
     jbuf b = {0};
-    jgen g = {.b = &b, .nregs = nregs};
+    jgen g = {.b = &b, .nregs = nregs, .pc0 = c->entry->entry_pc, .pc1 = c->entry->end_pc};
+    uint64_t *live = sim_regs_live(c->m, c->fast, c->entry, &g.nw);
+    g.live = live;
     g.have = calloc(nregs, 1);
     g.dirty = calloc(nregs, 1);
     g.slots = calloc(nregs, sizeof *g.slots);
     if (!leader || !g.have || !g.dirty || !g.slots) {
         free(leader);
+        free(live);
         free(g.have);
         free(g.dirty);
         free(g.slots);
@@ -359,6 +375,7 @@ static char *gen_source(const sim_ctx *c, uint8_t *len, unsigned *nblocks, unsig
         jb_printf(&b, "  (void)traced;\n  (void)K;\n  return 0;\n}\n");
     }
     free(leader);
+    free(live);
     free(g.have);
     free(g.dirty);
     free(g.slots);

@@ -151,7 +151,7 @@ typedef struct sim_ctx {
     uint8_t *state;
     uint8_t *depth;
     uint32_t *rbase, *pbase, *lbase;
-    uint32_t *ldyn; /* bytes alloca'd above the current function's locals (§9.7.17) */
+    uint32_t *ldyn;  /* bytes alloca'd above the current function's locals (§9.7.17) */
     int32_t *bar_pc;
     sim_frame *frames;     /* nthreads * SIM_MAX_DEPTH */
     uint64_t *regs;        /* lane-major per warp: nwarps * regcap * 32, see sim_reg */
@@ -425,6 +425,16 @@ void sim_barrier_exec(sim_ctx *c, const ptx_insn *in, uint32_t pc, unsigned base
  * slots, no memory): clear them all. */
 int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f,
                         uint16_t **out);
+
+/* Liveness of kernel f's register slots (f of module m, fast-path kinds fast): per PC
+ * of the kernel (index pc - f->entry_pc), *nw words of bits, the slots that some path
+ * from there may read before writing them (a backward may-be-read data-flow over the
+ * kernel's control flow, brx.idx's lists included; a guarded write or one of a kind
+ * other than the fast path's does not count as a write), and one more entry for the
+ * kernel's end (nothing live). What a slot holds where it is not live changes no
+ * result. Malloc'ed; NULL when the kernel is beyond the analysis (as sim_regs_read_first)
+ * or memory is short. */
+uint64_t *sim_regs_live(const ptx_module *m, const uint8_t *fast, const ptx_func *f, size_t *nw);
 
 /* Decode once (STYLE.md "Interpreter core"): the fast-path kind of each of m's ncode
  * instructions (exec_fast.h FK_*; 0: the general handler, which follows the PTX ISA
