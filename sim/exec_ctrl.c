@@ -202,6 +202,7 @@ void sim_do_call(sim_ctx *c, const ptx_insn *in, unsigned t, uint32_t next_pc)
     fr->lbase = c->lbase[t];
     fr->ldyn = c->ldyn[t];
     c->depth[t] = (uint8_t)(d + 1);
+    c->frames_used = 1;
     if (d == 0 && t / 32 < SIM_ITS_WARPS)
         c->w_called[t / 32]++;
     c->rbase[t] = nr;

@@ -708,6 +708,7 @@ void sim_exec_insn(sim_ctx *c, const ptx_insn *in, unsigned w, unsigned base, ui
     case PTX_OP_stackrestore:
     case PTX_OP_alloca: {
         const uint64_t fbase = (uint64_t)c->m->funcs[in->func].local_size;
+        c->frames_used = 1; /* ldyn moves: block_start resets it */
         FOR_LANES
         const uint64_t sp0 = c->lbase[t] + fbase, sp = sp0 + c->ldyn[t];
         if (in->op == PTX_OP_stacksave) {

@@ -597,12 +597,13 @@ static void region_tail(sim_ctx *c, uint32_t T, uint32_t wm)
         }
     }
     const ptx_insn *in = &c->code[T];
+    const unsigned n = sim_pop32(wm);
+    c->res->stats.warp_instructions += n;
+    c->res->stats.thread_instructions += 32 * (uint64_t)n;
     for (uint32_t m = wm; m; m &= m - 1) {
         const unsigned w = (unsigned)__builtin_ctz(m), base = w * 32;
         ++c->steps;
         c->clock_check -= c->clock_check > 1; /* the next issue checks it at 1 */
-        c->res->stats.warp_instructions++;
-        c->res->stats.thread_instructions += 32;
         if (c->trace)
             sim_trace_issue(c, w, T, UINT32_MAX, em[w]);
         c->wconv[w] = 0;

@@ -307,6 +307,7 @@ static int ctx_alloc_block(sim_ctx *c)
     c->pbase = ctx_calloc(n, sizeof *c->pbase);
     c->lbase = ctx_calloc(n, sizeof *c->lbase);
     c->ldyn = ctx_calloc(n, sizeof *c->ldyn);
+    c->frames_used = 1;
     c->bar_pc = ctx_calloc(n, sizeof *c->bar_pc);
     c->frames = ctx_calloc(n * SIM_MAX_DEPTH, sizeof *c->frames);
     c->regs = ctx_calloc((size_t)c->nwarps * 32 * c->regcap, sizeof *c->regs);
@@ -504,15 +505,16 @@ static sim_place *place_new(const sim_t *s, const sim_device_model *dm, unsigned
 static void place_block(sim_ctx *c)
 {
     struct sim_sm *sm = &c->place->sm[c->sm];
-    const unsigned n = c->place->nslots;
+    const unsigned n = c->place->nslots, per = n / SIM_SMSPS; /* slots per sub-partition */
     c->wslot_mask = 0;
     for (unsigned w = 0; w < c->nwarps; w++) {
         unsigned k = 0; /* the lowest free slot of sub-partition start + w, or of the next */
-        for (unsigned i = 0; i < n; i++) {
-            const unsigned part = (sm->start + w + i / (n / SIM_SMSPS)) % SIM_SMSPS;
-            k = i % (n / SIM_SMSPS) * SIM_SMSPS + part;
+        for (unsigned i = 0, q = 0, r = 0; i < n; i++) { /* q, r: i / per, i % per */
+            k = r * SIM_SMSPS + (sm->start + w + q) % SIM_SMSPS;
             if (!((sm->used >> k) & 1))
                 break;
+            if (++r == per)
+                r = 0, q++;
         }
         sm->used |= 1ull << k;
         c->wslot_mask |= 1ull << k;
@@ -582,11 +584,14 @@ static void block_start(sim_ctx *c, uint64_t b)
             c->pc[t] = (uint32_t)f->entry_pc;
     }
     memset(c->state, SIM_T_RUN, nt);
-    memset(c->depth, 0, nt);
-    memset(c->rbase, 0, nt * sizeof *c->rbase);
-    memset(c->pbase, 0, nt * sizeof *c->pbase);
-    memset(c->lbase, 0, nt * sizeof *c->lbase);
-    memset(c->ldyn, 0, nt * sizeof *c->ldyn);
+    if (c->frames_used) { /* a call or alloca of the last block moved them */
+        memset(c->depth, 0, nt);
+        memset(c->rbase, 0, nt * sizeof *c->rbase);
+        memset(c->pbase, 0, nt * sizeof *c->pbase);
+        memset(c->lbase, 0, nt * sizeof *c->lbase);
+        memset(c->ldyn, 0, nt * sizeof *c->ldyn);
+        c->frames_used = 0;
+    }
     memset(c->bar_pc, 0xff, nt * sizeof *c->bar_pc); /* -1: at no barrier */
     memset(c->bar_waiting, 0, sizeof c->bar_waiting);
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
@@ -646,9 +651,10 @@ static void block_start(sim_ctx *c, uint64_t b)
         memset(c->shared_written, 0, c->shared_size);
     c->epoch++;
     c->faulted = 0;
-    c->cl_rank =
-        c->bid[0] % c->cl_dim[0] +
-        c->cl_dim[0] * (c->bid[1] % c->cl_dim[1] + c->cl_dim[1] * (c->bid[2] % c->cl_dim[2]));
+    c->cl_rank = c->cl_n == 1 ? 0 /* no clusters: skip the divisions */
+                              : c->bid[0] % c->cl_dim[0] +
+                                    c->cl_dim[0] * (c->bid[1] % c->cl_dim[1] +
+                                                    c->cl_dim[1] * (c->bid[2] % c->cl_dim[2]));
     memset(c->clb_thr, 0, sizeof c->clb_thr);
     c->clb_arrived = 0;
     c->clb_phase = 0;

@@ -152,6 +152,8 @@ typedef struct sim_ctx {
     uint8_t *depth;
     uint32_t *rbase, *pbase, *lbase;
     uint32_t *ldyn;  /* bytes alloca'd above the current function's locals (§9.7.17) */
+    int frames_used; /* a call or alloca may have moved depth, rbase, pbase, lbase or ldyn
+                        from 0 since block_start last reset them (it resets them then) */
     int32_t *bar_pc;
     sim_frame *frames;     /* nthreads * SIM_MAX_DEPTH */
     uint64_t *regs;        /* lane-major per warp: nwarps * regcap * 32, see sim_reg */
