@@ -999,8 +999,8 @@ static unsigned par_subtree(unsigned k, unsigned nw)
 /* Worker w's share of starting the team: it creates workers w + 2^j for each 2^j above
  * its index (worker 0: 1, 2, 4, 8, ...), so that every started thread creates threads
  * at once and 16 workers run after 4 creation times, not 15 (a thread creation took
- * 0.2 ms on the 16-core host). A failed creation halts the launch, and the subtree that
- * worker would have created counts as resolved. The last resolution decides when every
+ * 0.2 ms on the 16-core host). A failed creation halts the launch (no more are made), and
+ * the subtree that worker would have created counts as resolved. The last resolution decides when every
  * started worker has already arrived (par_arrive). */
 static void par_spawn(par_worker *w)
 {
@@ -1008,7 +1008,9 @@ static void par_spawn(par_worker *w)
     const unsigned i = w->index;
     for (unsigned b = i ? 2u << (31 - __builtin_clz(i)) : 1; b < t->nw - i; b <<= 1) {
         par_worker *c = &t->ws[i + b];
-        const int ok = pthread_create(&c->th, NULL, par_run, c) == 0;
+        /* (none once the run is halted: a conflict found early, a failed creation) */
+        const int ok =
+            !sim_par_halted(t->base->par) && pthread_create(&c->th, NULL, par_run, c) == 0;
         if (!ok)
             sim_par_halt(t->base->par);
         pthread_mutex_lock(&t->mu);

@@ -4,9 +4,13 @@
  * findings (races, reads of unwritten memory), fault or print runs again on one thread
  * with everything of the one-thread run, memory first put back as it was; every block
  * runs once whatever chunks the workers take, and the workers commit what they wrote; a
- * launch pays no first touch of the pages sim_malloc made. Kernels: tests/kernels/sim and
+ * launch pays no first touch of the pages sim_malloc made; a launch whose worker threads
+ * cannot all be created runs on one thread. Kernels: tests/kernels/sim and
  * tests/kernels/check through their PTX fixtures. */
 #include <check.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,21 @@
 #include <unistd.h>
 
 #include "tests/fixture.h"
+
+/* pthread_create as libsim calls it (this definition comes first): the C library's,
+ * counting its calls in creates, but failing (EAGAIN, a machine out of threads) once
+ * create_ok creations have succeeded, when create_ok >= 0. */
+static int create_ok = -1, creates;
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    void *sym = dlsym(RTLD_NEXT, "pthread_create");
+    memcpy(&real, &sym, sizeof real);
+    const int made = __atomic_fetch_add(&creates, 1, __ATOMIC_RELAXED);
+    if (create_ok >= 0 && made >= create_ok)
+        return EAGAIN;
+    return real(th, attr, fn, arg);
+}
 
 /* CLOCK_MONOTONIC seconds. */
 static double now_s(void)
@@ -318,6 +337,60 @@ START_TEST(test_a_block_waiting_for_a_later_block_of_its_chunk_completes_on_one_
 }
 END_TEST
 
+/* vec_add over 4000 floats (16 blocks) on `threads` threads: the result in *r, c the sums. */
+static void run_vec_add(int ci, unsigned threads, float *c, sim_result *r)
+{
+    ptx_module_t *m = fixture_load("vec_add", ci);
+    sim_config cfg = {.threads = threads};
+    sim_t *s = sim_new(&cfg);
+    ck_assert_ptr_nonnull(s);
+    enum { N = 4000 };
+    static float a[N], bb[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i * 0.5f, bb[i] = 7.0f - (float)i;
+    uint64_t da = fixture_upload(s, a, sizeof a, "a"), db = fixture_upload(s, bb, sizeof bb, "b"),
+             dc = fixture_upload(s, NULL, N * sizeof *c, "c");
+    int n = N;
+    void *params[] = {&da, &db, &dc, &n};
+    unsigned g[3] = {(N + 255) / 256, 1, 1}, b[3] = {256, 1, 1};
+    ck_assert_int_eq(sim_launch(s, m, "vec_add", g, b, 0, params, r), SIM_OK);
+    ck_assert_int_eq(sim_memcpy_dtoh(s, c, dc, N * sizeof *c), SIM_OK);
+    ck_assert_int_eq(r->nfindings, 0);
+    sim_free(s);
+    ptx_module_free(m);
+}
+
+START_TEST(test_a_launch_whose_workers_cannot_all_start_runs_on_one_thread)
+{
+    /* 8 workers: the launching thread and 7 created through the tree; creation fails
+     * at once, after one, after three, after six: nothing more is tried, and the launch
+     * runs again on one thread with the one-thread results */
+    static float c1[4000], c[4000];
+    sim_result r1, r;
+    run_vec_add(_i, 1, c1, &r1);
+    static const int oks[] = {0, 1, 3, 6};
+    for (unsigned k = 0; k < sizeof oks / sizeof *oks; k++) {
+        create_ok = oks[k];
+        creates = 0;
+        run_vec_add(_i, 8, c, &r);
+        create_ok = -1;
+        ck_assert_int_eq(creates, oks[k] + 1);
+        ck_assert_uint_eq(r.threads, 1);
+        ck_assert_mem_eq(c, c1, sizeof c);
+        ck_assert_mem_eq(&r.stats, &r1.stats, sizeof r.stats);
+        sim_result_free(&r);
+    }
+    /* all 7 created: on the workers */
+    creates = 0;
+    run_vec_add(_i, 8, c, &r);
+    ck_assert_int_eq(creates, 7);
+    ck_assert_uint_eq(r.threads, 8);
+    ck_assert_mem_eq(c, c1, sizeof c);
+    sim_result_free(&r);
+    sim_result_free(&r1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim_par");
@@ -335,6 +408,7 @@ int main(void)
     tcase_add_loop_test(tc, test_findings_and_faults_are_the_one_thread_runs, 0, nc);
     tcase_add_loop_test(
         tc, test_a_block_waiting_for_a_later_block_of_its_chunk_completes_on_one_thread, 0, nc);
+    tcase_add_loop_test(tc, test_a_launch_whose_workers_cannot_all_start_runs_on_one_thread, 0, nc);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
