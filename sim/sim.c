@@ -999,9 +999,9 @@ static unsigned par_subtree(unsigned k, unsigned nw)
 /* Worker w's share of starting the team: it creates workers w + 2^j for each 2^j above
  * its index (worker 0: 1, 2, 4, 8, ...), so that every started thread creates threads
  * at once and 16 workers run after 4 creation times, not 15 (a thread creation took
- * 0.2 ms on the 16-core host). A failed creation halts the launch (no more are made), and
- * the subtree that worker would have created counts as resolved. The last resolution decides when every
- * started worker has already arrived (par_arrive). */
+ * 0.2 ms on the 16-core host). A failed creation halts the launch (no more are made),
+ * and the subtree that worker would have created counts as resolved. The last
+ * resolution decides when every started worker has already arrived (par_arrive). */
 static void par_spawn(par_worker *w)
 {
     par_team *t = w->team;
