@@ -230,7 +230,8 @@ START_TEST(test_auto_tier_leaves_small_launches_to_the_interpreter)
 END_TEST
 
 /* Liveness for the tier's stores: a kernel in PTX with a bar.red whose predicate sits in
- * o[3] (3 operands) and a brx.idx whose one target alone reads %r5. */
+ * o[3] (3 operands) and a brx.idx whose one target alone reads %r5, L0, which only
+ * brx.idx reaches (not its fall-through). */
 static const char live_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry live(.param .u64 p, .param .u32 n)\n{\n"
@@ -245,8 +246,8 @@ static const char live_ptx[] =
     "  and.b32 %r6, %r2, 1;\n"
     "ts: .branchtargets L0, L1;\n"
     "  brx.idx %r6, ts;\n"
-    "L0:\n  add.s32 %r4, %r4, %r5;\n  bra.uni L2;\n"
-    "L1:\n  add.s32 %r4, %r4, 1;\n"
+    "L1:\n  add.s32 %r4, %r4, 1;\n  bra.uni L2;\n"
+    "L0:\n  add.s32 %r4, %r4, %r5;\n"
     "L2:\n  cvta.to.global.u64 %rd2, %rd1;\n  st.global.u32 [%rd2], %r4;\n  ret;\n}\n";
 
 /* Whether slot r is live at PC pc (sim_regs_live's table live, nw words a PC). */
