@@ -274,49 +274,82 @@ static int insn_succ(const ptx_module *m, int pc0, size_t n, size_t i, size_t *s
     return ns;
 }
 
-/* Per instruction of kernel f [pc0, pc0 + n): the slots it reads (rd) and surely writes
- * (wr), nw words each; need gets the slots cross-lane instructions read. 0, or -1 when
- * the kernel is beyond the analyses (device-function calls, register lists, unknown
- * slots, control flow leaving the function). */
-static int insn_sets(const ptx_module *m, const uint8_t *fast, int pc0, size_t n, size_t nw,
-                     unsigned nregs, uint64_t *rd, uint64_t *wr, uint64_t *need)
+/* What both analyses start from, for kernel f [pc0, pc0 + n) of m: per instruction the
+ * slots it reads (rd) and surely writes (wr), nw words each, and the slots cross-lane
+ * instructions read (need). */
+typedef struct flow {
+    const ptx_module *m;
+    int pc0;
+    size_t n, nw;
+    unsigned nregs;
+    uint64_t *rd, *wr, *need;
+} flow;
+
+static void flow_free(flow *fl)
 {
+    free(fl->rd);
+    free(fl->wr);
+    free(fl->need);
+}
+
+/* Fills fl for kernel f (fast-path kinds fast). 0, or -1 (nothing to free) when the
+ * kernel is beyond the analyses (device-function calls, register lists, unknown slots,
+ * control flow leaving the function) or memory is short. */
+static int flow_init(flow *fl, const ptx_module *m, const uint8_t *fast, const ptx_func *f)
+{
+    const int pc0 = f->entry_pc, pc1 = f->end_pc;
+    if (pc0 < 0 || pc1 <= pc0 || pc1 > m->ncode || f->nregs < 0 || (unsigned)f->nregs >= PTX_NOREG)
+        return -1;
+    const unsigned nregs = (unsigned)f->nregs;
+    const size_t n = (size_t)(pc1 - pc0), nw = (nregs + 63) / 64 + 1;
+    *fl = (flow){m,
+                 pc0,
+                 n,
+                 nw,
+                 nregs,
+                 calloc(n * nw, sizeof *fl->rd),
+                 calloc(n * nw, sizeof *fl->wr),
+                 calloc(nw, sizeof *fl->need)};
+    if (!fl->rd || !fl->wr || !fl->need)
+        goto fail;
     size_t succ[SUCC_MAX];
     for (size_t i = 0; i < n; i++) {
         const ptx_insn *ins = &m->code[pc0 + (int)i];
         if (ins->op == PTX_OP_call || PTX_IS_MMA(ins->op))
-            return -1; /* frames of device functions, register lists */
+            goto fail; /* frames of device functions, register lists */
         for (unsigned k = 0; k < 4; k++)
             if (ins->o[k].kind == PTX_OPK_RLIST)
-                return -1;
-        const int w = insn_writes(ins, fast[pc0 + (int)i], wr + i * nw, nregs);
-        if (!insn_reads(ins, w, rd + i * nw, nregs))
-            return -1;
-        if (ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
-            ins->op == PTX_OP_redux || ins->op == PTX_OP_activemask) {
-            /* reads lanes that may not have written the slot */
-            if (!insn_reads(ins, 0, need, nregs))
-                return -1;
-        }
+                goto fail;
+        const int w = insn_writes(ins, fast[pc0 + (int)i], fl->wr + i * nw, nregs);
+        if (!insn_reads(ins, w, fl->rd + i * nw, nregs))
+            goto fail;
+        /* cross-lane: reads lanes that may not have written the slot */
+        if ((ins->op == PTX_OP_shfl || ins->op == PTX_OP_vote || ins->op == PTX_OP_match ||
+             ins->op == PTX_OP_redux || ins->op == PTX_OP_activemask) &&
+            !insn_reads(ins, 0, fl->need, nregs))
+            goto fail;
         if (insn_succ(m, pc0, n, i, succ) < 0)
-            return -1;
+            goto fail;
     }
     return 0;
+fail:
+    flow_free(fl);
+    return -1;
 }
 
 int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func *f, uint16_t **out)
 {
     *out = NULL;
-    const int pc0 = f->entry_pc, pc1 = f->end_pc;
-    const unsigned nregs = (unsigned)f->nregs;
-    if (pc0 < 0 || pc1 <= pc0 || pc1 > m->ncode || f->nregs < 0 || nregs >= PTX_NOREG)
+    flow fl;
+    if (flow_init(&fl, m, fast, f) != 0)
         return -1;
-    const size_t n = (size_t)(pc1 - pc0), nw = (nregs + 63) / 64 + 1;
-    /* per PC: the slots written on entry (in), read and written by the instruction */
-    uint64_t *in = malloc(n * nw * sizeof *in), *rd = calloc(n * nw, sizeof *rd),
-             *wr = calloc(n * nw, sizeof *wr), *need = calloc(nw, sizeof *need);
+    const size_t n = fl.n, nw = fl.nw;
+    const uint64_t *const wr = fl.wr, *const rd = fl.rd;
+    uint64_t *const need = fl.need;
+    /* per PC: the slots written on entry */
+    uint64_t *in = malloc(n * nw * sizeof *in);
     int r = -1;
-    if (!in || !rd || !wr || !need || insn_sets(m, fast, pc0, n, nw, nregs, rd, wr, need) != 0)
+    if (!in)
         goto out;
     memset(in, 0xff, n * nw * sizeof *in);
     memset(in, 0, nw * sizeof *in); /* nothing is written at the entry */
@@ -325,7 +358,7 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
         changed = 0;
         for (size_t i = 0; i < n; i++) {
             size_t succ[SUCC_MAX];
-            const int ns = insn_succ(m, pc0, n, i, succ);
+            const int ns = insn_succ(m, fl.pc0, n, i, succ);
             for (int s = 0; s < ns; s++) {
                 if (succ[s] >= n)
                     continue;
@@ -343,7 +376,7 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
         for (size_t k = 0; k < nw; k++)
             need[k] |= rd[i * nw + k] & ~in[i * nw + k];
     unsigned cnt = 0;
-    for (unsigned s = 0; s < nregs; s++)
+    for (unsigned s = 0; s < fl.nregs; s++)
         cnt += (need[s >> 6] >> (s & 63)) & 1;
     r = (int)cnt;
     if (cnt) {
@@ -353,55 +386,43 @@ int sim_regs_read_first(const ptx_module *m, const uint8_t *fast, const ptx_func
             goto out;
         }
         cnt = 0;
-        for (unsigned s = 0; s < nregs; s++)
+        for (unsigned s = 0; s < fl.nregs; s++)
             if ((need[s >> 6] >> (s & 63)) & 1)
                 (*out)[cnt++] = (uint16_t)s;
     }
 out:
     free(in);
-    free(rd);
-    free(wr);
-    free(need);
+    flow_free(&fl);
     return r;
 }
 
 uint64_t *sim_regs_live(const ptx_module *m, const uint8_t *fast, const ptx_func *f, size_t *nw_out)
 {
-    const int pc0 = f->entry_pc, pc1 = f->end_pc;
-    const unsigned nregs = (unsigned)f->nregs;
-    if (pc0 < 0 || pc1 <= pc0 || pc1 > m->ncode || f->nregs < 0 || nregs >= PTX_NOREG)
+    flow fl;
+    if (flow_init(&fl, m, fast, f) != 0)
         return NULL;
-    const size_t n = (size_t)(pc1 - pc0), nw = (nregs + 63) / 64 + 1;
-    /* live: per PC the slots live on entry, and one more entry (nothing live there) */
-    uint64_t *live = calloc((n + 1) * nw, sizeof *live), *rd = calloc(n * nw, sizeof *rd),
-             *wr = calloc(n * nw, sizeof *wr), *need = calloc(nw, sizeof *need);
-    if (!live || !rd || !wr || !need || insn_sets(m, fast, pc0, n, nw, nregs, rd, wr, need) != 0) {
-        free(live);
-        live = NULL;
-        goto out;
-    }
+    const size_t n = fl.n, nw = fl.nw;
+    /* per PC the slots live on entry, and one more entry (the end: nothing live there) */
+    uint64_t *live = calloc((n + 1) * nw, sizeof *live);
     /* backward may-analysis to a fixed point: live[i] = rd[i] | (U live[succ] & ~wr[i]) */
-    for (int changed = 1; changed;) {
+    for (int changed = live != NULL; changed;) {
         changed = 0;
         for (size_t i = n; i-- > 0;) {
             size_t succ[SUCC_MAX];
-            const int ns = insn_succ(m, pc0, n, i, succ);
+            const int ns = insn_succ(m, fl.pc0, n, i, succ);
             uint64_t *li = live + i * nw;
             for (size_t k = 0; k < nw; k++) {
                 uint64_t o = 0;
                 for (int s = 0; s < ns; s++)
                     o |= live[succ[s] * nw + k];
-                const uint64_t v = rd[i * nw + k] | (o & ~wr[i * nw + k]);
+                const uint64_t v = fl.rd[i * nw + k] | (o & ~fl.wr[i * nw + k]);
                 changed |= v != li[k];
                 li[k] = v;
             }
         }
     }
     *nw_out = nw;
-out:
-    free(rd);
-    free(wr);
-    free(need);
+    flow_free(&fl);
     return live;
 }
 
